@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+	"github.com/llmperf-course/course/coursekit/tracegen"
+)
+
+// sloList collects repeated --slo-ttft flags.
+type sloList []float64
+
+func (s *sloList) String() string { return fmt.Sprint([]float64(*s)) }
+
+func (s *sloList) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration (write 1s or 500ms)", v)
+	}
+	if d <= 0 {
+		return fmt.Errorf("%q: an SLO must be positive", v)
+	}
+	*s = append(*s, float64(d)/float64(time.Millisecond))
+	return nil
+}
+
+// costFlag is an optional non-negative number.
+type costFlag struct{ v *float64 }
+
+func (c *costFlag) String() string {
+	if c.v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*c.v, 'g', -1, 64)
+}
+
+func (c *costFlag) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("%q is not a non-negative cost", s)
+	}
+	c.v = &f
+	return nil
+}
+
+func cmdCard(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("card", flag.ContinueOnError)
+	var slos sloList
+	var cost costFlag
+	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s)")
+	method := fs.String("percentile", string(metrics.NearestRank), "percentile method: nearest-rank or linear")
+	fs.Var(&cost, "window-cost", "cost of the whole window (overrides the trace header)")
+	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := oneTrace("card", pos)
+	if err != nil {
+		return err
+	}
+	m, err := metrics.ParseMethod(*method)
+	if err != nil {
+		return usagef("card: %v", err)
+	}
+	f, err := cardfmt.ParseFormat(*format)
+	if err != nil {
+		return usagef("card: %v", err)
+	}
+	s, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: slos, Method: m, WindowCost: cost.v})
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(stdout)
+	if err := cardfmt.Write(w, s, path, f); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func cmdGen(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	var cfg tracegen.Config
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed; the same seed gives the same trace")
+	fs.IntVar(&cfg.Requests, "requests", 2000, "business requests to send (retries are extra attempts)")
+	fs.Float64Var(&cfg.RatePerS, "rate", 20, "open-loop Poisson arrival rate, requests/s")
+	fs.Float64Var(&cfg.TimeoutMS, "timeout-ms", 3000, "client timeout to the first token, ms")
+	out := fs.String("o", "", "write to FILE instead of stdout")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("gen: unexpected argument %q", pos[0])
+	}
+	if cfg.Requests < 1 || cfg.RatePerS <= 0 || cfg.TimeoutMS <= 0 {
+		return usagef("gen: --requests, --rate and --timeout-ms must be positive")
+	}
+	var w io.Writer = stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	st, err := tracegen.Generate(w, cfg)
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		fmt.Fprintf(stderr, "coursekit gen: wrote %d attempts for %d requests to %s\n", st.Attempts, st.Requests, *out)
+	}
+	return nil
+}
+
+func cmdCSV(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("csv", flag.ContinueOnError)
+	out := fs.String("o", "", "write to FILE instead of stdout")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := oneTrace("csv", pos)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	return trace.WriteCSVFile(path, w)
+}

@@ -1,0 +1,229 @@
+package metrics
+
+import (
+	"io"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// DefaultSLOMS is the TTFT SLO of the unit's first condition (1 s).
+const DefaultSLOMS = 1000
+
+// Options choose the definitions a Summary is computed under.
+type Options struct {
+	// SLOsMS are the TTFT SLO conditions, side by side (default: 1000 ms).
+	SLOsMS []float64
+	// Method is the percentile method (default: nearest-rank).
+	Method Method
+	// WindowCost overrides the header's window_cost when set.
+	WindowCost *float64
+}
+
+// Accumulator builds a Summary from attempts fed one at a time, keeping
+// only the numbers it needs, so a trace of millions of attempts streams.
+type Accumulator struct {
+	h    trace.Header
+	opts Options
+
+	attempts, complete, inFlight, outside int64
+	passes, fails, unrated, ttftMissing   int64
+	outcomes                              [trace.InFlight + 1]int64
+	events, tokens, multiEvents           int64
+	maxTokens                             int
+
+	ttft, e2e, itl, tpot []float64
+	passTTFT             []float64          // TTFT of complete, quality-pass attempts
+	reqBest              map[string]float64 // per request: best passTTFT, +Inf if none
+}
+
+// NewAccumulator starts a summary of a trace with header h.
+func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
+	if len(opts.SLOsMS) == 0 {
+		opts.SLOsMS = []float64{DefaultSLOMS}
+	}
+	if opts.Method == "" {
+		opts.Method = NearestRank
+	}
+	return &Accumulator{h: *h, opts: opts, reqBest: map[string]float64{}}
+}
+
+// Add counts one attempt. It keeps no reference to a or its events.
+func (acc *Accumulator) Add(a *trace.Attempt) {
+	if !acc.h.Window.Contains(a.StartMS) {
+		acc.outside++
+		return
+	}
+	acc.attempts++
+	acc.outcomes[a.Outcome]++
+	best, seen := acc.reqBest[a.Request]
+	if !seen {
+		best = math.Inf(1)
+	}
+	if len(a.Events) == 0 {
+		acc.ttftMissing++
+	}
+	switch a.Outcome {
+	case trace.InFlight:
+		acc.inFlight++
+	case trace.OK:
+		acc.complete++
+		ttft, _ := a.TTFT()
+		e2e, _ := a.E2E()
+		acc.ttft = append(acc.ttft, ttft)
+		acc.e2e = append(acc.e2e, e2e)
+		acc.itl = a.EventIntervals(acc.itl)
+		if t, ok := a.TPOT(); ok {
+			acc.tpot = append(acc.tpot, t)
+		}
+		for _, e := range a.Events {
+			acc.tokens += int64(e.Tokens)
+			if e.Tokens > 1 {
+				acc.multiEvents++
+			}
+			acc.maxTokens = max(acc.maxTokens, e.Tokens)
+		}
+		acc.events += int64(len(a.Events))
+		switch a.Quality {
+		case trace.Pass:
+			acc.passes++
+			acc.passTTFT = append(acc.passTTFT, ttft)
+			best = min(best, ttft)
+		case trace.Fail:
+			acc.fails++
+		default:
+			acc.unrated++
+		}
+	}
+	acc.reqBest[a.Request] = best
+}
+
+// Summary computes the card. It sorts the samples it holds, so call it once
+// all attempts are in.
+func (acc *Accumulator) Summary() *Summary {
+	h, m := &acc.h, acc.opts.Method
+	s := &Summary{
+		Trace:            h.Trace,
+		Clock:            h.Clock,
+		Window:           WindowInfo{h.Window.StartMS, h.Window.EndMS},
+		WindowS:          h.Window.Seconds(),
+		PercentileMethod: m,
+		Attempts:         acc.attempts,
+		Requests:         int64(len(acc.reqBest)),
+		CompleteSuccess:  acc.complete,
+		InFlight:         acc.inFlight,
+		Failures:         acc.attempts - acc.complete - acc.inFlight,
+		OutsideWindow:    acc.outside,
+		Outcomes:         map[string]int{},
+		QualityPasses:    acc.passes,
+		QualityFails:     acc.fails,
+		UnratedSuccesses: acc.unrated,
+		TTFTMissing:      acc.ttftMissing,
+		TTFT:             NewDist(acc.ttft, m, "ms"),
+		E2E:              NewDist(acc.e2e, m, "ms"),
+		ITL:              NewDist(acc.itl, m, "event"),
+		TPOT:             NewDist(acc.tpot, m, "ms/token"),
+		Currency:         h.Currency,
+		TraceConditions:  h.Conditions,
+		WindowCost:       h.WindowCost,
+	}
+	if acc.opts.WindowCost != nil {
+		s.WindowCost = acc.opts.WindowCost
+	}
+	for _, o := range trace.Outcomes {
+		s.Outcomes[o.String()] = int(acc.outcomes[o])
+	}
+	s.FailureRate = NewRatio(float64(s.Failures), float64(s.Attempts), "failed attempts / attempts")
+	s.QualityPassRate = NewRatio(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
+	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
+	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
+	if s.Requests > 0 {
+		v := float64(s.Attempts) / float64(s.Requests)
+		s.RetryAmplification = &v
+	}
+
+	slices.Sort(acc.passTTFT)
+	reqBest := make([]float64, 0, len(acc.reqBest))
+	for _, v := range acc.reqBest {
+		reqBest = append(reqBest, v)
+	}
+	slices.Sort(reqBest)
+	for _, slo := range acc.opts.SLOsMS {
+		s.Conditions = append(s.Conditions, s.condition(slo, acc.passTTFT, reqBest))
+	}
+	return s
+}
+
+// condition qualifies at one SLO by counting sorted TTFTs ≤ slo.
+func (s *Summary) condition(slo float64, passTTFT, reqBest []float64) Condition {
+	q := int64(countAtMost(passTTFT, slo))
+	rq := int64(countAtMost(reqBest, slo))
+	c := Condition{
+		SLOTTFTMS:           slo,
+		Qualified:           q,
+		QualifiedRate:       NewRatio(float64(q), float64(s.Attempts), "qualified attempts / attempts"),
+		Goodput:             NewRatio(float64(q), s.WindowS, "qualified attempts / window second"),
+		Currency:            s.Currency,
+		RequestsQualified:   rq,
+		RequestQualifiedRat: NewRatio(float64(rq), float64(s.Requests), "qualified requests / requests"),
+		NotQualified: Drops{
+			NotComplete:    s.Attempts - s.CompleteSuccess,
+			QualityFail:    s.QualityFails,
+			QualityUnrated: s.UnratedSuccesses,
+			TTFTOverSLO:    s.QualityPasses - q,
+		},
+	}
+	c.GoodputPerS = float64(q) / s.WindowS
+	if s.WindowCost != nil && q > 0 {
+		v := *s.WindowCost * 1000 / float64(q)
+		c.CostPer1000 = &v
+	}
+	return c
+}
+
+func countAtMost(sorted []float64, x float64) int {
+	return sort.Search(len(sorted), func(i int) bool { return sorted[i] > x })
+}
+
+// Summarize computes the card of an in-memory trace.
+func Summarize(t *trace.Trace, opts Options) *Summary {
+	acc := NewAccumulator(&t.Header, opts)
+	for i := range t.Attempts {
+		acc.Add(&t.Attempts[i])
+	}
+	return acc.Summary()
+}
+
+// SummarizeReader streams a trace and computes its card; name locates errors.
+func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
+	var acc *Accumulator
+	err := trace.Scan(r, name, func(h *trace.Header) error {
+		acc = NewAccumulator(h, opts)
+		return nil
+	}, func(a *trace.Attempt) error {
+		acc.Add(a)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return acc.Summary(), nil
+}
+
+// SummarizeFile streams a trace file and computes its card.
+func SummarizeFile(path string, opts Options) (*Summary, error) {
+	var acc *Accumulator
+	err := trace.ScanFile(path, func(h *trace.Header) error {
+		acc = NewAccumulator(h, opts)
+		return nil
+	}, func(a *trace.Attempt) error {
+		acc.Add(a)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return acc.Summary(), nil
+}

@@ -1,0 +1,147 @@
+package metrics
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Levels are the percentile levels every distribution reports.
+var Levels = []float64{0.50, 0.90, 0.95, 0.99}
+
+// Ratio is a rate that keeps its parts: never a bare percentage.
+type Ratio struct {
+	Num   float64  `json:"num"`
+	Den   float64  `json:"den"`
+	Value *float64 `json:"value"` // nil when Den is 0
+	Unit  string   `json:"unit"`  // what is counted over what, e.g. "failed attempts / attempts"
+}
+
+// NewRatio builds num/den; the value is missing, not 0, when den is 0.
+func NewRatio(num, den float64, unit string) Ratio {
+	r := Ratio{Num: num, Den: den, Unit: unit}
+	if den != 0 {
+		v := num / den
+		r.Value = &v
+	}
+	return r
+}
+
+// Dist is a latency distribution: the sample size and the method always
+// travel with the percentiles. Percentiles are nil for an empty sample.
+type Dist struct {
+	Unit   string   `json:"unit"`
+	Method Method   `json:"method"`
+	N      int      `json:"n"`
+	P50    *float64 `json:"p50"`
+	P90    *float64 `json:"p90"`
+	P95    *float64 `json:"p95"`
+	P99    *float64 `json:"p99"`
+	Min    *float64 `json:"min"`
+	Max    *float64 `json:"max"`
+}
+
+// NewDist sorts x in place and reads the report's levels from it.
+func NewDist(x []float64, m Method, unit string) Dist {
+	slices.Sort(x)
+	d := Dist{Unit: unit, Method: m, N: len(x)}
+	if len(x) == 0 {
+		return d
+	}
+	at := func(p float64) *float64 {
+		v, _ := Quantile(x, p, m)
+		return &v
+	}
+	d.P50, d.P90, d.P95, d.P99 = at(0.50), at(0.90), at(0.95), at(0.99)
+	lo, hi := x[0], x[len(x)-1]
+	d.Min, d.Max = &lo, &hi
+	return d
+}
+
+// Percentile returns the level p of the distribution, if it is reported.
+func (d Dist) Percentile(p float64) *float64 {
+	switch p {
+	case 0.50:
+		return d.P50
+	case 0.90:
+		return d.P90
+	case 0.95:
+		return d.P95
+	case 0.99:
+		return d.P99
+	}
+	return nil
+}
+
+// Summary is the metrics card of one trace under a list of SLO conditions.
+// JSON keys are the CLI's contract with notebooks, tests and graders.
+type Summary struct {
+	Trace            string         `json:"trace"`
+	Clock            string         `json:"clock"`
+	Window           WindowInfo     `json:"window"`
+	WindowS          float64        `json:"window_s"`
+	PercentileMethod Method         `json:"percentile_method"`
+	Attempts         int64          `json:"attempts"`
+	Requests         int64          `json:"requests"`
+	CompleteSuccess  int64          `json:"complete_successes"`
+	Failures         int64          `json:"failures"`
+	InFlight         int64          `json:"in_flight"`
+	OutsideWindow    int64          `json:"outside_window"`
+	Outcomes         map[string]int `json:"outcomes"`
+	FailureRate      Ratio          `json:"failure_rate"`
+	QualityPassRate  Ratio          `json:"quality_pass_rate"`
+	QualityPasses    int64          `json:"quality_passes"`
+	QualityFails     int64          `json:"quality_fails"`
+	UnratedSuccesses int64          `json:"unrated_successes"`
+	// TTFTMissing counts in-window attempts with no first event: they have
+	// no TTFT at all, and are never counted as 0.
+	TTFTMissing int64 `json:"ttft_missing"`
+	// The distributions hold complete successes only; failures are in the
+	// rates above, never in these samples.
+	TTFT  Dist `json:"ttft_ms"`
+	E2E   Dist `json:"e2e_ms"`
+	ITL   Dist `json:"itl_ms"`
+	TPOT  Dist `json:"tpot_ms"`
+	Event struct {
+		Events           int64 `json:"events"`
+		Tokens           int64 `json:"tokens"`
+		MultiTokenEvents int64 `json:"multi_token_events"`
+		MaxTokensPerEvt  int   `json:"max_tokens_per_event"`
+	} `json:"streamed_events"`
+	RetryAmplification *float64        `json:"retry_amplification"`
+	WindowCost         *float64        `json:"window_cost"`
+	Currency           string          `json:"currency"`
+	Conditions         []Condition     `json:"conditions"`
+	TraceConditions    json.RawMessage `json:"trace_conditions,omitempty"`
+}
+
+// WindowInfo echoes the trace window.
+type WindowInfo struct {
+	StartMS float64 `json:"start_ms"`
+	EndMS   float64 `json:"end_ms"`
+}
+
+// Condition is the joint qualification under one TTFT SLO.
+type Condition struct {
+	SLOTTFTMS float64 `json:"slo_ttft_ms"`
+	Qualified int64   `json:"qualified"`
+	// QualifiedRate's denominator is every in-window attempt, failures included.
+	QualifiedRate Ratio    `json:"qualified_rate"`
+	GoodputPerS   float64  `json:"goodput_per_s"`
+	Goodput       Ratio    `json:"goodput"`
+	CostPer1000   *float64 `json:"cost_per_1000_qualified"`
+	Currency      string   `json:"currency"`
+	// Request view: a request qualifies if any of its attempts does.
+	RequestsQualified   int64 `json:"requests_qualified"`
+	RequestQualifiedRat Ratio `json:"request_qualified_rate"`
+	// NotQualified says why each other attempt dropped out, in the order
+	// the checks apply: complete success, then quality, then TTFT.
+	NotQualified Drops `json:"not_qualified"`
+}
+
+// Drops counts attempts by the first joint-qualification check they fail.
+type Drops struct {
+	NotComplete    int64 `json:"not_complete"`
+	QualityFail    int64 `json:"quality_fail"`
+	QualityUnrated int64 `json:"quality_unrated"`
+	TTFTOverSLO    int64 `json:"ttft_over_slo"`
+}

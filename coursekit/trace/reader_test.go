@@ -1,0 +1,238 @@
+package trace_test
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+const header = `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":10000}}`
+
+func read(t *testing.T, lines ...string) (*trace.Trace, error) {
+	t.Helper()
+	return trace.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.jsonl")
+}
+
+func TestReadUnitTrace(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(tr.Attempts); got != 10 {
+		t.Fatalf("attempts = %d, want 10", got)
+	}
+	r7 := tr.Attempts[6]
+	if ttft, ok := r7.TTFT(); !ok || ttft != 1200 {
+		t.Errorf("R7 TTFT = %v, %v; want 1200 ms", ttft, ok)
+	}
+	r9 := tr.Attempts[8]
+	if _, ok := r9.TTFT(); ok || r9.Outcome != trace.Timeout {
+		t.Errorf("R9 must time out with no TTFT, got outcome %v", r9.Outcome)
+	}
+	if tr.Attempts[9].Outcome != trace.ConnectError {
+		t.Errorf("R10 outcome = %v, want connect_error", tr.Attempts[9].Outcome)
+	}
+	if *tr.Header.WindowCost != 0.02 || tr.Header.Currency != "CNY" {
+		t.Errorf("window cost = %v %s", *tr.Header.WindowCost, tr.Header.Currency)
+	}
+}
+
+// Figure 01.2: one request, events at 700, 800 and 950 ms, end at 1000 ms.
+func TestTimelineOfFigure012(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/timeline.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tr.Attempts[0]
+	ttft, _ := a.TTFT()
+	e2e, _ := a.E2E()
+	itl := a.EventIntervals(nil)
+	if ttft != 700 || e2e != 1000 || len(itl) != 2 || itl[0] != 100 || itl[1] != 150 {
+		t.Fatalf("TTFT %v, E2E %v, ITL %v; want 700, 1000, [100 150]", ttft, e2e, itl)
+	}
+	// E2E is not the sum of the intervals: it also holds TTFT and the wait for the end.
+	if ttft+itl[0]+itl[1] == e2e {
+		t.Fatal("the figure's point is that E2E ≠ TTFT + ΣITL here")
+	}
+}
+
+func TestMissingTTFTIsNotZero(t *testing.T) {
+	tr, err := read(t, header, `{"attempt":"R9","start_ms":100,"outcome":"timeout","end_ms":2600}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := tr.Attempts[0].TTFT(); ok {
+		t.Fatalf("TTFT of an attempt with no event = %v, want missing", v)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	tr, err := read(t, header, `{"attempt":"A1","start_ms":0,"outcome":"ok","events":[{"t_ms":5},{"t_ms":9,"tokens":3}],"end_ms":10}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tr.Attempts[0]
+	if a.Request != "A1" {
+		t.Errorf("request defaults to the attempt id, got %q", a.Request)
+	}
+	if a.Events[0].Tokens != 1 || a.Events[1].Tokens != 3 {
+		t.Errorf("tokens default to 1: %+v", a.Events)
+	}
+	if a.Quality != trace.Unrated {
+		t.Errorf("no quality means not rated, got %v", a.Quality)
+	}
+	// TPOT = (E2E − TTFT) / (output tokens − 1) = (10 − 5) / (4 − 1)
+	if tp, ok := a.TPOT(); !ok || tp != 5.0/3 {
+		t.Errorf("TPOT = %v, %v", tp, ok)
+	}
+}
+
+func TestHeaderOnlyTrace(t *testing.T) {
+	tr, err := read(t, header)
+	if err != nil || len(tr.Attempts) != 0 {
+		t.Fatalf("header-only trace: %v, %d attempts", err, len(tr.Attempts))
+	}
+}
+
+// Each bad input gets its own message, located at file:line.
+func TestBadInput(t *testing.T) {
+	ok := `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200}],"end_ms":300}`
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"not JSON", []string{header, `{"attempt":"R1",`}, "t.jsonl:2: not valid JSON"},
+		{"not an object", []string{header, `[1,2]`}, "t.jsonl:2: not a JSON object"},
+		{"no header", []string{ok}, "t.jsonl:1: missing header"},
+		{"unknown version", []string{`{"trace":"llm-serving/v9","clock":"client","window":{"start_ms":0,"end_ms":1}}`}, `t.jsonl:1: trace: unknown trace version "llm-serving/v9"`},
+		{"header without window", []string{`{"trace":"llm-serving/v1","clock":"client"}`}, "t.jsonl:1: window: missing required header field"},
+		{"empty window", []string{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":5,"end_ms":5}}`}, "t.jsonl:1: window: end_ms 5 must be after start_ms 5"},
+		{"missing attempt", []string{header, `{"start_ms":0,"outcome":"ok","events":[{"t_ms":1}],"end_ms":2}`}, "t.jsonl:2: attempt: missing required field"},
+		{"missing start", []string{header, `{"attempt":"R1","outcome":"ok","events":[{"t_ms":1}],"end_ms":2}`}, `t.jsonl:2: attempt "R1": start_ms: missing required field`},
+		{"missing outcome", []string{header, `{"attempt":"R1","start_ms":0,"events":[{"t_ms":1}],"end_ms":2}`}, `outcome: missing required field`},
+		{"missing end", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout"}`}, `end_ms: missing: a timeout attempt must record its final event`},
+		{"unknown outcome", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"success","end_ms":2}`}, `outcome: unknown outcome "success"`},
+		{"duplicate id", []string{header, ok, ok}, `t.jsonl:3: attempt "R1": attempt: duplicate attempt id (first used on line 2)`},
+		{"events out of order", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200},{"t_ms":150}],"end_ms":300}`}, "events[1].t_ms: 150 is before events[0].t_ms 200"},
+		{"event before start", []string{header, `{"attempt":"R1","start_ms":100,"outcome":"ok","events":[{"t_ms":50}],"end_ms":300}`}, "events[0].t_ms: 50 is before start_ms 100"},
+		{"end before last event", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200}],"end_ms":150}`}, "end_ms: 150 is before the last event at 200"},
+		{"negative", []string{header, `{"attempt":"R1","start_ms":-5,"outcome":"timeout","end_ms":2}`}, "start_ms: is negative (-5)"},
+		{"NaN", []string{header, `{"attempt":"R1","start_ms":NaN,"outcome":"timeout","end_ms":2}`}, "start_ms: is NaN"},
+		{"Inf", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":1e999}`}, "end_ms: is infinite"},
+		{"tokens < 1", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":0}],"end_ms":2}`}, "events[0].tokens: is 0; an event carries at least 1 token"},
+		{"ok without events", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[],"end_ms":2}`}, "events: an ok attempt has no events"},
+		{"in flight with end", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"in_flight","end_ms":2}`}, "end_ms: an in_flight attempt has not ended"},
+		{"unknown field", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"qualiy":"pass"}`}, `qualiy: unknown field`},
+		{"bad quality", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"quality":"good"}`}, `quality: "good" is not a rating`},
+		{"field twice", []string{header, `{"attempt":"R1","start_ms":0,"start_ms":1,"outcome":"timeout","end_ms":2}`}, `start_ms: given twice`},
+		{"string number", []string{header, `{"attempt":"R1","start_ms":"0","outcome":"timeout","end_ms":2}`}, `start_ms: want a number`},
+		{"fractional tokens", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":1.5}],"end_ms":2}`}, `events[0].tokens: want a whole number, got 1.5`},
+		{"second header", []string{header, header}, "t.jsonl:2: a second header line"},
+		{"blank line", []string{header, ok, "", `{"attempt":"R2","start_ms":0,"outcome":"timeout","end_ms":2}`}, "t.jsonl:3: blank line"},
+		{"line over 1 MiB", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"error":"` + strings.Repeat("x", trace.MaxLineBytes) + `"}`}, "t.jsonl:2: line is longer than 1048576 bytes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := read(t, c.lines...)
+			if err == nil {
+				t.Fatalf("want error containing %q, got none", c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q\n does not contain %q", err, c.want)
+			}
+			if !trace.IsBadInput(err) {
+				t.Fatalf("error %v is not a *trace.Error", err)
+			}
+		})
+	}
+}
+
+func TestEmptyFile(t *testing.T) {
+	_, err := trace.Read(strings.NewReader(""), "empty.jsonl")
+	if err == nil || !strings.Contains(err.Error(), "empty.jsonl: empty file") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// A bad line stops the scan: the attempts before it are delivered, the
+// error names the line, and nothing after it is counted as read.
+func TestScanDeliversUpToTheBadLine(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(header + "\n")
+	for i := range 50000 {
+		b.WriteString(`{"attempt":"A` + strconv.Itoa(i) + `","start_ms":1,"outcome":"timeout","end_ms":2}` + "\n")
+	}
+	b.WriteString(`{"attempt":"bad","start_ms":1,"outcome":"nope","end_ms":2}` + "\n")
+	b.WriteString(`{"attempt":"after","start_ms":1,"outcome":"timeout","end_ms":2}` + "\n")
+	n := 0
+	err := trace.Scan(&b, "big.jsonl", func(*trace.Header) error { return nil }, func(a *trace.Attempt) error {
+		if a.Line != n+2 {
+			t.Fatalf("attempt %s on line %d, want %d", a.ID, a.Line, n+2)
+		}
+		n++
+		return nil
+	})
+	var te *trace.Error
+	if !errors.As(err, &te) || te.Line != 50002 {
+		t.Fatalf("err = %v, want a *trace.Error on line 50002", err)
+	}
+	if n != 50000 {
+		t.Fatalf("delivered %d attempts before the bad line, want 50000", n)
+	}
+}
+
+func TestWriterRoundTrip(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w, err := trace.NewWriter(&b, tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Attempts {
+		if err := w.Write(&tr.Attempts[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Flush()
+	back, err := trace.Read(&b, "roundtrip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Attempts {
+		x, y := tr.Attempts[i], back.Attempts[i]
+		x.Line, y.Line = 0, 0
+		if x.ID != y.ID || x.StartMS != y.StartMS || x.EndMS != y.EndMS || len(x.Events) != len(y.Events) || x.Quality != y.Quality || x.Outcome != y.Outcome {
+			t.Fatalf("attempt %d changed in a round trip:\n%+v\n%+v", i, x, y)
+		}
+	}
+}
+
+func TestWriterRejectsInvalidAttempt(t *testing.T) {
+	w, _ := trace.NewWriter(&bytes.Buffer{}, trace.Header{Clock: "client", Window: trace.Window{EndMS: 1}})
+	err := w.Write(&trace.Attempt{ID: "x", Outcome: trace.OK, HasEnd: true})
+	if err == nil || !strings.Contains(err.Error(), "an ok attempt has no events") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCSVKeepsMissingEmpty(t *testing.T) {
+	var b bytes.Buffer
+	if err := trace.WriteCSVFile("../../data/unit01/trace.jsonl", &b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 11 {
+		t.Fatalf("want header + 10 rows, got %d lines", len(lines))
+	}
+	if !strings.HasPrefix(lines[9], "10,R9,R9,true,7200,timeout,false,,0,0,,2500,") {
+		t.Fatalf("R9 row: %s", lines[9])
+	}
+}

@@ -1,0 +1,227 @@
+// Package tracegen writes seeded, reproducible practice traces: open-loop
+// Poisson arrivals, a long-tailed TTFT, every outcome kind, retries that
+// share a request id, multi-token events, quality labels, warm-up attempts
+// before the window and attempts still in flight when it is captured.
+//
+// The same seed and config always give the same bytes.
+package tracegen
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Config shapes a generated trace. Zero fields take the defaults below.
+type Config struct {
+	Seed      uint64
+	Requests  int     // business requests to send (retries come on top)
+	RatePerS  float64 // open-loop arrival rate
+	TimeoutMS float64 // client timeout waiting for the first token
+	// MaxRetries is how often a request is retried after a timeout,
+	// connection error or 429/503.
+	MaxRetries int
+	// WindowCost is the cost of the measured window, in Currency.
+	WindowCost float64
+	Currency   string
+}
+
+// Defaults fills zero fields.
+func (c Config) Defaults() Config {
+	if c.Requests == 0 {
+		c.Requests = 2000
+	}
+	if c.RatePerS == 0 {
+		c.RatePerS = 20
+	}
+	if c.TimeoutMS == 0 {
+		c.TimeoutMS = 3000
+	}
+	if c.MaxRetries == 0 {
+		c.MaxRetries = 2
+	}
+	if c.WindowCost == 0 {
+		c.WindowCost = 3.6
+	}
+	if c.Currency == "" {
+		c.Currency = "CNY"
+	}
+	return c
+}
+
+// Stats says what was written, so a caller can report it.
+type Stats struct {
+	Attempts, Requests int
+}
+
+// Generate writes a whole trace to w.
+func Generate(w io.Writer, cfg Config) (Stats, error) {
+	cfg = cfg.Defaults()
+	if cfg.Requests < 1 || cfg.RatePerS <= 0 || cfg.TimeoutMS <= 0 || cfg.MaxRetries < 0 {
+		return Stats{}, fmt.Errorf("tracegen: requests, rate and timeout must be positive")
+	}
+	r := rand.New(rand.NewPCG(cfg.Seed, 0x636f757273656b69)) // "coursekit"
+	spanMS := float64(cfg.Requests) / cfg.RatePerS * 1000
+	// Warm-up is the first 5% of the run and the last 3% of arrivals fall
+	// after the window: both are recorded, and reported as outside_window.
+	win := trace.Window{StartMS: math.Round(spanMS * 0.05), EndMS: math.Round(spanMS * 0.97)}
+	// The trace is captured a little after the window closes, so attempts
+	// that started late in it may still be in flight.
+	captureMS := win.EndMS + 400
+	cost := cfg.WindowCost
+	conds, _ := json.Marshal(map[string]any{
+		"generator":       "coursekit gen",
+		"seed":            cfg.Seed,
+		"model":           "synthetic (no real model; practice data)",
+		"arrival":         fmt.Sprintf("open loop, Poisson, %g requests/s", cfg.RatePerS),
+		"input_tokens":    "log-normal, median 512",
+		"output_tokens":   "log-normal, median 10",
+		"timeout_policy":  fmt.Sprintf("%g ms to first token", cfg.TimeoutMS),
+		"retries":         fmt.Sprintf("up to %d after timeout, connect_error, 429 or 503; a retry is a new attempt with the same request id", cfg.MaxRetries),
+		"warmup":          fmt.Sprintf("attempts before %g ms are warm-up, outside the window", win.StartMS),
+		"prefix_reuse":    "none",
+		"capture_ms":      captureMS,
+		"quality_rubric":  "synthetic labels: about 88% pass, 8% fail, 4% not rated",
+		"event_semantics": "about 10% of events carry 2-4 tokens",
+	})
+	tw, err := trace.NewWriter(w, trace.Header{Clock: "client", Window: win, WindowCost: &cost, Currency: cfg.Currency, Conditions: conds})
+	if err != nil {
+		return Stats{}, err
+	}
+	g := gen{r: r, cfg: cfg, captureMS: captureMS}
+	var st Stats
+	t := 0.0
+	for i := range cfg.Requests {
+		t += r.ExpFloat64() / cfg.RatePerS * 1000
+		req := fmt.Sprintf("q%06d", i+1)
+		start := math.Round(t*10) / 10
+		if start > captureMS {
+			break // the client stopped when the trace was captured
+		}
+		for try := 0; ; try++ {
+			st.Attempts++
+			a := g.attempt(fmt.Sprintf("a%07d", st.Attempts), req, start)
+			if err := tw.Write(&a); err != nil {
+				return st, err
+			}
+			if !retryable(&a) || try == cfg.MaxRetries {
+				break
+			}
+			start = a.EndMS + 200*math.Pow(2, float64(try)) + math.Round(r.Float64()*100)
+			if start > captureMS {
+				break
+			}
+		}
+		st.Requests++
+	}
+	return st, tw.Flush()
+}
+
+func retryable(a *trace.Attempt) bool {
+	switch a.Outcome {
+	case trace.Timeout, trace.ConnectError:
+		return true
+	case trace.HTTPError:
+		return a.HTTPStatus == 429 || a.HTTPStatus == 503
+	}
+	return false
+}
+
+type gen struct {
+	r         *rand.Rand
+	cfg       Config
+	captureMS float64
+	events    []trace.Event
+}
+
+func (g *gen) logNormal(median, sigma float64) float64 {
+	return median * math.Exp(sigma*g.r.NormFloat64())
+}
+
+func ms(v float64) float64 { return math.Round(v*10) / 10 }
+
+func (g *gen) attempt(id, req string, start float64) trace.Attempt {
+	r := g.r
+	a := trace.Attempt{ID: id, Request: req, StartMS: start, InputTokens: int(math.Max(1, math.Round(g.logNormal(512, 0.6))))}
+	end := func(at float64) {
+		a.EndMS, a.HasEnd = ms(at), true
+	}
+	switch u := r.Float64(); {
+	case u < 0.01:
+		a.Outcome, a.Error = trace.ConnectError, "connect: connection refused"
+		end(start + 1 + r.Float64()*5)
+		return g.capture(a)
+	case u < 0.03:
+		a.Outcome = trace.HTTPError
+		a.HTTPStatus = []int{429, 503, 500}[r.IntN(3)]
+		a.Error = fmt.Sprintf("HTTP %d", a.HTTPStatus)
+		end(start + 5 + r.Float64()*40)
+		return g.capture(a)
+	}
+	// Queueing and prefill: log-normal body, with 4% of attempts caught
+	// behind a long queue (a Pareto tail), which makes TTFT long-tailed.
+	ttft := g.logNormal(320, 0.45)
+	if r.Float64() < 0.04 {
+		ttft += 800 * (math.Pow(r.Float64(), -1/1.5) - 1)
+	}
+	a.HTTPStatus = 200
+	if ttft > g.cfg.TimeoutMS {
+		a.Outcome, a.HTTPStatus, a.Error = trace.Timeout, 0, fmt.Sprintf("no first token within %g ms", g.cfg.TimeoutMS)
+		end(start + g.cfg.TimeoutMS)
+		return g.capture(a)
+	}
+	out := int(math.Max(1, math.Round(g.logNormal(10, 0.5))))
+	g.events = g.events[:0]
+	t := start + ttft
+	for left := out; left > 0; {
+		k := 1
+		if r.Float64() < 0.10 {
+			k = min(left, 2+r.IntN(3))
+		}
+		g.events = append(g.events, trace.Event{TMS: ms(t), Tokens: k})
+		left -= k
+		t += g.logNormal(35, 0.35) * float64(k) * 0.6
+	}
+	a.Events = g.events
+	a.OutputTokens = out
+	last := a.Events[len(a.Events)-1].TMS
+	switch u := r.Float64(); {
+	case u < 0.015 && len(a.Events) > 1:
+		cut := 1 + r.IntN(len(a.Events)-1)
+		a.Events = a.Events[:cut]
+		a.Outcome, a.Error, a.OutputTokens = trace.StreamError, "stream reset by peer after HTTP 200", 0
+		end(a.Events[cut-1].TMS + 1)
+	case u < 0.02:
+		a.Outcome, a.Error = trace.Cancelled, "client cancelled"
+		end(last + 2)
+	default:
+		a.Outcome = trace.OK
+		end(last + 3 + r.Float64()*10)
+		switch q := r.Float64(); {
+		case q < 0.88:
+			a.Quality = trace.Pass
+		case q < 0.96:
+			a.Quality = trace.Fail
+		}
+	}
+	return g.capture(a)
+}
+
+// capture cuts an attempt at the capture time: what had not ended by then
+// is in flight, with the events seen so far and no end.
+func (g *gen) capture(a trace.Attempt) trace.Attempt {
+	if a.EndMS <= g.captureMS {
+		return a
+	}
+	n := 0
+	for n < len(a.Events) && a.Events[n].TMS <= g.captureMS {
+		n++
+	}
+	a.Events = a.Events[:n]
+	a.Outcome, a.HasEnd, a.EndMS, a.Quality, a.OutputTokens, a.Error = trace.InFlight, false, 0, trace.Unrated, 0, ""
+	return a
+}

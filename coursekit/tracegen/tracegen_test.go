@@ -1,0 +1,62 @@
+package tracegen_test
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+	"github.com/llmperf-course/course/coursekit/tracegen"
+)
+
+// The committed practice trace is exactly what `coursekit gen --seed 1` writes.
+func TestPracticeTraceIsReproducible(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile("../../data/unit01/practice.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), committed) {
+		t.Fatal("data/unit01/practice.jsonl differs from `coursekit gen --seed 1`; regenerate it with: go run ./coursekit/cmd/coursekit gen --seed 1 -o data/unit01/practice.jsonl")
+	}
+	if len(committed) > 2<<20 {
+		t.Fatalf("practice trace is %d bytes, over 2 MB", len(committed))
+	}
+}
+
+// The practice trace teaches every case: all outcomes, retries, warm-up
+// outside the window, multi-token events, unrated and failed quality.
+func TestPracticeTraceCoversEveryCase(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/practice.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := metrics.Summarize(tr, metrics.Options{})
+	for _, o := range trace.Outcomes {
+		if s.Outcomes[o.String()] == 0 {
+			t.Errorf("no %s attempt in the window", o)
+		}
+	}
+	if s.Requests >= s.Attempts {
+		t.Error("no retries")
+	}
+	if s.OutsideWindow == 0 || s.Event.MultiTokenEvents == 0 || s.UnratedSuccesses == 0 || s.QualityFails == 0 {
+		t.Errorf("outside %d, multi-token %d, unrated %d, fails %d", s.OutsideWindow, s.Event.MultiTokenEvents, s.UnratedSuccesses, s.QualityFails)
+	}
+	if s.TTFT.Max == nil || *s.TTFT.Max < 3**s.TTFT.P50 {
+		t.Error("TTFT should be long-tailed")
+	}
+}
+
+func TestSeedsDiffer(t *testing.T) {
+	var a, b bytes.Buffer
+	tracegen.Generate(&a, tracegen.Config{Seed: 1, Requests: 100})
+	tracegen.Generate(&b, tracegen.Config{Seed: 2, Requests: 100})
+	if bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("different seeds gave the same trace")
+	}
+}
