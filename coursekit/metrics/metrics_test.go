@@ -218,3 +218,31 @@ func TestParseMethod(t *testing.T) {
 		t.Fatal("unknown methods are errors")
 	}
 }
+
+// NewDist selects ranks without sorting; it must agree with sorting.
+func TestDistAgreesWithSortedQuantiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 150 {
+		n := 1 + r.IntN(3000)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = math.Round(r.ExpFloat64()*50) / 2 // many ties, like rounded latencies
+			if n%7 == 0 {
+				x[i] -= 10 // negative values take the sorting path
+			}
+		}
+		sorted := slices.Sorted(slices.Values(x))
+		for _, m := range []metrics.Method{metrics.NearestRank, metrics.Linear} {
+			d := metrics.NewDist(slices.Clone(x), m, "ms")
+			for _, p := range metrics.Levels {
+				want, _ := metrics.Quantile(sorted, p, m)
+				if got := *d.Percentile(p); got != want {
+					t.Fatalf("n=%d %s p=%v: %v, sorted says %v", n, m, p, got, want)
+				}
+			}
+			if *d.Min != sorted[0] || *d.Max != sorted[n-1] || d.N != n {
+				t.Fatalf("min/max/n: %v %v %d", *d.Min, *d.Max, d.N)
+			}
+		}
+	}
+}

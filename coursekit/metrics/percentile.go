@@ -74,8 +74,11 @@ func linear(x []float64, p float64) float64 {
 	if i < 0 {
 		return x[0]
 	}
-	t := h - lo
-	a, b := x[i], x[i+1]
+	return lerp(x[i], x[i+1], h-lo)
+}
+
+// lerp is numpy's two-sided linear interpolation.
+func lerp(a, b, t float64) float64 {
 	d := b - a
 	if t >= 0.5 {
 		return b - d*(1-t)

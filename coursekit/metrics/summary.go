@@ -3,8 +3,7 @@ package metrics
 import (
 	"io"
 	"math"
-	"slices"
-	"sort"
+	"sync"
 
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -34,9 +33,9 @@ type Accumulator struct {
 	events, tokens, multiEvents           int64
 	maxTokens                             int
 
-	ttft, e2e, itl, tpot []float64
-	passTTFT             []float64          // TTFT of complete, quality-pass attempts
-	reqBest              map[string]float64 // per request: best passTTFT, +Inf if none
+	ttft, e2e, itl, tpot samples
+	passTTFT             samples               // TTFT of complete, quality-pass attempts
+	reqBest              map[trace.Key]float64 // per request: best passTTFT, +Inf if none
 }
 
 // NewAccumulator starts a summary of a trace with header h.
@@ -47,7 +46,7 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 	if opts.Method == "" {
 		opts.Method = NearestRank
 	}
-	return &Accumulator{h: *h, opts: opts, reqBest: map[string]float64{}}
+	return &Accumulator{h: *h, opts: opts, reqBest: map[trace.Key]float64{}}
 }
 
 // Add counts one attempt. It keeps no reference to a or its events.
@@ -58,7 +57,8 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 	}
 	acc.attempts++
 	acc.outcomes[a.Outcome]++
-	best, seen := acc.reqBest[a.Request]
+	rk := a.RequestKey()
+	best, seen := acc.reqBest[rk]
 	if !seen {
 		best = math.Inf(1)
 	}
@@ -72,11 +72,13 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		acc.complete++
 		ttft, _ := a.TTFT()
 		e2e, _ := a.E2E()
-		acc.ttft = append(acc.ttft, ttft)
-		acc.e2e = append(acc.e2e, e2e)
-		acc.itl = a.EventIntervals(acc.itl)
+		acc.ttft.add(ttft)
+		acc.e2e.add(e2e)
+		for i := 1; i < len(a.Events); i++ {
+			acc.itl.add(a.Events[i].TMS - a.Events[i-1].TMS)
+		}
 		if t, ok := a.TPOT(); ok {
-			acc.tpot = append(acc.tpot, t)
+			acc.tpot.add(t)
 		}
 		for _, e := range a.Events {
 			acc.tokens += int64(e.Tokens)
@@ -89,7 +91,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		switch a.Quality {
 		case trace.Pass:
 			acc.passes++
-			acc.passTTFT = append(acc.passTTFT, ttft)
+			acc.passTTFT.add(ttft)
 			best = min(best, ttft)
 		case trace.Fail:
 			acc.fails++
@@ -97,7 +99,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.unrated++
 		}
 	}
-	acc.reqBest[a.Request] = best
+	acc.reqBest[rk] = best
 }
 
 // Summary computes the card. It sorts the samples it holds, so call it once
@@ -121,10 +123,6 @@ func (acc *Accumulator) Summary() *Summary {
 		QualityFails:     acc.fails,
 		UnratedSuccesses: acc.unrated,
 		TTFTMissing:      acc.ttftMissing,
-		TTFT:             NewDist(acc.ttft, m, "ms"),
-		E2E:              NewDist(acc.e2e, m, "ms"),
-		ITL:              NewDist(acc.itl, m, "event"),
-		TPOT:             NewDist(acc.tpot, m, "ms/token"),
 		Currency:         h.Currency,
 		TraceConditions:  h.Conditions,
 		WindowCost:       h.WindowCost,
@@ -132,6 +130,16 @@ func (acc *Accumulator) Summary() *Summary {
 	if acc.opts.WindowCost != nil {
 		s.WindowCost = acc.opts.WindowCost
 	}
+	// The four distributions are independent: select their ranks in parallel.
+	var wg sync.WaitGroup
+	for _, d := range []struct {
+		dst  *Dist
+		x    *samples
+		unit string
+	}{{&s.TTFT, &acc.ttft, "ms"}, {&s.E2E, &acc.e2e, "ms"}, {&s.ITL, &acc.itl, "event"}, {&s.TPOT, &acc.tpot, "ms/token"}} {
+		wg.Go(func() { *d.dst = d.x.dist(m, d.unit) })
+	}
+	wg.Wait()
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
@@ -144,21 +152,24 @@ func (acc *Accumulator) Summary() *Summary {
 		s.RetryAmplification = &v
 	}
 
-	slices.Sort(acc.passTTFT)
 	reqBest := make([]float64, 0, len(acc.reqBest))
 	for _, v := range acc.reqBest {
 		reqBest = append(reqBest, v)
 	}
-	slices.Sort(reqBest)
 	for _, slo := range acc.opts.SLOsMS {
-		s.Conditions = append(s.Conditions, s.condition(slo, acc.passTTFT, reqBest))
+		s.Conditions = append(s.Conditions, s.condition(slo, &acc.passTTFT, reqBest))
 	}
 	return s
 }
 
-// condition qualifies at one SLO by counting sorted TTFTs ≤ slo.
-func (s *Summary) condition(slo float64, passTTFT, reqBest []float64) Condition {
-	q := int64(countAtMost(passTTFT, slo))
+// condition qualifies at one SLO by counting TTFTs ≤ slo (inclusive).
+func (s *Summary) condition(slo float64, passTTFT *samples, reqBest []float64) Condition {
+	q := int64(0)
+	passTTFT.each(func(v float64) {
+		if v <= slo {
+			q++
+		}
+	})
 	rq := int64(countAtMost(reqBest, slo))
 	c := Condition{
 		SLOTTFTMS:           slo,
@@ -183,8 +194,16 @@ func (s *Summary) condition(slo float64, passTTFT, reqBest []float64) Condition 
 	return c
 }
 
-func countAtMost(sorted []float64, x float64) int {
-	return sort.Search(len(sorted), func(i int) bool { return sorted[i] > x })
+// countAtMost counts values ≤ x: a linear pass beats sorting for the
+// handful of SLOs a card compares.
+func countAtMost(values []float64, x float64) int {
+	n := 0
+	for _, v := range values {
+		if v <= x {
+			n++
+		}
+	}
+	return n
 }
 
 // Summarize computes the card of an in-memory trace.

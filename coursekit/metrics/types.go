@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"encoding/json"
-	"slices"
 )
 
 // Levels are the percentile levels every distribution reports.
@@ -40,21 +39,10 @@ type Dist struct {
 	Max    *float64 `json:"max"`
 }
 
-// NewDist sorts x in place and reads the report's levels from it.
+// NewDist reads the report's levels from x (non-negative latencies).
+// x is not modified.
 func NewDist(x []float64, m Method, unit string) Dist {
-	slices.Sort(x)
-	d := Dist{Unit: unit, Method: m, N: len(x)}
-	if len(x) == 0 {
-		return d
-	}
-	at := func(p float64) *float64 {
-		v, _ := Quantile(x, p, m)
-		return &v
-	}
-	d.P50, d.P90, d.P95, d.P99 = at(0.50), at(0.90), at(0.95), at(0.99)
-	lo, hi := x[0], x[len(x)-1]
-	d.Min, d.Max = &lo, &hi
-	return d
+	return samplesOf(x).dist(m, unit)
 }
 
 // Percentile returns the level p of the distribution, if it is reported.

@@ -3,31 +3,16 @@ package trace
 import (
 	"bytes"
 	"fmt"
-	"unicode/utf8"
-
-	"github.com/valyala/fastjson"
+	"strconv"
 )
 
-// lineParser turns attempt lines into Attempts without reflection; one per
-// worker goroutine, since fastjson parsers reuse their memory.
+// lineParser turns lines into Attempts; one per worker goroutine.
 type lineParser struct {
-	file  string
-	p     fastjson.Parser
-	ep    fastjson.Parser
-	visit func(key []byte, v *fastjson.Value)
-	// per-line state used by visit
-	a      *Attempt
-	b      *block
-	seen   uint16
-	err    error
-	hasEnd bool
+	file string
+	s    scanner
 }
 
-func newLineParser(file string) *lineParser {
-	lp := &lineParser{file: file}
-	lp.visit = lp.visitField
-	return lp
-}
+func newLineParser(file string) *lineParser { return &lineParser{file: file} }
 
 func (lp *lineParser) parseBlock(b *block) {
 	b.atts = b.atts[:0]
@@ -86,221 +71,296 @@ const (
 	fMeta
 )
 
+const attemptFields = "attempt, request, start_ms, outcome, http_status, events, end_ms, quality, input_tokens, output_tokens, error"
+
 func (lp *lineParser) parseAttempt(l []byte, a *Attempt, b *block) error {
-	lp.a = a
-	v, err := lp.p.ParseBytes(l)
-	if err != nil {
-		return &Error{Msg: "not valid JSON: " + shorten(err.Error())}
+	s := &lp.s
+	s.b, s.i = l, 0
+	if s.peek() != '{' {
+		if s.peek() == '[' || s.peek() == '"' || s.peek() == 'n' || s.peek() == 't' || s.peek() == 'f' || s.peek() == '-' || (s.peek() >= '0' && s.peek() <= '9') {
+			if err := s.skip(0); err == nil && s.peek() == 0 {
+				return &Error{Msg: "not a JSON object: each line after the header is one attempt object"}
+			}
+		}
+		return s.syntaxError("want '{'")
 	}
-	o, err := v.Object()
-	if err != nil {
-		return &Error{Msg: "not a JSON object: each line after the header is one attempt object"}
+	s.i++
+	var seen uint16
+	hasEnd := false
+	if s.peek() == '}' {
+		s.i++
+	} else {
+		for {
+			key, err := s.str()
+			if err != nil {
+				return err
+			}
+			if err := s.expect(':', "want ':' after a key"); err != nil {
+				return err
+			}
+			bit, err := lp.field(key, a, b, &hasEnd)
+			if err != nil {
+				return err
+			}
+			if seen&bit != 0 {
+				return fieldErr(string(key), "given twice")
+			}
+			seen |= bit
+			switch s.peek() {
+			case ',':
+				s.i++
+				continue
+			case '}':
+				s.i++
+			default:
+				return s.syntaxError("want ',' or '}'")
+			}
+			break
+		}
 	}
-	lp.b, lp.seen, lp.err, lp.hasEnd = b, 0, nil, false
-	o.Visit(lp.visit)
-	if lp.err != nil {
-		return lp.err
+	if s.peek() != 0 {
+		return s.syntaxError("want the end of the line after the object")
 	}
 	for _, req := range [...]struct {
 		bit  uint16
 		name string
 	}{{fAttempt, "attempt"}, {fStart, "start_ms"}, {fOutcome, "outcome"}} {
-		if lp.seen&req.bit == 0 {
+		if seen&req.bit == 0 {
 			return fieldErr(req.name, "missing required field")
 		}
 	}
 	if a.Request == "" {
 		a.Request = a.ID
 	}
-	a.HasEnd = lp.hasEnd
-	return a.Validate()
-}
-
-func (lp *lineParser) visitField(key []byte, v *fastjson.Value) {
-	if lp.err != nil {
-		return
+	a.HasEnd = hasEnd
+	if err := a.Validate(); err != nil {
+		return err
 	}
-	a := lp.a
-	var bit uint16
-	var err error
-	switch string(key) {
-	case "attempt":
-		bit = fAttempt
-		a.ID, err = str(v, "attempt", false)
-		if err == nil && a.ID == "" {
-			err = fieldErr("attempt", "is empty")
-		}
-	case "request":
-		bit = fRequest
-		a.Request, err = str(v, "request", true)
-	case "start_ms":
-		bit = fStart
-		a.StartMS, err = num(v, "start_ms")
-	case "outcome":
-		bit = fOutcome
-		var s string
-		if s, err = str(v, "outcome", false); err == nil {
-			var ok bool
-			if a.Outcome, ok = ParseOutcome(s); !ok {
-				err = fieldErr("outcome", fmt.Sprintf("unknown outcome %q (want one of ok, timeout, connect_error, http_error, stream_error, cancelled, in_flight)", s))
-			}
-		}
-	case "http_status":
-		bit = fStatus
-		a.HTTPStatus, err = optInt(v, "http_status")
-	case "events":
-		bit = fEvents
-		err = lp.events(v)
-	case "end_ms":
-		bit = fEnd
-		if v.Type() != fastjson.TypeNull {
-			a.EndMS, err = num(v, "end_ms")
-			lp.hasEnd = true
-		}
-	case "quality":
-		bit = fQuality
-		switch v.Type() {
-		case fastjson.TypeNull:
-			a.Quality = Unrated
-		case fastjson.TypeString:
-			switch string(v.GetStringBytes()) {
-			case "pass":
-				a.Quality = Pass
-			case "fail":
-				a.Quality = Fail
-			default:
-				err = fieldErr("quality", fmt.Sprintf("%q is not a rating (want \"pass\", \"fail\" or null for not rated)", v.GetStringBytes()))
-			}
-		default:
-			err = fieldErr("quality", "want \"pass\", \"fail\" or null")
-		}
-	case "input_tokens":
-		bit = fIn
-		a.InputTokens, err = optInt(v, "input_tokens")
-	case "output_tokens":
-		bit = fOut
-		a.OutputTokens, err = optInt(v, "output_tokens")
-	case "error":
-		bit = fError
-		a.Error, err = str(v, "error", true)
-	case "meta":
-		bit = fMeta
-		a.Meta = v.MarshalTo(nil)
-	case "trace":
-		err = &Error{Msg: "a second header line: the header comes once, on line 1"}
-	default:
-		err = fieldErr(string(key), "unknown field (format v1 attempt fields: attempt, request, start_ms, outcome, http_status, events, end_ms, quality, input_tokens, output_tokens, error; put tool data under \"meta\")")
+	a.idKey = KeyOf(a.ID)
+	if a.Request == a.ID {
+		a.reqKey = a.idKey
+	} else {
+		a.reqKey = KeyOf(a.Request)
 	}
-	if err == nil && lp.seen&bit != 0 {
-		err = fieldErr(string(key), "given twice")
-	}
-	lp.seen |= bit
-	lp.err = err
-}
-
-func (lp *lineParser) events(v *fastjson.Value) error {
-	if v.Type() == fastjson.TypeNull {
-		return nil
-	}
-	arr, err := v.Array()
-	if err != nil {
-		return fieldErr("events", "want an array of {\"t_ms\":..., \"tokens\":...}")
-	}
-	b := lp.b
-	start := len(b.events)
-	for i, ev := range arr {
-		o, err := ev.Object()
-		if err != nil {
-			return fieldErr(fmt.Sprintf("events[%d]", i), "want an object {\"t_ms\":..., \"tokens\":...}")
-		}
-		name := func(f string) string { return fmt.Sprintf("events[%d].%s", i, f) }
-		e := Event{Tokens: 1}
-		known := 0
-		t := o.Get("t_ms")
-		if t == nil {
-			return fieldErr(name("t_ms"), "missing required field")
-		}
-		known++
-		if e.TMS, err = num(t, name("t_ms")); err != nil {
-			return err
-		}
-		if tok := o.Get("tokens"); tok != nil {
-			known++
-			if tok.Type() != fastjson.TypeNull {
-				if e.Tokens, err = integer(tok, name("tokens")); err != nil {
-					return err
-				}
-			}
-		}
-		if o.Len() != known {
-			return eventKeyErr(o, i)
-		}
-		b.events = append(b.events, e)
-	}
-	lp.a.Events = b.events[start:len(b.events):len(b.events)]
 	return nil
 }
 
-// eventKeyErr explains why an event object has more keys than t_ms and tokens.
-func eventKeyErr(o *fastjson.Object, i int) error {
+// field reads the value of one key into a.
+func (lp *lineParser) field(key []byte, a *Attempt, b *block, hasEnd *bool) (uint16, error) {
+	s := &lp.s
+	var msg string
 	var err error
-	counts := map[string]int{}
-	o.Visit(func(k []byte, _ *fastjson.Value) {
-		counts[string(k)]++
+	switch string(key) {
+	case "attempt":
+		var v []byte
+		if v, err = s.str(); err == nil {
+			if len(v) == 0 {
+				return fAttempt, fieldErr("attempt", "is empty")
+			}
+			a.ID = string(v)
+		}
+		return fAttempt, typed(err, "attempt", "want a string")
+	case "request":
+		a.Request, err = lp.optString()
+		return fRequest, typed(err, "request", "want a string")
+	case "start_ms":
+		a.StartMS, msg, err = s.number()
+		return fStart, numErr(err, msg, "start_ms")
+	case "outcome":
+		var v []byte
+		if v, err = s.str(); err != nil {
+			return fOutcome, typed(err, "outcome", "want a string")
+		}
+		var ok bool
+		if a.Outcome, ok = ParseOutcome(string(v)); !ok {
+			return fOutcome, fieldErr("outcome", fmt.Sprintf("unknown outcome %q (want one of ok, timeout, connect_error, http_error, stream_error, cancelled, in_flight)", v))
+		}
+		return fOutcome, nil
+	case "http_status":
+		a.HTTPStatus, err = lp.optInt("http_status")
+		return fStatus, err
+	case "events":
+		return fEvents, lp.events(a, b)
+	case "end_ms":
+		if !s.null() {
+			a.EndMS, msg, err = s.number()
+			*hasEnd = true
+		}
+		return fEnd, numErr(err, msg, "end_ms")
+	case "quality":
+		if s.null() {
+			a.Quality = Unrated
+			return fQuality, nil
+		}
+		v, err := s.str()
 		if err != nil {
-			return
+			return fQuality, typed(err, "quality", "want \"pass\", \"fail\" or null")
 		}
-		switch {
-		case string(k) != "t_ms" && string(k) != "tokens":
-			err = fieldErr(fmt.Sprintf("events[%d].%s", i, k), "unknown field (an event has t_ms and tokens)")
-		case counts[string(k)] > 1:
-			err = fieldErr(fmt.Sprintf("events[%d].%s", i, k), "given twice")
+		switch string(v) {
+		case "pass":
+			a.Quality = Pass
+		case "fail":
+			a.Quality = Fail
+		default:
+			return fQuality, fieldErr("quality", fmt.Sprintf("%q is not a rating (want \"pass\", \"fail\" or null for not rated)", v))
 		}
-	})
+		return fQuality, nil
+	case "input_tokens":
+		a.InputTokens, err = lp.optInt("input_tokens")
+		return fIn, err
+	case "output_tokens":
+		a.OutputTokens, err = lp.optInt("output_tokens")
+		return fOut, err
+	case "error":
+		a.Error, err = lp.optString()
+		return fError, typed(err, "error", "want a string")
+	case "meta":
+		start := s.i
+		if err := s.skip(0); err != nil {
+			return fMeta, err
+		}
+		a.Meta = bytes.TrimSpace(append([]byte(nil), s.b[start:s.i]...))
+		return fMeta, nil
+	case "trace":
+		return 0, &Error{Msg: "a second header line: the header comes once, on line 1"}
+	}
+	return 0, fieldErr(string(key), "unknown field (format v1 attempt fields: "+attemptFields+"; put tool data under \"meta\")")
+}
+
+// typed turns "want a string" syntax errors on a known field into a
+// field error, keeping real syntax errors (bad escapes) as they are.
+func typed(err error, field, want string) error {
+	if err == nil {
+		return nil
+	}
+	if te, ok := err.(*Error); ok && bytes.Contains([]byte(te.Msg), []byte("(want a string)")) {
+		return fieldErr(field, want)
+	}
 	return err
 }
 
-func str(v *fastjson.Value, field string, nullable bool) (string, error) {
-	switch v.Type() {
-	case fastjson.TypeString:
-		s := v.GetStringBytes()
-		if !utf8.Valid(s) {
-			return "", fieldErr(field, "is not valid UTF-8")
+func numErr(err error, msg, field string) error {
+	if err != nil {
+		if te, ok := err.(*Error); ok && bytes.Contains([]byte(te.Msg), []byte("(want a number)")) {
+			return fieldErr(field, "want a number")
 		}
-		return string(s), nil
-	case fastjson.TypeNull:
-		if nullable {
-			return "", nil
-		}
+		return err
 	}
-	return "", fieldErr(field, "want a string")
+	if msg != "" {
+		return fieldErr(field, msg)
+	}
+	return nil
 }
 
-func num(v *fastjson.Value, field string) (float64, error) {
-	if v.Type() != fastjson.TypeNumber {
-		return 0, fieldErr(field, "want a number")
+func (lp *lineParser) optString() (string, error) {
+	if lp.s.null() {
+		return "", nil
 	}
-	f, err := v.Float64()
-	if err != nil {
-		return 0, fieldErr(field, "is not a number: "+shorten(err.Error()))
-	}
-	return f, checkNumber(field, f)
+	v, err := lp.s.str()
+	return string(v), err
 }
 
-func integer(v *fastjson.Value, field string) (int, error) {
-	f, err := num(v, field)
-	if err != nil {
+func (lp *lineParser) optInt(field string) (int, error) {
+	if lp.s.null() {
+		return 0, nil
+	}
+	f, msg, err := lp.s.number()
+	if err := numErr(err, msg, field); err != nil {
 		return 0, err
 	}
-	if f != float64(int(f)) || f > 1<<53 {
-		return 0, fieldErr(field, fmt.Sprintf("want a whole number, got %g", f))
+	if f != float64(int64(f)) || f > 1<<53 {
+		return 0, fieldErr(field, "want a whole number, got "+strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	return int(f), nil
 }
 
-func optInt(v *fastjson.Value, field string) (int, error) {
-	if v.Type() == fastjson.TypeNull {
-		return 0, nil
+func (lp *lineParser) events(a *Attempt, b *block) error {
+	s := &lp.s
+	if s.null() {
+		return nil
 	}
-	return integer(v, field)
+	if s.peek() != '[' {
+		return fieldErr("events", "want an array of {\"t_ms\":..., \"tokens\":...}")
+	}
+	s.i++
+	start := len(b.events)
+	if s.peek() == ']' {
+		s.i++
+		a.Events = b.events[start:start:start]
+		return nil
+	}
+	for i := 0; ; i++ {
+		// Names are built only on error: this loop runs for every event.
+		name := func(f string) string { return "events[" + strconv.Itoa(i) + "]" + f }
+		if s.peek() != '{' {
+			if s.peek() == 0 {
+				return s.syntaxError("unterminated events array")
+			}
+			return fieldErr(name(""), "want an object {\"t_ms\":..., \"tokens\":...}")
+		}
+		s.i++
+		e := Event{Tokens: 1}
+		hasT, hasTok := false, false
+		if s.peek() != '}' {
+			for {
+				key, err := s.str()
+				if err != nil {
+					return err
+				}
+				if err := s.expect(':', "want ':' after a key"); err != nil {
+					return err
+				}
+				switch string(key) {
+				case "t_ms":
+					if hasT {
+						return fieldErr(name(".t_ms"), "given twice")
+					}
+					hasT = true
+					var msg string
+					if e.TMS, msg, err = s.number(); err != nil || msg != "" {
+						return numErr(err, msg, name(".t_ms"))
+					}
+				case "tokens":
+					if hasTok {
+						return fieldErr(name(".tokens"), "given twice")
+					}
+					hasTok = true
+					if !s.null() {
+						f, msg, err := s.number()
+						if err != nil || msg != "" {
+							return numErr(err, msg, name(".tokens"))
+						}
+						if f != float64(int64(f)) || f > 1<<53 {
+							return fieldErr(name(".tokens"), "want a whole number, got "+strconv.FormatFloat(f, 'g', -1, 64))
+						}
+						e.Tokens = int(f)
+					}
+				default:
+					return fieldErr(name("."+string(key)), "unknown field (an event has t_ms and tokens)")
+				}
+				if s.peek() == ',' {
+					s.i++
+					continue
+				}
+				break
+			}
+		}
+		if err := s.expect('}', "want ',' or '}' in an event"); err != nil {
+			return err
+		}
+		if !hasT {
+			return fieldErr(name(".t_ms"), "missing required field")
+		}
+		b.events = append(b.events, e)
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			a.Events = b.events[start:len(b.events):len(b.events)]
+			return nil
+		default:
+			return s.syntaxError("want ',' or ']' in events")
+		}
+	}
 }

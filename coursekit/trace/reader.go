@@ -37,6 +37,7 @@ func Read(r io.Reader, name string) (*Trace, error) {
 	}, func(a *Attempt) error {
 		c := *a
 		c.Events = append([]Event(nil), a.Events...)
+		c.reqKey = Key{} // keys are per process; recompute on demand
 		t.Attempts = append(t.Attempts, c)
 		return nil
 	})
@@ -185,7 +186,7 @@ func produce(r io.Reader, name string, pool *sync.Pool, work, order chan<- *bloc
 
 func consume(name string, order <-chan *block, pool *sync.Pool, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
 	sawHeader := false
-	seen := make(map[string]int)
+	seen := make(map[Key]int) // attempt id key → the line it was first seen on
 	for b := range order {
 		<-b.done
 		if b.header != nil {
@@ -196,11 +197,11 @@ func consume(name string, order <-chan *block, pool *sync.Pool, onHeader func(*H
 		}
 		for i := range b.atts {
 			a := &b.atts[i]
-			if first, dup := seen[a.ID]; dup {
+			if first, dup := seen[a.idKey]; dup {
 				return &Error{File: name, Line: a.Line, Attempt: a.ID, Field: "attempt",
 					Msg: fmt.Sprintf("duplicate attempt id (first used on line %d); a retry is a new attempt with its own id and the same \"request\"", first)}
 			}
-			seen[a.ID] = a.Line
+			seen[a.idKey] = a.Line
 			if err := onAttempt(a); err != nil {
 				return err
 			}

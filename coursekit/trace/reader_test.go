@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/trace"
+	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
 const header = `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":10000}}`
@@ -106,7 +107,8 @@ func TestBadInput(t *testing.T) {
 		lines []string
 		want  string
 	}{
-		{"not JSON", []string{header, `{"attempt":"R1",`}, "t.jsonl:2: not valid JSON"},
+		{"not JSON", []string{header, `{"attempt":"R1",`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected end of line after column 16`},
+		{"bad token", []string{header, `{"attempt":"R1","start_ms":01}`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected '1' at column 29 (leading zero in a number)`},
 		{"not an object", []string{header, `[1,2]`}, "t.jsonl:2: not a JSON object"},
 		{"no header", []string{ok}, "t.jsonl:1: missing header"},
 		{"unknown version", []string{`{"trace":"llm-serving/v9","clock":"client","window":{"start_ms":0,"end_ms":1}}`}, `t.jsonl:1: trace: unknown trace version "llm-serving/v9"`},
@@ -234,5 +236,22 @@ func TestCSVKeepsMissingEmpty(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[9], "10,R9,R9,true,7200,timeout,false,,0,0,,2500,") {
 		t.Fatalf("R9 row: %s", lines[9])
+	}
+}
+
+// BenchmarkScan reads a generated trace of about 20,000 attempts from memory.
+// The whole-file benchmark against the Python reference is bench/card/run.sh.
+func BenchmarkScan(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := tracegen.Generate(&buf, tracegen.Config{Seed: 1, Requests: 20000}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		n := 0
+		err := trace.Scan(bytes.NewReader(buf.Bytes()), "bench", func(*trace.Header) error { return nil }, func(*trace.Attempt) error { n++; return nil })
+		if err != nil || n == 0 {
+			b.Fatal(err, n)
+		}
 	}
 }
