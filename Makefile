@@ -6,7 +6,7 @@ export GOTOOLCHAIN := local
 
 TESTS := test-go
 
-.PHONY: test test-go fmt-check vet bench
+.PHONY: test test-go fmt-check vet bench-card
 -include docker/lab.mk
 -include docker/image.mk
 
@@ -21,3 +21,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+# The card benchmark against the Python reference (figures go to README).
+bench-card:
+	coursekit/bench/card/run.sh
