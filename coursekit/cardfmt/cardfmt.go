@@ -189,7 +189,7 @@ func text(s *metrics.Summary, source string) string {
 	if s.Event.MultiTokenEvents > 0 {
 		p("  注意:%d 个事件携带多个 token(最多 %d 个),事件间隔不等于 token 间隔;按 vLLM 口径另报 TPOT:", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		p("  %s", distLine("TPOT = (E2E − TTFT) / (输出 token − 1)", s.TPOT))
-	} else {
+	} else if s.Event.Events > 0 {
 		p("  每个事件恰好 1 个 token(%d 个事件),事件间隔即 token 间隔", s.Event.Events)
 	}
 	for _, c := range s.Conditions {
