@@ -3,6 +3,7 @@ package metrics
 import (
 	"io"
 	"math"
+	"os"
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -233,16 +234,10 @@ func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
 
 // SummarizeFile streams a trace file and computes its card.
 func SummarizeFile(path string, opts Options) (*Summary, error) {
-	var acc *Accumulator
-	err := trace.ScanFile(path, func(h *trace.Header) error {
-		acc = NewAccumulator(h, opts)
-		return nil
-	}, func(a *trace.Attempt) error {
-		acc.Add(a)
-		return nil
-	})
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return acc.Summary(), nil
+	defer f.Close()
+	return SummarizeReader(f, path, opts)
 }

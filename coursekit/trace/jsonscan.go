@@ -177,6 +177,15 @@ func (s *scanner) hex4(at int) (rune, bool) {
 	return r, true
 }
 
+// key reads an object key and the colon after it.
+func (s *scanner) key() ([]byte, error) {
+	k, err := s.str()
+	if err != nil {
+		return nil, err
+	}
+	return k, s.expect(':', "want ':' after a key")
+}
+
 // null consumes a null if one is next.
 func (s *scanner) null() bool {
 	if s.peek() == 'n' && s.i+4 <= len(s.b) && string(s.b[s.i:s.i+4]) == "null" {
@@ -291,10 +300,7 @@ func (s *scanner) skip(depth int) error {
 			return nil
 		}
 		for {
-			if _, err := s.str(); err != nil {
-				return err
-			}
-			if err := s.expect(':', "want ':' after a key"); err != nil {
+			if _, err := s.key(); err != nil {
 				return err
 			}
 			if err := s.skip(depth + 1); err != nil {

@@ -91,11 +91,8 @@ func (lp *lineParser) parseAttempt(l []byte, a *Attempt, b *block) error {
 		s.i++
 	} else {
 		for {
-			key, err := s.str()
+			key, err := s.key()
 			if err != nil {
-				return err
-			}
-			if err := s.expect(':', "want ':' after a key"); err != nil {
 				return err
 			}
 			bit, err := lp.field(key, a, b, &hasEnd)
@@ -264,12 +261,18 @@ func (lp *lineParser) optInt(field string) (int, error) {
 	if lp.s.null() {
 		return 0, nil
 	}
+	return lp.wholeNumber(func() string { return field })
+}
+
+// wholeNumber reads a non-negative integer; name builds the field name only
+// on error.
+func (lp *lineParser) wholeNumber(name func() string) (int, error) {
 	f, msg, err := lp.s.number()
-	if err := numErr(err, msg, field); err != nil {
-		return 0, err
+	if err != nil || msg != "" {
+		return 0, numErr(err, msg, name())
 	}
 	if f != float64(int64(f)) || f > 1<<53 {
-		return 0, fieldErr(field, "want a whole number, got "+strconv.FormatFloat(f, 'g', -1, 64))
+		return 0, fieldErr(name(), "want a whole number, got "+strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	return int(f), nil
 }
@@ -303,11 +306,8 @@ func (lp *lineParser) events(a *Attempt, b *block) error {
 		hasT, hasTok := false, false
 		if s.peek() != '}' {
 			for {
-				key, err := s.str()
+				key, err := s.key()
 				if err != nil {
-					return err
-				}
-				if err := s.expect(':', "want ':' after a key"); err != nil {
 					return err
 				}
 				switch string(key) {
@@ -326,14 +326,9 @@ func (lp *lineParser) events(a *Attempt, b *block) error {
 					}
 					hasTok = true
 					if !s.null() {
-						f, msg, err := s.number()
-						if err != nil || msg != "" {
-							return numErr(err, msg, name(".tokens"))
+						if e.Tokens, err = lp.wholeNumber(func() string { return name(".tokens") }); err != nil {
+							return err
 						}
-						if f != float64(int64(f)) || f > 1<<53 {
-							return fieldErr(name(".tokens"), "want a whole number, got "+strconv.FormatFloat(f, 'g', -1, 64))
-						}
-						e.Tokens = int(f)
 					}
 				default:
 					return fieldErr(name("."+string(key)), "unknown field (an event has t_ms and tokens)")

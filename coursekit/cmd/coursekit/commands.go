@@ -105,15 +105,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if cfg.Requests < 1 || cfg.RatePerS <= 0 || cfg.TimeoutMS <= 0 {
 		return usagef("gen: --requests, --rate and --timeout-ms must be positive")
 	}
-	var w io.Writer = stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	w, done, err := output(*out, stdout)
+	if err != nil {
+		return err
 	}
+	defer done()
 	st, err := tracegen.Generate(w, cfg)
 	if err != nil {
 		return err
@@ -135,14 +131,22 @@ func cmdCSV(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var w io.Writer = stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	w, done, err := output(*out, stdout)
+	if err != nil {
+		return err
 	}
+	defer done()
 	return trace.WriteCSVFile(path, w)
+}
+
+// output is FILE when -o names one, else stdout; done closes the file.
+func output(path string, stdout io.Writer) (io.Writer, func(), error) {
+	if path == "" {
+		return stdout, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
