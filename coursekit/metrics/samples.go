@@ -30,6 +30,13 @@ func (s *samples) add(v float64) {
 	}
 }
 
+// merge takes o's chunks; o must not be used afterwards.
+func (s *samples) merge(o *samples) {
+	s.chunks = append(s.chunks, o.chunks...)
+	s.n += o.n
+	s.signed = s.signed || o.signed
+}
+
 func samplesOf(x []float64) *samples {
 	s := &samples{}
 	for _, v := range x {

@@ -216,20 +216,73 @@ func Summarize(t *trace.Trace, opts Options) *Summary {
 	return acc.Summary()
 }
 
-// SummarizeReader streams a trace and computes its card; name locates errors.
+// SummarizeReader streams a trace and computes its card; name locates
+// errors. Every parsing goroutine aggregates into its own Accumulator, and
+// the parts are merged at the end: the order of attempts does not matter to
+// a card.
 func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
-	var acc *Accumulator
-	err := trace.Scan(r, name, func(h *trace.Header) error {
-		acc = NewAccumulator(h, opts)
+	var (
+		h     *trace.Header
+		mu    sync.Mutex
+		parts []*Accumulator
+	)
+	err := trace.ScanUnordered(r, name, func(hd *trace.Header) error {
+		h = hd
 		return nil
-	}, func(a *trace.Attempt) error {
-		acc.Add(a)
-		return nil
+	}, func() func(*trace.Attempt) error {
+		acc := NewAccumulator(h, opts)
+		mu.Lock()
+		parts = append(parts, acc)
+		mu.Unlock()
+		return func(a *trace.Attempt) error {
+			acc.Add(a)
+			return nil
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	return acc.Summary(), nil
+	if len(parts) == 0 {
+		return NewAccumulator(h, opts).Summary(), nil
+	}
+	for _, p := range parts[1:] {
+		parts[0].merge(p)
+	}
+	return parts[0].Summary(), nil
+}
+
+// merge adds the attempts counted by o.
+func (acc *Accumulator) merge(o *Accumulator) {
+	acc.attempts += o.attempts
+	acc.complete += o.complete
+	acc.inFlight += o.inFlight
+	acc.outside += o.outside
+	acc.passes += o.passes
+	acc.fails += o.fails
+	acc.unrated += o.unrated
+	acc.ttftMissing += o.ttftMissing
+	for i := range acc.outcomes {
+		acc.outcomes[i] += o.outcomes[i]
+	}
+	acc.events += o.events
+	acc.tokens += o.tokens
+	acc.multiEvents += o.multiEvents
+	acc.maxTokens = max(acc.maxTokens, o.maxTokens)
+	acc.ttft.merge(&o.ttft)
+	acc.e2e.merge(&o.e2e)
+	acc.itl.merge(&o.itl)
+	acc.tpot.merge(&o.tpot)
+	acc.passTTFT.merge(&o.passTTFT)
+	big, small := acc.reqBest, o.reqBest
+	if len(small) > len(big) {
+		big, small = small, big
+	}
+	for k, v := range small {
+		if b, ok := big[k]; !ok || v < b {
+			big[k] = v
+		}
+	}
+	acc.reqBest = big
 }
 
 // SummarizeFile streams a trace file and computes its card.

@@ -66,11 +66,28 @@ func ScanFile(path string, onHeader func(*Header) error, onAttempt func(*Attempt
 // The *Attempt passed to onAttempt, and its Events, are reused after it
 // returns: copy what you keep.
 func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
+	return scan(r, name, onHeader, onAttempt, nil)
+}
+
+// ScanUnordered is Scan for aggregations that do not care about order: each
+// parsing goroutine hands its attempts to a sink of its own, made by
+// newSink after onHeader has run, so aggregation runs on every core too.
+//
+// Validation is the same as Scan's and the error is still the first bad
+// line, but sinks may by then have seen attempts from later lines: on an
+// error, discard what they computed.
+func ScanUnordered(r io.Reader, name string, onHeader func(*Header) error, newSink func() func(*Attempt) error) error {
+	return scan(r, name, onHeader, nil, newSink)
+}
+
+func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func() func(*Attempt) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	quit := make(chan struct{})
+	headerDone := make(chan struct{})
 	work := make(chan *block, workers*2)
 	order := make(chan *block, workers*2)
 	pool := sync.Pool{New: func() any { return &block{} }}
+	ids := newIDSet()
 
 	go produce(r, name, &pool, work, order, quit)
 	var wg sync.WaitGroup
@@ -79,24 +96,52 @@ func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 		go func() {
 			defer wg.Done()
 			p := newLineParser(name)
+			var sink func(*Attempt) error
 			for b := range work {
 				select {
 				case <-quit:
 				default:
 					p.parseBlock(b)
+					if b.header != nil {
+						// The first block: call onHeader here, before any sink runs.
+						b.headerErr = onHeader(b.header)
+						close(headerDone)
+					}
+					for i := range b.atts {
+						ids.add(b.atts[i].idKey, b.atts[i].Line)
+					}
+					if newSink != nil && len(b.atts) > 0 {
+						select {
+						case <-headerDone:
+							if sink == nil {
+								sink = newSink()
+							}
+							b.sinkErr = sinkAll(sink, b.atts)
+						case <-quit:
+						}
+					}
 				}
 				close(b.done)
 			}
 		}()
 	}
 
-	err := consume(name, order, &pool, onHeader, onAttempt)
+	err := consume(name, order, &pool, ids, onAttempt)
 	close(quit)
 	for b := range order { // let the producer finish
 		<-b.done
 	}
 	wg.Wait()
 	return err
+}
+
+func sinkAll(sink func(*Attempt) error, atts []Attempt) error {
+	for i := range atts {
+		if err := sink(&atts[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // block is a run of whole lines parsed by one worker.
@@ -106,7 +151,10 @@ type block struct {
 	atts      []Attempt
 	events    []Event
 	header    *Header
+	nextLine  int   // the line after the block
 	err       error // the first bad line in the block; atts holds the lines before it
+	sinkErr   error // what an unordered sink returned
+	headerErr error // what onHeader returned
 	done      chan struct{}
 }
 
@@ -130,8 +178,9 @@ func produce(r io.Reader, name string, pool *sync.Pool, work, order chan<- *bloc
 		}
 	}
 	// fail delivers an error block in order; nothing after it is read.
-	fail := func(b *block) {
-		b.data = nil
+	fail := func(b *block, line int) {
+		b.data, b.atts, b.header, b.sinkErr, b.headerErr = nil, b.atts[:0], nil, nil, nil
+		b.firstLine, b.nextLine = line, line
 		close(b.done)
 		select {
 		case order <- b:
@@ -144,13 +193,13 @@ func produce(r io.Reader, name string, pool *sync.Pool, work, order chan<- *bloc
 	for !eof {
 		b := pool.Get().(*block)
 		b.done = make(chan struct{})
-		b.err, b.header = nil, nil
+		b.err, b.header, b.sinkErr, b.headerErr = nil, nil, nil, nil
 		buf := append(b.data[:0], carry...)
 		// Fill to at least blockSize, and until the block holds a whole line.
 		for !eof && (len(buf) < blockSize || bytes.IndexByte(buf, '\n') < 0) {
 			if len(buf) > MaxLineBytes+1 && bytes.IndexByte(buf, '\n') < 0 {
 				b.err = &Error{File: name, Line: line, Msg: fmt.Sprintf("line is longer than %d bytes (1 MiB); a trace line holds one attempt", MaxLineBytes)}
-				fail(b)
+				fail(b, line)
 				return
 			}
 			if cap(buf)-len(buf) < 64<<10 {
@@ -162,7 +211,7 @@ func produce(r io.Reader, name string, pool *sync.Pool, work, order chan<- *bloc
 				eof = true
 			} else if err != nil {
 				b.err = &Error{File: name, Line: line, Msg: "read error: " + err.Error()}
-				fail(b)
+				fail(b, line)
 				return
 			}
 		}
@@ -174,6 +223,10 @@ func produce(r io.Reader, name string, pool *sync.Pool, work, order chan<- *bloc
 		b.data = buf[:cut]
 		b.firstLine = line
 		line += bytes.Count(b.data, []byte{'\n'})
+		if eof && len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
+			line++ // a last line without a newline
+		}
+		b.nextLine = line
 		if len(b.data) == 0 {
 			pool.Put(b)
 			continue
@@ -184,30 +237,37 @@ func produce(r io.Reader, name string, pool *sync.Pool, work, order chan<- *bloc
 	}
 }
 
-func consume(name string, order <-chan *block, pool *sync.Pool, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
+func consume(name string, order <-chan *block, pool *sync.Pool, ids *idSet, onAttempt func(*Attempt) error) error {
 	sawHeader := false
-	seen := make(map[Key]int) // attempt id key → the line it was first seen on
 	for b := range order {
 		<-b.done
 		if b.header != nil {
 			sawHeader = true
-			if err := onHeader(b.header); err != nil {
-				return err
+			if b.headerErr != nil {
+				return b.headerErr
 			}
+		}
+		dupLine, dupFirst, dup := ids.firstIn(b.firstLine, b.nextLine-1)
+		if b.err != nil && dup && b.err.(*Error).Line < dupLine {
+			dup = false
 		}
 		for i := range b.atts {
 			a := &b.atts[i]
-			if first, dup := seen[a.idKey]; dup {
+			if dup && a.Line == dupLine {
 				return &Error{File: name, Line: a.Line, Attempt: a.ID, Field: "attempt",
-					Msg: fmt.Sprintf("duplicate attempt id (first used on line %d); a retry is a new attempt with its own id and the same \"request\"", first)}
+					Msg: fmt.Sprintf("duplicate attempt id (first used on line %d); a retry is a new attempt with its own id and the same \"request\"", dupFirst)}
 			}
-			seen[a.idKey] = a.Line
-			if err := onAttempt(a); err != nil {
-				return err
+			if onAttempt != nil {
+				if err := onAttempt(a); err != nil {
+					return err
+				}
 			}
 		}
 		if b.err != nil {
 			return b.err
+		}
+		if b.sinkErr != nil {
+			return b.sinkErr
 		}
 		pool.Put(b)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -185,6 +186,47 @@ func TestScanDeliversUpToTheBadLine(t *testing.T) {
 	}
 	if n != 50000 {
 		t.Fatalf("delivered %d attempts before the bad line, want 50000", n)
+	}
+}
+
+// Blocks are parsed in parallel, but a duplicate id is reported like a
+// sequential reader would: at its second line, naming the first.
+func TestDuplicateFarApart(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(header + "\n")
+	for i := range 60000 {
+		id := "A" + strconv.Itoa(i)
+		if i == 59000 || i == 59500 {
+			id = "A17" // lines 59002 and 59502 reuse the id of line 19
+		}
+		b.WriteString(`{"attempt":"` + id + `","start_ms":1,"outcome":"timeout","end_ms":2}` + "\n")
+	}
+	_, err := trace.Read(&b, "dup.jsonl")
+	if err == nil || !strings.Contains(err.Error(), `dup.jsonl:59002: attempt "A17": attempt: duplicate attempt id (first used on line 19)`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestScanUnorderedSeesEveryAttempt(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(header + "\n")
+	for i := range 30000 {
+		b.WriteString(`{"attempt":"A` + strconv.Itoa(i) + `","start_ms":1,"outcome":"timeout","end_ms":2}` + "\n")
+	}
+	var mu sync.Mutex
+	total := 0
+	err := trace.ScanUnordered(&b, "u.jsonl", func(*trace.Header) error { return nil }, func() func(*trace.Attempt) error {
+		n := 0
+		return func(a *trace.Attempt) error {
+			n++
+			mu.Lock()
+			total++
+			mu.Unlock()
+			return nil
+		}
+	})
+	if err != nil || total != 30000 {
+		t.Fatalf("err %v, saw %d attempts", err, total)
 	}
 }
 
