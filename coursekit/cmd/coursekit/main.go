@@ -36,6 +36,7 @@ usage:
   coursekit card TRACE [--slo-ttft 1s]... [--percentile nearest-rank|linear] [--window-cost X] [--format text|json|markdown]
   coursekit gen [--seed N] [--requests N] [--rate R] [-o FILE]
   coursekit csv TRACE [-o FILE]
+  coursekit report TRACE [-o report.html] [--slo-ttft 1s]...
   coursekit version
 
 exit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong); 1 anything else
@@ -54,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdGen(args[1:], stdout, stderr)
 	case "csv":
 		err = cmdCSV(args[1:], stdout)
+	case "report":
+		err = cmdReport(args[1:], stdout)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "coursekit", coursekit.Version)
 	case "help", "-h", "--help", "-help":

@@ -1,0 +1,114 @@
+// Package card is unit 01's deliverable: the learner's system path map and
+// metric-definition card ("系统路径图与指标口径卡"), and its checks.
+//
+// A learner fills a Card literal in a notebook cell. Check recomputes every
+// figure from the trace through coursekit/metrics and returns one row per
+// public acceptance criterion: pass, fail with a hint in Chinese that points
+// to the notebook to revisit (never the expected value), or "needs a human
+// reader" for free text. HiddenChecks are the grader's extra criteria; the
+// self-check only counts them.
+//
+// Learner-facing text is Simplified Chinese; JSON keys are English and are
+// the contract with the grader, which reads the card from the notebook
+// without executing it (see MIMEType and Payload).
+package card
+
+// Ratio is a rate the learner writes with its parts: the counted numerator,
+// the denominator it is counted over, and a unit that names both, such as
+// "失败尝试/全部尝试". Never a bare percentage.
+type Ratio struct {
+	Num  float64 `json:"num"`
+	Den  float64 `json:"den"`
+	Unit string  `json:"unit"`
+}
+
+// Value is Num/Den, or 0 when Den is 0.
+func (r Ratio) Value() float64 {
+	if r.Den == 0 {
+		return 0
+	}
+	return r.Num / r.Den
+}
+
+// Figure is a number with its unit, such as {2, "s"} or {0.5, "次/s"}.
+type Figure struct {
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+}
+
+// Window is the measurement window the figures are counted in.
+type Window struct {
+	// Seconds is the window length.
+	Seconds float64 `json:"seconds"`
+	// Kind is "fixed" (固定) for a fixed window; the unit uses no other kind.
+	Kind string `json:"kind"`
+}
+
+// Condition is one column of the recomputed table: the figures under one
+// TTFT SLO. The unit asks for two, the original 1 s and the tightened 0.5 s.
+type Condition struct {
+	// SLO is the single-attempt TTFT threshold, e.g. {1, "s"}.
+	SLO Figure `json:"slo"`
+	// P95 is the TTFT P95 of complete successes only, with its time unit.
+	P95 Figure `json:"p95"`
+	// FailureRate is failed attempts over all attempts.
+	FailureRate Ratio `json:"failure_rate"`
+	// QualifiedRate is qualified attempts over all attempts (joint
+	// qualification: complete success, quality pass and TTFT ≤ SLO).
+	QualifiedRate Ratio `json:"qualified_rate"`
+	// Qualified is the number of qualified attempts.
+	Qualified int `json:"qualified"`
+	// Goodput is qualified attempts per second of the window, e.g. {0.5, "次/s"}.
+	Goodput Figure `json:"goodput"`
+	// CostPer1000 is the window cost per 1000 qualified attempts,
+	// e.g. {4, "元/千次合格"}.
+	CostPer1000 Figure `json:"cost_per_1000_qualified"`
+}
+
+// Streaming is the card's token-vs-event row: what the client recorded for
+// each streamed output, and how the intervals between them are aggregated.
+type Streaming struct {
+	// Recorded is "event" (事件) or "token".
+	Recorded string `json:"recorded"`
+	// Aggregation says how intervals are computed and summarised (free text).
+	Aggregation string `json:"aggregation"`
+}
+
+// Outputs tells training and inference apart by what each one delivers
+// (free text for each).
+type Outputs struct {
+	Training  string `json:"training"`
+	Inference string `json:"inference"`
+}
+
+// Card is the learner's deliverable. Every number carries its unit, every
+// rate its numerator and denominator, so that someone else can recompute it.
+type Card struct {
+	// Path is the system path map; its SamplingPoint is where the figures
+	// below were observed.
+	Path PathMap `json:"path"`
+
+	// Clock is whose clock stamped the times, e.g. "client" (客户端).
+	Clock string `json:"clock"`
+	// Window is the counting window.
+	Window Window `json:"window"`
+	// PercentileMethod is how percentiles are read, e.g. "nearest-rank".
+	PercentileMethod string `json:"percentile_method"`
+	// SuccessSamples is the size of the success TTFT sample behind P95.
+	SuccessSamples int `json:"success_samples"`
+	// Attempts is the number of attempts in the window, failures included.
+	Attempts int `json:"attempts"`
+
+	// Conditions holds one entry per TTFT SLO (the unit asks for 1 s and 0.5 s).
+	Conditions []Condition `json:"conditions"`
+
+	// CounterEvidence answers: what would refute "GPU 很忙所以用户一定很快"?
+	// Name at least one request result or timeline.
+	CounterEvidence string `json:"counter_evidence"`
+	// Streaming is the token-vs-event row.
+	Streaming Streaming `json:"streaming"`
+	// DenominatorError explains a false conclusion caused by a wrong denominator.
+	DenominatorError string `json:"denominator_error"`
+	// Outputs tells training and inference outputs apart.
+	Outputs Outputs `json:"outputs"`
+}

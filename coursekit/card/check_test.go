@@ -1,0 +1,325 @@
+package card
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// failing lists the IDs of the rows that failed.
+func failing(r Report) []string {
+	var ids []string
+	for _, x := range r.Results {
+		if x.Status == Fail {
+			ids = append(ids, x.ID)
+		}
+	}
+	return ids
+}
+
+// bothConditions applies f to every condition of c.
+func bothConditions(c *Card, f func(*Condition)) {
+	for i := range c.Conditions {
+		f(&c.Conditions[i])
+	}
+}
+
+// The typical mistakes of the unit, each failing its own criterion.
+// want is the exact set of failing rows: a mistake must not hide behind
+// another criterion, nor drag unrelated ones down.
+var mistakes = []struct {
+	name   string
+	mutate func(c *Card)
+	want   []string
+}{
+	{"R9/R10 deleted: failure rate 0/8", func(c *Card) {
+		bothConditions(c, func(x *Condition) { x.FailureRate = Ratio{0, 8, "失败尝试/全部尝试"} })
+	}, []string{"figures.failure_rate"}},
+	{"R9/R10 deleted everywhere: 8 attempts", func(c *Card) {
+		c.Attempts = 8
+		bothConditions(c, func(x *Condition) {
+			x.FailureRate = Ratio{0, 8, "失败尝试/全部尝试"}
+			x.QualifiedRate.Den = 8
+		})
+	}, []string{"stated.attempts", "figures.failure_rate", "figures.qualified_rate"}},
+	{"< for ≤ at 0.5 s: qualified 3", func(c *Card) {
+		x := &c.Conditions[1]
+		x.Qualified = 3
+	}, []string{"figures.qualified"}},
+	{"< for ≤ at 0.5 s, carried through", func(c *Card) {
+		x := &c.Conditions[1]
+		x.Qualified, x.QualifiedRate.Num = 3, 3
+		x.Goodput.Value, x.CostPer1000.Value = 0.3, 6.67
+	}, []string{"figures.qualified", "figures.qualified_rate", "figures.goodput", "figures.cost"}},
+	{"marginals multiplied: 0.525", func(c *Card) {
+		c.Conditions[0].QualifiedRate = Ratio{0.525, 1, "合格尝试/全部尝试"}
+	}, []string{"figures.qualified_rate"}},
+	{"marginals multiplied: 0.6125 of 10", func(c *Card) {
+		c.Conditions[0].QualifiedRate = Ratio{6.125, 10, "合格尝试/全部尝试"}
+	}, []string{"figures.qualified_rate"}},
+	{"counting R5: qualified 6 at 1 s", func(c *Card) {
+		c.Conditions[0].Qualified = 6
+	}, []string{"figures.qualified"}},
+	{"0 for missing TTFT: 10 success samples", func(c *Card) {
+		c.SuccessSamples = 10
+	}, []string{"stated.samples"}},
+	{"P95 by linear while claiming nearest-rank", func(c *Card) {
+		bothConditions(c, func(x *Condition) { x.P95 = Figure{1.72, "s"} })
+	}, []string{"figures.p95"}},
+	{"P95 by linear, method stated as linear", func(c *Card) {
+		c.PercentileMethod = "linear"
+		bothConditions(c, func(x *Condition) { x.P95 = Figure{1.72, "s"} })
+	}, []string{"stated.method"}},
+	{"P95 in the wrong time unit", func(c *Card) {
+		c.Conditions[0].P95 = Figure{2, "ms"}
+	}, []string{"figures.p95"}},
+	{"P95 without a unit", func(c *Card) {
+		c.Conditions[1].P95.Unit = ""
+	}, []string{"units.p95"}},
+	{"goodput in tokens per second", func(c *Card) {
+		c.Conditions[0].Goodput.Unit = "token/s"
+	}, []string{"units.goodput"}},
+	{"goodput without a unit", func(c *Card) {
+		c.Conditions[1].Goodput.Unit = ""
+	}, []string{"units.goodput"}},
+	{"goodput per minute, converted", func(c *Card) {
+		c.Conditions[0].Goodput = Figure{30, "合格次/分钟"}
+	}, nil},
+	{"failure rate without a unit", func(c *Card) {
+		c.Conditions[0].FailureRate.Unit = ""
+	}, []string{"units.failure_rate"}},
+	{"failure rate over successes (unit)", func(c *Card) {
+		c.Conditions[0].FailureRate.Unit = "失败/成功请求"
+	}, []string{"units.failure_rate"}},
+	{"failure rate as a percentage", func(c *Card) {
+		bothConditions(c, func(x *Condition) { x.FailureRate = Ratio{20, 100, "%"} })
+	}, []string{"figures.failure_rate", "units.failure_rate"}},
+	{"qualified rate without numerator", func(c *Card) {
+		c.Conditions[1].QualifiedRate.Unit = "全部尝试"
+	}, []string{"units.qualified_rate"}},
+	{"cost without per-thousand", func(c *Card) {
+		c.Conditions[0].CostPer1000.Unit = "元"
+	}, []string{"units.cost"}},
+	{"cost per 1000 attempts, not qualified", func(c *Card) {
+		c.Conditions[1].CostPer1000.Unit = "元/千次"
+	}, []string{"units.cost"}},
+	{"cost per attempt", func(c *Card) {
+		c.Conditions[0].CostPer1000 = Figure{0.002, "元/次"}
+	}, []string{"figures.cost", "units.cost"}},
+	{"SLO without a unit", func(c *Card) {
+		c.Conditions[1].SLO.Unit = ""
+	}, []string{"conditions.slos"}},
+	{"only one condition", func(c *Card) {
+		c.Conditions = c.Conditions[:1]
+	}, []string{"conditions.slos", "figures.p95", "figures.failure_rate", "figures.qualified", "figures.qualified_rate",
+		"figures.goodput", "figures.cost", "units.p95", "units.failure_rate", "units.qualified_rate", "units.goodput", "units.cost"}},
+	{"conditions in the other order", func(c *Card) {
+		slices.Reverse(c.Conditions)
+	}, nil},
+	{"SLO in ms", func(c *Card) {
+		c.Conditions[0].SLO = Figure{1000, "ms"}
+		c.Conditions[1].P95 = Figure{2000, "毫秒"}
+	}, nil},
+	{"spellings people use", func(c *Card) {
+		c.Clock, c.Window.Kind, c.PercentileMethod, c.Streaming.Recorded = "客户端时钟", "固定窗口", "Nearest rank(⌈0.95n⌉)", "流式事件"
+		c.Conditions[1].Goodput.Unit = "合格次数每秒"
+	}, nil},
+	{"recorded both", func(c *Card) { c.Streaming.Recorded = "事件和 token" }, []string{"stream.recorded"}},
+	{"server clock", func(c *Card) { c.Clock = "server" }, []string{"stated.clock"}},
+	{"no clock", func(c *Card) { c.Clock = "" }, []string{"stated.clock"}},
+	{"sliding window", func(c *Card) { c.Window.Kind = "sliding" }, []string{"stated.window"}},
+	{"window from first to last attempt", func(c *Card) { c.Window.Seconds = 9.7 }, []string{"stated.window"}},
+	{"no method", func(c *Card) { c.PercentileMethod = "" }, []string{"stated.method"}},
+	{"3 steps", func(c *Card) { c.Path.Steps = c.Path.Steps[1:4]; c.Path.SamplingPoint = "流式响应" }, []string{"map.steps"}},
+	{"no task", func(c *Card) { c.Path.Task = "" }, []string{"map.steps"}},
+	{"unknown layer", func(c *Card) { c.Path.Steps[0].Layer = "client" }, []string{"map.steps"}},
+	{"no failure marked", func(c *Card) {
+		for i := range c.Path.Steps {
+			c.Path.Steps[i].Failure = ""
+		}
+	}, []string{"map.marks"}},
+	{"sampling at platform monitoring", func(c *Card) { c.Path.SamplingPoint = "平台监控" }, []string{"map.sampling"}},
+	{"sampling at monitoring, even as a step", func(c *Card) {
+		c.Path.Steps[4].Name, c.Path.SamplingPoint = "Platform Monitoring", "platform monitoring"
+	}, []string{"map.sampling"}},
+	{"sampling point not on the path", func(c *Card) { c.Path.SamplingPoint = "浏览器" }, []string{"map.sampling"}},
+	{"recorded tokens", func(c *Card) { c.Streaming.Recorded = "token" }, []string{"stream.recorded"}},
+	{"no counter-evidence", func(c *Card) { c.CounterEvidence = " " }, []string{"text.counter_evidence"}},
+	{"irrelevant counter-evidence", func(c *Card) { c.CounterEvidence = "GPU 很忙,所以需要买更多的 GPU 才行。" }, []string{"text.counter_evidence"}},
+	{"outputs not told apart", func(c *Card) { c.Outputs.Inference = c.Outputs.Training }, []string{"text.outputs"}},
+	{"no training output", func(c *Card) { c.Outputs.Training = "" }, []string{"text.outputs"}},
+	{"no denominator story", func(c *Card) { c.DenominatorError = "" }, []string{"text.denominator"}},
+	{"off-topic denominator story", func(c *Card) { c.DenominatorError = "我觉得这个服务整体还不错,挺快的。" }, []string{"text.denominator"}},
+	{"no aggregation", func(c *Card) { c.Streaming.Aggregation = "" }, []string{"stream.aggregation"}},
+}
+
+func TestTypicalMistakesFailTheirOwnCriterion(t *testing.T) {
+	tr := readUnitTrace(t)
+	for _, m := range mistakes {
+		t.Run(m.name, func(t *testing.T) {
+			c := reference()
+			m.mutate(c)
+			r := Check(c, tr)
+			got := failing(r)
+			if !slices.Equal(got, m.want) {
+				t.Errorf("failing rows:\n got  %v\n want %v\n%s", got, m.want, r.Text())
+			}
+			for _, x := range r.Results {
+				if x.Status == Fail && x.Hint == "" {
+					t.Errorf("%s failed without a hint", x.ID)
+				}
+			}
+		})
+	}
+}
+
+// Hints point where to look again; they never print the expected figure.
+func TestHintsNeverRevealExpectedValues(t *testing.T) {
+	tr := readUnitTrace(t)
+	revealing := []string{"2/10", "5/10", "4/10", "20%", "87.5", "0.5 次", "0.4 次", "2 s", "2s", "2000", "1.72",
+		"4 元", "5 元", "8 个", "10 次", "10 s", "nearest", "最近秩", `"client"`, "client"}
+	empty := &Card{}
+	cases := []*Card{empty}
+	for _, m := range mistakes {
+		c := reference()
+		m.mutate(c)
+		cases = append(cases, c)
+	}
+	for _, c := range cases {
+		r := Check(c, tr)
+		hidden := HiddenChecks(c, tr)
+		for _, x := range append(r.Results, hidden...) {
+			for _, s := range revealing {
+				if strings.Contains(x.Hint, s) {
+					t.Errorf("%s hint reveals %q: %s", x.ID, s, x.Hint)
+				}
+			}
+		}
+	}
+}
+
+func TestEmptyCardFailsEveryRowWithAHint(t *testing.T) {
+	r := Check(&Card{}, readUnitTrace(t))
+	if r.Passed != 0 || r.NeedsHuman != 0 || r.Failed != len(publicCriteria) {
+		t.Errorf("empty card: passed %d, needs human %d, failed %d\n%s", r.Passed, r.NeedsHuman, r.Failed, r.Text())
+	}
+	for _, x := range r.Results {
+		if !strings.Contains(x.Hint, "回看") && !strings.Contains(x.Hint, "条件") && !strings.Contains(x.Hint, "单位") {
+			t.Errorf("%s: the hint should point somewhere: %s", x.ID, x.Hint)
+		}
+	}
+	if r2 := Check(nil, readUnitTrace(t)); r2.Failed != r.Failed {
+		t.Errorf("nil card should read as an empty card")
+	}
+}
+
+func TestNoTraceFailsEverythingHonestly(t *testing.T) {
+	r := Check(reference(), nil)
+	if r.Error == "" || r.Failed != len(publicCriteria) || r.AllPublicPassed() {
+		t.Errorf("no trace: %+v", r)
+	}
+	for _, x := range HiddenChecks(reference(), nil) {
+		if x.Status != Fail {
+			t.Errorf("%s passed without a trace", x.ID)
+		}
+	}
+}
+
+func TestStatusLineCountsHiddenChecksWithoutRunningThem(t *testing.T) {
+	tr := readUnitTrace(t)
+	r := Check(reference(), tr)
+	if r.Hidden != len(HiddenChecks(reference(), tr)) || r.Hidden == 0 {
+		t.Errorf("Hidden = %d, want the number of hidden criteria", r.Hidden)
+	}
+	for _, x := range r.Results {
+		if strings.HasPrefix(x.ID, "hidden.") {
+			t.Errorf("the self-check ran hidden criterion %s", x.ID)
+		}
+	}
+	want := "公开检查 21/21 通过;评分时还有 7 项隐藏检查"
+	if got := r.StatusLine(); got != want {
+		t.Errorf("status line %q, want %q", got, want)
+	}
+	for _, out := range []string{r.Text(), r.HTML()} {
+		if !strings.Contains(out, want) || !strings.Contains(out, "4 项文字答案需要人工阅读") {
+			t.Errorf("output lacks the honest status:\n%s", out)
+		}
+		if strings.Contains(out, "全部通过") || strings.Contains(strings.ToLower(out), "all passed") {
+			t.Errorf("output claims all passed:\n%s", out)
+		}
+	}
+}
+
+func TestCriterionIDsAreStableAndUnique(t *testing.T) {
+	ids := append(CriterionIDs(), HiddenIDs()...)
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] || id == "" || strings.ToLower(id) != id || strings.ContainsAny(id, " \t") {
+			t.Errorf("bad or duplicate id %q", id)
+		}
+		seen[id] = true
+	}
+}
+
+var hiddenMistakes = []struct {
+	name   string
+	mutate func(c *Card)
+	want   []string
+}{
+	{"goodput not from qualified / window", func(c *Card) { c.Conditions[0].Goodput.Value = 0.6 },
+		[]string{"hidden.goodput_consistency"}},
+	{"cost not from window cost / qualified", func(c *Card) { c.Conditions[1].CostPer1000.Value = 4 },
+		[]string{"hidden.cost_consistency"}},
+	{"qualified rate numerator is not the qualified count", func(c *Card) { c.Conditions[0].Qualified = 6 },
+		[]string{"hidden.goodput_consistency", "hidden.cost_consistency", "hidden.qualified_rate_consistency"}},
+	{"samples plus failures are not the attempts", func(c *Card) { c.SuccessSamples = 9 },
+		[]string{"hidden.samples_consistency"}},
+	{"P95 changes with the SLO", func(c *Card) { c.Conditions[1].P95.Value = 1.2 },
+		[]string{"hidden.slo_invariants"}},
+	{"more qualified under a tighter SLO", func(c *Card) {
+		x := &c.Conditions[1]
+		x.Qualified, x.QualifiedRate.Num, x.Goodput.Value, x.CostPer1000.Value = 6, 6, 0.6, 0.02/6*1000
+	}, []string{"hidden.slo_invariants"}},
+	{"more qualified than successes", func(c *Card) {
+		c.SuccessSamples = 4
+		bothConditions(c, func(x *Condition) { x.FailureRate.Num = 6 })
+	}, []string{"hidden.qualified_bounds"}},
+}
+
+func TestHiddenChecksCatchInconsistentCards(t *testing.T) {
+	tr := readUnitTrace(t)
+	for _, m := range hiddenMistakes {
+		t.Run(m.name, func(t *testing.T) {
+			c := reference()
+			m.mutate(c)
+			var got []string
+			for _, x := range HiddenChecks(c, tr) {
+				if x.Status == Fail {
+					got = append(got, x.ID)
+				}
+			}
+			if !slices.Equal(got, m.want) {
+				t.Errorf("failing hidden rows: got %v, want %v", got, m.want)
+			}
+		})
+	}
+}
+
+func TestHiddenRequestViewWithRetries(t *testing.T) {
+	tr := readUnitTrace(t)
+	// Make R10 a retry of R9: 10 attempts, 9 business requests.
+	for i := range tr.Attempts {
+		if tr.Attempts[i].ID == "R10" {
+			tr.Attempts[i].Request = "R9"
+		}
+	}
+	if x := HiddenChecks(reference(), tr)[6]; x.ID != "hidden.request_view" || x.Status != Pass {
+		t.Errorf("reference card with retries: %+v", x)
+	}
+	c := reference()
+	c.Attempts = 9
+	bothConditions(c, func(x *Condition) { x.FailureRate.Den, x.QualifiedRate.Den = 9, 9 })
+	if x := HiddenChecks(c, tr)[6]; x.Status != Fail {
+		t.Errorf("counting requests as attempts should fail the request view: %+v", x)
+	}
+}

@@ -1,0 +1,201 @@
+package card
+
+import (
+	"slices"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Hidden criteria: run by the grader only. The self-check counts them
+// (Report.Hidden) and never runs them, so a learner sees that more is
+// checked without seeing what. Their hints, like the public ones, never
+// contain an expected value, so feedback may show them.
+//
+// They test that the card hangs together as the learner's own work: its
+// numbers agree with each other, not only with the trace one by one.
+var hiddenCriteria = []criterion{
+	{"hidden.goodput_consistency", "内部一致:goodput = 合格数 / 窗口长度", hiddenGoodput},
+	{"hidden.cost_consistency", "内部一致:成本 = 窗口成本 / 合格数 × 1000", hiddenCost},
+	{"hidden.qualified_rate_consistency", "内部一致:合格率的分子是合格数,分母是尝试数", hiddenQualifiedRate},
+	{"hidden.samples_consistency", "内部一致:成功样本数 + 失败数 = 尝试数", hiddenSamples},
+	{"hidden.slo_invariants", "换门槛时,失败率与 P95 不变,合格数不增", hiddenInvariants},
+	{"hidden.qualified_bounds", "合格数不超过成功样本数", hiddenBounds},
+	{"hidden.request_view", "尝试与业务请求分开计数(重试是新的尝试)", hiddenRequestView},
+}
+
+// HiddenIDs lists the hidden criteria, for the grader's tables.
+func HiddenIDs() []string {
+	ids := make([]string, len(hiddenCriteria))
+	for i, cr := range hiddenCriteria {
+		ids[i] = cr.id
+	}
+	return ids
+}
+
+// HiddenChecks runs the hidden criteria. It is for the grader: the
+// notebook's self-check never calls it.
+func HiddenChecks(c *Card, t *trace.Trace) []Result {
+	if c == nil {
+		c = &Card{}
+	}
+	out := make([]Result, 0, len(hiddenCriteria))
+	if t == nil {
+		for _, cr := range hiddenCriteria {
+			out = append(out, Result{ID: cr.id, Title: cr.title, Status: Fail, Hint: "没有 trace,无法检查。"})
+		}
+		return out
+	}
+	k := newChecker(c, t)
+	for _, cr := range hiddenCriteria {
+		st, hint := cr.run(k)
+		if st == Pass {
+			hint = ""
+		}
+		out = append(out, Result{ID: cr.id, Title: cr.title, Status: st, Hint: hint})
+	}
+	return out
+}
+
+// present is the card's conditions that match one of the unit's SLOs.
+func (k *checker) present() []*Condition {
+	var cs []*Condition
+	for _, c := range k.conds {
+		if c != nil {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+func hiddenGoodput(k *checker) (Status, string) {
+	w := k.c.Window.Seconds
+	if !(w > 0) || len(k.present()) == 0 {
+		return Fail, "卡片缺少窗口长度或门槛条件,无法核对 goodput 与合格数是否自洽。"
+	}
+	for _, c := range k.present() {
+		if !near(goodputPerS(c.Goodput), float64(c.Qualified)/w, perSecTol) {
+			return Fail, "卡片上的 goodput 与同一条件下写的合格数、窗口长度对不上:三者要能互相推出。"
+		}
+	}
+	return Pass, ""
+}
+
+func hiddenCost(k *checker) (Status, string) {
+	if len(k.present()) == 0 {
+		return Fail, "卡片缺少门槛条件,无法核对成本。"
+	}
+	if k.s.WindowCost == nil {
+		return Pass, "" // nothing to be consistent with
+	}
+	for _, c := range k.present() {
+		if c.Qualified <= 0 {
+			if c.CostPer1000.Value != 0 {
+				return Fail, "没有合格尝试时,每千次合格成本无从谈起,不应写出一个数。"
+			}
+			continue
+		}
+		want := *k.s.WindowCost / float64(c.Qualified) * 1000
+		if !near(c.CostPer1000.Value, want, costTol) {
+			return Fail, "卡片上的每千次合格成本与同一条件下写的合格数对不上:成本应由窗口成本和合格数推出。"
+		}
+	}
+	return Pass, ""
+}
+
+func hiddenQualifiedRate(k *checker) (Status, string) {
+	if len(k.present()) == 0 {
+		return Fail, "卡片缺少门槛条件,无法核对合格率。"
+	}
+	for _, c := range k.present() {
+		if !sameCount(c.QualifiedRate.Num, float64(c.Qualified)) || !sameCount(c.QualifiedRate.Den, float64(k.c.Attempts)) {
+			return Fail, "合格率的分子、分母与卡片上写的合格数、尝试数对不上。"
+		}
+	}
+	return Pass, ""
+}
+
+func hiddenSamples(k *checker) (Status, string) {
+	if len(k.present()) == 0 {
+		return Fail, "卡片缺少门槛条件,无法核对样本数。"
+	}
+	for _, c := range k.present() {
+		f := c.FailureRate
+		// In-flight attempts are neither successes nor failures.
+		if !sameCount(f.Den, float64(k.c.Attempts)) ||
+			!sameCount(float64(k.c.SuccessSamples)+f.Num+float64(k.s.InFlight), float64(k.c.Attempts)) {
+			return Fail, "成功样本数、失败数和尝试数对不上:每次尝试要么完整成功,要么失败。"
+		}
+	}
+	return Pass, ""
+}
+
+func hiddenInvariants(k *checker) (Status, string) {
+	// The card's conditions in order of tightening SLO.
+	type cond struct {
+		ms float64
+		c  *Condition
+	}
+	var cs []cond
+	for _, c := range k.present() {
+		ms, ok := toMS(c.SLO)
+		if !ok {
+			return Fail, "门槛没有时间单位,无法比较两个条件。"
+		}
+		cs = append(cs, cond{ms, c})
+	}
+	if len(cs) < 2 {
+		return Fail, "需要两个门槛条件才能比较。"
+	}
+	slices.SortFunc(cs, func(a, b cond) int {
+		switch {
+		case a.ms > b.ms:
+			return -1
+		case a.ms < b.ms:
+			return 1
+		}
+		return 0
+	})
+	first := cs[0].c
+	p0, ok0 := toMS(first.P95)
+	for _, x := range cs[1:] {
+		c := x.c
+		p, ok := toMS(c.P95)
+		if ok != ok0 || (ok && !near(p, p0, msTol)) || (!ok && c.P95.Value != first.P95.Value) {
+			return Fail, "只改门槛不会改变任何一次请求的结果:两个条件下的成功 P95 应当相同。"
+		}
+		if !sameCount(c.FailureRate.Num, first.FailureRate.Num) || !sameCount(c.FailureRate.Den, first.FailureRate.Den) {
+			return Fail, "只改门槛不会改变任何一次请求的结果:两个条件下的失败率应当相同。"
+		}
+		if c.Qualified > first.Qualified {
+			return Fail, "门槛收紧后,合格数不可能变多。"
+		}
+	}
+	return Pass, ""
+}
+
+func hiddenBounds(k *checker) (Status, string) {
+	for _, c := range k.present() {
+		if c.Qualified < 0 || c.Qualified > k.c.SuccessSamples {
+			return Fail, "合格必须先完整成功,合格数不能超过成功样本数。"
+		}
+	}
+	return Pass, ""
+}
+
+// hiddenRequestView: with retries, attempts and business requests differ,
+// and every rate on the card is per attempt. Without retries the two
+// counts coincide and the criterion holds.
+func hiddenRequestView(k *checker) (Status, string) {
+	s := k.s
+	if s.Requests == s.Attempts {
+		return Pass, ""
+	}
+	ok := int64(k.c.Attempts) == s.Attempts
+	for _, c := range k.present() {
+		ok = ok && sameCount(c.FailureRate.Den, float64(s.Attempts)) && sameCount(c.QualifiedRate.Den, float64(s.Attempts))
+	}
+	if !ok {
+		return Fail, "这份 trace 有重试:重试是一次新的尝试。尝试数和各比率的分母按尝试计,业务请求另外计数。"
+	}
+	return Pass, ""
+}

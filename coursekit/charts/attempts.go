@@ -1,0 +1,203 @@
+package charts
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// AttemptRows is how many attempts Attempts shows at once; a longer trace
+// gets a slider to scroll through all of them (none is dropped).
+const AttemptRows = 40
+
+// reasonZH names metrics.Judge's reasons for learners.
+var reasonZH = map[metrics.Reason]string{
+	metrics.Qualified:      "合格",
+	metrics.NotComplete:    "未完整成功",
+	metrics.QualityFail:    "质量不通过",
+	metrics.QualityUnrated: "质量未评分",
+	metrics.TTFTOverSLO:    "TTFT 超过门槛",
+}
+
+// barItem is a bar value with its own label, colour and tooltip.
+type barItem struct {
+	Value     any             `json:"value"`
+	Label     *opts.Label     `json:"label,omitempty"`
+	ItemStyle *opts.ItemStyle `json:"itemStyle,omitempty"`
+	Tooltip   *nodeTooltip    `json:"tooltip,omitempty"`
+}
+
+// CaptureEdgeMS is where a trace's capture ended: conditions.capture_ms
+// if the header records it, otherwise the latest time in the trace.
+// In-flight attempts are drawn up to it.
+func CaptureEdgeMS(t *trace.Trace) float64 {
+	var cond struct {
+		CaptureMS *float64 `json:"capture_ms"`
+	}
+	if len(t.Header.Conditions) > 0 && json.Unmarshal(t.Header.Conditions, &cond) == nil && cond.CaptureMS != nil {
+		return *cond.CaptureMS
+	}
+	edge := 0.0
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		edge = max(edge, a.StartMS)
+		if n := len(a.Events); n > 0 {
+			edge = max(edge, a.Events[n-1].TMS)
+		}
+		if a.HasEnd {
+			edge = max(edge, a.EndMS)
+		}
+	}
+	return edge
+}
+
+// Attempts draws every attempt of a trace as one row, in send order, each
+// measured from its own send time: the wait for the first output (blue
+// within the TTFT SLO, orange over it), then the stream (light blue) up to
+// the end. Failures are red bars from send to their final event, labelled
+// with their outcome; in-flight attempts are grey bars up to the capture
+// edge. Every complete success is labelled with its joint-qualification
+// verdict under sloMS (metrics.Judge). The SLO is a vertical line.
+//
+// A trace with more than AttemptRows attempts gets a slider; the subtitle
+// says how many rows are in view and that none was dropped.
+func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
+	n := len(t.Attempts)
+	rows := min(max(n, 1), AttemptRows)
+	c := newConfig("960px", strconv.Itoa(165+26*rows)+"px", options)
+	edge := CaptureEdgeMS(t)
+
+	// Rows in send order (a trace need not be sorted), ties in file order.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(t.Attempts[i].StartMS, t.Attempts[j].StartMS) })
+
+	ids := make([]string, n)
+	var within, over, stream, failed, inflight []barItem
+	var nOK, nFail, nIn, nOut int
+	firstIn := -1
+	for i, k := range order {
+		a := &t.Attempts[k]
+		id := Label(a.ID)
+		ids[i] = id
+		prefix := ""
+		if t.Header.Window.Contains(a.StartMS) {
+			if firstIn < 0 {
+				firstIn = i
+			}
+		} else {
+			prefix = "窗口外 · "
+			nOut++
+		}
+		zero := barItem{Value: 0}
+		w, o, s, f, in := zero, zero, zero, zero, zero
+		tip := fmt.Sprintf("%s · 发起 %s ms · 结果 %s", id, ms(a.StartMS), a.Outcome)
+		switch {
+		case a.Outcome == trace.OK:
+			nOK++
+			ttft, _ := a.TTFT()
+			e2e, _ := a.E2E()
+			v := metrics.Judge(a, sloMS)
+			lab := prefix + reasonZH[v.Reason]
+			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · 质量 %s<br/>%s", ms(ttft), ms(e2e), a.Quality, reasonZH[v.Reason])
+			if ttft <= sloMS {
+				w = barItem{Value: ttft}
+			} else {
+				o = barItem{Value: ttft}
+			}
+			color := colorMark
+			if v.Reason == metrics.Qualified {
+				color = "#2f7d32"
+			}
+			s = barItem{Value: e2e - ttft, Label: rowLabel(color, lab)}
+		case a.Outcome == trace.InFlight:
+			nIn++
+			d := max(edge-a.StartMS, 0)
+			in = barItem{Value: d, Label: rowLabel(colorInFlight, prefix+"在途(画到采集结束 "+ms(edge)+" ms)")}
+			tip += "<br/>到采集结束仍未结束:E2E 缺失"
+		default:
+			nFail++
+			e2e, _ := a.E2E()
+			what := a.Outcome.String()
+			if _, ok := a.TTFT(); !ok {
+				what += "(无首字)"
+			}
+			if a.Error != "" {
+				tip += "<br/>" + Label(a.Error)
+			}
+			f = barItem{Value: max(e2e, 0), Label: rowLabel(colorFail, prefix+what+" · "+ms(e2e)+" ms")}
+		}
+		for _, b := range []*barItem{&w, &o, &s, &f, &in} {
+			b.Tooltip = &nodeTooltip{Show: true, Formatter: tip}
+		}
+		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
+	}
+
+	subtitle := fmt.Sprintf("共 %d 次尝试:完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出,不删除)", n, nOK, nFail, nIn)
+	if nOut > 0 {
+		subtitle += fmt.Sprintf(" · 窗口外 %d", nOut)
+	}
+	subtitle += "\n每行从该尝试发起时刻算起;标注 = 按 TTFT ≤ " + sloText(sloMS) + " 的联合合格判定"
+	if n > AttemptRows {
+		subtitle += fmt.Sprintf(";一屏 %d 行,从第一个窗口内的尝试开始,拖动右侧滑块看全部 %d 行", AttemptRows, n)
+	}
+
+	b := ec.NewBar()
+	globals := []ec.GlobalOpts{
+		c.init(),
+		ec.WithTitleOpts(titled("全部尝试:首字前等待 → 流式输出 → 结束", subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		ec.WithGridOpts(opts.Grid{Top: "140", Bottom: "40", Left: "90", Right: "190"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "距发起的时间 (ms)", NameLocation: "middle", NameGap: 26, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: ids, Inverse: opts.Bool(true),
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
+		ec.WithAnimation(false),
+	}
+	if n > AttemptRows {
+		// The view opens at the first attempt inside the window (warm-up
+		// attempts before it are one drag away).
+		start := float32(max(firstIn, 0)) * 100 / float32(n)
+		end := min(start+float32(AttemptRows)*100/float32(n), 100)
+		globals = append(globals,
+			ec.WithDataZoomOpts(
+				opts.DataZoom{Type: "slider", YAxisIndex: 0, Start: start, End: end, Orient: "vertical", FilterMode: "filter"},
+				opts.DataZoom{Type: "inside", YAxisIndex: 0, Start: start, End: end, FilterMode: "filter"}))
+	}
+	b.SetGlobalOptions(globals...)
+	stack := func(color string) ec.SeriesOpts {
+		return ec.WithSeriesOpts(func(s *ec.SingleSeries) {
+			s.Stack = "t"
+			s.ItemStyle = &opts.ItemStyle{Color: color}
+			s.BarWidth = "60%"
+		})
+	}
+	data := func(items []barItem) ec.SeriesOpts {
+		return ec.WithSeriesOpts(func(s *ec.SingleSeries) { s.Data = items })
+	}
+	b.AddSeries("首字前等待 ≤ 门槛", nil, stack(colorOK), data(within), ec.WithSeriesOpts(func(s *ec.SingleSeries) {
+		s.MarkLines = markLines(vline("TTFT 门槛 "+sloText(sloMS), sloMS, colorOverSLO, "start"))
+	}))
+	b.AddSeries("首字前等待 > 门槛", nil, stack(colorOverSLO), data(over))
+	b.AddSeries("首字后流式输出", nil, stack(colorDecode), data(stream))
+	b.AddSeries("失败(标注结果)", nil, stack(colorFail), data(failed))
+	b.AddSeries("在途", nil, stack(colorInFlight), data(inflight))
+	return b
+}
+
+// rowLabel is the text at the end of a row, on a light background so it
+// stays readable where it crosses the SLO line.
+func rowLabel(color, text string) *opts.Label {
+	return &opts.Label{Show: opts.Bool(true), Position: "right", Color: color, Formatter: literal(text),
+		BackgroundColor: "rgba(255,255,255,0.85)"}
+}

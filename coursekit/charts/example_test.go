@@ -1,0 +1,56 @@
+package charts_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// In a GoNB cell, show any chart with nb.Chart(c). Here: the unit trace's
+// TTFT distribution carries both P95s.
+func ExampleTTFTDistribution() {
+	t, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		panic(err)
+	}
+	c := charts.TTFTDistribution(t, charts.WithID("ttft"))
+	opt := c.RenderSnippet().Option
+	fmt.Println(strings.Contains(opt, "P95 nearest-rank 2000 ms"))
+	fmt.Println(strings.Contains(opt, "P95 linear 1720 ms"))
+	// Output:
+	// true
+	// true
+}
+
+// The funnel reads its counts from a metrics.Summary condition.
+func ExampleFunnel() {
+	t, _ := trace.ReadFile("../../data/unit01/trace.jsonl")
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000}})
+	c := charts.Funnel(s, 0, charts.WithID("funnel"))
+	fmt.Println(s.Attempts, s.CompleteSuccess, s.QualityPasses, s.Conditions[0].Qualified)
+	fmt.Println(strings.Contains(c.RenderSnippet().Option, "TTFT > 1 s:2"))
+	// Output:
+	// 10 8 7 5
+	// true
+}
+
+// Page writes one offline HTML file: the card and any charts.
+func ExamplePage() {
+	t, _ := trace.ReadFile("../../data/unit01/trace.jsonl")
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}})
+	f, err := os.CreateTemp("", "report-*.html")
+	if err != nil {
+		panic(err)
+	}
+	defer os.Remove(f.Name())
+	err = charts.Page(f, "第 01 单元", charts.Card(s, "trace.jsonl"),
+		charts.Figure(charts.Attempts(t, 1000), "全部尝试,失败也在图里"),
+		charts.Figure(charts.SLOSweep(t, nil, charts.DefaultMarksMS), "门槛扫描"))
+	fmt.Println(err, f.Close())
+	// Output:
+	// <nil> <nil>
+}

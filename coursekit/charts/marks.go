@@ -1,0 +1,81 @@
+package charts
+
+import (
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
+)
+
+// point is a data item with its own name, symbol and label.
+type point struct {
+	Name       string          `json:"name,omitempty"`
+	Value      []any           `json:"value"`
+	Symbol     string          `json:"symbol,omitempty"`
+	SymbolSize int             `json:"symbolSize,omitempty"`
+	Label      *opts.Label     `json:"label,omitempty"`
+	ItemStyle  *opts.ItemStyle `json:"itemStyle,omitempty"`
+	Tooltip    *nodeTooltip    `json:"tooltip,omitempty"`
+}
+
+// markItem is one end of a mark line or mark area, or a whole line along
+// one axis. Pointers keep a coordinate of 0 in the JSON.
+type markItem struct {
+	Name      string          `json:"name,omitempty"`
+	XAxis     *float64        `json:"xAxis,omitempty"`
+	YAxis     *float64        `json:"yAxis,omitempty"`
+	Coord     []float64       `json:"coord,omitempty"`
+	Symbol    string          `json:"symbol,omitempty"`
+	Label     *opts.Label     `json:"label,omitempty"`
+	LineStyle *opts.LineStyle `json:"lineStyle,omitempty"`
+	ItemStyle *opts.ItemStyle `json:"itemStyle,omitempty"`
+}
+
+func f(v float64) *float64 { return &v }
+
+// vline is a vertical mark line at x, labelled with its name.
+func vline(name string, x float64, color, position string) markItem {
+	return markItem{Name: name, XAxis: f(x), Label: nameLabelColor(position, color),
+		LineStyle: &opts.LineStyle{Color: color, Width: 2, Type: "dashed"}}
+}
+
+// hline is a horizontal mark line at y.
+func hline(name string, y float64, color, position string) markItem {
+	return markItem{Name: name, YAxis: f(y), Label: nameLabelColor(position, color),
+		LineStyle: &opts.LineStyle{Color: color, Width: 1, Type: "dotted"}}
+}
+
+// span is a mark line from (x0, y0) to (x1, y1), labelled with its name.
+func span(name string, x0, y0, x1, y1 float64, color, position string) []markItem {
+	return []markItem{
+		{Name: name, Coord: []float64{x0, y0}, Label: nameLabelColor(position, color),
+			LineStyle: &opts.LineStyle{Color: color, Width: 2, Type: "solid"}},
+		{Coord: []float64{x1, y1}},
+	}
+}
+
+func nameLabelColor(position, color string) *opts.Label {
+	l := nameLabel(position)
+	l.Color = color
+	return l
+}
+
+// area is a shaded mark area between x0 and x1 over the whole height.
+func area(name string, x0, x1 float64, color string) []markItem {
+	return []markItem{
+		{Name: name, XAxis: f(x0), ItemStyle: &opts.ItemStyle{Color: color, Opacity: opts.Float(0.18)}},
+		{XAxis: f(x1)},
+	}
+}
+
+func markLines(items ...any) *opts.MarkLines {
+	return &opts.MarkLines{Data: items, MarkLineStyle: opts.MarkLineStyle{
+		Symbol: []string{"none", "none"}, Label: nameLabel("end"),
+	}}
+}
+
+func markAreas(items ...any) *opts.MarkAreas {
+	return &opts.MarkAreas{Data: items, MarkAreaStyle: opts.MarkAreaStyle{
+		Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Color: colorMark, Position: "insideTop"},
+	}}
+}
+
+func literal(s string) types.FuncStr { return types.FuncStr(s) }

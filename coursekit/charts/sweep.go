@@ -1,0 +1,154 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// DefaultMarksMS are the two SLOs the unit compares: 1 s and 0.5 s.
+var DefaultMarksMS = []float64{1000, 500}
+
+// sweepPoints is the SLO grid: the caller's values, or 0 to a little past
+// the slowest success in about 80 steps plus every success TTFT (where
+// goodput jumps); the marks are always included.
+func sweepPoints(t *trace.Trace, slos, marks []float64) []float64 {
+	xs := slices.Clone(slos)
+	if len(xs) == 0 {
+		succ := successTTFTs(t)
+		hi := 1000.0
+		if len(succ) > 0 {
+			hi = max(hi, succ[len(succ)-1].ttft*1.1)
+		}
+		step := niceStep(hi / 80)
+		for v := step; v <= hi+step/2; v += step {
+			xs = append(xs, math.Round(v/step)*step)
+		}
+		if len(succ) <= 500 {
+			for _, s := range succ {
+				if s.ttft > 0 {
+					xs = append(xs, s.ttft)
+				}
+			}
+		}
+	}
+	xs = append(xs, marks...)
+	xs = slices.DeleteFunc(xs, func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) })
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// niceStep rounds up to 1, 2 or 5 × 10^k.
+func niceStep(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if v <= m*p {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// SLOSweep draws goodput (jointly qualified attempts per window second, left
+// axis) and cost per 1,000 qualified (right axis, when the trace records a
+// window cost) against the TTFT SLO, with the marks (default 1 s and 0.5 s)
+// as labelled vertical lines. Every value is a metrics.Summarize condition;
+// slosMS nil picks a grid that includes every success TTFT.
+func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Option) *ec.Line {
+	c := newConfig("960px", "480px", options)
+	if markMS == nil {
+		markMS = DefaultMarksMS
+	}
+	xs := sweepPoints(t, slosMS, markMS)
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: xs})
+	cur := Label(s.Currency)
+	byMS := map[float64]metrics.Condition{}
+	var good, cost []point
+	for _, cd := range s.Conditions {
+		byMS[cd.SLOTTFTMS] = cd
+		tip := fmt.Sprintf("TTFT ≤ %s:合格 %d · goodput %s 次/s", sloText(cd.SLOTTFTMS), cd.Qualified, num(cd.GoodputPerS))
+		good = append(good, point{Value: []any{cd.SLOTTFTMS, cd.GoodputPerS}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
+		if s.WindowCost != nil {
+			var v any = "-"
+			if cd.CostPer1000 != nil {
+				v = *cd.CostPer1000
+				tip = fmt.Sprintf("TTFT ≤ %s:每千次合格成本 %s %s", sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), cur)
+			}
+			cost = append(cost, point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
+		}
+	}
+	var marks []any
+	var costCap *float64 // the cost axis stops at 4× the dearest mark
+	for i, m := range markMS {
+		cd, ok := byMS[m]
+		if !ok {
+			continue
+		}
+		text := fmt.Sprintf("TTFT ≤ %s\n合格 %d\n%s 次/s", sloText(m), cd.Qualified, num(cd.GoodputPerS))
+		if cd.CostPer1000 != nil {
+			text += fmt.Sprintf("\n%s %s/千次", num(*cd.CostPer1000), cur)
+			if costCap == nil || *cd.CostPer1000*4 > *costCap {
+				costCap = f(*cd.CostPer1000 * 4)
+			}
+		}
+		marks = append(marks, vline(text, m, []string{colorFail, "#9a60b4", colorMark}[i%3], "end"))
+	}
+	subtitle := fmt.Sprintf("goodput = 联合合格 / 窗口 %s s;只改门槛,失败率与成功 P95 不变", num(s.WindowS))
+	if s.WindowCost == nil {
+		subtitle += ";trace 没有记录窗口成本,不画成本"
+	} else {
+		subtitle += fmt.Sprintf(";每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", num(*s.WindowCost), cur)
+	}
+	l := ec.NewLine()
+	l.SetGlobalOptions(
+		c.init(),
+		ec.WithTitleOpts(titled("改变 TTFT 门槛:goodput 与每千次合格成本", subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		ec.WithGridOpts(opts.Grid{Top: "165", Bottom: "45", Left: "60", Right: "70"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "TTFT 门槛 (ms)", NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "goodput (合格次/s)", Min: 0}),
+		ec.WithAnimation(false),
+	)
+	l.AddSeries("goodput(合格次/s)", nil,
+		ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}),
+		ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+			ss.Data = good
+			ss.LineStyle = &opts.LineStyle{Color: colorOK, Width: 2}
+			ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
+			ss.MarkLines = markLines(marks...)
+		}))
+	if s.WindowCost != nil {
+		y := opts.YAxis{Type: "value", Name: "每千次合格成本 (" + cur + ")", Min: 0, Position: "right"}
+		if costCap != nil {
+			y.Max = niceCeil(*costCap)
+		}
+		l.ExtendYAxis(y)
+		l.AddSeries("每千次合格成本", nil,
+			ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}),
+			ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+				ss.Data = cost
+				ss.LineStyle = &opts.LineStyle{Color: colorOverSLO, Width: 2, Type: "dashed"}
+				ss.ItemStyle = &opts.ItemStyle{Color: colorOverSLO}
+			}))
+	}
+	return l
+}
+
+// niceCeil rounds v up to a multiple of a 1-2-5 step, for axis maxima.
+func niceCeil(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	step := niceStep(v / 5)
+	return math.Ceil(v/step) * step
+}

@@ -1,0 +1,160 @@
+package charts
+
+import (
+	"fmt"
+	"strings"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// sub writes t with a subscript index: t₀, t₁₂.
+func sub(i int) string {
+	const digits = "₀₁₂₃₄₅₆₇₈₉"
+	d := []rune(digits)
+	var b strings.Builder
+	b.WriteString("t")
+	for _, c := range fmt.Sprint(i) {
+		b.WriteRune(d[c-'0'])
+	}
+	return b.String()
+}
+
+// Timeline is Figure 01.2: one attempt on the client clock, from t₀ (sent)
+// through every streamed event t₁…tₙ to t_end, with TTFT, each ITL and E2E
+// drawn as labelled spans. The subtitle adds up E2E = TTFT + ΣITL + the wait
+// after the last event, so E2E is visibly not the sum of the ITLs. An event
+// that carried k > 1 tokens is labelled "×k token": its ITL is an event
+// interval, not a token interval.
+func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
+	c := newConfig("960px", "360px", options)
+	s := ec.NewScatter()
+	id := Label(a.ID)
+	title := "图 01.2 · 一次请求的客户端时间轴(" + id + ")"
+
+	ttft, hasTTFT := a.TTFT()
+	e2e, hasEnd := a.E2E()
+	rel := func(t float64) float64 { return t - a.StartMS }
+
+	// Labels go above or below the row of points; one is shown only where
+	// it does not run into the previous label on the same side (t₀ and
+	// t_end sit below). Every point keeps its tooltip.
+	span0 := 1.0
+	if hasEnd {
+		span0 = max(e2e, 1)
+	} else if n := len(a.Events); n > 0 {
+		span0 = max(rel(a.Events[n-1].TMS), 1)
+	}
+	room := span0 * 0.13
+	lastTop, lastBottom := -room, 0.0
+	var events []point
+	multi := 0
+	for i, e := range a.Events {
+		x := rel(e.TMS)
+		name := fmt.Sprintf("%s = %s ms", sub(i+1), ms(x))
+		if e.Tokens > 1 {
+			name += fmt.Sprintf(" ×%d token", e.Tokens)
+			multi++
+		}
+		pos, show := "top", false
+		endClash := hasEnd && e2e-x < room
+		switch {
+		case x-lastTop >= room:
+			show, lastTop = true, x
+		case x-lastBottom >= room && !endClash:
+			pos, show, lastBottom = "bottom", true, x
+		}
+		p := point{Name: name, Value: []any{x, 1}, SymbolSize: 12,
+			Label:   &opts.Label{Show: opts.Bool(show), Formatter: "{b}", Position: pos, Color: colorMark},
+			Tooltip: &nodeTooltip{Show: true, Formatter: name}}
+		if e.Tokens > 1 {
+			p.SymbolSize = 12 + 3*min(e.Tokens, 6)
+			p.ItemStyle = &opts.ItemStyle{Color: colorOverSLO}
+		}
+		events = append(events, p)
+	}
+
+	ends := []point{{Name: "t₀ = 0 ms 发起", Value: []any{0.0, 1}, Symbol: "diamond", SymbolSize: 16,
+		Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: colorMark}}}
+	if hasEnd {
+		ends = append(ends, point{Name: fmt.Sprintf("t_end = %s ms 结束", ms(e2e)), Value: []any{e2e, 1}, Symbol: "rect", SymbolSize: 14,
+			Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: colorMark}})
+	}
+
+	// Spans: TTFT, each ITL and the tail at y = 1.55; E2E at y = 2.15.
+	var spans []any
+	var areas []any
+	sumITL := 0.0
+	if hasTTFT {
+		spans = append(spans, span(fmt.Sprintf("TTFT %s ms", ms(ttft)), 0, 1.55, ttft, 1.55, colorOK, "insideMiddleTop"))
+		areas = append(areas, area("首字前等待", 0, ttft, colorOK))
+	}
+	itls := a.EventIntervals(nil)
+	for i, d := range itls {
+		sumITL += d
+		name := fmt.Sprintf("ITL %s", ms(d))
+		if d < span0*0.08 {
+			name = "" // too narrow to label; the subtitle has the sum
+		}
+		x0 := rel(a.Events[i].TMS)
+		spans = append(spans, span(name, x0, 1.55, x0+d, 1.55, "#3ba272", "insideMiddleTop"))
+	}
+	tail := 0.0
+	if hasEnd && hasTTFT {
+		last := rel(a.Events[len(a.Events)-1].TMS)
+		tail = e2e - last
+		if tail > 0 {
+			name := fmt.Sprintf("收尾 %s", ms(tail))
+			if tail < span0*0.04 {
+				name = ""
+			}
+			spans = append(spans, span(name, last, 1.55, e2e, 1.55, colorInFlight, "insideMiddleTop"))
+		}
+	}
+	if hasEnd {
+		spans = append(spans, span(fmt.Sprintf("E2E = %s ms", ms(e2e)), 0, 2.15, e2e, 2.15, colorMark, "insideMiddleTop"))
+	}
+
+	var subtitle string
+	switch {
+	case hasEnd && hasTTFT:
+		subtitle = fmt.Sprintf("E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms:E2E 不等于 ITL 之和",
+			ms(e2e), ms(ttft), len(itls), ms(sumITL), ms(tail))
+	case hasEnd:
+		subtitle = fmt.Sprintf("结果 %s:没有收到任何输出,TTFT 缺失(不是 0);E2E = %s ms", a.Outcome, ms(e2e))
+	default:
+		subtitle = "在途:还没有结束,E2E 缺失"
+	}
+	if multi > 0 {
+		subtitle += fmt.Sprintf("\n%d 个事件各带多个 token:ITL 是事件间隔,不是 token 间隔", multi)
+	} else if len(a.Events) > 0 {
+		subtitle += "\n每个事件 1 个 token:这里的事件间隔就是 token 间隔"
+	}
+	if a.Outcome != trace.OK {
+		title += " · 结果:" + a.Outcome.String()
+	}
+
+	s.SetGlobalOptions(
+		c.init(),
+		ec.WithTitleOpts(titled(title, subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Formatter: "{b}"}),
+		ec.WithGridOpts(opts.Grid{Top: "95", Bottom: "45", Left: "50", Right: "80"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "距发起的时间 (ms)", NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Show: opts.Bool(false), Min: 0.4, Max: 2.5}),
+		ec.WithAnimation(false),
+	)
+	s.AddSeries("发起 / 结束", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+		ss.Data = ends
+		ss.ItemStyle = &opts.ItemStyle{Color: colorMark}
+	}))
+	s.AddSeries("流式事件", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+		ss.Data = events
+		ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
+		ss.MarkLines = markLines(spans...)
+		ss.MarkAreas = markAreas(areas...)
+	}))
+	return s
+}

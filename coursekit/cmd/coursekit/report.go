@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// cmdReport writes one self-contained offline HTML page with the metrics
+// card and the charts of a trace (like vegeta's plot).
+func cmdReport(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	var slos sloList
+	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s and 500ms)")
+	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := oneTrace("report", pos)
+	if err != nil {
+		return err
+	}
+	t, err := trace.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if len(slos) == 0 {
+		slos = sloList(charts.DefaultMarksMS)
+	}
+	name := filepath.Base(path)
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: slos})
+
+	parts := []charts.Part{
+		charts.Text(fmt.Sprintf("trace:%s · %d 行尝试 · 时钟:%s · 全部数字由 coursekit/metrics 从 trace 重算。", name, len(t.Attempts), t.Header.Clock)),
+		charts.Card(s, name),
+	}
+	for i := range s.Conditions {
+		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i))),
+			"分母漏斗:每一步流失的尝试和原因都留在图里。"))
+	}
+	parts = append(parts,
+		charts.Figure(charts.Attempts(t, slos[0], charts.WithID("attempts")),
+			"全部尝试,失败与在途都画出;竖线是第一个条件的 TTFT 门槛。"),
+		charts.Figure(charts.TTFTDistribution(t, charts.WithID("ttft_cdf")),
+			"完整成功的 TTFT 经验分布;同一份样本,两种分位算法给出不同的 P95。"),
+		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep")),
+			"只改变 TTFT 门槛时,goodput 与每千次合格成本怎样变化。"),
+	)
+	if a, why := timelineAttempt(t); a != nil {
+		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline")),
+			fmt.Sprintf("%s(%s)的客户端时间轴。", why, charts.Label(a.ID))))
+	}
+
+	var w io.Writer = stdout
+	var f *os.File
+	if *out != "" && *out != "-" {
+		f, err = os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	if err := charts.Page(bw, "LLM 服务指标报告 · "+name, parts...); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if f != nil {
+		return f.Close()
+	}
+	return nil
+}
+
+// timelineAttempt picks the attempt the report draws as a timeline: the
+// first complete success in the window, or, if the trace has events that
+// carry several tokens, the first such success (they change what ITL means).
+func timelineAttempt(t *trace.Trace) (*trace.Attempt, string) {
+	var first *trace.Attempt
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if a.Outcome != trace.OK || !t.Header.Window.Contains(a.StartMS) {
+			continue
+		}
+		if first == nil {
+			first = a
+		}
+		for _, e := range a.Events {
+			if e.Tokens > 1 {
+				return a, "窗口内第一个含多 token 事件的完整成功"
+			}
+		}
+	}
+	if first == nil {
+		return nil, ""
+	}
+	return first, "窗口内第一个完整成功的尝试"
+}

@@ -1,0 +1,115 @@
+package nb
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-gota/gota/dataframe"
+
+	"github.com/llmperf-course/course/coursekit/web"
+)
+
+func requests() dataframe.DataFrame {
+	return dataframe.LoadRecords([][]string{
+		{"id", "model", "ttft_ms", "tokens"},
+		{"r1", "<b>qwen</b>", "120.5", "32"},
+		{"r2", "llama", "", "0"}, // TTFT never arrived
+		{"r3", "NA", "80", ""},   // gota reads "NA" and "" as missing too
+	})
+}
+
+func TestTableShowsMissingValuesAsMissingNeverZero(t *testing.T) {
+	out := TableHTML(requests())
+	rows := strings.Split(out, "<tr>")[2:] // skip the header row
+	if len(rows) != 3 {
+		t.Fatalf("want 3 data rows, got %d:\n%s", len(rows), out)
+	}
+	if !strings.Contains(rows[1], Missing) {
+		t.Errorf("r2's missing TTFT should read %q:\n%s", Missing, rows[1])
+	}
+	if strings.Count(rows[2], Missing) != 2 {
+		t.Errorf("r3 has two missing cells:\n%s", rows[2])
+	}
+	if strings.Contains(out, "NaN") {
+		t.Errorf("table leaks gota's NaN:\n%s", out)
+	}
+	// A real zero stays a zero.
+	if !strings.Contains(rows[1], `<td style="text-align:right">0</td>`) {
+		t.Errorf("r2's 0 tokens should be shown as 0:\n%s", rows[1])
+	}
+}
+
+func TestTableEscapesCellsAndHeaders(t *testing.T) {
+	out := TableHTML(requests())
+	if strings.Contains(out, "<b>") {
+		t.Fatalf("cell markup was not escaped:\n%s", out)
+	}
+	if !strings.Contains(out, "&lt;b&gt;qwen&lt;/b&gt;") {
+		t.Errorf("escaped model name missing:\n%s", out)
+	}
+}
+
+func TestTableFormatsFloatsShortAndCountsRows(t *testing.T) {
+	out := TableHTML(requests())
+	if !strings.Contains(out, ">120.5<") || strings.Contains(out, "120.500000") {
+		t.Errorf("want 120.5, not gota's %%f form:\n%s", out)
+	}
+	if !strings.Contains(out, "3 行 × 4 列") {
+		t.Errorf("caption should count rows and columns:\n%s", out)
+	}
+}
+
+func TestTableCutsLongFramesAndSaysSo(t *testing.T) {
+	recs := [][]string{{"i"}}
+	for i := 0; i < MaxRows+5; i++ {
+		recs = append(recs, []string{"1"})
+	}
+	out := TableHTML(dataframe.LoadRecords(recs))
+	if got := strings.Count(out, "<tr>") - 1; got != MaxRows {
+		t.Errorf("showed %d rows, want %d", got, MaxRows)
+	}
+	if !strings.Contains(out, "只显示前 100 行") {
+		t.Errorf("caption should say rows were left out:\n%s", out[len(out)-200:])
+	}
+}
+
+func TestTableReportsAFrameError(t *testing.T) {
+	df := dataframe.DataFrame{Err: errors.New("<bad> column")}
+	out := TableHTML(df)
+	if !strings.Contains(out, "表格出错") || !strings.Contains(out, "&lt;bad&gt;") {
+		t.Errorf("want an escaped error message, got %s", out)
+	}
+}
+
+func bar(id string) *charts.Bar {
+	b := charts.NewBar()
+	b.SetGlobalOptions(charts.WithInitializationOpts(opts.Initialization{ChartID: id}))
+	b.SetXAxis([]string{"a"}).AddSeries("s", []opts.BarData{{Value: 1}})
+	return b
+}
+
+func TestChartInlinesEChartsOncePerKernel(t *testing.T) {
+	kernel := t.TempDir() // stands for GONB_TMP_DIR, which lives as long as the kernel
+	first := chartOutput(bar("c1"), kernel)
+	second := chartOutput(bar("c2"), kernel)
+	if !strings.Contains(first, web.EChartsJS()) {
+		t.Fatal("first chart of a kernel must carry ECharts")
+	}
+	if strings.Contains(second, "if(!window.echarts)") {
+		t.Fatal("second chart of the same kernel must not carry ECharts again")
+	}
+	if !strings.Contains(second, `id="c2"`) {
+		t.Fatal("second chart lost its element")
+	}
+	// A restarted kernel has a new temp dir: its first chart carries it again.
+	if again := chartOutput(bar("c3"), t.TempDir()); !strings.Contains(again, web.EChartsJS()) {
+		t.Fatal("first chart after a restart must carry ECharts")
+	}
+	// Outside GoNB there is no kernel dir: always self-contained.
+	if alone := chartOutput(bar("c4"), ""); !strings.Contains(alone, web.EChartsJS()) {
+		t.Fatal("without GONB_TMP_DIR every chart must carry ECharts")
+	}
+}

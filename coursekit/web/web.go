@@ -1,0 +1,193 @@
+// Package web turns go-echarts charts into HTML fragments that draw inside
+// Jupyter outputs with no network.
+//
+// go-echarts' own Render() output loads ECharts from a CDN and runs its script
+// at once, which fails offline and whenever the library arrives later than the
+// chart (JupyterLab re-creates output scripts, and RequireJS pages hide the
+// global). So the library is embedded here (ECharts 5.4.3, the version
+// go-echarts v2.7.0 targets; Apache-2.0, see ECHARTS-LICENSE and
+// ECHARTS-NOTICE) and each chart waits for window.echarts.
+package web
+
+import (
+	_ "embed"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/render"
+)
+
+// EChartsVersion is the version of the embedded echarts.min.js.
+const EChartsVersion = "5.4.3"
+
+//go:embed echarts.min.js
+var echartsJS string
+
+// EChartsJS returns the embedded echarts.min.js, for writing it next to an
+// exported page.
+func EChartsJS() string { return echartsJS }
+
+// InlineEChartsScript returns a <script> element that defines window.echarts
+// from the embedded library, unless the page already has it.
+//
+// The library is a UMD bundle: when the page has an AMD define (RequireJS in
+// classic Notebook and some exports) it registers a module instead of the
+// global, so define, module and exports are hidden while it runs.
+func InlineEChartsScript() string {
+	return "<script>if(!window.echarts){(function(define,module,exports){\n" +
+		echartsJS +
+		"\n}).call(window);}</script>"
+}
+
+// Snippeter is what every go-echarts chart provides (charts.Bar, charts.Line, ...).
+type Snippeter interface {
+	RenderSnippet() render.ChartSnippet
+}
+
+// missingLibraryHint is shown in the chart's place if ECharts never arrives,
+// e.g. the output that carried the library was cleared and the page reloaded.
+const missingLibraryHint = "图表库 ECharts 没有加载：请重启内核并重新运行全部单元格（Kernel → Restart Kernel and Run All Cells）。"
+
+// ChartHTML turns a go-echarts snippet into a fragment that is safe to show
+// in a Jupyter output: the chart's script runs inside a function (so showing
+// the same ChartID twice does not redeclare its `let` variables) and only once
+// window.echarts exists, and no label can close the <script> element.
+//
+// The fragment does not carry the library: show InlineEChartsScript once per
+// page before it.
+func ChartHTML(s render.ChartSnippet) string {
+	body := scriptBody(s.Script)
+	id := chartID(s.Element)
+	idJSON, _ := json.Marshal(id)
+	hintJSON, _ := json.Marshal(missingLibraryHint)
+	var b strings.Builder
+	b.WriteString(s.Element)
+	b.WriteString("\n<script>\n(function () {\n  function run(echarts) {\n")
+	b.WriteString(body)
+	b.WriteString("\n  }\n  var id = ")
+	b.WriteString(escapeScript(string(idJSON)))
+	b.WriteString(", hint = ")
+	b.WriteString(escapeScript(string(hintJSON)))
+	b.WriteString(`, tries = 0;
+  (function wait() {
+    if (window.echarts) { run(window.echarts); return; }
+    if (++tries > 100) {
+      var el = document.getElementById(id);
+      if (el) { el.style.height = "auto"; el.textContent = hint; }
+      return;
+    }
+    setTimeout(wait, 100);
+  })();
+})();
+</script>`)
+	return b.String()
+}
+
+var (
+	scriptTag = regexp.MustCompile(`(?is)^\s*<script[^>]*>(.*)</script>\s*$`)
+	idAttr    = regexp.MustCompile(`id="([^"]*)"`)
+)
+
+// scriptBody strips the <script> tags go-echarts puts around the chart code
+// and makes the code safe to put back inside one.
+func scriptBody(script string) string {
+	if m := scriptTag.FindStringSubmatch(script); m != nil {
+		script = m[1]
+	}
+	return escapeScript(script)
+}
+
+// chartID reads the id of the chart's div from the snippet's element.
+func chartID(element string) string {
+	if m := idAttr.FindStringSubmatch(element); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// escapeScript makes JavaScript source safe inside an HTML <script> element.
+//
+// go-echarts writes option JSON with HTML escaping off, so a title such as
+// "</script><img onerror=...>" would end the element and inject markup. Inside
+// string literals and comments every '<' becomes \u003c, which JavaScript
+// reads as the same character. Outside them '<' is an operator and is left
+// alone, except in the two sequences an HTML parser reacts to, "</script" and
+// "<!--", which become "<\/script" and "<\!--".
+func escapeScript(src string) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	const (
+		code = iota
+		str
+		lineComment
+		blockComment
+	)
+	state := code
+	var quote byte
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch state {
+		case code:
+			switch {
+			case c == '"' || c == '\'' || c == '`':
+				state, quote = str, c
+			case c == '/' && i+1 < len(src) && src[i+1] == '/':
+				state = lineComment
+			case c == '/' && i+1 < len(src) && src[i+1] == '*':
+				state = blockComment
+			case c == '<':
+				rest := strings.ToLower(src[i:])
+				if strings.HasPrefix(rest, "</script") {
+					b.WriteString(`<\/`)
+					i++ // skip the '/'
+					continue
+				}
+				if strings.HasPrefix(rest, "<!--") {
+					b.WriteString(`<\!`)
+					i++ // skip the '!'
+					continue
+				}
+			}
+		case str:
+			switch c {
+			case '\\':
+				if i+1 < len(src) && src[i+1] == '<' {
+					// "\<" is "<" in JavaScript; write the escape instead.
+					b.WriteString(`\u003c`)
+					i++
+					continue
+				}
+				b.WriteByte(c)
+				if i+1 < len(src) {
+					i++
+					b.WriteByte(src[i])
+				}
+				continue
+			case quote:
+				state = code
+			case '\n':
+				if quote != '`' {
+					state = code // unterminated literal: resync at the line end
+				}
+			}
+		case lineComment:
+			if c == '\n' {
+				state = code
+			}
+		case blockComment:
+			if c == '*' && i+1 < len(src) && src[i+1] == '/' {
+				b.WriteString("*/")
+				i++
+				state = code
+				continue
+			}
+		}
+		if c == '<' && state != code {
+			b.WriteString(`\u003c`)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
