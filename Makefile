@@ -10,6 +10,13 @@ TESTS := test-go
 -include docker/lab.mk
 -include docker/image.mk
 
+# The deliverable notebook, filled with the reference card and with typical
+# mistakes, passes or fails its self-check for real (GoNB kernel from lab.mk).
+TESTS += test-deliverable
+.PHONY: test-deliverable
+test-deliverable: lab-setup
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/deliverable_test.py
+
 test: $(TESTS)
 
 test-go: fmt-check vet
