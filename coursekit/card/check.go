@@ -82,11 +82,11 @@ var unitSLOsMS = [...]float64{1000, 500}
 
 // Where to look again. The notebooks of unit 01, by number and topic.
 const (
-	nbSystem    = "第 1 本笔记《画出系统》"
-	nbTimeline  = "第 2 本笔记《客户端时间轴》"
-	nbFour      = "第 3 本笔记《一份 trace,四个结论》"
-	nbCondition = "第 4 本笔记《只改一个条件》"
-	nbTools     = "第 5 本笔记《读工具文档》"
+	nbSystem    = "笔记本 01《先画系统,再谈快慢》"
+	nbTimeline  = "笔记本 02《从客户端时间轴定义“慢”》"
+	nbFour      = "笔记本 03《一份 trace,四个结论》"
+	nbCondition = "笔记本 04《只改一个条件》"
+	nbTools     = "笔记本 05《带着指标卡读工具文档》"
 )
 
 // criterion is one public row: run returns its status and hint.
