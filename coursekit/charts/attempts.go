@@ -72,7 +72,7 @@ func CaptureEdgeMS(t *trace.Trace) float64 {
 func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 	n := len(t.Attempts)
 	rows := min(max(n, 1), AttemptRows)
-	c := newConfig("960px", strconv.Itoa(165+26*rows)+"px", options)
+	c := newConfig("100%", strconv.Itoa(165+26*rows)+"px", options)
 	edge := CaptureEdgeMS(t)
 
 	// Rows in send order (a trace need not be sorted), ties in file order.

@@ -44,7 +44,7 @@ func successTTFTs(t *trace.Trace) []sample {
 // attempts have no TTFT at all (missing, not 0). For the unit trace the
 // marks read 2000 ms and 1720 ms.
 func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
-	c := newConfig("960px", "440px", options)
+	c := newConfig("100%", "440px", options)
 	nr := metrics.Summarize(t, metrics.Options{Method: metrics.NearestRank})
 	lin := metrics.Summarize(t, metrics.Options{Method: metrics.Linear})
 	xs := successTTFTs(t)

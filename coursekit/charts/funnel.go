@@ -18,7 +18,7 @@ import (
 // over the SLO), straight from the Summary's counts and
 // Conditions[condition].NotQualified.
 func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
-	c := newConfig("960px", "420px", options)
+	c := newConfig("100%", "420px", options)
 	b := ec.NewBar()
 	if condition < 0 || condition >= len(s.Conditions) {
 		b.SetGlobalOptions(c.init(), ec.WithTitleOpts(opts.Title{Title: fmt.Sprintf("分母漏斗:没有第 %d 个条件(共 %d 个)", condition, len(s.Conditions))}))

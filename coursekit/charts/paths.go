@@ -158,7 +158,7 @@ func arrowNode(id string, x, y float64) graphNode {
 // the inference path (客户端请求 → 排队/模型执行 → 流式响应), over the
 // shared resources, coloured by the four layers.
 func SystemPaths(options ...Option) *ec.Graph {
-	c := newConfig("1000px", "560px", options)
+	c := newConfig("100%", "560px", options)
 	const (
 		x1, x2, x3, x4 = 110, 340, 570, 800
 		yTrain, yInf   = 130, 300
@@ -203,7 +203,7 @@ func SystemPaths(options ...Option) *ec.Graph {
 func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 	const perRow, dx, dy = 6, 180, 300
 	rows := max(1, (len(pm.Steps)+perRow-1)/perRow)
-	c := newConfig("1100px", strconv.Itoa(150+rows*dy)+"px", options)
+	c := newConfig("100%", strconv.Itoa(150+rows*dy)+"px", options)
 
 	var nodes []graphNode
 	var links []graphLink

@@ -64,7 +64,7 @@ func niceStep(v float64) float64 {
 // as labelled vertical lines. Every value is a metrics.Summarize condition;
 // slosMS nil picks a grid that includes every success TTFT.
 func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Option) *ec.Line {
-	c := newConfig("960px", "480px", options)
+	c := newConfig("100%", "480px", options)
 	if markMS == nil {
 		markMS = DefaultMarksMS
 	}

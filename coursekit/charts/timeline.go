@@ -29,7 +29,7 @@ func sub(i int) string {
 // that carried k > 1 tokens is labelled "×k token": its ITL is an event
 // interval, not a token interval.
 func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
-	c := newConfig("960px", "360px", options)
+	c := newConfig("100%", "360px", options)
 	s := ec.NewScatter()
 	id := Label(a.ID)
 	title := "图 01.2 · 一次请求的客户端时间轴(" + id + ")"
