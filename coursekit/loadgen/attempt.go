@@ -1,0 +1,242 @@
+package loadgen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// body builds the request JSON for one business request.
+func (r *runner) body(id string) []byte {
+	c := r.cfg
+	prompt := id + strings.Repeat(" hello", max(c.PromptTokens-1, 0))
+	m := map[string]any{"model": c.Model, "max_tokens": c.MaxTokens, "stream": true}
+	so := map[string]any{"include_usage": true}
+	if c.ContinuousUsage {
+		so["continuous_usage_stats"] = true
+	}
+	m["stream_options"] = so
+	if c.IgnoreEOS {
+		m["ignore_eos"] = true
+	}
+	if r.chat {
+		m["messages"] = []map[string]string{{"role": "user", "content": prompt}}
+	} else {
+		m["prompt"] = prompt
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// chunk is the part of a streamed completion or chat chunk the client
+// reads. Text and content are not kept: only their arrival matters here.
+type chunk struct {
+	Choices []struct {
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// attempt sends one request and follows its stream to the end.
+func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
+	a := &trace.Attempt{ID: id, Request: request}
+	ctx, cancel := r.ctx, context.CancelFunc(func() {})
+	if r.cfg.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(r.ctx, r.cfg.Timeout)
+	}
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.endpoint, bytes.NewReader(r.body(request)))
+	if err != nil {
+		panic(err) // the endpoint was checked when the run started
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("X-Request-Id", id)
+	for k, v := range r.cfg.Header {
+		req.Header[k] = v
+	}
+
+	r.sent.Add(1)
+	r.inflight.Add(1)
+	a.StartMS = r.now()
+	lag := max(a.StartMS-scheduled, 0)
+	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
+	a.Meta = append(a.Meta, '}')
+	defer func() {
+		r.inflight.Add(-1)
+		r.done.Add(1)
+		r.mu.Lock()
+		r.lags = append(r.lags, lag)
+		r.lag.RecordValue(int64(lag*1e3) + 1)
+		if a.Outcome == trace.OK {
+			t, _ := a.TTFT()
+			r.ttft.RecordValue(int64(t*1e3) + 1)
+		}
+		r.mu.Unlock()
+		if a.Outcome != trace.OK {
+			r.errs.Add(1)
+		}
+	}()
+
+	resp, err := r.client.Do(req)
+	if err != nil {
+		r.fail(a, ctx, trace.ConnectError, err)
+		return a
+	}
+	defer resp.Body.Close()
+	a.HTTPStatus = resp.StatusCode
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		a.Outcome, a.EndMS, a.HasEnd = trace.HTTPError, r.now(), true
+		a.Error = strings.TrimSpace(resp.Status + ": " + string(msg))
+		return a
+	}
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
+		a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
+		a.Error = "the response is " + ct + ", not an SSE stream: the server ignored \"stream\": true"
+		return a
+	}
+	r.readStream(ctx, a, resp.Body)
+	return a
+}
+
+// fail ends a with the outcome an error means: cancelled (or in_flight)
+// when the run was cancelled, timeout when the attempt's own deadline
+// passed, else def.
+func (r *runner) fail(a *trace.Attempt, ctx context.Context, def trace.Outcome, err error) {
+	a.EndMS, a.HasEnd = r.now(), true
+	switch {
+	case r.ctx.Err() != nil:
+		a.Outcome = trace.Cancelled
+		a.Error = "run cancelled before the attempt ended"
+		if r.cfg.Capture {
+			a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
+			a.Error = "still running when the run was captured"
+		}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		a.Outcome = trace.Timeout
+		if len(a.Events) == 0 {
+			a.Error = fmt.Sprintf("no first token within the %s timeout", r.cfg.Timeout)
+		} else {
+			a.Error = fmt.Sprintf("stream not finished within the %s timeout", r.cfg.Timeout)
+		}
+	default:
+		a.Outcome = def
+		a.Error = err.Error()
+	}
+}
+
+// readStream reads SSE messages (data lines joined, a blank line ends a
+// message, comments skipped) and stamps each when its blank line arrives,
+// before the JSON is parsed.
+func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader) {
+	br := bufio.NewReaderSize(body, 32<<10)
+	var data, long []byte
+	has, sawFinish, lastCompletion := false, false, 0
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil {
+			switch {
+			case ctx.Err() != nil:
+				r.fail(a, ctx, trace.StreamError, err)
+			case err == io.EOF && sawFinish && len(a.Events) > 0:
+				a.Outcome, a.EndMS, a.HasEnd = trace.OK, r.now(), true
+			case err == io.EOF:
+				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
+				a.Error = "stream ended before [DONE]"
+			default:
+				r.fail(a, ctx, trace.StreamError, err)
+			}
+			return
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) > 0 {
+			if line[0] == ':' {
+				continue
+			}
+			field, value, _ := bytes.Cut(line, []byte{':'})
+			if string(field) == "data" {
+				value = bytes.TrimPrefix(value, []byte{' '})
+				if has {
+					data = append(data, '\n')
+				}
+				data = append(data, value...)
+				has = true
+			}
+			continue
+		}
+		if !has {
+			continue
+		}
+		t := r.now()
+		has = false
+		if string(data) == "[DONE]" {
+			if len(a.Events) == 0 {
+				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
+				a.Error = "[DONE] without any output"
+			} else {
+				a.Outcome, a.EndMS, a.HasEnd = trace.OK, t, true
+			}
+			return
+		}
+		var c chunk
+		if err := json.Unmarshal(data, &c); err != nil {
+			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
+			a.Error = "malformed SSE message: " + err.Error() + ": " + shorten(data)
+			return
+		}
+		data = data[:0]
+		if len(c.Error) > 0 && string(c.Error) != "null" {
+			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
+			a.Error = "error in stream: " + shorten(c.Error)
+			return
+		}
+		if c.Usage != nil {
+			a.InputTokens, a.OutputTokens = c.Usage.PromptTokens, c.Usage.CompletionTokens
+		}
+		if len(c.Choices) == 0 {
+			continue
+		}
+		tokens := 1
+		if c.Usage != nil {
+			if d := c.Usage.CompletionTokens - lastCompletion; d > 1 {
+				tokens = d
+			}
+			lastCompletion = c.Usage.CompletionTokens
+		}
+		a.Events = append(a.Events, trace.Event{TMS: t, Tokens: tokens})
+		for _, ch := range c.Choices {
+			if ch.FinishReason != nil && *ch.FinishReason != "" {
+				sawFinish = true
+			}
+		}
+	}
+}
+
+func shorten(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,595 @@
+// Package loadgen is the course's measurement client: it drives any
+// OpenAI-compatible streaming endpoint and writes every attempt it made,
+// failures included, as trace format v1.
+//
+// Three choices make its numbers honest:
+//   - An open loop sends on a schedule fixed in advance, never waiting for
+//     answers, so a slow server cannot slow the load down and hide its own
+//     slowness (no coordinated omission). Each attempt keeps its scheduled
+//     time in meta.scheduled_ms; the lag between plan and send is reported.
+//   - Every SSE message is stamped when it arrives, on one monotonic clock
+//     started with the run; nothing is averaged per request.
+//   - Sent == recorded: every attempt is written and flushed as soon as it
+//     ends, and a cancelled run still records the unfinished ones.
+package loadgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Config is one measurement run. Give exactly one of Rate (open loop),
+// Replay (open loop on recorded start times) or Concurrency (closed loop).
+type Config struct {
+	// URL is the server's base, e.g. http://127.0.0.1:8000 (a trailing /v1
+	// is accepted).
+	URL string
+	// API is "completions" (default) or "chat".
+	API string
+	// Model is sent in every request; empty asks /v1/models for the first.
+	Model string
+	// MaxTokens is the requested output length (default 64).
+	MaxTokens int
+	// PromptTokens is the prompt length in words (default 32). Each prompt
+	// starts with its request id, so prefix caching can reuse only the rest.
+	PromptTokens int
+	// IgnoreEOS asks vLLM-style servers to generate exactly MaxTokens.
+	IgnoreEOS bool
+	// ContinuousUsage asks for usage on every chunk (vLLM's
+	// stream_options.continuous_usage_stats), so that multi-token events
+	// get their real token count instead of 1.
+	ContinuousUsage bool
+
+	// Open loop.
+	Rate       float64
+	Arrival    Arrival // default Poisson
+	Burstiness float64 // gamma shape (default 1)
+	// Replay holds send offsets from the run start in ms (e.g. a trace's
+	// start times minus the first); it replaces Rate and Arrival.
+	Replay []float64
+
+	// Closed loop: Concurrency users, each sending its next request when
+	// the previous one ends plus ThinkTime.
+	Concurrency int
+	ThinkTime   time.Duration
+
+	// Warmup is sent and recorded but lies before the window; the window
+	// is [Warmup, Warmup+Duration) and no request is scheduled after it.
+	Warmup   time.Duration
+	Duration time.Duration
+	// Timeout bounds a whole attempt, send to end of stream (0: none).
+	Timeout time.Duration
+	// Retries is how many more attempts a failed request gets (connect
+	// errors, 429, 5xx, timeouts), each a new attempt with the same request
+	// id, after RetryBackoff.
+	Retries      int
+	RetryBackoff time.Duration
+
+	Seed uint64
+	// Capture records attempts cut by cancellation as in_flight (no end)
+	// instead of cancelled: a snapshot of a run that has not ended.
+	Capture bool
+	// Header is added to every request (e.g. Authorization).
+	Header http.Header
+	// Client defaults to a transport with no compression and enough idle
+	// connections for the rate.
+	Client *http.Client
+	// Conditions are merged into the header's condition list.
+	Conditions map[string]any
+
+	// Progress, if set, is called every ProgressEvery (default 1 s) and once
+	// at the end, from its own goroutine.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Progress is the live view of a run. Its TTFT percentiles come from an
+// HDR histogram of complete successes so far (3 significant digits): good
+// for watching, not for reporting; the card recomputes them exactly.
+type Progress struct {
+	Elapsed  time.Duration
+	Phase    string // "warmup", "window", "drain" or "done"
+	Sent     int64
+	Done     int64
+	InFlight int64
+	Errors   int64   // attempts that ended in anything but ok
+	Rate     float64 // sends per second since the previous report
+	TTFTP50  float64 // ms; 0 before the first success
+	TTFTP95  float64
+	LagP99   float64 // ms between schedule and send, open loop
+}
+
+func (p Progress) String() string {
+	return fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
+		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, p.TTFTP50, p.TTFTP95, p.LagP99)
+}
+
+// Result summarises a run. The card is computed from the trace; this is
+// what only the client knows: how late the sends were and whether every
+// send was recorded.
+type Result struct {
+	Sent, Recorded int64
+	Outcomes       map[string]int64
+	Window         trace.Window
+	// Lag is actual send time − scheduled send time, ms, over every attempt
+	// (exact order statistics, nearest rank).
+	Lag       LagStats
+	Elapsed   time.Duration
+	Cancelled bool
+	Model     string
+}
+
+// LagStats are nearest-rank order statistics of send lag in ms.
+type LagStats struct {
+	N             int
+	P50, P99, Max float64
+}
+
+type runner struct {
+	cfg      Config
+	ctx      context.Context
+	start    time.Time
+	client   *http.Client
+	endpoint string
+	chat     bool
+	end      time.Duration // no request is scheduled at or after start+end
+
+	sent, done, inflight, errs atomic.Int64
+	ids                        atomic.Int64
+	wg                         sync.WaitGroup
+	out                        chan *trace.Attempt
+
+	mu   sync.Mutex
+	ttft *hdrhistogram.Histogram // µs
+	lag  *hdrhistogram.Histogram // µs, live view
+	lags []float64
+}
+
+// now is the run clock: ms since the start, on the monotonic clock,
+// rounded to the microsecond.
+func (r *runner) now() float64 {
+	return math.Round(float64(time.Since(r.start).Nanoseconds())/1e3) / 1e3
+}
+
+// Validate checks the config and fills in the arrival defaults (Poisson,
+// burstiness 1). Run calls it; tools call it first to tell bad flags from
+// a failed run.
+func (c *Config) Validate() error {
+	loops := 0
+	if c.Rate != 0 {
+		loops++
+	}
+	if c.Concurrency != 0 {
+		loops++
+	}
+	if len(c.Replay) > 0 {
+		loops++
+	}
+	switch {
+	case loops != 1:
+		return errors.New("give exactly one of a rate (open loop), a replay schedule or a concurrency (closed loop)")
+	case c.Rate < 0 || math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0):
+		return fmt.Errorf("rate must be a positive number, got %g", c.Rate)
+	case c.Concurrency < 0:
+		return fmt.Errorf("concurrency must be positive, got %d", c.Concurrency)
+	case c.Duration <= 0 && len(c.Replay) == 0:
+		return errors.New("duration must be positive")
+	case c.Warmup < 0 || c.Timeout < 0 || c.ThinkTime < 0 || c.Retries < 0 || c.RetryBackoff < 0:
+		return errors.New("warmup, timeout, think time, retries and backoff must not be negative")
+	case c.MaxTokens < 0 || c.PromptTokens < 0:
+		return errors.New("max tokens and prompt tokens must not be negative")
+	case c.URL == "":
+		return errors.New("no URL")
+	}
+	for i, t := range c.Replay {
+		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) || (i > 0 && t < c.Replay[i-1]) {
+			return fmt.Errorf("replay offset %d (%g ms) is negative or out of order", i, t)
+		}
+	}
+	switch c.API {
+	case "", "completions", "chat":
+	default:
+		return fmt.Errorf("unknown API %q (want completions or chat)", c.API)
+	}
+	if c.Rate > 0 {
+		if c.Arrival == "" {
+			c.Arrival = Poisson
+		}
+		if c.Burstiness == 0 {
+			c.Burstiness = 1
+		}
+		if _, err := Gaps(c.Arrival, c.Rate, c.Burstiness, c.Seed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NewClient is the default HTTP client: no compression (it would buffer
+// the stream), no overall timeout (the run's per-attempt timeout applies),
+// and enough idle connections that an open loop never waits for one.
+func NewClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 4096,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true,
+	}}
+}
+
+// ResolveModel asks the server's /v1/models for the first model id.
+func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h http.Header) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base(baseURL)+"/v1/models", nil)
+	if err != nil {
+		return "", err
+	}
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /v1/models: %s", resp.Status)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list.Data) == 0 {
+		return "", fmt.Errorf("GET /v1/models: no model listed (%v)", err)
+	}
+	return list.Data[0].ID, nil
+}
+
+func base(u string) string {
+	u = strings.TrimRight(u, "/")
+	return strings.TrimSuffix(u, "/v1")
+}
+
+// Run measures, writing the trace to w as it goes. It returns when the
+// schedule is done and every attempt has ended, or soon after ctx is
+// cancelled; either way every attempt sent is in the trace. The error is
+// non-nil only if the trace could not be written or the config is bad.
+func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MaxTokens == 0 {
+		cfg.MaxTokens = 64
+	}
+	if cfg.PromptTokens == 0 {
+		cfg.PromptTokens = 32
+	}
+	if cfg.ProgressEvery <= 0 {
+		cfg.ProgressEvery = time.Second
+	}
+	client := cfg.Client
+	if client == nil {
+		client = NewClient()
+		defer client.CloseIdleConnections()
+	}
+	if cfg.Model == "" {
+		m, err := ResolveModel(ctx, client, cfg.URL, cfg.Header)
+		if err != nil {
+			return nil, fmt.Errorf("no --model given and %v", err)
+		}
+		cfg.Model = m
+	}
+	dur := cfg.Duration
+	if len(cfg.Replay) > 0 && dur <= 0 {
+		dur = time.Duration((cfg.Replay[len(cfg.Replay)-1]+1)*1e6) - cfg.Warmup
+		if dur <= 0 {
+			dur = time.Millisecond
+		}
+	}
+	r := &runner{
+		cfg:      cfg,
+		ctx:      ctx,
+		client:   client,
+		chat:     cfg.API == "chat",
+		end:      cfg.Warmup + dur,
+		out:      make(chan *trace.Attempt, 1024),
+		ttft:     hdrhistogram.New(1, 3_600_000_000, 3),
+		lag:      hdrhistogram.New(1, 3_600_000_000, 3),
+		endpoint: base(cfg.URL) + "/v1/completions",
+	}
+	if r.chat {
+		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
+	}
+	h := trace.Header{
+		Clock:      "client",
+		Window:     trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)},
+		Conditions: r.conditions(dur),
+		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
+	}
+	tw, err := trace.NewWriter(w, h)
+	if err != nil {
+		return nil, err
+	}
+	if err := tw.Flush(); err != nil {
+		return nil, err
+	}
+	res := &Result{Outcomes: map[string]int64{}, Window: h.Window, Model: cfg.Model}
+
+	// The writer: one attempt per line, flushed as soon as it ends.
+	var werr error
+	wdone := make(chan struct{})
+	go func() {
+		defer close(wdone)
+		for a := range r.out {
+			if werr == nil {
+				if werr = tw.Write(a); werr == nil {
+					werr = tw.Flush()
+				}
+			}
+			res.Recorded++
+			res.Outcomes[a.Outcome.String()]++
+		}
+	}()
+
+	r.start = time.Now()
+	stopProgress := r.progress()
+	switch {
+	case cfg.Concurrency > 0:
+		r.closedLoop()
+	default:
+		r.openLoop()
+	}
+	r.wg.Wait()
+	close(r.out)
+	<-wdone
+	stopProgress()
+
+	res.Sent = r.sent.Load()
+	res.Elapsed = time.Since(r.start)
+	res.Cancelled = ctx.Err() != nil
+	slices.Sort(r.lags)
+	if n := len(r.lags); n > 0 {
+		res.Lag = LagStats{N: n, P50: r.lags[rank(n, 0.50)], P99: r.lags[rank(n, 0.99)], Max: r.lags[n-1]}
+	}
+	if werr != nil {
+		return res, fmt.Errorf("writing the trace: %w", werr)
+	}
+	if res.Sent != res.Recorded {
+		return res, fmt.Errorf("sent %d attempts but recorded %d", res.Sent, res.Recorded)
+	}
+	return res, nil
+}
+
+// rank is the 0-based nearest-rank index ⌈p·n⌉−1.
+func rank(n int, p float64) int {
+	return max(int(math.Ceil(p*float64(n)))-1, 0)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// conditions is the condition list the unit asks every measurement to fix,
+// written into the trace header.
+func (r *runner) conditions(dur time.Duration) json.RawMessage {
+	c := r.cfg
+	m := map[string]any{
+		"tool":          "coursekit bench",
+		"model":         c.Model,
+		"api":           map[bool]string{false: "completions", true: "chat"}[r.chat],
+		"max_tokens":    c.MaxTokens,
+		"ignore_eos":    c.IgnoreEOS,
+		"prompt_tokens": c.PromptTokens,
+		"prompt":        "whitespace words; each prompt starts with its request id, the rest is shared (prefix reuse possible after the id)",
+		"warmup_ms":     ms(c.Warmup),
+		"duration_ms":   ms(dur),
+		"window":        "attempts sent in [warmup, warmup+duration); warm-up attempts are recorded outside the window; no request is scheduled after the window",
+		"timeout_ms":    ms(c.Timeout),
+		"timeout_policy": "per attempt, from send to end of stream; an attempt cut by it is timeout, " +
+			"with the events that arrived before (none if no first token)",
+		"retries":          c.Retries,
+		"retry_backoff_ms": ms(c.RetryBackoff),
+		"retry_on":         "connect_error, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
+		"seed":             c.Seed,
+		"clock":            "client monotonic clock, ms since the run start, stamped when each SSE message is complete",
+		"ttft_rule":        "first SSE data message whose JSON has a non-empty choices array (as vLLM's client)",
+		"interval_unit":    "event",
+		"event_tokens":     "from per-chunk usage.completion_tokens when the server sends it, else 1 per event",
+		"continuous_usage": c.ContinuousUsage,
+		"ok_rule":          "HTTP 2xx and a stream ending in [DONE] (or a clean end after a finish_reason) with at least one event",
+	}
+	switch {
+	case c.Concurrency > 0:
+		m["loop"] = "closed"
+		m["concurrency"] = c.Concurrency
+		m["think_time_ms"] = ms(c.ThinkTime)
+		m["arrival"] = "closed loop: each user sends when its previous request ends (+ think time); the rate falls as the server slows"
+	case len(c.Replay) > 0:
+		m["loop"] = "open"
+		m["arrival"] = "replay"
+		m["replay_requests"] = len(c.Replay)
+	default:
+		m["loop"] = "open"
+		m["arrival"] = string(c.Arrival)
+		m["rate_per_s"] = c.Rate
+		if c.Arrival == Gamma {
+			m["burstiness"] = c.Burstiness
+		}
+		m["schedule"] = "fixed in advance from the seed, free-running (not rescaled); each attempt's meta.scheduled_ms is its planned send time"
+	}
+	for k, v := range c.Conditions {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// sleepUntil waits until the run clock reaches at; false if ctx ended.
+func (r *runner) sleepUntil(at time.Duration) bool {
+	d := time.Until(r.start.Add(at))
+	if d <= 0 {
+		return r.ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+func (r *runner) nextID() string {
+	return "q" + strconv.FormatInt(r.ids.Add(1)-1, 10)
+}
+
+// openLoop sends on the schedule, whatever the server does: each request
+// runs on its own goroutine, so a slow answer never delays the next send.
+func (r *runner) openLoop() {
+	var gap func() time.Duration
+	if len(r.cfg.Replay) == 0 {
+		gap, _ = Gaps(r.cfg.Arrival, r.cfg.Rate, r.cfg.Burstiness, r.cfg.Seed)
+	}
+	var at time.Duration
+	for i := 0; ; i++ {
+		if gap == nil {
+			if i >= len(r.cfg.Replay) {
+				return
+			}
+			at = time.Duration(r.cfg.Replay[i] * 1e6)
+		} else if i > 0 {
+			at += gap()
+		}
+		if at >= r.end || !r.sleepUntil(at) {
+			return
+		}
+		id, sched := r.nextID(), math.Round(ms(at)*1e3)/1e3
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.request(id, sched)
+		}()
+	}
+}
+
+// closedLoop runs Concurrency users; each waits for its previous request.
+func (r *runner) closedLoop() {
+	for range r.cfg.Concurrency {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			for r.ctx.Err() == nil && time.Since(r.start) < r.end {
+				r.request(r.nextID(), r.now())
+				if r.cfg.ThinkTime > 0 && !r.sleepUntil(time.Since(r.start)+r.cfg.ThinkTime) {
+					return
+				}
+			}
+		}()
+	}
+}
+
+// request makes the attempts of one business request: the first, then
+// retries while the outcome is retryable.
+func (r *runner) request(id string, scheduled float64) {
+	aid := id
+	for try := 0; ; try++ {
+		a := r.attempt(aid, id, scheduled)
+		r.out <- a
+		if try >= r.cfg.Retries || !retryable(a) || r.ctx.Err() != nil {
+			return
+		}
+		wait := time.Since(r.start) + r.cfg.RetryBackoff
+		if !r.sleepUntil(wait) {
+			return
+		}
+		scheduled = math.Round(ms(wait)*1e3) / 1e3
+		aid = id + ".r" + strconv.Itoa(try+1)
+	}
+}
+
+func retryable(a *trace.Attempt) bool {
+	switch a.Outcome {
+	case trace.ConnectError, trace.Timeout:
+		return true
+	case trace.HTTPError:
+		return a.HTTPStatus == http.StatusTooManyRequests || a.HTTPStatus >= 500
+	}
+	return false
+}
+
+func (r *runner) phase(el time.Duration) string {
+	switch {
+	case el < r.cfg.Warmup:
+		return "warmup"
+	case el < r.end:
+		return "window"
+	}
+	return "drain"
+}
+
+// progress starts the live view; the returned func stops it after a last
+// report.
+func (r *runner) progress() func() {
+	if r.cfg.Progress == nil {
+		return func() {}
+	}
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	var lastSent int64
+	last := time.Now()
+	report := func(final bool) {
+		now := time.Now()
+		sent := r.sent.Load()
+		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load()}
+		if dt := now.Sub(last).Seconds(); dt > 0 {
+			p.Rate = float64(sent-lastSent) / dt
+		}
+		lastSent, last = sent, now
+		p.Phase = r.phase(p.Elapsed)
+		if final {
+			p.Phase = "done"
+		}
+		r.mu.Lock()
+		if r.ttft.TotalCount() > 0 {
+			p.TTFTP50 = float64(r.ttft.ValueAtQuantile(50)) / 1e3
+			p.TTFTP95 = float64(r.ttft.ValueAtQuantile(95)) / 1e3
+		}
+		if r.lag.TotalCount() > 0 {
+			p.LagP99 = float64(r.lag.ValueAtQuantile(99)) / 1e3
+		}
+		r.mu.Unlock()
+		r.cfg.Progress(p)
+	}
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(r.cfg.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				report(false)
+			case <-stop:
+				report(true)
+				return
+			}
+		}
+	}()
+	return func() { close(stop); <-stopped }
+}
