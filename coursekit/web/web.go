@@ -52,7 +52,11 @@ const missingLibraryHint = "图表库 ECharts 没有加载：请重启内核并�
 // ChartHTML turns a go-echarts snippet into a fragment that is safe to show
 // in a Jupyter output: the chart's script runs inside a function (so showing
 // the same ChartID twice does not redeclare its `let` variables) and only once
-// window.echarts exists, and no label can close the <script> element.
+// window.echarts and the chart's element both exist (JupyterLab may render an
+// output before it is in the page, or a chart before the output that carries
+// the library), and no label can close the <script> element. If the library
+// has not come after 10 s, the chart's place says so, and the chart still
+// draws if it comes later (polling stops after about 10 minutes).
 //
 // The fragment does not carry the library: show InlineEChartsScript once per
 // page before it.
@@ -69,15 +73,22 @@ func ChartHTML(s render.ChartSnippet) string {
 	b.WriteString(escapeScript(string(idJSON)))
 	b.WriteString(", hint = ")
 	b.WriteString(escapeScript(string(hintJSON)))
-	b.WriteString(`, tries = 0;
+	b.WriteString(`, tries = 0, hinted = false;
   (function wait() {
-    if (window.echarts) { run(window.echarts); return; }
-    if (++tries > 100) {
-      var el = document.getElementById(id);
-      if (el) { el.style.height = "auto"; el.textContent = hint; }
+    var el = document.getElementById(id);
+    if (window.echarts && el) {
+      if (hinted) { el.textContent = ""; el.style.height = el.dataset.height; }
+      run(window.echarts);
       return;
     }
-    setTimeout(wait, 100);
+    tries++;
+    if (tries >= 100 && el && !hinted) {
+      hinted = true;
+      el.dataset.height = el.style.height;
+      el.style.height = "auto";
+      el.textContent = hint;
+    }
+    if (tries < 700) setTimeout(wait, tries < 100 ? 100 : 1000);
   })();
 })();
 </script>`)

@@ -90,9 +90,9 @@ func TestChartHTMLKeepsAHostileLabelInsideTheScript(t *testing.T) {
 func TestChartHTMLWaitsForEChartsAndRunsInAFunction(t *testing.T) {
 	frag := ChartHTML(hostileBar("TTFT").RenderSnippet())
 	for _, want := range []string{
-		`<div class="item" id="ttft"`, // the element go-echarts made
-		"function run(echarts) {",     // its `let` variables are local
-		"if (window.echarts) { run(window.echarts); return; }",
+		`<div class="item" id="ttft"`,           // the element go-echarts made
+		"function run(echarts) {",               // its `let` variables are local
+		"if (window.echarts && el) {",           // waits for the library and the element
 		`var id = "ttft"`,                       // for the hint if the library never comes
 		"goecharts_ttft.setOption(option_ttft)", // go-echarts' own code runs inside
 	} {

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Install the GoNB kernelspec so that every new kernel resolves this repo's module
+# (and, through its go.mod, the pinned gonbui/gota/go-echarts) with no setup cell.
+# Used by `make lab-setup` and by the image build; idempotent.
+#
+# Environment (in):
+#   GOBIN           dir holding gonb, goimports and (optional) gopls       [required]
+#   KERNEL_PREFIX   a Jupyter data dir; the spec goes to $KERNEL_PREFIX/kernels/gonb [required]
+#   REPO_DIR        absolute repo root, passed as `gonb --install -go_work=$REPO_DIR` [required]
+#   KERNEL_GOPROXY  GOPROXY for the kernel (default: off, i.e. offline with warm caches)
+#   KERNEL_GOFLAGS  GOFLAGS for the kernel (default: empty; -mod=mod is refused: it breaks go.work)
+#   PYTHON          interpreter used to edit kernel.json (default: python3)
+set -euo pipefail
+
+die() { echo "install-kernel: $*" >&2; exit 1; }
+
+: "${GOBIN:?install-kernel: set GOBIN to the dir holding gonb and goimports}"
+: "${KERNEL_PREFIX:?install-kernel: set KERNEL_PREFIX to a Jupyter data dir}"
+: "${REPO_DIR:?install-kernel: set REPO_DIR to the absolute repo root}"
+KERNEL_GOPROXY=${KERNEL_GOPROXY-off}
+KERNEL_GOFLAGS=${KERNEL_GOFLAGS-}
+PYTHON=${PYTHON:-python3}
+
+case "$GOBIN$KERNEL_PREFIX$REPO_DIR" in *,*) die "paths must not contain commas (gonb -go_work splits on them)";; esac
+for d in "$GOBIN" "$KERNEL_PREFIX" "$REPO_DIR"; do
+  case "$d" in /*) ;; *) die "$d: must be an absolute path";; esac
+done
+[ -f "$REPO_DIR/go.mod" ] || die "$REPO_DIR/go.mod not found: REPO_DIR must be the repo root"
+for tool in gonb goimports; do
+  [ -x "$GOBIN/$tool" ] || die "$GOBIN/$tool missing: build the tools first (cd docker/tools && GOBIN=$GOBIN go install tool)"
+done
+case " $KERNEL_GOFLAGS " in *-mod=mod*) die "KERNEL_GOFLAGS must not contain -mod=mod: it breaks the kernel's go.work";; esac
+command -v go >/dev/null 2>&1 || die "go not found on PATH (install Go 1.26 or add its bin dir to PATH)"
+command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (set PYTHON to a Python 3 interpreter)"
+
+# The go toolchain's bin dir, absolute, so the kernel finds go whatever PATH Jupyter has.
+go_bin=$(GOTOOLCHAIN=local go env GOROOT)/bin
+[ -x "$go_bin/go" ] || die "cannot find the go binary under $go_bin"
+
+mkdir -p "$KERNEL_PREFIX"
+extra=()
+[ -x "$GOBIN/gopls" ] || extra+=(--force_deps)   # gopls only adds completion
+PATH="$GOBIN:$go_bin:$PATH" JUPYTER_DATA_DIR="$KERNEL_PREFIX" \
+  "$GOBIN/gonb" --install "-go_work=$REPO_DIR" --logtostderr "${extra[@]}" >/dev/null 2>&1 \
+  || { PATH="$GOBIN:$go_bin:$PATH" JUPYTER_DATA_DIR="$KERNEL_PREFIX" \
+         "$GOBIN/gonb" --install "-go_work=$REPO_DIR" --logtostderr "${extra[@]}"; die "gonb --install failed"; }
+
+spec="$KERNEL_PREFIX/kernels/gonb/kernel.json"
+[ -f "$spec" ] || die "gonb --install did not write $spec"
+
+KPATH="$GOBIN:$go_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+KGOPROXY="$KERNEL_GOPROXY" KGOFLAGS="$KERNEL_GOFLAGS" SPEC="$spec" GOBIN_DIR="$GOBIN" REPO="$REPO_DIR" \
+"$PYTHON" - <<'EOF'
+import json, os
+spec = os.environ["SPEC"]
+with open(spec) as f:
+    k = json.load(f)
+# argv[0] must be the gonb we were given (gonb may copy itself in some setups; keep what it wrote if so).
+want = "-go_work=" + os.environ["REPO"]
+if want not in k["argv"]:
+    raise SystemExit("install-kernel: kernel.json argv lacks " + want + ": " + " ".join(k["argv"]))
+k["env"] = {
+    "PATH": os.environ["KPATH"],
+    "GOPROXY": os.environ["KGOPROXY"],
+    "GOTOOLCHAIN": "local",
+    # Always set, so a GOFLAGS=-mod=mod in Jupyter's environment cannot leak in.
+    "GOFLAGS": os.environ["KGOFLAGS"],
+}
+k["display_name"] = "Go (gonb)"
+tmp = spec + ".tmp"
+with open(tmp, "w") as f:
+    json.dump(k, f, indent=1)
+    f.write("\n")
+os.replace(tmp, spec)
+EOF
+echo "install-kernel: gonb kernel installed in $KERNEL_PREFIX/kernels/gonb (GOPROXY=$KERNEL_GOPROXY, go_work=$REPO_DIR)"

@@ -1,0 +1,109 @@
+# The local notebook runtime, no Docker: `make lab` (included by the root Makefile).
+#
+#   make lab-setup        venv (.lab/venv), Go tools (.lab/bin), gonb kernelspec (.lab/jupyter),
+#                         warm Go caches; idempotent, stamps keyed on the pin files' content
+#   make lab              lab-setup, checks, then JupyterLab on 127.0.0.1:$(LAB_PORT), token auth, notebooks/
+#   make test-notebooks   execute every notebook headless + clean-notebook check + checker self-test
+#   make test-browser     every notebook in a real JupyterLab driven by headless Chromium
+#   make lab-clean        remove .lab/ (the user's own Jupyter and Go caches are untouched)
+#
+# Everything lives in ignored folders: .lab/ and out/. JUPYTER_DATA_DIR, JUPYTER_CONFIG_DIR and
+# JUPYTER_RUNTIME_DIR point into .lab/, so the user's own Jupyter setup is neither used nor changed.
+
+LAB_REPO    := $(abspath $(dir $(abspath $(lastword $(MAKEFILE_LIST))))..)
+LAB_DIR     := $(LAB_REPO)/.lab
+LAB_VENV    := $(LAB_DIR)/venv
+LAB_BIN     := $(LAB_DIR)/bin
+LAB_JUPYTER := $(LAB_DIR)/jupyter
+LAB_STAMPS  := $(LAB_DIR)/stamps
+LAB_PORT    ?= 8888
+LAB_PYTHON  ?= python3
+LAB_PY      := $(LAB_VENV)/bin/python
+LAB_ENV     := JUPYTER_DATA_DIR=$(LAB_JUPYTER) JUPYTER_CONFIG_DIR=$(LAB_DIR)/config \
+               JUPYTER_RUNTIME_DIR=$(LAB_DIR)/runtime JUPYTER_PLATFORM_DIRS=1
+LAB_NOTEBOOKS := $(LAB_REPO)/notebooks
+# The notebook run at setup time that fills the build cache (gonbui, gota, go-echarts, coursekit).
+LAB_WARM_NB ?= $(firstword $(wildcard $(LAB_NOTEBOOKS)/00-runtime-check.ipynb) $(sort $(wildcard $(LAB_NOTEBOOKS)/*.ipynb)))
+BROWSER_DIR := $(LAB_REPO)/docker/browser
+
+# Stamp names carry a hash of what they were built from (file contents, Python and Go versions),
+# so a changed pin rebuilds only its part, and a fresh checkout (new mtimes) rebuilds nothing.
+lab_hash = $(shell cat $(1) 2>/dev/null | sha256sum | cut -c1-12)
+LAB_VENV_KEY  := $(call lab_hash,$(LAB_REPO)/docker/requirements.txt)-py$(shell $(LAB_PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)
+LAB_TOOLS_KEY := $(call lab_hash,$(LAB_REPO)/docker/tools/go.mod $(LAB_REPO)/docker/tools/go.sum)-$(shell $(GO) env GOVERSION 2>/dev/null)
+LAB_WARM_KEY  := $(call lab_hash,$(LAB_REPO)/go.mod $(LAB_REPO)/go.sum $(LAB_REPO)/docker/install-kernel.sh)
+LAB_NPM_KEY   := $(call lab_hash,$(BROWSER_DIR)/package-lock.json)
+
+TESTS += test-notebooks test-browser
+
+.PHONY: lab lab-setup lab-check-host lab-kernel lab-clean test-notebooks test-browser browser-setup
+
+lab-check-host:
+	@command -v $(GO) >/dev/null 2>&1 || { echo "lab: Go is not installed (or not on PATH). Install Go 1.26 or newer and retry." >&2; exit 1; }
+	@v=$$($(GO) env GOVERSION); case "$$v" in go1.2[6-9]*|go1.[3-9]*) ;; *) echo "lab: $$v is too old: this course needs Go 1.26 or newer (GOTOOLCHAIN=local)." >&2; exit 1;; esac
+	@command -v $(LAB_PYTHON) >/dev/null 2>&1 || { echo "lab: Python 3 is not installed ($(LAB_PYTHON) not found). Install Python 3.10+ (Debian/Ubuntu: apt-get install python3 python3-venv) or set LAB_PYTHON=/path/to/python3." >&2; exit 1; }
+	@$(LAB_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "lab: $$($(LAB_PYTHON) --version 2>&1) is too old: JupyterLab 4 needs Python 3.10+. Set LAB_PYTHON=/path/to/python3.1x." >&2; exit 1; }
+	@$(LAB_PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { echo "lab: Python's venv module is missing. Debian/Ubuntu: apt-get install python3-venv" >&2; exit 1; }
+
+$(LAB_STAMPS)/venv-$(LAB_VENV_KEY): | lab-check-host
+	@echo "lab-setup: creating $(LAB_VENV) from docker/requirements.txt"
+	rm -rf $(LAB_VENV)
+	$(LAB_PYTHON) -m venv $(LAB_VENV)
+	$(LAB_VENV)/bin/pip install --disable-pip-version-check -q -r $(LAB_REPO)/docker/requirements.txt
+	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/venv-* && touch $@
+
+$(LAB_STAMPS)/tools-$(LAB_TOOLS_KEY): | lab-check-host
+	@echo "lab-setup: building gonb, goimports and gopls into $(LAB_BIN) (pinned in docker/tools/go.mod)"
+	cd $(LAB_REPO)/docker/tools && GOBIN=$(LAB_BIN) $(GO) install tool
+	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/tools-* $(LAB_STAMPS)/warm-* && touch $@
+
+# Cheap (about 0.1 s) and idempotent, so it always runs: the kernelspec always matches this checkout.
+# The overrides stop JupyterLab asking to fetch news or check for updates: the lab works offline.
+lab-kernel: $(LAB_STAMPS)/venv-$(LAB_VENV_KEY) $(LAB_STAMPS)/tools-$(LAB_TOOLS_KEY)
+	@GOBIN=$(LAB_BIN) KERNEL_PREFIX=$(LAB_JUPYTER) REPO_DIR=$(LAB_REPO) PYTHON=$(LAB_PY) \
+	  bash $(LAB_REPO)/docker/install-kernel.sh
+	@mkdir -p $(LAB_VENV)/share/jupyter/lab/settings && \
+	  echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' \
+	  > $(LAB_VENV)/share/jupyter/lab/settings/overrides.json
+
+# Fill the module and build caches once (online), so that the kernel works with GOPROXY=off.
+$(LAB_STAMPS)/warm-$(LAB_WARM_KEY): | lab-kernel
+	@echo "lab-setup: warming the Go caches (modules, builds, one notebook run)"
+	cd $(LAB_REPO) && $(GO) mod download
+	cd $(LAB_REPO) && $(GO) build ./... || echo "lab-setup: warning: 'go build ./...' failed; notebooks that import the broken package will fail too" >&2
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out $(LAB_DIR)/warm $(LAB_WARM_NB)
+	@rm -f $(LAB_STAMPS)/warm-* && touch $@
+
+lab-setup: lab-kernel $(LAB_STAMPS)/warm-$(LAB_WARM_KEY)
+	@echo "lab-setup: ready (venv $(LAB_VENV), tools $(LAB_BIN), kernelspec $(LAB_JUPYTER)/kernels/gonb)"
+
+lab: lab-setup
+	@$(LAB_PY) -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1])))' $(LAB_PORT) 2>/dev/null || { \
+	  echo "lab: port $(LAB_PORT) on 127.0.0.1 is already in use (another Jupyter?). Stop it, or pick another port: make lab LAB_PORT=8890" >&2; exit 1; }
+	@cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --smoke || { \
+	  echo "lab: the Go kernel (gonb) did not start or could not run a cell; see the lines above." >&2; \
+	  echo "lab: try 'make lab-clean lab-setup' (rebuilds .lab/), and check that 'go version' works in this shell." >&2; exit 1; }
+	@echo "lab: starting JupyterLab on http://127.0.0.1:$(LAB_PORT)/ (open the URL with ?token=... printed below; Ctrl-C stops it)"
+	cd $(LAB_NOTEBOOKS) && exec env $(LAB_ENV) $(LAB_VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 \
+	  --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 --ServerApp.root_dir=$(LAB_NOTEBOOKS) \
+	  --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+	  --LabApp.extension_manager=readonly $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
+
+lab-clean:
+	rm -rf $(LAB_DIR)
+
+test-notebooks: lab-setup
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --check-clean $(LAB_NOTEBOOKS)
+	cd $(LAB_REPO) && rm -rf out/notebooks && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out out/notebooks $(LAB_NOTEBOOKS)
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun_test.py
+
+$(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):
+	@command -v npm >/dev/null 2>&1 || { echo "test-browser: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
+	cd $(BROWSER_DIR) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+	@rm -f $(BROWSER_DIR)/node_modules/.stamp-* && touch $@
+
+browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
+
+test-browser: lab-setup browser-setup
+	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: apt-get install chromium fonts-noto-cjk (or run .ci/install.d/20-lab.sh)" >&2; exit 1; }
+	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node docker/browser/browser.test.mjs
