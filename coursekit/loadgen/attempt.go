@@ -53,6 +53,9 @@ type chunk struct {
 // attempt sends one request and follows its stream to the end.
 func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 	a := &trace.Attempt{ID: id, Request: request}
+	// Stamp the start before the deadline is set, so a timeout always lies
+	// at least Timeout after start_ms on the trace clock.
+	a.StartMS = r.now()
 	ctx, cancel := r.ctx, context.CancelFunc(func() {})
 	if r.cfg.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(r.ctx, r.cfg.Timeout)
@@ -71,7 +74,6 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 
 	r.sent.Add(1)
 	r.inflight.Add(1)
-	a.StartMS = r.now()
 	lag := max(a.StartMS-scheduled, 0)
 	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
 	a.Meta = append(a.Meta, '}')

@@ -19,7 +19,11 @@ type samples struct {
 }
 
 func (s *samples) add(v float64) {
-	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == chunkLen {
+	switch {
+	case len(s.chunks) == 0:
+		// Small traces stay small: the first chunk grows by appending.
+		s.chunks = append(s.chunks, make([]float64, 0, 16))
+	case len(s.chunks[len(s.chunks)-1]) == chunkLen:
 		s.chunks = append(s.chunks, make([]float64, 0, chunkLen))
 	}
 	last := &s.chunks[len(s.chunks)-1]
@@ -122,7 +126,7 @@ func (s *samples) dist(m Method, unit string) Dist {
 		return d
 	}
 	n := s.n
-	if s.signed {
+	if s.signed || n < smallSample {
 		return sortedDist(s, m, unit)
 	}
 	var ks []int
@@ -156,8 +160,11 @@ func (s *samples) dist(m Method, unit string) Dist {
 	return d
 }
 
-// sortedDist is the slow, general path for samples the radix selection
-// cannot order (negative values, which traces never produce).
+// smallSample is where sorting a copy beats four 64K-bucket counting passes.
+const smallSample = 1 << 15
+
+// sortedDist is the general path: for small samples, and for samples the
+// radix selection cannot order (negative values, which traces never produce).
 func sortedDist(s *samples, m Method, unit string) Dist {
 	x := make([]float64, 0, s.n)
 	s.each(func(v float64) { x = append(x, v) })

@@ -37,6 +37,10 @@ usage:
   coursekit gen [--seed N] [--requests N] [--rate R] [-o FILE]
   coursekit csv TRACE [-o FILE]
   coursekit report TRACE [-o report.html] [--slo-ttft 1s]...
+  coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
+  coursekit grade --key-file KEY --roster roster.csv --out DIR SUBMISSION.ipynb|DIR...
+  coursekit sim [--addr 127.0.0.1:8000] [--max-batch N] [--decode-step 10ms] [--fail-503 0.1]...
+  coursekit bench --url URL (--rate R [--arrival constant|poisson|gamma] [--burstiness B] | --concurrency N) --duration 30s [--warmup 5s] [--timeout 10s] [--max-tokens N] --out trace.jsonl
   coursekit version
 
 exit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong); 1 anything else
@@ -57,6 +61,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdCSV(args[1:], stdout)
 	case "report":
 		err = cmdReport(args[1:], stdout)
+	case "assign":
+		err = cmdAssign(args[1:], stdout)
+	case "grade":
+		err = cmdGrade(args[1:], stdout, stderr)
+	case "sim":
+		err = cmdSim(args[1:], stdout, stderr)
+	case "bench":
+		err = cmdBench(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "coursekit", coursekit.Version)
 	case "help", "-h", "--help", "-help":

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+func cmdBench(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var cfg loadgen.Config
+	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:8000", "base URL of an OpenAI-compatible server")
+	fs.StringVar(&cfg.API, "api", "completions", "completions or chat")
+	fs.StringVar(&cfg.Model, "model", "", "model to request (default: the first in /v1/models)")
+	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: requests/s on a schedule fixed in advance")
+	arrival := fs.String("arrival", "poisson", "open-loop arrivals: constant, poisson or gamma")
+	fs.Float64Var(&cfg.Burstiness, "burstiness", 1, "gamma shape: 1 is Poisson, below 1 burstier, above 1 smoother (implies --arrival gamma)")
+	replay := fs.String("replay", "", "open loop: replay the send times of the requests in this trace")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer")
+	fs.DurationVar(&cfg.ThinkTime, "think-time", 0, "closed loop: pause of each user between answer and next request")
+	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured window (after the warm-up)")
+	fs.DurationVar(&cfg.Warmup, "warmup", 0, "warm-up before the window: sent and recorded, not measured")
+	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
+	fs.IntVar(&cfg.MaxTokens, "max-tokens", 64, "max_tokens of every request")
+	fs.IntVar(&cfg.PromptTokens, "prompt-tokens", 32, "prompt length in words")
+	fs.BoolVar(&cfg.IgnoreEOS, "ignore-eos", false, "ask vLLM-style servers for exactly --max-tokens tokens")
+	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
+	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt")
+	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule")
+	fs.BoolVar(&cfg.Capture, "capture", false, "on interrupt, record unfinished attempts as in_flight instead of cancelled")
+	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token")
+	out := fs.String("out", "", "trace file to write (default or -: stdout)")
+	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("bench: unexpected argument %q", pos[0])
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg.Rate > 0 || *replay != "" {
+		a, err := loadgen.ParseArrival(*arrival)
+		if err != nil {
+			return usagef("bench: --arrival: %v", err)
+		}
+		if set["burstiness"] && !set["arrival"] {
+			a = loadgen.Gamma
+		}
+		if set["burstiness"] && a != loadgen.Gamma {
+			return usagef("bench: --burstiness needs --arrival gamma")
+		}
+		cfg.Arrival = a
+	} else if set["arrival"] || set["burstiness"] {
+		return usagef("bench: --arrival and --burstiness need --rate")
+	}
+	if *replay != "" {
+		if cfg.Rate != 0 {
+			return usagef("bench: give --rate or --replay, not both")
+		}
+		if cfg.Replay, err = replayOffsets(*replay); err != nil {
+			return err
+		}
+		if !set["duration"] {
+			cfg.Duration = 0 // the replay's own span
+		}
+	}
+	if set["think-time"] && cfg.Concurrency == 0 {
+		return usagef("bench: --think-time needs --concurrency (a closed loop)")
+	}
+	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("bench: --url %q is not an http(s) URL", cfg.URL)
+	}
+	if *keyEnv != "" {
+		key := os.Getenv(*keyEnv)
+		if key == "" {
+			return usagef("bench: --api-key-env %s: the variable is empty or unset", *keyEnv)
+		}
+		cfg.Header = http.Header{"Authorization": {"Bearer " + key}}
+	}
+	if err := cfg.Validate(); err != nil {
+		return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+	}
+	if *every > 0 {
+		cfg.ProgressEvery = *every
+		cfg.Progress = func(p loadgen.Progress) { fmt.Fprintln(stderr, "coursekit bench:", p) }
+	}
+
+	w, name := stdout, "stdout"
+	var f *os.File
+	if *out != "" && *out != "-" {
+		if f, err = os.Create(*out); err != nil {
+			return err
+		}
+		defer f.Close()
+		w, name = f, *out
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	res, err := loadgen.Run(ctx, cfg, w)
+	if res != nil {
+		var parts []string
+		for _, o := range trace.Outcomes {
+			if n := res.Outcomes[o.String()]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", o, n))
+			}
+		}
+		state := "done"
+		if res.Cancelled {
+			state = "interrupted"
+		}
+		fmt.Fprintf(stderr, "coursekit bench: %s after %.1fs: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
+			state, res.Elapsed.Seconds(), res.Sent, res.Recorded, strings.Join(parts, ", "), name,
+			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
+	}
+	if err != nil {
+		return err
+	}
+	if f != nil {
+		if err := f.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "coursekit bench: next: coursekit card %s\n", name)
+	}
+	return nil
+}
+
+// replayOffsets reads a trace and returns each request's first send time,
+// relative to the earliest, sorted: the schedule to replay.
+func replayOffsets(path string) ([]float64, error) {
+	tr, err := trace.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	first := map[string]float64{}
+	for _, a := range tr.Attempts {
+		if t, ok := first[a.Request]; !ok || a.StartMS < t {
+			first[a.Request] = a.StartMS
+		}
+	}
+	if len(first) == 0 {
+		return nil, &trace.Error{File: path, Msg: "no attempts to replay"}
+	}
+	var at []float64
+	for _, t := range first {
+		at = append(at, t)
+	}
+	slices.Sort(at)
+	base := at[0]
+	for i := range at {
+		at[i] -= base
+	}
+	return at, nil
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/llmperf-course/course/coursekit/sim"
+)
+
+// signalContext is cancelled by SIGINT or SIGTERM. Tests replace it to stop
+// `sim` and interrupt `bench` without sending signals to the test process.
+var signalContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// onSimListening, when set, learns the address `sim` bound (tests use
+// --addr 127.0.0.1:0).
+var onSimListening func(addr string)
+
+// rateFlag is a fault-injection rate in [0, 1].
+type rateFlag struct{ v *float64 }
+
+func (r rateFlag) String() string {
+	if r.v == nil {
+		return "0"
+	}
+	return fmt.Sprint(*r.v)
+}
+
+func (r rateFlag) Set(s string) error {
+	var f float64
+	if _, err := fmt.Sscan(s, &f); err != nil || math.IsNaN(f) || f < 0 || f > 1 {
+		return fmt.Errorf("%q is not a rate between 0 and 1", s)
+	}
+	*r.v = f
+	return nil
+}
+
+// isLoopback reports whether host (from --addr) only accepts connections
+// from this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func cmdSim(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	d := sim.DefaultConfig
+	cfg := d
+	addr := fs.String("addr", "127.0.0.1:8000", "listen address; the default accepts connections from this machine only")
+	fs.StringVar(&cfg.Model, "model", d.Model, "model name listed by /v1/models")
+	fs.IntVar(&cfg.MaxBatch, "max-batch", d.MaxBatch, "most sequences in one decode step")
+	fs.DurationVar(&cfg.PrefillPerToken, "prefill-per-token", d.PrefillPerToken, "prefill cost of one input token")
+	fs.DurationVar(&cfg.DecodeStep, "decode-step", d.DecodeStep, "decode step time with one sequence")
+	fs.DurationVar(&cfg.DecodePerSeq, "decode-per-seq", d.DecodePerSeq, "extra step time per further sequence in the batch")
+	fs.IntVar(&cfg.DefaultMaxTokens, "max-tokens", d.DefaultMaxTokens, "output length when a request gives no max_tokens")
+	fs.IntVar(&cfg.MinOutput, "min-output", 0, "draw output lengths uniformly from [min-output, max_tokens] (0: always max_tokens)")
+	fs.IntVar(&cfg.TokensPerEvent, "tokens-per-event", 1, "tokens coalesced into one SSE message")
+	fs.Uint64Var(&cfg.Seed, "seed", d.Seed, "seed for output lengths and faults")
+	fs.DurationVar(&cfg.BusyWindow, "busy-window", d.BusyWindow, "how far back the device-busy gauge looks")
+	fs.IntVar(&cfg.TruthLimit, "truth-limit", d.TruthLimit, "requests kept in the /debug/truth log (oldest dropped)")
+	fs.Var(rateFlag{&cfg.Faults.HTTP429}, "fail-429", "fraction of requests answered with HTTP 429")
+	fs.Var(rateFlag{&cfg.Faults.HTTP503}, "fail-503", "fraction of requests answered with HTTP 503")
+	fs.Var(rateFlag{&cfg.Faults.NoFirstToken}, "fail-no-first-token", "fraction of streams that never send a token (the client must time out)")
+	fs.Var(rateFlag{&cfg.Faults.Reset}, "fail-reset", "fraction of streams reset mid-stream")
+	fs.Var(rateFlag{&cfg.Faults.Malformed}, "fail-malformed", "fraction of streams with a malformed SSE message")
+	slowdown := fs.Float64("slowdown", 1, "multiply every step time (the lab's slow server)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("sim: unexpected argument %q", pos[0])
+	}
+	switch {
+	case cfg.MaxBatch < 1, cfg.DecodeStep <= 0, cfg.DefaultMaxTokens < 1, cfg.TokensPerEvent < 1, cfg.BusyWindow <= 0, cfg.TruthLimit < 1:
+		return usagef("sim: --max-batch, --decode-step, --max-tokens, --tokens-per-event, --busy-window and --truth-limit must be positive")
+	case cfg.PrefillPerToken < 0, cfg.DecodePerSeq < 0, cfg.MinOutput < 0:
+		return usagef("sim: --prefill-per-token, --decode-per-seq and --min-output must not be negative")
+	case !(*slowdown > 0) || math.IsInf(*slowdown, 0):
+		return usagef("sim: --slowdown must be positive")
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return usagef("sim: --addr %q: %v", *addr, err)
+	}
+	if !isLoopback(host) {
+		fmt.Fprintf(stderr, "coursekit sim: warning: --addr %s accepts connections from other machines; the simulator has no authentication\n", *addr)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	s := sim.New(cfg)
+	s.SetSlowdown(*slowdown)
+	bound := ln.Addr().String()
+	fmt.Fprintf(stderr, "coursekit sim: model %q on http://%s (POST /v1/completions, /v1/chat/completions; GET /v1/models, /metrics, /debug/truth); Ctrl-C stops\n", cfg.Model, bound)
+	if onSimListening != nil {
+		onSimListening(bound)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	if err := s.Serve(ctx, ln); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "coursekit sim: stopped")
+	return nil
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/sim"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// lockedBuffer is a bytes.Buffer that a command's goroutine may write while
+// the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// withSignals makes `sim` and `bench` stop when ctx ends instead of on
+// SIGINT/SIGTERM.
+func withSignals(t *testing.T, ctx context.Context) {
+	old := signalContext
+	signalContext = func() (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }
+	t.Cleanup(func() { signalContext = old })
+}
+
+// `coursekit sim` + `coursekit bench` produce a trace that `coursekit card`
+// reads, all in-process on 127.0.0.1:0.
+func TestSimBenchCard(t *testing.T) {
+	ctx, stopSim := context.WithCancel(context.Background())
+	defer stopSim()
+	withSignals(t, ctx)
+	addrc := make(chan string, 1)
+	onSimListening = func(a string) { addrc <- a }
+	defer func() { onSimListening = nil }()
+
+	var simErr lockedBuffer
+	simDone := make(chan int)
+	go func() {
+		simDone <- run([]string{"sim", "--addr", "127.0.0.1:0", "--decode-step", "1ms", "--max-batch", "32", "--model", "tiny"}, &bytes.Buffer{}, &simErr)
+	}()
+	var addr string
+	select {
+	case addr = <-addrc:
+	case code := <-simDone:
+		t.Fatalf("sim exited %d: %s", code, simErr.String())
+	case <-time.After(5 * time.Second):
+		t.Fatal("sim did not start")
+	}
+
+	out := filepath.Join(t.TempDir(), "trace.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "50", "--arrival", "constant", "--duration", "600ms",
+		"--warmup", "100ms", "--timeout", "2s", "--max-tokens", "5", "--progress", "200ms", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"coursekit bench:", "TTFT p50", "done after", "recorded 35 (ok 35)", "next: coursekit card " + out} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("bench stderr lacks %q:\n%s", want, errs)
+		}
+	}
+
+	code, card, errs := runCLI(t, "card", out, "--format", "json")
+	if code != 0 {
+		t.Fatalf("card exit %d: %s", code, errs)
+	}
+	var c struct {
+		Attempts        int64           `json:"attempts"`
+		CompleteSuccess int64           `json:"complete_successes"`
+		OutsideWindow   int64           `json:"outside_window"`
+		WindowS         float64         `json:"window_s"`
+		TraceConditions json.RawMessage `json:"trace_conditions"`
+	}
+	if err := json.Unmarshal([]byte(card), &c); err != nil {
+		t.Fatal(err)
+	}
+	var cond struct{ Model, Loop, Arrival string }
+	json.Unmarshal(c.TraceConditions, &cond)
+	if c.Attempts != 30 || c.CompleteSuccess != 30 || c.OutsideWindow != 5 || c.WindowS != 0.6 ||
+		cond.Model != "tiny" || cond.Loop != "open" || cond.Arrival != "constant" {
+		t.Errorf("card %d attempts, %d ok, %d outside, window %g s, conditions %+v", c.Attempts, c.CompleteSuccess, c.OutsideWindow, c.WindowS, cond)
+	}
+
+	stopSim()
+	select {
+	case code := <-simDone:
+		if code != 0 || !strings.Contains(simErr.String(), "stopped") || strings.Contains(simErr.String(), "warning") {
+			t.Errorf("sim exit %d: %s", code, simErr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("sim did not stop")
+	}
+}
+
+// Interrupting bench (SIGINT) still leaves a valid trace in which every
+// attempt sent is recorded, the unfinished ones as cancelled.
+func TestBenchInterrupted(t *testing.T) {
+	s := sim.New(sim.Config{DecodeStep: 20 * time.Millisecond, MaxBatch: 64})
+	ts := httptest.NewServer(s)
+	defer func() { s.Close(); ts.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	withSignals(t, ctx)
+	out := filepath.Join(t.TempDir(), "trace.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", ts.URL, "--rate", "50", "--duration", "5s", "--max-tokens", "50", "--out", out)
+	if code != 0 || !strings.Contains(errs, "interrupted after") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	tr, err := trace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Attempts) < 5 || !strings.Contains(errs, "cancelled "+strconv.Itoa(len(tr.Attempts))) {
+		t.Errorf("%d attempts; %s", len(tr.Attempts), errs)
+	}
+	for _, a := range tr.Attempts {
+		if a.Outcome != trace.Cancelled {
+			t.Errorf("attempt %s: %s", a.ID, a.Outcome)
+		}
+	}
+}
+
+// Bad flags are exit code 2 and never reach the network.
+func TestSimBenchBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "--duration", "1s"},
+		{"bench", "--rate", "5", "--concurrency", "2"},
+		{"bench", "--rate", "5", "--arrival", "weibull"},
+		{"bench", "--rate", "5", "--arrival", "constant", "--burstiness", "0.5"},
+		{"bench", "--concurrency", "2", "--arrival", "poisson"},
+		{"bench", "--rate", "5", "--url", "ftp://127.0.0.1:1"},
+		{"bench", "--rate", "-1"},
+		{"bench", "--rate", "5", "--api", "embeddings"},
+		{"bench", "--rate", "5", "--timeout", "-1s"},
+		{"bench", "--rate", "5", "--no-such-flag"},
+		{"bench", "--rate", "5", "extra"},
+		{"bench", "--rate", "5", "--api-key-env", "COURSEKIT_TEST_SURELY_UNSET"},
+		{"sim", "--fail-503", "2"},
+		{"sim", "--max-batch", "0"},
+		{"sim", "--addr", "no-port"},
+		{"sim", "--slowdown", "0"},
+	} {
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{"127.0.0.1": true, "::1": true, "localhost": true, "": false, "0.0.0.0": false, "10.0.0.5": false} {
+		if isLoopback(host) != want {
+			t.Errorf("isLoopback(%q) != %v", host, want)
+		}
+	}
+}

@@ -1,0 +1,246 @@
+package grade
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReleaseDataRef is how the released deliverable names the unit's trace in
+// its data and self-check cells; assign replaces it with the learner's own
+// trace file, next to the notebook.
+const ReleaseDataRef = `coursekit.Data("unit01/trace.jsonl")`
+
+// AssignmentSchema names the layout of AssignmentMeta.
+const AssignmentSchema = "coursekit.assignment/v1"
+
+// LockedCell is the signature of one locked cell: HMAC(key, learner, id,
+// cell type, source). The learner id is in it so that a locked cell copied
+// from another learner's notebook does not verify.
+type LockedCell struct {
+	ID       string `json:"id"`
+	Role     string `json:"role"` // "data", "selfcheck" or "instructions"
+	CellType string `json:"cell_type"`
+	MAC      string `json:"mac"`
+}
+
+// AssignmentMeta is the release record assign writes into the notebook
+// metadata under coursekit.assignment. MAC covers every other field, so
+// the record itself cannot be edited without the key.
+type AssignmentMeta struct {
+	Schema      string       `json:"schema"`
+	Unit        string       `json:"unit"`
+	Learner     string       `json:"learner"`
+	Trace       string       `json:"trace"`
+	TraceSHA256 string       `json:"trace_sha256"`
+	Locked      []LockedCell `json:"locked"`
+	MAC         string       `json:"mac"`
+}
+
+func (m *AssignmentMeta) sum(key []byte) string {
+	parts := []string{"coursekit.assignment/v1", m.Schema, m.Unit, m.Learner, m.Trace, m.TraceSHA256}
+	for _, l := range m.Locked {
+		parts = append(parts, l.ID, l.Role, l.CellType, l.MAC)
+	}
+	return hex.EncodeToString(mac(key, parts...))
+}
+
+// Verify reports whether the record was signed with key.
+func (m *AssignmentMeta) Verify(key []byte) bool {
+	got, err := hex.DecodeString(m.MAC)
+	if err != nil {
+		return false
+	}
+	want, _ := hex.DecodeString(m.sum(key))
+	return hmac.Equal(got, want)
+}
+
+// cellMAC signs one locked cell.
+func cellMAC(key []byte, learner, id, cellType, source string) string {
+	return hex.EncodeToString(mac(key, "coursekit.locked/v1", learner, id, cellType, source))
+}
+
+// lockedRole says whether a release cell is locked, and as what: the
+// instruction markdown cells, data loading and the self-check. The card
+// cell and the display cells are the learner's.
+func lockedRole(cellType, role string) string {
+	switch {
+	case role == RoleData || role == RoleSelfCheck:
+		return role
+	case cellType == "markdown":
+		return "instructions"
+	}
+	return ""
+}
+
+// Personalize turns the released deliverable into learnerID's copy: the
+// data path in the locked data and self-check cells points at their
+// variant (VariantTraceName, next to the notebook), outputs are cleared,
+// and the signed release record goes into the metadata. Nothing else
+// changes.
+func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte, error) {
+	var nb map[string]json.RawMessage
+	if err := json.Unmarshal(release, &nb); err != nil {
+		return nil, fmt.Errorf("release notebook: %w", err)
+	}
+	var cells []map[string]json.RawMessage
+	if err := json.Unmarshal(nb["cells"], &cells); err != nil {
+		return nil, fmt.Errorf("release notebook: cells: %w", err)
+	}
+	sum := sha256.Sum256(variant)
+	meta := AssignmentMeta{Schema: AssignmentSchema, Unit: Unit, Learner: learnerID, Trace: VariantTraceName, TraceSHA256: hex.EncodeToString(sum[:])}
+	replaced := 0
+	ids := map[string]bool{}
+	for i, c := range cells {
+		var id, typ string
+		json.Unmarshal(c["id"], &id)
+		json.Unmarshal(c["cell_type"], &typ)
+		if id == "" {
+			return nil, fmt.Errorf("release notebook: cell %d has no id; save it with nbformat ≥ 4.5", i+1)
+		}
+		if ids[id] {
+			return nil, fmt.Errorf("release notebook: cell id %q appears twice", id)
+		}
+		ids[id] = true
+		var m cellMeta
+		json.Unmarshal(c["metadata"], &m)
+		src, err := multiline(c["source"])
+		if err != nil {
+			return nil, fmt.Errorf("release notebook: cell %q: source: %w", id, err)
+		}
+		role := lockedRole(typ, m.Coursekit.Role)
+		if role == RoleData || role == RoleSelfCheck {
+			n := strings.Count(src, ReleaseDataRef)
+			replaced += n
+			src = strings.ReplaceAll(src, ReleaseDataRef, fmt.Sprintf("%q", VariantTraceName))
+		}
+		c["source"] = sourceLines(src)
+		if typ == "code" {
+			c["outputs"] = json.RawMessage("[]")
+			c["execution_count"] = json.RawMessage("null")
+		}
+		if role != "" {
+			meta.Locked = append(meta.Locked, LockedCell{ID: id, Role: role, CellType: typ, MAC: cellMAC(key, learnerID, id, typ, src)})
+		}
+	}
+	if replaced == 0 {
+		return nil, fmt.Errorf("release notebook: no locked data or self-check cell reads %s; nothing would point at the variant", ReleaseDataRef)
+	}
+	meta.MAC = meta.sum(key)
+	cb, err := marshalRaw(cells)
+	if err != nil {
+		return nil, err
+	}
+	nb["cells"] = cb
+	var md map[string]json.RawMessage
+	if raw, ok := nb["metadata"]; ok {
+		if err := json.Unmarshal(raw, &md); err != nil {
+			return nil, fmt.Errorf("release notebook: metadata: %w", err)
+		}
+	}
+	if md == nil {
+		md = map[string]json.RawMessage{}
+	}
+	mb, err := marshalRaw(map[string]any{"assignment": meta})
+	if err != nil {
+		return nil, err
+	}
+	md["coursekit"] = mb
+	if nb["metadata"], err = marshalRaw(md); err != nil {
+		return nil, err
+	}
+	return marshalNotebook(nb)
+}
+
+// sourceLines is nbformat's list-of-lines form of a cell source.
+func sourceLines(src string) json.RawMessage {
+	lines := strings.SplitAfter(src, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if lines == nil {
+		lines = []string{}
+	}
+	b, _ := marshalRaw(lines)
+	return b
+}
+
+// marshalRaw is json.Marshal without HTML escaping: markdown cells keep
+// their "<" and "&" as Jupyter writes them.
+func marshalRaw(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// marshalNotebook writes JSON the way Jupyter does: one-space indent, keys
+// sorted, no HTML escaping, a final newline.
+func marshalNotebook(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Assignment is what assign wrote for one learner, relative to the output
+// directory.
+type Assignment struct {
+	Learner     string
+	Notebook    string // e.g. "alice/06-deliverable.ipynb"
+	Trace       string // e.g. "alice/trace.jsonl"
+	TraceSHA256 string
+}
+
+// Assign writes, for every learner on the roster, DIR/<id>/<notebookName>
+// (the personalized deliverable) and DIR/<id>/trace.jsonl (their variant).
+// It stops at the first error: a half-released class is worse than none.
+func Assign(key []byte, roster *Roster, release []byte, notebookName, outDir string) ([]Assignment, error) {
+	if len(key) < MinKeyBytes {
+		return nil, fmt.Errorf("assign: key shorter than %d bytes", MinKeyBytes)
+	}
+	if roster == nil || len(roster.Learners) == 0 {
+		return nil, errors.New("assign: empty roster")
+	}
+	if notebookName == "" || filepath.Base(notebookName) != notebookName {
+		return nil, fmt.Errorf("assign: notebook name %q must be a plain file name", notebookName)
+	}
+	var out []Assignment
+	for _, l := range roster.Learners {
+		v, err := Variant(key, l.ID)
+		if err != nil {
+			return out, err
+		}
+		nbBytes, err := Personalize(key, release, l.ID, v)
+		if err != nil {
+			return out, err
+		}
+		dir := filepath.Join(outDir, l.ID)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return out, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, VariantTraceName), v, 0o644); err != nil {
+			return out, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, notebookName), nbBytes, 0o644); err != nil {
+			return out, err
+		}
+		sum := sha256.Sum256(v)
+		out = append(out, Assignment{Learner: l.ID, Notebook: l.ID + "/" + notebookName, Trace: l.ID + "/" + VariantTraceName, TraceSHA256: hex.EncodeToString(sum[:])})
+	}
+	return out, nil
+}

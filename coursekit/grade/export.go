@@ -1,0 +1,402 @@
+package grade
+
+import (
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Batch is a graded batch: the roster, the rubric and every submission.
+type Batch struct {
+	Roster *Roster
+	Points map[string]float64
+	Subs   []*Submission
+	names  []string // output name per submission
+	chosen map[string]*Submission
+}
+
+// NewBatch groups subs by learner. When a learner submitted more than one
+// file, the last one in subs is the one graded into grades.csv; all of
+// them get feedback and results.json.
+func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Batch {
+	if points == nil {
+		points = DefaultPoints()
+	}
+	b := &Batch{Roster: roster, Points: points, Subs: subs, chosen: map[string]*Submission{}}
+	used := map[string]int{}
+	for _, s := range subs {
+		name := s.Learner
+		if name == "" {
+			name = "unknown-" + safeName(strings.TrimSuffix(s.File, filepath.Ext(s.File)))
+		}
+		used[name]++
+		if used[name] > 1 {
+			name = fmt.Sprintf("%s~%d", name, used[name])
+		}
+		b.names = append(b.names, name)
+		if s.Learner != "" {
+			b.chosen[s.Learner] = s
+		}
+	}
+	return b
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._@+-]+`)
+
+func safeName(s string) string {
+	s = strings.TrimLeft(unsafeChars.ReplaceAllString(s, "_"), ".")
+	if s == "" {
+		s = "file"
+	}
+	if len(s) > 64 {
+		s = s[:64]
+	}
+	return s
+}
+
+// WriteCSV writes grades.csv: one row per roster learner, with columns id,
+// total, max, one column per criterion (blank while waiting for a person),
+// pending (points waiting for manual review) and status.
+func (b *Batch) WriteCSV(w io.Writer) error {
+	ids := CriterionIDs()
+	cw := csv.NewWriter(w)
+	cw.Write(append(append([]string{"id", "total", "max"}, ids...), "pending", "status"))
+	for _, l := range b.Roster.Learners {
+		row := []string{l.ID}
+		s, ok := b.chosen[l.ID]
+		switch {
+		case !ok:
+			row = append(row, "", "") // total, max
+			row = append(row, make([]string, len(ids))...)
+			row = append(row, "", "no submission")
+		case !s.Gradable:
+			row = append(row, "", "") // total, max
+			row = append(row, make([]string, len(ids))...)
+			row = append(row, "", "ungradable: "+s.ReasonCode)
+		default:
+			row = append(row, fmtPts(s.Total), fmtPts(s.Max))
+			for _, id := range ids {
+				x, ok := s.Score(id)
+				switch {
+				case !ok || x.Pending:
+					row = append(row, "")
+				default:
+					row = append(row, fmtPts(x.Points))
+				}
+			}
+			status := "graded"
+			if !s.IntegrityOK() {
+				status = "graded; integrity findings"
+			}
+			row = append(row, fmtPts(s.Pending), status)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvSafe keeps a spreadsheet from reading learner text as a formula.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// ManualQueue is every free-text answer waiting for a person, by criterion
+// and then by keyword-assist score (highest first).
+func (b *Batch) ManualQueue() []ManualItem {
+	var q []ManualItem
+	for _, s := range b.Subs {
+		if s.Gradable && b.chosen[s.Learner] == s {
+			q = append(q, s.Manual...)
+		}
+	}
+	slices.SortStableFunc(q, func(x, y ManualItem) int {
+		return cmp.Or(cmp.Compare(x.ID, y.ID), cmp.Compare(y.Keyword, x.Keyword), cmp.Compare(x.Learner, y.Learner))
+	})
+	return q
+}
+
+// WriteManualCSV writes the manual-review queue with an empty score column
+// for the reader to fill in.
+func (b *Batch) WriteManualCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "score"})
+	for _, m := range b.ManualQueue() {
+		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), ""})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Summary is what the instructor reads first.
+type Summary struct {
+	Learners, Submitted, Gradable, Ungradable, Missing int
+	// Buckets[i] counts graded learners whose automatic share of the
+	// automatically graded maximum is in [10i %, 10(i+1) %) (the last includes 100 %).
+	Buckets [10]int
+	// Missed is each criterion's number of learners who did not get full
+	// points, most missed first.
+	Missed []Missed
+	// Reasons counts ungradable submissions by reason code.
+	Reasons   map[string]int
+	Integrity []string // "learner: finding" lines, instructor-facing
+	Copies    []string // own-variant failures, with the instructor detail
+	Manual    []ManualItem
+}
+
+// Missed is one row of the most-missed table.
+type Missed struct {
+	ID, Title string
+	Count     int
+}
+
+// Summarize computes the batch summary.
+func (b *Batch) Summarize() *Summary {
+	sm := &Summary{Learners: len(b.Roster.Learners), Submitted: len(b.Subs), Reasons: map[string]int{}}
+	missed := map[string]*Missed{}
+	for _, s := range b.Subs {
+		if !s.Gradable {
+			sm.Ungradable++
+			sm.Reasons[s.ReasonCode]++
+			continue
+		}
+		sm.Gradable++
+	}
+	for _, l := range b.Roster.Learners {
+		s, ok := b.chosen[l.ID]
+		if !ok {
+			sm.Missing++
+			continue
+		}
+		if !s.Gradable {
+			continue
+		}
+		auto := s.Max - s.Pending
+		if auto > 0 {
+			sm.Buckets[min(int(math.Floor(s.Total/auto*10)), 9)]++
+		}
+		for _, x := range s.Scores {
+			if x.Pending || x.Points >= x.Max {
+				continue
+			}
+			m := missed[x.ID]
+			if m == nil {
+				m = &Missed{ID: x.ID, Title: x.Title}
+				missed[x.ID] = m
+			}
+			m.Count++
+			if x.ID == OwnVariantID {
+				sm.Copies = append(sm.Copies, l.ID+": "+x.Detail)
+			}
+		}
+		for _, f := range s.Integrity {
+			if f.Warn {
+				line := l.ID + ": " + f.Code + " — " + f.Message
+				if f.Detail != "" {
+					line += " (" + f.Detail + ")"
+				}
+				sm.Integrity = append(sm.Integrity, line)
+			}
+		}
+	}
+	for _, m := range missed {
+		sm.Missed = append(sm.Missed, *m)
+	}
+	slices.SortFunc(sm.Missed, func(x, y Missed) int { return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.ID, y.ID)) })
+	sm.Manual = b.ManualQueue()
+	return sm
+}
+
+func bar(n, max, width int) string {
+	if max == 0 {
+		return ""
+	}
+	return strings.Repeat("█", int(math.Round(float64(n)/float64(max)*float64(width))))
+}
+
+func maxOf(xs ...int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+// Markdown is the summary as Markdown (instructor-facing).
+func (sm *Summary) Markdown() string {
+	e := mdEscape
+	var b strings.Builder
+	b.WriteString("# 第 01 单元交付卡 · 评分汇总\n\n")
+	fmt.Fprintf(&b, "名单 %d 人;收到 %d 份提交,可评分 %d 份,无法评分 %d 份;%d 人没有提交。\n\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	b.WriteString("## 分数分布(自动评分部分,占自动评分满分的比例)\n\n```\n")
+	mx := maxOf(sm.Buckets[:]...)
+	for i, n := range sm.Buckets {
+		fmt.Fprintf(&b, "%3d–%3d%% | %-30s %d\n", i*10, i*10+10, bar(n, mx, 30), n)
+	}
+	b.WriteString("```\n\n## 失分最多的检查项\n\n```\n")
+	if len(sm.Missed) > 0 {
+		mm := sm.Missed[0].Count
+		for _, m := range sm.Missed {
+			fmt.Fprintf(&b, "%-34s | %-30s %d\n", m.ID, bar(m.Count, mm, 30), m.Count)
+		}
+	}
+	b.WriteString("```\n")
+	if len(sm.Reasons) > 0 {
+		b.WriteString("\n## 无法评分\n\n")
+		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
+			fmt.Fprintf(&b, "- %s:%d 份\n", e(k), sm.Reasons[k])
+		}
+	}
+	if len(sm.Copies) > 0 {
+		b.WriteString("\n## 数字与别人的 trace 吻合(疑似抄袭)\n\n")
+		for _, c := range sm.Copies {
+			fmt.Fprintf(&b, "- %s\n", e(c))
+		}
+	}
+	if len(sm.Integrity) > 0 {
+		b.WriteString("\n## 完整性问题\n\n")
+		for _, c := range sm.Integrity {
+			fmt.Fprintf(&b, "- %s\n", e(c))
+		}
+	}
+	fmt.Fprintf(&b, "\n## 人工阅读队列(%d 条;关键词辅助分只用于排序,不计入自动分)\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
+	for _, m := range sm.Manual {
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), codeSpan(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
+	}
+	return b.String()
+}
+
+// HTML is the summary as a standalone page, with bar charts in plain HTML.
+func (sm *Summary) HTML() string {
+	e := html.EscapeString
+	var b strings.Builder
+	b.WriteString("<h1>第 01 单元交付卡 · 评分汇总</h1>\n")
+	fmt.Fprintf(&b, "<p>名单 %d 人;收到 %d 份提交,可评分 %d 份,无法评分 %d 份;%d 人没有提交。</p>\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	b.WriteString("<h2>分数分布(自动评分部分)</h2>\n<table><tbody>\n")
+	mx := maxOf(sm.Buckets[:]...)
+	for i, n := range sm.Buckets {
+		w := 0
+		if mx > 0 {
+			w = n * 100 / mx
+		}
+		fmt.Fprintf(&b, "<tr><td>%d–%d%%</td><td><span class=\"bar\" style=\"width:%d%%\"></span> %d</td></tr>\n", i*10, i*10+10, w, n)
+	}
+	b.WriteString("</tbody></table>\n<h2>失分最多的检查项</h2>\n<table><tbody>\n")
+	for _, m := range sm.Missed {
+		w := m.Count * 100 / sm.Missed[0].Count
+		fmt.Fprintf(&b, "<tr><td>%s<br><code>%s</code></td><td><span class=\"bar\" style=\"width:%d%%\"></span> %d</td></tr>\n", e(m.Title), e(m.ID), w, m.Count)
+	}
+	b.WriteString("</tbody></table>\n")
+	if len(sm.Reasons) > 0 {
+		b.WriteString("<h2>无法评分</h2>\n<ul>")
+		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
+			fmt.Fprintf(&b, "<li>%s:%d 份</li>", e(k), sm.Reasons[k])
+		}
+		b.WriteString("</ul>\n")
+	}
+	list := func(title string, xs []string) {
+		if len(xs) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "<h2>%s</h2>\n<ul>", e(title))
+		for _, x := range xs {
+			fmt.Fprintf(&b, "<li>%s</li>", e(x))
+		}
+		b.WriteString("</ul>\n")
+	}
+	list("数字与别人的 trace 吻合(疑似抄袭)", sm.Copies)
+	list("完整性问题", sm.Integrity)
+	fmt.Fprintf(&b, "<h2>人工阅读队列(%d 条)</h2>\n<p>关键词辅助分只用于排序,不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
+	for _, m := range sm.Manual {
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",
+			e(m.Learner), e(m.Title), e(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
+	}
+	b.WriteString("</tbody></table>")
+	return htmlPage("评分汇总", b.String())
+}
+
+// Write puts every output under dir:
+//
+//	grades.csv              one row per roster learner (LMS upload)
+//	manual-review.csv       the free-text queue, with a score column to fill
+//	summary.md, summary.html
+//	grades.json             every submission in full (instructor only)
+//	results/NAME.json       Gradescope results.json per submission
+//	feedback/NAME.md, .html learner feedback in Chinese
+//
+// NAME is the learner id (unknown-FILE for an unknown learner). No file
+// holds a machine path: submissions are named by base name only.
+func (b *Batch) Write(dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	write := func(name string, f func(w io.Writer) error) error {
+		fh, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if err := f(fh); err != nil {
+			fh.Close()
+			return err
+		}
+		return fh.Close()
+	}
+	str := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	if err := write("grades.csv", b.WriteCSV); err != nil {
+		return err
+	}
+	if err := write("manual-review.csv", b.WriteManualCSV); err != nil {
+		return err
+	}
+	sm := b.Summarize()
+	if err := write("summary.md", str(sm.Markdown())); err != nil {
+		return err
+	}
+	if err := write("summary.html", str(sm.HTML())); err != nil {
+		return err
+	}
+	all, err := json.MarshalIndent(b.Subs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := write("grades.json", str(string(all)+"\n")); err != nil {
+		return err
+	}
+	for i, s := range b.Subs {
+		name := b.names[i]
+		gs, err := GradescopeJSON(s)
+		if err != nil {
+			return err
+		}
+		if err := ValidateResultsJSON(gs); err != nil {
+			return fmt.Errorf("%s: %w", name, err) // a bug, not bad input
+		}
+		if err := write(filepath.Join("results", name+".json"), str(string(gs))); err != nil {
+			return err
+		}
+		if err := write(filepath.Join("feedback", name+".md"), str(FeedbackMarkdown(s))); err != nil {
+			return err
+		}
+		if err := write(filepath.Join("feedback", name+".html"), str(FeedbackHTML(s))); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package grade
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+// Learner feedback, in Simplified Chinese, as Markdown and as HTML. Every
+// string that came from a submission (file name, cell ids, hints echoing
+// the card, free text) is escaped in both: Markdown is often rendered to
+// HTML by an LMS. Hidden criteria show their message and score, never an
+// expected value, and instructor-only details never appear.
+
+const howGraded = "评分程序没有运行你的代码:它读取自检格输出里的卡片,用发给你的那一份 trace 重新计算每一项。自检里的“通过”只是提示,以这里为准。"
+
+// mdEscape makes s inert in Markdown (and in the HTML it renders to):
+// markup characters become entities or backslash escapes, and a newline
+// becomes a space so a table row stays one row.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '`', '*', '_', '[', ']', '|', '#', '!', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// codeSpan keeps s literal inside backticks, where Markdown does not
+// process escapes: backticks and line breaks are the only dangers.
+func codeSpan(s string) string {
+	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ", "|", "/").Replace(s)
+}
+
+func statusMark(x Score) string {
+	switch {
+	case x.Pending:
+		return "? 待阅读"
+	case x.Status == card.Pass:
+		return "✓ 通过"
+	case x.Points > 0:
+		return "◐ 部分得分"
+	}
+	return "✗ 未通过"
+}
+
+func kindTitle(kind string) string {
+	switch kind {
+	case KindHidden:
+		return "隐藏检查(只显示结果、得分和提示,不显示期望值)"
+	case KindManual:
+		return "文字题(由老师阅读评分)"
+	}
+	return "公开检查"
+}
+
+// FeedbackMarkdown is the learner's feedback as Markdown.
+func FeedbackMarkdown(s *Submission) string {
+	e := mdEscape
+	var b strings.Builder
+	b.WriteString("# 第 01 单元交付卡 · 评分反馈\n\n")
+	if s.Learner != "" {
+		fmt.Fprintf(&b, "- 学习者:%s\n", e(s.Learner))
+	}
+	fmt.Fprintf(&b, "- 提交的文件:%s\n", e(s.File))
+	if s.NBFormat != "" {
+		fmt.Fprintf(&b, "- 笔记本格式:nbformat %s\n", e(s.NBFormat))
+	}
+	b.WriteString("\n")
+	if !s.Gradable {
+		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交;如有疑问请联系老师。\n", e(s.Reason))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(s.StatusLine), howGraded)
+	for _, kind := range []string{KindPublic, KindHidden, KindManual} {
+		fmt.Fprintf(&b, "\n## %s\n\n| 结果 | 检查项 | 得分 | 提示 |\n|---|---|---|---|\n", kindTitle(kind))
+		for _, x := range s.Scores {
+			if x.Kind != kind {
+				continue
+			}
+			pts := fmtPts(x.Points) + "/" + fmtPts(x.Max)
+			if x.Pending {
+				pts = "待评/" + fmtPts(x.Max)
+			}
+			fmt.Fprintf(&b, "| %s | %s `%s` | %s | %s |\n", statusMark(x), e(x.Title), codeSpan(x.ID), pts, e(x.Message))
+		}
+	}
+	if len(s.Manual) > 0 {
+		b.WriteString("\n### 你的文字答案(老师会阅读)\n\n")
+		for _, m := range s.Manual {
+			fmt.Fprintf(&b, "- **%s**:%s\n", e(m.Title), e(m.Text))
+		}
+	}
+	b.WriteString("\n## 完整性\n\n")
+	if len(s.Integrity) == 0 {
+		b.WriteString("- ✓ 锁定的单元格没有改动,输出与卡片一致。\n")
+	}
+	for _, f := range s.Integrity {
+		mark := "注意"
+		if f.Warn {
+			mark = "⚠ 问题"
+		}
+		fmt.Fprintf(&b, "- %s:%s\n", mark, e(f.Message))
+	}
+	return b.String()
+}
+
+const pageStyle = `body{font-family:system-ui,"PingFang SC","Noto Sans CJK SC",sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+.pass{color:#080}.fail{color:#b00}.partial{color:#a60}.pending{color:#666}code{font-size:smaller;color:#666}
+.bar{background:#4a7fb5;height:1em;display:inline-block;vertical-align:middle}blockquote{border-left:3px solid #ccc;margin:0;padding-left:1rem;white-space:pre-wrap}`
+
+func htmlPage(title, body string) string {
+	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + html.EscapeString(title) +
+		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
+}
+
+func statusClass(x Score) string {
+	switch {
+	case x.Pending:
+		return "pending"
+	case x.Status == card.Pass:
+		return "pass"
+	case x.Points > 0:
+		return "partial"
+	}
+	return "fail"
+}
+
+// FeedbackHTML is the learner's feedback as a standalone HTML page.
+func FeedbackHTML(s *Submission) string {
+	e := html.EscapeString
+	var b strings.Builder
+	b.WriteString("<h1>第 01 单元交付卡 · 评分反馈</h1>\n<ul>")
+	if s.Learner != "" {
+		fmt.Fprintf(&b, "<li>学习者:%s</li>", e(s.Learner))
+	}
+	fmt.Fprintf(&b, "<li>提交的文件:%s</li>", e(s.File))
+	if s.NBFormat != "" {
+		fmt.Fprintf(&b, "<li>笔记本格式:nbformat %s</li>", e(s.NBFormat))
+	}
+	b.WriteString("</ul>\n")
+	if !s.Gradable {
+		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交;如有疑问请联系老师。</p>", e(s.Reason))
+		return htmlPage("评分反馈", b.String())
+	}
+	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(s.StatusLine), e(howGraded))
+	for _, kind := range []string{KindPublic, KindHidden, KindManual} {
+		fmt.Fprintf(&b, "<h2>%s</h2>\n<table><thead><tr><th>结果</th><th>检查项</th><th>得分</th><th>提示</th></tr></thead><tbody>\n", e(kindTitle(kind)))
+		for _, x := range s.Scores {
+			if x.Kind != kind {
+				continue
+			}
+			pts := fmtPts(x.Points) + "/" + fmtPts(x.Max)
+			if x.Pending {
+				pts = "待评/" + fmtPts(x.Max)
+			}
+			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td></tr>\n",
+				statusClass(x), e(statusMark(x)), e(x.Title), e(x.ID), e(pts), e(x.Message))
+		}
+		b.WriteString("</tbody></table>\n")
+	}
+	if len(s.Manual) > 0 {
+		b.WriteString("<h3>你的文字答案(老师会阅读)</h3>\n")
+		for _, m := range s.Manual {
+			fmt.Fprintf(&b, "<p><strong>%s</strong></p><blockquote>%s</blockquote>\n", e(m.Title), e(m.Text))
+		}
+	}
+	b.WriteString("<h2>完整性</h2>\n<ul>")
+	if len(s.Integrity) == 0 {
+		b.WriteString("<li class=\"pass\">✓ 锁定的单元格没有改动,输出与卡片一致。</li>")
+	}
+	for _, f := range s.Integrity {
+		cls, mark := "pending", "注意"
+		if f.Warn {
+			cls, mark = "fail", "⚠ 问题"
+		}
+		fmt.Fprintf(&b, "<li class=\"%s\">%s:%s</li>", cls, mark, e(f.Message))
+	}
+	b.WriteString("</ul>")
+	return htmlPage("评分反馈", b.String())
+}

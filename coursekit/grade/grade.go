@@ -1,0 +1,858 @@
+package grade
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Criterion kinds.
+const (
+	KindPublic = "public" // the self-check's criteria, recomputed
+	KindHidden = "hidden" // grader-only criteria
+	KindManual = "manual" // free text: read by a person
+)
+
+// OwnVariantID is the hidden criterion that the card's numbers come from
+// the learner's own variant.
+const OwnVariantID = "hidden.own_variant"
+
+const ownVariantTitle = "数字来自发给你的那一份 trace"
+
+// manualIDs are the public criteria whose answer is free text.
+var manualIDs = map[string]bool{
+	"stream.aggregation": true, "text.counter_evidence": true, "text.outputs": true, "text.denominator": true,
+}
+
+// DefaultPoints is the rubric: points per criterion id. Numbers and the
+// path map weigh more than the stated definitions; free text is read by a
+// person; copying someone else's numbers costs the most of any hidden row.
+func DefaultPoints() map[string]float64 {
+	p := map[string]float64{}
+	for _, id := range card.CriterionIDs() {
+		switch {
+		case strings.HasPrefix(id, "map."), strings.HasPrefix(id, "figures."):
+			p[id] = 2
+		case manualIDs[id] && id != "stream.aggregation":
+			p[id] = 2
+		default:
+			p[id] = 1
+		}
+	}
+	for _, id := range card.HiddenIDs() {
+		p[id] = 1
+	}
+	p[OwnVariantID] = 3
+	return p
+}
+
+// CriterionIDs is every graded criterion in report order: public (manual
+// ones included, in place), then hidden, then the own-variant check.
+func CriterionIDs() []string {
+	return append(append(card.CriterionIDs(), card.HiddenIDs()...), OwnVariantID)
+}
+
+// Score is one criterion's grade.
+type Score struct {
+	ID     string      `json:"id"`
+	Title  string      `json:"title"`
+	Kind   string      `json:"kind"`
+	Status card.Status `json:"status"`
+	Points float64     `json:"points"`
+	Max    float64     `json:"max"`
+	// Pending is true for free text waiting for a person; Points is 0 until then.
+	Pending bool `json:"pending,omitempty"`
+	// Message is learner-facing (Chinese) and never holds an expected value.
+	Message string `json:"message,omitempty"`
+	// Detail is for the instructor only: never written to learner feedback
+	// or results.json.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Finding is one integrity observation.
+type Finding struct {
+	Code string `json:"code"`
+	// Warn findings fail the integrity check; info findings are notes.
+	Warn    bool   `json:"warn"`
+	Message string `json:"message"` // learner-facing, Chinese
+	Detail  string `json:"detail,omitempty"`
+}
+
+// ManualItem is one free-text answer for the manual-review queue. Keyword
+// is a keyword-assist score in [0,1] for the reader; it never enters the
+// automatic total.
+type ManualItem struct {
+	Learner  string   `json:"learner"`
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Text     string   `json:"text"`
+	Max      float64  `json:"max"`
+	Keyword  float64  `json:"keyword_assist"`
+	Keywords []string `json:"keywords_found,omitempty"`
+}
+
+// Submission is the grade of one submitted file.
+type Submission struct {
+	// File is the submitted file's base name (no directories).
+	File    string `json:"file"`
+	Learner string `json:"learner,omitempty"`
+	// Gradable is false when Reason says why nothing could be graded.
+	Gradable   bool    `json:"gradable"`
+	ReasonCode string  `json:"reason_code,omitempty"`
+	Reason     string  `json:"reason,omitempty"`
+	NBFormat   string  `json:"nbformat,omitempty"`
+	Scores     []Score `json:"scores,omitempty"`
+	// Total is the automatic score; Pending is the points waiting for a
+	// person; Max counts every criterion.
+	Total     float64      `json:"total"`
+	Pending   float64      `json:"pending"`
+	Max       float64      `json:"max"`
+	Integrity []Finding    `json:"integrity,omitempty"`
+	Manual    []ManualItem `json:"manual,omitempty"`
+	// StatusLine is the honest one-line summary, in Chinese.
+	StatusLine string `json:"status_line"`
+}
+
+// IntegrityOK reports whether no integrity finding is a warning.
+func (s *Submission) IntegrityOK() bool {
+	for _, f := range s.Integrity {
+		if f.Warn {
+			return false
+		}
+	}
+	return true
+}
+
+// Score returns the criterion with the given id.
+func (s *Submission) Score(id string) (Score, bool) {
+	for _, x := range s.Scores {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return Score{}, false
+}
+
+// Options configure a Grader.
+type Options struct {
+	Key    []byte
+	Roster *Roster
+	// Points is the rubric (nil: DefaultPoints()).
+	Points map[string]float64
+	// MaxBytes caps the bytes read per submission (0: DefaultMaxBytes).
+	MaxBytes int64
+	// Public is the unit's public teaching trace (optional): a card with
+	// its numbers is the worked example, not the learner's own work.
+	Public []byte
+}
+
+// Grader grades submissions against the learners' variants. It is safe
+// for concurrent use.
+type Grader struct {
+	o Options
+
+	once     sync.Once
+	variants map[string]*variantInfo // by learner id
+	others   []*variantInfo          // every variant, plus the public trace
+	initErr  error
+}
+
+type variantInfo struct {
+	who string // learner id, or "" for the public trace
+	t   *trace.Trace
+	sha string
+	fp  fingerprint
+
+	sumOnce sync.Once
+	sum     *metrics.Summary
+}
+
+// summary is the variant's metrics summary, computed on first use: only
+// learners who submitted need it.
+func (v *variantInfo) summary() *metrics.Summary {
+	v.sumOnce.Do(func() { v.sum = summarize(v.t) })
+	return v.sum
+}
+
+// NewGrader checks the options; a missing key or roster is an error before
+// any grading starts.
+func NewGrader(o Options) (*Grader, error) {
+	if len(o.Key) < MinKeyBytes {
+		return nil, fmt.Errorf("grade: key shorter than %d bytes", MinKeyBytes)
+	}
+	if o.Roster == nil || len(o.Roster.Learners) == 0 {
+		return nil, errors.New("grade: empty roster")
+	}
+	if o.Points == nil {
+		o.Points = DefaultPoints()
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	return &Grader{o: o}, nil
+}
+
+// Points is the rubric in use.
+func (g *Grader) Points() map[string]float64 { return g.o.Points }
+
+// Prepare regenerates every learner's variant (the copy check compares a
+// card with all of them) and reads the public trace. Grading calls it on
+// first use; call it first to get its error before any grading starts.
+func (g *Grader) Prepare() error { return g.prepare() }
+
+func (g *Grader) prepare() error {
+	g.once.Do(func() {
+		g.variants = map[string]*variantInfo{}
+		ls := g.o.Roster.Learners
+		infos := make([]*variantInfo, len(ls))
+		errs := make([]error, len(ls))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, l := range ls {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				b, err := Variant(g.o.Key, l.ID)
+				if err == nil {
+					infos[i], err = newVariantInfo(l.ID, b)
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		for i, l := range ls {
+			if errs[i] != nil {
+				g.initErr = fmt.Errorf("variant of %s: %w", l.ID, errs[i])
+				return
+			}
+			g.variants[l.ID] = infos[i]
+			g.others = append(g.others, infos[i])
+		}
+		if len(g.o.Public) > 0 {
+			pub, err := newVariantInfo("", g.o.Public)
+			if err != nil {
+				g.initErr = fmt.Errorf("public trace: %w", err)
+				return
+			}
+			g.others = append(g.others, pub)
+		}
+	})
+	return g.initErr
+}
+
+func newVariantInfo(who string, b []byte) (*variantInfo, error) {
+	t, err := trace.Read(bytes.NewReader(b), VariantTraceName)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	return &variantInfo{who: who, t: t, sha: hex.EncodeToString(sum[:]), fp: quickFingerprint(t)}, nil
+}
+
+func summarize(t *trace.Trace) *metrics.Summary {
+	return metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}})
+}
+
+// GradeFile reads path (at most MaxBytes) and grades it.
+func (g *Grader) GradeFile(path string) *Submission {
+	b, err := ReadFileLimited(path, g.o.MaxBytes)
+	if err != nil {
+		s := &Submission{File: filepath.Base(path), Learner: g.learnerFromName(path)}
+		var u *Ungradable
+		errors.As(err, &u)
+		return s.fail(u)
+	}
+	return g.Grade(path, b)
+}
+
+func (s *Submission) fail(u *Ungradable) *Submission {
+	s.Gradable = false
+	s.ReasonCode, s.Reason = u.Code, u.Msg
+	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
+	s.StatusLine = "无法评分:" + u.Msg
+	return s
+}
+
+// Grade grades one submission held in data; name is its path as collected
+// (its base name or folder may be the learner id). It never returns nil and
+// never panics on bad input: anything it cannot grade comes back with
+// Gradable false and a reason.
+func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
+	// Known by name up front, so that even an ungradable file lands in
+	// its learner's row of grades.csv.
+	sub = &Submission{File: filepath.Base(name), Learner: g.learnerFromName(name)}
+	defer func() {
+		if r := recover(); r != nil { // a bug must not end the batch
+			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错(%v),请老师人工查看。", r))
+		}
+	}()
+	if int64(len(data)) > g.o.MaxBytes {
+		return sub.fail(ungradable(ReasonTooLarge, "文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
+	}
+	if err := g.prepare(); err != nil {
+		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace:%v", err))
+	}
+	nb, err := ParseNotebook(data)
+	if err != nil {
+		return sub.fail(err.(*Ungradable))
+	}
+	sub.NBFormat = nb.Version()
+	learner, u := g.identify(name, nb)
+	if u != nil {
+		sub.Learner = ""
+		return sub.fail(u)
+	}
+	sub.Learner = learner
+	own := g.variants[learner]
+
+	payloads, u := findPayloads(nb)
+	if u != nil {
+		return sub.fail(u)
+	}
+	var cardCells []*Cell
+	for i := range nb.Cells {
+		if nb.Cells[i].Role == RoleCard {
+			cardCells = append(cardCells, &nb.Cells[i])
+		}
+	}
+	if len(cardCells) > 1 {
+		return sub.fail(ungradable(ReasonTwoCards, "笔记本里有 %d 个卡片格;只保留一个卡片格,重新运行自检后再提交。", len(cardCells)))
+	}
+	distinct := map[string]bool{}
+	for _, p := range payloads {
+		distinct[string(p.raw)] = true
+	}
+	if len(distinct) > 1 {
+		return sub.fail(ungradable(ReasonTwoCards, "输出里有 %d 张不同的卡片;只保留一个自检格,从卡片格开始重新运行后再提交。", len(distinct)))
+	}
+	if len(payloads) == 0 {
+		if len(cardCells) == 1 {
+			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出:请运行最后的自检格,保存后再提交(评分只读自检输出里的卡片,不运行你的代码)。"))
+		}
+		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有卡片:既没有卡片格,也没有自检输出。是不是交错了文件?"))
+	}
+	p := payloads[0]
+	c := p.payload.Card
+	var cardCell *Cell
+	if len(cardCells) == 1 {
+		cardCell = cardCells[0]
+	}
+
+	rep := card.Check(c, own.t)
+	hidden := card.HiddenChecks(c, own.t)
+	s := own.summary()
+	sub.Gradable = true
+	for _, r := range rep.Results {
+		sub.add(g.scorePublic(r, c, s), learner, c)
+	}
+	for _, r := range hidden {
+		sub.add(g.scoreHidden(r), learner, c)
+	}
+	sub.add(g.ownVariant(c, own), learner, c)
+	sub.Integrity = g.integrity(nb, learner, payloads, cardCell, own, rep)
+	sub.StatusLine = sub.statusLine()
+	return sub
+}
+
+// learnerFromName is the learner a collected file belongs to by its base
+// name or its folder (LMS downloads name one or the other), or "".
+func (g *Grader) learnerFromName(name string) string {
+	base := filepath.Base(name)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	if g.o.Roster.Has(stem) {
+		return stem
+	}
+	if dir := filepath.Base(filepath.Dir(name)); dir != "." && g.o.Roster.Has(dir) {
+		return dir
+	}
+	return ""
+}
+
+// identify finds whose submission this is: the file's base name or its
+// folder as collected, else the signed release record.
+func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
+	if id := g.learnerFromName(name); id != "" {
+		return id, nil
+	}
+	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && g.o.Roster.Has(a.Learner) {
+		return a.Learner, nil
+	}
+	base := filepath.Base(name)
+	claimed := strings.TrimSuffix(base, filepath.Ext(base))
+	if a := nb.Assignment; a != nil && a.Learner != "" {
+		claimed = a.Learner
+	}
+	return "", ungradable(ReasonUnknown, "名单里没有学习者 %q:文件名或所在文件夹应当是学习者 id。", claimed)
+}
+
+func (s *Submission) add(x Score, learner string, c *card.Card) {
+	s.Scores = append(s.Scores, x)
+	s.Max += x.Max
+	if x.Pending {
+		s.Pending += x.Max
+		text := manualText(x.ID, c)
+		kw, hits := keywordAssist(x.ID, text)
+		s.Manual = append(s.Manual, ManualItem{Learner: learner, ID: x.ID, Title: x.Title, Text: text, Max: x.Max, Keyword: kw, Keywords: hits})
+		return
+	}
+	s.Total += x.Points
+}
+
+func (s *Submission) statusLine() string {
+	var pub, pubPass, hid, hidPass int
+	for _, x := range s.Scores {
+		switch x.Kind {
+		case KindPublic:
+			pub++
+			if x.Status == card.Pass {
+				pubPass++
+			}
+		case KindHidden:
+			hid++
+			if x.Status == card.Pass {
+				hidPass++
+			}
+		}
+	}
+	line := fmt.Sprintf("自动评分 %s/%s 分;公开检查 %d/%d 通过,隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
+	if s.Pending > 0 {
+		line += fmt.Sprintf(";另有 %s 分的文字题等待老师阅读", fmtPts(s.Pending))
+	}
+	return line
+}
+
+func fmtPts(v float64) string {
+	v = math.Round(v*100) / 100
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
+}
+
+// ---- scoring ----
+
+func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Score {
+	x := Score{ID: r.ID, Title: r.Title, Kind: KindPublic, Status: r.Status, Max: g.o.Points[r.ID], Message: r.Hint}
+	if manualIDs[r.ID] {
+		x.Kind = KindManual
+		if strings.TrimSpace(manualText(r.ID, c)) != "" {
+			x.Pending = true
+			x.Status = card.NeedsHuman
+			if r.Status == card.Fail {
+				x.Message = "关键词预检没有找到相关内容:" + r.Hint + "(老师仍会阅读你的答案。)"
+			} else {
+				x.Message = "文字题,等待老师阅读评分。"
+			}
+		}
+		return x
+	}
+	switch r.Status {
+	case card.Pass:
+		x.Points = x.Max
+	case card.Fail:
+		if f, ok := partial(r.ID, c, s); ok {
+			if f >= 1 { // our bands agree, the exact check does not: half credit
+				f = 0.5
+			}
+			x.Points = round2(f * x.Max)
+			if x.Points > 0 {
+				x.Message += "(部分得分)"
+			}
+			x.Detail = fmt.Sprintf("partial credit %.2f", f)
+		}
+	}
+	return x
+}
+
+func (g *Grader) scoreHidden(r card.Result) Score {
+	x := Score{ID: r.ID, Title: r.Title, Kind: KindHidden, Status: r.Status, Max: g.o.Points[r.ID], Message: r.Hint}
+	if r.Status == card.Pass {
+		x.Points = x.Max
+	}
+	return x
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// fingerprint is what tells variants apart on a card: window length,
+// success P95 and cost at 1 s, qualified counts at 1 s and 0.5 s.
+type fingerprint [5]float64
+
+func traceFingerprint(s *metrics.Summary) fingerprint {
+	fp := fingerprint{s.WindowS, math.NaN(), float64(s.Conditions[0].Qualified), float64(s.Conditions[1].Qualified), math.NaN()}
+	if s.TTFT.P95 != nil {
+		fp[1] = *s.TTFT.P95
+	}
+	if s.Conditions[0].CostPer1000 != nil {
+		fp[4] = *s.Conditions[0].CostPer1000
+	}
+	return fp
+}
+
+// quickFingerprint is traceFingerprint without a full summary: the copy
+// check needs every learner's fingerprint, and a summary costs far more
+// than these few numbers of a 10-attempt trace. Same definitions: attempts
+// starting in the window, complete successes only, nearest-rank P95, TTFT
+// ≤ SLO with a quality pass.
+func quickFingerprint(t *trace.Trace) fingerprint {
+	var ttfts []float64
+	var q1, q05 int
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if !t.Header.Window.Contains(a.StartMS) || a.Outcome != trace.OK {
+			continue
+		}
+		v, ok := a.TTFT()
+		if !ok {
+			continue
+		}
+		ttfts = append(ttfts, v)
+		if a.Quality == trace.Pass {
+			q1 += int(boolF(v <= 1000))
+			q05 += int(boolF(v <= 500))
+		}
+	}
+	fp := fingerprint{t.Header.Window.Seconds(), math.NaN(), float64(q1), float64(q05), math.NaN()}
+	if n := len(ttfts); n > 0 {
+		slices.Sort(ttfts)
+		fp[1] = ttfts[metrics.NearestRankIndex(n, 0.95)]
+	}
+	if t.Header.WindowCost != nil && q1 > 0 {
+		fp[4] = *t.Header.WindowCost * 1000 / float64(q1)
+	}
+	return fp
+}
+
+func cardFingerprint(c *card.Card) fingerprint {
+	fp := fingerprint{c.Window.Seconds, math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+	conds := condsBySLO(c)
+	if a := conds[0]; a != nil {
+		fp[1], _ = toMS(a.P95)
+		fp[2] = float64(a.Qualified)
+		fp[4] = a.CostPer1000.Value
+	}
+	if b := conds[1]; b != nil {
+		fp[3] = float64(b.Qualified)
+	}
+	return fp
+}
+
+// matches counts the fingerprint components that agree within the card's
+// tolerances; distinctive is true when the two rare ones (P95 and cost,
+// dozens of values each) both agree. Window and counts take a handful of
+// values, so agreeing on them alone proves nothing.
+func (a fingerprint) matches(b fingerprint) (n int, distinctive bool) {
+	for i := range a {
+		if agree(i, a[i], b[i]) {
+			n++
+		}
+	}
+	return n, agree(1, a[1], b[1]) && agree(4, a[4], b[4])
+}
+
+// agree compares fingerprint component i: window in s, P95 in ms within
+// 5 ms, counts exactly, cost within 1 %.
+func agree(i int, x, want float64) bool {
+	if !finiteF(x) || !finiteF(want) {
+		return false
+	}
+	tol := 0.0
+	switch i {
+	case 0:
+		tol = 1e-6
+	case 1:
+		tol = 5
+	case 4:
+		tol = math.Max(0.01, 0.01*math.Abs(want))
+	}
+	return math.Abs(x-want) <= tol
+}
+
+func boolF(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func finiteF(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// ownVariant fails a card whose numbers fit another trace (another
+// learner's variant or the public example) better than the learner's own.
+// Numbers that fit no trace are just wrong: the public rows grade them.
+func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
+	x := Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
+	fp := cardFingerprint(c)
+	mine, _ := fp.matches(own.fp)
+	best, who := 0, ""
+	for _, o := range g.others {
+		if o == own {
+			continue
+		}
+		if m, rare := fp.matches(o.fp); rare && m > best {
+			best, who = m, o.who
+		}
+	}
+	// A copy agrees with another trace on the rare figures and on at
+	// least two more key figures than with the learner's own. An honest
+	// slip changes one or two figures, and lands on another learner's
+	// exact numbers only by a rare coincidence.
+	if best >= 4 && best-mine >= 2 {
+		if who == "" {
+			who = "the public teaching trace"
+		}
+		x.Status = card.Fail
+		x.Message = "卡片上的数字与发给你的那一份 trace 对不上,却与另一份 trace 高度吻合。请用发给你的 trace(笔记本旁边的 trace.jsonl)重新计算。"
+		x.Detail = fmt.Sprintf("card matches %s on %d/5 key figures, own variant on %d/5", who, best, mine)
+		return x
+	}
+	x.Points = x.Max
+	return x
+}
+
+// ---- partial credit ----
+
+// condsBySLO is the card's conditions for 1 s and 0.5 s, nil where missing.
+func condsBySLO(c *card.Card) [2]*card.Condition {
+	var out [2]*card.Condition
+	for i, slo := range []float64{1000, 500} {
+		for j := range c.Conditions {
+			if ms, ok := toMS(c.Conditions[j].SLO); ok && math.Abs(ms-slo) <= 5 {
+				out[i] = &c.Conditions[j]
+				break
+			}
+		}
+	}
+	return out
+}
+
+// toMS reads a time figure in ms; without a time unit, a small value is
+// taken as seconds (ok is false either way, for the unit rows).
+func toMS(f card.Figure) (float64, bool) {
+	u := strings.ToLower(strings.TrimSpace(f.Unit))
+	switch u {
+	case "s", "sec", "second", "seconds", "秒":
+		return f.Value * 1000, true
+	case "ms", "msec", "millisecond", "milliseconds", "毫秒":
+		return f.Value, true
+	}
+	if f.Value < 50 {
+		return f.Value * 1000, false
+	}
+	return f.Value, false
+}
+
+func perSecond(f card.Figure) float64 {
+	u := strings.ToLower(f.Unit)
+	if strings.Contains(u, "min") || strings.Contains(u, "分钟") {
+		return f.Value / 60
+	}
+	return f.Value
+}
+
+// band is the tolerance band of a number: 1 within the exact check's
+// tolerance, 0.5 within 10 %, else 0.
+func band(got, want, abs float64) float64 {
+	if !finiteF(got) {
+		return 0
+	}
+	d := math.Abs(got - want)
+	switch {
+	case d <= math.Max(0.01*math.Abs(want), abs):
+		return 1
+	case d <= 0.10*math.Abs(want):
+		return 0.5
+	}
+	return 0
+}
+
+// ratioBand: the counts themselves → 1; the right value from other
+// numbers (reduced, percent as 20/100) → 0.5.
+func ratioBand(r card.Ratio, num, den float64) float64 {
+	if r.Num == num && r.Den == den {
+		return 1
+	}
+	if r.Den != 0 && den != 0 && math.Abs(r.Num/r.Den-num/den) < 1e-9 {
+		return 0.5
+	}
+	return 0
+}
+
+// partial is the partial credit of a failed criterion in [0,1]; ok is
+// false for criteria that are all or nothing. Numbers are scored per
+// condition (half each) by tolerance band, the path map by its structure.
+func partial(id string, c *card.Card, s *metrics.Summary) (float64, bool) {
+	conds := condsBySLO(c)
+	perCond := func(f func(c *card.Condition, want *metrics.Condition) float64) float64 {
+		t := 0.0
+		for i, cc := range conds {
+			if cc != nil {
+				t += f(cc, &s.Conditions[i]) / 2
+			}
+		}
+		return t
+	}
+	switch id {
+	case "figures.p95":
+		if s.TTFT.P95 == nil {
+			return 0, true
+		}
+		return perCond(func(c *card.Condition, _ *metrics.Condition) float64 {
+			ms, _ := toMS(c.P95)
+			return band(ms, *s.TTFT.P95, 5)
+		}), true
+	case "figures.failure_rate":
+		return perCond(func(c *card.Condition, _ *metrics.Condition) float64 {
+			return ratioBand(c.FailureRate, float64(s.Failures), float64(s.Attempts))
+		}), true
+	case "figures.qualified":
+		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+			return boolF(int64(c.Qualified) == w.Qualified)
+		}), true
+	case "figures.qualified_rate":
+		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+			return ratioBand(c.QualifiedRate, w.QualifiedRate.Num, w.QualifiedRate.Den)
+		}), true
+	case "figures.goodput":
+		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+			return band(perSecond(c.Goodput), w.GoodputPerS, 1e-3)
+		}), true
+	case "figures.cost":
+		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+			if w.CostPer1000 == nil {
+				return boolF(c.CostPer1000.Value == 0)
+			}
+			return band(c.CostPer1000.Value, *w.CostPer1000, 0.01)
+		}), true
+	case "map.steps":
+		p := c.Path
+		f := 0.0
+		if p.Task == card.TrainingTask || p.Task == card.InferenceTask {
+			f = 0.25
+		}
+		named := map[string]bool{}
+		for _, st := range p.Steps {
+			if n := strings.TrimSpace(st.Name); n != "" {
+				named[n] = true
+			}
+		}
+		return f + 0.75*float64(min(len(named), 4))/4, true
+	case "map.marks":
+		var d, dev, o, fl bool
+		for _, st := range c.Path.Steps {
+			d = d || strings.TrimSpace(st.Data) != ""
+			dev = dev || strings.TrimSpace(st.Device) != ""
+			o = o || strings.TrimSpace(st.Output) != ""
+			fl = fl || strings.TrimSpace(st.Failure) != ""
+		}
+		return (boolF(d) + boolF(dev) + boolF(o) + boolF(fl)) / 4, true
+	case "map.sampling":
+		sp := strings.TrimSpace(c.Path.SamplingPoint)
+		if sp == "" || strings.Contains(sp, "监控") || strings.Contains(strings.ToLower(sp), "monitor") {
+			return 0, true
+		}
+		return 0.5, true // a concrete point, but not a step of the map
+	}
+	return 0, false
+}
+
+// ---- free text ----
+
+func manualText(id string, c *card.Card) string {
+	switch id {
+	case "stream.aggregation":
+		return c.Streaming.Aggregation
+	case "text.counter_evidence":
+		return c.CounterEvidence
+	case "text.denominator":
+		return c.DenominatorError
+	case "text.outputs":
+		if strings.TrimSpace(c.Outputs.Training) == "" && strings.TrimSpace(c.Outputs.Inference) == "" {
+			return ""
+		}
+		return "训练:" + c.Outputs.Training + "\n推理:" + c.Outputs.Inference
+	}
+	return ""
+}
+
+// keywordGroups: the ideas a good answer tends to name. The assist score
+// is the share of groups named; it orders the reader's queue, nothing more.
+var keywordGroups = map[string][][]string{
+	"text.counter_evidence": {{"排队", "队列", "queue"}, {"超时", "timeout"}, {"ttft", "首字", "首 token", "首个 token"}, {"失败", "fail", "错误"}, {"时间线", "timeline", "等待", "wait"}},
+	"text.denominator":      {{"分母", "denominator"}, {"全部尝试", "所有尝试", "全部请求", "attempt", "10 次"}, {"失败", "fail"}, {"删", "成功请求", "成功的请求", "只在成功"}, {"假结论", "错误结论", "为零", "0/", "误"}},
+	"text.outputs":          {{"检查点", "checkpoint", "参数", "权重", "weight", "模型状态"}, {"回答", "响应", "response", "请求", "request"}, {"质量", "quality", "合格"}, {"更新", "update", "梯度"}, {"等待", "失败", "时延", "延迟", "latency"}},
+	"stream.aggregation":    {{"事件", "event"}, {"间隔", "interval", "itl"}, {"相邻"}, {"分位", "p95", "p50", "nearest", "中位", "平均"}, {"成功"}},
+}
+
+func keywordAssist(id, text string) (float64, []string) {
+	groups := keywordGroups[id]
+	if len(groups) == 0 {
+		return 0, nil
+	}
+	low := strings.ToLower(text)
+	var hits []string
+	for _, g := range groups {
+		for _, w := range g {
+			if strings.Contains(low, w) {
+				hits = append(hits, w)
+				break
+			}
+		}
+	}
+	return round2(float64(len(hits)) / float64(len(groups))), hits
+}
+
+// ---- batches ----
+
+// GradeAll grades paths on every core and returns the submissions in the
+// order of paths. Each finished submission prints one progress line to
+// progress (if not nil). One bad file never stops the batch.
+func (g *Grader) GradeAll(paths []string, progress io.Writer) []*Submission {
+	out := make([]*Submission, len(paths))
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range paths {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			s := g.GradeFile(p)
+			out[i] = s
+			if progress != nil {
+				mu.Lock()
+				done++
+				fmt.Fprintf(progress, "grade: [%d/%d] %s: %s\n", done, len(paths), p, progressLine(s))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func progressLine(s *Submission) string {
+	if !s.Gradable {
+		return "ungradable (" + s.ReasonCode + ")"
+	}
+	l := fmt.Sprintf("%s %s/%s", s.Learner, fmtPts(s.Total), fmtPts(s.Max))
+	if s.Pending > 0 {
+		l += fmt.Sprintf(" (+%s pending manual review)", fmtPts(s.Pending))
+	}
+	if !s.IntegrityOK() {
+		l += " [integrity]"
+	}
+	return l
+}

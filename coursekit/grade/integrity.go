@@ -1,0 +1,197 @@
+package grade
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+// Integrity finding codes; stable, English, for tools.
+const (
+	FindNBFormat          = "nbformat"
+	FindDuplicateIDs      = "duplicate_cell_ids"
+	FindNoRelease         = "no_release_record"
+	FindReleaseEdited     = "release_record_invalid"
+	FindOtherLearner      = "other_learners_notebook"
+	FindLockedDeleted     = "locked_cell_deleted"
+	FindLockedDuplicated  = "locked_cell_duplicated"
+	FindLockedEdited      = "locked_cell_edited"
+	FindInconsistent      = "outputs_inconsistent_with_card"
+	FindNotComparable     = "card_cell_not_comparable"
+	FindNoCardCell        = "no_card_cell"
+	FindReportMismatch    = "selfcheck_report_mismatch"
+	FindOtherTrace        = "selfcheck_on_other_trace"
+	FindCardOutputOutside = "card_output_outside_selfcheck"
+)
+
+// integrity checks the submission against its signed release record and
+// itself. Nothing here changes the score: the instructor decides; the
+// copy check that does cost points is the OwnVariantID criterion.
+func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound, cardCell *Cell, own *variantInfo, rep card.Report) []Finding {
+	var fs []Finding
+	add := func(code string, warn bool, detail, format string, a ...any) {
+		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
+	}
+	if nb.NBFormatMinor < 5 {
+		add(FindNBFormat, false, "", "笔记本格式 nbformat %s:没有单元格 id,只能按元数据找格子。", nb.Version())
+	}
+
+	// Duplicate cell ids (nbgrader #1083): a copied cell keeps its id.
+	count := map[string]int{}
+	for _, c := range nb.Cells {
+		if c.ID != "" {
+			count[c.ID]++
+		}
+	}
+	var dups []string
+	for _, c := range nb.Cells {
+		if count[c.ID] > 1 && !slices.Contains(dups, c.ID) {
+			dups = append(dups, c.ID)
+		}
+	}
+	if len(dups) > 0 {
+		add(FindDuplicateIDs, true, "", "有重复的单元格 id:%s(复制单元格会带上原来的 id)。", strings.Join(dups, "、"))
+	}
+
+	// Locked cells, against the signed release record.
+	a := nb.Assignment
+	switch {
+	case a == nil:
+		add(FindNoRelease, true, "", "笔记本里没有发放记录:这不是发给你的那份笔记本,锁定的单元格无法核对。")
+	case !a.Verify(g.o.Key):
+		add(FindReleaseEdited, true, "", "笔记本元数据里的发放记录被改动过,锁定的单元格无法核对。")
+	default:
+		if a.Learner != learner {
+			add(FindOtherLearner, true, "release record names "+a.Learner, "这份笔记本是发给另一位学习者的。")
+		}
+		for _, l := range a.Locked {
+			var same []*Cell
+			for i := range nb.Cells {
+				if nb.Cells[i].ID == l.ID {
+					same = append(same, &nb.Cells[i])
+				}
+			}
+			what := lockedName(l.Role)
+			switch {
+			case len(same) == 0:
+				add(FindLockedDeleted, true, "cell "+l.ID, "锁定的%s(id %s)被删除了,或者改了 id。", what, l.ID)
+			case len(same) > 1:
+				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s(id %s)出现了 %d 次。", what, l.ID, len(same))
+			}
+			for _, c := range same {
+				if cellMAC(g.o.Key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
+					continue
+				}
+				if c.Type != l.CellType {
+					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(id %s)的类型被改成了 %s。", what, l.ID, c.Type)
+				} else {
+					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(id %s)的内容被改动了。", what, l.ID)
+				}
+			}
+		}
+	}
+
+	// The card the self-check saw, against the card cell as submitted.
+	p := payloads[0]
+	if p.cell.Role != RoleSelfCheck {
+		add(FindCardOutputOutside, true, "", "卡片数据出现在自检格以外的第 %d 个单元格的输出里。", p.cell.Index+1)
+	}
+	if cardCell == nil {
+		cardCell = findCardCellBySource(nb)
+	}
+	if cardCell == nil {
+		add(FindNoCardCell, false, "", "没有找到卡片格(元数据 role=card);按自检输出里的卡片评分。")
+	} else {
+		src, err := CardFromSource(cardCell.Source)
+		switch {
+		case errors.Is(err, errNotStatic):
+			add(FindNotComparable, false, err.Error(), "卡片格里有不是常量的写法(调用或变量),无法与自检输出逐项比对;按自检输出里的卡片评分。")
+		case err != nil:
+			add(FindInconsistent, true, err.Error(), "卡片格的代码读不出一张卡片,但输出里有卡片:输出与卡片格不一致。改完卡片后请从卡片格开始重新运行到自检格。")
+		default:
+			if diff := cardDiff(src, p.payload.Card); len(diff) > 0 {
+				add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "输出与卡片不一致:卡片格现在的内容和自检输出里的卡片在这些地方不同:%s。改完卡片后请从卡片格开始重新运行到自检格。", strings.Join(diff, "、"))
+			}
+		}
+	}
+
+	// Which trace the self-check ran on, and what it said.
+	if p.payload.Trace.SHA256 != own.sha {
+		detail := "payload trace sha256 " + short(p.payload.Trace.SHA256)
+		for _, o := range g.others {
+			if o.sha == p.payload.Trace.SHA256 {
+				if o.who == "" {
+					detail += " = the public teaching trace"
+				} else {
+					detail += " = variant of " + o.who
+				}
+			}
+		}
+		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace(%s)。", VariantTraceName)
+	} else {
+		var claimed []string
+		for _, r := range p.payload.Report.Results {
+			if x, ok := rep.Result(r.ID); ok && r.Status == card.Pass && x.Status != card.Pass {
+				claimed = append(claimed, r.ID)
+			}
+		}
+		if len(claimed) > 0 {
+			add(FindReportMismatch, true, strings.Join(claimed, ", "), "自检输出里记录为通过的 %d 项,重新计算后并未通过:输出被改动过,或不是这张卡片的自检结果。", len(claimed))
+		}
+	}
+	return fs
+}
+
+func lockedName(role string) string {
+	switch role {
+	case RoleData:
+		return "数据格"
+	case RoleSelfCheck:
+		return "自检格"
+	}
+	return "说明格"
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// findCardCellBySource is the fallback when the card cell lost its
+// metadata (recreated by the learner): the one code cell declaring a card.
+func findCardCellBySource(nb *Notebook) *Cell {
+	var found *Cell
+	for i := range nb.Cells {
+		c := &nb.Cells[i]
+		if c.Type == "code" && strings.Contains(c.Source, "card.Card{") {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+// cardDiff names the top-level card fields (JSON keys) where a and b differ.
+func cardDiff(a, b *card.Card) []string {
+	ja, _ := json.Marshal(normalized(a))
+	jb, _ := json.Marshal(normalized(b))
+	var ma, mb map[string]json.RawMessage
+	json.Unmarshal(ja, &ma)
+	json.Unmarshal(jb, &mb)
+	var diff []string
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
+		if string(ma[k]) != string(mb[k]) {
+			diff = append(diff, k)
+		}
+	}
+	return diff
+}

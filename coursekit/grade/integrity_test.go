@@ -1,0 +1,292 @@
+package grade
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+// Tampering with locked cells, the release record or the outputs is
+// reported per submission, by code.
+func TestIntegrityTampering(t *testing.T) {
+	f := newFixture(t, "alice", "bob")
+	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+	find := func(cells []any, id string) map[string]any {
+		for _, c := range cells {
+			if c.(map[string]any)["id"] == id {
+				return c.(map[string]any)
+			}
+		}
+		t.Fatalf("no cell %s", id)
+		return nil
+	}
+	cases := []struct {
+		name string
+		nb   []byte
+		want []string
+	}{
+		{"instructions edited", edit(t, good, func(_ map[string]any, cells []any) []any {
+			find(cells, "c51eae1edabb")["source"] = "# 06 交付\n\n随便写写就算通过。"
+			return cells
+		}), []string{FindLockedEdited}},
+		{"data cell deleted", edit(t, good, func(_ map[string]any, cells []any) []any {
+			var out []any
+			for _, c := range cells {
+				if role(c) != RoleData {
+					out = append(out, c)
+				}
+			}
+			return out
+		}), []string{FindLockedDeleted}},
+		{"self-check duplicated", edit(t, good, func(_ map[string]any, cells []any) []any {
+			return append(cells, cellByRole(cells, RoleSelfCheck))
+		}), []string{FindLockedDuplicated, FindDuplicateIDs}},
+		{"self-check reads another file", edit(t, good, func(_ map[string]any, cells []any) []any {
+			sc := cellByRole(cells, RoleSelfCheck)
+			src := sc["source"].([]any)
+			for i, l := range src {
+				src[i] = strings.ReplaceAll(l.(string), `"trace.jsonl"`, `"../public.jsonl"`)
+			}
+			return cells
+		}), []string{FindLockedEdited}},
+		{"markdown turned into code", edit(t, good, func(_ map[string]any, cells []any) []any {
+			find(cells, "cd1a1d63a9f3")["cell_type"] = "code"
+			return cells
+		}), []string{FindLockedEdited}},
+		{"duplicate ids in the learner's cells", edit(t, good, func(_ map[string]any, cells []any) []any {
+			x := map[string]any{"cell_type": "code", "id": "mine", "metadata": map[string]any{}, "source": "", "outputs": []any{}}
+			return append(cells, x, x)
+		}), []string{FindDuplicateIDs}},
+		{"release record edited", edit(t, good, func(m map[string]any, cells []any) []any {
+			a := m["metadata"].(map[string]any)["coursekit"].(map[string]any)["assignment"].(map[string]any)
+			a["trace_sha256"] = strings.Repeat("0", 64)
+			return cells
+		}), []string{FindReleaseEdited}},
+		{"release record removed", edit(t, good, func(m map[string]any, cells []any) []any {
+			delete(m["metadata"].(map[string]any), "coursekit")
+			return cells
+		}), []string{FindNoRelease}},
+		{"card edited after the self-check ran", edit(t, good, func(_ map[string]any, cells []any) []any {
+			c := cellByRole(cells, RoleCard)
+			c["source"] = strings.Replace(c["source"].(string), `Clock:"client"`, `Clock:"server"`, 1)
+			return cells
+		}), []string{FindInconsistent}},
+		{"card cell not Go any more", edit(t, good, func(_ map[string]any, cells []any) []any {
+			cellByRole(cells, RoleCard)["source"] = "这里本来是卡片"
+			return cells
+		}), []string{FindInconsistent}},
+		{"card output moved to another cell", edit(t, good, func(_ map[string]any, cells []any) []any {
+			sc := cellByRole(cells, RoleSelfCheck)
+			find(cells, "7009d75362a9")["outputs"] = sc["outputs"]
+			sc["outputs"] = []any{}
+			return cells
+		}), []string{FindCardOutputOutside}},
+		{"bob's notebook submitted as alice's", f.submitted(t, "bob", correctCard(t, f.variants["alice"])), []string{FindOtherLearner}},
+	}
+	if !strings.Contains(goLiteral(correctCard(t, f.variants["alice"])), `Clock:"client"`) {
+		t.Fatal("test premise: the literal layout changed")
+	}
+	for _, c := range cases {
+		s := f.g.Grade("alice.ipynb", c.nb)
+		if !s.Gradable {
+			t.Errorf("%s: ungradable (%s); tampering is reported, not refused", c.name, s.Reason)
+			continue
+		}
+		if s.IntegrityOK() {
+			t.Errorf("%s: integrity passed", c.name)
+		}
+		for _, code := range c.want {
+			if !hasFinding(s, code) {
+				t.Errorf("%s: no %s finding in %+v", c.name, code, s.Integrity)
+			}
+		}
+		gs := Gradescope(s)
+		last := gs.Tests[len(gs.Tests)-1]
+		if last.Status != "failed" || last.Score != nil || last.Output == "" {
+			t.Errorf("%s: results.json integrity test %+v", c.name, last)
+		}
+	}
+}
+
+// The card cell is read by parsing Go, never by running it; constant
+// expressions count, anything else is "not comparable", not a mismatch.
+func TestCardFromSource(t *testing.T) {
+	f := newFixture(t, "alice")
+	want := correctCard(t, f.variants["alice"])
+	got, err := CardFromSource(goLiteral(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cardDiff(got, want); len(d) > 0 {
+		t.Fatalf("round trip differs in %v", d)
+	}
+	src := "%%\n// GoNB\nvar myCard = card.Card{Window: card.Window{Seconds: 10, Kind: \"fixed\"}, Attempts: 10, Conditions: []card.Condition{{Qualified: 5, Goodput: card.Figure{5.0 / 10, \"次/\" + \"s\"}, FailureRate: card.Ratio{Num: 2 / 10}}}}\n"
+	c, err := CardFromSource(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Conditions[0].Goodput.Value != 0.5 || c.Conditions[0].Goodput.Unit != "次/s" || c.Conditions[0].FailureRate.Num != 0 {
+		t.Errorf("constant arithmetic: %+v", c.Conditions[0])
+	}
+	for _, bad := range []string{
+		"var myCard = card.Card{Attempts: len(os.Args)}",
+		"var myCard = card.Card{Clock: clock}",
+	} {
+		if _, err := CardFromSource(bad); err != errNotStatic {
+			t.Errorf("%q: %v, want errNotStatic", bad, err)
+		}
+	}
+	if _, err := CardFromSource("var a, b = card.Card{}, card.Card{}"); err == nil {
+		t.Error("two cards in one cell")
+	}
+	// A card built with a call is graded from its output, with a note.
+	nb := fill(t, f.nb["alice"], "var myCard = makeCard()\nfunc makeCard() card.Card { return card.Card{} }", payloadFor(t, want, f.variants["alice"]))
+	s := f.g.Grade("alice.ipynb", nb)
+	if !s.Gradable || !hasFinding(s, FindNoCardCell) && !hasFinding(s, FindNotComparable) || !s.IntegrityOK() {
+		t.Errorf("card from a call: %+v", s.Integrity)
+	}
+}
+
+// A copied card carries the other learner's numbers: the own-variant
+// criterion fails and names them to the instructor, not to the learner.
+func TestCopiedCardFailsTheVariantCheck(t *testing.T) {
+	f := newFixture(t, "alice", "bob", "carol")
+	aliceCard := correctCard(t, f.variants["alice"])
+
+	// Bob pastes Alice's card into his own notebook and runs the self-check
+	// on his own trace.
+	s := f.g.Grade("bob.ipynb", f.submitted(t, "bob", aliceCard))
+	x, _ := s.Score(OwnVariantID)
+	if x.Status != "fail" || x.Points != 0 || !strings.Contains(x.Detail, "alice") {
+		t.Fatalf("copied card: %+v", x)
+	}
+	if strings.Contains(x.Message, "alice") || strings.Contains(FeedbackMarkdown(s), "alice") || strings.Contains(FeedbackHTML(s), "alice") {
+		t.Error("the learner's feedback names the learner copied from")
+	}
+	if sm := NewBatch(f.roster, nil, []*Submission{s}).Summarize(); len(sm.Copies) != 1 || !strings.Contains(sm.Copies[0], "alice") {
+		t.Errorf("instructor summary copies: %v", sm.Copies)
+	}
+
+	// Bob copies Alice's whole output (her self-check ran on her trace).
+	p := payloadFor(t, aliceCard, f.variants["alice"])
+	s = f.g.Grade("bob.ipynb", fill(t, f.nb["bob"], goLiteral(aliceCard), p))
+	if x, _ := s.Score(OwnVariantID); x.Status != "fail" {
+		t.Errorf("copied output: own variant %s", x.Status)
+	}
+	if !hasFinding(s, FindOtherTrace) {
+		t.Errorf("copied output: no %s finding: %+v", FindOtherTrace, s.Integrity)
+	}
+
+	// Carol hands in the worked example's numbers from the public trace.
+	pub := correctCard(t, f.public)
+	s = f.g.Grade("carol.ipynb", f.submitted(t, "carol", pub))
+	if x, _ := s.Score(OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "public") {
+		t.Errorf("public numbers: %+v", x)
+	}
+
+	// Her own right card passes it.
+	s = f.g.Grade("carol.ipynb", f.submitted(t, "carol", correctCard(t, f.variants["carol"])))
+	if x, _ := s.Score(OwnVariantID); x.Status != "pass" {
+		t.Errorf("own card: %+v", x)
+	}
+}
+
+// The release keeps the notebook intact apart from the data path, the
+// cleared outputs and the signed record.
+func TestPersonalize(t *testing.T) {
+	f := newFixture(t, "alice")
+	nb, err := ParseNotebook(f.nb["alice"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := nb.Assignment
+	if a == nil || !a.Verify(testKey) || a.Learner != "alice" || len(a.Locked) == 0 {
+		t.Fatalf("release record %+v", a)
+	}
+	if a.Verify([]byte("some-other-key-0123456789abcdef")) {
+		t.Error("record verifies under another key")
+	}
+	roles := map[string]int{}
+	for _, l := range a.Locked {
+		roles[l.Role]++
+	}
+	if roles[RoleData] != 1 || roles[RoleSelfCheck] != 1 || roles["instructions"] < 5 {
+		t.Errorf("locked roles %v", roles)
+	}
+	for _, c := range nb.Cells {
+		if strings.Contains(c.Source, ReleaseDataRef) {
+			t.Errorf("cell %s still reads the public trace", c.ID)
+		}
+		if (c.Role == RoleData || c.Role == RoleSelfCheck) && !strings.Contains(c.Source, `"trace.jsonl"`) {
+			t.Errorf("cell %s does not read the variant: %s", c.ID, c.Source)
+		}
+	}
+	var raw map[string]json.RawMessage
+	json.Unmarshal(f.nb["alice"], &raw)
+	for _, k := range []string{"nbformat", "nbformat_minor", "metadata", "cells"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("personalized notebook lost %s", k)
+		}
+	}
+	if !strings.Contains(string(f.nb["alice"]), `"kernelspec"`) || strings.Contains(string(f.nb["alice"]), `\u003c`) {
+		t.Error("kernelspec lost or markdown HTML-escaped")
+	}
+}
+
+// cardOf is a card carrying just the key figures of fp.
+func cardOf(fp fingerprint) *card.Card {
+	c := &card.Card{Window: card.Window{Seconds: fp[0], Kind: "fixed"}}
+	c.Conditions = []card.Condition{
+		{SLO: card.Figure{Value: 1, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[2]), CostPer1000: card.Figure{Value: fp[4], Unit: "元/千次合格"}},
+		{SLO: card.Figure{Value: 0.5, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[3])},
+	}
+	return c
+}
+
+// Honest slips in one's own numbers are not taken for copying, in a class
+// of 300; copied numbers are.
+func TestVariantCheckFalsePositives(t *testing.T) {
+	ids := make([]string, 300)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("s%03d", i)
+	}
+	ro, _ := NewRoster(ids...)
+	pub, _ := os.ReadFile(publicPath)
+	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.prepare(); err != nil {
+		t.Fatal(err)
+	}
+	slips := []func(fp *fingerprint){
+		func(fp *fingerprint) { fp[0] = 10 },            // the worked example's window
+		func(fp *fingerprint) { fp[0] += 3 },            // a misread window
+		func(fp *fingerprint) { fp[1] += 100 },          // P95 off by a rank
+		func(fp *fingerprint) { fp[2]--; fp[3]-- },      // ≤ read as <
+		func(fp *fingerprint) { fp[4] *= 1.25 },         // cost from the wrong count
+		func(fp *fingerprint) { fp[0] = 10; fp[4] = 4 }, // window and cost from the example
+	}
+	copied := 0
+	for i, id := range ids {
+		own := g.variants[id]
+		for j, slip := range slips {
+			fp := own.fp
+			slip(&fp)
+			if x := g.ownVariant(cardOf(fp), own); x.Status != card.Pass {
+				t.Errorf("%s, slip %d: flagged as copied: %s", id, j, x.Detail)
+			}
+		}
+		other := g.variants[ids[(i+1)%len(ids)]]
+		if x := g.ownVariant(cardOf(other.fp), own); x.Status == card.Fail {
+			copied++
+		}
+	}
+	if copied < len(ids)*98/100 {
+		t.Errorf("only %d of %d copied cards caught", copied, len(ids))
+	}
+}
