@@ -41,6 +41,7 @@ usage:
   coursekit grade --key-file KEY --roster roster.csv --out DIR SUBMISSION.ipynb|DIR...
   coursekit sim [--addr 127.0.0.1:8000] [--max-batch N] [--decode-step 10ms] [--fail-503 0.1]...
   coursekit bench --url URL (--rate R [--arrival constant|poisson|gamma] [--burstiness B] | --concurrency N) --duration 30s [--warmup 5s] [--timeout 10s] [--max-tokens N] --out trace.jsonl
+  coursekit import --from vllm|aiperf|genai-perf|guidellm|llmperf FILE [-o trace.jsonl] [--run N] [--slo-ttft 1s]...
   coursekit version
 
 exit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong); 1 anything else
@@ -69,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSim(args[1:], stdout, stderr)
 	case "bench":
 		err = cmdBench(args[1:], stdout, stderr)
+	case "import":
+		err = cmdImport(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "coursekit", coursekit.Version)
 	case "help", "-h", "--help", "-help":

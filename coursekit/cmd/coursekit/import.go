@@ -1,0 +1,278 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/llmperf-course/course/coursekit/importer"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// cmdImport converts another tool's result file into trace v1 and prints,
+// on stderr, the tool's own summary beside the card recomputed from the
+// trace. The table exists because the two disagree for known reasons
+// (failures dropped, linear percentiles, per-request ITL averages), and a
+// learner should see each difference next to its reason.
+func cmdImport(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	from := fs.String("from", "", "tool that wrote FILE: "+strings.Join(importer.Tools, ", "))
+	out := fs.String("o", "", "write the trace to FILE instead of stdout (written only if the import succeeds)")
+	run := fs.Int("run", 0, "which run to import when FILE holds several (vLLM --append-result lines, GenAI-Perf experiments, guidellm benchmarks), from 1")
+	var slos sloList
+	fs.Var(&slos, "slo-ttft", "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
+	quiet := fs.Bool("q", false, "do not print the comparison table")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *from == "" {
+		return usagef("import: --from is required (%s)", strings.Join(importer.Tools, ", "))
+	}
+	if !importer.Known(*from) {
+		return usagef("import: unknown --from %q (want %s)", *from, strings.Join(importer.Tools, ", "))
+	}
+	if len(pos) != 1 {
+		return usagef("import: want exactly one result FILE, got %d (%s)", len(pos), strings.Join(pos, " "))
+	}
+	if *run < 0 {
+		return usagef("import: --run %d: runs are numbered from 1", *run)
+	}
+	path := pos[0]
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	rep, err := importer.ImportWith(*from, f, path, &buf, importer.Options{Run: *run})
+	if err != nil {
+		return err
+	}
+	tr, err := trace.Read(bytes.NewReader(buf.Bytes()), path+" (imported)")
+	if err != nil {
+		return fmt.Errorf("import: the imported trace does not read back (a bug): %w", err)
+	}
+	if *out == "" {
+		if _, err := stdout.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	} else if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if *quiet {
+		return nil
+	}
+	if len(slos) == 0 {
+		slos = sloList{metrics.DefaultSLOMS}
+	}
+	dest := "stdout"
+	if *out != "" {
+		dest = *out
+	}
+	writeComparison(stderr, rep, tr, slos, path, dest)
+	return nil
+}
+
+// ours holds the recomputed samples of the in-window complete successes,
+// the same samples the card reads.
+type ours struct {
+	card    *metrics.Summary
+	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms; sorted
+}
+
+func recompute(tr *trace.Trace, slos []float64) ours {
+	o := ours{card: metrics.Summarize(tr, metrics.Options{SLOsMS: slos}), samples: map[string][]float64{}}
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if a.Outcome != trace.OK || !tr.Header.Window.Contains(a.StartMS) {
+			continue
+		}
+		ttft, _ := a.TTFT()
+		e2e, _ := a.E2E()
+		o.samples["ttft_ms"] = append(o.samples["ttft_ms"], ttft)
+		o.samples["e2e_ms"] = append(o.samples["e2e_ms"], e2e)
+		o.samples["itl_ms"] = a.EventIntervals(o.samples["itl_ms"])
+		if t, ok := a.TPOT(); ok {
+			o.samples["tpot_ms"] = append(o.samples["tpot_ms"], t)
+		}
+	}
+	for _, x := range o.samples {
+		sort.Float64s(x)
+	}
+	return o
+}
+
+// value computes stat (mean, median, std, pNN) of our samples of metric
+// under method m; ok is false when we have no such sample.
+func (o ours) value(metric, stat string, level float64, hasLevel bool, m metrics.Method) (float64, bool) {
+	x := o.samples[metric]
+	if len(x) == 0 {
+		return 0, false
+	}
+	switch {
+	case hasLevel:
+		return metrics.Quantile(x, level, m)
+	case stat == "mean":
+		t := 0.0
+		for _, v := range x {
+			t += v
+		}
+		return t / float64(len(x)), true
+	case stat == "std": // population, as numpy's np.std
+		mu, _ := o.value(metric, "mean", 0, false, m)
+		t := 0.0
+		for _, v := range x {
+			t += (v - mu) * (v - mu)
+		}
+		return math.Sqrt(t / float64(len(x))), true
+	case stat == "min":
+		return x[0], true
+	case stat == "max":
+		return x[len(x)-1], true
+	}
+	return 0, false
+}
+
+func fmtNum(v float64) string {
+	s := fmt.Sprintf("%.3f", v)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// whyDiffers says in a few words why the tool's number and ours can differ.
+func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) string {
+	metric := st.Metric
+	switch {
+	case strings.Contains(metric, "total incl. errored"):
+		return "the tool counts failures' TTFT as 0; ours: missing"
+	case strings.HasPrefix(metric, "guidellm_tpot"):
+		return "guidellm's TPOT includes TTFT; not comparable"
+	case strings.Contains(metric, "invalid"):
+		return "llmperf's ITL includes TTFT over chunk count; not an ITL"
+	case metric == "itl_ms" && tool != "vllm":
+		return "tool: per-request average per token; ours: per event"
+	case tool == "guidellm" && metric == "failed":
+		return "the run's errored only; ours: listed errored + incomplete (cancelled)"
+	case tool == "guidellm" && (metric == "completed" || metric == "attempts"):
+		return "the run's totals; the trace holds the listed (maybe sampled) requests"
+	case metric == "request_goodput":
+		return "tool's SLOs are not in the file; ours: TTFT SLO, failures count"
+	case hasLevel && strings.HasPrefix(rep.PercentileMethod, "linear"):
+		return "linear interpolation vs nearest-rank (same successes)"
+	case hasLevel:
+		return "inverse CDF vs nearest-rank"
+	}
+	return ""
+}
+
+func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []float64, src, dest string) {
+	o := recompute(tr, slos)
+	c := o.card
+	fmt.Fprintf(w, "coursekit import: %s, layout %s, run %d of %d: %d attempts (%d failed) written to %s\n",
+		rep.Tool, rep.Layout, rep.Run, rep.Runs, rep.Attempts, rep.Failures, dest)
+	fmt.Fprintf(w, "\n%s's own numbers beside the card recomputed from the trace\n", rep.Tool)
+	fmt.Fprintf(w, "(ours: failures kept in the denominators, latency over complete successes, ITL per event; tool percentiles: %s)\n\n", rep.PercentileMethod)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "metric\tstat\t%s\tours nearest-rank\tours linear\twhy they differ\n", rep.Tool)
+	row := func(metric, stat, tool, nr, lin, why string) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", metric, stat, tool, nr, lin, why)
+	}
+	fr := "—"
+	if c.FailureRate.Value != nil {
+		fr = fmt.Sprintf("%d/%d = %s%%", c.Failures, c.Attempts, fmtNum(*c.FailureRate.Value*100))
+	}
+	row("attempts", "count", "—", fmt.Sprint(c.Attempts), "", "ours: every row of the file, failures included")
+	row("failure rate", "value", "—", fr, "", "")
+	row("ttft missing", "count", "—", fmt.Sprint(c.TTFTMissing), "", "a failure's 0.0 TTFT is missing, not 0")
+	for _, st := range rep.Stats {
+		toolV := "null"
+		switch {
+		case st.NonFinite != "":
+			toolV = st.NonFinite
+		case st.Value != nil:
+			toolV = fmtNum(*st.Value)
+		}
+		if st.Derived {
+			toolV += "*"
+		}
+		level, hasLevel := st.Level()
+		why := whyDiffers(rep.Tool, rep, st, hasLevel)
+		nr, lin := "", ""
+		switch st.Metric {
+		case "completed":
+			nr = fmt.Sprint(c.CompleteSuccess)
+		case "failed":
+			nr = fmt.Sprint(c.Failures)
+		case "attempts":
+			nr = fmt.Sprint(c.Attempts)
+		case "duration_s":
+			nr = fmtNum(c.WindowS)
+		case "error_rate":
+			if c.FailureRate.Value != nil {
+				nr = fmtNum(*c.FailureRate.Value)
+			}
+		case "request_goodput":
+			if len(c.Conditions) > 0 {
+				// Imported traces carry no quality labels, so the card's
+				// joint qualification is 0; the latency-only count is what
+				// the tool's goodput can be compared with.
+				k := c.Conditions[0]
+				fast := 0
+				for _, v := range o.samples["ttft_ms"] {
+					if v <= k.SLOTTFTMS {
+						fast++
+					}
+				}
+				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%s s = %s/s; qualified %d (quality unrated)", fmtNum(k.SLOTTFTMS), fast, fmtNum(c.WindowS), fmtNum(float64(fast)/c.WindowS), k.Qualified)
+			}
+		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "ttft_ms (total incl. errored as 0)":
+			metric := strings.Fields(st.Metric)[0]
+			if v, ok := o.value(metric, st.Stat, level, hasLevel, metrics.NearestRank); ok {
+				nr = fmtNum(v)
+			} else {
+				nr = "—"
+			}
+			if hasLevel {
+				if v, ok := o.value(metric, st.Stat, level, hasLevel, metrics.Linear); ok {
+					lin = fmtNum(v)
+				}
+			}
+			if metric == "itl_ms" {
+				nr += fmt.Sprintf(" (n=%d events)", len(o.samples["itl_ms"]))
+			}
+		}
+		row(st.Metric, st.Stat, toolV, nr, lin, why)
+	}
+	tw.Flush()
+	if hasDerived(rep) {
+		fmt.Fprintln(w, "\n* the file holds no summary: computed the tool's way from its own rows")
+	}
+	if len(rep.Notes) > 0 {
+		fmt.Fprintln(w, "\nnotes:")
+		for _, n := range rep.Notes {
+			fmt.Fprintf(w, "  - %s\n", n)
+		}
+	}
+	fmt.Fprintf(w, "\nITL semantics of %s: %s. What the trace cannot hold is listed under conditions.lossy in its header.\n", rep.Tool, rep.ITLSemantics)
+	if dest == "stdout" {
+		dest = "TRACE"
+	}
+	fmt.Fprintf(w, "full card of %s: coursekit card %s\n", src, dest)
+}
+
+func hasDerived(rep *importer.Report) bool {
+	for _, s := range rep.Stats {
+		if s.Derived {
+			return true
+		}
+	}
+	return false
+}

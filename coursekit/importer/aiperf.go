@@ -1,0 +1,315 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// timeUnits converts the time units AIPerf writes to milliseconds.
+var timeUnits = map[string]float64{"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1, "s": 1000, "sec": 1000}
+
+// aiperfMetric reads metrics[tag] = {"value": V, "unit": U}, trying the
+// long tag and then the short one (newer docs show "ttft" for
+// "time_to_first_token"). The path names the tag actually found.
+func aiperfMetric(m *obj, tags ...string) (raw json.RawMessage, scale float64, path string, found bool, err error) {
+	for _, tag := range tags {
+		if !m.has(tag) {
+			continue
+		}
+		mv, err := m.sub(tag)
+		if err != nil {
+			return nil, 0, "", false, err
+		}
+		unit, err := mv.str("unit")
+		if err != nil {
+			return nil, 0, "", false, err
+		}
+		sc, ok := timeUnits[unit]
+		if !ok {
+			return nil, 0, "", false, mv.err("unit", fmt.Sprintf("%q is not a time unit (want ns, us, ms or s)", unit))
+		}
+		v, ok := mv.m["value"]
+		if !ok {
+			return nil, 0, "", false, mv.err("value", "missing")
+		}
+		return v, sc, joinPath(mv.path, "value"), true, nil
+	}
+	return nil, 0, "", false, nil
+}
+
+// aiperfCount reads a token-count metric, 0 when absent.
+func aiperfCount(m *obj, tag string) (int, error) {
+	if !m.has(tag) {
+		return 0, nil
+	}
+	mv, err := m.sub(tag)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := mv.m["value"]
+	if !ok {
+		return 0, mv.err("value", "missing")
+	}
+	return m.src.count(v, m.line, joinPath(mv.path, "value"))
+}
+
+// importAIPerf reads AIPerf's profile_export.jsonl: one record per request,
+// failures included. Times are wall-anchored monotonic nanoseconds.
+func importAIPerf(s *source, _ Options) (*result, error) {
+	vals, lines, err := s.values()
+	if err != nil {
+		return nil, err
+	}
+	res := &result{}
+	res.report.Run, res.report.Runs = 1, 1
+	res.report.PercentileMethod = "linear (numpy default); inter_chunk_latency by t-digest"
+	type row struct {
+		a           trace.Attempt
+		startNS     int64
+		endNS       int64
+		hasEnd      bool
+		valid       bool
+		ttft, itl   *float64
+		latency     *float64
+		lineForPath string
+	}
+	var rows []row
+	warmup, noICL := 0, 0
+	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
+	for i, v := range vals {
+		line := lines[i]
+		o, err := s.object(v, line, "")
+		if err != nil {
+			return nil, err
+		}
+		md, err := o.sub("metadata")
+		if err != nil {
+			return nil, err
+		}
+		phase, err := md.str("benchmark_phase")
+		if err != nil {
+			return nil, err
+		}
+		if phase == "warmup" {
+			warmup++
+			continue
+		}
+		stRaw, ok := md.m["request_start_ns"]
+		if !ok || isNull(stRaw) {
+			return nil, md.err("request_start_ns", "missing")
+		}
+		st, err := s.nanos(stRaw, line, "metadata.request_start_ns")
+		if err != nil {
+			return nil, err
+		}
+		r := row{startNS: st}
+		if en, ok := md.m["request_end_ns"]; ok && !isNull(en) {
+			e, err := s.nanos(en, line, "metadata.request_end_ns")
+			if err != nil {
+				return nil, err
+			}
+			if e < st {
+				return nil, md.err("request_end_ns", fmt.Sprintf("%d is before request_start_ns %d", e, st))
+			}
+			r.endNS, r.hasEnd = e, true
+			maxEnd = max(maxEnd, r.endNS)
+		}
+		minStart = min(minStart, r.startNS)
+		id, _ := md.str("x_request_id")
+		if id == "" {
+			id = fmt.Sprintf("line%d", line)
+		}
+		r.a.ID = id
+		conv, _ := md.str("conversation_id")
+		if conv != "" {
+			r.a.Request = conv
+			if t, ok := md.m["turn_index"]; ok && !isNull(t) {
+				r.a.Request = conv + "#" + string(t)
+			}
+		}
+		cancelled := false
+		if c, ok := md.m["was_cancelled"]; ok && string(c) == "true" {
+			cancelled = true
+		}
+		mets := &obj{src: s, line: line, path: "metrics", m: map[string]json.RawMessage{}}
+		if o.has("metrics") {
+			if mets, err = o.sub("metrics"); err != nil {
+				return nil, err
+			}
+		}
+		out, err := aiperfCount(mets, "output_sequence_length")
+		if err != nil {
+			return nil, err
+		}
+		if out == 0 {
+			if out, err = aiperfCount(mets, "output_token_count"); err != nil {
+				return nil, err
+			}
+		}
+		r.a.OutputTokens = out
+		if r.a.InputTokens, err = aiperfCount(mets, "input_sequence_length"); err != nil {
+			return nil, err
+		}
+		readTime := func(tags ...string) (*float64, error) {
+			raw, sc, path, found, err := aiperfMetric(mets, tags...)
+			if err != nil || !found {
+				return nil, err
+			}
+			v, err := s.time(raw, line, path)
+			if err != nil {
+				return nil, err
+			}
+			v *= sc
+			return &v, nil
+		}
+		if r.ttft, err = readTime("time_to_first_token", "ttft"); err != nil {
+			return nil, err
+		}
+		if r.itl, err = readTime("inter_token_latency", "itl"); err != nil {
+			return nil, err
+		}
+		if r.latency, err = readTime("request_latency"); err != nil {
+			return nil, err
+		}
+		var gaps []float64
+		if raw, sc, path, found, err := aiperfMetric(mets, "inter_chunk_latency", "icl"); err != nil {
+			return nil, err
+		} else if found {
+			list, err := s.array(raw, line, path)
+			if err != nil {
+				return nil, err
+			}
+			for j, g := range list {
+				v, err := s.time(g, line, fmt.Sprintf("%s[%d]", path, j))
+				if err != nil {
+					return nil, err
+				}
+				gaps = append(gaps, v*sc)
+			}
+		}
+
+		r.a.HasEnd = true
+		if o.has("error") {
+			e, err := o.sub("error")
+			if err != nil {
+				return nil, err
+			}
+			code := 0
+			if c, ok := e.m["code"]; ok && !isNull(c) {
+				if code, err = s.count(c, line, "error.code"); err != nil {
+					return nil, err
+				}
+			}
+			typ, _ := e.str("type")
+			msg, _ := e.str("message")
+			r.a.Outcome, r.a.HTTPStatus = classify(code, typ+" "+msg)
+			if code == 499 {
+				r.a.Outcome = trace.Cancelled
+			}
+			r.a.Error = fmt.Sprintf("%s: %s", typ, msg)
+		} else if cancelled {
+			r.a.Outcome = trace.Cancelled
+			r.a.Error = "was_cancelled"
+		} else if r.ttft == nil {
+			r.a.Outcome = trace.StreamError
+			r.a.Error = "AIPerf record without error and without time_to_first_token (no non-empty chunk)"
+		} else {
+			r.a.Outcome = trace.OK
+			r.valid = true
+		}
+		if r.ttft != nil {
+			if r.valid && gaps == nil && r.a.OutputTokens > 1 {
+				noICL++
+			}
+			r.a.Events = eventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start below
+		}
+		r.lineForPath = fmt.Sprintf("line %d", line)
+		res.paths = append(res.paths, r.lineForPath)
+		rows = append(rows, r)
+		_ = i
+	}
+	if len(rows) == 0 {
+		return nil, s.errAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
+	}
+	var ttfts, itls, lats []float64
+	for i := range rows {
+		r := &rows[i]
+		a := &r.a
+		a.StartMS = float64(r.startNS-minStart) / 1e6
+		for j := range a.Events {
+			a.Events[j].TMS += a.StartMS
+		}
+		last := a.StartMS
+		if len(a.Events) > 0 {
+			last = a.Events[len(a.Events)-1].TMS
+		}
+		a.EndMS = last
+		if r.hasEnd {
+			a.EndMS = max(last, float64(r.endNS-minStart)/1e6)
+		} else if r.latency != nil {
+			a.EndMS = max(last, a.StartMS+*r.latency)
+		}
+		if r.valid {
+			ttfts = append(ttfts, *r.ttft)
+			if r.itl != nil {
+				itls = append(itls, *r.itl)
+			}
+			if r.latency != nil {
+				lats = append(lats, *r.latency)
+			}
+		}
+		res.attempts = append(res.attempts, *a)
+	}
+	winMS := 0.0
+	if maxEnd != math.MinInt64 {
+		winMS = float64(maxEnd-minStart) / 1e6
+	}
+	for _, a := range res.attempts {
+		if a.StartMS >= winMS {
+			// No end time reaches this start (records without
+			// request_end_ns): widen the window to the ends we have.
+			winMS = max(winMS, a.EndMS, a.StartMS+1e-3)
+		}
+	}
+	if winMS <= 0 {
+		winMS = 1
+		res.report.Notes = append(res.report.Notes, "all records start and end at the same instant: a 1 ms window is used")
+	}
+	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+
+	valid := len(ttfts)
+	res.report.Stats = append(res.report.Stats,
+		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(valid)), Key: "request_count (records without error)", Derived: true},
+		Stat{Metric: "failed", Stat: "count", Value: ptr(float64(len(rows) - valid)), Key: "error_request_count", Derived: true},
+		Stat{Metric: "duration_s", Stat: "value", Value: ptr(winMS / 1000), Key: "benchmark_duration = max end - min start", Derived: true})
+	lv := []string{"p50", "p90", "p99"}
+	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
+	res.report.Stats = append(res.report.Stats, derivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
+	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.report.Notes = append(res.report.Notes, "profile_export.jsonl holds no summary: the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)")
+	if warmup > 0 {
+		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
+	}
+	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
+	if noICL > 0 {
+		lossy = append(lossy, fmt.Sprintf("%d successful records have no inter_chunk_latency list: only their first event and end are known", noICL))
+	}
+	if warmup > 0 {
+		lossy = append(lossy, fmt.Sprintf("%d warm-up records dropped", warmup))
+	}
+	res.conds = conditions{
+		Source: "AIPerf profile_export.jsonl", Layout: "records (metadata, metrics, error)", Run: 1, Runs: 1,
+		Clock:        "AIPerf wall-anchored monotonic ns (request_start_ns), converted to ms from the first request start",
+		Window:       "AIPerf benchmark_duration: first request start to last request end over the records",
+		ITLSemantics: "per_token_amortized",
+		EventTimes:   "reconstructed as start + time_to_first_token + cumulative inter_chunk_latency (per event); AIPerf's own inter_token_latency is a per-request average per token",
+		EventTokens:  "AIPerf records no per-chunk token count: output tokens spread evenly over the events (≥ 1 each)",
+		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, else stream_error with type and message",
+		Quality:      qualityNull,
+		Lossy:        lossy,
+	}
+	return res, nil
+}

@@ -1,0 +1,233 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// importGenAIPerf reads perf_analyzer's profile_export.json, the file
+// GenAI-Perf parses: every request with its send time and every response
+// timestamp (ns, wall clock), grouped by experiment.
+func importGenAIPerf(s *source, opt Options) (*result, error) {
+	vals, lines, err := s.values()
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) != 1 {
+		return nil, s.errAt(lines[1], "", "want one JSON object (profile_export.json), found more values after it")
+	}
+	root, err := s.object(vals[0], lines[0], "")
+	if err != nil {
+		return nil, err
+	}
+	exps, err := root.array("experiments")
+	if err != nil {
+		return nil, err
+	}
+	k, err := pickRun(s, len(exps), opt, "experiments", 0)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := s.object(exps[k], 0, fmt.Sprintf("experiments[%d]", k))
+	if err != nil {
+		return nil, err
+	}
+	reqs, err := exp.array("requests")
+	if err != nil {
+		return nil, err
+	}
+	res := &result{}
+	res.report.Run, res.report.Runs = k+1, len(exps)
+	res.report.PercentileMethod = "linear (numpy default)"
+	type row struct {
+		start  int64
+		events []int64
+		end    int64
+		hasEnd bool
+	}
+	rows := make([]row, len(reqs))
+	minStart, maxEnd := int64(math.MaxInt64), int64(0)
+	noBodies := 0
+	for i, rq := range reqs {
+		ro, err := s.object(rq, 0, fmt.Sprintf("%s.requests[%d]", exp.path, i))
+		if err != nil {
+			return nil, err
+		}
+		tsRaw, ok := ro.m["timestamp"]
+		if !ok || isNull(tsRaw) {
+			return nil, ro.err("timestamp", "missing")
+		}
+		st, err := s.nanos(tsRaw, 0, joinPath(ro.path, "timestamp"))
+		if err != nil {
+			return nil, err
+		}
+		rts, err := ro.array("response_timestamps")
+		if err != nil {
+			return nil, err
+		}
+		var outs []json.RawMessage
+		if ro.has("response_outputs") {
+			if outs, err = ro.array("response_outputs"); err != nil {
+				return nil, err
+			}
+			if len(outs) != len(rts) {
+				return nil, ro.err("response_outputs", fmt.Sprintf("has %d entries but response_timestamps has %d", len(outs), len(rts)))
+			}
+		} else {
+			noBodies++
+		}
+		r := row{start: st}
+		prev := st
+		for j, t := range rts {
+			p := fmt.Sprintf("%s.response_timestamps[%d]", ro.path, j)
+			ts, err := s.nanos(t, 0, p)
+			if err != nil {
+				return nil, err
+			}
+			if ts < prev {
+				return nil, s.errAt(0, p, fmt.Sprintf("%d is before the previous time %d: responses must be in arrival order, after the request timestamp", ts, prev))
+			}
+			prev = ts
+			r.end, r.hasEnd = ts, true
+			if outs == nil {
+				r.events = append(r.events, ts)
+				continue
+			}
+			has, err := carriesOutput(outs[j])
+			if err != nil {
+				return nil, s.errAt(0, fmt.Sprintf("%s.response_outputs[%d]", ro.path, j), err.Error())
+			}
+			if has {
+				r.events = append(r.events, ts)
+			}
+		}
+		minStart = min(minStart, st)
+		maxEnd = max(maxEnd, r.end)
+		rows[i] = r
+		res.paths = append(res.paths, ro.path)
+	}
+	if len(rows) == 0 {
+		return nil, exp.err("requests", "is empty: no attempts to import")
+	}
+	var ttfts, lats []float64
+	for i, r := range rows {
+		a := trace.Attempt{ID: fmt.Sprintf("r%d", i), StartMS: float64(r.start-minStart) / 1e6, HasEnd: true}
+		for _, t := range r.events {
+			a.Events = append(a.Events, trace.Event{TMS: float64(t-minStart) / 1e6, Tokens: 1})
+		}
+		a.EndMS = a.StartMS
+		if r.hasEnd {
+			a.EndMS = float64(r.end-minStart) / 1e6
+		}
+		switch {
+		case len(a.Events) > 0:
+			a.Outcome = trace.OK
+			ttfts = append(ttfts, a.Events[0].TMS-a.StartMS)
+			lats = append(lats, a.EndMS-a.StartMS)
+		case r.hasEnd:
+			a.Outcome = trace.StreamError
+			a.Error = "responses arrived but none carried output (GenAI-Perf skips such requests)"
+		default:
+			a.Outcome = trace.StreamError
+			a.Error = "no response recorded (perf_analyzer keeps no error text)"
+		}
+		res.attempts = append(res.attempts, a)
+	}
+	winMS := float64(maxEnd-minStart) / 1e6
+	for _, a := range res.attempts {
+		if a.StartMS >= winMS {
+			winMS = a.StartMS + 1e-3 // a failure sent last with no response must stay inside
+		}
+	}
+	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	mode := map[string]any{}
+	if exp.has("experiment") {
+		if e, err := exp.sub("experiment"); err == nil {
+			for key, v := range e.m {
+				var x any
+				if json.Unmarshal(v, &x) == nil {
+					mode[key] = x
+				}
+			}
+		}
+	}
+	for _, key := range []string{"version", "service_kind", "endpoint"} {
+		if v, err := root.str(key); err == nil && v != "" {
+			mode[key] = v
+		}
+	}
+	res.report.Stats = append(res.report.Stats,
+		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(len(ttfts))), Key: "requests with a non-empty response", Derived: true},
+		Stat{Metric: "duration_s", Stat: "value", Value: ptr(winMS / 1000), Key: "benchmark_duration = max(last response) - min(request timestamp)", Derived: true})
+	lv := []string{"p50", "p90", "p99"}
+	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
+	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.report.Notes = append(res.report.Notes,
+		"profile_export.json holds no summary (that is profile_export_genai_perf.json): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)",
+		"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which the file does not hold: only per-event ITL is available")
+	lossy := []string{
+		"output token counts are not recorded (GenAI-Perf tokenizes client-side): events carry tokens = 1 as a placeholder and TPOT is unavailable",
+		"perf_analyzer records no error text or HTTP status: a request without output is a stream_error",
+	}
+	if noBodies > 0 {
+		lossy = append(lossy, fmt.Sprintf("%d requests have no response_outputs: every response timestamp is taken as an event", noBodies))
+	}
+	res.conds = conditions{
+		Source: "perf_analyzer profile_export.json (GenAI-Perf)", Layout: "experiments[].requests[]", Run: k + 1, Runs: len(exps),
+		Clock:        "wall-clock ns (request timestamp, response_timestamps), converted to ms from the first request",
+		Window:       "GenAI-Perf benchmark_duration: first request timestamp to last response timestamp",
+		ITLSemantics: "per_token_amortized",
+		EventTimes:   "measured: one event per response whose body carries output (per event); [DONE], usage-only and empty chunks end the stream but are not events; GenAI-Perf's own inter_token_latency is a per-request average per token",
+		EventTokens:  "unknown: tokens = 1 per event as a placeholder",
+		Failures:     "a request with no output-bearing response is a stream_error (the file keeps no error text)",
+		Quality:      qualityNull,
+		Lossy:        lossy,
+		Tool:         mode,
+	}
+	return res, nil
+}
+
+// carriesOutput reports whether one SSE response body carries generated
+// output. GenAI-Perf skips empty responses and the [DONE] marker; a chunk
+// with choices but no text (the usage-only final chunk, a role-only
+// opening) is not an output either. A body that is not OpenAI JSON counts
+// when it is non-empty, since other service kinds have other shapes.
+func carriesOutput(raw json.RawMessage) (bool, error) {
+	var ro struct {
+		Response *string `json:"response"`
+	}
+	if err := json.Unmarshal(raw, &ro); err != nil || ro.Response == nil {
+		return false, fmt.Errorf(`want {"response": "..."}, got %s`, kind(raw))
+	}
+	body := strings.TrimSpace(*ro.Response)
+	body = strings.TrimSpace(strings.TrimPrefix(body, "data:"))
+	if body == "" || body == "[DONE]" {
+		return false, nil
+	}
+	var chunk struct {
+		Choices []struct {
+			Text  *string `json:"text"`
+			Delta *struct {
+				Content   *string `json:"content"`
+				Reasoning *string `json:"reasoning_content"`
+			} `json:"delta"`
+		} `json:"choices"`
+	}
+	if !bytes.HasPrefix([]byte(body), []byte("{")) || json.Unmarshal([]byte(body), &chunk) != nil {
+		return true, nil
+	}
+	for _, c := range chunk.Choices {
+		if c.Text != nil && *c.Text != "" {
+			return true, nil
+		}
+		if c.Delta != nil && (c.Delta.Content != nil && *c.Delta.Content != "" || c.Delta.Reasoning != nil && *c.Delta.Reasoning != "") {
+			return true, nil
+		}
+	}
+	return false, nil
+}

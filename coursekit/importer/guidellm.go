@@ -1,0 +1,367 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+var guidellmPct = regexp.MustCompile(`^p[0-9]+$`)
+
+// guidellmLevel turns guidellm's percentile keys into ours: p001 is 0.1%,
+// p01 is 1%, p999 is 99.9%, p50 is 50%.
+func guidellmLevel(k string) string {
+	switch k {
+	case "p001":
+		return "p0.1"
+	case "p01":
+		return "p1"
+	case "p05":
+		return "p5"
+	case "p999":
+		return "p99.9"
+	}
+	return k
+}
+
+// importGuidellm reads a guidellm benchmarks.json report, current
+// (metadata.version 2) or v0.3 layout. Its clock is time.time() (epoch
+// seconds, wall clock), and it stores only the first and last token time
+// of each request, so per-event ITL cannot be rebuilt.
+func importGuidellm(s *source, opt Options) (*result, error) {
+	vals, lines, err := s.values()
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) != 1 {
+		return nil, s.errAt(lines[1], "", "want one JSON object (benchmarks.json), found more values after it")
+	}
+	root, err := s.object(vals[0], lines[0], "")
+	if err != nil {
+		return nil, err
+	}
+	layout := "v0.3 (no metadata.version)"
+	if root.has("metadata") {
+		md, err := root.sub("metadata")
+		if err != nil {
+			return nil, err
+		}
+		if v, _ := md.optNum("version"); v != nil {
+			layout = fmt.Sprintf("metadata.version %g (v0.4+)", *v)
+		}
+	}
+	bms, err := root.array("benchmarks")
+	if err != nil {
+		return nil, err
+	}
+	k, err := pickRun(s, len(bms), opt, "benchmarks", 0)
+	if err != nil {
+		return nil, err
+	}
+	bm, err := s.object(bms[k], 0, fmt.Sprintf("benchmarks[%d]", k))
+	if err != nil {
+		return nil, err
+	}
+	res := &result{resolutionMS: 1e-3} // epoch-second floats carry about 0.2 µs
+	res.report.Run, res.report.Runs = k+1, len(bms)
+	res.report.PercentileMethod = "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"
+	reqs, err := bm.sub("requests")
+	if err != nil {
+		return nil, err
+	}
+
+	// optTime finds the first present key path (a.b.c) and reads it as epoch seconds.
+	optTime := func(o *obj, paths ...[]string) (*float64, error) {
+		for _, p := range paths {
+			cur := o
+			ok := true
+			for _, key := range p[:len(p)-1] {
+				if !cur.has(key) {
+					ok = false
+					break
+				}
+				c, err := cur.sub(key)
+				if err != nil {
+					return nil, err
+				}
+				cur = c
+			}
+			last := p[len(p)-1]
+			if !ok || !cur.has(last) {
+				continue
+			}
+			v, err := s.time(cur.m[last], 0, joinPath(cur.path, last))
+			if err != nil {
+				return nil, err
+			}
+			return &v, nil
+		}
+		return nil, nil
+	}
+	type row struct {
+		a                         trace.Attempt
+		start, end, first, lastTk *float64
+		path                      string
+	}
+	var rows []row
+	origin := math.Inf(1)
+	for _, status := range []string{"successful", "incomplete", "errored"} {
+		if !reqs.has(status) {
+			continue
+		}
+		list, err := reqs.array(status)
+		if err != nil {
+			return nil, err
+		}
+		for i, raw := range list {
+			o, err := s.object(raw, 0, fmt.Sprintf("%s.%s[%d]", reqs.path, status, i))
+			if err != nil {
+				return nil, err
+			}
+			var r row
+			r.path = o.path
+			if r.start, err = optTime(o, []string{"info", "timings", "request_start"}, []string{"request_start_time"}, []string{"start_time"}, []string{"scheduler_info", "request_start"}); err != nil {
+				return nil, err
+			}
+			if r.start == nil {
+				return nil, o.err("info.timings.request_start", "missing (also no request_start_time or start_time): the attempt's send time is unknown")
+			}
+			if r.end, err = optTime(o, []string{"info", "timings", "request_end"}, []string{"request_end_time"}, []string{"end_time"}, []string{"scheduler_info", "request_end"}); err != nil {
+				return nil, err
+			}
+			if r.first, err = optTime(o, []string{"info", "timings", "first_token_iteration"}, []string{"first_token_time"}); err != nil {
+				return nil, err
+			}
+			if r.lastTk, err = optTime(o, []string{"info", "timings", "last_token_iteration"}, []string{"last_token_time"}); err != nil {
+				return nil, err
+			}
+			if r.first != nil && *r.first == 0 {
+				r.first = nil // 0.0 is guidellm's "no first token", not a time
+			}
+			if r.first != nil && *r.first < *r.start {
+				return nil, o.err("first_token_iteration", fmt.Sprintf("%g is before request_start %g", *r.first, *r.start))
+			}
+			if r.end != nil && *r.end < *r.start {
+				return nil, o.err("request_end", fmt.Sprintf("%g is before request_start %g", *r.end, *r.start))
+			}
+			id, _ := o.str("request_id")
+			if id == "" {
+				id = fmt.Sprintf("%s-%d", status, i)
+			}
+			r.a.ID = id
+			if o.has("output_tokens") {
+				if r.a.OutputTokens, err = s.count(o.m["output_tokens"], 0, joinPath(o.path, "output_tokens")); err != nil {
+					return nil, err
+				}
+			}
+			if o.has("prompt_tokens") {
+				if r.a.InputTokens, err = s.count(o.m["prompt_tokens"], 0, joinPath(o.path, "prompt_tokens")); err != nil {
+					return nil, err
+				}
+			}
+			errText, _ := o.str("error")
+			if errText == "" && o.has("info") {
+				info, _ := o.sub("info")
+				errText, _ = info.str("error")
+			}
+			switch status {
+			case "successful":
+				if r.first == nil {
+					return nil, o.err("first_token_iteration", "missing on a successful request: a success streams at least one output")
+				}
+				r.a.Outcome = trace.OK
+			case "incomplete":
+				r.a.Outcome = trace.Cancelled
+				r.a.Error = "guidellm incomplete: cancelled at the benchmark's end"
+				if errText != "" {
+					r.a.Error += ": " + errText
+				}
+			default:
+				r.a.Outcome, r.a.HTTPStatus = classify(0, errText)
+				r.a.Error = errText
+				if r.a.Error == "" {
+					r.a.Error = "guidellm errored request without error text"
+				}
+			}
+			origin = min(origin, *r.start)
+			rows = append(rows, r)
+		}
+	}
+
+	bmStart, err := bm.optNum("start_time")
+	if err != nil {
+		return nil, err
+	}
+	if bmStart != nil {
+		if err := s.checkTime(*bmStart, 0, joinPath(bm.path, "start_time")); err != nil {
+			return nil, err
+		}
+		origin = min(origin, *bmStart)
+	}
+	durS, err := bm.optNum("duration")
+	if err != nil {
+		return nil, err
+	}
+	if durS == nil {
+		bmEnd, err := bm.optNum("end_time")
+		if err != nil {
+			return nil, err
+		}
+		if bmStart != nil && bmEnd != nil {
+			durS = ptr(*bmEnd - *bmStart)
+		}
+	}
+	if durS != nil {
+		if err := s.checkTime(*durS, 0, joinPath(bm.path, "duration")); err != nil {
+			return nil, err
+		}
+	}
+	if len(rows) == 0 {
+		return nil, reqs.err("", "no successful, incomplete or errored requests: nothing to import")
+	}
+	ms := func(t float64) float64 { return (t - origin) * 1000 }
+	lastStart := 0.0
+	for _, r := range rows {
+		a := r.a
+		a.StartMS = ms(*r.start)
+		lastStart = max(lastStart, a.StartMS)
+		a.HasEnd = true
+		if r.first != nil {
+			a.Events = []trace.Event{{TMS: ms(*r.first), Tokens: 1}}
+		}
+		a.EndMS = a.StartMS
+		if len(a.Events) > 0 {
+			a.EndMS = a.Events[0].TMS
+		}
+		if r.lastTk != nil {
+			a.EndMS = max(a.EndMS, ms(*r.lastTk))
+		}
+		if r.end != nil {
+			a.EndMS = max(a.EndMS, ms(*r.end))
+		}
+		if r.lastTk != nil {
+			a.Meta, _ = json.Marshal(map[string]any{"last_token_ms": math.Round(ms(*r.lastTk)*1000) / 1000})
+		}
+		res.attempts = append(res.attempts, a)
+		res.paths = append(res.paths, r.path)
+	}
+	winStart := 0.0
+	if bmStart != nil {
+		winStart = ms(*bmStart)
+	}
+	winEnd := 0.0
+	window := "guidellm benchmark duration (the measured window after warm-up and cool-down), from the benchmark's start_time"
+	if durS != nil && *durS > 0 {
+		winEnd = winStart + *durS*1000
+	} else {
+		for _, a := range res.attempts {
+			winEnd = max(winEnd, a.EndMS)
+		}
+		window = "no duration in the report: first request start to last request end"
+	}
+	if winEnd <= lastStart {
+		res.report.Notes = append(res.report.Notes, "some requests start after the benchmark's duration: the card counts them outside the window")
+	}
+	if winEnd <= winStart {
+		winEnd = winStart + 1
+	}
+	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: winStart, EndMS: winEnd}}
+
+	// Sampling: the request lists may hold a sample of the run.
+	sampled := false
+	var lossy []string
+	mets, _ := bm.optSub("metrics")
+	totalsObj := (*obj)(nil)
+	if mets != nil && mets.has("request_totals") {
+		totalsObj, _ = mets.sub("request_totals")
+	} else if bm.has("request_totals") {
+		totalsObj, _ = bm.sub("request_totals")
+	}
+	if totalsObj != nil {
+		for _, key := range []string{"successful", "incomplete", "errored", "total"} {
+			v, err := totalsObj.optNum(key)
+			if err != nil {
+				return nil, err
+			}
+			metric := map[string]string{"successful": "completed", "incomplete": "incomplete", "errored": "failed", "total": "attempts"}[key]
+			res.report.Stats = append(res.report.Stats, Stat{Metric: metric, Stat: "count", Value: v, Key: joinPath(totalsObj.path, key)})
+			if key == "total" && v != nil && int(*v) > len(rows) {
+				sampled = true
+				lossy = append(lossy, fmt.Sprintf("sampled: the report lists %d of %g requests; the trace's denominators are the sample, the run's are in request_totals", len(rows), *v))
+				res.report.Notes = append(res.report.Notes, lossy[len(lossy)-1])
+			}
+		}
+	}
+	if durS != nil {
+		res.report.Stats = append(res.report.Stats, Stat{Metric: "duration_s", Stat: "value", Value: durS, Key: joinPath(bm.path, "duration")})
+	}
+	if mets != nil {
+		for _, m := range []struct{ key, metric string }{
+			{"time_to_first_token_ms", "ttft_ms"}, {"inter_token_latency_ms", "itl_ms"},
+			{"time_per_output_token_ms", "guidellm_tpot_ms"}, {"request_latency", "e2e_ms"},
+		} {
+			scale := 1.0
+			if m.key == "request_latency" {
+				scale = 1000 // seconds in the report
+			}
+			for _, status := range []string{"successful", "total"} {
+				if status == "total" && m.key != "time_to_first_token_ms" {
+					continue // the total block matters for TTFT, where errors enter as 0
+				}
+				sds, err := mets.optSub(m.key)
+				if err != nil || sds == nil {
+					continue
+				}
+				ds, err := sds.optSub(status)
+				if err != nil || ds == nil {
+					continue
+				}
+				metric := m.metric
+				if status == "total" {
+					metric += " (total incl. errored as 0)"
+				}
+				add := func(o *obj, key, stat string) {
+					v, err := o.optNum(key)
+					if err != nil || v == nil {
+						return
+					}
+					x := *v * scale
+					res.report.Stats = append(res.report.Stats, Stat{Metric: metric, Stat: stat, Value: &x, Key: joinPath(o.path, key)})
+				}
+				add(ds, "mean", "mean")
+				add(ds, "median", "median")
+				if pc, err := ds.optSub("percentiles"); err == nil && pc != nil {
+					for _, pk := range []string{"p50", "p90", "p95", "p99"} {
+						if guidellmPct.MatchString(pk) {
+							v, err := pc.optNum(pk)
+							if err != nil || v == nil {
+								continue
+							}
+							x := *v * scale
+							res.report.Stats = append(res.report.Stats, Stat{Metric: metric, Stat: guidellmLevel(pk), Value: &x, Key: joinPath(pc.path, pk)})
+						}
+					}
+				}
+			}
+		}
+	}
+	lossy = append(lossy,
+		"guidellm stores only the first and last token time: each attempt has one event (its first token) and its end; the last token time is in the attempt's meta; per-event ITL is not recoverable",
+		"guidellm's inter_token_latency_ms is a token-weighted per-request average (per_token_amortized); its time_per_output_token_ms includes TTFT (not vLLM's TPOT)")
+	res.conds = conditions{
+		Source: "guidellm benchmarks.json", Layout: layout, Run: k + 1, Runs: len(bms),
+		Clock:        "guidellm time.time() epoch seconds (wall clock, not monotonic), converted to ms from the earliest of the benchmark start and the first request",
+		Window:       window,
+		ITLSemantics: "per_token_amortized",
+		EventTimes:   "first token only (first_token_iteration); end = request_end",
+		EventTokens:  "the single event carries tokens = 1; output_tokens holds the count, so TPOT = (E2E − TTFT)/(output − 1) is available, per-event ITL is not",
+		Failures:     "errored → outcome from the error text (timeout, connect, HTTP reason, else stream_error); incomplete → cancelled; a 0.0 or missing first token is missing",
+		Quality:      qualityNull,
+		Sampled:      sampled,
+		Lossy:        lossy,
+	}
+	return res, nil
+}
