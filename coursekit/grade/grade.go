@@ -10,7 +10,6 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -260,7 +259,7 @@ func newVariantInfo(who string, b []byte) (*variantInfo, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(b)
-	return &variantInfo{who: who, t: t, sha: hex.EncodeToString(sum[:]), fp: quickFingerprint(t)}, nil
+	return &variantInfo{who: who, t: t, sha: hex.EncodeToString(sum[:]), fp: fingerprintOf(t)}, nil
 }
 
 func summarize(t *trace.Trace) *metrics.Summary {
@@ -500,38 +499,10 @@ func traceFingerprint(s *metrics.Summary) fingerprint {
 	return fp
 }
 
-// quickFingerprint is traceFingerprint without a full summary: the copy
-// check needs every learner's fingerprint, and a summary costs far more
-// than these few numbers of a 10-attempt trace. Same definitions: attempts
-// starting in the window, complete successes only, nearest-rank P95, TTFT
-// ≤ SLO with a quality pass.
-func quickFingerprint(t *trace.Trace) fingerprint {
-	var ttfts []float64
-	var q1, q05 int
-	for i := range t.Attempts {
-		a := &t.Attempts[i]
-		if !t.Header.Window.Contains(a.StartMS) || a.Outcome != trace.OK {
-			continue
-		}
-		v, ok := a.TTFT()
-		if !ok {
-			continue
-		}
-		ttfts = append(ttfts, v)
-		if a.Quality == trace.Pass {
-			q1 += int(boolF(v <= 1000))
-			q05 += int(boolF(v <= 500))
-		}
-	}
-	fp := fingerprint{t.Header.Window.Seconds(), math.NaN(), float64(q1), float64(q05), math.NaN()}
-	if n := len(ttfts); n > 0 {
-		slices.Sort(ttfts)
-		fp[1] = ttfts[metrics.NearestRankIndex(n, 0.95)]
-	}
-	if t.Header.WindowCost != nil && q1 > 0 {
-		fp[4] = *t.Header.WindowCost * 1000 / float64(q1)
-	}
-	return fp
+// fingerprintOf is the trace's fingerprint, computed through metrics like
+// every other number the grader compares.
+func fingerprintOf(t *trace.Trace) fingerprint {
+	return traceFingerprint(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}}))
 }
 
 func cardFingerprint(c *card.Card) fingerprint {
