@@ -95,6 +95,27 @@ type criterion struct {
 	run       func(k *checker) (Status, string)
 }
 
+// runCriteria runs criteria in order; without a trace every one fails with
+// noTrace as its hint. A passing row carries no hint.
+func runCriteria(criteria []criterion, c *Card, t *trace.Trace, noTrace string) []Result {
+	out := make([]Result, 0, len(criteria))
+	if t == nil {
+		for _, cr := range criteria {
+			out = append(out, Result{ID: cr.id, Title: cr.title, Status: Fail, Hint: noTrace})
+		}
+		return out
+	}
+	k := newChecker(c, t)
+	for _, cr := range criteria {
+		st, hint := cr.run(k)
+		if st == Pass {
+			hint = ""
+		}
+		out = append(out, Result{ID: cr.id, Title: cr.title, Status: st, Hint: hint})
+	}
+	return out
+}
+
 // checker holds what the criteria share: the card, the trace's summary
 // under the course definitions, and the card's conditions matched to the
 // unit's SLOs.
@@ -137,18 +158,9 @@ func Check(c *Card, t *trace.Trace) Report {
 	r := Report{Hidden: len(hiddenCriteria)}
 	if t == nil {
 		r.Error = "没有读到 trace,无法复算。"
-		for _, cr := range publicCriteria {
-			r.add(Result{ID: cr.id, Title: cr.title, Status: Fail, Hint: "先让 trace 能被读取(检查文件路径),再运行自检。"})
-		}
-		return r
 	}
-	k := newChecker(c, t)
-	for _, cr := range publicCriteria {
-		st, hint := cr.run(k)
-		if st == Pass {
-			hint = ""
-		}
-		r.add(Result{ID: cr.id, Title: cr.title, Status: st, Hint: hint})
+	for _, x := range runCriteria(publicCriteria, c, t, "先让 trace 能被读取(检查文件路径),再运行自检。") {
+		r.add(x)
 	}
 	return r
 }

@@ -38,22 +38,7 @@ func HiddenChecks(c *Card, t *trace.Trace) []Result {
 	if c == nil {
 		c = &Card{}
 	}
-	out := make([]Result, 0, len(hiddenCriteria))
-	if t == nil {
-		for _, cr := range hiddenCriteria {
-			out = append(out, Result{ID: cr.id, Title: cr.title, Status: Fail, Hint: "没有 trace,无法检查。"})
-		}
-		return out
-	}
-	k := newChecker(c, t)
-	for _, cr := range hiddenCriteria {
-		st, hint := cr.run(k)
-		if st == Pass {
-			hint = ""
-		}
-		out = append(out, Result{ID: cr.id, Title: cr.title, Status: st, Hint: hint})
-	}
-	return out
+	return runCriteria(hiddenCriteria, c, t, "没有 trace,无法检查。")
 }
 
 // present is the card's conditions that match one of the unit's SLOs.
