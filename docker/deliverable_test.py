@@ -6,14 +6,18 @@ with the card cell (found by its metadata, not its position) replaced by:
   1. the reference answers  -> every machine-checked public criterion passes;
   2. a card with R9/R10 deleted (failure rate 0/8, 8 attempts) -> exactly the
      criteria about the failure rate and the attempt count fail;
-  3. the blank card as committed -> most criteria fail, none is "passed" by default.
+  3. the blank card as committed -> most criteria fail, none is "passed" by default;
+  4. a notebook released by `coursekit assign` -> runs as released and checks
+     the learner's own variant trace.
 It reads the verdict from the card JSON the self-check embeds
 (application/vnd.coursekit.card+json), the way a grader would.
 """
-import copy
+import hashlib
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 import nbformat
 from nbclient import NotebookClient
@@ -28,8 +32,8 @@ def role(cell):
     return cell.get("metadata", {}).get("coursekit", {}).get("role")
 
 
-def run(card_src):
-    nb = nbformat.read(NB, as_version=4)
+def run(card_src, path=NB):
+    nb = nbformat.read(path, as_version=4)
     cards = [c for c in nb.cells if role(c) == "card"]
     assert len(cards) == 1, f"want one card cell, found {len(cards)}"
     if card_src is not None:
@@ -38,7 +42,7 @@ def run(card_src):
     os.makedirs(log_dir, exist_ok=True)
     with open(os.path.join(log_dir, "deliverable-kernel.log"), "wb") as log:  # GoNB logs a lot to stderr
         NotebookClient(nb, kernel_name="gonb", timeout=120,
-                       resources={"metadata": {"path": os.path.dirname(NB)}}).execute(stderr=log)
+                       resources={"metadata": {"path": os.path.dirname(path)}}).execute(stderr=log)
     checks = [c for c in nb.cells if role(c) == "selfcheck"]
     assert len(checks) == 1, "want one self-check cell"
     for out in checks[0].outputs:
@@ -48,7 +52,7 @@ def run(card_src):
         if MIME in data:
             raw = data[MIME]
             payload = json.loads(raw) if isinstance(raw, str) else raw
-            return payload["report"], "".join(data.get("text/plain", ""))
+            return payload["report"], "".join(data.get("text/plain", "")), payload["trace"]
     raise AssertionError("the self-check embedded no card JSON")
 
 
@@ -60,7 +64,7 @@ def main():
     reference = open(os.path.join(HERE, "testdata", "reference-card.go.txt"), encoding="utf-8").read()
     failures = []
 
-    report, text = run(reference)
+    report, text, _ = run(reference)
     st = statuses(report)
     bad = sorted(k for k, v in st.items() if v == "fail")
     if bad or report["failed"] != 0:
@@ -72,7 +76,7 @@ def main():
 
     deleted = reference.replace("Attempts:         10", "Attempts:         8")
     deleted = deleted.replace("card.Ratio{Num: 2, Den: 10, Unit: \"失败尝试/全部尝试\"}", "card.Ratio{Num: 0, Den: 8, Unit: \"失败尝试/全部尝试\"}")
-    report, _ = run(deleted)
+    report, _, _ = run(deleted)
     st = statuses(report)
     for want in ("figures.failure_rate", "stated.attempts"):
         if st.get(want) != "fail":
@@ -80,14 +84,31 @@ def main():
     if st.get("figures.p95") != "pass":
         failures.append("R9/R10 deleted: P95 is unchanged by deleting failures and should still pass")
 
-    report, _ = run(None)
+    report, _, _ = run(None)
     if report["passed"] > 2 or report["failed"] < 15:
         failures.append(f"blank card: passed {report['passed']}, failed {report['failed']}: a blank card must not pass")
+
+    # An assigned notebook (coursekit assign) runs as released and checks the
+    # learner's own variant trace, not the public teaching trace.
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "key"), "wb") as f:
+            f.write(b"deliverable-test-key-0123456789abcdef")
+        with open(os.path.join(tmp, "roster.csv"), "w") as f:
+            f.write("id\nlearner1\n")
+        out = os.path.join(tmp, "release")
+        subprocess.run(["go", "run", "./coursekit/cmd/coursekit", "assign", "--roster", os.path.join(tmp, "roster.csv"),
+                        "--key-file", os.path.join(tmp, "key"), "--out", out], cwd=REPO, check=True, capture_output=True)
+        assigned = os.path.join(out, "learner1", "06-deliverable.ipynb")
+        _, _, ident = run(None, assigned)
+        want = hashlib.sha256(open(os.path.join(out, "learner1", "trace.jsonl"), "rb").read()).hexdigest()
+        public = hashlib.sha256(open(os.path.join(REPO, "data", "unit01", "trace.jsonl"), "rb").read()).hexdigest()
+        if ident.get("sha256") != want or want == public:
+            failures.append(f"assigned notebook: self-check read trace {ident}, want the learner's variant {want}")
 
     for f in failures:
         print("FAIL", f)
     failed_cases = len({f.split(":")[0] for f in failures})
-    print(f"deliverable: {3 - failed_cases} passed, {failed_cases} failed")
+    print(f"deliverable: {4 - failed_cases} passed, {failed_cases} failed")
     sys.exit(1 if failures else 0)
 
 
