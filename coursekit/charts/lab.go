@@ -138,14 +138,7 @@ func LabSendRate(runs []LabRun, binMS, plannedPerS float64, options ...Option) *
 		if i == 0 && plannedPerS > 0 {
 			marks = markLines(hline(fmt.Sprintf("计划:%s 次/s", num(plannedPerS)), plannedPerS, colorFail, "insideStartTop"))
 		}
-		l.AddSeries(name, nil,
-			ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(true), SymbolSize: 6}),
-			ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-				ss.Data = pts
-				ss.LineStyle = &opts.LineStyle{Color: color, Width: 2}
-				ss.ItemStyle = &opts.ItemStyle{Color: color}
-				ss.MarkLines = marks
-			}))
+		addLine(l, name, pts, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: color, Width: 2}, marks)
 	}
 	l.SetGlobalOptions(
 		c.init(),
@@ -198,15 +191,7 @@ func LabQueue(runs []LabRun, options ...Option) *ec.Line {
 			}
 			marks = markLines(vline(label, end, color, "end"))
 		}
-		lineColor := labColor(i)
-		l.AddSeries(name, nil,
-			ec.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}),
-			ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-				ss.Data = pts
-				ss.LineStyle = &opts.LineStyle{Color: lineColor, Width: 2}
-				ss.ItemStyle = &opts.ItemStyle{Color: lineColor}
-				ss.MarkLines = marks
-			}))
+		addLine(l, name, pts, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: labColor(i), Width: 2}, marks)
 	}
 	l.SetGlobalOptions(
 		c.init(),
@@ -384,26 +369,8 @@ func LabBusyVsTTFT(run LabRun, binMS float64, options ...Option) *ec.Line {
 		ec.WithAnimation(false),
 	)
 	l.ExtendYAxis(opts.YAxis{Type: "value", Name: "百分比 (%)", Min: 0, Max: 100, Position: "right"})
-	l.AddSeries("成功 TTFT P95(每段)", nil,
-		ec.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}),
-		ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-			ss.Data = p95
-			ss.LineStyle = &opts.LineStyle{Color: colorOK, Width: 3}
-			ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
-		}))
-	l.AddSeries("设备忙碌率 %(sim_device_busy_ratio)", nil,
-		ec.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}),
-		ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-			ss.Data = busy
-			ss.LineStyle = &opts.LineStyle{Color: colorMark, Width: 2, Type: "dashed"}
-			ss.ItemStyle = &opts.ItemStyle{Color: colorMark}
-		}))
-	l.AddSeries("失败占比 %(每段)", nil,
-		ec.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8, YAxisIndex: 1}),
-		ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-			ss.Data = fail
-			ss.LineStyle = &opts.LineStyle{Color: colorFail, Width: 2}
-			ss.ItemStyle = &opts.ItemStyle{Color: colorFail}
-		}))
+	addLine(l, "成功 TTFT P95(每段)", p95, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: colorOK, Width: 3}, nil)
+	addLine(l, "设备忙碌率 %(sim_device_busy_ratio)", busy, opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: colorMark, Width: 2, Type: "dashed"}, nil)
+	addLine(l, "失败占比 %(每段)", fail, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8, YAxisIndex: 1}, opts.LineStyle{Color: colorFail, Width: 2}, nil)
 	return l
 }

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/types"
 )
@@ -79,3 +80,16 @@ func markAreas(items ...any) *opts.MarkAreas {
 }
 
 func literal(s string) types.FuncStr { return types.FuncStr(s) }
+
+// addLine adds one line series of prepared points in a single colour (line
+// and symbols alike); marks may be nil.
+func addLine(l *ec.Line, name string, data any, lc opts.LineChart, style opts.LineStyle, marks *opts.MarkLines) {
+	l.AddSeries(name, nil,
+		ec.WithLineChartOpts(lc),
+		ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+			ss.Data = data
+			ss.LineStyle = &style
+			ss.ItemStyle = &opts.ItemStyle{Color: style.Color}
+			ss.MarkLines = marks
+		}))
+}

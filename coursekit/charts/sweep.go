@@ -119,27 +119,14 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "goodput (合格次/s)", Min: 0}),
 		ec.WithAnimation(false),
 	)
-	l.AddSeries("goodput(合格次/s)", nil,
-		ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}),
-		ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-			ss.Data = good
-			ss.LineStyle = &opts.LineStyle{Color: colorOK, Width: 2}
-			ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
-			ss.MarkLines = markLines(marks...)
-		}))
+	addLine(l, "goodput(合格次/s)", good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: colorOK, Width: 2}, markLines(marks...))
 	if s.WindowCost != nil {
 		y := opts.YAxis{Type: "value", Name: "每千次合格成本 (" + cur + ")", Min: 0, Position: "right"}
 		if costCap != nil {
 			y.Max = niceCeil(*costCap)
 		}
 		l.ExtendYAxis(y)
-		l.AddSeries("每千次合格成本", nil,
-			ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}),
-			ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-				ss.Data = cost
-				ss.LineStyle = &opts.LineStyle{Color: colorOverSLO, Width: 2, Type: "dashed"}
-				ss.ItemStyle = &opts.ItemStyle{Color: colorOverSLO}
-			}))
+		addLine(l, "每千次合格成本", cost, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: colorOverSLO, Width: 2, Type: "dashed"}, nil)
 	}
 	return l
 }

@@ -69,26 +69,42 @@ func kindTitle(kind string) string {
 	return "公开检查"
 }
 
-// FeedbackMarkdown is the learner's feedback as Markdown.
-func FeedbackMarkdown(s *Submission) string {
-	e := mdEscape
-	var b strings.Builder
-	b.WriteString("# 第 01 单元交付卡 · 评分反馈\n\n")
+// feedback is what a learner's feedback says, decided once; FeedbackMarkdown
+// and FeedbackHTML only lay it out, so the two can never disagree.
+type feedback struct {
+	facts     []string // "label:value" lines about the submission (unescaped)
+	gradable  bool
+	reason    string
+	status    string
+	sections  []feedbackSection
+	manual    []ManualItem
+	integrity []feedbackNote
+}
+
+type feedbackSection struct {
+	title string
+	rows  []feedbackRow
+}
+
+type feedbackRow struct {
+	mark, class, title, id, points, message string
+}
+
+type feedbackNote struct{ class, mark, text string }
+
+const cleanIntegrity = "✓ 锁定的单元格没有改动,输出与卡片一致。"
+
+func newFeedback(s *Submission) feedback {
+	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: s.Manual}
 	if s.Learner != "" {
-		fmt.Fprintf(&b, "- 学习者:%s\n", e(s.Learner))
+		f.facts = append(f.facts, "学习者:"+s.Learner)
 	}
-	fmt.Fprintf(&b, "- 提交的文件:%s\n", e(s.File))
+	f.facts = append(f.facts, "提交的文件:"+s.File)
 	if s.NBFormat != "" {
-		fmt.Fprintf(&b, "- 笔记本格式:nbformat %s\n", e(s.NBFormat))
+		f.facts = append(f.facts, "笔记本格式:nbformat "+s.NBFormat)
 	}
-	b.WriteString("\n")
-	if !s.Gradable {
-		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交;如有疑问请联系老师。\n", e(s.Reason))
-		return b.String()
-	}
-	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(s.StatusLine), howGraded)
 	for _, kind := range []string{KindPublic, KindHidden, KindManual} {
-		fmt.Fprintf(&b, "\n## %s\n\n| 结果 | 检查项 | 得分 | 提示 |\n|---|---|---|---|\n", kindTitle(kind))
+		sec := feedbackSection{title: kindTitle(kind)}
 		for _, x := range s.Scores {
 			if x.Kind != kind {
 				continue
@@ -97,25 +113,52 @@ func FeedbackMarkdown(s *Submission) string {
 			if x.Pending {
 				pts = "待评/" + fmtPts(x.Max)
 			}
-			fmt.Fprintf(&b, "| %s | %s `%s` | %s | %s |\n", statusMark(x), e(x.Title), codeSpan(x.ID), pts, e(x.Message))
+			sec.rows = append(sec.rows, feedbackRow{mark: statusMark(x), class: statusClass(x), title: x.Title, id: x.ID, points: pts, message: x.Message})
+		}
+		f.sections = append(f.sections, sec)
+	}
+	for _, n := range s.Integrity {
+		note := feedbackNote{class: "pending", mark: "注意", text: n.Message}
+		if n.Warn {
+			note.class, note.mark = "fail", "⚠ 问题"
+		}
+		f.integrity = append(f.integrity, note)
+	}
+	return f
+}
+
+// FeedbackMarkdown is the learner's feedback as Markdown.
+func FeedbackMarkdown(s *Submission) string {
+	f, e := newFeedback(s), mdEscape
+	var b strings.Builder
+	b.WriteString("# 第 01 单元交付卡 · 评分反馈\n\n")
+	for _, fact := range f.facts {
+		fmt.Fprintf(&b, "- %s\n", e(fact))
+	}
+	b.WriteString("\n")
+	if !f.gradable {
+		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交;如有疑问请联系老师。\n", e(f.reason))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(f.status), howGraded)
+	for _, sec := range f.sections {
+		fmt.Fprintf(&b, "\n## %s\n\n| 结果 | 检查项 | 得分 | 提示 |\n|---|---|---|---|\n", sec.title)
+		for _, r := range sec.rows {
+			fmt.Fprintf(&b, "| %s | %s `%s` | %s | %s |\n", r.mark, e(r.title), codeSpan(r.id), r.points, e(r.message))
 		}
 	}
-	if len(s.Manual) > 0 {
+	if len(f.manual) > 0 {
 		b.WriteString("\n### 你的文字答案(老师会阅读)\n\n")
-		for _, m := range s.Manual {
+		for _, m := range f.manual {
 			fmt.Fprintf(&b, "- **%s**:%s\n", e(m.Title), e(m.Text))
 		}
 	}
 	b.WriteString("\n## 完整性\n\n")
-	if len(s.Integrity) == 0 {
-		b.WriteString("- ✓ 锁定的单元格没有改动,输出与卡片一致。\n")
+	if len(f.integrity) == 0 {
+		b.WriteString("- " + cleanIntegrity + "\n")
 	}
-	for _, f := range s.Integrity {
-		mark := "注意"
-		if f.Warn {
-			mark = "⚠ 问题"
-		}
-		fmt.Fprintf(&b, "- %s:%s\n", mark, e(f.Message))
+	for _, n := range f.integrity {
+		fmt.Fprintf(&b, "- %s:%s\n", n.mark, e(n.text))
 	}
 	return b.String()
 }
@@ -144,53 +187,38 @@ func statusClass(x Score) string {
 
 // FeedbackHTML is the learner's feedback as a standalone HTML page.
 func FeedbackHTML(s *Submission) string {
-	e := html.EscapeString
+	f, e := newFeedback(s), html.EscapeString
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元交付卡 · 评分反馈</h1>\n<ul>")
-	if s.Learner != "" {
-		fmt.Fprintf(&b, "<li>学习者:%s</li>", e(s.Learner))
-	}
-	fmt.Fprintf(&b, "<li>提交的文件:%s</li>", e(s.File))
-	if s.NBFormat != "" {
-		fmt.Fprintf(&b, "<li>笔记本格式:nbformat %s</li>", e(s.NBFormat))
+	for _, fact := range f.facts {
+		fmt.Fprintf(&b, "<li>%s</li>", e(fact))
 	}
 	b.WriteString("</ul>\n")
-	if !s.Gradable {
-		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交;如有疑问请联系老师。</p>", e(s.Reason))
+	if !f.gradable {
+		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交;如有疑问请联系老师。</p>", e(f.reason))
 		return htmlPage("评分反馈", b.String())
 	}
-	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(s.StatusLine), e(howGraded))
-	for _, kind := range []string{KindPublic, KindHidden, KindManual} {
-		fmt.Fprintf(&b, "<h2>%s</h2>\n<table><thead><tr><th>结果</th><th>检查项</th><th>得分</th><th>提示</th></tr></thead><tbody>\n", e(kindTitle(kind)))
-		for _, x := range s.Scores {
-			if x.Kind != kind {
-				continue
-			}
-			pts := fmtPts(x.Points) + "/" + fmtPts(x.Max)
-			if x.Pending {
-				pts = "待评/" + fmtPts(x.Max)
-			}
+	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(f.status), e(howGraded))
+	for _, sec := range f.sections {
+		fmt.Fprintf(&b, "<h2>%s</h2>\n<table><thead><tr><th>结果</th><th>检查项</th><th>得分</th><th>提示</th></tr></thead><tbody>\n", e(sec.title))
+		for _, r := range sec.rows {
 			fmt.Fprintf(&b, "<tr class=\"%s\"><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td></tr>\n",
-				statusClass(x), e(statusMark(x)), e(x.Title), e(x.ID), e(pts), e(x.Message))
+				r.class, e(r.mark), e(r.title), e(r.id), e(r.points), e(r.message))
 		}
 		b.WriteString("</tbody></table>\n")
 	}
-	if len(s.Manual) > 0 {
+	if len(f.manual) > 0 {
 		b.WriteString("<h3>你的文字答案(老师会阅读)</h3>\n")
-		for _, m := range s.Manual {
+		for _, m := range f.manual {
 			fmt.Fprintf(&b, "<p><strong>%s</strong></p><blockquote>%s</blockquote>\n", e(m.Title), e(m.Text))
 		}
 	}
 	b.WriteString("<h2>完整性</h2>\n<ul>")
-	if len(s.Integrity) == 0 {
-		b.WriteString("<li class=\"pass\">✓ 锁定的单元格没有改动,输出与卡片一致。</li>")
+	if len(f.integrity) == 0 {
+		b.WriteString("<li class=\"pass\">" + cleanIntegrity + "</li>")
 	}
-	for _, f := range s.Integrity {
-		cls, mark := "pending", "注意"
-		if f.Warn {
-			cls, mark = "fail", "⚠ 问题"
-		}
-		fmt.Fprintf(&b, "<li class=\"%s\">%s:%s</li>", cls, mark, e(f.Message))
+	for _, n := range f.integrity {
+		fmt.Fprintf(&b, "<li class=\"%s\">%s:%s</li>", n.class, n.mark, e(n.text))
 	}
 	b.WriteString("</ul>")
 	return htmlPage("评分反馈", b.String())
