@@ -7,7 +7,8 @@
 #   - first-cell latency of a fresh kernel, offline;
 #   - JupyterLab answers on 127.0.0.1, refuses API requests without the token, accepts them with
 #     the token printed in its log, and starts the gonb kernel;
-#   - `podman-compose -f docker/compose.yaml up -d` serves JupyterLab on 127.0.0.1 too.
+#   - `podman-compose -f docker/compose.yaml up -d` serves JupyterLab on 127.0.0.1 too;
+#   - `coursekit grade --execute` re-runs submissions in the image (docker/test-grade-execute.sh).
 # Prints the image size, build time and timings, and writes them to out/test-image/report.txt.
 # Fails loudly on anything it cannot do; it never skips.
 #
@@ -396,6 +397,12 @@ podman exec "$cctr" sh -c "cd $WORK_DIR && md5sum -c --quiet .edit.md5 && grep -
 ok "learner work on named volume ${PROJECT}_work survives down + up (edited notebook kept, not re-seeded)"
 LAB_PORT=$compose_port podman-compose -p "$PROJECT" -f "$COMPOSE_FILE" down >>"$OUT/compose-up.log" 2>&1 \
   || fail "podman-compose down failed"
+
+# --- 9. grading with --execute in this image ------------------------------------------------------
+step "coursekit grade --execute: submissions re-run in the image, offline, locked cells restored"
+IMAGE="$IMAGE" OUT="$OUT" bash docker/test-grade-execute.sh || fail "grade --execute (docker/test-grade-execute.sh)"
+report "$(grep '^executed ' "$OUT/grade-execute/grade.log") (coursekit grade --execute --jobs 2, 6 submissions)"
+ok "grade --execute: each learner's execution result as expected; a hang and a panic marked only their own submission"
 
 step "summary ($REPORT)"
 cat "$REPORT"

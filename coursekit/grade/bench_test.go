@@ -1,10 +1,17 @@
 package grade
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/card"
 )
 
 // BenchmarkGrade1000 grades 1,000 generated submissions (60 % right, 25 %
@@ -59,3 +66,83 @@ func BenchmarkGrade1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecute20 is `coursekit grade --execute` on 20 submissions (16
+// right, 4 with the typical mistakes): each re-run in the course image
+// (IMAGE, default llmperf-course-lab:latest; build it with `make
+// test-image`) with no network, EXEC_JOBS at a time (default: CPUs). It
+// reports the wall time per submission and each container's own time.
+//
+//	go test -run '^$' -bench Execute20 -benchtime 1x ./coursekit/grade/
+func BenchmarkExecute20(b *testing.B) {
+	image := cmp.Or(os.Getenv("IMAGE"), "llmperf-course-lab:latest")
+	ex := &ContainerExecutor{Image: image, Memory: "2g"}
+	if err := ex.CheckImage(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	jobs := 0
+	fmt.Sscan(os.Getenv("EXEC_JOBS"), &jobs)
+	ids := make([]string, 20)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("x%02d", i)
+	}
+	f := newFixture(b, ids...)
+	release, err := os.ReadFile(releasePath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := &timedExecutor{Executor: ex}
+	b.ResetTimer()
+	for b.Loop() {
+		g, err := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var subs []*Submission
+		for i, id := range ids {
+			c := correctCard(b, f.variants[id])
+			if i%5 == 4 {
+				c = mistakenCard(b, f.variants[id])
+			}
+			subs = append(subs, g.Grade(id+".ipynb", f.submitted(b, id, c)))
+		}
+		start := time.Now()
+		if err := g.ExecuteAll(context.Background(), subs, ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
+			b.Fatal(err)
+		}
+		wall := time.Since(start)
+		for _, s := range subs {
+			if x, _ := s.Score(ExecutionID); x.Status != card.Pass {
+				b.Fatalf("%s: execution %s: %s (%s)", s.Learner, x.Status, x.Message, x.Detail)
+			}
+		}
+		b.ReportMetric(wall.Seconds()/float64(len(subs)), "s/submission")
+		b.ReportMetric(rec.mean().Seconds(), "s/container")
+		b.ReportMetric(rec.max().Seconds(), "s/slowest-container")
+	}
+}
+
+// timedExecutor records each run's own time.
+type timedExecutor struct {
+	Executor
+	mu sync.Mutex
+	el []time.Duration
+}
+
+func (t *timedExecutor) Run(ctx context.Context, job ExecJob) ExecResult {
+	r := t.Executor.Run(ctx, job)
+	t.mu.Lock()
+	t.el = append(t.el, r.Elapsed)
+	t.mu.Unlock()
+	return r
+}
+
+func (t *timedExecutor) mean() time.Duration {
+	var sum time.Duration
+	for _, d := range t.el {
+		sum += d
+	}
+	return sum / time.Duration(max(len(t.el), 1))
+}
+
+func (t *timedExecutor) max() time.Duration { return slices.Max(append(t.el, 0)) }

@@ -21,8 +21,12 @@ type Batch struct {
 	Roster *Roster
 	Points map[string]float64
 	Subs   []*Submission
-	names  []string // output name per submission
-	chosen map[string]*Submission
+	// Warnings are instructor-facing notes about the batch (inputs that
+	// were skipped, manual scores that were not applied); the summary
+	// lists them.
+	Warnings []string
+	names    []string // output name per submission
+	chosen   map[string]*Submission
 }
 
 // NewBatch groups subs by learner. When a learner submitted more than one
@@ -69,6 +73,9 @@ func safeName(s string) string {
 // pending (points waiting for manual review) and status.
 func (b *Batch) WriteCSV(w io.Writer) error {
 	ids := CriterionIDs()
+	if _, ok := b.Points[ExecutionID]; ok { // an executed batch
+		ids = append(ids, ExecutionID)
+	}
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{"id", "total", "max"}, ids...), "pending", "status"))
 	for _, l := range b.Roster.Learners {
@@ -114,28 +121,58 @@ func csvSafe(s string) string {
 	return s
 }
 
-// ManualQueue is every free-text answer waiting for a person, by criterion
-// and then by keyword-assist score (highest first).
-func (b *Batch) ManualQueue() []ManualItem {
-	var q []ManualItem
+// manualItems is every free-text answer of the graded submissions, by
+// criterion and then by keyword-assist score (highest first), with the
+// score a person gave it ("" while pending).
+func (b *Batch) manualItems() (items []ManualItem, scores []string) {
+	type row struct {
+		m     ManualItem
+		score string
+	}
+	var q []row
 	for _, s := range b.Subs {
 		if s.Gradable && b.chosen[s.Learner] == s {
-			q = append(q, s.Manual...)
+			for _, m := range s.Manual {
+				r := row{m: m}
+				if x, ok := s.Score(m.ID); ok && !x.Pending {
+					r.score = fmtPts(x.Points)
+				}
+				q = append(q, r)
+			}
 		}
 	}
-	slices.SortStableFunc(q, func(x, y ManualItem) int {
-		return cmp.Or(cmp.Compare(x.ID, y.ID), cmp.Compare(y.Keyword, x.Keyword), cmp.Compare(x.Learner, y.Learner))
+	slices.SortStableFunc(q, func(x, y row) int {
+		return cmp.Or(cmp.Compare(x.m.ID, y.m.ID), cmp.Compare(y.m.Keyword, x.m.Keyword), cmp.Compare(x.m.Learner, y.m.Learner))
 	})
+	for _, r := range q {
+		items, scores = append(items, r.m), append(scores, r.score)
+	}
+	return items, scores
+}
+
+// ManualQueue is every free-text answer still waiting for a person, by
+// criterion and then by keyword-assist score (highest first).
+func (b *Batch) ManualQueue() []ManualItem {
+	items, scores := b.manualItems()
+	var q []ManualItem
+	for i, m := range items {
+		if scores[i] == "" {
+			q = append(q, m)
+		}
+	}
 	return q
 }
 
-// WriteManualCSV writes the manual-review queue with an empty score column
-// for the reader to fill in.
+// WriteManualCSV writes every free-text answer with a score column for the
+// reader to fill in (scores already merged with --manual are kept), and
+// text_sha256, the short hash of the answer, so that a score is never
+// applied to an answer that changed since it was read.
 func (b *Batch) WriteManualCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "score"})
-	for _, m := range b.ManualQueue() {
-		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), ""})
+	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "score"})
+	items, scores := b.manualItems()
+	for i, m := range items {
+		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), scores[i]})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -155,6 +192,7 @@ type Summary struct {
 	Integrity []string // "learner: finding" lines, instructor-facing
 	Copies    []string // own-variant failures, with the instructor detail
 	Manual    []ManualItem
+	Warnings  []string // Batch.Warnings
 }
 
 // Missed is one row of the most-missed table.
@@ -217,6 +255,7 @@ func (b *Batch) Summarize() *Summary {
 	}
 	slices.SortFunc(sm.Missed, func(x, y Missed) int { return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.ID, y.ID)) })
 	sm.Manual = b.ManualQueue()
+	sm.Warnings = b.Warnings
 	return sm
 }
 
@@ -272,6 +311,12 @@ func (sm *Summary) Markdown() string {
 			fmt.Fprintf(&b, "- %s\n", e(c))
 		}
 	}
+	if len(sm.Warnings) > 0 {
+		b.WriteString("\n## 提醒(跳过的文件、没有应用的人工评分)\n\n")
+		for _, w := range sm.Warnings {
+			fmt.Fprintf(&b, "- %s\n", e(w))
+		}
+	}
 	fmt.Fprintf(&b, "\n## 人工阅读队列(%d 条;关键词辅助分只用于排序,不计入自动分)\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), codeSpan(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
@@ -319,6 +364,7 @@ func (sm *Summary) HTML() string {
 	}
 	list("数字与别人的 trace 吻合(疑似抄袭)", sm.Copies)
 	list("完整性问题", sm.Integrity)
+	list("提醒(跳过的文件、没有应用的人工评分)", sm.Warnings)
 	fmt.Fprintf(&b, "<h2>人工阅读队列(%d 条)</h2>\n<p>关键词辅助分只用于排序,不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",

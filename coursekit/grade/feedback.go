@@ -65,6 +65,8 @@ func kindTitle(kind string) string {
 		return "隐藏检查(只显示结果、得分和提示,不显示期望值)"
 	case KindManual:
 		return "文字题(由老师阅读评分)"
+	case KindExecution:
+		return "重新运行(课程镜像,无网络,锁定格先恢复)"
 	}
 	return "公开检查"
 }
@@ -103,7 +105,7 @@ func newFeedback(s *Submission) feedback {
 	if s.NBFormat != "" {
 		f.facts = append(f.facts, "笔记本格式:nbformat "+s.NBFormat)
 	}
-	for _, kind := range []string{KindPublic, KindHidden, KindManual} {
+	for _, kind := range []string{KindPublic, KindHidden, KindManual, KindExecution} {
 		sec := feedbackSection{title: kindTitle(kind)}
 		for _, x := range s.Scores {
 			if x.Kind != kind {
@@ -115,7 +117,9 @@ func newFeedback(s *Submission) feedback {
 			}
 			sec.rows = append(sec.rows, feedbackRow{mark: statusMark(x), class: statusClass(x), title: x.Title, id: x.ID, points: pts, message: x.Message})
 		}
-		f.sections = append(f.sections, sec)
+		if len(sec.rows) > 0 || kind != KindExecution { // the execution row exists only after --execute
+			f.sections = append(f.sections, sec)
+		}
 	}
 	for _, n := range s.Integrity {
 		note := feedbackNote{class: "pending", mark: "注意", text: n.Message}

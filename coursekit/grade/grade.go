@@ -123,6 +123,9 @@ type Submission struct {
 	Manual    []ManualItem `json:"manual,omitempty"`
 	// StatusLine is the honest one-line summary, in Chinese.
 	StatusLine string `json:"status_line"`
+
+	source []byte     // the submitted bytes, kept for re-execution (Options.KeepSource)
+	card   *card.Card // the graded card
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -156,6 +159,8 @@ type Options struct {
 	// Public is the unit's public teaching trace (optional): a card with
 	// its numbers is the worked example, not the learner's own work.
 	Public []byte
+	// KeepSource keeps each submission's bytes for ExecuteAll.
+	KeepSource bool
 }
 
 // Grader grades submissions against the learners' variants. It is safe
@@ -346,6 +351,10 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	}
 	p := payloads[0]
 	c := p.payload.Card
+	sub.card = c
+	if g.o.KeepSource {
+		sub.source = data
+	}
 	var cardCell *Cell
 	if len(cardCells) == 1 {
 		cardCell = cardCells[0]

@@ -96,6 +96,9 @@ func Gradescope(s *Submission) *GSResults {
 			n["3"]++
 			t.Number = fmt.Sprintf("3.%d", n["3"])
 			t.Visibility = "visible"
+		case KindExecution:
+			t.Number = "5.1"
+			t.Visibility = "visible"
 		}
 		if x.Pending {
 			t.Output = "文字题,等待老师阅读评分(满分 " + fmtPts(x.Max) + ")。"

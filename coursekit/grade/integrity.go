@@ -37,10 +37,6 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
 	}
-	if nb.NBFormatMinor < 5 {
-		add(FindNBFormat, false, "", "笔记本格式 nbformat %s:没有单元格 id,只能按元数据找格子。", nb.Version())
-	}
-
 	// Duplicate cell ids (nbgrader #1083): a copied cell keeps its id.
 	count := map[string]int{}
 	for _, c := range nb.Cells {
@@ -69,31 +65,39 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 		if a.Learner != learner {
 			add(FindOtherLearner, true, "release record names "+a.Learner, "这份笔记本是发给另一位学习者的。")
 		}
-		for _, l := range a.Locked {
-			var same []*Cell
-			for i := range nb.Cells {
-				if nb.Cells[i].ID == l.ID {
-					same = append(same, &nb.Cells[i])
-				}
-			}
+		matched, st := matchLocked(g.o.Key, nb, a)
+		if st.noIDs() {
+			add(FindNBFormat, false, st.String(), "笔记本格式 nbformat %s:单元格没有 id(Jupyter 按旧格式保存的)。锁定的单元格改为按发放记录里的签名逐格对上(%d 个);对不上的再按元数据里的角色(%d 个)和前后位置(%d 个)找,找到的算作改动,找不到的算作删除。", nb.Version(), st.bySig, st.byRole, st.byPos)
+		}
+		for k, l := range a.Locked {
+			same := matched[k]
 			what := lockedName(l.Role)
+			where := func(c *Cell) string {
+				if c.ID != "" {
+					return "id " + c.ID
+				}
+				return fmt.Sprintf("第 %d 个单元格", c.Index+1)
+			}
 			switch {
 			case len(same) == 0:
-				add(FindLockedDeleted, true, "cell "+l.ID, "锁定的%s(id %s)被删除了,或者改了 id。", what, l.ID)
+				add(FindLockedDeleted, true, "cell "+l.ID, "锁定的%s(发放时的 id %s)被删除了,或者改了 id。", what, l.ID)
 			case len(same) > 1:
-				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s(id %s)出现了 %d 次。", what, l.ID, len(same))
+				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s(发放时的 id %s)出现了 %d 次。", what, l.ID, len(same))
 			}
 			for _, c := range same {
 				if cellMAC(g.o.Key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
 					continue
 				}
 				if c.Type != l.CellType {
-					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(id %s)的类型被改成了 %s。", what, l.ID, c.Type)
+					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(%s)的类型被改成了 %s。", what, where(c), c.Type)
 				} else {
-					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(id %s)的内容被改动了。", what, l.ID)
+					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(%s)的内容被改动了。", what, where(c))
 				}
 			}
 		}
+	}
+	if nb.NBFormatMinor < 5 && (a == nil || !a.Verify(g.o.Key)) {
+		add(FindNBFormat, false, "", "笔记本格式 nbformat %s:单元格没有 id;没有可用的发放记录,锁定的单元格无法核对。", nb.Version())
 	}
 
 	// The card the self-check saw, against the card cell as submitted.
@@ -194,4 +198,107 @@ func cardDiff(a, b *card.Card) []string {
 		}
 	}
 	return diff
+}
+
+// lockedStats says how the locked cells of a release record were found in
+// a submission: by cell id (nbformat ≥ 4.5), by signature, or, for a cell
+// whose signature no longer verifies, by its metadata role or its place
+// between the locked cells that were found.
+type lockedStats struct {
+	byID, bySig, byRole, byPos, missing int
+}
+
+// noIDs reports whether some locked cell had to be found without its id.
+func (s lockedStats) noIDs() bool { return s.bySig+s.byRole+s.byPos+s.missing > 0 && s.byID == 0 }
+
+func (s lockedStats) String() string {
+	return fmt.Sprintf("locked cells matched: %d by id, %d by signature, %d by role, %d by position, %d not found", s.byID, s.bySig, s.byRole, s.byPos, s.missing)
+}
+
+// matchLocked finds each locked cell of a in nb: the cells with its id;
+// else, among cells without an id (nbformat < 4.5 drops them), the cells
+// whose HMAC under its id verifies; else the one cell left with its
+// metadata role (data, self-check); else, for instructions, the first cell
+// of its type, without a role, between the neighbouring locked cells.
+// A cell found by role or position fails the signature check, so it is
+// reported as edited; a locked cell found nowhere is reported as deleted.
+func matchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, lockedStats) {
+	out := make([][]*Cell, len(a.Locked))
+	var st lockedStats
+	var noID []*Cell
+	for i := range nb.Cells {
+		if nb.Cells[i].ID == "" {
+			noID = append(noID, &nb.Cells[i])
+		}
+	}
+	used := map[*Cell]bool{}
+	var left []int
+	for k, l := range a.Locked {
+		for i := range nb.Cells {
+			if nb.Cells[i].ID == l.ID {
+				out[k] = append(out[k], &nb.Cells[i])
+			}
+		}
+		if len(out[k]) > 0 {
+			st.byID++
+			continue
+		}
+		for _, c := range noID {
+			// Its signature under its own type, or under the released
+			// type (a cell whose type alone was changed).
+			if cellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC || cellMAC(key, a.Learner, l.ID, l.CellType, c.Source) == l.MAC {
+				out[k] = append(out[k], c)
+				used[c] = true
+			}
+		}
+		if len(out[k]) > 0 {
+			st.bySig++
+			continue
+		}
+		left = append(left, k)
+	}
+	for _, k := range left {
+		l := a.Locked[k]
+		if l.Role == RoleData || l.Role == RoleSelfCheck {
+			for _, c := range noID {
+				if !used[c] && c.Role == l.Role {
+					out[k] = append(out[k], c)
+					used[c] = true
+				}
+			}
+			if len(out[k]) > 0 {
+				st.byRole++
+			} else {
+				st.missing++
+			}
+			continue
+		}
+		// Between the nearest locked cells found before and after it.
+		lo, hi := -1, len(nb.Cells)
+		for j := k - 1; j >= 0 && lo < 0; j-- {
+			for _, c := range out[j] {
+				lo = max(lo, c.Index)
+			}
+		}
+		for j := k + 1; j < len(out) && hi == len(nb.Cells); j++ {
+			for _, c := range out[j] {
+				hi = min(hi, c.Index)
+			}
+		}
+		var pick *Cell
+		for _, c := range noID {
+			if !used[c] && c.Role == "" && c.Type == l.CellType && c.Index > lo && c.Index < hi {
+				pick = c
+				break
+			}
+		}
+		if pick == nil {
+			st.missing++
+			continue
+		}
+		out[k] = []*Cell{pick}
+		used[pick] = true
+		st.byPos++
+	}
+	return out, st
 }

@@ -58,19 +58,25 @@ type Learner struct {
 	ID    string
 	Name  string
 	Email string
+	// LMSID is the learner's number in the LMS (optional column lms_id):
+	// Canvas and Moodle put it in the names of bulk-downloaded files.
+	LMSID string
 }
 
 // Roster is the class list, in file order.
 type Roster struct {
 	Learners []Learner
 	index    map[string]int
+	lms      map[string]int // by LMSID
 }
 
 // validID keeps learner ids usable as directory and file names.
 var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$`)
 
 // ReadRoster reads a CSV with a header row and an id column ("id",
-// "learner_id", "student_id" or "login"); "name" and "email" are optional.
+// "learner_id", "student_id" or "login"); "name", "email" and "lms_id"
+// (or "lms_user_id": the number Canvas and Moodle put in downloaded file
+// names) are optional.
 func ReadRoster(r io.Reader) (*Roster, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -102,7 +108,11 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		}
 		return ""
 	}
-	ro := &Roster{index: map[string]int{}}
+	lmsCol := "lms_id"
+	if _, ok := col[lmsCol]; !ok {
+		lmsCol = "lms_user_id"
+	}
+	ro := &Roster{index: map[string]int{}, lms: map[string]int{}}
 	for n, row := range rows[1:] {
 		if len(row) == 0 || (len(row) == 1 && strings.TrimSpace(row[0]) == "") {
 			continue
@@ -117,8 +127,18 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		if _, dup := ro.index[id]; dup {
 			return nil, fmt.Errorf("roster:%d: learner id %q appears twice", n+2, id)
 		}
+		lms := get(row, lmsCol)
+		if lms != "" {
+			if !lmsIDPattern.MatchString(lms) {
+				return nil, fmt.Errorf("roster:%d: %s %q: want the LMS's number for the learner (digits), as in its download file names", n+2, lmsCol, lms)
+			}
+			if j, dup := ro.lms[lms]; dup {
+				return nil, fmt.Errorf("roster:%d: %s %q is also learner %q's", n+2, lmsCol, lms, ro.Learners[j].ID)
+			}
+			ro.lms[lms] = len(ro.Learners)
+		}
 		ro.index[id] = len(ro.Learners)
-		ro.Learners = append(ro.Learners, Learner{ID: id, Name: get(row, "name"), Email: get(row, "email")})
+		ro.Learners = append(ro.Learners, Learner{ID: id, Name: get(row, "name"), Email: get(row, "email"), LMSID: lms})
 	}
 	if len(ro.Learners) == 0 {
 		return nil, errors.New("roster: no learners")
@@ -150,4 +170,55 @@ func NewRoster(ids ...string) (*Roster, error) {
 func (r *Roster) Has(id string) bool {
 	_, ok := r.index[id]
 	return ok
+}
+
+// ByEmail is the id of the learner with this email (case-insensitive), or "".
+func (r *Roster) ByEmail(email string) string {
+	email = strings.TrimSpace(email)
+	if email == "" {
+		return ""
+	}
+	for _, l := range r.Learners {
+		if strings.EqualFold(l.Email, email) {
+			return l.ID
+		}
+	}
+	return ""
+}
+
+var (
+	lmsIDPattern = regexp.MustCompile(`^[0-9]{1,20}$`)
+	// Canvas: name_12345_67890_file.ipynb, or name_LATE_12345_67890_file.ipynb
+	// (user id, then submission id, then the uploaded file name).
+	canvasName = regexp.MustCompile(`^[^_]+?_(?:LATE_)?([0-9]+)_[0-9]+_.+$`)
+	// Moodle: "Full Name_12345_assignsubmission_file_" (a folder per learner),
+	// or the same prefix on the file name when downloaded without folders.
+	moodleName = regexp.MustCompile(`^.+_([0-9]+)_assignsubmission_[a-z]+_`)
+)
+
+// FromLMSName is the learner an LMS bulk-download name belongs to, by the
+// roster's lms_id column: a Canvas file name or a Moodle folder (or file)
+// name anywhere in the path. It returns the learner id and the LMS number
+// found, or "" when the name does not follow either pattern or the number
+// is not on the roster.
+func (r *Roster) FromLMSName(name string) (id, lmsID string) {
+	if len(r.lms) == 0 {
+		return "", ""
+	}
+	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := parts[i]
+		var m []string
+		if m = moodleName.FindStringSubmatch(p + "_"); m == nil && i == len(parts)-1 {
+			m = canvasName.FindStringSubmatch(p)
+		}
+		if m == nil {
+			continue
+		}
+		if j, ok := r.lms[m[1]]; ok {
+			return r.Learners[j].ID, m[1]
+		}
+		return "", m[1]
+	}
+	return "", ""
 }

@@ -289,7 +289,8 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
-	res.report.Notes = append(res.report.Notes, "profile_export.jsonl holds no summary: the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)")
+	res.derivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
+	res.toolOK = valid
 	if warmup > 0 {
 		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
 	}

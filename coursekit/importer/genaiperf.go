@@ -167,9 +167,10 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 	lv := []string{"p50", "p90", "p99"}
 	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.derivedNote = "profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"
+	res.toolOK = len(ttfts)
 	res.report.Notes = append(res.report.Notes,
-		"profile_export.json holds no summary (that is profile_export_genai_perf.json): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)",
-		"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which the file does not hold: only per-event ITL is available")
+		"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which profile_export.json does not hold: the trace has per-event gaps only")
 	lossy := []string{
 		"output token counts are not recorded (GenAI-Perf tokenizes client-side): events carry tokens = 1 as a placeholder and TPOT is unavailable",
 		"perf_analyzer records no error text or HTTP status: a request without output is a stream_error",

@@ -3,7 +3,7 @@
 // in the denominators, nearest-rank percentiles and per-event ITL.
 //
 // Each tool summarises differently (see the course notes on vLLM, AIPerf,
-// GenAI-Perf, guidellm and llmperf): failures dropped from percentiles,
+// GenAI-Perf, guidellm, llmperf and inference-perf): failures dropped from percentiles,
 // interpolated percentiles, ITL averaged per request, 0.0 written for a TTFT
 // that never came. An importer therefore does three things:
 //
@@ -15,7 +15,11 @@
 //     semantics), because a trace that looks complete but is not would
 //     mislead every card computed from it;
 //   - it returns the tool's own summary numbers in a Report, so that they
-//     can be printed beside the recomputed card.
+//     can be printed beside the recomputed card. Where the tool writes its
+//     summary to a separate file (AIPerf, GenAI-Perf, llmperf,
+//     inference-perf), ReadSummary reads it and Options.Summary carries its
+//     numbers into the Report; without it they are recomputed the tool's way
+//     from its own rows and marked Derived.
 //
 // Every malformed input is an error naming its position (file:line:col or a
 // JSON path such as ttfts[17]) and nothing is written: the whole file is
@@ -39,7 +43,7 @@ import (
 )
 
 // Tools lists the --from values, in the order the CLI prints them.
-var Tools = []string{"vllm", "aiperf", "genai-perf", "guidellm", "llmperf"}
+var Tools = []string{"vllm", "aiperf", "genai-perf", "guidellm", "llmperf", "inference-perf"}
 
 // ErrUnknownTool is returned (wrapped) for a --from value not in Tools.
 var ErrUnknownTool = errors.New("unknown tool")
@@ -62,6 +66,13 @@ type Options struct {
 	// only one", and a file with several runs is then an error that says how
 	// many there are, rather than a silent choice.
 	Run int
+	// Summary holds the numbers of the tool's separate summary file, as
+	// ReadSummary returns them, and SummaryName names that file. When set,
+	// they replace the numbers recomputed from the rows in Report.Stats, and
+	// the summary's request counts are checked against the rows imported: a
+	// disagreement (a summary of another run or stage) becomes a note.
+	Summary     []Stat
+	SummaryName string
 }
 
 // Report is what the import found besides the attempts: the tool's own
@@ -84,6 +95,9 @@ type Report struct {
 	PercentileMethod string `json:"percentile_method"`
 	// Stats are the tool's own summary numbers, in file order.
 	Stats []Stat `json:"stats"`
+	// Summary names the summary file Stats were read from (Options.Summary);
+	// empty when they come from the result file itself or are Derived.
+	Summary string `json:"summary,omitempty"`
 	// Notes say, in plain words, what the trace cannot hold or what looked
 	// odd in the file (never an error: errors stop the import).
 	Notes []string `json:"notes"`
@@ -146,11 +160,16 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 		f = importGuidellm
 	case "llmperf":
 		f = importLLMPerf
+	case "inference-perf":
+		f = importInferencePerf
 	default:
 		return nil, fmt.Errorf("--from %q: %w (want %s)", from, ErrUnknownTool, strings.Join(Tools, ", "))
 	}
 	if opt.Run < 0 {
 		return nil, fmt.Errorf("run %d: runs are numbered from 1", opt.Run)
+	}
+	if opt.Summary != nil && !HasSummary(from) {
+		return nil, fmt.Errorf("--from %s: %w", from, ErrNoSummaryFile)
 	}
 	raw, err := io.ReadAll(r)
 	if err != nil {
@@ -165,8 +184,14 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 		return nil, err
 	}
 	res.report.Tool = from
+	if opt.Summary == nil && res.derivedNote != "" {
+		res.report.Notes = append([]string{res.derivedNote}, res.report.Notes...)
+	}
 	if err := res.write(src, w); err != nil {
 		return nil, err
+	}
+	if opt.Summary != nil {
+		res.useSummary(opt.Summary, opt.SummaryName)
 	}
 	return &res.report, nil
 }
@@ -182,6 +207,13 @@ type result struct {
 	// unit conversion noise (0.0812 s → 81.19999999999999 ms) does not
 	// reach the trace: 1 ns by default, 1 µs for epoch-seconds floats.
 	resolutionMS float64
+	// derivedNote says that the Derived stats were recomputed from the rows
+	// because the summary lives in another file; it is dropped when that
+	// file is given (Options.Summary).
+	derivedNote string
+	// toolOK is how many rows the tool itself counts as successes, for the
+	// cross-check against a separate summary's counts.
+	toolOK int
 }
 
 // round snaps every time to the resolution. Rounding is monotonic, so

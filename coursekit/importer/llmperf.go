@@ -129,8 +129,9 @@ func importLLMPerf(s *source, _ Options) (*result, error) {
 	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "ttft_s", ttfts, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "end_to_end_latency_s", e2es, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", itls, lv)...)
+	res.derivedNote = "individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"
+	res.toolOK = n - errorsN
 	res.report.Notes = append(res.report.Notes,
-		"individual_responses.json holds no summary (that is *_summary.json): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)",
 		"llmperf has no send times: every attempt starts at 0 ms and the window is a placeholder (the longest E2E); per-second rates such as goodput are not meaningful",
 		"llmperf's inter_token_latency_s includes TTFT and is divided by a chunk count: it is not an inter-token latency (kept in each attempt's meta)")
 	res.conds = conditions{

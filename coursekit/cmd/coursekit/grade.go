@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit"
@@ -60,24 +57,37 @@ func cmdAssign(args []string, stdout io.Writer) error {
 
 // cmdGrade grades submitted notebooks without running them.
 //
-//	coursekit grade --key-file KEY --roster roster.csv --out DIR SUBMISSION|DIR...
+//	coursekit grade --key-file KEY --roster roster.csv --out DIR [--manual manual-review.csv] SUBMISSION.ipynb|DIR|LMS.zip...
+//	coursekit grade --gradescope /autograder [--key-file KEY] [--roster roster.csv]
+//
+// It runs in steps (flags, setup that can stop the batch, collect, grade,
+// merge manual scores, write), so that a new step slots in between.
 func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
-	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column")
+	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (optional lms_id column for LMS download names)")
 	keyFile := fs.String("key-file", "", "the key used by assign")
 	out := fs.String("out", "", "output directory for grades.csv, results/, feedback/ and the summary")
-	maxBytes := fs.Int64("max-bytes", grade.DefaultMaxBytes, "read at most this many bytes of one submission")
+	maxBytes := fs.Int64("max-bytes", grade.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
 	public := fs.String("public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
+	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" from an earlier run: merge the scores a person typed")
+	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	execF := addExecFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *gsRoot != "" {
+		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on {
+			return usagef("grade: --gradescope grades ROOT/submission into ROOT/results: no --out, --manual, --execute or submission arguments")
+		}
+		return gradeGradescope(*gsRoot, *keyFile, *rosterPath, *public, *maxBytes, stdout)
 	}
 	if *rosterPath == "" || *keyFile == "" || *out == "" {
 		return usagef("grade: --key-file, --roster and --out are required")
 	}
 	if len(pos) == 0 {
-		return usagef("grade: give submission notebooks or a directory of them")
+		return usagef("grade: give submission notebooks, directories or LMS .zip downloads")
 	}
 	// Everything that can stop the batch is checked before grading starts.
 	key, err := grade.LoadKey(*keyFile)
@@ -88,75 +98,132 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
-	paths, err := submissions(pos)
+	pub, err := publicTrace(*public)
 	if err != nil {
 		return err
 	}
-	if len(paths) == 0 {
-		return usagef("grade: no .ipynb files in %s", strings.Join(pos, " "))
-	}
-	var pub []byte
-	if *public == "" {
-		if b, err := os.ReadFile(coursekit.Data("unit01/trace.jsonl")); err == nil {
-			pub = b
-		}
-	} else if pub, err = os.ReadFile(*public); err != nil {
+	execOpts, _, err := execF.prepare(*out)
+	if err != nil {
 		return err
 	}
-	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: *maxBytes, Public: pub})
+	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: *maxBytes, Public: pub, KeepSource: execOpts != nil})
 	if err != nil {
 		return usagef("grade: %v", err)
+	}
+	var scores *grade.ManualScores
+	if *manual != "" {
+		if scores, err = grade.ReadManualFile(*manual, roster, g.Points()); err != nil {
+			return usagef("grade: --manual: %v", err)
+		}
+	}
+	col, err := grade.Collect(pos)
+	if err != nil {
+		return err
+	}
+	defer col.Close()
+	if len(col.Inputs) == 0 {
+		return usagef("grade: no .ipynb files in %s", strings.Join(pos, " "))
 	}
 	if err := g.Prepare(); err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}
+
 	var progress io.Writer = stderr
 	if *quiet {
 		progress = nil
 	}
-	subs := g.GradeAll(paths, progress)
+	subs := g.GradeInputs(col.Inputs, progress)
+	if execOpts != nil {
+		if err := execF.run(g, subs, execOpts, progress, stdout); err != nil {
+			return err
+		}
+	}
+	warnings := append([]string(nil), col.Notes...)
+	warnings = append(warnings, grade.ApplyManual(subs, scores)...)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "grade: warning: %s\n", w)
+	}
+
 	b := grade.NewBatch(roster, g.Points(), subs)
+	b.Warnings = warnings
 	if err := b.Write(*out); err != nil {
 		return err
 	}
 	sm := b.Summarize()
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
+	if scores != nil {
+		fmt.Fprintf(stdout, "merged manual scores from %s: %d scored rows, %d still blank, %d warnings\n", *manual, len(scores.Rows), scores.Blank, len(warnings)-len(col.Notes))
+	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
 	return nil
 }
 
-// submissions expands directories into the .ipynb files under them,
-// skipping Jupyter checkpoints and hidden folders, in a stable order.
-func submissions(pos []string) ([]string, error) {
-	var paths []string
-	for _, p := range pos {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			paths = append(paths, p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && path != p && (strings.HasPrefix(d.Name(), ".") || d.Name() == ".ipynb_checkpoints") {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && strings.EqualFold(filepath.Ext(path), ".ipynb") {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.SkipDir) {
-			return nil, err
-		}
-		sort.Strings(found)
-		paths = append(paths, found...)
+// publicTrace reads the unit's public trace: the file given, else the
+// course data if it is there.
+func publicTrace(path string) ([]byte, error) {
+	if path != "" {
+		return os.ReadFile(path)
 	}
-	return paths, nil
+	if b, err := os.ReadFile(coursekit.Data("unit01/trace.jsonl")); err == nil {
+		return b, nil
+	}
+	return nil, nil
+}
+
+// gradeGradescope is one Gradescope autograder run. Key and roster
+// default to ROOT/source/course.key and ROOT/source/roster.csv (the
+// autograder zip unpacks into ROOT/source). A setup problem still writes
+// a results.json (score 0, "ask the instructor") before failing.
+func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, stdout io.Writer) error {
+	if keyFile == "" {
+		keyFile = filepath.Join(root, "source", "course.key")
+	}
+	if rosterPath == "" {
+		rosterPath = filepath.Join(root, "source", "roster.csv")
+	}
+	setupFailed := func(err error) error {
+		if werr := grade.WriteGradescopeFailure(root, err); werr != nil {
+			return fmt.Errorf("grade: %v; writing results.json: %w", err, werr)
+		}
+		fmt.Fprintf(stdout, "grade: autograder setup: %v (wrote a results.json scoring 0)\n", err)
+		return usagef("grade: %v", err)
+	}
+	key, err := grade.LoadKey(keyFile)
+	if err != nil {
+		return setupFailed(err)
+	}
+	roster, err := grade.ReadRosterFile(rosterPath)
+	if err != nil {
+		return setupFailed(err)
+	}
+	pub, err := publicTrace(public)
+	if err != nil {
+		return setupFailed(err)
+	}
+	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: maxBytes, Public: pub})
+	if err != nil {
+		return setupFailed(err)
+	}
+	run, err := g.RunGradescope(root)
+	if err != nil {
+		return fmt.Errorf("grade: %w", err)
+	}
+	s := run.Sub
+	who := s.Learner
+	if who == "" {
+		who = "(unknown)"
+	}
+	by := run.IdentifiedBy
+	if by == "" {
+		by = "nobody identified"
+	}
+	fmt.Fprintf(stdout, "learner %s (identified by %s); file %s\n", who, by, s.File)
+	if s.Gradable {
+		fmt.Fprintf(stdout, "score %v of %v (%v pending manual review)\n", s.Total, s.Max, s.Pending)
+	} else {
+		fmt.Fprintf(stdout, "ungradable (%s): %s\n", s.ReasonCode, s.Reason)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(root, filepath.FromSlash(grade.GSResultsFile)))
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "tool that wrote FILE: "+strings.Join(importer.Tools, ", "))
 	out := fs.String("o", "", "write the trace to FILE instead of stdout (written only if the import succeeds)")
 	run := fs.Int("run", 0, "which run to import when FILE holds several (vLLM --append-result lines, GenAI-Perf experiments, guidellm benchmarks), from 1")
+	summary := fs.String("summary", "", "the tool's own summary file, shown beside the card instead of numbers recomputed from FILE: "+summaryFiles())
 	var slos sloList
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
 	quiet := fs.Bool("q", false, "do not print the comparison table")
@@ -45,6 +47,23 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	if *run < 0 {
 		return usagef("import: --run %d: runs are numbered from 1", *run)
 	}
+	if *summary != "" && !importer.HasSummary(*from) {
+		return usagef("import: --summary: %s writes no separate summary file (its result file carries its own numbers); --summary is for %s", *from, summaryFiles())
+	}
+	opt := importer.Options{Run: *run}
+	if *summary != "" {
+		// Read first: a malformed summary stops the import before anything is written.
+		sf, err := os.Open(*summary)
+		if err != nil {
+			return err
+		}
+		opt.Summary, err = importer.ReadSummary(*from, sf, *summary)
+		sf.Close()
+		if err != nil {
+			return err
+		}
+		opt.SummaryName = *summary
+	}
 	path := pos[0]
 	f, err := os.Open(path)
 	if err != nil {
@@ -52,7 +71,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	var buf bytes.Buffer
-	rep, err := importer.ImportWith(*from, f, path, &buf, importer.Options{Run: *run})
+	rep, err := importer.ImportWith(*from, f, path, &buf, opt)
 	if err != nil {
 		return err
 	}
@@ -81,17 +100,35 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// summaryFiles lists the tools with a separate summary file, and its name.
+func summaryFiles() string {
+	var l []string
+	for _, t := range importer.Tools {
+		if f, ok := importer.SummaryFiles[t]; ok {
+			l = append(l, t+" "+f)
+		}
+	}
+	return strings.Join(l, ", ")
+}
+
 // ours holds the recomputed samples of the in-window complete successes,
 // the same samples the card reads.
 type ours struct {
 	card    *metrics.Summary
-	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms; sorted
+	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms, schedule_lag_ms; sorted
 }
 
 func recompute(tr *trace.Trace, slos []float64) ours {
 	o := ours{card: metrics.Summarize(tr, metrics.Options{SLOsMS: slos}), samples: map[string][]float64{}}
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
+		// The lag behind the schedule concerns every send, failures included.
+		var m struct {
+			Scheduled *float64 `json:"scheduled_ms"`
+		}
+		if len(a.Meta) > 0 && json.Unmarshal(a.Meta, &m) == nil && m.Scheduled != nil {
+			o.samples["schedule_lag_ms"] = append(o.samples["schedule_lag_ms"], a.StartMS-*m.Scheduled)
+		}
 		if a.Outcome != trace.OK || !tr.Header.Window.Contains(a.StartMS) {
 			continue
 		}
@@ -157,6 +194,16 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 		return "guidellm's TPOT includes TTFT; not comparable"
 	case strings.Contains(metric, "invalid"):
 		return "llmperf's ITL includes TTFT over chunk count; not an ITL"
+	case metric == "itl_ms" && tool == "inference-perf":
+		return "tool: per token, 0 inside a chunk; ours: per event"
+	case metric == "schedule_lag_ms":
+		return "start − scheduled over every send, failures included; ours from meta.scheduled_ms"
+	case st.Stat == "std" && tool == "aiperf" && rep.Summary != "":
+		return "AIPerf documents a sample std (n − 1); ours: population"
+	case metric == "goodput_percentage":
+		return "tool: good / successes; ours: failures in the denominator"
+	case metric == "tpot_ms" && tool == "inference-perf":
+		return "tool: (last − first token)/(N − 1), client token count"
 	case metric == "itl_ms" && tool != "vllm":
 		return "tool: per-request average per token; ours: per event"
 	case tool == "guidellm" && metric == "failed":
@@ -178,7 +225,11 @@ func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []
 	c := o.card
 	fmt.Fprintf(w, "coursekit import: %s, layout %s, run %d of %d: %d attempts (%d failed) written to %s\n",
 		rep.Tool, rep.Layout, rep.Run, rep.Runs, rep.Attempts, rep.Failures, dest)
-	fmt.Fprintf(w, "\n%s's own numbers beside the card recomputed from the trace\n", rep.Tool)
+	if rep.Summary != "" {
+		fmt.Fprintf(w, "\n%s's own numbers (from %s) beside the card recomputed from the trace\n", rep.Tool, rep.Summary)
+	} else {
+		fmt.Fprintf(w, "\n%s's own numbers beside the card recomputed from the trace\n", rep.Tool)
+	}
 	fmt.Fprintf(w, "(ours: failures kept in the denominators, latency over complete successes, ITL per event; tool percentiles: %s)\n\n", rep.PercentileMethod)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "metric\tstat\t%s\tours nearest-rank\tours linear\twhy they differ\n", rep.Tool)
@@ -233,7 +284,18 @@ func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []
 				}
 				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%s s = %s/s; qualified %d (quality unrated)", fmtNum(k.SLOTTFTMS), fast, fmtNum(c.WindowS), fmtNum(float64(fast)/c.WindowS), k.Qualified)
 			}
-		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "ttft_ms (total incl. errored as 0)":
+		case "goodput_percentage":
+			if len(c.Conditions) > 0 && c.Attempts > 0 {
+				k := c.Conditions[0]
+				fast := 0
+				for _, v := range o.samples["ttft_ms"] {
+					if v <= k.SLOTTFTMS {
+						fast++
+					}
+				}
+				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%d attempts = %s%%", fmtNum(k.SLOTTFTMS), fast, c.Attempts, fmtNum(float64(fast)/float64(c.Attempts)*100))
+			}
+		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "schedule_lag_ms", "ttft_ms (total incl. errored as 0)":
 			metric := strings.Fields(st.Metric)[0]
 			if v, ok := o.value(metric, st.Stat, level, hasLevel, metrics.NearestRank); ok {
 				nr = fmtNum(v)

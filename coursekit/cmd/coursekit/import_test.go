@@ -40,6 +40,7 @@ func TestImportToFileThenCard(t *testing.T) {
 	for _, c := range []struct{ from, file string }{
 		{"aiperf", "aiperf_profile_export.jsonl"}, {"genai-perf", "genai_perf_profile_export.json"},
 		{"guidellm", "guidellm_v2.json"}, {"llmperf", "llmperf_individual_responses.json"}, {"vllm", "vllm_nan.json"},
+		{"inference-perf", "inference_perf_per_request.json"},
 	} {
 		dst := filepath.Join(dir, c.from+".jsonl")
 		code, out, errs := runCLI(t, "import", importData+c.file, "--from", c.from, "-o", dst)
@@ -92,5 +93,99 @@ func TestImportBadInput(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "import", "--from", "vllm", "--run", "2", importData+"vllm_append.jsonl"); code != 0 {
 		t.Errorf("--run 2: exit %d: %s", code, errs)
+	}
+}
+
+// --summary puts the tool's real numbers in the table: no "*" recomputed
+// column, and the file they came from is named.
+func TestImportSummaryFlag(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		from, summary, rows string
+		want                []string
+	}{
+		{"aiperf", "aiperf_profile_export_aiperf.json", "aiperf_profile_export.jsonl",
+			[]string{"aiperf's own numbers (from aiperf_profile_export_aiperf.json)", "250.292", "1.167", "AIPerf documents a sample std"}},
+		{"genai-perf", "genai_perf_profile_export_genai_perf.json", "genai_perf_profile_export.json",
+			[]string{"(from genai_perf_profile_export_genai_perf.json)", "30.25", "per-request average per token"}},
+		{"llmperf", "llmperf_summary.json", "llmperf_individual_responses.json",
+			[]string{"(from llmperf_summary.json)", "348.32", "3197.1", "not an ITL"}},
+	} {
+		dst := filepath.Join(dir, c.from+".jsonl")
+		code, out, errs := runCLI(t, "import", "--from", c.from, "--summary", importData+c.summary, "-o", dst, importData+c.rows)
+		if code != 0 || out != "" {
+			t.Fatalf("%s: exit %d, stdout %q: %s", c.from, code, out, errs)
+		}
+		for _, w := range append(c.want, "request counts agree with the rows") {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%s: comparison lacks %q:\n%s", c.from, w, errs)
+			}
+		}
+		if strings.Contains(errs, "the file holds no summary") {
+			t.Errorf("%s: numbers still marked as recomputed:\n%s", c.from, errs)
+		}
+	}
+}
+
+// inference-perf through the CLI, with its summary: the per-token ITL and
+// the success-only goodput percentage are explained beside ours.
+func TestImportInferencePerf(t *testing.T) {
+	dst := filepath.Join(t.TempDir(), "ip.jsonl")
+	code, _, errs := runCLI(t, "import", "--from", "inference-perf", "-o", dst,
+		"--summary", importData+"inference_perf_summary_lifecycle_metrics.json", importData+"inference_perf_per_request.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, w := range []string{"4 attempts (2 failed)", "tool: per token, 0 inside a chunk; ours: per event",
+		"TTFT ≤ 1000 ms: 2/4 attempts = 50%", "tool: good / successes", "schedule_lag_ms", "9.76", "per_token_zero_fill"} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("comparison lacks %q:\n%s", w, errs)
+		}
+	}
+	raw, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(strings.NewReader(string(raw)), dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := metrics.Summarize(tr, metrics.Options{}); s.Attempts != 4 || s.Failures != 2 || s.ITL.N != 3 {
+		t.Errorf("card: attempts %d failures %d ITL n=%d", s.Attempts, s.Failures, s.ITL.N)
+	}
+}
+
+// A summary that does not belong to the rows is said out loud; a bad or
+// misplaced --summary stops the import before anything is written.
+func TestImportSummaryProblems(t *testing.T) {
+	dir := t.TempDir()
+	rows := importData + "inference_perf_per_request.json"
+	other := filepath.Join(dir, "stage_1_lifecycle_metrics.json")
+	os.WriteFile(other, []byte(`{"successes": {"count": 40}, "failures": {"count": 0}}`), 0o644)
+	code, _, errs := runCLI(t, "import", "--from", "inference-perf", "--summary", other, rows, "-o", filepath.Join(dir, "ok.jsonl"))
+	if code != 0 || !strings.Contains(errs, "COUNT MISMATCH: stage_1_lifecycle_metrics.json says completed = 40 (successes.count) but the rows give 2") {
+		t.Errorf("mismatch: exit %d:\n%s", code, errs)
+	}
+
+	bad := filepath.Join(dir, "summary.json")
+	os.WriteFile(bad, []byte("{\"successes\": {\"count\": 2},\n \"failures\": {\"count\": NaN}}"), 0o644)
+	dst := filepath.Join(dir, "out.jsonl")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", "inference-perf", "--summary", bad, rows}, "summary.json: failures.count: is NaN"},
+		{[]string{"--from", "llmperf", "--summary", importData + "aiperf_profile_export_aiperf.json", importData + "llmperf_individual_responses.json"}, "no summary number found"},
+		{[]string{"--from", "vllm", "--summary", bad, importData + "vllm_current.json"}, "--summary: vllm writes no separate summary file"},
+		{[]string{"--from", "guidellm", "--summary", bad, importData + "guidellm_v2.json"}, "--summary is for aiperf"},
+		{[]string{"--from", "aiperf", "--summary", filepath.Join(dir, "absent.json"), importData + "aiperf_profile_export.jsonl"}, "absent.json"},
+	} {
+		code, out, errs := runCLI(t, append(append([]string{"import"}, c.args...), "-o", dst)...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q (want %q)", c.args, code, out, errs, c.want)
+		}
+		if _, err := os.Stat(dst); !os.IsNotExist(err) {
+			t.Fatalf("%v: output written although the import failed", c.args)
+		}
 	}
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade"
+)
+
+// execFlags are grade's --execute options: re-run each submission in the
+// course image, offline, after restoring its locked cells.
+type execFlags struct {
+	on          *bool
+	engine      *string
+	image       *string
+	release     *string
+	cellTimeout *time.Duration
+	timeout     *time.Duration
+	jobs        *int
+	memory      *string
+	keep        *bool
+	extra       *string
+}
+
+func addExecFlags(fs *flag.FlagSet) *execFlags {
+	return &execFlags{
+		on:          fs.Bool("execute", false, "also re-run every gradable submission in the course image (no network), locked cells restored first"),
+		engine:      fs.String("engine", "podman", "container engine for --execute (podman or docker)"),
+		image:       fs.String("image", "llmperf-course-lab:latest", "the course image for --execute"),
+		release:     fs.String("release", filepath.Join("notebooks", "unit01", "06-deliverable.ipynb"), "the released deliverable (as given to assign), for --execute"),
+		cellTimeout: fs.Duration("cell-timeout", 2*time.Minute, "--execute: time limit per cell"),
+		timeout:     fs.Duration("timeout", 10*time.Minute, "--execute: time limit per notebook, container start included"),
+		jobs:        fs.Int("jobs", 0, "--execute: notebooks run at once (default: number of CPUs)"),
+		memory:      fs.String("memory", "2g", "--execute: memory limit per container (\"\" for none)"),
+		keep:        fs.Bool("keep-executed", true, "--execute: keep each executed notebook and its log under OUT/executed"),
+		extra:       fs.String("engine-args", "", "--execute: extra engine run arguments, space-separated (e.g. --cpus=1)"),
+	}
+}
+
+// prepare checks everything --execute needs before any grading starts and
+// returns the options, or nil when --execute is off.
+func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExecutor, error) {
+	if !*f.on {
+		return nil, nil, nil
+	}
+	release, err := os.ReadFile(*f.release)
+	if err != nil {
+		return nil, nil, usagef("grade --execute: release notebook: %v", err)
+	}
+	ex := &grade.ContainerExecutor{Engine: *f.engine, Image: *f.image, Memory: *f.memory, ExtraArgs: strings.Fields(*f.extra)}
+	if err := ex.CheckImage(context.Background()); err != nil {
+		return nil, nil, usagef("grade --execute: %v", err)
+	}
+	o := &grade.ExecOptions{Executor: ex, Release: release, CellTimeout: *f.cellTimeout, Timeout: *f.timeout, Jobs: *f.jobs}
+	if *f.keep {
+		o.KeepDir = filepath.Join(out, "executed")
+	}
+	return o, ex, nil
+}
+
+// run re-executes subs; Ctrl-C stops the running containers (each is
+// removed by name) and the batch still writes what it has.
+func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	if err := g.ExecuteAll(ctx, subs, *o, progress); err != nil {
+		return fmt.Errorf("grade --execute: %w", err)
+	}
+	n, passed, env := 0, 0, 0
+	for _, s := range subs {
+		x, ok := s.Score(grade.ExecutionID)
+		if !ok {
+			continue
+		}
+		n++
+		if x.Status == card.Pass {
+			passed++
+		}
+		if strings.HasPrefix(x.Detail, "environment:") {
+			env++
+		}
+	}
+	el := time.Since(start)
+	per := 0.0
+	if n > 0 {
+		per = el.Seconds() / float64(n)
+	}
+	fmt.Fprintf(stdout, "executed %d submissions in the course image in %.1f s (%.1f s per submission): %d reproduced their card\n", n, el.Seconds(), per, passed)
+	if env > 0 {
+		fmt.Fprintf(stdout, "WARNING: %d submissions could not be run because of the grading environment (scored 0 for execution, finding exec_environment): fix it and grade again\n", env)
+	}
+	return nil
+}

@@ -1,0 +1,272 @@
+package grade
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Reason codes of collect.
+const (
+	ReasonBadZip = "bad_zip" // a zip that cannot be opened
+)
+
+// FindLMSOtherLearner: the LMS file name names another learner than the
+// signed release record the submission was graded by.
+const FindLMSOtherLearner = "lms_name_other_learner"
+
+// Input is one submission to grade: a notebook file, or a notebook entry
+// of a zip (an LMS bulk download).
+type Input struct {
+	Path  string // the notebook file, or the zip holding Entry
+	Entry string // the entry's name inside the zip; "" for a file
+	zf    *zip.File
+	fail  *Ungradable // the input cannot be read at all (a corrupt zip)
+}
+
+// String names the input for progress lines: PATH, or ZIP:ENTRY.
+func (in Input) String() string {
+	if in.Entry == "" {
+		return in.Path
+	}
+	return in.Path + ":" + in.Entry
+}
+
+// Collection is what Collect found.
+type Collection struct {
+	Inputs []Input
+	// Notes say what was skipped and why, for the instructor: entries
+	// that are not notebooks, checkpoints and macOS metadata in zips.
+	Notes   []string
+	closers []io.Closer
+}
+
+// Close closes the zips the inputs read from.
+func (c *Collection) Close() error {
+	var errs []error
+	for _, z := range c.closers {
+		errs = append(errs, z.Close())
+	}
+	c.closers = nil
+	return errors.Join(errs...)
+}
+
+// Collect expands the grade command's arguments into inputs, in a stable
+// order: a notebook file is itself; a directory is the .ipynb and .zip
+// files under it (hidden folders and Jupyter checkpoints skipped); a .zip
+// is every .ipynb entry in it, nested folders included. In a zip,
+// __MACOSX, .ipynb_checkpoints and "._" files are skipped and anything
+// else that is not a notebook is ignored; Notes lists both. A zip that
+// cannot be opened is one input that grades as ungradable (ReasonBadZip).
+// The error is for an argument that does not exist.
+func Collect(args []string) (*Collection, error) {
+	c := &Collection{}
+	for _, p := range args {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			c.add(p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && path != p && (strings.HasPrefix(d.Name(), ".") || d.Name() == "__MACOSX") {
+				return filepath.SkipDir
+			}
+			ext := strings.ToLower(filepath.Ext(path))
+			if !d.IsDir() && (ext == ".ipynb" || ext == ".zip") {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		for _, f := range found {
+			c.add(f)
+		}
+	}
+	return c, nil
+}
+
+func (c *Collection) add(p string) {
+	if !strings.EqualFold(filepath.Ext(p), ".zip") {
+		c.Inputs = append(c.Inputs, Input{Path: p})
+		return
+	}
+	z, err := zip.OpenReader(p)
+	if err != nil {
+		c.Inputs = append(c.Inputs, Input{Path: p, fail: ungradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件,里面的提交一份也读不出来(%v)。请重新下载或重新打包。", filepath.Base(p), err)})
+		return
+	}
+	c.closers = append(c.closers, z)
+	var ignored, skipped []string
+	var entries []Input
+	for _, f := range z.File {
+		name := f.Name
+		if strings.HasSuffix(name, "/") {
+			continue // a folder
+		}
+		parts := strings.Split(path.Clean(strings.ReplaceAll(name, "\\", "/")), "/")
+		base := parts[len(parts)-1]
+		switch {
+		case slices.Contains(parts, "__MACOSX") || slices.Contains(parts, ".ipynb_checkpoints") || strings.HasPrefix(base, "._"):
+			skipped = append(skipped, name)
+		case strings.EqualFold(path.Ext(base), ".ipynb"):
+			entries = append(entries, Input{Path: p, Entry: name, zf: f})
+		default:
+			ignored = append(ignored, name)
+		}
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Entry < entries[j].Entry })
+	c.Inputs = append(c.Inputs, entries...)
+	if len(entries) == 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: no .ipynb entries", filepath.Base(p)))
+	}
+	if len(ignored) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", filepath.Base(p), len(ignored), strings.Join(ignored, ", ")))
+	}
+	if len(skipped) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", filepath.Base(p), len(skipped)))
+	}
+}
+
+// read reads the input, at most max bytes. A zip entry whose declared size
+// is over the cap is refused before reading; while reading, the cap holds
+// whatever the entry declared (a zip bomb can lie).
+func (in Input) read(max int64) ([]byte, error) {
+	if in.zf == nil {
+		return ReadFileLimited(in.Path, max)
+	}
+	if in.zf.UncompressedSize64 > uint64(max) {
+		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节,超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
+	}
+	rc, err := in.zf.Open()
+	if err != nil {
+		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件读不出来:%v", err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, max+1))
+	if err != nil {
+		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件已损坏,或解压出来的内容与压缩包记录的大小、校验和不符(%v):请重新打包后再提交。", err)
+	}
+	if int64(len(b)) > max {
+		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", max)
+	}
+	return b, nil
+}
+
+// name is what Grade is told the input is called: its path (the file's
+// base name or its folder may be the learner id), or its name in the zip.
+func (in Input) name() string {
+	if in.Entry == "" {
+		return in.Path
+	}
+	return in.Entry
+}
+
+// GradeInputs grades inputs on every core, like GradeAll, and returns the
+// submissions in the order of ins; each one prints a progress line to
+// progress (if not nil). Whose submission it is comes from the file or
+// folder name (a learner id), else the signed release record, else an
+// LMS download name (Canvas file, Moodle folder) through the roster's
+// lms_id column; see GradeCollected.
+func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
+	out := make([]*Submission, len(ins))
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, in := range ins {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			s := g.gradeInput(in)
+			out[i] = s
+			if progress != nil {
+				mu.Lock()
+				done++
+				fmt.Fprintf(progress, "grade: [%d/%d] %s: %s\n", done, len(ins), in, progressLine(s))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (g *Grader) gradeInput(in Input) *Submission {
+	name := in.name()
+	if in.fail != nil {
+		return (&Submission{File: filepath.Base(in.Path)}).fail(in.fail)
+	}
+	b, err := in.read(g.o.MaxBytes)
+	if err != nil {
+		s := &Submission{File: path.Base(filepath.ToSlash(name)), Learner: g.learnerFromName(name)}
+		if s.Learner == "" {
+			s.Learner, _ = g.o.Roster.FromLMSName(name)
+		}
+		var u *Ungradable
+		if !errors.As(err, &u) {
+			u = ungradable(ReasonUnreadable, "读不了这个文件:%v", err)
+		}
+		return s.fail(u)
+	}
+	return g.GradeCollected(name, b)
+}
+
+// GradeCollected grades data collected under name, as Grade does, and
+// then, when name is an LMS download name (see Roster.FromLMSName):
+// grades it as that learner's if nothing else said whose it is; puts an
+// ungradable one in that learner's row; and adds a warning finding when
+// the signed release record names someone else than the LMS did.
+func (g *Grader) GradeCollected(name string, data []byte) *Submission {
+	s := g.Grade(name, data)
+	lms, num := g.o.Roster.FromLMSName(name)
+	if lms == "" {
+		return s
+	}
+	switch {
+	case !s.Gradable && s.ReasonCode == ReasonUnknown:
+		s = g.GradeAs(lms, name, data)
+	case s.Learner == "":
+		s.Learner = lms
+	case s.Learner != lms:
+		s.Integrity = append(s.Integrity, Finding{Code: FindLMSOtherLearner, Warn: true,
+			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者:按发放记录评分,请老师核对。",
+			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s", num, lms, s.Learner)})
+	}
+	return s
+}
+
+// GradeAs grades data as learner's submission whatever its name says, for
+// a platform that knows who submitted (Gradescope, an LMS download name).
+// The release record is still checked against learner: a notebook
+// released to someone else is an integrity warning.
+func (g *Grader) GradeAs(learner, name string, data []byte) *Submission {
+	if !g.o.Roster.Has(learner) {
+		s := &Submission{File: path.Base(filepath.ToSlash(name))}
+		return s.fail(ungradable(ReasonUnknown, "名单里没有学习者 %q。", learner))
+	}
+	// Grade trusts a file named after a learner first: name it so.
+	s := g.Grade(filepath.Join(learner, learner+".ipynb"), data)
+	s.File = path.Base(filepath.ToSlash(name))
+	return s
+}

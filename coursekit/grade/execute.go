@@ -1,0 +1,547 @@
+package grade
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+// Re-execution (coursekit grade --execute). Reading a submission never runs
+// it; this is the one place learner code runs, and only inside the course
+// image, with no network, under per-cell and whole-notebook timeouts.
+
+// ExecutionID is the criterion "the notebook, with its locked cells
+// restored, runs top to bottom in the course image and reproduces the
+// submitted card". It exists only when the batch was executed.
+const ExecutionID = "execution"
+
+// KindExecution is the kind of the ExecutionID score.
+const KindExecution = "execution"
+
+// DefaultExecutionPoints is the execution criterion's weight when the
+// rubric does not name it.
+const DefaultExecutionPoints = 2
+
+const executionTitle = "在课程镜像里从头重新运行"
+
+// ExecJob is one prepared notebook to run.
+type ExecJob struct {
+	// Name is unique in the batch and safe in a container name.
+	Name string
+	// Dir holds Notebook and the learner's trace; it is mounted read-only.
+	Dir      string
+	Notebook string
+	// CellTimeout bounds each cell; the caller's context bounds the whole.
+	CellTimeout time.Duration
+	// MaxBytes caps the executed notebook read back.
+	MaxBytes int64
+}
+
+// ExecResult is what came back from one run.
+type ExecResult struct {
+	Executed []byte // the executed notebook (may be partial after a failure)
+	Log      string // the runner's log, tail only
+	ExitCode int
+	TimedOut bool // the whole-notebook timeout fired
+	TooLarge bool // the executed notebook exceeded MaxBytes
+	// Infra is a failure of the grading environment (engine or image
+	// missing, container not started): nothing the learner did.
+	Infra   error
+	Elapsed time.Duration
+}
+
+// Executor runs one prepared notebook in isolation.
+type Executor interface {
+	Run(ctx context.Context, job ExecJob) ExecResult
+}
+
+// ContainerExecutor runs notebooks in the course image with podman (or a
+// docker-compatible engine): no network, no capabilities, no new
+// privileges, a pid limit and optionally a memory limit; the submission is
+// mounted read-only and copied inside, and docker/nbrun.py (in the image)
+// executes it with the GoNB kernel.
+type ContainerExecutor struct {
+	Engine    string // "podman" (default) or "docker"
+	Image     string
+	Memory    string // e.g. "2g"; "" for no limit
+	PidsLimit int    // default 512
+	ExtraArgs []string
+}
+
+// execScript runs inside the container: $1 the notebook, $2 the per-cell
+// timeout in seconds. The executed notebook goes to stdout, the log to
+// stderr, and the exit status is nbrun's.
+const execScript = `set -u
+w=$(mktemp -d) || exit 120
+cp -R /submission/. "$w/" || exit 121
+python3 /opt/coursekit/nbrun.py --timeout-cell "$2" --out "$w/.executed" "$w/$1" 1>&2
+rc=$?
+[ -f "$w/.executed/$1" ] && cat "$w/.executed/$1"
+exit $rc`
+
+// CheckImage fails when the engine or the image is missing: a clear error
+// before any grading, not one per submission.
+func (e *ContainerExecutor) CheckImage(ctx context.Context) error {
+	if e.Image == "" {
+		return errors.New("no image given")
+	}
+	engine := e.engine()
+	out, err := exec.CommandContext(ctx, engine, "image", "inspect", "--format", "{{.Id}}", e.Image).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s image inspect %s: %v: %s (build it first: make test-image, or podman build -f docker/Dockerfile -t %s .)",
+			engine, e.Image, err, strings.TrimSpace(string(out)), e.Image)
+	}
+	return nil
+}
+
+func (e *ContainerExecutor) engine() string {
+	if e.Engine == "" {
+		return "podman"
+	}
+	return e.Engine
+}
+
+// Args is the engine command line for job (exported for tests and logs).
+func (e *ContainerExecutor) Args(job ExecJob) []string {
+	pids := e.PidsLimit
+	if pids <= 0 {
+		pids = 512
+	}
+	args := []string{"run", "--rm", "--name", "coursekit-grade-" + job.Name,
+		"--network", "none", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
+		"--pids-limit", strconv.Itoa(pids), "-v", job.Dir + ":/submission:ro"}
+	if e.Memory != "" {
+		args = append(args, "--memory", e.Memory)
+	}
+	args = append(args, e.ExtraArgs...)
+	secs := int(job.CellTimeout.Round(time.Second) / time.Second)
+	if secs < 1 {
+		secs = 1
+	}
+	return append(args, e.Image, "sh", "-c", execScript, "coursekit-grade", job.Notebook, strconv.Itoa(secs))
+}
+
+// Run starts the container and waits for it; when ctx ends, the container
+// is removed (killing the engine's client alone may leave it running).
+func (e *ContainerExecutor) Run(ctx context.Context, job ExecJob) ExecResult {
+	start := time.Now()
+	engine := e.engine()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stdout := &capBuffer{max: job.MaxBytes, over: cancel}
+	stderr := &tailBuffer{max: 64 << 10}
+	cmd := exec.CommandContext(runCtx, engine, e.Args(job)...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	name := "coursekit-grade-" + job.Name
+	cmd.Cancel = func() error {
+		rm := exec.CommandContext(context.Background(), engine, "rm", "-f", "-t", "0", name)
+		rm.Run()
+		return cmd.Process.Kill()
+	}
+	cmd.WaitDelay = 20 * time.Second
+	err := cmd.Run()
+	res := ExecResult{Executed: stdout.buf.Bytes(), Log: stderr.String(), Elapsed: time.Since(start), TooLarge: stdout.exceeded}
+	var exit *exec.ExitError
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.TimedOut = true
+		res.ExitCode = -1
+	case ctx.Err() != nil:
+		res.Infra = fmt.Errorf("stopped by the grader: %w", ctx.Err())
+		res.ExitCode = -1
+	case res.TooLarge:
+		res.ExitCode = -1
+	case errors.As(err, &exit):
+		res.ExitCode = exit.ExitCode()
+		if res.ExitCode >= 120 && res.ExitCode <= 127 { // the engine or the script's setup failed
+			res.Infra = fmt.Errorf("%s run exited %d: %s", engine, res.ExitCode, lastLines(res.Log, 3))
+		}
+	case err != nil:
+		res.Infra = err
+		res.ExitCode = -1
+	}
+	return res
+}
+
+// capBuffer keeps at most max bytes and calls over once when more come.
+type capBuffer struct {
+	buf      bytes.Buffer
+	max      int64
+	exceeded bool
+	over     func()
+}
+
+func (c *capBuffer) Write(p []byte) (int, error) {
+	if c.exceeded {
+		return len(p), nil
+	}
+	if c.max > 0 && int64(c.buf.Len()+len(p)) > c.max {
+		c.exceeded = true
+		c.over()
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// tailBuffer keeps the last max bytes written.
+type tailBuffer struct {
+	buf []byte
+	max int
+	cut bool
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.cut = true
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	if t.cut {
+		return "…\n" + string(t.buf)
+	}
+	return string(t.buf)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// ExecOptions configure ExecuteAll.
+type ExecOptions struct {
+	Executor Executor
+	// Release is the released deliverable notebook (as given to assign);
+	// each learner's locked cells are regenerated from it.
+	Release []byte
+	// CellTimeout bounds each cell (default 2 min); Timeout the whole
+	// notebook, container start included (default 10 min).
+	CellTimeout, Timeout time.Duration
+	// Jobs is how many notebooks run at once (default: the number of CPUs).
+	Jobs int
+	// WorkDir holds the per-submission folders while they run (default:
+	// the system temp dir); they are removed afterwards.
+	WorkDir string
+	// KeepDir, if set, receives each executed notebook and its log.
+	KeepDir string
+	// MaxBytes caps an executed notebook (default 8 × the submission cap).
+	MaxBytes int64
+}
+
+// ExecuteAll re-runs every gradable submission (graded with KeepSource) and
+// adds its execution score. An error means nothing was run (bad options);
+// a timeout, crash or environment failure marks only that submission.
+// Ungradable submissions are not run: there is no card to compare.
+func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) error {
+	if o.Executor == nil {
+		return errors.New("execute: no executor")
+	}
+	if !g.o.KeepSource {
+		return errors.New("execute: the grader was made without KeepSource")
+	}
+	// The release must personalize: checked once, before any run.
+	probe := g.o.Roster.Learners[0].ID
+	v, err := Variant(g.o.Key, probe)
+	if err != nil {
+		return err
+	}
+	if _, err := Personalize(g.o.Key, o.Release, probe, v); err != nil {
+		return fmt.Errorf("execute: %w", err)
+	}
+	if o.CellTimeout <= 0 {
+		o.CellTimeout = 2 * time.Minute
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 10 * time.Minute
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.NumCPU()
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 8 * g.o.MaxBytes
+	}
+	if o.KeepDir != "" {
+		if err := os.MkdirAll(o.KeepDir, 0o755); err != nil {
+			return err
+		}
+	}
+	if _, ok := g.o.Points[ExecutionID]; !ok {
+		p := make(map[string]float64, len(g.o.Points)+1)
+		for k, x := range g.o.Points {
+			p[k] = x
+		}
+		p[ExecutionID] = DefaultExecutionPoints
+		g.o.Points = p
+	}
+
+	var todo []int
+	for i, s := range subs {
+		if s.Gradable && s.source != nil {
+			todo = append(todo, i)
+		}
+	}
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, o.Jobs)
+	for _, i := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			s := subs[i]
+			name := fmt.Sprintf("%d-%s", i+1, safeName(s.Learner))
+			res := g.executeOne(ctx, s, name, o)
+			if progress != nil {
+				mu.Lock()
+				done++
+				x, _ := s.Score(ExecutionID)
+				fmt.Fprintf(progress, "execute: [%d/%d] %s: %s in %.1f s\n", done, len(todo), s.File, x.Status, res.Elapsed.Seconds())
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// executeOne prepares, runs and scores one submission; it never panics.
+func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o ExecOptions) (res ExecResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res.Infra = fmt.Errorf("grader bug: %v", r)
+			x, notes := g.execScore(s, res, o)
+			s.addExecution(x, notes...)
+		}
+	}()
+	var notes []Finding
+	dir, rep, err := g.prepareRun(s, o)
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
+	if err != nil {
+		res.Infra = err
+		x, notes := g.execScore(s, res, o)
+		s.addExecution(x, notes...)
+		return res
+	}
+	if rep.Changed() {
+		notes = append(notes, Finding{Code: "exec_restored",
+			Message: fmt.Sprintf("重新运行前,评分程序把锁定格恢复成了发布时的样子(改回 %d 个,补回 %d 个,去掉重复 %d 个);运行的是你的卡片和课程自己的数据加载与自检。",
+				len(rep.Replaced), len(rep.Inserted), len(rep.Duplicates)),
+			Detail: fmt.Sprintf("replaced %v, inserted %v, duplicates removed %v", rep.Replaced, rep.Inserted, rep.Duplicates)})
+	}
+	runCtx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	res = o.Executor.Run(runCtx, ExecJob{Name: name, Dir: dir, Notebook: execNotebookName, CellTimeout: o.CellTimeout, MaxBytes: o.MaxBytes})
+	x, more := g.execScore(s, res, o)
+	notes = append(notes, more...)
+	if o.KeepDir != "" {
+		os.WriteFile(filepath.Join(o.KeepDir, name+".ipynb"), res.Executed, 0o644)
+		os.WriteFile(filepath.Join(o.KeepDir, name+".log"), []byte(res.Log), 0o644)
+	}
+	s.addExecution(x, notes...)
+	return res
+}
+
+const execNotebookName = "submission.ipynb"
+
+// prepareRun writes the restored notebook and the learner's trace into a
+// fresh folder readable by the container's user.
+func (g *Grader) prepareRun(s *Submission, o ExecOptions) (string, RestoreReport, error) {
+	v, err := Variant(g.o.Key, s.Learner)
+	if err != nil {
+		return "", RestoreReport{}, err
+	}
+	personal, err := Personalize(g.o.Key, o.Release, s.Learner, v)
+	if err != nil {
+		return "", RestoreReport{}, err
+	}
+	restored, rep, err := Restore(personal, s.source)
+	if err != nil {
+		return "", rep, fmt.Errorf("restore: %w", err)
+	}
+	dir, err := os.MkdirTemp(o.WorkDir, "coursekit-exec-")
+	if err != nil {
+		return "", rep, err
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return dir, rep, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, execNotebookName), restored, 0o644); err != nil {
+		return dir, rep, err
+	}
+	return dir, rep, os.WriteFile(filepath.Join(dir, VariantTraceName), v, 0o644)
+}
+
+// nbrunFail matches nbrun.py's failure lines.
+var nbrunFail = regexp.MustCompile(`(?m)^FAIL [^:]+: (cell (\d+)|notebook): (.*)$`)
+
+// execScore turns a run into the execution criterion and its findings.
+// Messages are for the learner; Detail keeps the log excerpt for the
+// instructor.
+func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Score, notes []Finding) {
+	max := g.o.Points[ExecutionID]
+	x = Score{ID: ExecutionID, Title: executionTitle, Kind: KindExecution, Status: card.Fail, Max: max}
+	switch {
+	case res.Infra != nil:
+		x.Message = "评分环境出了问题,没能重新运行你的笔记本;这不是你的错,老师会重新运行后再给这一项打分。"
+		x.Detail = "environment: " + res.Infra.Error()
+		return x, []Finding{{Code: "exec_environment", Message: "评分环境没能运行这份笔记本,这一项等老师重新运行。", Detail: x.Detail}}
+	case res.TimedOut:
+		x.Message = fmt.Sprintf("从头运行整本笔记本超过了 %s 的总时限,被停止了。检查有没有死循环或特别慢的单元格。", o.Timeout)
+		x.Detail = lastLines(res.Log, 5)
+		return x, nil
+	case res.TooLarge:
+		x.Message = fmt.Sprintf("重新运行时输出超过了 %d 字节的上限:不要打印整份数据或画过大的图。", o.MaxBytes)
+		return x, nil
+	case res.ExitCode == 137:
+		x.Message = "重新运行时进程被强行终止(多半是内存超过上限)。"
+		x.Detail = lastLines(res.Log, 5)
+		return x, nil
+	case res.ExitCode != 0:
+		x.Message, x.Detail = runFailure(res.Log, res.Executed, o.CellTimeout)
+		return x, nil
+	}
+	nb, err := ParseNotebook(res.Executed)
+	if err != nil {
+		x.Message = "重新运行后读不出运行结果,老师会人工查看。"
+		x.Detail = "executed notebook: " + err.Error()
+		return x, nil
+	}
+	payloads, u := findPayloads(nb)
+	if u != nil {
+		x.Message = "重新运行后自检输出的卡片读不出来:" + u.Msg
+		return x, nil
+	}
+	if len(payloads) == 0 {
+		x.Message = "从头重新运行后没有得到自检输出:自检格是否还在最后,是否能运行到?"
+		return x, nil
+	}
+	if diff := cardDiff(s.card, payloads[0].payload.Card); len(diff) > 0 {
+		x.Points = max / 2
+		x.Message = fmt.Sprintf("笔记本能从头运行,但运行出来的卡片和你提交的不一样(字段:%s)。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
+		x.Detail = "fields differ: " + strings.Join(diff, ", ")
+		return x, []Finding{{Code: "exec_card_differs", Warn: true,
+			Message: "在课程镜像里重新运行后得到的卡片和提交的卡片不一样:提交的输出不是当前卡片格运行出来的。", Detail: x.Detail}}
+	}
+	x.Status, x.Points = card.Pass, max
+	x.Message = "在课程镜像里(无网络)从头运行,得到的卡片和提交的一致。"
+	return x, nil
+}
+
+// runFailure explains a failed run from nbrun's log and, for a failing
+// cell, from that cell's own output in the executed copy.
+func runFailure(log string, executed []byte, cellTimeout time.Duration) (msg, detail string) {
+	m := nbrunFail.FindStringSubmatch(log)
+	if m == nil {
+		return "重新运行没有成功(运行程序非正常退出)。", lastLines(log, 5)
+	}
+	reason := clip(strings.TrimSpace(m[3]), 300)
+	if strings.Contains(reason, "CellTimeoutError") || strings.Contains(reason, "Timeout") {
+		return fmt.Sprintf("有一个单元格运行超过了 %s 的单格时限。", cellTimeout), reason
+	}
+	if m[2] == "" {
+		return "重新运行没有成功:" + reason, reason
+	}
+	n, _ := strconv.Atoi(m[2])
+	head, what := cellProblem(executed, n)
+	if what == "" {
+		what = reason
+	}
+	where := fmt.Sprintf("第 %d 个单元格", n+1)
+	if head != "" {
+		where += "(以“" + head + "”开头)"
+	}
+	return fmt.Sprintf("从头重新运行时%s出错:%s", where, what), reason
+}
+
+// cellProblem is cell n's first code line and the most telling line of its
+// failure: a panic, else the first stderr line, else the error output.
+func cellProblem(executed []byte, n int) (head, what string) {
+	var nb struct {
+		Cells []struct {
+			Source  json.RawMessage `json:"source"`
+			Outputs []struct {
+				OutputType string          `json:"output_type"`
+				Name       string          `json:"name"`
+				Text       json.RawMessage `json:"text"`
+				EName      string          `json:"ename"`
+				EValue     string          `json:"evalue"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if json.Unmarshal(executed, &nb) != nil || n < 0 || n >= len(nb.Cells) {
+		return "", ""
+	}
+	c := nb.Cells[n]
+	src, _ := multiline(c.Source)
+	for _, l := range strings.Split(src, "\n") {
+		if l = strings.TrimSpace(l); l != "" && l != "%%" {
+			head = clip(l, 40)
+			break
+		}
+	}
+	var stderr []string
+	var errOut string
+	for _, o := range c.Outputs {
+		switch {
+		case o.OutputType == "stream" && o.Name == "stderr":
+			t, _ := multiline(o.Text)
+			for _, l := range strings.Split(t, "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					stderr = append(stderr, l)
+				}
+			}
+		case o.OutputType == "error" && errOut == "":
+			errOut = strings.TrimSpace(o.EName + ": " + o.EValue)
+		}
+	}
+	for _, l := range stderr {
+		if strings.HasPrefix(l, "panic:") {
+			return head, clip(l, 200)
+		}
+	}
+	if len(stderr) > 0 {
+		return head, clip(stderr[0], 200)
+	}
+	return head, clip(errOut, 200)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// addExecution adds the execution score (never pending: an environment
+// failure scores 0 with its reason, and the batch says to re-run) and the
+// run's notes, and refreshes the status line.
+func (s *Submission) addExecution(x Score, notes ...Finding) {
+	s.Scores = append(s.Scores, x)
+	s.Max += x.Max
+	s.Total += x.Points
+	s.Integrity = append(s.Integrity, notes...)
+	s.StatusLine = s.statusLine()
+}

@@ -1,0 +1,439 @@
+package grade
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+func releaseBytes(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile(releasePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func cellsOf(t testing.TB, nb []byte) []any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(nb, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m["cells"].([]any)
+}
+
+func srcOf(c any) string {
+	switch s := c.(map[string]any)["source"].(type) {
+	case string:
+		return s
+	case []any:
+		var b strings.Builder
+		for _, l := range s {
+			b.WriteString(l.(string))
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// A learner who edited the data cell, duplicated it, deleted the
+// self-check and added a cell of their own gets, for re-execution, the
+// release's locked cells back with their own cells kept.
+func TestRestorePutsLockedCellsBack(t *testing.T) {
+	f := newFixture(t, "alice")
+	sub := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+	sub = edit(t, sub, func(_ map[string]any, cells []any) []any {
+		var out []any
+		for _, c := range cells {
+			switch role(c) {
+			case RoleData:
+				c.(map[string]any)["source"] = "var unit = must(trace.ReadFile(\"someone-else.jsonl\"))"
+				dup := map[string]any{}
+				for k, v := range c.(map[string]any) {
+					dup[k] = v
+				}
+				out = append(out, c, dup)
+				continue
+			case RoleSelfCheck:
+				continue
+			}
+			out = append(out, c)
+		}
+		return append(out, map[string]any{"cell_type": "code", "id": "mine", "metadata": map[string]any{}, "source": "%%\nfmt.Println(1)", "outputs": []any{}, "execution_count": 3})
+	})
+
+	restored, rep, err := Restore(f.nb["alice"], sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Replaced, []string{"fd36a82c7b00"}) || !slices.Equal(rep.Duplicates, []string{"fd36a82c7b00"}) || !slices.Equal(rep.Inserted, []string{"a0fc14eea7d1"}) {
+		t.Fatalf("report = %+v", rep)
+	}
+	rel := cellsOf(t, f.nb["alice"])
+	got := cellsOf(t, restored)
+	if len(got) != len(rel)+1 {
+		t.Fatalf("%d cells, want the release's %d plus the learner's own", len(got), len(rel))
+	}
+	if srcOf(cellByRole(got, RoleData)) != srcOf(cellByRole(rel, RoleData)) {
+		t.Errorf("data cell not restored: %q", srcOf(cellByRole(got, RoleData)))
+	}
+	// The self-check comes back where it was released: after the evidence
+	// chart, before the learner's added cell.
+	if role(got[len(got)-2]) != RoleSelfCheck || got[len(got)-1].(map[string]any)["id"] != "mine" {
+		t.Errorf("self-check put back at the wrong place")
+	}
+	if !strings.Contains(srcOf(cellByRole(got, RoleCard)), "var myCard") {
+		t.Errorf("the learner's card cell was not kept")
+	}
+	for i, c := range got {
+		if outs := c.(map[string]any)["outputs"]; outs != nil && len(outs.([]any)) > 0 {
+			t.Errorf("cell %d keeps its outputs", i)
+		}
+	}
+}
+
+// Jupyter saving as nbformat 4.4 drops cell ids; cells are then matched by
+// their coursekit role.
+func TestRestoreWithoutCellIDs(t *testing.T) {
+	f := newFixture(t, "bob")
+	sub := edit(t, f.submitted(t, "bob", correctCard(t, f.variants["bob"])), func(m map[string]any, cells []any) []any {
+		m["nbformat_minor"] = 4
+		for _, c := range cells {
+			delete(c.(map[string]any), "id")
+			if role(c) == RoleSelfCheck {
+				c.(map[string]any)["source"] = "%%\nfmt.Println(\"全部通过\")"
+			}
+		}
+		return cells
+	})
+	restored, rep, err := Restore(f.nb["bob"], sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Replaced, []string{"a0fc14eea7d1"}) || len(rep.Inserted)+len(rep.Duplicates) != 0 {
+		t.Fatalf("report = %+v", rep)
+	}
+	if got, want := srcOf(cellByRole(cellsOf(t, restored), RoleSelfCheck)), srcOf(cellByRole(cellsOf(t, f.nb["bob"]), RoleSelfCheck)); got != want {
+		t.Errorf("self-check = %q, want the release's %q", got, want)
+	}
+}
+
+// fakeRun stands in for the container in unit tests: it checks what it was
+// given, then plays the self-check — reads the card cell (parsed, never
+// run) and embeds the card checked against the trace in the folder.
+type fakeRun struct {
+	t       *testing.T
+	release []byte
+	mu      sync.Mutex
+	seen    []string
+	running atomic.Int32
+	peak    atomic.Int32
+	// behave may replace the result by learner card marker.
+	behave func(ctx context.Context, job ExecJob, nb []byte) (ExecResult, bool)
+}
+
+func (r *fakeRun) Run(ctx context.Context, job ExecJob) ExecResult {
+	n := r.running.Add(1)
+	defer r.running.Add(-1)
+	for {
+		p := r.peak.Load()
+		if n <= p || r.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	r.mu.Lock()
+	r.seen = append(r.seen, job.Name)
+	r.mu.Unlock()
+	nb, err := os.ReadFile(filepath.Join(job.Dir, job.Notebook))
+	if err != nil {
+		return ExecResult{Infra: err}
+	}
+	st, _ := os.Stat(job.Dir)
+	if st.Mode().Perm()&0o005 != 0o005 {
+		r.t.Errorf("%s: folder mode %v: the container's user could not read it", job.Name, st.Mode())
+	}
+	if r.behave != nil {
+		if res, ok := r.behave(ctx, job, nb); ok {
+			return res
+		}
+	}
+	v, err := os.ReadFile(filepath.Join(job.Dir, VariantTraceName))
+	if err != nil {
+		return ExecResult{Infra: err}
+	}
+	cells := cellsOf(r.t, nb)
+	c, err := CardFromSource(srcOf(cellByRole(cells, RoleCard)))
+	if err != nil {
+		return ExecResult{ExitCode: 1, Log: "FAIL x.ipynb: cell 4: error output: " + err.Error()}
+	}
+	out := fill(r.t, nb, srcOf(cellByRole(cells, RoleCard)), payloadFor(r.t, c, v))
+	return ExecResult{Executed: out, Elapsed: time.Millisecond}
+}
+
+func executedBatch(t *testing.T, run *fakeRun, ids []string, subs map[string][]byte, o ExecOptions) map[string]*Submission {
+	t.Helper()
+	f := newFixture(t, ids...)
+	g, err := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []*Submission
+	for _, id := range ids {
+		b := subs[id]
+		if b == nil {
+			b = f.submitted(t, id, correctCard(t, f.variants[id]))
+		}
+		all = append(all, g.Grade(id+".ipynb", b))
+	}
+	o.Executor, o.Release, o.WorkDir = run, run.release, t.TempDir()
+	if err := g.ExecuteAll(context.Background(), all, o, nil); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*Submission{}
+	for _, s := range all {
+		byID[strings.TrimSuffix(s.File, ".ipynb")] = s
+	}
+	return byID
+}
+
+func findingCodes(s *Submission) []string {
+	var c []string
+	for _, f := range s.Integrity {
+		c = append(c, f.Code)
+	}
+	return c
+}
+
+// An honest notebook re-runs to the same card: full execution points.
+// One whose saved output was edited by hand re-runs to a different card:
+// half the points and an integrity warning. A run that hangs, crashes or
+// meets a broken environment marks only its own submission.
+func TestExecuteAllScoresEachRunOnItsOwn(t *testing.T) {
+	ids := []string{"ann", "ben", "cat", "dan", "eve"}
+	f := newFixture(t, ids...)
+	// ben's card cell says one thing, the saved self-check output another.
+	right := correctCard(t, f.variants["ben"])
+	faked := correctCard(t, f.variants["ben"])
+	faked.Attempts = 7
+	ben := fill(t, f.nb["ben"], goLiteral(faked), payloadFor(t, right, f.variants["ben"]))
+	// eve edited the data cell to read the public example; restore undoes it.
+	eve := edit(t, f.submitted(t, "eve", correctCard(t, f.variants["eve"])), func(_ map[string]any, cells []any) []any {
+		cellByRole(cells, RoleData)["source"] = `var unit = must(trace.ReadFile(coursekit.Data("unit01/trace.jsonl")))`
+		return cells
+	})
+	run := &fakeRun{t: t, release: releaseBytes(t)}
+	run.behave = func(ctx context.Context, job ExecJob, nb []byte) (ExecResult, bool) {
+		switch {
+		case strings.HasSuffix(job.Name, "-cat"): // an endless loop
+			<-ctx.Done()
+			return ExecResult{TimedOut: true, ExitCode: -1}, true
+		case strings.HasSuffix(job.Name, "-dan"):
+			return ExecResult{ExitCode: 1, Log: "== x\nFAIL /tmp/w/submission.ipynb: cell 6: error output: panic: index out of range [3] with length 3\n"}, true
+		case strings.HasSuffix(job.Name, "-ann") && !strings.Contains(string(nb), VariantTraceName):
+			t.Errorf("ann's notebook does not read her variant")
+		}
+		return ExecResult{}, false
+	}
+	got := executedBatch(t, run, ids, map[string][]byte{"ben": ben, "eve": eve}, ExecOptions{Timeout: 300 * time.Millisecond, Jobs: 2})
+
+	want := map[string]struct {
+		status card.Status
+		points float64
+		msg    string
+	}{
+		"ann": {card.Pass, 2, "一致"},
+		"ben": {card.Fail, 1, "attempts"},
+		"cat": {card.Fail, 0, "总时限"},
+		"dan": {card.Fail, 0, "第 7 个单元格出错:error output: panic: index out of range"},
+		"eve": {card.Pass, 2, "一致"},
+	}
+	for id, w := range want {
+		x, ok := got[id].Score(ExecutionID)
+		if !ok {
+			t.Errorf("%s: no execution score", id)
+			continue
+		}
+		if x.Status != w.status || x.Points != w.points || x.Max != 2 || !strings.Contains(x.Message, w.msg) {
+			t.Errorf("%s: execution = %s %v/%v %q, want %s %v containing %q", id, x.Status, x.Points, x.Max, x.Message, w.status, w.points, w.msg)
+		}
+	}
+	if c := findingCodes(got["ben"]); !slices.Contains(c, "exec_card_differs") {
+		t.Errorf("ben's findings %v lack exec_card_differs", c)
+	}
+	if c := findingCodes(got["eve"]); !slices.Contains(c, "exec_restored") {
+		t.Errorf("eve's findings %v lack exec_restored", c)
+	}
+	// Totals include the execution points exactly once.
+	for id, s := range got {
+		var sum, max float64
+		for _, x := range s.Scores {
+			max += x.Max
+			if !x.Pending {
+				sum += x.Points
+			}
+		}
+		if s.Total != sum || s.Max != max {
+			t.Errorf("%s: total %v/%v, scores add up to %v/%v", id, s.Total, s.Max, sum, max)
+		}
+	}
+	if p := run.peak.Load(); p > 2 {
+		t.Errorf("%d runs at once with Jobs 2", p)
+	}
+	if len(run.seen) != len(ids) {
+		t.Errorf("ran %v, want all %d", run.seen, len(ids))
+	}
+}
+
+// A broken environment is nobody's fault in the notebook: the score says
+// so and a finding tells the instructor to re-run. An ungradable
+// submission is not run at all.
+func TestExecuteAllEnvironmentFailureAndUngradable(t *testing.T) {
+	run := &fakeRun{t: t, release: releaseBytes(t)}
+	run.behave = func(context.Context, ExecJob, []byte) (ExecResult, bool) {
+		return ExecResult{ExitCode: 125, Infra: errors.New("podman run exited 125: image not known")}, true
+	}
+	got := executedBatch(t, run, []string{"fay", "gus"}, map[string][]byte{"gus": []byte(`{"nbformat": 4, "cells": [`)}, ExecOptions{})
+	x, _ := got["fay"].Score(ExecutionID)
+	if x.Status != card.Fail || x.Points != 0 || !strings.Contains(x.Message, "不是你的错") || !strings.Contains(x.Detail, "image not known") {
+		t.Errorf("fay: %+v", x)
+	}
+	if c := findingCodes(got["fay"]); !slices.Contains(c, "exec_environment") {
+		t.Errorf("fay's findings %v lack exec_environment", c)
+	}
+	if got["gus"].Gradable {
+		t.Fatal("truncated notebook graded")
+	}
+	if _, ok := got["gus"].Score(ExecutionID); ok || slices.Contains(run.seen, "2-gus") {
+		t.Errorf("an ungradable submission was executed")
+	}
+}
+
+// Options that cannot work stop before anything runs.
+func TestExecuteAllChecksOptionsFirst(t *testing.T) {
+	f := newFixture(t, "hal")
+	run := &fakeRun{t: t}
+	sub := f.g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
+	if err := f.g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
+		t.Errorf("err = %v, want the KeepSource error", err)
+	}
+	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+	sub = g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
+	if err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
+		t.Error("a release without locked cells was accepted")
+	}
+	if len(run.seen) != 0 {
+		t.Errorf("ran %v before the options were checked", run.seen)
+	}
+}
+
+// The container is started with no network, no capabilities and the
+// submission read-only.
+func TestContainerExecutorArgs(t *testing.T) {
+	e := &ContainerExecutor{Image: "llmperf-course-lab:latest", Memory: "2g"}
+	args := strings.Join(e.Args(ExecJob{Name: "3-ann", Dir: "/tmp/sub", Notebook: "submission.ipynb", CellTimeout: 90 * time.Second}), " ")
+	for _, want := range []string{"run --rm --name coursekit-grade-3-ann", "--network none", "--cap-drop ALL", "--security-opt no-new-privileges",
+		"-v /tmp/sub:/submission:ro", "--memory 2g", "llmperf-course-lab:latest sh -c", "coursekit-grade submission.ipynb 90"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("args lack %q:\n%s", want, args)
+		}
+	}
+}
+
+// fakeEngine writes a shell script standing in for podman: it logs its
+// arguments and does what script says.
+func fakeEngine(t *testing.T, script string) (engine, log string) {
+	t.Helper()
+	dir := t.TempDir()
+	log = filepath.Join(dir, "calls")
+	engine = filepath.Join(dir, "podman")
+	body := "#!/bin/sh\necho \"$*\" >>" + log + "\n" + script + "\n"
+	if err := os.WriteFile(engine, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Fatal(err)
+	}
+	return engine, log
+}
+
+// Run reads the executed notebook from stdout; a timeout removes the
+// container by name; a runaway output is cut at MaxBytes; the engine's own
+// failure (exit 125) is an environment failure.
+func TestContainerExecutorRun(t *testing.T) {
+	job := ExecJob{Name: "1-ann", Dir: t.TempDir(), Notebook: "submission.ipynb", CellTimeout: time.Second, MaxBytes: 1 << 20}
+
+	engine, _ := fakeEngine(t, `[ "$1" = run ] && { echo '{"nbformat": 4}'; echo "== log" >&2; }`)
+	res := (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
+	if res.Infra != nil || res.ExitCode != 0 || strings.TrimSpace(string(res.Executed)) != `{"nbformat": 4}` || !strings.Contains(res.Log, "== log") {
+		t.Errorf("ok run: %+v", res)
+	}
+
+	engine, _ = fakeEngine(t, `[ "$1" = run ] && { echo "FAIL x: cell 2: error output" >&2; exit 1; }`)
+	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
+	if res.Infra != nil || res.ExitCode != 1 {
+		t.Errorf("failed notebook: %+v", res)
+	}
+
+	engine, _ = fakeEngine(t, `[ "$1" = run ] && { echo "Error: image not known" >&2; exit 125; }`)
+	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
+	if res.Infra == nil || !strings.Contains(res.Infra.Error(), "image not known") {
+		t.Errorf("engine failure: %+v", res)
+	}
+
+	engine, _ = fakeEngine(t, `[ "$1" = run ] && head -c 3000000 /dev/zero`)
+	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
+	if !res.TooLarge || len(res.Executed) > 1<<20 {
+		t.Errorf("runaway output: TooLarge %v, %d bytes kept", res.TooLarge, len(res.Executed))
+	}
+
+	engine, calls := fakeEngine(t, `[ "$1" = run ] && exec sleep 30`)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(ctx, job)
+	if !res.TimedOut {
+		t.Errorf("hung run: %+v", res)
+	}
+	b, _ := os.ReadFile(calls)
+	if !strings.Contains(string(b), "rm -f -t 0 coursekit-grade-1-ann") {
+		t.Errorf("the container was not removed on timeout; engine calls:\n%s", b)
+	}
+
+	engine, _ = fakeEngine(t, `[ "$1" = image ] && { echo "Error: img: image not known" >&2; exit 125; }`)
+	if err := (&ContainerExecutor{Engine: engine, Image: "img"}).CheckImage(context.Background()); err == nil || !strings.Contains(err.Error(), "image not known") {
+		t.Errorf("CheckImage = %v", err)
+	}
+}
+
+// A failing cell is named by its position and first line, with the panic
+// GoNB printed rather than the checker's generic complaint.
+func TestRunFailureQuotesTheCell(t *testing.T) {
+	executed := []byte(`{"cells": [
+	 {"cell_type": "markdown", "source": "# x", "outputs": []},
+	 {"cell_type": "code", "source": ["%%\n", "var xs []int\n", "fmt.Println(xs[3])\n"], "outputs": [
+	  {"output_type": "stream", "name": "stderr", "text": ["panic: runtime error: index out of range [3] with length 0\n", "\n", "goroutine 1 [running]:\n"]},
+	  {"output_type": "display_data", "data": {"text/html": "<div class=\"gonb-err-location\">…</div>"}},
+	  {"output_type": "error", "ename": "ERROR", "evalue": "exit status 2", "traceback": []}]}]}`)
+	log := "== x\nFAIL /tmp/w/submission.ipynb: cell 1: GoNB error HTML (gonb-err-location) in output\n"
+	msg, detail := runFailure(log, executed, time.Minute)
+	want := "从头重新运行时第 2 个单元格(以“var xs []int”开头)出错:panic: runtime error: index out of range [3] with length 0"
+	if msg != want || !strings.Contains(detail, "gonb-err-location") {
+		t.Errorf("runFailure =\n%q, %q\nwant\n%q", msg, detail, want)
+	}
+	msg, _ = runFailure("FAIL x: notebook: CellTimeoutError: A cell timed out", nil, 20*time.Second)
+	if msg != "有一个单元格运行超过了 20s 的单格时限。" {
+		t.Errorf("timeout message %q", msg)
+	}
+}

@@ -1,0 +1,239 @@
+package grade
+
+import (
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+// ManualFile is the manual-review file Batch.Write writes and
+// ReadManualFile reads back once a person has filled in the score column.
+const ManualFile = "manual-review.csv"
+
+// textSHA is the short hash of a free-text answer written next to it in
+// the manual-review file: a score typed for one answer is not applied to
+// a different answer (the learner resubmitted in between).
+func textSHA(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:6])
+}
+
+// ManualScore is one filled-in row of the manual-review file.
+type ManualScore struct {
+	Pos       string // "manual-review.csv:12", for messages
+	Learner   string
+	Criterion string
+	Score     float64
+	TextSHA   string // textSHA of the answer the person read
+}
+
+// ManualScores is a filled-in manual-review file: the rows with a score.
+// Rows whose score is blank are still waiting for a person; Blank counts
+// them.
+type ManualScores struct {
+	Rows  []ManualScore
+	Blank int
+}
+
+// ReadManualFile reads a filled-in manual-review file; see ReadManualCSV.
+func ReadManualFile(path string, ro *Roster, points map[string]float64) (*ManualScores, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadManualCSV(f, filepath.Base(path), ro, points)
+}
+
+// ReadManualCSV reads the manual-review file as WriteManualCSV wrote it,
+// with the score column filled in by a person. It is strict, so that a
+// typo never becomes a grade: every problem is reported as NAME:LINE, and
+// any problem fails the whole file before anything is graded. A problem is
+// a learner not on the roster, a criterion that is not free text, a score
+// that is not a number or not in [0, max] (max from the rubric), a row for
+// the same learner and criterion twice, or a scored row without its text
+// hash. A blank score is still pending.
+func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float64) (*ManualScores, error) {
+	if points == nil {
+		points = DefaultPoints()
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty; want the %s that coursekit grade wrote, with the score column filled in", name, ManualFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	for _, need := range []string{"id", "criterion", "text_sha256", "score"} {
+		if _, ok := col[need]; !ok {
+			hint := ""
+			if need == "text_sha256" {
+				hint = " (written by an older coursekit: grade again and fill in the new file)"
+			}
+			return nil, fmt.Errorf("%s:1: no %s column in header %q%s", name, need, header, hint)
+		}
+	}
+	ms := &ManualScores{}
+	var errs []error
+	seen := map[[2]string]int{}
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		pos := fmt.Sprintf("%s:%d", name, line)
+		get := func(c string) string {
+			if i := col[c]; i < len(row) {
+				return strings.TrimSpace(row[i])
+			}
+			return ""
+		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
+		}
+		if len(row) != len(header) {
+			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
+			continue
+		}
+		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
+		if !ro.Has(id) {
+			bad("learner %q is not on the roster", id)
+			continue
+		}
+		if !manualIDs[crit] {
+			bad("criterion %q is not a free-text criterion (want one of %s)", crit, strings.Join(manualCriteria(), ", "))
+			continue
+		}
+		key := [2]string{id, crit}
+		if first, dup := seen[key]; dup {
+			bad("%s %s appears twice (first on line %d)", id, crit, first)
+			continue
+		}
+		seen[key] = line
+		if score == "" {
+			ms.Blank++
+			continue
+		}
+		v, err := strconv.ParseFloat(score, 64)
+		max := points[crit]
+		switch {
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
+			continue
+		case v < 0:
+			bad("%s %s: score %s is negative", id, crit, score)
+			continue
+		case v > max:
+			bad("%s %s: score %s is above the maximum %s", id, crit, score, fmtPts(max))
+			continue
+		case sha == "":
+			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
+			continue
+		}
+		ms.Rows = append(ms.Rows, ManualScore{Pos: pos, Learner: id, Criterion: crit, Score: v, TextSHA: sha})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return ms, nil
+}
+
+func manualCriteria() []string {
+	var ids []string
+	for _, id := range card.CriterionIDs() {
+		if manualIDs[id] {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// ApplyManual puts the scores a person typed into the submissions: the
+// criterion gets its points and stops being pending, and the total and the
+// status line follow. A row is applied to each gradable submission of its
+// learner whose answer is still the one the person read (same text hash).
+// Every row that cannot be applied comes back as a warning, and its
+// criterion stays pending: the learner has no gradable submission, the
+// answer changed since (resubmitted), or the criterion is no longer
+// waiting for a person.
+func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []string) {
+	if ms == nil {
+		return nil
+	}
+	for _, row := range ms.Rows {
+		found := false
+		for _, s := range subs {
+			if !s.Gradable || s.Learner != row.Learner {
+				continue
+			}
+			found = true
+			i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == row.Criterion })
+			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
+			if i < 0 || !s.Scores[i].Pending || j < 0 {
+				warnings = append(warnings, fmt.Sprintf("%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
+				continue
+			}
+			if now := textSHA(s.Manual[j].Text); now != row.TextSHA {
+				warnings = append(warnings, fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now))
+				continue
+			}
+			s.setManual(i, row)
+		}
+		if !found {
+			warnings = append(warnings, fmt.Sprintf("%s: %s %s: %s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion, row.Learner))
+		}
+	}
+	return warnings
+}
+
+// setManual gives criterion i the person's score from row.
+func (s *Submission) setManual(i int, row ManualScore) {
+	x := &s.Scores[i]
+	x.Pending = false
+	x.Points = round2(row.Score)
+	x.Status = card.Fail
+	if x.Points >= x.Max {
+		x.Status = card.Pass
+	}
+	x.Message = fmt.Sprintf("老师已阅读评分:%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
+	x.Detail = "manual score from " + row.Pos
+	s.Total += x.Points
+	s.Pending -= x.Max
+	s.StatusLine = s.statusLine()
+	manual := 0.0
+	for _, y := range s.Scores {
+		if y.Kind == KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
+			manual += y.Points
+		}
+	}
+	// The total now holds points a person gave: say so.
+	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
+		head, tail, _ := strings.Cut(rest, ";")
+		s.StatusLine = "得分 " + head + fmt.Sprintf("(其中文字题由老师评 %s 分);", fmtPts(manual)) + tail
+	}
+}

@@ -1,0 +1,198 @@
+package grade
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gradedBatch grades alice (right card) and bob (typical mistakes) and
+// writes the outputs to a temp dir; it returns the submissions and dir.
+func gradedBatch(t *testing.T, f *fixture) ([]*Submission, string) {
+	t.Helper()
+	subs := []*Submission{
+		f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))),
+		f.g.Grade("bob.ipynb", f.submitted(t, "bob", mistakenCard(t, f.variants["bob"]))),
+	}
+	dir := t.TempDir()
+	if err := NewBatch(f.roster, nil, subs).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	return subs, dir
+}
+
+// fillScores reads the manual-review file in dir, sets the score of each
+// (learner, criterion) in scores, and returns the CSV.
+func fillScores(t *testing.T, dir string, scores map[[2]string]string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ManualFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(rows[0]) - 1
+	if rows[0][last] != "score" || rows[0][last-1] != "text_sha256" {
+		t.Fatalf("header %v", rows[0])
+	}
+	for _, r := range rows[1:] {
+		if v, ok := scores[[2]string{r[0], r[1]}]; ok {
+			r[last] = v
+		}
+	}
+	var sb strings.Builder
+	w := csv.NewWriter(&sb)
+	w.WriteAll(rows)
+	return sb.String()
+}
+
+// A person's scores go into the total, grades.csv, results.json and the
+// feedback; blank ones stay pending.
+func TestManualScoresMergeBack(t *testing.T) {
+	f := newFixture(t, "alice", "bob")
+	subs, dir := gradedBatch(t, f)
+	alice0 := *subs[0]
+	filled := fillScores(t, dir, map[[2]string]string{
+		{"alice", "text.counter_evidence"}: "2",
+		{"alice", "text.denominator"}:      "1.5",
+		{"bob", "text.outputs"}:            "0",
+	})
+	ms, err := ReadManualCSV(strings.NewReader(filled), ManualFile, f.roster, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms.Rows) != 3 || ms.Blank != 4 {
+		t.Fatalf("%d scored rows, %d blank", len(ms.Rows), ms.Blank)
+	}
+	// Grade again (the re-run) and merge.
+	subs, _ = gradedBatch(t, f)
+	if w := ApplyManual(subs, ms); len(w) != 0 {
+		t.Fatalf("warnings: %v", w)
+	}
+	alice := subs[0]
+	if alice.Total != alice0.Total+3.5 || alice.Pending != alice0.Pending-4 {
+		t.Errorf("alice total %v pending %v; before %v, %v", alice.Total, alice.Pending, alice0.Total, alice0.Pending)
+	}
+	if x, _ := alice.Score("text.denominator"); x.Pending || x.Points != 1.5 || x.Status != "fail" || !strings.Contains(x.Message, "老师已阅读评分:1.5/2 分") {
+		t.Errorf("text.denominator %+v", x)
+	}
+	if x, _ := alice.Score("text.counter_evidence"); x.Status != "pass" {
+		t.Errorf("full marks: %+v", x)
+	}
+	if !strings.HasPrefix(alice.StatusLine, "得分 43.5/47 分(其中文字题由老师评 3.5 分);") {
+		t.Errorf("status line %q", alice.StatusLine)
+	}
+
+	out := t.TempDir()
+	b := NewBatch(f.roster, nil, subs)
+	if err := b.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	grades, _ := csv.NewReader(strings.NewReader(read(t, out, "grades.csv"))).ReadAll()
+	col := map[string]int{}
+	for i, h := range grades[0] {
+		col[h] = i
+	}
+	if r := grades[1]; r[col["total"]] != "43.5" || r[col["text.denominator"]] != "1.5" || r[col["text.counter_evidence"]] != "2" || r[col["text.outputs"]] != "" || r[col["pending"]] != "3" {
+		t.Errorf("alice's row %v", r)
+	}
+	if r := grades[2]; r[col["text.outputs"]] != "0" {
+		t.Errorf("bob's row %v", r)
+	}
+	var gs GSResults
+	json.Unmarshal([]byte(read(t, out, "results", "alice.json")), &gs)
+	if *gs.Score != 43.5 {
+		t.Errorf("results.json score %v", *gs.Score)
+	}
+	for _, x := range gs.Tests {
+		if strings.Contains(x.Name, "[text.denominator]") && (x.Score == nil || *x.Score != 1.5 || *x.MaxScore != 2) {
+			t.Errorf("results.json test %+v", x)
+		}
+	}
+	if md := read(t, out, "feedback", "alice.md"); !strings.Contains(md, "| 1.5/2 |") || !strings.Contains(md, "老师已阅读评分") {
+		t.Errorf("feedback:\n%s", md)
+	}
+	// The rewritten manual-review file keeps the scores and queues the rest.
+	again := read(t, out, ManualFile)
+	if !strings.Contains(again, ",1.5\n") || len(b.ManualQueue()) != 4 {
+		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(b.ManualQueue()), again)
+	}
+	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列(4 条") {
+		t.Errorf("summary.md queue:\n%s", sum)
+	}
+}
+
+// A score typed for an answer the learner has since changed is not
+// applied: a warning, and the criterion stays pending. So is a score for a
+// learner without a gradable submission.
+func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
+	f := newFixture(t, "alice", "bob")
+	_, dir := gradedBatch(t, f)
+	filled := fillScores(t, dir, map[[2]string]string{{"alice", "text.counter_evidence"}: "2", {"bob", "text.outputs"}: "1"})
+	ms, err := ReadManualCSV(strings.NewReader(filled), ManualFile, f.roster, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := correctCard(t, f.variants["alice"])
+	c.CounterEvidence = "重新写过的答案:排队和超时说明用户在等待。"
+	alice := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
+	before := *alice
+	w := ApplyManual([]*Submission{alice}, ms)
+	if len(w) != 2 || !strings.Contains(w[0], "changed since it was scored") || !strings.Contains(w[0], ManualFile+":") || !strings.Contains(w[1], "bob has no gradable submission") {
+		t.Errorf("warnings %q", w)
+	}
+	if x, _ := alice.Score("text.counter_evidence"); !x.Pending || alice.Total != before.Total || alice.Pending != before.Pending {
+		t.Errorf("applied anyway: %+v, total %v", x, alice.Total)
+	}
+	b := NewBatch(f.roster, nil, []*Submission{alice})
+	b.Warnings = w
+	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "changed since it was scored") {
+		t.Errorf("summary does not list the warnings:\n%s", sm)
+	}
+}
+
+// Every problem in a filled-in file is reported with its line, before
+// anything is graded.
+func TestManualCSVErrors(t *testing.T) {
+	f := newFixture(t, "alice", "bob")
+	head := "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,score\n"
+	sha := textSHA("x")
+	cases := []struct{ name, csv, want string }{
+		{"unknown learner", head + "mallory,text.outputs,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: learner "mallory" is not on the roster`},
+		{"unknown criterion", head + "alice,text.poetry,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: criterion "text.poetry" is not a free-text criterion`},
+		{"automatic criterion", head + "alice,figures.p95,t,2,0,,x," + sha + ",1\n", `criterion "figures.p95" is not a free-text criterion`},
+		{"not a number", head + "alice,text.outputs,t,2,0,,x," + sha + ",one\n", `manual-review.csv:2: alice text.outputs: score "one" is not a number`},
+		{"extra field", head + "alice,text.outputs,t,2,0,,x," + sha + ",1,5\n", "manual-review.csv:2: 10 fields, the header has 9"},
+		{"comma decimal", head + "alice,text.outputs,t,2,0,,x," + sha + ",\"1,5\"\n", `score "1,5" is not a number`},
+		{"NaN", head + "alice,text.outputs,t,2,0,,x," + sha + ",NaN\n", `score "NaN" is not a number`},
+		{"negative", head + "alice,text.outputs,t,2,0,,x," + sha + ",-1\n", "score -1 is negative"},
+		{"above max", head + "alice,text.outputs,t,2,0,,x," + sha + ",3\n", "score 3 is above the maximum 2"},
+		{"above max of the rubric", head + "alice,stream.aggregation,t,5,0,,x," + sha + ",2\n", "score 2 is above the maximum 1"},
+		{"duplicate", head + "alice,text.outputs,t,2,0,,x," + sha + ",1\nbob,text.outputs,t,2,0,,x," + sha + ",\nalice,text.outputs,t,2,0,,x," + sha + ",\n", "manual-review.csv:4: alice text.outputs appears twice (first on line 2)"},
+		{"no hash on a scored row", head + "alice,text.outputs,t,2,0,,x,,1\n", "manual-review.csv:2: alice text.outputs: no text_sha256"},
+		{"old file without the hash column", "id,criterion,title,max,keyword_assist,keywords_found,text,score\nalice,text.outputs,t,2,0,,x,1\n", "manual-review.csv:1: no text_sha256 column"},
+		{"multi-line answer, error after it", head + "alice,text.outputs,t,2,0,,\"line 1\nline 2\"," + sha + ",1\nbob,text.outputs,t,2,0,,x," + sha + ",abc\n", "manual-review.csv:4: bob text.outputs: score \"abc\""},
+		{"empty", "", "manual-review.csv: empty"},
+	}
+	for _, c := range cases {
+		_, err := ReadManualCSV(strings.NewReader(c.csv), ManualFile, f.roster, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+	// Two problems: both reported.
+	_, err := ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",9\nzed,text.outputs,t,2,0,,x,"+sha+",1\n"), ManualFile, f.roster, nil)
+	if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), ":3:") {
+		t.Errorf("two problems: %v", err)
+	}
+	// Blank scores are fine: still pending.
+	ms, err := ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",\n"), ManualFile, f.roster, nil)
+	if err != nil || len(ms.Rows) != 0 || ms.Blank != 1 {
+		t.Errorf("blank: %+v, %v", ms, err)
+	}
+}

@@ -1,0 +1,377 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// httpErrorType matches inference-perf's error_type for a non-200 answer.
+var httpErrorType = regexp.MustCompile(`^HTTP Error ([1-5][0-9][0-9])$`)
+
+// ipRow is one row of per_request_lifecycle_metrics.json, checked.
+type ipRow struct {
+	path        string
+	start, end  float64 // perf_counter seconds
+	sched       *float64
+	streamed    bool      // response_metrics has chunk_times (a streamed answer)
+	chunks      []float64 // content-bearing chunk times, distinct, in order
+	tokenTimes  []float64 // output_token_times: one per re-tokenised token
+	outTokens   int
+	inTokens    int
+	failed      bool
+	errType     string
+	errMsg      string
+	meta        map[string]any
+	serverCompl *float64
+}
+
+// importInferencePerf reads inference-perf's per_request_lifecycle_metrics.json:
+// a JSON array with one RequestLifecycleMetric per request, failures
+// included, every time a time.perf_counter() value in seconds.
+func importInferencePerf(s *source, _ Options) (*result, error) {
+	vals, lines, err := s.values()
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) != 1 {
+		return nil, s.errAt(lines[1], "", "want one JSON array (per_request_lifecycle_metrics.json), found more values after it")
+	}
+	list, err := s.array(vals[0], lines[0], "")
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, s.errAt(lines[0], "", "the array is empty: no attempts to import")
+	}
+	rows := make([]ipRow, len(list))
+	origin, minStart, maxEnd := math.Inf(1), math.Inf(1), math.Inf(-1)
+	scheduled := 0
+	for i, raw := range list {
+		r, err := readIPRow(s, raw, fmt.Sprintf("[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = r
+		minStart = min(minStart, r.start)
+		maxEnd = max(maxEnd, r.end)
+		origin = min(origin, r.start)
+		if r.sched != nil {
+			origin = min(origin, *r.sched)
+			scheduled++
+		}
+	}
+
+	res := &result{}
+	res.report.Run, res.report.Runs = 1, 1
+	res.report.PercentileMethod = "linear (np.percentile)"
+	ms := func(t float64) float64 { return (t - origin) * 1000 }
+	var ttfts, itls, e2es []float64
+	unary, noContent, spread, maxLagMS := 0, 0, 0, math.Inf(-1)
+	for i, r := range rows {
+		a := trace.Attempt{ID: fmt.Sprintf("r%d", i), StartMS: ms(r.start), EndMS: ms(r.end), HasEnd: true,
+			OutputTokens: r.outTokens, InputTokens: r.inTokens}
+		switch {
+		case r.streamed:
+			tokens, ok := chunkTokens(r.chunks, r.tokenTimes)
+			if !ok {
+				tokens = spreadTokens(r.outTokens, len(r.chunks))
+				if len(r.chunks) > 0 {
+					spread++
+				}
+			}
+			for j, c := range r.chunks {
+				a.Events = append(a.Events, trace.Event{TMS: ms(c), Tokens: tokens[j]})
+			}
+		case !r.failed:
+			// A non-streamed answer arrives whole: one event at the end.
+			unary++
+			a.Events = []trace.Event{{TMS: a.EndMS, Tokens: max(r.outTokens, 1)}}
+		}
+		switch {
+		case r.failed:
+			status := 0
+			if m := httpErrorType.FindStringSubmatch(r.errType); m != nil {
+				status, _ = strconv.Atoi(m[1])
+			}
+			a.Outcome, a.HTTPStatus = classify(status, r.errType+": "+r.errMsg)
+			a.Error = r.errType + ": " + r.errMsg
+		case len(a.Events) == 0:
+			noContent++
+			a.Outcome = trace.StreamError
+			a.Error = "no content-bearing chunk arrived (inference-perf counts this request as a success)"
+		default:
+			a.Outcome = trace.OK
+		}
+		if !r.failed {
+			res.toolOK++
+			e2es = append(e2es, (r.end-r.start)*1000)
+			// The tool's TTFT and ITL come from output_token_times, and only
+			// for requests with more than one of them.
+			if len(r.tokenTimes) > 1 {
+				ttfts = append(ttfts, (r.tokenTimes[0]-r.start)*1000)
+				for j := 1; j < len(r.tokenTimes); j++ {
+					itls = append(itls, (r.tokenTimes[j]-r.tokenTimes[j-1])*1000)
+				}
+			}
+		}
+		meta := r.meta
+		meta["row"] = i
+		if r.sched != nil {
+			sms := math.Round(ms(*r.sched)*1e6) / 1e6
+			meta["scheduled_ms"] = sms
+			maxLagMS = max(maxLagMS, a.StartMS-sms)
+		}
+		if r.serverCompl != nil {
+			meta["server_completion_tokens"] = *r.serverCompl
+		}
+		a.Meta, _ = json.Marshal(meta)
+		res.attempts = append(res.attempts, a)
+		res.paths = append(res.paths, r.path)
+	}
+
+	win := trace.Window{StartMS: ms(minStart), EndMS: ms(maxEnd)}
+	for _, a := range res.attempts {
+		if a.StartMS >= win.EndMS {
+			win.EndMS = a.StartMS + 1e-3 // a zero-length last request must stay inside
+		}
+	}
+	res.header = trace.Header{Clock: "client", Window: win}
+
+	n := len(rows)
+	res.report.Stats = append(res.report.Stats,
+		Stat{Metric: "attempts", Stat: "count", Value: ptr(float64(n)), Key: "load_summary.count", Derived: true},
+		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(res.toolOK)), Key: "successes.count (rows with error null)", Derived: true},
+		Stat{Metric: "failed", Stat: "count", Value: ptr(float64(n - res.toolOK)), Key: "failures.count", Derived: true},
+		Stat{Metric: "duration_s", Stat: "value", Value: ptr(snap(maxEnd - minStart)), Key: "benchmark_time_seconds = max end_time - min start_time", Derived: true})
+	lv := []string{"p50", "p90", "p99"}
+	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "successes.latency.time_to_first_token", ttfts, lv)...)
+	res.report.Stats = append(res.report.Stats, derivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", itls, lv)...)
+	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "successes.latency.request_latency", e2es, lv)...)
+	res.derivedNote = "per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"
+	res.report.Notes = append(res.report.Notes,
+		"inference-perf's inter_token_latency is per token: every token of a chunk gets the chunk's arrival time, so the gaps inside a chunk are 0 and the whole gap between chunks is charged to one token (per_token_zero_fill); the card's ITL is per event",
+		"inference-perf's TTFT and TPOT cover only successes with more than one output_token_times entry (they need its tokenizer); its request_latency covers every success, failures are summarised apart (failures.count)",
+		"inference-perf's goodput_percentage is good / successful requests × 100: failures are left out of its denominator; the card's qualified rate divides by every attempt")
+	if scheduled == n {
+		res.report.Notes = append(res.report.Notes, fmt.Sprintf("each attempt keeps its scheduled send time in meta.scheduled_ms; the largest lag of a send behind its schedule is %s ms", fmtLag(maxLagMS)))
+	} else {
+		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d of %d rows carry no scheduled_time (inference-perf's report writer leaves it out of this file): their schedule lag is lost; the summary's load_summary.schedule_delay still has it", n-scheduled, n))
+	}
+	if noContent > 0 {
+		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d rows without error have no content-bearing chunk: imported as stream_error, although inference-perf counts them as successes", noContent))
+	}
+
+	layout := "array of RequestLifecycleMetric"
+	lossy := []string{}
+	if scheduled < n {
+		lossy = append(lossy, fmt.Sprintf("%d rows have no scheduled_time: their lag behind the schedule is unknown", n-scheduled))
+	}
+	if spread > 0 {
+		lossy = append(lossy, fmt.Sprintf("%d streamed rows have no usable output_token_times (no tokenizer configured): their output_tokens are spread evenly over the chunks", spread))
+	}
+	if unary > 0 {
+		lossy = append(lossy, fmt.Sprintf("%d successes were not streamed: the whole answer is one event at end_time, so their TTFT equals their E2E", unary))
+	}
+	clock := "inference-perf time.perf_counter() seconds: a relative clock with an arbitrary origin (not epoch time), shared by scheduled_time, start_time, chunk_times and end_time; converted to ms from the earliest start_time"
+	if scheduled > 0 {
+		clock += " or scheduled_time"
+	}
+	res.conds = conditions{
+		Source: "inference-perf per_request_lifecycle_metrics.json", Layout: layout, Run: 1, Runs: 1,
+		Clock:        clock,
+		Window:       "inference-perf's benchmark time: the first start_time to the last end_time over every row, failures included",
+		ITLSemantics: "per_token_zero_fill",
+		EventTimes:   "measured: one event per content-bearing chunk (chunk_times; role-only, usage-only and [DONE] chunks are not recorded, chunks arriving at the same instant are one event); inference-perf's own inter_token_latency is per token with 0 inside a chunk",
+		EventTokens:  "from output_token_times (inference-perf re-tokenises each chunk client-side and stamps every token with its chunk's time) where present; otherwise output_tokens spread evenly over the events (≥ 1 each)",
+		Failures:     "a row with an error is a failure: error_type \"HTTP Error NNN\" → http_error with that status, TimeoutError → timeout, connection errors → connect_error, else stream_error with type and message; a row without error and without a content chunk is a stream_error",
+		Quality:      qualityNull,
+		Lossy:        lossy,
+	}
+	return res, nil
+}
+
+func fmtLag(v float64) string {
+	if math.IsInf(v, 0) {
+		return "0"
+	}
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}
+
+// chunkTokens counts the output_token_times entries stamped with each
+// chunk's time. ok is false when they do not match the chunks (no
+// tokenizer, or a chunk that re-tokenised to nothing).
+func chunkTokens(chunks, tokenTimes []float64) ([]int, bool) {
+	if len(tokenTimes) == 0 || len(chunks) == 0 {
+		return nil, false
+	}
+	idx := make(map[float64]int, len(chunks))
+	for j, c := range chunks {
+		idx[c] = j
+	}
+	tokens := make([]int, len(chunks))
+	for _, t := range tokenTimes {
+		j, ok := idx[t]
+		if !ok {
+			return nil, false
+		}
+		tokens[j]++
+	}
+	for _, k := range tokens {
+		if k == 0 {
+			return nil, false
+		}
+	}
+	return tokens, true
+}
+
+// readIPRow checks one RequestLifecycleMetric. Both spellings are read:
+// the model's own (request_data, response_data, stage_id, scheduled_time)
+// and the report writer's (request, response, no scheduled_time).
+func readIPRow(s *source, raw json.RawMessage, path string) (ipRow, error) {
+	r := ipRow{path: path, meta: map[string]any{}}
+	o, err := s.object(raw, 0, path)
+	if err != nil {
+		return r, err
+	}
+	readTime := func(key string) (float64, error) {
+		v, err := o.num(key)
+		if err != nil {
+			return 0, err
+		}
+		return v, s.checkTime(v, 0, joinPath(path, key))
+	}
+	if r.start, err = readTime("start_time"); err != nil {
+		return r, err
+	}
+	if r.end, err = readTime("end_time"); err != nil {
+		return r, err
+	}
+	if r.end < r.start {
+		return r, o.err("end_time", fmt.Sprintf("%v s is before start_time %v s", r.end, r.start))
+	}
+	if o.has("scheduled_time") {
+		v, err := readTime("scheduled_time")
+		if err != nil {
+			return r, err
+		}
+		r.sched = &v
+	}
+	if o.has("stage_id") {
+		st, err := s.count(o.m["stage_id"], 0, joinPath(path, "stage_id"))
+		if err != nil {
+			return r, err
+		}
+		r.meta["stage_id"] = st
+	}
+	if sid, err := o.str("session_id"); err != nil {
+		return r, err
+	} else if sid != "" {
+		r.meta["session_id"] = sid
+	}
+
+	if _, ok := o.m["error"]; !ok {
+		return r, o.err("error", "missing: every row has an error field (null for a success)")
+	}
+	if o.has("error") {
+		e, err := o.sub("error")
+		if err != nil {
+			return r, err
+		}
+		if !e.has("error_type") {
+			return r, e.err("error_type", "missing")
+		}
+		if r.errType, err = e.str("error_type"); err != nil {
+			return r, err
+		}
+		if r.errMsg, err = e.str("error_msg"); err != nil {
+			return r, err
+		}
+		r.failed = true
+	}
+
+	info, err := o.optSub("info")
+	if err != nil || info == nil {
+		return r, err
+	}
+	if info.has("request_metrics") {
+		rq, err := info.sub("request_metrics")
+		if err != nil {
+			return r, err
+		}
+		if text, err := rq.optSub("text"); err != nil {
+			return r, err
+		} else if text != nil && text.has("input_tokens") {
+			if r.inTokens, err = s.count(text.m["input_tokens"], 0, joinPath(text.path, "input_tokens")); err != nil {
+				return r, err
+			}
+		}
+	} else if info.has("input_tokens") { // the older top-level mirror
+		if r.inTokens, err = s.count(info.m["input_tokens"], 0, joinPath(info.path, "input_tokens")); err != nil {
+			return r, err
+		}
+	}
+	rm, err := info.optSub("response_metrics")
+	if err != nil || rm == nil {
+		return r, err
+	}
+	if rm.has("output_tokens") {
+		if r.outTokens, err = s.count(rm.m["output_tokens"], 0, joinPath(rm.path, "output_tokens")); err != nil {
+			return r, err
+		}
+	}
+	if su, err := rm.optSub("server_usage"); err != nil {
+		return r, err
+	} else if su != nil && su.has("completion_tokens") {
+		n, err := s.count(su.m["completion_tokens"], 0, joinPath(su.path, "completion_tokens"))
+		if err != nil {
+			return r, err
+		}
+		r.serverCompl = ptr(float64(n))
+	}
+	times := func(key string, distinct bool) ([]float64, error) {
+		list, err := rm.array(key)
+		if err != nil {
+			return nil, err
+		}
+		var out []float64
+		prev := r.start
+		for j, t := range list {
+			p := fmt.Sprintf("%s.%s[%d]", rm.path, key, j)
+			v, err := s.time(t, 0, p)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case v < r.start:
+				return nil, s.errAt(0, p, fmt.Sprintf("%v s is before start_time %v s", v, r.start))
+			case v > r.end:
+				return nil, s.errAt(0, p, fmt.Sprintf("%v s is after end_time %v s", v, r.end))
+			case v < prev:
+				return nil, s.errAt(0, p, fmt.Sprintf("%v s is before the previous time %v s: times must be in arrival order", v, prev))
+			}
+			prev = v
+			if distinct && len(out) > 0 && out[len(out)-1] == v {
+				continue // several data: lines of one SSE message share its time
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	if rm.has("chunk_times") {
+		r.streamed = true
+		if r.chunks, err = times("chunk_times", true); err != nil {
+			return r, err
+		}
+	}
+	if rm.has("output_token_times") {
+		if r.tokenTimes, err = times("output_token_times", false); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
