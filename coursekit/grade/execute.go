@@ -502,19 +502,23 @@ func cellProblem(executed []byte, n int) (head, what string) {
 			break
 		}
 	}
-	var stderr []string
+	// Stream outputs split lines anywhere (a kernel flushes when it
+	// likes): join them before reading lines.
+	var all strings.Builder
 	var errOut string
 	for _, o := range c.Outputs {
 		switch {
 		case o.OutputType == "stream" && o.Name == "stderr":
 			t, _ := multiline(o.Text)
-			for _, l := range strings.Split(t, "\n") {
-				if l = strings.TrimSpace(l); l != "" {
-					stderr = append(stderr, l)
-				}
-			}
+			all.WriteString(t)
 		case o.OutputType == "error" && errOut == "":
 			errOut = strings.TrimSpace(o.EName + ": " + o.EValue)
+		}
+	}
+	var stderr []string
+	for _, l := range strings.Split(all.String(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			stderr = append(stderr, l)
 		}
 	}
 	for _, l := range stderr {
