@@ -32,3 +32,14 @@ vet:
 # The card benchmark against the Python reference (figures go to README).
 bench-card:
 	coursekit/bench/card/run.sh
+
+# The client-accuracy benchmark against a Python client (figures go to README).
+.PHONY: bench-client
+bench-client:
+	coursekit/bench/client/run.sh
+
+# The grading benchmarks: 1,000 submissions read (no execution), then 20
+# re-executed in the course image (needs `make test-image` first; IMAGE=...).
+.PHONY: bench-grade
+bench-grade:
+	$(GO) test -run '^$$' -bench 'Grade1000|Execute20' -benchtime 1x ./coursekit/grade/

@@ -11,14 +11,19 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// body builds the request JSON for one business request.
-func (r *runner) body(id string) []byte {
+// bodyTemplate builds the request JSON once, split around the request id
+// that starts the prompt: a request's body is then three appends instead
+// of a reflective json.Marshal of a map per request.
+func (r *runner) bodyTemplate() (head, tail []byte) {
 	c := r.cfg
-	prompt := id + strings.Repeat(" hello", max(c.PromptTokens-1, 0))
+	const mark = `\u0000ID\u0000` // how json.Marshal writes the placeholder
+	prompt := "\x00ID\x00" + strings.Repeat(" hello", max(c.PromptTokens-1, 0))
 	m := map[string]any{"model": c.Model, "max_tokens": c.MaxTokens, "stream": true}
 	so := map[string]any{"include_usage": true}
 	if c.ContinuousUsage {
@@ -34,20 +39,17 @@ func (r *runner) body(id string) []byte {
 		m["prompt"] = prompt
 	}
 	b, _ := json.Marshal(m)
-	return b
+	i := bytes.Index(b, []byte(mark))
+	return b[:i], b[i+len(mark):]
 }
 
-// chunk is the part of a streamed completion or chat chunk the client
-// reads. Text and content are not kept: only their arrival matters here.
-type chunk struct {
-	Choices []struct {
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-	} `json:"usage"`
-	Error json.RawMessage `json:"error"`
+// body is the request JSON for one business request (ids are made of
+// letters, digits and dots, which JSON strings take as they are).
+func (r *runner) body(id string) []byte {
+	b := make([]byte, 0, len(r.bodyHead)+len(id)+len(r.bodyTail))
+	b = append(b, r.bodyHead...)
+	b = append(b, id...)
+	return append(b, r.bodyTail...)
 }
 
 // attempt sends one request and follows its stream to the end.
@@ -56,9 +58,12 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 	// Stamp the start before the deadline is set, so a timeout always lies
 	// at least Timeout after start_ms on the trace clock.
 	a.StartMS = r.now()
-	ctx, cancel := r.ctx, context.CancelFunc(func() {})
+	var ctx context.Context
+	var cancel context.CancelFunc // also ends a drain that waits too long
 	if r.cfg.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(r.ctx, r.cfg.Timeout)
+	} else {
+		ctx, cancel = context.WithCancel(r.ctx)
 	}
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.endpoint, bytes.NewReader(r.body(request)))
@@ -82,10 +87,12 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 		r.done.Add(1)
 		r.mu.Lock()
 		r.lags = append(r.lags, lag)
-		r.lag.RecordValue(int64(lag*1e3) + 1)
-		if a.Outcome == trace.OK {
-			t, _ := a.TTFT()
-			r.ttft.RecordValue(int64(t*1e3) + 1)
+		if r.live {
+			r.lag.RecordValue(int64(lag*1e3) + 1)
+			if a.Outcome == trace.OK {
+				t, _ := a.TTFT()
+				r.ttft.RecordValue(int64(t*1e3) + 1)
+			}
 		}
 		r.mu.Unlock()
 		if a.Outcome != trace.OK {
@@ -111,7 +118,7 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 		a.Error = "the response is " + ct + ", not an SSE stream: the server ignored \"stream\": true"
 		return a
 	}
-	r.readStream(ctx, a, resp.Body)
+	r.readStream(ctx, a, resp.Body, cancel)
 	return a
 }
 
@@ -141,11 +148,17 @@ func (r *runner) fail(a *trace.Attempt, ctx context.Context, def trace.Outcome, 
 	}
 }
 
+// readers recycles the stream readers: a fresh 32 KiB buffer per request
+// was the client's largest allocation.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10) }}
+
 // readStream reads SSE messages (data lines joined, a blank line ends a
 // message, comments skipped) and stamps each when its blank line arrives,
 // before the JSON is parsed.
-func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader) {
-	br := bufio.NewReaderSize(body, 32<<10)
+func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc) {
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(body)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	var data, long []byte
 	has, sawFinish, lastCompletion := false, false, 0
 	for {
@@ -200,41 +213,55 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 			} else {
 				a.Outcome, a.EndMS, a.HasEnd = trace.OK, t, true
 			}
+			drain(br, cancel)
 			return
 		}
-		var c chunk
-		if err := json.Unmarshal(data, &c); err != nil {
+		c, err := parseChunk(data)
+		if err != nil {
 			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
 			a.Error = "malformed SSE message: " + err.Error() + ": " + shorten(data)
 			return
 		}
-		data = data[:0]
-		if len(c.Error) > 0 && string(c.Error) != "null" {
+		if c.errEnd > 0 {
 			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
-			a.Error = "error in stream: " + shorten(c.Error)
+			a.Error = "error in stream: " + shorten(data[c.errStart:c.errEnd])
 			return
 		}
-		if c.Usage != nil {
-			a.InputTokens, a.OutputTokens = c.Usage.PromptTokens, c.Usage.CompletionTokens
+		data = data[:0]
+		if c.hasUsage {
+			a.InputTokens, a.OutputTokens = c.prompt, c.completed
 		}
-		if len(c.Choices) == 0 {
+		if c.choices == 0 {
 			continue
 		}
 		tokens := 1
-		if c.Usage != nil {
-			if d := c.Usage.CompletionTokens - lastCompletion; d > 1 {
+		if c.hasUsage {
+			if d := c.completed - lastCompletion; d > 1 {
 				tokens = d
 			}
-			lastCompletion = c.Usage.CompletionTokens
+			lastCompletion = c.completed
 		}
 		a.Events = append(a.Events, trace.Event{TMS: t, Tokens: tokens})
-		for _, ch := range c.Choices {
-			if ch.FinishReason != nil && *ch.FinishReason != "" {
-				sawFinish = true
-			}
+		if c.finished {
+			sawFinish = true
 		}
 	}
 }
+
+// drain reads what follows [DONE] (normally only the end of the chunked
+// body, already sent) up to EOF, so that the connection goes back to the
+// pool: net/http closes a connection whose body is closed before EOF, and
+// then every request paid a new TCP handshake, a new server connection and
+// two new transport goroutines. The attempt is already stamped; a server
+// that keeps the stream open after [DONE] costs drainWait, then the
+// connection is dropped.
+func drain(br *bufio.Reader, cancel context.CancelFunc) {
+	stop := time.AfterFunc(drainWait, cancel)
+	io.Copy(io.Discard, io.LimitReader(br, 64<<10))
+	stop.Stop()
+}
+
+const drainWait = 100 * time.Millisecond
 
 func shorten(b []byte) string {
 	if len(b) > 200 {

@@ -150,10 +150,15 @@ type runner struct {
 	chat     bool
 	end      time.Duration // no request is scheduled at or after start+end
 
+	bodyHead, bodyTail []byte // the request JSON around the request id
+	live               bool   // keep the live view's histograms (Progress is set)
+
 	sent, done, inflight, errs atomic.Int64
 	ids                        atomic.Int64
 	wg                         sync.WaitGroup
 	out                        chan *trace.Attempt
+	jobs                       chan job      // open loop: idle workers take the next send here
+	stop                       chan struct{} // closed when the schedule is done: idle workers exit
 
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
@@ -312,6 +317,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		chat:     cfg.API == "chat",
 		end:      cfg.Warmup + dur,
 		out:      make(chan *trace.Attempt, 1024),
+		jobs:     make(chan job),
+		stop:     make(chan struct{}),
 		ttft:     hdrhistogram.New(1, 3_600_000_000, 3),
 		lag:      hdrhistogram.New(1, 3_600_000_000, 3),
 		endpoint: base(cfg.URL) + "/v1/completions",
@@ -319,6 +326,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if r.chat {
 		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
 	}
+	r.bodyHead, r.bodyTail = r.bodyTemplate()
+	r.live = cfg.Progress != nil
 	h := trace.Header{
 		Clock:      "client",
 		Window:     trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)},
@@ -334,19 +343,24 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	res := &Result{Outcomes: map[string]int64{}, Window: h.Window, Model: cfg.Model}
 
-	// The writer: one attempt per line, flushed as soon as it ends.
+	// The writer: one attempt per line, flushed as soon as it ends (when
+	// several end together, once after the last of them: one write call
+	// for the batch instead of one per attempt).
 	var werr error
 	wdone := make(chan struct{})
 	go func() {
 		defer close(wdone)
 		for a := range r.out {
 			if werr == nil {
-				if werr = tw.Write(a); werr == nil {
+				if werr = tw.Write(a); werr == nil && len(r.out) == 0 {
 					werr = tw.Flush()
 				}
 			}
 			res.Recorded++
 			res.Outcomes[a.Outcome.String()]++
+		}
+		if werr == nil {
+			werr = tw.Flush()
 		}
 	}()
 
@@ -358,6 +372,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	default:
 		r.openLoop()
 	}
+	close(r.stop)
 	r.wg.Wait()
 	close(r.out)
 	<-wdone
@@ -481,14 +496,50 @@ func (r *runner) openLoop() {
 		if at >= r.end || !r.sleepUntil(at) {
 			return
 		}
-		id, sched := r.nextID(), math.Round(ms(at)*1e3)/1e3
-		r.wg.Add(1)
-		go func() {
-			defer r.wg.Done()
-			r.request(id, sched)
-		}()
+		r.dispatch(job{id: r.nextID(), scheduled: math.Round(ms(at)*1e3) / 1e3})
 	}
 }
+
+// job is one business request of the open loop.
+type job struct {
+	id        string
+	scheduled float64
+}
+
+// dispatch hands j to an idle worker goroutine, or starts a new one if
+// none is idle: a send never waits for an answer. Workers are kept for
+// the next jobs instead of a goroutine per request, because a fresh
+// goroutine grows its stack again through the HTTP client for every
+// request (copying it each time), and waking a parked worker is as cheap
+// as starting one.
+func (r *runner) dispatch(j job) {
+	select {
+	case r.jobs <- j:
+		return
+	default:
+	}
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		idle := time.NewTimer(workerIdle)
+		defer idle.Stop()
+		for {
+			r.request(j.id, j.scheduled)
+			idle.Reset(workerIdle)
+			select {
+			case j = <-r.jobs:
+			case <-idle.C:
+				return
+			case <-r.stop:
+				return
+			}
+		}
+	}()
+}
+
+// workerIdle is how long an open-loop worker waits for its next job
+// before it exits.
+const workerIdle = 2 * time.Second
 
 // closedLoop runs Concurrency users; each waits for its previous request.
 func (r *runner) closedLoop() {

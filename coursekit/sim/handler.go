@@ -78,6 +78,7 @@ type stream struct {
 	input     int
 	sent      int // tokens sent so far
 	buf       []byte
+	text      []byte
 	firstSent bool
 }
 
@@ -91,16 +92,22 @@ func (st *stream) appendUsage(b []byte, completion int) []byte {
 	return append(b, '}')
 }
 
-// event writes one SSE message carrying k tokens and flushes it.
-func (st *stream) event(k int, finish string) error {
+// event writes one SSE message carrying k tokens and flushes it. With
+// last, the end of the stream (usage chunk, [DONE]) goes in the same write:
+// one system call per response less for the server, one wake-up less for
+// the client, and nothing changes on the wire but the packet boundaries.
+func (st *stream) event(k int, finish string, last bool) error {
 	b := append(st.buf[:0], "data: "...)
 	b = append(b, st.prefix...)
 	b = append(b, `"choices":[{"index":0,`...)
-	var text strings.Builder
+	// The words are plain ASCII with nothing to escape, so the JSON string
+	// is written as it is (this runs once per event).
+	t := append(st.text[:0], '"')
 	for i := range k {
-		text.WriteString(words[(st.sent+i)%len(words)])
+		t = append(t, words[(st.sent+i)%len(words)]...)
 	}
-	t, _ := json.Marshal(text.String())
+	t = append(t, '"')
+	st.text = t
 	if st.chat {
 		b = append(b, `"delta":{`...)
 		if !st.firstSent {
@@ -130,6 +137,9 @@ func (st *stream) event(k int, finish string) error {
 		b = append(b, `,"usage":null`...)
 	}
 	b = append(b, "}\n\n"...)
+	if last {
+		b = st.appendFinish(b)
+	}
 	st.buf = b
 	return st.write(b)
 }
@@ -144,7 +154,11 @@ func (st *stream) write(b []byte) error {
 
 // finish writes the usage-only chunk (when asked for) and [DONE].
 func (st *stream) finish() error {
-	b := st.buf[:0]
+	st.buf = st.appendFinish(st.buf[:0])
+	return st.write(st.buf)
+}
+
+func (st *stream) appendFinish(b []byte) []byte {
 	if st.usage {
 		b = append(b, "data: "...)
 		b = append(b, st.prefix...)
@@ -152,9 +166,7 @@ func (st *stream) finish() error {
 		b = st.appendUsage(b, st.sent)
 		b = append(b, "}\n\n"...)
 	}
-	b = append(b, "data: [DONE]\n\n"...)
-	st.buf = b
-	return st.write(b)
+	return append(b, "data: [DONE]\n\n"...)
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
@@ -280,7 +292,7 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 	k := s.cfg.TokensPerEvent
 	events := (target + k - 1) / k
 	resetAfter := max(1, events/2)
-	produced, pending, written := 0, 0, 0
+	produced, pending, written, inline := 0, 0, 0, false
 	for produced < target {
 		select {
 		case <-q.out:
@@ -303,7 +315,10 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 			fr = finish
 		}
 		at := s.Since() // just before the bytes are handed to the connection
-		if err := st.event(pending, fr); err != nil {
+		// Without a fault the last event carries the end of the stream; a
+		// fault writes its own ending after the events.
+		inline = fault == "" && produced == target
+		if err := st.event(pending, fr, inline); err != nil {
 			s.exec.abandon(q)
 			outcome = "client_gone"
 			return
@@ -326,7 +341,7 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 		outcome = fault
 	}
 	if req.Stream {
-		if st.finish() != nil {
+		if !inline && st.finish() != nil {
 			outcome = "client_gone"
 		}
 		return

@@ -165,6 +165,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { s.serveGenerate(w, r, true) })
 	s.mux.HandleFunc("GET /v1/models", s.serveModels)
 	s.mux.HandleFunc("GET /debug/truth", s.serveTruth)
+	s.mux.HandleFunc("DELETE /debug/truth", s.clearTruth)
 	s.mux.Handle("GET /metrics", s.metricsHandler())
 	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
 	go s.exec.run()
@@ -299,13 +300,36 @@ func (s *Server) update(t *Truth, f func(*Truth)) {
 	s.truthMu.Unlock()
 }
 
+// ClearTruth empties the truth log, finished and running requests alike,
+// so that a benchmark can take one log per run from one server.
+func (s *Server) ClearTruth() {
+	s.truthMu.Lock()
+	clear(s.truth)
+	s.truth = s.truth[:0]
+	s.truthMu.Unlock()
+}
+
+// StartUnixMS is the wall-clock (Unix, ms) time of the server clock's
+// origin: StartUnixMS + t maps a truth time t to wall-clock time, to line
+// the log up with clients that only export wall-clock timestamps.
+func (s *Server) StartUnixMS() float64 {
+	return float64(s.start.UnixNano()) / 1e6
+}
+
 func (s *Server) serveTruth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(struct {
-		Clock  string  `json:"clock"`
-		NowMS  float64 `json:"now_ms"`
-		Truths []Truth `json:"requests"`
-	}{"server monotonic, ms since start", s.Since(), s.Truths()})
+		Clock       string  `json:"clock"`
+		StartUnixMS float64 `json:"start_unix_ms"`
+		NowMS       float64 `json:"now_ms"`
+		Truths      []Truth `json:"requests"`
+	}{"server monotonic, ms since start", s.StartUnixMS(), s.Since(), s.Truths()})
+}
+
+// clearTruth (DELETE /debug/truth) empties the log.
+func (s *Server) clearTruth(w http.ResponseWriter, r *http.Request) {
+	s.ClearTruth()
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {

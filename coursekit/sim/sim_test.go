@@ -262,6 +262,24 @@ func TestTruth(t *testing.T) {
 	if len(dbg.Requests) != 1 || dbg.Requests[0].ID != "A1" {
 		t.Errorf("/debug/truth: %+v", dbg)
 	}
+
+	// DELETE empties the log (one log per benchmark run); the wall-clock
+	// origin lets a client's Unix timestamps be lined up with it.
+	req, _ = http.NewRequest("DELETE", ts.URL+"/debug/truth", nil)
+	if resp, err = http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE /debug/truth: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	resp, _ = http.Get(ts.URL + "/debug/truth")
+	var dbg2 struct {
+		StartUnixMS float64     `json:"start_unix_ms"`
+		Requests    []sim.Truth `json:"requests"`
+	}
+	json.NewDecoder(resp.Body).Decode(&dbg2)
+	resp.Body.Close()
+	if now := float64(time.Now().UnixNano()) / 1e6; len(dbg2.Requests) != 0 || dbg2.StartUnixMS > now || dbg2.StartUnixMS < now-60e3 {
+		t.Errorf("after DELETE: %+v", dbg2)
+	}
 }
 
 // scrape reads one unlabelled sample from /metrics.

@@ -41,6 +41,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
+	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -106,6 +107,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		defer f.Close()
 		w, name = f, *out
 	}
+	stopTuning, err := tuneForStamping(*cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stopTuning()
 	ctx, stop := signalContext()
 	defer stop()
 	res, err := loadgen.Run(ctx, cfg, w)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/sim"
 )
@@ -75,12 +76,23 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	fs.Var(rateFlag{&cfg.Faults.Reset}, "fail-reset", "fraction of streams reset mid-stream")
 	fs.Var(rateFlag{&cfg.Faults.Malformed}, "fail-malformed", "fraction of streams with a malformed SSE message")
 	slowdown := fs.Float64("slowdown", 1, "multiply every step time (the lab's slow server)")
+	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the simulator to this file (until it stops)")
+	preset := fs.String("preset", "", "bench: a server that is never the bottleneck, for measuring clients (flags given explicitly still win)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return usagef("sim: unexpected argument %q", pos[0])
+	}
+	switch *preset {
+	case "":
+	case "bench":
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		applyBenchPreset(&cfg, set)
+	default:
+		return usagef("sim: unknown --preset %q (want bench)", *preset)
 	}
 	switch {
 	case cfg.MaxBatch < 1, cfg.DecodeStep <= 0, cfg.DefaultMaxTokens < 1, cfg.TokensPerEvent < 1, cfg.BusyWindow <= 0, cfg.TruthLimit < 1:
@@ -108,6 +120,11 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	if onSimListening != nil {
 		onSimListening(bound)
 	}
+	stopTuning, err := tuneForStamping(*cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer stopTuning()
 	ctx, stop := signalContext()
 	defer stop()
 	if err := s.Serve(ctx, ln); err != nil {
@@ -115,4 +132,27 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, "coursekit sim: stopped")
 	return nil
+}
+
+// benchPreset is `sim --preset bench`: the settings of the client-accuracy
+// benchmark. The step costs are small and the batch unbounded, so queueing
+// never grows with the rate and the server keeps up with thousands of
+// requests per second on a small machine; short outputs keep the bytes per
+// request low; the truth log holds every request of a long run.
+var benchPreset = map[string]func(*sim.Config){
+	"max-batch":         func(c *sim.Config) { c.MaxBatch = 1 << 20 },
+	"prefill-per-token": func(c *sim.Config) { c.PrefillPerToken = 0 },
+	"decode-step":       func(c *sim.Config) { c.DecodeStep = time.Millisecond },
+	"decode-per-seq":    func(c *sim.Config) { c.DecodePerSeq = 0 },
+	"max-tokens":        func(c *sim.Config) { c.DefaultMaxTokens = 4 },
+	"truth-limit":       func(c *sim.Config) { c.TruthLimit = 1 << 21 },
+}
+
+// applyBenchPreset sets every preset field whose flag was not given.
+func applyBenchPreset(cfg *sim.Config, set map[string]bool) {
+	for name, f := range benchPreset {
+		if !set[name] {
+			f(cfg)
+		}
+	}
 }
