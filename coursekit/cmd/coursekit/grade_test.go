@@ -48,7 +48,7 @@ func TestAssignAndGradeCLI(t *testing.T) {
 		os.MkdirAll(filepath.Join(sub, id, ".ipynb_checkpoints"), 0o755)
 		nb, _ := os.ReadFile(filepath.Join(rel, id, "06-deliverable.ipynb"))
 		if id == "bob" {
-			nb = selfChecked(t, nb, filepath.Join(rel, id, "trace.jsonl"))
+			nb = selfCheckedCard(t, nb, filepath.Join(rel, id, "trace.jsonl"), &card.Card{})
 		}
 		os.WriteFile(filepath.Join(sub, id, "06-deliverable.ipynb"), nb, 0o644)
 		os.WriteFile(filepath.Join(sub, id, ".ipynb_checkpoints", "06-deliverable-checkpoint.ipynb"), []byte("{"), 0o644)
@@ -84,36 +84,6 @@ func TestAssignAndGradeCLI(t *testing.T) {
 			t.Errorf("%s holds a machine path", f)
 		}
 	}
-}
-
-// selfChecked is nb with the self-check output a blank card would leave.
-func selfChecked(t *testing.T, nb []byte, tracePath string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(tracePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.ReadFile(tracePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &card.Card{}
-	p, err := card.MarshalPayload(c, card.Check(c, tr), card.IdentifyBytes("trace.jsonl", b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	json.Unmarshal(nb, &m)
-	for _, cell := range m["cells"].([]any) {
-		cm := cell.(map[string]any)
-		if md, _ := cm["metadata"].(map[string]any); md != nil {
-			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "selfcheck" {
-				cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
-			}
-		}
-	}
-	out, _ := json.Marshal(m)
-	return out
 }
 
 // A missing key file is a clear error (exit 2) before anything is graded
