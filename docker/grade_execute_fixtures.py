@@ -28,6 +28,7 @@ LEARNERS = {
     "dave": ("edits the saved self-check output", "1", "不一样", ["exec_card_differs"]),
     "eve": ("edits the locked data cell after running", "2", "一致", ["exec_restored"]),
     "frank": ("adds a cell that panics after running", "0", "出错:panic: runtime error: index out of range", []),
+    "gina": ("fills the card but never runs the notebook", "2", "没有运行自检", ["graded_from_rerun"]),
 }
 
 
@@ -71,6 +72,10 @@ def insert_before_selfcheck(nb, cell):
 def tamper(ran_dir, submit_dir):
     os.makedirs(submit_dir, exist_ok=True)
     for who in LEARNERS:
+        if who == "gina":  # submits the filled notebook as it was before running it
+            nb = load(os.path.join(ran_dir, "..", who, "06-deliverable.ipynb"))
+            save(nb, os.path.join(submit_dir, who + ".ipynb"))
+            continue
         nb = load(os.path.join(ran_dir, who, "06-deliverable.ipynb"))
         check = next(c for c in nb["cells"] if role(c) == "selfcheck")
         assert any(MIME in o.get("data", {}) for o in check["outputs"]), f"{who}: the self-check did not run"

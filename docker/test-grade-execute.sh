@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Part of `make test-image` (needs the image it built): `coursekit grade --execute` for real.
-#   assign 6 learners -> they fill their card and run the deliverable in the image, offline ->
+#   assign 7 learners -> they fill their card and run the deliverable in the image, offline ->
 #   some change things afterwards (an endless loop, a panicking cell, an edited saved output, an
-#   edited locked cell) -> grade --execute re-runs every submission in the image with no network,
+#   edited locked cell), one never runs it -> grade --execute re-runs every submission in the image with no network,
 #   locked cells restored, per-cell and whole-notebook timeouts, two at a time ->
 #   grades.csv, feedback and results.json say, per learner, what happened; the batch never stops.
 # Prints the per-submission time. Learner code runs only inside containers.
@@ -48,7 +48,8 @@ el=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 cat "$OUT/grade.log"
 mkdir -p "$OUT/graded" && cp -r "$tmp/graded/." "$OUT/graded/"
 python3 docker/grade_execute_fixtures.py check "$tmp/graded" || fail "grades after --execute are not as expected (outputs in $OUT/graded)"
-grep -q '^executed 6 submissions' "$OUT/grade.log" || fail "grade did not execute all 6 submissions"
+n=$(echo $learners | wc -w)
+grep -q "^executed $n submissions" "$OUT/grade.log" || fail "grade did not execute all $n submissions"
 leftover=$(podman ps -a --filter name=coursekit-grade- --format '{{.Names}}')
 [ -z "$leftover" ] || fail "containers left behind: $leftover"
-echo "test-grade-execute: ok: 6 submissions graded with --execute in ${el} s (wall, 2 at a time), no container left"
+echo "test-grade-execute: ok: $n submissions graded with --execute in ${el} s (wall, 2 at a time), no container left"

@@ -251,7 +251,9 @@ type ExecOptions struct {
 // ExecuteAll re-runs every gradable submission (graded with KeepSource) and
 // adds its execution score. An error means nothing was run (bad options);
 // a timeout, crash or environment failure marks only that submission.
-// Ungradable submissions are not run: there is no card to compare.
+// A submission ungradable only because its self-check never ran is run
+// too and, if the run succeeds, graded from it; other ungradable
+// submissions are not run.
 func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) error {
 	if o.Executor == nil {
 		return errors.New("execute: no executor")
@@ -296,7 +298,7 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 
 	var todo []int
 	for i, s := range subs {
-		if s.Gradable && s.source != nil {
+		if s.source != nil && (s.Gradable || s.ReasonCode == ReasonSelfCheck) {
 			todo = append(todo, i)
 		}
 	}
@@ -315,8 +317,11 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 			if progress != nil {
 				mu.Lock()
 				done++
-				x, _ := s.Score(ExecutionID)
-				fmt.Fprintf(progress, "execute: [%d/%d] %s: %s in %.1f s\n", done, len(todo), s.File, x.Status, res.Elapsed.Seconds())
+				what := "still ungradable"
+				if x, ok := s.Score(ExecutionID); ok {
+					what = string(x.Status)
+				}
+				fmt.Fprintf(progress, "execute: [%d/%d] %s: %s in %.1f s\n", done, len(todo), s.File, what, res.Elapsed.Seconds())
 				mu.Unlock()
 			}
 		}()
@@ -326,25 +331,34 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 }
 
 // executeOne prepares, runs and scores one submission; it never panics.
+// A submission that was ungradable only because its self-check never ran
+// is graded from the re-run instead (see rescue).
 func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o ExecOptions) (res ExecResult) {
+	rescue := !s.Gradable
+	var rep RestoreReport
+	finish := func(x Score, notes []Finding) {
+		if rescue {
+			g.rescue(s, res, rep, x, notes)
+			return
+		}
+		s.addExecution(x, notes...)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			res.Infra = fmt.Errorf("grader bug: %v", r)
-			x, notes := g.execScore(s, res, o)
-			s.addExecution(x, notes...)
+			finish(g.execScore(s, res, o))
 		}
 	}()
-	var notes []Finding
 	dir, rep, err := g.prepareRun(s, o)
 	if dir != "" {
 		defer os.RemoveAll(dir)
 	}
 	if err != nil {
 		res.Infra = err
-		x, notes := g.execScore(s, res, o)
-		s.addExecution(x, notes...)
+		finish(g.execScore(s, res, o))
 		return res
 	}
+	var notes []Finding
 	if rep.Changed() {
 		notes = append(notes, Finding{Code: "exec_restored",
 			Message: fmt.Sprintf("重新运行前,评分程序把锁定格恢复成了发布时的样子(改回 %d 个,补回 %d 个,去掉重复 %d 个);运行的是你的卡片和课程自己的数据加载与自检。",
@@ -355,13 +369,42 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	defer cancel()
 	res = o.Executor.Run(runCtx, ExecJob{Name: name, Dir: dir, Notebook: execNotebookName, CellTimeout: o.CellTimeout, MaxBytes: o.MaxBytes})
 	x, more := g.execScore(s, res, o)
-	notes = append(notes, more...)
 	if o.KeepDir != "" {
 		os.WriteFile(filepath.Join(o.KeepDir, name+".ipynb"), res.Executed, 0o644)
 		os.WriteFile(filepath.Join(o.KeepDir, name+".log"), []byte(res.Log), 0o644)
 	}
-	s.addExecution(x, notes...)
+	finish(x, append(notes, more...))
 	return res
+}
+
+// rescue grades a submission whose self-check never ran from its re-run:
+// the executed copy (locked cells restored) is graded as if submitted, and
+// the restore report stands in for the integrity check the original never
+// reached, so an edited or deleted locked cell is still a warning. If the
+// re-run fails too, the submission stays ungradable and its reason says
+// what happened.
+func (g *Grader) rescue(s *Submission, res ExecResult, rep RestoreReport, x Score, notes []Finding) {
+	if x.Status != card.Pass {
+		s.Reason += "(在课程镜像里从头重新运行也没有得到卡片:" + x.Message + ")"
+		s.StatusLine = "无法评分:" + s.Reason
+		return
+	}
+	ns := g.Grade(s.Learner+".ipynb", res.Executed)
+	if !ns.Gradable {
+		s.Reason += "(重新运行后仍无法评分:" + ns.Reason + ")"
+		s.StatusLine = "无法评分:" + s.Reason
+		return
+	}
+	ns.File, ns.NBFormat, ns.source = s.File, s.NBFormat, s.source
+	for i := range notes {
+		if notes[i].Code == "exec_restored" {
+			notes[i].Warn = true // nothing else reported these edits
+		}
+	}
+	ns.Integrity = append(ns.Integrity, Finding{Code: "graded_from_rerun",
+		Message: "提交的笔记本没有自检输出(自检格没有运行);这次评分用的是在课程镜像里从头重新运行得到的卡片。"})
+	*s = *ns
+	s.addExecution(x, notes...)
 }
 
 const execNotebookName = "submission.ipynb"
@@ -436,6 +479,11 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 	}
 	if len(payloads) == 0 {
 		x.Message = "从头重新运行后没有得到自检输出:自检格是否还在最后,是否能运行到?"
+		return x, nil
+	}
+	if s.card == nil { // the self-check never ran: nothing to compare with
+		x.Status, x.Points = card.Pass, max
+		x.Message = "提交时没有运行自检;在课程镜像里(无网络)从头运行成功,评分用的是运行出来的卡片。"
 		return x, nil
 	}
 	if diff := cardDiff(s.card, payloads[0].payload.Card); len(diff) > 0 {

@@ -439,3 +439,56 @@ func TestRunFailureQuotesTheCell(t *testing.T) {
 		t.Errorf("timeout message %q", msg)
 	}
 }
+
+// A learner who filled the card but never ran the self-check is ungradable
+// from the file alone; under --execute the re-run grades them. An edit to a
+// locked cell is still a warning, since only the restore saw it; and a
+// re-run that fails too leaves the submission ungradable, saying why.
+func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
+	ids := []string{"ida", "jon", "kim"}
+	f := newFixture(t, ids...)
+	notRun := func(id string) []byte { return fill(t, f.nb[id], goLiteral(correctCard(t, f.variants[id])), nil) }
+	jon := edit(t, notRun("jon"), func(_ map[string]any, cells []any) []any {
+		cellByRole(cells, RoleData)["source"] = `var unit = must(trace.ReadFile("other.jsonl"))`
+		return cells
+	})
+	run := &fakeRun{t: t, release: releaseBytes(t)}
+	run.behave = func(_ context.Context, job ExecJob, _ []byte) (ExecResult, bool) {
+		if strings.HasSuffix(job.Name, "-kim") {
+			return ExecResult{ExitCode: 1, Log: "FAIL x: cell 4: error output: undefined: myCard\n"}, true
+		}
+		return ExecResult{}, false
+	}
+	// Before the re-run all three are ungradable for the same reason.
+	for _, id := range ids {
+		if s := f.g.Grade(id+".ipynb", notRun(id)); s.Gradable || s.ReasonCode != ReasonSelfCheck {
+			t.Fatalf("%s: gradable %v, reason %q", id, s.Gradable, s.ReasonCode)
+		}
+	}
+	got := executedBatch(t, run, ids, map[string][]byte{"ida": notRun("ida"), "jon": jon, "kim": notRun("kim")}, ExecOptions{})
+
+	ida := got["ida"]
+	if !ida.Gradable || ida.File != "ida.ipynb" {
+		t.Fatalf("ida: gradable %v (%s), file %q", ida.Gradable, ida.Reason, ida.File)
+	}
+	if x, _ := ida.Score(ExecutionID); x.Status != card.Pass || !strings.Contains(x.Message, "没有运行自检") {
+		t.Errorf("ida: execution %+v", x)
+	}
+	if x, _ := ida.Score("figures.failure_rate"); x.Status != card.Pass {
+		t.Errorf("ida: the re-run card was not graded: figures.failure_rate %+v", x)
+	}
+	if !slices.Contains(findingCodes(ida), "graded_from_rerun") || !ida.IntegrityOK() {
+		t.Errorf("ida: integrity %+v", ida.Integrity)
+	}
+	jonS := got["jon"]
+	if !jonS.Gradable || jonS.IntegrityOK() || !slices.Contains(findingCodes(jonS), "exec_restored") {
+		t.Errorf("jon: gradable %v, integrity %+v: the edited data cell must stay a warning", jonS.Gradable, jonS.Integrity)
+	}
+	kim := got["kim"]
+	if kim.Gradable || kim.ReasonCode != ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到卡片") || !strings.Contains(kim.Reason, "undefined: myCard") {
+		t.Errorf("kim: gradable %v, reason %q", kim.Gradable, kim.Reason)
+	}
+	if _, ok := kim.Score(ExecutionID); ok {
+		t.Errorf("kim: an ungradable submission got an execution score")
+	}
+}

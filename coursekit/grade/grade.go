@@ -321,6 +321,9 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		return sub.fail(u)
 	}
 	sub.Learner = learner
+	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
+		sub.source = data
+	}
 	own := g.variants[learner]
 
 	payloads, u := findPayloads(nb)
@@ -352,9 +355,6 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	p := payloads[0]
 	c := p.payload.Card
 	sub.card = c
-	if g.o.KeepSource {
-		sub.source = data
-	}
 	var cardCell *Cell
 	if len(cardCells) == 1 {
 		cardCell = cardCells[0]
