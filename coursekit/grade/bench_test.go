@@ -107,7 +107,7 @@ func BenchmarkExecute20(b *testing.B) {
 			subs = append(subs, g.Grade(id+".ipynb", f.submitted(b, id, c)))
 		}
 		start := time.Now()
-		if err := g.ExecuteAll(context.Background(), subs, ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
+		if _, err := g.ExecuteAll(context.Background(), subs, ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
 			b.Fatal(err)
 		}
 		wall := time.Since(start)

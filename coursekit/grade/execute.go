@@ -38,6 +38,14 @@ const DefaultExecutionPoints = 2
 
 const executionTitle = "在课程镜像里从头重新运行"
 
+// Finding codes of re-execution; stable, English, for tools.
+const (
+	FindExecRestored    = "exec_restored"     // locked cells were put back before the run
+	FindExecCardDiffers = "exec_card_differs" // the run's card is not the submitted one
+	FindExecEnvironment = "exec_environment"  // the grading environment could not run it
+	FindGradedFromRerun = "graded_from_rerun" // no self-check output: graded from the run
+)
+
 // ExecJob is one prepared notebook to run.
 type ExecJob struct {
 	// Name is unique in the batch and safe in a container name.
@@ -253,22 +261,23 @@ type ExecOptions struct {
 // a timeout, crash or environment failure marks only that submission.
 // A submission ungradable only because its self-check never ran is run
 // too and, if the run succeeds, graded from it; other ungradable
-// submissions are not run.
-func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) error {
+// submissions are not run. The returned notes are for the instructor
+// (e.g. an executed copy that could not be kept); they never stop the batch.
+func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) (notes []string, err error) {
 	if o.Executor == nil {
-		return errors.New("execute: no executor")
+		return nil, errors.New("execute: no executor")
 	}
 	if !g.o.KeepSource {
-		return errors.New("execute: the grader was made without KeepSource")
+		return nil, errors.New("execute: the grader was made without KeepSource")
 	}
 	// The release must personalize: checked once, before any run.
 	probe := g.o.Roster.Learners[0].ID
 	v, err := Variant(g.o.Key, probe)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := Personalize(g.o.Key, o.Release, probe, v); err != nil {
-		return fmt.Errorf("execute: %w", err)
+		return nil, fmt.Errorf("execute: %w", err)
 	}
 	if o.CellTimeout <= 0 {
 		o.CellTimeout = 2 * time.Minute
@@ -284,16 +293,8 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 	}
 	if o.KeepDir != "" {
 		if err := os.MkdirAll(o.KeepDir, 0o755); err != nil {
-			return err
+			return nil, err
 		}
-	}
-	if _, ok := g.o.Points[ExecutionID]; !ok {
-		p := make(map[string]float64, len(g.o.Points)+1)
-		for k, x := range g.o.Points {
-			p[k] = x
-		}
-		p[ExecutionID] = DefaultExecutionPoints
-		g.o.Points = p
 	}
 
 	var todo []int
@@ -313,27 +314,30 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 			defer func() { <-sem; wg.Done() }()
 			s := subs[i]
 			name := fmt.Sprintf("%d-%s", i+1, safeName(s.Learner))
-			res := g.executeOne(ctx, s, name, o)
+			res, keepErr := g.executeOne(ctx, s, name, o)
+			mu.Lock()
+			defer mu.Unlock()
+			if keepErr != nil {
+				notes = append(notes, fmt.Sprintf("%s: the executed copy was not kept: %v", s.File, keepErr))
+			}
 			if progress != nil {
-				mu.Lock()
 				done++
 				what := "still ungradable"
 				if x, ok := s.Score(ExecutionID); ok {
 					what = string(x.Status)
 				}
 				fmt.Fprintf(progress, "execute: [%d/%d] %s: %s in %.1f s\n", done, len(todo), s.File, what, res.Elapsed.Seconds())
-				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return nil
+	return notes, nil
 }
 
 // executeOne prepares, runs and scores one submission; it never panics.
 // A submission that was ungradable only because its self-check never ran
 // is graded from the re-run instead (see rescue).
-func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o ExecOptions) (res ExecResult) {
+func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o ExecOptions) (res ExecResult, keepErr error) {
 	rescue := !s.Gradable
 	var rep RestoreReport
 	finish := func(x Score, notes []Finding) {
@@ -356,11 +360,11 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	if err != nil {
 		res.Infra = err
 		finish(g.execScore(s, res, o))
-		return res
+		return res, nil
 	}
 	var notes []Finding
 	if rep.Changed() {
-		notes = append(notes, Finding{Code: "exec_restored",
+		notes = append(notes, Finding{Code: FindExecRestored,
 			Message: fmt.Sprintf("重新运行前,评分程序把锁定格恢复成了发布时的样子(改回 %d 个,补回 %d 个,去掉重复 %d 个);运行的是你的卡片和课程自己的数据加载与自检。",
 				len(rep.Replaced), len(rep.Inserted), len(rep.Duplicates)),
 			Detail: fmt.Sprintf("replaced %v, inserted %v, duplicates removed %v", rep.Replaced, rep.Inserted, rep.Duplicates)})
@@ -370,11 +374,11 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	res = o.Executor.Run(runCtx, ExecJob{Name: name, Dir: dir, Notebook: execNotebookName, CellTimeout: o.CellTimeout, MaxBytes: o.MaxBytes})
 	x, more := g.execScore(s, res, o)
 	if o.KeepDir != "" {
-		os.WriteFile(filepath.Join(o.KeepDir, name+".ipynb"), res.Executed, 0o644)
-		os.WriteFile(filepath.Join(o.KeepDir, name+".log"), []byte(res.Log), 0o644)
+		keepErr = errors.Join(os.WriteFile(filepath.Join(o.KeepDir, name+".ipynb"), res.Executed, 0o644),
+			os.WriteFile(filepath.Join(o.KeepDir, name+".log"), []byte(res.Log), 0o644))
 	}
 	finish(x, append(notes, more...))
-	return res
+	return res, keepErr
 }
 
 // rescue grades a submission whose self-check never ran from its re-run:
@@ -397,11 +401,11 @@ func (g *Grader) rescue(s *Submission, res ExecResult, rep RestoreReport, x Scor
 	}
 	ns.File, ns.NBFormat, ns.source = s.File, s.NBFormat, s.source
 	for i := range notes {
-		if notes[i].Code == "exec_restored" {
+		if notes[i].Code == FindExecRestored {
 			notes[i].Warn = true // nothing else reported these edits
 		}
 	}
-	ns.Integrity = append(ns.Integrity, Finding{Code: "graded_from_rerun",
+	ns.Integrity = append(ns.Integrity, Finding{Code: FindGradedFromRerun,
 		Message: "提交的笔记本没有自检输出(自检格没有运行);这次评分用的是在课程镜像里从头重新运行得到的卡片。"})
 	*s = *ns
 	s.addExecution(x, notes...)
@@ -420,7 +424,7 @@ func (g *Grader) prepareRun(s *Submission, o ExecOptions) (string, RestoreReport
 	if err != nil {
 		return "", RestoreReport{}, err
 	}
-	restored, rep, err := Restore(personal, s.source)
+	restored, rep, err := Restore(g.o.Key, personal, s.source)
 	if err != nil {
 		return "", rep, fmt.Errorf("restore: %w", err)
 	}
@@ -450,7 +454,7 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 	case res.Infra != nil:
 		x.Message = "评分环境出了问题,没能重新运行你的笔记本;这不是你的错,老师会重新运行后再给这一项打分。"
 		x.Detail = "environment: " + res.Infra.Error()
-		return x, []Finding{{Code: "exec_environment", Message: "评分环境没能运行这份笔记本,这一项等老师重新运行。", Detail: x.Detail}}
+		return x, []Finding{{Code: FindExecEnvironment, Message: "评分环境没能运行这份笔记本,这一项等老师重新运行。", Detail: x.Detail}}
 	case res.TimedOut:
 		x.Message = fmt.Sprintf("从头运行整本笔记本超过了 %s 的总时限,被停止了。检查有没有死循环或特别慢的单元格。", o.Timeout)
 		x.Detail = lastLines(res.Log, 5)
@@ -490,7 +494,7 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 		x.Points = max / 2
 		x.Message = fmt.Sprintf("笔记本能从头运行,但运行出来的卡片和你提交的不一样(字段:%s)。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
 		x.Detail = "fields differ: " + strings.Join(diff, ", ")
-		return x, []Finding{{Code: "exec_card_differs", Warn: true,
+		return x, []Finding{{Code: FindExecCardDiffers, Warn: true,
 			Message: "在课程镜像里重新运行后得到的卡片和提交的卡片不一样:提交的输出不是当前卡片格运行出来的。", Detail: x.Detail}}
 	}
 	x.Status, x.Points = card.Pass, max

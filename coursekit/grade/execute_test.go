@@ -75,7 +75,7 @@ func TestRestorePutsLockedCellsBack(t *testing.T) {
 		return append(out, map[string]any{"cell_type": "code", "id": "mine", "metadata": map[string]any{}, "source": "%%\nfmt.Println(1)", "outputs": []any{}, "execution_count": 3})
 	})
 
-	restored, rep, err := Restore(f.nb["alice"], sub)
+	restored, rep, err := Restore(testKey, f.nb["alice"], sub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestRestoreWithoutCellIDs(t *testing.T) {
 		}
 		return cells
 	})
-	restored, rep, err := Restore(f.nb["bob"], sub)
+	restored, rep, err := Restore(testKey, f.nb["bob"], sub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func executedBatch(t *testing.T, run *fakeRun, ids []string, subs map[string][]b
 		all = append(all, g.Grade(id+".ipynb", b))
 	}
 	o.Executor, o.Release, o.WorkDir = run, run.release, t.TempDir()
-	if err := g.ExecuteAll(context.Background(), all, o, nil); err != nil {
+	if _, err := g.ExecuteAll(context.Background(), all, o, nil); err != nil {
 		t.Fatal(err)
 	}
 	byID := map[string]*Submission{}
@@ -326,12 +326,12 @@ func TestExecuteAllChecksOptionsFirst(t *testing.T) {
 	f := newFixture(t, "hal")
 	run := &fakeRun{t: t}
 	sub := f.g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
-	if err := f.g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
+	if _, err := f.g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
 		t.Errorf("err = %v, want the KeepSource error", err)
 	}
 	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
 	sub = g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
-	if err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
+	if _, err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
 		t.Error("a release without locked cells was accepted")
 	}
 	if len(run.seen) != 0 {
@@ -490,5 +490,31 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 	}
 	if _, ok := kim.Score(ExecutionID); ok {
 		t.Errorf("kim: an ungradable submission got an execution score")
+	}
+}
+
+// An executed copy that cannot be kept is a note for the instructor, not
+// a lost fact and not a stopped batch.
+func TestExecuteAllReportsACopyItCouldNotKeep(t *testing.T) {
+	f := newFixture(t, "lea")
+	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+	sub := g.Grade("lea.ipynb", f.submitted(t, "lea", correctCard(t, f.variants["lea"])))
+	keep := t.TempDir()
+	if err := os.Mkdir(filepath.Join(keep, "1-lea.ipynb"), 0o755); err != nil { // a folder where the copy goes
+		t.Fatal(err)
+	}
+	run := &fakeRun{t: t, release: releaseBytes(t)}
+	notes, err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: run.release, WorkDir: t.TempDir(), KeepDir: keep}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "lea.ipynb: the executed copy was not kept") {
+		t.Errorf("notes = %q", notes)
+	}
+	if x, _ := sub.Score(ExecutionID); x.Status != card.Pass {
+		t.Errorf("the run itself was fine: %+v", x)
+	}
+	if _, err := os.Stat(filepath.Join(keep, "1-lea.log")); err != nil {
+		t.Errorf("the log was not kept beside it: %v", err)
 	}
 }

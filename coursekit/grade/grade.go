@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -159,7 +160,9 @@ type Options struct {
 	// Public is the unit's public teaching trace (optional): a card with
 	// its numbers is the worked example, not the learner's own work.
 	Public []byte
-	// KeepSource keeps each submission's bytes for ExecuteAll.
+	// KeepSource keeps each submission's bytes for ExecuteAll, and adds the
+	// execution criterion to the rubric (DefaultExecutionPoints unless
+	// Points names it).
 	KeepSource bool
 }
 
@@ -202,6 +205,10 @@ func NewGrader(o Options) (*Grader, error) {
 	}
 	if o.Points == nil {
 		o.Points = DefaultPoints()
+	}
+	if _, ok := o.Points[ExecutionID]; o.KeepSource && !ok {
+		o.Points = maps.Clone(o.Points) // the caller's rubric stays as given
+		o.Points[ExecutionID] = DefaultExecutionPoints
 	}
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes

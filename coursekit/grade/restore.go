@@ -3,6 +3,7 @@ package grade
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // RestoreReport says what Restore changed, for the instructor's log.
@@ -22,121 +23,83 @@ func (r RestoreReport) Changed() bool {
 // personal (the learner's release, from Personalize) is put back exactly
 // as released, whatever the learner did to it, so that re-running checks
 // the learner's card with the course's own data loading and self-check,
-// never an edited one. Cells are matched by id; a submission saved without
-// ids (nbformat < 4.5) is matched by the cell's coursekit role, in order.
-// Missing locked cells are inserted after the cell that precedes them in
-// the release, duplicates are dropped, and every output is cleared. The
-// learner's own cells are kept as they are.
-func Restore(personal, submitted []byte) ([]byte, RestoreReport, error) {
+// never an edited one. Locked cells are found by matchLocked, the matcher
+// the integrity report uses (id; without ids, signature, role, position),
+// so the cells restored are the ones reported. Extra copies are dropped,
+// a locked cell found nowhere is inserted after the nearest locked cell
+// before it, and every output is cleared. The learner's own cells are kept
+// as they are.
+func Restore(key, personal, submitted []byte) ([]byte, RestoreReport, error) {
 	var rep RestoreReport
+	meta, err := releaseMeta(personal)
+	if err != nil {
+		return nil, rep, err
+	}
 	_, relCells, err := splitNotebook(personal)
 	if err != nil {
 		return nil, rep, fmt.Errorf("release: %w", err)
+	}
+	relByID := map[string]map[string]json.RawMessage{}
+	for _, c := range relCells {
+		relByID[cellString(c, "id")] = c
 	}
 	subNB, subCells, err := splitNotebook(submitted)
 	if err != nil {
 		return nil, rep, fmt.Errorf("submission: %w", err)
 	}
-	meta, err := releaseMeta(personal)
+	nb, err := ParseNotebook(submitted)
 	if err != nil {
-		return nil, rep, err
+		return nil, rep, fmt.Errorf("submission: %w", err)
 	}
-	locked := map[string]LockedCell{}
-	for _, l := range meta.Locked {
-		locked[l.ID] = l
-	}
-	relByID := map[string]map[string]json.RawMessage{}
-	var relOrder []string
-	relRole := map[string]string{}
-	for _, c := range relCells {
-		id := cellString(c, "id")
-		relByID[id] = c
-		relOrder = append(relOrder, id)
-		relRole[id] = cellRole(c)
-	}
-
-	// Which submitted cell is which release cell: by id; else (no ids
-	// saved) an unchanged cell by its content, and the n-th cell with a
-	// role is the n-th release cell with it.
-	byRole := map[string][]string{}
-	byContent := map[string][]string{}
-	for _, id := range relOrder {
-		if r := relRole[id]; r != "" {
-			byRole[r] = append(byRole[r], id)
-		}
-		k := cellString(relByID[id], "cell_type") + "\x00" + sourceOf(relByID[id])
-		byContent[k] = append(byContent[k], id)
-	}
-	match := make([]string, len(subCells))
-	taken := map[string]bool{}
-	next := func(ids []string) string {
-		for _, id := range ids {
-			if !taken[id] {
-				taken[id] = true
-				return id
+	matched, _ := matchLocked(key, nb, meta)
+	lockedAt := map[int]int{} // submitted cell index -> locked cell k
+	drop := map[int]bool{}
+	for k, cs := range matched {
+		for j, c := range cs {
+			if j == 0 {
+				lockedAt[c.Index] = k
+			} else {
+				drop[c.Index] = true
+				rep.Duplicates = append(rep.Duplicates, meta.Locked[k].ID)
 			}
-		}
-		return ""
-	}
-	for i, c := range subCells {
-		if id := cellString(c, "id"); id != "" {
-			if _, ok := relByID[id]; ok {
-				match[i] = id
-			}
-			continue
-		}
-		match[i] = next(byContent[cellString(c, "cell_type")+"\x00"+sourceOf(c)])
-		if match[i] == "" && cellRole(c) != "" {
-			match[i] = next(byRole[cellRole(c)])
 		}
 	}
 
 	var out []map[string]json.RawMessage
-	placed := map[string]int{} // release id -> index in out
+	placed := map[int]int{} // locked cell k -> index in out
 	for i, c := range subCells {
-		id := match[i]
-		if l, ok := locked[id]; ok {
-			if _, dup := placed[id]; dup {
-				rep.Duplicates = append(rep.Duplicates, l.ID)
-				continue
-			}
-			rc := relByID[id]
-			if cellString(c, "cell_type") != cellString(rc, "cell_type") || sourceOf(c) != sourceOf(rc) {
-				rep.Replaced = append(rep.Replaced, l.ID)
-			}
-			c = cloneCell(rc)
+		if drop[i] {
+			continue
 		}
-		if id != "" {
-			if _, dup := placed[id]; !dup {
-				placed[id] = len(out)
+		if k, ok := lockedAt[i]; ok {
+			rc := relByID[meta.Locked[k].ID]
+			if cellString(c, "cell_type") != cellString(rc, "cell_type") || sourceOf(c) != sourceOf(rc) {
+				rep.Replaced = append(rep.Replaced, meta.Locked[k].ID)
 			}
+			c = rc
+			placed[k] = len(out)
 		}
 		out = append(out, clearOutputs(c))
 	}
-	// Put back the locked cells that are gone, each after the nearest
-	// release cell before it that is present.
-	for k, id := range relOrder {
-		if _, ok := locked[id]; !ok {
-			continue
-		}
-		if _, ok := placed[id]; ok {
+	for k, l := range meta.Locked {
+		if _, ok := placed[k]; ok {
 			continue
 		}
 		at := 0
 		for j := k - 1; j >= 0; j-- {
-			if p, ok := placed[relOrder[j]]; ok {
+			if p, ok := placed[j]; ok {
 				at = p + 1
 				break
 			}
 		}
-		out = append(out[:at], append([]map[string]json.RawMessage{clearOutputs(cloneCell(relByID[id]))}, out[at:]...)...)
-		for other, p := range placed {
+		out = slices.Insert(out, at, clearOutputs(relByID[l.ID]))
+		for j, p := range placed {
 			if p >= at {
-				placed[other] = p + 1
+				placed[j] = p + 1
 			}
 		}
-		placed[id] = at
-		rep.Inserted = append(rep.Inserted, id)
+		placed[k] = at
+		rep.Inserted = append(rep.Inserted, l.ID)
 	}
 	cells, err := marshalRaw(out)
 	if err != nil {
@@ -177,12 +140,6 @@ func cellString(c map[string]json.RawMessage, key string) string {
 	var s string
 	json.Unmarshal(c[key], &s)
 	return s
-}
-
-func cellRole(c map[string]json.RawMessage) string {
-	var m cellMeta
-	json.Unmarshal(c["metadata"], &m)
-	return m.Coursekit.Role
 }
 
 func sourceOf(c map[string]json.RawMessage) string {

@@ -29,55 +29,31 @@ func parseChunk(b []byte) (chunkInfo, error) {
 	p := scanner{b: b}
 	var c chunkInfo
 	p.ws()
-	if !p.eat('{') {
+	if p.i >= len(p.b) || p.b[p.i] != '{' {
 		return c, p.fail("want an object")
 	}
-	p.ws()
-	if p.eat('}') {
-		return c, p.end()
-	}
-	for {
-		p.ws()
-		ks, ke, err := p.str()
-		if err != nil {
-			return c, err
-		}
-		p.ws()
-		if !p.eat(':') {
-			return c, p.fail("want ':'")
-		}
-		p.ws()
-		switch string(b[ks:ke]) {
+	err := p.object(func(key []byte) error {
+		switch string(key) {
 		case "choices":
-			if err := p.choices(&c); err != nil {
-				return c, err
-			}
+			return p.choices(&c)
 		case "usage":
-			if err := p.usage(&c); err != nil {
-				return c, err
-			}
+			return p.usage(&c)
 		case "error":
 			s := p.i
 			if err := p.value(0); err != nil {
-				return c, err
+				return err
 			}
 			if string(b[s:p.i]) != "null" {
 				c.errStart, c.errEnd = s, p.i
 			}
-		default:
-			if err := p.value(0); err != nil {
-				return c, err
-			}
+			return nil
 		}
-		p.ws()
-		if p.eat(',') {
-			continue
-		}
-		if p.eat('}') {
-			return c, p.end()
-		}
-		return c, p.fail("want ',' or '}'")
+		return p.value(0)
+	})
+	if err != nil {
+		return c, err
 	}
+	return c, p.end()
 }
 
 type scanner struct {
@@ -234,53 +210,9 @@ func (p *scanner) value(depth int) error {
 		_, _, err := p.str()
 		return err
 	case c == '{':
-		p.i++
-		p.ws()
-		if p.eat('}') {
-			return nil
-		}
-		for {
-			p.ws()
-			if _, _, err := p.str(); err != nil {
-				return err
-			}
-			p.ws()
-			if !p.eat(':') {
-				return p.fail("want ':'")
-			}
-			p.ws()
-			if err := p.value(depth + 1); err != nil {
-				return err
-			}
-			p.ws()
-			if p.eat(',') {
-				continue
-			}
-			if p.eat('}') {
-				return nil
-			}
-			return p.fail("want ',' or '}'")
-		}
+		return p.object(func([]byte) error { return p.value(depth + 1) })
 	case c == '[':
-		p.i++
-		p.ws()
-		if p.eat(']') {
-			return nil
-		}
-		for {
-			p.ws()
-			if err := p.value(depth + 1); err != nil {
-				return err
-			}
-			p.ws()
-			if p.eat(',') {
-				continue
-			}
-			if p.eat(']') {
-				return nil
-			}
-			return p.fail("want ',' or ']'")
-		}
+		return p.array(func() error { return p.value(depth + 1) })
 	case c == 't':
 		if p.lit("true") {
 			return nil
@@ -306,66 +238,31 @@ func (p *scanner) choices(c *chunkInfo) error {
 	if p.lit("null") {
 		return nil
 	}
-	if !p.eat('[') {
+	if p.i >= len(p.b) || p.b[p.i] != '[' {
 		return p.fail("choices is not an array")
 	}
-	p.ws()
-	if p.eat(']') {
-		return nil
-	}
-	for {
-		p.ws()
+	return p.array(func() error {
 		c.choices++
-		if p.i < len(p.b) && p.b[p.i] == '{' {
-			p.i++
-			p.ws()
-			if !p.eat('}') {
-				for {
-					p.ws()
-					ks, ke, err := p.str()
-					if err != nil {
-						return err
-					}
-					p.ws()
-					if !p.eat(':') {
-						return p.fail("want ':'")
-					}
-					p.ws()
-					if string(p.b[ks:ke]) == "finish_reason" {
-						if !p.lit("null") {
-							s, e, err := p.str()
-							if err != nil {
-								return err
-							}
-							if e > s {
-								c.finished = true
-							}
-						}
-					} else if err := p.value(1); err != nil {
-						return err
-					}
-					p.ws()
-					if p.eat(',') {
-						continue
-					}
-					if p.eat('}') {
-						break
-					}
-					return p.fail("want ',' or '}'")
-				}
-			}
-		} else if !p.lit("null") {
-			return p.fail("a choice is not an object")
-		}
-		p.ws()
-		if p.eat(',') {
-			continue
-		}
-		if p.eat(']') {
+		if p.lit("null") {
 			return nil
 		}
-		return p.fail("want ',' or ']'")
-	}
+		if p.i >= len(p.b) || p.b[p.i] != '{' {
+			return p.fail("a choice is not an object")
+		}
+		return p.object(func(key []byte) error {
+			if string(key) != "finish_reason" {
+				return p.value(1)
+			}
+			if p.lit("null") {
+				return nil
+			}
+			s, e, err := p.str()
+			if e > s {
+				c.finished = true
+			}
+			return err
+		})
+	})
 }
 
 // usage scans the "usage" value: null or an object with token counts.
@@ -377,6 +274,37 @@ func (p *scanner) usage(c *chunkInfo) error {
 		return p.fail("usage is not an object")
 	}
 	c.hasUsage = true
+	return p.object(func(key []byte) error {
+		dst := &c.prompt
+		switch string(key) {
+		case "prompt_tokens":
+		case "completion_tokens":
+			dst = &c.completed
+		default:
+			return p.value(1)
+		}
+		if p.lit("null") {
+			return nil
+		}
+		if p.i >= len(p.b) || !(p.b[p.i] == '-' || '0' <= p.b[p.i] && p.b[p.i] <= '9') {
+			return p.fail(string(key) + " is not a number")
+		}
+		n, err := p.num()
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			return p.fail(string(key) + " is not a whole number")
+		}
+		*dst = n
+		return nil
+	})
+}
+
+// object walks the object at p.i ('{' checked by the caller): for each
+// member it reads the key and the colon and calls each with p at the
+// value, which each must consume.
+func (p *scanner) object(each func(key []byte) error) error {
 	p.i++
 	p.ws()
 	if p.eat('}') {
@@ -393,26 +321,7 @@ func (p *scanner) usage(c *chunkInfo) error {
 			return p.fail("want ':'")
 		}
 		p.ws()
-		key := string(p.b[ks:ke])
-		if key == "prompt_tokens" || key == "completion_tokens" {
-			if !p.lit("null") {
-				if p.i >= len(p.b) || !(p.b[p.i] == '-' || '0' <= p.b[p.i] && p.b[p.i] <= '9') {
-					return p.fail(key + " is not a number")
-				}
-				n, err := p.num()
-				if err != nil {
-					return err
-				}
-				if n < 0 {
-					return p.fail(key + " is not a whole number")
-				}
-				if key == "prompt_tokens" {
-					c.prompt = n
-				} else {
-					c.completed = n
-				}
-			}
-		} else if err := p.value(1); err != nil {
+		if err := each(p.b[ks:ke]); err != nil {
 			return err
 		}
 		p.ws()
@@ -423,5 +332,29 @@ func (p *scanner) usage(c *chunkInfo) error {
 			return nil
 		}
 		return p.fail("want ',' or '}'")
+	}
+}
+
+// array walks the array at p.i ('[' checked by the caller), calling each
+// with p at every element, which each must consume.
+func (p *scanner) array(each func() error) error {
+	p.i++
+	p.ws()
+	if p.eat(']') {
+		return nil
+	}
+	for {
+		p.ws()
+		if err := each(); err != nil {
+			return err
+		}
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		if p.eat(']') {
+			return nil
+		}
+		return p.fail("want ',' or ']'")
 	}
 }

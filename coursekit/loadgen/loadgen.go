@@ -31,6 +31,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -383,7 +384,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	res.Cancelled = ctx.Err() != nil
 	slices.Sort(r.lags)
 	if n := len(r.lags); n > 0 {
-		res.Lag = LagStats{N: n, P50: r.lags[rank(n, 0.50)], P99: r.lags[rank(n, 0.99)], Max: r.lags[n-1]}
+		res.Lag = LagStats{N: n, P50: r.lags[metrics.NearestRankIndex(n, 0.50)], P99: r.lags[metrics.NearestRankIndex(n, 0.99)], Max: r.lags[n-1]}
 	}
 	if werr != nil {
 		return res, fmt.Errorf("writing the trace: %w", werr)
@@ -392,11 +393,6 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		return res, fmt.Errorf("sent %d attempts but recorded %d", res.Sent, res.Recorded)
 	}
 	return res, nil
-}
-
-// rank is the 0-based nearest-rank index ⌈p·n⌉−1.
-func rank(n int, p float64) int {
-	return max(int(math.Ceil(p*float64(n)))-1, 0)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -101,7 +101,7 @@ func Compare(client string, rate float64, expected int, samples []Sample, truth 
 	}
 	slices.Sort(errs)
 	if n := len(errs); n > 0 {
-		r.ErrP50, r.ErrP99 = errs[rank(n, 0.50)], errs[rank(n, 0.99)]
+		r.ErrP50, r.ErrP99 = errs[metrics.NearestRankIndex(n, 0.50)], errs[metrics.NearestRankIndex(n, 0.99)]
 		r.ErrMin, r.ErrMax = errs[0], errs[n-1]
 	}
 	slices.Sort(starts)
@@ -111,7 +111,7 @@ func Compare(client string, rate float64, expected int, samples []Sample, truth 
 			lags[i] = (s - starts[0]) - float64(i)*1000/rate
 		}
 		slices.Sort(lags)
-		r.LagP99 = lags[rank(n, 0.99)]
+		r.LagP99 = lags[metrics.NearestRankIndex(n, 0.99)]
 		if span := starts[n-1] - starts[0]; span > 0 {
 			r.Achieved = float64(n-1) * 1000 / span
 		}
@@ -141,11 +141,6 @@ func sustainable(r Row) (bool, string) {
 		return false, fmt.Sprintf("error p99 %.2f ms", r.ErrP99)
 	}
 	return true, ""
-}
-
-// rank is the 0-based nearest-rank index ⌈p·n⌉−1.
-func rank(n int, p float64) int {
-	return max(int(math.Ceil(p*float64(n)))-1, 0)
 }
 
 // ReadTruth reads GET /debug/truth of `coursekit sim`: per request id, the

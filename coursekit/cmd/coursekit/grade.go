@@ -133,13 +133,16 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		progress = nil
 	}
 	subs := g.GradeInputs(col.Inputs, progress)
+	warnings := append([]string(nil), col.Notes...)
 	if execOpts != nil {
-		if err := execF.run(g, subs, execOpts, progress, stdout); err != nil {
+		notes, err := execF.run(g, subs, execOpts, progress, stdout)
+		if err != nil {
 			return err
 		}
+		warnings = append(warnings, notes...)
 	}
-	warnings := append([]string(nil), col.Notes...)
-	warnings = append(warnings, grade.ApplyManual(subs, scores)...)
+	manualWarnings := grade.ApplyManual(subs, scores)
+	warnings = append(warnings, manualWarnings...)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "grade: warning: %s\n", w)
 	}
@@ -153,7 +156,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
 	if scores != nil {
-		fmt.Fprintf(stdout, "merged manual scores from %s: %d scored rows, %d still blank, %d warnings\n", *manual, len(scores.Rows), scores.Blank, len(warnings)-len(col.Notes))
+		fmt.Fprintf(stdout, "merged manual scores from %s: %d scored rows, %d still blank, %d warnings\n", *manual, len(scores.Rows), scores.Blank, len(manualWarnings))
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
 	return nil

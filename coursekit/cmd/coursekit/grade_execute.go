@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -69,12 +70,13 @@ func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExe
 
 // run re-executes subs; Ctrl-C stops the running containers (each is
 // removed by name) and the batch still writes what it has.
-func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) error {
+func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) (notes []string, err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	if err := g.ExecuteAll(ctx, subs, *o, progress); err != nil {
-		return fmt.Errorf("grade --execute: %w", err)
+	notes, err = g.ExecuteAll(ctx, subs, *o, progress)
+	if err != nil {
+		return nil, fmt.Errorf("grade --execute: %w", err)
 	}
 	n, passed, env := 0, 0, 0
 	for _, s := range subs {
@@ -86,7 +88,7 @@ func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.Exec
 		if x.Status == card.Pass {
 			passed++
 		}
-		if strings.HasPrefix(x.Detail, "environment:") {
+		if slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindExecEnvironment }) {
 			env++
 		}
 	}
@@ -99,5 +101,5 @@ func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.Exec
 	if env > 0 {
 		fmt.Fprintf(stdout, "WARNING: %d submissions could not be run because of the grading environment (scored 0 for execution, finding exec_environment): fix it and grade again\n", env)
 	}
-	return nil
+	return notes, nil
 }
