@@ -17,7 +17,11 @@ TESTS += test-deliverable
 test-deliverable: lab-setup
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/deliverable_test.py
 
-test: $(TESTS)
+# As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
+# does); as another user it names the missing ones and stops.
+test:
+	bash docker/host-setup.sh test
+	$(MAKE) $(TESTS)
 
 test-go: fmt-check vet
 	$(GO) test -race -count=1 ./...

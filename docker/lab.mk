@@ -105,5 +105,5 @@ $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):
 browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
 
 test-browser: lab-setup browser-setup
-	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: apt-get install chromium fonts-noto-cjk (or run .ci/install.d/20-lab.sh)" >&2; exit 1; }
+	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root (apt-get install chromium fonts-noto-cjk)" >&2; exit 1; }
 	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node docker/browser/browser.test.mjs

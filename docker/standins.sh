@@ -11,7 +11,7 @@
 # the Debian stand-in gets them in /usr/local/share/ca-certificates (picked up when a Dockerfile
 # installs ca-certificates) and the Go stand-in gets the machine's CA bundle, as the official Go
 # image ships one. A stand-in made with another set of extra CAs is rebuilt.
-# Needs root, podman and debootstrap (see .ci/install.d/30-image.sh).
+# Needs root, podman and debootstrap (see docker/host-setup.sh).
 set -euo pipefail
 
 DEBIAN_IMAGE=docker.io/library/debian:bookworm-slim
@@ -25,7 +25,7 @@ rebuild=0
 log() { printf 'standins: %s\n' "$*" >&2; }
 die() { printf 'standins: ERROR: %s\n' "$*" >&2; exit 1; }
 
-command -v podman >/dev/null || die "podman not found (install it: bash .ci/install.d/30-image.sh)"
+command -v podman >/dev/null || die "podman not found (install it: bash docker/host-setup.sh image)"
 
 # debian_mirror prints the first Debian archive URI (not the security archive) configured for apt.
 debian_mirror() {
@@ -102,7 +102,7 @@ build_debian() {
     log "reusing $DEBIAN_IMAGE ($(podman image inspect --format '{{.Id}}' "$DEBIAN_IMAGE" | cut -c1-12))"
     return
   fi
-  command -v debootstrap >/dev/null || die "debootstrap not found (install it: bash .ci/install.d/30-image.sh)"
+  command -v debootstrap >/dev/null || die "debootstrap not found (install it: bash docker/host-setup.sh image)"
   [ "$(id -u)" = 0 ] || die "debootstrap needs root"
   local mirror
   mirror=$(debian_mirror) || die "no Debian '$SUITE' archive found in the apt sources (/etc/apt/sources.list{,.d/})"

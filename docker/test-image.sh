@@ -71,19 +71,11 @@ trap 'exit 130' INT TERM
 
 # --- 1. podman and its configuration --------------------------------------------------------
 step "podman"
-for cmd in podman podman-compose curl; do
-  command -v "$cmd" >/dev/null || fail "$cmd not found: run 'bash .ci/install.d/30-image.sh' as root (Debian 12)"
-done
-[ "$(id -u)" = 0 ] || fail "run as root: the verified podman setup is rootful (see .ci/install.d/30-image.sh)"
+[ "$(id -u)" = 0 ] || fail "run as root: the verified podman setup is rootful (see docker/host-setup.sh)"
+# Packages and podman's configuration on these machines (runc, no default ulimits): one script,
+# shared with `make test` and CI, that installs only what is missing.
+bash docker/host-setup.sh image
 podman --version
-# podman needs runc and no default ulimits on these machines (crun: "cgroups in hybrid mode not
-# supported"; runc: setrlimit "operation not permitted"). Written only if missing or different.
-want_conf=$'# Written by the course repo (docker/test-image.sh, .ci/install.d/30-image.sh).\n[containers]\ndefault_ulimits = []\n\n[engine]\nruntime = "runc"'
-if [ ! -f "$CONF_DROPIN" ] || [ "$(cat "$CONF_DROPIN")" != "$want_conf" ]; then
-  mkdir -p "$(dirname "$CONF_DROPIN")"
-  printf '%s\n' "$want_conf" >"$CONF_DROPIN"
-  echo "   wrote $CONF_DROPIN"
-fi
 runtime=$(podman info --format '{{.Host.OCIRuntime.Name}}')
 [ "$runtime" = runc ] || fail "podman uses runtime '$runtime', want runc (check $CONF_DROPIN)"
 ok "podman runtime $runtime, default ulimits dropped"
