@@ -40,6 +40,7 @@ usage:
   coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
   coursekit grade --key-file KEY --roster roster.csv --out DIR [--manual manual-review.csv] [--execute [--image IMG] [--jobs N]] SUBMISSION.ipynb|DIR|LMS.zip...
   coursekit grade --gradescope /autograder
+  coursekit collect --out DIR (--volumes 'llmperf-course-{username}' [--engine podman|docker] | --dirs ROOT [--layout '{username}/work']) [--roster roster.csv]
   coursekit sim [--addr 127.0.0.1:8000] [--max-batch N] [--decode-step 10ms] [--fail-503 0.1]...
   coursekit bench --url URL (--rate R [--arrival constant|poisson|gamma] [--burstiness B] | --concurrency N) --duration 30s [--warmup 5s] [--timeout 10s] [--max-tokens N] --out trace.jsonl
   coursekit import --from vllm|aiperf|genai-perf|guidellm|llmperf|inference-perf FILE [--summary SUMMARY] [-o trace.jsonl] [--run N] [--slo-ttft 1s]...
@@ -67,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdAssign(args[1:], stdout)
 	case "grade":
 		err = cmdGrade(args[1:], stdout, stderr)
+	case "collect":
+		err = cmdCollect(args[1:], stdout, stderr)
 	case "sim":
 		err = cmdSim(args[1:], stdout, stderr)
 	case "bench":
