@@ -51,9 +51,19 @@ def network_gateway(name):
     one address of the host the learners' containers can reach."""
     import docker
 
+    import socket
+
     ipam = docker.from_env().networks.get(name).attrs.get("IPAM") or {}
     for cfg in ipam.get("Config") or []:
         if cfg.get("Gateway"):
+            try:
+                socket.create_server((cfg["Gateway"], 0)).close()
+            except OSError as e:
+                raise SystemExit(
+                    f"jupyterhub_config: cannot listen on {cfg['Gateway']}, the gateway of network {name} ({e}). "
+                    "Podman creates a network's bridge only while a container is attached: keep one running, e.g. "
+                    f"`podman run -d --name {name}-anchor --network {name} --entrypoint sleep IMAGE infinity`"
+                )
             return cfg["Gateway"]
     raise SystemExit(
         f"jupyterhub_config: network {name} has no gateway address; create it with "

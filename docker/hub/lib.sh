@@ -33,13 +33,17 @@ hub_engine() {
   export DOCKER_HOST="unix://$HUB_SOCK"
 }
 
-# hub_network: an internal network (no route out) for the learners' containers.
+# hub_network: an internal network (no route out) for the learners' containers. Podman makes
+# the network's bridge, and so the host's gateway address the hub API binds to, only while a
+# container is attached: an idle anchor container keeps it (dockerd makes it at once).
 hub_network() {
   HUB_NET="$PREFIX-net"
   podman network exists "$HUB_NET" && podman network rm -f "$HUB_NET" >/dev/null
   podman network create --internal "$HUB_NET" >/dev/null
   HUB_GATEWAY=$(podman network inspect --format '{{range .Subnets}}{{.Gateway}}{{end}}' "$HUB_NET")
   [ -n "$HUB_GATEWAY" ] || hub_die "network $HUB_NET has no gateway"
+  podman run -d --name "$PREFIX-anchor" --network "$HUB_NET" --cap-drop ALL --security-opt no-new-privileges \
+    --memory 32m --entrypoint sleep "$IMAGE" infinity >/dev/null
 }
 
 # hub_start [VAR=VALUE...]: start jupyterhub -f docker/jupyterhub_config.py with the COURSEHUB_*
@@ -70,10 +74,21 @@ hub_start() {
 
 # hub_stop: SIGTERM to the hub's process group (it stops the servers, the proxy and the
 # culler), then SIGKILL whatever of it is left.
+# JupyterHub starts the proxy in a session of its own (so that a hub restart keeps the routes):
+# if the hub died before stopping it, the proxy is found by the pid file the hub wrote.
 hub_stop() {
   [ -n "${HUB_PID:-}" ] || return 0
   hub_kill_group "$HUB_PID"
   HUB_PID=
+  local pidfile="$OUT/run/jupyterhub-proxy.pid" pid
+  if [ -f "$pidfile" ]; then
+    pid=$(cat "$pidfile")
+    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "$REPO/docker/hub/node_modules/.*configurable-http-proxy"; then
+      hub_kill_group "$pid"
+      kill -TERM "$pid" 2>/dev/null
+    fi
+    rm -f "$pidfile"
+  fi
 }
 
 hub_kill_group() {

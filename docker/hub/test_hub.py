@@ -91,8 +91,7 @@ def cgroup_limits(name):
                        "cat /sys/fs/cgroup/cpu.max /sys/fs/cgroup/memory.max 2>/dev/null || "
                        "cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us "
                        "/sys/fs/cgroup/memory/memory.limit_in_bytes").split()
-    if len(out) == 3:  # v2: "quota period" then memory.max
-        return int(out[0]), int(out[1]), int(out[2])
+    # v2: cpu.max is "QUOTA PERIOD", then memory.max; v1: quota, period, limit: the same order
     return int(out[0]), int(out[1]), int(out[2])
 
 
@@ -164,8 +163,7 @@ def phase_spawn():
         r = me[a].api("GET", path, user=b, ok=None)
         check(r.status_code == 403, f"{a} GET /user/{b}/api/{path} answered {r.status_code}, want 403")
     r = me[a].s.get(f"{URL}/user/{b}/lab", allow_redirects=True, timeout=60)
-    check(r.status_code == 403 and f"/user/{b}/" not in r.url.split("?")[0].replace(f"/hub/user/{b}/", ""),
-          f"{a}'s browser session at /user/{b}/lab ended at {r.url} with {r.status_code}, want 403")
+    check(r.status_code == 403 and "/hub/" in r.url, f"{a}'s browser session at /user/{b}/lab ended at {r.url} with {r.status_code}, want the hub's 403")
     r = me[a].hub("GET", f"users/{b}", ok=None)
     check(r.status_code in (403, 404), f"{a} GET /hub/api/users/{b} answered {r.status_code}")
     r = me[a].hub("GET", "users", ok=None)
@@ -237,8 +235,7 @@ def phase_cull():
     else:
         raise AssertionError(f"{container} still exists after the cull")
     log = open(E["HUB_LOG"], encoding="utf-8", errors="replace").read()
-    check(f"Culling server {a}" in log or f"Culling server {a} " in log or f"Culling server {a}(" in log or f"Culling server {a}" in log.replace("'", ""),
-          "the hub log has no 'Culling server' line from jupyterhub-idle-culler")
+    check(f"Culling server {a} " in log, "the hub log has no 'Culling server' line from jupyterhub-idle-culler")
     ok(f"(d) jupyterhub-idle-culler stopped {a}'s idle server (timeout {E['COURSEHUB_CULL_TIMEOUT']} s, stopped {idle_s:.0f} s after the last edit); container removed, volume kept")
     check(subprocess.run(["podman", "volume", "exists", container]).returncode == 0, f"volume {container} is gone")
     me.start()
