@@ -33,7 +33,6 @@
 # /opt/coursekit, /opt/course), so the per-learner volume hides none of them, and cells run
 # with no network access (GOPROXY=off, caches warmed in the image).
 import os
-import shutil
 import sys
 
 c = get_config()  # noqa: F821 (provided by JupyterHub)
@@ -108,7 +107,7 @@ c.JupyterHub.hub_port = int(env("COURSEHUB_HUB_PORT", "8081"))
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:" + env("COURSEHUB_PROXY_API_PORT", "8001")
 # configurable-http-proxy pinned by docker/hub/package.json (`npm ci` there), else from PATH.
 chp = os.path.join(here, "hub", "node_modules", ".bin", "configurable-http-proxy")
-c.ConfigurableHTTPProxy.command = [chp if os.path.exists(chp) else shutil.which("configurable-http-proxy")]
+c.ConfigurableHTTPProxy.command = [chp if os.path.exists(chp) else "configurable-http-proxy"]
 c.JupyterHub.last_activity_interval = int(activity)
 
 # --- Authentication --------------------------------------------------------------------------

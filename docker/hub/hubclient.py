@@ -69,22 +69,17 @@ class Learner:
         return (bool(srv and srv.get("ready")), srv.get("pending") if srv else None)
 
     def start(self, wait_s=600):
-        """Start the server (if it is not running) and wait until the hub says it is ready."""
+        """Start the server (if it is not running) and wait until it answers behind the proxy."""
         if not self.server_state()[0]:
             self.hub("POST", f"users/{self.name}/server", ok=(201, 202, 400))
         deadline = time.monotonic() + wait_s
-        while time.monotonic() < deadline:
-            ready, pending = self.server_state()
-            if ready:
-                break
-            if pending is None and not ready:
-                r = self.hub("GET", f"users/{self.name}")
-                if not r.json().get("servers"):
-                    raise HubError(f"{self.name}: the server stopped while starting (see the hub log)")
+        while not self.server_state()[0]:
+            if self.server_state() == (False, None):
+                raise HubError(f"{self.name}: the server stopped while starting (see the hub log)")
+            if time.monotonic() > deadline:
+                raise HubError(f"{self.name}: the server was not ready after {wait_s} s")
             time.sleep(2)
-        else:
-            raise HubError(f"{self.name}: the server was not ready after {wait_s} s")
-        # The proxy route is added when the hub marks it ready; wait until it answers.
+        # The hub adds the proxy route when it marks the server ready; wait until it answers.
         for _ in range(60):
             if self.api("GET", "status", ok=None).status_code == 200:
                 return
@@ -111,47 +106,48 @@ class Learner:
     def put_notebook(self, path, nb):
         self.api("PUT", f"contents/{path}", json={"type": "notebook", "format": "json", "content": nb})
 
-    def run_notebook(self, path, save=False, cell_timeout=600):
-        """Execute every code cell of the notebook at path in a new GoNB kernel (a session at the
-        notebook's path, as JupyterLab opens one), fill in the outputs, optionally save it back.
-        Returns (notebook, failures), failures as "cell N: what" strings."""
-        nb = self.get_notebook(path)
+    def run_cells(self, path, codes, cell_timeout=600):
+        """Run codes one after the other in a new GoNB kernel of a session at path (as JupyterLab
+        opens a notebook: the kernel's cwd is the notebook's folder), over the kernel websocket.
+        Returns one (outputs, execution count, failure or None) per code run; stops at a failure."""
         sess = self.api("POST", "sessions", json={"path": path, "type": "notebook", "name": path.rsplit("/", 1)[-1],
                                                    "kernel": {"name": "gonb"}}).json()
-        kid = sess["kernel"]["id"]
         try:
-            failures = asyncio.run(self._execute_all(kid, nb, cell_timeout))
+            return asyncio.run(self._run(sess["kernel"]["id"], codes, cell_timeout))
         finally:
             self.api("DELETE", f"sessions/{sess['id']}", ok=(204, 404))
-        if save:
-            self.put_notebook(path, nb)
+
+    async def _run(self, kid, codes, cell_timeout):
+        req = HTTPRequest(self.ws_url(kid), headers={"Authorization": f"token {self.token}"},
+                          request_timeout=self.timeout, connect_timeout=self.timeout)
+        ws = await websocket_connect(req)
+        session, results = uuid.uuid4().hex, []
+        try:
+            for code in codes:
+                results.append(await execute(ws, session, self.name, code, cell_timeout))
+                if results[-1][2]:
+                    break
+        finally:
+            ws.close()
+        return results
+
+    def run_notebook(self, path, cell_timeout=600):
+        """Execute every code cell of the notebook at path and fill in its outputs (not saved).
+        Returns (notebook, failures), failures as "cell N: what" strings."""
+        nb = self.get_notebook(path)
+        cells = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+        results = self.run_cells(path, ["".join(c["source"]) for c in cells], cell_timeout)
+        failures = []
+        for cell, (outputs, count, why) in zip(cells, results):
+            cell["outputs"], cell["execution_count"] = outputs, count
+            if why:
+                failures.append(f"cell {nb['cells'].index(cell)}: {why}")
         return nb, failures
 
     def ws_url(self, kid):
         u = urlsplit(self.base)
         scheme = "wss" if u.scheme == "https" else "ws"
         return f"{scheme}://{u.netloc}/user/{self.name}/api/kernels/{kid}/channels"
-
-    async def _execute_all(self, kid, nb, cell_timeout):
-        req = HTTPRequest(self.ws_url(kid), headers={"Authorization": f"token {self.token}"},
-                          request_timeout=self.timeout, connect_timeout=self.timeout)
-        ws = await websocket_connect(req)
-        failures = []
-        session = uuid.uuid4().hex
-        try:
-            n = 0
-            for i, cell in enumerate(nb["cells"]):
-                if cell["cell_type"] != "code" or not "".join(cell["source"]).strip():
-                    continue
-                n += 1
-                cell["outputs"], cell["execution_count"], why = await execute(ws, session, self.name,
-                                                                              "".join(cell["source"]), cell_timeout)
-                if why:
-                    failures.append(f"cell {i}: {why}")
-                    break
-        finally:
-            ws.close()
-        return failures
 
 
 def _msg(session, username, msg_type, content, channel="shell"):

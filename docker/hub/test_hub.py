@@ -126,23 +126,7 @@ def phase_spawn():
 
     # (b) a GoNB cell importing coursekit, over the kernel websocket behind the hub's proxy
     for u in LEARNERS:
-        sess = me[u].api("POST", "sessions", json={"path": "hubtest.ipynb", "type": "notebook", "name": "hubtest.ipynb",
-                                                   "kernel": {"name": "gonb"}}).json()
-        import asyncio
-        from hubclient import execute
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
-
-        async def one():
-            ws = await websocket_connect(HTTPRequest(me[u].ws_url(sess["kernel"]["id"]), headers={"Authorization": f"token {me[u].token}"},
-                                                     connect_timeout=60, request_timeout=60))
-            try:
-                return await execute(ws, "hubtest", u, GO_CELL, 600)
-            finally:
-                ws.close()
-
-        outputs, _, why = asyncio.run(one())
-        me[u].api("DELETE", f"sessions/{sess['id']}")
+        [(outputs, _, why)] = me[u].run_cells("hubtest.ipynb", [GO_CELL])
         text = "".join(o.get("text", "") for o in outputs if o["output_type"] == "stream")
         check(why is None and f"from {u}" in text and "coursekit " in text, f"{u}: the Go cell failed ({why}): {outputs}")
         ok(f"(b) {u}: GoNB cell importing coursekit ran over ws://…/user/{u}/api/kernels/…/channels: {text.strip()!r}")
