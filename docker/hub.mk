@@ -5,8 +5,8 @@
 #   make hub-capacity   N learners (HUB_LEARNERS, default 3) run the unit's notebooks through the
 #                       hub at once; prints memory and CPU seconds per learner (README's sizing table)
 #   make hub-setup      the hub's venv (.hub/venv, docker/hub/requirements.txt) and
-#                       configurable-http-proxy (docker/hub/node_modules, docker/hub/package-lock.json)
-# Needs root and podman (bash docker/host-setup.sh image); Python 3.10+ with venv, npm.
+#                       configurable-http-proxy and playwright-core (docker/hub/node_modules, package-lock.json)
+# Needs root, podman and chromium (bash docker/host-setup.sh image test); Python 3.10+ with venv, npm.
 HUB_REPO  := $(abspath $(dir $(abspath $(lastword $(MAKEFILE_LIST))))..)
 HUB_VENV  := $(HUB_REPO)/.hub/venv
 HUB_NODE  := $(HUB_REPO)/docker/hub/node_modules
@@ -25,13 +25,13 @@ $(HUB_REPO)/.hub/stamps/venv-$(HUB_VENV_KEY):
 
 $(HUB_NODE)/.stamp-$(HUB_NPM_KEY):
 	@command -v npm >/dev/null 2>&1 || { echo "hub-setup: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
-	cd $(HUB_REPO)/docker/hub && npm ci --no-audit --no-fund
+	cd $(HUB_REPO)/docker/hub && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 	@rm -f $(HUB_NODE)/.stamp-* && touch $@
 
 hub-setup: $(HUB_REPO)/.hub/stamps/venv-$(HUB_VENV_KEY) $(HUB_NODE)/.stamp-$(HUB_NPM_KEY)
 
 test-hub: hub-setup
-	bash $(HUB_REPO)/docker/host-setup.sh image
+	bash $(HUB_REPO)/docker/host-setup.sh image test
 	HUB_VENV=$(HUB_VENV) bash $(HUB_REPO)/docker/test-hub.sh
 
 hub-capacity: hub-setup

@@ -12,6 +12,7 @@
 #   (d) the idle culler stops an idle server; the edited notebook is there after the next spawn;
 #   (e) CPU, memory, pids limits, no capabilities: read back from podman and the cgroup;
 #   (f) the learners' network is internal (no route out) and the hub is still reachable;
+#   and the same in Debian's chromium: login form, a Go cell run with Shift+Enter, a 403 next door;
 # then `coursekit collect` over the learners' volumes (read-only) and `coursekit grade` on its output;
 # and docker/z2jh-values.yaml against the Zero to JupyterHub chart's values schema.
 # Every podman object is named coursehub-test-*; all of it, the hub, the proxy and the podman
@@ -79,6 +80,10 @@ ok "hub at $HUB_URL (loopback), hub API on $HUB_GATEWAY, test authenticator from
 # --- 3. learners, isolation, limits, network ---------------------------------------------------
 step "two learners and an instructor through $HUB_URL"
 (cd docker/hub && nice -n 5 "$HUB_VENV/bin/python" test_hub.py spawn) || fail "docker/hub/test_hub.py spawn (hub log: $HUB_LOG)"
+passed=$((passed + 1))
+step "the learner's browser: Debian's chromium logs in, runs a Go cell in JupyterLab, gets 403 next door"
+HUB_URL=$HUB_URL LEARNER=alice OTHER=bob PASSWORD=$COURSEHUB_TEST_USER_PASSWORD NOTEBOOK=hub-browser.ipynb \
+  SHOTS="$OUT/screenshots" nice -n 5 node docker/hub/browser.mjs || fail "docker/hub/browser.mjs"
 passed=$((passed + 1))
 
 # --- 4. the instructor: collect from the volumes, then grade ------------------------------------

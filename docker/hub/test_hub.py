@@ -25,6 +25,8 @@ USER_PW, ADMIN_PW = E["COURSEHUB_TEST_USER_PASSWORD"], E["COURSEHUB_TEST_ADMIN_P
 CPU, MEM = float(E["COURSEHUB_CPU_LIMIT"]), E["COURSEHUB_MEM_LIMIT"]
 DELIVERABLE = "notebooks/unit01/06-deliverable.ipynb"
 GO_CELL = 'import "github.com/llmperf-course/course/coursekit"\n%%\nfmt.Println("coursekit", coursekit.Version, "from", os.Getenv("JUPYTERHUB_USER"))'
+BROWSER_NB = "hub-browser.ipynb"
+BROWSER_CELL = 'import "github.com/llmperf-course/course/coursekit"\n%%\nfmt.Println("coursekit", coursekit.Version, "在浏览器里运行")'
 passed = 0
 
 
@@ -192,6 +194,11 @@ def phase_spawn():
     control = podman("run", "--rm", "--name", f"{PREFIX}-probe", "--network", "podman", IMAGE, "python3", "-c", ROUTE_PROBE).split()
     check(control[:1] == ["route-out"], f"the route probe says {control} on podman's default network: it cannot tell")
     ok("(f) the same probe finds a route out on podman's default network (the probe can tell)")
+    # a notebook for the browser check (docker/hub/browser.mjs) in the first learner's server
+    me[a].put_notebook(BROWSER_NB, {
+        "nbformat": 4, "nbformat_minor": 5, "cells": [{"cell_type": "code", "id": "go-cell", "metadata": {}, "outputs": [],
+                                                         "execution_count": None, "source": BROWSER_CELL}],
+        "metadata": {"kernelspec": {"name": "gonb", "display_name": "Go (gonb)", "language": "go"}}})
     print(f"test_hub spawn: {passed} checks passed", flush=True)
 
 
