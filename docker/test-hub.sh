@@ -59,6 +59,8 @@ HUB_PIDS=()
 step "docker/z2jh-values.yaml against the Zero to JupyterHub chart's values.schema.json"
 "$HUB_VENV/bin/python" docker/hub/z2jh_test.py || fail "docker/z2jh-values.yaml (docker/hub/z2jh_test.py)"
 ok "z2jh values validate; broken copies are rejected; the course settings are in them"
+"$HUB_VENV/bin/python" docker/hub/prod_config_check.py docker/jupyterhub_config.py || fail "the production settings of docker/jupyterhub_config.py"
+ok "docker/jupyterhub_config.py without test variables: the production authenticator"
 
 # --- 2. engine, network, hub ---------------------------------------------------------------------
 step "podman system service, internal network $PREFIX-net, jupyterhub -f docker/jupyterhub_config.py"
