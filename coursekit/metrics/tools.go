@@ -60,3 +60,61 @@ func VLLMTPOTDist(t *trace.Trace, m Method) Dist {
 	}
 	return x.dist(m, "ms/token")
 }
+
+// VLLMSummary is what `vllm bench serve` (0.33) would report for the
+// attempts of a trace. The tool knows no window, so every attempt counts;
+// failures are counted but left out of every percentile, and percentiles
+// are numpy's linear interpolation.
+type VLLMSummary struct {
+	Completed, Failed int
+	// TTFT is over completed requests only (vLLM's median/p99_ttft_ms).
+	TTFT Dist
+	// TTFTColumn is the result file's "ttfts" array read as it stands:
+	// every attempt, failures included, with 0.0 where no first chunk came.
+	// Taking percentiles of it is a common misreading, kept to show it.
+	TTFTColumn Dist
+	// TPOT is VLLMTPOT over completed requests.
+	TPOT Dist
+	// DurationS runs from the first send to the last end, failures and the
+	// drain after the last send included.
+	DurationS float64
+	// RequestThroughput is Completed / DurationS (vLLM's request_throughput).
+	RequestThroughput float64
+}
+
+// VLLMSummarize computes t's attempts the way vLLM's benchmark summarises
+// its own requests.
+func VLLMSummarize(t *trace.Trace) VLLMSummary {
+	var ttft, column, tpot samples
+	s := VLLMSummary{}
+	first, last := 0.0, 0.0
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if i == 0 || a.StartMS < first {
+			first = a.StartMS
+		}
+		if e, ok := a.E2E(); ok {
+			last = max(last, a.StartMS+e)
+		}
+		v, ok := a.TTFT()
+		if !ok {
+			v = 0 // what the result file holds for "no first chunk"
+		}
+		column.add(v)
+		if a.Outcome != trace.OK {
+			s.Failed++
+			continue
+		}
+		s.Completed++
+		ttft.add(v)
+		if x, ok := VLLMTPOT(a); ok {
+			tpot.add(x)
+		}
+	}
+	s.TTFT, s.TTFTColumn, s.TPOT = ttft.dist(Linear, "ms"), column.dist(Linear, "ms"), tpot.dist(Linear, "ms/token")
+	if last > first {
+		s.DurationS = (last - first) / 1000
+		s.RequestThroughput = float64(s.Completed) / s.DurationS
+	}
+	return s
+}

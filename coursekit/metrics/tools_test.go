@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"math"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -58,5 +59,28 @@ func TestVLLMTPOTDistUsesTheUnitsSample(t *testing.T) {
 	// never above the unit's.
 	if *d.Max > *s.TPOT.Max || *d.P50 >= *s.TPOT.P50 {
 		t.Fatalf("vLLM TPOT P50 %v max %v vs unit P50 %v max %v", *d.P50, *d.Max, *s.TPOT.P50, *s.TPOT.Max)
+	}
+}
+
+func TestVLLMSummarizeLeavesFailuresOutOfPercentiles(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := VLLMSummarize(tr)
+	if v.Completed != 8 || v.Failed != 2 || v.TTFT.N != 8 || v.TTFTColumn.N != 10 {
+		t.Fatalf("%+v", v)
+	}
+	// Linear over the 8 successes: the unit's 1720 ms.
+	if math.Abs(*v.TTFT.P95-1720) > 1e-9 || v.TTFT.Method != Linear {
+		t.Errorf("TTFT P95 %v (%s), want 1720 linear", *v.TTFT.P95, v.TTFT.Method)
+	}
+	// The two 0.0 placeholders pull the column's median down.
+	if *v.TTFTColumn.P50 >= *v.TTFT.P50 || *v.TTFTColumn.Min != 0 {
+		t.Errorf("column P50 %v vs TTFT P50 %v, min %v", *v.TTFTColumn.P50, *v.TTFT.P50, *v.TTFTColumn.Min)
+	}
+	// First send at 0 ms, last end at R9's 9700 ms.
+	if math.Abs(v.DurationS-9.7) > 1e-12 || math.Abs(v.RequestThroughput-8/9.7) > 1e-12 {
+		t.Errorf("duration %v, throughput %v", v.DurationS, v.RequestThroughput)
 	}
 }
