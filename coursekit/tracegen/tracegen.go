@@ -81,7 +81,7 @@ func Generate(w io.Writer, cfg Config) (Stats, error) {
 		"input_tokens":    "log-normal, median 512",
 		"output_tokens":   "log-normal, median 10",
 		"timeout_policy":  fmt.Sprintf("%g ms to first token", cfg.TimeoutMS),
-		"retries":         fmt.Sprintf("up to %d after timeout, connect_error, 429 or 503; a retry is a new attempt with the same request id", cfg.MaxRetries),
+		"retries":         fmt.Sprintf("up to %d after a timeout, a refused connection, HTTP 429 or 503; a retry is a new attempt with the same request id", cfg.MaxRetries),
 		"warmup":          fmt.Sprintf("attempts before %g ms are warm-up, outside the window", win.StartMS),
 		"prefix_reuse":    "none",
 		"capture_ms":      captureMS,
