@@ -10,6 +10,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -102,7 +103,7 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		zero := barItem{Value: 0}
 		w, o, s, f, in := zero, zero, zero, zero, zero
 		_, hasTTFT := a.TTFT()
-		tip := fmt.Sprintf("%s · 发起 %s ms · 结果:%s", id, ms(a.StartMS), OutcomeLabel(a.Outcome, hasTTFT))
+		tip := fmt.Sprintf("%s · 发起 %s ms · 结果:%s", id, ms(a.StartMS), cardfmt.OutcomeNameAt(a.Outcome, hasTTFT))
 		switch {
 		case a.Outcome == trace.OK:
 			nOK++
@@ -129,7 +130,7 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		default:
 			nFail++
 			e2e, _ := a.E2E()
-			what := OutcomeLabel(a.Outcome, hasTTFT)
+			what := cardfmt.OutcomeNameAt(a.Outcome, hasTTFT)
 			if !hasTTFT && a.Outcome != trace.Timeout {
 				what += "(无首字)"
 			}

@@ -25,6 +25,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -184,35 +185,12 @@ func centered(t opts.Title) opts.Title {
 	return t
 }
 
-// outcomeLabels name the trace outcomes in Chinese, for every
-// learner-facing chart and table (the trace keeps its English codes).
-var outcomeLabels = map[trace.Outcome]string{
-	trace.OK:           "完整成功",
-	trace.Timeout:      "超时",
-	trace.ConnectError: "连接失败",
-	trace.HTTPError:    "HTTP 错误",
-	trace.StreamError:  "流中途断开",
-	trace.Cancelled:    "已取消",
-	trace.InFlight:     "在途",
-}
-
-// OutcomeLabel names an outcome in Chinese. A timeout with no first token
-// is "首字前超时", the case the unit is about.
-func OutcomeLabel(o trace.Outcome, hadFirstToken bool) string {
-	if o == trace.Timeout && !hadFirstToken {
-		return "首字前超时"
-	}
-	if s, ok := outcomeLabels[o]; ok {
-		return s
-	}
-	return "未知结果"
-}
-
-// OutcomeCodeLabel is OutcomeLabel for an outcome code as a Summary counts
-// it ("timeout", "connect_error", ...); an unknown code is shown escaped.
+// OutcomeCodeLabel names an outcome code as a Summary counts it
+// ("timeout", "connect_error", ...) in Chinese (cardfmt.OutcomeName); an
+// unknown code is shown escaped.
 func OutcomeCodeLabel(code string) string {
 	if o, ok := trace.ParseOutcome(code); ok {
-		return outcomeLabels[o]
+		return cardfmt.OutcomeName(o)
 	}
 	return Label(code)
 }
