@@ -31,6 +31,19 @@ func OutcomeName(o trace.Outcome) string {
 	return "未知结果"
 }
 
+// OutcomeNameAt is OutcomeName with the one distinction the unit cares
+// about for a timeout: whether the first output had arrived (before it,
+// TTFT is missing).
+func OutcomeNameAt(o trace.Outcome, hadFirstOutput bool) string {
+	if o == trace.Timeout {
+		if hadFirstOutput {
+			return "首字后超时"
+		}
+		return "首字前超时"
+	}
+	return OutcomeName(o)
+}
+
 // QualityName is a quality rating in Chinese; unrated says so (it is never
 // a pass).
 func QualityName(q trace.Quality) string {

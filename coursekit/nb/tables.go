@@ -17,7 +17,7 @@ import (
 // and a missing TTFT or E2E shows as 缺失. For display only; compute with
 // coursekit/metrics.
 func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
-	rows := [][]string{{"尝试", "发起时刻(ms)", "结果", "事件数", "TTFT(ms)", "E2E(ms)", "质量"}}
+	rows := [][]string{{"尝试", "发起时刻(ms)", "结果", "完整成功", "事件数", "首字时延 TTFT(ms)", "端到端时延 E2E(ms)", "质量", "错误信息(trace 原文)"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		ttft, e2e := "", "" // empty is missing: Table shows 缺失
@@ -27,12 +27,23 @@ func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
 		if v, ok := a.E2E(); ok {
 			e2e = Num(v)
 		}
-		rows = append(rows, []string{a.ID, Num(a.StartMS), AttemptOutcome(a), Text(len(a.Events)), ttft, e2e, QualityText(a.Quality)})
+		rows = append(rows, []string{a.ID, Num(a.StartMS), AttemptOutcome(a), YesNo(a.Outcome == trace.OK),
+			Text(len(a.Events)), ttft, e2e, QualityText(a.Quality), a.Error})
 	}
-	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false), dataframe.WithTypes(map[string]series.Type{
-		"尝试": series.String, "发起时刻(ms)": series.Float, "结果": series.String, "事件数": series.Int,
-		"TTFT(ms)": series.Float, "E2E(ms)": series.Float, "质量": series.String,
-	}))
+	types := map[string]series.Type{}
+	for j, name := range rows[0] {
+		switch j {
+		case 1, 5, 6:
+			types[name] = series.Float
+		case 4:
+			types[name] = series.Int
+		default:
+			types[name] = series.String
+		}
+	}
+	// NaNValues(nil): an empty error text is no error, not a missing value;
+	// the empty TTFT/E2E of a failed attempt is still missing (a Float column).
+	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false), dataframe.WithTypes(types), dataframe.NaNValues(nil))
 }
 
 // VerdictTable judges every attempt on its own under one TTFT SLO

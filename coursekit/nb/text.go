@@ -22,13 +22,7 @@ func OutcomeText(o trace.Outcome) string { return cardfmt.OutcomeName(o) }
 // about for a timeout: whether the first output had arrived. A timeout
 // before the first output leaves TTFT missing.
 func AttemptOutcome(a *trace.Attempt) string {
-	if a.Outcome == trace.Timeout {
-		if len(a.Events) == 0 {
-			return "首字前超时"
-		}
-		return "首字后超时"
-	}
-	return OutcomeText(a.Outcome)
+	return cardfmt.OutcomeNameAt(a.Outcome, len(a.Events) > 0)
 }
 
 // QualityText is the quality rating in Chinese (cardfmt.QualityName): an
