@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -167,5 +168,21 @@ func TestConditionsTableKeepsTheHeaderOrder(t *testing.T) {
 	tr.Header.Conditions = nil
 	if df := ConditionsTable(tr); df.Nrow() != 1 || df.Elem(0, 0).String() != "（没有记录）" {
 		t.Fatalf("no conditions: %v", df)
+	}
+}
+
+func TestCardTableShowsWhatTheCardSaysWithUnits(t *testing.T) {
+	c := &card.Card{Conditions: []card.Condition{{
+		SLO: card.Figure{Value: 1, Unit: card.Seconds}, P95: card.Figure{Value: 2},
+		FailureRate: card.Ratio{Num: 2, Den: 10, Unit: "失败尝试/全部尝试"}, Qualified: 5,
+	}}}
+	h := TableHTML(CardTable(c))
+	for _, want := range []string{"1 s", "2 （无单位）", "2 / 10（失败尝试/全部尝试）", ">5<"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("card table lacks %q:\n%s", want, h)
+		}
+	}
+	if h := TableHTML(CardTable(&card.Card{})); !strings.Contains(h, "还没有填写门槛条件") {
+		t.Errorf("blank card: %s", h)
 	}
 }
