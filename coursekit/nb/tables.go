@@ -17,7 +17,7 @@ import (
 // and a missing TTFT or E2E shows as 缺失. For display only; compute with
 // coursekit/metrics.
 func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
-	rows := [][]string{{"尝试", "发起时刻(ms)", "结果", "完整成功", "事件数", "首字时延 TTFT(ms)", "端到端时延 E2E(ms)", "质量", "错误信息(trace 原文)"}}
+	rows := [][]string{{"尝试", "发起时刻（ms）", "结果", "完整成功", "事件数", "首字时延 TTFT（ms）", "端到端时延 E2E（ms）", "质量", "错误信息（trace 原文）"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		ttft, e2e := "", "" // empty is missing: Table shows 缺失

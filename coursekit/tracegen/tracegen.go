@@ -85,7 +85,7 @@ func Generate(w io.Writer, cfg Config) (Stats, error) {
 		"warmup":          fmt.Sprintf("attempts before %g ms are warm-up, outside the window", win.StartMS),
 		"prefix_reuse":    "none",
 		"capture_ms":      captureMS,
-		"quality_rubric":  "synthetic labels: about 88% pass, 8% fail, 4% not rated",
+		"quality_rubric":  "synthetic labels: about 88% rated pass, 8% rated fail, 4% not rated",
 		"event_semantics": "about 10% of events carry 2-4 tokens",
 	})
 	tw, err := trace.NewWriter(w, trace.Header{Clock: "client", Window: win, WindowCost: &cost, Currency: cfg.Currency, Conditions: conds})
