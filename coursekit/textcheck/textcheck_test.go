@@ -34,10 +34,10 @@ func TestPunctuationWantsFullWidthNextToChinese(t *testing.T) {
 
 func TestEnglishCodesStandAloneOnly(t *testing.T) {
 	for text, want := range map[string][]string{
-		"R6：qualified → ttft_over_slo":       {"ttft_over_slo", "qualified"},
-		"否:timeout":                          {"timeout"},
+		"R6：qualified → ttft_over_slo":      {"ttft_over_slo", "qualified"},
+		"否:timeout":                         {"timeout"},
 		"全部记录：true":                         {"true"},
-		"完整成功 8 · 失败 2（timeout 1）":         {"timeout"},
+		"完整成功 8 · 失败 2（timeout 1）":          {"timeout"},
 		"up to 2 after a timeout, HTTP 503": nil,
 		"no first token; client gave up":    nil,
 		"status: connect_error":             {"connect_error"},
