@@ -77,7 +77,7 @@ var conditionNames = map[string]string{
 	"source": "来源", "observation_point": "观察点", "model": "模型", "input_tokens": "输入长度",
 	"output_tokens": "输出长度", "arrival": "到达过程", "timeout_policy": "超时策略", "retries": "重试",
 	"warmup": "预热", "prefix_reuse": "前缀复用", "quality_rubric": "质量量表", "event_semantics": "事件与 token",
-	"events": "事件与 token", "generator": "生成工具", "seed": "随机种子", "capture_ms": "抓取时刻（ms）",
+	"events": "事件与 token", "generator": "生成工具", "seed": "随机种子", "capture_ms": "抓取截止",
 	"loop": "开环或闭环", "concurrency": "并发用户数", "rate": "计划到达率", "max_tokens": "请求的输出长度",
 }
 
