@@ -1,7 +1,7 @@
 // Browser test: the course's LaTeX formulas render in JupyterLab (MathJax, offline).
 //
-// Opens notebooks/unit01/02-client-timeline.ipynb and 03-one-trace-four-conclusions.ipynb
-// (temp copies, not run) in a real JupyterLab from .lab/venv, driven by Debian's headless
+// Opens notebooks/unit01/02-client-timeline.ipynb, 03-one-trace-four-conclusions.ipynb and the
+// glossary of 00-runtime-check.ipynb (temp copies, not run) in a real JupyterLab from .lab/venv, driven by Debian's headless
 // Chromium through playwright-core, and for the markdown cell that defines each formula asserts:
 // MathJax typeset it (mjx-container elements of non-zero size), no TeX source is left as text
 // (no "$$", "\frac", "\lceil"), and the page logged no error. A screenshot of each cell goes to
@@ -29,9 +29,11 @@ process.env.JUPYTER_DATA_DIR ||= path.join(repo, '.lab', 'jupyter');
 process.env.JUPYTER_CONFIG_DIR ||= path.join(repo, '.lab', 'config');
 
 // Each case: a notebook and a piece of the TeX source that picks the formula cell.
+// display is how many of them must be display formulas ($$ … $$); the glossary has inline ones only.
 const CASES = [
-  { nb: 'unit01/02-client-timeline.ipynb', tex: '\\mathrm{TPOT} = \\frac', shot: 'formula-02-ttft-itl-e2e-tpot.png' },
-  { nb: 'unit01/03-one-trace-four-conclusions.ipynb', tex: 'P_p = x_{(\\lceil p\\,n \\rceil)}', shot: 'formula-03-ratios-nearest-rank.png' },
+  { nb: 'unit01/02-client-timeline.ipynb', tex: '\\mathrm{TPOT} = \\frac', shot: 'formula-02-ttft-itl-e2e-tpot.png', display: 1 },
+  { nb: 'unit01/03-one-trace-four-conclusions.ipynb', tex: 'P_p = x_{(\\lceil p\\,n \\rceil)}', shot: 'formula-03-ratios-nearest-rank.png', display: 1 },
+  { nb: '00-runtime-check.ipynb', tex: '### 3.3 术语表', shot: 'formula-00-glossary.png', display: 0 },
 ];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -138,7 +140,7 @@ for (const c of CASES) {
       return { count: maths.length, boxes, text: clone.innerText, display: maths.filter((m) => m.getAttribute('display') === 'true').length };
     });
     assert.ok(seen.count >= 2, `${c.nb}[${index}]: ${seen.count} typeset formulas`);
-    assert.ok(seen.display >= 1, `${c.nb}[${index}]: no display formula ($$ … $$) typeset`);
+    assert.ok(seen.display >= c.display, `${c.nb}[${index}]: ${seen.display} display formulas ($$ … $$) typeset, want ${c.display}`);
     for (const [w, h] of seen.boxes) assert.ok(w > 4 && h > 4, `${c.nb}[${index}]: a formula of size ${w}×${h}`);
     for (const raw of ['$$', '\\frac', '\\lceil', '\\mathrm']) {
       assert.ok(!seen.text.includes(raw), `${c.nb}[${index}]: TeX source ${raw} left as text:\n${seen.text}`);
