@@ -9,6 +9,7 @@ TESTS := test-go
 .PHONY: test test-go fmt-check vet bench-card
 -include docker/lab.mk
 -include docker/image.mk
+-include docker/text.mk
 
 # The deliverable notebook, filled with the reference card and with typical
 # mistakes, passes or fails its self-check for real (GoNB kernel from lab.mk).
