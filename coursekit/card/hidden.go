@@ -12,7 +12,10 @@ import (
 // contain an expected value, so feedback may show them.
 //
 // They test that the card hangs together as the learner's own work: its
-// numbers agree with each other, not only with the trace one by one.
+// numbers agree with each other, not only with the trace one by one. A
+// relation between numbers the card does not state proves nothing (the
+// released card is all zeros, and zeros agree with each other), so each
+// check first asks that the card writes the numbers it relates.
 var hiddenCriteria = []criterion{
 	{"hidden.goodput_consistency", "内部一致:goodput = 合格数 / 窗口长度", hiddenGoodput},
 	{"hidden.cost_consistency", "内部一致:成本 = 窗口成本 / 合格数 × 1000", hiddenCost},
@@ -41,6 +44,21 @@ func HiddenChecks(c *Card, t *trace.Trace) []Result {
 	return runCriteria(hiddenCriteria, c, t, "没有 trace,无法检查。")
 }
 
+// conditionStated reports whether the card writes any figure of c: a
+// condition as released holds only its SLO, which states nothing the
+// learner worked out.
+func conditionStated(c *Condition) bool {
+	return c.P95.Value != 0 || c.FailureRate.Num != 0 || c.FailureRate.Den != 0 ||
+		c.QualifiedRate.Num != 0 || c.QualifiedRate.Den != 0 || c.Qualified != 0 ||
+		c.Goodput.Value != 0 || c.CostPer1000.Value != 0
+}
+
+// notStated is the hint of a hidden check whose numbers the card leaves
+// empty: nothing can be cross-checked yet.
+func notStated(what string) (Status, string) {
+	return Fail, "卡片还没有写出" + what + ",无法核对它们是否自洽。"
+}
+
 // present is the card's conditions that match one of the unit's SLOs.
 func (k *checker) present() []*Condition {
 	var cs []*Condition
@@ -58,6 +76,9 @@ func hiddenGoodput(k *checker) (Status, string) {
 		return Fail, "卡片缺少窗口长度或门槛条件,无法核对 goodput 与合格数是否自洽。"
 	}
 	for _, c := range k.present() {
+		if c.Qualified == 0 && c.Goodput.Value == 0 {
+			return notStated("每个门槛条件下的合格数和 goodput")
+		}
 		if !near(goodputPerS(c.Goodput), float64(c.Qualified)/w, perSecTol) {
 			return Fail, "卡片上的 goodput 与同一条件下写的合格数、窗口长度对不上:三者要能互相推出。"
 		}
@@ -68,6 +89,11 @@ func hiddenGoodput(k *checker) (Status, string) {
 func hiddenCost(k *checker) (Status, string) {
 	if len(k.present()) == 0 {
 		return Fail, "卡片缺少门槛条件,无法核对成本。"
+	}
+	for _, c := range k.present() {
+		if c.Qualified == 0 && c.CostPer1000.Value == 0 {
+			return notStated("每个门槛条件下的合格数和成本")
+		}
 	}
 	if k.s.WindowCost == nil {
 		return Pass, "" // nothing to be consistent with
@@ -91,6 +117,9 @@ func hiddenQualifiedRate(k *checker) (Status, string) {
 	if len(k.present()) == 0 {
 		return Fail, "卡片缺少门槛条件,无法核对合格率。"
 	}
+	if k.c.Attempts <= 0 {
+		return notStated("全部尝试数")
+	}
 	for _, c := range k.present() {
 		if !sameCount(c.QualifiedRate.Num, float64(c.Qualified)) || !sameCount(c.QualifiedRate.Den, float64(k.c.Attempts)) {
 			return Fail, "合格率的分子、分母与卡片上写的合格数、尝试数对不上。"
@@ -102,6 +131,9 @@ func hiddenQualifiedRate(k *checker) (Status, string) {
 func hiddenSamples(k *checker) (Status, string) {
 	if len(k.present()) == 0 {
 		return Fail, "卡片缺少门槛条件,无法核对样本数。"
+	}
+	if k.c.Attempts <= 0 {
+		return notStated("全部尝试数")
 	}
 	for _, c := range k.present() {
 		f := c.FailureRate
@@ -122,6 +154,9 @@ func hiddenInvariants(k *checker) (Status, string) {
 	}
 	var cs []cond
 	for _, c := range k.present() {
+		if c.P95.Value == 0 || c.FailureRate.Den == 0 {
+			return notStated("每个门槛条件下的 P95 和失败率")
+		}
 		ms, ok := toMS(c.SLO)
 		if !ok {
 			return Fail, "门槛没有时间单位,无法比较两个条件。"
@@ -159,7 +194,16 @@ func hiddenInvariants(k *checker) (Status, string) {
 }
 
 func hiddenBounds(k *checker) (Status, string) {
+	if len(k.present()) == 0 {
+		return Fail, "卡片缺少门槛条件,无法核对合格数。"
+	}
+	if k.c.SuccessSamples <= 0 {
+		return notStated("成功样本数")
+	}
 	for _, c := range k.present() {
+		if c.Qualified == 0 {
+			return notStated("每个门槛条件下的合格数")
+		}
 		if c.Qualified < 0 || c.Qualified > k.c.SuccessSamples {
 			return Fail, "合格必须先完整成功,合格数不能超过成功样本数。"
 		}
@@ -169,10 +213,19 @@ func hiddenBounds(k *checker) (Status, string) {
 
 // hiddenRequestView: with retries, attempts and business requests differ,
 // and every rate on the card is per attempt. Without retries the two
-// counts coincide and the criterion holds.
+// counts coincide: the card holds it when it states its attempts and
+// counts every rate over them.
 func hiddenRequestView(k *checker) (Status, string) {
 	s := k.s
+	if k.c.Attempts <= 0 || len(k.present()) == 0 {
+		return notStated("全部尝试数和各比率的分母")
+	}
 	if s.Requests == s.Attempts {
+		for _, c := range k.present() {
+			if !sameCount(c.FailureRate.Den, float64(k.c.Attempts)) || !sameCount(c.QualifiedRate.Den, float64(k.c.Attempts)) {
+				return Fail, "各比率的分母要按尝试计,与卡片上写的全部尝试数一致。"
+			}
+		}
 		return Pass, ""
 	}
 	ok := int64(k.c.Attempts) == s.Attempts

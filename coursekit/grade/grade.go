@@ -476,13 +476,13 @@ func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Sc
 	case card.Pass:
 		x.Points = x.Max
 	case card.Fail:
-		if f, ok := partial(r.ID, c, s); ok {
+		if f, why, ok := partial(r.ID, c, s); ok {
 			if f >= 1 { // our bands agree, the exact check does not: half credit
-				f = 0.5
+				f, why = 0.5, "数值都接近复算结果,但没有通过精确核对(看上面的提示),给一半"
 			}
 			x.Points = round2(f * x.Max)
 			if x.Points > 0 {
-				x.Message += "(部分得分)"
+				x.Message += fmt.Sprintf("(部分得分 %s/%s:%s。)", fmtPts(x.Points), fmtPts(x.Max), why)
 			}
 			x.Detail = fmt.Sprintf("partial credit %.2f", f)
 		}
@@ -575,12 +575,32 @@ func boolF(b bool) float64 {
 
 func finiteF(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// stated reports whether a card's fingerprint holds enough figures to say
+// which trace they come from: both rare ones (P95 and cost) and at least
+// one more. A blank card states none, and "no copy detected" on it would
+// mean nothing.
+func (a fingerprint) stated() bool {
+	n := 0
+	for _, v := range a {
+		if finiteF(v) && v != 0 {
+			n++
+		}
+	}
+	return n >= 3 && finiteF(a[1]) && a[1] != 0 && finiteF(a[4]) && a[4] != 0
+}
+
 // ownVariant fails a card whose numbers fit another trace (another
-// learner's variant or the public example) better than the learner's own.
-// Numbers that fit no trace are just wrong: the public rows grade them.
+// learner's variant or the public example) better than the learner's own,
+// and a card that does not state the key figures at all. Numbers that fit
+// no trace are just wrong: the public rows grade them.
 func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
 	x := Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
 	fp := cardFingerprint(c)
+	if !fp.stated() {
+		x.Status = card.Fail
+		x.Message = "卡片还没有写出能看出数字来源的关键数字(1 s 门槛下的 P95、成本,以及窗口长度或合格数):写出你复算的数字后,这一项才能核对。"
+		return x
+	}
 	mine, _ := fp.matches(own.fp)
 	best, who := 0, ""
 	for _, o := range g.others {
@@ -596,12 +616,13 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
 	// slip changes one or two figures, and lands on another learner's
 	// exact numbers only by a rare coincidence.
 	if best >= 4 && best-mine >= 2 {
+		whose := who + " 的 trace"
 		if who == "" {
-			who = "the public teaching trace"
+			whose = "课程公开示例的 trace"
 		}
 		x.Status = card.Fail
 		x.Message = "卡片上的数字与发给你的那一份 trace 对不上,却与另一份 trace 高度吻合。请用发给你的 trace(笔记本旁边的 trace.jsonl)重新计算。"
-		x.Detail = fmt.Sprintf("card matches %s on %d/5 key figures, own variant on %d/5", who, best, mine)
+		x.Detail = fmt.Sprintf("卡片的 5 项关键数字中有 %d 项与%s吻合,与本人的 trace 只有 %d 项吻合。", best, whose, mine)
 		return x
 	}
 	x.Points = x.Max
@@ -676,65 +697,81 @@ func ratioBand(r card.Ratio, num, den float64) float64 {
 	return 0
 }
 
-// partial is the partial credit of a failed criterion in [0,1]; ok is
-// false for criteria that are all or nothing. Numbers are scored per
-// condition (half each) by tolerance band, the path map by its structure.
-func partial(id string, c *card.Card, s *metrics.Summary) (float64, bool) {
+// partial is the partial credit of a failed criterion in [0,1] and why,
+// in Chinese (never an expected value); ok is false for criteria that are
+// all or nothing. Numbers are scored per condition (half each) by
+// tolerance band, the path map by its structure.
+func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string, ok bool) {
 	conds := condsBySLO(c)
-	perCond := func(f func(c *card.Condition, want *metrics.Condition) float64) float64 {
+	// perCond scores each of the two conditions and says how each did:
+	// words[1] for a full half, words[0.5] for half of it, words[0] else.
+	perCond := func(words map[float64]string, score func(c *card.Condition, want *metrics.Condition) float64) (float64, string, bool) {
 		t := 0.0
+		var parts []string
 		for i, cc := range conds {
-			if cc != nil {
-				t += f(cc, &s.Conditions[i]) / 2
+			slo := []string{"1 s", "0.5 s"}[i]
+			if cc == nil {
+				parts = append(parts, slo+" 门槛:没有这个条件")
+				continue
 			}
+			v := score(cc, &s.Conditions[i])
+			t += v / 2
+			parts = append(parts, slo+" 门槛:"+words[v])
 		}
-		return t
+		return t, "两个门槛条件各占一半;" + strings.Join(parts, ";"), true
 	}
+	bandWords := map[float64]string{1: "与复算一致", 0.5: "接近复算值(相差在 10% 以内),得这一半的一半", 0: "与复算相差太多或没有填写"}
+	ratioWords := map[float64]string{1: "分子和分母都对", 0.5: "比值对,但分子分母不是实际的计数,得这一半的一半", 0: "比值不对或没有填写"}
+	countWords := map[float64]string{1: "与复算一致", 0: "与复算不一致"}
 	switch id {
 	case "figures.p95":
 		if s.TTFT.P95 == nil {
-			return 0, true
+			return 0, "", true
 		}
-		return perCond(func(c *card.Condition, _ *metrics.Condition) float64 {
+		return perCond(bandWords, func(c *card.Condition, _ *metrics.Condition) float64 {
 			ms, _ := toMS(c.P95)
 			return band(ms, *s.TTFT.P95, 5)
-		}), true
+		})
 	case "figures.failure_rate":
-		return perCond(func(c *card.Condition, _ *metrics.Condition) float64 {
+		return perCond(ratioWords, func(c *card.Condition, _ *metrics.Condition) float64 {
 			return ratioBand(c.FailureRate, float64(s.Failures), float64(s.Attempts))
-		}), true
+		})
 	case "figures.qualified":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(countWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return boolF(int64(c.Qualified) == w.Qualified)
-		}), true
+		})
 	case "figures.qualified_rate":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(ratioWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return ratioBand(c.QualifiedRate, w.QualifiedRate.Num, w.QualifiedRate.Den)
-		}), true
+		})
 	case "figures.goodput":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(bandWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return band(perSecond(c.Goodput), w.GoodputPerS, 1e-3)
-		}), true
+		})
 	case "figures.cost":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(bandWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			if w.CostPer1000 == nil {
 				return boolF(c.CostPer1000.Value == 0)
 			}
 			return band(c.CostPer1000.Value, *w.CostPer1000, 0.01)
-		}), true
+		})
 	case "map.steps":
 		p := c.Path
-		f := 0.0
-		if p.Task == card.TrainingTask || p.Task == card.InferenceTask {
-			f = 0.25
-		}
 		named := map[string]bool{}
 		for _, st := range p.Steps {
 			if n := strings.TrimSpace(st.Name); n != "" {
 				named[n] = true
 			}
 		}
-		return f + 0.75*float64(min(len(named), 4))/4, true
+		// The release pre-fills the task: it counts only with steps of the learner's own.
+		task := len(named) > 0 && (p.Task == card.TrainingTask || p.Task == card.InferenceTask)
+		f = 0.75 * float64(min(len(named), 4)) / 4
+		why = fmt.Sprintf("有名字的步骤 %d 个(四个才满分)", len(named))
+		if task {
+			f += 0.25
+			why = "选定了任务;" + why
+		}
+		return f, why, true
 	case "map.marks":
 		var d, dev, o, fl bool
 		for _, st := range c.Path.Steps {
@@ -743,15 +780,27 @@ func partial(id string, c *card.Card, s *metrics.Summary) (float64, bool) {
 			o = o || strings.TrimSpace(st.Output) != ""
 			fl = fl || strings.TrimSpace(st.Failure) != ""
 		}
-		return (boolF(d) + boolF(dev) + boolF(o) + boolF(fl)) / 4, true
+		var have, lack []string
+		for _, m := range []struct {
+			ok   bool
+			name string
+		}{{d, "数据"}, {dev, "设备"}, {o, "输出"}, {fl, "失败点"}} {
+			if m.ok {
+				have = append(have, m.name)
+			} else {
+				lack = append(lack, m.name)
+			}
+		}
+		why = "四种标注各占四分之一;已标出:" + strings.Join(have, "、") + ";还缺:" + strings.Join(lack, "、")
+		return (boolF(d) + boolF(dev) + boolF(o) + boolF(fl)) / 4, why, true
 	case "map.sampling":
 		sp := strings.TrimSpace(c.Path.SamplingPoint)
 		if sp == "" || strings.Contains(sp, "监控") || strings.Contains(strings.ToLower(sp), "monitor") {
-			return 0, true
+			return 0, "", true
 		}
-		return 0.5, true // a concrete point, but not a step of the map
+		return 0.5, "写了一个具体的采样位置,但它不是路径图上某个步骤的名字", true // a concrete point, but not a step of the map
 	}
-	return 0, false
+	return 0, "", false
 }
 
 // ---- free text ----

@@ -184,7 +184,7 @@ func TestCopiedCardFailsTheVariantCheck(t *testing.T) {
 	// Carol hands in the worked example's numbers from the public trace.
 	pub := correctCard(t, f.public)
 	s = f.g.Grade("carol.ipynb", f.submitted(t, "carol", pub))
-	if x, _ := s.Score(OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "public") {
+	if x, _ := s.Score(OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "公开") {
 		t.Errorf("public numbers: %+v", x)
 	}
 
