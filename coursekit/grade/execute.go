@@ -485,12 +485,14 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 		x.Message = "从头重新运行后没有得到自检输出:自检格是否还在最后,是否能运行到?"
 		return x, nil
 	}
-	if s.card == nil { // the self-check never ran: nothing to compare with
+	if s.saved == nil { // the self-check never ran: nothing to compare with
 		x.Status, x.Points = card.Pass, max
 		x.Message = "提交时没有运行自检;在课程镜像里(无网络)从头运行成功,评分用的是运行出来的卡片。"
 		return x, nil
 	}
-	if diff := cardDiff(s.card, payloads[0].payload.Card); len(diff) > 0 {
+	// Against the saved output: a notebook saved without re-running after
+	// the card changed runs, but not into what was handed in.
+	if diff := cardDiff(s.saved, payloads[0].payload.Card); len(diff) > 0 {
 		x.Points = max / 2
 		x.Message = fmt.Sprintf("笔记本能从头运行,但运行出来的卡片和你提交的不一样(字段:%s)。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
 		x.Detail = "fields differ: " + strings.Join(diff, ", ")

@@ -126,7 +126,8 @@ type Submission struct {
 	StatusLine string `json:"status_line"`
 
 	source []byte     // the submitted bytes, kept for re-execution (Options.KeepSource)
-	card   *card.Card // the graded card
+	card   *card.Card // the graded card: the card cell's source when it can be read
+	saved  *card.Card // the card in the saved self-check output
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -359,13 +360,23 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		}
 		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有卡片:既没有卡片格,也没有自检输出。是不是交错了文件?"))
 	}
-	p := payloads[0]
-	c := p.payload.Card
-	sub.card = c
 	var cardCell *Cell
 	if len(cardCells) == 1 {
 		cardCell = cardCells[0]
 	}
+	if cardCell == nil {
+		cardCell = findCardCellBySource(nb)
+	}
+	// The card cell's source is the card; the saved output stands in only
+	// when the source cannot be read (see integrity for the finding).
+	src := cardSource{cell: cardCell}
+	c := payloads[0].payload.Card
+	if cardCell != nil {
+		if src.card, src.err = CardFromSource(cardCell.Source); src.err == nil {
+			c = src.card
+		}
+	}
+	sub.card, sub.saved = c, payloads[0].payload.Card
 
 	rep := card.Check(c, own.t)
 	hidden := card.HiddenChecks(c, own.t)
@@ -378,7 +389,7 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		sub.add(g.scoreHidden(r), learner, c)
 	}
 	sub.add(g.ownVariant(c, own), learner, c)
-	sub.Integrity = g.integrity(nb, learner, payloads, cardCell, own, rep)
+	sub.Integrity = g.integrity(nb, learner, payloads, src, own, rep)
 	sub.StatusLine = sub.statusLine()
 	return sub
 }

@@ -29,10 +29,20 @@ const (
 	FindCardOutputOutside = "card_output_outside_selfcheck"
 )
 
+// cardSource is the card cell as read: its card, or why it could not be
+// read (cell nil: no card cell at all).
+type cardSource struct {
+	cell *Cell
+	card *card.Card
+	err  error
+}
+
 // integrity checks the submission against its signed release record and
 // itself. Nothing here changes the score: the instructor decides; the
-// copy check that does cost points is the OwnVariantID criterion.
-func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound, cardCell *Cell, own *variantInfo, rep card.Report) []Finding {
+// copy check that does cost points is the OwnVariantID criterion, and the
+// card graded is the card cell's source whenever it can be read, so
+// edited or forged output gains nothing. rep is the graded card's report.
+func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound, src cardSource, own *variantInfo, rep card.Report) []Finding {
 	var fs []Finding
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
@@ -105,22 +115,17 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 	if p.cell.Role != RoleSelfCheck {
 		add(FindCardOutputOutside, true, "", "卡片数据出现在自检格以外的第 %d 个单元格的输出里。", p.cell.Index+1)
 	}
-	if cardCell == nil {
-		cardCell = findCardCellBySource(nb)
-	}
-	if cardCell == nil {
-		add(FindNoCardCell, false, "", "没有找到卡片格(元数据 role=card);按自检输出里的卡片评分。")
-	} else {
-		src, err := CardFromSource(cardCell.Source)
-		switch {
-		case errors.Is(err, errNotStatic):
-			add(FindNotComparable, false, err.Error(), "卡片格里有不是常量的写法(调用或变量),无法与自检输出逐项比对;按自检输出里的卡片评分。")
-		case err != nil:
-			add(FindInconsistent, true, err.Error(), "卡片格的代码读不出一张卡片,但输出里有卡片:输出与卡片格不一致。改完卡片后请从卡片格开始重新运行到自检格。")
-		default:
-			if diff := cardDiff(src, p.payload.Card); len(diff) > 0 {
-				add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "输出与卡片不一致:卡片格现在的内容和自检输出里的卡片在这些地方不同:%s。改完卡片后请从卡片格开始重新运行到自检格。", strings.Join(diff, "、"))
-			}
+	switch {
+	case src.cell == nil:
+		add(FindNoCardCell, true, "", "没有找到卡片格(元数据 role=card,或声明 card.Card 的代码):只能按自检输出里的卡片评分,而输出无法与代码核对。请老师核对,或用 --execute 重新运行。")
+	case errors.Is(src.err, errNotStatic):
+		add(FindNotComparable, true, src.err.Error(), "卡片格里有不是常量的写法(调用或变量),不符合卡片格的约定(只用字面量和 card 包的常量),评分程序读不出这张卡片;暂按自检输出里的卡片评分,请老师核对。")
+	case src.err != nil:
+		add(FindInconsistent, true, src.err.Error(), "卡片格的代码读不出一张卡片(不能编译),但输出里有卡片:暂按自检输出里的卡片评分,请老师核对。改完卡片后请从卡片格开始重新运行到自检格。")
+	default:
+		if diff := cardDiff(src.card, p.payload.Card); len(diff) > 0 {
+			add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "卡片格现在的内容和自检输出里的卡片在这些地方不同:%s。评分按卡片格里的代码进行;改完卡片后请从卡片格开始重新运行到自检格,再保存提交。", strings.Join(diff, "、"))
+			rep = card.Check(p.payload.Card, own.t) // what the saved report should have said
 		}
 	}
 

@@ -143,11 +143,25 @@ func TestCardFromSource(t *testing.T) {
 	if _, err := CardFromSource("var a, b = card.Card{}, card.Card{}"); err == nil {
 		t.Error("two cards in one cell")
 	}
-	// A card built with a call is graded from its output, with a note.
+	// A card built with a call breaks the cell contract: it is graded from
+	// its output, and the instructor is warned (the output cannot be
+	// checked against the code).
 	nb := fill(t, f.nb["alice"], "var myCard = makeCard()\nfunc makeCard() card.Card { return card.Card{} }", payloadFor(t, want, f.variants["alice"]))
 	s := f.g.Grade("alice.ipynb", nb)
-	if !s.Gradable || !hasFinding(s, FindNoCardCell) && !hasFinding(s, FindNotComparable) || !s.IntegrityOK() {
+	if !s.Gradable || !hasFinding(s, FindNotComparable) || s.IntegrityOK() {
 		t.Errorf("card from a call: %+v", s.Integrity)
+	}
+	// Type errors the compiler would reject are not a card either.
+	for _, bad := range []string{
+		"var myCard = card.Card{Window: card.Figure{Value: 1}}",
+		"var myCard = card.Card{Window: {Seconds: 1}}",
+		"var myCard = card.Card{Attempts: \"10\"}",
+		"var myCard = card.Card{Clock: card.Nowhere}",
+		"var myCard = card.Card{Conditions: []card.Condition{{SLO: card.Ratio{}}}}",
+	} {
+		if _, err := CardFromSource(bad); err == nil || err == errNotStatic {
+			t.Errorf("%q: %v, want a type error", bad, err)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,7 +147,8 @@ func (c *classroom) submit(t *testing.T, id string, cd *card.Card) []byte {
 	return nb
 }
 
-// selfCheckedCard is nb with the self-check output card c leaves.
+// selfCheckedCard is nb with card c in its card cell (as Go source, which
+// is what the grader grades) and the self-check output it leaves.
 func selfCheckedCard(t *testing.T, nb []byte, tracePath string, c *card.Card) []byte {
 	t.Helper()
 	b, _ := os.ReadFile(tracePath)
@@ -165,6 +167,9 @@ func selfCheckedCard(t *testing.T, nb []byte, tracePath string, c *card.Card) []
 		if md, _ := cm["metadata"].(map[string]any); md != nil {
 			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "selfcheck" {
 				cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
+			}
+			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "card" {
+				cm["source"] = fmt.Sprintf("var myCard = %#v\n", *c)
 			}
 		}
 	}
