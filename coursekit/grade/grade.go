@@ -11,6 +11,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -436,6 +437,28 @@ func (s *Submission) add(x Score, learner string, c *card.Card) {
 		return
 	}
 	s.Total += x.Points
+}
+
+// withholdOwnVariant is for a notebook released to someone else than the
+// account that handed it in (Gradescope, an LMS download name). Its
+// numbers may fit the release record's variant perfectly: whether the
+// work is the submitter's own is for the instructor to decide. So it is an
+// integrity warning, and the own-variant points wait for review in the
+// manual queue (manual-review.csv takes a score for them like for free
+// text). note tells the instructor, in Chinese, who is who.
+func (s *Submission) withholdOwnVariant(f Finding, note string) {
+	s.Integrity = append(s.Integrity, f)
+	i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == OwnVariantID })
+	if i < 0 || s.Scores[i].Pending {
+		return
+	}
+	x := &s.Scores[i]
+	s.Total = round2(s.Total - x.Points)
+	s.Pending = round2(s.Pending + x.Max)
+	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
+	x.Message = fmt.Sprintf("这份笔记本是发给另一位学习者的,却由你的账号提交:这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
+	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
+	s.StatusLine = s.statusLine()
 }
 
 func (s *Submission) statusLine() string {

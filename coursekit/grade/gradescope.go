@@ -102,6 +102,9 @@ func Gradescope(s *Submission) *GSResults {
 		}
 		if x.Pending {
 			t.Output = "文字题,等待老师阅读评分(满分 " + fmtPts(x.Max) + ")。"
+			if x.Kind != KindManual {
+				t.Output = x.Message
+			}
 		} else {
 			t.Score, t.MaxScore = ptr(round2(x.Points)), ptr(x.Max)
 			if x.Status == card.Pass {

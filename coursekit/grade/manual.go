@@ -125,8 +125,8 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			bad("learner %q is not on the roster", id)
 			continue
 		}
-		if !manualIDs[crit] {
-			bad("criterion %q is not a free-text criterion (want one of %s)", crit, strings.Join(manualCriteria(), ", "))
+		if !manualIDs[crit] && crit != OwnVariantID {
+			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, OwnVariantID, strings.Join(manualCriteria(), ", "))
 			continue
 		}
 		key := [2]string{id, crit}
@@ -163,6 +163,9 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 	return ms, nil
 }
 
+// manualCriteria are the criteria a person may score: the free text, and
+// the own-variant check when it waits for review (a notebook handed in
+// from another learner's account).
 func manualCriteria() []string {
 	var ids []string
 	for _, id := range card.CriterionIDs() {
@@ -170,7 +173,7 @@ func manualCriteria() []string {
 			ids = append(ids, id)
 		}
 	}
-	return ids
+	return append(ids, OwnVariantID)
 }
 
 // ApplyManual puts the scores a person typed into the submissions: the

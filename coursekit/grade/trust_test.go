@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -319,5 +320,40 @@ func TestSummaryInChinese(t *testing.T) {
 	}
 	if bad := chineseOnly(md, known...); len(bad) > 0 {
 		t.Errorf("summary.md has English words %q:\n%s", bad, md)
+	}
+}
+
+// The same through an LMS download named for another learner: the
+// withheld points are in the manual queue, and a person's score for them
+// is merged like a free-text score.
+func TestLMSOtherLearnerOwnVariantReviewed(t *testing.T) {
+	f := newFixture(t, "alice", "bob", "carol")
+	g, _ := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
+	s := g.GradeCollected("wangbob_1002_55502_06-deliverable.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"])))
+	x, _ := s.Score(OwnVariantID)
+	i := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == OwnVariantID })
+	if !x.Pending || x.Points != 0 || i < 0 || !strings.Contains(s.Manual[i].Text, "bob") {
+		t.Fatalf("own variant %+v, manual queue %+v", x, s.Manual)
+	}
+	before := s.Total
+	var csv strings.Builder
+	if err := NewBatch(lmsRoster(t), nil, []*Submission{s}).WriteManualCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
+	for j, l := range lines {
+		if strings.Contains(l, OwnVariantID) { // the score column is the last
+			lines[j] = l + "3"
+		}
+	}
+	ms, err := ReadManualCSV(strings.NewReader(strings.Join(lines, "\n")+"\n"), "manual.csv", lmsRoster(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ApplyManual([]*Submission{s}, ms); len(w) > 0 {
+		t.Fatal(w)
+	}
+	if x, _ := s.Score(OwnVariantID); x.Pending || x.Points != 3 || s.Total != before+3 {
+		t.Errorf("after review: %+v, total %s (was %s)", x, fmtPts(s.Total), fmtPts(before))
 	}
 }
