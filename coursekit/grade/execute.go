@@ -598,8 +598,8 @@ func clip(s string, n int) string {
 // run's notes, and refreshes the status line.
 func (s *Submission) addExecution(x Score, notes ...Finding) {
 	s.Scores = append(s.Scores, x)
-	s.Max += x.Max
-	s.Total += x.Points
+	s.Max = round2(s.Max + x.Max)
+	s.Total = round2(s.Total + x.Points)
 	s.Integrity = append(s.Integrity, notes...)
 	s.StatusLine = s.statusLine()
 }

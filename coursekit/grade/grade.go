@@ -428,15 +428,16 @@ func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {
 	s.Scores = append(s.Scores, x)
-	s.Max += x.Max
+	// Totals stay rounded to 2 decimals (0.1 + 0.2 is not 0.3 in binary).
+	s.Max = round2(s.Max + x.Max)
 	if x.Pending {
-		s.Pending += x.Max
+		s.Pending = round2(s.Pending + x.Max)
 		text := manualText(x.ID, c)
 		kw, hits := keywordAssist(x.ID, text)
 		s.Manual = append(s.Manual, ManualItem{Learner: learner, ID: x.ID, Title: x.Title, Text: text, Max: x.Max, Keyword: kw, Keywords: hits})
 		return
 	}
-	s.Total += x.Points
+	s.Total = round2(s.Total + x.Points)
 }
 
 // withholdOwnVariant is for a notebook released to someone else than the

@@ -225,8 +225,8 @@ func (s *Submission) setManual(i int, row ManualScore) {
 	}
 	x.Message = fmt.Sprintf("老师已阅读评分:%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
 	x.Detail = "manual score from " + row.Pos
-	s.Total += x.Points
-	s.Pending -= x.Max
+	s.Total = round2(s.Total + x.Points)
+	s.Pending = round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()
 	manual := 0.0
 	for _, y := range s.Scores {
