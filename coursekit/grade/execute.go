@@ -263,7 +263,7 @@ type ExecOptions struct {
 // too and, if the run succeeds, graded from it; other ungradable
 // submissions are not run. The returned notes are for the instructor
 // (e.g. an executed copy that could not be kept); they never stop the batch.
-func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) (notes []string, err error) {
+func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) (notes []Warning, err error) {
 	if o.Executor == nil {
 		return nil, errors.New("execute: no executor")
 	}
@@ -318,7 +318,7 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 			mu.Lock()
 			defer mu.Unlock()
 			if keepErr != nil {
-				notes = append(notes, fmt.Sprintf("%s: the executed copy was not kept: %v", s.File, keepErr))
+				notes = append(notes, warnf("%s:重新运行的副本没有保存下来(%v)", "%s: the executed copy was not kept: %v", s.File, keepErr))
 			}
 			if progress != nil {
 				done++

@@ -508,7 +508,7 @@ func TestExecuteAllReportsACopyItCouldNotKeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "lea.ipynb: the executed copy was not kept") {
+	if len(notes) != 1 || !strings.Contains(notes[0].Text, "lea.ipynb: the executed copy was not kept") || !strings.Contains(notes[0].Zh, "没有保存下来") {
 		t.Errorf("notes = %q", notes)
 	}
 	if x, _ := sub.Score(ExecutionID); x.Status != card.Pass {

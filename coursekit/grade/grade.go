@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -108,8 +109,19 @@ type ManualItem struct {
 // Submission is the grade of one submitted file.
 type Submission struct {
 	// File is the submitted file's base name (no directories).
-	File    string `json:"file"`
+	File string `json:"file"`
+	// Name is the file as collected: its path under the folder given to
+	// grade, or ZIP:ENTRY, never a machine path.
+	Name    string `json:"name"`
 	Learner string `json:"learner,omitempty"`
+	// SavedAt is the notebook's own saved time (UTC, RFC 3339), by which
+	// the newest of a learner's files is graded; SavedAtFrom says where it
+	// comes from (SavedBySelfCheck, SavedByExecution, SavedByZipEntry).
+	SavedAt     string `json:"saved_at,omitempty"`
+	SavedAtFrom string `json:"saved_at_from,omitempty"`
+	// SupersededBy names the learner's file that was graded instead of
+	// this one (see the duplicate rule, Batch).
+	SupersededBy string `json:"superseded_by,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
 	Gradable   bool    `json:"gradable"`
 	ReasonCode string  `json:"reason_code,omitempty"`
@@ -129,6 +141,11 @@ type Submission struct {
 	source []byte     // the submitted bytes, kept for re-execution (Options.KeepSource)
 	card   *card.Card // the graded card: the card cell's source when it can be read
 	saved  *card.Card // the card in the saved self-check output
+
+	record  int       // release record: recordNone, recordVerified or recordInvalid
+	savedAt time.Time // SavedAt, parsed
+	order   int       // position in the batch, for the duplicate rule's ties
+	others  []string  // when graded for its learner: the learner's other files
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -284,7 +301,7 @@ func summarize(t *trace.Trace) *metrics.Summary {
 func (g *Grader) GradeFile(path string) *Submission {
 	b, err := ReadFileLimited(path, g.o.MaxBytes)
 	if err != nil {
-		s := &Submission{File: filepath.Base(path), Learner: g.learnerFromName(path)}
+		s := &Submission{File: filepath.Base(path), Name: displayName(path), Learner: g.learnerFromName(path)}
 		var u *Ungradable
 		errors.As(err, &u)
 		return s.fail(u)
@@ -307,7 +324,7 @@ func (s *Submission) fail(u *Ungradable) *Submission {
 func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	// Known by name up front, so that even an ungradable file lands in
 	// its learner's row of grades.csv.
-	sub = &Submission{File: filepath.Base(name), Learner: g.learnerFromName(name)}
+	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
 	defer func() {
 		if r := recover(); r != nil { // a bug must not end the batch
 			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错(%v),请老师人工查看。", r))
@@ -324,6 +341,13 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		return sub.fail(err.(*Ungradable))
 	}
 	sub.NBFormat = nb.Version()
+	if a := nb.Assignment; a != nil {
+		sub.record = recordInvalid
+		if a.Verify(g.o.Key) {
+			sub.record = recordVerified
+		}
+	}
+	sub.setSaved(nb.ExecutedAt, SavedByExecution)
 	learner, u := g.identify(name, nb)
 	if u != nil {
 		sub.Learner = ""
@@ -338,6 +362,12 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	payloads, u := findPayloads(nb)
 	if u != nil {
 		return sub.fail(u)
+	}
+	if len(payloads) > 0 { // the self-check's own time comes first
+		if t, err := time.Parse(time.RFC3339, payloads[0].payload.CheckedAt); err == nil {
+			sub.SavedAt = ""
+			sub.setSaved(t, SavedBySelfCheck)
+		}
 	}
 	var cardCells []*Cell
 	for i := range nb.Cells {
@@ -393,6 +423,16 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	sub.Integrity = g.integrity(nb, learner, payloads, src, own, rep)
 	sub.StatusLine = sub.statusLine()
 	return sub
+}
+
+// displayName is how outputs name a collected file: its path as given
+// with forward slashes, or its base name when that path is absolute (no
+// machine path in any output).
+func displayName(name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Base(name)
+	}
+	return filepath.ToSlash(filepath.Clean(name))
 }
 
 // learnerFromName is the learner a collected file belongs to by its base

@@ -184,7 +184,7 @@ func manualCriteria() []string {
 // criterion stays pending: the learner has no gradable submission, the
 // answer changed since (resubmitted), or the criterion is no longer
 // waiting for a person.
-func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []string) {
+func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 	if ms == nil {
 		return nil
 	}
@@ -198,17 +198,21 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []string) {
 			i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == row.Criterion })
 			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
-				warnings = append(warnings, fmt.Sprintf("%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
+				warnings = append(warnings, warnf("%s:%s 的 %s 在 %s 里已经不等人工评分(现在没有这个答案),这个分数没有应用",
+					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
 			if now := textSHA(s.Manual[j].Text); now != row.TextSHA {
-				warnings = append(warnings, fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now))
+				warnings = append(warnings, Warning{
+					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
+					Zh:   fmt.Sprintf("%s:%s 的 %s 在 %s 里的答案在评分之后改过,这个分数没有应用,仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
 				continue
 			}
 			s.setManual(i, row)
 		}
 		if !found {
-			warnings = append(warnings, fmt.Sprintf("%s: %s %s: %s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion, row.Learner))
+			warnings = append(warnings, warnf("%s:%[2]s 在这批提交里没有可评分的笔记本,%[3]s 的分数没有应用",
+				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion))
 		}
 	}
 	return warnings

@@ -143,7 +143,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 	alice := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
 	before := *alice
 	w := ApplyManual([]*Submission{alice}, ms)
-	if len(w) != 2 || !strings.Contains(w[0], "changed since it was scored") || !strings.Contains(w[0], ManualFile+":") || !strings.Contains(w[1], "bob has no gradable submission") {
+	if len(w) != 2 || !strings.Contains(w[0].Text, "changed since it was scored") || !strings.Contains(w[0].Text, ManualFile+":") || !strings.Contains(w[1].Text, "bob has no gradable submission") || !strings.Contains(w[1].Zh, "bob 在这批提交里没有可评分的笔记本") {
 		t.Errorf("warnings %q", w)
 	}
 	if x, _ := alice.Score("text.counter_evidence"); !x.Pending || alice.Total != before.Total || alice.Pending != before.Pending {
@@ -151,7 +151,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 	}
 	b := NewBatch(f.roster, nil, []*Submission{alice})
 	b.Warnings = w
-	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "changed since it was scored") {
+	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "评分之后改过") {
 		t.Errorf("summary does not list the warnings:\n%s", sm)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
 )
@@ -79,6 +80,9 @@ type Notebook struct {
 	// Assignment is the release record assign wrote into the metadata, or
 	// nil when there is none (or it is not an object).
 	Assignment *AssignmentMeta
+	// ExecutedAt is the latest cell execution time in the cell metadata
+	// (zero when the notebook records none).
+	ExecutedAt time.Time
 }
 
 // Version is "4.5" and the like.
@@ -123,6 +127,9 @@ type cellMeta struct {
 		Role string `json:"role"`
 	} `json:"coursekit"`
 	Tags []string `json:"tags"`
+	// Execution holds the timing JupyterLab (with timing recorded) and
+	// nbclient write: "shell.execute_reply" and the like.
+	Execution map[string]any `json:"execution"`
 }
 
 // ReadLimited reads at most max bytes of r (max ≤ 0: DefaultMaxBytes); a
@@ -183,6 +190,9 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 		c := Cell{Index: i, ID: rc.ID, Type: rc.CellType, Source: src}
 		var m cellMeta
 		if len(rc.Metadata) > 0 && json.Unmarshal(rc.Metadata, &m) == nil {
+			if t := executedAt(m.Execution); t.After(nb.ExecutedAt) {
+				nb.ExecutedAt = t
+			}
 			c.Role = m.Coursekit.Role
 			if c.Role == "" {
 				for _, t := range m.Tags {

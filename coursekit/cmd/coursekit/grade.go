@@ -72,6 +72,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" from an earlier run: merge the scores a person typed")
 	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
 	execF := addExecFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -133,7 +134,16 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		progress = nil
 	}
 	subs := g.GradeInputs(col.Inputs, progress)
-	warnings := append([]string(nil), col.Notes...)
+	// The key check, before anything is run or written: the wrong key
+	// would tell every learner their release record was edited.
+	kc := grade.CheckKey(subs)
+	if kc.Stop() && !*noKeyCheck {
+		return usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", *keyFile, kc.Records)
+	}
+	if kc.Loud() {
+		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
+	}
+	warnings := append([]grade.Warning(nil), col.Notes...)
 	if execOpts != nil {
 		notes, err := execF.run(g, subs, execOpts, progress, stdout)
 		if err != nil {
@@ -143,12 +153,12 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	}
 	manualWarnings := grade.ApplyManual(subs, scores)
 	warnings = append(warnings, manualWarnings...)
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "grade: warning: %s\n", w)
-	}
 
-	b := grade.NewBatch(roster, g.Points(), subs)
-	b.Warnings = warnings
+	b := grade.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
+	b.Warnings = append(warnings, b.Warnings...)
+	for _, w := range b.Warnings {
+		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
+	}
 	if err := b.Write(*out); err != nil {
 		return err
 	}

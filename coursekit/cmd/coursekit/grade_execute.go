@@ -70,7 +70,7 @@ func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExe
 
 // run re-executes subs; Ctrl-C stops the running containers (each is
 // removed by name) and the batch still writes what it has.
-func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) (notes []string, err error) {
+func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) (notes []grade.Warning, err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
