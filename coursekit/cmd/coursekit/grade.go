@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	course "github.com/llmperf-course/course"
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/grade"
 )
@@ -16,12 +17,14 @@ import (
 // their signed copy of the notebook.
 //
 //	coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
+//
+// Without --notebook it releases the deliverable built into the binary.
 func cmdAssign(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("assign", flag.ContinueOnError)
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column")
 	keyFile := fs.String("key-file", "", "the instructor's secret key file (keep it for grading)")
 	out := fs.String("out", "", "output directory: one folder per learner")
-	nbPath := fs.String("notebook", filepath.Join("notebooks", "unit01", "06-deliverable.ipynb"), "the deliverable notebook to release")
+	nbPath := fs.String("notebook", "", "the deliverable notebook to release (default: unit 01's "+course.DeliverableName+" as built into coursekit, so assign works from any directory)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -40,11 +43,11 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
-	release, err := os.ReadFile(*nbPath)
+	release, name, err := releaseNotebook(*nbPath)
 	if err != nil {
 		return err
 	}
-	as, err := grade.Assign(key, roster, release, filepath.Base(*nbPath), *out)
+	as, err := grade.Assign(key, roster, release, name, *out)
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
@@ -53,6 +56,17 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "assigned %d learners into %s\n", len(as), *out)
 	return nil
+}
+
+// releaseNotebook is the notebook at path, or with path "" the deliverable
+// built into the binary (found relative to the module at build time, not
+// to the working directory).
+func releaseNotebook(path string) (data []byte, name string, err error) {
+	if path == "" {
+		return course.Deliverable, course.DeliverableName, nil
+	}
+	data, err = os.ReadFile(path)
+	return data, filepath.Base(path), err
 }
 
 // cmdGrade grades submitted notebooks without running them.
