@@ -50,7 +50,7 @@ func (s *Submission) savedLine() (en, zh string) {
 	if s.SavedAt == "" {
 		return "no saved time", "没有保存时间"
 	}
-	return s.SavedAtFrom + " " + s.SavedAt, savedTimeZh[s.SavedAtFrom] + " " + s.SavedAt
+	return s.SavedAtFrom + " " + s.SavedAt, savedTimeZh[s.SavedAtFrom] + " " + s.savedAt.Format("2006-01-02 15:04:05") + " UTC"
 }
 
 // pickGraded is the duplicate rule: of one learner's files, the one graded

@@ -427,6 +427,7 @@ func (sm *Summary) HTML() string {
 //	grades.csv              one row per roster learner (LMS upload)
 //	manual-review.csv       the free-text queue, with a score column to fill
 //	summary.md, summary.html
+//	class.html              the class report: charts and tables, one offline page
 //	grades.json             every submission in full (instructor only)
 //	results/NAME.json       Gradescope results.json per submission
 //	feedback/NAME.md, .html learner feedback in Chinese
@@ -464,6 +465,9 @@ func (b *Batch) Write(dir string) error {
 		return err
 	}
 	if err := write("summary.html", str(sm.HTML())); err != nil {
+		return err
+	}
+	if err := write(ClassFile, b.ClassReport); err != nil {
 		return err
 	}
 	all, err := json.MarshalIndent(b.Subs, "", "  ")

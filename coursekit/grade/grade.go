@@ -135,6 +135,9 @@ type Submission struct {
 	Max       float64      `json:"max"`
 	Integrity []Finding    `json:"integrity,omitempty"`
 	Manual    []ManualItem `json:"manual,omitempty"`
+	// Mistakes are the unit's typical mistakes recognised from the card's
+	// numbers (Mistake* codes), for the class report.
+	Mistakes []string `json:"mistakes,omitempty"`
 	// StatusLine is the honest one-line summary, in Chinese.
 	StatusLine string `json:"status_line"`
 
@@ -204,6 +207,8 @@ type variantInfo struct {
 
 	sumOnce sync.Once
 	sum     *metrics.Summary
+	refOnce sync.Once
+	ref     *mistakeRef
 }
 
 // summary is the variant's metrics summary, computed on first use: only
@@ -419,7 +424,9 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	for _, r := range hidden {
 		sub.add(g.scoreHidden(r), learner, c)
 	}
-	sub.add(g.ownVariant(c, own), learner, c)
+	ov, from := g.ownVariant(c, own)
+	sub.add(ov, learner, c)
+	sub.Mistakes = g.mistakesOf(c, own, payloads[0].payload.Trace.SHA256, from)
 	sub.Integrity = g.integrity(nb, learner, payloads, src, own, rep)
 	sub.StatusLine = sub.statusLine()
 	return sub
@@ -668,13 +675,16 @@ func (a fingerprint) stated() bool {
 // learner's variant or the public example) better than the learner's own,
 // and a card that does not state the key figures at all. Numbers that fit
 // no trace are just wrong: the public rows grade them.
-func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
-	x := Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
+//
+// from is the trace the numbers were copied from (who "" is the public
+// trace), nil when they were not.
+func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *variantInfo) {
+	x = Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
 	fp := cardFingerprint(c)
 	if !fp.stated() {
 		x.Status = card.Fail
 		x.Message = "卡片还没有写出能看出数字来源的关键数字(1 s 门槛下的 P95、成本,以及窗口长度或合格数):写出你复算的数字后,这一项才能核对。"
-		return x
+		return x, nil
 	}
 	mine, _ := fp.matches(own.fp)
 	best, who := 0, ""
@@ -683,7 +693,7 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
 			continue
 		}
 		if m, rare := fp.matches(o.fp); rare && m > best {
-			best, who = m, o.who
+			best, who, from = m, o.who, o
 		}
 	}
 	// A copy agrees with another trace on the rare figures and on at
@@ -698,10 +708,10 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
 		x.Status = card.Fail
 		x.Message = "卡片上的数字与发给你的那一份 trace 对不上,却与另一份 trace 高度吻合。请用发给你的 trace(笔记本旁边的 trace.jsonl)重新计算。"
 		x.Detail = fmt.Sprintf("卡片的 5 项关键数字中有 %d 项与%s吻合,与本人的 trace 只有 %d 项吻合。", best, whose, mine)
-		return x
+		return x, from
 	}
 	x.Points = x.Max
-	return x
+	return x, nil
 }
 
 // ---- partial credit ----

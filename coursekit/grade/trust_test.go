@@ -149,20 +149,7 @@ func TestGradescopeOtherAccountCostsOwnVariant(t *testing.T) {
 func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 	f := newFixture(t, "alice", "bob")
 	v := f.variants["alice"]
-	withTime := func(nb []byte, at string) []byte {
-		return edit(t, nb, func(_ map[string]any, cells []any) []any {
-			out := cellByRole(cells, RoleSelfCheck)["outputs"].([]any)[0].(map[string]any)
-			data := out["data"].(map[string]any)
-			var p map[string]any
-			json.Unmarshal([]byte(data[card.MIMEType].(string)), &p)
-			p["checked_at"] = at
-			if at == "" { // written by an older coursekit
-				delete(p, "checked_at")
-			}
-			data[card.MIMEType] = string(mustJSON(t, p))
-			return cells
-		})
-	}
+	withTime := func(nb []byte, at string) []byte { return checkedAt(t, nb, at) }
 	newer := withTime(f.submitted(t, "alice", correctCard(t, v)), "2026-11-30T10:00:00Z")
 	older := withTime(f.submitted(t, "alice", mistakenCard(t, v)), "2026-11-29T09:00:00Z")
 	never := f.nb["alice"] // never run: nothing to grade
@@ -280,20 +267,41 @@ func TestPartialCreditSaysWhy(t *testing.T) {
 	}
 }
 
+// checkedAt is nb with its self-check output stamped at (RFC 3339), or
+// with no stamp for at "" (as an older coursekit wrote it).
+func checkedAt(t testing.TB, nb []byte, at string) []byte {
+	t.Helper()
+	return edit(t, nb, func(_ map[string]any, cells []any) []any {
+		out := cellByRole(cells, RoleSelfCheck)["outputs"].([]any)[0].(map[string]any)
+		data := out["data"].(map[string]any)
+		var p map[string]any
+		json.Unmarshal([]byte(data[card.MIMEType].(string)), &p)
+		p["checked_at"] = at
+		if at == "" {
+			delete(p, "checked_at")
+		}
+		data[card.MIMEType] = string(mustJSON(t, p))
+		return cells
+	})
+}
+
 // englishWord is a run of Latin letters that is not a known identifier.
 var englishWord = regexp.MustCompile(`[A-Za-z]{3,}`)
 
 // allowedLatin are the words the Chinese text uses as terms, ids and
 // file names.
-var allowedLatin = map[string]bool{"trace": true, "TTFT": true, "goodput": true, "nbformat": true, "ipynb": true, "json": true, "jsonl": true, "csv": true, "LMS": true, "ITL": true, "SLO": true, "ECharts": true, "Gradescope": true}
+var allowedLatin = map[string]bool{"trace": true, "TTFT": true, "goodput": true, "nbformat": true, "ipynb": true, "json": true, "jsonl": true, "csv": true, "LMS": true, "ITL": true, "SLO": true, "ECharts": true, "Gradescope": true, "JSON": true, "GPU": true, "UTC": true}
 
 // chineseOnly reports the English words of text that are not ids, file
 // names or terms (known lists the test passes in).
 func chineseOnly(text string, known ...string) []string {
+	known = slices.Clone(known)
+	slices.SortFunc(known, func(a, b string) int { return len(b) - len(a) }) // "figures.qualified_rate" before "figures.qualified"
 	for _, k := range known {
 		text = strings.ReplaceAll(text, k, " ")
 	}
-	text = regexp.MustCompile("`[^`]*`").ReplaceAllString(text, " ") // code spans: criterion ids
+	text = regexp.MustCompile(`\b[0-9a-f]{12}\b`).ReplaceAllString(text, " ") // cell ids
+	text = regexp.MustCompile("`[^`]*`").ReplaceAllString(text, " ")          // code spans: criterion ids
 	var bad []string
 	for _, w := range englishWord.FindAllString(text, -1) {
 		if !allowedLatin[w] {
