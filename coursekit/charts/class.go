@@ -69,7 +69,7 @@ func PassRates(names []string, passed []int, graded int, options ...Option) *ec.
 	}
 	b.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("各检查项通过率", fmt.Sprintf("得满分的学习者占可评分学习者(%d 人)的比例;红色低于 50%%,橙色低于 80%%", graded))),
+		ec.WithTitleOpts(titled("各检查项通过率", fmt.Sprintf("得满分的学习者占可评分学习者（%d 人）的比例；红色低于 50%%，橙色低于 80%%", graded))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "20", Left: "330", Right: "110"}),
@@ -100,7 +100,7 @@ func Mistakes(names []string, counts []int, graded int, options ...Option) *ec.B
 	}
 	b.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("常见错误", fmt.Sprintf("从口径卡上的数字认出来的典型错误;可评分学习者 %d 人", graded))),
+		ec.WithTitleOpts(titled("常见错误", fmt.Sprintf("从口径卡上的数字认出来的典型错误；可评分学习者 %d 人", graded))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "30", Left: "300", Right: "80"}),

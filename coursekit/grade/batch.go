@@ -108,21 +108,21 @@ func (b *Batch) markDuplicates() {
 			en, zh := s.savedLine()
 			if !s.Gradable {
 				en += ", ungradable"
-				zh += ",无法评分"
+				zh += "，无法评分"
 			}
 			best.others = append(best.others, s.Name)
 			othersEn = append(othersEn, fmt.Sprintf("%s (%s)", s.Name, en))
 			othersZh = append(othersZh, fmt.Sprintf("%s(%s)", s.Name, zh))
 			s.SupersededBy = best.Name
 			s.Integrity = append(s.Integrity, Finding{Code: FindDuplicate,
-				Message: fmt.Sprintf("这份提交没有计分:你一共提交了 %d 份,计分的是 %s。", len(subs), best.Name)})
+				Message: fmt.Sprintf("这份提交没有计分：你一共提交了 %d 份，计分的是 %s。", len(subs), best.Name)})
 		}
 		en, zh := best.savedLine()
 		best.Integrity = append(best.Integrity, Finding{Code: FindDuplicate,
-			Message: fmt.Sprintf("你一共提交了 %d 份笔记本,计分的是这一份(%s);另外的 %s 没有计分。规则:能评分的优先,其中取笔记本自己记录的保存时间最新的一份。", len(subs), zh, strings.Join(othersZh, "、"))})
+			Message: fmt.Sprintf("你一共提交了 %d 份笔记本，计分的是这一份（%s）；另外的 %s 没有计分。规则：能评分的优先，其中取笔记本自己记录的保存时间最新的一份。", len(subs), zh, strings.Join(othersZh, "、"))})
 		b.Warnings = append(b.Warnings, Warning{
 			Text: fmt.Sprintf("%s handed in %d files: graded %s (%s); not graded: %s", l.ID, len(subs), best.Name, en, strings.Join(othersEn, "; ")),
-			Zh:   fmt.Sprintf("%s 提交了 %d 份:计分的是 %s(%s);没有计分:%s", l.ID, len(subs), best.Name, zh, strings.Join(othersZh, "、")),
+			Zh:   fmt.Sprintf("%s 提交了 %d 份：计分的是 %s（%s）；没有计分：%s", l.ID, len(subs), best.Name, zh, strings.Join(othersZh, "、")),
 		})
 	}
 }
@@ -168,7 +168,7 @@ func (k KeyCheck) Loud() bool { return !k.Stop() && 2*(k.Records-k.Verified) > k
 func (k KeyCheck) Warning() Warning {
 	return Warning{
 		Text: fmt.Sprintf("the key verifies only %d of %d release records: check that --key-file is the key assign used for this class (failed: %s)", k.Verified, k.Records, strings.Join(k.Failed, ", ")),
-		Zh:   fmt.Sprintf("密钥只验证通过了 %d/%d 份发放记录:请确认 --key-file 是发放这个班时用的密钥。没有通过的:%s", k.Verified, k.Records, strings.Join(k.Failed, "、")),
+		Zh:   fmt.Sprintf("密钥只验证通过了 %d/%d 份发放记录：请确认 --key-file 是发放这个班时用的密钥。没有通过的：%s", k.Verified, k.Records, strings.Join(k.Failed, "、")),
 	}
 }
 

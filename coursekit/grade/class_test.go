@@ -146,8 +146,8 @@ func TestClassReport(t *testing.T) {
 	s := string(page)
 	for _, w := range []string{
 		"分数分布", "各检查项通过率", "常见错误", "删掉了失败的尝试", "把没有首字的尝试当成 TTFT = 0", "P95 用了线性插值", "TTFT 恰好等于门槛的没算合格",
-		"用了课程示例 trace", "疑似抄袭", "锁定格被改动", "重复提交(1 人)", "first-try.ipynb", "无法评分的文件(3 份)", "自检没有运行", "文件不完整",
-		"&lt;img src=x onerror=alert(1)&gt;.ipynb", "人工阅读队列(",
+		"用了课程示例 trace", "疑似抄袭", "锁定单元格被改动", "重复提交（1 人）", "first-try.ipynb", "无法评分的文件（3 份）", "自检没有运行", "文件不完整",
+		"&lt;img src=x onerror=alert(1)&gt;.ipynb", "人工阅读队列（",
 	} {
 		if !strings.Contains(s, w) {
 			t.Errorf("class.html lacks %q", w)

@@ -132,7 +132,7 @@ func (c *Collection) add(p, rel string) {
 	}
 	z, err := zip.OpenReader(p)
 	if err != nil {
-		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: ungradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件,里面的提交一份也读不出来(%v)。请重新下载或重新打包。", filepath.Base(p), err)})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: ungradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
 		return
 	}
 	c.closers = append(c.closers, z)
@@ -163,10 +163,10 @@ func (c *Collection) add(p, rel string) {
 	if len(ignored) > 0 {
 		c.Notes = append(c.Notes, Warning{
 			Text: fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", zname, len(ignored), strings.Join(ignored, ", ")),
-			Zh:   fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件,没有评分:%s", zname, len(ignored), strings.Join(ignored, "、"))})
+			Zh:   fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored), strings.Join(ignored, "、"))})
 	}
 	if len(skipped) > 0 {
-		c.Notes = append(c.Notes, warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件(__MACOSX、._*、.ipynb_checkpoints)",
+		c.Notes = append(c.Notes, warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件（__MACOSX、._*、.ipynb_checkpoints）",
 			"%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", zname, len(skipped)))
 	}
 }
@@ -179,19 +179,19 @@ func (in Input) read(max int64) ([]byte, error) {
 		return ReadFileLimited(in.Path, max)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {
-		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节,超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
+		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
 	}
 	rc, err := in.zf.Open()
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件读不出来:%v", err)
+		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, max+1))
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件已损坏,或解压出来的内容与压缩包记录的大小、校验和不符(%v):请重新打包后再提交。", err)
+		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
 	}
 	if int64(len(b)) > max {
-		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", max)
+		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
 	}
 	return b, nil
 }
@@ -258,7 +258,7 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 		}
 		var u *Ungradable
 		if !errors.As(err, &u) {
-			u = ungradable(ReasonUnreadable, "读不了这个文件:%v", err)
+			u = ungradable(ReasonUnreadable, "读不了这个文件：%v", err)
 		}
 		return s.fail(u)
 	}
@@ -283,7 +283,7 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s.Learner = lms
 	case s.Learner != lms:
 		f := Finding{Code: FindLMSOtherLearner, Warn: true,
-			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者:按发放记录评分,“数字来自你的 trace”一项等老师核对。",
+			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者：按发放记录评分，“数字来自你的 trace”一项等老师核对。",
 			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s", num, lms, s.Learner)}
 		if s.Gradable {
 			s.withholdOwnVariant(f, fmt.Sprintf("发放记录写的是 %s,LMS 记录的提交者是 %s:请核对这是不是提交者本人的作业。", s.Learner, lms))

@@ -257,7 +257,7 @@ func TestExecuteAllScoresEachRunOnItsOwn(t *testing.T) {
 		"ann": {card.Pass, 2, "一致"},
 		"ben": {card.Fail, 1, "attempts"},
 		"cat": {card.Fail, 0, "总时限"},
-		"dan": {card.Fail, 0, "第 7 个单元格出错:error output: panic: index out of range"},
+		"dan": {card.Fail, 0, "第 7 个单元格出错：error output: panic: index out of range"},
 		"eve": {card.Pass, 2, "一致"},
 	}
 	for id, w := range want {
@@ -430,7 +430,7 @@ func TestRunFailureQuotesTheCell(t *testing.T) {
 	  {"output_type": "error", "ename": "ERROR", "evalue": "exit status 2", "traceback": []}]}]}`)
 	log := "== x\nFAIL /tmp/w/submission.ipynb: cell 1: GoNB error HTML (gonb-err-location) in output\n"
 	msg, detail := runFailure(log, executed, time.Minute)
-	want := "从头重新运行时第 2 个单元格(以“var xs []int”开头)出错:panic: runtime error: index out of range [3] with length 0"
+	want := "从头重新运行时第 2 个单元格（以“var xs []int”开头）出错：panic: runtime error: index out of range [3] with length 0"
 	if msg != want || !strings.Contains(detail, "gonb-err-location") {
 		t.Errorf("runFailure =\n%q, %q\nwant\n%q", msg, detail, want)
 	}
@@ -485,7 +485,7 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 		t.Errorf("jon: gradable %v, integrity %+v: the edited data cell must stay a warning", jonS.Gradable, jonS.Integrity)
 	}
 	kim := got["kim"]
-	if kim.Gradable || kim.ReasonCode != ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到卡片") || !strings.Contains(kim.Reason, "undefined: myCard") {
+	if kim.Gradable || kim.ReasonCode != ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到口径卡") || !strings.Contains(kim.Reason, "undefined: myCard") {
 		t.Errorf("kim: gradable %v, reason %q", kim.Gradable, kim.Reason)
 	}
 	if _, ok := kim.Score(ExecutionID); ok {

@@ -224,7 +224,7 @@ type Missed struct {
 
 // integrityLine is a warning finding as one Chinese summary line.
 func integrityLine(learner string, f Finding) string {
-	return learner + ":" + zhName(findingZh, f.Code) + " — " + f.Message
+	return learner + "：" + zhName(findingZh, f.Code) + " — " + f.Message
 }
 
 // Summarize computes the batch summary.
@@ -250,7 +250,7 @@ func (b *Batch) Summarize() *Summary {
 			continue
 		}
 		if len(s.others) > 0 {
-			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s:计分的是 %s;没有计分:%s", l.ID, s.Name, strings.Join(s.others, "、")))
+			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(s.others, "、")))
 		}
 		if !s.Gradable {
 			continue
@@ -270,7 +270,7 @@ func (b *Batch) Summarize() *Summary {
 			}
 			m.Count++
 			if x.ID == OwnVariantID && x.Detail != "" {
-				sm.Copies = append(sm.Copies, l.ID+":"+x.Detail)
+				sm.Copies = append(sm.Copies, l.ID+"："+x.Detail)
 			}
 		}
 		for _, f := range s.Integrity {
@@ -306,10 +306,10 @@ func maxOf(xs ...int) int {
 // Section titles shared by summary.md, summary.html and class.html.
 const (
 	titleUngradable = "无法评分"
-	titleCopies     = "数字与别人的 trace 吻合(疑似抄袭)"
+	titleCopies     = "数字与别人的 trace 吻合（疑似抄袭）"
 	titleIntegrity  = "完整性问题"
-	titleDuplicates = "重复提交(每人只计一份)"
-	titleWarnings   = "提醒(跳过的文件、重复提交、没有应用的人工评分)"
+	titleDuplicates = "重复提交（每人只计一份）"
+	titleWarnings   = "提醒（跳过的文件、重复提交、没有应用的人工评分）"
 	titleKey        = "⚠ 密钥与发放记录"
 )
 
@@ -319,10 +319,10 @@ func (sm *Summary) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分汇总\n\n")
 	if sm.KeyWarning != "" {
-		fmt.Fprintf(&b, "> **%s**:%s\n\n", titleKey, e(sm.KeyWarning))
+		fmt.Fprintf(&b, "> **%s**：%s\n\n", titleKey, e(sm.KeyWarning))
 	}
-	fmt.Fprintf(&b, "名单 %d 人;收到 %d 份提交,可评分 %d 份,无法评分 %d 份;%d 人没有提交。\n\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
-	b.WriteString("## 分数分布(自动评分部分,占自动评分满分的比例)\n\n```\n")
+	fmt.Fprintf(&b, "名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。\n\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	b.WriteString("## 分数分布（自动评分部分，占自动评分满分的比例）\n\n```\n")
 	mx := maxOf(sm.Buckets[:]...)
 	for i, n := range sm.Buckets {
 		fmt.Fprintf(&b, "%3d–%3d%% | %-30s %d\n", i*10, i*10+10, bar(n, mx, 30), n)
@@ -338,7 +338,7 @@ func (sm *Summary) Markdown() string {
 	if len(sm.Reasons) > 0 {
 		b.WriteString("\n## " + titleUngradable + "\n\n")
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
-			fmt.Fprintf(&b, "- %s:%d 份\n", e(zhName(reasonZh, k)), sm.Reasons[k])
+			fmt.Fprintf(&b, "- %s：%d 份\n", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
 	}
 	for _, sec := range []struct {
@@ -353,7 +353,7 @@ func (sm *Summary) Markdown() string {
 			fmt.Fprintf(&b, "- %s\n", e(l))
 		}
 	}
-	fmt.Fprintf(&b, "\n## 人工阅读队列(%d 条;关键词辅助分只用于排序,不计入自动分)\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
+	fmt.Fprintf(&b, "\n## 人工阅读队列（%d 条；关键词辅助分只用于排序，不计入自动分）\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), codeSpan(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
 	}
@@ -374,10 +374,10 @@ func (sm *Summary) HTML() string {
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分汇总</h1>\n")
 	if sm.KeyWarning != "" {
-		fmt.Fprintf(&b, "<p class=\"fail\"><strong>%s</strong>:%s</p>\n", e(titleKey), e(sm.KeyWarning))
+		fmt.Fprintf(&b, "<p class=\"fail\"><strong>%s</strong>：%s</p>\n", e(titleKey), e(sm.KeyWarning))
 	}
-	fmt.Fprintf(&b, "<p>名单 %d 人;收到 %d 份提交,可评分 %d 份,无法评分 %d 份;%d 人没有提交。</p>\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
-	b.WriteString("<h2>分数分布(自动评分部分)</h2>\n<table><tbody>\n")
+	fmt.Fprintf(&b, "<p>名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。</p>\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	b.WriteString("<h2>分数分布（自动评分部分）</h2>\n<table><tbody>\n")
 	mx := maxOf(sm.Buckets[:]...)
 	for i, n := range sm.Buckets {
 		w := 0
@@ -395,7 +395,7 @@ func (sm *Summary) HTML() string {
 	if len(sm.Reasons) > 0 {
 		b.WriteString("<h2>" + titleUngradable + "</h2>\n<ul>")
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
-			fmt.Fprintf(&b, "<li>%s:%d 份</li>", e(zhName(reasonZh, k)), sm.Reasons[k])
+			fmt.Fprintf(&b, "<li>%s：%d 份</li>", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
 		b.WriteString("</ul>\n")
 	}
@@ -413,7 +413,7 @@ func (sm *Summary) HTML() string {
 	list(titleIntegrity, sm.Integrity)
 	list(titleDuplicates, sm.Duplicates)
 	list(titleWarnings, warningsZh(sm.Warnings))
-	fmt.Fprintf(&b, "<h2>人工阅读队列(%d 条)</h2>\n<p>关键词辅助分只用于排序,不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
+	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",
 			e(m.Learner), e(m.Title), e(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))

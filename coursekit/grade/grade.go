@@ -318,7 +318,7 @@ func (s *Submission) fail(u *Ungradable) *Submission {
 	s.Gradable = false
 	s.ReasonCode, s.Reason = u.Code, u.Msg
 	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
-	s.StatusLine = "无法评分:" + u.Msg
+	s.StatusLine = "无法评分：" + u.Msg
 	return s
 }
 
@@ -332,14 +332,14 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
 	defer func() {
 		if r := recover(); r != nil { // a bug must not end the batch
-			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错(%v),请老师人工查看。", r))
+			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错（%v），请老师人工查看。", r))
 		}
 	}()
 	if int64(len(data)) > g.o.MaxBytes {
-		return sub.fail(ungradable(ReasonTooLarge, "文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
+		return sub.fail(ungradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
 	}
 	if err := g.prepare(); err != nil {
-		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace:%v", err))
+		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
 	}
 	nb, err := ParseNotebook(data)
 	if err != nil {
@@ -381,20 +381,20 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		}
 	}
 	if len(cardCells) > 1 {
-		return sub.fail(ungradable(ReasonTwoCards, "笔记本里有 %d 个卡片格;只保留一个卡片格,重新运行自检后再提交。", len(cardCells)))
+		return sub.fail(ungradable(ReasonTwoCards, "笔记本里有 %d 个口径卡单元格；只保留一个口径卡单元格，重新运行自检后再提交。", len(cardCells)))
 	}
 	distinct := map[string]bool{}
 	for _, p := range payloads {
 		distinct[string(p.raw)] = true
 	}
 	if len(distinct) > 1 {
-		return sub.fail(ungradable(ReasonTwoCards, "输出里有 %d 张不同的卡片;只保留一个自检格,从卡片格开始重新运行后再提交。", len(distinct)))
+		return sub.fail(ungradable(ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
 	}
 	if len(payloads) == 0 {
 		if len(cardCells) == 1 {
-			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出:请运行最后的自检格,保存后再提交(评分只读自检输出里的卡片,不运行你的代码)。"))
+			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交（评分只读自检输出里的口径卡，不运行你的代码）。"))
 		}
-		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有卡片:既没有卡片格,也没有自检输出。是不是交错了文件?"))
+		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
 	}
 	var cardCell *Cell
 	if len(cardCells) == 1 {
@@ -470,7 +470,7 @@ func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
 	if a := nb.Assignment; a != nil && a.Learner != "" {
 		claimed = a.Learner
 	}
-	return "", ungradable(ReasonUnknown, "名单里没有学习者 %q:文件名或所在文件夹应当是学习者 id。", claimed)
+	return "", ungradable(ReasonUnknown, "名单里没有学习者 %q：文件名或所在文件夹应当是学习者 id。", claimed)
 }
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {
@@ -504,7 +504,7 @@ func (s *Submission) withholdOwnVariant(f Finding, note string) {
 	s.Total = round2(s.Total - x.Points)
 	s.Pending = round2(s.Pending + x.Max)
 	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
-	x.Message = fmt.Sprintf("这份笔记本是发给另一位学习者的,却由你的账号提交:这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
+	x.Message = fmt.Sprintf("这份笔记本是发给另一位学习者的，却由你的账号提交：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
 	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
 	s.StatusLine = s.statusLine()
 }
@@ -525,9 +525,9 @@ func (s *Submission) statusLine() string {
 			}
 		}
 	}
-	line := fmt.Sprintf("自动评分 %s/%s 分;公开检查 %d/%d 通过,隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
+	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
 	if s.Pending > 0 {
-		line += fmt.Sprintf(";另有 %s 分的文字题等待老师阅读", fmtPts(s.Pending))
+		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", fmtPts(s.Pending))
 	}
 	return line
 }
@@ -547,9 +547,9 @@ func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Sc
 			x.Pending = true
 			x.Status = card.NeedsHuman
 			if r.Status == card.Fail {
-				x.Message = "关键词预检没有找到相关内容:" + r.Hint + "(老师仍会阅读你的答案。)"
+				x.Message = "关键词预检没有找到相关内容：" + r.Hint + "（老师仍会阅读你的答案。）"
 			} else {
-				x.Message = "文字题,等待老师阅读评分。"
+				x.Message = "文字题，等待老师阅读评分。"
 			}
 		}
 		return x
@@ -560,11 +560,11 @@ func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Sc
 	case card.Fail:
 		if f, why, ok := partial(r.ID, c, s); ok {
 			if f >= 1 { // our bands agree, the exact check does not: half credit
-				f, why = 0.5, "数值都接近复算结果,但没有通过精确核对(看上面的提示),给一半"
+				f, why = 0.5, "数值都接近复算结果，但没有通过精确核对（看上面的提示），给一半"
 			}
 			x.Points = round2(f * x.Max)
 			if x.Points > 0 {
-				x.Message += fmt.Sprintf("(部分得分 %s/%s:%s。)", fmtPts(x.Points), fmtPts(x.Max), why)
+				x.Message += fmt.Sprintf("（部分得分 %s/%s：%s。）", fmtPts(x.Points), fmtPts(x.Max), why)
 			}
 			x.Detail = fmt.Sprintf("partial credit %.2f", f)
 		}
@@ -683,7 +683,7 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *vari
 	fp := cardFingerprint(c)
 	if !fp.stated() {
 		x.Status = card.Fail
-		x.Message = "卡片还没有写出能看出数字来源的关键数字(1 s 门槛下的 P95、成本,以及窗口长度或合格数):写出你复算的数字后,这一项才能核对。"
+		x.Message = "口径卡还没有写出能看出数字来源的关键数字（1 s 门槛下的 P95、成本，以及窗口长度或合格数）：写出你复算的数字后，这一项才能核对。"
 		return x, nil
 	}
 	mine, _ := fp.matches(own.fp)
@@ -706,8 +706,8 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *vari
 			whose = "课程公开示例的 trace"
 		}
 		x.Status = card.Fail
-		x.Message = "卡片上的数字与发给你的那一份 trace 对不上,却与另一份 trace 高度吻合。请用发给你的 trace(笔记本旁边的 trace.jsonl)重新计算。"
-		x.Detail = fmt.Sprintf("卡片的 5 项关键数字中有 %d 项与%s吻合,与本人的 trace 只有 %d 项吻合。", best, whose, mine)
+		x.Message = "口径卡上的数字与发给你的那一份 trace 对不上，却与另一份 trace 高度吻合。请用发给你的 trace（笔记本旁边的 trace.jsonl）重新计算。"
+		x.Detail = fmt.Sprintf("口径卡的 5 项关键数字中有 %d 项与%s吻合，与本人的 trace 只有 %d 项吻合。", best, whose, mine)
 		return x, from
 	}
 	x.Points = x.Max
@@ -796,17 +796,17 @@ func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string
 		for i, cc := range conds {
 			slo := []string{"1 s", "0.5 s"}[i]
 			if cc == nil {
-				parts = append(parts, slo+" 门槛:没有这个条件")
+				parts = append(parts, slo+" 门槛：没有这个条件")
 				continue
 			}
 			v := score(cc, &s.Conditions[i])
 			t += v / 2
-			parts = append(parts, slo+" 门槛:"+words[v])
+			parts = append(parts, slo+" 门槛："+words[v])
 		}
-		return t, "两个门槛条件各占一半;" + strings.Join(parts, ";"), true
+		return t, "两个门槛条件各占一半；" + strings.Join(parts, "；"), true
 	}
-	bandWords := map[float64]string{1: "与复算一致", 0.5: "接近复算值(相差在 10% 以内),得这一半的一半", 0: "与复算相差太多或没有填写"}
-	ratioWords := map[float64]string{1: "分子和分母都对", 0.5: "比值对,但分子分母不是实际的计数,得这一半的一半", 0: "比值不对或没有填写"}
+	bandWords := map[float64]string{1: "与复算一致", 0.5: "接近复算值（相差在 10% 以内），得这一半的一半", 0: "与复算相差太多或没有填写"}
+	ratioWords := map[float64]string{1: "分子和分母都对", 0.5: "比值对，但分子分母不是实际的计数，得这一半的一半", 0: "比值不对或没有填写"}
 	countWords := map[float64]string{1: "与复算一致", 0: "与复算不一致"}
 	switch id {
 	case "figures.p95":
@@ -851,10 +851,10 @@ func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string
 		// The release pre-fills the task: it counts only with steps of the learner's own.
 		task := len(named) > 0 && (p.Task == card.TrainingTask || p.Task == card.InferenceTask)
 		f = 0.75 * float64(min(len(named), 4)) / 4
-		why = fmt.Sprintf("有名字的步骤 %d 个(四个才满分)", len(named))
+		why = fmt.Sprintf("有名字的步骤 %d 个（四个才满分）", len(named))
 		if task {
 			f += 0.25
-			why = "选定了任务;" + why
+			why = "选定了任务；" + why
 		}
 		return f, why, true
 	case "map.marks":
@@ -876,14 +876,14 @@ func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string
 				lack = append(lack, m.name)
 			}
 		}
-		why = "四种标注各占四分之一;已标出:" + strings.Join(have, "、") + ";还缺:" + strings.Join(lack, "、")
+		why = "四种标注各占四分之一；已标出：" + strings.Join(have, "、") + "；还缺：" + strings.Join(lack, "、")
 		return (boolF(d) + boolF(dev) + boolF(o) + boolF(fl)) / 4, why, true
 	case "map.sampling":
 		sp := strings.TrimSpace(c.Path.SamplingPoint)
 		if sp == "" || strings.Contains(sp, "监控") || strings.Contains(strings.ToLower(sp), "monitor") {
 			return 0, "", true
 		}
-		return 0.5, "写了一个具体的采样位置,但它不是路径图上某个步骤的名字", true // a concrete point, but not a step of the map
+		return 0.5, "写了一个具体的采样位置，但它不是路径图上某个步骤的名字", true // a concrete point, but not a step of the map
 	}
 	return 0, "", false
 }
@@ -902,7 +902,7 @@ func manualText(id string, c *card.Card) string {
 		if strings.TrimSpace(c.Outputs.Training) == "" && strings.TrimSpace(c.Outputs.Inference) == "" {
 			return ""
 		}
-		return "训练:" + c.Outputs.Training + "\n推理:" + c.Outputs.Inference
+		return "训练：" + c.Outputs.Training + "\n推理：" + c.Outputs.Inference
 	}
 	return ""
 }

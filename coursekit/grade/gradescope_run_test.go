@@ -64,9 +64,9 @@ func TestRunGradescope(t *testing.T) {
 		{"unsigned, bad metadata", "{not json", map[string][]byte{"06-deliverable.ipynb": unsigned}, "", "", ReasonUnknown, "提交信息也读不出来"},
 		{"unsigned, no metadata", "", map[string][]byte{"06-deliverable.ipynb": unsigned}, "", "", ReasonUnknown, "无法确定这是谁的提交"},
 		{"unsigned, account not on the roster", gsMeta("zed", "zed@example.edu"), map[string][]byte{"06-deliverable.ipynb": unsigned}, "", "", ReasonUnknown, "不在课程名单里"},
-		{"no notebook", gsMeta("alice", ""), map[string][]byte{"card.pdf": []byte("%PDF")}, "", "", ReasonNoNotebook, "你上传的是:card.pdf"},
+		{"no notebook", gsMeta("alice", ""), map[string][]byte{"card.pdf": []byte("%PDF")}, "", "", ReasonNoNotebook, "你上传的是：card.pdf"},
 		{"nothing uploaded", gsMeta("alice", ""), nil, "", "", ReasonNoNotebook, "没有找到 .ipynb 笔记本"},
-		{"two notebooks", gsMeta("alice", ""), map[string][]byte{"a.ipynb": good, "b/c.ipynb": good}, "", "", ReasonTwoNotebooks, "上传了 2 个笔记本(a.ipynb、b/c.ipynb)"},
+		{"two notebooks", gsMeta("alice", ""), map[string][]byte{"a.ipynb": good, "b/c.ipynb": good}, "", "", ReasonTwoNotebooks, "上传了 2 个笔记本（a.ipynb、b/c.ipynb）"},
 		{"truncated notebook", gsMeta("alice", ""), map[string][]byte{"06-deliverable.ipynb": good[:200]}, "alice", "gradescope_sid", ReasonTruncated, "中途断了"},
 	}
 	for _, c := range cases {

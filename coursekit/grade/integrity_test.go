@@ -76,7 +76,7 @@ func TestIntegrityTampering(t *testing.T) {
 			return cells
 		}), []string{FindInconsistent}},
 		{"card cell not Go any more", edit(t, good, func(_ map[string]any, cells []any) []any {
-			cellByRole(cells, RoleCard)["source"] = "这里本来是卡片"
+			cellByRole(cells, RoleCard)["source"] = "这里本来是口径卡"
 			return cells
 		}), []string{FindInconsistent}},
 		{"card output moved to another cell", edit(t, good, func(_ map[string]any, cells []any) []any {

@@ -198,20 +198,20 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 			i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == row.Criterion })
 			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
-				warnings = append(warnings, warnf("%s:%s 的 %s 在 %s 里已经不等人工评分(现在没有这个答案),这个分数没有应用",
+				warnings = append(warnings, warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
 					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
 			if now := textSHA(s.Manual[j].Text); now != row.TextSHA {
 				warnings = append(warnings, Warning{
 					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
-					Zh:   fmt.Sprintf("%s:%s 的 %s 在 %s 里的答案在评分之后改过,这个分数没有应用,仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
+					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
 				continue
 			}
 			s.setManual(i, row)
 		}
 		if !found {
-			warnings = append(warnings, warnf("%s:%[2]s 在这批提交里没有可评分的笔记本,%[3]s 的分数没有应用",
+			warnings = append(warnings, warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数没有应用",
 				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion))
 		}
 	}
@@ -227,7 +227,7 @@ func (s *Submission) setManual(i int, row ManualScore) {
 	if x.Points >= x.Max {
 		x.Status = card.Pass
 	}
-	x.Message = fmt.Sprintf("老师已阅读评分:%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
+	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
 	x.Detail = "manual score from " + row.Pos
 	s.Total = round2(s.Total + x.Points)
 	s.Pending = round2(s.Pending - x.Max)
@@ -240,7 +240,7 @@ func (s *Submission) setManual(i int, row ManualScore) {
 	}
 	// The total now holds points a person gave: say so.
 	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
-		head, tail, _ := strings.Cut(rest, ";")
-		s.StatusLine = "得分 " + head + fmt.Sprintf("(其中文字题由老师评 %s 分);", fmtPts(manual)) + tail
+		head, tail, _ := strings.Cut(rest, "；")
+		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", fmtPts(manual)) + tail
 	}
 }

@@ -28,11 +28,11 @@ type MistakeInfo struct {
 
 // MistakeList is every mistake the report names, in teaching order.
 var MistakeList = []MistakeInfo{
-	{MistakeFailuresDeleted, "删掉了失败的尝试(分母只剩成功请求)", []string{"stated.attempts", "figures.failure_rate", "figures.qualified_rate"}},
+	{MistakeFailuresDeleted, "删掉了失败的尝试（分母只剩成功请求）", []string{"stated.attempts", "figures.failure_rate", "figures.qualified_rate"}},
 	{MistakeMissingTTFTZero, "把没有首字的尝试当成 TTFT = 0", []string{"stated.samples", "figures.p95"}},
-	{MistakeLinearP95, "P95 用了线性插值,而不是最近秩", []string{"stated.method", "figures.p95"}},
-	{MistakeStrictLess, "TTFT 恰好等于门槛的没算合格(联合合格是 ≤)", []string{"figures.qualified", "figures.qualified_rate", "figures.goodput", "figures.cost"}},
-	{MistakeCourseTrace, "用了课程示例 trace,而不是发给自己的那一份", []string{OwnVariantID}},
+	{MistakeLinearP95, "P95 用了线性插值，而不是最近秩", []string{"stated.method", "figures.p95"}},
+	{MistakeStrictLess, "TTFT 恰好等于门槛的没算合格（联合合格是 ≤）", []string{"figures.qualified", "figures.qualified_rate", "figures.goodput", "figures.cost"}},
+	{MistakeCourseTrace, "用了课程示例 trace，而不是发给自己的那一份", []string{OwnVariantID}},
 }
 
 // mistakeRef is what recognising the mistakes needs from one variant,

@@ -3,10 +3,15 @@ package grade
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -248,7 +253,7 @@ func TestPartialCreditSaysWhy(t *testing.T) {
 	half.Path.Steps = half.Path.Steps[:2]
 	half.Path.SamplingPoint = half.Path.Steps[1].Name
 	cards = append(cards, half)
-	why := regexp.MustCompile(`部分得分[^:：]*[:：][^)）]*\p{Han}[^)）]*[)）]`)
+	why := regexp.MustCompile(`部分得分[^：：]*[：：][^））]*\p{Han}[^））]*[））]`)
 	n := 0
 	for _, cd := range cards {
 		s := f.g.Grade("alice.ipynb", f.submitted(t, "alice", cd))
@@ -366,5 +371,52 @@ func TestLMSOtherLearnerOwnVariantReviewed(t *testing.T) {
 	}
 	if x, _ := s.Score(OwnVariantID); x.Pending || x.Points != 3 || s.Total != before+3 {
 		t.Errorf("after review: %+v, total %s (was %s)", x, fmtPts(s.Total), fmtPts(before))
+	}
+}
+
+// Every reason and finding code has a Chinese name for the summary and
+// the class report (read from this package's own constants).
+func TestEveryCodeHasAChineseName(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range pkgs["grade"].Files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, name := range vs.Names {
+					if i >= len(vs.Values) {
+						continue
+					}
+					lit, ok := vs.Values[i].(*ast.BasicLit)
+					if !ok {
+						continue
+					}
+					code, _ := strconv.Unquote(lit.Value)
+					switch {
+					case strings.HasPrefix(name.Name, "Reason"):
+						n++
+						if _, ok := reasonZh[code]; !ok {
+							t.Errorf("%s (%s) has no Chinese name in reasonZh", name.Name, code)
+						}
+					case strings.HasPrefix(name.Name, "Find"):
+						n++
+						if _, ok := findingZh[code]; !ok {
+							t.Errorf("%s (%s) has no Chinese name in findingZh", name.Name, code)
+						}
+					}
+				}
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("found only %d codes: the test does not read the constants", n)
 	}
 }

@@ -199,8 +199,8 @@ func csvRows(t *testing.T, path string) ([][]string, map[string]int) {
 // since is a warning and stays pending.
 func TestGradeCLIManualScores(t *testing.T) {
 	c := newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{
-		"alice": {CounterEvidence: "排队:有请求在首字前等待超时。"},
-		"bob":   {CounterEvidence: "GPU 很忙,所以没问题。"},
+		"alice": {CounterEvidence: "排队：有请求在首字前等待超时。"},
+		"bob":   {CounterEvidence: "GPU 很忙，所以没问题。"},
 	})
 	out := filepath.Join(c.dir, "graded")
 	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
@@ -244,7 +244,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	}
 
 	// Bob resubmits with a new answer: his old score is not applied.
-	c.submit(t, "bob", &card.Card{CounterEvidence: "重写:排队和超时。"})
+	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。"})
 	code, o, e = runCLI(t, append(append(args, "--manual", manual), c.sub)...)
 	if code != 0 || !strings.Contains(e, "grade: warning: "+grade.ManualFile+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
 		t.Errorf("changed answer: exit %d\n%s%s", code, o, e)
