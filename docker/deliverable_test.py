@@ -125,6 +125,10 @@ def main():
             earned = [f"{x['id']} {x['points']}/{x['max']}" for x in sub.get("scores", []) if x["points"] or x.get("pending")]
             if not sub["gradable"] or sub["total"] != 0 or earned:
                 failures.append(f"untouched release: gradable {sub['gradable']}, total {sub['total']}/{sub.get('max')}: {earned or sub.get('reason')}")
+            # Run as released, its card cell parses to the card its self-check saved.
+            warns = [f["code"] for f in sub.get("integrity", []) if f["warn"]]
+            if warns:
+                failures.append(f"untouched release: integrity warnings {warns}")
 
     for f in failures:
         print("FAIL", f)
