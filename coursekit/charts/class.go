@@ -51,7 +51,6 @@ func ScoreDistribution(bands []string, counts []int, subtitle string, options ..
 // is the criterion, passed[i] of graded learners passed it.
 func PassRates(names []string, passed []int, graded int, options ...Option) *ec.Bar {
 	c := newConfig("100%", fmt.Sprintf("%dpx", 90+24*len(names)), options)
-	b := ec.NewBar()
 	items := make([]barItem, len(names))
 	for i, n := range passed {
 		pct := 0.0
@@ -67,20 +66,28 @@ func PassRates(names []string, passed []int, graded int, options ...Option) *ec.
 		items[i] = barItem{Value: num(pct), ItemStyle: &opts.ItemStyle{Color: color},
 			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Formatter: literal(fmt.Sprintf("%.0f%%(%d/%d)", pct, n, graded))}}
 	}
+	subtitle := fmt.Sprintf("得满分的学习者占可评分学习者（%d 人）的比例；红色低于 50%%，橙色低于 80%%", graded)
+	return hbar(c, "各检查项通过率", subtitle, names, items, opts.XAxis{Type: "value", Min: 0, Max: 100, Name: "%"}, "330", "110", "60%")
+}
+
+// hbar is a horizontal bar chart of one series: names down the side,
+// items as the bars, no legend.
+func hbar(c config, title, subtitle string, names []string, items []barItem, x opts.XAxis, left, right, width string) *ec.Bar {
+	b := ec.NewBar()
 	b.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("各检查项通过率", fmt.Sprintf("得满分的学习者占可评分学习者（%d 人）的比例；红色低于 50%%，橙色低于 80%%", graded))),
+		ec.WithTitleOpts(titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "20", Left: "330", Right: "110"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Min: 0, Max: 100, Name: "%"}),
+		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "30", Left: left, Right: right}),
+		ec.WithXAxisOpts(x),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
 		ec.WithAnimation(false),
 	)
 	b.SetXAxis(labels(names))
-	b.AddSeries("通过率", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+	b.AddSeries(title, nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
 		ss.Data = items
-		ss.BarWidth = "60%"
+		ss.BarWidth = width
 	}))
 	b.XYReversal()
 	return b
@@ -90,7 +97,6 @@ func PassRates(names []string, passed []int, graded int, options ...Option) *ec.
 // the unit's typical mistakes: names[i] made by counts[i] learners.
 func Mistakes(names []string, counts []int, graded int, options ...Option) *ec.Bar {
 	c := newConfig("100%", fmt.Sprintf("%dpx", 110+36*len(names)), options)
-	b := ec.NewBar()
 	items := make([]barItem, len(counts))
 	mx := 0
 	for i, n := range counts {
@@ -98,23 +104,9 @@ func Mistakes(names []string, counts []int, graded int, options ...Option) *ec.B
 		items[i] = barItem{Value: n, ItemStyle: &opts.ItemStyle{Color: colorFail},
 			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Formatter: literal(fmt.Sprintf("%d 人", n))}}
 	}
-	b.SetGlobalOptions(
-		c.init(),
-		ec.WithTitleOpts(titled("常见错误", fmt.Sprintf("从口径卡上的数字认出来的典型错误；可评分学习者 %d 人", graded))),
-		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
-		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "30", Left: "300", Right: "80"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", MinInterval: 1, Max: max(mx+1, int(math.Ceil(float64(mx)*1.2))), Name: "人"}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
-		ec.WithAnimation(false),
-	)
-	b.SetXAxis(labels(names))
-	b.AddSeries("学习者", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
-		ss.Data = items
-		ss.BarWidth = "55%"
-	}))
-	b.XYReversal()
-	return b
+	subtitle := fmt.Sprintf("从口径卡上的数字认出来的典型错误；可评分学习者 %d 人", graded)
+	x := opts.XAxis{Type: "value", MinInterval: 1, Max: max(mx+1, int(math.Ceil(float64(mx)*1.2))), Name: "人"}
+	return hbar(c, "常见错误", subtitle, names, items, x, "300", "80", "55%")
 }
 
 func labels(xs []string) []string {

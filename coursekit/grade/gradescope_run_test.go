@@ -25,6 +25,19 @@ func gsRoot(t *testing.T, metadata string, files map[string][]byte) string {
 	return root
 }
 
+// gsGrader is a grader for alice and bob (with emails) and alice's right
+// notebook.
+func gsGrader(t *testing.T) (*Grader, []byte) {
+	t.Helper()
+	ro, _ := ReadRoster(strings.NewReader("id,email\nalice,alice@example.edu\nbob,bob@example.edu\n"))
+	f := newFixture(t, "alice", "bob")
+	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: f.public})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+}
+
 func gsMeta(sid, email string) string {
 	b, _ := json.Marshal(map[string]any{"id": 123, "created_at": "2026-11-30T10:00:00Z",
 		"assignment": map[string]any{"title": "Unit 01"},
@@ -36,13 +49,7 @@ func gsMeta(sid, email string) string {
 // signed release record or else by the account, and always writes a valid
 // results.json; bad input scores 0 with the reason in Chinese.
 func TestRunGradescope(t *testing.T) {
-	ro, _ := ReadRoster(strings.NewReader("id,email\nalice,alice@example.edu\nbob,bob@example.edu\n"))
-	f := newFixture(t, "alice", "bob")
-	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: f.public})
-	if err != nil {
-		t.Fatal(err)
-	}
-	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+	g, good := gsGrader(t)
 	unsigned := edit(t, good, func(m map[string]any, cells []any) []any {
 		delete(m["metadata"].(map[string]any), "coursekit")
 		return cells

@@ -125,13 +125,7 @@ func TestForgedOutputGradesTheSource(t *testing.T) {
 // Alice's notebook handed in from Bob's Gradescope account: an integrity
 // failure that costs the own-variant points, pending the instructor.
 func TestGradescopeOtherAccountCostsOwnVariant(t *testing.T) {
-	ro, _ := ReadRoster(strings.NewReader("id,email\nalice,alice@example.edu\nbob,bob@example.edu\n"))
-	f := newFixture(t, "alice", "bob")
-	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: f.public})
-	if err != nil {
-		t.Fatal(err)
-	}
-	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+	g, good := gsGrader(t)
 	own, _ := g.RunGradescope(gsRoot(t, gsMeta("alice", ""), map[string][]byte{"06-deliverable.ipynb": good}))
 	other, _ := g.RunGradescope(gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good}))
 	x, _ := other.Sub.Score(OwnVariantID)
