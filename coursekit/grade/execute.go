@@ -399,7 +399,10 @@ func (g *Grader) rescue(s *Submission, res ExecResult, rep RestoreReport, x Scor
 		s.StatusLine = "无法评分：" + s.Reason
 		return
 	}
-	ns.File, ns.NBFormat, ns.source = s.File, s.NBFormat, s.source
+	ns.File, ns.Name, ns.NBFormat, ns.source = s.File, s.Name, s.NBFormat, s.source
+	// The submitted file's own time, not the re-run's: for the duplicate
+	// rule it is still the file the learner saved then.
+	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
 	for i := range notes {
 		if notes[i].Code == FindExecRestored {
 			notes[i].Warn = true // nothing else reported these edits

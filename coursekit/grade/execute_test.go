@@ -468,8 +468,11 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 	got := executedBatch(t, run, ids, map[string][]byte{"ida": notRun("ida"), "jon": jon, "kim": notRun("kim")}, ExecOptions{})
 
 	ida := got["ida"]
-	if !ida.Gradable || ida.File != "ida.ipynb" {
-		t.Fatalf("ida: gradable %v (%s), file %q", ida.Gradable, ida.Reason, ida.File)
+	if !ida.Gradable || ida.File != "ida.ipynb" || ida.Name != "ida.ipynb" {
+		t.Fatalf("ida: gradable %v (%s), file %q, name %q", ida.Gradable, ida.Reason, ida.File, ida.Name)
+	}
+	if ida.SavedAt != "" { // her file had no saved time; the re-run's is not hers
+		t.Errorf("ida: saved at %s (%s), want none", ida.SavedAt, ida.SavedAtFrom)
 	}
 	if x, _ := ida.Score(ExecutionID); x.Status != card.Pass || !strings.Contains(x.Message, "没有运行自检") {
 		t.Errorf("ida: execution %+v", x)
