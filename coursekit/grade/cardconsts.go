@@ -8,15 +8,25 @@ import "go/constant"
 // cardConsts are the exported constants of package card a card cell may
 // name: their card type ("" when untyped) and value.
 var cardConsts = map[string]cardConst{
+	"ClientClock":   {"", constant.MakeString("client")},
 	"Device":        {"Layer", constant.MakeString("device")},
 	"Fail":          {"Status", constant.MakeString("fail")},
+	"FixedWindow":   {"", constant.MakeString("fixed")},
 	"Inference":     {"Layer", constant.MakeString("inference")},
 	"InferenceTask": {"Task", constant.MakeString("inference")},
+	"Linear":        {"", constant.MakeString("linear")},
 	"MIMEType":      {"", constant.MakeString("application/vnd.coursekit.card+json")},
+	"Milliseconds":  {"", constant.MakeString("ms")},
+	"NearestRank":   {"", constant.MakeString("nearest-rank")},
 	"NeedsHuman":    {"Status", constant.MakeString("needs_human")},
 	"Pass":          {"Status", constant.MakeString("pass")},
 	"PayloadSchema": {"", constant.MakeString("coursekit.card/v1")},
+	"PerEvent":      {"", constant.MakeString("event")},
+	"PerToken":      {"", constant.MakeString("token")},
 	"Platform":      {"Layer", constant.MakeString("platform")},
+	"Seconds":       {"", constant.MakeString("s")},
+	"ServerClock":   {"", constant.MakeString("server")},
+	"SlidingWindow": {"", constant.MakeString("sliding")},
 	"Training":      {"Layer", constant.MakeString("training")},
 	"TrainingTask":  {"Task", constant.MakeString("training")},
 }
