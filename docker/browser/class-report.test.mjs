@@ -120,7 +120,7 @@ test('the report names the mistakes, findings, duplicates, ungradable files and 
   const text = await page.evaluate(() => document.body.innerText);
   for (const want of [
     '删掉了失败的尝试', '把没有首字的尝试当成 TTFT = 0', 'P95 用了线性插值', 'TTFT 恰好等于门槛的没算合格', '用了课程示例 trace',
-    '疑似抄袭', '锁定格被改动', '重复提交(1 人)', 'first-try.ipynb', '无法评分的文件(3 份)', '自检没有运行', '人工阅读队列(',
+    '疑似抄袭', '锁定单元格被改动', '重复提交（1 人）', 'first-try.ipynb', '无法评分的文件（3 份）', '自检没有运行', '人工阅读队列（',
   ]) assert.ok(text.includes(want), `the page does not say ${JSON.stringify(want)}`);
   // Chinese is drawn with real glyphs, not boxes.
   const distinct = await page.evaluate(() => {
