@@ -18,6 +18,14 @@ TESTS += test-deliverable
 test-deliverable: lab-setup
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/deliverable_test.py
 
+# The class report `coursekit grade` writes (OUT/class.html), opened offline in Debian's
+# chromium: charts drawn, learner strings shown as text. Screenshots: out/class-report/.
+TESTS += test-class-report
+.PHONY: test-class-report
+test-class-report: browser-setup
+	@test -x /usr/bin/chromium || { echo "test-class-report: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root" >&2; exit 1; }
+	cd $(LAB_REPO) && node docker/browser/class-report.test.mjs
+
 # As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
 # does); as another user it names the missing ones and stops.
 test:

@@ -168,7 +168,7 @@ var docs = []cmdDoc{
 			"grade --gradescope ROOT [--key-file KEY] [--roster ROSTER]",
 		},
 		groups: []flagGroup{
-			{"grading", []string{"key-file", "roster", "out", "manual", "public-trace", "max-bytes", "quiet"}},
+			{"grading", []string{"key-file", "roster", "out", "manual", "public-trace", "max-bytes", "quiet", "no-key-check"}},
 			{"re-run in the course image (--execute)", []string{"execute", "engine", "image", "release", "cell-timeout", "timeout", "jobs", "memory", "keep-executed", "engine-args"}},
 			{"Gradescope", []string{"gradescope"}},
 		},
