@@ -10,6 +10,7 @@ TESTS := test-go
 -include docker/lab.mk
 -include docker/image.mk
 -include docker/hub.mk
+-include docker/text.mk
 
 # The deliverable notebook, filled with the reference card and with typical
 # mistakes, passes or fails its self-check for real (GoNB kernel from lab.mk).
@@ -17,6 +18,14 @@ TESTS += test-deliverable
 .PHONY: test-deliverable
 test-deliverable: lab-setup
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/deliverable_test.py
+
+# The class report `coursekit grade` writes (OUT/class.html), opened offline in Debian's
+# chromium: charts drawn, learner strings shown as text. Screenshots: out/class-report/.
+TESTS += test-class-report
+.PHONY: test-class-report
+test-class-report: browser-setup
+	@test -x /usr/bin/chromium || { echo "test-class-report: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root" >&2; exit 1; }
+	cd $(LAB_REPO) && node docker/browser/class-report.test.mjs
 
 # As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
 # does); as another user it names the missing ones and stops.
@@ -33,6 +42,11 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+# README's CLI section is the CLI's own help (a test in coursekit/cmd/coursekit checks it).
+.PHONY: readme-cli
+readme-cli:
+	$(GO) test ./coursekit/cmd/coursekit -run '^TestREADMECLI$$' -count=1 -update
 
 # The card benchmark against the Python reference (figures go to README).
 bench-card:

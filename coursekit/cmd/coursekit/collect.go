@@ -17,10 +17,10 @@ import (
 //	coursekit collect --out DIR (--volumes TEMPLATE [--engine podman] | --dirs ROOT [--layout TEMPLATE]) [--roster roster.csv] [--notebook 06-deliverable.ipynb]
 func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("collect", flag.ContinueOnError)
-	out := fs.String("out", "", "folder to collect into, one <id>.ipynb per learner (created; refused if it holds other or different files)")
-	volumes := fs.String("volumes", "", "collect from the engine's volumes named by this template, e.g. 'llmperf-course-{username}' (DockerSpawner's c.DockerSpawner.volumes)")
+	out := fs.String("out", "", "folder to collect into, one <id>.ipynb per learner (required; created; refused if it holds other or different files)")
+	volumes := fs.String("volumes", "", "collect from the engine's volumes named by this template, e.g. 'llmperf-course-{username}' (DockerSpawner's c.DockerSpawner.volumes; required unless --dirs)")
 	engine := fs.String("engine", "podman", "container engine CLI that lists the volumes: podman or docker (run as a user that can read their mount points, e.g. root)")
-	dirs := fs.String("dirs", "", "collect from the user directories under this folder instead, e.g. a hub's /home")
+	dirs := fs.String("dirs", "", "collect from the user directories under this folder instead, e.g. a hub's /home (required unless --volumes)")
 	layout := fs.String("layout", "{username}", "with --dirs: each learner's work folder under it, e.g. '{username}/work' or 'claim-{username}'")
 	rosterPath := fs.String("roster", "", "optional roster CSV (id column): learners on it with no volume or no deliverable are listed")
 	notebook := fs.String("notebook", collect.DefaultNotebook, "the deliverable's file name, looked for anywhere in a learner's files")
