@@ -101,6 +101,7 @@ var scanCases = []struct{ name, line string }{
 	{"meta 65 deep objects", `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"meta":` + strings.Repeat(`{"a":`, 66) + "1" + strings.Repeat("}", 66) + `}`},
 	{"whitespace everywhere", " \t{ \"attempt\" : \"R1\" , \"start_ms\" : 0 , \"outcome\" : \"nope\" , \"end_ms\" : 2 } \t"},
 	{"end_ms null", `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":null}`},
+	{"NUL after the object", "{\"attempt\":\"R1\",\"start_ms\":0,\"outcome\":\"timeout\",\"end_ms\":2}\x00"},
 	{"end_ms nul", `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":nul}`},
 }
 
