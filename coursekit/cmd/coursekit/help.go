@@ -141,7 +141,8 @@ var docs = []cmdDoc{
 		purpose: "convert another tool's result file to a trace and print its numbers beside the card",
 		usage:   []string{"import --from TOOL [flags] FILE"},
 		details: "The comparison table (stderr) names the reason for every difference: failures dropped,\n" +
-			"linear percentiles, per-request ITL averages, population vs sample std, and so on.",
+			"linear percentiles, per-request ITL averages, guidellm's total TTFT, AIPerf's malformed streams\n" +
+			"counted as successes, and so on.",
 		examples: []string{
 			"coursekit import --from vllm result.json -o vllm.jsonl",
 			"coursekit import --from aiperf profile_export.jsonl --summary profile_export_aiperf.json -o aiperf.jsonl",
