@@ -279,13 +279,7 @@ func (s *Scanner) Number() (Num, error) {
 		s.I++
 	}
 	intStart := s.I
-	for s.I < len(s.B) && s.B[s.I] >= '0' && s.B[s.I] <= '9' {
-		if n.Digits < 19 {
-			n.Mant = n.Mant*10 + uint64(s.B[s.I]-'0')
-		}
-		n.Digits++
-		s.I++
-	}
+	s.digits(&n)
 	if s.I == intStart {
 		s.I = n.Start
 		return Num{}, s.Fail("want a number")
@@ -298,14 +292,7 @@ func (s *Scanner) Number() (Num, error) {
 		n.Frac = true
 		s.I++
 		fs := s.I
-		for s.I < len(s.B) && s.B[s.I] >= '0' && s.B[s.I] <= '9' {
-			if n.Digits < 19 {
-				n.Mant = n.Mant*10 + uint64(s.B[s.I]-'0')
-				n.FracDigits++
-			}
-			n.Digits++
-			s.I++
-		}
+		n.FracDigits = s.digits(&n)
 		if s.I == fs {
 			return Num{}, s.Fail("want digits after the decimal point")
 		}
@@ -326,6 +313,20 @@ func (s *Scanner) Number() (Num, error) {
 	}
 	n.End = s.I
 	return n, nil
+}
+
+// digits gathers the decimal digits at I into n, the first 19 of the
+// number into Mant, and returns how many of these went into Mant.
+func (s *Scanner) digits(n *Num) (kept int) {
+	for s.I < len(s.B) && s.B[s.I] >= '0' && s.B[s.I] <= '9' {
+		if n.Digits < 19 {
+			n.Mant = n.Mant*10 + uint64(s.B[s.I]-'0')
+			kept++
+		}
+		n.Digits++
+		s.I++
+	}
+	return kept
 }
 
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
