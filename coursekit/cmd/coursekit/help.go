@@ -186,7 +186,7 @@ var docs = []cmdDoc{
 		name:     "completion",
 		purpose:  "print a bash or zsh completion script built from the same flag definitions",
 		usage:    []string{"completion bash|zsh"},
-		examples: []string{"source <(coursekit completion bash)", "coursekit completion zsh > \"${fpath[1]}/_coursekit\""},
+		examples: []string{"source <(coursekit completion bash)   # in ~/.bashrc", "source <(coursekit completion zsh)    # in ~/.zshrc, after compinit"},
 	},
 	{
 		name:     "version",
@@ -247,7 +247,7 @@ func globalHelp() string {
 		fmt.Fprintf(&b, "  %-11s %s\n", d.name, d.purpose)
 	}
 	b.WriteString("\nRun 'coursekit help COMMAND' or 'coursekit COMMAND -h' for its flags and examples.\n")
-	b.WriteString("Every command reads or writes the one trace format (JSON Lines: a header, then one attempt per line).\n")
+	b.WriteString("card, gen, csv, report, bench and import read or write one trace format (JSON Lines: a header, then one attempt per line).\n")
 	b.WriteString("\nexit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong) or bad flags; 1 anything else\n")
 	return b.String()
 }
