@@ -48,6 +48,20 @@ vet:
 readme-cli:
 	$(GO) test ./coursekit/cmd/coursekit -run '^TestREADMECLI$$' -count=1 -update
 
+# The tests of the packages that measure time (loadgen, sim, the CLI), twice and with the race
+# detector, while stress-ng keeps 4 CPU workers busy: tests state properties, not timings, so
+# they pass on a loaded machine (docker/host-setup.sh load installs stress-ng).
+UNDER_LOAD_PKGS := ./coursekit/loadgen/ ./coursekit/sim/ ./coursekit/cmd/coursekit/
+.PHONY: test-under-load
+test-under-load:
+	bash docker/host-setup.sh load
+	@stress-ng --cpu 4 --timeout 1h --quiet & load=$$!; \
+	trap 'kill $$load 2>/dev/null' INT TERM; \
+	echo "test-under-load: stress-ng --cpu 4 (pid $$load); load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	status=0; $(GO) test -race -count=2 $(UNDER_LOAD_PKGS) || status=$$?; \
+	echo "test-under-load: load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	kill $$load; wait $$load 2>/dev/null; exit $$status
+
 # The card benchmark against the Python reference (figures go to README).
 bench-card:
 	coursekit/bench/card/run.sh
