@@ -9,6 +9,7 @@ TESTS := test-go
 .PHONY: test test-go fmt-check vet bench-card
 -include docker/lab.mk
 -include docker/image.mk
+-include docker/hub.mk
 -include docker/text.mk
 
 # The deliverable notebook, filled with the reference card and with typical

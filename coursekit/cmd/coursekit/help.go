@@ -183,6 +183,22 @@ var docs = []cmdDoc{
 			"gradescope": "ROOT", "release": "IPYNB", "engine-args": "ARGS", "memory": "SIZE"},
 	},
 	{
+		name:    "collect",
+		purpose: "gather every learner's deliverable from a hub's volumes or user folders into one folder for grade",
+		usage: []string{
+			"collect --volumes TEMPLATE --out DIR [flags]",
+			"collect --dirs ROOT [--layout TEMPLATE] --out DIR [flags]",
+		},
+		details: "Read-only on the learners' files (symlinks never followed); writes DIR/<id>.ipynb per learner and\n" +
+			"DIR/collected.csv; lists learners with no deliverable; keeps every candidate of a learner who has several.",
+		examples: []string{
+			"coursekit collect --volumes 'llmperf-course-{username}' --roster roster.csv --out submissions",
+			"coursekit collect --dirs /home --layout '{username}/work' --out submissions",
+		},
+		values:   map[string][]string{"engine": {"podman", "docker"}},
+		metavars: map[string]string{"volumes": "TEMPLATE", "dirs": "ROOT", "layout": "TEMPLATE", "roster": "CSV", "out": "DIR", "notebook": "NAME"},
+	},
+	{
 		name:     "completion",
 		purpose:  "print a bash or zsh completion script built from the same flag definitions",
 		usage:    []string{"completion bash|zsh"},
