@@ -467,3 +467,34 @@ func TestTimelineWithoutTTFTOrEnd(t *testing.T) {
 		t.Error("in-flight timeline should have no end")
 	}
 }
+
+// Every chart of the course goes to a notebook as data: no JavaScript
+// function in its options (the renderer never runs code from an output).
+func TestEveryChartIsPlainData(t *testing.T) {
+	unit := readTrace(t, "trace.jsonl")
+	tl := readTrace(t, "timeline.jsonl")
+	s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000, 500}})
+	runs := []charts.LabRun{labRun("开环"), labRun("闭环")}
+	for name, c := range map[string]web.Chart{
+		"system_paths": charts.SystemPaths(),
+		"path_map":     charts.PathMap(unitPathMap()),
+		"timeline":     charts.Timeline(&tl.Attempts[0]),
+		"attempts":     charts.Attempts(unit, 1000),
+		"ttft_cdf":     charts.TTFTDistribution(unit),
+		"funnel_1s":    charts.Funnel(s, 0),
+		"slo_sweep":    charts.SLOSweep(unit, nil, nil),
+		"lab_send":     charts.LabSendRate(runs, 1000, 10),
+		"lab_queue":    charts.LabQueue(runs),
+		"lab_ttft":     charts.LabTTFT(runs, 2500),
+		"lab_busy":     charts.LabBusyVsTTFT(runs[0], 1000),
+	} {
+		out, err := web.NotebookOutput(c)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if raw := out.Data[web.MIMEType].(string); strings.Contains(raw, "function") {
+			t.Errorf("%s: option mentions a function:\n%s", name, raw)
+		}
+	}
+}

@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 
 	"github.com/llmperf-course/course/coursekit/web"
 )
@@ -27,32 +27,31 @@ const Missing = "缺失"
 // MaxRows is how many rows Table shows; the caption says how many were left out.
 const MaxRows = 100
 
-// Chart shows a go-echarts chart (charts.Bar, charts.Line, ...) in the cell's
-// output, with no network.
+// Chart shows a go-echarts chart (charts.Bar, charts.Line, ...) in the
+// cell's output, with no network.
 //
-// The first chart of a kernel also carries ECharts itself (about 1 MB), so the
-// saved notebook draws again when reopened; later charts reuse window.echarts.
-// Each GoNB cell runs as a new process, so "first" is remembered in a marker
-// file in the kernel's own temp dir (GONB_TMP_DIR), which a kernel restart
-// replaces. The library script is also guarded in the browser, so showing it
-// twice costs bytes, not correctness.
-func Chart(c web.Snippeter) {
-	gonbui.DisplayHTML(chartOutput(c, os.Getenv("GONB_TMP_DIR")))
-}
-
-// chartOutput is Chart's HTML; kernelDir is GONB_TMP_DIR ("" outside GoNB).
-func chartOutput(c web.Snippeter, kernelDir string) string {
-	frag := web.ChartHTML(c.RenderSnippet())
-	if kernelDir == "" {
-		return web.InlineEChartsScript() + frag
+// The output carries the chart as data (web.MIMEType, the ECharts option
+// JSON), which the course's JupyterLab extension draws with its own ECharts;
+// nothing in the output is a script, so the chart draws the same in a saved,
+// copied, untrusted or partly re-run notebook. Front ends without the
+// extension show a short text summary instead (web.NotebookOutput says why
+// not the chart itself). A chart that cannot be sent shows why, in red.
+func Chart(c web.Chart) {
+	out, err := web.NotebookOutput(c)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "nb.Chart:", err)
+		gonbui.DisplayHTML(`<div class="coursekit-error" style="color:#b00">图表画不出来:` + html.EscapeString(err.Error()) + `</div>`)
+		return
 	}
-	marker := filepath.Join(kernelDir, ".coursekit-echarts-"+web.EChartsVersion)
-	if _, err := os.Stat(marker); err == nil {
-		return frag
+	if !gonbui.IsNotebook {
+		fmt.Println(out.Data["text/html"])
+		return
 	}
-	// Best effort: if the marker cannot be written, the next chart inlines again.
-	_ = os.WriteFile(marker, []byte("ECharts inlined in this kernel's output\n"), 0o644)
-	return web.InlineEChartsScript() + frag
+	data := map[protocol.MIMEType]any{}
+	for k, v := range out.Data {
+		data[protocol.MIMEType(k)] = v
+	}
+	gonbui.SendData(&protocol.DisplayData{Data: data, Metadata: out.Metadata})
 }
 
 // Table shows a gota DataFrame as an HTML table. Missing values read "缺失".
