@@ -14,6 +14,12 @@ differences a learner notices:
   the previous card. Here execute requests go to GoNB one at a time; when one fails (and asked
   for stop_on_error), every request queued behind it gets the "aborted" reply ipykernel sends,
   with the busy/idle status JupyterLab waits for. An interrupt aborts the queue too.
+  A compile error comes back within milliseconds, before the rest of JupyterLab's batch has
+  even reached the proxy; so a request from the same client that it made within BATCH_WINDOW_S
+  of the failed one (plus the time the proxy held that one) is aborted too. Both times are
+  differences of one clock (the client's header dates, the proxy's own hold time), so clock skew
+  between browser and server does not matter. Like ipykernel's stop_on_error_timeout, but
+  measured where the batch was made: nobody reads an error and runs the next cell that fast.
 * A quiet terminal. GoNB logs to stderr (e.g. a goroutine stack trace on every shutdown,
   which reads as a crash in the `make lab` terminal). Its stdout and stderr go to a log file:
   $COURSE_KERNEL_LOG_DIR/gonb.log (default ~/.local/state/coursekit), renamed to gonb.log.1
@@ -41,6 +47,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 
 import zmq
@@ -48,8 +55,19 @@ import zmq
 DELIM = b"<IDS|MSG>"
 PLACEHOLDER = "@GONB_CONNECTION_FILE@"
 LOG_MAX_BYTES = 10 * 1000 * 1000
+# Requests a client made this soon after one that failed belong to the same batch.
+BATCH_WINDOW_S = 1.0
 # The language_info every course notebook carries (docker/nbrun.py --check-clean checks it).
 LANGUAGE_INFO = {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}
+
+
+def client_time(header):
+    """The request's date (the client's clock), or None."""
+    try:
+        d = datetime.datetime.fromisoformat(str(header.get("date", "")).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return d if d.tzinfo else d.replace(tzinfo=datetime.timezone.utc)
 
 
 def free_ports(ip, n):
@@ -114,8 +132,9 @@ class Proxy:
         self.b_stdin = back(zmq.DEALER, inner["stdin_port"], ident)
         self.b_iopub = back(zmq.SUB, inner["iopub_port"])
         self.b_iopub.setsockopt(zmq.SUBSCRIBE, b"")
-        self.running = None  # (frames, header) of the execute request GoNB is working on
+        self.running = None  # (frames, header, arrival) of the execute request GoNB is working on
         self.queue = []  # execute requests waiting for it
+        self.abort_before = None  # (client session, client time) after an error: older requests abort
 
     # --- messages -------------------------------------------------------------------------
     @staticmethod
@@ -161,8 +180,16 @@ class Proxy:
 
     def abort_queue(self):
         queued, self.queue = self.queue, []
-        for frames, header in queued:
+        for frames, header, _ in queued:
             self.abort(frames, header)
+
+    def stale(self, header):
+        """Whether the client made this request before it could have seen the last error."""
+        if not self.abort_before:
+            return False
+        session, before = self.abort_before
+        made = client_time(header)
+        return header.get("session") == session and made is not None and made < before
 
     @staticmethod
     def parse(frames):
@@ -182,7 +209,10 @@ class Proxy:
             self.b_shell.send_multipart(frames)  # not ours to judge: GoNB reports it
             return
         if header.get("msg_type") == "execute_request":
-            self.queue.append((frames, header))
+            if self.stale(header):
+                self.abort(frames, header)
+                return
+            self.queue.append((frames, header, time.monotonic()))
             self.next_execute()
         else:
             self.b_shell.send_multipart(frames)
@@ -206,10 +236,15 @@ class Proxy:
             return
         if parent.get("msg_id") != self.running[1].get("msg_id"):
             return
-        _, req_content = self.parse(self.running[0])
+        req_frames, req_header, arrival = self.running
+        _, req_content = self.parse(req_frames)
         self.running = None
         stop = req_content.get("stop_on_error", True) and not req_content.get("silent", False)
         if content.get("status") == "error" and stop:
+            made = client_time(req_header)
+            if made is not None:
+                held = datetime.timedelta(seconds=time.monotonic() - arrival + BATCH_WINDOW_S)
+                self.abort_before = (req_header.get("session"), made + held)
             self.abort_queue()
         self.next_execute()
 

@@ -178,9 +178,17 @@ export async function loadLab(browser, lab, { reset = true, page } = {}) {
   page ||= await browser.newPage();
   const errors = page.__errors || (page.__errors = watchErrors(page));
   await page.goto(`${lab.base}/lab${reset ? '?reset&' : '?'}token=${lab.token}`, { waitUntil: 'domcontentloaded' });
-  await page.waitForFunction(() => window.jupyterapp?.commands, null, { timeout: 120_000 });
-  await page.evaluate(async () => { await window.jupyterapp.started; await window.jupyterapp.restored; });
-  return { page, errors };
+  // With ?reset JupyterLab may replace the page once more while it drops the saved workspace.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.waitForFunction(() => window.jupyterapp?.commands, null, { timeout: 120_000 });
+      await page.evaluate(async () => { await window.jupyterapp.started; await window.jupyterapp.restored; });
+      return { page, errors };
+    } catch (e) {
+      if (attempt >= 3 || !/context was destroyed|navigat/i.test(String(e))) throw e;
+      await page.waitForLoadState('domcontentloaded');
+    }
+  }
 }
 
 // openNotebook opens a notebook through the document manager (which returns the widget
@@ -280,8 +288,13 @@ export function cellProblems(report) {
   return problems;
 }
 
-// chartsIn counts the chart outputs of a cell (one per nb.Chart call).
-export const chartsIn = (cell) => cell.outputs.filter((o) => o.data && CHART_MIME in o.data).length;
+// chartsIn counts the chart outputs of a cell (one per nb.Chart call): outputs of the chart
+// MIME type, or (the design before it) HTML outputs that run an ECharts script.
+export const chartsIn = (cell) => cell.outputs.filter((o) => o.data
+  && (CHART_MIME in o.data || text(o.data['text/html']).includes('function run(echarts)'))).length;
+
+// An element ECharts drew into carries the attribute _echarts_instance_, whoever called init.
+const CHART_DOM = '[_echarts_instance_]';
 
 // checkCharts scrolls each cell with charts into view (JupyterLab renders off-screen cells
 // lazily), waits until each chart holds a canvas of non-zero size with ink of more than one
@@ -292,7 +305,7 @@ export async function checkCharts(page, report, tag, { nbPath, since = Date.now(
   for (const cell of report.cells) {
     const want = chartsIn(cell);
     if (!want) continue;
-    const state = await page.evaluate(async ({ index, want, nbPath, since }) => {
+    const state = await page.evaluate(async ({ index, want, nbPath, since, selector }) => {
       const nb = (nbPath ? window.__notebooks[nbPath] : window.__notebook).content;
       const measure = (el) => {
         const g = el.querySelector('canvas');
@@ -316,23 +329,24 @@ export async function checkCharts(page, report, tag, { nbPath, since = Date.now(
       for (;;) {
         if (typeof nb.scrollToItem === 'function') await nb.scrollToItem(index, 'start');
         nb.widgets[index].node.scrollIntoView();
-        const items = [...nb.widgets[index].node.querySelectorAll('.coursekit-echarts')];
+        const items = [...nb.widgets[index].node.querySelectorAll(selector)];
         const charts = items.map(measure);
         if (items.length === want && charts.every((c) => c.ok)) {
           first ??= Date.now() - since;
           return { ok: true, charts, drawnAfterMs: first };
         }
         if (Date.now() > deadline) {
-          return { ok: false, found: items.length, charts, errors: [...nb.widgets[index].node.querySelectorAll('.coursekit-echarts-error, .coursekit-chart-fallback')].map((e) => e.textContent.slice(0, 200)) };
+          const outputs = [...nb.widgets[index].node.querySelectorAll('.jp-OutputArea-output')].map((e) => e.innerText.slice(0, 200));
+          return { ok: false, found: items.length, charts, outputs };
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-    }, { index: cell.index, want, nbPath, since });
+    }, { index: cell.index, want, nbPath, since, selector: CHART_DOM });
     assert.ok(state.ok, `${tag}: cell ${cell.index} should show ${want} drawn chart(s): ${JSON.stringify(state)}`);
     for (let k = 0; k < want; k++) {
-      const el = await page.evaluateHandle(({ index, k, nbPath }) =>
-        (nbPath ? window.__notebooks[nbPath] : window.__notebook).content.widgets[index].node.querySelectorAll('.coursekit-echarts')[k],
-      { index: cell.index, k, nbPath });
+      const el = await page.evaluateHandle(({ index, k, nbPath, selector }) =>
+        (nbPath ? window.__notebooks[nbPath] : window.__notebook).content.widgets[index].node.querySelectorAll(selector)[k],
+      { index: cell.index, k, nbPath, selector: CHART_DOM });
       await el.asElement().screenshot({ path: path.join(shotsDir, shotName(tag, `cell${cell.index}`, `chart${k}`)) });
     }
     results.push(...state.charts.map((c) => ({ ...c, cell: cell.index, drawnAfterMs: state.drawnAfterMs })));
