@@ -13,6 +13,7 @@ c = get_config()  # noqa: F821 (defined by Jupyter when it loads this file)
 # beside this file also stops `jupyter kernelspec list` from adding ipykernel's spec.)
 c.KernelSpecManager.ensure_native_kernel = False
 c.KernelSpecManager.allowed_kernelspecs = {"gonb"}
+c.MappingKernelManager.default_kernel_name = "gonb"
 
 # A light lab on 2 cores: every GoNB kernel runs gopls beside it. Idle kernels are stopped,
 # also while their notebook is open (cull_connected); running a cell then starts a new one.

@@ -41,8 +41,12 @@ const plugin = {
         startOwnKernel(w).catch((e) => console.warn('coursekit: could not start the kernel', e));
       }
     };
-    if (shell.currentChanged) shell.currentChanged.connect(onCurrent);
-    app.restored.then(onCurrent);
+    // While a workspace is restored every tab becomes current in turn: wait until it is done,
+    // then start only the kernel of the tab left in view.
+    app.restored.then(() => {
+      if (shell.currentChanged) shell.currentChanged.connect(onCurrent);
+      onCurrent();
+    });
   },
 };
 
