@@ -498,3 +498,34 @@ func TestEveryChartIsPlainData(t *testing.T) {
 		}
 	}
 }
+
+// The sampling note is shown whole (wrapped), on the side of the pin that
+// has room: the last step's note used to run off the chart ("采样点:在客户…").
+func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
+	const note = "在客户端用同一个单调时钟记下发起、每个事件到达和结束的时刻"
+	pm := unitPathMap()
+	pm.SamplingNote = note
+	pm.SamplingPoint = pm.Steps[len(pm.Steps)-1].Name
+	m := decoded(t, charts.PathMap(pm, charts.WithID("p")))
+	var label map[string]any
+	for _, n := range m["series"].([]any)[0].(map[string]any)["data"].([]any) {
+		if node := n.(map[string]any); strings.HasSuffix(node["id"].(string), "_sample") {
+			label = node["label"].(map[string]any)
+		}
+	}
+	if label == nil {
+		t.Fatal("no sampling pin")
+	}
+	text := strings.ReplaceAll(label["formatter"].(string), "\n", "")
+	if text != "采样点:"+note || strings.Contains(text, "…") {
+		t.Errorf("note cut: %q", label["formatter"])
+	}
+	if label["position"] != "left" {
+		t.Errorf("the last step's note must open to the left, got %v", label["position"])
+	}
+	for _, line := range strings.Split(label["formatter"].(string), "\n") {
+		if n := len([]rune(line)); n > 14 {
+			t.Errorf("line of %d characters: %q", n, line)
+		}
+	}
+}

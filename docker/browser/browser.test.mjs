@@ -94,6 +94,7 @@ for (const rel of notebooks) {
       const report = await L.runAll(page);
       assert.deepEqual(L.cellProblems(report), [], `${rel}: cells failed`);
       const charts = await L.checkCharts(page, report, rel);
+      await L.shootTables(page, rel);
       await L.checkChinese(page, rel);
       await page.evaluate(() => window.__notebook.content.node.scrollTo(0, 0));
       await L.sleep(200);

@@ -400,3 +400,19 @@ export function cellIndexByRole(report, role) {
   assert.ok(c, `no cell with role ${role}`);
   return c.index;
 }
+
+// shootTables screenshots every coursekit table of the notebook (nb.Table), for a person to
+// look at: headers, alignment, nothing cramped or cut off.
+export async function shootTables(page, tag) {
+  const cells = await page.evaluate(() => window.__notebook.content.widgets
+    .map((w, i) => (w.node.querySelector('.jp-OutputArea-output table.coursekit-table') ? i : -1)).filter((i) => i >= 0));
+  for (const i of cells) {
+    await page.evaluate(async (i) => {
+      const nb = window.__notebook.content;
+      if (typeof nb.scrollToItem === 'function') await nb.scrollToItem(i, 'start');
+    }, i);
+    const el = await page.evaluateHandle((i) => window.__notebook.content.widgets[i].node.querySelector('table.coursekit-table'), i);
+    await el.asElement().screenshot({ path: path.join(shotsDir, shotName(tag, `cell${i}`, 'table')) });
+  }
+  return cells.length;
+}
