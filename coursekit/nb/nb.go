@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -93,7 +94,7 @@ func TableHTML(df dataframe.DataFrame) string {
 		}
 	}
 	for j, name := range df.Names() {
-		fmt.Fprintf(&b, `<th style="text-align:%s" title="%s">%s</th>`, align[j], html.EscapeString(string(types[j])), html.EscapeString(name))
+		fmt.Fprintf(&b, `<th style="text-align:%s;white-space:nowrap;padding:4px 10px" title="%s">%s</th>`, align[j], html.EscapeString(string(types[j])), html.EscapeString(name))
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for i := 0; i < shown; i++ {
@@ -101,16 +102,28 @@ func TableHTML(df dataframe.DataFrame) string {
 		for j := 0; j < ncol; j++ {
 			e := df.Elem(i, j)
 			if e.IsNA() {
-				fmt.Fprintf(&b, `<td style="text-align:%s"><em style="color:#888">%s</em></td>`, align[j], Missing)
+				fmt.Fprintf(&b, `<td style="text-align:%s;%s"><em style="color:#888">%s</em></td>`, align[j], cellStyle, Missing)
 				continue
 			}
-			fmt.Fprintf(&b, `<td style="text-align:%s">%s</td>`, align[j], html.EscapeString(cellText(e)))
+			v := cellText(e)
+			wrap := cellStyle // short values and numbers stay on one line: "52.174%", "首字前超时"
+			if utf8.RuneCountInString(v) > maxUnwrapped {
+				wrap = "padding:4px 10px;min-width:14em"
+			}
+			fmt.Fprintf(&b, `<td style="text-align:%s;%s">%s</td>`, align[j], wrap, html.EscapeString(v))
 		}
 		b.WriteString(`</tr>`)
 	}
 	b.WriteString(`</tbody></table>`)
 	return b.String()
 }
+
+// Cells up to maxUnwrapped characters never wrap; longer text wraps in a
+// column at least 14em wide, so no column is squeezed to a few characters.
+const (
+	maxUnwrapped = 18
+	cellStyle    = "padding:4px 10px;white-space:nowrap"
+)
 
 // cellText formats one present value.
 func cellText(e series.Element) string {

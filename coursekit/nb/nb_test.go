@@ -33,7 +33,7 @@ func TestTableShowsMissingValuesAsMissingNeverZero(t *testing.T) {
 		t.Errorf("table leaks gota's NaN:\n%s", out)
 	}
 	// A real zero stays a zero.
-	if !strings.Contains(rows[1], `<td style="text-align:right">0</td>`) {
+	if !strings.Contains(rows[1], `<td style="text-align:right;padding:4px 10px;white-space:nowrap">0</td>`) {
 		t.Errorf("r2's 0 tokens should be shown as 0:\n%s", rows[1])
 	}
 }
