@@ -70,6 +70,8 @@ $(LAB_STAMPS)/tools-$(LAB_TOOLS_KEY): | lab-check-host
 # as a prebuilt extension: no rebuild of JupyterLab, works offline afterwards.
 $(LAB_STAMPS)/labext-$(LAB_EXT_KEY): $(LAB_STAMPS)/venv-$(LAB_VENV_KEY)
 	@command -v npm >/dev/null 2>&1 || { echo "lab-setup: npm is not installed (Debian: apt-get install npm); it builds the course's JupyterLab extension" >&2; exit 1; }
+	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' 2>/dev/null || { \
+	  echo "lab-setup: Node.js $$(node --version 2>/dev/null || echo '(none)') is too old: the extension build (rspack) needs Node 20.19+ or 22.12+" >&2; exit 1; }
 	@$(LAB_STEP) 3/5 "the course's JupyterLab extension (npm ci, jupyter-builder build)" $(LAB_LOGS)/3-labextension.log -- \
 	  sh -c 'cd $(LABEXT_DIR) && npm ci --no-audit --no-fund --ignore-scripts && rm -rf labextension && PATH=$(LAB_VENV)/bin:$$PATH jupyter-builder build . && rm -rf $(LAB_VENV)/share/jupyter/labextensions/coursekit-jupyterlab && cp -r labextension $(LAB_VENV)/share/jupyter/labextensions/coursekit-jupyterlab'
 	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/labext-* && touch $@

@@ -162,7 +162,9 @@ exts=$(podman run --rm --network none "$IMAGE" jupyter labextension list 2>&1)
 echo "$exts" | sed 's/^/   /'
 grep -Eq 'coursekit-jupyterlab v[0-9.]+ .*enabled.*OK' <<<"$exts" || fail "jupyter labextension list does not show coursekit-jupyterlab enabled OK"
 ok "coursekit-jupyterlab (charts from data) is installed as a prebuilt extension, enabled OK"
-grep -q 'jupyterlab-language-pack-zh-CN' <<<"$exts" || fail "the zh-CN language pack is not installed"
+podman run --rm --network none "$IMAGE" python3 -c '
+import importlib.metadata as m, sys
+sys.exit("zh_CN" not in [e.name for e in m.entry_points(group="jupyterlab.languagepack")])' || fail "the zh-CN language pack is not installed"
 podman run --rm --network none "$IMAGE" python3 -c '
 import json, sys
 o = json.load(open("/opt/coursekit/venv/share/jupyter/lab/settings/overrides.json"))
@@ -301,6 +303,10 @@ check_lab() { # check_lab PORT TOKEN LABEL
     || fail "$what: GET /api/kernelspecs with the token failed"
   grep -q '"gonb"' <<<"$body" || fail "$what: /api/kernelspecs has no gonb: $body"
   ok "$what: /api/kernelspecs lists gonb"
+  body=$(curl -sf --max-time 10 -H "Authorization: token $tok" "http://127.0.0.1:$port/lab/api/translations/zh_CN") \
+    || fail "$what: GET /lab/api/translations/zh_CN failed"
+  grep -q '"jupyterlab"' <<<"$body" || fail "$what: the lab serves no zh_CN translation: ${body:0:200}"
+  ok "$what: the lab serves its zh_CN translation"
 }
 
 step "podman run: JupyterLab on 127.0.0.1 with token auth"
