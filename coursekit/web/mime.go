@@ -101,7 +101,7 @@ func FallbackHTML(option map[string]any, height string) string {
 	if s := seriesSummary(option); s != "" {
 		fmt.Fprintf(&b, `<p style="margin:0 0 4px">%s</p>`, e(s))
 	}
-	b.WriteString(`<p style="margin:0;color:#777;font-size:smaller">这张图在课程的 JupyterLab 里从数据画出(扩展 coursekit-jupyterlab)。这个前端没有该扩展,只显示文字摘要;用 coursekit report 可以得到带图的离线网页。</p></div>`)
+	b.WriteString(`<p style="margin:0;color:#777;font-size:smaller">这张图在课程的 JupyterLab 里从数据画出（扩展 coursekit-jupyterlab）。这个前端没有该扩展，只显示文字摘要；用 coursekit report 可以得到带图的离线网页。</p></div>`)
 	return b.String()
 }
 
@@ -118,7 +118,7 @@ func titleText(option map[string]any) (title, subtitle string) {
 }
 
 // seriesSummary names the series and counts their points:
-// "系列:留下(4 个数据点)· 本步流失(原因)(4 个数据点)".
+// "系列：留下（4 个数据点） · 本步流失（原因）（4 个数据点）".
 func seriesSummary(option map[string]any) string {
 	list, _ := option["series"].([]any)
 	var parts []string
@@ -129,10 +129,10 @@ func seriesSummary(option map[string]any) string {
 			name = fmt.Sprintf("第 %d 组", i+1)
 		}
 		data, _ := m["data"].([]any)
-		parts = append(parts, fmt.Sprintf("%s(%d 个数据点)", name, len(data)))
+		parts = append(parts, fmt.Sprintf("%s（%d 个数据点）", name, len(data)))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "系列:" + strings.Join(parts, " · ")
+	return "系列：" + strings.Join(parts, " · ")
 }

@@ -116,7 +116,7 @@ class EChartsOutput extends Widget {
     this.node.textContent = '';
     const p = document.createElement('pre');
     p.className = 'coursekit-echarts-error';
-    p.textContent = `图表数据有误,画不出来:${err && err.message ? err.message : err}`;
+    p.textContent = `图表数据有误，画不出来：${err && err.message ? err.message : err}`;
     this.node.appendChild(p);
   }
 
