@@ -10,6 +10,9 @@
 #   KERNEL_GOPROXY  GOPROXY for the kernel (default: off, i.e. offline with warm caches)
 #   KERNEL_GOFLAGS  GOFLAGS for the kernel (default: empty; -mod=mod is refused: it breaks go.work)
 #   PYTHON          interpreter used to edit kernel.json (default: python3)
+#   KERNEL_PYTHON   interpreter with pyzmq that runs docker/kernel_proxy.py in front of gonb
+#                   (stop-on-error, log file) [required: the JupyterLab venv's python]
+#   KERNEL_LOG_DIR  where the kernel's log goes (default: the proxy's, ~/.local/state/coursekit)
 set -euo pipefail
 
 die() { echo "install-kernel: $*" >&2; exit 1; }
@@ -20,6 +23,9 @@ die() { echo "install-kernel: $*" >&2; exit 1; }
 KERNEL_GOPROXY=${KERNEL_GOPROXY-off}
 KERNEL_GOFLAGS=${KERNEL_GOFLAGS-}
 PYTHON=${PYTHON:-python3}
+: "${KERNEL_PYTHON:?install-kernel: set KERNEL_PYTHON to the JupyterLab venv python (it has pyzmq)}"
+KERNEL_LOG_DIR=${KERNEL_LOG_DIR-}
+here=$(cd "$(dirname "$0")" && pwd)
 
 case "$GOBIN$KERNEL_PREFIX$REPO_DIR" in *,*) die "paths must not contain commas (gonb -go_work splits on them)";; esac
 for d in "$GOBIN" "$KERNEL_PREFIX" "$REPO_DIR"; do
@@ -32,6 +38,8 @@ done
 case " $KERNEL_GOFLAGS " in *-mod=mod*) die "KERNEL_GOFLAGS must not contain -mod=mod: it breaks the kernel's go.work";; esac
 command -v go >/dev/null 2>&1 || die "go not found on PATH (install Go 1.26 or add its bin dir to PATH)"
 command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (set PYTHON to a Python 3 interpreter)"
+"$KERNEL_PYTHON" -c 'import zmq' 2>/dev/null || die "$KERNEL_PYTHON cannot import zmq (pyzmq): use the JupyterLab venv's python"
+[ -f "$here/kernel_proxy.py" ] || die "$here/kernel_proxy.py missing"
 
 # The go toolchain's bin dir, absolute, so the kernel finds go whatever PATH Jupyter has.
 go_bin=$(GOTOOLCHAIN=local go env GOROOT)/bin
@@ -47,9 +55,11 @@ PATH="$GOBIN:$go_bin:$PATH" JUPYTER_DATA_DIR="$KERNEL_PREFIX" \
 
 spec="$KERNEL_PREFIX/kernels/gonb/kernel.json"
 [ -f "$spec" ] || die "gonb --install did not write $spec"
+install -m 0644 "$here/kernel_proxy.py" "$KERNEL_PREFIX/kernels/gonb/kernel_proxy.py"
 
 KPATH="$GOBIN:$go_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
 KGOPROXY="$KERNEL_GOPROXY" KGOFLAGS="$KERNEL_GOFLAGS" SPEC="$spec" GOBIN_DIR="$GOBIN" REPO="$REPO_DIR" \
+KPY="$KERNEL_PYTHON" KLOG="$KERNEL_LOG_DIR" \
 "$PYTHON" - <<'EOF'
 import json, os
 spec = os.environ["SPEC"]
@@ -59,6 +69,10 @@ with open(spec) as f:
 want = "-go_work=" + os.environ["REPO"]
 if want not in k["argv"]:
     raise SystemExit("install-kernel: kernel.json argv lacks " + want + ": " + " ".join(k["argv"]))
+# gonb runs behind docker/kernel_proxy.py (stop-on-error, log file): Jupyter starts the proxy
+# with the connection file, the proxy starts gonb with one of its own.
+argv = ["@GONB_CONNECTION_FILE@" if a == "{connection_file}" else a for a in k["argv"]]
+k["argv"] = [os.environ["KPY"], os.path.join(os.path.dirname(spec), "kernel_proxy.py"), "{connection_file}", "--"] + argv
 k["env"] = {
     "PATH": os.environ["KPATH"],
     "GOPROXY": os.environ["KGOPROXY"],
@@ -66,6 +80,8 @@ k["env"] = {
     # Always set, so a GOFLAGS=-mod=mod in Jupyter's environment cannot leak in.
     "GOFLAGS": os.environ["KGOFLAGS"],
 }
+if os.environ["KLOG"]:
+    k["env"]["COURSE_KERNEL_LOG_DIR"] = os.environ["KLOG"]
 k["display_name"] = "Go (gonb)"
 tmp = spec + ".tmp"
 with open(tmp, "w") as f:

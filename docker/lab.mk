@@ -1,8 +1,11 @@
 # The local notebook runtime, no Docker: `make lab` (included by the root Makefile).
 #
-#   make lab-setup        venv (.lab/venv), Go tools (.lab/bin), gonb kernelspec (.lab/jupyter),
-#                         warm Go caches; idempotent, stamps keyed on the pin files' content
+#   make lab-setup        venv (.lab/venv), Go tools (.lab/bin), the course's JupyterLab extension
+#                         (docker/labextension, built from source), gonb kernelspec (.lab/jupyter),
+#                         warm Go caches; idempotent, stamps keyed on the pin files' content; each
+#                         step is named and timed, its output in .lab/logs/
 #   make lab              lab-setup, checks, then JupyterLab on 127.0.0.1:$(LAB_PORT), token auth, notebooks/
+#                         (in Chinese; idle kernels stop after LAB_KERNEL_IDLE_TIMEOUT s, default 1800)
 #   make test-notebooks   execute every notebook headless + clean-notebook check + checker self-test
 #   make test-browser     every notebook in a real JupyterLab driven by headless Chromium
 #   make lab-clean        remove .lab/ (the user's own Jupyter and Go caches are untouched)
@@ -25,6 +28,10 @@ LAB_NOTEBOOKS := $(LAB_REPO)/notebooks
 # The notebook run at setup time that fills the build cache (gonbui, gota, go-echarts, coursekit).
 LAB_WARM_NB ?= $(firstword $(wildcard $(LAB_NOTEBOOKS)/00-runtime-check.ipynb) $(sort $(wildcard $(LAB_NOTEBOOKS)/*.ipynb)))
 BROWSER_DIR := $(LAB_REPO)/docker/browser
+LABEXT_DIR  := $(LAB_REPO)/docker/labextension
+LAB_LOGS    := $(LAB_DIR)/logs
+LAB_STEP    := bash $(LAB_REPO)/docker/lab-step.sh
+LAB_KERNEL_IDLE_TIMEOUT ?= 1800
 
 # Stamp names carry a hash of what they were built from (file contents, Python and Go versions),
 # so a changed pin rebuilds only its part, and a fresh checkout (new mtimes) rebuilds nothing.
@@ -33,6 +40,7 @@ LAB_VENV_KEY  := $(call lab_hash,$(LAB_REPO)/docker/requirements.txt)-py$(shell 
 LAB_TOOLS_KEY := $(call lab_hash,$(LAB_REPO)/docker/tools/go.mod $(LAB_REPO)/docker/tools/go.sum)-$(shell $(GO) env GOVERSION 2>/dev/null)
 LAB_WARM_KEY  := $(call lab_hash,$(LAB_REPO)/go.mod $(LAB_REPO)/go.sum $(LAB_REPO)/docker/install-kernel.sh)
 LAB_NPM_KEY   := $(call lab_hash,$(BROWSER_DIR)/package-lock.json)
+LAB_EXT_KEY   := $(call lab_hash,$(LABEXT_DIR)/package.json $(LABEXT_DIR)/package-lock.json $(sort $(wildcard $(LABEXT_DIR)/src/*.js)) $(LAB_REPO)/docker/requirements.txt)
 
 TESTS += test-notebooks test-browser
 
@@ -45,33 +53,45 @@ lab-check-host:
 	@$(LAB_PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "lab: $$($(LAB_PYTHON) --version 2>&1) is too old: JupyterLab 4 needs Python 3.10+. Set LAB_PYTHON=/path/to/python3.1x." >&2; exit 1; }
 	@$(LAB_PYTHON) -c 'import venv, ensurepip' 2>/dev/null || { echo "lab: Python's venv module is missing. Debian/Ubuntu: apt-get install python3-venv" >&2; exit 1; }
 
+# The Python kernel that comes with ipykernel is removed: the course offers only its Go kernel.
 $(LAB_STAMPS)/venv-$(LAB_VENV_KEY): | lab-check-host
-	@echo "lab-setup: creating $(LAB_VENV) from docker/requirements.txt"
-	rm -rf $(LAB_VENV)
-	$(LAB_PYTHON) -m venv $(LAB_VENV)
-	$(LAB_VENV)/bin/pip install --disable-pip-version-check -q -r $(LAB_REPO)/docker/requirements.txt
-	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/venv-* && touch $@
+	@rm -rf $(LAB_VENV)
+	@$(LAB_STEP) 1/5 "JupyterLab venv from docker/requirements.txt (pip, about 2 min cold)" $(LAB_LOGS)/1-venv.log -- \
+	  sh -c '$(LAB_PYTHON) -m venv $(LAB_VENV) && $(LAB_VENV)/bin/pip install --disable-pip-version-check --progress-bar off -r $(LAB_REPO)/docker/requirements.txt && rm -rf $(LAB_VENV)/share/jupyter/kernels/python3'
+	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/venv-* $(LAB_STAMPS)/labext-* && touch $@
 
 $(LAB_STAMPS)/tools-$(LAB_TOOLS_KEY): | lab-check-host
-	@echo "lab-setup: building gonb, goimports and gopls into $(LAB_BIN) (pinned in docker/tools/go.mod)"
-	cd $(LAB_REPO)/docker/tools && GOBIN=$(LAB_BIN) $(GO) install tool
+	@$(LAB_STEP) 2/5 "gonb, goimports and gopls into $(LAB_BIN) (go install, pinned in docker/tools/go.mod)" $(LAB_LOGS)/2-tools.log -- \
+	  sh -c 'cd $(LAB_REPO)/docker/tools && GOBIN=$(LAB_BIN) $(GO) install tool'
 	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/tools-* $(LAB_STAMPS)/warm-* && touch $@
+
+# The course's JupyterLab extension (charts from data, light restore), built from source with
+# JupyterLab's own tooling (jupyter-builder from the venv, @jupyter/builder from npm), installed
+# as a prebuilt extension: no rebuild of JupyterLab, works offline afterwards.
+$(LAB_STAMPS)/labext-$(LAB_EXT_KEY): $(LAB_STAMPS)/venv-$(LAB_VENV_KEY)
+	@command -v npm >/dev/null 2>&1 || { echo "lab-setup: npm is not installed (Debian: apt-get install npm); it builds the course's JupyterLab extension" >&2; exit 1; }
+	@node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' 2>/dev/null || { \
+	  echo "lab-setup: Node.js $$(node --version 2>/dev/null || echo '(none)') is too old: the extension build (rspack) needs Node 20.19+ or 22.12+" >&2; exit 1; }
+	@$(LAB_STEP) 3/5 "the course's JupyterLab extension (npm ci, jupyter-builder build)" $(LAB_LOGS)/3-labextension.log -- \
+	  sh -c 'cd $(LABEXT_DIR) && npm ci --no-audit --no-fund --ignore-scripts && rm -rf labextension && PATH=$(LAB_VENV)/bin:$$PATH jupyter-builder build . && rm -rf $(LAB_VENV)/share/jupyter/labextensions/coursekit-jupyterlab && cp -r labextension $(LAB_VENV)/share/jupyter/labextensions/coursekit-jupyterlab'
+	@mkdir -p $(LAB_STAMPS) && rm -f $(LAB_STAMPS)/labext-* && touch $@
 
 # Cheap (about 0.1 s) and idempotent, so it always runs: the kernelspec always matches this checkout.
 # The overrides stop JupyterLab asking to fetch news or check for updates: the lab works offline.
-lab-kernel: $(LAB_STAMPS)/venv-$(LAB_VENV_KEY) $(LAB_STAMPS)/tools-$(LAB_TOOLS_KEY)
+# docker/jupyter holds the server configuration (one kernel, idle culling, no kernel per restored
+# tab) and the lab's default settings (Chinese, wrapped code lines).
+lab-kernel: $(LAB_STAMPS)/venv-$(LAB_VENV_KEY) $(LAB_STAMPS)/tools-$(LAB_TOOLS_KEY) $(LAB_STAMPS)/labext-$(LAB_EXT_KEY)
+	@echo "lab-setup [4/5] gonb kernelspec and Jupyter configuration"
 	@GOBIN=$(LAB_BIN) KERNEL_PREFIX=$(LAB_JUPYTER) REPO_DIR=$(LAB_REPO) PYTHON=$(LAB_PY) \
-	  bash $(LAB_REPO)/docker/install-kernel.sh
-	@mkdir -p $(LAB_VENV)/share/jupyter/lab/settings && \
-	  echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' \
-	  > $(LAB_VENV)/share/jupyter/lab/settings/overrides.json
+	  KERNEL_PYTHON=$(LAB_PY) KERNEL_LOG_DIR=$(LAB_LOGS) bash $(LAB_REPO)/docker/install-kernel.sh
+	@mkdir -p $(LAB_DIR)/config $(LAB_VENV)/share/jupyter/lab/settings
+	@cp $(LAB_REPO)/docker/jupyter/jupyter_server_config.py $(LAB_REPO)/docker/jupyter/jupyter_config.json $(LAB_DIR)/config/
+	@cp $(LAB_REPO)/docker/jupyter/overrides.json $(LAB_VENV)/share/jupyter/lab/settings/overrides.json
 
 # Fill the module and build caches once (online), so that the kernel works with GOPROXY=off.
 $(LAB_STAMPS)/warm-$(LAB_WARM_KEY): | lab-kernel
-	@echo "lab-setup: warming the Go caches (modules, builds, one notebook run)"
-	cd $(LAB_REPO) && $(GO) mod download
-	cd $(LAB_REPO) && $(GO) build ./... || echo "lab-setup: warning: 'go build ./...' failed; notebooks that import the broken package will fail too" >&2
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out $(LAB_DIR)/warm $(LAB_WARM_NB)
+	@$(LAB_STEP) 5/5 "warming the Go caches (go mod download, go build, one notebook run)" $(LAB_LOGS)/5-warm.log -- \
+	  sh -c 'cd $(LAB_REPO) && $(GO) mod download && { $(GO) build ./... || echo "lab-setup: warning: go build ./... failed; notebooks that import the broken package will fail too" >&2; } && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out $(LAB_DIR)/warm $(LAB_WARM_NB)'
 	@rm -f $(LAB_STAMPS)/warm-* && touch $@
 
 lab-setup: lab-kernel $(LAB_STAMPS)/warm-$(LAB_WARM_KEY)
@@ -84,7 +104,7 @@ lab: lab-setup
 	  echo "lab: the Go kernel (gonb) did not start or could not run a cell; see the lines above." >&2; \
 	  echo "lab: try 'make lab-clean lab-setup' (rebuilds .lab/), and check that 'go version' works in this shell." >&2; exit 1; }
 	@echo "lab: starting JupyterLab on http://127.0.0.1:$(LAB_PORT)/ (open the URL with ?token=... printed below; Ctrl-C stops it)"
-	cd $(LAB_NOTEBOOKS) && exec env $(LAB_ENV) $(LAB_VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 \
+	cd $(LAB_NOTEBOOKS) && exec env $(LAB_ENV) COURSE_KERNEL_IDLE_TIMEOUT=$(LAB_KERNEL_IDLE_TIMEOUT) $(LAB_VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 \
 	  --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 --ServerApp.root_dir=$(LAB_NOTEBOOKS) \
 	  --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
 	  --LabApp.extension_manager=readonly $$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
@@ -96,6 +116,7 @@ test-notebooks: lab-setup
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --check-clean $(LAB_NOTEBOOKS)
 	cd $(LAB_REPO) && rm -rf out/notebooks && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out out/notebooks $(LAB_NOTEBOOKS)
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun_test.py
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/kernel_proxy_test.py
 
 $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):
 	@command -v npm >/dev/null 2>&1 || { echo "test-browser: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
@@ -106,4 +127,4 @@ browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
 
 test-browser: lab-setup browser-setup
 	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root (apt-get install chromium fonts-noto-cjk)" >&2; exit 1; }
-	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node docker/browser/browser.test.mjs
+	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/browser/browser.test.mjs docker/browser/deliverable.test.mjs

@@ -17,7 +17,9 @@ notebook and cell index on:
   * a kernel that is not GoNB (a Python kernel named "gonb" would run nothing).
 
 --check-clean exits 1 if a notebook has outputs or execution counts (committed
-notebooks are stored clean; CI executes them) or is not set to the gonb kernel.
+notebooks are stored clean; CI executes them), is not set to the gonb kernel, or
+carries another language_info than the kernel reports (JupyterLab would mark it
+modified on open).
 
 --smoke starts the gonb kernel, runs one tiny Go cell, prints the kernel start
 and first-cell times and exits 1 with a hint if either fails (`make lab` runs
@@ -40,6 +42,9 @@ import nbformat.sign
 from nbclient import NotebookClient
 
 KERNEL = "gonb"
+# What JupyterLab writes into a notebook from the kernel's reply (docker/kernel_proxy.py sends
+# exactly this); a notebook that carries anything else is marked modified as soon as it opens.
+LANGUAGE_INFO = {"file_extension": ".go", "mimetype": "text/x-go", "name": "go"}
 STDERR_FAIL = re.compile(r"^(panic: |exit status \d+\s*$)", re.M)
 GONB_ERR_HTML = "gonb-err-location"
 
@@ -118,7 +123,9 @@ def run_one(path, dst, timeout_cell, startup_timeout, trust, kernel_log):
     async def on_start(notebook):
         kernel["start_s"] = time.perf_counter() - t0
         spec = client.km.kernel_spec
-        kernel["argv0"] = spec.argv[0] if spec and spec.argv else ""
+        # The gonb binary: argv[0], or behind docker/kernel_proxy.py after its "--".
+        argv = spec.argv if spec and spec.argv else []
+        kernel["argv0"] = next((a for a in argv if os.path.basename(a) == KERNEL), argv[0] if argv else "")
         kernel["spec_dir"] = getattr(spec, "resource_dir", "")
         msg_id = client.kc.kernel_info()
         reply = await client.async_wait_for_reply(msg_id)
@@ -175,6 +182,9 @@ def check_clean(paths):
         ks = nb.metadata.get("kernelspec", {}).get("name")
         if ks != KERNEL:
             issues.append(f"metadata.kernelspec.name is {ks!r}, want {KERNEL!r}")
+        li = dict(nb.metadata.get("language_info", {}))
+        if li != LANGUAGE_INFO:
+            issues.append(f"metadata.language_info is {li!r}, want {LANGUAGE_INFO!r} (what the kernel reports)")
         for i, cell in enumerate(nb.cells):
             if "id" not in cell:
                 issues.append(f"cell {i}: no id")

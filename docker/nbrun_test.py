@@ -21,13 +21,14 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 HERE = os.path.dirname(os.path.abspath(__file__))
 NBRUN = os.path.join(HERE, "nbrun.py")
 GONB = {"name": "gonb", "display_name": "Go (gonb)", "language": "go"}
+LANGUAGE_INFO = {"file_extension": ".go", "mimetype": "text/x-go", "name": "go"}
 HELLO = '%%\nfmt.Println("hello")'
 
 
 def write_nb(d, name, *sources):
     cells = [new_markdown_cell("# test")] + [new_code_cell(s) for s in sources]
     path = os.path.join(d, name + ".ipynb")
-    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": GONB}), path)
+    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": GONB, "language_info": LANGUAGE_INFO}), path)
     return path
 
 

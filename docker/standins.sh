@@ -3,6 +3,7 @@
 # podman can build the Dockerfile unchanged on a machine that reaches no container registry:
 #   docker.io/library/debian:bookworm-slim  <- debootstrap --variant=minbase bookworm rootfs
 #   docker.io/library/golang:1.26-bookworm  <- that rootfs + this machine's Go toolchain at /usr/local/go
+#   docker.io/library/node:20-bookworm-slim <- that rootfs + this machine's Node 20 and npm in /usr/local
 # An image that already exists under one of these names (a stand-in from an earlier run, or the
 # real image) is reused as it is; pass --rebuild to replace the stand-ins.
 # The Debian mirror is read from this machine's apt sources at run time.
@@ -16,6 +17,7 @@ set -euo pipefail
 
 DEBIAN_IMAGE=docker.io/library/debian:bookworm-slim
 GO_IMAGE=docker.io/library/golang:1.26-bookworm
+NODE_IMAGE=docker.io/library/node:20-bookworm-slim
 SUITE=bookworm
 STANDIN_LABEL=org.llmperf-course.standin
 
@@ -160,7 +162,41 @@ EOF
   log "built $GO_IMAGE ($gover from $goroot) in $((SECONDS - t0)) s"
 }
 
+# The official Node image keeps node in /usr/local/bin and npm in /usr/local/lib/node_modules.
+build_node() {
+  if reusable "$NODE_IMAGE" && [ "$debian_rebuilt" = 0 ]; then
+    log "reusing $NODE_IMAGE ($(podman image inspect --format '{{.Id}}' "$NODE_IMAGE" | cut -c1-12))"
+    return
+  fi
+  local node npm_dir nodever
+  node=$(command -v node) || die "node not found: the Node stand-in copies this machine's Node 20"
+  nodever=$(node --version)
+  case "$nodever" in v20.*) ;; *) die "the machine's Node is $nodever; $NODE_IMAGE needs v20.x" ;; esac
+  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  [ -f "$npm_dir/package.json" ] || die "cannot find npm's folder (from $(command -v npm))"
+  local tmp; tmp=$(mktemp -d "${TMPDIR:-/tmp}/standin-node.XXXXXX")
+  tmp_dirs+=("$tmp")
+  mkdir -p "$tmp/bin" "$tmp/lib" "$tmp/certs"
+  cp -a "$(readlink -f "$node")" "$tmp/bin/node"
+  cp -a "$npm_dir" "$tmp/lib/npm"
+  [ -r "$HOST_CA_BUNDLE" ] && cp "$HOST_CA_BUNDLE" "$tmp/certs/ca-certificates.crt"
+  cat >"$tmp/Containerfile" <<EOF
+FROM $DEBIAN_IMAGE
+COPY bin/node /usr/local/bin/node
+COPY lib/npm /usr/local/lib/node_modules/npm
+COPY certs/ /etc/ssl/certs/
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
+ && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx && node --version && npm --version
+ENV NODE_VERSION=${nodever#v}
+LABEL $STANDIN_LABEL=debian-plus-host-node-$nodever $STANDIN_LABEL.cas=$CA_DIGEST
+EOF
+  local t0=$SECONDS
+  podman build --pull=never -q -t "$NODE_IMAGE" -f "$tmp/Containerfile" "$tmp" >/dev/null
+  log "built $NODE_IMAGE (node $nodever) in $((SECONDS - t0)) s"
+}
+
 debian_rebuilt=0
 build_debian
 build_go
-podman images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^docker.io/library/(debian:bookworm-slim|golang:1.26-bookworm) ' >&2
+build_node
+podman images --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^docker.io/library/(debian:bookworm-slim|golang:1.26-bookworm|node:20-bookworm-slim) ' >&2

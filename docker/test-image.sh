@@ -83,7 +83,7 @@ ok "podman runtime $runtime, default ulimits dropped"
 # --- 2. stand-ins of the base images ---------------------------------------------------------
 step "base image stand-ins"
 bash docker/standins.sh
-for img in docker.io/library/debian:bookworm-slim docker.io/library/golang:1.26-bookworm; do
+for img in docker.io/library/debian:bookworm-slim docker.io/library/golang:1.26-bookworm docker.io/library/node:20-bookworm-slim; do
   grep -q "FROM ${img#docker.io/library/}" docker/Dockerfile || fail "docker/Dockerfile no longer uses $img: update docker/standins.sh"
 done
 
@@ -107,6 +107,13 @@ done
 # pip here trusts the system CA bundle (which holds the machine's extra CAs, also added to the
 # stand-ins): make pip in the build use the image's system bundle as well.
 [ -n "$(pip_get PIP_CERT cert)" ] && build_args+=(--build-arg "PIP_CERT=/etc/ssl/certs/ca-certificates.crt")
+# npm (the extension build): the machine's registry setting, and its CA bundle as the stand-in carries it.
+if command -v npm >/dev/null; then
+  v=$(npm config get registry 2>/dev/null || true)
+  [ -n "$v" ] && [ "$v" != "https://registry.npmjs.org/" ] && build_args+=(--build-arg "NPM_CONFIG_REGISTRY=$v")
+  v=$(npm config get cafile 2>/dev/null || true)
+  [ -n "$v" ] && [ "$v" != null ] && build_args+=(--build-arg "NPM_CONFIG_CAFILE=/etc/ssl/certs/ca-certificates.crt")
+fi
 no_cache=()
 [ "${COLD:-0}" = 1 ] && no_cache=(--no-cache)
 echo "   build args: ${build_args[*]:-(none)} ${no_cache[*]:-}"
@@ -146,6 +153,30 @@ specs=$(podman run --rm --network none -v "$home_dir:$USER_HOME" "$IMAGE" sh -c 
 grep -Eq '^ *gonb +/usr/local/share/jupyter/kernels/gonb$' <<<"$specs" || fail "gonb kernelspec not found with an empty directory over $USER_HOME"
 grep -q "^$WORK_DIR/notebooks$" <<<"$specs" || fail "the entrypoint did not seed $WORK_DIR in an empty home dir: $specs"
 ok "gonb kernelspec found in /usr/local/share/jupyter with a named volume and with an empty host dir over $USER_HOME (work dir seeded)"
+specs_only=$(grep -E '^ +[A-Za-z0-9_.-]+ +/' <<<"$specs" | awk '{print $1}' | sort | tr '\n' ' ')
+[ "$specs_only" = "gonb " ] || fail "the image offers other kernels than gonb: $specs_only"
+ok "gonb is the only kernelspec (no Python 3 kernel in the launcher)"
+
+step "the course's JupyterLab extension, Chinese UI, lab configuration"
+exts=$(podman run --rm --network none "$IMAGE" jupyter labextension list 2>&1)
+echo "$exts" | sed 's/^/   /'
+grep -Eq 'coursekit-jupyterlab v[0-9.]+ .*enabled.*OK' <<<"$exts" || fail "jupyter labextension list does not show coursekit-jupyterlab enabled OK"
+ok "coursekit-jupyterlab (charts from data) is installed as a prebuilt extension, enabled OK"
+podman run --rm --network none "$IMAGE" python3 -c '
+import importlib.metadata as m, sys
+sys.exit("zh_CN" not in [e.name for e in m.entry_points(group="jupyterlab.languagepack")])' || fail "the zh-CN language pack is not installed"
+podman run --rm --network none "$IMAGE" python3 -c '
+import json, sys
+o = json.load(open("/opt/coursekit/venv/share/jupyter/lab/settings/overrides.json"))
+sys.exit(o["@jupyterlab/translation-extension:plugin"]["locale"] != "zh_CN")' || fail "zh_CN is not the default locale"
+ok "zh-CN language pack installed, zh_CN the default locale"
+cfg=$(podman run --rm --network none -e COURSE_KERNEL_IDLE_TIMEOUT=600 "$IMAGE" python3 -c '
+from traitlets.config.loader import PyFileConfigLoader
+c = PyFileConfigLoader("jupyter_server_config.py", path="/opt/coursekit/venv/etc/jupyter").load_config()
+k = c.MappingKernelManager
+print(k.cull_idle_timeout, k.cull_connected, c.LabApp.notebook_starts_kernel, sorted(c.KernelSpecManager.allowed_kernelspecs))')
+[ "$cfg" = "600 True False ['gonb']" ] || fail "lab configuration in the image: $cfg"
+ok "lab configuration: idle kernels culled (COURSE_KERNEL_IDLE_TIMEOUT honoured), no kernel per restored tab, gonb only"
 
 # --- 5. notebooks, offline ------------------------------------------------------------------------
 step "execute every notebook under notebooks/ inside the container, --network none"
@@ -272,6 +303,10 @@ check_lab() { # check_lab PORT TOKEN LABEL
     || fail "$what: GET /api/kernelspecs with the token failed"
   grep -q '"gonb"' <<<"$body" || fail "$what: /api/kernelspecs has no gonb: $body"
   ok "$what: /api/kernelspecs lists gonb"
+  body=$(curl -sf --max-time 10 -H "Authorization: token $tok" "http://127.0.0.1:$port/lab/api/translations/zh_CN") \
+    || fail "$what: GET /lab/api/translations/zh_CN failed"
+  grep -q '"jupyterlab"' <<<"$body" || fail "$what: the lab serves no zh_CN translation: ${body:0:200}"
+  ok "$what: the lab serves its zh_CN translation"
 }
 
 step "podman run: JupyterLab on 127.0.0.1 with token auth"

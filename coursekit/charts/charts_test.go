@@ -467,3 +467,65 @@ func TestTimelineWithoutTTFTOrEnd(t *testing.T) {
 		t.Error("in-flight timeline should have no end")
 	}
 }
+
+// Every chart of the course goes to a notebook as data: no JavaScript
+// function in its options (the renderer never runs code from an output).
+func TestEveryChartIsPlainData(t *testing.T) {
+	unit := readTrace(t, "trace.jsonl")
+	tl := readTrace(t, "timeline.jsonl")
+	s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000, 500}})
+	runs := []charts.LabRun{labRun("开环"), labRun("闭环")}
+	for name, c := range map[string]web.Chart{
+		"system_paths": charts.SystemPaths(),
+		"path_map":     charts.PathMap(unitPathMap()),
+		"timeline":     charts.Timeline(&tl.Attempts[0]),
+		"attempts":     charts.Attempts(unit, 1000),
+		"ttft_cdf":     charts.TTFTDistribution(unit),
+		"funnel_1s":    charts.Funnel(s, 0),
+		"slo_sweep":    charts.SLOSweep(unit, nil, nil),
+		"lab_send":     charts.LabSendRate(runs, 1000, 10),
+		"lab_queue":    charts.LabQueue(runs),
+		"lab_ttft":     charts.LabTTFT(runs, 2500),
+		"lab_busy":     charts.LabBusyVsTTFT(runs[0], 1000),
+	} {
+		out, err := web.NotebookOutput(c)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if raw := out.Data[web.MIMEType].(string); strings.Contains(raw, "function") {
+			t.Errorf("%s: option mentions a function:\n%s", name, raw)
+		}
+	}
+}
+
+// The sampling note is shown whole (wrapped), on the side of the pin that
+// has room: the last step's note used to run off the chart ("采样点:在客户…").
+func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
+	const note = "在客户端用同一个单调时钟记下发起、每个事件到达和结束的时刻"
+	pm := unitPathMap()
+	pm.SamplingNote = note
+	pm.SamplingPoint = pm.Steps[len(pm.Steps)-1].Name
+	m := decoded(t, charts.PathMap(pm, charts.WithID("p")))
+	var label map[string]any
+	for _, n := range m["series"].([]any)[0].(map[string]any)["data"].([]any) {
+		if node := n.(map[string]any); strings.HasSuffix(node["id"].(string), "_sample") {
+			label = node["label"].(map[string]any)
+		}
+	}
+	if label == nil {
+		t.Fatal("no sampling pin")
+	}
+	text := strings.ReplaceAll(label["formatter"].(string), "\n", "")
+	if text != "采样点:"+note || strings.Contains(text, "…") {
+		t.Errorf("note cut: %q", label["formatter"])
+	}
+	if label["position"] != "left" {
+		t.Errorf("the last step's note must open to the left, got %v", label["position"])
+	}
+	for _, line := range strings.Split(label["formatter"].(string), "\n") {
+		if n := len([]rune(line)); n > 14 {
+			t.Errorf("line of %d characters: %q", n, line)
+		}
+	}
+}

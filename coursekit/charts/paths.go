@@ -221,9 +221,15 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 		if pm.SamplingPoint != "" && st.Name == pm.SamplingPoint {
 			sampled = true
 			n.ItemStyle = &opts.ItemStyle{BorderColor: "#f2b600", BorderWidth: 5}
+			// The note reads beside the pin, wrapped, on the side with room: a label
+			// past the last column would be cut off at the chart's edge.
+			side := "right"
+			if col := i % perRow; col >= perRow-2 || i == len(pm.Steps)-1 && col > 0 {
+				side = "left"
+			}
 			pin := graphNode{ID: id + "_sample", Name: "采样点", X: x, Y: y - 62, Symbol: "pin", SymbolSize: 34,
 				ItemStyle: &opts.ItemStyle{Color: "#f2b600"},
-				Label:     &opts.Label{Show: opts.Bool(true), Position: "right", Color: "#8a6d00", FontWeight: "bold", Formatter: types.FuncStr(sampleText(pm.SamplingNote))},
+				Label:     &opts.Label{Show: opts.Bool(true), Position: side, Color: "#8a6d00", FontWeight: "bold", LineHeight: 16, Formatter: types.FuncStr(sampleText(pm.SamplingNote))},
 				Tooltip:   &nodeTooltip{Show: true, Formatter: "采样点:" + orMissing(Label(pm.SamplingNote))}}
 			nodes = append(nodes, pin)
 		}
@@ -270,11 +276,42 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 	return newGraph(c, "我的系统路径图 · "+task, sub, nodes, links)
 }
 
+// sampleText is the pin's label: the whole note (up to sampleLines lines of
+// sampleLineWidth CJK characters), so it is read, not guessed from "采样点:在客户…".
 func sampleText(note string) string {
 	if note == "" {
 		return "采样点"
 	}
-	return "采样点:" + shorten(Label(note), 16)
+	return wrap("采样点:"+Label(note), sampleLineWidth, sampleLines)
+}
+
+const sampleLineWidth, sampleLines = 13, 4
+
+// wrap breaks s into lines of at most width CJK characters (an ASCII
+// character counts about half), at most lines of them, the last ending in
+// "…" if s did not fit.
+func wrap(s string, width float64, lines int) string {
+	var out []string
+	var cur strings.Builder
+	w := 0.0
+	for _, r := range s {
+		if w+runeWidth(r) > width {
+			out = append(out, cur.String())
+			cur.Reset()
+			w = 0
+			if len(out) == lines {
+				last := []rune(out[lines-1])
+				out[lines-1] = string(last[:len(last)-1]) + "…"
+				return strings.Join(out, "\n")
+			}
+		}
+		cur.WriteRune(r)
+		w += runeWidth(r)
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return strings.Join(out, "\n")
 }
 
 func orMissing(s string) string {

@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 
 	"github.com/llmperf-course/course/coursekit/web"
 )
@@ -27,32 +28,31 @@ const Missing = "缺失"
 // MaxRows is how many rows Table shows; the caption says how many were left out.
 const MaxRows = 100
 
-// Chart shows a go-echarts chart (charts.Bar, charts.Line, ...) in the cell's
-// output, with no network.
+// Chart shows a go-echarts chart (charts.Bar, charts.Line, ...) in the
+// cell's output, with no network.
 //
-// The first chart of a kernel also carries ECharts itself (about 1 MB), so the
-// saved notebook draws again when reopened; later charts reuse window.echarts.
-// Each GoNB cell runs as a new process, so "first" is remembered in a marker
-// file in the kernel's own temp dir (GONB_TMP_DIR), which a kernel restart
-// replaces. The library script is also guarded in the browser, so showing it
-// twice costs bytes, not correctness.
-func Chart(c web.Snippeter) {
-	gonbui.DisplayHTML(chartOutput(c, os.Getenv("GONB_TMP_DIR")))
-}
-
-// chartOutput is Chart's HTML; kernelDir is GONB_TMP_DIR ("" outside GoNB).
-func chartOutput(c web.Snippeter, kernelDir string) string {
-	frag := web.ChartHTML(c.RenderSnippet())
-	if kernelDir == "" {
-		return web.InlineEChartsScript() + frag
+// The output carries the chart as data (web.MIMEType, the ECharts option
+// JSON), which the course's JupyterLab extension draws with its own ECharts;
+// nothing in the output is a script, so the chart draws the same in a saved,
+// copied, untrusted or partly re-run notebook. Front ends without the
+// extension show a short text summary instead (web.NotebookOutput says why
+// not the chart itself). A chart that cannot be sent shows why, in red.
+func Chart(c web.Chart) {
+	out, err := web.NotebookOutput(c)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "nb.Chart:", err)
+		gonbui.DisplayHTML(`<div class="coursekit-error" style="color:#b00">图表画不出来:` + html.EscapeString(err.Error()) + `</div>`)
+		return
 	}
-	marker := filepath.Join(kernelDir, ".coursekit-echarts-"+web.EChartsVersion)
-	if _, err := os.Stat(marker); err == nil {
-		return frag
+	if !gonbui.IsNotebook {
+		fmt.Println(out.Data["text/html"])
+		return
 	}
-	// Best effort: if the marker cannot be written, the next chart inlines again.
-	_ = os.WriteFile(marker, []byte("ECharts inlined in this kernel's output\n"), 0o644)
-	return web.InlineEChartsScript() + frag
+	data := map[protocol.MIMEType]any{}
+	for k, v := range out.Data {
+		data[protocol.MIMEType(k)] = v
+	}
+	gonbui.SendData(&protocol.DisplayData{Data: data, Metadata: out.Metadata})
 }
 
 // Table shows a gota DataFrame as an HTML table. Missing values read "缺失".
@@ -94,7 +94,7 @@ func TableHTML(df dataframe.DataFrame) string {
 		}
 	}
 	for j, name := range df.Names() {
-		fmt.Fprintf(&b, `<th style="text-align:%s" title="%s">%s</th>`, align[j], html.EscapeString(string(types[j])), html.EscapeString(name))
+		fmt.Fprintf(&b, `<th style="text-align:%s;white-space:nowrap;padding:4px 10px" title="%s">%s</th>`, align[j], html.EscapeString(string(types[j])), html.EscapeString(name))
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for i := 0; i < shown; i++ {
@@ -102,16 +102,28 @@ func TableHTML(df dataframe.DataFrame) string {
 		for j := 0; j < ncol; j++ {
 			e := df.Elem(i, j)
 			if e.IsNA() {
-				fmt.Fprintf(&b, `<td style="text-align:%s"><em style="color:#888">%s</em></td>`, align[j], Missing)
+				fmt.Fprintf(&b, `<td style="text-align:%s;%s"><em style="color:#888">%s</em></td>`, align[j], cellStyle, Missing)
 				continue
 			}
-			fmt.Fprintf(&b, `<td style="text-align:%s">%s</td>`, align[j], html.EscapeString(cellText(e)))
+			v := cellText(e)
+			wrap := cellStyle // short values and numbers stay on one line: "52.174%", "首字前超时"
+			if utf8.RuneCountInString(v) > maxUnwrapped {
+				wrap = "padding:4px 10px;min-width:14em"
+			}
+			fmt.Fprintf(&b, `<td style="text-align:%s;%s">%s</td>`, align[j], wrap, html.EscapeString(v))
 		}
 		b.WriteString(`</tr>`)
 	}
 	b.WriteString(`</tbody></table>`)
 	return b.String()
 }
+
+// Cells up to maxUnwrapped characters never wrap; longer text wraps in a
+// column at least 14em wide, so no column is squeezed to a few characters.
+const (
+	maxUnwrapped = 18
+	cellStyle    = "padding:4px 10px;white-space:nowrap"
+)
 
 // cellText formats one present value.
 func cellText(e series.Element) string {

@@ -78,16 +78,16 @@ func (o TraceOwner) Text() string {
 	name := filepath.Base(o.Path)
 	switch {
 	case o.Err != nil:
-		return fmt.Sprintf("读不到这份笔记本要核对的 trace 文件 %s:检查它是否和本笔记本在同一个文件夹。", name)
+		return fmt.Sprintf("读不到这份笔记本要核对的 trace 文件 %s：检查它是否和本笔记本在同一个文件夹。", name)
 	case o.Course:
-		return fmt.Sprintf("这份笔记本读的是课程 trace(%s),就是笔记本 01–05 用的那一份。"+
-			"老师用 coursekit assign 发给你的副本会改读你自己的 trace.jsonl,那时数字和 01–05 里的不同。", name)
+		return fmt.Sprintf("这份笔记本读的是课程 trace（%s），就是笔记本 01–05 用的那一份。"+
+			"老师用 coursekit assign 发给你的副本会改读你自己的 trace.jsonl，那时数字和 01–05 里的不同。", name)
 	case o.Learner != "":
-		return fmt.Sprintf("这份笔记本读的是发给学员 %s 的 trace:%s(和本笔记本在同一个文件夹)。"+
-			"它是你自己的变体,数字和笔记本 01–05 用的课程 trace 不同:不要照抄 03、04 里的数,"+
+		return fmt.Sprintf("这份笔记本读的是发给学员 %s 的 trace：%s（和本笔记本在同一个文件夹）。"+
+			"它是你自己的变体，数字和笔记本 01–05 用的课程 trace 不同：不要照抄 03、04 里的数，"+
 			"请用下面“用我的 trace 计算”一节的代码从这份 trace 算出来。", o.Learner, name)
 	}
-	return fmt.Sprintf("这份笔记本读的是 %s,它不是课程 trace:数字和笔记本 01–05 里的不同,"+
+	return fmt.Sprintf("这份笔记本读的是 %s，它不是课程 trace：数字和笔记本 01–05 里的不同，"+
 		"请用下面“用我的 trace 计算”一节的代码从这份 trace 算出来。", name)
 }
 

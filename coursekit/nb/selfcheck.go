@@ -55,7 +55,7 @@ func SelfCheckBundle(c *card.Card, tracePath string) (map[protocol.MIMEType]any,
 
 // ownTraceHint replaces a failing row's hint when the same row passes on
 // the course trace: the learner most likely copied the course's numbers.
-const ownTraceHint = "这一项和课程 trace(笔记本 01–05 用的那份)算出的数一致,但和你自己的 trace 不一致:" +
+const ownTraceHint = "这一项和课程 trace（笔记本 01–05 用的那份）算出的数一致，但和你自己的 trace 不一致：" +
 	"请在本笔记本“用我的 trace 计算”一节里从你的 trace 重新算。"
 
 // markCourseNumbers gives every row that fails on the learner's own trace

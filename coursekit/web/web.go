@@ -1,12 +1,14 @@
-// Package web turns go-echarts charts into HTML fragments that draw inside
-// Jupyter outputs with no network.
+// Package web turns go-echarts charts into what the course shows them in,
+// with no network: notebook outputs (NotebookOutput: the option as data,
+// drawn by the course's JupyterLab extension) and fragments of one offline
+// HTML page (ChartHTML after InlineEChartsScript, for `coursekit report`).
 //
 // go-echarts' own Render() output loads ECharts from a CDN and runs its script
 // at once, which fails offline and whenever the library arrives later than the
-// chart (JupyterLab re-creates output scripts, and RequireJS pages hide the
-// global). So the library is embedded here (ECharts 5.4.3, the version
-// go-echarts v2.7.0 targets; Apache-2.0, see ECHARTS-LICENSE and
-// ECHARTS-NOTICE) and each chart waits for window.echarts.
+// chart (RequireJS pages also hide the global). So for pages the library is
+// embedded here (ECharts 5.4.3, the version go-echarts v2.7.0 targets;
+// Apache-2.0, see ECHARTS-LICENSE and ECHARTS-NOTICE) and each chart waits for
+// window.echarts. Notebooks carry no script at all (see MIMEType).
 package web
 
 import (
@@ -45,9 +47,9 @@ type Snippeter interface {
 	RenderSnippet() render.ChartSnippet
 }
 
-// missingLibraryHint is shown in the chart's place if ECharts never arrives,
-// e.g. the output that carried the library was cleared and the page reloaded.
-const missingLibraryHint = "图表库 ECharts 没有加载：请重启内核并重新运行全部单元格（Kernel → Restart Kernel and Run All Cells）。"
+// missingLibraryHint is shown in the chart's place if ECharts never arrives:
+// the page lost the inlined library (e.g. it was cut out of a saved copy).
+const missingLibraryHint = "图表库 ECharts 没有加载：这一页缺少内嵌的 ECharts，请用 coursekit report 重新生成。"
 
 // ChartHTML turns a go-echarts snippet into a fragment that is safe to show
 // in a Jupyter output: the chart's script runs inside a function (so showing
@@ -58,8 +60,8 @@ const missingLibraryHint = "图表库 ECharts 没有加载：请重启内核并�
 // has not come after 10 s, the chart's place says so, and the chart still
 // draws if it comes later (polling stops after about 10 minutes).
 //
-// The fragment does not carry the library: show InlineEChartsScript once per
-// page before it.
+// The fragment does not carry the library: put InlineEChartsScript once in
+// the page before it (charts.Page does).
 func ChartHTML(s render.ChartSnippet) string {
 	body := scriptBody(s.Script)
 	id := chartID(s.Element)

@@ -123,3 +123,42 @@ func TestEscapeScript(t *testing.T) {
 		}
 	}
 }
+
+func TestNotebookOutputIsDataWithABoundedFallback(t *testing.T) {
+	bar := hostileBar(`</script><img src=x onerror="alert(1)">`)
+	out, err := NotebookOutput(bar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := out.Data[MIMEType].(string)
+	if !ok {
+		t.Fatalf("the option must travel as a string (gob): %T", out.Data[MIMEType])
+	}
+	var option map[string]any
+	if err := json.Unmarshal([]byte(raw), &option); err != nil {
+		t.Fatalf("option is not JSON: %v\n%s", err, raw)
+	}
+	if _, ok := option["series"]; !ok {
+		t.Errorf("option lacks its series: %s", raw)
+	}
+	fb, _ := out.Data["text/html"].(string)
+	if countCI(fb, "<script") != 0 || strings.Contains(fb, "<img") || !strings.Contains(fb, "&lt;img") {
+		t.Errorf("fallback must be static and escaped:\n%s", fb)
+	}
+	if len(fb) > 4096 || strings.Contains(fb, EChartsJS()[:200]) {
+		t.Errorf("fallback is %d bytes; it must not carry the chart library", len(fb))
+	}
+	meta, _ := out.Metadata[MIMEType].(map[string]string)
+	if meta["height"] != "300px" {
+		t.Errorf("metadata %v, want the chart's height 300px", out.Metadata)
+	}
+}
+
+func TestNotebookOutputRefusesFunctions(t *testing.T) {
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Formatter: opts.FuncOpts("function (p) { return p.name }")}))
+	bar.SetXAxis([]string{"a"}).AddSeries("s", []opts.BarData{{Value: 1}})
+	if _, err := NotebookOutput(bar); err != ErrFunction {
+		t.Fatalf("want ErrFunction, got %v", err)
+	}
+}

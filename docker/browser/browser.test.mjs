@@ -1,396 +1,278 @@
-// Browser test: every notebook under notebooks/, run for real in JupyterLab (from .lab/venv)
-// driven by Debian's headless Chromium through playwright-core.
-//
-// For each notebook it opens a temp copy, runs all cells with the GoNB kernel, and asserts:
-// the kernel is GoNB; every code cell ran; no cell has an error (error output, stderr panic /
-// exit status, GoNB error HTML); every chart container holds a drawn canvas or svg of non-zero
-// size; no page JS errors; Chinese text is in the DOM and the browser draws it with real glyphs.
-// It then reopens the copy executed headless by docker/nbrun.py (signed, so trusted) WITHOUT
-// running it, and asserts that its saved charts draw too (ECharts travels in the first chart).
+// Browser tests of the lab itself: every notebook under notebooks/ run for real in JupyterLab
+// (the venv, extension and configuration of `make lab-setup`), driven by Debian's headless
+// Chromium through playwright-core (harness: lab.mjs). They assert:
+//   - token auth, and the course's Go kernel as the only kernel (no Python 3 in the launcher);
+//   - the lab greets in Chinese;
+//   - per notebook: on open the kernel status is known (not "unknown") and the notebook is not
+//     marked modified; after "run all" every code cell ran, no cell failed, every chart drew
+//     (a canvas with ink), Chinese text draws with real glyphs, no JavaScript error;
+//   - per notebook: the copy executed headless (docker/nbrun.py, NOT signed, so untrusted)
+//     opened without running draws every saved chart;
+//   - a restored workspace with several notebooks starts one kernel (the one in view), not one
+//     per tab;
+//   - an idle kernel is stopped after the configured timeout (a second lab with 20 s), and
+//     running a cell afterwards starts a new one.
 // Screenshots go to out/screenshots/. The committed notebooks are never opened for writing.
+// The deliverable's own journey is in deliverable.test.mjs.
 //
 // Run: make test-browser   (needs `make lab-setup`, `npm ci`, and apt packages chromium fonts-noto-cjk)
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import * as L from './lab.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const venv = process.env.LAB_VENV || path.join(repo, '.lab', 'venv');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 // BROWSER_TEST_NOTEBOOKS points the test at another folder, to check that it fails on bad notebooks.
-const notebooksDir = path.resolve(process.env.BROWSER_TEST_NOTEBOOKS || path.join(repo, 'notebooks'));
-const shotsDir = path.join(repo, 'out', 'screenshots');
-const CELL_TIMEOUT_MS = 180_000;
-// The kernelspec from `make lab-setup`, when not run through make (which sets the same).
-process.env.JUPYTER_DATA_DIR ||= path.join(repo, '.lab', 'jupyter');
-process.env.JUPYTER_CONFIG_DIR ||= path.join(repo, '.lab', 'config');
-
-// Console messages that are known and harmless. Each needs a reason; anything else fails the test.
-// JupyterLab 4.6.6 with news, update checks and the PyPI extension manager turned off logs no
-// other console error while opening and running these notebooks.
-const HARMLESS_CONSOLE = [
-  {
-    pattern: /^Failed to load resource: net::ERR_NETWORK_CHANGED$/,
-    reason: 'Chromium aborts in-flight requests when the host adds or removes a network interface '
-      + '(seen while podman set up a container network for the image test on the same machine); '
-      + 'JupyterLab retries them, and any real consequence fails the cell, chart or kernel checks',
-  },
-];
-
-const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
-function findNotebooks(dir) {
-  const out = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (e.name.startsWith('.')) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...findNotebooks(p));
-    else if (e.name.endsWith('.ipynb')) out.push(p);
-  }
-  return out;
-}
-
-const notebooks = findNotebooks(notebooksDir).map((p) => path.relative(notebooksDir, p));
+const notebooksDir = path.resolve(process.env.BROWSER_TEST_NOTEBOOKS || path.join(L.repo, 'notebooks'));
+const notebooks = L.findNotebooks(notebooksDir).map((p) => path.relative(notebooksDir, p));
 const sha = (p) => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
 const committed = Object.fromEntries(notebooks.map((nb) => [nb, sha(path.join(notebooksDir, nb))]));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-let work, server, serverLog, base, token, context;
-
+let lab, browser;
 before(async () => {
   assert.ok(notebooks.length > 0, `no notebooks under ${notebooksDir}`);
-  assert.ok(fs.existsSync(chromiumPath), `${chromiumPath} missing: apt-get install chromium`);
-  const jupyter = path.join(venv, 'bin', 'jupyter');
-  assert.ok(fs.existsSync(jupyter), `${jupyter} missing: run make lab-setup`);
-  // A CJK font must be installed, or Chinese draws as empty boxes.
-  const zh = execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' }).trim();
-  assert.ok(zh.length > 0, 'no CJK font installed (fc-list :lang=zh is empty): apt-get install fonts-noto-cjk');
-
-  // A temp tree that mirrors the repo: notebooks/ is a copy (JupyterLab may write
-  // checkpoints or autosave into it), every other top-level entry is a symlink, so
-  // relative paths from a notebook (../data, ../coursekit) still resolve.
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'browser-test-'));
-  const root = path.join(work, 'repo');
-  fs.mkdirSync(root);
-  for (const e of fs.readdirSync(repo)) {
-    if (e === 'notebooks' || e === '.git') continue;
-    fs.symlinkSync(path.join(repo, e), path.join(root, e));
-  }
-  fs.cpSync(notebooksDir, path.join(root, 'notebooks'), { recursive: true });
-
-  fs.rmSync(shotsDir, { recursive: true, force: true }); // no stale pictures from earlier runs
-  fs.mkdirSync(shotsDir, { recursive: true });
-  token = randomBytes(24).toString('hex');
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  serverLog = path.join(work, 'jupyterlab.log');
-  const logFd = fs.openSync(serverLog, 'w');
-  process.env.JUPYTER_RUNTIME_DIR = path.join(work, 'runtime'); // this server's own cookie secret and files
-  server = spawn(jupyter, [
-    'lab', '--no-browser',
-    '--ServerApp.ip=127.0.0.1', `--ServerApp.port=${port}`, '--ServerApp.port_retries=0',
-    `--IdentityProvider.token=${token}`,
-    `--ServerApp.root_dir=${path.join(root, 'notebooks')}`,
-    '--LabApp.expose_app_in_browser=True',
-    '--LabApp.news_url=None',
-    '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
-    `--LabServerApp.workspaces_dir=${path.join(work, 'workspaces')}`,
-    `--LabServerApp.user_settings_dir=${path.join(work, 'settings')}`,
-    '--LabApp.extension_manager=readonly',
-    ...(process.getuid?.() === 0 ? ['--allow-root'] : []), // CI runs as root
-  ], { cwd: root, env: process.env, stdio: ['ignore', logFd, logFd], detached: true });
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    assert.ok(server.exitCode === null, `JupyterLab exited early:\n${fs.readFileSync(serverLog, 'utf8')}`);
-    try {
-      const res = await fetch(`${base}/api/status`, { headers: { Authorization: `token ${token}` } });
-      if (res.ok) break;
-    } catch { /* not up yet */ }
-    assert.ok(Date.now() < deadline, `JupyterLab did not start:\n${fs.readFileSync(serverLog, 'utf8')}`);
-    await sleep(250);
-  }
-
-  const userData = fs.mkdtempSync(path.join(work, 'chromium-profile-'));
-  context = await chromium.launchPersistentContext(userData, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1280, height: 2200 },
-    locale: 'zh-CN',
-  });
+  fs.rmSync(L.shotsDir, { recursive: true, force: true }); // no stale pictures from earlier runs
+  fs.mkdirSync(L.shotsDir, { recursive: true });
+  lab = await L.startLab({ notebooksDir });
+  browser = await L.openBrowser(lab);
 });
-
 after(async () => {
-  await context?.close().catch(() => {});
-  if (server && server.exitCode === null) {
-    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
-    for (let i = 0; i < 40 && server.exitCode === null; i++) await sleep(250);
-    if (server.exitCode === null) try { process.kill(-server.pid, 'SIGKILL'); } catch { /* gone */ }
-  }
-  if (work && !process.env.KEEP_BROWSER_TEST_DIR) fs.rmSync(work, { recursive: true, force: true });
+  await browser?.close().catch(() => {});
+  await lab?.stop();
 });
 
-test('JupyterLab refuses requests without the token and offers the gonb kernel', async () => {
-  const anon = await fetch(`${base}/api/kernelspecs`);
+test('JupyterLab refuses requests without the token and offers only the gonb kernel', async () => {
+  const anon = await fetch(`${lab.base}/api/kernelspecs`);
   assert.equal(anon.status, 403, 'a request without the token must be refused');
-  const res = await fetch(`${base}/api/kernelspecs`, { headers: { Authorization: `token ${token}` } });
-  const specs = await res.json();
-  assert.ok(specs.kernelspecs.gonb, `no gonb kernelspec: ${Object.keys(specs.kernelspecs)}`);
+  const specs = await (await lab.api('/api/kernelspecs')).json();
+  assert.deepEqual(Object.keys(specs.kernelspecs), ['gonb'], 'the course offers its Go kernel only');
+  assert.equal(specs.default, 'gonb');
 });
 
-// On a failure, keep a screenshot and show the end of the server log.
-async function failureEvidence(page, rel) {
-  const shot = path.join(shotsDir, `${rel.replace(/[\\/]/g, '__').replace(/\.ipynb$/, '')}-FAILED.png`);
-  await page.screenshot({ path: shot }).catch(() => {});
-  const log = fs.existsSync(serverLog) ? fs.readFileSync(serverLog, 'utf8').trim().split('\n').slice(-15).join('\n') : '';
-  console.log(`# failure screenshot: ${shot}\n# JupyterLab log tail:\n${log.replace(/^/gm, '#   ')}`);
-}
-
-// Opens a notebook, waits for its kernel, and returns the page and collected JS errors.
-async function openNotebook(rel) {
-  const page = await context.newPage();
-  const jsErrors = [];
-  page.on('pageerror', (e) => jsErrors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() !== 'error') return;
-    const text = m.text();
-    if (HARMLESS_CONSOLE.some((h) => h.pattern.test(text))) return;
-    jsErrors.push(`console.error: ${text}`);
-  });
-  let kernel;
+test('the lab greets in Chinese and its launcher offers only the Go kernel', { timeout: 5 * 60_000 }, async () => {
+  const { page, errors } = await L.loadLab(browser, lab);
   try {
-    // Load the app, then open the notebook through the document manager: that returns the
-    // notebook widget itself, which does not depend on which widget has the focus.
-    await page.goto(`${base}/lab?reset&token=${token}`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => window.jupyterapp?.commands, null, { timeout: 120_000 });
-    kernel = await page.evaluate(async (nbPath) => {
-      let step = 'app start';
-      const open = async () => {
-        const app = window.jupyterapp;
-        await app.started;
-        await app.restored;
-        step = 'docmanager:open';
-        const w = await app.commands.execute('docmanager:open', { path: nbPath, factory: 'Notebook' });
-        window.__notebook = w;
-        app.shell.activateById(w.id);
-        step = 'notebook context';
-        await w.context.ready;
-        step = 'kernel session';
-        await w.sessionContext.ready;
-        const k = w.sessionContext.session?.kernel;
-        if (!k) return null;
-        step = 'kernel info';
-        const info = await k.info;
-        return { name: k.name, implementation: info.implementation, language: info.language_info?.name };
-      };
-      const stuck = new Promise((_, reject) => setTimeout(() => reject(new Error(`stuck at ${step} for 120 s`)), 120_000));
-      return Promise.race([open(), stuck]);
-    }, rel.split(path.sep).join('/'));
-  } catch (e) {
-    await failureEvidence(page, rel);
-    throw e;
+    await page.evaluate(() => window.jupyterapp.commands.execute('launcher:create'));
+    await page.waitForSelector('.jp-LauncherCard', { timeout: 60_000 });
+    const ui = await page.evaluate(() => ({
+      menu: document.querySelector('#jp-menu-panel, .lm-MenuBar-content')?.innerText || '',
+      lang: document.documentElement.lang,
+      notebookCards: [...document.querySelectorAll('.jp-Launcher-section')]
+        .filter((s) => s.querySelector('.jp-Launcher-sectionTitle')?.innerText.match(/笔记本|Notebook/))
+        .flatMap((s) => [...s.querySelectorAll('.jp-LauncherCard')].map((c) => c.innerText.trim())),
+      consoleCards: [...document.querySelectorAll('.jp-LauncherCard')].map((c) => c.getAttribute('data-category') + ':' + c.innerText.trim()),
+    }));
+    await page.screenshot({ path: path.join(L.shotsDir, 'lab-launcher.png') });
+    assert.ok(ui.menu.includes('文件') && ui.menu.includes('帮助') && !/\bFile\b/.test(ui.menu), `menu bar is not in Chinese: ${ui.menu}`);
+    assert.deepEqual(ui.notebookCards, ['Go (gonb)'], `launcher notebook cards: ${JSON.stringify(ui.consoleCards)}`);
+    assert.ok(!ui.consoleCards.some((c) => /Python/i.test(c)), `a Python kernel in the launcher: ${JSON.stringify(ui.consoleCards)}`);
+    assert.deepEqual(errors, [], 'JavaScript errors in the page');
+  } finally {
+    await page.close();
   }
-  return { page, jsErrors, kernel };
-}
-
-// Everything the notebook model says about its cells, in one object.
-function modelReport(page) {
-  return page.evaluate(() => {
-    const w = window.__notebook;
-    const cells = [];
-    const model = w.content.model;
-    for (let i = 0; i < model.cells.length; i++) {
-      const c = model.cells.get(i);
-      if (c.type !== 'code') continue;
-      cells.push({ index: i, executionCount: c.executionCount, outputs: c.outputs.toJSON() });
-    }
-    return { cells, status: w.sessionContext.session?.kernel?.status };
-  });
-}
-
-function cellProblems(report) {
-  const problems = [];
-  for (const c of report.cells) {
-    let stderr = '';
-    for (const o of c.outputs) {
-      if (o.output_type === 'error') problems.push(`cell ${c.index}: error ${o.ename}: ${o.evalue}`);
-      if (o.output_type === 'stream' && o.name === 'stderr') stderr += Array.isArray(o.text) ? o.text.join('') : o.text;
-      const html = o.data?.['text/html'];
-      const h = Array.isArray(html) ? html.join('') : html || '';
-      if (h.includes('gonb-err-location')) problems.push(`cell ${c.index}: GoNB error HTML`);
-    }
-    for (const line of stderr.split('\n')) {
-      if (/^panic: /.test(line) || /^exit status \d+\s*$/.test(line)) problems.push(`cell ${c.index}: stderr ${line}`);
-    }
-  }
-  return problems;
-}
-
-// Number of charts a cell's outputs carry (each nb.Chart output has one guarded runner).
-function chartsIn(cell) {
-  let n = 0;
-  for (const o of cell.outputs) {
-    const html = o.data?.['text/html'];
-    const h = Array.isArray(html) ? html.join('') : html || '';
-    n += h.split('function run(echarts)').length - 1;
-  }
-  return n;
-}
-
-const CHART_SELECTOR = '.jp-OutputArea-output div.container > div.item';
-
-// For every cell whose outputs carry charts: scroll the cell into view (JupyterLab renders
-// off-screen cells lazily), wait until each of its chart containers holds a drawn canvas or
-// svg of non-zero size with an ECharts instance, and screenshot each chart.
-async function checkCharts(page, rel, report, tag) {
-  const results = [];
-  for (const cell of report.cells) {
-    const want = chartsIn(cell);
-    if (!want) continue;
-    const state = await page.evaluate(async ({ index, want, selector }) => {
-      const nb = window.__notebook.content;
-      if (typeof nb.scrollToItem === 'function') await nb.scrollToItem(index, 'start');
-      else nb.widgets[index].node.scrollIntoView();
-      const measure = (el) => {
-        const g = el.querySelector('canvas, svg');
-        if (!g) return { ok: false, why: 'no canvas/svg', text: el.textContent.slice(0, 200) };
-        const r = g.getBoundingClientRect();
-        let inked = false;
-        if (g.tagName === 'CANVAS' && g.width > 0 && g.height > 0) {
-          const d = g.getContext('2d').getImageData(0, 0, g.width, g.height).data;
-          for (let k = 3; k < d.length; k += 4) if (d[k] !== 0) { inked = true; break; }
-        } else if (g.tagName.toLowerCase() === 'svg') {
-          inked = g.querySelectorAll('path, rect, text').length > 0;
-        }
-        const instance = !!(window.echarts && window.echarts.getInstanceByDom(el));
-        return { ok: r.width > 0 && r.height > 0 && inked && instance, tag: g.tagName,
-          width: r.width, height: r.height, inked, instance };
-      };
-      const deadline = Date.now() + 20000;
-      for (;;) {
-        nb.widgets[index].node.scrollIntoView();
-        const items = [...nb.widgets[index].node.querySelectorAll(selector)];
-        const charts = items.map(measure);
-        if (items.length === want && charts.every((c) => c.ok)) return { ok: true, charts };
-        if (Date.now() > deadline) return { ok: false, found: items.length, charts };
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }, { index: cell.index, want, selector: CHART_SELECTOR });
-    assert.ok(state.ok, `${rel}: cell ${cell.index} should show ${want} drawn chart(s): ${JSON.stringify(state)}`);
-    for (let k = 0; k < want; k++) {
-      const el = await page.evaluateHandle(({ index, k, selector }) =>
-        window.__notebook.content.widgets[index].node.querySelectorAll(selector)[k], { index: cell.index, k, selector: CHART_SELECTOR });
-      const name = `${rel.replace(/[\\/]/g, '__').replace(/\.ipynb$/, '')}${tag}-cell${cell.index}-chart${k}.png`;
-      await el.asElement().screenshot({ path: path.join(shotsDir, name) });
-    }
-    results.push(...state.charts);
-  }
-  return results;
-}
-
-async function checkChinese(page, rel) {
-  const cjk = await page.evaluate(() => {
-    const text = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)')?.innerText || document.body.innerText;
-    const sample = (text.match(/[\u4e00-\u9fff]/g) || []).slice(0, 2);
-    // Two different characters drawn with the page's font: tofu boxes would be identical.
-    const draw = (ch) => {
-      const c = document.createElement('canvas');
-      c.width = 40; c.height = 40;
-      const ctx = c.getContext('2d');
-      ctx.font = '32px sans-serif';
-      ctx.fillText(ch, 2, 34);
-      return Array.from(ctx.getImageData(0, 0, 40, 40).data).join(',');
-    };
-    return { count: (text.match(/[\u4e00-\u9fff]/g) || []).length, distinct: draw('缺') !== draw('失') && draw('缺') !== draw('口') };
-  });
-  assert.ok(cjk.count > 0, `${rel}: no Chinese text in the page`);
-  assert.ok(cjk.distinct, `${rel}: Chinese characters draw as identical boxes (no CJK font?)`);
-}
+});
 
 for (const rel of notebooks) {
   test(`run all cells: ${rel}`, { timeout: 10 * 60_000 }, async () => {
-    const { page, jsErrors, kernel } = await openNotebook(rel);
+    const { page, errors, kernel } = await L.openNotebook(browser, lab, rel);
     try {
-      assert.deepEqual(kernel && { name: kernel.name, implementation: kernel.implementation, language: kernel.language },
-        { name: 'gonb', implementation: 'gonb', language: 'go' }, `${rel}: kernel is not GoNB: ${JSON.stringify(kernel)}`);
+      assert.deepEqual(kernel, { name: 'gonb', implementation: 'gonb', language: 'go' }, `${rel}: kernel is not GoNB`);
+      // Before the first cell: a known status, and an unedited notebook is not "modified".
+      await L.sleep(1500); // what a learner sees a moment after opening
+      const opened = await page.evaluate(() => {
+        const w = window.__notebook;
+        return { status: w.sessionContext.kernelDisplayStatus, dirty: w.context.model.dirty,
+          tabDirty: document.querySelector(`.lm-TabBar-tab[data-id="${w.id}"]`)?.classList.contains('jp-mod-dirty') ?? null };
+      });
+      assert.equal(opened.status, 'idle', `${rel}: kernel status before the first cell`);
+      assert.equal(opened.dirty, false, `${rel}: the unedited notebook is marked modified on open`);
+      assert.notEqual(opened.tabDirty, true, `${rel}: the tab shows the modified mark`);
 
-      // widgetId names the notebook, so the command does not depend on the focus.
-      await page.evaluate(() => window.jupyterapp.commands.execute('notebook:run-all-cells', { widgetId: window.__notebook.id }));
-      // Wait until every code cell has an execution count and the kernel is idle.
-      const deadline = Date.now() + CELL_TIMEOUT_MS;
-      let report;
-      for (;;) {
-        report = await modelReport(page);
-        if (report.status === 'idle' && report.cells.every((c) => c.executionCount !== null)) break;
-        assert.ok(Date.now() < deadline, `${rel}: cells did not finish: ${JSON.stringify(report.cells.map((c) => [c.index, c.executionCount]))}`);
-        await sleep(200);
-      }
-      assert.deepEqual(cellProblems(report), [], `${rel}: cells failed`);
-
-      const charts = await checkCharts(page, rel, report, '');
-      await checkChinese(page, rel);
+      const report = await L.runAll(page);
+      assert.deepEqual(L.cellProblems(report), [], `${rel}: cells failed`);
+      const charts = await L.checkCharts(page, report, rel);
+      await L.shootTables(page, rel);
+      await L.checkChinese(page, rel);
       await page.evaluate(() => window.__notebook.content.node.scrollTo(0, 0));
-      await sleep(200);
-      await page.screenshot({ path: path.join(shotsDir, `${rel.replace(/[\\/]/g, '__').replace(/\.ipynb$/, '')}.png`) });
-      await sleep(300); // let late async errors surface
-      assert.deepEqual(jsErrors, [], `${rel}: JavaScript errors in the page`);
+      await L.sleep(200);
+      await page.screenshot({ path: path.join(L.shotsDir, L.shotName(rel)) });
+      await L.sleep(300); // let late async errors surface
+      assert.deepEqual(errors, [], `${rel}: JavaScript errors in the page`);
       console.log(`# ${rel}: ${report.cells.length} code cells ran, ${charts.length} chart(s) drawn`);
     } catch (e) {
-      await failureEvidence(page, rel);
+      await L.failureEvidence(page, lab, rel);
       throw e;
     } finally {
+      // Closing the tab shuts its kernel down (kernelShutdown in docker/jupyter/overrides.json).
+      await page.evaluate(() => window.jupyterapp.commands.execute('application:close-all')).catch(() => {});
       await page.close();
     }
   });
 
-  test(`reopen the headless-executed copy without running: ${rel}`, { timeout: 5 * 60_000 }, async () => {
-    // The same notebook executed headless by nbrun.py, signed so JupyterLab trusts it.
-    const executed = path.join(work, 'repo', 'notebooks', '_executed', path.dirname(rel));
-    const r = spawnSync(path.join(venv, 'bin', 'python'),
-      [path.join(repo, 'docker', 'nbrun.py'), '--trust', '--out', executed, path.join(notebooksDir, rel)],
+  test(`reopen the headless-executed copy (untrusted) without running: ${rel}`, { timeout: 5 * 60_000 }, async () => {
+    const executed = path.join(lab.notebooks, '_executed', path.dirname(rel));
+    const r = spawnSync(path.join(L.venv, 'bin', 'python'),
+      [path.join(L.repo, 'docker', 'nbrun.py'), '--out', executed, path.join(notebooksDir, rel)],
       { encoding: 'utf8', env: process.env });
     assert.equal(r.status, 0, `nbrun.py failed:\n${r.stdout}\n${r.stderr}`);
-    const { page, jsErrors } = await openNotebook(path.join('_executed', rel));
+    const { page, errors } = await L.openNotebook(browser, lab, path.join('_executed', rel), { waitKernel: false });
     try {
-      const report = await modelReport(page);
+      const report = await L.modelReport(page);
       assert.ok(report.cells.every((c) => c.executionCount !== null), `${rel}: the executed copy has unexecuted cells`);
-      assert.deepEqual(cellProblems(report), [], `${rel}: executed copy has failing cells`);
-      await checkCharts(page, rel, report, '-reopened');
-      await sleep(300);
-      assert.deepEqual(jsErrors, [], `${rel}: JavaScript errors in the page`);
+      assert.deepEqual(L.cellProblems(report), [], `${rel}: executed copy has failing cells`);
+      assert.ok(report.cells.filter((c) => c.outputs.length).every((c) => c.trusted === false), `${rel}: the copy should be untrusted`);
+      await L.checkCharts(page, report, `${rel}-reopened`);
+      await L.sleep(300);
+      assert.deepEqual(errors, [], `${rel}: JavaScript errors in the page`);
     } catch (e) {
-      await failureEvidence(page, rel.replace(/\.ipynb$/, '-reopened'));
+      await L.failureEvidence(page, lab, `${rel}-reopened`);
       throw e;
     } finally {
       await page.close();
     }
   });
 }
+
+test('a hostile chart payload in an untrusted notebook runs nothing', { timeout: 5 * 60_000 }, async () => {
+  // A notebook made elsewhere (untrusted) whose chart output tries every way an ECharts option
+  // could reach the page: HTML in a tooltip, a javascript: title link, CSS for the tooltip.
+  const evil = (n) => `<img src=x onerror="window.__pwned=${n}">`;
+  const option = {
+    title: { text: `title ${evil(1)}`, link: 'javascript:window.__pwned=3', triggerEvent: true },
+    tooltip: { show: true, trigger: 'item', formatter: `tip ${evil(2)}`, extraCssText: 'background:url(x)' },
+    xAxis: { type: 'category', data: ['a', 'b'] },
+    yAxis: { type: 'value' },
+    series: [{ type: 'bar', name: 's', data: [5, 8], tooltip: { formatter: `series ${evil(4)}` } }],
+  };
+  const nb = {
+    nbformat: 4, nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'gonb', display_name: 'Go (gonb)', language: 'go' } },
+    cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['%%\n'], execution_count: 1,
+      outputs: [{ output_type: 'display_data', metadata: {}, data: { [L.CHART_MIME]: JSON.stringify(option), 'text/plain': 'chart' } }] }],
+  };
+  fs.writeFileSync(path.join(lab.notebooks, 'hostile.ipynb'), JSON.stringify(nb));
+  const { page, errors } = await L.openNotebook(browser, lab, 'hostile.ipynb', { waitKernel: false });
+  try {
+    const report = await L.modelReport(page);
+    assert.equal(report.cells[0].trusted, false, 'the notebook must open untrusted');
+    const [chart] = await L.checkCharts(page, report, 'hostile');
+    assert.ok(chart, 'the chart still draws');
+    // Hover every bar and the title, as a curious learner would.
+    const box = await page.evaluate(() => {
+      const r = document.querySelector('[_echarts_instance_]').getBoundingClientRect();
+      return { x: r.x, y: r.y, w: r.width, h: r.height };
+    });
+    for (const [fx, fy] of [[0.3, 0.7], [0.7, 0.6], [0.5, 0.05], [0.05, 0.02]]) {
+      await page.mouse.move(box.x + fx * box.w, box.y + fy * box.h);
+      await L.sleep(400);
+    }
+    await page.mouse.click(box.x + 0.05 * box.w, box.y + 0.02 * box.h);
+    await L.sleep(500);
+    const state = await page.evaluate(() => ({
+      pwned: window.__pwned ?? null,
+      imgs: [...document.querySelectorAll('[_echarts_instance_] img, [_echarts_instance_] ~ div img')].map((i) => i.outerHTML),
+      tooltips: [...document.querySelectorAll('[_echarts_instance_] div')].map((d) => d.innerHTML).filter((h) => /tip|series/.test(h)),
+      url: location.href,
+    }));
+    await page.screenshot({ path: path.join(L.shotsDir, 'hostile-chart.png') });
+    assert.equal(state.pwned, null, `a payload ran: ${JSON.stringify(state)}`);
+    assert.ok(!state.imgs.some((h) => /onerror/i.test(h)), `an event handler reached the page: ${state.imgs}`);
+    assert.ok(state.url.includes('/lab'), `the page navigated: ${state.url}`);
+    assert.ok(state.tooltips.length > 0, 'the tooltip showed (its text sanitized)');
+    assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), [], 'JavaScript errors in the page');
+  } finally {
+    await page.close();
+  }
+});
+
+const kernels = async (l = lab) => (await (await l.api('/api/kernels')).json());
+
+test('a restored workspace with several notebooks starts one kernel, for the notebook in view', { timeout: 10 * 60_000 }, async () => {
+  const three = notebooks.filter((n) => n.startsWith('unit01')).slice(0, 3);
+  assert.equal(three.length, 3);
+  const { page } = await L.loadLab(browser, lab);
+  try {
+    for (const rel of three) await L.openNotebook(browser, lab, rel, { page, waitKernel: false });
+    await L.sleep(2000); // the workspace is saved as tabs open
+    // The server restarted, or the kernels were culled: the saved workspace has three tabs and
+    // no kernel is running.
+    for (const s of await (await lab.api('/api/sessions')).json()) {
+      await lab.api(`/api/sessions/${s.id}`, { method: 'DELETE' });
+    }
+    assert.deepEqual(await kernels(), []);
+    await L.loadLab(browser, lab, { reset: false, page });
+    const restored = await page.evaluate(() => {
+      const panels = [...window.jupyterapp.shell.widgets('main')].filter((w) => w.sessionContext);
+      return { tabs: panels.length, current: window.jupyterapp.shell.currentWidget?.context?.path };
+    });
+    assert.equal(restored.tabs, 3, 'the workspace should restore the three tabs');
+    // Give every tab the time it would need to start a kernel, then count.
+    const deadline = Date.now() + 60_000;
+    while ((await kernels()).length === 0 && Date.now() < deadline) await L.sleep(250);
+    await L.sleep(5000);
+    const running = await kernels();
+    await page.screenshot({ path: path.join(L.shotsDir, 'lab-restored-workspace.png') });
+    assert.equal(running.length, 1, `three restored tabs started ${running.length} kernel(s)`);
+    const current = await page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel?.id);
+    assert.equal(current, running[0].id, 'the running kernel belongs to the notebook in view');
+    // Switching to another tab starts its kernel then.
+    await page.evaluate(() => {
+      const panels = [...window.jupyterapp.shell.widgets('main')].filter((w) => w.sessionContext);
+      const other = panels.find((w) => w !== window.jupyterapp.shell.currentWidget);
+      window.jupyterapp.shell.activateById(other.id);
+    });
+    const until = Date.now() + 60_000;
+    while ((await kernels()).length < 2 && Date.now() < until) await L.sleep(250);
+    assert.equal((await kernels()).length, 2, 'the notebook brought into view starts its kernel');
+  } finally {
+    await page.evaluate(() => window.jupyterapp.commands.execute('application:close-all')).catch(() => {});
+    await page.close();
+  }
+});
+
+test('an idle kernel is stopped after the configured timeout, and a new cell starts a new one', { timeout: 10 * 60_000 }, async () => {
+  const IDLE_S = 20;
+  const culling = await L.startLab({ notebooksDir, env: { COURSE_KERNEL_IDLE_TIMEOUT: String(IDLE_S) } });
+  const b = await L.openBrowser(culling);
+  try {
+    const rel = notebooks.find((n) => n.includes('00-runtime-check')) || notebooks[0];
+    const { page } = await L.openNotebook(b, culling, rel);
+    const [k] = await kernels(culling);
+    assert.ok(k, 'the open notebook has a kernel');
+    const lastActivity = Date.parse(k.last_activity);
+    // Culled while its notebook stays open (cull_connected), once idle for IDLE_S.
+    const deadline = Date.now() + (IDLE_S + 120) * 1000;
+    let gone = null;
+    while (Date.now() < deadline) {
+      if ((await kernels(culling)).length === 0) { gone = Date.now(); break; }
+      await L.sleep(500);
+    }
+    assert.ok(gone, `the idle kernel was not stopped within ${IDLE_S + 120} s`);
+    assert.ok(gone - lastActivity >= IDLE_S * 1000, `stopped after ${(gone - lastActivity) / 1000} s, before the ${IDLE_S} s timeout`);
+    assert.match(culling.logTail(200), /Culling kernel/i, 'the server log says it culled the kernel');
+    // The learner comes back (the page has noticed by then that the kernel is gone) and runs a
+    // cell: a new kernel starts and runs it.
+    await page.waitForFunction(() => window.__notebook.sessionContext.hasNoKernel, null, { timeout: 120_000 });
+    await page.evaluate(() => { window.__notebook.content.activeCellIndex = window.__notebook.content.widgets.findIndex((w) => w.model.type === 'code'); });
+    await L.runCommand(page, 'notebook:run-cell');
+    const until = Date.now() + 120_000;
+    let report;
+    while (Date.now() < until) {
+      report = await L.modelReport(page);
+      if (report.cells.some((c) => c.executionCount !== null) && report.status === 'idle') break;
+      await L.sleep(250);
+    }
+    assert.ok(report.cells.some((c) => c.executionCount !== null), 'a cell run after culling did not run');
+    assert.equal((await kernels(culling)).length, 1, 'a new kernel runs it');
+    await page.screenshot({ path: path.join(L.shotsDir, 'lab-after-culling.png') });
+  } finally {
+    await b.close().catch(() => {});
+    await culling.stop();
+  }
+});
 
 test('the committed notebooks were not modified', () => {
   for (const nb of notebooks) {
