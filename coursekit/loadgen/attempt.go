@@ -58,6 +58,12 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 	// Stamp the start before the deadline is set, so a timeout always lies
 	// at least Timeout after start_ms on the trace clock.
 	a.StartMS = r.now()
+	if r.ctx.Err() != nil {
+		// Interrupted before this send: not sent, not recorded. Checked after
+		// the stamp, so that every attempt sent started before the run
+		// noticed the interrupt, inside the window that ends there.
+		return nil
+	}
 	var ctx context.Context
 	var cancel context.CancelFunc // also ends a drain that waits too long
 	if r.cfg.Timeout > 0 {
@@ -95,7 +101,7 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 			}
 		}
 		r.mu.Unlock()
-		if a.Outcome != trace.OK {
+		if a.Outcome != trace.OK && a.Outcome != trace.InFlight {
 			r.errs.Add(1)
 		}
 	}()
@@ -122,19 +128,16 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 	return a
 }
 
-// fail ends a with the outcome an error means: cancelled (or in_flight)
-// when the run was cancelled, timeout when the attempt's own deadline
+// fail ends a with the outcome an error means: in_flight when the run
+// was interrupted (the user stopped it, the server did not fail; the
+// events that arrived are kept), timeout when the attempt's own deadline
 // passed, else def.
 func (r *runner) fail(a *trace.Attempt, ctx context.Context, def trace.Outcome, err error) {
 	a.EndMS, a.HasEnd = r.now(), true
 	switch {
 	case r.ctx.Err() != nil:
-		a.Outcome = trace.Cancelled
-		a.Error = "run cancelled before the attempt ended"
-		if r.cfg.Capture {
-			a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
-			a.Error = "still running when the run was captured"
-		}
+		a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
+		a.Error = "still running when the run was interrupted"
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		a.Outcome = trace.Timeout
 		if len(a.Events) == 0 {

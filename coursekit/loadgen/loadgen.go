@@ -9,8 +9,11 @@
 //     time in meta.scheduled_ms; the lag between plan and send is reported.
 //   - Every SSE message is stamped when it arrives, on one monotonic clock
 //     started with the run; nothing is averaged per request.
-//   - Sent == recorded: every attempt is written and flushed as soon as it
-//     ends, and a cancelled run still records the unfinished ones.
+//   - Sent == recorded: every attempt is written (to a file: flushed) as
+//     soon as it ends. An interrupted run keeps its denominators honest: its
+//     window ends at the interrupt, the attempts still running are
+//     in_flight (the user stopped them; the server did not fail), and the
+//     header's conditions.run_end says so, with the planned duration.
 package loadgen
 
 import (
@@ -83,9 +86,6 @@ type Config struct {
 	RetryBackoff time.Duration
 
 	Seed uint64
-	// Capture records attempts cut by cancellation as in_flight (no end)
-	// instead of cancelled: a snapshot of a run that has not ended.
-	Capture bool
 	// Header is added to every request (e.g. Authorization).
 	Header http.Header
 	// Client defaults to a transport with no compression and enough idle
@@ -130,10 +130,28 @@ type Result struct {
 	Window         trace.Window
 	// Lag is actual send time − scheduled send time, ms, over every attempt
 	// (exact order statistics, nearest rank).
-	Lag       LagStats
-	Elapsed   time.Duration
-	Cancelled bool
-	Model     string
+	Lag     LagStats
+	Elapsed time.Duration
+	// Start is the origin of the trace clock (time.Now when the run began).
+	Start time.Time
+	// Interrupted is true when ctx ended the run before its schedule did;
+	// RunEnd is the header's conditions.run_end.
+	Interrupted bool
+	RunEnd      trace.RunEnd
+	Model       string
+}
+
+// Interrupted is a cancellation cause that carries when the interrupt
+// happened. Cancel the run's context with it (context.WithCancelCause)
+// when that moment is known, e.g. in a signal handler: the window then
+// ends exactly there. A plain cancellation ends the window when the run
+// notices it, a few microseconds later on an idle machine.
+type Interrupted struct {
+	At time.Time
+}
+
+func (i Interrupted) Error() string {
+	return "interrupted at " + i.At.Format(time.RFC3339Nano)
 }
 
 // LagStats are nearest-rank order statistics of send lag in ms.
@@ -329,20 +347,26 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	r.bodyHead, r.bodyTail = r.bodyTemplate()
 	r.live = cfg.Progress != nil
+	planned := trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)}
 	h := trace.Header{
+		Trace:      trace.Version,
 		Clock:      "client",
-		Window:     trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)},
+		Window:     planned,
 		Conditions: r.conditions(dur),
 		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
 	}
-	tw, err := trace.NewWriter(w, h)
+	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned}
+	first, err := h.WithRunEnd(end)
 	if err != nil {
 		return nil, err
 	}
-	if err := tw.Flush(); err != nil {
+	snk, aw, err := newSink(w, first)
+	if err != nil {
 		return nil, err
 	}
-	res := &Result{Outcomes: map[string]int64{}, Window: h.Window, Model: cfg.Model}
+	defer snk.close()
+	tw := trace.NewAttemptWriter(aw)
+	res := &Result{Outcomes: map[string]int64{}, Window: planned, Model: cfg.Model}
 
 	// The writer: one attempt per line, flushed as soon as it ends (when
 	// several end together, once after the last of them: one write call
@@ -366,6 +390,16 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}()
 
 	r.start = time.Now()
+	var stopAt float64
+	stamped := make(chan struct{})
+	unwatch := context.AfterFunc(ctx, func() {
+		defer close(stamped)
+		stopAt = r.now()
+		var in Interrupted
+		if errors.As(context.Cause(ctx), &in) {
+			stopAt = max(0, math.Round(ms(in.At.Sub(r.start))*1e3)/1e3)
+		}
+	})
 	stopProgress := r.progress()
 	switch {
 	case cfg.Concurrency > 0:
@@ -381,7 +415,23 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 
 	res.Sent = r.sent.Load()
 	res.Elapsed = time.Since(r.start)
-	res.Cancelled = ctx.Err() != nil
+	res.Start = r.start
+	end.Reason = trace.RunCompleted
+	if !unwatch() { // ctx ended the run
+		<-stamped
+		res.Interrupted = true
+		end.Reason, end.AtMS = trace.RunInterrupted, &stopAt
+	}
+	res.RunEnd = end
+	final, err := h.WithRunEnd(end)
+	if err == nil {
+		res.Window = final.Window
+		if werr == nil {
+			werr = snk.finish(final)
+		}
+	} else if werr == nil {
+		werr = err
+	}
 	slices.Sort(r.lags)
 	if n := len(r.lags); n > 0 {
 		res.Lag = LagStats{N: n, P50: r.lags[metrics.NearestRankIndex(n, 0.50)], P99: r.lags[metrics.NearestRankIndex(n, 0.99)], Max: r.lags[n-1]}
@@ -413,6 +463,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		"duration_ms":   ms(dur),
 		"window":        "attempts sent in [warmup, warmup+duration); warm-up attempts are recorded outside the window; no request is scheduled after the window",
 		"timeout_ms":    ms(c.Timeout),
+		"interrupt":     "on an interrupt (Ctrl-C, SIGTERM) the window ends at that moment (run_end.at_ms) and attempts still running are in_flight, not failures; run_end.planned_duration_ms keeps the plan",
 		"timeout_policy": "per attempt, from send to end of stream; an attempt cut by it is timeout, " +
 			"with the events that arrived before (none if no first token)",
 		"retries":          c.Retries,
@@ -559,6 +610,9 @@ func (r *runner) request(id string, scheduled float64) {
 	aid := id
 	for try := 0; ; try++ {
 		a := r.attempt(aid, id, scheduled)
+		if a == nil {
+			return
+		}
 		r.out <- a
 		if try >= r.cfg.Retries || !retryable(a) || r.ctx.Err() != nil {
 			return

@@ -291,48 +291,6 @@ func TestServerKilledMidRun(t *testing.T) {
 	}
 }
 
-// The client cancelled mid-run (SIGINT in the CLI): every attempt started
-// is recorded, the unfinished ones as cancelled, or as in_flight when
-// capturing; the trace reads back and the card summarises it.
-func TestClientCancelledMidRun(t *testing.T) {
-	_, url := startSim(t, sim.Config{MaxBatch: 64, DecodeStep: 5 * time.Millisecond, DefaultMaxTokens: 100})
-	for _, capture := range []bool{false, true} {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		res, tr, path := run(t, ctx, loadgen.Config{URL: url, Rate: 100, Duration: 2 * time.Second, Capture: capture, Seed: 9})
-		cancel()
-		o := outcomes(tr)
-		want := "cancelled"
-		if capture {
-			want = "in_flight"
-		}
-		if !res.Cancelled || o[want] < 10 || o[want] != len(tr.Attempts) {
-			t.Errorf("capture %v: outcomes %v", capture, o)
-		}
-		streamed, lo, hi := 0, math.Inf(1), 0.0
-		for _, a := range tr.Attempts {
-			if len(a.Events) > 0 {
-				streamed++ // cut mid-stream: the events that arrived are kept
-			}
-			if a.HasEnd {
-				lo, hi = min(lo, a.EndMS), max(hi, a.EndMS)
-			}
-		}
-		if !capture && hi-lo > 250 {
-			t.Errorf("attempts ended between %g and %g ms, not together at the cancellation", lo, hi)
-		}
-		if streamed < 5 {
-			t.Errorf("only %d of %d cancelled attempts kept their events", streamed, len(tr.Attempts))
-		}
-		s, err := metrics.SummarizeFile(path, metrics.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Attempts+s.OutsideWindow != int64(len(tr.Attempts)) || s.CompleteSuccess != 0 {
-			t.Errorf("card %d attempts, %d ok", s.Attempts, s.CompleteSuccess)
-		}
-	}
-}
-
 // The unit's point: slow the server down five times. A closed loop sends
 // far fewer requests (it waits for answers, so its arrival rate falls and
 // the overload stays hidden); an open loop keeps sending at its rate.

@@ -37,7 +37,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt")
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule")
-	fs.BoolVar(&cfg.Capture, "capture", false, "on interrupt, record unfinished attempts as in_flight instead of cancelled")
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
@@ -122,12 +121,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 				parts = append(parts, fmt.Sprintf("%s %d", o, n))
 			}
 		}
-		state := "done"
-		if res.Cancelled {
-			state = "interrupted"
+		state := fmt.Sprintf("done after %.1fs", res.Elapsed.Seconds())
+		if res.Interrupted {
+			state = fmt.Sprintf("interrupted at %.3fs of a planned %gs window: the window ends there, and the %d attempts still running are in_flight, not failures",
+				*res.RunEnd.AtMS/1000, res.RunEnd.PlannedDurationMS/1000, res.Outcomes[trace.InFlight.String()])
 		}
-		fmt.Fprintf(stderr, "coursekit bench: %s after %.1fs: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
-			state, res.Elapsed.Seconds(), res.Sent, res.Recorded, strings.Join(parts, ", "), name,
+		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
+			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 	}
 	if err != nil {

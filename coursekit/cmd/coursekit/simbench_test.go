@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
@@ -111,31 +112,51 @@ func TestSimBenchCard(t *testing.T) {
 	}
 }
 
-// Interrupting bench (SIGINT) still leaves a valid trace in which every
-// attempt sent is recorded, the unfinished ones as cancelled.
+// Interrupting bench (SIGINT) at a random moment leaves a valid trace in
+// which every attempt sent is recorded, the window ends at the interrupt,
+// the unfinished attempts are in flight, and the card says the run was cut
+// short.
 func TestBenchInterrupted(t *testing.T) {
 	s := sim.New(sim.Config{DecodeStep: 20 * time.Millisecond, MaxBatch: 64})
 	ts := httptest.NewServer(s)
 	defer func() { s.Close(); ts.Close() }()
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	after := time.Duration(200+rand.IntN(600)) * time.Millisecond
+	t.Logf("interrupt after %s", after)
+	ctx, cancel := context.WithTimeout(context.Background(), after)
 	defer cancel()
 	withSignals(t, ctx)
 	out := filepath.Join(t.TempDir(), "trace.jsonl")
 	code, _, errs := runCLI(t, "bench", "--url", ts.URL, "--rate", "50", "--duration", "5s", "--max-tokens", "50", "--out", out)
-	if code != 0 || !strings.Contains(errs, "interrupted after") {
+	if code != 0 || !strings.Contains(errs, "interrupted at ") || !strings.Contains(errs, "of a planned 5s window") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	tr, err := trace.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Attempts) < 5 || !strings.Contains(errs, "cancelled "+strconv.Itoa(len(tr.Attempts))) {
-		t.Errorf("%d attempts; %s", len(tr.Attempts), errs)
+	re, err := tr.Header.RunEnd()
+	if err != nil || re == nil || re.Reason != trace.RunInterrupted || re.PlannedDurationMS != 5000 || tr.Header.Window.EndMS != *re.AtMS {
+		t.Fatalf("run_end %+v, window %+v, %v", re, tr.Header.Window, err)
 	}
+	inflight := 0
 	for _, a := range tr.Attempts {
-		if a.Outcome != trace.Cancelled {
+		switch a.Outcome {
+		case trace.InFlight:
+			if tr.Header.Window.Contains(a.StartMS) {
+				inflight++ // the card counts the window's attempts
+			}
+		case trace.OK:
+		default:
 			t.Errorf("attempt %s: %s", a.ID, a.Outcome)
 		}
+	}
+	if len(tr.Attempts) < 5 || inflight == 0 || !strings.Contains(errs, "recorded "+strconv.Itoa(len(tr.Attempts))) {
+		t.Errorf("%d attempts, %d in flight; %s", len(tr.Attempts), inflight, errs)
+	}
+	code, card, _ := runCLI(t, "card", out)
+	if code != 0 || !strings.Contains(card, "这次运行被提前中断了") || !strings.Contains(card, "计划测量 5 s") ||
+		!strings.Contains(card, strconv.Itoa(inflight)+" 次尝试记为在途，不算失败") {
+		t.Errorf("card %d:\n%s", code, card)
 	}
 }
 
