@@ -16,6 +16,8 @@ type chunkInfo struct {
 	completed int  // usage.completion_tokens
 	errStart  int  // "error" value, as a span of the message, when not null
 	errEnd    int
+	textStart int // the first choice's generated text, as a span of the
+	textEnd   int // message (raw, escapes not decoded); see choiceText
 }
 
 var errSyntax = errors.New("invalid JSON")
@@ -250,6 +252,9 @@ func (p *scanner) choices(c *chunkInfo) error {
 			return p.fail("a choice is not an object")
 		}
 		return p.object(func(key []byte) error {
+			if c.choices == 1 && (string(key) == "text" || string(key) == "delta") {
+				return p.choiceText(c, key[0] == 'd')
+			}
 			if string(key) != "finish_reason" {
 				return p.value(1)
 			}

@@ -34,6 +34,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -93,6 +94,12 @@ type Config struct {
 	Client *http.Client
 	// Conditions are merged into the header's condition list.
 	Conditions map[string]any
+	// Dataset, when set, supplies the prompts instead of generated ones:
+	// business request n sends item n mod len(Items), in order. Each
+	// complete answer to an item with an expectation is judged after its
+	// attempt ends (quality pass or fail, meta.judge); the others stay
+	// unrated. PromptTokens does not apply.
+	Dataset *dataset.Set
 
 	// Progress, if set, is called every ProgressEvery (default 1 s) and once
 	// at the end, from its own goroutine.
@@ -109,16 +116,22 @@ type Progress struct {
 	Sent     int64
 	Done     int64
 	InFlight int64
-	Errors   int64   // attempts that ended in anything but ok
-	Rate     float64 // sends per second since the previous report
-	TTFTP50  float64 // ms; 0 before the first success
-	TTFTP95  float64
-	LagP99   float64 // ms between schedule and send, open loop
+	Errors   int64 // attempts that ended in anything but ok or in_flight
+	// Rated and Passes count the answers judged so far (with a Dataset).
+	Rated, Passes int64
+	Rate          float64 // sends per second since the previous report
+	TTFTP50       float64 // ms; 0 before the first success
+	TTFTP95       float64
+	LagP99        float64 // ms between schedule and send, open loop
 }
 
 func (p Progress) String() string {
-	return fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
 		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, p.TTFTP50, p.TTFTP95, p.LagP99)
+	if p.Rated > 0 {
+		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
+	}
+	return s
 }
 
 // Result summarises a run. The card is computed from the trace; this is
@@ -139,6 +152,8 @@ type Result struct {
 	Interrupted bool
 	RunEnd      trace.RunEnd
 	Model       string
+	// Rated and Passes count the answers judged (with a Dataset).
+	Rated, Passes int64
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -169,8 +184,12 @@ type runner struct {
 	chat     bool
 	end      time.Duration // no request is scheduled at or after start+end
 
-	bodyHead, bodyTail []byte // the request JSON around the request id
-	live               bool   // keep the live view's histograms (Progress is set)
+	bodyHead, bodyTail []byte   // the request JSON around the request id
+	bodies             [][]byte // with a dataset: one request JSON per item
+	live               bool     // keep the live view's histograms (Progress is set)
+	judging            bool     // some dataset item has an expectation
+	toJudge            chan finished
+	passes, rated      atomic.Int64
 
 	sent, done, inflight, errs atomic.Int64
 	ids                        atomic.Int64
@@ -220,6 +239,8 @@ func (c *Config) Validate() error {
 		return errors.New("max tokens and prompt tokens must not be negative")
 	case c.URL == "":
 		return errors.New("no URL")
+	case c.Dataset != nil && len(c.Dataset.Items) == 0:
+		return errors.New("the dataset has no prompts")
 	}
 	for i, t := range c.Replay {
 		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) || (i > 0 && t < c.Replay[i-1]) {
@@ -346,6 +367,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
 	}
 	r.bodyHead, r.bodyTail = r.bodyTemplate()
+	if cfg.Dataset != nil {
+		r.datasetBodies()
+	}
 	r.live = cfg.Progress != nil
 	planned := trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)}
 	h := trace.Header{
@@ -401,6 +425,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		}
 	})
 	stopProgress := r.progress()
+	stopJudges := r.startJudges()
 	switch {
 	case cfg.Concurrency > 0:
 		r.closedLoop()
@@ -409,11 +434,13 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	close(r.stop)
 	r.wg.Wait()
+	stopJudges()
 	close(r.out)
 	<-wdone
 	stopProgress()
 
 	res.Sent = r.sent.Load()
+	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
 	res.Elapsed = time.Since(r.start)
 	res.Start = r.start
 	end.Reason = trace.RunCompleted
@@ -496,6 +523,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		}
 		m["schedule"] = "fixed in advance from the seed, free-running (not rescaled); each attempt's meta.scheduled_ms is its planned send time"
 	}
+	datasetConditions(m, c.Dataset)
 	for k, v := range c.Conditions {
 		m[k] = v
 	}
@@ -519,8 +547,15 @@ func (r *runner) sleepUntil(at time.Duration) bool {
 	}
 }
 
-func (r *runner) nextID() string {
-	return "q" + strconv.FormatInt(r.ids.Add(1)-1, 10)
+// nextJob numbers the next business request; with a dataset, request n
+// sends item n mod len(Items).
+func (r *runner) nextJob(scheduled float64) job {
+	n := r.ids.Add(1) - 1
+	j := job{id: "q" + strconv.FormatInt(n, 10), scheduled: scheduled}
+	if r.cfg.Dataset != nil {
+		j.item = int(n % int64(len(r.cfg.Dataset.Items)))
+	}
+	return j
 }
 
 // openLoop sends on the schedule, whatever the server does: each request
@@ -543,14 +578,15 @@ func (r *runner) openLoop() {
 		if at >= r.end || !r.sleepUntil(at) {
 			return
 		}
-		r.dispatch(job{id: r.nextID(), scheduled: math.Round(ms(at)*1e3) / 1e3})
+		r.dispatch(r.nextJob(math.Round(ms(at)*1e3) / 1e3))
 	}
 }
 
-// job is one business request of the open loop.
+// job is one business request.
 type job struct {
 	id        string
 	scheduled float64
+	item      int // the dataset item it sends
 }
 
 // dispatch hands j to an idle worker goroutine, or starts a new one if
@@ -571,7 +607,7 @@ func (r *runner) dispatch(j job) {
 		idle := time.NewTimer(workerIdle)
 		defer idle.Stop()
 		for {
-			r.request(j.id, j.scheduled)
+			r.request(j)
 			idle.Reset(workerIdle)
 			select {
 			case j = <-r.jobs:
@@ -595,7 +631,7 @@ func (r *runner) closedLoop() {
 		go func() {
 			defer r.wg.Done()
 			for r.ctx.Err() == nil && time.Since(r.start) < r.end {
-				r.request(r.nextID(), r.now())
+				r.request(r.nextJob(r.now()))
 				if r.cfg.ThinkTime > 0 && !r.sleepUntil(time.Since(r.start)+r.cfg.ThinkTime) {
 					return
 				}
@@ -606,15 +642,24 @@ func (r *runner) closedLoop() {
 
 // request makes the attempts of one business request: the first, then
 // retries while the outcome is retryable.
-func (r *runner) request(id string, scheduled float64) {
+func (r *runner) request(j job) {
+	id, scheduled := j.id, j.scheduled
 	aid := id
 	for try := 0; ; try++ {
-		a := r.attempt(aid, id, scheduled)
+		var text *[]byte
+		if r.judging {
+			text = texts.Get().(*[]byte)
+		}
+		a := r.attempt(aid, id, scheduled, j.item, text)
 		if a == nil {
+			if text != nil {
+				texts.Put(text)
+			}
 			return
 		}
-		r.out <- a
-		if try >= r.cfg.Retries || !retryable(a) || r.ctx.Err() != nil {
+		again := try < r.cfg.Retries && retryable(a) && r.ctx.Err() == nil
+		r.emit(a, text, j.item) // the judges may now write a
+		if !again {
 			return
 		}
 		wait := time.Since(r.start) + r.cfg.RetryBackoff
@@ -658,7 +703,8 @@ func (r *runner) progress() func() {
 	report := func(final bool) {
 		now := time.Now()
 		sent := r.sent.Load()
-		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load()}
+		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load(),
+			Rated: r.rated.Load(), Passes: r.passes.Load()}
 		if dt := now.Sub(last).Seconds(); dt > 0 {
 			p.Rate = float64(sent-lastSent) / dt
 		}

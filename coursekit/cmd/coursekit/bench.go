@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -36,7 +37,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
 	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt")
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
+	ds := fs.String("dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
+		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput 0)`)
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
@@ -81,6 +84,17 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usagef("bench: --url %q is not an http(s) URL", cfg.URL)
+	}
+	if *ds != "" {
+		if set["prompt-tokens"] {
+			return usagef("bench: --prompt-tokens applies to generated prompts, not to --dataset")
+		}
+		if cfg.Dataset, err = dataset.Load(*ds, cfg.Seed); err != nil {
+			if trace.IsBadInput(err) || os.IsNotExist(err) {
+				return err
+			}
+			return usagef("bench: %v", err)
+		}
 	}
 	if *keyEnv != "" {
 		key := os.Getenv(*keyEnv)
@@ -129,6 +143,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
+		switch {
+		case cfg.Dataset == nil:
+			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
+		case cfg.Dataset.Rated() == 0:
+			fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be 0\n", cfg.Dataset.Name)
+		default:
+			fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
+				res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
+		}
 	}
 	if err != nil {
 		return err
