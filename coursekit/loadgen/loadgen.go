@@ -116,13 +116,14 @@ type Progress struct {
 	Sent     int64
 	Done     int64
 	InFlight int64
-	Errors   int64 // attempts that ended in anything but ok or in_flight
+	Errors   int64   // attempts that ended in anything but ok or in_flight
+	Rate     float64 // sends per second since the previous report
+	TTFTP50  float64 // ms; 0 before the first success
+	TTFTP95  float64
+	LagP99   float64 // ms between schedule and send, open loop
+
 	// Rated and Passes count the answers judged so far (with a Dataset).
 	Rated, Passes int64
-	Rate          float64 // sends per second since the previous report
-	TTFTP50       float64 // ms; 0 before the first success
-	TTFTP95       float64
-	LagP99        float64 // ms between schedule and send, open loop
 }
 
 func (p Progress) String() string {
