@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -122,5 +124,48 @@ func writeFile(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// `coursekit import --dataset` judges vLLM's saved texts by prompt order,
+// against the committed arith file vLLM would have been given.
+func TestImportDatasetCLI(t *testing.T) {
+	dir := t.TempDir()
+	items := dataset.Arith(1, 20).Items
+	var texts []any
+	var ttfts, lats, starts []float64
+	var itls [][]float64
+	var errs []string
+	for i, it := range items {
+		v, _ := dataset.SolveArith(it.Prompt)
+		if i%5 == 4 {
+			v++ // every fifth answer wrong
+		}
+		texts = append(texts, " "+strconv.FormatInt(v, 10))
+		ttfts, lats, starts = append(ttfts, 0.05), append(lats, 0.08), append(starts, float64(i)*0.1)
+		itls, errs = append(itls, []float64{}), append(errs, "")
+	}
+	raw, _ := json.Marshal(map[string]any{"duration": 2.0, "request_goodput": 10.0, "ttfts": ttfts, "itls": itls, "latencies": lats, "start_times": starts, "errors": errs, "generated_texts": texts})
+	res := filepath.Join(dir, "vllm.json")
+	writeFile(t, res, string(raw))
+	out := filepath.Join(dir, "t.jsonl")
+	code, _, stderr := runCLI(t, "import", "--from", "vllm", res, "--dataset", filepath.Join("..", "..", "..", "data", "datasets", "arith.jsonl"), "-o", out)
+	if code != 0 || !strings.Contains(stderr, "16 pass, 4 fail, 0 complete successes unrated") || !strings.Contains(stderr, "qualified 16 (quality judged)") {
+		t.Fatalf("import exit %d:\n%s", code, stderr)
+	}
+	code, js, _ := runCLI(t, "card", out, "--format", "json")
+	var c metrics.Summary
+	json.Unmarshal([]byte(js), &c)
+	if code != 0 || c.QualityPasses != 16 || c.QualityFails != 4 || c.UnratedSuccesses != 0 || !(c.Conditions[0].GoodputPerS > 0) {
+		t.Errorf("card %d: %d pass, %d fail, %d unrated", code, c.QualityPasses, c.QualityFails, c.UnratedSuccesses)
+	}
+	// "arith" names the same file; a bad dataset is exit 2 with FILE:LINE.
+	if code, _, stderr := runCLI(t, "import", "--from", "vllm", res, "--dataset", "arith", "-q", "-o", out); code != 0 {
+		t.Errorf("--dataset arith: exit %d %s", code, stderr)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	writeFile(t, bad, `{"prompt":"p","expect":{"json_schema":{"type":"objekt"}}}`+"\n")
+	if code, _, stderr := runCLI(t, "import", "--from", "vllm", res, "--dataset", bad); code != 2 || !strings.Contains(stderr, bad+":1: expect.json_schema") {
+		t.Errorf("bad dataset: exit %d %s", code, stderr)
 	}
 }
