@@ -137,7 +137,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		}
 		state := fmt.Sprintf("done after %.1fs", res.Elapsed.Seconds())
 		if res.Interrupted {
-			state = fmt.Sprintf("interrupted at %.3fs of a planned %gs window: the window ends there, and the %d attempts still running are in_flight, not failures",
+			state = fmt.Sprintf("interrupted at %.3fs of a planned %gs window (the window ends there; the %d attempts still running are in_flight, not failures)",
 				*res.RunEnd.AtMS/1000, res.RunEnd.PlannedDurationMS/1000, res.Outcomes[trace.InFlight.String()])
 		}
 		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
