@@ -33,6 +33,11 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# README's CLI section is the CLI's own help (a test in coursekit/cmd/coursekit checks it).
+.PHONY: readme-cli
+readme-cli:
+	$(GO) test ./coursekit/cmd/coursekit -run '^TestREADMECLI$$' -count=1 -update
+
 # The card benchmark against the Python reference (figures go to README).
 bench-card:
 	coursekit/bench/card/run.sh

@@ -3,7 +3,8 @@
 #
 #   bash docker/host-setup.sh GROUP...     GROUP: test | image | load
 #
-#   test   chromium + CJK fonts (browser tests), python3-venv (the JupyterLab venv)
+#   test   chromium + CJK fonts (browser tests), python3-venv (the JupyterLab venv), zsh (the
+#          completion test)
 #   image  podman + runc, podman-compose, debootstrap, curl (make test-image), and the podman
 #          configuration these machines need (crun: "cgroups in hybrid mode not supported";
 #          runc: "setrlimit ... operation not permitted" unless default ulimits are dropped)
@@ -19,7 +20,7 @@ want=()
 podman_conf=0
 for group in "$@"; do
   case "$group" in
-    test)  want+=(chromium fonts-noto-cjk fontconfig python3-venv) ;;
+    test)  want+=(chromium fonts-noto-cjk fontconfig python3-venv zsh) ;;
     image) want+=(podman runc debootstrap podman-compose curl); podman_conf=1 ;;
     load)  want+=(stress-ng) ;;
     *) echo "host-setup: unknown group '$group' (want test, image or load)" >&2; exit 2 ;;

@@ -13,6 +13,46 @@
 // without executing it (see MIMEType and Payload).
 package card
 
+// Accepted values a card literal may name instead of typing the string
+// (the card cell is one composite literal of constants: see Constants).
+// Each group lists the value the unit expects first, then the other
+// spelling the check understands, so that the choice is the learner's.
+const (
+	// Clock: whose clock stamped the times (Card.Clock).
+	ClientClock = "client" // the unit's traces: one client clock
+	ServerClock = "server"
+
+	// Window kind (Window.Kind).
+	FixedWindow   = "fixed"   // the unit counts everything in one fixed window
+	SlidingWindow = "sliding" // a moving window, as dashboards use
+
+	// Percentile method (Card.PercentileMethod).
+	NearestRank = "nearest-rank" // the ⌈p·n⌉-th smallest sample, the unit's method
+	Linear      = "linear"       // numpy's default interpolation, used by vLLM and AIPerf
+
+	// What each timestamp of the stream stands for (Streaming.Recorded).
+	PerEvent = "event" // one SSE message as it arrived, whatever it carried
+	PerToken = "token" // one output token
+
+	// Time units of a Figure (SLO, P95).
+	Seconds      = "s"
+	Milliseconds = "ms"
+)
+
+// Constants are the package-level constants a card literal may name, by
+// identifier, with their values: what the grader uses to read a card cell
+// without compiling it (card.NearestRank is "nearest-rank"). A test keeps
+// it equal to the constants declared in this package.
+var Constants = map[string]string{
+	"ClientClock": ClientClock, "ServerClock": ServerClock,
+	"FixedWindow": FixedWindow, "SlidingWindow": SlidingWindow,
+	"NearestRank": NearestRank, "Linear": Linear,
+	"PerEvent": PerEvent, "PerToken": PerToken,
+	"Seconds": Seconds, "Milliseconds": Milliseconds,
+	"TrainingTask": string(TrainingTask), "InferenceTask": string(InferenceTask),
+	"Device": string(Device), "Training": string(Training), "Inference": string(Inference), "Platform": string(Platform),
+}
+
 // Ratio is a rate the learner writes with its parts: the counted numerator,
 // the denominator it is counted over, and a unit that names both, such as
 // "失败尝试/全部尝试". Never a bare percentage.
@@ -40,7 +80,8 @@ type Figure struct {
 type Window struct {
 	// Seconds is the window length.
 	Seconds float64 `json:"seconds"`
-	// Kind is "fixed" (固定) for a fixed window; the unit uses no other kind.
+	// Kind is FixedWindow ("fixed", 固定) for a fixed window, the only kind
+	// the unit uses.
 	Kind string `json:"kind"`
 }
 
@@ -68,7 +109,9 @@ type Condition struct {
 // Streaming is the card's token-vs-event row: what the client recorded for
 // each streamed output, and how the intervals between them are aggregated.
 type Streaming struct {
-	// Recorded is "event" (事件) or "token".
+	// Recorded is PerEvent ("event", 事件) or PerToken ("token"): what the
+	// client's timestamps stand for. "token" is right only when every event
+	// of the trace carries exactly one token.
 	Recorded string `json:"recorded"`
 	// Aggregation says how intervals are computed and summarised (free text).
 	Aggregation string `json:"aggregation"`
@@ -88,11 +131,11 @@ type Card struct {
 	// below were observed.
 	Path PathMap `json:"path"`
 
-	// Clock is whose clock stamped the times, e.g. "client" (客户端).
+	// Clock is whose clock stamped the times, e.g. ClientClock ("client", 客户端).
 	Clock string `json:"clock"`
 	// Window is the counting window.
 	Window Window `json:"window"`
-	// PercentileMethod is how percentiles are read, e.g. "nearest-rank".
+	// PercentileMethod is how percentiles are read: NearestRank or Linear.
 	PercentileMethod string `json:"percentile_method"`
 	// SuccessSamples is the size of the success TTFT sample behind P95.
 	SuccessSamples int `json:"success_samples"`
@@ -111,4 +154,9 @@ type Card struct {
 	DenominatorError string `json:"denominator_error"`
 	// Outputs tells training and inference outputs apart.
 	Outputs Outputs `json:"outputs"`
+
+	// Uncertain is what the learner is still unsure of about these figures
+	// or this path (free text, read by a person): the seed asks to write
+	// down conditions, evidence, results and what remains uncertain.
+	Uncertain string `json:"uncertain"`
 }

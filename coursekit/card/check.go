@@ -82,11 +82,11 @@ var unitSLOsMS = [...]float64{1000, 500}
 
 // Where to look again. The notebooks of unit 01, by number and topic.
 const (
-	nbSystem    = "笔记本 01《先画系统,再谈快慢》"
+	nbSystem    = "笔记本 01《先画系统，再谈快慢》"
 	nbTimeline  = "笔记本 02《从客户端时间轴定义“慢”》"
-	nbFour      = "笔记本 03《一份 trace,四个结论》"
+	nbFour      = "笔记本 03《一份 trace，四个结论》"
 	nbCondition = "笔记本 04《只改一个条件》"
-	nbTools     = "笔记本 05《带着指标卡读工具文档》"
+	nbTools     = "笔记本 05《带着指标口径卡读工具文档》"
 )
 
 // criterion is one public row: run returns its status and hint.
@@ -157,9 +157,9 @@ func Check(c *Card, t *trace.Trace) Report {
 	}
 	r := Report{Hidden: len(hiddenCriteria)}
 	if t == nil {
-		r.Error = "没有读到 trace,无法复算。"
+		r.Error = "没有读到 trace，无法复算。"
 	}
-	for _, x := range runCriteria(publicCriteria, c, t, "先让 trace 能被读取(检查文件路径),再运行自检。") {
+	for _, x := range runCriteria(publicCriteria, c, t, "先让 trace 能被读取（检查文件路径），再运行自检。") {
 		r.add(x)
 	}
 	return r
@@ -175,31 +175,32 @@ func CriterionIDs() []string {
 }
 
 var publicCriteria = []criterion{
-	{"map.steps", "路径图:选定任务,至少四个有名字的步骤", checkMapSteps},
-	{"map.marks", "路径图:标出数据、设备、输出与失败点", checkMapMarks},
-	{"map.sampling", "路径图:采样点是路径上的一个步骤", checkMapSampling},
-	{"stated.clock", "口径:写明观察用的时钟", checkClock},
-	{"stated.window", "口径:写明固定窗口和窗口长度", checkWindow},
-	{"stated.method", "口径:写明分位算法", checkMethod},
-	{"stated.samples", "口径:写明成功样本数", checkSamples},
-	{"stated.attempts", "口径:写明全部尝试数", checkAttempts},
-	{"conditions.slos", "两个门槛条件都已填写,门槛带时间单位", checkSLOs},
-	{"figures.p95", "数值:成功 TTFT 的 P95", checkP95},
-	{"figures.failure_rate", "数值:失败率的分子与分母", checkFailureRate},
-	{"figures.qualified", "数值:联合合格数", checkQualified},
-	{"figures.qualified_rate", "数值:联合合格率的分子与分母", checkQualifiedRate},
-	{"figures.goodput", "数值:合格 goodput", checkGoodput},
-	{"figures.cost", "数值:每千次合格成本", checkCost},
-	{"units.p95", "单位:P95 带时间单位", checkP95Unit},
-	{"units.failure_rate", "单位:失败率写明分子是什么、分母是什么", checkFailureRateUnit},
-	{"units.qualified_rate", "单位:联合合格率写明分子是什么、分母是什么", checkQualifiedRateUnit},
-	{"units.goodput", "单位:goodput 是“合格次数/时间”", checkGoodputUnit},
-	{"units.cost", "单位:成本写明币种与“每千次合格”", checkCostUnit},
-	{"stream.recorded", "流式记录:写明记录的是 token 还是事件", checkRecorded},
-	{"stream.aggregation", "流式记录:写明间隔怎样汇总", checkAggregation},
-	{"text.counter_evidence", "反证:“GPU 很忙所以用户一定很快”", checkCounterEvidence},
+	{"map.steps", "路径图：选定任务，至少四个有名字的步骤", checkMapSteps},
+	{"map.marks", "路径图：标出数据、设备、输出与失败点", checkMapMarks},
+	{"map.sampling", "路径图：采样点是路径上的一个步骤", checkMapSampling},
+	{"stated.clock", "口径：写明观察用的时钟", checkClock},
+	{"stated.window", "口径：写明固定窗口和窗口长度", checkWindow},
+	{"stated.method", "口径：写明分位算法", checkMethod},
+	{"stated.samples", "口径：写明成功样本数", checkSamples},
+	{"stated.attempts", "口径：写明全部尝试数", checkAttempts},
+	{"conditions.slos", "两个门槛条件都已填写，门槛带时间单位", checkSLOs},
+	{"figures.p95", "数值：成功 TTFT 的 P95", checkP95},
+	{"figures.failure_rate", "数值：失败率的分子与分母", checkFailureRate},
+	{"figures.qualified", "数值：联合合格数", checkQualified},
+	{"figures.qualified_rate", "数值：联合合格率的分子与分母", checkQualifiedRate},
+	{"figures.goodput", "数值：合格 goodput", checkGoodput},
+	{"figures.cost", "数值：每千次合格成本", checkCost},
+	{"units.p95", "单位：P95 带时间单位", checkP95Unit},
+	{"units.failure_rate", "单位：失败率写明分子是什么、分母是什么", checkFailureRateUnit},
+	{"units.qualified_rate", "单位：联合合格率写明分子是什么、分母是什么", checkQualifiedRateUnit},
+	{"units.goodput", "单位：goodput 是“合格次数/时间”", checkGoodputUnit},
+	{"units.cost", "单位：成本写明币种与“每千次合格”", checkCostUnit},
+	{"stream.recorded", "流式记录：写明记录的是 token 还是事件", checkRecorded},
+	{"stream.aggregation", "流式记录：写明间隔怎样汇总", checkAggregation},
+	{"text.counter_evidence", "反证：“GPU 很忙所以用户一定很快”", checkCounterEvidence},
 	{"text.outputs", "区分训练与推理的产出", checkOutputs},
 	{"text.denominator", "解释一个分母错误造成的假结论", checkDenominator},
+	{"text.uncertain", "写下仍不确定的事", checkUncertain},
 }
 
 // ---- path map ----
@@ -215,23 +216,23 @@ func validLayer(l Layer) bool {
 func checkMapSteps(k *checker) (Status, string) {
 	p := k.c.Path
 	if p.Task != TrainingTask && p.Task != InferenceTask {
-		return Fail, "先写明这张图沿哪种任务走:Task 填 card.TrainingTask(训练)或 card.InferenceTask(推理)。回看" + nbSystem + "里的两条路径。"
+		return Fail, "先写明这张图沿哪种任务走：Task 填 card.TrainingTask（训练）或 card.InferenceTask（推理）。回看" + nbSystem + "里的两条路径。"
 	}
 	if len(p.Steps) < 4 {
-		return Fail, "路径至少要有四个步骤,按任务经过的先后排列,从提交工作一直画到产出结果。回看" + nbSystem + "。"
+		return Fail, "路径至少要有四个步骤，按任务经过的先后排列，从提交工作一直画到产出结果。回看" + nbSystem + "。"
 	}
 	seen := map[string]bool{}
 	for i, s := range p.Steps {
 		name := norm(s.Name)
 		if name == "" {
-			return Fail, fmt.Sprintf("第 %d 个步骤还没有名字。每一步都要有名字,采样点才能指向它。", i+1)
+			return Fail, fmt.Sprintf("第 %d 个步骤还没有名字。每一步都要有名字，采样点才能指向它。", i+1)
 		}
 		if seen[name] {
-			return Fail, fmt.Sprintf("步骤名“%s”出现了不止一次;每一步用不同的名字,采样点才不含糊。", s.Name)
+			return Fail, fmt.Sprintf("步骤名“%s”出现了不止一次；每一步用不同的名字，采样点才不含糊。", s.Name)
 		}
 		seen[name] = true
 		if !validLayer(s.Layer) {
-			return Fail, fmt.Sprintf("步骤“%s”的层不是设备、训练、推理、平台四层之一;请用 card.Device、card.Training、card.Inference 或 card.Platform。回看"+nbSystem+"里的四层。", s.Name)
+			return Fail, fmt.Sprintf("步骤“%s”的层不是设备、训练、推理、平台四层之一；请用 card.Device、card.Training、card.Inference 或 card.Platform。回看"+nbSystem+"里的四层。", s.Name)
 		}
 	}
 	return Pass, ""
@@ -249,13 +250,13 @@ func checkMapMarks(k *checker) (Status, string) {
 	for _, m := range []struct {
 		ok   bool
 		name string
-	}{{data, "数据(Data)"}, {device, "设备(Device)"}, {output, "输出(Output)"}, {failure, "失败点(Failure)"}} {
+	}{{data, "数据（Data）"}, {device, "设备（Device）"}, {output, "输出（Output）"}, {failure, "失败点（Failure）"}} {
 		if !m.ok {
 			missing = append(missing, m.name)
 		}
 	}
 	if len(missing) > 0 {
-		return Fail, "路径上还没有标出:" + strings.Join(missing, "、") + "。在相应步骤里填写这些字段,说明输入从哪里来、在什么设备上执行、产出什么、会在哪里失败。回看" + nbSystem + "。"
+		return Fail, "路径上还没有标出：" + strings.Join(missing, "、") + "。在相应步骤里填写这些字段，说明输入从哪里来、在什么设备上执行、产出什么、会在哪里失败。回看" + nbSystem + "。"
 	}
 	return Pass, ""
 }
@@ -267,10 +268,10 @@ func checkMapSampling(k *checker) (Status, string) {
 	p := k.c.Path
 	sp := norm(p.SamplingPoint)
 	if sp == "" {
-		return Fail, "还没有写采样点:你的数字是在路径的哪一步测到的?SamplingPoint 填那一步的名字。回看" + nbTimeline + "。"
+		return Fail, "还没有写采样点：你的数字是在路径的哪一步测到的？SamplingPoint 填那一步的名字。回看" + nbTimeline + "。"
 	}
 	if containsAny(sp, platformMonitoring...) {
-		return Fail, "“平台监控”说的是谁在看,不是在路径的哪一点测。请选路径上的一个具体步骤,并想清楚那里的时钟属于谁。回看" + nbTimeline + "。"
+		return Fail, "“平台监控”说的是谁在看，不是在路径的哪一点测。请选路径上的一个具体步骤，并想清楚那里的时钟属于谁。回看" + nbTimeline + "。"
 	}
 	for _, s := range p.Steps {
 		if norm(s.Name) == sp {
@@ -296,10 +297,10 @@ func canonClock(s string) string {
 
 func checkClock(k *checker) (Status, string) {
 	if canonClock(k.c.Clock) == "" {
-		return Fail, "还没有写时钟:这些时间点是由谁的时钟记下的?看 trace 的表头。回看" + nbTimeline + "。"
+		return Fail, "还没有写时钟：这些时间点是由谁的时钟记下的？看 trace 的表头。回看" + nbTimeline + "。"
 	}
 	if canonClock(k.c.Clock) != canonClock(k.s.Clock) {
-		return Fail, "写的时钟与 trace 表头记录的不一致。TTFT 是从哪一方看到的时间?不同机器的时钟未经校正不能直接相减。回看" + nbTimeline + "。"
+		return Fail, "写的时钟与 trace 表头记录的不一致。TTFT 是从哪一方看到的时间？不同机器的时钟未经校正不能直接相减。回看" + nbTimeline + "。"
 	}
 	return Pass, ""
 }
@@ -315,10 +316,10 @@ func canonWindowKind(s string) string {
 func checkWindow(k *checker) (Status, string) {
 	w := k.c.Window
 	if canonWindowKind(w.Kind) != "fixed" {
-		return Fail, "窗口类型要写明是固定窗口(Kind 填 \"fixed\" 或“固定”):所有比率和 goodput 都在同一个固定窗口里数。回看" + nbFour + "。"
+		return Fail, "窗口类型要写明是固定窗口（Kind 填 card.FixedWindow，即 \"fixed\"，或写“固定”）：所有比率和 goodput 都在同一个固定窗口里数。回看" + nbFour + "。"
 	}
 	if !near(w.Seconds, k.s.WindowS, secondsTol) {
-		return Fail, "窗口长度(秒)与 trace 表头的窗口不一致。窗口由表头的起止时刻决定,不是第一个到最后一个请求之间的时间。回看" + nbFour + "。"
+		return Fail, "窗口长度（秒）与 trace 表头的窗口不一致。窗口由表头的起止时刻决定，不是第一个到最后一个请求之间的时间。回看" + nbFour + "。"
 	}
 	return Pass, ""
 }
@@ -349,24 +350,24 @@ func parseMethod(s string) (metrics.Method, bool) {
 func checkMethod(k *checker) (Status, string) {
 	m, ok := parseMethod(k.c.PercentileMethod)
 	if !ok {
-		return Fail, "写明分位算法的名字:不同算法对同一组样本会给出不同的 P95。回看" + nbFour + "讲分位数的一节。"
+		return Fail, "写明分位算法的名字：不同算法对同一组样本会给出不同的 P95。回看" + nbFour + "讲分位数的一节。"
 	}
 	if m != k.s.PercentileMethod {
-		return Fail, "本课的卡片统一用课上讲的那种分位算法,写明的算法与之不同。回看" + nbFour + "里几种算法的对比。"
+		return Fail, "本课的指标口径卡统一用课上讲的那种分位算法，写明的算法与之不同。回看" + nbFour + "里几种算法的对比。"
 	}
 	return Pass, ""
 }
 
 func checkSamples(k *checker) (Status, string) {
 	if k.c.SuccessSamples != k.s.TTFT.N {
-		return Fail, "成功样本数与复算不一致。P95 只用完整成功请求的 TTFT:失败请求没有 TTFT,是缺失而不是 0,不能补进排序。回看" + nbFour + "。"
+		return Fail, "成功样本数与复算不一致。P95 只用完整成功请求的 TTFT：失败请求没有 TTFT，是缺失而不是 0，不能补进排序。回看" + nbFour + "。"
 	}
 	return Pass, ""
 }
 
 func checkAttempts(k *checker) (Status, string) {
 	if int64(k.c.Attempts) != k.s.Attempts {
-		return Fail, "全部尝试数与复算不一致。窗口内客户端发起的每一次请求都是一次尝试,失败的也算。回看" + nbFour + "。"
+		return Fail, "全部尝试数与复算不一致。窗口内客户端发起的每一次请求都是一次尝试，失败的也算。回看" + nbFour + "。"
 	}
 	return Pass, ""
 }
@@ -385,11 +386,11 @@ func checkSLOs(k *checker) (Status, string) {
 		}
 	}
 	if len(missing) > 0 {
-		return Fail, "没有找到门槛为 " + strings.Join(missing, "、") + " 的条件。Conditions 里每个门槛一项,SLO 写成带单位的数。回看" + nbCondition + "。"
+		return Fail, "没有找到门槛为 " + strings.Join(missing, "、") + " 的条件。Conditions 里每个门槛一项，SLO 写成带单位的数。回看" + nbCondition + "。"
 	}
 	for _, c := range k.conds {
 		if _, ok := toMS(c.SLO); !ok {
-			return Fail, "门槛 SLO 要带时间单位(如 \"s\" 或 \"ms\"),否则别人不知道 1 是 1 秒还是 1 毫秒。"
+			return Fail, "门槛 SLO 要带时间单位（如 \"s\" 或 \"ms\"），否则别人不知道 1 是 1 秒还是 1 毫秒。"
 		}
 	}
 	return Pass, ""
@@ -418,16 +419,16 @@ func failAt(bad []string, missing bool, hint string) (Status, string) {
 		return Pass, ""
 	}
 	if missing {
-		return Fail, "先把两个门槛条件都填上(见“两个门槛条件”那一行)。"
+		return Fail, "先把两个门槛条件都填上（见“两个门槛条件”那一行）。"
 	}
-	return Fail, "门槛 " + strings.Join(bad, "、") + " 下:" + hint
+	return Fail, "门槛 " + strings.Join(bad, "、") + " 下：" + hint
 }
 
 func checkP95(k *checker) (Status, string) {
 	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
 		return k.p95 != nil && timeMatches(c.P95, *k.p95)
 	})
-	return failAt(bad, missing, "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序,再按算法取位置;也核对数值用的单位。回看"+nbFour+"。")
+	return failAt(bad, missing, "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看"+nbFour+"。")
 }
 
 func checkFailureRate(k *checker) (Status, string) {
@@ -446,12 +447,12 @@ func checkFailureRate(k *checker) (Status, string) {
 		}
 		return false
 	})
-	hint := "失败率的分子是失败的尝试,分母是窗口内的全部尝试。回看" + nbFour + "。"
+	hint := "失败率的分子是失败的尝试，分母是窗口内的全部尝试。回看" + nbFour + "。"
 	switch {
 	case valueOnly:
-		hint = "比值的大小对了,但分子和分母要写实际的计数(不是约分后的数或百分数),别人才能复算。"
+		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
 	case lostFailures:
-		hint = "失败的尝试是不是被删掉了?只在成功请求里数失败,永远数不到失败。分母要包括每一次尝试,失败的也算。回看" + nbFour + "。"
+		hint = "失败的尝试是不是被删掉了？只在成功请求里数失败，永远数不到失败。分母要包括每一次尝试，失败的也算。回看" + nbFour + "。"
 	}
 	return failAt(bad, missing, hint)
 }
@@ -460,7 +461,7 @@ func checkQualified(k *checker) (Status, string) {
 	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
 		return int64(c.Qualified) == want.Qualified
 	})
-	return failAt(bad, missing, "联合合格数与复算不一致。逐个请求判断:必须完整成功、质量通过、TTFT 不超过门槛三条同时成立。核对三件事:恰好等于门槛的算不算(≤ 还是 <)?质量不合格的请求是否被算了进来?失败请求是否混进了合格?回看"+nbFour+"和"+nbCondition+"。")
+	return failAt(bad, missing, "联合合格数与复算不一致。逐个请求判断：必须完整成功、质量通过、TTFT 不超过门槛三条同时成立。核对三件事：恰好等于门槛的算不算（≤ 还是 <）？质量不通过的请求是否被算了进来？失败请求是否混进了合格？回看"+nbFour+"和"+nbCondition+"。")
 }
 
 func checkQualifiedRate(k *checker) (Status, string) {
@@ -478,12 +479,12 @@ func checkQualifiedRate(k *checker) (Status, string) {
 		}
 		return false
 	})
-	hint := "联合合格率是合格的尝试除以窗口内的全部尝试,分子分母都是计数。回看" + nbFour + "。"
+	hint := "联合合格率是合格的尝试除以窗口内的全部尝试，分子分母都是计数。回看" + nbFour + "。"
 	switch {
 	case fractional:
-		hint = "分子或分母不是整数计数:联合合格率要先逐个请求判断再数,不能把成功率、质量通过率和时延达标率相乘。回看" + nbFour + "。"
+		hint = "分子或分母不是整数计数：联合合格率要先逐个请求判断再数，不能把成功率、质量通过率和时延达标率相乘。回看" + nbFour + "。"
 	case valueOnly:
-		hint = "比值的大小对了,但分子和分母要写实际的计数(不是约分后的数或百分数),别人才能复算。"
+		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
 	}
 	return failAt(bad, missing, hint)
 }
@@ -501,7 +502,7 @@ func checkGoodput(k *checker) (Status, string) {
 	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
 		return near(goodputPerS(c.Goodput), want.GoodputPerS, perSecTol)
 	})
-	return failAt(bad, missing, "合格 goodput 与复算不一致:它数的是窗口内合格的尝试,除以窗口的长度,而不是输出 token 或全部请求。回看"+nbFour+"。")
+	return failAt(bad, missing, "合格 goodput 与复算不一致：它数的是窗口内合格的尝试，除以窗口的长度，而不是输出 token 或全部请求。回看"+nbFour+"。")
 }
 
 func checkCost(k *checker) (Status, string) {
@@ -511,9 +512,9 @@ func checkCost(k *checker) (Status, string) {
 		}
 		return near(c.CostPer1000.Value, *want.CostPer1000, costTol)
 	})
-	hint := "每千次合格成本与复算不一致:用窗口总成本(见 trace 表头)除以合格次数,再乘以 1000。回看" + nbFour + "。"
+	hint := "每千次合格成本与复算不一致：用窗口总成本（见 trace 表头）除以合格次数，再乘以 1000。回看" + nbFour + "。"
 	if k.s.WindowCost == nil || slices.ContainsFunc(k.s.Conditions, func(c metrics.Condition) bool { return c.CostPer1000 == nil }) {
-		hint = "这份 trace 没有记录窗口成本,或没有合格的尝试,算不出每千次合格成本;请把它留空(0)。"
+		hint = "这份 trace 没有记录窗口成本，或没有合格的尝试，算不出每千次合格成本；请把它留空（0）。"
 	}
 	return failAt(bad, missing, hint)
 }
@@ -525,7 +526,7 @@ func checkP95Unit(k *checker) (Status, string) {
 		_, ok := toMS(c.P95)
 		return ok
 	})
-	return failAt(bad, missing, "P95 要写时间单位(\"s\" 或 \"ms\"),没有单位的数字别人无法复算。")
+	return failAt(bad, missing, "P95 要写时间单位（\"s\" 或 \"ms\"），没有单位的数字别人无法复算。")
 }
 
 // ratioUnit checks that a ratio's unit names its numerator and denominator
@@ -535,7 +536,7 @@ func ratioUnit(r Ratio, numWords []string) bool {
 	return ok && num != "" && den != "" && containsAny(num, numWords...) && denominatorIsAttempts(den)
 }
 
-const ratioUnitHint = "单位写成“分子是什么/分母是什么”,例如“某类尝试/某类尝试”:分子说明数的是哪些尝试,分母说明是对哪些尝试而言。分母只写“成功请求”会把失败藏起来。回看" + nbFour + "。"
+const ratioUnitHint = "单位写成“分子是什么/分母是什么”，例如“某类尝试/某类尝试”：分子说明数的是哪些尝试，分母说明是对哪些尝试而言。分母只写“成功请求”会把失败藏起来。回看" + nbFour + "。"
 
 func checkFailureRateUnit(k *checker) (Status, string) {
 	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
@@ -561,9 +562,9 @@ func checkGoodputUnit(k *checker) (Status, string) {
 		}
 		return ok && num != ""
 	})
-	hint := "goodput 的单位要写成“数的是什么/时间单位”,例如“次/s”,并说明数的是合格的尝试。"
+	hint := "goodput 的单位要写成“数的是什么/时间单位”，例如“次/s”，并说明数的是合格的尝试。"
 	if wrongThing {
-		hint = "goodput 数的是合格的请求尝试,不是 token、样本或设备指标;这些单位不同,不能放在一起比高低。回看" + nbFour + "。"
+		hint = "goodput 数的是合格的请求尝试，不是 token、样本或设备指标；这些单位不同，不能放在一起比高低。回看" + nbFour + "。"
 	}
 	return failAt(bad, missing, hint)
 }
@@ -578,7 +579,7 @@ func checkCostUnit(k *checker) (Status, string) {
 		u := norm(f.Unit)
 		return (cur == nil || containsAny(u, cur...)) && containsAny(u, perThousand...) && containsAny(u, qualWords...)
 	})
-	return failAt(bad, missing, "成本的单位要同时写明币种(看 trace 表头的 currency)和“每千次合格”,例如“币种/千次合格”:分母是合格的尝试,不是全部请求。")
+	return failAt(bad, missing, "成本的单位要同时写明币种（看 trace 表头的 currency）和“每千次合格”，例如“币种/千次合格”：分母是合格的尝试，不是全部请求。")
 }
 
 // ---- streaming row ----
@@ -602,17 +603,25 @@ func canonRecorded(s string) string {
 	return c
 }
 
+// checkRecorded accepts "event": the client stamps each SSE message as
+// it arrives, whatever it carries. It also accepts "token" for a trace in
+// which every event carries exactly one token: there a token's time and
+// its event's time are the same number, so the answer is true of the data
+// (the unit's trace and every variant are such traces). With multi-token
+// events, "token" is wrong: k tokens share one timestamp.
 func checkRecorded(k *checker) (Status, string) {
 	switch canonRecorded(k.c.Streaming.Recorded) {
 	case "event":
 		return Pass, ""
 	case "":
-		return Fail, "还没有写:trace 里一行时间戳对应的是一个 token,还是一个流式事件?回看" + nbTools + "和" + nbTimeline + "。"
+		return Fail, "还没有写：trace 里一行时间戳对应的是一个 token，还是一个流式事件？Recorded 填 card.PerEvent 或 card.PerToken。回看" + nbTools + "和" + nbTimeline + "。"
+	case "token":
+		if k.s.Event.Events > 0 && k.s.Event.MultiTokenEvents == 0 {
+			return Pass, ""
+		}
+		return Fail, "这份 trace 里有的事件一次带来不止一个 token：这些 token 共用一个时间戳，客户端记下的是事件到达的时刻。Recorded 应填 card.PerEvent。回看" + nbTools + "。"
 	}
-	if canonRecorded(k.c.Streaming.Recorded) != "token" {
-		return Fail, "Recorded 只填一个词:\"event\"(事件)或 \"token\"。回看" + nbTools + "。"
-	}
-	return Fail, "再看一遍 trace 的 events:客户端每次记下的时间戳对应什么?一个事件可能带来不止一个 token,间隔的含义就不同。Recorded 填 \"event\"(事件)或 \"token\"。回看" + nbTools + "。"
+	return Fail, "Recorded 只填一个值：card.PerEvent（\"event\"，事件）或 card.PerToken（\"token\"）。回看" + nbTools + "。"
 }
 
 // ---- free text: pre-checked by keywords, then read by a human ----
@@ -626,7 +635,7 @@ func textCheck(s string, words []string, empty, offTopic string) (Status, string
 	if runeCount(s) < minTextRune || !containsAny(norm(s), words...) {
 		return Fail, offTopic
 	}
-	return NeedsHuman, "需要人工阅读:关键词预检只能排除空白或离题的答案,评分时由人判断是否成立。"
+	return NeedsHuman, "需要人工阅读：关键词预检只能排除空白或离题的答案，评分时由人判断是否成立。"
 }
 
 var (
@@ -639,35 +648,45 @@ var (
 
 func checkAggregation(k *checker) (Status, string) {
 	return textCheck(k.c.Streaming.Aggregation, aggregationWords,
-		"还没有写间隔怎样算、怎样汇总(例如相邻的什么之间取间隔、用哪些请求、取什么统计量)。回看"+nbTools+"。",
+		"还没有写间隔怎样算、怎样汇总（例如相邻的什么之间取间隔、用哪些请求、取什么统计量）。回看"+nbTools+"。",
 		"这段话没有说明间隔是什么之间的间隔、怎样汇总成一个数。回看"+nbTools+"。")
 }
 
 func checkCounterEvidence(k *checker) (Status, string) {
 	return textCheck(k.c.CounterEvidence, refuteWords,
-		"还没有写反证。GPU 忙只说明设备在干活;写出至少一个能推翻“用户一定很快”的请求结果或时间线。回看"+nbSystem+"和"+nbTimeline+"。",
-		"反证要落到用户看到的请求上:写出一个具体的请求结果或时间线(例如在哪里等待、是否失败、首字何时到达),而不是只说设备。回看"+nbTimeline+"。")
+		"还没有写反证。GPU 忙只说明设备在干活；写出至少一个能推翻“用户一定很快”的请求结果或时间线。回看"+nbSystem+"和"+nbTimeline+"。",
+		"反证要落到用户看到的请求上：写出一个具体的请求结果或时间线（例如在哪里等待、是否失败、首字何时到达），而不是只说设备。回看"+nbTimeline+"。")
 }
 
 func checkOutputs(k *checker) (Status, string) {
 	o := k.c.Outputs
 	if runeCount(o.Training) == 0 || runeCount(o.Inference) == 0 {
-		return Fail, "训练和推理的产出都要写:各自交付的是什么、验收看什么。回看" + nbSystem + "。"
+		return Fail, "训练和推理的产出都要写：各自交付的是什么、验收看什么。回看" + nbSystem + "。"
 	}
 	if norm(o.Training) == norm(o.Inference) {
-		return Fail, "训练和推理写成了一样的产出;它们交付的对象不同,验收的标准也不同。回看" + nbSystem + "。"
+		return Fail, "训练和推理写成了一样的产出；它们交付的对象不同，验收的标准也不同。回看" + nbSystem + "。"
 	}
 	if st, _ := textCheck(o.Training, trainingWords, "", ""); st == Fail {
-		return Fail, "训练的产出还没说清:训练反复更新参数,最后交付的是什么?回看" + nbSystem + "。"
+		return Fail, "训练的产出还没说清：训练反复更新参数，最后交付的是什么？回看" + nbSystem + "。"
 	}
 	if st, _ := textCheck(o.Inference, inferenceWords, "", ""); st == Fail {
-		return Fail, "推理的产出还没说清:推理用定下的参数处理新输入,每个请求交付的是什么?回看" + nbSystem + "。"
+		return Fail, "推理的产出还没说清：推理用定下的参数处理新输入，每个请求交付的是什么？回看" + nbSystem + "。"
 	}
-	return NeedsHuman, "需要人工阅读:关键词预检只能排除空白或离题的答案,评分时由人判断是否成立。"
+	return NeedsHuman, "需要人工阅读：关键词预检只能排除空白或离题的答案，评分时由人判断是否成立。"
 }
 
 func checkDenominator(k *checker) (Status, string) {
 	return textCheck(k.c.DenominatorError, denominatorWords,
-		"还没有写:举一个用错分母得出的假结论,并说明错在哪里。回看"+nbFour+"里删除失败请求的那个例子。",
-		"这段话要说清楚:用了什么分母、得出了什么错误结论、正确的分母是什么。回看"+nbFour+"。")
+		"还没有写：举一个用错分母得出的假结论，并说明错在哪里。回看"+nbFour+"里删除失败请求的那个例子。",
+		"这段话要说清楚：用了什么分母、得出了什么错误结论、正确的分母是什么。回看"+nbFour+"。")
+}
+
+// uncertainWords are the ways people say they are not sure. Like every
+// keyword list here, they only turn away an empty or off-topic answer.
+var uncertainWords = []string{"不确定", "不知道", "不清楚", "还不能", "无法", "不能确定", "没有", "未", "是否", "可能", "也许", "假设", "怀疑", "需要", "要验证", "待", "？", "?", "unsure", "unknown", "uncertain", "whether", "maybe"}
+
+func checkUncertain(k *checker) (Status, string) {
+	return textCheck(k.c.Uncertain, uncertainWords,
+		"还没有写：关于这些数字、采样点或条件，你还有什么不确定、还需要什么证据？如实写下一两件。",
+		"写一件具体的、你还不确定的事（例如某个数在别的条件下是否还成立、缺了哪项记录），并说明为什么不确定。")
 }

@@ -1,9 +1,12 @@
 package card
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // failing lists the IDs of the rows that failed.
@@ -143,7 +146,6 @@ var mistakes = []struct {
 		c.Path.Steps[4].Name, c.Path.SamplingPoint = "Platform Monitoring", "platform monitoring"
 	}, []string{"map.sampling"}},
 	{"sampling point not on the path", func(c *Card) { c.Path.SamplingPoint = "浏览器" }, []string{"map.sampling"}},
-	{"recorded tokens", func(c *Card) { c.Streaming.Recorded = "token" }, []string{"stream.recorded"}},
 	{"no counter-evidence", func(c *Card) { c.CounterEvidence = " " }, []string{"text.counter_evidence"}},
 	{"irrelevant counter-evidence", func(c *Card) { c.CounterEvidence = "GPU 很忙,所以需要买更多的 GPU 才行。" }, []string{"text.counter_evidence"}},
 	{"outputs not told apart", func(c *Card) { c.Outputs.Inference = c.Outputs.Training }, []string{"text.outputs"}},
@@ -236,12 +238,12 @@ func TestStatusLineCountsHiddenChecksWithoutRunningThem(t *testing.T) {
 			t.Errorf("the self-check ran hidden criterion %s", x.ID)
 		}
 	}
-	want := "公开检查 21/21 通过;评分时还有 7 项隐藏检查"
+	want := "公开检查 21/21 通过；评分时还有 7 项隐藏检查"
 	if got := r.StatusLine(); got != want {
 		t.Errorf("status line %q, want %q", got, want)
 	}
 	for _, out := range []string{r.Text(), r.HTML()} {
-		if !strings.Contains(out, want) || !strings.Contains(out, "4 项文字答案需要人工阅读") {
+		if !strings.Contains(out, want) || !strings.Contains(out, "5 项文字答案需要人工阅读") {
 			t.Errorf("output lacks the honest status:\n%s", out)
 		}
 		if strings.Contains(out, "全部通过") || strings.Contains(strings.ToLower(out), "all passed") {
@@ -321,5 +323,45 @@ func TestHiddenRequestViewWithRetries(t *testing.T) {
 	bothConditions(c, func(x *Condition) { x.FailureRate.Den, x.QualifiedRate.Den = 9, 9 })
 	if x := HiddenChecks(c, tr)[6]; x.Status != Fail {
 		t.Errorf("counting requests as attempts should fail the request view: %+v", x)
+	}
+}
+
+// "token" is true of a trace whose events each carry one token (the unit's
+// trace): a token's time is its event's time. It is wrong once an event
+// carries several tokens under one timestamp.
+func TestRecordedTokenIsRightOnlyWhenEveryEventIsOneToken(t *testing.T) {
+	c := reference()
+	c.Streaming.Recorded = PerToken
+	if x, _ := Check(c, readUnitTrace(t)).Result("stream.recorded"); x.Status != Pass {
+		t.Errorf("unit trace, one token per event: %s %s", x.Status, x.Hint)
+	}
+	practice, err := trace.ReadFile(filepath.Join("..", "..", "data", "unit01", "practice.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := Check(c, practice).Result("stream.recorded")
+	if x.Status != Fail || !strings.Contains(x.Hint, "card.PerEvent") {
+		t.Errorf("practice trace has multi-token events: %s %s", x.Status, x.Hint)
+	}
+	c.Streaming.Recorded = PerEvent
+	if x, _ := Check(c, practice).Result("stream.recorded"); x.Status != Pass {
+		t.Errorf("event is always right: %s", x.Status)
+	}
+}
+
+func TestUncertainIsFreeTextForAHuman(t *testing.T) {
+	tr := readUnitTrace(t)
+	for text, want := range map[string]Status{
+		"":     Fail,
+		"都很好。": Fail,
+		"我觉得这个服务整体还挺快的，没什么问题了。":           Fail,
+		"只有 8 个成功样本，我不确定换一个窗口 P95 是否还成立。": NeedsHuman,
+	} {
+		c := reference()
+		c.Uncertain = text
+		x, _ := Check(c, tr).Result("text.uncertain")
+		if x.Status != want {
+			t.Errorf("%q: %s, want %s", text, x.Status, want)
+		}
 	}
 }

@@ -45,7 +45,7 @@ func TestTextReport(t *testing.T) {
 	c := reference()
 	c.Conditions[0].Qualified = 6
 	out := Check(c, readUnitTrace(t)).Text()
-	for _, want := range []string{"公开检查 20/21 通过;评分时还有 7 项隐藏检查", "✗ 数值:联合合格数 [figures.qualified]", "✓ ", "? ", "回看"} {
+	for _, want := range []string{"公开检查 20/21 通过；评分时还有 7 项隐藏检查", "✗ 数值：联合合格数 [figures.qualified]", "✓ ", "? ", "回看"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}

@@ -37,7 +37,7 @@ func (s Status) label() string {
 // of machine-checked public rows, and how many hidden criteria remain. It
 // never says "all passed".
 func (r Report) StatusLine() string {
-	return fmt.Sprintf("公开检查 %d/%d 通过;评分时还有 %d 项隐藏检查", r.Passed, r.Checked(), r.Hidden)
+	return fmt.Sprintf("公开检查 %d/%d 通过；评分时还有 %d 项隐藏检查", r.Passed, r.Checked(), r.Hidden)
 }
 
 // humanLine says what the machine did not decide.
@@ -45,10 +45,10 @@ func (r Report) humanLine() string {
 	if r.NeedsHuman == 0 {
 		return ""
 	}
-	return fmt.Sprintf("另有 %d 项文字答案需要人工阅读,不计入上面的通过数。", r.NeedsHuman)
+	return fmt.Sprintf("另有 %d 项文字答案需要人工阅读，不计入上面的通过数。", r.NeedsHuman)
 }
 
-const disclaimer = "自检只是提示:保存笔记或通过公开检查不等于完成,评分时会重新计算全部检查。"
+const disclaimer = "自检只是提示：保存笔记或通过公开检查不等于完成，评分时会重新计算全部检查。"
 
 // Text is the report as plain text, one row per line.
 func (r Report) Text() string {
@@ -56,7 +56,7 @@ func (r Report) Text() string {
 	b.WriteString(r.StatusLine())
 	b.WriteString("\n")
 	if r.Error != "" {
-		b.WriteString("错误:" + r.Error + "\n")
+		b.WriteString("错误：" + r.Error + "\n")
 	}
 	if l := r.humanLine(); l != "" {
 		b.WriteString(l + "\n")

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Format is an output format of `coursekit card`.
@@ -65,14 +66,14 @@ func num(v float64) string {
 
 func optMS(v *float64) string {
 	if v == nil {
-		return "无(样本为空)"
+		return "无（样本为空）"
 	}
 	return num(*v) + " ms"
 }
 
 func pct(r metrics.Ratio) string {
 	if r.Value == nil {
-		return "无(分母为 0)"
+		return "无（分母为 0）"
 	}
 	return num(*r.Value*100) + "%"
 }
@@ -80,13 +81,13 @@ func pct(r metrics.Ratio) string {
 // RatioText is "num / den 单位 = value", the way the card prints every rate.
 func RatioText(r metrics.Ratio) string {
 	if r.Unit == perSecond {
-		v := "无(窗口为 0)"
+		v := "无（窗口为 0）"
 		if r.Value != nil {
 			v = num(*r.Value) + " 次/s"
 		}
-		return fmt.Sprintf("%s 次 / %s s = %s(%s)", num(r.Num), num(r.Den), v, unitZH(r.Unit))
+		return fmt.Sprintf("%s 次 / %s s = %s（%s）", num(r.Num), num(r.Den), v, unitZH(r.Unit))
 	}
-	return fmt.Sprintf("%s / %s = %s(%s)", num(r.Num), num(r.Den), pct(r), unitZH(r.Unit))
+	return fmt.Sprintf("%s / %s = %s（%s）", num(r.Num), num(r.Den), pct(r), unitZH(r.Unit))
 }
 
 // perSecond is the one ratio unit that is a rate, not a share.
@@ -112,15 +113,15 @@ func distLine(name string, d metrics.Dist) string {
 	note := ""
 	switch d.Unit {
 	case "event":
-		note = ",单位:流式事件间隔"
+		note = "，单位：流式事件间隔"
 	case "ms/token":
 		unit = "ms/token"
 	}
 	if d.N == 0 {
-		return fmt.Sprintf("%s(n=0,%s%s):没有样本,分位数为空(不是 0)", name, d.Method, note)
+		return fmt.Sprintf("%s（n=0，%s%s）：没有样本，分位数为空（不是 0）", name, d.Method, note)
 	}
 	f := func(v *float64) string { return num(*v) + " " + unit }
-	return fmt.Sprintf("%s(n=%d,%s%s):P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s",
+	return fmt.Sprintf("%s（n=%d，%s%s）：P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s",
 		name, d.N, d.Method, note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
 }
 
@@ -131,30 +132,30 @@ func money(v *float64, cur string) string {
 	if cur == "" {
 		return num(*v)
 	}
-	return num(*v) + " " + cur
+	return num(*v) + " " + CurrencyName(cur)
 }
 
 func costText(s *metrics.Summary, c metrics.Condition) string {
 	switch {
 	case s.WindowCost == nil:
-		return "无(trace 未记录窗口成本,可用 --window-cost 给出)"
+		return "无（trace 未记录窗口成本，可用 --window-cost 给出）"
 	case c.CostPer1000 == nil:
-		return "无(没有合格尝试,成本无法摊到合格结果上)"
+		return "无（没有合格尝试，成本无法摊到合格结果上）"
 	}
 	return fmt.Sprintf("%s / %d × 1000 = %s / 千次合格", money(s.WindowCost, s.Currency), c.Qualified, money(c.CostPer1000, s.Currency))
 }
 
 func outcomeList(s *metrics.Summary) string {
 	var parts []string
-	for _, o := range []string{"timeout", "connect_error", "http_error", "stream_error", "cancelled"} {
-		if n := s.Outcomes[o]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.HTTPError, trace.StreamError, trace.Cancelled} {
+		if n := s.Outcomes[o.String()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", OutcomeName(o), n))
 		}
 	}
 	if len(parts) == 0 {
 		return "无"
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, "、")
 }
 
 func sloName(ms float64) string {
@@ -168,42 +169,42 @@ func text(s *metrics.Summary, source string) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	p("指标口径卡 · %s", source)
-	p("观察点:%s 时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法:%s", s.Clock, num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	p("观察点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
 	for _, n := range notes(s) {
 		p("%s", n)
 	}
 	p("")
 	p("分母")
-	p("  全部尝试:%d 次(窗口内发起;窗口外 %d 次另计,不进入任何比值)", s.Attempts, s.OutsideWindow)
-	p("  完整成功:%d · 失败:%d(%s)· 在途:%d", s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
+	p("  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", s.Attempts, s.OutsideWindow)
+	p("  完整成功：%d · 失败：%d（%s）· 在途：%d", s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
 	if s.RetryAmplification != nil {
-		p("  业务请求:%d · 重试放大:%d 次尝试 / %d 个请求 = %s", s.Requests, s.Attempts, s.Requests, num(*s.RetryAmplification))
+		p("  业务请求：%d · 重试放大：%d 次尝试 / %d 个请求 = %s", s.Requests, s.Attempts, s.Requests, num(*s.RetryAmplification))
 	}
 	p("")
-	p("比值(分子 / 分母 = 值,单位)")
-	p("  失败率:%s", RatioText(s.FailureRate))
-	p("  质量通过率:%s;未评分的完整成功 %d 次(不算通过)", RatioText(s.QualityPassRate), s.UnratedSuccesses)
+	p("比值（分子 / 分母 = 值，单位）")
+	p("  失败率：%s", RatioText(s.FailureRate))
+	p("  质量通过率：%s；未评分的完整成功 %d 次（不算通过）", RatioText(s.QualityPassRate), s.UnratedSuccesses)
 	p("")
-	p("时延分布(只含完整成功;失败留在上面的分母里)")
+	p("时延分布（只含完整成功；失败留在上面的分母里）")
 	p("  %s", distLine("首字时延 TTFT", s.TTFT))
-	p("  缺失 TTFT:%d 次尝试没有收到首个输出,记为缺失,不是 0", s.TTFTMissing)
-	p("  %s", distLine("端到端 E2E", s.E2E))
+	p("  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", s.TTFTMissing)
+	p("  %s", distLine("端到端时延 E2E", s.E2E))
 	p("  %s", distLine("事件间隔 ITL", s.ITL))
 	if s.Event.MultiTokenEvents > 0 {
-		p("  注意:%d 个事件携带多个 token(最多 %d 个),事件间隔不等于 token 间隔;按 vLLM 口径另报 TPOT:", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
+		p("  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 token 间隔；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		p("  %s", distLine("TPOT = (E2E − TTFT) / (输出 token − 1)", s.TPOT))
 	} else if s.Event.Events > 0 {
-		p("  每个事件恰好 1 个 token(%d 个事件),事件间隔即 token 间隔", s.Event.Events)
+		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔即 token 间隔", s.Event.Events)
 	}
 	for _, c := range s.Conditions {
 		p("")
-		p("条件 %s(联合合格 = 完整成功 ∧ 质量通过 ∧ %s)", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))
-		p("  联合合格:%s", RatioText(c.QualifiedRate))
-		p("  goodput:%s", RatioText(c.Goodput))
-		p("  每千次合格成本:%s", costText(s, c))
-		p("  业务请求视角:%s", RatioText(c.RequestQualifiedRat))
+		p("条件 %s（联合合格 = 完整成功 ∧ 质量通过 ∧ %s）", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))
+		p("  联合合格：%s", RatioText(c.QualifiedRate))
+		p("  goodput：%s", RatioText(c.Goodput))
+		p("  每千次合格成本：%s", costText(s, c))
+		p("  业务请求视角：%s", RatioText(c.RequestQualifiedRat))
 		d := c.NotQualified
-		p("  未合格原因:未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO)
+		p("  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO)
 	}
 	return b.String()
 }
@@ -213,18 +214,18 @@ func markdown(s *metrics.Summary, source string) string {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	p("### 指标口径卡 · `%s`", strings.ReplaceAll(source, "`", "'"))
 	p("")
-	p("- 观察点:%s 时钟;固定窗口 [%s, %s) ms = %s s;分位算法:%s", s.Clock, num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	p("- 观察点：%s时钟；固定窗口 [%s, %s) ms = %s s；分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
 	for _, n := range notes(s) {
 		p("- **%s**", n)
 	}
-	p("- 全部尝试 %d(窗口外另计 %d);完整成功 %d;失败 %d(%s);在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
-	p("- 失败率:%s", RatioText(s.FailureRate))
-	p("- 质量通过率:%s;未评分成功 %d", RatioText(s.QualityPassRate), s.UnratedSuccesses)
-	p("- %s;缺失 TTFT %d 次(不是 0)", distLine("TTFT", s.TTFT), s.TTFTMissing)
-	p("- %s", distLine("E2E", s.E2E))
-	p("- %s", distLine("ITL", s.ITL))
+	p("- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
+	p("- 失败率：%s", RatioText(s.FailureRate))
+	p("- 质量通过率：%s；未评分成功 %d", RatioText(s.QualityPassRate), s.UnratedSuccesses)
+	p("- %s；缺失 TTFT %d 次（不是 0）", distLine("首字时延 TTFT", s.TTFT), s.TTFTMissing)
+	p("- %s", distLine("端到端时延 E2E", s.E2E))
+	p("- %s", distLine("事件间隔 ITL", s.ITL))
 	if s.Event.MultiTokenEvents > 0 {
-		p("- 多 token 事件 %d 个;%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))
+		p("- 多 token 事件 %d 个；%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))
 	}
 	p("")
 	head := "| 指标 |"
@@ -242,7 +243,7 @@ func markdown(s *metrics.Summary, source string) string {
 		}
 		p("%s", r)
 	}
-	row("成功 TTFT P95", func(metrics.Condition) string { return optMS(s.TTFT.P95) + fmt.Sprintf("(n=%d)", s.TTFT.N) })
+	row("成功 TTFT P95", func(metrics.Condition) string { return optMS(s.TTFT.P95) + fmt.Sprintf("（n=%d）", s.TTFT.N) })
 	row("失败率", func(metrics.Condition) string { return RatioText(s.FailureRate) })
 	row("联合合格", func(c metrics.Condition) string { return RatioText(c.QualifiedRate) })
 	row("goodput", func(c metrics.Condition) string { return RatioText(c.Goodput) })

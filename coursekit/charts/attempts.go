@@ -10,6 +10,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -101,7 +102,8 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		}
 		zero := barItem{Value: 0}
 		w, o, s, f, in := zero, zero, zero, zero, zero
-		tip := fmt.Sprintf("%s · 发起 %s ms · 结果 %s", id, ms(a.StartMS), a.Outcome)
+		_, hasTTFT := a.TTFT()
+		tip := fmt.Sprintf("%s · 发起 %s ms · 结果:%s", id, ms(a.StartMS), cardfmt.OutcomeNameAt(a.Outcome, hasTTFT))
 		switch {
 		case a.Outcome == trace.OK:
 			nOK++
@@ -109,7 +111,7 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 			e2e, _ := a.E2E()
 			v := metrics.Judge(a, sloMS)
 			lab := prefix + reasonZH[v.Reason]
-			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · 质量 %s<br/>%s", ms(ttft), ms(e2e), a.Quality, reasonZH[v.Reason])
+			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", ms(ttft), ms(e2e), QualityLabel(a.Quality), reasonZH[v.Reason])
 			if ttft <= sloMS {
 				w = barItem{Value: ttft}
 			} else {
@@ -128,8 +130,8 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		default:
 			nFail++
 			e2e, _ := a.E2E()
-			what := a.Outcome.String()
-			if _, ok := a.TTFT(); !ok {
+			what := cardfmt.OutcomeNameAt(a.Outcome, hasTTFT)
+			if !hasTTFT && a.Outcome != trace.Timeout {
 				what += "(无首字)"
 			}
 			if a.Error != "" {

@@ -24,6 +24,9 @@ import (
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Option adjusts one chart.
@@ -180,4 +183,25 @@ func titled(title, subtitle string) opts.Title {
 func centered(t opts.Title) opts.Title {
 	t.Left = "center"
 	return t
+}
+
+// OutcomeCodeLabel names an outcome code as a Summary counts it
+// ("timeout", "connect_error", ...) in Chinese (cardfmt.OutcomeName); an
+// unknown code is shown escaped.
+func OutcomeCodeLabel(code string) string {
+	if o, ok := trace.ParseOutcome(code); ok {
+		return cardfmt.OutcomeName(o)
+	}
+	return Label(code)
+}
+
+// QualityLabel names a quality verdict in Chinese.
+func QualityLabel(q trace.Quality) string {
+	switch q {
+	case trace.Pass:
+		return "质量通过"
+	case trace.Fail:
+		return "质量不通过"
+	}
+	return "未评分"
 }

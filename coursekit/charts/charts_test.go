@@ -230,7 +230,7 @@ func TestFunnelUnitNumbers(t *testing.T) {
 			t.Errorf("condition %d: kept %v, want %v", i, got, want)
 		}
 		js, _ := json.Marshal(m)
-		for _, reason := range []string{"timeout 1", "connect_error 1", "质量不通过 1"} {
+		for _, reason := range []string{"超时 1", "连接失败 1", "质量不通过 1"} {
 			if !strings.Contains(string(js), reason) {
 				t.Errorf("condition %d: no reason %q", i, reason)
 			}
@@ -300,7 +300,7 @@ func TestAttemptsKeepsEveryAttempt(t *testing.T) {
 		t.Errorf("rows %v", ids)
 	}
 	js, _ := json.Marshal(m)
-	for _, want := range []string{"timeout(无首字) · 2500 ms", "connect_error(无首字) · 3 ms", "TTFT 门槛 1 s", "质量不通过", "TTFT 超过门槛"} {
+	for _, want := range []string{"首字前超时 · 2500 ms", "连接失败(无首字) · 3 ms", "TTFT 门槛 1 s", "质量不通过", "TTFT 超过门槛"} {
 		if !strings.Contains(string(js), want) {
 			t.Errorf("attempts chart lacks %q", want)
 		}
@@ -455,7 +455,7 @@ var _ chart = (*ec.Graph)(nil)
 func TestTimelineWithoutTTFTOrEnd(t *testing.T) {
 	unit := readTrace(t, "trace.jsonl")
 	js := string(option(t, charts.Timeline(&unit.Attempts[8], charts.WithID("r9"))))
-	for _, want := range []string{"结果:timeout", "TTFT 缺失(不是 0)", "E2E = 2500 ms"} {
+	for _, want := range []string{"结果:首字前超时", "TTFT 缺失(不是 0)", "E2E = 2500 ms"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("R9 timeline lacks %q", want)
 		}

@@ -31,7 +31,7 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 	var fails []string
 	for _, o := range []string{"timeout", "connect_error", "http_error", "stream_error", "cancelled"} {
 		if k := s.Outcomes[o]; k > 0 {
-			fails = append(fails, fmt.Sprintf("%s %d", o, k))
+			fails = append(fails, fmt.Sprintf("%s %d", OutcomeCodeLabel(o), k))
 		}
 	}
 	notComplete := "失败 " + fmt.Sprint(s.Failures)

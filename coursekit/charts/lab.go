@@ -10,6 +10,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -242,14 +243,14 @@ func LabTTFT(runs []LabRun, timeoutMS float64, options ...Option) *ec.Scatter {
 					Formatter: fmt.Sprintf("%s · %s · %s s 发出 · TTFT %s ms", name, Label(a.ID), num(x), ms(ttft))}})
 			case has:
 				failTTFT = append(failTTFT, point{Value: []any{x, ttft}, Tooltip: &nodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s(首字后失败)· TTFT %s ms", name, Label(a.ID), a.Outcome, ms(ttft))}})
+					Formatter: fmt.Sprintf("%s · %s · %s(首字后失败)· TTFT %s ms", name, Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, true), ms(ttft))}})
 			default:
 				e2e, ended := a.E2E()
 				if !ended {
 					continue // in flight: no time to place it at
 				}
 				failNone = append(failNone, point{Value: []any{x, e2e}, Tooltip: &nodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s · 无首字,TTFT 缺失;%s ms 后放弃", name, Label(a.ID), a.Outcome, ms(e2e))}})
+					Formatter: fmt.Sprintf("%s · %s · %s · 无首字,TTFT 缺失;%s ms 后放弃", name, Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))}})
 			}
 		}
 		p95 := "无成功样本"

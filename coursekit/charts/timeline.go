@@ -7,6 +7,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -123,7 +124,7 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 		subtitle = fmt.Sprintf("E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms:E2E 不等于 ITL 之和",
 			ms(e2e), ms(ttft), len(itls), ms(sumITL), ms(tail))
 	case hasEnd:
-		subtitle = fmt.Sprintf("结果 %s:没有收到任何输出,TTFT 缺失(不是 0);E2E = %s ms", a.Outcome, ms(e2e))
+		subtitle = fmt.Sprintf("结果:%s,没有收到任何输出,TTFT 缺失(不是 0);E2E = %s ms", cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))
 	default:
 		subtitle = "在途:还没有结束,E2E 缺失"
 	}
@@ -133,7 +134,8 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 		subtitle += "\n每个事件 1 个 token:这里的事件间隔就是 token 间隔"
 	}
 	if a.Outcome != trace.OK {
-		title += " · 结果:" + a.Outcome.String()
+		_, has := a.TTFT()
+		title += " · 结果:" + cardfmt.OutcomeNameAt(a.Outcome, has)
 	}
 
 	s.SetGlobalOptions(

@@ -66,10 +66,10 @@ func TestEndToEnd(t *testing.T) {
 	// grades.csv: one row per learner, a column per criterion; free text
 	// blank until read; carol did not submit.
 	csv := read(t, out, "grades.csv")
-	wantCSV := "id,total,max,map.steps,map.marks,map.sampling,stated.clock,stated.window,stated.method,stated.samples,stated.attempts,conditions.slos,figures.p95,figures.failure_rate,figures.qualified,figures.qualified_rate,figures.goodput,figures.cost,units.p95,units.failure_rate,units.qualified_rate,units.goodput,units.cost,stream.recorded,stream.aggregation,text.counter_evidence,text.outputs,text.denominator,hidden.goodput_consistency,hidden.cost_consistency,hidden.qualified_rate_consistency,hidden.samples_consistency,hidden.slo_invariants,hidden.qualified_bounds,hidden.request_view,hidden.own_variant,pending,status\n" +
-		"alice,40,47,2,2,2,1,1,1,1,1,1,2,2,2,2,2,2,1,1,1,1,1,1,,,,,1,1,1,1,1,1,1,3,7,graded\n" +
-		"bob,30,47,2,2,2,1,1,1,1,0,1,2,0,1,0,0,1,1,1,1,1,1,1,,0,,,0,1,1,1,1,1,1,3,5,graded\n" +
-		"carol,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,no submission\n"
+	wantCSV := "id,total,max,map.steps,map.marks,map.sampling,stated.clock,stated.window,stated.method,stated.samples,stated.attempts,conditions.slos,figures.p95,figures.failure_rate,figures.qualified,figures.qualified_rate,figures.goodput,figures.cost,units.p95,units.failure_rate,units.qualified_rate,units.goodput,units.cost,stream.recorded,stream.aggregation,text.counter_evidence,text.outputs,text.denominator,text.uncertain,hidden.goodput_consistency,hidden.cost_consistency,hidden.qualified_rate_consistency,hidden.samples_consistency,hidden.slo_invariants,hidden.qualified_bounds,hidden.request_view,hidden.own_variant,pending,status\n" +
+		"alice,40,48,2,2,2,1,1,1,1,1,1,2,2,2,2,2,2,1,1,1,1,1,1,,,,,,1,1,1,1,1,1,1,3,8,graded\n" +
+		"bob,30,48,2,2,2,1,1,1,1,0,1,2,0,1,0,0,1,1,1,1,1,1,1,,0,,,,0,1,1,1,1,1,1,3,6,graded\n" +
+		"carol,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,no submission\n"
 	if csv != wantCSV {
 		t.Errorf("grades.csv:\n%s\nwant:\n%s", csv, wantCSV)
 	}
@@ -103,7 +103,7 @@ func TestEndToEnd(t *testing.T) {
 
 	// Feedback: Chinese, per criterion, hidden rows without expected values.
 	md := read(t, out, "feedback", "bob.md")
-	for _, want := range []string{"评分反馈", "公开检查", "隐藏检查", "不显示期望值", "✗ 未通过", "◐ 部分得分", "? 待阅读", "完整性", "全部尝试数", "自动评分 30/47 分"} {
+	for _, want := range []string{"评分反馈", "公开检查", "隐藏检查", "不显示期望值", "✗ 未通过", "◐ 部分得分", "? 待阅读", "完整性", "全部尝试数", "自动评分 30/48 分"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("bob.md lacks %q", want)
 		}
@@ -127,13 +127,13 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("alice.html:\n%.600s", h)
 	}
 	sum := read(t, out, "summary.md")
-	for _, want := range []string{"收到 2 份提交", "1 人没有提交", "失分最多的检查项", "stated.attempts", "人工阅读队列(7 条"} {
+	for _, want := range []string{"收到 2 份提交", "1 人没有提交", "失分最多的检查项", "stated.attempts", "人工阅读队列(9 条"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, sum)
 		}
 	}
 	mr := read(t, out, "manual-review.csv")
-	if recs, err := csvpkg.NewReader(strings.NewReader(mr)).ReadAll(); err != nil || len(recs) != 8 || !strings.HasPrefix(mr, "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,score\n") {
+	if recs, err := csvpkg.NewReader(strings.NewReader(mr)).ReadAll(); err != nil || len(recs) != 10 || !strings.HasPrefix(mr, "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,score\n") {
 		t.Errorf("manual-review.csv:\n%s", mr)
 	}
 	// No machine path in any output.

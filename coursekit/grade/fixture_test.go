@@ -100,6 +100,7 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 			Training:  "训练反复更新参数,交付经验证的检查点(模型状态)。",
 			Inference: "推理处理每个新请求,交付及时且质量合格的回答。",
 		},
+		Uncertain: "成功样本很少,我不确定换一个窗口 P95 是否还成立。",
 	}
 	for i, slo := range []float64{1, 0.5} {
 		w := s.Conditions[i]

@@ -19,12 +19,8 @@ import (
 var errNotStatic = errors.New("the card literal is not made of constants")
 
 // cardConsts are the package-level constants of coursekit/card a card
-// literal may name.
-var cardConsts = map[string]string{
-	"TrainingTask": string(card.TrainingTask), "InferenceTask": string(card.InferenceTask),
-	"Device": string(card.Device), "Training": string(card.Training),
-	"Inference": string(card.Inference), "Platform": string(card.Platform),
-}
+// literal may name (card.NearestRank, card.FixedWindow, ...).
+var cardConsts = card.Constants
 
 // CardFromSource reads the card.Card composite literal of a card cell by
 // parsing it, never compiling or running it. It exists to cross-check the

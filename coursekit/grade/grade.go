@@ -35,6 +35,7 @@ const ownVariantTitle = "数字来自发给你的那一份 trace"
 // manualIDs are the public criteria whose answer is free text.
 var manualIDs = map[string]bool{
 	"stream.aggregation": true, "text.counter_evidence": true, "text.outputs": true, "text.denominator": true,
+	"text.uncertain": true,
 }
 
 // DefaultPoints is the rubric: points per criterion id. Numbers and the
@@ -46,7 +47,7 @@ func DefaultPoints() map[string]float64 {
 		switch {
 		case strings.HasPrefix(id, "map."), strings.HasPrefix(id, "figures."):
 			p[id] = 2
-		case manualIDs[id] && id != "stream.aggregation":
+		case manualIDs[id] && id != "stream.aggregation" && id != "text.uncertain":
 			p[id] = 2
 		default:
 			p[id] = 1
@@ -764,6 +765,8 @@ func manualText(id string, c *card.Card) string {
 		return c.CounterEvidence
 	case "text.denominator":
 		return c.DenominatorError
+	case "text.uncertain":
+		return c.Uncertain
 	case "text.outputs":
 		if strings.TrimSpace(c.Outputs.Training) == "" && strings.TrimSpace(c.Outputs.Inference) == "" {
 			return ""
@@ -780,6 +783,7 @@ var keywordGroups = map[string][][]string{
 	"text.denominator":      {{"分母", "denominator"}, {"全部尝试", "所有尝试", "全部请求", "attempt", "10 次"}, {"失败", "fail"}, {"删", "成功请求", "成功的请求", "只在成功"}, {"假结论", "错误结论", "为零", "0/", "误"}},
 	"text.outputs":          {{"检查点", "checkpoint", "参数", "权重", "weight", "模型状态"}, {"回答", "响应", "response", "请求", "request"}, {"质量", "quality", "合格"}, {"更新", "update", "梯度"}, {"等待", "失败", "时延", "延迟", "latency"}},
 	"stream.aggregation":    {{"事件", "event"}, {"间隔", "interval", "itl"}, {"相邻"}, {"分位", "p95", "p50", "nearest", "中位", "平均"}, {"成功"}},
+	"text.uncertain":        {{"不确定", "不清楚", "不知道", "是否", "unsure"}, {"样本", "窗口", "条件", "版本", "p95"}, {"证据", "验证", "记录", "需要"}},
 }
 
 func keywordAssist(id, text string) (float64, []string) {

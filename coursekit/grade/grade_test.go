@@ -23,8 +23,8 @@ func TestRightCardFullAutoScore(t *testing.T) {
 			t.Errorf("%s: %v/%v (%s) %s", x.ID, x.Points, x.Max, x.Status, x.Message)
 		}
 	}
-	if len(s.Manual) != 4 || s.Pending == 0 {
-		t.Errorf("manual queue %d items, pending %v; want the 4 free-text answers", len(s.Manual), s.Pending)
+	if len(s.Manual) != 5 || s.Pending == 0 {
+		t.Errorf("manual queue %d items, pending %v; want the 5 free-text answers", len(s.Manual), s.Pending)
 	}
 	if s.Total != s.Max-s.Pending {
 		t.Errorf("total %v, max %v, pending %v", s.Total, s.Max, s.Pending)
@@ -104,8 +104,8 @@ func TestMistakesAndPartialCredit(t *testing.T) {
 	if x, _ := s.Score("text.counter_evidence"); x.Pending || x.Status != card.Fail {
 		t.Errorf("empty counter-evidence: %+v, want a final fail, not the manual queue", x)
 	}
-	if len(s.Manual) != 3 {
-		t.Errorf("manual queue: %d, want 3 (the empty answer is not queued)", len(s.Manual))
+	if len(s.Manual) != 4 {
+		t.Errorf("manual queue: %d, want 4 (the empty answer is not queued)", len(s.Manual))
 	}
 }
 

@@ -66,7 +66,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms.Rows) != 3 || ms.Blank != 4 {
+	if len(ms.Rows) != 3 || ms.Blank != 6 {
 		t.Fatalf("%d scored rows, %d blank", len(ms.Rows), ms.Blank)
 	}
 	// Grade again (the re-run) and merge.
@@ -84,7 +84,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	if x, _ := alice.Score("text.counter_evidence"); x.Status != "pass" {
 		t.Errorf("full marks: %+v", x)
 	}
-	if !strings.HasPrefix(alice.StatusLine, "得分 43.5/47 分(其中文字题由老师评 3.5 分);") {
+	if !strings.HasPrefix(alice.StatusLine, "得分 43.5/48 分(其中文字题由老师评 3.5 分);") {
 		t.Errorf("status line %q", alice.StatusLine)
 	}
 
@@ -98,7 +98,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	for i, h := range grades[0] {
 		col[h] = i
 	}
-	if r := grades[1]; r[col["total"]] != "43.5" || r[col["text.denominator"]] != "1.5" || r[col["text.counter_evidence"]] != "2" || r[col["text.outputs"]] != "" || r[col["pending"]] != "3" {
+	if r := grades[1]; r[col["total"]] != "43.5" || r[col["text.denominator"]] != "1.5" || r[col["text.counter_evidence"]] != "2" || r[col["text.outputs"]] != "" || r[col["pending"]] != "4" {
 		t.Errorf("alice's row %v", r)
 	}
 	if r := grades[2]; r[col["text.outputs"]] != "0" {
@@ -119,10 +119,10 @@ func TestManualScoresMergeBack(t *testing.T) {
 	}
 	// The rewritten manual-review file keeps the scores and queues the rest.
 	again := read(t, out, ManualFile)
-	if !strings.Contains(again, ",1.5\n") || len(b.ManualQueue()) != 4 {
+	if !strings.Contains(again, ",1.5\n") || len(b.ManualQueue()) != 6 {
 		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(b.ManualQueue()), again)
 	}
-	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列(4 条") {
+	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列(6 条") {
 		t.Errorf("summary.md queue:\n%s", sum)
 	}
 }

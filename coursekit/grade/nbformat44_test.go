@@ -54,7 +54,7 @@ func TestNBFormat44LockedCells(t *testing.T) {
 		{"instructions edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			markdown(cells, "## 3.")["source"] = "## 3. 这一节不用做"
 			return cells
-		}), []string{FindLockedEdited}, "锁定的说明格(第 8 个单元格)的内容被改动了"},
+		}), []string{FindLockedEdited}, "锁定的说明格(第 11 个单元格)的内容被改动了"},
 		{"self-check edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			sc := cellByRole(cells, RoleSelfCheck)
 			sc["source"] = "%%\nfmt.Println(\"全部通过\")"

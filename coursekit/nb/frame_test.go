@@ -25,3 +25,50 @@ func TestAttemptsFrameKeepsFailuresAndMissing(t *testing.T) {
 		t.Fatal("the table must show R9/R10 with 缺失 TTFT")
 	}
 }
+
+func TestAttemptsTableIsInChinese(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := AttemptsTable(tr)
+	if df.Err != nil || df.Nrow() != 10 {
+		t.Fatalf("rows %d, err %v", df.Nrow(), df.Err)
+	}
+	h := TableHTML(df)
+	for _, want := range []string{"尝试", "结果", "完整成功", "首字前超时", "连接失败", ">通过<", ">不通过<", Missing} {
+		if !strings.Contains(h, want) {
+			t.Errorf("table lacks %q", want)
+		}
+	}
+	// No English outcome or quality code in a value cell (the error text is the trace's own).
+	for i := 0; i < df.Nrow(); i++ {
+		for j := 0; j < df.Ncol()-1; j++ { // the last column is the trace's own error text
+			v := df.Elem(i, j).String()
+			for _, code := range []string{"ok", "timeout", "connect_error", "pass", "fail", "true", "false", "unrated"} {
+				if v == code {
+					t.Errorf("row %d col %d: %q", i, j, v)
+				}
+			}
+		}
+	}
+	ttft := df.Col("首字时延 TTFT(ms)").Float()
+	if ttft[6] != 1200 || !math.IsNaN(ttft[8]) {
+		t.Errorf("ttft: %v", ttft)
+	}
+	// Text columns left, numbers right.
+	if !strings.Contains(h, `<td style="text-align:left">R1</td>`) || !strings.Contains(h, `<td style="text-align:right">200</td>`) {
+		t.Errorf("alignment:\n%s", h[:600])
+	}
+}
+
+func TestAttemptsTableLeavesNoErrorBlank(t *testing.T) {
+	tr, _ := trace.ReadFile("../../data/unit01/trace.jsonl")
+	df := AttemptsTable(tr)
+	if e := df.Elem(0, 8); e.IsNA() || e.String() != "" {
+		t.Errorf("R1 has no error: want an empty cell, got NA=%v %q", e.IsNA(), e.String())
+	}
+	if e := df.Elem(8, 5); !e.IsNA() {
+		t.Errorf("R9's TTFT is missing: %q", e.String())
+	}
+}

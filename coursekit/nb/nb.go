@@ -84,23 +84,28 @@ func TableHTML(df dataframe.DataFrame) string {
 		fmt.Fprintf(&b, `（只显示前 %d 行）`, shown)
 	}
 	b.WriteString(`</caption><thead><tr>`)
+	// JupyterLab right-aligns every table cell; text reads better on the
+	// left, numbers stay right so their digits line up.
+	align := make([]string, ncol)
+	for j := range align {
+		align[j] = "left"
+		if types[j] == series.Int || types[j] == series.Float {
+			align[j] = "right"
+		}
+	}
 	for j, name := range df.Names() {
-		fmt.Fprintf(&b, `<th title="%s">%s</th>`, html.EscapeString(string(types[j])), html.EscapeString(name))
+		fmt.Fprintf(&b, `<th style="text-align:%s" title="%s">%s</th>`, align[j], html.EscapeString(string(types[j])), html.EscapeString(name))
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for i := 0; i < shown; i++ {
 		b.WriteString(`<tr>`)
 		for j := 0; j < ncol; j++ {
 			e := df.Elem(i, j)
-			align := ""
-			if types[j] == series.Int || types[j] == series.Float {
-				align = ` style="text-align:right"`
-			}
 			if e.IsNA() {
-				fmt.Fprintf(&b, `<td%s><em style="color:#888">%s</em></td>`, align, Missing)
+				fmt.Fprintf(&b, `<td style="text-align:%s"><em style="color:#888">%s</em></td>`, align[j], Missing)
 				continue
 			}
-			fmt.Fprintf(&b, `<td%s>%s</td>`, align, html.EscapeString(cellText(e)))
+			fmt.Fprintf(&b, `<td style="text-align:%s">%s</td>`, align[j], html.EscapeString(cellText(e)))
 		}
 		b.WriteString(`</tr>`)
 	}

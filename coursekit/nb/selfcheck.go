@@ -37,6 +37,7 @@ func SelfCheck(c *card.Card, tracePath string) card.Report {
 // types, and the kernel forwards the string to Jupyter as is.
 func SelfCheckBundle(c *card.Card, tracePath string) (map[protocol.MIMEType]any, card.Report) {
 	r, id, _ := card.CheckFile(c, tracePath) // a read error is in r.Error
+	markCourseNumbers(c, &r, tracePath)
 	htm, txt := r.HTML(), r.Text()
 	bundle := map[protocol.MIMEType]any{}
 	payload, err := card.MarshalPayload(c, r, id)
@@ -50,4 +51,29 @@ func SelfCheckBundle(c *card.Card, tracePath string) (map[protocol.MIMEType]any,
 	bundle[protocol.MIMETextHTML] = htm
 	bundle[protocol.MIMETextPlain] = txt
 	return bundle, r
+}
+
+// ownTraceHint replaces a failing row's hint when the same row passes on
+// the course trace: the learner most likely copied the course's numbers.
+const ownTraceHint = "这一项和课程 trace(笔记本 01–05 用的那份)算出的数一致,但和你自己的 trace 不一致:" +
+	"请在本笔记本“用我的 trace 计算”一节里从你的 trace 重新算。"
+
+// markCourseNumbers gives every row that fails on the learner's own trace
+// but passes on the course trace the hint ownTraceHint, so the learner is
+// not sent back to notebook 03 (which shows exactly the numbers they
+// copied). It gives no value. Nothing changes when tracePath is the course
+// trace itself or cannot be read.
+func markCourseNumbers(c *card.Card, r *card.Report, tracePath string) {
+	if r.Error != "" || WhoseTrace(tracePath).Course {
+		return
+	}
+	course, _, err := card.CheckFile(c, CourseTrace())
+	if err != nil || course.Error != "" {
+		return
+	}
+	for i, x := range r.Results {
+		if y, ok := course.Result(x.ID); ok && x.Status == card.Fail && y.Status == card.Pass {
+			r.Results[i].Hint = ownTraceHint
+		}
+	}
 }

@@ -193,9 +193,11 @@ func (a *Attempt) OutputTokenCount() int {
 	return a.StreamedTokens()
 }
 
-// TPOT is vLLM's time per output token after the first:
-// (E2E − TTFT) / (output tokens − 1). ok is false without a TTFT, an end,
-// or at least two output tokens.
+// TPOT is the unit's time per output token after the first:
+// (E2E − TTFT) / (output tokens − 1), with E2E running to the end of the
+// stream. vLLM's TPOT has the same form but stops at the last streamed
+// event (metrics.VLLMTPOT). ok is false without a TTFT, an end, or at
+// least two output tokens.
 func (a *Attempt) TPOT() (ms float64, ok bool) {
 	ttft, ok1 := a.TTFT()
 	e2e, ok2 := a.E2E()

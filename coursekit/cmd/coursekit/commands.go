@@ -58,7 +58,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 	var cost costFlag
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s)")
 	method := fs.String("percentile", string(metrics.NearestRank), "percentile method: nearest-rank or linear")
-	fs.Var(&cost, "window-cost", "cost of the whole window (overrides the trace header)")
+	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -94,7 +94,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Requests, "requests", 2000, "business requests to send (retries are extra attempts)")
 	fs.Float64Var(&cfg.RatePerS, "rate", 20, "open-loop Poisson arrival rate, requests/s")
 	fs.Float64Var(&cfg.TimeoutMS, "timeout-ms", 3000, "client timeout to the first token, ms")
-	out := fs.String("o", "", "write to FILE instead of stdout")
+	out := fs.String("o", "", "write the trace to FILE (default: stdout)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 
 func cmdCSV(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("csv", flag.ContinueOnError)
-	out := fs.String("o", "", "write to FILE instead of stdout")
+	out := fs.String("o", "", "write the CSV to FILE (default: stdout)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -18,9 +18,9 @@ import (
 //	coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
 func cmdAssign(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("assign", flag.ContinueOnError)
-	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column")
-	keyFile := fs.String("key-file", "", "the instructor's secret key file (keep it for grading)")
-	out := fs.String("out", "", "output directory: one folder per learner")
+	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (required)")
+	keyFile := fs.String("key-file", "", "the instructor's secret key file, kept for grading (required)")
+	out := fs.String("out", "", "output directory: one folder per learner (required)")
 	nbPath := fs.String("notebook", filepath.Join("notebooks", "unit01", "06-deliverable.ipynb"), "the deliverable notebook to release")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -65,12 +65,12 @@ func cmdAssign(args []string, stdout io.Writer) error {
 func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (optional lms_id column for LMS download names)")
-	keyFile := fs.String("key-file", "", "the key used by assign")
-	out := fs.String("out", "", "output directory for grades.csv, results/, feedback/ and the summary")
+	keyFile := fs.String("key-file", "", "the key file used by assign (required, except with --gradescope: default ROOT/source/course.key)")
+	out := fs.String("out", "", "output directory for grades.csv, results/, feedback/ and the summary (required)")
 	maxBytes := fs.Int64("max-bytes", grade.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
 	public := fs.String("public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
-	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" from an earlier run: merge the scores a person typed")
-	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json")
+	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" from an earlier run: merge the scores a person typed (default: none)")
+	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	execF := addExecFlags(fs)
 	pos, err := parse(fs, args)

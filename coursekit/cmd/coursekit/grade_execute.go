@@ -43,7 +43,7 @@ func addExecFlags(fs *flag.FlagSet) *execFlags {
 		jobs:        fs.Int("jobs", 0, "--execute: notebooks run at once (default: number of CPUs)"),
 		memory:      fs.String("memory", "2g", "--execute: memory limit per container (\"\" for none)"),
 		keep:        fs.Bool("keep-executed", true, "--execute: keep each executed notebook and its log under OUT/executed"),
-		extra:       fs.String("engine-args", "", "--execute: extra engine run arguments, space-separated (e.g. --cpus=1)"),
+		extra:       fs.String("engine-args", "", "--execute: extra engine run arguments, space-separated, e.g. --cpus=1 (default: none)"),
 	}
 }
 

@@ -25,10 +25,10 @@ import (
 // learner should see each difference next to its reason.
 func cmdImport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	from := fs.String("from", "", "tool that wrote FILE: "+strings.Join(importer.Tools, ", "))
-	out := fs.String("o", "", "write the trace to FILE instead of stdout (written only if the import succeeds)")
-	run := fs.Int("run", 0, "which run to import when FILE holds several (vLLM --append-result lines, GenAI-Perf experiments, guidellm benchmarks), from 1")
-	summary := fs.String("summary", "", "the tool's own summary file, shown beside the card instead of numbers recomputed from FILE: "+summaryFiles())
+	from := fs.String("from", "", "tool that wrote FILE (required): "+strings.Join(importer.Tools, ", "))
+	out := fs.String("o", "", "write the trace to FILE, only if the import succeeds (default: stdout)")
+	run := fs.Int("run", 0, "which run to import when FILE holds several (vLLM --append-result lines, GenAI-Perf experiments, guidellm benchmarks), from 1 (0: the only run; an error if there are several)")
+	summary := fs.String("summary", "", "the tool's own summary file, shown beside the card (default: numbers recomputed from FILE): "+summaryFiles())
 	var slos sloList
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
 	quiet := fs.Bool("q", false, "do not print the comparison table")

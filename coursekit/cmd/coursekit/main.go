@@ -1,10 +1,9 @@
 // Command coursekit computes honest metrics cards from LLM-serving traces.
 //
-//	coursekit card TRACE [--slo-ttft 1s]... [--percentile nearest-rank|linear] [--window-cost X] [--format text|json|markdown]
-//	coursekit gen [--seed N] [--requests N] [--rate R] [-o FILE]
-//	coursekit csv TRACE
+// `coursekit help` lists the commands; `coursekit help CMD` (or
+// `coursekit CMD -h`) prints one command's usage, flags and examples.
 //
-// Exit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong); 1 anything else.
+// Exit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong) or bad flags; 1 anything else.
 package main
 
 import (
@@ -30,29 +29,44 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
-const usage = `coursekit ` + coursekit.Version + ` — honest metrics for LLM-serving traces (trace format llm-serving/v1)
-
-usage:
-  coursekit card TRACE [--slo-ttft 1s]... [--percentile nearest-rank|linear] [--window-cost X] [--format text|json|markdown]
-  coursekit gen [--seed N] [--requests N] [--rate R] [-o FILE]
-  coursekit csv TRACE [-o FILE]
-  coursekit report TRACE [-o report.html] [--slo-ttft 1s]...
-  coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
-  coursekit grade --key-file KEY --roster roster.csv --out DIR [--manual manual-review.csv] [--execute [--image IMG] [--jobs N]] SUBMISSION.ipynb|DIR|LMS.zip...
-  coursekit grade --gradescope /autograder
-  coursekit sim [--addr 127.0.0.1:8000] [--max-batch N] [--decode-step 10ms] [--fail-503 0.1]...
-  coursekit bench --url URL (--rate R [--arrival constant|poisson|gamma] [--burstiness B] | --concurrency N) --duration 30s [--warmup 5s] [--timeout 10s] [--max-tokens N] --out trace.jsonl
-  coursekit import --from vllm|aiperf|genai-perf|guidellm|llmperf|inference-perf FILE [--summary SUMMARY] [-o trace.jsonl] [--run N] [--slo-ttft 1s]...
-  coursekit version
-
-exit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong); 1 anything else
-`
-
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, globalHelp())
 		return 2
 	}
+	err := dispatch(args, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	var h *helpRequest
+	if errors.As(err, &h) {
+		fmt.Fprint(stdout, commandHelp(h.fs.Name(), h.fs))
+		return 0
+	}
+	var fe *flagError
+	if errors.As(err, &fe) {
+		fmt.Fprintf(stderr, "coursekit %s\n\n%s", fe, commandHelp(fe.fs.Name(), fe.fs))
+		return 2
+	}
+	fmt.Fprintln(stderr, "coursekit:", err)
+	var ue *usageError
+	var pe *os.PathError
+	if errors.As(err, &ue) {
+		if d := docFor(args[0]); d.purpose != "" && args[0] != "help" {
+			fmt.Fprintf(stderr, "Run 'coursekit help %s' for usage.\n", args[0])
+		}
+		return 2
+	}
+	if trace.IsBadInput(err) || errors.As(err, &pe) {
+		return 2
+	}
+	return 1
+}
+
+// dispatch runs one command. Each command defines its flags and calls
+// parse before anything else, so `dispatch(CMD -h)` is how the help layer
+// (help.go) learns a command's flags.
+func dispatch(args []string, stdout, stderr io.Writer) error {
 	var err error
 	switch args[0] {
 	case "card":
@@ -73,39 +87,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdBench(args[1:], stdout, stderr)
 	case "import":
 		err = cmdImport(args[1:], stdout, stderr)
+	case "completion":
+		err = cmdCompletion(args[1:], stdout)
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "coursekit", coursekit.Version)
+		err = cmdVersion(args[1:], stdout)
 	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usage)
+		err = cmdHelp(args[1:], stdout, stderr)
 	default:
-		err = usagef("unknown command %q\n\n%s", args[0], usage)
+		err = usagef("unknown command %q\n\n%s", args[0], globalHelp())
 	}
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintln(stderr, "coursekit:", err)
-	var ue *usageError
-	var pe *os.PathError
-	if trace.IsBadInput(err) || errors.As(err, &ue) || errors.As(err, &pe) {
-		return 2
-	}
-	return 1
+	return err
 }
 
 // parse parses flags that may come before or after the positional
 // arguments (`card TRACE --format json` and `card --format json TRACE`).
+// -h, -help and --help return a *helpRequest, a bad flag a *flagError:
+// run prints the command's help for both.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
+				return nil, &helpRequest{fs}
 			}
-			return nil, usagef("%s: %v", fs.Name(), err)
+			return nil, &flagError{fs, err}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -114,6 +121,46 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+func cmdVersion(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("version: unexpected argument %q", pos[0])
+	}
+	fmt.Fprintln(stdout, "coursekit", coursekit.Version)
+	return nil
+}
+
+// cmdHelp prints the list of commands, or one command's help (the same
+// text as `coursekit CMD -h`).
+func cmdHelp(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("help", flag.ContinueOnError)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch len(pos) {
+	case 0:
+		fmt.Fprint(stdout, globalHelp())
+		return nil
+	case 1:
+		if pos[0] == "help" {
+			return &helpRequest{fs}
+		}
+		var h *helpRequest
+		if err := dispatch([]string{pos[0], "-h"}, io.Discard, io.Discard); errors.As(err, &h) {
+			return h
+		} else if err != nil {
+			return err
+		}
+		return usagef("help: %s has no help", pos[0])
+	}
+	return usagef("help: want at most one COMMAND, got %d (%s)", len(pos), strings.Join(pos, " "))
 }
 
 func oneTrace(cmd string, pos []string) (string, error) {

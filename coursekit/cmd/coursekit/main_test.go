@@ -64,16 +64,16 @@ func TestCardTextIsChineseWithUnits(t *testing.T) {
 		t.Fatal(code)
 	}
 	for _, want := range []string{
-		"失败率:2 / 10 = 20%(失败尝试 / 全部尝试)",
-		"质量通过率:7 / 8 = 87.5%",
-		"首字时延 TTFT(n=8,nearest-rank):P50 500 ms · P90 2000 ms · P95 2000 ms",
-		"缺失 TTFT:2 次",
+		"失败率：2 / 10 = 20%（失败尝试 / 全部尝试）",
+		"质量通过率：7 / 8 = 87.5%",
+		"首字时延 TTFT（n=8，nearest-rank）：P50 500 ms · P90 2000 ms · P95 2000 ms",
+		"缺失 TTFT：2 次",
 		"条件 TTFT ≤ 1 s",
-		"goodput:5 次 / 10 s = 0.5 次/s",
-		"0.02 CNY / 5 × 1000 = 4 CNY / 千次合格",
+		"goodput：5 次 / 10 s = 0.5 次/s",
+		"0.02 元 / 5 × 1000 = 4 元 / 千次合格",
 		"条件 TTFT ≤ 500 ms",
-		"联合合格:4 / 10 = 40%",
-		"0.02 CNY / 4 × 1000 = 5 CNY / 千次合格",
+		"联合合格：4 / 10 = 40%",
+		"0.02 元 / 4 × 1000 = 5 元 / 千次合格",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text card lacks %q", want)
@@ -83,7 +83,7 @@ func TestCardTextIsChineseWithUnits(t *testing.T) {
 
 func TestCardMarkdownTable(t *testing.T) {
 	_, out, _ := runCLI(t, "card", unitTrace, "--slo-ttft", "1s", "--slo-ttft", "0.5s", "--format", "markdown")
-	if !strings.Contains(out, "| 联合合格 | 5 / 10 = 50%(联合合格尝试 / 全部尝试) | 4 / 10 = 40%(联合合格尝试 / 全部尝试) |") {
+	if !strings.Contains(out, "| 联合合格 | 5 / 10 = 50%（联合合格尝试 / 全部尝试） | 4 / 10 = 40%（联合合格尝试 / 全部尝试） |") {
 		t.Errorf("markdown:\n%s", out)
 	}
 }

@@ -1,0 +1,82 @@
+package cardfmt
+
+import (
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Chinese names for the trace's codes, for every text a learner reads (the
+// text card, notebooks' tables): the trace and the JSON keep the English
+// codes, which are the format, not the lesson.
+
+// OutcomeName is how an attempt ended, in Chinese.
+func OutcomeName(o trace.Outcome) string {
+	switch o {
+	case trace.OK:
+		return "完整成功"
+	case trace.Timeout:
+		return "超时"
+	case trace.ConnectError:
+		return "连接失败"
+	case trace.HTTPError:
+		return "HTTP 错误"
+	case trace.StreamError:
+		return "流中途断开"
+	case trace.Cancelled:
+		return "已取消"
+	case trace.InFlight:
+		return "在途"
+	}
+	return "未知结果"
+}
+
+// OutcomeNameAt is OutcomeName with the one distinction the unit cares
+// about for a timeout: whether the first output had arrived (before it,
+// TTFT is missing).
+func OutcomeNameAt(o trace.Outcome, hadFirstOutput bool) string {
+	if o == trace.Timeout {
+		if hadFirstOutput {
+			return "首字后超时"
+		}
+		return "首字前超时"
+	}
+	return OutcomeName(o)
+}
+
+// QualityName is a quality rating in Chinese; unrated says so (it is never
+// a pass).
+func QualityName(q trace.Quality) string {
+	switch q {
+	case trace.Pass:
+		return "通过"
+	case trace.Fail:
+		return "不通过"
+	}
+	return "未评"
+}
+
+// CurrencyName is how a trace's currency code reads in Chinese text:
+// CNY is 元.
+func CurrencyName(code string) string {
+	switch strings.ToUpper(strings.TrimSpace(code)) {
+	case "CNY", "RMB":
+		return "元"
+	case "USD":
+		return "美元"
+	case "EUR":
+		return "欧元"
+	}
+	return code
+}
+
+// ClockName is whose clock stamped a trace, in Chinese.
+func ClockName(clock string) string {
+	switch clock {
+	case "client":
+		return "客户端"
+	case "server":
+		return "服务端"
+	}
+	return clock
+}

@@ -1,0 +1,456 @@
+package main
+
+//go:generate go test -run ^TestREADMECLI$ -count=1 -update
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/importer"
+)
+
+// The help layer. Each command keeps its FlagSet and flag definitions in
+// its own cmdX function; this file only holds the words around them
+// (purpose, usage line, flag groups, examples). `coursekit CMD -h` makes
+// cmdX define its flags and stop in parse with a *helpRequest, so the
+// help, the README's CLI section and the completion scripts all list
+// exactly the flags the command parses, a flag added later included.
+
+// cmdDoc is the text of one command's help.
+type cmdDoc struct {
+	name     string
+	purpose  string   // one line, lower case, no full stop
+	usage    []string // usage lines, without the leading "coursekit "
+	details  string   // optional paragraph after the purpose
+	groups   []flagGroup
+	examples []string
+	// metavars names a flag's argument in the help (-o FILE); other
+	// flags get one from their type (DURATION, N, X) or their name.
+	metavars map[string]string
+	// values lists the fixed values of a flag, for the completion scripts.
+	values map[string][]string
+}
+
+// flagGroup is a titled run of flags in a long help. A name ending in *
+// matches every flag with that prefix. Flags in no group are listed under
+// "flags" (or "other flags" after groups), so a new flag always shows.
+type flagGroup struct {
+	title string
+	flags []string
+}
+
+// docs is the help table, in the order of the global list.
+var docs = []cmdDoc{
+	{
+		name:    "card",
+		purpose: "compute the metrics card of a trace: denominators, TTFT, ITL, goodput, cost per 1,000 qualified",
+		usage:   []string{"card [flags] TRACE"},
+		details: "Failures stay in every denominator, a missing TTFT is missing (not 0), percentiles are\n" +
+			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.",
+		examples: []string{
+			"coursekit card data/unit01/trace.jsonl",
+			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
+			"coursekit card trace.jsonl --percentile linear --format json > card.json",
+		},
+		values:   map[string][]string{"percentile": {"nearest-rank", "linear"}, "format": {"text", "markdown", "json"}},
+		metavars: map[string]string{"percentile": "METHOD"},
+	},
+	{
+		name:     "gen",
+		purpose:  "write a seeded practice trace (open-loop Poisson arrivals, retries, timeouts)",
+		usage:    []string{"gen [flags]"},
+		metavars: map[string]string{"o": "FILE"},
+		examples: []string{
+			"coursekit gen -o practice.jsonl",
+			"coursekit gen --seed 7 --requests 500 --rate 50 -o practice.jsonl",
+			"coursekit gen --requests 1000000 --rate 200 -o big.jsonl   # the card benchmark's trace",
+		},
+	},
+	{
+		name:     "csv",
+		purpose:  "print a trace as CSV, one row per attempt (for spreadsheets and gota)",
+		usage:    []string{"csv [flags] TRACE"},
+		metavars: map[string]string{"o": "FILE"},
+		examples: []string{
+			"coursekit csv data/unit01/trace.jsonl",
+			"coursekit csv trace.jsonl -o attempts.csv",
+		},
+	},
+	{
+		name:     "report",
+		purpose:  "write one self-contained offline HTML page with the card and the charts of a trace",
+		usage:    []string{"report [flags] TRACE"},
+		metavars: map[string]string{"o": "FILE"},
+		examples: []string{
+			"coursekit report data/unit01/trace.jsonl -o report.html",
+			"coursekit report trace.jsonl --slo-ttft 1s --slo-ttft 300ms -o report.html",
+		},
+	},
+	{
+		name:    "sim",
+		purpose: "run an OpenAI-compatible streaming simulator: continuous batching, fault injection, server-side truth",
+		usage:   []string{"sim [flags]"},
+		details: "Serves POST /v1/completions and /v1/chat/completions (SSE), GET /v1/models, /metrics and\n" +
+			"/debug/truth (what the server really did, per request) until Ctrl-C.",
+		groups: []flagGroup{
+			{"server", []string{"addr", "model", "seed", "truth-limit", "busy-window", "preset"}},
+			{"timing and batching", []string{"max-batch", "prefill-per-token", "decode-step", "decode-per-seq", "slowdown"}},
+			{"output length", []string{"max-tokens", "min-output", "tokens-per-event"}},
+			{"faults (each a fraction of requests, 0 to 1)", []string{"fail-*"}},
+			{"profiling", []string{"cpuprofile"}},
+		},
+		examples: []string{
+			"coursekit sim",
+			"coursekit sim --max-batch 8 --decode-step 20ms --fail-503 0.05 --fail-reset 0.02",
+			"coursekit sim --preset bench --addr 127.0.0.1:8001   # a server that never limits the client",
+		},
+		values:   map[string][]string{"preset": {"bench"}},
+		metavars: map[string]string{"addr": "HOST:PORT", "cpuprofile": "FILE", "preset": "NAME"},
+	},
+	{
+		name:    "bench",
+		purpose: "load an OpenAI-compatible server and record every attempt as a trace",
+		usage: []string{
+			"bench [flags] --rate R [--arrival constant|poisson|gamma] --out TRACE    (open loop)",
+			"bench [flags] --concurrency N [--think-time D] --out TRACE               (closed loop)",
+			"bench [flags] --replay TRACE --out TRACE                                 (open loop, replayed)",
+		},
+		details: "Each attempt is one trace row, failures and retries included; the card reads the file.",
+		groups: []flagGroup{
+			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "ignore-eos", "continuous-usage", "api-key-env"}},
+			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "seed"}},
+			{"closed loop", []string{"concurrency", "think-time"}},
+			{"window and timeouts", []string{"duration", "warmup", "timeout"}},
+			{"retries", []string{"retries", "retry-backoff"}},
+			{"output", []string{"out", "progress", "capture", "cpuprofile"}},
+		},
+		examples: []string{
+			"coursekit bench --url http://127.0.0.1:8000 --rate 20 --duration 60s --warmup 10s --out trace.jsonl",
+			"coursekit bench --concurrency 16 --duration 30s --out closed.jsonl",
+			"coursekit bench --rate 5 --arrival gamma --burstiness 0.5 --retries 2 --out bursty.jsonl",
+		},
+		values:   map[string][]string{"api": {"completions", "chat"}, "arrival": {"constant", "poisson", "gamma"}},
+		metavars: map[string]string{"out": "FILE", "replay": "TRACE", "cpuprofile": "FILE", "api-key-env": "VAR", "arrival": "KIND"},
+	},
+	{
+		name:    "import",
+		purpose: "convert another tool's result file to a trace and print its numbers beside the card",
+		usage:   []string{"import --from TOOL [flags] FILE"},
+		details: "The comparison table (stderr) names the reason for every difference: failures dropped,\n" +
+			"linear percentiles, per-request ITL averages, population vs sample std, and so on.",
+		examples: []string{
+			"coursekit import --from vllm result.json -o vllm.jsonl",
+			"coursekit import --from aiperf profile_export.jsonl --summary profile_export_aiperf.json -o aiperf.jsonl",
+			"coursekit import --from guidellm benchmarks.json --run 2 -o guidellm.jsonl",
+		},
+		values:   map[string][]string{"from": importer.Tools},
+		metavars: map[string]string{"from": "TOOL", "o": "FILE", "summary": "FILE"},
+	},
+	{
+		name:     "assign",
+		purpose:  "release the deliverable: per learner, a variant trace and a signed copy of the notebook",
+		usage:    []string{"assign --roster ROSTER --key-file KEY --out DIR [flags]"},
+		metavars: map[string]string{"roster": "CSV", "key-file": "KEY", "out": "DIR", "notebook": "IPYNB"},
+		examples: []string{
+			"coursekit assign --roster roster.csv --key-file course.key --out release",
+			"coursekit assign --roster roster.csv --key-file course.key --out release --notebook my-06.ipynb",
+		},
+	},
+	{
+		name:    "grade",
+		purpose: "grade submitted deliverable notebooks without running learner code (or re-run them in the course image)",
+		usage: []string{
+			"grade --key-file KEY --roster ROSTER --out DIR [flags] SUBMISSION.ipynb|DIR|LMS.zip...",
+			"grade --gradescope ROOT [--key-file KEY] [--roster ROSTER]",
+		},
+		groups: []flagGroup{
+			{"grading", []string{"key-file", "roster", "out", "manual", "public-trace", "max-bytes", "quiet"}},
+			{"re-run in the course image (--execute)", []string{"execute", "engine", "image", "release", "cell-timeout", "timeout", "jobs", "memory", "keep-executed", "engine-args"}},
+			{"Gradescope", []string{"gradescope"}},
+		},
+		examples: []string{
+			"coursekit grade --key-file course.key --roster roster.csv --out graded submissions/",
+			"coursekit grade --key-file course.key --roster roster.csv --out graded --manual graded/manual-review.csv lms-download.zip",
+			"coursekit grade --key-file course.key --roster roster.csv --out graded --execute --jobs 2 submissions/",
+		},
+		values: map[string][]string{"engine": {"podman", "docker"}},
+		metavars: map[string]string{"roster": "CSV", "key-file": "KEY", "out": "DIR", "manual": "CSV", "public-trace": "TRACE",
+			"gradescope": "ROOT", "release": "IPYNB", "engine-args": "ARGS", "memory": "SIZE"},
+	},
+	{
+		name:     "completion",
+		purpose:  "print a bash or zsh completion script built from the same flag definitions",
+		usage:    []string{"completion bash|zsh"},
+		examples: []string{"source <(coursekit completion bash)", "coursekit completion zsh > \"${fpath[1]}/_coursekit\""},
+	},
+	{
+		name:     "version",
+		purpose:  "print the coursekit version",
+		usage:    []string{"version"},
+		examples: []string{"coursekit version"},
+	},
+	{
+		name:     "help",
+		purpose:  "print the list of commands, or one command's help",
+		usage:    []string{"help [COMMAND]"},
+		examples: []string{"coursekit help", "coursekit help bench"},
+	},
+}
+
+// docFor returns the help text of a command; a command missing from the
+// table still gets a usage line and its flags.
+func docFor(name string) cmdDoc {
+	for _, d := range docs {
+		if d.name == name {
+			return d
+		}
+	}
+	return cmdDoc{name: name, usage: []string{name + " [flags]"}}
+}
+
+// helpRequest is what parse returns for -h, -help and --help: run prints
+// the command's help on stdout and exits 0.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h *helpRequest) Error() string { return "help requested" }
+
+// flagError is a flag parse error (unknown flag, bad value): run prints it,
+// then the command's help on stderr, and exits 2.
+type flagError struct {
+	fs  *flag.FlagSet
+	err error
+}
+
+func (e *flagError) Error() string { return e.fs.Name() + ": " + e.err.Error() }
+
+// flagSetOf returns the flags of a command, defined by the command itself
+// (it is run with -h and stops in parse). Commands without flags give nil.
+func flagSetOf(name string) *flag.FlagSet {
+	var h *helpRequest
+	if errors.As(dispatch([]string{name, "-h"}, io.Discard, io.Discard), &h) {
+		return h.fs
+	}
+	return nil
+}
+
+// globalHelp is the list of commands (`coursekit help`).
+func globalHelp() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "coursekit %s: honest metrics for LLM-serving traces (trace format llm-serving/v1)\n\n", coursekit.Version)
+	b.WriteString("usage: coursekit COMMAND [arguments]\n\ncommands:\n")
+	for _, d := range docs {
+		fmt.Fprintf(&b, "  %-11s %s\n", d.name, d.purpose)
+	}
+	b.WriteString("\nRun 'coursekit help COMMAND' or 'coursekit COMMAND -h' for its flags and examples.\n")
+	b.WriteString("Every command reads or writes the one trace format (JSON Lines: a header, then one attempt per line).\n")
+	b.WriteString("\nexit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong) or bad flags; 1 anything else\n")
+	return b.String()
+}
+
+// commandHelp is one command's help: purpose, usage, flags, examples.
+func commandHelp(name string, fs *flag.FlagSet) string {
+	d := docFor(name)
+	var b strings.Builder
+	for i, u := range d.usage {
+		if i == 0 {
+			b.WriteString("usage: coursekit " + u + "\n")
+		} else {
+			b.WriteString("       coursekit " + u + "\n")
+		}
+	}
+	if d.purpose != "" {
+		b.WriteString("\n" + strings.ToUpper(d.purpose[:1]) + d.purpose[1:] + ".\n")
+	}
+	if d.details != "" {
+		b.WriteString(d.details + "\n")
+	}
+	for _, g := range groupFlags(d, fs) {
+		b.WriteString("\n" + g.title + ":\n")
+		for _, f := range g.list {
+			writeFlag(&b, d, f)
+		}
+	}
+	if len(d.examples) > 0 {
+		b.WriteString("\nexamples:\n")
+		for _, e := range d.examples {
+			b.WriteString("  " + e + "\n")
+		}
+	}
+	return b.String()
+}
+
+type listedGroup struct {
+	title string
+	list  []*flag.Flag
+}
+
+// groupFlags sorts the command's flags into its groups, in the group's
+// order; the flags no group names come last (or alone, as "flags").
+func groupFlags(d cmdDoc, fs *flag.FlagSet) []listedGroup {
+	if fs == nil {
+		return nil
+	}
+	var all []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) { all = append(all, f) })
+	if len(all) == 0 {
+		return nil
+	}
+	used := map[string]bool{}
+	var out []listedGroup
+	for _, g := range d.groups {
+		lg := listedGroup{title: g.title}
+		for _, pat := range g.flags {
+			for _, f := range all {
+				if used[f.Name] || !matchFlag(pat, f.Name) {
+					continue
+				}
+				used[f.Name] = true
+				lg.list = append(lg.list, f)
+			}
+		}
+		if len(lg.list) > 0 {
+			out = append(out, lg)
+		}
+	}
+	rest := listedGroup{title: "flags"}
+	if len(out) > 0 {
+		rest.title = "other flags"
+	}
+	for _, f := range all {
+		if !used[f.Name] {
+			rest.list = append(rest.list, f)
+		}
+	}
+	if len(rest.list) > 0 {
+		out = append(out, rest)
+	}
+	return out
+}
+
+func matchFlag(pat, name string) bool {
+	if p, ok := strings.CutSuffix(pat, "*"); ok {
+		return strings.HasPrefix(name, p)
+	}
+	return pat == name
+}
+
+// flagName is -x for one-letter flags and --name otherwise (both parse).
+func flagName(f *flag.Flag) string {
+	if len(f.Name) == 1 {
+		return "-" + f.Name
+	}
+	return "--" + f.Name
+}
+
+// metavar names a flag's argument: a `backquoted` word of its usage, else
+// the help table's name, else one from its type; "" for a boolean.
+func metavar(d cmdDoc, f *flag.Flag) (string, string) {
+	name, usage := flag.UnquoteUsage(f)
+	if strings.Contains(f.Usage, "`") {
+		return name, usage
+	}
+	if mv, ok := d.metavars[f.Name]; ok {
+		return mv, usage
+	}
+	if isBool(f) {
+		return "", usage
+	}
+	switch f.Value.(type) {
+	case *sloList:
+		return "DURATION", usage
+	case *costFlag:
+		return "COST", usage
+	case rateFlag:
+		return "FRACTION", usage
+	}
+	switch name {
+	case "duration":
+		return "DURATION", usage
+	case "int", "uint":
+		return "N", usage
+	case "float":
+		return "X", usage
+	case "string":
+		return strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_")), usage
+	}
+	return strings.ToUpper(name), usage
+}
+
+func isBool(f *flag.Flag) bool {
+	bf, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && bf.IsBoolFlag()
+}
+
+// defaultText is what "(default ...)" shows; "" when the default is the
+// zero value (the usage string then says what no value means).
+func defaultText(f *flag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "false", "0s", "[]":
+		return ""
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		if _, isString := g.Get().(string); isString {
+			return fmt.Sprintf("%q", f.DefValue)
+		}
+	}
+	return f.DefValue
+}
+
+// writeFlag prints one flag in the style of `go help` and vegeta: the
+// name and argument, then the meaning and default, indented and wrapped.
+func writeFlag(b *strings.Builder, d cmdDoc, f *flag.Flag) {
+	mv, usage := metavar(d, f)
+	b.WriteString("  " + flagName(f))
+	if mv != "" {
+		b.WriteString(" " + mv)
+	}
+	b.WriteString("\n")
+	if d := defaultText(f); d != "" {
+		usage += " (default " + d + ")"
+	}
+	for _, line := range wrap(usage, 72) {
+		b.WriteString("        " + line + "\n")
+	}
+}
+
+// wrap breaks s into lines of at most width runes, at spaces.
+func wrap(s string, width int) []string {
+	var lines []string
+	var cur []string
+	n := 0
+	for _, w := range strings.Fields(s) {
+		l := len([]rune(w))
+		if n > 0 && n+1+l > width {
+			lines = append(lines, strings.Join(cur, " "))
+			cur, n = nil, 0
+		}
+		if n > 0 {
+			n++
+		}
+		cur = append(cur, w)
+		n += l
+	}
+	if len(cur) > 0 {
+		lines = append(lines, strings.Join(cur, " "))
+	}
+	return lines
+}
+
+// saysDefault reports whether a flag's help states its default: shown
+// automatically when it is not the zero value, else said in the usage.
+func saysDefault(f *flag.Flag) bool {
+	if isBool(f) || defaultText(f) != "" {
+		return true
+	}
+	u := strings.ToLower(f.Usage)
+	for _, w := range []string{"default", "(0:", "0: ", "0 means", "none", "off", "optional", "required"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}

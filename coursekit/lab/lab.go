@@ -1,0 +1,238 @@
+// Package lab runs the course's load experiments from a notebook: a fresh
+// simulated inference server (coursekit/sim) on 127.0.0.1, one load from
+// the course's client (coursekit/loadgen) against it, and the server's
+// gauges (busy ratio, queue depth, batch size) sampled on the trace's own
+// clock while it runs.
+//
+// Every run is saved, because a GoNB cell is a process of its own: a later
+// cell reads the run back with Load instead of sharing a variable. A run is
+// its trace (trace format v1, as `coursekit bench --out` writes it) plus a
+// small JSON file with its label, gauges, one /metrics scrape and the
+// client's result.
+//
+// Notebook 07 (open vs closed loop) is built on it:
+//
+//	var experiment = lab.Lab{Server: sim.Config{MaxBatch: 4, ...}}
+//
+//	%%
+//	run := nb.Must(experiment.Run("open", "开环 12 次/s", loadgen.Config{Rate: 12, ...}))
+//	fmt.Print(run.Report(1000))
+//
+//	%%
+//	nb.Chart(charts.LabQueue(nb.Must(experiment.Charts("closed", "open"))))
+package lab
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/sim"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Lab is one experiment: the simulated engine every run starts afresh, and
+// the folder its runs are saved in. The zero value of each field but
+// Server is a sensible default.
+type Lab struct {
+	// Server is the simulator every run starts with (a new server per run:
+	// no queue or busy history carries over from one run to the next).
+	Server sim.Config
+	// Dir is where runs are saved. "" means a "lab" folder in the GoNB
+	// kernel's own temp dir (GONB_TMP_DIR), so that a restarted kernel
+	// starts clean; outside GoNB, in the system temp dir.
+	Dir string
+	// SampleEvery is how often the gauges are read (default 100 ms).
+	SampleEvery time.Duration
+	// ScrapeBeforeEnd is how long before the window ends the one /metrics
+	// scrape is taken (default 100 ms): what a dashboard showed then.
+	ScrapeBeforeEnd time.Duration
+}
+
+// Run is one saved run: what the client recorded and what the server's
+// gauges read meanwhile.
+type Run struct {
+	// Name is the file name the run is saved under (name.jsonl, name.run.json).
+	Name string `json:"name"`
+	// Label is what charts and tables call the run, e.g. "闭环 4 个用户".
+	Label string `json:"label"`
+	// Trace is every attempt the client made, failures included.
+	Trace *trace.Trace `json:"-"`
+	// Gauges are the server's gauges read every SampleEvery, at TMS on the
+	// trace's clock (ms since the run started).
+	Gauges []charts.Gauge `json:"gauges"`
+	// Metrics is the /metrics text scraped ScrapeBeforeEnd before the
+	// window ended (Prometheus text format), or why it could not be read.
+	Metrics string `json:"metrics"`
+	// Sent and Recorded are the client's counts: equal unless attempts were
+	// lost, which the client reports as an error.
+	Sent     int64 `json:"sent"`
+	Recorded int64 `json:"recorded"`
+	// LagP99MS is the 99th percentile (nearest rank) of how late the open
+	// loop sent against its schedule, in ms: small means the schedule held.
+	LagP99MS float64 `json:"lag_p99_ms"`
+}
+
+// dir is where runs live; it is created on first use.
+func (l Lab) dir() (string, error) {
+	d := l.Dir
+	if d == "" {
+		d = filepath.Join(cmp.Or(os.Getenv("GONB_TMP_DIR"), os.TempDir()), "lab")
+	}
+	return d, os.MkdirAll(d, 0o755)
+}
+
+func (l Lab) paths(name string) (tracePath, runPath string, err error) {
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return "", "", fmt.Errorf("lab: run name %q: want a plain file name such as \"open\"", name)
+	}
+	d, err := l.dir()
+	if err != nil {
+		return "", "", err
+	}
+	return filepath.Join(d, name+".jsonl"), filepath.Join(d, name+".run.json"), nil
+}
+
+// Run starts a fresh simulator on a free port of 127.0.0.1, sends load to
+// it (load.URL is set here), samples the gauges, scrapes /metrics once just
+// before the window ends, stops the server and saves the run under name,
+// replacing an earlier run of that name. label names the run in charts.
+func (l Lab) Run(name, label string, load loadgen.Config) (*Run, error) {
+	return l.RunContext(context.Background(), name, label, load)
+}
+
+// RunContext is Run with a context: cancelling it ends the load early
+// (every attempt sent is still recorded, as loadgen does).
+func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Config) (*Run, error) {
+	tracePath, runPath, err := l.paths(name)
+	if err != nil {
+		return nil, err
+	}
+	srv := sim.New(l.Server)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("lab: no free port on 127.0.0.1: %w", err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	serverDone := func() error { stop(); return <-served }
+
+	run := &Run{Name: name, Label: label}
+	load.URL = "http://" + ln.Addr().String()
+	var mu sync.Mutex // Progress runs on loadgen's goroutine
+	load.ProgressEvery = cmp.Or(l.SampleEvery, 100*time.Millisecond)
+	user := load.Progress
+	load.Progress = func(p loadgen.Progress) {
+		st := srv.Stats()
+		mu.Lock()
+		run.Gauges = append(run.Gauges, charts.Gauge{TMS: float64(p.Elapsed.Microseconds()) / 1000,
+			Busy: st.Busy, QueueDepth: st.QueueDepth, BatchSize: st.BatchSize})
+		mu.Unlock()
+		if user != nil {
+			user(p)
+		}
+	}
+	scraped := make(chan string, 1)
+	at := load.Warmup + load.Duration - cmp.Or(l.ScrapeBeforeEnd, 100*time.Millisecond)
+	scrape := time.AfterFunc(max(at, 0), func() { scraped <- scrapeMetrics(load.URL + "/metrics") })
+
+	f, err := os.Create(tracePath)
+	if err != nil {
+		scrape.Stop()
+		serverDone()
+		return nil, err
+	}
+	w := bufio.NewWriter(f)
+	res, runErr := loadgen.Run(ctx, load, w)
+	if !scrape.Stop() {
+		run.Metrics = <-scraped
+	} else {
+		run.Metrics = "（运行在抓取 /metrics 之前就结束了）"
+	}
+	err = errors.Join(runErr, w.Flush(), f.Close(), serverDone())
+	if err != nil {
+		return nil, fmt.Errorf("lab: run %q: %w", name, err)
+	}
+	run.Sent, run.Recorded, run.LagP99MS = res.Sent, res.Recorded, res.Lag.P99
+	b, err := json.Marshal(run)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(runPath, b, 0o644); err != nil {
+		return nil, err
+	}
+	if run.Trace, err = trace.ReadFile(tracePath); err != nil {
+		return nil, fmt.Errorf("lab: run %q: reading back its trace: %w", name, err)
+	}
+	return run, nil
+}
+
+func scrapeMetrics(url string) string {
+	c := http.Client{Timeout: 2 * time.Second}
+	resp, err := c.Get(url)
+	if err != nil {
+		return "（没有读到 /metrics：" + err.Error() + "）"
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "（/metrics 没有读完：" + err.Error() + "）"
+	}
+	return string(b)
+}
+
+// Load reads a saved run back. A run that was never made says which cell
+// to run first.
+func (l Lab) Load(name string) (*Run, error) {
+	tracePath, runPath, err := l.paths(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(runPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("还没有名为“%s”的运行：先运行上面起服务、压测的那个单元格（%w）", name, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	run := &Run{}
+	if err := json.Unmarshal(b, run); err != nil {
+		return nil, fmt.Errorf("%s: %w", runPath, err)
+	}
+	if run.Trace, err = trace.ReadFile(tracePath); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// Charts loads the named runs as the charts package draws them.
+func (l Lab) Charts(names ...string) ([]charts.LabRun, error) {
+	out := make([]charts.LabRun, 0, len(names))
+	for _, n := range names {
+		r, err := l.Load(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r.Chart())
+	}
+	return out, nil
+}
+
+// Chart is the run as the charts package draws it.
+func (r *Run) Chart() charts.LabRun {
+	return charts.LabRun{Name: r.Label, Trace: r.Trace, Gauges: r.Gauges}
+}

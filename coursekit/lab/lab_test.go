@@ -1,0 +1,105 @@
+package lab
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/sim"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+func small(t *testing.T) Lab {
+	return Lab{Dir: t.TempDir(), Server: sim.Config{MaxBatch: 2, DecodeStep: time.Millisecond, DefaultMaxTokens: 4, Seed: 1, BusyWindow: 200 * time.Millisecond}}
+}
+
+// A run is saved and read back whole: every attempt sent is in the trace,
+// the gauges were sampled on the trace's clock, /metrics was scraped.
+func TestRunSavesWhatLoadReadsBack(t *testing.T) {
+	l := small(t)
+	run, err := l.Run("closed", "闭环 2 个用户", loadgen.Config{Concurrency: 2, Duration: 300 * time.Millisecond, Timeout: 5 * time.Second, MaxTokens: 4, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Sent == 0 || run.Sent != run.Recorded || int64(len(run.Trace.Attempts)) != run.Sent {
+		t.Fatalf("sent %d, recorded %d, in trace %d", run.Sent, run.Recorded, len(run.Trace.Attempts))
+	}
+	if len(run.Gauges) == 0 {
+		t.Fatal("no gauge was sampled")
+	}
+	for i := 1; i < len(run.Gauges); i++ {
+		if run.Gauges[i].TMS < run.Gauges[i-1].TMS {
+			t.Fatalf("gauges out of time order: %+v", run.Gauges)
+		}
+	}
+	if got := run.MetricLines("sim_device_busy_ratio", "sim_queue_depth"); len(got) != 2 {
+		t.Errorf("metrics lines %q from:\n%s", got, run.Metrics)
+	}
+	back, err := l.Load("closed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Label != run.Label || len(back.Trace.Attempts) != len(run.Trace.Attempts) || len(back.Gauges) != len(run.Gauges) || back.Metrics != run.Metrics {
+		t.Fatalf("loaded run differs: %+v vs %+v", back, run)
+	}
+	cs, err := l.Charts("closed")
+	if err != nil || len(cs) != 1 || cs[0].Name != "闭环 2 个用户" || cs[0].Trace == nil {
+		t.Fatalf("charts: %+v %v", cs, err)
+	}
+	rep := run.Report(1000)
+	for _, want := range []string{"闭环 2 个用户", "次/s", "失败率", "nearest-rank"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	if _, _, ok := run.WindowBusy(); !ok && len(run.Gauges) > 3 {
+		t.Error("no busy reading in the window")
+	}
+	for _, f := range []string{"closed.jsonl", "closed.run.json"} {
+		if _, err := os.Stat(filepath.Join(l.Dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestLoadNamesTheMissingRunInChinese(t *testing.T) {
+	l := small(t)
+	_, err := l.Load("open")
+	if err == nil || !strings.Contains(err.Error(), "还没有名为“open”的运行") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := l.Run("../x", "", loadgen.Config{}); err == nil {
+		t.Fatal("a run name with a path must be refused")
+	}
+}
+
+func TestGaugeRangeAndFailureSplit(t *testing.T) {
+	r := &Run{Gauges: []charts.Gauge{{TMS: 0, Busy: 0, QueueDepth: 0}, {TMS: 100, Busy: 0.9, QueueDepth: 3}, {TMS: 200, Busy: 1, QueueDepth: 7}, {TMS: 300, Busy: 0.5, QueueDepth: 1}}}
+	lo, hi, ok := r.GaugeRange(Busy, 100, 300)
+	if !ok || lo != 0.9 || hi != 1 {
+		t.Errorf("busy [100,300): %v %v %v", lo, hi, ok)
+	}
+	if q := r.MaxQueue(0, 1000); q != 7 {
+		t.Errorf("max queue %d", q)
+	}
+	if _, _, ok := r.GaugeRange(Queue, 1000, 2000); ok {
+		t.Error("no sample in [1000, 2000)")
+	}
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before, after := FailureSplit(tr); before != 2 || after != 0 {
+		t.Errorf("R9 and R10 failed before any output: %d, %d", before, after)
+	}
+	late := tr.Attempts[0].Clone()
+	late.ID, late.Outcome = "X", trace.Timeout
+	tr.Attempts = append(tr.Attempts, late)
+	if _, after := FailureSplit(tr); after != 1 {
+		t.Errorf("a timeout after the first output: %d", after)
+	}
+}

@@ -1,0 +1,68 @@
+package nb
+
+import (
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// AttemptsTable is a trace as a table for reading, one row per attempt in
+// file order, with Chinese headers and values: failures stay in the table
+// and a missing TTFT or E2E shows as 缺失. For display only; compute with
+// coursekit/metrics.
+func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
+	rows := [][]string{{"尝试", "发起时刻(ms)", "结果", "完整成功", "事件数", "首字时延 TTFT(ms)", "端到端时延 E2E(ms)", "质量", "错误信息(trace 原文)"}}
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		ttft, e2e := "", "" // empty is missing: Table shows 缺失
+		if v, ok := a.TTFT(); ok {
+			ttft = Num(v)
+		}
+		if v, ok := a.E2E(); ok {
+			e2e = Num(v)
+		}
+		rows = append(rows, []string{a.ID, Num(a.StartMS), AttemptOutcome(a), YesNo(a.Outcome == trace.OK),
+			Text(len(a.Events)), ttft, e2e, QualityText(a.Quality), a.Error})
+	}
+	types := map[string]series.Type{}
+	for j, name := range rows[0] {
+		switch j {
+		case 1, 5, 6:
+			types[name] = series.Float
+		case 4:
+			types[name] = series.Int
+		default:
+			types[name] = series.String
+		}
+	}
+	// NaNValues(nil): an empty error text is no error, not a missing value;
+	// the empty TTFT/E2E of a failed attempt is still missing (a Float column).
+	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false), dataframe.WithTypes(types), dataframe.NaNValues(nil))
+}
+
+// VerdictTable judges every attempt on its own under one TTFT SLO
+// (metrics.Judge), before anything is summed: complete success, TTFT,
+// quality and joint qualification with the first reason it fails.
+func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
+	rows := [][]string{{"请求", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		v := metrics.Judge(a, sloMS)
+		complete := "是"
+		if !v.Complete {
+			complete = "否：" + AttemptOutcome(a)
+		}
+		q := QualityText(v.Quality)
+		if !v.Complete {
+			q = "未评" // only complete successes are rated
+		}
+		ttft := Missing
+		if v.TTFTMS != nil {
+			ttft = Num(*v.TTFTMS)
+		}
+		rows = append(rows, []string{v.Attempt, complete, ttft, q, VerdictText(a, sloMS)})
+	}
+	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false))
+}

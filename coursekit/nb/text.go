@@ -1,0 +1,160 @@
+package nb
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Learner-facing words for the trace's codes and for values a cell prints.
+// The trace and the JSON keep the English codes (they are the format);
+// what a learner reads in a cell is Chinese: no "timeout" or "true".
+
+// OutcomeText is how an attempt ended, in Chinese (cardfmt.OutcomeName).
+func OutcomeText(o trace.Outcome) string { return cardfmt.OutcomeName(o) }
+
+// AttemptOutcome is OutcomeText with the one distinction the unit cares
+// about for a timeout: whether the first output had arrived. A timeout
+// before the first output leaves TTFT missing.
+func AttemptOutcome(a *trace.Attempt) string {
+	return cardfmt.OutcomeNameAt(a.Outcome, len(a.Events) > 0)
+}
+
+// QualityText is the quality rating in Chinese (cardfmt.QualityName): an
+// unrated answer says so; it is never a pass.
+func QualityText(q trace.Quality) string { return cardfmt.QualityName(q) }
+
+// VerdictText says whether an attempt qualified under sloMS and, if not,
+// the first check it failed, in Chinese: "合格", "否：失败",
+// "否：质量", "否：未评分" or "否：时延（TTFT 800 ms > 门槛 500 ms）".
+func VerdictText(a *trace.Attempt, sloMS float64) string {
+	v := metrics.Judge(a, sloMS)
+	switch v.Reason {
+	case metrics.Qualified:
+		return "合格"
+	case metrics.NotComplete:
+		return "否：失败"
+	case metrics.QualityFail:
+		return "否：质量"
+	case metrics.QualityUnrated:
+		return "否：未评分"
+	case metrics.TTFTOverSLO:
+		return "否：时延（TTFT " + MS(v.TTFTMS) + " > 门槛 " + Num(sloMS) + " ms）"
+	}
+	return "否"
+}
+
+// YesNo is 是 or 否.
+func YesNo(b bool) string {
+	if b {
+		return "是"
+	}
+	return "否"
+}
+
+// Num prints a number the way people write it: 0.5, 4, 87.5, 1720
+// (at most three decimals).
+func Num(v float64) string {
+	if math.IsNaN(v) {
+		return Missing
+	}
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}
+
+// MS prints a latency that may be missing: "700 ms", or 缺失 for nil (no
+// first output, or no sample at all). Never 0.
+func MS(v *float64) string {
+	if v == nil {
+		return Missing
+	}
+	return Num(*v) + " ms"
+}
+
+// Text prints a value for a learner: bool as 是/否, a nil *float64 as
+// 缺失, numbers as Num.
+func Text(v any) string {
+	switch x := v.(type) {
+	case bool:
+		return YesNo(x)
+	case *float64:
+		if x == nil {
+			return Missing
+		}
+		return Num(*x)
+	case float64:
+		return Num(x)
+	case float32:
+		return Num(float64(x))
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// Unset is the value a prediction field holds until the learner writes a
+// guess (-1: no count or latency in this unit is negative).
+const Unset = -1
+
+// Compare is the check of a predict → compute → check step: it prints
+// what was asked, the learner's guess and the computed value on one line,
+// and says whether they agree. A guess still at Unset says so instead.
+// Numbers agree within 0.1 %. It returns whether they agree.
+func Compare(what string, guess, actual any) bool {
+	agree := same(guess, actual)
+	verdict := "一致 ✓"
+	switch {
+	case isUnset(guess):
+		verdict = "你还没有写预测（先把 -1 改成你的猜测，再运行）"
+	case !agree:
+		verdict = "不一致 ✗：回到上面的推理，找出差在哪一步"
+	}
+	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, guessText(guess), Text(actual), verdict)
+	return agree && !isUnset(guess)
+}
+
+func guessText(v any) string {
+	if isUnset(v) {
+		return "（未填）"
+	}
+	return Text(v)
+}
+
+func isUnset(v any) bool {
+	f, ok := number(v)
+	return ok && f == Unset
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case *float64:
+		if x != nil {
+			return *x, true
+		}
+	}
+	return 0, false
+}
+
+func same(a, b any) bool {
+	fa, oka := number(a)
+	fb, okb := number(b)
+	if oka && okb {
+		return math.Abs(fa-fb) <= math.Max(1e-9, 1e-3*math.Abs(fb))
+	}
+	return Text(a) == Text(b)
+}
