@@ -49,7 +49,7 @@ func TestCutShortNote(t *testing.T) {
 			t.Errorf("%s: the note does not come before the numbers", f)
 		}
 	}
-	if out := card(t, tr, cardfmt.Text); !strings.Contains(out, "失败:0") || !strings.Contains(out, "在途:2") {
+	if out := card(t, tr, cardfmt.Text); !strings.Contains(out, "失败：0") || !strings.Contains(out, "在途：2") {
 		t.Errorf("in-flight attempts counted as failures:\n%s", out)
 	}
 
