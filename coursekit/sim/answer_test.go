@@ -16,7 +16,7 @@ import (
 
 // streamText posts one streaming request and returns the concatenated
 // text of its chunks, its finish reason and the number of token messages.
-func streamText(t *testing.T, url, body string, chat bool) (text, finish string, events int) {
+func streamText(t *testing.T, url, body string) (text, finish string, events int) {
 	text, finish, pieces := streamPieces(t, url, body)
 	return text, finish, len(pieces)
 }
@@ -83,14 +83,14 @@ func TestArithAnswers(t *testing.T) {
 		{"role": "system", "content": "You are terse."},
 		{"role": "user", "content": []map[string]string{{"type": "text", "text": "What is 99 * 99? Reply with the number only."}}},
 	}})
-	if text, finish, _ := streamText(t, ts.URL+"/v1/chat/completions", string(chat), true); text != "9801" || finish != "stop" {
+	if text, finish, _ := streamText(t, ts.URL+"/v1/chat/completions", string(chat)); text != "9801" || finish != "stop" {
 		t.Errorf("chat: %q %s", text, finish)
 	}
-	if text, _, events := streamText(t, ts.URL+"/v1/completions", completion("hello there", 5), false); events != 5 || !strings.HasPrefix(text, " the quick") {
+	if text, _, events := streamText(t, ts.URL+"/v1/completions", completion("hello there", 5)); events != 5 || !strings.HasPrefix(text, " the quick") {
 		t.Errorf("filler: %q, %d events", text, events)
 	}
 	// max_tokens shorter than the answer cuts it, as a real server would.
-	if text, finish, _ := streamText(t, ts.URL+"/v1/completions", completion("What is 99 * 99?", 1), false); text != "980" || finish != "length" {
+	if text, finish, _ := streamText(t, ts.URL+"/v1/completions", completion("What is 99 * 99?", 1)); text != "980" || finish != "length" {
 		t.Errorf("cut answer: %q %s", text, finish)
 	}
 	var truth []sim.Truth
@@ -115,7 +115,7 @@ func TestWrongAnswerRate(t *testing.T) {
 	wrong := 0
 	for _, it := range items {
 		right, _ := dataset.SolveArith(it.Prompt)
-		text, _, _ := streamText(t, ts.URL+"/v1/completions", completion(it.Prompt, 16), false)
+		text, _, _ := streamText(t, ts.URL+"/v1/completions", completion(it.Prompt, 16))
 		got, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			t.Fatalf("%q: answer %q is not a number", it.Prompt, text)
@@ -148,7 +148,7 @@ func TestWrongAnswersUnderOverload(t *testing.T) {
 	cfg := sim.Config{MaxBatch: 1, DecodeStep: 5 * time.Millisecond, OverloadWrongAnswerRate: 1}
 	s, ts := start(t, cfg)
 	q := "What is 10 + 20? Reply with the number only."
-	if text, _, _ := streamText(t, ts.URL+"/v1/completions", completion(q, 8), false); text != "30" {
+	if text, _, _ := streamText(t, ts.URL+"/v1/completions", completion(q, 8)); text != "30" {
 		t.Fatalf("idle server: %q", text)
 	}
 	// An endless filler answer holds the only slot until the three
@@ -163,7 +163,7 @@ func TestWrongAnswersUnderOverload(t *testing.T) {
 	var wg sync.WaitGroup
 	answers := make([]string, 3)
 	for i := range answers {
-		wg.Go(func() { answers[i], _, _ = streamText(t, ts.URL+"/v1/completions", completion(q, 8), false) })
+		wg.Go(func() { answers[i], _, _ = streamText(t, ts.URL+"/v1/completions", completion(q, 8)) })
 	}
 	for s.Stats().QueueDepth < len(answers) {
 		time.Sleep(time.Millisecond)
