@@ -9,6 +9,7 @@ require (
 	github.com/janpfeifer/gonb v0.11.4
 	github.com/prometheus/client_golang v1.23.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/text v0.28.0
 	gonum.org/v1/gonum v0.17.0
 )
 
@@ -26,7 +27,6 @@ require (
 	golang.org/x/exp v0.0.0-20250106191152-7588d65b2ba8 // indirect
 	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 	google.golang.org/protobuf v1.36.8 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )

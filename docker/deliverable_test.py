@@ -8,7 +8,10 @@ with the card cell (found by its metadata, not its position) replaced by:
      criteria about the failure rate and the attempt count fail;
   3. the blank card as committed -> most criteria fail, none is "passed" by default;
   4. a notebook released by `coursekit assign` -> runs as released and checks
-     the learner's own variant trace.
+     the learner's own variant trace;
+  5. that notebook, run untouched and saved, graded by `coursekit grade` ->
+     0 machine points (nothing the release contains or a blank card
+     satisfies scores).
 It reads the verdict from the card JSON the self-check embeds
 (application/vnd.coursekit.card+json), the way a grader would.
 """
@@ -32,7 +35,7 @@ def role(cell):
     return cell.get("metadata", {}).get("coursekit", {}).get("role")
 
 
-def run(card_src, path=NB):
+def run(card_src, path=NB, save=None):
     nb = nbformat.read(path, as_version=4)
     cards = [c for c in nb.cells if role(c) == "card"]
     assert len(cards) == 1, f"want one card cell, found {len(cards)}"
@@ -43,6 +46,8 @@ def run(card_src, path=NB):
     with open(os.path.join(log_dir, "deliverable-kernel.log"), "wb") as log:  # GoNB logs a lot to stderr
         NotebookClient(nb, kernel_name="gonb", timeout=120,
                        resources={"metadata": {"path": os.path.dirname(path)}}).execute(stderr=log)
+    if save:
+        nbformat.write(nb, save)
     checks = [c for c in nb.cells if role(c) == "selfcheck"]
     assert len(checks) == 1, "want one self-check cell"
     for out in checks[0].outputs:
@@ -99,16 +104,36 @@ def main():
         subprocess.run(["go", "run", "./coursekit/cmd/coursekit", "assign", "--roster", os.path.join(tmp, "roster.csv"),
                         "--key-file", os.path.join(tmp, "key"), "--out", out], cwd=REPO, check=True, capture_output=True)
         assigned = os.path.join(out, "learner1", "06-deliverable.ipynb")
-        _, _, ident = run(None, assigned)
+        submitted = os.path.join(tmp, "submitted", "learner1", "06-deliverable.ipynb")
+        os.makedirs(os.path.dirname(submitted))
+        _, _, ident = run(None, assigned, save=submitted)
         want = hashlib.sha256(open(os.path.join(out, "learner1", "trace.jsonl"), "rb").read()).hexdigest()
         public = hashlib.sha256(open(os.path.join(REPO, "data", "unit01", "trace.jsonl"), "rb").read()).hexdigest()
         if ident.get("sha256") != want or want == public:
             failures.append(f"assigned notebook: self-check read trace {ident}, want the learner's variant {want}")
 
+        # The untouched release, run and saved as a learner would, earns no
+        # machine points.
+        graded = os.path.join(tmp, "graded")
+        res = subprocess.run(["go", "run", "./coursekit/cmd/coursekit", "grade", "--quiet", "--key-file", os.path.join(tmp, "key"),
+                              "--roster", os.path.join(tmp, "roster.csv"), "--out", graded, submitted],
+                             cwd=REPO, capture_output=True, text=True)
+        if res.returncode != 0:
+            failures.append(f"untouched release: coursekit grade exited {res.returncode}: {res.stderr[-500:]}")
+        else:
+            sub = json.load(open(os.path.join(graded, "grades.json"), encoding="utf-8"))[0]
+            earned = [f"{x['id']} {x['points']}/{x['max']}" for x in sub.get("scores", []) if x["points"] or x.get("pending")]
+            if not sub["gradable"] or sub["total"] != 0 or earned:
+                failures.append(f"untouched release: gradable {sub['gradable']}, total {sub['total']}/{sub.get('max')}: {earned or sub.get('reason')}")
+            # Run as released, its card cell parses to the card its self-check saved.
+            warns = [f["code"] for f in sub.get("integrity", []) if f["warn"]]
+            if warns:
+                failures.append(f"untouched release: integrity warnings {warns}")
+
     for f in failures:
         print("FAIL", f)
     failed_cases = len({f.split(":")[0] for f in failures})
-    print(f"deliverable: {4 - failed_cases} passed, {failed_cases} failed")
+    print(f"deliverable: {5 - failed_cases} passed, {failed_cases} failed")
     sys.exit(1 if failures else 0)
 
 

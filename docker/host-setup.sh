@@ -8,7 +8,7 @@
 #   image  podman + runc, podman-compose, debootstrap, curl (make test-image), and the podman
 #          configuration these machines need (crun: "cgroups in hybrid mode not supported";
 #          runc: "setrlimit ... operation not permitted" unless default ulimits are dropped)
-#   load   stress-ng (make test-under-load)
+#   load   stress-ng (make test-under-load), zsh (its CLI tests include the completion test)
 #
 # As root it installs what is missing (apt-get, non-interactive, waiting for another apt run's
 # lock instead of failing). As another user it installs nothing: it names the missing packages
@@ -22,7 +22,7 @@ for group in "$@"; do
   case "$group" in
     test)  want+=(chromium fonts-noto-cjk fontconfig python3-venv zsh) ;;
     image) want+=(podman runc debootstrap podman-compose curl); podman_conf=1 ;;
-    load)  want+=(stress-ng) ;;
+    load)  want+=(stress-ng zsh) ;;
     *) echo "host-setup: unknown group '$group' (want test, image or load)" >&2; exit 2 ;;
   esac
 done

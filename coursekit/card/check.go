@@ -392,6 +392,9 @@ func checkSLOs(k *checker) (Status, string) {
 		if _, ok := toMS(c.SLO); !ok {
 			return Fail, "门槛 SLO 要带时间单位（如 \"s\" 或 \"ms\"），否则别人不知道 1 是 1 秒还是 1 毫秒。"
 		}
+		if !conditionStated(c) { // the release pre-fills the SLOs: they alone are not filling in
+			return Fail, "门槛条件里还只有门槛本身：在每个条件下写出你复算的数字，这一项才算填好。回看" + nbCondition + "。"
+		}
 	}
 	return Pass, ""
 }

@@ -12,15 +12,18 @@ import (
 // contain an expected value, so feedback may show them.
 //
 // They test that the card hangs together as the learner's own work: its
-// numbers agree with each other, not only with the trace one by one.
+// numbers agree with each other, not only with the trace one by one. A
+// relation between numbers the card does not state proves nothing (the
+// released card is all zeros, and zeros agree with each other), so each
+// check first asks that the card writes the numbers it relates.
 var hiddenCriteria = []criterion{
-	{"hidden.goodput_consistency", "内部一致:goodput = 合格数 / 窗口长度", hiddenGoodput},
-	{"hidden.cost_consistency", "内部一致:成本 = 窗口成本 / 合格数 × 1000", hiddenCost},
-	{"hidden.qualified_rate_consistency", "内部一致:合格率的分子是合格数,分母是尝试数", hiddenQualifiedRate},
-	{"hidden.samples_consistency", "内部一致:成功样本数 + 失败数 = 尝试数", hiddenSamples},
-	{"hidden.slo_invariants", "换门槛时,失败率与 P95 不变,合格数不增", hiddenInvariants},
+	{"hidden.goodput_consistency", "内部一致：goodput = 合格数 / 窗口长度", hiddenGoodput},
+	{"hidden.cost_consistency", "内部一致：成本 = 窗口成本 / 合格数 × 1000", hiddenCost},
+	{"hidden.qualified_rate_consistency", "内部一致：合格率的分子是合格数，分母是尝试数", hiddenQualifiedRate},
+	{"hidden.samples_consistency", "内部一致：成功样本数 + 失败数 = 尝试数", hiddenSamples},
+	{"hidden.slo_invariants", "换门槛时，失败率与 P95 不变，合格数不增", hiddenInvariants},
 	{"hidden.qualified_bounds", "合格数不超过成功样本数", hiddenBounds},
-	{"hidden.request_view", "尝试与业务请求分开计数(重试是新的尝试)", hiddenRequestView},
+	{"hidden.request_view", "尝试与业务请求分开计数（重试是新的尝试）", hiddenRequestView},
 }
 
 // HiddenIDs lists the hidden criteria, for the grader's tables.
@@ -38,7 +41,22 @@ func HiddenChecks(c *Card, t *trace.Trace) []Result {
 	if c == nil {
 		c = &Card{}
 	}
-	return runCriteria(hiddenCriteria, c, t, "没有 trace,无法检查。")
+	return runCriteria(hiddenCriteria, c, t, "没有 trace，无法检查。")
+}
+
+// conditionStated reports whether the card writes any figure of c: a
+// condition as released holds only its SLO, which states nothing the
+// learner worked out.
+func conditionStated(c *Condition) bool {
+	return c.P95.Value != 0 || c.FailureRate.Num != 0 || c.FailureRate.Den != 0 ||
+		c.QualifiedRate.Num != 0 || c.QualifiedRate.Den != 0 || c.Qualified != 0 ||
+		c.Goodput.Value != 0 || c.CostPer1000.Value != 0
+}
+
+// notStated is the hint of a hidden check whose numbers the card leaves
+// empty: nothing can be cross-checked yet.
+func notStated(what string) (Status, string) {
+	return Fail, "口径卡还没有写出" + what + "，无法核对它们是否自洽。"
 }
 
 // present is the card's conditions that match one of the unit's SLOs.
@@ -55,11 +73,14 @@ func (k *checker) present() []*Condition {
 func hiddenGoodput(k *checker) (Status, string) {
 	w := k.c.Window.Seconds
 	if !(w > 0) || len(k.present()) == 0 {
-		return Fail, "卡片缺少窗口长度或门槛条件,无法核对 goodput 与合格数是否自洽。"
+		return Fail, "口径卡缺少窗口长度或门槛条件，无法核对 goodput 与合格数是否自洽。"
 	}
 	for _, c := range k.present() {
+		if c.Qualified == 0 && c.Goodput.Value == 0 {
+			return notStated("每个门槛条件下的合格数和 goodput")
+		}
 		if !near(goodputPerS(c.Goodput), float64(c.Qualified)/w, perSecTol) {
-			return Fail, "卡片上的 goodput 与同一条件下写的合格数、窗口长度对不上:三者要能互相推出。"
+			return Fail, "口径卡上的 goodput 与同一条件下写的合格数、窗口长度对不上：三者要能互相推出。"
 		}
 	}
 	return Pass, ""
@@ -67,7 +88,12 @@ func hiddenGoodput(k *checker) (Status, string) {
 
 func hiddenCost(k *checker) (Status, string) {
 	if len(k.present()) == 0 {
-		return Fail, "卡片缺少门槛条件,无法核对成本。"
+		return Fail, "口径卡缺少门槛条件，无法核对成本。"
+	}
+	for _, c := range k.present() {
+		if c.Qualified == 0 && c.CostPer1000.Value == 0 {
+			return notStated("每个门槛条件下的合格数和成本")
+		}
 	}
 	if k.s.WindowCost == nil {
 		return Pass, "" // nothing to be consistent with
@@ -75,13 +101,13 @@ func hiddenCost(k *checker) (Status, string) {
 	for _, c := range k.present() {
 		if c.Qualified <= 0 {
 			if c.CostPer1000.Value != 0 {
-				return Fail, "没有合格尝试时,每千次合格成本无从谈起,不应写出一个数。"
+				return Fail, "没有合格尝试时，每千次合格成本无从谈起，不应写出一个数。"
 			}
 			continue
 		}
 		want := *k.s.WindowCost / float64(c.Qualified) * 1000
 		if !near(c.CostPer1000.Value, want, costTol) {
-			return Fail, "卡片上的每千次合格成本与同一条件下写的合格数对不上:成本应由窗口成本和合格数推出。"
+			return Fail, "口径卡上的每千次合格成本与同一条件下写的合格数对不上：成本应由窗口成本和合格数推出。"
 		}
 	}
 	return Pass, ""
@@ -89,11 +115,14 @@ func hiddenCost(k *checker) (Status, string) {
 
 func hiddenQualifiedRate(k *checker) (Status, string) {
 	if len(k.present()) == 0 {
-		return Fail, "卡片缺少门槛条件,无法核对合格率。"
+		return Fail, "口径卡缺少门槛条件，无法核对合格率。"
+	}
+	if k.c.Attempts <= 0 {
+		return notStated("全部尝试数")
 	}
 	for _, c := range k.present() {
 		if !sameCount(c.QualifiedRate.Num, float64(c.Qualified)) || !sameCount(c.QualifiedRate.Den, float64(k.c.Attempts)) {
-			return Fail, "合格率的分子、分母与卡片上写的合格数、尝试数对不上。"
+			return Fail, "合格率的分子、分母与口径卡上写的合格数、尝试数对不上。"
 		}
 	}
 	return Pass, ""
@@ -101,14 +130,17 @@ func hiddenQualifiedRate(k *checker) (Status, string) {
 
 func hiddenSamples(k *checker) (Status, string) {
 	if len(k.present()) == 0 {
-		return Fail, "卡片缺少门槛条件,无法核对样本数。"
+		return Fail, "口径卡缺少门槛条件，无法核对样本数。"
+	}
+	if k.c.Attempts <= 0 {
+		return notStated("全部尝试数")
 	}
 	for _, c := range k.present() {
 		f := c.FailureRate
 		// In-flight attempts are neither successes nor failures.
 		if !sameCount(f.Den, float64(k.c.Attempts)) ||
 			!sameCount(float64(k.c.SuccessSamples)+f.Num+float64(k.s.InFlight), float64(k.c.Attempts)) {
-			return Fail, "成功样本数、失败数和尝试数对不上:每次尝试要么完整成功,要么失败。"
+			return Fail, "成功样本数、失败数和尝试数对不上：每次尝试要么完整成功，要么失败。"
 		}
 	}
 	return Pass, ""
@@ -122,9 +154,12 @@ func hiddenInvariants(k *checker) (Status, string) {
 	}
 	var cs []cond
 	for _, c := range k.present() {
+		if c.P95.Value == 0 || c.FailureRate.Den == 0 {
+			return notStated("每个门槛条件下的 P95 和失败率")
+		}
 		ms, ok := toMS(c.SLO)
 		if !ok {
-			return Fail, "门槛没有时间单位,无法比较两个条件。"
+			return Fail, "门槛没有时间单位，无法比较两个条件。"
 		}
 		cs = append(cs, cond{ms, c})
 	}
@@ -146,22 +181,31 @@ func hiddenInvariants(k *checker) (Status, string) {
 		c := x.c
 		p, ok := toMS(c.P95)
 		if ok != ok0 || (ok && !near(p, p0, msTol)) || (!ok && c.P95.Value != first.P95.Value) {
-			return Fail, "只改门槛不会改变任何一次请求的结果:两个条件下的成功 P95 应当相同。"
+			return Fail, "只改门槛不会改变任何一次请求的结果：两个条件下的成功 P95 应当相同。"
 		}
 		if !sameCount(c.FailureRate.Num, first.FailureRate.Num) || !sameCount(c.FailureRate.Den, first.FailureRate.Den) {
-			return Fail, "只改门槛不会改变任何一次请求的结果:两个条件下的失败率应当相同。"
+			return Fail, "只改门槛不会改变任何一次请求的结果：两个条件下的失败率应当相同。"
 		}
 		if c.Qualified > first.Qualified {
-			return Fail, "门槛收紧后,合格数不可能变多。"
+			return Fail, "门槛收紧后，合格数不可能变多。"
 		}
 	}
 	return Pass, ""
 }
 
 func hiddenBounds(k *checker) (Status, string) {
+	if len(k.present()) == 0 {
+		return Fail, "口径卡缺少门槛条件，无法核对合格数。"
+	}
+	if k.c.SuccessSamples <= 0 {
+		return notStated("成功样本数")
+	}
 	for _, c := range k.present() {
+		if c.Qualified == 0 {
+			return notStated("每个门槛条件下的合格数")
+		}
 		if c.Qualified < 0 || c.Qualified > k.c.SuccessSamples {
-			return Fail, "合格必须先完整成功,合格数不能超过成功样本数。"
+			return Fail, "合格必须先完整成功，合格数不能超过成功样本数。"
 		}
 	}
 	return Pass, ""
@@ -169,10 +213,19 @@ func hiddenBounds(k *checker) (Status, string) {
 
 // hiddenRequestView: with retries, attempts and business requests differ,
 // and every rate on the card is per attempt. Without retries the two
-// counts coincide and the criterion holds.
+// counts coincide: the card holds it when it states its attempts and
+// counts every rate over them.
 func hiddenRequestView(k *checker) (Status, string) {
 	s := k.s
+	if k.c.Attempts <= 0 || len(k.present()) == 0 {
+		return notStated("全部尝试数和各比率的分母")
+	}
 	if s.Requests == s.Attempts {
+		for _, c := range k.present() {
+			if !sameCount(c.FailureRate.Den, float64(k.c.Attempts)) || !sameCount(c.QualifiedRate.Den, float64(k.c.Attempts)) {
+				return Fail, "各比率的分母要按尝试计，与口径卡上写的全部尝试数一致。"
+			}
+		}
 		return Pass, ""
 	}
 	ok := int64(k.c.Attempts) == s.Attempts
@@ -180,7 +233,7 @@ func hiddenRequestView(k *checker) (Status, string) {
 		ok = ok && sameCount(c.FailureRate.Den, float64(s.Attempts)) && sameCount(c.QualifiedRate.Den, float64(s.Attempts))
 	}
 	if !ok {
-		return Fail, "这份 trace 有重试:重试是一次新的尝试。尝试数和各比率的分母按尝试计,业务请求另外计数。"
+		return Fail, "这份 trace 有重试：重试是一次新的尝试。尝试数和各比率的分母按尝试计，业务请求另外计数。"
 	}
 	return Pass, ""
 }

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -56,14 +57,18 @@ type Payload struct {
 	Trace            TraceIdentity `json:"trace"`
 	Card             *Card         `json:"card"`
 	Report           Report        `json:"report"`
+	// CheckedAt is when the self-check ran (UTC, RFC 3339): the notebook's
+	// own time, by which a grader picks a learner's newest submission.
+	CheckedAt string `json:"checked_at,omitempty"`
 }
 
-// NewPayload assembles the payload of a checked card.
+// NewPayload assembles the payload of a checked card, stamped now.
 func NewPayload(c *Card, r Report, id TraceIdentity) Payload {
 	if c == nil {
 		c = &Card{}
 	}
-	return Payload{Schema: PayloadSchema, CoursekitVersion: coursekit.Version, Trace: id, Card: c, Report: r}
+	return Payload{Schema: PayloadSchema, CoursekitVersion: coursekit.Version, Trace: id, Card: c, Report: r,
+		CheckedAt: time.Now().UTC().Format(time.RFC3339)}
 }
 
 // MarshalPayload is the JSON the self-check embeds under MIMEType. It fails

@@ -80,7 +80,7 @@ func (r Report) HTML() string {
 	b.WriteString(`<div class="coursekit-selfcheck">`)
 	fmt.Fprintf(&b, `<p class="coursekit-status"><strong>%s</strong></p>`, e(r.StatusLine()))
 	if r.Error != "" {
-		fmt.Fprintf(&b, `<p class="coursekit-error" style="color:#b00">错误:%s</p>`, e(r.Error))
+		fmt.Fprintf(&b, `<p class="coursekit-error" style="color:#b00">错误：%s</p>`, e(r.Error))
 	}
 	if l := r.humanLine(); l != "" {
 		fmt.Fprintf(&b, `<p>%s</p>`, e(l))

@@ -272,7 +272,7 @@ func TestSLOSweepUnitNumbers(t *testing.T) {
 		t.Errorf("goodput %v, cost %v", good, cost)
 	}
 	js, _ := json.Marshal(m)
-	for _, want := range []string{`TTFT ≤ 1 s\n合格 5\n0.5 次/s\n4 CNY/千次`, `TTFT ≤ 500 ms\n合格 4\n0.4 次/s\n5 CNY/千次`} {
+	for _, want := range []string{`TTFT ≤ 1 s\n合格 5\n0.5 次/s\n4 元/千次`, `TTFT ≤ 500 ms\n合格 4\n0.4 次/s\n5 元/千次`} {
 		if !strings.Contains(string(js), want) {
 			t.Errorf("mark %q missing", want)
 		}

@@ -8,6 +8,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -70,7 +71,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 	}
 	xs := sweepPoints(t, slosMS, markMS)
 	s := metrics.Summarize(t, metrics.Options{SLOsMS: xs})
-	cur := Label(s.Currency)
+	cur := Label(cardfmt.CurrencyName(s.Currency)) // 元, not CNY
 	byMS := map[float64]metrics.Condition{}
 	var good, cost []point
 	for _, cd := range s.Conditions {

@@ -16,7 +16,7 @@ import (
 
 // BenchmarkGrade1000 grades 1,000 generated submissions (60 % right, 25 %
 // with the typical mistakes, 15 % broken) from disk, as `coursekit grade`
-// does, and writes every output. One op is the whole batch; run it with
+// does, and writes every output, the class report included. One op is the whole batch; run it with
 // `go test -run '^$' -bench Grade1000 -benchtime 1x ./coursekit/grade/`
 // (GRADE_BENCH_N=200 for a smaller class). It is a benchmark, not a timed
 // test: the figure depends on the machine.
@@ -64,6 +64,10 @@ func BenchmarkGrade1000(b *testing.B) {
 		if err := NewBatch(f.roster, nil, subs).Write(filepath.Join(dir, "out")); err != nil {
 			b.Fatal(err)
 		}
+	}
+	b.StopTimer()
+	if st, err := os.Stat(filepath.Join(dir, "out", ClassFile)); err != nil || st.Size() == 0 {
+		b.Fatalf("no class report: %v", err) // the figure includes writing it
 	}
 }
 

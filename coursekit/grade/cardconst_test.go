@@ -27,9 +27,14 @@ func TestCardFromSourceReadsCardConstants(t *testing.T) {
 		t.Error("the Uncertain field is part of the card literal")
 	}
 	for name, v := range card.Constants {
+		if cardConsts[name].typ != "" {
+			continue // card.TrainingTask is a card.Task: in Clock (a string) it would not compile; TestCardConstTable puts typed ones in their fields
+		}
 		got, err := CardFromSource("var myCard = card.Card{Clock: card." + name + "}")
-		if err != nil || got.Clock != v {
-			t.Errorf("card.%s: %q, %v", name, got.Clock, err)
+		if err != nil {
+			t.Errorf("card.%s: %v", name, err)
+		} else if got.Clock != v {
+			t.Errorf("card.%s: %q, want %q", name, got.Clock, v)
 		}
 	}
 }

@@ -30,8 +30,11 @@ const FindLMSOtherLearner = "lms_name_other_learner"
 type Input struct {
 	Path  string // the notebook file, or the zip holding Entry
 	Entry string // the entry's name inside the zip; "" for a file
-	zf    *zip.File
-	fail  *Ungradable // the input cannot be read at all (a corrupt zip)
+	// Rel is the file's path under the folder argument it was found in
+	// ("" for a file or zip named directly).
+	Rel  string
+	zf   *zip.File
+	fail *Ungradable // the input cannot be read at all (a corrupt zip)
 }
 
 // String names the input for progress lines: PATH, or ZIP:ENTRY.
@@ -42,12 +45,25 @@ func (in Input) String() string {
 	return in.Path + ":" + in.Entry
 }
 
+// Display names the input in outputs, with no machine path: REL (or the
+// base name), or ZIP:ENTRY with the zip's base name.
+func (in Input) Display() string {
+	base := filepath.Base(in.Path)
+	if in.Rel != "" {
+		base = filepath.ToSlash(in.Rel)
+	}
+	if in.Entry == "" {
+		return base
+	}
+	return base + ":" + in.Entry
+}
+
 // Collection is what Collect found.
 type Collection struct {
 	Inputs []Input
 	// Notes say what was skipped and why, for the instructor: entries
 	// that are not notebooks, checkpoints and macOS metadata in zips.
-	Notes   []string
+	Notes   []Warning
 	closers []io.Closer
 }
 
@@ -77,7 +93,7 @@ func Collect(args []string) (*Collection, error) {
 			return nil, err
 		}
 		if !st.IsDir() {
-			c.add(p)
+			c.add(p, "")
 			continue
 		}
 		var found []string
@@ -99,20 +115,24 @@ func Collect(args []string) (*Collection, error) {
 		}
 		sort.Strings(found)
 		for _, f := range found {
-			c.add(f)
+			rel, err := filepath.Rel(p, f)
+			if err != nil {
+				rel = filepath.Base(f)
+			}
+			c.add(f, rel)
 		}
 	}
 	return c, nil
 }
 
-func (c *Collection) add(p string) {
+func (c *Collection) add(p, rel string) {
 	if !strings.EqualFold(filepath.Ext(p), ".zip") {
-		c.Inputs = append(c.Inputs, Input{Path: p})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel})
 		return
 	}
 	z, err := zip.OpenReader(p)
 	if err != nil {
-		c.Inputs = append(c.Inputs, Input{Path: p, fail: ungradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件,里面的提交一份也读不出来(%v)。请重新下载或重新打包。", filepath.Base(p), err)})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: ungradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
 		return
 	}
 	c.closers = append(c.closers, z)
@@ -129,21 +149,25 @@ func (c *Collection) add(p string) {
 		case slices.Contains(parts, "__MACOSX") || slices.Contains(parts, ".ipynb_checkpoints") || strings.HasPrefix(base, "._"):
 			skipped = append(skipped, name)
 		case strings.EqualFold(path.Ext(base), ".ipynb"):
-			entries = append(entries, Input{Path: p, Entry: name, zf: f})
+			entries = append(entries, Input{Path: p, Entry: name, Rel: rel, zf: f})
 		default:
 			ignored = append(ignored, name)
 		}
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Entry < entries[j].Entry })
 	c.Inputs = append(c.Inputs, entries...)
+	zname := filepath.Base(p)
 	if len(entries) == 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: no .ipynb entries", filepath.Base(p)))
+		c.Notes = append(c.Notes, warnf("压缩包 %s 里没有 .ipynb 笔记本", "%s: no .ipynb entries", zname))
 	}
 	if len(ignored) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", filepath.Base(p), len(ignored), strings.Join(ignored, ", ")))
+		c.Notes = append(c.Notes, Warning{
+			Text: fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", zname, len(ignored), strings.Join(ignored, ", ")),
+			Zh:   fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored), strings.Join(ignored, "、"))})
 	}
 	if len(skipped) > 0 {
-		c.Notes = append(c.Notes, fmt.Sprintf("%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", filepath.Base(p), len(skipped)))
+		c.Notes = append(c.Notes, warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件（__MACOSX、._*、.ipynb_checkpoints）",
+			"%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", zname, len(skipped)))
 	}
 }
 
@@ -155,19 +179,19 @@ func (in Input) read(max int64) ([]byte, error) {
 		return ReadFileLimited(in.Path, max)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {
-		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节,超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
+		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
 	}
 	rc, err := in.zf.Open()
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件读不出来:%v", err)
+		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, max+1))
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件已损坏,或解压出来的内容与压缩包记录的大小、校验和不符(%v):请重新打包后再提交。", err)
+		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
 	}
 	if int64(len(b)) > max {
-		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", max)
+		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
 	}
 	return b, nil
 }
@@ -213,6 +237,15 @@ func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
 }
 
 func (g *Grader) gradeInput(in Input) *Submission {
+	s := g.gradeInputData(in)
+	s.Name = in.Display()
+	if in.zf != nil { // an LMS download: the entry's time, if the notebook has none
+		s.setSaved(in.zf.Modified, SavedByZipEntry)
+	}
+	return s
+}
+
+func (g *Grader) gradeInputData(in Input) *Submission {
 	name := in.name()
 	if in.fail != nil {
 		return (&Submission{File: filepath.Base(in.Path)}).fail(in.fail)
@@ -225,7 +258,7 @@ func (g *Grader) gradeInput(in Input) *Submission {
 		}
 		var u *Ungradable
 		if !errors.As(err, &u) {
-			u = ungradable(ReasonUnreadable, "读不了这个文件:%v", err)
+			u = ungradable(ReasonUnreadable, "读不了这个文件：%v", err)
 		}
 		return s.fail(u)
 	}
@@ -249,9 +282,14 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 	case s.Learner == "":
 		s.Learner = lms
 	case s.Learner != lms:
-		s.Integrity = append(s.Integrity, Finding{Code: FindLMSOtherLearner, Warn: true,
-			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者:按发放记录评分,请老师核对。",
-			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s", num, lms, s.Learner)})
+		f := Finding{Code: FindLMSOtherLearner, Warn: true,
+			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者：按发放记录评分，“数字来自你的 trace”一项等老师核对。",
+			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s", num, lms, s.Learner)}
+		if s.Gradable {
+			s.withholdOwnVariant(f, fmt.Sprintf("发放记录写的是 %s,LMS 记录的提交者是 %s:请核对这是不是提交者本人的作业。", s.Learner, lms))
+		} else {
+			s.Integrity = append(s.Integrity, f)
+		}
 	}
 	return s
 }

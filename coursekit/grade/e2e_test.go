@@ -127,7 +127,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("alice.html:\n%.600s", h)
 	}
 	sum := read(t, out, "summary.md")
-	for _, want := range []string{"收到 2 份提交", "1 人没有提交", "失分最多的检查项", "stated.attempts", "人工阅读队列(9 条"} {
+	for _, want := range []string{"收到 2 份提交", "1 人没有提交", "失分最多的检查项", "stated.attempts", "人工阅读队列（9 条"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, sum)
 		}

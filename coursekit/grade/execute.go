@@ -263,7 +263,7 @@ type ExecOptions struct {
 // too and, if the run succeeds, graded from it; other ungradable
 // submissions are not run. The returned notes are for the instructor
 // (e.g. an executed copy that could not be kept); they never stop the batch.
-func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) (notes []string, err error) {
+func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) (notes []Warning, err error) {
 	if o.Executor == nil {
 		return nil, errors.New("execute: no executor")
 	}
@@ -318,7 +318,7 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 			mu.Lock()
 			defer mu.Unlock()
 			if keepErr != nil {
-				notes = append(notes, fmt.Sprintf("%s: the executed copy was not kept: %v", s.File, keepErr))
+				notes = append(notes, warnf("%s：重新运行的副本没有保存下来（%v）", "%s: the executed copy was not kept: %v", s.File, keepErr))
 			}
 			if progress != nil {
 				done++
@@ -365,7 +365,7 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	var notes []Finding
 	if rep.Changed() {
 		notes = append(notes, Finding{Code: FindExecRestored,
-			Message: fmt.Sprintf("重新运行前,评分程序把锁定格恢复成了发布时的样子(改回 %d 个,补回 %d 个,去掉重复 %d 个);运行的是你的卡片和课程自己的数据加载与自检。",
+			Message: fmt.Sprintf("重新运行前，评分程序把锁定单元格恢复成了发布时的样子（改回 %d 个，补回 %d 个，去掉重复 %d 个）；运行的是你的口径卡和课程自己的数据加载与自检。",
 				len(rep.Replaced), len(rep.Inserted), len(rep.Duplicates)),
 			Detail: fmt.Sprintf("replaced %v, inserted %v, duplicates removed %v", rep.Replaced, rep.Inserted, rep.Duplicates)})
 	}
@@ -389,24 +389,27 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 // what happened.
 func (g *Grader) rescue(s *Submission, res ExecResult, rep RestoreReport, x Score, notes []Finding) {
 	if x.Status != card.Pass {
-		s.Reason += "(在课程镜像里从头重新运行也没有得到卡片:" + x.Message + ")"
-		s.StatusLine = "无法评分:" + s.Reason
+		s.Reason += "（在课程镜像里从头重新运行也没有得到口径卡：" + x.Message + "）"
+		s.StatusLine = "无法评分：" + s.Reason
 		return
 	}
 	ns := g.Grade(s.Learner+".ipynb", res.Executed)
 	if !ns.Gradable {
-		s.Reason += "(重新运行后仍无法评分:" + ns.Reason + ")"
-		s.StatusLine = "无法评分:" + s.Reason
+		s.Reason += "（重新运行后仍无法评分：" + ns.Reason + "）"
+		s.StatusLine = "无法评分：" + s.Reason
 		return
 	}
-	ns.File, ns.NBFormat, ns.source = s.File, s.NBFormat, s.source
+	ns.File, ns.Name, ns.NBFormat, ns.source = s.File, s.Name, s.NBFormat, s.source
+	// The submitted file's own time, not the re-run's: for the duplicate
+	// rule it is still the file the learner saved then.
+	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
 	for i := range notes {
 		if notes[i].Code == FindExecRestored {
 			notes[i].Warn = true // nothing else reported these edits
 		}
 	}
 	ns.Integrity = append(ns.Integrity, Finding{Code: FindGradedFromRerun,
-		Message: "提交的笔记本没有自检输出(自检格没有运行);这次评分用的是在课程镜像里从头重新运行得到的卡片。"})
+		Message: "提交的笔记本没有自检输出（自检单元格没有运行）；这次评分用的是在课程镜像里从头重新运行得到的口径卡。"})
 	*s = *ns
 	s.addExecution(x, notes...)
 }
@@ -452,18 +455,18 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 	x = Score{ID: ExecutionID, Title: executionTitle, Kind: KindExecution, Status: card.Fail, Max: max}
 	switch {
 	case res.Infra != nil:
-		x.Message = "评分环境出了问题,没能重新运行你的笔记本;这不是你的错,老师会重新运行后再给这一项打分。"
+		x.Message = "评分环境出了问题，没能重新运行你的笔记本；这不是你的错，老师会重新运行后再给这一项打分。"
 		x.Detail = "environment: " + res.Infra.Error()
-		return x, []Finding{{Code: FindExecEnvironment, Message: "评分环境没能运行这份笔记本,这一项等老师重新运行。", Detail: x.Detail}}
+		return x, []Finding{{Code: FindExecEnvironment, Message: "评分环境没能运行这份笔记本，这一项等老师重新运行。", Detail: x.Detail}}
 	case res.TimedOut:
-		x.Message = fmt.Sprintf("从头运行整本笔记本超过了 %s 的总时限,被停止了。检查有没有死循环或特别慢的单元格。", o.Timeout)
+		x.Message = fmt.Sprintf("从头运行整本笔记本超过了 %s 的总时限，被停止了。检查有没有死循环或特别慢的单元格。", o.Timeout)
 		x.Detail = lastLines(res.Log, 5)
 		return x, nil
 	case res.TooLarge:
-		x.Message = fmt.Sprintf("重新运行时输出超过了 %d 字节的上限:不要打印整份数据或画过大的图。", o.MaxBytes)
+		x.Message = fmt.Sprintf("重新运行时输出超过了 %d 字节的上限：不要打印整份数据或画过大的图。", o.MaxBytes)
 		return x, nil
 	case res.ExitCode == 137:
-		x.Message = "重新运行时进程被强行终止(多半是内存超过上限)。"
+		x.Message = "重新运行时进程被强行终止（多半是内存超过上限）。"
 		x.Detail = lastLines(res.Log, 5)
 		return x, nil
 	case res.ExitCode != 0:
@@ -472,33 +475,35 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 	}
 	nb, err := ParseNotebook(res.Executed)
 	if err != nil {
-		x.Message = "重新运行后读不出运行结果,老师会人工查看。"
+		x.Message = "重新运行后读不出运行结果，老师会人工查看。"
 		x.Detail = "executed notebook: " + err.Error()
 		return x, nil
 	}
 	payloads, u := findPayloads(nb)
 	if u != nil {
-		x.Message = "重新运行后自检输出的卡片读不出来:" + u.Msg
+		x.Message = "重新运行后自检输出的口径卡读不出来：" + u.Msg
 		return x, nil
 	}
 	if len(payloads) == 0 {
-		x.Message = "从头重新运行后没有得到自检输出:自检格是否还在最后,是否能运行到?"
+		x.Message = "从头重新运行后没有得到自检输出：自检单元格是否还在最后，是否能运行到？"
 		return x, nil
 	}
-	if s.card == nil { // the self-check never ran: nothing to compare with
+	if s.saved == nil { // the self-check never ran: nothing to compare with
 		x.Status, x.Points = card.Pass, max
-		x.Message = "提交时没有运行自检;在课程镜像里(无网络)从头运行成功,评分用的是运行出来的卡片。"
+		x.Message = "提交时没有运行自检；在课程镜像里（无网络）从头运行成功，评分用的是运行出来的口径卡。"
 		return x, nil
 	}
-	if diff := cardDiff(s.card, payloads[0].payload.Card); len(diff) > 0 {
+	// Against the saved output: a notebook saved without re-running after
+	// the card changed runs, but not into what was handed in.
+	if diff := cardDiff(s.saved, payloads[0].payload.Card); len(diff) > 0 {
 		x.Points = max / 2
-		x.Message = fmt.Sprintf("笔记本能从头运行,但运行出来的卡片和你提交的不一样(字段:%s)。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
+		x.Message = fmt.Sprintf("笔记本能从头运行，但运行出来的口径卡和你提交的不一样（字段：%s）。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
 		x.Detail = "fields differ: " + strings.Join(diff, ", ")
 		return x, []Finding{{Code: FindExecCardDiffers, Warn: true,
-			Message: "在课程镜像里重新运行后得到的卡片和提交的卡片不一样:提交的输出不是当前卡片格运行出来的。", Detail: x.Detail}}
+			Message: "在课程镜像里重新运行后得到的口径卡和提交的口径卡不一样：提交的输出不是当前口径卡单元格运行出来的。", Detail: x.Detail}}
 	}
 	x.Status, x.Points = card.Pass, max
-	x.Message = "在课程镜像里(无网络)从头运行,得到的卡片和提交的一致。"
+	x.Message = "在课程镜像里（无网络）从头运行，得到的口径卡和提交的一致。"
 	return x, nil
 }
 
@@ -507,14 +512,14 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 func runFailure(log string, executed []byte, cellTimeout time.Duration) (msg, detail string) {
 	m := nbrunFail.FindStringSubmatch(log)
 	if m == nil {
-		return "重新运行没有成功(运行程序非正常退出)。", lastLines(log, 5)
+		return "重新运行没有成功（运行程序非正常退出）。", lastLines(log, 5)
 	}
 	reason := clip(strings.TrimSpace(m[3]), 300)
 	if strings.Contains(reason, "CellTimeoutError") || strings.Contains(reason, "Timeout") {
 		return fmt.Sprintf("有一个单元格运行超过了 %s 的单格时限。", cellTimeout), reason
 	}
 	if m[2] == "" {
-		return "重新运行没有成功:" + reason, reason
+		return "重新运行没有成功：" + reason, reason
 	}
 	n, _ := strconv.Atoi(m[2])
 	head, what := cellProblem(executed, n)
@@ -523,9 +528,9 @@ func runFailure(log string, executed []byte, cellTimeout time.Duration) (msg, de
 	}
 	where := fmt.Sprintf("第 %d 个单元格", n+1)
 	if head != "" {
-		where += "(以“" + head + "”开头)"
+		where += "（以“" + head + "”开头）"
 	}
-	return fmt.Sprintf("从头重新运行时%s出错:%s", where, what), reason
+	return fmt.Sprintf("从头重新运行时%s出错：%s", where, what), reason
 }
 
 // cellProblem is cell n's first code line and the most telling line of its
@@ -596,8 +601,8 @@ func clip(s string, n int) string {
 // run's notes, and refreshes the status line.
 func (s *Submission) addExecution(x Score, notes ...Finding) {
 	s.Scores = append(s.Scores, x)
-	s.Max += x.Max
-	s.Total += x.Points
+	s.Max = round2(s.Max + x.Max)
+	s.Total = round2(s.Total + x.Points)
 	s.Integrity = append(s.Integrity, notes...)
 	s.StatusLine = s.statusLine()
 }

@@ -257,7 +257,7 @@ func TestExecuteAllScoresEachRunOnItsOwn(t *testing.T) {
 		"ann": {card.Pass, 2, "一致"},
 		"ben": {card.Fail, 1, "attempts"},
 		"cat": {card.Fail, 0, "总时限"},
-		"dan": {card.Fail, 0, "第 7 个单元格出错:error output: panic: index out of range"},
+		"dan": {card.Fail, 0, "第 7 个单元格出错：error output: panic: index out of range"},
 		"eve": {card.Pass, 2, "一致"},
 	}
 	for id, w := range want {
@@ -430,7 +430,7 @@ func TestRunFailureQuotesTheCell(t *testing.T) {
 	  {"output_type": "error", "ename": "ERROR", "evalue": "exit status 2", "traceback": []}]}]}`)
 	log := "== x\nFAIL /tmp/w/submission.ipynb: cell 1: GoNB error HTML (gonb-err-location) in output\n"
 	msg, detail := runFailure(log, executed, time.Minute)
-	want := "从头重新运行时第 2 个单元格(以“var xs []int”开头)出错:panic: runtime error: index out of range [3] with length 0"
+	want := "从头重新运行时第 2 个单元格（以“var xs []int”开头）出错：panic: runtime error: index out of range [3] with length 0"
 	if msg != want || !strings.Contains(detail, "gonb-err-location") {
 		t.Errorf("runFailure =\n%q, %q\nwant\n%q", msg, detail, want)
 	}
@@ -468,8 +468,11 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 	got := executedBatch(t, run, ids, map[string][]byte{"ida": notRun("ida"), "jon": jon, "kim": notRun("kim")}, ExecOptions{})
 
 	ida := got["ida"]
-	if !ida.Gradable || ida.File != "ida.ipynb" {
-		t.Fatalf("ida: gradable %v (%s), file %q", ida.Gradable, ida.Reason, ida.File)
+	if !ida.Gradable || ida.File != "ida.ipynb" || ida.Name != "ida.ipynb" {
+		t.Fatalf("ida: gradable %v (%s), file %q, name %q", ida.Gradable, ida.Reason, ida.File, ida.Name)
+	}
+	if ida.SavedAt != "" { // her file had no saved time; the re-run's is not hers
+		t.Errorf("ida: saved at %s (%s), want none", ida.SavedAt, ida.SavedAtFrom)
 	}
 	if x, _ := ida.Score(ExecutionID); x.Status != card.Pass || !strings.Contains(x.Message, "没有运行自检") {
 		t.Errorf("ida: execution %+v", x)
@@ -485,7 +488,7 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 		t.Errorf("jon: gradable %v, integrity %+v: the edited data cell must stay a warning", jonS.Gradable, jonS.Integrity)
 	}
 	kim := got["kim"]
-	if kim.Gradable || kim.ReasonCode != ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到卡片") || !strings.Contains(kim.Reason, "undefined: myCard") {
+	if kim.Gradable || kim.ReasonCode != ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到口径卡") || !strings.Contains(kim.Reason, "undefined: myCard") {
 		t.Errorf("kim: gradable %v, reason %q", kim.Gradable, kim.Reason)
 	}
 	if _, ok := kim.Score(ExecutionID); ok {
@@ -508,7 +511,7 @@ func TestExecuteAllReportsACopyItCouldNotKeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "lea.ipynb: the executed copy was not kept") {
+	if len(notes) != 1 || !strings.Contains(notes[0].Text, "lea.ipynb: the executed copy was not kept") || !strings.Contains(notes[0].Zh, "没有保存下来") {
 		t.Errorf("notes = %q", notes)
 	}
 	if x, _ := sub.Score(ExecutionID); x.Status != card.Pass {

@@ -22,16 +22,19 @@ type Batch struct {
 	Points map[string]float64
 	Subs   []*Submission
 	// Warnings are instructor-facing notes about the batch (inputs that
-	// were skipped, manual scores that were not applied); the summary
-	// lists them.
-	Warnings []string
+	// were skipped, manual scores that were not applied, learners with
+	// more than one file, a key that verifies few records); stderr gets
+	// their Text, the summary and the class report their Zh.
+	Warnings []Warning
 	names    []string // output name per submission
 	chosen   map[string]*Submission
 }
 
-// NewBatch groups subs by learner. When a learner submitted more than one
-// file, the last one in subs is the one graded into grades.csv; all of
-// them get feedback and results.json.
+// NewBatch groups subs (in collection order) by learner. When a learner
+// handed in more than one file, one is graded into grades.csv by the
+// duplicate rule (see pickGraded), the others are named on that row, in
+// the summary and in a warning; every file gets its feedback and
+// results.json.
 func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Batch {
 	if points == nil {
 		points = DefaultPoints()
@@ -48,10 +51,8 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 			name = fmt.Sprintf("%s~%d", name, used[name])
 		}
 		b.names = append(b.names, name)
-		if s.Learner != "" {
-			b.chosen[s.Learner] = s
-		}
 	}
+	b.markDuplicates()
 	return b
 }
 
@@ -89,7 +90,11 @@ func (b *Batch) WriteCSV(w io.Writer) error {
 		case !s.Gradable:
 			row = append(row, "", "") // total, max
 			row = append(row, make([]string, len(ids))...)
-			row = append(row, "", "ungradable: "+s.ReasonCode)
+			status := "ungradable: " + s.ReasonCode
+			if len(s.others) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(s.others, ", ")
+			}
+			row = append(row, "", status)
 		default:
 			row = append(row, fmtPts(s.Total), fmtPts(s.Max))
 			for _, id := range ids {
@@ -104,6 +109,9 @@ func (b *Batch) WriteCSV(w io.Writer) error {
 			status := "graded"
 			if !s.IntegrityOK() {
 				status = "graded; integrity findings"
+			}
+			if len(s.others) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(s.others, ", ")
 			}
 			row = append(row, fmtPts(s.Pending), status)
 		}
@@ -178,7 +186,8 @@ func (b *Batch) WriteManualCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// Summary is what the instructor reads first.
+// Summary is what the instructor reads first. Every line in it is
+// Chinese: codes are named by their Chinese titles.
 type Summary struct {
 	Learners, Submitted, Gradable, Ungradable, Missing int
 	// Buckets[i] counts graded learners whose automatic share of the
@@ -187,12 +196,24 @@ type Summary struct {
 	// Missed is each criterion's number of learners who did not get full
 	// points, most missed first.
 	Missed []Missed
-	// Reasons counts ungradable submissions by reason code.
-	Reasons   map[string]int
-	Integrity []string // "learner: finding" lines, instructor-facing
-	Copies    []string // own-variant failures, with the instructor detail
-	Manual    []ManualItem
-	Warnings  []string // Batch.Warnings
+	// Reasons counts ungradable submissions by reason code; Unreadable
+	// lists them.
+	Reasons    map[string]int
+	Unreadable []UngradableFile
+	Integrity  []string // "learner:finding — message" lines, instructor-facing
+	Copies     []string // own-variant failures, with the instructor detail
+	Duplicates []string // learners with more than one file: which one counts
+	Manual     []ManualItem
+	Warnings   []Warning // Batch.Warnings
+	// Key is the batch's key check; KeyWarning is set when most release
+	// records fail to verify (the summary then opens with it).
+	Key        KeyCheck
+	KeyWarning string
+}
+
+// UngradableFile is one submission that could not be graded.
+type UngradableFile struct {
+	Name, Learner, Code, Reason string
 }
 
 // Missed is one row of the most-missed table.
@@ -201,14 +222,23 @@ type Missed struct {
 	Count     int
 }
 
+// integrityLine is a warning finding as one Chinese summary line.
+func integrityLine(learner string, f Finding) string {
+	return learner + "：" + zhName(findingZh, f.Code) + " — " + f.Message
+}
+
 // Summarize computes the batch summary.
 func (b *Batch) Summarize() *Summary {
-	sm := &Summary{Learners: len(b.Roster.Learners), Submitted: len(b.Subs), Reasons: map[string]int{}}
+	sm := &Summary{Learners: len(b.Roster.Learners), Submitted: len(b.Subs), Reasons: map[string]int{}, Key: CheckKey(b.Subs)}
+	if sm.Key.Loud() {
+		sm.KeyWarning = sm.Key.Warning().Zh
+	}
 	missed := map[string]*Missed{}
 	for _, s := range b.Subs {
 		if !s.Gradable {
 			sm.Ungradable++
 			sm.Reasons[s.ReasonCode]++
+			sm.Unreadable = append(sm.Unreadable, UngradableFile{Name: s.Name, Learner: s.Learner, Code: s.ReasonCode, Reason: s.Reason})
 			continue
 		}
 		sm.Gradable++
@@ -218,6 +248,9 @@ func (b *Batch) Summarize() *Summary {
 		if !ok {
 			sm.Missing++
 			continue
+		}
+		if len(s.others) > 0 {
+			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(s.others, "、")))
 		}
 		if !s.Gradable {
 			continue
@@ -236,17 +269,13 @@ func (b *Batch) Summarize() *Summary {
 				missed[x.ID] = m
 			}
 			m.Count++
-			if x.ID == OwnVariantID {
-				sm.Copies = append(sm.Copies, l.ID+": "+x.Detail)
+			if x.ID == OwnVariantID && x.Detail != "" {
+				sm.Copies = append(sm.Copies, l.ID+"："+x.Detail)
 			}
 		}
 		for _, f := range s.Integrity {
 			if f.Warn {
-				line := l.ID + ": " + f.Code + " — " + f.Message
-				if f.Detail != "" {
-					line += " (" + f.Detail + ")"
-				}
-				sm.Integrity = append(sm.Integrity, line)
+				sm.Integrity = append(sm.Integrity, integrityLine(l.ID, f))
 			}
 		}
 	}
@@ -274,13 +303,26 @@ func maxOf(xs ...int) int {
 	return m
 }
 
+// Section titles shared by summary.md, summary.html and class.html.
+const (
+	titleUngradable = "无法评分"
+	titleCopies     = "数字与别人的 trace 吻合（疑似抄袭）"
+	titleIntegrity  = "完整性问题"
+	titleDuplicates = "重复提交（每人只计一份）"
+	titleWarnings   = "提醒（跳过的文件、重复提交、没有应用的人工评分）"
+	titleKey        = "⚠ 密钥与发放记录"
+)
+
 // Markdown is the summary as Markdown (instructor-facing).
 func (sm *Summary) Markdown() string {
 	e := mdEscape
 	var b strings.Builder
-	b.WriteString("# 第 01 单元交付卡 · 评分汇总\n\n")
-	fmt.Fprintf(&b, "名单 %d 人;收到 %d 份提交,可评分 %d 份,无法评分 %d 份;%d 人没有提交。\n\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
-	b.WriteString("## 分数分布(自动评分部分,占自动评分满分的比例)\n\n```\n")
+	b.WriteString("# 第 01 单元指标口径卡 · 评分汇总\n\n")
+	if sm.KeyWarning != "" {
+		fmt.Fprintf(&b, "> **%s**：%s\n\n", titleKey, e(sm.KeyWarning))
+	}
+	fmt.Fprintf(&b, "名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。\n\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	b.WriteString("## 分数分布（自动评分部分，占自动评分满分的比例）\n\n```\n")
 	mx := maxOf(sm.Buckets[:]...)
 	for i, n := range sm.Buckets {
 		fmt.Fprintf(&b, "%3d–%3d%% | %-30s %d\n", i*10, i*10+10, bar(n, mx, 30), n)
@@ -294,43 +336,48 @@ func (sm *Summary) Markdown() string {
 	}
 	b.WriteString("```\n")
 	if len(sm.Reasons) > 0 {
-		b.WriteString("\n## 无法评分\n\n")
+		b.WriteString("\n## " + titleUngradable + "\n\n")
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
-			fmt.Fprintf(&b, "- %s:%d 份\n", e(k), sm.Reasons[k])
+			fmt.Fprintf(&b, "- %s：%d 份\n", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
 	}
-	if len(sm.Copies) > 0 {
-		b.WriteString("\n## 数字与别人的 trace 吻合(疑似抄袭)\n\n")
-		for _, c := range sm.Copies {
-			fmt.Fprintf(&b, "- %s\n", e(c))
+	for _, sec := range []struct {
+		title string
+		lines []string
+	}{{titleCopies, sm.Copies}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleWarnings, warningsZh(sm.Warnings)}} {
+		if len(sec.lines) == 0 {
+			continue
+		}
+		b.WriteString("\n## " + sec.title + "\n\n")
+		for _, l := range sec.lines {
+			fmt.Fprintf(&b, "- %s\n", e(l))
 		}
 	}
-	if len(sm.Integrity) > 0 {
-		b.WriteString("\n## 完整性问题\n\n")
-		for _, c := range sm.Integrity {
-			fmt.Fprintf(&b, "- %s\n", e(c))
-		}
-	}
-	if len(sm.Warnings) > 0 {
-		b.WriteString("\n## 提醒(跳过的文件、没有应用的人工评分)\n\n")
-		for _, w := range sm.Warnings {
-			fmt.Fprintf(&b, "- %s\n", e(w))
-		}
-	}
-	fmt.Fprintf(&b, "\n## 人工阅读队列(%d 条;关键词辅助分只用于排序,不计入自动分)\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
+	fmt.Fprintf(&b, "\n## 人工阅读队列（%d 条；关键词辅助分只用于排序，不计入自动分）\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), codeSpan(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
 	}
 	return b.String()
 }
 
+func warningsZh(ws []Warning) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Zh
+	}
+	return out
+}
+
 // HTML is the summary as a standalone page, with bar charts in plain HTML.
 func (sm *Summary) HTML() string {
 	e := html.EscapeString
 	var b strings.Builder
-	b.WriteString("<h1>第 01 单元交付卡 · 评分汇总</h1>\n")
-	fmt.Fprintf(&b, "<p>名单 %d 人;收到 %d 份提交,可评分 %d 份,无法评分 %d 份;%d 人没有提交。</p>\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
-	b.WriteString("<h2>分数分布(自动评分部分)</h2>\n<table><tbody>\n")
+	b.WriteString("<h1>第 01 单元指标口径卡 · 评分汇总</h1>\n")
+	if sm.KeyWarning != "" {
+		fmt.Fprintf(&b, "<p class=\"fail\"><strong>%s</strong>：%s</p>\n", e(titleKey), e(sm.KeyWarning))
+	}
+	fmt.Fprintf(&b, "<p>名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。</p>\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	b.WriteString("<h2>分数分布（自动评分部分）</h2>\n<table><tbody>\n")
 	mx := maxOf(sm.Buckets[:]...)
 	for i, n := range sm.Buckets {
 		w := 0
@@ -346,9 +393,9 @@ func (sm *Summary) HTML() string {
 	}
 	b.WriteString("</tbody></table>\n")
 	if len(sm.Reasons) > 0 {
-		b.WriteString("<h2>无法评分</h2>\n<ul>")
+		b.WriteString("<h2>" + titleUngradable + "</h2>\n<ul>")
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
-			fmt.Fprintf(&b, "<li>%s:%d 份</li>", e(k), sm.Reasons[k])
+			fmt.Fprintf(&b, "<li>%s：%d 份</li>", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
 		b.WriteString("</ul>\n")
 	}
@@ -362,10 +409,11 @@ func (sm *Summary) HTML() string {
 		}
 		b.WriteString("</ul>\n")
 	}
-	list("数字与别人的 trace 吻合(疑似抄袭)", sm.Copies)
-	list("完整性问题", sm.Integrity)
-	list("提醒(跳过的文件、没有应用的人工评分)", sm.Warnings)
-	fmt.Fprintf(&b, "<h2>人工阅读队列(%d 条)</h2>\n<p>关键词辅助分只用于排序,不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
+	list(titleCopies, sm.Copies)
+	list(titleIntegrity, sm.Integrity)
+	list(titleDuplicates, sm.Duplicates)
+	list(titleWarnings, warningsZh(sm.Warnings))
+	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",
 			e(m.Learner), e(m.Title), e(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
@@ -379,6 +427,7 @@ func (sm *Summary) HTML() string {
 //	grades.csv              one row per roster learner (LMS upload)
 //	manual-review.csv       the free-text queue, with a score column to fill
 //	summary.md, summary.html
+//	class.html              the class report: charts and tables, one offline page
 //	grades.json             every submission in full (instructor only)
 //	results/NAME.json       Gradescope results.json per submission
 //	feedback/NAME.md, .html learner feedback in Chinese
@@ -416,6 +465,9 @@ func (b *Batch) Write(dir string) error {
 		return err
 	}
 	if err := write("summary.html", str(sm.HTML())); err != nil {
+		return err
+	}
+	if err := write(ClassFile, b.ClassReport); err != nil {
 		return err
 	}
 	all, err := json.MarshalIndent(b.Subs, "", "  ")

@@ -14,7 +14,7 @@ import (
 // HTML by an LMS. Hidden criteria show their message and score, never an
 // expected value, and instructor-only details never appear.
 
-const howGraded = "评分程序没有运行你的代码:它读取自检格输出里的卡片,用发给你的那一份 trace 重新计算每一项。自检里的“通过”只是提示,以这里为准。"
+const howGraded = "评分程序没有运行你的代码：它只解析口径卡单元格里的代码，把其中的口径卡当作你提交的口径卡，用发给你的那一份 trace 重新计算每一项；自检单元格的输出只用来确认自检运行过。自检里的“通过”只是提示，以这里为准。"
 
 // mdEscape makes s inert in Markdown (and in the HTML it renders to):
 // markup characters become entities or backslash escapes, and a newline
@@ -62,11 +62,11 @@ func statusMark(x Score) string {
 func kindTitle(kind string) string {
 	switch kind {
 	case KindHidden:
-		return "隐藏检查(只显示结果、得分和提示,不显示期望值)"
+		return "隐藏检查（只显示结果、得分和提示，不显示期望值）"
 	case KindManual:
-		return "文字题(由老师阅读评分)"
+		return "文字题（由老师阅读评分）"
 	case KindExecution:
-		return "重新运行(课程镜像,无网络,锁定格先恢复)"
+		return "重新运行（课程镜像，无网络，锁定单元格先恢复）"
 	}
 	return "公开检查"
 }
@@ -94,16 +94,16 @@ type feedbackRow struct {
 
 type feedbackNote struct{ class, mark, text string }
 
-const cleanIntegrity = "✓ 锁定的单元格没有改动,输出与卡片一致。"
+const cleanIntegrity = "✓ 锁定的单元格没有改动，输出与口径卡一致。"
 
 func newFeedback(s *Submission) feedback {
 	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: s.Manual}
 	if s.Learner != "" {
-		f.facts = append(f.facts, "学习者:"+s.Learner)
+		f.facts = append(f.facts, "学习者："+s.Learner)
 	}
-	f.facts = append(f.facts, "提交的文件:"+s.File)
+	f.facts = append(f.facts, "提交的文件："+s.File)
 	if s.NBFormat != "" {
-		f.facts = append(f.facts, "笔记本格式:nbformat "+s.NBFormat)
+		f.facts = append(f.facts, "笔记本格式：nbformat "+s.NBFormat)
 	}
 	for _, kind := range []string{KindPublic, KindHidden, KindManual, KindExecution} {
 		sec := feedbackSection{title: kindTitle(kind)}
@@ -135,13 +135,13 @@ func newFeedback(s *Submission) feedback {
 func FeedbackMarkdown(s *Submission) string {
 	f, e := newFeedback(s), mdEscape
 	var b strings.Builder
-	b.WriteString("# 第 01 单元交付卡 · 评分反馈\n\n")
+	b.WriteString("# 第 01 单元指标口径卡 · 评分反馈\n\n")
 	for _, fact := range f.facts {
 		fmt.Fprintf(&b, "- %s\n", e(fact))
 	}
 	b.WriteString("\n")
 	if !f.gradable {
-		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交;如有疑问请联系老师。\n", e(f.reason))
+		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交；如有疑问请联系老师。\n", e(f.reason))
 		return b.String()
 	}
 	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(f.status), howGraded)
@@ -152,7 +152,7 @@ func FeedbackMarkdown(s *Submission) string {
 		}
 	}
 	if len(f.manual) > 0 {
-		b.WriteString("\n### 你的文字答案(老师会阅读)\n\n")
+		b.WriteString("\n### 你的文字答案（老师会阅读）\n\n")
 		for _, m := range f.manual {
 			fmt.Fprintf(&b, "- **%s**:%s\n", e(m.Title), e(m.Text))
 		}
@@ -193,13 +193,13 @@ func statusClass(x Score) string {
 func FeedbackHTML(s *Submission) string {
 	f, e := newFeedback(s), html.EscapeString
 	var b strings.Builder
-	b.WriteString("<h1>第 01 单元交付卡 · 评分反馈</h1>\n<ul>")
+	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n<ul>")
 	for _, fact := range f.facts {
 		fmt.Fprintf(&b, "<li>%s</li>", e(fact))
 	}
 	b.WriteString("</ul>\n")
 	if !f.gradable {
-		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交;如有疑问请联系老师。</p>", e(f.reason))
+		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交；如有疑问请联系老师。</p>", e(f.reason))
 		return htmlPage("评分反馈", b.String())
 	}
 	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(f.status), e(howGraded))
@@ -212,7 +212,7 @@ func FeedbackHTML(s *Submission) string {
 		b.WriteString("</tbody></table>\n")
 	}
 	if len(f.manual) > 0 {
-		b.WriteString("<h3>你的文字答案(老师会阅读)</h3>\n")
+		b.WriteString("<h3>你的文字答案（老师会阅读）</h3>\n")
 		for _, m := range f.manual {
 			fmt.Fprintf(&b, "<p><strong>%s</strong></p><blockquote>%s</blockquote>\n", e(m.Title), e(m.Text))
 		}

@@ -79,8 +79,8 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 		Path: card.PathMap{
 			Task: card.InferenceTask,
 			Steps: []card.Step{
-				{Name: "客户端发起请求", Layer: card.Inference, Data: "提示词(128 个输入 token)", Output: "一次尝试", Failure: "连接失败"},
-				{Name: "排队与调度", Layer: card.Inference, Data: "等待中的请求", Device: "CPU 调度器", Failure: "队列过长,首字前超时"},
+				{Name: "客户端发起请求", Layer: card.Inference, Data: "提示词（128 个输入 token）", Output: "一次尝试", Failure: "连接失败"},
+				{Name: "排队与调度", Layer: card.Inference, Data: "等待中的请求", Device: "CPU 调度器", Failure: "队列过长，首字前超时"},
 				{Name: "模型执行", Layer: card.Device, Data: "输入 token 与模型参数", Device: "GPU", Output: "生成的 token", Failure: "显存不足"},
 				{Name: "流式响应", Layer: card.Inference, Output: "流式事件", Failure: "流中途断开"},
 				{Name: "客户端接收", Layer: card.Inference, Data: "到达的流式事件", Output: "完整回答与时间戳", Failure: "超时放弃"},
@@ -93,12 +93,12 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 		PercentileMethod: "nearest-rank",
 		SuccessSamples:   s.TTFT.N,
 		Attempts:         int(s.Attempts),
-		CounterEvidence:  "GPU 利用率高只说明设备在忙。同一窗口里有请求在首字前等了 2.5 s 超时,还有请求的 TTFT 超过 1 s:请求在排队,用户等得很久。",
-		Streaming:        card.Streaming{Recorded: "event", Aggregation: "ITL 取同一请求内相邻事件的间隔,只用完整成功的请求,用 nearest-rank 取分位。"},
-		DenominatorError: "删掉失败请求后只在成功请求里数失败,得到失败率 0,于是写成“服务失败率为零”。错在分母:应是全部尝试。",
+		CounterEvidence:  "GPU 利用率高只说明设备在忙。同一窗口里有请求在首字前等了 2.5 s 超时，还有请求的 TTFT 超过 1 s：请求在排队，用户等得很久。",
+		Streaming:        card.Streaming{Recorded: "event", Aggregation: "ITL 取同一请求内相邻事件的间隔，只用完整成功的请求，用 nearest-rank 取分位。"},
+		DenominatorError: "删掉失败请求后只在成功请求里数失败，得到失败率 0，于是写成“服务失败率为零”。错在分母：应是全部尝试。",
 		Outputs: card.Outputs{
-			Training:  "训练反复更新参数,交付经验证的检查点(模型状态)。",
-			Inference: "推理处理每个新请求,交付及时且质量合格的回答。",
+			Training:  "训练反复更新参数，交付经验证的检查点（模型状态）。",
+			Inference: "推理处理每个新请求，交付及时且质量合格的回答。",
 		},
 		Uncertain: "成功样本很少,我不确定换一个窗口 P95 是否还成立。",
 	}
@@ -140,7 +140,7 @@ func mistakenCard(t testing.TB, b []byte) *card.Card {
 
 // goLiteral writes c as the card cell a learner would: a Go declaration.
 func goLiteral(c *card.Card) string {
-	return "// 你的交付卡\nvar myCard = " + fmt.Sprintf("%#v", *c) + "\n"
+	return "// 你的指标口径卡\nvar myCard = " + fmt.Sprintf("%#v", *c) + "\n"
 }
 
 // payloadFor is what the self-check would embed after running c against

@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"reflect"
 	"strings"
 
@@ -15,17 +16,32 @@ import (
 
 // errNotStatic means the card cell uses something other than literals
 // (a call, a variable): the grader does not evaluate it, it only says it
-// could not compare.
+// could not read the card from the source.
 var errNotStatic = errors.New("the card literal is not made of constants")
 
-// cardConsts are the package-level constants of coursekit/card a card
-// literal may name (card.NearestRank, card.FixedWindow, ...).
-var cardConsts = card.Constants
+// cardConst is an exported constant of package card: the name of its card
+// type ("" when untyped) and its value. cardConsts (cardconsts.go) lists
+// them all; TestCardConstTable type-checks package card with go/types and
+// fails when the table falls behind.
+//
+// Why a table and not go/types at grading time: type-checking a cell
+// against package card needs card's source or export data, which an
+// installed coursekit (a Gradescope image, an instructor's laptop) does
+// not carry. The table is compiled in, and the test keeps it exact.
+type cardConst struct {
+	typ string
+	val constant.Value
+}
 
 // CardFromSource reads the card.Card composite literal of a card cell by
-// parsing it, never compiling or running it. It exists to cross-check the
-// JSON the self-check embedded: a card edited after the self-check ran no
-// longer matches its output. Only constant expressions are understood.
+// parsing it, never compiling or running it. The source is the card the
+// learner submitted: the grader grades it, and the card JSON the
+// self-check embedded is only evidence that the cell ran (an edit after
+// the self-check, or forged output, no longer matches it). The cell
+// contract: one `var myCard = card.Card{...}` of basic literals, nested
+// composite literals of card types and exported constants of package
+// card. A call or a variable is errNotStatic; a literal that would not
+// compile (a wrong type, an unknown field or constant) is another error.
 func CardFromSource(src string) (*card.Card, error) {
 	var b strings.Builder
 	b.WriteString("package cell\n")
@@ -66,7 +82,7 @@ func CardFromSource(src string) (*card.Card, error) {
 		return nil, errors.New("card cell declares no card.Card")
 	}
 	var c card.Card
-	if err := evalInto(reflect.ValueOf(&c).Elem(), lit); err != nil {
+	if err := evalInto(reflect.ValueOf(&c).Elem(), lit, false); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -91,14 +107,50 @@ func isCardType(e ast.Expr) bool {
 	return ok && x.Name == "card" && s.Sel.Name == "Card"
 }
 
-// evalInto sets v from the constant expression e.
-func evalInto(v reflect.Value, e ast.Expr) error {
+// typeString is how a card cell names type t: "card.Step", "[]card.Step".
+func typeString(t reflect.Type) string {
+	if t.Kind() == reflect.Slice {
+		return "[]" + typeString(t.Elem())
+	}
+	if t.PkgPath() == cardPkgPath {
+		return "card." + t.Name()
+	}
+	return t.String()
+}
+
+var cardPkgPath = reflect.TypeOf(card.Card{}).PkgPath()
+
+// evalInto sets v from the constant expression e, checking types as the
+// compiler would (a cell that would not compile is not a card). elem is
+// true for the elements of a slice literal, whose type may be elided.
+func evalInto(v reflect.Value, e ast.Expr, elem bool) error {
 	e = unparen(e)
 	switch v.Kind() {
-	case reflect.Struct:
+	case reflect.Struct, reflect.Slice:
+		if id, ok := e.(*ast.Ident); ok && id.Name == "nil" && v.Kind() == reflect.Slice {
+			return nil
+		}
 		cl, ok := e.(*ast.CompositeLit)
 		if !ok {
 			return errNotStatic
+		}
+		if cl.Type == nil && !elem {
+			return fmt.Errorf("a %s literal needs its type written out", typeString(v.Type()))
+		}
+		if cl.Type != nil && types.ExprString(cl.Type) != typeString(v.Type()) {
+			return fmt.Errorf("cannot use %s as %s", types.ExprString(cl.Type), typeString(v.Type()))
+		}
+		if v.Kind() == reflect.Slice {
+			s := reflect.MakeSlice(v.Type(), 0, len(cl.Elts))
+			for _, el := range cl.Elts {
+				x := reflect.New(v.Type().Elem()).Elem()
+				if err := evalInto(x, el, true); err != nil {
+					return err
+				}
+				s = reflect.Append(s, x)
+			}
+			v.Set(s)
+			return nil
 		}
 		t := v.Type()
 		for i, el := range cl.Elts {
@@ -109,60 +161,45 @@ func evalInto(v reflect.Value, e ast.Expr) error {
 				}
 				f := v.FieldByName(k.Name)
 				if !f.IsValid() {
-					return fmt.Errorf("%s has no field %s", t.Name(), k.Name)
+					return fmt.Errorf("%s has no field %s", typeString(t), k.Name)
 				}
-				if err := evalInto(f, kv.Value); err != nil {
+				if err := evalInto(f, kv.Value, false); err != nil {
 					return err
 				}
 				continue
 			}
 			if i >= v.NumField() {
-				return fmt.Errorf("too many values in %s literal", t.Name())
+				return fmt.Errorf("too many values in %s literal", typeString(t))
 			}
-			if err := evalInto(v.Field(i), el); err != nil {
+			if err := evalInto(v.Field(i), el, false); err != nil {
 				return err
 			}
 		}
-		return nil
-	case reflect.Slice:
-		if id, ok := e.(*ast.Ident); ok && id.Name == "nil" {
-			return nil
-		}
-		cl, ok := e.(*ast.CompositeLit)
-		if !ok {
-			return errNotStatic
-		}
-		s := reflect.MakeSlice(v.Type(), 0, len(cl.Elts))
-		for _, el := range cl.Elts {
-			x := reflect.New(v.Type().Elem()).Elem()
-			if err := evalInto(x, el); err != nil {
-				return err
-			}
-			s = reflect.Append(s, x)
-		}
-		v.Set(s)
 		return nil
 	}
-	c, err := constOf(e)
+	c, typ, err := constOf(e)
 	if err != nil {
 		return err
+	}
+	if typ != "" && "card."+typ != typeString(v.Type()) {
+		return fmt.Errorf("cannot use a card.%s constant as %s", typ, typeString(v.Type()))
 	}
 	switch v.Kind() {
 	case reflect.String:
 		if c.Kind() != constant.String {
-			return errNotStatic
+			return fmt.Errorf("cannot use %s as %s", c, typeString(v.Type()))
 		}
 		v.SetString(constant.StringVal(c))
 	case reflect.Float64:
-		f, ok := constant.Float64Val(constant.ToFloat(c))
-		if !ok && c.Kind() != constant.Float && c.Kind() != constant.Int {
-			return errNotStatic
+		f, _ := constant.Float64Val(constant.ToFloat(c))
+		if c.Kind() != constant.Float && c.Kind() != constant.Int {
+			return fmt.Errorf("cannot use %s as %s", c, typeString(v.Type()))
 		}
 		v.SetFloat(f)
 	case reflect.Int:
 		i, ok := constant.Int64Val(constant.ToInt(c))
 		if !ok {
-			return errNotStatic
+			return fmt.Errorf("%s is not an integer (%s)", c, typeString(v.Type()))
 		}
 		v.SetInt(i)
 	default:
@@ -172,54 +209,56 @@ func evalInto(v reflect.Value, e ast.Expr) error {
 }
 
 // constOf evaluates a constant expression with Go's rules for untyped
-// constants (5/10 is integer division, as the compiler would do it).
-func constOf(e ast.Expr) (constant.Value, error) {
+// constants (5/10 is integer division, as the compiler would do it). typ
+// is the card type of a named constant of package card, "" otherwise.
+func constOf(e ast.Expr) (v constant.Value, typ string, err error) {
 	switch x := unparen(e).(type) {
 	case *ast.BasicLit:
 		c := constant.MakeFromLiteral(x.Value, x.Kind, 0)
 		if c.Kind() == constant.Unknown {
-			return nil, errNotStatic
+			return nil, "", errNotStatic
 		}
-		return c, nil
+		return c, "", nil
 	case *ast.SelectorExpr:
 		if p, ok := x.X.(*ast.Ident); ok && p.Name == "card" {
-			if s, ok := cardConsts[x.Sel.Name]; ok {
-				return constant.MakeString(s), nil
+			if c, ok := cardConsts[x.Sel.Name]; ok {
+				return c.val, c.typ, nil
 			}
+			return nil, "", fmt.Errorf("card.%s is not a constant of package card", x.Sel.Name)
 		}
 	case *ast.UnaryExpr:
-		y, err := constOf(x.X)
+		y, _, err := constOf(x.X)
 		if err != nil || (x.Op != token.SUB && x.Op != token.ADD) {
-			return nil, errNotStatic
+			return nil, "", errNotStatic
 		}
-		return constant.UnaryOp(x.Op, y, 0), nil
+		return constant.UnaryOp(x.Op, y, 0), "", nil
 	case *ast.BinaryExpr:
-		a, err := constOf(x.X)
+		a, _, err := constOf(x.X)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		b, err := constOf(x.Y)
+		b, _, err := constOf(x.Y)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		op := x.Op
 		switch op {
 		case token.ADD, token.SUB, token.MUL, token.QUO:
 		default:
-			return nil, errNotStatic
+			return nil, "", errNotStatic
 		}
 		if (a.Kind() == constant.String) != (b.Kind() == constant.String) {
-			return nil, errNotStatic
+			return nil, "", errNotStatic
 		}
 		if op == token.QUO {
 			if constant.Sign(b) == 0 {
-				return nil, errNotStatic
+				return nil, "", errNotStatic
 			}
 			if a.Kind() == constant.Int && b.Kind() == constant.Int {
 				op = token.QUO_ASSIGN // integer division, as in Go
 			}
 		}
-		return constant.BinaryOp(a, op, b), nil
+		return constant.BinaryOp(a, op, b), "", nil
 	}
-	return nil, errNotStatic
+	return nil, "", errNotStatic
 }

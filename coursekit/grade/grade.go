@@ -11,8 +11,10 @@ import (
 	"math"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -108,8 +110,19 @@ type ManualItem struct {
 // Submission is the grade of one submitted file.
 type Submission struct {
 	// File is the submitted file's base name (no directories).
-	File    string `json:"file"`
+	File string `json:"file"`
+	// Name is the file as collected: its path under the folder given to
+	// grade, or ZIP:ENTRY, never a machine path.
+	Name    string `json:"name"`
 	Learner string `json:"learner,omitempty"`
+	// SavedAt is the notebook's own saved time (UTC, RFC 3339), by which
+	// the newest of a learner's files is graded; SavedAtFrom says where it
+	// comes from (SavedBySelfCheck, SavedByExecution, SavedByZipEntry).
+	SavedAt     string `json:"saved_at,omitempty"`
+	SavedAtFrom string `json:"saved_at_from,omitempty"`
+	// SupersededBy names the learner's file that was graded instead of
+	// this one (see the duplicate rule, Batch).
+	SupersededBy string `json:"superseded_by,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
 	Gradable   bool    `json:"gradable"`
 	ReasonCode string  `json:"reason_code,omitempty"`
@@ -123,11 +136,20 @@ type Submission struct {
 	Max       float64      `json:"max"`
 	Integrity []Finding    `json:"integrity,omitempty"`
 	Manual    []ManualItem `json:"manual,omitempty"`
+	// Mistakes are the unit's typical mistakes recognised from the card's
+	// numbers (Mistake* codes), for the class report.
+	Mistakes []string `json:"mistakes,omitempty"`
 	// StatusLine is the honest one-line summary, in Chinese.
 	StatusLine string `json:"status_line"`
 
 	source []byte     // the submitted bytes, kept for re-execution (Options.KeepSource)
-	card   *card.Card // the graded card
+	card   *card.Card // the graded card: the card cell's source when it can be read
+	saved  *card.Card // the card in the saved self-check output
+
+	record  int       // release record: recordNone, recordVerified or recordInvalid
+	savedAt time.Time // SavedAt, parsed
+	order   int       // position in the batch, for the duplicate rule's ties
+	others  []string  // when graded for its learner: the learner's other files
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -186,6 +208,8 @@ type variantInfo struct {
 
 	sumOnce sync.Once
 	sum     *metrics.Summary
+	refOnce sync.Once
+	ref     *mistakeRef
 }
 
 // summary is the variant's metrics summary, computed on first use: only
@@ -283,7 +307,7 @@ func summarize(t *trace.Trace) *metrics.Summary {
 func (g *Grader) GradeFile(path string) *Submission {
 	b, err := ReadFileLimited(path, g.o.MaxBytes)
 	if err != nil {
-		s := &Submission{File: filepath.Base(path), Learner: g.learnerFromName(path)}
+		s := &Submission{File: filepath.Base(path), Name: displayName(path), Learner: g.learnerFromName(path)}
 		var u *Ungradable
 		errors.As(err, &u)
 		return s.fail(u)
@@ -295,7 +319,7 @@ func (s *Submission) fail(u *Ungradable) *Submission {
 	s.Gradable = false
 	s.ReasonCode, s.Reason = u.Code, u.Msg
 	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
-	s.StatusLine = "无法评分:" + u.Msg
+	s.StatusLine = "无法评分：" + u.Msg
 	return s
 }
 
@@ -306,23 +330,30 @@ func (s *Submission) fail(u *Ungradable) *Submission {
 func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	// Known by name up front, so that even an ungradable file lands in
 	// its learner's row of grades.csv.
-	sub = &Submission{File: filepath.Base(name), Learner: g.learnerFromName(name)}
+	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
 	defer func() {
 		if r := recover(); r != nil { // a bug must not end the batch
-			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错(%v),请老师人工查看。", r))
+			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错（%v），请老师人工查看。", r))
 		}
 	}()
 	if int64(len(data)) > g.o.MaxBytes {
-		return sub.fail(ungradable(ReasonTooLarge, "文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
+		return sub.fail(ungradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
 	}
 	if err := g.prepare(); err != nil {
-		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace:%v", err))
+		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
 	}
 	nb, err := ParseNotebook(data)
 	if err != nil {
 		return sub.fail(err.(*Ungradable))
 	}
 	sub.NBFormat = nb.Version()
+	if a := nb.Assignment; a != nil {
+		sub.record = recordInvalid
+		if a.Verify(g.o.Key) {
+			sub.record = recordVerified
+		}
+	}
+	sub.setSaved(nb.ExecutedAt, SavedByExecution)
 	learner, u := g.identify(name, nb)
 	if u != nil {
 		sub.Learner = ""
@@ -338,6 +369,12 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	if u != nil {
 		return sub.fail(u)
 	}
+	if len(payloads) > 0 { // the self-check's own time comes first
+		if t, err := time.Parse(time.RFC3339, payloads[0].payload.CheckedAt); err == nil {
+			sub.SavedAt = ""
+			sub.setSaved(t, SavedBySelfCheck)
+		}
+	}
 	var cardCells []*Cell
 	for i := range nb.Cells {
 		if nb.Cells[i].Role == RoleCard {
@@ -345,28 +382,38 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		}
 	}
 	if len(cardCells) > 1 {
-		return sub.fail(ungradable(ReasonTwoCards, "笔记本里有 %d 个卡片格;只保留一个卡片格,重新运行自检后再提交。", len(cardCells)))
+		return sub.fail(ungradable(ReasonTwoCards, "笔记本里有 %d 个口径卡单元格；只保留一个口径卡单元格，重新运行自检后再提交。", len(cardCells)))
 	}
 	distinct := map[string]bool{}
 	for _, p := range payloads {
 		distinct[string(p.raw)] = true
 	}
 	if len(distinct) > 1 {
-		return sub.fail(ungradable(ReasonTwoCards, "输出里有 %d 张不同的卡片;只保留一个自检格,从卡片格开始重新运行后再提交。", len(distinct)))
+		return sub.fail(ungradable(ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
 	}
 	if len(payloads) == 0 {
 		if len(cardCells) == 1 {
-			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出:请运行最后的自检格,保存后再提交(评分只读自检输出里的卡片,不运行你的代码)。"))
+			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交（评分只读自检输出里的口径卡，不运行你的代码）。"))
 		}
-		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有卡片:既没有卡片格,也没有自检输出。是不是交错了文件?"))
+		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
 	}
-	p := payloads[0]
-	c := p.payload.Card
-	sub.card = c
 	var cardCell *Cell
 	if len(cardCells) == 1 {
 		cardCell = cardCells[0]
 	}
+	if cardCell == nil {
+		cardCell = findCardCellBySource(nb)
+	}
+	// The card cell's source is the card; the saved output stands in only
+	// when the source cannot be read (see integrity for the finding).
+	src := cardSource{cell: cardCell}
+	c := payloads[0].payload.Card
+	if cardCell != nil {
+		if src.card, src.err = CardFromSource(cardCell.Source); src.err == nil {
+			c = src.card
+		}
+	}
+	sub.card, sub.saved = c, payloads[0].payload.Card
 
 	rep := card.Check(c, own.t)
 	hidden := card.HiddenChecks(c, own.t)
@@ -378,10 +425,22 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	for _, r := range hidden {
 		sub.add(g.scoreHidden(r), learner, c)
 	}
-	sub.add(g.ownVariant(c, own), learner, c)
-	sub.Integrity = g.integrity(nb, learner, payloads, cardCell, own, rep)
+	ov, from := g.ownVariant(c, own)
+	sub.add(ov, learner, c)
+	sub.Mistakes = g.mistakesOf(c, own, payloads[0].payload.Trace.SHA256, from)
+	sub.Integrity = g.integrity(nb, learner, payloads, src, own, rep)
 	sub.StatusLine = sub.statusLine()
 	return sub
+}
+
+// displayName is how outputs name a collected file: its path as given
+// with forward slashes, or its base name when that path is absolute (no
+// machine path in any output).
+func displayName(name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Base(name)
+	}
+	return filepath.ToSlash(filepath.Clean(name))
 }
 
 // learnerFromName is the learner a collected file belongs to by its base
@@ -412,20 +471,43 @@ func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
 	if a := nb.Assignment; a != nil && a.Learner != "" {
 		claimed = a.Learner
 	}
-	return "", ungradable(ReasonUnknown, "名单里没有学习者 %q:文件名或所在文件夹应当是学习者 id。", claimed)
+	return "", ungradable(ReasonUnknown, "名单里没有学习者 %q：文件名或所在文件夹应当是学习者 id。", claimed)
 }
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {
 	s.Scores = append(s.Scores, x)
-	s.Max += x.Max
+	// Totals stay rounded to 2 decimals (0.1 + 0.2 is not 0.3 in binary).
+	s.Max = round2(s.Max + x.Max)
 	if x.Pending {
-		s.Pending += x.Max
+		s.Pending = round2(s.Pending + x.Max)
 		text := manualText(x.ID, c)
 		kw, hits := keywordAssist(x.ID, text)
 		s.Manual = append(s.Manual, ManualItem{Learner: learner, ID: x.ID, Title: x.Title, Text: text, Max: x.Max, Keyword: kw, Keywords: hits})
 		return
 	}
-	s.Total += x.Points
+	s.Total = round2(s.Total + x.Points)
+}
+
+// withholdOwnVariant is for a notebook released to someone else than the
+// account that handed it in (Gradescope, an LMS download name). Its
+// numbers may fit the release record's variant perfectly: whether the
+// work is the submitter's own is for the instructor to decide. So it is an
+// integrity warning, and the own-variant points wait for review in the
+// manual queue (manual-review.csv takes a score for them like for free
+// text). note tells the instructor, in Chinese, who is who.
+func (s *Submission) withholdOwnVariant(f Finding, note string) {
+	s.Integrity = append(s.Integrity, f)
+	i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == OwnVariantID })
+	if i < 0 || s.Scores[i].Pending {
+		return
+	}
+	x := &s.Scores[i]
+	s.Total = round2(s.Total - x.Points)
+	s.Pending = round2(s.Pending + x.Max)
+	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
+	x.Message = fmt.Sprintf("这份笔记本是发给另一位学习者的，却由你的账号提交：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
+	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
+	s.StatusLine = s.statusLine()
 }
 
 func (s *Submission) statusLine() string {
@@ -444,9 +526,9 @@ func (s *Submission) statusLine() string {
 			}
 		}
 	}
-	line := fmt.Sprintf("自动评分 %s/%s 分;公开检查 %d/%d 通过,隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
+	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
 	if s.Pending > 0 {
-		line += fmt.Sprintf(";另有 %s 分的文字题等待老师阅读", fmtPts(s.Pending))
+		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", fmtPts(s.Pending))
 	}
 	return line
 }
@@ -466,9 +548,9 @@ func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Sc
 			x.Pending = true
 			x.Status = card.NeedsHuman
 			if r.Status == card.Fail {
-				x.Message = "关键词预检没有找到相关内容:" + r.Hint + "(老师仍会阅读你的答案。)"
+				x.Message = "关键词预检没有找到相关内容：" + r.Hint + "（老师仍会阅读你的答案。）"
 			} else {
-				x.Message = "文字题,等待老师阅读评分。"
+				x.Message = "文字题，等待老师阅读评分。"
 			}
 		}
 		return x
@@ -477,13 +559,13 @@ func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Sc
 	case card.Pass:
 		x.Points = x.Max
 	case card.Fail:
-		if f, ok := partial(r.ID, c, s); ok {
+		if f, why, ok := partial(r.ID, c, s); ok {
 			if f >= 1 { // our bands agree, the exact check does not: half credit
-				f = 0.5
+				f, why = 0.5, "数值都接近复算结果，但没有通过精确核对（看上面的提示），给一半"
 			}
 			x.Points = round2(f * x.Max)
 			if x.Points > 0 {
-				x.Message += "(部分得分)"
+				x.Message += fmt.Sprintf("（部分得分 %s/%s：%s。）", fmtPts(x.Points), fmtPts(x.Max), why)
 			}
 			x.Detail = fmt.Sprintf("partial credit %.2f", f)
 		}
@@ -576,12 +658,35 @@ func boolF(b bool) float64 {
 
 func finiteF(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// stated reports whether a card's fingerprint holds enough figures to say
+// which trace they come from: both rare ones (P95 and cost) and at least
+// one more. A blank card states none, and "no copy detected" on it would
+// mean nothing.
+func (a fingerprint) stated() bool {
+	n := 0
+	for _, v := range a {
+		if finiteF(v) && v != 0 {
+			n++
+		}
+	}
+	return n >= 3 && finiteF(a[1]) && a[1] != 0 && finiteF(a[4]) && a[4] != 0
+}
+
 // ownVariant fails a card whose numbers fit another trace (another
-// learner's variant or the public example) better than the learner's own.
-// Numbers that fit no trace are just wrong: the public rows grade them.
-func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
-	x := Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
+// learner's variant or the public example) better than the learner's own,
+// and a card that does not state the key figures at all. Numbers that fit
+// no trace are just wrong: the public rows grade them.
+//
+// from is the trace the numbers were copied from (who "" is the public
+// trace), nil when they were not.
+func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *variantInfo) {
+	x = Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
 	fp := cardFingerprint(c)
+	if !fp.stated() {
+		x.Status = card.Fail
+		x.Message = "口径卡还没有写出能看出数字来源的关键数字（1 s 门槛下的 P95、成本，以及窗口长度或合格数）：写出你复算的数字后，这一项才能核对。"
+		return x, nil
+	}
 	mine, _ := fp.matches(own.fp)
 	best, who := 0, ""
 	for _, o := range g.others {
@@ -589,7 +694,7 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
 			continue
 		}
 		if m, rare := fp.matches(o.fp); rare && m > best {
-			best, who = m, o.who
+			best, who, from = m, o.who, o
 		}
 	}
 	// A copy agrees with another trace on the rare figures and on at
@@ -597,16 +702,17 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) Score {
 	// slip changes one or two figures, and lands on another learner's
 	// exact numbers only by a rare coincidence.
 	if best >= 4 && best-mine >= 2 {
+		whose := who + " 的 trace"
 		if who == "" {
-			who = "the public teaching trace"
+			whose = "课程公开示例的 trace"
 		}
 		x.Status = card.Fail
-		x.Message = "卡片上的数字与发给你的那一份 trace 对不上,却与另一份 trace 高度吻合。请用发给你的 trace(笔记本旁边的 trace.jsonl)重新计算。"
-		x.Detail = fmt.Sprintf("card matches %s on %d/5 key figures, own variant on %d/5", who, best, mine)
-		return x
+		x.Message = "口径卡上的数字与发给你的那一份 trace 对不上，却与另一份 trace 高度吻合。请用发给你的 trace（笔记本旁边的 trace.jsonl）重新计算。"
+		x.Detail = fmt.Sprintf("口径卡的 5 项关键数字中有 %d 项与%s吻合，与本人的 trace 只有 %d 项吻合。", best, whose, mine)
+		return x, from
 	}
 	x.Points = x.Max
-	return x
+	return x, nil
 }
 
 // ---- partial credit ----
@@ -677,65 +783,81 @@ func ratioBand(r card.Ratio, num, den float64) float64 {
 	return 0
 }
 
-// partial is the partial credit of a failed criterion in [0,1]; ok is
-// false for criteria that are all or nothing. Numbers are scored per
-// condition (half each) by tolerance band, the path map by its structure.
-func partial(id string, c *card.Card, s *metrics.Summary) (float64, bool) {
+// partial is the partial credit of a failed criterion in [0,1] and why,
+// in Chinese (never an expected value); ok is false for criteria that are
+// all or nothing. Numbers are scored per condition (half each) by
+// tolerance band, the path map by its structure.
+func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string, ok bool) {
 	conds := condsBySLO(c)
-	perCond := func(f func(c *card.Condition, want *metrics.Condition) float64) float64 {
+	// perCond scores each of the two conditions and says how each did:
+	// words[1] for a full half, words[0.5] for half of it, words[0] else.
+	perCond := func(words map[float64]string, score func(c *card.Condition, want *metrics.Condition) float64) (float64, string, bool) {
 		t := 0.0
+		var parts []string
 		for i, cc := range conds {
-			if cc != nil {
-				t += f(cc, &s.Conditions[i]) / 2
+			slo := []string{"1 s", "0.5 s"}[i]
+			if cc == nil {
+				parts = append(parts, slo+" 门槛：没有这个条件")
+				continue
 			}
+			v := score(cc, &s.Conditions[i])
+			t += v / 2
+			parts = append(parts, slo+" 门槛："+words[v])
 		}
-		return t
+		return t, "两个门槛条件各占一半；" + strings.Join(parts, "；"), true
 	}
+	bandWords := map[float64]string{1: "与复算一致", 0.5: "接近复算值（相差在 10% 以内），得这一半的一半", 0: "与复算相差太多或没有填写"}
+	ratioWords := map[float64]string{1: "分子和分母都对", 0.5: "比值对，但分子分母不是实际的计数，得这一半的一半", 0: "比值不对或没有填写"}
+	countWords := map[float64]string{1: "与复算一致", 0: "与复算不一致"}
 	switch id {
 	case "figures.p95":
 		if s.TTFT.P95 == nil {
-			return 0, true
+			return 0, "", true
 		}
-		return perCond(func(c *card.Condition, _ *metrics.Condition) float64 {
+		return perCond(bandWords, func(c *card.Condition, _ *metrics.Condition) float64 {
 			ms, _ := toMS(c.P95)
 			return band(ms, *s.TTFT.P95, 5)
-		}), true
+		})
 	case "figures.failure_rate":
-		return perCond(func(c *card.Condition, _ *metrics.Condition) float64 {
+		return perCond(ratioWords, func(c *card.Condition, _ *metrics.Condition) float64 {
 			return ratioBand(c.FailureRate, float64(s.Failures), float64(s.Attempts))
-		}), true
+		})
 	case "figures.qualified":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(countWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return boolF(int64(c.Qualified) == w.Qualified)
-		}), true
+		})
 	case "figures.qualified_rate":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(ratioWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return ratioBand(c.QualifiedRate, w.QualifiedRate.Num, w.QualifiedRate.Den)
-		}), true
+		})
 	case "figures.goodput":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(bandWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return band(perSecond(c.Goodput), w.GoodputPerS, 1e-3)
-		}), true
+		})
 	case "figures.cost":
-		return perCond(func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(bandWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			if w.CostPer1000 == nil {
 				return boolF(c.CostPer1000.Value == 0)
 			}
 			return band(c.CostPer1000.Value, *w.CostPer1000, 0.01)
-		}), true
+		})
 	case "map.steps":
 		p := c.Path
-		f := 0.0
-		if p.Task == card.TrainingTask || p.Task == card.InferenceTask {
-			f = 0.25
-		}
 		named := map[string]bool{}
 		for _, st := range p.Steps {
 			if n := strings.TrimSpace(st.Name); n != "" {
 				named[n] = true
 			}
 		}
-		return f + 0.75*float64(min(len(named), 4))/4, true
+		// The release pre-fills the task: it counts only with steps of the learner's own.
+		task := len(named) > 0 && (p.Task == card.TrainingTask || p.Task == card.InferenceTask)
+		f = 0.75 * float64(min(len(named), 4)) / 4
+		why = fmt.Sprintf("有名字的步骤 %d 个（四个才满分）", len(named))
+		if task {
+			f += 0.25
+			why = "选定了任务；" + why
+		}
+		return f, why, true
 	case "map.marks":
 		var d, dev, o, fl bool
 		for _, st := range c.Path.Steps {
@@ -744,15 +866,27 @@ func partial(id string, c *card.Card, s *metrics.Summary) (float64, bool) {
 			o = o || strings.TrimSpace(st.Output) != ""
 			fl = fl || strings.TrimSpace(st.Failure) != ""
 		}
-		return (boolF(d) + boolF(dev) + boolF(o) + boolF(fl)) / 4, true
+		var have, lack []string
+		for _, m := range []struct {
+			ok   bool
+			name string
+		}{{d, "数据"}, {dev, "设备"}, {o, "输出"}, {fl, "失败点"}} {
+			if m.ok {
+				have = append(have, m.name)
+			} else {
+				lack = append(lack, m.name)
+			}
+		}
+		why = "四种标注各占四分之一；已标出：" + strings.Join(have, "、") + "；还缺：" + strings.Join(lack, "、")
+		return (boolF(d) + boolF(dev) + boolF(o) + boolF(fl)) / 4, why, true
 	case "map.sampling":
 		sp := strings.TrimSpace(c.Path.SamplingPoint)
 		if sp == "" || strings.Contains(sp, "监控") || strings.Contains(strings.ToLower(sp), "monitor") {
-			return 0, true
+			return 0, "", true
 		}
-		return 0.5, true // a concrete point, but not a step of the map
+		return 0.5, "写了一个具体的采样位置，但它不是路径图上某个步骤的名字", true // a concrete point, but not a step of the map
 	}
-	return 0, false
+	return 0, "", false
 }
 
 // ---- free text ----
@@ -771,7 +905,7 @@ func manualText(id string, c *card.Card) string {
 		if strings.TrimSpace(c.Outputs.Training) == "" && strings.TrimSpace(c.Outputs.Inference) == "" {
 			return ""
 		}
-		return "训练:" + c.Outputs.Training + "\n推理:" + c.Outputs.Inference
+		return "训练：" + c.Outputs.Training + "\n推理：" + c.Outputs.Inference
 	}
 	return ""
 }

@@ -74,12 +74,12 @@ func Gradescope(s *Submission) *GSResults {
 	}
 	if !s.Gradable {
 		r.Score = ptr(0)
-		r.Output = mdEscape("无法评分:" + s.Reason)
+		r.Output = mdEscape("无法评分：" + s.Reason)
 		r.ExtraData["reason_code"] = s.ReasonCode
 		r.Tests = []GSTest{{Name: "无法评分", Number: "0.1", Status: "failed", Output: s.Reason, Visibility: "visible", Tags: []string{"ungradable"}}}
 		return r
 	}
-	r.Output = mdEscape(s.StatusLine) + "\n\n评分程序读取自检输出里的卡片,用发给你的 trace 重新计算每一项;没有运行笔记本里的代码。隐藏检查在成绩发布后可见。"
+	r.Output = mdEscape(s.StatusLine) + "\n\n评分程序只解析口径卡单元格里的代码（不运行），用发给你的 trace 重新计算每一项；自检输出只用来确认自检运行过。隐藏检查在成绩发布后可见。"
 	n := map[string]int{}
 	for _, x := range s.Scores {
 		t := GSTest{Name: x.Title + " [" + x.ID + "]", Output: x.Message, Tags: []string{x.Kind}}
@@ -101,7 +101,10 @@ func Gradescope(s *Submission) *GSResults {
 			t.Visibility = "visible"
 		}
 		if x.Pending {
-			t.Output = "文字题,等待老师阅读评分(满分 " + fmtPts(x.Max) + ")。"
+			t.Output = "文字题，等待老师阅读评分（满分 " + fmtPts(x.Max) + "）。"
+			if x.Kind != KindManual {
+				t.Output = x.Message
+			}
 		} else {
 			t.Score, t.MaxScore = ptr(round2(x.Points)), ptr(x.Max)
 			if x.Status == card.Pass {
@@ -112,7 +115,7 @@ func Gradescope(s *Submission) *GSResults {
 		}
 		r.Tests = append(r.Tests, t)
 	}
-	integ := GSTest{Name: "笔记本完整性", Number: "4.1", Status: "passed", Output: "锁定的单元格未改动,输出与卡片一致。", Visibility: "visible", Tags: []string{"integrity"}}
+	integ := GSTest{Name: "笔记本完整性", Number: "4.1", Status: "passed", Output: "锁定的单元格未改动，输出与口径卡一致。", Visibility: "visible", Tags: []string{"integrity"}}
 	var lines, codes []string
 	for _, f := range s.Integrity {
 		mark := "注意"
@@ -120,7 +123,7 @@ func Gradescope(s *Submission) *GSResults {
 			mark = "问题"
 			integ.Status = "failed"
 		}
-		lines = append(lines, mark+":"+f.Message)
+		lines = append(lines, mark+"："+f.Message)
 		codes = append(codes, f.Code)
 	}
 	if len(lines) > 0 {

@@ -95,7 +95,7 @@ func (g *Grader) RunGradescope(root string) (*GSRun, error) {
 // key or roster): Gradescope shows a clear message instead of "the
 // autograder failed to execute correctly".
 func WriteGradescopeFailure(root string, cause error) error {
-	s := (&Submission{}).fail(ungradable(ReasonSetup, "评分程序的配置有问题,不是你的提交的问题;请联系老师。这次提交暂记 0 分,老师修好后会重新评分。"))
+	s := (&Submission{}).fail(ungradable(ReasonSetup, "评分程序的配置有问题，不是你的提交的问题；请联系老师。这次提交暂记 0 分，老师修好后会重新评分。"))
 	r := Gradescope(s)
 	r.ExtraData["setup_error"] = cause.Error()
 	b, err := marshalResults(r)
@@ -133,14 +133,14 @@ func (g *Grader) gradescope(root string) *GSRun {
 	nbs, others := gsNotebooks(filepath.Join(root, GSSubmissionDir))
 	switch len(nbs) {
 	case 0:
-		msg := "没有找到 .ipynb 笔记本:请上传发给你的那份 06-deliverable.ipynb(运行过自检并保存)。"
+		msg := "没有找到 .ipynb 笔记本：请上传发给你的那份 06-deliverable.ipynb（运行过自检并保存）。"
 		if len(others) > 0 {
-			msg += "你上传的是:" + strings.Join(others, "、") + "。"
+			msg += "你上传的是：" + strings.Join(others, "、") + "。"
 		}
 		return fail(ungradable(ReasonNoNotebook, "%s", msg))
 	case 1:
 	default:
-		return fail(ungradable(ReasonTwoNotebooks, "上传了 %d 个笔记本(%s):只上传一个,即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
+		return fail(ungradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
 	}
 	rel := nbs[0]
 	data, err := ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), g.o.MaxBytes)
@@ -171,13 +171,13 @@ func (g *Grader) gradescope(root string) *GSRun {
 	case fromAccount != "":
 		run.IdentifiedBy = how
 		if how == "gradescope_sid" {
-			run.Notes = append(run.Notes, "笔记本里没有有效的发放记录,学习者由 Gradescope 账号的学号确定。")
+			run.Notes = append(run.Notes, "笔记本里没有有效的发放记录，学习者由 Gradescope 账号的学号确定。")
 		} else {
-			run.Notes = append(run.Notes, "笔记本里没有有效的发放记录,学习者由 Gradescope 账号的邮箱确定。")
+			run.Notes = append(run.Notes, "笔记本里没有有效的发放记录，学习者由 Gradescope 账号的邮箱确定。")
 		}
 	}
 	if metaErr != nil {
-		run.Notes = append(run.Notes, "(读不了 Gradescope 的提交信息 "+GSMetadataFile+",没有用它核对学习者。)")
+		run.Notes = append(run.Notes, "（读不了 Gradescope 的提交信息 "+GSMetadataFile+"，没有用它核对学习者。）")
 	}
 	learner := signed
 	if learner == "" {
@@ -187,22 +187,23 @@ func (g *Grader) gradescope(root string) *GSRun {
 		// Grade still says what else is wrong (not a notebook, truncated…).
 		s := g.Grade(filepath.Base(rel), data)
 		if s.Gradable || s.ReasonCode == ReasonUnknown {
-			msg := "无法确定这是谁的提交:笔记本里没有有效的发放记录"
+			msg := "无法确定这是谁的提交：笔记本里没有有效的发放记录"
 			if metaErr != nil {
 				msg += ",Gradescope 的提交信息也读不出来"
 			} else {
 				msg += ",Gradescope 账号的学号和邮箱也不在课程名单里"
 			}
-			s = (&Submission{File: filepath.Base(rel)}).fail(ungradable(ReasonUnknown, "%s。请上传发给你的那份笔记本,或联系老师。", msg))
+			s = (&Submission{File: filepath.Base(rel)}).fail(ungradable(ReasonUnknown, "%s。请上传发给你的那份笔记本，或联系老师。", msg))
 		}
 		run.Sub = s
 		return run
 	}
 	s := g.GradeAs(learner, rel, data)
 	if signed != "" && fromAccount != "" && fromAccount != signed && s.Gradable {
-		s.Integrity = append(s.Integrity, Finding{Code: FindGradescopeOtherLearner, Warn: true,
-			Message: "这份笔记本是发给另一位学习者的,却由你的 Gradescope 账号提交:按发放记录评分,请老师核对。",
-			Detail:  fmt.Sprintf("release record: %s; Gradescope account (%s): %s", signed, how, fromAccount)})
+		s.withholdOwnVariant(Finding{Code: FindGradescopeOtherLearner, Warn: true,
+			Message: "这份笔记本是发给另一位学习者的，却由你的 Gradescope 账号提交：按发放记录评分，“数字来自你的 trace”一项等老师核对。",
+			Detail:  fmt.Sprintf("release record: %s; Gradescope account (%s): %s", signed, how, fromAccount)},
+			fmt.Sprintf("发放记录写的是 %s，提交的 Gradescope 账号是 %s：请核对这是不是提交者本人的作业。", signed, fromAccount))
 	}
 	run.Sub = s
 	return run

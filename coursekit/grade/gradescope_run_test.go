@@ -25,6 +25,19 @@ func gsRoot(t *testing.T, metadata string, files map[string][]byte) string {
 	return root
 }
 
+// gsGrader is a grader for alice and bob (with emails) and alice's right
+// notebook.
+func gsGrader(t *testing.T) (*Grader, []byte) {
+	t.Helper()
+	ro, _ := ReadRoster(strings.NewReader("id,email\nalice,alice@example.edu\nbob,bob@example.edu\n"))
+	f := newFixture(t, "alice", "bob")
+	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: f.public})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+}
+
 func gsMeta(sid, email string) string {
 	b, _ := json.Marshal(map[string]any{"id": 123, "created_at": "2026-11-30T10:00:00Z",
 		"assignment": map[string]any{"title": "Unit 01"},
@@ -36,13 +49,7 @@ func gsMeta(sid, email string) string {
 // signed release record or else by the account, and always writes a valid
 // results.json; bad input scores 0 with the reason in Chinese.
 func TestRunGradescope(t *testing.T) {
-	ro, _ := ReadRoster(strings.NewReader("id,email\nalice,alice@example.edu\nbob,bob@example.edu\n"))
-	f := newFixture(t, "alice", "bob")
-	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: f.public})
-	if err != nil {
-		t.Fatal(err)
-	}
-	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
+	g, good := gsGrader(t)
 	unsigned := edit(t, good, func(m map[string]any, cells []any) []any {
 		delete(m["metadata"].(map[string]any), "coursekit")
 		return cells
@@ -64,9 +71,9 @@ func TestRunGradescope(t *testing.T) {
 		{"unsigned, bad metadata", "{not json", map[string][]byte{"06-deliverable.ipynb": unsigned}, "", "", ReasonUnknown, "提交信息也读不出来"},
 		{"unsigned, no metadata", "", map[string][]byte{"06-deliverable.ipynb": unsigned}, "", "", ReasonUnknown, "无法确定这是谁的提交"},
 		{"unsigned, account not on the roster", gsMeta("zed", "zed@example.edu"), map[string][]byte{"06-deliverable.ipynb": unsigned}, "", "", ReasonUnknown, "不在课程名单里"},
-		{"no notebook", gsMeta("alice", ""), map[string][]byte{"card.pdf": []byte("%PDF")}, "", "", ReasonNoNotebook, "你上传的是:card.pdf"},
+		{"no notebook", gsMeta("alice", ""), map[string][]byte{"card.pdf": []byte("%PDF")}, "", "", ReasonNoNotebook, "你上传的是：card.pdf"},
 		{"nothing uploaded", gsMeta("alice", ""), nil, "", "", ReasonNoNotebook, "没有找到 .ipynb 笔记本"},
-		{"two notebooks", gsMeta("alice", ""), map[string][]byte{"a.ipynb": good, "b/c.ipynb": good}, "", "", ReasonTwoNotebooks, "上传了 2 个笔记本(a.ipynb、b/c.ipynb)"},
+		{"two notebooks", gsMeta("alice", ""), map[string][]byte{"a.ipynb": good, "b/c.ipynb": good}, "", "", ReasonTwoNotebooks, "上传了 2 个笔记本（a.ipynb、b/c.ipynb）"},
 		{"truncated notebook", gsMeta("alice", ""), map[string][]byte{"06-deliverable.ipynb": good[:200]}, "alice", "gradescope_sid", ReasonTruncated, "中途断了"},
 	}
 	for _, c := range cases {

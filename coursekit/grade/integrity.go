@@ -29,10 +29,20 @@ const (
 	FindCardOutputOutside = "card_output_outside_selfcheck"
 )
 
+// cardSource is the card cell as read: its card, or why it could not be
+// read (cell nil: no card cell at all).
+type cardSource struct {
+	cell *Cell
+	card *card.Card
+	err  error
+}
+
 // integrity checks the submission against its signed release record and
 // itself. Nothing here changes the score: the instructor decides; the
-// copy check that does cost points is the OwnVariantID criterion.
-func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound, cardCell *Cell, own *variantInfo, rep card.Report) []Finding {
+// copy check that does cost points is the OwnVariantID criterion, and the
+// card graded is the card cell's source whenever it can be read, so
+// edited or forged output gains nothing. rep is the graded card's report.
+func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound, src cardSource, own *variantInfo, rep card.Report) []Finding {
 	var fs []Finding
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
@@ -51,23 +61,23 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 		}
 	}
 	if len(dups) > 0 {
-		add(FindDuplicateIDs, true, "", "有重复的单元格 id:%s(复制单元格会带上原来的 id)。", strings.Join(dups, "、"))
+		add(FindDuplicateIDs, true, "", "有重复的单元格 id：%s（复制单元格会带上原来的 id）。", strings.Join(dups, "、"))
 	}
 
 	// Locked cells, against the signed release record.
 	a := nb.Assignment
 	switch {
 	case a == nil:
-		add(FindNoRelease, true, "", "笔记本里没有发放记录:这不是发给你的那份笔记本,锁定的单元格无法核对。")
+		add(FindNoRelease, true, "", "笔记本里没有发放记录：这不是发给你的那份笔记本，锁定的单元格无法核对。")
 	case !a.Verify(g.o.Key):
-		add(FindReleaseEdited, true, "", "笔记本元数据里的发放记录被改动过,锁定的单元格无法核对。")
+		add(FindReleaseEdited, true, "", "笔记本元数据里的发放记录被改动过，锁定的单元格无法核对。")
 	default:
 		if a.Learner != learner {
 			add(FindOtherLearner, true, "release record names "+a.Learner, "这份笔记本是发给另一位学习者的。")
 		}
 		matched, st := matchLocked(g.o.Key, nb, a)
 		if st.noIDs() {
-			add(FindNBFormat, false, st.String(), "笔记本格式 nbformat %s:单元格没有 id(Jupyter 按旧格式保存的)。锁定的单元格改为按发放记录里的签名逐格对上(%d 个);对不上的再按元数据里的角色(%d 个)和前后位置(%d 个)找,找到的算作改动,找不到的算作删除。", nb.Version(), st.bySig, st.byRole, st.byPos)
+			add(FindNBFormat, false, st.String(), "笔记本格式 nbformat %s：单元格没有 id（Jupyter 按旧格式保存的）。锁定的单元格改为按发放记录里的签名逐格对上（%d 个）；对不上的再按元数据里的角色（%d 个）和前后位置（%d 个）找，找到的算作改动，找不到的算作删除。", nb.Version(), st.bySig, st.byRole, st.byPos)
 		}
 		for k, l := range a.Locked {
 			same := matched[k]
@@ -80,47 +90,42 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 			}
 			switch {
 			case len(same) == 0:
-				add(FindLockedDeleted, true, "cell "+l.ID, "锁定的%s(发放时的 id %s)被删除了,或者改了 id。", what, l.ID)
+				add(FindLockedDeleted, true, "cell "+l.ID, "锁定的%s（发放时的 id %s）被删除了，或者改了 id。", what, l.ID)
 			case len(same) > 1:
-				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s(发放时的 id %s)出现了 %d 次。", what, l.ID, len(same))
+				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s（发放时的 id %s）出现了 %d 次。", what, l.ID, len(same))
 			}
 			for _, c := range same {
 				if cellMAC(g.o.Key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
 					continue
 				}
 				if c.Type != l.CellType {
-					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(%s)的类型被改成了 %s。", what, where(c), c.Type)
+					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s（%s）的类型被改成了 %s。", what, where(c), c.Type)
 				} else {
-					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s(%s)的内容被改动了。", what, where(c))
+					add(FindLockedEdited, true, "cell "+l.ID, "锁定的%s（%s）的内容被改动了。", what, where(c))
 				}
 			}
 		}
 	}
 	if nb.NBFormatMinor < 5 && (a == nil || !a.Verify(g.o.Key)) {
-		add(FindNBFormat, false, "", "笔记本格式 nbformat %s:单元格没有 id;没有可用的发放记录,锁定的单元格无法核对。", nb.Version())
+		add(FindNBFormat, false, "", "笔记本格式 nbformat %s：单元格没有 id；没有可用的发放记录，锁定的单元格无法核对。", nb.Version())
 	}
 
 	// The card the self-check saw, against the card cell as submitted.
 	p := payloads[0]
 	if p.cell.Role != RoleSelfCheck {
-		add(FindCardOutputOutside, true, "", "卡片数据出现在自检格以外的第 %d 个单元格的输出里。", p.cell.Index+1)
+		add(FindCardOutputOutside, true, "", "口径卡数据出现在自检单元格以外的第 %d 个单元格的输出里。", p.cell.Index+1)
 	}
-	if cardCell == nil {
-		cardCell = findCardCellBySource(nb)
-	}
-	if cardCell == nil {
-		add(FindNoCardCell, false, "", "没有找到卡片格(元数据 role=card);按自检输出里的卡片评分。")
-	} else {
-		src, err := CardFromSource(cardCell.Source)
-		switch {
-		case errors.Is(err, errNotStatic):
-			add(FindNotComparable, false, err.Error(), "卡片格里有不是常量的写法(调用或变量),无法与自检输出逐项比对;按自检输出里的卡片评分。")
-		case err != nil:
-			add(FindInconsistent, true, err.Error(), "卡片格的代码读不出一张卡片,但输出里有卡片:输出与卡片格不一致。改完卡片后请从卡片格开始重新运行到自检格。")
-		default:
-			if diff := cardDiff(src, p.payload.Card); len(diff) > 0 {
-				add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "输出与卡片不一致:卡片格现在的内容和自检输出里的卡片在这些地方不同:%s。改完卡片后请从卡片格开始重新运行到自检格。", strings.Join(diff, "、"))
-			}
+	switch {
+	case src.cell == nil:
+		add(FindNoCardCell, true, "", "没有找到口径卡单元格（元数据 role=card，或声明 card.Card 的代码）：只能按自检输出里的口径卡评分，而输出无法与代码核对。请老师核对，或用 --execute 重新运行。")
+	case errors.Is(src.err, errNotStatic):
+		add(FindNotComparable, true, src.err.Error(), "口径卡单元格里有不是常量的写法（调用或变量），不符合口径卡单元格的约定（只用字面量和 card 包的常量），评分程序读不出这张口径卡；暂按自检输出里的口径卡评分，请老师核对。")
+	case src.err != nil:
+		add(FindInconsistent, true, src.err.Error(), "口径卡单元格的代码读不出一张口径卡（不能编译），但输出里有口径卡：暂按自检输出里的口径卡评分，请老师核对。改完口径卡后请从口径卡单元格开始重新运行到自检单元格。")
+	default:
+		if diff := cardDiff(src.card, p.payload.Card); len(diff) > 0 {
+			add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "口径卡单元格现在的内容和自检输出里的口径卡在这些地方不同：%s。评分按口径卡单元格里的代码进行；改完口径卡后请从口径卡单元格开始重新运行到自检单元格，再保存提交。", strings.Join(diff, "、"))
+			rep = card.Check(p.payload.Card, own.t) // what the saved report should have said
 		}
 	}
 
@@ -136,7 +141,7 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 				}
 			}
 		}
-		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace(%s)。", VariantTraceName)
+		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace（%s）。", VariantTraceName)
 	} else {
 		var claimed []string
 		for _, r := range p.payload.Report.Results {
@@ -145,7 +150,7 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 			}
 		}
 		if len(claimed) > 0 {
-			add(FindReportMismatch, true, strings.Join(claimed, ", "), "自检输出里记录为通过的 %d 项,重新计算后并未通过:输出被改动过,或不是这张卡片的自检结果。", len(claimed))
+			add(FindReportMismatch, true, strings.Join(claimed, ", "), "自检输出里记录为通过的 %d 项，重新计算后并未通过：输出被改动过，或不是这张口径卡的自检结果。", len(claimed))
 		}
 	}
 	return fs
@@ -154,11 +159,11 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 func lockedName(role string) string {
 	switch role {
 	case RoleData:
-		return "数据格"
+		return "数据单元格"
 	case RoleSelfCheck:
-		return "自检格"
+		return "自检单元格"
 	}
-	return "说明格"
+	return "说明单元格"
 }
 
 func short(s string) string {

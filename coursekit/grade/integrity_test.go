@@ -76,7 +76,7 @@ func TestIntegrityTampering(t *testing.T) {
 			return cells
 		}), []string{FindInconsistent}},
 		{"card cell not Go any more", edit(t, good, func(_ map[string]any, cells []any) []any {
-			cellByRole(cells, RoleCard)["source"] = "这里本来是卡片"
+			cellByRole(cells, RoleCard)["source"] = "这里本来是口径卡"
 			return cells
 		}), []string{FindInconsistent}},
 		{"card output moved to another cell", edit(t, good, func(_ map[string]any, cells []any) []any {
@@ -143,11 +143,25 @@ func TestCardFromSource(t *testing.T) {
 	if _, err := CardFromSource("var a, b = card.Card{}, card.Card{}"); err == nil {
 		t.Error("two cards in one cell")
 	}
-	// A card built with a call is graded from its output, with a note.
+	// A card built with a call breaks the cell contract: it is graded from
+	// its output, and the instructor is warned (the output cannot be
+	// checked against the code).
 	nb := fill(t, f.nb["alice"], "var myCard = makeCard()\nfunc makeCard() card.Card { return card.Card{} }", payloadFor(t, want, f.variants["alice"]))
 	s := f.g.Grade("alice.ipynb", nb)
-	if !s.Gradable || !hasFinding(s, FindNoCardCell) && !hasFinding(s, FindNotComparable) || !s.IntegrityOK() {
+	if !s.Gradable || !hasFinding(s, FindNotComparable) || s.IntegrityOK() {
 		t.Errorf("card from a call: %+v", s.Integrity)
+	}
+	// Type errors the compiler would reject are not a card either.
+	for _, bad := range []string{
+		"var myCard = card.Card{Window: card.Figure{Value: 1}}",
+		"var myCard = card.Card{Window: {Seconds: 1}}",
+		"var myCard = card.Card{Attempts: \"10\"}",
+		"var myCard = card.Card{Clock: card.Nowhere}",
+		"var myCard = card.Card{Conditions: []card.Condition{{SLO: card.Ratio{}}}}",
+	} {
+		if _, err := CardFromSource(bad); err == nil || err == errNotStatic {
+			t.Errorf("%q: %v, want a type error", bad, err)
+		}
 	}
 }
 
@@ -184,7 +198,7 @@ func TestCopiedCardFailsTheVariantCheck(t *testing.T) {
 	// Carol hands in the worked example's numbers from the public trace.
 	pub := correctCard(t, f.public)
 	s = f.g.Grade("carol.ipynb", f.submitted(t, "carol", pub))
-	if x, _ := s.Score(OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "public") {
+	if x, _ := s.Score(OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "公开") {
 		t.Errorf("public numbers: %+v", x)
 	}
 
@@ -277,12 +291,12 @@ func TestVariantCheckFalsePositives(t *testing.T) {
 		for j, slip := range slips {
 			fp := own.fp
 			slip(&fp)
-			if x := g.ownVariant(cardOf(fp), own); x.Status != card.Pass {
+			if x, _ := g.ownVariant(cardOf(fp), own); x.Status != card.Pass {
 				t.Errorf("%s, slip %d: flagged as copied: %s", id, j, x.Detail)
 			}
 		}
 		other := g.variants[ids[(i+1)%len(ids)]]
-		if x := g.ownVariant(cardOf(other.fp), own); x.Status == card.Fail {
+		if x, _ := g.ownVariant(cardOf(other.fp), own); x.Status == card.Fail {
 			copied++
 		}
 	}

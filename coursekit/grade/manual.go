@@ -125,8 +125,8 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			bad("learner %q is not on the roster", id)
 			continue
 		}
-		if !manualIDs[crit] {
-			bad("criterion %q is not a free-text criterion (want one of %s)", crit, strings.Join(manualCriteria(), ", "))
+		if !manualIDs[crit] && crit != OwnVariantID {
+			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, OwnVariantID, strings.Join(manualCriteria(), ", "))
 			continue
 		}
 		key := [2]string{id, crit}
@@ -163,6 +163,9 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 	return ms, nil
 }
 
+// manualCriteria are the criteria a person may score: the free text, and
+// the own-variant check when it waits for review (a notebook handed in
+// from another learner's account).
 func manualCriteria() []string {
 	var ids []string
 	for _, id := range card.CriterionIDs() {
@@ -170,7 +173,7 @@ func manualCriteria() []string {
 			ids = append(ids, id)
 		}
 	}
-	return ids
+	return append(ids, OwnVariantID)
 }
 
 // ApplyManual puts the scores a person typed into the submissions: the
@@ -181,7 +184,7 @@ func manualCriteria() []string {
 // criterion stays pending: the learner has no gradable submission, the
 // answer changed since (resubmitted), or the criterion is no longer
 // waiting for a person.
-func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []string) {
+func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 	if ms == nil {
 		return nil
 	}
@@ -195,17 +198,21 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []string) {
 			i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == row.Criterion })
 			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
-				warnings = append(warnings, fmt.Sprintf("%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
+				warnings = append(warnings, warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
+					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
 			if now := textSHA(s.Manual[j].Text); now != row.TextSHA {
-				warnings = append(warnings, fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now))
+				warnings = append(warnings, Warning{
+					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
+					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
 				continue
 			}
 			s.setManual(i, row)
 		}
 		if !found {
-			warnings = append(warnings, fmt.Sprintf("%s: %s %s: %s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion, row.Learner))
+			warnings = append(warnings, warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数没有应用",
+				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion))
 		}
 	}
 	return warnings
@@ -220,10 +227,10 @@ func (s *Submission) setManual(i int, row ManualScore) {
 	if x.Points >= x.Max {
 		x.Status = card.Pass
 	}
-	x.Message = fmt.Sprintf("老师已阅读评分:%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
+	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
 	x.Detail = "manual score from " + row.Pos
-	s.Total += x.Points
-	s.Pending -= x.Max
+	s.Total = round2(s.Total + x.Points)
+	s.Pending = round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()
 	manual := 0.0
 	for _, y := range s.Scores {
@@ -233,7 +240,7 @@ func (s *Submission) setManual(i int, row ManualScore) {
 	}
 	// The total now holds points a person gave: say so.
 	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
-		head, tail, _ := strings.Cut(rest, ";")
-		s.StatusLine = "得分 " + head + fmt.Sprintf("(其中文字题由老师评 %s 分);", fmtPts(manual)) + tail
+		head, tail, _ := strings.Cut(rest, "；")
+		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", fmtPts(manual)) + tail
 	}
 }

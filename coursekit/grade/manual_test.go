@@ -78,13 +78,13 @@ func TestManualScoresMergeBack(t *testing.T) {
 	if alice.Total != alice0.Total+3.5 || alice.Pending != alice0.Pending-4 {
 		t.Errorf("alice total %v pending %v; before %v, %v", alice.Total, alice.Pending, alice0.Total, alice0.Pending)
 	}
-	if x, _ := alice.Score("text.denominator"); x.Pending || x.Points != 1.5 || x.Status != "fail" || !strings.Contains(x.Message, "老师已阅读评分:1.5/2 分") {
+	if x, _ := alice.Score("text.denominator"); x.Pending || x.Points != 1.5 || x.Status != "fail" || !strings.Contains(x.Message, "老师已阅读评分：1.5/2 分") {
 		t.Errorf("text.denominator %+v", x)
 	}
 	if x, _ := alice.Score("text.counter_evidence"); x.Status != "pass" {
 		t.Errorf("full marks: %+v", x)
 	}
-	if !strings.HasPrefix(alice.StatusLine, "得分 43.5/48 分(其中文字题由老师评 3.5 分);") {
+	if !strings.HasPrefix(alice.StatusLine, "得分 43.5/48 分（其中文字题由老师评 3.5 分）；") {
 		t.Errorf("status line %q", alice.StatusLine)
 	}
 
@@ -122,7 +122,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	if !strings.Contains(again, ",1.5\n") || len(b.ManualQueue()) != 6 {
 		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(b.ManualQueue()), again)
 	}
-	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列(6 条") {
+	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列（6 条") {
 		t.Errorf("summary.md queue:\n%s", sum)
 	}
 }
@@ -139,11 +139,11 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := correctCard(t, f.variants["alice"])
-	c.CounterEvidence = "重新写过的答案:排队和超时说明用户在等待。"
+	c.CounterEvidence = "重新写过的答案：排队和超时说明用户在等待。"
 	alice := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
 	before := *alice
 	w := ApplyManual([]*Submission{alice}, ms)
-	if len(w) != 2 || !strings.Contains(w[0], "changed since it was scored") || !strings.Contains(w[0], ManualFile+":") || !strings.Contains(w[1], "bob has no gradable submission") {
+	if len(w) != 2 || !strings.Contains(w[0].Text, "changed since it was scored") || !strings.Contains(w[0].Text, ManualFile+":") || !strings.Contains(w[1].Text, "bob has no gradable submission") || !strings.Contains(w[1].Zh, "bob 在这批提交里没有可评分的笔记本") {
 		t.Errorf("warnings %q", w)
 	}
 	if x, _ := alice.Score("text.counter_evidence"); !x.Pending || alice.Total != before.Total || alice.Pending != before.Pending {
@@ -151,7 +151,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 	}
 	b := NewBatch(f.roster, nil, []*Submission{alice})
 	b.Warnings = w
-	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "changed since it was scored") {
+	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "评分之后改过") {
 		t.Errorf("summary does not list the warnings:\n%s", sm)
 	}
 }

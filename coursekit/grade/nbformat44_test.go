@@ -54,12 +54,12 @@ func TestNBFormat44LockedCells(t *testing.T) {
 		{"instructions edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			markdown(cells, "## 3.")["source"] = "## 3. 这一节不用做"
 			return cells
-		}), []string{FindLockedEdited}, "锁定的说明格(第 11 个单元格)的内容被改动了"},
+		}), []string{FindLockedEdited}, "锁定的说明单元格（第 13 个单元格）的内容被改动了"},
 		{"self-check edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			sc := cellByRole(cells, RoleSelfCheck)
 			sc["source"] = "%%\nfmt.Println(\"全部通过\")"
 			return cells
-		}), []string{FindLockedEdited}, "锁定的自检格"},
+		}), []string{FindLockedEdited}, "锁定的自检单元格"},
 		{"instructions turned into code", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			markdown(cells, "## 1.")["cell_type"] = "code"
 			return cells
@@ -72,11 +72,11 @@ func TestNBFormat44LockedCells(t *testing.T) {
 				}
 			}
 			return out
-		}), []string{FindLockedDeleted}, "锁定的数据格"},
+		}), []string{FindLockedDeleted}, "锁定的数据单元格"},
 		{"instructions deleted", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			drop := markdown(cells, "## 4.")
 			return slices.DeleteFunc(cells, func(c any) bool { return fmt.Sprint(c.(map[string]any)["source"]) == fmt.Sprint(drop["source"]) })
-		}), []string{FindLockedDeleted}, "锁定的说明格"},
+		}), []string{FindLockedDeleted}, "锁定的说明单元格"},
 		{"self-check duplicated", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			return append(cells, cellByRole(cells, RoleSelfCheck))
 		}), []string{FindLockedDuplicated}, "出现了 2 次"},

@@ -26,6 +26,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
 )
@@ -79,6 +80,9 @@ type Notebook struct {
 	// Assignment is the release record assign wrote into the metadata, or
 	// nil when there is none (or it is not an object).
 	Assignment *AssignmentMeta
+	// ExecutedAt is the latest cell execution time in the cell metadata
+	// (zero when the notebook records none).
+	ExecutedAt time.Time
 }
 
 // Version is "4.5" and the like.
@@ -123,6 +127,9 @@ type cellMeta struct {
 		Role string `json:"role"`
 	} `json:"coursekit"`
 	Tags []string `json:"tags"`
+	// Execution holds the timing JupyterLab (with timing recorded) and
+	// nbclient write: "shell.execute_reply" and the like.
+	Execution map[string]any `json:"execution"`
 }
 
 // ReadLimited reads at most max bytes of r (max ≤ 0: DefaultMaxBytes); a
@@ -133,10 +140,10 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "读不了这个文件:%v", err)
+		return nil, ungradable(ReasonUnreadable, "读不了这个文件：%v", err)
 	}
 	if int64(len(b)) > max {
-		return nil, ungradable(ReasonTooLarge, "文件超过 %d 字节的上限(多半是输出太大):请清除大图表的输出后重新运行自检再提交。", max)
+		return nil, ungradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
 	}
 	return b, nil
 }
@@ -145,7 +152,7 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 func ReadFileLimited(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "读不了这个文件:%v", errors.Unwrap(err))
+		return nil, ungradable(ReasonUnreadable, "读不了这个文件：%v", errors.Unwrap(err))
 	}
 	defer f.Close()
 	return ReadLimited(f, max)
@@ -161,18 +168,18 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		u := jsonProblem(b, err, "笔记本")
 		if u.Code == ReasonWrongCard { // a field of the wrong type: not nbformat
-			u = ungradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本:%s", u.Msg)
+			u = ungradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本：%s", u.Msg)
 		}
 		return nil, u
 	}
 	if raw.NBFormat == nil {
-		return nil, ungradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本(没有 nbformat)。")
+		return nil, ungradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本（没有 nbformat）。")
 	}
 	if *raw.NBFormat != 4 {
-		return nil, ungradable(ReasonNBFormat, "笔记本格式是 nbformat %d,评分只接受 nbformat 4:请用 JupyterLab 打开发下去的笔记本,保存后再提交。", *raw.NBFormat)
+		return nil, ungradable(ReasonNBFormat, "笔记本格式是 nbformat %d，评分只接受 nbformat 4：请用 JupyterLab 打开发下去的笔记本，保存后再提交。", *raw.NBFormat)
 	}
 	if raw.Cells == nil {
-		return nil, ungradable(ReasonNotNotebook, "这不是一个 nbformat 4 笔记本(没有 cells)。")
+		return nil, ungradable(ReasonNotNotebook, "这不是一个 nbformat 4 笔记本（没有 cells）。")
 	}
 	nb := &Notebook{NBFormat: *raw.NBFormat, NBFormatMinor: raw.NBFormatMinor}
 	for i, rc := range raw.Cells {
@@ -183,6 +190,9 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 		c := Cell{Index: i, ID: rc.ID, Type: rc.CellType, Source: src}
 		var m cellMeta
 		if len(rc.Metadata) > 0 && json.Unmarshal(rc.Metadata, &m) == nil {
+			if t := executedAt(m.Execution); t.After(nb.ExecutedAt) {
+				nb.ExecutedAt = t
+			}
 			c.Role = m.Coursekit.Role
 			if c.Role == "" {
 				for _, t := range m.Tags {
@@ -235,27 +245,27 @@ func jsonProblem(b []byte, err error, what string) *Ungradable {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		if strings.Contains(se.Error(), "unexpected end of JSON input") {
-			return ungradable(ReasonTruncated, "%s的 JSON 在中途断了(文件不完整):请重新保存笔记本后再提交。", what)
+			return ungradable(ReasonTruncated, "%s的 JSON 在中途断了（文件不完整）：请重新保存笔记本后再提交。", what)
 		}
 		if nonFiniteAt(b, se.Offset) {
-			return ungradable(ReasonNonFinite, "%s里有 NaN 或无穷大(Inf),JSON 存不下这样的数:检查卡片里的数,重新运行自检。", what)
+			return ungradable(ReasonNonFinite, "%s里有 NaN 或无穷大（Inf），JSON 存不下这样的数：检查口径卡里的数，重新运行自检。", what)
 		}
-		return ungradable(ReasonInvalidJSON, "%s不是合法的 JSON(第 %d 个字节附近):%v", what, se.Offset, se)
+		return ungradable(ReasonInvalidJSON, "%s不是合法的 JSON（第 %d 个字节附近）：%v", what, se.Offset, se)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if v, ok := strings.CutPrefix(te.Value, "number "); ok {
 			if f, perr := strconv.ParseFloat(v, 64); perr != nil || f != f {
-				return ungradable(ReasonNonFinite, "%s里有超出范围的数(%s),当作无穷大,不能评分。", what, v)
+				return ungradable(ReasonNonFinite, "%s里有超出范围的数（%s），当作无穷大，不能评分。", what, v)
 			}
 		}
 		field := te.Field
 		if field == "" {
-			field = "(顶层)"
+			field = "（顶层）"
 		}
-		return ungradable(ReasonWrongCard, "%s的字段 %s 类型不对:应当是 %s,却是 %s。", what, field, te.Type, te.Value)
+		return ungradable(ReasonWrongCard, "%s的字段 %s 类型不对：应当是 %s，却是 %s。", what, field, te.Type, te.Value)
 	}
-	return ungradable(ReasonInvalidJSON, "%s读不出来:%v", what, err)
+	return ungradable(ReasonInvalidJSON, "%s读不出来：%v", what, err)
 }
 
 // nonFiniteAt reports whether the syntax error at offset is a NaN or
@@ -303,9 +313,9 @@ func payloadProblem(raw json.RawMessage, err error) *Ungradable {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "schema"):
-		return ungradable(ReasonWrongCard, "自检输出里的卡片不是本单元的卡片类型(%s)。", msg)
+		return ungradable(ReasonWrongCard, "自检输出里的口径卡不是本单元的口径卡类型（%s）。", msg)
 	case strings.Contains(msg, "no card"):
-		return ungradable(ReasonWrongCard, "自检输出里没有卡片内容。")
+		return ungradable(ReasonWrongCard, "自检输出里没有口径卡内容。")
 	}
 	// The payload is usually a JSON string holding the JSON: look inside.
 	inner := []byte(raw)
@@ -313,7 +323,7 @@ func payloadProblem(raw json.RawMessage, err error) *Ungradable {
 	if json.Unmarshal(raw, &s) == nil {
 		inner = []byte(s)
 	}
-	return jsonProblem(inner, err, "自检输出里的卡片")
+	return jsonProblem(inner, err, "自检输出里的口径卡")
 }
 
 // normalized makes nil and empty slices compare equal.

@@ -56,6 +56,33 @@ func aiperfCount(m *obj, tag string) (int, error) {
 	return m.src.count(v, m.line, joinPath(mv.path, "value"))
 }
 
+// MetricInterChunk is AIPerf's inter_chunk_latency: the gap between
+// consecutive chunks of a stream, pooled over every valid record. It is the
+// card's per-event ITL (the same gaps), percentiles by numpy linear.
+const MetricInterChunk = "itl_ms (inter_chunk_latency, per event)"
+
+// AIPerfMalformedNote says how AIPerf 0.13 counts a stream that carried a
+// malformed SSE message (checked against coursekit sim's malformed fault).
+const AIPerfMalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
+	"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
+	"higher than another tool's against the same server"
+
+// notASummary stops an import of AIPerf's summary file given as the records
+// file (a common mistake): one object with metric blocks and no metadata.
+func notASummary(s *source, v json.RawMessage, line int) error {
+	o, err := s.object(v, line, "")
+	if err != nil || o.has("metadata") {
+		return nil
+	}
+	for _, k := range []string{"aiperf_version", "schema_version", "request_count", "time_to_first_token", "benchmark_duration"} {
+		if o.has(k) {
+			return s.errAt(line, "", "this is AIPerf's summary (profile_export_aiperf.json), not its per-request records: "+
+				"give the records file (profile_export.jsonl, from --export-level records) as FILE and this file as --summary")
+		}
+	}
+	return nil
+}
+
 // importAIPerf reads AIPerf's profile_export.jsonl: one record per request,
 // failures included. Times are wall-anchored monotonic nanoseconds.
 func importAIPerf(s *source, _ Options) (*result, error) {
@@ -65,7 +92,7 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	}
 	res := &result{}
 	res.report.Run, res.report.Runs = 1, 1
-	res.report.PercentileMethod = "linear (numpy default); inter_chunk_latency by t-digest"
+	res.report.PercentileMethod = "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"
 	type row struct {
 		a           trace.Attempt
 		startNS     int64
@@ -75,6 +102,11 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 		ttft, itl   *float64
 		latency     *float64
 		lineForPath string
+	}
+	if len(vals) == 1 {
+		if err := notASummary(s, vals[0], lines[0]); err != nil {
+			return nil, err
+		}
 	}
 	var rows []row
 	warmup, noICL := 0, 0
@@ -234,7 +266,7 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	if len(rows) == 0 {
 		return nil, s.errAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
 	}
-	var ttfts, itls, lats []float64
+	var ttfts, itls, lats, icls []float64
 	for i := range rows {
 		r := &rows[i]
 		a := &r.a
@@ -259,6 +291,9 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 			}
 			if r.latency != nil {
 				lats = append(lats, *r.latency)
+			}
+			for j := 1; j < len(a.Events); j++ {
+				icls = append(icls, a.Events[j].TMS-a.Events[j-1].TMS)
 			}
 		}
 		res.attempts = append(res.attempts, *a)
@@ -289,11 +324,13 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
 	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.report.Stats = append(res.report.Stats, derivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", icls, lv)...)
 	res.derivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
 	res.toolOK = valid
 	if warmup > 0 {
 		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
 	}
+	res.report.Notes = append(res.report.Notes, AIPerfMalformedNote)
 	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
 	if noICL > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d successful records have no inter_chunk_latency list: only their first event and end are known", noICL))

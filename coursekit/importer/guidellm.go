@@ -11,6 +11,17 @@ import (
 
 var guidellmPct = regexp.MustCompile(`^p[0-9]+$`)
 
+// Metric names of guidellm's "total" TTFT block, by what it holds. The
+// importer tells them apart by the block's count against the listed
+// requests (guidellm 0.8.1, checked against coursekit sim with faults:
+// successes plus the errored requests that got a first token, the others
+// left out; older code read as: every request, a missing first token as 0).
+const (
+	GuidellmTotalFirstToken = "ttft_ms (total: successes + errored with a first token)"
+	GuidellmTotalZero       = "ttft_ms (total: every request, no first token as 0)"
+	GuidellmTotal           = "ttft_ms (total: requests unknown)"
+)
+
 // guidellmLevel turns guidellm's percentile keys into ours: p001 is 0.1%,
 // p01 is 1%, p999 is 99.9%, p50 is 50%.
 func guidellmLevel(k string) string {
@@ -44,6 +55,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		return nil, err
 	}
 	layout := "v0.3 (no metadata.version)"
+	version := ""
 	if root.has("metadata") {
 		md, err := root.sub("metadata")
 		if err != nil {
@@ -52,6 +64,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		if v, _ := md.optNum("version"); v != nil {
 			layout = fmt.Sprintf("metadata.version %g (v0.4+)", *v)
 		}
+		version, _ = md.str("guidellm_version")
 	}
 	bms, err := root.array("benchmarks")
 	if err != nil {
@@ -107,6 +120,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		path                      string
 	}
 	var rows []row
+	withFirst := 0 // successes + errored requests with a first token
 	origin := math.Inf(1)
 	for _, status := range []string{"successful", "incomplete", "errored"} {
 		if !reqs.has(status) {
@@ -185,6 +199,9 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 				if r.a.Error == "" {
 					r.a.Error = "guidellm errored request without error text"
 				}
+			}
+			if status == "successful" || (status == "errored" && r.first != nil) {
+				withFirst++
 			}
 			origin = min(origin, *r.start)
 			rows = append(rows, r)
@@ -309,7 +326,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 			}
 			for _, status := range []string{"successful", "total"} {
 				if status == "total" && m.key != "time_to_first_token_ms" {
-					continue // the total block matters for TTFT, where errors enter as 0
+					continue // the total block matters for TTFT, where errored requests with a first token enter
 				}
 				sds, err := mets.optSub(m.key)
 				if err != nil || sds == nil {
@@ -321,7 +338,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 				}
 				metric := m.metric
 				if status == "total" {
-					metric += " (total incl. errored as 0)"
+					metric = guidellmTotalMetric(ds, withFirst, len(rows), version)
 				}
 				add := func(o *obj, key, stat string) {
 					v, err := o.optNum(key)
@@ -364,4 +381,28 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		Lossy:        lossy,
 	}
 	return res, nil
+}
+
+// guidellmTotalMetric names the total TTFT block by what its count says it
+// holds: the successes and errored requests that got a first token (0.8.1),
+// or every listed request with a missing first token as 0. Without a count
+// that matches (sampled lists), the version decides.
+func guidellmTotalMetric(ds *obj, withFirst, all int, version string) string {
+	if n, err := ds.optNum("count"); err == nil && n != nil {
+		switch int(*n) {
+		case withFirst:
+			return GuidellmTotalFirstToken
+		case all:
+			return GuidellmTotalZero
+		}
+		return GuidellmTotal
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err == nil {
+		if major > 0 || minor >= 8 {
+			return GuidellmTotalFirstToken
+		}
+		return GuidellmTotalZero
+	}
+	return GuidellmTotal
 }

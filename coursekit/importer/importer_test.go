@@ -282,7 +282,7 @@ func TestGuidellmStatuses(t *testing.T) {
 		t.Errorf("e-1 %+v", a)
 	}
 	// guidellm's total block counts the errored request's TTFT as 0.
-	if s := im.stat(t, "ttft_ms (total incl. errored as 0)", "mean"); *s.Value != 87.5 {
+	if s := im.stat(t, GuidellmTotalZero, "mean"); *s.Value != 87.5 {
 		t.Errorf("total mean %+v", s)
 	}
 	if im.conds["itl_semantics"] != "per_token_amortized" || im.conds["sampled"] != false {

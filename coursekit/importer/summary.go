@@ -176,6 +176,7 @@ var metricBlocks = []blockSpec{
 	{[]string{"time_to_first_token", "ttft"}, "ttft_ms", sumTime},
 	{[]string{"inter_token_latency", "itl"}, "itl_ms", sumTime},
 	{[]string{"request_latency"}, "e2e_ms", sumTime},
+	{[]string{"inter_chunk_latency", "icl"}, MetricInterChunk, sumTime},
 }
 
 // distKeys are the distribution stats shown, as the tools name them.

@@ -259,7 +259,7 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		}
 		a.Events = append(a.Events, trace.Event{TMS: t, Tokens: tokens})
 		if text != nil && c.textEnd > c.textStart {
-			*text = appendText(*text, msg[c.textStart:c.textEnd]) // after the stamp, before the next message reuses msg
+			*text = c.text(*text, msg) // after the stamp, before the next message reuses msg
 		}
 		if c.finished {
 			sawFinish = true

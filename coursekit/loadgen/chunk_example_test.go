@@ -27,17 +27,17 @@ func Example_parseChunk() {
 		if c.errEnd > 0 {
 			errJSON = m[c.errStart:c.errEnd]
 		}
-		fmt.Printf("choices %d finished %v usage %v %d/%d error %q\n", c.choices, c.finished, c.hasUsage, c.prompt, c.completed, errJSON)
+		fmt.Printf("choices %d finished %v usage %v %d/%d error %q text %q\n", c.choices, c.finished, c.hasUsage, c.prompt, c.completed, errJSON, c.text(nil, []byte(m)))
 	}
 	// Output:
-	// choices 1 finished false usage false 0/0 error ""
-	// choices 1 finished true usage false 0/0 error ""
-	// choices 0 finished false usage true 8/4 error ""
-	// choices 1 finished false usage true 8/2 error ""
-	// choices 0 finished false usage false 0/0 error "{\"message\":\"overloaded\",\"code\":503}"
-	// error: invalid JSON: unexpected end of message (want a value)
+	// choices 1 finished false usage false 0/0 error "" text " the"
+	// choices 1 finished true usage false 0/0 error "" text "é\n"
+	// choices 0 finished false usage true 8/4 error "" text ""
+	// choices 1 finished false usage true 8/2 error "" text ""
+	// choices 0 finished false usage false 0/0 error "{\"message\":\"overloaded\",\"code\":503}" text ""
+	// error: invalid JSON: unexpected end of message
 	// error: invalid JSON at offset 26: data after the top-level value
-	// error: invalid JSON at offset 33: completion_tokens is not a whole number
+	// error: invalid JSON at offset 30: completion_tokens is not a whole number
 }
 
 // On every prefix of a set of real chunks, the scanner accepts exactly
@@ -46,6 +46,10 @@ func Example_parseChunkAgreesWithEncodingJSON() {
 	type old struct {
 		Choices []struct {
 			FinishReason *string `json:"finish_reason"`
+			Text         *string `json:"text"`
+			Delta        *struct {
+				Content *string `json:"content"`
+			} `json:"delta"`
 		} `json:"choices"`
 		Usage *struct {
 			PromptTokens     int `json:"prompt_tokens"`
@@ -58,6 +62,8 @@ func Example_parseChunkAgreesWithEncodingJSON() {
 		`{"id":"x","choices":[{"index":0,"delta":{"role":"assistant","content":"a\"b\\c\u0041"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":20,"total_tokens":30}}`,
 		`{"error":{"message":"bad","type":"x","code":500},"choices":null}`,
 		` { "choices" : [ ] , "usage" : null , "n" : -1.5e+3 , "t" : [true,false,null,{}] } `,
+		`{"choices":[{"index":0,"delta":{"content":null}},{"index":1,"delta":{"role":"assistant","content":"\ud83d\ude00 \ud800 \u00e9\t\/"}}]}`,
+		`{"choices":[{"index":0,"text":"\"quoted\" and \\ back","finish_reason":null}]}`,
 	}
 	tried, agree := 0, 0
 	for _, m := range msgs {
@@ -69,12 +75,18 @@ func Example_parseChunkAgreesWithEncodingJSON() {
 			tried++
 			same := (oerr == nil) == (err == nil)
 			if same && err == nil {
-				fin := false
+				fin, text, hasText := false, "", false
 				for _, ch := range o.Choices {
 					fin = fin || (ch.FinishReason != nil && *ch.FinishReason != "")
+					for _, t := range []*string{ch.Text, deltaContent(ch.Delta)} {
+						if t != nil && !hasText {
+							text, hasText = *t, true
+						}
+					}
 				}
 				hasErr := len(o.Error) > 0 && string(o.Error) != "null"
-				same = c.choices == len(o.Choices) && c.finished == fin && c.hasUsage == (o.Usage != nil) && (c.errEnd > 0) == hasErr
+				same = c.choices == len(o.Choices) && c.finished == fin && c.hasUsage == (o.Usage != nil) && (c.errEnd > 0) == hasErr &&
+					string(c.text(nil, b)) == text
 				if o.Usage != nil {
 					same = same && c.prompt == o.Usage.PromptTokens && c.completed == o.Usage.CompletionTokens
 				}
@@ -89,4 +101,13 @@ func Example_parseChunkAgreesWithEncodingJSON() {
 	fmt.Println(agree == tried)
 	// Output:
 	// true
+}
+
+func deltaContent(d *struct {
+	Content *string `json:"content"`
+}) *string {
+	if d == nil {
+		return nil
+	}
+	return d.Content
 }

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,12 +39,24 @@ func startSim(t *testing.T, cfg sim.Config) (*sim.Server, string) {
 // which proves the trace is valid.
 func run(t *testing.T, ctx context.Context, cfg loadgen.Config) (*loadgen.Result, *trace.Trace, string) {
 	t.Helper()
+	return runWatched(t, ctx, cfg, nil)
+}
+
+// runWatched is run with watch called on every write of the trace: a test
+// stops a run when the outcomes it is about have been recorded, instead of
+// after a time that a loaded machine may not keep.
+func runWatched(t *testing.T, ctx context.Context, cfg loadgen.Config, watch func([]byte)) (*loadgen.Result, *trace.Trace, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "trace.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := loadgen.Run(ctx, cfg, f)
+	var w io.Writer = f
+	if watch != nil {
+		w = watchWriter{f, watch}
+	}
+	res, err := loadgen.Run(ctx, cfg, w)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +69,111 @@ func run(t *testing.T, ctx context.Context, cfg loadgen.Config) (*loadgen.Result
 		t.Fatalf("sent %d, recorded %d, in the file %d", res.Sent, res.Recorded, len(tr.Attempts))
 	}
 	return res, tr, path
+}
+
+type watchWriter struct {
+	w     io.Writer
+	watch func([]byte)
+}
+
+func (w watchWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	w.watch(p[:n])
+	return n, err
+}
+
+// outcomeCounter counts the outcomes in the trace lines written so far
+// (the writer writes whole lines).
+type outcomeCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *outcomeCounter) add(p []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	for _, o := range trace.Outcomes {
+		c.n[o.String()] += bytes.Count(p, []byte(`"outcome":"`+o.String()+`"`))
+	}
+}
+
+func (c *outcomeCounter) get(o string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[o]
+}
+
+// hookTransport lets a test see what the client sees: every round trip's
+// error, and every response body's bytes as the client reads them.
+type hookTransport struct {
+	base      http.RoundTripper
+	onRequest func(n int64) error // n counts round trips from 1; an error fails this one
+	onError   func(error)
+	onRead    func(body int64, p []byte)
+	n, bodies atomic.Int64
+}
+
+func (h *hookTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if h.onRequest != nil {
+		if err := h.onRequest(h.n.Add(1)); err != nil {
+			return nil, err
+		}
+	}
+	resp, err := h.base.RoundTrip(req)
+	if err != nil {
+		if h.onError != nil {
+			h.onError(err)
+		}
+		return nil, err
+	}
+	if h.onRead != nil {
+		resp.Body = &hookBody{resp.Body, h.bodies.Add(1), h.onRead}
+	}
+	return resp, nil
+}
+
+type hookBody struct {
+	io.ReadCloser
+	id     int64
+	onRead func(int64, []byte)
+}
+
+func (b *hookBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.onRead(b.id, p[:n])
+	}
+	return n, err
+}
+
+// schedule is the open loop's plan for cfg: the send times in ms that the
+// seed fixes before the first send.
+func schedule(t *testing.T, cfg loadgen.Config) []float64 {
+	t.Helper()
+	gap, err := loadgen.Gaps(cfg.Arrival, cfg.Rate, max(cfg.Burstiness, 1), cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at time.Duration
+	var out []float64
+	for end := cfg.Warmup + cfg.Duration; at < end; at += gap() {
+		out = append(out, math.Round(float64(at.Nanoseconds())/1e3)/1e3)
+	}
+	return out
+}
+
+func scheduledMS(t *testing.T, a trace.Attempt) float64 {
+	t.Helper()
+	var m struct {
+		Sched *float64 `json:"scheduled_ms"`
+	}
+	if json.Unmarshal(a.Meta, &m); m.Sched == nil {
+		t.Fatalf("attempt %s has no meta.scheduled_ms: %s", a.ID, a.Meta)
+	}
+	return *m.Sched
 }
 
 func outcomes(tr *trace.Trace) map[string]int {
@@ -98,63 +218,84 @@ func TestArrivals(t *testing.T) {
 	}
 }
 
-// An open-loop run: warm-up attempts are recorded before the window, each
-// attempt keeps its planned send time, the conditions are in the header,
-// and the card reads the trace.
+// An open-loop run: the schedule is the one the seed fixes, whatever the
+// machine's load; each attempt keeps its planned send time and is never
+// sent before it; the conditions are in the header; and the card counts an
+// attempt in the window by its start time, so a send that lags past either
+// edge of the window moves with its start (the trace says when it was
+// really sent, not when it was planned).
 func TestOpenLoopRun(t *testing.T) {
 	_, url := startSim(t, fast)
 	var mu sync.Mutex
 	var seen []loadgen.Progress
-	res, tr, path := run(t, context.Background(), loadgen.Config{
+	cfg := loadgen.Config{
 		URL: url, Rate: 100, Arrival: loadgen.Poisson, Seed: 3,
-		Warmup: 200 * time.Millisecond, Duration: 800 * time.Millisecond, Timeout: 2 * time.Second, MaxTokens: 5,
+		Warmup: 200 * time.Millisecond, Duration: 800 * time.Millisecond, Timeout: time.Minute, MaxTokens: 5,
 		Progress:      func(p loadgen.Progress) { mu.Lock(); seen = append(seen, p); mu.Unlock() },
 		ProgressEvery: 200 * time.Millisecond,
-	})
+	}
+	res, tr, path := run(t, context.Background(), cfg)
 	if tr.Header.Window != (trace.Window{StartMS: 200, EndMS: 1000}) || tr.Header.Clock != "client" {
 		t.Errorf("header %+v", tr.Header)
 	}
 	var cond map[string]any
 	json.Unmarshal(tr.Header.Conditions, &cond)
-	for k, v := range map[string]any{"loop": "open", "arrival": "poisson", "rate_per_s": 100.0, "timeout_ms": 2000.0, "warmup_ms": 200.0,
+	for k, v := range map[string]any{"loop": "open", "arrival": "poisson", "rate_per_s": 100.0, "timeout_ms": 60000.0, "warmup_ms": 200.0,
 		"model": "sim-model", "max_tokens": 5.0, "prompt_tokens": 32.0, "interval_unit": "event"} {
 		if cond[k] != v {
 			t.Errorf("conditions[%q] = %v, want %v", k, cond[k], v)
 		}
 	}
-	warm := 0
+	var sched []float64
+	warm, inWindow := 0, 0
 	for _, a := range tr.Attempts {
-		var m struct {
-			Sched *float64 `json:"scheduled_ms"`
-		}
-		if json.Unmarshal(a.Meta, &m); m.Sched == nil || a.StartMS < *m.Sched || a.StartMS > *m.Sched+200 {
-			t.Fatalf("attempt %s: start %g, meta %s", a.ID, a.StartMS, a.Meta)
+		at := scheduledMS(t, a)
+		sched = append(sched, at)
+		if a.StartMS < at {
+			t.Errorf("attempt %s sent at %g ms, before its planned %g ms", a.ID, a.StartMS, at)
 		}
 		if a.Outcome != trace.OK || len(a.Events) != 5 || a.OutputTokens != 5 || a.InputTokens != 32 || a.HTTPStatus != 200 {
 			t.Fatalf("attempt %+v", a)
 		}
-		if *m.Sched < 200 {
+		if at < 200 {
 			warm++
 		}
+		if tr.Header.Window.Contains(a.StartMS) {
+			inWindow++
+		} else if at >= 200 && a.StartMS < 200 {
+			t.Errorf("attempt %s planned in the window started before it", a.ID)
+		}
 	}
-	if n := len(tr.Attempts); n < 60 || n > 140 || warm == 0 {
-		t.Errorf("%d attempts (%d warm-up) for 100/s over 1 s", n, warm)
+	slices.Sort(sched)
+	if want := schedule(t, cfg); !slices.Equal(sched, want) {
+		t.Errorf("sent the schedule %v, planned %v", sched, want)
+	}
+	if warm == 0 || warm == len(tr.Attempts) {
+		t.Errorf("%d of %d attempts planned in the warm-up", warm, len(tr.Attempts))
 	}
 	s, err := metrics.SummarizeFile(path, metrics.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.OutsideWindow != int64(warm) || s.Attempts != int64(len(tr.Attempts)-warm) || s.CompleteSuccess != s.Attempts {
-		t.Errorf("card: %d attempts, %d outside, %d ok; warm-up %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, warm)
+	if s.Attempts != int64(inWindow) || s.OutsideWindow != int64(len(tr.Attempts)-inWindow) || s.CompleteSuccess != s.Attempts {
+		t.Errorf("card: %d attempts, %d outside, %d ok; %d attempts started in the window", s.Attempts, s.OutsideWindow, s.CompleteSuccess, inWindow)
 	}
-	t.Logf("lag p50 %.3f ms p99 %.3f ms max %.3f ms over %d sends", res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
-	if res.Lag.N != len(tr.Attempts) || res.Lag.P99 > 200 { // generous: the machine is shared
+	t.Logf("lag p50 %.3f ms p99 %.3f ms max %.3f ms over %d sends; %d planned in the warm-up, %d started in the window", res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N, warm, inWindow)
+	if res.Lag.N != len(tr.Attempts) || res.Lag.P50 < 0 || res.Lag.P99 < res.Lag.P50 || res.Lag.Max < res.Lag.P99 {
 		t.Errorf("lag %+v", res.Lag)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(seen) < 3 || seen[len(seen)-1].Phase != "done" || seen[len(seen)-1].Sent != res.Sent || seen[len(seen)-1].TTFTP95 <= 0 {
-		t.Errorf("progress reports %+v", seen)
+	// Reports come from a ticker (how many is up to the scheduler); the
+	// last one, "done", always comes and has the totals.
+	last := seen[len(seen)-1]
+	if last.Phase != "done" || last.Sent != res.Sent || last.Done != res.Sent || last.InFlight != 0 || last.TTFTP95 <= 0 {
+		t.Errorf("last progress report %+v", last)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Sent < seen[i-1].Sent || seen[i].Elapsed < seen[i-1].Elapsed {
+			t.Errorf("progress went back: %+v then %+v", seen[i-1], seen[i])
+		}
 	}
 }
 
@@ -171,7 +312,7 @@ func TestFaultOutcomes(t *testing.T) {
 		}},
 		{"no first token → timeout with no events", sim.Faults{NoFirstToken: 1}, func(a *trace.Attempt) bool {
 			e2e, _ := a.E2E()
-			return a.Outcome == trace.Timeout && len(a.Events) == 0 && e2e >= 150 && e2e < 400
+			return a.Outcome == trace.Timeout && len(a.Events) == 0 && e2e >= 200 // the timeout's clock starts after start_ms
 		}},
 		{"503 → http_error 503", sim.Faults{HTTP503: 1}, func(a *trace.Attempt) bool {
 			return a.Outcome == trace.HTTPError && a.HTTPStatus == 503 && len(a.Events) == 0 && strings.Contains(a.Error, "503")
@@ -187,11 +328,17 @@ func TestFaultOutcomes(t *testing.T) {
 			cfg := fast
 			cfg.Faults = c.f
 			_, url := startSim(t, cfg)
+			// A replayed schedule sends exactly 5 attempts however slow the
+			// machine; only the case that must time out has a short timeout.
+			timeout := time.Minute
+			if c.f.NoFirstToken > 0 {
+				timeout = 200 * time.Millisecond
+			}
 			_, tr, _ := run(t, context.Background(), loadgen.Config{
-				URL: url, Concurrency: 3, Duration: 300 * time.Millisecond, Timeout: 200 * time.Millisecond, MaxTokens: 6,
+				URL: url, Replay: []float64{0, 0, 0, 20, 40}, Timeout: timeout, MaxTokens: 6,
 			})
-			if len(tr.Attempts) < 3 {
-				t.Fatalf("only %d attempts", len(tr.Attempts))
+			if len(tr.Attempts) != 5 {
+				t.Fatalf("%d attempts, want 5", len(tr.Attempts))
 			}
 			for _, a := range tr.Attempts {
 				if !c.check(&a) {
@@ -204,14 +351,25 @@ func TestFaultOutcomes(t *testing.T) {
 
 // A timeout after some events is still a timeout, and keeps the events
 // that arrived: the TTFT is known even though the answer never completed.
+// The server sends two events at once and then nothing until the client
+// gives up, so the events are in long before the (generous) timeout.
 func TestTimeoutMidStreamKeepsEvents(t *testing.T) {
-	_, url := startSim(t, sim.Config{DecodeStep: 20 * time.Millisecond})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\ndata: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer ts.Close()
 	_, tr, _ := run(t, context.Background(), loadgen.Config{
-		URL: url, Concurrency: 2, Duration: 50 * time.Millisecond, Timeout: 150 * time.Millisecond, MaxTokens: 50,
+		URL: ts.URL, Model: "m", Replay: []float64{0, 0}, Timeout: 5 * time.Second, MaxTokens: 50,
 	})
+	if len(tr.Attempts) != 2 {
+		t.Fatalf("%d attempts, want 2", len(tr.Attempts))
+	}
 	for _, a := range tr.Attempts {
 		e2e, _ := a.E2E()
-		if a.Outcome != trace.Timeout || len(a.Events) < 2 || len(a.Events) >= 50 || e2e < 150 || !strings.Contains(a.Error, "not finished") {
+		if a.Outcome != trace.Timeout || len(a.Events) != 2 || e2e < 5000 || !strings.Contains(a.Error, "not finished") {
 			t.Errorf("attempt %+v", a)
 		}
 	}
@@ -246,7 +404,7 @@ func TestMultiTokenEvents(t *testing.T) {
 	_, url := startSim(t, cfg)
 	for _, cu := range []bool{true, false} {
 		_, tr, _ := run(t, context.Background(), loadgen.Config{
-			URL: url, API: "chat", Concurrency: 1, Duration: 50 * time.Millisecond, MaxTokens: 10, ContinuousUsage: cu,
+			URL: url, API: "chat", Replay: []float64{0}, MaxTokens: 10, ContinuousUsage: cu,
 		})
 		a := tr.Attempts[0]
 		got := []int{}
@@ -263,25 +421,65 @@ func TestMultiTokenEvents(t *testing.T) {
 	}
 }
 
+// flushHook calls after(n) after the n-th Flush of a response.
+type flushHook struct {
+	http.ResponseWriter
+	n     int
+	after func(n int)
+}
+
+func (f *flushHook) Flush() {
+	f.ResponseWriter.(http.Flusher).Flush()
+	f.n++
+	f.after(f.n)
+}
+
 // A server killed mid-run: streams under way break (stream_error), later
-// sends cannot connect (connect_error), and the trace stays valid.
+// sends cannot connect (connect_error), and the trace stays valid. The
+// server is killed by an event, not a clock: the first stream to send its
+// first event after five requests have been answered is cut right after
+// that event; the run is stopped once the trace holds the outcomes.
 func TestServerKilledMidRun(t *testing.T) {
 	s := sim.New(sim.Config{MaxBatch: 64, DecodeStep: 2 * time.Millisecond})
+	defer s.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, kill := context.WithCancel(context.Background())
+	var answered atomic.Int64
+	var kill sync.Once
+	hs := &http.Server{}
+	hs.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/completions") {
+			s.ServeHTTP(w, r)
+			return
+		}
+		// Flush 1 sends the headers, flush 2 the first event.
+		s.ServeHTTP(&flushHook{ResponseWriter: w, after: func(n int) {
+			if n == 2 && answered.Load() >= 5 {
+				kill.Do(func() { hs.Close() }) // every connection dropped at once, as when a server dies
+			}
+		}}, r)
+		answered.Add(1)
+	})
 	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln) }()
-	time.AfterFunc(500*time.Millisecond, kill)
-	_, tr, _ := run(t, context.Background(), loadgen.Config{
-		URL: "http://" + ln.Addr().String(), Rate: 100, Arrival: loadgen.Constant, Duration: time.Second, Timeout: 2 * time.Second, MaxTokens: 20,
+	go func() { served <- hs.Serve(ln) }()
+
+	ctx, stop := context.WithTimeout(context.Background(), 2*time.Minute) // only if the run never shows the outcomes
+	defer stop()
+	var seen outcomeCounter
+	_, tr, _ := runWatched(t, ctx, loadgen.Config{
+		URL: "http://" + ln.Addr().String(), Rate: 100, Arrival: loadgen.Constant, Duration: time.Minute, Timeout: time.Minute, MaxTokens: 20,
+	}, func(p []byte) {
+		seen.add(p)
+		if seen.get("ok") >= 5 && seen.get("stream_error") >= 1 && seen.get("connect_error") >= 5 {
+			stop()
+		}
 	})
 	<-served
 	o := outcomes(tr)
 	t.Logf("outcomes %v", o)
-	if o["ok"] < 10 || o["stream_error"] < 1 || o["connect_error"] < 20 || o["ok"]+o["stream_error"]+o["connect_error"] != len(tr.Attempts) {
+	if o["ok"] < 5 || o["stream_error"] < 1 || o["connect_error"] < 5 || o["ok"]+o["stream_error"]+o["connect_error"]+o["cancelled"] != len(tr.Attempts) {
 		t.Errorf("outcomes %v", o)
 	}
 	for _, a := range tr.Attempts {
@@ -291,69 +489,117 @@ func TestServerKilledMidRun(t *testing.T) {
 	}
 }
 
+// The client cancelled mid-run (SIGINT in the CLI): every attempt started
+// is recorded, the unfinished ones as in_flight (not failures) with the
+// events that arrived before; the trace reads back and the card summarises
+// it. The streams never end on their own, and the run
+// is cancelled once five of them have delivered an event to the client.
+func TestClientCancelledMidRun(t *testing.T) {
+	_, url := startSim(t, sim.Config{MaxBatch: 64, DecodeStep: 5 * time.Millisecond})
+	{
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // only if nothing ever arrives
+		var mu sync.Mutex
+		delivered := map[int64]bool{}
+		hook := &hookTransport{base: loadgen.NewClient().Transport, onRead: func(body int64, p []byte) {
+			if !bytes.Contains(p, []byte("\n\n")) { // the end of a message; one read holds a whole event here
+				return
+			}
+			mu.Lock()
+			delivered[body] = true
+			if len(delivered) >= 5 {
+				cancel()
+			}
+			mu.Unlock()
+		}}
+		res, tr, path := run(t, ctx, loadgen.Config{URL: url, Model: "m", Rate: 100, Duration: time.Minute, MaxTokens: 1_000_000, Seed: 9,
+			Client: &http.Client{Transport: hook}})
+		cancel()
+		o := outcomes(tr)
+		if !res.Interrupted || o["in_flight"] < 5 || o["in_flight"] != len(tr.Attempts) {
+			t.Errorf("outcomes %v", o)
+		}
+		streamed := 0
+		for _, a := range tr.Attempts {
+			if len(a.Events) > 0 {
+				streamed++ // cut mid-stream: the events that arrived are kept
+			}
+			if a.HasEnd {
+				t.Errorf("in-flight attempt %s has an end", a.ID)
+			}
+		}
+		if streamed < 5 {
+			t.Errorf("only %d of %d cancelled attempts kept their events; 5 had delivered one", streamed, len(tr.Attempts))
+		}
+		s, err := metrics.SummarizeFile(path, metrics.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Attempts+s.OutsideWindow != int64(len(tr.Attempts)) || s.CompleteSuccess != 0 || s.Failures != 0 {
+			t.Errorf("card %d attempts, %d ok", s.Attempts, s.CompleteSuccess)
+		}
+	}
+}
+
 // The unit's point: slow the server down five times. A closed loop sends
 // far fewer requests (it waits for answers, so its arrival rate falls and
 // the overload stays hidden); an open loop keeps sending at its rate.
+//
+// Both sides are bounds that a loaded machine cannot break: the open loop
+// sends its whole schedule (counted by planned time), and a slowed request
+// takes at least 10 steps × 2 ms × 5 = 100 ms of the simulator's timers, so
+// 4 users cannot start more than 4 × 8 requests in 700 ms.
 func TestClosedLoopHidesSlowdownOpenLoopDoesNot(t *testing.T) {
 	s, url := startSim(t, sim.Config{MaxBatch: 4, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 10})
-	rate := func(cfg loadgen.Config) float64 {
-		cfg.URL, cfg.Duration, cfg.Timeout, cfg.MaxTokens = url, 700*time.Millisecond, 5*time.Second, 10
+	sends := func(cfg loadgen.Config) (planned, started int) {
+		cfg.URL, cfg.Duration, cfg.Timeout, cfg.MaxTokens = url, 700*time.Millisecond, time.Minute, 10
 		_, tr, _ := run(t, context.Background(), cfg)
-		n := 0
 		for _, a := range tr.Attempts {
+			if tr.Header.Window.Contains(scheduledMS(t, a)) {
+				planned++
+			}
 			if tr.Header.Window.Contains(a.StartMS) {
-				n++
+				started++
 			}
 		}
-		return float64(n) / tr.Header.Window.Seconds()
+		return planned, started
 	}
 	closed := loadgen.Config{Concurrency: 4}
-	open := loadgen.Config{Rate: 50, Arrival: loadgen.Constant}
-	closedFast, openFast := rate(closed), rate(open)
+	open := loadgen.Config{Rate: 100, Arrival: loadgen.Constant}
+	_, closedFast := sends(closed)
+	openFast, _ := sends(open)
 	s.SetSlowdown(5)
-	closedSlow, openSlow := rate(closed), rate(open)
-	t.Logf("closed loop: %.0f → %.0f req/s; open loop: %.0f → %.0f req/s", closedFast, closedSlow, openFast, openSlow)
-	if closedSlow > 0.5*closedFast {
-		t.Errorf("closed loop did not slow down: %.0f → %.0f req/s", closedFast, closedSlow)
+	_, closedSlow := sends(closed)
+	openSlow, _ := sends(open)
+	t.Logf("requests sent in 700 ms: closed loop %d → %d; open loop %d → %d", closedFast, closedSlow, openFast, openSlow)
+	if closedSlow > 4*8 {
+		t.Errorf("closed loop against the slowed server sent %d requests; 4 users waiting ≥ 100 ms each can send at most 32", closedSlow)
 	}
-	if math.Abs(openSlow-openFast) > 0.1*openFast || math.Abs(openFast-50) > 5 {
-		t.Errorf("open loop rate changed: %.0f → %.0f req/s", openFast, openSlow)
+	if openFast != 70 || openSlow != 70 {
+		t.Errorf("open loop at 100/s over 700 ms planned %d then %d sends, want 70 both times", openFast, openSlow)
 	}
 }
 
 // The client's own error: its TTFT minus the server's (first event sent −
 // request received), matched by X-Request-Id. Both clocks are monotonic and
-// each TTFT is a difference on one clock, so no clock sync is needed.
-//
-// The bound (p99 < 20 ms) is generous, and the run is repeated up to three
-// times: on a shared 2-core machine with a load average above the core
-// count, the scheduler sometimes parks the whole test process for ~100 ms,
-// which then measures the neighbours, not the client. Every run's figures
-// are logged.
+// each TTFT is a difference on one clock, so no clock sync is needed. The
+// property is causality and a complete match; how small the error is, is
+// a measurement (make bench-client), logged here only.
 func TestClientTTFTErrorAgainstServerTruth(t *testing.T) {
 	const rate = 200.0
-	var p99s []float64
-	for try := range 3 {
-		errs := ttftErrors(t, rate, uint64(5+try))
-		p := func(q float64) float64 { return errs[max(int(math.Ceil(q*float64(len(errs))))-1, 0)] }
-		t.Logf("client TTFT − server TTFT at %.0f req/s, n=%d: p50 %.3f ms, p99 %.3f ms, max %.3f ms, min %.3f ms",
-			rate, len(errs), p(0.50), p(0.99), errs[len(errs)-1], errs[0])
-		if errs[0] < 0 { // causality: the client cannot see an event before the server sends it
-			t.Fatalf("client saw a first event %.3f ms before the server sent it", -errs[0])
-		}
-		p99s = append(p99s, p(0.99))
-		if p(0.99) <= 20 || raceEnabled {
-			return
-		}
+	errs := ttftErrors(t, rate, 5)
+	p := func(q float64) float64 { return errs[max(int(math.Ceil(q*float64(len(errs))))-1, 0)] }
+	t.Logf("client TTFT − server TTFT at %.0f req/s, n=%d: p50 %.3f ms, p99 %.3f ms, max %.3f ms, min %.3f ms",
+		rate, len(errs), p(0.50), p(0.99), errs[len(errs)-1], errs[0])
+	if errs[0] < 0 { // causality: the client cannot see an event before the server sends it
+		t.Fatalf("client saw a first event %.3f ms before the server sent it", -errs[0])
 	}
-	t.Errorf("client TTFT error p99 above 20 ms in every run: %v ms", p99s)
 }
 
 // ttftErrors runs an open loop against a fresh simulator and returns the
 // sorted per-attempt differences client TTFT − server TTFT, in ms.
 func ttftErrors(t *testing.T, rate float64, seed uint64) []float64 {
 	s, url := startSim(t, sim.Config{MaxBatch: 64, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 8})
-	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Rate: rate, Duration: time.Second, Timeout: 5 * time.Second, MaxTokens: 8, Seed: seed})
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Rate: rate, Duration: time.Second, Timeout: time.Minute, MaxTokens: 8, Seed: seed})
 	truth := map[string]sim.Truth{}
 	for _, x := range s.Truths() {
 		truth[x.ID] = x
@@ -403,5 +649,38 @@ func TestReplay(t *testing.T) {
 	slices.Sort(sched)
 	if !slices.Equal(sched, []float64{0, 10, 10, 80}) || outcomes(tr)["ok"] != 4 {
 		t.Errorf("scheduled %v, outcomes %v", sched, outcomes(tr))
+	}
+}
+
+// One user sending one request after another keeps one connection: the
+// client reads each body to its end after [DONE], so the connection goes
+// back to the pool instead of being closed (which cost every request a new
+// TCP handshake and a new server connection). The run is stopped at the
+// seventh request, so it always has six answers to reuse one connection for.
+func TestConnectionReuse(t *testing.T) {
+	s := sim.New(sim.Config{DecodeStep: time.Millisecond, MaxBatch: 16})
+	ts := httptest.NewUnstartedServer(s)
+	var conns atomic.Int64
+	ts.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	ts.Start()
+	defer func() { s.Close(); ts.Close() }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hook := &hookTransport{base: loadgen.NewClient().Transport, onRequest: func(n int64) error {
+		if n == 7 {
+			cancel()
+			return context.Canceled
+		}
+		return nil
+	}}
+	res, _, _ := run(t, ctx, loadgen.Config{
+		URL: ts.URL, Model: "m", Concurrency: 1, Duration: time.Minute, Timeout: time.Minute, MaxTokens: 3, Client: &http.Client{Transport: hook},
+	})
+	if res.Sent != 7 || res.Outcomes["ok"] != 6 || res.Outcomes["in_flight"] != 1 || conns.Load() != 1 {
+		t.Errorf("sent %d, outcomes %v, %d connections (want 6 ok over 1 connection)", res.Sent, res.Outcomes, conns.Load())
 	}
 }

@@ -52,7 +52,7 @@ func TestAttemptsTableIsInChinese(t *testing.T) {
 			}
 		}
 	}
-	ttft := df.Col("首字时延 TTFT(ms)").Float()
+	ttft := df.Col("首字时延 TTFT（ms）").Float()
 	if ttft[6] != 1200 || !math.IsNaN(ttft[8]) {
 		t.Errorf("ttft: %v", ttft)
 	}

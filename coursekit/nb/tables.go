@@ -1,6 +1,10 @@
 package nb
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
@@ -13,7 +17,7 @@ import (
 // and a missing TTFT or E2E shows as 缺失. For display only; compute with
 // coursekit/metrics.
 func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
-	rows := [][]string{{"尝试", "发起时刻(ms)", "结果", "完整成功", "事件数", "首字时延 TTFT(ms)", "端到端时延 E2E(ms)", "质量", "错误信息(trace 原文)"}}
+	rows := [][]string{{"尝试", "发起时刻（ms）", "结果", "完整成功", "事件数", "首字时延 TTFT（ms）", "端到端时延 E2E（ms）", "质量", "错误信息（trace 原文）"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		ttft, e2e := "", "" // empty is missing: Table shows 缺失
@@ -63,6 +67,50 @@ func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
 			ttft = Num(*v.TTFTMS)
 		}
 		rows = append(rows, []string{v.Attempt, complete, ttft, q, VerdictText(a, sloMS)})
+	}
+	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false))
+}
+
+// conditionNames are the Chinese names of the condition keys the course's
+// tools write; other keys are shown as they are.
+var conditionNames = map[string]string{
+	"source": "来源", "observation_point": "观察点", "model": "模型", "input_tokens": "输入长度",
+	"output_tokens": "输出长度", "arrival": "到达过程", "timeout_policy": "超时策略", "retries": "重试",
+	"warmup": "预热", "prefix_reuse": "前缀复用", "quality_rubric": "质量量表", "event_semantics": "事件与 token",
+	"events": "事件与 token", "generator": "生成工具", "seed": "随机种子", "capture_ms": "抓取截止",
+	"loop": "开环或闭环", "concurrency": "并发用户数", "rate": "计划到达率", "max_tokens": "请求的输出长度",
+}
+
+// ConditionsTable is a trace header's condition list (model, lengths,
+// arrival process, timeout policy, warm-up, ...) as a two-column table,
+// in the header's order: each condition under its Chinese name (with the
+// key the trace uses), and its value as the trace recorded it.
+func ConditionsTable(t *trace.Trace) dataframe.DataFrame {
+	rows := [][]string{{"条件", "trace 里记录的值"}}
+	dec := json.NewDecoder(bytes.NewReader(t.Header.Conditions))
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				break
+			}
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				break
+			}
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				s = string(v)
+			}
+			key := fmt.Sprint(k)
+			if zh, ok := conditionNames[key]; ok {
+				key = zh + "（" + key + "）"
+			}
+			rows = append(rows, []string{key, s})
+		}
+	}
+	if len(rows) == 1 {
+		rows = append(rows, []string{"（没有记录）", ""})
 	}
 	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -65,13 +66,14 @@ func Num(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
 }
 
-// MS prints a latency that may be missing: "700 ms", or 缺失 for nil (no
-// first output, or no sample at all). Never 0.
+// MS prints a latency that may be missing: "700 ms", "62.5 ms" (at most
+// one decimal: a millisecond clock has no more), or 缺失 for nil (no first
+// output, or no sample at all). Never 0.
 func MS(v *float64) string {
 	if v == nil {
 		return Missing
 	}
-	return Num(*v) + " ms"
+	return Num(math.Round(*v*10)/10) + " ms"
 }
 
 // Text prints a value for a learner: bool as 是/否, a nil *float64 as
@@ -99,20 +101,43 @@ func Text(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Unset is the value a prediction field holds until the learner writes a
-// guess (-1: no count or latency in this unit is negative).
+// List prints values with their unit, the Chinese way: "100 ms、150 ms".
+func List(values []float64, unit string) string {
+	if len(values) == 0 {
+		return "无"
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = Num(v)
+		if unit != "" {
+			parts[i] += " " + unit
+		}
+	}
+	return strings.Join(parts, "、")
+}
+
+// Unset is the value a numeric prediction field holds until the learner
+// writes a guess (-1: no count or latency in this unit is negative). A
+// text answer is unset while it is "" or "?".
 const Unset = -1
 
 // Compare is the check of a predict → compute → check step: it prints
 // what was asked, the learner's guess and the computed value on one line,
 // and says whether they agree. A guess still at Unset says so instead.
-// Numbers agree within 0.1 %. It returns whether they agree.
+// Numbers agree within 0.1 % (CompareWithin takes another tolerance). It
+// returns whether they agree.
 func Compare(what string, guess, actual any) bool {
-	agree := same(guess, actual)
+	return CompareWithin(what, guess, actual, 1e-3)
+}
+
+// CompareWithin is Compare for estimates: numbers agree when they differ
+// by at most relTol of the computed value (0.1 is 10 %).
+func CompareWithin(what string, guess, actual any, relTol float64) bool {
+	agree := same(guess, actual, relTol)
 	verdict := "一致 ✓"
 	switch {
 	case isUnset(guess):
-		verdict = "你还没有写预测（先把 -1 改成你的猜测，再运行）"
+		verdict = "请先把占位值改成你的答案，再运行"
 	case !agree:
 		verdict = "不一致 ✗：回到上面的推理，找出差在哪一步"
 	}
@@ -122,12 +147,15 @@ func Compare(what string, guess, actual any) bool {
 
 func guessText(v any) string {
 	if isUnset(v) {
-		return "（未填）"
+		return "未填"
 	}
 	return Text(v)
 }
 
 func isUnset(v any) bool {
+	if s, ok := v.(string); ok {
+		return strings.TrimSpace(s) == "" || strings.TrimSpace(s) == "?" || strings.TrimSpace(s) == "？"
+	}
 	f, ok := number(v)
 	return ok && f == Unset
 }
@@ -150,11 +178,11 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-func same(a, b any) bool {
+func same(a, b any, relTol float64) bool {
 	fa, oka := number(a)
 	fb, okb := number(b)
 	if oka && okb {
-		return math.Abs(fa-fb) <= math.Max(1e-9, 1e-3*math.Abs(fb))
+		return math.Abs(fa-fb) <= math.Max(1e-9, relTol*math.Abs(fb))
 	}
-	return Text(a) == Text(b)
+	return strings.EqualFold(strings.TrimSpace(Text(a)), strings.TrimSpace(Text(b)))
 }

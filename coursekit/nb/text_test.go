@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -76,8 +77,8 @@ func TestTextNeverPrintsEnglishBooleansOrZeroForMissing(t *testing.T) {
 	if Text(missing) != Missing || MS(missing) != Missing {
 		t.Error("a nil latency must read 缺失")
 	}
-	v := 62.5
-	if MS(&v) != "62.5 ms" || Num(1.0/3) != "0.333" {
+	v, w := 62.5, 10.808
+	if MS(&v) != "62.5 ms" || MS(&w) != "10.8 ms" || Num(1.0/3) != "0.333" {
 		t.Errorf("MS %q, Num %q", MS(&v), Num(1.0/3))
 	}
 }
@@ -110,10 +111,23 @@ func TestCompareReadsThePredictionBack(t *testing.T) {
 	}
 	noEnglishCode(t, "Compare", out)
 	out = stdout(t, func() { ok = Compare("E2E 比 TTFT+ΣITL 多多少 ms", Unset, 50.0) })
-	if ok || !strings.Contains(out, "还没有写预测") {
+	if ok || !strings.Contains(out, "你的预测 未填") || !strings.Contains(out, "请先把占位值改成你的答案") {
 		t.Errorf("unset guess: %v %q", ok, out)
 	}
-	if !same(0.4, 0.4000001) || same(0.4, 0.5) {
+	out = stdout(t, func() { ok = Compare("测验", "?", "B") })
+	if ok || !strings.Contains(out, "未填") {
+		t.Errorf("unset text answer: %v %q", ok, out)
+	}
+	if got := List([]float64{100, 150}, "ms"); got != "100 ms、150 ms" {
+		t.Errorf("List: %q", got)
+	}
+	if !Compare("测验", " b", "B") {
+		t.Error("a text answer compares without case or spaces")
+	}
+	if !CompareWithin("到达率", 7.0, 7.5, 0.1) || CompareWithin("到达率", 6.0, 7.5, 0.1) {
+		t.Error("CompareWithin: 7.0 is within 10 % of 7.5, 6.0 is not")
+	}
+	if !same(0.4, 0.4000001, 1e-3) || same(0.4, 0.5, 1e-3) {
 		t.Error("numbers agree within 0.1 % and not beyond")
 	}
 }
@@ -142,5 +156,33 @@ func TestTablesKeepFailuresAndSpeakChinese(t *testing.T) {
 	}
 	if h := TableHTML(VerdictTable(tr, 500)); !strings.Contains(h, html.EscapeString("否：时延（TTFT 800 ms > 门槛 500 ms）")) {
 		t.Error("R6 drops out at 500 ms for its TTFT")
+	}
+}
+
+func TestConditionsTableKeepsTheHeaderOrder(t *testing.T) {
+	tr := readUnit(t)
+	df := ConditionsTable(tr)
+	if df.Nrow() < 5 || df.Elem(0, 0).String() != "来源（source）" || df.Elem(1, 0).String() != "观察点（observation_point）" {
+		t.Fatalf("conditions table:\n%v", df)
+	}
+	tr.Header.Conditions = nil
+	if df := ConditionsTable(tr); df.Nrow() != 1 || df.Elem(0, 0).String() != "（没有记录）" {
+		t.Fatalf("no conditions: %v", df)
+	}
+}
+
+func TestCardTableShowsWhatTheCardSaysWithUnits(t *testing.T) {
+	c := &card.Card{Conditions: []card.Condition{{
+		SLO: card.Figure{Value: 1, Unit: card.Seconds}, P95: card.Figure{Value: 2},
+		FailureRate: card.Ratio{Num: 2, Den: 10, Unit: "失败尝试/全部尝试"}, Qualified: 5,
+	}}}
+	h := TableHTML(CardTable(c))
+	for _, want := range []string{"1 s", "2 （无单位）", "2 / 10（失败尝试/全部尝试）", ">5<"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("card table lacks %q:\n%s", want, h)
+		}
+	}
+	if h := TableHTML(CardTable(&card.Card{})); !strings.Contains(h, "还没有填写门槛条件") {
+		t.Errorf("blank card: %s", h)
 	}
 }

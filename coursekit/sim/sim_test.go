@@ -304,8 +304,33 @@ func scrape(t *testing.T, url, name string) float64 {
 	return 0
 }
 
+// waitFor polls cond until it holds; the deadline is there only so that a
+// broken server fails the test instead of hanging it.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+// done counts the requests the server has finished.
+func done(s *sim.Server) int {
+	n := 0
+	for _, x := range s.Truths() {
+		if x.Done {
+			n++
+		}
+	}
+	return n
+}
+
 // Under overload the device is busy nearly all the time while the queue
-// keeps growing: busy is not fast.
+// keeps growing: busy is not fast. The test waits for states, not for
+// times: the batch is full while anyone queues, the device has been busy
+// for a whole busy window, and a second wave lengthens the queue while the
+// device is slowed so much that nobody can leave it meanwhile.
 func TestOverloadBusyButQueueGrows(t *testing.T) {
 	cfg := sim.Config{MaxBatch: 2, DecodeStep: 5 * time.Millisecond, DefaultMaxTokens: 20, BusyWindow: 300 * time.Millisecond}
 	s, ts := start(t, cfg)
@@ -314,42 +339,48 @@ func TestOverloadBusyButQueueGrows(t *testing.T) {
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000}}
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	send := func() {
-		defer wg.Done()
-		resp, err := client.Post(ts.URL+"/v1/completions", "application/json", strings.NewReader(`{"prompt":"x","stream":true}`))
-		if err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
+	wave := func(n int) {
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp, err := client.Post(ts.URL+"/v1/completions", "application/json", strings.NewReader(`{"prompt":"x","stream":true}`))
+				if err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}()
 		}
 	}
-	// 200 req/s against a capacity of 2 / (20 × 5 ms) = 20 req/s.
-	go func() {
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				wg.Add(1)
-				go send()
-			}
-		}
-	}()
-	time.Sleep(400 * time.Millisecond)
+	// queued reports whether all n requests sent so far are in the engine:
+	// waiting, in the batch or finished.
+	queued := func(n int) func() bool {
+		return func() bool { st := s.Stats(); return st.QueueDepth+st.BatchSize+done(s) == n }
+	}
+	// 40 requests at once against a batch of 2 that takes 20 × 5 ms each:
+	// at least 2 s of work.
+	wave(40)
+	waitFor(t, "40 requests in the engine", queued(40))
+	tokens := func() float64 { return scrape(t, ts.URL, "sim_generated_tokens_total") }
+	t0 := tokens()
+	// 2 × 61 tokens = 61 full steps of ≥ 5 ms: a whole busy window.
+	waitFor(t, "a busy window of steps", func() bool { return tokens() >= t0+2*61 })
 	q1 := scrape(t, ts.URL, "sim_queue_depth")
-	time.Sleep(400 * time.Millisecond)
-	q2 := scrape(t, ts.URL, "sim_queue_depth")
 	busy := scrape(t, ts.URL, "sim_device_busy_ratio")
 	batch := scrape(t, ts.URL, "sim_batch_size")
-	close(stop)
-	t.Logf("queue %g → %g, busy %.3f, batch %g", q1, q2, busy, batch)
-	if busy < 0.9 || !(q2 > q1+20) || batch != 2 {
+	// A step now takes 50 s: at most the step under way ends before the
+	// second wave is in, so at most 2 requests leave the queue.
+	s.SetSlowdown(10000)
+	d1 := done(s)
+	wave(20)
+	waitFor(t, "60 requests in the engine", queued(60))
+	q2 := scrape(t, ts.URL, "sim_queue_depth")
+	t.Logf("queue %g → %g, busy %.3f, batch %g; %d then %d finished", q1, q2, busy, batch, d1, done(s))
+	if busy < 0.9 || batch != 2 || q1 < 1 || q2 < q1+18 {
 		t.Errorf("overload: queue %g → %g, busy %.3f, batch %g", q1, q2, busy, batch)
 	}
-	if st := s.Stats(); st.QueueDepth < 20 {
-		t.Errorf("stats %+v", st)
+	if st := s.Stats(); st.QueueDepth != int(q2) || st.BatchSize != 2 {
+		t.Errorf("stats %+v, /metrics queue %g", st, q2)
 	}
 	s.Close() // releases the queued requests
 	wg.Wait()

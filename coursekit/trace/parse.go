@@ -12,7 +12,11 @@ type lineParser struct {
 	s    scanner
 }
 
-func newLineParser(file string) *lineParser { return &lineParser{file: file} }
+func newLineParser(file string) *lineParser {
+	lp := &lineParser{file: file}
+	lp.s.UTF8 = true // the trace format requires UTF-8 strings
+	return lp
+}
 
 func (lp *lineParser) parseBlock(b *block) {
 	b.atts = b.atts[:0]
@@ -75,20 +79,20 @@ const attemptFields = "attempt, request, start_ms, outcome, http_status, events,
 
 func (lp *lineParser) parseAttempt(l []byte, a *Attempt, b *block) error {
 	s := &lp.s
-	s.b, s.i = l, 0
+	s.B, s.I = l, 0
 	if s.peek() != '{' {
 		if s.peek() == '[' || s.peek() == '"' || s.peek() == 'n' || s.peek() == 't' || s.peek() == 'f' || s.peek() == '-' || (s.peek() >= '0' && s.peek() <= '9') {
-			if err := s.skip(0); err == nil && s.peek() == 0 {
+			if err := s.skip(); err == nil && s.AtEOF() {
 				return &Error{Msg: "not a JSON object: each line after the header is one attempt object"}
 			}
 		}
 		return s.syntaxError("want '{'")
 	}
-	s.i++
+	s.I++
 	var seen uint16
 	hasEnd := false
 	if s.peek() == '}' {
-		s.i++
+		s.I++
 	} else {
 		for {
 			key, err := s.key()
@@ -105,17 +109,17 @@ func (lp *lineParser) parseAttempt(l []byte, a *Attempt, b *block) error {
 			seen |= bit
 			switch s.peek() {
 			case ',':
-				s.i++
+				s.I++
 				continue
 			case '}':
-				s.i++
+				s.I++
 			default:
 				return s.syntaxError("want ',' or '}'")
 			}
 			break
 		}
 	}
-	if s.peek() != 0 {
+	if !s.AtEOF() { // a NUL byte is not the end
 		return s.syntaxError("want the end of the line after the object")
 	}
 	for _, req := range [...]struct {
@@ -212,11 +216,11 @@ func (lp *lineParser) field(key []byte, a *Attempt, b *block, hasEnd *bool) (uin
 		a.Error, err = lp.optString()
 		return fError, typed(err, "error", "want a string")
 	case "meta":
-		start := s.i
-		if err := s.skip(0); err != nil {
+		start := s.I
+		if err := s.skip(); err != nil {
 			return fMeta, err
 		}
-		a.Meta = bytes.TrimSpace(append([]byte(nil), s.b[start:s.i]...))
+		a.Meta = bytes.TrimSpace(append([]byte(nil), s.B[start:s.I]...))
 		return fMeta, nil
 	case "trace":
 		return 0, &Error{Msg: "a second header line: the header comes once, on line 1"}
@@ -285,10 +289,10 @@ func (lp *lineParser) events(a *Attempt, b *block) error {
 	if s.peek() != '[' {
 		return fieldErr("events", "want an array of {\"t_ms\":..., \"tokens\":...}")
 	}
-	s.i++
+	s.I++
 	start := len(b.events)
 	if s.peek() == ']' {
-		s.i++
+		s.I++
 		a.Events = b.events[start:start:start]
 		return nil
 	}
@@ -301,7 +305,7 @@ func (lp *lineParser) events(a *Attempt, b *block) error {
 			}
 			return fieldErr(name(""), "want an object {\"t_ms\":..., \"tokens\":...}")
 		}
-		s.i++
+		s.I++
 		e := Event{Tokens: 1}
 		hasT, hasTok := false, false
 		if s.peek() != '}' {
@@ -334,7 +338,7 @@ func (lp *lineParser) events(a *Attempt, b *block) error {
 					return fieldErr(name("."+string(key)), "unknown field (an event has t_ms and tokens)")
 				}
 				if s.peek() == ',' {
-					s.i++
+					s.I++
 					continue
 				}
 				break
@@ -349,9 +353,9 @@ func (lp *lineParser) events(a *Attempt, b *block) error {
 		b.events = append(b.events, e)
 		switch s.peek() {
 		case ',':
-			s.i++
+			s.I++
 		case ']':
-			s.i++
+			s.I++
 			a.Events = b.events[start:len(b.events):len(b.events)]
 			return nil
 		default:

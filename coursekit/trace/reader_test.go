@@ -100,46 +100,56 @@ func TestHeaderOnlyTrace(t *testing.T) {
 	}
 }
 
+// okLine is a valid attempt line.
+const okLine = `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200}],"end_ms":300}`
+
+// badInputCases are the reader's bad-input messages: each bad input gets
+// its own message, located at file:line. TestBadInput checks the part that
+// matters in want; TestBadInputMessagesExact keeps every message byte for
+// byte (testdata/bad_input.golden).
+var badInputCases = []struct {
+	name  string
+	lines []string
+	want  string
+}{
+	{"not JSON", []string{header, `{"attempt":"R1",`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected end of line after column 16`},
+	{"bad token", []string{header, `{"attempt":"R1","start_ms":01}`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected '1' at column 29 (leading zero in a number)`},
+	{"not an object", []string{header, `[1,2]`}, "t.jsonl:2: not a JSON object"},
+	{"no header", []string{okLine}, "t.jsonl:1: missing header"},
+	{"unknown version", []string{`{"trace":"llm-serving/v9","clock":"client","window":{"start_ms":0,"end_ms":1}}`}, `t.jsonl:1: trace: unknown trace version "llm-serving/v9"`},
+	{"header without window", []string{`{"trace":"llm-serving/v1","clock":"client"}`}, "t.jsonl:1: window: missing required header field"},
+	{"empty window", []string{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":5,"end_ms":5}}`}, "t.jsonl:1: window: end_ms 5 must be after start_ms 5"},
+	{"missing attempt", []string{header, `{"start_ms":0,"outcome":"ok","events":[{"t_ms":1}],"end_ms":2}`}, "t.jsonl:2: attempt: missing required field"},
+	{"missing start", []string{header, `{"attempt":"R1","outcome":"ok","events":[{"t_ms":1}],"end_ms":2}`}, `t.jsonl:2: attempt "R1": start_ms: missing required field`},
+	{"missing outcome", []string{header, `{"attempt":"R1","start_ms":0,"events":[{"t_ms":1}],"end_ms":2}`}, `outcome: missing required field`},
+	{"missing end", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout"}`}, `end_ms: missing: a timeout attempt must record its final event`},
+	{"unknown outcome", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"success","end_ms":2}`}, `outcome: unknown outcome "success"`},
+	{"duplicate id", []string{header, okLine, okLine}, `t.jsonl:3: attempt "R1": attempt: duplicate attempt id (first used on line 2)`},
+	{"events out of order", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200},{"t_ms":150}],"end_ms":300}`}, "events[1].t_ms: 150 is before events[0].t_ms 200"},
+	{"event before start", []string{header, `{"attempt":"R1","start_ms":100,"outcome":"ok","events":[{"t_ms":50}],"end_ms":300}`}, "events[0].t_ms: 50 is before start_ms 100"},
+	{"end before last event", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200}],"end_ms":150}`}, "end_ms: 150 is before the last event at 200"},
+	{"negative", []string{header, `{"attempt":"R1","start_ms":-5,"outcome":"timeout","end_ms":2}`}, "start_ms: is negative (-5)"},
+	{"NaN", []string{header, `{"attempt":"R1","start_ms":NaN,"outcome":"timeout","end_ms":2}`}, "start_ms: is NaN"},
+	{"Inf", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":1e999}`}, "end_ms: is infinite"},
+	{"tokens < 1", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":0}],"end_ms":2}`}, "events[0].tokens: is 0; an event carries at least 1 token"},
+	{"ok without events", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[],"end_ms":2}`}, "events: an ok attempt has no events"},
+	{"in flight with end", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"in_flight","end_ms":2}`}, "end_ms: an in_flight attempt has not ended"},
+	{"unknown field", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"qualiy":"pass"}`}, `qualiy: unknown field`},
+	{"bad quality", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"quality":"good"}`}, `quality: "good" is not a rating`},
+	{"field twice", []string{header, `{"attempt":"R1","start_ms":0,"start_ms":1,"outcome":"timeout","end_ms":2}`}, `start_ms: given twice`},
+	{"string number", []string{header, `{"attempt":"R1","start_ms":"0","outcome":"timeout","end_ms":2}`}, `start_ms: want a number`},
+	{"fractional tokens", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":1.5}],"end_ms":2}`}, `events[0].tokens: want a whole number, got 1.5`},
+	{"second header", []string{header, header}, "t.jsonl:2: a second header line"},
+	{"blank line", []string{header, okLine, "", `{"attempt":"R2","start_ms":0,"outcome":"timeout","end_ms":2}`}, "t.jsonl:3: blank line"},
+	{"line over 1 MiB", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"error":"` + strings.Repeat("x", trace.MaxLineBytes) + `"}`}, "t.jsonl:2: line is longer than 1048576 bytes"},
+}
+
 // Each bad input gets its own message, located at file:line.
 func TestBadInput(t *testing.T) {
-	ok := `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200}],"end_ms":300}`
-	cases := []struct {
-		name  string
-		lines []string
-		want  string
-	}{
-		{"not JSON", []string{header, `{"attempt":"R1",`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected end of line after column 16`},
-		{"bad token", []string{header, `{"attempt":"R1","start_ms":01}`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected '1' at column 29 (leading zero in a number)`},
-		{"not an object", []string{header, `[1,2]`}, "t.jsonl:2: not a JSON object"},
-		{"no header", []string{ok}, "t.jsonl:1: missing header"},
-		{"unknown version", []string{`{"trace":"llm-serving/v9","clock":"client","window":{"start_ms":0,"end_ms":1}}`}, `t.jsonl:1: trace: unknown trace version "llm-serving/v9"`},
-		{"header without window", []string{`{"trace":"llm-serving/v1","clock":"client"}`}, "t.jsonl:1: window: missing required header field"},
-		{"empty window", []string{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":5,"end_ms":5}}`}, "t.jsonl:1: window: end_ms 5 must be after start_ms 5"},
-		{"missing attempt", []string{header, `{"start_ms":0,"outcome":"ok","events":[{"t_ms":1}],"end_ms":2}`}, "t.jsonl:2: attempt: missing required field"},
-		{"missing start", []string{header, `{"attempt":"R1","outcome":"ok","events":[{"t_ms":1}],"end_ms":2}`}, `t.jsonl:2: attempt "R1": start_ms: missing required field`},
-		{"missing outcome", []string{header, `{"attempt":"R1","start_ms":0,"events":[{"t_ms":1}],"end_ms":2}`}, `outcome: missing required field`},
-		{"missing end", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout"}`}, `end_ms: missing: a timeout attempt must record its final event`},
-		{"unknown outcome", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"success","end_ms":2}`}, `outcome: unknown outcome "success"`},
-		{"duplicate id", []string{header, ok, ok}, `t.jsonl:3: attempt "R1": attempt: duplicate attempt id (first used on line 2)`},
-		{"events out of order", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200},{"t_ms":150}],"end_ms":300}`}, "events[1].t_ms: 150 is before events[0].t_ms 200"},
-		{"event before start", []string{header, `{"attempt":"R1","start_ms":100,"outcome":"ok","events":[{"t_ms":50}],"end_ms":300}`}, "events[0].t_ms: 50 is before start_ms 100"},
-		{"end before last event", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":200}],"end_ms":150}`}, "end_ms: 150 is before the last event at 200"},
-		{"negative", []string{header, `{"attempt":"R1","start_ms":-5,"outcome":"timeout","end_ms":2}`}, "start_ms: is negative (-5)"},
-		{"NaN", []string{header, `{"attempt":"R1","start_ms":NaN,"outcome":"timeout","end_ms":2}`}, "start_ms: is NaN"},
-		{"Inf", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":1e999}`}, "end_ms: is infinite"},
-		{"tokens < 1", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":0}],"end_ms":2}`}, "events[0].tokens: is 0; an event carries at least 1 token"},
-		{"ok without events", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[],"end_ms":2}`}, "events: an ok attempt has no events"},
-		{"in flight with end", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"in_flight","end_ms":2}`}, "end_ms: an in_flight attempt has not ended"},
-		{"unknown field", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"qualiy":"pass"}`}, `qualiy: unknown field`},
-		{"bad quality", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"quality":"good"}`}, `quality: "good" is not a rating`},
-		{"field twice", []string{header, `{"attempt":"R1","start_ms":0,"start_ms":1,"outcome":"timeout","end_ms":2}`}, `start_ms: given twice`},
-		{"string number", []string{header, `{"attempt":"R1","start_ms":"0","outcome":"timeout","end_ms":2}`}, `start_ms: want a number`},
-		{"fractional tokens", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":1.5}],"end_ms":2}`}, `events[0].tokens: want a whole number, got 1.5`},
-		{"second header", []string{header, header}, "t.jsonl:2: a second header line"},
-		{"blank line", []string{header, ok, "", `{"attempt":"R2","start_ms":0,"outcome":"timeout","end_ms":2}`}, "t.jsonl:3: blank line"},
-		{"line over 1 MiB", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"error":"` + strings.Repeat("x", trace.MaxLineBytes) + `"}`}, "t.jsonl:2: line is longer than 1048576 bytes"},
+	if len(badInputCases) != 30 {
+		t.Errorf("%d bad-input cases; the reader documents 30", len(badInputCases))
 	}
-	for _, c := range cases {
+	for _, c := range badInputCases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := read(t, c.lines...)
 			if err == nil {

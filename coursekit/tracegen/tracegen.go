@@ -81,11 +81,11 @@ func Generate(w io.Writer, cfg Config) (Stats, error) {
 		"input_tokens":    "log-normal, median 512",
 		"output_tokens":   "log-normal, median 10",
 		"timeout_policy":  fmt.Sprintf("%g ms to first token", cfg.TimeoutMS),
-		"retries":         fmt.Sprintf("up to %d after timeout, connect_error, 429 or 503; a retry is a new attempt with the same request id", cfg.MaxRetries),
+		"retries":         fmt.Sprintf("up to %d after a timeout, a refused connection, HTTP 429 or 503; a retry is a new attempt with the same request id", cfg.MaxRetries),
 		"warmup":          fmt.Sprintf("attempts before %g ms are warm-up, outside the window", win.StartMS),
 		"prefix_reuse":    "none",
 		"capture_ms":      captureMS,
-		"quality_rubric":  "synthetic labels: about 88% pass, 8% fail, 4% not rated",
+		"quality_rubric":  "synthetic labels: about 88% rated pass, 8% rated fail, 4% not rated",
 		"event_semantics": "about 10% of events carry 2-4 tokens",
 	})
 	tw, err := trace.NewWriter(w, trace.Header{Clock: "client", Window: win, WindowCost: &cost, Currency: cfg.Currency, Conditions: conds})

@@ -31,7 +31,7 @@ go build -o "$work/analyze" ./coursekit/bench/client
 #    in the hub cache, so the tiny tokenizer is also laid out as a local
 #    cache entry of a made-up repo id.
 venv=$work/venv
-if [ ! -x "$venv/bin/aiperf" ] || ! "$venv/bin/pip" freeze 2>/dev/null | grep -q '^aiperf==0.13.0$'; then
+if [ ! -x "$venv/bin/aiperf" ] || ! "$venv/bin/pip" freeze 2>/dev/null | grep -x 'aiperf==0.13.0' >/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q -r coursekit/bench/client/requirements.txt
 fi

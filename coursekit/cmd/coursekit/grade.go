@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	course "github.com/llmperf-course/course"
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/grade"
 )
@@ -16,12 +17,14 @@ import (
 // their signed copy of the notebook.
 //
 //	coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
+//
+// Without --notebook it releases the deliverable built into the binary.
 func cmdAssign(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("assign", flag.ContinueOnError)
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (required)")
 	keyFile := fs.String("key-file", "", "the instructor's secret key file, kept for grading (required)")
 	out := fs.String("out", "", "output directory: one folder per learner (required)")
-	nbPath := fs.String("notebook", filepath.Join("notebooks", "unit01", "06-deliverable.ipynb"), "the deliverable notebook to release")
+	nbPath := fs.String("notebook", "", "the deliverable notebook to release (default: unit 01's "+course.DeliverableName+" as built into coursekit, so assign works from any directory)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -40,11 +43,11 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
-	release, err := os.ReadFile(*nbPath)
+	release, name, err := releaseNotebook(*nbPath)
 	if err != nil {
 		return err
 	}
-	as, err := grade.Assign(key, roster, release, filepath.Base(*nbPath), *out)
+	as, err := grade.Assign(key, roster, release, name, *out)
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
@@ -53,6 +56,17 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "assigned %d learners into %s\n", len(as), *out)
 	return nil
+}
+
+// releaseNotebook is the notebook at path, or with path "" the deliverable
+// built into the binary (found relative to the module at build time, not
+// to the working directory).
+func releaseNotebook(path string) (data []byte, name string, err error) {
+	if path == "" {
+		return course.Deliverable, course.DeliverableName, nil
+	}
+	data, err = os.ReadFile(path)
+	return data, filepath.Base(path), err
 }
 
 // cmdGrade grades submitted notebooks without running them.
@@ -72,6 +86,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" from an earlier run: merge the scores a person typed (default: none)")
 	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
 	execF := addExecFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -133,7 +148,16 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		progress = nil
 	}
 	subs := g.GradeInputs(col.Inputs, progress)
-	warnings := append([]string(nil), col.Notes...)
+	// The key check, before anything is run or written: the wrong key
+	// would tell every learner their release record was edited.
+	kc := grade.CheckKey(subs)
+	if kc.Stop() && !*noKeyCheck {
+		return usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", *keyFile, kc.Records)
+	}
+	if kc.Loud() {
+		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
+	}
+	warnings := append([]grade.Warning(nil), col.Notes...)
 	if execOpts != nil {
 		notes, err := execF.run(g, subs, execOpts, progress, stdout)
 		if err != nil {
@@ -143,12 +167,12 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	}
 	manualWarnings := grade.ApplyManual(subs, scores)
 	warnings = append(warnings, manualWarnings...)
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "grade: warning: %s\n", w)
-	}
 
-	b := grade.NewBatch(roster, g.Points(), subs)
-	b.Warnings = warnings
+	b := grade.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
+	b.Warnings = append(warnings, b.Warnings...)
+	for _, w := range b.Warnings {
+		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
+	}
 	if err := b.Write(*out); err != nil {
 		return err
 	}

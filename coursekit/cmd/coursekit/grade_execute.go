@@ -37,7 +37,7 @@ func addExecFlags(fs *flag.FlagSet) *execFlags {
 		on:          fs.Bool("execute", false, "also re-run every gradable submission in the course image (no network), locked cells restored first"),
 		engine:      fs.String("engine", "podman", "container engine for --execute (podman or docker)"),
 		image:       fs.String("image", "llmperf-course-lab:latest", "the course image for --execute"),
-		release:     fs.String("release", filepath.Join("notebooks", "unit01", "06-deliverable.ipynb"), "the released deliverable (as given to assign), for --execute"),
+		release:     fs.String("release", "", "the released deliverable (as given to assign), for --execute (default: the one built into coursekit, as assign uses)"),
 		cellTimeout: fs.Duration("cell-timeout", 2*time.Minute, "--execute: time limit per cell"),
 		timeout:     fs.Duration("timeout", 10*time.Minute, "--execute: time limit per notebook, container start included"),
 		jobs:        fs.Int("jobs", 0, "--execute: notebooks run at once (default: number of CPUs)"),
@@ -53,7 +53,7 @@ func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExe
 	if !*f.on {
 		return nil, nil, nil
 	}
-	release, err := os.ReadFile(*f.release)
+	release, _, err := releaseNotebook(*f.release)
 	if err != nil {
 		return nil, nil, usagef("grade --execute: release notebook: %v", err)
 	}
@@ -70,7 +70,7 @@ func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExe
 
 // run re-executes subs; Ctrl-C stops the running containers (each is
 // removed by name) and the batch still writes what it has.
-func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) (notes []string, err error) {
+func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) (notes []grade.Warning, err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,7 +147,8 @@ func (c *classroom) submit(t *testing.T, id string, cd *card.Card) []byte {
 	return nb
 }
 
-// selfCheckedCard is nb with the self-check output card c leaves.
+// selfCheckedCard is nb with card c in its card cell (as Go source, which
+// is what the grader grades) and the self-check output it leaves.
 func selfCheckedCard(t *testing.T, nb []byte, tracePath string, c *card.Card) []byte {
 	t.Helper()
 	b, _ := os.ReadFile(tracePath)
@@ -165,6 +167,9 @@ func selfCheckedCard(t *testing.T, nb []byte, tracePath string, c *card.Card) []
 		if md, _ := cm["metadata"].(map[string]any); md != nil {
 			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "selfcheck" {
 				cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
+			}
+			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "card" {
+				cm["source"] = fmt.Sprintf("var myCard = %#v\n", *c)
 			}
 		}
 	}
@@ -194,8 +199,8 @@ func csvRows(t *testing.T, path string) ([][]string, map[string]int) {
 // since is a warning and stays pending.
 func TestGradeCLIManualScores(t *testing.T) {
 	c := newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{
-		"alice": {CounterEvidence: "排队:有请求在首字前等待超时。"},
-		"bob":   {CounterEvidence: "GPU 很忙,所以没问题。"},
+		"alice": {CounterEvidence: "排队：有请求在首字前等待超时。"},
+		"bob":   {CounterEvidence: "GPU 很忙，所以没问题。"},
 	})
 	out := filepath.Join(c.dir, "graded")
 	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
@@ -239,7 +244,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	}
 
 	// Bob resubmits with a new answer: his old score is not applied.
-	c.submit(t, "bob", &card.Card{CounterEvidence: "重写:排队和超时。"})
+	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。"})
 	code, o, e = runCLI(t, append(append(args, "--manual", manual), c.sub)...)
 	if code != 0 || !strings.Contains(e, "grade: warning: "+grade.ManualFile+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
 		t.Errorf("changed answer: exit %d\n%s%s", code, o, e)

@@ -145,7 +145,8 @@ var docs = []cmdDoc{
 		purpose: "convert another tool's result file to a trace and print its numbers beside the card",
 		usage:   []string{"import --from TOOL [flags] FILE"},
 		details: "The comparison table (stderr) names the reason for every difference: failures dropped,\n" +
-			"linear percentiles, per-request ITL averages, population vs sample std, and so on.",
+			"linear percentiles, per-request ITL averages, guidellm's total TTFT, AIPerf's malformed streams\n" +
+			"counted as successes, and so on.",
 		examples: []string{
 			"coursekit import --from vllm result.json -o vllm.jsonl",
 			"coursekit import --from aiperf profile_export.jsonl --summary profile_export_aiperf.json -o aiperf.jsonl",
@@ -172,7 +173,7 @@ var docs = []cmdDoc{
 			"grade --gradescope ROOT [--key-file KEY] [--roster ROSTER]",
 		},
 		groups: []flagGroup{
-			{"grading", []string{"key-file", "roster", "out", "manual", "public-trace", "max-bytes", "quiet"}},
+			{"grading", []string{"key-file", "roster", "out", "manual", "public-trace", "max-bytes", "quiet", "no-key-check"}},
 			{"re-run in the course image (--execute)", []string{"execute", "engine", "image", "release", "cell-timeout", "timeout", "jobs", "memory", "keep-executed", "engine-args"}},
 			{"Gradescope", []string{"gradescope"}},
 		},
@@ -186,10 +187,26 @@ var docs = []cmdDoc{
 			"gradescope": "ROOT", "release": "IPYNB", "engine-args": "ARGS", "memory": "SIZE"},
 	},
 	{
+		name:    "collect",
+		purpose: "gather every learner's deliverable from a hub's volumes or user folders into one folder for grade",
+		usage: []string{
+			"collect --volumes TEMPLATE --out DIR [flags]",
+			"collect --dirs ROOT [--layout TEMPLATE] --out DIR [flags]",
+		},
+		details: "Read-only on the learners' files (symlinks never followed); writes DIR/<id>.ipynb per learner and\n" +
+			"DIR/collected.csv; lists learners with no deliverable; keeps every candidate of a learner who has several.",
+		examples: []string{
+			"coursekit collect --volumes 'llmperf-course-{username}' --roster roster.csv --out submissions",
+			"coursekit collect --dirs /home --layout '{username}/work' --out submissions",
+		},
+		values:   map[string][]string{"engine": {"podman", "docker"}},
+		metavars: map[string]string{"volumes": "TEMPLATE", "dirs": "ROOT", "layout": "TEMPLATE", "roster": "CSV", "out": "DIR", "notebook": "NAME"},
+	},
+	{
 		name:     "completion",
 		purpose:  "print a bash or zsh completion script built from the same flag definitions",
 		usage:    []string{"completion bash|zsh"},
-		examples: []string{"source <(coursekit completion bash)", "coursekit completion zsh > \"${fpath[1]}/_coursekit\""},
+		examples: []string{"source <(coursekit completion bash)   # in ~/.bashrc", "source <(coursekit completion zsh)    # in ~/.zshrc, after compinit"},
 	},
 	{
 		name:     "version",
@@ -250,7 +267,7 @@ func globalHelp() string {
 		fmt.Fprintf(&b, "  %-11s %s\n", d.name, d.purpose)
 	}
 	b.WriteString("\nRun 'coursekit help COMMAND' or 'coursekit COMMAND -h' for its flags and examples.\n")
-	b.WriteString("Every command reads or writes the one trace format (JSON Lines: a header, then one attempt per line).\n")
+	b.WriteString("card, gen, csv, report, bench and import read or write one trace format (JSON Lines: a header, then one attempt per line).\n")
 	b.WriteString("\nexit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong) or bad flags; 1 anything else\n")
 	return b.String()
 }

@@ -125,8 +125,13 @@ func summaryFiles() string {
 // the same samples the card reads.
 type ours struct {
 	card    *metrics.Summary
-	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms, schedule_lag_ms; sorted
+	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms, schedule_lag_ms, ttft_any_ms; sorted
 }
+
+// ttftAny is the TTFT of the in-window complete successes and of the
+// failures (cancelled and unfinished left out) that got a first event:
+// guidellm 0.8.1's "total" TTFT, recomputed from the trace.
+const ttftAny = "ttft_any_ms"
 
 func recompute(tr *trace.Trace, slos []float64) ours {
 	o := ours{card: metrics.Summarize(tr, metrics.Options{SLOsMS: slos}), samples: map[string][]float64{}}
@@ -139,7 +144,13 @@ func recompute(tr *trace.Trace, slos []float64) ours {
 		if len(a.Meta) > 0 && json.Unmarshal(a.Meta, &m) == nil && m.Scheduled != nil {
 			o.samples["schedule_lag_ms"] = append(o.samples["schedule_lag_ms"], a.StartMS-*m.Scheduled)
 		}
-		if a.Outcome != trace.OK || !tr.Header.Window.Contains(a.StartMS) {
+		if !tr.Header.Window.Contains(a.StartMS) {
+			continue
+		}
+		if t, ok := a.TTFT(); ok && a.Outcome != trace.Cancelled && a.Outcome != trace.InFlight {
+			o.samples[ttftAny] = append(o.samples[ttftAny], t)
+		}
+		if a.Outcome != trace.OK {
 			continue
 		}
 		ttft, _ := a.TTFT()
@@ -198,8 +209,18 @@ func fmtNum(v float64) string {
 func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) string {
 	metric := st.Metric
 	switch {
-	case strings.Contains(metric, "total incl. errored"):
+	case metric == importer.GuidellmTotalFirstToken:
+		return "guidellm's total: successes + errored requests that got a first token, the others left out; ours: the same attempts (the card's TTFT is over complete successes)"
+	case metric == importer.GuidellmTotalZero:
 		return "the tool counts failures' TTFT as 0; ours: missing"
+	case metric == importer.GuidellmTotal:
+		return "the block's count matches neither the successes + errored with a first token nor every request"
+	case metric == importer.MetricInterChunk && hasLevel:
+		return "the same per-event gaps: numpy linear vs nearest-rank"
+	case metric == importer.MetricInterChunk:
+		return "the same per-event gaps"
+	case tool == "aiperf" && (metric == "completed" || metric == "failed"):
+		return "AIPerf 0.13 counts a stream with a malformed SSE message as a success (vLLM, guidellm, coursekit bench fail it)"
 	case strings.HasPrefix(metric, "guidellm_tpot"):
 		return "guidellm's TPOT includes TTFT; not comparable"
 	case strings.Contains(metric, "invalid"):
@@ -208,8 +229,6 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 		return "tool: per token, 0 inside a chunk; ours: per event"
 	case metric == "schedule_lag_ms":
 		return "start − scheduled over every send, failures included; ours from meta.scheduled_ms"
-	case st.Stat == "std" && tool == "aiperf" && rep.Summary != "":
-		return "AIPerf documents a sample std (n − 1); ours: population"
 	case metric == "goodput_percentage":
 		return "tool: good / successes; ours: failures in the denominator"
 	case metric == "tpot_ms" && tool == "inference-perf":
@@ -222,6 +241,8 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 		return "the run's totals; the trace holds the listed (maybe sampled) requests"
 	case metric == "request_goodput":
 		return "tool's SLOs are not in the file; ours: TTFT SLO, failures count"
+	case st.Stat == "std" && tool == "aiperf":
+		return "both population std (as np.std), over the same successes"
 	case hasLevel && strings.HasPrefix(rep.PercentileMethod, "linear"):
 		return "linear interpolation vs nearest-rank (same successes)"
 	case hasLevel:
@@ -309,8 +330,11 @@ func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []
 				}
 				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%d attempts = %s%%", fmtNum(k.SLOTTFTMS), fast, c.Attempts, fmtNum(float64(fast)/float64(c.Attempts)*100))
 			}
-		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "schedule_lag_ms", "ttft_ms (total incl. errored as 0)":
+		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "schedule_lag_ms", importer.GuidellmTotalZero, importer.GuidellmTotal, importer.MetricInterChunk, importer.GuidellmTotalFirstToken:
 			metric := strings.Fields(st.Metric)[0]
+			if st.Metric == importer.GuidellmTotalFirstToken {
+				metric = ttftAny
+			}
 			if v, ok := o.value(metric, st.Stat, level, hasLevel, metrics.NearestRank); ok {
 				nr = fmtNum(v)
 			} else {
@@ -323,6 +347,9 @@ func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []
 			}
 			if metric == "itl_ms" {
 				nr += fmt.Sprintf(" (n=%d events)", len(o.samples["itl_ms"]))
+			}
+			if metric == ttftAny {
+				nr += fmt.Sprintf(" (n=%d)", len(o.samples[ttftAny]))
 			}
 		}
 		row(st.Metric, st.Stat, toolV, nr, lin, why)

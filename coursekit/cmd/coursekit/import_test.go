@@ -105,7 +105,7 @@ func TestImportSummaryFlag(t *testing.T) {
 		want                []string
 	}{
 		{"aiperf", "aiperf_profile_export_aiperf.json", "aiperf_profile_export.jsonl",
-			[]string{"aiperf's own numbers (from aiperf_profile_export_aiperf.json)", "250.292", "1.167", "AIPerf documents a sample std"}},
+			[]string{"aiperf's own numbers (from aiperf_profile_export_aiperf.json)", "250.292", "1.167", "27.94    27.94", "both population std"}},
 		{"genai-perf", "genai_perf_profile_export_genai_perf.json", "genai_perf_profile_export.json",
 			[]string{"(from genai_perf_profile_export_genai_perf.json)", "30.25", "per-request average per token"}},
 		{"llmperf", "llmperf_summary.json", "llmperf_individual_responses.json",
@@ -187,5 +187,57 @@ func TestImportSummaryProblems(t *testing.T) {
 		if _, err := os.Stat(dst); !os.IsNotExist(err) {
 			t.Fatalf("%v: output written although the import failed", c.args)
 		}
+	}
+}
+
+// On a real AIPerf 0.13 run with faults: the comparison calls AIPerf's std
+// what it is (population, as ours), shows its inter_chunk_latency beside
+// the card's per-event ITL with the method named, warns that AIPerf counts
+// malformed streams as successes, and the summary given as FILE points to
+// --summary.
+func TestImportAIPerf013Comparison(t *testing.T) {
+	code, errs := runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf013_faults_profile_export.jsonl",
+		"--summary", importData+"aiperf013_faults_profile_export_aiperf.json", "-o", filepath.Join(t.TempDir(), "t.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	row := func(prefix string) string {
+		for _, l := range strings.Split(errs, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		}
+		t.Errorf("no row %q in:\n%s", prefix, errs)
+		return ""
+	}
+	if r := row("ttft_ms                                  std"); !strings.Contains(r, "4.412   4.412") || !strings.Contains(r, "both population std") {
+		t.Errorf("TTFT std row: %q", r)
+	}
+	if strings.Contains(errs, "sample std") || strings.Contains(errs, "t-digest") {
+		t.Errorf("the comparison still says sample std or t-digest:\n%s", errs)
+	}
+	// numpy linear p99 of the 140 per-event gaps: AIPerf's and ours agree.
+	if r := row("itl_ms (inter_chunk_latency, per event)  p99"); !strings.Contains(r, "13.24   13.265 (n=140 events)  13.24") || !strings.Contains(r, "numpy linear") {
+		t.Errorf("inter_chunk_latency p99 row: %q", r)
+	}
+	if r := row("completed"); !strings.Contains(r, "malformed SSE message as a success") {
+		t.Errorf("completed row: %q", r)
+	}
+	code, errs = runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf013_faults_profile_export_aiperf.json")
+	if code != 2 || !strings.Contains(errs, "this is AIPerf's summary") || !strings.Contains(errs, "--summary") {
+		t.Errorf("summary as FILE: exit %d: %s", code, errs)
+	}
+}
+
+// On a real guidellm 0.8.1 run with faults, the total TTFT row says what
+// it holds and ours over the same attempts agrees.
+func TestImportGuidellm081Total(t *testing.T) {
+	code, errs := runCLIStderr(t, "import", "--from", "guidellm", importData+"guidellm081_faults_benchmarks.json", "-o", filepath.Join(t.TempDir(), "t.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "ttft_ms (total: successes + errored with a first token)  mean    17.721    17.721 (n=32)"
+	if !strings.Contains(errs, want) || !strings.Contains(errs, "errored requests that got a first token, the others left out") || strings.Contains(errs, "errored as 0") {
+		t.Errorf("comparison lacks %q or says errored as 0:\n%s", want, errs)
 	}
 }

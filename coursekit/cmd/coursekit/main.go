@@ -81,6 +81,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		err = cmdAssign(args[1:], stdout)
 	case "grade":
 		err = cmdGrade(args[1:], stdout, stderr)
+	case "collect":
+		err = cmdCollect(args[1:], stdout, stderr)
 	case "sim":
 		err = cmdSim(args[1:], stdout, stderr)
 	case "bench":

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/card"
+)
+
+// The instructor's flow on a hub's user directories: collect, then grade
+// the collected folder. Each learner's row comes from their own file; a
+// learner with no work folder is reported by collect and has no
+// submission in grades.csv; the learners' files are left as they were.
+func TestCollectThenGradeCLI(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\ncarol\n", map[string]*card.Card{"alice": {}, "bob": {}})
+	homes := filepath.Join(c.dir, "home")
+	for _, id := range []string{"alice", "bob"} {
+		nb, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(homes, id, "work", "notebooks", "unit01", "06-deliverable.ipynb")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, nb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(homes, "carol"), 0o755) // never opened the lab: no work folder
+	collected := filepath.Join(c.dir, "collected")
+
+	code, out, errs := runCLI(t, "collect", "--dirs", homes, "--layout", "{username}/work", "--roster", c.roster, "--out", collected)
+	if code != 0 {
+		t.Fatalf("collect: exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "collected 2 notebooks of 2 learners") || !strings.Contains(errs, "on the roster with no volume or directory: carol") {
+		t.Errorf("collect output:\n%s%s", out, errs)
+	}
+	for _, id := range []string{"alice", "bob"} {
+		if _, err := os.Stat(filepath.Join(collected, id+".ipynb")); err != nil {
+			t.Error(err)
+		}
+	}
+
+	graded := filepath.Join(c.dir, "graded")
+	code, out, errs = runCLI(t, "grade", "--key-file", c.key, "--roster", c.roster, "--out", graded, collected)
+	if code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, out, errs)
+	}
+	rows, col := csvRows(t, filepath.Join(graded, "grades.csv"))
+	status := map[string]string{}
+	for _, r := range rows[1:] {
+		status[r[0]] = r[col["status"]]
+	}
+	if status["carol"] != "no submission" || status["alice"] == "no submission" || status["bob"] == "no submission" ||
+		strings.Contains(status["alice"]+status["bob"], "ungradable") {
+		t.Errorf("grades.csv status = %v", status)
+	}
+
+	// Bad use is a clear error with exit 2.
+	for name, args := range map[string][]string{
+		"both sources": {"collect", "--dirs", homes, "--volumes", "v-{username}", "--out", collected},
+		"no template":  {"collect", "--dirs", homes, "--layout", "work", "--out", collected},
+		"nothing":      {"collect", "--dirs", filepath.Join(c.dir, "release", "alice"), "--layout", "none-{username}", "--out", filepath.Join(c.dir, "x")},
+	} {
+		if code, _, errs := runCLI(t, args...); code != 2 || errs == "" {
+			t.Errorf("%s: exit %d, stderr %q", name, code, errs)
+		}
+	}
+}

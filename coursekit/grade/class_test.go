@@ -1,0 +1,196 @@
+package grade
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+var classFixture = flag.String("class-fixture", "", "also write the class's submissions, key and roster to this folder (the class-report browser test grades them with the CLI)")
+
+// xssName is a file name that is markup: every output must show it as text.
+const xssName = `<img src=x onerror=alert(1)>.ipynb`
+
+// classFixtureFiles is a class of 14 learners as handed in: right cards,
+// each typical mistake once, a copy, the course's example numbers, a
+// blank card, a notebook never run, a tampered one, a duplicate, a broken
+// file and a file named like markup. It returns file name → bytes, and
+// for each learner the mistakes their card makes.
+func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string][]string) {
+	t.Helper()
+	files := map[string][]byte{}
+	want := map[string][]string{}
+	sub := func(id string, c *card.Card, mistakes ...string) {
+		files[id+"/06-deliverable.ipynb"] = f.submitted(t, id, c)
+		want[id] = mistakes
+	}
+	for _, id := range []string{"alice", "bob", "carol"} {
+		sub(id, correctCard(t, f.variants[id]))
+	}
+	// dave deletes the failed attempts.
+	c := correctCard(t, f.variants["dave"])
+	c.Attempts = c.SuccessSamples
+	for i := range c.Conditions {
+		x := &c.Conditions[i]
+		x.FailureRate = card.Ratio{Num: 0, Den: float64(c.Attempts), Unit: x.FailureRate.Unit}
+		x.QualifiedRate.Den = float64(c.Attempts)
+	}
+	sub("dave", c, MistakeFailuresDeleted)
+	// eve counts the attempts without a first token as TTFT 0.
+	c = correctCard(t, f.variants["eve"])
+	c.SuccessSamples = c.Attempts
+	sub("eve", c, MistakeMissingTTFTZero)
+	// frank reads P95 by linear interpolation.
+	c = correctCard(t, f.variants["frank"])
+	lin := metrics.Summarize(readTrace(t, f.variants["frank"]), metrics.Options{SLOsMS: []float64{1000, 500}, Method: metrics.Linear}).TTFT.P95
+	c.PercentileMethod = "linear"
+	for i := range c.Conditions {
+		c.Conditions[i].P95.Value = *lin / 1000
+	}
+	sub("frank", c, MistakeLinearP95)
+	// grace qualifies with TTFT < SLO: the attempt at exactly 0.5 s drops.
+	c = correctCard(t, f.variants["grace"])
+	x := &c.Conditions[1]
+	x.Qualified--
+	x.QualifiedRate.Num--
+	x.Goodput.Value = float64(x.Qualified) / c.Window.Seconds
+	x.CostPer1000.Value = x.CostPer1000.Value * float64(x.Qualified+1) / float64(x.Qualified)
+	sub("grace", c, MistakeStrictLess)
+	// heidi hands in the worked example's numbers.
+	sub("heidi", correctCard(t, f.public), MistakeCourseTrace)
+	// ivan copies alice's card.
+	sub("ivan", correctCard(t, f.variants["alice"]))
+	// judy runs the release as it is.
+	src := releasedCardSource(t, f.nb["judy"])
+	blank, err := CardFromSource(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["judy/06-deliverable.ipynb"] = fill(t, f.nb["judy"], src, payloadFor(t, blank, f.variants["judy"]))
+	want["judy"] = nil
+	// ken never runs the self-check.
+	files["ken/06-deliverable.ipynb"] = f.nb["ken"]
+	// leo edits the instructions (a locked cell) after running.
+	files["leo/06-deliverable.ipynb"] = edit(t, f.submitted(t, "leo", correctCard(t, f.variants["leo"])), func(_ map[string]any, cells []any) []any {
+		cells[0].(map[string]any)["source"] = "# 06 交付\n\n全部通过。"
+		return cells
+	})
+	want["leo"] = nil
+	// mia hands in twice: an older try with mistakes, then the right card.
+	files["mia/first-try.ipynb"] = checkedAt(t, f.submitted(t, "mia", mistakenCard(t, f.variants["mia"])), "2026-11-29T08:00:00Z")
+	sub("mia", correctCard(t, f.variants["mia"]))
+	// A broken file and one whose name is markup.
+	good := f.submitted(t, "nick", correctCard(t, f.variants["nick"]))
+	files["nick/06-deliverable.ipynb"] = good[:len(good)/3]
+	files[xssName] = edit(t, f.nb["bob"], func(m map[string]any, cells []any) []any {
+		delete(m["metadata"].(map[string]any), "coursekit")
+		return cells
+	})
+	return files, want
+}
+
+// The class report names each typical mistake where a card makes it, and
+// lays out the whole class on one offline page, every string escaped.
+// With -class-fixture DIR the submissions are also written there.
+func TestClassReport(t *testing.T) {
+	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
+	f := newFixture(t, ids...)
+	files, want := classFixtureFiles(t, f)
+	dir := *classFixture
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	in := filepath.Join(dir, "submitted")
+	os.RemoveAll(in)
+	for name, b := range files {
+		p := filepath.Join(in, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "key"), testKey, 0o600)
+	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte("id\n"+strings.Join(ids, "\n")+"\n"), 0o644)
+
+	col, err := Collect([]string{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer col.Close()
+	subs := f.g.GradeInputs(col.Inputs, nil)
+	b := NewBatch(f.roster, nil, subs)
+	for id, ms := range want {
+		s := b.chosen[id]
+		if s == nil || !s.Gradable {
+			t.Errorf("%s: not graded", id)
+			continue
+		}
+		if !slices.Equal(s.Mistakes, ms) {
+			t.Errorf("%s: mistakes %v, want %v", id, s.Mistakes, ms)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "graded")
+	if err := b.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, ClassFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	for _, w := range []string{
+		"分数分布", "各检查项通过率", "常见错误", "删掉了失败的尝试", "把没有首字的尝试当成 TTFT = 0", "P95 用了线性插值", "TTFT 恰好等于门槛的没算合格",
+		"用了课程示例 trace", "疑似抄袭", "锁定单元格被改动", "重复提交（1 人）", "first-try.ipynb", "无法评分的文件（3 份）", "自检没有运行", "文件不完整",
+		"&lt;img src=x onerror=alert(1)&gt;.ipynb", "人工阅读队列（",
+	} {
+		if !strings.Contains(s, w) {
+			t.Errorf("class.html lacks %q", w)
+		}
+	}
+	if strings.Contains(s, "<img src=x") || strings.Contains(s, "<script src") {
+		t.Error("class.html has unescaped markup or loads a script")
+	}
+	if n := strings.Count(s, "<figure>"); n != 3 {
+		t.Errorf("%d charts, want 3", n)
+	}
+	known := append(append(ids, CriterionIDs()...), "first-try", "06-deliverable", "onerror", "alert", "img", "src", "ECharts", "Apache", "coursekit", "manual-review", "--manual")
+	if bad := chineseOnly(stripTags(s), known...); len(bad) > 0 {
+		t.Errorf("class.html has English words %q", bad)
+	}
+}
+
+// stripTags is the page's visible text, roughly: no scripts, no tags.
+func stripTags(s string) string {
+	for _, tag := range []string{"script", "style"} {
+		for {
+			i := strings.Index(s, "<"+tag)
+			if i < 0 {
+				break
+			}
+			j := strings.Index(s[i:], "</"+tag+">")
+			if j < 0 {
+				break
+			}
+			s = s[:i] + s[i+j+len(tag)+3:]
+		}
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>':
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,139 @@
+package importer
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// The aiperf013_faults_* files are a real AIPerf 0.13.0 run (--export-level
+// records, 40 Poisson requests at 15/s) against coursekit sim with 10 %
+// 503, 5 % 429, 10 % reset and 15 % malformed SSE; only the artifact
+// directory and the port were rewritten. aiperf013_faults_sim_faults.json
+// is the simulator's /debug/truth: which request got which fault.
+const (
+	aiperfRecords = "aiperf013_faults_profile_export.jsonl"
+	aiperfSummary = "aiperf013_faults_profile_export_aiperf.json"
+)
+
+// completeSuccesses returns, sorted, a per-attempt value over the
+// complete successes of the trace.
+func completeSuccesses(tr *trace.Trace, f func(a *trace.Attempt) (float64, bool)) []float64 {
+	var x []float64
+	for i := range tr.Attempts {
+		if a := &tr.Attempts[i]; a.Outcome == trace.OK {
+			if v, ok := f(a); ok {
+				x = append(x, v)
+			}
+		}
+	}
+	slices.Sort(x)
+	return x
+}
+
+func stddev(x []float64, ddof int) float64 {
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	s := 0.0
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return math.Sqrt(s / float64(len(x)-ddof))
+}
+
+// AIPerf's summary std is the population std (ddof 0) of the same
+// successes, not the sample std.
+func TestAIPerf013SummaryStdIsPopulation(t *testing.T) {
+	im := importWithSummary(t, "aiperf", aiperfRecords, aiperfSummary)
+	for _, c := range []struct {
+		metric string
+		f      func(a *trace.Attempt) (float64, bool)
+	}{{"ttft_ms", (*trace.Attempt).TTFT}, {"e2e_ms", (*trace.Attempt).E2E}} {
+		x := completeSuccesses(im.tr, c.f)
+		got := *im.stat(t, c.metric, "std").Value
+		pop, sample := stddev(x, 0), stddev(x, 1)
+		if math.Abs(got-pop) > 1e-3 || math.Abs(got-sample) < 1e-2 {
+			t.Errorf("%s std %v: population %v, sample %v over %d successes", c.metric, got, pop, sample, len(x))
+		}
+	}
+}
+
+// AIPerf's inter_chunk_latency block is the card's per-event ITL: the
+// same gaps, percentiles by numpy linear (the label says so, not t-digest).
+func TestAIPerf013InterChunkIsPerEventITL(t *testing.T) {
+	for _, withSummary := range []bool{true, false} {
+		im := importFile(t, "aiperf", aiperfRecords, Options{})
+		if withSummary {
+			im = importWithSummary(t, "aiperf", aiperfRecords, aiperfSummary)
+		}
+		var gaps []float64
+		for i := range im.tr.Attempts {
+			if a := &im.tr.Attempts[i]; a.Outcome == trace.OK {
+				gaps = a.EventIntervals(gaps)
+			}
+		}
+		slices.Sort(gaps)
+		if len(gaps) != 140 || im.card.ITL.N != 140 {
+			t.Fatalf("%d per-event gaps, card ITL n=%d", len(gaps), im.card.ITL.N)
+		}
+		for _, l := range []struct {
+			stat string
+			q    float64
+		}{{"p50", 0.50}, {"p90", 0.90}, {"p99", 0.99}} {
+			want, _ := metrics.Quantile(gaps, l.q, metrics.Linear)
+			got := im.stat(t, MetricInterChunk, l.stat)
+			if math.Abs(*got.Value-want) > 1e-6 || got.Derived == withSummary {
+				t.Errorf("summary %v: inter_chunk_latency %s = %v (derived %v), linear over the card's gaps %v", withSummary, l.stat, *got.Value, got.Derived, want)
+			}
+		}
+		if pm := im.rep.PercentileMethod; strings.Contains(pm, "t-digest") || !strings.Contains(pm, "linear") {
+			t.Errorf("percentile method %q", pm)
+		}
+	}
+}
+
+// The summary passed as FILE says to use --summary with the records.
+func TestAIPerfSummaryAsRecordsFile(t *testing.T) {
+	for _, f := range []string{aiperfSummary, "aiperf_profile_export_aiperf.json"} {
+		raw, _ := os.ReadFile("testdata/" + f)
+		_, err := Import("aiperf", strings.NewReader(string(raw)), f, new(strings.Builder))
+		if err == nil || !strings.Contains(err.Error(), f+":1: this is AIPerf's summary") ||
+			!strings.Contains(err.Error(), "--summary") || !strings.Contains(err.Error(), "profile_export.jsonl") || strings.Contains(err.Error(), "metadata: missing") {
+			t.Errorf("%s as records: %v", f, err)
+		}
+	}
+}
+
+// AIPerf 0.13 records a stream with a malformed SSE message as a success;
+// the import keeps AIPerf's verdict and says so in its notes.
+func TestAIPerf013MalformedCountedAsSuccess(t *testing.T) {
+	var faults map[string]string
+	raw, _ := os.ReadFile("testdata/aiperf013_faults_sim_faults.json")
+	if err := json.Unmarshal(raw, &faults); err != nil {
+		t.Fatal(err)
+	}
+	im := importFile(t, "aiperf", aiperfRecords, Options{})
+	seen := map[string]map[trace.Outcome]int{}
+	for _, a := range im.tr.Attempts {
+		f := faults[a.ID]
+		if seen[f] == nil {
+			seen[f] = map[trace.Outcome]int{}
+		}
+		seen[f][a.Outcome]++
+	}
+	if seen["malformed"][trace.OK] != 3 || len(seen["malformed"]) != 1 || seen["reset"][trace.OK] != 0 || seen["http_503"][trace.HTTPError] != 5 {
+		t.Errorf("outcomes by injected fault: %v", seen)
+	}
+	if !slices.Contains(im.rep.Notes, AIPerfMalformedNote) {
+		t.Errorf("notes lack the malformed-SSE note: %q", im.rep.Notes)
+	}
+}

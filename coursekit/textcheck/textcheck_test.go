@@ -1,0 +1,78 @@
+package textcheck
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTermsFindEveryVariant(t *testing.T) {
+	for _, v := range Variants {
+		if got := Terms("这里写了"+v.Never+"。", false); len(got) != 1 || got[0].Never != v.Never {
+			t.Errorf("%q: %v", v.Never, got)
+		}
+	}
+	if got := Terms("开环（也有人叫开放到达）", true); len(got) != 0 {
+		t.Errorf("the glossary may name 开放到达: %v", got)
+	}
+	if got := Terms("首字时延（TTFT）、指标口径卡、单元格、质量通过、联合合格、0.02 元", false); len(got) != 0 {
+		t.Errorf("the course's own terms are not variants: %v", got)
+	}
+}
+
+func TestPunctuationWantsFullWidthNextToChinese(t *testing.T) {
+	for _, bad := range []string{"时延:700 ms", "首字时延(TTFT)", "失败,重试", "真的吗?", "窗口(固定)内"} {
+		if len(Punctuation(bad)) == 0 {
+			t.Errorf("%q passed", bad)
+		}
+	}
+	for _, good := range []string{"时延：700 ms", "首字时延（TTFT）", "TTFT(ms)", "f(x, y)", "[0, 10000) ms", `"观察": "x"`, "1,000 次"} {
+		if got := Punctuation(good); len(got) != 0 {
+			t.Errorf("%q flagged: %q", good, got)
+		}
+	}
+}
+
+func TestEnglishCodesStandAloneOnly(t *testing.T) {
+	for text, want := range map[string][]string{
+		"R6：qualified → ttft_over_slo":      {"ttft_over_slo", "qualified"},
+		"否:timeout":                         {"timeout"},
+		"全部记录：true":                         {"true"},
+		"完整成功 8 · 失败 2（timeout 1）":          {"timeout"},
+		"up to 2 after a timeout, HTTP 503": nil,
+		"no first token; client gave up":    nil,
+		"status: connect_error":             {"connect_error"},
+		"timeout_policy（超时策略）":              nil,
+		"[text.outputs] ok":                 {"ok"},
+	} {
+		got := EnglishCodes(text)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestCopiedFindsRunsAcrossPunctuationAndWhitespace(t *testing.T) {
+	seed := "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥。另一句完全不同的话在这里结束了吗"
+	fp := Fingerprint(seed)
+	got := Copied("前言：甲乙丙丁，戊己庚辛 壬癸子丑寅卯辰巳午未申酉戌亥 后记", fp)
+	if len(got) != 1 || got[0] != "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥" {
+		t.Errorf("copied: %q", got)
+	}
+	// 17 shared characters are not a copy; a letter breaks a run.
+	if got := Copied("乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未", fp); len(got) != 0 {
+		t.Errorf("17 characters: %q", got)
+	}
+	if got := Copied("甲乙丙丁戊己庚辛壬 TTFT 癸子丑寅卯辰巳午未申酉", fp); len(got) != 0 {
+		t.Errorf("broken by a word: %q", got)
+	}
+	// Full-width forms normalise (NFKC) before comparing.
+	if got := Copied("甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申", Fingerprint("甲乙丙丁戊己庚辛壬癸，子丑寅卯辰巳午未申")); len(got) != 1 {
+		t.Errorf("punctuation inside a run: %q", got)
+	}
+	back, err := ParseFingerprint(FormatFingerprint(fp))
+	if err != nil || len(back) != len(fp) {
+		t.Fatalf("round trip: %d of %d, %v", len(back), len(fp), err)
+	}
+}
