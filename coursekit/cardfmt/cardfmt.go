@@ -170,6 +170,9 @@ func text(s *metrics.Summary, source string) string {
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	p("指标口径卡 · %s", source)
 	p("观察点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	for _, n := range notes(s) {
+		p("%s", n)
+	}
 	p("")
 	p("分母")
 	p("  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", s.Attempts, s.OutsideWindow)
@@ -212,6 +215,9 @@ func markdown(s *metrics.Summary, source string) string {
 	p("### 指标口径卡 · `%s`", strings.ReplaceAll(source, "`", "'"))
 	p("")
 	p("- 观察点：%s时钟；固定窗口 [%s, %s) ms = %s s；分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	for _, n := range notes(s) {
+		p("- **%s**", n)
+	}
 	p("- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
 	p("- 失败率：%s", RatioText(s.FailureRate))
 	p("- 质量通过率：%s；未评分成功 %d", RatioText(s.QualityPassRate), s.UnratedSuccesses)

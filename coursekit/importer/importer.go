@@ -39,6 +39,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -73,6 +74,9 @@ type Options struct {
 	// disagreement (a summary of another run or stage) becomes a note.
 	Summary     []Stat
 	SummaryName string
+	// Dataset, when set, judges the generated texts the file kept against
+	// it by prompt order (see judgeTexts in dataset.go).
+	Dataset *dataset.Set
 }
 
 // Report is what the import found besides the attempts: the tool's own
@@ -182,6 +186,11 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 	res, err := f(src, opt)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Dataset != nil {
+		if err := judgeTexts(from, src, res, opt.Dataset); err != nil {
+			return nil, err
+		}
 	}
 	res.report.Tool = from
 	if opt.Summary == nil && res.derivedNote != "" {

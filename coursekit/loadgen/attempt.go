@@ -25,11 +25,7 @@ func (r *runner) bodyTemplate() (head, tail []byte) {
 	const mark = `\u0000ID\u0000` // how json.Marshal writes the placeholder
 	prompt := "\x00ID\x00" + strings.Repeat(" hello", max(c.PromptTokens-1, 0))
 	m := map[string]any{"model": c.Model, "max_tokens": c.MaxTokens, "stream": true}
-	so := map[string]any{"include_usage": true}
-	if c.ContinuousUsage {
-		so["continuous_usage_stats"] = true
-	}
-	m["stream_options"] = so
+	m["stream_options"] = r.streamOptions()
 	if c.IgnoreEOS {
 		m["ignore_eos"] = true
 	}
@@ -43,6 +39,14 @@ func (r *runner) bodyTemplate() (head, tail []byte) {
 	return b[:i], b[i+len(mark):]
 }
 
+func (r *runner) streamOptions() map[string]any {
+	so := map[string]any{"include_usage": true}
+	if r.cfg.ContinuousUsage {
+		so["continuous_usage_stats"] = true
+	}
+	return so
+}
+
 // body is the request JSON for one business request (ids are made of
 // letters, digits and dots, which JSON strings take as they are).
 func (r *runner) body(id string) []byte {
@@ -52,12 +56,19 @@ func (r *runner) body(id string) []byte {
 	return append(b, r.bodyTail...)
 }
 
-// attempt sends one request and follows its stream to the end.
-func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
+// attempt sends one request and follows its stream to the end. With
+// text set (a judged dataset), the generated text is appended to it.
+func (r *runner) attempt(id, request string, scheduled float64, item int, text *[]byte) *trace.Attempt {
 	a := &trace.Attempt{ID: id, Request: request}
 	// Stamp the start before the deadline is set, so a timeout always lies
 	// at least Timeout after start_ms on the trace clock.
 	a.StartMS = r.now()
+	if r.ctx.Err() != nil {
+		// Interrupted before this send: not sent, not recorded. Checked after
+		// the stamp, so that every attempt sent started before the run
+		// noticed the interrupt, inside the window that ends there.
+		return nil
+	}
 	var ctx context.Context
 	var cancel context.CancelFunc // also ends a drain that waits too long
 	if r.cfg.Timeout > 0 {
@@ -66,7 +77,14 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 		ctx, cancel = context.WithCancel(r.ctx)
 	}
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.endpoint, bytes.NewReader(r.body(request)))
+	body := r.bodies
+	var payload []byte
+	if body != nil {
+		payload = body[item]
+	} else {
+		payload = r.body(request)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.endpoint, bytes.NewReader(payload))
 	if err != nil {
 		panic(err) // the endpoint was checked when the run started
 	}
@@ -81,7 +99,7 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 	r.inflight.Add(1)
 	lag := max(a.StartMS-scheduled, 0)
 	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
-	a.Meta = append(a.Meta, '}')
+	a.Meta = append(r.appendPromptRef(a.Meta, item), '}')
 	defer func() {
 		r.inflight.Add(-1)
 		r.done.Add(1)
@@ -95,7 +113,7 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 			}
 		}
 		r.mu.Unlock()
-		if a.Outcome != trace.OK {
+		if a.Outcome != trace.OK && a.Outcome != trace.InFlight {
 			r.errs.Add(1)
 		}
 	}()
@@ -118,23 +136,20 @@ func (r *runner) attempt(id, request string, scheduled float64) *trace.Attempt {
 		a.Error = "the response is " + ct + ", not an SSE stream: the server ignored \"stream\": true"
 		return a
 	}
-	r.readStream(ctx, a, resp.Body, cancel)
+	r.readStream(ctx, a, resp.Body, cancel, text)
 	return a
 }
 
-// fail ends a with the outcome an error means: cancelled (or in_flight)
-// when the run was cancelled, timeout when the attempt's own deadline
+// fail ends a with the outcome an error means: in_flight when the run
+// was interrupted (the user stopped it, the server did not fail; the
+// events that arrived are kept), timeout when the attempt's own deadline
 // passed, else def.
 func (r *runner) fail(a *trace.Attempt, ctx context.Context, def trace.Outcome, err error) {
 	a.EndMS, a.HasEnd = r.now(), true
 	switch {
 	case r.ctx.Err() != nil:
-		a.Outcome = trace.Cancelled
-		a.Error = "run cancelled before the attempt ended"
-		if r.cfg.Capture {
-			a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
-			a.Error = "still running when the run was captured"
-		}
+		a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
+		a.Error = "still running when the run was interrupted"
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		a.Outcome = trace.Timeout
 		if len(a.Events) == 0 {
@@ -155,7 +170,7 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10
 // readStream reads SSE messages (data lines joined, a blank line ends a
 // message, comments skipped) and stamps each when its blank line arrives,
 // before the JSON is parsed.
-func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc) {
+func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc, text *[]byte) {
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(body)
 	defer func() { br.Reset(nil); readers.Put(br) }()
@@ -227,6 +242,7 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 			a.Error = "error in stream: " + shorten(data[c.errStart:c.errEnd])
 			return
 		}
+		msg := data
 		data = data[:0]
 		if c.hasUsage {
 			a.InputTokens, a.OutputTokens = c.prompt, c.completed
@@ -242,6 +258,9 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 			lastCompletion = c.completed
 		}
 		a.Events = append(a.Events, trace.Event{TMS: t, Tokens: tokens})
+		if text != nil && c.textEnd > c.textStart {
+			*text = c.text(*text, msg) // after the stamp, before the next message reuses msg
+		}
 		if c.finished {
 			sawFinish = true
 		}

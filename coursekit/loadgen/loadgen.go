@@ -9,8 +9,11 @@
 //     time in meta.scheduled_ms; the lag between plan and send is reported.
 //   - Every SSE message is stamped when it arrives, on one monotonic clock
 //     started with the run; nothing is averaged per request.
-//   - Sent == recorded: every attempt is written and flushed as soon as it
-//     ends, and a cancelled run still records the unfinished ones.
+//   - Sent == recorded: every attempt is written (to a file: flushed) as
+//     soon as it ends. An interrupted run keeps its denominators honest: its
+//     window ends at the interrupt, the attempts still running are
+//     in_flight (the user stopped them; the server did not fail), and the
+//     header's conditions.run_end says so, with the planned duration.
 package loadgen
 
 import (
@@ -31,6 +34,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -83,9 +87,6 @@ type Config struct {
 	RetryBackoff time.Duration
 
 	Seed uint64
-	// Capture records attempts cut by cancellation as in_flight (no end)
-	// instead of cancelled: a snapshot of a run that has not ended.
-	Capture bool
 	// Header is added to every request (e.g. Authorization).
 	Header http.Header
 	// Client defaults to a transport with no compression and enough idle
@@ -93,6 +94,12 @@ type Config struct {
 	Client *http.Client
 	// Conditions are merged into the header's condition list.
 	Conditions map[string]any
+	// Dataset, when set, supplies the prompts instead of generated ones:
+	// business request n sends item n mod len(Items), in order. Each
+	// complete answer to an item with an expectation is judged after its
+	// attempt ends (quality pass or fail, meta.judge); the others stay
+	// unrated. PromptTokens does not apply.
+	Dataset *dataset.Set
 
 	// Progress, if set, is called every ProgressEvery (default 1 s) and once
 	// at the end, from its own goroutine.
@@ -109,16 +116,23 @@ type Progress struct {
 	Sent     int64
 	Done     int64
 	InFlight int64
-	Errors   int64   // attempts that ended in anything but ok
+	Errors   int64   // attempts that ended in anything but ok or in_flight
 	Rate     float64 // sends per second since the previous report
 	TTFTP50  float64 // ms; 0 before the first success
 	TTFTP95  float64
 	LagP99   float64 // ms between schedule and send, open loop
+
+	// Rated and Passes count the answers judged so far (with a Dataset).
+	Rated, Passes int64
 }
 
 func (p Progress) String() string {
-	return fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
 		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, p.TTFTP50, p.TTFTP95, p.LagP99)
+	if p.Rated > 0 {
+		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
+	}
+	return s
 }
 
 // Result summarises a run. The card is computed from the trace; this is
@@ -130,10 +144,30 @@ type Result struct {
 	Window         trace.Window
 	// Lag is actual send time − scheduled send time, ms, over every attempt
 	// (exact order statistics, nearest rank).
-	Lag       LagStats
-	Elapsed   time.Duration
-	Cancelled bool
-	Model     string
+	Lag     LagStats
+	Elapsed time.Duration
+	// Start is the origin of the trace clock (time.Now when the run began).
+	Start time.Time
+	// Interrupted is true when ctx ended the run before its schedule did;
+	// RunEnd is the header's conditions.run_end.
+	Interrupted bool
+	RunEnd      trace.RunEnd
+	Model       string
+	// Rated and Passes count the answers judged (with a Dataset).
+	Rated, Passes int64
+}
+
+// Interrupted is a cancellation cause that carries when the interrupt
+// happened. Cancel the run's context with it (context.WithCancelCause)
+// when that moment is known, e.g. in a signal handler: the window then
+// ends exactly there. A plain cancellation ends the window when the run
+// notices it, a few microseconds later on an idle machine.
+type Interrupted struct {
+	At time.Time
+}
+
+func (i Interrupted) Error() string {
+	return "interrupted at " + i.At.Format(time.RFC3339Nano)
 }
 
 // LagStats are nearest-rank order statistics of send lag in ms.
@@ -151,8 +185,12 @@ type runner struct {
 	chat     bool
 	end      time.Duration // no request is scheduled at or after start+end
 
-	bodyHead, bodyTail []byte // the request JSON around the request id
-	live               bool   // keep the live view's histograms (Progress is set)
+	bodyHead, bodyTail []byte   // the request JSON around the request id
+	bodies             [][]byte // with a dataset: one request JSON per item
+	live               bool     // keep the live view's histograms (Progress is set)
+	judging            bool     // some dataset item has an expectation
+	toJudge            chan finished
+	passes, rated      atomic.Int64
 
 	sent, done, inflight, errs atomic.Int64
 	ids                        atomic.Int64
@@ -202,6 +240,8 @@ func (c *Config) Validate() error {
 		return errors.New("max tokens and prompt tokens must not be negative")
 	case c.URL == "":
 		return errors.New("no URL")
+	case c.Dataset != nil && len(c.Dataset.Items) == 0:
+		return errors.New("the dataset has no prompts")
 	}
 	for i, t := range c.Replay {
 		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) || (i > 0 && t < c.Replay[i-1]) {
@@ -328,21 +368,30 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
 	}
 	r.bodyHead, r.bodyTail = r.bodyTemplate()
+	if cfg.Dataset != nil {
+		r.datasetBodies()
+	}
 	r.live = cfg.Progress != nil
+	planned := trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)}
 	h := trace.Header{
+		Trace:      trace.Version,
 		Clock:      "client",
-		Window:     trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)},
+		Window:     planned,
 		Conditions: r.conditions(dur),
 		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
 	}
-	tw, err := trace.NewWriter(w, h)
+	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned}
+	first, err := h.WithRunEnd(end)
 	if err != nil {
 		return nil, err
 	}
-	if err := tw.Flush(); err != nil {
+	snk, aw, err := newSink(w, first)
+	if err != nil {
 		return nil, err
 	}
-	res := &Result{Outcomes: map[string]int64{}, Window: h.Window, Model: cfg.Model}
+	defer snk.close()
+	tw := trace.NewAttemptWriter(aw)
+	res := &Result{Outcomes: map[string]int64{}, Window: planned, Model: cfg.Model}
 
 	// The writer: one attempt per line, flushed as soon as it ends (when
 	// several end together, once after the last of them: one write call
@@ -366,7 +415,18 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}()
 
 	r.start = time.Now()
+	var stopAt float64
+	stamped := make(chan struct{})
+	unwatch := context.AfterFunc(ctx, func() {
+		defer close(stamped)
+		stopAt = r.now()
+		var in Interrupted
+		if errors.As(context.Cause(ctx), &in) {
+			stopAt = max(0, math.Round(ms(in.At.Sub(r.start))*1e3)/1e3)
+		}
+	})
 	stopProgress := r.progress()
+	stopJudges := r.startJudges()
 	switch {
 	case cfg.Concurrency > 0:
 		r.closedLoop()
@@ -375,13 +435,31 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	close(r.stop)
 	r.wg.Wait()
+	stopJudges()
 	close(r.out)
 	<-wdone
 	stopProgress()
 
 	res.Sent = r.sent.Load()
+	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
 	res.Elapsed = time.Since(r.start)
-	res.Cancelled = ctx.Err() != nil
+	res.Start = r.start
+	end.Reason = trace.RunCompleted
+	if !unwatch() { // ctx ended the run
+		<-stamped
+		res.Interrupted = true
+		end.Reason, end.AtMS = trace.RunInterrupted, &stopAt
+	}
+	res.RunEnd = end
+	final, err := h.WithRunEnd(end)
+	if err == nil {
+		res.Window = final.Window
+		if werr == nil {
+			werr = snk.finish(final)
+		}
+	} else if werr == nil {
+		werr = err
+	}
 	slices.Sort(r.lags)
 	if n := len(r.lags); n > 0 {
 		res.Lag = LagStats{N: n, P50: r.lags[metrics.NearestRankIndex(n, 0.50)], P99: r.lags[metrics.NearestRankIndex(n, 0.99)], Max: r.lags[n-1]}
@@ -413,6 +491,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		"duration_ms":   ms(dur),
 		"window":        "attempts sent in [warmup, warmup+duration); warm-up attempts are recorded outside the window; no request is scheduled after the window",
 		"timeout_ms":    ms(c.Timeout),
+		"interrupt":     "on an interrupt (Ctrl-C, SIGTERM) the window ends at that moment (run_end.at_ms) and attempts still running are in_flight, not failures; run_end.planned_duration_ms keeps the plan",
 		"timeout_policy": "per attempt, from send to end of stream; an attempt cut by it is timeout, " +
 			"with the events that arrived before (none if no first token)",
 		"retries":          c.Retries,
@@ -445,6 +524,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		}
 		m["schedule"] = "fixed in advance from the seed, free-running (not rescaled); each attempt's meta.scheduled_ms is its planned send time"
 	}
+	datasetConditions(m, c.Dataset)
 	for k, v := range c.Conditions {
 		m[k] = v
 	}
@@ -468,8 +548,15 @@ func (r *runner) sleepUntil(at time.Duration) bool {
 	}
 }
 
-func (r *runner) nextID() string {
-	return "q" + strconv.FormatInt(r.ids.Add(1)-1, 10)
+// nextJob numbers the next business request; with a dataset, request n
+// sends item n mod len(Items).
+func (r *runner) nextJob(scheduled float64) job {
+	n := r.ids.Add(1) - 1
+	j := job{id: "q" + strconv.FormatInt(n, 10), scheduled: scheduled}
+	if r.cfg.Dataset != nil {
+		j.item = int(n % int64(len(r.cfg.Dataset.Items)))
+	}
+	return j
 }
 
 // openLoop sends on the schedule, whatever the server does: each request
@@ -492,14 +579,15 @@ func (r *runner) openLoop() {
 		if at >= r.end || !r.sleepUntil(at) {
 			return
 		}
-		r.dispatch(job{id: r.nextID(), scheduled: math.Round(ms(at)*1e3) / 1e3})
+		r.dispatch(r.nextJob(math.Round(ms(at)*1e3) / 1e3))
 	}
 }
 
-// job is one business request of the open loop.
+// job is one business request.
 type job struct {
 	id        string
 	scheduled float64
+	item      int // the dataset item it sends
 }
 
 // dispatch hands j to an idle worker goroutine, or starts a new one if
@@ -520,7 +608,7 @@ func (r *runner) dispatch(j job) {
 		idle := time.NewTimer(workerIdle)
 		defer idle.Stop()
 		for {
-			r.request(j.id, j.scheduled)
+			r.request(j)
 			idle.Reset(workerIdle)
 			select {
 			case j = <-r.jobs:
@@ -544,7 +632,7 @@ func (r *runner) closedLoop() {
 		go func() {
 			defer r.wg.Done()
 			for r.ctx.Err() == nil && time.Since(r.start) < r.end {
-				r.request(r.nextID(), r.now())
+				r.request(r.nextJob(r.now()))
 				if r.cfg.ThinkTime > 0 && !r.sleepUntil(time.Since(r.start)+r.cfg.ThinkTime) {
 					return
 				}
@@ -555,12 +643,24 @@ func (r *runner) closedLoop() {
 
 // request makes the attempts of one business request: the first, then
 // retries while the outcome is retryable.
-func (r *runner) request(id string, scheduled float64) {
+func (r *runner) request(j job) {
+	id, scheduled := j.id, j.scheduled
 	aid := id
 	for try := 0; ; try++ {
-		a := r.attempt(aid, id, scheduled)
-		r.out <- a
-		if try >= r.cfg.Retries || !retryable(a) || r.ctx.Err() != nil {
+		var text *[]byte
+		if r.judging {
+			text = texts.Get().(*[]byte)
+		}
+		a := r.attempt(aid, id, scheduled, j.item, text)
+		if a == nil {
+			if text != nil {
+				texts.Put(text)
+			}
+			return
+		}
+		again := try < r.cfg.Retries && retryable(a) && r.ctx.Err() == nil
+		r.emit(a, text, j.item) // the judges may now write a
+		if !again {
 			return
 		}
 		wait := time.Since(r.start) + r.cfg.RetryBackoff
@@ -604,7 +704,8 @@ func (r *runner) progress() func() {
 	report := func(final bool) {
 		now := time.Now()
 		sent := r.sent.Load()
-		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load()}
+		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load(),
+			Rated: r.rated.Load(), Passes: r.passes.Load()}
 		if dt := now.Sub(last).Seconds(); dt > 0 {
 			p.Rate = float64(sent-lastSent) / dt
 		}

@@ -131,6 +131,7 @@ func (acc *Accumulator) Summary() *Summary {
 	if acc.opts.WindowCost != nil {
 		s.WindowCost = acc.opts.WindowCost
 	}
+	s.RunEnd, _ = h.RunEnd() // the reader has validated it
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
 	for _, d := range []struct {

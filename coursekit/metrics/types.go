@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"encoding/json"
+
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Levels are the percentile levels every distribution reports.
@@ -100,6 +102,10 @@ type Summary struct {
 	Currency           string          `json:"currency"`
 	Conditions         []Condition     `json:"conditions"`
 	TraceConditions    json.RawMessage `json:"trace_conditions,omitempty"`
+	// RunEnd is how a live measurement ended (the header's
+	// conditions.run_end): an interrupted run's window ends at the
+	// interrupt and its unfinished attempts are in flight, not failures.
+	RunEnd *trace.RunEnd `json:"run_end,omitempty"`
 }
 
 // WindowInfo echoes the trace window.

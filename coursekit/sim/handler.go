@@ -80,6 +80,7 @@ type stream struct {
 	buf       []byte
 	text      []byte
 	firstSent bool
+	tokens    []string // an arith answer, sent instead of the filler words
 }
 
 func (st *stream) appendUsage(b []byte, completion int) []byte {
@@ -104,7 +105,11 @@ func (st *stream) event(k int, finish string, last bool) error {
 	// is written as it is (this runs once per event).
 	t := append(st.text[:0], '"')
 	for i := range k {
-		t = append(t, words[(st.sent+i)%len(words)]...)
+		if st.tokens != nil {
+			t = append(t, st.tokens[st.sent+i]...) // digits and '-': nothing to escape
+		} else {
+			t = append(t, words[(st.sent+i)%len(words)]...)
+		}
 	}
 	t = append(t, '"')
 	st.text = t
@@ -230,6 +235,14 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 	if target < maxTok {
 		finish = "stop"
 	}
+	answer, wrong, isQuestion := s.answer(promptText(&req, chat))
+	if isQuestion {
+		target, finish = min(len(answer), maxTok), "stop"
+		if len(answer) > maxTok {
+			finish = "length" // cut by max_tokens: the judge will see a wrong number
+		}
+		s.update(t, func(t *Truth) { t.Answer, t.WrongOnPurpose = strings.Join(answer[:target], ""), wrong })
+	}
 	model := req.Model
 	if model == "" {
 		model = s.cfg.Model
@@ -285,7 +298,7 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 	}{t.ResponseID, map[bool]string{false: "text_completion", true: "chat.completion.chunk"}[chat], created, model})
 	prefix = append(prefix[:len(prefix)-1], ',')
 
-	st := &stream{w: w, fl: fl, chat: chat, prefix: prefix, input: input}
+	st := &stream{w: w, fl: fl, chat: chat, prefix: prefix, input: input, tokens: answer}
 	if o := req.StreamOptions; o != nil {
 		st.usage, st.perChunk = o.IncludeUsage, o.ContinuousUsageStats
 	}
@@ -350,7 +363,11 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 	// Non-streaming: one JSON body once everything is generated.
 	text := strings.Builder{}
 	for i := range target {
-		text.WriteString(words[i%len(words)])
+		if answer != nil {
+			text.WriteString(answer[i])
+		} else {
+			text.WriteString(words[i%len(words)])
+		}
 	}
 	choice := map[string]any{"index": 0, "logprobs": nil, "finish_reason": finish}
 	object := "text_completion"

@@ -73,6 +73,14 @@ type Config struct {
 	// from token intervals.
 	TokensPerEvent int
 	Faults         Faults
+	// WrongAnswerRate is the fraction of arith questions (coursekit bench
+	// --dataset arith) answered wrong on purpose; the others are answered
+	// right. Other prompts get filler words, as before.
+	WrongAnswerRate float64
+	// OverloadWrongAnswerRate, when higher, applies instead to questions
+	// that arrive while every batch slot is taken: a busy server that
+	// answers worse under overload.
+	OverloadWrongAnswerRate float64
 	// Seed makes output lengths and faults reproducible.
 	Seed uint64
 	// BusyWindow is how far back the device-busy gauge looks.
@@ -249,6 +257,10 @@ type Truth struct {
 	// (the client disconnected first), "shutdown" or "bad_request".
 	Outcome string `json:"outcome"`
 	Done    bool   `json:"done"`
+	// Answer is the reply to an arith question, and WrongOnPurpose says
+	// it was made wrong (Config.WrongAnswerRate).
+	Answer         string `json:"answer,omitempty"`
+	WrongOnPurpose bool   `json:"wrong_on_purpose,omitempty"`
 }
 
 // TruthEvent is one token-carrying SSE message as the server sent it.

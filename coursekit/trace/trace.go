@@ -297,7 +297,8 @@ func (h *Header) Validate() error {
 			return err
 		}
 	}
-	return nil
+	_, err := h.RunEnd() // conditions.run_end, when a live measurement wrote one
+	return err
 }
 
 func checkNumber(field string, v float64) error {

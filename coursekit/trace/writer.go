@@ -17,19 +17,12 @@ type Writer struct {
 
 // NewWriter starts a trace on w by writing its header.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
-	if h.Trace == "" {
-		h.Trace = Version
-	}
-	if err := h.Validate(); err != nil {
-		return nil, err
-	}
-	line, err := json.Marshal(h)
+	line, err := HeaderLine(h, 0)
 	if err != nil {
 		return nil, err
 	}
-	tw := &Writer{w: bufio.NewWriterSize(w, 256<<10), seen: map[string]struct{}{}}
+	tw := NewAttemptWriter(w)
 	tw.w.Write(line)
-	tw.w.WriteByte('\n')
 	return tw, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -36,8 +37,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
 	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt (default 0: none)")
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule")
-	fs.BoolVar(&cfg.Capture, "capture", false, "on interrupt, record unfinished attempts as in_flight instead of cancelled")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
+	ds := fs.String("dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
+		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput 0)`)
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token (default: no Authorization header)")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
@@ -83,6 +85,17 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usagef("bench: --url %q is not an http(s) URL", cfg.URL)
 	}
+	if *ds != "" {
+		if set["prompt-tokens"] {
+			return usagef("bench: --prompt-tokens applies to generated prompts, not to --dataset")
+		}
+		if cfg.Dataset, err = dataset.Load(*ds, cfg.Seed); err != nil {
+			if trace.IsBadInput(err) || os.IsNotExist(err) {
+				return err
+			}
+			return usagef("bench: %v", err)
+		}
+	}
 	if *keyEnv != "" {
 		key := os.Getenv(*keyEnv)
 		if key == "" {
@@ -122,13 +135,23 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 				parts = append(parts, fmt.Sprintf("%s %d", o, n))
 			}
 		}
-		state := "done"
-		if res.Cancelled {
-			state = "interrupted"
+		state := fmt.Sprintf("done after %.1fs", res.Elapsed.Seconds())
+		if res.Interrupted {
+			state = fmt.Sprintf("interrupted at %.3fs of a planned %gs window (the window ends there; the %d attempts still running are in_flight, not failures)",
+				*res.RunEnd.AtMS/1000, res.RunEnd.PlannedDurationMS/1000, res.Outcomes[trace.InFlight.String()])
 		}
-		fmt.Fprintf(stderr, "coursekit bench: %s after %.1fs: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
-			state, res.Elapsed.Seconds(), res.Sent, res.Recorded, strings.Join(parts, ", "), name,
+		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
+			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
+		switch {
+		case cfg.Dataset == nil:
+			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
+		case cfg.Dataset.Rated() == 0:
+			fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be 0\n", cfg.Dataset.Name)
+		default:
+			fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
+				res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
+		}
 	}
 	if err != nil {
 		return err

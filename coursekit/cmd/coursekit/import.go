@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/importer"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -31,6 +32,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	var slos sloList
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
 	quiet := fs.Bool("q", false, "do not print the comparison table")
+	ds := fs.String("dataset", "", "judge the answers the tool saved (vllm --save-detailed keeps generated_texts) by prompt order: response i against line i of this JSONL dataset, or arith (= data/datasets/arith.jsonl) (default: none; quality stays unrated)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -51,6 +53,14 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		return usagef("import: --summary: %s writes no separate summary file (its result file carries its own numbers); --summary is for %s", *from, summaryFiles())
 	}
 	opt := importer.Options{Run: *run}
+	if *ds != "" {
+		if opt.Dataset, err = dataset.Load(*ds, 1); err != nil {
+			if trace.IsBadInput(err) || os.IsNotExist(err) {
+				return err
+			}
+			return usagef("import: %v", err)
+		}
+	}
 	if *summary != "" {
 		// Read first: a malformed summary stops the import before anything is written.
 		sf, err := os.Open(*summary)
@@ -293,7 +303,7 @@ func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []
 			}
 		case "request_goodput":
 			if len(c.Conditions) > 0 {
-				// Imported traces carry no quality labels, so the card's
+				// Without --dataset imported traces carry no quality labels, so the card's
 				// joint qualification is 0; the latency-only count is what
 				// the tool's goodput can be compared with.
 				k := c.Conditions[0]
@@ -303,7 +313,11 @@ func writeComparison(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []
 						fast++
 					}
 				}
-				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%s s = %s/s; qualified %d (quality unrated)", fmtNum(k.SLOTTFTMS), fast, fmtNum(c.WindowS), fmtNum(float64(fast)/c.WindowS), k.Qualified)
+				q := "quality unrated"
+				if c.QualityPasses+c.QualityFails > 0 {
+					q = "quality judged"
+				}
+				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%s s = %s/s; qualified %d (%s)", fmtNum(k.SLOTTFTMS), fast, fmtNum(c.WindowS), fmtNum(float64(fast)/c.WindowS), k.Qualified, q)
 			}
 		case "goodput_percentage":
 			if len(c.Conditions) > 0 && c.Attempts > 0 {

@@ -75,6 +75,8 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	fs.Var(rateFlag{&cfg.Faults.NoFirstToken}, "fail-no-first-token", "fraction of streams that never send a token, so the client must time out (default 0: none)")
 	fs.Var(rateFlag{&cfg.Faults.Reset}, "fail-reset", "fraction of streams reset mid-stream (default 0: none)")
 	fs.Var(rateFlag{&cfg.Faults.Malformed}, "fail-malformed", "fraction of streams with a malformed SSE message (default 0: none)")
+	fs.Var(rateFlag{&cfg.WrongAnswerRate}, "wrong-answer-rate", "fraction of arith questions (bench --dataset arith) answered wrong on purpose, off by 1 to 9, seeded by --seed (default 0: every answer right)")
+	fs.Var(rateFlag{&cfg.OverloadWrongAnswerRate}, "wrong-answer-rate-overload", "wrong-answer rate for arith questions that arrive while every batch slot is taken, used when higher than --wrong-answer-rate (default 0: no worse under overload)")
 	slowdown := fs.Float64("slowdown", 1, "multiply every step time (the lab's slow server)")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the simulator to this file, until it stops (default: none)")
 	preset := fs.String("preset", "", "bench: a server that is never the bottleneck, for measuring clients; flags given explicitly still win (default: none)")

@@ -131,8 +131,9 @@ func TestSimBenchCard(t *testing.T) {
 	}
 }
 
-// Interrupting bench (SIGINT) still leaves a valid trace in which every
-// attempt sent is recorded, the unfinished ones as cancelled. The
+// Interrupting bench (SIGINT) leaves a valid trace in which every attempt
+// sent is recorded, the window ends at the interrupt, the unfinished
+// attempts are in flight, and the card says the run was cut short. The
 // interrupt comes once five requests are in the server's engine; the
 // answers are far too long to finish before it.
 func TestBenchInterrupted(t *testing.T) {
@@ -150,20 +151,36 @@ func TestBenchInterrupted(t *testing.T) {
 	withSignals(t, ctx)
 	out := filepath.Join(t.TempDir(), "trace.jsonl")
 	code, _, errs := runCLI(t, "bench", "--url", ts.URL, "--rate", "50", "--duration", "10m", "--timeout", "10m", "--max-tokens", "1000000", "--out", out)
-	if code != 0 || !strings.Contains(errs, "interrupted after") {
+	if code != 0 || !strings.Contains(errs, "interrupted at ") || !strings.Contains(errs, "of a planned 600s window") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	tr, err := trace.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Attempts) < 5 || !strings.Contains(errs, "cancelled "+strconv.Itoa(len(tr.Attempts))) {
-		t.Errorf("%d attempts; %s", len(tr.Attempts), errs)
+	re, err := tr.Header.RunEnd()
+	if err != nil || re == nil || re.Reason != trace.RunInterrupted || re.PlannedDurationMS != 600000 || tr.Header.Window.EndMS != *re.AtMS {
+		t.Fatalf("run_end %+v, window %+v, %v", re, tr.Header.Window, err)
 	}
+	inflight := 0
 	for _, a := range tr.Attempts {
-		if a.Outcome != trace.Cancelled {
+		switch a.Outcome {
+		case trace.InFlight:
+			if tr.Header.Window.Contains(a.StartMS) {
+				inflight++ // the card counts the window's attempts
+			}
+		case trace.OK:
+		default:
 			t.Errorf("attempt %s: %s", a.ID, a.Outcome)
 		}
+	}
+	if len(tr.Attempts) < 5 || inflight == 0 || !strings.Contains(errs, "recorded "+strconv.Itoa(len(tr.Attempts))) {
+		t.Errorf("%d attempts, %d in flight; %s", len(tr.Attempts), inflight, errs)
+	}
+	code, card, _ := runCLI(t, "card", out)
+	if code != 0 || !strings.Contains(card, "这次运行被提前中断了") || !strings.Contains(card, "计划测量 600 s") ||
+		!strings.Contains(card, strconv.Itoa(inflight)+" 次尝试记为在途，不算失败") {
+		t.Errorf("card %d:\n%s", code, card)
 	}
 }
 

@@ -1,0 +1,34 @@
+package cardfmt
+
+import (
+	"fmt"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// notes are the warnings a reader must see before any number: a run cut
+// short (its window and in-flight attempts), and a card whose goodput is 0
+// only because nothing was rated.
+func notes(s *metrics.Summary) []string {
+	var out []string
+	if r := s.RunEnd; r != nil {
+		planned := fmt.Sprintf("计划测量 %s s（计划窗口 [%s, %s) ms）", num(r.PlannedDurationMS/1000), num(r.PlannedWindow.StartMS), num(r.PlannedWindow.EndMS))
+		switch {
+		case r.Reason == trace.RunNotFinished:
+			out = append(out, fmt.Sprintf("注意：trace 的头部仍写着“运行未结束”：写它的进程没有正常收尾（可能被强制结束），窗口仍是计划窗口，最后还在进行的尝试没有记下来，这份指标口径卡不完整。%s。", planned))
+		case r.Reason == trace.RunInterrupted && r.AtMS != nil && *r.AtMS < r.PlannedWindow.StartMS:
+			out = append(out, fmt.Sprintf("注意：这次运行在预热阶段就被中断了（第 %s s），测量窗口还没开始，窗口里没有尝试；%s。", num(*r.AtMS/1000), planned))
+		case r.CutShort():
+			out = append(out, fmt.Sprintf("注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %d 次尝试记为在途，不算失败。", num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
+		case r.Reason == trace.RunInterrupted:
+			out = append(out, fmt.Sprintf("注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", num(*r.AtMS/1000), s.InFlight))
+		}
+	}
+	if s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 {
+		out = append(out, fmt.Sprintf("注意：%d 次完整成功都没有质量评分。未评分不算质量通过，所以联合合格和 goodput 都是 0，和时延快慢无关。"+
+			"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；"+
+			"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。", s.CompleteSuccess))
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package cardfmt_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+func f64(v float64) *float64 { return &v }
+
+func card(t *testing.T, tr *trace.Trace, f cardfmt.Format) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := cardfmt.Write(&b, metrics.Summarize(tr, metrics.Options{}), "t.jsonl", f); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func ok(id string, start float64, q trace.Quality) trace.Attempt {
+	return trace.Attempt{ID: id, StartMS: start, Outcome: trace.OK, Events: []trace.Event{{TMS: start + 100, Tokens: 1}}, EndMS: start + 200, HasEnd: true, Quality: q}
+}
+
+// An interrupted run says so before any number, in Chinese, with the
+// planned duration, the real window and the in-flight count.
+func TestCutShortNote(t *testing.T) {
+	h := trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 20000}}
+	h, err := h.WithRunEnd(trace.RunEnd{Reason: trace.RunInterrupted, AtMS: f64(3000), PlannedDurationMS: 20000, PlannedWindow: h.Window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &trace.Trace{Header: h, Attempts: []trace.Attempt{
+		ok("a", 10, trace.Pass),
+		{ID: "b", StartMS: 2900, Outcome: trace.InFlight, Events: []trace.Event{{TMS: 2950, Tokens: 1}}},
+		{ID: "c", StartMS: 2990, Outcome: trace.InFlight},
+	}}
+	for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+		out := card(t, tr, f)
+		for _, want := range []string{"被提前中断了（第 3 s）", "计划测量 20 s（计划窗口 [0, 20000) ms）", "按 3 s 计", "2 次尝试记为在途，不算失败"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s card lacks %q:\n%s", f, want, out)
+			}
+		}
+		if i, j := strings.Index(out, "被提前中断"), strings.Index(out, "失败率"); i < 0 || i > j {
+			t.Errorf("%s: the note does not come before the numbers", f)
+		}
+	}
+	if out := card(t, tr, cardfmt.Text); !strings.Contains(out, "失败：0") || !strings.Contains(out, "在途：2") {
+		t.Errorf("in-flight attempts counted as failures:\n%s", out)
+	}
+
+	// A trace whose run never finished writing.
+	h2 := trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 20000}}
+	h2, _ = h2.WithRunEnd(trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: 20000, PlannedWindow: h2.Window})
+	if out := card(t, &trace.Trace{Header: h2}, cardfmt.Text); !strings.Contains(out, "运行未结束") {
+		t.Errorf("not-finished note missing:\n%s", out)
+	}
+	// Interrupted during the warm-up, and after the window.
+	h3 := trace.Header{Clock: "client", Window: trace.Window{StartMS: 5000, EndMS: 25000}}
+	w, _ := h3.WithRunEnd(trace.RunEnd{Reason: trace.RunInterrupted, AtMS: f64(1000), PlannedDurationMS: 20000, PlannedWindow: h3.Window})
+	if out := card(t, &trace.Trace{Header: w}, cardfmt.Text); !strings.Contains(out, "在预热阶段就被中断了（第 1 s）") {
+		t.Errorf("warm-up note missing:\n%s", out)
+	}
+	d, _ := h3.WithRunEnd(trace.RunEnd{Reason: trace.RunInterrupted, AtMS: f64(26000), PlannedDurationMS: 20000, PlannedWindow: h3.Window})
+	if out := card(t, &trace.Trace{Header: d}, cardfmt.Text); !strings.Contains(out, "窗口是完整的") || strings.Contains(out, "提前中断") {
+		t.Errorf("drain note wrong:\n%s", out)
+	}
+	// A completed run and a trace without run_end carry no note.
+	c, _ := h3.WithRunEnd(trace.RunEnd{Reason: trace.RunCompleted, PlannedDurationMS: 20000, PlannedWindow: h3.Window})
+	for _, hh := range []trace.Header{c, h3} {
+		if out := card(t, &trace.Trace{Header: hh}, cardfmt.Text); strings.Contains(out, "注意：") {
+			t.Errorf("unexpected note:\n%s", out)
+		}
+	}
+}
+
+// Goodput 0 because nothing was rated is explained, with the way out;
+// it is not shown once any answer is rated.
+func TestUnratedNote(t *testing.T) {
+	h := trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
+	unrated := &trace.Trace{Header: h, Attempts: []trace.Attempt{ok("a", 0, trace.Unrated), ok("b", 10, trace.Unrated)}}
+	out := card(t, unrated, cardfmt.Text)
+	for _, want := range []string{"2 次完整成功都没有质量评分", "goodput 都是 0", "coursekit bench --dataset arith", "coursekit import --dataset"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("card lacks %q:\n%s", want, out)
+		}
+	}
+	rated := &trace.Trace{Header: h, Attempts: []trace.Attempt{ok("a", 0, trace.Fail), ok("b", 10, trace.Unrated)}}
+	if out := card(t, rated, cardfmt.Text); strings.Contains(out, "都没有质量评分") {
+		t.Errorf("note shown although an answer is rated:\n%s", out)
+	}
+}

@@ -1,0 +1,93 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// LabGoodput draws, for each run, over time: the complete successes per
+// second and the goodput (jointly qualified attempts per second: complete
+// ∧ quality pass ∧ TTFT ≤ sloMS) of each binMS slice of the window (left
+// axis, from Bins; the successes dotted grey), and the device-busy gauge
+// as the server read it (%, right axis, dashed). Two runs under the same load with different answer
+// quality show the same successes and the same busy gauge, and goodput
+// lines apart: neither the gauge nor the latency can see a wrong answer.
+// The subtitle gives each run's window goodput, quality pass rate and mean
+// busy reading.
+func LabGoodput(runs []LabRun, binMS, sloMS float64, options ...Option) *ec.Line {
+	c := newConfig("100%", "460px", options)
+	o := metrics.Options{SLOsMS: []float64{sloMS}}
+	l := ec.NewLine()
+	var sub []string
+	maxX := 0.0
+	type series struct {
+		name  string
+		pts   []point
+		lc    opts.LineChart
+		style opts.LineStyle
+	}
+	var all []series
+	for i, r := range runs {
+		name := Label(r.Name)
+		color := labColor(i)
+		var good, done []point
+		for _, b := range Bins(r.Trace, binMS, o) {
+			mid := sec((b.FromMS + b.ToMS) / 2)
+			span := fmt.Sprintf("%s–%s s 发出的请求", num(sec(b.FromMS)), num(sec(b.ToMS)))
+			k := b.Conditions[0]
+			good = append(good, point{Value: []any{mid, round2(k.GoodputPerS)}, Tooltip: &nodeTooltip{Show: true,
+				Formatter: fmt.Sprintf("%s：%s，联合合格 %d 次 / %s s = %s 次/s", name, span, k.Qualified, num(b.WindowS), num(round2(k.GoodputPerS)))}})
+			done = append(done, point{Value: []any{mid, round2(float64(b.CompleteSuccess) / b.WindowS)}, Tooltip: &nodeTooltip{Show: true,
+				Formatter: fmt.Sprintf("%s：%s，完整成功 %d 次（质量通过 %d 次）", name, span, b.CompleteSuccess, b.QualityPasses)}})
+		}
+		var busy []point
+		sum, n := 0.0, 0
+		w := r.Trace.Header.Window
+		for _, g := range r.Gauges {
+			busy = append(busy, point{Value: []any{sec(g.TMS), math.Round(g.Busy*1000) / 10}})
+			if g.TMS >= w.StartMS+busySettleMS && g.TMS < w.EndMS {
+				sum, n = sum+g.Busy, n+1
+			}
+		}
+		s := metrics.Summarize(r.Trace, o)
+		line := fmt.Sprintf("%s：goodput %s 次/s，质量通过 %s", name, num(round2(s.Conditions[0].GoodputPerS)), ratioText(s.QualityPassRate))
+		if n > 0 {
+			line += fmt.Sprintf("，窗口内忙碌率平均 %s", pct(sum/float64(n)))
+		}
+		sub = append(sub, line)
+		maxX = max(maxX, sec(runEnd(r)))
+		all = append(all,
+			series{name + " goodput", good, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: color, Width: 3}},
+			series{name + " 完整成功", done, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: colorMark, Width: 2, Type: "dotted"}},
+			series{name + " 设备忙碌率 %", busy, opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: color, Width: 2, Type: "dashed"}})
+	}
+	l.SetGlobalOptions(
+		c.init(),
+		ec.WithTitleOpts(titled("goodput 与设备忙碌率（联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ "+sloText(sloMS)+"）", strings.Join(sub, "\n"))),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(95 + 19*len(sub)), Bottom: "95", Left: "60", Right: "70"}),
+		ec.WithXAxisOpts(labTimeAxis("时刻（s；分段值画在段中点，按发送时刻分组）", maxX)),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "次/s", Min: 0}),
+		ec.WithAnimation(false),
+	)
+	l.ExtendYAxis(opts.YAxis{Type: "value", Name: "忙碌率（%）", Min: 0, Max: 100, Position: "right"})
+	for _, s := range all {
+		addLine(l, s.name, s.pts, s.lc, s.style, nil)
+	}
+	return l
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// busySettleMS is how long after the window opens the busy gauge is left
+// out of the average: it looks back over the server's BusyWindow, which
+// starts empty (lab.GaugeSettleMS).
+const busySettleMS = 200

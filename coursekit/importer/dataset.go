@@ -1,0 +1,115 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// judgeTexts rates the answers a tool saved, the way `coursekit bench
+// --dataset` rates them during a run: response i is judged against prompt
+// i of the dataset (the order the tool sent them in). A complete success
+// whose prompt carries an expectation becomes quality pass or fail, with
+// meta.judge {name, reason} and meta.prompt naming the dataset line; the
+// others stay unrated. A file that kept no texts, or a dataset shorter
+// than the file, is an error: nothing is judged by guesswork.
+func judgeTexts(from string, src *source, res *result, set *dataset.Set) error {
+	texts, err := savedTexts(from, src, res)
+	if err != nil {
+		return err
+	}
+	if len(texts) > len(set.Items) {
+		return fmt.Errorf("--dataset %s has %d prompts but %s holds %d responses: judging is by prompt order, so the dataset must be the one the tool sent (at least as long)",
+			set.Name, len(set.Items), src.name, len(texts))
+	}
+	pass, fail, unrated := 0, 0, 0
+	for i := range res.attempts {
+		a := &res.attempts[i]
+		it := set.Items[i]
+		meta := map[string]any{}
+		if len(a.Meta) > 0 {
+			if err := json.Unmarshal(a.Meta, &meta); err != nil {
+				return err
+			}
+		}
+		meta["prompt"] = it.Ref
+		if a.Outcome == trace.OK {
+			switch {
+			case it.Judge == nil:
+				unrated++
+			case texts[i] == nil:
+				unrated++
+				meta["judge"] = map[string]string{"name": it.Judge.Name(), "reason": "no text saved for this response"}
+			default:
+				v := it.Judge.Judge(*texts[i])
+				a.Quality = trace.Fail
+				if v.Pass {
+					a.Quality = trace.Pass
+					pass++
+				} else {
+					fail++
+				}
+				meta["judge"] = map[string]string{"name": it.Judge.Name(), "reason": v.Reason}
+			}
+		}
+		if a.Meta, err = json.Marshal(meta); err != nil {
+			return err
+		}
+	}
+	res.conds.Quality = fmt.Sprintf("judged by prompt order against dataset %s (%d of %d prompts with an expectation; judges %s): response i against prompt i; "+
+		"a complete success is pass or fail with meta.judge {name, reason}; failures and prompts without an expectation are null (unrated)",
+		set.Name, set.Rated(), len(set.Items), strings.Join(set.JudgeNames(), ", "))
+	res.report.Notes = append(res.report.Notes, fmt.Sprintf("answers judged against %s by prompt order: %d pass, %d fail, %d complete successes unrated", set.Name, pass, fail, unrated))
+	if len(set.Items) > len(texts) {
+		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%s has %d prompts, the file %d responses: the first %d prompts were used", set.Name, len(set.Items), len(texts), len(texts)))
+	}
+	if from == "vllm" {
+		res.report.Notes = append(res.report.Notes, "prompt order holds only if vLLM sent the dataset unshuffled: vllm bench serve --dataset-name custom --dataset-path FILE --disable-shuffle")
+	}
+	return nil
+}
+
+// savedTexts returns each row's generated text (nil where the tool wrote
+// null), in row order.
+func savedTexts(from string, src *source, res *result) ([]*string, error) {
+	if from != "vllm" {
+		return nil, fmt.Errorf("--dataset: %s result files keep no generated texts, so their answers cannot be judged (vllm bench serve --save-detailed keeps them as generated_texts)", from)
+	}
+	vals, lines, err := src.values()
+	if err != nil {
+		return nil, err
+	}
+	k := res.report.Run - 1
+	o, err := src.object(vals[k], lines[k], "")
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) == 1 {
+		o.line = 0 // as importVLLM: the JSON path locates errors in one object
+	}
+	if !o.has("generated_texts") {
+		return nil, o.err("generated_texts", "missing: vLLM keeps the generated texts only with --save-result --save-detailed; without them there is nothing to judge")
+	}
+	raw, err := o.array("generated_texts")
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) != len(res.attempts) {
+		return nil, o.err("generated_texts", fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(raw), len(res.attempts)))
+	}
+	texts := make([]*string, len(raw))
+	for i, v := range raw {
+		if isNull(v) {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return nil, o.err(fmt.Sprintf("generated_texts[%d]", i), "want a string, got "+kind(v))
+		}
+		texts[i] = &s
+	}
+	return texts, nil
+}

@@ -1,0 +1,182 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+)
+
+// RunEnd is how a measurement run ended. A tool that writes the trace
+// while it measures (coursekit bench) keeps it in the header's condition
+// list under "run_end", so that a reader can tell a run that ran its
+// schedule from one cut short:
+//
+//	"conditions": {…, "run_end": {"reason": "interrupted", "at_ms": 3012.5,
+//	  "planned_duration_ms": 20000, "planned_window": {"start_ms": 0, "end_ms": 20000}}}
+//
+// The key lives in "conditions", which format v1 leaves free-form, so every
+// v1 reader still reads such a trace; this package checks it when present.
+type RunEnd struct {
+	// Reason is RunCompleted, RunInterrupted or RunNotFinished.
+	Reason string `json:"reason"`
+	// AtMS is when the run was stopped, on the trace clock (interrupted
+	// runs). When it falls inside the planned window the window ends there.
+	AtMS *float64 `json:"at_ms,omitempty"`
+	// PlannedDurationMS and PlannedWindow are what the run was scheduled
+	// for: its measured duration and window [warm-up, warm-up + duration).
+	PlannedDurationMS float64 `json:"planned_duration_ms"`
+	PlannedWindow     Window  `json:"planned_window"`
+}
+
+// The reasons a run ends.
+const (
+	// RunCompleted: the schedule ran to its end and every attempt ended.
+	RunCompleted = "completed"
+	// RunInterrupted: stopped before the schedule ended (Ctrl-C, SIGTERM, a
+	// cancelled context). Attempts still running are in_flight.
+	RunInterrupted = "interrupted"
+	// RunNotFinished is what the header says while the run is under way; a
+	// trace that still says it was never finished (the process died): its
+	// window is the planned one and the last attempts may be missing.
+	RunNotFinished = "not_finished"
+)
+
+// CutShort reports whether the run stopped before its planned window ended
+// or never finished writing its trace.
+func (r *RunEnd) CutShort() bool {
+	switch r.Reason {
+	case RunNotFinished:
+		return true
+	case RunInterrupted:
+		return r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS
+	}
+	return false
+}
+
+// RunEnd reads conditions.run_end; nil when the header has none (every
+// trace not written by a live measurement).
+func (h *Header) RunEnd() (*RunEnd, error) {
+	raw := bytes.TrimSpace(h.Conditions)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, nil
+	}
+	var c map[string]json.RawMessage
+	if json.Unmarshal(raw, &c) != nil {
+		return nil, nil
+	}
+	v, ok := c["run_end"]
+	if !ok || string(bytes.TrimSpace(v)) == "null" {
+		return nil, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.DisallowUnknownFields()
+	var r RunEnd
+	if err := d.Decode(&r); err != nil {
+		return nil, fieldErr("conditions.run_end", "want {\"reason\":…,\"at_ms\":…,\"planned_duration_ms\":…,\"planned_window\":{…}}: "+shorten(err.Error()))
+	}
+	if err := r.validate(h.Window); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (r *RunEnd) validate(w Window) error {
+	const f = "conditions.run_end."
+	switch r.Reason {
+	case RunCompleted, RunInterrupted, RunNotFinished:
+	default:
+		return fieldErr(f+"reason", fmt.Sprintf("%q is not a way a run ends (want %q, %q or %q)", r.Reason, RunCompleted, RunInterrupted, RunNotFinished))
+	}
+	if err := checkNumber(f+"planned_duration_ms", r.PlannedDurationMS); err != nil {
+		return err
+	}
+	pw := r.PlannedWindow
+	if err := checkTime(f+"planned_window.start_ms", pw.StartMS); err != nil {
+		return err
+	}
+	if err := checkTime(f+"planned_window.end_ms", pw.EndMS); err != nil {
+		return err
+	}
+	if pw.EndMS <= pw.StartMS {
+		return fieldErr(f+"planned_window", fmt.Sprintf("end_ms %s must be after start_ms %s", fmtMS(pw.EndMS), fmtMS(pw.StartMS)))
+	}
+	if math.Abs(pw.EndMS-pw.StartMS-r.PlannedDurationMS) > 1e-6 {
+		return fieldErr(f+"planned_duration_ms", fmt.Sprintf("%s is not the planned window's length %s", fmtMS(r.PlannedDurationMS), fmtMS(pw.EndMS-pw.StartMS)))
+	}
+	if r.AtMS != nil {
+		if err := checkTime(f+"at_ms", *r.AtMS); err != nil {
+			return err
+		}
+	}
+	if (r.AtMS != nil) != (r.Reason == RunInterrupted) {
+		return fieldErr(f+"at_ms", "is given exactly when the reason is \""+RunInterrupted+"\"")
+	}
+	if w.EndMS > pw.EndMS || w.StartMS != pw.StartMS {
+		return fieldErr("window", fmt.Sprintf("[%s, %s) is not inside the planned window [%s, %s)", fmtMS(w.StartMS), fmtMS(w.EndMS), fmtMS(pw.StartMS), fmtMS(pw.EndMS)))
+	}
+	return nil
+}
+
+// WithRunEnd returns a copy of the header with conditions.run_end set (the
+// other conditions are kept) and, for a run interrupted inside its planned
+// window, the window ending at the interrupt. An interrupt during the
+// warm-up leaves a window of one microsecond that holds no attempt: a
+// format v1 window cannot be empty.
+func (h Header) WithRunEnd(r RunEnd) (Header, error) {
+	c := map[string]json.RawMessage{}
+	if raw := bytes.TrimSpace(h.Conditions); len(raw) > 0 {
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return h, fmt.Errorf("conditions are not a JSON object: %w", err)
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return h, err
+	}
+	c["run_end"] = b
+	if h.Conditions, err = json.Marshal(c); err != nil {
+		return h, err
+	}
+	h.Window = r.PlannedWindow
+	if r.Reason == RunInterrupted && r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS {
+		h.Window.EndMS = max(*r.AtMS, h.Window.StartMS+1e-3)
+	}
+	if _, err := h.RunEnd(); err != nil {
+		return h, err
+	}
+	return h, nil
+}
+
+// HeaderLine is the header's JSON line (with its newline), padded with
+// spaces to width bytes before the newline when width is larger: a tool
+// that rewrites the header in place when its run ends writes a padded one
+// first. JSON allows the trailing spaces and the reader ignores them. It
+// fails if the header does not fit in width (width 0: no padding).
+func HeaderLine(h Header, width int) ([]byte, error) {
+	if h.Trace == "" {
+		h.Trace = Version
+	}
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	if width > 0 && len(b) > width {
+		return nil, fmt.Errorf("the header (%d bytes) does not fit the %d bytes reserved for it", len(b), width)
+	}
+	for len(b) < width {
+		b = append(b, ' ')
+	}
+	return append(b, '\n'), nil
+}
+
+// NewAttemptWriter writes attempt lines only, for a tool that writes the
+// header itself (HeaderLine). It validates every attempt as Writer does.
+func NewAttemptWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 256<<10), seen: map[string]struct{}{}}
+}
