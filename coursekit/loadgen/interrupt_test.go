@@ -40,14 +40,15 @@ func checkInterrupted(t *testing.T, res *loadgen.Result, tr *trace.Trace, planne
 	if math.Abs(tr.Header.Window.EndMS-at) > 50 || tr.Header.Window.EndMS != at {
 		t.Errorf("window %+v, interrupted at %g ms", tr.Header.Window, at)
 	}
-	if at > float64(res.Elapsed.Microseconds())/1e3 {
+	// Stamps are rounded to the µs, hence the 0.001 ms.
+	if at > ms(res.Elapsed)+0.001 {
 		t.Errorf("interrupted at %g ms, after the run returned (%s)", at, res.Elapsed)
 	}
 	inflight := 0
 	for _, a := range tr.Attempts {
 		switch a.Outcome {
 		case trace.OK:
-			if a.EndMS > float64(res.Elapsed.Microseconds())/1e3 {
+			if a.EndMS > ms(res.Elapsed)+0.001 {
 				t.Errorf("%s ended at %g ms, after the run returned", a.ID, a.EndMS)
 			}
 		case trace.InFlight:

@@ -442,14 +442,14 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 
 	res.Sent = r.sent.Load()
 	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
-	res.Elapsed = time.Since(r.start)
 	res.Start = r.start
 	end.Reason = trace.RunCompleted
 	if !unwatch() { // ctx ended the run
-		<-stamped
+		<-stamped // the interrupt's stamp runs on its own goroutine: wait for it
 		res.Interrupted = true
 		end.Reason, end.AtMS = trace.RunInterrupted, &stopAt
 	}
+	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
 	res.RunEnd = end
 	final, err := h.WithRunEnd(end)
 	if err == nil {
