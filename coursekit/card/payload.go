@@ -161,7 +161,7 @@ func CheckFile(c *Card, path string) (Report, TraceIdentity, error) {
 		r := Check(c, nil)
 		r.Error = "读不到 trace 文件“" + shown + "”"
 		if errors.Is(err, fs.ErrNotExist) {
-			r.Error += ":文件不存在,检查路径是否相对于这本笔记所在的目录。"
+			r.Error += "：文件不存在，检查路径是否相对于这本笔记所在的目录。"
 		} else {
 			r.Error += "。"
 		}
@@ -171,7 +171,7 @@ func CheckFile(c *Card, path string) (Report, TraceIdentity, error) {
 	t, err := trace.Read(bytes.NewReader(b), id.Path)
 	if err != nil {
 		r := Check(c, nil)
-		r.Error = "trace 文件格式有误:" + err.Error()
+		r.Error = "trace 文件格式有误：" + err.Error()
 		return r, id, err
 	}
 	return Check(c, t), id, nil

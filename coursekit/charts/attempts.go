@@ -103,7 +103,7 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		zero := barItem{Value: 0}
 		w, o, s, f, in := zero, zero, zero, zero, zero
 		_, hasTTFT := a.TTFT()
-		tip := fmt.Sprintf("%s · 发起 %s ms · 结果:%s", id, ms(a.StartMS), cardfmt.OutcomeNameAt(a.Outcome, hasTTFT))
+		tip := fmt.Sprintf("%s · 发起 %s ms · 结果：%s", id, ms(a.StartMS), cardfmt.OutcomeNameAt(a.Outcome, hasTTFT))
 		switch {
 		case a.Outcome == trace.OK:
 			nOK++
@@ -125,14 +125,14 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		case a.Outcome == trace.InFlight:
 			nIn++
 			d := max(edge-a.StartMS, 0)
-			in = barItem{Value: d, Label: rowLabel(colorInFlight, prefix+"在途(画到采集结束 "+ms(edge)+" ms)")}
-			tip += "<br/>到采集结束仍未结束:E2E 缺失"
+			in = barItem{Value: d, Label: rowLabel(colorInFlight, prefix+"在途（画到采集结束 "+ms(edge)+" ms）")}
+			tip += "<br/>到采集结束仍未结束：E2E 缺失"
 		default:
 			nFail++
 			e2e, _ := a.E2E()
 			what := cardfmt.OutcomeNameAt(a.Outcome, hasTTFT)
 			if !hasTTFT && a.Outcome != trace.Timeout {
-				what += "(无首字)"
+				what += "（无首字）"
 			}
 			if a.Error != "" {
 				tip += "<br/>" + Label(a.Error)
@@ -145,19 +145,19 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
 	}
 
-	subtitle := fmt.Sprintf("共 %d 次尝试:完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出,不删除)", n, nOK, nFail, nIn)
+	subtitle := fmt.Sprintf("共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", n, nOK, nFail, nIn)
 	if nOut > 0 {
 		subtitle += fmt.Sprintf(" · 窗口外 %d", nOut)
 	}
-	subtitle += "\n每行从该尝试发起时刻算起;标注 = 按 TTFT ≤ " + sloText(sloMS) + " 的联合合格判定"
+	subtitle += "\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ " + sloText(sloMS) + " 的联合合格判定"
 	if n > AttemptRows {
-		subtitle += fmt.Sprintf(";一屏 %d 行,从第一个窗口内的尝试开始,拖动右侧滑块看全部 %d 行", AttemptRows, n)
+		subtitle += fmt.Sprintf("；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", AttemptRows, n)
 	}
 
 	b := ec.NewBar()
 	globals := []ec.GlobalOpts{
 		c.init(),
-		ec.WithTitleOpts(titled("全部尝试:首字前等待 → 流式输出 → 结束", subtitle)),
+		ec.WithTitleOpts(titled("全部尝试：首字前等待 → 流式输出 → 结束", subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "140", Bottom: "40", Left: "90", Right: "190"}),
@@ -192,7 +192,7 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 	}))
 	b.AddSeries("首字前等待 > 门槛", nil, stack(colorOverSLO), data(over))
 	b.AddSeries("首字后流式输出", nil, stack(colorDecode), data(stream))
-	b.AddSeries("失败(标注结果)", nil, stack(colorFail), data(failed))
+	b.AddSeries("失败（标注结果）", nil, stack(colorFail), data(failed))
 	b.AddSeries("在途", nil, stack(colorInFlight), data(inflight))
 	return b
 }

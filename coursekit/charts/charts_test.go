@@ -174,7 +174,7 @@ func TestPathMapMarks(t *testing.T) {
 	pm := unitPathMap()
 	pm.Steps[3].Failure = ""
 	js := string(option(t, charts.PathMap(pm, charts.WithID("p"))))
-	for _, want := range []string{"数据:提示词", "设备:GPU", "输出:SSE 事件", "失败:连接被拒", "失败:未标出", "采样点:客户端单调时钟", "#f2b600"} {
+	for _, want := range []string{"数据：提示词", "设备：GPU", "输出：SSE 事件", "失败：连接被拒", "失败：未标出", "采样点：客户端单调时钟", "#f2b600"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("path map lacks %q", want)
 		}
@@ -201,7 +201,7 @@ func TestTimelineUnitFigure(t *testing.T) {
 	a := tl.Attempts[0]
 	a.Events = []trace.Event{{TMS: 700, Tokens: 1}, {TMS: 800, Tokens: 3}, {TMS: 950, Tokens: 1}}
 	js = string(option(t, charts.Timeline(&a, charts.WithID("t"))))
-	if !strings.Contains(js, "t₂ = 800 ms ×3 token") || !strings.Contains(js, "ITL 是事件间隔,不是 token 间隔") {
+	if !strings.Contains(js, "t₂ = 800 ms ×3 token") || !strings.Contains(js, "ITL 是事件间隔，不是 token 间隔") {
 		t.Error("multi-token event not labelled")
 	}
 }
@@ -300,7 +300,7 @@ func TestAttemptsKeepsEveryAttempt(t *testing.T) {
 		t.Errorf("rows %v", ids)
 	}
 	js, _ := json.Marshal(m)
-	for _, want := range []string{"首字前超时 · 2500 ms", "连接失败(无首字) · 3 ms", "TTFT 门槛 1 s", "质量不通过", "TTFT 超过门槛"} {
+	for _, want := range []string{"首字前超时 · 2500 ms", "连接失败（无首字） · 3 ms", "TTFT 门槛 1 s", "质量不通过", "TTFT 超过门槛"} {
 		if !strings.Contains(string(js), want) {
 			t.Errorf("attempts chart lacks %q", want)
 		}
@@ -318,7 +318,7 @@ func TestAttemptsKeepsEveryAttempt(t *testing.T) {
 		t.Error("practice: no slider")
 	}
 	js, _ = json.Marshal(m)
-	if !strings.Contains(string(js), "在途(画到采集结束 97400 ms)") {
+	if !strings.Contains(string(js), "在途（画到采集结束 97400 ms）") {
 		t.Error("practice: in-flight attempts not drawn to the capture edge")
 	}
 }
@@ -455,7 +455,7 @@ var _ chart = (*ec.Graph)(nil)
 func TestTimelineWithoutTTFTOrEnd(t *testing.T) {
 	unit := readTrace(t, "trace.jsonl")
 	js := string(option(t, charts.Timeline(&unit.Attempts[8], charts.WithID("r9"))))
-	for _, want := range []string{"结果:首字前超时", "TTFT 缺失(不是 0)", "E2E = 2500 ms"} {
+	for _, want := range []string{"结果：首字前超时", "TTFT 缺失（不是 0）", "E2E = 2500 ms"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("R9 timeline lacks %q", want)
 		}
@@ -463,7 +463,7 @@ func TestTimelineWithoutTTFTOrEnd(t *testing.T) {
 	a := unit.Attempts[0]
 	a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
 	js = string(option(t, charts.Timeline(&a, charts.WithID("fly"))))
-	if !strings.Contains(js, "在途:还没有结束,E2E 缺失") || strings.Contains(js, "t_end") {
+	if !strings.Contains(js, "在途：还没有结束，E2E 缺失") || strings.Contains(js, "t_end") {
 		t.Error("in-flight timeline should have no end")
 	}
 }
@@ -517,7 +517,7 @@ func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
 		t.Fatal("no sampling pin")
 	}
 	text := strings.ReplaceAll(label["formatter"].(string), "\n", "")
-	if text != "采样点:"+note || strings.Contains(text, "…") {
+	if text != "采样点："+note || strings.Contains(text, "…") {
 		t.Errorf("note cut: %q", label["formatter"])
 	}
 	if label["position"] != "left" {

@@ -60,13 +60,13 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 		pts = append(pts, p)
 	}
 
-	title := fmt.Sprintf("完整成功的 TTFT 分布(n = %d)", nr.TTFT.N)
-	subtitle := fmt.Sprintf("只含完整成功;%d 次尝试没有首个输出,TTFT 缺失(不是 0),留在失败率的分母里", nr.TTFTMissing)
+	title := fmt.Sprintf("完整成功的 TTFT 分布（n = %d）", nr.TTFT.N)
+	subtitle := fmt.Sprintf("只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0）,留在失败率的分母里", nr.TTFTMissing)
 	var marks []any
 	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
 		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95
 		k := metrics.NearestRankIndex(n, 0.95) + 1
-		subtitle += fmt.Sprintf("\nP95 nearest-rank = 第 ⌈0.95×%d⌉ = %d 个 = %s ms;P95 linear(numpy 默认,插值)= %s ms", n, k, ms(p95nr), ms(p95lin))
+		subtitle += fmt.Sprintf("\nP95 nearest-rank = 第 ⌈0.95×%d⌉ = %d 个 = %s ms;P95 linear(numpy 默认，插值)= %s ms", n, k, ms(p95nr), ms(p95lin))
 		// Two vertical segments of different heights keep the labels apart
 		// even when the two values are close.
 		marks = append(marks,
@@ -75,7 +75,7 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 			hline("95%", 0.95, colorMark, "end"),
 		)
 	} else {
-		subtitle += "\n没有成功样本:分位数为空(不是 0)"
+		subtitle += "\n没有成功样本：分位数为空（不是 0）"
 	}
 
 	l := ec.NewLine()

@@ -21,7 +21,7 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 	c := newConfig("100%", "420px", options)
 	b := ec.NewBar()
 	if condition < 0 || condition >= len(s.Conditions) {
-		b.SetGlobalOptions(c.init(), ec.WithTitleOpts(opts.Title{Title: fmt.Sprintf("分母漏斗:没有第 %d 个条件(共 %d 个)", condition, len(s.Conditions))}))
+		b.SetGlobalOptions(c.init(), ec.WithTitleOpts(opts.Title{Title: fmt.Sprintf("分母漏斗：没有第 %d 个条件（共 %d 个）", condition, len(s.Conditions))}))
 		return b
 	}
 	cond := s.Conditions[condition]
@@ -68,7 +68,7 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 		}
 		dropped = append(dropped, di)
 	}
-	subtitle := fmt.Sprintf("联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ %s;比例的分母始终是全部尝试:%d / %d", slo, cond.Qualified, s.Attempts)
+	subtitle := fmt.Sprintf("联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ %s；比例的分母始终是全部尝试：%d / %d", slo, cond.Qualified, s.Attempts)
 	if cond.QualifiedRate.Value != nil {
 		subtitle += fmt.Sprintf(" = %s%%", num(*cond.QualifiedRate.Value*100))
 	}
@@ -88,7 +88,7 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 		ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
 		ss.BarWidth = "45%"
 	}))
-	b.AddSeries("本步流失(原因)", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+	b.AddSeries("本步流失（原因）", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
 		ss.Data = dropped
 		ss.Stack = "f"
 		ss.ItemStyle = &opts.ItemStyle{Color: "#f3b3b3"}

@@ -121,7 +121,7 @@ func LabSendRate(runs []LabRun, binMS, plannedPerS float64, options ...Option) *
 		if s.WindowS > 0 {
 			rate = float64(s.Attempts) / s.WindowS
 		}
-		sub = append(sub, fmt.Sprintf("%s:窗口内 %d 次 / %s s = %s 次/s", name, s.Attempts, num(s.WindowS), num(rate)))
+		sub = append(sub, fmt.Sprintf("%s：窗口内 %d 次 / %s s = %s 次/s", name, s.Attempts, num(s.WindowS), num(rate)))
 		var pts []point
 		bins := Bins(r.Trace, binMS, metrics.Options{})
 		for _, b := range bins {
@@ -137,13 +137,13 @@ func LabSendRate(runs []LabRun, binMS, plannedPerS float64, options ...Option) *
 		color := labColor(i)
 		var marks *opts.MarkLines
 		if i == 0 && plannedPerS > 0 {
-			marks = markLines(hline(fmt.Sprintf("计划:%s 次/s", num(plannedPerS)), plannedPerS, colorFail, "insideStartTop"))
+			marks = markLines(hline(fmt.Sprintf("计划：%s 次/s", num(plannedPerS)), plannedPerS, colorFail, "insideStartTop"))
 		}
 		addLine(l, name, pts, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: color, Width: 2}, marks)
 	}
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("每秒发出的请求:闭环跟着服务变慢,开环按计划发", strings.Join(sub, "\n"))),
+		ec.WithTitleOpts(titled("每秒发出的请求：闭环跟着服务变慢，开环按计划发", strings.Join(sub, "\n"))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(75 + 19*len(sub)), Bottom: "75", Left: "60", Right: "40"}),
@@ -176,9 +176,9 @@ func LabQueue(runs []LabRun, options ...Option) *ec.Line {
 		}
 		maxX = max(maxX, sec(runEnd(r)))
 		if len(r.Gauges) == 0 {
-			sub = append(sub, name+":没有读数")
+			sub = append(sub, name+"：没有读数")
 		} else {
-			sub = append(sub, fmt.Sprintf("%s:最高 %d 个请求在排队(%s s 时)", name, peak, num(sec(peakAt))))
+			sub = append(sub, fmt.Sprintf("%s：最高 %d 个请求在排队（%s s 时）", name, peak, num(sec(peakAt))))
 		}
 		color := labColor(i)
 		// One mark per distinct window end: runs with the same window share it.
@@ -188,7 +188,7 @@ func LabQueue(runs []LabRun, options ...Option) *ec.Line {
 			ends = append(ends, end)
 			label := name + " 窗口结束"
 			if sameEnd(runs) {
-				label, color = "窗口结束,不再发新请求", colorMark
+				label, color = "窗口结束，不再发新请求", colorMark
 			}
 			marks = markLines(vline(label, end, color, "end"))
 		}
@@ -196,7 +196,7 @@ func LabQueue(runs []LabRun, options ...Option) *ec.Line {
 	}
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("服务端排队深度(sim_queue_depth)", strings.Join(sub, "\n"))),
+		ec.WithTitleOpts(titled("服务端排队深度（sim_queue_depth）", strings.Join(sub, "\n"))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(95 + 19*len(sub)), Bottom: "75", Left: "60", Right: "40"}),
@@ -250,14 +250,14 @@ func LabTTFT(runs []LabRun, timeoutMS float64, options ...Option) *ec.Scatter {
 					continue // in flight: no time to place it at
 				}
 				failNone = append(failNone, point{Value: []any{x, e2e}, Tooltip: &nodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s · 无首字,TTFT 缺失;%s ms 后放弃", name, Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))}})
+					Formatter: fmt.Sprintf("%s · %s · %s · 无首字，TTFT 缺失；%s ms 后放弃", name, Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))}})
 			}
 		}
 		p95 := "无成功样本"
 		if sum.TTFT.P95 != nil {
 			p95 = fmt.Sprintf("成功 TTFT P95 %s ms(n = %d)", ms(*sum.TTFT.P95), sum.TTFT.N)
 		}
-		sub = append(sub, fmt.Sprintf("%s:%s;失败 %s;%d 次尝试没有首字(TTFT 缺失,不是 0)", name, p95, ratioText(sum.FailureRate), sum.TTFTMissing))
+		sub = append(sub, fmt.Sprintf("%s:%s；失败 %s;%d 次尝试没有首字（TTFT 缺失，不是 0）", name, p95, ratioText(sum.FailureRate), sum.TTFTMissing))
 		color := labColor(i)
 		add := func(series string, pts []point, color, symbol string, size int, marks *opts.MarkLines) {
 			s.AddSeries(series, nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
@@ -274,10 +274,10 @@ func LabTTFT(runs []LabRun, timeoutMS float64, options ...Option) *ec.Scatter {
 		}
 		add(name+" · 完整成功", ok, color, "circle", 7, marks)
 		if len(failTTFT) > 0 {
-			add(name+" · 失败(有首字)", failTTFT, colorFail, "triangle", 8, nil)
+			add(name+" · 失败（有首字）", failTTFT, colorFail, "triangle", 8, nil)
 		}
 		if len(failNone) > 0 {
-			add(name+" · 失败(无首字,画在放弃时刻)", failNone, colorFail, "path://M0,0L10,10M10,0L0,10", 8, nil)
+			add(name+" · 失败（无首字，画在放弃时刻）", failNone, colorFail, "path://M0,0L10,10M10,0L0,10", 8, nil)
 		}
 	}
 	s.SetGlobalOptions(
@@ -319,10 +319,10 @@ func LabBusyVsTTFT(run LabRun, binMS float64, options ...Option) *ec.Line {
 	for _, b := range bins {
 		mid := sec((b.FromMS + b.ToMS) / 2)
 		var v any = "-"
-		tip := fmt.Sprintf("%s–%s s 发出的请求:没有完整成功,P95 缺失", num(sec(b.FromMS)), num(sec(b.ToMS)))
+		tip := fmt.Sprintf("%s–%s s 发出的请求：没有完整成功，P95 缺失", num(sec(b.FromMS)), num(sec(b.ToMS)))
 		if b.TTFT.P95 != nil {
 			v = *b.TTFT.P95
-			tip = fmt.Sprintf("%s–%s s 发出的请求:成功 TTFT P95 %s ms(n = %d)", num(sec(b.FromMS)), num(sec(b.ToMS)), ms(*b.TTFT.P95), b.TTFT.N)
+			tip = fmt.Sprintf("%s–%s s 发出的请求：成功 TTFT P95 %s ms(n = %d)", num(sec(b.FromMS)), num(sec(b.ToMS)), ms(*b.TTFT.P95), b.TTFT.N)
 			if firstP95 == nil {
 				firstP95 = b.TTFT.P95
 			}
@@ -336,7 +336,7 @@ func LabBusyVsTTFT(run LabRun, binMS float64, options ...Option) *ec.Line {
 			fv = math.Round(*b.FailureRate.Value*1000) / 10
 		}
 		fail = append(fail, point{Value: []any{mid, fv}, Tooltip: &nodeTooltip{Show: true,
-			Formatter: fmt.Sprintf("%s–%s s 发出的请求:失败 %s", num(sec(b.FromMS)), num(sec(b.ToMS)), ratioText(b.FailureRate))}})
+			Formatter: fmt.Sprintf("%s–%s s 发出的请求：失败 %s", num(sec(b.FromMS)), num(sec(b.ToMS)), ratioText(b.FailureRate))}})
 	}
 
 	all := metrics.Summarize(run.Trace, metrics.Options{})
@@ -348,24 +348,24 @@ func LabBusyVsTTFT(run LabRun, binMS float64, options ...Option) *ec.Line {
 	}
 	switch {
 	case firstP95 != nil && lastP95 != nil:
-		sub += fmt.Sprintf(";各段成功 TTFT P95 从 %s ms 到 %s ms", ms(*firstP95), ms(*lastP95))
+		sub += fmt.Sprintf("；各段成功 TTFT P95 从 %s ms 到 %s ms", ms(*firstP95), ms(*lastP95))
 		if empty > 0 {
-			sub += fmt.Sprintf(",另有 %d 段没有完整成功(P95 缺失,不画)", empty)
+			sub += fmt.Sprintf("，另有 %d 段没有完整成功（P95 缺失，不画）", empty)
 		}
 	default:
-		sub += ";没有完整成功,TTFT P95 缺失"
+		sub += "；没有完整成功，TTFT P95 缺失"
 	}
-	sub += fmt.Sprintf("\n全窗口失败 %s(分母是全部尝试);忙碌率说明设备在干活,不说明谁被及时服务", ratioText(all.FailureRate))
+	sub += fmt.Sprintf("\n全窗口失败 %s(分母是全部尝试)；忙碌率说明设备在干活，不说明谁被及时服务", ratioText(all.FailureRate))
 
 	maxX := sec(runEnd(run))
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("设备忙碌率 vs 用户等待:"+name, sub)),
+		ec.WithTitleOpts(titled("设备忙碌率 vs 用户等待："+name, sub)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "115", Bottom: "75", Left: "70", Right: "70"}),
-		ec.WithXAxisOpts(labTimeAxis("时刻 (s;分段值画在段中点,按发送时刻分组)", maxX)),
+		ec.WithXAxisOpts(labTimeAxis("时刻 (s；分段值画在段中点，按发送时刻分组)", maxX)),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "成功 TTFT P95 (ms)", Min: 0}),
 		ec.WithAnimation(false),
 	)

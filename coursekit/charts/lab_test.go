@@ -134,7 +134,7 @@ func TestLabSendRate(t *testing.T) {
 		t.Errorf("closed loop rates %v, want %v", got, want)
 	}
 	js := string(option(t, charts.LabSendRate([]charts.LabRun{closed, open}, 1000, 18, charts.WithID("rate"))))
-	for _, s := range []string{"计划:18 次/s", "闭环:窗口内 2 次 / 3 s = 0.667 次/s", "开环:窗口内 6 次 / 3 s = 2 次/s"} {
+	for _, s := range []string{"计划：18 次/s", "闭环：窗口内 2 次 / 3 s = 0.667 次/s", "开环：窗口内 6 次 / 3 s = 2 次/s"} {
 		if !strings.Contains(js, s) {
 			t.Errorf("send-rate chart lacks %q", s)
 		}
@@ -148,7 +148,7 @@ func TestLabQueue(t *testing.T) {
 		t.Errorf("queue %v, want %v", got, want)
 	}
 	js, _ := json.Marshal(m)
-	for _, s := range []string{"最高 7 个请求在排队(2 s 时)", "窗口结束,不再发新请求", "sim_queue_depth"} {
+	for _, s := range []string{"最高 7 个请求在排队（2 s 时）", "窗口结束，不再发新请求", "sim_queue_depth"} {
 		if !strings.Contains(string(js), s) {
 			t.Errorf("queue chart lacks %q", s)
 		}
@@ -167,7 +167,7 @@ func TestLabQueue(t *testing.T) {
 	// No gauges: said, not drawn as zeros.
 	r := labRun("空")
 	r.Gauges = nil
-	if js := string(option(t, charts.LabQueue([]charts.LabRun{r}, charts.WithID("q")))); !strings.Contains(js, "空:没有读数") {
+	if js := string(option(t, charts.LabQueue([]charts.LabRun{r}, charts.WithID("q")))); !strings.Contains(js, "空：没有读数") {
 		t.Error("a run without gauges is not called out")
 	}
 }
@@ -178,7 +178,7 @@ func TestLabQueue(t *testing.T) {
 func TestLabTTFTPlacesFailures(t *testing.T) {
 	m := decoded(t, charts.LabTTFT([]charts.LabRun{labRun("开环")}, 2000, charts.WithID("ttft")))
 	names := seriesNames(m)
-	if strings.Join(names, ",") != "开环 · 完整成功,开环 · 失败(有首字),开环 · 失败(无首字,画在放弃时刻)" {
+	if strings.Join(names, ",") != "开环 · 完整成功,开环 · 失败（有首字）,开环 · 失败（无首字，画在放弃时刻）" {
 		t.Fatalf("series %v", names)
 	}
 	if got, want := seriesPoints(t, m, 0), [][2]any{{0.0, 100.0}, {0.2, 200.0}, {1.0, 800.0}, {3.1, 50.0}}; !equalPoints(got, want) {
@@ -191,7 +191,7 @@ func TestLabTTFTPlacesFailures(t *testing.T) {
 		t.Errorf("failures without a first output %v, want %v", got, want)
 	}
 	js, _ := json.Marshal(m)
-	for _, s := range []string{"超时 2 s", "TTFT 缺失", "失败 2/6(33.3%);2 次尝试没有首字(TTFT 缺失,不是 0)", "成功 TTFT P95 800 ms(n = 3)"} {
+	for _, s := range []string{"超时 2 s", "TTFT 缺失", "失败 2/6(33.3%);2 次尝试没有首字（TTFT 缺失，不是 0）", "成功 TTFT P95 800 ms(n = 3)"} {
 		if !strings.Contains(string(js), s) {
 			t.Errorf("TTFT chart lacks %q", s)
 		}
@@ -216,7 +216,7 @@ func TestLabBusyVsTTFT(t *testing.T) {
 	}
 	js, _ := json.Marshal(m)
 	// The busy range covers the readings inside the window only (3.2 s is after it).
-	for _, s := range []string{"窗口内设备忙碌率 20%–100%", "各段成功 TTFT P95 从 200 ms 到 800 ms,另有 1 段没有完整成功(P95 缺失,不画)", "全窗口失败 2/6(33.3%)", "sim_device_busy_ratio"} {
+	for _, s := range []string{"窗口内设备忙碌率 20%–100%", "各段成功 TTFT P95 从 200 ms 到 800 ms，另有 1 段没有完整成功（P95 缺失，不画）", "全窗口失败 2/6(33.3%)", "sim_device_busy_ratio"} {
 		if !strings.Contains(string(js), s) {
 			t.Errorf("busy chart lacks %q", s)
 		}

@@ -98,7 +98,7 @@ func Page(w io.Writer, title string, parts ...Part) error {
 		}
 		bw.WriteString(s)
 	}
-	fmt.Fprintf(bw, "<footer>离线自包含页面:ECharts %s 已内嵌(Apache-2.0),不访问网络。由 coursekit 生成。</footer>\n</body>\n</html>\n", web.EChartsVersion)
+	fmt.Fprintf(bw, "<footer>离线自包含页面：ECharts %s 已内嵌（Apache-2.0）,不访问网络。由 coursekit 生成。</footer>\n</body>\n</html>\n", web.EChartsVersion)
 	return bw.Flush()
 }
 

@@ -165,18 +165,18 @@ func SystemPaths(options ...Option) *ec.Graph {
 		yRes           = 460
 	)
 	nodes := []graphNode{
-		headingNode("h_train", "训练路径:关心更新是否正确、进展能否恢复", 30, yTrain-55),
+		headingNode("h_train", "训练路径：关心更新是否正确、进展能否恢复", 30, yTrain-55),
 		stepNode("data", "数据供给", x1, yTrain, card.Training),
 		stepNode("update", "前向 / 反向 / 更新", x2, yTrain, card.Training),
 		stepNode("ckpt", "可恢复检查点", x3, yTrain, card.Training),
 		stepNode("release", "验证、打包与发布", x4, yTrain, card.Platform),
 
-		headingNode("h_inf", "推理路径:关心请求是否及时得到合格结果", 30, yInf-55),
+		headingNode("h_inf", "推理路径：关心请求是否及时得到合格结果", 30, yInf-55),
 		stepNode("client", "客户端请求", x1, yInf, card.Inference),
 		stepNode("exec", "排队 / 模型执行", (x2+x3)/2, yInf, card.Inference),
 		stepNode("stream", "流式响应", x4, yInf, card.Inference),
 
-		headingNode("h_res", "共同资源:两条路径都要用到,也都会在这里等待", 30, yRes-55),
+		headingNode("h_res", "共同资源：两条路径都要用到，也都会在这里等待", 30, yRes-55),
 		stepNode("cpu", "CPU 与设备执行", x1, yRes, card.Device),
 		stepNode("mem", "内存与存储", x2, yRes, card.Device),
 		stepNode("comm", "设备通信", x3, yRes, card.Device),
@@ -192,8 +192,8 @@ func SystemPaths(options ...Option) *ec.Graph {
 		release,
 		link("client", "exec"), link("exec", "stream"),
 	}
-	return newGraph(c, "图 01.1 · 训练与推理两条路径,共用一层资源",
-		"检查点经验证、打包与发布后才进入推理服务 · 颜色 = 四层:设备层 · 训练层 · 推理层 · 平台层", nodes, links)
+	return newGraph(c, "图 01.1 · 训练与推理两条路径，共用一层资源",
+		"检查点经验证、打包与发布后才进入推理服务 · 颜色 = 四层：设备层 · 训练层 · 推理层 · 平台层", nodes, links)
 }
 
 // PathMap draws a learner's own path map the way SystemPaths draws the
@@ -217,7 +217,7 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 			name = fmt.Sprintf("步骤 %d(未命名)", i+1)
 		}
 		n := stepNode(id, shorten(name, 9), x, y, st.Layer)
-		n.Tooltip = &nodeTooltip{Show: true, Formatter: fmt.Sprintf("步骤 %d:%s<br/>层:%s", i+1, name, layerName(st.Layer))}
+		n.Tooltip = &nodeTooltip{Show: true, Formatter: fmt.Sprintf("步骤 %d:%s<br/>层：%s", i+1, name, layerName(st.Layer))}
 		if pm.SamplingPoint != "" && st.Name == pm.SamplingPoint {
 			sampled = true
 			n.ItemStyle = &opts.ItemStyle{BorderColor: "#f2b600", BorderWidth: 5}
@@ -230,18 +230,18 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 			pin := graphNode{ID: id + "_sample", Name: "采样点", X: x, Y: y - 62, Symbol: "pin", SymbolSize: 34,
 				ItemStyle: &opts.ItemStyle{Color: "#f2b600"},
 				Label:     &opts.Label{Show: opts.Bool(true), Position: side, Color: "#8a6d00", FontWeight: "bold", LineHeight: 16, Formatter: types.FuncStr(sampleText(pm.SamplingNote))},
-				Tooltip:   &nodeTooltip{Show: true, Formatter: "采样点:" + orMissing(Label(pm.SamplingNote))}}
+				Tooltip:   &nodeTooltip{Show: true, Formatter: "采样点：" + orMissing(Label(pm.SamplingNote))}}
 			nodes = append(nodes, pin)
 		}
 		nodes = append(nodes, n)
-		detail := fmt.Sprintf("数据:%s\n设备:%s\n输出:%s", shorten(orMissing(Label(st.Data)), 11), shorten(orMissing(Label(st.Device)), 11), shorten(orMissing(Label(st.Output)), 11))
+		detail := fmt.Sprintf("数据：%s\n设备：%s\n输出：%s", shorten(orMissing(Label(st.Data)), 11), shorten(orMissing(Label(st.Device)), 11), shorten(orMissing(Label(st.Output)), 11))
 		nodes = append(nodes, graphNode{ID: id + "_detail", Name: detail, X: x, Y: y + 26, Symbol: "circle", SymbolSize: 1, ItemStyle: invisible,
 			Label:   &opts.Label{Show: opts.Bool(true), Position: "bottom", Color: "#333", FontSize: 12, FontWeight: "normal", LineHeight: 18},
 			Tooltip: &nodeTooltip{Show: false}})
-		failure := graphNode{ID: id + "_fail", Name: "失败:" + shorten(orMissing(Label(st.Failure)), 10), X: x, Y: y + 150,
+		failure := graphNode{ID: id + "_fail", Name: "失败：" + shorten(orMissing(Label(st.Failure)), 10), X: x, Y: y + 150,
 			Symbol: "triangle", SymbolSize: 16, ItemStyle: &opts.ItemStyle{Color: colorFail},
 			Label:   &opts.Label{Show: opts.Bool(true), Position: "bottom", Color: colorFail, FontSize: 12, FontWeight: "normal"},
-			Tooltip: &nodeTooltip{Show: true, Formatter: "失败点:" + orMissing(Label(st.Failure))}}
+			Tooltip: &nodeTooltip{Show: true, Formatter: "失败点：" + orMissing(Label(st.Failure))}}
 		if st.Failure == "" {
 			failure.ItemStyle = &opts.ItemStyle{Color: "#ccc"}
 			failure.Label.Color = "#999"
@@ -260,7 +260,7 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 		}
 	}
 	if len(pm.Steps) == 0 {
-		nodes = append(nodes, headingNode("empty", "(路径图还没有步骤)", 110, 150))
+		nodes = append(nodes, headingNode("empty", "（路径图还没有步骤）", 110, 150))
 	}
 	task := map[card.Task]string{card.TrainingTask: "训练任务", card.InferenceTask: "推理任务"}[pm.Task]
 	if task == "" {
@@ -282,7 +282,7 @@ func sampleText(note string) string {
 	if note == "" {
 		return "采样点"
 	}
-	return wrap("采样点:"+Label(note), sampleLineWidth, sampleLines)
+	return wrap("采样点："+Label(note), sampleLineWidth, sampleLines)
 }
 
 const sampleLineWidth, sampleLines = 13, 4

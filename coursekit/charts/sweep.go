@@ -76,13 +76,13 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 	var good, cost []point
 	for _, cd := range s.Conditions {
 		byMS[cd.SLOTTFTMS] = cd
-		tip := fmt.Sprintf("TTFT ≤ %s:合格 %d · goodput %s 次/s", sloText(cd.SLOTTFTMS), cd.Qualified, num(cd.GoodputPerS))
+		tip := fmt.Sprintf("TTFT ≤ %s：合格 %d · goodput %s 次/s", sloText(cd.SLOTTFTMS), cd.Qualified, num(cd.GoodputPerS))
 		good = append(good, point{Value: []any{cd.SLOTTFTMS, cd.GoodputPerS}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
 		if s.WindowCost != nil {
 			var v any = "-"
 			if cd.CostPer1000 != nil {
 				v = *cd.CostPer1000
-				tip = fmt.Sprintf("TTFT ≤ %s:每千次合格成本 %s %s", sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), cur)
+				tip = fmt.Sprintf("TTFT ≤ %s：每千次合格成本 %s %s", sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), cur)
 			}
 			cost = append(cost, point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
 		}
@@ -103,16 +103,16 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 		}
 		marks = append(marks, vline(text, m, []string{colorFail, "#9a60b4", colorMark}[i%3], "end"))
 	}
-	subtitle := fmt.Sprintf("goodput = 联合合格 / 窗口 %s s;只改门槛,失败率与成功 P95 不变", num(s.WindowS))
+	subtitle := fmt.Sprintf("goodput = 联合合格 / 窗口 %s s；只改门槛，失败率与成功 P95 不变", num(s.WindowS))
 	if s.WindowCost == nil {
-		subtitle += ";trace 没有记录窗口成本,不画成本"
+		subtitle += ";trace 没有记录窗口成本，不画成本"
 	} else {
-		subtitle += fmt.Sprintf(";每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", num(*s.WindowCost), cur)
+		subtitle += fmt.Sprintf("；每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", num(*s.WindowCost), cur)
 	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("改变 TTFT 门槛:goodput 与每千次合格成本", subtitle)),
+		ec.WithTitleOpts(titled("改变 TTFT 门槛：goodput 与每千次合格成本", subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "165", Bottom: "45", Left: "60", Right: "70"}),

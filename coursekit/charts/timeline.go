@@ -33,7 +33,7 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 	c := newConfig("100%", "360px", options)
 	s := ec.NewScatter()
 	id := Label(a.ID)
-	title := "图 01.2 · 一次请求的客户端时间轴(" + id + ")"
+	title := "图 01.2 · 一次请求的客户端时间轴（" + id + ")"
 
 	ttft, hasTTFT := a.TTFT()
 	e2e, hasEnd := a.E2E()
@@ -124,18 +124,18 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 		subtitle = fmt.Sprintf("E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms:E2E 不等于 ITL 之和",
 			ms(e2e), ms(ttft), len(itls), ms(sumITL), ms(tail))
 	case hasEnd:
-		subtitle = fmt.Sprintf("结果:%s,没有收到任何输出,TTFT 缺失(不是 0);E2E = %s ms", cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))
+		subtitle = fmt.Sprintf("结果：%s，没有收到任何输出，TTFT 缺失（不是 0）;E2E = %s ms", cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))
 	default:
-		subtitle = "在途:还没有结束,E2E 缺失"
+		subtitle = "在途：还没有结束，E2E 缺失"
 	}
 	if multi > 0 {
-		subtitle += fmt.Sprintf("\n%d 个事件各带多个 token:ITL 是事件间隔,不是 token 间隔", multi)
+		subtitle += fmt.Sprintf("\n%d 个事件各带多个 token:ITL 是事件间隔，不是 token 间隔", multi)
 	} else if len(a.Events) > 0 {
 		subtitle += "\n每个事件 1 个 token:这里的事件间隔就是 token 间隔"
 	}
 	if a.Outcome != trace.OK {
 		_, has := a.TTFT()
-		title += " · 结果:" + cardfmt.OutcomeNameAt(a.Outcome, has)
+		title += " · 结果：" + cardfmt.OutcomeNameAt(a.Outcome, has)
 	}
 
 	s.SetGlobalOptions(

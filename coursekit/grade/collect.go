@@ -286,7 +286,7 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者：按发放记录评分，“数字来自你的 trace”一项等老师核对。",
 			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s", num, lms, s.Learner)}
 		if s.Gradable {
-			s.withholdOwnVariant(f, fmt.Sprintf("发放记录写的是 %s,LMS 记录的提交者是 %s:请核对这是不是提交者本人的作业。", s.Learner, lms))
+			s.withholdOwnVariant(f, fmt.Sprintf("发放记录写的是 %s,LMS 记录的提交者是 %s：请核对这是不是提交者本人的作业。", s.Learner, lms))
 		} else {
 			s.Integrity = append(s.Integrity, f)
 		}

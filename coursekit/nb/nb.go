@@ -41,7 +41,7 @@ func Chart(c web.Chart) {
 	out, err := web.NotebookOutput(c)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "nb.Chart:", err)
-		gonbui.DisplayHTML(`<div class="coursekit-error" style="color:#b00">图表画不出来:` + html.EscapeString(err.Error()) + `</div>`)
+		gonbui.DisplayHTML(`<div class="coursekit-error" style="color:#b00">图表画不出来：` + html.EscapeString(err.Error()) + `</div>`)
 		return
 	}
 	if !gonbui.IsNotebook {

@@ -42,7 +42,7 @@ func SelfCheckBundle(c *card.Card, tracePath string) (map[protocol.MIMEType]any,
 	bundle := map[protocol.MIMEType]any{}
 	payload, err := card.MarshalPayload(c, r, id)
 	if err != nil {
-		note := "卡片里有写不成 JSON 的数(NaN 或无穷大),评分程序读不到这张卡:" + err.Error()
+		note := "指标口径卡里有写不成 JSON 的数（NaN 或无穷大），评分程序读不到这张卡：" + err.Error()
 		htm += `<p class="coursekit-error" style="color:#b00">` + html.EscapeString(note) + `</p>`
 		txt += note + "\n"
 	} else {

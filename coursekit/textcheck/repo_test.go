@@ -243,63 +243,19 @@ func goStrings(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// reported are wordings in files other helpers own, counted per file and
-// variant, that were reported to the coordinator instead of being edited
-// here. The count is a ratchet: more of them fails; fewer is good news,
-// and the test says to lower the number.
-var reported = map[string]map[string]int{
-	"coursekit/card/hidden.go":      {"卡片": 7},
-	"coursekit/nb/selfcheck.go":     {"卡片": 1},
-	"coursekit/grade/execute.go":    {"卡片": 10},
-	"coursekit/grade/export.go":     {"交付卡": 2},
-	"coursekit/grade/feedback.go":   {"卡片": 2, "交付卡": 2},
-	"coursekit/grade/grade.go":      {"卡片": 8},
-	"coursekit/grade/gradescope.go": {"卡片": 2},
-	"coursekit/grade/integrity.go":  {"卡片": 17},
-	"coursekit/grade/notebook.go":   {"卡片": 5},
-}
-
-// punctuationOwned are the packages whose Chinese strings this change
-// rewrote in full-width punctuation; the others are their owners' to do.
-var punctuationOwned = []string{"coursekit/card/card.go", "coursekit/card/check.go", "coursekit/card/report.go",
-	"coursekit/cardfmt/", "coursekit/nb/must.go", "coursekit/nb/text.go", "coursekit/nb/tables.go", "coursekit/nb/cardtable.go", "coursekit/lab/"}
-
+// Every Go string in coursekit a learner may read keeps to the one
+// terminology and to full-width punctuation next to Chinese.
 func TestGoStringsUseOneTerminology(t *testing.T) {
-	found := map[string]map[string]int{}
 	fp := seedFingerprint(t)
 	for where, s := range goStrings(t, filepath.Join(repo, "coursekit")) {
-		file := where[:strings.Index(where, ":")]
 		for _, v := range Terms(s, false) {
-			if found[file] == nil {
-				found[file] = map[string]int{}
-			}
-			found[file][v.Never] += strings.Count(s, v.Never)
-			if _, ok := reported[file][v.Never]; !ok {
-				t.Errorf("%s: %q says %q: the course says %s", where, s, v.Never, v.Use)
-			}
+			t.Errorf("%s: %q says %q: the course says %s", where, s, v.Never, v.Use)
 		}
 		for _, run := range Copied(s, fp) {
 			t.Errorf("%s copies the seed: %q", where, run)
 		}
-		for _, owned := range punctuationOwned {
-			if strings.HasPrefix(file, owned) {
-				for _, p := range Punctuation(s) {
-					t.Errorf("%s: half-width punctuation next to Chinese in %q", where, p)
-				}
-			}
-		}
-	}
-	if os.Getenv("TEXTCHECK_COUNTS") != "" {
-		t.Logf("found: %v", found)
-	}
-	for file, byVariant := range reported {
-		for v, n := range byVariant {
-			switch got := found[file][v]; {
-			case got > n:
-				t.Errorf("%s: %d × %q, more than the %d reported", file, got, v, n)
-			case got < n:
-				t.Logf("%s: %d × %q, fewer than the %d reported: lower the count in reported", file, got, v, n)
-			}
+		for _, p := range Punctuation(s) {
+			t.Errorf("%s: half-width punctuation next to Chinese in %q", where, p)
 		}
 	}
 }

@@ -39,24 +39,24 @@ func cmdReport(args []string, stdout io.Writer) error {
 	s := metrics.Summarize(t, metrics.Options{SLOsMS: slos})
 
 	parts := []charts.Part{
-		charts.Text(fmt.Sprintf("trace:%s · %d 行尝试 · 时钟:%s · 全部数字由 coursekit/metrics 从 trace 重算。", name, len(t.Attempts), t.Header.Clock)),
+		charts.Text(fmt.Sprintf("trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", name, len(t.Attempts), t.Header.Clock)),
 		charts.Card(s, name),
 	}
 	for i := range s.Conditions {
 		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i))),
-			"分母漏斗:每一步流失的尝试和原因都留在图里。"))
+			"分母漏斗：每一步流失的尝试和原因都留在图里。"))
 	}
 	parts = append(parts,
 		charts.Figure(charts.Attempts(t, slos[0], charts.WithID("attempts")),
-			"全部尝试,失败与在途都画出;竖线是第一个条件的 TTFT 门槛。"),
+			"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。"),
 		charts.Figure(charts.TTFTDistribution(t, charts.WithID("ttft_cdf")),
-			"完整成功的 TTFT 经验分布;同一份样本,两种分位算法给出不同的 P95。"),
+			"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。"),
 		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep")),
-			"只改变 TTFT 门槛时,goodput 与每千次合格成本怎样变化。"),
+			"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。"),
 	)
 	if a, why := timelineAttempt(t); a != nil {
 		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline")),
-			fmt.Sprintf("%s(%s)的客户端时间轴。", why, charts.Label(a.ID))))
+			fmt.Sprintf("%s（%s）的客户端时间轴。", why, charts.Label(a.ID))))
 	}
 
 	var w io.Writer = stdout
