@@ -24,10 +24,10 @@ MIME = "application/vnd.coursekit.card+json"
 LEARNERS = {
     "alice": ("runs the reference card and submits", "2", "一致", []),
     "bob": ("typical mistakes: R9/R10 deleted", "2", "一致", []),
-    "carol": ("adds an endless loop after running", "0", "单格时限", []),
+    "carol": ("adds an endless loop after running", "0", "每个单元格", []),
     "dave": ("edits the saved self-check output", "1", "不一样", ["exec_card_differs"]),
     "eve": ("edits the locked data cell after running", "2", "一致", ["exec_restored"]),
-    "frank": ("adds a cell that panics after running", "0", "出错:panic: runtime error: index out of range", []),
+    "frank": ("adds a cell that panics after running", "0", "出错：panic: runtime error: index out of range", []),
     "gina": ("fills the card but never runs the notebook", "2", "没有运行自检", ["graded_from_rerun"]),
 }
 

@@ -516,7 +516,7 @@ func runFailure(log string, executed []byte, cellTimeout time.Duration) (msg, de
 	}
 	reason := clip(strings.TrimSpace(m[3]), 300)
 	if strings.Contains(reason, "CellTimeoutError") || strings.Contains(reason, "Timeout") {
-		return fmt.Sprintf("有一个单元格运行超过了 %s 的单格时限。", cellTimeout), reason
+		return fmt.Sprintf("有一个单元格的运行超过了每个单元格 %s 的时限。", cellTimeout), reason
 	}
 	if m[2] == "" {
 		return "重新运行没有成功：" + reason, reason

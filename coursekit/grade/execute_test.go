@@ -435,7 +435,7 @@ func TestRunFailureQuotesTheCell(t *testing.T) {
 		t.Errorf("runFailure =\n%q, %q\nwant\n%q", msg, detail, want)
 	}
 	msg, _ = runFailure("FAIL x: notebook: CellTimeoutError: A cell timed out", nil, 20*time.Second)
-	if msg != "有一个单元格运行超过了 20s 的单格时限。" {
+	if msg != "有一个单元格的运行超过了每个单元格 20s 的时限。" {
 		t.Errorf("timeout message %q", msg)
 	}
 }
