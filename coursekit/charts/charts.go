@@ -195,13 +195,7 @@ func OutcomeCodeLabel(code string) string {
 	return Label(code)
 }
 
-// QualityLabel names a quality verdict in Chinese.
-func QualityLabel(q trace.Quality) string {
-	switch q {
-	case trace.Pass:
-		return "质量通过"
-	case trace.Fail:
-		return "质量不通过"
-	}
-	return "未评分"
-}
+// QualityLabel names a quality verdict in Chinese where the word 质量 is
+// not already in a column header: 质量通过, 质量不通过, 质量未评
+// (cardfmt.QualityName is the bare word).
+func QualityLabel(q trace.Quality) string { return "质量" + cardfmt.QualityName(q) }
