@@ -206,10 +206,15 @@ test('(e) a released copy names the learner\'s own trace and computes from it', 
     keep(page);
     let report = await L.runAll(page);
     assert.deepEqual(L.cellProblems(report), [], 'the released copy runs as released');
-    // What the learner reads near the top: whose trace this is, and that it differs.
+    // What the learner reads near the top (the instructions, the data cell's note and the
+    // "compute from my trace" heading): whose trace this is, and that it differs.
+    // Scrolled back to the top first: cells out of view are not laid out (content-visibility),
+    // and their innerText is empty; textContent is the rendered text either way.
+    await page.evaluate(() => window.__notebook.content.scrollToItem(0, 'start'));
+    await L.sleep(300);
     const top = await page.evaluate(() => {
       const nb = window.__notebook.content;
-      return nb.widgets.slice(0, 4).map((w) => w.node.innerText).join('\n');
+      return nb.widgets.slice(0, 8).map((w) => w.node.textContent).join('\n');
     });
     for (const words of ['alice', 'trace.jsonl', '不同', '用我的 trace 计算']) {
       assert.ok(top.includes(words), `the top of the released copy should say ${words}:\n${top.slice(0, 1500)}`);
@@ -228,7 +233,7 @@ test('(e) a released copy names the learner\'s own trace and computes from it', 
     }
     const goodputs = [...printed.matchAll(/goodput[:：]\s*([\d.]+)\s*次\s*\/\s*([\d.]+)\s*s/g)].map((m) => [Number(m[1]), Number(m[2])]);
     assert.deepEqual(goodputs, want.conditions.map((c) => [c.qualified, want.window_s]), `goodput printed:\n${printed}`);
-    const tableText = await page.evaluate((i) => window.__notebook.content.widgets[i].node.innerText, own[0].index);
+    const tableText = await page.evaluate((i) => window.__notebook.content.widgets[i].node.textContent, own[0].index);
     assert.ok(tableText.includes('首字前超时') && tableText.includes('连接失败'), `attempts table in Chinese:\n${tableText.slice(0, 600)}`);
     await page.evaluate(() => window.__notebook.content.node.scrollTo(0, 0));
     await L.sleep(300);
