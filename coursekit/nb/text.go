@@ -123,7 +123,8 @@ const Unset = -1
 
 // Compare is the check of a predict → compute → check step: it prints
 // what was asked, the learner's guess and the computed value on one line,
-// and says whether they agree. A guess still at Unset says so instead.
+// and says whether they agree. A guess still at Unset says so instead, and
+// the computed value is not shown until there is a guess.
 // Numbers agree within 0.1 % (CompareWithin takes another tolerance). It
 // returns whether they agree.
 func Compare(what string, guess, actual any) bool {
@@ -133,23 +134,19 @@ func Compare(what string, guess, actual any) bool {
 // CompareWithin is Compare for estimates: numbers agree when they differ
 // by at most relTol of the computed value (0.1 is 10 %).
 func CompareWithin(what string, guess, actual any, relTol float64) bool {
+	if isUnset(guess) {
+		// The computed value stays hidden until there is a guess: seeing it
+		// first would turn the prediction into copying.
+		fmt.Printf("%s：你的预测 未填。请先把占位值改成你的答案，再运行本单元格（写下预测之前不显示计算结果）。\n", what)
+		return false
+	}
 	agree := same(guess, actual, relTol)
 	verdict := "一致 ✓"
-	switch {
-	case isUnset(guess):
-		verdict = "请先把占位值改成你的答案，再运行"
-	case !agree:
+	if !agree {
 		verdict = "不一致 ✗：回到上面的推理，找出差在哪一步"
 	}
-	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, guessText(guess), Text(actual), verdict)
-	return agree && !isUnset(guess)
-}
-
-func guessText(v any) string {
-	if isUnset(v) {
-		return "未填"
-	}
-	return Text(v)
+	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, Text(guess), Text(actual), verdict)
+	return agree
 }
 
 func isUnset(v any) bool {

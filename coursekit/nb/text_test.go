@@ -111,8 +111,8 @@ func TestCompareReadsThePredictionBack(t *testing.T) {
 	}
 	noEnglishCode(t, "Compare", out)
 	out = stdout(t, func() { ok = Compare("E2E 比 TTFT+ΣITL 多多少 ms", Unset, 50.0) })
-	if ok || !strings.Contains(out, "你的预测 未填") || !strings.Contains(out, "请先把占位值改成你的答案") {
-		t.Errorf("unset guess: %v %q", ok, out)
+	if ok || !strings.Contains(out, "你的预测 未填") || !strings.Contains(out, "请先把占位值改成你的答案") || strings.Contains(out, "50") {
+		t.Errorf("unset guess: want the ask for a guess and no computed value: %v %q", ok, out)
 	}
 	out = stdout(t, func() { ok = Compare("测验", "?", "B") })
 	if ok || !strings.Contains(out, "未填") {
