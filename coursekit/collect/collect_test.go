@@ -282,7 +282,7 @@ func TestCollectLimits(t *testing.T) {
 
 func TestDirsTemplate(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "alice/work/"+deliverable, "a")
+	write(t, root, filepath.Join("alice", "work", deliverable), "a")
 	write(t, root, "bob/other.txt", "no work folder")
 	write(t, root, "plainfile", "")
 	homes, err := Dirs(root, "{username}/work")

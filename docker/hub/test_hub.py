@@ -11,6 +11,7 @@ Each check prints "ok: ..." or raises; a failure exits 1.
 
 import json
 import os
+import posixpath
 import subprocess
 import sys
 import time
@@ -155,7 +156,7 @@ def phase_spawn():
     r = me[a].hub("GET", "users", ok=None)
     check(r.status_code == 403 or [x["name"] for x in r.json()] == [a], f"{a} can list other users: {r.status_code} {r.text[:200]}")
     ok(f"(c) {a}'s token and browser session get 403 from {b}'s server (status, contents, the deliverable, kernels, /lab)")
-    bob_note = in_container(f"{PREFIX}-{b}", "cat", f"/home/learner/work/{DELIVERABLE}")
+    bob_note = in_container(f"{PREFIX}-{b}", "cat", posixpath.join("/home/learner/work", DELIVERABLE))
     alice_view = in_container(f"{PREFIX}-{a}", "sh", "-c", f"grep -rl 'note-{b}' /home /tmp /opt 2>/dev/null || true")
     check(f"note-{b}" in bob_note and alice_view.strip() == "", f"{b}'s note is visible in {a}'s container: {alice_view}")
     ok(f"(c) {b}'s saved work is nowhere in {a}'s container")
