@@ -4,8 +4,9 @@
     python kernel_proxy.py CONNECTION_FILE -- GONB_ARGV...   (GONB_ARGV holds @GONB_CONNECTION_FILE@)
 
 Jupyter starts this script as the kernel (docker/install-kernel.sh writes it into kernel.json).
-It starts GoNB on a connection file of its own and passes every message through, with two
-differences a learner notices:
+It binds the ports of Jupyter's connection file, starts GoNB on a connection file of its own
+(unix sockets in a private directory, so GoNB takes no TCP port), and passes every message
+through, with these differences a learner notices:
 
 * Stop on error. JupyterLab sends all cells of "Run Selected Cell and All Below" at once, each
   execute_request with stop_on_error=true, and relies on the kernel to abort the queued ones
@@ -42,8 +43,8 @@ import hashlib
 import hmac
 import json
 import os
+import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -70,16 +71,22 @@ def client_time(header):
     return d if d.tzinfo else d.replace(tzinfo=datetime.timezone.utc)
 
 
-def free_ports(ip, n):
-    socks, ports = [], []
-    for _ in range(n):
-        s = socket.socket()
-        s.bind((ip, 0))
-        socks.append(s)
-        ports.append(s.getsockname()[1])
-    for s in socks:
-        s.close()
-    return ports
+def endpoint(conn, port):
+    """A ZeroMQ address the way Jupyter and GoNB spell it: tcp://IP:PORT or ipc://IP-PORT."""
+    if conn.get("transport", "tcp") == "ipc":
+        return f"ipc://{conn['ip']}-{port}"
+    return f"tcp://{conn['ip']}:{port}"
+
+
+def inner_connection(conn, sock_dir):
+    """GoNB's own connection: unix sockets in a private directory, never TCP ports.
+
+    Free TCP ports chosen here would stay free only until someone binds them: GoNB, started
+    first, could take a port Jupyter had chosen for the proxy (then the proxy cannot bind it
+    and "the kernel died before replying to kernel_info"), and any local user could reach
+    GoNB's sockets. Unix sockets in a 0700 directory have neither race nor audience."""
+    return dict(conn, transport="ipc", ip=os.path.join(sock_dir, "gonb"),
+                shell_port=1, control_port=2, stdin_port=3, iopub_port=4, hb_port=5)
 
 
 def open_log():
@@ -103,12 +110,11 @@ class Proxy:
         self.digest = getattr(hashlib, scheme.split("-", 1)[1]) if self.key else None
         self.session = uuid.uuid4().hex
         ctx = zmq.Context.instance()
-        tr, ip = conn.get("transport", "tcp"), conn["ip"]
 
         def front(kind, port):
             s = ctx.socket(kind)
             s.linger = 1000
-            s.bind(f"{tr}://{ip}:{port}")
+            s.bind(endpoint(conn, port))
             return s
 
         def back(kind, port, ident=None):
@@ -116,7 +122,7 @@ class Proxy:
             s.linger = 1000
             if ident:
                 s.setsockopt(zmq.ROUTING_ID, ident)
-            s.connect(f"tcp://127.0.0.1:{port}")
+            s.connect(endpoint(inner, port))
             return s
 
         # GoNB routes stdin input requests by the identity of the shell request, so the
@@ -289,13 +295,13 @@ def main(argv):
         sys.exit(f"usage: kernel_proxy.py CONNECTION_FILE -- GONB_ARGV... (with {PLACEHOLDER})")
     with open(argv[0]) as f:
         conn = json.load(f)
-    inner = dict(conn, ip="127.0.0.1", transport="tcp")
-    for name, port in zip(("shell_port", "control_port", "stdin_port", "iopub_port", "hb_port"),
-                          free_ports("127.0.0.1", 5)):
-        inner[name] = port
-    fd, inner_path = tempfile.mkstemp(prefix="gonb-inner-", suffix=".json")
-    with os.fdopen(fd, "w") as f:
+    sock_dir = tempfile.mkdtemp(prefix="gonb-")  # 0700
+    inner = inner_connection(conn, sock_dir)
+    inner_path = os.path.join(sock_dir, "connection.json")
+    with open(inner_path, "w") as f:
         json.dump(inner, f)
+    # The proxy binds Jupyter's ports before GoNB starts, so nothing started here can take them.
+    proxy = Proxy(conn, inner)
     log_path, log = open_log()
     print(f"gonb kernel log: {log_path}", file=sys.stderr, flush=True)
     log.write(f"\n==== {datetime.datetime.now().isoformat(timespec='seconds')} kernel "
@@ -313,7 +319,7 @@ def main(argv):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, _f: child.send_signal(s))
     try:
-        rc = Proxy(conn, inner).serve(child)
+        rc = proxy.serve(child)
     finally:
         if child.poll() is None:
             child.terminate()
@@ -321,7 +327,7 @@ def main(argv):
                 child.wait(5)
             except subprocess.TimeoutExpired:
                 child.kill()
-        os.unlink(inner_path)
+        shutil.rmtree(sock_dir, ignore_errors=True)
     return rc
 
 

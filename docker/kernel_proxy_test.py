@@ -61,6 +61,50 @@ class Kernel:
         self.stderr.close()
 
 
+def children(pid):
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            out += [int(c) for c in f.read().split()]
+    return out
+
+
+def socket_inodes(pid):
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            inodes.add(link[len("socket:["):-1])
+    return inodes
+
+
+def tcp_listening_inodes():
+    """Inodes of listening TCP sockets (state 0A) in this network namespace."""
+    inodes = set()
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(name).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            f = row.split()
+            if f[3] == "0A":
+                inodes.add(f[9])
+    return inodes
+
+
+def unix_socket_paths(inodes):
+    paths = []
+    for row in open("/proc/net/unix").read().splitlines()[1:]:
+        f = row.split()
+        if len(f) >= 8 and f[6] in inodes:
+            paths.append(f[7])
+    return paths
+
+
 def main():
     failures, checks = [], []
 
@@ -72,6 +116,20 @@ def main():
 
     k = Kernel(tempfile.mkdtemp(prefix="kernel-proxy-test-"))
     try:
+        # GoNB sits behind the proxy on unix sockets in a private directory: it takes no TCP
+        # port that could collide with the ports Jupyter chose for the proxy (a kernel that
+        # "died before replying to kernel_info" in an image build), and no local user reaches it.
+        gonb = [c for c in children(k.km.provisioner.process.pid)
+                if os.path.basename(os.readlink(f"/proc/{c}/exe")) == "gonb"]
+        check(len(gonb) == 1, f"the proxy runs one gonb child: {gonb}")
+        inodes = socket_inodes(gonb[0]) if gonb else set()
+        check(not (inodes & tcp_listening_inodes()), "GoNB listens on no TCP port")
+        paths = unix_socket_paths(inodes)
+        socket_dirs = {os.path.dirname(p) for p in paths if p.startswith("/")}
+        check(len(paths) >= 5 and len(socket_dirs) == 1, f"GoNB listens on unix sockets in one directory: {paths}")
+        for d in socket_dirs:
+            check(os.stat(d).st_mode & 0o777 == 0o700, f"only the learner can open {d}")
+
         r = k.run_all('var x = 41\n%%\nfmt.Println("first")',
                       'var y int = "not an int"',
                       '%%\nfmt.Println("must not run", x)',
@@ -118,6 +176,8 @@ def main():
         check(k.replies(ids)[0]["status"] == "ok", "the kernel works after the interrupt")
     finally:
         k.close()
+    for d in socket_dirs:
+        check(not os.path.exists(d), f"the socket directory is removed with the kernel: {d}")
 
     lines = open(k.stderr_path, errors="replace").read().strip().splitlines()
     check(len(lines) == 1 and lines[0].startswith("gonb kernel log: "),

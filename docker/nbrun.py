@@ -104,6 +104,31 @@ def out_path(nb_path, base, out_dir):
     return dst
 
 
+def kernel_logs(kernel_log, lines=30):
+    """The end of a failed kernel's logs, indented, for the terminal (a build log keeps nothing else:
+    the files are gone with the build container). The kernel log holds the proxy's own output; its
+    line "gonb kernel log: PATH" names GoNB's log, of which this kernel's section is the last one."""
+    def tail(path, start_marker=None):
+        try:
+            with open(path, errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            return [f"({e})"]
+        if start_marker and start_marker in text:
+            text = text[text.rfind(start_marker):]
+        return text.rstrip().splitlines()[-lines:] or ["(empty)"]
+
+    out = [f"     --- {kernel_log} (last {lines} lines)"]
+    own = tail(kernel_log)
+    out += ["     | " + l[:300] for l in own]
+    for l in own:
+        if l.startswith("gonb kernel log: "):
+            gonb_log = l.split(": ", 1)[1].strip()
+            out += [f"     --- {gonb_log}, this kernel's section (last {lines} lines)"]
+            out += ["     | " + g[:300] for g in tail(gonb_log, "\n==== ")]
+    return "\n".join(out)
+
+
 def run_one(path, dst, timeout_cell, startup_timeout, trust, kernel_log):
     nb = nbformat.read(path, as_version=4)
     nbdir = os.path.dirname(os.path.abspath(path))
@@ -203,16 +228,6 @@ def check_clean(paths):
     return bad
 
 
-def log_tail(path, n=6):
-    try:
-        with open(path, errors="replace") as f:
-            lines = [l.rstrip() for l in f if l.strip()]
-    except OSError:
-        return
-    for line in lines[-n:]:
-        print("   | " + line[:300], file=sys.stderr)
-
-
 def smoke(startup_timeout, cell_timeout):
     """Start the gonb kernel and run one cell; return an exit code."""
     from jupyter_client.kernelspec import NoSuchKernel
@@ -241,8 +256,7 @@ def smoke(startup_timeout, cell_timeout):
                 kc.wait_for_ready(timeout=startup_timeout)
             except RuntimeError as e:
                 print(f"smoke: the gonb kernel did not become ready in {startup_timeout:.0f} s: {e}", file=sys.stderr)
-                print(f"smoke: kernel log: {log_path}", file=sys.stderr)
-                log_tail(log_path)
+                print(kernel_logs(log_path), file=sys.stderr)
                 return 1
             t_ready = time.perf_counter() - t0
 
@@ -264,8 +278,7 @@ def smoke(startup_timeout, cell_timeout):
         print("smoke: the gonb kernel started but could not run a Go cell:", file=sys.stderr)
         for e in errors:
             print("   " + e.strip()[:2000], file=sys.stderr)
-        print(f"smoke: kernel log: {log_path}", file=sys.stderr)
-        log_tail(log_path)
+        print(kernel_logs(log_path), file=sys.stderr)
         return 1
     print(f"smoke: gonb kernel ready in {t_ready:.2f} s, first cell ran in {t_cell:.2f} s ({spec.argv[0]})")
     return 0
@@ -312,6 +325,8 @@ def main(argv=None):
             print(f"FAIL {path}: {where}: {reason}", file=sys.stderr)
         if problems:
             print(f"     kernel log: {log}", file=sys.stderr)
+        if any(idx is None for idx, _ in problems):  # the kernel itself failed: show why, here
+            print(kernel_logs(log), file=sys.stderr)
         failed += bool(problems)
     print(f"nbrun: {len(paths) - failed} passed, {failed} failed (executed copies in {out_dir})")
     return 1 if failed else 0

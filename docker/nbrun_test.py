@@ -73,12 +73,28 @@ def main():
     fake_env = dict(os.environ, JUPYTER_DATA_DIR=fake, JUPYTER_PATH="")
     wrong = write_nb(work, "wrong-kernel", 'print("hello")')
 
+    # A kernel that dies at startup: the failure shows the end of its log and of the GoNB log
+    # it names (an image build keeps no files to look at afterwards).
+    dying = os.path.join(work, "dying-jupyter")
+    os.makedirs(os.path.join(dying, "kernels", "gonb"))
+    gonb_log = os.path.join(work, "gonb.log")
+    with open(gonb_log, "w") as f:
+        f.write("\n==== earlier kernel\nold-section-marker\n\n==== this kernel\nthis-section-marker\n")
+    with open(os.path.join(dying, "kernels", "gonb", "kernel.json"), "w") as f:
+        json.dump({"argv": [sys.executable, "-c",
+                            f"import sys; print('gonb kernel log: {gonb_log}', file=sys.stderr); "
+                            "print('proxy-died-marker', file=sys.stderr); sys.exit(3)"],
+                   "display_name": "dies", "language": "go"}, f)
+    dying_env = dict(os.environ, JUPYTER_DATA_DIR=dying, JUPYTER_PATH="")
+
     # Three runs side by side: the good notebook alone (must exit 0), all bad ones in one
     # run (must exit 1 and name each one), and the fake kernel.
     with ThreadPoolExecutor(max_workers=3) as pool:
         f_good = pool.submit(nbrun, "--out", os.path.join(out, "good"), good)
         f_bad = pool.submit(nbrun, "--out", os.path.join(out, "bad"), *paths.values())
         f_wrong = pool.submit(nbrun, "--out", os.path.join(out, "wrong"), wrong, env=fake_env)
+        f_dying = pool.submit(nbrun, "--out", os.path.join(out, "dying"), "--startup-timeout", "30", good,
+                              env=dying_env)
 
     rc, log = f_good.result()
     case("good notebook passes", rc == 0 and "1 passed, 0 failed" in log and "FAIL" not in log, log)
@@ -90,6 +106,10 @@ def main():
              "\n".join(lines) or log)
     rc, log = f_wrong.result()
     case("a non-GoNB kernel fails", rc == 1 and "kernel is not GoNB" in log, log)
+    rc, log = f_dying.result()
+    case("a kernel that dies at startup fails and shows its logs",
+         rc == 1 and "| proxy-died-marker" in log and "| this-section-marker" in log
+         and "old-section-marker" not in log, log)
 
     # The clean check: the committed form passes, the executed copy does not.
     rc, log = nbrun("--check-clean", good)
