@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -38,6 +39,21 @@ func TestHTMLEscapesLearnerText(t *testing.T) {
 	// The markup is still well formed: every row opened is closed.
 	if strings.Count(out, "<tr") != strings.Count(out, "</tr>") || strings.Count(out, "<tr") != len(r.Results)+1 {
 		t.Errorf("table rows do not balance")
+	}
+}
+
+// Every column of the self-check is text; JupyterLab right-aligns table
+// cells unless the cell says otherwise.
+func TestHTMLAlignsEveryCellLeft(t *testing.T) {
+	out := Check(reference(), readUnitTrace(t)).HTML()
+	cells := regexp.MustCompile(`<t[hd]( [^>]*)?>`).FindAllStringSubmatch(out, -1)
+	if len(cells) < 6 {
+		t.Fatalf("only %d cells in the report", len(cells))
+	}
+	for _, c := range cells {
+		if !strings.Contains(c[1], "text-align:left") {
+			t.Errorf("cell not left-aligned: %s", c[0])
+		}
 	}
 }
 

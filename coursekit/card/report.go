@@ -86,14 +86,15 @@ func (r Report) HTML() string {
 		fmt.Fprintf(&b, `<p>%s</p>`, e(l))
 	}
 	b.WriteString(`<table class="coursekit-table" style="border-collapse:collapse">`)
-	b.WriteString(`<thead><tr><th>结果</th><th>检查项</th><th>提示</th></tr></thead><tbody>`)
+	// JupyterLab right-aligns table cells; every column here is text.
+	b.WriteString(`<thead><tr><th style="text-align:left">结果</th><th style="text-align:left">检查项</th><th style="text-align:left">提示</th></tr></thead><tbody>`)
 	for _, x := range r.Results {
 		color := map[Status]string{Pass: "#080", Fail: "#b00", NeedsHuman: "#a60"}[x.Status]
 		hint := ""
 		if x.Status != Pass {
 			hint = x.Hint
 		}
-		fmt.Fprintf(&b, `<tr class="coursekit-%s"><td style="color:%s;white-space:nowrap" title="%s">%s %s</td><td>%s<br><code style="font-size:smaller;color:#888">%s</code></td><td style="text-align:left">%s</td></tr>`,
+		fmt.Fprintf(&b, `<tr class="coursekit-%s"><td style="text-align:left;color:%s;white-space:nowrap" title="%s">%s %s</td><td style="text-align:left">%s<br><code style="font-size:smaller;color:#888">%s</code></td><td style="text-align:left">%s</td></tr>`,
 			e(string(x.Status)), color, e(x.Status.label()), e(x.Status.icon()), e(x.Status.label()), e(x.Title), e(x.ID), e(hint))
 	}
 	b.WriteString(`</tbody></table>`)

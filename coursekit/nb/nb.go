@@ -108,7 +108,7 @@ func TableHTML(df dataframe.DataFrame) string {
 			v := cellText(e)
 			wrap := cellStyle // short values and numbers stay on one line: "52.174%", "首字前超时"
 			if utf8.RuneCountInString(v) > maxUnwrapped {
-				wrap = "padding:4px 10px;min-width:14em"
+				wrap = longCellStyle
 			}
 			fmt.Fprintf(&b, `<td style="text-align:%s;%s">%s</td>`, align[j], wrap, html.EscapeString(v))
 		}
@@ -119,10 +119,13 @@ func TableHTML(df dataframe.DataFrame) string {
 }
 
 // Cells up to maxUnwrapped characters never wrap; longer text wraps in a
-// column at least 14em wide, so no column is squeezed to a few characters.
+// column 14em to 40em wide, so no column is squeezed to a few characters,
+// and breaks inside a long unspaced run (an address, an error code) so the
+// table does not run off the right edge.
 const (
-	maxUnwrapped = 18
-	cellStyle    = "padding:4px 10px;white-space:nowrap"
+	maxUnwrapped  = 18
+	cellStyle     = "padding:4px 10px;white-space:nowrap"
+	longCellStyle = "padding:4px 10px;min-width:14em;max-width:40em;overflow-wrap:anywhere"
 )
 
 // cellText formats one present value.

@@ -2,6 +2,8 @@ package nb
 
 import (
 	"errors"
+	"html"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -55,6 +57,23 @@ func TestTableFormatsFloatsShortAndCountsRows(t *testing.T) {
 	}
 	if !strings.Contains(out, "3 行 × 4 列") {
 		t.Errorf("caption should count rows and columns:\n%s", out)
+	}
+}
+
+func TestTableWrapsLongUnspacedText(t *testing.T) {
+	long := "read tcp 127.0.0.1:53210->127.0.0.1:8000: read: connection_reset_by_peer_after_first_token"
+	out := TableHTML(dataframe.LoadRecords([][]string{{"错误"}, {long}, {"短"}}))
+	cell := regexp.MustCompile(`<td style="([^"]*)">` + regexp.QuoteMeta(html.EscapeString(long)) + `</td>`).FindStringSubmatch(out)
+	if cell == nil {
+		t.Fatalf("long cell missing:\n%s", out)
+	}
+	for _, want := range []string{"max-width:", "overflow-wrap:anywhere"} {
+		if !strings.Contains(cell[1], want) || strings.Contains(cell[1], "nowrap") {
+			t.Errorf("a long cell must wrap within a bounded width (%s): style %q", want, cell[1])
+		}
+	}
+	if !strings.Contains(out, `white-space:nowrap">短</td>`) {
+		t.Errorf("short cells stay on one line:\n%s", out)
 	}
 }
 
