@@ -94,7 +94,11 @@ func TableHTML(df dataframe.DataFrame) string {
 		}
 	}
 	for j, name := range df.Names() {
-		fmt.Fprintf(&b, `<th style="text-align:%s;white-space:nowrap;padding:4px 10px" title="%s">%s</th>`, align[j], html.EscapeString(string(types[j])), html.EscapeString(name))
+		style := "white-space:nowrap;padding:4px 10px"
+		if utf8.RuneCountInString(name) > maxUnwrappedHeader {
+			style = "padding:4px 10px" // "首字时延 TTFT（ms）" may take two lines, so nine columns fit
+		}
+		fmt.Fprintf(&b, `<th style="text-align:%s;%s" title="%s">%s</th>`, align[j], style, html.EscapeString(string(types[j])), html.EscapeString(name))
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for i := 0; i < shown; i++ {
@@ -119,13 +123,15 @@ func TableHTML(df dataframe.DataFrame) string {
 }
 
 // Cells up to maxUnwrapped characters never wrap; longer text wraps in a
-// column 14em to 40em wide, so no column is squeezed to a few characters,
+// column 12em to 40em wide, so no column is squeezed to a few characters,
 // and breaks inside a long unspaced run (an address, an error code) so the
-// table does not run off the right edge.
+// table does not run off the right edge. Headers up to maxUnwrappedHeader
+// characters stay on one line; longer ones wrap at their spaces.
 const (
-	maxUnwrapped  = 18
-	cellStyle     = "padding:4px 10px;white-space:nowrap"
-	longCellStyle = "padding:4px 10px;min-width:14em;max-width:40em;overflow-wrap:anywhere"
+	maxUnwrapped       = 18
+	maxUnwrappedHeader = 8
+	cellStyle          = "padding:4px 10px;white-space:nowrap"
+	longCellStyle      = "padding:4px 10px;min-width:12em;max-width:40em;overflow-wrap:anywhere"
 )
 
 // cellText formats one present value.

@@ -77,6 +77,23 @@ func TestTableWrapsLongUnspacedText(t *testing.T) {
 	}
 }
 
+// Nine columns must fit a notebook's output area: short headers stay on one
+// line, long ones may wrap at their spaces.
+func TestTableWrapsOnlyLongHeaders(t *testing.T) {
+	out := TableHTML(dataframe.LoadRecords([][]string{{"结果", "首字时延 TTFT（ms）"}, {"完整成功", "200"}}))
+	short := regexp.MustCompile(`<th style="([^"]*)"[^>]*>结果</th>`).FindStringSubmatch(out)
+	long := regexp.MustCompile(`<th style="([^"]*)"[^>]*>首字时延 TTFT（ms）</th>`).FindStringSubmatch(out)
+	if short == nil || long == nil {
+		t.Fatalf("headers missing:\n%s", out)
+	}
+	if !strings.Contains(short[1], "nowrap") {
+		t.Errorf("a short header stays on one line: %q", short[1])
+	}
+	if strings.Contains(long[1], "nowrap") {
+		t.Errorf("a long header may wrap: %q", long[1])
+	}
+}
+
 func TestTableCutsLongFramesAndSaysSo(t *testing.T) {
 	recs := [][]string{{"i"}}
 	for i := 0; i < MaxRows+5; i++ {
