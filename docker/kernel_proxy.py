@@ -296,12 +296,24 @@ def main(argv):
     with open(argv[0]) as f:
         conn = json.load(f)
     sock_dir = tempfile.mkdtemp(prefix="gonb-")  # 0700
+    try:
+        return run(argv, conn, sock_dir)
+    finally:  # also when the start fails: no socket directory is left behind
+        shutil.rmtree(sock_dir, ignore_errors=True)
+
+
+def run(argv, conn, sock_dir):
     inner = inner_connection(conn, sock_dir)
     inner_path = os.path.join(sock_dir, "connection.json")
     with open(inner_path, "w") as f:
         json.dump(inner, f)
     # The proxy binds Jupyter's ports before GoNB starts, so nothing started here can take them.
-    proxy = Proxy(conn, inner)
+    try:
+        proxy = Proxy(conn, inner)
+    except zmq.ZMQError as e:
+        print(f"kernel_proxy: cannot listen on the ports in {argv[0]}: {e} "
+              "(taken since Jupyter chose them; start the kernel again)", file=sys.stderr)
+        return 1
     log_path, log = open_log()
     print(f"gonb kernel log: {log_path}", file=sys.stderr, flush=True)
     log.write(f"\n==== {datetime.datetime.now().isoformat(timespec='seconds')} kernel "
@@ -319,7 +331,7 @@ def main(argv):
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda s, _f: child.send_signal(s))
     try:
-        rc = proxy.serve(child)
+        return proxy.serve(child)
     finally:
         if child.poll() is None:
             child.terminate()
@@ -327,8 +339,6 @@ def main(argv):
                 child.wait(5)
             except subprocess.TimeoutExpired:
                 child.kill()
-        shutil.rmtree(sock_dir, ignore_errors=True)
-    return rc
 
 
 if __name__ == "__main__":

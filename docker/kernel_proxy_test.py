@@ -8,7 +8,10 @@ keeps its declarations; an interrupt aborts the queue; GoNB's log goes to a file
 kernel's stderr. Run: python docker/kernel_proxy_test.py (JUPYTER_DATA_DIR set as make does).
 """
 
+import json
 import os
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -114,7 +117,28 @@ def main():
         if not cond:
             failures.append(what)
 
-    k = Kernel(tempfile.mkdtemp(prefix="kernel-proxy-test-"))
+    # A port of Jupyter's connection file that someone took since: the proxy says so in one
+    # line naming the file, exits non-zero, and leaves no socket directory behind.
+    tmp = tempfile.mkdtemp(prefix="kernel-proxy-test-")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    conn_path = os.path.join(tmp, "kernel-taken.json")
+    with open(conn_path, "w") as f:
+        json.dump({"transport": "tcp", "ip": "127.0.0.1", "key": "k", "signature_scheme": "hmac-sha256",
+                   "shell_port": port, "control_port": 0, "stdin_port": 0, "iopub_port": 0, "hb_port": 0}, f)
+    private_tmp = os.path.join(tmp, "tmp")
+    os.mkdir(private_tmp)
+    spec = KernelManager(kernel_name="gonb").kernel_spec
+    p = subprocess.run([spec.argv[0], spec.argv[1], conn_path, "--", "true", "@GONB_CONNECTION_FILE@"],
+                       capture_output=True, text=True, timeout=60, env=dict(os.environ, TMPDIR=private_tmp))
+    taken.close()
+    check(p.returncode != 0 and "cannot listen" in p.stderr and conn_path in p.stderr
+          and "Traceback" not in p.stderr, f"a taken port is one clear error: rc={p.returncode} {p.stderr.strip()[:300]!r}")
+    check(os.listdir(private_tmp) == [], f"a failed start leaves nothing in the temp dir: {os.listdir(private_tmp)}")
+
+    k = Kernel(tmp)
     try:
         # GoNB sits behind the proxy on unix sockets in a private directory: it takes no TCP
         # port that could collide with the ports Jupyter chose for the proxy (a kernel that

@@ -94,9 +94,9 @@ func TableHTML(df dataframe.DataFrame) string {
 		}
 	}
 	for j, name := range df.Names() {
-		style := "white-space:nowrap;padding:4px 10px"
+		style := cellStyle
 		if utf8.RuneCountInString(name) > maxUnwrappedHeader {
-			style = "padding:4px 10px" // "首字时延 TTFT（ms）" may take two lines, so nine columns fit
+			style = wrappingStyle // "首字时延 TTFT（ms）" may take two lines, so nine columns fit
 		}
 		fmt.Fprintf(&b, `<th style="text-align:%s;%s" title="%s">%s</th>`, align[j], style, html.EscapeString(string(types[j])), html.EscapeString(name))
 	}
@@ -130,8 +130,9 @@ func TableHTML(df dataframe.DataFrame) string {
 const (
 	maxUnwrapped       = 18
 	maxUnwrappedHeader = 8
-	cellStyle          = "padding:4px 10px;white-space:nowrap"
-	longCellStyle      = "padding:4px 10px;min-width:12em;max-width:40em;overflow-wrap:anywhere"
+	wrappingStyle      = "padding:4px 10px"
+	cellStyle          = wrappingStyle + ";white-space:nowrap"
+	longCellStyle      = wrappingStyle + ";min-width:12em;max-width:40em;overflow-wrap:anywhere"
 )
 
 // cellText formats one present value.
