@@ -26,8 +26,11 @@ type Batch struct {
 	// more than one file, a key that verifies few records); stderr gets
 	// their Text, the summary and the class report their Zh.
 	Warnings []Warning
-	names    []string // output name per submission
-	chosen   map[string]*Submission
+	// Typed is the manual-review file read for this batch (nil: none). Its
+	// rows that do not count now are written back into the new file.
+	Typed  *ManualScores
+	names  []string // output name per submission
+	chosen map[string]*Submission
 }
 
 // NewBatch groups subs (in collection order) by learner. When a learner
@@ -174,13 +177,54 @@ func (b *Batch) ManualQueue() []ManualItem {
 // WriteManualCSV writes every free-text answer with a score column for the
 // reader to fill in (scores already merged with --manual are kept), and
 // text_sha256, the short hash of the answer, so that a score is never
-// applied to an answer that changed since it was read.
+// applied to an answer that changed since it was read. Nothing typed into
+// the file read for this batch (Typed) is dropped: a score for an answer
+// that changed since goes into previous_score next to the new answer, to
+// be re-read; a row of a learner not graded in this batch is written back
+// as it was, with a note.
 func (b *Batch) WriteManualCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "score"})
+	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score"})
+	type key [2]string
+	prev := map[key]ManualScore{}
+	var carried []ManualScore
+	if b.Typed != nil {
+		for _, r := range b.Typed.Kept {
+			prev[key{r.Learner, r.Criterion}] = r
+		}
+		for _, r := range b.Typed.Rows {
+			switch r.state {
+			case rowChanged:
+				r.Previous = fmtPts(r.Score)
+				prev[key{r.Learner, r.Criterion}] = r
+			case rowUnused:
+				carried = append(carried, r)
+			}
+		}
+	}
 	items, scores := b.manualItems()
 	for i, m := range items {
-		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), scores[i]})
+		p, note := "", ""
+		if r, ok := prev[key{m.Learner, m.ID}]; ok {
+			delete(prev, key{m.Learner, m.ID})
+			if scores[i] == "" {
+				p, note = r.Previous, "answer changed since it was scored "+r.Previous+": re-read it and type a new score"
+			}
+		}
+		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), p, note, scores[i]})
+	}
+	// Previous scores with no answer here now: kept, still to be re-read.
+	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
+		r := prev[k]
+		r.filled = false
+		carried = append(carried, r)
+	}
+	for _, r := range carried {
+		score := ""
+		if r.filled {
+			score = fmtPts(r.Score)
+		}
+		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
 	}
 	cw.Flush()
 	return cw.Error()

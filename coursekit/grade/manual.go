@@ -36,7 +36,22 @@ type ManualScore struct {
 	Criterion string
 	Score     float64
 	TextSHA   string // textSHA of the answer the person read
+	// The rest of the row as written, so that a row that cannot be applied
+	// now (its learner is not in this batch) is written back unchanged.
+	Title, Max, Keyword, Keywords, Text string
+	// Previous is a score typed for an earlier answer of the learner
+	// (column previous_score), kept until someone re-reads the new one.
+	Previous string
+	filled   bool // Score was typed (a Kept row has only Previous)
+	state    int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
 }
+
+// How ApplyManual used a row (ManualScore.state).
+const (
+	rowUnused  = iota // not applied: written back unchanged
+	rowApplied        // its score counts
+	rowChanged        // the answer changed: the score becomes the new answer's previous_score
+)
 
 // ManualScores is a filled-in manual-review file: the rows with a score.
 // Rows whose score is blank are still waiting for a person; Blank counts
@@ -44,6 +59,24 @@ type ManualScore struct {
 type ManualScores struct {
 	Rows  []ManualScore
 	Blank int
+	// Kept are blank rows that carry a previous_score: an answer that
+	// changed after it was scored and is still waiting to be re-read.
+	Kept []ManualScore
+}
+
+// Carried counts the rows the next manual-review.csv keeps although their
+// score does not count in this batch: answers that changed since they were
+// scored (previous_score), and learners not graded in this batch.
+func (ms *ManualScores) Carried() (changed, absent int) {
+	for _, r := range ms.Rows {
+		switch r.state {
+		case rowChanged:
+			changed++
+		case rowUnused:
+			absent++
+		}
+	}
+	return changed, absent
 }
 
 // ReadManualFile reads a filled-in manual-review file; see ReadManualCSV.
@@ -60,10 +93,12 @@ func ReadManualFile(path string, ro *Roster, points map[string]float64) (*Manual
 // with the score column filled in by a person. It is strict, so that a
 // typo never becomes a grade: every problem is reported as NAME:LINE, and
 // any problem fails the whole file before anything is graded. A problem is
-// a learner not on the roster, a criterion that is not free text, a score
+// a learner id that cannot be one, a criterion that is not free text, a score
 // that is not a number or not in [0, max] (max from the rubric), a row for
 // the same learner and criterion twice, or a scored row without its text
-// hash. A blank score is still pending.
+// hash. A blank score is still pending. A learner who is not on the roster
+// is not an error here: a signed record graded for them makes rows for
+// them, and ApplyManual warns about a row it cannot apply.
 func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float64) (*ManualScores, error) {
 	if points == nil {
 		points = DefaultPoints()
@@ -105,8 +140,14 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 		line, _ := cr.FieldPos(0)
 		pos := fmt.Sprintf("%s:%d", name, line)
 		get := func(c string) string {
-			if i := col[c]; i < len(row) {
+			if i, ok := col[c]; ok && i < len(row) {
 				return strings.TrimSpace(row[i])
+			}
+			return ""
+		}
+		raw := func(c string) string {
+			if i, ok := col[c]; ok && i < len(row) {
+				return row[i]
 			}
 			return ""
 		}
@@ -121,8 +162,8 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			continue
 		}
 		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
-		if !ro.Has(id) {
-			bad("learner %q is not on the roster", id)
+		if !validID.MatchString(id) {
+			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
 			continue
 		}
 		if !manualIDs[crit] && crit != OwnVariantID {
@@ -135,8 +176,13 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			continue
 		}
 		seen[key] = line
+		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, Title: get("title"), Max: get("max"),
+			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score")}
 		if score == "" {
 			ms.Blank++
+			if row0.Previous != "" {
+				ms.Kept = append(ms.Kept, row0)
+			}
 			continue
 		}
 		v, err := strconv.ParseFloat(score, 64)
@@ -155,7 +201,8 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
 			continue
 		}
-		ms.Rows = append(ms.Rows, ManualScore{Pos: pos, Learner: id, Criterion: crit, Score: v, TextSHA: sha})
+		row0.Score, row0.filled = v, true
+		ms.Rows = append(ms.Rows, row0)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -188,7 +235,9 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 	if ms == nil {
 		return nil
 	}
-	for _, row := range ms.Rows {
+	for k := range ms.Rows {
+		row := &ms.Rows[k]
+		row.state = rowUnused
 		found := false
 		for _, s := range subs {
 			if !s.Gradable || s.Learner != row.Learner {
@@ -199,20 +248,24 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
 				warnings = append(warnings, warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
-					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied", row.Pos, row.Learner, row.Criterion, s.File))
+					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
 			if now := textSHA(s.Manual[j].Text); now != row.TextSHA {
 				warnings = append(warnings, Warning{
 					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
 					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
+				if row.state != rowApplied {
+					row.state = rowChanged
+				}
 				continue
 			}
-			s.setManual(i, row)
+			s.setManual(i, *row)
+			row.state = rowApplied
 		}
 		if !found {
-			warnings = append(warnings, warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数没有应用",
-				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied", row.Pos, row.Learner, row.Criterion))
+			warnings = append(warnings, warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
+				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied, kept in the new manual-review.csv", row.Pos, row.Learner, row.Criterion))
 		}
 	}
 	return warnings

@@ -37,7 +37,7 @@ func fillScores(t *testing.T, dir string, scores map[[2]string]string) string {
 		t.Fatal(err)
 	}
 	last := len(rows[0]) - 1
-	if rows[0][last] != "score" || rows[0][last-1] != "text_sha256" {
+	if rows[0][last] != "score" || rows[0][last-3] != "text_sha256" {
 		t.Fatalf("header %v", rows[0])
 	}
 	for _, r := range rows[1:] {
@@ -163,7 +163,7 @@ func TestManualCSVErrors(t *testing.T) {
 	head := "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,score\n"
 	sha := textSHA("x")
 	cases := []struct{ name, csv, want string }{
-		{"unknown learner", head + "mallory,text.outputs,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: learner "mallory" is not on the roster`},
+		{"not a learner id", head + "mal lory,text.outputs,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: learner id "mal lory"`},
 		{"unknown criterion", head + "alice,text.poetry,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: criterion "text.poetry" is not a free-text criterion`},
 		{"automatic criterion", head + "alice,figures.p95,t,2,0,,x," + sha + ",1\n", `criterion "figures.p95" is not a free-text criterion`},
 		{"not a number", head + "alice,text.outputs,t,2,0,,x," + sha + ",one\n", `manual-review.csv:2: alice text.outputs: score "one" is not a number`},
@@ -186,7 +186,7 @@ func TestManualCSVErrors(t *testing.T) {
 		}
 	}
 	// Two problems: both reported.
-	_, err := ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",9\nzed,text.outputs,t,2,0,,x,"+sha+",1\n"), ManualFile, f.roster, nil)
+	_, err := ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",9\nz d,text.outputs,t,2,0,,x,"+sha+",1\n"), ManualFile, f.roster, nil)
 	if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), ":3:") {
 		t.Errorf("two problems: %v", err)
 	}

@@ -83,7 +83,8 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output directory for grades.csv, results/, feedback/ and the summary (required)")
 	maxBytes := fs.Int64("max-bytes", grade.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
 	public := fs.String("public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
-	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" from an earlier run: merge the scores a person typed (default: none)")
+	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" to merge the scores a person typed (default: OUT/"+grade.ManualFile+" when OUT holds one: typed scores are carried forward)")
+	force := fs.Bool("force", false, "with --manual FILE: discard the typed scores in OUT/"+grade.ManualFile+" (default: refuse)")
 	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
@@ -117,16 +118,32 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	execOpts, _, err := execF.prepare(*out)
-	if err != nil {
-		return err
-	}
-	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: *maxBytes, Public: pub, KeepSource: execOpts != nil})
+	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: *maxBytes, Public: pub, KeepSource: *execF.on})
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
-	var scores *grade.ManualScores
-	if *manual != "" {
+	// Nothing a person typed is lost: OUT's own manual-review file is read
+	// back (carried forward) unless --manual names another one, which is
+	// refused while OUT's holds typed scores.
+	if err := grade.CheckOut(*out); err != nil {
+		return usagef("grade: %v", err)
+	}
+	ownManual := filepath.Join(*out, grade.ManualFile)
+	var scores, own *grade.ManualScores
+	if _, err := os.Stat(ownManual); err == nil {
+		if own, err = grade.ReadManualFile(ownManual, roster, g.Points()); err != nil {
+			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
+		}
+	}
+	carried := *manual == ""
+	switch {
+	case *manual == "" || sameFile(*manual, ownManual):
+		scores = own
+		*manual = ownManual
+	default:
+		if own != nil && len(own.Rows)+len(own.Kept) > 0 && !*force {
+			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", ownManual, len(own.Rows)+len(own.Kept), *manual, *manual, ownManual)
+		}
 		if scores, err = grade.ReadManualFile(*manual, roster, g.Points()); err != nil {
 			return usagef("grade: --manual: %v", err)
 		}
@@ -141,6 +158,23 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := g.Prepare(); err != nil {
 		return fmt.Errorf("grade: %w", err)
+	}
+	// Everything is written into a staging folder that replaces OUT as a
+	// whole at the end: no file of an earlier run survives, and a run that
+	// fails leaves OUT as it was.
+	stage, err := grade.NewStage(*out)
+	if err != nil {
+		return usagef("grade: %v", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			stage.Abort()
+		}
+	}()
+	execOpts, _, err := execF.prepare(stage.Dir)
+	if err != nil {
+		return err
 	}
 
 	var progress io.Writer = stderr
@@ -170,20 +204,40 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 
 	b := grade.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
 	b.Warnings = append(warnings, b.Warnings...)
+	b.Typed = scores
 	for _, w := range b.Warnings {
 		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
 	}
-	if err := b.Write(*out); err != nil {
+	if err := b.Write(stage.Dir); err != nil {
 		return err
 	}
+	if err := stage.Commit(); err != nil {
+		return fmt.Errorf("grade: replacing %s: %w", *out, err)
+	}
+	committed = true
 	sm := b.Summarize()
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
 	if scores != nil {
-		fmt.Fprintf(stdout, "merged manual scores from %s: %d scored rows, %d still blank, %d warnings\n", *manual, len(scores.Rows), scores.Blank, len(manualWarnings))
+		verb := "merged manual scores from"
+		if carried {
+			verb = "carried forward the manual scores typed in"
+		}
+		changed, absent := scores.Carried()
+		fmt.Fprintf(stdout, "%s %s: %d scored rows, %d still blank, %d warnings\n", verb, *manual, len(scores.Rows), scores.Blank, len(manualWarnings))
+		if changed+absent > 0 {
+			fmt.Fprintf(stdout, "kept in the new %s without counting now: %d scores of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", grade.ManualFile, changed, absent)
+		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
 	return nil
+}
+
+// sameFile reports whether a and b name the same existing file.
+func sameFile(a, b string) bool {
+	x, err1 := os.Stat(a)
+	y, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(x, y)
 }
 
 // publicTrace reads the unit's public trace: the file given, else the

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade"
+)
+
+// fillManual types score into every row of OUT/manual-review.csv whose
+// learner is id, as an instructor does in a spreadsheet, and returns the
+// number of rows filled.
+func fillManual(t *testing.T, path, id, score string) int {
+	t.Helper()
+	rows, col := csvRows(t, path)
+	n := 0
+	var sb strings.Builder
+	w := csv.NewWriter(&sb)
+	for i, r := range rows {
+		if i > 0 && r[col["id"]] == id {
+			r[col["score"]] = score
+			n++
+		}
+		w.Write(r)
+	}
+	w.Flush()
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// manualByLearner is OUT/manual-review.csv's rows keyed by
+// learner/criterion.
+func manualByLearner(t *testing.T, path string) (map[string][]string, map[string]int) {
+	t.Helper()
+	rows, col := csvRows(t, path)
+	m := map[string][]string{}
+	for _, r := range rows[1:] {
+		m[r[col["id"]]+"/"+r[col["criterion"]]] = r
+	}
+	return m, col
+}
+
+// Grading again into the same OUT, without --manual, keeps every score a
+// person typed into OUT/manual-review.csv; a score whose answer changed is
+// kept next to the new answer for re-reading; a subset re-run replaces OUT
+// as a whole (no stale feedback) and still keeps the typed scores of the
+// learners it did not grade.
+func TestGradeCLIRegradeKeepsManualScores(t *testing.T) {
+	c := newClassroom(t, "id,name\nalice,A\nbob,B\ncarol,C\n", map[string]*card.Card{
+		"alice": {CounterEvidence: "排队：有请求在首字前等待超时。", DenominatorError: "分母应是全部尝试。"},
+		"bob":   {CounterEvidence: "GPU 很忙，所以没问题。", DenominatorError: "删掉失败请求。"},
+		"carol": {CounterEvidence: "队列很长。"},
+	})
+	out := filepath.Join(c.dir, "graded")
+	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
+	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	manual := filepath.Join(out, grade.ManualFile)
+	typed := fillManual(t, manual, "bob", "0.5") + fillManual(t, manual, "alice", "1")
+	if typed < 4 {
+		t.Fatalf("filled only %d rows", typed)
+	}
+
+	// 1. The same command again, no --manual: every typed score survives.
+	code, o, e := runCLI(t, append(args, c.sub)...)
+	if code != 0 || !strings.Contains(o, "carried forward") {
+		t.Fatalf("re-grade: exit %d\n%s%s", code, o, e)
+	}
+	m, col := manualByLearner(t, manual)
+	n := 0
+	for k, r := range m {
+		if strings.HasPrefix(k, "bob/") || strings.HasPrefix(k, "alice/") {
+			if r[col["score"]] == "" {
+				t.Errorf("re-grade lost the typed score of %s: %v", k, r)
+			}
+			n++
+		}
+	}
+	if n != typed {
+		t.Errorf("re-grade kept %d of %d typed rows", n, typed)
+	}
+	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+	if g[2][gc["id"]] != "bob" || g[2][gc["text.counter_evidence"]] != "0.5" {
+		t.Errorf("grades.csv lost bob's typed score: %v", g[2])
+	}
+
+	// 2. Bob changes an answer: the old score is not applied, and not
+	// dropped either: it stands next to the new answer, to be re-read.
+	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。", DenominatorError: "删掉失败请求。"})
+	code, o, e = runCLI(t, append(args, c.sub)...)
+	if code != 0 || !strings.Contains(e, "changed since it was scored") {
+		t.Fatalf("changed answer: exit %d\n%s%s", code, o, e)
+	}
+	m, col = manualByLearner(t, manual)
+	r := m["bob/text.counter_evidence"]
+	if r == nil || r[col["score"]] != "" || r[col["previous_score"]] != "0.5" || !strings.Contains(r[col["note"]], "re-read") {
+		t.Errorf("changed answer's row: %v (columns %v)", r, col)
+	}
+	if r := m["bob/text.denominator"]; r == nil || r[col["score"]] != "0.5" {
+		t.Errorf("bob's unchanged answer lost its score: %v", r)
+	}
+	// Graded a third time before anyone re-read it: the old score is still there.
+	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
+		t.Fatalf("third grade: exit %d\n%s%s", code, o, e)
+	}
+	m, col = manualByLearner(t, manual)
+	if r := m["bob/text.counter_evidence"]; r == nil || r[col["previous_score"]] != "0.5" {
+		t.Errorf("third grade lost the previous score: %v", r)
+	}
+
+	// 3. A subset re-run (only carol's folder): OUT is replaced as a whole,
+	// so alice's and bob's old feedback is gone, but their typed scores are
+	// kept in manual-review.csv for the next full run.
+	if _, err := os.Stat(filepath.Join(out, "feedback", "bob.md")); err != nil {
+		t.Fatal(err)
+	}
+	code, o, e = runCLI(t, append(args, filepath.Join(c.sub, "carol"))...)
+	if code != 0 {
+		t.Fatalf("subset: exit %d\n%s%s", code, o, e)
+	}
+	for _, f := range []string{"feedback/bob.md", "feedback/alice.html", "results/alice.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("subset re-run left stale %s", f)
+		}
+	}
+	m, col = manualByLearner(t, manual)
+	if r := m["alice/text.counter_evidence"]; r == nil || r[col["score"]] != "1" {
+		t.Errorf("subset re-run dropped alice's typed score: %v", r)
+	}
+	if r := m["bob/text.denominator"]; r == nil || r[col["score"]] != "0.5" {
+		t.Errorf("subset re-run dropped bob's typed score: %v", r)
+	}
+	// ... and the next full run applies them again.
+	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
+		t.Fatalf("full again: exit %d\n%s%s", code, o, e)
+	}
+	g, gc = csvRows(t, filepath.Join(out, "grades.csv"))
+	if g[1][gc["text.counter_evidence"]] != "1" || g[2][gc["text.denominator"]] != "0.5" {
+		t.Errorf("typed scores not applied after the subset run: %v / %v", g[1], g[2])
+	}
+	entries, _ := os.ReadDir(c.dir)
+	for _, en := range entries {
+		if strings.HasPrefix(en.Name(), ".graded") {
+			t.Errorf("left a staging folder %s", en.Name())
+		}
+	}
+}
+
+// An OUT that holds files coursekit grade did not write is never replaced;
+// a --manual file other than OUT's own is refused while OUT holds typed
+// scores (--force discards them).
+func TestGradeCLIOutSafety(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{
+		"alice": {CounterEvidence: "排队。"}, "bob": {CounterEvidence: "GPU 很忙。"},
+	})
+	foreign := filepath.Join(c.dir, "mine")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "thesis.tex"), []byte("x"), 0o644)
+	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", foreign, c.sub)
+	if code != 2 || !strings.Contains(e, "thesis.tex") {
+		t.Errorf("foreign OUT: exit %d\n%s%s", code, o, e)
+	}
+	if _, err := os.Stat(filepath.Join(foreign, "thesis.tex")); err != nil {
+		t.Errorf("foreign OUT touched: %v", err)
+	}
+
+	out := filepath.Join(c.dir, "graded")
+	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
+	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	fillManual(t, filepath.Join(out, grade.ManualFile), "bob", "1")
+	other := filepath.Join(c.dir, "other.csv")
+	b, _ := os.ReadFile(filepath.Join(out, grade.ManualFile))
+	os.WriteFile(other, []byte(strings.ReplaceAll(string(b), ",1,", ",,")), 0o644)
+	code, o, e = runCLI(t, append(append(args, "--manual", other), c.sub)...)
+	if code != 2 || !strings.Contains(e, "typed scores") {
+		t.Errorf("--manual over typed scores: exit %d\n%s%s", code, o, e)
+	}
+	if m, col := manualByLearner(t, filepath.Join(out, grade.ManualFile)); m["bob/text.counter_evidence"][col["score"]] != "1" {
+		t.Errorf("refused run still changed OUT")
+	}
+	if code, o, e := runCLI(t, append(append(args, "--manual", other, "--force"), c.sub)...); code != 0 {
+		t.Errorf("--force: exit %d\n%s%s", code, o, e)
+	}
+}
