@@ -90,7 +90,7 @@ func (b *Batch) markDuplicates() {
 			byLearner[s.Learner] = append(byLearner[s.Learner], s)
 		}
 	}
-	for _, l := range b.Roster.Learners {
+	for _, l := range b.learners() {
 		subs := byLearner[l.ID]
 		if len(subs) == 0 {
 			continue

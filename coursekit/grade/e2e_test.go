@@ -64,12 +64,12 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// grades.csv: one row per learner, a column per criterion; free text
-	// blank until read; carol did not submit.
+	// blank until read; carol did not submit; the roster's name column carried.
 	csv := read(t, out, "grades.csv")
-	wantCSV := "id,total,max,map.steps,map.marks,map.sampling,stated.clock,stated.window,stated.method,stated.samples,stated.attempts,conditions.slos,figures.p95,figures.failure_rate,figures.qualified,figures.qualified_rate,figures.goodput,figures.cost,units.p95,units.failure_rate,units.qualified_rate,units.goodput,units.cost,stream.recorded,stream.aggregation,text.counter_evidence,text.outputs,text.denominator,text.uncertain,hidden.goodput_consistency,hidden.cost_consistency,hidden.qualified_rate_consistency,hidden.samples_consistency,hidden.slo_invariants,hidden.qualified_bounds,hidden.request_view,hidden.own_variant,pending,status\n" +
-		"alice,40,48,2,2,2,1,1,1,1,1,1,2,2,2,2,2,2,1,1,1,1,1,1,,,,,,1,1,1,1,1,1,1,3,8,graded\n" +
-		"bob,30,48,2,2,2,1,1,1,1,0,1,2,0,1,0,0,1,1,1,1,1,1,1,,0,,,,0,1,1,1,1,1,1,3,6,graded\n" +
-		"carol,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,no submission\n"
+	wantCSV := "id,name,total,max,map.steps,map.marks,map.sampling,stated.clock,stated.window,stated.method,stated.samples,stated.attempts,conditions.slos,figures.p95,figures.failure_rate,figures.qualified,figures.qualified_rate,figures.goodput,figures.cost,units.p95,units.failure_rate,units.qualified_rate,units.goodput,units.cost,stream.recorded,stream.aggregation,text.counter_evidence,text.outputs,text.denominator,text.uncertain,hidden.goodput_consistency,hidden.cost_consistency,hidden.qualified_rate_consistency,hidden.samples_consistency,hidden.slo_invariants,hidden.qualified_bounds,hidden.request_view,hidden.own_variant,pending,status\n" +
+		"alice,爱丽丝,40,48,2,2,2,1,1,1,1,1,1,2,2,2,2,2,2,1,1,1,1,1,1,,,,,,1,1,1,1,1,1,1,3,8,graded\n" +
+		"bob,鲍勃,30,48,2,2,2,1,1,1,1,0,1,2,0,1,0,0,1,1,1,1,1,1,1,,0,,,,0,1,1,1,1,1,1,3,6,graded\n" +
+		"carol,卡萝尔,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,no submission\n"
 	if csv != wantCSV {
 		t.Errorf("grades.csv:\n%s\nwant:\n%s", csv, wantCSV)
 	}

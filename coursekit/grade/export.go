@@ -56,6 +56,10 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 		b.names = append(b.names, name)
 	}
 	b.markDuplicates()
+	for _, l := range b.learners()[len(roster.Learners):] {
+		b.Warnings = append(b.Warnings, warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
+			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))
+	}
 	return b
 }
 
@@ -73,31 +77,42 @@ func safeName(s string) string {
 }
 
 // WriteCSV writes grades.csv: one row per roster learner, with columns id,
-// total, max, one column per criterion (blank while waiting for a person),
-// pending (points waiting for manual review) and status.
+// the roster's other columns (姓名, email, ...), total, max, one column per
+// criterion (blank while waiting for a person), pending (points waiting
+// for manual review) and status; then a row per learner graded by a signed
+// release record who is not on the roster (status says so), and a row per
+// file whose learner is unknown (no id; status names the file). No
+// learner and no file is left out.
 func (b *Batch) WriteCSV(w io.Writer) error {
 	ids := CriterionIDs()
 	if _, ok := b.Points[ExecutionID]; ok { // an executed batch
 		ids = append(ids, ExecutionID)
 	}
 	cw := csv.NewWriter(w)
-	cw.Write(append(append([]string{"id", "total", "max"}, ids...), "pending", "status"))
-	for _, l := range b.Roster.Learners {
-		row := []string{l.ID}
+	head := append([]string{"id"}, b.Roster.Columns...)
+	cw.Write(append(append(append(head, "total", "max"), ids...), "pending", "status"))
+	blank := func(row []string, status string) []string {
+		row = append(row, "", "") // total, max
+		row = append(row, make([]string, len(ids))...)
+		return append(row, "", status)
+	}
+	for _, l := range b.learners() {
+		row := append([]string{l.ID}, l.Extra...)
+		row = append(row, make([]string, len(b.Roster.Columns)-len(l.Extra))...)
 		s, ok := b.chosen[l.ID]
+		off := ""
+		if !b.Roster.Has(l.ID) {
+			off = "; not on the roster (名单可能过期): graded by the signed release record"
+		}
 		switch {
 		case !ok:
-			row = append(row, "", "") // total, max
-			row = append(row, make([]string, len(ids))...)
-			row = append(row, "", "no submission")
+			row = blank(row, "no submission")
 		case !s.Gradable:
-			row = append(row, "", "") // total, max
-			row = append(row, make([]string, len(ids))...)
 			status := "ungradable: " + s.ReasonCode
 			if len(s.others) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(s.others, ", ")
 			}
-			row = append(row, "", status)
+			row = blank(row, status+off)
 		default:
 			row = append(row, fmtPts(s.Total), fmtPts(s.Max))
 			for _, id := range ids {
@@ -116,9 +131,16 @@ func (b *Batch) WriteCSV(w io.Writer) error {
 			if len(s.others) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(s.others, ", ")
 			}
-			row = append(row, fmtPts(s.Pending), status)
+			row = append(row, fmtPts(s.Pending), status+off)
 		}
 		cw.Write(row)
+	}
+	for _, s := range b.Subs {
+		if s.Learner != "" {
+			continue
+		}
+		row := append([]string{""}, make([]string, len(b.Roster.Columns))...)
+		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+csvSafe(s.Name)))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -287,7 +309,7 @@ func (b *Batch) Summarize() *Summary {
 		}
 		sm.Gradable++
 	}
-	for _, l := range b.Roster.Learners {
+	for _, l := range b.learners() {
 		s, ok := b.chosen[l.ID]
 		if !ok {
 			sm.Missing++

@@ -198,6 +198,7 @@ type Grader struct {
 	variants map[string]*variantInfo // by learner id
 	others   []*variantInfo          // every variant, plus the public trace
 	initErr  error
+	off      offRoster // variants of learners only a signed record names
 }
 
 type variantInfo struct {
@@ -363,7 +364,10 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
 		sub.source = data
 	}
-	own := g.variants[learner]
+	own, err := g.variantOf(learner)
+	if err != nil {
+		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
+	}
 
 	payloads, u := findPayloads(nb)
 	if u != nil {
@@ -429,6 +433,9 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	sub.add(ov, learner, c)
 	sub.Mistakes = g.mistakesOf(c, own, payloads[0].payload.Trace.SHA256, from)
 	sub.Integrity = g.integrity(nb, learner, payloads, src, own, rep)
+	if !g.o.Roster.Has(learner) {
+		sub.Integrity = append(sub.Integrity, notOnRosterFinding(learner))
+	}
 	sub.StatusLine = sub.statusLine()
 	return sub
 }
@@ -463,15 +470,15 @@ func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
 	if id := g.learnerFromName(name); id != "" {
 		return id, nil
 	}
-	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && g.o.Roster.Has(a.Learner) {
+	// A verified record names a learner the key released to, on the
+	// roster or not (an out-of-date roster is the instructor's to fix).
+	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && validID.MatchString(a.Learner) {
 		return a.Learner, nil
 	}
-	base := filepath.Base(name)
-	claimed := strings.TrimSuffix(base, filepath.Ext(base))
 	if a := nb.Assignment; a != nil && a.Learner != "" {
-		claimed = a.Learner
+		return "", ungradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
 	}
-	return "", ungradable(ReasonUnknown, "名单里没有学习者 %q：文件名或所在文件夹应当是学习者 id。", claimed)
+	return "", ungradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
 }
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {

@@ -61,13 +61,18 @@ type Learner struct {
 	// LMSID is the learner's number in the LMS (optional column lms_id):
 	// Canvas and Moodle put it in the names of bulk-downloaded files.
 	LMSID string
+	// Extra is the row's other columns, as Roster.Columns names them.
+	Extra []string
 }
 
 // Roster is the class list, in file order.
 type Roster struct {
 	Learners []Learner
-	index    map[string]int
-	lms      map[string]int // by LMSID
+	// Columns are the roster's columns other than the id (姓名, email,
+	// lms_id, section ...), as headed, carried into grades.csv.
+	Columns []string
+	index   map[string]int
+	lms     map[string]int // by LMSID
 }
 
 // validID keeps learner ids usable as directory and file names.
@@ -113,6 +118,13 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		lmsCol = "lms_user_id"
 	}
 	ro := &Roster{index: map[string]int{}, lms: map[string]int{}}
+	var extraCols []int
+	for i, h := range rows[0] {
+		if i != idCol {
+			extraCols = append(extraCols, i)
+			ro.Columns = append(ro.Columns, strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		}
+	}
 	for n, row := range rows[1:] {
 		if len(row) == 0 || (len(row) == 1 && strings.TrimSpace(row[0]) == "") {
 			continue
@@ -138,7 +150,13 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 			ro.lms[lms] = len(ro.Learners)
 		}
 		ro.index[id] = len(ro.Learners)
-		ro.Learners = append(ro.Learners, Learner{ID: id, Name: get(row, "name"), Email: get(row, "email"), LMSID: lms})
+		extra := make([]string, len(extraCols))
+		for j, i := range extraCols {
+			if i < len(row) {
+				extra[j] = strings.TrimSpace(row[i])
+			}
+		}
+		ro.Learners = append(ro.Learners, Learner{ID: id, Name: get(row, "name"), Email: get(row, "email"), LMSID: lms, Extra: extra})
 	}
 	if len(ro.Learners) == 0 {
 		return nil, errors.New("roster: no learners")

@@ -41,6 +41,7 @@ var findingZh = map[string]string{
 	FindOtherTrace:             "自检读的不是自己的 trace",
 	FindCardOutputOutside:      "口径卡出现在自检单元格以外",
 	FindLMSOtherLearner:        "LMS 提交者与发放记录不符",
+	FindNotOnRoster:            "名单可能过期",
 	FindGradescopeOtherLearner: "Gradescope 账号与发放记录不符",
 	FindExecRestored:           "重新运行前恢复了锁定单元格",
 	FindExecCardDiffers:        "重新运行得到的口径卡不同",

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,5 +192,86 @@ func TestGradeCLIOutSafety(t *testing.T) {
 	}
 	if code, o, e := runCLI(t, append(append(args, "--manual", other, "--force"), c.sub)...); code != 0 {
 		t.Errorf("--force: exit %d\n%s%s", code, o, e)
+	}
+}
+
+// canvasZip writes a Canvas-style bulk download: NAME_LMSID_SUBID_FILE per
+// entry.
+func canvasZip(t *testing.T, path string, entries map[string][]byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, b := range entries {
+		w, _ := zw.Create(name)
+		w.Write(b)
+	}
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A class released to alice, bob and carol, graded with a roster that lost
+// carol and gained dave, from a Canvas zip with one stray notebook: every
+// roster learner and every signed record has a row in grades.csv, with the
+// roster's 姓名 and email columns; carol is graded by her record and
+// flagged as a stale roster, not blamed; the stray file has its own row.
+func TestGradeCLIEveryLearnerHasARow(t *testing.T) {
+	c := newClassroom(t, "id,姓名,email,lms_id\nalice,张敏,a@x.edu,10001\nbob,王强,b@x.edu,10002\ncarol,李娜,c@x.edu,10003\n", map[string]*card.Card{
+		"alice": {CounterEvidence: "排队。"}, "bob": {CounterEvidence: "GPU 很忙。"}, "carol": {CounterEvidence: "超时。"},
+	})
+	read := func(id string) []byte {
+		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	z := filepath.Join(c.dir, "canvas.zip")
+	stray, _ := json.Marshal(map[string]any{"cells": []any{}, "metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5})
+	canvasZip(t, z, map[string][]byte{
+		"zhangmin_10001_90001_06-deliverable.ipynb":  read("alice"),
+		"wangqiang_10002_90002_06-deliverable.ipynb": read("bob"),
+		"lina_10003_90003_06-deliverable.ipynb":      read("carol"),
+		"someone_10009_90009_06-deliverable.ipynb":   stray,
+	})
+	stale := filepath.Join(c.dir, "roster-now.csv")
+	os.WriteFile(stale, []byte("id,姓名,email,lms_id\nalice,张敏,a@x.edu,10001\nbob,王强,b@x.edu,10002\ndave,赵磊,d@x.edu,10004\n"), 0o644)
+	out := filepath.Join(c.dir, "graded")
+	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", stale, "--out", out, z)
+	if code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+	for _, h := range []string{"姓名", "email", "lms_id"} {
+		if _, ok := gc[h]; !ok {
+			t.Errorf("grades.csv has no %s column: %v", h, g[0])
+		}
+	}
+	rows := map[string][]string{}
+	for _, r := range g[1:] {
+		rows[r[gc["id"]]] = r
+	}
+	if r := rows["alice"]; r == nil || r[gc["姓名"]] != "张敏" || r[gc["email"]] != "a@x.edu" || !strings.HasPrefix(r[gc["status"]], "graded") {
+		t.Errorf("alice's row: %v", r)
+	}
+	if r := rows["dave"]; r == nil || r[gc["姓名"]] != "赵磊" || r[gc["status"]] != "no submission" {
+		t.Errorf("dave's row: %v", r)
+	}
+	if r := rows["carol"]; r == nil || r[gc["total"]] == "" || !strings.Contains(r[gc["status"]], "名单可能过期") {
+		t.Errorf("carol (signed record, not on the roster) has no graded row: %v", r)
+	}
+	if r := rows[""]; r == nil || !strings.Contains(r[gc["status"]], "someone_10009_90009_06-deliverable.ipynb") {
+		t.Errorf("the stray file has no row: %v", g)
+	}
+	if len(g) != 1+5 {
+		t.Errorf("grades.csv has %d rows, want 5 (alice, bob, dave, carol, the stray file):\n%v", len(g)-1, g)
+	}
+	fb, err := os.ReadFile(filepath.Join(out, "feedback", "carol.md"))
+	if err != nil || strings.Contains(string(fb), "文件名或所在文件夹应当是学习者 id") || !strings.Contains(string(fb), "名单可能过期") {
+		t.Errorf("carol's feedback (%v):\n%.800s", err, fb)
+	}
+	if !strings.Contains(e, "carol is not on the roster") {
+		t.Errorf("no stale-roster warning on stderr:\n%s", e)
 	}
 }
