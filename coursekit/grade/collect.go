@@ -281,6 +281,8 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s = g.GradeAs(lms, name, data)
 	case s.Learner == "":
 		s.Learner = lms
+	case s.Learner != lms && s.record == recordVerified:
+		return notOwn(s, s.Learner, lms, "LMS lms_id "+num)
 	case s.Learner != lms:
 		f := Finding{Code: FindLMSOtherLearner, Warn: true,
 			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者：按发放记录评分，“数字来自你的 trace”一项等老师核对。",

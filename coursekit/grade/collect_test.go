@@ -145,14 +145,14 @@ func TestCollectLMSZips(t *testing.T) {
 	}
 }
 
-// The signed record decides; an LMS name naming someone else is a
-// warning, not silently ignored. An ungradable file still lands in the
+// The signed record decides; a notebook whose record is alice's, handed in
+// from bob's LMS account, is bob's "no own submission" with a copy finding. An ungradable file still lands in the
 // LMS learner's row.
 func TestLMSNameAndReleaseRecordDisagree(t *testing.T) {
 	f := newFixture(t, "alice", "bob", "carol")
 	g, _ := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
 	s := g.GradeCollected("wangbob_1002_55502_06-deliverable.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"])))
-	if s.Learner != "alice" || !hasFinding(s, FindLMSOtherLearner) || s.IntegrityOK() {
+	if s.Learner != "bob" || s.Gradable || s.ReasonCode != ReasonNotOwn || s.RecordOf != "alice" || !hasFinding(s, FindRecordCopied) || s.IntegrityOK() {
 		t.Errorf("learner %s, findings %+v", s.Learner, s.Integrity)
 	}
 	s = g.GradeCollected("wangbob_1002_55502_06-deliverable.ipynb", []byte("{"))

@@ -56,6 +56,7 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 		b.names = append(b.names, name)
 	}
 	b.markDuplicates()
+	b.markCopiedRecords()
 	for _, l := range b.learners()[len(roster.Learners):] {
 		b.Warnings = append(b.Warnings, warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
 			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))

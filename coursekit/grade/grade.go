@@ -123,6 +123,9 @@ type Submission struct {
 	// SupersededBy names the learner's file that was graded instead of
 	// this one (see the duplicate rule, Batch).
 	SupersededBy string `json:"superseded_by,omitempty"`
+	// RecordOf is, for a notebook handed in by another account than its
+	// signed release record's (ReasonNotOwn), the record's learner.
+	RecordOf string `json:"record_of,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
 	Gradable   bool    `json:"gradable"`
 	ReasonCode string  `json:"reason_code,omitempty"`

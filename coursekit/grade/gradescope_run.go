@@ -199,11 +199,9 @@ func (g *Grader) gradescope(root string) *GSRun {
 		return run
 	}
 	s := g.GradeAs(learner, rel, data)
-	if signed != "" && fromAccount != "" && fromAccount != signed && s.Gradable {
-		s.withholdOwnVariant(Finding{Code: FindGradescopeOtherLearner, Warn: true,
-			Message: "这份笔记本是发给另一位学习者的，却由你的 Gradescope 账号提交：按发放记录评分，“数字来自你的 trace”一项等老师核对。",
-			Detail:  fmt.Sprintf("release record: %s; Gradescope account (%s): %s", signed, how, fromAccount)},
-			fmt.Sprintf("发放记录写的是 %s，提交的 Gradescope 账号是 %s：请核对这是不是提交者本人的作业。", signed, fromAccount))
+	if signed != "" && fromAccount != "" && fromAccount != signed {
+		run.Sub = notOwn(s, signed, fromAccount, "Gradescope "+how)
+		return run
 	}
 	run.Sub = s
 	return run

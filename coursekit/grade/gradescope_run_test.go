@@ -108,11 +108,10 @@ func TestRunGradescope(t *testing.T) {
 		}
 	}
 
-	// Alice's notebook handed in from Bob's account: graded as Alice's,
-	// with a warning for the instructor.
+	// Alice's notebook handed in from Bob's account: not Bob's own work.
 	root := gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good})
 	run, _ := g.RunGradescope(root)
-	if run.Sub.Learner != "alice" || !hasFinding(run.Sub, FindGradescopeOtherLearner) {
+	if run.Sub.Learner != "bob" || run.Sub.ReasonCode != ReasonNotOwn || !hasFinding(run.Sub, FindRecordCopied) {
 		t.Errorf("other account: %s %+v", run.Sub.Learner, run.Sub.Integrity)
 	}
 

@@ -122,22 +122,18 @@ func TestForgedOutputGradesTheSource(t *testing.T) {
 	}
 }
 
-// Alice's notebook handed in from Bob's Gradescope account: an integrity
-// failure that costs the own-variant points, pending the instructor.
-func TestGradescopeOtherAccountCostsOwnVariant(t *testing.T) {
+// Alice's notebook handed in from Bob's Gradescope account: the record
+// decides, so it is not Bob's own work (no own submission, score 0) and a
+// copy finding, exactly as the batch rules for the same file.
+func TestGradescopeOtherAccountIsNotOwnWork(t *testing.T) {
 	g, good := gsGrader(t)
-	own, _ := g.RunGradescope(gsRoot(t, gsMeta("alice", ""), map[string][]byte{"06-deliverable.ipynb": good}))
 	other, _ := g.RunGradescope(gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good}))
-	x, _ := other.Sub.Score(OwnVariantID)
-	if x.Points != 0 || !x.Pending || other.Sub.IntegrityOK() {
-		t.Errorf("other account: own variant %+v, integrity %+v", x, other.Sub.Integrity)
-	}
-	if want := own.Sub.Total - x.Max; other.Sub.Total != want {
-		t.Errorf("other account: total %s, want %s (own-variant points withheld)", fmtPts(other.Sub.Total), fmtPts(want))
+	if other.Sub.Learner != "bob" || other.Sub.Gradable || other.Sub.ReasonCode != ReasonNotOwn || other.Sub.RecordOf != "alice" || !hasFinding(other.Sub, FindRecordCopied) || len(other.Sub.Manual) != 0 {
+		t.Errorf("other account: %+v", other.Sub)
 	}
 	var r GSResults
 	json.Unmarshal(other.Results, &r)
-	if r.Score == nil || *r.Score != other.Sub.Total || !strings.Contains(string(other.Results), "老师") {
+	if r.Score == nil || *r.Score != 0 || !strings.Contains(string(other.Results), "老师") {
 		t.Errorf("results.json: %s", other.Results)
 	}
 }
@@ -330,41 +326,6 @@ func TestSummaryInChinese(t *testing.T) {
 	}
 	if bad := chineseOnly(md, known...); len(bad) > 0 {
 		t.Errorf("summary.md has English words %q:\n%s", bad, md)
-	}
-}
-
-// The same through an LMS download named for another learner: the
-// withheld points are in the manual queue, and a person's score for them
-// is merged like a free-text score.
-func TestLMSOtherLearnerOwnVariantReviewed(t *testing.T) {
-	f := newFixture(t, "alice", "bob", "carol")
-	g, _ := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
-	s := g.GradeCollected("wangbob_1002_55502_06-deliverable.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"])))
-	x, _ := s.Score(OwnVariantID)
-	i := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == OwnVariantID })
-	if !x.Pending || x.Points != 0 || i < 0 || !strings.Contains(s.Manual[i].Text, "bob") {
-		t.Fatalf("own variant %+v, manual queue %+v", x, s.Manual)
-	}
-	before := s.Total
-	var csv strings.Builder
-	if err := NewBatch(lmsRoster(t), nil, []*Submission{s}).WriteManualCSV(&csv); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
-	for j, l := range lines {
-		if strings.Contains(l, OwnVariantID) { // the score column is the last
-			lines[j] = l + "3"
-		}
-	}
-	ms, err := ReadManualCSV(strings.NewReader(strings.Join(lines, "\n")+"\n"), "manual.csv", lmsRoster(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w := ApplyManual([]*Submission{s}, ms); len(w) > 0 {
-		t.Fatal(w)
-	}
-	if x, _ := s.Score(OwnVariantID); x.Pending || x.Points != 3 || s.Total != before+3 {
-		t.Errorf("after review: %+v, total %s (was %s)", x, fmtPts(s.Total), fmtPts(before))
 	}
 }
 

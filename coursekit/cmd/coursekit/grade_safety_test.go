@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -273,5 +274,57 @@ func TestGradeCLIEveryLearnerHasARow(t *testing.T) {
 	}
 	if !strings.Contains(e, "carol is not on the roster") {
 		t.Errorf("no stale-roster warning on stderr:\n%s", e)
+	}
+}
+
+// s010 hands in s001's executed notebook from their own LMS account. The
+// record decides: s001 keeps their own file (one submission, graded), s010
+// has no own submission, both get the copy finding. Gradescope, given the
+// same copied notebook from s010's account, gives the same score as the
+// batch.
+func TestGradeCLIRecordDecidesWhoseWork(t *testing.T) {
+	c := newClassroom(t, "id,name,email,lms_id\ns001,A,s001@x.edu,1001\ns010,B,s010@x.edu,1010\n", map[string]*card.Card{
+		"s001": {CounterEvidence: "排队：有请求在首字前等待超时。"},
+	})
+	own, _ := os.ReadFile(filepath.Join(c.sub, "s001", "06-deliverable.ipynb"))
+	z := filepath.Join(c.dir, "canvas.zip")
+	canvasZip(t, z, map[string][]byte{
+		"aaa_1001_5001_06-deliverable.ipynb": own,
+		"bbb_1010_5010_06-deliverable.ipynb": own, // the copy, newer by name order
+	})
+	out := filepath.Join(c.dir, "graded")
+	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, z)
+	if code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+	if g[1][gc["id"]] != "s001" || !strings.HasPrefix(g[1][gc["status"]], "graded") || strings.Contains(g[1][gc["status"]], "also handed in") {
+		t.Errorf("s001's row: %v", g[1])
+	}
+	if g[2][gc["id"]] != "s010" || g[2][gc["status"]] != "ungradable: "+grade.ReasonNotOwn {
+		t.Errorf("s010's row: %v", g[2])
+	}
+	var subs []grade.Submission
+	b, _ := os.ReadFile(filepath.Join(out, "grades.json"))
+	json.Unmarshal(b, &subs)
+	batchScore := map[string]float64{}
+	for _, s := range subs {
+		if !slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindRecordCopied }) {
+			t.Errorf("%s (%s) has no copy finding: %+v", s.Learner, s.Name, s.Integrity)
+		}
+		batchScore[s.Learner] = s.Total
+	}
+	fb, _ := os.ReadFile(filepath.Join(out, "feedback", "s001.md"))
+	if strings.Contains(string(fb), "没有计分") || strings.Contains(string(fb), "一共提交了 2 份") {
+		t.Errorf("s001's feedback:\n%.600s", fb)
+	}
+
+	root := gsFakeRoot(t, &classroom{key: c.key, roster: c.roster}, own, `{"id": 1, "users": [{"email": "s010@x.edu", "name": "B", "sid": "s010"}]}`)
+	if code, o, e := runCLI(t, "grade", "--gradescope", root); code != 0 {
+		t.Fatalf("gradescope: exit %d\n%s%s", code, o, e)
+	}
+	r, raw := gsResults(t, root)
+	if r.Score == nil || *r.Score != batchScore["s010"] {
+		t.Errorf("Gradescope scores the copy %v, the batch %v:\n%s", r.Score, batchScore["s010"], raw)
 	}
 }
