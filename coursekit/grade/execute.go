@@ -108,6 +108,9 @@ func (e *ContainerExecutor) CheckImage(ctx context.Context) error {
 		return errors.New("no image given")
 	}
 	engine := e.engine()
+	if _, err := exec.LookPath(engine); err != nil {
+		return fmt.Errorf("the container engine %s is not installed or not on PATH (%v): install %s, or give --engine docker", engine, err, engine)
+	}
 	out, err := exec.CommandContext(ctx, engine, "image", "inspect", "--format", "{{.Id}}", e.Image).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s image inspect %s: %v: %s (build it first: make test-image, or podman build -f docker/Dockerfile -t %s .)",

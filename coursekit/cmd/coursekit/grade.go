@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -177,16 +178,26 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	// Progress lines wait for the key check: no score line is printed for a
+	// batch that the wrong key stops.
 	var progress io.Writer = stderr
+	var held bytes.Buffer
 	if *quiet {
 		progress = nil
 	}
-	subs := g.GradeInputs(col.Inputs, progress)
+	var hold io.Writer
+	if progress != nil {
+		hold = &held
+	}
+	subs := g.GradeInputs(col.Inputs, hold)
 	// The key check, before anything is run or written: the wrong key
 	// would tell every learner their release record was edited.
 	kc := grade.CheckKey(subs)
 	if kc.Stop() && !*noKeyCheck {
 		return usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", *keyFile, kc.Records)
+	}
+	if progress != nil {
+		progress.Write(held.Bytes())
 	}
 	if kc.Loud() {
 		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
@@ -230,7 +241,24 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
+	if sm.Gradable == 0 {
+		return fmt.Errorf("grade: nothing gradable: %s", nothingGradableHint(sm, *execF.on))
+	}
 	return nil
+}
+
+// nothingGradableHint says what an instructor most likely did when no
+// submission could be graded.
+func nothingGradableHint(sm *grade.Summary, executed bool) string {
+	n := sm.Reasons[grade.ReasonSelfCheck]
+	switch {
+	case n > 0 && n == sm.Ungradable && !executed:
+		return fmt.Sprintf("in all %d notebooks the self-check was never run: is this the untouched release folder (give the collected submissions), or did the learners not run the self-check? grade --execute runs each notebook in the course image first", n)
+	case n > 0 && !executed:
+		return fmt.Sprintf("%d of %d notebooks never ran the self-check (grade --execute runs them); the others are named with their reasons in summary.md", n, sm.Ungradable)
+	default:
+		return "every file is named with its reason in summary.md and grades.csv: check that these are the collected submissions of this class, and the roster and key that assign used"
+	}
 }
 
 // sameFile reports whether a and b name the same existing file.

@@ -328,3 +328,26 @@ func TestGradeCLIRecordDecidesWhoseWork(t *testing.T) {
 		t.Errorf("Gradescope scores the copy %v, the batch %v:\n%s", r.Score, batchScore["s010"], raw)
 	}
 }
+
+// The wrong key stops the batch before a single score line is printed;
+// the untouched release (self-check never run) exits non-zero with a hint
+// about --execute; --execute names a missing engine.
+func TestGradeCLILoudFailures(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{"alice": {}, "bob": {}})
+	wrong := filepath.Join(c.dir, "WRONG")
+	os.WriteFile(wrong, []byte("another-key-0123456789abcdef-xyz\n"), 0o600)
+	code, o, e := runCLI(t, "grade", "--key-file", wrong, "--roster", c.roster, "--out", filepath.Join(c.dir, "w"), c.sub)
+	if code != 2 || !strings.Contains(e, "verifies 0 of 2") || strings.Contains(e, "grade: [") {
+		t.Errorf("wrong key: exit %d, score lines before the key check:\n%s%s", code, o, e)
+	}
+
+	code, o, e = runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", filepath.Join(c.dir, "r"), c.rel)
+	if code == 0 || !strings.Contains(e, "nothing gradable") || !strings.Contains(e, "--execute") || !strings.Contains(e, "untouched release") {
+		t.Errorf("untouched release: exit %d\n%s%s", code, o, e)
+	}
+
+	code, o, e = runCLI(t, "grade", "--quiet", "--execute", "--engine", "no-such-engine-i22", "--key-file", c.key, "--roster", c.roster, "--out", filepath.Join(c.dir, "x"), c.sub)
+	if code != 2 || !strings.Contains(e, "no-such-engine-i22 is not installed") || strings.Contains(e, "make test-image") {
+		t.Errorf("missing engine: exit %d\n%s%s", code, o, e)
+	}
+}
