@@ -168,6 +168,11 @@ func sloName(ms float64) string {
 func text(s *metrics.Summary, source string) string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	ci := func(indent string, d metrics.Dist) {
+		if l := CILine(d); l != "" {
+			p("%s%s", indent, l)
+		}
+	}
 	p("指标口径卡 · %s", source)
 	p("观察点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
 	for _, n := range notes(s) {
@@ -182,27 +187,31 @@ func text(s *metrics.Summary, source string) string {
 	}
 	p("")
 	p("比值（分子 / 分母 = 值，单位）")
-	p("  失败率：%s", RatioText(s.FailureRate))
-	p("  质量通过率：%s；未评分的完整成功 %d 次（不算通过）", RatioText(s.QualityPassRate), s.UnratedSuccesses)
+	p("  失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
+	p("  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
 	p("")
 	p("时延分布（只含完整成功；失败留在上面的分母里）")
 	p("  %s", distLine("首字时延 TTFT", s.TTFT))
+	ci("    ", s.TTFT)
 	p("  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", s.TTFTMissing)
 	p("  %s", distLine("端到端时延 E2E", s.E2E))
+	ci("    ", s.E2E)
 	p("  %s", distLine("事件间隔 ITL", s.ITL))
+	ci("    ", s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
 		p("  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 token 间隔；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		p("  %s", distLine("TPOT = (E2E − TTFT) / (输出 token − 1)", s.TPOT))
+		ci("    ", s.TPOT)
 	} else if s.Event.Events > 0 {
 		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔即 token 间隔", s.Event.Events)
 	}
 	for _, c := range s.Conditions {
 		p("")
 		p("条件 %s（联合合格 = 完整成功 ∧ 质量通过 ∧ %s）", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))
-		p("  联合合格：%s", RatioText(c.QualifiedRate))
+		p("  联合合格：%s%s", RatioText(c.QualifiedRate), WilsonText(c.QualifiedRate))
 		p("  goodput：%s", RatioText(c.Goodput))
 		p("  每千次合格成本：%s", costText(s, c))
-		p("  业务请求视角：%s", RatioText(c.RequestQualifiedRat))
+		p("  业务请求视角：%s%s", RatioText(c.RequestQualifiedRat), WilsonText(c.RequestQualifiedRat))
 		d := c.NotQualified
 		p("  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO)
 	}
@@ -219,13 +228,22 @@ func markdown(s *metrics.Summary, source string) string {
 		p("- **%s**", n)
 	}
 	p("- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
-	p("- 失败率：%s", RatioText(s.FailureRate))
-	p("- 质量通过率：%s；未评分成功 %d", RatioText(s.QualityPassRate), s.UnratedSuccesses)
+	p("- 失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
+	p("- 质量通过率：%s%s；未评分成功 %d", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
+	ci := func(d metrics.Dist) {
+		if l := CILine(d); l != "" {
+			p("  - %s", l)
+		}
+	}
 	p("- %s；缺失 TTFT %d 次（不是 0）", distLine("首字时延 TTFT", s.TTFT), s.TTFTMissing)
+	ci(s.TTFT)
 	p("- %s", distLine("端到端时延 E2E", s.E2E))
+	ci(s.E2E)
 	p("- %s", distLine("事件间隔 ITL", s.ITL))
+	ci(s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
 		p("- 多 token 事件 %d 个；%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))
+		ci(s.TPOT)
 	}
 	p("")
 	head := "| 指标 |"
@@ -246,6 +264,9 @@ func markdown(s *metrics.Summary, source string) string {
 	row("成功 TTFT P95", func(metrics.Condition) string { return optMS(s.TTFT.P95) + fmt.Sprintf("（n=%d）", s.TTFT.N) })
 	row("失败率", func(metrics.Condition) string { return RatioText(s.FailureRate) })
 	row("联合合格", func(c metrics.Condition) string { return RatioText(c.QualifiedRate) })
+	row("联合合格 95% 区间", func(c metrics.Condition) string {
+		return strings.TrimPrefix(WilsonText(c.QualifiedRate), "；95% 区间 ")
+	})
 	row("goodput", func(c metrics.Condition) string { return RatioText(c.Goodput) })
 	row("每千次合格成本", func(c metrics.Condition) string { return costText(s, c) })
 	row("合格业务请求", func(c metrics.Condition) string { return RatioText(c.RequestQualifiedRat) })

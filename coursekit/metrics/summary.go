@@ -139,14 +139,14 @@ func (acc *Accumulator) Summary() *Summary {
 		x    *samples
 		unit string
 	}{{&s.TTFT, &acc.ttft, "ms"}, {&s.E2E, &acc.e2e, "ms"}, {&s.ITL, &acc.itl, "event"}, {&s.TPOT, &acc.tpot, "ms/token"}} {
-		wg.Go(func() { *d.dst = d.x.dist(m, d.unit) })
+		wg.Go(func() { *d.dst = d.x.dist(m, d.unit); d.dst.CI95 = d.x.ci95() })
 	}
 	wg.Wait()
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
-	s.FailureRate = NewRatio(float64(s.Failures), float64(s.Attempts), "failed attempts / attempts")
-	s.QualityPassRate = NewRatio(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
+	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), "failed attempts / attempts")
+	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
 	if s.Requests > 0 {
@@ -176,11 +176,11 @@ func (s *Summary) condition(slo float64, passTTFT *samples, reqBest []float64) C
 	c := Condition{
 		SLOTTFTMS:           slo,
 		Qualified:           q,
-		QualifiedRate:       NewRatio(float64(q), float64(s.Attempts), "qualified attempts / attempts"),
+		QualifiedRate:       NewShare(float64(q), float64(s.Attempts), "qualified attempts / attempts"),
 		Goodput:             NewRatio(float64(q), s.WindowS, "qualified attempts / window second"),
 		Currency:            s.Currency,
 		RequestsQualified:   rq,
-		RequestQualifiedRat: NewRatio(float64(rq), float64(s.Requests), "qualified requests / requests"),
+		RequestQualifiedRat: NewShare(float64(rq), float64(s.Requests), "qualified requests / requests"),
 		NotQualified: Drops{
 			NotComplete:    s.Attempts - s.CompleteSuccess,
 			QualityFail:    s.QualityFails,

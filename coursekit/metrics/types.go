@@ -15,6 +15,9 @@ type Ratio struct {
 	Den   float64  `json:"den"`
 	Value *float64 `json:"value"` // nil when Den is 0
 	Unit  string   `json:"unit"`  // what is counted over what, e.g. "failed attempts / attempts"
+	// CI95 is the 95 % Wilson interval of a share of counts (NewShare);
+	// nil for rates over time.
+	CI95 *Interval `json:"ci95,omitempty"`
 }
 
 // NewRatio builds num/den; the value is missing, not 0, when den is 0.
@@ -39,12 +42,17 @@ type Dist struct {
 	P99    *float64 `json:"p99"`
 	Min    *float64 `json:"min"`
 	Max    *float64 `json:"max"`
+	// CI95 is the 95 % order-statistic interval of every level.
+	CI95 *DistCI `json:"ci95,omitempty"`
 }
 
 // NewDist reads the report's levels from x (non-negative latencies).
 // x is not modified.
 func NewDist(x []float64, m Method, unit string) Dist {
-	return samplesOf(x).dist(m, unit)
+	s := samplesOf(x)
+	d := s.dist(m, unit)
+	d.CI95 = s.ci95()
+	return d
 }
 
 // Percentile returns the level p of the distribution, if it is reported.

@@ -1,0 +1,351 @@
+// Package capacity searches the offered open-loop rate for the highest one
+// at which joint qualification (complete success ∧ quality pass ∧ TTFT ≤
+// SLO) meets a target share of all attempts, failures included.
+//
+// Each step is a full measurement (loadgen.Run with warm-up and window)
+// whose trace is kept; its verdict comes from the 95 % Wilson interval of
+// qualified / attempts, so a step too short to tell is undecided, not fine.
+package capacity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// Verdicts of a step.
+const (
+	Meets       = "meets"       // Wilson lower bound ≥ target
+	Fails       = "fails"       // Wilson upper bound < target, or overload
+	Undecided   = "undecided"   // the interval straddles the target
+	Interrupted = "interrupted" // the search was stopped during this step
+)
+
+// Config is one search.
+type Config struct {
+	// Bench is the template of every step: URL, model, dataset, tokens,
+	// timeout, seed. Rate, Duration and Warmup are set per step.
+	Bench     loadgen.Config
+	Target    float64 // share of attempts that must qualify, in (0, 1]
+	SLOTTFTMS float64
+	// StartRate is the first step's rate; the rate grows by Growth until a
+	// step does not meet or MaxRate is passed.
+	StartRate, MaxRate, Growth float64
+	// Resolution ends the bisection: the gap between the highest rate
+	// that meets and the lowest that does not.
+	Resolution float64
+	Warmup     time.Duration
+	// StepDuration is a step's first window; an undecided step is run
+	// again with a doubled window up to StepMaxDuration.
+	StepDuration, StepMaxDuration time.Duration
+	// OutDir receives one trace per step run, never overwritten.
+	OutDir string
+	// OnStep, if set, learns each finished step.
+	OnStep func(Step)
+}
+
+// Step is one searched rate.
+type Step struct {
+	Rate       float64  `json:"rate"`
+	Attempts   int64    `json:"attempts"`
+	Qualified  int64    `json:"qualified"`
+	Attainment *float64 `json:"attainment"`
+	CILow      *float64 `json:"ci_low"`
+	CIHigh     *float64 `json:"ci_high"`
+	Verdict    string   `json:"verdict"`
+	Reason     string   `json:"reason"`
+	Trace      string   `json:"trace"`
+	// Extended counts the longer re-runs of an undecided step; WindowS is
+	// the window of the run the verdict comes from.
+	Extended    int      `json:"extended"`
+	WindowS     float64  `json:"window_s"`
+	GoodputPerS float64  `json:"goodput_per_s"`
+	P95TTFTMS   *float64 `json:"p95_ttft_ms"`
+}
+
+// Result is the search's answer and its evidence.
+type Result struct {
+	Target         float64  `json:"target"`
+	SLOTTFTMS      float64  `json:"slo_ttft_ms"`
+	Confidence     float64  `json:"confidence"`
+	Method         string   `json:"method"`
+	Steps          []Step   `json:"steps"`
+	MaxRateMeeting *float64 `json:"max_rate_meeting"`
+	// Provisional is true when the search was interrupted.
+	Provisional bool    `json:"provisional"`
+	ElapsedS    float64 `json:"elapsed_s"`
+	StopReason  string  `json:"stop_reason"`
+}
+
+// Validate rejects bad input before any load is sent.
+func (c *Config) Validate() error {
+	switch {
+	case !(c.Target > 0 && c.Target <= 1):
+		return fmt.Errorf("target %g is outside (0, 1]", c.Target)
+	case !(c.SLOTTFTMS > 0):
+		return errors.New("the TTFT SLO must be positive")
+	case !(c.StartRate > 0) || math.IsInf(c.StartRate, 0):
+		return fmt.Errorf("start rate %g must be positive", c.StartRate)
+	case !(c.MaxRate > c.StartRate) || math.IsInf(c.MaxRate, 0):
+		return fmt.Errorf("max rate %g must be above the start rate %g", c.MaxRate, c.StartRate)
+	case !(c.Growth > 1):
+		return fmt.Errorf("growth %g must be above 1", c.Growth)
+	case !(c.Resolution > 0):
+		return errors.New("resolution must be positive")
+	case c.Resolution >= c.MaxRate-c.StartRate:
+		return fmt.Errorf("resolution %g req/s is not smaller than the searched range [%g, %g]", c.Resolution, c.StartRate, c.MaxRate)
+	case c.StepDuration <= 0 || c.StepMaxDuration < c.StepDuration:
+		return errors.New("step duration must be positive and at most the step max duration")
+	case c.Warmup < 0:
+		return errors.New("warm-up must not be negative")
+	case c.OutDir == "":
+		return errors.New("no output directory for the step traces")
+	}
+	return nil
+}
+
+// Verdict judges q qualified of n attempts against target by the 95 %
+// Wilson interval.
+func Verdict(q, n int64, target float64) (verdict string, low, high float64, ok bool) {
+	low, high, ok = metrics.WilsonBounds(float64(q), float64(n))
+	switch {
+	case !ok:
+		return Undecided, 0, 0, false
+	case low >= target:
+		return Meets, low, high, true
+	case high < target:
+		return Fails, low, high, true
+	}
+	return Undecided, low, high, true
+}
+
+// Search runs the search. Cancelling ctx interrupts it: finished steps are
+// kept, the running one is marked, and the answer so far is provisional.
+// The error is non-nil only for bad input, an unreachable server or a trace
+// that cannot be written.
+func Search(ctx context.Context, c Config) (*Result, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
+		return nil, err
+	}
+	b := c.Bench
+	if b.Client == nil {
+		b.Client = loadgen.NewClient()
+	}
+	if b.Model == "" {
+		m, err := loadgen.ResolveModel(ctx, b.Client, b.URL, b.Header)
+		if err != nil {
+			return nil, fmt.Errorf("server %s is not answering: %w", b.URL, err)
+		}
+		b.Model = m
+	}
+	c.Bench = b
+	start := time.Now()
+	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Confidence: metrics.Confidence, Method: metrics.Wilson}
+	n := 0
+	step := func(rate float64) (Step, error) {
+		s, err := c.runStep(ctx, rate, &n)
+		if err == nil {
+			res.Steps = append(res.Steps, s)
+			if c.OnStep != nil {
+				c.OnStep(s)
+			}
+		}
+		return s, err
+	}
+	finish := func(reason string) (*Result, error) {
+		res.StopReason = reason
+		res.MaxRateMeeting = answer(res.Steps)
+		res.ElapsedS = time.Since(start).Seconds()
+		return res, nil
+	}
+	lo, hi := 0.0, 0.0 // highest rate meeting, lowest not meeting
+	for rate := c.StartRate; ; rate *= c.Growth {
+		rate = min(rate, c.MaxRate)
+		s, err := step(rate)
+		if err != nil {
+			return nil, err
+		}
+		if s.Verdict == Interrupted {
+			res.Provisional = true
+			return finish("interrupted")
+		}
+		if s.Verdict != Meets {
+			hi = rate
+			break
+		}
+		lo = rate
+		if rate >= c.MaxRate {
+			return finish(fmt.Sprintf("the highest rate searched (%g req/s) meets the target", c.MaxRate))
+		}
+	}
+	for hi-lo > c.Resolution {
+		mid := (lo + hi) / 2
+		s, err := step(mid)
+		if err != nil {
+			return nil, err
+		}
+		if s.Verdict == Interrupted {
+			res.Provisional = true
+			return finish("interrupted")
+		}
+		if s.Verdict == Meets {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return finish(fmt.Sprintf("bisected to %g req/s", c.Resolution))
+}
+
+// answer is the highest searched rate that meets, with every lower
+// searched rate meeting too.
+func answer(steps []Step) *float64 {
+	var best *float64
+	lowestNot := math.Inf(1)
+	for _, s := range steps {
+		if s.Verdict != Meets && s.Verdict != Interrupted {
+			lowestNot = min(lowestNot, s.Rate)
+		}
+	}
+	for _, s := range steps {
+		if s.Verdict == Meets && s.Rate < lowestNot && (best == nil || s.Rate > *best) {
+			r := s.Rate
+			best = &r
+		}
+	}
+	return best
+}
+
+// runStep measures one rate, extending an undecided step.
+func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error) {
+	var s Step
+	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
+		*n++
+		path := filepath.Join(c.OutDir, fmt.Sprintf("step-%02d-rate-%g.jsonl", *n, rate))
+		var err error
+		s, err = c.measure(ctx, rate, d, path)
+		if err != nil {
+			return s, err
+		}
+		s.Extended = ext
+		if s.Verdict != Undecided || d >= c.StepMaxDuration || ctx.Err() != nil {
+			return s, nil
+		}
+	}
+}
+
+// runStepOnce measures one rate with the first window only (tests).
+func (c *Config) runStepOnce(ctx context.Context, rate float64) (Step, error) {
+	return c.measure(ctx, rate, c.StepDuration, filepath.Join(c.OutDir, fmt.Sprintf("once-rate-%g.jsonl", rate)))
+}
+
+// measure is one bench run at rate with window d, written to path.
+func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, path string) (Step, error) {
+	s := Step{Rate: rate, Trace: path}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return s, err // an existing trace is never overwritten
+	}
+	defer f.Close()
+	cfg := c.Bench
+	cfg.Rate, cfg.Duration, cfg.Warmup = rate, d, c.Warmup
+	cfg.Conditions = map[string]any{}
+	for k, v := range c.Bench.Conditions {
+		cfg.Conditions[k] = v
+	}
+	cfg.Conditions["capacity_step"] = map[string]any{"rate": rate, "target": c.Target, "slo_ttft_ms": c.SLOTTFTMS, "window_s": d.Seconds()}
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watch := newOverloadWatch()
+	cfg.ProgressEvery = 250 * time.Millisecond
+	userProgress := c.Bench.Progress
+	cfg.Progress = func(p loadgen.Progress) {
+		if userProgress != nil {
+			userProgress(p)
+		}
+		if reason := watch.observe(p); reason != "" {
+			cancel(loadgen.Interrupted{At: time.Now()})
+		}
+	}
+	if _, err := loadgen.Run(runCtx, cfg, f); err != nil {
+		return s, err
+	}
+	if err := f.Close(); err != nil {
+		return s, err
+	}
+	sum, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}})
+	if err != nil {
+		return s, err
+	}
+	cond := sum.Conditions[0]
+	s.Attempts, s.Qualified, s.WindowS = sum.Attempts, cond.Qualified, sum.WindowS
+	s.Attainment = cond.QualifiedRate.Value
+	s.GoodputPerS = cond.GoodputPerS
+	s.P95TTFTMS = sum.TTFT.P95
+	v, lo, hi, ok := Verdict(s.Qualified, s.Attempts, c.Target)
+	if ok {
+		s.CILow, s.CIHigh = &lo, &hi
+	}
+	s.Verdict = v
+	switch {
+	case ctx.Err() != nil:
+		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
+	case watch.reason != "":
+		s.Verdict, s.Reason = Fails, "stopped early: "+watch.reason
+	case v == Meets:
+		s.Reason = fmt.Sprintf("Wilson lower bound %.3f ≥ target %g", lo, c.Target)
+	case v == Fails:
+		s.Reason = fmt.Sprintf("Wilson upper bound %.3f < target %g", hi, c.Target)
+	case ok:
+		s.Reason = fmt.Sprintf("Wilson interval [%.3f, %.3f] holds the target %g", lo, hi, c.Target)
+	default:
+		s.Reason = "no attempts in the window"
+	}
+	return s, nil
+}
+
+// overloadWatch ends a step whose queue keeps growing: in-flight attempts
+// rising in every one of the last reports and at least doubling.
+type overloadWatch struct {
+	inflight []int64
+	at       []time.Duration
+	reason   string
+}
+
+// overloadReports is how many consecutive rises mean a growing queue.
+const overloadReports = 6
+
+func newOverloadWatch() *overloadWatch { return &overloadWatch{} }
+
+func (w *overloadWatch) observe(p loadgen.Progress) string {
+	if w.reason != "" || p.Phase != "window" {
+		return ""
+	}
+	w.inflight = append(w.inflight, p.InFlight)
+	w.at = append(w.at, p.Elapsed)
+	k := len(w.inflight)
+	if k < overloadReports {
+		return ""
+	}
+	first := w.inflight[k-overloadReports]
+	for i := k - overloadReports + 1; i < k; i++ {
+		if w.inflight[i] <= w.inflight[i-1] {
+			return ""
+		}
+	}
+	if last := w.inflight[k-1]; last >= 2*first && last >= 8 {
+		w.reason = fmt.Sprintf("overload: in-flight attempts rose in each of %d reports, from %d to %d over %.2f s (the queue keeps growing)",
+			overloadReports, first, last, (w.at[k-1] - w.at[k-overloadReports]).Seconds())
+	}
+	return w.reason
+}

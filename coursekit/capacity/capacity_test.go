@@ -1,0 +1,173 @@
+package capacity
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/sim"
+)
+
+// The simulator's capacity follows from its configuration: 2 sequences per
+// step, 2 ms per step whatever the batch, 10 tokens per answer (one per
+// step, the first in the admitting step), so each slot serves one request
+// per 20 ms: saturation is 2 / 0.020 s = 100 requests/s.
+const (
+	simBatch    = 2
+	simStep     = 2 * time.Millisecond
+	simTokens   = 10
+	saturationS = simBatch / (simTokens * 0.002)
+)
+
+func newSim(t *testing.T) string {
+	t.Helper()
+	s := sim.New(sim.Config{MaxBatch: simBatch, DecodeStep: simStep, DecodePerSeq: 0, PrefillPerToken: 0, DefaultMaxTokens: simTokens, Seed: 1})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() { ts.Close(); s.Close() })
+	return ts.URL
+}
+
+func config(t *testing.T, url string) Config {
+	t.Helper()
+	// Prompts that are not arithmetic get simTokens filler tokens; any
+	// non-blank answer passes, so quality is judged and never the limit.
+	file := filepath.Join(t.TempDir(), "any.jsonl")
+	if err := os.WriteFile(file, []byte(`{"prompt": "say anything", "expect": {"regex": "\\S"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := dataset.Load(file, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		Bench:      loadgen.Config{URL: url, MaxTokens: simTokens, Timeout: 5 * time.Second, Seed: 1, Dataset: ds},
+		Target:     0.9,
+		SLOTTFTMS:  100,
+		StartRate:  20,
+		MaxRate:    400,
+		Growth:     2,
+		Resolution: 15,
+		Warmup:     200 * time.Millisecond,
+		// 1 s at 20 req/s is about 20 attempts: even all qualifying, the
+		// Wilson lower bound (0.84 at 20/20) is below 0.9, so it must extend.
+		StepDuration:    time.Second,
+		StepMaxDuration: 2 * time.Second,
+		OutDir:          t.TempDir(),
+	}
+}
+
+func TestSearchFindsCapacityBelowSaturation(t *testing.T) {
+	c := config(t, newSim(t))
+	res, err := Search(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.MaxRateMeeting == nil || *res.MaxRateMeeting >= saturationS {
+		t.Fatalf("answer %v, want a rate below the saturation %g req/s; steps %+v", res.MaxRateMeeting, saturationS, res.Steps)
+	}
+	ans := *res.MaxRateMeeting
+	above := -1.0
+	seen := map[string]bool{}
+	for _, s := range res.Steps {
+		if s.Rate > ans && (above < 0 || s.Rate < above) {
+			above = s.Rate
+		}
+		// Verdicts follow the Wilson interval exactly (an early stop fails).
+		v, _, _, _ := Verdict(s.Qualified, s.Attempts, c.Target)
+		if !strings.HasPrefix(s.Reason, "stopped early") && v != s.Verdict {
+			t.Errorf("step %g: %d/%d gives %s, step says %s", s.Rate, s.Qualified, s.Attempts, v, s.Verdict)
+		}
+		// Each step's trace recomputes to its counts and is its own file.
+		sum, err := metrics.SummarizeFile(s.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}})
+		if err != nil || sum.Attempts != s.Attempts || sum.Conditions[0].Qualified != s.Qualified {
+			t.Errorf("step %g: trace %s does not recompute to %d/%d (%v)", s.Rate, s.Trace, s.Qualified, s.Attempts, err)
+		}
+		if seen[s.Trace] {
+			t.Errorf("trace %s reused", s.Trace)
+		}
+		seen[s.Trace] = true
+	}
+	for _, s := range res.Steps {
+		if s.Rate == above && s.Verdict == Meets {
+			t.Errorf("the step above the answer (%g req/s) meets", above)
+		}
+		if s.Rate <= ans && s.Verdict != Meets {
+			t.Errorf("a rate at or below the answer (%g) does not meet", s.Rate)
+		}
+	}
+	if above < 0 {
+		t.Errorf("no step above the answer %g", ans)
+	}
+	if first := res.Steps[0]; first.Extended == 0 {
+		t.Errorf("the first step (%d attempts in %g s) was not extended: %+v", first.Attempts, first.WindowS, first)
+	}
+	files, _ := os.ReadDir(c.OutDir)
+	if n := len(files); n < len(res.Steps)+1 { // the extended step wrote two traces
+		t.Errorf("%d traces for %d steps", n, len(res.Steps))
+	}
+}
+
+func TestOverloadedStepStopsEarly(t *testing.T) {
+	c := config(t, newSim(t))
+	c.StartRate, c.MaxRate, c.Resolution = 300, 1000, 10 // 3× saturation
+	c.StepDuration, c.StepMaxDuration = 6*time.Second, 6*time.Second
+	t0 := time.Now()
+	s, err := c.runStepOnce(context.Background(), c.StartRate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != Fails || !strings.Contains(s.Reason, "overload") {
+		t.Errorf("step at 3× saturation: %s (%s), want fails for overload", s.Verdict, s.Reason)
+	}
+	if el := time.Since(t0); el >= 6*time.Second {
+		t.Errorf("the overloaded step ran %v, its whole window", el)
+	}
+}
+
+func TestInterruptKeepsFinishedSteps(t *testing.T) {
+	c := config(t, newSim(t))
+	c.StepDuration = 300 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c.OnStep = func(s Step) {
+		if s.Verdict != Interrupted {
+			go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+		}
+	}
+	res, err := Search(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Provisional || len(res.Steps) != 2 || res.Steps[0].Verdict == Interrupted || res.Steps[1].Verdict != Interrupted {
+		t.Fatalf("interrupted search: provisional %v, steps %+v", res.Provisional, res.Steps)
+	}
+}
+
+func TestBadInputBeforeLoad(t *testing.T) {
+	good := config(t, "http://127.0.0.1:1")
+	for name, mod := range map[string]func(*Config){
+		"target 0":   func(c *Config) { c.Target = 0 },
+		"target 1.5": func(c *Config) { c.Target = 1.5 },
+		"resolution": func(c *Config) { c.Resolution = 500 },
+	} {
+		c := good
+		mod(&c)
+		if _, err := Search(context.Background(), c); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	_, err := Search(context.Background(), good)
+	if err == nil || !strings.Contains(err.Error(), "not answering") {
+		t.Errorf("server down: %v", err)
+	}
+	if files, _ := os.ReadDir(good.OutDir); len(files) != 0 {
+		t.Errorf("%d traces written before the error", len(files))
+	}
+}

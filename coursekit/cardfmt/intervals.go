@@ -1,0 +1,62 @@
+package cardfmt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// ciMethodZH names the quantile interval's method the way the card names
+// nearest-rank: what it is and which convention it follows.
+const ciMethodZH = "次序统计量法（按二项分布取秩，不假设分布形状；双侧，每侧 ≤ 2.5%）"
+
+// CILine is the 95 % interval of every level of d, in Chinese, with the
+// smallest n that would bound a missing side. Empty for an empty sample.
+func CILine(d metrics.Dist) string {
+	if d.N == 0 || d.CI95 == nil {
+		return ""
+	}
+	unit := " ms"
+	if d.Unit == "ms/token" {
+		unit = " ms/token"
+	}
+	var parts []string
+	for _, p := range metrics.Levels {
+		iv := d.CI95.Level(p)
+		lo, hi := "无下界", "无上界"
+		if iv.Low != nil {
+			lo = num(*iv.Low) + unit
+		}
+		if iv.High != nil {
+			hi = num(*iv.High) + unit
+		}
+		s := fmt.Sprintf("P%s [%s, %s]", num(p*100), lo, hi)
+		var need []string
+		if iv.NeedNLow > 0 {
+			need = append(need, fmt.Sprintf("下界要 n ≥ %d", iv.NeedNLow))
+		}
+		if iv.NeedNHigh > 0 {
+			need = append(need, fmt.Sprintf("上界要 n ≥ %d", iv.NeedNHigh))
+		}
+		if len(need) > 0 {
+			s += "（样本太少，" + strings.Join(need, "，") + "）"
+		}
+		parts = append(parts, s)
+	}
+	return fmt.Sprintf("95%% 置信区间，%s：%s", ciMethodZH, strings.Join(parts, " · "))
+}
+
+// WilsonText is "；95% 区间 [a%, b%]（Wilson 得分区间）" for a share of
+// counts, empty when it has no interval.
+func WilsonText(r metrics.Ratio) string {
+	if r.CI95 == nil {
+		return ""
+	}
+	if r.CI95.Low == nil || r.CI95.High == nil {
+		return "；95% 区间：无（分母为 0）"
+	}
+	pc := func(v float64) string { return strconv.FormatFloat(v*100, 'f', 1, 64) + "%" }
+	return fmt.Sprintf("；95%% 区间 [%s, %s]（Wilson 得分区间）", pc(*r.CI95.Low), pc(*r.CI95.High))
+}
