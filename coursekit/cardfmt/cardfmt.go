@@ -197,7 +197,7 @@ func text(s *metrics.Summary, source string) string {
 	} else if s.Event.Events > 0 {
 		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔即 token 间隔", s.Event.Events)
 	}
-	for _, l := range serverLines(s) {
+	for _, l := range ServerLines(s) {
 		p("  %s", l)
 	}
 	for _, c := range s.Conditions {
@@ -231,7 +231,7 @@ func markdown(s *metrics.Summary, source string) string {
 	if s.Event.MultiTokenEvents > 0 {
 		p("- 多 token 事件 %d 个；%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))
 	}
-	for _, l := range serverLines(s) {
+	for _, l := range ServerLines(s) {
 		p("- %s", html.EscapeString(l)) // attempt ids and bad values come from the trace
 	}
 	p("")

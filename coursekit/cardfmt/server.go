@@ -7,10 +7,10 @@ import (
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// serverLines print the client/server split (metrics.ServerSplit) when the
+// ServerLines are the lines of the client/server split (metrics.ServerSplit) when the
 // trace carries the server's own timings: the server's prefill beside the
 // client's TTFT, and the unusable timings named, never guessed at.
-func serverLines(s *metrics.Summary) []string {
+func ServerLines(s *metrics.Summary) []string {
 	sp := s.Server
 	if sp == nil {
 		return nil
