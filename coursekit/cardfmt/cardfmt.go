@@ -8,6 +8,7 @@ package cardfmt
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"strconv"
 	"strings"
@@ -205,6 +206,9 @@ func text(s *metrics.Summary, source string) string {
 	} else if s.Event.Events > 0 {
 		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔即 token 间隔", s.Event.Events)
 	}
+	for _, l := range ServerLines(s) {
+		p("  %s", l)
+	}
 	for _, c := range s.Conditions {
 		p("")
 		p("条件 %s（联合合格 = 完整成功 ∧ 质量通过 ∧ %s）", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))
@@ -244,6 +248,9 @@ func markdown(s *metrics.Summary, source string) string {
 	if s.Event.MultiTokenEvents > 0 {
 		p("- 多 token 事件 %d 个；%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))
 		ci(s.TPOT)
+	}
+	for _, l := range ServerLines(s) {
+		p("- %s", html.EscapeString(l)) // attempt ids and bad values come from the trace
 	}
 	p("")
 	head := "| 指标 |"

@@ -84,6 +84,9 @@ type Run struct {
 	// LagP99MS is the 99th percentile (nearest rank) of how late the open
 	// loop sent against its schedule, in ms: small means the schedule held.
 	LagP99MS float64 `json:"lag_p99_ms"`
+	// Engine is the real engine the run measured (RunEngine); nil for the
+	// simulator.
+	Engine *EngineInfo `json:"engine,omitempty"`
 }
 
 // dir is where runs live; it is created on first use.

@@ -37,6 +37,7 @@ type Accumulator struct {
 	ttft, e2e, itl, tpot samples
 	passTTFT             samples               // TTFT of complete, quality-pass attempts
 	reqBest              map[trace.Key]float64 // per request: best passTTFT, +Inf if none
+	server               serverAcc             // meta.server_timings of complete successes
 }
 
 // NewAccumulator starts a summary of a trace with header h.
@@ -75,6 +76,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		e2e, _ := a.E2E()
 		acc.ttft.add(ttft)
 		acc.e2e.add(e2e)
+		acc.server.add(a, ttft)
 		for i := 1; i < len(a.Events); i++ {
 			acc.itl.add(a.Events[i].TMS - a.Events[i-1].TMS)
 		}
@@ -132,6 +134,7 @@ func (acc *Accumulator) Summary() *Summary {
 		s.WindowCost = acc.opts.WindowCost
 	}
 	s.RunEnd, _ = h.RunEnd() // the reader has validated it
+	s.Server = acc.server.split(m)
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
 	for _, d := range []struct {
@@ -274,6 +277,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.itl.merge(&o.itl)
 	acc.tpot.merge(&o.tpot)
 	acc.passTTFT.merge(&o.passTTFT)
+	acc.server.merge(&o.server)
 	big, small := acc.reqBest, o.reqBest
 	if len(small) > len(big) {
 		big, small = small, big

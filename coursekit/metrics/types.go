@@ -114,6 +114,9 @@ type Summary struct {
 	// conditions.run_end): an interrupted run's window ends at the
 	// interrupt and its unfinished attempts are in flight, not failures.
 	RunEnd *trace.RunEnd `json:"run_end,omitempty"`
+	// Server is the client/server split, when attempts carry the server's
+	// own timings (meta.server_timings); nil otherwise.
+	Server *ServerSplit `json:"server_timings,omitempty"`
 }
 
 // WindowInfo echoes the trace window.

@@ -1,0 +1,60 @@
+package cardfmt_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/textcheck"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+func withTimings(id string, start float64, timings string) trace.Attempt {
+	a := ok(id, start, trace.Pass)
+	a.Meta = json.RawMessage(`{"server_timings":` + timings + `}`)
+	return a
+}
+
+// The card shows the client/server split as distributions when attempts
+// carry the server's timings, names bad ones, and stays silent otherwise.
+func TestCardShowsServerSplit(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 10000}},
+		Attempts: []trace.Attempt{
+			withTimings("R1", 0, `{"prompt_n":19,"prompt_ms":90,"predicted_n":10,"predicted_ms":120,"cache_n":0}`),
+			withTimings("R2", 1000, `{"prompt_n":1,"prompt_ms":15,"predicted_n":10,"predicted_ms":110,"cache_n":18}`),
+			withTimings("R3<b>", 2000, `{"prompt_ms":"<i>"}`),
+			ok("R4", 3000, trace.Pass),
+		}}
+	for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+		c := card(t, tr, f)
+		for _, want := range []string{
+			"完整成功中 2 次可用，1 次没有，1 次有问题已忽略",
+			"服务器 prompt_ms（预填充）（n=2，nearest-rank）：P50 15 ms",
+			"客户端 TTFT − 服务器 prompt_ms（排队、HTTP 路径、网络）（n=2，nearest-rank）：P50 10 ms",
+			"服务器每 token 解码时间 predicted_ms / predicted_n（n=2",
+			"1 次尝试复用了缓存（cache_n &gt; 0），共复用 18 个 token",
+			"时间戳不能相减",
+		} {
+			if f == cardfmt.Text {
+				want = strings.ReplaceAll(want, "&gt;", ">")
+			}
+			if !strings.Contains(c, want) {
+				t.Errorf("%s card lacks %q:\n%s", f, want, c)
+			}
+		}
+		if f == cardfmt.Markdown && (strings.Contains(c, "<b>") || strings.Contains(c, "<i>")) {
+			t.Errorf("markdown card does not escape trace strings:\n%s", c)
+		}
+		for _, p := range textcheck.Punctuation(c) {
+			t.Errorf("%s card: half-width punctuation next to Chinese in %q", f, p)
+		}
+	}
+	if c := card(t, tr, cardfmt.Text); !strings.Contains(c, `attempt R3<b>: server_timings.prompt_ms is "<i>", not a number ≥ 0`) {
+		t.Errorf("the bad timing is not named:\n%s", c)
+	}
+	tr.Attempts = tr.Attempts[3:]
+	if c := card(t, tr, cardfmt.Text); strings.Contains(c, "prompt_ms") || strings.Contains(c, "服务器自报") {
+		t.Errorf("a card without server timings talks about them:\n%s", c)
+	}
+}

@@ -1,0 +1,166 @@
+package lab
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Prompts and loads of notebook 09 (the real engine), and how its runs are
+// read. Every number comes from the run's trace through metrics.
+
+// promptWords are the words engine prompts are made of: common English
+// words, each its own token in SmolLM2's vocabulary, all different at the
+// start so that two distinct prompts share no prefix.
+var promptWords = strings.Fields(`river stone apple cloud garden window paper silver forest
+	candle mountain ocean bridge yellow music winter summer engine pencil orange kitchen
+	letter market planet rabbit school spring ticket valley wonder animal basket circle
+	dinner family flower golden harbor island jacket kettle lemon mirror number office
+	pocket question rocket shadow travel umbrella village wallet yogurt zebra anchor
+	bottle castle desert feather guitar hammer insect jungle`)
+
+// prompt is words long and starts with promptWords[start].
+func prompt(start, words int) string {
+	w := make([]string, words)
+	for i := range w {
+		w[i] = promptWords[(start+i*7)%len(promptWords)]
+	}
+	return strings.Join(w, " ")
+}
+
+// RepeatedPrompt is a dataset of one prompt of the given length in words,
+// sent again and again: every prefill after the first can reuse the cache.
+func RepeatedPrompt(words int) *dataset.Set {
+	return &dataset.Set{Name: "repeated", Items: []dataset.Item{{Prompt: prompt(0, words), Ref: "repeated:1"}}}
+}
+
+// DistinctPrompts is a dataset of n prompts of the given length, each
+// starting with a different word: no prompt shares a prefix with another.
+func DistinctPrompts(words, n int) *dataset.Set {
+	set := &dataset.Set{Name: "distinct"}
+	for i := range min(n, len(promptWords)) {
+		set.Items = append(set.Items, dataset.Item{Prompt: prompt(i, words), Ref: fmt.Sprintf("distinct:%d", i+1)})
+	}
+	return set
+}
+
+// EasySet is data/datasets/easy.jsonl: easy questions, each with a judge,
+// that the real engine's small model answers right only some of the time.
+func EasySet() (*dataset.Set, error) { return dataset.ReadFile(coursekit.Data("datasets/easy.jsonl")) }
+
+// OneUser is a closed loop of users sending set's prompts in order
+// (completions for plain prompts, chat for questions) for window, with a
+// 30 s timeout per attempt.
+func OneUser(set *dataset.Set, api string, maxTokens int, window time.Duration) loadgen.Config {
+	return Users(1, set, api, maxTokens, window)
+}
+
+// Users is OneUser with n users.
+func Users(n int, set *dataset.Set, api string, maxTokens int, window time.Duration) loadgen.Config {
+	return loadgen.Config{Concurrency: n, Dataset: set, API: api, MaxTokens: maxTokens, Duration: window,
+		Timeout: 30 * time.Second, Seed: 1, Conditions: map[string]any{"dataset": set.Conditions()}}
+}
+
+// okInOrder are the run's complete successes in send order.
+func (r *Run) okInOrder() []*trace.Attempt {
+	var out []*trace.Attempt
+	for i := range r.Trace.Attempts {
+		if a := &r.Trace.Attempts[i]; a.Outcome == trace.OK {
+			out = append(out, a)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].StartMS < out[j].StartMS })
+	return out
+}
+
+// ColdWarm is the TTFT of the run's first complete success (the first
+// request a fresh engine served) and the median TTFT of the others
+// (nearest-rank); ok is false without at least two successes.
+func (r *Run) ColdWarm() (first float64, restP50 float64, ok bool) {
+	att := r.okInOrder()
+	if len(att) < 2 {
+		return 0, 0, false
+	}
+	first, _ = att[0].TTFT()
+	rest := make([]float64, 0, len(att)-1)
+	for _, a := range att[1:] {
+		v, _ := a.TTFT()
+		rest = append(rest, v)
+	}
+	d := metrics.NewDist(rest, metrics.NearestRank, "ms")
+	return first, *d.P50, true
+}
+
+// OutputTokensPerS is the output tokens of the window's complete successes
+// per second of the window (every event counted with its tokens).
+func (r *Run) OutputTokensPerS() float64 {
+	s := r.Summary()
+	if s.WindowS == 0 {
+		return 0
+	}
+	return float64(s.Event.Tokens) / s.WindowS
+}
+
+// Split is the client/server split of the run's card (nil when its
+// attempts carry no server timings).
+func (r *Run) Split() *metrics.ServerSplit { return r.Summary().Server }
+
+// SplitReport is the split as the text card prints it.
+func (r *Run) SplitReport() string {
+	lines := cardfmt.ServerLines(r.Summary())
+	if len(lines) == 0 {
+		return r.Label + "：trace 里没有服务器自报的计时（meta.server_timings），无法拆分\n"
+	}
+	return r.Label + "\n  " + strings.Join(lines, "\n  ") + "\n"
+}
+
+// EngineTable is the runs side by side, one row each, for nb.Table.
+func EngineTable(runs ...*Run) [][]string {
+	rows := [][]string{{"运行", "完整成功 / 尝试", "成功 TTFT P50", "事件间隔 ITL P50", "输出 token/s", "质量通过率", "复用前缀缓存的尝试"}}
+	for _, r := range runs {
+		s := r.Summary()
+		hits := "没有服务器计时"
+		if s.Server != nil {
+			hits = fmt.Sprintf("%d / %d", s.Server.CacheHits, s.Server.WithTimings)
+		}
+		rows = append(rows, []string{r.Label, fmt.Sprintf("%d / %d", s.CompleteSuccess, s.Attempts),
+			msText(s.TTFT.P50) + fmt.Sprintf("（n = %d）", s.TTFT.N), msText(s.ITL.P50),
+			cardfmt.Num(round1(r.OutputTokensPerS())), cardfmt.RatioText(s.QualityPassRate), hits})
+	}
+	return rows
+}
+
+// Answers are the first n judged attempts: the dataset line, the verdict
+// and the answer the client kept (meta.answer), or the judge's reason when
+// the trace has no answer text.
+func (r *Run) Answers(n int) [][]string {
+	rows := [][]string{{"尝试", "题目", "质量", "回答"}}
+	for _, a := range r.okInOrder() {
+		if len(rows) > n || a.Quality == trace.Unrated {
+			continue
+		}
+		var m struct {
+			Prompt string `json:"prompt"`
+			Answer string `json:"answer"`
+			Judge  struct {
+				Reason string `json:"reason"`
+			} `json:"judge"`
+		}
+		_ = json.Unmarshal(a.Meta, &m)
+		ans := m.Answer
+		if ans == "" {
+			ans = "（trace 没有存回答；评分理由：" + m.Judge.Reason + "）"
+		}
+		rows = append(rows, []string{a.ID, m.Prompt, cardfmt.QualityName(a.Quality), ans})
+	}
+	return rows
+}

@@ -1,0 +1,217 @@
+//go:build engine
+
+package lab
+
+// `make test-engine`: coursekit bench against the real engine (llama.cpp
+// with SmolLM2-135M, 1 thread), in open and closed loop with --dataset. It
+// states properties of what was recorded, never timings. Built only with
+// -tags engine; without the engine it fails (make test-engine installs it
+// first), it never skips.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// buildCLI builds coursekit once per test binary run.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "coursekit")
+	cmd := exec.Command("go", "build", "-o", bin, "./coursekit/cmd/coursekit")
+	cmd.Dir = sourceRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+var sentRecorded = regexp.MustCompile(`sent (\d+), recorded (\d+)`)
+
+// bench runs `coursekit bench` and checks sent == recorded == rows.
+func bench(t *testing.T, bin, out string, args ...string) (*trace.Trace, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"bench", "--progress", "0", "--out", out}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("coursekit bench %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return checkSentRecorded(t, out, stderr.String()), stderr.String()
+}
+
+func checkSentRecorded(t *testing.T, out, stderr string) *trace.Trace {
+	t.Helper()
+	m := sentRecorded.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no 'sent N, recorded M' in bench's output:\n%s", stderr)
+	}
+	tr, err := trace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, _ := strconv.Atoi(m[1])
+	rec, _ := strconv.Atoi(m[2])
+	if sent == 0 || sent != rec || len(tr.Attempts) != sent {
+		t.Fatalf("sent %d, recorded %d, rows in the trace %d", sent, rec, len(tr.Attempts))
+	}
+	return tr
+}
+
+// engineMeta is the part of an attempt's meta this test reads.
+type engineMeta struct {
+	Answer        *string          `json:"answer"`
+	Judge         *json.RawMessage `json:"judge"`
+	Prompt        string           `json:"prompt"`
+	ServerTimings *struct {
+		PromptN   *int     `json:"prompt_n"`
+		PromptMS  *float64 `json:"prompt_ms"`
+		PredictN  *int     `json:"predicted_n"`
+		PredictMS *float64 `json:"predicted_ms"`
+		CacheN    *int     `json:"cache_n"`
+	} `json:"server_timings"`
+}
+
+func metaOf(t *testing.T, a *trace.Attempt) engineMeta {
+	t.Helper()
+	var m engineMeta
+	if len(a.Meta) > 0 {
+		if err := json.Unmarshal(a.Meta, &m); err != nil {
+			t.Fatalf("attempt %s: meta: %v", a.ID, err)
+		}
+	}
+	return m
+}
+
+// checkJudgedRun: every ok attempt has events and a judged quality.
+func checkJudgedRun(t *testing.T, tr *trace.Trace) {
+	t.Helper()
+	ok := 0
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if a.Outcome != trace.OK {
+			continue
+		}
+		if ok++; t.Failed() && ok > 3 {
+			t.Fatalf("(the remaining %d attempts are not checked)", len(tr.Attempts)-i)
+		}
+		if len(a.Events) == 0 {
+			t.Errorf("attempt %s: ok without events", a.ID)
+			continue
+		}
+		if a.Quality == trace.Unrated {
+			t.Errorf("attempt %s: ok but unrated (every easy.jsonl item has an expectation)", a.ID)
+		}
+	}
+	if ok == 0 {
+		t.Fatal("no ok attempt")
+	}
+}
+
+func TestRealEngine(t *testing.T) {
+	bin := buildCLI(t)
+	p, err := Engine{}.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := p.Stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	easy := filepath.Join(sourceRoot(), "data", "datasets", "easy.jsonl")
+	dir := t.TempDir()
+
+	t.Run("closed loop judged", func(t *testing.T) {
+		tr, _ := bench(t, bin, filepath.Join(dir, "closed.jsonl"), "--url", p.URL, "--api", "chat",
+			"--dataset", easy, "--concurrency", "1", "--duration", "6s", "--max-tokens", "24", "--timeout", "30s")
+		checkJudgedRun(t, tr)
+	})
+
+	t.Run("open loop judged", func(t *testing.T) {
+		tr, _ := bench(t, bin, filepath.Join(dir, "open.jsonl"), "--url", p.URL, "--api", "chat",
+			"--dataset", easy, "--rate", "2", "--arrival", "constant", "--duration", "4s", "--max-tokens", "16", "--timeout", "30s")
+		checkJudgedRun(t, tr)
+	})
+
+	t.Run("interrupted run", func(t *testing.T) {
+		out := filepath.Join(dir, "interrupted.jsonl")
+		// Two users on one slot: one request is always waiting, so the
+		// interrupt finds attempts in flight.
+		cmd := exec.Command(bin, "bench", "--progress", "0", "--out", out, "--url", p.URL, "--api", "chat",
+			"--dataset", easy, "--concurrency", "2", "--duration", "60s", "--max-tokens", "48", "--timeout", "30s")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("bench did not stop within 60 s of SIGINT:\n%s", stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "interrupted at") {
+			t.Fatalf("bench does not say it was interrupted:\n%s", stderr.String())
+		}
+		tr := checkSentRecorded(t, out, stderr.String())
+		re, err := tr.Header.RunEnd()
+		if err != nil || re == nil || re.Reason != trace.RunInterrupted || re.AtMS == nil {
+			t.Fatalf("run_end %+v, %v", re, err)
+		}
+		s := metrics.Summarize(tr, metrics.Options{})
+		var inWindow, failed, inFlight int64
+		for i := range tr.Attempts {
+			a := &tr.Attempts[i]
+			if !tr.Header.Window.Contains(a.StartMS) {
+				continue
+			}
+			inWindow++
+			switch a.Outcome {
+			case trace.InFlight:
+				inFlight++
+			case trace.OK:
+			default:
+				failed++
+			}
+		}
+		if inFlight == 0 {
+			t.Errorf("no attempt was in flight at the interrupt (two users on one slot): %v", s.Outcomes)
+		}
+		if s.Attempts != inWindow || s.InFlight != inFlight || s.Failures != failed || s.FailureRate.Den != float64(inWindow) {
+			t.Errorf("card: attempts %d (want %d), in flight %d (want %d), failures %d (want %d), failure rate %v/%v",
+				s.Attempts, inWindow, s.InFlight, inFlight, s.Failures, failed, s.FailureRate.Num, s.FailureRate.Den)
+		}
+		if tr.Header.Window.EndMS != *re.AtMS && *re.AtMS < re.PlannedWindow.EndMS {
+			t.Errorf("window ends at %v, interrupted at %v", tr.Header.Window.EndMS, *re.AtMS)
+		}
+	})
+}
+
+// itemIndex reads the dataset line from meta.prompt ("cache.jsonl:3").
+func itemIndex(t *testing.T, ref string, n int) int {
+	t.Helper()
+	i := strings.LastIndexByte(ref, ':')
+	line, err := strconv.Atoi(ref[i+1:])
+	if err != nil || line < 1 || line > n {
+		t.Fatalf("meta.prompt %q: want FILE:LINE with LINE in 1..%d", ref, n)
+	}
+	return line - 1
+}
