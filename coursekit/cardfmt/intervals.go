@@ -32,7 +32,11 @@ func CILine(d metrics.Dist) string {
 		if iv.High != nil {
 			hi = num(*iv.High) + unit
 		}
-		s := fmt.Sprintf("P%s [%s, %s]", num(p*100), lo, hi)
+		sep := ", " // a full-width comma where a side is the Chinese word
+		if iv.Low == nil || iv.High == nil {
+			sep = "，"
+		}
+		s := fmt.Sprintf("P%s [%s%s%s]", num(p*100), lo, sep, hi)
 		var need []string
 		if iv.NeedNLow > 0 {
 			need = append(need, fmt.Sprintf("下界要 n ≥ %d", iv.NeedNLow))

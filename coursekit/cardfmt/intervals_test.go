@@ -24,7 +24,7 @@ func TestCardShowsIntervals(t *testing.T) {
 		}
 		out := b.String()
 		for _, want := range []string{
-			"P95 [800 ms, 无上界]（样本太少，上界要 n ≥ 72）", // TTFT
+			"P95 [800 ms，无上界]（样本太少，上界要 n ≥ 72）", // TTFT
 			ciMethodZH,
 			"20%（失败尝试 / 全部尝试）；95% 区间 [5.7%, 51.0%]（Wilson 得分区间）",
 			"50%（联合合格尝试 / 全部尝试）",
