@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -142,8 +143,24 @@ func TestWrongAnswerRate(t *testing.T) {
 }
 
 // Under overload (every batch slot taken) the overload rate applies: with
-// one slot and a slow step, the question sent while another is running is
-// answered wrong; one sent to an idle server is answered right.
+// one slot and a slow step, a question that arrives while another request
+// holds the slot is answered wrong; one sent to an idle server is answered
+// right.
+//
+// The server decides an answer when the request arrives, from the queue
+// and batch it sees then. The interleaving this test once lost to:
+//
+//	filler: headers flushed  →  client's Do returns
+//	question: arrives, engine idle (filler not yet submitted) → right answer
+//	filler: submitted, admitted behind the question
+//
+// so "the questions are queued" did not mean "they were decided under
+// overload". The test now orders the events itself: it reads the filler's
+// first token, which the engine only emits once the filler holds the slot,
+// before it sends a question; the slot stays taken until the filler's
+// client leaves, which is after all three questions are queued. Each
+// question is then judged by the server's own truth log, which must agree
+// with what the client received.
 func TestWrongAnswersUnderOverload(t *testing.T) {
 	cfg := sim.Config{MaxBatch: 1, DecodeStep: 5 * time.Millisecond, OverloadWrongAnswerRate: 1}
 	s, ts := start(t, cfg)
@@ -151,19 +168,32 @@ func TestWrongAnswersUnderOverload(t *testing.T) {
 	if text, _, _ := streamText(t, ts.URL+"/v1/completions", completion(q, 8)); text != "30" {
 		t.Fatalf("idle server: %q", text)
 	}
-	// An endless filler answer holds the only slot until the three
-	// questions are queued behind it; then its client leaves.
+	// An endless filler answer takes the only slot: its first token proves it.
 	ctx, leave := context.WithCancel(context.Background())
+	defer leave()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/completions", strings.NewReader(completion("keep busy", 1<<20)))
+	req.Header.Set("X-Request-Id", "filler")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	if line, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || !strings.HasPrefix(line, "data: ") {
+		t.Fatalf("filler's first token: %q %v", line, err)
+	}
+	if st := s.Stats(); st.BatchSize != 1 || st.QueueDepth != 0 {
+		t.Fatalf("filler running, want batch 1 and queue 0: %+v", st)
+	}
+	// Three questions queue behind it; only then does its client leave.
 	var wg sync.WaitGroup
 	answers := make([]string, 3)
 	for i := range answers {
-		wg.Go(func() { answers[i], _, _ = streamText(t, ts.URL+"/v1/completions", completion(q, 8)) })
+		wg.Go(func() {
+			body := completion(q, 8)
+			r, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/completions", strings.NewReader(body))
+			r.Header.Set("X-Request-Id", "q"+strconv.Itoa(i))
+			answers[i] = streamRequest(t, r)
+		})
 	}
 	for s.Stats().QueueDepth < len(answers) {
 		time.Sleep(time.Millisecond)
@@ -171,8 +201,47 @@ func TestWrongAnswersUnderOverload(t *testing.T) {
 	leave()
 	wg.Wait()
 	for _, a := range answers {
-		if a == "30" {
-			t.Errorf("answered right under overload: %q", answers)
+		if a == "30" || a == "" {
+			t.Errorf("answered right (or not at all) under overload: %q", answers)
 		}
 	}
+	// The server's truth log says the same, for each question.
+	truth := map[string]sim.Truth{}
+	for deadline := time.Now().Add(10 * time.Second); len(truth) < len(answers) && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		for _, tr := range s.Truths() {
+			if strings.HasPrefix(tr.ID, "q") {
+				truth[tr.ID] = tr
+			}
+		}
+	}
+	for i, a := range answers {
+		tr, ok := truth["q"+strconv.Itoa(i)]
+		if !ok || !tr.WrongOnPurpose || tr.Answer != a {
+			t.Errorf("question %d: client got %q, truth log %+v (found %v)", i, a, tr, ok)
+		}
+	}
+}
+
+// streamRequest sends a prepared streaming request and returns its text.
+func streamRequest(t *testing.T, r *http.Request) string {
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Error(err)
+		return ""
+	}
+	defer resp.Body.Close()
+	var text strings.Builder
+	for _, m := range readSSEStrict(t, resp.Body) {
+		var c struct {
+			Choices []struct {
+				Text string `json:"text"`
+			} `json:"choices"`
+		}
+		if m != "[DONE]" && json.Unmarshal([]byte(m), &c) == nil {
+			for _, ch := range c.Choices {
+				text.WriteString(ch.Text)
+			}
+		}
+	}
+	return text.String()
 }

@@ -1,6 +1,6 @@
 package main
 
-//go:generate go test -run ^TestREADMECLI$ -count=1 -update
+//go:generate go test -run ^TestCLIReference$ -count=1 -update
 
 import (
 	"errors"

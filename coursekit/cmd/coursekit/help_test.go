@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-var updateREADME = flag.Bool("update", false, "rewrite README.md's generated CLI block (make readme-cli)")
+var updateREADME = flag.Bool("update", false, "rewrite docs/cli.md's generated CLI block (make cli-doc)")
 
 // dispatchedCommands reads main.go's dispatch switch: the first name of
 // every case is a command (the others are aliases like --version).
@@ -201,7 +201,7 @@ func TestGlobalHelp(t *testing.T) {
 	}
 }
 
-// readmeCLI is the README's generated block: the command list, then each
+// readmeCLI is docs/cli.md's generated block: the command list, then each
 // command's help, folded.
 func readmeCLI() string {
 	var b strings.Builder
@@ -222,10 +222,10 @@ const (
 	readmeEnd   = "<!-- END coursekit help -->\n"
 )
 
-// README's CLI section is the CLI's own help text, byte for byte.
-// `make readme-cli` (go test -run TestREADMECLI -update) rewrites it.
-func TestREADMECLI(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "README.md")
+// The CLI reference (docs/cli.md) is the CLI's own help text, byte for
+// byte. `make cli-doc` (go test -run TestCLIReference -update) rewrites it.
+func TestCLIReference(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "docs", "cli.md")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +233,7 @@ func TestREADMECLI(t *testing.T) {
 	s := string(b)
 	i, j := strings.Index(s, readmeBegin), strings.Index(s, readmeEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the markers %q ... %q", readmeBegin, readmeEnd)
+		t.Fatalf("docs/cli.md lacks the markers %q ... %q", readmeBegin, readmeEnd)
 	}
 	got := s[i+len(readmeBegin) : j]
 	want := readmeCLI()
@@ -246,7 +246,7 @@ func TestREADMECLI(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's CLI block is out of date with the CLI's help: run make readme-cli")
+	t.Errorf("docs/cli.md's CLI block is out of date with the CLI's help: run make cli-doc")
 }
 
 // The bash completion completes commands, a command's flags and a flag's

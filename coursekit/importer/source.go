@@ -1,0 +1,357 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// source is the raw file with Python's bare NaN/Infinity tokens replaced,
+// and what is needed to map a decoder offset back to file:line:col.
+type source struct {
+	name string
+	orig []byte
+	data []byte // sanitised
+	// shifts[i] is a replacement at sanitised offset at, growing the text by delta.
+	shifts []shift
+}
+
+type shift struct{ at, delta int }
+
+// Sentinels stand for the bare tokens Python's json.dump writes for
+// non-finite floats (allow_nan=True); no tool writes these strings itself.
+const (
+	sentNaN    = `"#NaN"`
+	sentPosInf = `"#Infinity"`
+	sentNegInf = `"#-Infinity"`
+)
+
+func newSource(name string, raw []byte) *source {
+	s := &source{name: name, orig: raw}
+	s.data = s.sanitize(raw)
+	return s
+}
+
+// sanitize replaces bare NaN, Infinity and -Infinity outside strings with
+// sentinel strings. vLLM writes them (json.dump's allow_nan default), and
+// so can any Python tool, so every importer reads through it. Go's decoder rejects the bare tokens; replacing them
+// with null would lose the fact that a value was NaN, which the importer
+// must report as an error at its path rather than import as missing.
+func (s *source) sanitize(b []byte) []byte {
+	var out []byte
+	inStr, esc := false, false
+	last := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		var tok, rep string
+		switch {
+		case c == '"':
+			inStr = true
+			continue
+		case c == 'N' && bytes.HasPrefix(b[i:], []byte("NaN")):
+			tok, rep = "NaN", sentNaN
+		case c == 'I' && bytes.HasPrefix(b[i:], []byte("Infinity")):
+			tok, rep = "Infinity", sentPosInf
+		case c == '-' && bytes.HasPrefix(b[i:], []byte("-Infinity")):
+			tok, rep = "-Infinity", sentNegInf
+		default:
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(b)+64)
+		}
+		out = append(out, b[last:i]...)
+		s.shifts = append(s.shifts, shift{at: len(out), delta: len(rep) - len(tok)})
+		out = append(out, rep...)
+		i += len(tok) - 1
+		last = i + 1
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// origOffset maps an offset in the sanitised text back to the file.
+func (s *source) origOffset(off int) int {
+	d := 0
+	for _, sh := range s.shifts {
+		if sh.at >= off {
+			break
+		}
+		d += sh.delta
+	}
+	if off-d < 0 {
+		return 0
+	}
+	return off - d
+}
+
+// lineCol is the 1-based line and column of a sanitised offset.
+func (s *source) lineCol(off int) (int, int) {
+	o := min(s.origOffset(off), len(s.orig))
+	line := 1 + bytes.Count(s.orig[:o], []byte{'\n'})
+	col := o - bytes.LastIndexByte(s.orig[:o], '\n')
+	return line, col
+}
+
+// errAt is a positioned error; trace.Error makes the CLI exit with code 2.
+func (s *source) errAt(line int, path, msg string) error {
+	return &trace.Error{File: s.name, Line: line, Field: path, Msg: msg}
+}
+
+// jsonErr locates a decoder error by line and column.
+func (s *source) jsonErr(err error, base int, path string) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read, the offending one included.
+		line, col := s.lineCol(base + max(int(se.Offset)-1, 0))
+		return s.errAt(line, path, fmt.Sprintf("column %d: malformed JSON: %v", col, se))
+	case errors.As(err, &te):
+		line, col := s.lineCol(base + int(te.Offset))
+		p := path
+		if te.Field != "" {
+			p = joinPath(path, te.Field)
+		}
+		return s.errAt(line, p, fmt.Sprintf("column %d: is a JSON %s, want %s", col, te.Value, te.Type))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		line, _ := s.lineCol(len(s.data))
+		return s.errAt(line, path, "malformed JSON: the file ends in the middle of a value (truncated?)")
+	}
+	return s.errAt(0, path, "malformed JSON: "+err.Error())
+}
+
+func joinPath(base, field string) string {
+	if base == "" {
+		return field
+	}
+	if strings.HasPrefix(field, "[") {
+		return base + field
+	}
+	return base + "." + field
+}
+
+// values decodes the JSON values of the file one after another (one for a
+// plain JSON file, several for JSON Lines or appended runs) with the line
+// each starts on.
+func (s *source) values() ([]json.RawMessage, []int, error) {
+	dec := json.NewDecoder(bytes.NewReader(s.data))
+	var vals []json.RawMessage
+	var lines []int
+	for {
+		off := int(dec.InputOffset())
+		var v json.RawMessage
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, s.jsonErr(err, 0, "")
+		}
+		// The value starts after any whitespace following off.
+		for off < len(s.data) && (s.data[off] == ' ' || s.data[off] == '\n' || s.data[off] == '\r' || s.data[off] == '\t') {
+			off++
+		}
+		line, _ := s.lineCol(off)
+		vals = append(vals, v)
+		lines = append(lines, line)
+	}
+	return vals, lines, nil
+}
+
+// obj is one decoded JSON object with the position used in its errors.
+type obj struct {
+	src  *source
+	line int
+	path string
+	m    map[string]json.RawMessage
+}
+
+func (s *source) object(raw json.RawMessage, line int, path string) (*obj, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, s.errAt(line, path, "want a JSON object, got "+kind(raw))
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, s.errAt(line, path, "malformed object: "+err.Error())
+	}
+	return &obj{src: s, line: line, path: path, m: m}, nil
+}
+
+func (o *obj) err(key, msg string) error {
+	return o.src.errAt(o.line, joinPath(o.path, key), msg)
+}
+
+func (o *obj) has(key string) bool {
+	v, ok := o.m[key]
+	return ok && !isNull(v)
+}
+
+func (o *obj) sub(key string) (*obj, error) {
+	v, ok := o.m[key]
+	if !ok || isNull(v) {
+		return nil, o.err(key, "missing")
+	}
+	return o.src.object(v, o.line, joinPath(o.path, key))
+}
+
+func (o *obj) optSub(key string) (*obj, error) {
+	if !o.has(key) {
+		return nil, nil
+	}
+	return o.sub(key)
+}
+
+func (o *obj) array(key string) ([]json.RawMessage, error) {
+	v, ok := o.m[key]
+	if !ok || isNull(v) {
+		return nil, o.err(key, "missing")
+	}
+	return o.src.array(v, o.line, joinPath(o.path, key))
+}
+
+func (s *source) array(raw json.RawMessage, line int, path string) ([]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, s.errAt(line, path, "want a JSON array, got "+kind(raw))
+	}
+	var a []json.RawMessage
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, s.errAt(line, path, "malformed array: "+err.Error())
+	}
+	return a, nil
+}
+
+// num reads a number that may be a sanitised NaN/Infinity; null is an error.
+func (o *obj) num(key string) (float64, error) {
+	v, ok := o.m[key]
+	if !ok {
+		return 0, o.err(key, "missing")
+	}
+	return o.src.num(v, o.line, joinPath(o.path, key))
+}
+
+// optNum is nil when key is absent or null.
+func (o *obj) optNum(key string) (*float64, error) {
+	if !o.has(key) {
+		return nil, nil
+	}
+	v, err := o.num(key)
+	return &v, err
+}
+
+func (o *obj) str(key string) (string, error) {
+	v, ok := o.m[key]
+	if !ok || isNull(v) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", o.err(key, "want a string, got "+kind(v))
+	}
+	return s, nil
+}
+
+func (s *source) num(raw json.RawMessage, line int, path string) (float64, error) {
+	raw = bytes.TrimSpace(raw)
+	switch string(raw) {
+	case sentNaN:
+		return math.NaN(), nil
+	case sentPosInf:
+		return math.Inf(1), nil
+	case sentNegInf:
+		return math.Inf(-1), nil
+	}
+	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+		return 0, s.errAt(line, path, "want a number, got "+kind(raw))
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return 0, s.errAt(line, path, "want a number, got "+string(raw))
+	}
+	return f, nil
+}
+
+// time checks a duration or timestamp: finite and ≥ 0.
+func (s *source) time(raw json.RawMessage, line int, path string) (float64, error) {
+	v, err := s.num(raw, line, path)
+	if err != nil {
+		return 0, err
+	}
+	return v, s.checkTime(v, line, path)
+}
+
+func (s *source) checkTime(v float64, line int, path string) error {
+	switch {
+	case math.IsNaN(v):
+		return s.errAt(line, path, "is NaN, want a time")
+	case math.IsInf(v, 0):
+		return s.errAt(line, path, "is infinite, want a time")
+	case v < 0:
+		return s.errAt(line, path, fmt.Sprintf("is negative (%g), want a time", v))
+	}
+	return nil
+}
+
+// count reads a whole number ≥ 0 (token counts, status codes).
+func (s *source) count(raw json.RawMessage, line int, path string) (int, error) {
+	v, err := s.num(raw, line, path)
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v != math.Trunc(v) || v > 1e12 {
+		return 0, s.errAt(line, path, fmt.Sprintf("is %v, want a whole number ≥ 0", v))
+	}
+	return int(v), nil
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// kind names a JSON value's type for error messages.
+func kind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		switch string(raw) {
+		case sentNaN, sentPosInf, sentNegInf:
+			return "a bare " + strings.Trim(string(raw), `"#`)
+		}
+		if len(raw) > 40 {
+			raw = append(raw[:37:37], "...\""...)
+		}
+		return "the string " + string(raw)
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "the number " + string(raw)
+}
