@@ -499,9 +499,9 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		"retry_on":         "connect_error, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
 		"seed":             c.Seed,
 		"clock":            "client monotonic clock, ms since the run start, stamped when each SSE message is complete",
-		"ttft_rule":        "first SSE data message whose JSON has a non-empty choices array (as vLLM's client)",
+		"ttft_rule":        "first SSE data message that carries output text (a non-empty text, delta.content or reasoning); role-only, empty and finish-only chunks are not events (counted in meta.stream)",
 		"interval_unit":    "event",
-		"event_tokens":     "from per-chunk usage.completion_tokens when the server sends it, else 1 per event",
+		"event_tokens":     "from per-chunk usage.completion_tokens when the server sends usage on every chunk, else 1 per event; a stream's final cumulative usage is its output_tokens, not one event's",
 		"continuous_usage": c.ContinuousUsage,
 		"ok_rule":          "HTTP 2xx and a stream ending in [DONE] (or a clean end after a finish_reason) with at least one event",
 	}
