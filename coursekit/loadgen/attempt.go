@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,7 +119,22 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		}
 	}()
 
+	var reused bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
+	}))
 	resp, err := r.client.Do(req)
+	if err != nil && reused && ctx.Err() == nil {
+		// A pooled connection the server had closed (llama.cpp advertises
+		// keep-alive, then closes after each stream) fails before any
+		// response byte: the request never reached the server. Send it once
+		// more on a fresh connection, and say so in meta.conn_retries.
+		req2 := req.Clone(ctx)
+		req2.Body = io.NopCloser(bytes.NewReader(payload))
+		req2.Close = true
+		a.Meta = append(a.Meta[:len(a.Meta)-1], `,"conn_retries":1}`...)
+		resp, err = r.fresh.Do(req2)
+	}
 	if err != nil {
 		r.fail(a, ctx, trace.ConnectError, err)
 		return a

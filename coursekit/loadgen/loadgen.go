@@ -181,6 +181,7 @@ type runner struct {
 	ctx      context.Context
 	start    time.Time
 	client   *http.Client
+	fresh    *http.Client // no connection reuse: for a retry after a dead pooled connection
 	endpoint string
 	chat     bool
 	end      time.Duration // no request is scheduled at or after start+end
@@ -351,10 +352,18 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 			dur = time.Millisecond
 		}
 	}
+	fresh := client
+	if t, ok := client.Transport.(*http.Transport); ok {
+		t = t.Clone()
+		t.DisableKeepAlives = true
+		fresh = &http.Client{Transport: t, CheckRedirect: client.CheckRedirect, Jar: client.Jar}
+		defer t.CloseIdleConnections()
+	}
 	r := &runner{
 		cfg:      cfg,
 		ctx:      ctx,
 		client:   client,
+		fresh:    fresh,
 		chat:     cfg.API == "chat",
 		end:      cfg.Warmup + dur,
 		out:      make(chan *trace.Attempt, 1024),
