@@ -196,6 +196,9 @@ func text(s *metrics.Summary, source string) string {
 	} else if s.Event.Events > 0 {
 		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔即 token 间隔", s.Event.Events)
 	}
+	if e := s.Event; e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens {
+		p("  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", e.UsageTokens, e.UsageEventTokens)
+	}
 	for _, c := range s.Conditions {
 		p("")
 		p("条件 %s（联合合格 = 完整成功 ∧ 质量通过 ∧ %s）", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))
