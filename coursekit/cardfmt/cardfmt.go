@@ -209,6 +209,9 @@ func text(s *metrics.Summary, source string) string {
 	for _, l := range ServerLines(s) {
 		p("  %s", l)
 	}
+	if e := s.Event; e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens {
+		p("  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", e.UsageTokens, e.UsageEventTokens)
+	}
 	for _, c := range s.Conditions {
 		p("")
 		p("条件 %s（联合合格 = 完整成功 ∧ 质量通过 ∧ %s）", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))

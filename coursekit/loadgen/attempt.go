@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
 	"sync"
@@ -118,7 +119,22 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		}
 	}()
 
+	var reused bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
+	}))
 	resp, err := r.client.Do(req)
+	if err != nil && reused && ctx.Err() == nil {
+		// A pooled connection the server had closed (llama.cpp advertises
+		// keep-alive, then closes after each stream) fails before any
+		// response byte: the request never reached the server. Send it once
+		// more on a fresh connection, and say so in meta.conn_retries.
+		req2 := req.Clone(ctx)
+		req2.Body = io.NopCloser(bytes.NewReader(payload))
+		req2.Close = true
+		a.Meta = append(a.Meta[:len(a.Meta)-1], `,"conn_retries":1}`...)
+		resp, err = r.fresh.Do(req2)
+	}
 	if err != nil {
 		r.fail(a, ctx, trace.ConnectError, err)
 		return a
@@ -136,7 +152,9 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		a.Error = "the response is " + ct + ", not an SSE stream: the server ignored \"stream\": true"
 		return a
 	}
-	r.readStream(ctx, a, resp.Body, cancel, text)
+	var st streamState
+	r.readStream(ctx, a, resp.Body, cancel, text, &st)
+	a.Meta = st.appendMeta(a.Meta)
 	return a
 }
 
@@ -170,12 +188,12 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10
 // readStream reads SSE messages (data lines joined, a blank line ends a
 // message, comments skipped) and stamps each when its blank line arrives,
 // before the JSON is parsed.
-func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc, text *[]byte) {
+func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc, text *[]byte, st *streamState) {
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(body)
 	defer func() { br.Reset(nil); readers.Put(br) }()
 	var data, long []byte
-	has, sawFinish, lastCompletion := false, false, 0
+	has, sawFinish := false, false
 	for {
 		line, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -224,7 +242,7 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		if string(data) == "[DONE]" {
 			if len(a.Events) == 0 {
 				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
-				a.Error = "[DONE] without any output"
+				a.Error = "[DONE] without any output text"
 			} else {
 				a.Outcome, a.EndMS, a.HasEnd = trace.OK, t, true
 			}
@@ -244,27 +262,110 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		}
 		msg := data
 		data = data[:0]
+		prevUsage := st.usageSeen
+		delta := 0
 		if c.hasUsage {
 			a.InputTokens, a.OutputTokens = c.prompt, c.completed
+			delta = c.completed - st.lastCompletion
+			st.lastCompletion, st.usageSeen = c.completed, true
 		}
-		if c.choices == 0 {
+		if c.hasCached {
+			st.cached, st.hasCached = c.cached, true
+		}
+		if c.timingsEnd > c.timingsStart {
+			st.timings = append(st.timings[:0], msg[c.timingsStart:c.timingsEnd]...)
+		}
+		if c.finished {
+			sawFinish = true
+		}
+		if !c.hasText() {
+			st.count(&c)
 			continue
 		}
+		// Usage is cumulative. Per-chunk usage (vLLM's continuous usage, or
+		// usage on the very first event) gives an event its own tokens; a
+		// stream's final usage, after events without any, belongs to the
+		// stream (output_tokens), not to its last event.
 		tokens := 1
-		if c.hasUsage {
-			if d := c.completed - lastCompletion; d > 1 {
-				tokens = d
-			}
-			lastCompletion = c.completed
+		if c.hasUsage && (prevUsage || len(a.Events) == 0) && delta > 1 {
+			tokens = delta
 		}
 		a.Events = append(a.Events, trace.Event{TMS: t, Tokens: tokens})
 		if text != nil && c.textEnd > c.textStart {
 			*text = c.text(*text, msg) // after the stamp, before the next message reuses msg
 		}
-		if c.finished {
-			sawFinish = true
+	}
+}
+
+// streamState is what a stream tells beyond its events, written into the
+// attempt's meta when it ends.
+type streamState struct {
+	usageSeen      bool
+	lastCompletion int
+	cached         int
+	hasCached      bool
+	timings        []byte // llama.cpp's timings object, as sent
+	// Chunks without output text, which are not events.
+	roleOnly, empty, finishOnly, noChoices int
+}
+
+// count files a chunk that carries no output text.
+func (st *streamState) count(c *chunkInfo) {
+	switch {
+	case c.choices == 0:
+		st.noChoices++
+	case c.role:
+		st.roleOnly++
+	case c.finished:
+		st.finishOnly++
+	default:
+		st.empty++
+	}
+}
+
+// appendMeta adds the stream's findings to an attempt's meta object
+// (which ends in '}'): meta.stream, meta.cached_tokens and
+// meta.server_timings, each only when there is something to say.
+func (st *streamState) appendMeta(meta []byte) []byte {
+	if st.roleOnly+st.empty+st.finishOnly+st.noChoices == 0 && !st.hasCached && len(st.timings) == 0 {
+		return meta
+	}
+	m := meta[:len(meta)-1]
+	if n := st.roleOnly + st.empty + st.finishOnly + st.noChoices; n > 0 {
+		m = append(m, `,"stream":{`...)
+		sep := false
+		for _, f := range []struct {
+			k string
+			v int
+		}{{"role_only", st.roleOnly}, {"empty", st.empty}, {"finish_only", st.finishOnly}, {"no_choices", st.noChoices}} {
+			if f.v == 0 {
+				continue
+			}
+			if sep {
+				m = append(m, ',')
+			}
+			sep = true
+			m = append(m, '"')
+			m = append(m, f.k...)
+			m = append(m, `":`...)
+			m = strconv.AppendInt(m, int64(f.v), 10)
+		}
+		m = append(m, '}')
+	}
+	if st.hasCached {
+		m = append(m, `,"cached_tokens":`...)
+		m = strconv.AppendInt(m, int64(st.cached), 10)
+	}
+	if len(st.timings) > 0 {
+		// Compacted, so that a pretty-printed object cannot break the
+		// trace's one-line records; the values stay as sent.
+		var buf bytes.Buffer
+		if json.Compact(&buf, st.timings) == nil {
+			m = append(m, `,"server_timings":`...)
+			m = append(m, buf.Bytes()...)
 		}
 	}
+	return append(m, '}')
 }
 
 // drain reads what follows [DONE] (normally only the end of the chunked

@@ -28,7 +28,24 @@ type chunkInfo struct {
 	// message: copy (or decode) before reading on.
 	textStart, textEnd int
 	textEscaped        bool
+
+	role      bool // some choice's delta has a non-null "role"
+	reasoning bool // some choice's delta has non-empty reasoning text
+
+	// cached is the prompt tokens the server reports as cached:
+	// usage.prompt_tokens_details.cached_tokens, else llama.cpp's
+	// timings.cache_n; hasCached says one was present.
+	cached    int
+	hasCached bool
+	// timings is llama.cpp's "timings" object, as the span
+	// [timingsStart, timingsEnd) of the message, when present.
+	timingsStart, timingsEnd int
 }
+
+// hasText says the chunk carries output text: only such a chunk is an
+// event. A role-only chunk, an empty delta and a finish-only chunk carry
+// none (llama.cpp and vLLM send all three in a chat stream).
+func (c *chunkInfo) hasText() bool { return c.textEnd > c.textStart || c.reasoning }
 
 // text appends the chunk's generated text, escapes decoded as
 // encoding/json decodes them, to dst (a buffer the caller owns and
@@ -63,6 +80,8 @@ func parseChunk(b []byte) (chunkInfo, error) {
 			return p.choices(&c)
 		case "usage":
 			return p.usage(&c)
+		case "timings":
+			return p.timings(&c)
 		case "error":
 			p.WS()
 			s := p.I
@@ -140,8 +159,24 @@ func (p *chunkScanner) choices(c *chunkInfo) error {
 					return p.Skip(maxDepth)
 				}
 				return p.Object(func(key []byte) error {
-					if string(key) == "content" {
+					switch string(key) {
+					case "content":
 						return p.text(c)
+					case "role":
+						if !p.Null() {
+							c.role = true
+							return p.Skip(maxDepth)
+						}
+						return nil
+					case "reasoning_content", "reasoning":
+						if p.Peek() != '"' {
+							return p.Skip(maxDepth)
+						}
+						t, err := p.String()
+						if t.End > t.Start {
+							c.reasoning = true
+						}
+						return err
 					}
 					return p.Skip(maxDepth)
 				})
@@ -188,26 +223,74 @@ func (p *chunkScanner) usage(c *chunkInfo) error {
 		case "prompt_tokens":
 		case "completion_tokens":
 			dst = &c.completed
+		case "prompt_tokens_details":
+			if p.Peek() != '{' {
+				return p.Skip(maxDepth)
+			}
+			return p.Object(func(key []byte) error {
+				if string(key) != "cached_tokens" {
+					return p.Skip(maxDepth)
+				}
+				if p.Null() {
+					return nil
+				}
+				c.hasCached = true
+				return p.whole(key, &c.cached)
+			})
 		default:
 			return p.Skip(maxDepth)
 		}
 		if p.Null() {
 			return nil
 		}
-		if c := p.Peek(); !(c == '-' || '0' <= c && c <= '9') {
-			return p.Fail(string(key) + " is not a number")
-		}
-		at := p.I
-		n, err := p.Number()
-		if err != nil {
-			return err
-		}
-		v, ok := n.Int()
-		if !ok {
-			p.I = at
-			return p.Fail(string(key) + " is not a whole number")
-		}
-		*dst = v
-		return nil
+		return p.whole(key, dst)
 	})
+}
+
+// whole scans a whole number into dst.
+func (p *chunkScanner) whole(key []byte, dst *int) error {
+	if c := p.Peek(); !(c == '-' || '0' <= c && c <= '9') {
+		return p.Fail(string(key) + " is not a number")
+	}
+	at := p.I
+	n, err := p.Number()
+	if err != nil {
+		return err
+	}
+	v, ok := n.Int()
+	if !ok {
+		p.I = at
+		return p.Fail(string(key) + " is not a whole number")
+	}
+	*dst = v
+	return nil
+}
+
+// timings scans llama.cpp's "timings" object: its span is kept as sent
+// (meta.server_timings), and its cache_n stands for the cached prompt
+// tokens when usage does not say.
+func (p *chunkScanner) timings(c *chunkInfo) error {
+	if p.Null() {
+		return nil
+	}
+	if p.Peek() != '{' {
+		return p.Skip(maxDepth)
+	}
+	start := p.I
+	cacheN, has := 0, false
+	err := p.Object(func(key []byte) error {
+		if string(key) != "cache_n" || p.Null() {
+			return p.Skip(maxDepth)
+		}
+		has = true
+		return p.whole(key, &cacheN)
+	})
+	if err != nil {
+		return err
+	}
+	c.timingsStart, c.timingsEnd = start, p.I
+	if has && !c.hasCached {
+		c.cached, c.hasCached = cacheN, true
+	}
+	return nil
 }

@@ -181,6 +181,7 @@ type runner struct {
 	ctx      context.Context
 	start    time.Time
 	client   *http.Client
+	fresh    *http.Client // no connection reuse: for a retry after a dead pooled connection
 	endpoint string
 	chat     bool
 	end      time.Duration // no request is scheduled at or after start+end
@@ -351,10 +352,18 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 			dur = time.Millisecond
 		}
 	}
+	fresh := client
+	if t, ok := client.Transport.(*http.Transport); ok {
+		t = t.Clone()
+		t.DisableKeepAlives = true
+		fresh = &http.Client{Transport: t, CheckRedirect: client.CheckRedirect, Jar: client.Jar}
+		defer t.CloseIdleConnections()
+	}
 	r := &runner{
 		cfg:      cfg,
 		ctx:      ctx,
 		client:   client,
+		fresh:    fresh,
 		chat:     cfg.API == "chat",
 		end:      cfg.Warmup + dur,
 		out:      make(chan *trace.Attempt, 1024),
@@ -499,9 +508,9 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		"retry_on":         "connect_error, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
 		"seed":             c.Seed,
 		"clock":            "client monotonic clock, ms since the run start, stamped when each SSE message is complete",
-		"ttft_rule":        "first SSE data message whose JSON has a non-empty choices array (as vLLM's client)",
+		"ttft_rule":        "first SSE data message that carries output text (a non-empty text, delta.content or reasoning); role-only, empty and finish-only chunks are not events (counted in meta.stream)",
 		"interval_unit":    "event",
-		"event_tokens":     "from per-chunk usage.completion_tokens when the server sends it, else 1 per event",
+		"event_tokens":     "from per-chunk usage.completion_tokens when the server sends usage on every chunk, else 1 per event; a stream's final cumulative usage is its output_tokens, not one event's",
 		"continuous_usage": c.ContinuousUsage,
 		"ok_rule":          "HTTP 2xx and a stream ending in [DONE] (or a clean end after a finish_reason) with at least one event",
 	}

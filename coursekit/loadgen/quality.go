@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -105,7 +106,31 @@ func (r *runner) judge(f finished) {
 	m := f.a.Meta[:len(f.a.Meta)-1] // drop the closing brace
 	m = append(m, `,"judge":`...)
 	m = append(m, verdict...)
-	f.a.Meta = append(m, '}')
+	f.a.Meta = append(appendAnswer(m, *f.text), '}')
+}
+
+// maxAnswer bounds meta.answer, so that long answers cannot swell a trace.
+const maxAnswer = 2000
+
+// appendAnswer adds the judged answer text as ,"answer":"…", cut to at
+// most maxAnswer bytes on a UTF-8 boundary, with "answer_truncated":true
+// when cut, so that a reader can check the verdict against the answer.
+func appendAnswer(m, text []byte) []byte {
+	cut := len(text) > maxAnswer
+	if cut {
+		n := maxAnswer
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text = text[:n]
+	}
+	b, _ := json.Marshal(string(text))
+	m = append(m, `,"answer":`...)
+	m = append(m, b...)
+	if cut {
+		m = append(m, `,"answer_truncated":true`...)
+	}
+	return m
 }
 
 // appendPromptRef adds the dataset item an attempt sent to its meta.

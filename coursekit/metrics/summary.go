@@ -32,6 +32,7 @@ type Accumulator struct {
 	passes, fails, unrated, ttftMissing   int64
 	outcomes                              [trace.InFlight + 1]int64
 	events, tokens, multiEvents           int64
+	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
 
 	ttft, e2e, itl, tpot samples
@@ -91,6 +92,10 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.maxTokens = max(acc.maxTokens, e.Tokens)
 		}
 		acc.events += int64(len(a.Events))
+		if a.OutputTokens > 0 {
+			acc.usageTokens += int64(a.OutputTokens)
+			acc.usageEventTokens += int64(a.StreamedTokens())
+		}
 		switch a.Quality {
 		case trace.Pass:
 			acc.passes++
@@ -152,6 +157,7 @@ func (acc *Accumulator) Summary() *Summary {
 	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
+	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
 	if s.Requests > 0 {
 		v := float64(s.Attempts) / float64(s.Requests)
 		s.RetryAmplification = &v

@@ -104,6 +104,10 @@ type Summary struct {
 		Tokens           int64 `json:"tokens"`
 		MultiTokenEvents int64 `json:"multi_token_events"`
 		MaxTokensPerEvt  int   `json:"max_tokens_per_event"`
+		// UsageTokens is the servers' output_tokens over the successes that
+		// report it; UsageEventTokens is what their events carry.
+		UsageTokens      int64 `json:"usage_output_tokens"`
+		UsageEventTokens int64 `json:"usage_event_tokens"`
 	} `json:"streamed_events"`
 	RetryAmplification *float64        `json:"retry_amplification"`
 	WindowCost         *float64        `json:"window_cost"`
