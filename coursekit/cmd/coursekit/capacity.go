@@ -103,7 +103,7 @@ func capacityText(r *capacity.Result) string {
 	}
 	p("容量搜索：联合合格（完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", r.SLOTTFTMS, r.Target*100)
 	for _, s := range r.Steps {
-		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %g s，延长 %d 次）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended)
+		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended)
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {
