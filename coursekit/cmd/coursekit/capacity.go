@@ -25,7 +25,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.Bench.PromptTokens, "prompt-tokens", 32, "prompt length in words (generated prompts)")
 	fs.DurationVar(&c.Bench.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
 	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of every step's Poisson schedule and of --dataset arith")
-	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file (see bench); without it every answer is unrated and nothing qualifies")
+	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated, nothing qualifies)")
 	slo := fs.Duration("slo-ttft", time.Second, "TTFT SLO of joint qualification")
 	fs.Float64Var(&c.Target, "target", 0.9, "share of all attempts in a step's window that must qualify, in (0, 1]")
 	fs.Float64Var(&c.StartRate, "start-rate", 1, "first step's open-loop rate, requests/s")
@@ -35,7 +35,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.Warmup, "warmup", 2*time.Second, "warm-up of every step, sent and recorded, not measured")
 	fs.DurationVar(&c.StepDuration, "step-duration", 10*time.Second, "first window of every step")
 	fs.DurationVar(&c.StepMaxDuration, "step-max-duration", 40*time.Second, "an undecided step is re-run with a doubled window up to this")
-	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces (one per run, never overwritten; required)")
+	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces, one per run, never overwritten (required; no default)")
 	format := fs.String("format", "text", "text or json")
 	pos, err := parse(fs, args)
 	if err != nil {
