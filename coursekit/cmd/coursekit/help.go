@@ -141,6 +141,25 @@ var docs = []cmdDoc{
 		metavars: map[string]string{"out": "FILE", "replay": "TRACE", "cpuprofile": "FILE", "api-key-env": "VAR", "arrival": "KIND", "dataset": "NAME|FILE"},
 	},
 	{
+		name:    "capacity",
+		purpose: "search the open-loop rate for the highest at which joint qualification meets a target",
+		usage:   []string{"capacity [flags] --dataset NAME|FILE --slo-ttft D --target F --out DIR"},
+		details: "Each step is a bench run with warm-up and window, its trace kept in --out; its verdict comes from\n" +
+			"the 95 % Wilson interval of qualified / attempts (failures included): meets, fails or undecided.",
+		groups: []flagGroup{
+			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "timeout", "dataset", "seed"}},
+			{"qualification", []string{"slo-ttft", "target"}},
+			{"search", []string{"start-rate", "max-rate", "growth", "resolution", "warmup", "step-duration", "step-max-duration"}},
+			{"output", []string{"out", "format"}},
+		},
+		examples: []string{
+			"coursekit capacity --url http://127.0.0.1:8000 --dataset arith --slo-ttft 1s --target 0.9 --out steps",
+			"coursekit capacity --dataset arith --start-rate 5 --resolution 2 --format json --out steps > capacity.json",
+		},
+		values:   map[string][]string{"api": {"completions", "chat"}, "format": {"text", "json"}},
+		metavars: map[string]string{"out": "DIR", "dataset": "NAME|FILE"},
+	},
+	{
 		name:    "import",
 		purpose: "convert another tool's result file to a trace and print its numbers beside the card",
 		usage:   []string{"import --from TOOL [flags] FILE"},

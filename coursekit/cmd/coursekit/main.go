@@ -87,6 +87,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		err = cmdSim(args[1:], stdout, stderr)
 	case "bench":
 		err = cmdBench(args[1:], stdout, stderr)
+	case "capacity":
+		err = cmdCapacity(args[1:], stdout, stderr)
 	case "import":
 		err = cmdImport(args[1:], stdout, stderr)
 	case "completion":

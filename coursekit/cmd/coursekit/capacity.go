@@ -1,0 +1,125 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+func cmdCapacity(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
+	var c capacity.Config
+	fs.StringVar(&c.Bench.URL, "url", "http://127.0.0.1:8000", "base URL of an OpenAI-compatible server")
+	fs.StringVar(&c.Bench.API, "api", "completions", "completions or chat")
+	fs.StringVar(&c.Bench.Model, "model", "", "model to request (default: the first in /v1/models)")
+	fs.IntVar(&c.Bench.MaxTokens, "max-tokens", 64, "max_tokens of every request")
+	fs.IntVar(&c.Bench.PromptTokens, "prompt-tokens", 32, "prompt length in words (generated prompts)")
+	fs.DurationVar(&c.Bench.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
+	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of every step's Poisson schedule and of --dataset arith")
+	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated, nothing qualifies)")
+	slo := fs.Duration("slo-ttft", time.Second, "TTFT SLO of joint qualification")
+	fs.Float64Var(&c.Target, "target", 0.9, "share of all attempts in a step's window that must qualify, in (0, 1]")
+	fs.Float64Var(&c.StartRate, "start-rate", 1, "first step's open-loop rate, requests/s")
+	fs.Float64Var(&c.MaxRate, "max-rate", 1000, "highest rate searched, requests/s")
+	fs.Float64Var(&c.Growth, "growth", 2, "factor between steps until one does not meet")
+	fs.Float64Var(&c.Resolution, "resolution", 1, "bisect until the rates meeting and not meeting are this close, requests/s")
+	fs.DurationVar(&c.Warmup, "warmup", 2*time.Second, "warm-up of every step, sent and recorded, not measured")
+	fs.DurationVar(&c.StepDuration, "step-duration", 10*time.Second, "first window of every step")
+	fs.DurationVar(&c.StepMaxDuration, "step-max-duration", 40*time.Second, "an undecided step is re-run with a doubled window up to this")
+	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces, one per run, never overwritten (required; no default)")
+	format := fs.String("format", "text", "text or json")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("capacity: unexpected argument %q", pos[0])
+	}
+	if *format != "text" && *format != "json" {
+		return usagef("capacity: unknown --format %q (want text or json)", *format)
+	}
+	if c.OutDir == "" {
+		return usagef("capacity: --out DIR is required (each step's trace is kept there)")
+	}
+	if u, err := url.Parse(c.Bench.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("capacity: --url %q is not an http(s) URL", c.Bench.URL)
+	}
+	c.SLOTTFTMS = float64(*slo) / float64(time.Millisecond)
+	if *ds != "" {
+		if c.Bench.Dataset, err = dataset.Load(*ds, c.Bench.Seed); err != nil {
+			if trace.IsBadInput(err) || os.IsNotExist(err) {
+				return err
+			}
+			return usagef("capacity: %v", err)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return usagef("capacity: %v", err)
+	}
+	c.OnStep = func(s capacity.Step) {
+		fmt.Fprintf(stderr, "coursekit capacity: %g req/s: %d/%d qualified, %s (%s), %s\n", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	res, err := capacity.Search(ctx, c)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	_, err = io.WriteString(stdout, capacityText(res))
+	return err
+}
+
+var verdictZH = map[string]string{
+	capacity.Meets:       "达标",
+	capacity.Fails:       "不达标",
+	capacity.Undecided:   "尚无定论",
+	capacity.Interrupted: "被中断",
+}
+
+// capacityText is the search in Chinese: the answer with its interval, the
+// steps and the time spent.
+func capacityText(r *capacity.Result) string {
+	var b strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	pc := func(v *float64) string {
+		if v == nil {
+			return "无"
+		}
+		return fmt.Sprintf("%.1f%%", *v*100)
+	}
+	p("容量搜索：联合合格（完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", r.SLOTTFTMS, r.Target*100)
+	for _, s := range r.Steps {
+		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended)
+	}
+	var ans *capacity.Step
+	for i := range r.Steps {
+		if r.MaxRateMeeting != nil && r.Steps[i].Rate == *r.MaxRateMeeting {
+			ans = &r.Steps[i]
+		}
+	}
+	switch {
+	case ans == nil:
+		p("结论：搜索过的速率没有一个达标。")
+	default:
+		p("结论：达标的最高速率是 %g 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", ans.Rate, pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+	}
+	if r.Provisional {
+		p("注意：搜索被中断，这只是暂定答案；已完成的步骤都保留了。")
+	}
+	p("共 %d 步，用时 %.1f s。", len(r.Steps), r.ElapsedS)
+	return b.String()
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A search against a simulator of known capacity (2 slots × 10 tokens ×
+// 2 ms: 100 req/s) prints the issue's JSON, and every step's trace
+// recomputes with `coursekit card` to that step's attempts and qualified.
+func TestCapacityJSONAndTracesRecompute(t *testing.T) {
+	addr := startSimCLI(t, "--max-batch", "2", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "10")
+	dir := t.TempDir()
+	ds := filepath.Join(dir, "any.jsonl")
+	if err := os.WriteFile(ds, []byte(`{"prompt": "say anything", "expect": {"regex": "\\S"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "steps")
+	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--dataset", ds, "--max-tokens", "10", "--slo-ttft", "100ms",
+		"--target", "0.9", "--start-rate", "40", "--max-rate", "400", "--resolution", "30", "--warmup", "200ms",
+		"--step-duration", "1s", "--step-max-duration", "1s", "--format", "json", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Target     float64  `json:"target"`
+		SLO        float64  `json:"slo_ttft_ms"`
+		Confidence float64  `json:"confidence"`
+		Method     string   `json:"method"`
+		MaxRate    *float64 `json:"max_rate_meeting"`
+		Steps      []struct {
+			Rate                float64
+			Attempts, Qualified int64
+			Verdict, Trace      string
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Target != 0.9 || res.SLO != 100 || res.Confidence != 0.95 || res.Method != "wilson" || len(res.Steps) < 2 {
+		t.Fatalf("result header %+v", res)
+	}
+	if res.MaxRate == nil || *res.MaxRate >= 100 {
+		t.Errorf("answer %v, want below the saturation of 100 req/s", res.MaxRate)
+	}
+	for _, s := range res.Steps {
+		code, card, errs := runCLI(t, "card", "--slo-ttft", "100ms", "--format", "json", s.Trace)
+		if code != 0 {
+			t.Fatalf("card %s: %s", s.Trace, errs)
+		}
+		var c struct {
+			Attempts   int64 `json:"attempts"`
+			Conditions []struct {
+				Qualified int64 `json:"qualified"`
+			} `json:"conditions"`
+		}
+		if err := json.Unmarshal([]byte(card), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Attempts != s.Attempts || c.Conditions[0].Qualified != s.Qualified {
+			t.Errorf("step %g: card says %d/%d, search says %d/%d", s.Rate, c.Conditions[0].Qualified, c.Attempts, s.Qualified, s.Attempts)
+		}
+		if !strings.HasPrefix(s.Trace, out) {
+			t.Errorf("trace %s outside --out", s.Trace)
+		}
+	}
+}
+
+// Bad input is refused before any load: a target outside (0, 1], a
+// resolution wider than the range, a server that is down.
+func TestCapacityBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "0", "--out", dir}, "outside (0, 1]"},
+		{[]string{"--resolution", "5000", "--out", dir}, "not smaller than the searched range"},
+		{[]string{"--url", "http://127.0.0.1:1", "--out", dir}, "not answering"},
+	} {
+		code, _, errs := runCLI(t, append([]string{"capacity"}, c.args...)...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
+		}
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("%d files written before the error", len(files))
+	}
+}
