@@ -219,6 +219,12 @@ func Assign(key []byte, roster *Roster, release []byte, notebookName, outDir str
 	if notebookName == "" || filepath.Base(notebookName) != notebookName {
 		return nil, fmt.Errorf("assign: notebook name %q must be a plain file name", notebookName)
 	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeReleaseMarker(key, outDir); err != nil {
+		return nil, err
+	}
 	var out []Assignment
 	for _, l := range roster.Learners {
 		v, err := Variant(key, l.ID)

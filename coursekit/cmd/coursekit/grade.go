@@ -25,6 +25,7 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (required)")
 	keyFile := fs.String("key-file", "", "the instructor's secret key file, kept for grading (required)")
 	out := fs.String("out", "", "output directory: one folder per learner (required)")
+	force := fs.Bool("force", false, "write over a release made with another key (default: refuse)")
 	nbPath := fs.String("notebook", "", "the deliverable notebook to release (default: unit 01's "+course.DeliverableName+" as built into coursekit, so assign works from any directory)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -48,6 +49,11 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if !*force {
+		if err := grade.CheckRelease(key, roster, name, *out); err != nil {
+			return usagef("assign: %v", err)
+		}
+	}
 	as, err := grade.Assign(key, roster, release, name, *out)
 	if err != nil {
 		return usagef("assign: %v", err)
@@ -56,6 +62,27 @@ func cmdAssign(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s\t%s\t%s\n", a.Learner, a.Notebook, a.Trace)
 	}
 	fmt.Fprintf(stdout, "assigned %d learners into %s\n", len(as), *out)
+	return nil
+}
+
+// cmdKey makes the instructor's key.
+//
+//	coursekit key new FILE
+//
+// It refuses to overwrite an existing file.
+func cmdKey(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("key", flag.ContinueOnError)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 || pos[0] != "new" {
+		return usagef("key: want: key new FILE")
+	}
+	if err := grade.NewKeyFile(pos[1]); err != nil {
+		return usagef("key: %v", err)
+	}
+	fmt.Fprintf(stdout, "wrote a new key to %s (mode 0600): keep it for grading, never hand it out\n", pos[1])
 	return nil
 }
 

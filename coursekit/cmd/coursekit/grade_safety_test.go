@@ -351,3 +351,40 @@ func TestGradeCLILoudFailures(t *testing.T) {
 		t.Errorf("missing engine: exit %d\n%s%s", code, o, e)
 	}
 }
+
+// assign refuses to write over a release made with another key (unless
+// --force); `coursekit key new` refuses to overwrite a key.
+func TestAssignAndKeyNeverOverwrite(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\n", nil)
+	before, _ := os.ReadFile(filepath.Join(c.rel, "alice", "06-deliverable.ipynb"))
+	other := filepath.Join(c.dir, "OTHER")
+	if code, o, e := runCLI(t, "key", "new", other); code != 0 || !strings.Contains(o, "wrote a new key") {
+		t.Fatalf("key new: exit %d\n%s%s", code, o, e)
+	}
+	k, _ := os.ReadFile(other)
+	if code, _, e := runCLI(t, "key", "new", other); code != 2 || !strings.Contains(e, "already exists") {
+		t.Errorf("key new over a key: exit %d %s", code, e)
+	}
+	if k2, _ := os.ReadFile(other); string(k2) != string(k) {
+		t.Error("key new overwrote the key")
+	}
+	code, o, e := runCLI(t, "assign", "--roster", c.roster, "--key-file", other, "--out", c.rel, "--notebook", deliverable)
+	if code != 2 || !strings.Contains(e, "another key") {
+		t.Errorf("assign with another key: exit %d\n%s%s", code, o, e)
+	}
+	if after, _ := os.ReadFile(filepath.Join(c.rel, "alice", "06-deliverable.ipynb")); string(after) != string(before) {
+		t.Error("assign with another key overwrote alice's notebook")
+	}
+	// The same key again is fine (e.g. a learner added to the roster).
+	if code, o, e := runCLI(t, "assign", "--roster", c.roster, "--key-file", c.key, "--out", c.rel, "--notebook", deliverable); code != 0 {
+		t.Errorf("assign again with the same key: exit %d\n%s%s", code, o, e)
+	}
+	// A release from before the marker: the notebooks' records decide.
+	os.Remove(filepath.Join(c.rel, grade.ReleaseMarker))
+	if code, _, e := runCLI(t, "assign", "--roster", c.roster, "--key-file", other, "--out", c.rel, "--notebook", deliverable); code != 2 || !strings.Contains(e, "another key") {
+		t.Errorf("assign over an unmarked release: exit %d %s", code, e)
+	}
+	if code, o, e := runCLI(t, "assign", "--force", "--roster", c.roster, "--key-file", other, "--out", c.rel, "--notebook", deliverable); code != 0 {
+		t.Errorf("--force: exit %d\n%s%s", code, o, e)
+	}
+}

@@ -175,6 +175,12 @@ var docs = []cmdDoc{
 		metavars: map[string]string{"from": "TOOL", "o": "FILE", "summary": "FILE", "dataset": "NAME|FILE"},
 	},
 	{
+		name:     "key",
+		purpose:  "make the instructor's secret key file (refuses to overwrite one)",
+		usage:    []string{"key new FILE"},
+		examples: []string{"coursekit key new course.key", "coursekit key new unit02.key"},
+	},
+	{
 		name:     "assign",
 		purpose:  "release the deliverable: per learner, a variant trace and a signed copy of the notebook",
 		usage:    []string{"assign --roster ROSTER --key-file KEY --out DIR [flags]"},

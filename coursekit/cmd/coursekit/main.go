@@ -79,6 +79,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		err = cmdReport(args[1:], stdout)
 	case "assign":
 		err = cmdAssign(args[1:], stdout)
+	case "key":
+		err = cmdKey(args[1:], stdout)
 	case "grade":
 		err = cmdGrade(args[1:], stdout, stderr)
 	case "collect":

@@ -1,0 +1,73 @@
+package grade
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReleaseMarker is the file Assign writes into its DIR: the fingerprint of
+// the key the release was made with (never the key), so that a second
+// assign with another key does not silently overwrite every learner's
+// notebook and trace.
+const ReleaseMarker = ".coursekit-release"
+
+// KeyFingerprint names a key without revealing it.
+func KeyFingerprint(key []byte) string {
+	return hex.EncodeToString(mac(key, "coursekit.key-fingerprint/v1")[:8])
+}
+
+// CheckRelease reports whether assign may write into outDir with key: the
+// folder is new, or was released with the same key (by its marker, or, for
+// a release without one, by the first learner notebook found there).
+func CheckRelease(key []byte, roster *Roster, notebookName, outDir string) error {
+	fp := KeyFingerprint(key)
+	if b, err := os.ReadFile(filepath.Join(outDir, ReleaseMarker)); err == nil {
+		if got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "key_fingerprint=")); got != fp {
+			return fmt.Errorf("%s was released with another key (fingerprint %s, this key's is %s): assigning again would overwrite every learner's notebook and trace with ones the earlier key cannot grade. Use the key of that release, another --out, or --force", outDir, got, fp)
+		}
+		return nil
+	}
+	for _, l := range roster.Learners {
+		b, err := os.ReadFile(filepath.Join(outDir, l.ID, notebookName))
+		if err != nil {
+			continue
+		}
+		if nb, err := ParseNotebook(b); err == nil && nb.Assignment != nil && !nb.Assignment.Verify(key) {
+			return fmt.Errorf("%s: its release record does not verify with this key: %s was released with another key. Use the key of that release, another --out, or --force", filepath.Join(outDir, l.ID, notebookName), outDir)
+		}
+		return nil
+	}
+	return nil
+}
+
+func writeReleaseMarker(key []byte, outDir string) error {
+	return os.WriteFile(filepath.Join(outDir, ReleaseMarker), []byte("key_fingerprint="+KeyFingerprint(key)+"\n"), 0o644)
+}
+
+// NewKeyFile writes a new random key (32 bytes, base64) to path, and
+// refuses if path exists: overwriting a course key makes every released
+// notebook ungradable.
+func NewKeyFile(path string) error {
+	var k [32]byte
+	if _, err := rand.Read(k[:]); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%s already exists: not overwriting a key (every notebook released with it would become ungradable); choose another file name", path)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(f, base64.StdEncoding.EncodeToString(k[:])); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
