@@ -12,6 +12,7 @@ TESTS := test-go
 -include docker/hub.mk
 -include docker/text.mk
 -include docker/engine.mk
+-include docker/warehouse.mk
 
 # The deliverable notebook, filled with the reference card and with typical
 # mistakes, passes or fails its self-check for real (GoNB kernel from lab.mk).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages a make target needs on the host, installed the way CI installs them.
 #
-#   bash docker/host-setup.sh GROUP...     GROUP: test | image | load
+#   bash docker/host-setup.sh GROUP...     GROUP: test | image | load | spark
 #
 #   test   chromium + CJK fonts (browser tests), python3-venv (the JupyterLab venv), zsh (the
 #          completion test)
@@ -9,6 +9,7 @@
 #          configuration these machines need (crun: "cgroups in hybrid mode not supported";
 #          runc: "setrlimit ... operation not permitted" unless default ulimits are dropped)
 #   load   stress-ng (make test-under-load), zsh (its CLI tests include the completion test)
+#   spark  OpenJDK 17 (the JVM pyspark runs in local mode: make test-spark), python3-venv
 #
 # As root it installs what is missing (apt-get, non-interactive, waiting for another apt run's
 # lock instead of failing). As another user it installs nothing: it names the missing packages
@@ -23,7 +24,8 @@ for group in "$@"; do
     test)  want+=(chromium fonts-noto-cjk fontconfig python3-venv zsh) ;;
     image) want+=(podman runc debootstrap podman-compose curl); podman_conf=1 ;;
     load)  want+=(stress-ng zsh) ;;
-    *) echo "host-setup: unknown group '$group' (want test, image or load)" >&2; exit 2 ;;
+    spark) want+=(openjdk-17-jre-headless python3-venv) ;;
+    *) echo "host-setup: unknown group '$group' (want test, image, load or spark)" >&2; exit 2 ;;
   esac
 done
 

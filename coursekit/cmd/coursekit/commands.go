@@ -12,7 +12,6 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
-	"github.com/llmperf-course/course/coursekit/trace"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
@@ -118,25 +117,6 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "coursekit gen: wrote %d attempts for %d requests to %s\n", st.Attempts, st.Requests, *out)
 	}
 	return nil
-}
-
-func cmdCSV(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("csv", flag.ContinueOnError)
-	out := fs.String("o", "", "write the CSV to FILE (default: stdout)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := oneTrace("csv", pos)
-	if err != nil {
-		return err
-	}
-	w, done, err := output(*out, stdout)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return trace.WriteCSVFile(path, w)
 }
 
 // output is FILE when -o names one, else stdout; done closes the file.

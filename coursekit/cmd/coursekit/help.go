@@ -72,12 +72,38 @@ var docs = []cmdDoc{
 	},
 	{
 		name:     "csv",
-		purpose:  "print a trace as CSV, one row per attempt (for spreadsheets and gota)",
+		purpose:  "print a trace as CSV, one row per attempt (for spreadsheets and gota); export --format csv",
 		usage:    []string{"csv [flags] TRACE"},
 		metavars: map[string]string{"o": "FILE"},
 		examples: []string{
 			"coursekit csv data/unit01/trace.jsonl",
 			"coursekit csv trace.jsonl -o attempts.csv",
+		},
+	},
+	{
+		name:    "export",
+		purpose: "write a trace as Parquet for a warehouse (or as CSV), one row per attempt",
+		usage:   []string{"export [--format parquet|csv] TRACE -o FILE"},
+		details: "Parquet keeps the trace's field names, events as a list of {t_ms, tokens} structs, null for\n" +
+			"what was not recorded, and the header line in the file's key-value metadata (llm-serving/header).",
+		metavars: map[string]string{"o": "FILE", "format": "FORMAT"},
+		values:   map[string][]string{"format": {"parquet", "csv"}},
+		examples: []string{
+			"coursekit export trace.jsonl -o attempts.parquet",
+			"coursekit export --format csv trace.jsonl -o attempts.csv",
+		},
+	},
+	{
+		name:    "sql",
+		purpose: "print the card's core as one SQL query over Parquet exports, for DuckDB or Spark",
+		usage:   []string{"sql [--dialect duckdb|spark] [--slo-ttft D ...] [--window-cost C] PARQUET..."},
+		details: "One row per --slo-ttft: attempts, failures, in-flight, outside-window, TTFT/E2E/ITL nearest-rank\n" +
+			"percentiles, qualified, goodput and cost per 1,000 qualified, equal to coursekit card's numbers.",
+		metavars: map[string]string{"dialect": "DIALECT"},
+		values:   map[string][]string{"dialect": {"duckdb", "spark"}},
+		examples: []string{
+			"coursekit sql attempts.parquet --slo-ttft 1s --slo-ttft 500ms > card.sql",
+			"coursekit sql --dialect spark part-*.parquet > card.sql",
 		},
 	},
 	{

@@ -74,7 +74,11 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "gen":
 		err = cmdGen(args[1:], stdout, stderr)
 	case "csv":
-		err = cmdCSV(args[1:], stdout)
+		err = cmdExport("csv", args[1:], stdout)
+	case "export":
+		err = cmdExport("export", args[1:], stdout)
+	case "sql":
+		err = cmdSQL(args[1:], stdout)
 	case "report":
 		err = cmdReport(args[1:], stdout)
 	case "assign":

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/llmperf-course/course/coursekit/export"
+	"github.com/llmperf-course/course/coursekit/sqlcard"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// cmdExport writes a trace as a table: Parquet for warehouses, CSV for
+// spreadsheets. `coursekit csv` is `export --format csv`.
+func cmdExport(name string, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	format := "csv"
+	if name == "export" {
+		fs.StringVar(&format, "format", "parquet", "output: parquet (one row per attempt, events as a list, header in the metadata) or csv")
+	}
+	out := fs.String("o", "", "write the table to FILE (default: stdout, CSV only)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := oneTrace(name, pos)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "parquet":
+		if *out == "" {
+			return usagef("%s: Parquet is binary: name the file with -o FILE", name)
+		}
+		return export.WriteParquetFile(path, *out)
+	case "csv":
+		if *out == "" {
+			return trace.WriteCSVFile(path, stdout)
+		}
+		return export.WriteCSVFile(path, *out)
+	}
+	return usagef("%s: unknown format %q (want parquet or csv)", name, format)
+}
+
+// cmdSQL prints the card's core as one SQL query over Parquet exports.
+func cmdSQL(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
+	dialect := fs.String("dialect", string(sqlcard.DuckDB), "SQL engine: duckdb or spark")
+	var slos sloList
+	var cost costFlag
+	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition, one output row each (repeat; default 1s)")
+	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	d, err := sqlcard.ParseDialect(*dialect)
+	if err != nil {
+		return usagef("sql: %v", err)
+	}
+	if len(pos) == 0 {
+		return usagef("sql: want one or more PARQUET files (made by coursekit export)")
+	}
+	var first *trace.Header
+	for _, p := range pos {
+		h, err := export.ReadHeader(p)
+		if err != nil {
+			return err
+		}
+		if first == nil {
+			first = h
+			continue
+		}
+		if h.Window != first.Window || !sameCost(h.WindowCost, first.WindowCost) {
+			return &trace.Error{File: p, Msg: fmt.Sprintf("its window or window_cost differs from %s's: one query computes the card of one window", pos[0])}
+		}
+	}
+	q, err := sqlcard.Query(d, pos, first, sqlcard.Options{SLOsMS: slos, WindowCost: cost.v})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, q)
+	return err
+}
+
+func sameCost(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}

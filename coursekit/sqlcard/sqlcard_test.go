@@ -1,0 +1,58 @@
+package sqlcard
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// The query selects exactly Columns, in order, in both dialects: the
+// engine tests (engine_test.go, make test-sql / test-spark) compare by them.
+func TestQuerySelectsColumns(t *testing.T) {
+	h := &trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
+	for _, d := range []Dialect{DuckDB, Spark} {
+		q, err := Query(d, []string{"it's.parquet"}, h, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sel := q[strings.LastIndex(q, "\nSELECT\n"):]
+		got := regexp.MustCompile(` AS ([a-z0-9_]+),?\n`).FindAllStringSubmatch(sel, -1)
+		if len(got) != len(Columns) {
+			t.Fatalf("%s: %d output columns, want %d:\n%s", d, len(got), len(Columns), sel)
+		}
+		for i, c := range Columns {
+			if got[i][1] != c.Name {
+				t.Errorf("%s: column %d is %s, want %s", d, i, got[i][1], c.Name)
+			}
+		}
+		if !strings.Contains(q, "CAST('1000' AS DOUBLE) AS slo_ttft_ms") {
+			t.Errorf("%s: the default SLO is not metrics.DefaultSLOMS", d)
+		}
+		if d == DuckDB && !strings.Contains(q, "'it''s.parquet'") {
+			t.Errorf("duckdb: the file name is not quoted:\n%s", q)
+		}
+	}
+	if _, err := ParseDialect("bigquery"); err == nil {
+		t.Error("bigquery accepted")
+	}
+	if _, err := Query(DuckDB, nil, h, Options{}); err == nil {
+		t.Error("a query over no file")
+	}
+}
+
+// The query's integer rank, ⌈p·n⌉ clamped to [1, n] on the query's scale, is
+// metrics.NearestRankIndex + 1.
+func TestRankFormulaIsNearestRank(t *testing.T) {
+	for _, p := range metrics.Levels {
+		scaled := scaledLevel(p)
+		for n := int64(1); n <= 5000; n++ {
+			k := min(max((scaled*n+rankScale-1)/rankScale, 1), n)
+			if want := int64(metrics.NearestRankIndex(int(n), p)) + 1; k != want {
+				t.Fatalf("p=%v n=%d: rank %d, want %d", p, n, k, want)
+			}
+		}
+	}
+}
