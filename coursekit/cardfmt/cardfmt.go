@@ -197,14 +197,14 @@ func text(s *metrics.Summary, source string) string {
 	p("  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", s.TTFTMissing)
 	p("  %s", distLine("端到端时延 E2E", s.E2E))
 	ci("    ", s.E2E)
-	p("  %s", distLine("事件间隔 ITL", s.ITL))
+	p("  %s", distLine(EventGapName(s.Event.MultiTokenEvents), s.ITL))
 	ci("    ", s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
-		p("  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 token 间隔；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
+		p("  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		p("  %s", distLine("TPOT = (E2E − TTFT) / (输出 token − 1)", s.TPOT))
 		ci("    ", s.TPOT)
 	} else if s.Event.Events > 0 {
-		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔即 token 间隔", s.Event.Events)
+		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", s.Event.Events)
 	}
 	for _, l := range ServerLines(s) {
 		p("  %s", l)
@@ -246,7 +246,7 @@ func markdown(s *metrics.Summary, source string) string {
 	ci(s.TTFT)
 	p("- %s", distLine("端到端时延 E2E", s.E2E))
 	ci(s.E2E)
-	p("- %s", distLine("事件间隔 ITL", s.ITL))
+	p("- %s", distLine(EventGapName(s.Event.MultiTokenEvents), s.ITL))
 	ci(s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
 		p("- 多 token 事件 %d 个；%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))

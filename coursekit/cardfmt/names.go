@@ -80,3 +80,14 @@ func ClockName(clock string) string {
 	}
 	return clock
 }
+
+// EventGapName labels the distribution of gaps between streamed events with
+// what was measured. The source defines ITL over adjacent output tokens, so
+// event gaps are ITL only when every event carries exactly one token; when
+// some carry several the label says that these are not ITL.
+func EventGapName(multiTokenEvents int64) string {
+	if multiTokenEvents > 0 {
+		return "事件间隔（有事件带多个 token，不是 ITL）"
+	}
+	return "事件间隔（每个事件 1 个 token，即 ITL）"
+}

@@ -87,6 +87,8 @@ func Text(v any) string {
 			return Missing
 		}
 		return Num(*x)
+	case Guess:
+		return x.String()
 	case float64:
 		return Num(x)
 	case float32:
@@ -137,19 +139,50 @@ func CompareWithin(what string, guess, actual any, relTol float64) bool {
 	if isUnset(guess) {
 		// The computed value stays hidden until there is a guess: seeing it
 		// first would turn the prediction into copying.
-		fmt.Printf("%s：你的预测 未填。请先把占位值改成你的答案，再运行本单元格（写下预测之前不显示计算结果）。\n", what)
+		change := "把占位值改成你的答案"
+		if _, ok := guess.(Guess); ok {
+			change = "把 nb.Undecided 改成 nb.Yes 或 nb.No"
+		}
+		fmt.Printf("%s：你的预测 未填。请先%s，运行预测单元格，再运行本单元格（写下预测之前不显示计算结果）。\n", what, change)
 		return false
 	}
 	agree := same(guess, actual, relTol)
-	verdict := "一致 ✓"
-	if !agree {
-		verdict = "不一致 ✗：回到上面的推理，找出差在哪一步"
+	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, Text(guess), Text(actual), verdictText(agree, guess, actual))
+	return agree
+}
+
+func verdictText(agree bool, guess, actual any) string {
+	if agree {
+		return "一致 ✓"
 	}
-	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, Text(guess), Text(actual), verdict)
+	return "不一致 ✗：回到上面的推理，找出差在哪一步"
+}
+
+// CompareDecimals is Compare for a value the exercise asks to round: the
+// guess agrees when it equals the computed value rounded half away from zero
+// to decimals places (2.857… → 2.86, so 2.86 passes and 2.9 does not). A
+// relative tolerance would let some roundings pass by luck and fail others.
+func CompareDecimals(what string, guess, actual any, decimals int) bool {
+	if isUnset(guess) {
+		return CompareWithin(what, guess, actual, 0)
+	}
+	g, gok := number(guess)
+	a, aok := number(actual)
+	if !gok || !aok {
+		return CompareWithin(what, guess, actual, 1e-3)
+	}
+	scale := math.Pow(10, float64(decimals))
+	want := math.Round(a*scale) / scale
+	agree := math.Abs(g-want) <= 1e-9*math.Max(1, math.Abs(want))
+	fmt.Printf("%s：你的预测 %s，计算结果 %s（保留 %d 位小数是 %s）。%s\n", what, Text(guess), Num(a), decimals,
+		strconv.FormatFloat(want, 'f', decimals, 64), verdictText(agree, guess, actual))
 	return agree
 }
 
 func isUnset(v any) bool {
+	if g, ok := v.(Guess); ok {
+		return g != Yes && g != No
+	}
 	if s, ok := v.(string); ok {
 		return strings.TrimSpace(s) == "" || strings.TrimSpace(s) == "?" || strings.TrimSpace(s) == "？"
 	}
@@ -176,6 +209,11 @@ func number(v any) (float64, bool) {
 }
 
 func same(a, b any, relTol float64) bool {
+	if g, ok := a.(Guess); ok {
+		if bb, ok := b.(bool); ok {
+			return (g == Yes) == bb
+		}
+	}
 	fa, oka := number(a)
 	fb, okb := number(b)
 	if oka && okb {

@@ -1,0 +1,64 @@
+package nb
+
+import "fmt"
+
+// Guess is a yes/no prediction with a third state: not made yet. A bool
+// cannot say "not made yet", so a bool prediction had to be pre-filled
+// (often with the wrong answer) and Compare would check it as if the
+// learner had guessed. The zero value is Undecided, so a field left out of
+// a literal is unset too.
+type Guess int8
+
+const (
+	// Undecided is a prediction not written yet; Compare refuses to check it
+	// and keeps the computed value hidden.
+	Undecided Guess = iota
+	// Yes predicts that the statement holds.
+	Yes
+	// No predicts that it does not.
+	No
+)
+
+// String is how a cell prints the guess: 是, 否 or 未填.
+func (g Guess) String() string {
+	switch g {
+	case Yes:
+		return "是"
+	case No:
+		return "否"
+	case Undecided:
+		return "未填"
+	}
+	return fmt.Sprintf("无效的预测（%d）：只能填 nb.Yes 或 nb.No", int8(g))
+}
+
+// Guessed reports whether every guess has been written (no Unset number,
+// no Undecided Guess, no "?" text). A cell that would show an answer calls
+// it first and shows nothing until the predictions are in, so the answer
+// is never on screen before its check. When a guess is missing it prints
+// which one, by position, and why the cell shows nothing.
+func Guessed(guesses ...any) bool {
+	var missing []int
+	for i, g := range guesses {
+		if isUnset(g) {
+			missing = append(missing, i+1)
+		}
+	}
+	if len(missing) == 0 {
+		return true
+	}
+	if len(guesses) == 1 {
+		fmt.Println("这个单元格会显示答案，所以要等你写下预测：先把上面预测单元格里的占位值改成你的答案，运行它，再运行本单元格。")
+	} else {
+		fmt.Printf("这个单元格会显示答案，所以要等你写下全部 %d 项预测（第 %s 项还没填）：先改好上面的预测单元格并运行它，再运行本单元格。\n", len(guesses), List(intsToFloats(missing), ""))
+	}
+	return false
+}
+
+func intsToFloats(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}

@@ -1,0 +1,72 @@
+package nb
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompareRefusesAnUndecidedGuessAndHidesTheAnswer(t *testing.T) {
+	var g Guess // a field left out of the literal
+	var ok bool
+	out := stdout(t, func() { ok = Compare("暂停之后 TTFT 变了吗", g, true) })
+	if ok {
+		t.Error("an undecided guess was checked as agreeing")
+	}
+	if !strings.Contains(out, "未填") || strings.Contains(out, "计算结果 ") || !strings.Contains(out, "nb.Yes 或 nb.No") {
+		t.Errorf("undecided guess: the output should say 未填 and show no answer, got %q", out)
+	}
+	for _, c := range []struct {
+		g      Guess
+		actual bool
+		agree  bool
+	}{{Yes, true, true}, {No, false, true}, {Yes, false, false}, {No, true, false}} {
+		out := stdout(t, func() { ok = Compare("q", c.g, c.actual) })
+		if ok != c.agree {
+			t.Errorf("Compare(%v, %v) = %v, want %v (%q)", c.g, c.actual, ok, c.agree, out)
+		}
+		if !strings.Contains(out, "计算结果 "+YesNo(c.actual)) {
+			t.Errorf("Compare(%v, %v) printed %q, want the answer 是/否 after the guess", c.g, c.actual, out)
+		}
+	}
+	if out := stdout(t, func() { ok = Compare("q", Guess(7), true) }); ok || !strings.Contains(out, "未填") {
+		t.Errorf("an invalid Guess must count as not written: %v %q", ok, out)
+	}
+}
+
+func TestGuessedWaitsForEveryPrediction(t *testing.T) {
+	var ok bool
+	out := stdout(t, func() { ok = Guessed(3.0, Undecided, Unset, "B") })
+	if ok {
+		t.Fatal("Guessed said yes with two guesses missing")
+	}
+	if !strings.Contains(out, "第 2、3 项") {
+		t.Errorf("Guessed should name the missing guesses by position, got %q", out)
+	}
+	if out := stdout(t, func() { ok = Guessed(3.0, No, 0, "B") }); !ok || out != "" {
+		t.Errorf("all guesses written: got %v and output %q, want true and silence", ok, out)
+	}
+	if stdout(t, func() { ok = Guessed("?") }); ok {
+		t.Error(`"?" is an unanswered quiz`)
+	}
+}
+
+func TestCompareDecimalsAppliesTheStatedRoundingRule(t *testing.T) {
+	cost := 0.02 / 7 * 1000 // 2.857142…: 2.86 is 0.1 % off, so a relative tolerance decides by luck
+	for _, c := range []struct {
+		guess float64
+		agree bool
+	}{{2.86, true}, {2.857142857, false}, {2.9, false}, {2.85, false}} {
+		var ok bool
+		out := stdout(t, func() { ok = CompareDecimals("成本", c.guess, cost, 2) })
+		if ok != c.agree {
+			t.Errorf("guess %v against %v at 2 decimals: agree = %v, want %v (%q)", c.guess, cost, ok, c.agree, out)
+		}
+		if !strings.Contains(out, "2.86") {
+			t.Errorf("the output should show the rounded answer 2.86: %q", out)
+		}
+	}
+	var ok bool
+	if out := stdout(t, func() { ok = CompareDecimals("成本", float64(Unset), cost, 2) }); ok || strings.Contains(out, "2.86") {
+		t.Errorf("unset guess: %v %q", ok, out)
+	}
+}

@@ -1,0 +1,369 @@
+package textcheck
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// The defects a reviewer found in unit 01, one test each, so that none
+// comes back: a formula broken by JSON escaping, a number that the data
+// contradict, a wrong quiz explanation, terms that drift from the source,
+// an orphaned notebook, unknown written as zero, run results stated as
+// facts, and a rounding rule nobody wrote down.
+
+// nbCells returns the cells of one notebook (by file name), in order.
+func nbCells(t *testing.T, all []cell, file string) []cell {
+	t.Helper()
+	var out []cell
+	for _, c := range all {
+		if strings.Contains(c.where, "/"+file+"[") || strings.HasPrefix(c.where, file+"[") {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no cells of %s", file)
+	}
+	return out
+}
+
+func oneCell(t *testing.T, cells []cell, needle string) cell {
+	t.Helper()
+	var hits []cell
+	for _, c := range cells {
+		if strings.Contains(c.source, needle) {
+			hits = append(hits, c)
+		}
+	}
+	if len(hits) != 1 {
+		t.Fatalf("want exactly one cell with %q, found %d", needle, len(hits))
+	}
+	return hits[0]
+}
+
+// Defect 1: JSON turned "\text" into a tab and "\frac" into a form feed.
+// A control character has no business in any cell (Go code may indent with
+// tabs); inside a formula even a tab is a broken escape.
+func TestNoControlCharacterInAnyCellOrFormula(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		for i, r := range c.source {
+			if unicode.IsControl(r) && r != '\n' && !(r == '\t' && c.kind == "code") {
+				t.Errorf("%s: control character %U at byte %d near %q", c.where, r, i, around(c.source, i))
+			}
+		}
+		if c.kind != "markdown" {
+			continue
+		}
+		for _, m := range mathSpans(c.source) {
+			if strings.ContainsFunc(m, func(r rune) bool { return unicode.IsControl(r) && r != '\n' }) {
+				t.Errorf("%s: control character inside formula %q", c.where, m)
+			}
+		}
+	}
+}
+
+// Every formula opens and closes: an odd number of unescaped $ outside code
+// leaves the rest of the cell in math mode.
+func TestFormulasAreClosed(t *testing.T) {
+	n := 0
+	for _, c := range notebookCells(t) {
+		if c.kind != "markdown" {
+			continue
+		}
+		text := codeSpans.ReplaceAllString(c.source, " ")
+		if k := strings.Count(text, "$") - strings.Count(text, `\$`); k%2 != 0 {
+			t.Errorf("%s: %d unescaped $: a formula is not closed", c.where, k)
+		}
+		n += len(mathSpans(c.source))
+	}
+	if n < 20 {
+		t.Fatalf("found only %d formulas", n)
+	}
+}
+
+var mathSpan = regexp.MustCompile(`(?s)\$\$.+?\$\$|\$[^$\n]+\$`)
+
+func mathSpans(md string) []string {
+	return mathSpan.FindAllString(codeSpans.ReplaceAllString(md, " "), -1)
+}
+
+func around(s string, i int) string {
+	return s[max(0, i-20):min(len(s), i+20)]
+}
+
+// Defect 2: exercise 3 of 04 quotes the retry amplification that 04 prints
+// from the practice data; the data decide the number, not the text.
+func TestRetryAmplificationInTheExerciseIsThePrintedValue(t *testing.T) {
+	practice, err := trace.ReadFile(coursekit.Data("unit01/practice.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := metrics.Summarize(practice, metrics.Options{})
+	if s.RetryAmplification == nil {
+		t.Fatal("the practice data have no retry amplification")
+	}
+	want := fmt.Sprintf("%.3f（%d ÷ %d）", *s.RetryAmplification, s.Attempts, s.Requests)
+	cells := nbCells(t, notebookCells(t), "04-change-one-condition.ipynb")
+	printed := oneCell(t, cells, "*s.RetryAmplification")
+	if !strings.Contains(printed.source, "%.3f") {
+		t.Errorf("%s prints the retry amplification, but not with three decimals as the exercise quotes it", printed.where)
+	}
+	ex := oneCell(t, cells, "重试放大是")
+	if !strings.Contains(ex.source, "重试放大是 "+want) {
+		t.Errorf("%s: the exercise should quote the printed retry amplification %s", ex.where, want)
+	}
+	for _, m := range regexp.MustCompile(`重试放大\D{0,4}(\d+\.\d+)`).FindAllStringSubmatch(ex.source, -1) {
+		if m[1] != fmt.Sprintf("%.3f", *s.RetryAmplification) {
+			t.Errorf("%s says 重试放大 %s; the data give %.3f", ex.where, m[1], *s.RetryAmplification)
+		}
+	}
+}
+
+// Defect 3: the quiz key of 03 is the option "all attempts", and the
+// explanation separates the two ways option A goes wrong: failures over
+// successes (a number, and a meaningless one) and failures counted among
+// the successes (error A, which gives 0).
+func TestQuizAnswerKeyAndExplanation(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	quiz := oneCell(t, cells, "> **测验**")
+	options := map[string]string{}
+	for _, m := range regexp.MustCompile(`([ABC])\. ([^；。\n]+)`).FindAllStringSubmatch(quiz.source, -1) {
+		options[m[1]] = m[2]
+	}
+	key := regexp.MustCompile(`prediction\.Denominator, "([ABC])"`).FindStringSubmatch(oneCell(t, cells, "prediction.Denominator, ").source)
+	if key == nil || !strings.Contains(options[key[1]], "全部尝试") {
+		t.Fatalf("the quiz key %v should be the option for all attempts; options %v", key, options)
+	}
+	unit, err := trace.ReadFile(coursekit.Data("unit01/trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := metrics.Summarize(unit, metrics.Options{})
+	overSuccesses := fmt.Sprintf("%d/%d = %s%%", s.Failures, s.CompleteSuccess, strconv.FormatFloat(100*float64(s.Failures)/float64(s.CompleteSuccess), 'f', -1, 64))
+	ex := oneCell(t, cells, "测验的答案是 "+key[1])
+	if !strings.Contains(ex.source, overSuccesses) {
+		t.Errorf("%s: the explanation should compute failures over successes, %s", ex.where, overSuccesses)
+	}
+	if !strings.Contains(ex.source, "错误 A") || !strings.Contains(ex.source, "只能是 0") {
+		t.Errorf("%s: the explanation should say that 0 comes only from deleting the failures (error A)", ex.where)
+	}
+	if strings.Contains(ex.source, "失败永远进不了分母，失败率只能是 0") {
+		t.Errorf("%s still says that successes as the denominator force a failure rate of 0", ex.where)
+	}
+}
+
+// Defects 4 and 5: TTFT is the first effective output; ITL is the gap
+// between adjacent output tokens, and a gap between events is named so.
+func TestGlossaryFollowsTheSourceForTTFTAndITL(t *testing.T) {
+	glossary := oneCell(t, nbCells(t, notebookCells(t), "00-runtime-check.ipynb"), "### 3.3 术语表")
+	row := func(prefix string) string {
+		for _, l := range strings.Split(glossary.source, "\n") {
+			if strings.HasPrefix(l, prefix) {
+				return l
+			}
+		}
+		t.Fatalf("%s: no glossary row %q", glossary.where, prefix)
+		return ""
+	}
+	if r := row("| 首字时延（TTFT） | time"); !strings.Contains(r, "第一次有效输出") || strings.Contains(r, "流式事件") {
+		t.Errorf("TTFT row %q: TTFT runs to the first effective output, not to the first streamed event", r)
+	}
+	if r := row("| token 间隔（ITL） |"); !strings.Contains(r, "相邻两个输出 token") {
+		t.Errorf("ITL row %q: ITL is the gap between adjacent output tokens", r)
+	}
+	if r := row("| 事件间隔 | inter-event"); strings.Contains(r, "ITL）") {
+		t.Errorf("event-gap row %q must not be named ITL", r)
+	}
+}
+
+// eventNamedITL finds text that gives the gaps between events the name ITL.
+var eventNamedITL = regexp.MustCompile(`事件间隔\s*[（(/]?\s*ITL|事件间隔\s*/\s*token 间隔|ITL\s*[（(]事件间隔|ITL\s*[=＝]\s*事件间隔`)
+
+func TestEventGapsAreNeverCalledITL(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		for _, m := range eventNamedITL.FindAllString(c.source, -1) {
+			t.Errorf("%s: %q calls event gaps ITL; ITL is the gap between output tokens", c.where, m)
+		}
+	}
+	for where, s := range goStrings(t, filepath.Join(repo, "coursekit")) {
+		for _, m := range eventNamedITL.FindAllString(s, -1) {
+			t.Errorf("%s: %q calls event gaps ITL", where, m)
+		}
+	}
+}
+
+// Defect 6: AIPerf's "ITL" divides request_latency − TTFT, and
+// request_latency stops at the last response: the course's E2E (to t_end)
+// gives 150 ms on figure 01.2, AIPerf 125 ms.
+func TestAIPerfITLIsWrittenWithRequestLatency(t *testing.T) {
+	wrong := regexp.MustCompile(`\\mathrm\{E2E\}\s*-\s*\\mathrm\{TTFT\}`)
+	n := 0
+	for _, c := range notebookCells(t) {
+		for _, sentence := range regexp.MustCompile(`[^。\n]*AIPerf[^。\n]*`).FindAllString(c.source, -1) {
+			if !strings.Contains(sentence, "ITL") || !strings.Contains(sentence, "$") {
+				continue
+			}
+			n++
+			if wrong.MatchString(sentence) {
+				t.Errorf("%s: AIPerf's ITL written with the course's E2E: %q", c.where, sentence)
+			}
+			if !strings.Contains(sentence, "request\\_latency") {
+				t.Errorf("%s: AIPerf's ITL formula should use request_latency: %q", c.where, sentence)
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("found %d formulas of AIPerf's ITL, want those of 03 and 05", n)
+	}
+}
+
+// Defect 7: 00's route table lists every notebook of the unit, the labs
+// that follow 07 included, with a time each; no notebook ends the unit
+// before the last lab; 第 08 课 is never left to be read as notebook 08;
+// sections are numbered without gaps.
+func TestRouteTableBridgesAndSections(t *testing.T) {
+	all := notebookCells(t)
+	route := oneCell(t, nbCells(t, all, "00-runtime-check.ipynb"), "### 3.2 路线与用时")
+	rows := map[string]string{}
+	for _, l := range strings.Split(route.source, "\n") {
+		if m := regexp.MustCompile(`^\| (\d\d) `).FindStringSubmatch(l); m != nil {
+			rows[m[1]] = l
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(repo, "notebooks", "unit01", "*.ipynb"))
+	if err != nil || len(files) < 8 {
+		t.Fatalf("unit01 notebooks: %v %v", files, err)
+	}
+	want := map[string]bool{"09": true, "10": true} // written by other helpers; listed ahead
+	for _, f := range files {
+		want[filepath.Base(f)[:2]] = true
+	}
+	var nums []string
+	for n := range want {
+		nums = append(nums, n)
+	}
+	sort.Strings(nums)
+	for _, n := range nums {
+		r, ok := rows[n]
+		if !ok {
+			t.Errorf("%s: the route table has no row for notebook %s", route.where, n)
+			continue
+		}
+		if !regexp.MustCompile(`约 \d+ 分钟`).MatchString(r) {
+			t.Errorf("%s: row %q gives no time", route.where, r)
+		}
+	}
+	for n, title := range map[string]string{"09": "09 实验：真实模型", "10": "10 实验：容量与置信区间"} {
+		if !strings.Contains(rows[n], title) {
+			t.Errorf("%s: row %s should read %q", route.where, n, title)
+		}
+	}
+	for _, c := range all {
+		if strings.Contains(c.source, "本单元到这里结束") {
+			t.Errorf("%s says the unit ends here, but the labs 08–10 follow", c.where)
+		}
+		if strings.Contains(c.source, "第 08 课") && !strings.Contains(c.source, "不是本单元") {
+			t.Errorf("%s names 第 08 课 without saying it is not the unit's notebook 08", c.where)
+		}
+	}
+	byNB := map[string][]cell{}
+	var order []string
+	for _, c := range all {
+		nb := c.where[:strings.LastIndex(c.where, "[")]
+		if byNB[nb] == nil {
+			order = append(order, nb)
+		}
+		byNB[nb] = append(byNB[nb], c)
+	}
+	heading := regexp.MustCompile(`(?m)^## (\d+)\. `)
+	for _, nb := range order {
+		next := 1
+		for _, c := range byNB[nb] {
+			if c.kind != "markdown" {
+				continue
+			}
+			for _, m := range heading.FindAllStringSubmatch(c.source, -1) {
+				if n, _ := strconv.Atoi(m[1]); n != next {
+					t.Errorf("%s: section %d follows section %d", c.where, n, next-1)
+				}
+				next++
+			}
+		}
+	}
+	lab08 := nbCells(t, all, "08-lab-goodput-quality.ipynb")
+	if !strings.Contains(lab08[len(lab08)-1].source, "09 实验：真实模型") {
+		t.Errorf("08 should end with the bridge to 09 实验：真实模型")
+	}
+}
+
+// Defect 8: an unrated answer is unknown, not wrong: goodput without
+// ratings is not computable, never "0".
+func TestUnratedIsNotWrittenAsZero(t *testing.T) {
+	zero := regexp.MustCompile(`goodput[^。\n]{0,6}(就是|只能报|只能是|记为|报) ?0`)
+	found := false
+	for _, c := range notebookCells(t) {
+		for _, m := range zero.FindAllString(c.source, -1) {
+			t.Errorf("%s: %q treats unknown as zero; say 无法计算", c.where, m)
+		}
+		found = found || strings.Contains(c.source, "无法计算（未评分）")
+	}
+	if !found {
+		t.Error("no cell says what to report when nothing was rated: 无法计算（未评分）")
+	}
+}
+
+// Defect 9: the source checked the docs on 2026-10-04; a later check says
+// that it re-checked, and when. Results of one run are printed by the run,
+// never announced in the text.
+func TestDatesAndRunResults(t *testing.T) {
+	date := regexp.MustCompile(`20\d\d-\d\d-\d\d`)
+	checked := 0
+	for _, c := range notebookCells(t) {
+		if c.kind != "markdown" || !strings.Contains(c.source, "核对") || !date.MatchString(c.source) {
+			continue
+		}
+		checked++
+		if !strings.Contains(c.source, "2026-10-04") || !strings.Contains(c.source, "重新核对") {
+			t.Errorf("%s dates a docs check without the source's date 2026-10-04 and the re-check", c.where)
+		}
+	}
+	if checked < 2 {
+		t.Errorf("found %d cells that date the docs check, want 00's glossary and 05", checked)
+	}
+	runResults := []string{"36 道题", "7 道被抽中", "九成出头", "接近满格", "几乎一样"}
+	for _, c := range notebookCells(t) {
+		if c.kind != "markdown" {
+			continue
+		}
+		for _, r := range runResults {
+			if strings.Contains(c.source, r) {
+				t.Errorf("%s announces a result of one run (%q): print it from the run instead", c.where, r)
+			}
+		}
+	}
+}
+
+// Defect 10: 03's exercise 1 states its rounding rule and its check applies
+// the same rule (nb.CompareDecimals), so 2.86 passes by the rule, not by luck.
+func TestRoundingRuleIsStatedAndChecked(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	ex := oneCell(t, cells, "把门槛放宽到 2 s")
+	if !strings.Contains(ex.source, "四舍五入到两位小数") {
+		t.Errorf("%s: exercise 1 gives no rounding rule", ex.where)
+	}
+	check := oneCell(t, cells, "at2s.CostPer1000, ")
+	for _, field := range []string{"at2s.GoodputPerS", "at2s.CostPer1000"} {
+		if !regexp.MustCompile(`nb\.CompareDecimals\([^\n]*` + regexp.QuoteMeta(field) + `[^\n]*, 2\)`).MatchString(check.source) {
+			t.Errorf("%s: %s should be checked with nb.CompareDecimals(…, 2), the stated rule", check.where, field)
+		}
+	}
+}
