@@ -56,6 +56,14 @@ func TestColdWarmAndTables(t *testing.T) {
 		t.Errorf("output token/s %v: want 6 tokens / 2 s", v)
 	}
 	rows := EngineTable(r)
+	if rows[0][3] != "token 间隔（ITL）P50" {
+		t.Errorf("one token per event: the gap column %q should be ITL", rows[0][3])
+	}
+	r.Trace.Attempts[0].Events[0].Tokens = 2
+	if h := EngineTable(r)[0][3]; !strings.Contains(h, "不是 ITL") {
+		t.Errorf("a two-token event: the gap column %q must not be called ITL", h)
+	}
+	r.Trace.Attempts[0].Events[0].Tokens = 1
 	if got := strings.Join(rows[1], "|"); !strings.Contains(got, "3 / 4") || !strings.Contains(got, "1 / 3") || !strings.Contains(got, "2 / 3") {
 		t.Errorf("table row %q", got)
 	}
