@@ -211,6 +211,30 @@ grep -q "nbrun: $nb_count passed, 0 failed" "$OUT/notebooks.log" \
 report "notebooks: $nb_count executed offline in ${nb_s} s (podman run --rm --network none ... nbrun.py, container start included)"
 grep -E '^ *whole notebook|^== ' "$OUT/notebooks.log" | sed 's/^/   /' | tee -a "$REPORT"
 
+step "the real engine: offline, as the learner, bound to 127.0.0.1 only, Ctrl-C stops it"
+# /proc/net/tcp{,6} list every listening socket (state 0A) of the container: all must be 127.0.0.1.
+t0=$(date +%s.%N)
+if ! podman run --rm --network none "$IMAGE" sh -c '
+    course-engine --port 8090 >/tmp/engine.out 2>/tmp/engine.err & pid=$!
+    i=0; until grep -q "engine: ready" /tmp/engine.out; do
+      i=$((i + 1)); [ $i -le 1200 ] && kill -0 $pid 2>/dev/null || { cat /tmp/engine.err; exit 1; }; sleep 0.1; done
+    cat /tmp/engine.out; echo "user $(id -un)"
+    python3 -c "import urllib.request as u; print(u.urlopen(\"http://127.0.0.1:8090/v1/models\").read().decode()[:60])"
+    awk "FNR > 1 && \$4 == \"0A\" { print \"listen\", \$2 }" /proc/net/tcp /proc/net/tcp6
+    kill -INT $pid; wait $pid; echo "engine exit $?"' >"$OUT/engine.log" 2>&1; then
+  cat "$OUT/engine.log"; fail "the engine did not start in the image (log: $OUT/engine.log)"
+fi
+cat "$OUT/engine.log" | sed 's/^/   /'
+grep -q '^engine: ready on http://127.0.0.1:8090' "$OUT/engine.log" || fail "no ready line from the engine"
+grep -q '^user learner$' "$OUT/engine.log" || fail "the engine did not run as the learner"
+grep -q '"smollm2-135m"' "$OUT/engine.log" || fail "/v1/models does not name smollm2-135m"
+grep -q '^engine exit 0$' "$OUT/engine.log" || fail "the engine did not exit 0 on SIGINT"
+bad=$(grep '^listen ' "$OUT/engine.log" | grep -v ' 0100007F:' || true)
+[ -z "$bad" ] && grep -q '^listen 0100007F:1F9A' "$OUT/engine.log" || fail "the engine listens beyond 127.0.0.1:8090: $bad"
+engine_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+report "engine: ready offline in the image, 127.0.0.1 only; container start to stop ${engine_s} s ($(grep -o 'loaded in [0-9.]* s' "$OUT/engine.log"))"
+ok "the real engine runs offline as the learner on 127.0.0.1 only"
+
 step "a broken notebook fails the run (the checker is live)"
 if podman run --rm --network none -i "$IMAGE" sh -c '
     set -e; d=$(mktemp -d); python3 - "$d/broken.ipynb" <<EOF

@@ -367,3 +367,20 @@ func TestRoundingRuleIsStatedAndChecked(t *testing.T) {
 		}
 	}
 }
+
+// prefilledGuess finds a yes/no prediction written as a bool: a bool has no
+// "not made yet", so it starts at an answer (often the wrong one) and the
+// check then grades a guess the learner never made. nb.Guess starts at
+// nb.Undecided instead.
+var prefilledGuess = regexp.MustCompile(`(?m)^var predict\w*\s*(bool\b|=\s*(true|false)\b)|^\t\w+\s+bool\s*//|^\t\w+:\s*(true|false),\s*//\s*改成`)
+
+func TestPredictionsStartUnmade(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if c.kind != "code" || !strings.Contains(c.source, "predict") && !strings.Contains(c.source, "Prediction") {
+			continue
+		}
+		for _, m := range prefilledGuess.FindAllString(c.source, -1) {
+			t.Errorf("%s: %q pre-fills a yes/no prediction; use nb.Guess (starts at nb.Undecided)", c.where, strings.TrimSpace(m))
+		}
+	}
+}

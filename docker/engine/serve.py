@@ -102,6 +102,8 @@ def main(argv=None):
     try:
         import xllamacpp as xlc
     except ImportError as e:
+        if "libgomp" in str(e):
+            fail(f"llama.cpp needs the OpenMP runtime: {e} (Debian/Ubuntu: apt-get install libgomp1)")
         fail(f"xllamacpp is not installed in this Python ({sys.executable}): {e}; run 'make engine'")
 
     p = xlc.CommonParams()
