@@ -280,27 +280,10 @@ func (l Lab) RunEngine(name, label string, e Engine, load loadgen.Config) (*Run,
 		cond[k] = v
 	}
 	load.Conditions = cond
-	scraped := make(chan string, 1)
-	at := load.Warmup + load.Duration - cmp.Or(l.ScrapeBeforeEnd, 100*time.Millisecond)
-	scrape := time.AfterFunc(max(at, 0), func() { scraped <- scrapeMetrics(p.URL + "/metrics") })
-
-	f, err := os.Create(tracePath)
-	if err != nil {
-		scrape.Stop()
+	if err := l.record(ctx, run, load, tracePath, runPath, p.Stop); err != nil {
 		return nil, err
 	}
-	w := bufio.NewWriter(f)
-	res, runErr := loadgen.Run(ctx, load, w)
-	if !scrape.Stop() {
-		run.Metrics = <-scraped
-	} else {
-		run.Metrics = "（运行在抓取 /metrics 之前就结束了）"
-	}
-	if err := errors.Join(runErr, w.Flush(), f.Close(), p.Stop()); err != nil {
-		return nil, fmt.Errorf("lab: run %q: %w", name, err)
-	}
-	run.Sent, run.Recorded, run.LagP99MS = res.Sent, res.Recorded, res.Lag.P99
-	return run, save(run, tracePath, runPath)
+	return run, nil
 }
 
 // save writes the run's own file and reads its trace back.

@@ -149,6 +149,16 @@ func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Co
 			user(p)
 		}
 	}
+	if err := l.record(ctx, run, load, tracePath, runPath, serverDone); err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+// record sends load, writes its trace, scrapes load.URL's /metrics once
+// just before the window ends, stops the server (stop runs whatever
+// happens, so no server outlives a failed run), and saves the run.
+func (l Lab) record(ctx context.Context, run *Run, load loadgen.Config, tracePath, runPath string, stop func() error) error {
 	scraped := make(chan string, 1)
 	at := load.Warmup + load.Duration - cmp.Or(l.ScrapeBeforeEnd, 100*time.Millisecond)
 	scrape := time.AfterFunc(max(at, 0), func() { scraped <- scrapeMetrics(load.URL + "/metrics") })
@@ -156,8 +166,7 @@ func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Co
 	f, err := os.Create(tracePath)
 	if err != nil {
 		scrape.Stop()
-		serverDone()
-		return nil, err
+		return errors.Join(err, stop())
 	}
 	w := bufio.NewWriter(f)
 	res, runErr := loadgen.Run(ctx, load, w)
@@ -166,22 +175,11 @@ func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Co
 	} else {
 		run.Metrics = "（运行在抓取 /metrics 之前就结束了）"
 	}
-	err = errors.Join(runErr, w.Flush(), f.Close(), serverDone())
-	if err != nil {
-		return nil, fmt.Errorf("lab: run %q: %w", name, err)
+	if err := errors.Join(runErr, w.Flush(), f.Close(), stop()); err != nil {
+		return fmt.Errorf("lab: run %q: %w", run.Name, err)
 	}
 	run.Sent, run.Recorded, run.LagP99MS = res.Sent, res.Recorded, res.Lag.P99
-	b, err := json.Marshal(run)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(runPath, b, 0o644); err != nil {
-		return nil, err
-	}
-	if run.Trace, err = trace.ReadFile(tracePath); err != nil {
-		return nil, fmt.Errorf("lab: run %q: reading back its trace: %w", name, err)
-	}
-	return run, nil
+	return save(run, tracePath, runPath)
 }
 
 func scrapeMetrics(url string) string {
