@@ -143,8 +143,13 @@ type Condition struct {
 	RequestsQualified   int64 `json:"requests_qualified"`
 	RequestQualifiedRat Ratio `json:"request_qualified_rate"`
 	// NotQualified says why each other attempt dropped out, in the order
-	// the checks apply: complete success, then quality, then TTFT.
+	// the checks apply: complete success, then quality, then TTFT, then
+	// E2E, ITL P95 and TPOT when those SLOs are set.
 	NotQualified Drops `json:"not_qualified"`
+	// LatencySLO are the per-attempt SLOs beyond TTFT (omitted when none).
+	LatencySLO
+	// QualityRule says whether quality was required, when LatencySLO is set.
+	QualityRule string `json:"quality_rule,omitempty"`
 }
 
 // Drops counts attempts by the first joint-qualification check they fail.
@@ -153,4 +158,7 @@ type Drops struct {
 	QualityFail    int64 `json:"quality_fail"`
 	QualityUnrated int64 `json:"quality_unrated"`
 	TTFTOverSLO    int64 `json:"ttft_over_slo"`
+	E2EOverSLO     int64 `json:"e2e_over_slo,omitempty"`
+	ITLOverSLO     int64 `json:"itl_p95_over_slo,omitempty"`
+	TPOTOverSLO    int64 `json:"tpot_over_slo,omitempty"`
 }

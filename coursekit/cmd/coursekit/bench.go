@@ -44,6 +44,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
+	var slos sloFlags
+	slos.register(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -105,6 +107,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+	}
+	if slos.given() {
+		cfg.Conditions = map[string]any{"slo": slos.set()}
 	}
 	if *every > 0 {
 		cfg.ProgressEvery = *every

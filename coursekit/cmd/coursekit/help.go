@@ -50,10 +50,13 @@ var docs = []cmdDoc{
 		purpose: "compute the metrics card of a trace: denominators, TTFT, ITL, goodput, cost per 1,000 qualified",
 		usage:   []string{"card [flags] TRACE"},
 		details: "Failures stay in every denominator, a missing TTFT is missing (not 0), percentiles are\n" +
-			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.",
+			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.\n" +
+			"--slo-e2e, --slo-itl-p95 and --slo-tpot join every condition, judged per attempt; without a\n" +
+			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.",
 		examples: []string{
 			"coursekit card data/unit01/trace.jsonl",
 			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
+			"coursekit card trace.jsonl --slo-ttft 1s --slo-e2e 5s --slo-itl-p95 50ms --slo-tpot 40ms",
 			"coursekit card trace.jsonl --percentile linear --format json > card.json",
 		},
 		values:   map[string][]string{"percentile": {"nearest-rank", "linear"}, "format": {"text", "markdown", "json"}},
@@ -155,6 +158,7 @@ var docs = []cmdDoc{
 			{"closed loop", []string{"concurrency", "think-time"}},
 			{"window and timeouts", []string{"duration", "warmup", "timeout"}},
 			{"retries", []string{"retries", "retry-backoff"}},
+			{"SLOs (recorded in the header as conditions.slo; the card's default)", []string{"slo-*"}},
 			{"output", []string{"out", "progress", "cpuprofile"}},
 		},
 		examples: []string{
@@ -432,7 +436,7 @@ func metavar(d cmdDoc, f *flag.Flag) (string, string) {
 		return "", usage
 	}
 	switch f.Value.(type) {
-	case *sloList:
+	case *sloList, msFlag:
 		return "DURATION", usage
 	case *costFlag:
 		return "COST", usage

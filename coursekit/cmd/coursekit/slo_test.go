@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Without a dataset, latency SLOs give a goodput above 0: the run's SLO
+// set is in the header, and its card uses it without flags.
+func TestBenchLatencySLOWithoutJudge(t *testing.T) {
+	addr := startSimCLI(t)
+	out := filepath.Join(t.TempDir(), "slo.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "20", "--duration", "2s", "--progress", "0",
+		"--slo-ttft", "5s", "--slo-e2e", "20s", "--slo-itl-p95", "5s", "--slo-tpot", "5s", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	tr, err := trace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := metrics.HeaderSLO(&tr.Header)
+	want := metrics.SLOSet{TTFTMS: []float64{5000}, LatencySLO: metrics.LatencySLO{E2EMS: 20000, ITLP95MS: 5000, TPOTMS: 5000}}
+	if err != nil || set == nil || set.TTFTMS[0] != 5000 || set.LatencySLO != want.LatencySLO {
+		t.Fatalf("header conditions.slo = %+v, %v; want %+v", set, err, want)
+	}
+	code, js, errs := runCLI(t, "card", out, "--format", "json")
+	if code != 0 {
+		t.Fatalf("card exit %d: %s", code, errs)
+	}
+	var c metrics.Summary
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatal(err)
+	}
+	k := c.Conditions[0]
+	if k.QualityRule != metrics.QualityNotJudged || k.SLOTTFTMS != 5000 || k.LatencySLO != want.LatencySLO {
+		t.Errorf("condition %+v", k)
+	}
+	d := k.NotQualified
+	if k.Qualified == 0 || k.Qualified+d.NotComplete+d.QualityFail+d.QualityUnrated+d.TTFTOverSLO+d.E2EOverSLO+d.ITLOverSLO+d.TPOTOverSLO != c.Attempts {
+		t.Errorf("qualified %d + drops %+v must be all %d attempts, some qualified", k.Qualified, d, c.Attempts)
+	}
+	code, txt, _ := runCLI(t, "card", out)
+	if code != 0 || !strings.Contains(txt, "未评质量：只按时延判定") || !strings.Contains(txt, "逐次判定：") {
+		t.Errorf("text card does not say quality was not judged:\n%s", txt)
+	}
+}
+
+func TestCardLatencySLOFlags(t *testing.T) {
+	code, js, errs := runCLI(t, "card", "../../../data/unit01/trace.jsonl", "--format", "json", "--slo-e2e", "1s", "--slo-itl-p95", "70ms")
+	if code != 0 {
+		t.Fatalf("card exit %d: %s", code, errs)
+	}
+	var c metrics.Summary
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatal(err)
+	}
+	// The unit's trace is rated, so quality is still required; TTFT takes its default.
+	k := c.Conditions[0]
+	if len(c.Conditions) != 1 || k.SLOTTFTMS != 1000 || k.QualityRule != metrics.QualityJudged || k.LatencySLO.E2EMS != 1000 || k.LatencySLO.ITLP95MS != 70 {
+		t.Errorf("conditions %+v", c.Conditions)
+	}
+	if k.Qualified >= 5 { // 5 qualify on TTFT alone; the extra SLOs can only remove some
+		t.Errorf("qualified %d with E2E and ITL SLOs, want < 5", k.Qualified)
+	}
+	for _, bad := range [][]string{{"--slo-e2e", "0s"}, {"--slo-tpot", "fast"}, {"--slo-itl-p95", "-5ms"}} {
+		code, _, errs := runCLI(t, append([]string{"card", "../../../data/unit01/trace.jsonl"}, bad...)...)
+		if code != 2 || !strings.Contains(errs, bad[0]) {
+			t.Errorf("%v: exit %d, %s", bad, code, errs)
+		}
+	}
+}
