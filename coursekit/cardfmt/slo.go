@@ -7,9 +7,9 @@ import (
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// latencyName is "E2E ≤ 2 s ∧ ITL P95 ≤ 50 ms ∧ TPOT ≤ 40 ms/token", the
+// LatencyName is "E2E ≤ 2 s ∧ ITL P95 ≤ 50 ms ∧ TPOT ≤ 40 ms/token", the
 // SLOs beyond TTFT; "" when there are none.
-func latencyName(l metrics.LatencySLO) string {
+func LatencyName(l metrics.LatencySLO) string {
 	var parts []string
 	if l.E2EMS > 0 {
 		parts = append(parts, "E2E ≤ "+durName(l.E2EMS))
@@ -32,7 +32,7 @@ func durName(ms float64) string {
 
 // condName names a condition by all its SLOs.
 func condName(c metrics.Condition) string {
-	if l := latencyName(c.LatencySLO); l != "" {
+	if l := LatencyName(c.LatencySLO); l != "" {
 		return sloName(c.SLOTTFTMS) + " ∧ " + l
 	}
 	return sloName(c.SLOTTFTMS)

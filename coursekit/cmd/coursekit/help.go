@@ -178,7 +178,7 @@ var docs = []cmdDoc{
 			"the 95 % Wilson interval of qualified / attempts (failures included): meets, fails or undecided.",
 		groups: []flagGroup{
 			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "timeout", "dataset", "seed"}},
-			{"qualification", []string{"slo-ttft", "target"}},
+			{"qualification", []string{"slo-*", "target"}},
 			{"search", []string{"start-rate", "max-rate", "growth", "resolution", "warmup", "step-duration", "step-max-duration"}},
 			{"output", []string{"out", "format"}},
 		},

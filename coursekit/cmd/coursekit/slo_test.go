@@ -75,3 +75,45 @@ func TestCardLatencySLOFlags(t *testing.T) {
 		}
 	}
 }
+
+// capacity passes the same SLO set: without a dataset, a step qualifies on
+// latency alone, and each step's card recomputes it from conditions.slo.
+func TestCapacityLatencySLOWithoutJudge(t *testing.T) {
+	addr := startSimCLI(t, "--max-tokens", "10")
+	out := filepath.Join(t.TempDir(), "steps")
+	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--max-tokens", "10", "--slo-ttft", "5s", "--slo-e2e", "10s", "--slo-tpot", "1s",
+		"--target", "0.5", "--start-rate", "10", "--max-rate", "40", "--resolution", "20", "--warmup", "0s",
+		"--step-duration", "1s", "--step-max-duration", "1s", "--format", "json", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		metrics.LatencySLO
+		Steps []struct {
+			Attempts, Qualified int64
+			Trace               string
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.LatencySLO != (metrics.LatencySLO{E2EMS: 10000, TPOTMS: 1000}) || len(res.Steps) == 0 {
+		t.Fatalf("result %s", stdout)
+	}
+	if res.Steps[0].Qualified == 0 {
+		t.Errorf("first step: 0 of %d qualified on latency alone", res.Steps[0].Attempts)
+	}
+	for _, s := range res.Steps {
+		code, js, errs := runCLI(t, "card", "--format", "json", s.Trace)
+		if code != 0 {
+			t.Fatalf("card %s: %s", s.Trace, errs)
+		}
+		var c metrics.Summary
+		if err := json.Unmarshal([]byte(js), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Attempts != s.Attempts || c.Conditions[0].Qualified != s.Qualified || c.Conditions[0].QualityRule != metrics.QualityNotJudged {
+			t.Errorf("step card %d/%d (%s), search %d/%d", c.Conditions[0].Qualified, c.Attempts, c.Conditions[0].QualityRule, s.Qualified, s.Attempts)
+		}
+	}
+}
