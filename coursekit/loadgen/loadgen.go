@@ -78,6 +78,11 @@ type Config struct {
 	// is [Warmup, Warmup+Duration) and no request is scheduled after it.
 	Warmup   time.Duration
 	Duration time.Duration
+	// NumRequests, when positive, stops scheduling once that many business
+	// requests planned in the window have been sent (warm-up requests and
+	// retries are not counted; the retries of those requests still run). The
+	// window then ends when the last attempt ends; Duration still bounds it.
+	NumRequests int64
 	// Timeout bounds a whole attempt, send to end of stream (0: none).
 	Timeout time.Duration
 	// Retries is how many more attempts a failed request gets (connect
@@ -199,6 +204,8 @@ type runner struct {
 	out                        chan *trace.Attempt
 	jobs                       chan job      // open loop: idle workers take the next send here
 	stop                       chan struct{} // closed when the schedule is done: idle workers exit
+	windowReqs                 atomic.Int64  // business requests sent in the window, for NumRequests
+	capped                     atomic.Bool   // NumRequests was reached
 
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
@@ -233,6 +240,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("rate must be a positive number, got %g", c.Rate)
 	case c.Concurrency < 0:
 		return fmt.Errorf("concurrency must be positive, got %d", c.Concurrency)
+	case c.NumRequests < 0:
+		return fmt.Errorf("the number of requests must be positive, got %d", c.NumRequests)
 	case c.Duration <= 0 && len(c.Replay) == 0:
 		return errors.New("duration must be positive")
 	case c.Warmup < 0 || c.Timeout < 0 || c.ThinkTime < 0 || c.Retries < 0 || c.RetryBackoff < 0:
@@ -389,7 +398,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		Conditions: r.conditions(dur),
 		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
 	}
-	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned}
+	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned, NumRequests: cfg.NumRequests}
 	first, err := h.WithRunEnd(end)
 	if err != nil {
 		return nil, err
@@ -444,6 +453,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	close(r.stop)
 	r.wg.Wait()
+	drained := r.now()
 	stopJudges()
 	close(r.out)
 	<-wdone
@@ -457,6 +467,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		<-stamped // the interrupt's stamp runs on its own goroutine: wait for it
 		res.Interrupted = true
 		end.Reason, end.AtMS = trace.RunInterrupted, &stopAt
+	} else if r.capped.Load() {
+		end.Reason, end.AtMS = trace.RunNumRequests, &drained
 	}
 	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
 	res.RunEnd = end
@@ -588,8 +600,32 @@ func (r *runner) openLoop() {
 		if at >= r.end || !r.sleepUntil(at) {
 			return
 		}
+		send, more := r.take(at)
+		if !send {
+			return
+		}
 		r.dispatch(r.nextJob(math.Round(ms(at)*1e3) / 1e3))
+		if !more {
+			return
+		}
 	}
+}
+
+// take counts a business request about to be sent at at: send is false
+// once NumRequests requests of the window have been sent, more is false
+// for the last of them.
+func (r *runner) take(at time.Duration) (send, more bool) {
+	if r.cfg.NumRequests <= 0 || at < r.cfg.Warmup {
+		return true, true
+	}
+	switch n := r.windowReqs.Add(1); {
+	case n > r.cfg.NumRequests:
+		return false, false
+	case n == r.cfg.NumRequests:
+		r.capped.Store(true)
+		return true, false
+	}
+	return true, true
 }
 
 // job is one business request.
@@ -641,7 +677,15 @@ func (r *runner) closedLoop() {
 		go func() {
 			defer r.wg.Done()
 			for r.ctx.Err() == nil && time.Since(r.start) < r.end {
-				r.request(r.nextJob(r.now()))
+				now := r.now() // the planned send time counts, as in the open loop
+				send, more := r.take(time.Duration(now * 1e6))
+				if !send {
+					return
+				}
+				r.request(r.nextJob(now))
+				if !more {
+					return
+				}
 				if r.cfg.ThinkTime > 0 && !r.sleepUntil(time.Since(r.start)+r.cfg.ThinkTime) {
 					return
 				}

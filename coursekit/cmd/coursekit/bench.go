@@ -29,6 +29,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer (0: not closed loop)")
 	fs.DurationVar(&cfg.ThinkTime, "think-time", 0, "closed loop: pause of each user between answer and next request (default 0: none)")
 	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured window (after the warm-up)")
+	fs.Int64Var(&cfg.NumRequests, "num-requests", 0, "stop after this many requests planned in the window (retries and warm-up not counted; the window then ends when the last attempt ends; --duration still bounds it; default 0: no cap)")
 	fs.DurationVar(&cfg.Warmup, "warmup", 0, "warm-up before the window: sent and recorded, not measured (default 0: none)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
 	fs.IntVar(&cfg.MaxTokens, "max-tokens", 64, "max_tokens of every request")
@@ -149,6 +150,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 		switch {
+		case cfg.Dataset == nil && slos.lat.Set():
+			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
 		case cfg.Dataset == nil:
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
 		case cfg.Dataset.Rated() == 0:

@@ -156,7 +156,7 @@ var docs = []cmdDoc{
 			{"prompts and quality (judged during the run)", []string{"dataset"}},
 			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "seed"}},
 			{"closed loop", []string{"concurrency", "think-time"}},
-			{"window and timeouts", []string{"duration", "warmup", "timeout"}},
+			{"window and timeouts", []string{"duration", "num-requests", "warmup", "timeout"}},
 			{"retries", []string{"retries", "retry-backoff"}},
 			{"SLOs (recorded in the header as conditions.slo; the card's default)", []string{"slo-*"}},
 			{"output", []string{"out", "progress", "cpuprofile"}},

@@ -117,3 +117,27 @@ func TestCapacityLatencySLOWithoutJudge(t *testing.T) {
 		}
 	}
 }
+
+// --num-requests ends a bench run, and the card says which bound ended it.
+func TestBenchNumRequestsCardSaysWhichEnded(t *testing.T) {
+	addr := startSimCLI(t)
+	dir := t.TempDir()
+	capped, bounded := filepath.Join(dir, "n.jsonl"), filepath.Join(dir, "w.jsonl")
+	if code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "100", "--duration", "1m", "--num-requests", "12", "--progress", "0", "--out", capped); code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "10", "--duration", "300ms", "--num-requests", "500", "--progress", "0", "--out", bounded); code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	_, txt, _ := runCLI(t, "card", capped)
+	if !strings.Contains(txt, "全部尝试：12 次") || !strings.Contains(txt, "结束方式：发满 --num-requests 12 个请求") {
+		t.Errorf("capped card:\n%s", txt)
+	}
+	_, txt, _ = runCLI(t, "card", bounded)
+	if !strings.Contains(txt, "结束方式：计划窗口先到，没有发满 --num-requests 500 个请求") {
+		t.Errorf("window-bounded card:\n%s", txt)
+	}
+	if code, _, errs := runCLI(t, "bench", "--rate", "1", "--num-requests", "-1"); code != 2 || !strings.Contains(errs, "number of requests") {
+		t.Errorf("--num-requests -1: exit %d, %s", code, errs)
+	}
+}
