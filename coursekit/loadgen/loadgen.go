@@ -65,6 +65,12 @@ type Config struct {
 	Rate       float64
 	Arrival    Arrival // default Poisson
 	Burstiness float64 // gamma shape (default 1)
+	// MaxConcurrency, when positive, caps the open loop's requests in
+	// flight: an arrival that would exceed it waits for a free slot (its
+	// send lag, meta.scheduled_ms to start_ms, records the wait). A request
+	// holds its slot through its retries. Arrivals still waiting when the
+	// window ends are not sent (Result.Unsent).
+	MaxConcurrency int
 	// Replay holds send offsets from the run start in ms (e.g. a trace's
 	// start times minus the first); it replaces Rate and Arrival.
 	Replay []float64
@@ -160,6 +166,9 @@ type Result struct {
 	Model       string
 	// Rated and Passes count the answers judged (with a Dataset).
 	Rated, Passes int64
+	// Unsent counts arrivals of the schedule still waiting for a slot
+	// (MaxConcurrency) when the window ended: never sent, not in the trace.
+	Unsent int64
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -205,6 +214,8 @@ type runner struct {
 	jobs                       chan job      // open loop: idle workers take the next send here
 	stop                       chan struct{} // closed when the schedule is done: idle workers exit
 	windowReqs                 atomic.Int64  // business requests sent in the window, for NumRequests
+	slots                      chan struct{} // MaxConcurrency: one token per request in flight
+	unsent                     atomic.Int64  // arrivals dropped at the window's end while waiting for a slot
 	capped                     atomic.Bool   // NumRequests was reached
 
 	mu   sync.Mutex
@@ -240,6 +251,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("rate must be a positive number, got %g", c.Rate)
 	case c.Concurrency < 0:
 		return fmt.Errorf("concurrency must be positive, got %d", c.Concurrency)
+	case c.MaxConcurrency < 0:
+		return fmt.Errorf("max concurrency must be positive, got %d", c.MaxConcurrency)
+	case c.MaxConcurrency > 0 && c.Concurrency > 0:
+		return errors.New("max concurrency caps an open loop (a rate or a replay); a closed loop's concurrency is already its cap")
 	case c.NumRequests < 0:
 		return fmt.Errorf("the number of requests must be positive, got %d", c.NumRequests)
 	case c.Duration <= 0 && len(c.Replay) == 0:
@@ -385,6 +400,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if r.chat {
 		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
 	}
+	if cfg.MaxConcurrency > 0 {
+		r.slots = make(chan struct{}, cfg.MaxConcurrency)
+	}
 	r.bodyHead, r.bodyTail = r.bodyTemplate()
 	if cfg.Dataset != nil {
 		r.datasetBodies()
@@ -461,6 +479,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 
 	res.Sent = r.sent.Load()
 	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
+	res.Unsent = r.unsent.Load()
 	res.Start = r.start
 	end.Reason = trace.RunCompleted
 	if !unwatch() { // ctx ended the run
@@ -545,6 +564,10 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		}
 		m["schedule"] = "fixed in advance from the seed, free-running (not rescaled); each attempt's meta.scheduled_ms is its planned send time"
 	}
+	if c.MaxConcurrency > 0 {
+		m["max_concurrency"] = c.MaxConcurrency
+		m["max_concurrency_rule"] = "open-loop arrivals, at most max_concurrency requests in flight (a request keeps its slot through its retries); an arrival that would exceed it waits, and the wait is in its send lag (start_ms − meta.scheduled_ms); arrivals still waiting when the window ends are not sent"
+	}
 	datasetConditions(m, c.Dataset)
 	for k, v := range c.Conditions {
 		m[k] = v
@@ -600,13 +623,71 @@ func (r *runner) openLoop() {
 		if at >= r.end || !r.sleepUntil(at) {
 			return
 		}
+		if !r.acquire() {
+			if r.ctx.Err() == nil {
+				r.countUnsent(i, at, gap)
+			}
+			return
+		}
 		send, more := r.take(at)
 		if !send {
+			r.release()
 			return
 		}
 		r.dispatch(r.nextJob(math.Round(ms(at)*1e3) / 1e3))
 		if !more {
 			return
+		}
+	}
+}
+
+// acquire waits for a free slot under MaxConcurrency; false when the
+// window ended (or ctx) before one came free.
+func (r *runner) acquire() bool {
+	if r.slots == nil {
+		return true
+	}
+	select {
+	case r.slots <- struct{}{}:
+		return true
+	default:
+	}
+	left := time.Until(r.start.Add(r.end))
+	if left <= 0 {
+		return false
+	}
+	t := time.NewTimer(left)
+	defer t.Stop()
+	select {
+	case r.slots <- struct{}{}:
+		if time.Since(r.start) < r.end {
+			return true
+		}
+		<-r.slots
+	case <-t.C:
+	case <-r.ctx.Done():
+	}
+	return false
+}
+
+func (r *runner) release() {
+	if r.slots != nil {
+		<-r.slots
+	}
+}
+
+// countUnsent counts arrival i (at at) and the later ones of the schedule
+// in the window: never sent, so never in the trace.
+func (r *runner) countUnsent(i int, at time.Duration, gap func() time.Duration) {
+	for ; at < r.end; i++ {
+		r.unsent.Add(1)
+		if gap == nil {
+			if i+1 >= len(r.cfg.Replay) {
+				return
+			}
+			at = time.Duration(r.cfg.Replay[i+1] * 1e6)
+		} else {
+			at += gap()
 		}
 	}
 }
@@ -654,6 +735,7 @@ func (r *runner) dispatch(j job) {
 		defer idle.Stop()
 		for {
 			r.request(j)
+			r.release()
 			idle.Reset(workerIdle)
 			select {
 			case j = <-r.jobs:

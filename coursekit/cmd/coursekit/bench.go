@@ -26,7 +26,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	arrival := fs.String("arrival", "poisson", "open-loop arrivals: constant, poisson or gamma")
 	fs.Float64Var(&cfg.Burstiness, "burstiness", 1, "gamma shape: 1 is Poisson, below 1 burstier, above 1 smoother (implies --arrival gamma)")
 	replay := fs.String("replay", "", "open loop: replay the send times of the requests in this trace (default: none)")
-	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer (0: not closed loop)")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer (0: not closed loop); the load follows the server, unlike --rate with --max-concurrency")
+	fs.IntVar(&cfg.MaxConcurrency, "max-concurrency", 0, "open loop: at most this many requests in flight; arrivals of --rate or --replay beyond it wait, and the wait is in the send lag (default 0: no cap)")
 	fs.DurationVar(&cfg.ThinkTime, "think-time", 0, "closed loop: pause of each user between answer and next request (default 0: none)")
 	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured window (after the warm-up)")
 	fs.Int64Var(&cfg.NumRequests, "num-requests", 0, "stop after this many requests planned in the window (retries and warm-up not counted; the window then ends when the last attempt ends; --duration still bounds it; default 0: no cap)")
@@ -81,6 +82,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if !set["duration"] {
 			cfg.Duration = 0 // the replay's own span
 		}
+	}
+	if set["max-concurrency"] && cfg.Rate == 0 && *replay == "" {
+		return usagef("bench: --max-concurrency caps an open loop: give it with --rate or --replay (--concurrency is a closed loop)")
 	}
 	if set["think-time"] && cfg.Concurrency == 0 {
 		return usagef("bench: --think-time needs --concurrency (a closed loop)")
@@ -160,6 +164,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
 				res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
 		}
+	}
+	if res != nil && res.Unsent > 0 {
+		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
 	}
 	if err != nil {
 		return err

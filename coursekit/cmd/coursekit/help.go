@@ -154,7 +154,7 @@ var docs = []cmdDoc{
 		groups: []flagGroup{
 			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "ignore-eos", "continuous-usage", "api-key-env"}},
 			{"prompts and quality (judged during the run)", []string{"dataset"}},
-			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "seed"}},
+			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "max-concurrency", "seed"}},
 			{"closed loop", []string{"concurrency", "think-time"}},
 			{"window and timeouts", []string{"duration", "num-requests", "warmup", "timeout"}},
 			{"retries", []string{"retries", "retry-backoff"}},

@@ -141,3 +141,10 @@ func TestBenchNumRequestsCardSaysWhichEnded(t *testing.T) {
 		t.Errorf("--num-requests -1: exit %d, %s", code, errs)
 	}
 }
+
+func TestBenchMaxConcurrencyNeedsOpenLoop(t *testing.T) {
+	code, _, errs := runCLI(t, "bench", "--concurrency", "4", "--max-concurrency", "2")
+	if code != 2 || !strings.Contains(errs, "--max-concurrency caps an open loop") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
