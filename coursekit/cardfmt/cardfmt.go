@@ -191,6 +191,11 @@ func text(s *metrics.Summary, source string) string {
 	p("  失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
 	p("  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
 	p("")
+	p("%s", throughputTitle)
+	for _, l := range throughputLines(s) {
+		p("  %s", l)
+	}
+	p("")
 	p("时延分布（只含完整成功；失败留在上面的分母里）")
 	p("  %s", distLine("首字时延 TTFT", s.TTFT))
 	ci("    ", s.TTFT)
@@ -241,6 +246,7 @@ func markdown(s *metrics.Summary, source string) string {
 	p("- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
 	p("- 失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
 	p("- 质量通过率：%s%s；未评分成功 %d", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
+	p("- %s：%s", throughputTitle, strings.Join(throughputLines(s), "；"))
 	ci := func(d metrics.Dist) {
 		if l := CILine(d); l != "" {
 			p("  - %s", l)

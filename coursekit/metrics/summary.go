@@ -56,6 +56,7 @@ type Accumulator struct {
 	events, tokens, multiEvents           int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
+	outputTokens                          int64 // OutputTokenCount of complete successes
 
 	ttft, e2e, itl, tpot samples
 	passTTFT             samples               // TTFT of complete, quality-pass attempts
@@ -124,6 +125,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.maxTokens = max(acc.maxTokens, e.Tokens)
 		}
 		acc.events += int64(len(a.Events))
+		acc.outputTokens += int64(a.OutputTokenCount())
 		if a.OutputTokens > 0 {
 			acc.usageTokens += int64(a.OutputTokens)
 			acc.usageEventTokens += int64(a.StreamedTokens())
@@ -200,6 +202,7 @@ func (acc *Accumulator) Summary() *Summary {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
 	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), "failed attempts / attempts")
+	s.Throughput = newThroughput(s, acc.outputTokens)
 	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
@@ -381,6 +384,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.events += o.events
 	acc.tokens += o.tokens
 	acc.multiEvents += o.multiEvents
+	acc.outputTokens += o.outputTokens
 	acc.maxTokens = max(acc.maxTokens, o.maxTokens)
 	acc.ttft.merge(&o.ttft)
 	acc.e2e.merge(&o.e2e)

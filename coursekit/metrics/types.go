@@ -87,6 +87,7 @@ type Summary struct {
 	Outcomes         map[string]int `json:"outcomes"`
 	FailureRate      Ratio          `json:"failure_rate"`
 	QualityPassRate  Ratio          `json:"quality_pass_rate"`
+	Throughput       Throughput     `json:"throughput"`
 	QualityPasses    int64          `json:"quality_passes"`
 	QualityFails     int64          `json:"quality_fails"`
 	UnratedSuccesses int64          `json:"unrated_successes"`
