@@ -122,6 +122,13 @@ func distLine(name string, d metrics.Dist) string {
 		return fmt.Sprintf("%s（n=0，%s%s）：没有样本，分位数为空（不是 0）", name, d.Method, note)
 	}
 	f := func(v *float64) string { return num(*v) + " " + unit }
+	if len(d.Chosen) > 0 {
+		var parts []string
+		for _, l := range d.Chosen {
+			parts = append(parts, "P"+num(l.P*100)+" "+f(l.Value))
+		}
+		return fmt.Sprintf("%s（n=%d，%s%s）：%s · 最大 %s", name, d.N, d.Method, note, strings.Join(parts, " · "), f(d.Max))
+	}
 	return fmt.Sprintf("%s（n=%d，%s%s）：P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s",
 		name, d.N, d.Method, note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
 }

@@ -20,6 +20,9 @@ type Options struct {
 	Method Method
 	// WindowCost overrides the header's window_cost when set.
 	WindowCost *float64
+	// Levels are extra percentile levels (fractions) every distribution
+	// reports in Dist.Chosen, with their intervals (default: none).
+	Levels []float64
 	// Latency adds per-attempt SLOs beyond TTFT to every condition. When
 	// any is set and no judge was asked for, quality is not required.
 	Latency LatencySLO
@@ -195,7 +198,11 @@ func (acc *Accumulator) Summary() *Summary {
 		x    *samples
 		unit string
 	}{{&s.TTFT, &acc.ttft, "ms"}, {&s.E2E, &acc.e2e, "ms"}, {&s.ITL, &acc.itl, "event"}, {&s.TPOT, &acc.tpot, "ms/token"}} {
-		wg.Go(func() { *d.dst = d.x.dist(m, d.unit); d.dst.CI95 = d.x.ci95() })
+		wg.Go(func() {
+			*d.dst = d.x.dist(m, d.unit)
+			d.dst.CI95 = d.x.ci95()
+			d.dst.Chosen = d.x.levels(m, acc.opts.Levels)
+		})
 	}
 	wg.Wait()
 	for _, o := range trace.Outcomes {

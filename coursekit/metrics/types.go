@@ -44,6 +44,9 @@ type Dist struct {
 	Max    *float64 `json:"max"`
 	// CI95 is the 95 % order-statistic interval of every level.
 	CI95 *DistCI `json:"ci95,omitempty"`
+	// Chosen are the levels asked for (--percentiles), in order, each with
+	// its interval; omitted when none were asked for.
+	Chosen []LevelValue `json:"percentiles,omitempty"`
 }
 
 // NewDist reads the report's levels from x (non-negative latencies).

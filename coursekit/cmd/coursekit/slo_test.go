@@ -148,3 +148,16 @@ func TestBenchMaxConcurrencyNeedsOpenLoop(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
+
+func TestCardPercentilesFlag(t *testing.T) {
+	code, txt, errs := runCLI(t, "card", "../../../data/unit01/trace.jsonl", "--percentiles", "50,99.9")
+	if code != 0 || !strings.Contains(txt, "P50 500 ms · P99.9 2000 ms · 最大 2000 ms") {
+		t.Errorf("exit %d (%s):\n%s", code, errs, txt)
+	}
+	for _, bad := range []string{"99.9.9", "0", "100.5"} {
+		code, _, errs := runCLI(t, "card", "../../../data/unit01/trace.jsonl", "--percentiles", bad)
+		if code != 2 || !strings.Contains(errs, "--percentiles") || !strings.Contains(errs, bad) {
+			t.Errorf("%q: exit %d, %s", bad, code, errs)
+		}
+	}
+}
