@@ -1,10 +1,14 @@
 package metrics
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // LevelValue is one chosen percentile of a distribution with its 95 %
@@ -25,7 +29,7 @@ func ParseLevels(s string) ([]float64, error) {
 		if err != nil || !(v > 0 && v < 100) {
 			return nil, fmt.Errorf("percentile %d %q is not a number in (0, 100) (write 50,90,99,99.9)", i+1, f)
 		}
-		out = append(out, v/100)
+		out = append(out, math.Round(v/100*1e12)/1e12) // 99.9/100 is 0.9990000000000001
 	}
 	return out, nil
 }
@@ -85,4 +89,31 @@ func (s *samples) levels(m Method, ps []float64) []LevelValue {
 		out[i].CI95 = quantileInterval(p, at[i].l, at[i].u, lo, hi)
 	}
 	return out
+}
+
+// headerLevels reads conditions.percentiles (fractions, as bench writes
+// them); nil when absent.
+func headerLevels(h *trace.Header) ([]float64, error) {
+	raw := bytes.TrimSpace(h.Conditions)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, nil
+	}
+	var c map[string]json.RawMessage
+	if json.Unmarshal(raw, &c) != nil {
+		return nil, nil
+	}
+	v, ok := c["percentiles"]
+	if !ok {
+		return nil, nil
+	}
+	var ps []float64
+	if err := json.Unmarshal(v, &ps); err != nil {
+		return nil, &trace.Error{Field: "conditions.percentiles", Msg: "want a list of fractions in (0, 1), e.g. [0.5, 0.999]"}
+	}
+	for _, p := range ps {
+		if !(p > 0 && p < 1) {
+			return nil, &trace.Error{Field: "conditions.percentiles", Msg: fmt.Sprintf("%g is not a fraction in (0, 1)", p)}
+		}
+	}
+	return ps, nil
 }

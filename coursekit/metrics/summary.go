@@ -31,6 +31,16 @@ type Options struct {
 // withHeaderSLO fills opts from the header's conditions.slo when the
 // caller gave no SLO at all: a bench run's card uses the run's SLO set.
 func withHeaderSLO(h *trace.Header, opts Options, name string) (Options, error) {
+	if len(opts.Levels) == 0 {
+		ps, err := headerLevels(h)
+		if err != nil {
+			if e, ok := err.(*trace.Error); ok {
+				e.File, e.Line = name, 1
+			}
+			return opts, err
+		}
+		opts.Levels = ps
+	}
 	if len(opts.SLOsMS) > 0 || opts.Latency.Set() {
 		return opts, nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -48,6 +49,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
 	var slos sloFlags
 	slos.register(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
+	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -113,8 +115,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
 	}
+	cfg.Conditions = map[string]any{}
 	if slos.given() {
-		cfg.Conditions = map[string]any{"slo": slos.set()}
+		cfg.Conditions["slo"] = slos.set()
+	}
+	if *levels != "" {
+		ps, err := metrics.ParseLevels(*levels)
+		if err != nil {
+			return usagef("bench: --percentiles: %v", err)
+		}
+		cfg.Conditions["percentiles"] = ps
 	}
 	if *every > 0 {
 		cfg.ProgressEvery = *every

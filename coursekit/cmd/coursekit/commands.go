@@ -59,7 +59,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 	method := fs.String("percentile", string(metrics.NearestRank), "percentile method: nearest-rank or linear")
 	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
-	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: 50,90,95,99)")
+	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -158,7 +158,7 @@ var docs = []cmdDoc{
 			{"closed loop", []string{"concurrency", "think-time"}},
 			{"window and timeouts", []string{"duration", "num-requests", "warmup", "timeout"}},
 			{"retries", []string{"retries", "retry-backoff"}},
-			{"SLOs (recorded in the header as conditions.slo; the card's default)", []string{"slo-*"}},
+			{"the card's SLOs and percentiles (recorded in the header as conditions.slo and conditions.percentiles; the card's default)", []string{"slo-*", "percentiles"}},
 			{"output", []string{"out", "progress", "cpuprofile"}},
 		},
 		examples: []string{

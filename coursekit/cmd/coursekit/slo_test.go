@@ -161,3 +161,26 @@ func TestCardPercentilesFlag(t *testing.T) {
 		}
 	}
 }
+
+// bench records --percentiles in the header; the run's card shows them.
+func TestBenchPercentilesAreTheCardsDefault(t *testing.T) {
+	addr := startSimCLI(t)
+	out := filepath.Join(t.TempDir(), "p.jsonl")
+	if code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "50", "--duration", "500ms", "--percentiles", "50,99.9", "--progress", "0", "--out", out); code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	code, js, errs := runCLI(t, "card", out, "--format", "json")
+	if code != 0 {
+		t.Fatalf("card exit %d: %s", code, errs)
+	}
+	var c metrics.Summary
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.TTFT.Chosen) != 2 || c.TTFT.Chosen[1].P != 0.999 || c.TTFT.Chosen[1].Value == nil {
+		t.Errorf("TTFT levels %+v", c.TTFT.Chosen)
+	}
+	if code, _, errs := runCLI(t, "bench", "--rate", "1", "--percentiles", "100.5"); code != 2 || !strings.Contains(errs, "--percentiles") {
+		t.Errorf("bad --percentiles: exit %d, %s", code, errs)
+	}
+}
