@@ -112,6 +112,14 @@ type Config struct {
 	// unrated. PromptTokens does not apply.
 	Dataset *dataset.Set
 
+	// MetricsURL, when set with MetricsSink, is the server's Prometheus
+	// endpoint, scraped every MetricsEvery (default 1 s) from the run start
+	// to its end; one Scrape per line goes to MetricsSink (a sidecar file,
+	// on the trace's clock), errors included.
+	MetricsURL   string
+	MetricsEvery time.Duration
+	MetricsSink  io.Writer
+
 	// Progress, if set, is called every ProgressEvery (default 1 s) and once
 	// at the end, from its own goroutine.
 	Progress      func(Progress)
@@ -462,6 +470,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		}
 	})
 	stopProgress := r.progress()
+	stopScrapes := r.startScrapes()
 	stopJudges := r.startJudges()
 	switch {
 	case cfg.Concurrency > 0:
@@ -472,6 +481,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	close(r.stop)
 	r.wg.Wait()
 	drained := r.now()
+	serr := stopScrapes()
 	stopJudges()
 	close(r.out)
 	<-wdone
@@ -506,6 +516,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	if werr != nil {
 		return res, fmt.Errorf("writing the trace: %w", werr)
+	}
+	if serr != nil {
+		return res, fmt.Errorf("writing the metrics sidecar: %w", serr)
 	}
 	if res.Sent != res.Recorded {
 		return res, fmt.Errorf("sent %d attempts but recorded %d", res.Sent, res.Recorded)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -46,6 +47,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token (default: no Authorization header)")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
+	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar (needs --out FILE; default: none)")
+	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
 	var slos sloFlags
 	slos.register(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
@@ -131,6 +134,27 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.Progress = func(p loadgen.Progress) { fmt.Fprintln(stderr, "coursekit bench:", p) }
 	}
 
+	if cfg.MetricsURL != "" {
+		if u, err := url.Parse(cfg.MetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usagef("bench: --metrics-url %q is not an http(s) URL", cfg.MetricsURL)
+		}
+		if *out == "" || *out == "-" {
+			return usagef("bench: --metrics-url needs --out FILE (the scrapes go to FILE.metrics.jsonl beside it)")
+		}
+		if cfg.MetricsEvery <= 0 {
+			return usagef("bench: --metrics-interval must be positive")
+		}
+		side := *out + ".metrics.jsonl"
+		mf, err := os.Create(side)
+		if err != nil {
+			return err
+		}
+		defer mf.Close()
+		cfg.MetricsSink = mf
+		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
+		cfg.Conditions["metrics_url"] = cfg.MetricsURL
+		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels}, or error"
+	}
 	w, name := stdout, "stdout"
 	var f *os.File
 	if *out != "" && *out != "-" {

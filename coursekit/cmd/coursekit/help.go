@@ -159,7 +159,7 @@ var docs = []cmdDoc{
 			{"window and timeouts", []string{"duration", "num-requests", "warmup", "timeout"}},
 			{"retries", []string{"retries", "retry-backoff"}},
 			{"the card's SLOs and percentiles (recorded in the header as conditions.slo and conditions.percentiles; the card's default)", []string{"slo-*", "percentiles"}},
-			{"output", []string{"out", "progress", "cpuprofile"}},
+			{"output", []string{"out", "progress", "cpuprofile", "metrics-url", "metrics-interval"}},
 		},
 		examples: []string{
 			"coursekit bench --url http://127.0.0.1:8000 --rate 20 --duration 60s --warmup 10s --out trace.jsonl",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,5 +183,54 @@ func TestBenchPercentilesAreTheCardsDefault(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "bench", "--rate", "1", "--percentiles", "100.5"); code != 2 || !strings.Contains(errs, "--percentiles") {
 		t.Errorf("bad --percentiles: exit %d, %s", code, errs)
+	}
+}
+
+// --metrics-url scrapes the server's /metrics into a sidecar named in the
+// header, on the trace's clock; a failed scrape is a line with its error.
+func TestBenchMetricsSidecar(t *testing.T) {
+	addr := startSimCLI(t)
+	dir := t.TempDir()
+	for _, c := range []struct{ path, want string }{{"/metrics", "values"}, {"/nope", "error"}} {
+		out := filepath.Join(dir, strings.Trim(c.path, "/")+".jsonl")
+		code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "20", "--duration", "1s", "--progress", "0",
+			"--metrics-url", "http://"+addr+c.path, "--metrics-interval", "100ms", "--out", out)
+		if code != 0 {
+			t.Fatalf("bench exit %d: %s", code, errs)
+		}
+		tr, err := trace.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cond struct {
+			Sidecar string `json:"metrics_sidecar"`
+		}
+		if err := json.Unmarshal(tr.Header.Conditions, &cond); err != nil || cond.Sidecar != filepath.Base(out)+".metrics.jsonl" {
+			t.Fatalf("header names sidecar %q (%v)", cond.Sidecar, err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, cond.Sidecar))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		last := -1.0
+		for _, l := range lines {
+			var s map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(l), &s); err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			var tms float64
+			json.Unmarshal(s["t_ms"], &tms)
+			if _, ok := s[c.want]; !ok || tms < last {
+				t.Errorf("%s: line %s lacks %s or goes back in time", c.path, l, c.want)
+			}
+			last = tms
+		}
+		if len(lines) < 5 {
+			t.Errorf("%s: %d scrapes in a 1 s run at 100 ms", c.path, len(lines))
+		}
+	}
+	if code, _, errs := runCLI(t, "bench", "--rate", "1", "--metrics-url", "http://127.0.0.1:1/metrics"); code != 2 || !strings.Contains(errs, "needs --out FILE") {
+		t.Errorf("--metrics-url to stdout: exit %d, %s", code, errs)
 	}
 }
