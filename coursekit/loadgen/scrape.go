@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"sort"
 	"strings"
@@ -58,9 +59,9 @@ func (r *runner) startScrapes() func() error {
 	return func() error { cancel(); wg.Wait(); return werr }
 }
 
-func (r *runner) scrape(ctx context.Context) Scrape {
-	s := Scrape{TMS: r.now()}
-	defer func() { s.DurMS = r.now() - s.TMS }()
+func (r *runner) scrape(ctx context.Context) (s Scrape) {
+	s.TMS = r.now()
+	defer func() { s.DurMS = math.Round((r.now()-s.TMS)*1e3) / 1e3 }()
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.cfg.MetricsURL, nil)

@@ -219,10 +219,11 @@ func TestBenchMetricsSidecar(t *testing.T) {
 			if err := json.Unmarshal([]byte(l), &s); err != nil {
 				t.Fatalf("%q: %v", l, err)
 			}
-			var tms float64
+			var tms, dur float64
 			json.Unmarshal(s["t_ms"], &tms)
-			if _, ok := s[c.want]; !ok || tms < last {
-				t.Errorf("%s: line %s lacks %s or goes back in time", c.path, l, c.want)
+			json.Unmarshal(s["dur_ms"], &dur)
+			if _, ok := s[c.want]; !ok || tms < last || !(dur > 0) {
+				t.Errorf("%s: line %s lacks %s, goes back in time or has no duration", c.path, l, c.want)
 			}
 			last = tms
 		}
