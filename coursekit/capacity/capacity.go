@@ -35,6 +35,8 @@ type Config struct {
 	Bench     loadgen.Config
 	Target    float64 // share of attempts that must qualify, in (0, 1]
 	SLOTTFTMS float64
+	// Latency are the per-attempt SLOs joint with TTFT (zero: none).
+	Latency metrics.LatencySLO
 	// StartRate is the first step's rate; the rate grows by Growth until a
 	// step does not meet or MaxRate is passed.
 	StartRate, MaxRate, Growth float64
@@ -72,8 +74,9 @@ type Step struct {
 
 // Result is the search's answer and its evidence.
 type Result struct {
-	Target         float64  `json:"target"`
-	SLOTTFTMS      float64  `json:"slo_ttft_ms"`
+	Target    float64 `json:"target"`
+	SLOTTFTMS float64 `json:"slo_ttft_ms"`
+	metrics.LatencySLO
 	Confidence     float64  `json:"confidence"`
 	Method         string   `json:"method"`
 	Steps          []Step   `json:"steps"`
@@ -150,7 +153,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Confidence: metrics.Confidence, Method: metrics.Wilson}
+	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson}
 	n := 0
 	step := func(rate float64) (Step, error) {
 		s, err := c.runStep(ctx, rate, &n)
@@ -263,6 +266,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	for k, v := range c.Bench.Conditions {
 		cfg.Conditions[k] = v
 	}
+	cfg.Conditions["slo"] = metrics.SLOSet{TTFTMS: []float64{c.SLOTTFTMS}, LatencySLO: c.Latency}
 	cfg.Conditions["capacity_step"] = map[string]any{"rate": rate, "target": c.Target, "slo_ttft_ms": c.SLOTTFTMS, "window_s": d.Seconds()}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -283,7 +287,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	if err := f.Close(); err != nil {
 		return s, err
 	}
-	sum, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}})
+	sum, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
 	if err != nil {
 		return s, err
 	}

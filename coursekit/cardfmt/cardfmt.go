@@ -122,6 +122,13 @@ func distLine(name string, d metrics.Dist) string {
 		return fmt.Sprintf("%s（n=0，%s%s）：没有样本，分位数为空（不是 0）", name, d.Method, note)
 	}
 	f := func(v *float64) string { return num(*v) + " " + unit }
+	if len(d.Chosen) > 0 {
+		var parts []string
+		for _, l := range d.Chosen {
+			parts = append(parts, "P"+num(l.P*100)+" "+f(l.Value))
+		}
+		return fmt.Sprintf("%s（n=%d，%s%s）：%s · 最大 %s", name, d.N, d.Method, note, strings.Join(parts, " · "), f(d.Max))
+	}
 	return fmt.Sprintf("%s（n=%d，%s%s）：P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s",
 		name, d.N, d.Method, note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
 }
@@ -191,6 +198,11 @@ func text(s *metrics.Summary, source string) string {
 	p("  失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
 	p("  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
 	p("")
+	p("%s", throughputTitle)
+	for _, l := range throughputLines(s) {
+		p("  %s", l)
+	}
+	p("")
 	p("时延分布（只含完整成功；失败留在上面的分母里）")
 	p("  %s", distLine("首字时延 TTFT", s.TTFT))
 	ci("    ", s.TTFT)
@@ -212,15 +224,19 @@ func text(s *metrics.Summary, source string) string {
 	if e := s.Event; e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens {
 		p("  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", e.UsageTokens, e.UsageEventTokens)
 	}
+	if hasLatency(s) {
+		p("")
+		p("%s", latencyMethod)
+	}
 	for _, c := range s.Conditions {
 		p("")
-		p("条件 %s（联合合格 = 完整成功 ∧ 质量通过 ∧ %s）", sloName(c.SLOTTFTMS), sloName(c.SLOTTFTMS))
+		p("条件 %s（联合合格 = %s）", condName(c), jointRule(c))
 		p("  联合合格：%s%s", RatioText(c.QualifiedRate), WilsonText(c.QualifiedRate))
 		p("  goodput：%s", RatioText(c.Goodput))
 		p("  每千次合格成本：%s", costText(s, c))
 		p("  业务请求视角：%s%s", RatioText(c.RequestQualifiedRat), WilsonText(c.RequestQualifiedRat))
 		d := c.NotQualified
-		p("  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO)
+		p("  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(c))
 	}
 	return b.String()
 }
@@ -237,6 +253,7 @@ func markdown(s *metrics.Summary, source string) string {
 	p("- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
 	p("- 失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
 	p("- 质量通过率：%s%s；未评分成功 %d", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
+	p("- %s：%s", throughputTitle, strings.Join(throughputLines(s), "；"))
 	ci := func(d metrics.Dist) {
 		if l := CILine(d); l != "" {
 			p("  - %s", l)
@@ -259,7 +276,7 @@ func markdown(s *metrics.Summary, source string) string {
 	head := "| 指标 |"
 	sep := "|---|"
 	for _, c := range s.Conditions {
-		head += " " + sloName(c.SLOTTFTMS) + " |"
+		head += " " + condName(c) + " |"
 		sep += "---|"
 	}
 	p("%s", head)
@@ -271,6 +288,9 @@ func markdown(s *metrics.Summary, source string) string {
 		}
 		p("%s", r)
 	}
+	if hasLatency(s) {
+		row("联合合格的定义", jointRule)
+	}
 	row("成功 TTFT P95", func(metrics.Condition) string { return optMS(s.TTFT.P95) + fmt.Sprintf("（n=%d）", s.TTFT.N) })
 	row("失败率", func(metrics.Condition) string { return RatioText(s.FailureRate) })
 	row("联合合格", func(c metrics.Condition) string { return RatioText(c.QualifiedRate) })
@@ -280,5 +300,13 @@ func markdown(s *metrics.Summary, source string) string {
 	row("goodput", func(c metrics.Condition) string { return RatioText(c.Goodput) })
 	row("每千次合格成本", func(c metrics.Condition) string { return costText(s, c) })
 	row("合格业务请求", func(c metrics.Condition) string { return RatioText(c.RequestQualifiedRat) })
+	if hasLatency(s) {
+		row("未合格原因", func(c metrics.Condition) string {
+			d := c.NotQualified
+			return fmt.Sprintf("未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(c))
+		})
+		p("")
+		p("%s", latencyMethod)
+	}
 	return b.String()
 }

@@ -23,8 +23,18 @@ func CILine(d metrics.Dist) string {
 		unit = " ms/token"
 	}
 	var parts []string
-	for _, p := range metrics.Levels {
-		iv := d.CI95.Level(p)
+	levels, ivs := metrics.Levels, make([]*metrics.Interval, 0, len(metrics.Levels))
+	for _, p := range levels {
+		ivs = append(ivs, d.CI95.Level(p))
+	}
+	if len(d.Chosen) > 0 { // --percentiles: the chosen levels instead
+		levels, ivs = nil, nil
+		for i := range d.Chosen {
+			levels, ivs = append(levels, d.Chosen[i].P), append(ivs, &d.Chosen[i].CI95)
+		}
+	}
+	for i, p := range levels {
+		iv := ivs[i]
 		lo, hi := "无下界", "无上界"
 		if iv.Low != nil {
 			lo = num(*iv.Low) + unit

@@ -23,12 +23,28 @@ func notes(s *metrics.Summary) []string {
 			out = append(out, fmt.Sprintf("注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %d 次尝试记为在途，不算失败。", num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
 		case r.Reason == trace.RunInterrupted:
 			out = append(out, fmt.Sprintf("注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", num(*r.AtMS/1000), s.InFlight))
+		case r.Reason == trace.RunNumRequests:
+			out = append(out, fmt.Sprintf("结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", r.NumRequests, num(*r.AtMS/1000), num(s.WindowS), planned))
+		case r.NumRequests > 0:
+			out = append(out, fmt.Sprintf("结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", r.NumRequests))
 		}
 	}
-	if s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 {
+	if s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s) {
 		out = append(out, fmt.Sprintf("注意：%d 次完整成功都没有质量评分。未评分不算质量通过，所以联合合格和 goodput 都是 0，和时延快慢无关。"+
 			"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；"+
 			"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。", s.CompleteSuccess))
 	}
 	return out
+}
+
+// latencyOnly reports whether some condition qualifies on latency alone
+// (SLOs beyond TTFT, no judge asked for): its goodput is not 0 for lack of
+// ratings, and the condition itself says quality was not judged.
+func latencyOnly(s *metrics.Summary) bool {
+	for _, c := range s.Conditions {
+		if c.QualityRule == metrics.QualityNotJudged {
+			return true
+		}
+	}
+	return false
 }

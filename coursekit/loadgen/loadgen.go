@@ -65,6 +65,12 @@ type Config struct {
 	Rate       float64
 	Arrival    Arrival // default Poisson
 	Burstiness float64 // gamma shape (default 1)
+	// MaxConcurrency, when positive, caps the open loop's requests in
+	// flight: an arrival that would exceed it waits for a free slot (its
+	// send lag, meta.scheduled_ms to start_ms, records the wait). A request
+	// holds its slot through its retries. Arrivals still waiting when the
+	// window ends are not sent (Result.Unsent).
+	MaxConcurrency int
 	// Replay holds send offsets from the run start in ms (e.g. a trace's
 	// start times minus the first); it replaces Rate and Arrival.
 	Replay []float64
@@ -78,6 +84,11 @@ type Config struct {
 	// is [Warmup, Warmup+Duration) and no request is scheduled after it.
 	Warmup   time.Duration
 	Duration time.Duration
+	// NumRequests, when positive, stops scheduling once that many business
+	// requests planned in the window have been sent (warm-up requests and
+	// retries are not counted; the retries of those requests still run). The
+	// window then ends when the last attempt ends; Duration still bounds it.
+	NumRequests int64
 	// Timeout bounds a whole attempt, send to end of stream (0: none).
 	Timeout time.Duration
 	// Retries is how many more attempts a failed request gets (connect
@@ -100,6 +111,14 @@ type Config struct {
 	// attempt ends (quality pass or fail, meta.judge); the others stay
 	// unrated. PromptTokens does not apply.
 	Dataset *dataset.Set
+
+	// MetricsURL, when set with MetricsSink, is the server's Prometheus
+	// endpoint, scraped every MetricsEvery (default 1 s) from the run start
+	// to its end; one Scrape per line goes to MetricsSink (a sidecar file,
+	// on the trace's clock), errors included.
+	MetricsURL   string
+	MetricsEvery time.Duration
+	MetricsSink  io.Writer
 
 	// Progress, if set, is called every ProgressEvery (default 1 s) and once
 	// at the end, from its own goroutine.
@@ -155,6 +174,9 @@ type Result struct {
 	Model       string
 	// Rated and Passes count the answers judged (with a Dataset).
 	Rated, Passes int64
+	// Unsent counts arrivals of the schedule still waiting for a slot
+	// (MaxConcurrency) when the window ended: never sent, not in the trace.
+	Unsent int64
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -199,6 +221,10 @@ type runner struct {
 	out                        chan *trace.Attempt
 	jobs                       chan job      // open loop: idle workers take the next send here
 	stop                       chan struct{} // closed when the schedule is done: idle workers exit
+	windowReqs                 atomic.Int64  // business requests sent in the window, for NumRequests
+	slots                      chan struct{} // MaxConcurrency: one token per request in flight
+	unsent                     atomic.Int64  // arrivals dropped at the window's end while waiting for a slot
+	capped                     atomic.Bool   // NumRequests was reached
 
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
@@ -233,6 +259,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("rate must be a positive number, got %g", c.Rate)
 	case c.Concurrency < 0:
 		return fmt.Errorf("concurrency must be positive, got %d", c.Concurrency)
+	case c.MaxConcurrency < 0:
+		return fmt.Errorf("max concurrency must be positive, got %d", c.MaxConcurrency)
+	case c.MaxConcurrency > 0 && c.Concurrency > 0:
+		return errors.New("max concurrency caps an open loop (a rate or a replay); a closed loop's concurrency is already its cap")
+	case c.NumRequests < 0:
+		return fmt.Errorf("the number of requests must be positive, got %d", c.NumRequests)
 	case c.Duration <= 0 && len(c.Replay) == 0:
 		return errors.New("duration must be positive")
 	case c.Warmup < 0 || c.Timeout < 0 || c.ThinkTime < 0 || c.Retries < 0 || c.RetryBackoff < 0:
@@ -376,6 +408,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if r.chat {
 		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
 	}
+	if cfg.MaxConcurrency > 0 {
+		r.slots = make(chan struct{}, cfg.MaxConcurrency)
+	}
 	r.bodyHead, r.bodyTail = r.bodyTemplate()
 	if cfg.Dataset != nil {
 		r.datasetBodies()
@@ -389,7 +424,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		Conditions: r.conditions(dur),
 		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
 	}
-	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned}
+	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned, NumRequests: cfg.NumRequests}
 	first, err := h.WithRunEnd(end)
 	if err != nil {
 		return nil, err
@@ -435,6 +470,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		}
 	})
 	stopProgress := r.progress()
+	stopScrapes := r.startScrapes()
 	stopJudges := r.startJudges()
 	switch {
 	case cfg.Concurrency > 0:
@@ -444,6 +480,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	close(r.stop)
 	r.wg.Wait()
+	drained := r.now()
+	serr := stopScrapes()
 	stopJudges()
 	close(r.out)
 	<-wdone
@@ -451,12 +489,15 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 
 	res.Sent = r.sent.Load()
 	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
+	res.Unsent = r.unsent.Load()
 	res.Start = r.start
 	end.Reason = trace.RunCompleted
 	if !unwatch() { // ctx ended the run
 		<-stamped // the interrupt's stamp runs on its own goroutine: wait for it
 		res.Interrupted = true
 		end.Reason, end.AtMS = trace.RunInterrupted, &stopAt
+	} else if r.capped.Load() {
+		end.Reason, end.AtMS = trace.RunNumRequests, &drained
 	}
 	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
 	res.RunEnd = end
@@ -475,6 +516,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	if werr != nil {
 		return res, fmt.Errorf("writing the trace: %w", werr)
+	}
+	if serr != nil {
+		return res, fmt.Errorf("writing the metrics sidecar: %w", serr)
 	}
 	if res.Sent != res.Recorded {
 		return res, fmt.Errorf("sent %d attempts but recorded %d", res.Sent, res.Recorded)
@@ -533,6 +577,10 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		}
 		m["schedule"] = "fixed in advance from the seed, free-running (not rescaled); each attempt's meta.scheduled_ms is its planned send time"
 	}
+	if c.MaxConcurrency > 0 {
+		m["max_concurrency"] = c.MaxConcurrency
+		m["max_concurrency_rule"] = "open-loop arrivals, at most max_concurrency requests in flight (a request keeps its slot through its retries); an arrival that would exceed it waits, and the wait is in its send lag (start_ms − meta.scheduled_ms); arrivals still waiting when the window ends are not sent"
+	}
 	datasetConditions(m, c.Dataset)
 	for k, v := range c.Conditions {
 		m[k] = v
@@ -588,8 +636,90 @@ func (r *runner) openLoop() {
 		if at >= r.end || !r.sleepUntil(at) {
 			return
 		}
+		if !r.acquire() {
+			if r.ctx.Err() == nil {
+				r.countUnsent(i, at, gap)
+			}
+			return
+		}
+		send, more := r.take(at)
+		if !send {
+			r.release()
+			return
+		}
 		r.dispatch(r.nextJob(math.Round(ms(at)*1e3) / 1e3))
+		if !more {
+			return
+		}
 	}
+}
+
+// acquire waits for a free slot under MaxConcurrency; false when the
+// window ended (or ctx) before one came free.
+func (r *runner) acquire() bool {
+	if r.slots == nil {
+		return true
+	}
+	select {
+	case r.slots <- struct{}{}:
+		return true
+	default:
+	}
+	left := time.Until(r.start.Add(r.end))
+	if left <= 0 {
+		return false
+	}
+	t := time.NewTimer(left)
+	defer t.Stop()
+	select {
+	case r.slots <- struct{}{}:
+		if time.Since(r.start) < r.end {
+			return true
+		}
+		<-r.slots
+	case <-t.C:
+	case <-r.ctx.Done():
+	}
+	return false
+}
+
+func (r *runner) release() {
+	if r.slots != nil {
+		<-r.slots
+	}
+}
+
+// countUnsent counts arrival i (at at) and the later ones of the schedule
+// in the window: never sent, so never in the trace.
+func (r *runner) countUnsent(i int, at time.Duration, gap func() time.Duration) {
+	for ; at < r.end; i++ {
+		r.unsent.Add(1)
+		if gap == nil {
+			if i+1 >= len(r.cfg.Replay) {
+				return
+			}
+			at = time.Duration(r.cfg.Replay[i+1] * 1e6)
+		} else {
+			at += gap()
+		}
+	}
+}
+
+// take counts a business request about to be sent at at: send is false
+// once NumRequests requests of the window have been sent, more is false
+// for the last of them.
+func (r *runner) take(at time.Duration) (send, more bool) {
+	if r.cfg.NumRequests <= 0 || at < r.cfg.Warmup {
+		return true, true
+	}
+	switch n := r.windowReqs.Add(1); {
+	case n > r.cfg.NumRequests:
+		return false, false
+	case n == r.cfg.NumRequests:
+		r.capped.Store(true)
+		return true, false
+	}
+	return true, true
 }
 
 // job is one business request.
@@ -618,6 +748,7 @@ func (r *runner) dispatch(j job) {
 		defer idle.Stop()
 		for {
 			r.request(j)
+			r.release()
 			idle.Reset(workerIdle)
 			select {
 			case j = <-r.jobs:
@@ -641,7 +772,15 @@ func (r *runner) closedLoop() {
 		go func() {
 			defer r.wg.Done()
 			for r.ctx.Err() == nil && time.Since(r.start) < r.end {
-				r.request(r.nextJob(r.now()))
+				now := r.now() // the planned send time counts, as in the open loop
+				send, more := r.take(time.Duration(now * 1e6))
+				if !send {
+					return
+				}
+				r.request(r.nextJob(now))
+				if !more {
+					return
+				}
 				if r.cfg.ThinkTime > 0 && !r.sleepUntil(time.Since(r.start)+r.cfg.ThinkTime) {
 					return
 				}

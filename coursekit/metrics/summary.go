@@ -20,6 +20,41 @@ type Options struct {
 	Method Method
 	// WindowCost overrides the header's window_cost when set.
 	WindowCost *float64
+	// Levels are extra percentile levels (fractions) every distribution
+	// reports in Dist.Chosen, with their intervals (default: none).
+	Levels []float64
+	// Latency adds per-attempt SLOs beyond TTFT to every condition. When
+	// any is set and no judge was asked for, quality is not required.
+	Latency LatencySLO
+}
+
+// withHeaderSLO fills opts from the header's conditions.slo when the
+// caller gave no SLO at all: a bench run's card uses the run's SLO set.
+func withHeaderSLO(h *trace.Header, opts Options, name string) (Options, error) {
+	if len(opts.Levels) == 0 {
+		ps, err := headerLevels(h)
+		if err != nil {
+			if e, ok := err.(*trace.Error); ok {
+				e.File, e.Line = name, 1
+			}
+			return opts, err
+		}
+		opts.Levels = ps
+	}
+	if len(opts.SLOsMS) > 0 || opts.Latency.Set() {
+		return opts, nil
+	}
+	s, err := HeaderSLO(h)
+	if err != nil {
+		if e, ok := err.(*trace.Error); ok {
+			e.File, e.Line = name, 1
+		}
+		return opts, err
+	}
+	if s != nil {
+		opts.SLOsMS, opts.Latency = s.TTFTMS, s.LatencySLO
+	}
+	return opts, nil
 }
 
 // Accumulator builds a Summary from attempts fed one at a time, keeping
@@ -34,11 +69,17 @@ type Accumulator struct {
 	events, tokens, multiEvents           int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
+	outputTokens                          int64 // OutputTokenCount of complete successes
 
 	ttft, e2e, itl, tpot samples
 	passTTFT             samples               // TTFT of complete, quality-pass attempts
 	reqBest              map[trace.Key]float64 // per request: best passTTFT, +Inf if none
 	server               serverAcc             // meta.server_timings of complete successes
+
+	// With latency SLOs beyond TTFT (opts.Latency.Set()):
+	cand       []candidate           // complete successes not failing quality
+	reqBestLat map[trace.Key]float64 // per request: best TTFT of a candidate meeting the latency SLOs
+	judged     bool                  // the header says a judge was asked for
 }
 
 // NewAccumulator starts a summary of a trace with header h.
@@ -49,7 +90,12 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 	if opts.Method == "" {
 		opts.Method = NearestRank
 	}
-	return &Accumulator{h: *h, opts: opts, reqBest: map[trace.Key]float64{}}
+	acc := &Accumulator{h: *h, opts: opts, reqBest: map[trace.Key]float64{}}
+	if opts.Latency.Set() {
+		acc.reqBestLat = map[trace.Key]float64{}
+		acc.judged = headerJudged(h)
+	}
+	return acc
 }
 
 // Add counts one attempt. It keeps no reference to a or its events.
@@ -92,15 +138,30 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.maxTokens = max(acc.maxTokens, e.Tokens)
 		}
 		acc.events += int64(len(a.Events))
+		acc.outputTokens += int64(a.OutputTokenCount())
 		if a.OutputTokens > 0 {
 			acc.usageTokens += int64(a.OutputTokens)
 			acc.usageEventTokens += int64(a.StreamedTokens())
+		}
+		if acc.reqBestLat != nil && a.Quality != trace.Fail {
+			r := acc.opts.Latency.check(a)
+			acc.cand = append(acc.cand, candidate{ttft: ttft, reason: r, rated: a.Quality == trace.Pass})
+			if r == Qualified {
+				if b, ok := acc.reqBestLat[rk]; !ok || ttft < b {
+					acc.reqBestLat[rk] = ttft
+				}
+				if a.Quality == trace.Pass {
+					best = min(best, ttft)
+				}
+			}
 		}
 		switch a.Quality {
 		case trace.Pass:
 			acc.passes++
 			acc.passTTFT.add(ttft)
-			best = min(best, ttft)
+			if acc.reqBestLat == nil {
+				best = min(best, ttft)
+			}
 		case trace.Fail:
 			acc.fails++
 		default:
@@ -147,13 +208,18 @@ func (acc *Accumulator) Summary() *Summary {
 		x    *samples
 		unit string
 	}{{&s.TTFT, &acc.ttft, "ms"}, {&s.E2E, &acc.e2e, "ms"}, {&s.ITL, &acc.itl, "event"}, {&s.TPOT, &acc.tpot, "ms/token"}} {
-		wg.Go(func() { *d.dst = d.x.dist(m, d.unit); d.dst.CI95 = d.x.ci95() })
+		wg.Go(func() {
+			*d.dst = d.x.dist(m, d.unit)
+			d.dst.CI95 = d.x.ci95()
+			d.dst.Chosen = d.x.levels(m, acc.opts.Levels)
+		})
 	}
 	wg.Wait()
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
 	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), "failed attempts / attempts")
+	s.Throughput = newThroughput(s, acc.outputTokens)
 	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
@@ -166,6 +232,23 @@ func (acc *Accumulator) Summary() *Summary {
 	reqBest := make([]float64, 0, len(acc.reqBest))
 	for _, v := range acc.reqBest {
 		reqBest = append(reqBest, v)
+	}
+	if acc.reqBestLat != nil {
+		judged := acc.judged || acc.passes+acc.fails > 0
+		if !judged { // a request qualifies on latency alone
+			reqBest = reqBest[:0]
+			for k := range acc.reqBest {
+				v, ok := acc.reqBestLat[k]
+				if !ok {
+					v = math.Inf(1)
+				}
+				reqBest = append(reqBest, v)
+			}
+		}
+		for _, slo := range acc.opts.SLOsMS {
+			s.Conditions = append(s.Conditions, s.latencyCondition(slo, acc.opts.Latency, judged, acc.cand, reqBest))
+		}
+		return s
 	}
 	for _, slo := range acc.opts.SLOsMS {
 		s.Conditions = append(s.Conditions, s.condition(slo, &acc.passTTFT, reqBest))
@@ -181,6 +264,47 @@ func (s *Summary) condition(slo float64, passTTFT *samples, reqBest []float64) C
 			q++
 		}
 	})
+	return s.newCondition(slo, q, reqBest, Drops{
+		NotComplete:    s.Attempts - s.CompleteSuccess,
+		QualityFail:    s.QualityFails,
+		QualityUnrated: s.UnratedSuccesses,
+		TTFTOverSLO:    s.QualityPasses - q,
+	})
+}
+
+// latencyCondition qualifies at one TTFT SLO with the latency SLOs beyond
+// it: a candidate qualifies when its TTFT ≤ slo and it met them all, and,
+// when judged, it passed quality.
+func (s *Summary) latencyCondition(slo float64, lat LatencySLO, judged bool, cand []candidate, reqBest []float64) Condition {
+	d := Drops{NotComplete: s.Attempts - s.CompleteSuccess, QualityFail: s.QualityFails}
+	q := int64(0)
+	for _, c := range cand {
+		switch {
+		case judged && !c.rated:
+			d.QualityUnrated++
+		case c.ttft > slo:
+			d.TTFTOverSLO++
+		case c.reason == E2EOverSLO:
+			d.E2EOverSLO++
+		case c.reason == ITLOverSLO:
+			d.ITLOverSLO++
+		case c.reason == TPOTOverSLO:
+			d.TPOTOverSLO++
+		default:
+			q++
+		}
+	}
+	c := s.newCondition(slo, q, reqBest, d)
+	c.LatencySLO = lat
+	c.QualityRule = QualityNotJudged
+	if judged {
+		c.QualityRule = QualityJudged
+	}
+	return c
+}
+
+// newCondition builds the rates of q qualified attempts at a TTFT SLO.
+func (s *Summary) newCondition(slo float64, q int64, reqBest []float64, d Drops) Condition {
 	rq := int64(countAtMost(reqBest, slo))
 	c := Condition{
 		SLOTTFTMS:           slo,
@@ -190,12 +314,7 @@ func (s *Summary) condition(slo float64, passTTFT *samples, reqBest []float64) C
 		Currency:            s.Currency,
 		RequestsQualified:   rq,
 		RequestQualifiedRat: NewShare(float64(rq), float64(s.Requests), "qualified requests / requests"),
-		NotQualified: Drops{
-			NotComplete:    s.Attempts - s.CompleteSuccess,
-			QualityFail:    s.QualityFails,
-			QualityUnrated: s.UnratedSuccesses,
-			TTFTOverSLO:    s.QualityPasses - q,
-		},
+		NotQualified:        d,
 	}
 	c.GoodputPerS = float64(q) / s.WindowS
 	if s.WindowCost != nil && q > 0 {
@@ -219,6 +338,9 @@ func countAtMost(values []float64, x float64) int {
 
 // Summarize computes the card of an in-memory trace.
 func Summarize(t *trace.Trace, opts Options) *Summary {
+	if o, err := withHeaderSLO(&t.Header, opts, "trace"); err == nil {
+		opts = o // a bad conditions.slo is reported by SummarizeReader; here the caller's options stand
+	}
 	acc := NewAccumulator(&t.Header, opts)
 	for i := range t.Attempts {
 		acc.Add(&t.Attempts[i])
@@ -238,7 +360,9 @@ func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
 	)
 	err := trace.ScanUnordered(r, name, func(hd *trace.Header) error {
 		h = hd
-		return nil
+		var err error
+		opts, err = withHeaderSLO(hd, opts, name)
+		return err
 	}, func() func(*trace.Attempt) error {
 		acc := NewAccumulator(h, opts)
 		mu.Lock()
@@ -277,6 +401,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.events += o.events
 	acc.tokens += o.tokens
 	acc.multiEvents += o.multiEvents
+	acc.outputTokens += o.outputTokens
 	acc.maxTokens = max(acc.maxTokens, o.maxTokens)
 	acc.ttft.merge(&o.ttft)
 	acc.e2e.merge(&o.e2e)
@@ -294,6 +419,20 @@ func (acc *Accumulator) merge(o *Accumulator) {
 		}
 	}
 	acc.reqBest = big
+	acc.cand = append(acc.cand, o.cand...)
+	acc.judged = acc.judged || o.judged
+	if acc.reqBestLat != nil {
+		big, small := acc.reqBestLat, o.reqBestLat
+		if len(small) > len(big) {
+			big, small = small, big
+		}
+		for k, v := range small {
+			if b, ok := big[k]; !ok || v < b {
+				big[k] = v
+			}
+		}
+		acc.reqBestLat = big
+	}
 }
 
 // SummarizeFile streams a trace file and computes its card.

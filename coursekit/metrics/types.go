@@ -44,6 +44,9 @@ type Dist struct {
 	Max    *float64 `json:"max"`
 	// CI95 is the 95 % order-statistic interval of every level.
 	CI95 *DistCI `json:"ci95,omitempty"`
+	// Chosen are the levels asked for (--percentiles), in order, each with
+	// its interval; omitted when none were asked for.
+	Chosen []LevelValue `json:"percentiles,omitempty"`
 }
 
 // NewDist reads the report's levels from x (non-negative latencies).
@@ -87,6 +90,7 @@ type Summary struct {
 	Outcomes         map[string]int `json:"outcomes"`
 	FailureRate      Ratio          `json:"failure_rate"`
 	QualityPassRate  Ratio          `json:"quality_pass_rate"`
+	Throughput       Throughput     `json:"throughput"`
 	QualityPasses    int64          `json:"quality_passes"`
 	QualityFails     int64          `json:"quality_fails"`
 	UnratedSuccesses int64          `json:"unrated_successes"`
@@ -143,8 +147,13 @@ type Condition struct {
 	RequestsQualified   int64 `json:"requests_qualified"`
 	RequestQualifiedRat Ratio `json:"request_qualified_rate"`
 	// NotQualified says why each other attempt dropped out, in the order
-	// the checks apply: complete success, then quality, then TTFT.
+	// the checks apply: complete success, then quality, then TTFT, then
+	// E2E, ITL P95 and TPOT when those SLOs are set.
 	NotQualified Drops `json:"not_qualified"`
+	// LatencySLO are the per-attempt SLOs beyond TTFT (omitted when none).
+	LatencySLO
+	// QualityRule says whether quality was required, when LatencySLO is set.
+	QualityRule string `json:"quality_rule,omitempty"`
 }
 
 // Drops counts attempts by the first joint-qualification check they fail.
@@ -153,4 +162,7 @@ type Drops struct {
 	QualityFail    int64 `json:"quality_fail"`
 	QualityUnrated int64 `json:"quality_unrated"`
 	TTFTOverSLO    int64 `json:"ttft_over_slo"`
+	E2EOverSLO     int64 `json:"e2e_over_slo,omitempty"`
+	ITLOverSLO     int64 `json:"itl_p95_over_slo,omitempty"`
+	TPOTOverSLO    int64 `json:"tpot_over_slo,omitempty"`
 }

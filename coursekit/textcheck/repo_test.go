@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -278,6 +279,24 @@ func printed(t *testing.T) map[string]string {
 				t.Fatal(err)
 			}
 			out[fmt.Sprintf("cardfmt %s %s", f, name)] = b.String()
+		}
+		// The card with latency SLOs beyond TTFT, judged and not.
+		for i, q := range []trace.Quality{trace.Pass, trace.Unrated} {
+			lt := *tr
+			lt.Attempts = slices.Clone(tr.Attempts)
+			for j := range lt.Attempts {
+				if q == trace.Unrated {
+					lt.Attempts[j].Quality = q
+				}
+			}
+			ls := metrics.Summarize(&lt, metrics.Options{SLOsMS: []float64{1000}, Latency: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 100, TPOTMS: 100}})
+			for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+				var b bytes.Buffer
+				if err := cardfmt.Write(&b, ls, name, f); err != nil {
+					t.Fatal(err)
+				}
+				out[fmt.Sprintf("cardfmt latency %d %s %s", i, f, name)] = b.String()
+			}
 		}
 		half := &card.Card{Clock: "server", PercentileMethod: "线性", Streaming: card.Streaming{Recorded: card.PerToken, Aggregation: "平均"},
 			Conditions: []card.Condition{{SLO: card.Figure{Value: 1}, FailureRate: card.Ratio{Num: 0, Den: 8, Unit: "失败/成功"}}}, Outputs: card.Outputs{Training: "模型", Inference: "模型"}}

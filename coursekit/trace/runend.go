@@ -20,11 +20,15 @@ import (
 // The key lives in "conditions", which format v1 leaves free-form, so every
 // v1 reader still reads such a trace; this package checks it when present.
 type RunEnd struct {
-	// Reason is RunCompleted, RunInterrupted or RunNotFinished.
+	// Reason is RunCompleted, RunInterrupted, RunNumRequests or RunNotFinished.
 	Reason string `json:"reason"`
 	// AtMS is when the run was stopped, on the trace clock (interrupted
-	// runs). When it falls inside the planned window the window ends there.
+	// runs), or when the last of its NumRequests requests ended. When it
+	// falls inside the planned window the window ends there.
 	AtMS *float64 `json:"at_ms,omitempty"`
+	// NumRequests is the run's cap on business requests sent in the window
+	// (retries and warm-up not counted); 0 when it had none.
+	NumRequests int64 `json:"num_requests,omitempty"`
 	// PlannedDurationMS and PlannedWindow are what the run was scheduled
 	// for: its measured duration and window [warm-up, warm-up + duration).
 	PlannedDurationMS float64 `json:"planned_duration_ms"`
@@ -42,6 +46,10 @@ const (
 	// trace that still says it was never finished (the process died): its
 	// window is the planned one and the last attempts may be missing.
 	RunNotFinished = "not_finished"
+	// RunNumRequests: the NumRequests-th request of the window was sent
+	// before the window ended, so no more were scheduled; the window ends
+	// when the last attempt ended.
+	RunNumRequests = "num_requests"
 )
 
 // CutShort reports whether the run stopped before its planned window ended
@@ -86,9 +94,12 @@ func (h *Header) RunEnd() (*RunEnd, error) {
 func (r *RunEnd) validate(w Window) error {
 	const f = "conditions.run_end."
 	switch r.Reason {
-	case RunCompleted, RunInterrupted, RunNotFinished:
+	case RunCompleted, RunInterrupted, RunNotFinished, RunNumRequests:
 	default:
-		return fieldErr(f+"reason", fmt.Sprintf("%q is not a way a run ends (want %q, %q or %q)", r.Reason, RunCompleted, RunInterrupted, RunNotFinished))
+		return fieldErr(f+"reason", fmt.Sprintf("%q is not a way a run ends (want %q, %q, %q or %q)", r.Reason, RunCompleted, RunInterrupted, RunNumRequests, RunNotFinished))
+	}
+	if r.NumRequests < 0 || (r.Reason == RunNumRequests && r.NumRequests == 0) {
+		return fieldErr(f+"num_requests", fmt.Sprintf("%d: want a positive cap when the reason is %q, else none", r.NumRequests, RunNumRequests))
 	}
 	if err := checkNumber(f+"planned_duration_ms", r.PlannedDurationMS); err != nil {
 		return err
@@ -111,8 +122,8 @@ func (r *RunEnd) validate(w Window) error {
 			return err
 		}
 	}
-	if (r.AtMS != nil) != (r.Reason == RunInterrupted) {
-		return fieldErr(f+"at_ms", "is given exactly when the reason is \""+RunInterrupted+"\"")
+	if (r.AtMS != nil) != (r.Reason == RunInterrupted || r.Reason == RunNumRequests) {
+		return fieldErr(f+"at_ms", "is given exactly when the reason is \""+RunInterrupted+"\" or \""+RunNumRequests+"\"")
 	}
 	if w.EndMS > pw.EndMS || w.StartMS != pw.StartMS {
 		return fieldErr("window", fmt.Sprintf("[%s, %s) is not inside the planned window [%s, %s)", fmtMS(w.StartMS), fmtMS(w.EndMS), fmtMS(pw.StartMS), fmtMS(pw.EndMS)))
@@ -141,7 +152,7 @@ func (h Header) WithRunEnd(r RunEnd) (Header, error) {
 		return h, err
 	}
 	h.Window = r.PlannedWindow
-	if r.Reason == RunInterrupted && r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS {
+	if (r.Reason == RunInterrupted || r.Reason == RunNumRequests) && r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS {
 		h.Window.EndMS = max(*r.AtMS, h.Window.StartMS+1e-3)
 	}
 	if _, err := h.RunEnd(); err != nil {

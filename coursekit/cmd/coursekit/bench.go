@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -26,9 +28,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	arrival := fs.String("arrival", "poisson", "open-loop arrivals: constant, poisson or gamma")
 	fs.Float64Var(&cfg.Burstiness, "burstiness", 1, "gamma shape: 1 is Poisson, below 1 burstier, above 1 smoother (implies --arrival gamma)")
 	replay := fs.String("replay", "", "open loop: replay the send times of the requests in this trace (default: none)")
-	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer (0: not closed loop)")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer (0: not closed loop); the load follows the server, unlike --rate with --max-concurrency")
+	fs.IntVar(&cfg.MaxConcurrency, "max-concurrency", 0, "open loop: at most this many requests in flight; arrivals of --rate or --replay beyond it wait, and the wait is in the send lag (default 0: no cap)")
 	fs.DurationVar(&cfg.ThinkTime, "think-time", 0, "closed loop: pause of each user between answer and next request (default 0: none)")
 	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured window (after the warm-up)")
+	fs.Int64Var(&cfg.NumRequests, "num-requests", 0, "stop after this many requests planned in the window (retries and warm-up not counted; the window then ends when the last attempt ends; --duration still bounds it; default 0: no cap)")
 	fs.DurationVar(&cfg.Warmup, "warmup", 0, "warm-up before the window: sent and recorded, not measured (default 0: none)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
 	fs.IntVar(&cfg.MaxTokens, "max-tokens", 64, "max_tokens of every request")
@@ -43,7 +47,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token (default: no Authorization header)")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
+	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar (needs --out FILE; default: none)")
+	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
+	var slos sloFlags
+	slos.register(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
+	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -79,6 +88,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			cfg.Duration = 0 // the replay's own span
 		}
 	}
+	if set["max-concurrency"] && cfg.Rate == 0 && *replay == "" {
+		return usagef("bench: --max-concurrency caps an open loop: give it with --rate or --replay (--concurrency is a closed loop)")
+	}
 	if set["think-time"] && cfg.Concurrency == 0 {
 		return usagef("bench: --think-time needs --concurrency (a closed loop)")
 	}
@@ -106,11 +118,43 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
 	}
+	cfg.Conditions = map[string]any{}
+	if slos.given() {
+		cfg.Conditions["slo"] = slos.set()
+	}
+	if *levels != "" {
+		ps, err := metrics.ParseLevels(*levels)
+		if err != nil {
+			return usagef("bench: --percentiles: %v", err)
+		}
+		cfg.Conditions["percentiles"] = ps
+	}
 	if *every > 0 {
 		cfg.ProgressEvery = *every
 		cfg.Progress = func(p loadgen.Progress) { fmt.Fprintln(stderr, "coursekit bench:", p) }
 	}
 
+	if cfg.MetricsURL != "" {
+		if u, err := url.Parse(cfg.MetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usagef("bench: --metrics-url %q is not an http(s) URL", cfg.MetricsURL)
+		}
+		if *out == "" || *out == "-" {
+			return usagef("bench: --metrics-url needs --out FILE (the scrapes go to FILE.metrics.jsonl beside it)")
+		}
+		if cfg.MetricsEvery <= 0 {
+			return usagef("bench: --metrics-interval must be positive")
+		}
+		side := *out + ".metrics.jsonl"
+		mf, err := os.Create(side)
+		if err != nil {
+			return err
+		}
+		defer mf.Close()
+		cfg.MetricsSink = mf
+		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
+		cfg.Conditions["metrics_url"] = cfg.MetricsURL
+		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels}, or error"
+	}
 	w, name := stdout, "stdout"
 	var f *os.File
 	if *out != "" && *out != "-" {
@@ -144,6 +188,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 		switch {
+		case cfg.Dataset == nil && slos.lat.Set():
+			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
 		case cfg.Dataset == nil:
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
 		case cfg.Dataset.Rated() == 0:
@@ -152,6 +198,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
 				res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
 		}
+	}
+	if res != nil && res.Unsent > 0 {
+		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
 	}
 	if err != nil {
 		return err

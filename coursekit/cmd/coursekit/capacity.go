@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -25,8 +26,10 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.Bench.PromptTokens, "prompt-tokens", 32, "prompt length in words (generated prompts)")
 	fs.DurationVar(&c.Bench.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
 	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of every step's Poisson schedule and of --dataset arith")
-	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated, nothing qualifies)")
+	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated: nothing qualifies on --slo-ttft alone, and with --slo-e2e, --slo-itl-p95 or --slo-tpot a step qualifies on latency alone)")
 	slo := fs.Duration("slo-ttft", time.Second, "TTFT SLO of joint qualification")
+	var lat sloFlags
+	lat.register(fs, "")
 	fs.Float64Var(&c.Target, "target", 0.9, "share of all attempts in a step's window that must qualify, in (0, 1]")
 	fs.Float64Var(&c.StartRate, "start-rate", 1, "first step's open-loop rate, requests/s")
 	fs.Float64Var(&c.MaxRate, "max-rate", 1000, "highest rate searched, requests/s")
@@ -54,6 +57,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return usagef("capacity: --url %q is not an http(s) URL", c.Bench.URL)
 	}
 	c.SLOTTFTMS = float64(*slo) / float64(time.Millisecond)
+	c.Latency = lat.lat
 	if *ds != "" {
 		if c.Bench.Dataset, err = dataset.Load(*ds, c.Bench.Seed); err != nil {
 			if trace.IsBadInput(err) || os.IsNotExist(err) {
@@ -101,7 +105,11 @@ func capacityText(r *capacity.Result) string {
 		}
 		return fmt.Sprintf("%.1f%%", *v*100)
 	}
-	p("容量搜索：联合合格（完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", r.SLOTTFTMS, r.Target*100)
+	rule := fmt.Sprintf("完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", r.SLOTTFTMS)
+	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
+		rule += " ∧ " + l + "；逐次判定；没有质量评判时只按时延判定"
+	}
+	p("容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", rule, r.Target*100)
 	for _, s := range r.Steps {
 		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended)
 	}

@@ -53,12 +53,13 @@ func (c *costFlag) Set(s string) error {
 
 func cmdCard(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
-	var slos sloList
+	var slos sloFlags
 	var cost costFlag
-	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s)")
+	slos.register(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
 	method := fs.String("percentile", string(metrics.NearestRank), "percentile method: nearest-rank or linear")
 	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
+	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -75,7 +76,13 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("card: %v", err)
 	}
-	s, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: slos, Method: m, WindowCost: cost.v})
+	var lv []float64
+	if *levels != "" {
+		if lv, err = metrics.ParseLevels(*levels); err != nil {
+			return usagef("card: --percentiles: %v", err)
+		}
+	}
+	s, err := metrics.SummarizeFile(path, slos.options(metrics.Options{Method: m, WindowCost: cost.v, Levels: lv}))
 	if err != nil {
 		return err
 	}

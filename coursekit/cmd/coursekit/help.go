@@ -50,10 +50,13 @@ var docs = []cmdDoc{
 		purpose: "compute the metrics card of a trace: denominators, TTFT, ITL, goodput, cost per 1,000 qualified",
 		usage:   []string{"card [flags] TRACE"},
 		details: "Failures stay in every denominator, a missing TTFT is missing (not 0), percentiles are\n" +
-			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.",
+			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.\n" +
+			"--slo-e2e, --slo-itl-p95 and --slo-tpot join every condition, judged per attempt; without a\n" +
+			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.",
 		examples: []string{
 			"coursekit card data/unit01/trace.jsonl",
 			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
+			"coursekit card trace.jsonl --slo-ttft 1s --slo-e2e 5s --slo-itl-p95 50ms --slo-tpot 40ms",
 			"coursekit card trace.jsonl --percentile linear --format json > card.json",
 		},
 		values:   map[string][]string{"percentile": {"nearest-rank", "linear"}, "format": {"text", "markdown", "json"}},
@@ -151,11 +154,12 @@ var docs = []cmdDoc{
 		groups: []flagGroup{
 			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "ignore-eos", "continuous-usage", "api-key-env"}},
 			{"prompts and quality (judged during the run)", []string{"dataset"}},
-			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "seed"}},
+			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "max-concurrency", "seed"}},
 			{"closed loop", []string{"concurrency", "think-time"}},
-			{"window and timeouts", []string{"duration", "warmup", "timeout"}},
+			{"window and timeouts", []string{"duration", "num-requests", "warmup", "timeout"}},
 			{"retries", []string{"retries", "retry-backoff"}},
-			{"output", []string{"out", "progress", "cpuprofile"}},
+			{"the card's SLOs and percentiles (recorded in the header as conditions.slo and conditions.percentiles; the card's default)", []string{"slo-*", "percentiles"}},
+			{"output", []string{"out", "progress", "cpuprofile", "metrics-url", "metrics-interval"}},
 		},
 		examples: []string{
 			"coursekit bench --url http://127.0.0.1:8000 --rate 20 --duration 60s --warmup 10s --out trace.jsonl",
@@ -174,7 +178,7 @@ var docs = []cmdDoc{
 			"the 95 % Wilson interval of qualified / attempts (failures included): meets, fails or undecided.",
 		groups: []flagGroup{
 			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "timeout", "dataset", "seed"}},
-			{"qualification", []string{"slo-ttft", "target"}},
+			{"qualification", []string{"slo-*", "target"}},
 			{"search", []string{"start-rate", "max-rate", "growth", "resolution", "warmup", "step-duration", "step-max-duration"}},
 			{"output", []string{"out", "format"}},
 		},
@@ -432,7 +436,7 @@ func metavar(d cmdDoc, f *flag.Flag) (string, string) {
 		return "", usage
 	}
 	switch f.Value.(type) {
-	case *sloList:
+	case *sloList, msFlag:
 		return "DURATION", usage
 	case *costFlag:
 		return "COST", usage

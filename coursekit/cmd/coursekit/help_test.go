@@ -298,7 +298,7 @@ func TestCompletion(t *testing.T) {
 			if got := complete("coursekit", "be"); !slices.Equal(got, []string{"bench"}) {
 				t.Errorf("command: %v", got)
 			}
-			if got := complete("coursekit", "card", "--per"); !slices.Equal(got, []string{"--percentile"}) {
+			if got := complete("coursekit", "card", "--per"); !slices.Equal(got, []string{"--percentile", "--percentiles"}) {
 				t.Errorf("card flag: %v", got)
 			}
 			if got := complete("coursekit", "card", "--format", ""); !slices.Equal(got, []string{"text", "markdown", "json"}) {

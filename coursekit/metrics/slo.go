@@ -1,0 +1,130 @@
+package metrics
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// LatencySLO are the per-attempt SLOs checked beside TTFT; a zero field is
+// not checked. Each is judged on the attempt alone, never on the run's
+// distribution:
+//   - E2E: end − send of the attempt;
+//   - ITL P95: the nearest-rank P95 of the attempt's own gaps between
+//     consecutive text events (an attempt with fewer than two events has no
+//     gap and cannot exceed it);
+//   - TPOT: (E2E − TTFT) / (output tokens − 1) (an answer of fewer than two
+//     tokens has none and cannot exceed it).
+type LatencySLO struct {
+	E2EMS    float64 `json:"slo_e2e_ms,omitempty"`
+	ITLP95MS float64 `json:"slo_itl_p95_ms,omitempty"`
+	TPOTMS   float64 `json:"slo_tpot_ms,omitempty"`
+}
+
+// Set reports whether any SLO beyond TTFT is given.
+func (l LatencySLO) Set() bool { return l.E2EMS > 0 || l.ITLP95MS > 0 || l.TPOTMS > 0 }
+
+// Reasons an attempt drops out after its TTFT met the SLO.
+const (
+	E2EOverSLO  Reason = "e2e_over_slo"
+	ITLOverSLO  Reason = "itl_p95_over_slo"
+	TPOTOverSLO Reason = "tpot_over_slo"
+)
+
+// Quality rules of a condition with latency SLOs beyond TTFT.
+const (
+	// QualityJudged: a judge was asked for, so an unrated success is not a pass.
+	QualityJudged = "judged: unrated successes do not qualify"
+	// QualityNotJudged: no judge was asked for (no dataset, no rated
+	// attempt), so a complete success qualifies on latency alone.
+	QualityNotJudged = "not judged: latency only"
+)
+
+// AttemptITLP95 is the nearest-rank P95 of a's own event gaps; ok is false
+// with fewer than two events.
+func AttemptITLP95(a *trace.Attempt) (ms float64, ok bool) {
+	gaps := a.EventIntervals(nil)
+	if len(gaps) == 0 {
+		return 0, false
+	}
+	slices.Sort(gaps)
+	k := int(math.Ceil(0.95*float64(len(gaps)))) - 1
+	return gaps[max(k, 0)], true
+}
+
+// check returns the first latency SLO beyond TTFT that a complete success
+// exceeds, in the order E2E, ITL P95, TPOT; Qualified if none.
+func (l LatencySLO) check(a *trace.Attempt) Reason {
+	if l.E2EMS > 0 {
+		if e, ok := a.E2E(); !ok || e > l.E2EMS {
+			return E2EOverSLO
+		}
+	}
+	if l.ITLP95MS > 0 {
+		if v, ok := AttemptITLP95(a); ok && v > l.ITLP95MS {
+			return ITLOverSLO
+		}
+	}
+	if l.TPOTMS > 0 {
+		if v, ok := a.TPOT(); ok && v > l.TPOTMS {
+			return TPOTOverSLO
+		}
+	}
+	return Qualified
+}
+
+// candidate is a complete success that did not fail quality: it qualifies
+// under a TTFT SLO when its TTFT is within it and its latency check passed.
+type candidate struct {
+	ttft   float64
+	reason Reason // Qualified or the first latency SLO it exceeds
+	rated  bool   // quality pass (else unrated)
+}
+
+// SLOSet is the set of SLOs a bench run asks its card to use, recorded in
+// the header as conditions.slo.
+type SLOSet struct {
+	TTFTMS []float64 `json:"slo_ttft_ms"`
+	LatencySLO
+}
+
+// HeaderSLO reads conditions.slo; nil when the header has none.
+func HeaderSLO(h *trace.Header) (*SLOSet, error) {
+	raw := bytes.TrimSpace(h.Conditions)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, nil
+	}
+	var c map[string]json.RawMessage
+	if json.Unmarshal(raw, &c) != nil {
+		return nil, nil
+	}
+	v, ok := c["slo"]
+	if !ok {
+		return nil, nil
+	}
+	var s SLOSet
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&s); err != nil {
+		return nil, &trace.Error{Field: "conditions.slo", Msg: fmt.Sprintf(`want {"slo_ttft_ms":[…],"slo_e2e_ms":…}: %v`, err)}
+	}
+	return &s, nil
+}
+
+// headerJudged reports whether the header says a judge was asked for.
+func headerJudged(h *trace.Header) bool {
+	raw := bytes.TrimSpace(h.Conditions)
+	if len(raw) == 0 || raw[0] != '{' {
+		return false
+	}
+	var c map[string]json.RawMessage
+	if json.Unmarshal(raw, &c) != nil {
+		return false
+	}
+	_, ok := c["dataset"]
+	return ok
+}
