@@ -511,8 +511,9 @@ func (sm *Summary) HTML() string {
 //	results/NAME.json       Gradescope results.json per submission
 //	feedback/NAME.md, .html learner feedback in Chinese
 //
-// NAME is the learner id (unknown-FILE for an unknown learner). No file
-// holds a machine path: submissions are named by base name only.
+// NAME is the learner id (unknown-N for the Nth file with no known
+// learner; its feedback names the file). No file holds a machine
+// path: submissions are named by base name only.
 func (b *Batch) Write(dir string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -29,6 +29,9 @@ func TestLMSNamesWithoutLMSIDs(t *testing.T) {
 			t.Errorf("output name %q is built from the file name", n)
 		}
 	}
+	if fb := FeedbackHTML(subs[0]); !strings.Contains(fb, subs[0].File) {
+		t.Errorf("an unknown file's feedback does not say which file it was:\n%s", fb)
+	}
 	if b.names[0] == b.names[1] {
 		t.Errorf("two unknown files share the name %q", b.names[0])
 	}
