@@ -44,16 +44,28 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 	}
 	b := &Batch{Roster: roster, Points: points, Subs: subs, chosen: map[string]*Submission{}}
 	used := map[string]int{}
+	unknown, lmsNamed := 0, 0
 	for _, s := range subs {
+		if LMSNumber(s.File) != "" {
+			lmsNamed++
+		}
 		name := s.Learner
 		if name == "" {
-			name = "unknown-" + safeName(strings.TrimSuffix(s.File, filepath.Ext(s.File)))
+			// Never the file name: it is not a learner id (a Canvas name
+			// would read "unknown-__10003_90003_..."); the row and the
+			// feedback say which file it was.
+			unknown++
+			name = fmt.Sprintf("unknown-%d", unknown)
 		}
 		used[name]++
 		if used[name] > 1 {
 			name = fmt.Sprintf("%s~%d", name, used[name])
 		}
 		b.names = append(b.names, name)
+	}
+	if lmsNamed > 0 && !roster.HasLMSIDs() {
+		b.Warnings = append(b.Warnings, warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
+			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
 	}
 	b.markDuplicates()
 	b.markCopiedRecords()
@@ -499,8 +511,9 @@ func (sm *Summary) HTML() string {
 //	results/NAME.json       Gradescope results.json per submission
 //	feedback/NAME.md, .html learner feedback in Chinese
 //
-// NAME is the learner id (unknown-FILE for an unknown learner). No file
-// holds a machine path: submissions are named by base name only.
+// NAME is the learner id (unknown-N for the Nth file with no known
+// learner; its feedback names the file). No file holds a machine
+// path: submissions are named by base name only.
 func (b *Batch) Write(dir string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -81,6 +81,9 @@ type feedback struct {
 	sections  []feedbackSection
 	manual    []ManualItem
 	integrity []feedbackNote
+	// notCounted is said first when another file of the same learner
+	// is the one in grades.csv.
+	notCounted string
 }
 
 type feedbackSection struct {
@@ -98,6 +101,9 @@ const cleanIntegrity = "✓ 锁定的单元格没有改动，输出与口径卡�
 
 func newFeedback(s *Submission) feedback {
 	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: s.Manual}
+	if s.SupersededBy != "" {
+		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + s.SupersededBy + "。下面的结果只供参考。"
+	}
 	if s.Learner != "" {
 		f.facts = append(f.facts, "学习者："+s.Learner)
 	}
@@ -136,6 +142,9 @@ func FeedbackMarkdown(s *Submission) string {
 	f, e := newFeedback(s), mdEscape
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分反馈\n\n")
+	if f.notCounted != "" {
+		fmt.Fprintf(&b, "**%s**\n\n", e(f.notCounted))
+	}
 	for _, fact := range f.facts {
 		fmt.Fprintf(&b, "- %s\n", e(fact))
 	}
@@ -193,7 +202,11 @@ func statusClass(x Score) string {
 func FeedbackHTML(s *Submission) string {
 	f, e := newFeedback(s), html.EscapeString
 	var b strings.Builder
-	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n<ul>")
+	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n")
+	if f.notCounted != "" {
+		fmt.Fprintf(&b, "<p class=\"fail\"><strong>%s</strong></p>\n", e(f.notCounted))
+	}
+	b.WriteString("<ul>")
 	for _, fact := range f.facts {
 		fmt.Fprintf(&b, "<li>%s</li>", e(fact))
 	}

@@ -537,8 +537,23 @@ func (s *Submission) statusLine() string {
 		}
 	}
 	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
-	if s.Pending > 0 {
-		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", fmtPts(s.Pending))
+	// Say each waiting part for what it is: the own-variant check waiting
+	// for review is not a text question.
+	var text, own float64
+	for _, x := range s.Scores {
+		switch {
+		case !x.Pending:
+		case x.ID == OwnVariantID:
+			own += x.Max
+		default:
+			text += x.Max
+		}
+	}
+	if text > 0 {
+		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", fmtPts(text))
+	}
+	if own > 0 {
+		line += fmt.Sprintf("；另有 %s 分的检查“%s”等待老师核对", fmtPts(own), ownVariantTitle)
 	}
 	return line
 }

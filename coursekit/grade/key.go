@@ -208,7 +208,7 @@ var (
 	lmsIDPattern = regexp.MustCompile(`^[0-9]{1,20}$`)
 	// Canvas: name_12345_67890_file.ipynb, or name_LATE_12345_67890_file.ipynb
 	// (user id, then submission id, then the uploaded file name).
-	canvasName = regexp.MustCompile(`^[^_]+?_(?:LATE_)?([0-9]+)_[0-9]+_.+$`)
+	canvasName = regexp.MustCompile(`^[^_]*?_+(?:LATE_)?([0-9]+)_[0-9]+_.+$`)
 	// Moodle: "Full Name_12345_assignsubmission_file_" (a folder per learner),
 	// or the same prefix on the file name when downloaded without folders.
 	moodleName = regexp.MustCompile(`^.+_([0-9]+)_assignsubmission_[a-z]+_`)
@@ -223,6 +223,21 @@ func (r *Roster) FromLMSName(name string) (id, lmsID string) {
 	if len(r.lms) == 0 {
 		return "", ""
 	}
+	return r.fromLMSName(name)
+}
+
+// HasLMSIDs says whether any roster row has an lms_id.
+func (r *Roster) HasLMSIDs() bool { return r != nil && len(r.lms) > 0 }
+
+// LMSNumber is the LMS user number in a Canvas or Moodle bulk-download
+// name, or "" when the name follows neither pattern. It needs no roster,
+// so a batch can warn when a zip has LMS names but the roster no lms_id.
+func LMSNumber(name string) string {
+	_, n := (&Roster{}).fromLMSName(name)
+	return n
+}
+
+func (r *Roster) fromLMSName(name string) (id, lmsID string) {
 	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
 	for i := len(parts) - 1; i >= 0; i-- {
 		p := parts[i]

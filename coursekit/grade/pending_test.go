@@ -1,0 +1,26 @@
+package grade
+
+import (
+	"strings"
+	"testing"
+)
+
+// The status line names each waiting part for what it is: the
+// own-variant check waiting for review is not counted as a text question.
+func TestStatusLinePendingParts(t *testing.T) {
+	s := &Submission{Scores: []Score{
+		{ID: "text.a", Kind: KindManual, Max: 8, Pending: true},
+		{ID: OwnVariantID, Kind: KindManual, Max: 3, Pending: true},
+		{ID: "hidden.x", Kind: KindHidden, Max: 5},
+	}, Pending: 11}
+	line := s.statusLine()
+	if !strings.Contains(line, "另有 8 分的文字题") {
+		t.Errorf("text points not 8: %s", line)
+	}
+	if !strings.Contains(line, "3 分的检查“"+ownVariantTitle+"”") {
+		t.Errorf("own-variant points not named: %s", line)
+	}
+	if strings.Contains(line, "11 分") {
+		t.Errorf("own-variant points counted as text: %s", line)
+	}
+}
