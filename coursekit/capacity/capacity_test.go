@@ -15,20 +15,26 @@ import (
 	"github.com/llmperf-course/course/coursekit/sim"
 )
 
-// The simulator's capacity follows from its configuration: 2 sequences per
-// step, 2 ms per step whatever the batch, 10 tokens per answer (one per
-// step, the first in the admitting step), so each slot serves one request
-// per 20 ms: saturation is 2 / 0.020 s = 100 requests/s.
+// The simulator's capacity follows from its configuration: simBatch
+// sequences per step, 2 ms per step whatever the batch, 10 tokens per
+// answer (one per step, the first in the admitting step), so each slot
+// serves one request per 20 ms: saturation is batch / 0.020 s. The search
+// tests use 8 slots (400 req/s): at the 20 req/s start a request's 20 ms of
+// service leaves the slots idle most of the time, so the first steps meet
+// the 100 ms SLO even when a loaded, race-instrumented machine makes each
+// step several times slower. The overload test uses 2 slots (100 req/s).
 const (
-	simBatch    = 2
-	simStep     = 2 * time.Millisecond
-	simTokens   = 10
-	saturationS = simBatch / (simTokens * 0.002)
+	simBatch      = 8
+	overloadBatch = 2
+	simStep       = 2 * time.Millisecond
+	simTokens     = 10
 )
 
-func newSim(t *testing.T) string {
+func saturation(batch int) float64 { return float64(batch) / (simTokens * 0.002) }
+
+func newSim(t *testing.T, batch int) string {
 	t.Helper()
-	s := sim.New(sim.Config{MaxBatch: simBatch, DecodeStep: simStep, DecodePerSeq: 0, PrefillPerToken: 0, DefaultMaxTokens: simTokens, Seed: 1})
+	s := sim.New(sim.Config{MaxBatch: batch, DecodeStep: simStep, DecodePerSeq: 0, PrefillPerToken: 0, DefaultMaxTokens: simTokens, Seed: 1})
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() { ts.Close(); s.Close() })
 	return ts.URL
@@ -51,9 +57,9 @@ func config(t *testing.T, url string) Config {
 		Target:     0.9,
 		SLOTTFTMS:  100,
 		StartRate:  20,
-		MaxRate:    400,
+		MaxRate:    1600,
 		Growth:     2,
-		Resolution: 15,
+		Resolution: 60,
 		Warmup:     200 * time.Millisecond,
 		// 1 s at 20 req/s is about 20 attempts: even all qualifying, the
 		// Wilson lower bound (0.84 at 20/20) is below 0.9, so it must extend.
@@ -64,7 +70,8 @@ func config(t *testing.T, url string) Config {
 }
 
 func TestSearchFindsCapacityBelowSaturation(t *testing.T) {
-	c := config(t, newSim(t))
+	saturationS := saturation(simBatch)
+	c := config(t, newSim(t, simBatch))
 	res, err := Search(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -115,8 +122,8 @@ func TestSearchFindsCapacityBelowSaturation(t *testing.T) {
 }
 
 func TestOverloadedStepStopsEarly(t *testing.T) {
-	c := config(t, newSim(t))
-	c.StartRate, c.MaxRate, c.Resolution = 300, 1000, 10 // 3× saturation
+	c := config(t, newSim(t, overloadBatch))
+	c.StartRate, c.MaxRate, c.Resolution = 3*saturation(overloadBatch), 1000, 10
 	c.StepDuration, c.StepMaxDuration = 6*time.Second, 6*time.Second
 	t0 := time.Now()
 	s, err := c.runStepOnce(context.Background(), c.StartRate)
@@ -132,7 +139,7 @@ func TestOverloadedStepStopsEarly(t *testing.T) {
 }
 
 func TestInterruptKeepsFinishedSteps(t *testing.T) {
-	c := config(t, newSim(t))
+	c := config(t, newSim(t, simBatch))
 	c.StepDuration = 300 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
