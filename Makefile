@@ -102,6 +102,12 @@ bench-card:
 bench-client:
 	coursekit/bench/client/run.sh
 
+# What coursekit bench, an older coursekit, guidellm and AIPerf count for the same load against
+# the real engine (figures go to docs/bench-real-engines.md).
+.PHONY: bench-tools
+bench-tools:
+	coursekit/bench/tools/run.sh
+
 # The grading benchmarks: 1,000 submissions read (no execution), then 20
 # re-executed in the course image (needs `make test-image` first; IMAGE=...).
 .PHONY: bench-grade

@@ -4,6 +4,7 @@
 #
 #   make bench-client
 #   GO_RATES="100 1000 5000" PY_RATES="10 100" make bench-client   # a quicker run
+#   OLD_REV=e839f53 make bench-client   # also an older coursekit, side by side at each Go rate
 #
 # For every client and rate: clear the simulator's truth log, run the
 # client open loop at a constant rate, fetch GET /debug/truth, then match
@@ -25,6 +26,16 @@ work=$(cd "$work" && pwd)
 # 1. Build the Go side.
 go build -o "$work/coursekit" ./coursekit/cmd/coursekit
 go build -o "$work/analyze" ./coursekit/bench/client
+# An older client, built from its own commit, runs right after the current one at
+# each rate, so that a change to the client is judged old against new in one run.
+OLD_REV=${OLD_REV:-}
+if [ -n "$OLD_REV" ]; then
+  old_src=$work/old-src
+  rm -rf "$old_src" && mkdir -p "$old_src"
+  git archive "$OLD_REV" | tar -x -C "$old_src"
+  (cd "$old_src" && go build -o "$work/coursekit-old" ./coursekit/cmd/coursekit)
+  old_label="coursekit bench (Go, $(git rev-parse --short "$OLD_REV"))"
+fi
 
 # 2. The benchmark venv and the tokenizer, offline: nothing comes from a
 #    model hub. AIPerf 0.13.0 in offline mode looks every tokenizer name up
@@ -63,16 +74,22 @@ truth() { # file: waits until the server has finished every request, then saves 
 }
 
 # 4. The Go client: constant-rate open loop.
-for rate in $GO_RATES; do
+go_run() { # binary client label rate
   curl -sf -X DELETE "$url/debug/truth"
-  out=$work/go-$rate.jsonl
-  "$work/coursekit" bench --url "$url" --rate "$rate" --arrival constant \
+  out=$work/$2-$4.jsonl
+  "$1" bench --url "$url" --rate "$4" --arrival constant \
     --duration "${SECONDS_PER_RUN}s" --timeout 10s --max-tokens $MAX_TOKENS --prompt-tokens $PROMPT_TOKENS \
-    --progress 0 --out "$out" 2> "$work/go-$rate.log" || { cat "$work/go-$rate.log"; exit 1; }
-  truth "$work/truth-go-$rate.json"
-  expected=$(awk -v r="$rate" -v s="$SECONDS_PER_RUN" 'BEGIN { printf "%d", r * s }')
-  "$work/analyze" row --client go --label "coursekit bench (Go)" --rate "$rate" --expected "$expected" \
-    --truth "$work/truth-go-$rate.json" --in "$out" | tee -a "$rows" | cut -c1-200
+    --progress 0 --out "$out" 2> "$work/$2-$4.log" || { cat "$work/$2-$4.log"; exit 1; }
+  truth "$work/truth-$2-$4.json"
+  expected=$(awk -v r="$4" -v s="$SECONDS_PER_RUN" 'BEGIN { printf "%d", r * s }')
+  "$work/analyze" row --client go --label "$3" --rate "$4" --expected "$expected" \
+    --truth "$work/truth-$2-$4.json" --in "$out" | tee -a "$rows" | cut -c1-200
+}
+for rate in $GO_RATES; do
+  go_run "$work/coursekit" go "coursekit bench (Go)" "$rate"
+  if [ -n "$OLD_REV" ]; then
+    go_run "$work/coursekit-old" go-old "$old_label" "$rate"
+  fi
 done
 
 # 5. AIPerf: the same load (constant rate, same prompt and output lengths,
