@@ -1,6 +1,11 @@
 package nb
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
 
 // Guess is a yes/no prediction with a third state: not made yet. A bool
 // cannot say "not made yet", so a bool prediction had to be pre-filled
@@ -35,30 +40,40 @@ func (g Guess) String() string {
 // Guessed reports whether every guess has been written (no Unset number,
 // no Undecided Guess, no "?" text). A cell that would show an answer calls
 // it first and shows nothing until the predictions are in, so the answer
-// is never on screen before its check. When a guess is missing it prints
-// which one, by position, and why the cell shows nothing.
+// is never on screen before its check. A struct argument (a notebook's
+// prediction literal) counts each exported field as one guess, named by
+// its field name, so a cell can pass the whole prediction. When a guess is
+// missing it prints which one and why the cell shows nothing.
 func Guessed(guesses ...any) bool {
-	var missing []int
-	for i, g := range guesses {
+	var missing []string
+	n, structs := 0, false
+	for _, g := range guesses {
+		if v := reflect.ValueOf(g); v.Kind() == reflect.Struct {
+			structs = true
+			for i := 0; i < v.NumField(); i++ {
+				if f := v.Type().Field(i); f.IsExported() {
+					n++
+					if isUnset(v.Field(i).Interface()) {
+						missing = append(missing, f.Name)
+					}
+				}
+			}
+			continue
+		}
+		n++
 		if isUnset(g) {
-			missing = append(missing, i+1)
+			missing = append(missing, strconv.Itoa(n))
 		}
 	}
-	if len(missing) == 0 {
+	switch {
+	case len(missing) == 0:
 		return true
-	}
-	if len(guesses) == 1 {
+	case structs:
+		fmt.Printf("这个单元格会显示答案，所以要等你写下全部预测（还没填：%s）：先改好上面的预测单元格并运行它，再运行本单元格。\n", strings.Join(missing, "、"))
+	case n == 1:
 		fmt.Println("这个单元格会显示答案，所以要等你写下预测：先把上面预测单元格里的占位值改成你的答案，运行它，再运行本单元格。")
-	} else {
-		fmt.Printf("这个单元格会显示答案，所以要等你写下全部 %d 项预测（第 %s 项还没填）：先改好上面的预测单元格并运行它，再运行本单元格。\n", len(guesses), List(intsToFloats(missing), ""))
+	default:
+		fmt.Printf("这个单元格会显示答案，所以要等你写下全部 %d 项预测（第 %s 项还没填）：先改好上面的预测单元格并运行它，再运行本单元格。\n", n, strings.Join(missing, "、"))
 	}
 	return false
-}
-
-func intsToFloats(xs []int) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = float64(x)
-	}
-	return out
 }

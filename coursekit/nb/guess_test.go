@@ -50,6 +50,26 @@ func TestGuessedWaitsForEveryPrediction(t *testing.T) {
 	}
 }
 
+func TestGuessedReadsAPredictionStruct(t *testing.T) {
+	type prediction struct {
+		TTFTMS  float64
+		Changes Guess
+		Answer  string
+		note    string // unexported: not a guess
+	}
+	var ok bool
+	out := stdout(t, func() { ok = Guessed(prediction{TTFTMS: Unset, Changes: Yes, Answer: "?"}) })
+	if ok {
+		t.Fatal("Guessed said yes with TTFTMS and Answer missing")
+	}
+	if !strings.Contains(out, "TTFTMS、Answer") || strings.Contains(out, "Changes") {
+		t.Errorf("Guessed should name exactly the missing fields, got %q", out)
+	}
+	if out := stdout(t, func() { ok = Guessed(prediction{TTFTMS: 700, Changes: No, Answer: "B"}) }); !ok || out != "" {
+		t.Errorf("every field written: got %v and output %q, want true and silence", ok, out)
+	}
+}
+
 func TestCompareDecimalsAppliesTheStatedRoundingRule(t *testing.T) {
 	cost := 0.02 / 7 * 1000 // 2.857142…: 2.86 is 0.1 % off, so a relative tolerance decides by luck
 	for _, c := range []struct {
