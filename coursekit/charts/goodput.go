@@ -15,8 +15,9 @@ import (
 // LabGoodput draws, for each run, over time: the complete successes per
 // second and the goodput (jointly qualified attempts per second: complete
 // ∧ quality pass ∧ TTFT ≤ sloMS) of each binMS slice of the window (left
-// axis, from Bins; the successes dotted grey), and the device-busy gauge
-// as the server read it (%, right axis, dashed). Two runs under the same load with different answer
+// axis, from Bins; the successes dotted in the run's colour), and the device-busy gauge
+// as the server read it (%, right axis, dashed; left out when the server
+// reports none). Two runs under the same load with different answer
 // quality show the same successes and the same busy gauge, and goodput
 // lines apart: neither the gauge nor the latency can see a wrong answer.
 // The subtitle gives each run's window goodput, quality pass rate and mean
@@ -34,6 +35,7 @@ func LabGoodput(runs []LabRun, binMS, sloMS float64, options ...Option) *ec.Line
 		style opts.LineStyle
 	}
 	var all []series
+	gauges := false
 	for i, r := range runs {
 		name := Label(r.Name)
 		color := labColor(i)
@@ -65,12 +67,22 @@ func LabGoodput(runs []LabRun, binMS, sloMS float64, options ...Option) *ec.Line
 		maxX = max(maxX, sec(runEnd(r)))
 		all = append(all,
 			series{name + " goodput", good, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: color, Width: 3}},
-			series{name + " 完整成功", done, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: colorMark, Width: 2, Type: "dotted"}},
-			series{name + " 设备忙碌率 %", busy, opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: color, Width: 2, Type: "dashed"}})
+			series{name + " 完整成功", done, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: color, Width: 2, Type: "dotted"}})
+		// A server that reports no busy gauge (a real engine) gets no empty
+		// busy series: an empty legend entry reads like a reading of 0.
+		if len(busy) > 0 {
+			all = append(all, series{name + " 设备忙碌率 %", busy, opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: color, Width: 2, Type: "dashed"}})
+			gauges = true
+		}
+	}
+	title := "goodput 与设备忙碌率"
+	if !gauges {
+		title = "goodput 与完整成功"
+		sub = append(sub, "服务器没有报告设备忙碌率，图里只有客户端算出的两条线")
 	}
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("goodput 与设备忙碌率（联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ "+sloText(sloMS)+"）", strings.Join(sub, "\n"))),
+		ec.WithTitleOpts(titled(title+"（联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ "+sloText(sloMS)+"）", strings.Join(sub, "\n"))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(95 + 19*len(sub)), Bottom: "95", Left: "60", Right: "70"}),
@@ -78,7 +90,9 @@ func LabGoodput(runs []LabRun, binMS, sloMS float64, options ...Option) *ec.Line
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "次/s", Min: 0}),
 		ec.WithAnimation(false),
 	)
-	l.ExtendYAxis(opts.YAxis{Type: "value", Name: "忙碌率（%）", Min: 0, Max: 100, Position: "right"})
+	if gauges {
+		l.ExtendYAxis(opts.YAxis{Type: "value", Name: "忙碌率（%）", Min: 0, Max: 100, Position: "right"})
+	}
 	for _, s := range all {
 		addLine(l, s.name, s.pts, s.lc, s.style, nil)
 	}

@@ -68,3 +68,23 @@ func TestLabGoodput(t *testing.T) {
 		t.Errorf("500 ms SLO: %v", pts)
 	}
 }
+
+// A real engine reports no busy gauge: no empty busy series, no busy axis,
+// and the subtitle says why.
+func TestLabGoodputWithoutGauge(t *testing.T) {
+	right, wrong := rated("简单题"), rated("算术题", "b")
+	right.Gauges, wrong.Gauges = nil, nil
+	m := decoded(t, charts.LabGoodput([]charts.LabRun{right, wrong}, 1000, 1000, charts.WithID("g")))
+	if names := strings.Join(seriesNames(m), ","); names != "简单题 goodput,简单题 完整成功,算术题 goodput,算术题 完整成功" {
+		t.Fatalf("series %s", names)
+	}
+	js := string(option(t, charts.LabGoodput([]charts.LabRun{right, wrong}, 1000, 1000, charts.WithID("g"))))
+	for _, want := range []string{"goodput 与完整成功", "服务器没有报告设备忙碌率"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if strings.Contains(js, "忙碌率（%）") {
+		t.Error("a busy axis without a busy series")
+	}
+}
