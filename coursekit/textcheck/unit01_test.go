@@ -431,3 +431,19 @@ func TestAnswersWaitForTheirPrediction(t *testing.T) {
 		t.Fatal("no cell between a prediction and its check: the test found nothing to check")
 	}
 }
+
+// englishMenu is a JupyterLab menu path in English ("Run → Run All Cells"):
+// the lab is in Chinese (the zh-CN language pack), so a learner looks for
+// 运行 → 运行所有单元格 and finds no "Run".
+var englishMenu = regexp.MustCompile(`\b(File|Edit|View|Run|Kernel|Tabs|Settings|Help)\s*(→|->|>)\s*[A-Z]`)
+
+func TestMenuPathsAreTheChineseUIs(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if c.kind != "markdown" {
+			continue
+		}
+		for _, m := range englishMenu.FindAllString(c.source, -1) {
+			t.Errorf("%s names the menu %q in English: write it as the zh-CN lab shows it (运行 → 运行所有单元格, 文件 → 保存 笔记本, 帮助 → 显示上下文帮助)", c.where, m)
+		}
+	}
+}
