@@ -156,6 +156,9 @@ func (b *Batch) learnerTable() (head []string, rows [][]string) {
 			if s.Pending > 0 {
 				status += fmt.Sprintf("，另有 %s 分等待老师阅读", fmtPts(s.Pending))
 			}
+			if x, ok := s.Score(OwnVariantID); ok && x.Detail != "" && !x.Pending && x.Points < x.Max {
+				finds = append(finds, "疑似抄袭（数字与别人的 trace 吻合）")
+			}
 			for _, m := range s.Mistakes {
 				finds = append(finds, mistakeTitle(m))
 			}

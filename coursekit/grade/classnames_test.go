@@ -48,6 +48,9 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 			t.Errorf("learner table lacks %q", w)
 		}
 	}
+	if i := strings.Index(tbl, `">ivan</td>`); i < 0 || !strings.Contains(tbl[i:], "疑似抄袭") {
+		t.Error("learner table: ivan's row does not say the numbers are copied")
+	}
 	if !strings.Contains(page, "<script>\n(function () {") {
 		t.Error("the learner table has no inline sort script")
 	}
