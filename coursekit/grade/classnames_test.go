@@ -2,6 +2,7 @@ package grade
 
 import (
 	"encoding/csv"
+	"fmt"
 	"html"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,31 @@ func TestSameAnswers(t *testing.T) {
 	}
 	if f := findingOf(b.chosen["b"], FindSameAnswer); f == nil || !strings.Contains(f.Message, "a 的答案相同") {
 		t.Errorf("b: finding %+v", f)
+	}
+}
+
+// A whole class with one answer: each finding names five others and the
+// count, not the whole class; the report's group names everyone.
+func TestSameAnswersManyNamesCapped(t *testing.T) {
+	var ids []string
+	for i := range 12 {
+		ids = append(ids, fmt.Sprintf("s%02d", i))
+	}
+	ro, err := NewRoster(ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subs []*Submission
+	for _, id := range ids {
+		subs = append(subs, &Submission{Learner: id, Name: id + ".ipynb", Gradable: true,
+			Manual: []ManualItem{{Learner: id, ID: "text.uncertain", Title: "题", Text: "成功样本很少，我不确定换一个窗口 P95 是否还成立。"}}})
+	}
+	b := NewBatch(ro, nil, subs)
+	if len(b.same) != 1 || len(b.same[0].Learners) != 12 {
+		t.Fatalf("same %+v", b.same)
+	}
+	f := findingOf(b.chosen["s00"], FindSameAnswer)
+	if f == nil || !strings.Contains(f.Message, "s01、s02、s03、s04、s05 等 11 人") || strings.Contains(f.Message, "s06") {
+		t.Errorf("s00: %+v", f)
 	}
 }
