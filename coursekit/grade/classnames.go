@@ -190,3 +190,21 @@ func (b *Batch) learnerTable() (head []string, rows [][]string) {
 	}
 	return head, rows
 }
+
+// sameAnswerNotes is the manual-review.csv note for each (learner,
+// criterion) whose answer another learner also handed in: the reader sees
+// it next to the answer.
+func (b *Batch) sameAnswerNotes() map[[2]string]string {
+	notes := map[[2]string]string{}
+	for _, x := range b.same {
+		for _, id := range x.Learners {
+			others := slices.DeleteFunc(slices.Clone(x.Learners), func(o string) bool { return o == id })
+			names := strings.Join(others, ", ")
+			if len(others) > maxNamedOthers {
+				names = fmt.Sprintf("%s and %d more", strings.Join(others[:maxNamedOthers], ", "), len(others)-maxNamedOthers)
+			}
+			notes[[2]string{id, x.Criterion}] = "same answer as " + names + " (whitespace ignored): check for a copy; no score was changed"
+		}
+	}
+	return notes
+}

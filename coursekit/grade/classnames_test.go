@@ -63,6 +63,15 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 	if strings.Contains(summary, "<img src") || strings.Contains(summary, "<script>") {
 		t.Error("summary.md holds markup unescaped")
 	}
+	sh := b.Summarize().HTML()
+	for _, w := range []string{olga, "unknown-1：" + html.EscapeString(xssName), "nick/06-deliverable.ipynb", "ken/06-deliverable.ipynb", "alice、ivan"} {
+		if !strings.Contains(sh, w) {
+			t.Errorf("summary.html lacks %q", w)
+		}
+	}
+	if strings.Contains(sh, "<img src") || strings.Contains(sh, "<script>") {
+		t.Error("summary.html holds markup unescaped")
+	}
 	for id, other := range map[string]string{"alice": "ivan", "ivan": "alice"} {
 		f := findingOf(b.chosen[id], FindSameAnswer)
 		if f == nil || !strings.Contains(f.Message, other) || f.Warn {
@@ -76,6 +85,27 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 		if f := findingOf(b.chosen[id], FindSameAnswer); f != nil {
 			t.Errorf("%s: same-answer finding %q for a short or own answer", id, f.Message)
 		}
+	}
+	// The reader sees it next to the answer in manual-review.csv.
+	var mr strings.Builder
+	if err := b.WriteManualCSV(&mr); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(mr.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := 0
+	for _, r := range rows[1:] {
+		if strings.HasPrefix(r[9], "same answer as ") {
+			notes++
+			if (r[0] != "alice" && r[0] != "ivan") || !strings.Contains(r[9], map[string]string{"alice": "ivan", "ivan": "alice"}[r[0]]) {
+				t.Errorf("manual-review.csv: note %q on %s %s", r[9], r[0], r[1])
+			}
+		}
+	}
+	if notes != 10 {
+		t.Errorf("manual-review.csv: %d same-answer notes, want 10 (alice's and ivan's five answers)", notes)
 	}
 	// The finding changes no score: alice scores as carol, another right card.
 	if a, c := b.chosen["alice"], b.chosen["carol"]; a.Total != c.Total || a.Max != c.Max {

@@ -240,12 +240,13 @@ func (b *Batch) WriteManualCSV(w io.Writer) error {
 		}
 	}
 	items, scores := b.manualItems()
+	same := b.sameAnswerNotes()
 	for i, m := range items {
-		p, note := "", ""
+		p, note := "", same[key{m.Learner, m.ID}]
 		if r, ok := prev[key{m.Learner, m.ID}]; ok {
 			delete(prev, key{m.Learner, m.ID})
 			if scores[i] == "" {
-				p, note = r.Previous, "answer changed since it was scored "+r.Previous+": re-read it and type a new score"
+				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
 			}
 		}
 		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), p, note, scores[i]})
@@ -501,7 +502,11 @@ func (sm *Summary) HTML() string {
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
 			fmt.Fprintf(&b, "<li>%s：%d 份</li>", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
-		b.WriteString("</ul>\n")
+		b.WriteString("</ul>\n<table><thead><tr><th>文件</th><th>学习者</th><th>原因</th></tr></thead><tbody>\n")
+		for _, u := range sm.Unreadable {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(u.Name), e(u.Learner), e(zhName(reasonZh, u.Code)))
+		}
+		b.WriteString("</tbody></table>\n")
 	}
 	list := func(title string, xs []string) {
 		if len(xs) == 0 {
