@@ -50,7 +50,7 @@ func ScoreDistribution(bands []string, counts []int, subtitle string, options ..
 // share of graded learners with full points), in the order given: names[i]
 // is the criterion, passed[i] of graded learners passed it.
 func PassRates(names []string, passed []int, graded int, options ...Option) *ec.Bar {
-	c := newConfig("100%", fmt.Sprintf("%dpx", 90+24*len(names)), options)
+	c := newConfig("100%", fmt.Sprintf("%dpx", 116+24*len(names)), options)
 	items := make([]barItem, len(names))
 	for i, n := range passed {
 		pct := 0.0
@@ -67,19 +67,22 @@ func PassRates(names []string, passed []int, graded int, options ...Option) *ec.
 			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Formatter: literal(fmt.Sprintf("%.0f%%(%d/%d)", pct, n, graded))}}
 	}
 	subtitle := fmt.Sprintf("得满分的学习者占可评分学习者（%d 人）的比例；红色低于 50%%，橙色低于 80%%", graded)
-	return hbar(c, "各检查项通过率", subtitle, names, items, opts.XAxis{Type: "value", Min: 0, Max: 100, Name: "%"}, "330", "110", "60%")
+	return hbar(c, "各检查项通过率", subtitle, names, items, opts.XAxis{Type: "value", Min: 0, Max: 100, Name: "得满分的学习者（%）"}, "330", "110", "60%")
 }
 
 // hbar is a horizontal bar chart of one series: names down the side,
-// items as the bars, no legend.
+// items as the bars, no legend. The value axis's name sits centred under
+// its ticks: at the axis's end it floated alone past the last tick, away
+// from the axis it names.
 func hbar(c config, title, subtitle string, names []string, items []barItem, x opts.XAxis, left, right, width string) *ec.Bar {
+	x.NameLocation, x.NameGap = "middle", 28
 	b := ec.NewBar()
 	b.SetGlobalOptions(
 		c.init(),
 		ec.WithTitleOpts(titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "30", Left: left, Right: right}),
+		ec.WithGridOpts(opts.Grid{Top: "70", Bottom: "56", Left: left, Right: right}),
 		ec.WithXAxisOpts(x),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
 		ec.WithAnimation(false),
@@ -96,7 +99,7 @@ func hbar(c config, title, subtitle string, names []string, items []barItem, x o
 // Mistakes is a horizontal bar chart of how many learners made each of
 // the unit's typical mistakes: names[i] made by counts[i] learners.
 func Mistakes(names []string, counts []int, graded int, options ...Option) *ec.Bar {
-	c := newConfig("100%", fmt.Sprintf("%dpx", 110+36*len(names)), options)
+	c := newConfig("100%", fmt.Sprintf("%dpx", 136+36*len(names)), options)
 	items := make([]barItem, len(counts))
 	mx := 0
 	for i, n := range counts {
@@ -105,7 +108,7 @@ func Mistakes(names []string, counts []int, graded int, options ...Option) *ec.B
 			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Formatter: literal(fmt.Sprintf("%d 人", n))}}
 	}
 	subtitle := fmt.Sprintf("从口径卡上的数字认出来的典型错误；可评分学习者 %d 人", graded)
-	x := opts.XAxis{Type: "value", MinInterval: 1, Max: max(mx+1, int(math.Ceil(float64(mx)*1.2))), Name: "人"}
+	x := opts.XAxis{Type: "value", MinInterval: 1, Max: max(mx+1, int(math.Ceil(float64(mx)*1.2))), Name: "学习者人数"}
 	return hbar(c, "常见错误", subtitle, names, items, x, "300", "80", "55%")
 }
 

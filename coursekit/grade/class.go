@@ -112,6 +112,18 @@ func (b *Batch) ClassReport(w io.Writer) error {
 			len(totals), fmtPts(mean/float64(len(totals))), fmtPts(totals[(len(totals)-1)/2]), fmtPts(maxPts), fmtPts(pending))
 	}
 	parts = append(parts, charts.Text(overview))
+	if len(sm.NotSubmitted) > 0 {
+		parts = append(parts, charts.Text(fmt.Sprintf("没有提交的 %d 人：%s。", len(sm.NotSubmitted), strings.Join(sm.NotSubmitted, "、"))))
+	}
+	if len(sm.UnknownFiles) > 0 {
+		parts = append(parts, charts.Text(fmt.Sprintf("认不出学习者的文件 %d 份：%s。反馈写在 feedback/ 下同名的文件里。", len(sm.UnknownFiles), strings.Join(sm.UnknownFiles, "；"))))
+	}
+
+	// Everyone, one row each: click a column header to sort.
+	head, lrows := b.learnerTable()
+	parts = append(parts, charts.Heading(fmt.Sprintf("每位学习者（%d 行）", len(lrows))),
+		charts.Text("点击表头按这一列排序，再点一次反过来排。"),
+		charts.SortableTable("class_learners", head, lrows))
 
 	// Score distribution.
 	bands := make([]string, len(sm.Buckets))
@@ -202,14 +214,28 @@ func (b *Batch) ClassReport(w io.Writer) error {
 	}
 
 	var urows [][]string
-	for _, u := range sm.Unreadable {
-		urows = append(urows, []string{u.Name, u.Learner, zhName(reasonZh, u.Code), u.Reason})
+	for i, s := range b.Subs {
+		if !s.Gradable {
+			urows = append(urows, []string{s.Name, b.names[i], reasonLine(s), s.Reason})
+		}
 	}
 	parts = append(parts, charts.Heading(fmt.Sprintf("无法评分的文件（%d 份）", len(urows))))
 	if len(urows) == 0 {
 		parts = append(parts, charts.Text("每份提交都能评分。"))
 	} else {
 		parts = append(parts, charts.Table([]string{"文件", "学习者", "原因", "说明"}, urows))
+	}
+
+	parts = append(parts, charts.Heading(fmt.Sprintf("文字题答案完全相同（%d 组）", len(b.same))))
+	if len(b.same) == 0 {
+		parts = append(parts, charts.Text(fmt.Sprintf("没有两人交了一字不差的文字题答案（不计空白；短于 %d 个字的答案不比较）。", MinSameAnswerRunes)))
+	} else {
+		var srows [][]string
+		for _, x := range b.same {
+			srows = append(srows, []string{x.Title + "\n" + x.Criterion, strings.Join(x.Learners, "、"), excerpt(x.Text, 120)})
+		}
+		parts = append(parts, charts.Text(fmt.Sprintf("不计空白后一字不差、至少 %d 个字的答案。这只是给阅读者的线索，不改变任何分数：是否算抄袭由老师决定。", MinSameAnswerRunes)),
+			charts.Table([]string{"文字题", "学习者", "答案"}, srows))
 	}
 
 	byCrit := map[string]int{}
@@ -233,4 +259,13 @@ func (b *Batch) ClassReport(w io.Writer) error {
 		parts = append(parts, charts.Heading(titleWarnings), charts.Table([]string{"提醒"}, wrows))
 	}
 	return charts.Page(w, "第 01 单元指标口径卡 · 班级报告", parts...)
+}
+
+// excerpt is s cut to at most n characters, with an ellipsis when cut.
+func excerpt(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "……"
 }

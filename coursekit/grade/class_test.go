@@ -17,6 +17,16 @@ var classFixture = flag.String("class-fixture", "", "also write the class's subm
 // xssName is a file name that is markup: every output must show it as text.
 const xssName = `<img src=x onerror=alert(1)>.ipynb`
 
+// hostileAnswer is a free-text answer, and hostileName a roster name,
+// that are markup.
+const (
+	hostileAnswer = "成功样本很少，我不确定<script>alert(2)</script>换一个窗口 P95 是否还成立。"
+	hostileName   = "<img src=x onerror=alert(3)>"
+)
+
+// classNames is the class's roster names (the 姓名 column).
+var classNames = map[string]string{"alice": "艾丽斯", "bob": "鲍勃", "olga": hostileName}
+
 // classFixtureFiles is a class of 14 learners as handed in: right cards,
 // each typical mistake once, a copy, the course's example numbers, a
 // blank card, a notebook never run, a tampered one, a duplicate, a broken
@@ -30,8 +40,17 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 		files[id+"/06-deliverable.ipynb"] = f.submitted(t, id, c)
 		want[id] = mistakes
 	}
-	for _, id := range []string{"alice", "bob", "carol"} {
-		sub(id, correctCard(t, f.variants[id]))
+	// alice's last answer holds markup; ivan copies her card, answers and
+	// all. bob and carol give the same short answer: not a copy.
+	hostile := func(c *card.Card) *card.Card {
+		c.Uncertain = hostileAnswer
+		return c
+	}
+	sub("alice", hostile(correctCard(t, f.variants["alice"])))
+	for _, id := range []string{"bob", "carol"} {
+		c := correctCard(t, f.variants[id])
+		c.Uncertain = "不知道。"
+		sub(id, c)
 	}
 	// dave deletes the failed attempts.
 	c := correctCard(t, f.variants["dave"])
@@ -65,7 +84,7 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	// heidi hands in the worked example's numbers.
 	sub("heidi", correctCard(t, f.public), MistakeCourseTrace)
 	// ivan copies alice's card.
-	sub("ivan", correctCard(t, f.variants["alice"]))
+	sub("ivan", hostile(correctCard(t, f.variants["alice"])))
 	// judy runs the release as it is.
 	src := releasedCardSource(t, f.nb["judy"])
 	blank, err := CardFromSource(src)
@@ -116,7 +135,15 @@ func TestClassReport(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "key"), testKey, 0o600)
-	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte("id\n"+strings.Join(ids, "\n")+"\n"), 0o644)
+	rosterCSV := "id,姓名\n"
+	for _, id := range ids {
+		rosterCSV += id + "," + csvQuote(classNames[id]) + "\n"
+	}
+	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte(rosterCSV), 0o644)
+	roster, err := ReadRoster(strings.NewReader(rosterCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	col, err := Collect([]string{in})
 	if err != nil {
@@ -124,7 +151,7 @@ func TestClassReport(t *testing.T) {
 	}
 	defer col.Close()
 	subs := f.g.GradeInputs(col.Inputs, nil)
-	b := NewBatch(f.roster, nil, subs)
+	b := NewBatch(roster, nil, subs)
 	for id, ms := range want {
 		s := b.chosen[id]
 		if s == nil || !s.Gradable {
@@ -153,13 +180,14 @@ func TestClassReport(t *testing.T) {
 			t.Errorf("class.html lacks %q", w)
 		}
 	}
-	if strings.Contains(s, "<img src=x") || strings.Contains(s, "<script src") {
+	if strings.Contains(s, "<img src=x") || strings.Contains(s, "<script src") || strings.Contains(s, "<script>alert") {
 		t.Error("class.html has unescaped markup or loads a script")
 	}
+	checkClassNames(t, b, s, read(t, out, "summary.md"), ids)
 	if n := strings.Count(s, "<figure>"); n != 3 {
 		t.Errorf("%d charts, want 3", n)
 	}
-	known := append(append(ids, CriterionIDs()...), "first-try", "06-deliverable", "onerror", "alert", "img", "src", "ECharts", "Apache", "coursekit", "manual-review", "--manual")
+	known := append(append(ids, CriterionIDs()...), "first-try", "06-deliverable", "onerror", "alert", "img", "src", "ECharts", "Apache", "coursekit", "manual-review", "--manual", "unknown", "feedback", "nearest", "rank", "P95", "script")
 	if bad := chineseOnly(stripTags(s), known...); len(bad) > 0 {
 		t.Errorf("class.html has English words %q", bad)
 	}

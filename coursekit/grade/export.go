@@ -31,6 +31,7 @@ type Batch struct {
 	Typed  *ManualScores
 	names  []string // output name per submission
 	chosen map[string]*Submission
+	same   []SameAnswer // free-text answers handed in by more than one learner
 }
 
 // NewBatch groups subs (in collection order) by learner. When a learner
@@ -69,6 +70,7 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 	}
 	b.markDuplicates()
 	b.markCopiedRecords()
+	b.markSameAnswers()
 	for _, l := range b.learners()[len(roster.Learners):] {
 		b.Warnings = append(b.Warnings, warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
 			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))
@@ -238,12 +240,13 @@ func (b *Batch) WriteManualCSV(w io.Writer) error {
 		}
 	}
 	items, scores := b.manualItems()
+	same := b.sameAnswerNotes()
 	for i, m := range items {
-		p, note := "", ""
+		p, note := "", same[key{m.Learner, m.ID}]
 		if r, ok := prev[key{m.Learner, m.ID}]; ok {
 			delete(prev, key{m.Learner, m.ID})
 			if scores[i] == "" {
-				p, note = r.Previous, "answer changed since it was scored "+r.Previous+": re-read it and type a new score"
+				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
 			}
 		}
 		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), p, note, scores[i]})
@@ -282,8 +285,15 @@ type Summary struct {
 	Integrity  []string // "learner:finding — message" lines, instructor-facing
 	Copies     []string // own-variant failures, with the instructor detail
 	Duplicates []string // learners with more than one file: which one counts
-	Manual     []ManualItem
-	Warnings   []Warning // Batch.Warnings
+	// NotSubmitted names every roster learner with no submission;
+	// UnknownFiles every file with no known learner (unknown-N: file);
+	// SameAnswers every free-text answer handed in by more than one
+	// learner (the reader checks them; no score changes).
+	NotSubmitted []string
+	UnknownFiles []string
+	SameAnswers  []string
+	Manual       []ManualItem
+	Warnings     []Warning // Batch.Warnings
 	// Key is the batch's key check; KeyWarning is set when most release
 	// records fail to verify (the summary then opens with it).
 	Key        KeyCheck
@@ -361,6 +371,15 @@ func (b *Batch) Summarize() *Summary {
 	for _, m := range missed {
 		sm.Missed = append(sm.Missed, *m)
 	}
+	for _, l := range b.missingLearners() {
+		sm.NotSubmitted = append(sm.NotSubmitted, who(l))
+	}
+	for _, u := range b.unknownFiles() {
+		sm.UnknownFiles = append(sm.UnknownFiles, fmt.Sprintf("%s：%s（%s）", u.as, u.s.Name, reasonLine(u.s)))
+	}
+	for _, x := range b.same {
+		sm.SameAnswers = append(sm.SameAnswers, fmt.Sprintf("%s：%s", x.Title, strings.Join(x.Learners, "、")))
+	}
 	slices.SortFunc(sm.Missed, func(x, y Missed) int { return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.ID, y.ID)) })
 	sm.Manual = b.ManualQueue()
 	sm.Warnings = b.Warnings
@@ -390,6 +409,9 @@ const (
 	titleDuplicates = "重复提交（每人只计一份）"
 	titleWarnings   = "提醒（跳过的文件、重复提交、没有应用的人工评分）"
 	titleKey        = "⚠ 密钥与发放记录"
+	titleMissing    = "没有提交的学习者"
+	titleUnknown    = "认不出学习者的文件"
+	titleSame       = "文字题答案完全相同（供阅读时核对，不改变分数）"
 )
 
 // Markdown is the summary as Markdown (instructor-facing).
@@ -419,11 +441,15 @@ func (sm *Summary) Markdown() string {
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
 			fmt.Fprintf(&b, "- %s：%d 份\n", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
+		b.WriteString("\n| 文件 | 学习者 | 原因 |\n|---|---|---|\n")
+		for _, u := range sm.Unreadable {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", e(u.Name), e(u.Learner), e(zhName(reasonZh, u.Code)))
+		}
 	}
 	for _, sec := range []struct {
 		title string
 		lines []string
-	}{{titleCopies, sm.Copies}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleWarnings, warningsZh(sm.Warnings)}} {
+	}{{titleMissing, sm.NotSubmitted}, {titleUnknown, sm.UnknownFiles}, {titleCopies, sm.Copies}, {titleSame, sm.SameAnswers}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleWarnings, warningsZh(sm.Warnings)}} {
 		if len(sec.lines) == 0 {
 			continue
 		}
@@ -476,7 +502,11 @@ func (sm *Summary) HTML() string {
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
 			fmt.Fprintf(&b, "<li>%s：%d 份</li>", e(zhName(reasonZh, k)), sm.Reasons[k])
 		}
-		b.WriteString("</ul>\n")
+		b.WriteString("</ul>\n<table><thead><tr><th>文件</th><th>学习者</th><th>原因</th></tr></thead><tbody>\n")
+		for _, u := range sm.Unreadable {
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(u.Name), e(u.Learner), e(zhName(reasonZh, u.Code)))
+		}
+		b.WriteString("</tbody></table>\n")
 	}
 	list := func(title string, xs []string) {
 		if len(xs) == 0 {
@@ -488,7 +518,10 @@ func (sm *Summary) HTML() string {
 		}
 		b.WriteString("</ul>\n")
 	}
+	list(titleMissing, sm.NotSubmitted)
+	list(titleUnknown, sm.UnknownFiles)
 	list(titleCopies, sm.Copies)
+	list(titleSame, sm.SameAnswers)
 	list(titleIntegrity, sm.Integrity)
 	list(titleDuplicates, sm.Duplicates)
 	list(titleWarnings, warningsZh(sm.Warnings))

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -101,6 +102,14 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 			Inference: "推理处理每个新请求，交付及时且质量合格的回答。",
 		},
 		Uncertain: "成功样本很少,我不确定换一个窗口 P95 是否还成立。",
+	}
+	// Each learner answers in their own words: a tag from the trace keeps
+	// two learners' free text from being word for word the same (a copy
+	// finding) unless one hands in a card made from the other's trace.
+	sum := sha256.Sum256(b)
+	tag := fmt.Sprintf("（我的 trace %x）", sum[:3])
+	for _, p := range []*string{&c.CounterEvidence, &c.Streaming.Aggregation, &c.DenominatorError, &c.Outputs.Training, &c.Uncertain} {
+		*p += tag
 	}
 	for i, slo := range []float64{1, 0.5} {
 		w := s.Conditions[i]

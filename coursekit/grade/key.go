@@ -2,6 +2,7 @@ package grade
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
@@ -156,7 +157,7 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 				extra[j] = strings.TrimSpace(row[i])
 			}
 		}
-		ro.Learners = append(ro.Learners, Learner{ID: id, Name: get(row, "name"), Email: get(row, "email"), LMSID: lms, Extra: extra})
+		ro.Learners = append(ro.Learners, Learner{ID: id, Name: cmp.Or(get(row, "name"), get(row, "姓名")), Email: get(row, "email"), LMSID: lms, Extra: extra})
 	}
 	if len(ro.Learners) == 0 {
 		return nil, errors.New("roster: no learners")

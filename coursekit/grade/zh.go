@@ -50,6 +50,7 @@ var findingZh = map[string]string{
 	FindExecEnvironment:        "评分环境没能运行",
 	FindGradedFromRerun:        "按重新运行的结果评分",
 	FindDuplicate:              "重复提交",
+	FindSameAnswer:             "文字题答案与别人的相同",
 }
 
 // zhName is the Chinese name of a code, or the code itself if it has none

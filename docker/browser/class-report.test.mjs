@@ -136,7 +136,43 @@ test('the report names the mistakes, findings, duplicates, ungradable files and 
   });
   assert.ok(distinct, 'Chinese characters draw as identical boxes (no CJK font?)');
   await page.screenshot({ path: path.join(shotsDir, 'class-report.png'), fullPage: true });
+  await page.locator('#class_learners').screenshot({ path: path.join(shotsDir, 'class-learners.png') });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(shotsDir, 'class-report-top.png') });
   console.log(`# screenshots in ${path.relative(repo, shotsDir)}/`);
+});
+
+test('the report names everyone, and the per-learner table sorts by a clicked column', async () => {
+  const text = await page.evaluate(() => document.body.innerText);
+  const hostileName = '<img src=x onerror=alert(3)>';
+  for (const want of [
+    `没有提交的 1 人：olga（${hostileName}）`, 'unknown-1：' + xssName, '文字题答案完全相同（5 组）', 'alice、ivan',
+    '<script>alert(2)</script>',
+  ]) assert.ok(text.includes(want), `the page does not say ${JSON.stringify(want)}`);
+  const table = page.locator('#class_learners');
+  const column = (i) => table.evaluate((t, i) => [...t.tBodies[0].rows].map((r) => r.cells[i].textContent), i);
+  const ids = await column(0);
+  assert.equal(ids.length, 16, `the table has ${ids.length} rows, want 15 learners and the unknown file`);
+  for (const id of ['alice', 'ivan', 'ken', 'nick', 'olga', 'unknown-1']) assert.ok(ids.includes(id), `no row for ${id}`);
+  assert.ok((await column(1)).includes(hostileName), 'the hostile roster name is not shown as text');
+  assert.equal(await page.locator('img').count(), 0, 'a learner string became an <img>');
+  // Score: ascending, then descending; blank scores stay last both ways.
+  const scores = async () => (await column(2)).map((s) => (s === '' ? null : parseFloat(s)));
+  const sortedBy = (xs, dir) => {
+    const n = xs.filter((x) => x !== null);
+    const blanks = xs.slice(n.length);
+    return blanks.every((x) => x === null) && n.every((x, k) => k === 0 || dir * (x - n[k - 1]) >= 0);
+  };
+  await table.locator('th', { hasText: '得分' }).click();
+  const up = await scores();
+  assert.ok(sortedBy(up, 1), `not ascending by score: ${up}`);
+  await table.locator('th', { hasText: '得分' }).click();
+  const down = await scores();
+  assert.ok(sortedBy(down, -1), `not descending by score: ${down}`);
+  assert.ok(down[0] > up[0], 'sorting the other way changed nothing');
+  await table.locator('th', { hasText: '学习者' }).click();
+  const byID = await column(0);
+  assert.deepEqual(byID, [...byID].sort((a, b) => a.localeCompare(b, 'zh-CN')), 'not sorted by id');
+  assert.deepEqual(dialogs, [], 'a dialog opened: learner markup ran');
+  assert.deepEqual(jsErrors, [], 'JS errors on the page');
 });

@@ -116,14 +116,19 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
+	weights := fs.String("weights", "", "a CSV or TSV of criterion id,points overriding the default points (criteria it does not name keep theirs; default: none)")
+	printWeights := fs.Bool("print-weights", false, "print the default weights as a CSV to start a --weights file from, and exit")
 	execF := addExecFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	if *printWeights {
+		return grade.WriteWeights(stdout, grade.DefaultPoints())
+	}
 	if *gsRoot != "" {
-		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on {
-			return usagef("grade: --gradescope grades ROOT/submission into ROOT/results: no --out, --manual, --execute or submission arguments")
+		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on || *weights != "" {
+			return usagef("grade: --gradescope grades ROOT/submission into ROOT/results: no --out, --manual, --execute, --weights or submission arguments")
 		}
 		return gradeGradescope(*gsRoot, *keyFile, *rosterPath, *public, *maxBytes, stdout)
 	}
@@ -142,11 +147,20 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
+	var points map[string]float64 // nil: the default weights
+	if *weights != "" {
+		if points, err = grade.ReadWeightsFile(*weights); err != nil {
+			return usagef("grade: --weights: %v", err)
+		}
+		if !*execF.on {
+			delete(points, grade.ExecutionID) // its weight applies with --execute only
+		}
+	}
 	pub, err := publicTrace(*public)
 	if err != nil {
 		return err
 	}
-	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: *maxBytes, Public: pub, KeepSource: *execF.on})
+	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, Points: points, MaxBytes: *maxBytes, Public: pub, KeepSource: *execF.on})
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
