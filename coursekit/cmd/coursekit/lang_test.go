@@ -1,0 +1,76 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/lang"
+)
+
+// noCJK fails the test on the first Chinese character or full-width mark.
+func noCJK(t *testing.T, what, out string) {
+	t.Helper()
+	if i, r := lang.FirstCJK(out); i >= 0 {
+		line := out[strings.LastIndex(out[:i], "\n")+1:]
+		line, _, _ = strings.Cut(line, "\n")
+		t.Errorf("%s: %q in English output: %s", what, r, line)
+	}
+}
+
+// `card --lang en` prints the card in English, text and Markdown, with
+// latency SLOs and throughput rows; JSON is the same in both languages.
+func TestCardLangEnglish(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	for _, extra := range [][]string{nil, {"--slo-e2e", "2s", "--slo-itl-p95", "100ms"}, {"--percentiles", "50,99.9"}} {
+		for _, f := range []string{"text", "markdown"} {
+			args := append([]string{"card", "--lang", "en", "--format", f, unitTrace}, extra...)
+			code, out, errs := runCLI(t, args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errs)
+			}
+			noCJK(t, strings.Join(args, " "), out)
+			if !strings.Contains(out, "Failure rate: 2 / 10 = 20%") || !strings.Contains(out, "Throughput") {
+				t.Errorf("%v: not the English card:\n%s", args, out)
+			}
+		}
+	}
+	_, zh, _ := runCLI(t, "card", "--format", "json", unitTrace)
+	_, en, _ := runCLI(t, "card", "--lang", "en", "--format", "json", unitTrace)
+	if zh == "" || zh != en {
+		t.Error("the JSON card changes with --lang")
+	}
+}
+
+// The default is Chinese even under an English locale; COURSEKIT_LANG
+// switches it, and --lang wins over it.
+func TestCardLangDefault(t *testing.T) {
+	t.Setenv("LANG", "en_US.UTF-8")
+	t.Setenv("LC_ALL", "C.UTF-8")
+	t.Setenv(lang.EnvVar, "")
+	if _, out, _ := runCLI(t, "card", unitTrace); !strings.Contains(out, "指标口径卡") {
+		t.Errorf("an English locale changed the default:\n%s", out)
+	}
+	t.Setenv(lang.EnvVar, "en")
+	_, out, _ := runCLI(t, "card", unitTrace)
+	noCJK(t, "COURSEKIT_LANG=en card", out)
+	if _, out, _ := runCLI(t, "card", "--lang", "zh", unitTrace); !strings.Contains(out, "指标口径卡") {
+		t.Errorf("--lang zh lost to COURSEKIT_LANG=en:\n%s", out)
+	}
+}
+
+// An unknown language is refused with exit 2, naming the flag (or the
+// variable) and the valid values.
+func TestLangRefused(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	for _, cmd := range [][]string{{"card", unitTrace}} {
+		args := append(cmd[:1:1], append([]string{"--lang", "fr"}, cmd[1:]...)...)
+		code, out, errs := runCLI(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "--lang") || !strings.Contains(errs, "want zh or en") {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errs)
+		}
+	}
+	t.Setenv(lang.EnvVar, "fr")
+	if code, _, errs := runCLI(t, "card", unitTrace); code != 2 || !strings.Contains(errs, lang.EnvVar) {
+		t.Errorf("COURSEKIT_LANG=fr: exit %d, %q", code, errs)
+	}
+}
