@@ -82,15 +82,16 @@ func (l Lang) S(m Msg) string { return m.In(l) }
 func (l Lang) F(m Msg, a ...any) string { return m.F(l, a...) }
 
 // FirstCJK is the byte offset and rune of the first Chinese character or
-// full-width punctuation mark in s (CJK symbols, full-width forms, curly
-// quotes and the ideographic comma), or -1: English output must have none.
+// full-width punctuation mark in s (CJK symbols such as 、and 。, full-width
+// forms such as ，and （, curly quotes), or -1: English output must have
+// none. The ellipsis … is not one: it shortens labels in either language.
 func FirstCJK(s string) (int, rune) {
 	for i, r := range s {
 		switch {
 		case unicode.Is(unicode.Han, r),
 			r >= 0x3000 && r <= 0x303F, // CJK symbols and punctuation: 、。「」【】
 			r >= 0xFF00 && r <= 0xFFEF, // full-width forms: ，：；（）
-			r == '“' || r == '”' || r == '‘' || r == '’' || r == '…':
+			r == '“' || r == '”' || r == '‘' || r == '’':
 			return i, r
 		}
 	}

@@ -1,19 +1,20 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/web"
 )
 
 // noCJK fails the test on the first Chinese character or full-width mark.
 func noCJK(t *testing.T, what, out string) {
 	t.Helper()
 	if i, r := lang.FirstCJK(out); i >= 0 {
-		line := out[strings.LastIndex(out[:i], "\n")+1:]
-		line, _, _ = strings.Cut(line, "\n")
-		t.Errorf("%s: %q in English output: %s", what, r, line)
+		t.Errorf("%s: %q in English output: …%s…", what, r, out[max(i-150, 0):min(i+150, len(out))])
 	}
 }
 
@@ -62,7 +63,7 @@ func TestCardLangDefault(t *testing.T) {
 // variable) and the valid values.
 func TestLangRefused(t *testing.T) {
 	t.Setenv(lang.EnvVar, "")
-	for _, cmd := range [][]string{{"card", unitTrace}} {
+	for _, cmd := range [][]string{{"card", unitTrace}, {"report", unitTrace}} {
 		args := append(cmd[:1:1], append([]string{"--lang", "fr"}, cmd[1:]...)...)
 		code, out, errs := runCLI(t, args...)
 		if code != 2 || out != "" || !strings.Contains(errs, "--lang") || !strings.Contains(errs, "want zh or en") {
@@ -72,5 +73,33 @@ func TestLangRefused(t *testing.T) {
 	t.Setenv(lang.EnvVar, "fr")
 	if code, _, errs := runCLI(t, "card", unitTrace); code != 2 || !strings.Contains(errs, lang.EnvVar) {
 		t.Errorf("COURSEKIT_LANG=fr: exit %d, %q", code, errs)
+	}
+}
+
+// `report --lang en` is English everywhere the page speaks: title, header,
+// card, chart titles, axes, legends, tooltips, captions and footer (the
+// inlined ECharts library itself is left out of the check).
+func TestReportLangEnglish(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	for _, tr := range []string{unitTrace, "../../../data/unit01/practice.jsonl", "../../../data/unit01/timeline.jsonl"} {
+		out := filepath.Join(t.TempDir(), "r.html")
+		code, _, errs := runCLI(t, "report", "--lang", "en", tr, "-o", out, "--slo-ttft", "1s", "--slo-ttft", "500ms")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := strings.Replace(string(b), web.InlineEChartsScript(), "", 1)
+		if len(page) == len(b) {
+			t.Fatal("the page does not inline ECharts as expected")
+		}
+		noCJK(t, "report --lang en "+tr, page)
+		for _, want := range []string{`<html lang="en">`, "Metrics card", "Denominator funnel", "All attempts", "TTFT distribution", "Changing the TTFT SLO", "client timeline"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: English report lacks %q", tr, want)
+			}
+		}
 	}
 }
