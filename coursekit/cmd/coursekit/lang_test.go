@@ -103,3 +103,43 @@ func TestReportLangEnglish(t *testing.T) {
 		}
 	}
 }
+
+// A bench trace with failures of several kinds and latency SLOs reads in
+// English end to end: the card (text and Markdown) and the report.
+func TestBenchTraceEnglish(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	addr := startSimCLI(t, "--decode-step", "1ms", "--fail-503", "0.2", "--fail-reset", "0.2", "--fail-no-first-token", "0.2", "--seed", "3")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "bench.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "40", "--duration", "1s", "--progress", "0", "--timeout", "2s",
+		"--max-tokens", "6", "--slo-ttft", "1s", "--slo-e2e", "2s", "--slo-itl-p95", "200ms", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"text", "markdown"} {
+		code, card, errs := runCLI(t, "card", "--lang", "en", "--format", f, out)
+		if code != 0 {
+			t.Fatalf("card exit %d: %s", code, errs)
+		}
+		noCJK(t, "bench trace card "+f, card)
+		for _, want := range []string{"HTTP error", "stream broken", "timeout ", "E2E over SLO"} {
+			if !strings.Contains(card, want) {
+				t.Errorf("%s card lacks %q:\n%s", f, want, card)
+			}
+		}
+	}
+	html := filepath.Join(dir, "r.html")
+	if code, _, errs := runCLI(t, "report", "--lang", "en", out, "-o", html); code != 0 {
+		t.Fatalf("report exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Replace(string(b), web.InlineEChartsScript(), "", 1)
+	// charts.Label draws braces in the trace's own strings (here the
+	// server's JSON error body) as full-width look-alikes, so that ECharts
+	// does not read them as {a}/{b} templates: data, not our text.
+	page = strings.NewReplacer("｛", "{", "｝", "}").Replace(page)
+	noCJK(t, "bench trace report", page)
+}
