@@ -1,5 +1,6 @@
 // Package cardfmt prints a metrics.Summary for people: text and Markdown in
-// Simplified Chinese (the course language), JSON with English keys.
+// Simplified Chinese (the course language) or English (lang.EN), from the
+// same lang.Msg texts, and JSON with English keys in either.
 //
 // Every ratio is printed as numerator / denominator with its unit, and every
 // percentile with its method and sample size, so a reader can recompute it.
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -37,18 +39,23 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q (want text, markdown or json)", s)
 }
 
-// Write prints s in format f; source names the trace in the title.
+// Write prints s in format f in Chinese; source names the trace in the title.
 func Write(w io.Writer, s *metrics.Summary, source string, f Format) error {
+	return WriteLang(w, s, source, f, lang.ZH)
+}
+
+// WriteLang is Write in l. JSON is the same in every language.
+func WriteLang(w io.Writer, s *metrics.Summary, source string, f Format, l lang.Lang) error {
 	switch f {
 	case JSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	case Markdown:
-		_, err := io.WriteString(w, markdown(s, source))
+		_, err := io.WriteString(w, markdown(l, s, source))
 		return err
 	default:
-		_, err := io.WriteString(w, text(s, source))
+		_, err := io.WriteString(w, text(l, s, source))
 		return err
 	}
 }
@@ -65,105 +72,133 @@ func num(v float64) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-func optMS(v *float64) string {
+var (
+	noSample    = lang.Msg{"无（样本为空）", "none (empty sample)"}
+	noDenom     = lang.Msg{"无（分母为 0）", "none (denominator is 0)"}
+	noWindow    = lang.Msg{"无（窗口为 0）", "none (window is 0)"}
+	perSecUnit  = lang.Msg{"次/s", "/s"}
+	rateText    = lang.Msg{"%s 次 / %s s = %s（%s）", "%s / %s s = %s (%s)"}
+	shareText   = lang.Msg{"%s / %s = %s（%s）", "%s / %s = %s (%s)"}
+	noneWord    = lang.Msg{"无", "none"}
+	listSep     = lang.Msg{"、", ", "}
+	clauseSep   = lang.Msg{"；", "; "}
+	ciIntervalP = lang.Msg{"；95% 区间 ", "; 95% interval "}
+)
+
+func optMS(l lang.Lang, v *float64) string {
 	if v == nil {
-		return "无（样本为空）"
+		return noSample.In(l)
 	}
 	return num(*v) + " ms"
 }
 
-func pct(r metrics.Ratio) string {
+func pct(l lang.Lang, r metrics.Ratio) string {
 	if r.Value == nil {
-		return "无（分母为 0）"
+		return noDenom.In(l)
 	}
 	return num(*r.Value*100) + "%"
 }
 
 // RatioText is "num / den 单位 = value", the way the card prints every rate.
-func RatioText(r metrics.Ratio) string {
+func RatioText(r metrics.Ratio) string { return RatioTextIn(lang.ZH, r) }
+
+// RatioTextIn is RatioText in l.
+func RatioTextIn(l lang.Lang, r metrics.Ratio) string {
 	if r.Unit == perSecond {
-		v := "无（窗口为 0）"
+		v := noWindow.In(l)
 		if r.Value != nil {
-			v = num(*r.Value) + " 次/s"
+			v = num(*r.Value) + " " + perSecUnit.In(l)
 		}
-		return fmt.Sprintf("%s 次 / %s s = %s（%s）", num(r.Num), num(r.Den), v, unitZH(r.Unit))
+		return rateText.F(l, num(r.Num), num(r.Den), v, unitName(l, r.Unit))
 	}
-	return fmt.Sprintf("%s / %s = %s（%s）", num(r.Num), num(r.Den), pct(r), unitZH(r.Unit))
+	return shareText.F(l, num(r.Num), num(r.Den), pct(l, r), unitName(l, r.Unit))
 }
 
 // perSecond is the one ratio unit that is a rate, not a share.
 const perSecond = "qualified attempts / window second"
 
-var unitNames = map[string]string{
-	"failed attempts / attempts":                "失败尝试 / 全部尝试",
-	"quality passes / rated complete successes": "质量通过 / 已评分的完整成功",
-	"qualified attempts / attempts":             "联合合格尝试 / 全部尝试",
-	"qualified attempts / window second":        "联合合格尝试 / 窗口秒",
-	"qualified requests / requests":             "合格业务请求 / 全部业务请求",
+var unitNames = map[string]lang.Msg{
+	"failed attempts / attempts":                {"失败尝试 / 全部尝试", "failed attempts / attempts"},
+	"quality passes / rated complete successes": {"质量通过 / 已评分的完整成功", "quality passes / rated complete successes"},
+	"qualified attempts / attempts":             {"联合合格尝试 / 全部尝试", "qualified attempts / attempts"},
+	"qualified attempts / window second":        {"联合合格尝试 / 窗口秒", "qualified attempts / window second"},
+	"qualified requests / requests":             {"合格业务请求 / 全部业务请求", "qualified requests / requests"},
 }
 
-func unitZH(u string) string {
+func unitName(l lang.Lang, u string) string {
 	if z, ok := unitNames[u]; ok {
-		return z
+		return z.In(l)
 	}
 	return u
 }
 
-func distLine(name string, d metrics.Dist) string {
+var (
+	distEventNote = lang.Msg{"，单位：流式事件间隔", ", unit: gap between streamed events"}
+	distEmpty     = lang.Msg{"%s（n=0，%s%s）：没有样本，分位数为空（不是 0）", "%s (n=0, %s%s): no samples, percentiles are empty (not 0)"}
+	distChosen    = lang.Msg{"%s（n=%d，%s%s）：%s · 最大 %s", "%s (n=%d, %s%s): %s · max %s"}
+	distLevels    = lang.Msg{"%s（n=%d，%s%s）：P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s", "%s (n=%d, %s%s): P50 %s · P90 %s · P95 %s · P99 %s · max %s"}
+)
+
+func distLine(l lang.Lang, name string, d metrics.Dist) string {
 	unit := "ms"
 	note := ""
 	switch d.Unit {
 	case "event":
-		note = "，单位：流式事件间隔"
+		note = distEventNote.In(l)
 	case "ms/token":
 		unit = "ms/token"
 	}
 	if d.N == 0 {
-		return fmt.Sprintf("%s（n=0，%s%s）：没有样本，分位数为空（不是 0）", name, d.Method, note)
+		return distEmpty.F(l, name, d.Method, note)
 	}
 	f := func(v *float64) string { return num(*v) + " " + unit }
 	if len(d.Chosen) > 0 {
 		var parts []string
-		for _, l := range d.Chosen {
-			parts = append(parts, "P"+num(l.P*100)+" "+f(l.Value))
+		for _, c := range d.Chosen {
+			parts = append(parts, "P"+num(c.P*100)+" "+f(c.Value))
 		}
-		return fmt.Sprintf("%s（n=%d，%s%s）：%s · 最大 %s", name, d.N, d.Method, note, strings.Join(parts, " · "), f(d.Max))
+		return distChosen.F(l, name, d.N, d.Method, note, strings.Join(parts, " · "), f(d.Max))
 	}
-	return fmt.Sprintf("%s（n=%d，%s%s）：P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s",
-		name, d.N, d.Method, note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
+	return distLevels.F(l, name, d.N, d.Method, note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
 }
 
-func money(v *float64, cur string) string {
+func money(l lang.Lang, v *float64, cur string) string {
 	if v == nil {
 		return ""
 	}
 	if cur == "" {
 		return num(*v)
 	}
-	return num(*v) + " " + CurrencyName(cur)
+	return num(*v) + " " + CurrencyNameIn(l, cur)
 }
 
-func costText(s *metrics.Summary, c metrics.Condition) string {
+var (
+	costNoWindow    = lang.Msg{"无（trace 未记录窗口成本，可用 --window-cost 给出）", "none (the trace records no window cost; give it with --window-cost)"}
+	costNoQualified = lang.Msg{"无（没有合格尝试，成本无法摊到合格结果上）", "none (no qualified attempt to spread the cost over)"}
+	costLine        = lang.Msg{"%s / %d × 1000 = %s / 千次合格", "%s / %d × 1000 = %s / 1000 qualified"}
+)
+
+func costText(l lang.Lang, s *metrics.Summary, c metrics.Condition) string {
 	switch {
 	case s.WindowCost == nil:
-		return "无（trace 未记录窗口成本，可用 --window-cost 给出）"
+		return costNoWindow.In(l)
 	case c.CostPer1000 == nil:
-		return "无（没有合格尝试，成本无法摊到合格结果上）"
+		return costNoQualified.In(l)
 	}
-	return fmt.Sprintf("%s / %d × 1000 = %s / 千次合格", money(s.WindowCost, s.Currency), c.Qualified, money(c.CostPer1000, s.Currency))
+	return costLine.F(l, money(l, s.WindowCost, s.Currency), c.Qualified, money(l, c.CostPer1000, s.Currency))
 }
 
-func outcomeList(s *metrics.Summary) string {
+func outcomeList(l lang.Lang, s *metrics.Summary) string {
 	var parts []string
 	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.HTTPError, trace.StreamError, trace.Cancelled} {
 		if n := s.Outcomes[o.String()]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", OutcomeName(o), n))
+			parts = append(parts, fmt.Sprintf("%s %d", OutcomeNameIn(l, o), n))
 		}
 	}
 	if len(parts) == 0 {
-		return "无"
+		return noneWord.In(l)
 	}
-	return strings.Join(parts, "、")
+	return strings.Join(parts, listSep.In(l))
 }
 
 func sloName(ms float64) string {
@@ -173,140 +208,194 @@ func sloName(ms float64) string {
 	return fmt.Sprintf("TTFT ≤ %s ms", num(ms))
 }
 
-func text(s *metrics.Summary, source string) string {
+// The text card's lines, in order.
+var (
+	txTitle      = lang.Msg{"指标口径卡 · %s", "Metrics card · %s"}
+	txObserved   = lang.Msg{"观察点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", "Observed at: %s clock · fixed window [%s, %s) ms = %s s · percentile method: %s"}
+	txDenoms     = lang.Msg{"分母", "Denominators"}
+	txAttempts   = lang.Msg{"  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", "  All attempts: %d (started in the window; %d outside it, counted apart and in no ratio)"}
+	txOutcomes   = lang.Msg{"  完整成功：%d · 失败：%d（%s）· 在途：%d", "  Complete successes: %d · failures: %d (%s) · in flight: %d"}
+	txRetries    = lang.Msg{"  业务请求：%d · 重试放大：%d 次尝试 / %d 个请求 = %s", "  Requests: %d · retry amplification: %d attempts / %d requests = %s"}
+	txRatios     = lang.Msg{"比值（分子 / 分母 = 值，单位）", "Ratios (numerator / denominator = value, unit)"}
+	txFailRate   = lang.Msg{"  失败率：%s%s", "  Failure rate: %s%s"}
+	txPassRate   = lang.Msg{"  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", "  Quality pass rate: %s%s; %d unrated complete successes (not passes)"}
+	txLatency    = lang.Msg{"时延分布（只含完整成功；失败留在上面的分母里）", "Latency distributions (complete successes only; failures stay in the denominators above)"}
+	nameTTFT     = lang.Msg{"首字时延 TTFT", "TTFT (time to first token)"}
+	nameE2E      = lang.Msg{"端到端时延 E2E", "E2E (end-to-end latency)"}
+	txTTFTMiss   = lang.Msg{"  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", "  Missing TTFT: %d attempts received no first output; recorded as missing, not 0"}
+	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT spread over tokens is reported too (E2E runs to the end of the stream; vLLM's TPOT stops at the last event and reads a little smaller):"}
+	nameTPOTLong = lang.Msg{"TPOT = (E2E − TTFT) / (输出 token − 1)", "TPOT = (E2E − TTFT) / (output tokens − 1)"}
+	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%d events), so event gaps are ITL (the gap between adjacent output tokens)"}
+	txUsageDiff  = lang.Msg{"  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", "  Note: the server reports %d output tokens but the events carry %d; they disagree, so event gaps are not token gaps"}
+	txCondition  = lang.Msg{"条件 %s（联合合格 = %s）", "Condition %s (qualified = %s)"}
+	txQualified  = lang.Msg{"  联合合格：%s%s", "  Qualified: %s%s"}
+	txGoodput    = lang.Msg{"  goodput：%s", "  Goodput: %s"}
+	txCost       = lang.Msg{"  每千次合格成本：%s", "  Cost per 1000 qualified: %s"}
+	txRequests   = lang.Msg{"  业务请求视角：%s%s", "  Per request: %s%s"}
+	txDrops      = lang.Msg{"  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "  Why not qualified: not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
+)
+
+func text(l lang.Lang, s *metrics.Summary, source string) string {
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(l, a...) + "\n") }
+	line := func(v string) { b.WriteString(v + "\n") }
 	ci := func(indent string, d metrics.Dist) {
-		if l := CILine(d); l != "" {
-			p("%s%s", indent, l)
+		if c := CILineIn(l, d); c != "" {
+			line(indent + c)
 		}
 	}
-	p("指标口径卡 · %s", source)
-	p("观察点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
-	for _, n := range notes(s) {
-		p("%s", n)
+	p(txTitle, source)
+	p(txObserved, ClockNameIn(l, s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	for _, n := range notes(l, s) {
+		line(n)
 	}
-	p("")
-	p("分母")
-	p("  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", s.Attempts, s.OutsideWindow)
-	p("  完整成功：%d · 失败：%d（%s）· 在途：%d", s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
+	line("")
+	p(txDenoms)
+	p(txAttempts, s.Attempts, s.OutsideWindow)
+	p(txOutcomes, s.CompleteSuccess, s.Failures, outcomeList(l, s), s.InFlight)
 	if s.RetryAmplification != nil {
-		p("  业务请求：%d · 重试放大：%d 次尝试 / %d 个请求 = %s", s.Requests, s.Attempts, s.Requests, num(*s.RetryAmplification))
+		p(txRetries, s.Requests, s.Attempts, s.Requests, num(*s.RetryAmplification))
 	}
-	p("")
-	p("比值（分子 / 分母 = 值，单位）")
-	p("  失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
-	p("  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
-	p("")
-	p("%s", throughputTitle)
-	for _, l := range throughputLines(s) {
-		p("  %s", l)
+	line("")
+	p(txRatios)
+	p(txFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
+	p(txPassRate, RatioTextIn(l, s.QualityPassRate), WilsonTextIn(l, s.QualityPassRate), s.UnratedSuccesses)
+	line("")
+	p(throughputTitle)
+	for _, t := range throughputLines(l, s) {
+		line("  " + t)
 	}
-	p("")
-	p("时延分布（只含完整成功；失败留在上面的分母里）")
-	p("  %s", distLine("首字时延 TTFT", s.TTFT))
+	line("")
+	p(txLatency)
+	line("  " + distLine(l, nameTTFT.In(l), s.TTFT))
 	ci("    ", s.TTFT)
-	p("  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", s.TTFTMissing)
-	p("  %s", distLine("端到端时延 E2E", s.E2E))
+	p(txTTFTMiss, s.TTFTMissing)
+	line("  " + distLine(l, nameE2E.In(l), s.E2E))
 	ci("    ", s.E2E)
-	p("  %s", distLine(EventGapName(s.Event.MultiTokenEvents), s.ITL))
+	line("  " + distLine(l, EventGapNameIn(l, s.Event.MultiTokenEvents), s.ITL))
 	ci("    ", s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
-		p("  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
-		p("  %s", distLine("TPOT = (E2E − TTFT) / (输出 token − 1)", s.TPOT))
+		p(txMultiTok, s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
+		line("  " + distLine(l, nameTPOTLong.In(l), s.TPOT))
 		ci("    ", s.TPOT)
 	} else if s.Event.Events > 0 {
-		p("  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", s.Event.Events)
+		p(txOneTok, s.Event.Events)
 	}
-	for _, l := range ServerLines(s) {
-		p("  %s", l)
+	for _, t := range ServerLinesIn(l, s) {
+		line("  " + t)
 	}
 	if e := s.Event; e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens {
-		p("  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", e.UsageTokens, e.UsageEventTokens)
+		p(txUsageDiff, e.UsageTokens, e.UsageEventTokens)
 	}
 	if hasLatency(s) {
-		p("")
-		p("%s", latencyMethod)
+		line("")
+		p(latencyMethod)
 	}
 	for _, c := range s.Conditions {
-		p("")
-		p("条件 %s（联合合格 = %s）", condName(c), jointRule(c))
-		p("  联合合格：%s%s", RatioText(c.QualifiedRate), WilsonText(c.QualifiedRate))
-		p("  goodput：%s", RatioText(c.Goodput))
-		p("  每千次合格成本：%s", costText(s, c))
-		p("  业务请求视角：%s%s", RatioText(c.RequestQualifiedRat), WilsonText(c.RequestQualifiedRat))
+		line("")
+		p(txCondition, condName(c), jointRule(l, c))
+		p(txQualified, RatioTextIn(l, c.QualifiedRate), WilsonTextIn(l, c.QualifiedRate))
+		p(txGoodput, RatioTextIn(l, c.Goodput))
+		p(txCost, costText(l, s, c))
+		p(txRequests, RatioTextIn(l, c.RequestQualifiedRat), WilsonTextIn(l, c.RequestQualifiedRat))
 		d := c.NotQualified
-		p("  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(c))
+		p(txDrops, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
 	}
 	return b.String()
 }
 
-func markdown(s *metrics.Summary, source string) string {
+// The Markdown card's lines and table rows, in order.
+var (
+	mdTitle     = lang.Msg{"### 指标口径卡 · `%s`", "### Metrics card · `%s`"}
+	mdObserved  = lang.Msg{"- 观察点：%s时钟；固定窗口 [%s, %s) ms = %s s；分位算法：%s", "- Observed at: %s clock; fixed window [%s, %s) ms = %s s; percentile method: %s"}
+	mdAttempts  = lang.Msg{"- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", "- All attempts %d (%d outside the window, counted apart); complete successes %d; failures %d (%s); in flight %d"}
+	mdFailRate  = lang.Msg{"- 失败率：%s%s", "- Failure rate: %s%s"}
+	mdPassRate  = lang.Msg{"- 质量通过率：%s%s；未评分成功 %d", "- Quality pass rate: %s%s; unrated successes %d"}
+	mdThrough   = lang.Msg{"- %s：%s", "- %s: %s"}
+	mdTTFT      = lang.Msg{"- %s；缺失 TTFT %d 次（不是 0）", "- %s; missing TTFT %d (not 0)"}
+	mdMultiTok  = lang.Msg{"- 多 token 事件 %d 个；%s", "- Multi-token events: %d; %s"}
+	mdMetric    = lang.Msg{"| 指标 |", "| Metric |"}
+	rowJoint    = lang.Msg{"联合合格的定义", "Definition of qualified"}
+	rowTTFTP95  = lang.Msg{"成功 TTFT P95", "TTFT P95 of successes"}
+	rowN        = lang.Msg{"（n=%d）", " (n=%d)"}
+	rowFailRate = lang.Msg{"失败率", "Failure rate"}
+	rowQual     = lang.Msg{"联合合格", "Qualified"}
+	rowQualCI   = lang.Msg{"联合合格 95% 区间", "Qualified, 95% interval"}
+	rowGoodput  = lang.Msg{"goodput", "Goodput"}
+	rowCost     = lang.Msg{"每千次合格成本", "Cost per 1000 qualified"}
+	rowRequests = lang.Msg{"合格业务请求", "Qualified requests"}
+	rowDrops    = lang.Msg{"未合格原因", "Why not qualified"}
+	dropsCell   = lang.Msg{"未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
+	noteBold    = lang.Msg{"- **%s**", "- **%s**"}
+)
+
+func markdown(l lang.Lang, s *metrics.Summary, source string) string {
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
-	p("### 指标口径卡 · `%s`", strings.ReplaceAll(source, "`", "'"))
-	p("")
-	p("- 观察点：%s时钟；固定窗口 [%s, %s) ms = %s s；分位算法：%s", ClockName(s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
-	for _, n := range notes(s) {
-		p("- **%s**", n)
+	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(l, a...) + "\n") }
+	line := func(v string) { b.WriteString(v + "\n") }
+	p(mdTitle, strings.ReplaceAll(source, "`", "'"))
+	line("")
+	p(mdObserved, ClockNameIn(l, s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	for _, n := range notes(l, s) {
+		p(noteBold, n)
 	}
-	p("- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(s), s.InFlight)
-	p("- 失败率：%s%s", RatioText(s.FailureRate), WilsonText(s.FailureRate))
-	p("- 质量通过率：%s%s；未评分成功 %d", RatioText(s.QualityPassRate), WilsonText(s.QualityPassRate), s.UnratedSuccesses)
-	p("- %s：%s", throughputTitle, strings.Join(throughputLines(s), "；"))
+	p(mdAttempts, s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(l, s), s.InFlight)
+	p(mdFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
+	p(mdPassRate, RatioTextIn(l, s.QualityPassRate), WilsonTextIn(l, s.QualityPassRate), s.UnratedSuccesses)
+	p(mdThrough, throughputTitle.In(l), strings.Join(throughputLines(l, s), clauseSep.In(l)))
 	ci := func(d metrics.Dist) {
-		if l := CILine(d); l != "" {
-			p("  - %s", l)
+		if c := CILineIn(l, d); c != "" {
+			line("  - " + c)
 		}
 	}
-	p("- %s；缺失 TTFT %d 次（不是 0）", distLine("首字时延 TTFT", s.TTFT), s.TTFTMissing)
+	p(mdTTFT, distLine(l, nameTTFT.In(l), s.TTFT), s.TTFTMissing)
 	ci(s.TTFT)
-	p("- %s", distLine("端到端时延 E2E", s.E2E))
+	line("- " + distLine(l, nameE2E.In(l), s.E2E))
 	ci(s.E2E)
-	p("- %s", distLine(EventGapName(s.Event.MultiTokenEvents), s.ITL))
+	line("- " + distLine(l, EventGapNameIn(l, s.Event.MultiTokenEvents), s.ITL))
 	ci(s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
-		p("- 多 token 事件 %d 个；%s", s.Event.MultiTokenEvents, distLine("TPOT", s.TPOT))
+		p(mdMultiTok, s.Event.MultiTokenEvents, distLine(l, "TPOT", s.TPOT))
 		ci(s.TPOT)
 	}
-	for _, l := range ServerLines(s) {
-		p("- %s", html.EscapeString(l)) // attempt ids and bad values come from the trace
+	for _, t := range ServerLinesIn(l, s) {
+		line("- " + html.EscapeString(t)) // attempt ids and bad values come from the trace
 	}
-	p("")
-	head := "| 指标 |"
+	line("")
+	head := mdMetric.In(l)
 	sep := "|---|"
 	for _, c := range s.Conditions {
 		head += " " + condName(c) + " |"
 		sep += "---|"
 	}
-	p("%s", head)
-	p("%s", sep)
-	row := func(name string, f func(c metrics.Condition) string) {
-		r := "| " + name + " |"
+	line(head)
+	line(sep)
+	row := func(name lang.Msg, f func(c metrics.Condition) string) {
+		r := "| " + name.In(l) + " |"
 		for _, c := range s.Conditions {
 			r += " " + f(c) + " |"
 		}
-		p("%s", r)
+		line(r)
 	}
 	if hasLatency(s) {
-		row("联合合格的定义", jointRule)
+		row(rowJoint, func(c metrics.Condition) string { return jointRule(l, c) })
 	}
-	row("成功 TTFT P95", func(metrics.Condition) string { return optMS(s.TTFT.P95) + fmt.Sprintf("（n=%d）", s.TTFT.N) })
-	row("失败率", func(metrics.Condition) string { return RatioText(s.FailureRate) })
-	row("联合合格", func(c metrics.Condition) string { return RatioText(c.QualifiedRate) })
-	row("联合合格 95% 区间", func(c metrics.Condition) string {
-		return strings.TrimPrefix(WilsonText(c.QualifiedRate), "；95% 区间 ")
+	row(rowTTFTP95, func(metrics.Condition) string { return optMS(l, s.TTFT.P95) + rowN.F(l, s.TTFT.N) })
+	row(rowFailRate, func(metrics.Condition) string { return RatioTextIn(l, s.FailureRate) })
+	row(rowQual, func(c metrics.Condition) string { return RatioTextIn(l, c.QualifiedRate) })
+	row(rowQualCI, func(c metrics.Condition) string {
+		return strings.TrimPrefix(WilsonTextIn(l, c.QualifiedRate), ciIntervalP.In(l))
 	})
-	row("goodput", func(c metrics.Condition) string { return RatioText(c.Goodput) })
-	row("每千次合格成本", func(c metrics.Condition) string { return costText(s, c) })
-	row("合格业务请求", func(c metrics.Condition) string { return RatioText(c.RequestQualifiedRat) })
+	row(rowGoodput, func(c metrics.Condition) string { return RatioTextIn(l, c.Goodput) })
+	row(rowCost, func(c metrics.Condition) string { return costText(l, s, c) })
+	row(rowRequests, func(c metrics.Condition) string { return RatioTextIn(l, c.RequestQualifiedRat) })
 	if hasLatency(s) {
-		row("未合格原因", func(c metrics.Condition) string {
+		row(rowDrops, func(c metrics.Condition) string {
 			d := c.NotQualified
-			return fmt.Sprintf("未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(c))
+			return dropsCell.F(l, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
 		})
-		p("")
-		p("%s", latencyMethod)
+		line("")
+		p(latencyMethod)
 	}
 	return b.String()
 }

@@ -5,16 +5,32 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// ciMethodZH names the quantile interval's method the way the card names
+// ciMethod names the quantile interval's method the way the card names
 // nearest-rank: what it is and which convention it follows.
-const ciMethodZH = "次序统计量法（按二项分布取秩，不假设分布形状；双侧，每侧 ≤ 2.5%）"
+var ciMethod = lang.Msg{"次序统计量法（按二项分布取秩，不假设分布形状；双侧，每侧 ≤ 2.5%）", "order statistics (ranks from the binomial distribution, no assumed shape; two-sided, ≤ 2.5% each side)"}
+
+var (
+	ciNoLow    = lang.Msg{"无下界", "no lower bound"}
+	ciNoHigh   = lang.Msg{"无上界", "no upper bound"}
+	ciNeedLow  = lang.Msg{"下界要 n ≥ %d", "lower bound needs n ≥ %d"}
+	ciNeedHigh = lang.Msg{"上界要 n ≥ %d", "upper bound needs n ≥ %d"}
+	ciTooFew   = lang.Msg{"（样本太少，%s）", " (too few samples: %s)"}
+	ciNeedSep  = lang.Msg{"，", ", "}
+	ciLine     = lang.Msg{"95%% 置信区间，%s：%s", "95%% confidence intervals, %s: %s"}
+	wilsonNone = lang.Msg{"；95% 区间：无（分母为 0）", "; 95% interval: none (denominator is 0)"}
+	wilsonText = lang.Msg{"；95%% 区间 [%s, %s]（Wilson 得分区间）", "; 95%% interval [%s, %s] (Wilson score interval)"}
+)
 
 // CILine is the 95 % interval of every level of d, in Chinese, with the
 // smallest n that would bound a missing side. Empty for an empty sample.
-func CILine(d metrics.Dist) string {
+func CILine(d metrics.Dist) string { return CILineIn(lang.ZH, d) }
+
+// CILineIn is CILine in l.
+func CILineIn(l lang.Lang, d metrics.Dist) string {
 	if d.N == 0 || d.CI95 == nil {
 		return ""
 	}
@@ -35,7 +51,7 @@ func CILine(d metrics.Dist) string {
 	}
 	for i, p := range levels {
 		iv := ivs[i]
-		lo, hi := "无下界", "无上界"
+		lo, hi := ciNoLow.In(l), ciNoHigh.In(l)
 		if iv.Low != nil {
 			lo = num(*iv.Low) + unit
 		}
@@ -43,34 +59,37 @@ func CILine(d metrics.Dist) string {
 			hi = num(*iv.High) + unit
 		}
 		sep := ", " // a full-width comma where a side is the Chinese word
-		if iv.Low == nil || iv.High == nil {
+		if (iv.Low == nil || iv.High == nil) && l != lang.EN {
 			sep = "，"
 		}
 		s := fmt.Sprintf("P%s [%s%s%s]", num(p*100), lo, sep, hi)
 		var need []string
 		if iv.NeedNLow > 0 {
-			need = append(need, fmt.Sprintf("下界要 n ≥ %d", iv.NeedNLow))
+			need = append(need, ciNeedLow.F(l, iv.NeedNLow))
 		}
 		if iv.NeedNHigh > 0 {
-			need = append(need, fmt.Sprintf("上界要 n ≥ %d", iv.NeedNHigh))
+			need = append(need, ciNeedHigh.F(l, iv.NeedNHigh))
 		}
 		if len(need) > 0 {
-			s += "（样本太少，" + strings.Join(need, "，") + "）"
+			s += ciTooFew.F(l, strings.Join(need, ciNeedSep.In(l)))
 		}
 		parts = append(parts, s)
 	}
-	return fmt.Sprintf("95%% 置信区间，%s：%s", ciMethodZH, strings.Join(parts, " · "))
+	return ciLine.F(l, ciMethod.In(l), strings.Join(parts, " · "))
 }
 
 // WilsonText is "；95% 区间 [a%, b%]（Wilson 得分区间）" for a share of
 // counts, empty when it has no interval.
-func WilsonText(r metrics.Ratio) string {
+func WilsonText(r metrics.Ratio) string { return WilsonTextIn(lang.ZH, r) }
+
+// WilsonTextIn is WilsonText in l.
+func WilsonTextIn(l lang.Lang, r metrics.Ratio) string {
 	if r.CI95 == nil {
 		return ""
 	}
 	if r.CI95.Low == nil || r.CI95.High == nil {
-		return "；95% 区间：无（分母为 0）"
+		return wilsonNone.In(l)
 	}
 	pc := func(v float64) string { return strconv.FormatFloat(v*100, 'f', 1, 64) + "%" }
-	return fmt.Sprintf("；95%% 区间 [%s, %s]（Wilson 得分区间）", pc(*r.CI95.Low), pc(*r.CI95.High))
+	return wilsonText.F(l, pc(*r.CI95.Low), pc(*r.CI95.High))
 }

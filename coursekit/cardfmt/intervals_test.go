@@ -25,7 +25,7 @@ func TestCardShowsIntervals(t *testing.T) {
 		out := b.String()
 		for _, want := range []string{
 			"P95 [800 ms，无上界]（样本太少，上界要 n ≥ 72）", // TTFT
-			ciMethodZH,
+			ciMethod[0],
 			"20%（失败尝试 / 全部尝试）；95% 区间 [5.7%, 51.0%]（Wilson 得分区间）",
 			"50%（联合合格尝试 / 全部尝试）",
 			"[23.7%, 76.3%]（Wilson 得分区间）",
@@ -36,7 +36,7 @@ func TestCardShowsIntervals(t *testing.T) {
 		}
 		// Four distributions with samples in the unit trace: TTFT, E2E, ITL
 		// (TPOT is shown only with multi-token events).
-		if got := strings.Count(out, ciMethodZH); got != 3 {
+		if got := strings.Count(out, ciMethod[0]); got != 3 {
 			t.Errorf("%s card: %d interval lines, want 3 (TTFT, E2E, ITL)", f, got)
 		}
 	}

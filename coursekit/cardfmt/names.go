@@ -3,80 +3,113 @@ package cardfmt
 import (
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// Chinese names for the trace's codes, for every text a learner reads (the
-// text card, notebooks' tables): the trace and the JSON keep the English
-// codes, which are the format, not the lesson.
+// Names for the trace's codes, for every text a person reads (the text
+// card, notebooks' tables), in Chinese and English side by side: the trace
+// and the JSON keep the codes, which are the format, not the lesson.
+
+var outcomeNames = map[trace.Outcome]lang.Msg{
+	trace.OK:           {"完整成功", "complete success"},
+	trace.Timeout:      {"超时", "timeout"},
+	trace.ConnectError: {"连接失败", "connect error"},
+	trace.HTTPError:    {"HTTP 错误", "HTTP error"},
+	trace.StreamError:  {"流中途断开", "stream broken"},
+	trace.Cancelled:    {"已取消", "cancelled"},
+	trace.InFlight:     {"在途", "in flight"},
+}
+
+var (
+	unknownOutcome     = lang.Msg{"未知结果", "unknown outcome"}
+	timeoutAfterFirst  = lang.Msg{"首字后超时", "timeout after first output"}
+	timeoutBeforeFirst = lang.Msg{"首字前超时", "timeout before first output"}
+)
+
+var qualityNames = map[trace.Quality]lang.Msg{
+	trace.Pass:    {"通过", "pass"},
+	trace.Fail:    {"不通过", "fail"},
+	trace.Unrated: {"未评", "unrated"},
+}
+
+var currencyNames = map[string]lang.Msg{
+	"CNY": {"元", "CNY"},
+	"RMB": {"元", "CNY"},
+	"USD": {"美元", "USD"},
+	"EUR": {"欧元", "EUR"},
+}
+
+var clockNames = map[string]lang.Msg{
+	"client": {"客户端", "client"},
+	"server": {"服务端", "server"},
+}
+
+var (
+	gapMultiToken = lang.Msg{"事件间隔（有事件带多个 token，不是 ITL）", "Event gaps (some events carry several tokens: not ITL)"}
+	gapOneToken   = lang.Msg{"事件间隔（每个事件 1 个 token，即 ITL）", "Event gaps (1 token per event: ITL)"}
+)
 
 // OutcomeName is how an attempt ended, in Chinese.
-func OutcomeName(o trace.Outcome) string {
-	switch o {
-	case trace.OK:
-		return "完整成功"
-	case trace.Timeout:
-		return "超时"
-	case trace.ConnectError:
-		return "连接失败"
-	case trace.HTTPError:
-		return "HTTP 错误"
-	case trace.StreamError:
-		return "流中途断开"
-	case trace.Cancelled:
-		return "已取消"
-	case trace.InFlight:
-		return "在途"
+func OutcomeName(o trace.Outcome) string { return OutcomeNameIn(lang.ZH, o) }
+
+// OutcomeNameIn is OutcomeName in l.
+func OutcomeNameIn(l lang.Lang, o trace.Outcome) string {
+	if m, ok := outcomeNames[o]; ok {
+		return m.In(l)
 	}
-	return "未知结果"
+	return unknownOutcome.In(l)
 }
 
 // OutcomeNameAt is OutcomeName with the one distinction the unit cares
 // about for a timeout: whether the first output had arrived (before it,
 // TTFT is missing).
 func OutcomeNameAt(o trace.Outcome, hadFirstOutput bool) string {
+	return OutcomeNameAtIn(lang.ZH, o, hadFirstOutput)
+}
+
+// OutcomeNameAtIn is OutcomeNameAt in l.
+func OutcomeNameAtIn(l lang.Lang, o trace.Outcome, hadFirstOutput bool) string {
 	if o == trace.Timeout {
 		if hadFirstOutput {
-			return "首字后超时"
+			return timeoutAfterFirst.In(l)
 		}
-		return "首字前超时"
+		return timeoutBeforeFirst.In(l)
 	}
-	return OutcomeName(o)
+	return OutcomeNameIn(l, o)
 }
 
 // QualityName is a quality rating in Chinese; unrated says so (it is never
 // a pass).
-func QualityName(q trace.Quality) string {
-	switch q {
-	case trace.Pass:
-		return "通过"
-	case trace.Fail:
-		return "不通过"
+func QualityName(q trace.Quality) string { return QualityNameIn(lang.ZH, q) }
+
+// QualityNameIn is QualityName in l.
+func QualityNameIn(l lang.Lang, q trace.Quality) string {
+	if m, ok := qualityNames[q]; ok {
+		return m.In(l)
 	}
-	return "未评"
+	return qualityNames[trace.Unrated].In(l)
 }
 
 // CurrencyName is how a trace's currency code reads in Chinese text:
 // CNY is 元.
-func CurrencyName(code string) string {
-	switch strings.ToUpper(strings.TrimSpace(code)) {
-	case "CNY", "RMB":
-		return "元"
-	case "USD":
-		return "美元"
-	case "EUR":
-		return "欧元"
+func CurrencyName(code string) string { return CurrencyNameIn(lang.ZH, code) }
+
+// CurrencyNameIn is CurrencyName in l; English keeps the ISO code.
+func CurrencyNameIn(l lang.Lang, code string) string {
+	if m, ok := currencyNames[strings.ToUpper(strings.TrimSpace(code))]; ok {
+		return m.In(l)
 	}
 	return code
 }
 
 // ClockName is whose clock stamped a trace, in Chinese.
-func ClockName(clock string) string {
-	switch clock {
-	case "client":
-		return "客户端"
-	case "server":
-		return "服务端"
+func ClockName(clock string) string { return ClockNameIn(lang.ZH, clock) }
+
+// ClockNameIn is ClockName in l.
+func ClockNameIn(l lang.Lang, clock string) string {
+	if m, ok := clockNames[clock]; ok {
+		return m.In(l)
 	}
 	return clock
 }
@@ -85,9 +118,12 @@ func ClockName(clock string) string {
 // what was measured. The source defines ITL over adjacent output tokens, so
 // event gaps are ITL only when every event carries exactly one token; when
 // some carry several the label says that these are not ITL.
-func EventGapName(multiTokenEvents int64) string {
+func EventGapName(multiTokenEvents int64) string { return EventGapNameIn(lang.ZH, multiTokenEvents) }
+
+// EventGapNameIn is EventGapName in l.
+func EventGapNameIn(l lang.Lang, multiTokenEvents int64) string {
 	if multiTokenEvents > 0 {
-		return "事件间隔（有事件带多个 token，不是 ITL）"
+		return gapMultiToken.In(l)
 	}
-	return "事件间隔（每个事件 1 个 token，即 ITL）"
+	return gapOneToken.In(l)
 }

@@ -1,38 +1,51 @@
 package cardfmt
 
 import (
-	"fmt"
-
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+var (
+	notePlanned     = lang.Msg{"计划测量 %s s（计划窗口 [%s, %s) ms）", "planned to measure %s s (planned window [%s, %s) ms)"}
+	noteNotFinished = lang.Msg{"注意：trace 的头部仍写着“运行未结束”：写它的进程没有正常收尾（可能被强制结束），窗口仍是计划窗口，最后还在进行的尝试没有记下来，这份指标口径卡不完整。%s。", "Note: the trace's header still says \"run not finished\": the process writing it did not end cleanly (it may have been killed), the window is still the planned one, the attempts still running at the end were not recorded, and this metrics card is incomplete. It %s."}
+	noteWarmup      = lang.Msg{"注意：这次运行在预热阶段就被中断了（第 %s s），测量窗口还没开始，窗口里没有尝试；%s。", "Note: this run was interrupted during warm-up (at %s s), before the measurement window began; the window has no attempts. It %s."}
+	noteCutShort    = lang.Msg{"注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: this run was interrupted early (at %s s); it %s. The window ends at the interruption, so every ratio and goodput uses %s s; the %d attempts still running then are in flight, not failures."}
+	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %d attempts still running then are in flight, not failures."}
+	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %d requests (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
+	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %d requests were sent; the window is the full planned window."}
+	noteUnrated     = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分不算质量通过，所以联合合格和 goodput 都是 0，和时延快慢无关。" +
+		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
+		"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。",
+		"Note: none of the %d complete successes has a quality rating. Unrated is not a quality pass, so qualified and goodput are 0, whatever the latency. " +
+			"To rate: measure with coursekit bench --dataset arith (built-in arithmetic, answers judged exactly), or --dataset questions.jsonl (one {\"prompt\": ..., \"expect\": {...}} per line); " +
+			"when importing another tool's results, use coursekit import --dataset with the same questions file."}
 )
 
 // notes are the warnings a reader must see before any number: a run cut
 // short (its window and in-flight attempts), and a card whose goodput is 0
 // only because nothing was rated.
-func notes(s *metrics.Summary) []string {
+func notes(l lang.Lang, s *metrics.Summary) []string {
 	var out []string
 	if r := s.RunEnd; r != nil {
-		planned := fmt.Sprintf("计划测量 %s s（计划窗口 [%s, %s) ms）", num(r.PlannedDurationMS/1000), num(r.PlannedWindow.StartMS), num(r.PlannedWindow.EndMS))
+		planned := notePlanned.F(l, num(r.PlannedDurationMS/1000), num(r.PlannedWindow.StartMS), num(r.PlannedWindow.EndMS))
 		switch {
 		case r.Reason == trace.RunNotFinished:
-			out = append(out, fmt.Sprintf("注意：trace 的头部仍写着“运行未结束”：写它的进程没有正常收尾（可能被强制结束），窗口仍是计划窗口，最后还在进行的尝试没有记下来，这份指标口径卡不完整。%s。", planned))
+			out = append(out, noteNotFinished.F(l, planned))
 		case r.Reason == trace.RunInterrupted && r.AtMS != nil && *r.AtMS < r.PlannedWindow.StartMS:
-			out = append(out, fmt.Sprintf("注意：这次运行在预热阶段就被中断了（第 %s s），测量窗口还没开始，窗口里没有尝试；%s。", num(*r.AtMS/1000), planned))
+			out = append(out, noteWarmup.F(l, num(*r.AtMS/1000), planned))
 		case r.CutShort():
-			out = append(out, fmt.Sprintf("注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %d 次尝试记为在途，不算失败。", num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
+			out = append(out, noteCutShort.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
 		case r.Reason == trace.RunInterrupted:
-			out = append(out, fmt.Sprintf("注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", num(*r.AtMS/1000), s.InFlight))
+			out = append(out, noteAfterWindow.F(l, num(*r.AtMS/1000), s.InFlight))
 		case r.Reason == trace.RunNumRequests:
-			out = append(out, fmt.Sprintf("结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", r.NumRequests, num(*r.AtMS/1000), num(s.WindowS), planned))
+			out = append(out, noteNumReqDone.F(l, r.NumRequests, num(*r.AtMS/1000), num(s.WindowS), planned))
 		case r.NumRequests > 0:
-			out = append(out, fmt.Sprintf("结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", r.NumRequests))
+			out = append(out, noteNumReqShort.F(l, r.NumRequests))
 		}
 	}
 	if s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s) {
-		out = append(out, fmt.Sprintf("注意：%d 次完整成功都没有质量评分。未评分不算质量通过，所以联合合格和 goodput 都是 0，和时延快慢无关。"+
-			"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；"+
-			"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。", s.CompleteSuccess))
+		out = append(out, noteUnrated.F(l, s.CompleteSuccess))
 	}
 	return out
 }

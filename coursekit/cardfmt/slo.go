@@ -1,9 +1,9 @@
 package cardfmt
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -40,17 +40,25 @@ func condName(c metrics.Condition) string {
 
 // jointRule is the condition's definition of qualified, saying whether
 // quality was required.
-func jointRule(c metrics.Condition) string {
+func jointRule(l lang.Lang, c metrics.Condition) string {
 	if c.QualityRule == metrics.QualityNotJudged {
-		return "完整成功 ∧ " + condName(c) + "；未评质量：只按时延判定"
+		return ruleLatencyOnly.F(l, condName(c))
 	}
-	return "完整成功 ∧ 质量通过 ∧ " + condName(c)
+	return ruleJudged.F(l, condName(c))
 }
 
+var (
+	ruleLatencyOnly = lang.Msg{"完整成功 ∧ %s；未评质量：只按时延判定", "complete success ∧ %s; quality not judged: latency only"}
+	ruleJudged      = lang.Msg{"完整成功 ∧ 质量通过 ∧ %s", "complete success ∧ quality pass ∧ %s"}
+)
+
 // latencyMethod defines the per-attempt checks, once per card that has them.
-const latencyMethod = "逐次判定：E2E 是这次尝试从发送到流结束的时间；ITL P95 是这次尝试自身相邻文本事件间隔的 P95（最近秩）；" +
+var latencyMethod = lang.Msg{"逐次判定：E2E 是这次尝试从发送到流结束的时间；ITL P95 是这次尝试自身相邻文本事件间隔的 P95（最近秩）；" +
 	"TPOT = (E2E − TTFT) / (输出 token − 1)；不足两个事件（或两个 token）的尝试没有间隔（或 TPOT），这一项不会超标；" +
-	"检查顺序：完整成功、质量、TTFT、E2E、ITL P95、TPOT，未合格原因记在第一个没过的检查上"
+	"检查顺序：完整成功、质量、TTFT、E2E、ITL P95、TPOT，未合格原因记在第一个没过的检查上",
+	"Judged per attempt: E2E is this attempt's time from sending to the end of the stream; ITL P95 is the P95 (nearest rank) of this attempt's own gaps between adjacent text events; " +
+		"TPOT = (E2E − TTFT) / (output tokens − 1); an attempt with fewer than two events (or two tokens) has no gap (or TPOT) and cannot exceed that SLO; " +
+		"checks in order: complete success, quality, TTFT, E2E, ITL P95, TPOT; an attempt that is not qualified is counted under the first check it failed"}
 
 func hasLatency(s *metrics.Summary) bool {
 	for _, c := range s.Conditions {
@@ -62,10 +70,12 @@ func hasLatency(s *metrics.Summary) bool {
 }
 
 // latencyDrops is the tail of the drops line for the SLOs beyond TTFT.
-func latencyDrops(c metrics.Condition) string {
+func latencyDrops(l lang.Lang, c metrics.Condition) string {
 	if !c.LatencySLO.Set() {
 		return ""
 	}
 	d := c.NotQualified
-	return fmt.Sprintf(" · E2E 超过门槛 %d · ITL P95 超过门槛 %d · TPOT 超过门槛 %d", d.E2EOverSLO, d.ITLOverSLO, d.TPOTOverSLO)
+	return latencyDropsText.F(l, d.E2EOverSLO, d.ITLOverSLO, d.TPOTOverSLO)
 }
+
+var latencyDropsText = lang.Msg{" · E2E 超过门槛 %d · ITL P95 超过门槛 %d · TPOT 超过门槛 %d", " · E2E over SLO %d · ITL P95 over SLO %d · TPOT over SLO %d"}

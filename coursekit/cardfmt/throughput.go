@@ -1,26 +1,33 @@
 package cardfmt
 
 import (
-	"fmt"
-
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-const throughputTitle = "吞吐（分子 / 分母 = 值；分母是固定窗口，与 goodput 相同，尝试按发送时刻计入）"
+var throughputTitle = lang.Msg{"吞吐（分子 / 分母 = 值；分母是固定窗口，与 goodput 相同，尝试按发送时刻计入）", "Throughput (numerator / denominator = value; the denominator is the fixed window, as for goodput, and attempts count by send time)"}
+
+var (
+	rateLine      = lang.Msg{"%s：%s / %s s = %s", "%s: %s / %s s = %s"}
+	tpSuccesses   = lang.Msg{"完整成功吞吐", "Complete-success throughput"}
+	tpAttempts    = lang.Msg{"尝试吞吐（含失败）", "Attempt throughput (failures included)"}
+	tpTokens      = lang.Msg{"输出 token 吞吐（只算完整成功）", "Output token throughput (complete successes only)"}
+	tpTokenPerSec = lang.Msg{"token/s", "token/s"}
+)
 
 // throughputLines are the request and token throughput rows.
-func throughputLines(s *metrics.Summary) []string {
+func throughputLines(l lang.Lang, s *metrics.Summary) []string {
 	t := s.Throughput
-	rate := func(r metrics.Ratio, what, unit string) string {
-		v := "无（窗口为 0）"
+	rate := func(r metrics.Ratio, what lang.Msg, unit string) string {
+		v := noWindow.In(l)
 		if r.Value != nil {
 			v = num(*r.Value) + " " + unit
 		}
-		return fmt.Sprintf("%s：%s / %s s = %s", what, num(r.Num), num(r.Den), v)
+		return rateLine.F(l, what.In(l), num(r.Num), num(r.Den), v)
 	}
 	return []string{
-		rate(t.CompleteSuccesses, "完整成功吞吐", "次/s"),
-		rate(t.Attempts, "尝试吞吐（含失败）", "次/s"),
-		rate(t.OutputTokens, "输出 token 吞吐（只算完整成功）", "token/s"),
+		rate(t.CompleteSuccesses, tpSuccesses, perSecUnit.In(l)),
+		rate(t.Attempts, tpAttempts, perSecUnit.In(l)),
+		rate(t.OutputTokens, tpTokens, tpTokenPerSec.In(l)),
 	}
 }

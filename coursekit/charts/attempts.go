@@ -11,6 +11,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -19,13 +20,13 @@ import (
 // gets a slider to scroll through all of them (none is dropped).
 const AttemptRows = 40
 
-// reasonZH names metrics.Judge's reasons for learners.
-var reasonZH = map[metrics.Reason]string{
-	metrics.Qualified:      "合格",
-	metrics.NotComplete:    "未完整成功",
-	metrics.QualityFail:    "质量不通过",
-	metrics.QualityUnrated: "质量未评分",
-	metrics.TTFTOverSLO:    "TTFT 超过门槛",
+// reasonNames names metrics.Judge's reasons for learners.
+var reasonNames = map[metrics.Reason]lang.Msg{
+	metrics.Qualified:      {"合格", "qualified"},
+	metrics.NotComplete:    {"未完整成功", "not complete"},
+	metrics.QualityFail:    {"质量不通过", "quality fail"},
+	metrics.QualityUnrated: {"质量未评分", "quality unrated"},
+	metrics.TTFTOverSLO:    {"TTFT 超过门槛", "TTFT over SLO"},
 }
 
 // barItem is a bar value with its own label, colour and tooltip.
@@ -74,6 +75,7 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 	n := len(t.Attempts)
 	rows := min(max(n, 1), AttemptRows)
 	c := newConfig("100%", strconv.Itoa(165+26*rows)+"px", options)
+	lg := c.lang
 	edge := CaptureEdgeMS(t)
 
 	// Rows in send order (a trace need not be sorted), ties in file order.
@@ -97,21 +99,21 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 				firstIn = i
 			}
 		} else {
-			prefix = "窗口外 · "
+			prefix = lg.S(lang.Msg{"窗口外 · ", "outside window · "})
 			nOut++
 		}
 		zero := barItem{Value: 0}
 		w, o, s, f, in := zero, zero, zero, zero, zero
 		_, hasTTFT := a.TTFT()
-		tip := fmt.Sprintf("%s · 发起 %s ms · 结果：%s", id, ms(a.StartMS), cardfmt.OutcomeNameAt(a.Outcome, hasTTFT))
+		tip := lg.F(lang.Msg{"%s · 发起 %s ms · 结果：%s", "%s · sent %s ms · outcome: %s"}, id, ms(a.StartMS), cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT))
 		switch {
 		case a.Outcome == trace.OK:
 			nOK++
 			ttft, _ := a.TTFT()
 			e2e, _ := a.E2E()
 			v := metrics.Judge(a, sloMS)
-			lab := prefix + reasonZH[v.Reason]
-			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", ms(ttft), ms(e2e), QualityLabel(a.Quality), reasonZH[v.Reason])
+			lab := prefix + reasonNames[v.Reason].In(lg)
+			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", ms(ttft), ms(e2e), QualityLabelIn(lg, a.Quality), reasonNames[v.Reason].In(lg))
 			if ttft <= sloMS {
 				w = barItem{Value: ttft}
 			} else {
@@ -125,14 +127,14 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		case a.Outcome == trace.InFlight:
 			nIn++
 			d := max(edge-a.StartMS, 0)
-			in = barItem{Value: d, Label: rowLabel(colorInFlight, prefix+"在途（画到采集结束 "+ms(edge)+" ms）")}
-			tip += "<br/>到采集结束仍未结束：E2E 缺失"
+			in = barItem{Value: d, Label: rowLabel(colorInFlight, prefix+lg.F(lang.Msg{"在途（画到采集结束 %s ms）", "in flight (drawn to the capture end %s ms)"}, ms(edge)))}
+			tip += lg.S(lang.Msg{"<br/>到采集结束仍未结束：E2E 缺失", "<br/>not finished at the capture end: E2E missing"})
 		default:
 			nFail++
 			e2e, _ := a.E2E()
-			what := cardfmt.OutcomeNameAt(a.Outcome, hasTTFT)
+			what := cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT)
 			if !hasTTFT && a.Outcome != trace.Timeout {
-				what += "（无首字）"
+				what += lg.S(lang.Msg{"（无首字）", " (no first output)"})
 			}
 			if a.Error != "" {
 				tip += "<br/>" + Label(a.Error)
@@ -145,23 +147,23 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
 	}
 
-	subtitle := fmt.Sprintf("共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", n, nOK, nFail, nIn)
+	subtitle := lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, n, nOK, nFail, nIn)
 	if nOut > 0 {
-		subtitle += fmt.Sprintf(" · 窗口外 %d", nOut)
+		subtitle += lg.F(lang.Msg{" · 窗口外 %d", " · outside the window %d"}, nOut)
 	}
-	subtitle += "\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ " + sloText(sloMS) + " 的联合合格判定"
+	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under TTFT ≤ %s"}, sloText(sloMS))
 	if n > AttemptRows {
-		subtitle += fmt.Sprintf("；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", AttemptRows, n)
+		subtitle += lg.F(lang.Msg{"；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", "; %d rows in view from the first attempt in the window; drag the slider on the right to see all %d rows"}, AttemptRows, n)
 	}
 
 	b := ec.NewBar()
 	globals := []ec.GlobalOpts{
 		c.init(),
-		ec.WithTitleOpts(titled("全部尝试：首字前等待 → 流式输出 → 结束", subtitle)),
+		ec.WithTitleOpts(titled(lg.S(lang.Msg{"全部尝试：首字前等待 → 流式输出 → 结束", "All attempts: wait for the first output → streaming → end"}), subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "140", Bottom: "40", Left: "90", Right: "190"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "距发起的时间 (ms)", NameLocation: "middle", NameGap: 26, Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 26, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: ids, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
 		ec.WithAnimation(false),
@@ -187,13 +189,13 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 	data := func(items []barItem) ec.SeriesOpts {
 		return ec.WithSeriesOpts(func(s *ec.SingleSeries) { s.Data = items })
 	}
-	b.AddSeries("首字前等待 ≤ 门槛", nil, stack(colorOK), data(within), ec.WithSeriesOpts(func(s *ec.SingleSeries) {
-		s.MarkLines = markLines(vline("TTFT 门槛 "+sloText(sloMS), sloMS, colorOverSLO, "start"))
+	b.AddSeries(lg.S(lang.Msg{"首字前等待 ≤ 门槛", "wait for first output ≤ SLO"}), nil, stack(colorOK), data(within), ec.WithSeriesOpts(func(s *ec.SingleSeries) {
+		s.MarkLines = markLines(vline(lg.F(lang.Msg{"TTFT 门槛 %s", "TTFT SLO %s"}, sloText(sloMS)), sloMS, colorOverSLO, "start"))
 	}))
-	b.AddSeries("首字前等待 > 门槛", nil, stack(colorOverSLO), data(over))
-	b.AddSeries("首字后流式输出", nil, stack(colorDecode), data(stream))
-	b.AddSeries("失败（标注结果）", nil, stack(colorFail), data(failed))
-	b.AddSeries("在途", nil, stack(colorInFlight), data(inflight))
+	b.AddSeries(lg.S(lang.Msg{"首字前等待 > 门槛", "wait for first output > SLO"}), nil, stack(colorOverSLO), data(over))
+	b.AddSeries(lg.S(lang.Msg{"首字后流式输出", "streaming after the first output"}), nil, stack(colorDecode), data(stream))
+	b.AddSeries(lg.S(lang.Msg{"失败（标注结果）", "failed (outcome labelled)"}), nil, stack(colorFail), data(failed))
+	b.AddSeries(lg.S(lang.Msg{"在途", "in flight"}), nil, stack(colorInFlight), data(inflight))
 	return b
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -35,6 +36,13 @@ type Option func(*config)
 type config struct {
 	id            string
 	width, height string
+	lang          lang.Lang
+}
+
+// WithLang draws the chart's titles, axes, legends and tooltips in l
+// (default Chinese).
+func WithLang(l lang.Lang) Option {
+	return func(c *config) { c.lang = l }
 }
 
 // WithID fixes the chart id (the id of its div). Without it every chart
@@ -188,9 +196,12 @@ func centered(t opts.Title) opts.Title {
 // OutcomeCodeLabel names an outcome code as a Summary counts it
 // ("timeout", "connect_error", ...) in Chinese (cardfmt.OutcomeName); an
 // unknown code is shown escaped.
-func OutcomeCodeLabel(code string) string {
+func OutcomeCodeLabel(code string) string { return OutcomeCodeLabelIn(lang.ZH, code) }
+
+// OutcomeCodeLabelIn is OutcomeCodeLabel in l.
+func OutcomeCodeLabelIn(l lang.Lang, code string) string {
 	if o, ok := trace.ParseOutcome(code); ok {
-		return cardfmt.OutcomeName(o)
+		return cardfmt.OutcomeNameIn(l, o)
 	}
 	return Label(code)
 }
@@ -198,4 +209,9 @@ func OutcomeCodeLabel(code string) string {
 // QualityLabel names a quality verdict in Chinese where the word 质量 is
 // not already in a column header: 质量通过, 质量不通过, 质量未评
 // (cardfmt.QualityName is the bare word).
-func QualityLabel(q trace.Quality) string { return "质量" + cardfmt.QualityName(q) }
+func QualityLabel(q trace.Quality) string { return QualityLabelIn(lang.ZH, q) }
+
+// QualityLabelIn is QualityLabel in l: "quality pass" in English.
+func QualityLabelIn(l lang.Lang, q trace.Quality) string {
+	return lang.Msg{"质量", "quality "}.In(l) + cardfmt.QualityNameIn(l, q)
+}

@@ -8,6 +8,8 @@ import (
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // Class charts: what `coursekit grade` draws in OUT/class.html for the
@@ -125,7 +127,7 @@ type headingPart string
 // Heading is a section heading on a Page (escaped).
 func Heading(s string) Part { return headingPart(s) }
 
-func (p headingPart) pageHTML() (string, error) {
+func (p headingPart) pageHTML(lang.Lang) (string, error) {
 	return "<h2>" + html.EscapeString(string(p)) + "</h2>\n", nil
 }
 
@@ -137,7 +139,7 @@ type tablePart struct {
 // Table is a plain table on a Page: every cell is text, escaped.
 func Table(head []string, rows [][]string) Part { return tablePart{head, rows} }
 
-func (p tablePart) pageHTML() (string, error) {
+func (p tablePart) pageHTML(lang.Lang) (string, error) {
 	e := html.EscapeString
 	var b strings.Builder
 	b.WriteString(`<table class="class-table" style="border-collapse:collapse;margin:8px 0 20px;font-size:14px">` + "\n<thead><tr>")

@@ -8,6 +8,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -45,6 +46,7 @@ func successTTFTs(t *trace.Trace) []sample {
 // marks read 2000 ms and 1720 ms.
 func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 	c := newConfig("100%", "440px", options)
+	lg := c.lang
 	nr := metrics.Summarize(t, metrics.Options{Method: metrics.NearestRank})
 	lin := metrics.Summarize(t, metrics.Options{Method: metrics.Linear})
 	xs := successTTFTs(t)
@@ -56,17 +58,17 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 		if n <= maxLabelledPoints {
 			p.Label = &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "left", Color: colorMark}
 		}
-		p.Tooltip = &nodeTooltip{Show: true, Formatter: fmt.Sprintf("%s · TTFT %s ms · 第 %d / %d 个", Label(x.id), ms(x.ttft), k+1, n)}
+		p.Tooltip = &nodeTooltip{Show: true, Formatter: lg.F(lang.Msg{"%s · TTFT %s ms · 第 %d / %d 个", "%s · TTFT %s ms · %d of %d"}, Label(x.id), ms(x.ttft), k+1, n)}
 		pts = append(pts, p)
 	}
 
-	title := fmt.Sprintf("完整成功的 TTFT 分布（n = %d）", nr.TTFT.N)
-	subtitle := fmt.Sprintf("只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0）,留在失败率的分母里", nr.TTFTMissing)
+	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, nr.TTFT.N)
+	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0）,留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, nr.TTFTMissing)
 	var marks []any
 	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
 		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95
 		k := metrics.NearestRankIndex(n, 0.95) + 1
-		subtitle += fmt.Sprintf("\nP95 nearest-rank = 第 ⌈0.95×%d⌉ = %d 个 = %s ms;P95 linear(numpy 默认，插值)= %s ms", n, k, ms(p95nr), ms(p95lin))
+		subtitle += lg.F(lang.Msg{"\nP95 nearest-rank = 第 ⌈0.95×%d⌉ = %d 个 = %s ms;P95 linear(numpy 默认，插值)= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, ms(p95nr), ms(p95lin))
 		// Two vertical segments of different heights keep the labels apart
 		// even when the two values are close.
 		marks = append(marks,
@@ -75,7 +77,7 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 			hline("95%", 0.95, colorMark, "end"),
 		)
 	} else {
-		subtitle += "\n没有成功样本：分位数为空（不是 0）"
+		subtitle += lg.S(lang.Msg{"\n没有成功样本：分位数为空（不是 0）", "\nno successes: the percentiles are empty (not 0)"})
 	}
 
 	l := ec.NewLine()
@@ -89,11 +91,11 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 		// Room above 1 for the P95 labels, but no "1.25" tick: a cumulative
 		// share never exceeds 1 (hidden with showMaxLabel, not with a label
 		// formatter function, which cannot travel as chart data).
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "累计比例 k/n", Min: 0, Max: 1.25, MinInterval: 0.25, MaxInterval: 0.25,
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"累计比例 k/n", "cumulative share k/n"}), Min: 0, Max: 1.25, MinInterval: 0.25, MaxInterval: 0.25,
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), ShowMinLabel: opts.Bool(true), ShowMaxLabel: opts.Bool(false)}}),
 		ec.WithAnimation(false),
 	)
-	l.AddSeries("成功 TTFT", nil,
+	l.AddSeries(lg.S(lang.Msg{"成功 TTFT", "TTFT of successes"}), nil,
 		ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(true), SymbolSize: 7}),
 		ec.WithSeriesOpts(func(s *ec.SingleSeries) {
 			s.Data = pts

@@ -7,6 +7,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -19,9 +20,10 @@ import (
 // Conditions[condition].NotQualified.
 func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 	c := newConfig("100%", "420px", options)
+	lg := c.lang
 	b := ec.NewBar()
 	if condition < 0 || condition >= len(s.Conditions) {
-		b.SetGlobalOptions(c.init(), ec.WithTitleOpts(opts.Title{Title: fmt.Sprintf("分母漏斗：没有第 %d 个条件（共 %d 个）", condition, len(s.Conditions))}))
+		b.SetGlobalOptions(c.init(), ec.WithTitleOpts(opts.Title{Title: lg.F(lang.Msg{"分母漏斗：没有第 %d 个条件（共 %d 个）", "Denominator funnel: there is no condition %d (of %d)"}, condition, len(s.Conditions))}))
 		return b
 	}
 	cond := s.Conditions[condition]
@@ -31,19 +33,19 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 	var fails []string
 	for _, o := range []string{"timeout", "connect_error", "http_error", "stream_error", "cancelled"} {
 		if k := s.Outcomes[o]; k > 0 {
-			fails = append(fails, fmt.Sprintf("%s %d", OutcomeCodeLabel(o), k))
+			fails = append(fails, fmt.Sprintf("%s %d", OutcomeCodeLabelIn(lg, o), k))
 		}
 	}
-	notComplete := "失败 " + fmt.Sprint(s.Failures)
+	notComplete := lg.F(lang.Msg{"失败 %d", "failed %d"}, s.Failures)
 	for i := 0; i < len(fails); i += 2 {
 		notComplete += "\n" + strings.Join(fails[i:min(i+2, len(fails))], " · ")
 	}
 	if s.InFlight > 0 {
-		notComplete += fmt.Sprintf("\n在途 %d", s.InFlight)
+		notComplete += lg.F(lang.Msg{"\n在途 %d", "\nin flight %d"}, s.InFlight)
 	}
-	quality := fmt.Sprintf("质量不通过 %d", d.QualityFail)
+	quality := lg.F(lang.Msg{"质量不通过 %d", "quality fail %d"}, d.QualityFail)
 	if d.QualityUnrated > 0 {
-		quality += fmt.Sprintf("\n未评分 %d(不算通过)", d.QualityUnrated)
+		quality += lg.F(lang.Msg{"\n未评分 %d(不算通过)", "\nunrated %d (not a pass)"}, d.QualityUnrated)
 	}
 	stages := []struct {
 		name   string
@@ -51,10 +53,10 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 		drop   int64
 		reason string
 	}{
-		{"全部尝试", s.Attempts, 0, ""},
-		{"完整成功", s.CompleteSuccess, d.NotComplete, notComplete},
-		{"质量通过", s.QualityPasses, d.QualityFail + d.QualityUnrated, quality},
-		{"联合合格\n(TTFT ≤ " + slo + ")", cond.Qualified, d.TTFTOverSLO, fmt.Sprintf("TTFT > %s:%d", slo, d.TTFTOverSLO)},
+		{lg.S(lang.Msg{"全部尝试", "all attempts"}), s.Attempts, 0, ""},
+		{lg.S(lang.Msg{"完整成功", "complete successes"}), s.CompleteSuccess, d.NotComplete, notComplete},
+		{lg.S(lang.Msg{"质量通过", "quality passes"}), s.QualityPasses, d.QualityFail + d.QualityUnrated, quality},
+		{lg.F(lang.Msg{"联合合格\n(TTFT ≤ %s)", "qualified\n(TTFT ≤ %s)"}, slo), cond.Qualified, d.TTFTOverSLO, fmt.Sprintf("TTFT > %s:%d", slo, d.TTFTOverSLO)},
 	}
 	var names []string
 	var kept, dropped []barItem
@@ -68,27 +70,27 @@ func Funnel(s *metrics.Summary, condition int, options ...Option) *ec.Bar {
 		}
 		dropped = append(dropped, di)
 	}
-	subtitle := fmt.Sprintf("联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ %s；比例的分母始终是全部尝试：%d / %d", slo, cond.Qualified, s.Attempts)
+	subtitle := lg.F(lang.Msg{"联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ %s；比例的分母始终是全部尝试：%d / %d", "qualified = complete success ∧ quality pass ∧ TTFT ≤ %s; the denominator is always all attempts: %d / %d"}, slo, cond.Qualified, s.Attempts)
 	if cond.QualifiedRate.Value != nil {
 		subtitle += fmt.Sprintf(" = %s%%", num(*cond.QualifiedRate.Value*100))
 	}
 	b.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("分母漏斗 · 条件 TTFT ≤ "+slo, subtitle)),
+		ec.WithTitleOpts(titled(lg.F(lang.Msg{"分母漏斗 · 条件 TTFT ≤ %s", "Denominator funnel · condition TTFT ≤ %s"}, slo), subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "60", Left: "60", Right: "30"}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "尝试次数", MinInterval: 1, Max: niceCeil(float64(s.Attempts) * 1.4)}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"尝试次数", "attempts"}), MinInterval: 1, Max: niceCeil(float64(s.Attempts) * 1.4)}),
 		ec.WithAnimation(false),
 	)
 	b.SetXAxis(names)
-	b.AddSeries("留下", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+	b.AddSeries(lg.S(lang.Msg{"留下", "kept"}), nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
 		ss.Data = kept
 		ss.Stack = "f"
 		ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
 		ss.BarWidth = "45%"
 	}))
-	b.AddSeries("本步流失（原因）", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+	b.AddSeries(lg.S(lang.Msg{"本步流失（原因）", "dropped at this step (why)"}), nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
 		ss.Data = dropped
 		ss.Stack = "f"
 		ss.ItemStyle = &opts.ItemStyle{Color: "#f3b3b3"}

@@ -9,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/web"
 )
 
 // Part is one block of a Page: a metrics card, a chart or a paragraph.
 type Part interface {
-	pageHTML() (string, error)
+	pageHTML(l lang.Lang) (string, error)
 }
 
 type cardPart struct {
@@ -23,13 +24,13 @@ type cardPart struct {
 	source string
 }
 
-// Card is the metrics card of s (cardfmt's Markdown card, as HTML); source
-// names the trace in its heading.
+// Card is the metrics card of s (cardfmt's Markdown card, as HTML, in the
+// page's language); source names the trace in its heading.
 func Card(s *metrics.Summary, source string) Part { return cardPart{s, source} }
 
-func (p cardPart) pageHTML() (string, error) {
+func (p cardPart) pageHTML(l lang.Lang) (string, error) {
 	var md bytes.Buffer
-	if err := cardfmt.Write(&md, p.s, p.source, cardfmt.Markdown); err != nil {
+	if err := cardfmt.WriteLang(&md, p.s, p.source, cardfmt.Markdown, l); err != nil {
 		return "", err
 	}
 	return `<section class="card">` + MarkdownHTML(md.String()) + "</section>\n", nil
@@ -43,10 +44,10 @@ type figurePart struct {
 // Figure is a chart with a caption under it.
 func Figure(c web.Snippeter, caption string) Part { return figurePart{c, caption} }
 
-func (p figurePart) pageHTML() (string, error) {
+func (p figurePart) pageHTML(l lang.Lang) (string, error) {
 	var b strings.Builder
 	b.WriteString("<figure>\n")
-	b.WriteString(web.ChartHTML(p.c.RenderSnippet()))
+	b.WriteString(web.ChartHTMLIn(l, p.c.RenderSnippet()))
 	if p.caption != "" {
 		b.WriteString("\n<figcaption>" + html.EscapeString(p.caption) + "</figcaption>")
 	}
@@ -59,7 +60,7 @@ type textPart string
 // Text is a paragraph of plain text (escaped; blank lines separate paragraphs).
 func Text(s string) Part { return textPart(s) }
 
-func (p textPart) pageHTML() (string, error) {
+func (p textPart) pageHTML(lang.Lang) (string, error) {
 	var b strings.Builder
 	for _, para := range strings.Split(string(p), "\n\n") {
 		if strings.TrimSpace(para) == "" {
@@ -85,21 +86,32 @@ footer{color:#777;font-size:12px;margin-top:32px;border-top:1px solid #ddd;paddi
 
 // Page writes one self-contained HTML page: ECharts inlined once (no
 // network, no <script src>), then the parts in order. title is escaped.
-func Page(w io.Writer, title string, parts ...Part) error {
+func Page(w io.Writer, title string, parts ...Part) error { return PageIn(w, lang.ZH, title, parts...) }
+
+// PageIn is Page in l: the page's language attribute and its footer.
+func PageIn(w io.Writer, l lang.Lang, title string, parts ...Part) error {
 	bw := bufio.NewWriter(w)
 	t := html.EscapeString(title)
-	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"zh-CN\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n%s\n", t, pageStyle)
+	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n%s\n", htmlLang(l), t, pageStyle)
 	bw.WriteString(web.InlineEChartsScript())
 	fmt.Fprintf(bw, "\n</head>\n<body>\n<h1>%s</h1>\n", t)
 	for _, p := range parts {
-		s, err := p.pageHTML()
+		s, err := p.pageHTML(l)
 		if err != nil {
 			return err
 		}
 		bw.WriteString(s)
 	}
-	fmt.Fprintf(bw, "<footer>离线自包含页面：ECharts %s 已内嵌（Apache-2.0）,不访问网络。由 coursekit 生成。</footer>\n</body>\n</html>\n", web.EChartsVersion)
+	fmt.Fprintf(bw, "<footer>%s</footer>\n</body>\n</html>\n", lang.Msg{"离线自包含页面：ECharts %s 已内嵌（Apache-2.0）,不访问网络。由 coursekit 生成。", "Offline self-contained page: ECharts %s is inlined (Apache-2.0), no network access. Made by coursekit."}.F(l, web.EChartsVersion))
 	return bw.Flush()
+}
+
+// htmlLang is the page's lang attribute, for fonts and screen readers.
+func htmlLang(l lang.Lang) string {
+	if l == lang.EN {
+		return "en"
+	}
+	return "zh-CN"
 }
 
 // MarkdownHTML turns the small Markdown subset cardfmt writes (### headings,

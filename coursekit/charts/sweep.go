@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -66,23 +66,24 @@ func niceStep(v float64) float64 {
 // slosMS nil picks a grid that includes every success TTFT.
 func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Option) *ec.Line {
 	c := newConfig("100%", "480px", options)
+	lg := c.lang
 	if markMS == nil {
 		markMS = DefaultMarksMS
 	}
 	xs := sweepPoints(t, slosMS, markMS)
 	s := metrics.Summarize(t, metrics.Options{SLOsMS: xs})
-	cur := Label(cardfmt.CurrencyName(s.Currency)) // 元, not CNY
+	cur := Label(cardfmt.CurrencyNameIn(lg, s.Currency)) // 元, not CNY
 	byMS := map[float64]metrics.Condition{}
 	var good, cost []point
 	for _, cd := range s.Conditions {
 		byMS[cd.SLOTTFTMS] = cd
-		tip := fmt.Sprintf("TTFT ≤ %s：合格 %d · goodput %s 次/s", sloText(cd.SLOTTFTMS), cd.Qualified, num(cd.GoodputPerS))
+		tip := lg.F(lang.Msg{"TTFT ≤ %s：合格 %d · goodput %s 次/s", "TTFT ≤ %s: qualified %d · goodput %s /s"}, sloText(cd.SLOTTFTMS), cd.Qualified, num(cd.GoodputPerS))
 		good = append(good, point{Value: []any{cd.SLOTTFTMS, cd.GoodputPerS}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
 		if s.WindowCost != nil {
 			var v any = "-"
 			if cd.CostPer1000 != nil {
 				v = *cd.CostPer1000
-				tip = fmt.Sprintf("TTFT ≤ %s：每千次合格成本 %s %s", sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), cur)
+				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), cur)
 			}
 			cost = append(cost, point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
 		}
@@ -94,40 +95,40 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 		if !ok {
 			continue
 		}
-		text := fmt.Sprintf("TTFT ≤ %s\n合格 %d\n%s 次/s", sloText(m), cd.Qualified, num(cd.GoodputPerS))
+		text := lg.F(lang.Msg{"TTFT ≤ %s\n合格 %d\n%s 次/s", "TTFT ≤ %s\nqualified %d\n%s /s"}, sloText(m), cd.Qualified, num(cd.GoodputPerS))
 		if cd.CostPer1000 != nil {
-			text += fmt.Sprintf("\n%s %s/千次", num(*cd.CostPer1000), cur)
+			text += lg.F(lang.Msg{"\n%s %s/千次", "\n%s %s/1000"}, num(*cd.CostPer1000), cur)
 			if costCap == nil || *cd.CostPer1000*4 > *costCap {
 				costCap = f(*cd.CostPer1000 * 4)
 			}
 		}
 		marks = append(marks, vline(text, m, []string{colorFail, "#9a60b4", colorMark}[i%3], "end"))
 	}
-	subtitle := fmt.Sprintf("goodput = 联合合格 / 窗口 %s s；只改门槛，失败率与成功 P95 不变", num(s.WindowS))
+	subtitle := lg.F(lang.Msg{"goodput = 联合合格 / 窗口 %s s；只改门槛，失败率与成功 P95 不变", "goodput = qualified / window %s s; only the SLO changes, the failure rate and the P95 of successes do not"}, num(s.WindowS))
 	if s.WindowCost == nil {
-		subtitle += ";trace 没有记录窗口成本，不画成本"
+		subtitle += lg.S(lang.Msg{";trace 没有记录窗口成本，不画成本", "; the trace records no window cost, so no cost is drawn"})
 	} else {
-		subtitle += fmt.Sprintf("；每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", num(*s.WindowCost), cur)
+		subtitle += lg.F(lang.Msg{"；每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", "; cost per 1000 qualified = window cost %s %s / qualified × 1000"}, num(*s.WindowCost), cur)
 	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("改变 TTFT 门槛：goodput 与每千次合格成本", subtitle)),
+		ec.WithTitleOpts(titled(lg.S(lang.Msg{"改变 TTFT 门槛：goodput 与每千次合格成本", "Changing the TTFT SLO: goodput and cost per 1000 qualified"}), subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "165", Bottom: "45", Left: "60", Right: "70"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "TTFT 门槛 (ms)", NameLocation: "middle", NameGap: 28, Min: 0}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "goodput (合格次/s)", Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"TTFT 门槛 (ms)", "TTFT SLO (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"goodput (合格次/s)", "goodput (qualified/s)"}), Min: 0}),
 		ec.WithAnimation(false),
 	)
-	addLine(l, "goodput(合格次/s)", good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: colorOK, Width: 2}, markLines(marks...))
+	addLine(l, lg.S(lang.Msg{"goodput(合格次/s)", "goodput (qualified/s)"}), good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: colorOK, Width: 2}, markLines(marks...))
 	if s.WindowCost != nil {
-		y := opts.YAxis{Type: "value", Name: "每千次合格成本 (" + cur + ")", Min: 0, Position: "right"}
+		y := opts.YAxis{Type: "value", Name: lg.F(lang.Msg{"每千次合格成本 (%s)", "cost per 1000 qualified (%s)"}, cur), Min: 0, Position: "right"}
 		if costCap != nil {
 			y.Max = niceCeil(*costCap)
 		}
 		l.ExtendYAxis(y)
-		addLine(l, "每千次合格成本", cost, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: colorOverSLO, Width: 2, Type: "dashed"}, nil)
+		addLine(l, lg.S(lang.Msg{"每千次合格成本", "cost per 1000 qualified"}), cost, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: colorOverSLO, Width: 2, Type: "dashed"}, nil)
 	}
 	return l
 }

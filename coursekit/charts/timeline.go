@@ -8,6 +8,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -31,9 +32,10 @@ func sub(i int) string {
 // interval, not a token interval.
 func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 	c := newConfig("100%", "360px", options)
+	lg := c.lang
 	s := ec.NewScatter()
 	id := Label(a.ID)
-	title := "图 01.2 · 一次请求的客户端时间轴（" + id + ")"
+	title := lg.F(lang.Msg{"图 01.2 · 一次请求的客户端时间轴（%s)", "Figure 01.2 · client timeline of one request (%s)"}, id)
 
 	ttft, hasTTFT := a.TTFT()
 	e2e, hasEnd := a.E2E()
@@ -77,10 +79,10 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 		events = append(events, p)
 	}
 
-	ends := []point{{Name: "t₀ = 0 ms 发起", Value: []any{0.0, 1}, Symbol: "diamond", SymbolSize: 16,
+	ends := []point{{Name: lg.S(lang.Msg{"t₀ = 0 ms 发起", "t₀ = 0 ms sent"}), Value: []any{0.0, 1}, Symbol: "diamond", SymbolSize: 16,
 		Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: colorMark}}}
 	if hasEnd {
-		ends = append(ends, point{Name: fmt.Sprintf("t_end = %s ms 结束", ms(e2e)), Value: []any{e2e, 1}, Symbol: "rect", SymbolSize: 14,
+		ends = append(ends, point{Name: lg.F(lang.Msg{"t_end = %s ms 结束", "t_end = %s ms end"}, ms(e2e)), Value: []any{e2e, 1}, Symbol: "rect", SymbolSize: 14,
 			Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: colorMark}})
 	}
 
@@ -90,7 +92,7 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 	sumITL := 0.0
 	if hasTTFT {
 		spans = append(spans, span(fmt.Sprintf("TTFT %s ms", ms(ttft)), 0, 1.55, ttft, 1.55, colorOK, "insideMiddleTop"))
-		areas = append(areas, area("首字前等待", 0, ttft, colorOK))
+		areas = append(areas, area(lg.S(lang.Msg{"首字前等待", "wait for first output"}), 0, ttft, colorOK))
 	}
 	itls := a.EventIntervals(nil)
 	for i, d := range itls {
@@ -107,7 +109,7 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 		last := rel(a.Events[len(a.Events)-1].TMS)
 		tail = e2e - last
 		if tail > 0 {
-			name := fmt.Sprintf("收尾 %s", ms(tail))
+			name := lg.F(lang.Msg{"收尾 %s", "tail %s"}, ms(tail))
 			if tail < span0*0.04 {
 				name = ""
 			}
@@ -121,21 +123,21 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 	var subtitle string
 	switch {
 	case hasEnd && hasTTFT:
-		subtitle = fmt.Sprintf("E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms:E2E 不等于 ITL 之和",
+		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms:E2E 不等于 ITL 之和", "E2E %s = TTFT %s + the sum of %d ITLs %s + last event to end %s ms: E2E is not the sum of the ITLs"},
 			ms(e2e), ms(ttft), len(itls), ms(sumITL), ms(tail))
 	case hasEnd:
-		subtitle = fmt.Sprintf("结果：%s，没有收到任何输出，TTFT 缺失（不是 0）;E2E = %s ms", cardfmt.OutcomeNameAt(a.Outcome, false), ms(e2e))
+		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）;E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), ms(e2e))
 	default:
-		subtitle = "在途：还没有结束，E2E 缺失"
+		subtitle = lg.S(lang.Msg{"在途：还没有结束，E2E 缺失", "in flight: not finished yet, E2E missing"})
 	}
 	if multi > 0 {
-		subtitle += fmt.Sprintf("\n%d 个事件各带多个 token:ITL 是事件间隔，不是 token 间隔", multi)
+		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token:ITL 是事件间隔，不是 token 间隔", "\n%d events carry several tokens each: ITL here is an event gap, not a token gap"}, multi)
 	} else if len(a.Events) > 0 {
-		subtitle += "\n每个事件 1 个 token:这里的事件间隔就是 token 间隔"
+		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token:这里的事件间隔就是 token 间隔", "\n1 token per event: the event gaps here are token gaps"})
 	}
 	if a.Outcome != trace.OK {
 		_, has := a.TTFT()
-		title += " · 结果：" + cardfmt.OutcomeNameAt(a.Outcome, has)
+		title += lg.S(lang.Msg{" · 结果：", " · outcome: "}) + cardfmt.OutcomeNameAtIn(lg, a.Outcome, has)
 	}
 
 	s.SetGlobalOptions(
@@ -144,15 +146,15 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Formatter: "{b}"}),
 		ec.WithGridOpts(opts.Grid{Top: "95", Bottom: "45", Left: "50", Right: "80"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "距发起的时间 (ms)", NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Show: opts.Bool(false), Min: 0.4, Max: 2.5}),
 		ec.WithAnimation(false),
 	)
-	s.AddSeries("发起 / 结束", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+	s.AddSeries(lg.S(lang.Msg{"发起 / 结束", "sent / end"}), nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
 		ss.Data = ends
 		ss.ItemStyle = &opts.ItemStyle{Color: colorMark}
 	}))
-	s.AddSeries("流式事件", nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+	s.AddSeries(lg.S(lang.Msg{"流式事件", "streamed events"}), nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
 		ss.Data = events
 		ss.ItemStyle = &opts.ItemStyle{Color: colorOK}
 		ss.MarkLines = markLines(spans...)

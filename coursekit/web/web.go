@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/render"
+
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // EChartsVersion is the version of the embedded echarts.min.js.
@@ -49,7 +51,7 @@ type Snippeter interface {
 
 // missingLibraryHint is shown in the chart's place if ECharts never arrives:
 // the page lost the inlined library (e.g. it was cut out of a saved copy).
-const missingLibraryHint = "图表库 ECharts 没有加载：这一页缺少内嵌的 ECharts，请用 coursekit report 重新生成。"
+var missingLibraryHint = lang.Msg{"图表库 ECharts 没有加载：这一页缺少内嵌的 ECharts，请用 coursekit report 重新生成。", "The chart library ECharts did not load: this page lacks the inlined ECharts; make it again with coursekit report."}
 
 // ChartHTML turns a go-echarts snippet into a fragment that is safe to show
 // in a Jupyter output: the chart's script runs inside a function (so showing
@@ -62,11 +64,14 @@ const missingLibraryHint = "图表库 ECharts 没有加载：这一页缺少内�
 //
 // The fragment does not carry the library: put InlineEChartsScript once in
 // the page before it (charts.Page does).
-func ChartHTML(s render.ChartSnippet) string {
+func ChartHTML(s render.ChartSnippet) string { return ChartHTMLIn(lang.ZH, s) }
+
+// ChartHTMLIn is ChartHTML with the missing-library hint in l.
+func ChartHTMLIn(l lang.Lang, s render.ChartSnippet) string {
 	body := scriptBody(s.Script)
 	id := chartID(s.Element)
 	idJSON, _ := json.Marshal(id)
-	hintJSON, _ := json.Marshal(missingLibraryHint)
+	hintJSON, _ := json.Marshal(missingLibraryHint.In(l))
 	var b strings.Builder
 	b.WriteString(s.Element)
 	b.WriteString("\n<script>\n(function () {\n  function run(echarts) {\n")

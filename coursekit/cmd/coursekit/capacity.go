@@ -13,6 +13,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -40,7 +41,12 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.StepMaxDuration, "step-max-duration", 40*time.Second, "an undecided step is re-run with a doubled window up to this")
 	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces, one per run, never overwritten (required; no default)")
 	format := fs.String("format", "text", "text or json")
+	langName := langFlag(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	l, err := resolveLang("capacity", *langName)
 	if err != nil {
 		return err
 	}
@@ -83,35 +89,38 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	_, err = io.WriteString(stdout, capacityText(res))
+	_, err = io.WriteString(stdout, capacityTextIn(l, res))
 	return err
 }
 
-var verdictZH = map[string]string{
-	capacity.Meets:       "达标",
-	capacity.Fails:       "不达标",
-	capacity.Undecided:   "尚无定论",
-	capacity.Interrupted: "被中断",
+var verdictNames = map[string]lang.Msg{
+	capacity.Meets:       {"达标", "meets"},
+	capacity.Fails:       {"不达标", "fails"},
+	capacity.Undecided:   {"尚无定论", "undecided"},
+	capacity.Interrupted: {"被中断", "interrupted"},
 }
 
 // capacityText is the search in Chinese: the answer with its interval, the
 // steps and the time spent.
-func capacityText(r *capacity.Result) string {
+func capacityText(r *capacity.Result) string { return capacityTextIn(lang.ZH, r) }
+
+// capacityTextIn is capacityText in l.
+func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
+	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(lg, a...) + "\n") }
 	pc := func(v *float64) string {
 		if v == nil {
-			return "无"
+			return lg.S(lang.Msg{"无", "none"})
 		}
 		return fmt.Sprintf("%.1f%%", *v*100)
 	}
-	rule := fmt.Sprintf("完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", r.SLOTTFTMS)
+	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", "complete success ∧ quality pass ∧ TTFT ≤ %g ms"}, r.SLOTTFTMS)
 	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
-		rule += " ∧ " + l + "；逐次判定；没有质量评判时只按时延判定"
+		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
 	}
-	p("容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", rule, r.Target*100)
+	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %g%%; decided by the 95%% Wilson score interval"}, rule, r.Target*100)
 	for _, s := range r.Steps {
-		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended)
+		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", "  %g req/s: %d / %d qualified = %s, interval [%s, %s] → %s (window %.1f s, extended %d times)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictNames[s.Verdict].In(lg), s.WindowS, s.Extended)
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {
@@ -121,13 +130,13 @@ func capacityText(r *capacity.Result) string {
 	}
 	switch {
 	case ans == nil:
-		p("结论：搜索过的速率没有一个达标。")
+		p(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
 	default:
-		p("结论：达标的最高速率是 %g 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", ans.Rate, pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+		p(lang.Msg{"结论：达标的最高速率是 %g 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %g req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, ans.Rate, pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}
 	if r.Provisional {
-		p("注意：搜索被中断，这只是暂定答案；已完成的步骤都保留了。")
+		p(lang.Msg{"注意：搜索被中断，这只是暂定答案；已完成的步骤都保留了。", "Note: the search was interrupted, so this answer is provisional; the finished steps are kept."})
 	}
-	p("共 %d 步，用时 %.1f s。", len(r.Steps), r.ElapsedS)
+	p(lang.Msg{"共 %d 步，用时 %.1f s。", "%d steps in %.1f s."}, len(r.Steps), r.ElapsedS)
 	return b.String()
 }

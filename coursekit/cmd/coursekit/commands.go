@@ -60,6 +60,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
 	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
+	langName := langFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -76,6 +77,10 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("card: %v", err)
 	}
+	l, err := resolveLang("card", *langName)
+	if err != nil {
+		return err
+	}
 	var lv []float64
 	if *levels != "" {
 		if lv, err = metrics.ParseLevels(*levels); err != nil {
@@ -87,7 +92,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 		return err
 	}
 	w := bufio.NewWriter(stdout)
-	if err := cardfmt.Write(w, s, path, f); err != nil {
+	if err := cardfmt.WriteLang(w, s, path, f, l); err != nil {
 		return err
 	}
 	return w.Flush()

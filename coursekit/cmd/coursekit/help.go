@@ -58,6 +58,7 @@ var docs = []cmdDoc{
 			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
 			"coursekit card trace.jsonl --slo-ttft 1s --slo-e2e 5s --slo-itl-p95 50ms --slo-tpot 40ms",
 			"coursekit card trace.jsonl --percentile linear --format json > card.json",
+			"coursekit card trace.jsonl --lang en   # English; COURSEKIT_LANG=en sets the default",
 		},
 		values:   map[string][]string{"percentile": {"nearest-rank", "linear"}, "format": {"text", "markdown", "json"}},
 		metavars: map[string]string{"percentile": "METHOD"},
@@ -117,6 +118,7 @@ var docs = []cmdDoc{
 		examples: []string{
 			"coursekit report data/unit01/trace.jsonl -o report.html",
 			"coursekit report trace.jsonl --slo-ttft 1s --slo-ttft 300ms -o report.html",
+			"coursekit report trace.jsonl --lang en -o report-en.html",
 		},
 	},
 	{

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -20,7 +21,12 @@ func cmdReport(args []string, stdout io.Writer) error {
 	var slos sloList
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s and 500ms)")
 	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
+	langName := langFlag(fs)
 	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	l, err := resolveLang("report", *langName)
 	if err != nil {
 		return err
 	}
@@ -38,25 +44,26 @@ func cmdReport(args []string, stdout io.Writer) error {
 	name := filepath.Base(path)
 	s := metrics.Summarize(t, metrics.Options{SLOsMS: slos})
 
+	inL := charts.WithLang(l)
 	parts := []charts.Part{
-		charts.Text(fmt.Sprintf("trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", name, len(t.Attempts), t.Header.Clock)),
+		charts.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, len(t.Attempts), t.Header.Clock)),
 		charts.Card(s, name),
 	}
 	for i := range s.Conditions {
-		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i))),
-			"分母漏斗：每一步流失的尝试和原因都留在图里。"))
+		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i)), inL),
+			l.S(lang.Msg{"分母漏斗：每一步流失的尝试和原因都留在图里。", "Denominator funnel: the attempts lost at each step, and why, stay in the figure."})))
 	}
 	parts = append(parts,
-		charts.Figure(charts.Attempts(t, slos[0], charts.WithID("attempts")),
-			"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。"),
-		charts.Figure(charts.TTFTDistribution(t, charts.WithID("ttft_cdf")),
-			"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。"),
-		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep")),
-			"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。"),
+		charts.Figure(charts.Attempts(t, slos[0], charts.WithID("attempts"), inL),
+			l.S(lang.Msg{"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。", "Every attempt, failures and in-flight ones included; the vertical line is the first condition's TTFT SLO."})),
+		charts.Figure(charts.TTFTDistribution(t, charts.WithID("ttft_cdf"), inL),
+			l.S(lang.Msg{"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。", "Empirical TTFT distribution of the complete successes; one sample, and two percentile methods give two P95s."})),
+		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep"), inL),
+			l.S(lang.Msg{"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。", "How goodput and cost per 1000 qualified change when only the TTFT SLO changes."})),
 	)
 	if a, why := timelineAttempt(t); a != nil {
-		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline")),
-			fmt.Sprintf("%s（%s）的客户端时间轴。", why, charts.Label(a.ID))))
+		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline"), inL),
+			l.F(lang.Msg{"%s（%s）的客户端时间轴。", "Client timeline of %s (%s)."}, why.In(l), charts.Label(a.ID))))
 	}
 
 	var w io.Writer = stdout
@@ -70,7 +77,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	if err := charts.Page(bw, "LLM 服务指标报告 · "+name, parts...); err != nil {
+	if err := charts.PageIn(bw, l, l.S(lang.Msg{"LLM 服务指标报告 · ", "LLM serving metrics report · "})+name, parts...); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -85,7 +92,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 // timelineAttempt picks the attempt the report draws as a timeline: the
 // first complete success in the window, or, if the trace has events that
 // carry several tokens, the first such success (they change what ITL means).
-func timelineAttempt(t *trace.Trace) (*trace.Attempt, string) {
+func timelineAttempt(t *trace.Trace) (*trace.Attempt, lang.Msg) {
 	var first *trace.Attempt
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
@@ -97,12 +104,13 @@ func timelineAttempt(t *trace.Trace) (*trace.Attempt, string) {
 		}
 		for _, e := range a.Events {
 			if e.Tokens > 1 {
-				return a, "窗口内第一个含多 token 事件的完整成功"
+				return a, lang.Msg{"窗口内第一个含多 token 事件的完整成功", "the first complete success in the window with multi-token events"}
 			}
 		}
 	}
 	if first == nil {
-		return nil, ""
+		var none lang.Msg
+		return nil, none
 	}
-	return first, "窗口内第一个完整成功的尝试"
+	return first, lang.Msg{"窗口内第一个完整成功的尝试", "the first complete success in the window"}
 }

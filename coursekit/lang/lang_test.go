@@ -1,0 +1,171 @@
+package lang_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/lang"
+)
+
+// Every Msg literal in coursekit's code holds a Chinese and an English
+// text, both non-empty, the Chinese with Chinese in it, the English with
+// none, and the same format verbs in both.
+func TestEveryMsgHasBothLanguages(t *testing.T) {
+	fset := token.NewFileSet()
+	found := 0
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			c, ok := n.(*ast.CompositeLit)
+			if !ok || !isMsg(c.Type) {
+				return true
+			}
+			found++
+			pos := fset.Position(c.Pos())
+			if len(c.Elts) != 2 {
+				t.Errorf("%s: Msg with %d texts, want 2 (zh, en)", pos, len(c.Elts))
+				return true
+			}
+			var txt [2]string
+			for i, e := range c.Elts {
+				s, ok := literal(e)
+				if !ok {
+					t.Errorf("%s: Msg text %d is not a string literal", pos, i)
+					return true
+				}
+				txt[i] = s
+			}
+			zh, en := txt[0], txt[1]
+			if strings.TrimSpace(zh) == "" || strings.TrimSpace(en) == "" {
+				t.Errorf("%s: empty text in Msg{%q, %q}", pos, zh, en)
+			}
+			if i, _ := lang.FirstCJK(zh); i < 0 && !strings.EqualFold(zh, en) {
+				t.Errorf("%s: the Chinese text %q has no Chinese in it", pos, zh)
+			}
+			if i, r := lang.FirstCJK(en); i >= 0 {
+				t.Errorf("%s: the English text %q has %q", pos, en, r)
+			}
+			if a, b := verbs(zh), verbs(en); a != b {
+				t.Errorf("%s: format verbs differ: zh %q, en %q", pos, a, b)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 50 {
+		t.Fatalf("found only %d Msg literals; the walk missed the code", found)
+	}
+}
+
+func isMsg(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name == "Msg"
+	case *ast.SelectorExpr:
+		id, ok := x.X.(*ast.Ident)
+		return ok && id.Name == "lang" && x.Sel.Name == "Msg"
+	}
+	return false
+}
+
+// literal is a string literal or a + of them.
+func literal(e ast.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(x.Value)
+		return s, err == nil
+	case *ast.BinaryExpr:
+		a, ok1 := literal(x.X)
+		b, ok2 := literal(x.Y)
+		return a + b, ok1 && ok2 && x.Op == token.ADD
+	case *ast.ParenExpr:
+		return literal(x.X)
+	}
+	return "", false
+}
+
+// verbs lists a format string's verbs in order ("%d %s"), %% excluded; a
+// % not followed by a verb letter ("95% 区间") is plain text.
+func verbs(s string) string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && strings.IndexByte("+-#0123456789.[]*", s[j]) >= 0 {
+			j++
+		}
+		if j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+			out = append(out, s[i:j+1])
+			i = j
+		} else if j < len(s) && s[j] == '%' {
+			i = j
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestParse(t *testing.T) {
+	for _, s := range []string{"zh", "en"} {
+		if l, err := lang.Parse(s); err != nil || string(l) != s {
+			t.Errorf("Parse(%q) = %q, %v", s, l, err)
+		}
+	}
+	for _, s := range []string{"fr", "", "EN", "zh_CN", "C.UTF-8"} {
+		if _, err := lang.Parse(s); err == nil || !strings.Contains(err.Error(), "want zh or en") {
+			t.Errorf("Parse(%q) accepted or vague: %v", s, err)
+		}
+	}
+}
+
+// The default is COURSEKIT_LANG, else Chinese: never the locale, which CI
+// and containers set to C.UTF-8 or en_US.
+func TestResolve(t *testing.T) {
+	t.Setenv("LANG", "en_US.UTF-8")
+	t.Setenv("LC_ALL", "C.UTF-8")
+	t.Setenv(lang.EnvVar, "")
+	if l, err := lang.Resolve(""); err != nil || l != lang.ZH {
+		t.Errorf("default under an English locale = %q, %v; want zh", l, err)
+	}
+	t.Setenv(lang.EnvVar, "en")
+	if l, err := lang.Resolve(""); err != nil || l != lang.EN {
+		t.Errorf("COURSEKIT_LANG=en gave %q, %v", l, err)
+	}
+	if l, err := lang.Resolve("zh"); err != nil || l != lang.ZH {
+		t.Errorf("--lang zh does not win over the environment: %q, %v", l, err)
+	}
+	if _, err := lang.Resolve("fr"); err == nil || !strings.Contains(err.Error(), "--lang") {
+		t.Errorf("--lang fr: %v", err)
+	}
+	t.Setenv(lang.EnvVar, "fr")
+	if _, err := lang.Resolve(""); err == nil || !strings.Contains(err.Error(), lang.EnvVar) {
+		t.Errorf("COURSEKIT_LANG=fr: %v", err)
+	}
+}
+
+func TestFirstCJK(t *testing.T) {
+	for s, want := range map[string]int{"TTFT <= 1 s, P95 (n=3)": -1, "a：b": 1, "x 首字": 2, "(a)“b”": 3, "a、b": 1} {
+		if i, _ := lang.FirstCJK(s); i != want {
+			t.Errorf("FirstCJK(%q) = %d, want %d", s, i, want)
+		}
+	}
+}
