@@ -3,6 +3,8 @@ package charts
 import (
 	"html"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 type sortTablePart struct {
@@ -56,7 +58,7 @@ const sortScript = `<script>
 </script>
 `
 
-func (p sortTablePart) pageHTML() (string, error) {
+func (p sortTablePart) pageHTML(lang.Lang) (string, error) {
 	e := html.EscapeString
 	var b strings.Builder
 	b.WriteString(`<table id="` + e(p.id) + `" class="class-table sortable" style="border-collapse:collapse;margin:8px 0 20px;font-size:14px">` + "\n<thead><tr>")

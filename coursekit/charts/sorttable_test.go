@@ -3,12 +3,14 @@ package charts
 import (
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // A sortable table escapes every cell and header, and its id cannot
 // leave the script's string.
 func TestSortableTableEscapes(t *testing.T) {
-	h, err := SortableTable(`x"</script><b>`, []string{"<th>"}, [][]string{{"<img src=x onerror=alert(1)>"}}).pageHTML()
+	h, err := SortableTable(`x"</script><b>`, []string{"<th>"}, [][]string{{"<img src=x onerror=alert(1)>"}}).pageHTML(lang.ZH)
 	if err != nil {
 		t.Fatal(err)
 	}
