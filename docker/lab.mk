@@ -7,6 +7,7 @@
 #   make lab              lab-setup, checks, then JupyterLab on 127.0.0.1:$(LAB_PORT), token auth, notebooks/
 #                         (in Chinese; idle kernels stop after LAB_KERNEL_IDLE_TIMEOUT s, default 1800)
 #   make test-notebooks   execute every notebook headless + clean-notebook check + checker self-test
+#                        + answers hidden until predicted (docker/predictions_test.py)
 #   make test-browser     every notebook in a real JupyterLab driven by headless Chromium
 #   make lab-clean        remove .lab/ (the user's own Jupyter and Go caches are untouched)
 #
@@ -116,6 +117,7 @@ test-notebooks: lab-setup
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --check-clean $(LAB_NOTEBOOKS)
 	cd $(LAB_REPO) && rm -rf out/notebooks && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out out/notebooks $(LAB_NOTEBOOKS)
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun_test.py
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/predictions_test.py out/notebooks
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/kernel_proxy_test.py
 
 $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):
