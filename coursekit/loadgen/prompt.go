@@ -1,0 +1,178 @@
+package loadgen
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Generated prompts start with a per-run salt, so that a second run
+// against the same server cannot be served from its prompt cache: a
+// prefix cache reuses tokens only up to the first token that differs, and
+// the salt differs at the start. PromptReuse then says what the requests
+// of one run share, for prefix-cache experiments.
+
+// Prompt reuse modes.
+const (
+	ReuseNone         = "none"          // salt, request id, filler: requests share only the salt
+	ReuseSharedPrefix = "shared-prefix" // salt and N shared words, then the request id
+	ReuseSame         = "same"          // every request sends the identical prompt
+)
+
+// PromptReuse is what the generated prompts of a run share. The zero
+// value is ReuseNone.
+type PromptReuse struct {
+	Mode string
+	// SharedWords (shared-prefix) is how many words after the salt every
+	// request of the run shares before its request id.
+	SharedWords int
+}
+
+// ParsePromptReuse reads none, shared-prefix:N (N ≥ 1) or same.
+func ParsePromptReuse(s string) (PromptReuse, error) {
+	switch {
+	case s == ReuseNone || s == "":
+		return PromptReuse{Mode: ReuseNone}, nil
+	case s == ReuseSame:
+		return PromptReuse{Mode: ReuseSame}, nil
+	case strings.HasPrefix(s, ReuseSharedPrefix+":"):
+		n, err := strconv.Atoi(strings.TrimPrefix(s, ReuseSharedPrefix+":"))
+		if err != nil || n < 1 {
+			return PromptReuse{}, fmt.Errorf("%q: shared-prefix:N needs a whole number of words N ≥ 1", s)
+		}
+		return PromptReuse{Mode: ReuseSharedPrefix, SharedWords: n}, nil
+	}
+	return PromptReuse{}, fmt.Errorf("%q is not none, shared-prefix:N or same", s)
+}
+
+func (p PromptReuse) String() string {
+	switch p.Mode {
+	case ReuseSharedPrefix:
+		return ReuseSharedPrefix + ":" + strconv.Itoa(p.SharedWords)
+	case "":
+		return ReuseNone
+	}
+	return p.Mode
+}
+
+// NewPromptSalt is a fresh random salt: 12 hex digits from crypto/rand.
+func NewPromptSalt() string {
+	b := make([]byte, 6)
+	rand.Read(b) // never fails (crypto/rand panics instead)
+	return hex.EncodeToString(b)
+}
+
+// maxSalt bounds a given salt: it is one word of every prompt.
+const maxSalt = 64
+
+// checkSalt accepts letters, digits, '-' and '_': one whitespace word
+// that JSON takes as it is.
+func checkSalt(s string) error {
+	if len(s) > maxSalt {
+		return fmt.Errorf("prompt salt %q is longer than %d characters", s, maxSalt)
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("prompt salt %q: use only letters, digits, '-' and '_'", s)
+		}
+	}
+	return nil
+}
+
+// validatePrompts checks the salt and the reuse mode against the rest of
+// the config (called by Validate).
+func (c *Config) validatePrompts() error {
+	if err := checkSalt(c.PromptSalt); err != nil {
+		return err
+	}
+	switch c.PromptReuse.Mode {
+	case "", ReuseNone, ReuseSame:
+	case ReuseSharedPrefix:
+		if c.PromptReuse.SharedWords < 1 {
+			return errors.New("prompt reuse shared-prefix needs at least 1 shared word")
+		}
+		p := c.PromptTokens
+		if p == 0 {
+			p = 32 // Run's default
+		}
+		if p < c.PromptReuse.SharedWords+2 {
+			return fmt.Errorf("prompt reuse %s needs prompts of at least %d words (the salt, %d shared words, the request id), got %d",
+				c.PromptReuse, c.PromptReuse.SharedWords+2, c.PromptReuse.SharedWords, p)
+		}
+	default:
+		return fmt.Errorf("unknown prompt reuse %q (want none, shared-prefix:N or same)", c.PromptReuse.Mode)
+	}
+	if c.Dataset != nil && (c.PromptSalt != "" || (c.PromptReuse.Mode != "" && c.PromptReuse.Mode != ReuseNone)) {
+		return errors.New("a prompt salt and prompt reuse apply to generated prompts; a dataset's prompts are sent as written")
+	}
+	return nil
+}
+
+// filler is the word generated prompts are padded with.
+const filler = " hello"
+
+// promptParts are a generated prompt around the request id: head, then
+// the id (unless the mode is same), then tail. The prompt has
+// max(PromptTokens, 2) whitespace words, or SharedWords+2 at least.
+func (c *Config) promptParts() (head, tail string, withID bool) {
+	salt, words := c.PromptSalt, max(c.PromptTokens, 2)
+	switch c.PromptReuse.Mode {
+	case ReuseSame:
+		return salt + strings.Repeat(filler, words-1), "", false
+	case ReuseSharedPrefix:
+		n := c.PromptReuse.SharedWords
+		return salt + strings.Repeat(filler, n) + " ", strings.Repeat(filler, max(words-n-2, 0)), true
+	}
+	return salt + " ", strings.Repeat(filler, max(words-2, 0)), true
+}
+
+// promptRule is what every salted prompt description ends with.
+const promptRule = "a prefix cache reuses tokens only up to the first token that differs; the salt (header meta.prompt_salt, random per run unless --prompt-salt is given) comes first, so runs with different salts share no prompt tokens (beyond a chat template's own prefix); a retry resends its request's prompt"
+
+// promptWords is the length of a generated prompt in words.
+func (c *Config) promptWords() int {
+	w := max(c.PromptTokens, 2)
+	if c.PromptReuse.Mode == ReuseSharedPrefix {
+		w = max(w, c.PromptReuse.SharedWords+2)
+	}
+	return w
+}
+
+// promptText is the header's conditions.prompt: how a prompt is made.
+func (c *Config) promptText() string {
+	switch c.PromptReuse.Mode {
+	case ReuseSame:
+		return fmt.Sprintf("%d whitespace words: the salt, then filler; no request id; %s", c.promptWords(), promptRule)
+	case ReuseSharedPrefix:
+		return fmt.Sprintf("%d whitespace words: the salt, %d shared filler words, the request id, then filler; %s", c.promptWords(), c.PromptReuse.SharedWords, promptRule)
+	}
+	return fmt.Sprintf("%d whitespace words: the salt, the request id, then filler; requests of the run share only the salt's tokens; %s", c.promptWords(), promptRule)
+}
+
+// prefixReuse is the header's conditions.prefix_reuse: what the requests
+// of the run actually share. "none" means what it means in tracegen's and
+// grade's traces: no prompt prefix shared on purpose.
+func (c *Config) prefixReuse() any {
+	switch c.PromptReuse.Mode {
+	case ReuseSame:
+		return map[string]any{"mode": ReuseSame, "shared": "the whole prompt: every request of the run sends the identical prompt (the salt, then filler words)"}
+	case ReuseSharedPrefix:
+		n := c.PromptReuse.SharedWords
+		return map[string]any{"mode": ReuseSharedPrefix, "shared_words": n,
+			"shared": fmt.Sprintf("the salt and the %d words after it, the same for every request of the run; each request's id follows", n)}
+	}
+	return ReuseNone
+}
+
+// headerMeta is the trace header's meta: the tool and, for generated
+// prompts, the salt they start with.
+func headerMeta(salt string) json.RawMessage {
+	if salt == "" {
+		return json.RawMessage(`{"tool":"coursekit bench"}`)
+	}
+	return json.RawMessage(`{"tool":"coursekit bench","prompt_salt":"` + salt + `"}`) // checkSalt: no character to escape
+}
