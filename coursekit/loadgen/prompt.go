@@ -69,9 +69,9 @@ func NewPromptSalt() string {
 // maxSalt bounds a given salt: it is one word of every prompt.
 const maxSalt = 64
 
-// checkSalt accepts letters, digits, '-' and '_': one whitespace word
-// that JSON takes as it is.
-func checkSalt(s string) error {
+// CheckPromptSalt accepts letters, digits, '-' and '_': one whitespace
+// word that JSON takes as it is.
+func CheckPromptSalt(s string) error {
 	if len(s) > maxSalt {
 		return fmt.Errorf("prompt salt %q is longer than %d characters", s, maxSalt)
 	}
@@ -86,7 +86,7 @@ func checkSalt(s string) error {
 // validatePrompts checks the salt and the reuse mode against the rest of
 // the config (called by Validate).
 func (c *Config) validatePrompts() error {
-	if err := checkSalt(c.PromptSalt); err != nil {
+	if err := CheckPromptSalt(c.PromptSalt); err != nil {
 		return err
 	}
 	switch c.PromptReuse.Mode {
@@ -174,5 +174,5 @@ func headerMeta(salt string) json.RawMessage {
 	if salt == "" {
 		return json.RawMessage(`{"tool":"coursekit bench"}`)
 	}
-	return json.RawMessage(`{"tool":"coursekit bench","prompt_salt":"` + salt + `"}`) // checkSalt: no character to escape
+	return json.RawMessage(`{"tool":"coursekit bench","prompt_salt":"` + salt + `"}`) // CheckPromptSalt: no character to escape
 }
