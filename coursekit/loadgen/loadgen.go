@@ -52,12 +52,13 @@ type Config struct {
 	// MaxTokens is the requested output length (default 64).
 	MaxTokens int
 	// PromptTokens is the prompt length in words (default 32, at least 2).
-	// Each generated prompt starts with PromptSalt, then (PromptReuse) the
-	// shared words, the request id and filler words: a prefix cache can
-	// reuse only what PromptReuse shares.
+	// Each generated prompt starts with a word made from PromptSalt (see
+	// PromptReuse), then the request id and filler words: a prefix cache
+	// can reuse only what PromptReuse shares.
 	PromptTokens int
-	// PromptSalt is the first word of every generated prompt, recorded in
-	// the header's meta.prompt_salt; empty: a fresh random salt per run, so
+	// PromptSalt makes the generated prompts of a run (PromptKey; with
+	// PromptReuse shared-prefix or same it is their first word), recorded
+	// in the header's meta.prompt_salt; empty: a fresh random salt per run, so
 	// that a second run cannot be served from the first one's prompt
 	// cache. Give the salt of an earlier run to repeat it exactly. Not
 	// used with a Dataset, whose prompts are sent as written.
@@ -224,6 +225,7 @@ type runner struct {
 
 	bodyHead, bodyTail []byte   // the request JSON around the request id
 	noID               bool     // prompt reuse same: the body has no request id
+	keyed              bool     // prompt reuse none: the prompt starts with the request's key
 	bodies             [][]byte // with a dataset: one request JSON per item
 	live               bool     // keep the live view's histograms (Progress is set)
 	judging            bool     // some dataset item has an expectation

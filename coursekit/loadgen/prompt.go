@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,15 +11,17 @@ import (
 	"strings"
 )
 
-// Generated prompts start with a per-run salt, so that a second run
+// Generated prompts start from a per-run salt, so that a second run
 // against the same server cannot be served from its prompt cache: a
 // prefix cache reuses tokens only up to the first token that differs, and
-// the salt differs at the start. PromptReuse then says what the requests
-// of one run share, for prefix-cache experiments.
+// the prompt differs at its first word. By default (ReuseNone) that word
+// is a key derived from the salt and the request id, so that the requests
+// of one run share nothing either; PromptReuse shares a prefix on purpose,
+// for prefix-cache experiments.
 
 // Prompt reuse modes.
 const (
-	ReuseNone         = "none"          // salt, request id, filler: requests share only the salt
+	ReuseNone         = "none"          // a key from the salt and the request id, the id, filler: nothing shared
 	ReuseSharedPrefix = "shared-prefix" // salt and N shared words, then the request id
 	ReuseSame         = "same"          // every request sends the identical prompt
 )
@@ -116,22 +119,45 @@ func (c *Config) validatePrompts() error {
 const filler = " hello"
 
 // promptParts are a generated prompt around the request id: head, then
-// the id (unless the mode is same), then tail. The prompt has
-// max(PromptTokens, 2) whitespace words, or SharedWords+2 at least.
-func (c *Config) promptParts() (head, tail string, withID bool) {
+// (keyed) the request's key and a space, then the id (withID), then tail.
+// The prompt has max(PromptTokens, 2) whitespace words, or SharedWords+2
+// at least.
+func (c *Config) promptParts() (head, tail string, withID, keyed bool) {
 	salt, words := c.PromptSalt, max(c.PromptTokens, 2)
 	switch c.PromptReuse.Mode {
 	case ReuseSame:
-		return salt + strings.Repeat(filler, words-1), "", false
+		return salt + strings.Repeat(filler, words-1), "", false, false
 	case ReuseSharedPrefix:
 		n := c.PromptReuse.SharedWords
-		return salt + strings.Repeat(filler, n) + " ", strings.Repeat(filler, max(words-n-2, 0)), true
+		return salt + strings.Repeat(filler, n) + " ", strings.Repeat(filler, max(words-n-2, 0)), true, false
 	}
-	return salt + " ", strings.Repeat(filler, max(words-2, 0)), true
+	return "", strings.Repeat(filler, max(words-2, 0)), true, true
+}
+
+// promptKeyLen is the length of a request's key in hex digits.
+const promptKeyLen = 8
+
+// PromptKey is the first word of a generated prompt with prompt reuse
+// none: the first 8 hex digits of SHA-256(salt "/" request id). It differs
+// from request to request and from run to run, so that neither the other
+// requests of the run nor an earlier run with another salt share a prompt
+// token with it (beyond a chat template's own prefix); a shared salt word
+// would be a shared prefix of every request of the run.
+func PromptKey(salt, request string) string {
+	return string(appendPromptKey(nil, salt, request))
+}
+
+func appendPromptKey(b []byte, salt, request string) []byte {
+	h := sha256.New()
+	h.Write([]byte(salt))
+	h.Write([]byte{'/'})
+	h.Write([]byte(request))
+	var sum [sha256.Size]byte
+	return hex.AppendEncode(b, h.Sum(sum[:0])[:promptKeyLen/2])
 }
 
 // promptRule is what every salted prompt description ends with.
-const promptRule = "a prefix cache reuses tokens only up to the first token that differs; the salt (header meta.prompt_salt, random per run unless --prompt-salt is given) comes first, so runs with different salts share no prompt tokens (beyond a chat template's own prefix); a retry resends its request's prompt"
+const promptRule = "a prefix cache reuses tokens only up to the first token that differs; the salt is header meta.prompt_salt, random per run unless --prompt-salt is given, so runs with different salts share no prompt tokens (beyond a chat template's own prefix); a retry resends its request's prompt"
 
 // promptWords is the length of a generated prompt in words.
 func (c *Config) promptWords() int {
@@ -150,7 +176,7 @@ func (c *Config) promptText() string {
 	case ReuseSharedPrefix:
 		return fmt.Sprintf("%d whitespace words: the salt, %d shared filler words, the request id, then filler; %s", c.promptWords(), c.PromptReuse.SharedWords, promptRule)
 	}
-	return fmt.Sprintf("%d whitespace words: the salt, the request id, then filler; requests of the run share only the salt's tokens; %s", c.promptWords(), promptRule)
+	return fmt.Sprintf("%d whitespace words: the request's key (the first 8 hex digits of SHA-256 of salt/request id), the request id, then filler; the key differs between requests, so they share no prompt prefix; %s", c.promptWords(), promptRule)
 }
 
 // prefixReuse is the header's conditions.prefix_reuse: what the requests

@@ -3,6 +3,8 @@ package loadgen_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -98,8 +100,9 @@ func promptRun(t *testing.T, url string, cfg loadgen.Config) *trace.Trace {
 }
 
 // The same command twice sends different prompts: each run's salt is
-// fresh, comes first (a prefix cache cannot reuse past it) and is the one
-// the header records.
+// fresh and the header records it; each prompt starts with a key made
+// from it and the request id, so that no two prompts share a first word
+// (a prefix cache cannot reuse past it).
 func TestFreshPromptsPerRun(t *testing.T) {
 	rec, url := startRecorder(t)
 	var salts []string
@@ -119,12 +122,15 @@ func TestFreshPromptsPerRun(t *testing.T) {
 		}
 		for _, p := range ps {
 			f := strings.Fields(p)
-			if len(f) != 8 || f[0] != salt || !strings.HasPrefix(f[1], "q") {
-				t.Errorf("prompt %q: want 8 words, the salt %s first, then the request id", p, salt)
+			if len(f) != 8 || !strings.HasPrefix(f[1], "q") || f[0] != loadgen.PromptKey(salt, f[1]) || len(f[0]) != 8 {
+				t.Errorf("prompt %q: want 8 words, the request's key from the salt %s first, then the request id", p, salt)
 			}
 			if p != strings.Join(f, " ") {
 				t.Errorf("prompt %q is not single-space words", p)
 			}
+		}
+		if n := sharedWords(ps); n != 0 {
+			t.Errorf("the requests of a run share %d leading words: %q", n, ps)
 		}
 		salts, firsts = append(salts, salt), append(firsts, ps[0])
 	}
@@ -145,11 +151,14 @@ func TestGivenSaltRepeatsPrompts(t *testing.T) {
 		}
 		runs = append(runs, rec.take())
 	}
-	if slices.Sort(runs[1]); strings.Join(runs[0], "|") != strings.Join(runs[1], "|") {
-		t.Errorf("same salt, different prompts:\n%q\n%q", runs[0], runs[1])
+	want := loadgen.PromptKey("abc-1", "q0") + " q0 hello hello hello"
+	if !slices.Contains(runs[0], want) {
+		t.Errorf("no prompt %q in %q", want, runs[0])
 	}
-	if runs[0][0] != "abc-1 q0 hello hello hello" {
-		t.Errorf("first prompt %q", runs[0][0])
+	slices.Sort(runs[0])
+	slices.Sort(runs[1])
+	if !slices.Equal(runs[0], runs[1]) {
+		t.Errorf("same salt, different prompts:\n%q\n%q", runs[0], runs[1])
 	}
 }
 
@@ -247,5 +256,17 @@ func TestPromptReuseErrors(t *testing.T) {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+func TestPromptKey(t *testing.T) {
+	// The key is the first 4 bytes of SHA-256("salt/id") in hex.
+	k := loadgen.PromptKey("s", "q0")
+	if len(k) != 8 || k == loadgen.PromptKey("s", "q1") || k == loadgen.PromptKey("t", "q0") || k != loadgen.PromptKey("s", "q0") {
+		t.Errorf("keys %s %s %s", k, loadgen.PromptKey("s", "q1"), loadgen.PromptKey("t", "q0"))
+	}
+	sum := sha256.Sum256([]byte("s/q0"))
+	if want := hex.EncodeToString(sum[:4]); k != want {
+		t.Errorf("PromptKey(s, q0) = %s, want %s", k, want)
 	}
 }
