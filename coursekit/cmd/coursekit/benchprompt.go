@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
@@ -42,46 +43,68 @@ func (p *promptFlags) apply(cfg *loadgen.Config, set map[string]bool) error {
 }
 
 // warnRepeat warns when the trace about to be replaced at path was a run
-// with the same prompt salt against the same server: this run then sends
-// the same prompts again, and a prompt cache can answer them.
+// that sent the same prompts to the same server: the same prompt salt, or
+// the same (unsalted) dataset. A prompt cache can then answer this run.
 func warnRepeat(stderr io.Writer, path string, cfg loadgen.Config) {
-	if cfg.PromptSalt == "" {
+	old, ok := readPromptHeader(path)
+	if !ok || (old.URL != "" && serverBase(old.URL) != serverBase(cfg.URL)) {
 		return
 	}
-	salt, url, ok := traceSalt(path)
-	if !ok || salt != cfg.PromptSalt || (url != "" && serverBase(url) != serverBase(cfg.URL)) {
-		return
-	}
-	where := "against " + url
-	if url == "" {
+	where := "against " + old.URL
+	if old.URL == "" {
 		where = "(its header names no URL, so it may have been this server)"
 	}
-	fmt.Fprintf(stderr, "coursekit bench: warning: %s is a run with the same --prompt-salt %s %s: this run sends the same prompts again, so the server's prompt cache can answer them and TTFT measures the cache, not the prefill (leave --prompt-salt out for fresh prompts)\n",
-		path, cfg.PromptSalt, where)
+	switch {
+	case cfg.PromptSalt != "" && old.Salt == cfg.PromptSalt:
+		fmt.Fprintf(stderr, "coursekit bench: warning: %s is a run with the same --prompt-salt %s %s: this run sends the same prompts again, so the server's prompt cache can answer them and TTFT measures the cache, not the prefill (leave --prompt-salt out for fresh prompts)\n",
+			path, cfg.PromptSalt, where)
+	case cfg.Dataset != nil && old.Dataset != nil && sameJSON(old.Dataset, cfg.Dataset.Conditions()):
+		fmt.Fprintf(stderr, "coursekit bench: warning: %s is a run of the same dataset %s %s: dataset prompts are sent as written, so the server's prompt cache can answer this run's prompts and TTFT measures the cache (restart the server, or turn its prompt cache off, for a cold prefill)\n",
+			path, cfg.Dataset.Name, where)
+	}
 }
 
-// traceSalt reads meta.prompt_salt and meta.url from the header line of
-// the trace at path; ok is false when there is no such file or header.
-func traceSalt(path string) (salt, url string, ok bool) {
+// promptHeader is what warnRepeat reads of an earlier trace's header.
+type promptHeader struct {
+	Salt, URL string
+	Dataset   any // conditions.dataset, decoded
+}
+
+// readPromptHeader reads the header line of the trace at path; ok is
+// false when there is no such file or header.
+func readPromptHeader(path string) (promptHeader, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return "", "", false
+		return promptHeader{}, false
 	}
 	defer f.Close()
 	line, err := bufio.NewReaderSize(f, 1<<16).ReadSlice('\n')
 	if err != nil && err != io.EOF {
-		return "", "", false
+		return promptHeader{}, false
 	}
 	var h struct {
 		Meta struct {
 			Salt string `json:"prompt_salt"`
 			URL  string `json:"url"`
 		} `json:"meta"`
+		Conditions struct {
+			Dataset any `json:"dataset"`
+		} `json:"conditions"`
 	}
-	if json.Unmarshal(line, &h) != nil || h.Meta.Salt == "" {
-		return "", "", false
+	if json.Unmarshal(line, &h) != nil {
+		return promptHeader{}, false
 	}
-	return h.Meta.Salt, h.Meta.URL, true
+	return promptHeader{Salt: h.Meta.Salt, URL: h.Meta.URL, Dataset: h.Conditions.Dataset}, true
+}
+
+// sameJSON compares a decoded JSON value with v as JSON would write it.
+func sameJSON(decoded, v any) bool {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	var w any
+	return json.Unmarshal(b, &w) == nil && reflect.DeepEqual(decoded, w)
 }
 
 // serverBase is a base URL without a trailing / or /v1, as bench takes it.

@@ -65,3 +65,28 @@ func TestBenchWarnsWhenPromptsRepeat(t *testing.T) {
 		t.Errorf("fresh salt:\n%s", errs)
 	}
 }
+
+// A dataset's prompts are not salted: replacing a run of the same dataset
+// warns that this one repeats its prompts; another dataset does not.
+func TestBenchWarnsWhenDatasetRepeats(t *testing.T) {
+	addr := startSimCLI(t)
+	out := filepath.Join(t.TempDir(), "d.jsonl")
+	bench := func(seed string) string {
+		t.Helper()
+		code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--concurrency", "1", "--num-requests", "2", "--progress", "0",
+			"--dataset", "arith", "--seed", seed, "--out", out)
+		if code != 0 {
+			t.Fatalf("bench exit %d: %s", code, errs)
+		}
+		return errs
+	}
+	if errs := bench("1"); strings.Contains(errs, "warning") || strings.Contains(errs, "prompts: salt") {
+		t.Errorf("first run:\n%s", errs)
+	}
+	if errs := bench("1"); !strings.Contains(errs, "warning: "+out+" is a run of the same dataset arith") {
+		t.Errorf("same dataset again, no warning:\n%s", errs)
+	}
+	if errs := bench("2"); strings.Contains(errs, "warning") {
+		t.Errorf("other arith questions (seed 2) warned:\n%s", errs)
+	}
+}
