@@ -28,6 +28,10 @@ var (
 func ServerLinesIn(l lang.Lang, s *metrics.Summary) []string {
 	sp := s.Server
 	if sp == nil {
+		if pc := s.PromptCache; pc != nil {
+			return []string{fmt.Sprintf("前缀缓存（服务器在 usage 里报告的 cached_tokens）：报告了的 %d 次完整成功中，%d 次复用了缓存，共复用 %d 个 prompt token",
+				pc.Reported, pc.Hits, pc.CachedTokens)}
+		}
 		return nil
 	}
 	out := []string{

@@ -58,3 +58,21 @@ func TestCardShowsServerSplit(t *testing.T) {
 		t.Errorf("a card without server timings talks about them:\n%s", c)
 	}
 }
+
+// Without server timings, cached tokens reported in usage (vLLM) still
+// give the card a prompt-cache line.
+func TestCardShowsUsageCachedTokens(t *testing.T) {
+	a, b := ok("V1", 0, trace.Pass), ok("V2", 1000, trace.Pass)
+	a.Meta, b.Meta = json.RawMessage(`{"cached_tokens":0}`), json.RawMessage(`{"cached_tokens":32}`)
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 10000}},
+		Attempts: []trace.Attempt{a, b, ok("V3", 2000, trace.Pass)}}
+	for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+		c := card(t, tr, f)
+		if !strings.Contains(c, "报告了的 2 次完整成功中，1 次复用了缓存，共复用 32 个 prompt token") || strings.Contains(c, "服务器自报") {
+			t.Errorf("%s card:\n%s", f, c)
+		}
+		for _, p := range textcheck.Punctuation(c) {
+			t.Errorf("%s card: half-width punctuation next to Chinese in %q", f, p)
+		}
+	}
+}

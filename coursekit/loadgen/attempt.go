@@ -19,12 +19,19 @@ import (
 )
 
 // bodyTemplate builds the request JSON once, split around the request id
-// that starts the prompt: a request's body is then three appends instead
-// of a reflective json.Marshal of a map per request.
+// (with prompt reuse none: the request's key and id, which start the
+// prompt): a request's body is then a few appends instead of a reflective
+// json.Marshal of a map per request. With prompt reuse same there is no
+// id: the whole body is head.
 func (r *runner) bodyTemplate() (head, tail []byte) {
 	c := r.cfg
 	const mark = `\u0000ID\u0000` // how json.Marshal writes the placeholder
-	prompt := "\x00ID\x00" + strings.Repeat(" hello", max(c.PromptTokens-1, 0))
+	h, t, withID, keyed := c.promptParts()
+	r.keyed = keyed
+	prompt := h + t
+	if withID {
+		prompt = h + "\x00ID\x00" + t
+	}
 	m := map[string]any{"model": c.Model, "max_tokens": c.MaxTokens, "stream": true}
 	m["stream_options"] = r.streamOptions()
 	if c.IgnoreEOS {
@@ -37,6 +44,10 @@ func (r *runner) bodyTemplate() (head, tail []byte) {
 	}
 	b, _ := json.Marshal(m)
 	i := bytes.Index(b, []byte(mark))
+	if i < 0 { // the same prompt for every request: no id to insert
+		r.noID = true
+		return b, nil
+	}
 	return b[:i], b[i+len(mark):]
 }
 
@@ -51,9 +62,15 @@ func (r *runner) streamOptions() map[string]any {
 // body is the request JSON for one business request (ids are made of
 // letters, digits and dots, which JSON strings take as they are).
 func (r *runner) body(id string) []byte {
-	b := make([]byte, 0, len(r.bodyHead)+len(id)+len(r.bodyTail))
+	b := make([]byte, 0, len(r.bodyHead)+promptKeyLen+1+len(id)+len(r.bodyTail))
 	b = append(b, r.bodyHead...)
-	b = append(b, id...)
+	if r.keyed {
+		b = appendPromptKey(b, r.cfg.PromptSalt, id)
+		b = append(b, ' ')
+	}
+	if !r.noID {
+		b = append(b, id...)
+	}
 	return append(b, r.bodyTail...)
 }
 

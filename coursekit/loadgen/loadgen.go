@@ -51,9 +51,21 @@ type Config struct {
 	Model string
 	// MaxTokens is the requested output length (default 64).
 	MaxTokens int
-	// PromptTokens is the prompt length in words (default 32). Each prompt
-	// starts with its request id, so prefix caching can reuse only the rest.
+	// PromptTokens is the prompt length in words (default 32, at least 2).
+	// Each generated prompt starts with a word made from PromptSalt (see
+	// PromptReuse), then the request id and filler words: a prefix cache
+	// can reuse only what PromptReuse shares.
 	PromptTokens int
+	// PromptSalt makes the generated prompts of a run (PromptKey; with
+	// PromptReuse shared-prefix or same it is their first word), recorded
+	// in the header's meta.prompt_salt; empty: a fresh random salt per run, so
+	// that a second run cannot be served from the first one's prompt
+	// cache. Give the salt of an earlier run to repeat it exactly. Not
+	// used with a Dataset, whose prompts are sent as written.
+	PromptSalt string
+	// PromptReuse is what the requests of a run share (default none),
+	// recorded as conditions.prefix_reuse.
+	PromptReuse PromptReuse
 	// IgnoreEOS asks vLLM-style servers to generate exactly MaxTokens.
 	IgnoreEOS bool
 	// ContinuousUsage asks for usage on every chunk (vLLM's
@@ -172,6 +184,9 @@ type Result struct {
 	Interrupted bool
 	RunEnd      trace.RunEnd
 	Model       string
+	// PromptSalt is the salt the generated prompts started with (empty
+	// with a dataset).
+	PromptSalt string
 	// Rated and Passes count the answers judged (with a Dataset).
 	Rated, Passes int64
 	// Unsent counts arrivals of the schedule still waiting for a slot
@@ -209,6 +224,8 @@ type runner struct {
 	end      time.Duration // no request is scheduled at or after start+end
 
 	bodyHead, bodyTail []byte   // the request JSON around the request id
+	noID               bool     // prompt reuse same: the body has no request id
+	keyed              bool     // prompt reuse none: the prompt starts with the request's key
 	bodies             [][]byte // with a dataset: one request JSON per item
 	live               bool     // keep the live view's histograms (Progress is set)
 	judging            bool     // some dataset item has an expectation
@@ -275,6 +292,9 @@ func (c *Config) Validate() error {
 		return errors.New("no URL")
 	case c.Dataset != nil && len(c.Dataset.Items) == 0:
 		return errors.New("the dataset has no prompts")
+	}
+	if err := c.validatePrompts(); err != nil {
+		return err
 	}
 	for i, t := range c.Replay {
 		if t < 0 || math.IsNaN(t) || math.IsInf(t, 0) || (i > 0 && t < c.Replay[i-1]) {
@@ -362,6 +382,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if cfg.PromptTokens == 0 {
 		cfg.PromptTokens = 32
 	}
+	if cfg.PromptSalt == "" && cfg.Dataset == nil {
+		cfg.PromptSalt = NewPromptSalt()
+	}
 	if cfg.ProgressEvery <= 0 {
 		cfg.ProgressEvery = time.Second
 	}
@@ -422,7 +445,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		Clock:      "client",
 		Window:     planned,
 		Conditions: r.conditions(dur),
-		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
+		Meta:       headerMeta(cfg.PromptSalt),
 	}
 	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned, NumRequests: cfg.NumRequests}
 	first, err := h.WithRunEnd(end)
@@ -435,7 +458,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	defer snk.close()
 	tw := trace.NewAttemptWriter(aw)
-	res := &Result{Outcomes: map[string]int64{}, Window: planned, Model: cfg.Model}
+	res := &Result{Outcomes: map[string]int64{}, Window: planned, Model: cfg.Model, PromptSalt: cfg.PromptSalt}
 
 	// The writer: one attempt per line, flushed as soon as it ends (when
 	// several end together, once after the last of them: one write call
@@ -538,8 +561,9 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		"api":           map[bool]string{false: "completions", true: "chat"}[r.chat],
 		"max_tokens":    c.MaxTokens,
 		"ignore_eos":    c.IgnoreEOS,
-		"prompt_tokens": c.PromptTokens,
-		"prompt":        "whitespace words; each prompt starts with its request id, the rest is shared (prefix reuse possible after the id)",
+		"prompt_tokens": c.promptWords(),
+		"prompt":        c.promptText(),
+		"prefix_reuse":  c.prefixReuse(),
 		"warmup_ms":     ms(c.Warmup),
 		"duration_ms":   ms(dur),
 		"window":        "attempts sent in [warmup, warmup+duration); warm-up attempts are recorded outside the window; no request is scheduled after the window",

@@ -150,6 +150,8 @@ func datasetConditions(m map[string]any, set *dataset.Set) {
 		return
 	}
 	delete(m, "prompt_tokens")
+	m["prefix_reuse"] = map[string]any{"mode": "dataset", "salted": false,
+		"shared": "the prompts are sent as written (a salt could change a judged question): whatever the items share, and a repeated item, a later request of the run or a second run of the same dataset can be served from the server's prompt cache"}
 	m["prompt"] = fmt.Sprintf("dataset %s: business request n sends item n mod %d, in order; a retry resends its request's item; meta.prompt names the item", set.Name, len(set.Items))
 	m["dataset"] = set.Conditions()
 	m["judges"] = set.JudgeNames()

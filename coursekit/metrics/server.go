@@ -59,12 +59,14 @@ type serverAcc struct {
 	hits, cached, promptN     int64
 	examples                  []string
 	prompt, over, decode      samples
+	cache                     cacheAcc // meta.cached_tokens, for servers without timings
 }
 
 var serverTimingsKey = []byte(`"server_timings"`)
 
 // add counts one complete success with client TTFT ttft.
 func (s *serverAcc) add(a *trace.Attempt, ttft float64) {
+	s.cache.add(a)
 	if !bytes.Contains(a.Meta, serverTimingsKey) {
 		s.without++
 		return
@@ -169,6 +171,7 @@ func (s *serverAcc) merge(o *serverAcc) {
 	s.hits += o.hits
 	s.cached += o.cached
 	s.promptN += o.promptN
+	s.cache.merge(&o.cache)
 	s.examples = append(s.examples, o.examples...)
 	sort.Strings(s.examples)
 	s.trimExamples()

@@ -201,6 +201,7 @@ func (acc *Accumulator) Summary() *Summary {
 	}
 	s.RunEnd, _ = h.RunEnd() // the reader has validated it
 	s.Server = acc.server.split(m)
+	s.PromptCache = acc.server.promptCache()
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
 	for _, d := range []struct {

@@ -125,6 +125,9 @@ type Summary struct {
 	// Server is the client/server split, when attempts carry the server's
 	// own timings (meta.server_timings); nil otherwise.
 	Server *ServerSplit `json:"server_timings,omitempty"`
+	// PromptCache is the server's cached-token counts (meta.cached_tokens)
+	// when no attempt carried server timings; nil otherwise.
+	PromptCache *PromptCache `json:"prompt_cache,omitempty"`
 }
 
 // WindowInfo echoes the trace window.

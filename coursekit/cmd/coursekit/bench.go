@@ -37,6 +37,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
 	fs.IntVar(&cfg.MaxTokens, "max-tokens", 64, "max_tokens of every request")
 	fs.IntVar(&cfg.PromptTokens, "prompt-tokens", 32, "prompt length in words")
+	var prompts promptFlags
+	prompts.register(fs)
 	fs.BoolVar(&cfg.IgnoreEOS, "ignore-eos", false, "ask vLLM-style servers for exactly --max-tokens tokens")
 	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
 	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt (default 0: none)")
@@ -108,6 +110,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			return usagef("bench: %v", err)
 		}
 	}
+	if err := prompts.apply(&cfg, set); err != nil {
+		return err
+	}
 	if *keyEnv != "" {
 		key := os.Getenv(*keyEnv)
 		if key == "" {
@@ -158,6 +163,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	w, name := stdout, "stdout"
 	var f *os.File
 	if *out != "" && *out != "-" {
+		warnRepeat(stderr, *out, cfg)
 		if f, err = os.Create(*out); err != nil {
 			return err
 		}
@@ -187,6 +193,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
+		saltLine(stderr, res, cfg)
 		switch {
 		case cfg.Dataset == nil && slos.lat.Set():
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
