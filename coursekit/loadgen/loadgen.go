@@ -34,6 +34,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -422,7 +423,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		Clock:      "client",
 		Window:     planned,
 		Conditions: r.conditions(dur),
-		Meta:       json.RawMessage(`{"tool":"coursekit bench"}`),
+		Meta:       headerMeta(cfg, time.Now()), // provisional: the final header has the clock's origin
 	}
 	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned, NumRequests: cfg.NumRequests}
 	first, err := h.WithRunEnd(end)
@@ -501,6 +502,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
 	res.RunEnd = end
+	h.Meta = headerMeta(cfg, r.start)
 	final, err := h.WithRunEnd(end)
 	if err == nil {
 		res.Window = final.Window
@@ -527,6 +529,24 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// StartedAtLayout is the header's meta.started_at: RFC 3339, UTC, to the
+// microsecond (the trace clock's resolution), fixed width.
+const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// headerMeta is the header's meta: which tool made the trace, the wall
+// clock at the origin of the trace clock (started_at), the server URL as
+// given and the client build, so a trace says when, against what and with
+// what it was measured.
+func headerMeta(c Config, start time.Time) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"tool":       "coursekit bench",
+		"started_at": start.UTC().Format(StartedAtLayout),
+		"url":        c.URL,
+		"client":     coursekit.ClientVersion(),
+	})
+	return b
+}
 
 // conditions is the condition list the unit asks every measurement to fix,
 // written into the trace header.
