@@ -115,8 +115,14 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.Header = http.Header{"Authorization": {"Bearer " + key}}
 	}
+	if cfg.API != "completions" && cfg.API != "chat" {
+		return usagef("bench: --api %q: want chat or completions", cfg.API)
+	}
 	if err := cfg.Validate(); err != nil {
-		return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+		if loops(cfg) != 1 { // the hint names the flags that choose the loop, and only for that error
+			return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+		}
+		return usagef("bench: %v", err)
 	}
 	cfg.Conditions = map[string]any{}
 	if slos.given() {
@@ -179,11 +185,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 				parts = append(parts, fmt.Sprintf("%s %d", o, n))
 			}
 		}
-		state := fmt.Sprintf("done after %.1fs", res.Elapsed.Seconds())
-		if res.Interrupted {
-			state = fmt.Sprintf("interrupted at %.3fs of a planned %gs window (the window ends there; the %d attempts still running are in_flight, not failures)",
-				*res.RunEnd.AtMS/1000, res.RunEnd.PlannedDurationMS/1000, res.Outcomes[trace.InFlight.String()])
-		}
+		state := runState(res)
 		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
@@ -212,6 +214,18 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "coursekit bench: next: coursekit card %s\n", name)
 	}
 	return nil
+}
+
+// loops counts the loops a config asks for: one of a rate, a replay or a
+// concurrency.
+func loops(c loadgen.Config) int {
+	n := 0
+	for _, on := range []bool{c.Rate != 0, len(c.Replay) > 0, c.Concurrency != 0} {
+		if on {
+			n++
+		}
+	}
+	return n
 }
 
 // replayOffsets reads a trace and returns each request's first send time,
