@@ -138,8 +138,9 @@ type Progress struct {
 	InFlight int64
 	Errors   int64   // attempts that ended in anything but ok or in_flight
 	Rate     float64 // sends per second since the previous report
-	TTFTP50  float64 // ms; 0 before the first success
+	TTFTP50  float64 // ms; 0 before the first success (TTFTN 0)
 	TTFTP95  float64
+	TTFTN    int64   // complete successes the TTFT percentiles are over
 	LagP99   float64 // ms between schedule and send, open loop
 
 	// Rated and Passes count the answers judged so far (with a Dataset).
@@ -147,8 +148,12 @@ type Progress struct {
 }
 
 func (p Progress) String() string {
-	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
-		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, p.TTFTP50, p.TTFTP95, p.LagP99)
+	ttft := "TTFT — (no answer yet)" // not 0 ms: there is no TTFT to show
+	if p.TTFTN > 0 {
+		ttft = fmt.Sprintf("TTFT p50 %.1f ms p95 %.1f ms", p.TTFTP50, p.TTFTP95)
+	}
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d %s lag p99 %.2f ms",
+		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, ttft, p.LagP99)
 	if p.Rated > 0 {
 		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
 	}
@@ -883,7 +888,7 @@ func (r *runner) progress() func() {
 			p.Phase = "done"
 		}
 		r.mu.Lock()
-		if r.ttft.TotalCount() > 0 {
+		if p.TTFTN = r.ttft.TotalCount(); p.TTFTN > 0 {
 			p.TTFTP50 = float64(r.ttft.ValueAtQuantile(50)) / 1e3
 			p.TTFTP95 = float64(r.ttft.ValueAtQuantile(95)) / 1e3
 		}
