@@ -175,7 +175,8 @@ func isSeparator(cells []string) bool {
 	return len(cells) > 0
 }
 
-// inline escapes a line and turns `code` spans into <code>.
+// inline escapes a line and turns `code` spans into <code> and **strong**
+// spans outside them into <strong>, so no Markdown mark shows in the page.
 func inline(s string) string {
 	parts := strings.Split(s, "`")
 	var b strings.Builder
@@ -187,8 +188,28 @@ func inline(s string) string {
 			if i%2 == 1 {
 				b.WriteString("`")
 			}
-			b.WriteString(e)
+			b.WriteString(strong(e))
 		}
+	}
+	return b.String()
+}
+
+// strong turns each pair of ** in escaped text into <strong>…</strong>; an
+// unpaired ** stays as written.
+func strong(e string) string {
+	parts := strings.Split(e, "**")
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i == 0:
+		case i%2 == 1 && i < len(parts)-1:
+			b.WriteString("<strong>")
+		case i%2 == 1:
+			b.WriteString("**")
+		default:
+			b.WriteString("</strong>")
+		}
+		b.WriteString(p)
 	}
 	return b.String()
 }
