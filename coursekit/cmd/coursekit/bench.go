@@ -150,8 +150,19 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if cfg.MetricsEvery <= 0 {
 			return usagef("bench: --metrics-interval must be positive")
 		}
+	}
+	w, name := stdout, "stdout"
+	var f *os.File
+	if *out != "" && *out != "-" {
+		if f, err = createLocked(*out, "--out"); err != nil {
+			return err
+		}
+		defer f.Close()
+		w, name = f, *out
+	}
+	if cfg.MetricsURL != "" {
 		side := *out + ".metrics.jsonl"
-		mf, err := os.Create(side)
+		mf, err := createLocked(side, "the --metrics-url sidecar")
 		if err != nil {
 			return err
 		}
@@ -160,15 +171,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
 		cfg.Conditions["metrics_url"] = cfg.MetricsURL
 		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels}, or error"
-	}
-	w, name := stdout, "stdout"
-	var f *os.File
-	if *out != "" && *out != "-" {
-		if f, err = os.Create(*out); err != nil {
-			return err
-		}
-		defer f.Close()
-		w, name = f, *out
 	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
 	if err != nil {
