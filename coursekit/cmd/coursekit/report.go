@@ -54,6 +54,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep")),
 			"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。"),
 	)
+	parts = append(parts, serverGaugeParts(path, t)...)
 	if a, why := timelineAttempt(t); a != nil {
 		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline")),
 			fmt.Sprintf("%s（%s）的客户端时间轴。", why, charts.Label(a.ID))))
@@ -105,4 +106,27 @@ func timelineAttempt(t *trace.Trace) (*trace.Attempt, string) {
 		return nil, ""
 	}
 	return first, "窗口内第一个完整成功的尝试"
+}
+
+// serverGaugeParts is the report's server-gauge figure when the trace
+// header names a metrics sidecar (bench --metrics-url); a sidecar that is
+// missing or unreadable gives a note instead of the figure, never a failed
+// report.
+func serverGaugeParts(path string, t *trace.Trace) []charts.Part {
+	side, ok, err := trace.SidecarPath(path, &t.Header)
+	if !ok {
+		return nil
+	}
+	var scrapes []trace.Scrape
+	if err == nil {
+		scrapes, err = trace.ReadScrapesFile(side)
+	}
+	if err != nil {
+		return []charts.Part{charts.Text("注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：" + err.Error() + "。")}
+	}
+	if len(scrapes) == 0 {
+		return []charts.Part{charts.Text("注意：服务器指标文件 " + filepath.Base(side) + " 里没有读数，所以没有画服务器 gauge 图。")}
+	}
+	return []charts.Part{charts.Figure(charts.ServerGauges(t, scrapes, charts.WithID("server_gauges")),
+		"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。")}
 }
