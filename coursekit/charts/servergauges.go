@@ -56,10 +56,10 @@ func ServerGaugeSeries(t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, 
 		}
 		known = true
 		if okR {
-			series = append(series, GaugeSeries{Name: f.server + " 正在处理（" + f.running + "）", Values: run})
+			series = append(series, GaugeSeries{Name: f.running + "（正在处理）", Values: run})
 		}
 		if okW {
-			series = append(series, GaugeSeries{Name: f.server + " 等待中（" + f.waiting + "）", Values: wait})
+			series = append(series, GaugeSeries{Name: f.waiting + "（等待中）", Values: wait})
 		}
 		if okR && okW {
 			sum := make([]float64, len(run))

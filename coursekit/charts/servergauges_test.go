@@ -41,10 +41,10 @@ func TestServerGaugeSeries(t *testing.T) {
 		t.Fatalf("known %v, %d times", known, len(at))
 	}
 	want := map[string][]float64{
-		"客户端在途请求（由 trace 算出）":                          {1, 3, 2, 1},
-		"llama.cpp 正在处理（llamacpp:requests_processing）": {1, 1, math.NaN(), 0},
-		"llama.cpp 等待中（llamacpp:requests_deferred）":    {0, 2, math.NaN(), 1},
-		"llama.cpp 合计：处理 + 等待":                         {1, 3, math.NaN(), 1},
+		"客户端在途请求（由 trace 算出）":                {1, 3, 2, 1},
+		"llamacpp:requests_processing（正在处理）": {1, 1, math.NaN(), 0},
+		"llamacpp:requests_deferred（等待中）":    {0, 2, math.NaN(), 1},
+		"llama.cpp 合计：处理 + 等待":               {1, 3, math.NaN(), 1},
 	}
 	if len(series) != len(want) {
 		t.Fatalf("%d series: %+v", len(series), series)
