@@ -47,7 +47,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token (default: no Authorization header)")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
-	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar (needs --out FILE; default: none)")
+	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
 	var slos sloFlags
