@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -41,6 +43,9 @@ func cmdReport(args []string, stdout io.Writer) error {
 	parts := []charts.Part{
 		charts.Text(fmt.Sprintf("trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", name, len(t.Attempts), t.Header.Clock)),
 		charts.Card(s, name),
+	}
+	if run := runLine(&t.Header); run != "" {
+		parts = append(parts[:1], append([]charts.Part{charts.Text(run)}, parts[1:]...)...)
 	}
 	for i := range s.Conditions {
 		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i))),
@@ -129,4 +134,32 @@ func serverGaugeParts(path string, t *trace.Trace) []charts.Part {
 	}
 	return []charts.Part{charts.Figure(charts.ServerGauges(t, scrapes, charts.WithID("server_gauges")),
 		"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。")}
+}
+
+// runLine says when, against what and with what a live run was measured,
+// from the header's meta (coursekit bench writes started_at, url and
+// client); empty when the header has none of them.
+func runLine(h *trace.Header) string {
+	var m struct {
+		StartedAt string `json:"started_at"`
+		URL       string `json:"url"`
+		Client    string `json:"client"`
+	}
+	if len(h.Meta) == 0 || json.Unmarshal(h.Meta, &m) != nil {
+		return ""
+	}
+	var parts []string
+	if m.StartedAt != "" {
+		parts = append(parts, "开始于 "+m.StartedAt)
+	}
+	if m.URL != "" {
+		parts = append(parts, "服务器 "+m.URL)
+	}
+	if m.Client != "" {
+		parts = append(parts, "客户端 "+m.Client)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "测量：" + strings.Join(parts, " · ") + "。"
 }

@@ -65,3 +65,25 @@ func TestReportServerGaugesMissingOrBad(t *testing.T) {
 		t.Error("a trace without a sidecar should have no server-gauge part")
 	}
 }
+
+// The report says when, against what and with what a bench run was
+// measured (the header's meta), escaped.
+func TestReportRunLine(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "t.jsonl")
+	head := `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":3000},"meta":{"tool":"coursekit bench","started_at":"2026-12-02T17:16:19.327734Z","url":"http://127.0.0.1:1/<script>","client":"coursekit 0.1.0"}}`
+	body := strings.SplitN(gaugeTraceText, "\n", 2)[1]
+	if err := os.WriteFile(in, []byte(head+"\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, page, stderr := runCLI(t, "report", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(page, "测量：开始于 2026-12-02T17:16:19.327734Z · 服务器 http://127.0.0.1:1/&lt;script&gt; · 客户端 coursekit 0.1.0。") {
+		t.Error("the report lacks the run line, or does not escape it")
+	}
+	if code, page, _ := runCLI(t, "report", unitTrace); code != 0 || strings.Contains(page, "测量：开始于") {
+		t.Error("a trace without bench meta should have no run line")
+	}
+}
