@@ -77,6 +77,7 @@ h1{font-size:24px;margin-bottom:4px}
 .card table{border-collapse:collapse;margin-top:8px;font-size:14px}
 .card th,.card td{border:1px solid #ccd;padding:4px 8px;text-align:left;vertical-align:top}
 .card th{background:#eef}
+.card li.sub{margin-left:1.5em;list-style:circle}
 code{background:#eef;padding:0 4px;border-radius:3px}
 figure{margin:24px 0;overflow-x:auto}
 figcaption{color:#555;font-size:14px;margin-top:4px}
@@ -103,7 +104,7 @@ func Page(w io.Writer, title string, parts ...Part) error {
 }
 
 // MarkdownHTML turns the small Markdown subset cardfmt writes (### headings,
-// "- " lists, pipe tables, `code`, plain lines) into escaped HTML.
+// "- " lists with "  - " sub-items, pipe tables, `code`, plain lines) into escaped HTML.
 func MarkdownHTML(md string) string {
 	var b strings.Builder
 	inList, inTable, header := false, false, false
@@ -124,13 +125,17 @@ func MarkdownHTML(md string) string {
 			closeAll()
 			level := min(len(line)-len(strings.TrimLeft(line, "#")), 6)
 			fmt.Fprintf(&b, "<h%d>%s</h%d>\n", level, inline(strings.TrimSpace(line[level:])), level)
-		case strings.HasPrefix(line, "- "):
+		case strings.HasPrefix(line, "- "), strings.HasPrefix(line, "  - ") && inList:
 			if inTable {
 				closeAll()
 			}
 			if !inList {
 				b.WriteString("<ul>\n")
 				inList = true
+			}
+			if item, ok := strings.CutPrefix(line, "  - "); ok { // a sub-item of the one above
+				b.WriteString(`<li class="sub">` + inline(item) + "</li>\n")
+				continue
 			}
 			b.WriteString("<li>" + inline(line[2:]) + "</li>\n")
 		case strings.HasPrefix(line, "|"):

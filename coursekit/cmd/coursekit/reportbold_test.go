@@ -52,6 +52,9 @@ func TestReportRendersBoldNotes(t *testing.T) {
 	}
 	body := page[strings.Index(page, "<body>"):]
 	body = regexp.MustCompile(`(?s)<script.*?</script>`).ReplaceAllString(body, "")
+	if strings.Contains(body, "<p>- ") || strings.Contains(body, "<p>  - ") {
+		t.Error("the report shows a Markdown list mark as text")
+	}
 	if i := strings.Index(body, "**"); i >= 0 {
 		t.Errorf("the report shows literal **: …%s…", body[max(0, i-80):min(len(body), i+80)])
 	}
