@@ -13,15 +13,16 @@ import (
 func ServerLines(s *metrics.Summary) []string { return ServerLinesIn(lang.ZH, s) }
 
 var (
-	srvTimings  = lang.Msg{"服务器自报的计时（meta.server_timings，服务器自己的时钟）：完整成功中 %d 次可用，%d 次没有，%d 次有问题已忽略", "Server-reported timings (meta.server_timings, on the server clock): usable in %d complete successes, absent in %d, %d bad and ignored"}
-	srvPrompt   = lang.Msg{"服务器 prompt_ms（预填充）", "Server prompt_ms (prefill)"}
-	srvOver     = lang.Msg{"客户端 TTFT − 服务器 prompt_ms（排队、HTTP 路径、网络）", "Client TTFT − server prompt_ms (queueing, HTTP path, network)"}
-	srvBelow    = lang.Msg{"注意：%d 次尝试的客户端 TTFT 比服务器的 prompt_ms 还短，同一个请求本不该如此（计时或数据有问题），没有计入上面的差值", "Note: %d attempts have a client TTFT shorter than the server prompt_ms, which cannot happen for one request (a timing or data problem); they are left out of the difference above"}
-	srvDecode   = lang.Msg{"服务器每 token 解码时间 predicted_ms / predicted_n", "Server decode time per token predicted_ms / predicted_n"}
-	srvCache    = lang.Msg{"前缀缓存：%d 次尝试复用了缓存（cache_n > 0），共复用 %d 个 token；服务器实际计算的 prompt token 共 %d 个", "Prefix cache: %d attempts reused the cache (cache_n > 0), %d tokens reused in all; the server computed %d prompt tokens"}
-	srvBad      = lang.Msg{"有问题的计时（前几条）：", "Bad timings (first few): "}
-	srvBadSep   = lang.Msg{"；", "; "}
-	srvTwoClock = lang.Msg{"两个时钟的时长可以并排比较，时间戳不能相减", "Durations on the two clocks can be set side by side; their timestamps cannot be subtracted"}
+	srvTimings    = lang.Msg{"服务器自报的计时（meta.server_timings，服务器自己的时钟）：完整成功中 %d 次可用，%d 次没有，%d 次有问题已忽略", "Server-reported timings (meta.server_timings, on the server clock): usable in %d complete successes, absent in %d, %d bad and ignored"}
+	srvPrompt     = lang.Msg{"服务器 prompt_ms（预填充）", "Server prompt_ms (prefill)"}
+	srvOver       = lang.Msg{"客户端 TTFT − 服务器 prompt_ms（排队、HTTP 路径、网络）", "Client TTFT − server prompt_ms (queueing, HTTP path, network)"}
+	srvBelow      = lang.Msg{"注意：%d 次尝试的客户端 TTFT 比服务器的 prompt_ms 还短，同一个请求本不该如此（计时或数据有问题），没有计入上面的差值", "Note: %d attempts have a client TTFT shorter than the server prompt_ms, which cannot happen for one request (a timing or data problem); they are left out of the difference above"}
+	srvDecode     = lang.Msg{"服务器每 token 解码时间 predicted_ms / predicted_n", "Server decode time per token predicted_ms / predicted_n"}
+	srvCache      = lang.Msg{"前缀缓存：%d 次尝试复用了缓存（cache_n > 0），共复用 %d 个 token；服务器实际计算的 prompt token 共 %d 个", "Prefix cache: %d attempts reused the cache (cache_n > 0), %d tokens reused in all; the server computed %d prompt tokens"}
+	srvBad        = lang.Msg{"有问题的计时（前几条）：", "Bad timings (first few): "}
+	srvBadSep     = lang.Msg{"；", "; "}
+	srvUsageCache = lang.Msg{"前缀缓存（服务器在 usage 里报告的 cached_tokens）：报告了的 %d 次完整成功中，%d 次复用了缓存，共复用 %d 个 prompt token", "Prefix cache (cached_tokens the server reports in usage): of the %d complete successes that report it, %d reused the cache, %d prompt tokens reused in all"}
+	srvTwoClock   = lang.Msg{"两个时钟的时长可以并排比较，时间戳不能相减", "Durations on the two clocks can be set side by side; their timestamps cannot be subtracted"}
 )
 
 // ServerLinesIn is ServerLines in l.
@@ -29,8 +30,7 @@ func ServerLinesIn(l lang.Lang, s *metrics.Summary) []string {
 	sp := s.Server
 	if sp == nil {
 		if pc := s.PromptCache; pc != nil {
-			return []string{fmt.Sprintf("前缀缓存（服务器在 usage 里报告的 cached_tokens）：报告了的 %d 次完整成功中，%d 次复用了缓存，共复用 %d 个 prompt token",
-				pc.Reported, pc.Hits, pc.CachedTokens)}
+			return []string{srvUsageCache.F(l, pc.Reported, pc.Hits, pc.CachedTokens)}
 		}
 		return nil
 	}

@@ -78,6 +78,7 @@ h1{font-size:24px;margin-bottom:4px}
 .card table{border-collapse:collapse;margin-top:8px;font-size:14px}
 .card th,.card td{border:1px solid #ccd;padding:4px 8px;text-align:left;vertical-align:top}
 .card th{background:#eef}
+.card li.sub{margin-left:1.5em;list-style:circle}
 code{background:#eef;padding:0 4px;border-radius:3px}
 figure{margin:24px 0;overflow-x:auto}
 figcaption{color:#555;font-size:14px;margin-top:4px}
@@ -115,7 +116,7 @@ func htmlLang(l lang.Lang) string {
 }
 
 // MarkdownHTML turns the small Markdown subset cardfmt writes (### headings,
-// "- " lists, pipe tables, `code`, plain lines) into escaped HTML.
+// "- " lists with "  - " sub-items, pipe tables, `code`, plain lines) into escaped HTML.
 func MarkdownHTML(md string) string {
 	var b strings.Builder
 	inList, inTable, header := false, false, false
@@ -136,13 +137,17 @@ func MarkdownHTML(md string) string {
 			closeAll()
 			level := min(len(line)-len(strings.TrimLeft(line, "#")), 6)
 			fmt.Fprintf(&b, "<h%d>%s</h%d>\n", level, inline(strings.TrimSpace(line[level:])), level)
-		case strings.HasPrefix(line, "- "):
+		case strings.HasPrefix(line, "- "), strings.HasPrefix(line, "  - ") && inList:
 			if inTable {
 				closeAll()
 			}
 			if !inList {
 				b.WriteString("<ul>\n")
 				inList = true
+			}
+			if item, ok := strings.CutPrefix(line, "  - "); ok { // a sub-item of the one above
+				b.WriteString(`<li class="sub">` + inline(item) + "</li>\n")
+				continue
 			}
 			b.WriteString("<li>" + inline(line[2:]) + "</li>\n")
 		case strings.HasPrefix(line, "|"):
@@ -187,7 +192,8 @@ func isSeparator(cells []string) bool {
 	return len(cells) > 0
 }
 
-// inline escapes a line and turns `code` spans into <code>.
+// inline escapes a line and turns `code` spans into <code> and **strong**
+// spans outside them into <strong>, so no Markdown mark shows in the page.
 func inline(s string) string {
 	parts := strings.Split(s, "`")
 	var b strings.Builder
@@ -199,8 +205,28 @@ func inline(s string) string {
 			if i%2 == 1 {
 				b.WriteString("`")
 			}
-			b.WriteString(e)
+			b.WriteString(strong(e))
 		}
+	}
+	return b.String()
+}
+
+// strong turns each pair of ** in escaped text into <strong>…</strong>; an
+// unpaired ** stays as written.
+func strong(e string) string {
+	parts := strings.Split(e, "**")
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i == 0:
+		case i%2 == 1 && i < len(parts)-1:
+			b.WriteString("<strong>")
+		case i%2 == 1:
+			b.WriteString("**")
+		default:
+			b.WriteString("</strong>")
+		}
+		b.WriteString(p)
 	}
 	return b.String()
 }

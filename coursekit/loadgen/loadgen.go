@@ -34,6 +34,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -149,8 +150,9 @@ type Progress struct {
 	InFlight int64
 	Errors   int64   // attempts that ended in anything but ok or in_flight
 	Rate     float64 // sends per second since the previous report
-	TTFTP50  float64 // ms; 0 before the first success
+	TTFTP50  float64 // ms; 0 before the first success (TTFTN 0)
 	TTFTP95  float64
+	TTFTN    int64   // complete successes the TTFT percentiles are over
 	LagP99   float64 // ms between schedule and send, open loop
 
 	// Rated and Passes count the answers judged so far (with a Dataset).
@@ -158,8 +160,12 @@ type Progress struct {
 }
 
 func (p Progress) String() string {
-	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d TTFT p50 %.1f ms p95 %.1f ms lag p99 %.2f ms",
-		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, p.TTFTP50, p.TTFTP95, p.LagP99)
+	ttft := "TTFT — (no answer yet)" // not 0 ms: there is no TTFT to show
+	if p.TTFTN > 0 {
+		ttft = fmt.Sprintf("TTFT p50 %.1f ms p95 %.1f ms", p.TTFTP50, p.TTFTP95)
+	}
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d %s lag p99 %.2f ms",
+		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, ttft, p.LagP99)
 	if p.Rated > 0 {
 		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
 	}
@@ -445,7 +451,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		Clock:      "client",
 		Window:     planned,
 		Conditions: r.conditions(dur),
-		Meta:       headerMeta(cfg.PromptSalt),
+		Meta:       headerMeta(cfg, time.Now()), // provisional: the final header has the clock's origin
 	}
 	end := trace.RunEnd{Reason: trace.RunNotFinished, PlannedDurationMS: ms(dur), PlannedWindow: planned, NumRequests: cfg.NumRequests}
 	first, err := h.WithRunEnd(end)
@@ -524,6 +530,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}
 	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
 	res.RunEnd = end
+	h.Meta = headerMeta(cfg, r.start)
 	final, err := h.WithRunEnd(end)
 	if err == nil {
 		res.Window = final.Window
@@ -550,6 +557,28 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// StartedAtLayout is the header's meta.started_at: RFC 3339, UTC, to the
+// microsecond (the trace clock's resolution), fixed width.
+const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// headerMeta is the header's meta: which tool made the trace, the wall
+// clock at the origin of the trace clock (started_at), the server URL as
+// given and the client build, so a trace says when, against what and with
+// what it was measured.
+func headerMeta(c Config, start time.Time) json.RawMessage {
+	m := map[string]any{
+		"tool":       "coursekit bench",
+		"started_at": start.UTC().Format(StartedAtLayout),
+		"url":        c.URL,
+		"client":     coursekit.ClientVersion(),
+	}
+	if c.PromptSalt != "" {
+		m["prompt_salt"] = c.PromptSalt
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
 
 // conditions is the condition list the unit asks every measurement to fix,
 // written into the trace header.
@@ -887,7 +916,7 @@ func (r *runner) progress() func() {
 			p.Phase = "done"
 		}
 		r.mu.Lock()
-		if r.ttft.TotalCount() > 0 {
+		if p.TTFTN = r.ttft.TotalCount(); p.TTFTN > 0 {
 			p.TTFTP50 = float64(r.ttft.ValueAtQuantile(50)) / 1e3
 			p.TTFTP95 = float64(r.ttft.ValueAtQuantile(95)) / 1e3
 		}

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -192,13 +191,4 @@ func (c *Config) prefixReuse() any {
 			"shared": fmt.Sprintf("the salt and the %d words after it, the same for every request of the run; each request's id follows", n)}
 	}
 	return ReuseNone
-}
-
-// headerMeta is the trace header's meta: the tool and, for generated
-// prompts, the salt they start with.
-func headerMeta(salt string) json.RawMessage {
-	if salt == "" {
-		return json.RawMessage(`{"tool":"coursekit bench"}`)
-	}
-	return json.RawMessage(`{"tool":"coursekit bench","prompt_salt":"` + salt + `"}`) // CheckPromptSalt: no character to escape
 }

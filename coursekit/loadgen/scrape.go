@@ -14,17 +14,13 @@ import (
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// Scrape is one line of the --metrics-url sidecar: the server's Prometheus
-// gauges and counters at TMS on the run clock (when the GET was sent; the
-// answer came DurMS later), or the error that scrape met.
-type Scrape struct {
-	TMS    float64            `json:"t_ms"`
-	DurMS  float64            `json:"dur_ms"`
-	Values map[string]float64 `json:"values,omitempty"` // "name{label=\"v\"}" → value
-	Error  string             `json:"error,omitempty"`
-}
+// Scrape is one line of the --metrics-url sidecar (trace.Scrape: the
+// trace package reads it back).
+type Scrape = trace.Scrape
 
 // startScrapes GETs cfg.MetricsURL every cfg.MetricsEvery and writes one
 // Scrape per line to cfg.MetricsSink; the returned func stops it after the

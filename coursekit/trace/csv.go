@@ -3,6 +3,7 @@ package trace
 import (
 	"encoding/csv"
 	"io"
+	"math"
 	"os"
 	"strconv"
 )
@@ -16,6 +17,15 @@ var CSVHeader = []string{"line", "attempt", "request", "in_window", "start_ms", 
 // CSVRecord is one attempt as CSV cells, in CSVHeader order.
 func CSVRecord(h *Header, a *Attempt) []string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	// A difference of two times (TTFT, E2E) carries float noise
+	// (336.511 − 100.5 = 236.01100000000002): rounded to the nanosecond,
+	// finer than any trace clock, it prints as the times were written.
+	diff := func(v float64, ok bool) string {
+		if !ok {
+			return ""
+		}
+		return f(math.Round(v*1e6) / 1e6)
+	}
 	opt := func(v float64, ok bool) string {
 		if !ok {
 			return ""
@@ -37,7 +47,7 @@ func CSVRecord(h *Header, a *Attempt) []string {
 	return []string{
 		strconv.Itoa(a.Line), a.ID, a.Request, strconv.FormatBool(h.Window.Contains(a.StartMS)), f(a.StartMS),
 		a.Outcome.String(), strconv.FormatBool(a.Outcome == OK), optInt(a.HTTPStatus),
-		strconv.Itoa(len(a.Events)), strconv.Itoa(a.StreamedTokens()), opt(ttft, okT), opt(e2e, okE),
+		strconv.Itoa(len(a.Events)), strconv.Itoa(a.StreamedTokens()), diff(ttft, okT), diff(e2e, okE),
 		opt(a.EndMS, a.HasEnd), q, optInt(a.InputTokens), optInt(a.OutputTokens), a.Error,
 	}
 }

@@ -49,7 +49,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token (default: no Authorization header)")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
-	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar (needs --out FILE; default: none)")
+	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
 	var slos sloFlags
@@ -120,8 +120,14 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg.Header = http.Header{"Authorization": {"Bearer " + key}}
 	}
+	if cfg.API != "completions" && cfg.API != "chat" {
+		return usagef("bench: --api %q: want chat or completions", cfg.API)
+	}
 	if err := cfg.Validate(); err != nil {
-		return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+		if loops(cfg) != 1 { // the hint names the flags that choose the loop, and only for that error
+			return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+		}
+		return usagef("bench: %v", err)
 	}
 	cfg.Conditions = map[string]any{}
 	if slos.given() {
@@ -149,8 +155,20 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if cfg.MetricsEvery <= 0 {
 			return usagef("bench: --metrics-interval must be positive")
 		}
+	}
+	w, name := stdout, "stdout"
+	var f *os.File
+	if *out != "" && *out != "-" {
+		warnRepeat(stderr, *out, cfg) // before the file is emptied: it reads the last run's header
+		if f, err = createLocked(*out, "--out"); err != nil {
+			return err
+		}
+		defer f.Close()
+		w, name = f, *out
+	}
+	if cfg.MetricsURL != "" {
 		side := *out + ".metrics.jsonl"
-		mf, err := os.Create(side)
+		mf, err := createLocked(side, "the --metrics-url sidecar")
 		if err != nil {
 			return err
 		}
@@ -159,16 +177,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
 		cfg.Conditions["metrics_url"] = cfg.MetricsURL
 		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels}, or error"
-	}
-	w, name := stdout, "stdout"
-	var f *os.File
-	if *out != "" && *out != "-" {
-		warnRepeat(stderr, *out, cfg)
-		if f, err = os.Create(*out); err != nil {
-			return err
-		}
-		defer f.Close()
-		w, name = f, *out
 	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
 	if err != nil {
@@ -185,11 +193,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 				parts = append(parts, fmt.Sprintf("%s %d", o, n))
 			}
 		}
-		state := fmt.Sprintf("done after %.1fs", res.Elapsed.Seconds())
-		if res.Interrupted {
-			state = fmt.Sprintf("interrupted at %.3fs of a planned %gs window (the window ends there; the %d attempts still running are in_flight, not failures)",
-				*res.RunEnd.AtMS/1000, res.RunEnd.PlannedDurationMS/1000, res.Outcomes[trace.InFlight.String()])
-		}
+		state := runState(res)
 		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
@@ -219,6 +223,18 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "coursekit bench: next: coursekit card %s\n", name)
 	}
 	return nil
+}
+
+// loops counts the loops a config asks for: one of a rate, a replay or a
+// concurrency.
+func loops(c loadgen.Config) int {
+	n := 0
+	for _, on := range []bool{c.Rate != 0, len(c.Replay) > 0, c.Concurrency != 0} {
+		if on {
+			n++
+		}
+	}
+	return n
 }
 
 // replayOffsets reads a trace and returns each request's first send time,

@@ -112,7 +112,7 @@ var docs = []cmdDoc{
 	},
 	{
 		name:     "report",
-		purpose:  "write one self-contained offline HTML page with the card and the charts of a trace",
+		purpose:  "write one self-contained offline HTML page with the card and the charts of a trace (and the server's request gauges when its header names a metrics sidecar)",
 		usage:    []string{"report [flags] TRACE"},
 		metavars: map[string]string{"o": "FILE"},
 		examples: []string{

@@ -1,0 +1,153 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// gaugeFamily is one server's pair of request gauges: requests it is
+// working on and requests it holds waiting. Their sum is what the client
+// sees in flight, once the network is crossed.
+type gaugeFamily struct {
+	server, running, waiting string
+}
+
+// gaugeFamilies are the servers whose /metrics the report knows.
+var gaugeFamilies = []gaugeFamily{
+	{"llama.cpp", "llamacpp:requests_processing", "llamacpp:requests_deferred"},
+	{"vLLM", "vllm:num_requests_running", "vllm:num_requests_waiting"},
+	{"coursekit sim", "sim_batch_size", "sim_queue_depth"},
+}
+
+// GaugeSeries is one line of ServerGauges: a name and a value per scrape
+// (NaN where the scrape failed or lacked the gauge).
+type GaugeSeries struct {
+	Name   string
+	Values []float64
+}
+
+// ServerGaugeSeries is the data ServerGauges draws, at each scrape's t_ms:
+// first the client's in-flight count from the trace, then, for each known
+// server whose gauges the sidecar holds, its running and waiting requests
+// and their sum. A gauge with labels (vLLM's model_name) is summed over
+// them. known is false when the sidecar has none of the known gauges.
+func ServerGaugeSeries(t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, series []GaugeSeries, known bool) {
+	for _, s := range scrapes {
+		atMS = append(atMS, s.TMS)
+	}
+	client := GaugeSeries{Name: "客户端在途请求（由 trace 算出）"}
+	for _, n := range metrics.InFlightAt(t, atMS) {
+		client.Values = append(client.Values, float64(n))
+	}
+	series = append(series, client)
+	for _, f := range gaugeFamilies {
+		run, okR := gaugeValues(scrapes, f.running)
+		wait, okW := gaugeValues(scrapes, f.waiting)
+		if !okR && !okW {
+			continue
+		}
+		known = true
+		if okR {
+			series = append(series, GaugeSeries{Name: f.running + "（正在处理）", Values: run})
+		}
+		if okW {
+			series = append(series, GaugeSeries{Name: f.waiting + "（等待中）", Values: wait})
+		}
+		if okR && okW {
+			sum := make([]float64, len(run))
+			for i := range run {
+				sum[i] = run[i] + wait[i] // NaN stays NaN
+			}
+			series = append(series, GaugeSeries{Name: f.server + " 合计：处理 + 等待", Values: sum})
+		}
+	}
+	return atMS, series, known
+}
+
+// gaugeValues reads one gauge (summed over its label sets) from each
+// scrape; ok is false if no scrape has it.
+func gaugeValues(scrapes []trace.Scrape, name string) ([]float64, bool) {
+	out := make([]float64, len(scrapes))
+	ok := false
+	for i, s := range scrapes {
+		out[i] = math.NaN()
+		if s.Error != "" {
+			continue
+		}
+		for k, v := range s.Values {
+			if k == name || strings.HasPrefix(k, name+"{") {
+				if math.IsNaN(out[i]) {
+					out[i] = 0
+				}
+				out[i] += v
+				ok = true
+			}
+		}
+	}
+	return out, ok
+}
+
+// ServerGauges sets the server's own request gauges, scraped from /metrics
+// during the run (the trace's metrics sidecar), beside the client's
+// in-flight count computed from the trace at the same moments, on the
+// trace's clock: when the two agree, the client's view is the server's
+// queue; a gap is requests the server does not hold yet (network, HTTP
+// parsing) or no longer holds. Failed scrapes are gaps in the server lines
+// and counted in the subtitle.
+func ServerGauges(t *trace.Trace, scrapes []trace.Scrape, options ...Option) *ec.Line {
+	c := newConfig("100%", "440px", options)
+	atMS, series, known := ServerGaugeSeries(t, scrapes)
+	failed := 0
+	for _, s := range scrapes {
+		if s.Error != "" {
+			failed++
+		}
+	}
+	sub := []string{fmt.Sprintf("%d 次读数（%d 次失败，未画出）；每个点在 GET 发出的时刻（trace 时钟），服务器的读数在其后 dur_ms 之内取得", len(scrapes), failed)}
+	if !known {
+		sub = append(sub, "读数里没有已知的服务器请求 gauge（llama.cpp、vLLM、coursekit sim），只画了客户端在途请求")
+	}
+	l := ec.NewLine()
+	maxX := 0.0
+	for _, x := range atMS {
+		maxX = max(maxX, sec(x))
+	}
+	for i, s := range series {
+		var pts []point
+		for j, v := range s.Values {
+			if math.IsNaN(v) {
+				pts = append(pts, point{Value: []any{sec(atMS[j]), "-"}})
+				continue
+			}
+			pts = append(pts, point{Value: []any{sec(atMS[j]), v}})
+		}
+		style := opts.LineStyle{Color: gaugeColor(i), Width: 2}
+		if i == 0 {
+			style = opts.LineStyle{Color: colorMark, Width: 3, Type: "dashed"}
+		}
+		addLine(l, Label(s.Name), pts, opts.LineChart{ShowSymbol: opts.Bool(true)}, style, nil)
+	}
+	l.SetGlobalOptions(
+		c.init(),
+		ec.WithTitleOpts(titled("客户端在途请求与服务器的请求 gauge（同一时钟）", strings.Join(sub, "\n"))),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(95 + 19*len(sub)), Bottom: "95", Left: "60", Right: "40"}),
+		ec.WithXAxisOpts(labTimeAxis("运行时刻 (s)", maxX)),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "请求 (个)", Min: 0, MinInterval: 1}),
+		ec.WithAnimation(false),
+	)
+	return l
+}
+
+// gaugeColor tells the server lines apart (the client's line is dark and
+// dashed).
+func gaugeColor(i int) string { return labColors[(i-1+len(labColors))%len(labColors)] }

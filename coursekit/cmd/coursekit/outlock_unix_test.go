@@ -1,0 +1,54 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// holdLock locks path as a running bench does, until the test ends.
+func holdLock(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A second bench on a --out (or a sidecar) that a running one holds is
+// refused with the file's name, and the running one's data is untouched.
+func TestBenchRefusesALockedOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "trace.jsonl")
+	const running = `{"trace":"llm-serving/v1"} written by the first bench` + "\n"
+	holdLock(t, out, running)
+	code, _, errs := runCLI(t, "bench", "--url", "http://127.0.0.1:1", "--model", "m", "--rate", "5", "--duration", "100ms", "--out", out)
+	if code == 0 || !strings.Contains(errs, "--out "+out+": another process") || !strings.Contains(errs, "locked") {
+		t.Errorf("exit %d, %q: want a refusal naming %s", code, errs, out)
+	}
+	if b, _ := os.ReadFile(out); string(b) != running {
+		t.Errorf("the running bench's trace was changed: %q", b)
+	}
+
+	out2 := filepath.Join(dir, "two.jsonl")
+	holdLock(t, out2+".metrics.jsonl", "scrapes\n")
+	code, _, errs = runCLI(t, "bench", "--url", "http://127.0.0.1:1", "--model", "m", "--rate", "5", "--duration", "100ms",
+		"--out", out2, "--metrics-url", "http://127.0.0.1:1/metrics")
+	if code == 0 || !strings.Contains(errs, out2+".metrics.jsonl: another process") {
+		t.Errorf("sidecar: exit %d, %q", code, errs)
+	}
+	if b, _ := os.ReadFile(out2 + ".metrics.jsonl"); string(b) != "scrapes\n" {
+		t.Errorf("the running bench's sidecar was changed: %q", b)
+	}
+}
