@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -40,10 +40,26 @@ type GaugeSeries struct {
 // and their sum. A gauge with labels (vLLM's model_name) is summed over
 // them. known is false when the sidecar has none of the known gauges.
 func ServerGaugeSeries(t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, series []GaugeSeries, known bool) {
+	return serverGaugeSeries(lang.ZH, t, scrapes)
+}
+
+var (
+	gsClient  = lang.Msg{"客户端在途请求（由 trace 算出）", "client requests in flight (from the trace)"}
+	gsRunning = lang.Msg{"%s（正在处理）", "%s (running)"}
+	gsWaiting = lang.Msg{"%s（等待中）", "%s (waiting)"}
+	gsSum     = lang.Msg{"%s 合计：处理 + 等待", "%s total: running + waiting"}
+	gsScrapes = lang.Msg{"%d 次读数（%d 次失败，未画出）；每个点在 GET 发出的时刻（trace 时钟），服务器的读数在其后 dur_ms 之内取得", "%d scrapes (%d failed, not drawn); each point at the moment its GET was sent (trace clock), the server's reading taken within dur_ms after it"}
+	gsUnknown = lang.Msg{"读数里没有已知的服务器请求 gauge（llama.cpp、vLLM、coursekit sim），只画了客户端在途请求", "the scrapes hold no known server request gauge (llama.cpp, vLLM, coursekit sim): only the client's in-flight count is drawn"}
+	gsTitle   = lang.Msg{"客户端在途请求与服务器的请求 gauge（同一时钟）", "Client requests in flight and the server's request gauges (one clock)"}
+	gsX       = lang.Msg{"运行时刻（s）", "run time (s)"}
+	gsY       = lang.Msg{"请求（个）", "requests"}
+)
+
+func serverGaugeSeries(lg lang.Lang, t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, series []GaugeSeries, known bool) {
 	for _, s := range scrapes {
 		atMS = append(atMS, s.TMS)
 	}
-	client := GaugeSeries{Name: "客户端在途请求（由 trace 算出）"}
+	client := GaugeSeries{Name: gsClient.In(lg)}
 	for _, n := range metrics.InFlightAt(t, atMS) {
 		client.Values = append(client.Values, float64(n))
 	}
@@ -56,17 +72,17 @@ func ServerGaugeSeries(t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, 
 		}
 		known = true
 		if okR {
-			series = append(series, GaugeSeries{Name: f.running + "（正在处理）", Values: run})
+			series = append(series, GaugeSeries{Name: lg.F(gsRunning, f.running), Values: run})
 		}
 		if okW {
-			series = append(series, GaugeSeries{Name: f.waiting + "（等待中）", Values: wait})
+			series = append(series, GaugeSeries{Name: lg.F(gsWaiting, f.waiting), Values: wait})
 		}
 		if okR && okW {
 			sum := make([]float64, len(run))
 			for i := range run {
 				sum[i] = run[i] + wait[i] // NaN stays NaN
 			}
-			series = append(series, GaugeSeries{Name: f.server + " 合计：处理 + 等待", Values: sum})
+			series = append(series, GaugeSeries{Name: lg.F(gsSum, f.server), Values: sum})
 		}
 	}
 	return atMS, series, known
@@ -104,16 +120,16 @@ func gaugeValues(scrapes []trace.Scrape, name string) ([]float64, bool) {
 // and counted in the subtitle.
 func ServerGauges(t *trace.Trace, scrapes []trace.Scrape, options ...Option) *ec.Line {
 	c := newConfig("100%", "440px", options)
-	atMS, series, known := ServerGaugeSeries(t, scrapes)
+	atMS, series, known := serverGaugeSeries(c.lang, t, scrapes)
 	failed := 0
 	for _, s := range scrapes {
 		if s.Error != "" {
 			failed++
 		}
 	}
-	sub := []string{fmt.Sprintf("%d 次读数（%d 次失败，未画出）；每个点在 GET 发出的时刻（trace 时钟），服务器的读数在其后 dur_ms 之内取得", len(scrapes), failed)}
+	sub := []string{c.lang.F(gsScrapes, len(scrapes), failed)}
 	if !known {
-		sub = append(sub, "读数里没有已知的服务器请求 gauge（llama.cpp、vLLM、coursekit sim），只画了客户端在途请求")
+		sub = append(sub, gsUnknown.In(c.lang))
 	}
 	l := ec.NewLine()
 	maxX := 0.0
@@ -137,12 +153,12 @@ func ServerGauges(t *trace.Trace, scrapes []trace.Scrape, options ...Option) *ec
 	}
 	l.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("客户端在途请求与服务器的请求 gauge（同一时钟）", strings.Join(sub, "\n"))),
+		ec.WithTitleOpts(titled(gsTitle.In(c.lang), strings.Join(sub, "\n"))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(95 + 19*len(sub)), Bottom: "95", Left: "60", Right: "40"}),
-		ec.WithXAxisOpts(labTimeAxis("运行时刻 (s)", maxX)),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "请求 (个)", Min: 0, MinInterval: 1}),
+		ec.WithXAxisOpts(labTimeAxis(gsX.In(c.lang), maxX)),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: gsY.In(c.lang), Min: 0, MinInterval: 1}),
 		ec.WithAnimation(false),
 	)
 	return l

@@ -51,7 +51,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 		charts.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, len(t.Attempts), t.Header.Clock)),
 		charts.Card(s, name),
 	}
-	if run := runLine(&t.Header); run != "" {
+	if run := runLine(l, &t.Header); run != "" {
 		parts = append(parts[:1], append([]charts.Part{charts.Text(run)}, parts[1:]...)...)
 	}
 	for i := range s.Conditions {
@@ -66,7 +66,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep"), inL),
 			l.S(lang.Msg{"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。", "How goodput and cost per 1000 qualified change when only the TTFT SLO changes."})),
 	)
-	parts = append(parts, serverGaugeParts(path, t)...)
+	parts = append(parts, serverGaugeParts(l, path, t)...)
 	if a, why := timelineAttempt(t); a != nil {
 		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline"), inL),
 			l.F(lang.Msg{"%s（%s）的客户端时间轴。", "Client timeline of %s (%s)."}, why.In(l), charts.Label(a.ID))))
@@ -125,7 +125,7 @@ func timelineAttempt(t *trace.Trace) (*trace.Attempt, lang.Msg) {
 // header names a metrics sidecar (bench --metrics-url); a sidecar that is
 // missing or unreadable gives a note instead of the figure, never a failed
 // report.
-func serverGaugeParts(path string, t *trace.Trace) []charts.Part {
+func serverGaugeParts(l lang.Lang, path string, t *trace.Trace) []charts.Part {
 	side, ok, err := trace.SidecarPath(path, &t.Header)
 	if !ok {
 		return nil
@@ -135,19 +135,19 @@ func serverGaugeParts(path string, t *trace.Trace) []charts.Part {
 		scrapes, err = trace.ReadScrapesFile(side)
 	}
 	if err != nil {
-		return []charts.Part{charts.Text("注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：" + err.Error() + "。")}
+		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}
 	}
 	if len(scrapes) == 0 {
-		return []charts.Part{charts.Text("注意：服务器指标文件 " + filepath.Base(side) + " 里没有读数，所以没有画服务器 gauge 图。")}
+		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}
 	}
-	return []charts.Part{charts.Figure(charts.ServerGauges(t, scrapes, charts.WithID("server_gauges")),
-		"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。")}
+	return []charts.Part{charts.Figure(charts.ServerGauges(t, scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
+		l.S(lang.Msg{"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。", "The server's request gauges from /metrics beside the client's requests in flight, aligned at each scrape: where they agree, what the client sees is the server's queue."}))}
 }
 
 // runLine says when, against what and with what a live run was measured,
 // from the header's meta (coursekit bench writes started_at, url and
 // client); empty when the header has none of them.
-func runLine(h *trace.Header) string {
+func runLine(l lang.Lang, h *trace.Header) string {
 	var m struct {
 		StartedAt string `json:"started_at"`
 		URL       string `json:"url"`
@@ -158,16 +158,16 @@ func runLine(h *trace.Header) string {
 	}
 	var parts []string
 	if m.StartedAt != "" {
-		parts = append(parts, "开始于 "+m.StartedAt)
+		parts = append(parts, l.F(lang.Msg{"开始于 %s", "started at %s"}, m.StartedAt))
 	}
 	if m.URL != "" {
-		parts = append(parts, "服务器 "+m.URL)
+		parts = append(parts, l.F(lang.Msg{"服务器 %s", "server %s"}, m.URL))
 	}
 	if m.Client != "" {
-		parts = append(parts, "客户端 "+m.Client)
+		parts = append(parts, l.F(lang.Msg{"客户端 %s", "client %s"}, m.Client))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "测量：" + strings.Join(parts, " · ") + "。"
+	return l.F(lang.Msg{"测量：%s。", "Measured: %s."}, strings.Join(parts, " · "))
 }
