@@ -226,6 +226,7 @@ var (
 	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报按 token 平摊的 TPOT（E2E 算到流结束；vLLM 的 TPOT 止于最后一个事件，会略小）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT spread over tokens is reported too (E2E runs to the end of the stream; vLLM's TPOT stops at the last event and reads a little smaller):"}
 	nameTPOTLong = lang.Msg{"TPOT = (E2E − TTFT) / (输出 token − 1)", "TPOT = (E2E − TTFT) / (output tokens − 1)"}
 	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%d events), so event gaps are ITL (the gap between adjacent output tokens)"}
+	txOneEach    = lang.Msg{"  注意：每个事件按 1 个 token 计（%d 个事件），但服务端报告输出 %d 个 token，事件只对应 %d 个：有的 token 没有产生文本（例如结束符），所以事件间隔不等于 token 间隔（ITL）", "  Note: each event counts as 1 token (%d events), but the server reports %d output tokens where the events account for %d: some tokens produced no text (the end-of-sequence token, for one), so event gaps are not token gaps (ITL)"}
 	txUsageDiff  = lang.Msg{"  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", "  Note: the server reports %d output tokens but the events carry %d; they disagree, so event gaps are not token gaps"}
 	txCondition  = lang.Msg{"条件 %s（联合合格 = %s）", "Condition %s (qualified = %s)"}
 	txQualified  = lang.Msg{"  联合合格：%s%s", "  Qualified: %s%s"}
@@ -272,20 +273,24 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	p(txTTFTMiss, s.TTFTMissing)
 	line("  " + distLine(l, nameE2E.In(l), s.E2E))
 	ci("    ", s.E2E)
-	line("  " + distLine(l, EventGapNameIn(l, s.Event.MultiTokenEvents), s.ITL))
+	line("  " + distLine(l, eventGapLabel(l, s), s.ITL))
 	ci("    ", s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
 		p(txMultiTok, s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		line("  " + distLine(l, nameTPOTLong.In(l), s.TPOT))
 		ci("    ", s.TPOT)
-	} else if s.Event.Events > 0 {
+	} else if s.Event.Events > 0 && !usageDisagrees(s) {
 		p(txOneTok, s.Event.Events)
 	}
 	for _, t := range ServerLinesIn(l, s) {
 		line("  " + t)
 	}
-	if e := s.Event; e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens {
-		p(txUsageDiff, e.UsageTokens, e.UsageEventTokens)
+	if e := s.Event; usageDisagrees(s) {
+		if e.MultiTokenEvents == 0 {
+			p(txOneEach, e.Events, e.UsageTokens, e.UsageEventTokens)
+		} else {
+			p(txUsageDiff, e.UsageTokens, e.UsageEventTokens)
+		}
 	}
 	if hasLatency(s) {
 		line("")
@@ -352,8 +357,15 @@ func markdown(l lang.Lang, s *metrics.Summary, source string) string {
 	ci(s.TTFT)
 	line("- " + distLine(l, nameE2E.In(l), s.E2E))
 	ci(s.E2E)
-	line("- " + distLine(l, EventGapNameIn(l, s.Event.MultiTokenEvents), s.ITL))
+	line("- " + distLine(l, eventGapLabel(l, s), s.ITL))
 	ci(s.ITL)
+	if e := s.Event; usageDisagrees(s) {
+		if e.MultiTokenEvents == 0 {
+			line("- " + strings.TrimSpace(txOneEach.F(l, e.Events, e.UsageTokens, e.UsageEventTokens)))
+		} else {
+			line("- " + strings.TrimSpace(txUsageDiff.F(l, e.UsageTokens, e.UsageEventTokens)))
+		}
+	}
 	if s.Event.MultiTokenEvents > 0 {
 		p(mdMultiTok, s.Event.MultiTokenEvents, distLine(l, "TPOT", s.TPOT))
 		ci(s.TPOT)

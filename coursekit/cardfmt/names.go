@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -48,6 +49,7 @@ var clockNames = map[string]lang.Msg{
 var (
 	gapMultiToken = lang.Msg{"事件间隔（有事件带多个 token，不是 ITL）", "Event gaps (some events carry several tokens: not ITL)"}
 	gapOneToken   = lang.Msg{"事件间隔（每个事件 1 个 token，即 ITL）", "Event gaps (1 token per event: ITL)"}
+	gapUsageDiff  = lang.Msg{"事件间隔（与服务端报告的 token 数对不上，不等于 ITL）", "Event gaps (they do not match the server's token count: not ITL)"}
 )
 
 // OutcomeName is how an attempt ended, in Chinese.
@@ -119,6 +121,23 @@ func ClockNameIn(l lang.Lang, clock string) string {
 // event gaps are ITL only when every event carries exactly one token; when
 // some carry several the label says that these are not ITL.
 func EventGapName(multiTokenEvents int64) string { return EventGapNameIn(lang.ZH, multiTokenEvents) }
+
+// eventGapLabel is EventGapNameIn for a summary: events counted at one
+// token each whose total the server's usage contradicts (a token with no
+// text, such as the end-of-sequence one) are not token gaps either.
+func eventGapLabel(l lang.Lang, s *metrics.Summary) string {
+	if e := s.Event; e.MultiTokenEvents == 0 && usageDisagrees(s) {
+		return gapUsageDiff.In(l)
+	}
+	return EventGapNameIn(l, s.Event.MultiTokenEvents)
+}
+
+// usageDisagrees says the server reported output tokens that the events
+// do not carry.
+func usageDisagrees(s *metrics.Summary) bool {
+	e := s.Event
+	return e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens
+}
 
 // EventGapNameIn is EventGapName in l.
 func EventGapNameIn(l lang.Lang, multiTokenEvents int64) string {
