@@ -134,7 +134,12 @@ func eventGapLabel(l lang.Lang, s *metrics.Summary) string {
 
 // usageDisagrees says the server reported output tokens that the events
 // do not carry.
-func usageDisagrees(s *metrics.Summary) bool {
+func usageDisagrees(s *metrics.Summary) bool { return UsageDisagrees(s) }
+
+// UsageDisagrees says the servers' usage counts output tokens that the
+// events do not carry: then event gaps are not token gaps (ITL), even when
+// each event was counted as one token.
+func UsageDisagrees(s *metrics.Summary) bool {
 	e := s.Event
 	return e.UsageTokens > 0 && e.UsageTokens != e.UsageEventTokens
 }

@@ -126,14 +126,20 @@ func (r *Run) SplitReport() string {
 // EngineTable is the runs side by side, one row each, for nb.Table.
 func EngineTable(runs ...*Run) [][]string {
 	// The gap column is ITL only when every event of every run carries one
-	// token; otherwise it is named for what it is.
+	// token and the servers' usage agrees; otherwise it is named for what
+	// it is, as the card names it.
 	var multi int64
+	usageDiff := false
 	for _, r := range runs {
 		multi += r.Summary().Event.MultiTokenEvents
+		usageDiff = usageDiff || cardfmt.UsageDisagrees(r.Summary())
 	}
 	gap := "token 间隔（ITL）P50"
-	if multi > 0 {
+	switch {
+	case multi > 0:
 		gap = "事件间隔 P50（有事件带多个 token，不是 ITL）"
+	case usageDiff:
+		gap = "事件间隔 P50（与服务端报告的 token 数对不上，不是 ITL）"
 	}
 	rows := [][]string{{"运行", "完整成功 / 尝试", "成功 TTFT P50", gap, "输出 token/s", "质量通过率", "复用前缀缓存的尝试"}}
 	for _, r := range runs {

@@ -64,6 +64,11 @@ func TestColdWarmAndTables(t *testing.T) {
 		t.Errorf("a two-token event: the gap column %q must not be called ITL", h)
 	}
 	r.Trace.Attempts[0].Events[0].Tokens = 1
+	r.Trace.Attempts[0].OutputTokens = 3 // the server counts a token with no text
+	if h := EngineTable(r)[0][3]; !strings.Contains(h, "不是 ITL") {
+		t.Errorf("usage counts more tokens than the events: the gap column %q must not be called ITL", h)
+	}
+	r.Trace.Attempts[0].OutputTokens = 0
 	if got := strings.Join(rows[1], "|"); !strings.Contains(got, "3 / 4") || !strings.Contains(got, "1 / 3") || !strings.Contains(got, "2 / 3") {
 		t.Errorf("table row %q", got)
 	}
