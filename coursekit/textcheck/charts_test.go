@@ -1,0 +1,115 @@
+package textcheck
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/go-echarts/go-echarts/v2/render"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+type echart interface {
+	render.Renderer
+	JSON() map[string]interface{}
+}
+
+// chartStrings renders each chart and returns every string of its ECharts
+// option (titles, subtitles, axis names, legends, labels, tooltips): the
+// text a learner reads in a chart, as the chart code built it at run time.
+func chartStrings(c echart) []string {
+	if s, ok := c.(interface{ Validate() }); ok {
+		s.Validate()
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(jsonRoundTrip(c.JSON()))
+	return out
+}
+
+// Every chart the notebooks and the report draw writes full-width
+// punctuation next to Chinese, as the notebooks' own text does.
+func TestChartTextIsFullWidth(t *testing.T) {
+	var all []struct {
+		name string
+		c    echart
+	}
+	add := func(name string, c echart) {
+		all = append(all, struct {
+			name string
+			c    echart
+		}{name, c})
+	}
+	for _, name := range []string{"trace.jsonl", "practice.jsonl", "timeline.jsonl"} {
+		tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000, 500}})
+		add("Funnel "+name, charts.Funnel(s, 0))
+		add("Attempts "+name, charts.Attempts(tr, 1000))
+		add("TTFTDistribution "+name, charts.TTFTDistribution(tr))
+		add("SLOSweep "+name, charts.SLOSweep(tr, nil, []float64{500, 1000}))
+		for i := range tr.Attempts {
+			if i < 6 {
+				add("Timeline "+name+" "+tr.Attempts[i].ID, charts.Timeline(&tr.Attempts[i]))
+			}
+		}
+		runs := []charts.LabRun{{Name: "开环 12 次/s", Trace: tr}, {Name: "闭环 4 个用户", Trace: tr}}
+		add("LabSendRate "+name, charts.LabSendRate(runs, 1000, 12))
+		add("LabQueue "+name, charts.LabQueue(runs))
+		add("LabTTFT "+name, charts.LabTTFT(runs, 2500))
+		add("LabBusyVsTTFT "+name, charts.LabBusyVsTTFT(runs[0], 1000))
+		add("LabGoodput "+name, charts.LabGoodput(runs, 1000, 1000))
+		add("ServerSplit "+name, charts.ServerSplit(runs[0]))
+	}
+	add("SystemPaths", charts.SystemPaths())
+	add("PathMap", charts.PathMap(card.PathMap{Task: card.InferenceTask, SamplingPoint: "客户端发请求"}))
+	v := 120.0
+	add("Compare", charts.Compare("槽位和事件间隔", "4 个用户，每次最多 32 个 token", "事件间隔 P50（ms）", "ms", []string{"1 个槽位", "4 个槽位"}, []*float64{&v, nil}))
+	for _, x := range all {
+		for _, s := range chartStrings(x.c) {
+			for _, p := range Punctuation(s) {
+				t.Errorf("%s: half-width punctuation next to Chinese in %q (in %q)", x.name, p, s)
+			}
+		}
+	}
+}
+
+// jsonRoundTrip turns the option's Go values (go-echarts structs) into
+// plain JSON values.
+func jsonRoundTrip(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
+}
