@@ -39,6 +39,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.StepDuration, "step-duration", 10*time.Second, "first window of every step")
 	fs.DurationVar(&c.StepMaxDuration, "step-max-duration", 40*time.Second, "an undecided step is re-run with a doubled window up to this")
 	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces, one per run, never overwritten (required; no default)")
+	fs.StringVar(&c.BusyGauge, "busy-gauge", capacity.SimBusyCounter, "the server's busy reading on /metrics, scraped every 250 ms of each step into TRACE.metrics.jsonl: a busy-seconds counter (name ending _total; its rate over the window) or a 0–1 gauge (the mean of its reads); \"\" reads none; a server without it leaves busy null")
 	format := fs.String("format", "text", "text or json")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -111,7 +112,7 @@ func capacityText(r *capacity.Result) string {
 	}
 	p("容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", rule, r.Target*100)
 	for _, s := range r.Steps {
-		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended)
+		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended, pc(s.BusyMean))
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {

@@ -36,6 +36,9 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 			Rate                float64
 			Attempts, Qualified int64
 			Verdict, Trace      string
+			BusyMean            *float64 `json:"busy_mean"`
+			BusyMethod          string   `json:"busy_method"`
+			Metrics             string   `json:"metrics"`
 		} `json:"steps"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
@@ -67,6 +70,30 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 		if !strings.HasPrefix(s.Trace, out) {
 			t.Errorf("trace %s outside --out", s.Trace)
 		}
+		// The default --busy-gauge is the simulator's busy-seconds counter.
+		if s.BusyMean == nil || *s.BusyMean < 0 || *s.BusyMean > 1.05 || s.BusyMethod != "counter_rate" || s.Metrics != s.Trace+".metrics.jsonl" {
+			t.Errorf("step %g: busy %v by %q, sidecar %q; want a share from the counter's rate beside the trace", s.Rate, s.BusyMean, s.BusyMethod, s.Metrics)
+		}
+	}
+}
+
+// --busy-gauge "" reads no /metrics: no sidecar, and the text says the busy
+// share is unknown (无) rather than 0.
+func TestCapacityNoBusyGauge(t *testing.T) {
+	addr := startSimCLI(t, "--max-batch", "8", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "10")
+	out := filepath.Join(t.TempDir(), "steps")
+	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--max-tokens", "10", "--slo-ttft", "100ms", "--slo-e2e", "1s",
+		"--start-rate", "20", "--max-rate", "40", "--resolution", "10", "--warmup", "100ms",
+		"--step-duration", "300ms", "--step-max-duration", "300ms", "--busy-gauge", "", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "设备忙碌 无") || strings.Contains(stdout, "设备忙碌 0") {
+		t.Errorf("text without a busy reading:\n%s", stdout)
+	}
+	side, _ := filepath.Glob(filepath.Join(out, "*.metrics.jsonl"))
+	if len(side) != 0 {
+		t.Errorf("--busy-gauge \"\" wrote sidecars %v", side)
 	}
 }
 
