@@ -91,10 +91,19 @@ type Step struct {
 	Metrics    string   `json:"metrics,omitempty"`
 }
 
+// stoppedEarly prefixes the reason of a step ended early on overload.
+const stoppedEarly = "stopped early: "
+
+// StoppedEarly says whether the step ended early on overload.
+func (s Step) StoppedEarly() bool { return strings.HasPrefix(s.Reason, stoppedEarly) }
+
 // Result is the search's answer and its evidence.
 type Result struct {
 	Target    float64 `json:"target"`
 	SLOTTFTMS float64 `json:"slo_ttft_ms"`
+	// Model is the model every step asked for (the server's first when
+	// none was given).
+	Model string `json:"model"`
 	metrics.LatencySLO
 	Confidence     float64  `json:"confidence"`
 	Method         string   `json:"method"`
@@ -172,7 +181,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson}
+	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson}
 	n := 0
 	step := func(rate float64) (Step, error) {
 		s, err := c.runStep(ctx, rate, &n)
@@ -341,7 +350,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	case ctx.Err() != nil:
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
 	case watch.reason != "":
-		s.Verdict, s.Reason = Fails, "stopped early: "+watch.reason
+		s.Verdict, s.Reason = Fails, stoppedEarly+watch.reason
 	case v == Meets:
 		s.Reason = fmt.Sprintf("Wilson lower bound %.3f ≥ target %g", lo, c.Target)
 	case v == Fails:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -41,6 +42,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces, one per run, never overwritten (required; no default)")
 	fs.StringVar(&c.BusyGauge, "busy-gauge", capacity.SimBusyCounter, "the server's busy reading on /metrics, scraped every 250 ms of each step into TRACE.metrics.jsonl: a busy-seconds counter (name ending _total; its rate over the window) or a 0–1 gauge (the mean of its reads); \"\" reads none; a server without it leaves busy null")
 	format := fs.String("format", "text", "text or json")
+	chart := fs.String("chart", "", "also write the search as an offline HTML page: attainment with its Wilson band, target, busy share, goodput and P95 TTFT against the offered rate (default: none)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -70,6 +72,14 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usagef("capacity: %v", err)
 	}
+	var chartFile *os.File
+	if *chart != "" {
+		// Opened before any load, so a bad path is an error up front.
+		if chartFile, err = os.Create(*chart); err != nil {
+			return usagef("capacity: --chart: %v", err)
+		}
+		defer chartFile.Close()
+	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %g req/s: %d/%d qualified, %s (%s), %s\n", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
 	}
@@ -77,7 +87,20 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := capacity.Search(ctx, c)
 	if err != nil {
+		if chartFile != nil {
+			chartFile.Close()
+			os.Remove(*chart)
+		}
 		return err
+	}
+	if chartFile != nil {
+		if err := charts.WriteCapacityPage(chartFile, capacityChart(res)); err != nil {
+			return err
+		}
+		if err := chartFile.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "coursekit capacity: chart written to %s\n", *chart)
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -86,6 +109,20 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, capacityText(res))
 	return err
+}
+
+// capacityChart copies a search result into what the charts draw.
+func capacityChart(r *capacity.Result) charts.CapacitySearch {
+	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
+	for _, s := range r.Steps {
+		out.Steps = append(out.Steps, charts.CapacityStep{
+			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
+			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
+			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), WindowS: s.WindowS, Extended: s.Extended,
+			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
+		})
+	}
+	return out
 }
 
 var verdictZH = map[string]string{

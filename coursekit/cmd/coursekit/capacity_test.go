@@ -22,9 +22,13 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 	out := filepath.Join(dir, "steps")
 	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--dataset", ds, "--max-tokens", "10", "--slo-ttft", "100ms",
 		"--target", "0.9", "--start-rate", "40", "--max-rate", "1600", "--resolution", "120", "--warmup", "200ms",
-		"--step-duration", "1s", "--step-max-duration", "1s", "--format", "json", "--out", out)
+		"--step-duration", "1s", "--step-max-duration", "1s", "--format", "json", "--out", out, "--chart", filepath.Join(dir, "capacity.html"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "capacity.html"))
+	if err != nil || !strings.Contains(string(page), `id="capacity_attainment"`) || !strings.Contains(string(page), "结论：达标的最高速率") {
+		t.Errorf("--chart page (%v):\n%.300s", err, page)
 	}
 	var res struct {
 		Target     float64  `json:"target"`
@@ -108,6 +112,7 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--target", "0", "--out", dir}, "outside (0, 1]"},
 		{[]string{"--resolution", "5000", "--out", dir}, "not smaller than the searched range"},
 		{[]string{"--url", "http://127.0.0.1:1", "--out", dir}, "not answering"},
+		{[]string{"--chart", filepath.Join(dir, "no", "such", "c.html"), "--out", dir}, "--chart"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"capacity"}, c.args...)...)
 		if code == 0 || !strings.Contains(errs, c.want) {
