@@ -104,24 +104,29 @@ func capacitySubtitle(r CapacitySearch) string {
 
 // CapacityAttainment draws, against the offered rate, each step's
 // attainment (qualified / attempts, failures in the denominator) with its
-// 95 % Wilson interval as a band, the point coloured and labelled by its
+// 95 % Wilson interval as a box around it, the point coloured and labelled by its
 // verdict, the target as a horizontal line and the answer as a vertical
 // one, and the server's busy share when it exposes one: all in %, on one
 // axis. A busy device beside a failing step is the point of the figure.
 func CapacityAttainment(r CapacitySearch, options ...Option) *ec.Line {
 	c := newConfig("100%", "500px", options)
 	steps := sortedSteps(r)
-	var low, width, att, busy []point
+	var mid, att, busy []point
+	var boxes []any
+	// Each step's interval is a box around its rate, 1.2 % of the axis wide.
+	half := 0.006 * max(steps[len(steps)-1].Rate, 1)
 	anyBusy := false
 	for _, s := range steps {
 		vname, vcolor := verdictOf(s.Verdict)
 		if s.CILow != nil && s.CIHigh != nil {
-			low = append(low, point{Value: []any{s.Rate, pct2(*s.CILow)}})
-			width = append(width, point{Value: []any{s.Rate, math.Round((pct2(*s.CIHigh)-pct2(*s.CILow))*100) / 100},
-				Tooltip: &nodeTooltip{Show: true, Formatter: fmt.Sprintf("%s 次/s：95%% Wilson 区间 [%s, %s]", num(s.Rate), pct(*s.CILow), pct(*s.CIHigh))}})
+			lo, hi := pct2(*s.CILow), pct2(*s.CIHigh)
+			boxes = append(boxes, []markItem{
+				{Name: fmt.Sprintf("%s 次/s：95%% Wilson 区间 [%s, %s]", num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
+				{Coord: []float64{s.Rate + half, hi}},
+			})
+			mid = append(mid, point{Value: []any{s.Rate, math.Round((lo+hi)*50) / 100}})
 		} else {
-			low = append(low, point{Value: []any{s.Rate, "-"}})
-			width = append(width, point{Value: []any{s.Rate, "-"}})
+			mid = append(mid, point{Value: []any{s.Rate, "-"}})
 		}
 		tip := fmt.Sprintf("%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 [%s, %s] → %s（窗口 %s s，延长 %d 次）",
 			num(s.Rate), s.Qualified, s.Attempts, pctOrNone(s.Attainment), pctOrNone(s.CILow), pctOrNone(s.CIHigh), vname, num(s.WindowS), s.Extended)
@@ -147,7 +152,7 @@ func CapacityAttainment(r CapacitySearch, options ...Option) *ec.Line {
 	}
 	marks := []any{hline(fmt.Sprintf("目标 %s", pct(r.Target)), pct2(r.Target), colorMark, "insideEndTop")}
 	if r.MaxRateMeeting != nil {
-		marks = append(marks, vline(fmt.Sprintf("答案 %s 次/s", num(*r.MaxRateMeeting)), *r.MaxRateMeeting, "#3ba272", "end"))
+		marks = append(marks, vline(fmt.Sprintf("答案 %s 次/s", num(*r.MaxRateMeeting)), *r.MaxRateMeeting, "#3ba272", "insideMiddleTop"))
 	}
 	legend := []string{"联合合格率", "95% Wilson 区间"}
 	if anyBusy {
@@ -164,11 +169,14 @@ func CapacityAttainment(r CapacitySearch, options ...Option) *ec.Line {
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "%", Min: 0, Max: 100}),
 		ec.WithAnimation(false),
 	)
-	// The band: an invisible lower bound with the interval's width stacked
-	// on it and filled.
-	addLine(l, "区间下界", low, opts.LineChart{Stack: "wilson", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: "#9fb7e8", Opacity: opts.Float(0)}, nil)
-	addLine(l, "95% Wilson 区间", width, opts.LineChart{Stack: "wilson", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: "#9fb7e8", Opacity: opts.Float(0)}, nil)
-	l.MultiSeries[1].AreaStyle = &opts.AreaStyle{Color: "#9fb7e8", Opacity: opts.Float(0.45)}
+	// The intervals: one box per step, on a series of their midpoints that
+	// draws nothing itself (stacking a band does not work on a value x
+	// axis: ECharts stacks the x values).
+	addLine(l, "95% Wilson 区间", mid, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: "#7f9fdc", Opacity: opts.Float(0)}, nil)
+	l.MultiSeries[0].MarkAreas = &opts.MarkAreas{Data: boxes, MarkAreaStyle: opts.MarkAreaStyle{
+		ItemStyle: &opts.ItemStyle{Color: "#7f9fdc", Opacity: opts.Float(0.45)},
+		Label:     &opts.Label{Show: opts.Bool(false)},
+	}}
 	addLine(l, "联合合格率", att, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: colorOK, Width: 2}, markLines(marks...))
 	if anyBusy {
 		addLine(l, "设备忙碌率", busy, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: colorOverSLO, Width: 2, Type: "dashed"}, nil)
@@ -226,7 +234,7 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch) error {
 	}
 	return Page(w, "容量搜索",
 		Text(capacitySubtitle(r)),
-		Figure(CapacityAttainment(r, WithID("capacity_attainment")), "每个点是一步：联合合格次数 / 全部尝试（失败留在分母里），色带是 95% Wilson 区间；区间下界 ≥ 目标才算达标，上界 < 目标算不达标，其余尚无定论。"),
+		Figure(CapacityAttainment(r, WithID("capacity_attainment")), "每个点是一步：联合合格次数 / 全部尝试（失败留在分母里），竖条是该步的 95% Wilson 区间；区间下界 ≥ 目标才算达标，上界 < 目标算不达标，其余尚无定论。"),
 		Figure(CapacityLoad(r, WithID("capacity_load")), "goodput 与 P95 TTFT：设备忙碌不等于服务得快。"),
 		Text(b.String()))
 }

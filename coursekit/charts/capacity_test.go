@@ -2,6 +2,7 @@ package charts_test
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -26,19 +27,19 @@ func capacitySearch() charts.CapacitySearch {
 }
 
 // The attainment figure: steps by rate, each point its attainment in %
-// coloured and labelled by its verdict, the Wilson band as a lower bound
-// with the width stacked on it, the target and the answer as lines, and
-// the busy share with gaps where the server gave none.
+// coloured and labelled by its verdict, each Wilson interval a box around
+// its rate (on a series of the midpoints that draws nothing), the target
+// and the answer as lines, and the busy share with gaps where the server
+// gave none.
 func TestCapacityAttainment(t *testing.T) {
 	m := decoded(t, charts.CapacityAttainment(capacitySearch(), charts.WithID("c")))
-	if got := strings.Join(seriesNames(m), ","); got != "区间下界,95% Wilson 区间,联合合格率,设备忙碌率" {
+	if got := strings.Join(seriesNames(m), ","); got != "95% Wilson 区间,联合合格率,设备忙碌率" {
 		t.Fatalf("series %s", got)
 	}
 	want := map[int][][2]any{
-		0: {{20.0, 91.24}, {40.0, 91.34}, {60.0, nil}, {80.0, 19.08}},
-		1: {{20.0, 8.76}, {40.0, 7.97}, {60.0, nil}, {80.0, 24.79}},
-		2: {{20.0, 100.0}, {40.0, 97.5}, {60.0, nil}, {80.0, 30.0}},
-		3: {{20.0, 31.0}, {40.0, nil}, {60.0, nil}, {80.0, 99.5}},
+		0: {{20.0, 95.62}, {40.0, 95.33}, {60.0, nil}, {80.0, 31.48}},
+		1: {{20.0, 100.0}, {40.0, 97.5}, {60.0, nil}, {80.0, 30.0}},
+		2: {{20.0, 31.0}, {40.0, nil}, {60.0, nil}, {80.0, 99.5}},
 	}
 	for i, w := range want {
 		if got := seriesPoints(t, m, i); !equalPoints(got, w) {
@@ -46,15 +47,25 @@ func TestCapacityAttainment(t *testing.T) {
 		}
 	}
 	series := m["series"].([]any)
-	for i, s := range series[:2] {
-		if s.(map[string]any)["stack"] != "wilson" {
-			t.Errorf("band series %d is not stacked", i)
+	// Boxes 0.6 % of the highest rate (80) either side: ±0.48.
+	var boxes [][4]float64
+	for _, b := range series[0].(map[string]any)["markArea"].(map[string]any)["data"].([]any) {
+		lo, hi := b.([]any)[0].(map[string]any)["coord"].([]any), b.([]any)[1].(map[string]any)["coord"].([]any)
+		boxes = append(boxes, [4]float64{lo[0].(float64), lo[1].(float64), hi[0].(float64), hi[1].(float64)})
+	}
+	wantBoxes := [][4]float64{{19.52, 91.24, 20.48, 100}, {39.52, 91.34, 40.48, 99.31}, {79.52, 19.08, 80.48, 43.87}}
+	if len(boxes) != len(wantBoxes) {
+		t.Fatalf("interval boxes %v, want %v", boxes, wantBoxes)
+	}
+	for i, b := range boxes {
+		for j := range b {
+			if math.Abs(b[j]-wantBoxes[i][j]) > 1e-9 {
+				t.Errorf("box %d: %v, want %v", i, b, wantBoxes[i])
+				break
+			}
 		}
 	}
-	if series[1].(map[string]any)["areaStyle"] == nil {
-		t.Error("the band is not filled")
-	}
-	att := series[2].(map[string]any)
+	att := series[1].(map[string]any)
 	for i, w := range []struct{ label, color string }{{"达标", "#3ba272"}, {"达标", "#3ba272"}, {"尚无定论", "#e0a000"}, {"不达标（过载）", "#d93b3b"}} {
 		d := att["data"].([]any)[i].(map[string]any)
 		if l := d["label"].(map[string]any)["formatter"]; l != w.label {
@@ -77,7 +88,7 @@ func TestCapacityAttainment(t *testing.T) {
 	for i := range r.Steps {
 		r.Steps[i].BusyMean = nil
 	}
-	if got := strings.Join(seriesNames(decoded(t, charts.CapacityAttainment(r))), ","); got != "区间下界,95% Wilson 区间,联合合格率" {
+	if got := strings.Join(seriesNames(decoded(t, charts.CapacityAttainment(r))), ","); got != "95% Wilson 区间,联合合格率" {
 		t.Errorf("without busy readings: series %s", got)
 	}
 }
