@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -17,6 +19,10 @@ import (
 type CapacitySearch struct {
 	Target    float64 // share of attempts that must qualify
 	SLOTTFTMS float64
+	// Rule is the joint-qualification rule as the search's text output
+	// says it (e.g. with an E2E SLO); empty means complete success ∧
+	// quality pass ∧ TTFT ≤ SLOTTFTMS.
+	Rule string
 	// Model is the model the server reported; it is escaped like any text
 	// from a server.
 	Model          string
@@ -56,6 +62,30 @@ func verdictOf(v string) (name, color string) {
 	return Label(v), colorMark
 }
 
+// safeText is Label without the length limit, for whole sentences: the
+// same look-alike brackets and braces, and no "__f__" marker.
+func safeText(s string) string {
+	out := strings.Map(func(r rune) rune {
+		switch {
+		case r == '<':
+			return '‹'
+		case r == '>':
+			return '›'
+		case r == '{':
+			return '｛'
+		case r == '}':
+			return '｝'
+		case r == utf8.RuneError, unicode.IsControl(r):
+			return ' '
+		}
+		return r
+	}, s)
+	for strings.Contains(out, "__f__") {
+		out = strings.ReplaceAll(out, "__f__", "_\u200b_f_\u200b_")
+	}
+	return out
+}
+
 // sortedSteps are the steps by rate (the search visits them out of order).
 func sortedSteps(r CapacitySearch) []CapacityStep {
 	s := slices.Clone(r.Steps)
@@ -83,7 +113,11 @@ func pctOrNone(v *float64) string {
 
 // capacitySubtitle says the answer, its interval, the steps and the time.
 func capacitySubtitle(r CapacitySearch) string {
-	rule := fmt.Sprintf("联合合格（完整成功 ∧ 质量通过 ∧ TTFT ≤ %s）占全部尝试 ≥ %s，判定用 95%% Wilson 区间", sloText(r.SLOTTFTMS), pct(r.Target))
+	q := "完整成功 ∧ 质量通过 ∧ TTFT ≤ " + sloText(r.SLOTTFTMS)
+	if r.Rule != "" {
+		q = safeText(r.Rule)
+	}
+	rule := fmt.Sprintf("联合合格（%s）占全部尝试 ≥ %s，判定用 95%% Wilson 区间", q, pct(r.Target))
 	if r.Model != "" {
 		rule = "模型 " + Label(r.Model) + "；" + rule
 	}

@@ -128,6 +128,16 @@ func TestCapacityPageEscapes(t *testing.T) {
 	if body == page.String() {
 		t.Fatal("page does not inline ECharts")
 	}
+	r := capacitySearch()
+	r.Rule = "完整成功 ∧ E2E ≤ 3 s；" + evil + "__f__y__f__ 一句比四十个字还要长得多的规则说明，不能被截断，末尾在这里"
+	page.Reset()
+	if err := charts.WriteCapacityPage(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	body = strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
+	if !strings.Contains(body, "联合合格（完整成功 ∧ E2E ≤ 3 s；") || !strings.Contains(body, "末尾在这里）") {
+		t.Errorf("the rule is not shown whole:\n%.2000s", body)
+	}
 	for _, bad := range []string{"<img", "onerror=alert(1)>", "{a}", "__f__"} {
 		if strings.Contains(body, bad) {
 			t.Errorf("page contains %q", bad)

@@ -113,7 +113,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 
 // capacityChart copies a search result into what the charts draw.
 func capacityChart(r *capacity.Result) charts.CapacitySearch {
-	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
+	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: capacityRule(r), Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, charts.CapacityStep{
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
@@ -132,6 +132,15 @@ var verdictZH = map[string]string{
 	capacity.Interrupted: "被中断",
 }
 
+// capacityRule is the joint-qualification rule in Chinese.
+func capacityRule(r *capacity.Result) string {
+	rule := fmt.Sprintf("完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", r.SLOTTFTMS)
+	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
+		rule += " ∧ " + l + "；逐次判定；没有质量评判时只按时延判定"
+	}
+	return rule
+}
+
 // capacityText is the search in Chinese: the answer with its interval, the
 // steps and the time spent.
 func capacityText(r *capacity.Result) string {
@@ -143,10 +152,7 @@ func capacityText(r *capacity.Result) string {
 		}
 		return fmt.Sprintf("%.1f%%", *v*100)
 	}
-	rule := fmt.Sprintf("完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", r.SLOTTFTMS)
-	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
-		rule += " ∧ " + l + "；逐次判定；没有质量评判时只按时延判定"
-	}
+	rule := capacityRule(r)
 	p("容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", rule, r.Target*100)
 	for _, s := range r.Steps {
 		p("  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictZH[s.Verdict], s.WindowS, s.Extended, pc(s.BusyMean))
