@@ -8,12 +8,15 @@
 package capacity
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
@@ -49,6 +52,13 @@ type Config struct {
 	StepDuration, StepMaxDuration time.Duration
 	// OutDir receives one trace per step run, never overwritten.
 	OutDir string
+	// BusyGauge names the server's busy reading on /metrics, read every
+	// 250 ms of each step into the step trace's metrics sidecar: a counter
+	// of busy seconds (name ending _total, e.g. SimBusyCounter), whose
+	// rate over the window is used, or a 0–1 gauge, whose reads in the
+	// window are averaged. "" reads none; a server without it leaves the
+	// steps' busy fields null.
+	BusyGauge string
 	// OnStep, if set, learns each finished step.
 	OnStep func(Step)
 }
@@ -70,12 +80,30 @@ type Step struct {
 	WindowS     float64  `json:"window_s"`
 	GoodputPerS float64  `json:"goodput_per_s"`
 	P95TTFTMS   *float64 `json:"p95_ttft_ms"`
+	// BusyMean and BusyMax are the server's busy share over the window
+	// (null when it exposes none), from BusyReads reads in the window by
+	// BusyMethod (BusyCounterRate or BusyGaugeMean); Metrics is the
+	// sidecar with every scrape.
+	BusyMean   *float64 `json:"busy_mean"`
+	BusyMax    *float64 `json:"busy_max"`
+	BusyReads  int      `json:"busy_reads"`
+	BusyMethod string   `json:"busy_method,omitempty"`
+	Metrics    string   `json:"metrics,omitempty"`
 }
+
+// stoppedEarly prefixes the reason of a step ended early on overload.
+const stoppedEarly = "stopped early: "
+
+// StoppedEarly says whether the step ended early on overload.
+func (s Step) StoppedEarly() bool { return strings.HasPrefix(s.Reason, stoppedEarly) }
 
 // Result is the search's answer and its evidence.
 type Result struct {
 	Target    float64 `json:"target"`
 	SLOTTFTMS float64 `json:"slo_ttft_ms"`
+	// Model is the model every step asked for (the server's first when
+	// none was given).
+	Model string `json:"model"`
 	metrics.LatencySLO
 	Confidence     float64  `json:"confidence"`
 	Method         string   `json:"method"`
@@ -153,7 +181,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson}
+	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson}
 	n := 0
 	step := func(rate float64) (Step, error) {
 		s, err := c.runStep(ctx, rate, &n)
@@ -281,6 +309,15 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 			cancel(loadgen.Interrupted{At: time.Now()})
 		}
 	}
+	var scrapes bytes.Buffer
+	if c.BusyGauge != "" {
+		side, err := c.busySidecar(&cfg, path, &scrapes)
+		if err != nil {
+			return s, err
+		}
+		defer side.Close()
+		s.Metrics = side.Name()
+	}
 	if _, err := loadgen.Run(runCtx, cfg, f); err != nil {
 		return s, err
 	}
@@ -290,6 +327,14 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	sum, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
 	if err != nil {
 		return s, err
+	}
+	if c.BusyGauge != "" {
+		sc, err := parseScrapes(scrapes.Bytes())
+		if err != nil {
+			return s, err
+		}
+		b := busyOver(sc, c.BusyGauge, sum.Window.StartMS, sum.Window.EndMS)
+		s.BusyMean, s.BusyMax, s.BusyReads, s.BusyMethod = b.mean, b.max, b.reads, b.method
 	}
 	cond := sum.Conditions[0]
 	s.Attempts, s.Qualified, s.WindowS = sum.Attempts, cond.Qualified, sum.WindowS
@@ -305,7 +350,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	case ctx.Err() != nil:
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
 	case watch.reason != "":
-		s.Verdict, s.Reason = Fails, "stopped early: "+watch.reason
+		s.Verdict, s.Reason = Fails, stoppedEarly+watch.reason
 	case v == Meets:
 		s.Reason = fmt.Sprintf("Wilson lower bound %.3f ≥ target %g", lo, c.Target)
 	case v == Fails:
@@ -316,6 +361,25 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		s.Reason = "no attempts in the window"
 	}
 	return s, nil
+}
+
+// busySidecar makes the step scrape the server's /metrics every busyEvery
+// into path+".metrics.jsonl" (never overwritten) and into buf, as bench
+// --metrics-url does, and names the sidecar in the step's conditions.
+func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer) (*os.File, error) {
+	if cfg.MetricsURL == "" {
+		cfg.MetricsURL = strings.TrimRight(cfg.URL, "/") + "/metrics"
+	}
+	side, err := os.OpenFile(path+".metrics.jsonl", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MetricsEvery = busyEvery
+	cfg.MetricsSink = io.MultiWriter(side, buf)
+	cfg.Conditions["metrics_sidecar"] = filepath.Base(side.Name())
+	cfg.Conditions["metrics_url"] = cfg.MetricsURL
+	cfg.Conditions["busy_metric"] = c.BusyGauge
+	return side, nil
 }
 
 // overloadWatch ends a step whose queue keeps growing: in-flight attempts

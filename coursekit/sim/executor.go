@@ -37,6 +37,10 @@ type executor struct {
 	busyMu  sync.Mutex
 	busy    []span       // finished steps, merged when back to back
 	running atomic.Int64 // start (ns since server start) of the step under way, or -1
+	// busyNS is the total of all finished steps (ns), for the busy-seconds
+	// counter: unlike the windowed gauge, its rate over any interval is
+	// exact, whatever happened before it.
+	busyNS int64
 }
 
 type span struct{ from, to int64 } // ns since server start
@@ -132,9 +136,7 @@ func (e *executor) run() {
 		case <-e.s.quit:
 			return
 		}
-		to := time.Since(e.s.start)
-		e.addBusy(int64(from), int64(to))
-		e.running.Store(-1)
+		e.endStep(int64(from))
 
 		made := len(e.batch)
 		kept = e.batch[:0]
@@ -154,9 +156,19 @@ func (e *executor) run() {
 	}
 }
 
-func (e *executor) addBusy(from, to int64) {
+// endStep records the step that started at from as finished now. The end
+// is read under busyMu, so busySeconds never goes backwards.
+func (e *executor) endStep(from int64) {
 	e.busyMu.Lock()
 	defer e.busyMu.Unlock()
+	to := int64(time.Since(e.s.start))
+	e.busyNS += to - from
+	e.running.Store(-1)
+	e.addBusy(from, to)
+}
+
+// addBusy adds a finished step to the gauge's spans; busyMu is held.
+func (e *executor) addBusy(from, to int64) {
 	const merge = int64(100 * time.Microsecond) // scheduling gaps between back-to-back steps
 	if n := len(e.busy); n > 0 && from-e.busy[n-1].to < merge {
 		e.busy[n-1].to = to
@@ -197,4 +209,17 @@ func (e *executor) busyFraction() float64 {
 		sum += now - max(r, from)
 	}
 	return min(float64(sum)/float64(now-from), 1)
+}
+
+// busySeconds is the total time a step has been executing since the server
+// started, the one under way included: a counter whose rate over an
+// interval is the busy fraction of exactly that interval.
+func (e *executor) busySeconds() float64 {
+	e.busyMu.Lock()
+	defer e.busyMu.Unlock()
+	sum := e.busyNS
+	if r := e.running.Load(); r >= 0 {
+		sum += max(int64(time.Since(e.s.start))-r, 0)
+	}
+	return float64(sum) / 1e9
 }

@@ -473,6 +473,7 @@ func TestMetricsCounters(t *testing.T) {
 		fmt.Sprintf(`sim_requests_total{outcome="ok"} %d`, codes[200]),
 		fmt.Sprintf(`sim_requests_total{outcome="http_503"} %d`, codes[503]),
 		"# TYPE sim_device_busy_ratio gauge",
+		"# TYPE sim_device_busy_seconds_total counter",
 	} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("/metrics lacks %q", want)

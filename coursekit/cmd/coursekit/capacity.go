@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -40,8 +41,10 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&c.StepDuration, "step-duration", 10*time.Second, "first window of every step")
 	fs.DurationVar(&c.StepMaxDuration, "step-max-duration", 40*time.Second, "an undecided step is re-run with a doubled window up to this")
 	fs.StringVar(&c.OutDir, "out", "", "directory for the steps' traces, one per run, never overwritten (required; no default)")
+	fs.StringVar(&c.BusyGauge, "busy-gauge", capacity.SimBusyCounter, "the server's busy reading on /metrics, scraped every 250 ms of each step into TRACE.metrics.jsonl: a busy-seconds counter (name ending _total; its rate over the window) or a 0–1 gauge (the mean of its reads); \"\" reads none; a server without it leaves busy null")
 	format := fs.String("format", "text", "text or json")
 	langName := langFlag(fs)
+	chart := fs.String("chart", "", "also write the search as an offline HTML page: attainment with its Wilson band, target, busy share, goodput and P95 TTFT against the offered rate (default: none)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -75,6 +78,14 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usagef("capacity: %v", err)
 	}
+	var chartFile *os.File
+	if *chart != "" {
+		// Opened before any load, so a bad path is an error up front.
+		if chartFile, err = os.Create(*chart); err != nil {
+			return usagef("capacity: --chart: %v", err)
+		}
+		defer chartFile.Close()
+	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %g req/s: %d/%d qualified, %s (%s), %s\n", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
 	}
@@ -82,7 +93,20 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := capacity.Search(ctx, c)
 	if err != nil {
+		if chartFile != nil {
+			chartFile.Close()
+			os.Remove(*chart)
+		}
 		return err
+	}
+	if chartFile != nil {
+		if err := charts.WriteCapacityPage(chartFile, capacityChart(res)); err != nil {
+			return err
+		}
+		if err := chartFile.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "coursekit capacity: chart written to %s\n", *chart)
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdout)
@@ -100,6 +124,29 @@ var verdictNames = map[string]lang.Msg{
 	capacity.Interrupted: {"被中断", "interrupted"},
 }
 
+// capacityChart copies a search result into what the charts draw.
+func capacityChart(r *capacity.Result) charts.CapacitySearch {
+	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: capacityRule(lang.ZH, r), Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
+	for _, s := range r.Steps {
+		out.Steps = append(out.Steps, charts.CapacityStep{
+			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
+			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
+			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), WindowS: s.WindowS, Extended: s.Extended,
+			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
+		})
+	}
+	return out
+}
+
+// capacityRule is the joint-qualification rule of the search, in lg.
+func capacityRule(lg lang.Lang, r *capacity.Result) string {
+	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", "complete success ∧ quality pass ∧ TTFT ≤ %g ms"}, r.SLOTTFTMS)
+	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
+		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
+	}
+	return rule
+}
+
 // capacityText is the search in Chinese: the answer with its interval, the
 // steps and the time spent.
 func capacityText(r *capacity.Result) string { return capacityTextIn(lang.ZH, r) }
@@ -114,13 +161,10 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		}
 		return fmt.Sprintf("%.1f%%", *v*100)
 	}
-	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", "complete success ∧ quality pass ∧ TTFT ≤ %g ms"}, r.SLOTTFTMS)
-	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
-		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
-	}
+	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %g%%; decided by the 95%% Wilson score interval"}, rule, r.Target*100)
 	for _, s := range r.Steps {
-		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次）", "  %g req/s: %d / %d qualified = %s, interval [%s, %s] → %s (window %.1f s, extended %d times)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictNames[s.Verdict].In(lg), s.WindowS, s.Extended)
+		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval [%s, %s] → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictNames[s.Verdict].In(lg), s.WindowS, s.Extended, pc(s.BusyMean))
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {

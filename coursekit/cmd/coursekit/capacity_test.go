@@ -22,9 +22,13 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 	out := filepath.Join(dir, "steps")
 	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--dataset", ds, "--max-tokens", "10", "--slo-ttft", "100ms",
 		"--target", "0.9", "--start-rate", "40", "--max-rate", "1600", "--resolution", "120", "--warmup", "200ms",
-		"--step-duration", "1s", "--step-max-duration", "1s", "--format", "json", "--out", out)
+		"--step-duration", "1s", "--step-max-duration", "1s", "--format", "json", "--out", out, "--chart", filepath.Join(dir, "capacity.html"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "capacity.html"))
+	if err != nil || !strings.Contains(string(page), `id="capacity_attainment"`) || !strings.Contains(string(page), "结论：") {
+		t.Errorf("--chart page (%v):\n%.300s", err, page)
 	}
 	var res struct {
 		Target     float64  `json:"target"`
@@ -36,6 +40,9 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 			Rate                float64
 			Attempts, Qualified int64
 			Verdict, Trace      string
+			BusyMean            *float64 `json:"busy_mean"`
+			BusyMethod          string   `json:"busy_method"`
+			Metrics             string   `json:"metrics"`
 		} `json:"steps"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
@@ -67,6 +74,30 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 		if !strings.HasPrefix(s.Trace, out) {
 			t.Errorf("trace %s outside --out", s.Trace)
 		}
+		// The default --busy-gauge is the simulator's busy-seconds counter.
+		if s.BusyMean == nil || *s.BusyMean < 0 || *s.BusyMean > 1.05 || s.BusyMethod != "counter_rate" || s.Metrics != s.Trace+".metrics.jsonl" {
+			t.Errorf("step %g: busy %v by %q, sidecar %q; want a share from the counter's rate beside the trace", s.Rate, s.BusyMean, s.BusyMethod, s.Metrics)
+		}
+	}
+}
+
+// --busy-gauge "" reads no /metrics: no sidecar, and the text says the busy
+// share is unknown (无) rather than 0.
+func TestCapacityNoBusyGauge(t *testing.T) {
+	addr := startSimCLI(t, "--max-batch", "8", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "10")
+	out := filepath.Join(t.TempDir(), "steps")
+	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--max-tokens", "10", "--slo-ttft", "100ms", "--slo-e2e", "1s",
+		"--start-rate", "20", "--max-rate", "40", "--resolution", "10", "--warmup", "100ms",
+		"--step-duration", "300ms", "--step-max-duration", "300ms", "--busy-gauge", "", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "设备忙碌 无") || strings.Contains(stdout, "设备忙碌 0") {
+		t.Errorf("text without a busy reading:\n%s", stdout)
+	}
+	side, _ := filepath.Glob(filepath.Join(out, "*.metrics.jsonl"))
+	if len(side) != 0 {
+		t.Errorf("--busy-gauge \"\" wrote sidecars %v", side)
 	}
 }
 
@@ -81,6 +112,7 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--target", "0", "--out", dir}, "outside (0, 1]"},
 		{[]string{"--resolution", "5000", "--out", dir}, "not smaller than the searched range"},
 		{[]string{"--url", "http://127.0.0.1:1", "--out", dir}, "not answering"},
+		{[]string{"--chart", filepath.Join(dir, "no", "such", "c.html"), "--out", dir}, "--chart"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"capacity"}, c.args...)...)
 		if code == 0 || !strings.Contains(errs, c.want) {

@@ -1,0 +1,112 @@
+package capacity
+
+import (
+	"context"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/loadgen"
+)
+
+// The busy share of a step is that step's own: on one simulator, a light
+// step after nothing and an overloaded step right after the light one (the
+// case a trailing-window gauge gets wrong: it still remembers the light
+// step) read low and near 1, from the counter's rate over each window.
+func TestStepRecordsBusy(t *testing.T) {
+	c := config(t, newSim(t, overloadBatch))
+	c.BusyGauge = SimBusyCounter
+	c.StepDuration = time.Second
+	// 5 req/s, each holding a slot for 20 ms: some slot is busy about 10 %
+	// of the time (1 − e^−0.1), and well under half on a slow machine.
+	low, err := c.runStepOnce(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if low.BusyMean == nil || low.BusyMax == nil || low.BusyReads < 2 || low.BusyMethod != BusyCounterRate {
+		t.Fatalf("5 req/s: busy mean %s max %s over %d reads by %q, want a counter rate from at least 2 reads", fmtp(low.BusyMean), fmtp(low.BusyMax), low.BusyReads, low.BusyMethod)
+	}
+	if *low.BusyMean > 0.5 || *low.BusyMax < *low.BusyMean {
+		t.Errorf("5 req/s (5 %% of saturation): busy mean %.3f, max %.3f; want mean ≤ 0.5 and max ≥ mean", *low.BusyMean, *low.BusyMax)
+	}
+	// 3× saturation on the same simulator: the device never rests (the
+	// step stops early on overload).
+	c.StepDuration, c.StepMaxDuration = 6*time.Second, 6*time.Second
+	high, err := c.runStepOnce(context.Background(), 3*saturation(overloadBatch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if high.BusyMean == nil || *high.BusyMean < 0.9 || high.BusyReads < 2 {
+		t.Errorf("3× saturation: busy mean %s over %d reads, want ≥ 0.9", fmtp(high.BusyMean), high.BusyReads)
+	}
+	t.Logf("busy: 5 req/s %.3f (max %.3f, %d reads); %g req/s %s (%d reads, %s)", *low.BusyMean, *low.BusyMax, low.BusyReads, high.Rate, fmtp(high.BusyMean), high.BusyReads, high.Reason)
+	for _, s := range []Step{low, high} {
+		b, err := os.ReadFile(s.Metrics)
+		if err != nil {
+			t.Fatalf("step %g: metrics sidecar: %v", s.Rate, err)
+		}
+		sc, err := parseScrapes(b)
+		if err != nil || len(sc) < s.BusyReads {
+			t.Errorf("step %g: sidecar %s has %d scrapes (%v), fewer than the %d reads used", s.Rate, s.Metrics, len(sc), err, s.BusyReads)
+		}
+	}
+}
+
+func TestBusyAbsentStaysNull(t *testing.T) {
+	c := config(t, newSim(t, simBatch))
+	c.BusyGauge = "no_such_gauge"
+	c.StepDuration = 500 * time.Millisecond
+	s, err := c.runStepOnce(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BusyMean != nil || s.BusyMax != nil || s.BusyReads != 0 {
+		t.Errorf("a gauge the server lacks: mean %s max %s reads %d, want null, null, 0", fmtp(s.BusyMean), fmtp(s.BusyMax), s.BusyReads)
+	}
+}
+
+// busyOver's arithmetic on made-up scrapes: window bounds, failed
+// scrapes, a counter's rate and its highest interval, a gauge's mean and
+// max, and a counter that went back.
+func TestBusyOver(t *testing.T) {
+	at := func(tms float64, vals map[string]float64) loadgen.Scrape {
+		return loadgen.Scrape{TMS: tms - 1, DurMS: 2, Values: vals} // read at tms
+	}
+	sc := []loadgen.Scrape{
+		at(0, map[string]float64{"c_total": 0, "g": 0.1}),       // before the window
+		at(1000, map[string]float64{"c_total": 0.5, "g": 0.4}),  // window start
+		at(1500, map[string]float64{"c_total": 0.75, "g": 0.6}), // 0.5 busy
+		{TMS: 1700, Error: "timeout"},
+		at(2000, map[string]float64{"c_total": 1.25, "g": 0.8}), // 1.0 busy
+		at(3000, map[string]float64{"c_total": 1.5, "g": 0.2}),  // 0.25 busy
+		at(3500, map[string]float64{"c_total": 9, "g": 1}),      // after the window
+	}
+	near := func(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 1e-9 }
+	b := busyOver(sc, "c_total", 1000, 3000)
+	if !near(b.mean, 0.5) || !near(b.max, 1) || b.reads != 4 || b.method != BusyCounterRate {
+		t.Errorf("counter: mean %s max %s reads %d %s; want 0.5 (1 s busy in 2 s), 1, 4, %s", fmtp(b.mean), fmtp(b.max), b.reads, b.method, BusyCounterRate)
+	}
+	g := busyOver(sc, "g", 1000, 3000)
+	if !near(g.mean, 0.5) || !near(g.max, 0.8) || g.reads != 4 || g.method != BusyGaugeMean {
+		t.Errorf("gauge: mean %s max %s reads %d %s; want 0.5, 0.8, 4, %s", fmtp(g.mean), fmtp(g.max), g.reads, g.method, BusyGaugeMean)
+	}
+	if b := busyOver(sc, "c_total", 1000, 1200); b.mean != nil || b.reads != 1 {
+		t.Errorf("one counter read: mean %s, reads %d; want null, 1", fmtp(b.mean), b.reads)
+	}
+	if b := busyOver(sc, "missing", 0, 4000); b.mean != nil || b.max != nil || b.reads != 0 {
+		t.Errorf("missing metric: mean %s, reads %d", fmtp(b.mean), b.reads)
+	}
+	reset := []loadgen.Scrape{at(0, map[string]float64{"c_total": 5}), at(1000, map[string]float64{"c_total": 0.2})}
+	if b := busyOver(reset, "c_total", 0, 1000); b.mean != nil {
+		t.Errorf("a counter that went back gives %s, want null", fmtp(b.mean))
+	}
+}
+
+func fmtp(v *float64) string {
+	if v == nil {
+		return "null"
+	}
+	return strconv.FormatFloat(*v, 'f', 3, 64)
+}
