@@ -92,7 +92,7 @@ func TestCapacityNoBusyGauge(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "设备忙碌 无") || strings.Contains(stdout, "设备忙碌 0") {
+	if !strings.Contains(stdout, "设备忙碌 服务器未报告") || strings.Contains(stdout, "设备忙碌 0") {
 		t.Errorf("text without a busy reading:\n%s", stdout)
 	}
 	side, _ := filepath.Glob(filepath.Join(out, "*.metrics.jsonl"))
