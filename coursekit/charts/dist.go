@@ -63,7 +63,7 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 	}
 
 	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, nr.TTFT.N)
-	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0）,留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, nr.TTFTMissing)
+	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, nr.TTFTMissing)
 	var marks []any
 	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
 		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95

@@ -243,7 +243,7 @@ func LabTTFT(runs []LabRun, timeoutMS float64, options ...Option) *ec.Scatter {
 					Formatter: fmt.Sprintf("%s · %s · %s s 发出 · TTFT %s ms", name, Label(a.ID), num(x), ms(ttft))}})
 			case has:
 				failTTFT = append(failTTFT, point{Value: []any{x, ttft}, Tooltip: &nodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s(首字后失败)· TTFT %s ms", name, Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, true), ms(ttft))}})
+					Formatter: fmt.Sprintf("%s · %s · %s（首字后失败）· TTFT %s ms", name, Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, true), ms(ttft))}})
 			default:
 				e2e, ended := a.E2E()
 				if !ended {
@@ -257,7 +257,7 @@ func LabTTFT(runs []LabRun, timeoutMS float64, options ...Option) *ec.Scatter {
 		if sum.TTFT.P95 != nil {
 			p95 = fmt.Sprintf("成功 TTFT P95 %s ms(n = %d)", ms(*sum.TTFT.P95), sum.TTFT.N)
 		}
-		sub = append(sub, fmt.Sprintf("%s:%s；失败 %s;%d 次尝试没有首字（TTFT 缺失，不是 0）", name, p95, ratioText(sum.FailureRate), sum.TTFTMissing))
+		sub = append(sub, fmt.Sprintf("%s：%s；失败 %s；%d 次尝试没有首字（TTFT 缺失，不是 0）", name, p95, ratioText(sum.FailureRate), sum.TTFTMissing))
 		color := labColor(i)
 		add := func(series string, pts []point, color, symbol string, size int, marks *opts.MarkLines) {
 			s.AddSeries(series, nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
@@ -355,7 +355,7 @@ func LabBusyVsTTFT(run LabRun, binMS float64, options ...Option) *ec.Line {
 	default:
 		sub += "；没有完整成功，TTFT P95 缺失"
 	}
-	sub += fmt.Sprintf("\n全窗口失败 %s(分母是全部尝试)；忙碌率说明设备在干活，不说明谁被及时服务", ratioText(all.FailureRate))
+	sub += fmt.Sprintf("\n全窗口失败 %s（分母是全部尝试）；忙碌率说明设备在干活，不说明谁被及时服务", ratioText(all.FailureRate))
 
 	maxX := sec(runEnd(run))
 	l := ec.NewLine()

@@ -191,7 +191,7 @@ func TestLabTTFTPlacesFailures(t *testing.T) {
 		t.Errorf("failures without a first output %v, want %v", got, want)
 	}
 	js, _ := json.Marshal(m)
-	for _, s := range []string{"超时 2 s", "TTFT 缺失", "失败 2/6(33.3%);2 次尝试没有首字（TTFT 缺失，不是 0）", "成功 TTFT P95 800 ms(n = 3)"} {
+	for _, s := range []string{"超时 2 s", "TTFT 缺失", "失败 2/6(33.3%)；2 次尝试没有首字（TTFT 缺失，不是 0）", "成功 TTFT P95 800 ms(n = 3)"} {
 		if !strings.Contains(string(js), s) {
 			t.Errorf("TTFT chart lacks %q", s)
 		}

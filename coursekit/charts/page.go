@@ -103,7 +103,7 @@ func PageIn(w io.Writer, l lang.Lang, title string, parts ...Part) error {
 		}
 		bw.WriteString(s)
 	}
-	fmt.Fprintf(bw, "<footer>%s</footer>\n</body>\n</html>\n", lang.Msg{"离线自包含页面：ECharts %s 已内嵌（Apache-2.0）,不访问网络。由 coursekit 生成。", "Offline self-contained page: ECharts %s is inlined (Apache-2.0), no network access. Made by coursekit."}.F(l, web.EChartsVersion))
+	fmt.Fprintf(bw, "<footer>%s</footer>\n</body>\n</html>\n", lang.Msg{"离线自包含页面：ECharts %s 已内嵌（Apache-2.0），不访问网络。由 coursekit 生成。", "Offline self-contained page: ECharts %s is inlined (Apache-2.0), no network access. Made by coursekit."}.F(l, web.EChartsVersion))
 	return bw.Flush()
 }
 

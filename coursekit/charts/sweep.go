@@ -106,7 +106,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 	}
 	subtitle := lg.F(lang.Msg{"goodput = 联合合格 / 窗口 %s s；只改门槛，失败率与成功 P95 不变", "goodput = qualified / window %s s; only the SLO changes, the failure rate and the P95 of successes do not"}, num(s.WindowS))
 	if s.WindowCost == nil {
-		subtitle += lg.S(lang.Msg{";trace 没有记录窗口成本，不画成本", "; the trace records no window cost, so no cost is drawn"})
+		subtitle += lg.S(lang.Msg{"；trace 没有记录窗口成本，不画成本", "; the trace records no window cost, so no cost is drawn"})
 	} else {
 		subtitle += lg.F(lang.Msg{"；每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", "; cost per 1000 qualified = window cost %s %s / qualified × 1000"}, num(*s.WindowCost), cur)
 	}

@@ -123,10 +123,10 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 	var subtitle string
 	switch {
 	case hasEnd && hasTTFT:
-		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms:E2E 不等于 ITL 之和", "E2E %s = TTFT %s + the sum of %d ITLs %s + last event to end %s ms: E2E is not the sum of the ITLs"},
+		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms：E2E 不等于 ITL 之和", "E2E %s = TTFT %s + the sum of %d ITLs %s + last event to end %s ms: E2E is not the sum of the ITLs"},
 			ms(e2e), ms(ttft), len(itls), ms(sumITL), ms(tail))
 	case hasEnd:
-		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）;E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), ms(e2e))
+		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）；E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), ms(e2e))
 	default:
 		subtitle = lg.S(lang.Msg{"在途：还没有结束，E2E 缺失", "in flight: not finished yet, E2E missing"})
 	}

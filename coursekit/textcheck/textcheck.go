@@ -71,7 +71,9 @@ func Punctuation(text string) []string {
 		if !strings.ContainsRune(asciiPunct, r) {
 			continue
 		}
-		before := i > 0 && isHan(rs[i-1])
+		// A full-width closing mark ends Chinese too: "（Apache-2.0）,不" is
+		// as wrong as "中,不".
+		before := i > 0 && (isHan(rs[i-1]) || strings.ContainsRune("）」』”。；：", rs[i-1]))
 		after := i+1 < len(rs) && isHan(rs[i+1])
 		bad := before
 		if r == '(' {
