@@ -59,23 +59,8 @@ const sortScript = `<script>
 `
 
 func (p sortTablePart) pageHTML(lang.Lang) (string, error) {
-	e := html.EscapeString
-	var b strings.Builder
-	b.WriteString(`<table id="` + e(p.id) + `" class="class-table sortable" style="border-collapse:collapse;margin:8px 0 20px;font-size:14px">` + "\n<thead><tr>")
-	for _, h := range p.head {
-		b.WriteString(`<th title="点击排序" style="border:1px solid #ccd;padding:4px 8px;background:#eef;text-align:left;cursor:pointer">` + e(h) + "</th>")
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for _, r := range p.rows {
-		b.WriteString("<tr>")
-		for _, c := range r {
-			b.WriteString(`<td style="border:1px solid #ccd;padding:4px 8px;vertical-align:top">` + strings.ReplaceAll(e(c), "\n", "<br>") + "</td>")
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody></table>\n")
-	b.WriteString(strings.Replace(sortScript, "%q", jsString(p.id), 1))
-	return b.String(), nil
+	t := tableHTML(`id="`+html.EscapeString(p.id)+`" class="class-table sortable"`, ` title="点击排序"`, ";cursor:pointer", p.head, p.rows)
+	return t + strings.Replace(sortScript, "%q", jsString(p.id), 1), nil
 }
 
 // jsString is s as a JavaScript string literal that is safe inside a
