@@ -100,7 +100,7 @@ echo "| client | attempts | failures | conn. retries | TTFT p50 (ms) | E2E p50 (
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for row in "${rows[@]}"; do
   name=${row%%|*} file=${row#*|}
-  retries=$(grep -o '"conn_retries":[0-9]*' "$file" | awk -F: '{ s += $2 } END { print s + 0 }')
+  retries=$({ grep -o '"conn_retries":[0-9]*' "$file" || true; } | awk -F: '{ s += $2 } END { print s + 0 }')
   "$work/coursekit" card --format json "$file" | jq -r --arg name "$name" --arg retries "$retries" '
     def r: if . == null then "—" else (. * 10 | round / 10 | tostring) end;
     [$name, .attempts, .failures, $retries, (.ttft_ms.p50 | r), (.e2e_ms.p50 | r),
