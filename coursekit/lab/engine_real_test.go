@@ -145,6 +145,45 @@ func TestRealEngine(t *testing.T) {
 		checkJudgedRun(t, tr)
 	})
 
+	// Every run sends fresh prompts: the same command twice reuses no more
+	// than a token of cached prompt, and no attempt fails on a connection the
+	// server closed; --prompt-reuse same is the cache experiment.
+	t.Run("fresh prompts per run", func(t *testing.T) {
+		args := []string{"--url", p.URL, "--api", "completions", "--concurrency", "1", "--num-requests", "3",
+			"--duration", "60s", "--max-tokens", "4", "--prompt-tokens", "32", "--timeout", "30s"}
+		cached := func(tr *trace.Trace) (reuse []int, total []int) {
+			for i := range tr.Attempts {
+				a := &tr.Attempts[i]
+				if a.Outcome != trace.OK {
+					t.Errorf("attempt %s: %s (%s): a fresh run against an idle engine should not fail", a.ID, a.Outcome, a.Error)
+					continue
+				}
+				st := metaOf(t, a).ServerTimings
+				if st == nil || st.CacheN == nil || st.PromptN == nil {
+					t.Fatalf("attempt %s: no cache_n/prompt_n in meta.server_timings", a.ID)
+				}
+				reuse, total = append(reuse, *st.CacheN), append(total, *st.CacheN+*st.PromptN)
+			}
+			return reuse, total
+		}
+		for _, run := range []string{"first.jsonl", "second.jsonl"} {
+			tr, _ := bench(t, bin, filepath.Join(dir, run), args...)
+			reuse, total := cached(tr)
+			for i := range reuse {
+				if 2*reuse[i] >= total[i] {
+					t.Errorf("%s attempt %d: %d of %d prompt tokens from the cache: the prompts were not fresh", run, i, reuse[i], total[i])
+				}
+			}
+		}
+		tr, _ := bench(t, bin, filepath.Join(dir, "same.jsonl"), append(args, "--prompt-reuse", "same")...)
+		reuse, total := cached(tr)
+		for i := 1; i < len(reuse); i++ {
+			if 2*reuse[i] < total[i] {
+				t.Errorf("--prompt-reuse same, attempt %d: only %d of %d prompt tokens from the cache", i, reuse[i], total[i])
+			}
+		}
+	})
+
 	t.Run("interrupted run", func(t *testing.T) {
 		out := filepath.Join(dir, "interrupted.jsonl")
 		// Two users on one slot: one request is always waiting, so the

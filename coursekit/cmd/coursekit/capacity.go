@@ -78,6 +78,11 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if err := c.Validate(); err != nil {
 		return usagef("capacity: %v", err)
 	}
+	if c.Bench.Dataset == nil && !c.Latency.Set() {
+		// Unrated answers never pass quality, and with a TTFT SLO alone that
+		// makes every step 0 % qualified: refuse before any load is sent.
+		return usagef("capacity: nothing can qualify: without --dataset every answer is unrated, and with only --slo-ttft an unrated answer does not qualify; give --dataset arith|FILE.jsonl to judge answers, or a latency SLO beyond TTFT (--slo-e2e, --slo-itl-p95, --slo-tpot) to qualify on latency alone")
+	}
 	var chartFile *os.File
 	if *chart != "" {
 		// Opened before any load, so a bad path is an error up front.

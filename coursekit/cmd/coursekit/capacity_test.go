@@ -105,7 +105,8 @@ func TestCapacityNoBusyGauge(t *testing.T) {
 }
 
 // Bad input is refused before any load: a target outside (0, 1], a
-// resolution wider than the range, a server that is down.
+// resolution wider than the range, a search in which nothing can qualify
+// (no judge and no latency SLO beyond TTFT), a server that is down.
 func TestCapacityBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -114,8 +115,9 @@ func TestCapacityBadInput(t *testing.T) {
 	}{
 		{[]string{"--target", "0", "--out", dir}, "outside (0, 1]"},
 		{[]string{"--resolution", "5000", "--out", dir}, "not smaller than the searched range"},
-		{[]string{"--url", "http://127.0.0.1:1", "--out", dir}, "not answering"},
-		{[]string{"--chart", filepath.Join(dir, "no", "such", "c.html"), "--out", dir}, "--chart"},
+		{[]string{"--out", dir}, "nothing can qualify"},
+		{[]string{"--url", "http://127.0.0.1:1", "--slo-e2e", "10s", "--out", dir}, "not answering"},
+		{[]string{"--chart", filepath.Join(dir, "no", "such", "c.html"), "--slo-e2e", "10s", "--out", dir}, "--chart"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"capacity"}, c.args...)...)
 		if code == 0 || !strings.Contains(errs, c.want) {
