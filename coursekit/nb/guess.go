@@ -42,7 +42,8 @@ func (g Guess) String() string {
 // it first and shows nothing until the predictions are in, so the answer
 // is never on screen before its check. A struct argument (a notebook's
 // prediction literal) counts each exported field as one guess, named by
-// its field name, so a cell can pass the whole prediction. When a guess is
+// its type and field name (Prediction.TTFTMS), so a cell can pass the
+// whole prediction. When a guess is
 // missing it prints which one and why the cell shows nothing.
 func Guessed(guesses ...any) bool {
 	var missing []string
@@ -54,7 +55,9 @@ func Guessed(guesses ...any) bool {
 				if f := v.Type().Field(i); f.IsExported() {
 					n++
 					if isUnset(v.Field(i).Interface()) {
-						missing = append(missing, f.Name)
+						// Type.Field, as Go code names it: a bare field name
+						// such as Qualified would read as English in a Chinese line.
+						missing = append(missing, v.Type().Name()+"."+f.Name)
 					}
 				}
 			}

@@ -62,7 +62,7 @@ func TestGuessedReadsAPredictionStruct(t *testing.T) {
 	if ok {
 		t.Fatal("Guessed said yes with TTFTMS and Answer missing")
 	}
-	if !strings.Contains(out, "TTFTMS、Answer") || strings.Contains(out, "Changes") {
+	if !strings.Contains(out, "prediction.TTFTMS、prediction.Answer") || strings.Contains(out, "Changes") {
 		t.Errorf("Guessed should name exactly the missing fields, got %q", out)
 	}
 	if out := stdout(t, func() { ok = Guessed(prediction{TTFTMS: 700, Changes: No, Answer: "B"}) }); !ok || out != "" {
