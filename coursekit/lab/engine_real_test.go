@@ -113,9 +113,34 @@ func checkJudgedRun(t *testing.T, tr *trace.Trace) {
 		if a.Quality == trace.Unrated {
 			t.Errorf("attempt %s: ok but unrated (every easy.jsonl item has an expectation)", a.ID)
 		}
+		m := metaOf(t, a)
+		if m.Answer == nil || *m.Answer == "" {
+			t.Errorf("attempt %s: judged %s but meta.answer is not kept", a.ID, a.Quality)
+		}
+		checkServerTimings(t, a, m)
 	}
 	if ok == 0 {
 		t.Fatal("no ok attempt")
+	}
+}
+
+// checkServerTimings: the server's timings are kept, and the client's TTFT
+// holds the server's prompt processing (a duration on the server's clock
+// compared with one on the client's: durations compare, timestamps do not).
+func checkServerTimings(t *testing.T, a *trace.Attempt, m engineMeta) {
+	t.Helper()
+	st := m.ServerTimings
+	if st == nil || st.PromptMS == nil || st.PromptN == nil || st.CacheN == nil {
+		t.Errorf("attempt %s: ok but meta.server_timings lacks prompt_ms, prompt_n or cache_n: %+v", a.ID, st)
+		return
+	}
+	ttft, ok := a.TTFT()
+	if !ok {
+		t.Errorf("attempt %s: ok without a TTFT", a.ID)
+		return
+	}
+	if ttft < *st.PromptMS {
+		t.Errorf("attempt %s: client TTFT %.3f ms < the server's prompt_ms %.3f ms", a.ID, ttft, *st.PromptMS)
 	}
 }
 
@@ -169,16 +194,20 @@ func TestRealEngine(t *testing.T) {
 		for _, run := range []string{"first.jsonl", "second.jsonl"} {
 			tr, _ := bench(t, bin, filepath.Join(dir, run), args...)
 			reuse, total := cached(tr)
+			t.Logf("%s: cache_n %v of %v prompt tokens", run, reuse, total)
 			for i := range reuse {
-				if 2*reuse[i] >= total[i] {
+				// A distinct prompt reuses nothing but, by chance, a first
+				// token that two random keys share (seen: 1 of 39).
+				if reuse[i] > 1 {
 					t.Errorf("%s attempt %d: %d of %d prompt tokens from the cache: the prompts were not fresh", run, i, reuse[i], total[i])
 				}
 			}
 		}
 		tr, _ := bench(t, bin, filepath.Join(dir, "same.jsonl"), append(args, "--prompt-reuse", "same")...)
 		reuse, total := cached(tr)
+		t.Logf("same: cache_n %v of %v prompt tokens", reuse, total)
 		for i := 1; i < len(reuse); i++ {
-			if 2*reuse[i] < total[i] {
+			if reuse[i] == 0 || 2*reuse[i] < total[i] {
 				t.Errorf("--prompt-reuse same, attempt %d: only %d of %d prompt tokens from the cache", i, reuse[i], total[i])
 			}
 		}
@@ -242,15 +271,4 @@ func TestRealEngine(t *testing.T) {
 			t.Errorf("window ends at %v, interrupted at %v", tr.Header.Window.EndMS, *re.AtMS)
 		}
 	})
-}
-
-// itemIndex reads the dataset line from meta.prompt ("cache.jsonl:3").
-func itemIndex(t *testing.T, ref string, n int) int {
-	t.Helper()
-	i := strings.LastIndexByte(ref, ':')
-	line, err := strconv.Atoi(ref[i+1:])
-	if err != nil || line < 1 || line > n {
-		t.Fatalf("meta.prompt %q: want FILE:LINE with LINE in 1..%d", ref, n)
-	}
-	return line - 1
 }
