@@ -5,7 +5,7 @@
 #   - CPU seconds per learner for the whole unit (cgroup CPU time, not wall time: other load on
 #     the machine does not inflate it), idle server start-up apart;
 #   - peak memory per learner (cgroup, includes the page cache of Go builds) and the peak resident
-#     memory of the Jupyter server, the GoNB kernel, gopls, the Go toolchain, the cell programs;
+#     memory of the Jupyter server, the GoNB kernel, gopls, the Go toolchain, the cell programs, the real engine;
 #   - the Go build cache each learner adds, and the volume's size;
 #   - load averages before and after (other jobs on the machine are in them).
 # Writes out/hub-capacity/report.txt; README's sizing table is made from it.
@@ -102,8 +102,8 @@ for i, (name, c) in enumerate(sorted(s.items())):
     sp = c.get("stat_peak", {})
     rows.append((name, c["cpu_s"], peak / MiB, (sp.get("rss", sp.get("anon", 0))) / MiB, (sp.get("cache", sp.get("file", 0))) / MiB,
                  k["jupyter server"] / 1024, k["gonb kernel"] / 1024, k["gopls"] / 1024, k["go toolchain"] / 1024,
-                 k["cell programs"] / 1024, (ga[i] - gb[i]) / 1024, vol[i] / 1024))
-hdr = ("learner", "CPU s", "peak MiB", "anon MiB", "cache MiB", "server", "gonb", "gopls", "go build", "cells", "GOCACHE +MiB", "volume MiB")
+                 k["cell programs"] / 1024, k.get("engine", 0) / 1024, (ga[i] - gb[i]) / 1024, vol[i] / 1024))
+hdr = ("learner", "CPU s", "peak MiB", "anon MiB", "cache MiB", "server", "gonb", "gopls", "go build", "cells", "engine", "GOCACHE +MiB", "volume MiB")
 print(" | ".join(hdr))
 for r in rows:
     print(" | ".join([r[0]] + [f"{v:.0f}" if j != 1 else f"{v:.1f}" for j, v in enumerate(r[1:], 1)]))

@@ -6,7 +6,7 @@ Per container, from its cgroup (v1 or v2) and /proc: CPU seconds used (cpuacct /
 CPU time, not wall time, so other load on the machine does not inflate it), the cgroup's
 memory peak and current use, and the peak resident memory of each kind of process —
 the Jupyter server, the GoNB kernel, gopls, the Go toolchain (go, compile, link), the
-compiled cell programs — summed over the processes of that kind alive at one sample.
+compiled cell programs, the real engine (notebook 09's llama.cpp, serve.py) — summed over the processes of that kind alive at one sample.
 """
 
 import json
@@ -22,6 +22,7 @@ KINDS = [
     ("gopls", lambda c, a: c == "gopls"),
     ("go toolchain", lambda c, a: c in ("go", "compile", "link", "asm", "vet", "cgo", "goimports")),
     ("cell programs", lambda c, a: c.startswith("gonb_")),
+    ("engine", lambda c, a: "serve.py" in a),
 ]
 
 
