@@ -400,7 +400,7 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	}
 	if len(payloads) == 0 {
 		if len(cardCells) == 1 {
-			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交（评分只读自检输出里的口径卡，不运行你的代码）。"))
+			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
 		}
 		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
 	}
