@@ -273,7 +273,7 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 	s := g.Grade(name, data)
 	lms, num := g.o.Roster.FromLMSName(name)
-	if lms == "" {
+	if lms == "" || s.ReasonCode == ReasonNotOwn { // the file or folder name already said who handed it in
 		return s
 	}
 	switch {
@@ -306,7 +306,7 @@ func (g *Grader) GradeAs(learner, name string, data []byte) *Submission {
 		return s.fail(ungradable(ReasonUnknown, "名单里没有学习者 %q。", learner))
 	}
 	// Grade trusts a file named after a learner first: name it so.
-	s := g.Grade(filepath.Join(learner, learner+".ipynb"), data)
+	s := g.grade(filepath.Join(learner, learner+".ipynb"), data, "account "+learner)
 	s.File = path.Base(filepath.ToSlash(name))
 	return s
 }

@@ -332,6 +332,12 @@ func (s *Submission) fail(u *Ungradable) *Submission {
 // never panics on bad input: anything it cannot grade comes back with
 // Gradable false and a reason.
 func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
+	return g.grade(name, data, "")
+}
+
+// grade is Grade; account names who handed the file in when a platform
+// said so (GradeAs), "" when name does (its base name or folder).
+func (g *Grader) grade(name string, data []byte, account string) (sub *Submission) {
 	// Known by name up front, so that even an ungradable file lands in
 	// its learner's row of grades.csv.
 	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
@@ -358,12 +364,21 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		}
 	}
 	sub.setSaved(nb.ExecutedAt, SavedByExecution)
-	learner, u := g.identify(name, nb)
+	learner, submitter, u := g.identify(name, nb)
 	if u != nil {
 		sub.Learner = ""
 		return sub.fail(u)
 	}
 	sub.Learner = learner
+	if submitter != "" { // the record decides: not the submitter's own work
+		if account == "" {
+			account = "folder " + submitter + "/"
+			if strings.TrimSuffix(sub.File, filepath.Ext(sub.File)) == submitter {
+				account = "file name " + sub.File
+			}
+		}
+		return notOwn(sub, learner, submitter, account)
+	}
 	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
 		sub.source = data
 	}
@@ -468,20 +483,30 @@ func (g *Grader) learnerFromName(name string) string {
 }
 
 // identify finds whose submission this is: the file's base name or its
-// folder as collected, else the signed release record.
-func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
-	if id := g.learnerFromName(name); id != "" {
-		return id, nil
-	}
+// folder as collected, else the signed release record. The record decides
+// whose work it is (see record.go): when the name says one learner and a
+// record the key verifies names another, the notebook is the record's
+// learner's, and submitter is the learner the name says handed it in.
+func (g *Grader) identify(name string, nb *Notebook) (learner, submitter string, u *Ungradable) {
 	// A verified record names a learner the key released to, on the
 	// roster or not (an out-of-date roster is the instructor's to fix).
+	signed := ""
 	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && validID.MatchString(a.Learner) {
-		return a.Learner, nil
+		signed = a.Learner
+	}
+	if id := g.learnerFromName(name); id != "" {
+		if signed != "" && signed != id {
+			return signed, id, nil
+		}
+		return id, "", nil
+	}
+	if signed != "" {
+		return signed, "", nil
 	}
 	if a := nb.Assignment; a != nil && a.Learner != "" {
-		return "", ungradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
+		return "", "", ungradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
 	}
-	return "", ungradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
+	return "", "", ungradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
 }
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {

@@ -388,3 +388,64 @@ func TestAssignAndKeyNeverOverwrite(t *testing.T) {
 		t.Errorf("--force: exit %d\n%s%s", code, o, e)
 	}
 }
+
+// The same rule when the folder or the file name says who handed it in:
+// s001's signed notebook in folder s010/ (or named s010.ipynb) is not
+// s010's work. s010 has no own submission, s001 keeps their own file, both
+// get the copy finding, and Gradescope gives the copy from s010's account
+// the score the batch gives s010, and s001's own file the score the batch
+// gives s001.
+func TestGradeCLIRecordDecidesOverFolderAndFileName(t *testing.T) {
+	for _, where := range []string{filepath.Join("s010", "06-deliverable.ipynb"), "s010.ipynb"} {
+		t.Run(filepath.ToSlash(where), func(t *testing.T) {
+			c := newClassroom(t, "id,name,email\ns001,A,s001@x.edu\ns010,B,s010@x.edu\n", map[string]*card.Card{
+				"s001": {Clock: "client", Attempts: 10, CounterEvidence: "排队：有请求在首字前等待超时。"},
+			})
+			own, _ := os.ReadFile(filepath.Join(c.sub, "s001", "06-deliverable.ipynb"))
+			os.MkdirAll(filepath.Join(c.sub, "s010"), 0o755)
+			if err := os.WriteFile(filepath.Join(c.sub, where), own, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(c.dir, "graded")
+			code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, c.sub)
+			if code != 0 {
+				t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+			}
+			g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+			if g[1][gc["id"]] != "s001" || !strings.HasPrefix(g[1][gc["status"]], "graded") || strings.Contains(g[1][gc["status"]], "also handed in") {
+				t.Errorf("s001's row: %v", g[1])
+			}
+			if g[2][gc["id"]] != "s010" || g[2][gc["status"]] != "ungradable: "+grade.ReasonNotOwn {
+				t.Errorf("s010's row: %v", g[2])
+			}
+			var subs []grade.Submission
+			b, _ := os.ReadFile(filepath.Join(out, "grades.json"))
+			json.Unmarshal(b, &subs)
+			batchScore := map[string]float64{}
+			for _, s := range subs {
+				if !slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindRecordCopied }) {
+					t.Errorf("%s (%s) has no copy finding: %+v", s.Learner, s.Name, s.Integrity)
+				}
+				batchScore[s.Learner] = s.Total
+			}
+			if len(subs) != 2 || batchScore["s001"] == 0 {
+				t.Fatalf("batch: %d submissions, scores %v", len(subs), batchScore)
+			}
+			for _, gs := range []struct{ id string }{{"s010"}, {"s001"}} {
+				meta := `{"id": 1, "users": [{"email": "` + gs.id + `@x.edu", "name": "X", "sid": "` + gs.id + `"}]}`
+				root := gsFakeRoot(t, &classroom{key: c.key, roster: c.roster}, own, meta)
+				if code, o, e := runCLI(t, "grade", "--gradescope", root); code != 0 {
+					t.Fatalf("gradescope: exit %d\n%s%s", code, o, e)
+				}
+				r, raw := gsResults(t, root)
+				if r.Score == nil || *r.Score != batchScore[gs.id] {
+					var got any = "no score"
+					if r.Score != nil {
+						got = *r.Score
+					}
+					t.Errorf("the file handed in by %s: Gradescope %v, the batch %v:\n%.600s", gs.id, got, batchScore[gs.id], raw)
+				}
+			}
+		})
+	}
+}
