@@ -196,6 +196,19 @@ func (in Input) read(max int64) ([]byte, error) {
 	return b, nil
 }
 
+// lmsName is the input's name as an LMS download gave it: the zip entry,
+// else its path under the folder given (its base name for a file named
+// directly), never a machine path.
+func (in Input) lmsName() string {
+	switch {
+	case in.Entry != "":
+		return in.Entry
+	case in.Rel != "":
+		return in.Rel
+	}
+	return filepath.Base(in.Path)
+}
+
 // name is what Grade is told the input is called: its path (the file's
 // base name or its folder may be the learner id), or its name in the zip.
 func (in Input) name() string {
@@ -239,6 +252,7 @@ func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
 func (g *Grader) gradeInput(in Input) *Submission {
 	s := g.gradeInputData(in)
 	s.Name = in.Display()
+	s.lmsNum, s.lmsWho = lmsAccount(in.lmsName())
 	if in.zf != nil { // an LMS download: the entry's time, if the notebook has none
 		s.setSaved(in.zf.Modified, SavedByZipEntry)
 	}

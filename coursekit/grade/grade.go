@@ -153,6 +153,10 @@ type Submission struct {
 	savedAt time.Time // SavedAt, parsed
 	order   int       // position in the batch, for the duplicate rule's ties
 	others  []string  // when graded for its learner: the learner's other files
+	// lmsNum and lmsWho are the LMS account that handed the file in, as its
+	// Canvas or Moodle name says: the user number and the person's name
+	// ("" for other names); see markLMSAccounts.
+	lmsNum, lmsWho string
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.

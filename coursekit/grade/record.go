@@ -1,6 +1,9 @@
 package grade
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // The release record decides whose work a notebook is. A notebook whose
 // signed record names one learner, handed in as another learner's (an LMS
@@ -19,13 +22,19 @@ const (
 // notOwn turns s into the submitter's "no own submission": ungradable,
 // with the copy finding. how names who said it is the submitter's ("LMS
 // lms_id 1002", "account s010", "folder s010/", "file name s010.ipynb").
+// submitter is "" for an LMS account no learner can be told to hold
+// (markLMSAccounts): the file is then nobody's, and says which account.
 func notOwn(s *Submission, owner, submitter, how string) *Submission {
-	s.fail(ungradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却作为你（%s）的作业交了上来：它不是你自己的作业，没有计分，这份不算你交了自己的作业。请老师核对。", owner, submitter))
+	if submitter == "" {
+		s.fail(ungradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却是从另一个 LMS 账号（%s）交上来的：它不是这个账号的学习者自己的作业，没有计分。请老师核对是谁交的。", owner, s.lmsNum))
+	} else {
+		s.fail(ungradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却作为你（%s）的作业交了上来：它不是你自己的作业，没有计分，这份不算你交了自己的作业。请老师核对。", owner, submitter))
+	}
 	s.Learner, s.RecordOf = submitter, owner
 	s.Manual, s.Mistakes, s.Integrity = nil, nil, nil
 	s.Integrity = append(s.Integrity, Finding{Code: FindRecordCopied, Warn: true,
-		Message: fmt.Sprintf("同一份发放记录（%s 的）作为两位学习者的作业交了上来：这是抄袭线索，老师会核对。", owner),
-		Detail:  fmt.Sprintf("release record of %s handed in by %s (%s)", owner, submitter, how)})
+		Message: fmt.Sprintf("同一份发放记录（%s 的）由两个人交了上来：这是抄袭线索，老师会核对。", owner),
+		Detail:  fmt.Sprintf("release record of %s handed in by %s (%s)", owner, cmp.Or(submitter, "an unknown learner"), how)})
 	return s
 }
 
@@ -38,7 +47,10 @@ func (b *Batch) markCopiedRecords() {
 		if s.RecordOf == "" {
 			continue
 		}
-		if mine, ok := b.chosen[s.Learner]; ok && mine != s {
+		if s.Learner == "" { // an LMS account of nobody known (markLMSAccounts)
+			b.Warnings = append(b.Warnings, warnf("LMS 账号 %s（%s）交上来的 %s 是 %s 的笔记本（发放记录是 %[4]s 的）：没有 lms_id 列，认不出这个账号是谁的；这份不计入 %[4]s 的成绩，%[4]s 保留自己账号交的那一份；两份都有抄袭线索",
+				"LMS account %s (%s) handed in %s, which is %s's notebook (the signed release record is %[4]s's): without an lms_id column, whose account it is cannot be told; it does not count for %[4]s, who keeps the file from their own account; a copy finding for both", s.lmsNum, s.lmsWho, s.Name, s.RecordOf))
+		} else if mine, ok := b.chosen[s.Learner]; ok && mine != s {
 			b.Warnings = append(b.Warnings, warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的），不算 %[1]s 的作业；计分的是 %[1]s 自己的 %[4]s；两人都有抄袭线索",
 				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): it does not count as %[1]s's; %[1]s's own %[4]s counts; a copy finding for both", s.Learner, s.Name, s.RecordOf, mine.Name))
 			mine.Integrity = append(mine.Integrity, Finding{Code: FindRecordCopied, Warn: true,
@@ -52,8 +64,11 @@ func (b *Batch) markCopiedRecords() {
 		if !ok {
 			continue
 		}
-		own.Integrity = append(own.Integrity, Finding{Code: FindRecordCopied, Warn: true,
-			Message: fmt.Sprintf("你的发放记录（你的笔记本）也作为 %s 的作业交了上来：这是抄袭线索，老师会核对。", s.Learner),
-			Detail:  fmt.Sprintf("release record of %s also handed in by %s (%s)", s.RecordOf, s.Learner, s.Name)})
+		msg := fmt.Sprintf("你的发放记录（你的笔记本）也作为 %s 的作业交了上来：这是抄袭线索，老师会核对。", s.Learner)
+		if s.Learner == "" {
+			msg = fmt.Sprintf("你的发放记录（你的笔记本）也从另一个 LMS 账号（%s）交了上来，那一份没有计分：这是抄袭线索，老师会核对。", s.lmsNum)
+		}
+		own.Integrity = append(own.Integrity, Finding{Code: FindRecordCopied, Warn: true, Message: msg,
+			Detail: fmt.Sprintf("release record of %s also handed in by %s (%s)", s.RecordOf, cmp.Or(s.Learner, "LMS account "+s.lmsNum), s.Name)})
 	}
 }
