@@ -527,10 +527,11 @@ func (s *Submission) add(x Score, learner string, c *card.Card) {
 	s.Total = round2(s.Total + x.Points)
 }
 
-// withholdOwnVariant is for a notebook released to someone else than the
-// account that handed it in (Gradescope, an LMS download name). Its
-// numbers may fit the release record's variant perfectly: whether the
-// work is the submitter's own is for the instructor to decide. So it is an
+// withholdOwnVariant is for a notebook without a valid release record whose
+// file or folder name says one learner and whose LMS download name another
+// (a signed record decides outright: record.go). Its numbers may fit the
+// named learner's variant perfectly: whether the work is the submitter's
+// own is for the instructor to decide. So it is an
 // integrity warning, and the own-variant points wait for review in the
 // manual queue (manual-review.csv takes a score for them like for free
 // text). note tells the instructor, in Chinese, who is who.
@@ -544,7 +545,7 @@ func (s *Submission) withholdOwnVariant(f Finding, note string) {
 	s.Total = round2(s.Total - x.Points)
 	s.Pending = round2(s.Pending + x.Max)
 	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
-	x.Message = fmt.Sprintf("这份笔记本是发给另一位学习者的，却由你的账号提交：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
+	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
 	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
 	s.StatusLine = s.statusLine()
 }
