@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -71,18 +69,12 @@ func TestGradeCLILMSCopyWithoutLMSIDs(t *testing.T) {
 			if !strings.Contains(e, "no lms_id column") {
 				t.Errorf("no warning about LMS names without lms_id:\n%s", e)
 			}
-			var subs []grade.Submission
-			b, _ := os.ReadFile(filepath.Join(out, "grades.json"))
-			json.Unmarshal(b, &subs)
 			byEntry := map[string]grade.Submission{}
-			for _, s := range subs {
+			for _, s := range gradedSubs(t, out) {
 				byEntry[strings.TrimPrefix(s.Name, "lms.zip:")] = s
 			}
-			copied := func(s grade.Submission) bool {
-				return slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindRecordCopied })
-			}
 			for _, en := range []string{tc.own, tc.copy} {
-				if s, ok := byEntry[en]; !ok || !copied(s) {
+				if s, ok := byEntry[en]; !ok || !hasCopyFinding(s) {
 					t.Errorf("%s has no copy finding: %+v", en, s.Integrity)
 				}
 			}
@@ -116,7 +108,7 @@ func TestGradeCLILMSCopyWithoutLMSIDs(t *testing.T) {
 				t.Errorf("the copy from an unknown account has no row of its own: %v", g)
 			}
 			if tc.s010Own != "" {
-				if s := byEntry[tc.s010Own]; s.Learner != "s010" || s.SupersededBy != "" || !copied(s) {
+				if s := byEntry[tc.s010Own]; s.Learner != "s010" || s.SupersededBy != "" || !hasCopyFinding(s) {
 					t.Errorf("s010's own upload: counted %v, findings %+v", s.SupersededBy == "", s.Integrity)
 				}
 			}
