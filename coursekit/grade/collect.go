@@ -21,8 +21,9 @@ const (
 	ReasonBadZip = "bad_zip" // a zip that cannot be opened
 )
 
-// FindLMSOtherLearner: the LMS file name names another learner than the
-// signed release record the submission was graded by.
+// FindLMSOtherLearner: the LMS name names another learner than the file
+// or folder name the submission was graded by (it has no valid release
+// record: a signed one decides, see record.go).
 const FindLMSOtherLearner = "lms_name_other_learner"
 
 // Input is one submission to grade: a notebook file, or a notebook entry
@@ -196,6 +197,19 @@ func (in Input) read(max int64) ([]byte, error) {
 	return b, nil
 }
 
+// lmsName is the input's name as an LMS download gave it: the zip entry,
+// else its path under the folder given (its base name for a file named
+// directly), never a machine path.
+func (in Input) lmsName() string {
+	switch {
+	case in.Entry != "":
+		return in.Entry
+	case in.Rel != "":
+		return in.Rel
+	}
+	return filepath.Base(in.Path)
+}
+
 // name is what Grade is told the input is called: its path (the file's
 // base name or its folder may be the learner id), or its name in the zip.
 func (in Input) name() string {
@@ -239,6 +253,7 @@ func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
 func (g *Grader) gradeInput(in Input) *Submission {
 	s := g.gradeInputData(in)
 	s.Name = in.Display()
+	s.lmsNum, s.lmsWho = lmsAccount(in.lmsName())
 	if in.zf != nil { // an LMS download: the entry's time, if the notebook has none
 		s.setSaved(in.zf.Modified, SavedByZipEntry)
 	}
@@ -273,7 +288,7 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 	s := g.Grade(name, data)
 	lms, num := g.o.Roster.FromLMSName(name)
-	if lms == "" {
+	if lms == "" || s.ReasonCode == ReasonNotOwn { // the file or folder name already said who handed it in
 		return s
 	}
 	switch {
@@ -283,12 +298,12 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s.Learner = lms
 	case s.Learner != lms && s.record == recordVerified:
 		return notOwn(s, s.Learner, lms, "LMS lms_id "+num)
-	case s.Learner != lms:
+	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
 		f := Finding{Code: FindLMSOtherLearner, Warn: true,
-			Message: "LMS 记录的提交者和笔记本里的发放记录不是同一位学习者：按发放记录评分，“数字来自你的 trace”一项等老师核对。",
-			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s", num, lms, s.Learner)}
+			Message: "文件名（或文件夹名）说的学习者和 LMS 记录的提交者不是同一位，笔记本里也没有有效的发放记录：按文件名评分，“数字来自你的 trace”一项等老师核对。",
+			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s by the file or folder name", num, lms, s.Learner)}
 		if s.Gradable {
-			s.withholdOwnVariant(f, fmt.Sprintf("发放记录写的是 %s,LMS 记录的提交者是 %s：请核对这是不是提交者本人的作业。", s.Learner, lms))
+			s.withholdOwnVariant(f, fmt.Sprintf("文件名（或文件夹名）说的是 %s，LMS 记录的提交者是 %s，没有有效的发放记录：请核对这是不是提交者本人的作业。", s.Learner, lms))
 		} else {
 			s.Integrity = append(s.Integrity, f)
 		}
@@ -306,7 +321,7 @@ func (g *Grader) GradeAs(learner, name string, data []byte) *Submission {
 		return s.fail(ungradable(ReasonUnknown, "名单里没有学习者 %q。", learner))
 	}
 	// Grade trusts a file named after a learner first: name it so.
-	s := g.Grade(filepath.Join(learner, learner+".ipynb"), data)
+	s := g.grade(filepath.Join(learner, learner+".ipynb"), data, "account "+learner)
 	s.File = path.Base(filepath.ToSlash(name))
 	return s
 }

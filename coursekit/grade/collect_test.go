@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -214,4 +215,33 @@ func joinWarnings(ws []Warning) string {
 		lines = append(lines, w.Text)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Without a valid release record, a file named after alice in bob's LMS
+// folder is graded by its name, with its own-variant points waiting for
+// the instructor; what it tells the learner and the instructor names the
+// file name and the LMS account, never a release record it does not have.
+func TestLMSNameAndFileNameDisagree(t *testing.T) {
+	f := newFixture(t, "alice", "bob", "carol")
+	g, _ := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
+	nb := edit(t, f.submitted(t, "alice", correctCard(t, f.variants["alice"])), func(m map[string]any, cells []any) []any {
+		delete(m["metadata"].(map[string]any), "coursekit")
+		return cells
+	})
+	s := g.GradeCollected("Wang Bob_1002_assignsubmission_file_/alice.ipynb", nb)
+	x, _ := s.Score(OwnVariantID)
+	if s.Learner != "alice" || !s.Gradable || !hasFinding(s, FindLMSOtherLearner) || !x.Pending || len(s.Manual) == 0 {
+		t.Fatalf("learner %s, gradable %v, own variant %+v, findings %+v", s.Learner, s.Gradable, x, s.Integrity)
+	}
+	texts := []string{x.Message, s.Manual[len(s.Manual)-1].Text, zhName(findingZh, FindLMSOtherLearner)}
+	for _, fd := range s.Integrity {
+		if fd.Code == FindLMSOtherLearner {
+			texts = append(texts, fd.Message)
+		}
+	}
+	for _, text := range texts {
+		if regexp.MustCompile(`发放记录(写的是|不符)|按发放记录|发给另一位`).MatchString(text) {
+			t.Errorf("names a release record the notebook does not have: %q", text)
+		}
+	}
 }

@@ -44,10 +44,11 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 		points = DefaultPoints()
 	}
 	b := &Batch{Roster: roster, Points: points, Subs: subs, chosen: map[string]*Submission{}}
+	b.markLMSAccounts() // may say a file is another learner's: before the output names
 	used := map[string]int{}
 	unknown, lmsNamed := 0, 0
 	for _, s := range subs {
-		if LMSNumber(s.File) != "" {
+		if s.lmsNum != "" || LMSNumber(s.File) != "" { // a Moodle folder, or a Canvas file name
 			lmsNamed++
 		}
 		name := s.Learner

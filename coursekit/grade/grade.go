@@ -153,6 +153,10 @@ type Submission struct {
 	savedAt time.Time // SavedAt, parsed
 	order   int       // position in the batch, for the duplicate rule's ties
 	others  []string  // when graded for its learner: the learner's other files
+	// lmsNum and lmsWho are the LMS account that handed the file in, as its
+	// Canvas or Moodle name says: the user number and the person's name
+	// ("" for other names); see markLMSAccounts.
+	lmsNum, lmsWho string
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -332,6 +336,12 @@ func (s *Submission) fail(u *Ungradable) *Submission {
 // never panics on bad input: anything it cannot grade comes back with
 // Gradable false and a reason.
 func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
+	return g.grade(name, data, "")
+}
+
+// grade is Grade; account names who handed the file in when a platform
+// said so (GradeAs), "" when name does (its base name or folder).
+func (g *Grader) grade(name string, data []byte, account string) (sub *Submission) {
 	// Known by name up front, so that even an ungradable file lands in
 	// its learner's row of grades.csv.
 	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
@@ -358,12 +368,21 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 		}
 	}
 	sub.setSaved(nb.ExecutedAt, SavedByExecution)
-	learner, u := g.identify(name, nb)
+	learner, submitter, u := g.identify(name, nb)
 	if u != nil {
 		sub.Learner = ""
 		return sub.fail(u)
 	}
 	sub.Learner = learner
+	if submitter != "" { // the record decides: not the submitter's own work
+		if account == "" {
+			account = "folder " + submitter + "/"
+			if strings.TrimSuffix(sub.File, filepath.Ext(sub.File)) == submitter {
+				account = "file name " + sub.File
+			}
+		}
+		return notOwn(sub, learner, submitter, account)
+	}
 	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
 		sub.source = data
 	}
@@ -400,7 +419,7 @@ func (g *Grader) Grade(name string, data []byte) (sub *Submission) {
 	}
 	if len(payloads) == 0 {
 		if len(cardCells) == 1 {
-			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交（评分只读自检输出里的口径卡，不运行你的代码）。"))
+			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
 		}
 		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
 	}
@@ -468,20 +487,30 @@ func (g *Grader) learnerFromName(name string) string {
 }
 
 // identify finds whose submission this is: the file's base name or its
-// folder as collected, else the signed release record.
-func (g *Grader) identify(name string, nb *Notebook) (string, *Ungradable) {
-	if id := g.learnerFromName(name); id != "" {
-		return id, nil
-	}
+// folder as collected, else the signed release record. The record decides
+// whose work it is (see record.go): when the name says one learner and a
+// record the key verifies names another, the notebook is the record's
+// learner's, and submitter is the learner the name says handed it in.
+func (g *Grader) identify(name string, nb *Notebook) (learner, submitter string, u *Ungradable) {
 	// A verified record names a learner the key released to, on the
 	// roster or not (an out-of-date roster is the instructor's to fix).
+	signed := ""
 	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && validID.MatchString(a.Learner) {
-		return a.Learner, nil
+		signed = a.Learner
+	}
+	if id := g.learnerFromName(name); id != "" {
+		if signed != "" && signed != id {
+			return signed, id, nil
+		}
+		return id, "", nil
+	}
+	if signed != "" {
+		return signed, "", nil
 	}
 	if a := nb.Assignment; a != nil && a.Learner != "" {
-		return "", ungradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
+		return "", "", ungradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
 	}
-	return "", ungradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
+	return "", "", ungradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
 }
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {
@@ -498,10 +527,11 @@ func (s *Submission) add(x Score, learner string, c *card.Card) {
 	s.Total = round2(s.Total + x.Points)
 }
 
-// withholdOwnVariant is for a notebook released to someone else than the
-// account that handed it in (Gradescope, an LMS download name). Its
-// numbers may fit the release record's variant perfectly: whether the
-// work is the submitter's own is for the instructor to decide. So it is an
+// withholdOwnVariant is for a notebook without a valid release record whose
+// file or folder name says one learner and whose LMS download name another
+// (a signed record decides outright: record.go). Its numbers may fit the
+// named learner's variant perfectly: whether the work is the submitter's
+// own is for the instructor to decide. So it is an
 // integrity warning, and the own-variant points wait for review in the
 // manual queue (manual-review.csv takes a score for them like for free
 // text). note tells the instructor, in Chinese, who is who.
@@ -515,7 +545,7 @@ func (s *Submission) withholdOwnVariant(f Finding, note string) {
 	s.Total = round2(s.Total - x.Points)
 	s.Pending = round2(s.Pending + x.Max)
 	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
-	x.Message = fmt.Sprintf("这份笔记本是发给另一位学习者的，却由你的账号提交：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
+	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
 	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
 	s.StatusLine = s.statusLine()
 }

@@ -26,10 +26,6 @@ const (
 	ReasonSetup        = "autograder_setup" // the instructor's setup, not the learner's file
 )
 
-// FindGradescopeOtherLearner: the notebook was released to another
-// learner than the Gradescope account that submitted it.
-const FindGradescopeOtherLearner = "gradescope_other_learner"
-
 // GSMetadata is the part of Gradescope's submission_metadata.json the
 // grader reads: who submitted.
 type GSMetadata struct {

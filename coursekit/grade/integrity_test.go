@@ -85,7 +85,6 @@ func TestIntegrityTampering(t *testing.T) {
 			sc["outputs"] = []any{}
 			return cells
 		}), []string{FindCardOutputOutside}},
-		{"bob's notebook submitted as alice's", f.submitted(t, "bob", correctCard(t, f.variants["alice"])), []string{FindOtherLearner}},
 	}
 	if !strings.Contains(goLiteral(correctCard(t, f.variants["alice"])), `Clock:"client"`) {
 		t.Fatal("test premise: the literal layout changed")
@@ -109,6 +108,13 @@ func TestIntegrityTampering(t *testing.T) {
 		if last.Status != "failed" || last.Score != nil || last.Output == "" {
 			t.Errorf("%s: results.json integrity test %+v", c.name, last)
 		}
+	}
+
+	// Bob's signed notebook named alice.ipynb is not tampering but bob's
+	// work handed in as alice's: the record decides (record.go).
+	s := f.g.Grade("alice.ipynb", f.submitted(t, "bob", correctCard(t, f.variants["alice"])))
+	if s.Gradable || s.ReasonCode != ReasonNotOwn || s.Learner != "alice" || s.RecordOf != "bob" || !hasFinding(s, FindRecordCopied) {
+		t.Errorf("bob's notebook as alice.ipynb: %s %q learner %s record of %s, %+v", s.ReasonCode, s.Reason, s.Learner, s.RecordOf, s.Integrity)
 	}
 }
 

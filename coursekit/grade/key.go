@@ -209,10 +209,10 @@ var (
 	lmsIDPattern = regexp.MustCompile(`^[0-9]{1,20}$`)
 	// Canvas: name_12345_67890_file.ipynb, or name_LATE_12345_67890_file.ipynb
 	// (user id, then submission id, then the uploaded file name).
-	canvasName = regexp.MustCompile(`^[^_]*?_+(?:LATE_)?([0-9]+)_[0-9]+_.+$`)
+	canvasName = regexp.MustCompile(`^([^_]*?)_+(?:LATE_)?([0-9]+)_[0-9]+_.+$`)
 	// Moodle: "Full Name_12345_assignsubmission_file_" (a folder per learner),
 	// or the same prefix on the file name when downloaded without folders.
-	moodleName = regexp.MustCompile(`^.+_([0-9]+)_assignsubmission_[a-z]+_`)
+	moodleName = regexp.MustCompile(`^(.+)_([0-9]+)_assignsubmission_[a-z]+_`)
 )
 
 // FromLMSName is the learner an LMS bulk-download name belongs to, by the
@@ -234,11 +234,15 @@ func (r *Roster) HasLMSIDs() bool { return r != nil && len(r.lms) > 0 }
 // name, or "" when the name follows neither pattern. It needs no roster,
 // so a batch can warn when a zip has LMS names but the roster no lms_id.
 func LMSNumber(name string) string {
-	_, n := (&Roster{}).fromLMSName(name)
+	n, _ := lmsAccount(name)
 	return n
 }
 
-func (r *Roster) fromLMSName(name string) (id, lmsID string) {
+// lmsAccount is the LMS user number and the person's name as the LMS
+// wrote them in a Canvas file name ("lastfirst") or a Moodle folder or
+// file name ("Full Name"), the part nearest the file first; "" when the
+// name follows neither pattern.
+func lmsAccount(name string) (num, person string) {
 	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
 	for i := len(parts) - 1; i >= 0; i-- {
 		p := parts[i]
@@ -246,13 +250,17 @@ func (r *Roster) fromLMSName(name string) (id, lmsID string) {
 		if m = moodleName.FindStringSubmatch(p + "_"); m == nil && i == len(parts)-1 {
 			m = canvasName.FindStringSubmatch(p)
 		}
-		if m == nil {
-			continue
+		if m != nil {
+			return m[2], m[1]
 		}
-		if j, ok := r.lms[m[1]]; ok {
-			return r.Learners[j].ID, m[1]
-		}
-		return "", m[1]
 	}
 	return "", ""
+}
+
+func (r *Roster) fromLMSName(name string) (id, lmsID string) {
+	num, _ := lmsAccount(name)
+	if j, ok := r.lms[num]; ok && num != "" {
+		return r.Learners[j].ID, num
+	}
+	return "", num
 }

@@ -292,8 +292,24 @@ func TestGradeCLIRecordDecidesWhoseWork(t *testing.T) {
 		"aaa_1001_5001_06-deliverable.ipynb": own,
 		"bbb_1010_5010_06-deliverable.ipynb": own, // the copy, newer by name order
 	})
+	out, batchScore := gradeCopiedRecord(t, c, z)
+	fb, _ := os.ReadFile(filepath.Join(out, "feedback", "s001.md"))
+	if strings.Contains(string(fb), "没有计分") || strings.Contains(string(fb), "一共提交了 2 份") {
+		t.Errorf("s001's feedback:\n%.600s", fb)
+	}
+
+	sameOnGradescope(t, c, own, "s010", batchScore)
+}
+
+// gradeCopiedRecord grades input, where s001's signed notebook is also
+// handed in as s010's, and checks the record-decides rule on the batch:
+// s001's row is graded by their own file alone, s010's row is "no own
+// submission", every file has the copy finding. It returns OUT and each
+// learner's batch total.
+func gradeCopiedRecord(t *testing.T, c *classroom, input string) (string, map[string]float64) {
+	t.Helper()
 	out := filepath.Join(c.dir, "graded")
-	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, z)
+	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, input)
 	if code != 0 {
 		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
 	}
@@ -304,28 +320,50 @@ func TestGradeCLIRecordDecidesWhoseWork(t *testing.T) {
 	if g[2][gc["id"]] != "s010" || g[2][gc["status"]] != "ungradable: "+grade.ReasonNotOwn {
 		t.Errorf("s010's row: %v", g[2])
 	}
-	var subs []grade.Submission
-	b, _ := os.ReadFile(filepath.Join(out, "grades.json"))
-	json.Unmarshal(b, &subs)
-	batchScore := map[string]float64{}
-	for _, s := range subs {
-		if !slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindRecordCopied }) {
+	total := map[string]float64{}
+	for _, s := range gradedSubs(t, out) {
+		if !hasCopyFinding(s) {
 			t.Errorf("%s (%s) has no copy finding: %+v", s.Learner, s.Name, s.Integrity)
 		}
-		batchScore[s.Learner] = s.Total
+		total[s.Learner] = s.Total
 	}
-	fb, _ := os.ReadFile(filepath.Join(out, "feedback", "s001.md"))
-	if strings.Contains(string(fb), "没有计分") || strings.Contains(string(fb), "一共提交了 2 份") {
-		t.Errorf("s001's feedback:\n%.600s", fb)
-	}
+	return out, total
+}
 
-	root := gsFakeRoot(t, &classroom{key: c.key, roster: c.roster}, own, `{"id": 1, "users": [{"email": "s010@x.edu", "name": "B", "sid": "s010"}]}`)
+// gradedSubs is OUT/grades.json.
+func gradedSubs(t *testing.T, out string) []grade.Submission {
+	t.Helper()
+	var subs []grade.Submission
+	b, err := os.ReadFile(filepath.Join(out, "grades.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &subs)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return subs
+}
+
+func hasCopyFinding(s grade.Submission) bool {
+	return slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindRecordCopied })
+}
+
+// sameOnGradescope runs the Gradescope autograder on nb handed in from
+// account id and checks that it scores what the batch gave id.
+func sameOnGradescope(t *testing.T, c *classroom, nb []byte, id string, batch map[string]float64) {
+	t.Helper()
+	meta := `{"id": 1, "users": [{"email": "` + id + `@x.edu", "name": "X", "sid": "` + id + `"}]}`
+	root := gsFakeRoot(t, &classroom{key: c.key, roster: c.roster}, nb, meta)
 	if code, o, e := runCLI(t, "grade", "--gradescope", root); code != 0 {
 		t.Fatalf("gradescope: exit %d\n%s%s", code, o, e)
 	}
 	r, raw := gsResults(t, root)
-	if r.Score == nil || *r.Score != batchScore["s010"] {
-		t.Errorf("Gradescope scores the copy %v, the batch %v:\n%s", r.Score, batchScore["s010"], raw)
+	if r.Score == nil || *r.Score != batch[id] {
+		var got any = "no score"
+		if r.Score != nil {
+			got = *r.Score
+		}
+		t.Errorf("the file handed in by %s: Gradescope %v, the batch %v:\n%.600s", id, got, batch[id], raw)
 	}
 }
 
@@ -386,5 +424,32 @@ func TestAssignAndKeyNeverOverwrite(t *testing.T) {
 	}
 	if code, o, e := runCLI(t, "assign", "--force", "--roster", c.roster, "--key-file", other, "--out", c.rel, "--notebook", deliverable); code != 0 {
 		t.Errorf("--force: exit %d\n%s%s", code, o, e)
+	}
+}
+
+// The same rule when the folder or the file name says who handed it in:
+// s001's signed notebook in folder s010/ (or named s010.ipynb) is not
+// s010's work. s010 has no own submission, s001 keeps their own file, both
+// get the copy finding, and Gradescope gives the copy from s010's account
+// the score the batch gives s010, and s001's own file the score the batch
+// gives s001.
+func TestGradeCLIRecordDecidesOverFolderAndFileName(t *testing.T) {
+	for _, where := range []string{filepath.Join("s010", "06-deliverable.ipynb"), "s010.ipynb"} {
+		t.Run(filepath.ToSlash(where), func(t *testing.T) {
+			c := newClassroom(t, "id,name,email\ns001,A,s001@x.edu\ns010,B,s010@x.edu\n", map[string]*card.Card{
+				"s001": {Clock: "client", Attempts: 10, CounterEvidence: "排队：有请求在首字前等待超时。"},
+			})
+			own, _ := os.ReadFile(filepath.Join(c.sub, "s001", "06-deliverable.ipynb"))
+			os.MkdirAll(filepath.Join(c.sub, "s010"), 0o755)
+			if err := os.WriteFile(filepath.Join(c.sub, where), own, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, batchScore := gradeCopiedRecord(t, c, c.sub)
+			if batchScore["s001"] == 0 {
+				t.Fatalf("premise: s001 scores 0 (%v)", batchScore)
+			}
+			sameOnGradescope(t, c, own, "s010", batchScore)
+			sameOnGradescope(t, c, own, "s001", batchScore)
+		})
 	}
 }
