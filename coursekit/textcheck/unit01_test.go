@@ -185,6 +185,58 @@ func TestGlossaryFollowsTheSourceForTTFTAndITL(t *testing.T) {
 	}
 }
 
+// The learner walk met SSE, prefill, OSL, Prometheus /metrics, Poisson
+// arrivals and continuous batching with no word of what they are. Each has
+// a row in the glossary's first table (Chinese, English, the unit's
+// definition, with the key idea of the definition), and the two that the
+// load tools name get a row in the tools table too.
+func TestGlossaryExplainsTheTermsTheUnitUses(t *testing.T) {
+	glossary := oneCell(t, nbCells(t, notebookCells(t), "00-runtime-check.ipynb"), "### 3.3 术语表")
+	rows := map[string][]string{} // first column → the row's cells, per table
+	tables := 0
+	for _, l := range strings.Split(glossary.source, "\n") {
+		if strings.HasPrefix(l, "|---") {
+			tables++
+		}
+		if !strings.HasPrefix(l, "| ") || strings.HasPrefix(l, "|---") {
+			continue
+		}
+		cols := strings.Split(strings.Trim(l, "| "), " | ")
+		rows[fmt.Sprint(tables, cols[0])] = cols
+	}
+	for _, want := range []struct {
+		zh, en string
+		says   []string
+	}{
+		{"SSE", "server-sent events", []string{"HTTP", "事件", "data:"}},
+		{"预填充", "prefill", []string{"提示词", "第一个", "TTFT"}},
+		{"输出序列长度（OSL）", "output sequence length", []string{"输出 token 数"}},
+		{"指标端点（`/metrics`）", "Prometheus `/metrics`", []string{"Prometheus", "文本", "计数"}},
+		{"泊松到达", "Poisson arrivals", []string{"指数分布", "开环"}},
+		{"连续批处理", "continuous batching", []string{"每一步", "加入", "离开"}},
+	} {
+		r, ok := rows[fmt.Sprint(1, want.zh)]
+		if !ok {
+			t.Errorf("%s: no row for %s in the glossary's first table", glossary.where, want.zh)
+			continue
+		}
+		if len(r) != 3 || r[1] != want.en {
+			t.Errorf("row %q: want three columns, the English term %q second", r, want.en)
+			continue
+		}
+		for _, s := range want.says {
+			if !strings.Contains(r[2], s) {
+				t.Errorf("row %s: the definition should mention %q: %q", want.zh, s, r[2])
+			}
+		}
+	}
+	for _, zh := range []string{"输出序列长度（OSL）", "泊松到达"} {
+		if r, ok := rows[fmt.Sprint(2, zh)]; !ok || len(r) != 4 {
+			t.Errorf("%s: the tools table should name %s in each of the three tools, got %q", glossary.where, zh, r)
+		}
+	}
+}
+
 // eventNamedITL finds text that gives the gaps between events the name ITL.
 var eventNamedITL = regexp.MustCompile(`事件间隔\s*[（(/]?\s*ITL|事件间隔\s*/\s*token 间隔|ITL\s*[（(]事件间隔|ITL\s*[=＝]\s*事件间隔`)
 
