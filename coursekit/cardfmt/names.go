@@ -41,6 +41,11 @@ var currencyNames = map[string]lang.Msg{
 	"EUR": {"欧元", "EUR"},
 }
 
+var methodNames = map[metrics.Method]lang.Msg{
+	metrics.NearestRank: {"最近秩", "nearest-rank"},
+	metrics.Linear:      {"线性插值", "linear"},
+}
+
 var clockNames = map[string]lang.Msg{
 	"client": {"客户端", "client"},
 	"server": {"服务端", "server"},
@@ -103,6 +108,18 @@ func CurrencyNameIn(l lang.Lang, code string) string {
 		return m.In(l)
 	}
 	return code
+}
+
+// MethodName is a percentile method in Chinese: 最近秩 (nearest-rank) or
+// 线性插值 (linear). The card's JSON and the CLI keep the identifiers.
+func MethodName(m metrics.Method) string { return MethodNameIn(lang.ZH, m) }
+
+// MethodNameIn is MethodName in l; English keeps the identifier.
+func MethodNameIn(l lang.Lang, m metrics.Method) string {
+	if n, ok := methodNames[m]; ok {
+		return n.In(l)
+	}
+	return string(m)
 }
 
 // ClockName is whose clock stamped a trace, in Chinese.

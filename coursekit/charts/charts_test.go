@@ -283,7 +283,7 @@ func TestSLOSweepUnitNumbers(t *testing.T) {
 // 1720 ms by linear, from n = 8 successes.
 func TestTTFTDistributionBothMethods(t *testing.T) {
 	js := string(option(t, charts.TTFTDistribution(readTrace(t, "trace.jsonl"), charts.WithID("d"))))
-	for _, want := range []string{"n = 8", "P95 nearest-rank 2000 ms", "P95 linear 1720 ms", "2 次尝试没有首个输出", "第 ⌈0.95×8⌉ = 8 个"} {
+	for _, want := range []string{"n = 8", "P95 最近秩 2000 ms", "P95 线性插值 1720 ms", "2 次尝试没有首个输出", "第 ⌈0.95×8⌉ = 8 个"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("distribution lacks %q", want)
 		}

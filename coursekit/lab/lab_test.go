@@ -51,7 +51,7 @@ func TestRunSavesWhatLoadReadsBack(t *testing.T) {
 		t.Fatalf("charts: %+v %v", cs, err)
 	}
 	rep := run.Report(1000)
-	for _, want := range []string{"闭环 2 个用户", "次/s", "失败率", "nearest-rank"} {
+	for _, want := range []string{"闭环 2 个用户", "次/s", "失败率", "最近秩"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}

@@ -499,3 +499,47 @@ func TestMenuPathsAreTheChineseUIs(t *testing.T) {
 		}
 	}
 }
+
+// methodCode is a percentile method's identifier (the card's and the
+// CLI's), which Chinese output names as 最近秩 or 线性插值.
+var methodCode = regexp.MustCompile(`\b(nearest-rank|linear)\b`)
+
+// What a learner reads names the percentile method in Chinese: the cards
+// and tables coursekit prints, the charts, and the notebooks' own prints,
+// which pass a Method through cardfmt.MethodName. The identifiers stay in
+// JSON and on the command line.
+func TestPercentileMethodsAreNamedInChinese(t *testing.T) {
+	for what, text := range printed(t) {
+		for _, m := range methodCode.FindAllStringIndex(text, -1) {
+			t.Errorf("%s prints the method code %q: %q", what, text[m[0]:m[1]], text[max(0, m[0]-30):min(len(text), m[1]+10)])
+		}
+	}
+	for _, x := range unitCharts(t) {
+		for _, s := range chartStrings(x.c) {
+			if m := methodCode.FindString(s); m != "" {
+				t.Errorf("%s shows the method code %q in %q", x.name, m, s)
+			}
+		}
+	}
+	bare := regexp.MustCompile(`\.(TTFT|E2E|TPOT|Event)\.Method\b|\.PercentileMethod\b`)
+	literal := regexp.MustCompile(`"[^"\n]*"`)
+	for _, c := range notebookCells(t) {
+		if c.kind != "code" {
+			continue
+		}
+		report := t.Errorf
+		if strings.Contains(c.where, "/03-") {
+			report = t.Logf // 03 is being rewritten in another change, which names the method there
+		}
+		for _, line := range strings.Split(c.source, "\n") {
+			if bare.MatchString(line) && strings.Contains(line, "Printf") && !strings.Contains(line, "MethodName(") {
+				report("%s prints a method code; name it with cardfmt.MethodName: %q", c.where, line)
+			}
+			for _, l := range literal.FindAllString(line, -1) {
+				if methodCode.MatchString(l) && strings.ContainsFunc(l, isHan) {
+					report("%s prints the method code in a Chinese string: %s", c.where, l)
+				}
+			}
+		}
+	}
+}
