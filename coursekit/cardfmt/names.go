@@ -122,6 +122,24 @@ func MethodNameIn(l lang.Lang, m metrics.Method) string {
 	return string(m)
 }
 
+var (
+	costUnit           = lang.Msg{"%s/千次合格", "%s per 1000 qualified"}
+	costUnitNoCurrency = lang.Msg{"（未记录币种）/千次合格", "(no currency recorded) per 1000 qualified"}
+)
+
+// CostUnit is the unit of a cost per 1,000 qualified attempts in Chinese,
+// 元/千次合格 for CNY: a cost printed with the bare currency reads as a
+// total.
+func CostUnit(code string) string { return CostUnitIn(lang.ZH, code) }
+
+// CostUnitIn is CostUnit in l.
+func CostUnitIn(l lang.Lang, code string) string {
+	if strings.TrimSpace(code) == "" {
+		return costUnitNoCurrency.In(l)
+	}
+	return costUnit.F(l, CurrencyNameIn(l, code))
+}
+
 // ClockName is whose clock stamped a trace, in Chinese.
 func ClockName(clock string) string { return ClockNameIn(lang.ZH, clock) }
 

@@ -251,3 +251,22 @@ func sortUint64(x []uint64) {
 		}
 	}
 }
+
+// costResult is the unit a cost per 1,000 qualified ends with.
+var costResult = regexp.MustCompile(`^元\s*/\s*千次合格`)
+
+// CostUnitMissing reports the lines of text that state a cost per 1,000
+// qualified (they name 每千次合格成本) whose last amount in 元 lacks the
+// unit 元/千次合格: "= 4 元" is a total, "= 4 元/千次合格" the figure.
+func CostUnitMissing(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.Contains(line, "每千次合格成本") {
+			continue
+		}
+		if i := strings.LastIndex(line, "元"); i >= 0 && !costResult.MatchString(line[i:]) {
+			out = append(out, line)
+		}
+	}
+	return out
+}

@@ -543,3 +543,39 @@ func TestPercentileMethodsAreNamedInChinese(t *testing.T) {
 		}
 	}
 }
+
+// Every cost per 1,000 qualified a learner reads carries its unit
+// 元/千次合格, not bare 元: in what coursekit prints, in the charts, and
+// in the notebooks' own prints (a literal unit or cardfmt.CostUnit).
+func TestCostsCarryTheirUnit(t *testing.T) {
+	for what, text := range printed(t) {
+		for _, l := range CostUnitMissing(text) {
+			t.Errorf("%s: a cost without 元/千次合格: %q", what, l)
+		}
+	}
+	for _, x := range unitCharts(t) {
+		for _, s := range chartStrings(x.c) {
+			for _, l := range CostUnitMissing(s) {
+				t.Errorf("%s: a cost without 元/千次合格: %q", x.name, l)
+			}
+		}
+	}
+	literal := regexp.MustCompile(`"[^"\n]*每千次合格成本[^"\n]*"`)
+	for _, c := range notebookCells(t) {
+		if c.kind != "code" {
+			continue
+		}
+		report := t.Errorf
+		if strings.Contains(c.where, "/03-") {
+			report = t.Logf // 03 is being rewritten in another change
+		}
+		for _, line := range strings.Split(c.source, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//") || !literal.MatchString(line) {
+				continue
+			}
+			if !strings.Contains(line, "元/千次合格") && !strings.Contains(line, "%s/千次合格") && !strings.Contains(line, "CostUnit(") {
+				report("%s prints a cost without its unit 元/千次合格: %q", c.where, line)
+			}
+		}
+	}
+}
