@@ -529,3 +529,14 @@ func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
 		}
 	}
 }
+
+// A failed attempt's tooltip explains its error in Chinese and keeps the
+// trace's own text beside it.
+func TestAttemptsTooltipExplainsTheError(t *testing.T) {
+	opt := charts.Attempts(readTrace(t, "trace.jsonl"), 1000).RenderSnippet().Option
+	for _, want := range []string{"连接被拒绝", "原文：connect: connection refused", "首字前超时：", "原文：no first token within 2500 ms"} {
+		if !strings.Contains(opt, want) {
+			t.Errorf("the attempts chart lacks %q", want)
+		}
+	}
+}
