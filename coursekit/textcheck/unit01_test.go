@@ -579,3 +579,30 @@ func TestCostsCarryTheirUnit(t *testing.T) {
 		}
 	}
 }
+
+// A lab cell that runs its load before the prediction gate prints
+// progress lines while it runs; their counts would give the prediction
+// away, so the run hides them until the prediction is written.
+func TestLabRunsHideCountsUntilPredicted(t *testing.T) {
+	run := regexp.MustCompile(`experiment\.[^\n]*\b(Run|RunEngine)\(`)
+	checked := 0
+	for _, c := range notebookCells(t) {
+		gate := strings.Index(c.source, "nb.Guessed(prediction)")
+		at := run.FindStringIndex(c.source)
+		if c.kind != "code" || gate < 0 || at == nil || at[0] > strings.Index(c.source, "return") {
+			continue
+		}
+		checked++
+		for _, line := range strings.Split(c.source, "\n") {
+			if run.MatchString(line) && !strings.Contains(line, "WithCountsHidden(!guessed)") {
+				t.Errorf("%s runs the lab before its prediction is checked without hiding the counts: %q", c.where, line)
+			}
+		}
+		if !strings.Contains(c.source, "guessed := nb.Guessed(prediction)") || gate > at[0] {
+			t.Errorf("%s: ask guessed := nb.Guessed(prediction) before the run", c.where)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no lab cell runs before a prediction gate: nothing checked")
+	}
+}
