@@ -37,7 +37,7 @@ COST_RESULT = re.compile(r"元\s*/\s*千次合格")
 def cost_unit_missing(text):
     out = []
     for line in text.split("\n"):
-        i = line.rfind("元")
+        i = line.replace("单元", "单_").rfind("元")  # the 元 of 单元格 is not money
         if "每千次合格成本" in line and i >= 0 and not COST_RESULT.match(line, i):
             out.append(line)
     return out

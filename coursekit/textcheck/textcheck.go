@@ -257,14 +257,16 @@ var costResult = regexp.MustCompile(`^元\s*/\s*千次合格`)
 
 // CostUnitMissing reports the lines of text that state a cost per 1,000
 // qualified (they name 每千次合格成本) whose last amount in 元 lacks the
-// unit 元/千次合格: "= 4 元" is a total, "= 4 元/千次合格" the figure.
+// unit 元/千次合格: "= 4 元" is a total, "= 4 元/千次合格" the figure. The
+// 元 of 单元格 or 单元 is not money.
 func CostUnitMissing(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		if !strings.Contains(line, "每千次合格成本") {
 			continue
 		}
-		if i := strings.LastIndex(line, "元"); i >= 0 && !costResult.MatchString(line[i:]) {
+		money := strings.ReplaceAll(line, "单元", "单_")
+		if i := strings.LastIndex(money, "元"); i >= 0 && !costResult.MatchString(money[i:]) {
 			out = append(out, line)
 		}
 	}
