@@ -9,7 +9,9 @@ naming notebook[cell], when a cell's output shows
   * an English outcome, reason or boolean code (timeout, connect_error,
     ttft_over_slo, qualified, true, ok, ...), or
   * a wording the course does not use (首字延迟, 指标卡, 卡片, 格子, 质量合格,
-    CNY, ...; see coursekit/textcheck).
+    CNY, ...; see coursekit/textcheck), or
+  * a cost per 1,000 qualified whose amount is in bare 元, not 元/千次合格
+    (textcheck.CostUnitMissing).
 The rules are the ones coursekit/textcheck applies to the Go sources and
 printed text; this is the same check on what the notebooks really printed.
 It also fails when an executed copy is missing for a committed notebook, so
@@ -27,6 +29,18 @@ SNAKE = re.compile(r"\b(connect_error|http_error|stream_error|in_flight|ttft_ove
 WORD = re.compile(r"(?i)\b(timeout|cancelled|qualified|unrated|ok|true|false|pass|fail)\b")
 SCRIPT = re.compile(r"(?is)<(script|style)\b.*?</\1>")
 TAG = re.compile(r"<[^>]*>")
+# Kept equal to coursekit/textcheck (CostUnitMissing): on a line naming 每千次合格成本,
+# the last amount in 元 carries the unit 元/千次合格.
+COST_RESULT = re.compile(r"元\s*/\s*千次合格")
+
+
+def cost_unit_missing(text):
+    out = []
+    for line in text.split("\n"):
+        i = line.replace("单元", "单_").rfind("元")  # the 元 of 单元格 is not money
+        if "每千次合格成本" in line and i >= 0 and not COST_RESULT.match(line, i):
+            out.append(line)
+    return out
 
 
 def edge(ch):
@@ -97,6 +111,8 @@ def main(argv):
                 for v in VARIANTS:
                     if v in text:
                         problems.append(f"{name}[{i}]: prints {v!r}, a wording the course does not use")
+                for line in cost_unit_missing(text):
+                    problems.append(f"{name}[{i}]: a cost without its unit 元/千次合格: {line.strip()!r}")
     for p in problems:
         print("FAIL", p)
     print(f"outputs: {len(want & set(got))} notebooks, {outputs} outputs read, {len(problems)} problems")

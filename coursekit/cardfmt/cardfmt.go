@@ -149,7 +149,7 @@ func distLine(l lang.Lang, name string, d metrics.Dist) string {
 		unit = "ms/token"
 	}
 	if d.N == 0 {
-		return distEmpty.F(l, name, d.Method, note)
+		return distEmpty.F(l, name, MethodNameIn(l, d.Method), note)
 	}
 	f := func(v *float64) string { return num(*v) + " " + unit }
 	if len(d.Chosen) > 0 {
@@ -157,9 +157,9 @@ func distLine(l lang.Lang, name string, d metrics.Dist) string {
 		for _, c := range d.Chosen {
 			parts = append(parts, "P"+num(c.P*100)+" "+f(c.Value))
 		}
-		return distChosen.F(l, name, d.N, d.Method, note, strings.Join(parts, " · "), f(d.Max))
+		return distChosen.F(l, name, d.N, MethodNameIn(l, d.Method), note, strings.Join(parts, " · "), f(d.Max))
 	}
-	return distLevels.F(l, name, d.N, d.Method, note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
+	return distLevels.F(l, name, d.N, MethodNameIn(l, d.Method), note, f(d.P50), f(d.P90), f(d.P95), f(d.P99), f(d.Max))
 }
 
 func money(l lang.Lang, v *float64, cur string) string {
@@ -246,7 +246,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		}
 	}
 	p(txTitle, source)
-	p(txObserved, ClockNameIn(l, s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	p(txObserved, ClockNameIn(l, s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), MethodNameIn(l, s.PercentileMethod))
 	for _, n := range notes(l, s) {
 		line(n)
 	}
@@ -340,7 +340,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string) string {
 	line := func(v string) { b.WriteString(v + "\n") }
 	p(mdTitle, strings.ReplaceAll(source, "`", "'"))
 	line("")
-	p(mdObserved, ClockNameIn(l, s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), s.PercentileMethod)
+	p(mdObserved, ClockNameIn(l, s.Clock), num(s.Window.StartMS), num(s.Window.EndMS), num(s.WindowS), MethodNameIn(l, s.PercentileMethod))
 	for _, n := range notes(l, s) {
 		p(noteBold, n)
 	}

@@ -41,6 +41,11 @@ var currencyNames = map[string]lang.Msg{
 	"EUR": {"欧元", "EUR"},
 }
 
+var methodNames = map[metrics.Method]lang.Msg{
+	metrics.NearestRank: {"最近秩", "nearest-rank"},
+	metrics.Linear:      {"线性插值", "linear"},
+}
+
 var clockNames = map[string]lang.Msg{
 	"client": {"客户端", "client"},
 	"server": {"服务端", "server"},
@@ -105,6 +110,36 @@ func CurrencyNameIn(l lang.Lang, code string) string {
 	return code
 }
 
+// MethodName is a percentile method in Chinese: 最近秩 (nearest-rank) or
+// 线性插值 (linear). The card's JSON and the CLI keep the identifiers.
+func MethodName(m metrics.Method) string { return MethodNameIn(lang.ZH, m) }
+
+// MethodNameIn is MethodName in l; English keeps the identifier.
+func MethodNameIn(l lang.Lang, m metrics.Method) string {
+	if n, ok := methodNames[m]; ok {
+		return n.In(l)
+	}
+	return string(m)
+}
+
+var (
+	costUnit           = lang.Msg{"%s/千次合格", "%s per 1000 qualified"}
+	costUnitNoCurrency = lang.Msg{"（未记录币种）/千次合格", "(no currency recorded) per 1000 qualified"}
+)
+
+// CostUnit is the unit of a cost per 1,000 qualified attempts in Chinese,
+// 元/千次合格 for CNY: a cost printed with the bare currency reads as a
+// total.
+func CostUnit(code string) string { return CostUnitIn(lang.ZH, code) }
+
+// CostUnitIn is CostUnit in l.
+func CostUnitIn(l lang.Lang, code string) string {
+	if strings.TrimSpace(code) == "" {
+		return costUnitNoCurrency.In(l)
+	}
+	return costUnit.F(l, CurrencyNameIn(l, code))
+}
+
 // ClockName is whose clock stamped a trace, in Chinese.
 func ClockName(clock string) string { return ClockNameIn(lang.ZH, clock) }
 
@@ -150,4 +185,75 @@ func EventGapNameIn(l lang.Lang, multiTokenEvents int64) string {
 		return gapMultiToken.In(l)
 	}
 	return gapOneToken.In(l)
+}
+
+// errorKinds explain the error texts the course's traces carry, from its
+// client (coursekit/loadgen), its practice traces (coursekit/tracegen) and
+// Go's net and HTTP packages, matched by a fragment of the lower-cased text
+// in this order. An HTTP status is explained by errorStatus first.
+var errorKinds = []struct {
+	fragment string
+	name     lang.Msg
+}{
+	{"connection refused", lang.Msg{"连接被拒绝：那个地址和端口上没有服务在监听（没有启动、已经停止或端口写错）", "connection refused: nothing listens on that address and port (not started, stopped, or a wrong port)"}},
+	{"no first token", lang.Msg{"首字前超时：超时时限内没有等到第一个输出，客户端放弃了这次尝试", "timeout before the first output: nothing arrived within the time limit, the client gave up"}},
+	{"stream not finished", lang.Msg{"首字后超时：已经开始输出，但在时限内没有结束，客户端放弃了", "timeout after the first output: the stream did not finish within the time limit"}},
+	{"reset by peer", lang.Msg{"连接被重置：服务端或中间的代理中途断开了连接，输出没有完整到达", "connection reset: the server or a proxy cut the connection, the output did not arrive whole"}},
+	{"client cancelled", lang.Msg{"客户端取消：客户端自己放弃了这次尝试", "cancelled by the client"}},
+	{"before [done]", lang.Msg{"流在结束标记 [DONE] 之前断开：输出不完整", "the stream broke before its [DONE] marker: the output is incomplete"}},
+	{"[done] without any output", lang.Msg{"流正常结束，但没有任何输出文本", "the stream ended without any output text"}},
+	{"malformed sse", lang.Msg{"SSE 消息格式错误：客户端无法解析服务端发来的一条消息", "malformed SSE message: the client could not parse a message"}},
+	{"error in stream", lang.Msg{"服务端在流中报告了错误：输出中途停止", "the server reported an error inside the stream"}},
+	{"not an sse stream", lang.Msg{"响应不是 SSE 流：服务端没有按流式返回", "the response is not an SSE stream: the server did not stream"}},
+	{"interrupted", lang.Msg{"运行被中断时这次尝试还没有结束", "still running when the run was interrupted"}},
+	{"no such host", lang.Msg{"找不到主机：地址写错，或名字解析不可用", "no such host: a wrong address, or name resolution is unavailable"}},
+	{"i/o timeout", lang.Msg{"网络读写超时：网络上迟迟没有数据", "network i/o timeout"}},
+	{"deadline exceeded", lang.Msg{"超时：超过了时限", "deadline exceeded"}},
+	{"eof", lang.Msg{"连接意外关闭：数据还没收完，连接就断了", "the connection closed unexpectedly before all data arrived"}},
+}
+
+var (
+	errorOther   = lang.Msg{"其他错误：见原文", "another error: see the raw text"}
+	error429     = lang.Msg{"请求过多（HTTP 429）：服务端限流，拒绝了这次请求", "too many requests (HTTP 429): the server rate-limited this request"}
+	error500     = lang.Msg{"服务端内部错误（HTTP 500）：服务端处理时出错，没有给出回答", "internal server error (HTTP 500): the server failed and gave no answer"}
+	error503     = lang.Msg{"服务暂时不可用（HTTP 503）：常见于过载或正在重启", "service unavailable (HTTP 503): often overload or a restart"}
+	error5xx     = lang.Msg{"服务端错误（HTTP 5xx）：服务端或网关出错，没有给出回答", "server error (HTTP 5xx): the server or a gateway failed"}
+	error4xx     = lang.Msg{"请求被拒绝（HTTP 4xx）：服务端认为请求本身有问题（地址、参数或鉴权）", "request rejected (HTTP 4xx): the server found the request itself wrong (path, parameters or auth)"}
+	errorHTTPMsg = lang.Msg{"HTTP %d 错误", "HTTP error %d"}
+)
+
+// ErrorKind explains in Chinese what kind of error an attempt's error text
+// is (connection refused, a timeout before the first output, a reset, an
+// HTTP 5xx, ...), for a column beside the raw text, which a table keeps as
+// the trace has it. No error gives "".
+func ErrorKind(a *trace.Attempt) string { return ErrorKindIn(lang.ZH, a) }
+
+// ErrorKindIn is ErrorKind in l.
+func ErrorKindIn(l lang.Lang, a *trace.Attempt) string {
+	if a.Error == "" {
+		return ""
+	}
+	if a.Outcome == trace.HTTPError || a.HTTPStatus >= 400 {
+		switch s := a.HTTPStatus; {
+		case s == 429:
+			return error429.In(l)
+		case s == 500:
+			return error500.In(l)
+		case s == 503:
+			return error503.In(l)
+		case s >= 500 && s < 600:
+			return error5xx.In(l)
+		case s >= 400 && s < 500:
+			return error4xx.In(l)
+		case s > 0:
+			return errorHTTPMsg.F(l, s)
+		}
+	}
+	low := strings.ToLower(a.Error)
+	for _, k := range errorKinds {
+		if strings.Contains(low, k.fragment) {
+			return k.name.In(l)
+		}
+	}
+	return errorOther.In(l)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -49,5 +50,50 @@ func TestTextCardSpeaksChinese(t *testing.T) {
 		if strings.Contains(out, bad) {
 			t.Errorf("text card shows %q", bad)
 		}
+	}
+}
+
+// Known error texts, from the course's traces, its client and Go's net
+// package, are explained in Chinese; the raw text stays the trace's.
+func TestErrorKindExplainsKnownErrors(t *testing.T) {
+	for _, c := range []struct {
+		a    trace.Attempt
+		want string
+	}{
+		{trace.Attempt{Outcome: trace.ConnectError, Error: "connect: connection refused"}, "连接被拒绝"},
+		{trace.Attempt{Outcome: trace.ConnectError, Error: `Post "http://127.0.0.1:9/v1/completions": dial tcp 127.0.0.1:9: connect: connection refused`}, "连接被拒绝"},
+		{trace.Attempt{Outcome: trace.Timeout, Error: "no first token within 2500 ms; client gave up"}, "首字前超时"},
+		{trace.Attempt{Outcome: trace.Timeout, Error: "no first token within the 2s timeout"}, "首字前超时"},
+		{trace.Attempt{Outcome: trace.Timeout, Error: "stream not finished within the 2s timeout"}, "首字后超时"},
+		{trace.Attempt{Outcome: trace.StreamError, HTTPStatus: 200, Error: "stream reset by peer after HTTP 200"}, "连接被重置"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "read tcp 127.0.0.1:1->127.0.0.1:2: read: connection reset by peer"}, "连接被重置"},
+		{trace.Attempt{Outcome: trace.HTTPError, HTTPStatus: 500, Error: "HTTP 500"}, "服务端内部错误"},
+		{trace.Attempt{Outcome: trace.HTTPError, HTTPStatus: 503, Error: "503 Service Unavailable: overloaded"}, "服务暂时不可用"},
+		{trace.Attempt{Outcome: trace.HTTPError, HTTPStatus: 502, Error: "HTTP 502"}, "服务端错误（HTTP 5xx）"},
+		{trace.Attempt{Outcome: trace.HTTPError, HTTPStatus: 429, Error: "HTTP 429"}, "限流"},
+		{trace.Attempt{Outcome: trace.HTTPError, HTTPStatus: 400, Error: "400 Bad Request: bad json"}, "请求被拒绝"},
+		{trace.Attempt{Outcome: trace.Cancelled, Error: "client cancelled"}, "客户端取消"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "stream ended before [DONE]"}, "结束标记"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "[DONE] without any output text"}, "没有任何输出"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "malformed SSE message: invalid character: {x"}, "格式错误"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "error in stream: boom"}, "流中报告了错误"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: `the response is text/html, not an SSE stream: the server ignored "stream": true`}, "不是 SSE 流"},
+		{trace.Attempt{Outcome: trace.InFlight, Error: "still running when the run was interrupted"}, "中断"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "unexpected EOF"}, "连接意外关闭"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "something nobody has seen"}, "其他错误"},
+	} {
+		got := ErrorKind(&c.a)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%q: got %q, want it to say %q", c.a.Error, got, c.want)
+		}
+		if got == c.a.Error || !strings.ContainsFunc(got, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }) {
+			t.Errorf("%q: %q is not a Chinese explanation", c.a.Error, got)
+		}
+	}
+	if got := ErrorKind(&trace.Attempt{Outcome: trace.OK}); got != "" {
+		t.Errorf("no error: got %q, want empty", got)
+	}
+	if got := ErrorKindIn(lang.EN, &trace.Attempt{Outcome: trace.ConnectError, Error: "connect: connection refused"}); !strings.Contains(got, "refused") {
+		t.Errorf("English: %q", got)
 	}
 }

@@ -136,8 +136,8 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 			if !hasTTFT && a.Outcome != trace.Timeout {
 				what += lg.S(lang.Msg{"（无首字）", " (no first output)"})
 			}
-			if a.Error != "" {
-				tip += "<br/>" + Label(a.Error)
+			if a.Error != "" { // what kind of error, then the trace's own text
+				tip += "<br/>" + cardfmt.ErrorKindIn(lg, a) + "<br/>" + lg.S(lang.Msg{"原文：", "raw: "}) + Label(a.Error)
 			}
 			f = barItem{Value: max(e2e, 0), Label: rowLabel(colorFail, prefix+what+" · "+ms(e2e)+" ms")}
 		}

@@ -283,7 +283,7 @@ func TestSLOSweepUnitNumbers(t *testing.T) {
 // 1720 ms by linear, from n = 8 successes.
 func TestTTFTDistributionBothMethods(t *testing.T) {
 	js := string(option(t, charts.TTFTDistribution(readTrace(t, "trace.jsonl"), charts.WithID("d"))))
-	for _, want := range []string{"n = 8", "P95 nearest-rank 2000 ms", "P95 linear 1720 ms", "2 次尝试没有首个输出", "第 ⌈0.95×8⌉ = 8 个"} {
+	for _, want := range []string{"n = 8", "P95 最近秩 2000 ms", "P95 线性插值 1720 ms", "2 次尝试没有首个输出", "第 ⌈0.95×8⌉ = 8 个"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("distribution lacks %q", want)
 		}
@@ -526,6 +526,17 @@ func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
 	for _, line := range strings.Split(label["formatter"].(string), "\n") {
 		if n := len([]rune(line)); n > 14 {
 			t.Errorf("line of %d characters: %q", n, line)
+		}
+	}
+}
+
+// A failed attempt's tooltip explains its error in Chinese and keeps the
+// trace's own text beside it.
+func TestAttemptsTooltipExplainsTheError(t *testing.T) {
+	opt := charts.Attempts(readTrace(t, "trace.jsonl"), 1000).RenderSnippet().Option
+	for _, want := range []string{"连接被拒绝", "原文：connect: connection refused", "首字前超时：", "原文：no first token within 2500 ms"} {
+		if !strings.Contains(opt, want) {
+			t.Errorf("the attempts chart lacks %q", want)
 		}
 	}
 }

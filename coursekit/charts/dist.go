@@ -2,7 +2,6 @@ package charts
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -68,12 +67,12 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
 		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95
 		k := metrics.NearestRankIndex(n, 0.95) + 1
-		subtitle += lg.F(lang.Msg{"\nP95 nearest-rank = 第 ⌈0.95×%d⌉ = %d 个 = %s ms;P95 linear(numpy 默认，插值)= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, ms(p95nr), ms(p95lin))
+		subtitle += lg.F(lang.Msg{"\nP95 最近秩 = 第 ⌈0.95×%d⌉ = %d 个 = %s ms；P95 线性插值（numpy 默认）= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, ms(p95nr), ms(p95lin))
 		// Two vertical segments of different heights keep the labels apart
 		// even when the two values are close.
 		marks = append(marks,
-			span(fmt.Sprintf("P95 nearest-rank %s ms", ms(p95nr)), p95nr, 0, p95nr, 1.2, colorFail, "end"),
-			span(fmt.Sprintf("P95 linear %s ms", ms(p95lin)), p95lin, 0, p95lin, 1.08, "#9a60b4", "end"),
+			span(lg.F(lang.Msg{"P95 最近秩 %s ms", "P95 nearest-rank %s ms"}, ms(p95nr)), p95nr, 0, p95nr, 1.2, colorFail, "end"),
+			span(lg.F(lang.Msg{"P95 线性插值 %s ms", "P95 linear %s ms"}, ms(p95lin)), p95lin, 0, p95lin, 1.08, "#9a60b4", "end"),
 			hline("95%", 0.95, colorMark, "end"),
 		)
 	} else {

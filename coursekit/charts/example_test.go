@@ -19,8 +19,8 @@ func ExampleTTFTDistribution() {
 	}
 	c := charts.TTFTDistribution(t, charts.WithID("ttft"))
 	opt := c.RenderSnippet().Option
-	fmt.Println(strings.Contains(opt, "P95 nearest-rank 2000 ms"))
-	fmt.Println(strings.Contains(opt, "P95 linear 1720 ms"))
+	fmt.Println(strings.Contains(opt, "P95 最近秩 2000 ms"))
+	fmt.Println(strings.Contains(opt, "P95 线性插值 1720 ms"))
 	// Output:
 	// true
 	// true

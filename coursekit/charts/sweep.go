@@ -73,6 +73,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 	xs := sweepPoints(t, slosMS, markMS)
 	s := metrics.Summarize(t, metrics.Options{SLOsMS: xs})
 	cur := Label(cardfmt.CurrencyNameIn(lg, s.Currency)) // 元, not CNY
+	perK := Label(cardfmt.CostUnitIn(lg, s.Currency))    // 元/千次合格: a bare 元 reads as a total
 	byMS := map[float64]metrics.Condition{}
 	var good, cost []point
 	for _, cd := range s.Conditions {
@@ -83,7 +84,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 			var v any = "-"
 			if cd.CostPer1000 != nil {
 				v = *cd.CostPer1000
-				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), cur)
+				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, sloText(cd.SLOTTFTMS), num(*cd.CostPer1000), perK)
 			}
 			cost = append(cost, point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &nodeTooltip{Show: true, Formatter: tip}})
 		}
@@ -97,7 +98,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 		}
 		text := lg.F(lang.Msg{"TTFT ≤ %s\n合格 %d\n%s 次/s", "TTFT ≤ %s\nqualified %d\n%s /s"}, sloText(m), cd.Qualified, num(cd.GoodputPerS))
 		if cd.CostPer1000 != nil {
-			text += lg.F(lang.Msg{"\n%s %s/千次", "\n%s %s/1000"}, num(*cd.CostPer1000), cur)
+			text += "\n" + num(*cd.CostPer1000) + " " + perK
 			if costCap == nil || *cd.CostPer1000*4 > *costCap {
 				costCap = f(*cd.CostPer1000 * 4)
 			}
@@ -108,7 +109,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 	if s.WindowCost == nil {
 		subtitle += lg.S(lang.Msg{"；trace 没有记录窗口成本，不画成本", "; the trace records no window cost, so no cost is drawn"})
 	} else {
-		subtitle += lg.F(lang.Msg{"；每千次合格成本 = 窗口成本 %s %s / 合格 × 1000", "; cost per 1000 qualified = window cost %s %s / qualified × 1000"}, num(*s.WindowCost), cur)
+		subtitle += lg.F(lang.Msg{"；每千次合格成本 = 窗口成本 %s %s ÷ 合格数 × 1000，单位 %s", "; cost per 1000 qualified = window cost %s %s / qualified × 1000, in %s"}, num(*s.WindowCost), cur, perK)
 	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
@@ -123,7 +124,7 @@ func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Opt
 	)
 	addLine(l, lg.S(lang.Msg{"goodput(合格次/s)", "goodput (qualified/s)"}), good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: colorOK, Width: 2}, markLines(marks...))
 	if s.WindowCost != nil {
-		y := opts.YAxis{Type: "value", Name: lg.F(lang.Msg{"每千次合格成本 (%s)", "cost per 1000 qualified (%s)"}, cur), Min: 0, Position: "right"}
+		y := opts.YAxis{Type: "value", Name: lg.F(lang.Msg{"成本（%s）", "cost (%s)"}, perK), Min: 0, Position: "right"}
 		if costCap != nil {
 			y.Max = niceCeil(*costCap)
 		}

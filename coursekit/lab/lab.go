@@ -60,6 +60,24 @@ type Lab struct {
 	// ScrapeBeforeEnd is how long before the window ends the one /metrics
 	// scrape is taken (default 100 ms): what a dashboard showed then.
 	ScrapeBeforeEnd time.Duration
+	// Progress is where a short Chinese line goes about once a second while
+	// a run lasts (elapsed time, sent, in flight, ended), and a last one
+	// when it is done, so that a cell is not silent for seconds. nil means
+	// standard output, which GoNB shows in the cell as the run goes;
+	// io.Discard silences it. The lines are not part of the run.
+	Progress io.Writer
+	// HideCounts limits the progress lines to the elapsed time, for a run
+	// whose counts a prediction asks about (see WithCountsHidden).
+	HideCounts bool
+}
+
+// WithCountsHidden is the lab with progress lines that show only the
+// elapsed time when hide is true: a cell that runs before its prediction
+// is written passes !nb.Guessed(prediction), since the counts would give
+// the answer away.
+func (l Lab) WithCountsHidden(hide bool) Lab {
+	l.HideCounts = hide
+	return l
 }
 
 // Run is one saved run: what the client recorded and what the server's
@@ -169,6 +187,7 @@ func (l Lab) record(ctx context.Context, run *Run, load loadgen.Config, tracePat
 		return errors.Join(err, stop())
 	}
 	w := bufio.NewWriter(f)
+	load.Progress = l.printProgress(load.Progress)
 	res, runErr := loadgen.Run(ctx, load, w)
 	if !scrape.Stop() {
 		run.Metrics = <-scraped
@@ -180,6 +199,43 @@ func (l Lab) record(ctx context.Context, run *Run, load loadgen.Config, tracePat
 	}
 	run.Sent, run.Recorded, run.LagP99MS = res.Sent, res.Recorded, res.Lag.P99
 	return save(run, tracePath, runPath)
+}
+
+// phaseNames are loadgen's phases as the progress line names them.
+var phaseNames = map[string]string{"warmup": "预热", "window": "窗口内", "drain": "窗口已过，等在途的尝试结束"}
+
+// printProgress wraps next (which may be nil) so that it also writes a
+// progress line to l.Progress when a whole second has passed since the
+// last one, and a last line when the run is done. It runs on loadgen's
+// progress goroutine, one call at a time.
+func (l Lab) printProgress(next func(loadgen.Progress)) func(loadgen.Progress) {
+	out := l.Progress
+	if out == nil {
+		out = os.Stdout
+	}
+	due := time.Second
+	return func(p loadgen.Progress) {
+		if next != nil {
+			next(p)
+		}
+		switch {
+		case p.Phase == "done":
+			line := fmt.Sprintf("压测结束，用时 %.1f s", p.Elapsed.Seconds())
+			if !l.HideCounts {
+				line += fmt.Sprintf("：共发出 %d 次，已结束 %d 次（其中失败 %d 次）", p.Sent, p.Done, p.Errors)
+			}
+			fmt.Fprintln(out, line)
+		case p.Elapsed >= due:
+			due = p.Elapsed.Truncate(time.Second) + time.Second
+			line := fmt.Sprintf("压测进行中 %.1f s（%s）", p.Elapsed.Seconds(), cmp.Or(phaseNames[p.Phase], p.Phase))
+			if l.HideCounts {
+				line += "：次数等你写下预测后再显示"
+			} else {
+				line += fmt.Sprintf("：已发出 %d 次，在途 %d 次，已结束 %d 次（其中失败 %d 次）", p.Sent, p.InFlight, p.Done, p.Errors)
+			}
+			fmt.Fprintln(out, line)
+		}
+	}
 }
 
 func scrapeMetrics(url string) string {

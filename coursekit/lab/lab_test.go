@@ -1,8 +1,12 @@
 package lab
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +18,7 @@ import (
 )
 
 func small(t *testing.T) Lab {
-	return Lab{Dir: t.TempDir(), Server: sim.Config{MaxBatch: 2, DecodeStep: time.Millisecond, DefaultMaxTokens: 4, Seed: 1, BusyWindow: 200 * time.Millisecond}}
+	return Lab{Dir: t.TempDir(), Progress: io.Discard, Server: sim.Config{MaxBatch: 2, DecodeStep: time.Millisecond, DefaultMaxTokens: 4, Seed: 1, BusyWindow: 200 * time.Millisecond}}
 }
 
 // A run is saved and read back whole: every attempt sent is in the trace,
@@ -51,7 +55,7 @@ func TestRunSavesWhatLoadReadsBack(t *testing.T) {
 		t.Fatalf("charts: %+v %v", cs, err)
 	}
 	rep := run.Report(1000)
-	for _, want := range []string{"闭环 2 个用户", "次/s", "失败率", "nearest-rank"} {
+	for _, want := range []string{"闭环 2 个用户", "次/s", "失败率", "最近秩"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}
@@ -101,5 +105,70 @@ func TestGaugeRangeAndFailureSplit(t *testing.T) {
 	tr.Attempts = append(tr.Attempts, late)
 	if _, after := FailureSplit(tr); after != 1 {
 		t.Errorf("a timeout after the first output: %d", after)
+	}
+}
+
+// While a run lasts, a short Chinese line about once a second says how far
+// it is (elapsed, sent, in flight, ended), and a last line when it is done;
+// the run it records is the same as without them.
+func TestRunPrintsProgressAboutOnceASecond(t *testing.T) {
+	var out bytes.Buffer
+	l := small(t)
+	l.Progress = &out
+	load := loadgen.Config{Concurrency: 2, Duration: 2200 * time.Millisecond, Timeout: 5 * time.Second, MaxTokens: 4, Seed: 3}
+	run, err := l.Run("progress", "闭环 2 个用户", load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("want a line at about 1 s and 2 s and a last one, got %q", lines)
+	}
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "压测结束") || !strings.Contains(last, fmt.Sprintf("共发出 %d 次", run.Sent)) {
+		t.Errorf("last line %q should say the run ended and how many were sent (%d)", last, run.Sent)
+	}
+	going := lines[:len(lines)-1]
+	if len(going) == 0 || len(going) > 3 {
+		t.Errorf("a 2.2 s run should print one or two lines while it goes (about once a second), got %q", going)
+	}
+	for _, line := range going {
+		for _, want := range []string{"压测进行中", " s", "已发出", "在途", "已结束"} {
+			if !strings.Contains(line, want) {
+				t.Errorf("progress line %q lacks %q", line, want)
+			}
+		}
+		if strings.ContainsAny(line, ",;:()") {
+			t.Errorf("progress line %q: Chinese text takes full-width punctuation", line)
+		}
+	}
+	// What is recorded does not change: every attempt in the trace, the
+	// gauges every 100 ms, no progress text in the saved files.
+	if run.Sent == 0 || run.Sent != run.Recorded || int64(len(run.Trace.Attempts)) != run.Sent || len(run.Gauges) < 15 {
+		t.Fatalf("sent %d, recorded %d, in trace %d, gauges %d", run.Sent, run.Recorded, len(run.Trace.Attempts), len(run.Gauges))
+	}
+	for _, f := range []string{"progress.jsonl", "progress.run.json"} {
+		b, err := os.ReadFile(filepath.Join(l.Dir, f))
+		if err != nil || bytes.Contains(b, []byte("压测")) {
+			t.Errorf("%s: %v, or it holds a progress line", f, err)
+		}
+	}
+}
+
+// A run whose counts a prediction asks about shows only how long it has
+// gone until the prediction is written.
+func TestHiddenCountsShowOnlyTheTime(t *testing.T) {
+	var out bytes.Buffer
+	l := small(t).WithCountsHidden(true)
+	l.Progress = &out
+	if _, err := l.Run("hidden", "闭环 2 个用户", loadgen.Config{Concurrency: 2, Duration: 1200 * time.Millisecond, Timeout: 5 * time.Second, MaxTokens: 4, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "压测进行中") || !strings.Contains(text, "压测结束") {
+		t.Fatalf("progress %q", text)
+	}
+	if regexp.MustCompile(`\d+ 次`).MatchString(text) {
+		t.Errorf("hidden counts shown: %q", text)
 	}
 }

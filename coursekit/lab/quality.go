@@ -86,7 +86,7 @@ func (r *Run) QualityReport(sloMS float64) string {
 	if v, ok := r.MeanBusy(); ok {
 		busy = cardfmt.Num(round1(v*100)) + "%"
 	}
-	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（nearest-rank，n = %d）；窗口内设备忙碌率平均 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), s.TTFT.N, busy)
+	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（%s，n = %d）；窗口内设备忙碌率平均 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N, busy)
 	fmt.Fprintf(&b, "  质量通过率：%s；未评分的完整成功 %d 次\n", cardfmt.RatioText(s.QualityPassRate), s.UnratedSuccesses)
 	fmt.Fprintf(&b, "  goodput（TTFT ≤ %s ms）：%s\n", cardfmt.Num(sloMS), cardfmt.RatioText(c.Goodput))
 	return b.String()

@@ -35,7 +35,7 @@ func (r *Run) Report(sloMS float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s：窗口 %s s 内发出 %d 次，即 %s 次/s\n", r.Label, cardfmt.Num(s.WindowS), s.Attempts, cardfmt.Num(round1(r.SendRate())))
 	fmt.Fprintf(&b, "  完整成功 %d 次；失败率 %s\n", s.CompleteSuccess, cardfmt.RatioText(s.FailureRate))
-	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（nearest-rank，n = %d）；E2E P50 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), s.TTFT.N, msText(s.E2E.P50))
+	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（%s，n = %d）；E2E P50 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N, msText(s.E2E.P50))
 	return b.String()
 }
 

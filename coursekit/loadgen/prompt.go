@@ -179,8 +179,8 @@ func (c *Config) promptText() string {
 }
 
 // prefixReuse is the header's conditions.prefix_reuse: what the requests
-// of the run actually share. "none" means what it means in tracegen's and
-// grade's traces: no prompt prefix shared on purpose.
+// of the run actually share. "none" means what it means in grade's traces
+// (and "无" in tracegen's Chinese ones): no prompt prefix shared on purpose.
 func (c *Config) prefixReuse() any {
 	switch c.PromptReuse.Mode {
 	case ReuseSame:

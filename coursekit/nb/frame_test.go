@@ -65,10 +65,37 @@ func TestAttemptsTableIsInChinese(t *testing.T) {
 func TestAttemptsTableLeavesNoErrorBlank(t *testing.T) {
 	tr, _ := trace.ReadFile("../../data/unit01/trace.jsonl")
 	df := AttemptsTable(tr)
-	if e := df.Elem(0, 8); e.IsNA() || e.String() != "" {
+	if e := df.Elem(0, 9); e.IsNA() || e.String() != "" {
 		t.Errorf("R1 has no error: want an empty cell, got NA=%v %q", e.IsNA(), e.String())
 	}
 	if e := df.Elem(8, 5); !e.IsNA() {
 		t.Errorf("R9's TTFT is missing: %q", e.String())
+	}
+}
+
+// A failed attempt's error shows twice: what kind of error it is, in
+// Chinese, and the trace's own text beside it, unchanged.
+func TestAttemptsTableExplainsErrorsAndKeepsTheRawText(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := AttemptsTable(tr)
+	names := df.Names()
+	if n := len(names); n < 2 || names[n-2] != "错误说明" || names[n-1] != "错误信息（trace 原文）" {
+		t.Fatalf("columns %v: want 错误说明, then 错误信息（trace 原文）, last", names)
+	}
+	kind, raw := df.Col("错误说明").Records(), df.Col("错误信息（trace 原文）").Records()
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if raw[i] != a.Error {
+			t.Errorf("%s: raw column %q, trace says %q", a.ID, raw[i], a.Error)
+		}
+		if (a.Error == "") != (kind[i] == "") {
+			t.Errorf("%s: explanation %q for error %q", a.ID, kind[i], a.Error)
+		}
+	}
+	if !strings.Contains(kind[8], "首字前超时") || !strings.Contains(kind[9], "连接被拒绝") {
+		t.Errorf("R9 and R10: %q, %q", kind[8], kind[9])
 	}
 }

@@ -8,16 +8,18 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // AttemptsTable is a trace as a table for reading, one row per attempt in
 // file order, with Chinese headers and values: failures stay in the table
-// and a missing TTFT or E2E shows as 缺失. For display only; compute with
-// coursekit/metrics.
+// and a missing TTFT or E2E shows as 缺失. An error shows twice: its kind
+// explained in Chinese (cardfmt.ErrorKind), then the trace's own text,
+// unchanged. For display only; compute with coursekit/metrics.
 func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
-	rows := [][]string{{"尝试", "发起时刻（ms）", "结果", "完整成功", "事件数", "首字时延 TTFT（ms）", "端到端时延 E2E（ms）", "质量", "错误信息（trace 原文）"}}
+	rows := [][]string{{"尝试", "发起时刻（ms）", "结果", "完整成功", "事件数", "首字时延 TTFT（ms）", "端到端时延 E2E（ms）", "质量", "错误说明", "错误信息（trace 原文）"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		ttft, e2e := "", "" // empty is missing: Table shows 缺失
@@ -28,7 +30,7 @@ func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
 			e2e = Num(v)
 		}
 		rows = append(rows, []string{a.ID, Num(a.StartMS), AttemptOutcome(a), YesNo(a.Outcome == trace.OK),
-			Text(len(a.Events)), ttft, e2e, QualityText(a.Quality), a.Error})
+			Text(len(a.Events)), ttft, e2e, QualityText(a.Quality), cardfmt.ErrorKind(a), a.Error})
 	}
 	types := map[string]series.Type{}
 	for j, name := range rows[0] {

@@ -51,19 +51,17 @@ func chartStrings(c echart) []string {
 	return out
 }
 
-// Every chart the notebooks and the report draw writes full-width
-// punctuation next to Chinese, as the notebooks' own text does.
-func TestChartTextIsFullWidth(t *testing.T) {
-	var all []struct {
-		name string
-		c    echart
-	}
-	add := func(name string, c echart) {
-		all = append(all, struct {
-			name string
-			c    echart
-		}{name, c})
-	}
+type namedChart struct {
+	name string
+	c    echart
+}
+
+// unitCharts are the charts the notebooks and the report draw, for the
+// unit's traces.
+func unitCharts(t *testing.T) []namedChart {
+	t.Helper()
+	var all []namedChart
+	add := func(name string, c echart) { all = append(all, namedChart{name, c}) }
 	for _, name := range []string{"trace.jsonl", "practice.jsonl", "timeline.jsonl"} {
 		tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", name))
 		if err != nil {
@@ -91,7 +89,13 @@ func TestChartTextIsFullWidth(t *testing.T) {
 	add("PathMap", charts.PathMap(card.PathMap{Task: card.InferenceTask, SamplingPoint: "客户端发请求"}))
 	v := 120.0
 	add("Compare", charts.Compare("槽位和事件间隔", "4 个用户，每次最多 32 个 token", "事件间隔 P50（ms）", "ms", []string{"1 个槽位", "4 个槽位"}, []*float64{&v, nil}))
-	for _, x := range all {
+	return all
+}
+
+// Every chart the notebooks and the report draw writes full-width
+// punctuation next to Chinese, as the notebooks' own text does.
+func TestChartTextIsFullWidth(t *testing.T) {
+	for _, x := range unitCharts(t) {
 		for _, s := range chartStrings(x.c) {
 			for _, p := range Punctuation(s) {
 				t.Errorf("%s: half-width punctuation next to Chinese in %q (in %q)", x.name, p, s)

@@ -251,3 +251,24 @@ func sortUint64(x []uint64) {
 		}
 	}
 }
+
+// costResult is the unit a cost per 1,000 qualified ends with.
+var costResult = regexp.MustCompile(`^元\s*/\s*千次合格`)
+
+// CostUnitMissing reports the lines of text that state a cost per 1,000
+// qualified (they name 每千次合格成本) whose last amount in 元 lacks the
+// unit 元/千次合格: "= 4 元" is a total, "= 4 元/千次合格" the figure. The
+// 元 of 单元格 or 单元 is not money.
+func CostUnitMissing(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.Contains(line, "每千次合格成本") {
+			continue
+		}
+		money := strings.ReplaceAll(line, "单元", "单_")
+		if i := strings.LastIndex(money, "元"); i >= 0 && !costResult.MatchString(money[i:]) {
+			out = append(out, line)
+		}
+	}
+	return out
+}

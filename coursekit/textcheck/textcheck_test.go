@@ -76,3 +76,29 @@ func TestCopiedFindsRunsAcrossPunctuationAndWhitespace(t *testing.T) {
 		t.Fatalf("round trip: %d of %d, %v", len(back), len(fp), err)
 	}
 }
+
+func TestCostUnitIsPerThousandQualified(t *testing.T) {
+	for _, bad := range []string{
+		"每千次合格成本：0.02 元 ÷ 5 × 1000 = 4 元",
+		"每千次合格成本：4 → 5 元",
+		"TTFT ≤ 1 s：每千次合格成本 4 元",
+		"每千次合格成本（元）",
+		"每千次合格成本：4 元，运行本单元格",
+	} {
+		if len(CostUnitMissing(bad)) == 0 {
+			t.Errorf("%q passed", bad)
+		}
+	}
+	for _, good := range []string{
+		"每千次合格成本：0.02 元 ÷ 5 × 1000 = 4 元/千次合格",
+		"每千次合格成本：4 → 5 元/千次合格",
+		"  每千次合格成本：0.02 元 / 5 × 1000 = 4 元 / 千次合格",
+		"窗口成本 0.02 元",
+		"每千次合格成本：无（trace 未记录窗口成本）",
+		"每千次合格成本（元/千次合格）：你的预测 未填。请先运行预测单元格，再运行本单元格。",
+	} {
+		if got := CostUnitMissing(good); len(got) != 0 {
+			t.Errorf("%q flagged: %q", good, got)
+		}
+	}
+}

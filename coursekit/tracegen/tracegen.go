@@ -73,20 +73,22 @@ func Generate(w io.Writer, cfg Config) (Stats, error) {
 	// that started late in it may still be in flight.
 	captureMS := win.EndMS + 400
 	cost := cfg.WindowCost
+	// The values are Chinese: notebook 04 shows them to learners. The keys
+	// are the trace format's identifiers and stay English.
 	conds, _ := json.Marshal(map[string]any{
 		"generator":       "coursekit gen",
 		"seed":            cfg.Seed,
-		"model":           "synthetic (no real model; practice data)",
-		"arrival":         fmt.Sprintf("open loop, Poisson, %g requests/s", cfg.RatePerS),
-		"input_tokens":    "log-normal, median 512",
-		"output_tokens":   "log-normal, median 10",
-		"timeout_policy":  fmt.Sprintf("%g ms to first token", cfg.TimeoutMS),
-		"retries":         fmt.Sprintf("up to %d after a timeout, a refused connection, HTTP 429 or 503; a retry is a new attempt with the same request id", cfg.MaxRetries),
-		"warmup":          fmt.Sprintf("attempts before %g ms are warm-up, outside the window", win.StartMS),
-		"prefix_reuse":    "none",
+		"model":           "合成数据（没有真实模型，仅供练习）",
+		"arrival":         fmt.Sprintf("开环，泊松到达，平均每秒 %g 次", cfg.RatePerS),
+		"input_tokens":    "对数正态分布，中位数 512",
+		"output_tokens":   "对数正态分布，中位数 10",
+		"timeout_policy":  fmt.Sprintf("等待首个 token 超过 %g ms 即放弃（超时）", cfg.TimeoutMS),
+		"retries":         fmt.Sprintf("超时、连接被拒、HTTP 429 或 503 之后最多重试 %d 次；重试是新的尝试，沿用同一个业务请求 ID", cfg.MaxRetries),
+		"warmup":          fmt.Sprintf("%g ms 之前开始的尝试是预热，不在窗口内", win.StartMS),
+		"prefix_reuse":    "无",
 		"capture_ms":      captureMS,
-		"quality_rubric":  "synthetic labels: about 88% rated pass, 8% rated fail, 4% not rated",
-		"event_semantics": "about 10% of events carry 2-4 tokens",
+		"quality_rubric":  "合成标签：约 88% 评为通过，8% 评为不通过，4% 未评",
+		"event_semantics": "约 10% 的事件带 2–4 个 token",
 	})
 	tw, err := trace.NewWriter(w, trace.Header{Clock: "client", Window: win, WindowCost: &cost, Currency: cfg.Currency, Conditions: conds})
 	if err != nil {

@@ -2,10 +2,14 @@ package tracegen_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/textcheck"
 	"github.com/llmperf-course/course/coursekit/trace"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
@@ -58,5 +62,39 @@ func TestSeedsDiffer(t *testing.T) {
 	tracegen.Generate(&b, tracegen.Config{Seed: 2, Requests: 100})
 	if bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Fatal("different seeds gave the same trace")
+	}
+}
+
+// Notebook 04 shows the practice trace's conditions to learners: every
+// value that is prose is Chinese, with full-width punctuation next to it.
+// The keys stay the trace format's English identifiers, and the generator
+// is the command's name.
+func TestConditionsAreChinese(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 1, Requests: 10}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(&b, "gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conds map[string]any
+	if err := json.Unmarshal(tr.Header.Conditions, &conds); err != nil {
+		t.Fatal(err)
+	}
+	if len(conds) < 10 {
+		t.Fatalf("only %d conditions: %v", len(conds), conds)
+	}
+	for k, v := range conds {
+		s, ok := v.(string)
+		if !ok || k == "generator" {
+			continue
+		}
+		if !strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+			t.Errorf("condition %s = %q is not Chinese", k, s)
+		}
+		if p := textcheck.Punctuation(s); len(p) > 0 {
+			t.Errorf("condition %s = %q: ASCII punctuation next to Chinese at %q", k, s, p)
+		}
 	}
 }

@@ -66,7 +66,7 @@ func TestCardTextIsChineseWithUnits(t *testing.T) {
 	for _, want := range []string{
 		"失败率：2 / 10 = 20%（失败尝试 / 全部尝试）",
 		"质量通过率：7 / 8 = 87.5%",
-		"首字时延 TTFT（n=8，nearest-rank）：P50 500 ms · P90 2000 ms · P95 2000 ms",
+		"首字时延 TTFT（n=8，最近秩）：P50 500 ms · P90 2000 ms · P95 2000 ms",
 		"缺失 TTFT：2 次",
 		"条件 TTFT ≤ 1 s",
 		"goodput：5 次 / 10 s = 0.5 次/s",
