@@ -147,7 +147,7 @@ func LabSendRate(runs []LabRun, binMS, plannedPerS float64, options ...Option) *
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(75 + 19*len(sub)), Bottom: "75", Left: "60", Right: "40"}),
-		ec.WithXAxisOpts(labTimeAxis("发送时刻 (s,按 "+num(binMS/1000)+" s 分组)", maxX)),
+		ec.WithXAxisOpts(labTimeAxis("发送时刻（s，按 "+num(binMS/1000)+" s 分组）", maxX)),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "发出 (次/s)", Min: 0, Max: niceCeil(maxY * 1.15)}),
 		ec.WithAnimation(false),
 	)
@@ -282,7 +282,7 @@ func LabTTFT(runs []LabRun, timeoutMS float64, options ...Option) *ec.Scatter {
 	}
 	s.SetGlobalOptions(
 		c.init(),
-		ec.WithTitleOpts(titled("每次尝试的 TTFT,按发送时刻排开", strings.Join(sub, "\n"))),
+		ec.WithTitleOpts(titled("每次尝试的 TTFT，按发送时刻排开", strings.Join(sub, "\n"))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(75 + 19*len(sub)), Bottom: "90", Left: "70", Right: "40"}),
@@ -340,7 +340,7 @@ func LabBusyVsTTFT(run LabRun, binMS float64, options ...Option) *ec.Line {
 	}
 
 	all := metrics.Summarize(run.Trace, metrics.Options{})
-	sub := name + ":"
+	sub := name + "："
 	if inWindow > 0 {
 		sub += fmt.Sprintf("窗口内设备忙碌率 %s–%s", pct(lo), pct(hi))
 	} else {

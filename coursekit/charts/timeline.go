@@ -133,7 +133,7 @@ func Timeline(a *trace.Attempt, options ...Option) *ec.Scatter {
 	if multi > 0 {
 		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token:ITL 是事件间隔，不是 token 间隔", "\n%d events carry several tokens each: ITL here is an event gap, not a token gap"}, multi)
 	} else if len(a.Events) > 0 {
-		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token:这里的事件间隔就是 token 间隔", "\n1 token per event: the event gaps here are token gaps"})
+		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token：这里的事件间隔就是 token 间隔", "\n1 token per event: the event gaps here are token gaps"})
 	}
 	if a.Outcome != trace.OK {
 		_, has := a.TTFT()

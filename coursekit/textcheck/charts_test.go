@@ -3,6 +3,7 @@ package textcheck
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"testing"
 
@@ -92,6 +93,8 @@ func unitCharts(t *testing.T) []namedChart {
 	return all
 }
 
+var latinCommaBeforeHan = regexp.MustCompile(`.{0,4}[,:]\p{Han}.{0,3}`)
+
 // Every chart the notebooks and the report draw writes full-width
 // punctuation next to Chinese, as the notebooks' own text does.
 func TestChartTextIsFullWidth(t *testing.T) {
@@ -99,6 +102,10 @@ func TestChartTextIsFullWidth(t *testing.T) {
 		for _, s := range chartStrings(x.c) {
 			for _, p := range Punctuation(s) {
 				t.Errorf("%s: half-width punctuation next to Chinese in %q (in %q)", x.name, p, s)
+			}
+			// Chart text holds no code, so "TTFT,按" is prose too.
+			if m := latinCommaBeforeHan.FindString(s); m != "" {
+				t.Errorf("%s: half-width comma before Chinese in %q (in %q)", x.name, m, s)
 			}
 		}
 	}
