@@ -149,20 +149,20 @@ func Import(from string, r io.Reader, name string, w io.Writer) (*Report, error)
 
 // ImportWith is Import with options.
 func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options) (*Report, error) {
-	var f func(*source, Options) (*result, error)
+	var f func(*Source, Options) (*Result, error)
 	switch from {
 	case "vllm":
-		f = importVLLM
+		f = ImportVLLM
 	case "aiperf":
-		f = importAIPerf
+		f = ImportAIPerf
 	case "genai-perf":
-		f = importGenAIPerf
+		f = ImportGenAIPerf
 	case "guidellm":
-		f = importGuidellm
+		f = ImportGuidellm
 	case "llmperf":
-		f = importLLMPerf
+		f = ImportLLMPerf
 	case "inference-perf":
-		f = importInferencePerf
+		f = ImportInferencePerf
 	default:
 		return nil, fmt.Errorf("--from %q: %w (want %s)", from, ErrUnknownTool, strings.Join(Tools, ", "))
 	}
@@ -176,9 +176,9 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 	if err != nil {
 		return nil, err
 	}
-	src := newSource(name, raw)
+	src := NewSource(name, raw)
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, src.errAt(0, "", "the file is empty")
+		return nil, src.ErrAt(0, "", "the file is empty")
 	}
 	res, err := f(src, opt)
 	if err != nil {
@@ -189,43 +189,43 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 			return nil, err
 		}
 	}
-	res.report.Tool = from
-	if opt.Summary == nil && res.derivedNote != "" {
-		res.report.Notes = append([]string{res.derivedNote}, res.report.Notes...)
+	res.Report.Tool = from
+	if opt.Summary == nil && res.DerivedNote != "" {
+		res.Report.Notes = append([]string{res.DerivedNote}, res.Report.Notes...)
 	}
-	if err := res.write(src, w); err != nil {
+	if err := res.Write(src, w); err != nil {
 		return nil, err
 	}
 	if opt.Summary != nil {
-		res.useSummary(opt.Summary, opt.SummaryName)
+		res.UseSummary(opt.Summary, opt.SummaryName)
 	}
-	return &res.report, nil
+	return &res.Report, nil
 }
 
-// result is an import held in memory until it is known to be whole.
-type result struct {
-	header   trace.Header
-	conds    conditions
-	attempts []trace.Attempt
-	paths    []string // the JSON path or line of each attempt's row, for errors
-	report   Report
+// Result is an import held in memory until it is known to be whole.
+type Result struct {
+	Header   trace.Header
+	Conds    Conditions
+	Attempts []trace.Attempt
+	Paths    []string // the JSON path or line of each attempt's row, for errors
+	Report   Report
 	// resolutionMS is the clock resolution times are rounded to, so that
 	// unit conversion noise (0.0812 s → 81.19999999999999 ms) does not
 	// reach the trace: 1 ns by default, 1 µs for epoch-seconds floats.
-	resolutionMS float64
+	ResolutionMS float64
 	// derivedNote says that the Derived stats were recomputed from the rows
 	// because the summary lives in another file; it is dropped when that
 	// file is given (Options.Summary).
-	derivedNote string
+	DerivedNote string
 	// toolOK is how many rows the tool itself counts as successes, for the
 	// cross-check against a separate summary's counts.
-	toolOK int
+	ToolOK int
 }
 
 // round snaps every time to the resolution. Rounding is monotonic, so
 // event order and end ≥ last event survive it.
-func (res *result) round() {
-	q := res.resolutionMS
+func (res *Result) round() {
+	q := res.ResolutionMS
 	if q == 0 {
 		q = 1e-6
 	}
@@ -235,10 +235,10 @@ func (res *result) round() {
 		f, _ := strconv.ParseFloat(strconv.FormatFloat(r(v), 'f', int(math.Max(0, -math.Floor(math.Log10(q)))), 64), 64)
 		return f
 	}
-	res.header.Window.StartMS = rs(res.header.Window.StartMS)
-	res.header.Window.EndMS = rs(res.header.Window.EndMS)
-	for i := range res.attempts {
-		a := &res.attempts[i]
+	res.Header.Window.StartMS = rs(res.Header.Window.StartMS)
+	res.Header.Window.EndMS = rs(res.Header.Window.EndMS)
+	for i := range res.Attempts {
+		a := &res.Attempts[i]
 		a.StartMS = rs(a.StartMS)
 		a.EndMS = rs(a.EndMS)
 		for j := range a.Events {
@@ -247,9 +247,9 @@ func (res *result) round() {
 	}
 }
 
-// conditions is the header's condition list for an imported trace. The
+// Conditions is the header's condition list for an imported trace. The
 // keys are the same for every tool so that notebooks can read them.
-type conditions struct {
+type Conditions struct {
 	Source       string         `json:"source"`
 	Layout       string         `json:"layout"`
 	Run          int            `json:"run,omitempty"`
@@ -266,38 +266,38 @@ type conditions struct {
 	Tool         map[string]any `json:"tool_config,omitempty"`
 }
 
-const qualityNull = "not recorded by the tool: every attempt has quality null (unrated, never a pass)"
+const QualityNull = "not recorded by the tool: every attempt has quality null (unrated, never a pass)"
 
-// write validates every attempt, builds the trace in memory and copies it
+// Write validates every attempt, builds the trace in memory and copies it
 // to w only when all of it is valid.
-func (res *result) write(src *source, w io.Writer) error {
-	if res.conds.Lossy == nil {
-		res.conds.Lossy = []string{}
+func (res *Result) Write(src *Source, w io.Writer) error {
+	if res.Conds.Lossy == nil {
+		res.Conds.Lossy = []string{}
 	}
-	c, err := json.Marshal(res.conds)
+	c, err := json.Marshal(res.Conds)
 	if err != nil {
 		return err
 	}
-	res.header.Conditions = c
-	if res.header.Clock == "" {
-		res.header.Clock = "client"
+	res.Header.Conditions = c
+	if res.Header.Clock == "" {
+		res.Header.Clock = "client"
 	}
-	meta, _ := json.Marshal(map[string]any{"importer": res.report.Tool, "source": baseName(src.name)})
-	res.header.Meta = meta
+	meta, _ := json.Marshal(map[string]any{"importer": res.Report.Tool, "source": baseName(src.Name)})
+	res.Header.Meta = meta
 	res.round()
 	var buf bytes.Buffer
-	tw, err := trace.NewWriter(&buf, res.header)
+	tw, err := trace.NewWriter(&buf, res.Header)
 	if err != nil {
-		return src.errAt(0, "window", err.Error())
+		return src.ErrAt(0, "window", err.Error())
 	}
 	fail := 0
-	for i := range res.attempts {
-		a := &res.attempts[i]
+	for i := range res.Attempts {
+		a := &res.Attempts[i]
 		if err := a.Validate(); err != nil {
-			return src.errAt(0, res.paths[i], "imported attempt is invalid: "+err.Error())
+			return src.ErrAt(0, res.Paths[i], "imported attempt is invalid: "+err.Error())
 		}
 		if err := tw.Write(a); err != nil {
-			return src.errAt(0, res.paths[i], err.Error())
+			return src.ErrAt(0, res.Paths[i], err.Error())
 		}
 		if a.Outcome != trace.OK && a.Outcome != trace.InFlight {
 			fail++
@@ -306,12 +306,12 @@ func (res *result) write(src *source, w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	res.report.Attempts = len(res.attempts)
-	res.report.Failures = fail
-	res.report.ITLSemantics = res.conds.ITLSemantics
-	res.report.Layout = res.conds.Layout
-	if res.report.Stats == nil {
-		res.report.Stats = []Stat{}
+	res.Report.Attempts = len(res.Attempts)
+	res.Report.Failures = fail
+	res.Report.ITLSemantics = res.Conds.ITLSemantics
+	res.Report.Layout = res.Conds.Layout
+	if res.Report.Stats == nil {
+		res.Report.Stats = []Stat{}
 	}
 	_, err = w.Write(buf.Bytes())
 	return err

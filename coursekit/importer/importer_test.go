@@ -188,7 +188,7 @@ func TestVLLMBareNaN(t *testing.T) {
 
 func TestSanitizeOnlyOutsideStrings(t *testing.T) {
 	in := `{"a": "NaN \"Infinity\" -Infinity", "b": [NaN, -Infinity, Infinity], "c": "\\"}`
-	s := newSource("x", []byte(in))
+	s := NewSource("x", []byte(in))
 	want := `{"a": "NaN \"Infinity\" -Infinity", "b": ["#NaN", "#-Infinity", "#Infinity"], "c": "\\"}`
 	if string(s.data) != want {
 		t.Fatalf("sanitised\n%s\nwant\n%s", s.data, want)
@@ -403,7 +403,7 @@ func TestClassify(t *testing.T) {
 		{0, "something odd", trace.StreamError, 0},
 	}
 	for _, c := range cases {
-		if o, code := classify(c.status, c.text); o != c.want || code != c.code {
+		if o, code := Classify(c.status, c.text); o != c.want || code != c.code {
 			t.Errorf("classify(%d, %q) = %v %d, want %v %d", c.status, c.text, o, code, c.want, c.code)
 		}
 	}
