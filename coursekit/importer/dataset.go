@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -16,7 +17,7 @@ import (
 // meta.judge {name, reason} and meta.prompt naming the dataset line; the
 // others stay unrated. A file that kept no texts, or a dataset shorter
 // than the file, is an error: nothing is judged by guesswork.
-func judgeTexts(from string, src *Source, res *Result, set *dataset.Set) error {
+func judgeTexts(from string, src *toolfile.Source, res *toolfile.Result, set *dataset.Set) error {
 	texts, err := savedTexts(from, src, res)
 	if err != nil {
 		return err
@@ -74,7 +75,7 @@ func judgeTexts(from string, src *Source, res *Result, set *dataset.Set) error {
 
 // savedTexts returns each row's generated text (nil where the tool wrote
 // null), in row order.
-func savedTexts(from string, src *Source, res *Result) ([]*string, error) {
+func savedTexts(from string, src *toolfile.Source, res *toolfile.Result) ([]*string, error) {
 	if from != "vllm" {
 		return nil, fmt.Errorf("--dataset: %s result files keep no generated texts, so their answers cannot be judged (vllm bench serve --save-detailed keeps them as generated_texts)", from)
 	}
@@ -102,12 +103,12 @@ func savedTexts(from string, src *Source, res *Result) ([]*string, error) {
 	}
 	texts := make([]*string, len(raw))
 	for i, v := range raw {
-		if IsNull(v) {
+		if toolfile.IsNull(v) {
 			continue
 		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
-			return nil, o.Err(fmt.Sprintf("generated_texts[%d]", i), "want a string, got "+Kind(v))
+			return nil, o.Err(fmt.Sprintf("generated_texts[%d]", i), "want a string, got "+toolfile.Kind(v))
 		}
 		texts[i] = &s
 	}

@@ -1,4 +1,4 @@
-package importer
+package vllm
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -23,7 +24,7 @@ const endSlackS = 1e-3
 
 // ImportVLLM reads a `vllm bench serve` / benchmark_serving.py result: one
 // JSON object, or JSON Lines with one run per line (--append-result).
-func ImportVLLM(s *Source, opt Options) (*Result, error) {
+func ImportVLLM(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -32,7 +33,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 	if len(vals) > 1 {
 		ln = lines[1] // the second run is where "one result" stops being true
 	}
-	k, err := PickRun(s, len(vals), opt, "JSON objects, one per --append-result run", ln)
+	k, err := toolfile.PickRun(s, len(vals), opt, "JSON objects, one per --append-result run", ln)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +41,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &toolfile.Result{}
 	res.Report.Run, res.Report.Runs = k+1, len(vals)
 	res.Report.PercentileMethod = "linear (numpy default)"
 	if len(vals) == 1 {
@@ -119,7 +120,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.CheckTime(dur, o.Line, JoinPath(o.Path, "duration")); err != nil {
+	if err := s.CheckTime(dur, o.Line, toolfile.JoinPath(o.Path, "duration")); err != nil {
 		return nil, err
 	}
 	if dur == 0 {
@@ -130,7 +131,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 	startS := make([]float64, n)
 	origin := math.Inf(1)
 	for i := range starts {
-		v, err := s.Time(starts[i], o.Line, JoinPath(o.Path, fmt.Sprintf("start_times[%d]", i)))
+		v, err := s.Time(starts[i], o.Line, toolfile.JoinPath(o.Path, fmt.Sprintf("start_times[%d]", i)))
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +145,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 	ambiguous, chatOpen, success := 0, 0, 0
 	var lossy []string
 	for i := range n {
-		at := func(key string) string { return JoinPath(o.Path, fmt.Sprintf("%s[%d]", key, i)) }
+		at := func(key string) string { return toolfile.JoinPath(o.Path, fmt.Sprintf("%s[%d]", key, i)) }
 		ttft, err := s.Time(ttfts[i], o.Line, at("ttfts"))
 		if err != nil {
 			return nil, err
@@ -155,7 +156,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 		}
 		gaps := make([]float64, len(gapsRaw))
 		for j := range gapsRaw {
-			g, err := s.Time(gapsRaw[j], o.Line, JoinPath(at("itls"), fmt.Sprintf("[%d]", j)))
+			g, err := s.Time(gapsRaw[j], o.Line, toolfile.JoinPath(at("itls"), fmt.Sprintf("[%d]", j)))
 			if err != nil {
 				return nil, err
 			}
@@ -164,9 +165,9 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 		errText := ""
 		if errs != nil {
 			v := errs[i]
-			if !IsNull(v) {
+			if !toolfile.IsNull(v) {
 				if err := json.Unmarshal(v, &errText); err != nil {
-					return nil, s.ErrAt(o.Line, at("errors"), "want a string, got "+Kind(v))
+					return nil, s.ErrAt(o.Line, at("errors"), "want a string, got "+toolfile.Kind(v))
 				}
 			}
 		}
@@ -200,7 +201,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 		}
 		ok := errText == "" && ttft > 0
 		if ttft > 0 {
-			a.Events = EventsFrom(a.StartMS, ttft*1000, gaps, outTok)
+			a.Events = toolfile.EventsFrom(a.StartMS, ttft*1000, gaps, outTok)
 			if outTok > 0 && len(a.Events) > outTok {
 				chatOpen++
 			}
@@ -230,7 +231,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 				errText = "vLLM recorded no error text (ttft 0.0): most likely an HTTP error with an empty reason"
 				a.Outcome = trace.HTTPError
 			} else {
-				a.Outcome, a.HTTPStatus = Classify(0, errText)
+				a.Outcome, a.HTTPStatus = toolfile.Classify(0, errText)
 			}
 			a.Error = errText
 		}
@@ -253,7 +254,7 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 		if err != nil {
 			return err
 		}
-		x := Stat{Metric: metric, Stat: stat, Value: v, Key: key}
+		x := toolfile.Stat{Metric: metric, Stat: stat, Value: v, Key: key}
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
 			x.NonFinite = strings.Trim(string(o.M[key]), `"#`)
 			x.Value = nil
@@ -340,14 +341,14 @@ func ImportVLLM(s *Source, opt Options) (*Result, error) {
 			}
 		}
 	}
-	res.Conds = Conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "vllm bench serve result JSON", Layout: layout, Run: k + 1, Runs: len(vals),
 		Clock: clock, Window: window,
 		ITLSemantics: "per_event",
 		EventTimes:   "reconstructed as start + ttft + cumulative itls (one vLLM ITL sample per SSE message)",
 		EventTokens:  "vLLM records no per-message token count: output_lens is spread evenly over the events (≥ 1 each); only the sum is measured, so use TPOT for per-token",
 		Failures:     "a row is a failure when errors[i] is non-empty or ttfts[i] is 0.0; a 0.0 TTFT is missing (no events); outcome from the error text: reason phrase → http_error, timeout → timeout, connector error → connect_error, anything else → stream_error with the text",
-		Quality:      QualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 		Tool:         tool,
 	}

@@ -1,10 +1,11 @@
-package importer
+package aiperf
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -14,7 +15,7 @@ var timeUnits = map[string]float64{"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1,
 // aiperfMetric reads metrics[tag] = {"value": V, "unit": U}, trying the
 // long tag and then the short one (newer docs show "ttft" for
 // "time_to_first_token"). The path names the tag actually found.
-func aiperfMetric(m *Obj, tags ...string) (raw json.RawMessage, scale float64, path string, found bool, err error) {
+func aiperfMetric(m *toolfile.Obj, tags ...string) (raw json.RawMessage, scale float64, path string, found bool, err error) {
 	for _, tag := range tags {
 		if !m.Has(tag) {
 			continue
@@ -35,13 +36,13 @@ func aiperfMetric(m *Obj, tags ...string) (raw json.RawMessage, scale float64, p
 		if !ok {
 			return nil, 0, "", false, mv.Err("value", "missing")
 		}
-		return v, sc, JoinPath(mv.Path, "value"), true, nil
+		return v, sc, toolfile.JoinPath(mv.Path, "value"), true, nil
 	}
 	return nil, 0, "", false, nil
 }
 
 // aiperfCount reads a token-count metric, 0 when absent.
-func aiperfCount(m *Obj, tag string) (int, error) {
+func aiperfCount(m *toolfile.Obj, tag string) (int, error) {
 	if !m.Has(tag) {
 		return 0, nil
 	}
@@ -53,7 +54,7 @@ func aiperfCount(m *Obj, tag string) (int, error) {
 	if !ok {
 		return 0, mv.Err("value", "missing")
 	}
-	return m.Src.Count(v, m.Line, JoinPath(mv.Path, "value"))
+	return m.Src.Count(v, m.Line, toolfile.JoinPath(mv.Path, "value"))
 }
 
 // MetricInterChunk is AIPerf's inter_chunk_latency: the gap between
@@ -69,7 +70,7 @@ const AIPerfMalformedNote = "AIPerf 0.13 counts a stream that carried a malforme
 
 // notASummary stops an import of AIPerf's summary file given as the records
 // file (a common mistake): one object with metric blocks and no metadata.
-func notASummary(s *Source, v json.RawMessage, line int) error {
+func notASummary(s *toolfile.Source, v json.RawMessage, line int) error {
 	o, err := s.Object(v, line, "")
 	if err != nil || o.Has("metadata") {
 		return nil
@@ -85,12 +86,12 @@ func notASummary(s *Source, v json.RawMessage, line int) error {
 
 // ImportAIPerf reads AIPerf's profile_export.jsonl: one record per request,
 // failures included. Times are wall-anchored monotonic nanoseconds.
-func ImportAIPerf(s *Source, _ Options) (*Result, error) {
+func ImportAIPerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &toolfile.Result{}
 	res.Report.Run, res.Report.Runs = 1, 1
 	res.Report.PercentileMethod = "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"
 	type row struct {
@@ -130,7 +131,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 			continue
 		}
 		stRaw, ok := md.M["request_start_ns"]
-		if !ok || IsNull(stRaw) {
+		if !ok || toolfile.IsNull(stRaw) {
 			return nil, md.Err("request_start_ns", "missing")
 		}
 		st, err := s.Nanos(stRaw, line, "metadata.request_start_ns")
@@ -138,7 +139,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 			return nil, err
 		}
 		r := row{startNS: st}
-		if en, ok := md.M["request_end_ns"]; ok && !IsNull(en) {
+		if en, ok := md.M["request_end_ns"]; ok && !toolfile.IsNull(en) {
 			e, err := s.Nanos(en, line, "metadata.request_end_ns")
 			if err != nil {
 				return nil, err
@@ -158,7 +159,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 		conv, _ := md.Str("conversation_id")
 		if conv != "" {
 			r.a.Request = conv
-			if t, ok := md.M["turn_index"]; ok && !IsNull(t) {
+			if t, ok := md.M["turn_index"]; ok && !toolfile.IsNull(t) {
 				r.a.Request = conv + "#" + string(t)
 			}
 		}
@@ -166,7 +167,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 		if c, ok := md.M["was_cancelled"]; ok && string(c) == "true" {
 			cancelled = true
 		}
-		mets := &Obj{Src: s, Line: line, Path: "metrics", M: map[string]json.RawMessage{}}
+		mets := &toolfile.Obj{Src: s, Line: line, Path: "metrics", M: map[string]json.RawMessage{}}
 		if o.Has("metrics") {
 			if mets, err = o.Sub("metrics"); err != nil {
 				return nil, err
@@ -230,14 +231,14 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 				return nil, err
 			}
 			code := 0
-			if c, ok := e.M["code"]; ok && !IsNull(c) {
+			if c, ok := e.M["code"]; ok && !toolfile.IsNull(c) {
 				if code, err = s.Count(c, line, "error.code"); err != nil {
 					return nil, err
 				}
 			}
 			typ, _ := e.Str("type")
 			msg, _ := e.Str("message")
-			r.a.Outcome, r.a.HTTPStatus = Classify(code, typ+" "+msg)
+			r.a.Outcome, r.a.HTTPStatus = toolfile.Classify(code, typ+" "+msg)
 			if code == 499 {
 				r.a.Outcome = trace.Cancelled
 			}
@@ -256,7 +257,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 			if r.valid && gaps == nil && r.a.OutputTokens > 1 {
 				noICL++
 			}
-			r.a.Events = EventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start below
+			r.a.Events = toolfile.EventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start below
 		}
 		r.lineForPath = fmt.Sprintf("line %d", line)
 		res.Paths = append(res.Paths, r.lineForPath)
@@ -317,14 +318,14 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 
 	valid := len(ttfts)
 	res.Report.Stats = append(res.Report.Stats,
-		Stat{Metric: "completed", Stat: "count", Value: Ptr(float64(valid)), Key: "request_count (records without error)", Derived: true},
-		Stat{Metric: "failed", Stat: "count", Value: Ptr(float64(len(rows) - valid)), Key: "error_request_count", Derived: true},
-		Stat{Metric: "duration_s", Stat: "value", Value: Ptr(winMS / 1000), Key: "benchmark_duration = max end - min start", Derived: true})
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(valid)), Key: "request_count (records without error)", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(len(rows) - valid)), Key: "error_request_count", Derived: true},
+		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(winMS / 1000), Key: "benchmark_duration = max end - min start", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("e2e_ms", "request_latency", lats, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", icls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", icls, lv)...)
 	res.DerivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
 	res.ToolOK = valid
 	if warmup > 0 {
@@ -338,7 +339,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 	if warmup > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d warm-up records dropped", warmup))
 	}
-	res.Conds = Conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "AIPerf profile_export.jsonl", Layout: "records (metadata, metrics, error)", Run: 1, Runs: 1,
 		Clock:        "AIPerf wall-anchored monotonic ns (request_start_ns), converted to ms from the first request start",
 		Window:       "AIPerf benchmark_duration: first request start to last request end over the records",
@@ -346,7 +347,7 @@ func ImportAIPerf(s *Source, _ Options) (*Result, error) {
 		EventTimes:   "reconstructed as start + time_to_first_token + cumulative inter_chunk_latency (per event); AIPerf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "AIPerf records no per-chunk token count: output tokens spread evenly over the events (≥ 1 each)",
 		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, else stream_error with type and message",
-		Quality:      QualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}
 	return res, nil

@@ -1,16 +1,17 @@
-package importer
+package llmperf
 
 import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // ImportLLMPerf reads llmperf's *_individual_responses.json: a JSON array
 // with one object per request and no send times at all. The trace can
 // therefore hold each attempt's TTFT and E2E, but not when it was sent.
-func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
+func ImportLLMPerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -25,7 +26,7 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 	if len(rowsRaw) == 0 {
 		return nil, s.ErrAt(lines[0], "", "the array is empty: no attempts to import")
 	}
-	res := &Result{}
+	res := &toolfile.Result{}
 	res.Report.Run, res.Report.Runs = 1, 1
 	res.Report.PercentileMethod = "linear (pandas quantile)"
 	var ttfts, e2es, itls []float64
@@ -40,14 +41,14 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.CheckTime(ttft, 0, JoinPath(o.Path, "ttft_s")); err != nil {
+		if err := s.CheckTime(ttft, 0, toolfile.JoinPath(o.Path, "ttft_s")); err != nil {
 			return nil, err
 		}
 		e2e, err := o.Num("end_to_end_latency_s")
 		if err != nil {
 			return nil, err
 		}
-		if err := s.CheckTime(e2e, 0, JoinPath(o.Path, "end_to_end_latency_s")); err != nil {
+		if err := s.CheckTime(e2e, 0, toolfile.JoinPath(o.Path, "end_to_end_latency_s")); err != nil {
 			return nil, err
 		}
 		itl, err := o.OptNum("inter_token_latency_s")
@@ -60,7 +61,7 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 			dst *int
 		}{{"number_output_tokens", &a.OutputTokens}, {"number_input_tokens", &a.InputTokens}} {
 			if o.Has(f.key) {
-				if *f.dst, err = s.Count(o.M[f.key], 0, JoinPath(o.Path, f.key)); err != nil {
+				if *f.dst, err = s.Count(o.M[f.key], 0, toolfile.JoinPath(o.Path, f.key)); err != nil {
 					return nil, err
 				}
 			}
@@ -68,7 +69,7 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 		failed := o.Has("error_code")
 		if failed {
 			errorsN++
-			code, err := s.Num(o.M["error_code"], 0, JoinPath(o.Path, "error_code"))
+			code, err := s.Num(o.M["error_code"], 0, toolfile.JoinPath(o.Path, "error_code"))
 			if err != nil {
 				return nil, err
 			}
@@ -80,7 +81,7 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 			if code >= 100 && code <= 999 && code == float64(int(code)) {
 				st = int(code)
 			}
-			a.Outcome, a.HTTPStatus = Classify(st, msg)
+			a.Outcome, a.HTTPStatus = toolfile.Classify(st, msg)
 			a.Error = fmt.Sprintf("error_code %g: %s", code, msg)
 		} else {
 			if ttft <= 0 {
@@ -121,20 +122,20 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: win}}
 	n := len(rowsRaw)
 	res.Report.Stats = append(res.Report.Stats,
-		Stat{Metric: "attempts", Stat: "count", Value: Ptr(float64(n)), Key: "num_requests_started", Derived: true},
-		Stat{Metric: "completed", Stat: "count", Value: Ptr(float64(n - errorsN)), Key: "num_completed_requests", Derived: true},
-		Stat{Metric: "failed", Stat: "count", Value: Ptr(float64(errorsN)), Key: "number_errors", Derived: true},
-		Stat{Metric: "error_rate", Stat: "value", Value: Ptr(float64(errorsN) / float64(n)), Key: "error_rate = errors / started", Derived: true})
+		toolfile.Stat{Metric: "attempts", Stat: "count", Value: toolfile.Ptr(float64(n)), Key: "num_requests_started", Derived: true},
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(n - errorsN)), Key: "num_completed_requests", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(errorsN)), Key: "number_errors", Derived: true},
+		toolfile.Stat{Metric: "error_rate", Stat: "value", Value: toolfile.Ptr(float64(errorsN) / float64(n)), Key: "error_rate = errors / started", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("ttft_ms", "ttft_s", ttfts, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("e2e_ms", "end_to_end_latency_s", e2es, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", itls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "ttft_s", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "end_to_end_latency_s", e2es, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", itls, lv)...)
 	res.DerivedNote = "individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"
 	res.ToolOK = n - errorsN
 	res.Report.Notes = append(res.Report.Notes,
 		"llmperf has no send times: every attempt starts at 0 ms and the window is a placeholder (the longest E2E); per-second rates such as goodput are not meaningful",
 		"llmperf's inter_token_latency_s includes TTFT and is divided by a chunk count: it is not an inter-token latency (kept in each attempt's meta)")
-	res.Conds = Conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "llmperf individual_responses.json", Layout: "array of per-request rows", Run: 1, Runs: 1,
 		Clock:        "llmperf time.monotonic() durations only; no send times: every attempt starts at 0 ms",
 		Window:       "placeholder: [0, longest E2E); llmperf records neither send times nor the run's wall time per request, so rates per second are not meaningful",
@@ -142,7 +143,7 @@ func ImportLLMPerf(s *Source, _ Options) (*Result, error) {
 		EventTimes:   "first token only (start + ttft_s); end = start + end_to_end_latency_s",
 		EventTokens:  "the single event carries tokens = 1; number_output_tokens is llmperf's re-tokenised count (a fixed Llama tokenizer for every model)",
 		Failures:     "a row with error_code is a failure; its 0 ttft_s is missing (no events); HTTP status codes → http_error, -1 → from the message (timeout, connect), else stream_error",
-		Quality:      QualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy: []string{
 			"no send times: arrival process, concurrency and the window are lost",
 			"no per-chunk times: per-event ITL is not recoverable; llmperf's own ITL is invalid (includes TTFT)",

@@ -1,4 +1,4 @@
-package importer
+package guidellm
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -42,7 +43,7 @@ func guidellmLevel(k string) string {
 // (metadata.version 2) or v0.3 layout. Its clock is time.time() (epoch
 // seconds, wall clock), and it stores only the first and last token time
 // of each request, so per-event ITL cannot be rebuilt.
-func ImportGuidellm(s *Source, opt Options) (*Result, error) {
+func ImportGuidellm(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := PickRun(s, len(bms), opt, "benchmarks", 0)
+	k, err := toolfile.PickRun(s, len(bms), opt, "benchmarks", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{ResolutionMS: 1e-3} // epoch-second floats carry about 0.2 µs
+	res := &toolfile.Result{ResolutionMS: 1e-3} // epoch-second floats carry about 0.2 µs
 	res.Report.Run, res.Report.Runs = k+1, len(bms)
 	res.Report.PercentileMethod = "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"
 	reqs, err := bm.Sub("requests")
@@ -87,7 +88,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 	}
 
 	// optTime finds the first present key path (a.b.c) and reads it as epoch seconds.
-	optTime := func(o *Obj, paths ...[]string) (*float64, error) {
+	optTime := func(o *toolfile.Obj, paths ...[]string) (*float64, error) {
 		for _, p := range paths {
 			cur := o
 			ok := true
@@ -106,7 +107,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 			if !ok || !cur.Has(last) {
 				continue
 			}
-			v, err := s.Time(cur.M[last], 0, JoinPath(cur.Path, last))
+			v, err := s.Time(cur.M[last], 0, toolfile.JoinPath(cur.Path, last))
 			if err != nil {
 				return nil, err
 			}
@@ -167,12 +168,12 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 			}
 			r.a.ID = id
 			if o.Has("output_tokens") {
-				if r.a.OutputTokens, err = s.Count(o.M["output_tokens"], 0, JoinPath(o.Path, "output_tokens")); err != nil {
+				if r.a.OutputTokens, err = s.Count(o.M["output_tokens"], 0, toolfile.JoinPath(o.Path, "output_tokens")); err != nil {
 					return nil, err
 				}
 			}
 			if o.Has("prompt_tokens") {
-				if r.a.InputTokens, err = s.Count(o.M["prompt_tokens"], 0, JoinPath(o.Path, "prompt_tokens")); err != nil {
+				if r.a.InputTokens, err = s.Count(o.M["prompt_tokens"], 0, toolfile.JoinPath(o.Path, "prompt_tokens")); err != nil {
 					return nil, err
 				}
 			}
@@ -194,7 +195,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 					r.a.Error += ": " + errText
 				}
 			default:
-				r.a.Outcome, r.a.HTTPStatus = Classify(0, errText)
+				r.a.Outcome, r.a.HTTPStatus = toolfile.Classify(0, errText)
 				r.a.Error = errText
 				if r.a.Error == "" {
 					r.a.Error = "guidellm errored request without error text"
@@ -213,7 +214,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if bmStart != nil {
-		if err := s.CheckTime(*bmStart, 0, JoinPath(bm.Path, "start_time")); err != nil {
+		if err := s.CheckTime(*bmStart, 0, toolfile.JoinPath(bm.Path, "start_time")); err != nil {
 			return nil, err
 		}
 		origin = min(origin, *bmStart)
@@ -228,11 +229,11 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 			return nil, err
 		}
 		if bmStart != nil && bmEnd != nil {
-			durS = Ptr(*bmEnd - *bmStart)
+			durS = toolfile.Ptr(*bmEnd - *bmStart)
 		}
 	}
 	if durS != nil {
-		if err := s.CheckTime(*durS, 0, JoinPath(bm.Path, "duration")); err != nil {
+		if err := s.CheckTime(*durS, 0, toolfile.JoinPath(bm.Path, "duration")); err != nil {
 			return nil, err
 		}
 	}
@@ -291,7 +292,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 	sampled := false
 	var lossy []string
 	mets, _ := bm.OptSub("metrics")
-	totalsObj := (*Obj)(nil)
+	totalsObj := (*toolfile.Obj)(nil)
 	if mets != nil && mets.Has("request_totals") {
 		totalsObj, _ = mets.Sub("request_totals")
 	} else if bm.Has("request_totals") {
@@ -304,7 +305,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 				return nil, err
 			}
 			metric := map[string]string{"successful": "completed", "incomplete": "incomplete", "errored": "failed", "total": "attempts"}[key]
-			res.Report.Stats = append(res.Report.Stats, Stat{Metric: metric, Stat: "count", Value: v, Key: JoinPath(totalsObj.Path, key)})
+			res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: "count", Value: v, Key: toolfile.JoinPath(totalsObj.Path, key)})
 			if key == "total" && v != nil && int(*v) > len(rows) {
 				sampled = true
 				lossy = append(lossy, fmt.Sprintf("sampled: the report lists %d of %g requests; the trace's denominators are the sample, the run's are in request_totals", len(rows), *v))
@@ -313,7 +314,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 		}
 	}
 	if durS != nil {
-		res.Report.Stats = append(res.Report.Stats, Stat{Metric: "duration_s", Stat: "value", Value: durS, Key: JoinPath(bm.Path, "duration")})
+		res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: "duration_s", Stat: "value", Value: durS, Key: toolfile.JoinPath(bm.Path, "duration")})
 	}
 	if mets != nil {
 		for _, m := range []struct{ key, metric string }{
@@ -340,13 +341,13 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 				if status == "total" {
 					metric = guidellmTotalMetric(ds, withFirst, len(rows), version)
 				}
-				add := func(o *Obj, key, stat string) {
+				add := func(o *toolfile.Obj, key, stat string) {
 					v, err := o.OptNum(key)
 					if err != nil || v == nil {
 						return
 					}
 					x := *v * scale
-					res.Report.Stats = append(res.Report.Stats, Stat{Metric: metric, Stat: stat, Value: &x, Key: JoinPath(o.Path, key)})
+					res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: stat, Value: &x, Key: toolfile.JoinPath(o.Path, key)})
 				}
 				add(ds, "mean", "mean")
 				add(ds, "median", "median")
@@ -358,7 +359,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 								continue
 							}
 							x := *v * scale
-							res.Report.Stats = append(res.Report.Stats, Stat{Metric: metric, Stat: guidellmLevel(pk), Value: &x, Key: JoinPath(pc.Path, pk)})
+							res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: guidellmLevel(pk), Value: &x, Key: toolfile.JoinPath(pc.Path, pk)})
 						}
 					}
 				}
@@ -368,7 +369,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 	lossy = append(lossy,
 		"guidellm stores only the first and last token time: each attempt has one event (its first token) and its end; the last token time is in the attempt's meta; per-event ITL is not recoverable",
 		"guidellm's inter_token_latency_ms is a token-weighted per-request average (per_token_amortized); its time_per_output_token_ms includes TTFT (not vLLM's TPOT)")
-	res.Conds = Conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "guidellm benchmarks.json", Layout: layout, Run: k + 1, Runs: len(bms),
 		Clock:        "guidellm time.time() epoch seconds (wall clock, not monotonic), converted to ms from the earliest of the benchmark start and the first request",
 		Window:       window,
@@ -376,7 +377,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 		EventTimes:   "first token only (first_token_iteration); end = request_end",
 		EventTokens:  "the single event carries tokens = 1; output_tokens holds the count, so TPOT = (E2E − TTFT)/(output − 1) is available, per-event ITL is not",
 		Failures:     "errored → outcome from the error text (timeout, connect, HTTP reason, else stream_error); incomplete → cancelled; a 0.0 or missing first token is missing",
-		Quality:      QualityNull,
+		Quality:      toolfile.QualityNull,
 		Sampled:      sampled,
 		Lossy:        lossy,
 	}
@@ -387,7 +388,7 @@ func ImportGuidellm(s *Source, opt Options) (*Result, error) {
 // holds: the successes and errored requests that got a first token (0.8.1),
 // or every listed request with a missing first token as 0. Without a count
 // that matches (sampled lists), the version decides.
-func guidellmTotalMetric(ds *Obj, withFirst, all int, version string) string {
+func guidellmTotalMetric(ds *toolfile.Obj, withFirst, all int, version string) string {
 	if n, err := ds.OptNum("count"); err == nil && n != nil {
 		switch int(*n) {
 		case withFirst:

@@ -1,4 +1,4 @@
-package importer
+package genaiperf
 
 import (
 	"bytes"
@@ -7,13 +7,14 @@ import (
 	"math"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // ImportGenAIPerf reads perf_analyzer's profile_export.json, the file
 // GenAI-Perf parses: every request with its send time and every response
 // timestamp (ns, wall clock), grouped by experiment.
-func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
+func ImportGenAIPerf(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := PickRun(s, len(exps), opt, "experiments", 0)
+	k, err := toolfile.PickRun(s, len(exps), opt, "experiments", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +42,7 @@ func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &toolfile.Result{}
 	res.Report.Run, res.Report.Runs = k+1, len(exps)
 	res.Report.PercentileMethod = "linear (numpy default)"
 	type row struct {
@@ -59,10 +60,10 @@ func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
 			return nil, err
 		}
 		tsRaw, ok := ro.M["timestamp"]
-		if !ok || IsNull(tsRaw) {
+		if !ok || toolfile.IsNull(tsRaw) {
 			return nil, ro.Err("timestamp", "missing")
 		}
-		st, err := s.Nanos(tsRaw, 0, JoinPath(ro.Path, "timestamp"))
+		st, err := s.Nanos(tsRaw, 0, toolfile.JoinPath(ro.Path, "timestamp"))
 		if err != nil {
 			return nil, err
 		}
@@ -162,11 +163,11 @@ func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
 		}
 	}
 	res.Report.Stats = append(res.Report.Stats,
-		Stat{Metric: "completed", Stat: "count", Value: Ptr(float64(len(ttfts))), Key: "requests with a non-empty response", Derived: true},
-		Stat{Metric: "duration_s", Stat: "value", Value: Ptr(winMS / 1000), Key: "benchmark_duration = max(last response) - min(request timestamp)", Derived: true})
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(len(ttfts))), Key: "requests with a non-empty response", Derived: true},
+		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(winMS / 1000), Key: "benchmark_duration = max(last response) - min(request timestamp)", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", lats, lv)...)
 	res.DerivedNote = "profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"
 	res.ToolOK = len(ttfts)
 	res.Report.Notes = append(res.Report.Notes,
@@ -178,7 +179,7 @@ func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
 	if noBodies > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d requests have no response_outputs: every response timestamp is taken as an event", noBodies))
 	}
-	res.Conds = Conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "perf_analyzer profile_export.json (GenAI-Perf)", Layout: "experiments[].requests[]", Run: k + 1, Runs: len(exps),
 		Clock:        "wall-clock ns (request timestamp, response_timestamps), converted to ms from the first request",
 		Window:       "GenAI-Perf benchmark_duration: first request timestamp to last response timestamp",
@@ -186,7 +187,7 @@ func ImportGenAIPerf(s *Source, opt Options) (*Result, error) {
 		EventTimes:   "measured: one event per response whose body carries output (per event); [DONE], usage-only and empty chunks end the stream but are not events; GenAI-Perf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "unknown: tokens = 1 per event as a placeholder",
 		Failures:     "a request with no output-bearing response is a stream_error (the file keeps no error text)",
-		Quality:      QualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 		Tool:         mode,
 	}
@@ -203,7 +204,7 @@ func carriesOutput(raw json.RawMessage) (bool, error) {
 		Response *string `json:"response"`
 	}
 	if err := json.Unmarshal(raw, &ro); err != nil || ro.Response == nil {
-		return false, fmt.Errorf(`want {"response": "..."}, got %s`, Kind(raw))
+		return false, fmt.Errorf(`want {"response": "..."}, got %s`, toolfile.Kind(raw))
 	}
 	body := strings.TrimSpace(*ro.Response)
 	body = strings.TrimSpace(strings.TrimPrefix(body, "data:"))

@@ -1,4 +1,4 @@
-package importer
+package inferenceperf
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -33,7 +34,7 @@ type ipRow struct {
 // ImportInferencePerf reads inference-perf's per_request_lifecycle_metrics.json:
 // a JSON array with one RequestLifecycleMetric per request, failures
 // included, every time a time.perf_counter() value in seconds.
-func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
+func ImportInferencePerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
 		}
 	}
 
-	res := &Result{}
+	res := &toolfile.Result{}
 	res.Report.Run, res.Report.Runs = 1, 1
 	res.Report.PercentileMethod = "linear (np.percentile)"
 	ms := func(t float64) float64 { return (t - origin) * 1000 }
@@ -79,7 +80,7 @@ func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
 		case r.streamed:
 			tokens, ok := chunkTokens(r.chunks, r.tokenTimes)
 			if !ok {
-				tokens = SpreadTokens(r.outTokens, len(r.chunks))
+				tokens = toolfile.SpreadTokens(r.outTokens, len(r.chunks))
 				if len(r.chunks) > 0 {
 					spread++
 				}
@@ -98,7 +99,7 @@ func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
 			if m := httpErrorType.FindStringSubmatch(r.errType); m != nil {
 				status, _ = strconv.Atoi(m[1])
 			}
-			a.Outcome, a.HTTPStatus = Classify(status, r.errType+": "+r.errMsg)
+			a.Outcome, a.HTTPStatus = toolfile.Classify(status, r.errType+": "+r.errMsg)
 			a.Error = r.errType + ": " + r.errMsg
 		case len(a.Events) == 0:
 			noContent++
@@ -144,14 +145,14 @@ func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
 
 	n := len(rows)
 	res.Report.Stats = append(res.Report.Stats,
-		Stat{Metric: "attempts", Stat: "count", Value: Ptr(float64(n)), Key: "load_summary.count", Derived: true},
-		Stat{Metric: "completed", Stat: "count", Value: Ptr(float64(res.ToolOK)), Key: "successes.count (rows with error null)", Derived: true},
-		Stat{Metric: "failed", Stat: "count", Value: Ptr(float64(n - res.ToolOK)), Key: "failures.count", Derived: true},
-		Stat{Metric: "duration_s", Stat: "value", Value: Ptr(Snap(maxEnd - minStart)), Key: "benchmark_time_seconds = max end_time - min start_time", Derived: true})
+		toolfile.Stat{Metric: "attempts", Stat: "count", Value: toolfile.Ptr(float64(n)), Key: "load_summary.count", Derived: true},
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(res.ToolOK)), Key: "successes.count (rows with error null)", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(n - res.ToolOK)), Key: "failures.count", Derived: true},
+		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(toolfile.Snap(maxEnd - minStart)), Key: "benchmark_time_seconds = max end_time - min start_time", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("ttft_ms", "successes.latency.time_to_first_token", ttfts, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", itls, lv)...)
-	res.Report.Stats = append(res.Report.Stats, DerivedStats("e2e_ms", "successes.latency.request_latency", e2es, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "successes.latency.time_to_first_token", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", itls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "successes.latency.request_latency", e2es, lv)...)
 	res.DerivedNote = "per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"
 	res.Report.Notes = append(res.Report.Notes,
 		"inference-perf's inter_token_latency is per token: every token of a chunk gets the chunk's arrival time, so the gaps inside a chunk are 0 and the whole gap between chunks is charged to one token (per_token_zero_fill); the card's ITL is per event",
@@ -181,7 +182,7 @@ func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
 	if scheduled > 0 {
 		clock += " or scheduled_time"
 	}
-	res.Conds = Conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "inference-perf per_request_lifecycle_metrics.json", Layout: layout, Run: 1, Runs: 1,
 		Clock:        clock,
 		Window:       "inference-perf's benchmark time: the first start_time to the last end_time over every row, failures included",
@@ -189,7 +190,7 @@ func ImportInferencePerf(s *Source, _ Options) (*Result, error) {
 		EventTimes:   "measured: one event per content-bearing chunk (chunk_times; role-only, usage-only and [DONE] chunks are not recorded, chunks arriving at the same instant are one event); inference-perf's own inter_token_latency is per token with 0 inside a chunk",
 		EventTokens:  "from output_token_times (inference-perf re-tokenises each chunk client-side and stamps every token with its chunk's time) where present; otherwise output_tokens spread evenly over the events (≥ 1 each)",
 		Failures:     "a row with an error is a failure: error_type \"HTTP Error NNN\" → http_error with that status, TimeoutError → timeout, connection errors → connect_error, else stream_error with type and message; a row without error and without a content chunk is a stream_error",
-		Quality:      QualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}
 	return res, nil
@@ -232,7 +233,7 @@ func chunkTokens(chunks, tokenTimes []float64) ([]int, bool) {
 // readIPRow checks one RequestLifecycleMetric. Both spellings are read:
 // the model's own (request_data, response_data, stage_id, scheduled_time)
 // and the report writer's (request, response, no scheduled_time).
-func readIPRow(s *Source, raw json.RawMessage, path string) (ipRow, error) {
+func readIPRow(s *toolfile.Source, raw json.RawMessage, path string) (ipRow, error) {
 	r := ipRow{path: path, meta: map[string]any{}}
 	o, err := s.Object(raw, 0, path)
 	if err != nil {
@@ -243,7 +244,7 @@ func readIPRow(s *Source, raw json.RawMessage, path string) (ipRow, error) {
 		if err != nil {
 			return 0, err
 		}
-		return v, s.CheckTime(v, 0, JoinPath(path, key))
+		return v, s.CheckTime(v, 0, toolfile.JoinPath(path, key))
 	}
 	if r.start, err = readTime("start_time"); err != nil {
 		return r, err
@@ -262,7 +263,7 @@ func readIPRow(s *Source, raw json.RawMessage, path string) (ipRow, error) {
 		r.sched = &v
 	}
 	if o.Has("stage_id") {
-		st, err := s.Count(o.M["stage_id"], 0, JoinPath(path, "stage_id"))
+		st, err := s.Count(o.M["stage_id"], 0, toolfile.JoinPath(path, "stage_id"))
 		if err != nil {
 			return r, err
 		}
@@ -306,12 +307,12 @@ func readIPRow(s *Source, raw json.RawMessage, path string) (ipRow, error) {
 		if text, err := rq.OptSub("text"); err != nil {
 			return r, err
 		} else if text != nil && text.Has("input_tokens") {
-			if r.inTokens, err = s.Count(text.M["input_tokens"], 0, JoinPath(text.Path, "input_tokens")); err != nil {
+			if r.inTokens, err = s.Count(text.M["input_tokens"], 0, toolfile.JoinPath(text.Path, "input_tokens")); err != nil {
 				return r, err
 			}
 		}
 	} else if info.Has("input_tokens") { // the older top-level mirror
-		if r.inTokens, err = s.Count(info.M["input_tokens"], 0, JoinPath(info.Path, "input_tokens")); err != nil {
+		if r.inTokens, err = s.Count(info.M["input_tokens"], 0, toolfile.JoinPath(info.Path, "input_tokens")); err != nil {
 			return r, err
 		}
 	}
@@ -320,18 +321,18 @@ func readIPRow(s *Source, raw json.RawMessage, path string) (ipRow, error) {
 		return r, err
 	}
 	if rm.Has("output_tokens") {
-		if r.outTokens, err = s.Count(rm.M["output_tokens"], 0, JoinPath(rm.Path, "output_tokens")); err != nil {
+		if r.outTokens, err = s.Count(rm.M["output_tokens"], 0, toolfile.JoinPath(rm.Path, "output_tokens")); err != nil {
 			return r, err
 		}
 	}
 	if su, err := rm.OptSub("server_usage"); err != nil {
 		return r, err
 	} else if su != nil && su.Has("completion_tokens") {
-		n, err := s.Count(su.M["completion_tokens"], 0, JoinPath(su.Path, "completion_tokens"))
+		n, err := s.Count(su.M["completion_tokens"], 0, toolfile.JoinPath(su.Path, "completion_tokens"))
 		if err != nil {
 			return r, err
 		}
-		r.serverCompl = Ptr(float64(n))
+		r.serverCompl = toolfile.Ptr(float64(n))
 	}
 	times := func(key string, distinct bool) ([]float64, error) {
 		list, err := rm.Array(key)
