@@ -89,7 +89,7 @@ func savedTexts(from string, src *toolfile.Source, res *toolfile.Result) ([]*str
 		return nil, err
 	}
 	if len(vals) == 1 {
-		o.Line = 0 // as ImportVLLM: the JSON path locates errors in one object
+		o.Line = 0 // as vllm.Import: the JSON path locates errors in one object
 	}
 	if !o.Has("generated_texts") {
 		return nil, o.Err("generated_texts", "missing: vLLM keeps the generated texts only with --save-result --save-detailed; without them there is nothing to judge")

@@ -24,6 +24,13 @@
 // Every malformed input is an error naming its position (file:line:col or a
 // JSON path such as ttfts[17]) and nothing is written: the whole file is
 // validated and the trace is built in memory before a byte reaches w.
+//
+// Each tool's reader is a package of its own (importer/vllm, importer/aiperf,
+// importer/genaiperf, importer/guidellm, importer/llmperf,
+// importer/inferenceperf) with an Import function and, for a tool with a
+// separate summary file, a ReadSummary; what they share is in
+// importer/internal/toolfile. This package names the tools and dispatches
+// on --from.
 package importer
 
 import (
@@ -69,10 +76,10 @@ type (
 // The metric names and notes some tools' Reports carry (see their packages).
 const (
 	MetricInterChunk        = aiperf.MetricInterChunk
-	AIPerfMalformedNote     = aiperf.AIPerfMalformedNote
-	GuidellmTotalFirstToken = guidellm.GuidellmTotalFirstToken
-	GuidellmTotalZero       = guidellm.GuidellmTotalZero
-	GuidellmTotal           = guidellm.GuidellmTotal
+	AIPerfMalformedNote     = aiperf.MalformedNote
+	GuidellmTotalFirstToken = guidellm.TotalFirstToken
+	GuidellmTotalZero       = guidellm.TotalZero
+	GuidellmTotal           = guidellm.Total
 )
 
 // Import reads a result file of tool from and writes trace v1 to w. name
@@ -86,17 +93,17 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 	var f func(*toolfile.Source, Options) (*toolfile.Result, error)
 	switch from {
 	case "vllm":
-		f = vllm.ImportVLLM
+		f = vllm.Import
 	case "aiperf":
-		f = aiperf.ImportAIPerf
+		f = aiperf.Import
 	case "genai-perf":
-		f = genaiperf.ImportGenAIPerf
+		f = genaiperf.Import
 	case "guidellm":
-		f = guidellm.ImportGuidellm
+		f = guidellm.Import
 	case "llmperf":
-		f = llmperf.ImportLLMPerf
+		f = llmperf.Import
 	case "inference-perf":
-		f = inferenceperf.ImportInferencePerf
+		f = inferenceperf.Import
 	default:
 		return nil, fmt.Errorf("--from %q: %w (want %s)", from, ErrUnknownTool, strings.Join(Tools, ", "))
 	}

@@ -44,11 +44,11 @@ func ReadSummary(from string, r io.Reader, name string) ([]Stat, error) {
 	var read func(*toolfile.Obj) ([]Stat, error)
 	switch from {
 	case "aiperf", "genai-perf":
-		read = aiperf.ReadMetricBlocks
+		read = aiperf.ReadSummary
 	case "llmperf":
-		read = llmperf.ReadLLMPerfSummary
+		read = llmperf.ReadSummary
 	case "inference-perf":
-		read = inferenceperf.ReadInferencePerfSummary
+		read = inferenceperf.ReadSummary
 	default:
 		if Known(from) {
 			return nil, fmt.Errorf("--from %s: %w", from, ErrNoSummaryFile)

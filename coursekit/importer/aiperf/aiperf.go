@@ -1,3 +1,6 @@
+// Package aiperf imports AIPerf's per-request records
+// (profile_export.jsonl) and reads its summary file
+// (profile_export_aiperf.json), whose layout GenAI-Perf's summary shares.
 package aiperf
 
 import (
@@ -62,9 +65,9 @@ func aiperfCount(m *toolfile.Obj, tag string) (int, error) {
 // card's per-event ITL (the same gaps), percentiles by numpy linear.
 const MetricInterChunk = "itl_ms (inter_chunk_latency, per event)"
 
-// AIPerfMalformedNote says how AIPerf 0.13 counts a stream that carried a
+// MalformedNote says how AIPerf 0.13 counts a stream that carried a
 // malformed SSE message (checked against coursekit sim's malformed fault).
-const AIPerfMalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
+const MalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
 	"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
 	"higher than another tool's against the same server"
 
@@ -84,9 +87,9 @@ func notASummary(s *toolfile.Source, v json.RawMessage, line int) error {
 	return nil
 }
 
-// ImportAIPerf reads AIPerf's profile_export.jsonl: one record per request,
+// Import reads AIPerf's profile_export.jsonl: one record per request,
 // failures included. Times are wall-anchored monotonic nanoseconds.
-func ImportAIPerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
+func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -331,7 +334,7 @@ func ImportAIPerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, err
 	if warmup > 0 {
 		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
 	}
-	res.Report.Notes = append(res.Report.Notes, AIPerfMalformedNote)
+	res.Report.Notes = append(res.Report.Notes, MalformedNote)
 	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
 	if noICL > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d successful records have no inter_chunk_latency list: only their first event and end are known", noICL))

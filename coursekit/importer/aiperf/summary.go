@@ -32,8 +32,10 @@ var metricBlocks = []blockSpec{
 // distKeys are the distribution stats shown, as the tools name them.
 var distKeys = [][2]string{{"avg", "mean"}, {"std", "std"}, {"p50", "p50"}, {"p90", "p90"}, {"p95", "p95"}, {"p99", "p99"}}
 
-// ReadMetricBlocks reads {"<tag>": {"unit": U, "avg": V, "p50": V, ...}}.
-func ReadMetricBlocks(root *toolfile.Obj) ([]toolfile.Stat, error) {
+// ReadSummary reads profile_export_aiperf.json (or GenAI-Perf's
+// profile_export_genai_perf.json, whose layout AIPerf kept):
+// {"<tag>": {"unit": U, "avg": V, "p50": V, ...}}.
+func ReadSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
 	var out []toolfile.Stat
 	for _, b := range metricBlocks {
 		var blk *toolfile.Obj

@@ -1,3 +1,6 @@
+// Package genaiperf imports perf_analyzer's profile_export.json, the
+// per-request file GenAI-Perf parses. Its summary file has AIPerf's layout
+// and is read by aiperf.ReadSummary.
 package genaiperf
 
 import (
@@ -11,10 +14,10 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// ImportGenAIPerf reads perf_analyzer's profile_export.json, the file
+// Import reads perf_analyzer's profile_export.json, the file
 // GenAI-Perf parses: every request with its send time and every response
 // timestamp (ns, wall clock), grouped by experiment.
-func ImportGenAIPerf(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err

@@ -1,3 +1,5 @@
+// Package guidellm imports guidellm's benchmarks.json reports, which carry
+// their own summary numbers.
 package guidellm
 
 import (
@@ -18,9 +20,9 @@ var guidellmPct = regexp.MustCompile(`^p[0-9]+$`)
 // successes plus the errored requests that got a first token, the others
 // left out; older code read as: every request, a missing first token as 0).
 const (
-	GuidellmTotalFirstToken = "ttft_ms (total: successes + errored with a first token)"
-	GuidellmTotalZero       = "ttft_ms (total: every request, no first token as 0)"
-	GuidellmTotal           = "ttft_ms (total: requests unknown)"
+	TotalFirstToken = "ttft_ms (total: successes + errored with a first token)"
+	TotalZero       = "ttft_ms (total: every request, no first token as 0)"
+	Total           = "ttft_ms (total: requests unknown)"
 )
 
 // guidellmLevel turns guidellm's percentile keys into ours: p001 is 0.1%,
@@ -39,11 +41,11 @@ func guidellmLevel(k string) string {
 	return k
 }
 
-// ImportGuidellm reads a guidellm benchmarks.json report, current
+// Import reads a guidellm benchmarks.json report, current
 // (metadata.version 2) or v0.3 layout. Its clock is time.time() (epoch
 // seconds, wall clock), and it stores only the first and last token time
 // of each request, so per-event ITL cannot be rebuilt.
-func ImportGuidellm(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -392,18 +394,18 @@ func guidellmTotalMetric(ds *toolfile.Obj, withFirst, all int, version string) s
 	if n, err := ds.OptNum("count"); err == nil && n != nil {
 		switch int(*n) {
 		case withFirst:
-			return GuidellmTotalFirstToken
+			return TotalFirstToken
 		case all:
-			return GuidellmTotalZero
+			return TotalZero
 		}
-		return GuidellmTotal
+		return Total
 	}
 	var major, minor int
 	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err == nil {
 		if major > 0 || minor >= 8 {
-			return GuidellmTotalFirstToken
+			return TotalFirstToken
 		}
-		return GuidellmTotalZero
+		return TotalZero
 	}
-	return GuidellmTotal
+	return Total
 }

@@ -1,3 +1,6 @@
+// Package inferenceperf imports inference-perf's
+// per_request_lifecycle_metrics.json and reads its
+// summary_lifecycle_metrics.json.
 package inferenceperf
 
 import (
@@ -31,10 +34,10 @@ type ipRow struct {
 	serverCompl *float64
 }
 
-// ImportInferencePerf reads inference-perf's per_request_lifecycle_metrics.json:
+// Import reads inference-perf's per_request_lifecycle_metrics.json:
 // a JSON array with one RequestLifecycleMetric per request, failures
 // included, every time a time.perf_counter() value in seconds.
-func ImportInferencePerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
+func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err

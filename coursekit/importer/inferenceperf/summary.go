@@ -2,10 +2,10 @@ package inferenceperf
 
 import "github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 
-// ReadInferencePerfSummary reads summary_lifecycle_metrics.json (or a
+// ReadSummary reads summary_lifecycle_metrics.json (or a
 // stage_N_lifecycle_metrics.json): distributions in seconds with keys mean,
 // median, pNN (np.percentile, linear) over successes only.
-func ReadInferencePerfSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
+func ReadSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
 	succ, err := root.Sub("successes")
 	if err != nil {
 		return nil, err

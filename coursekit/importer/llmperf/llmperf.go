@@ -1,3 +1,5 @@
+// Package llmperf imports llmperf's *_individual_responses.json and reads
+// its *_summary.json.
 package llmperf
 
 import (
@@ -8,10 +10,10 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// ImportLLMPerf reads llmperf's *_individual_responses.json: a JSON array
+// Import reads llmperf's *_individual_responses.json: a JSON array
 // with one object per request and no send times at all. The trace can
 // therefore hold each attempt's TTFT and E2E, but not when it was sent.
-func ImportLLMPerf(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
+func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err

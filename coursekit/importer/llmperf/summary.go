@@ -2,9 +2,9 @@ package llmperf
 
 import "github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 
-// ReadLLMPerfSummary reads llmperf's flattened *_summary.json: keys such as
+// ReadSummary reads llmperf's flattened *_summary.json: keys such as
 // results_ttft_s_quantiles_p99 and results_number_errors, times in seconds.
-func ReadLLMPerfSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
+func ReadSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
 	var out []toolfile.Stat
 	var err error
 	for _, c := range []struct {

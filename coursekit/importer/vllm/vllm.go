@@ -1,3 +1,5 @@
+// Package vllm imports the result files of `vllm bench serve` (and of the
+// older benchmark_serving.py), which carry their own summary numbers.
 package vllm
 
 import (
@@ -22,9 +24,9 @@ var vllmMetric = map[string]string{"ttft": "ttft_ms", "tpot": "tpot_ms", "itl": 
 // rounds each value separately.
 const endSlackS = 1e-3
 
-// ImportVLLM reads a `vllm bench serve` / benchmark_serving.py result: one
+// Import reads a `vllm bench serve` / benchmark_serving.py result: one
 // JSON object, or JSON Lines with one run per line (--append-result).
-func ImportVLLM(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err

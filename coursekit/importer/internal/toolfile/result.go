@@ -29,7 +29,7 @@ type Options struct {
 	Summary     []Stat
 	SummaryName string
 	// Dataset, when set, judges the generated texts the file kept against
-	// it by prompt order (see judgeTexts in dataset.go).
+	// it by prompt order (see judgeTexts in the importer package).
 	Dataset *dataset.Set
 }
 

@@ -1,3 +1,11 @@
+// Package toolfile is what every importer of a benchmark tool's result
+// file shares: Source, the file read as JSON with Python's bare NaN and
+// Infinity kept, every error located by file:line:col or JSON path; Obj,
+// one decoded object; Result, an import held in memory until it is whole
+// (Result.Write validates it and writes trace v1); the helpers that turn a
+// tool's rows into attempts (PickRun, EventsFrom, Classify, DerivedStats)
+// and that read a separate summary file's numbers (SumStat, AddStats).
+// Options, Report and Stat are the importer package's API, aliased there.
 package toolfile
 
 import (
