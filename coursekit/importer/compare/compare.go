@@ -1,3 +1,7 @@
+// Package compare prints a benchmark tool's own numbers beside the card
+// recomputed from the imported trace, one row per number with the reason
+// the two can differ (failures dropped, linear percentiles, per-request ITL
+// averages), as `coursekit import` shows it on stderr.
 package compare
 
 import (
@@ -144,6 +148,9 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 	return ""
 }
 
+// Write prints the comparison of rep's numbers with the card of tr under
+// the TTFT SLOs slos (ms): src names the tool's file and dest where the
+// trace went ("stdout" or a path).
 func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []float64, src, dest string) {
 	o := recompute(tr, slos)
 	c := o.card
