@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -16,18 +17,18 @@ import (
 // meta.judge {name, reason} and meta.prompt naming the dataset line; the
 // others stay unrated. A file that kept no texts, or a dataset shorter
 // than the file, is an error: nothing is judged by guesswork.
-func judgeTexts(from string, src *source, res *result, set *dataset.Set) error {
+func judgeTexts(from string, src *toolfile.Source, res *toolfile.Result, set *dataset.Set) error {
 	texts, err := savedTexts(from, src, res)
 	if err != nil {
 		return err
 	}
 	if len(texts) > len(set.Items) {
 		return fmt.Errorf("--dataset %s has %d prompts but %s holds %d responses: judging is by prompt order, so the dataset must be the one the tool sent (at least as long)",
-			set.Name, len(set.Items), src.name, len(texts))
+			set.Name, len(set.Items), src.Name, len(texts))
 	}
 	pass, fail, unrated := 0, 0, 0
-	for i := range res.attempts {
-		a := &res.attempts[i]
+	for i := range res.Attempts {
+		a := &res.Attempts[i]
 		it := set.Items[i]
 		meta := map[string]any{}
 		if len(a.Meta) > 0 {
@@ -59,55 +60,55 @@ func judgeTexts(from string, src *source, res *result, set *dataset.Set) error {
 			return err
 		}
 	}
-	res.conds.Quality = fmt.Sprintf("judged by prompt order against dataset %s (%d of %d prompts with an expectation; judges %s): response i against prompt i; "+
+	res.Conds.Quality = fmt.Sprintf("judged by prompt order against dataset %s (%d of %d prompts with an expectation; judges %s): response i against prompt i; "+
 		"a complete success is pass or fail with meta.judge {name, reason}; failures and prompts without an expectation are null (unrated)",
 		set.Name, set.Rated(), len(set.Items), strings.Join(set.JudgeNames(), ", "))
-	res.report.Notes = append(res.report.Notes, fmt.Sprintf("answers judged against %s by prompt order: %d pass, %d fail, %d complete successes unrated", set.Name, pass, fail, unrated))
+	res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("answers judged against %s by prompt order: %d pass, %d fail, %d complete successes unrated", set.Name, pass, fail, unrated))
 	if len(set.Items) > len(texts) {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%s has %d prompts, the file %d responses: the first %d prompts were used", set.Name, len(set.Items), len(texts), len(texts)))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%s has %d prompts, the file %d responses: the first %d prompts were used", set.Name, len(set.Items), len(texts), len(texts)))
 	}
 	if from == "vllm" {
-		res.report.Notes = append(res.report.Notes, "prompt order holds only if vLLM sent the dataset unshuffled: vllm bench serve --dataset-name custom --dataset-path FILE --disable-shuffle")
+		res.Report.Notes = append(res.Report.Notes, "prompt order holds only if vLLM sent the dataset unshuffled: vllm bench serve --dataset-name custom --dataset-path FILE --disable-shuffle")
 	}
 	return nil
 }
 
 // savedTexts returns each row's generated text (nil where the tool wrote
 // null), in row order.
-func savedTexts(from string, src *source, res *result) ([]*string, error) {
+func savedTexts(from string, src *toolfile.Source, res *toolfile.Result) ([]*string, error) {
 	if from != "vllm" {
 		return nil, fmt.Errorf("--dataset: %s result files keep no generated texts, so their answers cannot be judged (vllm bench serve --save-detailed keeps them as generated_texts)", from)
 	}
-	vals, lines, err := src.values()
+	vals, lines, err := src.Values()
 	if err != nil {
 		return nil, err
 	}
-	k := res.report.Run - 1
-	o, err := src.object(vals[k], lines[k], "")
+	k := res.Report.Run - 1
+	o, err := src.Object(vals[k], lines[k], "")
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) == 1 {
-		o.line = 0 // as importVLLM: the JSON path locates errors in one object
+		o.Line = 0 // as vllm.Import: the JSON path locates errors in one object
 	}
-	if !o.has("generated_texts") {
-		return nil, o.err("generated_texts", "missing: vLLM keeps the generated texts only with --save-result --save-detailed; without them there is nothing to judge")
+	if !o.Has("generated_texts") {
+		return nil, o.Err("generated_texts", "missing: vLLM keeps the generated texts only with --save-result --save-detailed; without them there is nothing to judge")
 	}
-	raw, err := o.array("generated_texts")
+	raw, err := o.Array("generated_texts")
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) != len(res.attempts) {
-		return nil, o.err("generated_texts", fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(raw), len(res.attempts)))
+	if len(raw) != len(res.Attempts) {
+		return nil, o.Err("generated_texts", fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(raw), len(res.Attempts)))
 	}
 	texts := make([]*string, len(raw))
 	for i, v := range raw {
-		if isNull(v) {
+		if toolfile.IsNull(v) {
 			continue
 		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
-			return nil, o.err(fmt.Sprintf("generated_texts[%d]", i), "want a string, got "+kind(v))
+			return nil, o.Err(fmt.Sprintf("generated_texts[%d]", i), "want a string, got "+toolfile.Kind(v))
 		}
 		texts[i] = &s
 	}

@@ -24,20 +24,29 @@
 // Every malformed input is an error naming its position (file:line:col or a
 // JSON path such as ttfts[17]) and nothing is written: the whole file is
 // validated and the trace is built in memory before a byte reaches w.
+//
+// Each tool's reader is a package of its own (importer/vllm, importer/aiperf,
+// importer/genaiperf, importer/guidellm, importer/llmperf,
+// importer/inferenceperf) with an Import function and, for a tool with a
+// separate summary file, a ReadSummary; what they share is in
+// importer/internal/toolfile. This package names the tools and dispatches
+// on --from.
 package importer
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
-	"github.com/llmperf-course/course/coursekit/dataset"
-	"github.com/llmperf-course/course/coursekit/trace"
+	"github.com/llmperf-course/course/coursekit/importer/aiperf"
+	"github.com/llmperf-course/course/coursekit/importer/genaiperf"
+	"github.com/llmperf-course/course/coursekit/importer/guidellm"
+	"github.com/llmperf-course/course/coursekit/importer/inferenceperf"
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/importer/llmperf"
+	"github.com/llmperf-course/course/coursekit/importer/vllm"
 )
 
 // Tools lists the --from values, in the order the CLI prints them.
@@ -56,90 +65,22 @@ func Known(from string) bool {
 	return false
 }
 
-// Options tune an import.
-type Options struct {
-	// Run picks one run (1-based) when a file holds several: a vLLM file
-	// written with --append-result (JSON Lines, one run per line), several
-	// GenAI-Perf experiments or several guidellm benchmarks. 0 means "the
-	// only one", and a file with several runs is then an error that says how
-	// many there are, rather than a silent choice.
-	Run int
-	// Summary holds the numbers of the tool's separate summary file, as
-	// ReadSummary returns them, and SummaryName names that file. When set,
-	// they replace the numbers recomputed from the rows in Report.Stats, and
-	// the summary's request counts are checked against the rows imported: a
-	// disagreement (a summary of another run or stage) becomes a note.
-	Summary     []Stat
-	SummaryName string
-	// Dataset, when set, judges the generated texts the file kept against
-	// it by prompt order (see judgeTexts in dataset.go).
-	Dataset *dataset.Set
-}
+// Options tune an import, Report is what it found besides the attempts,
+// and Stat is one number of the tool's own summary; see toolfile.
+type (
+	Options = toolfile.Options
+	Report  = toolfile.Report
+	Stat    = toolfile.Stat
+)
 
-// Report is what the import found besides the attempts: the tool's own
-// numbers, and what was lost on the way.
-type Report struct {
-	Tool   string `json:"tool"`
-	Layout string `json:"layout"` // which schema variant was recognised
-	Run    int    `json:"run"`    // the run imported (1-based)
-	Runs   int    `json:"runs"`   // runs in the file
-	// Attempts and Failures count the attempts written to the trace.
-	Attempts int `json:"attempts"`
-	Failures int `json:"failures"`
-	// ITLSemantics is what the tool's own ITL number means: per_event
-	// (vLLM), per_token_amortized (AIPerf, GenAI-Perf, guidellm: one
-	// average per request), per_token_zero_fill, or invalid (llmperf).
-	// The trace's event gaps are always per event; conditions.event_times
-	// says how they were obtained.
-	ITLSemantics string `json:"itl_semantics"`
-	// PercentileMethod is how the tool reads its percentiles.
-	PercentileMethod string `json:"percentile_method"`
-	// Stats are the tool's own summary numbers, in file order.
-	Stats []Stat `json:"stats"`
-	// Summary names the summary file Stats were read from (Options.Summary);
-	// empty when they come from the result file itself or are Derived.
-	Summary string `json:"summary,omitempty"`
-	// Notes say, in plain words, what the trace cannot hold or what looked
-	// odd in the file (never an error: errors stop the import).
-	Notes []string `json:"notes"`
-}
-
-// Stat is one number of the tool's own summary.
-type Stat struct {
-	// Metric is our name for what is measured: ttft_ms, e2e_ms, itl_ms,
-	// tpot_ms, completed, failed, duration_s, request_throughput,
-	// request_goodput, error_rate, ...
-	Metric string `json:"metric"`
-	// Stat is mean, median, std, min, max, count or pNN (p50, p99, p99.9).
-	Stat string `json:"stat"`
-	// Value is nil when the tool wrote null.
-	Value *float64 `json:"value"`
-	// Key is where the number was found, e.g. "p99_ttft_ms" or
-	// "metrics.time_to_first_token_ms.successful.mean".
-	Key string `json:"key"`
-	// NonFinite is "NaN", "Infinity" or "-Infinity" when the tool wrote a
-	// bare non-finite token; Value is then nil, so the Report stays valid JSON.
-	NonFinite string `json:"non_finite,omitempty"`
-	// Derived is true when the file holds no summary and the number was
-	// computed the tool's way from its own rows (e.g. llmperf's pandas
-	// linear quantiles over successful rows).
-	Derived bool `json:"derived,omitempty"`
-}
-
-// Level returns the percentile level of a pNN stat (0.99 for p99), or false.
-func (s Stat) Level() (float64, bool) {
-	if s.Stat == "median" {
-		return 0.5, true
-	}
-	if !strings.HasPrefix(s.Stat, "p") {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s.Stat[1:], 64)
-	if err != nil || v < 0 || v > 100 {
-		return 0, false
-	}
-	return v / 100, true
-}
+// The metric names and notes some tools' Reports carry (see their packages).
+const (
+	MetricInterChunk        = aiperf.MetricInterChunk
+	AIPerfMalformedNote     = aiperf.MalformedNote
+	GuidellmTotalFirstToken = guidellm.TotalFirstToken
+	GuidellmTotalZero       = guidellm.TotalZero
+	GuidellmTotal           = guidellm.Total
+)
 
 // Import reads a result file of tool from and writes trace v1 to w. name
 // locates errors. Nothing is written unless the whole file imports.
@@ -149,20 +90,20 @@ func Import(from string, r io.Reader, name string, w io.Writer) (*Report, error)
 
 // ImportWith is Import with options.
 func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options) (*Report, error) {
-	var f func(*source, Options) (*result, error)
+	var f func(*toolfile.Source, Options) (*toolfile.Result, error)
 	switch from {
 	case "vllm":
-		f = importVLLM
+		f = vllm.Import
 	case "aiperf":
-		f = importAIPerf
+		f = aiperf.Import
 	case "genai-perf":
-		f = importGenAIPerf
+		f = genaiperf.Import
 	case "guidellm":
-		f = importGuidellm
+		f = guidellm.Import
 	case "llmperf":
-		f = importLLMPerf
+		f = llmperf.Import
 	case "inference-perf":
-		f = importInferencePerf
+		f = inferenceperf.Import
 	default:
 		return nil, fmt.Errorf("--from %q: %w (want %s)", from, ErrUnknownTool, strings.Join(Tools, ", "))
 	}
@@ -176,9 +117,9 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 	if err != nil {
 		return nil, err
 	}
-	src := newSource(name, raw)
+	src := toolfile.NewSource(name, raw)
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, src.errAt(0, "", "the file is empty")
+		return nil, src.ErrAt(0, "", "the file is empty")
 	}
 	res, err := f(src, opt)
 	if err != nil {
@@ -189,137 +130,15 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 			return nil, err
 		}
 	}
-	res.report.Tool = from
-	if opt.Summary == nil && res.derivedNote != "" {
-		res.report.Notes = append([]string{res.derivedNote}, res.report.Notes...)
+	res.Report.Tool = from
+	if opt.Summary == nil && res.DerivedNote != "" {
+		res.Report.Notes = append([]string{res.DerivedNote}, res.Report.Notes...)
 	}
-	if err := res.write(src, w); err != nil {
+	if err := res.Write(src, w); err != nil {
 		return nil, err
 	}
 	if opt.Summary != nil {
-		res.useSummary(opt.Summary, opt.SummaryName)
+		res.UseSummary(opt.Summary, opt.SummaryName)
 	}
-	return &res.report, nil
-}
-
-// result is an import held in memory until it is known to be whole.
-type result struct {
-	header   trace.Header
-	conds    conditions
-	attempts []trace.Attempt
-	paths    []string // the JSON path or line of each attempt's row, for errors
-	report   Report
-	// resolutionMS is the clock resolution times are rounded to, so that
-	// unit conversion noise (0.0812 s → 81.19999999999999 ms) does not
-	// reach the trace: 1 ns by default, 1 µs for epoch-seconds floats.
-	resolutionMS float64
-	// derivedNote says that the Derived stats were recomputed from the rows
-	// because the summary lives in another file; it is dropped when that
-	// file is given (Options.Summary).
-	derivedNote string
-	// toolOK is how many rows the tool itself counts as successes, for the
-	// cross-check against a separate summary's counts.
-	toolOK int
-}
-
-// round snaps every time to the resolution. Rounding is monotonic, so
-// event order and end ≥ last event survive it.
-func (res *result) round() {
-	q := res.resolutionMS
-	if q == 0 {
-		q = 1e-6
-	}
-	r := func(v float64) float64 { return math.Round(v/q) * q }
-	// Snap through a decimal string so that 100.00000000000001 prints as 100.
-	rs := func(v float64) float64 {
-		f, _ := strconv.ParseFloat(strconv.FormatFloat(r(v), 'f', int(math.Max(0, -math.Floor(math.Log10(q)))), 64), 64)
-		return f
-	}
-	res.header.Window.StartMS = rs(res.header.Window.StartMS)
-	res.header.Window.EndMS = rs(res.header.Window.EndMS)
-	for i := range res.attempts {
-		a := &res.attempts[i]
-		a.StartMS = rs(a.StartMS)
-		a.EndMS = rs(a.EndMS)
-		for j := range a.Events {
-			a.Events[j].TMS = rs(a.Events[j].TMS)
-		}
-	}
-}
-
-// conditions is the header's condition list for an imported trace. The
-// keys are the same for every tool so that notebooks can read them.
-type conditions struct {
-	Source       string         `json:"source"`
-	Layout       string         `json:"layout"`
-	Run          int            `json:"run,omitempty"`
-	Runs         int            `json:"runs,omitempty"`
-	Clock        string         `json:"clock"`
-	Window       string         `json:"window"`
-	ITLSemantics string         `json:"itl_semantics"`
-	EventTimes   string         `json:"event_times"`
-	EventTokens  string         `json:"event_tokens"`
-	Failures     string         `json:"failures"`
-	Quality      string         `json:"quality"`
-	Sampled      bool           `json:"sampled"`
-	Lossy        []string       `json:"lossy"`
-	Tool         map[string]any `json:"tool_config,omitempty"`
-}
-
-const qualityNull = "not recorded by the tool: every attempt has quality null (unrated, never a pass)"
-
-// write validates every attempt, builds the trace in memory and copies it
-// to w only when all of it is valid.
-func (res *result) write(src *source, w io.Writer) error {
-	if res.conds.Lossy == nil {
-		res.conds.Lossy = []string{}
-	}
-	c, err := json.Marshal(res.conds)
-	if err != nil {
-		return err
-	}
-	res.header.Conditions = c
-	if res.header.Clock == "" {
-		res.header.Clock = "client"
-	}
-	meta, _ := json.Marshal(map[string]any{"importer": res.report.Tool, "source": baseName(src.name)})
-	res.header.Meta = meta
-	res.round()
-	var buf bytes.Buffer
-	tw, err := trace.NewWriter(&buf, res.header)
-	if err != nil {
-		return src.errAt(0, "window", err.Error())
-	}
-	fail := 0
-	for i := range res.attempts {
-		a := &res.attempts[i]
-		if err := a.Validate(); err != nil {
-			return src.errAt(0, res.paths[i], "imported attempt is invalid: "+err.Error())
-		}
-		if err := tw.Write(a); err != nil {
-			return src.errAt(0, res.paths[i], err.Error())
-		}
-		if a.Outcome != trace.OK && a.Outcome != trace.InFlight {
-			fail++
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	res.report.Attempts = len(res.attempts)
-	res.report.Failures = fail
-	res.report.ITLSemantics = res.conds.ITLSemantics
-	res.report.Layout = res.conds.Layout
-	if res.report.Stats == nil {
-		res.report.Stats = []Stat{}
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
-}
-
-func baseName(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
+	return &res.Report, nil
 }

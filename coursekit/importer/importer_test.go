@@ -186,20 +186,6 @@ func TestVLLMBareNaN(t *testing.T) {
 	}
 }
 
-func TestSanitizeOnlyOutsideStrings(t *testing.T) {
-	in := `{"a": "NaN \"Infinity\" -Infinity", "b": [NaN, -Infinity, Infinity], "c": "\\"}`
-	s := newSource("x", []byte(in))
-	want := `{"a": "NaN \"Infinity\" -Infinity", "b": ["#NaN", "#-Infinity", "#Infinity"], "c": "\\"}`
-	if string(s.data) != want {
-		t.Fatalf("sanitised\n%s\nwant\n%s", s.data, want)
-	}
-	// Offsets after a replacement map back to the file's own columns.
-	off := strings.Index(string(s.data), `"c"`)
-	if line, col := s.lineCol(off); line != 1 || col != strings.Index(in, `"c"`)+1 {
-		t.Errorf("line %d col %d", line, col)
-	}
-}
-
 // --append-result writes one run per line: an error without --run, the
 // chosen run with it.
 func TestVLLMAppendedRuns(t *testing.T) {
@@ -380,32 +366,6 @@ func TestMalformedInputs(t *testing.T) {
 	_, err := Import("locust", strings.NewReader("{}"), "f.json", new(bytes.Buffer))
 	if !errors.Is(err, ErrUnknownTool) || Known("locust") || !Known("genai-perf") {
 		t.Errorf("unknown tool: %v", err)
-	}
-}
-
-// Outcomes come from the exception line of a traceback, not from source
-// lines that mention timeouts in passing.
-func TestClassify(t *testing.T) {
-	tb := "Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n    async with session.post(url, timeout=AIOHTTP_TIMEOUT) as r:\n"
-	cases := []struct {
-		status int
-		text   string
-		want   trace.Outcome
-		code   int
-	}{
-		{0, tb + "aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed", trace.StreamError, 0},
-		{0, tb + "asyncio.exceptions.TimeoutError", trace.Timeout, 0},
-		{0, tb + "aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host", trace.ConnectError, 0},
-		{0, "Too Many Requests", trace.HTTPError, 429},
-		{0, "Internal Server Error", trace.HTTPError, 500},
-		{0, "Client error '429 Too Many Requests' for url '/v1/completions'", trace.HTTPError, 429},
-		{503, "", trace.HTTPError, 503},
-		{0, "something odd", trace.StreamError, 0},
-	}
-	for _, c := range cases {
-		if o, code := classify(c.status, c.text); o != c.want || code != c.code {
-			t.Errorf("classify(%d, %q) = %v %d, want %v %d", c.status, c.text, o, code, c.want, c.code)
-		}
 	}
 }
 

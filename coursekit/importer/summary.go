@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/importer/aiperf"
+	"github.com/llmperf-course/course/coursekit/importer/inferenceperf"
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/importer/llmperf"
 )
 
 // SummaryFiles names, for each tool that writes its summary to a file of
@@ -38,14 +41,14 @@ func HasSummary(from string) bool {
 // malformed file is an error naming its position. Pass the result as
 // Options.Summary to show these numbers beside the card.
 func ReadSummary(from string, r io.Reader, name string) ([]Stat, error) {
-	var read func(*obj) ([]Stat, error)
+	var read func(*toolfile.Obj) ([]Stat, error)
 	switch from {
 	case "aiperf", "genai-perf":
-		read = readMetricBlocks
+		read = aiperf.ReadSummary
 	case "llmperf":
-		read = readLLMPerfSummary
+		read = llmperf.ReadSummary
 	case "inference-perf":
-		read = readInferencePerfSummary
+		read = inferenceperf.ReadSummary
 	default:
 		if Known(from) {
 			return nil, fmt.Errorf("--from %s: %w", from, ErrNoSummaryFile)
@@ -56,20 +59,20 @@ func ReadSummary(from string, r io.Reader, name string) ([]Stat, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := newSource(name, raw)
+	src := toolfile.NewSource(name, raw)
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, src.errAt(0, "", "the file is empty")
+		return nil, src.ErrAt(0, "", "the file is empty")
 	}
-	vals, lines, err := src.values()
+	vals, lines, err := src.Values()
 	if err != nil {
 		return nil, err
 	}
 	want := SummaryFiles[from]
 	if len(vals) != 1 {
-		return nil, src.errAt(lines[1], "", fmt.Sprintf("want one JSON object (%s), found more values after it", want))
+		return nil, src.ErrAt(lines[1], "", fmt.Sprintf("want one JSON object (%s), found more values after it", want))
 	}
 	// One (usually pretty-printed) object: the JSON path locates an error.
-	root, err := src.object(vals[0], 0, "")
+	root, err := src.Object(vals[0], 0, "")
 	if err != nil {
 		return nil, err
 	}
@@ -78,311 +81,7 @@ func ReadSummary(from string, r io.Reader, name string) ([]Stat, error) {
 		return nil, err
 	}
 	if len(stats) == 0 {
-		return nil, src.errAt(0, "", fmt.Sprintf("no summary number found: is this %s's %s?", from, want))
+		return nil, src.ErrAt(0, "", fmt.Sprintf("no summary number found: is this %s's %s?", from, want))
 	}
 	return stats, nil
-}
-
-// sumKind says how a summary number is checked.
-type sumKind int
-
-const (
-	sumTime   sumKind = iota // a duration: ≥ 0; NaN/Infinity kept as NonFinite
-	sumSigned                // a signed duration (a schedule lag can be negative)
-	sumValue                 // a rate, ratio or percentage: ≥ 0; NaN/Infinity kept
-	sumCount                 // a request count: a whole number ≥ 0, never NaN
-)
-
-// sumStat reads o[key] as one Stat, multiplied by scale. ok is false when
-// the key is absent; null gives a Stat with a nil Value.
-func sumStat(o *obj, key, metric, stat string, scale float64, k sumKind) (Stat, bool, error) {
-	raw, ok := o.m[key]
-	if !ok {
-		return Stat{}, false, nil
-	}
-	st := Stat{Metric: metric, Stat: stat, Key: joinPath(o.path, key)}
-	if isNull(raw) {
-		return st, true, nil
-	}
-	if k == sumCount {
-		n, err := o.src.count(raw, o.line, st.Key)
-		if err != nil {
-			return Stat{}, false, err
-		}
-		st.Value = ptr(float64(n))
-		return st, true, nil
-	}
-	v, err := o.src.num(raw, o.line, st.Key)
-	if err != nil {
-		return Stat{}, false, err
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		st.NonFinite = strings.Trim(string(bytes.TrimSpace(raw)), `"#`)
-		return st, true, nil
-	}
-	if v < 0 && k != sumSigned {
-		return Stat{}, false, o.err(key, fmt.Sprintf("is negative (%g), want a value ≥ 0", v))
-	}
-	st.Value = ptr(snap(v * scale))
-	return st, true, nil
-}
-
-// snap removes unit-conversion noise (0.182 s → 182.00000000000003 ms) by
-// keeping 15 significant digits.
-func snap(v float64) float64 {
-	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64)
-	return f
-}
-
-// addStats appends the stats of keys found in o (key → stat name), in order.
-func addStats(out []Stat, o *obj, metric string, scale float64, k sumKind, keys [][2]string) ([]Stat, error) {
-	for _, ks := range keys {
-		st, ok, err := sumStat(o, ks[0], metric, ks[1], scale, k)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, st)
-		}
-	}
-	return out, nil
-}
-
-// statName is the Stat of a single number: count for a request count.
-func statName(k sumKind) string {
-	if k == sumCount {
-		return "count"
-	}
-	return "value"
-}
-
-// blockSpec is one metric block of AIPerf's and GenAI-Perf's summary.
-type blockSpec struct {
-	tags   []string // the long tag, then the short one
-	metric string
-	kind   sumKind // sumTime: a distribution in a time unit; else one avg
-}
-
-// metricBlocks are the blocks of profile_export_aiperf.json and
-// profile_export_genai_perf.json (AIPerf kept GenAI-Perf's layout) that the
-// card can be compared with, in the order the importers list them.
-var metricBlocks = []blockSpec{
-	{[]string{"request_count"}, "completed", sumCount},
-	{[]string{"error_request_count"}, "failed", sumCount},
-	{[]string{"benchmark_duration"}, "duration_s", sumTime},
-	{[]string{"request_throughput"}, "request_throughput", sumValue},
-	{[]string{"goodput", "request_goodput"}, "request_goodput", sumValue},
-	{[]string{"output_token_throughput"}, "output_throughput", sumValue},
-	{[]string{"time_to_first_token", "ttft"}, "ttft_ms", sumTime},
-	{[]string{"inter_token_latency", "itl"}, "itl_ms", sumTime},
-	{[]string{"request_latency"}, "e2e_ms", sumTime},
-	{[]string{"inter_chunk_latency", "icl"}, MetricInterChunk, sumTime},
-}
-
-// distKeys are the distribution stats shown, as the tools name them.
-var distKeys = [][2]string{{"avg", "mean"}, {"std", "std"}, {"p50", "p50"}, {"p90", "p90"}, {"p95", "p95"}, {"p99", "p99"}}
-
-// readMetricBlocks reads {"<tag>": {"unit": U, "avg": V, "p50": V, ...}}.
-func readMetricBlocks(root *obj) ([]Stat, error) {
-	var out []Stat
-	for _, b := range metricBlocks {
-		var blk *obj
-		for _, tag := range b.tags {
-			if root.has(tag) {
-				var err error
-				if blk, err = root.sub(tag); err != nil {
-					return nil, err
-				}
-				break
-			}
-		}
-		if blk == nil {
-			continue
-		}
-		var err error
-		if b.kind != sumTime {
-			if out, err = addStats(out, blk, b.metric, 1, b.kind, [][2]string{{"avg", statName(b.kind)}}); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if _, ok := blk.m["unit"]; !ok {
-			return nil, blk.err("unit", "missing: the unit says whether the values are ns, ms or s")
-		}
-		unit, err := blk.str("unit")
-		if err != nil {
-			return nil, err
-		}
-		scale, ok := timeUnits[unit]
-		if !ok {
-			return nil, blk.err("unit", fmt.Sprintf("%q is not a time unit (want ns, us, ms or s)", unit))
-		}
-		if b.metric == "duration_s" {
-			if out, err = addStats(out, blk, b.metric, scale/1000, sumTime, [][2]string{{"avg", "value"}}); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if out, err = addStats(out, blk, b.metric, scale, sumTime, distKeys); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// readLLMPerfSummary reads llmperf's flattened *_summary.json: keys such as
-// results_ttft_s_quantiles_p99 and results_number_errors, times in seconds.
-func readLLMPerfSummary(root *obj) ([]Stat, error) {
-	var out []Stat
-	var err error
-	for _, c := range []struct {
-		key, metric string
-		kind        sumKind
-		scale       float64
-	}{
-		{"results_num_requests_started", "attempts", sumCount, 1},
-		{"results_num_completed_requests", "completed", sumCount, 1},
-		{"results_number_errors", "failed", sumCount, 1},
-		{"results_error_rate", "error_rate", sumValue, 1},
-		{"results_mean_output_throughput_token_per_s", "output_throughput", sumValue, 1},
-	} {
-		if out, err = addStats(out, root, c.metric, c.scale, c.kind, [][2]string{{c.key, statName(c.kind)}}); err != nil {
-			return nil, err
-		}
-	}
-	// Requests per minute, shown per second like every other tool's rate.
-	if st, ok, err := sumStat(root, "results_num_completed_requests_per_min", "request_throughput", "value", 1.0/60, sumValue); err != nil {
-		return nil, err
-	} else if ok {
-		st.Key += " (÷ 60)"
-		out = append(out, st)
-	}
-	for _, m := range []struct{ key, metric string }{
-		{"ttft_s", "ttft_ms"}, {"end_to_end_latency_s", "e2e_ms"}, {"inter_token_latency_s", "llmperf_itl_ms (invalid)"},
-	} {
-		p := "results_" + m.key + "_"
-		keys := [][2]string{{p + "mean", "mean"}, {p + "quantiles_p50", "p50"}, {p + "quantiles_p90", "p90"}, {p + "quantiles_p95", "p95"}, {p + "quantiles_p99", "p99"}}
-		if out, err = addStats(out, root, m.metric, 1000, sumTime, keys); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// readInferencePerfSummary reads summary_lifecycle_metrics.json (or a
-// stage_N_lifecycle_metrics.json): distributions in seconds with keys mean,
-// median, pNN (np.percentile, linear) over successes only.
-func readInferencePerfSummary(root *obj) ([]Stat, error) {
-	succ, err := root.sub("successes")
-	if err != nil {
-		return nil, err
-	}
-	fail, err := root.sub("failures")
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range []*obj{succ, fail} {
-		if _, ok := o.m["count"]; !ok {
-			return nil, o.err("count", "missing")
-		}
-	}
-	var out []Stat
-	ls, err := root.optSub("load_summary")
-	if err != nil {
-		return nil, err
-	}
-	if ls != nil {
-		if out, err = addStats(out, ls, "attempts", 1, sumCount, [][2]string{{"count", "count"}}); err != nil {
-			return nil, err
-		}
-	}
-	if out, err = addStats(out, succ, "completed", 1, sumCount, [][2]string{{"count", "count"}}); err != nil {
-		return nil, err
-	}
-	if out, err = addStats(out, fail, "failed", 1, sumCount, [][2]string{{"count", "count"}}); err != nil {
-		return nil, err
-	}
-	if out, err = addStats(out, root, "duration_s", 1, sumTime, [][2]string{{"benchmark_time_seconds", "value"}}); err != nil {
-		return nil, err
-	}
-	if tp, err := succ.optSub("throughput"); err != nil {
-		return nil, err
-	} else if tp != nil {
-		if out, err = addStats(out, tp, "request_throughput", 1, sumValue, [][2]string{{"requests_per_sec", "value"}}); err != nil {
-			return nil, err
-		}
-		if out, err = addStats(out, tp, "output_throughput", 1, sumValue, [][2]string{{"output_tokens_per_sec", "value"}}); err != nil {
-			return nil, err
-		}
-	}
-	// goodput_metrics sits under successes in current versions.
-	gm, err := succ.optSub("goodput_metrics")
-	if err == nil && gm == nil {
-		gm, err = root.optSub("goodput_metrics")
-	}
-	if err != nil {
-		return nil, err
-	}
-	if gm != nil {
-		if out, err = addStats(out, gm, "request_goodput", 1, sumValue, [][2]string{{"request_goodput", "value"}}); err != nil {
-			return nil, err
-		}
-		if out, err = addStats(out, gm, "goodput_percentage", 1, sumValue, [][2]string{{"goodput_percentage", "value"}}); err != nil {
-			return nil, err
-		}
-	}
-	dist := [][2]string{{"mean", "mean"}, {"median", "median"}, {"p90", "p90"}, {"p95", "p95"}, {"p99", "p99"}}
-	if lat, err := succ.optSub("latency"); err != nil {
-		return nil, err
-	} else if lat != nil {
-		for _, m := range []struct{ key, metric string }{
-			{"time_to_first_token", "ttft_ms"}, {"inter_token_latency", "itl_ms"},
-			{"request_latency", "e2e_ms"}, {"time_per_output_token", "tpot_ms"},
-		} {
-			d, err := lat.optSub(m.key) // null when the tool had no sample
-			if err != nil {
-				return nil, err
-			}
-			if d == nil {
-				continue
-			}
-			if out, err = addStats(out, d, m.metric, 1000, sumTime, dist); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if ls != nil {
-		if sd, err := ls.optSub("schedule_delay"); err != nil {
-			return nil, err
-		} else if sd != nil {
-			if out, err = addStats(out, sd, "schedule_lag_ms", 1000, sumSigned, [][2]string{{"mean", "mean"}, {"median", "median"}, {"p99", "p99"}, {"max", "max"}}); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
-}
-
-// useSummary puts the summary's numbers in the Report and checks its
-// request counts against the rows: a summary of another run or stage must
-// not pass for this one's.
-func (res *result) useSummary(stats []Stat, name string) {
-	rep := &res.report
-	rep.Stats = stats
-	rep.Summary = baseName(name)
-	rows := map[string]int{"attempts": rep.Attempts, "completed": res.toolOK, "failed": rep.Attempts - res.toolOK}
-	var diffs []string
-	for _, s := range stats {
-		want, ok := rows[s.Metric]
-		if !ok || s.Stat != "count" || s.Value == nil || *s.Value == float64(want) {
-			continue
-		}
-		diffs = append(diffs, fmt.Sprintf("%s = %g (%s) but the rows give %d", s.Metric, *s.Value, s.Key, want))
-	}
-	if len(diffs) > 0 {
-		rep.Notes = append([]string{fmt.Sprintf("COUNT MISMATCH: %s says %s. The summary is probably of another run or stage than the rows: its numbers are shown as written, the card is computed from the rows",
-			rep.Summary, strings.Join(diffs, "; "))}, rep.Notes...)
-		return
-	}
-	rep.Notes = append([]string{fmt.Sprintf("the tool's numbers are read from %s; its request counts agree with the rows", rep.Summary)}, rep.Notes...)
 }

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -83,7 +82,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if cfg.Rate != 0 {
 			return usagef("bench: give --rate or --replay, not both")
 		}
-		if cfg.Replay, err = replayOffsets(*replay); err != nil {
+		if cfg.Replay, err = loadgen.ReplayOffsets(*replay); err != nil {
 			return err
 		}
 		if !set["duration"] {
@@ -235,32 +234,4 @@ func loops(c loadgen.Config) int {
 		}
 	}
 	return n
-}
-
-// replayOffsets reads a trace and returns each request's first send time,
-// relative to the earliest, sorted: the schedule to replay.
-func replayOffsets(path string) ([]float64, error) {
-	tr, err := trace.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	first := map[string]float64{}
-	for _, a := range tr.Attempts {
-		if t, ok := first[a.Request]; !ok || a.StartMS < t {
-			first[a.Request] = a.StartMS
-		}
-	}
-	if len(first) == 0 {
-		return nil, &trace.Error{File: path, Msg: "no attempts to replay"}
-	}
-	var at []float64
-	for _, t := range first {
-		at = append(at, t)
-	}
-	slices.Sort(at)
-	base := at[0]
-	for i := range at {
-		at[i] -= base
-	}
-	return at, nil
 }

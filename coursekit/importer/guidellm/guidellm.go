@@ -1,4 +1,6 @@
-package importer
+// Package guidellm imports guidellm's benchmarks.json reports, which carry
+// their own summary numbers.
+package guidellm
 
 import (
 	"encoding/json"
@@ -6,6 +8,7 @@ import (
 	"math"
 	"regexp"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -17,9 +20,9 @@ var guidellmPct = regexp.MustCompile(`^p[0-9]+$`)
 // successes plus the errored requests that got a first token, the others
 // left out; older code read as: every request, a missing first token as 0).
 const (
-	GuidellmTotalFirstToken = "ttft_ms (total: successes + errored with a first token)"
-	GuidellmTotalZero       = "ttft_ms (total: every request, no first token as 0)"
-	GuidellmTotal           = "ttft_ms (total: requests unknown)"
+	TotalFirstToken = "ttft_ms (total: successes + errored with a first token)"
+	TotalZero       = "ttft_ms (total: every request, no first token as 0)"
+	Total           = "ttft_ms (total: requests unknown)"
 )
 
 // guidellmLevel turns guidellm's percentile keys into ours: p001 is 0.1%,
@@ -38,75 +41,75 @@ func guidellmLevel(k string) string {
 	return k
 }
 
-// importGuidellm reads a guidellm benchmarks.json report, current
+// Import reads a guidellm benchmarks.json report, current
 // (metadata.version 2) or v0.3 layout. Its clock is time.time() (epoch
 // seconds, wall clock), and it stores only the first and last token time
 // of each request, so per-event ITL cannot be rebuilt.
-func importGuidellm(s *source, opt Options) (*result, error) {
-	vals, lines, err := s.values()
+func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) != 1 {
-		return nil, s.errAt(lines[1], "", "want one JSON object (benchmarks.json), found more values after it")
+		return nil, s.ErrAt(lines[1], "", "want one JSON object (benchmarks.json), found more values after it")
 	}
-	root, err := s.object(vals[0], lines[0], "")
+	root, err := s.Object(vals[0], lines[0], "")
 	if err != nil {
 		return nil, err
 	}
 	layout := "v0.3 (no metadata.version)"
 	version := ""
-	if root.has("metadata") {
-		md, err := root.sub("metadata")
+	if root.Has("metadata") {
+		md, err := root.Sub("metadata")
 		if err != nil {
 			return nil, err
 		}
-		if v, _ := md.optNum("version"); v != nil {
+		if v, _ := md.OptNum("version"); v != nil {
 			layout = fmt.Sprintf("metadata.version %g (v0.4+)", *v)
 		}
-		version, _ = md.str("guidellm_version")
+		version, _ = md.Str("guidellm_version")
 	}
-	bms, err := root.array("benchmarks")
+	bms, err := root.Array("benchmarks")
 	if err != nil {
 		return nil, err
 	}
-	k, err := pickRun(s, len(bms), opt, "benchmarks", 0)
+	k, err := toolfile.PickRun(s, len(bms), opt, "benchmarks", 0)
 	if err != nil {
 		return nil, err
 	}
-	bm, err := s.object(bms[k], 0, fmt.Sprintf("benchmarks[%d]", k))
+	bm, err := s.Object(bms[k], 0, fmt.Sprintf("benchmarks[%d]", k))
 	if err != nil {
 		return nil, err
 	}
-	res := &result{resolutionMS: 1e-3} // epoch-second floats carry about 0.2 µs
-	res.report.Run, res.report.Runs = k+1, len(bms)
-	res.report.PercentileMethod = "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"
-	reqs, err := bm.sub("requests")
+	res := &toolfile.Result{ResolutionMS: 1e-3} // epoch-second floats carry about 0.2 µs
+	res.Report.Run, res.Report.Runs = k+1, len(bms)
+	res.Report.PercentileMethod = "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"
+	reqs, err := bm.Sub("requests")
 	if err != nil {
 		return nil, err
 	}
 
 	// optTime finds the first present key path (a.b.c) and reads it as epoch seconds.
-	optTime := func(o *obj, paths ...[]string) (*float64, error) {
+	optTime := func(o *toolfile.Obj, paths ...[]string) (*float64, error) {
 		for _, p := range paths {
 			cur := o
 			ok := true
 			for _, key := range p[:len(p)-1] {
-				if !cur.has(key) {
+				if !cur.Has(key) {
 					ok = false
 					break
 				}
-				c, err := cur.sub(key)
+				c, err := cur.Sub(key)
 				if err != nil {
 					return nil, err
 				}
 				cur = c
 			}
 			last := p[len(p)-1]
-			if !ok || !cur.has(last) {
+			if !ok || !cur.Has(last) {
 				continue
 			}
-			v, err := s.time(cur.m[last], 0, joinPath(cur.path, last))
+			v, err := s.Time(cur.M[last], 0, toolfile.JoinPath(cur.Path, last))
 			if err != nil {
 				return nil, err
 			}
@@ -123,25 +126,25 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 	withFirst := 0 // successes + errored requests with a first token
 	origin := math.Inf(1)
 	for _, status := range []string{"successful", "incomplete", "errored"} {
-		if !reqs.has(status) {
+		if !reqs.Has(status) {
 			continue
 		}
-		list, err := reqs.array(status)
+		list, err := reqs.Array(status)
 		if err != nil {
 			return nil, err
 		}
 		for i, raw := range list {
-			o, err := s.object(raw, 0, fmt.Sprintf("%s.%s[%d]", reqs.path, status, i))
+			o, err := s.Object(raw, 0, fmt.Sprintf("%s.%s[%d]", reqs.Path, status, i))
 			if err != nil {
 				return nil, err
 			}
 			var r row
-			r.path = o.path
+			r.path = o.Path
 			if r.start, err = optTime(o, []string{"info", "timings", "request_start"}, []string{"request_start_time"}, []string{"start_time"}, []string{"scheduler_info", "request_start"}); err != nil {
 				return nil, err
 			}
 			if r.start == nil {
-				return nil, o.err("info.timings.request_start", "missing (also no request_start_time or start_time): the attempt's send time is unknown")
+				return nil, o.Err("info.timings.request_start", "missing (also no request_start_time or start_time): the attempt's send time is unknown")
 			}
 			if r.end, err = optTime(o, []string{"info", "timings", "request_end"}, []string{"request_end_time"}, []string{"end_time"}, []string{"scheduler_info", "request_end"}); err != nil {
 				return nil, err
@@ -156,35 +159,35 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 				r.first = nil // 0.0 is guidellm's "no first token", not a time
 			}
 			if r.first != nil && *r.first < *r.start {
-				return nil, o.err("first_token_iteration", fmt.Sprintf("%g is before request_start %g", *r.first, *r.start))
+				return nil, o.Err("first_token_iteration", fmt.Sprintf("%g is before request_start %g", *r.first, *r.start))
 			}
 			if r.end != nil && *r.end < *r.start {
-				return nil, o.err("request_end", fmt.Sprintf("%g is before request_start %g", *r.end, *r.start))
+				return nil, o.Err("request_end", fmt.Sprintf("%g is before request_start %g", *r.end, *r.start))
 			}
-			id, _ := o.str("request_id")
+			id, _ := o.Str("request_id")
 			if id == "" {
 				id = fmt.Sprintf("%s-%d", status, i)
 			}
 			r.a.ID = id
-			if o.has("output_tokens") {
-				if r.a.OutputTokens, err = s.count(o.m["output_tokens"], 0, joinPath(o.path, "output_tokens")); err != nil {
+			if o.Has("output_tokens") {
+				if r.a.OutputTokens, err = s.Count(o.M["output_tokens"], 0, toolfile.JoinPath(o.Path, "output_tokens")); err != nil {
 					return nil, err
 				}
 			}
-			if o.has("prompt_tokens") {
-				if r.a.InputTokens, err = s.count(o.m["prompt_tokens"], 0, joinPath(o.path, "prompt_tokens")); err != nil {
+			if o.Has("prompt_tokens") {
+				if r.a.InputTokens, err = s.Count(o.M["prompt_tokens"], 0, toolfile.JoinPath(o.Path, "prompt_tokens")); err != nil {
 					return nil, err
 				}
 			}
-			errText, _ := o.str("error")
-			if errText == "" && o.has("info") {
-				info, _ := o.sub("info")
-				errText, _ = info.str("error")
+			errText, _ := o.Str("error")
+			if errText == "" && o.Has("info") {
+				info, _ := o.Sub("info")
+				errText, _ = info.Str("error")
 			}
 			switch status {
 			case "successful":
 				if r.first == nil {
-					return nil, o.err("first_token_iteration", "missing on a successful request: a success streams at least one output")
+					return nil, o.Err("first_token_iteration", "missing on a successful request: a success streams at least one output")
 				}
 				r.a.Outcome = trace.OK
 			case "incomplete":
@@ -194,7 +197,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 					r.a.Error += ": " + errText
 				}
 			default:
-				r.a.Outcome, r.a.HTTPStatus = classify(0, errText)
+				r.a.Outcome, r.a.HTTPStatus = toolfile.Classify(0, errText)
 				r.a.Error = errText
 				if r.a.Error == "" {
 					r.a.Error = "guidellm errored request without error text"
@@ -208,36 +211,36 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		}
 	}
 
-	bmStart, err := bm.optNum("start_time")
+	bmStart, err := bm.OptNum("start_time")
 	if err != nil {
 		return nil, err
 	}
 	if bmStart != nil {
-		if err := s.checkTime(*bmStart, 0, joinPath(bm.path, "start_time")); err != nil {
+		if err := s.CheckTime(*bmStart, 0, toolfile.JoinPath(bm.Path, "start_time")); err != nil {
 			return nil, err
 		}
 		origin = min(origin, *bmStart)
 	}
-	durS, err := bm.optNum("duration")
+	durS, err := bm.OptNum("duration")
 	if err != nil {
 		return nil, err
 	}
 	if durS == nil {
-		bmEnd, err := bm.optNum("end_time")
+		bmEnd, err := bm.OptNum("end_time")
 		if err != nil {
 			return nil, err
 		}
 		if bmStart != nil && bmEnd != nil {
-			durS = ptr(*bmEnd - *bmStart)
+			durS = toolfile.Ptr(*bmEnd - *bmStart)
 		}
 	}
 	if durS != nil {
-		if err := s.checkTime(*durS, 0, joinPath(bm.path, "duration")); err != nil {
+		if err := s.CheckTime(*durS, 0, toolfile.JoinPath(bm.Path, "duration")); err != nil {
 			return nil, err
 		}
 	}
 	if len(rows) == 0 {
-		return nil, reqs.err("", "no successful, incomplete or errored requests: nothing to import")
+		return nil, reqs.Err("", "no successful, incomplete or errored requests: nothing to import")
 	}
 	ms := func(t float64) float64 { return (t - origin) * 1000 }
 	lastStart := 0.0
@@ -262,8 +265,8 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		if r.lastTk != nil {
 			a.Meta, _ = json.Marshal(map[string]any{"last_token_ms": math.Round(ms(*r.lastTk)*1000) / 1000})
 		}
-		res.attempts = append(res.attempts, a)
-		res.paths = append(res.paths, r.path)
+		res.Attempts = append(res.Attempts, a)
+		res.Paths = append(res.Paths, r.path)
 	}
 	winStart := 0.0
 	if bmStart != nil {
@@ -274,46 +277,46 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 	if durS != nil && *durS > 0 {
 		winEnd = winStart + *durS*1000
 	} else {
-		for _, a := range res.attempts {
+		for _, a := range res.Attempts {
 			winEnd = max(winEnd, a.EndMS)
 		}
 		window = "no duration in the report: first request start to last request end"
 	}
 	if winEnd <= lastStart {
-		res.report.Notes = append(res.report.Notes, "some requests start after the benchmark's duration: the card counts them outside the window")
+		res.Report.Notes = append(res.Report.Notes, "some requests start after the benchmark's duration: the card counts them outside the window")
 	}
 	if winEnd <= winStart {
 		winEnd = winStart + 1
 	}
-	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: winStart, EndMS: winEnd}}
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: winStart, EndMS: winEnd}}
 
 	// Sampling: the request lists may hold a sample of the run.
 	sampled := false
 	var lossy []string
-	mets, _ := bm.optSub("metrics")
-	totalsObj := (*obj)(nil)
-	if mets != nil && mets.has("request_totals") {
-		totalsObj, _ = mets.sub("request_totals")
-	} else if bm.has("request_totals") {
-		totalsObj, _ = bm.sub("request_totals")
+	mets, _ := bm.OptSub("metrics")
+	totalsObj := (*toolfile.Obj)(nil)
+	if mets != nil && mets.Has("request_totals") {
+		totalsObj, _ = mets.Sub("request_totals")
+	} else if bm.Has("request_totals") {
+		totalsObj, _ = bm.Sub("request_totals")
 	}
 	if totalsObj != nil {
 		for _, key := range []string{"successful", "incomplete", "errored", "total"} {
-			v, err := totalsObj.optNum(key)
+			v, err := totalsObj.OptNum(key)
 			if err != nil {
 				return nil, err
 			}
 			metric := map[string]string{"successful": "completed", "incomplete": "incomplete", "errored": "failed", "total": "attempts"}[key]
-			res.report.Stats = append(res.report.Stats, Stat{Metric: metric, Stat: "count", Value: v, Key: joinPath(totalsObj.path, key)})
+			res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: "count", Value: v, Key: toolfile.JoinPath(totalsObj.Path, key)})
 			if key == "total" && v != nil && int(*v) > len(rows) {
 				sampled = true
 				lossy = append(lossy, fmt.Sprintf("sampled: the report lists %d of %g requests; the trace's denominators are the sample, the run's are in request_totals", len(rows), *v))
-				res.report.Notes = append(res.report.Notes, lossy[len(lossy)-1])
+				res.Report.Notes = append(res.Report.Notes, lossy[len(lossy)-1])
 			}
 		}
 	}
 	if durS != nil {
-		res.report.Stats = append(res.report.Stats, Stat{Metric: "duration_s", Stat: "value", Value: durS, Key: joinPath(bm.path, "duration")})
+		res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: "duration_s", Stat: "value", Value: durS, Key: toolfile.JoinPath(bm.Path, "duration")})
 	}
 	if mets != nil {
 		for _, m := range []struct{ key, metric string }{
@@ -328,11 +331,11 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 				if status == "total" && m.key != "time_to_first_token_ms" {
 					continue // the total block matters for TTFT, where errored requests with a first token enter
 				}
-				sds, err := mets.optSub(m.key)
+				sds, err := mets.OptSub(m.key)
 				if err != nil || sds == nil {
 					continue
 				}
-				ds, err := sds.optSub(status)
+				ds, err := sds.OptSub(status)
 				if err != nil || ds == nil {
 					continue
 				}
@@ -340,25 +343,25 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 				if status == "total" {
 					metric = guidellmTotalMetric(ds, withFirst, len(rows), version)
 				}
-				add := func(o *obj, key, stat string) {
-					v, err := o.optNum(key)
+				add := func(o *toolfile.Obj, key, stat string) {
+					v, err := o.OptNum(key)
 					if err != nil || v == nil {
 						return
 					}
 					x := *v * scale
-					res.report.Stats = append(res.report.Stats, Stat{Metric: metric, Stat: stat, Value: &x, Key: joinPath(o.path, key)})
+					res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: stat, Value: &x, Key: toolfile.JoinPath(o.Path, key)})
 				}
 				add(ds, "mean", "mean")
 				add(ds, "median", "median")
-				if pc, err := ds.optSub("percentiles"); err == nil && pc != nil {
+				if pc, err := ds.OptSub("percentiles"); err == nil && pc != nil {
 					for _, pk := range []string{"p50", "p90", "p95", "p99"} {
 						if guidellmPct.MatchString(pk) {
-							v, err := pc.optNum(pk)
+							v, err := pc.OptNum(pk)
 							if err != nil || v == nil {
 								continue
 							}
 							x := *v * scale
-							res.report.Stats = append(res.report.Stats, Stat{Metric: metric, Stat: guidellmLevel(pk), Value: &x, Key: joinPath(pc.path, pk)})
+							res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: guidellmLevel(pk), Value: &x, Key: toolfile.JoinPath(pc.Path, pk)})
 						}
 					}
 				}
@@ -368,7 +371,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 	lossy = append(lossy,
 		"guidellm stores only the first and last token time: each attempt has one event (its first token) and its end; the last token time is in the attempt's meta; per-event ITL is not recoverable",
 		"guidellm's inter_token_latency_ms is a token-weighted per-request average (per_token_amortized); its time_per_output_token_ms includes TTFT (not vLLM's TPOT)")
-	res.conds = conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "guidellm benchmarks.json", Layout: layout, Run: k + 1, Runs: len(bms),
 		Clock:        "guidellm time.time() epoch seconds (wall clock, not monotonic), converted to ms from the earliest of the benchmark start and the first request",
 		Window:       window,
@@ -376,7 +379,7 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 		EventTimes:   "first token only (first_token_iteration); end = request_end",
 		EventTokens:  "the single event carries tokens = 1; output_tokens holds the count, so TPOT = (E2E − TTFT)/(output − 1) is available, per-event ITL is not",
 		Failures:     "errored → outcome from the error text (timeout, connect, HTTP reason, else stream_error); incomplete → cancelled; a 0.0 or missing first token is missing",
-		Quality:      qualityNull,
+		Quality:      toolfile.QualityNull,
 		Sampled:      sampled,
 		Lossy:        lossy,
 	}
@@ -387,22 +390,22 @@ func importGuidellm(s *source, opt Options) (*result, error) {
 // holds: the successes and errored requests that got a first token (0.8.1),
 // or every listed request with a missing first token as 0. Without a count
 // that matches (sampled lists), the version decides.
-func guidellmTotalMetric(ds *obj, withFirst, all int, version string) string {
-	if n, err := ds.optNum("count"); err == nil && n != nil {
+func guidellmTotalMetric(ds *toolfile.Obj, withFirst, all int, version string) string {
+	if n, err := ds.OptNum("count"); err == nil && n != nil {
 		switch int(*n) {
 		case withFirst:
-			return GuidellmTotalFirstToken
+			return TotalFirstToken
 		case all:
-			return GuidellmTotalZero
+			return TotalZero
 		}
-		return GuidellmTotal
+		return Total
 	}
 	var major, minor int
 	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err == nil {
 		if major > 0 || minor >= 8 {
-			return GuidellmTotalFirstToken
+			return TotalFirstToken
 		}
-		return GuidellmTotalZero
+		return TotalZero
 	}
-	return GuidellmTotal
+	return Total
 }

@@ -1,10 +1,14 @@
-package importer
+// Package aiperf imports AIPerf's per-request records
+// (profile_export.jsonl) and reads its summary file
+// (profile_export_aiperf.json), whose layout GenAI-Perf's summary shares.
+package aiperf
 
 import (
 	"encoding/json"
 	"fmt"
 	"math"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -14,46 +18,46 @@ var timeUnits = map[string]float64{"ns": 1e-6, "us": 1e-3, "µs": 1e-3, "ms": 1,
 // aiperfMetric reads metrics[tag] = {"value": V, "unit": U}, trying the
 // long tag and then the short one (newer docs show "ttft" for
 // "time_to_first_token"). The path names the tag actually found.
-func aiperfMetric(m *obj, tags ...string) (raw json.RawMessage, scale float64, path string, found bool, err error) {
+func aiperfMetric(m *toolfile.Obj, tags ...string) (raw json.RawMessage, scale float64, path string, found bool, err error) {
 	for _, tag := range tags {
-		if !m.has(tag) {
+		if !m.Has(tag) {
 			continue
 		}
-		mv, err := m.sub(tag)
+		mv, err := m.Sub(tag)
 		if err != nil {
 			return nil, 0, "", false, err
 		}
-		unit, err := mv.str("unit")
+		unit, err := mv.Str("unit")
 		if err != nil {
 			return nil, 0, "", false, err
 		}
 		sc, ok := timeUnits[unit]
 		if !ok {
-			return nil, 0, "", false, mv.err("unit", fmt.Sprintf("%q is not a time unit (want ns, us, ms or s)", unit))
+			return nil, 0, "", false, mv.Err("unit", fmt.Sprintf("%q is not a time unit (want ns, us, ms or s)", unit))
 		}
-		v, ok := mv.m["value"]
+		v, ok := mv.M["value"]
 		if !ok {
-			return nil, 0, "", false, mv.err("value", "missing")
+			return nil, 0, "", false, mv.Err("value", "missing")
 		}
-		return v, sc, joinPath(mv.path, "value"), true, nil
+		return v, sc, toolfile.JoinPath(mv.Path, "value"), true, nil
 	}
 	return nil, 0, "", false, nil
 }
 
 // aiperfCount reads a token-count metric, 0 when absent.
-func aiperfCount(m *obj, tag string) (int, error) {
-	if !m.has(tag) {
+func aiperfCount(m *toolfile.Obj, tag string) (int, error) {
+	if !m.Has(tag) {
 		return 0, nil
 	}
-	mv, err := m.sub(tag)
+	mv, err := m.Sub(tag)
 	if err != nil {
 		return 0, err
 	}
-	v, ok := mv.m["value"]
+	v, ok := mv.M["value"]
 	if !ok {
-		return 0, mv.err("value", "missing")
+		return 0, mv.Err("value", "missing")
 	}
-	return m.src.count(v, m.line, joinPath(mv.path, "value"))
+	return m.Src.Count(v, m.Line, toolfile.JoinPath(mv.Path, "value"))
 }
 
 // MetricInterChunk is AIPerf's inter_chunk_latency: the gap between
@@ -61,38 +65,38 @@ func aiperfCount(m *obj, tag string) (int, error) {
 // card's per-event ITL (the same gaps), percentiles by numpy linear.
 const MetricInterChunk = "itl_ms (inter_chunk_latency, per event)"
 
-// AIPerfMalformedNote says how AIPerf 0.13 counts a stream that carried a
+// MalformedNote says how AIPerf 0.13 counts a stream that carried a
 // malformed SSE message (checked against coursekit sim's malformed fault).
-const AIPerfMalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
+const MalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
 	"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
 	"higher than another tool's against the same server"
 
 // notASummary stops an import of AIPerf's summary file given as the records
 // file (a common mistake): one object with metric blocks and no metadata.
-func notASummary(s *source, v json.RawMessage, line int) error {
-	o, err := s.object(v, line, "")
-	if err != nil || o.has("metadata") {
+func notASummary(s *toolfile.Source, v json.RawMessage, line int) error {
+	o, err := s.Object(v, line, "")
+	if err != nil || o.Has("metadata") {
 		return nil
 	}
 	for _, k := range []string{"aiperf_version", "schema_version", "request_count", "time_to_first_token", "benchmark_duration"} {
-		if o.has(k) {
-			return s.errAt(line, "", "this is AIPerf's summary (profile_export_aiperf.json), not its per-request records: "+
+		if o.Has(k) {
+			return s.ErrAt(line, "", "this is AIPerf's summary (profile_export_aiperf.json), not its per-request records: "+
 				"give the records file (profile_export.jsonl, from --export-level records) as FILE and this file as --summary")
 		}
 	}
 	return nil
 }
 
-// importAIPerf reads AIPerf's profile_export.jsonl: one record per request,
+// Import reads AIPerf's profile_export.jsonl: one record per request,
 // failures included. Times are wall-anchored monotonic nanoseconds.
-func importAIPerf(s *source, _ Options) (*result, error) {
-	vals, lines, err := s.values()
+func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
+	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
-	res := &result{}
-	res.report.Run, res.report.Runs = 1, 1
-	res.report.PercentileMethod = "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = 1, 1
+	res.Report.PercentileMethod = "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"
 	type row struct {
 		a           trace.Attempt
 		startNS     int64
@@ -113,15 +117,15 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, v := range vals {
 		line := lines[i]
-		o, err := s.object(v, line, "")
+		o, err := s.Object(v, line, "")
 		if err != nil {
 			return nil, err
 		}
-		md, err := o.sub("metadata")
+		md, err := o.Sub("metadata")
 		if err != nil {
 			return nil, err
 		}
-		phase, err := md.str("benchmark_phase")
+		phase, err := md.Str("benchmark_phase")
 		if err != nil {
 			return nil, err
 		}
@@ -129,46 +133,46 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 			warmup++
 			continue
 		}
-		stRaw, ok := md.m["request_start_ns"]
-		if !ok || isNull(stRaw) {
-			return nil, md.err("request_start_ns", "missing")
+		stRaw, ok := md.M["request_start_ns"]
+		if !ok || toolfile.IsNull(stRaw) {
+			return nil, md.Err("request_start_ns", "missing")
 		}
-		st, err := s.nanos(stRaw, line, "metadata.request_start_ns")
+		st, err := s.Nanos(stRaw, line, "metadata.request_start_ns")
 		if err != nil {
 			return nil, err
 		}
 		r := row{startNS: st}
-		if en, ok := md.m["request_end_ns"]; ok && !isNull(en) {
-			e, err := s.nanos(en, line, "metadata.request_end_ns")
+		if en, ok := md.M["request_end_ns"]; ok && !toolfile.IsNull(en) {
+			e, err := s.Nanos(en, line, "metadata.request_end_ns")
 			if err != nil {
 				return nil, err
 			}
 			if e < st {
-				return nil, md.err("request_end_ns", fmt.Sprintf("%d is before request_start_ns %d", e, st))
+				return nil, md.Err("request_end_ns", fmt.Sprintf("%d is before request_start_ns %d", e, st))
 			}
 			r.endNS, r.hasEnd = e, true
 			maxEnd = max(maxEnd, r.endNS)
 		}
 		minStart = min(minStart, r.startNS)
-		id, _ := md.str("x_request_id")
+		id, _ := md.Str("x_request_id")
 		if id == "" {
 			id = fmt.Sprintf("line%d", line)
 		}
 		r.a.ID = id
-		conv, _ := md.str("conversation_id")
+		conv, _ := md.Str("conversation_id")
 		if conv != "" {
 			r.a.Request = conv
-			if t, ok := md.m["turn_index"]; ok && !isNull(t) {
+			if t, ok := md.M["turn_index"]; ok && !toolfile.IsNull(t) {
 				r.a.Request = conv + "#" + string(t)
 			}
 		}
 		cancelled := false
-		if c, ok := md.m["was_cancelled"]; ok && string(c) == "true" {
+		if c, ok := md.M["was_cancelled"]; ok && string(c) == "true" {
 			cancelled = true
 		}
-		mets := &obj{src: s, line: line, path: "metrics", m: map[string]json.RawMessage{}}
-		if o.has("metrics") {
-			if mets, err = o.sub("metrics"); err != nil {
+		mets := &toolfile.Obj{Src: s, Line: line, Path: "metrics", M: map[string]json.RawMessage{}}
+		if o.Has("metrics") {
+			if mets, err = o.Sub("metrics"); err != nil {
 				return nil, err
 			}
 		}
@@ -190,7 +194,7 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 			if err != nil || !found {
 				return nil, err
 			}
-			v, err := s.time(raw, line, path)
+			v, err := s.Time(raw, line, path)
 			if err != nil {
 				return nil, err
 			}
@@ -210,12 +214,12 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 		if raw, sc, path, found, err := aiperfMetric(mets, "inter_chunk_latency", "icl"); err != nil {
 			return nil, err
 		} else if found {
-			list, err := s.array(raw, line, path)
+			list, err := s.Array(raw, line, path)
 			if err != nil {
 				return nil, err
 			}
 			for j, g := range list {
-				v, err := s.time(g, line, fmt.Sprintf("%s[%d]", path, j))
+				v, err := s.Time(g, line, fmt.Sprintf("%s[%d]", path, j))
 				if err != nil {
 					return nil, err
 				}
@@ -224,20 +228,20 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 		}
 
 		r.a.HasEnd = true
-		if o.has("error") {
-			e, err := o.sub("error")
+		if o.Has("error") {
+			e, err := o.Sub("error")
 			if err != nil {
 				return nil, err
 			}
 			code := 0
-			if c, ok := e.m["code"]; ok && !isNull(c) {
-				if code, err = s.count(c, line, "error.code"); err != nil {
+			if c, ok := e.M["code"]; ok && !toolfile.IsNull(c) {
+				if code, err = s.Count(c, line, "error.code"); err != nil {
 					return nil, err
 				}
 			}
-			typ, _ := e.str("type")
-			msg, _ := e.str("message")
-			r.a.Outcome, r.a.HTTPStatus = classify(code, typ+" "+msg)
+			typ, _ := e.Str("type")
+			msg, _ := e.Str("message")
+			r.a.Outcome, r.a.HTTPStatus = toolfile.Classify(code, typ+" "+msg)
 			if code == 499 {
 				r.a.Outcome = trace.Cancelled
 			}
@@ -256,15 +260,15 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 			if r.valid && gaps == nil && r.a.OutputTokens > 1 {
 				noICL++
 			}
-			r.a.Events = eventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start below
+			r.a.Events = toolfile.EventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start below
 		}
 		r.lineForPath = fmt.Sprintf("line %d", line)
-		res.paths = append(res.paths, r.lineForPath)
+		res.Paths = append(res.Paths, r.lineForPath)
 		rows = append(rows, r)
 		_ = i
 	}
 	if len(rows) == 0 {
-		return nil, s.errAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
+		return nil, s.ErrAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
 	}
 	var ttfts, itls, lats, icls []float64
 	for i := range rows {
@@ -296,13 +300,13 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 				icls = append(icls, a.Events[j].TMS-a.Events[j-1].TMS)
 			}
 		}
-		res.attempts = append(res.attempts, *a)
+		res.Attempts = append(res.Attempts, *a)
 	}
 	winMS := 0.0
 	if maxEnd != math.MinInt64 {
 		winMS = float64(maxEnd-minStart) / 1e6
 	}
-	for _, a := range res.attempts {
+	for _, a := range res.Attempts {
 		if a.StartMS >= winMS {
 			// No end time reaches this start (records without
 			// request_end_ns): widen the window to the ends we have.
@@ -311,26 +315,26 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	}
 	if winMS <= 0 {
 		winMS = 1
-		res.report.Notes = append(res.report.Notes, "all records start and end at the same instant: a 1 ms window is used")
+		res.Report.Notes = append(res.Report.Notes, "all records start and end at the same instant: a 1 ms window is used")
 	}
-	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
 
 	valid := len(ttfts)
-	res.report.Stats = append(res.report.Stats,
-		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(valid)), Key: "request_count (records without error)", Derived: true},
-		Stat{Metric: "failed", Stat: "count", Value: ptr(float64(len(rows) - valid)), Key: "error_request_count", Derived: true},
-		Stat{Metric: "duration_s", Stat: "value", Value: ptr(winMS / 1000), Key: "benchmark_duration = max end - min start", Derived: true})
+	res.Report.Stats = append(res.Report.Stats,
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(valid)), Key: "request_count (records without error)", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(len(rows) - valid)), Key: "error_request_count", Derived: true},
+		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(winMS / 1000), Key: "benchmark_duration = max end - min start", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", icls, lv)...)
-	res.derivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
-	res.toolOK = valid
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", icls, lv)...)
+	res.DerivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
+	res.ToolOK = valid
 	if warmup > 0 {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
 	}
-	res.report.Notes = append(res.report.Notes, AIPerfMalformedNote)
+	res.Report.Notes = append(res.Report.Notes, MalformedNote)
 	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
 	if noICL > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d successful records have no inter_chunk_latency list: only their first event and end are known", noICL))
@@ -338,7 +342,7 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 	if warmup > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d warm-up records dropped", warmup))
 	}
-	res.conds = conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "AIPerf profile_export.jsonl", Layout: "records (metadata, metrics, error)", Run: 1, Runs: 1,
 		Clock:        "AIPerf wall-anchored monotonic ns (request_start_ns), converted to ms from the first request start",
 		Window:       "AIPerf benchmark_duration: first request start to last request end over the records",
@@ -346,7 +350,7 @@ func importAIPerf(s *source, _ Options) (*result, error) {
 		EventTimes:   "reconstructed as start + time_to_first_token + cumulative inter_chunk_latency (per event); AIPerf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "AIPerf records no per-chunk token count: output tokens spread evenly over the events (≥ 1 each)",
 		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, else stream_error with type and message",
-		Quality:      qualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}
 	return res, nil

@@ -1,4 +1,12 @@
-package importer
+// Package toolfile is what every importer of a benchmark tool's result
+// file shares: Source, the file read as JSON with Python's bare NaN and
+// Infinity kept, every error located by file:line:col or JSON path; Obj,
+// one decoded object; Result, an import held in memory until it is whole
+// (Result.Write validates it and writes trace v1); the helpers that turn a
+// tool's rows into attempts (PickRun, EventsFrom, Classify, DerivedStats)
+// and that read a separate summary file's numbers (SumStat, AddStats).
+// Options, Report and Stat are the importer package's API, aliased there.
+package toolfile
 
 import (
 	"bytes"
@@ -13,10 +21,10 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// source is the raw file with Python's bare NaN/Infinity tokens replaced,
+// Source is the raw file with Python's bare NaN/Infinity tokens replaced,
 // and what is needed to map a decoder offset back to file:line:col.
-type source struct {
-	name string
+type Source struct {
+	Name string
 	orig []byte
 	data []byte // sanitised
 	// shifts[i] is a replacement at sanitised offset at, growing the text by delta.
@@ -33,8 +41,8 @@ const (
 	sentNegInf = `"#-Infinity"`
 )
 
-func newSource(name string, raw []byte) *source {
-	s := &source{name: name, orig: raw}
+func NewSource(name string, raw []byte) *Source {
+	s := &Source{Name: name, orig: raw}
 	s.data = s.sanitize(raw)
 	return s
 }
@@ -44,7 +52,7 @@ func newSource(name string, raw []byte) *source {
 // so can any Python tool, so every importer reads through it. Go's decoder rejects the bare tokens; replacing them
 // with null would lose the fact that a value was NaN, which the importer
 // must report as an error at its path rather than import as missing.
-func (s *source) sanitize(b []byte) []byte {
+func (s *Source) sanitize(b []byte) []byte {
 	var out []byte
 	inStr, esc := false, false
 	last := 0
@@ -91,7 +99,7 @@ func (s *source) sanitize(b []byte) []byte {
 }
 
 // origOffset maps an offset in the sanitised text back to the file.
-func (s *source) origOffset(off int) int {
+func (s *Source) origOffset(off int) int {
 	d := 0
 	for _, sh := range s.shifts {
 		if sh.at >= off {
@@ -106,42 +114,42 @@ func (s *source) origOffset(off int) int {
 }
 
 // lineCol is the 1-based line and column of a sanitised offset.
-func (s *source) lineCol(off int) (int, int) {
+func (s *Source) lineCol(off int) (int, int) {
 	o := min(s.origOffset(off), len(s.orig))
 	line := 1 + bytes.Count(s.orig[:o], []byte{'\n'})
 	col := o - bytes.LastIndexByte(s.orig[:o], '\n')
 	return line, col
 }
 
-// errAt is a positioned error; trace.Error makes the CLI exit with code 2.
-func (s *source) errAt(line int, path, msg string) error {
-	return &trace.Error{File: s.name, Line: line, Field: path, Msg: msg}
+// ErrAt is a positioned error; trace.Error makes the CLI exit with code 2.
+func (s *Source) ErrAt(line int, path, msg string) error {
+	return &trace.Error{File: s.Name, Line: line, Field: path, Msg: msg}
 }
 
 // jsonErr locates a decoder error by line and column.
-func (s *source) jsonErr(err error, base int, path string) error {
+func (s *Source) jsonErr(err error, base int, path string) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
 		// Offset counts the bytes read, the offending one included.
 		line, col := s.lineCol(base + max(int(se.Offset)-1, 0))
-		return s.errAt(line, path, fmt.Sprintf("column %d: malformed JSON: %v", col, se))
+		return s.ErrAt(line, path, fmt.Sprintf("column %d: malformed JSON: %v", col, se))
 	case errors.As(err, &te):
 		line, col := s.lineCol(base + int(te.Offset))
 		p := path
 		if te.Field != "" {
-			p = joinPath(path, te.Field)
+			p = JoinPath(path, te.Field)
 		}
-		return s.errAt(line, p, fmt.Sprintf("column %d: is a JSON %s, want %s", col, te.Value, te.Type))
+		return s.ErrAt(line, p, fmt.Sprintf("column %d: is a JSON %s, want %s", col, te.Value, te.Type))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, _ := s.lineCol(len(s.data))
-		return s.errAt(line, path, "malformed JSON: the file ends in the middle of a value (truncated?)")
+		return s.ErrAt(line, path, "malformed JSON: the file ends in the middle of a value (truncated?)")
 	}
-	return s.errAt(0, path, "malformed JSON: "+err.Error())
+	return s.ErrAt(0, path, "malformed JSON: "+err.Error())
 }
 
-func joinPath(base, field string) string {
+func JoinPath(base, field string) string {
 	if base == "" {
 		return field
 	}
@@ -151,10 +159,10 @@ func joinPath(base, field string) string {
 	return base + "." + field
 }
 
-// values decodes the JSON values of the file one after another (one for a
+// Values decodes the JSON values of the file one after another (one for a
 // plain JSON file, several for JSON Lines or appended runs) with the line
 // each starts on.
-func (s *source) values() ([]json.RawMessage, []int, error) {
+func (s *Source) Values() ([]json.RawMessage, []int, error) {
 	dec := json.NewDecoder(bytes.NewReader(s.data))
 	var vals []json.RawMessage
 	var lines []int
@@ -179,101 +187,101 @@ func (s *source) values() ([]json.RawMessage, []int, error) {
 	return vals, lines, nil
 }
 
-// obj is one decoded JSON object with the position used in its errors.
-type obj struct {
-	src  *source
-	line int
-	path string
-	m    map[string]json.RawMessage
+// Obj is one decoded JSON object with the position used in its errors.
+type Obj struct {
+	Src  *Source
+	Line int
+	Path string
+	M    map[string]json.RawMessage
 }
 
-func (s *source) object(raw json.RawMessage, line int, path string) (*obj, error) {
+func (s *Source) Object(raw json.RawMessage, line int, path string) (*Obj, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return nil, s.errAt(line, path, "want a JSON object, got "+kind(raw))
+		return nil, s.ErrAt(line, path, "want a JSON object, got "+Kind(raw))
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, s.errAt(line, path, "malformed object: "+err.Error())
+		return nil, s.ErrAt(line, path, "malformed object: "+err.Error())
 	}
-	return &obj{src: s, line: line, path: path, m: m}, nil
+	return &Obj{Src: s, Line: line, Path: path, M: m}, nil
 }
 
-func (o *obj) err(key, msg string) error {
-	return o.src.errAt(o.line, joinPath(o.path, key), msg)
+func (o *Obj) Err(key, msg string) error {
+	return o.Src.ErrAt(o.Line, JoinPath(o.Path, key), msg)
 }
 
-func (o *obj) has(key string) bool {
-	v, ok := o.m[key]
-	return ok && !isNull(v)
+func (o *Obj) Has(key string) bool {
+	v, ok := o.M[key]
+	return ok && !IsNull(v)
 }
 
-func (o *obj) sub(key string) (*obj, error) {
-	v, ok := o.m[key]
-	if !ok || isNull(v) {
-		return nil, o.err(key, "missing")
+func (o *Obj) Sub(key string) (*Obj, error) {
+	v, ok := o.M[key]
+	if !ok || IsNull(v) {
+		return nil, o.Err(key, "missing")
 	}
-	return o.src.object(v, o.line, joinPath(o.path, key))
+	return o.Src.Object(v, o.Line, JoinPath(o.Path, key))
 }
 
-func (o *obj) optSub(key string) (*obj, error) {
-	if !o.has(key) {
+func (o *Obj) OptSub(key string) (*Obj, error) {
+	if !o.Has(key) {
 		return nil, nil
 	}
-	return o.sub(key)
+	return o.Sub(key)
 }
 
-func (o *obj) array(key string) ([]json.RawMessage, error) {
-	v, ok := o.m[key]
-	if !ok || isNull(v) {
-		return nil, o.err(key, "missing")
+func (o *Obj) Array(key string) ([]json.RawMessage, error) {
+	v, ok := o.M[key]
+	if !ok || IsNull(v) {
+		return nil, o.Err(key, "missing")
 	}
-	return o.src.array(v, o.line, joinPath(o.path, key))
+	return o.Src.Array(v, o.Line, JoinPath(o.Path, key))
 }
 
-func (s *source) array(raw json.RawMessage, line int, path string) ([]json.RawMessage, error) {
+func (s *Source) Array(raw json.RawMessage, line int, path string) ([]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '[' {
-		return nil, s.errAt(line, path, "want a JSON array, got "+kind(raw))
+		return nil, s.ErrAt(line, path, "want a JSON array, got "+Kind(raw))
 	}
 	var a []json.RawMessage
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, s.errAt(line, path, "malformed array: "+err.Error())
+		return nil, s.ErrAt(line, path, "malformed array: "+err.Error())
 	}
 	return a, nil
 }
 
-// num reads a number that may be a sanitised NaN/Infinity; null is an error.
-func (o *obj) num(key string) (float64, error) {
-	v, ok := o.m[key]
+// Num reads a number that may be a sanitised NaN/Infinity; null is an error.
+func (o *Obj) Num(key string) (float64, error) {
+	v, ok := o.M[key]
 	if !ok {
-		return 0, o.err(key, "missing")
+		return 0, o.Err(key, "missing")
 	}
-	return o.src.num(v, o.line, joinPath(o.path, key))
+	return o.Src.Num(v, o.Line, JoinPath(o.Path, key))
 }
 
-// optNum is nil when key is absent or null.
-func (o *obj) optNum(key string) (*float64, error) {
-	if !o.has(key) {
+// OptNum is nil when key is absent or null.
+func (o *Obj) OptNum(key string) (*float64, error) {
+	if !o.Has(key) {
 		return nil, nil
 	}
-	v, err := o.num(key)
+	v, err := o.Num(key)
 	return &v, err
 }
 
-func (o *obj) str(key string) (string, error) {
-	v, ok := o.m[key]
-	if !ok || isNull(v) {
+func (o *Obj) Str(key string) (string, error) {
+	v, ok := o.M[key]
+	if !ok || IsNull(v) {
 		return "", nil
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
-		return "", o.err(key, "want a string, got "+kind(v))
+		return "", o.Err(key, "want a string, got "+Kind(v))
 	}
 	return s, nil
 }
 
-func (s *source) num(raw json.RawMessage, line int, path string) (float64, error) {
+func (s *Source) Num(raw json.RawMessage, line int, path string) (float64, error) {
 	raw = bytes.TrimSpace(raw)
 	switch string(raw) {
 	case sentNaN:
@@ -284,52 +292,52 @@ func (s *source) num(raw json.RawMessage, line int, path string) (float64, error
 		return math.Inf(-1), nil
 	}
 	if len(raw) == 0 || !(raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
-		return 0, s.errAt(line, path, "want a number, got "+kind(raw))
+		return 0, s.ErrAt(line, path, "want a number, got "+Kind(raw))
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return 0, s.errAt(line, path, "want a number, got "+string(raw))
+		return 0, s.ErrAt(line, path, "want a number, got "+string(raw))
 	}
 	return f, nil
 }
 
-// time checks a duration or timestamp: finite and ≥ 0.
-func (s *source) time(raw json.RawMessage, line int, path string) (float64, error) {
-	v, err := s.num(raw, line, path)
+// Time checks a duration or timestamp: finite and ≥ 0.
+func (s *Source) Time(raw json.RawMessage, line int, path string) (float64, error) {
+	v, err := s.Num(raw, line, path)
 	if err != nil {
 		return 0, err
 	}
-	return v, s.checkTime(v, line, path)
+	return v, s.CheckTime(v, line, path)
 }
 
-func (s *source) checkTime(v float64, line int, path string) error {
+func (s *Source) CheckTime(v float64, line int, path string) error {
 	switch {
 	case math.IsNaN(v):
-		return s.errAt(line, path, "is NaN, want a time")
+		return s.ErrAt(line, path, "is NaN, want a time")
 	case math.IsInf(v, 0):
-		return s.errAt(line, path, "is infinite, want a time")
+		return s.ErrAt(line, path, "is infinite, want a time")
 	case v < 0:
-		return s.errAt(line, path, fmt.Sprintf("is negative (%g), want a time", v))
+		return s.ErrAt(line, path, fmt.Sprintf("is negative (%g), want a time", v))
 	}
 	return nil
 }
 
-// count reads a whole number ≥ 0 (token counts, status codes).
-func (s *source) count(raw json.RawMessage, line int, path string) (int, error) {
-	v, err := s.num(raw, line, path)
+// Count reads a whole number ≥ 0 (token counts, status codes).
+func (s *Source) Count(raw json.RawMessage, line int, path string) (int, error) {
+	v, err := s.Num(raw, line, path)
 	if err != nil {
 		return 0, err
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v != math.Trunc(v) || v > 1e12 {
-		return 0, s.errAt(line, path, fmt.Sprintf("is %v, want a whole number ≥ 0", v))
+		return 0, s.ErrAt(line, path, fmt.Sprintf("is %v, want a whole number ≥ 0", v))
 	}
 	return int(v), nil
 }
 
-func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+func IsNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
-// kind names a JSON value's type for error messages.
-func kind(raw json.RawMessage) string {
+// Kind names a JSON value's type for error messages.
+func Kind(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return "nothing"

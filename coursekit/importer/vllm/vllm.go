@@ -1,4 +1,6 @@
-package importer
+// Package vllm imports the result files of `vllm bench serve` (and of the
+// older benchmark_serving.py), which carry their own summary numbers.
+package vllm
 
 import (
 	"encoding/json"
@@ -7,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -21,10 +24,10 @@ var vllmMetric = map[string]string{"ttft": "ttft_ms", "tpot": "tpot_ms", "itl": 
 // rounds each value separately.
 const endSlackS = 1e-3
 
-// importVLLM reads a `vllm bench serve` / benchmark_serving.py result: one
+// Import reads a `vllm bench serve` / benchmark_serving.py result: one
 // JSON object, or JSON Lines with one run per line (--append-result).
-func importVLLM(s *source, opt Options) (*result, error) {
-	vals, lines, err := s.values()
+func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
@@ -32,57 +35,57 @@ func importVLLM(s *source, opt Options) (*result, error) {
 	if len(vals) > 1 {
 		ln = lines[1] // the second run is where "one result" stops being true
 	}
-	k, err := pickRun(s, len(vals), opt, "JSON objects, one per --append-result run", ln)
+	k, err := toolfile.PickRun(s, len(vals), opt, "JSON objects, one per --append-result run", ln)
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.object(vals[k], lines[k], "")
+	o, err := s.Object(vals[k], lines[k], "")
 	if err != nil {
 		return nil, err
 	}
-	res := &result{}
-	res.report.Run, res.report.Runs = k+1, len(vals)
-	res.report.PercentileMethod = "linear (numpy default)"
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = k+1, len(vals)
+	res.Report.PercentileMethod = "linear (numpy default)"
 	if len(vals) == 1 {
 		// One object: its JSON path locates an error; the line it starts on
 		// would only mislead in a pretty-printed file.
-		o.line = 0
+		o.Line = 0
 	}
 
 	// Schema variant.
 	layout := "current (vllm bench serve)"
 	goodKey := "request_goodput"
-	if _, ok := o.m["request_goodput:"]; ok {
+	if _, ok := o.M["request_goodput:"]; ok {
 		goodKey = "request_goodput:"
 		layout = "old (benchmark_serving.py: \"request_goodput:\" key)"
 	}
-	_, hasFailed := o.m["failed"]
+	_, hasFailed := o.M["failed"]
 	if !hasFailed && goodKey == "request_goodput" {
 		layout = "old (no \"failed\" field)"
 	}
 
 	// Per-request arrays: ttfts fixes the attempt count.
-	if !o.has("ttfts") {
-		return nil, o.err("ttfts", "missing: the file has no per-request arrays (saved without --save-detailed); attempts cannot be derived from num_prompts or counts, so there is nothing honest to import")
+	if !o.Has("ttfts") {
+		return nil, o.Err("ttfts", "missing: the file has no per-request arrays (saved without --save-detailed); attempts cannot be derived from num_prompts or counts, so there is nothing honest to import")
 	}
-	ttfts, err := o.array("ttfts")
+	ttfts, err := o.Array("ttfts")
 	if err != nil {
 		return nil, err
 	}
 	n := len(ttfts)
 	arr := func(key string, required bool) ([]json.RawMessage, error) {
-		if !o.has(key) {
+		if !o.Has(key) {
 			if required {
-				return nil, o.err(key, "missing: needed to rebuild the stream events")
+				return nil, o.Err(key, "missing: needed to rebuild the stream events")
 			}
 			return nil, nil
 		}
-		a, err := o.array(key)
+		a, err := o.Array(key)
 		if err != nil {
 			return nil, err
 		}
 		if len(a) != n {
-			return nil, o.err(key, fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(a), n))
+			return nil, o.Err(key, fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(a), n))
 		}
 		return a, nil
 	}
@@ -115,22 +118,22 @@ func importVLLM(s *source, opt Options) (*result, error) {
 		return nil, err
 	}
 
-	dur, err := o.num("duration")
+	dur, err := o.Num("duration")
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkTime(dur, o.line, joinPath(o.path, "duration")); err != nil {
+	if err := s.CheckTime(dur, o.Line, toolfile.JoinPath(o.Path, "duration")); err != nil {
 		return nil, err
 	}
 	if dur == 0 {
-		return nil, o.err("duration", "is 0: the run has no window")
+		return nil, o.Err("duration", "is 0: the run has no window")
 	}
 
 	// Start times: perf_counter seconds with an arbitrary origin.
 	startS := make([]float64, n)
 	origin := math.Inf(1)
 	for i := range starts {
-		v, err := s.time(starts[i], o.line, joinPath(o.path, fmt.Sprintf("start_times[%d]", i)))
+		v, err := s.Time(starts[i], o.Line, toolfile.JoinPath(o.Path, fmt.Sprintf("start_times[%d]", i)))
 		if err != nil {
 			return nil, err
 		}
@@ -144,18 +147,18 @@ func importVLLM(s *source, opt Options) (*result, error) {
 	ambiguous, chatOpen, success := 0, 0, 0
 	var lossy []string
 	for i := range n {
-		at := func(key string) string { return joinPath(o.path, fmt.Sprintf("%s[%d]", key, i)) }
-		ttft, err := s.time(ttfts[i], o.line, at("ttfts"))
+		at := func(key string) string { return toolfile.JoinPath(o.Path, fmt.Sprintf("%s[%d]", key, i)) }
+		ttft, err := s.Time(ttfts[i], o.Line, at("ttfts"))
 		if err != nil {
 			return nil, err
 		}
-		gapsRaw, err := s.array(itls[i], o.line, at("itls"))
+		gapsRaw, err := s.Array(itls[i], o.Line, at("itls"))
 		if err != nil {
 			return nil, err
 		}
 		gaps := make([]float64, len(gapsRaw))
 		for j := range gapsRaw {
-			g, err := s.time(gapsRaw[j], o.line, joinPath(at("itls"), fmt.Sprintf("[%d]", j)))
+			g, err := s.Time(gapsRaw[j], o.Line, toolfile.JoinPath(at("itls"), fmt.Sprintf("[%d]", j)))
 			if err != nil {
 				return nil, err
 			}
@@ -164,31 +167,31 @@ func importVLLM(s *source, opt Options) (*result, error) {
 		errText := ""
 		if errs != nil {
 			v := errs[i]
-			if !isNull(v) {
+			if !toolfile.IsNull(v) {
 				if err := json.Unmarshal(v, &errText); err != nil {
-					return nil, s.errAt(o.line, at("errors"), "want a string, got "+kind(v))
+					return nil, s.ErrAt(o.Line, at("errors"), "want a string, got "+toolfile.Kind(v))
 				}
 			}
 		}
 		outTok, inTok := 0, 0
 		if outLens != nil {
-			if outTok, err = s.count(outLens[i], o.line, at("output_lens")); err != nil {
+			if outTok, err = s.Count(outLens[i], o.Line, at("output_lens")); err != nil {
 				return nil, err
 			}
 		}
 		if inLens != nil {
-			if inTok, err = s.count(inLens[i], o.line, at("input_lens")); err != nil {
+			if inTok, err = s.Count(inLens[i], o.Line, at("input_lens")); err != nil {
 				return nil, err
 			}
 		}
 		lat := 0.0
 		if lats != nil {
-			if lat, err = s.time(lats[i], o.line, at("latencies")); err != nil {
+			if lat, err = s.Time(lats[i], o.Line, at("latencies")); err != nil {
 				return nil, err
 			}
 		}
 		if queues != nil {
-			if _, err := s.time(queues[i], o.line, at("queue_times")); err != nil {
+			if _, err := s.Time(queues[i], o.Line, at("queue_times")); err != nil {
 				return nil, err
 			}
 		}
@@ -200,12 +203,12 @@ func importVLLM(s *source, opt Options) (*result, error) {
 		}
 		ok := errText == "" && ttft > 0
 		if ttft > 0 {
-			a.Events = eventsFrom(a.StartMS, ttft*1000, gaps, outTok)
+			a.Events = toolfile.EventsFrom(a.StartMS, ttft*1000, gaps, outTok)
 			if outTok > 0 && len(a.Events) > outTok {
 				chatOpen++
 			}
 		} else if len(gaps) > 0 {
-			return nil, s.errAt(o.line, at("itls"), fmt.Sprintf("has %d gaps but ttfts[%d] is 0.0 (no first chunk): gaps need a first event", len(gaps), i))
+			return nil, s.ErrAt(o.Line, at("itls"), fmt.Sprintf("has %d gaps but ttfts[%d] is 0.0 (no first chunk): gaps need a first event", len(gaps), i))
 		}
 		last := a.StartMS
 		if len(a.Events) > 0 {
@@ -221,7 +224,7 @@ func importVLLM(s *source, opt Options) (*result, error) {
 				case end >= last:
 					a.EndMS = end
 				case last-end > endSlackS*1000:
-					return nil, s.errAt(o.line, at("latencies"), fmt.Sprintf("%g s ends before the last event at ttft + Σ itls = %g s", lat, (last-a.StartMS)/1000))
+					return nil, s.ErrAt(o.Line, at("latencies"), fmt.Sprintf("%g s ends before the last event at ttft + Σ itls = %g s", lat, (last-a.StartMS)/1000))
 				}
 			}
 		} else {
@@ -230,7 +233,7 @@ func importVLLM(s *source, opt Options) (*result, error) {
 				errText = "vLLM recorded no error text (ttft 0.0): most likely an HTTP error with an empty reason"
 				a.Outcome = trace.HTTPError
 			} else {
-				a.Outcome, a.HTTPStatus = classify(0, errText)
+				a.Outcome, a.HTTPStatus = toolfile.Classify(0, errText)
 			}
 			a.Error = errText
 		}
@@ -239,23 +242,23 @@ func importVLLM(s *source, opt Options) (*result, error) {
 			meta["ttft_placeholder"] = 0.0
 		}
 		a.Meta, _ = json.Marshal(meta)
-		res.attempts = append(res.attempts, a)
-		res.paths = append(res.paths, at("ttfts"))
+		res.Attempts = append(res.Attempts, a)
+		res.Paths = append(res.Paths, at("ttfts"))
 	}
 
 	// The tool's own summary, in file order as far as Go maps allow: fixed keys first.
-	st := &res.report.Stats
+	st := &res.Report.Stats
 	addNum := func(key, metric, stat string) error {
-		if _, ok := o.m[key]; !ok {
+		if _, ok := o.M[key]; !ok {
 			return nil
 		}
-		v, err := o.optNum(key)
+		v, err := o.OptNum(key)
 		if err != nil {
 			return err
 		}
-		x := Stat{Metric: metric, Stat: stat, Value: v, Key: key}
+		x := toolfile.Stat{Metric: metric, Stat: stat, Value: v, Key: key}
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-			x.NonFinite = strings.Trim(string(o.m[key]), `"#`)
+			x.NonFinite = strings.Trim(string(o.M[key]), `"#`)
 			x.Value = nil
 		}
 		*st = append(*st, x)
@@ -272,7 +275,7 @@ func importVLLM(s *source, opt Options) (*result, error) {
 		}
 	}
 	var statKeys []string
-	for key := range o.m {
+	for key := range o.M {
 		if vllmStatKey.MatchString(key) {
 			statKeys = append(statKeys, key)
 		}
@@ -286,20 +289,20 @@ func importVLLM(s *source, opt Options) (*result, error) {
 	}
 
 	// Cross-checks: never errors, but said out loud.
-	if c, _ := o.optNum("completed"); c != nil && int(*c) != success {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("vLLM says completed = %g, but %d rows have no error and a first chunk", *c, success))
+	if c, _ := o.OptNum("completed"); c != nil && int(*c) != success {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says completed = %g, but %d rows have no error and a first chunk", *c, success))
 	}
-	if f, _ := o.optNum("failed"); f != nil && int(*f) != n-success {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("vLLM says failed = %g, but %d rows are failures here", *f, n-success))
+	if f, _ := o.OptNum("failed"); f != nil && int(*f) != n-success {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says failed = %g, but %d rows are failures here", *f, n-success))
 	}
-	if np, _ := o.optNum("num_prompts"); np != nil && int(*np) != n {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used", *np, n))
+	if np, _ := o.OptNum("num_prompts"); np != nil && int(*np) != n {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used", *np, n))
 	}
 	if ambiguous > 0 {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)", ambiguous))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)", ambiguous))
 	}
 	if chatOpen > 0 {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)", chatOpen))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)", chatOpen))
 	}
 
 	clock := "vLLM perf_counter seconds (relative, arbitrary origin), converted to ms from the first start_times value"
@@ -308,7 +311,7 @@ func importVLLM(s *source, opt Options) (*result, error) {
 		clock = "none recorded: the file has no start_times, so every attempt starts at 0 ms; only per-attempt times (TTFT, ITL, E2E) are measured"
 		window = fmt.Sprintf("vLLM duration = %g s from 0; arrival times are unknown", dur)
 		lossy = append(lossy, "no start_times: arrival times and concurrency are lost; every attempt starts at 0 ms")
-		res.report.Notes = append(res.report.Notes, "no start_times (older layout): every attempt starts at 0 ms")
+		res.Report.Notes = append(res.Report.Notes, "no start_times (older layout): every attempt starts at 0 ms")
 	}
 	if lats == nil {
 		lossy = append(lossy, "no latencies: a success's end is its last event (start + ttft + Σ itls), the same point current vLLM calls latency")
@@ -322,15 +325,15 @@ func importVLLM(s *source, opt Options) (*result, error) {
 	lossy = append(lossy,
 		"failed attempts' end times are not recorded: end_ms is the start (or the last partial event)",
 		"goodput SLOs given to vLLM are not recorded in the file")
-	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: dur * 1000}}
-	for i := range res.attempts {
-		if !res.header.Window.Contains(res.attempts[i].StartMS) {
-			res.report.Notes = append(res.report.Notes, fmt.Sprintf("attempt r%d starts at %g ms, after the %g s window: the card counts it outside the window", i, res.attempts[i].StartMS, dur))
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: dur * 1000}}
+	for i := range res.Attempts {
+		if !res.Header.Window.Contains(res.Attempts[i].StartMS) {
+			res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("attempt r%d starts at %g ms, after the %g s window: the card counts it outside the window", i, res.Attempts[i].StartMS, dur))
 		}
 	}
 	tool := map[string]any{}
 	for _, k := range []string{"backend", "model_id", "tokenizer_id", "num_prompts", "request_rate", "burstiness", "max_concurrency", "date", "label"} {
-		if v, ok := o.m[k]; ok {
+		if v, ok := o.M[k]; ok {
 			var x any
 			if json.Unmarshal(v, &x) == nil {
 				if str, isStr := x.(string); isStr && strings.HasPrefix(str, "#") {
@@ -340,14 +343,14 @@ func importVLLM(s *source, opt Options) (*result, error) {
 			}
 		}
 	}
-	res.conds = conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "vllm bench serve result JSON", Layout: layout, Run: k + 1, Runs: len(vals),
 		Clock: clock, Window: window,
 		ITLSemantics: "per_event",
 		EventTimes:   "reconstructed as start + ttft + cumulative itls (one vLLM ITL sample per SSE message)",
 		EventTokens:  "vLLM records no per-message token count: output_lens is spread evenly over the events (≥ 1 each); only the sum is measured, so use TPOT for per-token",
 		Failures:     "a row is a failure when errors[i] is non-empty or ttfts[i] is 0.0; a 0.0 TTFT is missing (no events); outcome from the error text: reason phrase → http_error, timeout → timeout, connector error → connect_error, anything else → stream_error with the text",
-		Quality:      qualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 		Tool:         tool,
 	}

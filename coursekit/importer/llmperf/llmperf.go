@@ -1,56 +1,59 @@
-package importer
+// Package llmperf imports llmperf's *_individual_responses.json and reads
+// its *_summary.json.
+package llmperf
 
 import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// importLLMPerf reads llmperf's *_individual_responses.json: a JSON array
+// Import reads llmperf's *_individual_responses.json: a JSON array
 // with one object per request and no send times at all. The trace can
 // therefore hold each attempt's TTFT and E2E, but not when it was sent.
-func importLLMPerf(s *source, _ Options) (*result, error) {
-	vals, lines, err := s.values()
+func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
+	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) != 1 {
-		return nil, s.errAt(lines[1], "", "want one JSON array (individual_responses.json), found more values after it")
+		return nil, s.ErrAt(lines[1], "", "want one JSON array (individual_responses.json), found more values after it")
 	}
-	rowsRaw, err := s.array(vals[0], lines[0], "")
+	rowsRaw, err := s.Array(vals[0], lines[0], "")
 	if err != nil {
 		return nil, err
 	}
 	if len(rowsRaw) == 0 {
-		return nil, s.errAt(lines[0], "", "the array is empty: no attempts to import")
+		return nil, s.ErrAt(lines[0], "", "the array is empty: no attempts to import")
 	}
-	res := &result{}
-	res.report.Run, res.report.Runs = 1, 1
-	res.report.PercentileMethod = "linear (pandas quantile)"
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = 1, 1
+	res.Report.PercentileMethod = "linear (pandas quantile)"
 	var ttfts, e2es, itls []float64
 	maxE2E := 0.0
 	errorsN := 0
 	for i, raw := range rowsRaw {
-		o, err := s.object(raw, 0, fmt.Sprintf("[%d]", i))
+		o, err := s.Object(raw, 0, fmt.Sprintf("[%d]", i))
 		if err != nil {
 			return nil, err
 		}
-		ttft, err := o.num("ttft_s")
+		ttft, err := o.Num("ttft_s")
 		if err != nil {
 			return nil, err
 		}
-		if err := s.checkTime(ttft, 0, joinPath(o.path, "ttft_s")); err != nil {
+		if err := s.CheckTime(ttft, 0, toolfile.JoinPath(o.Path, "ttft_s")); err != nil {
 			return nil, err
 		}
-		e2e, err := o.num("end_to_end_latency_s")
+		e2e, err := o.Num("end_to_end_latency_s")
 		if err != nil {
 			return nil, err
 		}
-		if err := s.checkTime(e2e, 0, joinPath(o.path, "end_to_end_latency_s")); err != nil {
+		if err := s.CheckTime(e2e, 0, toolfile.JoinPath(o.Path, "end_to_end_latency_s")); err != nil {
 			return nil, err
 		}
-		itl, err := o.optNum("inter_token_latency_s")
+		itl, err := o.OptNum("inter_token_latency_s")
 		if err != nil {
 			return nil, err
 		}
@@ -59,20 +62,20 @@ func importLLMPerf(s *source, _ Options) (*result, error) {
 			key string
 			dst *int
 		}{{"number_output_tokens", &a.OutputTokens}, {"number_input_tokens", &a.InputTokens}} {
-			if o.has(f.key) {
-				if *f.dst, err = s.count(o.m[f.key], 0, joinPath(o.path, f.key)); err != nil {
+			if o.Has(f.key) {
+				if *f.dst, err = s.Count(o.M[f.key], 0, toolfile.JoinPath(o.Path, f.key)); err != nil {
 					return nil, err
 				}
 			}
 		}
-		failed := o.has("error_code")
+		failed := o.Has("error_code")
 		if failed {
 			errorsN++
-			code, err := s.num(o.m["error_code"], 0, joinPath(o.path, "error_code"))
+			code, err := s.Num(o.M["error_code"], 0, toolfile.JoinPath(o.Path, "error_code"))
 			if err != nil {
 				return nil, err
 			}
-			msg, err := o.str("error_msg")
+			msg, err := o.Str("error_msg")
 			if err != nil {
 				return nil, err
 			}
@@ -80,17 +83,17 @@ func importLLMPerf(s *source, _ Options) (*result, error) {
 			if code >= 100 && code <= 999 && code == float64(int(code)) {
 				st = int(code)
 			}
-			a.Outcome, a.HTTPStatus = classify(st, msg)
+			a.Outcome, a.HTTPStatus = toolfile.Classify(st, msg)
 			a.Error = fmt.Sprintf("error_code %g: %s", code, msg)
 		} else {
 			if ttft <= 0 {
-				return nil, o.err("ttft_s", "is 0 on a row without error_code: a success has a first token")
+				return nil, o.Err("ttft_s", "is 0 on a row without error_code: a success has a first token")
 			}
 			a.Outcome = trace.OK
 		}
 		if ttft > 0 {
 			if e2e < ttft {
-				return nil, o.err("end_to_end_latency_s", fmt.Sprintf("%g s is before ttft_s %g s", e2e, ttft))
+				return nil, o.Err("end_to_end_latency_s", fmt.Sprintf("%g s is before ttft_s %g s", e2e, ttft))
 			}
 			a.Events = []trace.Event{{TMS: ttft * 1000, Tokens: 1}}
 		}
@@ -111,30 +114,30 @@ func importLLMPerf(s *source, _ Options) (*result, error) {
 				itls = append(itls, *itl*1000)
 			}
 		}
-		res.attempts = append(res.attempts, a)
-		res.paths = append(res.paths, o.path)
+		res.Attempts = append(res.Attempts, a)
+		res.Paths = append(res.Paths, o.Path)
 	}
 	win := maxE2E
 	if win <= 0 {
 		win = 1
 	}
-	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: win}}
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: win}}
 	n := len(rowsRaw)
-	res.report.Stats = append(res.report.Stats,
-		Stat{Metric: "attempts", Stat: "count", Value: ptr(float64(n)), Key: "num_requests_started", Derived: true},
-		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(n - errorsN)), Key: "num_completed_requests", Derived: true},
-		Stat{Metric: "failed", Stat: "count", Value: ptr(float64(errorsN)), Key: "number_errors", Derived: true},
-		Stat{Metric: "error_rate", Stat: "value", Value: ptr(float64(errorsN) / float64(n)), Key: "error_rate = errors / started", Derived: true})
+	res.Report.Stats = append(res.Report.Stats,
+		toolfile.Stat{Metric: "attempts", Stat: "count", Value: toolfile.Ptr(float64(n)), Key: "num_requests_started", Derived: true},
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(n - errorsN)), Key: "num_completed_requests", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(errorsN)), Key: "number_errors", Derived: true},
+		toolfile.Stat{Metric: "error_rate", Stat: "value", Value: toolfile.Ptr(float64(errorsN) / float64(n)), Key: "error_rate = errors / started", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "ttft_s", ttfts, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "end_to_end_latency_s", e2es, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", itls, lv)...)
-	res.derivedNote = "individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"
-	res.toolOK = n - errorsN
-	res.report.Notes = append(res.report.Notes,
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "ttft_s", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "end_to_end_latency_s", e2es, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", itls, lv)...)
+	res.DerivedNote = "individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"
+	res.ToolOK = n - errorsN
+	res.Report.Notes = append(res.Report.Notes,
 		"llmperf has no send times: every attempt starts at 0 ms and the window is a placeholder (the longest E2E); per-second rates such as goodput are not meaningful",
 		"llmperf's inter_token_latency_s includes TTFT and is divided by a chunk count: it is not an inter-token latency (kept in each attempt's meta)")
-	res.conds = conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "llmperf individual_responses.json", Layout: "array of per-request rows", Run: 1, Runs: 1,
 		Clock:        "llmperf time.monotonic() durations only; no send times: every attempt starts at 0 ms",
 		Window:       "placeholder: [0, longest E2E); llmperf records neither send times nor the run's wall time per request, so rates per second are not meaningful",
@@ -142,7 +145,7 @@ func importLLMPerf(s *source, _ Options) (*result, error) {
 		EventTimes:   "first token only (start + ttft_s); end = start + end_to_end_latency_s",
 		EventTokens:  "the single event carries tokens = 1; number_output_tokens is llmperf's re-tokenised count (a fixed Llama tokenizer for every model)",
 		Failures:     "a row with error_code is a failure; its 0 ttft_s is missing (no events); HTTP status codes → http_error, -1 → from the message (timeout, connect), else stream_error",
-		Quality:      qualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy: []string{
 			"no send times: arrival process, concurrency and the window are lost",
 			"no per-chunk times: per-event ITL is not recoverable; llmperf's own ITL is invalid (includes TTFT)",

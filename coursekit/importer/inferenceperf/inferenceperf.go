@@ -1,4 +1,7 @@
-package importer
+// Package inferenceperf imports inference-perf's
+// per_request_lifecycle_metrics.json and reads its
+// summary_lifecycle_metrics.json.
+package inferenceperf
 
 import (
 	"encoding/json"
@@ -7,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -30,23 +34,23 @@ type ipRow struct {
 	serverCompl *float64
 }
 
-// importInferencePerf reads inference-perf's per_request_lifecycle_metrics.json:
+// Import reads inference-perf's per_request_lifecycle_metrics.json:
 // a JSON array with one RequestLifecycleMetric per request, failures
 // included, every time a time.perf_counter() value in seconds.
-func importInferencePerf(s *source, _ Options) (*result, error) {
-	vals, lines, err := s.values()
+func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
+	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) != 1 {
-		return nil, s.errAt(lines[1], "", "want one JSON array (per_request_lifecycle_metrics.json), found more values after it")
+		return nil, s.ErrAt(lines[1], "", "want one JSON array (per_request_lifecycle_metrics.json), found more values after it")
 	}
-	list, err := s.array(vals[0], lines[0], "")
+	list, err := s.Array(vals[0], lines[0], "")
 	if err != nil {
 		return nil, err
 	}
 	if len(list) == 0 {
-		return nil, s.errAt(lines[0], "", "the array is empty: no attempts to import")
+		return nil, s.ErrAt(lines[0], "", "the array is empty: no attempts to import")
 	}
 	rows := make([]ipRow, len(list))
 	origin, minStart, maxEnd := math.Inf(1), math.Inf(1), math.Inf(-1)
@@ -66,9 +70,9 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 		}
 	}
 
-	res := &result{}
-	res.report.Run, res.report.Runs = 1, 1
-	res.report.PercentileMethod = "linear (np.percentile)"
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = 1, 1
+	res.Report.PercentileMethod = "linear (np.percentile)"
 	ms := func(t float64) float64 { return (t - origin) * 1000 }
 	var ttfts, itls, e2es []float64
 	unary, noContent, spread, maxLagMS := 0, 0, 0, math.Inf(-1)
@@ -79,7 +83,7 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 		case r.streamed:
 			tokens, ok := chunkTokens(r.chunks, r.tokenTimes)
 			if !ok {
-				tokens = spreadTokens(r.outTokens, len(r.chunks))
+				tokens = toolfile.SpreadTokens(r.outTokens, len(r.chunks))
 				if len(r.chunks) > 0 {
 					spread++
 				}
@@ -98,7 +102,7 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 			if m := httpErrorType.FindStringSubmatch(r.errType); m != nil {
 				status, _ = strconv.Atoi(m[1])
 			}
-			a.Outcome, a.HTTPStatus = classify(status, r.errType+": "+r.errMsg)
+			a.Outcome, a.HTTPStatus = toolfile.Classify(status, r.errType+": "+r.errMsg)
 			a.Error = r.errType + ": " + r.errMsg
 		case len(a.Events) == 0:
 			noContent++
@@ -108,7 +112,7 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 			a.Outcome = trace.OK
 		}
 		if !r.failed {
-			res.toolOK++
+			res.ToolOK++
 			e2es = append(e2es, (r.end-r.start)*1000)
 			// The tool's TTFT and ITL come from output_token_times, and only
 			// for requests with more than one of them.
@@ -130,40 +134,40 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 			meta["server_completion_tokens"] = *r.serverCompl
 		}
 		a.Meta, _ = json.Marshal(meta)
-		res.attempts = append(res.attempts, a)
-		res.paths = append(res.paths, r.path)
+		res.Attempts = append(res.Attempts, a)
+		res.Paths = append(res.Paths, r.path)
 	}
 
 	win := trace.Window{StartMS: ms(minStart), EndMS: ms(maxEnd)}
-	for _, a := range res.attempts {
+	for _, a := range res.Attempts {
 		if a.StartMS >= win.EndMS {
 			win.EndMS = a.StartMS + 1e-3 // a zero-length last request must stay inside
 		}
 	}
-	res.header = trace.Header{Clock: "client", Window: win}
+	res.Header = trace.Header{Clock: "client", Window: win}
 
 	n := len(rows)
-	res.report.Stats = append(res.report.Stats,
-		Stat{Metric: "attempts", Stat: "count", Value: ptr(float64(n)), Key: "load_summary.count", Derived: true},
-		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(res.toolOK)), Key: "successes.count (rows with error null)", Derived: true},
-		Stat{Metric: "failed", Stat: "count", Value: ptr(float64(n - res.toolOK)), Key: "failures.count", Derived: true},
-		Stat{Metric: "duration_s", Stat: "value", Value: ptr(snap(maxEnd - minStart)), Key: "benchmark_time_seconds = max end_time - min start_time", Derived: true})
+	res.Report.Stats = append(res.Report.Stats,
+		toolfile.Stat{Metric: "attempts", Stat: "count", Value: toolfile.Ptr(float64(n)), Key: "load_summary.count", Derived: true},
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(res.ToolOK)), Key: "successes.count (rows with error null)", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(n - res.ToolOK)), Key: "failures.count", Derived: true},
+		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(toolfile.Snap(maxEnd - minStart)), Key: "benchmark_time_seconds = max end_time - min start_time", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "successes.latency.time_to_first_token", ttfts, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", itls, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "successes.latency.request_latency", e2es, lv)...)
-	res.derivedNote = "per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"
-	res.report.Notes = append(res.report.Notes,
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "successes.latency.time_to_first_token", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", itls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "successes.latency.request_latency", e2es, lv)...)
+	res.DerivedNote = "per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"
+	res.Report.Notes = append(res.Report.Notes,
 		"inference-perf's inter_token_latency is per token: every token of a chunk gets the chunk's arrival time, so the gaps inside a chunk are 0 and the whole gap between chunks is charged to one token (per_token_zero_fill); the card's ITL is per event",
 		"inference-perf's TTFT and TPOT cover only successes with more than one output_token_times entry (they need its tokenizer); its request_latency covers every success, failures are summarised apart (failures.count)",
 		"inference-perf's goodput_percentage is good / successful requests × 100: failures are left out of its denominator; the card's qualified rate divides by every attempt")
 	if scheduled == n {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("each attempt keeps its scheduled send time in meta.scheduled_ms; the largest lag of a send behind its schedule is %s ms", fmtLag(maxLagMS)))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("each attempt keeps its scheduled send time in meta.scheduled_ms; the largest lag of a send behind its schedule is %s ms", fmtLag(maxLagMS)))
 	} else {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d of %d rows carry no scheduled_time (inference-perf's report writer leaves it out of this file): their schedule lag is lost; the summary's load_summary.schedule_delay still has it", n-scheduled, n))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d of %d rows carry no scheduled_time (inference-perf's report writer leaves it out of this file): their schedule lag is lost; the summary's load_summary.schedule_delay still has it", n-scheduled, n))
 	}
 	if noContent > 0 {
-		res.report.Notes = append(res.report.Notes, fmt.Sprintf("%d rows without error have no content-bearing chunk: imported as stream_error, although inference-perf counts them as successes", noContent))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d rows without error have no content-bearing chunk: imported as stream_error, although inference-perf counts them as successes", noContent))
 	}
 
 	layout := "array of RequestLifecycleMetric"
@@ -181,7 +185,7 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 	if scheduled > 0 {
 		clock += " or scheduled_time"
 	}
-	res.conds = conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "inference-perf per_request_lifecycle_metrics.json", Layout: layout, Run: 1, Runs: 1,
 		Clock:        clock,
 		Window:       "inference-perf's benchmark time: the first start_time to the last end_time over every row, failures included",
@@ -189,7 +193,7 @@ func importInferencePerf(s *source, _ Options) (*result, error) {
 		EventTimes:   "measured: one event per content-bearing chunk (chunk_times; role-only, usage-only and [DONE] chunks are not recorded, chunks arriving at the same instant are one event); inference-perf's own inter_token_latency is per token with 0 inside a chunk",
 		EventTokens:  "from output_token_times (inference-perf re-tokenises each chunk client-side and stamps every token with its chunk's time) where present; otherwise output_tokens spread evenly over the events (≥ 1 each)",
 		Failures:     "a row with an error is a failure: error_type \"HTTP Error NNN\" → http_error with that status, TimeoutError → timeout, connection errors → connect_error, else stream_error with type and message; a row without error and without a content chunk is a stream_error",
-		Quality:      qualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}
 	return res, nil
@@ -232,18 +236,18 @@ func chunkTokens(chunks, tokenTimes []float64) ([]int, bool) {
 // readIPRow checks one RequestLifecycleMetric. Both spellings are read:
 // the model's own (request_data, response_data, stage_id, scheduled_time)
 // and the report writer's (request, response, no scheduled_time).
-func readIPRow(s *source, raw json.RawMessage, path string) (ipRow, error) {
+func readIPRow(s *toolfile.Source, raw json.RawMessage, path string) (ipRow, error) {
 	r := ipRow{path: path, meta: map[string]any{}}
-	o, err := s.object(raw, 0, path)
+	o, err := s.Object(raw, 0, path)
 	if err != nil {
 		return r, err
 	}
 	readTime := func(key string) (float64, error) {
-		v, err := o.num(key)
+		v, err := o.Num(key)
 		if err != nil {
 			return 0, err
 		}
-		return v, s.checkTime(v, 0, joinPath(path, key))
+		return v, s.CheckTime(v, 0, toolfile.JoinPath(path, key))
 	}
 	if r.start, err = readTime("start_time"); err != nil {
 		return r, err
@@ -252,107 +256,107 @@ func readIPRow(s *source, raw json.RawMessage, path string) (ipRow, error) {
 		return r, err
 	}
 	if r.end < r.start {
-		return r, o.err("end_time", fmt.Sprintf("%v s is before start_time %v s", r.end, r.start))
+		return r, o.Err("end_time", fmt.Sprintf("%v s is before start_time %v s", r.end, r.start))
 	}
-	if o.has("scheduled_time") {
+	if o.Has("scheduled_time") {
 		v, err := readTime("scheduled_time")
 		if err != nil {
 			return r, err
 		}
 		r.sched = &v
 	}
-	if o.has("stage_id") {
-		st, err := s.count(o.m["stage_id"], 0, joinPath(path, "stage_id"))
+	if o.Has("stage_id") {
+		st, err := s.Count(o.M["stage_id"], 0, toolfile.JoinPath(path, "stage_id"))
 		if err != nil {
 			return r, err
 		}
 		r.meta["stage_id"] = st
 	}
-	if sid, err := o.str("session_id"); err != nil {
+	if sid, err := o.Str("session_id"); err != nil {
 		return r, err
 	} else if sid != "" {
 		r.meta["session_id"] = sid
 	}
 
-	if _, ok := o.m["error"]; !ok {
-		return r, o.err("error", "missing: every row has an error field (null for a success)")
+	if _, ok := o.M["error"]; !ok {
+		return r, o.Err("error", "missing: every row has an error field (null for a success)")
 	}
-	if o.has("error") {
-		e, err := o.sub("error")
+	if o.Has("error") {
+		e, err := o.Sub("error")
 		if err != nil {
 			return r, err
 		}
-		if !e.has("error_type") {
-			return r, e.err("error_type", "missing")
+		if !e.Has("error_type") {
+			return r, e.Err("error_type", "missing")
 		}
-		if r.errType, err = e.str("error_type"); err != nil {
+		if r.errType, err = e.Str("error_type"); err != nil {
 			return r, err
 		}
-		if r.errMsg, err = e.str("error_msg"); err != nil {
+		if r.errMsg, err = e.Str("error_msg"); err != nil {
 			return r, err
 		}
 		r.failed = true
 	}
 
-	info, err := o.optSub("info")
+	info, err := o.OptSub("info")
 	if err != nil || info == nil {
 		return r, err
 	}
-	if info.has("request_metrics") {
-		rq, err := info.sub("request_metrics")
+	if info.Has("request_metrics") {
+		rq, err := info.Sub("request_metrics")
 		if err != nil {
 			return r, err
 		}
-		if text, err := rq.optSub("text"); err != nil {
+		if text, err := rq.OptSub("text"); err != nil {
 			return r, err
-		} else if text != nil && text.has("input_tokens") {
-			if r.inTokens, err = s.count(text.m["input_tokens"], 0, joinPath(text.path, "input_tokens")); err != nil {
+		} else if text != nil && text.Has("input_tokens") {
+			if r.inTokens, err = s.Count(text.M["input_tokens"], 0, toolfile.JoinPath(text.Path, "input_tokens")); err != nil {
 				return r, err
 			}
 		}
-	} else if info.has("input_tokens") { // the older top-level mirror
-		if r.inTokens, err = s.count(info.m["input_tokens"], 0, joinPath(info.path, "input_tokens")); err != nil {
+	} else if info.Has("input_tokens") { // the older top-level mirror
+		if r.inTokens, err = s.Count(info.M["input_tokens"], 0, toolfile.JoinPath(info.Path, "input_tokens")); err != nil {
 			return r, err
 		}
 	}
-	rm, err := info.optSub("response_metrics")
+	rm, err := info.OptSub("response_metrics")
 	if err != nil || rm == nil {
 		return r, err
 	}
-	if rm.has("output_tokens") {
-		if r.outTokens, err = s.count(rm.m["output_tokens"], 0, joinPath(rm.path, "output_tokens")); err != nil {
+	if rm.Has("output_tokens") {
+		if r.outTokens, err = s.Count(rm.M["output_tokens"], 0, toolfile.JoinPath(rm.Path, "output_tokens")); err != nil {
 			return r, err
 		}
 	}
-	if su, err := rm.optSub("server_usage"); err != nil {
+	if su, err := rm.OptSub("server_usage"); err != nil {
 		return r, err
-	} else if su != nil && su.has("completion_tokens") {
-		n, err := s.count(su.m["completion_tokens"], 0, joinPath(su.path, "completion_tokens"))
+	} else if su != nil && su.Has("completion_tokens") {
+		n, err := s.Count(su.M["completion_tokens"], 0, toolfile.JoinPath(su.Path, "completion_tokens"))
 		if err != nil {
 			return r, err
 		}
-		r.serverCompl = ptr(float64(n))
+		r.serverCompl = toolfile.Ptr(float64(n))
 	}
 	times := func(key string, distinct bool) ([]float64, error) {
-		list, err := rm.array(key)
+		list, err := rm.Array(key)
 		if err != nil {
 			return nil, err
 		}
 		var out []float64
 		prev := r.start
 		for j, t := range list {
-			p := fmt.Sprintf("%s.%s[%d]", rm.path, key, j)
-			v, err := s.time(t, 0, p)
+			p := fmt.Sprintf("%s.%s[%d]", rm.Path, key, j)
+			v, err := s.Time(t, 0, p)
 			if err != nil {
 				return nil, err
 			}
 			switch {
 			case v < r.start:
-				return nil, s.errAt(0, p, fmt.Sprintf("%v s is before start_time %v s", v, r.start))
+				return nil, s.ErrAt(0, p, fmt.Sprintf("%v s is before start_time %v s", v, r.start))
 			case v > r.end:
-				return nil, s.errAt(0, p, fmt.Sprintf("%v s is after end_time %v s", v, r.end))
+				return nil, s.ErrAt(0, p, fmt.Sprintf("%v s is after end_time %v s", v, r.end))
 			case v < prev:
-				return nil, s.errAt(0, p, fmt.Sprintf("%v s is before the previous time %v s: times must be in arrival order", v, prev))
+				return nil, s.ErrAt(0, p, fmt.Sprintf("%v s is before the previous time %v s: times must be in arrival order", v, prev))
 			}
 			prev = v
 			if distinct && len(out) > 0 && out[len(out)-1] == v {
@@ -362,13 +366,13 @@ func readIPRow(s *source, raw json.RawMessage, path string) (ipRow, error) {
 		}
 		return out, nil
 	}
-	if rm.has("chunk_times") {
+	if rm.Has("chunk_times") {
 		r.streamed = true
 		if r.chunks, err = times("chunk_times", true); err != nil {
 			return r, err
 		}
 	}
-	if rm.has("output_token_times") {
+	if rm.Has("output_token_times") {
 		if r.tokenTimes, err = times("output_token_times", false); err != nil {
 			return r, err
 		}

@@ -1,4 +1,7 @@
-package importer
+// Package genaiperf imports perf_analyzer's profile_export.json, the
+// per-request file GenAI-Perf parses. Its summary file has AIPerf's layout
+// and is read by aiperf.ReadSummary.
+package genaiperf
 
 import (
 	"bytes"
@@ -7,43 +10,44 @@ import (
 	"math"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// importGenAIPerf reads perf_analyzer's profile_export.json, the file
+// Import reads perf_analyzer's profile_export.json, the file
 // GenAI-Perf parses: every request with its send time and every response
 // timestamp (ns, wall clock), grouped by experiment.
-func importGenAIPerf(s *source, opt Options) (*result, error) {
-	vals, lines, err := s.values()
+func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
 	}
 	if len(vals) != 1 {
-		return nil, s.errAt(lines[1], "", "want one JSON object (profile_export.json), found more values after it")
+		return nil, s.ErrAt(lines[1], "", "want one JSON object (profile_export.json), found more values after it")
 	}
-	root, err := s.object(vals[0], lines[0], "")
+	root, err := s.Object(vals[0], lines[0], "")
 	if err != nil {
 		return nil, err
 	}
-	exps, err := root.array("experiments")
+	exps, err := root.Array("experiments")
 	if err != nil {
 		return nil, err
 	}
-	k, err := pickRun(s, len(exps), opt, "experiments", 0)
+	k, err := toolfile.PickRun(s, len(exps), opt, "experiments", 0)
 	if err != nil {
 		return nil, err
 	}
-	exp, err := s.object(exps[k], 0, fmt.Sprintf("experiments[%d]", k))
+	exp, err := s.Object(exps[k], 0, fmt.Sprintf("experiments[%d]", k))
 	if err != nil {
 		return nil, err
 	}
-	reqs, err := exp.array("requests")
+	reqs, err := exp.Array("requests")
 	if err != nil {
 		return nil, err
 	}
-	res := &result{}
-	res.report.Run, res.report.Runs = k+1, len(exps)
-	res.report.PercentileMethod = "linear (numpy default)"
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = k+1, len(exps)
+	res.Report.PercentileMethod = "linear (numpy default)"
 	type row struct {
 		start  int64
 		events []int64
@@ -54,29 +58,29 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 	minStart, maxEnd := int64(math.MaxInt64), int64(0)
 	noBodies := 0
 	for i, rq := range reqs {
-		ro, err := s.object(rq, 0, fmt.Sprintf("%s.requests[%d]", exp.path, i))
+		ro, err := s.Object(rq, 0, fmt.Sprintf("%s.requests[%d]", exp.Path, i))
 		if err != nil {
 			return nil, err
 		}
-		tsRaw, ok := ro.m["timestamp"]
-		if !ok || isNull(tsRaw) {
-			return nil, ro.err("timestamp", "missing")
+		tsRaw, ok := ro.M["timestamp"]
+		if !ok || toolfile.IsNull(tsRaw) {
+			return nil, ro.Err("timestamp", "missing")
 		}
-		st, err := s.nanos(tsRaw, 0, joinPath(ro.path, "timestamp"))
+		st, err := s.Nanos(tsRaw, 0, toolfile.JoinPath(ro.Path, "timestamp"))
 		if err != nil {
 			return nil, err
 		}
-		rts, err := ro.array("response_timestamps")
+		rts, err := ro.Array("response_timestamps")
 		if err != nil {
 			return nil, err
 		}
 		var outs []json.RawMessage
-		if ro.has("response_outputs") {
-			if outs, err = ro.array("response_outputs"); err != nil {
+		if ro.Has("response_outputs") {
+			if outs, err = ro.Array("response_outputs"); err != nil {
 				return nil, err
 			}
 			if len(outs) != len(rts) {
-				return nil, ro.err("response_outputs", fmt.Sprintf("has %d entries but response_timestamps has %d", len(outs), len(rts)))
+				return nil, ro.Err("response_outputs", fmt.Sprintf("has %d entries but response_timestamps has %d", len(outs), len(rts)))
 			}
 		} else {
 			noBodies++
@@ -84,13 +88,13 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 		r := row{start: st}
 		prev := st
 		for j, t := range rts {
-			p := fmt.Sprintf("%s.response_timestamps[%d]", ro.path, j)
-			ts, err := s.nanos(t, 0, p)
+			p := fmt.Sprintf("%s.response_timestamps[%d]", ro.Path, j)
+			ts, err := s.Nanos(t, 0, p)
 			if err != nil {
 				return nil, err
 			}
 			if ts < prev {
-				return nil, s.errAt(0, p, fmt.Sprintf("%d is before the previous time %d: responses must be in arrival order, after the request timestamp", ts, prev))
+				return nil, s.ErrAt(0, p, fmt.Sprintf("%d is before the previous time %d: responses must be in arrival order, after the request timestamp", ts, prev))
 			}
 			prev = ts
 			r.end, r.hasEnd = ts, true
@@ -100,7 +104,7 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 			}
 			has, err := carriesOutput(outs[j])
 			if err != nil {
-				return nil, s.errAt(0, fmt.Sprintf("%s.response_outputs[%d]", ro.path, j), err.Error())
+				return nil, s.ErrAt(0, fmt.Sprintf("%s.response_outputs[%d]", ro.Path, j), err.Error())
 			}
 			if has {
 				r.events = append(r.events, ts)
@@ -109,10 +113,10 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 		minStart = min(minStart, st)
 		maxEnd = max(maxEnd, r.end)
 		rows[i] = r
-		res.paths = append(res.paths, ro.path)
+		res.Paths = append(res.Paths, ro.Path)
 	}
 	if len(rows) == 0 {
-		return nil, exp.err("requests", "is empty: no attempts to import")
+		return nil, exp.Err("requests", "is empty: no attempts to import")
 	}
 	var ttfts, lats []float64
 	for i, r := range rows {
@@ -136,19 +140,19 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 			a.Outcome = trace.StreamError
 			a.Error = "no response recorded (perf_analyzer keeps no error text)"
 		}
-		res.attempts = append(res.attempts, a)
+		res.Attempts = append(res.Attempts, a)
 	}
 	winMS := float64(maxEnd-minStart) / 1e6
-	for _, a := range res.attempts {
+	for _, a := range res.Attempts {
 		if a.StartMS >= winMS {
 			winMS = a.StartMS + 1e-3 // a failure sent last with no response must stay inside
 		}
 	}
-	res.header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
 	mode := map[string]any{}
-	if exp.has("experiment") {
-		if e, err := exp.sub("experiment"); err == nil {
-			for key, v := range e.m {
+	if exp.Has("experiment") {
+		if e, err := exp.Sub("experiment"); err == nil {
+			for key, v := range e.M {
 				var x any
 				if json.Unmarshal(v, &x) == nil {
 					mode[key] = x
@@ -157,19 +161,19 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 		}
 	}
 	for _, key := range []string{"version", "service_kind", "endpoint"} {
-		if v, err := root.str(key); err == nil && v != "" {
+		if v, err := root.Str(key); err == nil && v != "" {
 			mode[key] = v
 		}
 	}
-	res.report.Stats = append(res.report.Stats,
-		Stat{Metric: "completed", Stat: "count", Value: ptr(float64(len(ttfts))), Key: "requests with a non-empty response", Derived: true},
-		Stat{Metric: "duration_s", Stat: "value", Value: ptr(winMS / 1000), Key: "benchmark_duration = max(last response) - min(request timestamp)", Derived: true})
+	res.Report.Stats = append(res.Report.Stats,
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(len(ttfts))), Key: "requests with a non-empty response", Derived: true},
+		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(winMS / 1000), Key: "benchmark_duration = max(last response) - min(request timestamp)", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.report.Stats = append(res.report.Stats, derivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
-	res.report.Stats = append(res.report.Stats, derivedStats("e2e_ms", "request_latency", lats, lv)...)
-	res.derivedNote = "profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"
-	res.toolOK = len(ttfts)
-	res.report.Notes = append(res.report.Notes,
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.DerivedNote = "profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"
+	res.ToolOK = len(ttfts)
+	res.Report.Notes = append(res.Report.Notes,
 		"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which profile_export.json does not hold: the trace has per-event gaps only")
 	lossy := []string{
 		"output token counts are not recorded (GenAI-Perf tokenizes client-side): events carry tokens = 1 as a placeholder and TPOT is unavailable",
@@ -178,7 +182,7 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 	if noBodies > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d requests have no response_outputs: every response timestamp is taken as an event", noBodies))
 	}
-	res.conds = conditions{
+	res.Conds = toolfile.Conditions{
 		Source: "perf_analyzer profile_export.json (GenAI-Perf)", Layout: "experiments[].requests[]", Run: k + 1, Runs: len(exps),
 		Clock:        "wall-clock ns (request timestamp, response_timestamps), converted to ms from the first request",
 		Window:       "GenAI-Perf benchmark_duration: first request timestamp to last response timestamp",
@@ -186,7 +190,7 @@ func importGenAIPerf(s *source, opt Options) (*result, error) {
 		EventTimes:   "measured: one event per response whose body carries output (per event); [DONE], usage-only and empty chunks end the stream but are not events; GenAI-Perf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "unknown: tokens = 1 per event as a placeholder",
 		Failures:     "a request with no output-bearing response is a stream_error (the file keeps no error text)",
-		Quality:      qualityNull,
+		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 		Tool:         mode,
 	}
@@ -203,7 +207,7 @@ func carriesOutput(raw json.RawMessage) (bool, error) {
 		Response *string `json:"response"`
 	}
 	if err := json.Unmarshal(raw, &ro); err != nil || ro.Response == nil {
-		return false, fmt.Errorf(`want {"response": "..."}, got %s`, kind(raw))
+		return false, fmt.Errorf(`want {"response": "..."}, got %s`, toolfile.Kind(raw))
 	}
 	body := strings.TrimSpace(*ro.Response)
 	body = strings.TrimSpace(strings.TrimPrefix(body, "data:"))

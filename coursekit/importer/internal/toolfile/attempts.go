@@ -1,4 +1,4 @@
-package importer
+package toolfile
 
 import (
 	"bytes"
@@ -14,27 +14,27 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// pickRun chooses one of n runs by opt.Run, or fails with the count.
-func pickRun(s *source, n int, opt Options, what string, line int) (int, error) {
+// PickRun chooses one of n runs by opt.Run, or fails with the count.
+func PickRun(s *Source, n int, opt Options, what string, line int) (int, error) {
 	switch {
 	case n == 0:
-		return 0, s.errAt(line, "", "the file holds no run ("+what+")")
+		return 0, s.ErrAt(line, "", "the file holds no run ("+what+")")
 	case opt.Run == 0 && n > 1:
-		return 0, s.errAt(line, "", fmt.Sprintf("the file holds %d runs (%s); choose one with --run 1..%d", n, what, n))
+		return 0, s.ErrAt(line, "", fmt.Sprintf("the file holds %d runs (%s); choose one with --run 1..%d", n, what, n))
 	case opt.Run > n:
-		return 0, s.errAt(line, "", fmt.Sprintf("--run %d: the file holds only %d run(s) (%s)", opt.Run, n, what))
+		return 0, s.ErrAt(line, "", fmt.Sprintf("--run %d: the file holds only %d run(s) (%s)", opt.Run, n, what))
 	case opt.Run == 0:
 		return 0, nil
 	}
 	return opt.Run - 1, nil
 }
 
-// spreadTokens splits n output tokens over k events, each ≥ 1, the
+// SpreadTokens splits n output tokens over k events, each ≥ 1, the
 // remainder on the first events. The split itself is a guess (tools that
 // record one timestamp per event do not record per-event counts); only the
 // sum is measured, and the conditions say so. It keeps multi-token streams
 // visible on the card, whose TPOT line appears only for them.
-func spreadTokens(n, k int) []int {
+func SpreadTokens(n, k int) []int {
 	t := make([]int, k)
 	for i := range t {
 		t[i] = 1
@@ -51,9 +51,9 @@ func spreadTokens(n, k int) []int {
 	return t
 }
 
-// eventsFrom builds events at start+first, then at each cumulative gap,
+// EventsFrom builds events at start+first, then at each cumulative gap,
 // all in ms, with tokens spread as spreadTokens.
-func eventsFrom(startMS, firstMS float64, gapsMS []float64, outTokens int) []trace.Event {
+func EventsFrom(startMS, firstMS float64, gapsMS []float64, outTokens int) []trace.Event {
 	ev := make([]trace.Event, 0, 1+len(gapsMS))
 	t := startMS + firstMS
 	ev = append(ev, trace.Event{TMS: t, Tokens: 1})
@@ -61,19 +61,19 @@ func eventsFrom(startMS, firstMS float64, gapsMS []float64, outTokens int) []tra
 		t += g
 		ev = append(ev, trace.Event{TMS: t, Tokens: 1})
 	}
-	for i, k := range spreadTokens(outTokens, len(ev)) {
+	for i, k := range SpreadTokens(outTokens, len(ev)) {
 		ev[i].Tokens = k
 	}
 	return ev
 }
 
-// classify maps a tool's error text (and HTTP status, if any) to an
+// Classify maps a tool's error text (and HTTP status, if any) to an
 // outcome. The rules are a documented choice, since no tool records the
 // trace's outcome classes: a known HTTP status or reason phrase is an
 // http_error; a timeout exception is a timeout; a connection failure before
 // any byte is a connect_error; a cancellation is cancelled; anything else,
 // including an error with no text, is a stream_error carrying the text.
-func classify(status int, text string) (trace.Outcome, int) {
+func Classify(status int, text string) (trace.Outcome, int) {
 	l := strings.ToLower(lastExceptionLine(text))
 	if status == 0 {
 		if m := statusInText.FindStringSubmatch(text); m != nil {
@@ -145,36 +145,36 @@ func mean(x []float64) float64 {
 	return t / float64(len(x))
 }
 
-func ptr(v float64) *float64 { return &v }
+func Ptr(v float64) *float64 { return &v }
 
-// derivedStats adds the tool-way mean and linear percentiles of x.
-func derivedStats(metric, keyPrefix string, x []float64, levels []string) []Stat {
+// DerivedStats adds the tool-way mean and linear percentiles of x.
+func DerivedStats(metric, keyPrefix string, x []float64, levels []string) []Stat {
 	if len(x) == 0 {
 		return nil
 	}
-	out := []Stat{{Metric: metric, Stat: "mean", Value: ptr(mean(x)), Key: keyPrefix + " mean", Derived: true}}
+	out := []Stat{{Metric: metric, Stat: "mean", Value: Ptr(mean(x)), Key: keyPrefix + " mean", Derived: true}}
 	for _, l := range levels {
 		p, _ := strconv.ParseFloat(l[1:], 64)
-		out = append(out, Stat{Metric: metric, Stat: l, Value: ptr(linearQ(x, p/100)), Key: keyPrefix + " " + l, Derived: true})
+		out = append(out, Stat{Metric: metric, Stat: l, Value: Ptr(linearQ(x, p/100)), Key: keyPrefix + " " + l, Derived: true})
 	}
 	return out
 }
 
-// nanos reads an integer nanosecond timestamp exactly: epoch nanoseconds
+// Nanos reads an integer nanosecond timestamp exactly: epoch nanoseconds
 // do not fit a float64 (about 256 ns of rounding at today's epoch).
-func (s *source) nanos(raw json.RawMessage, line int, path string) (int64, error) {
+func (s *Source) Nanos(raw json.RawMessage, line int, path string) (int64, error) {
 	if v, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 64); err == nil {
 		if v < 0 {
-			return 0, s.errAt(line, path, fmt.Sprintf("is negative (%d), want a time", v))
+			return 0, s.ErrAt(line, path, fmt.Sprintf("is negative (%d), want a time", v))
 		}
 		return v, nil
 	}
-	f, err := s.time(raw, line, path)
+	f, err := s.Time(raw, line, path)
 	if err != nil {
 		return 0, err
 	}
 	if f > math.MaxInt64/2 {
-		return 0, s.errAt(line, path, fmt.Sprintf("%g is too large for a nanosecond timestamp", f))
+		return 0, s.ErrAt(line, path, fmt.Sprintf("%g is too large for a nanosecond timestamp", f))
 	}
 	return int64(f), nil
 }

@@ -1,0 +1,223 @@
+package card
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// ---- conditions and figures ----
+
+func sloLabel(ms float64) string {
+	return strconv.FormatFloat(ms/1000, 'f', -1, 64) + " s"
+}
+
+func checkSLOs(k *checker) (Status, string) {
+	var missing []string
+	for i, slo := range unitSLOsMS {
+		if k.conds[i] == nil {
+			missing = append(missing, sloLabel(slo))
+		}
+	}
+	if len(missing) > 0 {
+		return Fail, "没有找到门槛为 " + strings.Join(missing, "、") + " 的条件。Conditions 里每个门槛一项，SLO 写成带单位的数。回看" + nbCondition + "。"
+	}
+	for _, c := range k.conds {
+		if _, ok := toMS(c.SLO); !ok {
+			return Fail, "门槛 SLO 要带时间单位（如 \"s\" 或 \"ms\"），否则别人不知道 1 是 1 秒还是 1 毫秒。"
+		}
+		if !conditionStated(c) { // the release pre-fills the SLOs: they alone are not filling in
+			return Fail, "门槛条件里还只有门槛本身：在每个条件下写出你复算的数字，这一项才算填好。回看" + nbCondition + "。"
+		}
+	}
+	return Pass, ""
+}
+
+// perCondition runs ok on each of the card's conditions against the
+// summary's condition for the same SLO and names the SLOs where it fails.
+// A missing condition fails too.
+func (k *checker) perCondition(ok func(c *Condition, want *metrics.Condition) bool) (bad []string, missing bool) {
+	for i, c := range k.conds {
+		label := sloLabel(unitSLOsMS[i])
+		if c == nil {
+			missing = true
+			bad = append(bad, label)
+			continue
+		}
+		if !ok(c, &k.s.Conditions[i]) {
+			bad = append(bad, label)
+		}
+	}
+	return bad, missing
+}
+
+func failAt(bad []string, missing bool, hint string) (Status, string) {
+	if len(bad) == 0 {
+		return Pass, ""
+	}
+	if missing {
+		return Fail, "先把两个门槛条件都填上（见“两个门槛条件”那一行）。"
+	}
+	return Fail, "门槛 " + strings.Join(bad, "、") + " 下：" + hint
+}
+
+func checkP95(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
+		return k.p95 != nil && timeMatches(c.P95, *k.p95)
+	})
+	return failAt(bad, missing, "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看"+nbFour+"。")
+}
+
+func checkFailureRate(k *checker) (Status, string) {
+	wantNum, wantDen := float64(k.s.Failures), float64(k.s.Attempts)
+	var valueOnly, lostFailures bool
+	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
+		r := c.FailureRate
+		if sameCount(r.Num, wantNum) && sameCount(r.Den, wantDen) {
+			return true
+		}
+		if r.Den != 0 && wantDen != 0 && near(r.Value(), wantNum/wantDen, 1e-9) {
+			valueOnly = true
+		}
+		if r.Num == 0 || sameCount(r.Den, float64(k.s.CompleteSuccess)) {
+			lostFailures = true
+		}
+		return false
+	})
+	hint := "失败率的分子是失败的尝试，分母是窗口内的全部尝试。回看" + nbFour + "。"
+	switch {
+	case valueOnly:
+		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
+	case lostFailures:
+		hint = "失败的尝试是不是被删掉了？只在成功请求里数失败，永远数不到失败。分母要包括每一次尝试，失败的也算。回看" + nbFour + "。"
+	}
+	return failAt(bad, missing, hint)
+}
+
+func checkQualified(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
+		return int64(c.Qualified) == want.Qualified
+	})
+	return failAt(bad, missing, "联合合格数与复算不一致。逐个请求判断：必须完整成功、质量通过、TTFT 不超过门槛三条同时成立。核对三件事：恰好等于门槛的算不算（≤ 还是 <）？质量不通过的请求是否被算了进来？失败请求是否混进了合格？回看"+nbFour+"和"+nbCondition+"。")
+}
+
+func checkQualifiedRate(k *checker) (Status, string) {
+	var fractional, valueOnly bool
+	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
+		r := c.QualifiedRate
+		wn, wd := want.QualifiedRate.Num, want.QualifiedRate.Den
+		if sameCount(r.Num, wn) && sameCount(r.Den, wd) {
+			return true
+		}
+		if r.Num != math.Trunc(r.Num) || r.Den != math.Trunc(r.Den) {
+			fractional = true
+		} else if r.Den != 0 && wd != 0 && near(r.Value(), wn/wd, 1e-9) {
+			valueOnly = true
+		}
+		return false
+	})
+	hint := "联合合格率是合格的尝试除以窗口内的全部尝试，分子分母都是计数。回看" + nbFour + "。"
+	switch {
+	case fractional:
+		hint = "分子或分母不是整数计数：联合合格率要先逐个请求判断再数，不能把成功率、质量通过率和时延达标率相乘。回看" + nbFour + "。"
+	case valueOnly:
+		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
+	}
+	return failAt(bad, missing, hint)
+}
+
+// goodputPerS reads a goodput figure as per second; without a rate unit
+// the value is taken as per second (the unit row reports the unit).
+func goodputPerS(f Figure) float64 {
+	if _, factor, ok := rateFactor(f.Unit); ok {
+		return f.Value * factor
+	}
+	return f.Value
+}
+
+func checkGoodput(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
+		return near(goodputPerS(c.Goodput), want.GoodputPerS, perSecTol)
+	})
+	return failAt(bad, missing, "合格 goodput 与复算不一致：它数的是窗口内合格的尝试，除以窗口的长度，而不是输出 token 或全部请求。回看"+nbFour+"。")
+}
+
+func checkCost(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
+		if want.CostPer1000 == nil {
+			return c.CostPer1000.Value == 0
+		}
+		return near(c.CostPer1000.Value, *want.CostPer1000, costTol)
+	})
+	hint := "每千次合格成本与复算不一致：用窗口总成本（见 trace 表头）除以合格次数，再乘以 1000。回看" + nbFour + "。"
+	if k.s.WindowCost == nil || slices.ContainsFunc(k.s.Conditions, func(c metrics.Condition) bool { return c.CostPer1000 == nil }) {
+		hint = "这份 trace 没有记录窗口成本，或没有合格的尝试，算不出每千次合格成本；请把它留空（0）。"
+	}
+	return failAt(bad, missing, hint)
+}
+
+// ---- units ----
+
+func checkP95Unit(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
+		_, ok := toMS(c.P95)
+		return ok
+	})
+	return failAt(bad, missing, "P95 要写时间单位（\"s\" 或 \"ms\"），没有单位的数字别人无法复算。")
+}
+
+// ratioUnit checks that a ratio's unit names its numerator and denominator
+// and that the denominator counts every attempt.
+func ratioUnit(r Ratio, numWords []string) bool {
+	num, den, ok := splitPer(r.Unit)
+	return ok && num != "" && den != "" && containsAny(num, numWords...) && denominatorIsAttempts(den)
+}
+
+const ratioUnitHint = "单位写成“分子是什么/分母是什么”，例如“某类尝试/某类尝试”：分子说明数的是哪些尝试，分母说明是对哪些尝试而言。分母只写“成功请求”会把失败藏起来。回看" + nbFour + "。"
+
+func checkFailureRateUnit(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
+		return ratioUnit(c.FailureRate, failWords)
+	})
+	return failAt(bad, missing, "失败率的"+ratioUnitHint)
+}
+
+func checkQualifiedRateUnit(k *checker) (Status, string) {
+	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
+		return ratioUnit(c.QualifiedRate, qualWords)
+	})
+	return failAt(bad, missing, "联合合格率的"+ratioUnitHint)
+}
+
+func checkGoodputUnit(k *checker) (Status, string) {
+	var wrongThing bool
+	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
+		num, _, ok := rateFactor(c.Goodput.Unit)
+		if ok && containsAny(num, wrongRateNum...) {
+			wrongThing = true
+			return false
+		}
+		return ok && num != ""
+	})
+	hint := "goodput 的单位要写成“数的是什么/时间单位”，例如“次/s”，并说明数的是合格的尝试。"
+	if wrongThing {
+		hint = "goodput 数的是合格的请求尝试，不是 token、样本或设备指标；这些单位不同，不能放在一起比高低。回看" + nbFour + "。"
+	}
+	return failAt(bad, missing, hint)
+}
+
+func checkCostUnit(k *checker) (Status, string) {
+	cur := currencyWords(k.s.Currency)
+	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
+		f := c.CostPer1000
+		if want.CostPer1000 == nil && f.Value == 0 {
+			return true
+		}
+		u := norm(f.Unit)
+		return (cur == nil || containsAny(u, cur...)) && containsAny(u, perThousand...) && containsAny(u, qualWords...)
+	})
+	return failAt(bad, missing, "成本的单位要同时写明币种（看 trace 表头的 currency）和“每千次合格”，例如“币种/千次合格”：分母是合格的尝试，不是全部请求。")
+}

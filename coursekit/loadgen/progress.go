@@ -1,0 +1,99 @@
+package loadgen
+
+import (
+	"fmt"
+	"time"
+)
+
+// Progress is the live view of a run. Its TTFT percentiles come from an
+// HDR histogram of complete successes so far (3 significant digits): good
+// for watching, not for reporting; the card recomputes them exactly.
+type Progress struct {
+	Elapsed  time.Duration
+	Phase    string // "warmup", "window", "drain" or "done"
+	Sent     int64
+	Done     int64
+	InFlight int64
+	Errors   int64   // attempts that ended in anything but ok or in_flight
+	Rate     float64 // sends per second since the previous report
+	TTFTP50  float64 // ms; 0 before the first success (TTFTN 0)
+	TTFTP95  float64
+	TTFTN    int64   // complete successes the TTFT percentiles are over
+	LagP99   float64 // ms between schedule and send, open loop
+
+	// Rated and Passes count the answers judged so far (with a Dataset).
+	Rated, Passes int64
+}
+
+func (p Progress) String() string {
+	ttft := "TTFT — (no answer yet)" // not 0 ms: there is no TTFT to show
+	if p.TTFTN > 0 {
+		ttft = fmt.Sprintf("TTFT p50 %.1f ms p95 %.1f ms", p.TTFTP50, p.TTFTP95)
+	}
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d %s lag p99 %.2f ms",
+		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, ttft, p.LagP99)
+	if p.Rated > 0 {
+		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
+	}
+	return s
+}
+
+func (r *runner) phase(el time.Duration) string {
+	switch {
+	case el < r.cfg.Warmup:
+		return "warmup"
+	case el < r.end:
+		return "window"
+	}
+	return "drain"
+}
+
+// progress starts the live view; the returned func stops it after a last
+// report.
+func (r *runner) progress() func() {
+	if r.cfg.Progress == nil {
+		return func() {}
+	}
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	var lastSent int64
+	last := time.Now()
+	report := func(final bool) {
+		now := time.Now()
+		sent := r.sent.Load()
+		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load(),
+			Rated: r.rated.Load(), Passes: r.passes.Load()}
+		if dt := now.Sub(last).Seconds(); dt > 0 {
+			p.Rate = float64(sent-lastSent) / dt
+		}
+		lastSent, last = sent, now
+		p.Phase = r.phase(p.Elapsed)
+		if final {
+			p.Phase = "done"
+		}
+		r.mu.Lock()
+		if p.TTFTN = r.ttft.TotalCount(); p.TTFTN > 0 {
+			p.TTFTP50 = float64(r.ttft.ValueAtQuantile(50)) / 1e3
+			p.TTFTP95 = float64(r.ttft.ValueAtQuantile(95)) / 1e3
+		}
+		if r.lag.TotalCount() > 0 {
+			p.LagP99 = float64(r.lag.ValueAtQuantile(99)) / 1e3
+		}
+		r.mu.Unlock()
+		r.cfg.Progress(p)
+	}
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(r.cfg.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				report(false)
+			case <-stop:
+				report(true)
+				return
+			}
+		}
+	}()
+	return func() { close(stop); <-stopped }
+}
