@@ -93,11 +93,11 @@ test-flakes: lab-setup
 	done; \
 	echo "test-flakes: passed in $${SECONDS}s; load average $$(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The card benchmark against the Python reference (figures go to README).
+# The card benchmark against the Python reference (figures go to docs/benchmarks.md).
 bench-card:
 	coursekit/bench/card/run.sh
 
-# The client-accuracy benchmark against a Python client (figures go to README).
+# The client-accuracy benchmark against a Python client (figures go to docs/benchmarks.md).
 .PHONY: bench-client
 bench-client:
 	coursekit/bench/client/run.sh
