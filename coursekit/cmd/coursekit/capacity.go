@@ -142,6 +142,12 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		}
 		return fmt.Sprintf("%.1f%%", *v*100)
 	}
+	iv := func(lo, hi *float64) string { // "none" for a step without attempts, never "[无, 无]"
+		if lo == nil || hi == nil {
+			return lg.S(lang.Msg{"无", "none"})
+		}
+		return "[" + pc(lo) + ", " + pc(hi) + "]"
+	}
 	busy := func(v *float64) string { // a server without a busy reading did not report one: not "none busy"
 		if v == nil {
 			return lg.S(lang.Msg{"服务器未报告", "not reported"})
@@ -151,7 +157,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %g%%; decided by the 95%% Wilson score interval"}, rule, r.Target*100)
 	for _, s := range r.Steps {
-		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval [%s, %s] → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), cardfmt.CapacityVerdictIn(lg, s.Verdict), s.WindowS, s.Extended, busy(s.BusyMean))
+		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval %s → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), cardfmt.CapacityVerdictIn(lg, s.Verdict), s.WindowS, s.Extended, busy(s.BusyMean))
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {
