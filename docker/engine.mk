@@ -50,5 +50,6 @@ test-engine: engine-setup
 	cd $(LAB_REPO)/docker/engine && $(ENGINE_PY) serve_test.py
 	cd $(LAB_REPO) && COURSE_ENGINE_PYTHON=$(ENGINE_PY) $(GO) test -tags engine -count=1 -timeout 5m -run '^TestRealEngine' -v ./coursekit/lab/
 
-# Notebook 09 runs the real engine: every notebook run (make lab, test-notebooks, test-browser) has it.
+# Notebooks 09 and 10 run the real engine: every notebook run (make lab, test-notebooks, test-browser)
+# has it (10 searches it once its predictions are written, as docker/predictions_test.py fills them).
 lab-setup: engine-setup

@@ -157,6 +157,20 @@ func Verdict(q, n int64, target float64) (verdict string, low, high float64, ok 
 	return Undecided, low, high, true
 }
 
+// AttemptsToMeet is the fewest attempts with which a step can meet target:
+// the smallest n at which n qualified of n attempts has a 95 % Wilson lower
+// bound of at least target (35 at 0.9). A step with fewer attempts is
+// undecided at best, whatever the server does. 0 means never (a target of
+// 1, which no finite step reaches).
+func AttemptsToMeet(target float64) int {
+	for n := int64(1); n <= 1<<20; n++ {
+		if v, _, _, _ := Verdict(n, n, target); v == Meets {
+			return int(n)
+		}
+	}
+	return 0
+}
+
 // Search runs the search. Cancelling ctx interrupts it: finished steps are
 // kept, the running one is marked, and the answer so far is provisional.
 // The error is non-nil only for bad input, an unreachable server or a trace

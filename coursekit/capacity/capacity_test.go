@@ -190,3 +190,21 @@ func TestBadInputBeforeLoad(t *testing.T) {
 		t.Errorf("%d traces written before the error", len(files))
 	}
 }
+
+// The fewest attempts that can meet a target: all qualifying, the Wilson
+// lower bound reaches 0.9 at 35 (34/34 falls short); one fewer is at best
+// undecided; a target of 1 is never met.
+func TestAttemptsToMeet(t *testing.T) {
+	for target, want := range map[float64]int{0.9: 35, 0.5: 4, 0.95: 73} {
+		n := AttemptsToMeet(target)
+		if n != want {
+			t.Errorf("target %g: %d attempts, want %d", target, n, want)
+		}
+		if v, _, _, _ := Verdict(int64(n-1), int64(n-1), target); v == Meets {
+			t.Errorf("target %g: %d of %d already meets", target, n-1, n-1)
+		}
+	}
+	if n := AttemptsToMeet(1); n != 0 {
+		t.Errorf("target 1: %d, want 0 (never)", n)
+	}
+}

@@ -111,6 +111,15 @@ func pctOrNone(v *float64) string {
 	return pct(*v)
 }
 
+// intervalOrNone is "[a%, b%]", or "无" when the step has no interval (no
+// attempt in its window): never "[无, 无]", a half-width comma in Chinese.
+func intervalOrNone(lo, hi *float64) string {
+	if lo == nil || hi == nil {
+		return "无"
+	}
+	return "[" + pct(*lo) + ", " + pct(*hi) + "]"
+}
+
 // capacitySubtitle says the answer, its interval, the steps and the time.
 func capacitySubtitle(r CapacitySearch) string {
 	q := "完整成功 ∧ 质量通过 ∧ TTFT ≤ " + sloText(r.SLOTTFTMS)
@@ -126,7 +135,7 @@ func capacitySubtitle(r CapacitySearch) string {
 		ans = fmt.Sprintf("结论：达标的最高速率 %s 次/s", num(*r.MaxRateMeeting))
 		for _, s := range r.Steps {
 			if s.Rate == *r.MaxRateMeeting {
-				ans += fmt.Sprintf("（联合合格 %s，区间 [%s, %s]）", pctOrNone(s.Attainment), pctOrNone(s.CILow), pctOrNone(s.CIHigh))
+				ans += fmt.Sprintf("（联合合格 %s，区间 %s）", pctOrNone(s.Attainment), intervalOrNone(s.CILow, s.CIHigh))
 			}
 		}
 	}
@@ -148,7 +157,10 @@ func CapacityAttainment(r CapacitySearch, options ...Option) *ec.Line {
 	var mid, att, busy []point
 	var boxes []any
 	// Each step's interval is a box around its rate, 1.2 % of the axis wide.
-	half := 0.006 * max(steps[len(steps)-1].Rate, 1)
+	half := 0.006
+	if len(steps) > 0 { // a search interrupted in its first step has none
+		half *= max(steps[len(steps)-1].Rate, 1)
+	}
 	anyBusy := false
 	for _, s := range steps {
 		vname, vcolor := verdictOf(s.Verdict)
@@ -162,8 +174,8 @@ func CapacityAttainment(r CapacitySearch, options ...Option) *ec.Line {
 		} else {
 			mid = append(mid, point{Value: []any{s.Rate, "-"}})
 		}
-		tip := fmt.Sprintf("%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 [%s, %s] → %s（窗口 %s s，延长 %d 次）",
-			num(s.Rate), s.Qualified, s.Attempts, pctOrNone(s.Attainment), pctOrNone(s.CILow), pctOrNone(s.CIHigh), vname, num(s.WindowS), s.Extended)
+		tip := fmt.Sprintf("%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，延长 %d 次）",
+			num(s.Rate), s.Qualified, s.Attempts, pctOrNone(s.Attainment), intervalOrNone(s.CILow, s.CIHigh), vname, num(s.WindowS), s.Extended)
 		label := vname
 		if s.StoppedEarly {
 			tip += "；队列持续增长，提前停止"

@@ -118,6 +118,14 @@ func (e Engine) paths() (python, serve string, err error) {
 	return python, serve, nil
 }
 
+// Available says whether the real engine can be started here: nil when
+// its Python and serve.py are found, otherwise why not, in Chinese, with how
+// to install it. Nothing is started.
+func (e Engine) Available() error {
+	_, _, err := e.paths()
+	return err
+}
+
 // Start starts the engine on a free port of 127.0.0.1 and returns once it
 // answers /health with 200 (its model loaded). Stop it with Stop.
 func (e Engine) Start(ctx context.Context) (*EngineProcess, error) {

@@ -143,17 +143,13 @@ func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Co
 		return nil, err
 	}
 	srv := sim.New(l.Server)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, serverDone, err := serve(ctx, srv)
 	if err != nil {
-		return nil, fmt.Errorf("lab: no free port on 127.0.0.1: %w", err)
+		return nil, err
 	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln) }()
-	serverDone := func() error { stop(); return <-served }
 
 	run := &Run{Name: name, Label: label}
-	load.URL = "http://" + ln.Addr().String()
+	load.URL = url
 	var mu sync.Mutex // Progress runs on loadgen's goroutine
 	load.ProgressEvery = cmp.Or(l.SampleEvery, 100*time.Millisecond)
 	user := load.Progress
@@ -171,6 +167,23 @@ func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Co
 		return nil, err
 	}
 	return run, nil
+}
+
+// serve serves srv on a free port of 127.0.0.1 until stop is called.
+func serve(ctx context.Context, srv *sim.Server) (url string, stop func() error, err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, fmt.Errorf("lab: no free port on 127.0.0.1: %w", err)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	return "http://" + ln.Addr().String(), func() error { cancel(); return <-served }, nil
+}
+
+// startSim starts a fresh simulator c on a free port of 127.0.0.1.
+func startSim(ctx context.Context, c sim.Config) (url string, stop func() error, err error) {
+	return serve(ctx, sim.New(c))
 }
 
 // record sends load, writes its trace, scrapes load.URL's /metrics once

@@ -9,8 +9,10 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/render"
 
+	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -86,6 +88,26 @@ func unitCharts(t *testing.T) []namedChart {
 		add("LabGoodput "+name, charts.LabGoodput(runs, 1000, 1000))
 		add("ServerSplit "+name, charts.ServerSplit(runs[0]))
 	}
+	for _, name := range []string{"trace.jsonl", "practice.jsonl"} {
+		tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts := lab.PercentileByN(tr, 0.95, 8, 72, 500)
+		add("PercentileByN "+name, charts.PercentileByN("图 10.1 P95 的 95% 区间随样本数变化", "前 n 个完整成功；次序统计量法，双侧，每侧 ≤ 2.5%", 0.95, "ms", pts))
+	}
+	// Notebook 10's search, as lab.CapacityChart copies it (a rule with a
+	// latency SLO, every verdict, an early stop, a provisional answer).
+	pf := func(v float64) *float64 { return &v }
+	res := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, LatencySLO: metrics.LatencySLO{E2EMS: 3000}, Model: "smollm2-135m",
+		MaxRateMeeting: pf(10), Provisional: true, ElapsedS: 40.2, Steps: []capacity.Step{
+			{Rate: 10, Attempts: 40, Qualified: 40, Attainment: pf(1), CILow: pf(0.912), CIHigh: pf(1), Verdict: capacity.Meets, WindowS: 4, Extended: 1, BusyMean: pf(0.98), P95TTFTMS: pf(50)},
+			{Rate: 40, Attempts: 30, Qualified: 8, Attainment: pf(0.27), CILow: pf(0.14), CIHigh: pf(0.44), Verdict: capacity.Fails, Reason: "stopped early: overload", WindowS: 1.5},
+			{Rate: 20, Attempts: 20, Qualified: 20, Attainment: pf(1), CILow: pf(0.84), CIHigh: pf(1), Verdict: capacity.Undecided, WindowS: 1},
+			{Rate: 30, Verdict: capacity.Interrupted},
+		}}
+	add("CapacityAttainment", charts.CapacityAttainment(lab.CapacityChart(res)))
+	add("CapacityLoad", charts.CapacityLoad(lab.CapacityChart(res)))
 	add("SystemPaths", charts.SystemPaths())
 	add("PathMap", charts.PathMap(card.PathMap{Task: card.InferenceTask, SamplingPoint: "客户端发请求"}))
 	v := 120.0

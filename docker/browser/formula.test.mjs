@@ -1,7 +1,7 @@
 // Browser test: the course's LaTeX formulas render in JupyterLab (MathJax, offline).
 //
-// Opens notebooks/unit01/02-client-timeline.ipynb, 03-one-trace-four-conclusions.ipynb and the
-// glossary of 00-runtime-check.ipynb (temp copies, not run) in a real JupyterLab started by the shared harness (lab.mjs), and for the markdown cell that defines each formula asserts:
+// Opens notebooks/unit01/02-client-timeline.ipynb, 03-one-trace-four-conclusions.ipynb,
+// 10-lab-capacity.ipynb (the Wilson interval) and the glossary of 00-runtime-check.ipynb (temp copies, not run) in a real JupyterLab started by the shared harness (lab.mjs), and for the markdown cell that defines each formula asserts:
 // MathJax typeset it (mjx-container elements of non-zero size), no TeX source is left as text
 // (no "$$", "\frac", "\lceil"), and the page logged no error. A screenshot of each cell goes to
 // out/screenshots/formula-*.png. The committed notebooks are never opened for writing.
@@ -19,6 +19,7 @@ import { startLab, openBrowser, loadLab, shotsDir } from './lab.mjs';
 const CASES = [
   { nb: 'unit01/02-client-timeline.ipynb', tex: '\\mathrm{TPOT} = \\frac', shot: 'formula-02-ttft-itl-e2e-tpot.png', display: 1 },
   { nb: 'unit01/03-one-trace-four-conclusions.ipynb', tex: 'P_p = x_{(\\lceil p\\,n \\rceil)}', shot: 'formula-03-ratios-nearest-rank.png', display: 1 },
+  { nb: 'unit01/10-lab-capacity.ipynb', tex: '\\sqrt{\\frac{\\hat p', shot: 'formula-10-wilson-interval.png', display: 1 },
   { nb: '00-runtime-check.ipynb', tex: '### 3.3 术语表', shot: 'formula-00-glossary.png', display: 0 },
 ];
 

@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -105,7 +106,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if chartFile != nil {
-		if err := charts.WriteCapacityPage(chartFile, capacityChart(res)); err != nil {
+		if err := charts.WriteCapacityPage(chartFile, lab.CapacityChart(res)); err != nil {
 			return err
 		}
 		if err := chartFile.Close(); err != nil {
@@ -122,34 +123,9 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-var verdictNames = map[string]lang.Msg{
-	capacity.Meets:       {"达标", "meets"},
-	capacity.Fails:       {"不达标", "fails"},
-	capacity.Undecided:   {"尚无定论", "undecided"},
-	capacity.Interrupted: {"被中断", "interrupted"},
-}
-
-// capacityChart copies a search result into what the charts draw.
-func capacityChart(r *capacity.Result) charts.CapacitySearch {
-	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: capacityRule(lang.ZH, r), Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
-	for _, s := range r.Steps {
-		out.Steps = append(out.Steps, charts.CapacityStep{
-			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
-			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
-			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), WindowS: s.WindowS, Extended: s.Extended,
-			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
-		})
-	}
-	return out
-}
-
 // capacityRule is the joint-qualification rule of the search, in lg.
 func capacityRule(lg lang.Lang, r *capacity.Result) string {
-	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", "complete success ∧ quality pass ∧ TTFT ≤ %g ms"}, r.SLOTTFTMS)
-	if l := cardfmt.LatencyName(r.LatencySLO); l != "" {
-		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
-	}
-	return rule
+	return cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.LatencySLO)
 }
 
 // capacityText is the search in Chinese: the answer with its interval, the
@@ -166,6 +142,12 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		}
 		return fmt.Sprintf("%.1f%%", *v*100)
 	}
+	iv := func(lo, hi *float64) string { // "none" for a step without attempts, never "[无, 无]"
+		if lo == nil || hi == nil {
+			return lg.S(lang.Msg{"无", "none"})
+		}
+		return "[" + pc(lo) + ", " + pc(hi) + "]"
+	}
 	busy := func(v *float64) string { // a server without a busy reading did not report one: not "none busy"
 		if v == nil {
 			return lg.S(lang.Msg{"服务器未报告", "not reported"})
@@ -175,7 +157,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %g%%; decided by the 95%% Wilson score interval"}, rule, r.Target*100)
 	for _, s := range r.Steps {
-		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 [%s, %s] → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval [%s, %s] → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), pc(s.CILow), pc(s.CIHigh), verdictNames[s.Verdict].In(lg), s.WindowS, s.Extended, busy(s.BusyMean))
+		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval %s → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), cardfmt.CapacityVerdictIn(lg, s.Verdict), s.WindowS, s.Extended, busy(s.BusyMean))
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {

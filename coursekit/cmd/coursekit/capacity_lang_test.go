@@ -16,18 +16,45 @@ var updateCapacity = flag.Bool("update-capacity", false, "rewrite testdata/capac
 
 // capacityResults are searches that reach every line of capacityText: an
 // answer, no answer, an interrupted search, latency SLOs, an empty step.
+// Each step's interval and verdict come from capacity.Verdict, as a real
+// search's do, so the golden text never pins a verdict the Wilson rule
+// would not give (20 of 20 is undecided at 0.9, not meets).
 func capacityResults() []*capacity.Result {
 	f := func(v float64) *float64 { return &v }
+	step := func(rate float64, q, n int64, windowS float64, extended int) capacity.Step {
+		s := capacity.Step{Rate: rate, Attempts: n, Qualified: q, WindowS: windowS, Extended: extended}
+		v, lo, hi, ok := capacity.Verdict(q, n, 0.9)
+		s.Verdict = v
+		if ok {
+			s.Attainment, s.CILow, s.CIHigh = f(float64(q)/float64(n)), &lo, &hi
+		}
+		return s
+	}
 	steps := []capacity.Step{
-		{Rate: 1, Attempts: 20, Qualified: 20, Attainment: f(1), CILow: f(0.839), CIHigh: f(1), Verdict: capacity.Meets, WindowS: 10},
-		{Rate: 2, Attempts: 40, Qualified: 33, Attainment: f(0.825), CILow: f(0.68), CIHigh: f(0.91), Verdict: capacity.Undecided, WindowS: 20, Extended: 1},
-		{Rate: 4, Attempts: 80, Qualified: 20, Attainment: f(0.25), CILow: f(0.17), CIHigh: f(0.35), Verdict: capacity.Fails, WindowS: 10},
-		{Rate: 3, Verdict: capacity.Interrupted, WindowS: 0},
+		step(1, 40, 40, 40, 1),                   // meets: Wilson [91.2 %, 100 %]
+		step(2, 33, 40, 20, 1),                   // undecided: [68.1 %, 91.3 %] holds 0.9
+		step(4, 20, 80, 20, 0),                   // fails: [16.8 %, 35.5 %]
+		{Rate: 3, Verdict: capacity.Interrupted}, // no attempt in its window
 	}
 	return []*capacity.Result{
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:3], MaxRateMeeting: f(1), ElapsedS: 42.5},
 		{Target: 0.95, SLOTTFTMS: 500, LatencySLO: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 50, TPOTMS: 40}, Steps: steps[2:3], ElapsedS: 12},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps, MaxRateMeeting: f(1), Provisional: true, ElapsedS: 50},
+	}
+}
+
+// The fixtures keep the rule: every verdict is the one the Wilson interval
+// gives at its search's target.
+func TestCapacityFixturesFollowTheWilsonRule(t *testing.T) {
+	for _, r := range capacityResults() {
+		for _, s := range r.Steps {
+			if s.Verdict == capacity.Interrupted {
+				continue
+			}
+			if v, _, _, _ := capacity.Verdict(s.Qualified, s.Attempts, r.Target); v != s.Verdict {
+				t.Errorf("target %g, %g req/s: %d / %d is %s by the Wilson rule, the fixture says %s", r.Target, s.Rate, s.Qualified, s.Attempts, v, s.Verdict)
+			}
+		}
 	}
 }
 

@@ -1,0 +1,349 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/judge"
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/sim"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Capacity in the lab (notebook 10): the search of `coursekit capacity`
+// (coursekit/capacity) against a fresh simulator or a fresh real engine,
+// its result saved for later cells, and the tables and figures it is read
+// with. Verdicts, intervals and counts all come from coursekit/capacity and
+// coursekit/metrics.
+
+// EngineBusyGauge is the real engine's busy reading: llama.cpp's count of
+// requests being processed. With one slot it is 0 or 1, so the mean of its
+// reads is the share of time the slot was working.
+const EngineBusyGauge = "llamacpp:requests_processing"
+
+// NonBlankPrompts is a dataset of n distinct prompts of the given length
+// in words whose answers pass quality when they hold any non-blank
+// character (a regex judge, \S). Quality is judged, as joint qualification
+// needs, but is never the limit: a capacity search with it is decided by
+// failures and TTFT. The simulator answers such prompts with filler words
+// of max_tokens tokens, so its service time, and its saturation, follow
+// from its configuration (SimSaturation).
+func NonBlankPrompts(words, n int) *dataset.Set {
+	set := DistinctPrompts(words, n)
+	set.Name = "non-blank"
+	re, err := judge.NewRegex(`\S`)
+	if err != nil {
+		panic(err) // a constant pattern
+	}
+	for i := range set.Items {
+		set.Items[i].Judge = re
+		set.Items[i].Ref = fmt.Sprintf("non-blank:%d", i+1)
+	}
+	return set
+}
+
+// SimSaturation is the most requests per second the simulator c can
+// finish when every answer has tokens tokens: a full batch of MaxBatch
+// sequences, each step DecodeStep plus DecodePerSeq for every further
+// sequence, one token per step. Prefill is left out (it is paid once per
+// request, in the step that admits it, and is small by default).
+func SimSaturation(c sim.Config, tokens int) float64 {
+	d := sim.DefaultConfig
+	batch, step := c.MaxBatch, c.DecodeStep
+	if batch <= 0 {
+		batch = d.MaxBatch
+	}
+	if step <= 0 {
+		step = d.DecodeStep
+	}
+	full := step + time.Duration(batch-1)*c.DecodePerSeq
+	return float64(batch) / (float64(tokens) * full.Seconds())
+}
+
+// capacityPaths are the search's saved result and its folder of step
+// traces.
+func (l Lab) capacityPaths(name string) (result, dir string, err error) {
+	tracePath, _, err := l.paths(name)
+	if err != nil {
+		return "", "", err
+	}
+	base := tracePath[:len(tracePath)-len(".jsonl")]
+	return base + ".capacity.json", base + ".steps", nil
+}
+
+// Capacity starts a fresh simulator (l.Server) on 127.0.0.1, runs the
+// capacity search c against it, stops it and saves the result under name
+// for LoadCapacity. c.Bench.URL and c.OutDir are set here: the step
+// traces go to a folder of the lab named after the search, emptied first,
+// so that running the cell again starts clean. c.BusyGauge defaults to
+// the simulator's busy-seconds counter.
+func (l Lab) Capacity(name string, c capacity.Config) (*capacity.Result, error) {
+	srv, stop, err := startSim(context.Background(), l.Server)
+	if err != nil {
+		return nil, err
+	}
+	c.Bench.URL = srv
+	if c.BusyGauge == "" {
+		c.BusyGauge = capacity.SimBusyCounter
+	}
+	res, err := l.search(context.Background(), name, c)
+	return res, errors.Join(err, stop())
+}
+
+// CapacityEngine is Capacity against a fresh real engine e, stopped
+// afterwards. budget, when positive, bounds the search: when it runs out,
+// the step running is marked interrupted, the finished steps are kept and
+// the answer is provisional, as after Ctrl-C in `coursekit capacity`.
+// c.Bench.Model and a client that opens a new connection per request are
+// set here; c.BusyGauge defaults to EngineBusyGauge.
+func (l Lab) CapacityEngine(name string, e Engine, c capacity.Config, budget time.Duration) (*capacity.Result, error) {
+	ctx := context.Background()
+	p, err := e.Start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Stop()
+	c.Bench.URL, c.Bench.Model = p.URL, EngineModel
+	c.Bench.Client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}}
+	cond := map[string]any{"engine": p.Info}
+	for k, v := range c.Bench.Conditions {
+		cond[k] = v
+	}
+	c.Bench.Conditions = cond
+	if c.BusyGauge == "" {
+		c.BusyGauge = EngineBusyGauge
+	}
+	if budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	return l.search(ctx, name, c)
+}
+
+// search runs c with its steps in the lab's folder for name and saves the
+// result.
+func (l Lab) search(ctx context.Context, name string, c capacity.Config) (*capacity.Result, error) {
+	resultPath, dir, err := l.capacityPaths(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	os.Remove(resultPath)
+	c.OutDir = dir
+	if c.Bench.Dataset != nil && c.Bench.Conditions["dataset"] == nil {
+		cond := map[string]any{"dataset": c.Bench.Dataset.Conditions()}
+		for k, v := range c.Bench.Conditions {
+			cond[k] = v
+		}
+		c.Bench.Conditions = cond
+	}
+	res, err := capacity.Search(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("lab: capacity search %q: %w", name, err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	return res, os.WriteFile(resultPath, b, 0o644)
+}
+
+// LoadCapacity reads a saved search back. A search that was never run
+// says which cell to run first.
+func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
+	resultPath, _, err := l.capacityPaths(name)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(resultPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("还没有名为“%s”的容量搜索：先运行上面做搜索的那个单元格（%w）", name, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &capacity.Result{}
+	if err := json.Unmarshal(b, res); err != nil {
+		return nil, fmt.Errorf("%s: %w", resultPath, err)
+	}
+	return res, nil
+}
+
+// CapacityChart is the search as the charts package draws it
+// (charts.CapacityAttainment, charts.CapacityLoad, charts.WriteCapacityPage).
+func CapacityChart(r *capacity.Result) charts.CapacitySearch {
+	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
+		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
+	for _, s := range r.Steps {
+		out.Steps = append(out.Steps, charts.CapacityStep{
+			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
+			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
+			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), WindowS: s.WindowS, Extended: s.Extended,
+			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
+		})
+	}
+	return out
+}
+
+// pctText is a share in % with one decimal, or "无".
+func pctText(v *float64) string {
+	if v == nil {
+		return "无"
+	}
+	return cardfmt.Num(round1(*v*100)) + "%"
+}
+
+// intervalPct is a Wilson interval in %, or "无" for a step without one
+// (never "[无, 无]", a half-width comma in Chinese).
+func intervalPct(lo, hi *float64) string {
+	if lo == nil || hi == nil {
+		return "无"
+	}
+	return "[" + pctText(lo) + ", " + pctText(hi) + "]"
+}
+
+// CapacityTable is the search's steps by rate, one row each, for nb.Table:
+// qualified of all attempts, the Wilson interval and the verdict it gives,
+// the window, the busy share and the P95 TTFT of the complete successes.
+func CapacityTable(r *capacity.Result) [][]string {
+	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95"}}
+	steps := slices.Clone(r.Steps)
+	slices.SortStableFunc(steps, func(a, b capacity.Step) int {
+		switch {
+		case a.Rate < b.Rate:
+			return -1
+		case a.Rate > b.Rate:
+			return 1
+		}
+		return 0
+	})
+	for _, s := range steps {
+		verdict := cardfmt.CapacityVerdict(s.Verdict)
+		if s.StoppedEarly() {
+			verdict += "（过载，提前停止）"
+		}
+		window := cardfmt.Num(round1(s.WindowS)) + " s"
+		if s.Extended > 0 {
+			window += fmt.Sprintf("（延长 %d 次）", s.Extended)
+		}
+		busy := "服务器未报告"
+		if s.BusyMean != nil {
+			busy = pctText(s.BusyMean)
+		}
+		rows = append(rows, []string{cardfmt.Num(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
+			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS)})
+	}
+	return rows
+}
+
+// CapacityAnswer is the search's answer in one line of Chinese: the
+// highest rate that meets the target with its interval, or that none did;
+// provisional when the search was cut short.
+func CapacityAnswer(r *capacity.Result) string {
+	s := fmt.Sprintf("%d 步，用时 %s s。", len(r.Steps), cardfmt.Num(round1(r.ElapsedS)))
+	if r.Provisional {
+		s += "搜索被中断（时间预算用完），已完成的步骤都保留了，下面的答案是暂定的。"
+	}
+	if r.MaxRateMeeting == nil {
+		return s + "结论：搜索过的速率没有一个达标。"
+	}
+	for _, st := range r.Steps {
+		if st.Rate == *r.MaxRateMeeting {
+			return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s（%d / %d 合格，95%% Wilson 区间 %s），比它低的每个已测速率也都达标。",
+				cardfmt.Num(st.Rate), st.Qualified, st.Attempts, intervalPct(st.CILow, st.CIHigh))
+		}
+	}
+	return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s。", cardfmt.Num(*r.MaxRateMeeting))
+}
+
+// StepAt is the searched step at rate (ok false when the search did not
+// measure it).
+func StepAt(r *capacity.Result, rate float64) (capacity.Step, bool) {
+	for _, s := range r.Steps {
+		if s.Rate == rate {
+			return s, true
+		}
+	}
+	return capacity.Step{}, false
+}
+
+// AnswerStep is the step at the search's answer (ok false when no rate
+// met the target).
+func AnswerStep(r *capacity.Result) (capacity.Step, bool) {
+	if r.MaxRateMeeting == nil {
+		return capacity.Step{}, false
+	}
+	return StepAt(r, *r.MaxRateMeeting)
+}
+
+// AroundAnswer are the step at the answer and the lowest searched rate
+// above it that did not meet: the two steps the answer lies between. ok
+// is false when either is missing (no answer, or nothing above it).
+func AroundAnswer(r *capacity.Result) (at, above capacity.Step, ok bool) {
+	at, ok = AnswerStep(r)
+	found := false
+	for _, s := range r.Steps {
+		if s.Rate > at.Rate && s.Verdict != capacity.Meets && s.Verdict != capacity.Interrupted && (!found || s.Rate < above.Rate) {
+			above, found = s, true
+		}
+	}
+	return at, above, ok && found
+}
+
+// StepLoad is the load one step of search c sends at rate for window d:
+// c's template (prompts, tokens, timeout, seed) as an open Poisson loop
+// after c's warm-up, as the search itself would send it.
+func StepLoad(c capacity.Config, rate float64, d time.Duration) loadgen.Config {
+	b := c.Bench
+	b.Rate, b.Arrival, b.Duration, b.Warmup = rate, loadgen.Poisson, d, c.Warmup
+	cond := map[string]any{}
+	for k, v := range b.Conditions {
+		cond[k] = v
+	}
+	if b.Dataset != nil {
+		cond["dataset"] = b.Dataset.Conditions()
+	}
+	b.Conditions = cond
+	return b
+}
+
+// Step judges the run as a step of search c: qualified of all attempts in
+// the window under c's SLOs, and the verdict of the 95 % Wilson interval
+// against c.Target (capacity.Verdict). Rate is left 0: the run keeps its
+// trace, not the rate it was asked to send.
+func (r *Run) Step(c capacity.Config) capacity.Step {
+	sum := metrics.Summarize(r.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
+	cond := sum.Conditions[0]
+	s := capacity.Step{Attempts: sum.Attempts, Qualified: cond.Qualified, Attainment: cond.QualifiedRate.Value,
+		WindowS: sum.WindowS, GoodputPerS: cond.GoodputPerS, P95TTFTMS: sum.TTFT.P95, Trace: r.Name}
+	v, lo, hi, ok := capacity.Verdict(s.Qualified, s.Attempts, c.Target)
+	s.Verdict = v
+	if ok {
+		s.CILow, s.CIHigh = &lo, &hi
+	}
+	return s
+}
+
+// StepLine is a step in one line of Chinese: qualified of all attempts,
+// the Wilson interval and the verdict, against target.
+func StepLine(label string, s capacity.Step, target float64) string {
+	return fmt.Sprintf("%s：窗口 %s s 内 %d / %d 合格 = %s，95%% Wilson 区间 %s，目标 %s → %s\n", label, cardfmt.Num(round1(s.WindowS)),
+		s.Qualified, s.Attempts, pctText(s.Attainment), intervalPct(s.CILow, s.CIHigh), cardfmt.Num(target*100)+"%", cardfmt.CapacityVerdict(s.Verdict))
+}
+
+// StepTrace reads the trace of a searched step back.
+func StepTrace(s capacity.Step) (*trace.Trace, error) { return trace.ReadFile(s.Trace) }

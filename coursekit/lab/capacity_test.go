@@ -1,0 +1,175 @@
+package lab
+
+import (
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/sim"
+)
+
+// A fast simulator for the search: 4 slots, 2 ms a step whatever the
+// batch, 10 tokens an answer, so each slot serves one request per 20 ms
+// and the saturation is 200 req/s.
+func capLab(t *testing.T) (Lab, capacity.Config) {
+	l := Lab{Dir: t.TempDir(), Server: sim.Config{MaxBatch: 4, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 10, Seed: 1}}
+	c := capacity.Config{
+		Bench:  loadgen.Config{Dataset: NonBlankPrompts(8, 16), MaxTokens: 10, Timeout: 5 * time.Second, Seed: 1},
+		Target: 0.9, SLOTTFTMS: 100, StartRate: 40, MaxRate: 800, Growth: 4, Resolution: 700,
+		Warmup: 200 * time.Millisecond, StepDuration: 500 * time.Millisecond, StepMaxDuration: time.Second,
+	}
+	return l, c
+}
+
+func TestSimSaturation(t *testing.T) {
+	l, _ := capLab(t)
+	if got := SimSaturation(l.Server, 10); math.Abs(got-200) > 1e-9 {
+		t.Errorf("saturation %g, want 200", got)
+	}
+	// The default simulator: 16 / (64 × 17.5 ms) ≈ 14.3 req/s, as docs/capacity.md says.
+	if got := SimSaturation(sim.Config{DecodePerSeq: 500 * time.Microsecond}, 64); math.Abs(got-16/(64*0.0175)) > 1e-9 {
+		t.Errorf("default saturation %g", got)
+	}
+}
+
+// Every answer the simulator gives to these prompts passes quality: the
+// search is limited by failures and TTFT only.
+func TestNonBlankPromptsJudgeEveryAnswer(t *testing.T) {
+	set := NonBlankPrompts(8, 3)
+	if len(set.Items) != 3 || set.Rated() != 3 {
+		t.Fatalf("%d items, %d rated", len(set.Items), set.Rated())
+	}
+	for _, it := range set.Items {
+		if !it.Judge.Judge("river stone").Pass || it.Judge.Judge(" \n\t").Pass {
+			t.Errorf("%s: a non-blank answer must pass and a blank one fail", it.Ref)
+		}
+	}
+}
+
+// A search against a fresh simulator is saved and read back; its steps'
+// traces are kept in the lab; the table, the answer line and the chart
+// data all say what the result says; running it again starts clean.
+func TestCapacitySearchInTheLab(t *testing.T) {
+	l, c := capLab(t)
+	res, err := l.Capacity("sim", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Steps) < 2 {
+		t.Fatalf("steps %+v", res.Steps)
+	}
+	first := res.Steps[0]
+	if first.Rate != 40 || first.BusyMethod != capacity.BusyCounterRate || first.BusyMean == nil {
+		t.Errorf("first step %+v: want 40 req/s with the busy counter read", first)
+	}
+	if first.Extended == 0 {
+		t.Errorf("the first step (about 20 attempts) was not extended: %+v", first)
+	}
+	for _, s := range res.Steps {
+		sum, err := metrics.SummarizeFile(s.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}})
+		if err != nil || sum.Attempts != s.Attempts || sum.Conditions[0].Qualified != s.Qualified {
+			t.Errorf("step %g: its trace does not recompute (%v)", s.Rate, err)
+		}
+		if sum != nil && sum.UnratedSuccesses != 0 {
+			t.Errorf("step %g: %d unrated successes", s.Rate, sum.UnratedSuccesses)
+		}
+	}
+	back, err := l.LoadCapacity("sim")
+	if err != nil || len(back.Steps) != len(res.Steps) || (res.MaxRateMeeting == nil) != (back.MaxRateMeeting == nil) {
+		t.Fatalf("loaded %+v, %v", back, err)
+	}
+	rows := CapacityTable(res)
+	if len(rows) != len(res.Steps)+1 {
+		t.Fatalf("table rows %d for %d steps", len(rows), len(res.Steps))
+	}
+	for i := 2; i < len(rows); i++ {
+		a, _ := strconv.ParseFloat(rows[i-1][0], 64)
+		b, _ := strconv.ParseFloat(rows[i][0], 64)
+		if b <= a {
+			t.Errorf("rows not by rate: %v", rows)
+		}
+	}
+	if !strings.Contains(rows[1][5], "延长") || rows[1][6] == "服务器未报告" {
+		t.Errorf("first row %v: want the extension and a busy share", rows[1])
+	}
+	ans := CapacityAnswer(res)
+	if res.MaxRateMeeting != nil {
+		at, ok := AnswerStep(res)
+		if !ok || !strings.Contains(ans, "达标的最高速率是") || !strings.Contains(ans, pctText(at.CILow)) {
+			t.Errorf("answer %q for %+v", ans, at)
+		}
+	}
+	ch := CapacityChart(res)
+	if len(ch.Steps) != len(res.Steps) || ch.Rule == "" || ch.Target != c.Target {
+		t.Errorf("chart data %+v", ch)
+	}
+	if _, err := l.Capacity("sim", c); err != nil {
+		t.Fatalf("the same search again: %v", err)
+	}
+	if _, err := (Lab{Dir: t.TempDir()}).LoadCapacity("none"); err == nil || !strings.Contains(err.Error(), "还没有") {
+		t.Errorf("a search never run: %v", err)
+	}
+}
+
+// One short step, judged as the search would judge it: about 12 attempts
+// all qualifying are undecided at 0.9, never "fine".
+func TestShortStepIsUndecided(t *testing.T) {
+	l, c := capLab(t)
+	run, err := l.Run("short", "短的一步", StepLoad(c, 25, 500*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := run.Step(c)
+	if s.Attempts == 0 || s.Attempts >= int64(capacity.AttemptsToMeet(c.Target)) {
+		t.Fatalf("%d attempts: want fewer than %d", s.Attempts, capacity.AttemptsToMeet(c.Target))
+	}
+	if s.Verdict != capacity.Undecided || s.CILow == nil || *s.CILow >= c.Target {
+		t.Errorf("short step %+v: want undecided", s)
+	}
+	v, _, _, _ := capacity.Verdict(s.Qualified, s.Attempts, c.Target)
+	if v != s.Verdict {
+		t.Errorf("verdict %s, capacity.Verdict says %s", s.Verdict, v)
+	}
+	line := StepLine(run.Label, s, c.Target)
+	if !strings.Contains(line, "尚无定论") || !strings.Contains(line, "Wilson") {
+		t.Errorf("line %q", line)
+	}
+}
+
+// The steps around an answer: the answer's own and the lowest above it
+// that did not meet (interrupted steps do not count).
+func TestAroundAnswer(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	r := &capacity.Result{MaxRateMeeting: f(20), Steps: []capacity.Step{
+		{Rate: 10, Verdict: capacity.Meets}, {Rate: 20, Verdict: capacity.Meets}, {Rate: 40, Verdict: capacity.Fails},
+		{Rate: 30, Verdict: capacity.Undecided}, {Rate: 25, Verdict: capacity.Interrupted},
+	}}
+	at, above, ok := AroundAnswer(r)
+	if !ok || at.Rate != 20 || above.Rate != 30 {
+		t.Errorf("around: %v %v %v", at.Rate, above.Rate, ok)
+	}
+	if _, _, ok := AroundAnswer(&capacity.Result{Steps: r.Steps}); ok {
+		t.Error("no answer, yet steps around it")
+	}
+	if !strings.Contains(CapacityAnswer(&capacity.Result{Provisional: true}), "暂定") {
+		t.Error("a provisional search does not say so")
+	}
+}
+
+// Without the engine's Python, Available says why in Chinese and starts
+// nothing.
+func TestEngineAvailableSaysWhyNot(t *testing.T) {
+	err := Engine{Python: "/nonexistent/python"}.Available()
+	if err == nil || !strings.Contains(err.Error(), "make engine-setup") {
+		t.Errorf("available: %v", err)
+	}
+	if _, statErr := os.Stat("/nonexistent/python"); statErr == nil {
+		t.Skip("the test path exists")
+	}
+}
