@@ -6,6 +6,9 @@ import (
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // IntervalPoint is a percentile read off the first N samples of a trace,
@@ -67,7 +70,7 @@ func PercentileByN(title, subtitle string, level float64, unit string, pts []Int
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: fmt.Sprintf("%s（%s）", p, unit), Min: 0}),
 		ec.WithAnimation(false),
 	)
-	addLine(l, p+"（nearest-rank）", est, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 7}, opts.LineStyle{Color: colorOK, Width: 2}, nil)
+	addLine(l, p+"（"+cardfmt.MethodName(metrics.NearestRank)+"）", est, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 7}, opts.LineStyle{Color: colorOK, Width: 2}, nil)
 	if need > 0 && first > 0 && need > first {
 		l.MultiSeries[0].MarkAreas = markAreas(area(fmt.Sprintf("n < %d：没有上界", need), float64(first), float64(need), colorFail))
 	}

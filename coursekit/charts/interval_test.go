@@ -17,8 +17,8 @@ func TestPercentileByN(t *testing.T) {
 		{N: 72, Value: fp(698.44), Low: fp(562.6), High: fp(979.1)},
 		{N: 1802, Value: fp(738.8), Low: fp(684.7), High: fp(790.6)},
 	}
-	m := decoded(t, charts.PercentileByN("图 10.1 P95 的区间", "练习 trace", 0.95, "ms", pts, charts.WithID("p")))
-	if got := strings.Join(seriesNames(m), ","); got != "P95（nearest-rank）,95% 区间下界,95% 区间上界" {
+	m := decoded(t, charts.PercentileByN("图 01.20 P95 的区间", "练习 trace", 0.95, "ms", pts, charts.WithID("p")))
+	if got := strings.Join(seriesNames(m), ","); got != "P95（最近秩）,95% 区间下界,95% 区间上界" {
 		t.Fatalf("series %s", got)
 	}
 	want := map[int][][2]any{

@@ -529,9 +529,6 @@ func TestPercentileMethodsAreNamedInChinese(t *testing.T) {
 			continue
 		}
 		report := t.Errorf
-		if strings.Contains(c.where, "/03-") {
-			report = t.Logf // 03 is being rewritten in another change, which names the method there
-		}
 		for _, line := range strings.Split(c.source, "\n") {
 			if bare.MatchString(line) && strings.Contains(line, "Printf") && !strings.Contains(line, "MethodName(") {
 				report("%s prints a method code; name it with cardfmt.MethodName: %q", c.where, line)
@@ -567,9 +564,6 @@ func TestCostsCarryTheirUnit(t *testing.T) {
 			continue
 		}
 		report := t.Errorf
-		if strings.Contains(c.where, "/03-") {
-			report = t.Logf // 03 is being rewritten in another change
-		}
 		for _, line := range strings.Split(c.source, "\n") {
 			if strings.HasPrefix(strings.TrimSpace(line), "//") || !literal.MatchString(line) {
 				continue
@@ -633,7 +627,6 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 	defined := map[string]bool{}
 	last := map[string]int{}
 	var numbers []string
-	pending := false // 03 is being rewritten in another change, which numbers its charts
 	for i, c := range cells {
 		k := 0
 		if c.kind == "code" {
@@ -647,10 +640,6 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 		if strings.HasSuffix(file, "00-runtime-check.ipynb") {
 			unit = "00"
 		}
-		report := t.Errorf
-		if strings.Contains(file, "/03-") {
-			report, pending = t.Logf, true
-		}
 		var fresh []string
 		if i > 0 && cells[i-1].kind == "markdown" && strings.HasPrefix(cells[i-1].where, file+"[") {
 			for _, m := range figureNumber.FindAllStringSubmatch(cells[i-1].source, -1) {
@@ -660,7 +649,7 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 			}
 		}
 		if len(fresh) < k {
-			report("%s draws %d chart(s); the markdown cell before it should name %d new figure number(s) 图 %s.N, found %q", c.where, k, k, unit, fresh)
+			t.Errorf("%s draws %d chart(s); the markdown cell before it should name %d new figure number(s) 图 %s.N, found %q", c.where, k, k, unit, fresh)
 			continue
 		}
 		// The first k new numbers are the charts'; a later one is a
@@ -681,12 +670,11 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 	if len(numbers) < 15 {
 		t.Fatalf("only %d numbered figures: %q", len(numbers), numbers)
 	}
-	if !pending { // with every chart numbered, no number is skipped
-		for u, n := range last {
-			for j := 1; j <= n; j++ {
-				if f := fmt.Sprintf("图 %s.%d", u, j); !defined[f] {
-					t.Errorf("%s is skipped: %q", f, numbers)
-				}
+	// With every chart numbered, no number is skipped.
+	for u, n := range last {
+		for j := 1; j <= n; j++ {
+			if f := fmt.Sprintf("图 %s.%d", u, j); !defined[f] {
+				t.Errorf("%s is skipped: %q", f, numbers)
 			}
 		}
 	}
