@@ -95,7 +95,7 @@ func TestBadInputIsUngradableWithReason(t *testing.T) {
 		t.Errorf("missing file: %+v", s)
 	}
 	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(filepath.Join(dir, "out")); err != nil {
+	if err := Write(b, filepath.Join(dir, "out")); err != nil {
 		t.Fatalf("writing a batch with bad input: %v", err)
 	}
 }

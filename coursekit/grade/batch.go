@@ -46,11 +46,11 @@ func (s *Submission) setSaved(t time.Time, from string) {
 }
 
 // savedLine says when a submission was saved, for the finding texts.
-func (s *Submission) savedLine() (en, zh string) {
+func savedLine(s *Submission) (en, zh string) {
 	if s.SavedAt == "" {
 		return "no saved time", "没有保存时间"
 	}
-	return s.SavedAtFrom + " " + s.SavedAt, savedTimeZh[s.SavedAtFrom] + " " + s.savedAt.Format("2006-01-02 15:04:05") + " UTC"
+	return s.SavedAtFrom + " " + s.SavedAt, savedTimeZh[s.SavedAtFrom] + " " + s.SavedTime().Format("2006-01-02 15:04:05") + " UTC"
 }
 
 // pickGraded is the duplicate rule: of one learner's files, the one graded
@@ -59,13 +59,13 @@ func (s *Submission) savedLine() (en, zh string) {
 // notebook's own: the self-check's time, else the latest cell execution
 // time; else the LMS zip entry's time; a file with a time beats one
 // without); then the later in collection order. subs are in collection
-// order.
-func pickGraded(subs []*Submission) *Submission {
+// order (order gives each one's position).
+func pickGraded(subs []*Submission, order map[*Submission]int) *Submission {
 	return slices.MaxFunc(subs, func(a, b *Submission) int {
 		return cmp.Or(
 			cmp.Compare(boolInt(a.Gradable), boolInt(b.Gradable)),
-			a.savedAt.Compare(b.savedAt),
-			cmp.Compare(a.order, b.order))
+			a.SavedTime().Compare(b.SavedTime()),
+			cmp.Compare(order[a], order[b]))
 	})
 }
 
@@ -82,9 +82,11 @@ func boolInt(b bool) int {
 // file: every one still gets its feedback and results.json.
 func (b *Batch) markDuplicates() {
 	byLearner := map[string][]*Submission{}
+	order := map[*Submission]int{}
+	b.others = map[string][]string{}
 	for i, s := range b.Subs {
-		s.order = i
-		s.SupersededBy, s.others = "", nil
+		order[s] = i
+		s.SupersededBy = ""
 		s.Integrity = slices.DeleteFunc(s.Integrity, func(f Finding) bool { return f.Code == FindDuplicate })
 		if s.Learner != "" {
 			byLearner[s.Learner] = append(byLearner[s.Learner], s)
@@ -95,7 +97,7 @@ func (b *Batch) markDuplicates() {
 		if len(subs) == 0 {
 			continue
 		}
-		best := pickGraded(subs)
+		best := pickGraded(subs, order)
 		b.chosen[l.ID] = best
 		if len(subs) == 1 {
 			continue
@@ -105,19 +107,19 @@ func (b *Batch) markDuplicates() {
 			if s == best {
 				continue
 			}
-			en, zh := s.savedLine()
+			en, zh := savedLine(s)
 			if !s.Gradable {
 				en += ", ungradable"
 				zh += "，无法评分"
 			}
-			best.others = append(best.others, s.Name)
+			b.others[l.ID] = append(b.others[l.ID], s.Name)
 			othersEn = append(othersEn, fmt.Sprintf("%s (%s)", s.Name, en))
 			othersZh = append(othersZh, fmt.Sprintf("%s(%s)", s.Name, zh))
 			s.SupersededBy = best.Name
 			s.Integrity = append(s.Integrity, Finding{Code: FindDuplicate,
 				Message: fmt.Sprintf("这份提交没有计分：你一共提交了 %d 份，计分的是 %s。", len(subs), best.Name)})
 		}
-		en, zh := best.savedLine()
+		en, zh := savedLine(best)
 		best.Integrity = append(best.Integrity, Finding{Code: FindDuplicate,
 			Message: fmt.Sprintf("你一共提交了 %d 份笔记本，计分的是这一份（%s）；另外的 %s 没有计分。规则：能评分的优先，其中取笔记本自己记录的保存时间最新的一份。", len(subs), zh, strings.Join(othersZh, "、"))})
 		b.Warnings = append(b.Warnings, Warning{
@@ -144,7 +146,7 @@ type KeyCheck struct {
 func CheckKey(subs []*Submission) KeyCheck {
 	var k KeyCheck
 	for _, s := range subs {
-		switch s.record {
+		switch s.Record() {
 		case recordVerified:
 			k.Records++
 			k.Verified++

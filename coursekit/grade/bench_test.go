@@ -61,7 +61,7 @@ func BenchmarkGrade1000(b *testing.B) {
 			b.Fatal(err)
 		}
 		subs := g.GradeAll(paths, nil)
-		if err := NewBatch(f.roster, nil, subs).Write(filepath.Join(dir, "out")); err != nil {
+		if err := Write(NewBatch(f.roster, nil, subs), filepath.Join(dir, "out")); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -111,7 +111,7 @@ func BenchmarkExecute20(b *testing.B) {
 			subs = append(subs, g.Grade(id+".ipynb", f.submitted(b, id, c)))
 		}
 		start := time.Now()
-		if _, err := g.ExecuteAll(context.Background(), subs, ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
+		if _, err := ExecuteAll(context.Background(), g, subs, ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
 			b.Fatal(err)
 		}
 		wall := time.Since(start)

@@ -23,7 +23,7 @@ type criterionStat struct {
 
 // graded is the submission graded for each roster learner who has a
 // gradable one, in roster order.
-func (b *Batch) graded() []*Submission {
+func graded(b *Batch) []*Submission {
 	var out []*Submission
 	for _, l := range b.Roster.Learners {
 		if s, ok := b.chosen[l.ID]; ok && s.Gradable {
@@ -36,7 +36,7 @@ func (b *Batch) graded() []*Submission {
 // criterionStats is the pass rate of every machine-graded criterion (free
 // text waits for a person and is left out), worst first, with the
 // mistakes that cost it.
-func (b *Batch) criterionStats(graded []*Submission) []criterionStat {
+func criterionStats(b *Batch, graded []*Submission) []criterionStat {
 	ids := CriterionIDs()
 	if _, ok := b.Points[ExecutionID]; ok {
 		ids = append(ids, ExecutionID)
@@ -87,9 +87,9 @@ func mistakeTitle(code string) string {
 // findings, duplicates, ungradable files with their reasons and the
 // manual-review queue. Every string from a submission is escaped by the
 // page's parts.
-func (b *Batch) ClassReport(w io.Writer) error {
-	sm := b.Summarize()
-	graded := b.graded()
+func ClassReport(b *Batch, w io.Writer) error {
+	sm := Summarize(b)
+	graded := graded(b)
 	var parts []charts.Part
 	if sm.KeyWarning != "" {
 		parts = append(parts, charts.Heading(titleKey), charts.Text(sm.KeyWarning))
@@ -120,7 +120,7 @@ func (b *Batch) ClassReport(w io.Writer) error {
 	}
 
 	// Everyone, one row each: click a column header to sort.
-	head, lrows := b.learnerTable()
+	head, lrows := learnerTable(b)
 	parts = append(parts, charts.Heading(fmt.Sprintf("每位学习者（%d 行）", len(lrows))),
 		charts.Text("点击表头按这一列排序，再点一次反过来排。"),
 		charts.SortableTable("class_learners", head, lrows))
@@ -135,7 +135,7 @@ func (b *Batch) ClassReport(w io.Writer) error {
 			"文字题等待老师阅读，不计入这里的比例。"))
 
 	// Pass rates, and the mistakes behind the failures.
-	stats := b.criterionStats(graded)
+	stats := criterionStats(b, graded)
 	names := make([]string, len(stats))
 	passed := make([]int, len(stats))
 	var rows [][]string
@@ -201,8 +201,8 @@ func (b *Batch) ClassReport(w io.Writer) error {
 
 	var drows [][]string
 	for _, l := range b.Roster.Learners {
-		if s, ok := b.chosen[l.ID]; ok && len(s.others) > 0 {
-			drows = append(drows, []string{l.ID, s.Name, strings.Join(s.others, "\n")})
+		if s, ok := b.chosen[l.ID]; ok && len(b.others[l.ID]) > 0 {
+			drows = append(drows, []string{l.ID, s.Name, strings.Join(b.others[l.ID], "\n")})
 		}
 	}
 	parts = append(parts, charts.Heading(fmt.Sprintf("重复提交（%d 人）", len(drows))))

@@ -163,7 +163,7 @@ func TestClassReport(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "graded")
-	if err := b.Write(out); err != nil {
+	if err := Write(b, out); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(filepath.Join(out, ClassFile))

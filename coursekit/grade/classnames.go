@@ -105,7 +105,7 @@ func (b *Batch) markSameAnswers() {
 }
 
 // missingLearners is every roster learner with no submission.
-func (b *Batch) missingLearners() []Learner {
+func missingLearners(b *Batch) []Learner {
 	var out []Learner
 	for _, l := range b.Roster.Learners {
 		if _, ok := b.chosen[l.ID]; !ok {
@@ -130,7 +130,7 @@ type unknownFile struct {
 	s  *Submission
 }
 
-func (b *Batch) unknownFiles() []unknownFile {
+func unknownFiles(b *Batch) []unknownFile {
 	var out []unknownFile
 	for i, s := range b.Subs {
 		if s.Learner == "" {
@@ -149,7 +149,7 @@ func reasonLine(s *Submission) string {
 // roster learner (and learner graded by a signed record who is not on the
 // roster), then one per file with no known learner. Columns: id, name,
 // score, status, findings.
-func (b *Batch) learnerTable() (head []string, rows [][]string) {
+func learnerTable(b *Batch) (head []string, rows [][]string) {
 	head = []string{"学习者", "姓名", "得分", "状态", "发现的问题"}
 	for _, l := range b.learners() {
 		s, ok := b.chosen[l.ID]
@@ -185,7 +185,7 @@ func (b *Batch) learnerTable() (head []string, rows [][]string) {
 		}
 		rows = append(rows, []string{l.ID, l.Name, score, status, strings.Join(finds, "、")})
 	}
-	for _, u := range b.unknownFiles() {
+	for _, u := range unknownFiles(b) {
 		rows = append(rows, []string{u.as, "", "", "无法评分：" + reasonLine(u.s) + "；文件 " + u.s.Name, ""})
 	}
 	return head, rows
@@ -194,7 +194,7 @@ func (b *Batch) learnerTable() (head []string, rows [][]string) {
 // sameAnswerNotes is the manual-review.csv note for each (learner,
 // criterion) whose answer another learner also handed in: the reader sees
 // it next to the answer.
-func (b *Batch) sameAnswerNotes() map[[2]string]string {
+func sameAnswerNotes(b *Batch) map[[2]string]string {
 	notes := map[[2]string]string{}
 	for _, x := range b.same {
 		for _, id := range x.Learners {

@@ -63,7 +63,7 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 	if strings.Contains(summary, "<img src") || strings.Contains(summary, "<script>") {
 		t.Error("summary.md holds markup unescaped")
 	}
-	sh := b.Summarize().HTML()
+	sh := Summarize(b).HTML()
 	for _, w := range []string{olga, "unknown-1：" + html.EscapeString(xssName), "nick/06-deliverable.ipynb", "ken/06-deliverable.ipynb", "alice、ivan"} {
 		if !strings.Contains(sh, w) {
 			t.Errorf("summary.html lacks %q", w)
@@ -88,7 +88,7 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 	}
 	// The reader sees it next to the answer in manual-review.csv.
 	var mr strings.Builder
-	if err := b.WriteManualCSV(&mr); err != nil {
+	if err := WriteManualCSV(b, &mr); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(mr.String())).ReadAll()

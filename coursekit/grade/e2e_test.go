@@ -59,7 +59,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("progress lines:\n%s", progress.String())
 	}
 	out := filepath.Join(dir, "out")
-	if err := NewBatch(roster, nil, subs).Write(out); err != nil {
+	if err := Write(NewBatch(roster, nil, subs), out); err != nil {
 		t.Fatal(err)
 	}
 

@@ -266,20 +266,21 @@ type ExecOptions struct {
 // too and, if the run succeeds, graded from it; other ungradable
 // submissions are not run. The returned notes are for the instructor
 // (e.g. an executed copy that could not be kept); they never stop the batch.
-func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptions, progress io.Writer) (notes []Warning, err error) {
+func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOptions, progress io.Writer) (notes []Warning, err error) {
 	if o.Executor == nil {
 		return nil, errors.New("execute: no executor")
 	}
-	if !g.o.KeepSource {
+	gopt := g.Options()
+	if !gopt.KeepSource {
 		return nil, errors.New("execute: the grader was made without KeepSource")
 	}
 	// The release must personalize: checked once, before any run.
-	probe := g.o.Roster.Learners[0].ID
-	v, err := Variant(g.o.Key, probe)
+	probe := gopt.Roster.Learners[0].ID
+	v, err := Variant(gopt.Key, probe)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := Personalize(g.o.Key, o.Release, probe, v); err != nil {
+	if _, err := Personalize(gopt.Key, o.Release, probe, v); err != nil {
 		return nil, fmt.Errorf("execute: %w", err)
 	}
 	if o.CellTimeout <= 0 {
@@ -292,7 +293,7 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 		o.Jobs = runtime.NumCPU()
 	}
 	if o.MaxBytes <= 0 {
-		o.MaxBytes = 8 * g.o.MaxBytes
+		o.MaxBytes = 8 * gopt.MaxBytes
 	}
 	if o.KeepDir != "" {
 		if err := os.MkdirAll(o.KeepDir, 0o755); err != nil {
@@ -302,7 +303,7 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 
 	var todo []int
 	for i, s := range subs {
-		if s.source != nil && (s.Gradable || s.ReasonCode == ReasonSelfCheck) {
+		if s.Source() != nil && (s.Gradable || s.ReasonCode == ReasonSelfCheck) {
 			todo = append(todo, i)
 		}
 	}
@@ -317,7 +318,7 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 			defer func() { <-sem; wg.Done() }()
 			s := subs[i]
 			name := fmt.Sprintf("%d-%s", i+1, safeName(s.Learner))
-			res, keepErr := g.executeOne(ctx, s, name, o)
+			res, keepErr := executeOne(ctx, g, s, name, o)
 			mu.Lock()
 			defer mu.Unlock()
 			if keepErr != nil {
@@ -339,13 +340,13 @@ func (g *Grader) ExecuteAll(ctx context.Context, subs []*Submission, o ExecOptio
 
 // executeOne prepares, runs and scores one submission; it never panics.
 // A submission that was ungradable only because its self-check never ran
-// is graded from the re-run instead (see rescue).
-func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o ExecOptions) (res ExecResult, keepErr error) {
+// is graded from the re-run instead (see rescueFromRun).
+func executeOne(ctx context.Context, g *Grader, s *Submission, name string, o ExecOptions) (res ExecResult, keepErr error) {
 	rescue := !s.Gradable
 	var rep RestoreReport
 	finish := func(x Score, notes []Finding) {
 		if rescue {
-			g.rescue(s, res, rep, x, notes)
+			rescueFromRun(g, s, res, rep, x, notes)
 			return
 		}
 		s.addExecution(x, notes...)
@@ -353,16 +354,16 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	defer func() {
 		if r := recover(); r != nil {
 			res.Infra = fmt.Errorf("grader bug: %v", r)
-			finish(g.execScore(s, res, o))
+			finish(execScore(g, s, res, o))
 		}
 	}()
-	dir, rep, err := g.prepareRun(s, o)
+	dir, rep, err := prepareRun(g, s, o)
 	if dir != "" {
 		defer os.RemoveAll(dir)
 	}
 	if err != nil {
 		res.Infra = err
-		finish(g.execScore(s, res, o))
+		finish(execScore(g, s, res, o))
 		return res, nil
 	}
 	var notes []Finding
@@ -375,7 +376,7 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	runCtx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	res = o.Executor.Run(runCtx, ExecJob{Name: name, Dir: dir, Notebook: execNotebookName, CellTimeout: o.CellTimeout, MaxBytes: o.MaxBytes})
-	x, more := g.execScore(s, res, o)
+	x, more := execScore(g, s, res, o)
 	if o.KeepDir != "" {
 		keepErr = errors.Join(os.WriteFile(filepath.Join(o.KeepDir, name+".ipynb"), res.Executed, 0o644),
 			os.WriteFile(filepath.Join(o.KeepDir, name+".log"), []byte(res.Log), 0o644))
@@ -384,13 +385,13 @@ func (g *Grader) executeOne(ctx context.Context, s *Submission, name string, o E
 	return res, keepErr
 }
 
-// rescue grades a submission whose self-check never ran from its re-run:
+// rescueFromRun grades a submission whose self-check never ran from its re-run:
 // the executed copy (locked cells restored) is graded as if submitted, and
 // the restore report stands in for the integrity check the original never
 // reached, so an edited or deleted locked cell is still a warning. If the
 // re-run fails too, the submission stays ungradable and its reason says
 // what happened.
-func (g *Grader) rescue(s *Submission, res ExecResult, rep RestoreReport, x Score, notes []Finding) {
+func rescueFromRun(g *Grader, s *Submission, res ExecResult, rep RestoreReport, x Score, notes []Finding) {
 	if x.Status != card.Pass {
 		s.Reason += "（在课程镜像里从头重新运行也没有得到口径卡：" + x.Message + "）"
 		s.StatusLine = "无法评分：" + s.Reason
@@ -402,10 +403,7 @@ func (g *Grader) rescue(s *Submission, res ExecResult, rep RestoreReport, x Scor
 		s.StatusLine = "无法评分：" + s.Reason
 		return
 	}
-	ns.File, ns.Name, ns.NBFormat, ns.source = s.File, s.Name, s.NBFormat, s.source
-	// The submitted file's own time, not the re-run's: for the duplicate
-	// rule it is still the file the learner saved then.
-	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
+	ns.KeepFileOf(s)
 	for i := range notes {
 		if notes[i].Code == FindExecRestored {
 			notes[i].Warn = true // nothing else reported these edits
@@ -421,16 +419,17 @@ const execNotebookName = "submission.ipynb"
 
 // prepareRun writes the restored notebook and the learner's trace into a
 // fresh folder readable by the container's user.
-func (g *Grader) prepareRun(s *Submission, o ExecOptions) (string, RestoreReport, error) {
-	v, err := Variant(g.o.Key, s.Learner)
+func prepareRun(g *Grader, s *Submission, o ExecOptions) (string, RestoreReport, error) {
+	key := g.Options().Key
+	v, err := Variant(key, s.Learner)
 	if err != nil {
 		return "", RestoreReport{}, err
 	}
-	personal, err := Personalize(g.o.Key, o.Release, s.Learner, v)
+	personal, err := Personalize(key, o.Release, s.Learner, v)
 	if err != nil {
 		return "", RestoreReport{}, err
 	}
-	restored, rep, err := Restore(g.o.Key, personal, s.source)
+	restored, rep, err := Restore(key, personal, s.Source())
 	if err != nil {
 		return "", rep, fmt.Errorf("restore: %w", err)
 	}
@@ -453,8 +452,8 @@ var nbrunFail = regexp.MustCompile(`(?m)^FAIL [^:]+: (cell (\d+)|notebook): (.*)
 // execScore turns a run into the execution criterion and its findings.
 // Messages are for the learner; Detail keeps the log excerpt for the
 // instructor.
-func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Score, notes []Finding) {
-	max := g.o.Points[ExecutionID]
+func execScore(g *Grader, s *Submission, res ExecResult, o ExecOptions) (x Score, notes []Finding) {
+	max := g.Options().Points[ExecutionID]
 	x = Score{ID: ExecutionID, Title: executionTitle, Kind: KindExecution, Status: card.Fail, Max: max}
 	switch {
 	case res.Infra != nil:
@@ -491,14 +490,14 @@ func (g *Grader) execScore(s *Submission, res ExecResult, o ExecOptions) (x Scor
 		x.Message = "从头重新运行后没有得到自检输出：自检单元格是否还在最后，是否能运行到？"
 		return x, nil
 	}
-	if s.saved == nil { // the self-check never ran: nothing to compare with
+	if s.SavedCard() == nil { // the self-check never ran: nothing to compare with
 		x.Status, x.Points = card.Pass, max
 		x.Message = "提交时没有运行自检；在课程镜像里（无网络）从头运行成功，评分用的是运行出来的口径卡。"
 		return x, nil
 	}
 	// Against the saved output: a notebook saved without re-running after
 	// the card changed runs, but not into what was handed in.
-	if diff := cardDiff(s.saved, payloads[0].payload.Card); len(diff) > 0 {
+	if diff := cardDiff(s.SavedCard(), payloads[0].payload.Card); len(diff) > 0 {
 		x.Points = max / 2
 		x.Message = fmt.Sprintf("笔记本能从头运行，但运行出来的口径卡和你提交的不一样（字段：%s）。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
 		x.Detail = "fields differ: " + strings.Join(diff, ", ")

@@ -199,7 +199,7 @@ func executedBatch(t *testing.T, run *fakeRun, ids []string, subs map[string][]b
 		all = append(all, g.Grade(id+".ipynb", b))
 	}
 	o.Executor, o.Release, o.WorkDir = run, run.release, t.TempDir()
-	if _, err := g.ExecuteAll(context.Background(), all, o, nil); err != nil {
+	if _, err := ExecuteAll(context.Background(), g, all, o, nil); err != nil {
 		t.Fatal(err)
 	}
 	byID := map[string]*Submission{}
@@ -326,12 +326,12 @@ func TestExecuteAllChecksOptionsFirst(t *testing.T) {
 	f := newFixture(t, "hal")
 	run := &fakeRun{t: t}
 	sub := f.g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
-	if _, err := f.g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
+	if _, err := ExecuteAll(context.Background(), f.g, []*Submission{sub}, ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
 		t.Errorf("err = %v, want the KeepSource error", err)
 	}
 	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
 	sub = g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
-	if _, err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
+	if _, err := ExecuteAll(context.Background(), g, []*Submission{sub}, ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
 		t.Error("a release without locked cells was accepted")
 	}
 	if len(run.seen) != 0 {
@@ -507,7 +507,7 @@ func TestExecuteAllReportsACopyItCouldNotKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := &fakeRun{t: t, release: releaseBytes(t)}
-	notes, err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: run.release, WorkDir: t.TempDir(), KeepDir: keep}, nil)
+	notes, err := ExecuteAll(context.Background(), g, []*Submission{sub}, ExecOptions{Executor: run, Release: run.release, WorkDir: t.TempDir(), KeepDir: keep}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,9 @@ type Batch struct {
 	names  []string // output name per submission
 	chosen map[string]*Submission
 	same   []SameAnswer // free-text answers handed in by more than one learner
+	// others are, by learner, their files the duplicate rule did not
+	// grade (see markDuplicates).
+	others map[string][]string
 }
 
 // NewBatch groups subs (in collection order) by learner. When a learner
@@ -43,12 +46,12 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 	if points == nil {
 		points = DefaultPoints()
 	}
-	b := &Batch{Roster: roster, Points: points, Subs: subs, chosen: map[string]*Submission{}}
+	b := &Batch{Roster: roster, Points: points, Subs: subs, chosen: map[string]*Submission{}, others: map[string][]string{}}
 	b.markLMSAccounts() // may say a file is another learner's: before the output names
 	used := map[string]int{}
 	unknown, lmsNamed := 0, 0
 	for _, s := range subs {
-		if s.lmsNum != "" || LMSNumber(s.File) != "" { // a Moodle folder, or a Canvas file name
+		if s.LMSNumber() != "" || LMSNumber(s.File) != "" { // a Moodle folder, or a Canvas file name
 			lmsNamed++
 		}
 		name := s.Learner
@@ -99,7 +102,7 @@ func safeName(s string) string {
 // release record who is not on the roster (status says so), and a row per
 // file whose learner is unknown (no id; status names the file). No
 // learner and no file is left out.
-func (b *Batch) WriteCSV(w io.Writer) error {
+func WriteCSV(b *Batch, w io.Writer) error {
 	ids := CriterionIDs()
 	if _, ok := b.Points[ExecutionID]; ok { // an executed batch
 		ids = append(ids, ExecutionID)
@@ -125,8 +128,8 @@ func (b *Batch) WriteCSV(w io.Writer) error {
 			row = blank(row, "no submission")
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
-			if len(s.others) > 0 {
-				status += "; also handed in, not graded: " + strings.Join(s.others, ", ")
+			if len(b.others[l.ID]) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(b.others[l.ID], ", ")
 			}
 			row = blank(row, status+off)
 		default:
@@ -144,8 +147,8 @@ func (b *Batch) WriteCSV(w io.Writer) error {
 			if !s.IntegrityOK() {
 				status = "graded; integrity findings"
 			}
-			if len(s.others) > 0 {
-				status += "; also handed in, not graded: " + strings.Join(s.others, ", ")
+			if len(b.others[l.ID]) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(b.others[l.ID], ", ")
 			}
 			row = append(row, fmtPts(s.Pending), status+off)
 		}
@@ -173,7 +176,7 @@ func csvSafe(s string) string {
 // manualItems is every free-text answer of the graded submissions, by
 // criterion and then by keyword-assist score (highest first), with the
 // score a person gave it ("" while pending).
-func (b *Batch) manualItems() (items []ManualItem, scores []string) {
+func manualItems(b *Batch) (items []ManualItem, scores []string) {
 	type row struct {
 		m     ManualItem
 		score string
@@ -201,8 +204,8 @@ func (b *Batch) manualItems() (items []ManualItem, scores []string) {
 
 // ManualQueue is every free-text answer still waiting for a person, by
 // criterion and then by keyword-assist score (highest first).
-func (b *Batch) ManualQueue() []ManualItem {
-	items, scores := b.manualItems()
+func ManualQueue(b *Batch) []ManualItem {
+	items, scores := manualItems(b)
 	var q []ManualItem
 	for i, m := range items {
 		if scores[i] == "" {
@@ -220,53 +223,9 @@ func (b *Batch) ManualQueue() []ManualItem {
 // that changed since goes into previous_score next to the new answer, to
 // be re-read; a row of a learner not graded in this batch is written back
 // as it was, with a note.
-func (b *Batch) WriteManualCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score"})
-	type key [2]string
-	prev := map[key]ManualScore{}
-	var carried []ManualScore
-	if b.Typed != nil {
-		for _, r := range b.Typed.Kept {
-			prev[key{r.Learner, r.Criterion}] = r
-		}
-		for _, r := range b.Typed.Rows {
-			switch r.state {
-			case rowChanged:
-				r.Previous = fmtPts(r.Score)
-				prev[key{r.Learner, r.Criterion}] = r
-			case rowUnused:
-				carried = append(carried, r)
-			}
-		}
-	}
-	items, scores := b.manualItems()
-	same := b.sameAnswerNotes()
-	for i, m := range items {
-		p, note := "", same[key{m.Learner, m.ID}]
-		if r, ok := prev[key{m.Learner, m.ID}]; ok {
-			delete(prev, key{m.Learner, m.ID})
-			if scores[i] == "" {
-				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
-			}
-		}
-		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), p, note, scores[i]})
-	}
-	// Previous scores with no answer here now: kept, still to be re-read.
-	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
-		r := prev[k]
-		r.filled = false
-		carried = append(carried, r)
-	}
-	for _, r := range carried {
-		score := ""
-		if r.filled {
-			score = fmtPts(r.Score)
-		}
-		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
-	}
-	cw.Flush()
-	return cw.Error()
+func WriteManualCSV(b *Batch, w io.Writer) error {
+	items, scores := manualItems(b)
+	return WriteReview(w, b.Typed, items, scores, sameAnswerNotes(b))
 }
 
 // Summary is what the instructor reads first. Every line in it is
@@ -318,7 +277,7 @@ func integrityLine(learner string, f Finding) string {
 }
 
 // Summarize computes the batch summary.
-func (b *Batch) Summarize() *Summary {
+func Summarize(b *Batch) *Summary {
 	sm := &Summary{Learners: len(b.Roster.Learners), Submitted: len(b.Subs), Reasons: map[string]int{}, Key: CheckKey(b.Subs)}
 	if sm.Key.Loud() {
 		sm.KeyWarning = sm.Key.Warning().Zh
@@ -339,8 +298,8 @@ func (b *Batch) Summarize() *Summary {
 			sm.Missing++
 			continue
 		}
-		if len(s.others) > 0 {
-			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(s.others, "、")))
+		if len(b.others[l.ID]) > 0 {
+			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(b.others[l.ID], "、")))
 		}
 		if !s.Gradable {
 			continue
@@ -372,17 +331,17 @@ func (b *Batch) Summarize() *Summary {
 	for _, m := range missed {
 		sm.Missed = append(sm.Missed, *m)
 	}
-	for _, l := range b.missingLearners() {
+	for _, l := range missingLearners(b) {
 		sm.NotSubmitted = append(sm.NotSubmitted, who(l))
 	}
-	for _, u := range b.unknownFiles() {
+	for _, u := range unknownFiles(b) {
 		sm.UnknownFiles = append(sm.UnknownFiles, fmt.Sprintf("%s：%s（%s）", u.as, u.s.Name, reasonLine(u.s)))
 	}
 	for _, x := range b.same {
 		sm.SameAnswers = append(sm.SameAnswers, fmt.Sprintf("%s：%s", x.Title, strings.Join(x.Learners, "、")))
 	}
 	slices.SortFunc(sm.Missed, func(x, y Missed) int { return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.ID, y.ID)) })
-	sm.Manual = b.ManualQueue()
+	sm.Manual = ManualQueue(b)
 	sm.Warnings = b.Warnings
 	return sm
 }
@@ -548,7 +507,7 @@ func (sm *Summary) HTML() string {
 // NAME is the learner id (unknown-N for the Nth file with no known
 // learner; its feedback names the file). No file holds a machine
 // path: submissions are named by base name only.
-func (b *Batch) Write(dir string) error {
+func Write(b *Batch, dir string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -568,20 +527,23 @@ func (b *Batch) Write(dir string) error {
 	str := func(s string) func(io.Writer) error {
 		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 	}
-	if err := write("grades.csv", b.WriteCSV); err != nil {
+	of := func(f func(*Batch, io.Writer) error) func(io.Writer) error {
+		return func(w io.Writer) error { return f(b, w) }
+	}
+	if err := write("grades.csv", of(WriteCSV)); err != nil {
 		return err
 	}
-	if err := write("manual-review.csv", b.WriteManualCSV); err != nil {
+	if err := write("manual-review.csv", of(WriteManualCSV)); err != nil {
 		return err
 	}
-	sm := b.Summarize()
+	sm := Summarize(b)
 	if err := write("summary.md", str(sm.Markdown())); err != nil {
 		return err
 	}
 	if err := write("summary.html", str(sm.HTML())); err != nil {
 		return err
 	}
-	if err := write(ClassFile, b.ClassReport); err != nil {
+	if err := write(ClassFile, of(ClassReport)); err != nil {
 		return err
 	}
 	all, err := json.MarshalIndent(b.Subs, "", "  ")

@@ -29,7 +29,7 @@ func TestLearnerStringsAreEscapedEverywhere(t *testing.T) {
 		t.Fatal(s.Reason)
 	}
 	sub2 := f.g.Grade("x<script>.ipynb", []byte("{"))
-	sm := NewBatch(f.roster, nil, []*Submission{s, sub2}).Summarize()
+	sm := Summarize(NewBatch(f.roster, nil, []*Submission{s, sub2}))
 	outputs := map[string]string{
 		"feedback.md": FeedbackMarkdown(s), "feedback.html": FeedbackHTML(s),
 		"ungradable.md": FeedbackMarkdown(sub2), "ungradable.html": FeedbackHTML(sub2),
@@ -155,7 +155,7 @@ func TestGradesCSVShape(t *testing.T) {
 	}
 	dir := t.TempDir()
 	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(dir); err != nil {
+	if err := Write(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, "grades.csv"))

@@ -151,8 +151,6 @@ type Submission struct {
 
 	record  int       // release record: recordNone, recordVerified or recordInvalid
 	savedAt time.Time // SavedAt, parsed
-	order   int       // position in the batch, for the duplicate rule's ties
-	others  []string  // when graded for its learner: the learner's other files
 	// lmsNum and lmsWho are the LMS account that handed the file in, as its
 	// Canvas or Moodle name says: the user number and the person's name
 	// ("" for other names); see markLMSAccounts.
@@ -177,6 +175,40 @@ func (s *Submission) Score(id string) (Score, bool) {
 		}
 	}
 	return Score{}, false
+}
+
+// Record is what the key says of the notebook's release record:
+// recordNone, recordVerified or recordInvalid.
+func (s *Submission) Record() int { return s.record }
+
+// SavedTime is SavedAt, parsed (zero when the notebook records none).
+func (s *Submission) SavedTime() time.Time { return s.savedAt }
+
+// LMSNumber is the LMS account that handed the file in, as its Canvas
+// or Moodle name says: the user number ("" for other names).
+func (s *Submission) LMSNumber() string { return s.lmsNum }
+
+// LMSPerson is the person's name in the LMS name the file was handed in
+// under ("" for other names).
+func (s *Submission) LMSPerson() string { return s.lmsWho }
+
+// Source is the submitted bytes, kept for re-execution (Options.KeepSource).
+func (s *Submission) Source() []byte { return s.source }
+
+// Card is the graded card: the card cell's source when it can be read,
+// else the card in the saved self-check output (SavedCard).
+func (s *Submission) Card() *card.Card { return s.card }
+
+// SavedCard is the card in the saved self-check output.
+func (s *Submission) SavedCard() *card.Card { return s.saved }
+
+// KeepFileOf makes ns, the grade of a re-run of s, say which file was
+// submitted: s's names, nbformat, source, saved time and release record.
+func (ns *Submission) KeepFileOf(s *Submission) {
+	ns.File, ns.Name, ns.NBFormat, ns.source = s.File, s.Name, s.NBFormat, s.source
+	// The submitted file's own time, not the re-run's: for the duplicate
+	// rule it is still the file the learner saved then.
+	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
 }
 
 // Options configure a Grader.
@@ -252,6 +284,9 @@ func NewGrader(o Options) (*Grader, error) {
 // Points is the rubric in use.
 func (g *Grader) Points() map[string]float64 { return g.o.Points }
 
+// Options are the options in use, defaults filled in.
+func (g *Grader) Options() Options { return g.o }
+
 // Prepare regenerates every learner's variant (the copy check compares a
 // card with all of them) and reads the public trace. Grading calls it on
 // first use; call it first to get its error before any grading starts.
@@ -305,6 +340,18 @@ func newVariantInfo(who string, b []byte) (*variantInfo, error) {
 	}
 	sum := sha256.Sum256(b)
 	return &variantInfo{who: who, t: t, sha: hex.EncodeToString(sum[:]), fp: fingerprintOf(t)}, nil
+}
+
+// whose names who each prepared trace with this sha256 belongs to: a
+// learner id, or "" for the public trace.
+func (g *Grader) whose(sha string) []string {
+	var out []string
+	for _, o := range g.others {
+		if o.sha == sha {
+			out = append(out, o.who)
+		}
+	}
+	return out
 }
 
 func summarize(t *trace.Trace) *metrics.Summary {
@@ -446,15 +493,15 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	s := own.summary()
 	sub.Gradable = true
 	for _, r := range rep.Results {
-		sub.add(g.scorePublic(r, c, s), learner, c)
+		sub.add(ScorePublic(g.o.Points, r, c, s), learner, c)
 	}
 	for _, r := range hidden {
-		sub.add(g.scoreHidden(r), learner, c)
+		sub.add(ScoreHidden(g.o.Points, r), learner, c)
 	}
 	ov, from := g.ownVariant(c, own)
 	sub.add(ov, learner, c)
 	sub.Mistakes = g.mistakesOf(c, own, payloads[0].payload.Trace.SHA256, from)
-	sub.Integrity = g.integrity(nb, learner, payloads, src, own, rep)
+	sub.Integrity = Check(g.o.Key, nb, learner, payloads, src, own.t, own.sha, g.whose, rep)
 	if !g.o.Roster.Has(learner) {
 		sub.Integrity = append(sub.Integrity, notOnRosterFinding(learner))
 	}
@@ -595,8 +642,12 @@ func fmtPts(v float64) string {
 
 // ---- scoring ----
 
-func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Score {
-	x := Score{ID: r.ID, Title: r.Title, Kind: KindPublic, Status: r.Status, Max: g.o.Points[r.ID], Message: r.Hint}
+// ScorePublic is the score of public criterion r of card c, given points
+// (the rubric) and s, the summary of the learner's own variant: full
+// points for a pass, partial credit for a near miss, and free text left
+// pending for a person.
+func ScorePublic(points map[string]float64, r card.Result, c *card.Card, s *metrics.Summary) Score {
+	x := Score{ID: r.ID, Title: r.Title, Kind: KindPublic, Status: r.Status, Max: points[r.ID], Message: r.Hint}
 	if manualIDs[r.ID] {
 		x.Kind = KindManual
 		if strings.TrimSpace(manualText(r.ID, c)) != "" {
@@ -628,8 +679,9 @@ func (g *Grader) scorePublic(r card.Result, c *card.Card, s *metrics.Summary) Sc
 	return x
 }
 
-func (g *Grader) scoreHidden(r card.Result) Score {
-	x := Score{ID: r.ID, Title: r.Title, Kind: KindHidden, Status: r.Status, Max: g.o.Points[r.ID], Message: r.Hint}
+// ScoreHidden is the score of hidden criterion r, given points (the rubric).
+func ScoreHidden(points map[string]float64, r card.Result) Score {
+	x := Score{ID: r.ID, Title: r.Title, Kind: KindHidden, Status: r.Status, Max: points[r.ID], Message: r.Hint}
 	if r.Status == card.Pass {
 		x.Points = x.Max
 	}

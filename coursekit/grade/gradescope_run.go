@@ -68,9 +68,9 @@ type GSRun struct {
 // metadata, an unknown learner) still gives a results.json, scoring 0 with
 // the reason in Chinese. The error is for a results.json that cannot be
 // written.
-func (g *Grader) RunGradescope(root string) (*GSRun, error) {
+func RunGradescope(g *Grader, root string) (*GSRun, error) {
 	start := time.Now()
-	run := g.gradescope(root)
+	run := gradeRun(g, root)
 	r := Gradescope(run.Sub)
 	if len(run.Notes) > 0 {
 		r.Output += "\n\n" + mdEscape(strings.Join(run.Notes, " "))
@@ -120,7 +120,9 @@ func writeResults(root string, b []byte) error {
 	return os.WriteFile(p, b, 0o644)
 }
 
-func (g *Grader) gradescope(root string) *GSRun {
+// gradeRun finds the one notebook, tells whose it is and grades it.
+func gradeRun(g *Grader, root string) *GSRun {
+	o := g.Options()
 	run := &GSRun{}
 	fail := func(u *Ungradable) *GSRun {
 		run.Sub = (&Submission{}).fail(u)
@@ -139,7 +141,7 @@ func (g *Grader) gradescope(root string) *GSRun {
 		return fail(ungradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
 	}
 	rel := nbs[0]
-	data, err := ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), g.o.MaxBytes)
+	data, err := ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), o.MaxBytes)
 	if err != nil {
 		run.Sub = (&Submission{File: filepath.Base(rel)}).fail(err.(*Ungradable))
 		return run
@@ -150,14 +152,14 @@ func (g *Grader) gradescope(root string) *GSRun {
 	fromAccount, how := "", ""
 	if metaErr == nil && len(meta.Users) > 0 {
 		u := meta.Users[0]
-		if id := sid(u.SID); g.o.Roster.Has(id) {
+		if id := sid(u.SID); o.Roster.Has(id) {
 			fromAccount, how = id, "gradescope_sid"
-		} else if id := g.o.Roster.ByEmail(u.Email); id != "" {
+		} else if id := o.Roster.ByEmail(u.Email); id != "" {
 			fromAccount, how = id, "gradescope_email"
 		}
 	}
 	signed := ""
-	if nb, err := ParseNotebook(data); err == nil && nb.Assignment != nil && nb.Assignment.Verify(g.o.Key) && g.o.Roster.Has(nb.Assignment.Learner) {
+	if nb, err := ParseNotebook(data); err == nil && nb.Assignment != nil && nb.Assignment.Verify(o.Key) && o.Roster.Has(nb.Assignment.Learner) {
 		signed = nb.Assignment.Learner
 	}
 	switch {

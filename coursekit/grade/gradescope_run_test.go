@@ -78,7 +78,7 @@ func TestRunGradescope(t *testing.T) {
 	}
 	for _, c := range cases {
 		root := gsRoot(t, c.meta, c.files)
-		run, err := g.RunGradescope(root)
+		run, err := RunGradescope(g, root)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -110,7 +110,7 @@ func TestRunGradescope(t *testing.T) {
 
 	// Alice's notebook handed in from Bob's account: not Bob's own work.
 	root := gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good})
-	run, _ := g.RunGradescope(root)
+	run, _ := RunGradescope(g, root)
 	if run.Sub.Learner != "bob" || run.Sub.ReasonCode != ReasonNotOwn || !hasFinding(run.Sub, FindRecordCopied) {
 		t.Errorf("other account: %s %+v", run.Sub.Learner, run.Sub.Integrity)
 	}

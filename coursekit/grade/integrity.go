@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Integrity finding codes; stable, English, for tools.
@@ -37,12 +38,15 @@ type cardSource struct {
 	err  error
 }
 
-// integrity checks the submission against its signed release record and
+// Check checks a submission against its signed release record and
 // itself. Nothing here changes the score: the instructor decides; the
 // copy check that does cost points is the OwnVariantID criterion, and the
 // card graded is the card cell's source whenever it can be read, so
-// edited or forged output gains nothing. rep is the graded card's report.
-func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound, src cardSource, own *variantInfo, rep card.Report) []Finding {
+// edited or forged output gains nothing. key is the instructor's; own is
+// the learner's variant and ownSHA its sha256; whose names who each trace
+// with a sha256 belongs to ("" for the public trace); rep is the graded
+// card's report.
+func Check(key []byte, nb *Notebook, learner string, payloads []payloadFound, src cardSource, own *trace.Trace, ownSHA string, whose func(sha string) []string, rep card.Report) []Finding {
 	var fs []Finding
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
@@ -69,13 +73,13 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 	switch {
 	case a == nil:
 		add(FindNoRelease, true, "", "笔记本里没有发放记录：这不是发给你的那份笔记本，锁定的单元格无法核对。")
-	case !a.Verify(g.o.Key):
+	case !a.Verify(key):
 		add(FindReleaseEdited, true, "", "笔记本元数据里的发放记录被改动过，锁定的单元格无法核对。")
 	default:
 		if a.Learner != learner {
 			add(FindOtherLearner, true, "release record names "+a.Learner, "这份笔记本是发给另一位学习者的。")
 		}
-		matched, st := matchLocked(g.o.Key, nb, a)
+		matched, st := matchLocked(key, nb, a)
 		if st.noIDs() {
 			add(FindNBFormat, false, st.String(), "笔记本格式 nbformat %s：单元格没有 id（Jupyter 按旧格式保存的）。锁定的单元格改为按发放记录里的签名逐格对上（%d 个）；对不上的再按元数据里的角色（%d 个）和前后位置（%d 个）找，找到的算作改动，找不到的算作删除。", nb.Version(), st.bySig, st.byRole, st.byPos)
 		}
@@ -95,7 +99,7 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s（发放时的 id %s）出现了 %d 次。", what, l.ID, len(same))
 			}
 			for _, c := range same {
-				if cellMAC(g.o.Key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
+				if cellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
 					continue
 				}
 				if c.Type != l.CellType {
@@ -106,7 +110,7 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 			}
 		}
 	}
-	if nb.NBFormatMinor < 5 && (a == nil || !a.Verify(g.o.Key)) {
+	if nb.NBFormatMinor < 5 && (a == nil || !a.Verify(key)) {
 		add(FindNBFormat, false, "", "笔记本格式 nbformat %s：单元格没有 id；没有可用的发放记录，锁定的单元格无法核对。", nb.Version())
 	}
 
@@ -125,20 +129,18 @@ func (g *Grader) integrity(nb *Notebook, learner string, payloads []payloadFound
 	default:
 		if diff := cardDiff(src.card, p.payload.Card); len(diff) > 0 {
 			add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "口径卡单元格现在的内容和自检输出里的口径卡在这些地方不同：%s。评分按口径卡单元格里的代码进行；改完口径卡后请从口径卡单元格开始重新运行到自检单元格，再保存提交。", strings.Join(diff, "、"))
-			rep = card.Check(p.payload.Card, own.t) // what the saved report should have said
+			rep = card.Check(p.payload.Card, own) // what the saved report should have said
 		}
 	}
 
 	// Which trace the self-check ran on, and what it said.
-	if p.payload.Trace.SHA256 != own.sha {
+	if p.payload.Trace.SHA256 != ownSHA {
 		detail := "payload trace sha256 " + short(p.payload.Trace.SHA256)
-		for _, o := range g.others {
-			if o.sha == p.payload.Trace.SHA256 {
-				if o.who == "" {
-					detail += " = the public teaching trace"
-				} else {
-					detail += " = variant of " + o.who
-				}
+		for _, who := range whose(p.payload.Trace.SHA256) {
+			if who == "" {
+				detail += " = the public teaching trace"
+			} else {
+				detail += " = variant of " + who
 			}
 		}
 		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace（%s）。", VariantTraceName)

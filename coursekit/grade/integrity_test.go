@@ -187,7 +187,7 @@ func TestCopiedCardFailsTheVariantCheck(t *testing.T) {
 	if strings.Contains(x.Message, "alice") || strings.Contains(FeedbackMarkdown(s), "alice") || strings.Contains(FeedbackHTML(s), "alice") {
 		t.Error("the learner's feedback names the learner copied from")
 	}
-	if sm := NewBatch(f.roster, nil, []*Submission{s}).Summarize(); len(sm.Copies) != 1 || !strings.Contains(sm.Copies[0], "alice") {
+	if sm := Summarize(NewBatch(f.roster, nil, []*Submission{s})); len(sm.Copies) != 1 || !strings.Contains(sm.Copies[0], "alice") {
 		t.Errorf("instructor summary copies: %v", sm.Copies)
 	}
 

@@ -227,6 +227,14 @@ func (r *Roster) FromLMSName(name string) (id, lmsID string) {
 	return r.fromLMSName(name)
 }
 
+// ByLMSID is the id of the learner whose lms_id is num, or "".
+func (r *Roster) ByLMSID(num string) string {
+	if j, ok := r.lms[num]; ok {
+		return r.Learners[j].ID
+	}
+	return ""
+}
+
 // HasLMSIDs says whether any roster row has an lms_id.
 func (r *Roster) HasLMSIDs() bool { return r != nil && len(r.lms) > 0 }
 

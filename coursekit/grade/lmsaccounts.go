@@ -34,12 +34,12 @@ func (b *Batch) markLMSAccounts() {
 	byLearner := map[string][]*Submission{}
 	carries := map[string][]string{} // account → the learners whose records it handed in
 	for _, s := range b.Subs {
-		if s.lmsNum == "" || s.record != recordVerified || s.RecordOf != "" || s.Learner == "" {
+		if s.LMSNumber() == "" || s.Record() != recordVerified || s.RecordOf != "" || s.Learner == "" {
 			continue
 		}
 		byLearner[s.Learner] = append(byLearner[s.Learner], s)
-		if !slices.Contains(carries[s.lmsNum], s.Learner) {
-			carries[s.lmsNum] = append(carries[s.lmsNum], s.Learner)
+		if !slices.Contains(carries[s.LMSNumber()], s.Learner) {
+			carries[s.LMSNumber()] = append(carries[s.LMSNumber()], s.Learner)
 		}
 	}
 	for _, l := range b.learners() {
@@ -47,9 +47,9 @@ func (b *Batch) markLMSAccounts() {
 		var accts []string
 		who := map[string]string{} // account → the person's name in its LMS name
 		for _, s := range subs {
-			if !slices.Contains(accts, s.lmsNum) {
-				accts = append(accts, s.lmsNum)
-				who[s.lmsNum] = s.lmsWho
+			if !slices.Contains(accts, s.LMSNumber()) {
+				accts = append(accts, s.LMSNumber())
+				who[s.LMSNumber()] = s.LMSPerson()
 			}
 		}
 		if len(accts) < 2 {
@@ -65,7 +65,7 @@ func (b *Batch) markLMSAccounts() {
 			for _, s := range subs {
 				s.Integrity = append(s.Integrity, Finding{Code: FindRecordCopied, Warn: true,
 					Message: fmt.Sprintf("你的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是你的：这是抄袭线索，老师会核对。", len(accts), strings.Join(accts, "、")),
-					Detail:  fmt.Sprintf("release record of %s handed in by LMS accounts %s; %s came from %s", l.ID, strings.Join(listEn, ", "), s.Name, s.lmsNum)})
+					Detail:  fmt.Sprintf("release record of %s handed in by LMS accounts %s; %s came from %s", l.ID, strings.Join(listEn, ", "), s.Name, s.LMSNumber())})
 			}
 			b.Warnings = append(b.Warnings, warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
 				"%s's release record was handed in by %d LMS accounts: %[4]s. The roster has no lms_id for them, so grade cannot tell which account is %[1]s's, and the file the duplicate rule counts may be someone else's copy: add an lms_id column to the roster and grade again",
@@ -73,8 +73,8 @@ func (b *Batch) markLMSAccounts() {
 			continue
 		}
 		for _, s := range subs {
-			if s.lmsNum != own {
-				notOwn(s, l.ID, b.accountHolder(s, l.ID, carries), fmt.Sprintf("LMS account %s (%s); %s's own account is %s", s.lmsNum, s.lmsWho, l.ID, own))
+			if s.LMSNumber() != own {
+				notOwn(s, l.ID, b.accountHolder(s, l.ID, carries), fmt.Sprintf("LMS account %s (%s); %s's own account is %s", s.LMSNumber(), s.LMSPerson(), l.ID, own))
 			}
 		}
 	}
@@ -107,17 +107,17 @@ func ownAccount(l Learner, accts []string, who map[string]string, carries map[st
 // the record's owner's (see markLMSAccounts), or "" when that cannot be
 // told.
 func (b *Batch) accountHolder(s *Submission, owner string, carries map[string][]string) string {
-	if j, ok := b.Roster.lms[s.lmsNum]; ok {
-		return b.Roster.Learners[j].ID
+	if id := b.Roster.ByLMSID(s.LMSNumber()); id != "" {
+		return id
 	}
-	others := slices.DeleteFunc(slices.Clone(carries[s.lmsNum]), func(id string) bool { return id == owner })
+	others := slices.DeleteFunc(slices.Clone(carries[s.LMSNumber()]), func(id string) bool { return id == owner })
 	switch len(others) {
 	case 1:
 		return others[0]
 	case 0:
 		found := ""
 		for _, l := range b.Roster.Learners {
-			if l.ID != owner && lmsNamed(l, s.lmsWho) {
+			if l.ID != owner && lmsNamed(l, s.LMSPerson()) {
 				if found != "" {
 					return ""
 				}

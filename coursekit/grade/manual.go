@@ -1,12 +1,14 @@
 package grade
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -210,6 +212,57 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 	return ms, nil
 }
 
+// WriteReview writes the manual-review file (see Batch.WriteManualCSV):
+// items are the free-text answers, scores[i] the score items[i] already
+// has ("" while pending), notes a note for the reader per learner and
+// criterion, and typed the file read for this batch (nil: none).
+func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []string, notes map[[2]string]string) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score"})
+	type key [2]string
+	prev := map[key]ManualScore{}
+	var carried []ManualScore
+	if typed != nil {
+		for _, r := range typed.Kept {
+			prev[key{r.Learner, r.Criterion}] = r
+		}
+		for _, r := range typed.Rows {
+			switch r.state {
+			case rowChanged:
+				r.Previous = fmtPts(r.Score)
+				prev[key{r.Learner, r.Criterion}] = r
+			case rowUnused:
+				carried = append(carried, r)
+			}
+		}
+	}
+	for i, m := range items {
+		p, note := "", notes[key{m.Learner, m.ID}]
+		if r, ok := prev[key{m.Learner, m.ID}]; ok {
+			delete(prev, key{m.Learner, m.ID})
+			if scores[i] == "" {
+				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
+			}
+		}
+		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), p, note, scores[i]})
+	}
+	// Previous scores with no answer here now: kept, still to be re-read.
+	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
+		r := prev[k]
+		r.filled = false
+		carried = append(carried, r)
+	}
+	for _, r := range carried {
+		score := ""
+		if r.filled {
+			score = fmtPts(r.Score)
+		}
+		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
 // manualCriteria are the criteria a person may score: the free text, and
 // the own-variant check when it waits for review (a notebook handed in
 // from another learner's account).
@@ -260,7 +313,7 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 				}
 				continue
 			}
-			s.setManual(i, *row)
+			s.SetManual(i, row.Score, row.Pos)
 			row.state = rowApplied
 		}
 		if !found {
@@ -271,17 +324,18 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 	return warnings
 }
 
-// setManual gives criterion i the person's score from row.
-func (s *Submission) setManual(i int, row ManualScore) {
+// SetManual gives criterion i the score a person typed, from (a place in
+// the manual-review file) saying where.
+func (s *Submission) SetManual(i int, score float64, from string) {
 	x := &s.Scores[i]
 	x.Pending = false
-	x.Points = round2(row.Score)
+	x.Points = round2(score)
 	x.Status = card.Fail
 	if x.Points >= x.Max {
 		x.Status = card.Pass
 	}
 	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
-	x.Detail = "manual score from " + row.Pos
+	x.Detail = "manual score from " + from
 	s.Total = round2(s.Total + x.Points)
 	s.Pending = round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()

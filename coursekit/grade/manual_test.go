@@ -18,7 +18,7 @@ func gradedBatch(t *testing.T, f *fixture) ([]*Submission, string) {
 		f.g.Grade("bob.ipynb", f.submitted(t, "bob", mistakenCard(t, f.variants["bob"]))),
 	}
 	dir := t.TempDir()
-	if err := NewBatch(f.roster, nil, subs).Write(dir); err != nil {
+	if err := Write(NewBatch(f.roster, nil, subs), dir); err != nil {
 		t.Fatal(err)
 	}
 	return subs, dir
@@ -90,7 +90,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 
 	out := t.TempDir()
 	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(out); err != nil {
+	if err := Write(b, out); err != nil {
 		t.Fatal(err)
 	}
 	grades, _ := csv.NewReader(strings.NewReader(read(t, out, "grades.csv"))).ReadAll()
@@ -119,8 +119,8 @@ func TestManualScoresMergeBack(t *testing.T) {
 	}
 	// The rewritten manual-review file keeps the scores and queues the rest.
 	again := read(t, out, ManualFile)
-	if !strings.Contains(again, ",1.5\n") || len(b.ManualQueue()) != 6 {
-		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(b.ManualQueue()), again)
+	if !strings.Contains(again, ",1.5\n") || len(ManualQueue(b)) != 6 {
+		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(ManualQueue(b)), again)
 	}
 	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列（6 条") {
 		t.Errorf("summary.md queue:\n%s", sum)
@@ -151,7 +151,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 	}
 	b := NewBatch(f.roster, nil, []*Submission{alice})
 	b.Warnings = w
-	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "评分之后改过") {
+	if sm := Summarize(b).Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "评分之后改过") {
 		t.Errorf("summary does not list the warnings:\n%s", sm)
 	}
 }

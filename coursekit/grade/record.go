@@ -49,7 +49,7 @@ func (b *Batch) markCopiedRecords() {
 		}
 		if s.Learner == "" { // an LMS account of nobody known (markLMSAccounts)
 			b.Warnings = append(b.Warnings, warnf("LMS 账号 %s（%s）交上来的 %s 是 %s 的笔记本（发放记录是 %[4]s 的）：没有 lms_id 列，认不出这个账号是谁的；这份不计入 %[4]s 的成绩，%[4]s 保留自己账号交的那一份；两份都有抄袭线索",
-				"LMS account %s (%s) handed in %s, which is %s's notebook (the signed release record is %[4]s's): without an lms_id column, whose account it is cannot be told; it does not count for %[4]s, who keeps the file from their own account; a copy finding for both", s.lmsNum, s.lmsWho, s.Name, s.RecordOf))
+				"LMS account %s (%s) handed in %s, which is %s's notebook (the signed release record is %[4]s's): without an lms_id column, whose account it is cannot be told; it does not count for %[4]s, who keeps the file from their own account; a copy finding for both", s.LMSNumber(), s.LMSPerson(), s.Name, s.RecordOf))
 		} else if mine, ok := b.chosen[s.Learner]; ok && mine != s {
 			b.Warnings = append(b.Warnings, warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的），不算 %[1]s 的作业；计分的是 %[1]s 自己的 %[4]s；两人都有抄袭线索",
 				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): it does not count as %[1]s's; %[1]s's own %[4]s counts; a copy finding for both", s.Learner, s.Name, s.RecordOf, mine.Name))
@@ -66,9 +66,9 @@ func (b *Batch) markCopiedRecords() {
 		}
 		msg := fmt.Sprintf("你的发放记录（你的笔记本）也作为 %s 的作业交了上来：这是抄袭线索，老师会核对。", s.Learner)
 		if s.Learner == "" {
-			msg = fmt.Sprintf("你的发放记录（你的笔记本）也从另一个 LMS 账号（%s）交了上来，那一份没有计分：这是抄袭线索，老师会核对。", s.lmsNum)
+			msg = fmt.Sprintf("你的发放记录（你的笔记本）也从另一个 LMS 账号（%s）交了上来，那一份没有计分：这是抄袭线索，老师会核对。", s.LMSNumber())
 		}
 		own.Integrity = append(own.Integrity, Finding{Code: FindRecordCopied, Warn: true, Message: msg,
-			Detail: fmt.Sprintf("release record of %s also handed in by %s (%s)", s.RecordOf, cmp.Or(s.Learner, "LMS account "+s.lmsNum), s.Name)})
+			Detail: fmt.Sprintf("release record of %s also handed in by %s (%s)", s.RecordOf, cmp.Or(s.Learner, "LMS account "+s.LMSNumber()), s.Name)})
 	}
 }

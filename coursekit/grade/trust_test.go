@@ -127,7 +127,7 @@ func TestForgedOutputGradesTheSource(t *testing.T) {
 // copy finding, exactly as the batch rules for the same file.
 func TestGradescopeOtherAccountIsNotOwnWork(t *testing.T) {
 	g, good := gsGrader(t)
-	other, _ := g.RunGradescope(gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good}))
+	other, _ := RunGradescope(g, gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good}))
 	if other.Sub.Learner != "bob" || other.Sub.Gradable || other.Sub.ReasonCode != ReasonNotOwn || other.Sub.RecordOf != "alice" || !hasFinding(other.Sub, FindRecordCopied) || len(other.Sub.Manual) != 0 {
 		t.Errorf("other account: %+v", other.Sub)
 	}
@@ -156,7 +156,7 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 	want := subs[0].Total
 	dir := t.TempDir()
 	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(dir); err != nil {
+	if err := Write(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	csv, _ := os.ReadFile(filepath.Join(dir, "grades.csv"))
@@ -194,7 +194,7 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 		f.g.Grade("in/alice/a.ipynb", executedAt(f.submitted(t, "alice", correctCard(t, v)), "2026-11-30T10:00:00.000000Z")),
 		f.g.Grade("in/alice/b.ipynb", executedAt(f.submitted(t, "alice", mistakenCard(t, v)), "2026-11-29T10:00:00.000000Z")),
 	}
-	if err := NewBatch(f.roster, nil, subs).Write(dir); err != nil {
+	if err := Write(NewBatch(f.roster, nil, subs), dir); err != nil {
 		t.Fatal(err)
 	}
 	csv, _ = os.ReadFile(filepath.Join(dir, "grades.csv"))
@@ -218,7 +218,7 @@ func TestTotalsRoundedEverywhere(t *testing.T) {
 		if w := ApplyManual([]*Submission{s}, ms); len(w) > 0 {
 			t.Fatal(w)
 		}
-		if err := NewBatch(f.roster, nil, []*Submission{s}).Write(dir); err != nil {
+		if err := Write(NewBatch(f.roster, nil, []*Submission{s}), dir); err != nil {
 			t.Fatal(err)
 		}
 		for _, name := range []string{"grades.json", "grades.csv", "summary.md", "results/alice.json", "feedback/alice.md"} {
@@ -315,7 +315,7 @@ func TestSummaryInChinese(t *testing.T) {
 		f.g.Grade("alice.ipynb", f.nb["alice"]),                                              // never run
 		f.g.Grade("zed.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))), // a stray file
 	}
-	sm := NewBatch(f.roster, nil, subs).Summarize()
+	sm := Summarize(NewBatch(f.roster, nil, subs))
 	md := sm.Markdown()
 	if !strings.Contains(md, "疑似抄袭") {
 		t.Fatalf("no copy section:\n%s", md)

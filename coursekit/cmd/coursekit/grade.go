@@ -260,14 +260,14 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	for _, w := range b.Warnings {
 		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
 	}
-	if err := b.Write(stage.Dir); err != nil {
+	if err := grade.Write(b, stage.Dir); err != nil {
 		return err
 	}
 	if err := stage.Commit(); err != nil {
 		return fmt.Errorf("grade: replacing %s: %w", *out, err)
 	}
 	committed = true
-	sm := b.Summarize()
+	sm := grade.Summarize(b)
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
 	if scores != nil {
@@ -355,7 +355,7 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 	if err != nil {
 		return setupFailed(err)
 	}
-	run, err := g.RunGradescope(root)
+	run, err := grade.RunGradescope(g, root)
 	if err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}

@@ -74,7 +74,7 @@ func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.Exec
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	notes, err = g.ExecuteAll(ctx, subs, *o, progress)
+	notes, err = grade.ExecuteAll(ctx, g, subs, *o, progress)
 	if err != nil {
 		return nil, fmt.Errorf("grade --execute: %w", err)
 	}
