@@ -44,12 +44,12 @@ type AssignmentMeta struct {
 	MAC         string       `json:"mac"`
 }
 
-func (m *AssignmentMeta) sum(key []byte) string {
+func (m *AssignmentMeta) Sum(key []byte) string {
 	parts := []string{"coursekit.assignment/v1", m.Schema, m.Unit, m.Learner, m.Trace, m.TraceSHA256}
 	for _, l := range m.Locked {
 		parts = append(parts, l.ID, l.Role, l.CellType, l.MAC)
 	}
-	return hex.EncodeToString(mac(key, parts...))
+	return hex.EncodeToString(MAC(key, parts...))
 }
 
 // Verify reports whether the record was signed with key.
@@ -58,13 +58,13 @@ func (m *AssignmentMeta) Verify(key []byte) bool {
 	if err != nil {
 		return false
 	}
-	want, _ := hex.DecodeString(m.sum(key))
+	want, _ := hex.DecodeString(m.Sum(key))
 	return hmac.Equal(got, want)
 }
 
-// cellMAC signs one locked cell.
-func cellMAC(key []byte, learner, id, cellType, source string) string {
-	return hex.EncodeToString(mac(key, "coursekit.locked/v1", learner, id, cellType, source))
+// CellMAC signs one locked cell.
+func CellMAC(key []byte, learner, id, cellType, source string) string {
+	return hex.EncodeToString(MAC(key, "coursekit.locked/v1", learner, id, cellType, source))
 }
 
 // lockedRole says whether a release cell is locked, and as what: the
@@ -109,9 +109,9 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 			return nil, fmt.Errorf("release notebook: cell id %q appears twice", id)
 		}
 		ids[id] = true
-		var m cellMeta
+		var m CellMeta
 		json.Unmarshal(c["metadata"], &m)
-		src, err := multiline(c["source"])
+		src, err := Multiline(c["source"])
 		if err != nil {
 			return nil, fmt.Errorf("release notebook: cell %q: source: %w", id, err)
 		}
@@ -121,20 +121,20 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 			replaced += n
 			src = strings.ReplaceAll(src, ReleaseDataRef, fmt.Sprintf("%q", VariantTraceName))
 		}
-		c["source"] = sourceLines(src)
+		c["source"] = SourceLines(src)
 		if typ == "code" {
 			c["outputs"] = json.RawMessage("[]")
 			c["execution_count"] = json.RawMessage("null")
 		}
 		if role != "" {
-			meta.Locked = append(meta.Locked, LockedCell{ID: id, Role: role, CellType: typ, MAC: cellMAC(key, learnerID, id, typ, src)})
+			meta.Locked = append(meta.Locked, LockedCell{ID: id, Role: role, CellType: typ, MAC: CellMAC(key, learnerID, id, typ, src)})
 		}
 	}
 	if replaced == 0 {
 		return nil, fmt.Errorf("release notebook: no locked data or self-check cell reads %s; nothing would point at the variant", ReleaseDataRef)
 	}
-	meta.MAC = meta.sum(key)
-	cb, err := marshalRaw(cells)
+	meta.MAC = meta.Sum(key)
+	cb, err := MarshalRaw(cells)
 	if err != nil {
 		return nil, err
 	}
@@ -148,19 +148,19 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 	if md == nil {
 		md = map[string]json.RawMessage{}
 	}
-	mb, err := marshalRaw(map[string]any{"assignment": meta})
+	mb, err := MarshalRaw(map[string]any{"assignment": meta})
 	if err != nil {
 		return nil, err
 	}
 	md["coursekit"] = mb
-	if nb["metadata"], err = marshalRaw(md); err != nil {
+	if nb["metadata"], err = MarshalRaw(md); err != nil {
 		return nil, err
 	}
-	return marshalNotebook(nb)
+	return MarshalNotebook(nb)
 }
 
-// sourceLines is nbformat's list-of-lines form of a cell source.
-func sourceLines(src string) json.RawMessage {
+// SourceLines is nbformat's list-of-lines form of a cell source.
+func SourceLines(src string) json.RawMessage {
 	lines := strings.SplitAfter(src, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -168,13 +168,13 @@ func sourceLines(src string) json.RawMessage {
 	if lines == nil {
 		lines = []string{}
 	}
-	b, _ := marshalRaw(lines)
+	b, _ := MarshalRaw(lines)
 	return b
 }
 
-// marshalRaw is json.Marshal without HTML escaping: markdown cells keep
+// MarshalRaw is json.Marshal without HTML escaping: markdown cells keep
 // their "<" and "&" as Jupyter writes them.
-func marshalRaw(v any) (json.RawMessage, error) {
+func MarshalRaw(v any) (json.RawMessage, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -184,9 +184,9 @@ func marshalRaw(v any) (json.RawMessage, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// marshalNotebook writes JSON the way Jupyter does: one-space indent, keys
+// MarshalNotebook writes JSON the way Jupyter does: one-space indent, keys
 // sorted, no HTML escaping, a final newline.
-func marshalNotebook(v any) ([]byte, error) {
+func MarshalNotebook(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

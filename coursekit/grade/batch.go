@@ -18,7 +18,7 @@ type Warning struct {
 
 func (w Warning) String() string { return w.Text }
 
-func warnf(zh string, text string, a ...any) Warning {
+func Warnf(zh string, text string, a ...any) Warning {
 	return Warning{Text: fmt.Sprintf(text, a...), Zh: fmt.Sprintf(zh, a...)}
 }
 
@@ -83,7 +83,7 @@ func boolInt(b bool) int {
 func (b *Batch) markDuplicates() {
 	byLearner := map[string][]*Submission{}
 	order := map[*Submission]int{}
-	b.others = map[string][]string{}
+	b.Others = map[string][]string{}
 	for i, s := range b.Subs {
 		order[s] = i
 		s.SupersededBy = ""
@@ -92,13 +92,13 @@ func (b *Batch) markDuplicates() {
 			byLearner[s.Learner] = append(byLearner[s.Learner], s)
 		}
 	}
-	for _, l := range b.learners() {
+	for _, l := range b.Learners() {
 		subs := byLearner[l.ID]
 		if len(subs) == 0 {
 			continue
 		}
 		best := pickGraded(subs, order)
-		b.chosen[l.ID] = best
+		b.Chosen[l.ID] = best
 		if len(subs) == 1 {
 			continue
 		}
@@ -112,7 +112,7 @@ func (b *Batch) markDuplicates() {
 				en += ", ungradable"
 				zh += "，无法评分"
 			}
-			b.others[l.ID] = append(b.others[l.ID], s.Name)
+			b.Others[l.ID] = append(b.Others[l.ID], s.Name)
 			othersEn = append(othersEn, fmt.Sprintf("%s (%s)", s.Name, en))
 			othersZh = append(othersZh, fmt.Sprintf("%s(%s)", s.Name, zh))
 			s.SupersededBy = best.Name
@@ -147,10 +147,10 @@ func CheckKey(subs []*Submission) KeyCheck {
 	var k KeyCheck
 	for _, s := range subs {
 		switch s.Record() {
-		case recordVerified:
+		case RecordVerified:
 			k.Records++
 			k.Verified++
-		case recordInvalid:
+		case RecordInvalid:
 			k.Records++
 			k.Failed = append(k.Failed, s.Name)
 		}
@@ -176,9 +176,9 @@ func (k KeyCheck) Warning() Warning {
 
 // Release record states (Submission.record).
 const (
-	recordNone = iota
-	recordVerified
-	recordInvalid
+	RecordNone = iota
+	RecordVerified
+	RecordInvalid
 )
 
 // executedAt is the latest cell execution time the notebook's cell

@@ -26,7 +26,7 @@ type criterionStat struct {
 func graded(b *Batch) []*Submission {
 	var out []*Submission
 	for _, l := range b.Roster.Learners {
-		if s, ok := b.chosen[l.ID]; ok && s.Gradable {
+		if s, ok := b.Chosen[l.ID]; ok && s.Gradable {
 			out = append(out, s)
 		}
 	}
@@ -43,7 +43,7 @@ func criterionStats(b *Batch, graded []*Submission) []criterionStat {
 	}
 	var out []criterionStat
 	for _, id := range ids {
-		if manualIDs[id] {
+		if ManualIDs[id] {
 			continue
 		}
 		st := criterionStat{id: id, mistakes: map[string]int{}}
@@ -109,7 +109,7 @@ func ClassReport(b *Batch, w io.Writer) error {
 			mean += v
 		}
 		overview += fmt.Sprintf("\n\n%d 位学习者计分：自动评分平均 %s 分，中位数 %s 分（满分 %s 分，其中 %s 分由老师阅读评定）。",
-			len(totals), fmtPts(mean/float64(len(totals))), fmtPts(totals[(len(totals)-1)/2]), fmtPts(maxPts), fmtPts(pending))
+			len(totals), FmtPts(mean/float64(len(totals))), FmtPts(totals[(len(totals)-1)/2]), FmtPts(maxPts), FmtPts(pending))
 	}
 	parts = append(parts, charts.Text(overview))
 	if len(sm.NotSubmitted) > 0 {
@@ -184,10 +184,10 @@ func ClassReport(b *Batch, w io.Writer) error {
 		}
 	}
 	for _, l := range b.Roster.Learners {
-		if s, ok := b.chosen[l.ID]; ok {
+		if s, ok := b.Chosen[l.ID]; ok {
 			for _, f := range s.Integrity {
 				if f.Warn {
-					irows = append(irows, []string{l.ID, zhName(findingZh, f.Code), f.Message})
+					irows = append(irows, []string{l.ID, ZhName(FindingZh, f.Code), f.Message})
 				}
 			}
 		}
@@ -201,8 +201,8 @@ func ClassReport(b *Batch, w io.Writer) error {
 
 	var drows [][]string
 	for _, l := range b.Roster.Learners {
-		if s, ok := b.chosen[l.ID]; ok && len(b.others[l.ID]) > 0 {
-			drows = append(drows, []string{l.ID, s.Name, strings.Join(b.others[l.ID], "\n")})
+		if s, ok := b.Chosen[l.ID]; ok && len(b.Others[l.ID]) > 0 {
+			drows = append(drows, []string{l.ID, s.Name, strings.Join(b.Others[l.ID], "\n")})
 		}
 	}
 	parts = append(parts, charts.Heading(fmt.Sprintf("重复提交（%d 人）", len(drows))))
@@ -216,7 +216,7 @@ func ClassReport(b *Batch, w io.Writer) error {
 	var urows [][]string
 	for i, s := range b.Subs {
 		if !s.Gradable {
-			urows = append(urows, []string{s.Name, b.names[i], reasonLine(s), s.Reason})
+			urows = append(urows, []string{s.Name, b.Names[i], reasonLine(s), s.Reason})
 		}
 	}
 	parts = append(parts, charts.Heading(fmt.Sprintf("无法评分的文件（%d 份）", len(urows))))
@@ -226,12 +226,12 @@ func ClassReport(b *Batch, w io.Writer) error {
 		parts = append(parts, charts.Table([]string{"文件", "学习者", "原因", "说明"}, urows))
 	}
 
-	parts = append(parts, charts.Heading(fmt.Sprintf("文字题答案完全相同（%d 组）", len(b.same))))
-	if len(b.same) == 0 {
+	parts = append(parts, charts.Heading(fmt.Sprintf("文字题答案完全相同（%d 组）", len(b.Same))))
+	if len(b.Same) == 0 {
 		parts = append(parts, charts.Text(fmt.Sprintf("没有两人交了一字不差的文字题答案（不计空白；短于 %d 个字的答案不比较）。", MinSameAnswerRunes)))
 	} else {
 		var srows [][]string
-		for _, x := range b.same {
+		for _, x := range b.Same {
 			srows = append(srows, []string{x.Title + "\n" + x.Criterion, strings.Join(x.Learners, "、"), excerpt(x.Text, 120)})
 		}
 		parts = append(parts, charts.Text(fmt.Sprintf("不计空白后一字不差、至少 %d 个字的答案。这只是给阅读者的线索，不改变任何分数：是否算抄袭由老师决定。", MinSameAnswerRunes)),

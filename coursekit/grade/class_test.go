@@ -153,7 +153,7 @@ func TestClassReport(t *testing.T) {
 	subs := f.g.GradeInputs(col.Inputs, nil)
 	b := NewBatch(roster, nil, subs)
 	for id, ms := range want {
-		s := b.chosen[id]
+		s := b.Chosen[id]
 		if s == nil || !s.Gradable {
 			t.Errorf("%s: not graded", id)
 			continue

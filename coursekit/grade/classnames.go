@@ -47,8 +47,8 @@ func (b *Batch) markSameAnswers() {
 	var keys []key
 	title := map[string]string{}
 	text := map[key]string{} // as the first learner wrote it
-	for _, l := range b.learners() {
-		s, ok := b.chosen[l.ID]
+	for _, l := range b.Learners() {
+		s, ok := b.Chosen[l.ID]
 		if !ok || !s.Gradable {
 			continue
 		}
@@ -71,7 +71,7 @@ func (b *Batch) markSameAnswers() {
 			title[m.ID] = m.Title
 		}
 	}
-	b.same = nil
+	b.Same = nil
 	order := CriterionIDs()
 	slices.SortStableFunc(keys, func(x, y key) int { return slices.Index(order, x.crit) - slices.Index(order, y.crit) })
 	per := map[string][]string{} // learner → "“title”与 a、b 相同"
@@ -81,7 +81,7 @@ func (b *Batch) markSameAnswers() {
 		if len(ids) < 2 {
 			continue
 		}
-		b.same = append(b.same, SameAnswer{Criterion: k.crit, Title: title[k.crit], Learners: ids, Text: text[k]})
+		b.Same = append(b.Same, SameAnswer{Criterion: k.crit, Title: title[k.crit], Learners: ids, Text: text[k]})
 		for _, id := range ids {
 			others := slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id })
 			zh, en := strings.Join(others, "、"), strings.Join(others, ", ")
@@ -93,11 +93,11 @@ func (b *Batch) markSameAnswers() {
 			perEn[id] = append(perEn[id], k.crit+": "+en)
 		}
 	}
-	for _, l := range b.learners() {
+	for _, l := range b.Learners() {
 		if len(per[l.ID]) == 0 {
 			continue
 		}
-		s := b.chosen[l.ID]
+		s := b.Chosen[l.ID]
 		s.Integrity = append(s.Integrity, Finding{Code: FindSameAnswer,
 			Message: "你的文字题答案与别人的一字不差（不计空白）：" + strings.Join(per[l.ID], "；") + "。老师阅读时会核对，这一条本身不改变分数。",
 			Detail:  "same free-text answer as " + strings.Join(perEn[l.ID], "; ")})
@@ -108,7 +108,7 @@ func (b *Batch) markSameAnswers() {
 func missingLearners(b *Batch) []Learner {
 	var out []Learner
 	for _, l := range b.Roster.Learners {
-		if _, ok := b.chosen[l.ID]; !ok {
+		if _, ok := b.Chosen[l.ID]; !ok {
 			out = append(out, l)
 		}
 	}
@@ -134,7 +134,7 @@ func unknownFiles(b *Batch) []unknownFile {
 	var out []unknownFile
 	for i, s := range b.Subs {
 		if s.Learner == "" {
-			out = append(out, unknownFile{b.names[i], s})
+			out = append(out, unknownFile{b.Names[i], s})
 		}
 	}
 	return out
@@ -142,7 +142,7 @@ func unknownFiles(b *Batch) []unknownFile {
 
 // reasonLine is an ungradable file's reason, in Chinese.
 func reasonLine(s *Submission) string {
-	return zhName(reasonZh, s.ReasonCode)
+	return ZhName(ReasonZh, s.ReasonCode)
 }
 
 // learnerTable is the class report's per-learner table: one row per
@@ -151,8 +151,8 @@ func reasonLine(s *Submission) string {
 // score, status, findings.
 func learnerTable(b *Batch) (head []string, rows [][]string) {
 	head = []string{"学习者", "姓名", "得分", "状态", "发现的问题"}
-	for _, l := range b.learners() {
-		s, ok := b.chosen[l.ID]
+	for _, l := range b.Learners() {
+		s, ok := b.Chosen[l.ID]
 		var score, status string
 		var finds []string
 		switch {
@@ -161,10 +161,10 @@ func learnerTable(b *Batch) (head []string, rows [][]string) {
 		case !s.Gradable:
 			status = "无法评分：" + reasonLine(s)
 		default:
-			score = fmtPts(s.Total) + "/" + fmtPts(s.Max)
+			score = FmtPts(s.Total) + "/" + FmtPts(s.Max)
 			status = "已评分"
 			if s.Pending > 0 {
-				status += fmt.Sprintf("，另有 %s 分等待老师阅读", fmtPts(s.Pending))
+				status += fmt.Sprintf("，另有 %s 分等待老师阅读", FmtPts(s.Pending))
 			}
 			if x, ok := s.Score(OwnVariantID); ok && x.Detail != "" && !x.Pending && x.Points < x.Max {
 				finds = append(finds, "疑似抄袭（数字与别人的 trace 吻合）")
@@ -175,7 +175,7 @@ func learnerTable(b *Batch) (head []string, rows [][]string) {
 		}
 		if ok {
 			for _, f := range s.Integrity {
-				if n := zhName(findingZh, f.Code); !slices.Contains(finds, n) {
+				if n := ZhName(FindingZh, f.Code); !slices.Contains(finds, n) {
 					finds = append(finds, n)
 				}
 			}
@@ -196,7 +196,7 @@ func learnerTable(b *Batch) (head []string, rows [][]string) {
 // it next to the answer.
 func sameAnswerNotes(b *Batch) map[[2]string]string {
 	notes := map[[2]string]string{}
-	for _, x := range b.same {
+	for _, x := range b.Same {
 		for _, id := range x.Learners {
 			others := slices.DeleteFunc(slices.Clone(x.Learners), func(o string) bool { return o == id })
 			names := strings.Join(others, ", ")

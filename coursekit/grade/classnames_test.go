@@ -73,16 +73,16 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 		t.Error("summary.html holds markup unescaped")
 	}
 	for id, other := range map[string]string{"alice": "ivan", "ivan": "alice"} {
-		f := findingOf(b.chosen[id], FindSameAnswer)
+		f := findingOf(b.Chosen[id], FindSameAnswer)
 		if f == nil || !strings.Contains(f.Message, other) || f.Warn {
 			t.Errorf("%s: same-answer finding %+v, want an info finding naming %s", id, f, other)
 		}
-		if md := FeedbackMarkdown(b.chosen[id]); !strings.Contains(md, "一字不差") {
+		if md := FeedbackMarkdown(b.Chosen[id]); !strings.Contains(md, "一字不差") {
 			t.Errorf("%s's feedback does not say the answer is another's", id)
 		}
 	}
 	for _, id := range []string{"bob", "carol", "dave"} {
-		if f := findingOf(b.chosen[id], FindSameAnswer); f != nil {
+		if f := findingOf(b.Chosen[id], FindSameAnswer); f != nil {
 			t.Errorf("%s: same-answer finding %q for a short or own answer", id, f.Message)
 		}
 	}
@@ -108,7 +108,7 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 		t.Errorf("manual-review.csv: %d same-answer notes, want 10 (alice's and ivan's five answers)", notes)
 	}
 	// The finding changes no score: alice scores as carol, another right card.
-	if a, c := b.chosen["alice"], b.chosen["carol"]; a.Total != c.Total || a.Max != c.Max {
+	if a, c := b.Chosen["alice"], b.Chosen["carol"]; a.Total != c.Total || a.Max != c.Max {
 		t.Errorf("alice %v/%v, carol %v/%v: the same-answer finding changed a score", a.Total, a.Max, c.Total, c.Max)
 	}
 }
@@ -145,15 +145,15 @@ func TestSameAnswers(t *testing.T) {
 		mk("c", "我自己的话：分母应当是全部尝试，而不是成功的请求。", "同上"),
 		mk("d", "", ""),
 	})
-	if len(b.same) != 1 || strings.Join(b.same[0].Learners, ",") != "a,b" || b.same[0].Criterion != "text.denominator" {
-		t.Fatalf("same answers %+v, want a and b on text.denominator only", b.same)
+	if len(b.Same) != 1 || strings.Join(b.Same[0].Learners, ",") != "a,b" || b.Same[0].Criterion != "text.denominator" {
+		t.Fatalf("same answers %+v, want a and b on text.denominator only", b.Same)
 	}
 	for _, id := range []string{"c", "d"} {
-		if f := findingOf(b.chosen[id], FindSameAnswer); f != nil {
+		if f := findingOf(b.Chosen[id], FindSameAnswer); f != nil {
 			t.Errorf("%s: %q", id, f.Message)
 		}
 	}
-	if f := findingOf(b.chosen["b"], FindSameAnswer); f == nil || !strings.Contains(f.Message, "a 的答案相同") {
+	if f := findingOf(b.Chosen["b"], FindSameAnswer); f == nil || !strings.Contains(f.Message, "a 的答案相同") {
 		t.Errorf("b: finding %+v", f)
 	}
 }
@@ -175,10 +175,10 @@ func TestSameAnswersManyNamesCapped(t *testing.T) {
 			Manual: []ManualItem{{Learner: id, ID: "text.uncertain", Title: "题", Text: "成功样本很少，我不确定换一个窗口 P95 是否还成立。"}}})
 	}
 	b := NewBatch(ro, nil, subs)
-	if len(b.same) != 1 || len(b.same[0].Learners) != 12 {
-		t.Fatalf("same %+v", b.same)
+	if len(b.Same) != 1 || len(b.Same[0].Learners) != 12 {
+		t.Fatalf("same %+v", b.Same)
 	}
-	f := findingOf(b.chosen["s00"], FindSameAnswer)
+	f := findingOf(b.Chosen["s00"], FindSameAnswer)
 	if f == nil || !strings.Contains(f.Message, "s01、s02、s03、s04、s05 等 11 人") || strings.Contains(f.Message, "s06") {
 		t.Errorf("s00: %+v", f)
 	}

@@ -133,7 +133,7 @@ func (c *Collection) add(p, rel string) {
 	}
 	z, err := zip.OpenReader(p)
 	if err != nil {
-		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: ungradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
 		return
 	}
 	c.closers = append(c.closers, z)
@@ -159,7 +159,7 @@ func (c *Collection) add(p, rel string) {
 	c.Inputs = append(c.Inputs, entries...)
 	zname := filepath.Base(p)
 	if len(entries) == 0 {
-		c.Notes = append(c.Notes, warnf("压缩包 %s 里没有 .ipynb 笔记本", "%s: no .ipynb entries", zname))
+		c.Notes = append(c.Notes, Warnf("压缩包 %s 里没有 .ipynb 笔记本", "%s: no .ipynb entries", zname))
 	}
 	if len(ignored) > 0 {
 		c.Notes = append(c.Notes, Warning{
@@ -167,7 +167,7 @@ func (c *Collection) add(p, rel string) {
 			Zh:   fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored), strings.Join(ignored, "、"))})
 	}
 	if len(skipped) > 0 {
-		c.Notes = append(c.Notes, warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件（__MACOSX、._*、.ipynb_checkpoints）",
+		c.Notes = append(c.Notes, Warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件（__MACOSX、._*、.ipynb_checkpoints）",
 			"%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", zname, len(skipped)))
 	}
 }
@@ -180,19 +180,19 @@ func (in Input) read(max int64) ([]byte, error) {
 		return ReadFileLimited(in.Path, max)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {
-		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
+		return nil, NewUngradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
 	}
 	rc, err := in.zf.Open()
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
+		return nil, NewUngradable(ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, max+1))
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
+		return nil, NewUngradable(ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
 	}
 	if int64(len(b)) > max {
-		return nil, ungradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
+		return nil, NewUngradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
 	}
 	return b, nil
 }
@@ -253,7 +253,7 @@ func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
 func (g *Grader) gradeInput(in Input) *Submission {
 	s := g.gradeInputData(in)
 	s.Name = in.Display()
-	s.lmsNum, s.lmsWho = lmsAccount(in.lmsName())
+	s.lmsNum, s.lmsWho = LMSAccount(in.lmsName())
 	if in.zf != nil { // an LMS download: the entry's time, if the notebook has none
 		s.setSaved(in.zf.Modified, SavedByZipEntry)
 	}
@@ -263,7 +263,7 @@ func (g *Grader) gradeInput(in Input) *Submission {
 func (g *Grader) gradeInputData(in Input) *Submission {
 	name := in.name()
 	if in.fail != nil {
-		return (&Submission{File: filepath.Base(in.Path)}).fail(in.fail)
+		return (&Submission{File: filepath.Base(in.Path)}).Fail(in.fail)
 	}
 	b, err := in.read(g.o.MaxBytes)
 	if err != nil {
@@ -273,9 +273,9 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 		}
 		var u *Ungradable
 		if !errors.As(err, &u) {
-			u = ungradable(ReasonUnreadable, "读不了这个文件：%v", err)
+			u = NewUngradable(ReasonUnreadable, "读不了这个文件：%v", err)
 		}
-		return s.fail(u)
+		return s.Fail(u)
 	}
 	return g.GradeCollected(name, b)
 }
@@ -296,8 +296,8 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s = g.GradeAs(lms, name, data)
 	case s.Learner == "":
 		s.Learner = lms
-	case s.Learner != lms && s.record == recordVerified:
-		return notOwn(s, s.Learner, lms, "LMS lms_id "+num)
+	case s.Learner != lms && s.record == RecordVerified:
+		return NotOwn(s, s.Learner, lms, "LMS lms_id "+num)
 	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
 		f := Finding{Code: FindLMSOtherLearner, Warn: true,
 			Message: "文件名（或文件夹名）说的学习者和 LMS 记录的提交者不是同一位，笔记本里也没有有效的发放记录：按文件名评分，“数字来自你的 trace”一项等老师核对。",
@@ -318,7 +318,7 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 func (g *Grader) GradeAs(learner, name string, data []byte) *Submission {
 	if !g.o.Roster.Has(learner) {
 		s := &Submission{File: path.Base(filepath.ToSlash(name))}
-		return s.fail(ungradable(ReasonUnknown, "名单里没有学习者 %q。", learner))
+		return s.Fail(NewUngradable(ReasonUnknown, "名单里没有学习者 %q。", learner))
 	}
 	// Grade trusts a file named after a learner first: name it so.
 	s := g.grade(filepath.Join(learner, learner+".ipynb"), data, "account "+learner)

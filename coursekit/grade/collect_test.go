@@ -233,7 +233,7 @@ func TestLMSNameAndFileNameDisagree(t *testing.T) {
 	if s.Learner != "alice" || !s.Gradable || !hasFinding(s, FindLMSOtherLearner) || !x.Pending || len(s.Manual) == 0 {
 		t.Fatalf("learner %s, gradable %v, own variant %+v, findings %+v", s.Learner, s.Gradable, x, s.Integrity)
 	}
-	texts := []string{x.Message, s.Manual[len(s.Manual)-1].Text, zhName(findingZh, FindLMSOtherLearner)}
+	texts := []string{x.Message, s.Manual[len(s.Manual)-1].Text, ZhName(FindingZh, FindLMSOtherLearner)}
 	for _, fd := range s.Integrity {
 		if fd.Code == FindLMSOtherLearner {
 			texts = append(texts, fd.Message)

@@ -114,7 +114,7 @@ func TestEndToEnd(t *testing.T) {
 	for _, x := range subs[1].Scores {
 		if x.Kind == KindHidden && x.Status != card.Pass {
 			failedHidden++
-			if regexp.MustCompile(`\d`).MatchString(x.Message) || x.Message == "" || !strings.Contains(md, mdEscape(x.Message)) {
+			if regexp.MustCompile(`\d`).MatchString(x.Message) || x.Message == "" || !strings.Contains(md, MDEscape(x.Message)) {
 				t.Errorf("hidden %s: message %q", x.ID, x.Message)
 			}
 		}

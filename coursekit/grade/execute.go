@@ -322,7 +322,7 @@ func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOption
 			mu.Lock()
 			defer mu.Unlock()
 			if keepErr != nil {
-				notes = append(notes, warnf("%s：重新运行的副本没有保存下来（%v）", "%s: the executed copy was not kept: %v", s.File, keepErr))
+				notes = append(notes, Warnf("%s：重新运行的副本没有保存下来（%v）", "%s: the executed copy was not kept: %v", s.File, keepErr))
 			}
 			if progress != nil {
 				done++
@@ -349,7 +349,7 @@ func executeOne(ctx context.Context, g *Grader, s *Submission, name string, o Ex
 			rescueFromRun(g, s, res, rep, x, notes)
 			return
 		}
-		s.addExecution(x, notes...)
+		s.AddExecution(x, notes...)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -412,7 +412,7 @@ func rescueFromRun(g *Grader, s *Submission, res ExecResult, rep RestoreReport, 
 	ns.Integrity = append(ns.Integrity, Finding{Code: FindGradedFromRerun,
 		Message: "提交的笔记本没有自检输出（自检单元格没有运行）；这次评分用的是在课程镜像里从头重新运行得到的口径卡。"})
 	*s = *ns
-	s.addExecution(x, notes...)
+	s.AddExecution(x, notes...)
 }
 
 const execNotebookName = "submission.ipynb"
@@ -481,7 +481,7 @@ func execScore(g *Grader, s *Submission, res ExecResult, o ExecOptions) (x Score
 		x.Detail = "executed notebook: " + err.Error()
 		return x, nil
 	}
-	payloads, u := findPayloads(nb)
+	payloads, u := FindPayloads(nb)
 	if u != nil {
 		x.Message = "重新运行后自检输出的口径卡读不出来：" + u.Msg
 		return x, nil
@@ -497,7 +497,7 @@ func execScore(g *Grader, s *Submission, res ExecResult, o ExecOptions) (x Score
 	}
 	// Against the saved output: a notebook saved without re-running after
 	// the card changed runs, but not into what was handed in.
-	if diff := cardDiff(s.SavedCard(), payloads[0].payload.Card); len(diff) > 0 {
+	if diff := CardDiff(s.SavedCard(), payloads[0].Payload.Card); len(diff) > 0 {
 		x.Points = max / 2
 		x.Message = fmt.Sprintf("笔记本能从头运行，但运行出来的口径卡和你提交的不一样（字段：%s）。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
 		x.Detail = "fields differ: " + strings.Join(diff, ", ")
@@ -554,7 +554,7 @@ func cellProblem(executed []byte, n int) (head, what string) {
 		return "", ""
 	}
 	c := nb.Cells[n]
-	src, _ := multiline(c.Source)
+	src, _ := Multiline(c.Source)
 	for _, l := range strings.Split(src, "\n") {
 		if l = strings.TrimSpace(l); l != "" && l != "%%" {
 			head = clip(l, 40)
@@ -568,7 +568,7 @@ func cellProblem(executed []byte, n int) (head, what string) {
 	for _, o := range c.Outputs {
 		switch {
 		case o.OutputType == "stream" && o.Name == "stderr":
-			t, _ := multiline(o.Text)
+			t, _ := Multiline(o.Text)
 			all.WriteString(t)
 		case o.OutputType == "error" && errOut == "":
 			errOut = strings.TrimSpace(o.EName + ": " + o.EValue)
@@ -598,13 +598,13 @@ func clip(s string, n int) string {
 	return s
 }
 
-// addExecution adds the execution score (never pending: an environment
+// AddExecution adds the execution score (never pending: an environment
 // failure scores 0 with its reason, and the batch says to re-run) and the
 // run's notes, and refreshes the status line.
-func (s *Submission) addExecution(x Score, notes ...Finding) {
+func (s *Submission) AddExecution(x Score, notes ...Finding) {
 	s.Scores = append(s.Scores, x)
-	s.Max = round2(s.Max + x.Max)
-	s.Total = round2(s.Total + x.Points)
+	s.Max = Round2(s.Max + x.Max)
+	s.Total = Round2(s.Total + x.Points)
 	s.Integrity = append(s.Integrity, notes...)
 	s.StatusLine = s.statusLine()
 }

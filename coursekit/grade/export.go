@@ -29,12 +29,12 @@ type Batch struct {
 	// Typed is the manual-review file read for this batch (nil: none). Its
 	// rows that do not count now are written back into the new file.
 	Typed  *ManualScores
-	names  []string // output name per submission
-	chosen map[string]*Submission
-	same   []SameAnswer // free-text answers handed in by more than one learner
-	// others are, by learner, their files the duplicate rule did not
+	Names  []string // output name per submission
+	Chosen map[string]*Submission
+	Same   []SameAnswer // free-text answers handed in by more than one learner
+	// Others are, by learner, their files the duplicate rule did not
 	// grade (see markDuplicates).
-	others map[string][]string
+	Others map[string][]string
 }
 
 // NewBatch groups subs (in collection order) by learner. When a learner
@@ -46,7 +46,7 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 	if points == nil {
 		points = DefaultPoints()
 	}
-	b := &Batch{Roster: roster, Points: points, Subs: subs, chosen: map[string]*Submission{}, others: map[string][]string{}}
+	b := &Batch{Roster: roster, Points: points, Subs: subs, Chosen: map[string]*Submission{}, Others: map[string][]string{}}
 	b.markLMSAccounts() // may say a file is another learner's: before the output names
 	used := map[string]int{}
 	unknown, lmsNamed := 0, 0
@@ -66,17 +66,17 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 		if used[name] > 1 {
 			name = fmt.Sprintf("%s~%d", name, used[name])
 		}
-		b.names = append(b.names, name)
+		b.Names = append(b.Names, name)
 	}
 	if lmsNamed > 0 && !roster.HasLMSIDs() {
-		b.Warnings = append(b.Warnings, warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
+		b.Warnings = append(b.Warnings, Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
 			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
 	}
 	b.markDuplicates()
 	b.markCopiedRecords()
 	b.markSameAnswers()
-	for _, l := range b.learners()[len(roster.Learners):] {
-		b.Warnings = append(b.Warnings, warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
+	for _, l := range b.Learners()[len(roster.Learners):] {
+		b.Warnings = append(b.Warnings, Warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
 			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))
 	}
 	return b
@@ -115,10 +115,10 @@ func WriteCSV(b *Batch, w io.Writer) error {
 		row = append(row, make([]string, len(ids))...)
 		return append(row, "", status)
 	}
-	for _, l := range b.learners() {
+	for _, l := range b.Learners() {
 		row := append([]string{l.ID}, l.Extra...)
 		row = append(row, make([]string, len(b.Roster.Columns)-len(l.Extra))...)
-		s, ok := b.chosen[l.ID]
+		s, ok := b.Chosen[l.ID]
 		off := ""
 		if !b.Roster.Has(l.ID) {
 			off = "; not on the roster (名单可能过期): graded by the signed release record"
@@ -128,29 +128,29 @@ func WriteCSV(b *Batch, w io.Writer) error {
 			row = blank(row, "no submission")
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
-			if len(b.others[l.ID]) > 0 {
-				status += "; also handed in, not graded: " + strings.Join(b.others[l.ID], ", ")
+			if len(b.Others[l.ID]) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
 			}
 			row = blank(row, status+off)
 		default:
-			row = append(row, fmtPts(s.Total), fmtPts(s.Max))
+			row = append(row, FmtPts(s.Total), FmtPts(s.Max))
 			for _, id := range ids {
 				x, ok := s.Score(id)
 				switch {
 				case !ok || x.Pending:
 					row = append(row, "")
 				default:
-					row = append(row, fmtPts(x.Points))
+					row = append(row, FmtPts(x.Points))
 				}
 			}
 			status := "graded"
 			if !s.IntegrityOK() {
 				status = "graded; integrity findings"
 			}
-			if len(b.others[l.ID]) > 0 {
-				status += "; also handed in, not graded: " + strings.Join(b.others[l.ID], ", ")
+			if len(b.Others[l.ID]) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
 			}
-			row = append(row, fmtPts(s.Pending), status+off)
+			row = append(row, FmtPts(s.Pending), status+off)
 		}
 		cw.Write(row)
 	}
@@ -159,14 +159,14 @@ func WriteCSV(b *Batch, w io.Writer) error {
 			continue
 		}
 		row := append([]string{""}, make([]string, len(b.Roster.Columns))...)
-		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+csvSafe(s.Name)))
+		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+CSVSafe(s.Name)))
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// csvSafe keeps a spreadsheet from reading learner text as a formula.
-func csvSafe(s string) string {
+// CSVSafe keeps a spreadsheet from reading learner text as a formula.
+func CSVSafe(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}
@@ -183,11 +183,11 @@ func manualItems(b *Batch) (items []ManualItem, scores []string) {
 	}
 	var q []row
 	for _, s := range b.Subs {
-		if s.Gradable && b.chosen[s.Learner] == s {
+		if s.Gradable && b.Chosen[s.Learner] == s {
 			for _, m := range s.Manual {
 				r := row{m: m}
 				if x, ok := s.Score(m.ID); ok && !x.Pending {
-					r.score = fmtPts(x.Points)
+					r.score = FmtPts(x.Points)
 				}
 				q = append(q, r)
 			}
@@ -273,7 +273,7 @@ type Missed struct {
 
 // integrityLine is a warning finding as one Chinese summary line.
 func integrityLine(learner string, f Finding) string {
-	return learner + "：" + zhName(findingZh, f.Code) + " — " + f.Message
+	return learner + "：" + ZhName(FindingZh, f.Code) + " — " + f.Message
 }
 
 // Summarize computes the batch summary.
@@ -292,14 +292,14 @@ func Summarize(b *Batch) *Summary {
 		}
 		sm.Gradable++
 	}
-	for _, l := range b.learners() {
-		s, ok := b.chosen[l.ID]
+	for _, l := range b.Learners() {
+		s, ok := b.Chosen[l.ID]
 		if !ok {
 			sm.Missing++
 			continue
 		}
-		if len(b.others[l.ID]) > 0 {
-			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(b.others[l.ID], "、")))
+		if len(b.Others[l.ID]) > 0 {
+			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(b.Others[l.ID], "、")))
 		}
 		if !s.Gradable {
 			continue
@@ -337,7 +337,7 @@ func Summarize(b *Batch) *Summary {
 	for _, u := range unknownFiles(b) {
 		sm.UnknownFiles = append(sm.UnknownFiles, fmt.Sprintf("%s：%s（%s）", u.as, u.s.Name, reasonLine(u.s)))
 	}
-	for _, x := range b.same {
+	for _, x := range b.Same {
 		sm.SameAnswers = append(sm.SameAnswers, fmt.Sprintf("%s：%s", x.Title, strings.Join(x.Learners, "、")))
 	}
 	slices.SortFunc(sm.Missed, func(x, y Missed) int { return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.ID, y.ID)) })
@@ -376,7 +376,7 @@ const (
 
 // Markdown is the summary as Markdown (instructor-facing).
 func (sm *Summary) Markdown() string {
-	e := mdEscape
+	e := MDEscape
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分汇总\n\n")
 	if sm.KeyWarning != "" {
@@ -399,11 +399,11 @@ func (sm *Summary) Markdown() string {
 	if len(sm.Reasons) > 0 {
 		b.WriteString("\n## " + titleUngradable + "\n\n")
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
-			fmt.Fprintf(&b, "- %s：%d 份\n", e(zhName(reasonZh, k)), sm.Reasons[k])
+			fmt.Fprintf(&b, "- %s：%d 份\n", e(ZhName(ReasonZh, k)), sm.Reasons[k])
 		}
 		b.WriteString("\n| 文件 | 学习者 | 原因 |\n|---|---|---|\n")
 		for _, u := range sm.Unreadable {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", e(u.Name), e(u.Learner), e(zhName(reasonZh, u.Code)))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", e(u.Name), e(u.Learner), e(ZhName(ReasonZh, u.Code)))
 		}
 	}
 	for _, sec := range []struct {
@@ -420,7 +420,7 @@ func (sm *Summary) Markdown() string {
 	}
 	fmt.Fprintf(&b, "\n## 人工阅读队列（%d 条；关键词辅助分只用于排序，不计入自动分）\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), codeSpan(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), CodeSpan(m.ID), FmtPts(m.Max), FmtPts(m.Keyword), e(m.Text))
 	}
 	return b.String()
 }
@@ -460,11 +460,11 @@ func (sm *Summary) HTML() string {
 	if len(sm.Reasons) > 0 {
 		b.WriteString("<h2>" + titleUngradable + "</h2>\n<ul>")
 		for _, k := range slices.Sorted(maps.Keys(sm.Reasons)) {
-			fmt.Fprintf(&b, "<li>%s：%d 份</li>", e(zhName(reasonZh, k)), sm.Reasons[k])
+			fmt.Fprintf(&b, "<li>%s：%d 份</li>", e(ZhName(ReasonZh, k)), sm.Reasons[k])
 		}
 		b.WriteString("</ul>\n<table><thead><tr><th>文件</th><th>学习者</th><th>原因</th></tr></thead><tbody>\n")
 		for _, u := range sm.Unreadable {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(u.Name), e(u.Learner), e(zhName(reasonZh, u.Code)))
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(u.Name), e(u.Learner), e(ZhName(ReasonZh, u.Code)))
 		}
 		b.WriteString("</tbody></table>\n")
 	}
@@ -488,10 +488,10 @@ func (sm *Summary) HTML() string {
 	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",
-			e(m.Learner), e(m.Title), e(m.ID), fmtPts(m.Max), fmtPts(m.Keyword), e(m.Text))
+			e(m.Learner), e(m.Title), e(m.ID), FmtPts(m.Max), FmtPts(m.Keyword), e(m.Text))
 	}
 	b.WriteString("</tbody></table>")
-	return htmlPage("评分汇总", b.String())
+	return HTMLPage("评分汇总", b.String())
 }
 
 // Write puts every output under dir:
@@ -554,7 +554,7 @@ func Write(b *Batch, dir string) error {
 		return err
 	}
 	for i, s := range b.Subs {
-		name := b.names[i]
+		name := b.Names[i]
 		gs, err := GradescopeJSON(s)
 		if err != nil {
 			return err

@@ -14,12 +14,12 @@ import (
 // HTML by an LMS. Hidden criteria show their message and score, never an
 // expected value, and instructor-only details never appear.
 
-const howGraded = "评分程序没有运行你的代码：它只解析口径卡单元格里的代码，把其中的口径卡当作你提交的口径卡，用发给你的那一份 trace 重新计算每一项；自检单元格的输出只用来确认自检运行过。自检里的“通过”只是提示，以这里为准。"
+const HowGraded = "评分程序没有运行你的代码：它只解析口径卡单元格里的代码，把其中的口径卡当作你提交的口径卡，用发给你的那一份 trace 重新计算每一项；自检单元格的输出只用来确认自检运行过。自检里的“通过”只是提示，以这里为准。"
 
-// mdEscape makes s inert in Markdown (and in the HTML it renders to):
+// MDEscape makes s inert in Markdown (and in the HTML it renders to):
 // markup characters become entities or backslash escapes, and a newline
 // becomes a space so a table row stays one row.
-func mdEscape(s string) string {
+func MDEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -41,9 +41,9 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
-// codeSpan keeps s literal inside backticks, where Markdown does not
+// CodeSpan keeps s literal inside backticks, where Markdown does not
 // process escapes: backticks and line breaks are the only dangers.
-func codeSpan(s string) string {
+func CodeSpan(s string) string {
 	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ", "|", "/").Replace(s)
 }
 
@@ -117,9 +117,9 @@ func newFeedback(s *Submission) feedback {
 			if x.Kind != kind {
 				continue
 			}
-			pts := fmtPts(x.Points) + "/" + fmtPts(x.Max)
+			pts := FmtPts(x.Points) + "/" + FmtPts(x.Max)
 			if x.Pending {
-				pts = "待评/" + fmtPts(x.Max)
+				pts = "待评/" + FmtPts(x.Max)
 			}
 			sec.rows = append(sec.rows, feedbackRow{mark: statusMark(x), class: statusClass(x), title: x.Title, id: x.ID, points: pts, message: x.Message})
 		}
@@ -139,7 +139,7 @@ func newFeedback(s *Submission) feedback {
 
 // FeedbackMarkdown is the learner's feedback as Markdown.
 func FeedbackMarkdown(s *Submission) string {
-	f, e := newFeedback(s), mdEscape
+	f, e := newFeedback(s), MDEscape
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分反馈\n\n")
 	if f.notCounted != "" {
@@ -153,11 +153,11 @@ func FeedbackMarkdown(s *Submission) string {
 		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交；如有疑问请联系老师。\n", e(f.reason))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(f.status), howGraded)
+	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(f.status), HowGraded)
 	for _, sec := range f.sections {
 		fmt.Fprintf(&b, "\n## %s\n\n| 结果 | 检查项 | 得分 | 提示 |\n|---|---|---|---|\n", sec.title)
 		for _, r := range sec.rows {
-			fmt.Fprintf(&b, "| %s | %s `%s` | %s | %s |\n", r.mark, e(r.title), codeSpan(r.id), r.points, e(r.message))
+			fmt.Fprintf(&b, "| %s | %s `%s` | %s | %s |\n", r.mark, e(r.title), CodeSpan(r.id), r.points, e(r.message))
 		}
 	}
 	if len(f.manual) > 0 {
@@ -181,7 +181,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px
 .pass{color:#080}.fail{color:#b00}.partial{color:#a60}.pending{color:#666}code{font-size:smaller;color:#666}
 .bar{background:#4a7fb5;height:1em;display:inline-block;vertical-align:middle}blockquote{border-left:3px solid #ccc;margin:0;padding-left:1rem;white-space:pre-wrap}`
 
-func htmlPage(title, body string) string {
+func HTMLPage(title, body string) string {
 	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + html.EscapeString(title) +
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
 }
@@ -213,9 +213,9 @@ func FeedbackHTML(s *Submission) string {
 	b.WriteString("</ul>\n")
 	if !f.gradable {
 		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交；如有疑问请联系老师。</p>", e(f.reason))
-		return htmlPage("评分反馈", b.String())
+		return HTMLPage("评分反馈", b.String())
 	}
-	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(f.status), e(howGraded))
+	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(f.status), e(HowGraded))
 	for _, sec := range f.sections {
 		fmt.Fprintf(&b, "<h2>%s</h2>\n<table><thead><tr><th>结果</th><th>检查项</th><th>得分</th><th>提示</th></tr></thead><tbody>\n", e(sec.title))
 		for _, r := range sec.rows {
@@ -238,5 +238,5 @@ func FeedbackHTML(s *Submission) string {
 		fmt.Fprintf(&b, "<li class=\"%s\">%s:%s</li>", n.class, n.mark, e(n.text))
 	}
 	b.WriteString("</ul>")
-	return htmlPage("评分反馈", b.String())
+	return HTMLPage("评分反馈", b.String())
 }

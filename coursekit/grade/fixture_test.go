@@ -75,7 +75,7 @@ func readTrace(t testing.TB, b []byte) *trace.Trace {
 // and prose, with every figure recomputed from b.
 func correctCard(t testing.TB, b []byte) *card.Card {
 	t.Helper()
-	s := summarize(readTrace(t, b))
+	s := SummaryOf(readTrace(t, b))
 	c := &card.Card{
 		Path: card.PathMap{
 			Task: card.InferenceTask,

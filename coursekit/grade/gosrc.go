@@ -14,10 +14,10 @@ import (
 	"github.com/llmperf-course/course/coursekit/card"
 )
 
-// errNotStatic means the card cell uses something other than literals
+// ErrNotStatic means the card cell uses something other than literals
 // (a call, a variable): the grader does not evaluate it, it only says it
 // could not read the card from the source.
-var errNotStatic = errors.New("the card literal is not made of constants")
+var ErrNotStatic = errors.New("the card literal is not made of constants")
 
 // cardConst is an exported constant of package card: the name of its card
 // type ("" when untyped) and its value. cardConsts (cardconsts.go) lists
@@ -40,7 +40,7 @@ type cardConst struct {
 // the self-check, or forged output, no longer matches it). The cell
 // contract: one `var myCard = card.Card{...}` of basic literals, nested
 // composite literals of card types and exported constants of package
-// card. A call or a variable is errNotStatic; a literal that would not
+// card. A call or a variable is ErrNotStatic; a literal that would not
 // compile (a wrong type, an unknown field or constant) is another error.
 func CardFromSource(src string) (*card.Card, error) {
 	var b strings.Builder
@@ -77,7 +77,7 @@ func CardFromSource(src string) (*card.Card, error) {
 	}
 	if lit == nil {
 		if len(f.Decls) > 0 { // declared some other way (a call, a variable)
-			return nil, errNotStatic
+			return nil, ErrNotStatic
 		}
 		return nil, errors.New("card cell declares no card.Card")
 	}
@@ -132,7 +132,7 @@ func evalInto(v reflect.Value, e ast.Expr, elem bool) error {
 		}
 		cl, ok := e.(*ast.CompositeLit)
 		if !ok {
-			return errNotStatic
+			return ErrNotStatic
 		}
 		if cl.Type == nil && !elem {
 			return fmt.Errorf("a %s literal needs its type written out", typeString(v.Type()))
@@ -157,7 +157,7 @@ func evalInto(v reflect.Value, e ast.Expr, elem bool) error {
 			if kv, ok := el.(*ast.KeyValueExpr); ok {
 				k, ok := kv.Key.(*ast.Ident)
 				if !ok {
-					return errNotStatic
+					return ErrNotStatic
 				}
 				f := v.FieldByName(k.Name)
 				if !f.IsValid() {
@@ -203,7 +203,7 @@ func evalInto(v reflect.Value, e ast.Expr, elem bool) error {
 		}
 		v.SetInt(i)
 	default:
-		return errNotStatic
+		return ErrNotStatic
 	}
 	return nil
 }
@@ -216,7 +216,7 @@ func constOf(e ast.Expr) (v constant.Value, typ string, err error) {
 	case *ast.BasicLit:
 		c := constant.MakeFromLiteral(x.Value, x.Kind, 0)
 		if c.Kind() == constant.Unknown {
-			return nil, "", errNotStatic
+			return nil, "", ErrNotStatic
 		}
 		return c, "", nil
 	case *ast.SelectorExpr:
@@ -229,7 +229,7 @@ func constOf(e ast.Expr) (v constant.Value, typ string, err error) {
 	case *ast.UnaryExpr:
 		y, _, err := constOf(x.X)
 		if err != nil || (x.Op != token.SUB && x.Op != token.ADD) {
-			return nil, "", errNotStatic
+			return nil, "", ErrNotStatic
 		}
 		return constant.UnaryOp(x.Op, y, 0), "", nil
 	case *ast.BinaryExpr:
@@ -245,14 +245,14 @@ func constOf(e ast.Expr) (v constant.Value, typ string, err error) {
 		switch op {
 		case token.ADD, token.SUB, token.MUL, token.QUO:
 		default:
-			return nil, "", errNotStatic
+			return nil, "", ErrNotStatic
 		}
 		if (a.Kind() == constant.String) != (b.Kind() == constant.String) {
-			return nil, "", errNotStatic
+			return nil, "", ErrNotStatic
 		}
 		if op == token.QUO {
 			if constant.Sign(b) == 0 {
-				return nil, "", errNotStatic
+				return nil, "", ErrNotStatic
 			}
 			if a.Kind() == constant.Int && b.Kind() == constant.Int {
 				op = token.QUO_ASSIGN // integer division, as in Go
@@ -260,5 +260,5 @@ func constOf(e ast.Expr) (v constant.Value, typ string, err error) {
 		}
 		return constant.BinaryOp(a, op, b), "", nil
 	}
-	return nil, "", errNotStatic
+	return nil, "", ErrNotStatic
 }

@@ -32,10 +32,10 @@ const (
 // the learner's own variant.
 const OwnVariantID = "hidden.own_variant"
 
-const ownVariantTitle = "数字来自发给你的那一份 trace"
+const OwnVariantTitle = "数字来自发给你的那一份 trace"
 
-// manualIDs are the public criteria whose answer is free text.
-var manualIDs = map[string]bool{
+// ManualIDs are the public criteria whose answer is free text.
+var ManualIDs = map[string]bool{
 	"stream.aggregation": true, "text.counter_evidence": true, "text.outputs": true, "text.denominator": true,
 	"text.uncertain": true,
 }
@@ -49,7 +49,7 @@ func DefaultPoints() map[string]float64 {
 		switch {
 		case strings.HasPrefix(id, "map."), strings.HasPrefix(id, "figures."):
 			p[id] = 2
-		case manualIDs[id] && id != "stream.aggregation" && id != "text.uncertain":
+		case ManualIDs[id] && id != "stream.aggregation" && id != "text.uncertain":
 			p[id] = 2
 		default:
 			p[id] = 1
@@ -149,7 +149,7 @@ type Submission struct {
 	card   *card.Card // the graded card: the card cell's source when it can be read
 	saved  *card.Card // the card in the saved self-check output
 
-	record  int       // release record: recordNone, recordVerified or recordInvalid
+	record  int       // release record: RecordNone, RecordVerified or RecordInvalid
 	savedAt time.Time // SavedAt, parsed
 	// lmsNum and lmsWho are the LMS account that handed the file in, as its
 	// Canvas or Moodle name says: the user number and the person's name
@@ -178,7 +178,7 @@ func (s *Submission) Score(id string) (Score, bool) {
 }
 
 // Record is what the key says of the notebook's release record:
-// recordNone, recordVerified or recordInvalid.
+// RecordNone, RecordVerified or RecordInvalid.
 func (s *Submission) Record() int { return s.record }
 
 // SavedTime is SavedAt, parsed (zero when the notebook records none).
@@ -244,7 +244,7 @@ type variantInfo struct {
 	who string // learner id, or "" for the public trace
 	t   *trace.Trace
 	sha string
-	fp  fingerprint
+	fp  Fingerprint
 
 	sumOnce sync.Once
 	sum     *metrics.Summary
@@ -255,7 +255,7 @@ type variantInfo struct {
 // summary is the variant's metrics summary, computed on first use: only
 // learners who submitted need it.
 func (v *variantInfo) summary() *metrics.Summary {
-	v.sumOnce.Do(func() { v.sum = summarize(v.t) })
+	v.sumOnce.Do(func() { v.sum = SummaryOf(v.t) })
 	return v.sum
 }
 
@@ -354,7 +354,7 @@ func (g *Grader) whose(sha string) []string {
 	return out
 }
 
-func summarize(t *trace.Trace) *metrics.Summary {
+func SummaryOf(t *trace.Trace) *metrics.Summary {
 	return metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}})
 }
 
@@ -365,12 +365,12 @@ func (g *Grader) GradeFile(path string) *Submission {
 		s := &Submission{File: filepath.Base(path), Name: displayName(path), Learner: g.learnerFromName(path)}
 		var u *Ungradable
 		errors.As(err, &u)
-		return s.fail(u)
+		return s.Fail(u)
 	}
 	return g.Grade(path, b)
 }
 
-func (s *Submission) fail(u *Ungradable) *Submission {
+func (s *Submission) Fail(u *Ungradable) *Submission {
 	s.Gradable = false
 	s.ReasonCode, s.Reason = u.Code, u.Msg
 	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
@@ -394,31 +394,31 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
 	defer func() {
 		if r := recover(); r != nil { // a bug must not end the batch
-			sub.fail(ungradable(ReasonInternal, "评分程序读这份提交时出错（%v），请老师人工查看。", r))
+			sub.Fail(NewUngradable(ReasonInternal, "评分程序读这份提交时出错（%v），请老师人工查看。", r))
 		}
 	}()
 	if int64(len(data)) > g.o.MaxBytes {
-		return sub.fail(ungradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
+		return sub.Fail(NewUngradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
 	}
 	if err := g.prepare(); err != nil {
-		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
+		return sub.Fail(NewUngradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
 	}
 	nb, err := ParseNotebook(data)
 	if err != nil {
-		return sub.fail(err.(*Ungradable))
+		return sub.Fail(err.(*Ungradable))
 	}
 	sub.NBFormat = nb.Version()
 	if a := nb.Assignment; a != nil {
-		sub.record = recordInvalid
+		sub.record = RecordInvalid
 		if a.Verify(g.o.Key) {
-			sub.record = recordVerified
+			sub.record = RecordVerified
 		}
 	}
 	sub.setSaved(nb.ExecutedAt, SavedByExecution)
 	learner, submitter, u := g.identify(name, nb)
 	if u != nil {
 		sub.Learner = ""
-		return sub.fail(u)
+		return sub.Fail(u)
 	}
 	sub.Learner = learner
 	if submitter != "" { // the record decides: not the submitter's own work
@@ -428,22 +428,22 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 				account = "file name " + sub.File
 			}
 		}
-		return notOwn(sub, learner, submitter, account)
+		return NotOwn(sub, learner, submitter, account)
 	}
 	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
 		sub.source = data
 	}
 	own, err := g.variantOf(learner)
 	if err != nil {
-		return sub.fail(ungradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
+		return sub.Fail(NewUngradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
 	}
 
-	payloads, u := findPayloads(nb)
+	payloads, u := FindPayloads(nb)
 	if u != nil {
-		return sub.fail(u)
+		return sub.Fail(u)
 	}
 	if len(payloads) > 0 { // the self-check's own time comes first
-		if t, err := time.Parse(time.RFC3339, payloads[0].payload.CheckedAt); err == nil {
+		if t, err := time.Parse(time.RFC3339, payloads[0].Payload.CheckedAt); err == nil {
 			sub.SavedAt = ""
 			sub.setSaved(t, SavedBySelfCheck)
 		}
@@ -455,38 +455,38 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 		}
 	}
 	if len(cardCells) > 1 {
-		return sub.fail(ungradable(ReasonTwoCards, "笔记本里有 %d 个口径卡单元格；只保留一个口径卡单元格，重新运行自检后再提交。", len(cardCells)))
+		return sub.Fail(NewUngradable(ReasonTwoCards, "笔记本里有 %d 个口径卡单元格；只保留一个口径卡单元格，重新运行自检后再提交。", len(cardCells)))
 	}
 	distinct := map[string]bool{}
 	for _, p := range payloads {
-		distinct[string(p.raw)] = true
+		distinct[string(p.Raw)] = true
 	}
 	if len(distinct) > 1 {
-		return sub.fail(ungradable(ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
+		return sub.Fail(NewUngradable(ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
 	}
 	if len(payloads) == 0 {
 		if len(cardCells) == 1 {
-			return sub.fail(ungradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
+			return sub.Fail(NewUngradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
 		}
-		return sub.fail(ungradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
+		return sub.Fail(NewUngradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
 	}
 	var cardCell *Cell
 	if len(cardCells) == 1 {
 		cardCell = cardCells[0]
 	}
 	if cardCell == nil {
-		cardCell = findCardCellBySource(nb)
+		cardCell = FindCardCellBySource(nb)
 	}
 	// The card cell's source is the card; the saved output stands in only
 	// when the source cannot be read (see integrity for the finding).
-	src := cardSource{cell: cardCell}
-	c := payloads[0].payload.Card
+	src := CardSource{Cell: cardCell}
+	c := payloads[0].Payload.Card
 	if cardCell != nil {
-		if src.card, src.err = CardFromSource(cardCell.Source); src.err == nil {
-			c = src.card
+		if src.Card, src.Err = CardFromSource(cardCell.Source); src.Err == nil {
+			c = src.Card
 		}
 	}
-	sub.card, sub.saved = c, payloads[0].payload.Card
+	sub.card, sub.saved = c, payloads[0].Payload.Card
 
 	rep := card.Check(c, own.t)
 	hidden := card.HiddenChecks(c, own.t)
@@ -500,7 +500,7 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	}
 	ov, from := g.ownVariant(c, own)
 	sub.add(ov, learner, c)
-	sub.Mistakes = g.mistakesOf(c, own, payloads[0].payload.Trace.SHA256, from)
+	sub.Mistakes = g.mistakesOf(c, own, payloads[0].Payload.Trace.SHA256, from)
 	sub.Integrity = Check(g.o.Key, nb, learner, payloads, src, own.t, own.sha, g.whose, rep)
 	if !g.o.Roster.Has(learner) {
 		sub.Integrity = append(sub.Integrity, notOnRosterFinding(learner))
@@ -542,7 +542,7 @@ func (g *Grader) identify(name string, nb *Notebook) (learner, submitter string,
 	// A verified record names a learner the key released to, on the
 	// roster or not (an out-of-date roster is the instructor's to fix).
 	signed := ""
-	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && validID.MatchString(a.Learner) {
+	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && ValidID.MatchString(a.Learner) {
 		signed = a.Learner
 	}
 	if id := g.learnerFromName(name); id != "" {
@@ -555,23 +555,23 @@ func (g *Grader) identify(name string, nb *Notebook) (learner, submitter string,
 		return signed, "", nil
 	}
 	if a := nb.Assignment; a != nil && a.Learner != "" {
-		return "", "", ungradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
+		return "", "", NewUngradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
 	}
-	return "", "", ungradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
+	return "", "", NewUngradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
 }
 
 func (s *Submission) add(x Score, learner string, c *card.Card) {
 	s.Scores = append(s.Scores, x)
 	// Totals stay rounded to 2 decimals (0.1 + 0.2 is not 0.3 in binary).
-	s.Max = round2(s.Max + x.Max)
+	s.Max = Round2(s.Max + x.Max)
 	if x.Pending {
-		s.Pending = round2(s.Pending + x.Max)
-		text := manualText(x.ID, c)
-		kw, hits := keywordAssist(x.ID, text)
+		s.Pending = Round2(s.Pending + x.Max)
+		text := ManualText(x.ID, c)
+		kw, hits := KeywordAssist(x.ID, text)
 		s.Manual = append(s.Manual, ManualItem{Learner: learner, ID: x.ID, Title: x.Title, Text: text, Max: x.Max, Keyword: kw, Keywords: hits})
 		return
 	}
-	s.Total = round2(s.Total + x.Points)
+	s.Total = Round2(s.Total + x.Points)
 }
 
 // withholdOwnVariant is for a notebook without a valid release record whose
@@ -589,10 +589,10 @@ func (s *Submission) withholdOwnVariant(f Finding, note string) {
 		return
 	}
 	x := &s.Scores[i]
-	s.Total = round2(s.Total - x.Points)
-	s.Pending = round2(s.Pending + x.Max)
+	s.Total = Round2(s.Total - x.Points)
+	s.Pending = Round2(s.Pending + x.Max)
 	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
-	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", fmtPts(x.Max))
+	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", FmtPts(x.Max))
 	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
 	s.StatusLine = s.statusLine()
 }
@@ -613,7 +613,7 @@ func (s *Submission) statusLine() string {
 			}
 		}
 	}
-	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", fmtPts(s.Total), fmtPts(s.Max), pubPass, pub, hidPass, hid)
+	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", FmtPts(s.Total), FmtPts(s.Max), pubPass, pub, hidPass, hid)
 	// Say each waiting part for what it is: the own-variant check waiting
 	// for review is not a text question.
 	var text, own float64
@@ -627,15 +627,15 @@ func (s *Submission) statusLine() string {
 		}
 	}
 	if text > 0 {
-		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", fmtPts(text))
+		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", FmtPts(text))
 	}
 	if own > 0 {
-		line += fmt.Sprintf("；另有 %s 分的检查“%s”等待老师核对", fmtPts(own), ownVariantTitle)
+		line += fmt.Sprintf("；另有 %s 分的检查“%s”等待老师核对", FmtPts(own), OwnVariantTitle)
 	}
 	return line
 }
 
-func fmtPts(v float64) string {
+func FmtPts(v float64) string {
 	v = math.Round(v*100) / 100
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
 }
@@ -648,9 +648,9 @@ func fmtPts(v float64) string {
 // pending for a person.
 func ScorePublic(points map[string]float64, r card.Result, c *card.Card, s *metrics.Summary) Score {
 	x := Score{ID: r.ID, Title: r.Title, Kind: KindPublic, Status: r.Status, Max: points[r.ID], Message: r.Hint}
-	if manualIDs[r.ID] {
+	if ManualIDs[r.ID] {
 		x.Kind = KindManual
-		if strings.TrimSpace(manualText(r.ID, c)) != "" {
+		if strings.TrimSpace(ManualText(r.ID, c)) != "" {
 			x.Pending = true
 			x.Status = card.NeedsHuman
 			if r.Status == card.Fail {
@@ -669,9 +669,9 @@ func ScorePublic(points map[string]float64, r card.Result, c *card.Card, s *metr
 			if f >= 1 { // our bands agree, the exact check does not: half credit
 				f, why = 0.5, "数值都接近复算结果，但没有通过精确核对（看上面的提示），给一半"
 			}
-			x.Points = round2(f * x.Max)
+			x.Points = Round2(f * x.Max)
 			if x.Points > 0 {
-				x.Message += fmt.Sprintf("（部分得分 %s/%s：%s。）", fmtPts(x.Points), fmtPts(x.Max), why)
+				x.Message += fmt.Sprintf("（部分得分 %s/%s：%s。）", FmtPts(x.Points), FmtPts(x.Max), why)
 			}
 			x.Detail = fmt.Sprintf("partial credit %.2f", f)
 		}
@@ -688,14 +688,14 @@ func ScoreHidden(points map[string]float64, r card.Result) Score {
 	return x
 }
 
-func round2(v float64) float64 { return math.Round(v*100) / 100 }
+func Round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-// fingerprint is what tells variants apart on a card: window length,
+// Fingerprint is what tells variants apart on a card: window length,
 // success P95 and cost at 1 s, qualified counts at 1 s and 0.5 s.
-type fingerprint [5]float64
+type Fingerprint [5]float64
 
-func traceFingerprint(s *metrics.Summary) fingerprint {
-	fp := fingerprint{s.WindowS, math.NaN(), float64(s.Conditions[0].Qualified), float64(s.Conditions[1].Qualified), math.NaN()}
+func TraceFingerprint(s *metrics.Summary) Fingerprint {
+	fp := Fingerprint{s.WindowS, math.NaN(), float64(s.Conditions[0].Qualified), float64(s.Conditions[1].Qualified), math.NaN()}
 	if s.TTFT.P95 != nil {
 		fp[1] = *s.TTFT.P95
 	}
@@ -707,15 +707,15 @@ func traceFingerprint(s *metrics.Summary) fingerprint {
 
 // fingerprintOf is the trace's fingerprint, computed through metrics like
 // every other number the grader compares.
-func fingerprintOf(t *trace.Trace) fingerprint {
-	return traceFingerprint(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}}))
+func fingerprintOf(t *trace.Trace) Fingerprint {
+	return TraceFingerprint(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}}))
 }
 
-func cardFingerprint(c *card.Card) fingerprint {
-	fp := fingerprint{c.Window.Seconds, math.NaN(), math.NaN(), math.NaN(), math.NaN()}
-	conds := condsBySLO(c)
+func CardFingerprint(c *card.Card) Fingerprint {
+	fp := Fingerprint{c.Window.Seconds, math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+	conds := CondsBySLO(c)
 	if a := conds[0]; a != nil {
-		fp[1], _ = toMS(a.P95)
+		fp[1], _ = ToMS(a.P95)
 		fp[2] = float64(a.Qualified)
 		fp[4] = a.CostPer1000.Value
 	}
@@ -725,11 +725,11 @@ func cardFingerprint(c *card.Card) fingerprint {
 	return fp
 }
 
-// matches counts the fingerprint components that agree within the card's
+// Matches counts the fingerprint components that agree within the card's
 // tolerances; distinctive is true when the two rare ones (P95 and cost,
 // dozens of values each) both agree. Window and counts take a handful of
 // values, so agreeing on them alone proves nothing.
-func (a fingerprint) matches(b fingerprint) (n int, distinctive bool) {
+func (a Fingerprint) Matches(b Fingerprint) (n int, distinctive bool) {
 	for i := range a {
 		if agree(i, a[i], b[i]) {
 			n++
@@ -765,11 +765,11 @@ func boolF(b bool) float64 {
 
 func finiteF(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// stated reports whether a card's fingerprint holds enough figures to say
+// Stated reports whether a card's fingerprint holds enough figures to say
 // which trace they come from: both rare ones (P95 and cost) and at least
 // one more. A blank card states none, and "no copy detected" on it would
 // mean nothing.
-func (a fingerprint) stated() bool {
+func (a Fingerprint) Stated() bool {
 	n := 0
 	for _, v := range a {
 		if finiteF(v) && v != 0 {
@@ -787,20 +787,20 @@ func (a fingerprint) stated() bool {
 // from is the trace the numbers were copied from (who "" is the public
 // trace), nil when they were not.
 func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *variantInfo) {
-	x = Score{ID: OwnVariantID, Title: ownVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
-	fp := cardFingerprint(c)
-	if !fp.stated() {
+	x = Score{ID: OwnVariantID, Title: OwnVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
+	fp := CardFingerprint(c)
+	if !fp.Stated() {
 		x.Status = card.Fail
 		x.Message = "口径卡还没有写出能看出数字来源的关键数字（1 s 门槛下的 P95、成本，以及窗口长度或合格数）：写出你复算的数字后，这一项才能核对。"
 		return x, nil
 	}
-	mine, _ := fp.matches(own.fp)
+	mine, _ := fp.Matches(own.fp)
 	best, who := 0, ""
 	for _, o := range g.others {
 		if o == own {
 			continue
 		}
-		if m, rare := fp.matches(o.fp); rare && m > best {
+		if m, rare := fp.Matches(o.fp); rare && m > best {
 			best, who, from = m, o.who, o
 		}
 	}
@@ -824,12 +824,12 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *vari
 
 // ---- partial credit ----
 
-// condsBySLO is the card's conditions for 1 s and 0.5 s, nil where missing.
-func condsBySLO(c *card.Card) [2]*card.Condition {
+// CondsBySLO is the card's conditions for 1 s and 0.5 s, nil where missing.
+func CondsBySLO(c *card.Card) [2]*card.Condition {
 	var out [2]*card.Condition
 	for i, slo := range []float64{1000, 500} {
 		for j := range c.Conditions {
-			if ms, ok := toMS(c.Conditions[j].SLO); ok && math.Abs(ms-slo) <= 5 {
+			if ms, ok := ToMS(c.Conditions[j].SLO); ok && math.Abs(ms-slo) <= 5 {
 				out[i] = &c.Conditions[j]
 				break
 			}
@@ -838,9 +838,9 @@ func condsBySLO(c *card.Card) [2]*card.Condition {
 	return out
 }
 
-// toMS reads a time figure in ms; without a time unit, a small value is
+// ToMS reads a time figure in ms; without a time unit, a small value is
 // taken as seconds (ok is false either way, for the unit rows).
-func toMS(f card.Figure) (float64, bool) {
+func ToMS(f card.Figure) (float64, bool) {
 	u := strings.ToLower(strings.TrimSpace(f.Unit))
 	switch u {
 	case "s", "sec", "second", "seconds", "秒":
@@ -895,7 +895,7 @@ func ratioBand(r card.Ratio, num, den float64) float64 {
 // all or nothing. Numbers are scored per condition (half each) by
 // tolerance band, the path map by its structure.
 func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string, ok bool) {
-	conds := condsBySLO(c)
+	conds := CondsBySLO(c)
 	// perCond scores each of the two conditions and says how each did:
 	// words[1] for a full half, words[0.5] for half of it, words[0] else.
 	perCond := func(words map[float64]string, score func(c *card.Condition, want *metrics.Condition) float64) (float64, string, bool) {
@@ -922,7 +922,7 @@ func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string
 			return 0, "", true
 		}
 		return perCond(bandWords, func(c *card.Condition, _ *metrics.Condition) float64 {
-			ms, _ := toMS(c.P95)
+			ms, _ := ToMS(c.P95)
 			return band(ms, *s.TTFT.P95, 5)
 		})
 	case "figures.failure_rate":
@@ -998,7 +998,7 @@ func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string
 
 // ---- free text ----
 
-func manualText(id string, c *card.Card) string {
+func ManualText(id string, c *card.Card) string {
 	switch id {
 	case "stream.aggregation":
 		return c.Streaming.Aggregation
@@ -1027,7 +1027,7 @@ var keywordGroups = map[string][][]string{
 	"text.uncertain":        {{"不确定", "不清楚", "不知道", "是否", "unsure"}, {"样本", "窗口", "条件", "版本", "p95"}, {"证据", "验证", "记录", "需要"}},
 }
 
-func keywordAssist(id, text string) (float64, []string) {
+func KeywordAssist(id, text string) (float64, []string) {
 	groups := keywordGroups[id]
 	if len(groups) == 0 {
 		return 0, nil
@@ -1042,7 +1042,7 @@ func keywordAssist(id, text string) (float64, []string) {
 			}
 		}
 	}
-	return round2(float64(len(hits)) / float64(len(groups))), hits
+	return Round2(float64(len(hits)) / float64(len(groups))), hits
 }
 
 // ---- batches ----
@@ -1079,9 +1079,9 @@ func progressLine(s *Submission) string {
 	if !s.Gradable {
 		return "ungradable (" + s.ReasonCode + ")"
 	}
-	l := fmt.Sprintf("%s %s/%s", s.Learner, fmtPts(s.Total), fmtPts(s.Max))
+	l := fmt.Sprintf("%s %s/%s", s.Learner, FmtPts(s.Total), FmtPts(s.Max))
 	if s.Pending > 0 {
-		l += fmt.Sprintf(" (+%s pending manual review)", fmtPts(s.Pending))
+		l += fmt.Sprintf(" (+%s pending manual review)", FmtPts(s.Pending))
 	}
 	if !s.IntegrityOK() {
 		l += " [integrity]"

@@ -170,7 +170,7 @@ func TestReadingIgnoresCellPositions(t *testing.T) {
 // Every variant keeps the unit's teaching structure with its own values.
 func TestVariantStructure(t *testing.T) {
 	seen := map[string]bool{}
-	fps := map[fingerprint]int{}
+	fps := map[Fingerprint]int{}
 	for i := range 100 {
 		id := "learner" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
 		b, err := Variant(testKey, id)
@@ -186,7 +186,7 @@ func TestVariantStructure(t *testing.T) {
 		}
 		seen[string(b)] = true
 		tr := readTrace(t, b)
-		s := summarize(tr)
+		s := SummaryOf(tr)
 		if s.Attempts != 10 || s.CompleteSuccess != 8 || s.Failures != 2 || s.InFlight != 0 || s.OutsideWindow != 0 || s.WindowS == 10 {
 			t.Fatalf("%s: attempts %d, successes %d, failures %d, window %v s", id, s.Attempts, s.CompleteSuccess, s.Failures, s.WindowS)
 		}
@@ -218,7 +218,7 @@ func TestVariantStructure(t *testing.T) {
 		if q1, q05 := s.Conditions[0].Qualified, s.Conditions[1].Qualified; q05 < 2 || q05 >= q1 || q1 > 6 {
 			t.Fatalf("%s: qualified %d at 1 s, %d at 0.5 s", id, q1, q05)
 		}
-		fps[traceFingerprint(s)]++
+		fps[TraceFingerprint(s)]++
 	}
 	// Copy detection relies on learners' key figures differing.
 	worst := 0

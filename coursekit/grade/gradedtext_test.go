@@ -72,7 +72,7 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 	// And the places that explain grading say what is graded.
 	says := regexp.MustCompile(`评分程序[^。]*(不运行|没有运行)[^。]*口径卡单元格[^。]*代码|评分程序[^。]*口径卡单元格[^。]*代码[^。]*不运行`)
 	for where, s := range map[string]string{
-		"feedback.go (howGraded)":       howGraded,
+		"feedback.go (howGraded)":       HowGraded,
 		"gradescope.go (output)":        Gradescope(s).Output,
 		"no self-check output (reason)": f.g.Grade("alice.ipynb", f.nb["alice"]).Reason,
 		releasePath:                     strings.Join(texts[releasePath], "\n"),

@@ -61,7 +61,7 @@ func ptr(v float64) *float64 { return &v }
 // visible failed test.
 func Gradescope(s *Submission) *GSResults {
 	r := &GSResults{
-		Score:            ptr(round2(s.Total)),
+		Score:            ptr(Round2(s.Total)),
 		OutputFormat:     "md",
 		TestOutputFormat: "text",
 		TestNameFormat:   "text",
@@ -74,12 +74,12 @@ func Gradescope(s *Submission) *GSResults {
 	}
 	if !s.Gradable {
 		r.Score = ptr(0)
-		r.Output = mdEscape("无法评分：" + s.Reason)
+		r.Output = MDEscape("无法评分：" + s.Reason)
 		r.ExtraData["reason_code"] = s.ReasonCode
 		r.Tests = []GSTest{{Name: "无法评分", Number: "0.1", Status: "failed", Output: s.Reason, Visibility: "visible", Tags: []string{"ungradable"}}}
 		return r
 	}
-	r.Output = mdEscape(s.StatusLine) + "\n\n评分程序只解析口径卡单元格里的代码（不运行），用发给你的 trace 重新计算每一项；自检输出只用来确认自检运行过。隐藏检查在成绩发布后可见。"
+	r.Output = MDEscape(s.StatusLine) + "\n\n评分程序只解析口径卡单元格里的代码（不运行），用发给你的 trace 重新计算每一项；自检输出只用来确认自检运行过。隐藏检查在成绩发布后可见。"
 	n := map[string]int{}
 	for _, x := range s.Scores {
 		t := GSTest{Name: x.Title + " [" + x.ID + "]", Output: x.Message, Tags: []string{x.Kind}}
@@ -101,12 +101,12 @@ func Gradescope(s *Submission) *GSResults {
 			t.Visibility = "visible"
 		}
 		if x.Pending {
-			t.Output = "文字题，等待老师阅读评分（满分 " + fmtPts(x.Max) + "）。"
+			t.Output = "文字题，等待老师阅读评分（满分 " + FmtPts(x.Max) + "）。"
 			if x.Kind != KindManual {
 				t.Output = x.Message
 			}
 		} else {
-			t.Score, t.MaxScore = ptr(round2(x.Points)), ptr(x.Max)
+			t.Score, t.MaxScore = ptr(Round2(x.Points)), ptr(x.Max)
 			if x.Status == card.Pass {
 				t.Status = "passed"
 			} else {

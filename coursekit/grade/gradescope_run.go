@@ -73,12 +73,12 @@ func RunGradescope(g *Grader, root string) (*GSRun, error) {
 	run := gradeRun(g, root)
 	r := Gradescope(run.Sub)
 	if len(run.Notes) > 0 {
-		r.Output += "\n\n" + mdEscape(strings.Join(run.Notes, " "))
+		r.Output += "\n\n" + MDEscape(strings.Join(run.Notes, " "))
 	}
 	if run.IdentifiedBy != "" {
 		r.ExtraData["identified_by"] = run.IdentifiedBy
 	}
-	r.ExecutionTime = ptr(round2(time.Since(start).Seconds()))
+	r.ExecutionTime = ptr(Round2(time.Since(start).Seconds()))
 	var err error
 	if run.Results, err = marshalResults(r); err != nil {
 		return run, err
@@ -91,7 +91,7 @@ func RunGradescope(g *Grader, root string) (*GSRun, error) {
 // key or roster): Gradescope shows a clear message instead of "the
 // autograder failed to execute correctly".
 func WriteGradescopeFailure(root string, cause error) error {
-	s := (&Submission{}).fail(ungradable(ReasonSetup, "评分程序的配置有问题，不是你的提交的问题；请联系老师。这次提交暂记 0 分，老师修好后会重新评分。"))
+	s := (&Submission{}).Fail(NewUngradable(ReasonSetup, "评分程序的配置有问题，不是你的提交的问题；请联系老师。这次提交暂记 0 分，老师修好后会重新评分。"))
 	r := Gradescope(s)
 	r.ExtraData["setup_error"] = cause.Error()
 	b, err := marshalResults(r)
@@ -125,7 +125,7 @@ func gradeRun(g *Grader, root string) *GSRun {
 	o := g.Options()
 	run := &GSRun{}
 	fail := func(u *Ungradable) *GSRun {
-		run.Sub = (&Submission{}).fail(u)
+		run.Sub = (&Submission{}).Fail(u)
 		return run
 	}
 	nbs, others := gsNotebooks(filepath.Join(root, GSSubmissionDir))
@@ -135,15 +135,15 @@ func gradeRun(g *Grader, root string) *GSRun {
 		if len(others) > 0 {
 			msg += "你上传的是：" + strings.Join(others, "、") + "。"
 		}
-		return fail(ungradable(ReasonNoNotebook, "%s", msg))
+		return fail(NewUngradable(ReasonNoNotebook, "%s", msg))
 	case 1:
 	default:
-		return fail(ungradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
+		return fail(NewUngradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
 	}
 	rel := nbs[0]
 	data, err := ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), o.MaxBytes)
 	if err != nil {
-		run.Sub = (&Submission{File: filepath.Base(rel)}).fail(err.(*Ungradable))
+		run.Sub = (&Submission{File: filepath.Base(rel)}).Fail(err.(*Ungradable))
 		return run
 	}
 
@@ -191,14 +191,14 @@ func gradeRun(g *Grader, root string) *GSRun {
 			} else {
 				msg += ",Gradescope 账号的学号和邮箱也不在课程名单里"
 			}
-			s = (&Submission{File: filepath.Base(rel)}).fail(ungradable(ReasonUnknown, "%s。请上传发给你的那份笔记本，或联系老师。", msg))
+			s = (&Submission{File: filepath.Base(rel)}).Fail(NewUngradable(ReasonUnknown, "%s。请上传发给你的那份笔记本，或联系老师。", msg))
 		}
 		run.Sub = s
 		return run
 	}
 	s := g.GradeAs(learner, rel, data)
 	if signed != "" && fromAccount != "" && fromAccount != signed {
-		run.Sub = notOwn(s, signed, fromAccount, "Gradescope "+how)
+		run.Sub = NotOwn(s, signed, fromAccount, "Gradescope "+how)
 		return run
 	}
 	run.Sub = s

@@ -30,12 +30,12 @@ const (
 	FindCardOutputOutside = "card_output_outside_selfcheck"
 )
 
-// cardSource is the card cell as read: its card, or why it could not be
+// CardSource is the card cell as read: its card, or why it could not be
 // read (cell nil: no card cell at all).
-type cardSource struct {
-	cell *Cell
-	card *card.Card
-	err  error
+type CardSource struct {
+	Cell *Cell
+	Card *card.Card
+	Err  error
 }
 
 // Check checks a submission against its signed release record and
@@ -46,7 +46,7 @@ type cardSource struct {
 // the learner's variant and ownSHA its sha256; whose names who each trace
 // with a sha256 belongs to ("" for the public trace); rep is the graded
 // card's report.
-func Check(key []byte, nb *Notebook, learner string, payloads []payloadFound, src cardSource, own *trace.Trace, ownSHA string, whose func(sha string) []string, rep card.Report) []Finding {
+func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, src CardSource, own *trace.Trace, ownSHA string, whose func(sha string) []string, rep card.Report) []Finding {
 	var fs []Finding
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
@@ -79,7 +79,7 @@ func Check(key []byte, nb *Notebook, learner string, payloads []payloadFound, sr
 		if a.Learner != learner {
 			add(FindOtherLearner, true, "release record names "+a.Learner, "这份笔记本是发给另一位学习者的。")
 		}
-		matched, st := matchLocked(key, nb, a)
+		matched, st := MatchLocked(key, nb, a)
 		if st.noIDs() {
 			add(FindNBFormat, false, st.String(), "笔记本格式 nbformat %s：单元格没有 id（Jupyter 按旧格式保存的）。锁定的单元格改为按发放记录里的签名逐格对上（%d 个）；对不上的再按元数据里的角色（%d 个）和前后位置（%d 个）找，找到的算作改动，找不到的算作删除。", nb.Version(), st.bySig, st.byRole, st.byPos)
 		}
@@ -99,7 +99,7 @@ func Check(key []byte, nb *Notebook, learner string, payloads []payloadFound, sr
 				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s（发放时的 id %s）出现了 %d 次。", what, l.ID, len(same))
 			}
 			for _, c := range same {
-				if cellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
+				if CellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
 					continue
 				}
 				if c.Type != l.CellType {
@@ -116,27 +116,27 @@ func Check(key []byte, nb *Notebook, learner string, payloads []payloadFound, sr
 
 	// The card the self-check saw, against the card cell as submitted.
 	p := payloads[0]
-	if p.cell.Role != RoleSelfCheck {
-		add(FindCardOutputOutside, true, "", "口径卡数据出现在自检单元格以外的第 %d 个单元格的输出里。", p.cell.Index+1)
+	if p.Cell.Role != RoleSelfCheck {
+		add(FindCardOutputOutside, true, "", "口径卡数据出现在自检单元格以外的第 %d 个单元格的输出里。", p.Cell.Index+1)
 	}
 	switch {
-	case src.cell == nil:
+	case src.Cell == nil:
 		add(FindNoCardCell, true, "", "没有找到口径卡单元格（元数据 role=card，或声明 card.Card 的代码）：只能按自检输出里的口径卡评分，而输出无法与代码核对。请老师核对，或用 --execute 重新运行。")
-	case errors.Is(src.err, errNotStatic):
-		add(FindNotComparable, true, src.err.Error(), "口径卡单元格里有不是常量的写法（调用或变量），不符合口径卡单元格的约定（只用字面量和 card 包的常量），评分程序读不出这张口径卡；暂按自检输出里的口径卡评分，请老师核对。")
-	case src.err != nil:
-		add(FindInconsistent, true, src.err.Error(), "口径卡单元格的代码读不出一张口径卡（不能编译），但输出里有口径卡：暂按自检输出里的口径卡评分，请老师核对。改完口径卡后请从口径卡单元格开始重新运行到自检单元格。")
+	case errors.Is(src.Err, ErrNotStatic):
+		add(FindNotComparable, true, src.Err.Error(), "口径卡单元格里有不是常量的写法（调用或变量），不符合口径卡单元格的约定（只用字面量和 card 包的常量），评分程序读不出这张口径卡；暂按自检输出里的口径卡评分，请老师核对。")
+	case src.Err != nil:
+		add(FindInconsistent, true, src.Err.Error(), "口径卡单元格的代码读不出一张口径卡（不能编译），但输出里有口径卡：暂按自检输出里的口径卡评分，请老师核对。改完口径卡后请从口径卡单元格开始重新运行到自检单元格。")
 	default:
-		if diff := cardDiff(src.card, p.payload.Card); len(diff) > 0 {
+		if diff := CardDiff(src.Card, p.Payload.Card); len(diff) > 0 {
 			add(FindInconsistent, true, "differs in "+strings.Join(diff, ", "), "口径卡单元格现在的内容和自检输出里的口径卡在这些地方不同：%s。评分按口径卡单元格里的代码进行；改完口径卡后请从口径卡单元格开始重新运行到自检单元格，再保存提交。", strings.Join(diff, "、"))
-			rep = card.Check(p.payload.Card, own) // what the saved report should have said
+			rep = card.Check(p.Payload.Card, own) // what the saved report should have said
 		}
 	}
 
 	// Which trace the self-check ran on, and what it said.
-	if p.payload.Trace.SHA256 != ownSHA {
-		detail := "payload trace sha256 " + short(p.payload.Trace.SHA256)
-		for _, who := range whose(p.payload.Trace.SHA256) {
+	if p.Payload.Trace.SHA256 != ownSHA {
+		detail := "payload trace sha256 " + short(p.Payload.Trace.SHA256)
+		for _, who := range whose(p.Payload.Trace.SHA256) {
 			if who == "" {
 				detail += " = the public teaching trace"
 			} else {
@@ -146,7 +146,7 @@ func Check(key []byte, nb *Notebook, learner string, payloads []payloadFound, sr
 		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace（%s）。", VariantTraceName)
 	} else {
 		var claimed []string
-		for _, r := range p.payload.Report.Results {
+		for _, r := range p.Payload.Report.Results {
 			if x, ok := rep.Result(r.ID); ok && r.Status == card.Pass && x.Status != card.Pass {
 				claimed = append(claimed, r.ID)
 			}
@@ -175,9 +175,9 @@ func short(s string) string {
 	return s
 }
 
-// findCardCellBySource is the fallback when the card cell lost its
+// FindCardCellBySource is the fallback when the card cell lost its
 // metadata (recreated by the learner): the one code cell declaring a card.
-func findCardCellBySource(nb *Notebook) *Cell {
+func FindCardCellBySource(nb *Notebook) *Cell {
 	var found *Cell
 	for i := range nb.Cells {
 		c := &nb.Cells[i]
@@ -191,10 +191,10 @@ func findCardCellBySource(nb *Notebook) *Cell {
 	return found
 }
 
-// cardDiff names the top-level card fields (JSON keys) where a and b differ.
-func cardDiff(a, b *card.Card) []string {
-	ja, _ := json.Marshal(normalized(a))
-	jb, _ := json.Marshal(normalized(b))
+// CardDiff names the top-level card fields (JSON keys) where a and b differ.
+func CardDiff(a, b *card.Card) []string {
+	ja, _ := json.Marshal(Normalized(a))
+	jb, _ := json.Marshal(Normalized(b))
 	var ma, mb map[string]json.RawMessage
 	json.Unmarshal(ja, &ma)
 	json.Unmarshal(jb, &mb)
@@ -222,14 +222,14 @@ func (s lockedStats) String() string {
 	return fmt.Sprintf("locked cells matched: %d by id, %d by signature, %d by role, %d by position, %d not found", s.byID, s.bySig, s.byRole, s.byPos, s.missing)
 }
 
-// matchLocked finds each locked cell of a in nb: the cells with its id;
+// MatchLocked finds each locked cell of a in nb: the cells with its id;
 // else, among cells without an id (nbformat < 4.5 drops them), the cells
 // whose HMAC under its id verifies; else the one cell left with its
 // metadata role (data, self-check); else, for instructions, the first cell
 // of its type, without a role, between the neighbouring locked cells.
 // A cell found by role or position fails the signature check, so it is
 // reported as edited; a locked cell found nowhere is reported as deleted.
-func matchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, lockedStats) {
+func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, lockedStats) {
 	out := make([][]*Cell, len(a.Locked))
 	var st lockedStats
 	var noID []*Cell
@@ -253,7 +253,7 @@ func matchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, locked
 		for _, c := range noID {
 			// Its signature under its own type, or under the released
 			// type (a cell whose type alone was changed).
-			if cellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC || cellMAC(key, a.Learner, l.ID, l.CellType, c.Source) == l.MAC {
+			if CellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC || CellMAC(key, a.Learner, l.ID, l.CellType, c.Source) == l.MAC {
 				out[k] = append(out[k], c)
 				used[c] = true
 			}

@@ -127,7 +127,7 @@ func TestCardFromSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cardDiff(got, want); len(d) > 0 {
+	if d := CardDiff(got, want); len(d) > 0 {
 		t.Fatalf("round trip differs in %v", d)
 	}
 	src := "%%\n// GoNB\nvar myCard = card.Card{Window: card.Window{Seconds: 10, Kind: \"fixed\"}, Attempts: 10, Conditions: []card.Condition{{Qualified: 5, Goodput: card.Figure{5.0 / 10, \"次/\" + \"s\"}, FailureRate: card.Ratio{Num: 2 / 10}}}}\n"
@@ -142,7 +142,7 @@ func TestCardFromSource(t *testing.T) {
 		"var myCard = card.Card{Attempts: len(os.Args)}",
 		"var myCard = card.Card{Clock: clock}",
 	} {
-		if _, err := CardFromSource(bad); err != errNotStatic {
+		if _, err := CardFromSource(bad); err != ErrNotStatic {
 			t.Errorf("%q: %v, want errNotStatic", bad, err)
 		}
 	}
@@ -165,7 +165,7 @@ func TestCardFromSource(t *testing.T) {
 		"var myCard = card.Card{Clock: card.Nowhere}",
 		"var myCard = card.Card{Conditions: []card.Condition{{SLO: card.Ratio{}}}}",
 	} {
-		if _, err := CardFromSource(bad); err == nil || err == errNotStatic {
+		if _, err := CardFromSource(bad); err == nil || err == ErrNotStatic {
 			t.Errorf("%q: %v, want a type error", bad, err)
 		}
 	}
@@ -258,7 +258,7 @@ func TestPersonalize(t *testing.T) {
 }
 
 // cardOf is a card carrying just the key figures of fp.
-func cardOf(fp fingerprint) *card.Card {
+func cardOf(fp Fingerprint) *card.Card {
 	c := &card.Card{Window: card.Window{Seconds: fp[0], Kind: "fixed"}}
 	c.Conditions = []card.Condition{
 		{SLO: card.Figure{Value: 1, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[2]), CostPer1000: card.Figure{Value: fp[4], Unit: "元/千次合格"}},
@@ -283,13 +283,13 @@ func TestVariantCheckFalsePositives(t *testing.T) {
 	if err := g.prepare(); err != nil {
 		t.Fatal(err)
 	}
-	slips := []func(fp *fingerprint){
-		func(fp *fingerprint) { fp[0] = 10 },            // the worked example's window
-		func(fp *fingerprint) { fp[0] += 3 },            // a misread window
-		func(fp *fingerprint) { fp[1] += 100 },          // P95 off by a rank
-		func(fp *fingerprint) { fp[2]--; fp[3]-- },      // ≤ read as <
-		func(fp *fingerprint) { fp[4] *= 1.25 },         // cost from the wrong count
-		func(fp *fingerprint) { fp[0] = 10; fp[4] = 4 }, // window and cost from the example
+	slips := []func(fp *Fingerprint){
+		func(fp *Fingerprint) { fp[0] = 10 },            // the worked example's window
+		func(fp *Fingerprint) { fp[0] += 3 },            // a misread window
+		func(fp *Fingerprint) { fp[1] += 100 },          // P95 off by a rank
+		func(fp *Fingerprint) { fp[2]--; fp[3]-- },      // ≤ read as <
+		func(fp *Fingerprint) { fp[4] *= 1.25 },         // cost from the wrong count
+		func(fp *Fingerprint) { fp[0] = 10; fp[4] = 4 }, // window and cost from the example
 	}
 	copied := 0
 	for i, id := range ids {

@@ -40,10 +40,10 @@ func LoadKey(path string) ([]byte, error) {
 	return k, nil
 }
 
-// mac is HMAC-SHA256 under key over length-prefixed parts, so that no two
+// MAC is HMAC-SHA256 under key over length-prefixed parts, so that no two
 // different part lists give the same message. The first part names the use
 // (domain separation), e.g. "coursekit.variant/v1".
-func mac(key []byte, parts ...string) []byte {
+func MAC(key []byte, parts ...string) []byte {
 	h := hmac.New(sha256.New, key)
 	var n [8]byte
 	for _, p := range parts {
@@ -76,8 +76,8 @@ type Roster struct {
 	lms     map[string]int // by LMSID
 }
 
-// validID keeps learner ids usable as directory and file names.
-var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$`)
+// ValidID keeps learner ids usable as directory and file names.
+var ValidID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$`)
 
 // ReadRoster reads a CSV with a header row and an id column ("id",
 // "learner_id", "student_id" or "login"); "name", "email" and "lms_id"
@@ -134,7 +134,7 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		if idCol < len(row) {
 			id = strings.TrimSpace(row[idCol])
 		}
-		if !validID.MatchString(id) {
+		if !ValidID.MatchString(id) {
 			return nil, fmt.Errorf("roster:%d: learner id %q: use 1-64 letters, digits and . _ @ + - (it names files)", n+2, id)
 		}
 		if _, dup := ro.index[id]; dup {
@@ -242,15 +242,15 @@ func (r *Roster) HasLMSIDs() bool { return r != nil && len(r.lms) > 0 }
 // name, or "" when the name follows neither pattern. It needs no roster,
 // so a batch can warn when a zip has LMS names but the roster no lms_id.
 func LMSNumber(name string) string {
-	n, _ := lmsAccount(name)
+	n, _ := LMSAccount(name)
 	return n
 }
 
-// lmsAccount is the LMS user number and the person's name as the LMS
+// LMSAccount is the LMS user number and the person's name as the LMS
 // wrote them in a Canvas file name ("lastfirst") or a Moodle folder or
 // file name ("Full Name"), the part nearest the file first; "" when the
 // name follows neither pattern.
-func lmsAccount(name string) (num, person string) {
+func LMSAccount(name string) (num, person string) {
 	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
 	for i := len(parts) - 1; i >= 0; i-- {
 		p := parts[i]
@@ -266,7 +266,7 @@ func lmsAccount(name string) (num, person string) {
 }
 
 func (r *Roster) fromLMSName(name string) (id, lmsID string) {
-	num, _ := lmsAccount(name)
+	num, _ := LMSAccount(name)
 	if j, ok := r.lms[num]; ok && num != "" {
 		return r.Learners[j].ID, num
 	}

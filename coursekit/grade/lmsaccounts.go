@@ -34,7 +34,7 @@ func (b *Batch) markLMSAccounts() {
 	byLearner := map[string][]*Submission{}
 	carries := map[string][]string{} // account → the learners whose records it handed in
 	for _, s := range b.Subs {
-		if s.LMSNumber() == "" || s.Record() != recordVerified || s.RecordOf != "" || s.Learner == "" {
+		if s.LMSNumber() == "" || s.Record() != RecordVerified || s.RecordOf != "" || s.Learner == "" {
 			continue
 		}
 		byLearner[s.Learner] = append(byLearner[s.Learner], s)
@@ -42,7 +42,7 @@ func (b *Batch) markLMSAccounts() {
 			carries[s.LMSNumber()] = append(carries[s.LMSNumber()], s.Learner)
 		}
 	}
-	for _, l := range b.learners() {
+	for _, l := range b.Learners() {
 		subs := byLearner[l.ID]
 		var accts []string
 		who := map[string]string{} // account → the person's name in its LMS name
@@ -67,14 +67,14 @@ func (b *Batch) markLMSAccounts() {
 					Message: fmt.Sprintf("你的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是你的：这是抄袭线索，老师会核对。", len(accts), strings.Join(accts, "、")),
 					Detail:  fmt.Sprintf("release record of %s handed in by LMS accounts %s; %s came from %s", l.ID, strings.Join(listEn, ", "), s.Name, s.LMSNumber())})
 			}
-			b.Warnings = append(b.Warnings, warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
+			b.Warnings = append(b.Warnings, Warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
 				"%s's release record was handed in by %d LMS accounts: %[4]s. The roster has no lms_id for them, so grade cannot tell which account is %[1]s's, and the file the duplicate rule counts may be someone else's copy: add an lms_id column to the roster and grade again",
 				l.ID, len(accts), strings.Join(listZh, "、"), strings.Join(listEn, ", ")))
 			continue
 		}
 		for _, s := range subs {
 			if s.LMSNumber() != own {
-				notOwn(s, l.ID, b.accountHolder(s, l.ID, carries), fmt.Sprintf("LMS account %s (%s); %s's own account is %s", s.LMSNumber(), s.LMSPerson(), l.ID, own))
+				NotOwn(s, l.ID, b.accountHolder(s, l.ID, carries), fmt.Sprintf("LMS account %s (%s); %s's own account is %s", s.LMSNumber(), s.LMSPerson(), l.ID, own))
 			}
 		}
 	}

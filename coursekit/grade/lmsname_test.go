@@ -24,7 +24,7 @@ func TestLMSNamesWithoutLMSIDs(t *testing.T) {
 	roster := &Roster{Learners: []Learner{{ID: "s001"}}}
 	subs := []*Submission{{File: "__10003_90003_06-deliverable.md"}, {File: "bob_10004_90004_06-deliverable.ipynb"}}
 	b := NewBatch(roster, nil, subs)
-	for _, n := range b.names {
+	for _, n := range b.Names {
 		if strings.Contains(n, "10003") || strings.Contains(n, "deliverable") {
 			t.Errorf("output name %q is built from the file name", n)
 		}
@@ -32,8 +32,8 @@ func TestLMSNamesWithoutLMSIDs(t *testing.T) {
 	if fb := FeedbackHTML(subs[0]); !strings.Contains(fb, subs[0].File) {
 		t.Errorf("an unknown file's feedback does not say which file it was:\n%s", fb)
 	}
-	if b.names[0] == b.names[1] {
-		t.Errorf("two unknown files share the name %q", b.names[0])
+	if b.Names[0] == b.Names[1] {
+		t.Errorf("two unknown files share the name %q", b.Names[0])
 	}
 	warned := false
 	for _, w := range b.Warnings {

@@ -23,10 +23,10 @@ import (
 // ReadManualFile reads back once a person has filled in the score column.
 const ManualFile = "manual-review.csv"
 
-// textSHA is the short hash of a free-text answer written next to it in
+// TextSHA is the short hash of a free-text answer written next to it in
 // the manual-review file: a score typed for one answer is not applied to
 // a different answer (the learner resubmitted in between).
-func textSHA(text string) string {
+func TextSHA(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:6])
 }
@@ -164,11 +164,11 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			continue
 		}
 		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
-		if !validID.MatchString(id) {
+		if !ValidID.MatchString(id) {
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
 			continue
 		}
-		if !manualIDs[crit] && crit != OwnVariantID {
+		if !ManualIDs[crit] && crit != OwnVariantID {
 			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, OwnVariantID, strings.Join(manualCriteria(), ", "))
 			continue
 		}
@@ -197,7 +197,7 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			bad("%s %s: score %s is negative", id, crit, score)
 			continue
 		case v > max:
-			bad("%s %s: score %s is above the maximum %s", id, crit, score, fmtPts(max))
+			bad("%s %s: score %s is above the maximum %s", id, crit, score, FmtPts(max))
 			continue
 		case sha == "":
 			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
@@ -229,7 +229,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 		for _, r := range typed.Rows {
 			switch r.state {
 			case rowChanged:
-				r.Previous = fmtPts(r.Score)
+				r.Previous = FmtPts(r.Score)
 				prev[key{r.Learner, r.Criterion}] = r
 			case rowUnused:
 				carried = append(carried, r)
@@ -244,7 +244,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
 			}
 		}
-		cw.Write([]string{m.Learner, m.ID, m.Title, fmtPts(m.Max), fmtPts(m.Keyword), csvSafe(strings.Join(m.Keywords, " ")), csvSafe(m.Text), textSHA(m.Text), p, note, scores[i]})
+		cw.Write([]string{m.Learner, m.ID, m.Title, FmtPts(m.Max), FmtPts(m.Keyword), CSVSafe(strings.Join(m.Keywords, " ")), CSVSafe(m.Text), TextSHA(m.Text), p, note, scores[i]})
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -255,7 +255,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 	for _, r := range carried {
 		score := ""
 		if r.filled {
-			score = fmtPts(r.Score)
+			score = FmtPts(r.Score)
 		}
 		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
 	}
@@ -269,7 +269,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 func manualCriteria() []string {
 	var ids []string
 	for _, id := range card.CriterionIDs() {
-		if manualIDs[id] {
+		if ManualIDs[id] {
 			ids = append(ids, id)
 		}
 	}
@@ -300,11 +300,11 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 			i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == row.Criterion })
 			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
-				warnings = append(warnings, warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
+				warnings = append(warnings, Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
 					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
-			if now := textSHA(s.Manual[j].Text); now != row.TextSHA {
+			if now := TextSHA(s.Manual[j].Text); now != row.TextSHA {
 				warnings = append(warnings, Warning{
 					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
 					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
@@ -317,7 +317,7 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 			row.state = rowApplied
 		}
 		if !found {
-			warnings = append(warnings, warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
+			warnings = append(warnings, Warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
 				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied, kept in the new manual-review.csv", row.Pos, row.Learner, row.Criterion))
 		}
 	}
@@ -329,15 +329,15 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 func (s *Submission) SetManual(i int, score float64, from string) {
 	x := &s.Scores[i]
 	x.Pending = false
-	x.Points = round2(score)
+	x.Points = Round2(score)
 	x.Status = card.Fail
 	if x.Points >= x.Max {
 		x.Status = card.Pass
 	}
-	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", fmtPts(x.Points), fmtPts(x.Max))
+	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", FmtPts(x.Points), FmtPts(x.Max))
 	x.Detail = "manual score from " + from
-	s.Total = round2(s.Total + x.Points)
-	s.Pending = round2(s.Pending - x.Max)
+	s.Total = Round2(s.Total + x.Points)
+	s.Pending = Round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()
 	manual := 0.0
 	for _, y := range s.Scores {
@@ -348,6 +348,6 @@ func (s *Submission) SetManual(i int, score float64, from string) {
 	// The total now holds points a person gave: say so.
 	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
 		head, tail, _ := strings.Cut(rest, "；")
-		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", fmtPts(manual)) + tail
+		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", FmtPts(manual)) + tail
 	}
 }

@@ -161,7 +161,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 func TestManualCSVErrors(t *testing.T) {
 	f := newFixture(t, "alice", "bob")
 	head := "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,score\n"
-	sha := textSHA("x")
+	sha := TextSHA("x")
 	cases := []struct{ name, csv, want string }{
 		{"not a learner id", head + "mal lory,text.outputs,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: learner id "mal lory"`},
 		{"unknown criterion", head + "alice,text.poetry,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: criterion "text.poetry" is not a free-text criterion`},

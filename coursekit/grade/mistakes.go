@@ -68,7 +68,7 @@ func (v *variantInfo) mistakeRef() *mistakeRef {
 func (g *Grader) mistakesOf(c *card.Card, own *variantInfo, traceSHA string, from *variantInfo) []string {
 	s := own.summary()
 	ref := own.mistakeRef()
-	conds := condsBySLO(c)
+	conds := CondsBySLO(c)
 	var out []string
 	// Failures deleted: the attempts or a failure rate's denominator count
 	// only what did not fail, or no failure is counted at all.
@@ -97,7 +97,7 @@ func (g *Grader) mistakesOf(c *card.Card, own *variantInfo, traceSHA string, fro
 			if cc == nil {
 				continue
 			}
-			if ms, _ := toMS(cc.P95); math.Abs(ms-*lp) <= 5 {
+			if ms, _ := ToMS(cc.P95); math.Abs(ms-*lp) <= 5 {
 				linear = true
 			}
 		}

@@ -69,7 +69,7 @@ type Ungradable struct {
 
 func (u *Ungradable) Error() string { return u.Code + ": " + u.Msg }
 
-func ungradable(code, format string, a ...any) *Ungradable {
+func NewUngradable(code, format string, a ...any) *Ungradable {
 	return &Ungradable{Code: code, Msg: fmt.Sprintf(format, a...)}
 }
 
@@ -122,7 +122,7 @@ type rawCell struct {
 	} `json:"outputs"`
 }
 
-type cellMeta struct {
+type CellMeta struct {
 	Coursekit struct {
 		Role string `json:"role"`
 	} `json:"coursekit"`
@@ -140,10 +140,10 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "读不了这个文件：%v", err)
+		return nil, NewUngradable(ReasonUnreadable, "读不了这个文件：%v", err)
 	}
 	if int64(len(b)) > max {
-		return nil, ungradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
+		return nil, NewUngradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
 	}
 	return b, nil
 }
@@ -152,7 +152,7 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 func ReadFileLimited(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, ungradable(ReasonUnreadable, "读不了这个文件：%v", errors.Unwrap(err))
+		return nil, NewUngradable(ReasonUnreadable, "读不了这个文件：%v", errors.Unwrap(err))
 	}
 	defer f.Close()
 	return ReadLimited(f, max)
@@ -162,33 +162,33 @@ func ReadFileLimited(path string, max int64) ([]byte, error) {
 // error is always an *Ungradable.
 func ParseNotebook(b []byte) (*Notebook, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, ungradable(ReasonTruncated, "文件是空的。")
+		return nil, NewUngradable(ReasonTruncated, "文件是空的。")
 	}
 	var raw rawNotebook
 	if err := json.Unmarshal(b, &raw); err != nil {
 		u := jsonProblem(b, err, "笔记本")
 		if u.Code == ReasonWrongCard { // a field of the wrong type: not nbformat
-			u = ungradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本：%s", u.Msg)
+			u = NewUngradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本：%s", u.Msg)
 		}
 		return nil, u
 	}
 	if raw.NBFormat == nil {
-		return nil, ungradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本（没有 nbformat）。")
+		return nil, NewUngradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本（没有 nbformat）。")
 	}
 	if *raw.NBFormat != 4 {
-		return nil, ungradable(ReasonNBFormat, "笔记本格式是 nbformat %d，评分只接受 nbformat 4：请用 JupyterLab 打开发下去的笔记本，保存后再提交。", *raw.NBFormat)
+		return nil, NewUngradable(ReasonNBFormat, "笔记本格式是 nbformat %d，评分只接受 nbformat 4：请用 JupyterLab 打开发下去的笔记本，保存后再提交。", *raw.NBFormat)
 	}
 	if raw.Cells == nil {
-		return nil, ungradable(ReasonNotNotebook, "这不是一个 nbformat 4 笔记本（没有 cells）。")
+		return nil, NewUngradable(ReasonNotNotebook, "这不是一个 nbformat 4 笔记本（没有 cells）。")
 	}
 	nb := &Notebook{NBFormat: *raw.NBFormat, NBFormatMinor: raw.NBFormatMinor}
 	for i, rc := range raw.Cells {
-		src, err := multiline(rc.Source)
+		src, err := Multiline(rc.Source)
 		if err != nil {
-			return nil, ungradable(ReasonNotNotebook, "第 %d 个单元格的 source 不是文本。", i+1)
+			return nil, NewUngradable(ReasonNotNotebook, "第 %d 个单元格的 source 不是文本。", i+1)
 		}
 		c := Cell{Index: i, ID: rc.ID, Type: rc.CellType, Source: src}
-		var m cellMeta
+		var m CellMeta
 		if len(rc.Metadata) > 0 && json.Unmarshal(rc.Metadata, &m) == nil {
 			if t := executedAt(m.Execution); t.After(nb.ExecutedAt) {
 				nb.ExecutedAt = t
@@ -221,8 +221,8 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 	return nb, nil
 }
 
-// multiline reads nbformat's "string or list of strings".
-func multiline(raw json.RawMessage) (string, error) {
+// Multiline reads nbformat's "string or list of strings".
+func Multiline(raw json.RawMessage) (string, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
@@ -245,27 +245,27 @@ func jsonProblem(b []byte, err error, what string) *Ungradable {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		if strings.Contains(se.Error(), "unexpected end of JSON input") {
-			return ungradable(ReasonTruncated, "%s的 JSON 在中途断了（文件不完整）：请重新保存笔记本后再提交。", what)
+			return NewUngradable(ReasonTruncated, "%s的 JSON 在中途断了（文件不完整）：请重新保存笔记本后再提交。", what)
 		}
 		if nonFiniteAt(b, se.Offset) {
-			return ungradable(ReasonNonFinite, "%s里有 NaN 或无穷大（Inf），JSON 存不下这样的数：检查口径卡里的数，重新运行自检。", what)
+			return NewUngradable(ReasonNonFinite, "%s里有 NaN 或无穷大（Inf），JSON 存不下这样的数：检查口径卡里的数，重新运行自检。", what)
 		}
-		return ungradable(ReasonInvalidJSON, "%s不是合法的 JSON（第 %d 个字节附近）：%v", what, se.Offset, se)
+		return NewUngradable(ReasonInvalidJSON, "%s不是合法的 JSON（第 %d 个字节附近）：%v", what, se.Offset, se)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if v, ok := strings.CutPrefix(te.Value, "number "); ok {
 			if f, perr := strconv.ParseFloat(v, 64); perr != nil || f != f {
-				return ungradable(ReasonNonFinite, "%s里有超出范围的数（%s），当作无穷大，不能评分。", what, v)
+				return NewUngradable(ReasonNonFinite, "%s里有超出范围的数（%s），当作无穷大，不能评分。", what, v)
 			}
 		}
 		field := te.Field
 		if field == "" {
 			field = "（顶层）"
 		}
-		return ungradable(ReasonWrongCard, "%s的字段 %s 类型不对：应当是 %s，却是 %s。", what, field, te.Type, te.Value)
+		return NewUngradable(ReasonWrongCard, "%s的字段 %s 类型不对：应当是 %s，却是 %s。", what, field, te.Type, te.Value)
 	}
-	return ungradable(ReasonInvalidJSON, "%s读不出来：%v", what, err)
+	return NewUngradable(ReasonInvalidJSON, "%s读不出来：%v", what, err)
 }
 
 // nonFiniteAt reports whether the syntax error at offset is a NaN or
@@ -280,17 +280,17 @@ func nonFiniteAt(b []byte, offset int64) bool {
 	return strings.Contains(w, "NaN") || strings.Contains(w, "Infinity") || strings.Contains(w, "Inf")
 }
 
-// payloadFound is one card payload and the cell that carried it.
-type payloadFound struct {
-	cell    *Cell
-	payload *card.Payload
-	raw     []byte // the canonical JSON of the card, to compare payloads
+// FoundPayload is one card payload and the cell that carried it.
+type FoundPayload struct {
+	Cell    *Cell
+	Payload *card.Payload
+	Raw     []byte // the canonical JSON of the card, to compare payloads
 }
 
-// findPayloads parses every card.MIMEType output. A payload that cannot be
+// FindPayloads parses every card.MIMEType output. A payload that cannot be
 // read makes the submission ungradable, with the reason.
-func findPayloads(nb *Notebook) ([]payloadFound, *Ungradable) {
-	var out []payloadFound
+func FindPayloads(nb *Notebook) ([]FoundPayload, *Ungradable) {
+	var out []FoundPayload
 	for i := range nb.Cells {
 		c := &nb.Cells[i]
 		for _, data := range c.Outputs {
@@ -302,8 +302,8 @@ func findPayloads(nb *Notebook) ([]payloadFound, *Ungradable) {
 			if err != nil {
 				return nil, payloadProblem(raw, err)
 			}
-			canon, _ := json.Marshal(normalized(p.Card))
-			out = append(out, payloadFound{cell: c, payload: p, raw: canon})
+			canon, _ := json.Marshal(Normalized(p.Card))
+			out = append(out, FoundPayload{Cell: c, Payload: p, Raw: canon})
 		}
 	}
 	return out, nil
@@ -313,9 +313,9 @@ func payloadProblem(raw json.RawMessage, err error) *Ungradable {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "schema"):
-		return ungradable(ReasonWrongCard, "自检输出里的口径卡不是本单元的口径卡类型（%s）。", msg)
+		return NewUngradable(ReasonWrongCard, "自检输出里的口径卡不是本单元的口径卡类型（%s）。", msg)
 	case strings.Contains(msg, "no card"):
-		return ungradable(ReasonWrongCard, "自检输出里没有口径卡内容。")
+		return NewUngradable(ReasonWrongCard, "自检输出里没有口径卡内容。")
 	}
 	// The payload is usually a JSON string holding the JSON: look inside.
 	inner := []byte(raw)
@@ -326,8 +326,8 @@ func payloadProblem(raw json.RawMessage, err error) *Ungradable {
 	return jsonProblem(inner, err, "自检输出里的口径卡")
 }
 
-// normalized makes nil and empty slices compare equal.
-func normalized(c *card.Card) *card.Card {
+// Normalized makes nil and empty slices compare equal.
+func Normalized(c *card.Card) *card.Card {
 	if c == nil {
 		return &card.Card{Path: card.PathMap{Steps: []card.Step{}}, Conditions: []card.Condition{}}
 	}

@@ -52,10 +52,10 @@ func notOnRosterFinding(learner string) Finding {
 		Detail:  fmt.Sprintf("learner %s is not on the roster, but the notebook's release record for %s verifies with the key: add %s to the roster", learner, learner, learner)}
 }
 
-// learners is every learner with a row in grades.csv: the roster, then
-// the learners graded by a signed record who are not on it, in the order
+// Learners is every learner with a row in grades.csv: the roster, then
+// the Learners graded by a signed record who are not on it, in the order
 // their files were collected.
-func (b *Batch) learners() []Learner {
+func (b *Batch) Learners() []Learner {
 	ls := append([]Learner(nil), b.Roster.Learners...)
 	seen := map[string]bool{}
 	for _, s := range b.Subs {

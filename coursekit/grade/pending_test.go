@@ -17,7 +17,7 @@ func TestStatusLinePendingParts(t *testing.T) {
 	if !strings.Contains(line, "另有 8 分的文字题") {
 		t.Errorf("text points not 8: %s", line)
 	}
-	if !strings.Contains(line, "3 分的检查“"+ownVariantTitle+"”") {
+	if !strings.Contains(line, "3 分的检查“"+OwnVariantTitle+"”") {
 		t.Errorf("own-variant points not named: %s", line)
 	}
 	if strings.Contains(line, "11 分") {

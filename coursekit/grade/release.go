@@ -19,7 +19,7 @@ const ReleaseMarker = ".coursekit-release"
 
 // KeyFingerprint names a key without revealing it.
 func KeyFingerprint(key []byte) string {
-	return hex.EncodeToString(mac(key, "coursekit.key-fingerprint/v1")[:8])
+	return hex.EncodeToString(MAC(key, "coursekit.key-fingerprint/v1")[:8])
 }
 
 // CheckRelease reports whether assign may write into outDir with key: the

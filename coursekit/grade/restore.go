@@ -51,7 +51,7 @@ func Restore(key, personal, submitted []byte) ([]byte, RestoreReport, error) {
 	if err != nil {
 		return nil, rep, fmt.Errorf("submission: %w", err)
 	}
-	matched, _ := matchLocked(key, nb, meta)
+	matched, _ := MatchLocked(key, nb, meta)
 	lockedAt := map[int]int{} // submitted cell index -> locked cell k
 	drop := map[int]bool{}
 	for k, cs := range matched {
@@ -101,12 +101,12 @@ func Restore(key, personal, submitted []byte) ([]byte, RestoreReport, error) {
 		placed[k] = at
 		rep.Inserted = append(rep.Inserted, l.ID)
 	}
-	cells, err := marshalRaw(out)
+	cells, err := MarshalRaw(out)
 	if err != nil {
 		return nil, rep, err
 	}
 	subNB["cells"] = cells
-	b, err := marshalNotebook(subNB)
+	b, err := MarshalNotebook(subNB)
 	return b, rep, err
 }
 
@@ -143,7 +143,7 @@ func cellString(c map[string]json.RawMessage, key string) string {
 }
 
 func sourceOf(c map[string]json.RawMessage) string {
-	s, _ := multiline(c["source"])
+	s, _ := Multiline(c["source"])
 	return s
 }
 

@@ -29,7 +29,7 @@ func releasedCardSource(t testing.TB, nb []byte) string {
 	if c == nil {
 		t.Fatal("the release has no card cell")
 	}
-	src, err := multiline(mustJSON(t, c["source"]))
+	src, err := Multiline(mustJSON(t, c["source"]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +69,11 @@ func TestBlankReleaseEarnsNothing(t *testing.T) {
 		var earned []string
 		for _, x := range s.Scores {
 			if x.Points != 0 || x.Pending {
-				earned = append(earned, fmt.Sprintf("%s %s/%s", x.ID, fmtPts(x.Points), fmtPts(x.Max)))
+				earned = append(earned, fmt.Sprintf("%s %s/%s", x.ID, FmtPts(x.Points), FmtPts(x.Max)))
 			}
 		}
 		if s.Total != 0 || len(earned) > 0 {
-			t.Fatalf("%s: the untouched release earns %s/%s: %s", id, fmtPts(s.Total), fmtPts(s.Max), strings.Join(earned, ", "))
+			t.Fatalf("%s: the untouched release earns %s/%s: %s", id, FmtPts(s.Total), FmtPts(s.Max), strings.Join(earned, ", "))
 		}
 	}
 }
@@ -92,14 +92,14 @@ func TestHiddenChecksNeedStatedNumbers(t *testing.T) {
 	s := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
 	for _, id := range append(card.HiddenIDs(), OwnVariantID, "conditions.slos") {
 		if x, _ := s.Score(id); x.Points != 0 {
-			t.Errorf("%s: %s/%s for a card without numbers (%s)", id, fmtPts(x.Points), fmtPts(x.Max), x.Message)
+			t.Errorf("%s: %s/%s for a card without numbers (%s)", id, FmtPts(x.Points), FmtPts(x.Max), x.Message)
 		}
 	}
 	// The right numbers earn every one of them.
 	s = f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"])))
 	for _, id := range append(card.HiddenIDs(), OwnVariantID, "conditions.slos") {
 		if x, _ := s.Score(id); x.Points != x.Max {
-			t.Errorf("%s: %s/%s for the right card (%s)", id, fmtPts(x.Points), fmtPts(x.Max), x.Message)
+			t.Errorf("%s: %s/%s for the right card (%s)", id, FmtPts(x.Points), FmtPts(x.Max), x.Message)
 		}
 	}
 }
@@ -115,7 +115,7 @@ func TestForgedOutputGradesTheSource(t *testing.T) {
 	forged := f.g.Grade("alice.ipynb", fill(t, f.nb["alice"], goLiteral(wrong), payloadFor(t, right, v)))
 	best := f.g.Grade("alice.ipynb", fill(t, f.nb["alice"], goLiteral(right), payloadFor(t, right, v)))
 	if forged.Total != honest.Total || forged.Total >= best.Total {
-		t.Errorf("forged output scores %s (the source's card scores %s, the forged card %s)", fmtPts(forged.Total), fmtPts(honest.Total), fmtPts(best.Total))
+		t.Errorf("forged output scores %s (the source's card scores %s, the forged card %s)", FmtPts(forged.Total), FmtPts(honest.Total), FmtPts(best.Total))
 	}
 	if !hasFinding(forged, FindInconsistent) || forged.IntegrityOK() {
 		t.Errorf("forged output: findings %+v", forged.Integrity)
@@ -166,8 +166,8 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 			row = l
 		}
 	}
-	if !strings.HasPrefix(row, "alice,"+fmtPts(want)+",") || !strings.Contains(row, "b.ipynb") || !strings.Contains(row, "c.ipynb") {
-		t.Errorf("alice's row does not grade the newest file (total %s) and list the others:\n%s", fmtPts(want), row)
+	if !strings.HasPrefix(row, "alice,"+FmtPts(want)+",") || !strings.Contains(row, "b.ipynb") || !strings.Contains(row, "c.ipynb") {
+		t.Errorf("alice's row does not grade the newest file (total %s) and list the others:\n%s", FmtPts(want), row)
 	}
 	sum, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if !strings.Contains(string(sum), "b.ipynb") || !strings.Contains(string(sum), "c.ipynb") {
@@ -198,7 +198,7 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 		t.Fatal(err)
 	}
 	csv, _ = os.ReadFile(filepath.Join(dir, "grades.csv"))
-	if !strings.Contains(string(csv), "\nalice,"+fmtPts(subs[0].Total)+",") {
+	if !strings.Contains(string(csv), "\nalice,"+FmtPts(subs[0].Total)+",") {
 		t.Errorf("by cell execution time: the newer file is not graded:\n%s", csv)
 	}
 }
@@ -213,7 +213,7 @@ func TestTotalsRoundedEverywhere(t *testing.T) {
 		s := f.g.Grade("alice.ipynb", f.submitted(t, "alice", mistakenCard(t, v)))
 		ms := &ManualScores{}
 		for i, m := range s.Manual[:2] {
-			ms.Rows = append(ms.Rows, ManualScore{Pos: "m.csv:2", Learner: "alice", Criterion: m.ID, Score: scores[i], TextSHA: textSHA(m.Text)})
+			ms.Rows = append(ms.Rows, ManualScore{Pos: "m.csv:2", Learner: "alice", Criterion: m.ID, Score: scores[i], TextSHA: TextSHA(m.Text)})
 		}
 		if w := ApplyManual([]*Submission{s}, ms); len(w) > 0 {
 			t.Fatal(w)
@@ -253,7 +253,7 @@ func TestPartialCreditSaysWhy(t *testing.T) {
 			}
 			n++
 			if !why.MatchString(x.Message) {
-				t.Errorf("%s %s/%s: no reason for the partial credit: %q", x.ID, fmtPts(x.Points), fmtPts(x.Max), x.Message)
+				t.Errorf("%s %s/%s: no reason for the partial credit: %q", x.ID, FmtPts(x.Points), FmtPts(x.Max), x.Message)
 			}
 		}
 	}
@@ -322,7 +322,7 @@ func TestSummaryInChinese(t *testing.T) {
 	}
 	known := []string{"alice", "bob", "carol", "zed"}
 	for _, m := range sm.Manual { // the learners' own answers are theirs
-		known = append(known, mdEscape(m.Text))
+		known = append(known, MDEscape(m.Text))
 	}
 	if bad := chineseOnly(md, known...); len(bad) > 0 {
 		t.Errorf("summary.md has English words %q:\n%s", bad, md)
@@ -358,12 +358,12 @@ func TestEveryCodeHasAChineseName(t *testing.T) {
 					switch {
 					case strings.HasPrefix(name.Name, "Reason"):
 						n++
-						if _, ok := reasonZh[code]; !ok {
+						if _, ok := ReasonZh[code]; !ok {
 							t.Errorf("%s (%s) has no Chinese name in reasonZh", name.Name, code)
 						}
 					case strings.HasPrefix(name.Name, "Find"):
 						n++
-						if _, ok := findingZh[code]; !ok {
+						if _, ok := FindingZh[code]; !ok {
 							t.Errorf("%s (%s) has no Chinese name in findingZh", name.Name, code)
 						}
 					}

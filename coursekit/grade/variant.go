@@ -39,7 +39,7 @@ func Variant(key []byte, learnerID string) ([]byte, error) {
 		return nil, fmt.Errorf("variant: key shorter than %d bytes", MinKeyBytes)
 	}
 	var seed [32]byte
-	copy(seed[:], mac(key, "coursekit.variant/v1", Unit, learnerID))
+	copy(seed[:], MAC(key, "coursekit.variant/v1", Unit, learnerID))
 	g := &vgen{r: rand.NewChaCha8(seed)}
 
 	windowMS := float64(12000 + 1000*g.intn(19)) // 12 … 30 s

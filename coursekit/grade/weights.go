@@ -31,7 +31,7 @@ func WriteWeights(w io.Writer, points map[string]float64) error {
 		if !ok && id == ExecutionID {
 			p = DefaultExecutionPoints
 		}
-		cw.Write([]string{id, fmtPts(p)})
+		cw.Write([]string{id, FmtPts(p)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -4,7 +4,7 @@ package grade
 // class report: the codes stay English and stable for tools, the lines an
 // instructor reads are Chinese.
 
-var reasonZh = map[string]string{
+var ReasonZh = map[string]string{
 	ReasonTooLarge:      "文件太大",
 	ReasonTruncated:     "文件不完整（JSON 中途断了）",
 	ReasonInvalidJSON:   "不是合法的 JSON",
@@ -26,7 +26,7 @@ var reasonZh = map[string]string{
 	ReasonSetup:         "评分程序的配置有问题",
 }
 
-var findingZh = map[string]string{
+var FindingZh = map[string]string{
 	FindNBFormat:          "旧的笔记本格式",
 	FindDuplicateIDs:      "单元格 id 重复",
 	FindNoRelease:         "没有发放记录",
@@ -52,9 +52,9 @@ var findingZh = map[string]string{
 	FindSameAnswer:        "文字题答案与别人的相同",
 }
 
-// zhName is the Chinese name of a code, or the code itself if it has none
+// ZhName is the Chinese name of a code, or the code itself if it has none
 // (a test keeps every code named).
-func zhName(names map[string]string, code string) string {
+func ZhName(names map[string]string, code string) string {
 	if n, ok := names[code]; ok {
 		return n
 	}
