@@ -1,8 +1,6 @@
 package grade
 
 import (
-	"bytes"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,55 +15,6 @@ import (
 // its data and self-check cells; assign replaces it with the learner's own
 // trace file, next to the notebook.
 const ReleaseDataRef = `coursekit.Data("unit01/trace.jsonl")`
-
-// AssignmentSchema names the layout of AssignmentMeta.
-const AssignmentSchema = "coursekit.assignment/v1"
-
-// LockedCell is the signature of one locked cell: HMAC(key, learner, id,
-// cell type, source). The learner id is in it so that a locked cell copied
-// from another learner's notebook does not verify.
-type LockedCell struct {
-	ID       string `json:"id"`
-	Role     string `json:"role"` // "data", "selfcheck" or "instructions"
-	CellType string `json:"cell_type"`
-	MAC      string `json:"mac"`
-}
-
-// AssignmentMeta is the release record assign writes into the notebook
-// metadata under coursekit.assignment. MAC covers every other field, so
-// the record itself cannot be edited without the key.
-type AssignmentMeta struct {
-	Schema      string       `json:"schema"`
-	Unit        string       `json:"unit"`
-	Learner     string       `json:"learner"`
-	Trace       string       `json:"trace"`
-	TraceSHA256 string       `json:"trace_sha256"`
-	Locked      []LockedCell `json:"locked"`
-	MAC         string       `json:"mac"`
-}
-
-func (m *AssignmentMeta) Sum(key []byte) string {
-	parts := []string{"coursekit.assignment/v1", m.Schema, m.Unit, m.Learner, m.Trace, m.TraceSHA256}
-	for _, l := range m.Locked {
-		parts = append(parts, l.ID, l.Role, l.CellType, l.MAC)
-	}
-	return hex.EncodeToString(MAC(key, parts...))
-}
-
-// Verify reports whether the record was signed with key.
-func (m *AssignmentMeta) Verify(key []byte) bool {
-	got, err := hex.DecodeString(m.MAC)
-	if err != nil {
-		return false
-	}
-	want, _ := hex.DecodeString(m.Sum(key))
-	return hmac.Equal(got, want)
-}
-
-// CellMAC signs one locked cell.
-func CellMAC(key []byte, learner, id, cellType, source string) string {
-	return hex.EncodeToString(MAC(key, "coursekit.locked/v1", learner, id, cellType, source))
-}
 
 // lockedRole says whether a release cell is locked, and as what: the
 // instruction markdown cells, data loading and the self-check. The card
@@ -157,44 +106,6 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 		return nil, err
 	}
 	return MarshalNotebook(nb)
-}
-
-// SourceLines is nbformat's list-of-lines form of a cell source.
-func SourceLines(src string) json.RawMessage {
-	lines := strings.SplitAfter(src, "\n")
-	if len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	if lines == nil {
-		lines = []string{}
-	}
-	b, _ := MarshalRaw(lines)
-	return b
-}
-
-// MarshalRaw is json.Marshal without HTML escaping: markdown cells keep
-// their "<" and "&" as Jupyter writes them.
-func MarshalRaw(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
-// MarshalNotebook writes JSON the way Jupyter does: one-space indent, keys
-// sorted, no HTML escaping, a final newline.
-func MarshalNotebook(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // Assignment is what assign wrote for one learner, relative to the output

@@ -5,28 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
-)
-
-// Warning is a batch-level note for the instructor: Text, in English, for
-// the command line's stderr like its other messages; Zh, in Chinese, for
-// summary.md and class.html.
-type Warning struct {
-	Text string `json:"text"`
-	Zh   string `json:"zh"`
-}
-
-func (w Warning) String() string { return w.Text }
-
-func Warnf(zh string, text string, a ...any) Warning {
-	return Warning{Text: fmt.Sprintf(text, a...), Zh: fmt.Sprintf(zh, a...)}
-}
-
-// Where a submission's saved time comes from (Submission.SavedAtFrom).
-const (
-	SavedBySelfCheck = "selfcheck"      // the self-check's checked_at, in the card payload
-	SavedByExecution = "cell_execution" // the latest cell execution time in the cell metadata
-	SavedByZipEntry  = "zip_entry"      // the modification time an LMS download gives the entry
 )
 
 // FindDuplicate: the learner handed in more than one file; the finding on
@@ -35,15 +13,6 @@ const FindDuplicate = "duplicate_submission"
 
 // savedTimeZh names where a saved time comes from, for Chinese lines.
 var savedTimeZh = map[string]string{SavedBySelfCheck: "自检运行时间", SavedByExecution: "单元格运行时间", SavedByZipEntry: "LMS 压缩包里记录的时间"}
-
-// setSaved records the submission's saved time if it has none yet.
-func (s *Submission) setSaved(t time.Time, from string) {
-	if t.IsZero() || s.SavedAt != "" {
-		return
-	}
-	s.savedAt = t.UTC()
-	s.SavedAt, s.SavedAtFrom = s.savedAt.Format(time.RFC3339), from
-}
 
 // savedLine says when a submission was saved, for the finding texts.
 func savedLine(s *Submission) (en, zh string) {
@@ -174,22 +143,118 @@ func (k KeyCheck) Warning() Warning {
 	}
 }
 
-// Release record states (Submission.record).
-const (
-	RecordNone = iota
-	RecordVerified
-	RecordInvalid
-)
+// Batch is a graded batch: the roster, the rubric and every submission.
+type Batch struct {
+	Roster *Roster
+	Points map[string]float64
+	Subs   []*Submission
+	// Warnings are instructor-facing notes about the batch (inputs that
+	// were skipped, manual scores that were not applied, learners with
+	// more than one file, a key that verifies few records); stderr gets
+	// their Text, the summary and the class report their Zh.
+	Warnings []Warning
+	// Typed is the manual-review file read for this batch (nil: none). Its
+	// rows that do not count now are written back into the new file.
+	Typed  *ManualScores
+	Names  []string // output name per submission
+	Chosen map[string]*Submission
+	Same   []SameAnswer // free-text answers handed in by more than one learner
+	// Others are, by learner, their files the duplicate rule did not
+	// grade (see markDuplicates).
+	Others map[string][]string
+}
 
-// executedAt is the latest cell execution time the notebook's cell
-// metadata records (JupyterLab with timing recorded, nbclient always).
-func executedAt(meta map[string]any) time.Time {
-	var latest time.Time
-	for _, k := range []string{"shell.execute_reply", "iopub.status.idle", "iopub.execute_input", "iopub.status.busy"} {
-		v, _ := meta[k].(string)
-		if t, err := time.Parse(time.RFC3339Nano, v); err == nil && t.After(latest) {
-			latest = t
+// NewBatch groups subs (in collection order) by learner. When a learner
+// handed in more than one file, one is graded into grades.csv by the
+// duplicate rule (see pickGraded), the others are named on that row, in
+// the summary and in a warning; every file gets its feedback and
+// results.json.
+func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Batch {
+	if points == nil {
+		points = DefaultPoints()
+	}
+	b := &Batch{Roster: roster, Points: points, Subs: subs, Chosen: map[string]*Submission{}, Others: map[string][]string{}}
+	b.markLMSAccounts() // may say a file is another learner's: before the output names
+	used := map[string]int{}
+	unknown, lmsNamed := 0, 0
+	for _, s := range subs {
+		if s.LMSNumber() != "" || LMSNumber(s.File) != "" { // a Moodle folder, or a Canvas file name
+			lmsNamed++
+		}
+		name := s.Learner
+		if name == "" {
+			// Never the file name: it is not a learner id (a Canvas name
+			// would read "unknown-__10003_90003_..."); the row and the
+			// feedback say which file it was.
+			unknown++
+			name = fmt.Sprintf("unknown-%d", unknown)
+		}
+		used[name]++
+		if used[name] > 1 {
+			name = fmt.Sprintf("%s~%d", name, used[name])
+		}
+		b.Names = append(b.Names, name)
+	}
+	if lmsNamed > 0 && !roster.HasLMSIDs() {
+		b.Warnings = append(b.Warnings, Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
+			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
+	}
+	b.markDuplicates()
+	b.markCopiedRecords()
+	b.markSameAnswers()
+	for _, l := range b.Learners()[len(roster.Learners):] {
+		b.Warnings = append(b.Warnings, Warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
+			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))
+	}
+	return b
+}
+
+// Learners is every learner with a row in grades.csv: the roster, then
+// the Learners graded by a signed record who are not on it, in the order
+// their files were collected.
+func (b *Batch) Learners() []Learner {
+	ls := append([]Learner(nil), b.Roster.Learners...)
+	seen := map[string]bool{}
+	for _, s := range b.Subs {
+		if s.Learner != "" && !b.Roster.Has(s.Learner) && !seen[s.Learner] {
+			seen[s.Learner] = true
+			ls = append(ls, Learner{ID: s.Learner})
 		}
 	}
-	return latest
+	return ls
+}
+
+// markCopiedRecords gives the record's owner the copy finding for each of
+// their records handed in as someone else's, and the submitter's counted
+// file too when they handed in one of their own (a batch warning either
+// way).
+func (b *Batch) markCopiedRecords() {
+	for _, s := range b.Subs {
+		if s.RecordOf == "" {
+			continue
+		}
+		if s.Learner == "" { // an LMS account of nobody known (markLMSAccounts)
+			b.Warnings = append(b.Warnings, Warnf("LMS 账号 %s（%s）交上来的 %s 是 %s 的笔记本（发放记录是 %[4]s 的）：没有 lms_id 列，认不出这个账号是谁的；这份不计入 %[4]s 的成绩，%[4]s 保留自己账号交的那一份；两份都有抄袭线索",
+				"LMS account %s (%s) handed in %s, which is %s's notebook (the signed release record is %[4]s's): without an lms_id column, whose account it is cannot be told; it does not count for %[4]s, who keeps the file from their own account; a copy finding for both", s.LMSNumber(), s.LMSPerson(), s.Name, s.RecordOf))
+		} else if mine, ok := b.Chosen[s.Learner]; ok && mine != s {
+			b.Warnings = append(b.Warnings, Warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的），不算 %[1]s 的作业；计分的是 %[1]s 自己的 %[4]s；两人都有抄袭线索",
+				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): it does not count as %[1]s's; %[1]s's own %[4]s counts; a copy finding for both", s.Learner, s.Name, s.RecordOf, mine.Name))
+			mine.Integrity = append(mine.Integrity, Finding{Code: FindRecordCopied, Warn: true,
+				Message: fmt.Sprintf("你还交了 %s 的笔记本（%s）：那一份不算你的作业，这是抄袭线索，老师会核对。", s.RecordOf, s.Name),
+				Detail:  fmt.Sprintf("also handed in %s's release record (%s)", s.RecordOf, s.Name)})
+		} else {
+			b.Warnings = append(b.Warnings, Warnf("%s 交上来的是 %s 的笔记本（发放记录是 %[2]s 的）：%[1]s 没有自己的提交，%[2]s 保留自己的那一份；两人都有抄袭线索",
+				"%s handed in %s's notebook (the signed release record is %[2]s's): %[1]s has no own submission, %[2]s keeps their own file; a copy finding for both", s.Learner, s.RecordOf))
+		}
+		own, ok := b.Chosen[s.RecordOf]
+		if !ok {
+			continue
+		}
+		msg := fmt.Sprintf("你的发放记录（你的笔记本）也作为 %s 的作业交了上来：这是抄袭线索，老师会核对。", s.Learner)
+		if s.Learner == "" {
+			msg = fmt.Sprintf("你的发放记录（你的笔记本）也从另一个 LMS 账号（%s）交了上来，那一份没有计分：这是抄袭线索，老师会核对。", s.LMSNumber())
+		}
+		own.Integrity = append(own.Integrity, Finding{Code: FindRecordCopied, Warn: true, Message: msg,
+			Detail: fmt.Sprintf("release record of %s also handed in by %s (%s)", s.RecordOf, cmp.Or(s.Learner, "LMS account "+s.LMSNumber()), s.Name)})
+	}
 }

@@ -175,22 +175,6 @@ func short(s string) string {
 	return s
 }
 
-// FindCardCellBySource is the fallback when the card cell lost its
-// metadata (recreated by the learner): the one code cell declaring a card.
-func FindCardCellBySource(nb *Notebook) *Cell {
-	var found *Cell
-	for i := range nb.Cells {
-		c := &nb.Cells[i]
-		if c.Type == "code" && strings.Contains(c.Source, "card.Card{") {
-			if found != nil {
-				return nil
-			}
-			found = c
-		}
-	}
-	return found
-}
-
 // CardDiff names the top-level card fields (JSON keys) where a and b differ.
 func CardDiff(a, b *card.Card) []string {
 	ja, _ := json.Marshal(Normalized(a))
@@ -308,4 +292,13 @@ func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, locked
 		st.byPos++
 	}
 	return out, st
+}
+
+// Finding is one integrity observation.
+type Finding struct {
+	Code string `json:"code"`
+	// Warn findings fail the integrity check; info findings are notes.
+	Warn    bool   `json:"warn"`
+	Message string `json:"message"` // learner-facing, Chinese
+	Detail  string `json:"detail,omitempty"`
 }

@@ -324,30 +324,10 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 	return warnings
 }
 
-// SetManual gives criterion i the score a person typed, from (a place in
-// the manual-review file) saying where.
-func (s *Submission) SetManual(i int, score float64, from string) {
-	x := &s.Scores[i]
-	x.Pending = false
-	x.Points = Round2(score)
-	x.Status = card.Fail
-	if x.Points >= x.Max {
-		x.Status = card.Pass
+// CSVSafe keeps a spreadsheet from reading learner text as a formula.
+func CSVSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
 	}
-	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", FmtPts(x.Points), FmtPts(x.Max))
-	x.Detail = "manual score from " + from
-	s.Total = Round2(s.Total + x.Points)
-	s.Pending = Round2(s.Pending - x.Max)
-	s.StatusLine = s.statusLine()
-	manual := 0.0
-	for _, y := range s.Scores {
-		if y.Kind == KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
-			manual += y.Points
-		}
-	}
-	// The total now holds points a person gave: say so.
-	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
-		head, tail, _ := strings.Cut(rest, "；")
-		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", FmtPts(manual)) + tail
-	}
+	return s
 }

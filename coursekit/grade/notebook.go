@@ -340,3 +340,32 @@ func Normalized(c *card.Card) *card.Card {
 	}
 	return &x
 }
+
+// executedAt is the latest cell execution time the notebook's cell
+// metadata records (JupyterLab with timing recorded, nbclient always).
+func executedAt(meta map[string]any) time.Time {
+	var latest time.Time
+	for _, k := range []string{"shell.execute_reply", "iopub.status.idle", "iopub.execute_input", "iopub.status.busy"} {
+		v, _ := meta[k].(string)
+		if t, err := time.Parse(time.RFC3339Nano, v); err == nil && t.After(latest) {
+			latest = t
+		}
+	}
+	return latest
+}
+
+// FindCardCellBySource is the fallback when the card cell lost its
+// metadata (recreated by the learner): the one code cell declaring a card.
+func FindCardCellBySource(nb *Notebook) *Cell {
+	var found *Cell
+	for i := range nb.Cells {
+		c := &nb.Cells[i]
+		if c.Type == "code" && strings.Contains(c.Source, "card.Card{") {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
+}

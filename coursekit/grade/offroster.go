@@ -51,18 +51,3 @@ func notOnRosterFinding(learner string) Finding {
 		Message: "名单可能过期：这份笔记本带有老师签发的发放记录，按发放记录评分。这不是你的问题，老师会更新名单。",
 		Detail:  fmt.Sprintf("learner %s is not on the roster, but the notebook's release record for %s verifies with the key: add %s to the roster", learner, learner, learner)}
 }
-
-// Learners is every learner with a row in grades.csv: the roster, then
-// the Learners graded by a signed record who are not on it, in the order
-// their files were collected.
-func (b *Batch) Learners() []Learner {
-	ls := append([]Learner(nil), b.Roster.Learners...)
-	seen := map[string]bool{}
-	for _, s := range b.Subs {
-		if s.Learner != "" && !b.Roster.Has(s.Learner) && !seen[s.Learner] {
-			seen[s.Learner] = true
-			ls = append(ls, Learner{ID: s.Learner})
-		}
-	}
-	return ls
-}

@@ -1,10 +1,6 @@
 package grade
 
 import (
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,11 +12,6 @@ import (
 // assign with another key does not silently overwrite every learner's
 // notebook and trace.
 const ReleaseMarker = ".coursekit-release"
-
-// KeyFingerprint names a key without revealing it.
-func KeyFingerprint(key []byte) string {
-	return hex.EncodeToString(MAC(key, "coursekit.key-fingerprint/v1")[:8])
-}
 
 // CheckRelease reports whether assign may write into outDir with key: the
 // folder is new, or was released with the same key (by its marker, or, for
@@ -48,26 +39,4 @@ func CheckRelease(key []byte, roster *Roster, notebookName, outDir string) error
 
 func writeReleaseMarker(key []byte, outDir string) error {
 	return os.WriteFile(filepath.Join(outDir, ReleaseMarker), []byte("key_fingerprint="+KeyFingerprint(key)+"\n"), 0o644)
-}
-
-// NewKeyFile writes a new random key (32 bytes, base64) to path, and
-// refuses if path exists: overwriting a course key makes every released
-// notebook ungradable.
-func NewKeyFile(path string) error {
-	var k [32]byte
-	if _, err := rand.Read(k[:]); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("%s already exists: not overwriting a key (every notebook released with it would become ungradable); choose another file name", path)
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintln(f, base64.StdEncoding.EncodeToString(k[:])); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
