@@ -169,11 +169,11 @@ type Batch struct {
 // duplicate rule (see pickGraded), the others are named on that row, in
 // the summary and in a warning; every file gets its feedback and
 // results.json.
-func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Batch {
+func NewBatch(ro *Roster, points map[string]float64, subs []*Submission) *Batch {
 	if points == nil {
 		points = DefaultPoints()
 	}
-	b := &Batch{Roster: roster, Points: points, Subs: subs, Chosen: map[string]*Submission{}, Others: map[string][]string{}}
+	b := &Batch{Roster: ro, Points: points, Subs: subs, Chosen: map[string]*Submission{}, Others: map[string][]string{}}
 	b.markLMSAccounts() // may say a file is another learner's: before the output names
 	used := map[string]int{}
 	unknown, lmsNamed := 0, 0
@@ -195,14 +195,14 @@ func NewBatch(roster *Roster, points map[string]float64, subs []*Submission) *Ba
 		}
 		b.Names = append(b.Names, name)
 	}
-	if lmsNamed > 0 && !roster.HasLMSIDs() {
+	if lmsNamed > 0 && !ro.HasLMSIDs() {
 		b.Warnings = append(b.Warnings, Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
 			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
 	}
 	b.markDuplicates()
 	b.markCopiedRecords()
 	b.markSameAnswers()
-	for _, l := range b.Learners()[len(roster.Learners):] {
+	for _, l := range b.Learners()[len(ro.Learners):] {
 		b.Warnings = append(b.Warnings, Warnf("%s 不在名单上，但笔记本里有老师签发、验证通过的发放记录：已按发放记录评分（名单可能过期，请把 %[1]s 加进名单）",
 			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))
 	}

@@ -22,10 +22,10 @@ const FindSameAnswer = "same_free_text"
 // same by chance, a sentence of 15 characters rarely is.
 const MinSameAnswerRunes = 15
 
-// maxNamedOthers is how many others one learner's same-answer finding
+// MaxNamedOthers is how many others one learner's same-answer finding
 // names (the class report names them all): a template answer shared by a
 // whole class would otherwise put every name in every feedback file.
-const maxNamedOthers = 5
+const MaxNamedOthers = 5
 
 // SameAnswer is one free-text answer handed in by two or more learners.
 type SameAnswer struct {
@@ -85,9 +85,9 @@ func (b *Batch) markSameAnswers() {
 		for _, id := range ids {
 			others := slices.DeleteFunc(slices.Clone(ids), func(x string) bool { return x == id })
 			zh, en := strings.Join(others, "、"), strings.Join(others, ", ")
-			if len(others) > maxNamedOthers {
-				zh = fmt.Sprintf("%s 等 %d 人", strings.Join(others[:maxNamedOthers], "、"), len(others))
-				en = fmt.Sprintf("%s and %d more", strings.Join(others[:maxNamedOthers], ", "), len(others)-maxNamedOthers)
+			if len(others) > MaxNamedOthers {
+				zh = fmt.Sprintf("%s 等 %d 人", strings.Join(others[:MaxNamedOthers], "、"), len(others))
+				en = fmt.Sprintf("%s and %d more", strings.Join(others[:MaxNamedOthers], ", "), len(others)-MaxNamedOthers)
 			}
 			per[id] = append(per[id], fmt.Sprintf("“%s”与 %s 的答案相同", title[k.crit], zh))
 			perEn[id] = append(perEn[id], k.crit+": "+en)

@@ -102,8 +102,8 @@ func sameAnswerNotes(b *Batch) map[[2]string]string {
 		for _, id := range x.Learners {
 			others := slices.DeleteFunc(slices.Clone(x.Learners), func(o string) bool { return o == id })
 			names := strings.Join(others, ", ")
-			if len(others) > maxNamedOthers {
-				names = fmt.Sprintf("%s and %d more", strings.Join(others[:maxNamedOthers], ", "), len(others)-maxNamedOthers)
+			if len(others) > MaxNamedOthers {
+				names = fmt.Sprintf("%s and %d more", strings.Join(others[:MaxNamedOthers], ", "), len(others)-MaxNamedOthers)
 			}
 			notes[[2]string{id, x.Criterion}] = "same answer as " + names + " (whitespace ignored): check for a copy; no score was changed"
 		}

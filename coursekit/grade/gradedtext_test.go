@@ -34,7 +34,7 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 		return cells
 	})
 	s := f.g.Grade("alice.ipynb", edited)
-	if !s.Gradable || s.card == nil || s.saved == nil || s.card.Clock != "server" || s.saved.Clock != "client" {
+	if !s.Gradable || s.Card() == nil || s.SavedCard() == nil || s.Card().Clock != "server" || s.SavedCard().Clock != "client" {
 		t.Fatalf("premise: the graded card is not the card cell's (gradable %v, %s)", s.Gradable, s.Reason)
 	}
 
