@@ -12,6 +12,10 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // What decides the score is the card cell's Go source (parsed, never run);
@@ -29,7 +33,7 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 	f := newFixture(t, "alice")
 	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
 	edited := edit(t, good, func(_ map[string]any, cells []any) []any {
-		c := cellByRole(cells, RoleCard)
+		c := cellByRole(cells, notebook.RoleCard)
 		c["source"] = strings.Replace(c["source"].(string), `Clock:"client"`, `Clock:"server"`, 1)
 		return cells
 	})
@@ -72,8 +76,8 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 	// And the places that explain grading say what is graded.
 	says := regexp.MustCompile(`评分程序[^。]*(不运行|没有运行)[^。]*口径卡单元格[^。]*代码|评分程序[^。]*口径卡单元格[^。]*代码[^。]*不运行`)
 	for where, s := range map[string]string{
-		"feedback.go (howGraded)":       HowGraded,
-		"gradescope.go (output)":        Gradescope(s).Output,
+		"feedback.go (howGraded)":       feedback.HowGraded,
+		"gradescope.go (output)":        gradescope.Gradescope(s).Output,
 		"no self-check output (reason)": f.g.Grade("alice.ipynb", f.nb["alice"]).Reason,
 		releasePath:                     strings.Join(texts[releasePath], "\n"),
 	} {

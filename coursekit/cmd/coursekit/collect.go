@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/collect"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // cmdCollect gathers every learner's deliverable from a hub's per-learner
@@ -37,7 +37,7 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	}
 	var ids []string
 	if *rosterPath != "" {
-		r, err := grade.ReadRosterFile(*rosterPath)
+		r, err := roster.ReadRosterFile(*rosterPath)
 		if err != nil {
 			return usagef("collect: %v", err)
 		}

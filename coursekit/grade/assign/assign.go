@@ -1,4 +1,4 @@
-package grade
+package assign
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 )
 
 // ReleaseDataRef is how the released deliverable names the unit's trace in
@@ -21,7 +25,7 @@ const ReleaseDataRef = `coursekit.Data("unit01/trace.jsonl")`
 // cell and the display cells are the learner's.
 func lockedRole(cellType, role string) string {
 	switch {
-	case role == RoleData || role == RoleSelfCheck:
+	case role == notebook.RoleData || role == notebook.RoleSelfCheck:
 		return role
 	case cellType == "markdown":
 		return "instructions"
@@ -44,7 +48,7 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 		return nil, fmt.Errorf("release notebook: cells: %w", err)
 	}
 	sum := sha256.Sum256(variant)
-	meta := AssignmentMeta{Schema: AssignmentSchema, Unit: Unit, Learner: learnerID, Trace: VariantTraceName, TraceSHA256: hex.EncodeToString(sum[:])}
+	meta := notebook.AssignmentMeta{Schema: notebook.AssignmentSchema, Unit: Unit, Learner: learnerID, Trace: VariantTraceName, TraceSHA256: hex.EncodeToString(sum[:])}
 	replaced := 0
 	ids := map[string]bool{}
 	for i, c := range cells {
@@ -58,32 +62,32 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 			return nil, fmt.Errorf("release notebook: cell id %q appears twice", id)
 		}
 		ids[id] = true
-		var m CellMeta
+		var m notebook.CellMeta
 		json.Unmarshal(c["metadata"], &m)
-		src, err := Multiline(c["source"])
+		src, err := notebook.Multiline(c["source"])
 		if err != nil {
 			return nil, fmt.Errorf("release notebook: cell %q: source: %w", id, err)
 		}
 		role := lockedRole(typ, m.Coursekit.Role)
-		if role == RoleData || role == RoleSelfCheck {
+		if role == notebook.RoleData || role == notebook.RoleSelfCheck {
 			n := strings.Count(src, ReleaseDataRef)
 			replaced += n
 			src = strings.ReplaceAll(src, ReleaseDataRef, fmt.Sprintf("%q", VariantTraceName))
 		}
-		c["source"] = SourceLines(src)
+		c["source"] = notebook.SourceLines(src)
 		if typ == "code" {
 			c["outputs"] = json.RawMessage("[]")
 			c["execution_count"] = json.RawMessage("null")
 		}
 		if role != "" {
-			meta.Locked = append(meta.Locked, LockedCell{ID: id, Role: role, CellType: typ, MAC: CellMAC(key, learnerID, id, typ, src)})
+			meta.Locked = append(meta.Locked, notebook.LockedCell{ID: id, Role: role, CellType: typ, MAC: notebook.CellMAC(key, learnerID, id, typ, src)})
 		}
 	}
 	if replaced == 0 {
 		return nil, fmt.Errorf("release notebook: no locked data or self-check cell reads %s; nothing would point at the variant", ReleaseDataRef)
 	}
 	meta.MAC = meta.Sum(key)
-	cb, err := MarshalRaw(cells)
+	cb, err := notebook.MarshalRaw(cells)
 	if err != nil {
 		return nil, err
 	}
@@ -97,15 +101,15 @@ func Personalize(key, release []byte, learnerID string, variant []byte) ([]byte,
 	if md == nil {
 		md = map[string]json.RawMessage{}
 	}
-	mb, err := MarshalRaw(map[string]any{"assignment": meta})
+	mb, err := notebook.MarshalRaw(map[string]any{"assignment": meta})
 	if err != nil {
 		return nil, err
 	}
 	md["coursekit"] = mb
-	if nb["metadata"], err = MarshalRaw(md); err != nil {
+	if nb["metadata"], err = notebook.MarshalRaw(md); err != nil {
 		return nil, err
 	}
-	return MarshalNotebook(nb)
+	return notebook.MarshalNotebook(nb)
 }
 
 // Assignment is what assign wrote for one learner, relative to the output
@@ -120,9 +124,9 @@ type Assignment struct {
 // Assign writes, for every learner on the roster, DIR/<id>/<notebookName>
 // (the personalized deliverable) and DIR/<id>/trace.jsonl (their variant).
 // It stops at the first error: a half-released class is worse than none.
-func Assign(key []byte, roster *Roster, release []byte, notebookName, outDir string) ([]Assignment, error) {
-	if len(key) < MinKeyBytes {
-		return nil, fmt.Errorf("assign: key shorter than %d bytes", MinKeyBytes)
+func Assign(key []byte, roster *roster.Roster, release []byte, notebookName, outDir string) ([]Assignment, error) {
+	if len(key) < secret.MinKeyBytes {
+		return nil, fmt.Errorf("assign: key shorter than %d bytes", secret.MinKeyBytes)
 	}
 	if roster == nil || len(roster.Learners) == 0 {
 		return nil, errors.New("assign: empty roster")

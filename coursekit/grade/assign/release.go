@@ -1,10 +1,14 @@
-package grade
+package assign
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 )
 
 // ReleaseMarker is the file Assign writes into its DIR: the fingerprint of
@@ -16,8 +20,8 @@ const ReleaseMarker = ".coursekit-release"
 // CheckRelease reports whether assign may write into outDir with key: the
 // folder is new, or was released with the same key (by its marker, or, for
 // a release without one, by the first learner notebook found there).
-func CheckRelease(key []byte, roster *Roster, notebookName, outDir string) error {
-	fp := KeyFingerprint(key)
+func CheckRelease(key []byte, roster *roster.Roster, notebookName, outDir string) error {
+	fp := secret.KeyFingerprint(key)
 	if b, err := os.ReadFile(filepath.Join(outDir, ReleaseMarker)); err == nil {
 		if got := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "key_fingerprint=")); got != fp {
 			return fmt.Errorf("%s was released with another key (fingerprint %s, this key's is %s): assigning again would overwrite every learner's notebook and trace with ones the earlier key cannot grade. Use the key of that release, another --out, or --force", outDir, got, fp)
@@ -29,7 +33,7 @@ func CheckRelease(key []byte, roster *Roster, notebookName, outDir string) error
 		if err != nil {
 			continue
 		}
-		if nb, err := ParseNotebook(b); err == nil && nb.Assignment != nil && !nb.Assignment.Verify(key) {
+		if nb, err := notebook.ParseNotebook(b); err == nil && nb.Assignment != nil && !nb.Assignment.Verify(key) {
 			return fmt.Errorf("%s: its release record does not verify with this key: %s was released with another key. Use the key of that release, another --out, or --force", filepath.Join(outDir, l.ID, notebookName), outDir)
 		}
 		return nil
@@ -38,5 +42,5 @@ func CheckRelease(key []byte, roster *Roster, notebookName, outDir string) error
 }
 
 func writeReleaseMarker(key []byte, outDir string) error {
-	return os.WriteFile(filepath.Join(outDir, ReleaseMarker), []byte("key_fingerprint="+KeyFingerprint(key)+"\n"), 0o644)
+	return os.WriteFile(filepath.Join(outDir, ReleaseMarker), []byte("key_fingerprint="+secret.KeyFingerprint(key)+"\n"), 0o644)
 }

@@ -1,4 +1,4 @@
-package grade
+package assign
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -35,11 +36,11 @@ const variantTimeoutMS = 2500
 // compute another learner's variant, and with it the grader regenerates
 // any variant. Same key and id, same bytes.
 func Variant(key []byte, learnerID string) ([]byte, error) {
-	if len(key) < MinKeyBytes {
-		return nil, fmt.Errorf("variant: key shorter than %d bytes", MinKeyBytes)
+	if len(key) < secret.MinKeyBytes {
+		return nil, fmt.Errorf("variant: key shorter than %d bytes", secret.MinKeyBytes)
 	}
 	var seed [32]byte
-	copy(seed[:], MAC(key, "coursekit.variant/v1", Unit, learnerID))
+	copy(seed[:], secret.MAC(key, "coursekit.variant/v1", Unit, learnerID))
 	g := &vgen{r: rand.NewChaCha8(seed)}
 
 	windowMS := float64(12000 + 1000*g.intn(19)) // 12 … 30 s

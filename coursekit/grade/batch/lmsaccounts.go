@@ -1,10 +1,14 @@
-package grade
+package batch
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // Without an lms_id column, an LMS download still says which account
@@ -31,10 +35,10 @@ import (
 //     counts, and a warning names the accounts: the instructor adds lms_id
 //     to the roster and grades again.
 func (b *Batch) markLMSAccounts() {
-	byLearner := map[string][]*Submission{}
+	byLearner := map[string][]*grader.Submission{}
 	carries := map[string][]string{} // account → the learners whose records it handed in
 	for _, s := range b.Subs {
-		if s.LMSNumber() == "" || s.Record() != RecordVerified || s.RecordOf != "" || s.Learner == "" {
+		if s.LMSNumber() == "" || s.Record() != grader.RecordVerified || s.RecordOf != "" || s.Learner == "" {
 			continue
 		}
 		byLearner[s.Learner] = append(byLearner[s.Learner], s)
@@ -63,25 +67,25 @@ func (b *Batch) markLMSAccounts() {
 				listZh = append(listZh, fmt.Sprintf("%s（%s）", a, who[a]))
 			}
 			for _, s := range subs {
-				s.Integrity = append(s.Integrity, Finding{Code: FindRecordCopied, Warn: true,
+				s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true,
 					Message: fmt.Sprintf("你的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是你的：这是抄袭线索，老师会核对。", len(accts), strings.Join(accts, "、")),
 					Detail:  fmt.Sprintf("release record of %s handed in by LMS accounts %s; %s came from %s", l.ID, strings.Join(listEn, ", "), s.Name, s.LMSNumber())})
 			}
-			b.Warnings = append(b.Warnings, Warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
+			b.Warnings = append(b.Warnings, grader.Warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
 				"%s's release record was handed in by %d LMS accounts: %[4]s. The roster has no lms_id for them, so grade cannot tell which account is %[1]s's, and the file the duplicate rule counts may be someone else's copy: add an lms_id column to the roster and grade again",
 				l.ID, len(accts), strings.Join(listZh, "、"), strings.Join(listEn, ", ")))
 			continue
 		}
 		for _, s := range subs {
 			if s.LMSNumber() != own {
-				NotOwn(s, l.ID, b.accountHolder(s, l.ID, carries), fmt.Sprintf("LMS account %s (%s); %s's own account is %s", s.LMSNumber(), s.LMSPerson(), l.ID, own))
+				grader.NotOwn(s, l.ID, b.accountHolder(s, l.ID, carries), fmt.Sprintf("LMS account %s (%s); %s's own account is %s", s.LMSNumber(), s.LMSPerson(), l.ID, own))
 			}
 		}
 	}
 }
 
 // ownAccount is l's own account among accts (see markLMSAccounts), or "".
-func ownAccount(l Learner, accts []string, who map[string]string, carries map[string][]string) string {
+func ownAccount(l roster.Learner, accts []string, who map[string]string, carries map[string][]string) string {
 	if l.LMSID != "" && slices.Contains(accts, l.LMSID) {
 		return l.LMSID
 	}
@@ -106,7 +110,7 @@ func ownAccount(l Learner, accts []string, who map[string]string, carries map[st
 // accountHolder is the learner whose account handed s in when it is not
 // the record's owner's (see markLMSAccounts), or "" when that cannot be
 // told.
-func (b *Batch) accountHolder(s *Submission, owner string, carries map[string][]string) string {
+func (b *Batch) accountHolder(s *grader.Submission, owner string, carries map[string][]string) string {
 	if id := b.Roster.ByLMSID(s.LMSNumber()); id != "" {
 		return id
 	}
@@ -132,7 +136,7 @@ func (b *Batch) accountHolder(s *Submission, owner string, carries map[string][]
 // lmsNamed reports whether person, a name as an LMS download writes it, is
 // learner l: their roster name in either order, their id or their email's
 // local part, compared in lower case on letters and digits only.
-func lmsNamed(l Learner, person string) bool {
+func lmsNamed(l roster.Learner, person string) bool {
 	key := func(s string) string {
 		return strings.Map(func(r rune) rune {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) {

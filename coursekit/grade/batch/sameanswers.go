@@ -1,10 +1,13 @@
-package grade
+package batch
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 )
 
 // The class report names everyone: each roster learner with no
@@ -52,7 +55,7 @@ func (b *Batch) markSameAnswers() {
 		if !ok || !s.Gradable {
 			continue
 		}
-		s.Integrity = slices.DeleteFunc(s.Integrity, func(f Finding) bool { return f.Code == FindSameAnswer })
+		s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == FindSameAnswer })
 		for _, m := range s.Manual {
 			// Compared with no whitespace at all: a line break or a space
 			// between Chinese characters changes nothing.
@@ -72,7 +75,7 @@ func (b *Batch) markSameAnswers() {
 		}
 	}
 	b.Same = nil
-	order := CriterionIDs()
+	order := criteria.CriterionIDs()
 	slices.SortStableFunc(keys, func(x, y key) int { return slices.Index(order, x.crit) - slices.Index(order, y.crit) })
 	per := map[string][]string{} // learner → "“title”与 a、b 相同"
 	perEn := map[string][]string{}
@@ -98,7 +101,7 @@ func (b *Batch) markSameAnswers() {
 			continue
 		}
 		s := b.Chosen[l.ID]
-		s.Integrity = append(s.Integrity, Finding{Code: FindSameAnswer,
+		s.Integrity = append(s.Integrity, integrity.Finding{Code: FindSameAnswer,
 			Message: "你的文字题答案与别人的一字不差（不计空白）：" + strings.Join(per[l.ID], "；") + "。老师阅读时会核对，这一条本身不改变分数。",
 			Detail:  "same free-text answer as " + strings.Join(perEn[l.ID], "; ")})
 	}

@@ -1,4 +1,4 @@
-package grade
+package execute
 
 import (
 	"context"
@@ -16,6 +16,11 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 const executionTitle = "在课程镜像里从头重新运行"
@@ -55,7 +60,7 @@ type ExecOptions struct {
 // too and, if the run succeeds, graded from it; other ungradable
 // submissions are not run. The returned notes are for the instructor
 // (e.g. an executed copy that could not be kept); they never stop the batch.
-func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOptions, progress io.Writer) (notes []Warning, err error) {
+func ExecuteAll(ctx context.Context, g *grader.Grader, subs []*grader.Submission, o ExecOptions, progress io.Writer) (notes []grader.Warning, err error) {
 	if o.Executor == nil {
 		return nil, errors.New("execute: no executor")
 	}
@@ -65,11 +70,11 @@ func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOption
 	}
 	// The release must personalize: checked once, before any run.
 	probe := gopt.Roster.Learners[0].ID
-	v, err := Variant(gopt.Key, probe)
+	v, err := assign.Variant(gopt.Key, probe)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := Personalize(gopt.Key, o.Release, probe, v); err != nil {
+	if _, err := assign.Personalize(gopt.Key, o.Release, probe, v); err != nil {
 		return nil, fmt.Errorf("execute: %w", err)
 	}
 	if o.CellTimeout <= 0 {
@@ -92,7 +97,7 @@ func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOption
 
 	var todo []int
 	for i, s := range subs {
-		if s.Source() != nil && (s.Gradable || s.ReasonCode == ReasonSelfCheck) {
+		if s.Source() != nil && (s.Gradable || s.ReasonCode == notebook.ReasonSelfCheck) {
 			todo = append(todo, i)
 		}
 	}
@@ -111,12 +116,12 @@ func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOption
 			mu.Lock()
 			defer mu.Unlock()
 			if keepErr != nil {
-				notes = append(notes, Warnf("%s：重新运行的副本没有保存下来（%v）", "%s: the executed copy was not kept: %v", s.File, keepErr))
+				notes = append(notes, grader.Warnf("%s：重新运行的副本没有保存下来（%v）", "%s: the executed copy was not kept: %v", s.File, keepErr))
 			}
 			if progress != nil {
 				done++
 				what := "still ungradable"
-				if x, ok := s.Score(ExecutionID); ok {
+				if x, ok := s.Score(criteria.ExecutionID); ok {
 					what = string(x.Status)
 				}
 				fmt.Fprintf(progress, "execute: [%d/%d] %s: %s in %.1f s\n", done, len(todo), s.File, what, res.Elapsed.Seconds())
@@ -130,10 +135,10 @@ func ExecuteAll(ctx context.Context, g *Grader, subs []*Submission, o ExecOption
 // executeOne prepares, runs and scores one submission; it never panics.
 // A submission that was ungradable only because its self-check never ran
 // is graded from the re-run instead (see rescueFromRun).
-func executeOne(ctx context.Context, g *Grader, s *Submission, name string, o ExecOptions) (res ExecResult, keepErr error) {
+func executeOne(ctx context.Context, g *grader.Grader, s *grader.Submission, name string, o ExecOptions) (res ExecResult, keepErr error) {
 	rescue := !s.Gradable
 	var rep RestoreReport
-	finish := func(x Score, notes []Finding) {
+	finish := func(x criteria.Score, notes []integrity.Finding) {
 		if rescue {
 			rescueFromRun(g, s, res, rep, x, notes)
 			return
@@ -155,9 +160,9 @@ func executeOne(ctx context.Context, g *Grader, s *Submission, name string, o Ex
 		finish(execScore(g, s, res, o))
 		return res, nil
 	}
-	var notes []Finding
+	var notes []integrity.Finding
 	if rep.Changed() {
-		notes = append(notes, Finding{Code: FindExecRestored,
+		notes = append(notes, integrity.Finding{Code: FindExecRestored,
 			Message: fmt.Sprintf("重新运行前，评分程序把锁定单元格恢复成了发布时的样子（改回 %d 个，补回 %d 个，去掉重复 %d 个）；运行的是你的口径卡和课程自己的数据加载与自检。",
 				len(rep.Replaced), len(rep.Inserted), len(rep.Duplicates)),
 			Detail: fmt.Sprintf("replaced %v, inserted %v, duplicates removed %v", rep.Replaced, rep.Inserted, rep.Duplicates)})
@@ -180,7 +185,7 @@ func executeOne(ctx context.Context, g *Grader, s *Submission, name string, o Ex
 // reached, so an edited or deleted locked cell is still a warning. If the
 // re-run fails too, the submission stays ungradable and its reason says
 // what happened.
-func rescueFromRun(g *Grader, s *Submission, res ExecResult, rep RestoreReport, x Score, notes []Finding) {
+func rescueFromRun(g *grader.Grader, s *grader.Submission, res ExecResult, rep RestoreReport, x criteria.Score, notes []integrity.Finding) {
 	if x.Status != card.Pass {
 		s.Reason += "（在课程镜像里从头重新运行也没有得到口径卡：" + x.Message + "）"
 		s.StatusLine = "无法评分：" + s.Reason
@@ -198,7 +203,7 @@ func rescueFromRun(g *Grader, s *Submission, res ExecResult, rep RestoreReport, 
 			notes[i].Warn = true // nothing else reported these edits
 		}
 	}
-	ns.Integrity = append(ns.Integrity, Finding{Code: FindGradedFromRerun,
+	ns.Integrity = append(ns.Integrity, integrity.Finding{Code: FindGradedFromRerun,
 		Message: "提交的笔记本没有自检输出（自检单元格没有运行）；这次评分用的是在课程镜像里从头重新运行得到的口径卡。"})
 	*s = *ns
 	s.AddExecution(x, notes...)
@@ -208,13 +213,13 @@ const execNotebookName = "submission.ipynb"
 
 // prepareRun writes the restored notebook and the learner's trace into a
 // fresh folder readable by the container's user.
-func prepareRun(g *Grader, s *Submission, o ExecOptions) (string, RestoreReport, error) {
+func prepareRun(g *grader.Grader, s *grader.Submission, o ExecOptions) (string, RestoreReport, error) {
 	key := g.Options().Key
-	v, err := Variant(key, s.Learner)
+	v, err := assign.Variant(key, s.Learner)
 	if err != nil {
 		return "", RestoreReport{}, err
 	}
-	personal, err := Personalize(key, o.Release, s.Learner, v)
+	personal, err := assign.Personalize(key, o.Release, s.Learner, v)
 	if err != nil {
 		return "", RestoreReport{}, err
 	}
@@ -232,7 +237,7 @@ func prepareRun(g *Grader, s *Submission, o ExecOptions) (string, RestoreReport,
 	if err := os.WriteFile(filepath.Join(dir, execNotebookName), restored, 0o644); err != nil {
 		return dir, rep, err
 	}
-	return dir, rep, os.WriteFile(filepath.Join(dir, VariantTraceName), v, 0o644)
+	return dir, rep, os.WriteFile(filepath.Join(dir, assign.VariantTraceName), v, 0o644)
 }
 
 // nbrunFail matches nbrun.py's failure lines.
@@ -241,14 +246,14 @@ var nbrunFail = regexp.MustCompile(`(?m)^FAIL [^:]+: (cell (\d+)|notebook): (.*)
 // execScore turns a run into the execution criterion and its findings.
 // Messages are for the learner; Detail keeps the log excerpt for the
 // instructor.
-func execScore(g *Grader, s *Submission, res ExecResult, o ExecOptions) (x Score, notes []Finding) {
-	max := g.Options().Points[ExecutionID]
-	x = Score{ID: ExecutionID, Title: executionTitle, Kind: KindExecution, Status: card.Fail, Max: max}
+func execScore(g *grader.Grader, s *grader.Submission, res ExecResult, o ExecOptions) (x criteria.Score, notes []integrity.Finding) {
+	max := g.Options().Points[criteria.ExecutionID]
+	x = criteria.Score{ID: criteria.ExecutionID, Title: executionTitle, Kind: criteria.KindExecution, Status: card.Fail, Max: max}
 	switch {
 	case res.Infra != nil:
 		x.Message = "评分环境出了问题，没能重新运行你的笔记本；这不是你的错，老师会重新运行后再给这一项打分。"
 		x.Detail = "environment: " + res.Infra.Error()
-		return x, []Finding{{Code: FindExecEnvironment, Message: "评分环境没能运行这份笔记本，这一项等老师重新运行。", Detail: x.Detail}}
+		return x, []integrity.Finding{{Code: FindExecEnvironment, Message: "评分环境没能运行这份笔记本，这一项等老师重新运行。", Detail: x.Detail}}
 	case res.TimedOut:
 		x.Message = fmt.Sprintf("从头运行整本笔记本超过了 %s 的总时限，被停止了。检查有没有死循环或特别慢的单元格。", o.Timeout)
 		x.Detail = lastLines(res.Log, 5)
@@ -264,13 +269,13 @@ func execScore(g *Grader, s *Submission, res ExecResult, o ExecOptions) (x Score
 		x.Message, x.Detail = runFailure(res.Log, res.Executed, o.CellTimeout)
 		return x, nil
 	}
-	nb, err := ParseNotebook(res.Executed)
+	nb, err := notebook.ParseNotebook(res.Executed)
 	if err != nil {
 		x.Message = "重新运行后读不出运行结果，老师会人工查看。"
 		x.Detail = "executed notebook: " + err.Error()
 		return x, nil
 	}
-	payloads, u := FindPayloads(nb)
+	payloads, u := notebook.FindPayloads(nb)
 	if u != nil {
 		x.Message = "重新运行后自检输出的口径卡读不出来：" + u.Msg
 		return x, nil
@@ -286,11 +291,11 @@ func execScore(g *Grader, s *Submission, res ExecResult, o ExecOptions) (x Score
 	}
 	// Against the saved output: a notebook saved without re-running after
 	// the card changed runs, but not into what was handed in.
-	if diff := CardDiff(s.SavedCard(), payloads[0].Payload.Card); len(diff) > 0 {
+	if diff := integrity.CardDiff(s.SavedCard(), payloads[0].Payload.Card); len(diff) > 0 {
 		x.Points = max / 2
 		x.Message = fmt.Sprintf("笔记本能从头运行，但运行出来的口径卡和你提交的不一样（字段：%s）。提交前请重启内核、从头运行一遍再保存。", strings.Join(diff, "、"))
 		x.Detail = "fields differ: " + strings.Join(diff, ", ")
-		return x, []Finding{{Code: FindExecCardDiffers, Warn: true,
+		return x, []integrity.Finding{{Code: FindExecCardDiffers, Warn: true,
 			Message: "在课程镜像里重新运行后得到的口径卡和提交的口径卡不一样：提交的输出不是当前口径卡单元格运行出来的。", Detail: x.Detail}}
 	}
 	x.Status, x.Points = card.Pass, max
@@ -343,7 +348,7 @@ func cellProblem(executed []byte, n int) (head, what string) {
 		return "", ""
 	}
 	c := nb.Cells[n]
-	src, _ := Multiline(c.Source)
+	src, _ := notebook.Multiline(c.Source)
 	for _, l := range strings.Split(src, "\n") {
 		if l = strings.TrimSpace(l); l != "" && l != "%%" {
 			head = clip(l, 40)
@@ -357,7 +362,7 @@ func cellProblem(executed []byte, n int) (head, what string) {
 	for _, o := range c.Outputs {
 		switch {
 		case o.OutputType == "stream" && o.Name == "stderr":
-			t, _ := Multiline(o.Text)
+			t, _ := notebook.Multiline(o.Text)
 			all.WriteString(t)
 		case o.OutputType == "error" && errOut == "":
 			errOut = strings.TrimSpace(o.EName + ": " + o.EValue)

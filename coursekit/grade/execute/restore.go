@@ -1,9 +1,12 @@
-package grade
+package execute
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // RestoreReport says what Restore changed, for the instructor's log.
@@ -47,11 +50,11 @@ func Restore(key, personal, submitted []byte) ([]byte, RestoreReport, error) {
 	if err != nil {
 		return nil, rep, fmt.Errorf("submission: %w", err)
 	}
-	nb, err := ParseNotebook(submitted)
+	nb, err := notebook.ParseNotebook(submitted)
 	if err != nil {
 		return nil, rep, fmt.Errorf("submission: %w", err)
 	}
-	matched, _ := MatchLocked(key, nb, meta)
+	matched, _ := integrity.MatchLocked(key, nb, meta)
 	lockedAt := map[int]int{} // submitted cell index -> locked cell k
 	drop := map[int]bool{}
 	for k, cs := range matched {
@@ -101,12 +104,12 @@ func Restore(key, personal, submitted []byte) ([]byte, RestoreReport, error) {
 		placed[k] = at
 		rep.Inserted = append(rep.Inserted, l.ID)
 	}
-	cells, err := MarshalRaw(out)
+	cells, err := notebook.MarshalRaw(out)
 	if err != nil {
 		return nil, rep, err
 	}
 	subNB["cells"] = cells
-	b, err := MarshalNotebook(subNB)
+	b, err := notebook.MarshalNotebook(subNB)
 	return b, rep, err
 }
 
@@ -125,8 +128,8 @@ func splitNotebook(b []byte) (map[string]json.RawMessage, []map[string]json.RawM
 }
 
 // releaseMeta is the assignment record of a personalized release.
-func releaseMeta(personal []byte) (*AssignmentMeta, error) {
-	nb, err := ParseNotebook(personal)
+func releaseMeta(personal []byte) (*notebook.AssignmentMeta, error) {
+	nb, err := notebook.ParseNotebook(personal)
 	if err != nil {
 		return nil, fmt.Errorf("release: %w", err)
 	}
@@ -143,7 +146,7 @@ func cellString(c map[string]json.RawMessage, key string) string {
 }
 
 func sourceOf(c map[string]json.RawMessage) string {
-	s, _ := Multiline(c["source"])
+	s, _ := notebook.Multiline(c["source"])
 	return s
 }
 

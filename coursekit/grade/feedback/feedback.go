@@ -1,4 +1,4 @@
-package grade
+package feedback
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
 )
 
 // Learner feedback, in Simplified Chinese, as Markdown and as HTML. Every
@@ -47,7 +49,7 @@ func CodeSpan(s string) string {
 	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ", "|", "/").Replace(s)
 }
 
-func statusMark(x Score) string {
+func statusMark(x criteria.Score) string {
 	switch {
 	case x.Pending:
 		return "? 待阅读"
@@ -61,11 +63,11 @@ func statusMark(x Score) string {
 
 func kindTitle(kind string) string {
 	switch kind {
-	case KindHidden:
+	case criteria.KindHidden:
 		return "隐藏检查（只显示结果、得分和提示，不显示期望值）"
-	case KindManual:
+	case criteria.KindManual:
 		return "文字题（由老师阅读评分）"
-	case KindExecution:
+	case criteria.KindExecution:
 		return "重新运行（课程镜像，无网络，锁定单元格先恢复）"
 	}
 	return "公开检查"
@@ -79,7 +81,7 @@ type feedback struct {
 	reason    string
 	status    string
 	sections  []feedbackSection
-	manual    []ManualItem
+	manual    []grader.ManualItem
 	integrity []feedbackNote
 	// notCounted is said first when another file of the same learner
 	// is the one in grades.csv.
@@ -99,7 +101,7 @@ type feedbackNote struct{ class, mark, text string }
 
 const cleanIntegrity = "✓ 锁定的单元格没有改动，输出与口径卡一致。"
 
-func newFeedback(s *Submission) feedback {
+func newFeedback(s *grader.Submission) feedback {
 	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: s.Manual}
 	if s.SupersededBy != "" {
 		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + s.SupersededBy + "。下面的结果只供参考。"
@@ -111,19 +113,19 @@ func newFeedback(s *Submission) feedback {
 	if s.NBFormat != "" {
 		f.facts = append(f.facts, "笔记本格式：nbformat "+s.NBFormat)
 	}
-	for _, kind := range []string{KindPublic, KindHidden, KindManual, KindExecution} {
+	for _, kind := range []string{criteria.KindPublic, criteria.KindHidden, criteria.KindManual, criteria.KindExecution} {
 		sec := feedbackSection{title: kindTitle(kind)}
 		for _, x := range s.Scores {
 			if x.Kind != kind {
 				continue
 			}
-			pts := FmtPts(x.Points) + "/" + FmtPts(x.Max)
+			pts := criteria.FmtPts(x.Points) + "/" + criteria.FmtPts(x.Max)
 			if x.Pending {
-				pts = "待评/" + FmtPts(x.Max)
+				pts = "待评/" + criteria.FmtPts(x.Max)
 			}
 			sec.rows = append(sec.rows, feedbackRow{mark: statusMark(x), class: statusClass(x), title: x.Title, id: x.ID, points: pts, message: x.Message})
 		}
-		if len(sec.rows) > 0 || kind != KindExecution { // the execution row exists only after --execute
+		if len(sec.rows) > 0 || kind != criteria.KindExecution { // the execution row exists only after --execute
 			f.sections = append(f.sections, sec)
 		}
 	}
@@ -138,7 +140,7 @@ func newFeedback(s *Submission) feedback {
 }
 
 // FeedbackMarkdown is the learner's feedback as Markdown.
-func FeedbackMarkdown(s *Submission) string {
+func FeedbackMarkdown(s *grader.Submission) string {
 	f, e := newFeedback(s), MDEscape
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分反馈\n\n")
@@ -186,7 +188,7 @@ func HTMLPage(title, body string) string {
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
 }
 
-func statusClass(x Score) string {
+func statusClass(x criteria.Score) string {
 	switch {
 	case x.Pending:
 		return "pending"
@@ -199,7 +201,7 @@ func statusClass(x Score) string {
 }
 
 // FeedbackHTML is the learner's feedback as a standalone HTML page.
-func FeedbackHTML(s *Submission) string {
+func FeedbackHTML(s *grader.Submission) string {
 	f, e := newFeedback(s), html.EscapeString
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n")

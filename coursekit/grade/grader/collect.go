@@ -1,4 +1,4 @@
-package grade
+package grader
 
 import (
 	"archive/zip"
@@ -14,6 +14,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // Reason codes of collect.
@@ -35,7 +39,7 @@ type Input struct {
 	// ("" for a file or zip named directly).
 	Rel  string
 	zf   *zip.File
-	fail *Ungradable // the input cannot be read at all (a corrupt zip)
+	fail *notebook.Ungradable // the input cannot be read at all (a corrupt zip)
 }
 
 // String names the input for progress lines: PATH, or ZIP:ENTRY.
@@ -133,7 +137,7 @@ func (c *Collection) add(p, rel string) {
 	}
 	z, err := zip.OpenReader(p)
 	if err != nil {
-		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
 		return
 	}
 	c.closers = append(c.closers, z)
@@ -177,22 +181,22 @@ func (c *Collection) add(p, rel string) {
 // whatever the entry declared (a zip bomb can lie).
 func (in Input) read(max int64) ([]byte, error) {
 	if in.zf == nil {
-		return ReadFileLimited(in.Path, max)
+		return notebook.ReadFileLimited(in.Path, max)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {
-		return nil, NewUngradable(ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
+		return nil, notebook.NewUngradable(notebook.ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
 	}
 	rc, err := in.zf.Open()
 	if err != nil {
-		return nil, NewUngradable(ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
+		return nil, notebook.NewUngradable(notebook.ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, max+1))
 	if err != nil {
-		return nil, NewUngradable(ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
+		return nil, notebook.NewUngradable(notebook.ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
 	}
 	if int64(len(b)) > max {
-		return nil, NewUngradable(ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
+		return nil, notebook.NewUngradable(notebook.ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
 	}
 	return b, nil
 }
@@ -253,7 +257,7 @@ func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
 func (g *Grader) gradeInput(in Input) *Submission {
 	s := g.gradeInputData(in)
 	s.Name = in.Display()
-	s.lmsNum, s.lmsWho = LMSAccount(in.lmsName())
+	s.lmsNum, s.lmsWho = roster.LMSAccount(in.lmsName())
 	if in.zf != nil { // an LMS download: the entry's time, if the notebook has none
 		s.setSaved(in.zf.Modified, SavedByZipEntry)
 	}
@@ -271,9 +275,9 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 		if s.Learner == "" {
 			s.Learner, _ = g.o.Roster.FromLMSName(name)
 		}
-		var u *Ungradable
+		var u *notebook.Ungradable
 		if !errors.As(err, &u) {
-			u = NewUngradable(ReasonUnreadable, "读不了这个文件：%v", err)
+			u = notebook.NewUngradable(notebook.ReasonUnreadable, "读不了这个文件：%v", err)
 		}
 		return s.Fail(u)
 	}
@@ -292,14 +296,14 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		return s
 	}
 	switch {
-	case !s.Gradable && s.ReasonCode == ReasonUnknown:
+	case !s.Gradable && s.ReasonCode == notebook.ReasonUnknown:
 		s = g.GradeAs(lms, name, data)
 	case s.Learner == "":
 		s.Learner = lms
 	case s.Learner != lms && s.record == RecordVerified:
 		return NotOwn(s, s.Learner, lms, "LMS lms_id "+num)
 	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
-		f := Finding{Code: FindLMSOtherLearner, Warn: true,
+		f := integrity.Finding{Code: FindLMSOtherLearner, Warn: true,
 			Message: "文件名（或文件夹名）说的学习者和 LMS 记录的提交者不是同一位，笔记本里也没有有效的发放记录：按文件名评分，“数字来自你的 trace”一项等老师核对。",
 			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s by the file or folder name", num, lms, s.Learner)}
 		if s.Gradable {
@@ -318,7 +322,7 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 func (g *Grader) GradeAs(learner, name string, data []byte) *Submission {
 	if !g.o.Roster.Has(learner) {
 		s := &Submission{File: path.Base(filepath.ToSlash(name))}
-		return s.Fail(NewUngradable(ReasonUnknown, "名单里没有学习者 %q。", learner))
+		return s.Fail(notebook.NewUngradable(notebook.ReasonUnknown, "名单里没有学习者 %q。", learner))
 	}
 	// Grade trusts a file named after a learner first: name it so.
 	s := g.grade(filepath.Join(learner, learner+".ipynb"), data, "account "+learner)

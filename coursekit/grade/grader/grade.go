@@ -1,4 +1,4 @@
-package grade
+package grader
 
 import (
 	"bytes"
@@ -15,6 +15,12 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -22,7 +28,7 @@ import (
 // Options configure a Grader.
 type Options struct {
 	Key    []byte
-	Roster *Roster
+	Roster *roster.Roster
 	// Points is the rubric (nil: DefaultPoints()).
 	Points map[string]float64
 	// MaxBytes caps the bytes read per submission (0: DefaultMaxBytes).
@@ -52,7 +58,7 @@ type variantInfo struct {
 	who string // learner id, or "" for the public trace
 	t   *trace.Trace
 	sha string
-	fp  Fingerprint
+	fp  criteria.Fingerprint
 
 	sumOnce sync.Once
 	sum     *metrics.Summary
@@ -63,28 +69,28 @@ type variantInfo struct {
 // summary is the variant's metrics summary, computed on first use: only
 // learners who submitted need it.
 func (v *variantInfo) summary() *metrics.Summary {
-	v.sumOnce.Do(func() { v.sum = SummaryOf(v.t) })
+	v.sumOnce.Do(func() { v.sum = criteria.SummaryOf(v.t) })
 	return v.sum
 }
 
 // NewGrader checks the options; a missing key or roster is an error before
 // any grading starts.
 func NewGrader(o Options) (*Grader, error) {
-	if len(o.Key) < MinKeyBytes {
-		return nil, fmt.Errorf("grade: key shorter than %d bytes", MinKeyBytes)
+	if len(o.Key) < secret.MinKeyBytes {
+		return nil, fmt.Errorf("grade: key shorter than %d bytes", secret.MinKeyBytes)
 	}
 	if o.Roster == nil || len(o.Roster.Learners) == 0 {
 		return nil, errors.New("grade: empty roster")
 	}
 	if o.Points == nil {
-		o.Points = DefaultPoints()
+		o.Points = criteria.DefaultPoints()
 	}
-	if _, ok := o.Points[ExecutionID]; o.KeepSource && !ok {
+	if _, ok := o.Points[criteria.ExecutionID]; o.KeepSource && !ok {
 		o.Points = maps.Clone(o.Points) // the caller's rubric stays as given
-		o.Points[ExecutionID] = DefaultExecutionPoints
+		o.Points[criteria.ExecutionID] = criteria.DefaultExecutionPoints
 	}
 	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultMaxBytes
+		o.MaxBytes = notebook.DefaultMaxBytes
 	}
 	return &Grader{o: o}, nil
 }
@@ -113,7 +119,7 @@ func (g *Grader) prepare() error {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				b, err := Variant(g.o.Key, l.ID)
+				b, err := assign.Variant(g.o.Key, l.ID)
 				if err == nil {
 					infos[i], err = newVariantInfo(l.ID, b)
 				}
@@ -142,7 +148,7 @@ func (g *Grader) prepare() error {
 }
 
 func newVariantInfo(who string, b []byte) (*variantInfo, error) {
-	t, err := trace.Read(bytes.NewReader(b), VariantTraceName)
+	t, err := trace.Read(bytes.NewReader(b), assign.VariantTraceName)
 	if err != nil {
 		return nil, err
 	}
@@ -164,10 +170,10 @@ func (g *Grader) whose(sha string) []string {
 
 // GradeFile reads path (at most MaxBytes) and grades it.
 func (g *Grader) GradeFile(path string) *Submission {
-	b, err := ReadFileLimited(path, g.o.MaxBytes)
+	b, err := notebook.ReadFileLimited(path, g.o.MaxBytes)
 	if err != nil {
 		s := &Submission{File: filepath.Base(path), Name: displayName(path), Learner: g.learnerFromName(path)}
-		var u *Ungradable
+		var u *notebook.Ungradable
 		errors.As(err, &u)
 		return s.Fail(u)
 	}
@@ -190,18 +196,18 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	sub = &Submission{File: filepath.Base(name), Name: displayName(name), Learner: g.learnerFromName(name)}
 	defer func() {
 		if r := recover(); r != nil { // a bug must not end the batch
-			sub.Fail(NewUngradable(ReasonInternal, "评分程序读这份提交时出错（%v），请老师人工查看。", r))
+			sub.Fail(notebook.NewUngradable(notebook.ReasonInternal, "评分程序读这份提交时出错（%v），请老师人工查看。", r))
 		}
 	}()
 	if int64(len(data)) > g.o.MaxBytes {
-		return sub.Fail(NewUngradable(ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
+		return sub.Fail(notebook.NewUngradable(notebook.ReasonTooLarge, "文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", g.o.MaxBytes))
 	}
 	if err := g.prepare(); err != nil {
-		return sub.Fail(NewUngradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
+		return sub.Fail(notebook.NewUngradable(notebook.ReasonVariantFailed, "无法重新生成 trace：%v", err))
 	}
-	nb, err := ParseNotebook(data)
+	nb, err := notebook.ParseNotebook(data)
 	if err != nil {
-		return sub.Fail(err.(*Ungradable))
+		return sub.Fail(err.(*notebook.Ungradable))
 	}
 	sub.NBFormat = nb.Version()
 	if a := nb.Assignment; a != nil {
@@ -231,10 +237,10 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	}
 	own, err := g.variantOf(learner)
 	if err != nil {
-		return sub.Fail(NewUngradable(ReasonVariantFailed, "无法重新生成 trace：%v", err))
+		return sub.Fail(notebook.NewUngradable(notebook.ReasonVariantFailed, "无法重新生成 trace：%v", err))
 	}
 
-	payloads, u := FindPayloads(nb)
+	payloads, u := notebook.FindPayloads(nb)
 	if u != nil {
 		return sub.Fail(u)
 	}
@@ -244,41 +250,41 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 			sub.setSaved(t, SavedBySelfCheck)
 		}
 	}
-	var cardCells []*Cell
+	var cardCells []*notebook.Cell
 	for i := range nb.Cells {
-		if nb.Cells[i].Role == RoleCard {
+		if nb.Cells[i].Role == notebook.RoleCard {
 			cardCells = append(cardCells, &nb.Cells[i])
 		}
 	}
 	if len(cardCells) > 1 {
-		return sub.Fail(NewUngradable(ReasonTwoCards, "笔记本里有 %d 个口径卡单元格；只保留一个口径卡单元格，重新运行自检后再提交。", len(cardCells)))
+		return sub.Fail(notebook.NewUngradable(notebook.ReasonTwoCards, "笔记本里有 %d 个口径卡单元格；只保留一个口径卡单元格，重新运行自检后再提交。", len(cardCells)))
 	}
 	distinct := map[string]bool{}
 	for _, p := range payloads {
 		distinct[string(p.Raw)] = true
 	}
 	if len(distinct) > 1 {
-		return sub.Fail(NewUngradable(ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
+		return sub.Fail(notebook.NewUngradable(notebook.ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
 	}
 	if len(payloads) == 0 {
 		if len(cardCells) == 1 {
-			return sub.Fail(NewUngradable(ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
+			return sub.Fail(notebook.NewUngradable(notebook.ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
 		}
-		return sub.Fail(NewUngradable(ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
+		return sub.Fail(notebook.NewUngradable(notebook.ReasonNoCard, "笔记本里没有口径卡：既没有口径卡单元格，也没有自检输出。是不是交错了文件？"))
 	}
-	var cardCell *Cell
+	var cardCell *notebook.Cell
 	if len(cardCells) == 1 {
 		cardCell = cardCells[0]
 	}
 	if cardCell == nil {
-		cardCell = FindCardCellBySource(nb)
+		cardCell = notebook.FindCardCellBySource(nb)
 	}
 	// The card cell's source is the card; the saved output stands in only
 	// when the source cannot be read (see integrity for the finding).
-	src := CardSource{Cell: cardCell}
+	src := integrity.CardSource{Cell: cardCell}
 	c := payloads[0].Payload.Card
 	if cardCell != nil {
-		if src.Card, src.Err = CardFromSource(cardCell.Source); src.Err == nil {
+		if src.Card, src.Err = notebook.CardFromSource(cardCell.Source); src.Err == nil {
 			c = src.Card
 		}
 	}
@@ -289,15 +295,15 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	s := own.summary()
 	sub.Gradable = true
 	for _, r := range rep.Results {
-		sub.add(ScorePublic(g.o.Points, r, c, s), learner, c)
+		sub.add(criteria.ScorePublic(g.o.Points, r, c, s), learner, c)
 	}
 	for _, r := range hidden {
-		sub.add(ScoreHidden(g.o.Points, r), learner, c)
+		sub.add(criteria.ScoreHidden(g.o.Points, r), learner, c)
 	}
 	ov, from := g.ownVariant(c, own)
 	sub.add(ov, learner, c)
 	sub.Mistakes = g.mistakesOf(c, own, payloads[0].Payload.Trace.SHA256, from)
-	sub.Integrity = Check(g.o.Key, nb, learner, payloads, src, own.t, own.sha, g.whose, rep)
+	sub.Integrity = integrity.Check(g.o.Key, nb, learner, payloads, src, own.t, own.sha, g.whose, rep)
 	if !g.o.Roster.Has(learner) {
 		sub.Integrity = append(sub.Integrity, notOnRosterFinding(learner))
 	}
@@ -334,11 +340,11 @@ func (g *Grader) learnerFromName(name string) string {
 // whose work it is (see record.go): when the name says one learner and a
 // record the key verifies names another, the notebook is the record's
 // learner's, and submitter is the learner the name says handed it in.
-func (g *Grader) identify(name string, nb *Notebook) (learner, submitter string, u *Ungradable) {
+func (g *Grader) identify(name string, nb *notebook.Notebook) (learner, submitter string, u *notebook.Ungradable) {
 	// A verified record names a learner the key released to, on the
 	// roster or not (an out-of-date roster is the instructor's to fix).
 	signed := ""
-	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && ValidID.MatchString(a.Learner) {
+	if a := nb.Assignment; a != nil && a.Verify(g.o.Key) && roster.ValidID.MatchString(a.Learner) {
 		signed = a.Learner
 	}
 	if id := g.learnerFromName(name); id != "" {
@@ -351,15 +357,15 @@ func (g *Grader) identify(name string, nb *Notebook) (learner, submitter string,
 		return signed, "", nil
 	}
 	if a := nb.Assignment; a != nil && a.Learner != "" {
-		return "", "", NewUngradable(ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
+		return "", "", notebook.NewUngradable(notebook.ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
 	}
-	return "", "", NewUngradable(ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
+	return "", "", notebook.NewUngradable(notebook.ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
 }
 
 // fingerprintOf is the trace's fingerprint, computed through metrics like
 // every other number the grader compares.
-func fingerprintOf(t *trace.Trace) Fingerprint {
-	return TraceFingerprint(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}}))
+func fingerprintOf(t *trace.Trace) criteria.Fingerprint {
+	return criteria.TraceFingerprint(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}}))
 }
 
 // ownVariant fails a card whose numbers fit another trace (another
@@ -369,9 +375,9 @@ func fingerprintOf(t *trace.Trace) Fingerprint {
 //
 // from is the trace the numbers were copied from (who "" is the public
 // trace), nil when they were not.
-func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x Score, from *variantInfo) {
-	x = Score{ID: OwnVariantID, Title: OwnVariantTitle, Kind: KindHidden, Status: card.Pass, Max: g.o.Points[OwnVariantID]}
-	fp := CardFingerprint(c)
+func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x criteria.Score, from *variantInfo) {
+	x = criteria.Score{ID: criteria.OwnVariantID, Title: criteria.OwnVariantTitle, Kind: criteria.KindHidden, Status: card.Pass, Max: g.o.Points[criteria.OwnVariantID]}
+	fp := criteria.CardFingerprint(c)
 	if !fp.Stated() {
 		x.Status = card.Fail
 		x.Message = "口径卡还没有写出能看出数字来源的关键数字（1 s 门槛下的 P95、成本，以及窗口长度或合格数）：写出你复算的数字后，这一项才能核对。"
@@ -439,9 +445,9 @@ func progressLine(s *Submission) string {
 	if !s.Gradable {
 		return "ungradable (" + s.ReasonCode + ")"
 	}
-	l := fmt.Sprintf("%s %s/%s", s.Learner, FmtPts(s.Total), FmtPts(s.Max))
+	l := fmt.Sprintf("%s %s/%s", s.Learner, criteria.FmtPts(s.Total), criteria.FmtPts(s.Max))
 	if s.Pending > 0 {
-		l += fmt.Sprintf(" (+%s pending manual review)", FmtPts(s.Pending))
+		l += fmt.Sprintf(" (+%s pending manual review)", criteria.FmtPts(s.Pending))
 	}
 	if !s.IntegrityOK() {
 		l += " [integrity]"

@@ -1,10 +1,11 @@
-package grade
+package grader
 
 import (
 	"math"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -32,7 +33,7 @@ var MistakeList = []MistakeInfo{
 	{MistakeMissingTTFTZero, "把没有首字的尝试当成 TTFT = 0", []string{"stated.samples", "figures.p95"}},
 	{MistakeLinearP95, "P95 用了线性插值，而不是最近秩", []string{"stated.method", "figures.p95"}},
 	{MistakeStrictLess, "TTFT 恰好等于门槛的没算合格（联合合格是 ≤）", []string{"figures.qualified", "figures.qualified_rate", "figures.goodput", "figures.cost"}},
-	{MistakeCourseTrace, "用了课程示例 trace，而不是发给自己的那一份", []string{OwnVariantID}},
+	{MistakeCourseTrace, "用了课程示例 trace，而不是发给自己的那一份", []string{criteria.OwnVariantID}},
 }
 
 // mistakeRef is what recognising the mistakes needs from one variant,
@@ -68,7 +69,7 @@ func (v *variantInfo) mistakeRef() *mistakeRef {
 func (g *Grader) mistakesOf(c *card.Card, own *variantInfo, traceSHA string, from *variantInfo) []string {
 	s := own.summary()
 	ref := own.mistakeRef()
-	conds := CondsBySLO(c)
+	conds := criteria.CondsBySLO(c)
 	var out []string
 	// Failures deleted: the attempts or a failure rate's denominator count
 	// only what did not fail, or no failure is counted at all.
@@ -97,7 +98,7 @@ func (g *Grader) mistakesOf(c *card.Card, own *variantInfo, traceSHA string, fro
 			if cc == nil {
 				continue
 			}
-			if ms, _ := ToMS(cc.P95); math.Abs(ms-*lp) <= 5 {
+			if ms, _ := criteria.ToMS(cc.P95); math.Abs(ms-*lp) <= 5 {
 				linear = true
 			}
 		}

@@ -1,8 +1,11 @@
-package grade
+package grader
 
 import (
 	"fmt"
 	"sync"
+
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 )
 
 // FindNotOnRoster: the notebook carries a valid signed release record for
@@ -29,7 +32,7 @@ func (g *Grader) variantOf(learner string) (*variantInfo, error) {
 	if v, ok := g.off.v[learner]; ok {
 		return v, nil
 	}
-	b, err := Variant(g.o.Key, learner)
+	b, err := assign.Variant(g.o.Key, learner)
 	if err != nil {
 		return nil, err
 	}
@@ -46,8 +49,8 @@ func (g *Grader) variantOf(learner string) (*variantInfo, error) {
 
 // notOnRosterFinding is the note on a submission graded for a learner the
 // roster lacks: not the learner's mistake, so it is not a warning to them.
-func notOnRosterFinding(learner string) Finding {
-	return Finding{Code: FindNotOnRoster,
+func notOnRosterFinding(learner string) integrity.Finding {
+	return integrity.Finding{Code: FindNotOnRoster,
 		Message: "名单可能过期：这份笔记本带有老师签发的发放记录，按发放记录评分。这不是你的问题，老师会更新名单。",
 		Detail:  fmt.Sprintf("learner %s is not on the roster, but the notebook's release record for %s verifies with the key: add %s to the roster", learner, learner, learner)}
 }

@@ -1,4 +1,4 @@
-package grade
+package grader
 
 import (
 	"fmt"
@@ -6,10 +6,12 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // cardOf is a card carrying just the key figures of fp.
-func cardOf(fp Fingerprint) *card.Card {
+func cardOf(fp criteria.Fingerprint) *card.Card {
 	c := &card.Card{Window: card.Window{Seconds: fp[0], Kind: "fixed"}}
 	c.Conditions = []card.Condition{
 		{SLO: card.Figure{Value: 1, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[2]), CostPer1000: card.Figure{Value: fp[4], Unit: "元/千次合格"}},
@@ -25,7 +27,7 @@ func TestVariantCheckFalsePositives(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("s%03d", i)
 	}
-	ro, _ := NewRoster(ids...)
+	ro, _ := roster.NewRoster(ids...)
 	pub, _ := os.ReadFile(publicPath)
 	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: pub})
 	if err != nil {
@@ -34,13 +36,13 @@ func TestVariantCheckFalsePositives(t *testing.T) {
 	if err := g.prepare(); err != nil {
 		t.Fatal(err)
 	}
-	slips := []func(fp *Fingerprint){
-		func(fp *Fingerprint) { fp[0] = 10 },            // the worked example's window
-		func(fp *Fingerprint) { fp[0] += 3 },            // a misread window
-		func(fp *Fingerprint) { fp[1] += 100 },          // P95 off by a rank
-		func(fp *Fingerprint) { fp[2]--; fp[3]-- },      // ≤ read as <
-		func(fp *Fingerprint) { fp[4] *= 1.25 },         // cost from the wrong count
-		func(fp *Fingerprint) { fp[0] = 10; fp[4] = 4 }, // window and cost from the example
+	slips := []func(fp *criteria.Fingerprint){
+		func(fp *criteria.Fingerprint) { fp[0] = 10 },            // the worked example's window
+		func(fp *criteria.Fingerprint) { fp[0] += 3 },            // a misread window
+		func(fp *criteria.Fingerprint) { fp[1] += 100 },          // P95 off by a rank
+		func(fp *criteria.Fingerprint) { fp[2]--; fp[3]-- },      // ≤ read as <
+		func(fp *criteria.Fingerprint) { fp[4] *= 1.25 },         // cost from the wrong count
+		func(fp *criteria.Fingerprint) { fp[0] = 10; fp[4] = 4 }, // window and cost from the example
 	}
 	copied := 0
 	for i, id := range ids {

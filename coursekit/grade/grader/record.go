@@ -1,8 +1,11 @@
-package grade
+package grader
 
 import (
 	"cmp"
 	"fmt"
+
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // The release record decides whose work a notebook is. A notebook whose
@@ -26,13 +29,13 @@ const (
 // (markLMSAccounts): the file is then nobody's, and says which account.
 func NotOwn(s *Submission, owner, submitter, how string) *Submission {
 	if submitter == "" {
-		s.Fail(NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却是从另一个 LMS 账号（%s）交上来的：它不是这个账号的学习者自己的作业，没有计分。请老师核对是谁交的。", owner, s.lmsNum))
+		s.Fail(notebook.NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却是从另一个 LMS 账号（%s）交上来的：它不是这个账号的学习者自己的作业，没有计分。请老师核对是谁交的。", owner, s.lmsNum))
 	} else {
-		s.Fail(NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却作为你（%s）的作业交了上来：它不是你自己的作业，没有计分，这份不算你交了自己的作业。请老师核对。", owner, submitter))
+		s.Fail(notebook.NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却作为你（%s）的作业交了上来：它不是你自己的作业，没有计分，这份不算你交了自己的作业。请老师核对。", owner, submitter))
 	}
 	s.Learner, s.RecordOf = submitter, owner
 	s.Manual, s.Mistakes, s.Integrity = nil, nil, nil
-	s.Integrity = append(s.Integrity, Finding{Code: FindRecordCopied, Warn: true,
+	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRecordCopied, Warn: true,
 		Message: fmt.Sprintf("同一份发放记录（%s 的）由两个人交了上来：这是抄袭线索，老师会核对。", owner),
 		Detail:  fmt.Sprintf("release record of %s handed in by %s (%s)", owner, cmp.Or(submitter, "an unknown learner"), how)})
 	return s

@@ -1,4 +1,4 @@
-package grade
+package grader
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // ManualItem is one free-text answer for the manual-review queue. Keyword
@@ -42,18 +45,18 @@ type Submission struct {
 	// signed release record's (ReasonNotOwn), the record's learner.
 	RecordOf string `json:"record_of,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
-	Gradable   bool    `json:"gradable"`
-	ReasonCode string  `json:"reason_code,omitempty"`
-	Reason     string  `json:"reason,omitempty"`
-	NBFormat   string  `json:"nbformat,omitempty"`
-	Scores     []Score `json:"scores,omitempty"`
+	Gradable   bool             `json:"gradable"`
+	ReasonCode string           `json:"reason_code,omitempty"`
+	Reason     string           `json:"reason,omitempty"`
+	NBFormat   string           `json:"nbformat,omitempty"`
+	Scores     []criteria.Score `json:"scores,omitempty"`
 	// Total is the automatic score; Pending is the points waiting for a
 	// person; Max counts every criterion.
-	Total     float64      `json:"total"`
-	Pending   float64      `json:"pending"`
-	Max       float64      `json:"max"`
-	Integrity []Finding    `json:"integrity,omitempty"`
-	Manual    []ManualItem `json:"manual,omitempty"`
+	Total     float64             `json:"total"`
+	Pending   float64             `json:"pending"`
+	Max       float64             `json:"max"`
+	Integrity []integrity.Finding `json:"integrity,omitempty"`
+	Manual    []ManualItem        `json:"manual,omitempty"`
 	// Mistakes are the unit's typical mistakes recognised from the card's
 	// numbers (Mistake* codes), for the class report.
 	Mistakes []string `json:"mistakes,omitempty"`
@@ -83,13 +86,13 @@ func (s *Submission) IntegrityOK() bool {
 }
 
 // Score returns the criterion with the given id.
-func (s *Submission) Score(id string) (Score, bool) {
+func (s *Submission) Score(id string) (criteria.Score, bool) {
 	for _, x := range s.Scores {
 		if x.ID == id {
 			return x, true
 		}
 	}
-	return Score{}, false
+	return criteria.Score{}, false
 }
 
 // Record is what the key says of the notebook's release record:
@@ -126,7 +129,7 @@ func (ns *Submission) KeepFileOf(s *Submission) {
 	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
 }
 
-func (s *Submission) Fail(u *Ungradable) *Submission {
+func (s *Submission) Fail(u *notebook.Ungradable) *Submission {
 	s.Gradable = false
 	s.ReasonCode, s.Reason = u.Code, u.Msg
 	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
@@ -134,18 +137,18 @@ func (s *Submission) Fail(u *Ungradable) *Submission {
 	return s
 }
 
-func (s *Submission) add(x Score, learner string, c *card.Card) {
+func (s *Submission) add(x criteria.Score, learner string, c *card.Card) {
 	s.Scores = append(s.Scores, x)
 	// Totals stay rounded to 2 decimals (0.1 + 0.2 is not 0.3 in binary).
-	s.Max = Round2(s.Max + x.Max)
+	s.Max = criteria.Round2(s.Max + x.Max)
 	if x.Pending {
-		s.Pending = Round2(s.Pending + x.Max)
-		text := ManualText(x.ID, c)
-		kw, hits := KeywordAssist(x.ID, text)
+		s.Pending = criteria.Round2(s.Pending + x.Max)
+		text := criteria.ManualText(x.ID, c)
+		kw, hits := criteria.KeywordAssist(x.ID, text)
 		s.Manual = append(s.Manual, ManualItem{Learner: learner, ID: x.ID, Title: x.Title, Text: text, Max: x.Max, Keyword: kw, Keywords: hits})
 		return
 	}
-	s.Total = Round2(s.Total + x.Points)
+	s.Total = criteria.Round2(s.Total + x.Points)
 }
 
 // withholdOwnVariant is for a notebook without a valid release record whose
@@ -156,18 +159,18 @@ func (s *Submission) add(x Score, learner string, c *card.Card) {
 // integrity warning, and the own-variant points wait for review in the
 // manual queue (manual-review.csv takes a score for them like for free
 // text). note tells the instructor, in Chinese, who is who.
-func (s *Submission) withholdOwnVariant(f Finding, note string) {
+func (s *Submission) withholdOwnVariant(f integrity.Finding, note string) {
 	s.Integrity = append(s.Integrity, f)
-	i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == OwnVariantID })
+	i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == criteria.OwnVariantID })
 	if i < 0 || s.Scores[i].Pending {
 		return
 	}
 	x := &s.Scores[i]
-	s.Total = Round2(s.Total - x.Points)
-	s.Pending = Round2(s.Pending + x.Max)
+	s.Total = criteria.Round2(s.Total - x.Points)
+	s.Pending = criteria.Round2(s.Pending + x.Max)
 	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
-	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", FmtPts(x.Max))
-	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
+	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", criteria.FmtPts(x.Max))
+	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: criteria.OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
 	s.StatusLine = s.statusLine()
 }
 
@@ -175,36 +178,36 @@ func (s *Submission) statusLine() string {
 	var pub, pubPass, hid, hidPass int
 	for _, x := range s.Scores {
 		switch x.Kind {
-		case KindPublic:
+		case criteria.KindPublic:
 			pub++
 			if x.Status == card.Pass {
 				pubPass++
 			}
-		case KindHidden:
+		case criteria.KindHidden:
 			hid++
 			if x.Status == card.Pass {
 				hidPass++
 			}
 		}
 	}
-	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", FmtPts(s.Total), FmtPts(s.Max), pubPass, pub, hidPass, hid)
+	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", criteria.FmtPts(s.Total), criteria.FmtPts(s.Max), pubPass, pub, hidPass, hid)
 	// Say each waiting part for what it is: the own-variant check waiting
 	// for review is not a text question.
 	var text, own float64
 	for _, x := range s.Scores {
 		switch {
 		case !x.Pending:
-		case x.ID == OwnVariantID:
+		case x.ID == criteria.OwnVariantID:
 			own += x.Max
 		default:
 			text += x.Max
 		}
 	}
 	if text > 0 {
-		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", FmtPts(text))
+		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", criteria.FmtPts(text))
 	}
 	if own > 0 {
-		line += fmt.Sprintf("；另有 %s 分的检查“%s”等待老师核对", FmtPts(own), OwnVariantTitle)
+		line += fmt.Sprintf("；另有 %s 分的检查“%s”等待老师核对", criteria.FmtPts(own), criteria.OwnVariantTitle)
 	}
 	return line
 }
@@ -212,10 +215,10 @@ func (s *Submission) statusLine() string {
 // AddExecution adds the execution score (never pending: an environment
 // failure scores 0 with its reason, and the batch says to re-run) and the
 // run's notes, and refreshes the status line.
-func (s *Submission) AddExecution(x Score, notes ...Finding) {
+func (s *Submission) AddExecution(x criteria.Score, notes ...integrity.Finding) {
 	s.Scores = append(s.Scores, x)
-	s.Max = Round2(s.Max + x.Max)
-	s.Total = Round2(s.Total + x.Points)
+	s.Max = criteria.Round2(s.Max + x.Max)
+	s.Total = criteria.Round2(s.Total + x.Points)
 	s.Integrity = append(s.Integrity, notes...)
 	s.StatusLine = s.statusLine()
 }
@@ -225,26 +228,26 @@ func (s *Submission) AddExecution(x Score, notes ...Finding) {
 func (s *Submission) SetManual(i int, score float64, from string) {
 	x := &s.Scores[i]
 	x.Pending = false
-	x.Points = Round2(score)
+	x.Points = criteria.Round2(score)
 	x.Status = card.Fail
 	if x.Points >= x.Max {
 		x.Status = card.Pass
 	}
-	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", FmtPts(x.Points), FmtPts(x.Max))
+	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", criteria.FmtPts(x.Points), criteria.FmtPts(x.Max))
 	x.Detail = "manual score from " + from
-	s.Total = Round2(s.Total + x.Points)
-	s.Pending = Round2(s.Pending - x.Max)
+	s.Total = criteria.Round2(s.Total + x.Points)
+	s.Pending = criteria.Round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()
 	manual := 0.0
 	for _, y := range s.Scores {
-		if y.Kind == KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
+		if y.Kind == criteria.KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
 			manual += y.Points
 		}
 	}
 	// The total now holds points a person gave: say so.
 	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
 		head, tail, _ := strings.Cut(rest, "；")
-		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", FmtPts(manual)) + tail
+		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", criteria.FmtPts(manual)) + tail
 	}
 }
 

@@ -1,4 +1,4 @@
-package grade
+package gradescope
 
 import (
 	"bytes"
@@ -10,6 +10,10 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
 )
 
 // GSResults is Gradescope's results.json, field for field as its
@@ -59,54 +63,54 @@ func ptr(v float64) *float64 { return &v }
 // informational test without a score; integrity is a score-less test with
 // a status. An ungradable submission scores 0 with the reason, as a
 // visible failed test.
-func Gradescope(s *Submission) *GSResults {
+func Gradescope(s *grader.Submission) *GSResults {
 	r := &GSResults{
-		Score:            ptr(Round2(s.Total)),
+		Score:            ptr(criteria.Round2(s.Total)),
 		OutputFormat:     "md",
 		TestOutputFormat: "text",
 		TestNameFormat:   "text",
 		Visibility:       "visible",
 		StdoutVisibility: "hidden",
-		ExtraData:        map[string]any{"unit": Unit, "nbformat": s.NBFormat},
+		ExtraData:        map[string]any{"unit": assign.Unit, "nbformat": s.NBFormat},
 	}
 	if s.Learner != "" {
 		r.ExtraData["learner"] = s.Learner
 	}
 	if !s.Gradable {
 		r.Score = ptr(0)
-		r.Output = MDEscape("无法评分：" + s.Reason)
+		r.Output = feedback.MDEscape("无法评分：" + s.Reason)
 		r.ExtraData["reason_code"] = s.ReasonCode
 		r.Tests = []GSTest{{Name: "无法评分", Number: "0.1", Status: "failed", Output: s.Reason, Visibility: "visible", Tags: []string{"ungradable"}}}
 		return r
 	}
-	r.Output = MDEscape(s.StatusLine) + "\n\n评分程序只解析口径卡单元格里的代码（不运行），用发给你的 trace 重新计算每一项；自检输出只用来确认自检运行过。隐藏检查在成绩发布后可见。"
+	r.Output = feedback.MDEscape(s.StatusLine) + "\n\n评分程序只解析口径卡单元格里的代码（不运行），用发给你的 trace 重新计算每一项；自检输出只用来确认自检运行过。隐藏检查在成绩发布后可见。"
 	n := map[string]int{}
 	for _, x := range s.Scores {
 		t := GSTest{Name: x.Title + " [" + x.ID + "]", Output: x.Message, Tags: []string{x.Kind}}
 		switch x.Kind {
-		case KindPublic:
+		case criteria.KindPublic:
 			n["1"]++
 			t.Number = fmt.Sprintf("1.%d", n["1"])
 			t.Visibility = "visible"
-		case KindHidden:
+		case criteria.KindHidden:
 			n["2"]++
 			t.Number = fmt.Sprintf("2.%d", n["2"])
 			t.Visibility = "after_published"
-		case KindManual:
+		case criteria.KindManual:
 			n["3"]++
 			t.Number = fmt.Sprintf("3.%d", n["3"])
 			t.Visibility = "visible"
-		case KindExecution:
+		case criteria.KindExecution:
 			t.Number = "5.1"
 			t.Visibility = "visible"
 		}
 		if x.Pending {
-			t.Output = "文字题，等待老师阅读评分（满分 " + FmtPts(x.Max) + "）。"
-			if x.Kind != KindManual {
+			t.Output = "文字题，等待老师阅读评分（满分 " + criteria.FmtPts(x.Max) + "）。"
+			if x.Kind != criteria.KindManual {
 				t.Output = x.Message
 			}
 		} else {
-			t.Score, t.MaxScore = ptr(Round2(x.Points)), ptr(x.Max)
+			t.Score, t.MaxScore = ptr(criteria.Round2(x.Points)), ptr(x.Max)
 			if x.Status == card.Pass {
 				t.Status = "passed"
 			} else {
@@ -135,7 +139,7 @@ func Gradescope(s *Submission) *GSResults {
 }
 
 // GradescopeJSON is Gradescope(s) as indented JSON.
-func GradescopeJSON(s *Submission) ([]byte, error) {
+func GradescopeJSON(s *grader.Submission) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

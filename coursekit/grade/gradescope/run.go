@@ -1,4 +1,4 @@
-package grade
+package gradescope
 
 import (
 	"encoding/json"
@@ -10,6 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // Gradescope autograder layout, under its root (/autograder).
@@ -51,7 +56,7 @@ func sid(v any) string {
 // GSRun is one Gradescope run: the submission as graded, how the learner
 // was identified, and the results.json written.
 type GSRun struct {
-	Sub *Submission
+	Sub *grader.Submission
 	// IdentifiedBy is "release_record", "gradescope_sid" or
 	// "gradescope_email" ("" when nobody was identified).
 	IdentifiedBy string
@@ -68,17 +73,17 @@ type GSRun struct {
 // metadata, an unknown learner) still gives a results.json, scoring 0 with
 // the reason in Chinese. The error is for a results.json that cannot be
 // written.
-func RunGradescope(g *Grader, root string) (*GSRun, error) {
+func RunGradescope(g *grader.Grader, root string) (*GSRun, error) {
 	start := time.Now()
 	run := gradeRun(g, root)
 	r := Gradescope(run.Sub)
 	if len(run.Notes) > 0 {
-		r.Output += "\n\n" + MDEscape(strings.Join(run.Notes, " "))
+		r.Output += "\n\n" + feedback.MDEscape(strings.Join(run.Notes, " "))
 	}
 	if run.IdentifiedBy != "" {
 		r.ExtraData["identified_by"] = run.IdentifiedBy
 	}
-	r.ExecutionTime = ptr(Round2(time.Since(start).Seconds()))
+	r.ExecutionTime = ptr(criteria.Round2(time.Since(start).Seconds()))
 	var err error
 	if run.Results, err = marshalResults(r); err != nil {
 		return run, err
@@ -91,7 +96,7 @@ func RunGradescope(g *Grader, root string) (*GSRun, error) {
 // key or roster): Gradescope shows a clear message instead of "the
 // autograder failed to execute correctly".
 func WriteGradescopeFailure(root string, cause error) error {
-	s := (&Submission{}).Fail(NewUngradable(ReasonSetup, "评分程序的配置有问题，不是你的提交的问题；请联系老师。这次提交暂记 0 分，老师修好后会重新评分。"))
+	s := (&grader.Submission{}).Fail(notebook.NewUngradable(ReasonSetup, "评分程序的配置有问题，不是你的提交的问题；请联系老师。这次提交暂记 0 分，老师修好后会重新评分。"))
 	r := Gradescope(s)
 	r.ExtraData["setup_error"] = cause.Error()
 	b, err := marshalResults(r)
@@ -121,11 +126,11 @@ func writeResults(root string, b []byte) error {
 }
 
 // gradeRun finds the one notebook, tells whose it is and grades it.
-func gradeRun(g *Grader, root string) *GSRun {
+func gradeRun(g *grader.Grader, root string) *GSRun {
 	o := g.Options()
 	run := &GSRun{}
-	fail := func(u *Ungradable) *GSRun {
-		run.Sub = (&Submission{}).Fail(u)
+	fail := func(u *notebook.Ungradable) *GSRun {
+		run.Sub = (&grader.Submission{}).Fail(u)
 		return run
 	}
 	nbs, others := gsNotebooks(filepath.Join(root, GSSubmissionDir))
@@ -135,15 +140,15 @@ func gradeRun(g *Grader, root string) *GSRun {
 		if len(others) > 0 {
 			msg += "你上传的是：" + strings.Join(others, "、") + "。"
 		}
-		return fail(NewUngradable(ReasonNoNotebook, "%s", msg))
+		return fail(notebook.NewUngradable(ReasonNoNotebook, "%s", msg))
 	case 1:
 	default:
-		return fail(NewUngradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
+		return fail(notebook.NewUngradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
 	}
 	rel := nbs[0]
-	data, err := ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), o.MaxBytes)
+	data, err := notebook.ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), o.MaxBytes)
 	if err != nil {
-		run.Sub = (&Submission{File: filepath.Base(rel)}).Fail(err.(*Ungradable))
+		run.Sub = (&grader.Submission{File: filepath.Base(rel)}).Fail(err.(*notebook.Ungradable))
 		return run
 	}
 
@@ -159,7 +164,7 @@ func gradeRun(g *Grader, root string) *GSRun {
 		}
 	}
 	signed := ""
-	if nb, err := ParseNotebook(data); err == nil && nb.Assignment != nil && nb.Assignment.Verify(o.Key) && o.Roster.Has(nb.Assignment.Learner) {
+	if nb, err := notebook.ParseNotebook(data); err == nil && nb.Assignment != nil && nb.Assignment.Verify(o.Key) && o.Roster.Has(nb.Assignment.Learner) {
 		signed = nb.Assignment.Learner
 	}
 	switch {
@@ -184,21 +189,21 @@ func gradeRun(g *Grader, root string) *GSRun {
 	if learner == "" {
 		// Grade still says what else is wrong (not a notebook, truncated…).
 		s := g.Grade(filepath.Base(rel), data)
-		if s.Gradable || s.ReasonCode == ReasonUnknown {
+		if s.Gradable || s.ReasonCode == notebook.ReasonUnknown {
 			msg := "无法确定这是谁的提交：笔记本里没有有效的发放记录"
 			if metaErr != nil {
 				msg += ",Gradescope 的提交信息也读不出来"
 			} else {
 				msg += ",Gradescope 账号的学号和邮箱也不在课程名单里"
 			}
-			s = (&Submission{File: filepath.Base(rel)}).Fail(NewUngradable(ReasonUnknown, "%s。请上传发给你的那份笔记本，或联系老师。", msg))
+			s = (&grader.Submission{File: filepath.Base(rel)}).Fail(notebook.NewUngradable(notebook.ReasonUnknown, "%s。请上传发给你的那份笔记本，或联系老师。", msg))
 		}
 		run.Sub = s
 		return run
 	}
 	s := g.GradeAs(learner, rel, data)
 	if signed != "" && fromAccount != "" && fromAccount != signed {
-		run.Sub = NotOwn(s, signed, fromAccount, "Gradescope "+how)
+		run.Sub = grader.NotOwn(s, signed, fromAccount, "Gradescope "+how)
 		return run
 	}
 	run.Sub = s
@@ -238,7 +243,7 @@ func gsNotebooks(dir string) (nbs, others []string) {
 }
 
 func readGSMetadata(p string) (*GSMetadata, error) {
-	b, err := ReadFileLimited(p, 1<<20)
+	b, err := notebook.ReadFileLimited(p, 1<<20)
 	if err != nil {
 		return nil, err
 	}

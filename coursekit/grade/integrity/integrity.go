@@ -1,4 +1,4 @@
-package grade
+package integrity
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -33,7 +35,7 @@ const (
 // CardSource is the card cell as read: its card, or why it could not be
 // read (cell nil: no card cell at all).
 type CardSource struct {
-	Cell *Cell
+	Cell *notebook.Cell
 	Card *card.Card
 	Err  error
 }
@@ -46,7 +48,7 @@ type CardSource struct {
 // the learner's variant and ownSHA its sha256; whose names who each trace
 // with a sha256 belongs to ("" for the public trace); rep is the graded
 // card's report.
-func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, src CardSource, own *trace.Trace, ownSHA string, whose func(sha string) []string, rep card.Report) []Finding {
+func Check(key []byte, nb *notebook.Notebook, learner string, payloads []notebook.FoundPayload, src CardSource, own *trace.Trace, ownSHA string, whose func(sha string) []string, rep card.Report) []Finding {
 	var fs []Finding
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
@@ -86,7 +88,7 @@ func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, sr
 		for k, l := range a.Locked {
 			same := matched[k]
 			what := lockedName(l.Role)
-			where := func(c *Cell) string {
+			where := func(c *notebook.Cell) string {
 				if c.ID != "" {
 					return "id " + c.ID
 				}
@@ -99,7 +101,7 @@ func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, sr
 				add(FindLockedDuplicated, true, "cell "+l.ID, "锁定的%s（发放时的 id %s）出现了 %d 次。", what, l.ID, len(same))
 			}
 			for _, c := range same {
-				if CellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
+				if notebook.CellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC {
 					continue
 				}
 				if c.Type != l.CellType {
@@ -116,13 +118,13 @@ func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, sr
 
 	// The card the self-check saw, against the card cell as submitted.
 	p := payloads[0]
-	if p.Cell.Role != RoleSelfCheck {
+	if p.Cell.Role != notebook.RoleSelfCheck {
 		add(FindCardOutputOutside, true, "", "口径卡数据出现在自检单元格以外的第 %d 个单元格的输出里。", p.Cell.Index+1)
 	}
 	switch {
 	case src.Cell == nil:
 		add(FindNoCardCell, true, "", "没有找到口径卡单元格（元数据 role=card，或声明 card.Card 的代码）：只能按自检输出里的口径卡评分，而输出无法与代码核对。请老师核对，或用 --execute 重新运行。")
-	case errors.Is(src.Err, ErrNotStatic):
+	case errors.Is(src.Err, notebook.ErrNotStatic):
 		add(FindNotComparable, true, src.Err.Error(), "口径卡单元格里有不是常量的写法（调用或变量），不符合口径卡单元格的约定（只用字面量和 card 包的常量），评分程序读不出这张口径卡；暂按自检输出里的口径卡评分，请老师核对。")
 	case src.Err != nil:
 		add(FindInconsistent, true, src.Err.Error(), "口径卡单元格的代码读不出一张口径卡（不能编译），但输出里有口径卡：暂按自检输出里的口径卡评分，请老师核对。改完口径卡后请从口径卡单元格开始重新运行到自检单元格。")
@@ -143,7 +145,7 @@ func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, sr
 				detail += " = variant of " + who
 			}
 		}
-		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace（%s）。", VariantTraceName)
+		add(FindOtherTrace, true, detail, "自检运行时读的不是发给你的那份 trace（%s）。", assign.VariantTraceName)
 	} else {
 		var claimed []string
 		for _, r := range p.Payload.Report.Results {
@@ -160,9 +162,9 @@ func Check(key []byte, nb *Notebook, learner string, payloads []FoundPayload, sr
 
 func lockedName(role string) string {
 	switch role {
-	case RoleData:
+	case notebook.RoleData:
 		return "数据单元格"
-	case RoleSelfCheck:
+	case notebook.RoleSelfCheck:
 		return "自检单元格"
 	}
 	return "说明单元格"
@@ -177,8 +179,8 @@ func short(s string) string {
 
 // CardDiff names the top-level card fields (JSON keys) where a and b differ.
 func CardDiff(a, b *card.Card) []string {
-	ja, _ := json.Marshal(Normalized(a))
-	jb, _ := json.Marshal(Normalized(b))
+	ja, _ := json.Marshal(notebook.Normalized(a))
+	jb, _ := json.Marshal(notebook.Normalized(b))
 	var ma, mb map[string]json.RawMessage
 	json.Unmarshal(ja, &ma)
 	json.Unmarshal(jb, &mb)
@@ -213,16 +215,16 @@ func (s lockedStats) String() string {
 // of its type, without a role, between the neighbouring locked cells.
 // A cell found by role or position fails the signature check, so it is
 // reported as edited; a locked cell found nowhere is reported as deleted.
-func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, lockedStats) {
-	out := make([][]*Cell, len(a.Locked))
+func MatchLocked(key []byte, nb *notebook.Notebook, a *notebook.AssignmentMeta) ([][]*notebook.Cell, lockedStats) {
+	out := make([][]*notebook.Cell, len(a.Locked))
 	var st lockedStats
-	var noID []*Cell
+	var noID []*notebook.Cell
 	for i := range nb.Cells {
 		if nb.Cells[i].ID == "" {
 			noID = append(noID, &nb.Cells[i])
 		}
 	}
-	used := map[*Cell]bool{}
+	used := map[*notebook.Cell]bool{}
 	var left []int
 	for k, l := range a.Locked {
 		for i := range nb.Cells {
@@ -237,7 +239,7 @@ func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, locked
 		for _, c := range noID {
 			// Its signature under its own type, or under the released
 			// type (a cell whose type alone was changed).
-			if CellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC || CellMAC(key, a.Learner, l.ID, l.CellType, c.Source) == l.MAC {
+			if notebook.CellMAC(key, a.Learner, l.ID, c.Type, c.Source) == l.MAC || notebook.CellMAC(key, a.Learner, l.ID, l.CellType, c.Source) == l.MAC {
 				out[k] = append(out[k], c)
 				used[c] = true
 			}
@@ -250,7 +252,7 @@ func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, locked
 	}
 	for _, k := range left {
 		l := a.Locked[k]
-		if l.Role == RoleData || l.Role == RoleSelfCheck {
+		if l.Role == notebook.RoleData || l.Role == notebook.RoleSelfCheck {
 			for _, c := range noID {
 				if !used[c] && c.Role == l.Role {
 					out[k] = append(out[k], c)
@@ -276,7 +278,7 @@ func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, locked
 				hi = min(hi, c.Index)
 			}
 		}
-		var pick *Cell
+		var pick *notebook.Cell
 		for _, c := range noID {
 			if !used[c] && c.Role == "" && c.Type == l.CellType && c.Index > lo && c.Index < hi {
 				pick = c
@@ -287,7 +289,7 @@ func MatchLocked(key []byte, nb *Notebook, a *AssignmentMeta) ([][]*Cell, locked
 			st.missing++
 			continue
 		}
-		out[k] = []*Cell{pick}
+		out[k] = []*notebook.Cell{pick}
 		used[pick] = true
 		st.byPos++
 	}

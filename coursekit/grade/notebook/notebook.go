@@ -15,7 +15,7 @@
 //
 // Bad input never stops a batch: every submission ends graded or
 // "ungradable, with reason".
-package grade
+package notebook
 
 import (
 	"bytes"

@@ -1,8 +1,10 @@
-package grade
+package notebook
 
 import (
 	"crypto/hmac"
 	"encoding/hex"
+
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 )
 
 // AssignmentSchema names the layout of AssignmentMeta.
@@ -36,7 +38,7 @@ func (m *AssignmentMeta) Sum(key []byte) string {
 	for _, l := range m.Locked {
 		parts = append(parts, l.ID, l.Role, l.CellType, l.MAC)
 	}
-	return hex.EncodeToString(MAC(key, parts...))
+	return hex.EncodeToString(secret.MAC(key, parts...))
 }
 
 // Verify reports whether the record was signed with key.
@@ -51,5 +53,5 @@ func (m *AssignmentMeta) Verify(key []byte) bool {
 
 // CellMAC signs one locked cell.
 func CellMAC(key []byte, learner, id, cellType, source string) string {
-	return hex.EncodeToString(MAC(key, "coursekit.locked/v1", learner, id, cellType, source))
+	return hex.EncodeToString(secret.MAC(key, "coursekit.locked/v1", learner, id, cellType, source))
 }

@@ -1,4 +1,4 @@
-package grade
+package report
 
 import (
 	"cmp"
@@ -9,6 +9,10 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 )
 
 // ClassFile is the class report Batch.Write writes.
@@ -23,8 +27,8 @@ type criterionStat struct {
 
 // graded is the submission graded for each roster learner who has a
 // gradable one, in roster order.
-func graded(b *Batch) []*Submission {
-	var out []*Submission
+func graded(b *batch.Batch) []*grader.Submission {
+	var out []*grader.Submission
 	for _, l := range b.Roster.Learners {
 		if s, ok := b.Chosen[l.ID]; ok && s.Gradable {
 			out = append(out, s)
@@ -36,14 +40,14 @@ func graded(b *Batch) []*Submission {
 // criterionStats is the pass rate of every machine-graded criterion (free
 // text waits for a person and is left out), worst first, with the
 // mistakes that cost it.
-func criterionStats(b *Batch, graded []*Submission) []criterionStat {
-	ids := CriterionIDs()
-	if _, ok := b.Points[ExecutionID]; ok {
-		ids = append(ids, ExecutionID)
+func criterionStats(b *batch.Batch, graded []*grader.Submission) []criterionStat {
+	ids := criteria.CriterionIDs()
+	if _, ok := b.Points[criteria.ExecutionID]; ok {
+		ids = append(ids, criteria.ExecutionID)
 	}
 	var out []criterionStat
 	for _, id := range ids {
-		if ManualIDs[id] {
+		if criteria.ManualIDs[id] {
 			continue
 		}
 		st := criterionStat{id: id, mistakes: map[string]int{}}
@@ -58,7 +62,7 @@ func criterionStats(b *Batch, graded []*Submission) []criterionStat {
 				continue
 			}
 			for _, m := range s.Mistakes {
-				if i := slices.IndexFunc(MistakeList, func(mi MistakeInfo) bool { return mi.Code == m }); i >= 0 && slices.Contains(MistakeList[i].Criteria, id) {
+				if i := slices.IndexFunc(grader.MistakeList, func(mi grader.MistakeInfo) bool { return mi.Code == m }); i >= 0 && slices.Contains(grader.MistakeList[i].Criteria, id) {
 					st.mistakes[m]++
 				}
 			}
@@ -73,7 +77,7 @@ func criterionStats(b *Batch, graded []*Submission) []criterionStat {
 }
 
 func mistakeTitle(code string) string {
-	for _, m := range MistakeList {
+	for _, m := range grader.MistakeList {
 		if m.Code == code {
 			return m.Title
 		}
@@ -87,7 +91,7 @@ func mistakeTitle(code string) string {
 // findings, duplicates, ungradable files with their reasons and the
 // manual-review queue. Every string from a submission is escaped by the
 // page's parts.
-func ClassReport(b *Batch, w io.Writer) error {
+func ClassReport(b *batch.Batch, w io.Writer) error {
 	sm := Summarize(b)
 	graded := graded(b)
 	var parts []charts.Part
@@ -109,7 +113,7 @@ func ClassReport(b *Batch, w io.Writer) error {
 			mean += v
 		}
 		overview += fmt.Sprintf("\n\n%d 位学习者计分：自动评分平均 %s 分，中位数 %s 分（满分 %s 分，其中 %s 分由老师阅读评定）。",
-			len(totals), FmtPts(mean/float64(len(totals))), FmtPts(totals[(len(totals)-1)/2]), FmtPts(maxPts), FmtPts(pending))
+			len(totals), criteria.FmtPts(mean/float64(len(totals))), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(pending))
 	}
 	parts = append(parts, charts.Text(overview))
 	if len(sm.NotSubmitted) > 0 {
@@ -167,7 +171,7 @@ func ClassReport(b *Batch, w io.Writer) error {
 	var mnames []string
 	var mcounts []int
 	var mrows [][]string
-	for _, m := range MistakeList {
+	for _, m := range grader.MistakeList {
 		mnames = append(mnames, m.Title)
 		mcounts = append(mcounts, len(mcount[m.Code]))
 		mrows = append(mrows, []string{m.Title, fmt.Sprint(len(mcount[m.Code])), strings.Join(mcount[m.Code], "、"), strings.Join(m.Criteria, "、")})
@@ -179,7 +183,7 @@ func ClassReport(b *Batch, w io.Writer) error {
 	// Findings, duplicates, ungradable files, the queue.
 	var irows [][]string
 	for _, s := range graded {
-		if x, ok := s.Score(OwnVariantID); ok && x.Detail != "" && !x.Pending && x.Points < x.Max {
+		if x, ok := s.Score(criteria.OwnVariantID); ok && x.Detail != "" && !x.Pending && x.Points < x.Max {
 			irows = append(irows, []string{s.Learner, "疑似抄袭", x.Detail})
 		}
 	}
@@ -228,13 +232,13 @@ func ClassReport(b *Batch, w io.Writer) error {
 
 	parts = append(parts, charts.Heading(fmt.Sprintf("文字题答案完全相同（%d 组）", len(b.Same))))
 	if len(b.Same) == 0 {
-		parts = append(parts, charts.Text(fmt.Sprintf("没有两人交了一字不差的文字题答案（不计空白；短于 %d 个字的答案不比较）。", MinSameAnswerRunes)))
+		parts = append(parts, charts.Text(fmt.Sprintf("没有两人交了一字不差的文字题答案（不计空白；短于 %d 个字的答案不比较）。", batch.MinSameAnswerRunes)))
 	} else {
 		var srows [][]string
 		for _, x := range b.Same {
 			srows = append(srows, []string{x.Title + "\n" + x.Criterion, strings.Join(x.Learners, "、"), excerpt(x.Text, 120)})
 		}
-		parts = append(parts, charts.Text(fmt.Sprintf("不计空白后一字不差、至少 %d 个字的答案。这只是给阅读者的线索，不改变任何分数：是否算抄袭由老师决定。", MinSameAnswerRunes)),
+		parts = append(parts, charts.Text(fmt.Sprintf("不计空白后一字不差、至少 %d 个字的答案。这只是给阅读者的线索，不改变任何分数：是否算抄袭由老师决定。", batch.MinSameAnswerRunes)),
 			charts.Table([]string{"文字题", "学习者", "答案"}, srows))
 	}
 
@@ -247,7 +251,7 @@ func ClassReport(b *Batch, w io.Writer) error {
 		qrows = append(qrows, []string{t, fmt.Sprint(byCrit[t])})
 	}
 	parts = append(parts, charts.Heading(fmt.Sprintf("人工阅读队列（%d 条）", len(sm.Manual))),
-		charts.Text("答案和分数栏在 "+ManualFile+" 里；填好分数后用 --manual 再评一次即可合并。"))
+		charts.Text("答案和分数栏在 "+review.ManualFile+" 里；填好分数后用 --manual 再评一次即可合并。"))
 	if len(qrows) > 0 {
 		parts = append(parts, charts.Table([]string{"检查项", "等待阅读"}, qrows))
 	}

@@ -1,14 +1,19 @@
-package grade
+package report
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // missingLearners is every roster learner with no submission.
-func missingLearners(b *Batch) []Learner {
-	var out []Learner
+func missingLearners(b *batch.Batch) []roster.Learner {
+	var out []roster.Learner
 	for _, l := range b.Roster.Learners {
 		if _, ok := b.Chosen[l.ID]; !ok {
 			out = append(out, l)
@@ -18,7 +23,7 @@ func missingLearners(b *Batch) []Learner {
 }
 
 // who is a learner as the report names them: id, and name when known.
-func who(l Learner) string {
+func who(l roster.Learner) string {
 	if l.Name == "" {
 		return l.ID
 	}
@@ -29,10 +34,10 @@ func who(l Learner) string {
 // its feedback and results were written as (unknown-N).
 type unknownFile struct {
 	as string
-	s  *Submission
+	s  *grader.Submission
 }
 
-func unknownFiles(b *Batch) []unknownFile {
+func unknownFiles(b *batch.Batch) []unknownFile {
 	var out []unknownFile
 	for i, s := range b.Subs {
 		if s.Learner == "" {
@@ -43,7 +48,7 @@ func unknownFiles(b *Batch) []unknownFile {
 }
 
 // reasonLine is an ungradable file's reason, in Chinese.
-func reasonLine(s *Submission) string {
+func reasonLine(s *grader.Submission) string {
 	return ZhName(ReasonZh, s.ReasonCode)
 }
 
@@ -51,7 +56,7 @@ func reasonLine(s *Submission) string {
 // roster learner (and learner graded by a signed record who is not on the
 // roster), then one per file with no known learner. Columns: id, name,
 // score, status, findings.
-func learnerTable(b *Batch) (head []string, rows [][]string) {
+func learnerTable(b *batch.Batch) (head []string, rows [][]string) {
 	head = []string{"学习者", "姓名", "得分", "状态", "发现的问题"}
 	for _, l := range b.Learners() {
 		s, ok := b.Chosen[l.ID]
@@ -63,12 +68,12 @@ func learnerTable(b *Batch) (head []string, rows [][]string) {
 		case !s.Gradable:
 			status = "无法评分：" + reasonLine(s)
 		default:
-			score = FmtPts(s.Total) + "/" + FmtPts(s.Max)
+			score = criteria.FmtPts(s.Total) + "/" + criteria.FmtPts(s.Max)
 			status = "已评分"
 			if s.Pending > 0 {
-				status += fmt.Sprintf("，另有 %s 分等待老师阅读", FmtPts(s.Pending))
+				status += fmt.Sprintf("，另有 %s 分等待老师阅读", criteria.FmtPts(s.Pending))
 			}
-			if x, ok := s.Score(OwnVariantID); ok && x.Detail != "" && !x.Pending && x.Points < x.Max {
+			if x, ok := s.Score(criteria.OwnVariantID); ok && x.Detail != "" && !x.Pending && x.Points < x.Max {
 				finds = append(finds, "疑似抄袭（数字与别人的 trace 吻合）")
 			}
 			for _, m := range s.Mistakes {
@@ -96,14 +101,14 @@ func learnerTable(b *Batch) (head []string, rows [][]string) {
 // sameAnswerNotes is the manual-review.csv note for each (learner,
 // criterion) whose answer another learner also handed in: the reader sees
 // it next to the answer.
-func sameAnswerNotes(b *Batch) map[[2]string]string {
+func sameAnswerNotes(b *batch.Batch) map[[2]string]string {
 	notes := map[[2]string]string{}
 	for _, x := range b.Same {
 		for _, id := range x.Learners {
 			others := slices.DeleteFunc(slices.Clone(x.Learners), func(o string) bool { return o == id })
 			names := strings.Join(others, ", ")
-			if len(others) > MaxNamedOthers {
-				names = fmt.Sprintf("%s and %d more", strings.Join(others[:MaxNamedOthers], ", "), len(others)-MaxNamedOthers)
+			if len(others) > batch.MaxNamedOthers {
+				names = fmt.Sprintf("%s and %d more", strings.Join(others[:batch.MaxNamedOthers], ", "), len(others)-batch.MaxNamedOthers)
 			}
 			notes[[2]string{id, x.Criterion}] = "same answer as " + names + " (whitespace ignored): check for a copy; no score was changed"
 		}

@@ -1,4 +1,4 @@
-package grade
+package report
 
 import (
 	"cmp"
@@ -10,6 +10,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 )
 
 // WriteCSV writes grades.csv: one row per roster learner, with columns id,
@@ -19,10 +26,10 @@ import (
 // release record who is not on the roster (status says so), and a row per
 // file whose learner is unknown (no id; status names the file). No
 // learner and no file is left out.
-func WriteCSV(b *Batch, w io.Writer) error {
-	ids := CriterionIDs()
-	if _, ok := b.Points[ExecutionID]; ok { // an executed batch
-		ids = append(ids, ExecutionID)
+func WriteCSV(b *batch.Batch, w io.Writer) error {
+	ids := criteria.CriterionIDs()
+	if _, ok := b.Points[criteria.ExecutionID]; ok { // an executed batch
+		ids = append(ids, criteria.ExecutionID)
 	}
 	cw := csv.NewWriter(w)
 	head := append([]string{"id"}, b.Roster.Columns...)
@@ -50,14 +57,14 @@ func WriteCSV(b *Batch, w io.Writer) error {
 			}
 			row = blank(row, status+off)
 		default:
-			row = append(row, FmtPts(s.Total), FmtPts(s.Max))
+			row = append(row, criteria.FmtPts(s.Total), criteria.FmtPts(s.Max))
 			for _, id := range ids {
 				x, ok := s.Score(id)
 				switch {
 				case !ok || x.Pending:
 					row = append(row, "")
 				default:
-					row = append(row, FmtPts(x.Points))
+					row = append(row, criteria.FmtPts(x.Points))
 				}
 			}
 			status := "graded"
@@ -67,7 +74,7 @@ func WriteCSV(b *Batch, w io.Writer) error {
 			if len(b.Others[l.ID]) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
 			}
-			row = append(row, FmtPts(s.Pending), status+off)
+			row = append(row, criteria.FmtPts(s.Pending), status+off)
 		}
 		cw.Write(row)
 	}
@@ -76,7 +83,7 @@ func WriteCSV(b *Batch, w io.Writer) error {
 			continue
 		}
 		row := append([]string{""}, make([]string, len(b.Roster.Columns))...)
-		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+CSVSafe(s.Name)))
+		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+review.CSVSafe(s.Name)))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -85,9 +92,9 @@ func WriteCSV(b *Batch, w io.Writer) error {
 // manualItems is every free-text answer of the graded submissions, by
 // criterion and then by keyword-assist score (highest first), with the
 // score a person gave it ("" while pending).
-func manualItems(b *Batch) (items []ManualItem, scores []string) {
+func manualItems(b *batch.Batch) (items []grader.ManualItem, scores []string) {
 	type row struct {
-		m     ManualItem
+		m     grader.ManualItem
 		score string
 	}
 	var q []row
@@ -96,7 +103,7 @@ func manualItems(b *Batch) (items []ManualItem, scores []string) {
 			for _, m := range s.Manual {
 				r := row{m: m}
 				if x, ok := s.Score(m.ID); ok && !x.Pending {
-					r.score = FmtPts(x.Points)
+					r.score = criteria.FmtPts(x.Points)
 				}
 				q = append(q, r)
 			}
@@ -113,9 +120,9 @@ func manualItems(b *Batch) (items []ManualItem, scores []string) {
 
 // ManualQueue is every free-text answer still waiting for a person, by
 // criterion and then by keyword-assist score (highest first).
-func ManualQueue(b *Batch) []ManualItem {
+func ManualQueue(b *batch.Batch) []grader.ManualItem {
 	items, scores := manualItems(b)
-	var q []ManualItem
+	var q []grader.ManualItem
 	for i, m := range items {
 		if scores[i] == "" {
 			q = append(q, m)
@@ -132,9 +139,9 @@ func ManualQueue(b *Batch) []ManualItem {
 // that changed since goes into previous_score next to the new answer, to
 // be re-read; a row of a learner not graded in this batch is written back
 // as it was, with a note.
-func WriteManualCSV(b *Batch, w io.Writer) error {
+func WriteManualCSV(b *batch.Batch, w io.Writer) error {
 	items, scores := manualItems(b)
-	return WriteReview(w, b.Typed, items, scores, sameAnswerNotes(b))
+	return review.WriteReview(w, b.Typed, items, scores, sameAnswerNotes(b))
 }
 
 // Write puts every output under dir:
@@ -150,7 +157,7 @@ func WriteManualCSV(b *Batch, w io.Writer) error {
 // NAME is the learner id (unknown-N for the Nth file with no known
 // learner; its feedback names the file). No file holds a machine
 // path: submissions are named by base name only.
-func Write(b *Batch, dir string) error {
+func Write(b *batch.Batch, dir string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -170,7 +177,7 @@ func Write(b *Batch, dir string) error {
 	str := func(s string) func(io.Writer) error {
 		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
 	}
-	of := func(f func(*Batch, io.Writer) error) func(io.Writer) error {
+	of := func(f func(*batch.Batch, io.Writer) error) func(io.Writer) error {
 		return func(w io.Writer) error { return f(b, w) }
 	}
 	if err := write("grades.csv", of(WriteCSV)); err != nil {
@@ -198,20 +205,20 @@ func Write(b *Batch, dir string) error {
 	}
 	for i, s := range b.Subs {
 		name := b.Names[i]
-		gs, err := GradescopeJSON(s)
+		gs, err := gradescope.GradescopeJSON(s)
 		if err != nil {
 			return err
 		}
-		if err := ValidateResultsJSON(gs); err != nil {
+		if err := gradescope.ValidateResultsJSON(gs); err != nil {
 			return fmt.Errorf("%s: %w", name, err) // a bug, not bad input
 		}
 		if err := write(filepath.Join("results", name+".json"), str(string(gs))); err != nil {
 			return err
 		}
-		if err := write(filepath.Join("feedback", name+".md"), str(FeedbackMarkdown(s))); err != nil {
+		if err := write(filepath.Join("feedback", name+".md"), str(feedback.FeedbackMarkdown(s))); err != nil {
 			return err
 		}
-		if err := write(filepath.Join("feedback", name+".html"), str(FeedbackHTML(s))); err != nil {
+		if err := write(filepath.Join("feedback", name+".html"), str(feedback.FeedbackHTML(s))); err != nil {
 			return err
 		}
 	}

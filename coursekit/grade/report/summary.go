@@ -1,4 +1,4 @@
-package grade
+package report
 
 import (
 	"cmp"
@@ -8,6 +8,12 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 )
 
 // Summary is what the instructor reads first. Every line in it is
@@ -34,11 +40,11 @@ type Summary struct {
 	NotSubmitted []string
 	UnknownFiles []string
 	SameAnswers  []string
-	Manual       []ManualItem
-	Warnings     []Warning // Batch.Warnings
+	Manual       []grader.ManualItem
+	Warnings     []grader.Warning // Batch.Warnings
 	// Key is the batch's key check; KeyWarning is set when most release
 	// records fail to verify (the summary then opens with it).
-	Key        KeyCheck
+	Key        batch.KeyCheck
 	KeyWarning string
 }
 
@@ -54,13 +60,13 @@ type Missed struct {
 }
 
 // integrityLine is a warning finding as one Chinese summary line.
-func integrityLine(learner string, f Finding) string {
+func integrityLine(learner string, f integrity.Finding) string {
 	return learner + "：" + ZhName(FindingZh, f.Code) + " — " + f.Message
 }
 
 // Summarize computes the batch summary.
-func Summarize(b *Batch) *Summary {
-	sm := &Summary{Learners: len(b.Roster.Learners), Submitted: len(b.Subs), Reasons: map[string]int{}, Key: CheckKey(b.Subs)}
+func Summarize(b *batch.Batch) *Summary {
+	sm := &Summary{Learners: len(b.Roster.Learners), Submitted: len(b.Subs), Reasons: map[string]int{}, Key: batch.CheckKey(b.Subs)}
 	if sm.Key.Loud() {
 		sm.KeyWarning = sm.Key.Warning().Zh
 	}
@@ -100,7 +106,7 @@ func Summarize(b *Batch) *Summary {
 				missed[x.ID] = m
 			}
 			m.Count++
-			if x.ID == OwnVariantID && x.Detail != "" {
+			if x.ID == criteria.OwnVariantID && x.Detail != "" {
 				sm.Copies = append(sm.Copies, l.ID+"："+x.Detail)
 			}
 		}
@@ -158,7 +164,7 @@ const (
 
 // Markdown is the summary as Markdown (instructor-facing).
 func (sm *Summary) Markdown() string {
-	e := MDEscape
+	e := feedback.MDEscape
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分汇总\n\n")
 	if sm.KeyWarning != "" {
@@ -202,12 +208,12 @@ func (sm *Summary) Markdown() string {
 	}
 	fmt.Fprintf(&b, "\n## 人工阅读队列（%d 条；关键词辅助分只用于排序，不计入自动分）\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), CodeSpan(m.ID), FmtPts(m.Max), FmtPts(m.Keyword), e(m.Text))
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), feedback.CodeSpan(m.ID), criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), e(m.Text))
 	}
 	return b.String()
 }
 
-func warningsZh(ws []Warning) []string {
+func warningsZh(ws []grader.Warning) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.Zh
@@ -270,8 +276,8 @@ func (sm *Summary) HTML() string {
 	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",
-			e(m.Learner), e(m.Title), e(m.ID), FmtPts(m.Max), FmtPts(m.Keyword), e(m.Text))
+			e(m.Learner), e(m.Title), e(m.ID), criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), e(m.Text))
 	}
 	b.WriteString("</tbody></table>")
-	return HTMLPage("评分汇总", b.String())
+	return feedback.HTMLPage("评分汇总", b.String())
 }

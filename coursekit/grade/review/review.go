@@ -1,4 +1,4 @@
-package grade
+package review
 
 import (
 	"cmp"
@@ -17,6 +17,9 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // ManualFile is the manual-review file Batch.Write writes and
@@ -82,7 +85,7 @@ func (ms *ManualScores) Carried() (changed, absent int) {
 }
 
 // ReadManualFile reads a filled-in manual-review file; see ReadManualCSV.
-func ReadManualFile(path string, ro *Roster, points map[string]float64) (*ManualScores, error) {
+func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (*ManualScores, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -101,9 +104,9 @@ func ReadManualFile(path string, ro *Roster, points map[string]float64) (*Manual
 // hash. A blank score is still pending. A learner who is not on the roster
 // is not an error here: a signed record graded for them makes rows for
 // them, and ApplyManual warns about a row it cannot apply.
-func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float64) (*ManualScores, error) {
+func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[string]float64) (*ManualScores, error) {
 	if points == nil {
-		points = DefaultPoints()
+		points = criteria.DefaultPoints()
 	}
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
@@ -164,12 +167,12 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			continue
 		}
 		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
-		if !ValidID.MatchString(id) {
+		if !roster.ValidID.MatchString(id) {
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
 			continue
 		}
-		if !ManualIDs[crit] && crit != OwnVariantID {
-			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, OwnVariantID, strings.Join(manualCriteria(), ", "))
+		if !criteria.ManualIDs[crit] && crit != criteria.OwnVariantID {
+			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, criteria.OwnVariantID, strings.Join(manualCriteria(), ", "))
 			continue
 		}
 		key := [2]string{id, crit}
@@ -197,7 +200,7 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 			bad("%s %s: score %s is negative", id, crit, score)
 			continue
 		case v > max:
-			bad("%s %s: score %s is above the maximum %s", id, crit, score, FmtPts(max))
+			bad("%s %s: score %s is above the maximum %s", id, crit, score, criteria.FmtPts(max))
 			continue
 		case sha == "":
 			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
@@ -216,7 +219,7 @@ func ReadManualCSV(r io.Reader, name string, ro *Roster, points map[string]float
 // items are the free-text answers, scores[i] the score items[i] already
 // has ("" while pending), notes a note for the reader per learner and
 // criterion, and typed the file read for this batch (nil: none).
-func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []string, notes map[[2]string]string) error {
+func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, scores []string, notes map[[2]string]string) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score"})
 	type key [2]string
@@ -229,7 +232,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 		for _, r := range typed.Rows {
 			switch r.state {
 			case rowChanged:
-				r.Previous = FmtPts(r.Score)
+				r.Previous = criteria.FmtPts(r.Score)
 				prev[key{r.Learner, r.Criterion}] = r
 			case rowUnused:
 				carried = append(carried, r)
@@ -244,7 +247,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
 			}
 		}
-		cw.Write([]string{m.Learner, m.ID, m.Title, FmtPts(m.Max), FmtPts(m.Keyword), CSVSafe(strings.Join(m.Keywords, " ")), CSVSafe(m.Text), TextSHA(m.Text), p, note, scores[i]})
+		cw.Write([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), CSVSafe(strings.Join(m.Keywords, " ")), CSVSafe(m.Text), TextSHA(m.Text), p, note, scores[i]})
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -255,7 +258,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 	for _, r := range carried {
 		score := ""
 		if r.filled {
-			score = FmtPts(r.Score)
+			score = criteria.FmtPts(r.Score)
 		}
 		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
 	}
@@ -269,11 +272,11 @@ func WriteReview(w io.Writer, typed *ManualScores, items []ManualItem, scores []
 func manualCriteria() []string {
 	var ids []string
 	for _, id := range card.CriterionIDs() {
-		if ManualIDs[id] {
+		if criteria.ManualIDs[id] {
 			ids = append(ids, id)
 		}
 	}
-	return append(ids, OwnVariantID)
+	return append(ids, criteria.OwnVariantID)
 }
 
 // ApplyManual puts the scores a person typed into the submissions: the
@@ -284,7 +287,7 @@ func manualCriteria() []string {
 // criterion stays pending: the learner has no gradable submission, the
 // answer changed since (resubmitted), or the criterion is no longer
 // waiting for a person.
-func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
+func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
 	if ms == nil {
 		return nil
 	}
@@ -297,15 +300,15 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 				continue
 			}
 			found = true
-			i := slices.IndexFunc(s.Scores, func(x Score) bool { return x.ID == row.Criterion })
-			j := slices.IndexFunc(s.Manual, func(m ManualItem) bool { return m.ID == row.Criterion })
+			i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
+			j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
-				warnings = append(warnings, Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
+				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
 					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
 			if now := TextSHA(s.Manual[j].Text); now != row.TextSHA {
-				warnings = append(warnings, Warning{
+				warnings = append(warnings, grader.Warning{
 					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
 					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
 				if row.state != rowApplied {
@@ -317,7 +320,7 @@ func ApplyManual(subs []*Submission, ms *ManualScores) (warnings []Warning) {
 			row.state = rowApplied
 		}
 		if !found {
-			warnings = append(warnings, Warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
+			warnings = append(warnings, grader.Warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
 				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied, kept in the new manual-review.csv", row.Pos, row.Learner, row.Criterion))
 		}
 	}
