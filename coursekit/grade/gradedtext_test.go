@@ -43,7 +43,7 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 	}
 
 	texts := map[string][]string{} // where → learner-facing strings
-	for _, dir := range []string{".", filepath.Join("..", "card")} {
+	for _, dir := range append(gradeDirs(t), filepath.Join("..", "card")) {
 		for where, lits := range hanLiterals(t, dir) {
 			texts[where] = append(texts[where], lits...)
 		}

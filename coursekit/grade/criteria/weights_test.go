@@ -75,7 +75,7 @@ func TestWriteWeightsRoundTrip(t *testing.T) {
 
 // docs/instructors.md's default weights table is the code's.
 func TestWeightsDocumented(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "instructors.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "instructors.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,18 @@ package grader
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+)
+
+// The key and the public trace of the end-to-end tests (../fixture_test.go).
+var (
+	testKey    = []byte("test-instructor-key-0123456789abcdef")
+	publicPath = filepath.Join("..", "..", "..", "data", "unit01", "trace.jsonl")
 )
 
 // cardOf is a card carrying just the key figures of fp.
