@@ -117,7 +117,7 @@ func TestIntegrityTampering(t *testing.T) {
 	}
 
 	// Bob's signed notebook named alice.ipynb is not tampering but bob's
-	// work handed in as alice's: the record decides (record.go).
+	// work handed in as alice's: the record decides (grader/record.go).
 	s := f.g.Grade("alice.ipynb", f.submitted(t, "bob", correctCard(t, f.variants["alice"])))
 	if s.Gradable || s.ReasonCode != grader.ReasonNotOwn || s.Learner != "alice" || s.RecordOf != "bob" || !hasFinding(s, grader.FindRecordCopied) {
 		t.Errorf("bob's notebook as alice.ipynb: %s %q learner %s record of %s, %+v", s.ReasonCode, s.Reason, s.Learner, s.RecordOf, s.Integrity)

@@ -15,7 +15,7 @@ import (
 // handed each file in: the number (and the person's name) in its Canvas
 // file name or Moodle folder. When one learner's signed record comes from
 // two or more accounts, someone handed in another learner's notebook, and
-// markLMSAccounts applies the record-decides rule (record.go) as far as
+// markLMSAccounts applies the record-decides rule (grader.NotOwn) as far as
 // the download tells whose account is whose:
 //
 //  1. The record's learner's own account is the one the roster's lms_id

@@ -21,11 +21,8 @@ const (
 // the learner's own variant.
 const OwnVariantID = "hidden.own_variant"
 
+// OwnVariantTitle is the own-variant criterion's title, as learners read it.
 const OwnVariantTitle = "数字来自发给你的那一份 trace"
-
-// Re-execution (coursekit grade --execute). Reading a submission never runs
-// it; this is the one place learner code runs, and only inside the course
-// image, with no network, under per-cell and whole-notebook timeouts.
 
 // ExecutionID is the criterion "the notebook, with its locked cells
 // restored, runs top to bottom in the course image and reproduces the
@@ -90,13 +87,19 @@ type Score struct {
 	Detail string `json:"detail,omitempty"`
 }
 
+// SummaryOf is the summary of t every criterion is checked against: both
+// of the unit's SLOs, 1 s and 0.5 s.
 func SummaryOf(t *trace.Trace) *metrics.Summary {
 	return metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}})
 }
 
+// FmtPts writes points as people read them: at most two decimals, no
+// trailing zeros.
 func FmtPts(v float64) string {
 	v = math.Round(v*100) / 100
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
 }
 
+// Round2 rounds points to two decimals, so that totals add up as written
+// (0.1 + 0.2 is not 0.3 in binary).
 func Round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -11,6 +11,7 @@ import (
 // success P95 and cost at 1 s, qualified counts at 1 s and 0.5 s.
 type Fingerprint [5]float64
 
+// TraceFingerprint is the fingerprint of a trace, from its summary.
 func TraceFingerprint(s *metrics.Summary) Fingerprint {
 	fp := Fingerprint{s.WindowS, math.NaN(), float64(s.Conditions[0].Qualified), float64(s.Conditions[1].Qualified), math.NaN()}
 	if s.TTFT.P95 != nil {
@@ -22,6 +23,8 @@ func TraceFingerprint(s *metrics.Summary) Fingerprint {
 	return fp
 }
 
+// CardFingerprint is the fingerprint of the figures a card states (NaN
+// where it states none).
 func CardFingerprint(c *card.Card) Fingerprint {
 	fp := Fingerprint{c.Window.Seconds, math.NaN(), math.NaN(), math.NaN(), math.NaN()}
 	conds := CondsBySLO(c)

@@ -6,8 +6,8 @@ import (
 	"github.com/llmperf-course/course/coursekit/card"
 )
 
-// ---- free text ----
-
+// ManualText is the free-text answer of criterion id on card c ("" for
+// a criterion that is not free text).
 func ManualText(id string, c *card.Card) string {
 	switch id {
 	case "stream.aggregation":
@@ -37,6 +37,8 @@ var keywordGroups = map[string][][]string{
 	"text.uncertain":        {{"不确定", "不清楚", "不知道", "是否", "unsure"}, {"样本", "窗口", "条件", "版本", "p95"}, {"证据", "验证", "记录", "需要"}},
 }
 
+// KeywordAssist is the share of keywordGroups an answer to criterion id
+// names, and the words found: it orders the reader's queue, never a score.
 func KeywordAssist(id, text string) (float64, []string) {
 	groups := keywordGroups[id]
 	if len(groups) == 0 {

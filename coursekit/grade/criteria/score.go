@@ -9,8 +9,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// ---- scoring ----
-
 // ScorePublic is the score of public criterion r of card c, given points
 // (the rubric) and s, the summary of the learner's own variant: full
 // points for a pass, partial credit for a near miss, and free text left

@@ -16,6 +16,8 @@ import (
 // HTML by an LMS. Hidden criteria show their message and score, never an
 // expected value, and instructor-only details never appear.
 
+// HowGraded tells the learner what was graded: the card cell's code,
+// parsed and never run, against their own trace.
 const HowGraded = "评分程序没有运行你的代码：它只解析口径卡单元格里的代码，把其中的口径卡当作你提交的口径卡，用发给你的那一份 trace 重新计算每一项；自检单元格的输出只用来确认自检运行过。自检里的“通过”只是提示，以这里为准。"
 
 // MDEscape makes s inert in Markdown (and in the HTML it renders to):
@@ -183,6 +185,8 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px
 .pass{color:#080}.fail{color:#b00}.partial{color:#a60}.pending{color:#666}code{font-size:smaller;color:#666}
 .bar{background:#4a7fb5;height:1em;display:inline-block;vertical-align:middle}blockquote{border-left:3px solid #ccc;margin:0;padding-left:1rem;white-space:pre-wrap}`
 
+// HTMLPage is a standalone page in the grading outputs' one style; body
+// must already be escaped.
 func HTMLPage(title, body string) string {
 	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + html.EscapeString(title) +
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"

@@ -36,9 +36,9 @@ type Options struct {
 	// Public is the unit's public teaching trace (optional): a card with
 	// its numbers is the worked example, not the learner's own work.
 	Public []byte
-	// KeepSource keeps each submission's bytes for ExecuteAll, and adds the
-	// execution criterion to the rubric (DefaultExecutionPoints unless
-	// Points names it).
+	// KeepSource keeps each submission's bytes for re-execution (package
+	// execute), and adds the execution criterion to the rubric
+	// (criteria.DefaultExecutionPoints unless Points names it).
 	KeepSource bool
 }
 
@@ -365,7 +365,7 @@ func (g *Grader) identify(name string, nb *notebook.Notebook) (learner, submitte
 // fingerprintOf is the trace's fingerprint, computed through metrics like
 // every other number the grader compares.
 func fingerprintOf(t *trace.Trace) criteria.Fingerprint {
-	return criteria.TraceFingerprint(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}}))
+	return criteria.TraceFingerprint(criteria.SummaryOf(t))
 }
 
 // ownVariant fails a card whose numbers fit another trace (another

@@ -26,7 +26,7 @@ const (
 // with the copy finding. how names who said it is the submitter's ("LMS
 // lms_id 1002", "account s010", "folder s010/", "file name s010.ipynb").
 // submitter is "" for an LMS account no learner can be told to hold
-// (markLMSAccounts): the file is then nobody's, and says which account.
+// (package batch): the file is then nobody's, and says which account.
 func NotOwn(s *Submission, owner, submitter, how string) *Submission {
 	if submitter == "" {
 		s.Fail(notebook.NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却是从另一个 LMS 账号（%s）交上来的：它不是这个账号的学习者自己的作业，没有计分。请老师核对是谁交的。", owner, s.lmsNum))

@@ -39,7 +39,7 @@ type Submission struct {
 	SavedAt     string `json:"saved_at,omitempty"`
 	SavedAtFrom string `json:"saved_at_from,omitempty"`
 	// SupersededBy names the learner's file that was graded instead of
-	// this one (see the duplicate rule, Batch).
+	// this one (see the duplicate rule, package batch).
 	SupersededBy string `json:"superseded_by,omitempty"`
 	// RecordOf is, for a notebook handed in by another account than its
 	// signed release record's (ReasonNotOwn), the record's learner.
@@ -71,7 +71,7 @@ type Submission struct {
 	savedAt time.Time // SavedAt, parsed
 	// lmsNum and lmsWho are the LMS account that handed the file in, as its
 	// Canvas or Moodle name says: the user number and the person's name
-	// ("" for other names); see markLMSAccounts.
+	// ("" for other names); see package batch.
 	lmsNum, lmsWho string
 }
 
@@ -129,6 +129,7 @@ func (ns *Submission) KeepFileOf(s *Submission) {
 	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
 }
 
+// Fail makes s ungradable, for the reason u, with no score.
 func (s *Submission) Fail(u *notebook.Ungradable) *Submission {
 	s.Gradable = false
 	s.ReasonCode, s.Reason = u.Code, u.Msg
@@ -284,6 +285,7 @@ type Warning struct {
 
 func (w Warning) String() string { return w.Text }
 
+// Warnf is a warning with the same arguments in both languages.
 func Warnf(zh string, text string, a ...any) Warning {
 	return Warning{Text: fmt.Sprintf(text, a...), Zh: fmt.Sprintf(zh, a...)}
 }

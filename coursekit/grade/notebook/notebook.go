@@ -1,20 +1,3 @@
-// Package grade grades submitted unit 01 deliverable notebooks without
-// executing them, and releases per-learner variants of the unit's trace.
-//
-// Why it reads instead of runs: the self-check embeds the card as JSON
-// (card.MIMEType) in its output, so the grader can recompute every public
-// and hidden criterion outside the learner's kernel, where nothing the
-// learner wrote can monkeypatch the checks. The learner's Go source is only
-// ever parsed (go/parser), never built or run.
-//
-// Why variants: each learner gets their own 10-attempt trace, seeded by an
-// HMAC of the instructor's key and the learner id, so that a card copied
-// from someone else carries someone else's numbers. Locked cells (the
-// instructions, data loading and the self-check) are signed with the same
-// key, so edits, deletions and duplicates are reported per submission.
-//
-// Bad input never stops a batch: every submission ends graded or
-// "ungradable, with reason".
 package notebook
 
 import (
@@ -69,6 +52,7 @@ type Ungradable struct {
 
 func (u *Ungradable) Error() string { return u.Code + ": " + u.Msg }
 
+// NewUngradable is an Ungradable with the message formatted.
 func NewUngradable(code, format string, a ...any) *Ungradable {
 	return &Ungradable{Code: code, Msg: fmt.Sprintf(format, a...)}
 }
@@ -122,6 +106,8 @@ type rawCell struct {
 	} `json:"outputs"`
 }
 
+// CellMeta is the part of a cell's metadata coursekit reads: its role, its
+// tags and its execution times.
 type CellMeta struct {
 	Coursekit struct {
 		Role string `json:"role"`

@@ -33,6 +33,7 @@ type AssignmentMeta struct {
 	MAC         string       `json:"mac"`
 }
 
+// Sum is the record's MAC under key, over every other field.
 func (m *AssignmentMeta) Sum(key []byte) string {
 	parts := []string{"coursekit.assignment/v1", m.Schema, m.Unit, m.Learner, m.Trace, m.TraceSHA256}
 	for _, l := range m.Locked {

@@ -15,7 +15,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/review"
 )
 
-// ClassFile is the class report Batch.Write writes.
+// ClassFile is the class report Write writes.
 const ClassFile = "class.html"
 
 // criterionStat is one criterion's row of the class report.

@@ -13,6 +13,7 @@ import (
 // class report: the codes stay English and stable for tools, the lines an
 // instructor reads are Chinese.
 
+// ReasonZh names each reason an ungradable submission can have.
 var ReasonZh = map[string]string{
 	notebook.ReasonTooLarge:       "文件太大",
 	notebook.ReasonTruncated:      "文件不完整（JSON 中途断了）",
@@ -35,6 +36,7 @@ var ReasonZh = map[string]string{
 	gradescope.ReasonSetup:        "评分程序的配置有问题",
 }
 
+// FindingZh names each integrity finding.
 var FindingZh = map[string]string{
 	integrity.FindNBFormat:          "旧的笔记本格式",
 	integrity.FindDuplicateIDs:      "单元格 id 重复",

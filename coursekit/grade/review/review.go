@@ -22,7 +22,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
-// ManualFile is the manual-review file Batch.Write writes and
+// ManualFile is the manual-review file report.Write writes and
 // ReadManualFile reads back once a person has filled in the score column.
 const ManualFile = "manual-review.csv"
 
@@ -94,7 +94,7 @@ func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (
 	return ReadManualCSV(f, filepath.Base(path), ro, points)
 }
 
-// ReadManualCSV reads the manual-review file as WriteManualCSV wrote it,
+// ReadManualCSV reads the manual-review file as WriteReview wrote it,
 // with the score column filled in by a person. It is strict, so that a
 // typo never becomes a grade: every problem is reported as NAME:LINE, and
 // any problem fails the whole file before anything is graded. A problem is
@@ -215,7 +215,7 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 	return ms, nil
 }
 
-// WriteReview writes the manual-review file (see Batch.WriteManualCSV):
+// WriteReview writes the manual-review file (see report.WriteManualCSV):
 // items are the free-text answers, scores[i] the score items[i] already
 // has ("" while pending), notes a note for the reader per learner and
 // criterion, and typed the file read for this batch (nil: none).
