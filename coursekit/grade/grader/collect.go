@@ -9,11 +9,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/notebook"
@@ -230,28 +228,7 @@ func (in Input) name() string {
 // LMS download name (Canvas file, Moodle folder) through the roster's
 // lms_id column; see GradeCollected.
 func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
-	out := make([]*Submission, len(ins))
-	var mu sync.Mutex
-	done := 0
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, in := range ins {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			s := g.gradeInput(in)
-			out[i] = s
-			if progress != nil {
-				mu.Lock()
-				done++
-				fmt.Fprintf(progress, "grade: [%d/%d] %s: %s\n", done, len(ins), in, progressLine(s))
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return out
+	return gradeEach(len(ins), func(i int) string { return ins[i].String() }, func(i int) *Submission { return g.gradeInput(ins[i]) }, progress)
 }
 
 func (g *Grader) gradeInput(in Input) *Submission {

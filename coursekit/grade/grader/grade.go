@@ -112,21 +112,13 @@ func (g *Grader) prepare() error {
 		ls := g.o.Roster.Learners
 		infos := make([]*variantInfo, len(ls))
 		errs := make([]error, len(ls))
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for i, l := range ls {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				b, err := assign.Variant(g.o.Key, l.ID)
-				if err == nil {
-					infos[i], err = newVariantInfo(l.ID, b)
-				}
-				errs[i] = err
-			}()
-		}
-		wg.Wait()
+		onEveryCore(len(ls), func(i int) {
+			b, err := assign.Variant(g.o.Key, ls[i].ID)
+			if err == nil {
+				infos[i], err = newVariantInfo(ls[i].ID, b)
+			}
+			errs[i] = err
+		})
 		for i, l := range ls {
 			if errs[i] != nil {
 				g.initErr = fmt.Errorf("variant of %s: %w", l.ID, errs[i])
@@ -417,28 +409,43 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x criteria.Score, f
 // order of paths. Each finished submission prints one progress line to
 // progress (if not nil). One bad file never stops the batch.
 func (g *Grader) GradeAll(paths []string, progress io.Writer) []*Submission {
-	out := make([]*Submission, len(paths))
+	return gradeEach(len(paths), func(i int) string { return paths[i] }, func(i int) *Submission { return g.GradeFile(paths[i]) }, progress)
+}
+
+// gradeEach grades items 0 to n-1 on every core and returns their
+// submissions in that order; each finished one prints a progress line,
+// naming the item, to progress (if not nil).
+func gradeEach(n int, name func(i int) string, grade func(i int) *Submission, progress io.Writer) []*Submission {
+	out := make([]*Submission, n)
 	var mu sync.Mutex
 	done := 0
+	onEveryCore(n, func(i int) {
+		s := grade(i)
+		out[i] = s
+		if progress != nil {
+			mu.Lock()
+			done++
+			fmt.Fprintf(progress, "grade: [%d/%d] %s: %s\n", done, n, name(i), progressLine(s))
+			mu.Unlock()
+		}
+	})
+	return out
+}
+
+// onEveryCore runs f(0) to f(n-1), as many at once as there are cores,
+// and returns when all are done.
+func onEveryCore(n int, f func(i int)) {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, p := range paths {
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			s := g.GradeFile(p)
-			out[i] = s
-			if progress != nil {
-				mu.Lock()
-				done++
-				fmt.Fprintf(progress, "grade: [%d/%d] %s: %s\n", done, len(paths), p, progressLine(s))
-				mu.Unlock()
-			}
+			f(i)
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 func progressLine(s *Submission) string {
