@@ -1,6 +1,6 @@
 // Package grade is where unit 01's grading lives. Its code is in the
 // packages below, one job each, so that a change to one job means reading
-// one package; this package holds only their end-to-end tests.
+// one package; this package holds only tests, most of them end to end.
 //
 //   - secret: the instructor's key, and the HMAC every variant and signature derives from
 //   - roster: the class list, and the learner behind an LMS download name
