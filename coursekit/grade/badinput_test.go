@@ -7,6 +7,12 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 )
 
 // Every bad input is "ungradable, with reason", and the batch goes on.
@@ -23,40 +29,40 @@ func TestBadInputIsUngradableWithReason(t *testing.T) {
 		data       []byte
 		code       string
 	}{
-		{"empty", "alice.ipynb", nil, ReasonTruncated},
-		{"truncated", "alice.ipynb", good[:len(good)/2], ReasonTruncated},
-		{"invalid JSON", "alice.ipynb", []byte(`{"nbformat": 4, "cells": [,]}`), ReasonInvalidJSON},
-		{"not a notebook", "alice.ipynb", []byte(`{"trace":"llm-serving/v1","clock":"client"}`), ReasonNotNotebook},
-		{"a JSON array", "alice.ipynb", []byte(`[1,2,3]`), ReasonNotNotebook},
-		{"nbformat 3", "alice.ipynb", []byte(`{"nbformat":3,"nbformat_minor":0,"metadata":{},"worksheets":[{"cells":[]}]}`), ReasonNBFormat},
-		{"no card", "alice.ipynb", []byte(`{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"markdown","id":"a","metadata":{},"source":"hi"}]}`), ReasonNoCard},
-		{"self-check never run", "alice.ipynb", f.nb["alice"], ReasonSelfCheck},
+		{"empty", "alice.ipynb", nil, notebook.ReasonTruncated},
+		{"truncated", "alice.ipynb", good[:len(good)/2], notebook.ReasonTruncated},
+		{"invalid JSON", "alice.ipynb", []byte(`{"nbformat": 4, "cells": [,]}`), notebook.ReasonInvalidJSON},
+		{"not a notebook", "alice.ipynb", []byte(`{"trace":"llm-serving/v1","clock":"client"}`), notebook.ReasonNotNotebook},
+		{"a JSON array", "alice.ipynb", []byte(`[1,2,3]`), notebook.ReasonNotNotebook},
+		{"nbformat 3", "alice.ipynb", []byte(`{"nbformat":3,"nbformat_minor":0,"metadata":{},"worksheets":[{"cells":[]}]}`), notebook.ReasonNBFormat},
+		{"no card", "alice.ipynb", []byte(`{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[{"cell_type":"markdown","id":"a","metadata":{},"source":"hi"}]}`), notebook.ReasonNoCard},
+		{"self-check never run", "alice.ipynb", f.nb["alice"], notebook.ReasonSelfCheck},
 		{"two card cells", "alice.ipynb", edit(t, good, func(_ map[string]any, cells []any) []any {
-			c := cellByRole(cells, RoleCard)
+			c := cellByRole(cells, notebook.RoleCard)
 			dup := map[string]any{"cell_type": "code", "id": "copy-of-card", "metadata": c["metadata"], "source": c["source"], "outputs": []any{}}
 			return append(cells, dup)
-		}), ReasonTwoCards},
+		}), notebook.ReasonTwoCards},
 		{"two different card outputs", "alice.ipynb", edit(t, good, func(_ map[string]any, cells []any) []any {
 			other := payloadFor(t, mistakenCard(t, f.variants["alice"]), f.variants["alice"])
-			sc := cellByRole(cells, RoleSelfCheck)
+			sc := cellByRole(cells, notebook.RoleSelfCheck)
 			sc["outputs"] = append(sc["outputs"].([]any), selfCheckOutput(other))
 			return cells
-		}), ReasonTwoCards},
-		{"card of the wrong schema", "alice.ipynb", withPayload(strings.Replace(payload, card.PayloadSchema, "coursekit.card/v0", 1)), ReasonWrongCard},
-		{"card field of the wrong type", "alice.ipynb", withPayload(strings.Replace(payload, `"attempts":10`, `"attempts":"ten"`, 1)), ReasonWrongCard},
-		{"card is a string", "alice.ipynb", withPayload(`{"schema":"` + card.PayloadSchema + `","card":"myCard"}`), ReasonWrongCard},
-		{"NaN", "alice.ipynb", withPayload(strings.Replace(payload, `"seconds":`, `"seconds":NaN,"x":`, 1)), ReasonNonFinite},
-		{"Inf", "alice.ipynb", withPayload(strings.Replace(payload, `"attempts":10`, `"attempts":10,"window":{"seconds":1e999}`, 1)), ReasonNonFinite},
+		}), notebook.ReasonTwoCards},
+		{"card of the wrong schema", "alice.ipynb", withPayload(strings.Replace(payload, card.PayloadSchema, "coursekit.card/v0", 1)), notebook.ReasonWrongCard},
+		{"card field of the wrong type", "alice.ipynb", withPayload(strings.Replace(payload, `"attempts":10`, `"attempts":"ten"`, 1)), notebook.ReasonWrongCard},
+		{"card is a string", "alice.ipynb", withPayload(`{"schema":"` + card.PayloadSchema + `","card":"myCard"}`), notebook.ReasonWrongCard},
+		{"NaN", "alice.ipynb", withPayload(strings.Replace(payload, `"seconds":`, `"seconds":NaN,"x":`, 1)), notebook.ReasonNonFinite},
+		{"Inf", "alice.ipynb", withPayload(strings.Replace(payload, `"attempts":10`, `"attempts":10,"window":{"seconds":1e999}`, 1)), notebook.ReasonNonFinite},
 		{"unknown learner", "mallory.ipynb", edit(t, good, func(m map[string]any, cells []any) []any {
 			delete(m["metadata"].(map[string]any), "coursekit")
 			return cells
-		}), ReasonUnknown},
+		}), notebook.ReasonUnknown},
 		{"huge outputs", "alice.ipynb", edit(t, good, func(_ map[string]any, cells []any) []any {
-			sc := cellByRole(cells, RoleSelfCheck)
-			big := map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": strings.Repeat("<div>图</div>", DefaultMaxBytes/10)}}
+			sc := cellByRole(cells, notebook.RoleSelfCheck)
+			big := map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": strings.Repeat("<div>图</div>", notebook.DefaultMaxBytes/10)}}
 			sc["outputs"] = append(sc["outputs"].([]any), big)
 			return cells
-		}), ReasonTooLarge},
+		}), notebook.ReasonTooLarge},
 	}
 	if !strings.Contains(payload, `"attempts":10`) || !strings.Contains(payload, `"seconds":`) {
 		t.Fatalf("test premise: payload layout changed: %.200s", payload)
@@ -91,22 +97,22 @@ func TestBadInputIsUngradableWithReason(t *testing.T) {
 	if s := subs[len(subs)-2]; !s.Gradable || s.Learner != "bob" {
 		t.Errorf("the good submission in a bad batch: %+v", s)
 	}
-	if s := subs[len(subs)-1]; s.Gradable || s.ReasonCode != ReasonUnreadable {
+	if s := subs[len(subs)-1]; s.Gradable || s.ReasonCode != notebook.ReasonUnreadable {
 		t.Errorf("missing file: %+v", s)
 	}
-	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(filepath.Join(dir, "out")); err != nil {
+	b := batch.NewBatch(f.roster, nil, subs)
+	if err := report.Write(b, filepath.Join(dir, "out")); err != nil {
 		t.Fatalf("writing a batch with bad input: %v", err)
 	}
 }
 
 // The byte cap is checked while reading: a huge file is never read whole.
 func TestReadLimited(t *testing.T) {
-	_, err := ReadLimited(strings.NewReader(strings.Repeat("x", 101)), 100)
-	if u, ok := err.(*Ungradable); !ok || u.Code != ReasonTooLarge {
+	_, err := notebook.ReadLimited(strings.NewReader(strings.Repeat("x", 101)), 100)
+	if u, ok := err.(*notebook.Ungradable); !ok || u.Code != notebook.ReasonTooLarge {
 		t.Fatalf("got %v", err)
 	}
-	if b, err := ReadLimited(strings.NewReader("abc"), 100); err != nil || string(b) != "abc" {
+	if b, err := notebook.ReadLimited(strings.NewReader("abc"), 100); err != nil || string(b) != "abc" {
 		t.Fatalf("got %q, %v", b, err)
 	}
 }
@@ -114,31 +120,31 @@ func TestReadLimited(t *testing.T) {
 // A missing or weak key is an error before anything is graded.
 func TestKeyFile(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := LoadKey(filepath.Join(dir, "nope")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := secret.LoadKey(filepath.Join(dir, "nope")); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("missing key: %v", err)
 	}
 	short := filepath.Join(dir, "short")
 	os.WriteFile(short, []byte("abc\n"), 0o600)
-	if _, err := LoadKey(short); err == nil {
+	if _, err := secret.LoadKey(short); err == nil {
 		t.Error("a 3-byte key was accepted")
 	}
 	good := filepath.Join(dir, "key")
 	os.WriteFile(good, append(append([]byte{}, testKey...), '\n'), 0o600)
-	if k, err := LoadKey(good); err != nil || string(k) != string(testKey) {
+	if k, err := secret.LoadKey(good); err != nil || string(k) != string(testKey) {
 		t.Errorf("key %q, %v", k, err)
 	}
-	if _, err := NewGrader(Options{Roster: &Roster{}}); err == nil {
+	if _, err := grader.NewGrader(grader.Options{Roster: &roster.Roster{}}); err == nil {
 		t.Error("a grader without a key")
 	}
 }
 
 func TestRoster(t *testing.T) {
-	r, err := ReadRoster(strings.NewReader("\ufeffName,Student_ID,Email\n王小明,s001,a@example.org\n李雷,s002,\n\n"))
+	r, err := roster.ReadRoster(strings.NewReader("\ufeffName,Student_ID,Email\n王小明,s001,a@example.org\n李雷,s002,\n\n"))
 	if err != nil || len(r.Learners) != 2 || r.Learners[0].ID != "s001" || r.Learners[0].Name != "王小明" || !r.Has("s002") {
 		t.Fatalf("%+v, %v", r, err)
 	}
 	for _, bad := range []string{"", "name\nx\n", "id\n../etc\n", "id\na\na\n", "id\n"} {
-		if _, err := ReadRoster(strings.NewReader(bad)); err == nil {
+		if _, err := roster.ReadRoster(strings.NewReader(bad)); err == nil {
 			t.Errorf("roster %q accepted", bad)
 		}
 	}

@@ -12,6 +12,11 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/execute"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/report"
 )
 
 // BenchmarkGrade1000 grades 1,000 generated submissions (60 % right, 25 %
@@ -56,17 +61,17 @@ func BenchmarkGrade1000(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		g, err := NewGrader(Options{Key: testKey, Roster: f.roster, Public: f.public})
+		g, err := grader.NewGrader(grader.Options{Key: testKey, Roster: f.roster, Public: f.public})
 		if err != nil {
 			b.Fatal(err)
 		}
 		subs := g.GradeAll(paths, nil)
-		if err := NewBatch(f.roster, nil, subs).Write(filepath.Join(dir, "out")); err != nil {
+		if err := report.Write(batch.NewBatch(f.roster, nil, subs), filepath.Join(dir, "out")); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	if st, err := os.Stat(filepath.Join(dir, "out", ClassFile)); err != nil || st.Size() == 0 {
+	if st, err := os.Stat(filepath.Join(dir, "out", report.ClassFile)); err != nil || st.Size() == 0 {
 		b.Fatalf("no class report: %v", err) // the figure includes writing it
 	}
 }
@@ -80,7 +85,7 @@ func BenchmarkGrade1000(b *testing.B) {
 //	go test -run '^$' -bench Execute20 -benchtime 1x ./coursekit/grade/
 func BenchmarkExecute20(b *testing.B) {
 	image := cmp.Or(os.Getenv("IMAGE"), "llmperf-course-lab:latest")
-	ex := &ContainerExecutor{Image: image, Memory: "2g"}
+	ex := &execute.ContainerExecutor{Image: image, Memory: "2g"}
 	if err := ex.CheckImage(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -98,11 +103,11 @@ func BenchmarkExecute20(b *testing.B) {
 	rec := &timedExecutor{Executor: ex}
 	b.ResetTimer()
 	for b.Loop() {
-		g, err := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+		g, err := grader.NewGrader(grader.Options{Key: testKey, Roster: f.roster, KeepSource: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		var subs []*Submission
+		var subs []*grader.Submission
 		for i, id := range ids {
 			c := correctCard(b, f.variants[id])
 			if i%5 == 4 {
@@ -111,12 +116,12 @@ func BenchmarkExecute20(b *testing.B) {
 			subs = append(subs, g.Grade(id+".ipynb", f.submitted(b, id, c)))
 		}
 		start := time.Now()
-		if _, err := g.ExecuteAll(context.Background(), subs, ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
+		if _, err := execute.ExecuteAll(context.Background(), g, subs, execute.ExecOptions{Executor: rec, Release: release, Jobs: jobs, WorkDir: b.TempDir()}, nil); err != nil {
 			b.Fatal(err)
 		}
 		wall := time.Since(start)
 		for _, s := range subs {
-			if x, _ := s.Score(ExecutionID); x.Status != card.Pass {
+			if x, _ := s.Score(criteria.ExecutionID); x.Status != card.Pass {
 				b.Fatalf("%s: execution %s: %s (%s)", s.Learner, x.Status, x.Message, x.Detail)
 			}
 		}
@@ -128,12 +133,12 @@ func BenchmarkExecute20(b *testing.B) {
 
 // timedExecutor records each run's own time.
 type timedExecutor struct {
-	Executor
+	execute.Executor
 	mu sync.Mutex
 	el []time.Duration
 }
 
-func (t *timedExecutor) Run(ctx context.Context, job ExecJob) ExecResult {
+func (t *timedExecutor) Run(ctx context.Context, job execute.ExecJob) execute.ExecResult {
 	r := t.Executor.Run(ctx, job)
 	t.mu.Lock()
 	t.el = append(t.el, r.Elapsed)

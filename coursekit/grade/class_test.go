@@ -9,6 +9,12 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -60,11 +66,11 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 		x.FailureRate = card.Ratio{Num: 0, Den: float64(c.Attempts), Unit: x.FailureRate.Unit}
 		x.QualifiedRate.Den = float64(c.Attempts)
 	}
-	sub("dave", c, MistakeFailuresDeleted)
+	sub("dave", c, grader.MistakeFailuresDeleted)
 	// eve counts the attempts without a first token as TTFT 0.
 	c = correctCard(t, f.variants["eve"])
 	c.SuccessSamples = c.Attempts
-	sub("eve", c, MistakeMissingTTFTZero)
+	sub("eve", c, grader.MistakeMissingTTFTZero)
 	// frank reads P95 by linear interpolation.
 	c = correctCard(t, f.variants["frank"])
 	lin := metrics.Summarize(readTrace(t, f.variants["frank"]), metrics.Options{SLOsMS: []float64{1000, 500}, Method: metrics.Linear}).TTFT.P95
@@ -72,7 +78,7 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	for i := range c.Conditions {
 		c.Conditions[i].P95.Value = *lin / 1000
 	}
-	sub("frank", c, MistakeLinearP95)
+	sub("frank", c, grader.MistakeLinearP95)
 	// grace qualifies with TTFT < SLO: the attempt at exactly 0.5 s drops.
 	c = correctCard(t, f.variants["grace"])
 	x := &c.Conditions[1]
@@ -80,14 +86,14 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	x.QualifiedRate.Num--
 	x.Goodput.Value = float64(x.Qualified) / c.Window.Seconds
 	x.CostPer1000.Value = x.CostPer1000.Value * float64(x.Qualified+1) / float64(x.Qualified)
-	sub("grace", c, MistakeStrictLess)
+	sub("grace", c, grader.MistakeStrictLess)
 	// heidi hands in the worked example's numbers.
-	sub("heidi", correctCard(t, f.public), MistakeCourseTrace)
+	sub("heidi", correctCard(t, f.public), grader.MistakeCourseTrace)
 	// ivan copies alice's card.
 	sub("ivan", hostile(correctCard(t, f.variants["alice"])))
 	// judy runs the release as it is.
 	src := releasedCardSource(t, f.nb["judy"])
-	blank, err := CardFromSource(src)
+	blank, err := notebook.CardFromSource(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,20 +146,20 @@ func TestClassReport(t *testing.T) {
 		rosterCSV += id + "," + csvQuote(classNames[id]) + "\n"
 	}
 	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte(rosterCSV), 0o644)
-	roster, err := ReadRoster(strings.NewReader(rosterCSV))
+	roster, err := roster.ReadRoster(strings.NewReader(rosterCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	col, err := Collect([]string{in})
+	col, err := grader.Collect([]string{in})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer col.Close()
 	subs := f.g.GradeInputs(col.Inputs, nil)
-	b := NewBatch(roster, nil, subs)
+	b := batch.NewBatch(roster, nil, subs)
 	for id, ms := range want {
-		s := b.chosen[id]
+		s := b.Chosen[id]
 		if s == nil || !s.Gradable {
 			t.Errorf("%s: not graded", id)
 			continue
@@ -163,10 +169,10 @@ func TestClassReport(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "graded")
-	if err := b.Write(out); err != nil {
+	if err := report.Write(b, out); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(out, ClassFile))
+	page, err := os.ReadFile(filepath.Join(out, report.ClassFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +193,7 @@ func TestClassReport(t *testing.T) {
 	if n := strings.Count(s, "<figure>"); n != 3 {
 		t.Errorf("%d charts, want 3", n)
 	}
-	known := append(append(ids, CriterionIDs()...), "first-try", "06-deliverable", "onerror", "alert", "img", "src", "ECharts", "Apache", "coursekit", "manual-review", "--manual", "unknown", "feedback", "nearest", "rank", "P95", "script")
+	known := append(append(ids, criteria.CriterionIDs()...), "first-try", "06-deliverable", "onerror", "alert", "img", "src", "ECharts", "Apache", "coursekit", "manual-review", "--manual", "unknown", "feedback", "nearest", "rank", "P95", "script")
 	if bad := chineseOnly(stripTags(s), known...); len(bad) > 0 {
 		t.Errorf("class.html has English words %q", bad)
 	}

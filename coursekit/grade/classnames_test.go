@@ -7,6 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 func csvQuote(s string) string {
@@ -23,7 +30,7 @@ func csvQuote(s string) string {
 // copied free text is a finding for both, naming the other, that changes
 // no score. TestClassReport's class: olga hands in nothing, one file has
 // no learner, ivan copies alice's card, bob and carol share a short answer.
-func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string) {
+func checkClassNames(t *testing.T, b *batch.Batch, page, summary string, ids []string) {
 	t.Helper()
 	olga := "olga（" + html.EscapeString(hostileName) + "）"
 	unknown := "unknown-1：" + html.EscapeString(xssName)
@@ -63,7 +70,7 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 	if strings.Contains(summary, "<img src") || strings.Contains(summary, "<script>") {
 		t.Error("summary.md holds markup unescaped")
 	}
-	sh := b.Summarize().HTML()
+	sh := report.Summarize(b).HTML()
 	for _, w := range []string{olga, "unknown-1：" + html.EscapeString(xssName), "nick/06-deliverable.ipynb", "ken/06-deliverable.ipynb", "alice、ivan"} {
 		if !strings.Contains(sh, w) {
 			t.Errorf("summary.html lacks %q", w)
@@ -73,22 +80,22 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 		t.Error("summary.html holds markup unescaped")
 	}
 	for id, other := range map[string]string{"alice": "ivan", "ivan": "alice"} {
-		f := findingOf(b.chosen[id], FindSameAnswer)
+		f := findingOf(b.Chosen[id], batch.FindSameAnswer)
 		if f == nil || !strings.Contains(f.Message, other) || f.Warn {
 			t.Errorf("%s: same-answer finding %+v, want an info finding naming %s", id, f, other)
 		}
-		if md := FeedbackMarkdown(b.chosen[id]); !strings.Contains(md, "一字不差") {
+		if md := feedback.FeedbackMarkdown(b.Chosen[id]); !strings.Contains(md, "一字不差") {
 			t.Errorf("%s's feedback does not say the answer is another's", id)
 		}
 	}
 	for _, id := range []string{"bob", "carol", "dave"} {
-		if f := findingOf(b.chosen[id], FindSameAnswer); f != nil {
+		if f := findingOf(b.Chosen[id], batch.FindSameAnswer); f != nil {
 			t.Errorf("%s: same-answer finding %q for a short or own answer", id, f.Message)
 		}
 	}
 	// The reader sees it next to the answer in manual-review.csv.
 	var mr strings.Builder
-	if err := b.WriteManualCSV(&mr); err != nil {
+	if err := report.WriteManualCSV(b, &mr); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(mr.String())).ReadAll()
@@ -108,12 +115,12 @@ func checkClassNames(t *testing.T, b *Batch, page, summary string, ids []string)
 		t.Errorf("manual-review.csv: %d same-answer notes, want 10 (alice's and ivan's five answers)", notes)
 	}
 	// The finding changes no score: alice scores as carol, another right card.
-	if a, c := b.chosen["alice"], b.chosen["carol"]; a.Total != c.Total || a.Max != c.Max {
+	if a, c := b.Chosen["alice"], b.Chosen["carol"]; a.Total != c.Total || a.Max != c.Max {
 		t.Errorf("alice %v/%v, carol %v/%v: the same-answer finding changed a score", a.Total, a.Max, c.Total, c.Max)
 	}
 }
 
-func findingOf(s *Submission, code string) *Finding {
+func findingOf(s *grader.Submission, code string) *integrity.Finding {
 	if s == nil {
 		return nil
 	}
@@ -127,33 +134,33 @@ func findingOf(s *Submission, code string) *Finding {
 
 // Whitespace does not hide a copy; a short answer is never one.
 func TestSameAnswers(t *testing.T) {
-	ro, err := NewRoster("a", "b", "c", "d")
+	ro, err := roster.NewRoster("a", "b", "c", "d")
 	if err != nil {
 		t.Fatal(err)
 	}
 	long := "删掉失败请求后只在成功请求里数失败，分母错了。"
-	mk := func(id string, texts ...string) *Submission {
-		s := &Submission{Learner: id, Name: filepath.Join(id, "06-deliverable.ipynb"), Gradable: true}
+	mk := func(id string, texts ...string) *grader.Submission {
+		s := &grader.Submission{Learner: id, Name: filepath.Join(id, "06-deliverable.ipynb"), Gradable: true}
 		for i, x := range texts {
-			s.Manual = append(s.Manual, ManualItem{Learner: id, ID: []string{"text.denominator", "text.uncertain"}[i], Title: "题", Text: x})
+			s.Manual = append(s.Manual, grader.ManualItem{Learner: id, ID: []string{"text.denominator", "text.uncertain"}[i], Title: "题", Text: x})
 		}
 		return s
 	}
-	b := NewBatch(ro, nil, []*Submission{
+	b := batch.NewBatch(ro, nil, []*grader.Submission{
 		mk("a", long, "同上"),
 		mk("b", "  删掉失败请求后只在成功请求里数失败，\n\n分母错了。 ", "同上"),
 		mk("c", "我自己的话：分母应当是全部尝试，而不是成功的请求。", "同上"),
 		mk("d", "", ""),
 	})
-	if len(b.same) != 1 || strings.Join(b.same[0].Learners, ",") != "a,b" || b.same[0].Criterion != "text.denominator" {
-		t.Fatalf("same answers %+v, want a and b on text.denominator only", b.same)
+	if len(b.Same) != 1 || strings.Join(b.Same[0].Learners, ",") != "a,b" || b.Same[0].Criterion != "text.denominator" {
+		t.Fatalf("same answers %+v, want a and b on text.denominator only", b.Same)
 	}
 	for _, id := range []string{"c", "d"} {
-		if f := findingOf(b.chosen[id], FindSameAnswer); f != nil {
+		if f := findingOf(b.Chosen[id], batch.FindSameAnswer); f != nil {
 			t.Errorf("%s: %q", id, f.Message)
 		}
 	}
-	if f := findingOf(b.chosen["b"], FindSameAnswer); f == nil || !strings.Contains(f.Message, "a 的答案相同") {
+	if f := findingOf(b.Chosen["b"], batch.FindSameAnswer); f == nil || !strings.Contains(f.Message, "a 的答案相同") {
 		t.Errorf("b: finding %+v", f)
 	}
 }
@@ -165,20 +172,20 @@ func TestSameAnswersManyNamesCapped(t *testing.T) {
 	for i := range 12 {
 		ids = append(ids, fmt.Sprintf("s%02d", i))
 	}
-	ro, err := NewRoster(ids...)
+	ro, err := roster.NewRoster(ids...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var subs []*Submission
+	var subs []*grader.Submission
 	for _, id := range ids {
-		subs = append(subs, &Submission{Learner: id, Name: id + ".ipynb", Gradable: true,
-			Manual: []ManualItem{{Learner: id, ID: "text.uncertain", Title: "题", Text: "成功样本很少，我不确定换一个窗口 P95 是否还成立。"}}})
+		subs = append(subs, &grader.Submission{Learner: id, Name: id + ".ipynb", Gradable: true,
+			Manual: []grader.ManualItem{{Learner: id, ID: "text.uncertain", Title: "题", Text: "成功样本很少，我不确定换一个窗口 P95 是否还成立。"}}})
 	}
-	b := NewBatch(ro, nil, subs)
-	if len(b.same) != 1 || len(b.same[0].Learners) != 12 {
-		t.Fatalf("same %+v", b.same)
+	b := batch.NewBatch(ro, nil, subs)
+	if len(b.Same) != 1 || len(b.Same[0].Learners) != 12 {
+		t.Fatalf("same %+v", b.Same)
 	}
-	f := findingOf(b.chosen["s00"], FindSameAnswer)
+	f := findingOf(b.Chosen["s00"], batch.FindSameAnswer)
 	if f == nil || !strings.Contains(f.Message, "s01、s02、s03、s04、s05 等 11 人") || strings.Contains(f.Message, "s06") {
 		t.Errorf("s00: %+v", f)
 	}

@@ -10,6 +10,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // writeZip writes a zip of name → content, in the order given.
@@ -32,9 +39,9 @@ func writeZip(t *testing.T, path string, entries ...[2]string) {
 	}
 }
 
-func lmsRoster(t *testing.T) *Roster {
+func lmsRoster(t *testing.T) *roster.Roster {
 	t.Helper()
-	ro, err := ReadRoster(strings.NewReader("id,name,lms_id\nalice,Alice Li,1001\nbob,Bob Wang,1002\ncarol,Carol Zhao,1003\ndave,Dave Sun,\n"))
+	ro, err := roster.ReadRoster(strings.NewReader("id,name,lms_id\nalice,Alice Li,1001\nbob,Bob Wang,1002\ncarol,Carol Zhao,1003\ndave,Dave Sun,\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +67,7 @@ func TestRosterFromLMSName(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"id,lms_id\na,12\nb,12\n", "id,lms_id\na,x12\n"} {
-		if _, err := ReadRoster(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "roster:3") && !strings.Contains(err.Error(), "roster:2") {
+		if _, err := roster.ReadRoster(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "roster:3") && !strings.Contains(err.Error(), "roster:2") {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
@@ -72,7 +79,7 @@ func TestRosterFromLMSName(t *testing.T) {
 // ungradable input and the batch goes on.
 func TestCollectLMSZips(t *testing.T) {
 	f := newFixture(t, "alice", "bob", "carol", "dave")
-	g, err := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
+	g, err := grader.NewGrader(grader.Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +106,7 @@ func TestCollectLMSZips(t *testing.T) {
 	corrupt := filepath.Join(dir, "corrupt.zip")
 	os.WriteFile(corrupt, []byte("PK\x03\x04 this is not really a zip"), 0o644)
 
-	col, err := Collect([]string{canvas, corrupt, moodle})
+	col, err := grader.Collect([]string{canvas, corrupt, moodle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +133,7 @@ func TestCollectLMSZips(t *testing.T) {
 		learner, reason string
 		ok              bool
 	}
-	wantSubs := []got{{"alice", "", true}, {"bob", "", true}, {"", ReasonBadZip, false}, {"carol", "", true}, {"", ReasonTruncated, false}}
+	wantSubs := []got{{"alice", "", true}, {"bob", "", true}, {"", grader.ReasonBadZip, false}, {"carol", "", true}, {"", notebook.ReasonTruncated, false}}
 	for i, s := range subs {
 		if w := wantSubs[i]; s.Learner != w.learner || s.Gradable != w.ok || s.ReasonCode != w.reason {
 			t.Errorf("%s: learner %q gradable %v reason %s (%s)", names[i], s.Learner, s.Gradable, s.ReasonCode, s.Reason)
@@ -138,7 +145,7 @@ func TestCollectLMSZips(t *testing.T) {
 	if subs[3].File != "06-deliverable.ipynb" || !subs[3].IntegrityOK() || !subs[0].IntegrityOK() {
 		t.Errorf("carol %+v / alice %+v", subs[3].Integrity, subs[0].Integrity)
 	}
-	if !hasFinding(subs[1], FindNoRelease) {
+	if !hasFinding(subs[1], integrity.FindNoRelease) {
 		t.Errorf("bob's unsigned notebook: %+v", subs[1].Integrity)
 	}
 	if n := strings.Count(progress.String(), "\n"); n != 5 || !strings.Contains(progress.String(), "moodle.zip:Carol Zhao_1003_assignsubmission_file_/analysis/06-deliverable.ipynb: carol") {
@@ -151,9 +158,9 @@ func TestCollectLMSZips(t *testing.T) {
 // LMS learner's row.
 func TestLMSNameAndReleaseRecordDisagree(t *testing.T) {
 	f := newFixture(t, "alice", "bob", "carol")
-	g, _ := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
+	g, _ := grader.NewGrader(grader.Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
 	s := g.GradeCollected("wangbob_1002_55502_06-deliverable.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"])))
-	if s.Learner != "bob" || s.Gradable || s.ReasonCode != ReasonNotOwn || s.RecordOf != "alice" || !hasFinding(s, FindRecordCopied) || s.IntegrityOK() {
+	if s.Learner != "bob" || s.Gradable || s.ReasonCode != grader.ReasonNotOwn || s.RecordOf != "alice" || !hasFinding(s, grader.FindRecordCopied) || s.IntegrityOK() {
 		t.Errorf("learner %s, findings %+v", s.Learner, s.Integrity)
 	}
 	s = g.GradeCollected("wangbob_1002_55502_06-deliverable.ipynb", []byte("{"))
@@ -167,7 +174,7 @@ func TestLMSNameAndReleaseRecordDisagree(t *testing.T) {
 // stops the batch.
 func TestZipEntryByteCap(t *testing.T) {
 	f := newFixture(t, "alice")
-	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, MaxBytes: 4096})
+	g, _ := grader.NewGrader(grader.Options{Key: testKey, Roster: f.roster, MaxBytes: 4096})
 	big := bytes.Repeat([]byte(" "), 1<<20) // 1 MiB of spaces: compresses to ~1 KiB
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -188,7 +195,7 @@ func TestZipEntryByteCap(t *testing.T) {
 	zw.Close()
 	p := filepath.Join(t.TempDir(), "bomb.zip")
 	os.WriteFile(p, buf.Bytes(), 0o644)
-	col, err := Collect([]string{p})
+	col, err := grader.Collect([]string{p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,18 +205,18 @@ func TestZipEntryByteCap(t *testing.T) {
 		t.Fatalf("%d submissions", len(subs))
 	}
 	// In name order: 06-deliverable, honest-but-big, lying.
-	if s := subs[1]; s.ReasonCode != ReasonTooLarge || !strings.Contains(s.Reason, "解压后有 1048576 字节") || s.Learner != "alice" {
+	if s := subs[1]; s.ReasonCode != notebook.ReasonTooLarge || !strings.Contains(s.Reason, "解压后有 1048576 字节") || s.Learner != "alice" {
 		t.Errorf("big entry: %s %s (%s)", s.Learner, s.ReasonCode, s.Reason)
 	}
-	if s := subs[2]; s.Gradable || (s.ReasonCode != ReasonTooLarge && s.ReasonCode != ReasonUnreadable) || !strings.Contains(s.Reason, "压缩包") {
+	if s := subs[2]; s.Gradable || (s.ReasonCode != notebook.ReasonTooLarge && s.ReasonCode != notebook.ReasonUnreadable) || !strings.Contains(s.Reason, "压缩包") {
 		t.Errorf("lying entry: %s (%s)", s.ReasonCode, s.Reason)
 	}
-	if s := subs[0]; s.ReasonCode != ReasonTruncated {
+	if s := subs[0]; s.ReasonCode != notebook.ReasonTruncated {
 		t.Errorf("the batch went on: %s (%s)", s.ReasonCode, s.Reason)
 	}
 }
 
-func joinWarnings(ws []Warning) string {
+func joinWarnings(ws []grader.Warning) string {
 	var lines []string
 	for _, w := range ws {
 		lines = append(lines, w.Text)
@@ -223,19 +230,19 @@ func joinWarnings(ws []Warning) string {
 // file name and the LMS account, never a release record it does not have.
 func TestLMSNameAndFileNameDisagree(t *testing.T) {
 	f := newFixture(t, "alice", "bob", "carol")
-	g, _ := NewGrader(Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
+	g, _ := grader.NewGrader(grader.Options{Key: testKey, Roster: lmsRoster(t), Public: f.public})
 	nb := edit(t, f.submitted(t, "alice", correctCard(t, f.variants["alice"])), func(m map[string]any, cells []any) []any {
 		delete(m["metadata"].(map[string]any), "coursekit")
 		return cells
 	})
 	s := g.GradeCollected("Wang Bob_1002_assignsubmission_file_/alice.ipynb", nb)
-	x, _ := s.Score(OwnVariantID)
-	if s.Learner != "alice" || !s.Gradable || !hasFinding(s, FindLMSOtherLearner) || !x.Pending || len(s.Manual) == 0 {
+	x, _ := s.Score(criteria.OwnVariantID)
+	if s.Learner != "alice" || !s.Gradable || !hasFinding(s, grader.FindLMSOtherLearner) || !x.Pending || len(s.Manual) == 0 {
 		t.Fatalf("learner %s, gradable %v, own variant %+v, findings %+v", s.Learner, s.Gradable, x, s.Integrity)
 	}
-	texts := []string{x.Message, s.Manual[len(s.Manual)-1].Text, zhName(findingZh, FindLMSOtherLearner)}
+	texts := []string{x.Message, s.Manual[len(s.Manual)-1].Text, report.ZhName(report.FindingZh, grader.FindLMSOtherLearner)}
 	for _, fd := range s.Integrity {
-		if fd.Code == FindLMSOtherLearner {
+		if fd.Code == grader.FindLMSOtherLearner {
 			texts = append(texts, fd.Message)
 		}
 	}

@@ -10,6 +10,14 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // assign → fill two deliverables (one right, one with typical mistakes)
@@ -21,11 +29,11 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	roster, err := ReadRoster(strings.NewReader("id,name\nalice,爱丽丝\nbob,鲍勃\ncarol,卡萝尔\n"))
+	roster, err := roster.ReadRoster(strings.NewReader("id,name\nalice,爱丽丝\nbob,鲍勃\ncarol,卡萝尔\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	as, err := Assign(testKey, roster, release, "06-deliverable.ipynb", filepath.Join(dir, "release"))
+	as, err := assign.Assign(testKey, roster, release, "06-deliverable.ipynb", filepath.Join(dir, "release"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +56,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 
-	g, err := NewGrader(Options{Key: testKey, Roster: roster})
+	g, err := grader.NewGrader(grader.Options{Key: testKey, Roster: roster})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +67,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("progress lines:\n%s", progress.String())
 	}
 	out := filepath.Join(dir, "out")
-	if err := NewBatch(roster, nil, subs).Write(out); err != nil {
+	if err := report.Write(batch.NewBatch(roster, nil, subs), out); err != nil {
 		t.Fatal(err)
 	}
 
@@ -77,10 +85,10 @@ func TestEndToEnd(t *testing.T) {
 	// results.json: valid against the schema; hidden tests after_published.
 	for _, id := range []string{"alice", "bob"} {
 		raw := []byte(read(t, out, "results", id+".json"))
-		if err := ValidateResultsJSON(raw); err != nil {
+		if err := gradescope.ValidateResultsJSON(raw); err != nil {
 			t.Errorf("%s results.json: %v", id, err)
 		}
-		var r GSResults
+		var r gradescope.GSResults
 		json.Unmarshal(raw, &r)
 		hidden := 0
 		for _, x := range r.Tests {
@@ -95,7 +103,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("%s: %d hidden tests", id, hidden)
 		}
 	}
-	var bob GSResults
+	var bob gradescope.GSResults
 	json.Unmarshal([]byte(read(t, out, "results", "bob.json")), &bob)
 	if *bob.Score != 30 {
 		t.Errorf("bob's results.json score %v", *bob.Score)
@@ -112,9 +120,9 @@ func TestEndToEnd(t *testing.T) {
 	// the messages hold no number, and bob's failed one is in the feedback.
 	failedHidden := 0
 	for _, x := range subs[1].Scores {
-		if x.Kind == KindHidden && x.Status != card.Pass {
+		if x.Kind == criteria.KindHidden && x.Status != card.Pass {
 			failedHidden++
-			if regexp.MustCompile(`\d`).MatchString(x.Message) || x.Message == "" || !strings.Contains(md, mdEscape(x.Message)) {
+			if regexp.MustCompile(`\d`).MatchString(x.Message) || x.Message == "" || !strings.Contains(md, feedback.MDEscape(x.Message)) {
 				t.Errorf("hidden %s: message %q", x.ID, x.Message)
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +14,11 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/execute"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 func releaseBytes(t testing.TB) []byte {
@@ -59,7 +63,7 @@ func TestRestorePutsLockedCellsBack(t *testing.T) {
 		var out []any
 		for _, c := range cells {
 			switch role(c) {
-			case RoleData:
+			case notebook.RoleData:
 				c.(map[string]any)["source"] = "var unit = must(trace.ReadFile(\"someone-else.jsonl\"))"
 				dup := map[string]any{}
 				for k, v := range c.(map[string]any) {
@@ -67,7 +71,7 @@ func TestRestorePutsLockedCellsBack(t *testing.T) {
 				}
 				out = append(out, c, dup)
 				continue
-			case RoleSelfCheck:
+			case notebook.RoleSelfCheck:
 				continue
 			}
 			out = append(out, c)
@@ -75,7 +79,7 @@ func TestRestorePutsLockedCellsBack(t *testing.T) {
 		return append(out, map[string]any{"cell_type": "code", "id": "mine", "metadata": map[string]any{}, "source": "%%\nfmt.Println(1)", "outputs": []any{}, "execution_count": 3})
 	})
 
-	restored, rep, err := Restore(testKey, f.nb["alice"], sub)
+	restored, rep, err := execute.Restore(testKey, f.nb["alice"], sub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,15 +91,15 @@ func TestRestorePutsLockedCellsBack(t *testing.T) {
 	if len(got) != len(rel)+1 {
 		t.Fatalf("%d cells, want the release's %d plus the learner's own", len(got), len(rel))
 	}
-	if srcOf(cellByRole(got, RoleData)) != srcOf(cellByRole(rel, RoleData)) {
-		t.Errorf("data cell not restored: %q", srcOf(cellByRole(got, RoleData)))
+	if srcOf(cellByRole(got, notebook.RoleData)) != srcOf(cellByRole(rel, notebook.RoleData)) {
+		t.Errorf("data cell not restored: %q", srcOf(cellByRole(got, notebook.RoleData)))
 	}
 	// The self-check comes back where it was released: after the evidence
 	// chart, before the learner's added cell.
-	if role(got[len(got)-2]) != RoleSelfCheck || got[len(got)-1].(map[string]any)["id"] != "mine" {
+	if role(got[len(got)-2]) != notebook.RoleSelfCheck || got[len(got)-1].(map[string]any)["id"] != "mine" {
 		t.Errorf("self-check put back at the wrong place")
 	}
-	if !strings.Contains(srcOf(cellByRole(got, RoleCard)), "var myCard") {
+	if !strings.Contains(srcOf(cellByRole(got, notebook.RoleCard)), "var myCard") {
 		t.Errorf("the learner's card cell was not kept")
 	}
 	for i, c := range got {
@@ -113,20 +117,20 @@ func TestRestoreWithoutCellIDs(t *testing.T) {
 		m["nbformat_minor"] = 4
 		for _, c := range cells {
 			delete(c.(map[string]any), "id")
-			if role(c) == RoleSelfCheck {
+			if role(c) == notebook.RoleSelfCheck {
 				c.(map[string]any)["source"] = "%%\nfmt.Println(\"全部通过\")"
 			}
 		}
 		return cells
 	})
-	restored, rep, err := Restore(testKey, f.nb["bob"], sub)
+	restored, rep, err := execute.Restore(testKey, f.nb["bob"], sub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(rep.Replaced, []string{"a0fc14eea7d1"}) || len(rep.Inserted)+len(rep.Duplicates) != 0 {
 		t.Fatalf("report = %+v", rep)
 	}
-	if got, want := srcOf(cellByRole(cellsOf(t, restored), RoleSelfCheck)), srcOf(cellByRole(cellsOf(t, f.nb["bob"]), RoleSelfCheck)); got != want {
+	if got, want := srcOf(cellByRole(cellsOf(t, restored), notebook.RoleSelfCheck)), srcOf(cellByRole(cellsOf(t, f.nb["bob"]), notebook.RoleSelfCheck)); got != want {
 		t.Errorf("self-check = %q, want the release's %q", got, want)
 	}
 }
@@ -142,10 +146,10 @@ type fakeRun struct {
 	running atomic.Int32
 	peak    atomic.Int32
 	// behave may replace the result by learner card marker.
-	behave func(ctx context.Context, job ExecJob, nb []byte) (ExecResult, bool)
+	behave func(ctx context.Context, job execute.ExecJob, nb []byte) (execute.ExecResult, bool)
 }
 
-func (r *fakeRun) Run(ctx context.Context, job ExecJob) ExecResult {
+func (r *fakeRun) Run(ctx context.Context, job execute.ExecJob) execute.ExecResult {
 	n := r.running.Add(1)
 	defer r.running.Add(-1)
 	for {
@@ -159,7 +163,7 @@ func (r *fakeRun) Run(ctx context.Context, job ExecJob) ExecResult {
 	r.mu.Unlock()
 	nb, err := os.ReadFile(filepath.Join(job.Dir, job.Notebook))
 	if err != nil {
-		return ExecResult{Infra: err}
+		return execute.ExecResult{Infra: err}
 	}
 	st, _ := os.Stat(job.Dir)
 	if st.Mode().Perm()&0o005 != 0o005 {
@@ -170,27 +174,27 @@ func (r *fakeRun) Run(ctx context.Context, job ExecJob) ExecResult {
 			return res
 		}
 	}
-	v, err := os.ReadFile(filepath.Join(job.Dir, VariantTraceName))
+	v, err := os.ReadFile(filepath.Join(job.Dir, assign.VariantTraceName))
 	if err != nil {
-		return ExecResult{Infra: err}
+		return execute.ExecResult{Infra: err}
 	}
 	cells := cellsOf(r.t, nb)
-	c, err := CardFromSource(srcOf(cellByRole(cells, RoleCard)))
+	c, err := notebook.CardFromSource(srcOf(cellByRole(cells, notebook.RoleCard)))
 	if err != nil {
-		return ExecResult{ExitCode: 1, Log: "FAIL x.ipynb: cell 4: error output: " + err.Error()}
+		return execute.ExecResult{ExitCode: 1, Log: "FAIL x.ipynb: cell 4: error output: " + err.Error()}
 	}
-	out := fill(r.t, nb, srcOf(cellByRole(cells, RoleCard)), payloadFor(r.t, c, v))
-	return ExecResult{Executed: out, Elapsed: time.Millisecond}
+	out := fill(r.t, nb, srcOf(cellByRole(cells, notebook.RoleCard)), payloadFor(r.t, c, v))
+	return execute.ExecResult{Executed: out, Elapsed: time.Millisecond}
 }
 
-func executedBatch(t *testing.T, run *fakeRun, ids []string, subs map[string][]byte, o ExecOptions) map[string]*Submission {
+func executedBatch(t *testing.T, run *fakeRun, ids []string, subs map[string][]byte, o execute.ExecOptions) map[string]*grader.Submission {
 	t.Helper()
 	f := newFixture(t, ids...)
-	g, err := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+	g, err := grader.NewGrader(grader.Options{Key: testKey, Roster: f.roster, KeepSource: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []*Submission
+	var all []*grader.Submission
 	for _, id := range ids {
 		b := subs[id]
 		if b == nil {
@@ -199,17 +203,17 @@ func executedBatch(t *testing.T, run *fakeRun, ids []string, subs map[string][]b
 		all = append(all, g.Grade(id+".ipynb", b))
 	}
 	o.Executor, o.Release, o.WorkDir = run, run.release, t.TempDir()
-	if _, err := g.ExecuteAll(context.Background(), all, o, nil); err != nil {
+	if _, err := execute.ExecuteAll(context.Background(), g, all, o, nil); err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*Submission{}
+	byID := map[string]*grader.Submission{}
 	for _, s := range all {
 		byID[strings.TrimSuffix(s.File, ".ipynb")] = s
 	}
 	return byID
 }
 
-func findingCodes(s *Submission) []string {
+func findingCodes(s *grader.Submission) []string {
 	var c []string
 	for _, f := range s.Integrity {
 		c = append(c, f.Code)
@@ -231,23 +235,23 @@ func TestExecuteAllScoresEachRunOnItsOwn(t *testing.T) {
 	ben := fill(t, f.nb["ben"], goLiteral(faked), payloadFor(t, right, f.variants["ben"]))
 	// eve edited the data cell to read the public example; restore undoes it.
 	eve := edit(t, f.submitted(t, "eve", correctCard(t, f.variants["eve"])), func(_ map[string]any, cells []any) []any {
-		cellByRole(cells, RoleData)["source"] = `var unit = must(trace.ReadFile(coursekit.Data("unit01/trace.jsonl")))`
+		cellByRole(cells, notebook.RoleData)["source"] = `var unit = must(trace.ReadFile(coursekit.Data("unit01/trace.jsonl")))`
 		return cells
 	})
 	run := &fakeRun{t: t, release: releaseBytes(t)}
-	run.behave = func(ctx context.Context, job ExecJob, nb []byte) (ExecResult, bool) {
+	run.behave = func(ctx context.Context, job execute.ExecJob, nb []byte) (execute.ExecResult, bool) {
 		switch {
 		case strings.HasSuffix(job.Name, "-cat"): // an endless loop
 			<-ctx.Done()
-			return ExecResult{TimedOut: true, ExitCode: -1}, true
+			return execute.ExecResult{TimedOut: true, ExitCode: -1}, true
 		case strings.HasSuffix(job.Name, "-dan"):
-			return ExecResult{ExitCode: 1, Log: "== x\nFAIL /tmp/w/submission.ipynb: cell 6: error output: panic: index out of range [3] with length 3\n"}, true
-		case strings.HasSuffix(job.Name, "-ann") && !strings.Contains(string(nb), VariantTraceName):
+			return execute.ExecResult{ExitCode: 1, Log: "== x\nFAIL /tmp/w/submission.ipynb: cell 6: error output: panic: index out of range [3] with length 3\n"}, true
+		case strings.HasSuffix(job.Name, "-ann") && !strings.Contains(string(nb), assign.VariantTraceName):
 			t.Errorf("ann's notebook does not read her variant")
 		}
-		return ExecResult{}, false
+		return execute.ExecResult{}, false
 	}
-	got := executedBatch(t, run, ids, map[string][]byte{"ben": ben, "eve": eve}, ExecOptions{Timeout: 300 * time.Millisecond, Jobs: 2})
+	got := executedBatch(t, run, ids, map[string][]byte{"ben": ben, "eve": eve}, execute.ExecOptions{Timeout: 300 * time.Millisecond, Jobs: 2})
 
 	want := map[string]struct {
 		status card.Status
@@ -261,7 +265,7 @@ func TestExecuteAllScoresEachRunOnItsOwn(t *testing.T) {
 		"eve": {card.Pass, 2, "一致"},
 	}
 	for id, w := range want {
-		x, ok := got[id].Score(ExecutionID)
+		x, ok := got[id].Score(criteria.ExecutionID)
 		if !ok {
 			t.Errorf("%s: no execution score", id)
 			continue
@@ -302,11 +306,11 @@ func TestExecuteAllScoresEachRunOnItsOwn(t *testing.T) {
 // submission is not run at all.
 func TestExecuteAllEnvironmentFailureAndUngradable(t *testing.T) {
 	run := &fakeRun{t: t, release: releaseBytes(t)}
-	run.behave = func(context.Context, ExecJob, []byte) (ExecResult, bool) {
-		return ExecResult{ExitCode: 125, Infra: errors.New("podman run exited 125: image not known")}, true
+	run.behave = func(context.Context, execute.ExecJob, []byte) (execute.ExecResult, bool) {
+		return execute.ExecResult{ExitCode: 125, Infra: errors.New("podman run exited 125: image not known")}, true
 	}
-	got := executedBatch(t, run, []string{"fay", "gus"}, map[string][]byte{"gus": []byte(`{"nbformat": 4, "cells": [`)}, ExecOptions{})
-	x, _ := got["fay"].Score(ExecutionID)
+	got := executedBatch(t, run, []string{"fay", "gus"}, map[string][]byte{"gus": []byte(`{"nbformat": 4, "cells": [`)}, execute.ExecOptions{})
+	x, _ := got["fay"].Score(criteria.ExecutionID)
 	if x.Status != card.Fail || x.Points != 0 || !strings.Contains(x.Message, "不是你的错") || !strings.Contains(x.Detail, "image not known") {
 		t.Errorf("fay: %+v", x)
 	}
@@ -316,7 +320,7 @@ func TestExecuteAllEnvironmentFailureAndUngradable(t *testing.T) {
 	if got["gus"].Gradable {
 		t.Fatal("truncated notebook graded")
 	}
-	if _, ok := got["gus"].Score(ExecutionID); ok || slices.Contains(run.seen, "2-gus") {
+	if _, ok := got["gus"].Score(criteria.ExecutionID); ok || slices.Contains(run.seen, "2-gus") {
 		t.Errorf("an ungradable submission was executed")
 	}
 }
@@ -326,117 +330,16 @@ func TestExecuteAllChecksOptionsFirst(t *testing.T) {
 	f := newFixture(t, "hal")
 	run := &fakeRun{t: t}
 	sub := f.g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
-	if _, err := f.g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
+	if _, err := execute.ExecuteAll(context.Background(), f.g, []*grader.Submission{sub}, execute.ExecOptions{Executor: run, Release: releaseBytes(t)}, nil); err == nil || !strings.Contains(err.Error(), "KeepSource") {
 		t.Errorf("err = %v, want the KeepSource error", err)
 	}
-	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+	g, _ := grader.NewGrader(grader.Options{Key: testKey, Roster: f.roster, KeepSource: true})
 	sub = g.Grade("hal.ipynb", f.submitted(t, "hal", correctCard(t, f.variants["hal"])))
-	if _, err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
+	if _, err := execute.ExecuteAll(context.Background(), g, []*grader.Submission{sub}, execute.ExecOptions{Executor: run, Release: []byte(`{"cells": []}`)}, nil); err == nil {
 		t.Error("a release without locked cells was accepted")
 	}
 	if len(run.seen) != 0 {
 		t.Errorf("ran %v before the options were checked", run.seen)
-	}
-}
-
-// The container is started with no network, no capabilities and the
-// submission read-only.
-func TestContainerExecutorArgs(t *testing.T) {
-	e := &ContainerExecutor{Image: "llmperf-course-lab:latest", Memory: "2g"}
-	args := strings.Join(e.Args(ExecJob{Name: "3-ann", Dir: "/tmp/sub", Notebook: "submission.ipynb", CellTimeout: 90 * time.Second}), " ")
-	for _, want := range []string{"run --rm --name coursekit-grade-3-ann", "--network none", "--cap-drop ALL", "--security-opt no-new-privileges",
-		"-v /tmp/sub:/submission:ro", "--memory 2g", "llmperf-course-lab:latest sh -c", "coursekit-grade submission.ipynb 90"} {
-		if !strings.Contains(args, want) {
-			t.Errorf("args lack %q:\n%s", want, args)
-		}
-	}
-}
-
-// fakeEngine writes a shell script standing in for podman: it logs its
-// arguments and does what script says.
-func fakeEngine(t *testing.T, script string) (engine, log string) {
-	t.Helper()
-	dir := t.TempDir()
-	log = filepath.Join(dir, "calls")
-	engine = filepath.Join(dir, "podman")
-	body := "#!/bin/sh\necho \"$*\" >>" + log + "\n" + script + "\n"
-	if err := os.WriteFile(engine, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Fatal(err)
-	}
-	return engine, log
-}
-
-// Run reads the executed notebook from stdout; a timeout removes the
-// container by name; a runaway output is cut at MaxBytes; the engine's own
-// failure (exit 125) is an environment failure.
-func TestContainerExecutorRun(t *testing.T) {
-	job := ExecJob{Name: "1-ann", Dir: t.TempDir(), Notebook: "submission.ipynb", CellTimeout: time.Second, MaxBytes: 1 << 20}
-
-	engine, _ := fakeEngine(t, `[ "$1" = run ] && { echo '{"nbformat": 4}'; echo "== log" >&2; }`)
-	res := (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
-	if res.Infra != nil || res.ExitCode != 0 || strings.TrimSpace(string(res.Executed)) != `{"nbformat": 4}` || !strings.Contains(res.Log, "== log") {
-		t.Errorf("ok run: %+v", res)
-	}
-
-	engine, _ = fakeEngine(t, `[ "$1" = run ] && { echo "FAIL x: cell 2: error output" >&2; exit 1; }`)
-	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
-	if res.Infra != nil || res.ExitCode != 1 {
-		t.Errorf("failed notebook: %+v", res)
-	}
-
-	engine, _ = fakeEngine(t, `[ "$1" = run ] && { echo "Error: image not known" >&2; exit 125; }`)
-	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
-	if res.Infra == nil || !strings.Contains(res.Infra.Error(), "image not known") {
-		t.Errorf("engine failure: %+v", res)
-	}
-
-	engine, _ = fakeEngine(t, `[ "$1" = run ] && head -c 3000000 /dev/zero`)
-	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(context.Background(), job)
-	if !res.TooLarge || len(res.Executed) > 1<<20 {
-		t.Errorf("runaway output: TooLarge %v, %d bytes kept", res.TooLarge, len(res.Executed))
-	}
-
-	engine, calls := fakeEngine(t, `[ "$1" = run ] && exec sleep 30`)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	res = (&ContainerExecutor{Engine: engine, Image: "img"}).Run(ctx, job)
-	if !res.TimedOut {
-		t.Errorf("hung run: %+v", res)
-	}
-	b, _ := os.ReadFile(calls)
-	if !strings.Contains(string(b), "rm -f -t 0 coursekit-grade-1-ann") {
-		t.Errorf("the container was not removed on timeout; engine calls:\n%s", b)
-	}
-
-	engine, _ = fakeEngine(t, `[ "$1" = image ] && { echo "Error: img: image not known" >&2; exit 125; }`)
-	if err := (&ContainerExecutor{Engine: engine, Image: "img"}).CheckImage(context.Background()); err == nil || !strings.Contains(err.Error(), "image not known") {
-		t.Errorf("CheckImage = %v", err)
-	}
-}
-
-// A failing cell is named by its position and first line, with the panic
-// GoNB printed rather than the checker's generic complaint, even when the
-// kernel flushed the panic line in two stream outputs.
-func TestRunFailureQuotesTheCell(t *testing.T) {
-	executed := []byte(`{"cells": [
-	 {"cell_type": "markdown", "source": "# x", "outputs": []},
-	 {"cell_type": "code", "source": ["%%\n", "var xs []int\n", "fmt.Println(xs[3])\n"], "outputs": [
-	  {"output_type": "stream", "name": "stderr", "text": "panic: "},
-	  {"output_type": "stream", "name": "stderr", "text": ["runtime error: index out of range [3] with length 0\n", "\n", "goroutine 1 [running]:\n"]},
-	  {"output_type": "display_data", "data": {"text/html": "<div class=\"gonb-err-location\">…</div>"}},
-	  {"output_type": "error", "ename": "ERROR", "evalue": "exit status 2", "traceback": []}]}]}`)
-	log := "== x\nFAIL /tmp/w/submission.ipynb: cell 1: GoNB error HTML (gonb-err-location) in output\n"
-	msg, detail := runFailure(log, executed, time.Minute)
-	want := "从头重新运行时第 2 个单元格（以“var xs []int”开头）出错：panic: runtime error: index out of range [3] with length 0"
-	if msg != want || !strings.Contains(detail, "gonb-err-location") {
-		t.Errorf("runFailure =\n%q, %q\nwant\n%q", msg, detail, want)
-	}
-	msg, _ = runFailure("FAIL x: notebook: CellTimeoutError: A cell timed out", nil, 20*time.Second)
-	if msg != "有一个单元格的运行超过了每个单元格 20s 的时限。" {
-		t.Errorf("timeout message %q", msg)
 	}
 }
 
@@ -449,23 +352,23 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 	f := newFixture(t, ids...)
 	notRun := func(id string) []byte { return fill(t, f.nb[id], goLiteral(correctCard(t, f.variants[id])), nil) }
 	jon := edit(t, notRun("jon"), func(_ map[string]any, cells []any) []any {
-		cellByRole(cells, RoleData)["source"] = `var unit = must(trace.ReadFile("other.jsonl"))`
+		cellByRole(cells, notebook.RoleData)["source"] = `var unit = must(trace.ReadFile("other.jsonl"))`
 		return cells
 	})
 	run := &fakeRun{t: t, release: releaseBytes(t)}
-	run.behave = func(_ context.Context, job ExecJob, _ []byte) (ExecResult, bool) {
+	run.behave = func(_ context.Context, job execute.ExecJob, _ []byte) (execute.ExecResult, bool) {
 		if strings.HasSuffix(job.Name, "-kim") {
-			return ExecResult{ExitCode: 1, Log: "FAIL x: cell 4: error output: undefined: myCard\n"}, true
+			return execute.ExecResult{ExitCode: 1, Log: "FAIL x: cell 4: error output: undefined: myCard\n"}, true
 		}
-		return ExecResult{}, false
+		return execute.ExecResult{}, false
 	}
 	// Before the re-run all three are ungradable for the same reason.
 	for _, id := range ids {
-		if s := f.g.Grade(id+".ipynb", notRun(id)); s.Gradable || s.ReasonCode != ReasonSelfCheck {
+		if s := f.g.Grade(id+".ipynb", notRun(id)); s.Gradable || s.ReasonCode != notebook.ReasonSelfCheck {
 			t.Fatalf("%s: gradable %v, reason %q", id, s.Gradable, s.ReasonCode)
 		}
 	}
-	got := executedBatch(t, run, ids, map[string][]byte{"ida": notRun("ida"), "jon": jon, "kim": notRun("kim")}, ExecOptions{})
+	got := executedBatch(t, run, ids, map[string][]byte{"ida": notRun("ida"), "jon": jon, "kim": notRun("kim")}, execute.ExecOptions{})
 
 	ida := got["ida"]
 	if !ida.Gradable || ida.File != "ida.ipynb" || ida.Name != "ida.ipynb" {
@@ -474,7 +377,7 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 	if ida.SavedAt != "" { // her file had no saved time; the re-run's is not hers
 		t.Errorf("ida: saved at %s (%s), want none", ida.SavedAt, ida.SavedAtFrom)
 	}
-	if x, _ := ida.Score(ExecutionID); x.Status != card.Pass || !strings.Contains(x.Message, "没有运行自检") {
+	if x, _ := ida.Score(criteria.ExecutionID); x.Status != card.Pass || !strings.Contains(x.Message, "没有运行自检") {
 		t.Errorf("ida: execution %+v", x)
 	}
 	if x, _ := ida.Score("figures.failure_rate"); x.Status != card.Pass {
@@ -488,10 +391,10 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 		t.Errorf("jon: gradable %v, integrity %+v: the edited data cell must stay a warning", jonS.Gradable, jonS.Integrity)
 	}
 	kim := got["kim"]
-	if kim.Gradable || kim.ReasonCode != ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到口径卡") || !strings.Contains(kim.Reason, "undefined: myCard") {
+	if kim.Gradable || kim.ReasonCode != notebook.ReasonSelfCheck || !strings.Contains(kim.Reason, "也没有得到口径卡") || !strings.Contains(kim.Reason, "undefined: myCard") {
 		t.Errorf("kim: gradable %v, reason %q", kim.Gradable, kim.Reason)
 	}
-	if _, ok := kim.Score(ExecutionID); ok {
+	if _, ok := kim.Score(criteria.ExecutionID); ok {
 		t.Errorf("kim: an ungradable submission got an execution score")
 	}
 }
@@ -500,21 +403,21 @@ func TestExecuteAllGradesANotebookWhoseSelfCheckNeverRan(t *testing.T) {
 // a lost fact and not a stopped batch.
 func TestExecuteAllReportsACopyItCouldNotKeep(t *testing.T) {
 	f := newFixture(t, "lea")
-	g, _ := NewGrader(Options{Key: testKey, Roster: f.roster, KeepSource: true})
+	g, _ := grader.NewGrader(grader.Options{Key: testKey, Roster: f.roster, KeepSource: true})
 	sub := g.Grade("lea.ipynb", f.submitted(t, "lea", correctCard(t, f.variants["lea"])))
 	keep := t.TempDir()
 	if err := os.Mkdir(filepath.Join(keep, "1-lea.ipynb"), 0o755); err != nil { // a folder where the copy goes
 		t.Fatal(err)
 	}
 	run := &fakeRun{t: t, release: releaseBytes(t)}
-	notes, err := g.ExecuteAll(context.Background(), []*Submission{sub}, ExecOptions{Executor: run, Release: run.release, WorkDir: t.TempDir(), KeepDir: keep}, nil)
+	notes, err := execute.ExecuteAll(context.Background(), g, []*grader.Submission{sub}, execute.ExecOptions{Executor: run, Release: run.release, WorkDir: t.TempDir(), KeepDir: keep}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(notes) != 1 || !strings.Contains(notes[0].Text, "lea.ipynb: the executed copy was not kept") || !strings.Contains(notes[0].Zh, "没有保存下来") {
 		t.Errorf("notes = %q", notes)
 	}
-	if x, _ := sub.Score(ExecutionID); x.Status != card.Pass {
+	if x, _ := sub.Score(criteria.ExecutionID); x.Status != card.Pass {
 		t.Errorf("the run itself was fine: %+v", x)
 	}
 	if _, err := os.Stat(filepath.Join(keep, "1-lea.log")); err != nil {

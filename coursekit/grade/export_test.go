@@ -6,6 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
 )
 
 const injection = `</script><script>alert(1)</script><img src=x onerror=alert(2)>`
@@ -29,14 +36,14 @@ func TestLearnerStringsAreEscapedEverywhere(t *testing.T) {
 		t.Fatal(s.Reason)
 	}
 	sub2 := f.g.Grade("x<script>.ipynb", []byte("{"))
-	sm := NewBatch(f.roster, nil, []*Submission{s, sub2}).Summarize()
+	sm := report.Summarize(batch.NewBatch(f.roster, nil, []*grader.Submission{s, sub2}))
 	outputs := map[string]string{
-		"feedback.md": FeedbackMarkdown(s), "feedback.html": FeedbackHTML(s),
-		"ungradable.md": FeedbackMarkdown(sub2), "ungradable.html": FeedbackHTML(sub2),
+		"feedback.md": feedback.FeedbackMarkdown(s), "feedback.html": feedback.FeedbackHTML(s),
+		"ungradable.md": feedback.FeedbackMarkdown(sub2), "ungradable.html": feedback.FeedbackHTML(sub2),
 		"summary.md": sm.Markdown(), "summary.html": sm.HTML(),
 	}
-	gs, _ := GradescopeJSON(s)
-	outputs["results.json output"] = Gradescope(s).Output // rendered as md
+	gs, _ := gradescope.GradescopeJSON(s)
+	outputs["results.json output"] = gradescope.Gradescope(s).Output // rendered as md
 	for name, out := range outputs {
 		for _, bad := range []string{"<script", "</script", "<img"} {
 			if strings.Contains(out, bad) {
@@ -53,7 +60,7 @@ func TestLearnerStringsAreEscapedEverywhere(t *testing.T) {
 			t.Errorf("table row broken: %s", line)
 		}
 	}
-	if err := ValidateResultsJSON(gs); err != nil {
+	if err := gradescope.ValidateResultsJSON(gs); err != nil {
 		t.Error(err)
 	}
 }
@@ -75,7 +82,7 @@ func TestValidateResultsJSON(t *testing.T) {
 		`{"score": 0, "execution_time": 1.5, "extra_data": {"a": [1]}, "test_output_format": "ansi", "test_name_format": "simple_format"}`,
 	}
 	for i, g := range good {
-		if err := ValidateResultsJSON([]byte(g)); err != nil {
+		if err := gradescope.ValidateResultsJSON([]byte(g)); err != nil {
 			t.Errorf("good %d: %v", i, err)
 		}
 	}
@@ -97,7 +104,7 @@ func TestValidateResultsJSON(t *testing.T) {
 		"number as test":        `{"score": 1, "tests": [1]}`,
 	}
 	for name, b := range bad {
-		if err := ValidateResultsJSON([]byte(b)); err == nil {
+		if err := gradescope.ValidateResultsJSON([]byte(b)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -107,18 +114,18 @@ func TestValidateResultsJSON(t *testing.T) {
 // hidden criteria are after_published with their score.
 func TestGradescopeShape(t *testing.T) {
 	f := newFixture(t, "alice")
-	for _, s := range []*Submission{
+	for _, s := range []*grader.Submission{
 		f.g.Grade("alice.ipynb", f.submitted(t, "alice", mistakenCard(t, f.variants["alice"]))),
 		f.g.Grade("alice.ipynb", []byte("not json")),
 	} {
-		b, err := GradescopeJSON(s)
+		b, err := gradescope.GradescopeJSON(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := ValidateResultsJSON(b); err != nil {
+		if err := gradescope.ValidateResultsJSON(b); err != nil {
 			t.Errorf("%s: %v\n%s", s.File, err, b)
 		}
-		r := Gradescope(s)
+		r := gradescope.Gradescope(s)
 		if r.Score == nil {
 			t.Error("no top-level score")
 		}
@@ -148,14 +155,14 @@ func TestGradescopeShape(t *testing.T) {
 // whatever happened to their submission.
 func TestGradesCSVShape(t *testing.T) {
 	f := newFixture(t, "alice", "bob", "carol")
-	subs := []*Submission{
+	subs := []*grader.Submission{
 		f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))),
 		f.g.Grade("bob.ipynb", []byte(`{"nbformat":3}`)),
 		f.g.Grade("zed.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))),
 	}
 	dir := t.TempDir()
-	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(dir); err != nil {
+	b := batch.NewBatch(f.roster, nil, subs)
+	if err := report.Write(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, "grades.csv"))
@@ -163,7 +170,7 @@ func TestGradesCSVShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 4 || recs[1][0] != "alice" || recs[2][len(recs[2])-1] != "ungradable: "+ReasonNBFormat || recs[3][len(recs[3])-1] != "no submission" {
+	if len(recs) != 4 || recs[1][0] != "alice" || recs[2][len(recs[2])-1] != "ungradable: "+notebook.ReasonNBFormat || recs[3][len(recs[3])-1] != "no submission" {
 		t.Errorf("grades.csv:\n%s", raw)
 	}
 	// zed's file is alice's notebook under another name: identified by the

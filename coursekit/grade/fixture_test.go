@@ -10,6 +10,11 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -22,11 +27,11 @@ var (
 // fixture is a released class: the personalized notebooks and variants of
 // a few learners, and a grader for them.
 type fixture struct {
-	roster   *Roster
+	roster   *roster.Roster
 	nb       map[string][]byte // personalized, unfilled notebooks
 	variants map[string][]byte
 	public   []byte
-	g        *Grader
+	g        *grader.Grader
 }
 
 func newFixture(t testing.TB, ids ...string) *fixture {
@@ -39,23 +44,23 @@ func newFixture(t testing.TB, ids ...string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ro, err := NewRoster(ids...)
+	ro, err := roster.NewRoster(ids...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{roster: ro, nb: map[string][]byte{}, variants: map[string][]byte{}, public: pub}
 	for _, id := range ids {
-		v, err := Variant(testKey, id)
+		v, err := assign.Variant(testKey, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		nb, err := Personalize(testKey, release, id, v)
+		nb, err := assign.Personalize(testKey, release, id, v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.nb[id], f.variants[id] = nb, v
 	}
-	f.g, err = NewGrader(Options{Key: testKey, Roster: ro, Public: pub})
+	f.g, err = grader.NewGrader(grader.Options{Key: testKey, Roster: ro, Public: pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +80,7 @@ func readTrace(t testing.TB, b []byte) *trace.Trace {
 // and prose, with every figure recomputed from b.
 func correctCard(t testing.TB, b []byte) *card.Card {
 	t.Helper()
-	s := summarize(readTrace(t, b))
+	s := criteria.SummaryOf(readTrace(t, b))
 	c := &card.Card{
 		Path: card.PathMap{
 			Task: card.InferenceTask,
@@ -156,7 +161,7 @@ func goLiteral(c *card.Card) string {
 // the trace bytes v.
 func payloadFor(t testing.TB, c *card.Card, v []byte) []byte {
 	t.Helper()
-	p, err := card.MarshalPayload(c, card.Check(c, readTrace(t, v)), card.IdentifyBytes(VariantTraceName, v))
+	p, err := card.MarshalPayload(c, card.Check(c, readTrace(t, v)), card.IdentifyBytes(assign.VariantTraceName, v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,9 +214,9 @@ func cellByRole(cells []any, r string) map[string]any {
 // learner who ran the notebook would leave it.
 func fill(t testing.TB, nb []byte, cardSrc string, payload []byte) []byte {
 	return edit(t, nb, func(_ map[string]any, cells []any) []any {
-		cellByRole(cells, RoleCard)["source"] = cardSrc
+		cellByRole(cells, notebook.RoleCard)["source"] = cardSrc
 		if payload != nil {
-			cellByRole(cells, RoleSelfCheck)["outputs"] = []any{selfCheckOutput(payload)}
+			cellByRole(cells, notebook.RoleSelfCheck)["outputs"] = []any{selfCheckOutput(payload)}
 		}
 		return cells
 	})
@@ -223,7 +228,7 @@ func (f *fixture) submitted(t testing.TB, id string, c *card.Card) []byte {
 	return fill(t, f.nb[id], goLiteral(c), payloadFor(t, c, f.variants[id]))
 }
 
-func statuses(s *Submission) map[string]string {
+func statuses(s *grader.Submission) map[string]string {
 	m := map[string]string{}
 	for _, x := range s.Scores {
 		switch {

@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -50,7 +54,7 @@ func TestSubmittedVerdictIsRecomputed(t *testing.T) {
 	right := correctCard(t, v)
 	wrong := mistakenCard(t, v)
 	// The payload carries the wrong card with the right card's report.
-	p, err := card.MarshalPayload(wrong, card.Check(right, readTrace(t, v)), card.IdentifyBytes(VariantTraceName, v))
+	p, err := card.MarshalPayload(wrong, card.Check(right, readTrace(t, v)), card.IdentifyBytes(assign.VariantTraceName, v))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,13 +65,13 @@ func TestSubmittedVerdictIsRecomputed(t *testing.T) {
 			t.Errorf("%s: %s, want fail (recomputed)", id, st[id])
 		}
 	}
-	if !hasFinding(s, FindReportMismatch) {
+	if !hasFinding(s, integrity.FindReportMismatch) {
 		t.Errorf("forged report not reported: %+v", s.Integrity)
 	}
 }
 
-func hasFinding(s *Submission, code string) bool {
-	return slices.ContainsFunc(s.Integrity, func(f Finding) bool { return f.Code == code })
+func hasFinding(s *grader.Submission, code string) bool {
+	return slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == code })
 }
 
 // Typical mistakes lose the criteria they should, with partial credit
@@ -170,14 +174,14 @@ func TestReadingIgnoresCellPositions(t *testing.T) {
 // Every variant keeps the unit's teaching structure with its own values.
 func TestVariantStructure(t *testing.T) {
 	seen := map[string]bool{}
-	fps := map[fingerprint]int{}
+	fps := map[criteria.Fingerprint]int{}
 	for i := range 100 {
 		id := "learner" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
-		b, err := Variant(testKey, id)
+		b, err := assign.Variant(testKey, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _ := Variant(testKey, id)
+		again, _ := assign.Variant(testKey, id)
 		if string(again) != string(b) {
 			t.Fatalf("%s: variant not reproducible", id)
 		}
@@ -186,7 +190,7 @@ func TestVariantStructure(t *testing.T) {
 		}
 		seen[string(b)] = true
 		tr := readTrace(t, b)
-		s := summarize(tr)
+		s := criteria.SummaryOf(tr)
 		if s.Attempts != 10 || s.CompleteSuccess != 8 || s.Failures != 2 || s.InFlight != 0 || s.OutsideWindow != 0 || s.WindowS == 10 {
 			t.Fatalf("%s: attempts %d, successes %d, failures %d, window %v s", id, s.Attempts, s.CompleteSuccess, s.Failures, s.WindowS)
 		}
@@ -218,7 +222,7 @@ func TestVariantStructure(t *testing.T) {
 		if q1, q05 := s.Conditions[0].Qualified, s.Conditions[1].Qualified; q05 < 2 || q05 >= q1 || q1 > 6 {
 			t.Fatalf("%s: qualified %d at 1 s, %d at 0.5 s", id, q1, q05)
 		}
-		fps[traceFingerprint(s)]++
+		fps[criteria.TraceFingerprint(s)]++
 	}
 	// Copy detection relies on learners' key figures differing.
 	worst := 0
@@ -228,7 +232,7 @@ func TestVariantStructure(t *testing.T) {
 	if len(fps) < 95 || worst > 2 {
 		t.Errorf("%d distinct fingerprints in 100 variants, worst collision %d", len(fps), worst)
 	}
-	other, _ := Variant([]byte("another-instructor-key-0123456789"), "learnera")
+	other, _ := assign.Variant([]byte("another-instructor-key-0123456789"), "learnera")
 	if seen[string(other)] {
 		t.Error("a different key gives the same variant")
 	}

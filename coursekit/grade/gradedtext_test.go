@@ -12,6 +12,10 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // What decides the score is the card cell's Go source (parsed, never run);
@@ -29,17 +33,17 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 	f := newFixture(t, "alice")
 	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
 	edited := edit(t, good, func(_ map[string]any, cells []any) []any {
-		c := cellByRole(cells, RoleCard)
+		c := cellByRole(cells, notebook.RoleCard)
 		c["source"] = strings.Replace(c["source"].(string), `Clock:"client"`, `Clock:"server"`, 1)
 		return cells
 	})
 	s := f.g.Grade("alice.ipynb", edited)
-	if !s.Gradable || s.card == nil || s.saved == nil || s.card.Clock != "server" || s.saved.Clock != "client" {
+	if !s.Gradable || s.Card() == nil || s.SavedCard() == nil || s.Card().Clock != "server" || s.SavedCard().Clock != "client" {
 		t.Fatalf("premise: the graded card is not the card cell's (gradable %v, %s)", s.Gradable, s.Reason)
 	}
 
 	texts := map[string][]string{} // where → learner-facing strings
-	for _, dir := range []string{".", filepath.Join("..", "card")} {
+	for _, dir := range append(gradeDirs(t), filepath.Join("..", "card")) {
 		for where, lits := range hanLiterals(t, dir) {
 			texts[where] = append(texts[where], lits...)
 		}
@@ -72,8 +76,8 @@ func TestLearnerTextSaysWhatIsGraded(t *testing.T) {
 	// And the places that explain grading say what is graded.
 	says := regexp.MustCompile(`评分程序[^。]*(不运行|没有运行)[^。]*口径卡单元格[^。]*代码|评分程序[^。]*口径卡单元格[^。]*代码[^。]*不运行`)
 	for where, s := range map[string]string{
-		"feedback.go (howGraded)":       howGraded,
-		"gradescope.go (output)":        Gradescope(s).Output,
+		"feedback.go (howGraded)":       feedback.HowGraded,
+		"gradescope.go (output)":        gradescope.Gradescope(s).Output,
 		"no self-check output (reason)": f.g.Grade("alice.ipynb", f.nb["alice"]).Reason,
 		releasePath:                     strings.Join(texts[releasePath], "\n"),
 	} {

@@ -2,12 +2,18 @@ package grade
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
 )
 
 // Tampering with locked cells, the release record or the outputs is
@@ -32,59 +38,59 @@ func TestIntegrityTampering(t *testing.T) {
 		{"instructions edited", edit(t, good, func(_ map[string]any, cells []any) []any {
 			find(cells, "c51eae1edabb")["source"] = "# 06 交付\n\n随便写写就算通过。"
 			return cells
-		}), []string{FindLockedEdited}},
+		}), []string{integrity.FindLockedEdited}},
 		{"data cell deleted", edit(t, good, func(_ map[string]any, cells []any) []any {
 			var out []any
 			for _, c := range cells {
-				if role(c) != RoleData {
+				if role(c) != notebook.RoleData {
 					out = append(out, c)
 				}
 			}
 			return out
-		}), []string{FindLockedDeleted}},
+		}), []string{integrity.FindLockedDeleted}},
 		{"self-check duplicated", edit(t, good, func(_ map[string]any, cells []any) []any {
-			return append(cells, cellByRole(cells, RoleSelfCheck))
-		}), []string{FindLockedDuplicated, FindDuplicateIDs}},
+			return append(cells, cellByRole(cells, notebook.RoleSelfCheck))
+		}), []string{integrity.FindLockedDuplicated, integrity.FindDuplicateIDs}},
 		{"self-check reads another file", edit(t, good, func(_ map[string]any, cells []any) []any {
-			sc := cellByRole(cells, RoleSelfCheck)
+			sc := cellByRole(cells, notebook.RoleSelfCheck)
 			src := sc["source"].([]any)
 			for i, l := range src {
 				src[i] = strings.ReplaceAll(l.(string), `"trace.jsonl"`, `"../public.jsonl"`)
 			}
 			return cells
-		}), []string{FindLockedEdited}},
+		}), []string{integrity.FindLockedEdited}},
 		{"markdown turned into code", edit(t, good, func(_ map[string]any, cells []any) []any {
 			find(cells, "cd1a1d63a9f3")["cell_type"] = "code"
 			return cells
-		}), []string{FindLockedEdited}},
+		}), []string{integrity.FindLockedEdited}},
 		{"duplicate ids in the learner's cells", edit(t, good, func(_ map[string]any, cells []any) []any {
 			x := map[string]any{"cell_type": "code", "id": "mine", "metadata": map[string]any{}, "source": "", "outputs": []any{}}
 			return append(cells, x, x)
-		}), []string{FindDuplicateIDs}},
+		}), []string{integrity.FindDuplicateIDs}},
 		{"release record edited", edit(t, good, func(m map[string]any, cells []any) []any {
 			a := m["metadata"].(map[string]any)["coursekit"].(map[string]any)["assignment"].(map[string]any)
 			a["trace_sha256"] = strings.Repeat("0", 64)
 			return cells
-		}), []string{FindReleaseEdited}},
+		}), []string{integrity.FindReleaseEdited}},
 		{"release record removed", edit(t, good, func(m map[string]any, cells []any) []any {
 			delete(m["metadata"].(map[string]any), "coursekit")
 			return cells
-		}), []string{FindNoRelease}},
+		}), []string{integrity.FindNoRelease}},
 		{"card edited after the self-check ran", edit(t, good, func(_ map[string]any, cells []any) []any {
-			c := cellByRole(cells, RoleCard)
+			c := cellByRole(cells, notebook.RoleCard)
 			c["source"] = strings.Replace(c["source"].(string), `Clock:"client"`, `Clock:"server"`, 1)
 			return cells
-		}), []string{FindInconsistent}},
+		}), []string{integrity.FindInconsistent}},
 		{"card cell not Go any more", edit(t, good, func(_ map[string]any, cells []any) []any {
-			cellByRole(cells, RoleCard)["source"] = "这里本来是口径卡"
+			cellByRole(cells, notebook.RoleCard)["source"] = "这里本来是口径卡"
 			return cells
-		}), []string{FindInconsistent}},
+		}), []string{integrity.FindInconsistent}},
 		{"card output moved to another cell", edit(t, good, func(_ map[string]any, cells []any) []any {
-			sc := cellByRole(cells, RoleSelfCheck)
+			sc := cellByRole(cells, notebook.RoleSelfCheck)
 			find(cells, "7009d75362a9")["outputs"] = sc["outputs"]
 			sc["outputs"] = []any{}
 			return cells
-		}), []string{FindCardOutputOutside}},
+		}), []string{integrity.FindCardOutputOutside}},
 	}
 	if !strings.Contains(goLiteral(correctCard(t, f.variants["alice"])), `Clock:"client"`) {
 		t.Fatal("test premise: the literal layout changed")
@@ -103,7 +109,7 @@ func TestIntegrityTampering(t *testing.T) {
 				t.Errorf("%s: no %s finding in %+v", c.name, code, s.Integrity)
 			}
 		}
-		gs := Gradescope(s)
+		gs := gradescope.Gradescope(s)
 		last := gs.Tests[len(gs.Tests)-1]
 		if last.Status != "failed" || last.Score != nil || last.Output == "" {
 			t.Errorf("%s: results.json integrity test %+v", c.name, last)
@@ -111,9 +117,9 @@ func TestIntegrityTampering(t *testing.T) {
 	}
 
 	// Bob's signed notebook named alice.ipynb is not tampering but bob's
-	// work handed in as alice's: the record decides (record.go).
+	// work handed in as alice's: the record decides (grader/record.go).
 	s := f.g.Grade("alice.ipynb", f.submitted(t, "bob", correctCard(t, f.variants["alice"])))
-	if s.Gradable || s.ReasonCode != ReasonNotOwn || s.Learner != "alice" || s.RecordOf != "bob" || !hasFinding(s, FindRecordCopied) {
+	if s.Gradable || s.ReasonCode != grader.ReasonNotOwn || s.Learner != "alice" || s.RecordOf != "bob" || !hasFinding(s, grader.FindRecordCopied) {
 		t.Errorf("bob's notebook as alice.ipynb: %s %q learner %s record of %s, %+v", s.ReasonCode, s.Reason, s.Learner, s.RecordOf, s.Integrity)
 	}
 }
@@ -123,15 +129,15 @@ func TestIntegrityTampering(t *testing.T) {
 func TestCardFromSource(t *testing.T) {
 	f := newFixture(t, "alice")
 	want := correctCard(t, f.variants["alice"])
-	got, err := CardFromSource(goLiteral(want))
+	got, err := notebook.CardFromSource(goLiteral(want))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cardDiff(got, want); len(d) > 0 {
+	if d := integrity.CardDiff(got, want); len(d) > 0 {
 		t.Fatalf("round trip differs in %v", d)
 	}
 	src := "%%\n// GoNB\nvar myCard = card.Card{Window: card.Window{Seconds: 10, Kind: \"fixed\"}, Attempts: 10, Conditions: []card.Condition{{Qualified: 5, Goodput: card.Figure{5.0 / 10, \"次/\" + \"s\"}, FailureRate: card.Ratio{Num: 2 / 10}}}}\n"
-	c, err := CardFromSource(src)
+	c, err := notebook.CardFromSource(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +148,11 @@ func TestCardFromSource(t *testing.T) {
 		"var myCard = card.Card{Attempts: len(os.Args)}",
 		"var myCard = card.Card{Clock: clock}",
 	} {
-		if _, err := CardFromSource(bad); err != errNotStatic {
+		if _, err := notebook.CardFromSource(bad); err != notebook.ErrNotStatic {
 			t.Errorf("%q: %v, want errNotStatic", bad, err)
 		}
 	}
-	if _, err := CardFromSource("var a, b = card.Card{}, card.Card{}"); err == nil {
+	if _, err := notebook.CardFromSource("var a, b = card.Card{}, card.Card{}"); err == nil {
 		t.Error("two cards in one cell")
 	}
 	// A card built with a call breaks the cell contract: it is graded from
@@ -154,7 +160,7 @@ func TestCardFromSource(t *testing.T) {
 	// checked against the code).
 	nb := fill(t, f.nb["alice"], "var myCard = makeCard()\nfunc makeCard() card.Card { return card.Card{} }", payloadFor(t, want, f.variants["alice"]))
 	s := f.g.Grade("alice.ipynb", nb)
-	if !s.Gradable || !hasFinding(s, FindNotComparable) || s.IntegrityOK() {
+	if !s.Gradable || !hasFinding(s, integrity.FindNotComparable) || s.IntegrityOK() {
 		t.Errorf("card from a call: %+v", s.Integrity)
 	}
 	// Type errors the compiler would reject are not a card either.
@@ -165,7 +171,7 @@ func TestCardFromSource(t *testing.T) {
 		"var myCard = card.Card{Clock: card.Nowhere}",
 		"var myCard = card.Card{Conditions: []card.Condition{{SLO: card.Ratio{}}}}",
 	} {
-		if _, err := CardFromSource(bad); err == nil || err == errNotStatic {
+		if _, err := notebook.CardFromSource(bad); err == nil || err == notebook.ErrNotStatic {
 			t.Errorf("%q: %v, want a type error", bad, err)
 		}
 	}
@@ -180,37 +186,37 @@ func TestCopiedCardFailsTheVariantCheck(t *testing.T) {
 	// Bob pastes Alice's card into his own notebook and runs the self-check
 	// on his own trace.
 	s := f.g.Grade("bob.ipynb", f.submitted(t, "bob", aliceCard))
-	x, _ := s.Score(OwnVariantID)
+	x, _ := s.Score(criteria.OwnVariantID)
 	if x.Status != "fail" || x.Points != 0 || !strings.Contains(x.Detail, "alice") {
 		t.Fatalf("copied card: %+v", x)
 	}
-	if strings.Contains(x.Message, "alice") || strings.Contains(FeedbackMarkdown(s), "alice") || strings.Contains(FeedbackHTML(s), "alice") {
+	if strings.Contains(x.Message, "alice") || strings.Contains(feedback.FeedbackMarkdown(s), "alice") || strings.Contains(feedback.FeedbackHTML(s), "alice") {
 		t.Error("the learner's feedback names the learner copied from")
 	}
-	if sm := NewBatch(f.roster, nil, []*Submission{s}).Summarize(); len(sm.Copies) != 1 || !strings.Contains(sm.Copies[0], "alice") {
+	if sm := report.Summarize(batch.NewBatch(f.roster, nil, []*grader.Submission{s})); len(sm.Copies) != 1 || !strings.Contains(sm.Copies[0], "alice") {
 		t.Errorf("instructor summary copies: %v", sm.Copies)
 	}
 
 	// Bob copies Alice's whole output (her self-check ran on her trace).
 	p := payloadFor(t, aliceCard, f.variants["alice"])
 	s = f.g.Grade("bob.ipynb", fill(t, f.nb["bob"], goLiteral(aliceCard), p))
-	if x, _ := s.Score(OwnVariantID); x.Status != "fail" {
+	if x, _ := s.Score(criteria.OwnVariantID); x.Status != "fail" {
 		t.Errorf("copied output: own variant %s", x.Status)
 	}
-	if !hasFinding(s, FindOtherTrace) {
-		t.Errorf("copied output: no %s finding: %+v", FindOtherTrace, s.Integrity)
+	if !hasFinding(s, integrity.FindOtherTrace) {
+		t.Errorf("copied output: no %s finding: %+v", integrity.FindOtherTrace, s.Integrity)
 	}
 
 	// Carol hands in the worked example's numbers from the public trace.
 	pub := correctCard(t, f.public)
 	s = f.g.Grade("carol.ipynb", f.submitted(t, "carol", pub))
-	if x, _ := s.Score(OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "公开") {
+	if x, _ := s.Score(criteria.OwnVariantID); x.Status != "fail" || !strings.Contains(x.Detail, "公开") {
 		t.Errorf("public numbers: %+v", x)
 	}
 
 	// Her own right card passes it.
 	s = f.g.Grade("carol.ipynb", f.submitted(t, "carol", correctCard(t, f.variants["carol"])))
-	if x, _ := s.Score(OwnVariantID); x.Status != "pass" {
+	if x, _ := s.Score(criteria.OwnVariantID); x.Status != "pass" {
 		t.Errorf("own card: %+v", x)
 	}
 }
@@ -219,7 +225,7 @@ func TestCopiedCardFailsTheVariantCheck(t *testing.T) {
 // cleared outputs and the signed record.
 func TestPersonalize(t *testing.T) {
 	f := newFixture(t, "alice")
-	nb, err := ParseNotebook(f.nb["alice"])
+	nb, err := notebook.ParseNotebook(f.nb["alice"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,14 +240,14 @@ func TestPersonalize(t *testing.T) {
 	for _, l := range a.Locked {
 		roles[l.Role]++
 	}
-	if roles[RoleData] != 1 || roles[RoleSelfCheck] != 1 || roles["instructions"] < 5 {
+	if roles[notebook.RoleData] != 1 || roles[notebook.RoleSelfCheck] != 1 || roles["instructions"] < 5 {
 		t.Errorf("locked roles %v", roles)
 	}
 	for _, c := range nb.Cells {
-		if strings.Contains(c.Source, ReleaseDataRef) {
+		if strings.Contains(c.Source, assign.ReleaseDataRef) {
 			t.Errorf("cell %s still reads the public trace", c.ID)
 		}
-		if (c.Role == RoleData || c.Role == RoleSelfCheck) && !strings.Contains(c.Source, `"trace.jsonl"`) {
+		if (c.Role == notebook.RoleData || c.Role == notebook.RoleSelfCheck) && !strings.Contains(c.Source, `"trace.jsonl"`) {
 			t.Errorf("cell %s does not read the variant: %s", c.ID, c.Source)
 		}
 	}
@@ -254,59 +260,5 @@ func TestPersonalize(t *testing.T) {
 	}
 	if !strings.Contains(string(f.nb["alice"]), `"kernelspec"`) || strings.Contains(string(f.nb["alice"]), `\u003c`) {
 		t.Error("kernelspec lost or markdown HTML-escaped")
-	}
-}
-
-// cardOf is a card carrying just the key figures of fp.
-func cardOf(fp fingerprint) *card.Card {
-	c := &card.Card{Window: card.Window{Seconds: fp[0], Kind: "fixed"}}
-	c.Conditions = []card.Condition{
-		{SLO: card.Figure{Value: 1, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[2]), CostPer1000: card.Figure{Value: fp[4], Unit: "元/千次合格"}},
-		{SLO: card.Figure{Value: 0.5, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[3])},
-	}
-	return c
-}
-
-// Honest slips in one's own numbers are not taken for copying, in a class
-// of 300; copied numbers are.
-func TestVariantCheckFalsePositives(t *testing.T) {
-	ids := make([]string, 300)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("s%03d", i)
-	}
-	ro, _ := NewRoster(ids...)
-	pub, _ := os.ReadFile(publicPath)
-	g, err := NewGrader(Options{Key: testKey, Roster: ro, Public: pub})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.prepare(); err != nil {
-		t.Fatal(err)
-	}
-	slips := []func(fp *fingerprint){
-		func(fp *fingerprint) { fp[0] = 10 },            // the worked example's window
-		func(fp *fingerprint) { fp[0] += 3 },            // a misread window
-		func(fp *fingerprint) { fp[1] += 100 },          // P95 off by a rank
-		func(fp *fingerprint) { fp[2]--; fp[3]-- },      // ≤ read as <
-		func(fp *fingerprint) { fp[4] *= 1.25 },         // cost from the wrong count
-		func(fp *fingerprint) { fp[0] = 10; fp[4] = 4 }, // window and cost from the example
-	}
-	copied := 0
-	for i, id := range ids {
-		own := g.variants[id]
-		for j, slip := range slips {
-			fp := own.fp
-			slip(&fp)
-			if x, _ := g.ownVariant(cardOf(fp), own); x.Status != card.Pass {
-				t.Errorf("%s, slip %d: flagged as copied: %s", id, j, x.Detail)
-			}
-		}
-		other := g.variants[ids[(i+1)%len(ids)]]
-		if x, _ := g.ownVariant(cardOf(other.fp), own); x.Status == card.Fail {
-			copied++
-		}
-	}
-	if copied < len(ids)*98/100 {
-		t.Errorf("only %d of %d copied cards caught", copied, len(ids))
 	}
 }

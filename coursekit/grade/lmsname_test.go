@@ -3,6 +3,11 @@ package grade
 import (
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // A Canvas or Moodle name is recognised without a roster; an unknown
@@ -17,23 +22,23 @@ func TestLMSNamesWithoutLMSIDs(t *testing.T) {
 		"sub/Full Name_777_assignsubmission_file_06-deliverable.ipynb": "777",
 		"06-deliverable.ipynb":                                         "",
 	} {
-		if got := LMSNumber(name); got != want {
+		if got := roster.LMSNumber(name); got != want {
 			t.Errorf("LMSNumber(%q) = %q, want %q", name, got, want)
 		}
 	}
-	roster := &Roster{Learners: []Learner{{ID: "s001"}}}
-	subs := []*Submission{{File: "__10003_90003_06-deliverable.md"}, {File: "bob_10004_90004_06-deliverable.ipynb"}}
-	b := NewBatch(roster, nil, subs)
-	for _, n := range b.names {
+	roster := &roster.Roster{Learners: []roster.Learner{{ID: "s001"}}}
+	subs := []*grader.Submission{{File: "__10003_90003_06-deliverable.md"}, {File: "bob_10004_90004_06-deliverable.ipynb"}}
+	b := batch.NewBatch(roster, nil, subs)
+	for _, n := range b.Names {
 		if strings.Contains(n, "10003") || strings.Contains(n, "deliverable") {
 			t.Errorf("output name %q is built from the file name", n)
 		}
 	}
-	if fb := FeedbackHTML(subs[0]); !strings.Contains(fb, subs[0].File) {
+	if fb := feedback.FeedbackHTML(subs[0]); !strings.Contains(fb, subs[0].File) {
 		t.Errorf("an unknown file's feedback does not say which file it was:\n%s", fb)
 	}
-	if b.names[0] == b.names[1] {
-		t.Errorf("two unknown files share the name %q", b.names[0])
+	if b.Names[0] == b.Names[1] {
+		t.Errorf("two unknown files share the name %q", b.Names[0])
 	}
 	warned := false
 	for _, w := range b.Warnings {

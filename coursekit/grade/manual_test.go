@@ -7,18 +7,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 )
 
 // gradedBatch grades alice (right card) and bob (typical mistakes) and
 // writes the outputs to a temp dir; it returns the submissions and dir.
-func gradedBatch(t *testing.T, f *fixture) ([]*Submission, string) {
+func gradedBatch(t *testing.T, f *fixture) ([]*grader.Submission, string) {
 	t.Helper()
-	subs := []*Submission{
+	subs := []*grader.Submission{
 		f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))),
 		f.g.Grade("bob.ipynb", f.submitted(t, "bob", mistakenCard(t, f.variants["bob"]))),
 	}
 	dir := t.TempDir()
-	if err := NewBatch(f.roster, nil, subs).Write(dir); err != nil {
+	if err := report.Write(batch.NewBatch(f.roster, nil, subs), dir); err != nil {
 		t.Fatal(err)
 	}
 	return subs, dir
@@ -28,7 +34,7 @@ func gradedBatch(t *testing.T, f *fixture) ([]*Submission, string) {
 // (learner, criterion) in scores, and returns the CSV.
 func fillScores(t *testing.T, dir string, scores map[[2]string]string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ManualFile))
+	b, err := os.ReadFile(filepath.Join(dir, review.ManualFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +68,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 		{"alice", "text.denominator"}:      "1.5",
 		{"bob", "text.outputs"}:            "0",
 	})
-	ms, err := ReadManualCSV(strings.NewReader(filled), ManualFile, f.roster, nil)
+	ms, err := review.ReadManualCSV(strings.NewReader(filled), review.ManualFile, f.roster, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +77,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	}
 	// Grade again (the re-run) and merge.
 	subs, _ = gradedBatch(t, f)
-	if w := ApplyManual(subs, ms); len(w) != 0 {
+	if w := review.ApplyManual(subs, ms); len(w) != 0 {
 		t.Fatalf("warnings: %v", w)
 	}
 	alice := subs[0]
@@ -89,8 +95,8 @@ func TestManualScoresMergeBack(t *testing.T) {
 	}
 
 	out := t.TempDir()
-	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(out); err != nil {
+	b := batch.NewBatch(f.roster, nil, subs)
+	if err := report.Write(b, out); err != nil {
 		t.Fatal(err)
 	}
 	grades, _ := csv.NewReader(strings.NewReader(read(t, out, "grades.csv"))).ReadAll()
@@ -104,7 +110,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	if r := grades[2]; r[col["text.outputs"]] != "0" {
 		t.Errorf("bob's row %v", r)
 	}
-	var gs GSResults
+	var gs gradescope.GSResults
 	json.Unmarshal([]byte(read(t, out, "results", "alice.json")), &gs)
 	if *gs.Score != 43.5 {
 		t.Errorf("results.json score %v", *gs.Score)
@@ -118,9 +124,9 @@ func TestManualScoresMergeBack(t *testing.T) {
 		t.Errorf("feedback:\n%s", md)
 	}
 	// The rewritten manual-review file keeps the scores and queues the rest.
-	again := read(t, out, ManualFile)
-	if !strings.Contains(again, ",1.5\n") || len(b.ManualQueue()) != 6 {
-		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(b.ManualQueue()), again)
+	again := read(t, out, review.ManualFile)
+	if !strings.Contains(again, ",1.5\n") || len(report.ManualQueue(b)) != 6 {
+		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(report.ManualQueue(b)), again)
 	}
 	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列（6 条") {
 		t.Errorf("summary.md queue:\n%s", sum)
@@ -134,7 +140,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 	f := newFixture(t, "alice", "bob")
 	_, dir := gradedBatch(t, f)
 	filled := fillScores(t, dir, map[[2]string]string{{"alice", "text.counter_evidence"}: "2", {"bob", "text.outputs"}: "1"})
-	ms, err := ReadManualCSV(strings.NewReader(filled), ManualFile, f.roster, nil)
+	ms, err := review.ReadManualCSV(strings.NewReader(filled), review.ManualFile, f.roster, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,16 +148,16 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 	c.CounterEvidence = "重新写过的答案：排队和超时说明用户在等待。"
 	alice := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
 	before := *alice
-	w := ApplyManual([]*Submission{alice}, ms)
-	if len(w) != 2 || !strings.Contains(w[0].Text, "changed since it was scored") || !strings.Contains(w[0].Text, ManualFile+":") || !strings.Contains(w[1].Text, "bob has no gradable submission") || !strings.Contains(w[1].Zh, "bob 在这批提交里没有可评分的笔记本") {
+	w := review.ApplyManual([]*grader.Submission{alice}, ms)
+	if len(w) != 2 || !strings.Contains(w[0].Text, "changed since it was scored") || !strings.Contains(w[0].Text, review.ManualFile+":") || !strings.Contains(w[1].Text, "bob has no gradable submission") || !strings.Contains(w[1].Zh, "bob 在这批提交里没有可评分的笔记本") {
 		t.Errorf("warnings %q", w)
 	}
 	if x, _ := alice.Score("text.counter_evidence"); !x.Pending || alice.Total != before.Total || alice.Pending != before.Pending {
 		t.Errorf("applied anyway: %+v, total %v", x, alice.Total)
 	}
-	b := NewBatch(f.roster, nil, []*Submission{alice})
+	b := batch.NewBatch(f.roster, nil, []*grader.Submission{alice})
 	b.Warnings = w
-	if sm := b.Summarize().Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "评分之后改过") {
+	if sm := report.Summarize(b).Markdown(); !strings.Contains(sm, "没有应用的人工评分") || !strings.Contains(sm, "评分之后改过") {
 		t.Errorf("summary does not list the warnings:\n%s", sm)
 	}
 }
@@ -161,7 +167,7 @@ func TestManualScoreForChangedAnswerStaysPending(t *testing.T) {
 func TestManualCSVErrors(t *testing.T) {
 	f := newFixture(t, "alice", "bob")
 	head := "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,score\n"
-	sha := textSHA("x")
+	sha := review.TextSHA("x")
 	cases := []struct{ name, csv, want string }{
 		{"not a learner id", head + "mal lory,text.outputs,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: learner id "mal lory"`},
 		{"unknown criterion", head + "alice,text.poetry,t,2,0,,x," + sha + ",1\n", `manual-review.csv:2: criterion "text.poetry" is not a free-text criterion`},
@@ -180,18 +186,18 @@ func TestManualCSVErrors(t *testing.T) {
 		{"empty", "", "manual-review.csv: empty"},
 	}
 	for _, c := range cases {
-		_, err := ReadManualCSV(strings.NewReader(c.csv), ManualFile, f.roster, nil)
+		_, err := review.ReadManualCSV(strings.NewReader(c.csv), review.ManualFile, f.roster, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
 	}
 	// Two problems: both reported.
-	_, err := ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",9\nz d,text.outputs,t,2,0,,x,"+sha+",1\n"), ManualFile, f.roster, nil)
+	_, err := review.ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",9\nz d,text.outputs,t,2,0,,x,"+sha+",1\n"), review.ManualFile, f.roster, nil)
 	if err == nil || !strings.Contains(err.Error(), ":2:") || !strings.Contains(err.Error(), ":3:") {
 		t.Errorf("two problems: %v", err)
 	}
 	// Blank scores are fine: still pending.
-	ms, err := ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",\n"), ManualFile, f.roster, nil)
+	ms, err := review.ReadManualCSV(strings.NewReader(head+"alice,text.outputs,t,2,0,,x,"+sha+",\n"), review.ManualFile, f.roster, nil)
 	if err != nil || len(ms.Rows) != 0 || ms.Blank != 1 {
 		t.Errorf("blank: %+v, %v", ms, err)
 	}

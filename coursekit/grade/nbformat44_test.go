@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // as44 is nb as Jupyter saves it in nbformat 4.4: no cell ids; cell
@@ -27,7 +30,7 @@ func TestNBFormat44LockedCells(t *testing.T) {
 	f := newFixture(t, "alice")
 	good := f.submitted(t, "alice", correctCard(t, f.variants["alice"]))
 	nb44 := as44(t, good)
-	if parsed, err := ParseNotebook(nb44); err != nil || parsed.Cells[0].ID != "" || parsed.Version() != "4.4" {
+	if parsed, err := notebook.ParseNotebook(nb44); err != nil || parsed.Cells[0].ID != "" || parsed.Version() != "4.4" {
 		t.Fatalf("test premise: the 4.4 copy: %v", err)
 	}
 	markdown := func(cells []any, prefix string) map[string]any {
@@ -54,32 +57,32 @@ func TestNBFormat44LockedCells(t *testing.T) {
 		{"instructions edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			markdown(cells, "## 3.")["source"] = "## 3. 这一节不用做"
 			return cells
-		}), []string{FindLockedEdited}, "锁定的说明单元格（第 13 个单元格）的内容被改动了"},
+		}), []string{integrity.FindLockedEdited}, "锁定的说明单元格（第 13 个单元格）的内容被改动了"},
 		{"self-check edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
-			sc := cellByRole(cells, RoleSelfCheck)
+			sc := cellByRole(cells, notebook.RoleSelfCheck)
 			sc["source"] = "%%\nfmt.Println(\"全部通过\")"
 			return cells
-		}), []string{FindLockedEdited}, "锁定的自检单元格"},
+		}), []string{integrity.FindLockedEdited}, "锁定的自检单元格"},
 		{"instructions turned into code", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			markdown(cells, "## 1.")["cell_type"] = "code"
 			return cells
-		}), []string{FindLockedEdited}, "类型被改成了 code"},
+		}), []string{integrity.FindLockedEdited}, "类型被改成了 code"},
 		{"data cell deleted", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			var out []any
 			for _, c := range cells {
-				if role(c) != RoleData {
+				if role(c) != notebook.RoleData {
 					out = append(out, c)
 				}
 			}
 			return out
-		}), []string{FindLockedDeleted}, "锁定的数据单元格"},
+		}), []string{integrity.FindLockedDeleted}, "锁定的数据单元格"},
 		{"instructions deleted", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			drop := markdown(cells, "## 4.")
 			return slices.DeleteFunc(cells, func(c any) bool { return fmt.Sprint(c.(map[string]any)["source"]) == fmt.Sprint(drop["source"]) })
-		}), []string{FindLockedDeleted}, "锁定的说明单元格"},
+		}), []string{integrity.FindLockedDeleted}, "锁定的说明单元格"},
 		{"self-check duplicated", edit(t, nb44, func(_ map[string]any, cells []any) []any {
-			return append(cells, cellByRole(cells, RoleSelfCheck))
-		}), []string{FindLockedDuplicated}, "出现了 2 次"},
+			return append(cells, cellByRole(cells, notebook.RoleSelfCheck))
+		}), []string{integrity.FindLockedDuplicated}, "出现了 2 次"},
 	}
 	for _, c := range cases {
 		s := f.g.Grade("alice.ipynb", c.nb)
@@ -90,9 +93,9 @@ func TestNBFormat44LockedCells(t *testing.T) {
 		if s.NBFormat != "4.4" {
 			t.Errorf("%s: nbformat %q", c.name, s.NBFormat)
 		}
-		var note *Finding
+		var note *integrity.Finding
 		for i := range s.Integrity {
-			if s.Integrity[i].Code == FindNBFormat {
+			if s.Integrity[i].Code == integrity.FindNBFormat {
 				note = &s.Integrity[i]
 			}
 		}

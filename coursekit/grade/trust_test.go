@@ -16,6 +16,15 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 )
 
 // releasedCardSource is the card cell of a notebook as released.
@@ -25,11 +34,11 @@ func releasedCardSource(t testing.TB, nb []byte) string {
 	if err := json.Unmarshal(nb, &m); err != nil {
 		t.Fatal(err)
 	}
-	c := cellByRole(m["cells"].([]any), RoleCard)
+	c := cellByRole(m["cells"].([]any), notebook.RoleCard)
 	if c == nil {
 		t.Fatal("the release has no card cell")
 	}
-	src, err := multiline(mustJSON(t, c["source"]))
+	src, err := notebook.Multiline(mustJSON(t, c["source"]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +67,7 @@ func TestBlankReleaseEarnsNothing(t *testing.T) {
 	f := newFixture(t, ids...)
 	for _, id := range ids {
 		src := releasedCardSource(t, f.nb[id])
-		blank, err := CardFromSource(src)
+		blank, err := notebook.CardFromSource(src)
 		if err != nil {
 			t.Fatalf("the released card cell does not parse: %v", err)
 		}
@@ -69,11 +78,11 @@ func TestBlankReleaseEarnsNothing(t *testing.T) {
 		var earned []string
 		for _, x := range s.Scores {
 			if x.Points != 0 || x.Pending {
-				earned = append(earned, fmt.Sprintf("%s %s/%s", x.ID, fmtPts(x.Points), fmtPts(x.Max)))
+				earned = append(earned, fmt.Sprintf("%s %s/%s", x.ID, criteria.FmtPts(x.Points), criteria.FmtPts(x.Max)))
 			}
 		}
 		if s.Total != 0 || len(earned) > 0 {
-			t.Fatalf("%s: the untouched release earns %s/%s: %s", id, fmtPts(s.Total), fmtPts(s.Max), strings.Join(earned, ", "))
+			t.Fatalf("%s: the untouched release earns %s/%s: %s", id, criteria.FmtPts(s.Total), criteria.FmtPts(s.Max), strings.Join(earned, ", "))
 		}
 	}
 }
@@ -90,16 +99,16 @@ func TestHiddenChecksNeedStatedNumbers(t *testing.T) {
 		c.Conditions[i] = card.Condition{SLO: slo}
 	}
 	s := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
-	for _, id := range append(card.HiddenIDs(), OwnVariantID, "conditions.slos") {
+	for _, id := range append(card.HiddenIDs(), criteria.OwnVariantID, "conditions.slos") {
 		if x, _ := s.Score(id); x.Points != 0 {
-			t.Errorf("%s: %s/%s for a card without numbers (%s)", id, fmtPts(x.Points), fmtPts(x.Max), x.Message)
+			t.Errorf("%s: %s/%s for a card without numbers (%s)", id, criteria.FmtPts(x.Points), criteria.FmtPts(x.Max), x.Message)
 		}
 	}
 	// The right numbers earn every one of them.
 	s = f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"])))
-	for _, id := range append(card.HiddenIDs(), OwnVariantID, "conditions.slos") {
+	for _, id := range append(card.HiddenIDs(), criteria.OwnVariantID, "conditions.slos") {
 		if x, _ := s.Score(id); x.Points != x.Max {
-			t.Errorf("%s: %s/%s for the right card (%s)", id, fmtPts(x.Points), fmtPts(x.Max), x.Message)
+			t.Errorf("%s: %s/%s for the right card (%s)", id, criteria.FmtPts(x.Points), criteria.FmtPts(x.Max), x.Message)
 		}
 	}
 }
@@ -115,9 +124,9 @@ func TestForgedOutputGradesTheSource(t *testing.T) {
 	forged := f.g.Grade("alice.ipynb", fill(t, f.nb["alice"], goLiteral(wrong), payloadFor(t, right, v)))
 	best := f.g.Grade("alice.ipynb", fill(t, f.nb["alice"], goLiteral(right), payloadFor(t, right, v)))
 	if forged.Total != honest.Total || forged.Total >= best.Total {
-		t.Errorf("forged output scores %s (the source's card scores %s, the forged card %s)", fmtPts(forged.Total), fmtPts(honest.Total), fmtPts(best.Total))
+		t.Errorf("forged output scores %s (the source's card scores %s, the forged card %s)", criteria.FmtPts(forged.Total), criteria.FmtPts(honest.Total), criteria.FmtPts(best.Total))
 	}
-	if !hasFinding(forged, FindInconsistent) || forged.IntegrityOK() {
+	if !hasFinding(forged, integrity.FindInconsistent) || forged.IntegrityOK() {
 		t.Errorf("forged output: findings %+v", forged.Integrity)
 	}
 }
@@ -127,11 +136,11 @@ func TestForgedOutputGradesTheSource(t *testing.T) {
 // copy finding, exactly as the batch rules for the same file.
 func TestGradescopeOtherAccountIsNotOwnWork(t *testing.T) {
 	g, good := gsGrader(t)
-	other, _ := g.RunGradescope(gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good}))
-	if other.Sub.Learner != "bob" || other.Sub.Gradable || other.Sub.ReasonCode != ReasonNotOwn || other.Sub.RecordOf != "alice" || !hasFinding(other.Sub, FindRecordCopied) || len(other.Sub.Manual) != 0 {
+	other, _ := gradescope.RunGradescope(g, gsRoot(t, gsMeta("bob", ""), map[string][]byte{"06-deliverable.ipynb": good}))
+	if other.Sub.Learner != "bob" || other.Sub.Gradable || other.Sub.ReasonCode != grader.ReasonNotOwn || other.Sub.RecordOf != "alice" || !hasFinding(other.Sub, grader.FindRecordCopied) || len(other.Sub.Manual) != 0 {
 		t.Errorf("other account: %+v", other.Sub)
 	}
-	var r GSResults
+	var r gradescope.GSResults
 	json.Unmarshal(other.Results, &r)
 	if r.Score == nil || *r.Score != 0 || !strings.Contains(string(other.Results), "老师") {
 		t.Errorf("results.json: %s", other.Results)
@@ -148,15 +157,15 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 	newer := withTime(f.submitted(t, "alice", correctCard(t, v)), "2026-11-30T10:00:00Z")
 	older := withTime(f.submitted(t, "alice", mistakenCard(t, v)), "2026-11-29T09:00:00Z")
 	never := f.nb["alice"] // never run: nothing to grade
-	subs := []*Submission{
+	subs := []*grader.Submission{
 		f.g.Grade("in/alice/a.ipynb", newer),
 		f.g.Grade("in/alice/b.ipynb", older),
 		f.g.Grade("in/alice/c.ipynb", never),
 	}
 	want := subs[0].Total
 	dir := t.TempDir()
-	b := NewBatch(f.roster, nil, subs)
-	if err := b.Write(dir); err != nil {
+	b := batch.NewBatch(f.roster, nil, subs)
+	if err := report.Write(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	csv, _ := os.ReadFile(filepath.Join(dir, "grades.csv"))
@@ -166,8 +175,8 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 			row = l
 		}
 	}
-	if !strings.HasPrefix(row, "alice,"+fmtPts(want)+",") || !strings.Contains(row, "b.ipynb") || !strings.Contains(row, "c.ipynb") {
-		t.Errorf("alice's row does not grade the newest file (total %s) and list the others:\n%s", fmtPts(want), row)
+	if !strings.HasPrefix(row, "alice,"+criteria.FmtPts(want)+",") || !strings.Contains(row, "b.ipynb") || !strings.Contains(row, "c.ipynb") {
+		t.Errorf("alice's row does not grade the newest file (total %s) and list the others:\n%s", criteria.FmtPts(want), row)
 	}
 	sum, _ := os.ReadFile(filepath.Join(dir, "summary.md"))
 	if !strings.Contains(string(sum), "b.ipynb") || !strings.Contains(string(sum), "c.ipynb") {
@@ -190,15 +199,15 @@ func TestDuplicateSubmissionsNewestWins(t *testing.T) {
 			return cells
 		})
 	}
-	subs = []*Submission{
+	subs = []*grader.Submission{
 		f.g.Grade("in/alice/a.ipynb", executedAt(f.submitted(t, "alice", correctCard(t, v)), "2026-11-30T10:00:00.000000Z")),
 		f.g.Grade("in/alice/b.ipynb", executedAt(f.submitted(t, "alice", mistakenCard(t, v)), "2026-11-29T10:00:00.000000Z")),
 	}
-	if err := NewBatch(f.roster, nil, subs).Write(dir); err != nil {
+	if err := report.Write(batch.NewBatch(f.roster, nil, subs), dir); err != nil {
 		t.Fatal(err)
 	}
 	csv, _ = os.ReadFile(filepath.Join(dir, "grades.csv"))
-	if !strings.Contains(string(csv), "\nalice,"+fmtPts(subs[0].Total)+",") {
+	if !strings.Contains(string(csv), "\nalice,"+criteria.FmtPts(subs[0].Total)+",") {
 		t.Errorf("by cell execution time: the newer file is not graded:\n%s", csv)
 	}
 }
@@ -211,14 +220,14 @@ func TestTotalsRoundedEverywhere(t *testing.T) {
 	many := regexp.MustCompile(`[0-9]\.[0-9]{3,}`)
 	for _, scores := range [][2]float64{{0.1, 0.2}, {0.7, 0.1}, {1.1, 0.2}, {0.3, 0.6}} {
 		s := f.g.Grade("alice.ipynb", f.submitted(t, "alice", mistakenCard(t, v)))
-		ms := &ManualScores{}
+		ms := &review.ManualScores{}
 		for i, m := range s.Manual[:2] {
-			ms.Rows = append(ms.Rows, ManualScore{Pos: "m.csv:2", Learner: "alice", Criterion: m.ID, Score: scores[i], TextSHA: textSHA(m.Text)})
+			ms.Rows = append(ms.Rows, review.ManualScore{Pos: "m.csv:2", Learner: "alice", Criterion: m.ID, Score: scores[i], TextSHA: review.TextSHA(m.Text)})
 		}
-		if w := ApplyManual([]*Submission{s}, ms); len(w) > 0 {
+		if w := review.ApplyManual([]*grader.Submission{s}, ms); len(w) > 0 {
 			t.Fatal(w)
 		}
-		if err := NewBatch(f.roster, nil, []*Submission{s}).Write(dir); err != nil {
+		if err := report.Write(batch.NewBatch(f.roster, nil, []*grader.Submission{s}), dir); err != nil {
 			t.Fatal(err)
 		}
 		for _, name := range []string{"grades.json", "grades.csv", "summary.md", "results/alice.json", "feedback/alice.md"} {
@@ -253,7 +262,7 @@ func TestPartialCreditSaysWhy(t *testing.T) {
 			}
 			n++
 			if !why.MatchString(x.Message) {
-				t.Errorf("%s %s/%s: no reason for the partial credit: %q", x.ID, fmtPts(x.Points), fmtPts(x.Max), x.Message)
+				t.Errorf("%s %s/%s: no reason for the partial credit: %q", x.ID, criteria.FmtPts(x.Points), criteria.FmtPts(x.Max), x.Message)
 			}
 		}
 	}
@@ -267,7 +276,7 @@ func TestPartialCreditSaysWhy(t *testing.T) {
 func checkedAt(t testing.TB, nb []byte, at string) []byte {
 	t.Helper()
 	return edit(t, nb, func(_ map[string]any, cells []any) []any {
-		out := cellByRole(cells, RoleSelfCheck)["outputs"].([]any)[0].(map[string]any)
+		out := cellByRole(cells, notebook.RoleSelfCheck)["outputs"].([]any)[0].(map[string]any)
 		data := out["data"].(map[string]any)
 		var p map[string]any
 		json.Unmarshal([]byte(data[card.MIMEType].(string)), &p)
@@ -309,20 +318,20 @@ func chineseOnly(text string, known ...string) []string {
 // The summary is in Chinese, the copy detail included.
 func TestSummaryInChinese(t *testing.T) {
 	f := newFixture(t, "alice", "bob", "carol")
-	subs := []*Submission{
+	subs := []*grader.Submission{
 		f.g.Grade("bob.ipynb", f.submitted(t, "bob", correctCard(t, f.variants["alice"]))),   // a copy
 		f.g.Grade("carol.ipynb", f.submitted(t, "carol", correctCard(t, f.public))),          // the worked example
 		f.g.Grade("alice.ipynb", f.nb["alice"]),                                              // never run
 		f.g.Grade("zed.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))), // a stray file
 	}
-	sm := NewBatch(f.roster, nil, subs).Summarize()
+	sm := report.Summarize(batch.NewBatch(f.roster, nil, subs))
 	md := sm.Markdown()
 	if !strings.Contains(md, "疑似抄袭") {
 		t.Fatalf("no copy section:\n%s", md)
 	}
 	known := []string{"alice", "bob", "carol", "zed"}
 	for _, m := range sm.Manual { // the learners' own answers are theirs
-		known = append(known, mdEscape(m.Text))
+		known = append(known, feedback.MDEscape(m.Text))
 	}
 	if bad := chineseOnly(md, known...); len(bad) > 0 {
 		t.Errorf("summary.md has English words %q:\n%s", bad, md)
@@ -330,15 +339,23 @@ func TestSummaryInChinese(t *testing.T) {
 }
 
 // Every reason and finding code has a Chinese name for the summary and
-// the class report (read from this package's own constants).
+// the class report (read from the grading packages' own constants).
 func TestEveryCodeHasAChineseName(t *testing.T) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
+	var files []*ast.File
+	for _, dir := range gradeDirs(t) {
+		pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			for _, f := range p.Files {
+				files = append(files, f)
+			}
+		}
 	}
 	n := 0
-	for _, f := range pkgs["grade"].Files {
+	for _, f := range files {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
@@ -358,12 +375,12 @@ func TestEveryCodeHasAChineseName(t *testing.T) {
 					switch {
 					case strings.HasPrefix(name.Name, "Reason"):
 						n++
-						if _, ok := reasonZh[code]; !ok {
+						if _, ok := report.ReasonZh[code]; !ok {
 							t.Errorf("%s (%s) has no Chinese name in reasonZh", name.Name, code)
 						}
 					case strings.HasPrefix(name.Name, "Find"):
 						n++
-						if _, ok := findingZh[code]; !ok {
+						if _, ok := report.FindingZh[code]; !ok {
 							t.Errorf("%s (%s) has no Chinese name in findingZh", name.Name, code)
 						}
 					}
@@ -374,4 +391,21 @@ func TestEveryCodeHasAChineseName(t *testing.T) {
 	if n < 30 {
 		t.Fatalf("found only %d codes: the test does not read the constants", n)
 	}
+}
+
+// gradeDirs are the folders of the grading packages: this folder's
+// subfolders that hold Go files.
+func gradeDirs(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("*", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no grading packages here (%v)", err)
+	}
+	var dirs []string
+	for _, f := range files {
+		if d := filepath.Dir(f); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }

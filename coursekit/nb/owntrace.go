@@ -10,9 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/janpfeifer/gonb/gonbui"
-
 	"github.com/llmperf-course/course/coursekit"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
 // CourseTrace is the unit's public teaching trace, the one notebooks 01–05
@@ -62,7 +61,7 @@ func releasedTo(dir, sha string) string {
 		if err != nil {
 			continue
 		}
-		n, err := grade.ParseNotebook(b)
+		n, err := notebook.ParseNotebook(b)
 		if err != nil || n.Assignment == nil {
 			continue
 		}

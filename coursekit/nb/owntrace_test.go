@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // released makes a class of one learner with `coursekit assign`'s code and
@@ -20,11 +21,11 @@ func released(t *testing.T, learner string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	roster, err := grade.ReadRoster(strings.NewReader("id\n" + learner + "\n"))
+	roster, err := roster.ReadRoster(strings.NewReader("id\n" + learner + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	as, err := grade.Assign([]byte("owntrace-test-key-0123456789"), roster, release, "06-deliverable.ipynb", dir)
+	as, err := assign.Assign([]byte("owntrace-test-key-0123456789"), roster, release, "06-deliverable.ipynb", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/collect"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
 // cmdCollect gathers every learner's deliverable from a hub's per-learner
@@ -35,14 +35,14 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	if *out == "" || (*volumes == "") == (*dirs == "") {
 		return usagef("collect: want --out and exactly one of --volumes TEMPLATE or --dirs ROOT")
 	}
-	var roster []string
+	var ids []string
 	if *rosterPath != "" {
-		r, err := grade.ReadRosterFile(*rosterPath)
+		r, err := roster.ReadRosterFile(*rosterPath)
 		if err != nil {
 			return usagef("collect: %v", err)
 		}
 		for _, l := range r.Learners {
-			roster = append(roster, l.ID)
+			ids = append(ids, l.ID)
 		}
 	}
 	var homes []collect.Home
@@ -57,7 +57,7 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	if len(homes) == 0 {
 		return usagef("collect: no learner volume or directory matches %s%s", *volumes, *dirs)
 	}
-	res, err := collect.Collect(homes, collect.Options{Out: *out, Notebook: *notebook, Roster: roster, MaxBytes: *maxBytes})
+	res, err := collect.Collect(homes, collect.Options{Out: *out, Notebook: *notebook, Roster: ids, MaxBytes: *maxBytes})
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -11,7 +11,16 @@ import (
 
 	course "github.com/llmperf-course/course"
 	"github.com/llmperf-course/course/coursekit"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/review"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 )
 
 // cmdAssign releases the deliverable: per learner, their variant trace and
@@ -37,11 +46,11 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	if *rosterPath == "" || *keyFile == "" || *out == "" {
 		return usagef("assign: --roster, --key-file and --out are required")
 	}
-	key, err := grade.LoadKey(*keyFile)
+	key, err := secret.LoadKey(*keyFile)
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
-	roster, err := grade.ReadRosterFile(*rosterPath)
+	roster, err := roster.ReadRosterFile(*rosterPath)
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
@@ -50,11 +59,11 @@ func cmdAssign(args []string, stdout io.Writer) error {
 		return err
 	}
 	if !*force {
-		if err := grade.CheckRelease(key, roster, name, *out); err != nil {
+		if err := assign.CheckRelease(key, roster, name, *out); err != nil {
 			return usagef("assign: %v", err)
 		}
 	}
-	as, err := grade.Assign(key, roster, release, name, *out)
+	as, err := assign.Assign(key, roster, release, name, *out)
 	if err != nil {
 		return usagef("assign: %v", err)
 	}
@@ -79,7 +88,7 @@ func cmdKey(args []string, stdout io.Writer) error {
 	if len(pos) != 2 || pos[0] != "new" {
 		return usagef("key: want: key new FILE")
 	}
-	if err := grade.NewKeyFile(pos[1]); err != nil {
+	if err := secret.NewKeyFile(pos[1]); err != nil {
 		return usagef("key: %v", err)
 	}
 	fmt.Fprintf(stdout, "wrote a new key to %s (mode 0600): keep it for grading, never hand it out\n", pos[1])
@@ -109,10 +118,10 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (optional lms_id column for LMS download names)")
 	keyFile := fs.String("key-file", "", "the key file used by assign (required, except with --gradescope: default ROOT/source/course.key)")
 	out := fs.String("out", "", "output directory for grades.csv, results/, feedback/ and the summary (required)")
-	maxBytes := fs.Int64("max-bytes", grade.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
+	maxBytes := fs.Int64("max-bytes", notebook.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
 	public := fs.String("public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
-	manual := fs.String("manual", "", "a filled-in "+grade.ManualFile+" to merge the scores a person typed (default: OUT/"+grade.ManualFile+" when OUT holds one: typed scores are carried forward)")
-	force := fs.Bool("force", false, "with --manual FILE: discard the typed scores in OUT/"+grade.ManualFile+" (default: refuse)")
+	manual := fs.String("manual", "", "a filled-in "+review.ManualFile+" to merge the scores a person typed (default: OUT/"+review.ManualFile+" when OUT holds one: typed scores are carried forward)")
+	force := fs.Bool("force", false, "with --manual FILE: discard the typed scores in OUT/"+review.ManualFile+" (default: refuse)")
 	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
@@ -124,7 +133,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *printWeights {
-		return grade.WriteWeights(stdout, grade.DefaultPoints())
+		return criteria.WriteWeights(stdout, criteria.DefaultPoints())
 	}
 	if *gsRoot != "" {
 		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on || *weights != "" {
@@ -139,41 +148,41 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		return usagef("grade: give submission notebooks, directories or LMS .zip downloads")
 	}
 	// Everything that can stop the batch is checked before grading starts.
-	key, err := grade.LoadKey(*keyFile)
+	key, err := secret.LoadKey(*keyFile)
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
-	roster, err := grade.ReadRosterFile(*rosterPath)
+	roster, err := roster.ReadRosterFile(*rosterPath)
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
 	var points map[string]float64 // nil: the default weights
 	if *weights != "" {
-		if points, err = grade.ReadWeightsFile(*weights); err != nil {
+		if points, err = criteria.ReadWeightsFile(*weights); err != nil {
 			return usagef("grade: --weights: %v", err)
 		}
 		if !*execF.on {
-			delete(points, grade.ExecutionID) // its weight applies with --execute only
+			delete(points, criteria.ExecutionID) // its weight applies with --execute only
 		}
 	}
 	pub, err := publicTrace(*public)
 	if err != nil {
 		return err
 	}
-	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, Points: points, MaxBytes: *maxBytes, Public: pub, KeepSource: *execF.on})
+	g, err := grader.NewGrader(grader.Options{Key: key, Roster: roster, Points: points, MaxBytes: *maxBytes, Public: pub, KeepSource: *execF.on})
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
 	// Nothing a person typed is lost: OUT's own manual-review file is read
 	// back (carried forward) unless --manual names another one, which is
 	// refused while OUT's holds typed scores.
-	if err := grade.CheckOut(*out); err != nil {
+	if err := report.CheckOut(*out); err != nil {
 		return usagef("grade: %v", err)
 	}
-	ownManual := filepath.Join(*out, grade.ManualFile)
-	var scores, own *grade.ManualScores
+	ownManual := filepath.Join(*out, review.ManualFile)
+	var scores, own *review.ManualScores
 	if _, err := os.Stat(ownManual); err == nil {
-		if own, err = grade.ReadManualFile(ownManual, roster, g.Points()); err != nil {
+		if own, err = review.ReadManualFile(ownManual, roster, g.Points()); err != nil {
 			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
 		}
 	}
@@ -186,11 +195,11 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		if own != nil && len(own.Rows)+len(own.Kept) > 0 && !*force {
 			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", ownManual, len(own.Rows)+len(own.Kept), *manual, *manual, ownManual)
 		}
-		if scores, err = grade.ReadManualFile(*manual, roster, g.Points()); err != nil {
+		if scores, err = review.ReadManualFile(*manual, roster, g.Points()); err != nil {
 			return usagef("grade: --manual: %v", err)
 		}
 	}
-	col, err := grade.Collect(pos)
+	col, err := grader.Collect(pos)
 	if err != nil {
 		return err
 	}
@@ -204,7 +213,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	// Everything is written into a staging folder that replaces OUT as a
 	// whole at the end: no file of an earlier run survives, and a run that
 	// fails leaves OUT as it was.
-	stage, err := grade.NewStage(*out)
+	stage, err := report.NewStage(*out)
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
@@ -233,7 +242,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	subs := g.GradeInputs(col.Inputs, hold)
 	// The key check, before anything is run or written: the wrong key
 	// would tell every learner their release record was edited.
-	kc := grade.CheckKey(subs)
+	kc := batch.CheckKey(subs)
 	if kc.Stop() && !*noKeyCheck {
 		return usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", *keyFile, kc.Records)
 	}
@@ -243,7 +252,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	if kc.Loud() {
 		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
 	}
-	warnings := append([]grade.Warning(nil), col.Notes...)
+	warnings := append([]grader.Warning(nil), col.Notes...)
 	if execOpts != nil {
 		notes, err := execF.run(g, subs, execOpts, progress, stdout)
 		if err != nil {
@@ -251,23 +260,23 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		}
 		warnings = append(warnings, notes...)
 	}
-	manualWarnings := grade.ApplyManual(subs, scores)
+	manualWarnings := review.ApplyManual(subs, scores)
 	warnings = append(warnings, manualWarnings...)
 
-	b := grade.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
+	b := batch.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = scores
 	for _, w := range b.Warnings {
 		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
 	}
-	if err := b.Write(stage.Dir); err != nil {
+	if err := report.Write(b, stage.Dir); err != nil {
 		return err
 	}
 	if err := stage.Commit(); err != nil {
 		return fmt.Errorf("grade: replacing %s: %w", *out, err)
 	}
 	committed = true
-	sm := b.Summarize()
+	sm := report.Summarize(b)
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
 	if scores != nil {
@@ -278,7 +287,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		changed, absent := scores.Carried()
 		fmt.Fprintf(stdout, "%s %s: %d scored rows, %d still blank, %d warnings\n", verb, *manual, len(scores.Rows), scores.Blank, len(manualWarnings))
 		if changed+absent > 0 {
-			fmt.Fprintf(stdout, "kept in the new %s without counting now: %d scores of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", grade.ManualFile, changed, absent)
+			fmt.Fprintf(stdout, "kept in the new %s without counting now: %d scores of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", review.ManualFile, changed, absent)
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
@@ -290,8 +299,8 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 
 // nothingGradableHint says what an instructor most likely did when no
 // submission could be graded.
-func nothingGradableHint(sm *grade.Summary, executed bool) string {
-	n := sm.Reasons[grade.ReasonSelfCheck]
+func nothingGradableHint(sm *report.Summary, executed bool) string {
+	n := sm.Reasons[notebook.ReasonSelfCheck]
 	switch {
 	case n > 0 && n == sm.Ungradable && !executed:
 		return fmt.Sprintf("in all %d notebooks the self-check was never run: is this the untouched release folder (give the collected submissions), or did the learners not run the self-check? grade --execute runs each notebook in the course image first", n)
@@ -333,17 +342,17 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 		rosterPath = filepath.Join(root, "source", "roster.csv")
 	}
 	setupFailed := func(err error) error {
-		if werr := grade.WriteGradescopeFailure(root, err); werr != nil {
+		if werr := gradescope.WriteGradescopeFailure(root, err); werr != nil {
 			return fmt.Errorf("grade: %v; writing results.json: %w", err, werr)
 		}
 		fmt.Fprintf(stdout, "grade: autograder setup: %v (wrote a results.json scoring 0)\n", err)
 		return usagef("grade: %v", err)
 	}
-	key, err := grade.LoadKey(keyFile)
+	key, err := secret.LoadKey(keyFile)
 	if err != nil {
 		return setupFailed(err)
 	}
-	roster, err := grade.ReadRosterFile(rosterPath)
+	roster, err := roster.ReadRosterFile(rosterPath)
 	if err != nil {
 		return setupFailed(err)
 	}
@@ -351,11 +360,11 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 	if err != nil {
 		return setupFailed(err)
 	}
-	g, err := grade.NewGrader(grade.Options{Key: key, Roster: roster, MaxBytes: maxBytes, Public: pub})
+	g, err := grader.NewGrader(grader.Options{Key: key, Roster: roster, MaxBytes: maxBytes, Public: pub})
 	if err != nil {
 		return setupFailed(err)
 	}
-	run, err := g.RunGradescope(root)
+	run, err := gradescope.RunGradescope(g, root)
 	if err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}
@@ -374,6 +383,6 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 	} else {
 		fmt.Fprintf(stdout, "ungradable (%s): %s\n", s.ReasonCode, s.Reason)
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(root, filepath.FromSlash(grade.GSResultsFile)))
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(root, filepath.FromSlash(gradescope.GSResultsFile)))
 	return nil
 }

@@ -14,7 +14,10 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/execute"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 )
 
 // execFlags are grade's --execute options: re-run each submission in the
@@ -49,7 +52,7 @@ func addExecFlags(fs *flag.FlagSet) *execFlags {
 
 // prepare checks everything --execute needs before any grading starts and
 // returns the options, or nil when --execute is off.
-func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExecutor, error) {
+func (f *execFlags) prepare(out string) (*execute.ExecOptions, *execute.ContainerExecutor, error) {
 	if !*f.on {
 		return nil, nil, nil
 	}
@@ -57,11 +60,11 @@ func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExe
 	if err != nil {
 		return nil, nil, usagef("grade --execute: release notebook: %v", err)
 	}
-	ex := &grade.ContainerExecutor{Engine: *f.engine, Image: *f.image, Memory: *f.memory, ExtraArgs: strings.Fields(*f.extra)}
+	ex := &execute.ContainerExecutor{Engine: *f.engine, Image: *f.image, Memory: *f.memory, ExtraArgs: strings.Fields(*f.extra)}
 	if err := ex.CheckImage(context.Background()); err != nil {
 		return nil, nil, usagef("grade --execute: %v", err)
 	}
-	o := &grade.ExecOptions{Executor: ex, Release: release, CellTimeout: *f.cellTimeout, Timeout: *f.timeout, Jobs: *f.jobs}
+	o := &execute.ExecOptions{Executor: ex, Release: release, CellTimeout: *f.cellTimeout, Timeout: *f.timeout, Jobs: *f.jobs}
 	if *f.keep {
 		o.KeepDir = filepath.Join(out, "executed")
 	}
@@ -70,17 +73,17 @@ func (f *execFlags) prepare(out string) (*grade.ExecOptions, *grade.ContainerExe
 
 // run re-executes subs; Ctrl-C stops the running containers (each is
 // removed by name) and the batch still writes what it has.
-func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.ExecOptions, progress, stdout io.Writer) (notes []grade.Warning, err error) {
+func (f *execFlags) run(g *grader.Grader, subs []*grader.Submission, o *execute.ExecOptions, progress, stdout io.Writer) (notes []grader.Warning, err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	notes, err = g.ExecuteAll(ctx, subs, *o, progress)
+	notes, err = execute.ExecuteAll(ctx, g, subs, *o, progress)
 	if err != nil {
 		return nil, fmt.Errorf("grade --execute: %w", err)
 	}
 	n, passed, env := 0, 0, 0
 	for _, s := range subs {
-		x, ok := s.Score(grade.ExecutionID)
+		x, ok := s.Score(criteria.ExecutionID)
 		if !ok {
 			continue
 		}
@@ -88,7 +91,7 @@ func (f *execFlags) run(g *grade.Grader, subs []*grade.Submission, o *grade.Exec
 		if x.Status == card.Pass {
 			passed++
 		}
-		if slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindExecEnvironment }) {
+		if slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == execute.FindExecEnvironment }) {
 			env++
 		}
 	}

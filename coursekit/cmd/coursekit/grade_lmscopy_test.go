@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
 )
 
 // s010 uploads s001's executed notebook from their own LMS account, and
@@ -32,9 +32,9 @@ func TestGradeCLILMSCopyWithoutLMSIDs(t *testing.T) {
 		copier       string // the copy's learner ("": unknown)
 		s010Status   string // s010's row
 	}{
-		{name: "canvas, names on the roster", roster: named, told: true, copier: "s010", s010Status: "ungradable: " + grade.ReasonNotOwn,
+		{name: "canvas, names on the roster", roster: named, told: true, copier: "s010", s010Status: "ungradable: " + grader.ReasonNotOwn,
 			own: "anna_1001_5001_06-deliverable.ipynb", copy: "wangqiang_1010_5010_06-deliverable.ipynb"},
-		{name: "moodle folders, names on the roster", roster: named, told: true, copier: "s010", s010Status: "ungradable: " + grade.ReasonNotOwn,
+		{name: "moodle folders, names on the roster", roster: named, told: true, copier: "s010", s010Status: "ungradable: " + grader.ReasonNotOwn,
 			own: "An Na_1001_assignsubmission_file_/06-deliverable.ipynb", copy: "Wang Qiang_1010_assignsubmission_file_/06-deliverable.ipynb"},
 		{name: "canvas, the copier's own upload tells the accounts apart", roster: unnamed, told: true, copier: "s010", s010Status: "graded",
 			own: "aaa_1001_5001_06-deliverable.ipynb", copy: "bbb_1010_5010_06-deliverable.ipynb", s010Own: "bbb_1010_5011_06-deliverable.ipynb"},
@@ -69,7 +69,7 @@ func TestGradeCLILMSCopyWithoutLMSIDs(t *testing.T) {
 			if !strings.Contains(e, "no lms_id column") {
 				t.Errorf("no warning about LMS names without lms_id:\n%s", e)
 			}
-			byEntry := map[string]grade.Submission{}
+			byEntry := map[string]grader.Submission{}
 			for _, s := range gradedSubs(t, out) {
 				byEntry[strings.TrimPrefix(s.Name, "lms.zip:")] = s
 			}
@@ -98,7 +98,7 @@ func TestGradeCLILMSCopyWithoutLMSIDs(t *testing.T) {
 			if fb, _ := os.ReadFile(filepath.Join(out, "feedback", "s001.md")); strings.Contains(string(fb), "一共提交了 2 份") {
 				t.Errorf("s001 is told they handed in two files:\n%.600s", fb)
 			}
-			if s := byEntry[tc.copy]; s.Learner != tc.copier || s.ReasonCode != grade.ReasonNotOwn || s.RecordOf != "s001" {
+			if s := byEntry[tc.copy]; s.Learner != tc.copier || s.ReasonCode != grader.ReasonNotOwn || s.RecordOf != "s001" {
 				t.Errorf("the copy is not %q's \"no own submission\": learner %q, %s, record of %s", tc.copier, s.Learner, s.ReasonCode, s.RecordOf)
 			}
 			if r := rows["s010"]; !strings.HasPrefix(r[gc["status"]], tc.s010Status) {

@@ -12,7 +12,10 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 )
 
 // fillManual types score into every row of OUT/manual-review.csv whose
@@ -66,7 +69,7 @@ func TestGradeCLIRegradeKeepsManualScores(t *testing.T) {
 	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
 		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
 	}
-	manual := filepath.Join(out, grade.ManualFile)
+	manual := filepath.Join(out, review.ManualFile)
 	typed := fillManual(t, manual, "bob", "0.5") + fillManual(t, manual, "alice", "1")
 	if typed < 4 {
 		t.Fatalf("filled only %d rows", typed)
@@ -180,15 +183,15 @@ func TestGradeCLIOutSafety(t *testing.T) {
 	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
 		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
 	}
-	fillManual(t, filepath.Join(out, grade.ManualFile), "bob", "1")
+	fillManual(t, filepath.Join(out, review.ManualFile), "bob", "1")
 	other := filepath.Join(c.dir, "other.csv")
-	b, _ := os.ReadFile(filepath.Join(out, grade.ManualFile))
+	b, _ := os.ReadFile(filepath.Join(out, review.ManualFile))
 	os.WriteFile(other, []byte(strings.ReplaceAll(string(b), ",1,", ",,")), 0o644)
 	code, o, e = runCLI(t, append(append(args, "--manual", other), c.sub)...)
 	if code != 2 || !strings.Contains(e, "typed scores") {
 		t.Errorf("--manual over typed scores: exit %d\n%s%s", code, o, e)
 	}
-	if m, col := manualByLearner(t, filepath.Join(out, grade.ManualFile)); m["bob/text.counter_evidence"][col["score"]] != "1" {
+	if m, col := manualByLearner(t, filepath.Join(out, review.ManualFile)); m["bob/text.counter_evidence"][col["score"]] != "1" {
 		t.Errorf("refused run still changed OUT")
 	}
 	if code, o, e := runCLI(t, append(append(args, "--manual", other, "--force"), c.sub)...); code != 0 {
@@ -317,7 +320,7 @@ func gradeCopiedRecord(t *testing.T, c *classroom, input string) (string, map[st
 	if g[1][gc["id"]] != "s001" || !strings.HasPrefix(g[1][gc["status"]], "graded") || strings.Contains(g[1][gc["status"]], "also handed in") {
 		t.Errorf("s001's row: %v", g[1])
 	}
-	if g[2][gc["id"]] != "s010" || g[2][gc["status"]] != "ungradable: "+grade.ReasonNotOwn {
+	if g[2][gc["id"]] != "s010" || g[2][gc["status"]] != "ungradable: "+grader.ReasonNotOwn {
 		t.Errorf("s010's row: %v", g[2])
 	}
 	total := map[string]float64{}
@@ -331,9 +334,9 @@ func gradeCopiedRecord(t *testing.T, c *classroom, input string) (string, map[st
 }
 
 // gradedSubs is OUT/grades.json.
-func gradedSubs(t *testing.T, out string) []grade.Submission {
+func gradedSubs(t *testing.T, out string) []grader.Submission {
 	t.Helper()
-	var subs []grade.Submission
+	var subs []grader.Submission
 	b, err := os.ReadFile(filepath.Join(out, "grades.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &subs)
@@ -344,8 +347,8 @@ func gradedSubs(t *testing.T, out string) []grade.Submission {
 	return subs
 }
 
-func hasCopyFinding(s grade.Submission) bool {
-	return slices.ContainsFunc(s.Integrity, func(f grade.Finding) bool { return f.Code == grade.FindRecordCopied })
+func hasCopyFinding(s grader.Submission) bool {
+	return slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRecordCopied })
 }
 
 // sameOnGradescope runs the Gradescope autograder on nb handed in from
@@ -418,7 +421,7 @@ func TestAssignAndKeyNeverOverwrite(t *testing.T) {
 		t.Errorf("assign again with the same key: exit %d\n%s%s", code, o, e)
 	}
 	// A release from before the marker: the notebooks' records decide.
-	os.Remove(filepath.Join(c.rel, grade.ReleaseMarker))
+	os.Remove(filepath.Join(c.rel, assign.ReleaseMarker))
 	if code, _, e := runCLI(t, "assign", "--roster", c.roster, "--key-file", other, "--out", c.rel, "--notebook", deliverable); code != 2 || !strings.Contains(e, "another key") {
 		t.Errorf("assign over an unmarked release: exit %d %s", code, e)
 	}

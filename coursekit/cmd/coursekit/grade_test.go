@@ -15,7 +15,9 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -77,7 +79,7 @@ func TestAssignAndGradeCLI(t *testing.T) {
 			continue
 		}
 		if strings.HasSuffix(f, ".json") && strings.HasPrefix(f, "results/") {
-			if err := grade.ValidateResultsJSON(b); err != nil {
+			if err := gradescope.ValidateResultsJSON(b); err != nil {
 				t.Errorf("%s: %v", f, err)
 			}
 		}
@@ -207,7 +209,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 || !strings.Contains(o, "2 answers wait for manual review") {
 		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
 	}
-	manual := filepath.Join(out, grade.ManualFile)
+	manual := filepath.Join(out, review.ManualFile)
 	rows, col := csvRows(t, manual)
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
@@ -229,7 +231,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 		t.Errorf("grades.csv: %v / %v", g[1], g[2])
 	}
 	if rows, col := csvRows(t, manual); rows[1][col["score"]]+rows[2][col["score"]] != "0.5" {
-		t.Errorf("rewritten %s lost the score: %v", grade.ManualFile, rows)
+		t.Errorf("rewritten %s lost the score: %v", review.ManualFile, rows)
 	}
 
 	// A score above the maximum: exit 2 with FILE:LINE, nothing graded.
@@ -246,7 +248,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	// Bob resubmits with a new answer: his old score is not applied.
 	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。"})
 	code, o, e = runCLI(t, append(append(args, "--manual", manual), c.sub)...)
-	if code != 0 || !strings.Contains(e, "grade: warning: "+grade.ManualFile+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
+	if code != 0 || !strings.Contains(e, "grade: warning: "+review.ManualFile+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
 		t.Errorf("changed answer: exit %d\n%s%s", code, o, e)
 	}
 	if g, gc := csvRows(t, filepath.Join(out, "grades.csv")); g[2][gc["text.counter_evidence"]] != "" {
@@ -316,16 +318,16 @@ func gsFakeRoot(t *testing.T, c *classroom, nb []byte, metadata string) string {
 	return root
 }
 
-func gsResults(t *testing.T, root string) (grade.GSResults, string) {
+func gsResults(t *testing.T, root string) (gradescope.GSResults, string) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(root, "results", "results.json"))
 	if err != nil {
 		t.Fatalf("no results.json: %v", err)
 	}
-	if err := grade.ValidateResultsJSON(raw); err != nil {
+	if err := gradescope.ValidateResultsJSON(raw); err != nil {
 		t.Error(err)
 	}
-	var r grade.GSResults
+	var r gradescope.GSResults
 	json.Unmarshal(raw, &r)
 	return r, string(raw)
 }
@@ -342,7 +344,7 @@ func TestGradeCLIGradescope(t *testing.T) {
 	code, o, e := runCLI(t, "grade", "--gradescope", root)
 	// Alice's notebook from Bob's account: the record decides, it is not
 	// Bob's own work.
-	if code != 0 || !strings.Contains(o, "learner bob (identified by release_record)") || !strings.Contains(o, "ungradable ("+grade.ReasonNotOwn+")") {
+	if code != 0 || !strings.Contains(o, "learner bob (identified by release_record)") || !strings.Contains(o, "ungradable ("+grader.ReasonNotOwn+")") {
 		t.Fatalf("exit %d\n%s%s", code, o, e)
 	}
 	r, raw := gsResults(t, root)

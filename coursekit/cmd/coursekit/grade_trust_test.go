@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/assign"
+	"github.com/llmperf-course/course/coursekit/grade/secret"
 )
 
 // A learner with two files: the one that can be graded is graded, the
@@ -105,9 +106,9 @@ func TestAssignFromAnotherDirectory(t *testing.T) {
 	}
 	// It is the course's deliverable, personalized.
 	release, _ := os.ReadFile(deliverable)
-	key, _ := grade.LoadKey(filepath.Join(dir, "KEY"))
-	v, _ := grade.Variant(key, "alice")
-	want, err := grade.Personalize(key, release, "alice", v)
+	key, _ := secret.LoadKey(filepath.Join(dir, "KEY"))
+	v, _ := assign.Variant(key, "alice")
+	want, err := assign.Personalize(key, release, "alice", v)
 	if err != nil || !bytes.Equal(nb, want) {
 		t.Errorf("the released notebook is not %s personalized (%v)", deliverable, err)
 	}

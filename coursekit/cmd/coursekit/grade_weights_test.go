@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/grade"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
 )
 
 // --weights changes the points of the criteria it names and nothing else;
@@ -49,7 +49,7 @@ func TestGradeCLIWeights(t *testing.T) {
 		t.Errorf("max %v with the weights, %v without: want 3.5 less", x, d)
 	}
 	rows, col := csvRows(t, filepath.Join(wo, "grades.csv"))
-	if _, ok := col[grade.ExecutionID]; ok {
+	if _, ok := col[criteria.ExecutionID]; ok {
 		t.Errorf("the execution weight added an execution column without --execute: %v", rows[0])
 	}
 

@@ -1,0 +1,118 @@
+package criteria
+
+import (
+	"bufio"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Criterion weights: the instructor's choice of how many points each
+// criterion is worth. One "<" for "≤" mistake costs a point in each of
+// qualified, rate, goodput and cost by default; a weights file can make it
+// cost less (or more).
+
+// WeightIDs is every criterion a weights file may name, in report order:
+// CriterionIDs, then the execution criterion (used with --execute).
+func WeightIDs() []string { return append(CriterionIDs(), ExecutionID) }
+
+// WriteWeights writes points as a weights file (CSV: criterion,points),
+// every criterion in report order: the starting file for --weights.
+func WriteWeights(w io.Writer, points map[string]float64) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"criterion", "points"})
+	for _, id := range WeightIDs() {
+		p, ok := points[id]
+		if !ok && id == ExecutionID {
+			p = DefaultExecutionPoints
+		}
+		cw.Write([]string{id, FmtPts(p)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadWeights reads a weights file: one criterion id and its points per
+// line, comma- or tab-separated (CSV or TSV, as a spreadsheet saves it),
+// an optional header line "criterion,points", blank lines and lines
+// starting with # skipped. A criterion the file does not name keeps its
+// default points (DefaultPoints). Every bad line is an error naming
+// name:LINE: an unknown criterion id, points that are not a finite
+// number ≥ 0, a criterion named twice, a line without two fields.
+func ReadWeights(r io.Reader, name string) (map[string]float64, error) {
+	points := DefaultPoints()
+	known := WeightIDs()
+	seen := map[string]int{}
+	var errs []string
+	sc := bufio.NewScanner(r)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, fmt.Sprintf("%s:%d: %s", name, line, fmt.Sprintf(format, a...)))
+		}
+		sep := ','
+		if strings.ContainsRune(text, '\t') {
+			sep = '\t'
+		}
+		cr := csv.NewReader(strings.NewReader(text))
+		cr.Comma, cr.FieldsPerRecord, cr.TrimLeadingSpace = sep, -1, true
+		fields, err := cr.Read()
+		if err != nil {
+			bad("%v", err)
+			continue
+		}
+		if len(fields) < 2 {
+			bad("want a criterion id and its points, got %q", text)
+			continue
+		}
+		id, num := strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1])
+		if len(seen) == 0 && len(errs) == 0 && (strings.EqualFold(id, "criterion") || strings.EqualFold(id, "id")) {
+			continue // the header
+		}
+		if !slices.Contains(known, id) {
+			bad("unknown criterion id %q (`coursekit grade --print-weights` lists them)", id)
+			continue
+		}
+		p, err := strconv.ParseFloat(num, 64)
+		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
+			bad("points %q for %s: want a number ≥ 0", num, id)
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			bad("%s is given twice (first on line %d)", id, first)
+			continue
+		}
+		seen[id] = line
+		points[id] = p
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("weights: %s", strings.Join(errs, "; "))
+	}
+	if len(seen) == 0 {
+		return nil, fmt.Errorf("%s: no criterion weights (want lines like \"stated.attempts,1\")", name)
+	}
+	return points, nil
+}
+
+// ReadWeightsFile is ReadWeights of a file, errors named by its path.
+func ReadWeightsFile(path string) (map[string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadWeights(f, path)
+}

@@ -1,0 +1,99 @@
+package criteria
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A weights file overrides the points it names; the rest keep theirs.
+// CSV and TSV, a header, comments and blank lines all read.
+func TestReadWeights(t *testing.T) {
+	for _, in := range []string{
+		"criterion,points\n# one < for ≤ costs less\nfigures.qualified,0.5\n\nfigures.goodput, 0\n",
+		"criterion\tpoints\nfigures.qualified\t0.5\nfigures.goodput\t0\n",
+		"\ufefffigures.qualified,0.5\r\nfigures.goodput,0\r\n",
+	} {
+		p, err := ReadWeights(strings.NewReader(in), "w.csv")
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		def := DefaultPoints()
+		if p["figures.qualified"] != 0.5 || p["figures.goodput"] != 0 || p["figures.cost"] != def["figures.cost"] || len(p) != len(def) {
+			t.Errorf("%q: %v", in, p)
+		}
+	}
+}
+
+// Every bad line is named by FILE:LINE, all of them at once.
+func TestReadWeightsErrors(t *testing.T) {
+	in := "criterion,points\nfigures.qualifed,1\nfigures.cost,two\nfigures.cost,-1\nfigures.p95,NaN\nfigures.p95,1\nfigures.p95,2\nmap.steps\n"
+	_, err := ReadWeights(strings.NewReader(in), "w.csv")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`w.csv:2: unknown criterion id "figures.qualifed"`,
+		`w.csv:3: points "two" for figures.cost`,
+		`w.csv:4: points "-1" for figures.cost`,
+		`w.csv:5: points "NaN" for figures.p95`,
+		`w.csv:7: figures.p95 is given twice (first on line 6)`,
+		`w.csv:8: want a criterion id and its points`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if _, err := ReadWeights(strings.NewReader("# nothing\n"), "w.csv"); err == nil || !strings.Contains(err.Error(), "w.csv: no criterion weights") {
+		t.Errorf("empty file: %v", err)
+	}
+}
+
+// The printed defaults read back as the defaults.
+func TestWriteWeightsRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteWeights(&b, DefaultPoints()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadWeights(&b, "defaults.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := DefaultPoints()
+	for id, v := range def {
+		if p[id] != v {
+			t.Errorf("%s: %v, want %v", id, p[id], v)
+		}
+	}
+	if p[ExecutionID] != DefaultExecutionPoints {
+		t.Errorf("execution: %v", p[ExecutionID])
+	}
+}
+
+// docs/instructors.md's default weights table is the code's.
+func TestWeightsDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "instructors.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z0-9_.]+)` \\| ([0-9.]+) \\|$")
+	doc := map[string]string{}
+	for _, m := range row.FindAllStringSubmatch(string(b), -1) {
+		doc[m[1]] = m[2]
+	}
+	var want bytes.Buffer
+	WriteWeights(&want, DefaultPoints())
+	lines := strings.Split(strings.TrimSpace(want.String()), "\n")[1:]
+	for _, l := range lines {
+		id, pts, _ := strings.Cut(l, ",")
+		if doc[id] != pts {
+			t.Errorf("docs/instructors.md: %s is %q, the code says %s", id, doc[id], pts)
+		}
+	}
+	if len(doc) != len(lines) {
+		t.Errorf("docs/instructors.md lists %d weights, the code has %d", len(doc), len(lines))
+	}
+}

@@ -1,0 +1,308 @@
+package grader
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+)
+
+// Reason codes of collect.
+const (
+	ReasonBadZip = "bad_zip" // a zip that cannot be opened
+)
+
+// FindLMSOtherLearner: the LMS name names another learner than the file
+// or folder name the submission was graded by (it has no valid release
+// record: a signed one decides, see record.go).
+const FindLMSOtherLearner = "lms_name_other_learner"
+
+// Input is one submission to grade: a notebook file, or a notebook entry
+// of a zip (an LMS bulk download).
+type Input struct {
+	Path  string // the notebook file, or the zip holding Entry
+	Entry string // the entry's name inside the zip; "" for a file
+	// Rel is the file's path under the folder argument it was found in
+	// ("" for a file or zip named directly).
+	Rel  string
+	zf   *zip.File
+	fail *notebook.Ungradable // the input cannot be read at all (a corrupt zip)
+}
+
+// String names the input for progress lines: PATH, or ZIP:ENTRY.
+func (in Input) String() string {
+	if in.Entry == "" {
+		return in.Path
+	}
+	return in.Path + ":" + in.Entry
+}
+
+// Display names the input in outputs, with no machine path: REL (or the
+// base name), or ZIP:ENTRY with the zip's base name.
+func (in Input) Display() string {
+	base := filepath.Base(in.Path)
+	if in.Rel != "" {
+		base = filepath.ToSlash(in.Rel)
+	}
+	if in.Entry == "" {
+		return base
+	}
+	return base + ":" + in.Entry
+}
+
+// Collection is what Collect found.
+type Collection struct {
+	Inputs []Input
+	// Notes say what was skipped and why, for the instructor: entries
+	// that are not notebooks, checkpoints and macOS metadata in zips.
+	Notes   []Warning
+	closers []io.Closer
+}
+
+// Close closes the zips the inputs read from.
+func (c *Collection) Close() error {
+	var errs []error
+	for _, z := range c.closers {
+		errs = append(errs, z.Close())
+	}
+	c.closers = nil
+	return errors.Join(errs...)
+}
+
+// Collect expands the grade command's arguments into inputs, in a stable
+// order: a notebook file is itself; a directory is the .ipynb and .zip
+// files under it (hidden folders and Jupyter checkpoints skipped); a .zip
+// is every .ipynb entry in it, nested folders included. In a zip,
+// __MACOSX, .ipynb_checkpoints and "._" files are skipped and anything
+// else that is not a notebook is ignored; Notes lists both. A zip that
+// cannot be opened is one input that grades as ungradable (ReasonBadZip).
+// The error is for an argument that does not exist.
+func Collect(args []string) (*Collection, error) {
+	c := &Collection{}
+	for _, p := range args {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			c.add(p, "")
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && path != p && (strings.HasPrefix(d.Name(), ".") || d.Name() == "__MACOSX") {
+				return filepath.SkipDir
+			}
+			ext := strings.ToLower(filepath.Ext(path))
+			if !d.IsDir() && (ext == ".ipynb" || ext == ".zip") {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		for _, f := range found {
+			rel, err := filepath.Rel(p, f)
+			if err != nil {
+				rel = filepath.Base(f)
+			}
+			c.add(f, rel)
+		}
+	}
+	return c, nil
+}
+
+func (c *Collection) add(p, rel string) {
+	if !strings.EqualFold(filepath.Ext(p), ".zip") {
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel})
+		return
+	}
+	z, err := zip.OpenReader(p)
+	if err != nil {
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
+		return
+	}
+	c.closers = append(c.closers, z)
+	var ignored, skipped []string
+	var entries []Input
+	for _, f := range z.File {
+		name := f.Name
+		if strings.HasSuffix(name, "/") {
+			continue // a folder
+		}
+		parts := strings.Split(path.Clean(strings.ReplaceAll(name, "\\", "/")), "/")
+		base := parts[len(parts)-1]
+		switch {
+		case slices.Contains(parts, "__MACOSX") || slices.Contains(parts, ".ipynb_checkpoints") || strings.HasPrefix(base, "._"):
+			skipped = append(skipped, name)
+		case strings.EqualFold(path.Ext(base), ".ipynb"):
+			entries = append(entries, Input{Path: p, Entry: name, Rel: rel, zf: f})
+		default:
+			ignored = append(ignored, name)
+		}
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Entry < entries[j].Entry })
+	c.Inputs = append(c.Inputs, entries...)
+	zname := filepath.Base(p)
+	if len(entries) == 0 {
+		c.Notes = append(c.Notes, Warnf("压缩包 %s 里没有 .ipynb 笔记本", "%s: no .ipynb entries", zname))
+	}
+	if len(ignored) > 0 {
+		c.Notes = append(c.Notes, Warning{
+			Text: fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", zname, len(ignored), strings.Join(ignored, ", ")),
+			Zh:   fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored), strings.Join(ignored, "、"))})
+	}
+	if len(skipped) > 0 {
+		c.Notes = append(c.Notes, Warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件（__MACOSX、._*、.ipynb_checkpoints）",
+			"%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", zname, len(skipped)))
+	}
+}
+
+// read reads the input, at most max bytes. A zip entry whose declared size
+// is over the cap is refused before reading; while reading, the cap holds
+// whatever the entry declared (a zip bomb can lie).
+func (in Input) read(max int64) ([]byte, error) {
+	if in.zf == nil {
+		return notebook.ReadFileLimited(in.Path, max)
+	}
+	if in.zf.UncompressedSize64 > uint64(max) {
+		return nil, notebook.NewUngradable(notebook.ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
+	}
+	rc, err := in.zf.Open()
+	if err != nil {
+		return nil, notebook.NewUngradable(notebook.ReasonUnreadable, "压缩包里的这个文件读不出来：%v", err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, max+1))
+	if err != nil {
+		return nil, notebook.NewUngradable(notebook.ReasonUnreadable, "压缩包里的这个文件已损坏，或解压出来的内容与压缩包记录的大小、校验和不符（%v）：请重新打包后再提交。", err)
+	}
+	if int64(len(b)) > max {
+		return nil, notebook.NewUngradable(notebook.ReasonTooLarge, "压缩包里的这个文件超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", max)
+	}
+	return b, nil
+}
+
+// lmsName is the input's name as an LMS download gave it: the zip entry,
+// else its path under the folder given (its base name for a file named
+// directly), never a machine path.
+func (in Input) lmsName() string {
+	switch {
+	case in.Entry != "":
+		return in.Entry
+	case in.Rel != "":
+		return in.Rel
+	}
+	return filepath.Base(in.Path)
+}
+
+// name is what Grade is told the input is called: its path (the file's
+// base name or its folder may be the learner id), or its name in the zip.
+func (in Input) name() string {
+	if in.Entry == "" {
+		return in.Path
+	}
+	return in.Entry
+}
+
+// GradeInputs grades inputs on every core, like GradeAll, and returns the
+// submissions in the order of ins; each one prints a progress line to
+// progress (if not nil). Whose submission it is comes from the file or
+// folder name (a learner id), else the signed release record, else an
+// LMS download name (Canvas file, Moodle folder) through the roster's
+// lms_id column; see GradeCollected.
+func (g *Grader) GradeInputs(ins []Input, progress io.Writer) []*Submission {
+	return gradeEach(len(ins), func(i int) string { return ins[i].String() }, func(i int) *Submission { return g.gradeInput(ins[i]) }, progress)
+}
+
+func (g *Grader) gradeInput(in Input) *Submission {
+	s := g.gradeInputData(in)
+	s.Name = in.Display()
+	s.lmsNum, s.lmsWho = roster.LMSAccount(in.lmsName())
+	if in.zf != nil { // an LMS download: the entry's time, if the notebook has none
+		s.setSaved(in.zf.Modified, SavedByZipEntry)
+	}
+	return s
+}
+
+func (g *Grader) gradeInputData(in Input) *Submission {
+	name := in.name()
+	if in.fail != nil {
+		return (&Submission{File: filepath.Base(in.Path)}).Fail(in.fail)
+	}
+	b, err := in.read(g.o.MaxBytes)
+	if err != nil {
+		s := &Submission{File: path.Base(filepath.ToSlash(name)), Learner: g.learnerFromName(name)}
+		if s.Learner == "" {
+			s.Learner, _ = g.o.Roster.FromLMSName(name)
+		}
+		var u *notebook.Ungradable
+		if !errors.As(err, &u) {
+			u = notebook.NewUngradable(notebook.ReasonUnreadable, "读不了这个文件：%v", err)
+		}
+		return s.Fail(u)
+	}
+	return g.GradeCollected(name, b)
+}
+
+// GradeCollected grades data collected under name, as Grade does, and
+// then, when name is an LMS download name (see Roster.FromLMSName):
+// grades it as that learner's if nothing else said whose it is; puts an
+// ungradable one in that learner's row; and adds a warning finding when
+// the signed release record names someone else than the LMS did.
+func (g *Grader) GradeCollected(name string, data []byte) *Submission {
+	s := g.Grade(name, data)
+	lms, num := g.o.Roster.FromLMSName(name)
+	if lms == "" || s.ReasonCode == ReasonNotOwn { // the file or folder name already said who handed it in
+		return s
+	}
+	switch {
+	case !s.Gradable && s.ReasonCode == notebook.ReasonUnknown:
+		s = g.GradeAs(lms, name, data)
+	case s.Learner == "":
+		s.Learner = lms
+	case s.Learner != lms && s.record == RecordVerified:
+		return NotOwn(s, s.Learner, lms, "LMS lms_id "+num)
+	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
+		f := integrity.Finding{Code: FindLMSOtherLearner, Warn: true,
+			Message: "文件名（或文件夹名）说的学习者和 LMS 记录的提交者不是同一位，笔记本里也没有有效的发放记录：按文件名评分，“数字来自你的 trace”一项等老师核对。",
+			Detail:  fmt.Sprintf("LMS name has lms_id %s = %s; graded as %s by the file or folder name", num, lms, s.Learner)}
+		if s.Gradable {
+			s.withholdOwnVariant(f, fmt.Sprintf("文件名（或文件夹名）说的是 %s，LMS 记录的提交者是 %s，没有有效的发放记录：请核对这是不是提交者本人的作业。", s.Learner, lms))
+		} else {
+			s.Integrity = append(s.Integrity, f)
+		}
+	}
+	return s
+}
+
+// GradeAs grades data as learner's submission whatever its name says, for
+// a platform that knows who submitted (Gradescope, an LMS download name).
+// The release record is still checked against learner: a notebook
+// released to someone else is an integrity warning.
+func (g *Grader) GradeAs(learner, name string, data []byte) *Submission {
+	if !g.o.Roster.Has(learner) {
+		s := &Submission{File: path.Base(filepath.ToSlash(name))}
+		return s.Fail(notebook.NewUngradable(notebook.ReasonUnknown, "名单里没有学习者 %q。", learner))
+	}
+	// Grade trusts a file named after a learner first: name it so.
+	s := g.grade(filepath.Join(learner, learner+".ipynb"), data, "account "+learner)
+	s.File = path.Base(filepath.ToSlash(name))
+	return s
+}

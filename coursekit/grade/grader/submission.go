@@ -1,0 +1,291 @@
+package grader
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+)
+
+// ManualItem is one free-text answer for the manual-review queue. Keyword
+// is a keyword-assist score in [0,1] for the reader; it never enters the
+// automatic total.
+type ManualItem struct {
+	Learner  string   `json:"learner"`
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Text     string   `json:"text"`
+	Max      float64  `json:"max"`
+	Keyword  float64  `json:"keyword_assist"`
+	Keywords []string `json:"keywords_found,omitempty"`
+}
+
+// Submission is the grade of one submitted file.
+type Submission struct {
+	// File is the submitted file's base name (no directories).
+	File string `json:"file"`
+	// Name is the file as collected: its path under the folder given to
+	// grade, or ZIP:ENTRY, never a machine path.
+	Name    string `json:"name"`
+	Learner string `json:"learner,omitempty"`
+	// SavedAt is the notebook's own saved time (UTC, RFC 3339), by which
+	// the newest of a learner's files is graded; SavedAtFrom says where it
+	// comes from (SavedBySelfCheck, SavedByExecution, SavedByZipEntry).
+	SavedAt     string `json:"saved_at,omitempty"`
+	SavedAtFrom string `json:"saved_at_from,omitempty"`
+	// SupersededBy names the learner's file that was graded instead of
+	// this one (see the duplicate rule, package batch).
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// RecordOf is, for a notebook handed in by another account than its
+	// signed release record's (ReasonNotOwn), the record's learner.
+	RecordOf string `json:"record_of,omitempty"`
+	// Gradable is false when Reason says why nothing could be graded.
+	Gradable   bool             `json:"gradable"`
+	ReasonCode string           `json:"reason_code,omitempty"`
+	Reason     string           `json:"reason,omitempty"`
+	NBFormat   string           `json:"nbformat,omitempty"`
+	Scores     []criteria.Score `json:"scores,omitempty"`
+	// Total is the automatic score; Pending is the points waiting for a
+	// person; Max counts every criterion.
+	Total     float64             `json:"total"`
+	Pending   float64             `json:"pending"`
+	Max       float64             `json:"max"`
+	Integrity []integrity.Finding `json:"integrity,omitempty"`
+	Manual    []ManualItem        `json:"manual,omitempty"`
+	// Mistakes are the unit's typical mistakes recognised from the card's
+	// numbers (Mistake* codes), for the class report.
+	Mistakes []string `json:"mistakes,omitempty"`
+	// StatusLine is the honest one-line summary, in Chinese.
+	StatusLine string `json:"status_line"`
+
+	source []byte     // the submitted bytes, kept for re-execution (Options.KeepSource)
+	card   *card.Card // the graded card: the card cell's source when it can be read
+	saved  *card.Card // the card in the saved self-check output
+
+	record  int       // release record: RecordNone, RecordVerified or RecordInvalid
+	savedAt time.Time // SavedAt, parsed
+	// lmsNum and lmsWho are the LMS account that handed the file in, as its
+	// Canvas or Moodle name says: the user number and the person's name
+	// ("" for other names); see package batch.
+	lmsNum, lmsWho string
+}
+
+// IntegrityOK reports whether no integrity finding is a warning.
+func (s *Submission) IntegrityOK() bool {
+	for _, f := range s.Integrity {
+		if f.Warn {
+			return false
+		}
+	}
+	return true
+}
+
+// Score returns the criterion with the given id.
+func (s *Submission) Score(id string) (criteria.Score, bool) {
+	for _, x := range s.Scores {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return criteria.Score{}, false
+}
+
+// Record is what the key says of the notebook's release record:
+// RecordNone, RecordVerified or RecordInvalid.
+func (s *Submission) Record() int { return s.record }
+
+// SavedTime is SavedAt, parsed (zero when the notebook records none).
+func (s *Submission) SavedTime() time.Time { return s.savedAt }
+
+// LMSNumber is the LMS account that handed the file in, as its Canvas
+// or Moodle name says: the user number ("" for other names).
+func (s *Submission) LMSNumber() string { return s.lmsNum }
+
+// LMSPerson is the person's name in the LMS name the file was handed in
+// under ("" for other names).
+func (s *Submission) LMSPerson() string { return s.lmsWho }
+
+// Source is the submitted bytes, kept for re-execution (Options.KeepSource).
+func (s *Submission) Source() []byte { return s.source }
+
+// Card is the graded card: the card cell's source when it can be read,
+// else the card in the saved self-check output (SavedCard).
+func (s *Submission) Card() *card.Card { return s.card }
+
+// SavedCard is the card in the saved self-check output.
+func (s *Submission) SavedCard() *card.Card { return s.saved }
+
+// KeepFileOf makes ns, the grade of a re-run of s, say which file was
+// submitted: s's names, nbformat, source, saved time and release record.
+func (ns *Submission) KeepFileOf(s *Submission) {
+	ns.File, ns.Name, ns.NBFormat, ns.source = s.File, s.Name, s.NBFormat, s.source
+	// The submitted file's own time, not the re-run's: for the duplicate
+	// rule it is still the file the learner saved then.
+	ns.SavedAt, ns.SavedAtFrom, ns.savedAt, ns.record = s.SavedAt, s.SavedAtFrom, s.savedAt, s.record
+}
+
+// Fail makes s ungradable, for the reason u, with no score.
+func (s *Submission) Fail(u *notebook.Ungradable) *Submission {
+	s.Gradable = false
+	s.ReasonCode, s.Reason = u.Code, u.Msg
+	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
+	s.StatusLine = "无法评分：" + u.Msg
+	return s
+}
+
+func (s *Submission) add(x criteria.Score, learner string, c *card.Card) {
+	s.Scores = append(s.Scores, x)
+	// Totals stay rounded to 2 decimals (0.1 + 0.2 is not 0.3 in binary).
+	s.Max = criteria.Round2(s.Max + x.Max)
+	if x.Pending {
+		s.Pending = criteria.Round2(s.Pending + x.Max)
+		text := criteria.ManualText(x.ID, c)
+		kw, hits := criteria.KeywordAssist(x.ID, text)
+		s.Manual = append(s.Manual, ManualItem{Learner: learner, ID: x.ID, Title: x.Title, Text: text, Max: x.Max, Keyword: kw, Keywords: hits})
+		return
+	}
+	s.Total = criteria.Round2(s.Total + x.Points)
+}
+
+// withholdOwnVariant is for a notebook without a valid release record whose
+// file or folder name says one learner and whose LMS download name another
+// (a signed record decides outright: record.go). Its numbers may fit the
+// named learner's variant perfectly: whether the work is the submitter's
+// own is for the instructor to decide. So it is an
+// integrity warning, and the own-variant points wait for review in the
+// manual queue (manual-review.csv takes a score for them like for free
+// text). note tells the instructor, in Chinese, who is who.
+func (s *Submission) withholdOwnVariant(f integrity.Finding, note string) {
+	s.Integrity = append(s.Integrity, f)
+	i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == criteria.OwnVariantID })
+	if i < 0 || s.Scores[i].Pending {
+		return
+	}
+	x := &s.Scores[i]
+	s.Total = criteria.Round2(s.Total - x.Points)
+	s.Pending = criteria.Round2(s.Pending + x.Max)
+	x.Points, x.Pending, x.Status = 0, true, card.NeedsHuman
+	x.Message = fmt.Sprintf("文件名说的学习者和提交这份笔记本的 LMS 账号不是同一位：这一项的 %s 分等老师核对后再定。", criteria.FmtPts(x.Max))
+	s.Manual = append(s.Manual, ManualItem{Learner: s.Learner, ID: criteria.OwnVariantID, Title: x.Title, Text: note, Max: x.Max})
+	s.StatusLine = s.statusLine()
+}
+
+func (s *Submission) statusLine() string {
+	var pub, pubPass, hid, hidPass int
+	for _, x := range s.Scores {
+		switch x.Kind {
+		case criteria.KindPublic:
+			pub++
+			if x.Status == card.Pass {
+				pubPass++
+			}
+		case criteria.KindHidden:
+			hid++
+			if x.Status == card.Pass {
+				hidPass++
+			}
+		}
+	}
+	line := fmt.Sprintf("自动评分 %s/%s 分；公开检查 %d/%d 通过，隐藏检查 %d/%d 通过", criteria.FmtPts(s.Total), criteria.FmtPts(s.Max), pubPass, pub, hidPass, hid)
+	// Say each waiting part for what it is: the own-variant check waiting
+	// for review is not a text question.
+	var text, own float64
+	for _, x := range s.Scores {
+		switch {
+		case !x.Pending:
+		case x.ID == criteria.OwnVariantID:
+			own += x.Max
+		default:
+			text += x.Max
+		}
+	}
+	if text > 0 {
+		line += fmt.Sprintf("；另有 %s 分的文字题等待老师阅读", criteria.FmtPts(text))
+	}
+	if own > 0 {
+		line += fmt.Sprintf("；另有 %s 分的检查“%s”等待老师核对", criteria.FmtPts(own), criteria.OwnVariantTitle)
+	}
+	return line
+}
+
+// AddExecution adds the execution score (never pending: an environment
+// failure scores 0 with its reason, and the batch says to re-run) and the
+// run's notes, and refreshes the status line.
+func (s *Submission) AddExecution(x criteria.Score, notes ...integrity.Finding) {
+	s.Scores = append(s.Scores, x)
+	s.Max = criteria.Round2(s.Max + x.Max)
+	s.Total = criteria.Round2(s.Total + x.Points)
+	s.Integrity = append(s.Integrity, notes...)
+	s.StatusLine = s.statusLine()
+}
+
+// SetManual gives criterion i the score a person typed, from (a place in
+// the manual-review file) saying where.
+func (s *Submission) SetManual(i int, score float64, from string) {
+	x := &s.Scores[i]
+	x.Pending = false
+	x.Points = criteria.Round2(score)
+	x.Status = card.Fail
+	if x.Points >= x.Max {
+		x.Status = card.Pass
+	}
+	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", criteria.FmtPts(x.Points), criteria.FmtPts(x.Max))
+	x.Detail = "manual score from " + from
+	s.Total = criteria.Round2(s.Total + x.Points)
+	s.Pending = criteria.Round2(s.Pending - x.Max)
+	s.StatusLine = s.statusLine()
+	manual := 0.0
+	for _, y := range s.Scores {
+		if y.Kind == criteria.KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
+			manual += y.Points
+		}
+	}
+	// The total now holds points a person gave: say so.
+	if rest, ok := strings.CutPrefix(s.StatusLine, "自动评分 "); ok {
+		head, tail, _ := strings.Cut(rest, "；")
+		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", criteria.FmtPts(manual)) + tail
+	}
+}
+
+// Release record states (Submission.record).
+const (
+	RecordNone = iota
+	RecordVerified
+	RecordInvalid
+)
+
+// Where a submission's saved time comes from (Submission.SavedAtFrom).
+const (
+	SavedBySelfCheck = "selfcheck"      // the self-check's checked_at, in the card payload
+	SavedByExecution = "cell_execution" // the latest cell execution time in the cell metadata
+	SavedByZipEntry  = "zip_entry"      // the modification time an LMS download gives the entry
+)
+
+// setSaved records the submission's saved time if it has none yet.
+func (s *Submission) setSaved(t time.Time, from string) {
+	if t.IsZero() || s.SavedAt != "" {
+		return
+	}
+	s.savedAt = t.UTC()
+	s.SavedAt, s.SavedAtFrom = s.savedAt.Format(time.RFC3339), from
+}
+
+// Warning is a batch-level note for the instructor: Text, in English, for
+// the command line's stderr like its other messages; Zh, in Chinese, for
+// summary.md and class.html.
+type Warning struct {
+	Text string `json:"text"`
+	Zh   string `json:"zh"`
+}
+
+func (w Warning) String() string { return w.Text }
+
+// Warnf is a warning with the same arguments in both languages.
+func Warnf(zh string, text string, a ...any) Warning {
+	return Warning{Text: fmt.Sprintf(text, a...), Zh: fmt.Sprintf(zh, a...)}
+}

@@ -1,0 +1,226 @@
+package report
+
+import (
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/feedback"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
+	"github.com/llmperf-course/course/coursekit/grade/review"
+)
+
+// WriteCSV writes grades.csv: one row per roster learner, with columns id,
+// the roster's other columns (姓名, email, ...), total, max, one column per
+// criterion (blank while waiting for a person), pending (points waiting
+// for manual review) and status; then a row per learner graded by a signed
+// release record who is not on the roster (status says so), and a row per
+// file whose learner is unknown (no id; status names the file). No
+// learner and no file is left out.
+func WriteCSV(b *batch.Batch, w io.Writer) error {
+	ids := criteria.CriterionIDs()
+	if _, ok := b.Points[criteria.ExecutionID]; ok { // an executed batch
+		ids = append(ids, criteria.ExecutionID)
+	}
+	cw := csv.NewWriter(w)
+	head := append([]string{"id"}, b.Roster.Columns...)
+	cw.Write(append(append(append(head, "total", "max"), ids...), "pending", "status"))
+	blank := func(row []string, status string) []string {
+		row = append(row, "", "") // total, max
+		row = append(row, make([]string, len(ids))...)
+		return append(row, "", status)
+	}
+	for _, l := range b.Learners() {
+		row := append([]string{l.ID}, l.Extra...)
+		row = append(row, make([]string, len(b.Roster.Columns)-len(l.Extra))...)
+		s, ok := b.Chosen[l.ID]
+		off := ""
+		if !b.Roster.Has(l.ID) {
+			off = "; not on the roster (名单可能过期): graded by the signed release record"
+		}
+		switch {
+		case !ok:
+			row = blank(row, "no submission")
+		case !s.Gradable:
+			status := "ungradable: " + s.ReasonCode
+			if len(b.Others[l.ID]) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
+			}
+			row = blank(row, status+off)
+		default:
+			row = append(row, criteria.FmtPts(s.Total), criteria.FmtPts(s.Max))
+			for _, id := range ids {
+				x, ok := s.Score(id)
+				switch {
+				case !ok || x.Pending:
+					row = append(row, "")
+				default:
+					row = append(row, criteria.FmtPts(x.Points))
+				}
+			}
+			status := "graded"
+			if !s.IntegrityOK() {
+				status = "graded; integrity findings"
+			}
+			if len(b.Others[l.ID]) > 0 {
+				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
+			}
+			row = append(row, criteria.FmtPts(s.Pending), status+off)
+		}
+		cw.Write(row)
+	}
+	for _, s := range b.Subs {
+		if s.Learner != "" {
+			continue
+		}
+		row := append([]string{""}, make([]string, len(b.Roster.Columns))...)
+		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+review.CSVSafe(s.Name)))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// manualItems is every free-text answer of the graded submissions, by
+// criterion and then by keyword-assist score (highest first), with the
+// score a person gave it ("" while pending).
+func manualItems(b *batch.Batch) (items []grader.ManualItem, scores []string) {
+	type row struct {
+		m     grader.ManualItem
+		score string
+	}
+	var q []row
+	for _, s := range b.Subs {
+		if s.Gradable && b.Chosen[s.Learner] == s {
+			for _, m := range s.Manual {
+				r := row{m: m}
+				if x, ok := s.Score(m.ID); ok && !x.Pending {
+					r.score = criteria.FmtPts(x.Points)
+				}
+				q = append(q, r)
+			}
+		}
+	}
+	slices.SortStableFunc(q, func(x, y row) int {
+		return cmp.Or(cmp.Compare(x.m.ID, y.m.ID), cmp.Compare(y.m.Keyword, x.m.Keyword), cmp.Compare(x.m.Learner, y.m.Learner))
+	})
+	for _, r := range q {
+		items, scores = append(items, r.m), append(scores, r.score)
+	}
+	return items, scores
+}
+
+// ManualQueue is every free-text answer still waiting for a person, by
+// criterion and then by keyword-assist score (highest first).
+func ManualQueue(b *batch.Batch) []grader.ManualItem {
+	items, scores := manualItems(b)
+	var q []grader.ManualItem
+	for i, m := range items {
+		if scores[i] == "" {
+			q = append(q, m)
+		}
+	}
+	return q
+}
+
+// WriteManualCSV writes every free-text answer with a score column for the
+// reader to fill in (scores already merged with --manual are kept), and
+// text_sha256, the short hash of the answer, so that a score is never
+// applied to an answer that changed since it was read. Nothing typed into
+// the file read for this batch (Typed) is dropped: a score for an answer
+// that changed since goes into previous_score next to the new answer, to
+// be re-read; a row of a learner not graded in this batch is written back
+// as it was, with a note.
+func WriteManualCSV(b *batch.Batch, w io.Writer) error {
+	items, scores := manualItems(b)
+	return review.WriteReview(w, b.Typed, items, scores, sameAnswerNotes(b))
+}
+
+// Write puts every output under dir:
+//
+//	grades.csv              one row per roster learner (LMS upload)
+//	manual-review.csv       the free-text queue, with a score column to fill
+//	summary.md, summary.html
+//	class.html              the class report: charts and tables, one offline page
+//	grades.json             every submission in full (instructor only)
+//	results/NAME.json       Gradescope results.json per submission
+//	feedback/NAME.md, .html learner feedback in Chinese
+//
+// NAME is the learner id (unknown-N for the Nth file with no known
+// learner; its feedback names the file). No file holds a machine
+// path: submissions are named by base name only.
+func Write(b *batch.Batch, dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	write := func(name string, f func(w io.Writer) error) error {
+		fh, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if err := f(fh); err != nil {
+			fh.Close()
+			return err
+		}
+		return fh.Close()
+	}
+	str := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	of := func(f func(*batch.Batch, io.Writer) error) func(io.Writer) error {
+		return func(w io.Writer) error { return f(b, w) }
+	}
+	if err := write("grades.csv", of(WriteCSV)); err != nil {
+		return err
+	}
+	if err := write("manual-review.csv", of(WriteManualCSV)); err != nil {
+		return err
+	}
+	sm := Summarize(b)
+	if err := write("summary.md", str(sm.Markdown())); err != nil {
+		return err
+	}
+	if err := write("summary.html", str(sm.HTML())); err != nil {
+		return err
+	}
+	if err := write(ClassFile, of(ClassReport)); err != nil {
+		return err
+	}
+	all, err := json.MarshalIndent(b.Subs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := write("grades.json", str(string(all)+"\n")); err != nil {
+		return err
+	}
+	for i, s := range b.Subs {
+		name := b.Names[i]
+		gs, err := gradescope.GradescopeJSON(s)
+		if err != nil {
+			return err
+		}
+		if err := gradescope.ValidateResultsJSON(gs); err != nil {
+			return fmt.Errorf("%s: %w", name, err) // a bug, not bad input
+		}
+		if err := write(filepath.Join("results", name+".json"), str(string(gs))); err != nil {
+			return err
+		}
+		if err := write(filepath.Join("feedback", name+".md"), str(feedback.FeedbackMarkdown(s))); err != nil {
+			return err
+		}
+		if err := write(filepath.Join("feedback", name+".html"), str(feedback.FeedbackHTML(s))); err != nil {
+			return err
+		}
+	}
+	return nil
+}

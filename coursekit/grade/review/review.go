@@ -1,0 +1,336 @@
+package review
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+)
+
+// ManualFile is the manual-review file report.Write writes and
+// ReadManualFile reads back once a person has filled in the score column.
+const ManualFile = "manual-review.csv"
+
+// TextSHA is the short hash of a free-text answer written next to it in
+// the manual-review file: a score typed for one answer is not applied to
+// a different answer (the learner resubmitted in between).
+func TextSHA(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:6])
+}
+
+// ManualScore is one filled-in row of the manual-review file.
+type ManualScore struct {
+	Pos       string // "manual-review.csv:12", for messages
+	Learner   string
+	Criterion string
+	Score     float64
+	TextSHA   string // textSHA of the answer the person read
+	// The rest of the row as written, so that a row that cannot be applied
+	// now (its learner is not in this batch) is written back unchanged.
+	Title, Max, Keyword, Keywords, Text string
+	// Previous is a score typed for an earlier answer of the learner
+	// (column previous_score), kept until someone re-reads the new one.
+	Previous string
+	filled   bool // Score was typed (a Kept row has only Previous)
+	state    int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
+}
+
+// How ApplyManual used a row (ManualScore.state).
+const (
+	rowUnused  = iota // not applied: written back unchanged
+	rowApplied        // its score counts
+	rowChanged        // the answer changed: the score becomes the new answer's previous_score
+)
+
+// ManualScores is a filled-in manual-review file: the rows with a score.
+// Rows whose score is blank are still waiting for a person; Blank counts
+// them.
+type ManualScores struct {
+	Rows  []ManualScore
+	Blank int
+	// Kept are blank rows that carry a previous_score: an answer that
+	// changed after it was scored and is still waiting to be re-read.
+	Kept []ManualScore
+}
+
+// Carried counts the rows the next manual-review.csv keeps although their
+// score does not count in this batch: answers that changed since they were
+// scored (previous_score), and learners not graded in this batch.
+func (ms *ManualScores) Carried() (changed, absent int) {
+	for _, r := range ms.Rows {
+		switch r.state {
+		case rowChanged:
+			changed++
+		case rowUnused:
+			absent++
+		}
+	}
+	return changed, absent
+}
+
+// ReadManualFile reads a filled-in manual-review file; see ReadManualCSV.
+func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (*ManualScores, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadManualCSV(f, filepath.Base(path), ro, points)
+}
+
+// ReadManualCSV reads the manual-review file as WriteReview wrote it,
+// with the score column filled in by a person. It is strict, so that a
+// typo never becomes a grade: every problem is reported as NAME:LINE, and
+// any problem fails the whole file before anything is graded. A problem is
+// a learner id that cannot be one, a criterion that is not free text, a score
+// that is not a number or not in [0, max] (max from the rubric), a row for
+// the same learner and criterion twice, or a scored row without its text
+// hash. A blank score is still pending. A learner who is not on the roster
+// is not an error here: a signed record graded for them makes rows for
+// them, and ApplyManual warns about a row it cannot apply.
+func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[string]float64) (*ManualScores, error) {
+	if points == nil {
+		points = criteria.DefaultPoints()
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty; want the %s that coursekit grade wrote, with the score column filled in", name, ManualFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	for _, need := range []string{"id", "criterion", "text_sha256", "score"} {
+		if _, ok := col[need]; !ok {
+			hint := ""
+			if need == "text_sha256" {
+				hint = " (written by an older coursekit: grade again and fill in the new file)"
+			}
+			return nil, fmt.Errorf("%s:1: no %s column in header %q%s", name, need, header, hint)
+		}
+	}
+	ms := &ManualScores{}
+	var errs []error
+	seen := map[[2]string]int{}
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		pos := fmt.Sprintf("%s:%d", name, line)
+		get := func(c string) string {
+			if i, ok := col[c]; ok && i < len(row) {
+				return strings.TrimSpace(row[i])
+			}
+			return ""
+		}
+		raw := func(c string) string {
+			if i, ok := col[c]; ok && i < len(row) {
+				return row[i]
+			}
+			return ""
+		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
+		}
+		if len(row) != len(header) {
+			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
+			continue
+		}
+		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
+		if !roster.ValidID.MatchString(id) {
+			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
+			continue
+		}
+		if !criteria.ManualIDs[crit] && crit != criteria.OwnVariantID {
+			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, criteria.OwnVariantID, strings.Join(manualCriteria(), ", "))
+			continue
+		}
+		key := [2]string{id, crit}
+		if first, dup := seen[key]; dup {
+			bad("%s %s appears twice (first on line %d)", id, crit, first)
+			continue
+		}
+		seen[key] = line
+		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, Title: get("title"), Max: get("max"),
+			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score")}
+		if score == "" {
+			ms.Blank++
+			if row0.Previous != "" {
+				ms.Kept = append(ms.Kept, row0)
+			}
+			continue
+		}
+		v, err := strconv.ParseFloat(score, 64)
+		max := points[crit]
+		switch {
+		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
+			continue
+		case v < 0:
+			bad("%s %s: score %s is negative", id, crit, score)
+			continue
+		case v > max:
+			bad("%s %s: score %s is above the maximum %s", id, crit, score, criteria.FmtPts(max))
+			continue
+		case sha == "":
+			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
+			continue
+		}
+		row0.Score, row0.filled = v, true
+		ms.Rows = append(ms.Rows, row0)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return ms, nil
+}
+
+// WriteReview writes the manual-review file (see report.WriteManualCSV):
+// items are the free-text answers, scores[i] the score items[i] already
+// has ("" while pending), notes a note for the reader per learner and
+// criterion, and typed the file read for this batch (nil: none).
+func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, scores []string, notes map[[2]string]string) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score"})
+	type key [2]string
+	prev := map[key]ManualScore{}
+	var carried []ManualScore
+	if typed != nil {
+		for _, r := range typed.Kept {
+			prev[key{r.Learner, r.Criterion}] = r
+		}
+		for _, r := range typed.Rows {
+			switch r.state {
+			case rowChanged:
+				r.Previous = criteria.FmtPts(r.Score)
+				prev[key{r.Learner, r.Criterion}] = r
+			case rowUnused:
+				carried = append(carried, r)
+			}
+		}
+	}
+	for i, m := range items {
+		p, note := "", notes[key{m.Learner, m.ID}]
+		if r, ok := prev[key{m.Learner, m.ID}]; ok {
+			delete(prev, key{m.Learner, m.ID})
+			if scores[i] == "" {
+				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
+			}
+		}
+		cw.Write([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), CSVSafe(strings.Join(m.Keywords, " ")), CSVSafe(m.Text), TextSHA(m.Text), p, note, scores[i]})
+	}
+	// Previous scores with no answer here now: kept, still to be re-read.
+	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
+		r := prev[k]
+		r.filled = false
+		carried = append(carried, r)
+	}
+	for _, r := range carried {
+		score := ""
+		if r.filled {
+			score = criteria.FmtPts(r.Score)
+		}
+		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// manualCriteria are the criteria a person may score: the free text, and
+// the own-variant check when it waits for review (a notebook handed in
+// from another learner's account).
+func manualCriteria() []string {
+	var ids []string
+	for _, id := range card.CriterionIDs() {
+		if criteria.ManualIDs[id] {
+			ids = append(ids, id)
+		}
+	}
+	return append(ids, criteria.OwnVariantID)
+}
+
+// ApplyManual puts the scores a person typed into the submissions: the
+// criterion gets its points and stops being pending, and the total and the
+// status line follow. A row is applied to each gradable submission of its
+// learner whose answer is still the one the person read (same text hash).
+// Every row that cannot be applied comes back as a warning, and its
+// criterion stays pending: the learner has no gradable submission, the
+// answer changed since (resubmitted), or the criterion is no longer
+// waiting for a person.
+func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
+	if ms == nil {
+		return nil
+	}
+	for k := range ms.Rows {
+		row := &ms.Rows[k]
+		row.state = rowUnused
+		found := false
+		for _, s := range subs {
+			if !s.Gradable || s.Learner != row.Learner {
+				continue
+			}
+			found = true
+			i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
+			j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
+			if i < 0 || !s.Scores[i].Pending || j < 0 {
+				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
+					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
+				continue
+			}
+			if now := TextSHA(s.Manual[j].Text); now != row.TextSHA {
+				warnings = append(warnings, grader.Warning{
+					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
+					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
+				if row.state != rowApplied {
+					row.state = rowChanged
+				}
+				continue
+			}
+			s.SetManual(i, row.Score, row.Pos)
+			row.state = rowApplied
+		}
+		if !found {
+			warnings = append(warnings, grader.Warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
+				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied, kept in the new manual-review.csv", row.Pos, row.Learner, row.Criterion))
+		}
+	}
+	return warnings
+}
+
+// CSVSafe keeps a spreadsheet from reading learner text as a formula.
+func CSVSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
