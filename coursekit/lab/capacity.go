@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -222,15 +223,7 @@ func intervalPct(lo, hi *float64) string {
 func CapacityTable(r *capacity.Result) [][]string {
 	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95"}}
 	steps := slices.Clone(r.Steps)
-	slices.SortStableFunc(steps, func(a, b capacity.Step) int {
-		switch {
-		case a.Rate < b.Rate:
-			return -1
-		case a.Rate > b.Rate:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(steps, func(a, b capacity.Step) int { return cmp.Compare(a.Rate, b.Rate) })
 	for _, s := range steps {
 		verdict := cardfmt.CapacityVerdict(s.Verdict)
 		if s.StoppedEarly() {

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -90,15 +91,7 @@ func PercentileByN(t *trace.Trace, p float64, ns ...int) []charts.IntervalPoint 
 			in = append(in, a)
 		}
 	}
-	slices.SortStableFunc(in, func(a, b trace.Attempt) int {
-		switch {
-		case a.StartMS < b.StartMS:
-			return -1
-		case a.StartMS > b.StartMS:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(in, func(a, b trace.Attempt) int { return cmp.Compare(a.StartMS, b.StartMS) })
 	at := func(cut int) charts.IntervalPoint {
 		part := &trace.Trace{Header: t.Header, Attempts: in[:cut]}
 		d := metrics.Summarize(part, metrics.Options{}).TTFT
