@@ -52,7 +52,7 @@ func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
 // (metrics.Judge), before anything is summed: complete success, TTFT,
 // quality and joint qualification with the first reason it fails.
 func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
-	rows := [][]string{{"请求", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
+	rows := [][]string{{"尝试", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		v := metrics.Judge(a, sloMS)

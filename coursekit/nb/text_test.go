@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gota/gota/dataframe"
+
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -152,6 +154,12 @@ func TestTablesKeepFailuresAndSpeakChinese(t *testing.T) {
 			if strings.Contains(text, c) {
 				t.Errorf("%s table shows %q", name, c)
 			}
+		}
+	}
+	// One row per attempt, and the column says so in every table: 尝试.
+	for name, df := range map[string]dataframe.DataFrame{"attempts": AttemptsTable(tr), "verdicts": VerdictTable(tr, 1000)} {
+		if got := df.Names()[0]; got != "尝试" {
+			t.Errorf("%s table: first column %q, want 尝试", name, got)
 		}
 	}
 	if h := TableHTML(VerdictTable(tr, 500)); !strings.Contains(h, html.EscapeString("否：时延（TTFT 800 ms > 门槛 500 ms）")) {
