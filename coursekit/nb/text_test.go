@@ -170,7 +170,7 @@ func TestTablesKeepFailuresAndSpeakChinese(t *testing.T) {
 func TestConditionsTableKeepsTheHeaderOrder(t *testing.T) {
 	tr := readUnit(t)
 	df := ConditionsTable(tr)
-	if df.Nrow() < 5 || df.Elem(0, 0).String() != "来源（source）" || df.Elem(1, 0).String() != "观察点（observation_point）" {
+	if df.Nrow() < 5 || df.Elem(0, 0).String() != "来源（source）" || df.Elem(1, 0).String() != "采集点（observation_point）" {
 		t.Fatalf("conditions table:\n%v", df)
 	}
 	tr.Header.Conditions = nil
