@@ -12,7 +12,7 @@
 //
 // Notebook 07 (open vs closed loop) is built on it:
 //
-//	var experiment = lab.Lab{Server: sim.Config{MaxBatch: 4, ...}}
+//	var experiment = lab.Lab{Server: lab.LoopLabServer()}
 //
 //	%%
 //	run := nb.Must(experiment.Run("open", "开环 12 次/s", loadgen.Config{Rate: 12, ...}))
