@@ -9,7 +9,7 @@ naming notebook[cell], when a cell's output shows
   * an English outcome, reason or boolean code (timeout, connect_error,
     ttft_over_slo, qualified, true, ok, ...), or
   * a wording the course does not use (首字延迟, 指标卡, 卡片, 格子, 质量合格,
-    CNY, ...; see coursekit/textcheck), or
+    CNY, 采样点, 助教, ...; see coursekit/textcheck), or
   * a cost per 1,000 qualified whose amount is in bare 元, not 元/千次合格
     (textcheck.CostUnitMissing).
 The rules are the ones coursekit/textcheck applies to the Go sources and
@@ -23,8 +23,9 @@ import os
 import re
 import sys
 
-# Kept equal to coursekit/textcheck (Variants, snakeCodes, wordCodes).
-VARIANTS = ["首字延迟", "端到端延迟", "开放到达", "指标卡", "交付卡", "卡片", "格子", "一格", "质量合格", "CNY"]
+# Kept equal to coursekit/textcheck (Variants without a Match pattern, snakeCodes, wordCodes;
+# TestOutputsTestKnowsEveryVariant compares the lists).
+VARIANTS = ["首字延迟", "端到端延迟", "开放到达", "指标卡", "交付卡", "卡片", "格子", "一格", "质量合格", "CNY", "采样点", "观察点", "助教", "卡不够用", "满格", "不足以下"]
 SNAKE = re.compile(r"\b(connect_error|http_error|stream_error|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b")
 WORD = re.compile(r"(?i)\b(timeout|cancelled|qualified|unrated|ok|true|false|pass|fail)\b")
 SCRIPT = re.compile(r"(?is)<(script|style)\b.*?</\1>")

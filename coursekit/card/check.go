@@ -171,7 +171,7 @@ func CriterionIDs() []string {
 var publicCriteria = []criterion{
 	{"map.steps", "路径图：选定任务，至少四个有名字的步骤", checkMapSteps},
 	{"map.marks", "路径图：标出数据、设备、输出与失败点", checkMapMarks},
-	{"map.sampling", "路径图：采样点是路径上的一个步骤", checkMapSampling},
+	{"map.sampling", "路径图：采集点是路径上的一个步骤", checkMapSampling},
 	{"stated.clock", "口径：写明观察用的时钟", checkClock},
 	{"stated.window", "口径：写明固定窗口和窗口长度", checkWindow},
 	{"stated.method", "口径：写明分位算法", checkMethod},

@@ -29,10 +29,10 @@ func checkMapSteps(k *checker) (Status, string) {
 	for i, s := range p.Steps {
 		name := norm(s.Name)
 		if name == "" {
-			return Fail, fmt.Sprintf("第 %d 个步骤还没有名字。每一步都要有名字，采样点才能指向它。", i+1)
+			return Fail, fmt.Sprintf("第 %d 个步骤还没有名字。每一步都要有名字，采集点才能指向它。", i+1)
 		}
 		if seen[name] {
-			return Fail, fmt.Sprintf("步骤名“%s”出现了不止一次；每一步用不同的名字，采样点才不含糊。", s.Name)
+			return Fail, fmt.Sprintf("步骤名“%s”出现了不止一次；每一步用不同的名字，采集点才不含糊。", s.Name)
 		}
 		seen[name] = true
 		if !validLayer(s.Layer) {
@@ -72,7 +72,7 @@ func checkMapSampling(k *checker) (Status, string) {
 	p := k.c.Path
 	sp := norm(p.SamplingPoint)
 	if sp == "" {
-		return Fail, "还没有写采样点：你的数字是在路径的哪一步测到的？SamplingPoint 填那一步的名字。回看" + nbTimeline + "。"
+		return Fail, "还没有写采集点：你的数字是在路径的哪一步测到的？SamplingPoint 填那一步的名字。回看" + nbTimeline + "。"
 	}
 	if containsAny(sp, platformMonitoring...) {
 		return Fail, "“平台监控”说的是谁在看，不是在路径的哪一点测。请选路径上的一个具体步骤，并想清楚那里的时钟属于谁。回看" + nbTimeline + "。"
@@ -82,7 +82,7 @@ func checkMapSampling(k *checker) (Status, string) {
 			return Pass, ""
 		}
 	}
-	return Fail, fmt.Sprintf("采样点“%s”不是路径上任何一个步骤的名字。SamplingPoint 要与某个步骤的 Name 一字不差。", p.SamplingPoint)
+	return Fail, fmt.Sprintf("采集点“%s”不是路径上任何一个步骤的名字。SamplingPoint 要与某个步骤的 Name 一字不差。", p.SamplingPoint)
 }
 
 // ---- stated definitions ----

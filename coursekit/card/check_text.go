@@ -105,6 +105,6 @@ var uncertainWords = []string{"不确定", "不知道", "不清楚", "还不能"
 
 func checkUncertain(k *checker) (Status, string) {
 	return textCheck(k.c.Uncertain, uncertainWords,
-		"还没有写：关于这些数字、采样点或条件，你还有什么不确定、还需要什么证据？如实写下一两件。",
+		"还没有写：关于这些数字、采集点或条件，你还有什么不确定、还需要什么证据？如实写下一两件。",
 		"写一件具体的、你还不确定的事（例如某个数在别的条件下是否还成立、缺了哪项记录），并说明为什么不确定。")
 }

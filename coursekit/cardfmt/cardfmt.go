@@ -211,7 +211,7 @@ func sloName(ms float64) string {
 // The text card's lines, in order.
 var (
 	txTitle      = lang.Msg{"指标口径卡 · %s", "Metrics card · %s"}
-	txObserved   = lang.Msg{"观察点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", "Observed at: %s clock · fixed window [%s, %s) ms = %s s · percentile method: %s"}
+	txObserved   = lang.Msg{"采集点：%s时钟 · 固定窗口 [%s, %s) ms = %s s · 分位算法：%s", "Observed at: %s clock · fixed window [%s, %s) ms = %s s · percentile method: %s"}
 	txDenoms     = lang.Msg{"分母", "Denominators"}
 	txAttempts   = lang.Msg{"  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", "  All attempts: %d (started in the window; %d outside it, counted apart and in no ratio)"}
 	txOutcomes   = lang.Msg{"  完整成功：%d · 失败：%d（%s）· 在途：%d", "  Complete successes: %d · failures: %d (%s) · in flight: %d"}
@@ -312,7 +312,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 // The Markdown card's lines and table rows, in order.
 var (
 	mdTitle     = lang.Msg{"### 指标口径卡 · `%s`", "### Metrics card · `%s`"}
-	mdObserved  = lang.Msg{"- 观察点：%s时钟；固定窗口 [%s, %s) ms = %s s；分位算法：%s", "- Observed at: %s clock; fixed window [%s, %s) ms = %s s; percentile method: %s"}
+	mdObserved  = lang.Msg{"- 采集点：%s时钟；固定窗口 [%s, %s) ms = %s s；分位算法：%s", "- Observed at: %s clock; fixed window [%s, %s) ms = %s s; percentile method: %s"}
 	mdAttempts  = lang.Msg{"- 全部尝试 %d（窗口外另计 %d）；完整成功 %d；失败 %d（%s）；在途 %d", "- All attempts %d (%d outside the window, counted apart); complete successes %d; failures %d (%s); in flight %d"}
 	mdFailRate  = lang.Msg{"- 失败率：%s%s", "- Failure rate: %s%s"}
 	mdPassRate  = lang.Msg{"- 质量通过率：%s%s；未评分成功 %d", "- Quality pass rate: %s%s; unrated successes %d"}

@@ -41,7 +41,7 @@ func TestTextCardSpeaksChinese(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"观察点：客户端时钟", "失败：2（超时 1、连接失败 1）", "0.02 元 / 5 × 1000 = 4 元 / 千次合格"} {
+	for _, want := range []string{"采集点：客户端时钟", "失败：2（超时 1、连接失败 1）", "0.02 元 / 5 × 1000 = 4 元 / 千次合格"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text card lacks %q:\n%s", want, out)
 		}

@@ -174,7 +174,7 @@ func TestPathMapMarks(t *testing.T) {
 	pm := unitPathMap()
 	pm.Steps[3].Failure = ""
 	js := string(option(t, charts.PathMap(pm, charts.WithID("p"))))
-	for _, want := range []string{"数据：提示词", "设备：GPU", "输出：SSE 事件", "失败：连接被拒", "失败：未标出", "采样点：客户端单调时钟", "#f2b600"} {
+	for _, want := range []string{"数据：提示词", "设备：GPU", "输出：SSE 事件", "失败：连接被拒", "失败：未标出", "采集点：客户端单调时钟", "#f2b600"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("path map lacks %q", want)
 		}
@@ -500,7 +500,7 @@ func TestEveryChartIsPlainData(t *testing.T) {
 }
 
 // The sampling note is shown whole (wrapped), on the side of the pin that
-// has room: the last step's note used to run off the chart ("采样点:在客户…").
+// has room: the last step's note used to run off the chart ("采集点:在客户…").
 func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
 	const note = "在客户端用同一个单调时钟记下发起、每个事件到达和结束的时刻"
 	pm := unitPathMap()
@@ -517,7 +517,7 @@ func TestPathMapSamplingNoteIsWholeAndInside(t *testing.T) {
 		t.Fatal("no sampling pin")
 	}
 	text := strings.ReplaceAll(label["formatter"].(string), "\n", "")
-	if text != "采样点："+note || strings.Contains(text, "…") {
+	if text != "采集点："+note || strings.Contains(text, "…") {
 		t.Errorf("note cut: %q", label["formatter"])
 	}
 	if label["position"] != "left" {

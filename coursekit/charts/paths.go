@@ -227,10 +227,10 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 			if col := i % perRow; col >= perRow-2 || i == len(pm.Steps)-1 && col > 0 {
 				side = "left"
 			}
-			pin := graphNode{ID: id + "_sample", Name: "采样点", X: x, Y: y - 62, Symbol: "pin", SymbolSize: 34,
+			pin := graphNode{ID: id + "_sample", Name: "采集点", X: x, Y: y - 62, Symbol: "pin", SymbolSize: 34,
 				ItemStyle: &opts.ItemStyle{Color: "#f2b600"},
 				Label:     &opts.Label{Show: opts.Bool(true), Position: side, Color: "#8a6d00", FontWeight: "bold", LineHeight: 16, Formatter: types.FuncStr(sampleText(pm.SamplingNote))},
-				Tooltip:   &nodeTooltip{Show: true, Formatter: "采样点：" + orMissing(Label(pm.SamplingNote))}}
+				Tooltip:   &nodeTooltip{Show: true, Formatter: "采集点：" + orMissing(Label(pm.SamplingNote))}}
 			nodes = append(nodes, pin)
 		}
 		nodes = append(nodes, n)
@@ -266,23 +266,23 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 	if task == "" {
 		task = "任务类型未填"
 	}
-	sub := fmt.Sprintf("%d 个步骤 · 颜色 = 层 · 红色三角 = 失败点 · 金色图钉 = 采样点", len(pm.Steps))
+	sub := fmt.Sprintf("%d 个步骤 · 颜色 = 层 · 红色三角 = 失败点 · 金色图钉 = 采集点", len(pm.Steps))
 	switch {
 	case pm.SamplingPoint == "":
-		sub += " · 还没有指定采样点"
+		sub += " · 还没有指定采集点"
 	case !sampled:
-		sub += " · 采样点「" + shorten(Label(pm.SamplingPoint), 12) + "」不是路径上的步骤"
+		sub += " · 采集点「" + shorten(Label(pm.SamplingPoint), 12) + "」不是路径上的步骤"
 	}
 	return newGraph(c, "我的系统路径图 · "+task, sub, nodes, links)
 }
 
 // sampleText is the pin's label: the whole note (up to sampleLines lines of
-// sampleLineWidth CJK characters), so it is read, not guessed from "采样点:在客户…".
+// sampleLineWidth CJK characters), so it is read, not guessed from "采集点:在客户…".
 func sampleText(note string) string {
 	if note == "" {
-		return "采样点"
+		return "采集点"
 	}
-	return wrap("采样点："+Label(note), sampleLineWidth, sampleLines)
+	return wrap("采集点："+Label(note), sampleLineWidth, sampleLines)
 }
 
 const sampleLineWidth, sampleLines = 13, 4

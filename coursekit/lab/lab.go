@@ -12,7 +12,7 @@
 //
 // Notebook 07 (open vs closed loop) is built on it:
 //
-//	var experiment = lab.Lab{Server: sim.Config{MaxBatch: 4, ...}}
+//	var experiment = lab.Lab{Server: lab.LoopLabServer()}
 //
 //	%%
 //	run := nb.Must(experiment.Run("open", "开环 12 次/s", loadgen.Config{Rate: 12, ...}))
@@ -289,15 +289,28 @@ func (l Lab) Load(name string) (*Run, error) {
 	return run, nil
 }
 
-// Charts loads the named runs as the charts package draws them.
-func (l Lab) Charts(names ...string) ([]charts.LabRun, error) {
-	out := make([]charts.LabRun, 0, len(names))
+// LoadAll reads the named runs back, in order (see Load).
+func (l Lab) LoadAll(names ...string) ([]*Run, error) {
+	out := make([]*Run, 0, len(names))
 	for _, n := range names {
 		r, err := l.Load(n)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r.Chart())
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Charts loads the named runs as the charts package draws them.
+func (l Lab) Charts(names ...string) ([]charts.LabRun, error) {
+	runs, err := l.LoadAll(names...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]charts.LabRun, len(runs))
+	for i, r := range runs {
+		out[i] = r.Chart()
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/sim"
 )
 
 // Quality in the lab (notebook 08): the same load twice, against a
@@ -22,6 +23,29 @@ import (
 // seeded: the same runs give the same wrong answers).
 func (l Lab) WithWrongAnswers(rate float64) Lab {
 	l.Server.WrongAnswerRate = rate
+	return l
+}
+
+// QualityLabServer is notebook 08's simulated engine: at most 4 sequences
+// in a decode step, 60 ms a step with one sequence and 5 ms more for each
+// further one, and a busy gauge over the last 0.5 s. seed picks which
+// questions a WithWrongAnswers run answers wrong.
+func QualityLabServer(seed uint64) sim.Config {
+	return sim.Config{
+		MaxBatch:     4,
+		DecodeStep:   60 * time.Millisecond,
+		DecodePerSeq: 5 * time.Millisecond,
+		Seed:         seed,
+		BusyWindow:   500 * time.Millisecond,
+	}
+}
+
+// WithOverloadWrongAnswers is the lab with a simulator that answers the
+// given fraction of the arith questions that arrive while every batch slot
+// is taken wrong (sim.Config.OverloadWrongAnswerRate): a server that
+// answers worse under overload.
+func (l Lab) WithOverloadWrongAnswers(rate float64) Lab {
+	l.Server.OverloadWrongAnswerRate = rate
 	return l
 }
 

@@ -52,7 +52,7 @@ func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
 // (metrics.Judge), before anything is summed: complete success, TTFT,
 // quality and joint qualification with the first reason it fails.
 func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
-	rows := [][]string{{"请求", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
+	rows := [][]string{{"尝试", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		v := metrics.Judge(a, sloMS)
@@ -76,7 +76,7 @@ func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
 // conditionNames are the Chinese names of the condition keys the course's
 // tools write; other keys are shown as they are.
 var conditionNames = map[string]string{
-	"source": "来源", "observation_point": "观察点", "model": "模型", "input_tokens": "输入长度",
+	"source": "来源", "observation_point": "采集点", "model": "模型", "input_tokens": "输入长度",
 	"output_tokens": "输出长度", "arrival": "到达过程", "timeout_policy": "超时策略", "retries": "重试",
 	"warmup": "预热", "prefix_reuse": "前缀复用", "quality_rubric": "质量量表", "event_semantics": "事件与 token",
 	"events": "事件与 token", "generator": "生成工具", "seed": "随机种子", "capture_ms": "抓取截止",

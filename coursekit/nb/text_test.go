@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gota/gota/dataframe"
+
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -154,6 +156,12 @@ func TestTablesKeepFailuresAndSpeakChinese(t *testing.T) {
 			}
 		}
 	}
+	// One row per attempt, and the column says so in every table: 尝试.
+	for name, df := range map[string]dataframe.DataFrame{"attempts": AttemptsTable(tr), "verdicts": VerdictTable(tr, 1000)} {
+		if got := df.Names()[0]; got != "尝试" {
+			t.Errorf("%s table: first column %q, want 尝试", name, got)
+		}
+	}
 	if h := TableHTML(VerdictTable(tr, 500)); !strings.Contains(h, html.EscapeString("否：时延（TTFT 800 ms > 门槛 500 ms）")) {
 		t.Error("R6 drops out at 500 ms for its TTFT")
 	}
@@ -162,7 +170,7 @@ func TestTablesKeepFailuresAndSpeakChinese(t *testing.T) {
 func TestConditionsTableKeepsTheHeaderOrder(t *testing.T) {
 	tr := readUnit(t)
 	df := ConditionsTable(tr)
-	if df.Nrow() < 5 || df.Elem(0, 0).String() != "来源（source）" || df.Elem(1, 0).String() != "观察点（observation_point）" {
+	if df.Nrow() < 5 || df.Elem(0, 0).String() != "来源（source）" || df.Elem(1, 0).String() != "采集点（observation_point）" {
 		t.Fatalf("conditions table:\n%v", df)
 	}
 	tr.Header.Conditions = nil

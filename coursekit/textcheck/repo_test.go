@@ -258,6 +258,82 @@ func TestGoStringsUseOneTerminology(t *testing.T) {
 		for _, p := range Punctuation(s) {
 			t.Errorf("%s: half-width punctuation next to Chinese in %q", where, p)
 		}
+		for _, l := range CalloutLabels(s) {
+			t.Errorf("%s: callout %q: the course says %s or %s", where, l, FigureCallout, TableCallout)
+		}
+	}
+}
+
+// One callout label each for figures and tables: 看图要点 sits next to the
+// cell that draws the figure, 看表要点 next to the cell that shows the
+// table: one of the two nearest code cells before or after it, in the
+// same notebook (a cell that reads the data may come first).
+func TestNotebooksUseOneCalloutLabel(t *testing.T) {
+	cells := notebookCells(t)
+	shows := func(i int, what func(string) bool) bool {
+		file := cells[i].where[:strings.LastIndex(cells[i].where, "[")+1]
+		for _, step := range []int{-1, 1} {
+			code := 0
+			for j := i + step; code < 2 && j >= 0 && j < len(cells) && strings.HasPrefix(cells[j].where, file); j += step {
+				if cells[j].kind == "code" {
+					if what(cells[j].source) {
+						return true
+					}
+					code++
+				}
+			}
+		}
+		return false
+	}
+	figures, tables := 0, 0
+	for i, c := range cells {
+		for _, l := range CalloutLabels(c.source) {
+			t.Errorf("%s: callout %q: the course says %s for a figure, %s for a table", c.where, l, FigureCallout, TableCallout)
+		}
+		if c.kind != "markdown" {
+			continue
+		}
+		if strings.Contains(c.source, FigureCallout) {
+			figures++
+			if !shows(i, func(src string) bool { return chartCalls(src) > 0 }) {
+				t.Errorf("%s: %s, but neither code cell next to it draws a chart", c.where, FigureCallout)
+			}
+		}
+		if strings.Contains(c.source, TableCallout) {
+			tables++
+			if !shows(i, func(src string) bool { return strings.Contains(src, "nb.Table(") }) {
+				t.Errorf("%s: %s, but neither code cell next to it shows a table", c.where, TableCallout)
+			}
+		}
+	}
+	if figures < 10 || tables < 3 {
+		t.Errorf("found %d %s and %d %s callouts", figures, FigureCallout, tables, TableCallout)
+	}
+}
+
+// docker/outputs_test.py reads what the executed notebooks printed with the
+// same terminology table; its list is kept equal to the plain Variants.
+func TestOutputsTestKnowsEveryVariant(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repo, "docker", "outputs_test.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^VARIANTS = \[(.*)\]$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("docker/outputs_test.py: no VARIANTS = [...] line")
+	}
+	var got []string
+	if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &got); err != nil {
+		t.Fatalf("VARIANTS: %v", err)
+	}
+	var want []string
+	for _, v := range Variants {
+		if v.Match == nil {
+			want = append(want, v.Never)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("docker/outputs_test.py VARIANTS = %q\nwant the plain textcheck.Variants %q", got, want)
 	}
 }
 

@@ -22,10 +22,23 @@ type Variant struct {
 	// GlossaryOnly marks a variant that may appear in the glossary, which
 	// names it so that a learner who meets it elsewhere can map it.
 	GlossaryOnly bool
+	// Match, when set, finds the variant instead of the plain text Never:
+	// for a wording that is wrong only in some company (掉 for "drop" is
+	// spoken Chinese, the 掉 of 删掉 is not). Never still names it.
+	Match *regexp.Regexp
+}
+
+// In reports whether text uses the variant.
+func (v Variant) In(text string) bool {
+	if v.Match != nil {
+		return v.Match.MatchString(text)
+	}
+	return strings.Contains(text, v.Never)
 }
 
 // Variants are the words one concept must not be called (the team's
-// terminology table).
+// terminology table), then the spoken shortcuts the course writes out
+// (its register).
 var Variants = []Variant{
 	{Never: "首字延迟", Use: "首字时延（TTFT）"},
 	{Never: "端到端延迟", Use: "端到端时延（E2E）"},
@@ -37,6 +50,17 @@ var Variants = []Variant{
 	{Never: "一格", Use: "单元格"},
 	{Never: "质量合格", Use: "质量通过（合格只用于联合合格）"},
 	{Never: "CNY", Use: "元"},
+	// The step of the path where a timestamp is taken: the source says 采集点.
+	{Never: "采样点", Use: "采集点（源文的用词）", GlossaryOnly: true},
+	{Never: "观察点", Use: "采集点（源文的用词）", GlossaryOnly: true},
+	// The person who teaches and grades.
+	{Never: "助教", Use: "老师"},
+	// Register.
+	{Never: "卡不够用", Use: "GPU 不够用"},
+	{Never: "满格", Use: "接近 100%"},
+	{Never: "量的是", Use: "测量的是", Match: regexp.MustCompile(`(?:^|[^测计度衡数质容流重])量的是`)},
+	{Never: "掉", Use: "下降、降到（“掉”只作删掉、关掉这类补语）", Match: regexp.MustCompile(`(?:^|[^删丢去关停扔抹甩拿])掉`)},
+	{Never: "不足以下", Use: "不足以支撑……的结论"},
 }
 
 // Terms reports the variants text uses, each once, in Variants order.
@@ -47,8 +71,30 @@ func Terms(text string, glossary bool) []Variant {
 		if v.GlossaryOnly && glossary {
 			continue
 		}
-		if strings.Contains(text, v.Never) {
+		if v.In(text) {
 			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// The two callout labels: a figure is read with 看图要点, a table with
+// 看表要点. 读图提示, 读表时注意 and the like are the same callout under
+// another name.
+const (
+	FigureCallout = "看图要点"
+	TableCallout  = "看表要点"
+)
+
+var calloutLabel = regexp.MustCompile(`[读看][图表]时?(?:要点|提示|注意|须知)`)
+
+// CalloutLabels reports the callout labels of text other than
+// FigureCallout and TableCallout, each as written.
+func CalloutLabels(text string) []string {
+	var out []string
+	for _, m := range calloutLabel.FindAllString(text, -1) {
+		if m != FigureCallout && m != TableCallout {
+			out = append(out, m)
 		}
 	}
 	return out

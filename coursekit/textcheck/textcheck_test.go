@@ -11,11 +11,60 @@ func TestTermsFindEveryVariant(t *testing.T) {
 			t.Errorf("%q: %v", v.Never, got)
 		}
 	}
-	if got := Terms("开环（也有人叫开放到达）", true); len(got) != 0 {
-		t.Errorf("the glossary may name 开放到达: %v", got)
+	for _, glossary := range []string{"开环（也有人叫开放到达）", "采集点（别处也叫采样点、观察点）"} {
+		if got := Terms(glossary, true); len(got) != 0 {
+			t.Errorf("the glossary may name %q: %v", glossary, got)
+		}
 	}
-	if got := Terms("首字时延（TTFT）、指标口径卡、单元格、质量通过、联合合格、0.02 元", false); len(got) != 0 {
-		t.Errorf("the course's own terms are not variants: %v", got)
+	// The course's own terms, and 掉 or 量的是 where they are not spoken.
+	for _, good := range []string{
+		"首字时延（TTFT）、指标口径卡、单元格、质量通过、联合合格、0.02 元", "TTFT 的边界由采集点决定", "请把截图发给老师",
+		"测量的是什么", "计量的是", "删掉了失败的尝试", "关掉缓存", "丢掉不需要的返回值", "去掉行首的 //", "测完就停掉",
+		"还不足以支撑尾时延结论", "goodput 下降了",
+	} {
+		if got := Terms(good, false); len(got) != 0 {
+			t.Errorf("%q flagged: %v", good, got)
+		}
+	}
+}
+
+// One idea, one word: the source's 采集点 for where a timestamp is taken,
+// 老师 for the one who teaches; spoken shortcuts written out (where they
+// are not spoken, as in 删掉 or 测量的是, TestTermsFindEveryVariant lets
+// them be).
+func TestTermsAndRegister(t *testing.T) {
+	for text, want := range map[string]string{
+		"TTFT 的边界由采样点决定":   "采样点",
+		"观察点：客户端时钟":        "观察点",
+		"请把截图发给助教":         "助教",
+		"或“卡不够用”":          "卡不够用",
+		"忙碌率接近满格":          "满格",
+		"| 它量的是什么 |":       "量的是",
+		"量的是事件间隔":          "量的是",
+		"goodput 掉了，忙碌率没动": "掉",
+		"质量通过率都会往下掉":       "掉",
+		"样本很少时不足以下尾时延的结论":  "不足以下",
+	} {
+		if got := Terms(text, false); len(got) != 1 || got[0].Never != want {
+			t.Errorf("%q: %v, want %q", text, got, want)
+		}
+	}
+}
+
+func TestCalloutLabelsAreTheTwo(t *testing.T) {
+	for text, want := range map[string]string{
+		"**读图提示**：训练跑完": "读图提示",
+		"读表时注意四件事：":     "读表时注意",
+		"**看图提示**：":     "看图提示",
+		"**读表要点**：":     "读表要点",
+		"看表时注意：":        "看表时注意",
+	} {
+		if got := CalloutLabels(text); len(got) != 1 || got[0] != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
+	}
+	if got := CalloutLabels("**看图要点**：图 01.9 …… **看表要点**：两份 trace"); len(got) != 0 {
+		t.Errorf("the two labels flagged: %q", got)
 	}
 }
 
