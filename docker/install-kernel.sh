@@ -57,7 +57,21 @@ spec="$KERNEL_PREFIX/kernels/gonb/kernel.json"
 [ -f "$spec" ] || die "gonb --install did not write $spec"
 install -m 0644 "$here/kernel_proxy.py" "$KERNEL_PREFIX/kernels/gonb/kernel_proxy.py"
 
-KPATH="$GOBIN:$go_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+# GoNB starts a gopls beside every kernel, and each one loads the notebooks' packages again: a
+# tab per notebook left 11 gopls at up to 1.3 GB each (5 GB in all). The kernel finds this
+# wrapper first on its PATH: it runs gopls with a soft memory limit (GOMEMLIMIT, default 300 MiB,
+# COURSE_GOPLS_MEMLIMIT to change it), so each collects its garbage instead of holding it.
+# (One shared daemon, gopls -remote=auto, used less memory still, but help requests through it
+# outlived GoNB's 8 s limit.)
+wrap_dir="$KERNEL_PREFIX/kernels/gonb/bin"
+rm -rf "$wrap_dir"
+if [ -x "$GOBIN/gopls" ]; then
+  mkdir -p "$wrap_dir"
+  printf '#!/bin/sh\n# gopls with a soft memory limit for the course kernels (docker/install-kernel.sh).\nGOMEMLIMIT=${COURSE_GOPLS_MEMLIMIT:-300MiB} exec %q "$@"\n' "$GOBIN/gopls" > "$wrap_dir/gopls"
+  chmod 0755 "$wrap_dir/gopls"
+fi
+
+KPATH="$wrap_dir:$GOBIN:$go_bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
 KGOPROXY="$KERNEL_GOPROXY" KGOFLAGS="$KERNEL_GOFLAGS" SPEC="$spec" GOBIN_DIR="$GOBIN" REPO="$REPO_DIR" \
 KPY="$KERNEL_PYTHON" KLOG="$KERNEL_LOG_DIR" \
 "$PYTHON" - <<'EOF'

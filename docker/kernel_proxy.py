@@ -43,6 +43,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -69,6 +70,37 @@ def client_time(header):
     except ValueError:
         return None
     return d if d.tzinfo else d.replace(tzinfo=datetime.timezone.utc)
+
+
+# A link to the online package docs in gopls' hover text, as markdown or as plain text.
+PKG_GO_DEV_LINK = re.compile(r"\[[^\]\n]*\]\(https?://pkg\.go\.dev/[^)\s]*\)")
+PKG_GO_DEV_URL = re.compile(r"https?://pkg\.go\.dev/\S*")
+
+
+# What GoNB answers to Shift+Tab when gopls did not answer within its 8 s (still loading the
+# notebook's packages, typically the first minute of a kernel on a busy machine).
+HELP_NOT_READY = ("context deadline exceeded", "gopls client not connected")
+HELP_NOT_READY_ZH = "帮助还没准备好：gopls 正在读入这份笔记本用到的代码包。过几秒再按一次 Shift+Tab。"
+
+
+def offline_help(content):
+    """Drops the pkg.go.dev links from an inspect_reply's data in place, and says in Chinese
+    when gopls was not ready yet; whether it changed anything."""
+    data = content.get("data")
+    if not isinstance(data, dict):
+        return False
+    changed = False
+    for mime, text in data.items():
+        if isinstance(text, str) and any(e in text for e in HELP_NOT_READY) and len(text) < 200:
+            data[mime] = HELP_NOT_READY_ZH
+            changed = True
+            continue
+        if not isinstance(text, str) or "pkg.go.dev" not in text:
+            continue
+        text = PKG_GO_DEV_URL.sub("", PKG_GO_DEV_LINK.sub("", text))
+        data[mime] = re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+        changed = True
+    return changed
 
 
 def endpoint(conn, port):
@@ -173,6 +205,17 @@ class Proxy:
             frames = idents + [DELIM, self.sign(parts)] + parts + msg[5:]
         return frames
 
+    def inspect_reply(self, frames):
+        """The help reply (Shift+Tab) without its links to pkg.go.dev, re-signed: the lab is
+        offline, so the link leads nowhere; the doc text itself stays. A timeout of gopls reads
+        as a Chinese "not ready yet" instead of Go's "context deadline exceeded"."""
+        idents, msg = self.split(frames)
+        content = json.loads(msg[4])
+        if not offline_help(content):
+            return frames
+        parts = msg[1:4] + [json.dumps(content).encode()]
+        return idents + [DELIM, self.sign(parts)] + parts + msg[5:]
+
     def status(self, parent, state):
         self.iopub.send_multipart([b"kernel.status", DELIM] + self.make("status", parent, {"execution_state": state}))
 
@@ -231,6 +274,9 @@ class Proxy:
             parent = json.loads(msg[2])
         except (ValueError, IndexError):
             front.send_multipart(frames)
+            return
+        if header.get("msg_type") == "inspect_reply":
+            front.send_multipart(self.inspect_reply(frames))
             return
         if header.get("msg_type") == "kernel_info_reply":
             front.send_multipart(self.kernel_info_reply(frames))

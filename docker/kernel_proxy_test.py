@@ -198,6 +198,23 @@ def main():
         settle()
         ids = [k.kc.execute('%%\nfmt.Println("still alive")')]
         check(k.replies(ids)[0]["status"] == "ok", "the kernel works after the interrupt")
+
+        # Help (Shift+Tab) comes from gopls and works offline: the doc text, no pkg.go.dev link.
+        # The kernel's gopls runs with a soft memory limit (docker/install-kernel.sh).
+        code = 'import "strings"\n\nvar q = strings.ToUpper("a")'
+        for _ in range(4):  # GoNB gives gopls 8 s a call: a cold start may need a second try
+            msg_id = k.kc.inspect(code, cursor_pos=code.index("ToUpper") + 3)
+            help_reply = k.replies([msg_id], timeout=180)[0]
+            shown = "\n".join(v for v in (help_reply.get("data") or {}).values() if isinstance(v, str))
+            if help_reply.get("found") and "还没准备好" not in shown:
+                break
+        check(help_reply.get("found") and "ToUpper" in shown, f"Shift+Tab shows the doc: {shown[:200]!r}")
+        check("pkg.go.dev" not in shown, f"the help has no pkg.go.dev link: {shown[-200:]!r}")
+        gopls = [c for c in children(gonb[0]) if os.path.basename(os.readlink(f"/proc/{c}/exe")) == "gopls"]
+        argv = [open(f"/proc/{c}/cmdline").read().split("\0") for c in gopls]
+        env = [open(f"/proc/{c}/environ").read().split("\0") for c in gopls]
+        check(len(gopls) == 1 and any(e.startswith("GOMEMLIMIT=") for e in env[0]),
+              f"the kernel's gopls runs with GOMEMLIMIT: {argv}")
     finally:
         k.close()
     for d in socket_dirs:

@@ -129,4 +129,4 @@ browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
 
 test-browser: lab-setup browser-setup
 	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root (apt-get install chromium fonts-noto-cjk)" >&2; exit 1; }
-	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/browser/browser.test.mjs docker/browser/deliverable.test.mjs docker/browser/formula.test.mjs
+	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/browser/browser.test.mjs docker/browser/deliverable.test.mjs docker/browser/formula.test.mjs docker/browser/kernel-memory.test.mjs
