@@ -15,7 +15,8 @@ const chunkLen = 1 << 16
 type samples struct {
 	chunks [][]float64
 	n      int
-	signed bool // a negative value was added: fall back to sorting
+	signed bool            // a negative value was added: fall back to sorting
+	memo   map[int]float64 // ranks selected by prepare
 }
 
 func (s *samples) add(v float64) {
@@ -58,65 +59,178 @@ func (s *samples) each(f func(v float64)) {
 }
 
 // ranks returns the k-th smallest value (0-based) for every k in ks.
-//
-// For non-negative floats the IEEE bit pattern orders like the value, so
-// the k-th value is found 16 bits at a time: count the top 16 bits, pick
-// the bucket that holds rank k, then count the next 16 bits among values
-// in that bucket, and so on. Four counting passes, exact, no extra copy.
+// Values found before (prepare) are read from the memo.
 func (s *samples) ranks(ks []int) []float64 {
-	type target struct {
-		k      int    // rank still to find within values matching prefix
-		prefix uint64 // the high bits found so far
-		hist   []uint32
-	}
-	ts := make([]target, len(ks))
+	out := make([]float64, len(ks))
+	var miss []int
 	for i, k := range ks {
-		ts[i] = target{k: k, hist: make([]uint32, 1<<16)}
-	}
-	for pass := range 4 {
-		shift := uint(48 - 16*pass)
-		if pass == 0 {
-			h := ts[0].hist
-			for _, c := range s.chunks {
-				for _, v := range c {
-					h[math.Float64bits(v)>>48]++
-				}
-			}
-			for i := 1; i < len(ts); i++ {
-				copy(ts[i].hist, h)
-			}
+		if v, ok := s.memo[k]; ok {
+			out[i] = v
 		} else {
-			for i := range ts {
-				clear(ts[i].hist)
-			}
-			for _, c := range s.chunks {
-				for _, v := range c {
-					b := math.Float64bits(v)
-					hi := b >> (shift + 16)
-					for i := range ts {
-						if hi == ts[i].prefix {
-							ts[i].hist[(b>>shift)&0xffff]++
-						}
-					}
-				}
-			}
-		}
-		for i := range ts {
-			t := &ts[i]
-			for bucket, c := range t.hist {
-				if t.k < int(c) {
-					t.prefix = t.prefix<<16 | uint64(bucket)
-					break
-				}
-				t.k -= int(c)
-			}
+			miss = append(miss, k)
 		}
 	}
-	out := make([]float64, len(ts))
-	for i, t := range ts {
-		out[i] = math.Float64frombits(t.prefix)
+	if len(miss) == 0 {
+		return out
+	}
+	got := s.selectRanks(miss)
+	for i, k := range ks {
+		if v, ok := s.memo[k]; ok {
+			out[i] = v
+		} else {
+			out[i] = got[k]
+		}
 	}
 	return out
+}
+
+// prepare selects every rank in ks in one go and keeps them for ranks.
+func (s *samples) prepare(ks []int) {
+	if s.signed || s.n < smallSample || len(ks) == 0 {
+		return
+	}
+	s.memo = s.selectRanks(ks)
+}
+
+// selectRanks finds the value at every 0-based rank in ks.
+//
+// For non-negative floats the IEEE bit pattern orders like the value, so
+// ranks are found by counting instead of sorting: one pass counts the top
+// 16 bits of every value, which names the bucket holding each rank; a
+// second pass counts the next 16 bits of the values in those buckets
+// only; a third gathers the few values that share the 32-bit prefix of a
+// rank, which are sorted to read it off. Exact, three passes for any
+// number of ranks, no copy of the sample.
+func (s *samples) selectRanks(ks []int) map[int]float64 {
+	var hist [1 << 16]uint32
+	for _, c := range s.chunks {
+		for _, v := range c {
+			hist[math.Float64bits(v)>>48]++
+		}
+	}
+	// Each wanted rank: its top-16 bucket and its rank within.
+	type want struct {
+		k, top, rank int
+		next, rank2  int // after the second pass
+		list         int // index of its gathered values
+	}
+	ws := make([]want, len(ks))
+	var mark [1 << 16]int32 // top bucket → 1 + index into buckets
+	var buckets []int
+	for i, k := range ks {
+		r := k
+		b := 0
+		for ; b < len(hist); b++ {
+			if r < int(hist[b]) {
+				break
+			}
+			r -= int(hist[b])
+		}
+		ws[i] = want{k: k, top: b, rank: r}
+		if mark[b] == 0 {
+			buckets = append(buckets, b)
+			mark[b] = int32(len(buckets))
+		}
+	}
+	hist2 := make([][]int32, len(buckets))
+	for i := range hist2 {
+		hist2[i] = make([]int32, 1<<16)
+	}
+	for _, c := range s.chunks {
+		for _, v := range c {
+			bits := math.Float64bits(v)
+			if m := mark[bits>>48]; m != 0 {
+				hist2[m-1][(bits>>32)&0xffff]++
+			}
+		}
+	}
+	type list struct {
+		top, next int
+		vals      []uint64
+	}
+	var lists []list
+	for i := range ws {
+		w := &ws[i]
+		h := hist2[mark[w.top]-1]
+		r := w.rank
+		b := 0
+		for ; b < len(h); b++ {
+			if r < int(h[b]) {
+				break
+			}
+			r -= int(h[b])
+		}
+		w.next, w.rank2 = b, r
+		w.list = -1
+		for j, l := range lists {
+			if l.top == w.top && l.next == b {
+				w.list = j
+			}
+		}
+		if w.list < 0 {
+			lists = append(lists, list{top: w.top, next: b})
+			w.list = len(lists) - 1
+		}
+	}
+	// hist2 becomes the map from the next 16 bits to 1 + the list index.
+	for _, h := range hist2 {
+		clear(h)
+	}
+	for j, l := range lists {
+		hist2[mark[l.top]-1][l.next] = int32(j + 1)
+	}
+	for _, c := range s.chunks {
+		for _, v := range c {
+			bits := math.Float64bits(v)
+			if m := mark[bits>>48]; m != 0 {
+				if j := hist2[m-1][(bits>>32)&0xffff]; j != 0 {
+					lists[j-1].vals = append(lists[j-1].vals, bits)
+				}
+			}
+		}
+	}
+	for _, l := range lists {
+		slices.Sort(l.vals)
+	}
+	out := make(map[int]float64, len(ws))
+	for _, w := range ws {
+		out[w.k] = math.Float64frombits(lists[w.list].vals[w.rank2])
+	}
+	return out
+}
+
+// wantRanks lists every rank dist, ci95 and levels read under method m,
+// so that prepare selects them all in one go.
+func (s *samples) wantRanks(m Method, levels []float64) []int {
+	n := s.n
+	if n == 0 {
+		return nil
+	}
+	var ks []int
+	add := func(p float64) {
+		if m == Linear {
+			i := min(int(float64(n-1)*p), n-1)
+			ks = append(ks, i, min(i+1, n-1))
+		} else {
+			ks = append(ks, NearestRankIndex(n, p))
+		}
+		l, u := QuantileRanks(n, p, Confidence)
+		if l > 0 {
+			ks = append(ks, l-1)
+		}
+		if u > 0 {
+			ks = append(ks, u-1)
+		}
+	}
+	for _, p := range Levels {
+		add(p)
+	}
+	for _, p := range levels {
+		add(p)
+	}
+	ks = append(ks, 0, n-1)
+	slices.Sort(ks)
+	return slices.Compact(ks)
 }
 
 // dist reads the report's levels, min and max.

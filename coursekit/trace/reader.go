@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/llmperf-course/course/coursekit/internal/keyrec"
 )
 
 // Trace is a whole trace held in memory: fine for course-sized files. For
@@ -66,7 +69,7 @@ func ScanFile(path string, onHeader func(*Header) error, onAttempt func(*Attempt
 // The *Attempt passed to onAttempt, and its Events, are reused after it
 // returns: copy what you keep.
 func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
-	return scan(r, name, onHeader, onAttempt, nil)
+	return scan(r, name, onHeader, onAttempt, nil, false)
 }
 
 // ScanUnordered is Scan for aggregations that do not care about order: each
@@ -76,26 +79,71 @@ func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 // Validation is the same as Scan's and the error is still the first bad
 // line, but sinks may by then have seen attempts from later lines: on an
 // error, discard what they computed.
-func ScanUnordered(r io.Reader, name string, onHeader func(*Header) error, newSink func() func(*Attempt) error) error {
-	return scan(r, name, onHeader, nil, newSink)
+//
+// The strings of the *Attempt a sink gets (ID, Request, Error) alias the
+// block being parsed: they are valid only during the call.
+//
+// When r is an io.Seeker (a file), duplicate attempt ids are found after
+// the scan, by sorting the ids instead of keeping a set of millions of
+// them; only a trace that has one is read a second time, in order, for
+// the error message an ordered read gives.
+//
+// newSink gets an estimate of how many attempts its sink will see (0 when
+// unknown: the size of a file over the bytes per line of its first block,
+// shared among the goroutines), to size what it keeps up front.
+func ScanUnordered(r io.Reader, name string, onHeader func(*Header) error, newSink func(estimate int) func(*Attempt) error) error {
+	rs, seekable := r.(io.ReadSeeker)
+	if !seekable {
+		return scan(r, name, onHeader, nil, newSink, false)
+	}
+	err := scan(r, name, onHeader, nil, newSink, true)
+	if _, dup := err.(errDuplicate); !dup {
+		return err
+	}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	err = Scan(rs, name, func(*Header) error { return nil }, func(*Attempt) error { return nil })
+	if err == nil { // the file changed under us
+		err = &Error{File: name, Msg: "the file changed while it was read"}
+	}
+	return err
 }
 
-func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func() func(*Attempt) error) error {
+// errDuplicate says that the sorted ids hold a duplicate before the first
+// other error.
+type errDuplicate struct{}
+
+func (errDuplicate) Error() string { return "duplicate attempt id" }
+
+func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func(int) func(*Attempt) error, sortIDs bool) error {
 	workers := runtime.GOMAXPROCS(0)
+	var size int64
+	if f, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	estimate := 0 // attempts per worker, set before headerDone closes
 	quit := make(chan struct{})
 	headerDone := make(chan struct{})
 	work := make(chan *block, workers*2)
 	order := make(chan *block, workers*2)
 	pool := sync.Pool{New: func() any { return &block{} }}
-	ids := newIDSet()
+	var ids *idSet
+	if !sortIDs {
+		ids = newIDSet()
+	}
+	idRecs := make([][]keyrec.Rec, workers)
 
 	go produce(r, name, &pool, work, order, quit)
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			p := newLineParser(name)
+			p.alias = newSink != nil
 			var sink func(*Attempt) error
 			for b := range work {
 				select {
@@ -105,16 +153,30 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 					if b.header != nil {
 						// The first block: call onHeader here, before any sink runs.
 						b.headerErr = onHeader(b.header)
+						if size > 0 && len(b.data) > 0 {
+							lines := float64(b.nextLine - b.firstLine)
+							estimate = int(float64(size)*lines/float64(len(b.data))*1.1/float64(workers)) + 1024
+						}
 						close(headerDone)
 					}
-					for i := range b.atts {
-						ids.add(b.atts[i].idKey, b.atts[i].Line)
+					if ids != nil {
+						for i := range b.atts {
+							ids.add(b.atts[i].idKey, b.atts[i].Line)
+						}
 					}
 					if newSink != nil && len(b.atts) > 0 {
 						select {
 						case <-headerDone:
 							if sink == nil {
-								sink = newSink()
+								sink = newSink(estimate)
+								if sortIDs {
+									idRecs[w] = make([]keyrec.Rec, 0, estimate)
+								}
+							}
+							if sortIDs {
+								for i := range b.atts {
+									idRecs[w] = append(idRecs[w], keyrec.Rec{K: b.atts[i].idKey, V: uint64(b.atts[i].Line)})
+								}
 							}
 							b.sinkErr = sinkAll(sink, b.atts)
 						case <-quit:
@@ -132,7 +194,41 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 		<-b.done
 	}
 	wg.Wait()
+	if sortIDs {
+		errLine := math.MaxInt
+		if te, ok := err.(*Error); ok && te.Line > 0 {
+			errLine = te.Line
+		} else if err != nil {
+			return err
+		}
+		if line, ok := firstDuplicate(idRecs); ok && line < errLine {
+			return errDuplicate{}
+		}
+	}
 	return err
+}
+
+// firstDuplicate sorts the (id, line) records of every worker and returns
+// the smallest line whose id was used on an earlier line.
+func firstDuplicate(recs [][]keyrec.Rec) (int, bool) {
+	var wg sync.WaitGroup
+	srcs := make([]keyrec.Source, len(recs))
+	for i := range recs {
+		srcs[i] = &keyrec.SliceSource{R: recs[i]}
+		wg.Go(func() { keyrec.Sort(recs[i]) })
+	}
+	wg.Wait()
+	first, found := 0, false
+	var prev keyrec.Rec
+	have := false
+	keyrec.Merge(srcs, func(r *keyrec.Rec) {
+		if have && prev.K == r.K && (!found || int(r.V) < first) {
+			// Records of one key come in line order: the second is the duplicate.
+			first, found = int(r.V), true
+		}
+		prev, have = *r, true
+	})
+	return first, found
 }
 
 func sinkAll(sink func(*Attempt) error, atts []Attempt) error {
@@ -247,7 +343,11 @@ func consume(name string, order <-chan *block, pool *sync.Pool, ids *idSet, onAt
 				return b.headerErr
 			}
 		}
-		dupLine, dupFirst, dup := ids.firstIn(b.firstLine, b.nextLine-1)
+		var dupLine, dupFirst int
+		var dup bool
+		if ids != nil {
+			dupLine, dupFirst, dup = ids.firstIn(b.firstLine, b.nextLine-1)
+		}
 		if b.err != nil && dup && b.err.(*Error).Line < dupLine {
 			dup = false
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -61,6 +62,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
 	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	langName := langFlag(fs)
+	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the card's computation to this file (default: none)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -86,6 +88,17 @@ func cmdCard(args []string, stdout io.Writer) error {
 		if lv, err = metrics.ParseLevels(*levels); err != nil {
 			return usagef("card: --percentiles: %v", err)
 		}
+	}
+	if *cpuprofile != "" {
+		pf, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	s, err := metrics.SummarizeFile(path, slos.options(metrics.Options{Method: m, WindowCost: cost.v, Levels: lv}))
 	if err != nil {
