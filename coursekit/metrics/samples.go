@@ -3,6 +3,9 @@ package metrics
 import (
 	"math"
 	"slices"
+	"unsafe"
+
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
 // chunkLen is the size of one block of samples: large enough to amortise,
@@ -14,18 +17,35 @@ const chunkLen = 1 << 16
 // data it needs, and ranks are read by radix selection without sorting.
 type samples struct {
 	chunks [][]float64
-	n      int
+	n      int             // values added, in memory and spilled
 	signed bool            // a negative value was added: fall back to sorting
 	memo   map[int]float64 // ranks selected by prepare
+
+	budget *spill.Budget // nil: no limit
+	runs   []string      // sorted runs of order keys spilled to disk
+	held   int64         // bytes of full chunks charged to budget
 }
+
+// budgetChunkLen ends a chunk of a store under a budget early; tests
+// lower it so that tiny traces spill.
+var budgetChunkLen = chunkLen
+
+// sampleStores is about how many sample stores share a budget.
+const sampleStores = 16
 
 func (s *samples) add(v float64) {
 	switch {
 	case len(s.chunks) == 0:
 		// Small traces stay small: the first chunk grows by appending.
 		s.chunks = append(s.chunks, make([]float64, 0, 16))
-	case len(s.chunks[len(s.chunks)-1]) == chunkLen:
+	case len(s.chunks[len(s.chunks)-1]) == chunkLen || (s.budget != nil && len(s.chunks[len(s.chunks)-1]) == budgetChunkLen):
+		if s.budget.Over(s.held, sampleStores) && s.spill() {
+			s.chunks = append(s.chunks, make([]float64, 0, 16))
+			break
+		}
 		s.chunks = append(s.chunks, make([]float64, 0, chunkLen))
+		s.budget.Charge(chunkLen * 8)
+		s.held += chunkLen * 8
 	}
 	last := &s.chunks[len(s.chunks)-1]
 	*last = append(*last, v+0) // +0 turns -0 into 0, so bit order is value order
@@ -35,11 +55,168 @@ func (s *samples) add(v float64) {
 	}
 }
 
-// merge takes o's chunks; o must not be used afterwards.
+// merge takes o's chunks and runs; o must not be used afterwards.
 func (s *samples) merge(o *samples) {
 	s.chunks = append(s.chunks, o.chunks...)
+	s.runs = append(s.runs, o.runs...)
 	s.n += o.n
+	s.held += o.held
 	s.signed = s.signed || o.signed
+	if s.budget == nil {
+		s.budget = o.budget
+	}
+}
+
+// orderKey maps a float's bits to a word whose unsigned order is the
+// float's order, negative values included.
+func orderKey(v float64) uint64 {
+	b := math.Float64bits(v)
+	return b ^ (uint64(int64(b)>>63) | 1<<63)
+}
+
+func fromOrderKey(k uint64) float64 {
+	if k>>63 == 1 {
+		return math.Float64frombits(k ^ 1<<63)
+	}
+	return math.Float64frombits(^k)
+}
+
+// spill writes the values in memory as one sorted run and frees them;
+// false if writing failed (the error is kept in the budget, the values
+// stay in memory). Each chunk is turned into order keys and sorted in
+// place, and the chunks are merged into the file: no copy of the values.
+func (s *samples) spill() bool {
+	chunks := make([][]uint64, len(s.chunks))
+	total := 0
+	for i, c := range s.chunks {
+		k := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(c))), len(c))
+		for j, v := range c {
+			k[j] = orderKey(v)
+		}
+		slices.Sort(k)
+		chunks[i] = k
+		total += len(k)
+	}
+	pos := make([]int, len(chunks))
+	path, err := s.budget.WriteRun(total, func(int) uint64 {
+		m := -1
+		for i, c := range chunks {
+			if pos[i] < len(c) && (m < 0 || c[pos[i]] < chunks[m][pos[m]]) {
+				m = i
+			}
+		}
+		pos[m]++
+		return chunks[m][pos[m]-1]
+	})
+	if err != nil {
+		// Back to values, in the sorted order: the sample is a multiset.
+		for i, c := range s.chunks {
+			for j := range c {
+				c[j] = fromOrderKey(chunks[i][j])
+			}
+		}
+		s.budget.Fail(err)
+		return false
+	}
+	s.runs = append(s.runs, path)
+	clear(s.chunks) // let the collector have them
+	s.chunks = s.chunks[:0]
+	s.budget.Charge(-s.held)
+	s.held = 0
+	return true
+}
+
+func (s *samples) inMemory() int {
+	n := 0
+	for _, c := range s.chunks {
+		n += len(c)
+	}
+	return n
+}
+
+// selectSpilled finds the value at every 0-based rank in ks by merging
+// the sorted runs (what was still in memory is spilled first), counting
+// values in order: one sequential read of the runs, exact.
+func (s *samples) selectSpilled(ks []int) map[int]float64 {
+	out := make(map[int]float64, len(ks))
+	if s.inMemory() > 0 && !s.spill() {
+		return out
+	}
+	want := slices.Clone(ks)
+	slices.Sort(want)
+	want = slices.Compact(want)
+	type head struct {
+		k uint64
+		r *spill.Reader
+	}
+	var heads []head
+	var all []*spill.Reader
+	defer func() {
+		for _, r := range all {
+			r.Close()
+		}
+	}()
+	for _, p := range s.runs {
+		r, err := spill.Open(p)
+		if err != nil {
+			s.budget.Fail(err)
+			return out
+		}
+		all = append(all, r)
+		if k, ok, err := r.Next(); err != nil {
+			s.budget.Fail(err)
+			return out
+		} else if ok {
+			heads = append(heads, head{k, r})
+		}
+	}
+	heads = heads[:len(heads):len(heads)]
+	// A binary min-heap on the head keys.
+	less := func(i, j int) bool { return heads[i].k < heads[j].k }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(heads) {
+				return
+			}
+			m := l
+			if r := l + 1; r < len(heads) && less(r, l) {
+				m = r
+			}
+			if !less(m, i) {
+				return
+			}
+			heads[i], heads[m] = heads[m], heads[i]
+			i = m
+		}
+	}
+	for i := len(heads)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	rank, w := 0, 0
+	for len(heads) > 0 && w < len(want) {
+		k := heads[0].k
+		for w < len(want) && want[w] == rank {
+			out[rank] = fromOrderKey(k)
+			w++
+		}
+		rank++
+		nk, ok, err := heads[0].r.Next()
+		if err != nil {
+			s.budget.Fail(err)
+			return out
+		}
+		if ok {
+			heads[0].k = nk
+		} else {
+			heads[0] = heads[len(heads)-1]
+			heads = heads[:len(heads)-1]
+		}
+		if len(heads) > 0 {
+			down(0)
+		}
+	}
+	return out
 }
 
 func samplesOf(x []float64) *samples {
@@ -73,7 +250,12 @@ func (s *samples) ranks(ks []int) []float64 {
 	if len(miss) == 0 {
 		return out
 	}
-	got := s.selectRanks(miss)
+	var got map[int]float64
+	if len(s.runs) > 0 {
+		got = s.selectSpilled(miss)
+	} else {
+		got = s.selectRanks(miss)
+	}
 	for i, k := range ks {
 		if v, ok := s.memo[k]; ok {
 			out[i] = v
@@ -86,7 +268,14 @@ func (s *samples) ranks(ks []int) []float64 {
 
 // prepare selects every rank in ks in one go and keeps them for ranks.
 func (s *samples) prepare(ks []int) {
-	if s.signed || s.n < smallSample || len(ks) == 0 {
+	if len(ks) == 0 {
+		return
+	}
+	if len(s.runs) > 0 {
+		s.memo = s.selectSpilled(ks)
+		return
+	}
+	if s.signed || s.n < smallSample {
 		return
 	}
 	s.memo = s.selectRanks(ks)
@@ -240,7 +429,7 @@ func (s *samples) dist(m Method, unit string) Dist {
 		return d
 	}
 	n := s.n
-	if s.signed || n < smallSample {
+	if len(s.runs) == 0 && (s.signed || n < smallSample) {
 		return sortedDist(s, m, unit)
 	}
 	var ks []int

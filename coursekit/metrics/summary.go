@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/internal/keyrec"
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -28,6 +29,11 @@ type Options struct {
 	// Latency adds per-attempt SLOs beyond TTFT to every condition. When
 	// any is set and no judge was asked for, quality is not required.
 	Latency LatencySLO
+	// MemoryBytes bounds what SummarizeReader keeps in memory for the
+	// samples, attempt ids and requests; past it they are spilled to a
+	// temporary directory as sorted runs (0: no limit). The card is the
+	// same either way.
+	MemoryBytes int64
 }
 
 // withHeaderSLO fills opts from the header's conditions.slo when the
@@ -84,8 +90,9 @@ type Accumulator struct {
 	// bits), and as a candidate meeting the latency SLOs (low 32 bits).
 	// Sorted by key at the end, they give each request's best attempt
 	// without a map of millions of requests.
-	reqs      []keyrec.Rec
-	reqsParts [][]keyrec.Rec // reqs of merged accumulators
+	reqs      *keyrec.Store
+	reqsParts []*keyrec.Store // reqs of merged accumulators
+	budget    *spill.Budget
 
 	// With latency SLOs beyond TTFT (opts.Latency.Set()):
 	cand   []candidate // complete successes not failing quality
@@ -189,7 +196,10 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.unrated++
 		}
 	}
-	acc.reqs = append(acc.reqs, keyrec.Rec{K: rk, V: best<<32 | bestLat})
+	if acc.reqs == nil {
+		acc.reqs = keyrec.NewStore(1024, acc.budget)
+	}
+	acc.reqs.Add(keyrec.Rec{K: rk, V: best<<32 | bestLat})
 }
 
 // Summary computes the card. It sorts the samples it holds, so call it once
@@ -246,7 +256,10 @@ func (acc *Accumulator) Summary() *Summary {
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
 	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
-	requests, passLv, latLv := acc.requests()
+	requests, passLv, latLv, err := acc.requests()
+	if err != nil {
+		acc.budget.Fail(err)
+	}
 	s.Requests = requests
 	if s.Requests > 0 {
 		v := float64(s.Attempts) / float64(s.Requests)
@@ -282,17 +295,39 @@ func (acc *Accumulator) Summary() *Summary {
 // requests sorts the request records and returns the number of requests
 // and how many requests have each best level, as a qualified attempt and
 // as a candidate meeting the latency SLOs.
-func (acc *Accumulator) requests() (n int64, pass, lat []int64) {
+func (acc *Accumulator) requests() (n int64, pass, lat []int64, err error) {
 	pass = make([]int64, len(acc.slos)+1)
 	lat = make([]int64, len(acc.slos)+1)
-	parts := append([][]keyrec.Rec{acc.reqs}, acc.reqsParts...)
-	srcs := make([]keyrec.Source, len(parts))
+	parts := append([]*keyrec.Store{acc.reqs}, acc.reqsParts...)
+	var srcs []keyrec.Source
+	var closers []func()
+	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for i, p := range parts {
-		srcs[i] = &keyrec.SliceSource{R: p}
-		wg.Go(func() { keyrec.Sort(p) })
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		wg.Go(func() {
+			s, c, e := p.Sources()
+			mu.Lock()
+			defer mu.Unlock()
+			if e != nil {
+				err = e
+				return
+			}
+			srcs = append(srcs, s...)
+			closers = append(closers, c)
+		})
 	}
 	wg.Wait()
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
+	if err != nil {
+		return 0, pass, lat, err
+	}
 	var cur keyrec.Rec
 	have := false
 	flush := func() {
@@ -302,7 +337,7 @@ func (acc *Accumulator) requests() (n int64, pass, lat []int64) {
 			lat[cur.V&0xffffffff]++
 		}
 	}
-	keyrec.Merge(srcs, func(r *keyrec.Rec) {
+	err = keyrec.Merge(srcs, func(r *keyrec.Rec) {
 		if have && r.K == cur.K {
 			cur.V = min(cur.V>>32, r.V>>32)<<32 | min(cur.V&0xffffffff, r.V&0xffffffff)
 			return
@@ -311,7 +346,7 @@ func (acc *Accumulator) requests() (n int64, pass, lat []int64) {
 		cur, have = *r, true
 	})
 	flush()
-	return n, pass, lat
+	return n, pass, lat, err
 }
 
 // condition qualifies at one SLO: q complete quality-pass attempts had a
@@ -399,14 +434,17 @@ func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
 		mu    sync.Mutex
 		parts []*Accumulator
 	)
-	err := trace.ScanUnordered(r, name, func(hd *trace.Header) error {
+	budget := spill.New(opts.MemoryBytes)
+	defer budget.Close()
+	err := trace.ScanUnordered(r, name, budget, func(hd *trace.Header) error {
 		h = hd
 		var err error
 		opts, err = withHeaderSLO(hd, opts, name)
 		return err
 	}, func(estimate int) func(*trace.Attempt) error {
 		acc := NewAccumulator(h, opts)
-		acc.reqs = make([]keyrec.Rec, 0, estimate)
+		acc.setBudget(budget)
+		acc.reqs = keyrec.NewStore(estimate, budget)
 		mu.Lock()
 		parts = append(parts, acc)
 		mu.Unlock()
@@ -424,7 +462,22 @@ func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
 	for _, p := range parts[1:] {
 		parts[0].merge(p)
 	}
-	return parts[0].Summary(), nil
+	s := parts[0].Summary()
+	if err := budget.Err(); err != nil {
+		return nil, err
+	}
+	if runs, bytes := budget.Stats(); runs > 0 {
+		s.Spill = &Spill{BudgetBytes: budget.Limit(), Runs: runs, Bytes: bytes}
+	}
+	return s, nil
+}
+
+// setBudget puts every store that grows with the trace under b.
+func (acc *Accumulator) setBudget(b *spill.Budget) {
+	acc.budget = b
+	for _, s := range []*samples{&acc.ttft, &acc.e2e, &acc.itl, &acc.tpot, &acc.server.prompt, &acc.server.over, &acc.server.decode} {
+		s.budget = b
+	}
 }
 
 // merge adds the attempts counted by o.
@@ -456,6 +509,9 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	}
 	acc.server.merge(&o.server)
 	acc.reqsParts = append(append(acc.reqsParts, o.reqs), o.reqsParts...)
+	if acc.budget == nil {
+		acc.budget = o.budget
+	}
 	o.reqs, o.reqsParts = nil, nil
 	acc.cand = append(acc.cand, o.cand...)
 	acc.judged = acc.judged || o.judged

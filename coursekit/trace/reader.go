@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/internal/keyrec"
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
 // Trace is a whole trace held in memory: fine for course-sized files. For
@@ -69,7 +70,7 @@ func ScanFile(path string, onHeader func(*Header) error, onAttempt func(*Attempt
 // The *Attempt passed to onAttempt, and its Events, are reused after it
 // returns: copy what you keep.
 func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
-	return scan(r, name, onHeader, onAttempt, nil, false)
+	return scan(r, name, onHeader, onAttempt, nil, sortedIDs{})
 }
 
 // ScanUnordered is Scan for aggregations that do not care about order: each
@@ -90,13 +91,17 @@ func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 //
 // newSink gets an estimate of how many attempts its sink will see (0 when
 // unknown: the size of a file over the bytes per line of its first block,
-// shared among the goroutines), to size what it keeps up front.
-func ScanUnordered(r io.Reader, name string, onHeader func(*Header) error, newSink func(estimate int) func(*Attempt) error) error {
+// shared among the goroutines, with room to spare), to size what it keeps
+// up front.
+//
+// The sorted ids are kept under budget (nil: no limit), spilled to its
+// temporary directory when they outgrow it.
+func ScanUnordered(r io.Reader, name string, budget *spill.Budget, onHeader func(*Header) error, newSink func(estimate int) func(*Attempt) error) error {
 	rs, seekable := r.(io.ReadSeeker)
 	if !seekable {
-		return scan(r, name, onHeader, nil, newSink, false)
+		return scan(r, name, onHeader, nil, newSink, sortedIDs{})
 	}
-	err := scan(r, name, onHeader, nil, newSink, true)
+	err := scan(r, name, onHeader, nil, newSink, sortedIDs{true, budget})
 	if _, dup := err.(errDuplicate); !dup {
 		return err
 	}
@@ -116,7 +121,15 @@ type errDuplicate struct{}
 
 func (errDuplicate) Error() string { return "duplicate attempt id" }
 
-func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func(int) func(*Attempt) error, sortIDs bool) error {
+// sortedIDs asks scan to find duplicate ids by sorting them after the
+// scan, under budget, instead of with a set.
+type sortedIDs struct {
+	on     bool
+	budget *spill.Budget
+}
+
+func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func(int) func(*Attempt) error, sorted sortedIDs) error {
+	sortIDs := sorted.on
 	workers := runtime.GOMAXPROCS(0)
 	var size int64
 	if f, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
@@ -127,14 +140,14 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 	estimate := 0 // attempts per worker, set before headerDone closes
 	quit := make(chan struct{})
 	headerDone := make(chan struct{})
-	work := make(chan *block, workers*2)
+	work := make(chan *block, workers)
 	order := make(chan *block, workers*2)
 	pool := sync.Pool{New: func() any { return &block{} }}
 	var ids *idSet
 	if !sortIDs {
 		ids = newIDSet()
 	}
-	idRecs := make([][]keyrec.Rec, workers)
+	idRecs := make([]*keyrec.Store, workers)
 
 	go produce(r, name, &pool, work, order, quit)
 	var wg sync.WaitGroup
@@ -155,7 +168,7 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 						b.headerErr = onHeader(b.header)
 						if size > 0 && len(b.data) > 0 {
 							lines := float64(b.nextLine - b.firstLine)
-							estimate = int(float64(size)*lines/float64(len(b.data))*1.1/float64(workers)) + 1024
+							estimate = int(float64(size)*lines/float64(len(b.data))*1.2/float64(workers)) + 1024
 						}
 						close(headerDone)
 					}
@@ -170,12 +183,12 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 							if sink == nil {
 								sink = newSink(estimate)
 								if sortIDs {
-									idRecs[w] = make([]keyrec.Rec, 0, estimate)
+									idRecs[w] = keyrec.NewStore(estimate, sorted.budget)
 								}
 							}
 							if sortIDs {
 								for i := range b.atts {
-									idRecs[w] = append(idRecs[w], keyrec.Rec{K: b.atts[i].idKey, V: uint64(b.atts[i].Line)})
+									idRecs[w].Add(keyrec.Rec{K: b.atts[i].idKey, V: uint64(b.atts[i].Line)})
 								}
 							}
 							b.sinkErr = sinkAll(sink, b.atts)
@@ -201,7 +214,11 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 		} else if err != nil {
 			return err
 		}
-		if line, ok := firstDuplicate(idRecs); ok && line < errLine {
+		line, ok, ferr := firstDuplicate(idRecs)
+		if ferr != nil {
+			return ferr
+		}
+		if ok && line < errLine {
 			return errDuplicate{}
 		}
 	}
@@ -210,25 +227,48 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 
 // firstDuplicate sorts the (id, line) records of every worker and returns
 // the smallest line whose id was used on an earlier line.
-func firstDuplicate(recs [][]keyrec.Rec) (int, bool) {
+func firstDuplicate(stores []*keyrec.Store) (int, bool, error) {
 	var wg sync.WaitGroup
-	srcs := make([]keyrec.Source, len(recs))
-	for i := range recs {
-		srcs[i] = &keyrec.SliceSource{R: recs[i]}
-		wg.Go(func() { keyrec.Sort(recs[i]) })
+	var srcs []keyrec.Source
+	var mu sync.Mutex
+	var errs []error
+	var closers []func()
+	for _, st := range stores {
+		if st == nil {
+			continue
+		}
+		wg.Go(func() {
+			s, c, err := st.Sources()
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			srcs = append(srcs, s...)
+			closers = append(closers, c)
+		})
 	}
 	wg.Wait()
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
+	if len(errs) > 0 {
+		return 0, false, errs[0]
+	}
 	first, found := 0, false
 	var prev keyrec.Rec
 	have := false
-	keyrec.Merge(srcs, func(r *keyrec.Rec) {
+	err := keyrec.Merge(srcs, func(r *keyrec.Rec) {
 		if have && prev.K == r.K && (!found || int(r.V) < first) {
 			// Records of one key come in line order: the second is the duplicate.
 			first, found = int(r.V), true
 		}
 		prev, have = *r, true
 	})
-	return first, found
+	return first, found, err
 }
 
 func sinkAll(sink func(*Attempt) error, atts []Attempt) error {

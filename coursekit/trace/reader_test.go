@@ -244,8 +244,8 @@ func TestScanUnorderedDuplicateIsTheOrderedError(t *testing.T) {
 		_, want := trace.Read(strings.NewReader(b.String()), "t.jsonl")
 		none := func(*trace.Header) error { return nil }
 		sink := func(int) func(*trace.Attempt) error { return func(*trace.Attempt) error { return nil } }
-		seek := trace.ScanUnordered(strings.NewReader(b.String()), "t.jsonl", none, sink)
-		stream := trace.ScanUnordered(bytes.NewBufferString(b.String()), "t.jsonl", none, sink)
+		seek := trace.ScanUnordered(strings.NewReader(b.String()), "t.jsonl", nil, none, sink)
+		stream := trace.ScanUnordered(bytes.NewBufferString(b.String()), "t.jsonl", nil, none, sink)
 		if fmt.Sprint(seek) != fmt.Sprint(want) || fmt.Sprint(stream) != fmt.Sprint(want) {
 			t.Errorf("%s:\n seekable %v\n streamed %v\n ordered  %v", c.name, seek, stream, want)
 		}
@@ -263,7 +263,7 @@ func TestScanUnorderedSeesEveryAttempt(t *testing.T) {
 	}
 	var mu sync.Mutex
 	total := 0
-	err := trace.ScanUnordered(&b, "u.jsonl", func(*trace.Header) error { return nil }, func(int) func(*trace.Attempt) error {
+	err := trace.ScanUnordered(&b, "u.jsonl", nil, func(*trace.Header) error { return nil }, func(int) func(*trace.Attempt) error {
 		n := 0
 		return func(a *trace.Attempt) error {
 			n++

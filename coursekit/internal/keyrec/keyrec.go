@@ -9,6 +9,8 @@ package keyrec
 import (
 	"cmp"
 	"slices"
+
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
 // Rec is a key with one 64-bit value.
@@ -158,4 +160,111 @@ func Merge(srcs []Source, each func(*Rec)) error {
 		}
 	}
 	return nil
+}
+
+// Store collects records under a memory budget: when it is full and the
+// budget is passed, it sorts what it holds, writes it as a run and starts
+// again in the same memory.
+type Store struct {
+	recs   []Rec
+	runs   []string
+	budget *spill.Budget
+}
+
+// recBytes is the size of one Rec.
+const recBytes = 24
+
+// MinStoreCap is the smallest store; tests lower it to spill tiny traces.
+var MinStoreCap = 1024
+
+// stores is about how many stores share one budget (see spill.Budget.Grow).
+const stores = 16
+
+// NewStore makes a store for about capHint records (capped by the
+// budget's share of a store).
+func NewStore(capHint int, b *spill.Budget) *Store {
+	if lim := b.Limit(); lim > 0 {
+		capHint = min(capHint, int(lim/stores/recBytes))
+	}
+	capHint = max(capHint, MinStoreCap)
+	b.Charge(int64(capHint) * recBytes)
+	return &Store{recs: make([]Rec, 0, capHint), budget: b}
+}
+
+// Add appends r.
+func (s *Store) Add(r Rec) {
+	if len(s.recs) == cap(s.recs) {
+		c := cap(s.recs)
+		if !s.budget.Over(int64(c)*recBytes, stores) || !s.spill() {
+			s.recs = slices.Grow(s.recs, max(c/4, 4096))
+			s.budget.Charge(int64(cap(s.recs)-c) * recBytes)
+		}
+	}
+	s.recs = append(s.recs, r)
+}
+
+// spill writes the records as a sorted run; false if writing failed (the
+// error is kept in the budget and the records stay in memory).
+func (s *Store) spill() bool {
+	Sort(s.recs)
+	path, err := s.budget.WriteRun(3*len(s.recs), func(i int) uint64 {
+		r := &s.recs[i/3]
+		switch i % 3 {
+		case 0:
+			return r.K[0]
+		case 1:
+			return r.K[1]
+		}
+		return r.V
+	})
+	if err != nil {
+		s.budget.Fail(err)
+		return false
+	}
+	s.runs = append(s.runs, path)
+	s.recs = s.recs[:0]
+	return true
+}
+
+// Len is the number of records in memory.
+func (s *Store) Len() int { return len(s.recs) }
+
+// Spilled reports whether the store wrote runs.
+func (s *Store) Spilled() bool { return len(s.runs) > 0 }
+
+// Sources sorts the records in memory and returns them and every run as
+// sorted sources for Merge; close closes the runs.
+func (s *Store) Sources() (srcs []Source, close func(), err error) {
+	Sort(s.recs)
+	srcs = append(srcs, &SliceSource{R: s.recs})
+	var open []*spill.Reader
+	close = func() {
+		for _, r := range open {
+			r.Close()
+		}
+	}
+	for _, p := range s.runs {
+		r, err := spill.Open(p)
+		if err != nil {
+			close()
+			return nil, nil, err
+		}
+		open = append(open, r)
+		srcs = append(srcs, &fileSource{r})
+	}
+	return srcs, close, nil
+}
+
+type fileSource struct{ r *spill.Reader }
+
+func (f *fileSource) Next() (Rec, bool, error) {
+	var w [3]uint64
+	for i := range w {
+		v, ok, err := f.r.Next()
+		if err != nil || !ok {
+			return Rec{}, false, err
+		}
+		w[i] = v
+	}
+	return Rec{K: [2]uint64{w[0], w[1]}, V: w[2]}, true, nil
 }

@@ -2,8 +2,11 @@ package keyrec
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
 // Sort orders like a comparison sort, for hashed keys, for keys that
@@ -47,5 +50,44 @@ func TestMerge(t *testing.T) {
 	}
 	if !slices.Equal(got, all) {
 		t.Fatal("Merge did not yield the sorted union")
+	}
+}
+
+// A store under a tiny budget spills sorted runs, and its sources merge
+// back to exactly the records added; the budget's directory is removed.
+func TestStoreSpillsAndMerges(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	defer func(m int) { MinStoreCap = m }(MinStoreCap)
+	MinStoreCap = 8
+	b := spill.New(1)
+	s := NewStore(8, b)
+	rng := rand.New(rand.NewPCG(7, 8))
+	var want []Rec
+	for range 1000 {
+		r := Rec{K: [2]uint64{rng.Uint64() & 63, rng.Uint64()}, V: rng.Uint64()}
+		s.Add(r)
+		want = append(want, r)
+	}
+	if !s.Spilled() || s.Len() >= 1000 {
+		t.Fatalf("no spill: %d records in memory", s.Len())
+	}
+	srcs, done, err := s.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Rec
+	if err := Merge(srcs, func(r *Rec) { got = append(got, *r) }); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	slices.SortFunc(want, compare)
+	if !slices.Equal(got, want) {
+		t.Fatal("the merged runs differ from the records added")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(os.Getenv("TMPDIR")); len(left) != 0 {
+		t.Fatalf("%d files left behind", len(left))
 	}
 }
