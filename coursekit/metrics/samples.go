@@ -97,16 +97,50 @@ func (s *samples) spill() bool {
 		chunks[i] = k
 		total += len(k)
 	}
-	pos := make([]int, len(chunks))
-	path, err := s.budget.WriteRun(total, func(int) uint64 {
-		m := -1
-		for i, c := range chunks {
-			if pos[i] < len(c) && (m < 0 || c[pos[i]] < chunks[m][pos[m]]) {
-				m = i
-			}
+	// A min-heap of the chunks' heads: a run holds hundreds of chunks.
+	type head struct {
+		c []uint64
+		i int
+	}
+	heads := make([]head, 0, len(chunks))
+	for _, c := range chunks {
+		if len(c) > 0 {
+			heads = append(heads, head{c, 0})
 		}
-		pos[m]++
-		return chunks[m][pos[m]-1]
+	}
+	less := func(a, b int) bool { return heads[a].c[heads[a].i] < heads[b].c[heads[b].i] }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(heads) {
+				return
+			}
+			m := l
+			if r := l + 1; r < len(heads) && less(r, l) {
+				m = r
+			}
+			if !less(m, i) {
+				return
+			}
+			heads[i], heads[m] = heads[m], heads[i]
+			i = m
+		}
+	}
+	for i := len(heads)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	path, err := s.budget.WriteRun(total, func(int) uint64 {
+		h := &heads[0]
+		v := h.c[h.i]
+		h.i++
+		if h.i == len(h.c) {
+			heads[0] = heads[len(heads)-1]
+			heads = heads[:len(heads)-1]
+		}
+		if len(heads) > 0 {
+			down(0)
+		}
+		return v
 	})
 	if err != nil {
 		// Back to values, in the sorted order: the sample is a multiset.

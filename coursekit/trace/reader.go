@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"sync"
@@ -84,10 +83,11 @@ func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 // The strings of the *Attempt a sink gets (ID, Request, Error) alias the
 // block being parsed: they are valid only during the call.
 //
-// When r is an io.Seeker (a file), duplicate attempt ids are found after
-// the scan, by sorting the ids instead of keeping a set of millions of
-// them; only a trace that has one is read a second time, in order, for
-// the error message an ordered read gives.
+// When r is an io.Seeker (a file), duplicate attempt ids are looked for
+// after the scan, by sorting 64-bit hashes of the ids instead of keeping a
+// set of millions of them; only a trace with a repeated hash is read a
+// second time, in order, which gives the ordered reader's error (or none,
+// for two different ids whose hashes collide).
 //
 // newSink gets an estimate of how many attempts its sink will see (0 when
 // unknown: the size of a file over the bytes per line of its first block,
@@ -108,15 +108,13 @@ func ScanUnordered(r io.Reader, name string, budget *spill.Budget, onHeader func
 	if _, err := rs.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	err = Scan(rs, name, func(*Header) error { return nil }, func(*Attempt) error { return nil })
-	if err == nil { // the file changed under us
-		err = &Error{File: name, Msg: "the file changed while it was read"}
-	}
-	return err
+	// nil: two different ids shared 64 bits of hash, and the sinks have
+	// seen every attempt already.
+	return Scan(rs, name, func(*Header) error { return nil }, func(*Attempt) error { return nil })
 }
 
-// errDuplicate says that the sorted ids hold a duplicate before the first
-// other error.
+// errDuplicate says that two attempts share the first 64 bits of their
+// id's key: a duplicate id, or (rarely) two ids whose hashes collide.
 type errDuplicate struct{}
 
 func (errDuplicate) Error() string { return "duplicate attempt id" }
@@ -141,13 +139,13 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 	quit := make(chan struct{})
 	headerDone := make(chan struct{})
 	work := make(chan *block, workers)
-	order := make(chan *block, workers*2)
+	order := make(chan *block, workers+1)
 	pool := sync.Pool{New: func() any { return &block{} }}
 	var ids *idSet
 	if !sortIDs {
 		ids = newIDSet()
 	}
-	idRecs := make([]*keyrec.Store, workers)
+	idRecs := make([]*keyrec.Words, workers)
 
 	go produce(r, name, &pool, work, order, quit)
 	var wg sync.WaitGroup
@@ -183,12 +181,12 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 							if sink == nil {
 								sink = newSink(estimate)
 								if sortIDs {
-									idRecs[w] = keyrec.NewStore(estimate, sorted.budget)
+									idRecs[w] = keyrec.NewWords(estimate, sorted.budget)
 								}
 							}
 							if sortIDs {
 								for i := range b.atts {
-									idRecs[w].Add(keyrec.Rec{K: b.atts[i].idKey, V: uint64(b.atts[i].Line)})
+									idRecs[w].Add(b.atts[i].idKey[0])
 								}
 							}
 							b.sinkErr = sinkAll(sink, b.atts)
@@ -208,67 +206,20 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 	}
 	wg.Wait()
 	if sortIDs {
-		errLine := math.MaxInt
-		if te, ok := err.(*Error); ok && te.Line > 0 {
-			errLine = te.Line
-		} else if err != nil {
+		if _, bad := err.(*Error); err != nil && !bad {
 			return err
 		}
-		line, ok, ferr := firstDuplicate(idRecs)
+		// Equal ids have equal hashes: without a repeated hash there is no
+		// duplicate. A repeated one is settled by reading again in order.
+		rep, ferr := keyrec.AnyRepeated(idRecs)
 		if ferr != nil {
 			return ferr
 		}
-		if ok && line < errLine {
+		if rep {
 			return errDuplicate{}
 		}
 	}
 	return err
-}
-
-// firstDuplicate sorts the (id, line) records of every worker and returns
-// the smallest line whose id was used on an earlier line.
-func firstDuplicate(stores []*keyrec.Store) (int, bool, error) {
-	var wg sync.WaitGroup
-	var srcs []keyrec.Source
-	var mu sync.Mutex
-	var errs []error
-	var closers []func()
-	for _, st := range stores {
-		if st == nil {
-			continue
-		}
-		wg.Go(func() {
-			s, c, err := st.Sources()
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs = append(errs, err)
-				return
-			}
-			srcs = append(srcs, s...)
-			closers = append(closers, c)
-		})
-	}
-	wg.Wait()
-	defer func() {
-		for _, c := range closers {
-			c()
-		}
-	}()
-	if len(errs) > 0 {
-		return 0, false, errs[0]
-	}
-	first, found := 0, false
-	var prev keyrec.Rec
-	have := false
-	err := keyrec.Merge(srcs, func(r *keyrec.Rec) {
-		if have && prev.K == r.K && (!found || int(r.V) < first) {
-			// Records of one key come in line order: the second is the duplicate.
-			first, found = int(r.V), true
-		}
-		prev, have = *r, true
-	})
-	return first, found, err
 }
 
 func sinkAll(sink func(*Attempt) error, atts []Attempt) error {

@@ -91,3 +91,30 @@ func TestStoreSpillsAndMerges(t *testing.T) {
 		t.Fatalf("%d files left behind", len(left))
 	}
 }
+
+// AnyRepeated finds a word added twice, across stores and spilled runs,
+// and only then.
+func TestAnyRepeated(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	defer func(m int) { MinStoreCap = m }(MinStoreCap)
+	MinStoreCap = 8
+	for _, dup := range []bool{false, true} {
+		b := spill.New(1)
+		a, c := NewWords(8, b), NewWords(8, b)
+		for i := range uint64(500) {
+			a.Add(i * 2)
+			c.Add(i*2 + 1)
+		}
+		if dup {
+			c.Add(177 * 2) // also in a, which spilled it long ago
+		}
+		got, err := AnyRepeated([]*Words{a, c, nil})
+		if err != nil || got != dup {
+			t.Fatalf("dup %v: AnyRepeated = %v, %v", dup, got, err)
+		}
+		if len(a.runs) == 0 {
+			t.Fatal("no run was spilled")
+		}
+		b.Close()
+	}
+}
