@@ -93,7 +93,7 @@ test-flakes: lab-setup
 	done; \
 	echo "test-flakes: passed in $${SECONDS}s; load average $$(cut -d' ' -f1-3 /proc/loadavg)"
 
-# The card benchmark against the Python reference (figures go to docs/benchmarks.md).
+# The card benchmark beside DuckDB, polars and the Python reference (figures go to docs/benchmarks.md).
 bench-card:
 	coursekit/bench/card/run.sh
 

@@ -306,7 +306,25 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		d := c.NotQualified
 		p(txDrops, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
 	}
+	if s.Spill != nil {
+		line("")
+		line(spillText(l, s.Spill))
+	}
 	return b.String()
+}
+
+var spillNote = lang.Msg{
+	"内存：样本和记录超出了内存预算 %s，已分 %d 段排好序写入临时目录（共 %s），分位数从这些段里按秩选出，数值与全在内存里算的相同；临时目录已删除。",
+	"Memory: the samples and records outgrew the memory budget of %s, were written to a temporary directory as %d sorted runs (%s in all), and the percentiles were selected from them by rank, the same numbers as in memory; the directory has been removed.",
+}
+
+// spillText is the card's footer when it spilled to disk.
+func spillText(l lang.Lang, sp *metrics.Spill) string {
+	return spillNote.F(l, mib(sp.BudgetBytes), sp.Runs, mib(sp.Bytes))
+}
+
+func mib(n int64) string {
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
 
 // The Markdown card's lines and table rows, in order.
@@ -408,6 +426,10 @@ func markdown(l lang.Lang, s *metrics.Summary, source string) string {
 		})
 		line("")
 		p(latencyMethod)
+	}
+	if s.Spill != nil {
+		line("")
+		line(spillText(l, s.Spill))
 	}
 	return b.String()
 }

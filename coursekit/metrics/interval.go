@@ -215,7 +215,7 @@ func (s *samples) orderStats(ks []int) map[int]float64 {
 	if len(ks) == 0 {
 		return out
 	}
-	if s.signed || s.n < smallSample {
+	if len(s.runs) == 0 && (s.signed || s.n < smallSample) {
 		x := make([]float64, 0, s.n)
 		s.each(func(v float64) { x = append(x, v) })
 		slices.Sort(x)

@@ -2,9 +2,12 @@ package metrics
 
 import (
 	"io"
-	"math"
 	"os"
+	"slices"
 	"sync"
+
+	"github.com/llmperf-course/course/coursekit/internal/keyrec"
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -26,6 +29,11 @@ type Options struct {
 	// Latency adds per-attempt SLOs beyond TTFT to every condition. When
 	// any is set and no judge was asked for, quality is not required.
 	Latency LatencySLO
+	// MemoryBytes bounds what SummarizeReader keeps in memory for the
+	// samples, attempt ids and requests; past it they are spilled to a
+	// temporary directory as sorted runs (0: no limit). The card is the
+	// same either way.
+	MemoryBytes int64
 }
 
 // withHeaderSLO fills opts from the header's conditions.slo when the
@@ -72,14 +80,23 @@ type Accumulator struct {
 	outputTokens                          int64 // OutputTokenCount of complete successes
 
 	ttft, e2e, itl, tpot samples
-	passTTFT             samples               // TTFT of complete, quality-pass attempts
-	reqBest              map[trace.Key]float64 // per request: best passTTFT, +Inf if none
-	server               serverAcc             // meta.server_timings of complete successes
+	passQ                []int64   // per opts.SLOsMS: complete quality-pass attempts with TTFT ≤ it
+	slos                 []float64 // opts.SLOsMS sorted, distinct: the levels of reqs
+	server               serverAcc // meta.server_timings of complete successes
+
+	// reqs has one record per attempt in the window: its request's key and,
+	// packed in V, the level (index into slos of the smallest SLO met, or
+	// len(slos) for none) of its TTFT as a qualified attempt (high 32
+	// bits), and as a candidate meeting the latency SLOs (low 32 bits).
+	// Sorted by key at the end, they give each request's best attempt
+	// without a map of millions of requests.
+	reqs      *keyrec.Store
+	reqsParts []*keyrec.Store // reqs of merged accumulators
+	budget    *spill.Budget
 
 	// With latency SLOs beyond TTFT (opts.Latency.Set()):
-	cand       []candidate           // complete successes not failing quality
-	reqBestLat map[trace.Key]float64 // per request: best TTFT of a candidate meeting the latency SLOs
-	judged     bool                  // the header says a judge was asked for
+	cand   []candidate // complete successes not failing quality
+	judged bool        // the header says a judge was asked for
 }
 
 // NewAccumulator starts a summary of a trace with header h.
@@ -90,12 +107,23 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 	if opts.Method == "" {
 		opts.Method = NearestRank
 	}
-	acc := &Accumulator{h: *h, opts: opts, reqBest: map[trace.Key]float64{}}
+	acc := &Accumulator{h: *h, opts: opts, passQ: make([]int64, len(opts.SLOsMS))}
+	acc.slos = slices.Clone(opts.SLOsMS)
+	slices.Sort(acc.slos)
+	acc.slos = slices.Compact(acc.slos)
 	if opts.Latency.Set() {
-		acc.reqBestLat = map[trace.Key]float64{}
 		acc.judged = headerJudged(h)
 	}
 	return acc
+}
+
+// level is the index in acc.slos of the smallest SLO that ttft meets.
+func (acc *Accumulator) level(ttft float64) uint64 {
+	j := 0
+	for j < len(acc.slos) && ttft > acc.slos[j] {
+		j++
+	}
+	return uint64(j)
 }
 
 // Add counts one attempt. It keeps no reference to a or its events.
@@ -107,10 +135,8 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 	acc.attempts++
 	acc.outcomes[a.Outcome]++
 	rk := a.RequestKey()
-	best, seen := acc.reqBest[rk]
-	if !seen {
-		best = math.Inf(1)
-	}
+	none := uint64(len(acc.slos))
+	best, bestLat := none, none
 	if len(a.Events) == 0 {
 		acc.ttftMissing++
 	}
@@ -143,24 +169,26 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.usageTokens += int64(a.OutputTokens)
 			acc.usageEventTokens += int64(a.StreamedTokens())
 		}
-		if acc.reqBestLat != nil && a.Quality != trace.Fail {
+		if acc.opts.Latency.Set() && a.Quality != trace.Fail {
 			r := acc.opts.Latency.check(a)
 			acc.cand = append(acc.cand, candidate{ttft: ttft, reason: r, rated: a.Quality == trace.Pass})
 			if r == Qualified {
-				if b, ok := acc.reqBestLat[rk]; !ok || ttft < b {
-					acc.reqBestLat[rk] = ttft
-				}
+				bestLat = acc.level(ttft)
 				if a.Quality == trace.Pass {
-					best = min(best, ttft)
+					best = bestLat
 				}
 			}
 		}
 		switch a.Quality {
 		case trace.Pass:
 			acc.passes++
-			acc.passTTFT.add(ttft)
-			if acc.reqBestLat == nil {
-				best = min(best, ttft)
+			for i, slo := range acc.opts.SLOsMS {
+				if ttft <= slo {
+					acc.passQ[i]++
+				}
+			}
+			if !acc.opts.Latency.Set() {
+				best = acc.level(ttft)
 			}
 		case trace.Fail:
 			acc.fails++
@@ -168,7 +196,10 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			acc.unrated++
 		}
 	}
-	acc.reqBest[rk] = best
+	if acc.reqs == nil {
+		acc.reqs = keyrec.NewStore(1024, acc.budget)
+	}
+	acc.reqs.Add(keyrec.Rec{K: rk, V: best<<32 | bestLat})
 }
 
 // Summary computes the card. It sorts the samples it holds, so call it once
@@ -182,7 +213,6 @@ func (acc *Accumulator) Summary() *Summary {
 		WindowS:          h.Window.Seconds(),
 		PercentileMethod: m,
 		Attempts:         acc.attempts,
-		Requests:         int64(len(acc.reqBest)),
 		CompleteSuccess:  acc.complete,
 		InFlight:         acc.inFlight,
 		Failures:         acc.attempts - acc.complete - acc.inFlight,
@@ -210,6 +240,7 @@ func (acc *Accumulator) Summary() *Summary {
 		unit string
 	}{{&s.TTFT, &acc.ttft, "ms"}, {&s.E2E, &acc.e2e, "ms"}, {&s.ITL, &acc.itl, "event"}, {&s.TPOT, &acc.tpot, "ms/token"}} {
 		wg.Go(func() {
+			d.x.prepare(d.x.wantRanks(m, acc.opts.Levels))
 			*d.dst = d.x.dist(m, d.unit)
 			d.dst.CI95 = d.x.ci95()
 			d.dst.Chosen = d.x.levels(m, acc.opts.Levels)
@@ -225,47 +256,103 @@ func (acc *Accumulator) Summary() *Summary {
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
 	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
+	requests, passLv, latLv, err := acc.requests()
+	if err != nil {
+		acc.budget.Fail(err)
+	}
+	s.Requests = requests
 	if s.Requests > 0 {
 		v := float64(s.Attempts) / float64(s.Requests)
 		s.RetryAmplification = &v
 	}
 
-	reqBest := make([]float64, 0, len(acc.reqBest))
-	for _, v := range acc.reqBest {
-		reqBest = append(reqBest, v)
+	// reqQ counts the requests whose best level meets slo.
+	lv := passLv
+	reqQ := func(slo float64) int64 {
+		j, _ := slices.BinarySearch(acc.slos, slo)
+		n := int64(0)
+		for _, c := range lv[:j+1] {
+			n += c
+		}
+		return n
 	}
-	if acc.reqBestLat != nil {
+	if acc.opts.Latency.Set() {
 		judged := acc.judged || acc.passes+acc.fails > 0
 		if !judged { // a request qualifies on latency alone
-			reqBest = reqBest[:0]
-			for k := range acc.reqBest {
-				v, ok := acc.reqBestLat[k]
-				if !ok {
-					v = math.Inf(1)
-				}
-				reqBest = append(reqBest, v)
-			}
+			lv = latLv
 		}
 		for _, slo := range acc.opts.SLOsMS {
-			s.Conditions = append(s.Conditions, s.latencyCondition(slo, acc.opts.Latency, judged, acc.cand, reqBest))
+			s.Conditions = append(s.Conditions, s.latencyCondition(slo, acc.opts.Latency, judged, acc.cand, reqQ(slo)))
 		}
 		return s
 	}
-	for _, slo := range acc.opts.SLOsMS {
-		s.Conditions = append(s.Conditions, s.condition(slo, &acc.passTTFT, reqBest))
+	for i, slo := range acc.opts.SLOsMS {
+		s.Conditions = append(s.Conditions, s.condition(slo, acc.passQ[i], reqQ(slo)))
 	}
 	return s
 }
 
-// condition qualifies at one SLO by counting TTFTs ≤ slo (inclusive).
-func (s *Summary) condition(slo float64, passTTFT *samples, reqBest []float64) Condition {
-	q := int64(0)
-	passTTFT.each(func(v float64) {
-		if v <= slo {
-			q++
+// requests sorts the request records and returns the number of requests
+// and how many requests have each best level, as a qualified attempt and
+// as a candidate meeting the latency SLOs.
+func (acc *Accumulator) requests() (n int64, pass, lat []int64, err error) {
+	pass = make([]int64, len(acc.slos)+1)
+	lat = make([]int64, len(acc.slos)+1)
+	parts := append([]*keyrec.Store{acc.reqs}, acc.reqsParts...)
+	var srcs []keyrec.Source
+	var closers []func()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, p := range parts {
+		if p == nil {
+			continue
 		}
+		wg.Go(func() {
+			s, c, e := p.Sources()
+			mu.Lock()
+			defer mu.Unlock()
+			if e != nil {
+				err = e
+				return
+			}
+			srcs = append(srcs, s...)
+			closers = append(closers, c)
+		})
+	}
+	wg.Wait()
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
+	if err != nil {
+		return 0, pass, lat, err
+	}
+	var cur keyrec.Rec
+	have := false
+	flush := func() {
+		if have {
+			n++
+			pass[cur.V>>32]++
+			lat[cur.V&0xffffffff]++
+		}
+	}
+	err = keyrec.Merge(srcs, func(r *keyrec.Rec) {
+		if have && r.K == cur.K {
+			cur.V = min(cur.V>>32, r.V>>32)<<32 | min(cur.V&0xffffffff, r.V&0xffffffff)
+			return
+		}
+		flush()
+		cur, have = *r, true
 	})
-	return s.newCondition(slo, q, reqBest, Drops{
+	flush()
+	return n, pass, lat, err
+}
+
+// condition qualifies at one SLO: q complete quality-pass attempts had a
+// TTFT ≤ slo (inclusive), rq requests had one.
+func (s *Summary) condition(slo float64, q, rq int64) Condition {
+	return s.newCondition(slo, q, rq, Drops{
 		NotComplete:    s.Attempts - s.CompleteSuccess,
 		QualityFail:    s.QualityFails,
 		QualityUnrated: s.UnratedSuccesses,
@@ -276,7 +363,7 @@ func (s *Summary) condition(slo float64, passTTFT *samples, reqBest []float64) C
 // latencyCondition qualifies at one TTFT SLO with the latency SLOs beyond
 // it: a candidate qualifies when its TTFT ≤ slo and it met them all, and,
 // when judged, it passed quality.
-func (s *Summary) latencyCondition(slo float64, lat LatencySLO, judged bool, cand []candidate, reqBest []float64) Condition {
+func (s *Summary) latencyCondition(slo float64, lat LatencySLO, judged bool, cand []candidate, rq int64) Condition {
 	d := Drops{NotComplete: s.Attempts - s.CompleteSuccess, QualityFail: s.QualityFails}
 	q := int64(0)
 	for _, c := range cand {
@@ -295,7 +382,7 @@ func (s *Summary) latencyCondition(slo float64, lat LatencySLO, judged bool, can
 			q++
 		}
 	}
-	c := s.newCondition(slo, q, reqBest, d)
+	c := s.newCondition(slo, q, rq, d)
 	c.LatencySLO = lat
 	c.QualityRule = QualityNotJudged
 	if judged {
@@ -304,9 +391,9 @@ func (s *Summary) latencyCondition(slo float64, lat LatencySLO, judged bool, can
 	return c
 }
 
-// newCondition builds the rates of q qualified attempts at a TTFT SLO.
-func (s *Summary) newCondition(slo float64, q int64, reqBest []float64, d Drops) Condition {
-	rq := int64(countAtMost(reqBest, slo))
+// newCondition builds the rates of q qualified attempts (rq qualified
+// requests) at a TTFT SLO.
+func (s *Summary) newCondition(slo float64, q, rq int64, d Drops) Condition {
 	c := Condition{
 		SLOTTFTMS:           slo,
 		Qualified:           q,
@@ -323,18 +410,6 @@ func (s *Summary) newCondition(slo float64, q int64, reqBest []float64, d Drops)
 		c.CostPer1000 = &v
 	}
 	return c
-}
-
-// countAtMost counts values ≤ x: a linear pass beats sorting for the
-// handful of SLOs a card compares.
-func countAtMost(values []float64, x float64) int {
-	n := 0
-	for _, v := range values {
-		if v <= x {
-			n++
-		}
-	}
-	return n
 }
 
 // Summarize computes the card of an in-memory trace.
@@ -359,13 +434,17 @@ func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
 		mu    sync.Mutex
 		parts []*Accumulator
 	)
-	err := trace.ScanUnordered(r, name, func(hd *trace.Header) error {
+	budget := spill.New(opts.MemoryBytes)
+	defer budget.Close()
+	err := trace.ScanUnordered(r, name, budget, func(hd *trace.Header) error {
 		h = hd
 		var err error
 		opts, err = withHeaderSLO(hd, opts, name)
 		return err
-	}, func() func(*trace.Attempt) error {
+	}, func(estimate int) func(*trace.Attempt) error {
 		acc := NewAccumulator(h, opts)
+		acc.setBudget(budget)
+		acc.reqs = keyrec.NewStore(estimate, budget)
 		mu.Lock()
 		parts = append(parts, acc)
 		mu.Unlock()
@@ -383,7 +462,22 @@ func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
 	for _, p := range parts[1:] {
 		parts[0].merge(p)
 	}
-	return parts[0].Summary(), nil
+	s := parts[0].Summary()
+	if err := budget.Err(); err != nil {
+		return nil, err
+	}
+	if runs, bytes := budget.Stats(); runs > 0 {
+		s.Spill = &Spill{BudgetBytes: budget.Limit(), Runs: runs, Bytes: bytes}
+	}
+	return s, nil
+}
+
+// setBudget puts every store that grows with the trace under b.
+func (acc *Accumulator) setBudget(b *spill.Budget) {
+	acc.budget = b
+	for _, s := range []*samples{&acc.ttft, &acc.e2e, &acc.itl, &acc.tpot, &acc.server.prompt, &acc.server.over, &acc.server.decode} {
+		s.budget = b
+	}
 }
 
 // merge adds the attempts counted by o.
@@ -403,37 +497,24 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.tokens += o.tokens
 	acc.multiEvents += o.multiEvents
 	acc.outputTokens += o.outputTokens
+	acc.usageTokens += o.usageTokens
+	acc.usageEventTokens += o.usageEventTokens
 	acc.maxTokens = max(acc.maxTokens, o.maxTokens)
 	acc.ttft.merge(&o.ttft)
 	acc.e2e.merge(&o.e2e)
 	acc.itl.merge(&o.itl)
 	acc.tpot.merge(&o.tpot)
-	acc.passTTFT.merge(&o.passTTFT)
+	for i := range acc.passQ {
+		acc.passQ[i] += o.passQ[i]
+	}
 	acc.server.merge(&o.server)
-	big, small := acc.reqBest, o.reqBest
-	if len(small) > len(big) {
-		big, small = small, big
+	acc.reqsParts = append(append(acc.reqsParts, o.reqs), o.reqsParts...)
+	if acc.budget == nil {
+		acc.budget = o.budget
 	}
-	for k, v := range small {
-		if b, ok := big[k]; !ok || v < b {
-			big[k] = v
-		}
-	}
-	acc.reqBest = big
+	o.reqs, o.reqsParts = nil, nil
 	acc.cand = append(acc.cand, o.cand...)
 	acc.judged = acc.judged || o.judged
-	if acc.reqBestLat != nil {
-		big, small := acc.reqBestLat, o.reqBestLat
-		if len(small) > len(big) {
-			big, small = small, big
-		}
-		for k, v := range small {
-			if b, ok := big[k]; !ok || v < b {
-				big[k] = v
-			}
-		}
-		acc.reqBestLat = big
-	}
 }
 
 // SummarizeFile streams a trace file and computes its card.

@@ -128,6 +128,17 @@ type Summary struct {
 	// PromptCache is the server's cached-token counts (meta.cached_tokens)
 	// when no attempt carried server timings; nil otherwise.
 	PromptCache *PromptCache `json:"prompt_cache,omitempty"`
+	// Spill says that the samples outgrew the memory budget and were
+	// sorted into runs on disk to be read; nil when all stayed in memory.
+	// The numbers are the same either way.
+	Spill *Spill `json:"spill,omitempty"`
+}
+
+// Spill describes a card computed past its memory budget.
+type Spill struct {
+	BudgetBytes int64 `json:"memory_budget_bytes"`
+	Runs        int   `json:"runs"`
+	Bytes       int64 `json:"bytes"`
 }
 
 // WindowInfo echoes the trace window.

@@ -8,8 +8,9 @@ import (
 
 // lineParser turns lines into Attempts; one per worker goroutine.
 type lineParser struct {
-	file string
-	s    scanner
+	file  string
+	s     scanner
+	alias bool // strings from parseFast alias the line (ScanUnordered)
 }
 
 func newLineParser(file string) *lineParser {
@@ -46,6 +47,10 @@ func (lp *lineParser) parseBlock(b *block) {
 			b.atts = append(b.atts, Attempt{})
 			a := &b.atts[len(b.atts)-1]
 			a.Line = line
+			if lp.parseFast(l, a, b) {
+				break
+			}
+			*a = Attempt{Line: line}
 			if err = lp.parseAttempt(l, a, b); err != nil {
 				id = a.ID
 				b.atts = b.atts[:len(b.atts)-1]

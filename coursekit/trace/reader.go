@@ -9,6 +9,9 @@ import (
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/llmperf-course/course/coursekit/internal/keyrec"
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
 // Trace is a whole trace held in memory: fine for course-sized files. For
@@ -66,7 +69,7 @@ func ScanFile(path string, onHeader func(*Header) error, onAttempt func(*Attempt
 // The *Attempt passed to onAttempt, and its Events, are reused after it
 // returns: copy what you keep.
 func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
-	return scan(r, name, onHeader, onAttempt, nil)
+	return scan(r, name, onHeader, onAttempt, nil, sortedIDs{})
 }
 
 // ScanUnordered is Scan for aggregations that do not care about order: each
@@ -76,26 +79,82 @@ func Scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 // Validation is the same as Scan's and the error is still the first bad
 // line, but sinks may by then have seen attempts from later lines: on an
 // error, discard what they computed.
-func ScanUnordered(r io.Reader, name string, onHeader func(*Header) error, newSink func() func(*Attempt) error) error {
-	return scan(r, name, onHeader, nil, newSink)
+//
+// The strings of the *Attempt a sink gets (ID, Request, Error) alias the
+// block being parsed: they are valid only during the call.
+//
+// When r is an io.Seeker (a file), duplicate attempt ids are looked for
+// after the scan, by sorting 64-bit hashes of the ids instead of keeping a
+// set of millions of them; only a trace with a repeated hash is read a
+// second time, in order, which gives the ordered reader's error (or none,
+// for two different ids whose hashes collide).
+//
+// newSink gets an estimate of how many attempts its sink will see (0 when
+// unknown: the size of a file over the bytes per line of its first block,
+// shared among the goroutines, with room to spare), to size what it keeps
+// up front.
+//
+// The sorted ids are kept under budget (nil: no limit), spilled to its
+// temporary directory when they outgrow it.
+func ScanUnordered(r io.Reader, name string, budget *spill.Budget, onHeader func(*Header) error, newSink func(estimate int) func(*Attempt) error) error {
+	rs, seekable := r.(io.ReadSeeker)
+	if !seekable {
+		return scan(r, name, onHeader, nil, newSink, sortedIDs{})
+	}
+	err := scan(r, name, onHeader, nil, newSink, sortedIDs{true, budget})
+	if _, dup := err.(errDuplicate); !dup {
+		return err
+	}
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	// nil: two different ids shared 64 bits of hash, and the sinks have
+	// seen every attempt already.
+	return Scan(rs, name, func(*Header) error { return nil }, func(*Attempt) error { return nil })
 }
 
-func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func() func(*Attempt) error) error {
+// errDuplicate says that two attempts share the first 64 bits of their
+// id's key: a duplicate id, or (rarely) two ids whose hashes collide.
+type errDuplicate struct{}
+
+func (errDuplicate) Error() string { return "duplicate attempt id" }
+
+// sortedIDs asks scan to find duplicate ids by sorting them after the
+// scan, under budget, instead of with a set.
+type sortedIDs struct {
+	on     bool
+	budget *spill.Budget
+}
+
+func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func(*Attempt) error, newSink func(int) func(*Attempt) error, sorted sortedIDs) error {
+	sortIDs := sorted.on
 	workers := runtime.GOMAXPROCS(0)
+	var size int64
+	if f, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	}
+	estimate := 0 // attempts per worker, set before headerDone closes
 	quit := make(chan struct{})
 	headerDone := make(chan struct{})
-	work := make(chan *block, workers*2)
-	order := make(chan *block, workers*2)
+	work := make(chan *block, workers)
+	order := make(chan *block, workers+1)
 	pool := sync.Pool{New: func() any { return &block{} }}
-	ids := newIDSet()
+	var ids *idSet
+	if !sortIDs {
+		ids = newIDSet()
+	}
+	idRecs := make([]*keyrec.Words, workers)
 
 	go produce(r, name, &pool, work, order, quit)
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			p := newLineParser(name)
+			p.alias = newSink != nil
 			var sink func(*Attempt) error
 			for b := range work {
 				select {
@@ -105,16 +164,30 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 					if b.header != nil {
 						// The first block: call onHeader here, before any sink runs.
 						b.headerErr = onHeader(b.header)
+						if size > 0 && len(b.data) > 0 {
+							lines := float64(b.nextLine - b.firstLine)
+							estimate = int(float64(size)*lines/float64(len(b.data))*1.2/float64(workers)) + 1024
+						}
 						close(headerDone)
 					}
-					for i := range b.atts {
-						ids.add(b.atts[i].idKey, b.atts[i].Line)
+					if ids != nil {
+						for i := range b.atts {
+							ids.add(b.atts[i].idKey, b.atts[i].Line)
+						}
 					}
 					if newSink != nil && len(b.atts) > 0 {
 						select {
 						case <-headerDone:
 							if sink == nil {
-								sink = newSink()
+								sink = newSink(estimate)
+								if sortIDs {
+									idRecs[w] = keyrec.NewWords(estimate, sorted.budget)
+								}
+							}
+							if sortIDs {
+								for i := range b.atts {
+									idRecs[w].Add(b.atts[i].idKey[0])
+								}
 							}
 							b.sinkErr = sinkAll(sink, b.atts)
 						case <-quit:
@@ -132,6 +205,20 @@ func scan(r io.Reader, name string, onHeader func(*Header) error, onAttempt func
 		<-b.done
 	}
 	wg.Wait()
+	if sortIDs {
+		if _, bad := err.(*Error); err != nil && !bad {
+			return err
+		}
+		// Equal ids have equal hashes: without a repeated hash there is no
+		// duplicate. A repeated one is settled by reading again in order.
+		rep, ferr := keyrec.AnyRepeated(idRecs)
+		if ferr != nil {
+			return ferr
+		}
+		if rep {
+			return errDuplicate{}
+		}
+	}
 	return err
 }
 
@@ -247,7 +334,11 @@ func consume(name string, order <-chan *block, pool *sync.Pool, ids *idSet, onAt
 				return b.headerErr
 			}
 		}
-		dupLine, dupFirst, dup := ids.firstIn(b.firstLine, b.nextLine-1)
+		var dupLine, dupFirst int
+		var dup bool
+		if ids != nil {
+			dupLine, dupFirst, dup = ids.firstIn(b.firstLine, b.nextLine-1)
+		}
 		if b.err != nil && dup && b.err.(*Error).Line < dupLine {
 			dup = false
 		}

@@ -3,6 +3,7 @@ package trace_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -217,6 +218,43 @@ func TestDuplicateFarApart(t *testing.T) {
 	}
 }
 
+// The unordered scan of a file finds duplicates by sorting the ids after
+// the scan; its error is the ordered reader's, whichever comes first of a
+// duplicate and another bad line, for a seekable and a streamed input.
+func TestScanUnorderedDuplicateIsTheOrderedError(t *testing.T) {
+	line := func(id string) string {
+		return `{"attempt":"` + id + `","start_ms":1,"outcome":"timeout","end_ms":2}` + "\n"
+	}
+	for _, c := range []struct {
+		name     string
+		dup, bad int // 0-based attempt index of the duplicate and of a bad line (-1: none)
+	}{{"dup only", 59000, -1}, {"dup before bad", 40000, 50000}, {"bad before dup", 59000, 30000}, {"neither", -1, -1}} {
+		var b strings.Builder
+		b.WriteString(header + "\n")
+		for i := range 60000 {
+			switch i {
+			case c.dup:
+				b.WriteString(line("A17"))
+			case c.bad:
+				b.WriteString(`{"attempt":"B","start_ms":-1,"outcome":"timeout","end_ms":2}` + "\n")
+			default:
+				b.WriteString(line("A" + strconv.Itoa(i)))
+			}
+		}
+		_, want := trace.Read(strings.NewReader(b.String()), "t.jsonl")
+		none := func(*trace.Header) error { return nil }
+		sink := func(int) func(*trace.Attempt) error { return func(*trace.Attempt) error { return nil } }
+		seek := trace.ScanUnordered(strings.NewReader(b.String()), "t.jsonl", nil, none, sink)
+		stream := trace.ScanUnordered(bytes.NewBufferString(b.String()), "t.jsonl", nil, none, sink)
+		if fmt.Sprint(seek) != fmt.Sprint(want) || fmt.Sprint(stream) != fmt.Sprint(want) {
+			t.Errorf("%s:\n seekable %v\n streamed %v\n ordered  %v", c.name, seek, stream, want)
+		}
+		if c.dup >= 0 && want == nil {
+			t.Errorf("%s: the ordered reader missed the duplicate", c.name)
+		}
+	}
+}
+
 func TestScanUnorderedSeesEveryAttempt(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString(header + "\n")
@@ -225,7 +263,7 @@ func TestScanUnorderedSeesEveryAttempt(t *testing.T) {
 	}
 	var mu sync.Mutex
 	total := 0
-	err := trace.ScanUnordered(&b, "u.jsonl", func(*trace.Header) error { return nil }, func() func(*trace.Attempt) error {
+	err := trace.ScanUnordered(&b, "u.jsonl", nil, func(*trace.Header) error { return nil }, func(int) func(*trace.Attempt) error {
 		n := 0
 		return func(a *trace.Attempt) error {
 			n++

@@ -7,10 +7,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
@@ -61,6 +64,8 @@ func cmdCard(args []string, stdout io.Writer) error {
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
 	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	langName := langFlag(fs)
+	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the card's computation to this file (default: none)")
+	memory := fs.String("memory", "", "memory budget for the samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, with the same card (default: half of the memory available to the process)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -87,7 +92,27 @@ func cmdCard(args []string, stdout io.Writer) error {
 			return usagef("card: --percentiles: %v", err)
 		}
 	}
-	s, err := metrics.SummarizeFile(path, slos.options(metrics.Options{Method: m, WindowCost: cost.v, Levels: lv}))
+	budget := spill.DefaultLimit()
+	if *memory != "" {
+		if budget, err = spill.ParseSize(*memory); err != nil {
+			return usagef("card: --memory: %v", err)
+		}
+	}
+	// The collector keeps the heap near the budget too: what the stores
+	// free when they spill is reused before the heap grows.
+	debug.SetMemoryLimit(budget*2 + 64<<20)
+	if *cpuprofile != "" {
+		pf, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	s, err := metrics.SummarizeFile(path, slos.options(metrics.Options{Method: m, WindowCost: cost.v, Levels: lv, MemoryBytes: budget}))
 	if err != nil {
 		return err
 	}

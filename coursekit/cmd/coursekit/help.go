@@ -61,7 +61,7 @@ var docs = []cmdDoc{
 			"coursekit card trace.jsonl --lang en   # English; COURSEKIT_LANG=en sets the default",
 		},
 		values:   map[string][]string{"percentile": {"nearest-rank", "linear"}, "format": {"text", "markdown", "json"}},
-		metavars: map[string]string{"percentile": "METHOD"},
+		metavars: map[string]string{"percentile": "METHOD", "cpuprofile": "FILE", "memory": "SIZE"},
 	},
 	{
 		name:     "gen",
