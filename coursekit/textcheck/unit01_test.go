@@ -415,7 +415,7 @@ func TestRoundingRuleIsStatedAndChecked(t *testing.T) {
 	}
 	check := oneCell(t, cells, "at2s.CostPer1000, ")
 	for _, field := range []string{"at2s.GoodputPerS", "at2s.CostPer1000"} {
-		if !regexp.MustCompile(`nb\.CompareDecimals\([^\n]*` + regexp.QuoteMeta(field) + `[^\n]*, 2\)`).MatchString(check.source) {
+		if !regexp.MustCompile(`nb\.CompareDecimals\([^\n]*` + regexp.QuoteMeta(field) + `[^\n]*, 2(\)|, nb\.If\()`).MatchString(check.source) {
 			t.Errorf("%s: %s should be checked with nb.CompareDecimals(…, 2), the stated rule", check.where, field)
 		}
 	}
@@ -683,6 +683,32 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 			if !defined[m] {
 				t.Errorf("%s refers to %s, which no chart carries", c.where, m)
 			}
+		}
+	}
+}
+
+// A typical wrong prediction is told the step that produced it, not only
+// "go back and find the step": each check below carries an nb.If hint for
+// the wrong answer the unit knows learners give (the vLLM end point for
+// TPOT, linear interpolation for P95, dividing by successes for goodput).
+func TestKnownWrongPredictionsHaveHints(t *testing.T) {
+	all := notebookCells(t)
+	for _, c := range []struct{ file, check, hint string }{
+		{"02-client-timeline.ipynb", `nb.Compare("TPOT（毫秒/token）"`, "nb.If(125,"},
+		{"02-client-timeline.ipynb", `nb.Compare("E2E（毫秒）"`, "nb.If(950,"},
+		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("成功 TTFT 的 P95（毫秒）"`, "nb.If(1720,"},
+		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("goodput（次/s）"`, "nb.If(0.625,"},
+		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("测验：失败率的分母"`, `nb.If("A",`},
+		{"04-change-one-condition.ipynb", `nb.Compare("新门槛下的联合合格数"`, "nb.If(old.Qualified,"},
+		{"05-read-the-tool-docs.ipynb", `nb.Compare("图 01.2 的 vLLM TPOT（毫秒）"`, "nb.If(150,"},
+	} {
+		cell := oneCell(t, nbCells(t, all, c.file), c.check)
+		call := cell.source[strings.Index(cell.source, c.check):]
+		if end := strings.Index(call, "))\n"); end >= 0 {
+			call = call[:end]
+		}
+		if !strings.Contains(call, c.hint) {
+			t.Errorf("%s: %s has no hint %s… for its typical wrong answer", cell.where, c.check, c.hint)
 		}
 	}
 }
