@@ -71,6 +71,16 @@ func layerIndex(l card.Layer) *int {
 	return nil
 }
 
+// layerColor is the layer's colour, grey for a layer not named.
+func layerColor(l card.Layer) string {
+	for _, x := range layers {
+		if x.layer == l {
+			return x.color
+		}
+	}
+	return "#999"
+}
+
 func layerName(l card.Layer) string {
 	if i := layerIndex(l); i != nil {
 		return layers[*i].name
@@ -230,7 +240,7 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 		for _, tx := range texts[row*perRow : min(len(texts), (row+1)*perRow)] {
 			boxLines, detailLines, failLines = max(boxLines, len(tx.name)), max(detailLines, len(tx.detail)), max(failLines, len(tx.failure))
 		}
-		boxH := max(40, 16*boxLines+12)
+		boxH := max(40, 17*boxLines+14)
 		y := rowTop + float64(boxH-40)/2
 		detailY := y + float64(boxH)/2 + 6
 		failY := detailY + float64(18*detailLines) + 30
@@ -240,6 +250,13 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 			id := fmt.Sprintf("s%d", i)
 			n := stepNode(id, strings.Join(tx.name, "\n"), x, y, st.Layer)
 			n.SymbolSize = []int{boxSize[0], boxH}
+			if len(tx.name) > 1 {
+				// The graph shrinks a box's height with the chart's vertical scale, but not
+				// its text: a long name carries its layer's colour behind it, so every line
+				// reads white on colour even where it runs past the box.
+				n.Label = &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff", FontSize: 12, FontWeight: "bold", LineHeight: 15,
+					BackgroundColor: layerColor(st.Layer), BorderRadius: 6}
+			}
 			n.Tooltip = &nodeTooltip{Show: true, Formatter: fmt.Sprintf("步骤 %d：%s<br/>层：%s", i+1, wholeText(st.Name), layerName(st.Layer))}
 			if pm.SamplingPoint != "" && st.Name == pm.SamplingPoint {
 				sampled = true
@@ -281,7 +298,12 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 				links = append(links, l)
 			}
 		}
-		rowTop = failY + float64(16*failLines) + 110
+		// The graph fits its nodes, not their labels, into the chart: an invisible
+		// node under the longest failure text keeps that text inside.
+		bottom := failY + float64(16*failLines) + 14
+		nodes = append(nodes, graphNode{ID: fmt.Sprintf("row%d_end", row), X: 110, Y: bottom, Symbol: "circle", SymbolSize: 1,
+			ItemStyle: invisible, Label: &opts.Label{Show: opts.Bool(false)}, Tooltip: &nodeTooltip{Show: false}})
+		rowTop = bottom + 96
 	}
 	c := newConfig("100%", strconv.Itoa(int(max(rowTop, 450))-60)+"px", options)
 	if len(pm.Steps) == 0 {
@@ -311,8 +333,8 @@ func sampleText(note string) string {
 }
 
 // The widths, in CJK characters, at which the path map wraps a step's name
-// (inside its 150 px box), its marks, its failure point and the sampling note.
-const boxWidth, detailWidth, failWidth, sampleLineWidth = 9, 11, 10, 13
+// (inside its 150 px box, at 12 px when it takes more than one line), its marks, its failure point and the sampling note.
+const boxWidth, detailWidth, failWidth, sampleLineWidth = 11, 11, 10, 13
 
 // wrap breaks s into lines of at most width CJK characters (an ASCII
 // character counts about half) and never drops any of it: chart text is
