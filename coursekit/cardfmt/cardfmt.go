@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -96,7 +97,38 @@ func pct(l lang.Lang, r metrics.Ratio) string {
 	if r.Value == nil {
 		return noDenom.In(l)
 	}
-	return num(*r.Value*100) + "%"
+	return Measure(*r.Value*100, "%")
+}
+
+// Measure prints a measured value with its unit, rounded for a reader the
+// same way in cards, tables and chart labels: milliseconds whole from
+// 1000 ms up and at one decimal below (a millisecond clock has no more),
+// a percentage at one decimal (the card's confidence intervals do the
+// same), anything else at three significant digits ("61.2 token/s",
+// "0.526 次/s", whole from 1000 up). unit "" prints the number alone.
+func Measure(v float64, unit string) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "缺失"
+	}
+	decimals := 1
+	switch {
+	case unit == "ms" && math.Abs(v) >= 1000:
+		decimals = 0
+	case unit == "ms" || unit == "%":
+	case v == 0:
+		decimals = 0
+	default:
+		decimals = max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	}
+	scale := math.Pow(10, float64(decimals))
+	s := strconv.FormatFloat(math.Round(v*scale)/scale, 'f', -1, 64)
+	switch unit {
+	case "":
+		return s
+	case "%":
+		return s + "%"
+	}
+	return s + " " + unit
 }
 
 // RatioText is "num / den 单位 = value", the way the card prints every rate.

@@ -112,11 +112,17 @@ const MaxLabelRunes = 40
 // which go-echarts strips to turn strings into JavaScript functions, is
 // broken up; control characters become spaces. The result is at most
 // MaxLabelRunes runes.
-func Label(s string) string {
+func Label(s string) string { return drawable(s, MaxLabelRunes) }
+
+// wholeText is Label without the length limit, for text a learner wrote
+// that a chart wraps instead of cutting (the path map's steps and marks).
+func wholeText(s string) string { return drawable(s, -1) }
+
+func drawable(s string, limit int) string {
 	var b strings.Builder
 	n := 0
 	for _, r := range s {
-		if n == MaxLabelRunes {
+		if n == limit {
 			b.WriteString("…")
 			break
 		}

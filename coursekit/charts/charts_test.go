@@ -540,3 +540,45 @@ func TestAttemptsTooltipExplainsTheError(t *testing.T) {
 		}
 	}
 }
+
+// No text of a learner's path map is cut: long step names, marks, failure
+// points and a sampling point that is not on the path all show whole
+// (wrapped), with no "…" and no character alone on a line.
+func TestPathMapNeverTruncates(t *testing.T) {
+	pm := unitPathMap()
+	pm.Steps[1].Name = "分配到某个推理实例的调度器并等待空闲的时刻"
+	pm.Steps[1].Data = "请求队列中的提示词与采样参数"
+	pm.Steps[1].Device = "网关所在主机的 CPU 与内存"
+	pm.Steps[1].Output = "进入某个实例连续批处理的批次"
+	pm.Steps[1].Failure = "排队超过客户端的超时仍未被分配到实例"
+	pm.SamplingPoint = "在客户端收到第一个有效输出的那一刻"
+	m := decoded(t, charts.PathMap(pm, charts.WithID("p")))
+	var shown []string
+	for _, n := range m["series"].([]any)[0].(map[string]any)["data"].([]any) {
+		node := n.(map[string]any)
+		shown = append(shown, node["name"].(string))
+		if l, ok := node["label"].(map[string]any); ok {
+			if f, ok := l["formatter"].(string); ok {
+				shown = append(shown, f)
+			}
+		}
+	}
+	shown = append(shown, m["title"].(map[string]any)["subtext"].(string))
+	all := strings.Join(shown, "\n")
+	if strings.Contains(all, "…") {
+		t.Errorf("the path map cuts text: %q", all)
+	}
+	flat := strings.ReplaceAll(strings.ReplaceAll(all, "\n", ""), " ", "")
+	st := pm.Steps[1]
+	for _, want := range []string{st.Name, st.Data, st.Device, st.Output, st.Failure, pm.SamplingPoint} {
+		if !strings.Contains(flat, strings.ReplaceAll(want, " ", "")) {
+			t.Errorf("%q is not shown whole", want)
+		}
+	}
+	for _, s := range shown {
+		lines := strings.Split(s, "\n")
+		if last := []rune(lines[len(lines)-1]); len(lines) > 1 && len(last) == 1 {
+			t.Errorf("%q leaves one character alone on a line", s)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -25,7 +26,7 @@ func Compare(title, subtitle, yName, unit string, labelsIn []string, values []*f
 		}
 		mx = max(mx, *v)
 		items[i] = barItem{Value: *v, ItemStyle: &opts.ItemStyle{Color: labColor(i)},
-			Label: &opts.Label{Show: opts.Bool(true), Position: "top", Formatter: literal(num(*v) + " " + unit)}}
+			Label: &opts.Label{Show: opts.Bool(true), Position: "top", Formatter: literal(cardfmt.Measure(*v, unit))}}
 	}
 	b := ec.NewBar()
 	b.SetGlobalOptions(

@@ -61,3 +61,18 @@ func TestCompareLabelsEveryBarAndShowsMissing(t *testing.T) {
 		}
 	}
 }
+
+// A comparison bar's label is rounded the way cardfmt.Measure rounds:
+// "2053 ms", "23.3 ms", never "2052.849 ms".
+func TestCompareLabelsAreRounded(t *testing.T) {
+	long, short := 2052.849, 23.345
+	raw := chartJSON(t, charts.Compare("TTFT", "说明", "TTFT P50（ms）", "ms", []string{"256 个词", "64 个词"}, []*float64{&long, &short}))
+	for _, want := range []string{`2053 ms`, `23.3 ms`} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("the labels lack %q", want)
+		}
+	}
+	if strings.Contains(raw, `"formatter":"2052.849`) || strings.Contains(raw, "23.345 ms") {
+		t.Errorf("a label prints three decimals:\n%s", raw)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -68,6 +69,16 @@ func layerIndex(l card.Layer) *int {
 		}
 	}
 	return nil
+}
+
+// layerColor is the layer's colour, grey for a layer not named.
+func layerColor(l card.Layer) string {
+	for _, x := range layers {
+		if x.layer == l {
+			return x.color
+		}
+	}
+	return "#999"
 }
 
 func layerName(l card.Layer) string {
@@ -201,64 +212,100 @@ func SystemPaths(options ...Option) *ec.Graph {
 // and output written under it and its failure point as a red node below;
 // the sampling point is outlined and pinned. Missing marks read "未标出".
 func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
-	const perRow, dx, dy = 6, 180, 300
-	rows := max(1, (len(pm.Steps)+perRow-1)/perRow)
-	c := newConfig("100%", strconv.Itoa(150+rows*dy)+"px", options)
+	const perRow, dx = 6, 180
 
 	var nodes []graphNode
 	var links []graphLink
 	sampled := false
-	for i, st := range pm.Steps {
-		x := float64(110 + (i%perRow)*dx)
-		y := float64(150 + (i/perRow)*dy)
-		id := fmt.Sprintf("s%d", i)
-		name := Label(st.Name)
-		if name == "" {
-			name = fmt.Sprintf("步骤 %d(未命名)", i+1)
-		}
-		n := stepNode(id, shorten(name, 9), x, y, st.Layer)
-		n.Tooltip = &nodeTooltip{Show: true, Formatter: fmt.Sprintf("步骤 %d:%s<br/>层：%s", i+1, name, layerName(st.Layer))}
-		if pm.SamplingPoint != "" && st.Name == pm.SamplingPoint {
-			sampled = true
-			n.ItemStyle = &opts.ItemStyle{BorderColor: "#f2b600", BorderWidth: 5}
-			// The note reads beside the pin, wrapped, on the side with room: a label
-			// past the last column would be cut off at the chart's edge.
-			side := "right"
-			if col := i % perRow; col >= perRow-2 || i == len(pm.Steps)-1 && col > 0 {
-				side = "left"
-			}
-			pin := graphNode{ID: id + "_sample", Name: "采集点", X: x, Y: y - 62, Symbol: "pin", SymbolSize: 34,
-				ItemStyle: &opts.ItemStyle{Color: "#f2b600"},
-				Label:     &opts.Label{Show: opts.Bool(true), Position: side, Color: "#8a6d00", FontWeight: "bold", LineHeight: 16, Formatter: types.FuncStr(sampleText(pm.SamplingNote))},
-				Tooltip:   &nodeTooltip{Show: true, Formatter: "采集点：" + orMissing(Label(pm.SamplingNote))}}
-			nodes = append(nodes, pin)
-		}
-		nodes = append(nodes, n)
-		detail := fmt.Sprintf("数据：%s\n设备：%s\n输出：%s", shorten(orMissing(Label(st.Data)), 11), shorten(orMissing(Label(st.Device)), 11), shorten(orMissing(Label(st.Output)), 11))
-		nodes = append(nodes, graphNode{ID: id + "_detail", Name: detail, X: x, Y: y + 26, Symbol: "circle", SymbolSize: 1, ItemStyle: invisible,
-			Label:   &opts.Label{Show: opts.Bool(true), Position: "bottom", Color: "#333", FontSize: 12, FontWeight: "normal", LineHeight: 18},
-			Tooltip: &nodeTooltip{Show: false}})
-		failure := graphNode{ID: id + "_fail", Name: "失败：" + shorten(orMissing(Label(st.Failure)), 10), X: x, Y: y + 150,
-			Symbol: "triangle", SymbolSize: 16, ItemStyle: &opts.ItemStyle{Color: colorFail},
-			Label:   &opts.Label{Show: opts.Bool(true), Position: "bottom", Color: colorFail, FontSize: 12, FontWeight: "normal"},
-			Tooltip: &nodeTooltip{Show: true, Formatter: "失败点：" + orMissing(Label(st.Failure))}}
-		if st.Failure == "" {
-			failure.ItemStyle = &opts.ItemStyle{Color: "#ccc"}
-			failure.Label.Color = "#999"
-		}
-		nodes = append(nodes, failure)
-		links = append(links, graphLink{Source: id, Target: id + "_fail", Symbol: []string{"none", "none"},
-			LineStyle: &opts.LineStyle{Type: "dashed", Width: 1, Color: "#d99"}})
-		if i > 0 {
-			l := link(fmt.Sprintf("s%d", i-1), id)
-			if i%perRow != 0 {
-				nodes = append(nodes, arrowNode(id+"_arrow", x-dx/2, y))
-			} else {
-				l.LineStyle = &opts.LineStyle{Curveness: 0.08, Width: 1, Color: "#aaa", Type: "dashed"}
-			}
-			links = append(links, l)
-		}
+	// Every text is wrapped, never cut, so a row is as tall as its tallest
+	// step: the box, the three marks under it and the failure point below.
+	type stepText struct {
+		name, detail, failure []string
 	}
+	texts := make([]stepText, len(pm.Steps))
+	for i, st := range pm.Steps {
+		name := wholeText(st.Name)
+		if name == "" {
+			name = fmt.Sprintf("步骤 %d（未命名）", i+1)
+		}
+		var detail []string
+		for _, m := range [][2]string{{"数据：", st.Data}, {"设备：", st.Device}, {"输出：", st.Output}} {
+			detail = append(detail, wrapLines(m[0]+orMissing(wholeText(m[1])), detailWidth)...)
+		}
+		texts[i] = stepText{wrapLines(name, boxWidth), detail, wrapLines("失败："+orMissing(wholeText(st.Failure)), failWidth)}
+	}
+	rowTop := 150.0
+	for row := 0; row*perRow < len(pm.Steps); row++ {
+		boxLines, detailLines, failLines := 1, 0, 1
+		for _, tx := range texts[row*perRow : min(len(texts), (row+1)*perRow)] {
+			boxLines, detailLines, failLines = max(boxLines, len(tx.name)), max(detailLines, len(tx.detail)), max(failLines, len(tx.failure))
+		}
+		boxH := max(40, 17*boxLines+14)
+		y := rowTop + float64(boxH-40)/2
+		detailY := y + float64(boxH)/2 + 6
+		failY := detailY + float64(18*detailLines) + 30
+		for i := row * perRow; i < min(len(pm.Steps), (row+1)*perRow); i++ {
+			st, tx := pm.Steps[i], texts[i]
+			x := float64(110 + (i%perRow)*dx)
+			id := fmt.Sprintf("s%d", i)
+			n := stepNode(id, strings.Join(tx.name, "\n"), x, y, st.Layer)
+			n.SymbolSize = []int{boxSize[0], boxH}
+			if len(tx.name) > 1 {
+				// The graph shrinks a box's height with the chart's vertical scale, but not
+				// its text: a long name carries its layer's colour behind it, so every line
+				// reads white on colour even where it runs past the box.
+				n.Label = &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff", FontSize: 12, FontWeight: "bold", LineHeight: 15,
+					BackgroundColor: layerColor(st.Layer), BorderRadius: 6}
+			}
+			n.Tooltip = &nodeTooltip{Show: true, Formatter: fmt.Sprintf("步骤 %d：%s<br/>层：%s", i+1, wholeText(st.Name), layerName(st.Layer))}
+			if pm.SamplingPoint != "" && st.Name == pm.SamplingPoint {
+				sampled = true
+				n.ItemStyle = &opts.ItemStyle{BorderColor: "#f2b600", BorderWidth: 5}
+				// The note reads beside the pin, wrapped, on the side with room: a label
+				// past the last column would be cut off at the chart's edge.
+				side := "right"
+				if col := i % perRow; col >= perRow-2 || i == len(pm.Steps)-1 && col > 0 {
+					side = "left"
+				}
+				pin := graphNode{ID: id + "_sample", Name: "采集点", X: x, Y: y - float64(boxH)/2 - 42, Symbol: "pin", SymbolSize: 34,
+					ItemStyle: &opts.ItemStyle{Color: "#f2b600"},
+					Label:     &opts.Label{Show: opts.Bool(true), Position: side, Color: "#8a6d00", FontWeight: "bold", LineHeight: 16, Formatter: types.FuncStr(sampleText(pm.SamplingNote))},
+					Tooltip:   &nodeTooltip{Show: true, Formatter: "采集点：" + orMissing(wholeText(pm.SamplingNote))}}
+				nodes = append(nodes, pin)
+			}
+			nodes = append(nodes, n)
+			nodes = append(nodes, graphNode{ID: id + "_detail", Name: strings.Join(tx.detail, "\n"), X: x, Y: detailY, Symbol: "circle", SymbolSize: 1, ItemStyle: invisible,
+				Label:   &opts.Label{Show: opts.Bool(true), Position: "bottom", Color: "#333", FontSize: 12, FontWeight: "normal", LineHeight: 18},
+				Tooltip: &nodeTooltip{Show: false}})
+			failure := graphNode{ID: id + "_fail", Name: strings.Join(tx.failure, "\n"), X: x, Y: failY,
+				Symbol: "triangle", SymbolSize: 16, ItemStyle: &opts.ItemStyle{Color: colorFail},
+				Label:   &opts.Label{Show: opts.Bool(true), Position: "bottom", Color: colorFail, FontSize: 12, FontWeight: "normal", LineHeight: 16},
+				Tooltip: &nodeTooltip{Show: true, Formatter: "失败点：" + orMissing(wholeText(st.Failure))}}
+			if st.Failure == "" {
+				failure.ItemStyle = &opts.ItemStyle{Color: "#ccc"}
+				failure.Label.Color = "#999"
+			}
+			nodes = append(nodes, failure)
+			links = append(links, graphLink{Source: id, Target: id + "_fail", Symbol: []string{"none", "none"},
+				LineStyle: &opts.LineStyle{Type: "dashed", Width: 1, Color: "#d99"}})
+			if i > 0 {
+				l := link(fmt.Sprintf("s%d", i-1), id)
+				if i%perRow != 0 {
+					nodes = append(nodes, arrowNode(id+"_arrow", x-dx/2, y))
+				} else {
+					l.LineStyle = &opts.LineStyle{Curveness: 0.08, Width: 1, Color: "#aaa", Type: "dashed"}
+				}
+				links = append(links, l)
+			}
+		}
+		// The graph fits its nodes, not their labels, into the chart: an invisible
+		// node under the longest failure text keeps that text inside.
+		bottom := failY + float64(16*failLines) + 14
+		nodes = append(nodes, graphNode{ID: fmt.Sprintf("row%d_end", row), X: 110, Y: bottom, Symbol: "circle", SymbolSize: 1,
+			ItemStyle: invisible, Label: &opts.Label{Show: opts.Bool(false)}, Tooltip: &nodeTooltip{Show: false}})
+		rowTop = bottom + 96
+	}
+	c := newConfig("100%", strconv.Itoa(int(max(rowTop, 450))-60)+"px", options)
 	if len(pm.Steps) == 0 {
 		nodes = append(nodes, headingNode("empty", "（路径图还没有步骤）", 110, 150))
 	}
@@ -271,47 +318,131 @@ func PathMap(pm card.PathMap, options ...Option) *ec.Graph {
 	case pm.SamplingPoint == "":
 		sub += " · 还没有指定采集点"
 	case !sampled:
-		sub += " · 采集点「" + shorten(Label(pm.SamplingPoint), 12) + "」不是路径上的步骤"
+		sub += " · 采集点「" + wholeText(pm.SamplingPoint) + "」不是路径上的步骤"
 	}
 	return newGraph(c, "我的系统路径图 · "+task, sub, nodes, links)
 }
 
-// sampleText is the pin's label: the whole note (up to sampleLines lines of
-// sampleLineWidth CJK characters), so it is read, not guessed from "采集点:在客户…".
+// sampleText is the pin's label: the whole note, wrapped at
+// sampleLineWidth CJK characters, so it is read, not guessed from "采集点:在客户…".
 func sampleText(note string) string {
 	if note == "" {
 		return "采集点"
 	}
-	return wrap("采集点："+Label(note), sampleLineWidth, sampleLines)
+	return wrap("采集点："+wholeText(note), sampleLineWidth)
 }
 
-const sampleLineWidth, sampleLines = 13, 4
+// The widths, in CJK characters, at which the path map wraps a step's name
+// (inside its 150 px box, at 12 px when it takes more than one line), its marks, its failure point and the sampling note.
+const boxWidth, detailWidth, failWidth, sampleLineWidth = 11, 11, 10, 13
 
 // wrap breaks s into lines of at most width CJK characters (an ASCII
-// character counts about half), at most lines of them, the last ending in
-// "…" if s did not fit.
-func wrap(s string, width float64, lines int) string {
-	var out []string
-	var cur strings.Builder
+// character counts about half) and never drops any of it: chart text is
+// read, not guessed from "分配到某个推理实例的…". It breaks between CJK
+// characters and at spaces, keeps an ASCII word whole when it fits on a
+// line, lets a closing punctuation mark overhang rather than start a line,
+// and never leaves one character alone on the last line ("刻").
+func wrap(s string, width float64) string {
+	return strings.Join(wrapLines(s, width), "\n")
+}
+
+// wrapLines is wrap's lines.
+func wrapLines(s string, width float64) []string {
+	var lines [][]string // each line as its tokens
+	var cur []string
 	w := 0.0
-	for _, r := range s {
-		if w+runeWidth(r) > width {
-			out = append(out, cur.String())
-			cur.Reset()
-			w = 0
-			if len(out) == lines {
-				last := []rune(out[lines-1])
-				out[lines-1] = string(last[:len(last)-1]) + "…"
-				return strings.Join(out, "\n")
+	flush := func() {
+		for len(cur) > 0 && strings.TrimSpace(cur[len(cur)-1]) == "" {
+			cur = cur[:len(cur)-1]
+		}
+		if len(cur) > 0 {
+			lines = append(lines, cur)
+		}
+		cur, w = nil, 0
+	}
+	for _, tok := range wrapTokens(s, width) {
+		tw := textWidth(tok)
+		if strings.TrimSpace(tok) == "" && len(cur) == 0 {
+			continue // a break eats the space it breaks at
+		}
+		if w+tw > width && len(cur) > 0 && !noLineStart(tok) {
+			flush()
+			if strings.TrimSpace(tok) == "" {
+				continue
 			}
 		}
-		cur.WriteRune(r)
+		cur = append(cur, tok)
+		w += tw
+	}
+	flush()
+	// No orphan: a last line of one character takes the previous line's last
+	// token (two, if that one may not start a line).
+	if n := len(lines); n > 1 && len([]rune(strings.Join(lines[n-1], ""))) == 1 {
+		prev := lines[n-2]
+		k := 1
+		for k < len(prev) && (noLineStart(prev[len(prev)-k]) || strings.TrimSpace(prev[len(prev)-k]) == "") {
+			k++
+		}
+		if k < len(prev) {
+			moved := append([]string(nil), prev[len(prev)-k:]...)
+			lines[n-2] = prev[:len(prev)-k]
+			lines[n-1] = append(moved, lines[n-1]...)
+		} else { // the previous line is one word: the character overhangs it
+			lines[n-2] = append(prev, lines[n-1]...)
+			lines = lines[:n-1]
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimSpace(strings.Join(l, ""))
+	}
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}
+
+// wrapTokens splits s into the units wrap may not break: an ASCII word (cut
+// into line-sized pieces if it is longer than a line), a space, or one
+// other character.
+func wrapTokens(s string, width float64) []string {
+	var toks []string
+	var word []rune
+	end := func() {
+		for len(word) > 0 {
+			n, w := 0, 0.0
+			for n < len(word) && w+runeWidth(word[n]) <= width {
+				w += runeWidth(word[n])
+				n++
+			}
+			n = max(n, 1)
+			toks = append(toks, string(word[:n]))
+			word = word[n:]
+		}
+	}
+	for _, r := range s {
+		if r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.-/%+'", r)) {
+			word = append(word, r)
+			continue
+		}
+		end()
+		toks = append(toks, string(r))
+	}
+	end()
+	return toks
+}
+
+// noLineStart is a token a line may not start with: closing punctuation.
+func noLineStart(tok string) bool {
+	return len([]rune(tok)) == 1 && strings.ContainsAny(tok, "，。、：；！？）」』》”’,.;:!?)]")
+}
+
+func textWidth(s string) float64 {
+	w := 0.0
+	for _, r := range s {
 		w += runeWidth(r)
 	}
-	if cur.Len() > 0 {
-		out = append(out, cur.String())
-	}
-	return strings.Join(out, "\n")
+	return w
 }
 
 func orMissing(s string) string {
@@ -319,29 +450,6 @@ func orMissing(s string) string {
 		return "未标出"
 	}
 	return s
-}
-
-// shorten keeps s within the width of n CJK characters (an ASCII
-// character counts about half), ending in "…" when it cut.
-func shorten(s string, n int) string {
-	limit := float64(n)
-	w := 0.0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
-	if w <= limit {
-		return s
-	}
-	var b strings.Builder
-	w = 0
-	for _, r := range s {
-		if w+runeWidth(r) > limit-1 {
-			break
-		}
-		w += runeWidth(r)
-		b.WriteRune(r)
-	}
-	return b.String() + "…"
 }
 
 func runeWidth(r rune) float64 {

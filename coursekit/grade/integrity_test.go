@@ -2,6 +2,7 @@ package grade
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -260,5 +261,38 @@ func TestPersonalize(t *testing.T) {
 	}
 	if !strings.Contains(string(f.nb["alice"]), `"kernelspec"`) || strings.Contains(string(f.nb["alice"]), `\u003c`) {
 		t.Error("kernelspec lost or markdown HTML-escaped")
+	}
+}
+
+// A class released before the variants' conditions were Chinese is graded
+// after the upgrade: its learners' self-checks recorded the sha256 of the
+// legacy bytes, which are theirs, not another trace.
+func TestLegacyVariantIsStillTheLearnersOwn(t *testing.T) {
+	f := newFixture(t, "alice", "bob")
+	legacy, err := assign.LegacyVariant(testKey, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := os.ReadFile(releasePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := assign.Personalize(testKey, release, "alice", legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := correctCard(t, legacy)
+	s := f.g.Grade("alice.ipynb", fill(t, nb, goLiteral(c), payloadFor(t, c, legacy)))
+	if hasFinding(s, integrity.FindOtherTrace) {
+		t.Errorf("the legacy variant is taken for another trace: %+v", s.Integrity)
+	}
+	if x, _ := s.Score(criteria.OwnVariantID); x.Status != "pass" {
+		t.Errorf("own variant: %+v", x)
+	}
+	// Bob's legacy bytes in Alice's self-check are still Bob's.
+	bob, _ := assign.LegacyVariant(testKey, "bob")
+	s = f.g.Grade("alice.ipynb", fill(t, nb, goLiteral(c), payloadFor(t, c, bob)))
+	if !hasFinding(s, integrity.FindOtherTrace) {
+		t.Errorf("bob's legacy trace in alice's self-check: no %s finding", integrity.FindOtherTrace)
 	}
 }

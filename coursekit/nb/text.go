@@ -90,12 +90,24 @@ func Text(v any) string {
 	case Guess:
 		return x.String()
 	case float64:
+		if isUnset(x) {
+			return unsetText
+		}
 		return Num(x)
 	case float32:
+		if isUnset(x) {
+			return unsetText
+		}
 		return Num(float64(x))
 	case int:
+		if x == Unset {
+			return unsetText
+		}
 		return strconv.Itoa(x)
 	case int64:
+		if x == Unset {
+			return unsetText
+		}
 		return strconv.FormatInt(x, 10)
 	case string:
 		return x
@@ -119,9 +131,13 @@ func List(values []float64, unit string) string {
 }
 
 // Unset is the value a numeric prediction field holds until the learner
-// writes a guess (-1: no count or latency in this unit is negative). A
-// text answer is unset while it is "" or "?".
-const Unset = -1
+// writes a guess. It is the smallest int32, a number no prediction in the
+// course is near, so that a guess of -1 or 0 is checked like any other
+// (with -1 as the sentinel a learner's -1 was taken for "not written").
+// It is an untyped constant, so int and float64 fields both take it, and
+// Text prints it as 未填. A NaN guess is unset too. A text answer is unset
+// while it is "" or "?".
+const Unset = math.MinInt32
 
 // Compare is the check of a predict → compute → check step: it prints
 // what was asked, the learner's guess and the computed value on one line,
@@ -129,13 +145,18 @@ const Unset = -1
 // the computed value is not shown until there is a guess.
 // Numbers agree within 0.1 % (CompareWithin takes another tolerance). It
 // returns whether they agree.
-func Compare(what string, guess, actual any) bool {
-	return CompareWithin(what, guess, actual, 1e-3)
+//
+// hints are what a wrong guess is told instead of the generic "go back and
+// find the step": If(125, "…") for a known wrong answer, pointing at the
+// step that produces it, and Otherwise("…") for any other wrong answer.
+// An unset guess is told no hint, since a hint would give the answer away.
+func Compare(what string, guess, actual any, hints ...Hint) bool {
+	return CompareWithin(what, guess, actual, 1e-3, hints...)
 }
 
 // CompareWithin is Compare for estimates: numbers agree when they differ
 // by at most relTol of the computed value (0.1 is 10 %).
-func CompareWithin(what string, guess, actual any, relTol float64) bool {
+func CompareWithin(what string, guess, actual any, relTol float64, hints ...Hint) bool {
 	if isUnset(guess) {
 		// The computed value stays hidden until there is a guess: seeing it
 		// first would turn the prediction into copying.
@@ -147,35 +168,62 @@ func CompareWithin(what string, guess, actual any, relTol float64) bool {
 		return false
 	}
 	agree := same(guess, actual, relTol)
-	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, Text(guess), Text(actual), verdictText(agree, guess, actual))
+	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, Text(guess), Text(actual), verdictText(agree, guess, hints))
 	return agree
 }
 
-func verdictText(agree bool, guess, actual any) string {
+// Hint is what a wrong prediction is told when it matches Guess: the step
+// that typically produces that answer. A Hint with no Guess (Otherwise)
+// is for any other wrong answer.
+type Hint struct {
+	Guess any
+	Text  string
+	other bool
+}
+
+// If is the hint for one known wrong answer: a number (matched within
+// 0.1 %), nb.Yes or nb.No, or a text answer.
+func If(guess any, text string) Hint { return Hint{Guess: guess, Text: text} }
+
+// Otherwise is the hint for a wrong answer no If names.
+func Otherwise(text string) Hint { return Hint{Text: text, other: true} }
+
+const genericHint = "回到上面的推理，找出差在哪一步"
+
+func verdictText(agree bool, guess any, hints []Hint) string {
 	if agree {
 		return "一致 ✓"
 	}
-	return "不一致 ✗：回到上面的推理，找出差在哪一步"
+	hint := genericHint
+	for _, h := range hints {
+		if !h.other && same(guess, h.Guess, 1e-3) {
+			return "不一致 ✗：" + h.Text
+		}
+		if h.other {
+			hint = h.Text
+		}
+	}
+	return "不一致 ✗：" + hint
 }
 
 // CompareDecimals is Compare for a value the exercise asks to round: the
 // guess agrees when it equals the computed value rounded half away from zero
 // to decimals places (2.857… → 2.86, so 2.86 passes and 2.9 does not). A
 // relative tolerance would let some roundings pass by luck and fail others.
-func CompareDecimals(what string, guess, actual any, decimals int) bool {
+func CompareDecimals(what string, guess, actual any, decimals int, hints ...Hint) bool {
 	if isUnset(guess) {
 		return CompareWithin(what, guess, actual, 0)
 	}
 	g, gok := number(guess)
 	a, aok := number(actual)
 	if !gok || !aok {
-		return CompareWithin(what, guess, actual, 1e-3)
+		return CompareWithin(what, guess, actual, 1e-3, hints...)
 	}
 	scale := math.Pow(10, float64(decimals))
 	want := math.Round(a*scale) / scale
 	agree := math.Abs(g-want) <= 1e-9*math.Max(1, math.Abs(want))
 	fmt.Printf("%s：你的预测 %s，计算结果 %s（保留 %d 位小数是 %s）。%s\n", what, Text(guess), Num(a), decimals,
-		strconv.FormatFloat(want, 'f', decimals, 64), verdictText(agree, guess, actual))
+		strconv.FormatFloat(want, 'f', decimals, 64), verdictText(agree, guess, hints))
 	return agree
 }
 
@@ -187,8 +235,11 @@ func isUnset(v any) bool {
 		return strings.TrimSpace(s) == "" || strings.TrimSpace(s) == "?" || strings.TrimSpace(s) == "？"
 	}
 	f, ok := number(v)
-	return ok && f == Unset
+	return ok && (f == Unset || math.IsNaN(f))
 }
+
+// unsetText is how a guess not written yet prints.
+const unsetText = "未填"
 
 func number(v any) (float64, bool) {
 	switch x := v.(type) {

@@ -415,7 +415,7 @@ func TestRoundingRuleIsStatedAndChecked(t *testing.T) {
 	}
 	check := oneCell(t, cells, "at2s.CostPer1000, ")
 	for _, field := range []string{"at2s.GoodputPerS", "at2s.CostPer1000"} {
-		if !regexp.MustCompile(`nb\.CompareDecimals\([^\n]*` + regexp.QuoteMeta(field) + `[^\n]*, 2\)`).MatchString(check.source) {
+		if !regexp.MustCompile(`nb\.CompareDecimals\([^\n]*` + regexp.QuoteMeta(field) + `[^\n]*, 2(\)|, nb\.If\()`).MatchString(check.source) {
 			t.Errorf("%s: %s should be checked with nb.CompareDecimals(…, 2), the stated rule", check.where, field)
 		}
 	}
@@ -684,5 +684,103 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 				t.Errorf("%s refers to %s, which no chart carries", c.where, m)
 			}
 		}
+	}
+}
+
+// A typical wrong prediction is told the step that produced it, not only
+// "go back and find the step": each check below carries an nb.If hint for
+// the wrong answer the unit knows learners give (the vLLM end point for
+// TPOT, linear interpolation for P95, dividing by successes for goodput).
+func TestKnownWrongPredictionsHaveHints(t *testing.T) {
+	all := notebookCells(t)
+	for _, c := range []struct{ file, check, hint string }{
+		{"02-client-timeline.ipynb", `nb.Compare("TPOT（毫秒/token）"`, "nb.If(125,"},
+		{"02-client-timeline.ipynb", `nb.Compare("E2E（毫秒）"`, "nb.If(950,"},
+		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("成功 TTFT 的 P95（毫秒）"`, "nb.If(1720,"},
+		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("goodput（次/s）"`, "nb.If(0.625,"},
+		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("测验：失败率的分母"`, `nb.If("A",`},
+		{"04-change-one-condition.ipynb", `nb.Compare("新门槛下的联合合格数"`, "nb.If(old.Qualified,"},
+		{"05-read-the-tool-docs.ipynb", `nb.Compare("图 01.2 的 vLLM TPOT（毫秒）"`, "nb.If(150,"},
+	} {
+		cell := oneCell(t, nbCells(t, all, c.file), c.check)
+		call := cell.source[strings.Index(cell.source, c.check):]
+		if end := strings.Index(call, "))\n"); end >= 0 {
+			call = call[:end]
+		}
+		if !strings.Contains(call, c.hint) {
+			t.Errorf("%s: %s has no hint %s… for its typical wrong answer", cell.where, c.check, c.hint)
+		}
+	}
+}
+
+// The route table's time for each notebook is the one its first cell
+// states (预计用时), and 合计 is the sum of 01–06: a notebook that grows is
+// re-timed in both places.
+func TestRouteTableTimesMatchTheNotebooks(t *testing.T) {
+	all := notebookCells(t)
+	route := oneCell(t, nbCells(t, all, "00-runtime-check.ipynb"), "### 3.2 路线与用时")
+	minutes := regexp.MustCompile(`约 (\d+) 分钟`)
+	sum, total := 0, -1
+	for _, l := range strings.Split(route.source, "\n") {
+		if strings.Contains(l, "合计") {
+			if m := minutes.FindStringSubmatch(l); m != nil {
+				total, _ = strconv.Atoi(m[1])
+			}
+			continue
+		}
+		m := regexp.MustCompile(`^\| (\d\d) `).FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		row := minutes.FindStringSubmatch(l)
+		if row == nil {
+			continue // TestRouteTableBridgesAndSections names it
+		}
+		var first *cell
+		for _, c := range all {
+			if strings.Contains(c.where, "/"+m[1]+"-") && strings.HasSuffix(c.where, "[0]") {
+				first = &c
+				break
+			}
+		}
+		if first == nil {
+			t.Errorf("%s: no notebook %s", route.where, m[1])
+			continue
+		}
+		own := regexp.MustCompile(`预计用时\*\*：约 (\d+) 分钟`).FindStringSubmatch(first.source)
+		if own == nil || own[1] != row[1] {
+			t.Errorf("%s: the route table gives notebook %s 约 %s 分钟, %s says %v", route.where, m[1], row[1], first.where, own)
+		}
+		if n, _ := strconv.Atoi(m[1]); n >= 1 && n <= 6 {
+			v, _ := strconv.Atoi(row[1])
+			sum += v
+		}
+	}
+	if total != sum {
+		t.Errorf("%s: 合计 is 约 %d 分钟, 01–06 add up to %d", route.where, total, sum)
+	}
+	for _, c := range nbCells(t, all, "00-runtime-check.ipynb") {
+		for _, m := range regexp.MustCompile(`第 01 单元的? ?约? ?(\d+) 分钟`).FindAllStringSubmatch(c.source, -1) {
+			if v, _ := strconv.Atoi(m[1]); v != sum {
+				t.Errorf("%s: %q, but 01–06 add up to %d", c.where, m[0], sum)
+			}
+		}
+	}
+}
+
+// The weak coverage is practised: 03 computes samples/s, token/s and
+// qualified/s from one trace and checks a prediction of them; 04 lets the
+// learner pick the per-request fields and checks whether the card can be
+// recomputed from them.
+func TestMixedUnitsAndRecordFieldsArePractised(t *testing.T) {
+	all := notebookCells(t)
+	rates := oneCell(t, nbCells(t, all, "03-one-trace-four-conclusions.ipynb"), "nb.PerSecond(")
+	if !strings.Contains(rates.source, "nb.Compare(") {
+		t.Errorf("%s: the three rates are computed but no prediction is checked", rates.where)
+	}
+	oneCell(t, nbCells(t, all, "04-change-one-condition.ipynb"), "nb.Recomputable(")
+	pick := oneCell(t, nbCells(t, all, "04-change-one-condition.ipynb"), "var keep = ")
+	if !strings.Contains(pick.source, "[]string{}") {
+		t.Errorf("%s: the field list should start empty, for the learner to pick: %q", pick.where, pick.source)
 	}
 }

@@ -1,5 +1,7 @@
 // Browser test: the course's LaTeX formulas render in JupyterLab (MathJax, offline).
 //
+// The last test renders every formula of every notebook (see below).
+//
 // Opens notebooks/unit01/02-client-timeline.ipynb, 03-one-trace-four-conclusions.ipynb,
 // 10-lab-capacity.ipynb (the Wilson interval) and the glossary of 00-runtime-check.ipynb (temp copies, not run) in a real JupyterLab started by the shared harness (lab.mjs), and for the markdown cell that defines each formula asserts:
 // MathJax typeset it (mjx-container elements of non-zero size), no TeX source is left as text
@@ -12,7 +14,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startLab, openBrowser, loadLab, shotsDir } from './lab.mjs';
+import { startLab, openBrowser, loadLab, shotsDir, findNotebooks, repo, shotName, sleep, text } from './lab.mjs';
 
 // Each case: a notebook and a piece of the TeX source that picks the formula cell.
 // display is how many of them must be display formulas ($$ … $$); the glossary has inline ones only.
@@ -80,3 +82,129 @@ for (const c of CASES) {
     await page.close();
   });
 }
+
+// Every formula of every notebook: each markdown cell's $…$ and $$…$$, as the notebook file
+// holds them, rendered by the lab's own MathJax. A formula that MathJax cannot parse shows as
+// an error node (mjx-merror, data-mjx-error); one the lab did not take for math stays as TeX
+// text; a control character (JSON's \t or \f where \text or \frac was meant) breaks both.
+// The check is first run on a notebook broken on purpose, so that it cannot pass on nothing.
+
+// formulas lists the math of a markdown source: display ($$…$$) and inline ($…$), outside
+// code spans and fenced code, ignoring escaped dollars.
+function formulas(source) {
+  const plain = source
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/\\\$/g, ' ');
+  const out = [];
+  const rest = plain.replace(/\$\$([\s\S]+?)\$\$/g, (_, tex) => { out.push({ tex, display: true }); return ' '; });
+  for (const m of rest.matchAll(/\$([^$\n]+?)\$/g)) out.push({ tex: m[1], display: false });
+  return out;
+}
+
+// controlIn names the control characters of a formula (a newline is fine in a display formula).
+const controlIn = (tex) => [...tex].filter((ch) => /[\u0000-\u0009\u000b-\u001f\u007f]/.test(ch))
+  .map((ch) => `U+${ch.codePointAt(0).toString(16).padStart(4, '0').toUpperCase()}`);
+
+// checkAllFormulas opens one notebook (no kernel) and returns its problems, one line each.
+async function checkAllFormulas(page, nbPath, cells) {
+  const problems = [];
+  await page.evaluate(async (p) => {
+    const w = await window.jupyterapp.commands.execute('docmanager:open', { path: p, factory: 'Notebook', kernel: { name: null } });
+    await w.context.ready;
+    window.__formulaNb = w;
+  }, nbPath);
+  for (const { index, maths } of cells) {
+    for (const m of maths) {
+      const bad = controlIn(m.tex);
+      if (bad.length) problems.push(`${nbPath}[${index}]: control character ${bad.join(', ')} in formula ${JSON.stringify(m.tex)}`);
+    }
+    await page.evaluate(async (i) => {
+      const nb = window.__formulaNb.content;
+      nb.activeCellIndex = i;
+      await nb.scrollToItem(i, 'center');
+    }, index);
+    // The lab renders a cell when it comes into view and typesets its math after that.
+    let seen;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      seen = await page.evaluate((i) => {
+        const cell = window.__formulaNb.content.widgets[i];
+        const rendered = cell?.node.querySelector('.jp-RenderedMarkdown');
+        if (!rendered) return null;
+        const maths = [...rendered.querySelectorAll('mjx-container')];
+        // What a reader sees as prose: without the typeset math and without code, where a
+        // backslash is the code's own ("\\S" in a regex).
+        const clone = rendered.cloneNode(true);
+        clone.querySelectorAll('mjx-container, code, pre').forEach((n) => n.remove());
+        return {
+          count: maths.length,
+          errors: rendered.querySelectorAll('mjx-merror, [data-mjx-error]').length,
+          errorText: [...rendered.querySelectorAll('[data-mjx-error]')].map((n) => n.getAttribute('data-mjx-error')),
+          empty: maths.filter((n) => { const r = n.getBoundingClientRect(); return r.width < 2 || r.height < 2; }).length,
+          text: clone.innerText,
+        };
+      }, index);
+      if (seen && seen.count >= maths.length) break;
+      if (Date.now() > deadline) break;
+      await sleep(200);
+    }
+    const where = `${nbPath}[${index}]`;
+    if (!seen) { problems.push(`${where}: the markdown cell did not render`); continue; }
+    if (seen.count !== maths.length) problems.push(`${where}: ${seen.count} typeset formulas, the source has ${maths.length}`);
+    if (seen.errors) problems.push(`${where}: ${seen.errors} MathJax error node(s): ${seen.errorText.join('; ')}`);
+    if (seen.empty) problems.push(`${where}: ${seen.empty} formula(s) of no size`);
+    const raw = seen.text.match(/\$\$|\\[A-Za-z]+|\$[^$\n]*\\[^$\n]*\$/g);
+    if (raw) problems.push(`${where}: TeX source left as text: ${[...new Set(raw)].join(' ')}`);
+  }
+  return problems;
+}
+
+function mathCells(file) {
+  const nb = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return nb.cells
+    .map((c, index) => ({ index, maths: c.cell_type === 'markdown' ? formulas(text(c.source)) : [] }))
+    .filter((c) => c.maths.length > 0);
+}
+
+test('every formula of every notebook renders without an error', async () => {
+  // The check on a notebook broken on purpose: a tab where \text was meant, a brace left open,
+  // and a $ pair the lab will not take for math. Each must be reported.
+  const broken = {
+    cells: [
+      { cell_type: 'markdown', id: 'broken-1', metadata: {}, source: ['$$\n\\mathrm{goodput} = \text{合格} \\times 2\n$$\n'] },
+      { cell_type: 'markdown', id: 'broken-2', metadata: {}, source: ['见 $\\frac{Q}{T$ 一式。'] },
+    ],
+    metadata: { kernelspec: { name: 'gonb', display_name: 'Go (gonb)', language: 'go' } },
+    nbformat: 4, nbformat_minor: 5,
+  };
+  const brokenFile = path.join(lab.notebooks, 'zz-broken-formulas.ipynb');
+  fs.writeFileSync(brokenFile, JSON.stringify(broken));
+  {
+    const { page } = await loadLab(context, lab);
+    const found = await checkAllFormulas(page, 'zz-broken-formulas.ipynb', mathCells(brokenFile));
+    await page.close();
+    fs.rmSync(brokenFile);
+    assert.ok(found.some((p) => p.includes('[0]: control character U+0009')), `the tab in \\text is not reported:\n${found.join('\n')}`);
+    assert.ok(found.some((p) => p.includes('[1]: ') && /MathJax error|TeX source left/.test(p)), `the open brace is not reported:\n${found.join('\n')}`);
+  }
+
+  const problems = [];
+  let checked = 0;
+  for (const file of findNotebooks(path.join(repo, 'notebooks'))) {
+    const rel = path.relative(path.join(repo, 'notebooks'), file);
+    const cells = mathCells(file);
+    if (!cells.length) continue;
+    const { page, errors } = await loadLab(context, lab);
+    problems.push(...await checkAllFormulas(page, rel, cells));
+    checked += cells.reduce((n, c) => n + c.maths.length, 0);
+    const last = cells[cells.length - 1].index;
+    await page.locator('.jp-Notebook .jp-Cell').filter({ has: page.locator('mjx-container') }).last()
+      .screenshot({ path: path.join(shotsDir, shotName('formula-all', rel, String(last))) }).catch(() => {});
+    problems.push(...errors.map((e) => `${rel}: ${e}`));
+    await page.close();
+  }
+  assert.ok(checked > 50, `only ${checked} formulas found in the notebooks`);
+  assert.deepEqual(problems, [], `formulas that do not render:\n${problems.join('\n')}`);
+  console.log(`formulas: ${checked} rendered without an error`);
+});

@@ -35,7 +35,52 @@ const variantTimeoutMS = 2500
 // The seed is HMAC-SHA256(key, learner id): without the key nobody can
 // compute another learner's variant, and with it the grader regenerates
 // any variant. Same key and id, same bytes.
+//
+// Its conditions are Chinese, as `coursekit gen` writes them: the learner
+// reads them in their own trace.
 func Variant(key []byte, learnerID string) ([]byte, error) {
+	return variant(key, learnerID, conditionsZH, Unit+"/v2")
+}
+
+// LegacyVariant is the variant as releases before the Chinese conditions
+// wrote it: the same attempts under an English header. A learner's
+// self-check records the sha256 of the trace it read, so a class released
+// then is graded against these bytes.
+func LegacyVariant(key []byte, learnerID string) ([]byte, error) {
+	return variant(key, learnerID, conditionsEN, Unit+"/v1")
+}
+
+// conditionsZH are the variants' conditions, in Chinese.
+var conditionsZH = map[string]string{
+	"source":            "为第 01 单元给每位学员单独生成的教学数据，不代表任何引擎的性能",
+	"observation_point": "客户端，同一个单调时钟",
+	"model":             "教学示例（没有真实模型）",
+	"input_tokens":      "每次 128 个 token",
+	"output_tokens":     "3–6 个 token",
+	"arrival":           "开环，10 次尝试按固定时刻发出",
+	"timeout_policy":    fmt.Sprintf("等待首个 token 超过 %d ms 即放弃（超时）", variantTimeoutMS),
+	"retries":           "无",
+	"warmup":            "无（全部尝试都计入）",
+	"prefix_reuse":      "无",
+	"quality_rubric":    "预先约定的评分量表，对每个完整成功逐个评分",
+}
+
+// conditionsEN are the conditions releases before conditionsZH wrote.
+var conditionsEN = map[string]string{
+	"source":            "per-learner teaching variant of unit 01; not the performance of any engine",
+	"observation_point": "client, one monotonic clock",
+	"model":             "teaching-example (no real model)",
+	"input_tokens":      "128 each",
+	"output_tokens":     "3-6",
+	"arrival":           "open loop, 10 attempts at fixed send times",
+	"timeout_policy":    fmt.Sprintf("%d ms to first token", variantTimeoutMS),
+	"retries":           "none",
+	"warmup":            "none (all attempts counted)",
+	"prefix_reuse":      "none",
+	"quality_rubric":    "pre-agreed rubric, rated per complete success",
+}
+
+func variant(key []byte, learnerID string, conditions map[string]string, version string) ([]byte, error) {
 	if len(key) < secret.MinKeyBytes {
 		return nil, fmt.Errorf("variant: key shorter than %d bytes", secret.MinKeyBytes)
 	}
@@ -78,20 +123,8 @@ func Variant(key []byte, learnerID string) ([]byte, error) {
 		kinds[i], kinds[j] = kinds[j], kinds[i]
 	}
 
-	conds, _ := json.Marshal(map[string]string{
-		"source":            "per-learner teaching variant of unit 01; not the performance of any engine",
-		"observation_point": "client, one monotonic clock",
-		"model":             "teaching-example (no real model)",
-		"input_tokens":      "128 each",
-		"output_tokens":     "3-6",
-		"arrival":           "open loop, 10 attempts at fixed send times",
-		"timeout_policy":    fmt.Sprintf("%d ms to first token", variantTimeoutMS),
-		"retries":           "none",
-		"warmup":            "none (all attempts counted)",
-		"prefix_reuse":      "none",
-		"quality_rubric":    "pre-agreed rubric, rated per complete success",
-	})
-	meta, _ := json.Marshal(map[string]string{"variant": Unit + "/v1"})
+	conds, _ := json.Marshal(conditions)
+	meta, _ := json.Marshal(map[string]string{"variant": version})
 	var buf bytes.Buffer
 	tw, err := trace.NewWriter(&buf, trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: windowMS},
 		WindowCost: &cost, Currency: "CNY", Conditions: conds, Meta: meta})

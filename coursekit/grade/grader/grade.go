@@ -58,7 +58,11 @@ type variantInfo struct {
 	who string // learner id, or "" for the public trace
 	t   *trace.Trace
 	sha string
-	fp  criteria.Fingerprint
+	// legacySHA is the sha256 of the same variant as releases before the
+	// Chinese conditions wrote it ("" for the public trace): a self-check
+	// in a class released then recorded it.
+	legacySHA string
+	fp        criteria.Fingerprint
 
 	sumOnce sync.Once
 	sum     *metrics.Summary
@@ -117,6 +121,13 @@ func (g *Grader) prepare() error {
 			if err == nil {
 				infos[i], err = newVariantInfo(ls[i].ID, b)
 			}
+			if err == nil {
+				var old []byte
+				if old, err = assign.LegacyVariant(g.o.Key, ls[i].ID); err == nil {
+					sum := sha256.Sum256(old)
+					infos[i].legacySHA = hex.EncodeToString(sum[:])
+				}
+			}
 			errs[i] = err
 		})
 		for i, l := range ls {
@@ -153,7 +164,7 @@ func newVariantInfo(who string, b []byte) (*variantInfo, error) {
 func (g *Grader) whose(sha string) []string {
 	var out []string
 	for _, o := range g.others {
-		if o.sha == sha {
+		if o.sha == sha || o.legacySHA != "" && o.legacySHA == sha {
 			out = append(out, o.who)
 		}
 	}
@@ -295,7 +306,7 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 	ov, from := g.ownVariant(c, own)
 	sub.add(ov, learner, c)
 	sub.Mistakes = g.mistakesOf(c, own, payloads[0].Payload.Trace.SHA256, from)
-	sub.Integrity = integrity.Check(g.o.Key, nb, learner, payloads, src, own.t, own.sha, g.whose, rep)
+	sub.Integrity = integrity.Check(g.o.Key, nb, learner, payloads, src, own.t, own.shas(), g.whose, rep)
 	if !g.o.Roster.Has(learner) {
 		sub.Integrity = append(sub.Integrity, notOnRosterFinding(learner))
 	}
@@ -352,6 +363,15 @@ func (g *Grader) identify(name string, nb *notebook.Notebook) (learner, submitte
 		return "", "", notebook.NewUngradable(notebook.ReasonUnknown, "这份笔记本的发放记录写的是 %q，但签名对不上，名单里也找不到提交者：请老师核对这份文件是谁交的。", a.Learner)
 	}
 	return "", "", notebook.NewUngradable(notebook.ReasonUnknown, "认不出这份文件是谁的：名单里没有和文件名或文件夹对应的学习者，笔记本里也没有发放记录。请老师核对。")
+}
+
+// shas are the sha256 a self-check on this variant may have recorded: the
+// current bytes, and the legacy ones if there are any.
+func (v *variantInfo) shas() []string {
+	if v.legacySHA == "" {
+		return []string{v.sha}
+	}
+	return []string{v.sha, v.legacySHA}
 }
 
 // fingerprintOf is the trace's fingerprint, computed through metrics like

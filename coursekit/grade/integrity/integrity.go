@@ -45,10 +45,11 @@ type CardSource struct {
 // copy check that does cost points is the OwnVariantID criterion, and the
 // card graded is the card cell's source whenever it can be read, so
 // edited or forged output gains nothing. key is the instructor's; own is
-// the learner's variant and ownSHA its sha256; whose names who each trace
+// the learner's variant and ownSHAs the sha256 its bytes may have (as this
+// coursekit writes it, and as earlier releases did); whose names who each trace
 // with a sha256 belongs to ("" for the public trace); rep is the graded
 // card's report.
-func Check(key []byte, nb *notebook.Notebook, learner string, payloads []notebook.FoundPayload, src CardSource, own *trace.Trace, ownSHA string, whose func(sha string) []string, rep card.Report) []Finding {
+func Check(key []byte, nb *notebook.Notebook, learner string, payloads []notebook.FoundPayload, src CardSource, own *trace.Trace, ownSHAs []string, whose func(sha string) []string, rep card.Report) []Finding {
 	var fs []Finding
 	add := func(code string, warn bool, detail, format string, a ...any) {
 		fs = append(fs, Finding{Code: code, Warn: warn, Message: fmt.Sprintf(format, a...), Detail: detail})
@@ -136,7 +137,7 @@ func Check(key []byte, nb *notebook.Notebook, learner string, payloads []noteboo
 	}
 
 	// Which trace the self-check ran on, and what it said.
-	if p.Payload.Trace.SHA256 != ownSHA {
+	if !slices.Contains(ownSHAs, p.Payload.Trace.SHA256) {
 		detail := "payload trace sha256 " + short(p.Payload.Trace.SHA256)
 		for _, who := range whose(p.Payload.Trace.SHA256) {
 			if who == "" {

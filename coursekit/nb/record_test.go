@@ -1,0 +1,108 @@
+package nb
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+func readPractice(t *testing.T) *trace.Trace {
+	t.Helper()
+	tr, err := trace.ReadFile("../../data/unit01/practice.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// The three rates count from the trace itself: complete successes, their
+// output tokens and the qualified attempts, each over the window.
+func TestPerSecondCountsThreeThings(t *testing.T) {
+	tr := readUnit(t)
+	var samples, tokens, qualified float64
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if a.Outcome == trace.OK {
+			samples++
+			tokens += float64(a.OutputTokens)
+		}
+		if metrics.Judge(a, 1000).Qualified {
+			qualified++
+		}
+	}
+	window := (tr.Header.Window.EndMS - tr.Header.Window.StartMS) / 1000
+	r := PerSecond(tr, 1000)
+	if r.SamplesPerS != samples/window || r.TokensPerS != tokens/window || r.Good != qualified/window {
+		t.Errorf("PerSecond = %+v, want %v, %v, %v per s", r, samples/window, tokens/window, qualified/window)
+	}
+	if r.TokensPerS <= r.SamplesPerS || r.Good >= r.SamplesPerS {
+		t.Errorf("the unit trace shows the point: more tokens than samples, fewer qualified: %+v", r)
+	}
+	out := r.String()
+	for _, want := range []string{"次/s", "token/s", "goodput", Num(r.TokensPerS) + " token/s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q lacks %q", out, want)
+		}
+	}
+	for _, w := range regexp.MustCompile(`[A-Za-z]{3,}`).FindAllString(out, -1) {
+		if w != "token" && w != "goodput" {
+			t.Errorf("Rates prints the English word %q: %q", w, out)
+		}
+	}
+}
+
+// Someone who receives only some fields can recompute the card or not, and
+// the feedback names the field each missing number needs.
+func TestRecomputableNamesTheMissingField(t *testing.T) {
+	tr := readPractice(t)
+	var ok bool
+	out := stdout(t, func() {
+		ok = Recomputable(tr, 1000, "attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality")
+	})
+	if !ok || !strings.Contains(out, "能重算") {
+		t.Errorf("the seven fields the card needs: %v %q", ok, out)
+	}
+	out = stdout(t, func() {
+		ok = Recomputable(tr, 1000, "attempt", "start_ms", "outcome", "events", "end_ms", "quality")
+	})
+	if ok || !strings.Contains(out, "少了 request") || !strings.Contains(out, "重试放大") || strings.Contains(out, "少了 quality") {
+		t.Errorf("without request: %v %q", ok, out)
+	}
+	out = stdout(t, func() { ok = Recomputable(tr, 1000, "attempt", "request", "start_ms", "outcome", "events", "end_ms") })
+	if ok || !strings.Contains(out, "少了 quality") || !strings.Contains(out, "联合合格数与 goodput") {
+		t.Errorf("without quality: %v %q", ok, out)
+	}
+	out = stdout(t, func() { ok = Recomputable(tr, 1000, "attempt", "request", "outcome", "events", "end_ms", "quality") })
+	if ok || !strings.Contains(out, "少了 start_ms") || !strings.Contains(out, "每一行都必须有它") {
+		t.Errorf("without start_ms: %v %q", ok, out)
+	}
+	out = stdout(t, func() { ok = Recomputable(tr, 1000, "attempt", "start_time") })
+	if ok || !strings.Contains(out, `没有叫 "start_time" 的字段`) {
+		t.Errorf("a misspelt field: %v %q", ok, out)
+	}
+	out = stdout(t, func() { ok = Recomputable(tr, 1000) })
+	if ok || !strings.Contains(out, "还没有挑字段") {
+		t.Errorf("no choice yet: %v %q", ok, out)
+	}
+	noEnglishCode(t, "Recomputable", out)
+}
+
+// KeepOnly drops what was not kept: a dropped quality reads back unrated.
+func TestKeepOnlyDropsFields(t *testing.T) {
+	tr := readUnit(t)
+	kept, err := KeepOnly(tr, []string{"attempt", "start_ms", "outcome", "events", "end_ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept.Attempts) != len(tr.Attempts) {
+		t.Fatalf("%d attempts, want %d", len(kept.Attempts), len(tr.Attempts))
+	}
+	for _, a := range kept.Attempts {
+		if a.Quality != trace.Unrated || a.InputTokens != 0 || a.Error != "" {
+			t.Errorf("%s kept a dropped field: %+v", a.ID, a)
+		}
+	}
+}
