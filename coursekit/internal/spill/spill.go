@@ -214,7 +214,7 @@ func ParseSize(s string) (int64, error) {
 }
 
 // DefaultLimit is half of the memory this process may use: the smaller of
-// MemAvailable and the cgroup's limit, less what the cgroup already uses;
+// MemAvailable and what its cgroups' limits leave (cgroupRoom);
 // 1 GiB when neither can be read.
 func DefaultLimit() int64 {
 	avail := int64(-1)
@@ -227,12 +227,9 @@ func DefaultLimit() int64 {
 			}
 		}
 	}
-	if lim, err := readInt("/sys/fs/cgroup/memory.max"); err == nil {
-		if cur, err := readInt("/sys/fs/cgroup/memory.current"); err == nil {
-			lim -= cur
-		}
-		if avail < 0 || lim < avail {
-			avail = lim
+	if self, err := os.ReadFile("/proc/self/cgroup"); err == nil {
+		if room, ok := cgroupRoom("/sys/fs/cgroup", string(self)); ok && (avail < 0 || room < avail) {
+			avail = room
 		}
 	}
 	if avail <= 0 {
