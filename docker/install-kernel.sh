@@ -39,7 +39,7 @@ case " $KERNEL_GOFLAGS " in *-mod=mod*) die "KERNEL_GOFLAGS must not contain -mo
 command -v go >/dev/null 2>&1 || die "go not found on PATH (install Go 1.26 or add its bin dir to PATH)"
 command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (set PYTHON to a Python 3 interpreter)"
 "$KERNEL_PYTHON" -c 'import zmq' 2>/dev/null || die "$KERNEL_PYTHON cannot import zmq (pyzmq): use the JupyterLab venv's python"
-[ -f "$here/kernel_proxy.py" ] || die "$here/kernel_proxy.py missing"
+for f in kernel_proxy.py kernel_hints.py; do [ -f "$here/$f" ] || die "$here/$f missing"; done
 
 # The go toolchain's bin dir, absolute, so the kernel finds go whatever PATH Jupyter has.
 go_bin=$(GOTOOLCHAIN=local go env GOROOT)/bin
@@ -55,7 +55,7 @@ PATH="$GOBIN:$go_bin:$PATH" JUPYTER_DATA_DIR="$KERNEL_PREFIX" \
 
 spec="$KERNEL_PREFIX/kernels/gonb/kernel.json"
 [ -f "$spec" ] || die "gonb --install did not write $spec"
-install -m 0644 "$here/kernel_proxy.py" "$KERNEL_PREFIX/kernels/gonb/kernel_proxy.py"
+install -m 0644 "$here/kernel_proxy.py" "$here/kernel_hints.py" "$KERNEL_PREFIX/kernels/gonb/"
 
 # GoNB starts a gopls beside every kernel, and each one loads the notebooks' packages again: a
 # tab per notebook left 11 gopls at up to 1.3 GB each (5 GB in all). The kernel finds this

@@ -4,8 +4,12 @@
 //       reopen: every chart draws (and the saved file stays under 2 MB);
 //   (b) the saved file copied outside Jupyter (so untrusted) draws every chart;
 //   (c) the original and a byte-identical copy side by side both draw;
-//   (d) a card cell that does not compile, then "run selected cell and all below": no
-//       self-check report on the previous card;
+//   (d) the learner walk's compile error: a missing comma in the filled card, then 运行所有单元格:
+//       the card's output starts with a Chinese explanation naming the line; the cells that do
+//       not use the card run (the attempts chart draws); the ones that do (path map, card table,
+//       self-check) do not run on the previous card and say why; with the comma back everything
+//       runs; after a restart, a cell run alone gets "undefined: unit" explained with the cell
+//       that declares it (and a button that goes there);
 //   (e) a copy released by `coursekit assign`: its text names the learner's own trace, and the
 //       "compute from my trace" cells give that trace's numbers (as `coursekit card` does);
 //       a card with the course trace's numbers gets the hint that says so.
@@ -24,6 +28,7 @@ import * as L from './lab.mjs';
 const DELIVERABLE = 'unit01/06-deliverable.ipynb';
 const REFERENCE_CARD = fs.readFileSync(path.join(L.repo, 'docker', 'testdata', 'reference-card.go.txt'), 'utf8');
 const MAX_SAVED_BYTES = 2 * 1024 * 1024;
+const HINT_MIME = 'application/vnd.coursekit.hint+json';
 
 let lab, browser;
 before(async () => {
@@ -149,38 +154,116 @@ test('(c) the original and a byte-identical copy side by side: both draw', { tim
   });
 });
 
-test('(d) a card cell that does not compile: no self-check report on the previous card', { timeout: 10 * 60_000 }, async () => {
+test('(d) a missing comma in the card, then 运行所有单元格: explained in Chinese, independent charts draw, the self-check says why it did not run', { timeout: 15 * 60_000 }, async () => {
   const rel = 'unit01/06-compile-error.ipynb';
   fs.copyFileSync(path.join(L.repo, 'notebooks', DELIVERABLE), path.join(lab.notebooks, rel));
   await withPage('06-d', async (keep) => {
     const { page, errors } = await L.openNotebook(browser, lab, rel);
     keep(page);
     let report = await L.runAll(page);
+    assert.deepEqual(L.cellProblems(report), [], 'the committed notebook runs');
     const card = cardCell(report);
     const sc = selfCheckCell(report);
     assert.ok(hasReport(sc), 'the first run shows a report for the blank card');
-    const broken = REFERENCE_CARD.replace('Attempts:         10,', 'Attempts:         10x,');
+    const byCode = (re) => report.cells.filter((c) => re.test(c.source)).map((c) => c.index);
+    const users = byCode(/\bmyCard\b/).filter((i) => i !== card); // path map, card table, self-check
+    const attempts = byCode(/charts\.Attempts\(/);
+    assert.equal(attempts.length, 1, 'one attempts chart cell');
+    assert.ok(users.includes(sc.index) && users.length >= 2 && !users.includes(attempts[0]),
+      `cells using the card: ${users}, the attempts chart: ${attempts}`);
+
+    // The learner fills the card and forgets a comma; then 运行 → 运行所有单元格.
+    const broken = REFERENCE_CARD.replace('Attempts:         10,', 'Attempts:         10');
     assert.notEqual(broken, REFERENCE_CARD);
+    const line = broken.split('\n').findIndex((l) => /Attempts:\s+10\s*$/.test(l)) + 1;
     await L.setCellSource(page, card, broken);
     const before = report;
-    await L.runCommand(page, 'notebook:run-all-below', { activeCell: card });
-    // Wait until the card cell has run again and nothing is queued any more.
-    report = await L.waitIdle(page, (r) => {
-      const c = r.cells.find((x) => x.index === card);
-      return c.executionCount !== before.cells.find((x) => x.index === card).executionCount
-        && c.outputs.some((o) => o.output_type === 'error');
-    }, { what: 'the broken card cell' });
-    await L.sleep(3000); // give any queued cell time to run, if the kernel were to run it
+    const count = (r, i) => r.cells.find((x) => x.index === i).executionCount;
+    await L.runCommand(page, 'notebook:run-all-cells');
+    report = await L.waitIdle(page, (r) => count(r, attempts[0]) > count(before, attempts[0])
+      && users.every((i) => r.cells.find((x) => x.index === i).outputs.length > 0),
+    { what: 'run all with the broken card' });
+    await L.sleep(2000); // anything still queued would run now
     report = await L.waitIdle(page, () => true);
-    const cardOut = report.cells.find((x) => x.index === card);
-    assert.ok(cardOut.outputs.some((o) => o.output_type === 'error'), 'the card cell shows its compile error');
-    const after = selfCheckCell(report);
-    assert.ok(!hasReport(after), `the self-check must not report on the previous card: ${JSON.stringify(after.outputs).slice(0, 400)}`);
-    const ranBelow = report.cells.filter((c) => c.index > card && c.outputs.length > 0).map((c) => c.index);
-    assert.deepEqual(ranBelow, [], 'no cell below the failed card cell ran');
-    await page.evaluate((i) => window.__notebook.content.scrollToItem(i, 'start'), card);
+    const cell = (i) => report.cells.find((x) => x.index === i);
+
+    // 1. The card cell: the Chinese explanation first, naming the line as the cell shows it.
+    const out = cell(card).outputs;
+    const hint = out[0]?.data?.[HINT_MIME] && L.text(out[0].data['text/plain']);
+    assert.ok(hint && hint.includes(`第 ${line} 行`) && hint.includes('逗号') && hint.includes('Attempts:'),
+      `the card cell's first output explains the missing comma on line ${line}: ${JSON.stringify(out[0]).slice(0, 600)}`);
+    assert.ok(out.some((o) => o.output_type === 'error'), 'GoNB\'s error is still there, below');
+    const shown = await page.evaluate(async (i) => {
+      const nb = window.__notebook.content;
+      await nb.scrollToItem(i, 'start');
+      const first = nb.widgets[i].node.querySelector('.jp-OutputArea-output');
+      return first ? first.innerText : '';
+    }, card);
+    assert.ok(shown.startsWith('编译没有通过') && shown.includes(`第 ${line} 行`),
+      `the top of the card's output reads the explanation: ${shown.slice(0, 300)}`);
     await L.sleep(300);
+    const cardOutput = await page.evaluateHandle((i) => window.__notebook.content.widgets[i].node.querySelector('.jp-Cell-outputWrapper'), card);
+    await cardOutput.asElement().screenshot({ path: path.join(L.shotsDir, '06-d-card-compile-error.png') });
+
+    // 2. The cells that do not use the card ran, and the attempts chart drew.
+    const others = report.cells.filter((c) => c.index !== card && !users.includes(c.index));
+    assert.deepEqual(L.cellProblems({ cells: others }), [], 'the cells that do not use the card ran without error');
+    assert.ok(count(report, attempts[0]) > count(before, attempts[0]), 'the attempts chart cell ran again');
+    await L.checkCharts(page, { cells: [cell(attempts[0])] }, '06-d-independent');
+
+    // 3. The cells that use the card did not run (no report on the previous card) and say why.
+    assert.ok(!hasReport(cell(sc.index)), `the self-check must not report on the previous card: ${JSON.stringify(cell(sc.index).outputs).slice(0, 400)}`);
+    for (const i of users) {
+      const said = cell(i).outputs.filter((o) => o.output_type === 'error').map((o) => L.text(o.traceback)).join('\n');
+      const who = i === sc.index ? '自检没有运行' : '这个单元格没有运行';
+      assert.ok(said.startsWith(who) && said.includes('指标口径卡单元格') && said.includes(`第 ${line} 行`) && said.includes('myCard'),
+        `cell ${i} says why it did not run: ${said}`);
+      assert.equal(L.chartsIn(cell(i)), 0, `cell ${i} drew nothing from the old card`);
+    }
+    const scText = await page.evaluate(async (i) => {
+      const nb = window.__notebook.content;
+      await nb.scrollToItem(i, 'center');
+      return nb.widgets[i].node.querySelector('.jp-OutputArea-output')?.innerText || '';
+    }, sc.index);
+    assert.ok(scText.includes('自检没有运行'), `the self-check's output reads: ${scText.slice(0, 300)}`);
+    await L.sleep(300);
+    const scNode = await page.evaluateHandle((i) => window.__notebook.content.widgets[i].node, sc.index);
+    await scNode.asElement().screenshot({ path: path.join(L.shotsDir, '06-d-selfcheck-not-run.png') });
     await page.screenshot({ path: path.join(L.shotsDir, '06-d-compile-error.png') });
+
+    // 4. The comma back, run all again: everything runs, the self-check reports on this card.
+    await L.setCellSource(page, card, REFERENCE_CARD);
+    await L.runCommand(page, 'notebook:run-all-cells');
+    report = await L.waitIdle(page, (r) => count(r, sc.index) !== null && hasReport(r.cells.find((x) => x.index === sc.index)),
+      { what: 'run all with the fixed card' });
+    assert.deepEqual(L.cellProblems(report), [], 'the fixed card runs through');
+    assert.ok(hasReport(cell(sc.index)), 'the self-check reports on the fixed card');
+
+    // 5. "undefined: unit" after a restart: the explanation names the cell that declares it.
+    await page.evaluate(async () => { await window.__notebook.sessionContext.session.kernel.restart(); });
+    await L.runCommand(page, 'notebook:run-cell', { activeCell: attempts[0] });
+    report = await L.waitIdle(page, (r) => r.cells.find((x) => x.index === attempts[0]).outputs.some((o) => o.output_type === 'error'),
+      { what: 'the attempts chart after a restart' });
+    const data = report.cells.find((c) => c.role === 'data').index;
+    const where = await page.evaluate(async (i) => {
+      const nb = window.__notebook.content;
+      await nb.scrollToItem(i, 'start');
+      for (let k = 0; k < 50; k++) {
+        const p = nb.widgets[i].node.querySelector('.coursekit-hint-where');
+        if (p) return { text: nb.widgets[i].node.querySelector('.jp-OutputArea-output').innerText, cell: p.dataset.cell };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return { text: nb.widgets[i].node.querySelector('.jp-OutputArea-output')?.innerText || '' };
+    }, attempts[0]);
+    assert.ok(where.text.includes('unit') && where.text.includes('还没有运行过') && where.text.includes('运行 → 运行所有单元格'),
+      `undefined: unit explained: ${where.text.slice(0, 500)}`);
+    assert.equal(where.cell, String(data + 1), `it names the data cell (第 ${data + 1} 个单元格): ${where.text}`);
+    await L.sleep(300);
+    const undefNode = await page.evaluateHandle((i) => window.__notebook.content.widgets[i].node.querySelector('.jp-Cell-outputWrapper'), attempts[0]);
+    await undefNode.asElement().screenshot({ path: path.join(L.shotsDir, '06-d-undefined-unit.png') });
+    await page.evaluate((i) => window.__notebook.content.widgets[i].node.querySelector('.coursekit-hint-jump').click(), attempts[0]);
+    await L.sleep(500);
+    assert.equal(await page.evaluate(() => window.__notebook.content.activeCellIndex), data, 'the button goes to the data cell');
     assert.deepEqual(errors, [], 'JavaScript errors in the page');
     await page.close();
   });

@@ -10,8 +10,10 @@
 // kernel was culled and a cell is run). A notebook that already has a running
 // kernel (a page reload) just reconnects to it.
 //
-// Plain JavaScript with no imports: it uses only the application object and
-// the notebook panel's session context, as JupyterLab hands them over.
+// Plain JavaScript with no JupyterLab imports: it uses only the application object and
+// the notebook panel's session context, as JupyterLab hands them over. It also hands the
+// application object to the course's renderers (app-ref.js), which need the notebook.
+import { setApp } from './app-ref.js';
 
 function isNotebookPanel(w) {
   return !!(w && w.sessionContext && w.content && w.content.model !== undefined && w.context);
@@ -34,6 +36,7 @@ const plugin = {
   description: 'Starts a notebook kernel only when its notebook is in view.',
   autoStart: true,
   activate: (app) => {
+    setApp(app);
     const shell = app.shell;
     const onCurrent = () => {
       const w = shell.currentWidget;
