@@ -490,6 +490,14 @@ func TestAnswersWaitForTheirPrediction(t *testing.T) {
 // 运行 → 运行所有单元格 and finds no "Run".
 var englishMenu = regexp.MustCompile(`\b(File|Edit|View|Run|Kernel|Tabs|Settings|Help)\s*(→|->|>)\s*[A-Z]`)
 
+// zhMenuAsShown maps a translation the language pack has to the menu text
+// the lab really shows: JupyterLab 4 builds the kernel menu's "Restart Kernel
+// and Run All Cells…" from "%1 and %2", which the pack renders as
+// "%1 和 %2", spaces included (seen in the lab's 内核 menu).
+var zhMenuAsShown = map[string]string{
+	"重启并运行所有单元格": "内核 → 重启内核 和 运行所有单元格…",
+}
+
 func TestMenuPathsAreTheChineseUIs(t *testing.T) {
 	for _, c := range notebookCells(t) {
 		if c.kind != "markdown" {
@@ -497,6 +505,11 @@ func TestMenuPathsAreTheChineseUIs(t *testing.T) {
 		}
 		for _, m := range englishMenu.FindAllString(c.source, -1) {
 			t.Errorf("%s names the menu %q in English: write it as the zh-CN lab shows it (运行 → 运行所有单元格, 文件 → 保存 笔记本, 帮助 → 显示上下文帮助)", c.where, m)
+		}
+		for wrong, right := range zhMenuAsShown {
+			if strings.Contains(c.source, wrong) {
+				t.Errorf("%s writes the menu item %q, which the zh-CN lab's menu does not show: it reads %q", c.where, wrong, right)
+			}
 		}
 	}
 }
