@@ -5,6 +5,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/llmperf-course/course/coursekit/internal/minheap"
+
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
@@ -108,27 +110,8 @@ func (s *samples) spill() bool {
 			heads = append(heads, head{c, 0})
 		}
 	}
-	less := func(a, b int) bool { return heads[a].c[heads[a].i] < heads[b].c[heads[b].i] }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(heads) {
-				return
-			}
-			m := l
-			if r := l + 1; r < len(heads) && less(r, l) {
-				m = r
-			}
-			if !less(m, i) {
-				return
-			}
-			heads[i], heads[m] = heads[m], heads[i]
-			i = m
-		}
-	}
-	for i := len(heads)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
+	less := func(a, b *head) bool { return a.c[a.i] < b.c[b.i] }
+	minheap.Init(heads, less)
 	path, err := s.budget.WriteRun(total, func(int) uint64 {
 		h := &heads[0]
 		v := h.c[h.i]
@@ -138,7 +121,7 @@ func (s *samples) spill() bool {
 			heads = heads[:len(heads)-1]
 		}
 		if len(heads) > 0 {
-			down(0)
+			minheap.Down(heads, 0, less)
 		}
 		return v
 	})
@@ -206,27 +189,8 @@ func (s *samples) selectSpilled(ks []int) map[int]float64 {
 	}
 	heads = heads[:len(heads):len(heads)]
 	// A binary min-heap on the head keys.
-	less := func(i, j int) bool { return heads[i].k < heads[j].k }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(heads) {
-				return
-			}
-			m := l
-			if r := l + 1; r < len(heads) && less(r, l) {
-				m = r
-			}
-			if !less(m, i) {
-				return
-			}
-			heads[i], heads[m] = heads[m], heads[i]
-			i = m
-		}
-	}
-	for i := len(heads)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
+	less := func(a, b *head) bool { return a.k < b.k }
+	minheap.Init(heads, less)
 	rank, w := 0, 0
 	for len(heads) > 0 && w < len(want) {
 		k := heads[0].k
@@ -247,7 +211,7 @@ func (s *samples) selectSpilled(ks []int) map[int]float64 {
 			heads = heads[:len(heads)-1]
 		}
 		if len(heads) > 0 {
-			down(0)
+			minheap.Down(heads, 0, less)
 		}
 	}
 	return out

@@ -3,6 +3,8 @@ package keyrec
 import (
 	"slices"
 
+	"github.com/llmperf-course/course/coursekit/internal/minheap"
+
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
@@ -96,27 +98,8 @@ func AnyRepeated(stores []*Words) (bool, error) {
 			}
 		}
 	}
-	less := func(a, b int) bool { return heads[a].v < heads[b].v }
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(heads) {
-				return
-			}
-			m := l
-			if r := l + 1; r < len(heads) && less(r, l) {
-				m = r
-			}
-			if !less(m, i) {
-				return
-			}
-			heads[i], heads[m] = heads[m], heads[i]
-			i = m
-		}
-	}
-	for i := len(heads)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
+	less := func(a, b *head) bool { return a.v < b.v }
+	minheap.Init(heads, less)
 	have, prev := false, uint64(0)
 	for len(heads) > 0 {
 		v := heads[0].v
@@ -135,7 +118,7 @@ func AnyRepeated(stores []*Words) (bool, error) {
 			heads = heads[:len(heads)-1]
 		}
 		if len(heads) > 0 {
-			down(0)
+			minheap.Down(heads, 0, less)
 		}
 	}
 	return false, nil
