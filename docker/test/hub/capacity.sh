@@ -53,7 +53,7 @@ hub_start COURSEHUB_CULL_TIMEOUT=3600
 echo "hub-capacity: hub at $HUB_URL, $N learners: $learners"
 
 # Spawn everyone, then let the servers settle: the idle server is measured on its own.
-py() { (cd "$REPO/docker/hub" && "$HUB_VENV/bin/python" "$@"); }
+py() { (cd "$REPO/docker/test/hub" && "$HUB_VENV/bin/python" "$@"); }
 for u in ${learners//,/ }; do
   py -c "import sys; from hubclient import Learner; Learner(sys.argv[1], sys.argv[2], sys.argv[3]).start()" \
     "$HUB_URL" "$u" "$COURSEHUB_TEST_USER_PASSWORD"
