@@ -1,5 +1,6 @@
 # README's two commands: `make lab` runs the product without Docker, `make test` tests it.
-# Fragments under docker/ add their own targets and append to TESTS.
+# Fragments add their own targets: docker/*.mk the runtime (make lab, make engine), docker/test/*.mk
+# the tests, which append to TESTS (in this order: make test runs them in it).
 SHELL := /bin/bash
 GO ?= go
 export GOTOOLCHAIN := local
@@ -8,18 +9,20 @@ TESTS := test-go
 
 .PHONY: test test-go fmt-check vet bench-card
 -include docker/lab.mk
--include docker/image.mk
--include docker/hub.mk
--include docker/text.mk
+-include docker/test/lab.mk
+-include docker/test/image.mk
+-include docker/test/hub.mk
+-include docker/test/text.mk
 -include docker/engine.mk
--include docker/warehouse.mk
+-include docker/test/engine.mk
+-include docker/test/warehouse.mk
 
 # The deliverable notebook, filled with the reference card and with typical
 # mistakes, passes or fails its self-check for real (GoNB kernel from lab.mk).
 TESTS += test-deliverable
 .PHONY: test-deliverable
 test-deliverable: lab-setup
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/deliverable_test.py
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/deliverable_test.py
 
 # The class report `coursekit grade` writes (OUT/class.html), opened offline in Debian's
 # chromium: charts drawn, learner strings shown as text. Screenshots: out/class-report/.
@@ -27,7 +30,7 @@ TESTS += test-class-report
 .PHONY: test-class-report
 test-class-report: browser-setup
 	@test -x /usr/bin/chromium || { echo "test-class-report: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root" >&2; exit 1; }
-	cd $(LAB_REPO) && node docker/browser/class-report.test.mjs
+	cd $(LAB_REPO) && node docker/test/browser/class-report.test.mjs
 
 # As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
 # does); as another user it names the missing ones and stops.

@@ -4,8 +4,9 @@
 #                        pinned wheels (docker/engine/requirements.txt) into .lab/engine on first use
 #                        (about 20 s, 220 MB); Ctrl-C stops it
 #   make engine-setup    only the install (idempotent; keyed on the pin file's content)
-#   make test-engine     coursekit bench against the real engine on 1 thread: properties, not timings
 #   make engine-clean    remove .lab/engine
+#
+# Its test (make test-engine) is in docker/test/engine.mk.
 #
 # Knobs: ENGINE_PORT (8090), ENGINE_THREADS (1: on a busy 2-core machine 2 threads were 10x slower),
 # ENGINE_PARALLEL (1 slot; 4 decodes four streams together), ENGINE_CTX (2048 tokens, all slots).
@@ -19,9 +20,7 @@ ENGINE_PY       := $(ENGINE_VENV)/bin/python
 ENGINE_SERVE    := $(LAB_REPO)/docker/engine/serve.py
 ENGINE_KEY      := $(call lab_hash,$(LAB_REPO)/docker/engine/requirements.txt)-py$(shell $(LAB_PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)
 
-TESTS += test-engine
-
-.PHONY: engine engine-setup engine-clean test-engine
+.PHONY: engine engine-setup engine-clean
 
 # The stamp is checked together with the interpreter: a venv whose python is gone is rebuilt.
 $(LAB_STAMPS)/engine-$(ENGINE_KEY): | lab-check-host
@@ -44,12 +43,6 @@ engine: engine-setup
 engine-clean:
 	rm -rf $(ENGINE_VENV) $(LAB_STAMPS)/engine-*
 
-# The engine's own start-up checks (taken port, missing model, Ctrl-C), then coursekit bench against it
-# (coursekit/lab/engine_real_test.go, build tag "engine": without the engine it fails, never skips).
-test-engine: engine-setup
-	cd $(LAB_REPO)/docker/engine && $(ENGINE_PY) serve_test.py
-	cd $(LAB_REPO) && COURSE_ENGINE_PYTHON=$(ENGINE_PY) $(GO) test -tags engine -count=1 -timeout 5m -run '^TestRealEngine' -v ./coursekit/lab/
-
 # Notebooks 09 and 10 run the real engine: every notebook run (make lab, test-notebooks, test-browser)
-# has it (10 searches it once its predictions are written, as docker/predictions_test.py fills them).
+# has it (10 searches it once its predictions are written, as docker/test/predictions_test.py fills them).
 lab-setup: engine-setup

@@ -47,7 +47,7 @@ fi
 
 if [ "$podman_conf" = 1 ]; then
   # A drop-in, so an existing /etc/containers/containers.conf is left alone; written only when it
-  # is missing or different. docker/test-image.sh checks the same file.
+  # is missing or different. docker/test/test-image.sh checks the same file.
   conf=/etc/containers/containers.conf.d/50-llmperf-course.conf
   conf_text='# Written by the course repo (docker/host-setup.sh).
 [containers]

@@ -1,7 +1,7 @@
 # JupyterHub for a class on one server: one container per learner from the course image,
 # spawned by DockerSpawner through a Docker API (dockerd, or podman's `podman system service`),
 # on an internal network with no route out. This is the configuration `make test-hub` runs
-# (docker/test-hub.sh); everything the test changes comes from the COURSEHUB_* environment
+# (docker/test/test-hub.sh); everything the test changes comes from the COURSEHUB_* environment
 # variables below, never from a second copy of this file.
 #
 #   podman build -f docker/Dockerfile -t llmperf-course-lab:latest .    # or docker build, or make test-image

@@ -1,7 +1,7 @@
 """What docker/kernel_proxy.py knows about Go cells: which names a cell declares and uses, what
 GoNB's compile errors say, and the Chinese text a learner reads about them.
 
-Pure Python (no ZeroMQ), so docker/kernel_proxy_test.py checks it without a kernel.
+Pure Python (no ZeroMQ), so docker/test/kernel_proxy_test.py checks it without a kernel.
 
 * scan(code): the package-level names a GoNB cell declares (var, const, type, func, methods;
   not imports) and every identifier it uses, read by a small Go tokenizer that tolerates the

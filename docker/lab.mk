@@ -6,10 +6,9 @@
 #                         step is named and timed, its output in .lab/logs/
 #   make lab              lab-setup, checks, then JupyterLab on 127.0.0.1:$(LAB_PORT), token auth, notebooks/
 #                         (in Chinese; idle kernels stop after LAB_KERNEL_IDLE_TIMEOUT s, default 1800)
-#   make test-notebooks   execute every notebook headless + clean-notebook check + checker self-test
-#                        + answers hidden until predicted (docker/predictions_test.py)
-#   make test-browser     every notebook in a real JupyterLab driven by headless Chromium
 #   make lab-clean        remove .lab/ (the user's own Jupyter and Go caches are untouched)
+#
+# The tests of this runtime (make test-notebooks, make test-browser) are in docker/test/lab.mk.
 #
 # Everything lives in ignored folders: .lab/ and out/. JUPYTER_DATA_DIR, JUPYTER_CONFIG_DIR and
 # JUPYTER_RUNTIME_DIR point into .lab/, so the user's own Jupyter setup is neither used nor changed.
@@ -28,7 +27,6 @@ LAB_ENV     := JUPYTER_DATA_DIR=$(LAB_JUPYTER) JUPYTER_CONFIG_DIR=$(LAB_DIR)/con
 LAB_NOTEBOOKS := $(LAB_REPO)/notebooks
 # The notebook run at setup time that fills the build cache (gonbui, gota, go-echarts, coursekit).
 LAB_WARM_NB ?= $(firstword $(wildcard $(LAB_NOTEBOOKS)/00-runtime-check.ipynb) $(sort $(wildcard $(LAB_NOTEBOOKS)/*.ipynb)))
-BROWSER_DIR := $(LAB_REPO)/docker/browser
 LABEXT_DIR  := $(LAB_REPO)/docker/labextension
 LAB_LOGS    := $(LAB_DIR)/logs
 LAB_STEP    := bash $(LAB_REPO)/docker/lab-step.sh
@@ -40,12 +38,9 @@ lab_hash = $(shell cat $(1) 2>/dev/null | sha256sum | cut -c1-12)
 LAB_VENV_KEY  := $(call lab_hash,$(LAB_REPO)/docker/requirements.txt)-py$(shell $(LAB_PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)
 LAB_TOOLS_KEY := $(call lab_hash,$(LAB_REPO)/docker/tools/go.mod $(LAB_REPO)/docker/tools/go.sum)-$(shell $(GO) env GOVERSION 2>/dev/null)
 LAB_WARM_KEY  := $(call lab_hash,$(LAB_REPO)/go.mod $(LAB_REPO)/go.sum $(LAB_REPO)/docker/install-kernel.sh)
-LAB_NPM_KEY   := $(call lab_hash,$(BROWSER_DIR)/package-lock.json)
 LAB_EXT_KEY   := $(call lab_hash,$(LABEXT_DIR)/package.json $(LABEXT_DIR)/package-lock.json $(sort $(wildcard $(LABEXT_DIR)/src/*.js)) $(LAB_REPO)/docker/requirements.txt)
 
-TESTS += test-notebooks test-browser
-
-.PHONY: lab lab-setup lab-check-host lab-kernel lab-clean test-notebooks test-browser browser-setup
+.PHONY: lab lab-setup lab-check-host lab-kernel lab-clean
 
 lab-check-host:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "lab: Go is not installed (or not on PATH). Install Go 1.26 or newer and retry." >&2; exit 1; }
@@ -112,21 +107,3 @@ lab: lab-setup
 
 lab-clean:
 	rm -rf $(LAB_DIR)
-
-test-notebooks: lab-setup
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --check-clean $(LAB_NOTEBOOKS)
-	cd $(LAB_REPO) && rm -rf out/notebooks && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out out/notebooks $(LAB_NOTEBOOKS)
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun_test.py
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/predictions_test.py out/notebooks
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/kernel_proxy_test.py
-
-$(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):
-	@command -v npm >/dev/null 2>&1 || { echo "test-browser: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
-	cd $(BROWSER_DIR) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
-	@rm -f $(BROWSER_DIR)/node_modules/.stamp-* && touch $@
-
-browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
-
-test-browser: lab-setup browser-setup
-	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root (apt-get install chromium fonts-noto-cjk)" >&2; exit 1; }
-	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/browser/browser.test.mjs docker/browser/deliverable.test.mjs docker/browser/formula.test.mjs docker/browser/kernel-memory.test.mjs

@@ -17,7 +17,7 @@ const (
 // notebook and cell tag.
 var longCodeCells = []struct{ file, tag, why string }{
 	{"06-deliverable.ipynb", "card", "the metric-definition card is one Go literal in one cell: " +
-		"the grader (coursekit/grade/notebook) and docker/deliverable_test.py find and parse that cell, " +
+		"the grader (coursekit/grade/notebook) and docker/test/deliverable_test.py find and parse that cell, " +
 		"locked-cell restore and the self-check read it whole; splitting it changes what a submission is"},
 }
 

@@ -311,16 +311,16 @@ func TestNotebooksUseOneCalloutLabel(t *testing.T) {
 	}
 }
 
-// docker/outputs_test.py reads what the executed notebooks printed with the
+// docker/test/outputs_test.py reads what the executed notebooks printed with the
 // same terminology table; its list is kept equal to the plain Variants.
 func TestOutputsTestKnowsEveryVariant(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(repo, "docker", "outputs_test.py"))
+	b, err := os.ReadFile(filepath.Join(repo, "docker", "test", "outputs_test.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`(?m)^VARIANTS = \[(.*)\]$`).FindSubmatch(b)
 	if m == nil {
-		t.Fatal("docker/outputs_test.py: no VARIANTS = [...] line")
+		t.Fatal("docker/test/outputs_test.py: no VARIANTS = [...] line")
 	}
 	var got []string
 	if err := json.Unmarshal([]byte("["+string(m[1])+"]"), &got); err != nil {
@@ -333,7 +333,7 @@ func TestOutputsTestKnowsEveryVariant(t *testing.T) {
 		}
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("docker/outputs_test.py VARIANTS = %q\nwant the plain textcheck.Variants %q", got, want)
+		t.Errorf("docker/test/outputs_test.py VARIANTS = %q\nwant the plain textcheck.Variants %q", got, want)
 	}
 }
 

@@ -188,6 +188,9 @@ func TestBenchPercentilesAreTheCardsDefault(t *testing.T) {
 
 // --metrics-url scrapes the server's /metrics into a sidecar named in the
 // header, on the trace's clock; a failed scrape is a line with its error.
+// Every line of the good URL has values: stopping at the run's end starts no
+// scrape after it (a tick ready with the stop once started one cancelled,
+// whose line held only "context canceled"; see loadgen's startScrapes).
 func TestBenchMetricsSidecar(t *testing.T) {
 	addr := startSimCLI(t)
 	dir := t.TempDir()

@@ -11,7 +11,7 @@ import (
 // grader reads them as their values, without compiling the cell. The
 // reference card of the deliverable test uses them.
 func TestCardFromSourceReadsCardConstants(t *testing.T) {
-	src, err := os.ReadFile("../../../docker/testdata/reference-card.go.txt")
+	src, err := os.ReadFile("../../../docker/test/testdata/reference-card.go.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

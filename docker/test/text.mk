@@ -1,0 +1,15 @@
+# The course text's checks (included by the root Makefile, after lab.mk).
+#
+#   make test-notebook-text   the executed notebooks (out/notebooks, from test-notebooks) print no
+#                             English outcome/reason code and no wording the course does not use
+#
+# The terminology, punctuation and seed-copy checks of the sources are Go tests
+# (coursekit/textcheck) and run with test-go; that the formulas render in JupyterLab is
+# docker/test/browser/formula.test.mjs, part of make test-browser (out/screenshots/formula-*.png).
+
+TESTS += test-notebook-text
+
+.PHONY: test-notebook-text
+
+test-notebook-text: test-notebooks
+	cd $(LAB_REPO) && $(LAB_PY) docker/test/outputs_test.py out/notebooks notebooks
