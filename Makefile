@@ -34,9 +34,20 @@ test-class-report: browser-setup
 
 # As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
 # does); as another user it names the missing ones and stops.
+#
+# Each target runs even when one before it failed, and the run ends with a table of each target's
+# wall time and the load average (docker/test/timed.sh; the rows stay in out/timing/test.tsv).
+TIMING_DIR ?= out/timing
+TIMED := bash docker/test/timed.sh run
 test:
-	bash docker/host-setup.sh test
-	$(MAKE) $(TESTS)
+	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp
+	@status=0; \
+	$(TIMED) $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || status=1; \
+	if [ $$status = 0 ]; then for t in $(TESTS); do \
+	  $(TIMED) $(TIMING_DIR)/test.tsv $$t -- $(MAKE) --no-print-directory $$t || status=1; \
+	done; fi; \
+	bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; \
+	exit $$status
 
 test-go: fmt-check vet
 	$(GO) test -race -count=1 ./...

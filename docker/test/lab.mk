@@ -12,11 +12,25 @@ TESTS += test-notebooks test-browser
 
 .PHONY: test-notebooks test-browser browser-setup
 
-test-notebooks: lab-setup
+# Every notebook is executed headless once (out/notebooks/), and every check that reads an
+# executed notebook reads that copy: the predictions and output-text checks, and the browser's
+# "reopen the executed copy". The stamp is keyed on what the notebooks run (the notebooks,
+# coursekit, data, the kernel and its proxy); `make test` always removes it, so each test run
+# executes them once.
+NB_EXECUTED := $(LAB_REPO)/out/notebooks
+NB_INPUTS := $(shell cd $(LAB_REPO) && git ls-files -co --exclude-standard -- notebooks coursekit data course.go go.mod go.sum docker/nbrun.py docker/kernel_proxy.py docker/kernel_hints.py docker/install-kernel.sh 2>/dev/null | sed 's|^|$(LAB_REPO)/|')
+
+$(NB_EXECUTED)/.stamp: $(NB_INPUTS) | lab-setup
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --check-clean $(LAB_NOTEBOOKS)
-	cd $(LAB_REPO) && rm -rf out/notebooks && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out out/notebooks $(LAB_NOTEBOOKS)
+	cd $(LAB_REPO) && rm -rf $(NB_EXECUTED) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out $(NB_EXECUTED) $(LAB_NOTEBOOKS)
+	touch $@
+
+.PHONY: notebooks-executed
+notebooks-executed: $(NB_EXECUTED)/.stamp
+
+test-notebooks: $(NB_EXECUTED)/.stamp
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/nbrun_test.py
-	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/predictions_test.py out/notebooks
+	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/predictions_test.py $(NB_EXECUTED)
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/kernel_proxy_test.py
 
 $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):

@@ -11,5 +11,5 @@ TESTS += test-notebook-text
 
 .PHONY: test-notebook-text
 
-test-notebook-text: test-notebooks
-	cd $(LAB_REPO) && $(LAB_PY) docker/test/outputs_test.py out/notebooks notebooks
+test-notebook-text: $(NB_EXECUTED)/.stamp
+	cd $(LAB_REPO) && $(LAB_PY) docker/test/outputs_test.py $(NB_EXECUTED) notebooks
