@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The flake hunt: Go tests repeated while stress-ng keeps the CPUs busy.
+
+    python3 docker/test/flakehunt.py [--count N] [--changed-count N] [--budget S] [--base REV]
+
+A test that fails 1 run in 5 passes a single run 80 % of the time; repeated 10 times it
+passes all of them 11 % of the time, 20 times 1 %. So, under `stress-ng --cpu 2`:
+
+  1. time: every test of the packages that measure time (TIME_PACKAGES) runs --count times
+     (default 10) with the race detector;
+  2. changed: every test function in a _test.go file changed since --base (default: the
+     commit in .ci/base, the last one CI verified) runs --changed-count times (default 20);
+  3. rest: every other package, -count=1 -shuffle=on, round after round, until --budget
+     seconds (default 300) have passed since this phase started (at least one round).
+
+A failing run prints `go test`'s output; the hunt ends with one line per phase and exits 1 if
+any run failed. The seed of each shuffled round is printed by `go test` (-shuffle=on), so a
+failure can be replayed with -shuffle=SEED.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODULE = "github.com/llmperf-course/course"
+# The packages whose tests start servers, sleep, or measure durations (loadgen, the simulator,
+# the capacity search, the CLI that drives them, and the notebooks' experiments).
+TIME_PACKAGES = ["./coursekit/loadgen/", "./coursekit/sim/", "./coursekit/capacity/",
+                 "./coursekit/cmd/coursekit/", "./coursekit/lab/"]
+TEST_FUNC = re.compile(r"^func (Test\w+)\(t \*testing\.T\)", re.M)
+
+
+def go(args, label):
+    """Runs `go test ARGS`; prints its output only when it fails. Returns (ok, seconds)."""
+    start = time.monotonic()
+    p = subprocess.run(["go", "test", *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    secs = time.monotonic() - start
+    status = "ok" if p.returncode == 0 else "FAILED"
+    print(f"flakehunt: {label}: {status} in {secs:.0f} s; load average {load()}", flush=True)
+    if p.returncode != 0:
+        print(p.stdout, flush=True)
+    return p.returncode == 0, secs
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def changed_tests(base):
+    """Test functions in _test.go files changed since base (committed or not), by package dir."""
+    if not base:
+        return {}
+    ok = subprocess.run(["git", "merge-base", "--is-ancestor", base, "HEAD"], cwd=REPO,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    if not ok:
+        print(f"flakehunt: base {base} is not an ancestor of HEAD; no changed tests to repeat", flush=True)
+        return {}
+    names = subprocess.run(["git", "diff", "--name-only", "--diff-filter=AMR", base, "--", "*_test.go"],
+                           cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    names += subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "--", "*_test.go"],
+                            cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    byDir = {}
+    for name in sorted(set(names)):
+        path = os.path.join(REPO, name)
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            src = f.read()
+        if re.search(r"^//go:build ", src, re.M):
+            continue  # tests behind a build tag (engine, warehouse) run in their own targets
+        funcs = TEST_FUNC.findall(src)
+        if funcs:
+            byDir.setdefault("./" + os.path.dirname(name) + "/", set()).update(funcs)
+    return byDir
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--count", type=int, default=10, help="runs of each time-measuring package (default 10)")
+    p.add_argument("--changed-count", type=int, default=20, help="runs of each changed test (default 20)")
+    p.add_argument("--budget", type=float, default=300, help="seconds for repeating the other packages (default 300)")
+    p.add_argument("--base", default=None, help="revision the changed tests are found against (default: .ci/base)")
+    p.add_argument("--phases", default="time,changed,rest", help="which phases to run (default all)")
+    a = p.parse_args()
+    base = a.base
+    if base is None:
+        try:
+            with open(os.path.join(REPO, ".ci", "base")) as f:
+                base = f.read().split()[0]
+        except (OSError, IndexError):
+            base = ""
+    phases = set(a.phases.split(","))
+    failed, lines = [], []
+
+    if "time" in phases:
+        ok, secs = go(["-race", f"-count={a.count}", *TIME_PACKAGES], f"time-measuring packages -race -count={a.count}")
+        lines.append(f"time     {secs:6.0f} s  {' '.join(TIME_PACKAGES)} -race x{a.count}")
+        if not ok:
+            failed.append("time")
+
+    if "changed" in phases:
+        tests = changed_tests(base)
+        start = time.monotonic()
+        n = 0
+        for d, funcs in sorted(tests.items()):
+            pattern = "^(" + "|".join(sorted(funcs)) + ")$"
+            n += len(funcs)
+            ok, _ = go(["-race", f"-count={a.changed_count}", "-run", pattern, d], f"changed tests in {d} ({len(funcs)}) -count={a.changed_count}")
+            if not ok:
+                failed.append(f"changed {d}")
+        lines.append(f"changed  {time.monotonic() - start:6.0f} s  {n} test functions changed since {base[:12] or '(no base)'} x{a.changed_count}")
+
+    if "rest" in phases:
+        pkgs = subprocess.run(["go", "list", "./..."], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+        timed = {MODULE + "/" + t.strip("./").rstrip("/") for t in TIME_PACKAGES}
+        rest = [q for q in pkgs if q not in timed]
+        start, rounds = time.monotonic(), 0
+        while rounds == 0 or time.monotonic() - start < a.budget:
+            rounds += 1
+            ok, _ = go(["-count=1", "-shuffle=on", *rest], f"other packages, round {rounds}")
+            if not ok:
+                failed.append(f"rest round {rounds}")
+        lines.append(f"rest     {time.monotonic() - start:6.0f} s  {len(rest)} packages x{rounds} (budget {a.budget:.0f} s)")
+
+    print("flakehunt: summary (load average now " + load() + ")")
+    for line in lines:
+        print("  " + line)
+    if failed:
+        print("flakehunt: FAILED: " + ", ".join(failed))
+        return 1
+    print("flakehunt: no flake found")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
