@@ -29,7 +29,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // DefaultNotebook is the deliverable's file name in the course layout.
@@ -223,7 +224,7 @@ func candidates(h Home, notebook string, res *Result) ([]string, error) {
 		case name == notebook && d.Type().IsRegular():
 			found = append(found, rel)
 		case name == notebook:
-			res.Skipped = append(res.Skipped, Skipped{h.Learner, h.From + ":" + rel, "not a regular file (a symlink or device): not followed"})
+			res.Skipped = append(res.Skipped, Skipped{h.Learner, h.From + ":" + rel, regfile.Kind(d.Type()) + ", not a regular file: not followed"})
 		case strings.EqualFold(filepath.Ext(name), ".ipynb") && strings.Contains(strings.ToLower(name), stem):
 			res.Similar = append(res.Similar, Skipped{h.Learner, h.From + ":" + rel, "a similar name, not collected: if this is the learner's deliverable, copy it by hand"})
 		}
@@ -233,21 +234,17 @@ func candidates(h Home, notebook string, res *Result) ([]string, error) {
 	return found, err
 }
 
-// readNoFollow reads a regular file, refusing a symlink swapped in since
-// the walk (O_NOFOLLOW) and anything over max bytes.
+// readNoFollow reads a regular file, refusing a symlink or FIFO swapped
+// in since the walk (regfile.Open) and anything over max bytes.
 func readNoFollow(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, st, err := regfile.Open(path)
+	if nr := (*regfile.NotRegularError)(nil); errors.As(err, &nr) {
+		return nil, fmt.Errorf("%s, not a regular file: not read", regfile.Kind(nr.Mode))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot open: %v", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file: not read")
-	}
 	if st.Size() > max {
 		return nil, fmt.Errorf("%d bytes, over the %d-byte cap (--max-bytes): not copied", st.Size(), max)
 	}

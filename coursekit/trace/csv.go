@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"strconv"
+
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // CSVHeader names the columns of the one-row-per-attempt table that
@@ -52,7 +54,10 @@ func CSVRecord(h *Header, a *Attempt) []string {
 	}
 }
 
-// WriteCSV writes every attempt of a trace as CSV, in file order.
+// WriteCSV writes every attempt of a trace as CSV, in file order, for a
+// spreadsheet: a cell that would start a formula (=, +, @, a tab, a
+// carriage return, or - before anything but a number) is prefixed with '
+// (safetext.CSVCell). CSVRecord itself stays raw, for data frames.
 func WriteCSV(r io.Reader, name string, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
@@ -60,7 +65,11 @@ func WriteCSV(r io.Reader, name string, w io.Writer) error {
 	}
 	var h Header
 	err := Scan(r, name, func(hd *Header) error { h = *hd; return nil }, func(a *Attempt) error {
-		return cw.Write(CSVRecord(&h, a))
+		rec := CSVRecord(&h, a)
+		for i, c := range rec {
+			rec[i] = safetext.CSVCell(c)
+		}
+		return cw.Write(rec)
 	})
 	if err != nil {
 		return err

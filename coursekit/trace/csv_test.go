@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"encoding/csv"
 	"strings"
 	"testing"
 
@@ -30,5 +31,45 @@ func TestCSVDifferencesWithoutFloatNoise(t *testing.T) {
 	// nanosecond times keep their digits
 	if want := ",0.000002,0.000003,0.000004,"; !strings.Contains(lines[2], want) {
 		t.Errorf("row b %q lacks %q", lines[2], want)
+	}
+}
+
+// Trace strings that a spreadsheet would read as a formula are prefixed
+// with ' in the CSV; numbers, negative ones included, stay numbers; the
+// record a data frame reads (CSVRecord) stays as the trace has it.
+func TestCSVFormulaCellsPrefixed(t *testing.T) {
+	in := `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1000}}
+{"attempt":"=HYPERLINK(\"http://x\",\"y\")","request":"+1+1","start_ms":1,"outcome":"http_error","http_status":500,"events":[],"end_ms":5,"error":"@SUM(A1)"}
+{"attempt":"-2+3","request":"\tx","start_ms":2,"outcome":"http_error","http_status":500,"events":[],"end_ms":5,"error":"\r=1"}
+{"attempt":"-3.5","request":"-1e-3","start_ms":3,"outcome":"http_error","http_status":500,"events":[],"end_ms":5,"error":"-"}
+`
+	var b bytes.Buffer
+	if err := trace.WriteCSV(strings.NewReader(in), "t.jsonl", &b); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for i, want := range [][3]string{
+		{`'=HYPERLINK("http://x","y")`, "'+1+1", "'@SUM(A1)"},
+		{"'-2+3", "'\tx", "'\r=1"},
+		{"-3.5", "-1e-3", "'-"},
+	} {
+		r := rows[i+1]
+		if got := [3]string{r[col["attempt"]], r[col["request"]], r[col["error"]]}; got != want {
+			t.Errorf("row %d: attempt, request, error = %q, want %q", i+1, got, want)
+		}
+	}
+	tr, err := trace.Read(strings.NewReader(in), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := trace.CSVRecord(&tr.Header, &tr.Attempts[0]); rec[1] != `=HYPERLINK("http://x","y")` {
+		t.Errorf("CSVRecord changed the attempt id: %q", rec[1])
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
@@ -116,11 +117,26 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(stdout)
+	// Text and Markdown are read on a terminal: the trace's own strings
+	// (clock, currency, attempt ids, errors) have their control codes
+	// escaped. JSON escapes them itself.
+	out := stdout
+	var term *safetext.Writer
+	if f != cardfmt.JSON {
+		term = safetext.NewWriter(stdout)
+		out = term
+	}
+	w := bufio.NewWriter(out)
 	if err := cardfmt.WriteLang(w, s, path, f, l); err != nil {
 		return err
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if term != nil {
+		return term.Flush()
+	}
+	return nil
 }
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {

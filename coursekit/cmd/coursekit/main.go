@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -30,6 +31,12 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// Everything on stderr is for a person: file and zip entry names and
+	// a trace's strings in it have their control codes escaped, so they
+	// cannot erase or forge a line on the terminal.
+	errw := safetext.NewWriter(stderr)
+	defer errw.Flush()
+	stderr = errw
 	if len(args) == 0 {
 		fmt.Fprint(stderr, globalHelp())
 		return 2
@@ -63,6 +70,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
+// termOut is stdout for a command that prints only text for a person
+// (grade, collect, assign, key): names from learners' files are shown
+// with their control codes escaped. Each such command prints whole lines,
+// so nothing is held back at its end.
+func termOut(stdout io.Writer) io.Writer { return safetext.NewWriter(stdout) }
+
 // dispatch runs one command. Each command defines its flags and calls
 // parse before anything else, so `dispatch(CMD -h)` is how the help layer
 // (help.go) learns a command's flags.
@@ -82,13 +95,13 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "report":
 		err = cmdReport(args[1:], stdout)
 	case "assign":
-		err = cmdAssign(args[1:], stdout)
+		err = cmdAssign(args[1:], termOut(stdout))
 	case "key":
-		err = cmdKey(args[1:], stdout)
+		err = cmdKey(args[1:], termOut(stdout))
 	case "grade":
-		err = cmdGrade(args[1:], stdout, stderr)
+		err = cmdGrade(args[1:], termOut(stdout), stderr)
 	case "collect":
-		err = cmdCollect(args[1:], stdout, stderr)
+		err = cmdCollect(args[1:], termOut(stdout), stderr)
 	case "sim":
 		err = cmdSim(args[1:], stdout, stderr)
 	case "bench":

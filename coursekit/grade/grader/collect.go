@@ -12,10 +12,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/notebook"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // Reason codes of collect.
@@ -35,30 +38,33 @@ type Input struct {
 	Entry string // the entry's name inside the zip; "" for a file
 	// Rel is the file's path under the folder argument it was found in
 	// ("" for a file or zip named directly).
-	Rel  string
-	zf   *zip.File
-	fail *notebook.Ungradable // the input cannot be read at all (a corrupt zip)
+	Rel   string
+	named bool // named on the command line: a symlink to it is followed
+	zf    *zip.File
+	fail  *notebook.Ungradable // the input cannot be read at all (a corrupt zip)
 }
 
-// String names the input for progress lines: PATH, or ZIP:ENTRY.
+// String names the input for progress lines: PATH, or ZIP:ENTRY, as
+// safetext.Name shows it (invalid UTF-8 as U+FFFD, control codes escaped).
 func (in Input) String() string {
 	if in.Entry == "" {
-		return in.Path
+		return safetext.Name(in.Path)
 	}
-	return in.Path + ":" + in.Entry
+	return safetext.Name(in.Path + ":" + in.Entry)
 }
 
 // Display names the input in outputs, with no machine path: REL (or the
-// base name), or ZIP:ENTRY with the zip's base name.
+// base name), or ZIP:ENTRY with the zip's base name, as safetext.Name
+// shows it.
 func (in Input) Display() string {
 	base := filepath.Base(in.Path)
 	if in.Rel != "" {
 		base = filepath.ToSlash(in.Rel)
 	}
 	if in.Entry == "" {
-		return base
+		return safetext.Name(base)
 	}
-	return base + ":" + in.Entry
+	return safetext.Name(base + ":" + in.Entry)
 }
 
 // Collection is what Collect found.
@@ -85,8 +91,15 @@ func (c *Collection) Close() error {
 // files under it (hidden folders and Jupyter checkpoints skipped); a .zip
 // is every .ipynb entry in it, nested folders included. In a zip,
 // __MACOSX, .ipynb_checkpoints and "._" files are skipped and anything
-// else that is not a notebook is ignored; Notes lists both. A zip that
-// cannot be opened is one input that grades as ungradable (ReasonBadZip).
+// else that is not a notebook is ignored; Notes lists both (the first
+// ListMax names of each list, then how many more). A zip that cannot be
+// opened is one input that grades as ungradable (ReasonBadZip).
+//
+// A file found in a directory is read only if it is a regular file: a
+// symlink, FIFO, device or socket is never followed or opened for
+// reading, and grades as ungradable (notebook.ReasonNotRegular) in the
+// row of the learner its name says. A file or zip named as an argument
+// may be a symlink (the instructor made it) to a regular file.
 // The error is for an argument that does not exist.
 func Collect(args []string) (*Collection, error) {
 	c := &Collection{}
@@ -96,7 +109,7 @@ func Collect(args []string) (*Collection, error) {
 			return nil, err
 		}
 		if !st.IsDir() {
-			c.add(p, "")
+			c.add(p, "", true)
 			continue
 		}
 		var found []string
@@ -122,29 +135,64 @@ func Collect(args []string) (*Collection, error) {
 			if err != nil {
 				rel = filepath.Base(f)
 			}
-			c.add(f, rel)
+			c.add(f, rel, false)
 		}
 	}
 	return c, nil
 }
 
-func (c *Collection) add(p, rel string) {
+// ListMax is how many names a warning lists before it says how many
+// more there are: a zip of 100,000 stray files gives a short warning.
+const ListMax = 20
+
+// firstNames is the first ListMax of names joined with sep, then, when
+// there are more, more(k) for the k not listed.
+func firstNames(names []string, sep string, more func(k int) string) string {
+	if len(names) <= ListMax {
+		return strings.Join(names, sep)
+	}
+	return strings.Join(names[:ListMax], sep) + more(len(names)-ListMax)
+}
+
+// add adds the file or zip p; named is true for a command-line argument
+// (a symlink to it is followed), false for a file found in a folder.
+func (c *Collection) add(p, rel string, named bool) {
 	if !strings.EqualFold(filepath.Ext(p), ".zip") {
-		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, named: named})
 		return
 	}
-	z, err := zip.OpenReader(p)
+	open := regfile.Open
+	if named {
+		open = regfile.OpenNamed
+	}
+	zname := safetext.Name(filepath.Base(p))
+	fh, st, err := open(p)
+	if nr := (*regfile.NotRegularError)(nil); errors.As(err, &nr) {
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NotRegular(filepath.Base(p), nr.Mode)})
+		return
+	}
+	var z *zip.Reader
+	if err == nil {
+		if z, err = zip.NewReader(fh, st.Size()); err != nil {
+			fh.Close()
+		}
+	}
 	if err != nil {
-		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", filepath.Base(p), err)})
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", zname, err)})
 		return
 	}
-	c.closers = append(c.closers, z)
-	var ignored, skipped []string
+	c.closers = append(c.closers, fh)
+	var ignored, skipped, badUTF8 []string
 	var entries []Input
 	for _, f := range z.File {
 		name := f.Name
 		if strings.HasSuffix(name, "/") {
 			continue // a folder
+		}
+		if !utf8.ValidString(name) {
+			// Shown with U+FFFD everywhere; the warning gives the bytes.
+			badUTF8 = append(badUTF8, safetext.Line(name))
+			name = strings.ToValidUTF8(name, "\uFFFD")
 		}
 		parts := strings.Split(path.Clean(strings.ReplaceAll(name, "\\", "/")), "/")
 		base := parts[len(parts)-1]
@@ -154,23 +202,31 @@ func (c *Collection) add(p, rel string) {
 		case strings.EqualFold(path.Ext(base), ".ipynb"):
 			entries = append(entries, Input{Path: p, Entry: name, Rel: rel, zf: f})
 		default:
-			ignored = append(ignored, name)
+			ignored = append(ignored, safetext.Name(name))
 		}
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Entry < entries[j].Entry })
 	c.Inputs = append(c.Inputs, entries...)
-	zname := filepath.Base(p)
 	if len(entries) == 0 {
 		c.Notes = append(c.Notes, Warnf("压缩包 %s 里没有 .ipynb 笔记本", "%s: no .ipynb entries", zname))
 	}
 	if len(ignored) > 0 {
 		c.Notes = append(c.Notes, Warning{
-			Text: fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", zname, len(ignored), strings.Join(ignored, ", ")),
-			Zh:   fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored), strings.Join(ignored, "、"))})
+			Text: fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", zname, len(ignored),
+				firstNames(ignored, ", ", func(k int) string { return fmt.Sprintf(", … and %d more", k) })),
+			Zh: fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored),
+				firstNames(ignored, "、", func(k int) string { return fmt.Sprintf("……另有 %d 个", k) }))})
 	}
 	if len(skipped) > 0 {
 		c.Notes = append(c.Notes, Warnf("压缩包 %s 里跳过了 %d 个 macOS 或 Jupyter 检查点文件（__MACOSX、._*、.ipynb_checkpoints）",
 			"%s: skipped %d macOS or Jupyter checkpoint entries (__MACOSX, ._*, .ipynb_checkpoints)", zname, len(skipped)))
+	}
+	if len(badUTF8) > 0 {
+		c.Notes = append(c.Notes, Warning{
+			Text: fmt.Sprintf("%s: %d entry names are not valid UTF-8 and are shown with U+FFFD in every output; their bytes: %s", zname, len(badUTF8),
+				firstNames(badUTF8, ", ", func(k int) string { return fmt.Sprintf(", … and %d more", k) })),
+			Zh: fmt.Sprintf("压缩包 %s 里有 %d 个文件名不是合法的 UTF-8，各处输出里的乱码字节显示为 U+FFFD（�）；原始字节：%s", zname, len(badUTF8),
+				firstNames(badUTF8, "、", func(k int) string { return fmt.Sprintf("……另有 %d 个", k) }))})
 	}
 }
 
@@ -179,6 +235,9 @@ func (c *Collection) add(p, rel string) {
 // whatever the entry declared (a zip bomb can lie).
 func (in Input) read(max int64) ([]byte, error) {
 	if in.zf == nil {
+		if in.named {
+			return notebook.ReadNamedFileLimited(in.Path, max)
+		}
 		return notebook.ReadFileLimited(in.Path, max)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {

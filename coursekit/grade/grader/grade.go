@@ -171,9 +171,11 @@ func (g *Grader) whose(sha string) []string {
 	return out
 }
 
-// GradeFile reads path (at most MaxBytes) and grades it.
+// GradeFile reads path (at most MaxBytes) and grades it. A symlink
+// path is followed (the caller named it); what it names must be a
+// regular file.
 func (g *Grader) GradeFile(path string) *Submission {
-	b, err := notebook.ReadFileLimited(path, g.o.MaxBytes)
+	b, err := notebook.ReadNamedFileLimited(path, g.o.MaxBytes)
 	if err != nil {
 		s := &Submission{File: filepath.Base(path), Name: displayName(path), Learner: g.learnerFromName(path)}
 		var u *notebook.Ungradable

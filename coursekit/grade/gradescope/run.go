@@ -15,6 +15,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/feedback"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/notebook"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // Gradescope autograder layout, under its root (/autograder).
@@ -138,14 +139,16 @@ func gradeRun(g *grader.Grader, root string) *GSRun {
 	case 0:
 		msg := "没有找到 .ipynb 笔记本：请上传发给你的那份 06-deliverable.ipynb（运行过自检并保存）。"
 		if len(others) > 0 {
-			msg += "你上传的是：" + strings.Join(others, "、") + "。"
+			msg += "你上传的是：" + shortList(others) + "。"
 		}
 		return fail(notebook.NewUngradable(ReasonNoNotebook, "%s", msg))
 	case 1:
 	default:
-		return fail(notebook.NewUngradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), strings.Join(nbs, "、")))
+		return fail(notebook.NewUngradable(ReasonTwoNotebooks, "上传了 %d 个笔记本（%s）：只上传一个，即发给你的那份 06-deliverable.ipynb。", len(nbs), shortList(nbs)))
 	}
 	rel := nbs[0]
+	// Only a regular file is read: a symlink (to the autograder's key) or
+	// a FIFO in the upload is refused, naming the file and its kind.
 	data, err := notebook.ReadFileLimited(filepath.Join(root, GSSubmissionDir, filepath.FromSlash(rel)), o.MaxBytes)
 	if err != nil {
 		run.Sub = (&grader.Submission{File: filepath.Base(rel)}).Fail(err.(*notebook.Ungradable))
@@ -242,8 +245,22 @@ func gsNotebooks(dir string) (nbs, others []string) {
 	return nbs, others
 }
 
+// shortList joins names for a learner's message: the first
+// grader.ListMax, then how many more, each as safetext.Name shows it.
+func shortList(names []string) string {
+	shown := make([]string, 0, min(len(names), grader.ListMax))
+	for _, n := range names[:min(len(names), grader.ListMax)] {
+		shown = append(shown, safetext.Name(n))
+	}
+	s := strings.Join(shown, "、")
+	if k := len(names) - len(shown); k > 0 {
+		s += fmt.Sprintf("……另有 %d 个", k)
+	}
+	return s
+}
+
 func readGSMetadata(p string) (*GSMetadata, error) {
-	b, err := notebook.ReadFileLimited(p, 1<<20)
+	b, err := notebook.ReadNamedFileLimited(p, 1<<20) // Gradescope's file, not the learner's
 	if err != nil {
 		return nil, err
 	}

@@ -6,12 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // DefaultMaxBytes caps what is read of one submission: a notebook with
@@ -41,6 +46,13 @@ const (
 	ReasonUnreadable    = "unreadable_file"
 	ReasonVariantFailed = "variant_failed"
 	ReasonInternal      = "grader_error" // a bug in the grader, caught per submission
+	// ReasonNotRegular: the submission is a symlink, FIFO, device, socket
+	// or folder, not a regular file: never followed or read.
+	ReasonNotRegular = "not_regular_file"
+	// ReasonFoldedKey: a JSON key differs from one of nbformat's only in
+	// case (a shadow "CELLS" beside "cells"); Jupyter reads only the exact
+	// key, Go's encoding/json either, so the notebook is refused.
+	ReasonFoldedKey = "case_folded_key"
 )
 
 // Ungradable is why a submission could not be graded: Code is one of the
@@ -134,14 +146,39 @@ func ReadLimited(r io.Reader, max int64) ([]byte, error) {
 	return b, nil
 }
 
-// ReadFileLimited opens path and reads it with ReadLimited.
+// ReadFileLimited reads the regular file path with ReadLimited. A
+// symlink, FIFO, device, socket or folder is refused (ReasonNotRegular)
+// without being followed or opened for reading, so none of a link's
+// target reaches the reason, and a FIFO cannot block the batch. Use it
+// for every file found in a learner's folder or upload.
 func ReadFileLimited(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	return readFile(path, max, regfile.Open)
+}
+
+// ReadNamedFileLimited is ReadFileLimited for a file the instructor
+// named on the command line: a symlink is followed (the instructor made
+// it), but what it names must still be a regular file.
+func ReadNamedFileLimited(path string, max int64) ([]byte, error) {
+	return readFile(path, max, regfile.OpenNamed)
+}
+
+func readFile(path string, max int64, open func(string) (*os.File, fs.FileInfo, error)) ([]byte, error) {
+	f, _, err := open(path)
+	if nr := (*regfile.NotRegularError)(nil); errors.As(err, &nr) {
+		return nil, NotRegular(filepath.Base(path), nr.Mode)
+	}
 	if err != nil {
 		return nil, NewUngradable(ReasonUnreadable, "读不了这个文件：%v", errors.Unwrap(err))
 	}
 	defer f.Close()
 	return ReadLimited(f, max)
+}
+
+// NotRegular is the reason for a submission named name that is not a
+// regular file (mode says what it is). It names the file and its kind
+// and nothing that a link points at.
+func NotRegular(name string, mode fs.FileMode) *Ungradable {
+	return NewUngradable(ReasonNotRegular, "提交的 %s 是%s，不是普通文件：评分只读普通文件，不跟随链接，也不读管道或设备。请提交笔记本文件本身。", safetext.Name(name), regfile.KindZh(mode))
 }
 
 // ParseNotebook reads an nbformat 4 notebook. It never runs anything. The
@@ -151,7 +188,11 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 		return nil, NewUngradable(ReasonTruncated, "文件是空的。")
 	}
 	var raw rawNotebook
-	if err := json.Unmarshal(b, &raw); err != nil {
+	folded, err := unmarshalStrict(b, &raw, "")
+	if folded != nil {
+		return nil, folded
+	}
+	if err != nil {
 		u := jsonProblem(b, err, "笔记本")
 		if u.Code == ReasonWrongCard { // a field of the wrong type: not nbformat
 			u = NewUngradable(ReasonNotNotebook, "这不是一个 Jupyter 笔记本：%s", u.Msg)
@@ -175,7 +216,14 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 		}
 		c := Cell{Index: i, ID: rc.ID, Type: rc.CellType, Source: src}
 		var m CellMeta
-		if len(rc.Metadata) > 0 && json.Unmarshal(rc.Metadata, &m) == nil {
+		var folded *Ungradable
+		if len(rc.Metadata) > 0 {
+			folded, err = unmarshalStrict(rc.Metadata, &m, fmt.Sprintf("cells[%d].metadata", i))
+		}
+		if folded != nil {
+			return nil, folded
+		}
+		if len(rc.Metadata) > 0 && err == nil {
 			if t := executedAt(m.Execution); t.After(nb.ExecutedAt) {
 				nb.ExecutedAt = t
 			}
@@ -200,7 +248,11 @@ func ParseNotebook(b []byte) (*Notebook, error) {
 	}
 	if a := raw.Metadata.Coursekit.Assignment; len(a) > 0 && a[0] == '{' {
 		var m AssignmentMeta
-		if json.Unmarshal(a, &m) == nil {
+		folded, err := unmarshalStrict(a, &m, "metadata.coursekit.assignment")
+		if folded != nil {
+			return nil, folded
+		}
+		if err == nil {
 			nb.Assignment = &m
 		}
 	}
@@ -283,6 +335,15 @@ func FindPayloads(nb *Notebook) ([]FoundPayload, *Ungradable) {
 			raw, ok := data[card.MIMEType]
 			if !ok {
 				continue
+			}
+			// The payload is a JSON string holding the card's JSON.
+			inner := []byte(raw)
+			var str string
+			if json.Unmarshal(raw, &str) == nil {
+				inner = []byte(str)
+			}
+			if u := checkFoldedKeys(inner, reflect.TypeFor[card.Payload](), fmt.Sprintf("cells[%d].outputs.data.%s", c.Index, card.MIMEType)); u != nil {
+				return nil, u
 			}
 			p, err := card.ParsePayload(raw)
 			if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/gradescope"
 	"github.com/llmperf-course/course/coursekit/grade/review"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // WriteCSV writes grades.csv: one row per roster learner, with columns id,
@@ -83,7 +84,7 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			continue
 		}
 		row := append([]string{""}, make([]string, len(b.Roster.Columns))...)
-		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+review.CSVSafe(s.Name)))
+		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+safetext.CSVCell(s.Name)))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -30,6 +30,8 @@ var ReasonZh = map[string]string{
 	notebook.ReasonUnreadable:     "文件读不出来",
 	notebook.ReasonVariantFailed:  "无法重新生成 trace",
 	notebook.ReasonInternal:       "评分程序出错",
+	notebook.ReasonNotRegular:     "不是普通文件（符号链接、命名管道或设备），没有读",
+	notebook.ReasonFoldedKey:      "JSON 键名只差大小写（影子字段）",
 	grader.ReasonBadZip:           "压缩包损坏",
 	gradescope.ReasonNoNotebook:   "没有上传笔记本",
 	gradescope.ReasonTwoNotebooks: "上传了不止一个笔记本",

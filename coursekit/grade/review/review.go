@@ -20,6 +20,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // ManualFile is the manual-review file report.Write writes and
@@ -247,7 +248,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
 			}
 		}
-		cw.Write([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), CSVSafe(strings.Join(m.Keywords, " ")), CSVSafe(m.Text), TextSHA(m.Text), p, note, scores[i]})
+		cw.Write([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), TextSHA(m.Text), p, note, scores[i]})
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -325,12 +326,4 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 		}
 	}
 	return warnings
-}
-
-// CSVSafe keeps a spreadsheet from reading learner text as a formula.
-func CSVSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// hasControl reports whether s would move the cursor, erase or retitle a
+// terminal: C0 other than newline and tab, DEL, C1, or bytes that are not
+// UTF-8 (a raw C1 byte).
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			return true
+		}
+	}
+	return !utf8.ValidString(s)
+}
+
+// A trace's clock, currency, attempt ids and errors, a file name, and zip
+// entry names reach the terminal with their control codes escaped (shown
+// as \x1b and the like), never raw.
+func TestTerminalControlCodesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(tr, []byte(`{"trace":"llm-serving/v1","clock":"client\u001b[2K\r","window":{"start_ms":0,"end_ms":1000},"window_cost":2,"currency":"CNY\u001b]0;pwned\u0007"}
+{"attempt":"a\u001b[1A","start_ms":1,"outcome":"ok","http_status":200,"events":[{"t_ms":3}],"end_ms":5,"quality":"pass"}
+{"attempt":"b\u009b","start_ms":1,"outcome":"http_error","http_status":500,"events":[],"end_ms":5,"error":"boom\u001b[31m"}
+`), 0o644)
+	for _, args := range [][]string{{"card", tr}, {"card", "--format", "md", tr}, {"card", "--lang", "en", tr}} {
+		code, o, e := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, e)
+		}
+		if hasControl(o) || hasControl(e) {
+			t.Errorf("%v prints control codes raw:\n%q\n%q", args, o, e)
+		}
+		if !strings.Contains(o, `client\x1b[2K\r`) {
+			t.Errorf("%v: the clock is not shown escaped:\n%s", args, o)
+		}
+	}
+
+	// A file name on stderr, in an error.
+	bad := filepath.Join(dir, "x\x1b[2K\r.jsonl")
+	os.WriteFile(bad, []byte("{not json\n"), 0o644)
+	code, _, e := runCLI(t, "card", bad)
+	if code == 0 || hasControl(e) || !strings.Contains(e, `x\x1b[2K\r.jsonl`) {
+		t.Errorf("card on a bad file: exit %d, stderr %q", code, e)
+	}
+
+	// Zip entry names in grade's progress lines and warnings.
+	c := newClassroom(t, "id,name\nalice,A\n", nil)
+	z := filepath.Join(dir, "lms.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range []string{"alice\x1b[2K\r/06-deliverable.ipynb", "notes\x1b]0;pwned\x07\xc2\x9b.txt"} {
+		w, _ := zw.Create(name)
+		w.Write([]byte("{"))
+	}
+	zw.Close()
+	os.WriteFile(z, buf.Bytes(), 0o644)
+	code, o, e := runCLI(t, "grade", "--key-file", c.key, "--roster", c.roster, "--out", filepath.Join(dir, "graded"), z)
+	if code == 0 {
+		t.Errorf("grade: exit 0 with nothing gradable")
+	}
+	if hasControl(o) || hasControl(e) {
+		t.Errorf("grade prints control codes raw:\n%q\n%q", o, e)
+	}
+	if !strings.Contains(e, `alice\x1b[2K\r/06-deliverable.ipynb`) || !strings.Contains(e, `notes\x1b]0;pwned\x07\u009b.txt`) {
+		t.Errorf("grade's stderr does not show the entry names escaped:\n%s", e)
+	}
+}

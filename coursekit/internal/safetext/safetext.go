@@ -1,0 +1,186 @@
+// Package safetext makes untrusted text safe where a person reads it: on
+// a terminal (control codes shown escaped, never interpreted) and in a
+// spreadsheet (a cell that would start a formula prefixed with ').
+//
+// Untrusted text is anything coursekit did not write itself: zip entry
+// and file names, learners' answers, a trace's clock, currency, attempt
+// ids and error texts. It is escaped where it is printed, with the
+// helpers here, so that every command escapes the same way.
+package safetext
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// escapeRune is how Term shows r, or "" when r is shown as itself.
+// multiline keeps newlines and tabs.
+func escapeRune(r rune, multiline bool) string {
+	switch {
+	case r == '\n' || r == '\t':
+		if multiline {
+			return ""
+		}
+		if r == '\n' {
+			return `\n`
+		}
+		return `\t`
+	case r == '\r':
+		return `\r`
+	case r < 0x20 || r == 0x7f:
+		return fmt.Sprintf(`\x%02x`, r)
+	case r >= 0x80 && r <= 0x9f, // C1 controls (CSI, OSC, NEL...)
+		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi overrides and isolates
+		return fmt.Sprintf(`\u%04x`, r)
+	}
+	return ""
+}
+
+// needs reports whether s has anything Term or Line would escape.
+func needs(s string, multiline bool) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 || escapeRune(r, multiline) != "" {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
+func escape(s string, multiline bool) string {
+	if !needs(s, multiline) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch e := escapeRune(r, multiline); {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case e != "":
+			b.WriteString(e)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// Term is s as it can be printed on a terminal: newlines and tabs kept;
+// other C0 controls, DEL and invalid UTF-8 bytes as \x1b, \r, \xff; C1
+// controls and bidi overrides as \u009b, \u202e. Text without any of
+// these is returned unchanged.
+func Term(s string) string { return escape(s, true) }
+
+// Line is Term for a value that must stay on one line (a file name, an
+// id): newlines and tabs are escaped too (\n, \t).
+func Line(s string) string { return escape(s, false) }
+
+// Name is a name as outputs show it: invalid UTF-8 replaced by U+FFFD
+// (so that CSV, HTML and JSON get valid text), then escaped as Line.
+// Show the original bytes with Line, for a person to find the file.
+func Name(s string) string { return Line(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// Writer passes what is written through Term. A UTF-8 sequence split
+// across two writes is held until it completes; Flush writes what is
+// held (escaped, when it never completed).
+type Writer struct {
+	w       io.Writer
+	pending []byte
+}
+
+// NewWriter is a Writer onto w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write writes Term(p) to the underlying writer (and reports len(p)).
+func (t *Writer) Write(p []byte) (int, error) {
+	buf := append(t.pending, p...)
+	cut := len(buf)
+	// Hold back a trailing incomplete rune (at most 3 bytes) that the
+	// next write may complete.
+	for i := len(buf) - 1; i >= 0 && i >= len(buf)-3; i-- {
+		if utf8.RuneStart(buf[i]) {
+			if buf[i] >= utf8.RuneSelf && !utf8.FullRune(buf[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	t.pending = append([]byte(nil), buf[cut:]...)
+	if cut == 0 {
+		return len(p), nil
+	}
+	_, err := io.WriteString(t.w, Term(string(buf[:cut])))
+	return len(p), err
+}
+
+// Flush writes what Write held back.
+func (t *Writer) Flush() error {
+	if len(t.pending) == 0 {
+		return nil
+	}
+	s := string(t.pending)
+	t.pending = nil
+	_, err := io.WriteString(t.w, Term(s))
+	return err
+}
+
+// CSVCell keeps a spreadsheet from reading s as a formula: a cell
+// starting with =, +, @, a tab or a carriage return, or with - when it is
+// not a plain decimal number (-3.5 and -1e-3 stay numbers), gets a
+// leading '. Every CSV coursekit writes for a spreadsheet uses it.
+func CSVCell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '@', '\t', '\r':
+		return "'" + s
+	case '-':
+		if !decimal(s[1:]) {
+			return "'" + s
+		}
+	}
+	return s
+}
+
+// decimal reports whether s is digits with an optional fraction and
+// exponent: 3, 3.5, .5, 3., 1e-3 (no sign, no hex, no Inf or NaN).
+func decimal(s string) bool {
+	i, digits := 0, 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(s)
+}
