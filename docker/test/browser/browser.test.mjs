@@ -6,8 +6,8 @@
 //   - per notebook: on open the kernel status is known (not "unknown") and the notebook is not
 //     marked modified; after "run all" every code cell ran, no cell failed, every chart drew
 //     (a canvas with ink), Chinese text draws with real glyphs, no JavaScript error;
-//   - per notebook: the copy executed headless (docker/nbrun.py, NOT signed, so untrusted)
-//     opened without running draws every saved chart;
+//   - per notebook: the copy executed headless (docker/nbrun.py, NOT signed, so untrusted; made
+//     once per test run by `make notebooks-executed`) opened without running draws every saved chart;
 //   - a restored workspace with several notebooks starts one kernel (the one in view), not one
 //     per tab;
 //   - an idle kernel is stopped after the configured timeout (a second lab with 20 s), and
@@ -28,6 +28,8 @@ import * as L from './lab.mjs';
 // BROWSER_TEST_NOTEBOOKS points the test at another folder, to check that it fails on bad notebooks.
 const notebooksDir = path.resolve(process.env.BROWSER_TEST_NOTEBOOKS || path.join(L.repo, 'notebooks'));
 const notebooks = L.findNotebooks(notebooksDir).map((p) => path.relative(notebooksDir, p));
+// The headless-executed copies (docker/nbrun.py, NOT signed, so untrusted) from make notebooks-executed.
+const executedDir = path.resolve(process.env.NB_EXECUTED || path.join(L.repo, 'out', 'notebooks'));
 const sha = (p) => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
 const committed = Object.fromEntries(notebooks.map((nb) => [nb, sha(path.join(notebooksDir, nb))]));
 
@@ -113,11 +115,11 @@ for (const rel of notebooks) {
   });
 
   test(`reopen the headless-executed copy (untrusted) without running: ${rel}`, { timeout: 5 * 60_000 }, async () => {
-    const executed = path.join(lab.notebooks, '_executed', path.dirname(rel));
-    const r = spawnSync(path.join(L.venv, 'bin', 'python'),
-      [path.join(L.repo, 'docker', 'nbrun.py'), '--out', executed, path.join(notebooksDir, rel)],
-      { encoding: 'utf8', env: process.env });
-    assert.equal(r.status, 0, `nbrun.py failed:\n${r.stdout}\n${r.stderr}`);
+    // The copy `make test-notebooks` executed headless (each notebook runs once per test run).
+    const source = path.join(executedDir, rel);
+    assert.ok(fs.existsSync(source), `${source} is missing: run make notebooks-executed (make test-browser does)`);
+    fs.mkdirSync(path.join(lab.notebooks, '_executed', path.dirname(rel)), { recursive: true });
+    fs.copyFileSync(source, path.join(lab.notebooks, '_executed', rel));
     const { page, errors } = await L.openNotebook(browser, lab, path.join('_executed', rel), { waitKernel: false });
     try {
       const report = await L.modelReport(page);
