@@ -7,7 +7,6 @@
 package cardfmt
 
 import (
-	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -49,9 +48,7 @@ func Write(w io.Writer, s *metrics.Summary, source string, f Format) error {
 func WriteLang(w io.Writer, s *metrics.Summary, source string, f Format, l lang.Lang) error {
 	switch f {
 	case JSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return writeJSON(w, s)
 	case Markdown:
 		_, err := io.WriteString(w, markdown(l, s, source))
 		return err
@@ -67,7 +64,17 @@ func Num(v float64) string {
 }
 
 // num rounds to at most 3 decimals for display; JSON keeps full precision.
+// A number that overflowed prints as ∞ or ?, and the card's footer
+// (notFiniteText) names it.
 func num(v float64) string {
+	switch {
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsInf(v, -1):
+		return "-∞"
+	case math.IsNaN(v):
+		return "?"
+	}
 	s := strconv.FormatFloat(v, 'f', 3, 64)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
@@ -342,6 +349,10 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		line("")
 		line(spillText(l, s.Spill))
 	}
+	if bad := notFinite(s); len(bad) > 0 {
+		line("")
+		line(notFiniteText.F(l, strings.Join(bad, ", ")))
+	}
 	return b.String()
 }
 
@@ -462,6 +473,10 @@ func markdown(l lang.Lang, s *metrics.Summary, source string) string {
 	if s.Spill != nil {
 		line("")
 		line(spillText(l, s.Spill))
+	}
+	if bad := notFinite(s); len(bad) > 0 {
+		line("")
+		line(notFiniteText.F(l, strings.Join(bad, ", ")))
 	}
 	return b.String()
 }

@@ -1,10 +1,8 @@
 package charts
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -17,7 +15,8 @@ import (
 )
 
 // AttemptRows is how many attempts Attempts shows at once; a longer trace
-// gets a slider to scroll through all of them (none is dropped).
+// gets a slider to scroll through all of them (none is dropped up to
+// MaxChartPoints rows; above that a sample is drawn and the title says so).
 const AttemptRows = 40
 
 // reasonNames names metrics.Judge's reasons for learners.
@@ -70,37 +69,37 @@ func CaptureEdgeMS(t *trace.Trace) float64 {
 // verdict under sloMS (metrics.Judge). The SLO is a vertical line.
 //
 // A trace with more than AttemptRows attempts gets a slider; the subtitle
-// says how many rows are in view and that none was dropped.
+// says how many rows are in view and that none was dropped. Above
+// MaxChartPoints attempts the rows are the digest's sample (see Digest),
+// and the title says how many of how many are drawn.
 func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
-	n := len(t.Attempts)
+	return AttemptsOf(DigestOf(t), sloMS, options...)
+}
+
+// AttemptsOf is Attempts drawn from a digest. Above MaxChartPoints rows
+// it draws the digest's sample of rows: the title says so and how many;
+// the subtitle's counts are still every row's.
+func AttemptsOf(d *Digest, sloMS float64, options ...Option) *ec.Bar {
+	rowsDrawn, seqs, sampled, keptOther := d.drawnRows()
+	n := len(rowsDrawn)
 	rows := min(max(n, 1), AttemptRows)
 	c := newConfig("100%", strconv.Itoa(165+26*rows)+"px", options)
 	lg := c.lang
-	edge := CaptureEdgeMS(t)
-
-	// Rows in send order (a trace need not be sorted), ties in file order.
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(t.Attempts[i].StartMS, t.Attempts[j].StartMS) })
+	edge := d.CaptureEdgeMS()
 
 	ids := make([]string, n)
 	var within, over, stream, failed, inflight []barItem
-	var nOK, nFail, nIn, nOut int
 	firstIn := -1
-	for i, k := range order {
-		a := &t.Attempts[k]
+	for i, a := range rowsDrawn {
 		id := Label(a.ID)
 		ids[i] = id
 		prefix := ""
-		if t.Header.Window.Contains(a.StartMS) {
+		if d.Header.Window.Contains(a.StartMS) {
 			if firstIn < 0 {
 				firstIn = i
 			}
 		} else {
 			prefix = lg.S(lang.Msg{"窗口外 · ", "outside window · "})
-			nOut++
 		}
 		zero := barItem{Value: 0}
 		w, o, s, f, in := zero, zero, zero, zero, zero
@@ -108,7 +107,6 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		tip := lg.F(lang.Msg{"%s · 发起 %s ms · 结果：%s", "%s · sent %s ms · outcome: %s"}, id, ms(a.StartMS), cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT))
 		switch {
 		case a.Outcome == trace.OK:
-			nOK++
 			ttft, _ := a.TTFT()
 			e2e, _ := a.E2E()
 			v := metrics.Judge(a, sloMS)
@@ -125,19 +123,17 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 			}
 			s = barItem{Value: e2e - ttft, Label: rowLabel(color, lab)}
 		case a.Outcome == trace.InFlight:
-			nIn++
-			d := max(edge-a.StartMS, 0)
-			in = barItem{Value: d, Label: rowLabel(colorInFlight, prefix+lg.F(lang.Msg{"在途（画到采集结束 %s ms）", "in flight (drawn to the capture end %s ms)"}, ms(edge)))}
+			dur := max(edge-a.StartMS, 0)
+			in = barItem{Value: dur, Label: rowLabel(colorInFlight, prefix+lg.F(lang.Msg{"在途（画到采集结束 %s ms）", "in flight (drawn to the capture end %s ms)"}, ms(edge)))}
 			tip += lg.S(lang.Msg{"<br/>到采集结束仍未结束：E2E 缺失", "<br/>not finished at the capture end: E2E missing"})
 		default:
-			nFail++
 			e2e, _ := a.E2E()
 			what := cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT)
 			if !hasTTFT && a.Outcome != trace.Timeout {
 				what += lg.S(lang.Msg{"（无首字）", " (no first output)"})
 			}
 			if a.Error != "" { // what kind of error, then the trace's own text
-				tip += "<br/>" + cardfmt.ErrorKindIn(lg, a) + "<br/>" + lg.S(lang.Msg{"原文：", "raw: "}) + Label(a.Error)
+				tip += "<br/>" + d.errorKind(lg, seqs[i]) + "<br/>" + lg.S(lang.Msg{"原文：", "raw: "}) + Label(a.Error)
 			}
 			f = barItem{Value: max(e2e, 0), Label: rowLabel(colorFail, prefix+what+" · "+ms(e2e)+" ms")}
 		}
@@ -146,23 +142,40 @@ func Attempts(t *trace.Trace, sloMS float64, options ...Option) *ec.Bar {
 		}
 		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
 	}
+	nOK, nFail, nIn, nOut := d.OK, d.Failed, d.InFlight, d.Outside
 
-	subtitle := lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, n, nOK, nFail, nIn)
+	total := d.Rows
+	title := lg.S(lang.Msg{"全部尝试：首字前等待 → 流式输出 → 结束", "All attempts: wait for the first output → streaming → end"})
+	var subtitle string
+	if sampled {
+		title = lg.F(lang.Msg{"尝试抽样（画出 %d / %d 行）：首字前等待 → 流式输出 → 结束", "Sampled attempts (%d of %d rows drawn): wait for the first output → streaming → end"}, n, total)
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(计数是整个 trace 的)", "%d attempts: complete successes %d · failures %d · in flight %d (counts of the whole trace)"}, total, nOK, nFail, nIn)
+	} else {
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, total, nOK, nFail, nIn)
+	}
 	if nOut > 0 {
 		subtitle += lg.F(lang.Msg{" · 窗口外 %d", " · outside the window %d"}, nOut)
+	}
+	if sampled {
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 行只画样本，按尝试 id 的哈希均匀抽取，可复现；画出失败与在途 %d / %d，完整成功 %d / %d", "\nsampled: above %d rows only a sample is drawn, uniform by a hash of the attempt id, reproducible; drawn: failures and in flight %d of %d, complete successes %d of %d"},
+			MaxChartPoints, keptOther, nFail+nIn, n-keptOther, nOK)
 	}
 	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under TTFT ≤ %s"}, sloText(sloMS))
 	if n > AttemptRows {
 		subtitle += lg.F(lang.Msg{"；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", "; %d rows in view from the first attempt in the window; drag the slider on the right to see all %d rows"}, AttemptRows, n)
 	}
 
+	gridTop := "140"
+	if sampled { // one more subtitle line
+		gridTop = "159"
+	}
 	b := ec.NewBar()
 	globals := []ec.GlobalOpts{
 		c.init(),
-		ec.WithTitleOpts(titled(lg.S(lang.Msg{"全部尝试：首字前等待 → 流式输出 → 结束", "All attempts: wait for the first output → streaming → end"}), subtitle)),
+		ec.WithTitleOpts(titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "140", Bottom: "40", Left: "90", Right: "190"}),
+		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "40", Left: "90", Right: "190"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 26, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: ids, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),

@@ -1,9 +1,6 @@
 package charts
 
 import (
-	"cmp"
-	"slices"
-
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
@@ -21,22 +18,6 @@ type sample struct {
 	ttft float64
 }
 
-// successTTFTs is the sample metrics puts in its TTFT distribution: complete
-// successes that started in the window, ascending.
-func successTTFTs(t *trace.Trace) []sample {
-	var xs []sample
-	for i := range t.Attempts {
-		a := &t.Attempts[i]
-		if a.Outcome != trace.OK || !t.Header.Window.Contains(a.StartMS) {
-			continue
-		}
-		v, _ := a.TTFT()
-		xs = append(xs, sample{a.ID, v})
-	}
-	slices.SortStableFunc(xs, func(a, b sample) int { return cmp.Compare(a.ttft, b.ttft) })
-	return xs
-}
-
 // TTFTDistribution draws the empirical CDF of the complete successes' TTFT
 // (a step line, one point per success) with the P95 marked twice, under
 // nearest-rank and under linear (numpy's default), both from
@@ -44,25 +25,44 @@ func successTTFTs(t *trace.Trace) []sample {
 // attempts have no TTFT at all (missing, not 0). For the unit trace the
 // marks read 2000 ms and 1720 ms.
 func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
-	c := newConfig("100%", "440px", options)
-	lg := c.lang
 	nr := metrics.Summarize(t, metrics.Options{Method: metrics.NearestRank})
 	lin := metrics.Summarize(t, metrics.Options{Method: metrics.Linear})
-	xs := successTTFTs(t)
-	n := len(xs)
+	return TTFTDistributionOf(DigestOf(t), nr, lin, options...)
+}
+
+// TTFTDistributionOf is TTFTDistribution drawn from a digest, with the
+// percentiles and counts of nr and lin, cards of the same trace under
+// nearest-rank and linear percentiles. Above MaxChartPoints successes the
+// curve is the empirical CDF of the digest's uniform sample of their
+// TTFTs: the title says so and how many are drawn; n, the missing count
+// and both P95 marks are still the whole trace's.
+func TTFTDistributionOf(d *Digest, nr, lin *metrics.Summary, options ...Option) *ec.Line {
+	c := newConfig("100%", "440px", options)
+	lg := c.lang
+	xs, sampled := d.successSample()
+	n := nr.TTFT.N
+	m := len(xs)
 
 	var pts []point
 	for k, x := range xs {
-		p := point{Name: Label(x.id), Value: []any{x.ttft, float64(k+1) / float64(n)}}
-		if n <= maxLabelledPoints {
+		p := point{Name: Label(x.id), Value: []any{x.ttft, float64(k+1) / float64(m)}}
+		if m <= maxLabelledPoints {
 			p.Label = &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "left", Color: colorMark}
 		}
-		p.Tooltip = &nodeTooltip{Show: true, Formatter: lg.F(lang.Msg{"%s · TTFT %s ms · 第 %d / %d 个", "%s · TTFT %s ms · %d of %d"}, Label(x.id), ms(x.ttft), k+1, n)}
+		tip := lg.F(lang.Msg{"%s · TTFT %s ms · 第 %d / %d 个", "%s · TTFT %s ms · %d of %d"}, Label(x.id), ms(x.ttft), k+1, m)
+		if sampled {
+			tip = lg.F(lang.Msg{"%s · TTFT %s ms · 样本中第 %d / %d 个", "%s · TTFT %s ms · %d of %d in the sample"}, Label(x.id), ms(x.ttft), k+1, m)
+		}
+		p.Tooltip = &nodeTooltip{Show: true, Formatter: tip}
 		pts = append(pts, p)
 	}
 
-	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, nr.TTFT.N)
+	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, n)
 	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, nr.TTFTMissing)
+	if sampled {
+		title = lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d，抽样画出 %d 个）", "TTFT distribution of complete successes (n = %d, a sample of %d drawn)"}, n, m)
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与两条 P95 线来自全部 %d 个", "\nsampled: above %d successes only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and both P95 lines come from all %d"}, MaxChartPoints, n)
+	}
 	var marks []any
 	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
 		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95
@@ -79,13 +79,17 @@ func TTFTDistribution(t *trace.Trace, options ...Option) *ec.Line {
 		subtitle += lg.S(lang.Msg{"\n没有成功样本：分位数为空（不是 0）", "\nno successes: the percentiles are empty (not 0)"})
 	}
 
+	gridTop := "120"
+	if sampled { // the subtitle's sampling line
+		gridTop = "158"
+	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.init(),
 		ec.WithTitleOpts(titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "120", Bottom: "45", Left: "60", Right: "120"}),
+		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "45", Left: "60", Right: "120"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "TTFT (ms)", NameLocation: "middle", NameGap: 28, Min: 0}),
 		// Room above 1 for the P95 labels, but no "1.25" tick: a cumulative
 		// share never exceeds 1 (hidden with showMaxLabel, not with a label

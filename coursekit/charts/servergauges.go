@@ -40,7 +40,15 @@ type GaugeSeries struct {
 // and their sum. A gauge with labels (vLLM's model_name) is summed over
 // them. known is false when the sidecar has none of the known gauges.
 func ServerGaugeSeries(t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, series []GaugeSeries, known bool) {
-	return serverGaugeSeries(lang.ZH, t, scrapes)
+	return serverGaugeSeries(lang.ZH, inFlightAtScrapes(t, scrapes), scrapes)
+}
+
+func inFlightAtScrapes(t *trace.Trace, scrapes []trace.Scrape) []int {
+	atMS := make([]float64, len(scrapes))
+	for i, s := range scrapes {
+		atMS[i] = s.TMS
+	}
+	return metrics.InFlightAt(t, atMS)
 }
 
 var (
@@ -55,12 +63,14 @@ var (
 	gsY       = lang.Msg{"请求（个）", "requests"}
 )
 
-func serverGaugeSeries(lg lang.Lang, t *trace.Trace, scrapes []trace.Scrape) (atMS []float64, series []GaugeSeries, known bool) {
+// serverGaugeSeries is ServerGaugeSeries with the client's in-flight count
+// at each scrape given.
+func serverGaugeSeries(lg lang.Lang, inflight []int, scrapes []trace.Scrape) (atMS []float64, series []GaugeSeries, known bool) {
 	for _, s := range scrapes {
 		atMS = append(atMS, s.TMS)
 	}
 	client := GaugeSeries{Name: gsClient.In(lg)}
-	for _, n := range metrics.InFlightAt(t, atMS) {
+	for _, n := range inflight {
 		client.Values = append(client.Values, float64(n))
 	}
 	series = append(series, client)
@@ -119,8 +129,15 @@ func gaugeValues(scrapes []trace.Scrape, name string) ([]float64, bool) {
 // parsing) or no longer holds. Failed scrapes are gaps in the server lines
 // and counted in the subtitle.
 func ServerGauges(t *trace.Trace, scrapes []trace.Scrape, options ...Option) *ec.Line {
+	return ServerGaugesOf(inFlightAtScrapes(t, scrapes), scrapes, options...)
+}
+
+// ServerGaugesOf is ServerGauges with the client's in-flight count at each
+// scrape given (metrics.InFlightAt at the scrapes' t_ms, e.g. from a
+// Digest that counted them while streaming the trace).
+func ServerGaugesOf(inflight []int, scrapes []trace.Scrape, options ...Option) *ec.Line {
 	c := newConfig("100%", "440px", options)
-	atMS, series, known := serverGaugeSeries(c.lang, t, scrapes)
+	atMS, series, known := serverGaugeSeries(c.lang, inflight, scrapes)
 	failed := 0
 	for _, s := range scrapes {
 		if s.Error != "" {

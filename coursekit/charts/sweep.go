@@ -16,22 +16,26 @@ import (
 // DefaultMarksMS are the two SLOs the unit compares: 1 s and 0.5 s.
 var DefaultMarksMS = []float64{1000, 500}
 
-// sweepPoints is the SLO grid: the caller's values, or 0 to a little past
-// the slowest success in about 80 steps plus every success TTFT (where
-// goodput jumps); the marks are always included.
-func sweepPoints(t *trace.Trace, slos, marks []float64) []float64 {
+// SweepSLOs is the SLO grid SLOSweep draws: slos when given, or 0 to a
+// little past the slowest success in about 80 steps plus every success
+// TTFT (where goodput jumps) when there are at most 500; the marks are
+// always included.
+func SweepSLOs(d *Digest, slos, marks []float64) []float64 {
+	if marks == nil {
+		marks = DefaultMarksMS
+	}
 	xs := slices.Clone(slos)
 	if len(xs) == 0 {
-		succ := successTTFTs(t)
 		hi := 1000.0
-		if len(succ) > 0 {
-			hi = max(hi, succ[len(succ)-1].ttft*1.1)
+		if d.Successes > 0 {
+			hi = max(hi, d.maxTTFT*1.1)
 		}
 		step := niceStep(hi / 80)
 		for v := step; v <= hi+step/2; v += step {
 			xs = append(xs, math.Round(v/step)*step)
 		}
-		if len(succ) <= 500 {
+		if d.Successes <= 500 {
+			succ, _ := d.successSample()
 			for _, s := range succ {
 				if s.ttft > 0 {
 					xs = append(xs, s.ttft)
@@ -65,13 +69,19 @@ func niceStep(v float64) float64 {
 // as labelled vertical lines. Every value is a metrics.Summarize condition;
 // slosMS nil picks a grid that includes every success TTFT.
 func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...Option) *ec.Line {
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: SweepSLOs(DigestOf(t), slosMS, markMS)})
+	return SLOSweepOf(s, markMS, options...)
+}
+
+// SLOSweepOf is SLOSweep drawn from s, a card whose conditions are the
+// grid (SweepSLOs), e.g. computed by metrics.SummarizeFile with a memory
+// budget: every value drawn is one of its conditions.
+func SLOSweepOf(s *metrics.Summary, markMS []float64, options ...Option) *ec.Line {
 	c := newConfig("100%", "480px", options)
 	lg := c.lang
 	if markMS == nil {
 		markMS = DefaultMarksMS
 	}
-	xs := sweepPoints(t, slosMS, markMS)
-	s := metrics.Summarize(t, metrics.Options{SLOsMS: xs})
 	cur := Label(cardfmt.CurrencyNameIn(lg, s.Currency)) // 元, not CNY
 	perK := Label(cardfmt.CostUnitIn(lg, s.Currency))    // 元/千次合格: a bare 元 reads as a total
 	byMS := map[float64]metrics.Condition{}

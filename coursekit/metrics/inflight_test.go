@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,5 +27,31 @@ func TestInFlightAt(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("got %v, want %v", got, want)
 		}
+	}
+}
+
+// The streaming counter gives InFlightAt's counts, fed in any order and
+// split over merged counters.
+func TestInFlightCounterIsInFlightAt(t *testing.T) {
+	tr := &trace.Trace{Attempts: []trace.Attempt{
+		{StartMS: 0, HasEnd: true, EndMS: 100},
+		{StartMS: 50, HasEnd: true, EndMS: 50},
+		{StartMS: 50},
+		{StartMS: 100, HasEnd: true, EndMS: 300},
+		{StartMS: 400, HasEnd: true, EndMS: 1e308},
+	}}
+	at := []float64{300, 0, 50, 49.9, 100, 1000, 50, -1, 1.5e308}
+	want := metrics.InFlightAt(tr, at)
+	a, b := metrics.NewInFlightCounter(at), metrics.NewInFlightCounter(at)
+	for i := len(tr.Attempts) - 1; i >= 0; i-- {
+		if i%2 == 0 {
+			a.Add(&tr.Attempts[i])
+		} else {
+			b.Add(&tr.Attempts[i])
+		}
+	}
+	a.Merge(b)
+	if got := a.Counts(); !slices.Equal(got, want) {
+		t.Errorf("counter %v, InFlightAt %v", got, want)
 	}
 }

@@ -381,6 +381,11 @@ func parseHeader(l []byte) (*Header, error) {
 			return nil, &Error{Msg: "missing header: the first line is an attempt; a trace starts with {\"trace\":\"" + Version + "\",\"clock\":...,\"window\":{...}}"}
 		}
 	}
+	if key := repeatedKey(l); key != "" {
+		// encoding/json keeps the last of two equal keys; attempt lines
+		// refuse them, and so does the header.
+		return nil, fieldErr(key, "given twice in the header")
+	}
 	d := json.NewDecoder(bytes.NewReader(l))
 	d.DisallowUnknownFields()
 	var h Header
@@ -396,6 +401,53 @@ func parseHeader(l []byte) (*Header, error) {
 		return nil, err
 	}
 	return &h, nil
+}
+
+// repeatedKey is the path ("window.end_ms", "conditions.slo[0].x") of the
+// first key that an object of the JSON value l gives twice, or "" when
+// none does. l is valid JSON.
+func repeatedKey(l []byte) string {
+	d := json.NewDecoder(bytes.NewReader(l))
+	d.UseNumber()
+	var walk func(path string) string
+	walk = func(path string) string {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for d.More() {
+				kt, err := d.Token()
+				if err != nil {
+					return ""
+				}
+				k, _ := kt.(string)
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if seen[k] {
+					return p
+				}
+				seen[k] = true
+				if r := walk(p); r != "" {
+					return r
+				}
+			}
+			d.Token() // '}'
+		case json.Delim('['):
+			for i := 0; d.More(); i++ {
+				if r := walk(fmt.Sprintf("%s[%d]", path, i)); r != "" {
+					return r
+				}
+			}
+			d.Token() // ']'
+		}
+		return ""
+	}
+	return walk("")
 }
 
 func shorten(s string) string {

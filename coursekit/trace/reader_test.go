@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -142,13 +143,15 @@ var badInputCases = []struct {
 	{"fractional tokens", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1,"tokens":1.5}],"end_ms":2}`}, `events[0].tokens: want a whole number, got 1.5`},
 	{"second header", []string{header, header}, "t.jsonl:2: a second header line"},
 	{"blank line", []string{header, okLine, "", `{"attempt":"R2","start_ms":0,"outcome":"timeout","end_ms":2}`}, "t.jsonl:3: blank line"},
+	{"header key twice", []string{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"window":{"start_ms":0,"end_ms":2}}`}, "t.jsonl:1: window: given twice in the header"},
+	{"header nested key twice", []string{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1,"end_ms":2}}`}, "t.jsonl:1: window.end_ms: given twice in the header"},
 	{"line over 1 MiB", []string{header, `{"attempt":"R1","start_ms":0,"outcome":"timeout","end_ms":2,"error":"` + strings.Repeat("x", trace.MaxLineBytes) + `"}`}, "t.jsonl:2: line is longer than 1048576 bytes"},
 }
 
 // Each bad input gets its own message, located at file:line.
 func TestBadInput(t *testing.T) {
-	if len(badInputCases) != 30 {
-		t.Errorf("%d bad-input cases; the reader documents 30", len(badInputCases))
+	if len(badInputCases) != 32 {
+		t.Errorf("%d bad-input cases; the reader documents 32", len(badInputCases))
 	}
 	for _, c := range badInputCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -343,5 +346,23 @@ func BenchmarkScan(b *testing.B) {
 		if err != nil || n == 0 {
 			b.Fatal(err, n)
 		}
+	}
+}
+
+// The largest finite float is a valid time (the format bounds times only
+// by being finite and non-negative): an event there is read, not rejected
+// as "before start_ms". An infinite time built in memory is named as such.
+func TestLargestFiniteTime(t *testing.T) {
+	const max = "1.7976931348623157e308"
+	tr, err := read(t, header, `{"attempt":"R1","start_ms":0,"outcome":"ok","events":[{"t_ms":1e308},{"t_ms":`+max+`}],"end_ms":`+max+`}`)
+	if err != nil {
+		t.Fatalf("an event at the largest finite time: %v", err)
+	}
+	if got := tr.Attempts[0].Events[1].TMS; got != math.MaxFloat64 {
+		t.Fatalf("event read as %g", got)
+	}
+	a := trace.Attempt{ID: "R1", Outcome: trace.OK, Events: []trace.Event{{TMS: math.Inf(1), Tokens: 1}}, HasEnd: true, EndMS: math.Inf(1)}
+	if err := a.Validate(); err == nil || !strings.Contains(err.Error(), "events[0].t_ms: is infinite") {
+		t.Fatalf("Validate of an infinite event: %v", err)
 	}
 }

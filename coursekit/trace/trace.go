@@ -223,7 +223,7 @@ func (a *Attempt) Validate() error {
 	}
 	prev := a.StartMS
 	for i, e := range a.Events {
-		if e.Tokens >= 1 && e.TMS >= prev && e.TMS < math.MaxFloat64 {
+		if e.Tokens >= 1 && e.TMS >= prev && e.TMS <= math.MaxFloat64 {
 			prev = e.TMS // the common case, checked without building names
 			continue
 		}

@@ -114,11 +114,12 @@ var docs = []cmdDoc{
 		name:     "report",
 		purpose:  "write one self-contained offline HTML page with the card and the charts of a trace (and the server's request gauges when its header names a metrics sidecar)",
 		usage:    []string{"report [flags] TRACE"},
-		metavars: map[string]string{"o": "FILE"},
+		metavars: map[string]string{"o": "FILE", "memory": "SIZE"},
 		examples: []string{
 			"coursekit report data/unit01/trace.jsonl -o report.html",
 			"coursekit report trace.jsonl --slo-ttft 1s --slo-ttft 300ms -o report.html",
 			"coursekit report trace.jsonl --lang en -o report-en.html",
+			"coursekit report big.jsonl --memory 512MiB -o report.html   # any size: the per-attempt charts draw a sample and say so",
 		},
 	},
 	{

@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -23,6 +26,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 	var slos sloList
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s and 500ms)")
 	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
+	memory := fs.String("memory", "", "memory budget for the card's samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, as in card; the charts hold a sample of at most "+strconv.Itoa(charts.MaxChartPoints)+" attempts each (default: half of the memory available to the process)")
 	langName := langFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -36,38 +40,81 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	t, err := trace.ReadFile(path)
-	if err != nil {
-		return err
+	budget := spill.DefaultLimit()
+	if *memory != "" {
+		if budget, err = spill.ParseSize(*memory); err != nil {
+			return usagef("report: --memory: %v", err)
+		}
 	}
+	debug.SetMemoryLimit(budget*2 + 64<<20) // as card: the collector reuses what the stores free
 	if len(slos) == 0 {
 		slos = sloList(charts.DefaultMarksMS)
 	}
 	name := filepath.Base(path)
-	s := metrics.Summarize(t, metrics.Options{SLOsMS: slos})
+
+	// The trace is streamed three times and never held: the card; the
+	// digest the per-attempt charts draw (a bounded sample, the counts,
+	// the timeline's attempt, the client's in-flight count at each server
+	// scrape); the SLO sweep's grid and the linear P95.
+	s, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: slos, MemoryBytes: budget})
+	if err != nil {
+		return err
+	}
+	ids := spill.New(budget)
+	defer ids.Close()
+	var gauges []charts.Part
+	var scrapes []trace.Scrape
+	d, err := charts.DigestFile(path, ids, func(d *charts.Digest) error {
+		gauges, scrapes = serverGaugeScrapes(l, path, &d.Header)
+		if scrapes != nil {
+			at := make([]float64, len(scrapes))
+			for i, sc := range scrapes {
+				at[i] = sc.TMS
+			}
+			d.CountInFlightAt(at)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := ids.Err(); err != nil {
+		return err
+	}
+	sweep, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: charts.SweepSLOs(d, nil, slos), Method: metrics.Linear, MemoryBytes: budget})
+	if err != nil {
+		return err
+	}
+	if scrapes != nil {
+		gauges = []charts.Part{charts.Figure(charts.ServerGaugesOf(d.InFlightCounts(), scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
+			l.S(lang.Msg{"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。", "The server's request gauges from /metrics beside the client's requests in flight, aligned at each scrape: where they agree, what the client sees is the server's queue."}))}
+	}
 
 	inL := charts.WithLang(l)
 	parts := []charts.Part{
-		charts.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, len(t.Attempts), t.Header.Clock)),
+		charts.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, d.Rows, d.Header.Clock)),
 		charts.Card(s, name),
 	}
-	if run := runLine(l, &t.Header); run != "" {
+	if run := runLine(l, &d.Header); run != "" {
 		parts = append(parts[:1], append([]charts.Part{charts.Text(run)}, parts[1:]...)...)
 	}
 	for i := range s.Conditions {
 		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i)), inL),
 			l.S(lang.Msg{"分母漏斗：每一步流失的尝试和原因都留在图里。", "Denominator funnel: the attempts lost at each step, and why, stay in the figure."})))
 	}
+	attemptsCaption := lang.Msg{"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。", "Every attempt, failures and in-flight ones included; the vertical line is the first condition's TTFT SLO."}
+	if d.Rows > charts.MaxChartPoints {
+		attemptsCaption = lang.Msg{"尝试的可复现抽样（见图标题），失败与在途优先画出；竖线是第一个条件的 TTFT 门槛。", "A reproducible sample of the attempts (see the chart's title), failures and in-flight ones drawn first; the vertical line is the first condition's TTFT SLO."}
+	}
 	parts = append(parts,
-		charts.Figure(charts.Attempts(t, slos[0], charts.WithID("attempts"), inL),
-			l.S(lang.Msg{"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。", "Every attempt, failures and in-flight ones included; the vertical line is the first condition's TTFT SLO."})),
-		charts.Figure(charts.TTFTDistribution(t, charts.WithID("ttft_cdf"), inL),
+		charts.Figure(charts.AttemptsOf(d, slos[0], charts.WithID("attempts"), inL), l.S(attemptsCaption)),
+		charts.Figure(charts.TTFTDistributionOf(d, s, sweep, charts.WithID("ttft_cdf"), inL),
 			l.S(lang.Msg{"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。", "Empirical TTFT distribution of the complete successes; one sample, and two percentile methods give two P95s."})),
-		charts.Figure(charts.SLOSweep(t, nil, slos, charts.WithID("slo_sweep"), inL),
+		charts.Figure(charts.SLOSweepOf(sweep, slos, charts.WithID("slo_sweep"), inL),
 			l.S(lang.Msg{"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。", "How goodput and cost per 1000 qualified change when only the TTFT SLO changes."})),
 	)
-	parts = append(parts, serverGaugeParts(l, path, t)...)
-	if a, why := timelineAttempt(t); a != nil {
+	parts = append(parts, gauges...)
+	if a, why := timelineAttempt(d); a != nil {
 		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline"), inL),
 			l.F(lang.Msg{"%s（%s）的客户端时间轴。", "Client timeline of %s (%s)."}, why.In(l), charts.Label(a.ID))))
 	}
@@ -98,50 +145,37 @@ func cmdReport(args []string, stdout io.Writer) error {
 // timelineAttempt picks the attempt the report draws as a timeline: the
 // first complete success in the window, or, if the trace has events that
 // carry several tokens, the first such success (they change what ITL means).
-func timelineAttempt(t *trace.Trace) (*trace.Attempt, lang.Msg) {
-	var first *trace.Attempt
-	for i := range t.Attempts {
-		a := &t.Attempts[i]
-		if a.Outcome != trace.OK || !t.Header.Window.Contains(a.StartMS) {
-			continue
-		}
-		if first == nil {
-			first = a
-		}
-		for _, e := range a.Events {
-			if e.Tokens > 1 {
-				return a, lang.Msg{"窗口内第一个含多 token 事件的完整成功", "the first complete success in the window with multi-token events"}
-			}
-		}
+func timelineAttempt(d *charts.Digest) (*trace.Attempt, lang.Msg) {
+	if a := d.FirstMultiTokenSuccess(); a != nil {
+		return a, lang.Msg{"窗口内第一个含多 token 事件的完整成功", "the first complete success in the window with multi-token events"}
 	}
-	if first == nil {
-		var none lang.Msg
-		return nil, none
+	if a := d.FirstSuccess(); a != nil {
+		return a, lang.Msg{"窗口内第一个完整成功的尝试", "the first complete success in the window"}
 	}
-	return first, lang.Msg{"窗口内第一个完整成功的尝试", "the first complete success in the window"}
+	var none lang.Msg
+	return nil, none
 }
 
-// serverGaugeParts is the report's server-gauge figure when the trace
-// header names a metrics sidecar (bench --metrics-url); a sidecar that is
-// missing or unreadable gives a note instead of the figure, never a failed
-// report.
-func serverGaugeParts(l lang.Lang, path string, t *trace.Trace) []charts.Part {
-	side, ok, err := trace.SidecarPath(path, &t.Header)
+// serverGaugeScrapes reads the metrics sidecar the trace header names
+// (bench --metrics-url): its scrapes for the server-gauge figure, or a
+// note instead of the figure when it is missing, unreadable or empty,
+// never a failed report. Both are nil when the header names no sidecar.
+func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]charts.Part, []trace.Scrape) {
+	side, ok, err := trace.SidecarPath(path, h)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var scrapes []trace.Scrape
 	if err == nil {
 		scrapes, err = trace.ReadScrapesFile(side)
 	}
 	if err != nil {
-		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}
+		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}, nil
 	}
 	if len(scrapes) == 0 {
-		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}
+		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}, nil
 	}
-	return []charts.Part{charts.Figure(charts.ServerGauges(t, scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
-		l.S(lang.Msg{"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。", "The server's request gauges from /metrics beside the client's requests in flight, aligned at each scrape: where they agree, what the client sees is the server's queue."}))}
+	return nil, scrapes
 }
 
 // runLine says when, against what and with what a live run was measured,

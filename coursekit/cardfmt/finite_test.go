@@ -1,0 +1,75 @@
+package cardfmt_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Valid traces whose derived numbers overflow a float64: a window of
+// 5e-324 ms (every rate over it is infinite or 0/0) and latencies and a
+// window cost near the largest float. The JSON card still prints, each
+// such number is null and named in "not_finite"; the text card says the
+// value overflowed instead of printing +Inf or NaN.
+func TestCardWithOverflowingNumbers(t *testing.T) {
+	const max = "1.7976931348623157e308"
+	for name, lines := range map[string][]string{
+		"tiny window": {
+			`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":5e-324}}`,
+			`{"attempt":"a1","start_ms":0,"outcome":"ok","quality":"pass","events":[{"t_ms":0}],"end_ms":4e-324,"output_tokens":3}`,
+		},
+		"short window": {
+			`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1e-310}}`,
+			`{"attempt":"a1","start_ms":0,"outcome":"ok","quality":"pass","events":[{"t_ms":0}],"end_ms":1e-320,"output_tokens":3}`,
+		},
+		"huge times and cost": {
+			`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1000},"window_cost":` + max + `}`,
+			`{"attempt":"a1","start_ms":0,"outcome":"ok","quality":"pass","events":[{"t_ms":1e308},{"t_ms":` + max + `}],"end_ms":` + max + `,"output_tokens":2}`,
+			`{"attempt":"a2","start_ms":1,"outcome":"ok","quality":"pass","events":[{"t_ms":2}],"end_ms":3,"output_tokens":2}`,
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := trace.Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "t.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []metrics.Method{metrics.NearestRank, metrics.Linear} {
+				s := metrics.Summarize(tr, metrics.Options{Method: m, SLOsMS: []float64{1000, math.MaxFloat64}})
+				var b bytes.Buffer
+				if err := cardfmt.Write(&b, s, "t.jsonl", cardfmt.JSON); err != nil {
+					t.Fatalf("%s: JSON card: %v", m, err)
+				}
+				var v map[string]any
+				if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+					t.Fatalf("%s: JSON card is not JSON: %v", m, err)
+				}
+				nf, _ := v["not_finite"].(map[string]any)
+				if fields, _ := nf["fields"].([]any); len(fields) == 0 || nf["note"] == "" {
+					t.Errorf("%s: no not_finite note naming the fields: %v", m, v["not_finite"])
+				}
+				for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+					for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+						b.Reset()
+						if err := cardfmt.WriteLang(&b, s, "t.jsonl", f, l); err != nil {
+							t.Fatal(err)
+						}
+						out := b.String()
+						if strings.Contains(out, "Inf") || strings.Contains(out, "NaN") {
+							t.Errorf("%s %s %s card prints Inf or NaN:\n%s", m, l, f, out)
+						}
+						if note := map[lang.Lang]string{lang.ZH: "不是有限数", lang.EN: "are not finite"}[l]; !strings.Contains(out, note) {
+							t.Errorf("%s %s %s card does not say a number overflowed:\n%s", m, l, f, out)
+						}
+					}
+				}
+			}
+		})
+	}
+}
