@@ -448,6 +448,7 @@ func TestServerKilledMidRun(t *testing.T) {
 	}
 	var answered atomic.Int64
 	var kill sync.Once
+	var killed atomic.Bool
 	hs := &http.Server{}
 	hs.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/completions") {
@@ -457,7 +458,7 @@ func TestServerKilledMidRun(t *testing.T) {
 		// Flush 1 sends the headers, flush 2 the first event.
 		s.ServeHTTP(&flushHook{ResponseWriter: w, after: func(n int) {
 			if n == 2 && answered.Load() >= 5 {
-				kill.Do(func() { hs.Close() }) // every connection dropped at once, as when a server dies
+				kill.Do(func() { hs.Close(); killed.Store(true) }) // every connection dropped at once, as when a server dies
 			}
 		}}, r)
 		answered.Add(1)
@@ -465,21 +466,30 @@ func TestServerKilledMidRun(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
-	ctx, stop := context.WithTimeout(context.Background(), 2*time.Minute) // only if the run never shows the outcomes
+	// The trace is written when the run ends, so the run is stopped from its live progress: once
+	// the server is dead and 20 more requests have been sent (each to a closed port) and none is
+	// in flight. Before, the run went on for its whole minute. A request sent as the run stops is
+	// recorded in_flight.
+	ctx, stop := context.WithTimeout(context.Background(), 2*time.Minute) // only if the run never gets there
 	defer stop()
-	var seen outcomeCounter
-	_, tr, _ := runWatched(t, ctx, loadgen.Config{
+	sentAtKill := int64(-1)
+	_, tr, _ := run(t, ctx, loadgen.Config{
 		URL: "http://" + ln.Addr().String(), Rate: 100, Arrival: loadgen.Constant, Duration: time.Minute, Timeout: time.Minute, MaxTokens: 20,
-	}, func(p []byte) {
-		seen.add(p)
-		if seen.get("ok") >= 5 && seen.get("stream_error") >= 1 && seen.get("connect_error") >= 5 {
-			stop()
-		}
+		ProgressEvery: 20 * time.Millisecond,
+		Progress: func(p loadgen.Progress) { // called from one goroutine
+			switch {
+			case !killed.Load():
+			case sentAtKill < 0:
+				sentAtKill = p.Sent
+			case p.Sent >= sentAtKill+20 && p.InFlight == 0:
+				stop()
+			}
+		},
 	})
 	<-served
 	o := outcomes(tr)
 	t.Logf("outcomes %v", o)
-	if o["ok"] < 5 || o["stream_error"] < 1 || o["connect_error"] < 5 || o["ok"]+o["stream_error"]+o["connect_error"]+o["cancelled"] != len(tr.Attempts) {
+	if o["ok"] < 5 || o["stream_error"] < 1 || o["connect_error"] < 5 || o["ok"]+o["stream_error"]+o["connect_error"]+o["cancelled"]+o["in_flight"] != len(tr.Attempts) {
 		t.Errorf("outcomes %v", o)
 	}
 	for _, a := range tr.Attempts {
