@@ -13,7 +13,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/judge"
 	"github.com/llmperf-course/course/coursekit/loadgen"
@@ -185,12 +185,12 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 }
 
 // CapacityChart is the search as the charts package draws it
-// (charts.CapacityAttainment, charts.CapacityLoad, charts.WriteCapacityPage).
-func CapacityChart(r *capacity.Result) charts.CapacitySearch {
-	out := charts.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
+// (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
+func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
+	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
 	for _, s := range r.Steps {
-		out.Steps = append(out.Steps, charts.CapacityStep{
+		out.Steps = append(out.Steps, labfig.CapacityStep{
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
 			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
 			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), WindowS: s.WindowS, Extended: s.Extended,

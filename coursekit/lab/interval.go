@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -84,7 +84,7 @@ func IntervalTable(p float64, labels []string, traces ...*trace.Trace) [][]strin
 // the whole trace: a trace cut after its n-th complete success in the
 // window, summarized as a whole (metrics.Summarize). Sizes beyond the
 // trace are left out.
-func PercentileByN(t *trace.Trace, p float64, ns ...int) []charts.IntervalPoint {
+func PercentileByN(t *trace.Trace, p float64, ns ...int) []labfig.IntervalPoint {
 	var in []trace.Attempt
 	for _, a := range t.Attempts {
 		if t.Header.Window.Contains(a.StartMS) {
@@ -92,10 +92,10 @@ func PercentileByN(t *trace.Trace, p float64, ns ...int) []charts.IntervalPoint 
 		}
 	}
 	slices.SortStableFunc(in, func(a, b trace.Attempt) int { return cmp.Compare(a.StartMS, b.StartMS) })
-	at := func(cut int) charts.IntervalPoint {
+	at := func(cut int) labfig.IntervalPoint {
 		part := &trace.Trace{Header: t.Header, Attempts: in[:cut]}
 		d := metrics.Summarize(part, metrics.Options{}).TTFT
-		pt := charts.IntervalPoint{N: d.N, Value: d.Percentile(p)}
+		pt := labfig.IntervalPoint{N: d.N, Value: d.Percentile(p)}
 		if d.CI95 != nil {
 			if iv := d.CI95.Level(p); iv != nil {
 				pt.Low, pt.High, pt.NeedNLow, pt.NeedNHigh = iv.Low, iv.High, iv.NeedNLow, iv.NeedNHigh
@@ -103,7 +103,7 @@ func PercentileByN(t *trace.Trace, p float64, ns ...int) []charts.IntervalPoint 
 		}
 		return pt
 	}
-	var out []charts.IntervalPoint
+	var out []labfig.IntervalPoint
 	ok := 0
 	want := slices.Sorted(slices.Values(ns))
 	for i, a := range in {

@@ -19,7 +19,7 @@
 //	fmt.Print(run.Report(1000))
 //
 //	%%
-//	nb.Chart(charts.LabQueue(nb.Must(experiment.Charts("closed", "open"))))
+//	nb.Chart(labfig.Queue(nb.Must(experiment.Charts("closed", "open"))))
 package lab
 
 import (
@@ -38,7 +38,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -91,7 +91,7 @@ type Run struct {
 	Trace *trace.Trace `json:"-"`
 	// Gauges are the server's gauges read every SampleEvery, at TMS on the
 	// trace's clock (ms since the run started).
-	Gauges []charts.Gauge `json:"gauges"`
+	Gauges []labfig.Gauge `json:"gauges"`
 	// Metrics is the /metrics text scraped ScrapeBeforeEnd before the
 	// window ended (Prometheus text format), or why it could not be read.
 	Metrics string `json:"metrics"`
@@ -156,7 +156,7 @@ func (l Lab) RunContext(ctx context.Context, name, label string, load loadgen.Co
 	load.Progress = func(p loadgen.Progress) {
 		st := srv.Stats()
 		mu.Lock()
-		run.Gauges = append(run.Gauges, charts.Gauge{TMS: float64(p.Elapsed.Microseconds()) / 1000,
+		run.Gauges = append(run.Gauges, labfig.Gauge{TMS: float64(p.Elapsed.Microseconds()) / 1000,
 			Busy: st.Busy, QueueDepth: st.QueueDepth, BatchSize: st.BatchSize})
 		mu.Unlock()
 		if user != nil {
@@ -303,12 +303,12 @@ func (l Lab) LoadAll(names ...string) ([]*Run, error) {
 }
 
 // Charts loads the named runs as the charts package draws them.
-func (l Lab) Charts(names ...string) ([]charts.LabRun, error) {
+func (l Lab) Charts(names ...string) ([]labfig.Run, error) {
 	runs, err := l.LoadAll(names...)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]charts.LabRun, len(runs))
+	out := make([]labfig.Run, len(runs))
 	for i, r := range runs {
 		out[i] = r.Chart()
 	}
@@ -316,6 +316,6 @@ func (l Lab) Charts(names ...string) ([]charts.LabRun, error) {
 }
 
 // Chart is the run as the charts package draws it.
-func (r *Run) Chart() charts.LabRun {
-	return charts.LabRun{Name: r.Label, Trace: r.Trace, Gauges: r.Gauges}
+func (r *Run) Chart() labfig.Run {
+	return labfig.Run{Name: r.Label, Trace: r.Trace, Gauges: r.Gauges}
 }

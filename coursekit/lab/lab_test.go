@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -82,7 +82,7 @@ func TestLoadNamesTheMissingRunInChinese(t *testing.T) {
 }
 
 func TestGaugeRangeAndFailureSplit(t *testing.T) {
-	r := &Run{Gauges: []charts.Gauge{{TMS: 0, Busy: 0, QueueDepth: 0}, {TMS: 100, Busy: 0.9, QueueDepth: 3}, {TMS: 200, Busy: 1, QueueDepth: 7}, {TMS: 300, Busy: 0.5, QueueDepth: 1}}}
+	r := &Run{Gauges: []labfig.Gauge{{TMS: 0, Busy: 0, QueueDepth: 0}, {TMS: 100, Busy: 0.9, QueueDepth: 3}, {TMS: 200, Busy: 1, QueueDepth: 7}, {TMS: 300, Busy: 0.5, QueueDepth: 1}}}
 	lo, hi, ok := r.GaugeRange(Busy, 100, 300)
 	if !ok || lo != 0.9 || hi != 1 {
 		t.Errorf("busy [100,300): %v %v %v", lo, hi, ok)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -39,7 +39,7 @@ func unitRun(t *testing.T) *Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Run{Label: "本单元", Trace: tr, Gauges: []charts.Gauge{{TMS: 100, Busy: 0.1}, {TMS: 1000, Busy: 0.9, QueueDepth: 3}, {TMS: 5000, Busy: 1, QueueDepth: 7}}}
+	return &Run{Label: "本单元", Trace: tr, Gauges: []labfig.Gauge{{TMS: 100, Busy: 0.1}, {TMS: 1000, Busy: 0.9, QueueDepth: 3}, {TMS: 5000, Busy: 1, QueueDepth: 7}}}
 }
 
 // 07's busy table: one row a run, the busy range from GaugeSettleMS on, the

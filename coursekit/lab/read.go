@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -40,13 +40,13 @@ func (r *Run) Report(sloMS float64) string {
 }
 
 // Gauge reads one of the sampled gauges.
-type Gauge func(charts.Gauge) float64
+type Gauge func(labfig.Gauge) float64
 
 // The gauges a run samples.
 var (
-	Busy      Gauge = func(g charts.Gauge) float64 { return g.Busy }
-	Queue     Gauge = func(g charts.Gauge) float64 { return float64(g.QueueDepth) }
-	BatchSize Gauge = func(g charts.Gauge) float64 { return float64(g.BatchSize) }
+	Busy      Gauge = func(g labfig.Gauge) float64 { return g.Busy }
+	Queue     Gauge = func(g labfig.Gauge) float64 { return float64(g.QueueDepth) }
+	BatchSize Gauge = func(g labfig.Gauge) float64 { return float64(g.BatchSize) }
 )
 
 // GaugeRange is the lowest and highest reading of a gauge sampled in

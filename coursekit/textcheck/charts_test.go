@@ -11,7 +11,9 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/card"
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/charts/paths"
+	"github.com/llmperf-course/course/coursekit/charts/tracefig"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -71,22 +73,22 @@ func unitCharts(t *testing.T) []namedChart {
 			t.Fatal(err)
 		}
 		s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000, 500}})
-		add("Funnel "+name, charts.Funnel(s, 0))
-		add("Attempts "+name, charts.Attempts(tr, 1000))
-		add("TTFTDistribution "+name, charts.TTFTDistribution(tr))
-		add("SLOSweep "+name, charts.SLOSweep(tr, nil, []float64{500, 1000}))
+		add("Funnel "+name, tracefig.Funnel(s, 0))
+		add("Attempts "+name, tracefig.Attempts(tr, 1000))
+		add("TTFTDistribution "+name, tracefig.TTFTDistribution(tr))
+		add("SLOSweep "+name, tracefig.SLOSweep(tr, nil, []float64{500, 1000}))
 		for i := range tr.Attempts {
 			if i < 6 {
-				add("Timeline "+name+" "+tr.Attempts[i].ID, charts.Timeline(&tr.Attempts[i]))
+				add("Timeline "+name+" "+tr.Attempts[i].ID, tracefig.Timeline(&tr.Attempts[i]))
 			}
 		}
-		runs := []charts.LabRun{{Name: "开环 12 次/s", Trace: tr}, {Name: "闭环 4 个用户", Trace: tr}}
-		add("LabSendRate "+name, charts.LabSendRate(runs, 1000, 12))
-		add("LabQueue "+name, charts.LabQueue(runs))
-		add("LabTTFT "+name, charts.LabTTFT(runs, 2500))
-		add("LabBusyVsTTFT "+name, charts.LabBusyVsTTFT(runs[0], 1000))
-		add("LabGoodput "+name, charts.LabGoodput(runs, 1000, 1000))
-		add("ServerSplit "+name, charts.ServerSplit(runs[0]))
+		runs := []labfig.Run{{Name: "开环 12 次/s", Trace: tr}, {Name: "闭环 4 个用户", Trace: tr}}
+		add("SendRate "+name, labfig.SendRate(runs, 1000, 12))
+		add("Queue "+name, labfig.Queue(runs))
+		add("TTFT "+name, labfig.TTFT(runs, 2500))
+		add("BusyVsTTFT "+name, labfig.BusyVsTTFT(runs[0], 1000))
+		add("Goodput "+name, labfig.Goodput(runs, 1000, 1000))
+		add("ServerSplit "+name, labfig.ServerSplit(runs[0]))
 	}
 	for _, name := range []string{"trace.jsonl", "practice.jsonl"} {
 		tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", name))
@@ -94,7 +96,7 @@ func unitCharts(t *testing.T) []namedChart {
 			t.Fatal(err)
 		}
 		pts := lab.PercentileByN(tr, 0.95, 8, 72, 500)
-		add("PercentileByN "+name, charts.PercentileByN("图 10.1 P95 的 95% 区间随样本数变化", "前 n 个完整成功；次序统计量法，双侧，每侧 ≤ 2.5%", 0.95, "ms", pts))
+		add("PercentileByN "+name, labfig.PercentileByN("图 10.1 P95 的 95% 区间随样本数变化", "前 n 个完整成功；次序统计量法，双侧，每侧 ≤ 2.5%", 0.95, "ms", pts))
 	}
 	// Notebook 10's search, as lab.CapacityChart copies it (a rule with a
 	// latency SLO, every verdict, an early stop, a provisional answer).
@@ -106,12 +108,12 @@ func unitCharts(t *testing.T) []namedChart {
 			{Rate: 20, Attempts: 20, Qualified: 20, Attainment: pf(1), CILow: pf(0.84), CIHigh: pf(1), Verdict: capacity.Undecided, WindowS: 1},
 			{Rate: 30, Verdict: capacity.Interrupted},
 		}}
-	add("CapacityAttainment", charts.CapacityAttainment(lab.CapacityChart(res)))
-	add("CapacityLoad", charts.CapacityLoad(lab.CapacityChart(res)))
-	add("SystemPaths", charts.SystemPaths())
-	add("PathMap", charts.PathMap(card.PathMap{Task: card.InferenceTask, SamplingPoint: "客户端发请求"}))
+	add("CapacityAttainment", labfig.CapacityAttainment(lab.CapacityChart(res)))
+	add("CapacityLoad", labfig.CapacityLoad(lab.CapacityChart(res)))
+	add("System", paths.System())
+	add("Map", paths.Map(card.PathMap{Task: card.InferenceTask, SamplingPoint: "客户端发请求"}))
 	v := 120.0
-	add("Compare", charts.Compare("槽位和事件间隔", "4 个用户，每次最多 32 个 token", "事件间隔 P50（ms）", "ms", []string{"1 个槽位", "4 个槽位"}, []*float64{&v, nil}))
+	add("Compare", labfig.Compare("槽位和事件间隔", "4 个用户，每次最多 32 个 token", "事件间隔 P50（ms）", "ms", []string{"1 个槽位", "4 个槽位"}, []*float64{&v, nil}))
 	return all
 }
 

@@ -63,7 +63,7 @@ var missingLibraryHint = lang.Msg{"图表库 ECharts 没有加载：这一页缺
 // draws if it comes later (polling stops after about 10 minutes).
 //
 // The fragment does not carry the library: put InlineEChartsScript once in
-// the page before it (charts.Page does).
+// the page before it (page.Write does).
 func ChartHTML(s render.ChartSnippet) string { return ChartHTMLIn(lang.ZH, s) }
 
 // ChartHTMLIn is ChartHTML with the missing-library hint in l.

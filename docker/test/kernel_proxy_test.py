@@ -161,7 +161,7 @@ def hint_checks(check):
     check(card.decls == {"myCard"} and card.certain, f"06: the card cell declares myCard: {card}")
     users = sorted(str(k) for k, v in code.items() if "myCard" in H.scan(v).refs and k != "card")
     check(len(users) == 3 and "selfcheck" in users, f"06: the path map, the card table and the self-check use it: {users}")
-    attempts = [k for k, v in code.items() if "charts.Attempts(" in v]
+    attempts = [k for k, v in code.items() if "tracefig.Attempts(" in v]
     check(len(attempts) == 1 and "myCard" not in H.scan(code[attempts[0]]).refs, "06: the attempts chart does not")
     data = H.scan(code["data"])
     check(data.decls == {"unit"}, f"06: the data cell declares unit: {data}")

@@ -12,7 +12,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -106,7 +106,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if chartFile != nil {
-		if err := charts.WriteCapacityPage(chartFile, lab.CapacityChart(res)); err != nil {
+		if err := labfig.WriteCapacityPage(chartFile, lab.CapacityChart(res)); err != nil {
 			return err
 		}
 		if err := chartFile.Close(); err != nil {

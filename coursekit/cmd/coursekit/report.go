@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/page"
+	"github.com/llmperf-course/course/coursekit/charts/tracefig"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -26,7 +28,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 	var slos sloList
 	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s and 500ms)")
 	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
-	memory := fs.String("memory", "", "memory budget for the card's samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, as in card; the charts hold a sample of at most "+strconv.Itoa(charts.MaxChartPoints)+" attempts each (default: half of the memory available to the process)")
+	memory := fs.String("memory", "", "memory budget for the card's samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, as in card; the charts hold a sample of at most "+strconv.Itoa(tracefig.MaxChartPoints)+" attempts each (default: half of the memory available to the process)")
 	langName := langFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -48,7 +50,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 	}
 	debug.SetMemoryLimit(budget*2 + 64<<20) // as card: the collector reuses what the stores free
 	if len(slos) == 0 {
-		slos = sloList(charts.DefaultMarksMS)
+		slos = sloList(tracefig.DefaultMarksMS)
 	}
 	name := filepath.Base(path)
 
@@ -62,9 +64,9 @@ func cmdReport(args []string, stdout io.Writer) error {
 	}
 	ids := spill.New(budget)
 	defer ids.Close()
-	var gauges []charts.Part
+	var gauges []page.Part
 	var scrapes []trace.Scrape
-	d, err := charts.DigestFile(path, ids, func(d *charts.Digest) error {
+	d, err := tracefig.DigestFile(path, ids, func(d *tracefig.Digest) error {
 		gauges, scrapes = serverGaugeScrapes(l, path, &d.Header)
 		if scrapes != nil {
 			at := make([]float64, len(scrapes))
@@ -81,41 +83,41 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if err := ids.Err(); err != nil {
 		return err
 	}
-	sweep, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: charts.SweepSLOs(d, nil, slos), Method: metrics.Linear, MemoryBytes: budget})
+	sweep, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: tracefig.SweepSLOs(d, nil, slos), Method: metrics.Linear, MemoryBytes: budget})
 	if err != nil {
 		return err
 	}
 	if scrapes != nil {
-		gauges = []charts.Part{charts.Figure(charts.ServerGaugesOf(d.InFlightCounts(), scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
+		gauges = []page.Part{page.Figure(tracefig.ServerGaugesOf(d.InFlightCounts(), scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
 			l.S(lang.Msg{"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。", "The server's request gauges from /metrics beside the client's requests in flight, aligned at each scrape: where they agree, what the client sees is the server's queue."}))}
 	}
 
 	inL := charts.WithLang(l)
-	parts := []charts.Part{
-		charts.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, d.Rows, d.Header.Clock)),
-		charts.Card(s, name),
+	parts := []page.Part{
+		page.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, d.Rows, d.Header.Clock)),
+		page.Card(s, name),
 	}
 	if run := runLine(l, &d.Header); run != "" {
-		parts = append(parts[:1], append([]charts.Part{charts.Text(run)}, parts[1:]...)...)
+		parts = append(parts[:1], append([]page.Part{page.Text(run)}, parts[1:]...)...)
 	}
 	for i := range s.Conditions {
-		parts = append(parts, charts.Figure(charts.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i)), inL),
+		parts = append(parts, page.Figure(tracefig.Funnel(s, i, charts.WithID(fmt.Sprintf("funnel_%d", i)), inL),
 			l.S(lang.Msg{"分母漏斗：每一步流失的尝试和原因都留在图里。", "Denominator funnel: the attempts lost at each step, and why, stay in the figure."})))
 	}
 	attemptsCaption := lang.Msg{"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。", "Every attempt, failures and in-flight ones included; the vertical line is the first condition's TTFT SLO."}
-	if d.Rows > charts.MaxChartPoints {
+	if d.Rows > tracefig.MaxChartPoints {
 		attemptsCaption = lang.Msg{"尝试的可复现抽样（见图标题），失败与在途优先画出；竖线是第一个条件的 TTFT 门槛。", "A reproducible sample of the attempts (see the chart's title), failures and in-flight ones drawn first; the vertical line is the first condition's TTFT SLO."}
 	}
 	parts = append(parts,
-		charts.Figure(charts.AttemptsOf(d, slos[0], charts.WithID("attempts"), inL), l.S(attemptsCaption)),
-		charts.Figure(charts.TTFTDistributionOf(d, s, sweep, charts.WithID("ttft_cdf"), inL),
+		page.Figure(tracefig.AttemptsOf(d, slos[0], charts.WithID("attempts"), inL), l.S(attemptsCaption)),
+		page.Figure(tracefig.TTFTDistributionOf(d, s, sweep, charts.WithID("ttft_cdf"), inL),
 			l.S(lang.Msg{"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。", "Empirical TTFT distribution of the complete successes; one sample, and two percentile methods give two P95s."})),
-		charts.Figure(charts.SLOSweepOf(sweep, slos, charts.WithID("slo_sweep"), inL),
+		page.Figure(tracefig.SLOSweepOf(sweep, slos, charts.WithID("slo_sweep"), inL),
 			l.S(lang.Msg{"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。", "How goodput and cost per 1000 qualified change when only the TTFT SLO changes."})),
 	)
 	parts = append(parts, gauges...)
 	if a, why := timelineAttempt(d); a != nil {
-		parts = append(parts, charts.Figure(charts.Timeline(a, charts.WithID("timeline"), inL),
+		parts = append(parts, page.Figure(tracefig.Timeline(a, charts.WithID("timeline"), inL),
 			l.F(lang.Msg{"%s（%s）的客户端时间轴。", "Client timeline of %s (%s)."}, why.In(l), charts.Label(a.ID))))
 	}
 
@@ -130,7 +132,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	if err := charts.PageIn(bw, l, l.S(lang.Msg{"LLM 服务指标报告 · ", "LLM serving metrics report · "})+name, parts...); err != nil {
+	if err := page.WriteIn(bw, l, l.S(lang.Msg{"LLM 服务指标报告 · ", "LLM serving metrics report · "})+name, parts...); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -145,7 +147,7 @@ func cmdReport(args []string, stdout io.Writer) error {
 // timelineAttempt picks the attempt the report draws as a timeline: the
 // first complete success in the window, or, if the trace has events that
 // carry several tokens, the first such success (they change what ITL means).
-func timelineAttempt(d *charts.Digest) (*trace.Attempt, lang.Msg) {
+func timelineAttempt(d *tracefig.Digest) (*trace.Attempt, lang.Msg) {
 	if a := d.FirstMultiTokenSuccess(); a != nil {
 		return a, lang.Msg{"窗口内第一个含多 token 事件的完整成功", "the first complete success in the window with multi-token events"}
 	}
@@ -160,7 +162,7 @@ func timelineAttempt(d *charts.Digest) (*trace.Attempt, lang.Msg) {
 // (bench --metrics-url): its scrapes for the server-gauge figure, or a
 // note instead of the figure when it is missing, unreadable or empty,
 // never a failed report. Both are nil when the header names no sidecar.
-func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]charts.Part, []trace.Scrape) {
+func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]page.Part, []trace.Scrape) {
 	side, ok, err := trace.SidecarPath(path, h)
 	if !ok {
 		return nil, nil
@@ -170,10 +172,10 @@ func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]charts.Par
 		scrapes, err = trace.ReadScrapesFile(side)
 	}
 	if err != nil {
-		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}, nil
+		return []page.Part{page.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}, nil
 	}
 	if len(scrapes) == 0 {
-		return []charts.Part{charts.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}, nil
+		return []page.Part{page.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}, nil
 	}
 	return nil, scrapes
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/tracefig"
 )
 
 // scaleRequests is the size of the generated trace of the large-report
@@ -68,8 +68,8 @@ func TestReportLargeTraceIsSampled(t *testing.T) {
 		for id, o := range opts {
 			series, _ := o["series"].([]any)
 			for i, s := range series {
-				if d, _ := s.(map[string]any)["data"].([]any); len(d) > charts.MaxChartPoints {
-					t.Errorf("%s: chart %s series %d embeds %d points, more than %d", l.flag, id, i, len(d), charts.MaxChartPoints)
+				if d, _ := s.(map[string]any)["data"].([]any); len(d) > tracefig.MaxChartPoints {
+					t.Errorf("%s: chart %s series %d embeds %d points, more than %d", l.flag, id, i, len(d), tracefig.MaxChartPoints)
 				}
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/class"
+	"github.com/llmperf-course/course/coursekit/charts/page"
 	"github.com/llmperf-course/course/coursekit/grade/batch"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
@@ -85,7 +87,7 @@ func mistakeTitle(code string) string {
 	return code
 }
 
-// ClassReport writes the class report: one offline page (charts.Page,
+// ClassReport writes the class report: one offline page (page.Write,
 // ECharts inlined) with the score distribution, each criterion's pass
 // rate with the typical mistakes behind it, the integrity and copy
 // findings, duplicates, ungradable files with their reasons and the
@@ -94,9 +96,9 @@ func mistakeTitle(code string) string {
 func ClassReport(b *batch.Batch, w io.Writer) error {
 	sm := Summarize(b)
 	graded := graded(b)
-	var parts []charts.Part
+	var parts []page.Part
 	if sm.KeyWarning != "" {
-		parts = append(parts, charts.Heading(titleKey), charts.Text(sm.KeyWarning))
+		parts = append(parts, page.Heading(titleKey), page.Text(sm.KeyWarning))
 	}
 	maxPts, pending := 0.0, 0.0
 	var totals []float64
@@ -115,19 +117,19 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 		overview += fmt.Sprintf("\n\n%d 位学习者计分：自动评分平均 %s 分，中位数 %s 分（满分 %s 分，其中 %s 分由老师阅读评定）。",
 			len(totals), criteria.FmtPts(mean/float64(len(totals))), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(pending))
 	}
-	parts = append(parts, charts.Text(overview))
+	parts = append(parts, page.Text(overview))
 	if len(sm.NotSubmitted) > 0 {
-		parts = append(parts, charts.Text(fmt.Sprintf("没有提交的 %d 人：%s。", len(sm.NotSubmitted), strings.Join(sm.NotSubmitted, "、"))))
+		parts = append(parts, page.Text(fmt.Sprintf("没有提交的 %d 人：%s。", len(sm.NotSubmitted), strings.Join(sm.NotSubmitted, "、"))))
 	}
 	if len(sm.UnknownFiles) > 0 {
-		parts = append(parts, charts.Text(fmt.Sprintf("认不出学习者的文件 %d 份：%s。反馈写在 feedback/ 下同名的文件里。", len(sm.UnknownFiles), strings.Join(sm.UnknownFiles, "；"))))
+		parts = append(parts, page.Text(fmt.Sprintf("认不出学习者的文件 %d 份：%s。反馈写在 feedback/ 下同名的文件里。", len(sm.UnknownFiles), strings.Join(sm.UnknownFiles, "；"))))
 	}
 
 	// Everyone, one row each: click a column header to sort.
 	head, lrows := learnerTable(b)
-	parts = append(parts, charts.Heading(fmt.Sprintf("每位学习者（%d 行）", len(lrows))),
-		charts.Text("点击表头按这一列排序，再点一次反过来排。"),
-		charts.SortableTable("class_learners", head, lrows))
+	parts = append(parts, page.Heading(fmt.Sprintf("每位学习者（%d 行）", len(lrows))),
+		page.Text("点击表头按这一列排序，再点一次反过来排。"),
+		page.SortableTable("class_learners", head, lrows))
 
 	// Score distribution.
 	bands := make([]string, len(sm.Buckets))
@@ -135,7 +137,7 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 		bands[i] = fmt.Sprintf("%d–%d%%", i*10, i*10+10)
 	}
 	parts = append(parts,
-		charts.Figure(charts.ScoreDistribution(bands, sm.Buckets[:], "每位学习者计分的那一份：自动评分得分占自动评分满分的比例", charts.WithID("class_scores")),
+		page.Figure(class.ScoreDistribution(bands, sm.Buckets[:], "每位学习者计分的那一份：自动评分得分占自动评分满分的比例", charts.WithID("class_scores")),
 			"文字题等待老师阅读，不计入这里的比例。"))
 
 	// Pass rates, and the mistakes behind the failures.
@@ -156,10 +158,10 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 		rows = append(rows, []string{st.title + "\n" + st.id, rate, strings.Join(ms, "；")})
 	}
 	parts = append(parts,
-		charts.Figure(charts.PassRates(names, passed, len(graded), charts.WithID("class_pass_rates")), "从低到高排列：最上面的几项最值得在课上再讲一遍。"))
+		page.Figure(class.PassRates(names, passed, len(graded), charts.WithID("class_pass_rates")), "从低到高排列：最上面的几项最值得在课上再讲一遍。"))
 	if len(rows) > 0 {
-		parts = append(parts, charts.Text("下表只列出没通过的人里认出了典型错误的检查项："),
-			charts.Table([]string{"检查项", "通过率", "没通过的人里的常见错误"}, rows))
+		parts = append(parts, page.Text("下表只列出没通过的人里认出了典型错误的检查项："),
+			page.Table([]string{"检查项", "通过率", "没通过的人里的常见错误"}, rows))
 	}
 
 	mcount := map[string][]string{}
@@ -177,8 +179,8 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 		mrows = append(mrows, []string{m.Title, fmt.Sprint(len(mcount[m.Code])), strings.Join(mcount[m.Code], "、"), strings.Join(m.Criteria, "、")})
 	}
 	parts = append(parts,
-		charts.Figure(charts.Mistakes(mnames, mcounts, len(graded), charts.WithID("class_mistakes")), "每种错误按口径卡上的数字认出：数字恰好符合这种错误算法的结果。"),
-		charts.Table([]string{"错误", "人数", "学习者", "影响的检查项"}, mrows))
+		page.Figure(class.Mistakes(mnames, mcounts, len(graded), charts.WithID("class_mistakes")), "每种错误按口径卡上的数字认出：数字恰好符合这种错误算法的结果。"),
+		page.Table([]string{"错误", "人数", "学习者", "影响的检查项"}, mrows))
 
 	// Findings, duplicates, ungradable files, the queue.
 	var irows [][]string
@@ -196,11 +198,11 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 			}
 		}
 	}
-	parts = append(parts, charts.Heading(fmt.Sprintf("完整性与抄袭（%d 条）", len(irows))))
+	parts = append(parts, page.Heading(fmt.Sprintf("完整性与抄袭（%d 条）", len(irows))))
 	if len(irows) == 0 {
-		parts = append(parts, charts.Text("没有完整性问题，也没有数字与别人的 trace 吻合的口径卡。"))
+		parts = append(parts, page.Text("没有完整性问题，也没有数字与别人的 trace 吻合的口径卡。"))
 	} else {
-		parts = append(parts, charts.Table([]string{"学习者", "问题", "说明"}, irows))
+		parts = append(parts, page.Table([]string{"学习者", "问题", "说明"}, irows))
 	}
 
 	var drows [][]string
@@ -209,12 +211,12 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 			drows = append(drows, []string{l.ID, s.Name, strings.Join(b.Others[l.ID], "\n")})
 		}
 	}
-	parts = append(parts, charts.Heading(fmt.Sprintf("重复提交（%d 人）", len(drows))))
+	parts = append(parts, page.Heading(fmt.Sprintf("重复提交（%d 人）", len(drows))))
 	if len(drows) == 0 {
-		parts = append(parts, charts.Text("每位学习者只交了一份。"))
+		parts = append(parts, page.Text("每位学习者只交了一份。"))
 	} else {
-		parts = append(parts, charts.Text("规则：能评分的优先，其中取笔记本自己记录的保存时间（自检运行时间，其次单元格运行时间，再次 LMS 压缩包里的时间）最新的一份；时间相同则取收集顺序中靠后的一份。"),
-			charts.Table([]string{"学习者", "计分的文件", "没有计分的文件"}, drows))
+		parts = append(parts, page.Text("规则：能评分的优先，其中取笔记本自己记录的保存时间（自检运行时间，其次单元格运行时间，再次 LMS 压缩包里的时间）最新的一份；时间相同则取收集顺序中靠后的一份。"),
+			page.Table([]string{"学习者", "计分的文件", "没有计分的文件"}, drows))
 	}
 
 	var urows [][]string
@@ -223,23 +225,23 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 			urows = append(urows, []string{s.Name, b.Names[i], reasonLine(s), s.Reason})
 		}
 	}
-	parts = append(parts, charts.Heading(fmt.Sprintf("无法评分的文件（%d 份）", len(urows))))
+	parts = append(parts, page.Heading(fmt.Sprintf("无法评分的文件（%d 份）", len(urows))))
 	if len(urows) == 0 {
-		parts = append(parts, charts.Text("每份提交都能评分。"))
+		parts = append(parts, page.Text("每份提交都能评分。"))
 	} else {
-		parts = append(parts, charts.Table([]string{"文件", "学习者", "原因", "说明"}, urows))
+		parts = append(parts, page.Table([]string{"文件", "学习者", "原因", "说明"}, urows))
 	}
 
-	parts = append(parts, charts.Heading(fmt.Sprintf("文字题答案完全相同（%d 组）", len(b.Same))))
+	parts = append(parts, page.Heading(fmt.Sprintf("文字题答案完全相同（%d 组）", len(b.Same))))
 	if len(b.Same) == 0 {
-		parts = append(parts, charts.Text(fmt.Sprintf("没有两人交了一字不差的文字题答案（不计空白；短于 %d 个字的答案不比较）。", batch.MinSameAnswerRunes)))
+		parts = append(parts, page.Text(fmt.Sprintf("没有两人交了一字不差的文字题答案（不计空白；短于 %d 个字的答案不比较）。", batch.MinSameAnswerRunes)))
 	} else {
 		var srows [][]string
 		for _, x := range b.Same {
 			srows = append(srows, []string{x.Title + "\n" + x.Criterion, strings.Join(x.Learners, "、"), excerpt(x.Text, 120)})
 		}
-		parts = append(parts, charts.Text(fmt.Sprintf("不计空白后一字不差、至少 %d 个字的答案。这只是给阅读者的线索，不改变任何分数：是否算抄袭由老师决定。", batch.MinSameAnswerRunes)),
-			charts.Table([]string{"文字题", "学习者", "答案"}, srows))
+		parts = append(parts, page.Text(fmt.Sprintf("不计空白后一字不差、至少 %d 个字的答案。这只是给阅读者的线索，不改变任何分数：是否算抄袭由老师决定。", batch.MinSameAnswerRunes)),
+			page.Table([]string{"文字题", "学习者", "答案"}, srows))
 	}
 
 	byCrit := map[string]int{}
@@ -250,19 +252,19 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 	for _, t := range slices.Sorted(maps.Keys(byCrit)) {
 		qrows = append(qrows, []string{t, fmt.Sprint(byCrit[t])})
 	}
-	parts = append(parts, charts.Heading(fmt.Sprintf("人工阅读队列（%d 条）", len(sm.Manual))),
-		charts.Text("答案和分数栏在 "+review.ManualFile+" 里；填好分数后用 --manual 再评一次即可合并。"))
+	parts = append(parts, page.Heading(fmt.Sprintf("人工阅读队列（%d 条）", len(sm.Manual))),
+		page.Text("答案和分数栏在 "+review.ManualFile+" 里；填好分数后用 --manual 再评一次即可合并。"))
 	if len(qrows) > 0 {
-		parts = append(parts, charts.Table([]string{"检查项", "等待阅读"}, qrows))
+		parts = append(parts, page.Table([]string{"检查项", "等待阅读"}, qrows))
 	}
 	if len(sm.Warnings) > 0 {
 		var wrows [][]string
 		for _, x := range sm.Warnings {
 			wrows = append(wrows, []string{x.Zh})
 		}
-		parts = append(parts, charts.Heading(titleWarnings), charts.Table([]string{"提醒"}, wrows))
+		parts = append(parts, page.Heading(titleWarnings), page.Table([]string{"提醒"}, wrows))
 	}
-	return charts.Page(w, "第 01 单元指标口径卡 · 班级报告", parts...)
+	return page.Write(w, "第 01 单元指标口径卡 · 班级报告", parts...)
 }
 
 // excerpt is s cut to at most n characters, with an ellipsis when cut.

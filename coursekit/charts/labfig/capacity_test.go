@@ -1,0 +1,167 @@
+package labfig_test
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/web"
+)
+
+func fp(v float64) *float64 { return &v }
+
+// capacitySearch is four steps, in the order a search visits them (grow,
+// then bisect), with a model name from a hostile server.
+func capacitySearch() labfig.CapacitySearch {
+	return labfig.CapacitySearch{
+		Target: 0.9, SLOTTFTMS: 1000, Model: evil + "{a}__f__x__f__", MaxRateMeeting: fp(40), ElapsedS: 61.24,
+		Steps: []labfig.CapacityStep{
+			{Rate: 20, Attempts: 40, Qualified: 40, Attainment: fp(1), CILow: fp(0.9124), CIHigh: fp(1), Verdict: "meets", WindowS: 2, GoodputPerS: 20, P95TTFTMS: fp(120.44), BusyMean: fp(0.31)},
+			{Rate: 80, Attempts: 50, Qualified: 15, Attainment: fp(0.3), CILow: fp(0.1908), CIHigh: fp(0.4387), Verdict: "fails", StoppedEarly: true, WindowS: 1.5, GoodputPerS: 10, P95TTFTMS: fp(2400), BusyMean: fp(0.995)},
+			{Rate: 40, Attempts: 80, Qualified: 78, Attainment: fp(0.975), CILow: fp(0.9134), CIHigh: fp(0.9931), Verdict: "meets", WindowS: 2, Extended: 1, GoodputPerS: 39, P95TTFTMS: fp(300)},
+			{Rate: 60, Attempts: 0, Verdict: "undecided", WindowS: 2},
+		},
+	}
+}
+
+// The attainment figure: steps by rate, each point its attainment in %
+// coloured and labelled by its verdict, each Wilson interval a box around
+// its rate (on a series of the midpoints that draws nothing), the target
+// and the answer as lines, and the busy share with gaps where the server
+// gave none.
+func TestCapacityAttainment(t *testing.T) {
+	m := decoded(t, labfig.CapacityAttainment(capacitySearch(), charts.WithID("c")))
+	if got := strings.Join(seriesNames(m), ","); got != "95% Wilson 区间,联合合格率,设备忙碌率" {
+		t.Fatalf("series %s", got)
+	}
+	want := map[int][][2]any{
+		0: {{20.0, 95.62}, {40.0, 95.33}, {60.0, nil}, {80.0, 31.48}},
+		1: {{20.0, 100.0}, {40.0, 97.5}, {60.0, nil}, {80.0, 30.0}},
+		2: {{20.0, 31.0}, {40.0, nil}, {60.0, nil}, {80.0, 99.5}},
+	}
+	for i, w := range want {
+		if got := seriesPoints(t, m, i); !equalPoints(got, w) {
+			t.Errorf("series %d: %v, want %v", i, got, w)
+		}
+	}
+	series := m["series"].([]any)
+	// Boxes 0.6 % of the highest rate (80) either side: ±0.48.
+	var boxes [][4]float64
+	for _, b := range series[0].(map[string]any)["markArea"].(map[string]any)["data"].([]any) {
+		lo, hi := b.([]any)[0].(map[string]any)["coord"].([]any), b.([]any)[1].(map[string]any)["coord"].([]any)
+		boxes = append(boxes, [4]float64{lo[0].(float64), lo[1].(float64), hi[0].(float64), hi[1].(float64)})
+	}
+	wantBoxes := [][4]float64{{19.52, 91.24, 20.48, 100}, {39.52, 91.34, 40.48, 99.31}, {79.52, 19.08, 80.48, 43.87}}
+	if len(boxes) != len(wantBoxes) {
+		t.Fatalf("interval boxes %v, want %v", boxes, wantBoxes)
+	}
+	for i, b := range boxes {
+		for j := range b {
+			if math.Abs(b[j]-wantBoxes[i][j]) > 1e-9 {
+				t.Errorf("box %d: %v, want %v", i, b, wantBoxes[i])
+				break
+			}
+		}
+	}
+	att := series[1].(map[string]any)
+	for i, w := range []struct{ label, color string }{{"达标", "#3ba272"}, {"达标", "#3ba272"}, {"尚无定论", "#e0a000"}, {"不达标（过载）", "#d93b3b"}} {
+		d := att["data"].([]any)[i].(map[string]any)
+		if l := d["label"].(map[string]any)["formatter"]; l != w.label {
+			t.Errorf("point %d label %v, want %s", i, l, w.label)
+		}
+		if c := d["itemStyle"].(map[string]any)["color"]; c != w.color {
+			t.Errorf("point %d colour %v, want %s", i, c, w.color)
+		}
+	}
+	tip := att["data"].([]any)[1].(map[string]any)["tooltip"].(map[string]any)["formatter"]
+	if tip != "40 次/s：78 / 80 合格 = 97.5%，95% Wilson 区间 [91.3%, 99.3%] → 达标（窗口 2 s，延长 1 次）" {
+		t.Errorf("tooltip %v", tip)
+	}
+	marks := att["markLine"].(map[string]any)["data"].([]any)
+	if len(marks) != 2 || marks[0].(map[string]any)["yAxis"] != 90.0 || marks[1].(map[string]any)["xAxis"] != 40.0 {
+		t.Errorf("mark lines %v, want the target at 90 and the answer at 40", marks)
+	}
+	// No busy reading anywhere: no busy series.
+	r := capacitySearch()
+	for i := range r.Steps {
+		r.Steps[i].BusyMean = nil
+	}
+	if got := strings.Join(seriesNames(decoded(t, labfig.CapacityAttainment(r))), ","); got != "95% Wilson 区间,联合合格率" {
+		t.Errorf("without busy readings: series %s", got)
+	}
+}
+
+// The load figure: goodput and the offered rate on the left axis, P95
+// TTFT on the right with the SLO as a line.
+func TestCapacityLoad(t *testing.T) {
+	m := decoded(t, labfig.CapacityLoad(capacitySearch(), charts.WithID("l")))
+	if got := strings.Join(seriesNames(m), ","); got != "goodput（合格次/s）,提供的速率,P95 TTFT（ms）" {
+		t.Fatalf("series %s", got)
+	}
+	for i, w := range [][][2]any{
+		{{20.0, 20.0}, {40.0, 39.0}, {60.0, 0.0}, {80.0, 10.0}},
+		{{20.0, 20.0}, {40.0, 40.0}, {60.0, 60.0}, {80.0, 80.0}},
+		{{20.0, 120.4}, {40.0, 300.0}, {60.0, nil}, {80.0, 2400.0}},
+	} {
+		if got := seriesPoints(t, m, i); !equalPoints(got, w) {
+			t.Errorf("series %d: %v, want %v", i, got, w)
+		}
+	}
+	p95 := m["series"].([]any)[2].(map[string]any)
+	if p95["yAxisIndex"] != 1.0 {
+		t.Errorf("P95 on axis %v, want the right one", p95["yAxisIndex"])
+	}
+	if marks := p95["markLine"].(map[string]any)["data"].([]any); marks[0].(map[string]any)["yAxis"] != 1000.0 {
+		t.Errorf("SLO line %v", marks)
+	}
+}
+
+// The page is offline and a hostile model name reaches it only escaped.
+func TestCapacityPageEscapes(t *testing.T) {
+	var page bytes.Buffer
+	if err := labfig.WriteCapacityPage(&page, capacitySearch()); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
+	if body == page.String() {
+		t.Fatal("page does not inline ECharts")
+	}
+	r := capacitySearch()
+	r.Rule = "完整成功 ∧ E2E ≤ 3 s；" + evil + "__f__y__f__ 一句比四十个字还要长得多的规则说明，不能被截断，末尾在这里"
+	page.Reset()
+	if err := labfig.WriteCapacityPage(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	body = strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
+	if !strings.Contains(body, "联合合格（完整成功 ∧ E2E ≤ 3 s；") || !strings.Contains(body, "末尾在这里）") {
+		t.Errorf("the rule is not shown whole:\n%.2000s", body)
+	}
+	for _, bad := range []string{"<img", "onerror=alert(1)>", "{a}", "__f__"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	if strings.Count(body, "</script>") != strings.Count(body, "<script") {
+		t.Errorf("%d </script> for %d <script", strings.Count(body, "</script>"), strings.Count(body, "<script"))
+	}
+	for _, want := range []string{"‹/script›‹img src=x onerror=alert(1)›", "结论：达标的最高速率 40 次/s（联合合格 97.5%，区间 [91.3%, 99.3%]）", "共 4 步，用时 61.2 s", "80 次/s：15 / 50 合格，不达标；设备忙碌率 99.5%", `id="capacity_attainment"`, `id="capacity_load"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if scriptSrc.MatchString(body) {
+		t.Error("page loads a script from a src")
+	}
+	for name, c := range map[string]web.Chart{"attainment": labfig.CapacityAttainment(capacitySearch()), "load": labfig.CapacityLoad(capacitySearch())} {
+		out, err := web.NotebookOutput(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if raw := out.Data[web.MIMEType].(string); strings.Contains(raw, "function") {
+			t.Errorf("%s: option mentions a function", name)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package tracefig
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// AttemptRows is how many attempts Attempts shows at once; a longer trace
+// gets a slider to scroll through all of them (none is dropped up to
+// MaxChartPoints rows; above that a sample is drawn and the title says so).
+const AttemptRows = 40
+
+// reasonNames names metrics.Judge's reasons for learners.
+var reasonNames = map[metrics.Reason]lang.Msg{
+	metrics.Qualified:      {"合格", "qualified"},
+	metrics.NotComplete:    {"未完整成功", "not complete"},
+	metrics.QualityFail:    {"质量不通过", "quality fail"},
+	metrics.QualityUnrated: {"质量未评分", "quality unrated"},
+	metrics.TTFTOverSLO:    {"TTFT 超过门槛", "TTFT over SLO"},
+}
+
+// CaptureEdgeMS is where a trace's capture ended: conditions.capture_ms
+// if the header records it, otherwise the latest time in the trace.
+// In-flight attempts are drawn up to it.
+func CaptureEdgeMS(t *trace.Trace) float64 {
+	var cond struct {
+		CaptureMS *float64 `json:"capture_ms"`
+	}
+	if len(t.Header.Conditions) > 0 && json.Unmarshal(t.Header.Conditions, &cond) == nil && cond.CaptureMS != nil {
+		return *cond.CaptureMS
+	}
+	edge := 0.0
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		edge = max(edge, a.StartMS)
+		if n := len(a.Events); n > 0 {
+			edge = max(edge, a.Events[n-1].TMS)
+		}
+		if a.HasEnd {
+			edge = max(edge, a.EndMS)
+		}
+	}
+	return edge
+}
+
+// Attempts draws every attempt of a trace as one row, in send order, each
+// measured from its own send time: the wait for the first output (blue
+// within the TTFT SLO, orange over it), then the stream (light blue) up to
+// the end. Failures are red bars from send to their final event, labelled
+// with their outcome; in-flight attempts are grey bars up to the capture
+// edge. Every complete success is labelled with its joint-qualification
+// verdict under sloMS (metrics.Judge). The SLO is a vertical line.
+//
+// A trace with more than AttemptRows attempts gets a slider; the subtitle
+// says how many rows are in view and that none was dropped. Above
+// MaxChartPoints attempts the rows are the digest's sample (see Digest),
+// and the title says how many of how many are drawn.
+func Attempts(t *trace.Trace, sloMS float64, options ...charts.Option) *ec.Bar {
+	return AttemptsOf(DigestOf(t), sloMS, options...)
+}
+
+// AttemptsOf is Attempts drawn from a digest. Above MaxChartPoints rows
+// it draws the digest's sample of rows: the title says so and how many;
+// the subtitle's counts are still every row's.
+func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
+	rowsDrawn, seqs, sampled, keptOther := d.drawnRows()
+	n := len(rowsDrawn)
+	rows := min(max(n, 1), AttemptRows)
+	c := draw.NewConfig("100%", strconv.Itoa(165+26*rows)+"px", options)
+	lg := c.Lang
+	edge := d.CaptureEdgeMS()
+
+	ids := make([]string, n)
+	var within, over, stream, failed, inflight []draw.BarItem
+	firstIn := -1
+	for i, a := range rowsDrawn {
+		id := draw.Label(a.ID)
+		ids[i] = id
+		prefix := ""
+		if d.Header.Window.Contains(a.StartMS) {
+			if firstIn < 0 {
+				firstIn = i
+			}
+		} else {
+			prefix = lg.S(lang.Msg{"窗口外 · ", "outside window · "})
+		}
+		zero := draw.BarItem{Value: 0}
+		w, o, s, f, in := zero, zero, zero, zero, zero
+		_, hasTTFT := a.TTFT()
+		tip := lg.F(lang.Msg{"%s · 发起 %s ms · 结果：%s", "%s · sent %s ms · outcome: %s"}, id, draw.MS(a.StartMS), cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT))
+		switch {
+		case a.Outcome == trace.OK:
+			ttft, _ := a.TTFT()
+			e2e, _ := a.E2E()
+			v := metrics.Judge(a, sloMS)
+			lab := prefix + reasonNames[v.Reason].In(lg)
+			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", draw.MS(ttft), draw.MS(e2e), charts.QualityLabelIn(lg, a.Quality), reasonNames[v.Reason].In(lg))
+			if ttft <= sloMS {
+				w = draw.BarItem{Value: ttft}
+			} else {
+				o = draw.BarItem{Value: ttft}
+			}
+			color := draw.ColorMark
+			if v.Reason == metrics.Qualified {
+				color = "#2f7d32"
+			}
+			s = draw.BarItem{Value: e2e - ttft, Label: rowLabel(color, lab)}
+		case a.Outcome == trace.InFlight:
+			dur := max(edge-a.StartMS, 0)
+			in = draw.BarItem{Value: dur, Label: rowLabel(draw.ColorInFlight, prefix+lg.F(lang.Msg{"在途（画到采集结束 %s ms）", "in flight (drawn to the capture end %s ms)"}, draw.MS(edge)))}
+			tip += lg.S(lang.Msg{"<br/>到采集结束仍未结束：E2E 缺失", "<br/>not finished at the capture end: E2E missing"})
+		default:
+			e2e, _ := a.E2E()
+			what := cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT)
+			if !hasTTFT && a.Outcome != trace.Timeout {
+				what += lg.S(lang.Msg{"（无首字）", " (no first output)"})
+			}
+			if a.Error != "" { // what kind of error, then the trace's own text
+				tip += "<br/>" + d.errorKind(lg, seqs[i]) + "<br/>" + lg.S(lang.Msg{"原文：", "raw: "}) + draw.Label(a.Error)
+			}
+			f = draw.BarItem{Value: max(e2e, 0), Label: rowLabel(draw.ColorFail, prefix+what+" · "+draw.MS(e2e)+" ms")}
+		}
+		for _, b := range []*draw.BarItem{&w, &o, &s, &f, &in} {
+			b.Tooltip = &draw.NodeTooltip{Show: true, Formatter: tip}
+		}
+		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
+	}
+	nOK, nFail, nIn, nOut := d.OK, d.Failed, d.InFlight, d.Outside
+
+	total := d.Rows
+	title := lg.S(lang.Msg{"全部尝试：首字前等待 → 流式输出 → 结束", "All attempts: wait for the first output → streaming → end"})
+	var subtitle string
+	if sampled {
+		title = lg.F(lang.Msg{"尝试抽样（画出 %d / %d 行）：首字前等待 → 流式输出 → 结束", "Sampled attempts (%d of %d rows drawn): wait for the first output → streaming → end"}, n, total)
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(计数是整个 trace 的)", "%d attempts: complete successes %d · failures %d · in flight %d (counts of the whole trace)"}, total, nOK, nFail, nIn)
+	} else {
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, total, nOK, nFail, nIn)
+	}
+	if nOut > 0 {
+		subtitle += lg.F(lang.Msg{" · 窗口外 %d", " · outside the window %d"}, nOut)
+	}
+	if sampled {
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 行只画样本，按尝试 id 的哈希均匀抽取，可复现；画出失败与在途 %d / %d，完整成功 %d / %d", "\nsampled: above %d rows only a sample is drawn, uniform by a hash of the attempt id, reproducible; drawn: failures and in flight %d of %d, complete successes %d of %d"},
+			MaxChartPoints, keptOther, nFail+nIn, n-keptOther, nOK)
+	}
+	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under TTFT ≤ %s"}, draw.SLOText(sloMS))
+	if n > AttemptRows {
+		subtitle += lg.F(lang.Msg{"；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", "; %d rows in view from the first attempt in the window; drag the slider on the right to see all %d rows"}, AttemptRows, n)
+	}
+
+	gridTop := "140"
+	if sampled { // one more subtitle line
+		gridTop = "159"
+	}
+	b := ec.NewBar()
+	globals := []ec.GlobalOpts{
+		c.Init(),
+		ec.WithTitleOpts(draw.Titled(title, subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "40", Left: "90", Right: "190"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 26, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: ids, Inverse: opts.Bool(true),
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
+		ec.WithAnimation(false),
+	}
+	if n > AttemptRows {
+		// The view opens at the first attempt inside the window (warm-up
+		// attempts before it are one drag away).
+		start := float32(max(firstIn, 0)) * 100 / float32(n)
+		end := min(start+float32(AttemptRows)*100/float32(n), 100)
+		globals = append(globals,
+			ec.WithDataZoomOpts(
+				opts.DataZoom{Type: "slider", YAxisIndex: 0, Start: start, End: end, Orient: "vertical", FilterMode: "filter"},
+				opts.DataZoom{Type: "inside", YAxisIndex: 0, Start: start, End: end, FilterMode: "filter"}))
+	}
+	b.SetGlobalOptions(globals...)
+	stack := func(color string) ec.SeriesOpts {
+		return ec.WithSeriesOpts(func(s *ec.SingleSeries) {
+			s.Stack = "t"
+			s.ItemStyle = &opts.ItemStyle{Color: color}
+			s.BarWidth = "60%"
+		})
+	}
+	data := func(items []draw.BarItem) ec.SeriesOpts {
+		return ec.WithSeriesOpts(func(s *ec.SingleSeries) { s.Data = items })
+	}
+	b.AddSeries(lg.S(lang.Msg{"首字前等待 ≤ 门槛", "wait for first output ≤ SLO"}), nil, stack(draw.ColorOK), data(within), ec.WithSeriesOpts(func(s *ec.SingleSeries) {
+		s.MarkLines = draw.MarkLines(draw.VLine(lg.F(lang.Msg{"TTFT 门槛 %s", "TTFT SLO %s"}, draw.SLOText(sloMS)), sloMS, draw.ColorOverSLO, "start"))
+	}))
+	b.AddSeries(lg.S(lang.Msg{"首字前等待 > 门槛", "wait for first output > SLO"}), nil, stack(draw.ColorOverSLO), data(over))
+	b.AddSeries(lg.S(lang.Msg{"首字后流式输出", "streaming after the first output"}), nil, stack(draw.ColorDecode), data(stream))
+	b.AddSeries(lg.S(lang.Msg{"失败（标注结果）", "failed (outcome labelled)"}), nil, stack(draw.ColorFail), data(failed))
+	b.AddSeries(lg.S(lang.Msg{"在途", "in flight"}), nil, stack(draw.ColorInFlight), data(inflight))
+	return b
+}
+
+// rowLabel is the text at the end of a row, on a light background so it
+// stays readable where it crosses the SLO line.
+func rowLabel(color, text string) *opts.Label {
+	return &opts.Label{Show: opts.Bool(true), Position: "right", Color: color, Formatter: draw.Literal(text),
+		BackgroundColor: "rgba(255,255,255,0.85)"}
+}

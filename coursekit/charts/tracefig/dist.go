@@ -1,0 +1,112 @@
+package tracefig
+
+import (
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// maxLabelledPoints is how many sample points TTFTDistribution labels with
+// their attempt id.
+const maxLabelledPoints = 12
+
+type sample struct {
+	id   string
+	ttft float64
+}
+
+// TTFTDistribution draws the empirical CDF of the complete successes' TTFT
+// (a step line, one point per success) with the P95 marked twice, under
+// nearest-rank and under linear (numpy's default), both from
+// metrics.Summarize. The title carries n; the subtitle says how many
+// attempts have no TTFT at all (missing, not 0). For the unit trace the
+// marks read 2000 ms and 1720 ms.
+func TTFTDistribution(t *trace.Trace, options ...charts.Option) *ec.Line {
+	nr := metrics.Summarize(t, metrics.Options{Method: metrics.NearestRank})
+	lin := metrics.Summarize(t, metrics.Options{Method: metrics.Linear})
+	return TTFTDistributionOf(DigestOf(t), nr, lin, options...)
+}
+
+// TTFTDistributionOf is TTFTDistribution drawn from a digest, with the
+// percentiles and counts of nr and lin, cards of the same trace under
+// nearest-rank and linear percentiles. Above MaxChartPoints successes the
+// curve is the empirical CDF of the digest's uniform sample of their
+// TTFTs: the title says so and how many are drawn; n, the missing count
+// and both P95 marks are still the whole trace's.
+func TTFTDistributionOf(d *Digest, nr, lin *metrics.Summary, options ...charts.Option) *ec.Line {
+	c := draw.NewConfig("100%", "440px", options)
+	lg := c.Lang
+	xs, sampled := d.successSample()
+	n := nr.TTFT.N
+	m := len(xs)
+
+	var pts []draw.Point
+	for k, x := range xs {
+		p := draw.Point{Name: draw.Label(x.id), Value: []any{x.ttft, float64(k+1) / float64(m)}}
+		if m <= maxLabelledPoints {
+			p.Label = &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "left", Color: draw.ColorMark}
+		}
+		tip := lg.F(lang.Msg{"%s · TTFT %s ms · 第 %d / %d 个", "%s · TTFT %s ms · %d of %d"}, draw.Label(x.id), draw.MS(x.ttft), k+1, m)
+		if sampled {
+			tip = lg.F(lang.Msg{"%s · TTFT %s ms · 样本中第 %d / %d 个", "%s · TTFT %s ms · %d of %d in the sample"}, draw.Label(x.id), draw.MS(x.ttft), k+1, m)
+		}
+		p.Tooltip = &draw.NodeTooltip{Show: true, Formatter: tip}
+		pts = append(pts, p)
+	}
+
+	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, n)
+	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, nr.TTFTMissing)
+	if sampled {
+		title = lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d，抽样画出 %d 个）", "TTFT distribution of complete successes (n = %d, a sample of %d drawn)"}, n, m)
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与两条 P95 线来自全部 %d 个", "\nsampled: above %d successes only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and both P95 lines come from all %d"}, MaxChartPoints, n)
+	}
+	var marks []any
+	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
+		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95
+		k := metrics.NearestRankIndex(n, 0.95) + 1
+		subtitle += lg.F(lang.Msg{"\nP95 最近秩 = 第 ⌈0.95×%d⌉ = %d 个 = %s ms；P95 线性插值（numpy 默认）= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, draw.MS(p95nr), draw.MS(p95lin))
+		// Two vertical segments of different heights keep the labels apart
+		// even when the two values are close.
+		marks = append(marks,
+			draw.Span(lg.F(lang.Msg{"P95 最近秩 %s ms", "P95 nearest-rank %s ms"}, draw.MS(p95nr)), p95nr, 0, p95nr, 1.2, draw.ColorFail, "end"),
+			draw.Span(lg.F(lang.Msg{"P95 线性插值 %s ms", "P95 linear %s ms"}, draw.MS(p95lin)), p95lin, 0, p95lin, 1.08, "#9a60b4", "end"),
+			draw.HLine("95%", 0.95, draw.ColorMark, "end"),
+		)
+	} else {
+		subtitle += lg.S(lang.Msg{"\n没有成功样本：分位数为空（不是 0）", "\nno successes: the percentiles are empty (not 0)"})
+	}
+
+	gridTop := "120"
+	if sampled { // the subtitle's sampling line
+		gridTop = "158"
+	}
+	l := ec.NewLine()
+	l.SetGlobalOptions(
+		c.Init(),
+		ec.WithTitleOpts(draw.Titled(title, subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "45", Left: "60", Right: "120"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "TTFT (ms)", NameLocation: "middle", NameGap: 28, Min: 0}),
+		// Room above 1 for the P95 labels, but no "1.25" tick: a cumulative
+		// share never exceeds 1 (hidden with showMaxLabel, not with a label
+		// formatter function, which cannot travel as chart data).
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"累计比例 k/n", "cumulative share k/n"}), Min: 0, Max: 1.25, MinInterval: 0.25, MaxInterval: 0.25,
+			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), ShowMinLabel: opts.Bool(true), ShowMaxLabel: opts.Bool(false)}}),
+		ec.WithAnimation(false),
+	)
+	l.AddSeries(lg.S(lang.Msg{"成功 TTFT", "TTFT of successes"}), nil,
+		ec.WithLineChartOpts(opts.LineChart{Step: "end", ShowSymbol: opts.Bool(true), SymbolSize: 7}),
+		ec.WithSeriesOpts(func(s *ec.SingleSeries) {
+			s.Data = pts
+			s.LineStyle = &opts.LineStyle{Color: draw.ColorOK, Width: 2}
+			s.ItemStyle = &opts.ItemStyle{Color: draw.ColorOK}
+			s.MarkLines = draw.MarkLines(marks...)
+		}))
+	return l
+}

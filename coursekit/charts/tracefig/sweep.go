@@ -1,0 +1,133 @@
+package tracefig
+
+import (
+	"math"
+	"slices"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// DefaultMarksMS are the two SLOs the unit compares: 1 s and 0.5 s.
+var DefaultMarksMS = []float64{1000, 500}
+
+// SweepSLOs is the SLO grid SLOSweep draws: slos when given, or 0 to a
+// little past the slowest success in about 80 steps plus every success
+// TTFT (where goodput jumps) when there are at most 500; the marks are
+// always included.
+func SweepSLOs(d *Digest, slos, marks []float64) []float64 {
+	if marks == nil {
+		marks = DefaultMarksMS
+	}
+	xs := slices.Clone(slos)
+	if len(xs) == 0 {
+		hi := 1000.0
+		if d.Successes > 0 {
+			hi = max(hi, d.maxTTFT*1.1)
+		}
+		step := draw.NiceStep(hi / 80)
+		for v := step; v <= hi+step/2; v += step {
+			xs = append(xs, math.Round(v/step)*step)
+		}
+		if d.Successes <= 500 {
+			succ, _ := d.successSample()
+			for _, s := range succ {
+				if s.ttft > 0 {
+					xs = append(xs, s.ttft)
+				}
+			}
+		}
+	}
+	xs = append(xs, marks...)
+	xs = slices.DeleteFunc(xs, func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) })
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// SLOSweep draws goodput (jointly qualified attempts per window second, left
+// axis) and cost per 1,000 qualified (right axis, when the trace records a
+// window cost) against the TTFT SLO, with the marks (default 1 s and 0.5 s)
+// as labelled vertical lines. Every value is a metrics.Summarize condition;
+// slosMS nil picks a grid that includes every success TTFT.
+func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...charts.Option) *ec.Line {
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: SweepSLOs(DigestOf(t), slosMS, markMS)})
+	return SLOSweepOf(s, markMS, options...)
+}
+
+// SLOSweepOf is SLOSweep drawn from s, a card whose conditions are the
+// grid (SweepSLOs), e.g. computed by metrics.SummarizeFile with a memory
+// budget: every value drawn is one of its conditions.
+func SLOSweepOf(s *metrics.Summary, markMS []float64, options ...charts.Option) *ec.Line {
+	c := draw.NewConfig("100%", "480px", options)
+	lg := c.Lang
+	if markMS == nil {
+		markMS = DefaultMarksMS
+	}
+	cur := draw.Label(cardfmt.CurrencyNameIn(lg, s.Currency)) // 元, not CNY
+	perK := draw.Label(cardfmt.CostUnitIn(lg, s.Currency))    // 元/千次合格: a bare 元 reads as a total
+	byMS := map[float64]metrics.Condition{}
+	var good, cost []draw.Point
+	for _, cd := range s.Conditions {
+		byMS[cd.SLOTTFTMS] = cd
+		tip := lg.F(lang.Msg{"TTFT ≤ %s：合格 %d · goodput %s 次/s", "TTFT ≤ %s: qualified %d · goodput %s /s"}, draw.SLOText(cd.SLOTTFTMS), cd.Qualified, draw.Num(cd.GoodputPerS))
+		good = append(good, draw.Point{Value: []any{cd.SLOTTFTMS, cd.GoodputPerS}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
+		if s.WindowCost != nil {
+			var v any = "-"
+			if cd.CostPer1000 != nil {
+				v = *cd.CostPer1000
+				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, draw.SLOText(cd.SLOTTFTMS), draw.Num(*cd.CostPer1000), perK)
+			}
+			cost = append(cost, draw.Point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
+		}
+	}
+	var marks []any
+	var costCap *float64 // the cost axis stops at 4× the dearest mark
+	for i, m := range markMS {
+		cd, ok := byMS[m]
+		if !ok {
+			continue
+		}
+		text := lg.F(lang.Msg{"TTFT ≤ %s\n合格 %d\n%s 次/s", "TTFT ≤ %s\nqualified %d\n%s /s"}, draw.SLOText(m), cd.Qualified, draw.Num(cd.GoodputPerS))
+		if cd.CostPer1000 != nil {
+			text += "\n" + draw.Num(*cd.CostPer1000) + " " + perK
+			if costCap == nil || *cd.CostPer1000*4 > *costCap {
+				costCap = draw.Ptr(*cd.CostPer1000 * 4)
+			}
+		}
+		marks = append(marks, draw.VLine(text, m, []string{draw.ColorFail, "#9a60b4", draw.ColorMark}[i%3], "end"))
+	}
+	subtitle := lg.F(lang.Msg{"goodput = 联合合格 / 窗口 %s s；只改门槛，失败率与成功 P95 不变", "goodput = qualified / window %s s; only the SLO changes, the failure rate and the P95 of successes do not"}, draw.Num(s.WindowS))
+	if s.WindowCost == nil {
+		subtitle += lg.S(lang.Msg{"；trace 没有记录窗口成本，不画成本", "; the trace records no window cost, so no cost is drawn"})
+	} else {
+		subtitle += lg.F(lang.Msg{"；每千次合格成本 = 窗口成本 %s %s ÷ 合格数 × 1000，单位 %s", "; cost per 1000 qualified = window cost %s %s / qualified × 1000, in %s"}, draw.Num(*s.WindowCost), cur, perK)
+	}
+	l := ec.NewLine()
+	l.SetGlobalOptions(
+		c.Init(),
+		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"改变 TTFT 门槛：goodput 与每千次合格成本", "Changing the TTFT SLO: goodput and cost per 1000 qualified"}), subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		ec.WithGridOpts(opts.Grid{Top: "165", Bottom: "45", Left: "60", Right: "70"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"TTFT 门槛 (ms)", "TTFT SLO (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"goodput (合格次/s)", "goodput (qualified/s)"}), Min: 0}),
+		ec.WithAnimation(false),
+	)
+	draw.AddLine(l, lg.S(lang.Msg{"goodput(合格次/s)", "goodput (qualified/s)"}), good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorOK, Width: 2}, draw.MarkLines(marks...))
+	if s.WindowCost != nil {
+		y := opts.YAxis{Type: "value", Name: lg.F(lang.Msg{"成本（%s）", "cost (%s)"}, perK), Min: 0, Position: "right"}
+		if costCap != nil {
+			y.Max = draw.NiceCeil(*costCap)
+		}
+		l.ExtendYAxis(y)
+		draw.AddLine(l, lg.S(lang.Msg{"每千次合格成本", "cost per 1000 qualified"}), cost, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2, Type: "dashed"}, nil)
+	}
+	return l
+}

@@ -1,0 +1,166 @@
+package tracefig
+
+import (
+	"fmt"
+	"strings"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// sub writes t with a subscript index: t₀, t₁₂.
+func sub(i int) string {
+	const digits = "₀₁₂₃₄₅₆₇₈₉"
+	d := []rune(digits)
+	var b strings.Builder
+	b.WriteString("t")
+	for _, c := range fmt.Sprint(i) {
+		b.WriteRune(d[c-'0'])
+	}
+	return b.String()
+}
+
+// Timeline is Figure 01.2: one attempt on the client clock, from t₀ (sent)
+// through every streamed event t₁…tₙ to t_end, with TTFT, each ITL and E2E
+// drawn as labelled spans. The subtitle adds up E2E = TTFT + ΣITL + the wait
+// after the last event, so E2E is visibly not the sum of the ITLs. An event
+// that carried k > 1 tokens is labelled "×k token": its ITL is an event
+// interval, not a token interval.
+func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
+	c := draw.NewConfig("100%", "360px", options)
+	lg := c.Lang
+	s := ec.NewScatter()
+	id := draw.Label(a.ID)
+	title := lg.F(lang.Msg{"图 01.2 · 一次请求的客户端时间轴（%s)", "Figure 01.2 · client timeline of one request (%s)"}, id)
+
+	ttft, hasTTFT := a.TTFT()
+	e2e, hasEnd := a.E2E()
+	rel := func(t float64) float64 { return t - a.StartMS }
+
+	// Labels go above or below the row of points; one is shown only where
+	// it does not run into the previous label on the same side (t₀ and
+	// t_end sit below). Every point keeps its tooltip.
+	span0 := 1.0
+	if hasEnd {
+		span0 = max(e2e, 1)
+	} else if n := len(a.Events); n > 0 {
+		span0 = max(rel(a.Events[n-1].TMS), 1)
+	}
+	room := span0 * 0.13
+	lastTop, lastBottom := -room, 0.0
+	var events []draw.Point
+	multi := 0
+	for i, e := range a.Events {
+		x := rel(e.TMS)
+		name := fmt.Sprintf("%s = %s ms", sub(i+1), draw.MS(x))
+		if e.Tokens > 1 {
+			name += fmt.Sprintf(" ×%d token", e.Tokens)
+			multi++
+		}
+		pos, show := "top", false
+		endClash := hasEnd && e2e-x < room
+		switch {
+		case x-lastTop >= room:
+			show, lastTop = true, x
+		case x-lastBottom >= room && !endClash:
+			pos, show, lastBottom = "bottom", true, x
+		}
+		p := draw.Point{Name: name, Value: []any{x, 1}, SymbolSize: 12,
+			Label:   &opts.Label{Show: opts.Bool(show), Formatter: "{b}", Position: pos, Color: draw.ColorMark},
+			Tooltip: &draw.NodeTooltip{Show: true, Formatter: name}}
+		if e.Tokens > 1 {
+			p.SymbolSize = 12 + 3*min(e.Tokens, 6)
+			p.ItemStyle = &opts.ItemStyle{Color: draw.ColorOverSLO}
+		}
+		events = append(events, p)
+	}
+
+	ends := []draw.Point{{Name: lg.S(lang.Msg{"t₀ = 0 ms 发起", "t₀ = 0 ms sent"}), Value: []any{0.0, 1}, Symbol: "diamond", SymbolSize: 16,
+		Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: draw.ColorMark}}}
+	if hasEnd {
+		ends = append(ends, draw.Point{Name: lg.F(lang.Msg{"t_end = %s ms 结束", "t_end = %s ms end"}, draw.MS(e2e)), Value: []any{e2e, 1}, Symbol: "rect", SymbolSize: 14,
+			Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: draw.ColorMark}})
+	}
+
+	// Spans: TTFT, each ITL and the tail at y = 1.55; E2E at y = 2.15.
+	var spans []any
+	var areas []any
+	sumITL := 0.0
+	if hasTTFT {
+		spans = append(spans, draw.Span(fmt.Sprintf("TTFT %s ms", draw.MS(ttft)), 0, 1.55, ttft, 1.55, draw.ColorOK, "insideMiddleTop"))
+		areas = append(areas, draw.Area(lg.S(lang.Msg{"首字前等待", "wait for first output"}), 0, ttft, draw.ColorOK))
+	}
+	itls := a.EventIntervals(nil)
+	for i, d := range itls {
+		sumITL += d
+		name := fmt.Sprintf("ITL %s", draw.MS(d))
+		if d < span0*0.08 {
+			name = "" // too narrow to label; the subtitle has the sum
+		}
+		x0 := rel(a.Events[i].TMS)
+		spans = append(spans, draw.Span(name, x0, 1.55, x0+d, 1.55, "#3ba272", "insideMiddleTop"))
+	}
+	tail := 0.0
+	if hasEnd && hasTTFT {
+		last := rel(a.Events[len(a.Events)-1].TMS)
+		tail = e2e - last
+		if tail > 0 {
+			name := lg.F(lang.Msg{"收尾 %s", "tail %s"}, draw.MS(tail))
+			if tail < span0*0.04 {
+				name = ""
+			}
+			spans = append(spans, draw.Span(name, last, 1.55, e2e, 1.55, draw.ColorInFlight, "insideMiddleTop"))
+		}
+	}
+	if hasEnd {
+		spans = append(spans, draw.Span(fmt.Sprintf("E2E = %s ms", draw.MS(e2e)), 0, 2.15, e2e, 2.15, draw.ColorMark, "insideMiddleTop"))
+	}
+
+	var subtitle string
+	switch {
+	case hasEnd && hasTTFT:
+		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms：E2E 不等于 ITL 之和", "E2E %s = TTFT %s + the sum of %d ITLs %s + last event to end %s ms: E2E is not the sum of the ITLs"},
+			draw.MS(e2e), draw.MS(ttft), len(itls), draw.MS(sumITL), draw.MS(tail))
+	case hasEnd:
+		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）；E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), draw.MS(e2e))
+	default:
+		subtitle = lg.S(lang.Msg{"在途：还没有结束，E2E 缺失", "in flight: not finished yet, E2E missing"})
+	}
+	if multi > 0 {
+		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token:ITL 是事件间隔，不是 token 间隔", "\n%d events carry several tokens each: ITL here is an event gap, not a token gap"}, multi)
+	} else if len(a.Events) > 0 {
+		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token：这里的事件间隔就是 token 间隔", "\n1 token per event: the event gaps here are token gaps"})
+	}
+	if a.Outcome != trace.OK {
+		_, has := a.TTFT()
+		title += lg.S(lang.Msg{" · 结果：", " · outcome: "}) + cardfmt.OutcomeNameAtIn(lg, a.Outcome, has)
+	}
+
+	s.SetGlobalOptions(
+		c.Init(),
+		ec.WithTitleOpts(draw.Titled(title, subtitle)),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Formatter: "{b}"}),
+		ec.WithGridOpts(opts.Grid{Top: "95", Bottom: "45", Left: "50", Right: "80"}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Show: opts.Bool(false), Min: 0.4, Max: 2.5}),
+		ec.WithAnimation(false),
+	)
+	s.AddSeries(lg.S(lang.Msg{"发起 / 结束", "sent / end"}), nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+		ss.Data = ends
+		ss.ItemStyle = &opts.ItemStyle{Color: draw.ColorMark}
+	}))
+	s.AddSeries(lg.S(lang.Msg{"流式事件", "streamed events"}), nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {
+		ss.Data = events
+		ss.ItemStyle = &opts.ItemStyle{Color: draw.ColorOK}
+		ss.MarkLines = draw.MarkLines(spans...)
+		ss.MarkAreas = draw.MarkAreas(areas...)
+	}))
+	return s
+}

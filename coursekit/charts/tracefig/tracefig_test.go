@@ -1,0 +1,217 @@
+package tracefig_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// The golden files pin every chart's option JSON under a fixed id;
+// `go test ./coursekit/charts/tracefig -update` rewrites them after a deliberate change.
+func TestGolden(t *testing.T) {
+	unit := readTrace(t, "trace.jsonl")
+	tl := readTrace(t, "timeline.jsonl")
+	s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000, 500}})
+	for name, c := range map[string]chart{
+		"timeline":  tracefig.Timeline(&tl.Attempts[0], charts.WithID("timeline")),
+		"attempts":  tracefig.Attempts(unit, 1000, charts.WithID("attempts")),
+		"ttft_cdf":  tracefig.TTFTDistribution(unit, charts.WithID("ttft_cdf")),
+		"funnel_1s": tracefig.Funnel(s, 0, charts.WithID("funnel_1s")),
+		"slo_sweep": tracefig.SLOSweep(unit, nil, nil, charts.WithID("slo_sweep")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := option(t, c)
+			if !strings.Contains(c.RenderSnippet().Element, `id="`+name+`"`) {
+				t.Errorf("chart id not fixed: %s", c.RenderSnippet().Element)
+			}
+			path := filepath.Join("testdata", name+".json")
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the golden file; if the change is intended, run go test -update\n--- got:\n%s", path, got)
+			}
+		})
+	}
+}
+
+// Figure 01.2: TTFT 700, ITL 100 and 150, E2E 1000, and the 50 ms after the
+// last event that makes E2E differ from TTFT + ΣITL.
+func TestTimelineUnitFigure(t *testing.T) {
+	tl := readTrace(t, "timeline.jsonl")
+	js := string(option(t, tracefig.Timeline(&tl.Attempts[0], charts.WithID("t"))))
+	for _, want := range []string{"t₀ = 0 ms 发起", "t₁ = 700 ms", "t₂ = 800 ms", "t₃ = 950 ms", "t_end = 1000 ms 结束",
+		"TTFT 700 ms", "ITL 100", "ITL 150", "E2E = 1000 ms", "收尾 50", "ITL 之和 250", "E2E 不等于 ITL 之和", `"formatter": "{b}"`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("timeline lacks %q", want)
+		}
+	}
+	// A multi-token event is labelled with its token count.
+	a := tl.Attempts[0]
+	a.Events = []trace.Event{{TMS: 700, Tokens: 1}, {TMS: 800, Tokens: 3}, {TMS: 950, Tokens: 1}}
+	js = string(option(t, tracefig.Timeline(&a, charts.WithID("t"))))
+	if !strings.Contains(js, "t₂ = 800 ms ×3 token") || !strings.Contains(js, "ITL 是事件间隔，不是 token 间隔") {
+		t.Error("multi-token event not labelled")
+	}
+}
+
+// seriesValues reads series i's data values (bar items or plain values).
+func seriesValues(t testing.TB, m map[string]any, i int) []float64 {
+	t.Helper()
+	var out []float64
+	for _, d := range m["series"].([]any)[i].(map[string]any)["data"].([]any) {
+		switch v := d.(type) {
+		case map[string]any:
+			out = append(out, v["value"].(float64))
+		case float64:
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// The unit's denominator funnel: 10 → 8 → 7 → 5 at 1 s, with each drop's reason.
+func TestFunnelUnitNumbers(t *testing.T) {
+	s := metrics.Summarize(readTrace(t, "trace.jsonl"), metrics.Options{SLOsMS: []float64{1000, 500}})
+	for i, want := range [][]float64{{10, 8, 7, 5}, {10, 8, 7, 4}} {
+		m := decoded(t, tracefig.Funnel(s, i, charts.WithID("f")))
+		if got := seriesValues(t, m, 0); !equal(got, want) {
+			t.Errorf("condition %d: kept %v, want %v", i, got, want)
+		}
+		js, _ := json.Marshal(m)
+		for _, reason := range []string{"超时 1", "连接失败 1", "质量不通过 1"} {
+			if !strings.Contains(string(js), reason) {
+				t.Errorf("condition %d: no reason %q", i, reason)
+			}
+		}
+	}
+	if js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f")))); !strings.Contains(js, "TTFT > 1 s:2") {
+		t.Error("1 s funnel: TTFT drop reason missing")
+	}
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// The sweep agrees with the unit: goodput 0.5/s and 4 元 per 1,000 at 1 s,
+// 0.4/s and 5 元 at 0.5 s.
+func TestSLOSweepUnitNumbers(t *testing.T) {
+	m := decoded(t, tracefig.SLOSweep(readTrace(t, "trace.jsonl"), []float64{250, 750, 1500}, nil, charts.WithID("s")))
+	series := m["series"].([]any)
+	good := map[float64]float64{}
+	for _, d := range series[0].(map[string]any)["data"].([]any) {
+		v := d.(map[string]any)["value"].([]any)
+		good[v[0].(float64)] = v[1].(float64)
+	}
+	cost := map[float64]any{}
+	for _, d := range series[1].(map[string]any)["data"].([]any) {
+		v := d.(map[string]any)["value"].([]any)
+		cost[v[0].(float64)] = v[1]
+	}
+	if good[1000] != 0.5 || good[500] != 0.4 || cost[1000] != 4.0 || cost[500] != 5.0 {
+		t.Errorf("goodput %v, cost %v", good, cost)
+	}
+	js, _ := json.Marshal(m)
+	for _, want := range []string{`TTFT ≤ 1 s\n合格 5\n0.5 次/s\n4 元/千次`, `TTFT ≤ 500 ms\n合格 4\n0.4 次/s\n5 元/千次`} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("mark %q missing", want)
+		}
+	}
+}
+
+// The TTFT distribution shows both P95s: 2000 ms by nearest-rank and
+// 1720 ms by linear, from n = 8 successes.
+func TestTTFTDistributionBothMethods(t *testing.T) {
+	js := string(option(t, tracefig.TTFTDistribution(readTrace(t, "trace.jsonl"), charts.WithID("d"))))
+	for _, want := range []string{"n = 8", "P95 最近秩 2000 ms", "P95 线性插值 1720 ms", "2 次尝试没有首个输出", "第 ⌈0.95×8⌉ = 8 个"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("distribution lacks %q", want)
+		}
+	}
+}
+
+// Every attempt is a row, failures and in-flight included; a long trace
+// scrolls instead of dropping rows.
+func TestAttemptsKeepsEveryAttempt(t *testing.T) {
+	unit := readTrace(t, "trace.jsonl")
+	m := decoded(t, tracefig.Attempts(unit, 1000, charts.WithID("a")))
+	ids := m["yAxis"].([]any)[0].(map[string]any)["data"].([]any)
+	if len(ids) != 10 || ids[8] != "R9" || ids[9] != "R10" {
+		t.Errorf("rows %v", ids)
+	}
+	js, _ := json.Marshal(m)
+	for _, want := range []string{"首字前超时 · 2500 ms", "连接失败（无首字） · 3 ms", "TTFT 门槛 1 s", "质量不通过", "TTFT 超过门槛"} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("attempts chart lacks %q", want)
+		}
+	}
+	if _, ok := m["dataZoom"]; ok {
+		t.Error("10 attempts should fit without a slider")
+	}
+
+	practice := readTrace(t, "practice.jsonl")
+	m = decoded(t, tracefig.Attempts(practice, 1000, charts.WithID("p")))
+	if n := len(m["yAxis"].([]any)[0].(map[string]any)["data"].([]any)); n != len(practice.Attempts) {
+		t.Errorf("practice: %d rows for %d attempts", n, len(practice.Attempts))
+	}
+	if _, ok := m["dataZoom"]; !ok {
+		t.Error("practice: no slider")
+	}
+	js, _ = json.Marshal(m)
+	if !strings.Contains(string(js), "在途（画到采集结束 97400 ms）") {
+		t.Error("practice: in-flight attempts not drawn to the capture edge")
+	}
+}
+
+// A failure has no TTFT: the timeline says it is missing, not 0; an
+// in-flight attempt has no end.
+func TestTimelineWithoutTTFTOrEnd(t *testing.T) {
+	unit := readTrace(t, "trace.jsonl")
+	js := string(option(t, tracefig.Timeline(&unit.Attempts[8], charts.WithID("r9"))))
+	for _, want := range []string{"结果：首字前超时", "TTFT 缺失（不是 0）", "E2E = 2500 ms"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("R9 timeline lacks %q", want)
+		}
+	}
+	a := unit.Attempts[0]
+	a.Outcome, a.HasEnd, a.EndMS = trace.InFlight, false, 0
+	js = string(option(t, tracefig.Timeline(&a, charts.WithID("fly"))))
+	if !strings.Contains(js, "在途：还没有结束，E2E 缺失") || strings.Contains(js, "t_end") {
+		t.Error("in-flight timeline should have no end")
+	}
+}
+
+// A failed attempt's tooltip explains its error in Chinese and keeps the
+// trace's own text beside it.
+func TestAttemptsTooltipExplainsTheError(t *testing.T) {
+	opt := tracefig.Attempts(readTrace(t, "trace.jsonl"), 1000).RenderSnippet().Option
+	for _, want := range []string{"连接被拒绝", "原文：connect: connection refused", "首字前超时：", "原文：no first token within 2500 ms"} {
+		if !strings.Contains(opt, want) {
+			t.Errorf("the attempts chart lacks %q", want)
+		}
+	}
+}
