@@ -20,7 +20,7 @@ const notFiniteNote = "these derived numbers are not finite (beyond a float64, s
 
 // notFiniteText is the text card's footer when a derived number overflowed.
 var notFiniteText = lang.Msg{
-	"注意：这些派生数值不是有限数（超出 float64 的范围，如极短窗口上的速率、接近最大浮点数的成本乘 1000；或窗口短到按秒算为 0 时的 0 ÷ 0），卡片里印作 ∞ 或 ?，JSON 里是 null（不是缺失样本）：%s。",
+	"注意：这些派生数值不是有限数（超出 float64 的范围，如极短窗口上的速率、接近最大浮点数的成本乘 1000；或窗口短到按秒算为 0 时的 0 ÷ 0），指标口径卡里印作 ∞ 或 ?，JSON 里是 null（不是缺失样本）：%s。",
 	"Note: these derived numbers are not finite (beyond a float64, such as a rate over an extremely short window or a cost near the largest float times 1000; or 0 / 0 over a window that is 0 in seconds); the card prints them as ∞ or ?, the JSON card as null (not a missing sample): %s.",
 }
 
