@@ -1,11 +1,13 @@
 # README's two commands: `make lab` runs the product without Docker, `make test` tests it.
 # Fragments add their own targets: docker/*.mk the runtime (make lab, make engine), docker/test/*.mk
-# the tests, which append to TESTS (in this order: make test runs them in it).
+# the tests, which append to TESTS (in this order: make test runs them in it) or to TESTS_SIDE
+# (run beside them).
 SHELL := /bin/bash
 GO ?= go
 export GOTOOLCHAIN := local
 
-TESTS := test-go
+TESTS :=
+TESTS_SIDE := test-go
 
 .PHONY: test test-go fmt-check vet bench-card
 -include docker/lab.mk
@@ -35,19 +37,17 @@ test-class-report: browser-setup
 # As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
 # does); as another user it names the missing ones and stops.
 #
-# Each target runs even when one before it failed, and the run ends with a table of each target's
-# wall time and the load average (docker/test/timed.sh; the rows stay in out/timing/test.tsv).
+# Two lanes run side by side (docker/test/lanes.sh): TESTS_SIDE (the Go tests and the SQL engines,
+# which need nothing from the lab) and TESTS (the lab's set-up, then everything that runs the
+# notebooks, the browser or the engine, in order). Each target runs even when one before it
+# failed; the run ends with a table of each target's wall time and the load average (the rows
+# stay in out/timing/test.tsv). The notebooks are executed once per run (out/notebooks).
 TIMING_DIR ?= out/timing
-TIMED := bash docker/test/timed.sh run
 test:
 	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp
-	@status=0; \
-	$(TIMED) $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || status=1; \
-	if [ $$status = 0 ]; then for t in $(TESTS); do \
-	  $(TIMED) $(TIMING_DIR)/test.tsv $$t -- $(MAKE) --no-print-directory $$t || status=1; \
-	done; fi; \
-	bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; \
-	exit $$status
+	@bash docker/test/timed.sh run $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || { \
+	  bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; exit 1; }
+	@bash docker/test/lanes.sh $(TIMING_DIR)/test.tsv "make test" "$(TESTS_SIDE)" "test-setup $(TESTS)"
 
 test-go: fmt-check vet
 	$(GO) test -race -count=1 ./...

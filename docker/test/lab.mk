@@ -10,7 +10,11 @@ LAB_NPM_KEY := $(call lab_hash,$(BROWSER_DIR)/package-lock.json)
 
 TESTS += test-notebooks test-browser
 
-.PHONY: test-notebooks test-browser browser-setup
+.PHONY: test-notebooks test-browser browser-setup test-setup
+
+# Everything the lab's tests install (venv, tools, extension, engine, playwright-core), as one
+# step of make test's timing table.
+test-setup: lab-setup browser-setup
 
 # Every notebook is executed headless once (out/notebooks/), and every check that reads an
 # executed notebook reads that copy: the predictions and output-text checks, and the browser's
@@ -40,6 +44,21 @@ $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):
 
 browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
 
-test-browser: lab-setup browser-setup
+test-browser: $(NB_EXECUTED)/.stamp browser-setup
 	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root (apt-get install chromium fonts-noto-cjk)" >&2; exit 1; }
-	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/test/browser/browser.test.mjs docker/test/browser/deliverable.test.mjs docker/test/browser/formula.test.mjs docker/test/browser/kernel-memory.test.mjs
+	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/test/browser/browser.test.mjs docker/test/browser/deliverable.test.mjs docker/test/browser/formula.test.mjs docker/test/browser/culling.test.mjs docker/test/browser/kernel-memory.test.mjs
+
+# The culling test alone, CULLING_REPEAT times in a row, while stress-ng keeps CULLING_STRESS CPU
+# workers busy (0: none): how the culling test was proven under load.
+CULLING_REPEAT ?= 1
+CULLING_STRESS ?= 2
+.PHONY: test-culling
+test-culling: lab-setup browser-setup
+	@bash docker/host-setup.sh load
+	@if [ "$(CULLING_STRESS)" != 0 ]; then stress-ng --cpu $(CULLING_STRESS) --timeout 2h --quiet & load=$$!; trap 'kill $$load 2>/dev/null' EXIT; fi; \
+	pass=0; for i in $$(seq $(CULLING_REPEAT)); do \
+	  cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test docker/test/browser/culling.test.mjs >out/culling-$$i.log 2>&1 \
+	    && pass=$$((pass+1)) || { echo "test-culling: run $$i failed:"; cat out/culling-$$i.log; }; \
+	  echo "test-culling: run $$i of $(CULLING_REPEAT): $$pass passed so far; load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	done; \
+	echo "test-culling: $$pass passed, $$(( $(CULLING_REPEAT) - pass )) failed"; [ $$pass = $(CULLING_REPEAT) ]

@@ -9,7 +9,7 @@
 WAREHOUSE := $(CURDIR)/.cache/warehouse
 SQLCARD_REQ := coursekit/sqlcard/testdata
 
-TESTS += test-sql test-spark
+TESTS_SIDE += test-sql test-spark
 
 .PHONY: test-sql test-spark
 

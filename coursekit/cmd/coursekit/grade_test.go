@@ -398,7 +398,8 @@ var built struct {
 }
 
 // buildCoursekit builds the command once per test run into a temp dir,
-// as setup.sh would install it, and returns the dir.
+// as setup.sh would install it (-trimpath: no source paths in the binary),
+// and returns the dir.
 func buildCoursekit(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -406,7 +407,7 @@ func buildCoursekit(t *testing.T) string {
 		if built.err != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(built.dir, "coursekit"), ".")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(built.dir, "coursekit"), ".")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		b, err := cmd.CombinedOutput()
 		built.out, built.err = string(b), err

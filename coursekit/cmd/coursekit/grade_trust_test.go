@@ -84,12 +84,7 @@ func TestGradeCLIMostRecordsFail(t *testing.T) {
 // assign finds the deliverable wherever it runs: an installed binary,
 // built without source paths, run from a directory outside the course.
 func TestAssignFromAnotherDirectory(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "coursekit")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	bin := filepath.Join(buildCoursekit(t), "coursekit") // -trimpath: no source paths
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "KEY"), []byte("cli-test-key-0123456789abcdef\n"), 0o600)
 	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte("id\nalice\n"), 0o644)
