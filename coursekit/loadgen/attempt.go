@@ -76,7 +76,7 @@ func (r *runner) body(id string) []byte {
 
 // attempt sends one request and follows its stream to the end. With
 // text set (a judged dataset), the generated text is appended to it.
-func (r *runner) attempt(id, request string, scheduled float64, item int, text *[]byte) *trace.Attempt {
+func (r *runner) attempt(id, request string, scheduled float64, item int, text *answer) *trace.Attempt {
 	a := &trace.Attempt{ID: id, Request: request}
 	// Stamp the start before the deadline is set, so a timeout always lies
 	// at least Timeout after start_ms on the trace clock.
@@ -153,11 +153,20 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		resp, err = r.fresh.Do(req2)
 	}
 	if err != nil {
-		r.fail(a, ctx, trace.ConnectError, err)
+		if msg, ok := serverFault(err); ok {
+			r.fail(a, ctx, trace.HTTPError, errors.New(msg))
+		} else {
+			r.fail(a, ctx, trace.ConnectError, err)
+		}
 		return a
 	}
 	defer resp.Body.Close()
 	a.HTTPStatus = resp.StatusCode
+	if isRedirect(resp.StatusCode) {
+		a.Outcome, a.EndMS, a.HasEnd = trace.HTTPError, r.now(), true
+		a.Error = redirectError(resp)
+		return a
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		a.Outcome, a.EndMS, a.HasEnd = trace.HTTPError, r.now(), true
@@ -205,7 +214,7 @@ var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10
 // readStream reads SSE messages (data lines joined, a blank line ends a
 // message, comments skipped) and stamps each when its blank line arrives,
 // before the JSON is parsed.
-func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc, text *[]byte, st *streamState) {
+func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reader, cancel context.CancelFunc, text *answer, st *streamState) {
 	br := readers.Get().(*bufio.Reader)
 	br.Reset(body)
 	defer func() { br.Reset(nil); readers.Put(br) }()
@@ -215,11 +224,16 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		line, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			long = append(long[:0], line...)
-			for err == bufio.ErrBufferFull {
+			for err == bufio.ErrBufferFull && len(long) <= MaxSSELineBytes {
 				line, err = br.ReadSlice('\n')
 				long = append(long, line...)
 			}
 			line = long
+		}
+		if len(bytes.TrimRight(line, "\r\n")) > MaxSSELineBytes {
+			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
+			a.Error = fmt.Sprintf("SSE line longer than %d bytes (1 MiB): not read further", MaxSSELineBytes)
+			return
 		}
 		if err != nil {
 			switch {
@@ -243,6 +257,11 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 			field, value, _ := bytes.Cut(line, []byte{':'})
 			if string(field) == "data" {
 				value = bytes.TrimPrefix(value, []byte{' '})
+				if len(data)+1+len(value) > MaxSSEMessageBytes {
+					a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
+					a.Error = fmt.Sprintf("SSE message longer than %d bytes (1 MiB, data lines without a blank line): not read further", MaxSSEMessageBytes)
+					return
+				}
 				if has {
 					data = append(data, '\n')
 				}
@@ -307,9 +326,19 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		if c.hasUsage && (prevUsage || len(a.Events) == 0) && delta > 1 {
 			tokens = delta
 		}
-		a.Events = append(a.Events, trace.Event{TMS: t, Tokens: tokens})
-		if text != nil && c.textEnd > c.textStart {
-			*text = c.text(*text, msg) // after the stamp, before the next message reuses msg
+		e := trace.Event{TMS: t, Tokens: tokens}
+		if st.eventBytes += eventBytes(e); st.eventBytes > maxEventBytes {
+			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
+			a.Error = fmt.Sprintf("more events than one trace line holds (%d events, lines are at most %d bytes): not read further", len(a.Events), trace.MaxLineBytes)
+			return
+		}
+		a.Events = append(a.Events, e)
+		if text != nil && c.textEnd > c.textStart && !text.capped {
+			if len(text.b)+(c.textEnd-c.textStart) > MaxAnswerBytes {
+				text.capped = true // not judged: see MaxAnswerBytes
+			} else {
+				text.b = c.text(text.b, msg) // after the stamp, before the next message reuses msg
+			}
 		}
 	}
 }
@@ -322,6 +351,7 @@ type streamState struct {
 	cached         int
 	hasCached      bool
 	timings        []byte // llama.cpp's timings object, as sent
+	eventBytes     int    // the events' length in the trace line
 	// Chunks without output text, which are not events.
 	roleOnly, empty, finishOnly, noChoices int
 }
@@ -374,15 +404,42 @@ func (st *streamState) appendMeta(meta []byte) []byte {
 		m = strconv.AppendInt(m, int64(st.cached), 10)
 	}
 	if len(st.timings) > 0 {
-		// Compacted, so that a pretty-printed object cannot break the
-		// trace's one-line records; the values stay as sent.
-		var buf bytes.Buffer
-		if json.Compact(&buf, st.timings) == nil {
-			m = append(m, `,"server_timings":`...)
-			m = append(m, buf.Bytes()...)
-		}
+		m = appendTimings(m, st.timings)
 	}
 	return append(m, '}')
+}
+
+// appendTimings adds ,"server_timings":… to the open meta object m,
+// compacted (a pretty-printed object cannot break the trace's one-line
+// records) with its values as sent. Timings the trace reader would refuse
+// (nesting past its depth, strings that are not UTF-8), or longer than
+// MaxServerTimingsBytes, are left out, and
+// ,"server_timings_dropped":"why" says so.
+func appendTimings(m, timings []byte) []byte {
+	var buf bytes.Buffer
+	why := ""
+	if err := json.Compact(&buf, timings); err != nil {
+		why = "not JSON: " + err.Error()
+	} else if buf.Len() > MaxServerTimingsBytes {
+		why = fmt.Sprintf("larger than %d bytes (%d)", MaxServerTimingsBytes, buf.Len())
+	} else {
+		n := len(m)
+		m = append(m, `,"server_timings":`...)
+		m = append(m, buf.Bytes()...)
+		err := trace.CheckMeta(append(m, '}'))
+		if err == nil {
+			return m
+		}
+		m = m[:n]
+		why = "the trace reader refuses it: " + err.Error()
+		var te *trace.Error
+		if errors.As(err, &te) {
+			why = "the trace reader refuses it: " + te.Msg
+		}
+	}
+	m = append(m, `,"server_timings_dropped":`...)
+	b, _ := json.Marshal(cut(why, maxShown))
+	return append(m, b...)
 }
 
 // drain reads what follows [DONE] (normally only the end of the chunked

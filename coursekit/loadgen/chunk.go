@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/llmperf-course/course/coursekit/internal/jsontok"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // chunkInfo is what the client reads of one streamed completion or chat
@@ -247,7 +248,9 @@ func (p *chunkScanner) usage(c *chunkInfo) error {
 	})
 }
 
-// whole scans a whole number into dst.
+// whole scans a token count into dst: a whole number in [0, 2^53], the
+// range a trace holds (a negative or huge count would make the attempt
+// unwritable).
 func (p *chunkScanner) whole(key []byte, dst *int) error {
 	if c := p.Peek(); !(c == '-' || '0' <= c && c <= '9') {
 		return p.Fail(string(key) + " is not a number")
@@ -261,6 +264,10 @@ func (p *chunkScanner) whole(key []byte, dst *int) error {
 	if !ok {
 		p.I = at
 		return p.Fail(string(key) + " is not a whole number")
+	}
+	if v < 0 || v > trace.MaxCount {
+		p.I = at
+		return p.Fail(string(key) + " is not a token count (negative or above 2^53)")
 	}
 	*dst = v
 	return nil

@@ -129,21 +129,30 @@ func (r *runner) now() float64 {
 
 // NewClient is the default HTTP client: no compression (it would buffer
 // the stream), no overall timeout (the run's per-attempt timeout applies),
-// and enough idle connections that an open loop never waits for one.
+// enough idle connections that an open loop never waits for one, response
+// headers capped at MaxResponseHeaderBytes, and no redirect followed (Run
+// and ResolveModel refuse redirects whatever client they are given).
 func NewClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConnsPerHost: 4096,
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true,
-	}}
+	return oneOrigin(&http.Client{Transport: &http.Transport{
+		Proxy:                  http.ProxyFromEnvironment,
+		DialContext:            (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConnsPerHost:    4096,
+		IdleConnTimeout:        90 * time.Second,
+		DisableCompression:     true,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+	}})
 }
 
-// ResolveModel asks the server's /v1/models for the first model id.
+// ResolveModel asks the server's /v1/models for the first model id. A
+// redirect is an error, not followed, and the body is read up to
+// MaxModelsBytes.
 func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h http.Header) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
+	if client == nil {
+		client = NewClient()
+	}
+	client = oneOrigin(client)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base(baseURL)+"/v1/models", nil)
 	if err != nil {
 		return "", err
@@ -153,21 +162,41 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		if msg, ok := serverFault(err); ok {
+			return "", fmt.Errorf("GET /v1/models: %s", msg)
+		}
 		return "", err
 	}
 	defer resp.Body.Close()
+	if isRedirect(resp.StatusCode) {
+		return "", fmt.Errorf("GET /v1/models: %s", redirectError(resp))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /v1/models: %s", resp.Status)
+	}
+	body, err := io.ReadAll(&capReader{r: resp.Body, maxBytes: MaxModelsBytes})
+	if err != nil {
+		return "", fmt.Errorf("GET /v1/models: %v", err)
+	}
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
 		} `json:"data"`
 	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET /v1/models: %s", resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list.Data) == 0 {
+	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
 		return "", fmt.Errorf("GET /v1/models: no model listed (%v)", err)
 	}
 	return list.Data[0].ID, nil
+}
+
+// transportOf is the *http.Transport under c (through noRedirect).
+func transportOf(c *http.Client) (*http.Transport, bool) {
+	rt := c.Transport
+	if nr, ok := rt.(noRedirect); ok {
+		rt = nr.base
+	}
+	t, ok := rt.(*http.Transport)
+	return t, ok
 }
 
 func base(u string) string {
@@ -201,7 +230,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		defer client.CloseIdleConnections()
 	}
 	if cfg.Model == "" {
-		m, err := ResolveModel(ctx, client, cfg.URL, cfg.Header)
+		m, err := ResolveModel(ctx, client, cfg.URL, cfg.Header) // refuses redirects itself
 		if err != nil {
 			return nil, fmt.Errorf("no --model given and %v", err)
 		}
@@ -215,12 +244,14 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		}
 	}
 	fresh := client
-	if t, ok := client.Transport.(*http.Transport); ok {
+	if t, ok := transportOf(client); ok {
 		t = t.Clone()
 		t.DisableKeepAlives = true
-		fresh = &http.Client{Transport: t, CheckRedirect: client.CheckRedirect, Jar: client.Jar}
+		fresh = &http.Client{Transport: t, Jar: client.Jar}
 		defer t.CloseIdleConnections()
 	}
+	// One origin: no request, and no token, goes anywhere a redirect points.
+	client, fresh = oneOrigin(client), oneOrigin(fresh)
 	r := &runner{
 		cfg:      cfg,
 		ctx:      ctx,

@@ -24,12 +24,19 @@ import (
 // finished is an attempt on its way to the judges.
 type finished struct {
 	a    *trace.Attempt
-	text *[]byte
+	text *answer
 	item int
 }
 
+// answer is an attempt's generated text, kept for its judge. capped says
+// it outgrew MaxAnswerBytes: the text is then incomplete and not judged.
+type answer struct {
+	b      []byte
+	capped bool
+}
+
 // texts recycles the per-attempt text buffers.
-var texts = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+var texts = sync.Pool{New: func() any { return &answer{b: make([]byte, 0, 512)} }}
 
 // bodies prebuilds one request body per dataset item: a send is then a
 // reader over shared bytes, as without a dataset.
@@ -53,7 +60,7 @@ func (r *runner) datasetBodies() {
 
 // emit passes a finished attempt on: to the judges when the run judges
 // answers, else straight to the writer.
-func (r *runner) emit(a *trace.Attempt, text *[]byte, item int) {
+func (r *runner) emit(a *trace.Attempt, text *answer, item int) {
 	if r.judging {
 		r.toJudge <- finished{a, text, item}
 		return
@@ -85,14 +92,22 @@ func (r *runner) startJudges() func() {
 // other attempt, and items without an expectation, stay unrated.
 func (r *runner) judge(f finished) {
 	defer func() {
-		*f.text = (*f.text)[:0]
+		f.text.b, f.text.capped = f.text.b[:0], false
 		texts.Put(f.text)
 	}()
 	j := r.cfg.Dataset.Items[f.item].Judge
 	if f.a.Outcome != trace.OK || j == nil {
 		return
 	}
-	v := j.Judge(string(*f.text))
+	if f.text.capped {
+		// Judged on a part, a long answer could pass a regex or contains
+		// judge that the whole would fail: left unrated, and said so.
+		m := f.a.Meta[:len(f.a.Meta)-1]
+		m = append(m, fmt.Sprintf(`,"judge_skipped":"the answer is longer than %d bytes (1 MiB): not judged"`, MaxAnswerBytes)...)
+		f.a.Meta = append(m, '}')
+		return
+	}
+	v := j.Judge(string(f.text.b))
 	f.a.Quality = trace.Fail
 	if v.Pass {
 		f.a.Quality = trace.Pass
@@ -106,7 +121,7 @@ func (r *runner) judge(f finished) {
 	m := f.a.Meta[:len(f.a.Meta)-1] // drop the closing brace
 	m = append(m, `,"judge":`...)
 	m = append(m, verdict...)
-	f.a.Meta = append(appendAnswer(m, *f.text), '}')
+	f.a.Meta = append(appendAnswer(m, f.text.b), '}')
 }
 
 // maxAnswer bounds meta.answer, so that long answers cannot swell a trace.

@@ -215,9 +215,9 @@ func (r *runner) request(j job) {
 	id, scheduled := j.id, j.scheduled
 	aid := id
 	for try := 0; ; try++ {
-		var text *[]byte
+		var text *answer
 		if r.judging {
-			text = texts.Get().(*[]byte)
+			text = texts.Get().(*answer)
 		}
 		a := r.attempt(aid, id, scheduled, j.item, text)
 		if a == nil {

@@ -67,34 +67,53 @@ func (r *runner) startScrapes() func() error {
 	return func() error { close(stop); wg.Wait(); return werr }
 }
 
+// scrapeTimeout bounds one scrape (a variable only so that a test of the
+// byte caps does not depend on how fast a loaded machine parses 16 MiB).
+var scrapeTimeout = 5 * time.Second
+
 func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	s.TMS = r.now()
 	defer func() { s.DurMS = math.Round((r.now()-s.TMS)*1e3) / 1e3 }()
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, scrapeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.cfg.MetricsURL, nil)
 	if err != nil {
 		s.Error = err.Error()
 		return s
 	}
-	for k, v := range r.cfg.Header {
-		req.Header[k] = v
+	if sameOrigin(r.cfg.URL, r.cfg.MetricsURL) {
+		// The token (--api-key-env) goes only to the origin of --url; a
+		// /metrics elsewhere is scraped without the run's headers.
+		for k, v := range r.cfg.Header {
+			req.Header[k] = v
+		}
 	}
-	resp, err := r.client.Do(req)
+	resp, err := r.client.Do(req) // never follows a redirect (oneOrigin)
 	if err != nil {
 		s.Error = err.Error()
+		if msg, ok := serverFault(err); ok {
+			s.Error = "GET " + r.cfg.MetricsURL + ": " + msg
+		}
 		return s
 	}
 	defer resp.Body.Close()
+	if isRedirect(resp.StatusCode) {
+		s.Error = "GET " + r.cfg.MetricsURL + ": " + redirectError(resp)
+		return s
+	}
 	if resp.StatusCode != http.StatusOK {
-		io.Copy(io.Discard, resp.Body)
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		s.Error = "GET " + r.cfg.MetricsURL + ": " + resp.Status
 		return s
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(resp.Body)
+	fams, err := p.TextToMetricFamilies(&capReader{r: resp.Body, maxBytes: MaxMetricsBytes, maxLines: MaxMetricsLines})
+	if e, ok := asCap(err); ok {
+		s.Error = "GET " + r.cfg.MetricsURL + ": " + e.Error()
+		return s
+	}
 	if err != nil {
-		s.Error = "not Prometheus text: " + err.Error()
+		s.Error = "not Prometheus text: " + cut(err.Error(), 4*maxShown)
 		return s
 	}
 	s.Values = map[string]float64{}
@@ -110,6 +129,9 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 				v = m.GetUntyped().GetValue()
 			default:
 				continue // histograms and summaries: their _count/_sum are not kept
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue // JSON has no NaN or Inf (the header's conditions.metrics_scrape says so)
 			}
 			var ls []string
 			for _, l := range m.GetLabel() {

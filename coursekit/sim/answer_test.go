@@ -173,6 +173,7 @@ func TestWrongAnswersUnderOverload(t *testing.T) {
 	defer leave()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL+"/v1/completions", strings.NewReader(completion("keep busy", 1<<20)))
 	req.Header.Set("X-Request-Id", "filler")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +193,7 @@ func TestWrongAnswersUnderOverload(t *testing.T) {
 			body := completion(q, 8)
 			r, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/completions", strings.NewReader(body))
 			r.Header.Set("X-Request-Id", "q"+strconv.Itoa(i))
+			r.Header.Set("Content-Type", "application/json")
 			answers[i] = streamRequest(t, r)
 		})
 	}

@@ -16,10 +16,13 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"mime"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,6 +90,12 @@ type Config struct {
 	BusyWindow time.Duration
 	// TruthLimit bounds the in-memory truth log (oldest dropped first).
 	TruthLimit int
+	// AllowedHosts are Host header names served besides loopback ones
+	// (localhost, 127.0.0.0/8, ::1) and the address Serve listens on; "*"
+	// serves any. Other names get 421: a browser page whose name an
+	// attacker re-points at this machine (DNS rebinding) cannot read the
+	// simulator. Set it when sim is reached by a name on purpose.
+	AllowedHosts []string
 }
 
 // DefaultConfig is a small engine that saturates at a few hundred
@@ -147,6 +156,8 @@ type Server struct {
 
 	slow atomic.Uint64 // float64 bits of the step-time multiplier
 
+	bound atomic.Pointer[string] // the host Serve listens on, when not loopback or unspecified
+
 	truthMu sync.Mutex
 	truth   []*Truth
 	nextID  atomic.Uint64
@@ -183,8 +194,57 @@ func New(cfg Config) *Server {
 // Config returns the configuration in effect, defaults filled in.
 func (s *Server) Config() Config { return s.cfg }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler. It refuses what a browser page on
+// another site could send: a Host that is not this machine's (421), and a
+// POST that is not application/json (415), which a form or a simple fetch
+// can send without a CORS preflight.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hostAllowed(r.Host) {
+		writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf("Host %q is not served: the simulator answers loopback names and its own address (coursekit sim --allow-host adds others)", cut(r.Host, 200)))
+		return
+	}
+	if r.Method == http.MethodPost {
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, "POST bodies must be Content-Type: application/json")
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// hostAllowed says whether a request's Host names this server.
+func (s *Server) hostAllowed(hostport string) bool {
+	if hostport == "" { // HTTP/1.0 without Host: not a browser
+		return true
+	}
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	if b := s.bound.Load(); b != nil && strings.EqualFold(host, *b) {
+		return true
+	}
+	for _, a := range s.cfg.AllowedHosts {
+		if a == "*" || strings.EqualFold(host, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
 
 // Close stops the executor and releases every request still waiting in
 // it; those streams end without [DONE]. It does not close connections:
@@ -214,6 +274,10 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // once (streams under way break, as when a server is killed) and stops the
 // executor. It returns nil after a shutdown caused by ctx.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok && !ta.IP.IsUnspecified() && !ta.IP.IsLoopback() {
+		h := ta.IP.String()
+		s.bound.Store(&h) // a specific address is this machine's own name
+	}
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -234,6 +234,7 @@ func TestTruth(t *testing.T) {
 	s, ts := start(t, fast)
 	req, _ := http.NewRequest("POST", ts.URL+"/v1/completions", strings.NewReader(`{"prompt":"x","max_tokens":4,"stream":true}`))
 	req.Header.Set("X-Request-Id", "A1")
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

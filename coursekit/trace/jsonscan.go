@@ -118,4 +118,33 @@ func (s *scanner) number() (f float64, msg string, err error) {
 }
 
 // skip validates and skips any JSON value, for free-form fields.
-func (s *scanner) skip() error { return s.wrap(s.Skip(64)) }
+func (s *scanner) skip() error { return s.wrap(s.Skip(MaxMetaDepth)) }
+
+// MaxMetaDepth bounds the nesting of free-form values (an attempt's meta):
+// deeper is an error, so that a hostile line cannot exhaust the stack.
+const MaxMetaDepth = 64
+
+// CheckMeta checks an attempt's meta object as the reader does (strict
+// JSON, UTF-8 strings, nesting within MaxMetaDepth), so that a tool that
+// copies data from elsewhere into meta can refuse what the reader would
+// refuse before it is written. The error says what is wrong, without a
+// position.
+func CheckMeta(b []byte) error {
+	s := scanner{}
+	s.UTF8 = true
+	s.B = b
+	if s.Peek() != '{' {
+		return &Error{Field: "meta", Msg: "not a JSON object"}
+	}
+	err := s.skip()
+	if err == nil && !s.AtEOF() {
+		err = s.syntaxError("want the end of meta")
+	}
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			return &Error{Field: "meta", Msg: e.Msg}
+		}
+		return err
+	}
+	return nil
+}

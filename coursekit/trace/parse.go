@@ -280,7 +280,7 @@ func (lp *lineParser) wholeNumber(name func() string) (int, error) {
 	if err != nil || msg != "" {
 		return 0, numErr(err, msg, name())
 	}
-	if f != float64(int64(f)) || f > 1<<53 {
+	if f != float64(int64(f)) || f > MaxCount {
 		return 0, fieldErr(name(), "want a whole number, got "+strconv.FormatFloat(f, 'g', -1, 64))
 	}
 	return int(f), nil

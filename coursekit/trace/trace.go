@@ -20,6 +20,10 @@ const Version = "llm-serving/v1"
 // MaxLineBytes bounds one line; a longer line is an error, not a truncation.
 const MaxLineBytes = 1 << 20
 
+// MaxCount bounds whole numbers (token counts): above 2^53 a float64, and
+// so most JSON readers, no longer holds every integer exactly.
+const MaxCount = 1 << 53
+
 // Header is the first line of a trace.
 type Header struct {
 	Trace  string `json:"trace"`
@@ -223,7 +227,7 @@ func (a *Attempt) Validate() error {
 	}
 	prev := a.StartMS
 	for i, e := range a.Events {
-		if e.Tokens >= 1 && e.TMS >= prev && e.TMS <= math.MaxFloat64 {
+		if e.Tokens >= 1 && e.Tokens <= MaxCount && e.TMS >= prev && e.TMS <= math.MaxFloat64 {
 			prev = e.TMS // the common case, checked without building names
 			continue
 		}
@@ -233,6 +237,9 @@ func (a *Attempt) Validate() error {
 		}
 		if e.Tokens < 1 {
 			return fieldErr(fmt.Sprintf("events[%d].tokens", i), fmt.Sprintf("is %d; an event carries at least 1 token", e.Tokens))
+		}
+		if e.Tokens > MaxCount {
+			return fieldErr(fmt.Sprintf("events[%d].tokens", i), fmt.Sprintf("is %d, above 2^53", e.Tokens))
 		}
 		if i == 0 {
 			return fieldErr(name, fmt.Sprintf("%s is before start_ms %s", fmtMS(e.TMS), fmtMS(a.StartMS)))
@@ -265,6 +272,12 @@ func (a *Attempt) Validate() error {
 	}
 	if a.OutputTokens < 0 {
 		return fieldErr("output_tokens", fmt.Sprintf("is negative (%d)", a.OutputTokens))
+	}
+	if a.InputTokens > MaxCount {
+		return fieldErr("input_tokens", fmt.Sprintf("is %d, above 2^53", a.InputTokens))
+	}
+	if a.OutputTokens > MaxCount {
+		return fieldErr("output_tokens", fmt.Sprintf("is %d, above 2^53", a.OutputTokens))
 	}
 	if a.HTTPStatus < 0 || a.HTTPStatus > 999 {
 		return fieldErr("http_status", fmt.Sprintf("%d is not an HTTP status", a.HTTPStatus))

@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 )
@@ -31,11 +32,19 @@ func (tw *Writer) Write(a *Attempt) error {
 	if err := a.Validate(); err != nil {
 		return locate(err, "attempt", 0, a.ID)
 	}
+	if len(a.Meta) > 0 {
+		if err := CheckMeta(a.Meta); err != nil {
+			return locate(err, "attempt", 0, a.ID)
+		}
+	}
 	if _, dup := tw.seen[a.ID]; dup {
 		return &Error{File: "attempt", Attempt: a.ID, Field: "attempt", Msg: "duplicate attempt id"}
 	}
 	tw.seen[a.ID] = struct{}{}
 	tw.buf = AppendAttempt(tw.buf[:0], a)
+	if len(tw.buf) > MaxLineBytes {
+		return &Error{File: "attempt", Attempt: a.ID, Msg: fmt.Sprintf("line would be %d bytes, longer than the reader's %d (1 MiB)", len(tw.buf), MaxLineBytes)}
+	}
 	tw.buf = append(tw.buf, '\n')
 	_, err := tw.w.Write(tw.buf)
 	return err

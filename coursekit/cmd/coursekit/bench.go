@@ -45,10 +45,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
 	ds := fs.String("dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
 		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput 0)`)
-	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token (default: no Authorization header)")
+	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token, sent only to the scheme, host and port of --url (bench never follows a redirect; default: no Authorization header)")
 	out := fs.String("out", "", "trace file to write (default or -: stdout)")
 	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
-	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; default: none)")
+	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
 	var slos sloFlags
@@ -175,7 +175,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.MetricsSink = mf
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
 		cfg.Conditions["metrics_url"] = cfg.MetricsURL
-		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels}, or error"
+		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read)"
 	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
 	if err != nil {

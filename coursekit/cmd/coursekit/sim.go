@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +42,28 @@ func (r rateFlag) Set(s string) error {
 		return fmt.Errorf("%q is not a rate between 0 and 1", s)
 	}
 	*r.v = f
+	return nil
+}
+
+// hostsFlag collects --allow-host names (repeatable, or comma-separated).
+type hostsFlag struct{ v *[]string }
+
+func (h hostsFlag) String() string {
+	if h.v == nil {
+		return ""
+	}
+	return strings.Join(*h.v, ",")
+}
+
+func (h hostsFlag) Set(s string) error {
+	for _, n := range strings.Split(s, ",") {
+		n = strings.TrimSpace(n)
+		bare := strings.Trim(n, "[]")
+		if n == "" || net.ParseIP(bare) == nil && strings.ContainsAny(n, "/:@[] ") {
+			return fmt.Errorf("%q is not a host name (give a name or an IP without a port, or *)", n)
+		}
+		*h.v = append(*h.v, bare)
+	}
 	return nil
 }
 
@@ -77,6 +100,7 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	fs.Var(rateFlag{&cfg.Faults.Malformed}, "fail-malformed", "fraction of streams with a malformed SSE message (default 0: none)")
 	fs.Var(rateFlag{&cfg.WrongAnswerRate}, "wrong-answer-rate", "fraction of arith questions (bench --dataset arith) answered wrong on purpose, off by 1 to 9, seeded by --seed (default 0: every answer right)")
 	fs.Var(rateFlag{&cfg.OverloadWrongAnswerRate}, "wrong-answer-rate-overload", "wrong-answer rate for arith questions that arrive while every batch slot is taken, used when higher than --wrong-answer-rate (default 0: no worse under overload)")
+	fs.Var(hostsFlag{&cfg.AllowedHosts}, "allow-host", "also serve requests whose Host header is this name or IP (repeat; * for any), e.g. when sim is reached by a name on purpose; other names get 421, a defence against DNS rebinding (default: loopback names and the --addr IP only)")
 	slowdown := fs.Float64("slowdown", 1, "multiply every step time (the lab's slow server)")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the simulator to this file, until it stops (default: none)")
 	preset := fs.String("preset", "", "bench: a server that is never the bottleneck, for measuring clients; flags given explicitly still win (default: none)")
@@ -110,6 +134,9 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	}
 	if !isLoopback(host) {
 		fmt.Fprintf(stderr, "coursekit sim: warning: --addr %s accepts connections from other machines; the simulator has no authentication\n", *addr)
+		if ip := net.ParseIP(host); (host == "" || ip != nil && ip.IsUnspecified()) && len(cfg.AllowedHosts) == 0 {
+			fmt.Fprintf(stderr, "coursekit sim: note: requests must name this machine as localhost or a loopback IP; to reach it by another name or IP, give --allow-host NAME\n")
+		}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -203,6 +203,9 @@ func TestSimBenchBadFlags(t *testing.T) {
 		{"sim", "--max-batch", "0"},
 		{"sim", "--addr", "no-port"},
 		{"sim", "--slowdown", "0"},
+		{"sim", "--allow-host", "sim.internal:8000"},
+		{"sim", "--allow-host", "http://sim.internal"},
+		{"sim", "--allow-host", ""},
 	} {
 		code, _, errs := runCLI(t, args...)
 		if code != 2 || errs == "" {
@@ -216,5 +219,20 @@ func TestIsLoopback(t *testing.T) {
 		if isLoopback(host) != want {
 			t.Errorf("isLoopback(%q) != %v", host, want)
 		}
+	}
+}
+
+// --allow-host takes names and IPs (repeated or comma-separated), never a
+// port or a URL.
+func TestSimAllowHostFlag(t *testing.T) {
+	var got []string
+	f := hostsFlag{&got}
+	for _, v := range []string{"sim.internal", "10.0.0.5, [::1]", "fe80::1", "*"} {
+		if err := f.Set(v); err != nil {
+			t.Errorf("--allow-host %q: %v", v, err)
+		}
+	}
+	if want := "sim.internal,10.0.0.5,::1,fe80::1,*"; f.String() != want {
+		t.Errorf("hosts %q, want %q", f.String(), want)
 	}
 }
