@@ -67,8 +67,8 @@ func (b *Batch) markLMSAccounts() {
 				listZh = append(listZh, fmt.Sprintf("%s（%s）", a, who[a]))
 			}
 			for _, s := range subs {
-				s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true,
-					Message: fmt.Sprintf("你的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是你的：这是抄袭线索，老师会核对。", len(accts), strings.Join(accts, "、")),
+				s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true, Private: true,
+					Message: fmt.Sprintf("这位学习者的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是本人的：这是抄袭线索，请核对。", len(accts), strings.Join(accts, "、")),
 					Detail:  fmt.Sprintf("release record of %s handed in by LMS accounts %s; %s came from %s", l.ID, strings.Join(listEn, ", "), s.Name, s.LMSNumber())})
 			}
 			b.Warnings = append(b.Warnings, grader.Warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
