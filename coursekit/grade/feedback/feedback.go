@@ -76,6 +76,10 @@ func kindTitle(kind string) string {
 	return "公开检查"
 }
 
+// CommentLabel introduces the instructor's comment on an answer
+// (manual-review.csv's comment column).
+const CommentLabel = "老师的评语："
+
 // LearnerManual is s's free-text answers as the learner sees them: their
 // own answers, not the instructor's review items (the own-variant check
 // held for review carries a note for the instructor, naming learners).
@@ -181,7 +185,10 @@ func FeedbackMarkdown(s *grader.Submission) string {
 	if len(f.manual) > 0 {
 		b.WriteString("\n### 你的文字答案（老师会阅读）\n\n")
 		for _, m := range f.manual {
-			fmt.Fprintf(&b, "- **%s**:%s\n", e(m.Title), e(m.Text))
+			fmt.Fprintf(&b, "- **%s**：%s\n", e(m.Title), e(m.Text))
+			if m.Comment != "" {
+				fmt.Fprintf(&b, "  - %s%s\n", CommentLabel, e(m.Comment))
+			}
 		}
 	}
 	b.WriteString("\n## 完整性\n\n")
@@ -189,7 +196,7 @@ func FeedbackMarkdown(s *grader.Submission) string {
 		b.WriteString("- " + cleanIntegrity + "\n")
 	}
 	for _, n := range f.integrity {
-		fmt.Fprintf(&b, "- %s:%s\n", n.mark, e(n.text))
+		fmt.Fprintf(&b, "- %s：%s\n", n.mark, e(n.text))
 	}
 	return b.String()
 }
@@ -248,6 +255,9 @@ func FeedbackHTML(s *grader.Submission) string {
 		b.WriteString("<h3>你的文字答案（老师会阅读）</h3>\n")
 		for _, m := range f.manual {
 			fmt.Fprintf(&b, "<p><strong>%s</strong></p><blockquote>%s</blockquote>\n", e(m.Title), e(m.Text))
+			if m.Comment != "" {
+				fmt.Fprintf(&b, "<p class=\"comment\">%s%s</p>\n", e(CommentLabel), e(m.Comment))
+			}
 		}
 	}
 	b.WriteString("<h2>完整性</h2>\n<ul>")
@@ -255,7 +265,7 @@ func FeedbackHTML(s *grader.Submission) string {
 		b.WriteString("<li class=\"pass\">" + cleanIntegrity + "</li>")
 	}
 	for _, n := range f.integrity {
-		fmt.Fprintf(&b, "<li class=\"%s\">%s:%s</li>", n.class, n.mark, e(n.text))
+		fmt.Fprintf(&b, "<li class=\"%s\">%s：%s</li>", n.class, n.mark, e(n.text))
 	}
 	b.WriteString("</ul>")
 	return HTMLPage("评分反馈", b.String())

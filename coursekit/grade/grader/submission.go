@@ -23,6 +23,9 @@ type ManualItem struct {
 	Max      float64  `json:"max"`
 	Keyword  float64  `json:"keyword_assist"`
 	Keywords []string `json:"keywords_found,omitempty"`
+	// Comment is what the instructor wrote for the learner about this
+	// answer (manual-review.csv's comment column); shown in the feedback.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Submission is the grade of one submitted file.

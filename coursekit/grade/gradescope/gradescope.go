@@ -118,6 +118,13 @@ func Gradescope(s *grader.Submission) *GSResults {
 				t.Status = "failed"
 			}
 		}
+		if x.Kind == criteria.KindManual {
+			for _, m := range s.Manual {
+				if m.ID == x.ID && m.Comment != "" {
+					t.Output += "\n" + feedback.CommentLabel + m.Comment
+				}
+			}
+		}
 		r.Tests = append(r.Tests, t)
 	}
 	integ := GSTest{Name: "笔记本完整性", Number: "4.1", Status: "passed", Output: "锁定的单元格未改动，输出与口径卡一致。", Visibility: "visible", Tags: []string{"integrity"}}
