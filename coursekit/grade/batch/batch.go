@@ -205,6 +205,13 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 		b.Warnings = append(b.Warnings, grader.Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
 			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
 	}
+	for _, s := range subs {
+		for _, f := range s.Integrity {
+			if f.Code == grader.FindRosterMismatch {
+				b.Warnings = append(b.Warnings, grader.Warning{Text: s.Name + ": " + f.Detail, Zh: s.Name + "：" + f.Message})
+			}
+		}
+	}
 	b.markDuplicates()
 	b.markCopiedRecords()
 	b.markSameAnswers()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
@@ -134,24 +133,5 @@ func (b *Batch) accountHolder(s *grader.Submission, owner string, carries map[st
 }
 
 // lmsNamed reports whether person, a name as an LMS download writes it, is
-// learner l: their roster name in either order, their id or their email's
-// local part, compared in lower case on letters and digits only.
-func lmsNamed(l roster.Learner, person string) bool {
-	key := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				return unicode.ToLower(r)
-			}
-			return -1
-		}, s)
-	}
-	p := key(person)
-	if p == "" {
-		return false
-	}
-	words := strings.FieldsFunc(l.Name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	local, _, _ := strings.Cut(l.Email, "@")
-	rev := slices.Clone(words)
-	slices.Reverse(rev)
-	return slices.ContainsFunc([]string{strings.Join(words, ""), strings.Join(rev, ""), l.ID, local}, func(c string) bool { return key(c) == p })
-}
+// learner l (see roster.NamedBy).
+func lmsNamed(l roster.Learner, person string) bool { return roster.NamedBy(l, person) }

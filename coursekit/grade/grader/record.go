@@ -20,6 +20,10 @@ const (
 	ReasonNotOwn = "not_own_submission" // the signed record is another learner's
 	// FindRecordCopied: one release record handed in by two accounts.
 	FindRecordCopied = "record_handed_in_twice"
+	// FindRosterMismatch: the roster's lms_id says the account is another
+	// learner's than its LMS name and the signed record both say; graded
+	// as the record's learner's (an instructor-only finding).
+	FindRosterMismatch = "roster_lms_id_mismatch"
 )
 
 // NotOwnReason is what the learner is told of a file whose signed release
