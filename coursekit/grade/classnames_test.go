@@ -81,11 +81,13 @@ func checkClassNames(t *testing.T, b *batch.Batch, page, summary string, ids []s
 	}
 	for id, other := range map[string]string{"alice": "ivan", "ivan": "alice"} {
 		f := findingOf(b.Chosen[id], batch.FindSameAnswer)
-		if f == nil || !strings.Contains(f.Message, other) || f.Warn {
-			t.Errorf("%s: same-answer finding %+v, want an info finding naming %s", id, f, other)
+		if f == nil || !strings.Contains(f.Message, other) || f.Warn || !f.Private {
+			t.Errorf("%s: same-answer finding %+v, want a private info finding naming %s", id, f, other)
 		}
-		if md := feedback.FeedbackMarkdown(b.Chosen[id]); !strings.Contains(md, "一字不差") {
-			t.Errorf("%s's feedback does not say the answer is another's", id)
+		// Private: the learner's feedback neither names the other nor
+		// says the answers are the same.
+		if md := feedback.FeedbackMarkdown(b.Chosen[id]); strings.Contains(md, "一字不差") || strings.Contains(md, other) {
+			t.Errorf("%s's feedback names the same-answer finding", id)
 		}
 	}
 	for _, id := range []string{"bob", "carol", "dave"} {

@@ -141,7 +141,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 	mr := read(t, out, "manual-review.csv")
-	if recs, err := csvpkg.NewReader(strings.NewReader(mr)).ReadAll(); err != nil || len(recs) != 10 || !strings.HasPrefix(mr, "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,previous_score,note,score\n") {
+	if recs, err := csvpkg.NewReader(strings.NewReader(mr)).ReadAll(); err != nil || len(recs) != 10 || !strings.HasPrefix(mr, "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,previous_score,note,score,comment\n") {
 		t.Errorf("manual-review.csv:\n%s", mr)
 	}
 	// No machine path in any output.

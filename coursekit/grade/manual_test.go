@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,8 +43,8 @@ func fillScores(t *testing.T, dir string, scores map[[2]string]string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := len(rows[0]) - 1
-	if rows[0][last] != "score" || rows[0][last-3] != "text_sha256" {
+	last := slices.Index(rows[0], "score")
+	if last < 0 || rows[0][last-3] != "text_sha256" || rows[0][len(rows[0])-1] != "comment" {
 		t.Fatalf("header %v", rows[0])
 	}
 	for _, r := range rows[1:] {
@@ -125,7 +126,7 @@ func TestManualScoresMergeBack(t *testing.T) {
 	}
 	// The rewritten manual-review file keeps the scores and queues the rest.
 	again := read(t, out, review.ManualFile)
-	if !strings.Contains(again, ",1.5\n") || len(report.ManualQueue(b)) != 6 {
+	if !strings.Contains(again, ",1.5,\n") || len(report.ManualQueue(b)) != 6 {
 		t.Errorf("manual-review.csv after merge (%d queued):\n%s", len(report.ManualQueue(b)), again)
 	}
 	if sum := read(t, out, "summary.md"); !strings.Contains(sum, "人工阅读队列（6 条") {

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	course "github.com/llmperf-course/course"
@@ -121,7 +125,9 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	maxBytes := fs.Int64("max-bytes", notebook.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
 	public := fs.String("public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
 	manual := fs.String("manual", "", "a filled-in "+review.ManualFile+" to merge the scores a person typed (default: OUT/"+review.ManualFile+" when OUT holds one: typed scores are carried forward)")
-	force := fs.Bool("force", false, "with --manual FILE: discard the typed scores in OUT/"+review.ManualFile+" (default: refuse)")
+	force := fs.Bool("force", false, "with --manual FILE: discard the typed scores in OUT/"+review.ManualFile+"; they stay in the backup OUT.bak-N (default: refuse)")
+	replace := fs.Bool("replace", false, "grade only the given submissions although OUT holds a graded class with learners they do not cover: those learners become \"no submission\" (the previous run stays in the backup OUT.bak-N; default: refuse and print the command that grades the whole class)")
+	changeWeights := fs.Bool("change-weights", false, "grade with --weights (or, without it, the default weights) although OUT records other weights; typed manual scores are rescaled to the new maxima (default: keep the recorded weights)")
 	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
@@ -156,14 +162,35 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
+	// OUT's run record: the weights, the class and the files of the
+	// previous run.
+	if err := report.CheckOut(*out); err != nil {
+		return usagef("grade: %v", err)
+	}
+	prev, err := report.ReadRun(*out)
+	if err != nil {
+		return usagef("grade: %v", err)
+	}
 	var points map[string]float64 // nil: the default weights
 	if *weights != "" {
 		if points, err = criteria.ReadWeightsFile(*weights); err != nil {
 			return usagef("grade: --weights: %v", err)
 		}
-		if !*execF.on {
-			delete(points, criteria.ExecutionID) // its weight applies with --execute only
+	}
+	if prev != nil && prev.Weights != nil {
+		switch diff := report.DiffWeights(prev.Weights, points); {
+		case len(diff) == 0:
+		case *changeWeights:
+			fmt.Fprintf(stderr, "grade: note: changing the weights %s recorded: %s (typed manual scores are rescaled to the new maxima)\n", *out, report.JoinChanges(diff))
+		case *weights != "":
+			return usagef("grade: the weights in %s differ from those %s was graded with: %s. Nothing was written. Give --change-weights to re-grade with the new ones (typed manual scores are rescaled), or leave out --weights to keep the recorded ones", *weights, *out, report.JoinChanges(diff))
+		default:
+			points = maps.Clone(prev.Weights)
+			fmt.Fprintf(stderr, "grade: note: grading with the weights %s records from its previous run (differs from the defaults: %s); --change-weights without --weights returns to the defaults\n", *out, report.JoinChanges(report.DiffWeights(nil, points)))
 		}
+	}
+	if points != nil && !*execF.on {
+		delete(points, criteria.ExecutionID) // its weight applies with --execute only
 	}
 	pub, err := publicTrace(*public)
 	if err != nil {
@@ -176,17 +203,24 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	// Nothing a person typed is lost: OUT's own manual-review file is read
 	// back (carried forward) unless --manual names another one, which is
 	// refused while OUT's holds typed scores.
-	if err := report.CheckOut(*out); err != nil {
-		return usagef("grade: %v", err)
+	if *manual != "" {
+		if _, err := os.Stat(*manual); errors.Is(err, os.ErrNotExist) {
+			return usagef("grade: --manual %s: file not found. Nothing was written", *manual)
+		}
 	}
 	ownManual := filepath.Join(*out, review.ManualFile)
+	var prevWeights map[string]float64 // the weights typed scores were typed against
+	if prev != nil {
+		prevWeights = prev.Weights
+	}
 	var scores, own *review.ManualScores
 	if _, err := os.Stat(ownManual); err == nil {
-		if own, err = review.ReadManualFile(ownManual, roster, g.Points()); err != nil {
+		if own, err = review.ReadManualFileWas(ownManual, roster, g.Points(), prevWeights); err != nil {
 			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
 		}
 	}
 	carried := *manual == ""
+	discarded := 0 // typed scores of OUT's own file that --force set aside
 	switch {
 	case *manual == "" || sameFile(*manual, ownManual):
 		scores = own
@@ -195,8 +229,11 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		if own != nil && len(own.Rows)+len(own.Kept) > 0 && !*force {
 			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", ownManual, len(own.Rows)+len(own.Kept), *manual, *manual, ownManual)
 		}
-		if scores, err = review.ReadManualFile(*manual, roster, g.Points()); err != nil {
+		if scores, err = review.ReadManualFileWas(*manual, roster, g.Points(), prevWeights); err != nil {
 			return usagef("grade: --manual: %v", err)
+		}
+		if own != nil {
+			discarded = len(own.Rows) + len(own.Kept)
 		}
 	}
 	col, err := grader.Collect(pos)
@@ -252,6 +289,12 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	if kc.Loud() {
 		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
 	}
+	// A partial run never blanks the class graded into OUT.
+	if prev != nil && !*replace {
+		if err := checkWholeClass(prev, subs, pos, fs, *out); err != nil {
+			return err
+		}
+	}
 	warnings := append([]grader.Warning(nil), col.Notes...)
 	if execOpts != nil {
 		notes, err := execF.run(g, subs, execOpts, progress, stdout)
@@ -269,13 +312,32 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	for _, w := range b.Warnings {
 		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
 	}
-	if err := report.Write(b, stage.Dir); err != nil {
+	files, err := report.WriteFiles(b, stage.Dir)
+	if err != nil {
 		return err
 	}
-	if err := stage.Commit(); err != nil {
+	run := &report.Run{Weights: g.Points(), Files: files}
+	for _, p := range pos {
+		if abs, err := filepath.Abs(p); err == nil {
+			run.Inputs = append(run.Inputs, abs)
+		}
+	}
+	run.Learners = slices.Sorted(maps.Keys(b.Chosen))
+	if err := report.WriteRun(stage.Dir, run); err != nil {
+		return err
+	}
+	for _, n := range stage.Notes {
+		fmt.Fprintf(stderr, "grade: note: %s\n", n)
+	}
+	done, err := stage.Commit(prev)
+	if err != nil {
 		return fmt.Errorf("grade: replacing %s: %w", *out, err)
 	}
 	committed = true
+	reportCommit(done, *out, stderr)
+	if discarded > 0 && done.Backup != "" {
+		fmt.Fprintf(stdout, "--force: set aside %d typed scores of %s; they are kept in %s\n", discarded, ownManual, filepath.Join(done.Backup, review.ManualFile))
+	}
 	sm := report.Summarize(b)
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
@@ -385,4 +447,100 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(root, filepath.FromSlash(gradescope.GSResultsFile)))
 	return nil
+}
+
+// reportCommit tells the instructor what a commit kept of the previous
+// OUT: the backup, the files carried over, and the edits that only the
+// backup holds now.
+func reportCommit(c *report.Committed, out string, stderr io.Writer) {
+	if c.Backup == "" {
+		return
+	}
+	if len(c.Kept) > 0 {
+		fmt.Fprintf(stderr, "grade: note: kept %d files grade did not write in %s (%s)\n", len(c.Kept), out, strings.Join(firstN(c.Kept, 5), ", "))
+	}
+	for _, f := range c.Edited {
+		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is in %s. To send a comment to a learner, write it in the comment column of %s\n",
+			filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)), review.ManualFile)
+	}
+	for _, f := range c.Clashes {
+		fmt.Fprintf(stderr, "grade: warning: %s was added where this run writes a file of its own; yours is in %s\n", filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)))
+	}
+	fmt.Fprintf(stderr, "grade: note: the previous run is kept in %s (the newest %d backups are kept)\n", c.Backup, report.Backups)
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("… and %d more", len(s)-n))
+	}
+	return s
+}
+
+// checkWholeClass refuses a run whose submissions do not cover every
+// learner the previous run into OUT had a submission of: written, it
+// would turn them into "no submission" and drop their feedback. The
+// error names them and gives the command that grades the class with the
+// new files added (the previous run's inputs, then these).
+func checkWholeClass(prev *report.Run, subs []*grader.Submission, pos []string, fs *flag.FlagSet, out string) error {
+	have := map[string]bool{}
+	for _, s := range subs {
+		have[s.Learner] = true
+		have[s.RecordOf] = true
+	}
+	var missing []string
+	for _, id := range prev.Learners {
+		if !have[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	cmd := []string{"coursekit", "grade"}
+	fs.Visit(func(f *flag.Flag) {
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+			if f.Value.String() == "true" {
+				cmd = append(cmd, "--"+f.Name)
+			}
+			return
+		}
+		cmd = append(cmd, "--"+f.Name, shellQuote(f.Value.String()))
+	})
+	given := map[string]bool{}
+	for _, p := range pos {
+		if abs, err := filepath.Abs(p); err == nil {
+			given[abs] = true
+		}
+	}
+	var gone []string
+	for _, in := range prev.Inputs {
+		if given[in] {
+			continue
+		}
+		if _, err := os.Stat(in); err != nil {
+			gone = append(gone, in)
+			continue
+		}
+		cmd = append(cmd, shellQuote(in))
+	}
+	for _, p := range pos {
+		cmd = append(cmd, shellQuote(p))
+	}
+	msg := fmt.Sprintf("grade: %s holds a graded class, but these submissions have no file of %d of its learners (%s): grading them alone would make those learners \"no submission\" and remove their feedback. Nothing was written.\nTo grade the class with these files added, run:\n  %s\n",
+		out, len(missing), strings.Join(firstN(missing, 10), ", "), strings.Join(cmd, " "))
+	if len(gone) > 0 {
+		msg += fmt.Sprintf("(the previous run also graded %s, which is not there now: add it where it is now)\n", strings.Join(gone, ", "))
+	}
+	msg += "To grade only these files and leave the others with no submission, add --replace (the previous run is kept in a backup)."
+	return usagef("%s", msg)
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+
+// shellQuote is s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

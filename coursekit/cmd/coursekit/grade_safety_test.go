@@ -122,13 +122,15 @@ func TestGradeCLIRegradeKeepsManualScores(t *testing.T) {
 		t.Errorf("third grade lost the previous score: %v", r)
 	}
 
-	// 3. A subset re-run (only carol's folder): OUT is replaced as a whole,
-	// so alice's and bob's old feedback is gone, but their typed scores are
-	// kept in manual-review.csv for the next full run.
+	// 3. A subset re-run (only carol's folder) with --replace: the class
+	// in OUT is replaced, so alice's and bob's old feedback is gone (it is
+	// in the backup), but their typed scores are kept in manual-review.csv
+	// for the next full run. (Without --replace the run is refused:
+	// TestGradeCLIPartialRunKeepsTheClass.)
 	if _, err := os.Stat(filepath.Join(out, "feedback", "bob.md")); err != nil {
 		t.Fatal(err)
 	}
-	code, o, e = runCLI(t, append(args, filepath.Join(c.sub, "carol"))...)
+	code, o, e = runCLI(t, append(args, "--replace", filepath.Join(c.sub, "carol"))...)
 	if code != 0 {
 		t.Fatalf("subset: exit %d\n%s%s", code, o, e)
 	}

@@ -236,7 +236,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 
 	// A score above the maximum: exit 2 with FILE:LINE, nothing graded.
 	bad := filepath.Join(c.dir, "bad.csv")
-	os.WriteFile(bad, []byte(strings.Replace(sb.String(), ",0.5\n", ",7\n", 1)), 0o644)
+	os.WriteFile(bad, []byte(strings.Replace(sb.String(), ",0.5,\n", ",7,\n", 1)), 0o644)
 	code, o, e = runCLI(t, append(append([]string{"grade", "--key-file", c.key, "--roster", c.roster, "--out", filepath.Join(c.dir, "never")}, "--manual", bad), c.sub)...)
 	if code != 2 || !regexp.MustCompile(`bad\.csv:\d+: bob text\.counter_evidence: score 7 is above the maximum 2`).MatchString(e) || strings.Contains(e, "grade: [") {
 		t.Errorf("bad manual file: exit %d\n%s%s", code, o, e)
@@ -348,7 +348,7 @@ func TestGradeCLIGradescope(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, o, e)
 	}
 	r, raw := gsResults(t, root)
-	if r.Score == nil || *r.Score != 0 || !strings.Contains(r.Output, "签名的发放记录") || !strings.Contains(raw, "alice") {
+	if r.Score == nil || *r.Score != 0 || !strings.Contains(r.Output, "签名的发放记录") || strings.Contains(raw, "alice") {
 		t.Errorf("results.json:\n%.800s", raw)
 	}
 

@@ -205,6 +205,13 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 		b.Warnings = append(b.Warnings, grader.Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
 			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
 	}
+	for _, s := range subs {
+		for _, f := range s.Integrity {
+			if f.Code == grader.FindRosterMismatch {
+				b.Warnings = append(b.Warnings, grader.Warning{Text: s.Name + ": " + f.Detail, Zh: s.Name + "：" + f.Message})
+			}
+		}
+	}
 	b.markDuplicates()
 	b.markCopiedRecords()
 	b.markSameAnswers()
@@ -245,8 +252,8 @@ func (b *Batch) markCopiedRecords() {
 		} else if mine, ok := b.Chosen[s.Learner]; ok && mine != s {
 			b.Warnings = append(b.Warnings, grader.Warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的），不算 %[1]s 的作业；计分的是 %[1]s 自己的 %[4]s；两人都有抄袭线索",
 				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): it does not count as %[1]s's; %[1]s's own %[4]s counts; a copy finding for both", s.Learner, s.Name, s.RecordOf, mine.Name))
-			mine.Integrity = append(mine.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true,
-				Message: fmt.Sprintf("你还交了 %s 的笔记本（%s）：那一份不算你的作业，这是抄袭线索，老师会核对。", s.RecordOf, s.Name),
+			mine.Integrity = append(mine.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true, Private: true,
+				Message: fmt.Sprintf("还交了 %s 的笔记本（%s）：那一份不算这位学习者的作业，这是抄袭线索，请核对。", s.RecordOf, s.Name),
 				Detail:  fmt.Sprintf("also handed in %s's release record (%s)", s.RecordOf, s.Name)})
 		} else {
 			b.Warnings = append(b.Warnings, grader.Warnf("%s 交上来的是 %s 的笔记本（发放记录是 %[2]s 的）：%[1]s 没有自己的提交，%[2]s 保留自己的那一份；两人都有抄袭线索",
@@ -256,11 +263,11 @@ func (b *Batch) markCopiedRecords() {
 		if !ok {
 			continue
 		}
-		msg := fmt.Sprintf("你的发放记录（你的笔记本）也作为 %s 的作业交了上来：这是抄袭线索，老师会核对。", s.Learner)
+		msg := fmt.Sprintf("这位学习者的发放记录（笔记本）也作为 %s 的作业交了上来：这是抄袭线索，请核对。", s.Learner)
 		if s.Learner == "" {
-			msg = fmt.Sprintf("你的发放记录（你的笔记本）也从另一个 LMS 账号（%s）交了上来，那一份没有计分：这是抄袭线索，老师会核对。", s.LMSNumber())
+			msg = fmt.Sprintf("这位学习者的发放记录（笔记本）也从另一个 LMS 账号（%s）交了上来，那一份没有计分：这是抄袭线索，请核对。", s.LMSNumber())
 		}
-		own.Integrity = append(own.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true, Message: msg,
+		own.Integrity = append(own.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true, Private: true, Message: msg,
 			Detail: fmt.Sprintf("release record of %s also handed in by %s (%s)", s.RecordOf, cmp.Or(s.Learner, "LMS account "+s.LMSNumber()), s.Name)})
 	}
 }

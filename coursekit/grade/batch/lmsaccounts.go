@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
@@ -67,8 +66,8 @@ func (b *Batch) markLMSAccounts() {
 				listZh = append(listZh, fmt.Sprintf("%s（%s）", a, who[a]))
 			}
 			for _, s := range subs {
-				s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true,
-					Message: fmt.Sprintf("你的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是你的：这是抄袭线索，老师会核对。", len(accts), strings.Join(accts, "、")),
+				s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true, Private: true,
+					Message: fmt.Sprintf("这位学习者的发放记录由 %d 个 LMS 账号（%s）交了上来，评分程序分不清哪个账号是本人的：这是抄袭线索，请核对。", len(accts), strings.Join(accts, "、")),
 					Detail:  fmt.Sprintf("release record of %s handed in by LMS accounts %s; %s came from %s", l.ID, strings.Join(listEn, ", "), s.Name, s.LMSNumber())})
 			}
 			b.Warnings = append(b.Warnings, grader.Warnf("%s 的发放记录由 %d 个 LMS 账号交了上来：%s。名单没有 lms_id 列，认不出哪个账号是 %[1]s 的，按重复提交的规则计分的那一份可能是别人交的副本：请在名单里加上 lms_id 列后重新评分",
@@ -134,24 +133,5 @@ func (b *Batch) accountHolder(s *grader.Submission, owner string, carries map[st
 }
 
 // lmsNamed reports whether person, a name as an LMS download writes it, is
-// learner l: their roster name in either order, their id or their email's
-// local part, compared in lower case on letters and digits only.
-func lmsNamed(l roster.Learner, person string) bool {
-	key := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				return unicode.ToLower(r)
-			}
-			return -1
-		}, s)
-	}
-	p := key(person)
-	if p == "" {
-		return false
-	}
-	words := strings.FieldsFunc(l.Name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	local, _, _ := strings.Cut(l.Email, "@")
-	rev := slices.Clone(words)
-	slices.Reverse(rev)
-	return slices.ContainsFunc([]string{strings.Join(words, ""), strings.Join(rev, ""), l.ID, local}, func(c string) bool { return key(c) == p })
-}
+// learner l (see roster.NamedBy).
+func lmsNamed(l roster.Learner, person string) bool { return roster.NamedBy(l, person) }

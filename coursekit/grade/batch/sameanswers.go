@@ -101,8 +101,8 @@ func (b *Batch) markSameAnswers() {
 			continue
 		}
 		s := b.Chosen[l.ID]
-		s.Integrity = append(s.Integrity, integrity.Finding{Code: FindSameAnswer,
-			Message: "你的文字题答案与别人的一字不差（不计空白）：" + strings.Join(per[l.ID], "；") + "。老师阅读时会核对，这一条本身不改变分数。",
+		s.Integrity = append(s.Integrity, integrity.Finding{Code: FindSameAnswer, Private: true,
+			Message: "文字题答案与别人的一字不差（不计空白）：" + strings.Join(per[l.ID], "；") + "。阅读时请核对，这一条本身不改变分数。",
 			Detail:  "same free-text answer as " + strings.Join(perEn[l.ID], "; ")})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 )
 
 // Learner feedback, in Simplified Chinese, as Markdown and as HTML. Every
@@ -75,6 +76,23 @@ func kindTitle(kind string) string {
 	return "公开检查"
 }
 
+// CommentLabel introduces the instructor's comment on an answer
+// (manual-review.csv's comment column).
+const CommentLabel = "老师的评语："
+
+// LearnerManual is s's free-text answers as the learner sees them: their
+// own answers, not the instructor's review items (the own-variant check
+// held for review carries a note for the instructor, naming learners).
+func LearnerManual(s *grader.Submission) []grader.ManualItem {
+	var out []grader.ManualItem
+	for _, m := range s.Manual {
+		if criteria.ManualIDs[m.ID] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // feedback is what a learner's feedback says, decided once; FeedbackMarkdown
 // and FeedbackHTML only lay it out, so the two can never disagree.
 type feedback struct {
@@ -104,7 +122,7 @@ type feedbackNote struct{ class, mark, text string }
 const cleanIntegrity = "✓ 锁定的单元格没有改动，输出与口径卡一致。"
 
 func newFeedback(s *grader.Submission) feedback {
-	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: s.Manual}
+	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: LearnerManual(s)}
 	if s.SupersededBy != "" {
 		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + s.SupersededBy + "。下面的结果只供参考。"
 	}
@@ -131,7 +149,7 @@ func newFeedback(s *grader.Submission) feedback {
 			f.sections = append(f.sections, sec)
 		}
 	}
-	for _, n := range s.Integrity {
+	for _, n := range integrity.LearnerFacing(s.Integrity) {
 		note := feedbackNote{class: "pending", mark: "注意", text: n.Message}
 		if n.Warn {
 			note.class, note.mark = "fail", "⚠ 问题"
@@ -167,7 +185,10 @@ func FeedbackMarkdown(s *grader.Submission) string {
 	if len(f.manual) > 0 {
 		b.WriteString("\n### 你的文字答案（老师会阅读）\n\n")
 		for _, m := range f.manual {
-			fmt.Fprintf(&b, "- **%s**:%s\n", e(m.Title), e(m.Text))
+			fmt.Fprintf(&b, "- **%s**：%s\n", e(m.Title), e(m.Text))
+			if m.Comment != "" {
+				fmt.Fprintf(&b, "  - %s%s\n", CommentLabel, e(m.Comment))
+			}
 		}
 	}
 	b.WriteString("\n## 完整性\n\n")
@@ -175,7 +196,7 @@ func FeedbackMarkdown(s *grader.Submission) string {
 		b.WriteString("- " + cleanIntegrity + "\n")
 	}
 	for _, n := range f.integrity {
-		fmt.Fprintf(&b, "- %s:%s\n", n.mark, e(n.text))
+		fmt.Fprintf(&b, "- %s：%s\n", n.mark, e(n.text))
 	}
 	return b.String()
 }
@@ -234,6 +255,9 @@ func FeedbackHTML(s *grader.Submission) string {
 		b.WriteString("<h3>你的文字答案（老师会阅读）</h3>\n")
 		for _, m := range f.manual {
 			fmt.Fprintf(&b, "<p><strong>%s</strong></p><blockquote>%s</blockquote>\n", e(m.Title), e(m.Text))
+			if m.Comment != "" {
+				fmt.Fprintf(&b, "<p class=\"comment\">%s%s</p>\n", e(CommentLabel), e(m.Comment))
+			}
 		}
 	}
 	b.WriteString("<h2>完整性</h2>\n<ul>")
@@ -241,7 +265,7 @@ func FeedbackHTML(s *grader.Submission) string {
 		b.WriteString("<li class=\"pass\">" + cleanIntegrity + "</li>")
 	}
 	for _, n := range f.integrity {
-		fmt.Fprintf(&b, "<li class=\"%s\">%s:%s</li>", n.class, n.mark, e(n.text))
+		fmt.Fprintf(&b, "<li class=\"%s\">%s：%s</li>", n.class, n.mark, e(n.text))
 	}
 	b.WriteString("</ul>")
 	return HTMLPage("评分反馈", b.String())

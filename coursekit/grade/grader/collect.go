@@ -336,6 +336,13 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s = g.GradeAs(lms, name, data)
 	case s.Learner == "":
 		s.Learner = lms
+	case s.Learner != lms && s.record == RecordVerified && g.rosterTypo(s.Learner, lms, name):
+		// The account's LMS name is the record's learner's, not the
+		// learner the roster's lms_id gives: a roster mistake, not a copy.
+		_, person := roster.LMSAccount(name)
+		s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRosterMismatch, Private: true,
+			Message: fmt.Sprintf("名单可能有误：这份笔记本从 LMS 账号 %s（%s）交上来，名单的 lms_id 说这个账号是 %s 的，但账号的名字和签名的发放记录都是 %s：按 %[4]s 的作业评分。请核对名单的 lms_id 列。", num, person, lms, s.Learner),
+			Detail:  fmt.Sprintf("roster lms_id %s is %s's, but the LMS name %q and the signed release record are %s's: graded as %[4]s's; check the roster's lms_id column", num, lms, person, s.Learner)})
 	case s.Learner != lms && s.record == RecordVerified:
 		return NotOwn(s, s.Learner, lms, "LMS lms_id "+num)
 	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
@@ -349,6 +356,17 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		}
 	}
 	return s
+}
+
+// rosterTypo reports whether the LMS name that handed a file in names
+// owner, the learner of its signed release record, by their roster name
+// (or id, or email), and not byLMS, the learner the roster's lms_id gives
+// the account: the roster has the wrong lms_id, and the work is owner's.
+func (g *Grader) rosterTypo(owner, byLMS, name string) bool {
+	_, person := roster.LMSAccount(name)
+	o, ok1 := g.o.Roster.Learner(owner)
+	l, ok2 := g.o.Roster.Learner(byLMS)
+	return ok1 && ok2 && roster.NamedBy(o, person) && !roster.NamedBy(l, person)
 }
 
 // GradeAs grades data as learner's submission whatever its name says, for

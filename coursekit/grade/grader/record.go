@@ -20,7 +20,15 @@ const (
 	ReasonNotOwn = "not_own_submission" // the signed record is another learner's
 	// FindRecordCopied: one release record handed in by two accounts.
 	FindRecordCopied = "record_handed_in_twice"
+	// FindRosterMismatch: the roster's lms_id says the account is another
+	// learner's than its LMS name and the signed record both say; graded
+	// as the record's learner's (an instructor-only finding).
+	FindRosterMismatch = "roster_lms_id_mismatch"
 )
+
+// NotOwnReason is what the learner is told of a file whose signed release
+// record is not theirs: a fact about their own file, naming nobody.
+const NotOwnReason = "这份笔记本里的发放记录不是发给你的那一份，所以没有计分。老师会阅读核对这份作业；如有疑问，请联系老师。"
 
 // NotOwn turns s into the submitter's "no own submission": ungradable,
 // with the copy finding. how names who said it is the submitter's ("LMS
@@ -28,15 +36,19 @@ const (
 // submitter is "" for an LMS account no learner can be told to hold
 // (package batch): the file is then nobody's, and says which account.
 func NotOwn(s *Submission, owner, submitter, how string) *Submission {
+	// The learner is told only that this file is not the one released to
+	// them: who it was released to, and what that may mean, is for the
+	// instructor (ReasonDetail, the Private finding).
+	s.Fail(notebook.NewUngradable(ReasonNotOwn, "%s", NotOwnReason))
 	if submitter == "" {
-		s.Fail(notebook.NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却是从另一个 LMS 账号（%s）交上来的：它不是这个账号的学习者自己的作业，没有计分。请老师核对是谁交的。", owner, s.lmsNum))
+		s.ReasonDetail = fmt.Sprintf("这份笔记本的发放记录是发给 %s 的，却是从另一个 LMS 账号（%s）交上来的：它不是这个账号的学习者自己的作业，没有计分。请核对是谁交的。", owner, s.lmsNum)
 	} else {
-		s.Fail(notebook.NewUngradable(ReasonNotOwn, "这份笔记本的发放记录是发给 %s 的，却作为你（%s）的作业交了上来：它不是你自己的作业，没有计分，这份不算你交了自己的作业。请老师核对。", owner, submitter))
+		s.ReasonDetail = fmt.Sprintf("这份笔记本的发放记录是发给 %s 的，却作为 %s 的作业交了上来：它不是 %[2]s 自己的作业，没有计分。请核对。", owner, submitter)
 	}
 	s.Learner, s.RecordOf = submitter, owner
 	s.Manual, s.Mistakes, s.Integrity = nil, nil, nil
-	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRecordCopied, Warn: true,
-		Message: fmt.Sprintf("同一份发放记录（%s 的）由两个人交了上来：这是抄袭线索，老师会核对。", owner),
+	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRecordCopied, Warn: true, Private: true,
+		Message: fmt.Sprintf("同一份发放记录（%s 的）由两个人交了上来：这是抄袭线索，请核对。", owner),
 		Detail:  fmt.Sprintf("release record of %s handed in by %s (%s)", owner, cmp.Or(submitter, "an unknown learner"), how)})
 	return s
 }

@@ -23,6 +23,9 @@ type ManualItem struct {
 	Max      float64  `json:"max"`
 	Keyword  float64  `json:"keyword_assist"`
 	Keywords []string `json:"keywords_found,omitempty"`
+	// Comment is what the instructor wrote for the learner about this
+	// answer (manual-review.csv's comment column); shown in the feedback.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Submission is the grade of one submitted file.
@@ -45,11 +48,15 @@ type Submission struct {
 	// signed release record's (ReasonNotOwn), the record's learner.
 	RecordOf string `json:"record_of,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
-	Gradable   bool             `json:"gradable"`
-	ReasonCode string           `json:"reason_code,omitempty"`
-	Reason     string           `json:"reason,omitempty"`
-	NBFormat   string           `json:"nbformat,omitempty"`
-	Scores     []criteria.Score `json:"scores,omitempty"`
+	Gradable   bool   `json:"gradable"`
+	ReasonCode string `json:"reason_code,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	// ReasonDetail is the reason as the instructor reads it (Chinese; it
+	// may name other learners); "" when Reason says it all. Learner-facing
+	// files show Reason only.
+	ReasonDetail string           `json:"reason_detail,omitempty"`
+	NBFormat     string           `json:"nbformat,omitempty"`
+	Scores       []criteria.Score `json:"scores,omitempty"`
 	// Total is the automatic score; Pending is the points waiting for a
 	// person; Max counts every criterion.
 	Total     float64             `json:"total"`
@@ -73,6 +80,15 @@ type Submission struct {
 	// Canvas or Moodle name says: the user number and the person's name
 	// ("" for other names); see package batch.
 	lmsNum, lmsWho string
+}
+
+// StaffReason is the reason as the instructor reads it: ReasonDetail,
+// else Reason.
+func (s *Submission) StaffReason() string {
+	if s.ReasonDetail != "" {
+		return s.ReasonDetail
+	}
+	return s.Reason
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -132,7 +148,7 @@ func (ns *Submission) KeepFileOf(s *Submission) {
 // Fail makes s ungradable, for the reason u, with no score.
 func (s *Submission) Fail(u *notebook.Ungradable) *Submission {
 	s.Gradable = false
-	s.ReasonCode, s.Reason = u.Code, u.Msg
+	s.ReasonCode, s.Reason, s.ReasonDetail = u.Code, u.Msg, ""
 	s.Scores, s.Total, s.Pending, s.Max = nil, 0, 0, 0
 	s.StatusLine = "无法评分：" + u.Msg
 	return s

@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/feedback"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 )
 
 // GSResults is Gradescope's results.json, field for field as its
@@ -117,11 +118,18 @@ func Gradescope(s *grader.Submission) *GSResults {
 				t.Status = "failed"
 			}
 		}
+		if x.Kind == criteria.KindManual {
+			for _, m := range s.Manual {
+				if m.ID == x.ID && m.Comment != "" {
+					t.Output += "\n" + feedback.CommentLabel + m.Comment
+				}
+			}
+		}
 		r.Tests = append(r.Tests, t)
 	}
 	integ := GSTest{Name: "笔记本完整性", Number: "4.1", Status: "passed", Output: "锁定的单元格未改动，输出与口径卡一致。", Visibility: "visible", Tags: []string{"integrity"}}
 	var lines, codes []string
-	for _, f := range s.Integrity {
+	for _, f := range integrity.LearnerFacing(s.Integrity) {
 		mark := "注意"
 		if f.Warn {
 			mark = "问题"

@@ -301,7 +301,24 @@ func MatchLocked(key []byte, nb *notebook.Notebook, a *notebook.AssignmentMeta) 
 type Finding struct {
 	Code string `json:"code"`
 	// Warn findings fail the integrity check; info findings are notes.
-	Warn    bool   `json:"warn"`
-	Message string `json:"message"` // learner-facing, Chinese
+	Warn bool `json:"warn"`
+	// Message is learner-facing Chinese, unless Private.
+	Message string `json:"message"`
 	Detail  string `json:"detail,omitempty"`
+	// Private findings are for the instructor only (the summary, the class
+	// report, manual-review.csv, grades.json): a copy or identical-answer
+	// finding names other learners and states a suspicion the instructor
+	// has not judged yet. Learner-facing files leave them out.
+	Private bool `json:"private,omitempty"`
+}
+
+// LearnerFacing is fs without the Private findings.
+func LearnerFacing(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if !f.Private {
+			out = append(out, f)
+		}
+	}
+	return out
 }

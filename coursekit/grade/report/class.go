@@ -222,7 +222,7 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 	var urows [][]string
 	for i, s := range b.Subs {
 		if !s.Gradable {
-			urows = append(urows, []string{s.Name, b.Names[i], reasonLine(s), s.Reason})
+			urows = append(urows, []string{s.Name, b.Names[i], reasonLine(s), s.StaffReason()})
 		}
 	}
 	parts = append(parts, page.Heading(fmt.Sprintf("无法评分的文件（%d 份）", len(urows))))

@@ -2,7 +2,9 @@ package report
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -159,6 +161,19 @@ func WriteManualCSV(b *batch.Batch, w io.Writer) error {
 // learner; its feedback names the file). No file holds a machine
 // path: submissions are named by base name only.
 func Write(b *batch.Batch, dir string) error {
+	_, err := WriteFiles(b, dir)
+	return err
+}
+
+// WriteFiles is Write, returning every file it wrote (slash-separated,
+// relative to dir) with its sha256, for the run record (Run.Files).
+func WriteFiles(b *batch.Batch, dir string) (map[string]string, error) {
+	files := map[string]string{}
+	err := writeAll(b, dir, files)
+	return files, err
+}
+
+func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 	for _, d := range []string{dir, filepath.Join(dir, "results"), filepath.Join(dir, "feedback")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -169,10 +184,12 @@ func Write(b *batch.Batch, dir string) error {
 		if err != nil {
 			return err
 		}
-		if err := f(fh); err != nil {
+		h := sha256.New()
+		if err := f(io.MultiWriter(fh, h)); err != nil {
 			fh.Close()
 			return err
 		}
+		files[filepath.ToSlash(name)] = hex.EncodeToString(h.Sum(nil))
 		return fh.Close()
 	}
 	str := func(s string) func(io.Writer) error {

@@ -75,7 +75,7 @@ func Summarize(b *batch.Batch) *Summary {
 		if !s.Gradable {
 			sm.Ungradable++
 			sm.Reasons[s.ReasonCode]++
-			sm.Unreadable = append(sm.Unreadable, UngradableFile{Name: s.Name, Learner: s.Learner, Code: s.ReasonCode, Reason: s.Reason})
+			sm.Unreadable = append(sm.Unreadable, UngradableFile{Name: s.Name, Learner: s.Learner, Code: s.ReasonCode, Reason: s.StaffReason()})
 			continue
 		}
 		sm.Gradable++

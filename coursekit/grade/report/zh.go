@@ -57,6 +57,7 @@ var FindingZh = map[string]string{
 	grader.FindLMSOtherLearner:      "LMS 提交者与文件名不符",
 	grader.FindNotOnRoster:          "名单可能过期",
 	grader.FindRecordCopied:         "同一份发放记录由两个账号提交",
+	grader.FindRosterMismatch:       "名单的 lms_id 与 LMS 名字和发放记录不符（按发放记录评分）",
 	execute.FindExecRestored:        "重新运行前恢复了锁定单元格",
 	execute.FindExecCardDiffers:     "重新运行得到的口径卡不同",
 	execute.FindExecEnvironment:     "评分环境没能运行",

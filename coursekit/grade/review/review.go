@@ -48,8 +48,12 @@ type ManualScore struct {
 	// Previous is a score typed for an earlier answer of the learner
 	// (column previous_score), kept until someone re-reads the new one.
 	Previous string
-	filled   bool // Score was typed (a Kept row has only Previous)
-	state    int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
+	// Note, Comment and Extra are what the person typed into the note
+	// and comment columns and into columns of their own (ExtraCols).
+	Note, Comment string
+	Extra         []string
+	filled        bool // Score was typed (a Kept row has only Previous)
+	state         int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
 }
 
 // How ApplyManual used a row (ManualScore.state).
@@ -68,6 +72,47 @@ type ManualScores struct {
 	// Kept are blank rows that carry a previous_score: an answer that
 	// changed after it was scored and is still waiting to be re-read.
 	Kept []ManualScore
+	// ExtraCols are the columns the file has that grade does not write
+	// (added by a person); every row's values are kept (ManualScore.Extra)
+	// and written back.
+	ExtraCols []string
+	// Typed is every row (scored or not) by learner and criterion: its
+	// comment, note and extra columns are written back, and its comment
+	// reaches the learner's feedback.
+	Typed map[[2]string]*ManualScore
+	// Notes are warnings about rows read (a score rescaled to a new
+	// maximum, or set aside), for the batch.
+	Notes []grader.Warning
+}
+
+// manualColumns are the columns WriteReview writes, in order.
+var manualColumns = []string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score", "comment"}
+
+// gradeNote reports whether a part of a note column is one grade writes
+// (it is written again, or dropped, by each run); any other text was
+// typed by a person and is kept.
+func gradeNote(part string) bool {
+	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: "} {
+		if strings.HasPrefix(part, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinNote is grade's note for a row followed by the parts of typed
+// (the note column as read) that a person wrote.
+func joinNote(note, typed string) string {
+	parts := []string{}
+	if note != "" {
+		parts = append(parts, note)
+	}
+	for _, p := range strings.Split(typed, "; ") {
+		if p = strings.TrimSpace(p); p != "" && !gradeNote(p) && !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Carried counts the rows the next manual-review.csv keeps although their
@@ -106,6 +151,28 @@ func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (
 // is not an error here: a signed record graded for them makes rows for
 // them, and ApplyManual warns about a row it cannot apply.
 func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[string]float64) (*ManualScores, error) {
+	return ReadManualCSVWas(r, name, ro, points, nil)
+}
+
+// ReadManualFileWas is ReadManualFile for a file written under the
+// weights was (the previous run's, from OUT's run record); see
+// ReadManualCSVWas.
+func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadManualCSVWas(f, filepath.Base(path), ro, points, was)
+}
+
+// ReadManualCSVWas is ReadManualCSV for a file written under the weights
+// was (nil: points). A score typed in a row whose max column is the
+// maximum was gave the criterion, and differs from the maximum in force
+// now, is rescaled to the new maximum with a warning (Notes) and a note
+// in the row; typed against a maximum of 0, it is set aside as pending.
+// It is never applied as a part of the new maximum.
+func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
 	if points == nil {
 		points = criteria.DefaultPoints()
 	}
@@ -119,8 +186,16 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	col := map[string]int{}
+	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
+	var extraIdx []int
 	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		if k := strings.ToLower(h); slices.Contains(manualColumns, k) {
+			col[k] = i
+		} else if h != "" {
+			ms.ExtraCols = append(ms.ExtraCols, h)
+			extraIdx = append(extraIdx, i)
+		}
 	}
 	for _, need := range []string{"id", "criterion", "text_sha256", "score"} {
 		if _, ok := col[need]; !ok {
@@ -131,7 +206,6 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 			return nil, fmt.Errorf("%s:1: no %s column in header %q%s", name, need, header, hint)
 		}
 	}
-	ms := &ManualScores{}
 	var errs []error
 	seen := map[[2]string]int{}
 	for {
@@ -183,7 +257,12 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 		}
 		seen[key] = line
 		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, Title: get("title"), Max: get("max"),
-			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score")}
+			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score"),
+			Note: get("note"), Comment: strings.TrimSpace(raw("comment"))}
+		for _, i := range extraIdx {
+			row0.Extra = append(row0.Extra, row[i])
+		}
+		ms.Typed[key] = &row0
 		if score == "" {
 			ms.Blank++
 			if row0.Previous != "" {
@@ -193,6 +272,13 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 		}
 		v, err := strconv.ParseFloat(score, 64)
 		max := points[crit]
+		// The score was typed against the row's max; when the maximum in
+		// force differs (other weights), it is rescaled below, never
+		// applied as a part of the new maximum.
+		typedMax := max
+		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && m == was[crit] {
+			typedMax = m
+		}
 		switch {
 		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
 			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
@@ -200,15 +286,32 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 		case v < 0:
 			bad("%s %s: score %s is negative", id, crit, score)
 			continue
-		case v > max:
-			bad("%s %s: score %s is above the maximum %s", id, crit, score, criteria.FmtPts(max))
+		case v > typedMax:
+			bad("%s %s: score %s is above the maximum %s", id, crit, score, criteria.FmtPts(typedMax))
 			continue
 		case sha == "":
 			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
 			continue
 		}
+		if typedMax != max {
+			if typedMax == 0 {
+				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 0 打的 %s 分，现在满分是 %s：无法换算，这一项放回等待评分，请重新打分",
+					"%s: %s %s: score %s was typed against a maximum of 0, the maximum is now %s: it cannot be rescaled, so the answer is pending again (set aside: type a new score)", pos, id, crit, score, criteria.FmtPts(max)))
+				ms.Blank++
+				row0.Previous = score + "/0"
+				row0.Note = "set aside: typed against a maximum of 0, re-score it"
+				ms.Kept = append(ms.Kept, row0)
+				continue
+			}
+			nv := criteria.Round2(v * max / typedMax)
+			ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
+				"%s: %s %s: score %s was typed against a maximum of %s, the maximum is now %s: rescaled to %s", pos, id, crit, score, criteria.FmtPts(typedMax), criteria.FmtPts(max), criteria.FmtPts(nv)))
+			row0.Note = joinNote(fmt.Sprintf("rescaled from %s/%s", score, criteria.FmtPts(typedMax)), row0.Note)
+			row0.Max, v = criteria.FmtPts(max), nv
+		}
 		row0.Score, row0.filled = v, true
 		ms.Rows = append(ms.Rows, row0)
+		*ms.Typed[key] = row0
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -222,8 +325,23 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 // criterion, and typed the file read for this batch (nil: none).
 func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, scores []string, notes map[[2]string]string) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score"})
+	var extraCols []string
+	if typed != nil {
+		extraCols = typed.ExtraCols
+	}
+	cw.Write(append(slices.Clone(manualColumns), extraCols...))
 	type key [2]string
+	// typedOf is what a person typed into a row besides its score: the
+	// comment, their part of the note, and their own columns.
+	typedOf := func(k key) (note, comment string, extra []string) {
+		extra = make([]string, len(extraCols))
+		if typed == nil || typed.Typed[k] == nil {
+			return "", "", extra
+		}
+		r := typed.Typed[k]
+		copy(extra, r.Extra)
+		return r.Note, r.Comment, extra
+	}
 	prev := map[key]ManualScore{}
 	var carried []ManualScore
 	if typed != nil {
@@ -248,7 +366,11 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
 			}
 		}
-		cw.Write([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), TextSHA(m.Text), p, note, scores[i]})
+		tnote, comment, extra := typedOf(key{m.Learner, m.ID})
+		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && strings.HasPrefix(r.Note, "rescaled from ") && scores[i] != "" {
+			note = joinNote(note, strings.SplitN(r.Note, "; ", 2)[0])
+		}
+		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), TextSHA(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -261,10 +383,19 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if r.filled {
 			score = criteria.FmtPts(r.Score)
 		}
-		cw.Write([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, "kept from an earlier run: not graded in this batch", score})
+		tnote, comment, extra := typedOf(key{r.Learner, r.Criterion})
+		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, joinNote("kept from an earlier run: not graded in this batch", tnote), score, comment}, extra...))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// typedRow is the row typed for learner and criterion, or nil.
+func typedRow(ms *ManualScores, learner, crit string) *ManualScore {
+	if ms == nil {
+		return nil
+	}
+	return ms.Typed[[2]string{learner, crit}]
 }
 
 // manualCriteria are the criteria a person may score: the free text, and
@@ -292,6 +423,8 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 	if ms == nil {
 		return nil
 	}
+	warnings = append(warnings, ms.Notes...)
+	warnings = append(warnings, applyComments(subs, ms)...)
 	for k := range ms.Rows {
 		row := &ms.Rows[k]
 		row.state = rowUnused
@@ -323,6 +456,35 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 		if !found {
 			warnings = append(warnings, grader.Warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",
 				"%s: %[2]s %[3]s: %[2]s has no gradable submission in this batch; score not applied, kept in the new manual-review.csv", row.Pos, row.Learner, row.Criterion))
+		}
+	}
+	return warnings
+}
+
+// applyComments puts each row's comment (the comment column) next to the
+// learner's answer, for their feedback: only onto the answer the person
+// read (same text hash); a comment on an answer that changed since is a
+// warning and stays in manual-review.csv.
+func applyComments(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
+	for _, k := range slices.SortedFunc(maps.Keys(ms.Typed), func(x, y [2]string) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
+		row := ms.Typed[k]
+		if row.Comment == "" {
+			continue
+		}
+		for _, s := range subs {
+			if !s.Gradable || s.Learner != row.Learner {
+				continue
+			}
+			j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
+			if j < 0 {
+				continue
+			}
+			if TextSHA(s.Manual[j].Text) != row.TextSHA {
+				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里的答案在写评语之后改过，评语没有放进反馈（仍保留在 manual-review.csv 里）",
+					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
+				continue
+			}
+			s.Manual[j].Comment = row.Comment
 		}
 	}
 	return warnings

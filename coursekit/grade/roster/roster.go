@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 )
 
 // Learner is one roster row.
@@ -146,6 +148,38 @@ func NewRoster(ids ...string) (*Roster, error) {
 func (r *Roster) Has(id string) bool {
 	_, ok := r.index[id]
 	return ok
+}
+
+// Learner is the roster row of id.
+func (r *Roster) Learner(id string) (Learner, bool) {
+	i, ok := r.index[id]
+	if !ok {
+		return Learner{}, false
+	}
+	return r.Learners[i], true
+}
+
+// NamedBy reports whether person, a name as an LMS download writes it, is
+// learner l: their roster name in either order, their id or their email's
+// local part, compared in lower case on letters and digits only.
+func NamedBy(l Learner, person string) bool {
+	key := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, s)
+	}
+	p := key(person)
+	if p == "" {
+		return false
+	}
+	words := strings.FieldsFunc(l.Name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	local, _, _ := strings.Cut(l.Email, "@")
+	rev := slices.Clone(words)
+	slices.Reverse(rev)
+	return slices.ContainsFunc([]string{strings.Join(words, ""), strings.Join(rev, ""), l.ID, local}, func(c string) bool { return key(c) == p })
 }
 
 // ByEmail is the id of the learner with this email (case-insensitive), or "".
