@@ -6,10 +6,12 @@
 A test that fails 1 run in 5 passes a single run 80 % of the time; repeated 10 times it
 passes all of them 11 % of the time, 20 times 1 %. So, under `stress-ng --cpu 2`:
 
-  1. time: every test of the packages that measure time (TIME_PACKAGES) runs --count times
-     (default 10) with the race detector;
+  1. time: every test of the packages that measure time (TIME_PACKAGES, and the CLI's tests
+     that start a simulator or a load) runs --count times (default 10); --race adds the race
+     detector (every package runs once with it in make test);
   2. changed: every test function in a _test.go file changed since --base (default: the
-     commit in .ci/base, the last one CI verified) runs --changed-count times (default 20);
+     commit in .ci/base, the last one CI verified) runs --changed-count times (default 20),
+     with the race detector;
   3. rest: every other package, -count=1 -shuffle=on, round after round, until --budget
      seconds (default 300) have passed since this phase started (at least one round).
 
@@ -28,8 +30,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MODULE = "github.com/llmperf-course/course"
 # The packages whose tests start servers, sleep, or measure durations (loadgen, the simulator,
 # the capacity search, the CLI that drives them, and the notebooks' experiments).
-TIME_PACKAGES = ["./coursekit/loadgen/", "./coursekit/sim/", "./coursekit/capacity/",
-                 "./coursekit/cmd/coursekit/", "./coursekit/lab/"]
+TIME_PACKAGES = ["./coursekit/loadgen/", "./coursekit/sim/", "./coursekit/capacity/", "./coursekit/lab/"]
+# The CLI's tests that start a simulator or a load (bench, sim, capacity, goodput, run state); its
+# other tests (help, grading, import, card) go to the rest phase.
+CLI = "./coursekit/cmd/coursekit/"
+CLI_TIME = "^Test(Bench|Sim|Capacity|Goodput|RunState|ImportDatasetCLI|CardMemory)"
 TEST_FUNC = re.compile(r"^func (Test\w+)\(t \*testing\.T\)", re.M)
 
 
@@ -42,6 +47,8 @@ def go(args, label):
     print(f"flakehunt: {label}: {status} in {secs:.0f} s; load average {load()}", flush=True)
     if p.returncode != 0:
         print(p.stdout, flush=True)
+    else:  # each package's line: where the time goes
+        print("".join(f"    {l}\n" for l in p.stdout.splitlines() if l.startswith("ok ")), end="", flush=True)
     return p.returncode == 0, secs
 
 
@@ -85,6 +92,7 @@ def main():
     p.add_argument("--budget", type=float, default=300, help="seconds for repeating the other packages (default 300)")
     p.add_argument("--base", default=None, help="revision the changed tests are found against (default: .ci/base)")
     p.add_argument("--phases", default="time,changed,rest", help="which phases to run (default all)")
+    p.add_argument("--race", action="store_true", help="the time phase with the race detector (changed tests always have it)")
     a = p.parse_args()
     base = a.base
     if base is None:
@@ -97,9 +105,11 @@ def main():
     failed, lines = [], []
 
     if "time" in phases:
-        ok, secs = go(["-race", f"-count={a.count}", *TIME_PACKAGES], f"time-measuring packages -race -count={a.count}")
-        lines.append(f"time     {secs:6.0f} s  {' '.join(TIME_PACKAGES)} -race x{a.count}")
-        if not ok:
+        race = ["-race"] if a.race else []
+        ok1, s1 = go([*race, f"-count={a.count}", *TIME_PACKAGES], f"time-measuring packages {' '.join(race)} -count={a.count}")
+        ok2, s2 = go([*race, f"-count={a.count}", "-run", CLI_TIME, CLI], f"the CLI's load tests {' '.join(race)} -count={a.count}")
+        lines.append(f"time     {s1 + s2:6.0f} s  {' '.join(TIME_PACKAGES)} and the CLI's {CLI_TIME} {' '.join(race)} x{a.count}")
+        if not (ok1 and ok2):
             failed.append("time")
 
     if "changed" in phases:
@@ -116,13 +126,14 @@ def main():
 
     if "rest" in phases:
         pkgs = subprocess.run(["go", "list", "./..."], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
-        timed = {MODULE + "/" + t.strip("./").rstrip("/") for t in TIME_PACKAGES}
+        timed = {MODULE + "/" + t.strip("./").rstrip("/") for t in TIME_PACKAGES + [CLI]}
         rest = [q for q in pkgs if q not in timed]
         start, rounds = time.monotonic(), 0
         while rounds == 0 or time.monotonic() - start < a.budget:
             rounds += 1
-            ok, _ = go(["-count=1", "-shuffle=on", *rest], f"other packages, round {rounds}")
-            if not ok:
+            ok1, _ = go(["-count=1", "-shuffle=on", *rest], f"other packages, round {rounds}")
+            ok2, _ = go(["-count=1", "-shuffle=on", "-skip", CLI_TIME, CLI], f"the CLI's other tests, round {rounds}")
+            if not (ok1 and ok2):
                 failed.append(f"rest round {rounds}")
         lines.append(f"rest     {time.monotonic() - start:6.0f} s  {len(rest)} packages x{rounds} (budget {a.budget:.0f} s)")
 
