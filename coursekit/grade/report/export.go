@@ -34,6 +34,10 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 	if _, ok := b.Points[criteria.ExecutionID]; ok { // an executed batch
 		ids = append(ids, criteria.ExecutionID)
 	}
+	// A UTF-8 BOM, so that a spreadsheet shows the roster's Chinese names.
+	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
 	head := append([]string{"id"}, b.Roster.Columns...)
 	cw.Write(append(append(append(head, "total", "max"), ids...), "pending", "status"))
