@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/grade/batch"
-	"github.com/llmperf-course/course/coursekit/grade/gradescope"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/gradescope"
 	"github.com/llmperf-course/course/coursekit/grade/report"
 )
 
