@@ -191,7 +191,7 @@ func csvRows(t *testing.T, path string) ([][]string, map[string]int) {
 	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
-		col[h] = i
+		col[strings.TrimPrefix(h, "\ufeff")] = i
 	}
 	return rows, col
 }

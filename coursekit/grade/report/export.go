@@ -75,6 +75,9 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			if len(b.Others[l.ID]) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
 			}
+			if s.Late {
+				status += "; late (LMS)"
+			}
 			row = zero(row, status+off)
 		default:
 			row = append(row, criteria.FmtPts(s.Total), criteria.FmtPts(s.Max))
@@ -93,6 +96,9 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			}
 			if len(b.Others[l.ID]) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
+			}
+			if s.Late {
+				status += "; late (LMS)"
 			}
 			row = append(row, criteria.FmtPts(s.Pending), status+off)
 		}
