@@ -74,7 +74,7 @@ func TestEndToEnd(t *testing.T) {
 	// grades.csv: one row per learner, a column per criterion; free text
 	// blank until read; carol did not submit; the roster's name column carried.
 	csv := read(t, out, "grades.csv")
-	wantCSV := "id,name,total,max,map.steps,map.marks,map.sampling,stated.clock,stated.window,stated.method,stated.samples,stated.attempts,conditions.slos,figures.p95,figures.failure_rate,figures.qualified,figures.qualified_rate,figures.goodput,figures.cost,units.p95,units.failure_rate,units.qualified_rate,units.goodput,units.cost,stream.recorded,stream.aggregation,text.counter_evidence,text.outputs,text.denominator,text.uncertain,hidden.goodput_consistency,hidden.cost_consistency,hidden.qualified_rate_consistency,hidden.samples_consistency,hidden.slo_invariants,hidden.qualified_bounds,hidden.request_view,hidden.own_variant,pending,status\n" +
+	wantCSV := "\ufeffid,name,total,max,map.steps,map.marks,map.sampling,stated.clock,stated.window,stated.method,stated.samples,stated.attempts,conditions.slos,figures.p95,figures.failure_rate,figures.qualified,figures.qualified_rate,figures.goodput,figures.cost,units.p95,units.failure_rate,units.qualified_rate,units.goodput,units.cost,stream.recorded,stream.aggregation,text.counter_evidence,text.outputs,text.denominator,text.uncertain,hidden.goodput_consistency,hidden.cost_consistency,hidden.qualified_rate_consistency,hidden.samples_consistency,hidden.slo_invariants,hidden.qualified_bounds,hidden.request_view,hidden.own_variant,pending,status\n" +
 		"alice,爱丽丝,40,48,2,2,2,1,1,1,1,1,1,2,2,2,2,2,2,1,1,1,1,1,1,,,,,,1,1,1,1,1,1,1,3,8,graded\n" +
 		"bob,鲍勃,30,48,2,2,2,1,1,1,1,0,1,2,0,1,0,0,1,1,1,1,1,1,1,,0,,,,0,1,1,1,1,1,1,3,6,graded\n" +
 		"carol,卡萝尔,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,no submission\n"
@@ -141,7 +141,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 	mr := read(t, out, "manual-review.csv")
-	if recs, err := csvpkg.NewReader(strings.NewReader(mr)).ReadAll(); err != nil || len(recs) != 10 || !strings.HasPrefix(mr, "id,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,previous_score,note,score,comment\n") {
+	if recs, err := csvpkg.NewReader(strings.NewReader(mr)).ReadAll(); err != nil || len(recs) != 10 || !strings.HasPrefix(mr, "\ufeffid,criterion,title,max,keyword_assist,keywords_found,text,text_sha256,previous_score,note,score,comment\n") {
 		t.Errorf("manual-review.csv:\n%s", mr)
 	}
 	// No machine path in any output.

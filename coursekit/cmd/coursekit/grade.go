@@ -133,6 +133,9 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
 	weights := fs.String("weights", "", "a CSV or TSV of criterion id,points overriding the default points (criteria it does not name keep theirs; default: none)")
 	printWeights := fs.Bool("print-weights", false, "print the default weights as a CSV to start a --weights file from, and exit")
+	var exports exportFlag
+	fs.Var(&exports, "export", "also write the totals as an LMS gradebook import file, FORMAT=FILE.csv with FORMAT "+strings.Join(report.ExportFormats, " or ")+" (repeatable; default: none)")
+	lmsColumn := fs.String("lms-column", report.DefaultLMSColumn, "with --export: the grade column's name in the LMS (Canvas: \"Name (assignment id)\" as Canvas's own export names it)")
 	execF := addExecFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -142,8 +145,8 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		return criteria.WriteWeights(stdout, criteria.DefaultPoints())
 	}
 	if *gsRoot != "" {
-		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on || *weights != "" {
-			return usagef("grade: --gradescope grades ROOT/submission into ROOT/results: no --out, --manual, --execute, --weights or submission arguments")
+		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on || *weights != "" || len(exports) > 0 {
+			return usagef("grade: --gradescope grades ROOT/submission into ROOT/results: no --out, --manual, --execute, --weights, --export or submission arguments")
 		}
 		return gradeGradescope(*gsRoot, *keyFile, *rosterPath, *public, *maxBytes, stdout)
 	}
@@ -353,6 +356,20 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
+	for _, e := range exports {
+		var buf bytes.Buffer
+		notes, err := report.WriteLMS(b, &buf, e.format, *lmsColumn)
+		if err == nil {
+			err = os.WriteFile(e.file, buf.Bytes(), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("grade: --export %s=%s: %v", e.format, e.file, err)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "grade: warning: --export %s: %s\n", e.format, n)
+		}
+		fmt.Fprintf(stdout, "wrote %s (%s gradebook import)\n", e.file, e.format)
+	}
 	if sm.Gradable == 0 {
 		return fmt.Errorf("grade: nothing gradable: %s", nothingGradableHint(sm, *execF.on))
 	}
@@ -543,4 +560,28 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// exportSpec is one --export FORMAT=FILE.
+type exportSpec struct{ format, file string }
+
+// exportFlag is the repeatable --export flag.
+type exportFlag []exportSpec
+
+func (e *exportFlag) String() string {
+	var parts []string
+	for _, x := range *e {
+		parts = append(parts, x.format+"="+x.file)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (e *exportFlag) Set(v string) error {
+	format, file, ok := strings.Cut(v, "=")
+	format = strings.ToLower(strings.TrimSpace(format))
+	if !ok || file == "" || !slices.Contains(report.ExportFormats, format) {
+		return fmt.Errorf("want FORMAT=FILE.csv with FORMAT %s, e.g. canvas=canvas-grades.csv; got %q", strings.Join(report.ExportFormats, " or "), v)
+	}
+	*e = append(*e, exportSpec{format, file})
+	return nil
 }

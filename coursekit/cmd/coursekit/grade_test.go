@@ -69,7 +69,7 @@ func TestAssignAndGradeCLI(t *testing.T) {
 	}
 	csv, _ := os.ReadFile(filepath.Join(res, "grades.csv"))
 	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[1], "alice,A,,,") || !strings.HasSuffix(lines[1], "ungradable: self_check_not_run") || !strings.HasPrefix(lines[2], "bob,") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "alice,A,0,48,") || !strings.HasSuffix(lines[1], "ungradable: self_check_not_run") || !strings.HasPrefix(lines[2], "bob,") {
 		t.Errorf("grades.csv:\n%s", csv)
 	}
 	for _, f := range []string{"results/alice.json", "results/bob.json", "feedback/bob.md", "feedback/bob.html", "summary.md", "summary.html", "manual-review.csv", "grades.json"} {
@@ -191,7 +191,7 @@ func csvRows(t *testing.T, path string) ([][]string, map[string]int) {
 	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
-		col[h] = i
+		col[strings.TrimPrefix(h, "\ufeff")] = i
 	}
 	return rows, col
 }

@@ -97,7 +97,7 @@ func ExecuteAll(ctx context.Context, g *grader.Grader, subs []*grader.Submission
 
 	var todo []int
 	for i, s := range subs {
-		if s.Source() != nil && (s.Gradable || s.ReasonCode == notebook.ReasonSelfCheck) {
+		if s.Source() != nil && (s.Gradable || s.ReasonCode == notebook.ReasonSelfCheck || s.ReasonCode == notebook.ReasonCompileError) {
 			todo = append(todo, i)
 		}
 	}

@@ -315,9 +315,13 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 		if !errors.As(err, &u) {
 			u = notebook.NewUngradable(notebook.ReasonUnreadable, "读不了这个文件：%v", err)
 		}
-		return s.Fail(u)
+		s = s.Fail(u)
+		s.Late = roster.CanvasLate(name)
+		return s
 	}
-	return g.GradeCollected(name, b)
+	s := g.GradeCollected(name, b)
+	s.Late = roster.CanvasLate(name)
+	return s
 }
 
 // GradeCollected grades data collected under name, as Grade does, and

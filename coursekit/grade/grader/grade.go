@@ -272,6 +272,9 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 		return sub.Fail(notebook.NewUngradable(notebook.ReasonTwoCards, "输出里有 %d 张不同的口径卡；只保留一个自检单元格，从口径卡单元格开始重新运行后再提交。", len(distinct)))
 	}
 	if len(payloads) == 0 {
+		if msg, ok := notebook.CompileError(nb); ok { // it ran, and did not compile
+			return sub.Fail(notebook.NewUngradable(notebook.ReasonCompileError, "%s", msg))
+		}
 		if len(cardCells) == 1 {
 			return sub.Fail(notebook.NewUngradable(notebook.ReasonSelfCheck, "没有找到自检输出：请运行最后的自检单元格，保存后再提交。评分程序不运行你的代码，它读口径卡单元格里的代码来评分；自检的输出用来确认自检运行过：没有它，要等老师重新运行这份笔记本才能评分。"))
 		}

@@ -41,6 +41,8 @@ type Submission struct {
 	// comes from (SavedBySelfCheck, SavedByExecution, SavedByZipEntry).
 	SavedAt     string `json:"saved_at,omitempty"`
 	SavedAtFrom string `json:"saved_at_from,omitempty"`
+	// Late: the LMS download marked the file late (Canvas's _LATE_).
+	Late bool `json:"late,omitempty"`
 	// SupersededBy names the learner's file that was graded instead of
 	// this one (see the duplicate rule, package batch).
 	SupersededBy string `json:"superseded_by,omitempty"`

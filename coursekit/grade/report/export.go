@@ -25,7 +25,8 @@ import (
 // WriteCSV writes grades.csv: one row per roster learner, with columns id,
 // the roster's other columns (姓名, email, ...), total, max, one column per
 // criterion (blank while waiting for a person), pending (points waiting
-// for manual review) and status; then a row per learner graded by a signed
+// for manual review) and status (total 0 for a file that is ungradable
+// or not the learner's own, blank for no submission); then a row per learner graded by a signed
 // release record who is not on the roster (status says so), and a row per
 // file whose learner is unknown (no id; status names the file). No
 // learner and no file is left out.
@@ -34,11 +35,27 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 	if _, ok := b.Points[criteria.ExecutionID]; ok { // an executed batch
 		ids = append(ids, criteria.ExecutionID)
 	}
+	// A UTF-8 BOM, so that a spreadsheet shows the roster's Chinese names.
+	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
 	head := append([]string{"id"}, b.Roster.Columns...)
 	cw.Write(append(append(append(head, "total", "max"), ids...), "pending", "status"))
 	blank := func(row []string, status string) []string {
 		row = append(row, "", "") // total, max
+		row = append(row, make([]string, len(ids))...)
+		return append(row, "", status)
+	}
+	// A file handed in that cannot be graded, or is not the learner's own,
+	// scores 0 (as in results.json and on Gradescope); only a learner who
+	// handed in nothing has a blank total.
+	var maxAll float64
+	for _, id := range ids {
+		maxAll += b.Points[id]
+	}
+	zero := func(row []string, status string) []string {
+		row = append(row, "0", criteria.FmtPts(maxAll))
 		row = append(row, make([]string, len(ids))...)
 		return append(row, "", status)
 	}
@@ -58,7 +75,10 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			if len(b.Others[l.ID]) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
 			}
-			row = blank(row, status+off)
+			if s.Late {
+				status += "; late (LMS)"
+			}
+			row = zero(row, status+off)
 		default:
 			row = append(row, criteria.FmtPts(s.Total), criteria.FmtPts(s.Max))
 			for _, id := range ids {
@@ -77,6 +97,9 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			if len(b.Others[l.ID]) > 0 {
 				status += "; also handed in, not graded: " + strings.Join(b.Others[l.ID], ", ")
 			}
+			if s.Late {
+				status += "; late (LMS)"
+			}
 			row = append(row, criteria.FmtPts(s.Pending), status+off)
 		}
 		cw.Write(row)
@@ -86,7 +109,7 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			continue
 		}
 		row := append([]string{""}, make([]string, len(b.Roster.Columns))...)
-		cw.Write(blank(row, "unknown learner: "+s.ReasonCode+": "+safetext.CSVCell(s.Name)))
+		cw.Write(zero(row, "unknown learner: "+s.ReasonCode+": "+safetext.CSVCell(s.Name)))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -33,6 +33,7 @@ type Summary struct {
 	Integrity  []string // "learner:finding — message" lines, instructor-facing
 	Copies     []string // own-variant failures, with the instructor detail
 	Duplicates []string // learners with more than one file: which one counts
+	Late       []string // learners whose counted file the LMS marked late (Canvas _LATE_)
 	// NotSubmitted names every roster learner with no submission;
 	// UnknownFiles every file with no known learner (unknown-N: file);
 	// SameAnswers every free-text answer handed in by more than one
@@ -85,6 +86,9 @@ func Summarize(b *batch.Batch) *Summary {
 		if !ok {
 			sm.Missing++
 			continue
+		}
+		if s.Late {
+			sm.Late = append(sm.Late, fmt.Sprintf("%s：%s", l.ID, s.Name))
 		}
 		if len(b.Others[l.ID]) > 0 {
 			sm.Duplicates = append(sm.Duplicates, fmt.Sprintf("%s：计分的是 %s；没有计分：%s", l.ID, s.Name, strings.Join(b.Others[l.ID], "、")))
@@ -155,6 +159,7 @@ const (
 	titleCopies     = "数字与别人的 trace 吻合（疑似抄袭）"
 	titleIntegrity  = "完整性问题"
 	titleDuplicates = "重复提交（每人只计一份）"
+	titleLate       = "逾期提交（Canvas 标为 LATE，分数未扣）"
 	titleWarnings   = "提醒（跳过的文件、重复提交、没有应用的人工评分）"
 	titleKey        = "⚠ 密钥与发放记录"
 	titleMissing    = "没有提交的学习者"
@@ -197,7 +202,7 @@ func (sm *Summary) Markdown() string {
 	for _, sec := range []struct {
 		title string
 		lines []string
-	}{{titleMissing, sm.NotSubmitted}, {titleUnknown, sm.UnknownFiles}, {titleCopies, sm.Copies}, {titleSame, sm.SameAnswers}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleWarnings, warningsZh(sm.Warnings)}} {
+	}{{titleMissing, sm.NotSubmitted}, {titleUnknown, sm.UnknownFiles}, {titleCopies, sm.Copies}, {titleSame, sm.SameAnswers}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleLate, sm.Late}, {titleWarnings, warningsZh(sm.Warnings)}} {
 		if len(sec.lines) == 0 {
 			continue
 		}
@@ -272,6 +277,7 @@ func (sm *Summary) HTML() string {
 	list(titleSame, sm.SameAnswers)
 	list(titleIntegrity, sm.Integrity)
 	list(titleDuplicates, sm.Duplicates)
+	list(titleLate, sm.Late)
 	list(titleWarnings, warningsZh(sm.Warnings))
 	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {

@@ -22,6 +22,7 @@ var ReasonZh = map[string]string{
 	notebook.ReasonNBFormat:       "笔记本格式不受支持",
 	notebook.ReasonNoCard:         "没有口径卡",
 	notebook.ReasonSelfCheck:      "自检没有运行",
+	notebook.ReasonCompileError:   "编译错误",
 	notebook.ReasonTwoCards:       "不止一张口径卡",
 	notebook.ReasonWrongCard:      "口径卡类型不对",
 	notebook.ReasonNonFinite:      "口径卡里有 NaN 或无穷大",

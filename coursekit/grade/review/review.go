@@ -35,6 +35,48 @@ func TextSHA(text string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
+// KeyCell is the text_sha256 cell written for an answer: its TextSHA
+// after the letter h, so that a spreadsheet never reads it as a number
+// (Excel turns an all-digit 408566123456 into 4.08566E+11 and saves it
+// so). ReadManualCSV also reads the older bare form.
+func KeyCell(text string) string { return "h" + TextSHA(text) }
+
+// parseKey is the TextSHA in a text_sha256 cell (h + 12 hex digits, or
+// the older 12 hex digits), or ok false when the cell is neither (a
+// spreadsheet mangled it).
+func parseKey(cell string) (sha string, ok bool) {
+	s := strings.ToLower(strings.TrimSpace(cell))
+	s = strings.TrimPrefix(s, "'")
+	s = strings.TrimPrefix(s, "h")
+	if len(s) != 12 {
+		return "", false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// normText is an answer as compared when a row's key was mangled: line
+// endings and the spaces around it do not count.
+func normText(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+}
+
+// answers reports whether r was typed for the answer text: the same text
+// hash, or, when a spreadsheet mangled the row's key (4.08566E+11), the
+// same answer text in the row's text column (as written, or as grade
+// neutralised it for spreadsheets).
+func (r *ManualScore) answers(text string) bool {
+	if !r.keyLost {
+		return TextSHA(text) == r.TextSHA
+	}
+	t := normText(r.Text)
+	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)))
+}
+
 // ManualScore is one filled-in row of the manual-review file.
 type ManualScore struct {
 	Pos       string // "manual-review.csv:12", for messages
@@ -53,6 +95,7 @@ type ManualScore struct {
 	Note, Comment string
 	Extra         []string
 	filled        bool // Score was typed (a Kept row has only Previous)
+	keyLost       bool // TextSHA is not a key (a spreadsheet mangled it): match by the answer text
 	state         int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
 }
 
@@ -256,7 +299,13 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			continue
 		}
 		seen[key] = line
-		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, Title: get("title"), Max: get("max"),
+		keyLost := false
+		if k, ok := parseKey(sha); ok {
+			sha = k
+		} else if sha != "" {
+			keyLost = true // e.g. 4.08566E+11: matched by the answer text
+		}
+		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, keyLost: keyLost, Title: get("title"), Max: get("max"),
 			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score"),
 			Note: get("note"), Comment: strings.TrimSpace(raw("comment"))}
 		for _, i := range extraIdx {
@@ -324,6 +373,11 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 // has ("" while pending), notes a note for the reader per learner and
 // criterion, and typed the file read for this batch (nil: none).
 func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, scores []string, notes map[[2]string]string) error {
+	// A UTF-8 BOM: Excel opens the file as UTF-8 (not the Chinese as
+	// mojibake); ReadManualCSV skips it.
+	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+		return err
+	}
 	cw := csv.NewWriter(w)
 	var extraCols []string
 	if typed != nil {
@@ -370,7 +424,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && strings.HasPrefix(r.Note, "rescaled from ") && scores[i] != "" {
 			note = joinNote(note, strings.SplitN(r.Note, "; ", 2)[0])
 		}
-		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), TextSHA(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
+		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), KeyCell(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -384,7 +438,11 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 			score = criteria.FmtPts(r.Score)
 		}
 		tnote, comment, extra := typedOf(key{r.Learner, r.Criterion})
-		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, r.TextSHA, r.Previous, joinNote("kept from an earlier run: not graded in this batch", tnote), score, comment}, extra...))
+		key := r.TextSHA
+		if !r.keyLost && key != "" {
+			key = "h" + key
+		}
+		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, key, r.Previous, joinNote("kept from an earlier run: not graded in this batch", tnote), score, comment}, extra...))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -441,7 +499,7 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
-			if now := TextSHA(s.Manual[j].Text); now != row.TextSHA {
+			if now := TextSHA(s.Manual[j].Text); !row.answers(s.Manual[j].Text) {
 				warnings = append(warnings, grader.Warning{
 					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
 					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
@@ -479,7 +537,7 @@ func applyComments(subs []*grader.Submission, ms *ManualScores) (warnings []grad
 			if j < 0 {
 				continue
 			}
-			if TextSHA(s.Manual[j].Text) != row.TextSHA {
+			if !row.answers(s.Manual[j].Text) {
 				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里的答案在写评语之后改过，评语没有放进反馈（仍保留在 manual-review.csv 里）",
 					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue

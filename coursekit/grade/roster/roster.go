@@ -206,6 +206,21 @@ var (
 	moodleName = regexp.MustCompile(`^(.+)_([0-9]+)_assignsubmission_[a-z]+_`)
 )
 
+// canvasLate is a Canvas download name of a file handed in after the due
+// date: name_LATE_12345_67890_file.ipynb.
+var canvasLate = regexp.MustCompile(`^[^_]*?_+LATE_[0-9]+_[0-9]+_.+$`)
+
+// CanvasLate reports whether any part of the path name is a Canvas
+// download name marked late (_LATE_).
+func CanvasLate(name string) bool {
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' || r == ':' }) {
+		if canvasLate.MatchString(part) {
+			return true
+		}
+	}
+	return false
+}
+
 // FromLMSName is the learner an LMS bulk-download name belongs to, by the
 // roster's lms_id column: a Canvas file name or a Moodle folder (or file)
 // name anywhere in the path. It returns the learner id and the LMS number
@@ -242,7 +257,7 @@ func LMSNumber(name string) string {
 // file name ("Full Name"), the part nearest the file first; "" when the
 // name follows neither pattern.
 func LMSAccount(name string) (num, person string) {
-	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' || r == ':' })
 	for i := len(parts) - 1; i >= 0; i-- {
 		p := parts[i]
 		var m []string

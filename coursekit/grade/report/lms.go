@@ -1,0 +1,140 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/batch"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
+)
+
+// LMS export formats (grade --export FORMAT=FILE).
+const (
+	ExportCanvas = "canvas"
+	ExportMoodle = "moodle"
+)
+
+// ExportFormats are the formats WriteLMS writes.
+var ExportFormats = []string{ExportCanvas, ExportMoodle}
+
+// DefaultLMSColumn is the grade column's name when none is given.
+const DefaultLMSColumn = "06-deliverable"
+
+// WriteLMS writes the class's totals as an LMS gradebook import file:
+//
+//   - canvas: Canvas's gradebook CSV: Student, ID, SIS User ID, SIS Login
+//     ID, Section, then column (write it as Canvas's export names the
+//     assignment, "Name (12345)", to update that assignment; a name
+//     without the id makes Canvas create one), and a Points Possible row.
+//     ID is the roster's lms_id (the Canvas user id), SIS User ID its
+//     sis_user_id column or else the learner id, SIS Login ID and Section
+//     its sis_login_id and section columns.
+//   - moodle: Moodle's grade import CSV: Email address (map it to the
+//     user's email address), Full name (ignore it), then column.
+//
+// A roster learner's total is the grades.csv one: 0 for a file that is
+// ungradable or not their own, blank for no submission. Learners the LMS
+// cannot match (not on the roster, an unknown file, no email for
+// Moodle) are left out, and notes says so, as it says when totals still
+// wait for manual review. The file has no BOM: it is for the LMS.
+func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []string, err error) {
+	if !slices.Contains(ExportFormats, format) {
+		return nil, fmt.Errorf("unknown export format %q (want one of %s)", format, strings.Join(ExportFormats, ", "))
+	}
+	if column = strings.TrimSpace(column); column == "" {
+		column = DefaultLMSColumn
+	}
+	ids := criteria.CriterionIDs()
+	if _, ok := b.Points[criteria.ExecutionID]; ok {
+		ids = append(ids, criteria.ExecutionID)
+	}
+	var maxAll float64
+	for _, id := range ids {
+		maxAll += b.Points[id]
+	}
+	cw := csv.NewWriter(w)
+	col := func(l roster.Learner, names ...string) string {
+		for i, c := range b.Roster.Columns {
+			if slices.Contains(names, strings.ToLower(c)) && i < len(l.Extra) {
+				return strings.TrimSpace(l.Extra[i])
+			}
+		}
+		return ""
+	}
+	switch format {
+	case ExportCanvas:
+		cw.Write([]string{"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column})
+		cw.Write([]string{"    Points Possible", "", "", "", "", criteria.FmtPts(maxAll)})
+	case ExportMoodle:
+		cw.Write([]string{"Email address", "Full name", column})
+	}
+	var pending, noLMS, off []string
+	for _, l := range b.Learners() {
+		if !b.Roster.Has(l.ID) {
+			off = append(off, l.ID)
+			continue
+		}
+		total := ""
+		if s, ok := b.Chosen[l.ID]; ok {
+			total = "0"
+			if s.Gradable {
+				total = criteria.FmtPts(s.Total)
+				if s.Pending > 0 {
+					pending = append(pending, l.ID)
+				}
+			}
+		}
+		name := safetext.CSVCell(cmpOr(l.Name, l.ID))
+		switch format {
+		case ExportCanvas:
+			if l.LMSID == "" {
+				noLMS = append(noLMS, l.ID)
+			}
+			cw.Write([]string{name, l.LMSID, safetext.CSVCell(cmpOr(col(l, "sis_user_id", "sis user id"), l.ID)), safetext.CSVCell(col(l, "sis_login_id", "sis login id")), safetext.CSVCell(col(l, "section")), total})
+		case ExportMoodle:
+			if l.Email == "" {
+				noLMS = append(noLMS, l.ID)
+				continue
+			}
+			cw.Write([]string{safetext.CSVCell(l.Email), name, total})
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return nil, err
+	}
+	unknown := 0
+	for _, s := range b.Subs {
+		if s.Learner == "" {
+			unknown++
+		}
+	}
+	if len(pending) > 0 {
+		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): merge the scores (--manual) and export again", len(pending), strings.Join(pending, ", ")))
+	}
+	if len(noLMS) > 0 && format == ExportCanvas {
+		notes = append(notes, fmt.Sprintf("%d learners have no lms_id in the roster, so Canvas matches them by SIS User ID only (%s)", len(noLMS), strings.Join(noLMS, ", ")))
+	}
+	if len(noLMS) > 0 && format == ExportMoodle {
+		notes = append(notes, fmt.Sprintf("%d learners have no email in the roster and are left out of the Moodle file (%s): add an email column", len(noLMS), strings.Join(noLMS, ", ")))
+	}
+	if len(off) > 0 {
+		notes = append(notes, fmt.Sprintf("%d learners graded by their release record are not on the roster and are left out (%s): see grades.csv", len(off), strings.Join(off, ", ")))
+	}
+	if unknown > 0 {
+		notes = append(notes, fmt.Sprintf("%d files with no known learner are left out: see grades.csv", unknown))
+	}
+	return notes, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
