@@ -44,10 +44,10 @@ test-class-report: browser-setup
 # stay in out/timing/test.tsv). The notebooks are executed once per run (out/notebooks).
 TIMING_DIR ?= out/timing
 test:
-	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp
+	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp out/notebooks.failed
 	@bash docker/test/timed.sh run $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || { \
 	  bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; exit 1; }
-	@bash docker/test/lanes.sh $(TIMING_DIR)/test.tsv "make test" "$(TESTS_SIDE)" "test-setup $(TESTS)"
+	@NB_ONCE=1 bash docker/test/lanes.sh $(TIMING_DIR)/test.tsv "make test" "$(TESTS_SIDE)" "test-setup $(TESTS)"
 
 test-go: fmt-check vet
 	$(GO) test -race -count=1 ./...
