@@ -53,11 +53,22 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Target != 0.9 || res.SLO != 100 || res.Confidence != 0.95 || res.Method != "wilson" || len(res.Steps) < 2 {
+	if res.Target != 0.9 || res.SLO != 100 || res.Confidence != 0.95 || res.Method != "wilson" || len(res.Steps) == 0 {
 		t.Fatalf("result header %+v", res)
 	}
-	if res.MaxRate == nil || *res.MaxRate >= 400 {
-		t.Errorf("answer %v, want below the saturation of 400 req/s", res.MaxRate)
+	// Under a heavy load (the flake hunt saw load average 20 on 2 cores) even the first step can
+	// miss a 100 ms SLO: then the search stops there with no answer, which is right, and what is
+	// left to check is that its one step recomputes. Otherwise it went up, and its answer is
+	// below saturation.
+	if res.Steps[0].Verdict == "meets" {
+		if len(res.Steps) < 2 || res.MaxRate == nil || *res.MaxRate >= 400 {
+			t.Errorf("first step met, then %d steps, answer %v; want a search that goes on and answers below the saturation of 400 req/s", len(res.Steps), res.MaxRate)
+		}
+	} else {
+		t.Logf("the first step did not meet the SLO on this machine (%s): only its recomputation is checked", res.Steps[0].Verdict)
+		if res.MaxRate != nil {
+			t.Errorf("the first step %s, yet the answer is %v", res.Steps[0].Verdict, *res.MaxRate)
+		}
 	}
 	for _, s := range res.Steps {
 		code, card, errs := runCLI(t, "card", "--slo-ttft", "100ms", "--format", "json", s.Trace)
