@@ -162,6 +162,11 @@ func TestOverloadedStepStopsEarly(t *testing.T) {
 func TestInterruptKeepsFinishedSteps(t *testing.T) {
 	c := config(t, newSim(t, simBatch))
 	c.StepDuration = 300 * time.Millisecond
+	// The first step must finish and meet, so that the search goes on to a second one to
+	// interrupt: with a 100 ms SLO and target 0.9 a loaded machine (load average 20 in the flake
+	// hunt) left it undecided or failing, and the search ended before any interrupt. 5 s and 0.5
+	// are met by a handful of attempts.
+	c.SLOTTFTMS, c.Target = 5000, 0.5
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c.OnStep = func(s Step) {
