@@ -152,7 +152,7 @@ func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
 	}
 	if sampled {
 		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 行只画样本，按尝试 id 的哈希均匀抽取，可复现；画出失败与在途 %d / %d，完整成功 %d / %d", "\nsampled: above %d rows only a sample is drawn, uniform by a hash of the attempt id, reproducible; drawn: failures and in flight %d of %d, complete successes %d of %d"},
-			MaxChartPoints, keptOther, nFail+nIn, n-keptOther, nOK)
+			d.limit, keptOther, nFail+nIn, n-keptOther, nOK)
 	}
 	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under TTFT ≤ %s"}, draw.SLOText(sloMS))
 	if n > AttemptRows {

@@ -25,6 +25,10 @@ import (
 // trace's. It keeps a report page of a million attempts at a few MB.
 const MaxChartPoints = 5000
 
+// chartPoints is MaxChartPoints, lowered by tests (export_test.go) so that a trace a few times
+// the limit stays small under the race detector.
+var chartPoints = MaxChartPoints
+
 // Digest is what the per-attempt charts draw of a trace, gathered one
 // attempt at a time in memory bounded by MaxChartPoints, whatever the
 // trace's length: the counts of every row, a deterministic sample of rows
@@ -64,7 +68,7 @@ type Digest struct {
 
 // NewDigest starts the digest of a trace with header h.
 func NewDigest(h *trace.Header) *Digest {
-	return newDigest(h, MaxChartPoints)
+	return newDigest(h, chartPoints)
 }
 
 func newDigest(h *trace.Header, limit int) *Digest {

@@ -40,14 +40,15 @@ func seriesLens(m map[string]any) []int {
 	return out
 }
 
-// Above MaxChartPoints attempts, the per-attempt charts embed at most
-// MaxChartPoints points per series and say in their subtitle, in the
+// Above the limit (MaxChartPoints; 400 here), the per-attempt charts embed at most
+// that many points per series and say in their subtitle, in the
 // chart's language, that they are a sample; the counts in the subtitle
 // are the whole trace's.
 func TestPerAttemptChartsSampleAboveTheThreshold(t *testing.T) {
-	tr := genTrace(t, tracefig.MaxChartPoints+1500)
+	limit := tracefig.SetChartPoints(t, 400) // the rule is the same at MaxChartPoints; small traces decode fast
+	tr := genTrace(t, limit+300)
 	n := len(tr.Attempts)
-	if n <= tracefig.MaxChartPoints {
+	if n <= limit {
 		t.Fatalf("generated only %d attempts", n)
 	}
 	for _, l := range []lang.Lang{lang.ZH, lang.EN} {
@@ -58,8 +59,8 @@ func TestPerAttemptChartsSampleAboveTheThreshold(t *testing.T) {
 		} {
 			m := decoded(t, c)
 			for i, k := range seriesLens(m) {
-				if k > tracefig.MaxChartPoints {
-					t.Errorf("%s %s: series %d has %d points, more than %d", l, name, i, k, tracefig.MaxChartPoints)
+				if k > limit {
+					t.Errorf("%s %s: series %d has %d points, more than %d", l, name, i, k, limit)
 				}
 			}
 			title, _ := json.Marshal(m["title"])
@@ -68,7 +69,7 @@ func TestPerAttemptChartsSampleAboveTheThreshold(t *testing.T) {
 			}
 		}
 		m := decoded(t, tracefig.Attempts(tr, 1000, charts.WithID("a"), charts.WithLang(l)))
-		if rows := len(m["yAxis"].([]any)[0].(map[string]any)["data"].([]any)); rows > tracefig.MaxChartPoints {
+		if rows := len(m["yAxis"].([]any)[0].(map[string]any)["data"].([]any)); rows > limit {
 			t.Errorf("%s: %d rows", l, rows)
 		}
 		title, _ := json.Marshal(m["title"])
@@ -91,8 +92,9 @@ func drawnIDs(t *testing.T, d *tracefig.Digest) []any {
 // Failures and in-flight attempts are all drawn when they fit in half the
 // rows.
 func TestDigestSampleIsDeterministic(t *testing.T) {
+	limit := tracefig.SetChartPoints(t, 400) // the rule is the same at MaxChartPoints; small traces decode fast
 	var b bytes.Buffer
-	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 9, Requests: tracefig.MaxChartPoints + 3000, RatePerS: 200, TimeoutMS: 3000}); err != nil {
+	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 9, Requests: limit + 600, RatePerS: 200, TimeoutMS: 3000}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(b.String(), "\n")
@@ -101,8 +103,8 @@ func TestDigestSampleIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := drawnIDs(t, tracefig.DigestOf(tr))
-	if len(want) != tracefig.MaxChartPoints {
-		t.Fatalf("%d rows drawn, want %d", len(want), tracefig.MaxChartPoints)
+	if len(want) != limit {
+		t.Fatalf("%d rows drawn, want %d", len(want), limit)
 	}
 
 	dir := t.TempDir()
@@ -146,7 +148,7 @@ func TestDigestSampleIsDeterministic(t *testing.T) {
 			failing[charts.Label(a.ID)] = true
 		}
 	}
-	if len(failing) > tracefig.MaxChartPoints/2 {
+	if len(failing) > limit/2 {
 		t.Fatalf("%d failures: too many for this check", len(failing))
 	}
 	drawn := 0
