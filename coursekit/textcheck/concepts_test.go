@@ -124,3 +124,24 @@ func TestLabsAreNotCalledLessons(t *testing.T) {
 		}
 	}
 }
+
+// A notebook's own prints name a percentile method in Chinese: a code
+// cell that prints a metrics.Method passes it through cardfmt.MethodName,
+// and no string literal of a code cell holds the identifier, Chinese
+// around it or not (03 printed "nearest-rank  P50 = …").
+func TestNotebookPrintsNameMethodsInChinese(t *testing.T) {
+	literal := regexp.MustCompile(`"[^"\n]*"`)
+	for _, c := range notebookCells(t) {
+		if c.kind != "code" {
+			continue
+		}
+		if strings.Contains(c.source, "metrics.Method") && strings.Contains(c.source, "Printf") && !strings.Contains(c.source, "MethodName(") {
+			t.Errorf("%s prints a metrics.Method without cardfmt.MethodName: the identifier would show", c.where)
+		}
+		for _, l := range literal.FindAllString(c.source, -1) {
+			if m := methodCode.FindString(l); m != "" {
+				t.Errorf("%s prints the method code %q in %s", c.where, m, l)
+			}
+		}
+	}
+}
