@@ -54,10 +54,10 @@ var (
 
 // latencyMethod defines the per-attempt checks, once per card that has them.
 var latencyMethod = lang.Msg{"逐次判定：E2E 是这次尝试从发送到流结束的时间；ITL P95 是这次尝试自身相邻文本事件间隔的 P95（最近秩）；" +
-	"TPOT = (E2E − TTFT) / (输出 token − 1)；不足两个事件（或两个 token）的尝试没有间隔（或 TPOT），这一项不会超标；" +
+	"TPOT = (t_N − t_1) / (N − 1)，即首个 token 之后相邻 token 的平均间隔，N 为输出 token 数；不足两个事件（或两个 token）的尝试没有间隔（或 TPOT），这一项不会超标；" +
 	"检查顺序：完整成功、质量、TTFT、E2E、ITL P95、TPOT，未合格原因记在第一个没过的检查上",
 	"Judged per attempt: E2E is this attempt's time from sending to the end of the stream; ITL P95 is the P95 (nearest rank) of this attempt's own gaps between adjacent text events; " +
-		"TPOT = (E2E − TTFT) / (output tokens − 1); an attempt with fewer than two events (or two tokens) has no gap (or TPOT) and cannot exceed that SLO; " +
+		"TPOT = (t_N − t_1) / (N − 1), the mean gap between tokens after the first, N the output tokens; an attempt with fewer than two events (or two tokens) has no gap (or TPOT) and cannot exceed that SLO; " +
 		"checks in order: complete success, quality, TTFT, E2E, ITL P95, TPOT; an attempt that is not qualified is counted under the first check it failed"}
 
 func hasLatency(s *metrics.Summary) bool {

@@ -28,6 +28,14 @@ func (r *Run) SendRate() float64 {
 	return float64(s.Attempts) / s.WindowS
 }
 
+// MeanStayS is the run's W for Little's law, in seconds: the mean time an
+// attempt spent in the system (metrics.MeanStay), failures included. ok
+// is false when no attempt ended.
+func (r *Run) MeanStayS() (s float64, ok bool) {
+	ms, n := metrics.MeanStay(r.Trace)
+	return ms / 1000, n > 0
+}
+
 // Report is the run in three lines of Chinese: how much it sent, how many
 // failed, and the TTFT and E2E of its complete successes.
 func (r *Run) Report(sloMS float64) string {

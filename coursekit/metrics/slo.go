@@ -17,8 +17,9 @@ import (
 //   - ITL P95: the nearest-rank P95 of the attempt's own gaps between
 //     consecutive text events (an attempt with fewer than two events has no
 //     gap and cannot exceed it);
-//   - TPOT: (E2E − TTFT) / (output tokens − 1) (an answer of fewer than two
-//     tokens has none and cannot exceed it).
+//   - TPOT: (t_N − t_1) / (N − 1), the mean gap between output tokens
+//     after the first (an answer of fewer than two tokens or two events
+//     has none and cannot exceed it).
 type LatencySLO struct {
 	E2EMS    float64 `json:"slo_e2e_ms,omitempty"`
 	ITLP95MS float64 `json:"slo_itl_p95_ms,omitempty"`

@@ -13,7 +13,7 @@ import (
 func sloTrace(conditions string, judged bool) string {
 	lines := []string{
 		`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":10000},"conditions":` + conditions + `}`,
-		// qualifies: e2e 210, gaps 50 50, tpot 55
+		// qualifies: e2e 210, gaps 50 50, tpot (200 − 100)/2 = 50
 		`{"attempt":"A1","start_ms":0,"outcome":"ok","events":[{"t_ms":100},{"t_ms":150},{"t_ms":200}],"end_ms":210,"output_tokens":3}`,
 		// its own ITL P95 is 300 > 200
 		`{"attempt":"A2","start_ms":1000,"outcome":"ok","events":[{"t_ms":1100},{"t_ms":1400}],"end_ms":1420,"output_tokens":2}`,
@@ -25,8 +25,8 @@ func sloTrace(conditions string, judged bool) string {
 		`{"attempt":"A5","start_ms":4000,"outcome":"ok","events":[{"t_ms":5500}],"end_ms":5510,"output_tokens":1}`,
 		// one event, one token: no gap and no TPOT to exceed
 		`{"attempt":"A6","start_ms":5000,"outcome":"ok","events":[{"t_ms":5100}],"end_ms":5120,"output_tokens":1}`,
-		// TPOT (800-100)/2 = 350 > 100
-		`{"attempt":"A7","start_ms":6000,"outcome":"ok","events":[{"t_ms":6100},{"t_ms":6150},{"t_ms":6200}],"end_ms":6800,"output_tokens":3}`,
+		// TPOT (6400 − 6100)/2 = 150 > 100: gaps 150 150 within the ITL SLO, E2E 800
+		`{"attempt":"A7","start_ms":6000,"outcome":"ok","events":[{"t_ms":6100},{"t_ms":6250},{"t_ms":6400}],"end_ms":6800,"output_tokens":3}`,
 	}
 	if judged {
 		lines = append(lines, `{"attempt":"A8","start_ms":7000,"outcome":"ok","events":[{"t_ms":7100}],"end_ms":7120,"output_tokens":1,"quality":"pass"}`)

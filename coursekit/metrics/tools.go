@@ -9,14 +9,18 @@ import "github.com/llmperf-course/course/coursekit/trace"
 // The unit's E2E runs from send to the end of the stream (t_end). vLLM's
 // E2EL stops at the last streamed data message (its most_recent_timestamp),
 // and AIPerf's request_latency at the last response; neither waits for the
-// stream to close. So their TPOT-like numbers use a shorter E2E:
+// stream to close. Their TPOT-like numbers therefore end at the last token,
+// as TPOT does:
 //
-//	unit TPOT  = (E2E  − TTFT) / (n − 1)   trace.Attempt.TPOT
-//	vLLM TPOT  = (E2EL − TTFT) / (n − 1)   VLLMTPOT; AIPerf calls the same
-//	                                       per-request average "ITL"
+//	TPOT       = (t_N − t_1)   / (N − 1)   trace.Attempt.TPOT
+//	vLLM TPOT  = (E2EL − TTFT) / (N − 1)   VLLMTPOT, the same number on a
+//	                                       trace; AIPerf calls it its
+//	                                       per-request "ITL"
 //
-// On Fig. 01.2 (events at 700, 800, 950 ms, end at 1000 ms, 3 tokens) the
-// unit's TPOT is 150 ms and vLLM's 125 ms.
+// On Fig. 01.2 (events at 700, 800, 950 ms, end at 1000 ms, 3 tokens) both
+// are 125 ms, the mean of the gaps 100 and 150 ms. Putting the stream-end
+// E2E in vLLM's formula would give 150 ms: the 50 ms wait for the stream
+// to close spread over the tokens, which is no token gap.
 
 // VLLME2EL is vLLM's end-to-end latency of one attempt: from send to the
 // last streamed event. ok is false when no event arrived.
@@ -43,7 +47,7 @@ func VLLMTPOT(a *trace.Attempt) (ms float64, ok bool) {
 
 // VLLMTPOTDist is the distribution of VLLMTPOT over the complete successes
 // that start in t's window (the sample the unit's TPOT uses), read with
-// method m.
+// method m. On a trace it equals the card's TPOT distribution.
 func VLLMTPOTDist(t *trace.Trace, m Method) Dist {
 	if m == "" {
 		m = NearestRank

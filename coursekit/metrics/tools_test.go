@@ -13,21 +13,33 @@ func fig012() trace.Attempt {
 		Events: []trace.Event{{TMS: 700, Tokens: 1}, {TMS: 800, Tokens: 1}, {TMS: 950, Tokens: 1}}}
 }
 
-func TestVLLMTPOTEndsAtTheLastDataMessage(t *testing.T) {
+// TPOT is the mean gap after the first token, (t_N − t_1)/(N − 1): the
+// wait for the stream to close (950 → 1000 ms) is not in it. vLLM writes
+// it as (E2EL − TTFT)/(N − 1) with E2EL ending at the last data message,
+// which is the same number; the stream-end E2E in its place would give 150.
+func TestTPOTIsTheMeanTokenGapAsVLLMComputesIt(t *testing.T) {
 	a := fig012()
 	unit, _ := a.TPOT()
 	e2el, _ := VLLME2EL(&a)
 	vllm, ok := VLLMTPOT(&a)
-	if !ok || unit != 150 || e2el != 950 || vllm != 125 {
-		t.Fatalf("unit TPOT %v (want 150), vLLM E2EL %v (950), vLLM TPOT %v (125)", unit, e2el, vllm)
+	e2e, _ := a.E2E()
+	ttft, _ := a.TTFT()
+	if !ok || unit != 125 || e2el != 950 || vllm != 125 || (e2e-ttft)/2 != 150 {
+		t.Fatalf("TPOT %v (want 125, the mean of the gaps 100 and 150), vLLM E2EL %v (950), vLLM TPOT %v (125)", unit, e2el, vllm)
 	}
-	// The second event carries 3 tokens: 5 tokens in all.
+	// The second event carries 3 tokens: 5 tokens in all, (950 − 700)/4.
 	a.Events[1].Tokens = 3
 	a.OutputTokens = a.StreamedTokens()
 	unit, _ = a.TPOT()
 	vllm, _ = VLLMTPOT(&a)
-	if unit != 75 || vllm != 62.5 {
-		t.Fatalf("multi-token: unit %v (want 75), vLLM %v (want 62.5)", unit, vllm)
+	if unit != 62.5 || vllm != 62.5 {
+		t.Fatalf("multi-token: TPOT %v, vLLM %v (want 62.5)", unit, vllm)
+	}
+	// Only the first token's time recorded (one event, 3 tokens): no t_N,
+	// so no TPOT, rather than 0.
+	one := trace.Attempt{ID: "g", Outcome: trace.OK, HasEnd: true, EndMS: 900, OutputTokens: 3, Events: []trace.Event{{TMS: 200, Tokens: 1}}}
+	if v, ok := one.TPOT(); ok {
+		t.Fatalf("one event of 3 tokens: TPOT %v, want none", v)
 	}
 }
 
@@ -55,9 +67,9 @@ func TestVLLMTPOTDistUsesTheUnitsSample(t *testing.T) {
 	if d.N != s.TPOT.N || d.N != 8 || d.Method != Linear || d.Unit != "ms/token" {
 		t.Fatalf("n %d (unit TPOT n %d), method %s, unit %s", d.N, s.TPOT.N, d.Method, d.Unit)
 	}
-	// Every attempt's stream closes after its last event, so vLLM's TPOT is
-	// never above the unit's.
-	if *d.Max > *s.TPOT.Max || *d.P50 >= *s.TPOT.P50 {
+	// The trace's events are the streamed data messages, so vLLM's TPOT is
+	// the unit's, attempt by attempt.
+	if *d.Max != *s.TPOT.Max || *d.P50 != *s.TPOT.P50 {
 		t.Fatalf("vLLM TPOT P50 %v max %v vs unit P50 %v max %v", *d.P50, *d.Max, *s.TPOT.P50, *s.TPOT.Max)
 	}
 }

@@ -65,11 +65,38 @@ func TestAttemptsTableIsInChinese(t *testing.T) {
 func TestAttemptsTableLeavesNoErrorBlank(t *testing.T) {
 	tr, _ := trace.ReadFile("../../data/unit01/trace.jsonl")
 	df := AttemptsTable(tr)
-	if e := df.Elem(0, 9); e.IsNA() || e.String() != "" {
+	if e := df.Col("错误信息（trace 原文）").Elem(0); e.IsNA() || e.String() != "" {
 		t.Errorf("R1 has no error: want an empty cell, got NA=%v %q", e.IsNA(), e.String())
 	}
-	if e := df.Elem(8, 5); !e.IsNA() {
+	if e := df.Col("首字时延 TTFT（ms）").Elem(8); !e.IsNA() {
 		t.Errorf("R9's TTFT is missing: %q", e.String())
+	}
+}
+
+// A failure's E2E column never holds a number: R9 timed out after 2500 ms
+// and R10 was refused after 3 ms, and neither is a latency. When they
+// ended stays readable, as a time on the trace's clock.
+func TestAttemptsTableShowsNoLatencyForAFailure(t *testing.T) {
+	tr, _ := trace.ReadFile("../../data/unit01/trace.jsonl")
+	df := AttemptsTable(tr)
+	e2e, end := df.Col("端到端时延 E2E（ms）").Records(), df.Col("结束时刻（ms）").Float()
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if a.Outcome == trace.OK {
+			if v, _ := a.E2E(); e2e[i] != Num(v) {
+				t.Errorf("%s: E2E %q, want %s", a.ID, e2e[i], Num(v))
+			}
+			continue
+		}
+		if e2e[i] != FailedE2E {
+			t.Errorf("%s failed: its E2E cell reads %q, want %q", a.ID, e2e[i], FailedE2E)
+		}
+		if end[i] != a.EndMS {
+			t.Errorf("%s: end %v, want %v", a.ID, end[i], a.EndMS)
+		}
+	}
+	if !strings.Contains(TableHTML(df), FailedE2E) {
+		t.Error("the table does not show the failed E2E label")
 	}
 }
 

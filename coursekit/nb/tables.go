@@ -15,27 +15,35 @@ import (
 
 // AttemptsTable is a trace as a table for reading, one row per attempt in
 // file order, with Chinese headers and values: failures stay in the table
-// and a missing TTFT or E2E shows as 缺失. An error shows twice: its kind
-// explained in Chinese (cardfmt.ErrorKind), then the trace's own text,
-// unchanged. For display only; compute with coursekit/metrics.
+// and a missing TTFT shows as 缺失. E2E is a latency only for a complete
+// success: a failed attempt's row reads 失败 there, never the time it took
+// to fail (a refused connection after 3 ms must not read as a fast
+// request); when it ended is in 结束时刻, a time on the trace's clock. An
+// error shows twice: its kind explained in Chinese (cardfmt.ErrorKind),
+// then the trace's own text, unchanged. For display only; compute with
+// coursekit/metrics.
 func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
-	rows := [][]string{{"尝试", "发起时刻（ms）", "结果", "完整成功", "事件数", "首字时延 TTFT（ms）", "端到端时延 E2E（ms）", "质量", "错误说明", "错误信息（trace 原文）"}}
+	rows := [][]string{{"尝试", "发起时刻（ms）", "结果", "完整成功", "事件数", "首字时延 TTFT（ms）", "端到端时延 E2E（ms）", "结束时刻（ms）", "质量", "错误说明", "错误信息（trace 原文）"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
-		ttft, e2e := "", "" // empty is missing: Table shows 缺失
+		ttft, e2e, end := "", Missing, "" // empty is missing: Table shows 缺失
 		if v, ok := a.TTFT(); ok {
 			ttft = Num(v)
 		}
 		if v, ok := a.E2E(); ok {
+			end = Num(a.EndMS)
 			e2e = Num(v)
+			if a.Outcome != trace.OK {
+				e2e = FailedE2E
+			}
 		}
 		rows = append(rows, []string{a.ID, Num(a.StartMS), AttemptOutcome(a), YesNo(a.Outcome == trace.OK),
-			Text(len(a.Events)), ttft, e2e, QualityText(a.Quality), cardfmt.ErrorKind(a), a.Error})
+			Text(len(a.Events)), ttft, e2e, end, QualityText(a.Quality), cardfmt.ErrorKind(a), a.Error})
 	}
 	types := map[string]series.Type{}
 	for j, name := range rows[0] {
 		switch j {
-		case 1, 5, 6:
+		case 1, 5, 7:
 			types[name] = series.Float
 		case 4:
 			types[name] = series.Int
@@ -44,9 +52,13 @@ func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
 		}
 	}
 	// NaNValues(nil): an empty error text is no error, not a missing value;
-	// the empty TTFT/E2E of a failed attempt is still missing (a Float column).
+	// the empty TTFT or end of an attempt is still missing (a Float column).
 	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false), dataframe.WithTypes(types), dataframe.NaNValues(nil))
 }
+
+// FailedE2E is what AttemptsTable shows for a failed attempt's E2E: the
+// time it took to fail is not an end-to-end latency.
+const FailedE2E = "—（失败，不计时延）"
 
 // VerdictTable judges every attempt on its own under one TTFT SLO
 // (metrics.Judge), before anything is summed: complete success, TTFT,

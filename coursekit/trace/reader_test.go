@@ -89,8 +89,9 @@ func TestDefaults(t *testing.T) {
 	if a.Quality != trace.Unrated {
 		t.Errorf("no quality means not rated, got %v", a.Quality)
 	}
-	// TPOT = (E2E − TTFT) / (output tokens − 1) = (10 − 5) / (4 − 1)
-	if tp, ok := a.TPOT(); !ok || tp != 5.0/3 {
+	// TPOT = (t_N − t_1) / (N − 1) = (9 − 5) / (4 − 1): the last token
+	// arrives with the last event; the wait for the end (10) is not in it.
+	if tp, ok := a.TPOT(); !ok || tp != 4.0/3 {
 		t.Errorf("TPOT = %v, %v", tp, ok)
 	}
 }

@@ -197,19 +197,20 @@ func (a *Attempt) OutputTokenCount() int {
 	return a.StreamedTokens()
 }
 
-// TPOT is the unit's time per output token after the first:
-// (E2E − TTFT) / (output tokens − 1), with E2E running to the end of the
-// stream. vLLM's TPOT has the same form but stops at the last streamed
-// event (metrics.VLLMTPOT). ok is false without a TTFT, an end, or at
-// least two output tokens.
+// TPOT is the time per output token after the first: the mean gap between
+// output tokens, (t_N − t_1) / (N − 1), with t_1 the first event, t_N the
+// last one (the arrival of the last token) and N the output tokens. The
+// wait for the stream to close after the last token (E2E runs to t_end)
+// is not part of it. vLLM writes the same number as (E2EL − TTFT)/(N − 1),
+// its E2EL ending at the last token (metrics.VLLMTPOT). ok is false
+// without two events (a trace that records only the first token has no
+// t_N) or without at least two output tokens.
 func (a *Attempt) TPOT() (ms float64, ok bool) {
-	ttft, ok1 := a.TTFT()
-	e2e, ok2 := a.E2E()
 	n := a.OutputTokenCount()
-	if !ok1 || !ok2 || n < 2 {
+	if len(a.Events) < 2 || n < 2 {
 		return 0, false
 	}
-	return (e2e - ttft) / float64(n-1), true
+	return (a.Events[len(a.Events)-1].TMS - a.Events[0].TMS) / float64(n-1), true
 }
 
 // Validate checks the rules of format v1 that do not need other lines.

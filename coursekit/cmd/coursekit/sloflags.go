@@ -45,7 +45,7 @@ func (s *sloFlags) register(fs *flag.FlagSet, ttftHelp string) {
 	}
 	fs.Var(msFlag{&s.lat.E2EMS}, "slo-e2e", "per-attempt E2E SLO, joint with TTFT (default: none)")
 	fs.Var(msFlag{&s.lat.ITLP95MS}, "slo-itl-p95", "SLO on the P95 of each attempt's own gaps between text events, joint with TTFT (default: none)")
-	fs.Var(msFlag{&s.lat.TPOTMS}, "slo-tpot", "per-attempt TPOT SLO, (E2E − TTFT) / (output tokens − 1), joint with TTFT (default: none)")
+	fs.Var(msFlag{&s.lat.TPOTMS}, "slo-tpot", "per-attempt TPOT SLO, (t_N − t_1) / (N − 1): the mean gap between output tokens after the first, joint with TTFT (default: none)")
 }
 
 // options fills the SLOs of a card; with only latency SLOs, TTFT takes

@@ -377,7 +377,7 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		Window:       window,
 		ITLSemantics: "per_token_amortized",
 		EventTimes:   "first token only (first_token_iteration); end = request_end",
-		EventTokens:  "the single event carries tokens = 1; output_tokens holds the count, so TPOT = (E2E − TTFT)/(output − 1) is available, per-event ITL is not",
+		EventTokens:  "the single event carries tokens = 1; output_tokens holds the count; the last token time is in meta, not an event, so neither TPOT nor per-event ITL is computed from the trace",
 		Failures:     "errored → outcome from the error text (timeout, connect, HTTP reason, else stream_error); incomplete → cancelled; a 0.0 or missing first token is missing",
 		Quality:      toolfile.QualityNull,
 		Sampled:      sampled,
