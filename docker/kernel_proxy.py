@@ -72,6 +72,13 @@ port), and passes every message through, with these differences a learner notice
   the Go patch version of the machine and empty fields. The proxy sends only the stable part,
   {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}, which the notebooks carry.
 
+* Only signed requests. Every message that comes in on the shell, control and stdin ports is
+  checked against the HMAC of Jupyter's connection file (its key and signature_scheme, compared
+  with hmac.compare_digest) before the proxy reads it: a message with a wrong or missing
+  signature, or one that is not a Jupyter message at all, is dropped with a line in the kernel
+  log. It is not queued, cannot abort the queue (an interrupt_request), and never reaches GoNB.
+  With an empty key (Jupyter's "no signing") every message is taken, as the protocol says.
+
 Everything else (shell, control, stdin, iopub) is forwarded unchanged; the proxy signs only the
 messages it makes or changes, with the key of Jupyter's connection file (GoNB gets the same key).
 """
@@ -274,6 +281,31 @@ class Proxy:
     def split(frames):
         i = frames.index(DELIM)
         return frames[:i], frames[i + 1:]
+
+    def verified(self, channel, handler):
+        """handler, for the frames of a message that came in on channel with a valid signature;
+        any other message is dropped, with a line in the kernel log."""
+        def on_frames(frames):
+            why = self.bad_signature(frames)
+            if why is None:
+                handler(frames)
+            elif self.log:
+                self.log.write(f"kernel_proxy: dropped a message on {channel}: {why}\n".encode())
+        return on_frames
+
+    def bad_signature(self, frames):
+        """Why frames are not a message signed with the connection's key, or None if they are."""
+        if not self.digest:
+            return None  # an empty key: the connection does not sign (Jupyter's protocol)
+        try:
+            _, msg = self.split(frames)
+        except ValueError:
+            return "not a Jupyter message (no <IDS|MSG> delimiter)"
+        if len(msg) < 5:
+            return f"not a Jupyter message ({len(msg)} frames after the delimiter, 5 needed)"
+        if not hmac.compare_digest(self.sign(msg[1:5]), msg[0]):
+            return "bad signature (not signed with the connection file's key)"
+        return None
 
     def sign(self, parts):
         if not self.digest:
@@ -603,11 +635,11 @@ class Proxy:
     def serve(self, child):
         poller = zmq.Poller()
         routes = {
-            self.shell: self.on_shell_request,
+            self.shell: self.verified("shell", self.on_shell_request),
             self.b_shell: self.on_shell_reply,
-            self.control: self.on_control_request,
+            self.control: self.verified("control", self.on_control_request),
             self.b_control: lambda f: self.on_shell_reply(f, self.control),
-            self.stdin: self.b_stdin.send_multipart,
+            self.stdin: self.verified("stdin", self.b_stdin.send_multipart),
             self.b_stdin: self.stdin.send_multipart,
             self.b_iopub: self.on_iopub,
             self.hb: self.hb.send_multipart,  # alive while GoNB runs (checked below)

@@ -49,10 +49,14 @@ var ErrFunction = errors.New("the chart's options contain a JavaScript function 
 // the summary; `coursekit report` draws the same charts on one offline page.
 func NotebookOutput(c Chart) (Output, error) {
 	snip := c.RenderSnippet() // also validates the chart (fills in its series)
+	obj := c.JSON()
+	// go-echarts puts a toolbox into every option (empty unless set). The course's renderer
+	// draws no toolbox (its data view writes text into the page as HTML), so none is sent.
+	delete(obj, "toolbox")
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // the renderer reads JSON, not HTML
-	if err := enc.Encode(c.JSON()); err != nil {
+	if err := enc.Encode(obj); err != nil {
 		return Output{}, fmt.Errorf("chart options: %w", err)
 	}
 	option := bytes.TrimSpace(buf.Bytes())

@@ -141,6 +141,9 @@ func TestNotebookOutputIsDataWithABoundedFallback(t *testing.T) {
 	if _, ok := option["series"]; !ok {
 		t.Errorf("option lacks its series: %s", raw)
 	}
+	if _, ok := option["toolbox"]; ok {
+		t.Errorf("the option carries a toolbox, which the lab's renderer does not draw: %s", raw)
+	}
 	fb, _ := out.Data["text/html"].(string)
 	if countCI(fb, "<script") != 0 || strings.Contains(fb, "<img") || !strings.Contains(fb, "&lt;img") {
 		t.Errorf("fallback must be static and escaped:\n%s", fb)

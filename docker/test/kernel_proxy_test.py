@@ -14,7 +14,11 @@ the replies and outputs:
   * after a runtime error or an interrupt (dependencies unknown) the queue is aborted as
     ipykernel does, unless the request asked not to stop;
   * the kernel keeps working and keeps its declarations; GoNB's log goes to a file, not to the
-    kernel's stderr.
+    kernel's stderr;
+  * messages not signed with the connection file's key (a wrong key, no signature, not a
+    Jupyter message at all) on the shell, control and stdin ports are dropped with a line in the
+    kernel log: a forged execute_request does not run and does not stall the queue, a forged
+    interrupt_request neither interrupts nor aborts anything.
 Run: python docker/test/kernel_proxy_test.py (JUPYTER_DATA_DIR set as make does).
 """
 
@@ -27,7 +31,9 @@ import sys
 import tempfile
 import time
 
+import zmq
 from jupyter_client.manager import KernelManager
+from jupyter_client.session import Session
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DOCKER = os.path.dirname(HERE)
@@ -119,6 +125,48 @@ class Kernel:
         self.kc.stop_channels()
         self.km.shutdown_kernel(now=False)
         self.stderr.close()
+
+
+def raw_socket(info, channel):
+    """A socket of our own on one of the kernel's ports, as any local process could open."""
+    s = zmq.Context.instance().socket(zmq.DEALER)
+    s.linger = 0
+    port = info[f"{channel}_port"]
+    s.connect(f"ipc://{info['ip']}-{port}" if info.get("transport") == "ipc" else f"tcp://{info['ip']}:{port}")
+    return s
+
+
+def execute_content(code):
+    return {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": True}
+
+
+def log_lines_after(path, offset, needle, count, timeout=60):
+    """The lines of the kernel log written after offset that contain needle, once there are
+    count of them (or whatever there is when timeout runs out)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            lines = [l for l in f.read().decode(errors="replace").splitlines() if needle in l]
+        if len(lines) >= count or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.2)
+
+
+def replies_on(sock, msg_ids, timeout=120):
+    """The replies that come back on our own socket, by parent msg_id, until every one of
+    msg_ids has its reply (or timeout)."""
+    session = Session(key=b"")  # reading only: no check of the kernel's signature here
+    got, deadline = {}, time.monotonic() + timeout
+    poller = zmq.Poller()
+    poller.register(sock, zmq.POLLIN)
+    while not all(i in got for i in msg_ids) and time.monotonic() < deadline:
+        if poller.poll(200):
+            _, frames = session.feed_identities(sock.recv_multipart(), copy=True)
+            m = session.deserialize(frames, content=True)
+            got[m["parent_header"].get("msg_id")] = m
+    return got
 
 
 def out_text(outputs):
@@ -429,6 +477,64 @@ def main():
         settle()
         ids = [k.kc.execute('%%\nfmt.Println("still alive")')]
         check(k.replies(ids)[0]["status"] == "ok", "the kernel works after the interrupt")
+
+        # --- only messages signed with the connection file's key -----------------------------------
+        # Any local process can reach the kernel's ports; only the key makes a message Jupyter's.
+        settle()
+        log_path = open(k.stderr_path, errors="replace").readline().split(": ", 1)[1].strip()
+        start = os.path.getsize(log_path)
+        info = k.km.get_connection_info()
+        scheme = info["signature_scheme"]
+        forger = Session(key=b"not the key of this kernel", signature_scheme=scheme)
+        signer = Session(key=info["key"], signature_scheme=scheme)
+        marker = os.path.join(tmp, "forged-request-ran")
+        shell = raw_socket(info, "shell")
+        stdin = raw_socket(info, "stdin")
+        try:
+            forged = forger.send(shell, "execute_request",
+                                 execute_content(f'%%\nos.WriteFile({json.dumps(marker)}, []byte("ran"), 0o644)'))
+            unsigned = Session(key=b"").send(shell, "execute_request",
+                                             execute_content(f'%%\nos.WriteFile({json.dumps(marker)}, []byte("ran"), 0o644)'))
+            shell.send_multipart([b"not a jupyter message"])
+            forger.send(stdin, "input_reply", {"value": "forged"})
+            signed = signer.send(shell, "execute_request", execute_content('%%\nfmt.Println("signed")'))
+            got = replies_on(shell, [signed["header"]["msg_id"]])
+        finally:
+            shell.close()
+            stdin.close()
+        dropped = log_lines_after(log_path, start, "kernel_proxy: dropped a message", 4)
+        check(sum("on shell: bad signature" in l for l in dropped) == 2 and any("on shell: not a Jupyter message" in l for l in dropped)
+              and any("on stdin: bad signature" in l for l in dropped),
+              f"messages with a wrong key, no signature or no Jupyter framing are dropped with a log line: {dropped}")
+        reply = got.get(signed["header"]["msg_id"])
+        check(reply is not None and reply["content"].get("status") == "ok",
+              f"a signed request from the same socket, sent after them, runs: {reply and reply['content']}")
+        check(forged["header"]["msg_id"] not in got and unsigned["header"]["msg_id"] not in got,
+              f"the unsigned requests get no reply: {sorted(got)}")
+        check(not os.path.exists(marker), "the unsigned requests did not run")
+
+        # A forged interrupt_request, while a cell runs and another waits: neither is touched.
+        settle()
+        start = os.path.getsize(log_path)
+        ids = [k.kc.execute('%%\ntime.Sleep(4 * time.Second)\nfmt.Println("slept")'), k.kc.execute('%%\nfmt.Println("queued")')]
+        control = raw_socket(info, "control")
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:  # GoNB works on the first: the second waits in the proxy
+                m = k.kc.get_iopub_msg(timeout=120)
+                if m["msg_type"] == "status" and m["content"]["execution_state"] == "busy" \
+                        and m["parent_header"].get("msg_id") == ids[0]:
+                    break
+            forger.send(control, "interrupt_request", {})
+            r = [c["status"] for c in k.replies(ids, timeout=120)]
+        except queue.Empty:
+            r = "no answer from the kernel in 120 s"
+        finally:
+            control.close()
+        check(r == ["ok", "ok"],
+              f"a forged interrupt_request neither interrupts the running cell nor aborts the queued one: {r}")
+        dropped = log_lines_after(log_path, start, "kernel_proxy: dropped a message on control", 1)
+        check(len(dropped) == 1 and "bad signature" in dropped[0], f"the forged interrupt is logged: {dropped}")
 
         # Help (Shift+Tab) comes from gopls and works offline: the doc text, no pkg.go.dev link.
         # The kernel's gopls runs with a soft memory limit (docker/install-kernel.sh).

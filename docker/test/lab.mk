@@ -3,7 +3,8 @@
 #   make test-notebooks   execute every notebook headless + clean-notebook check + checker self-test
 #                         + answers hidden until predicted (docker/test/predictions_test.py)
 #   make test-browser     every notebook in a real JupyterLab driven by headless Chromium
-#                         (docker/test/browser, playwright-core from its package-lock.json)
+#                         (docker/test/browser, playwright-core from its package-lock.json), and the
+#                         chart renderer against every course chart and hostile options (renderer.test.mjs)
 
 BROWSER_DIR := $(LAB_REPO)/docker/test/browser
 LAB_NPM_KEY := $(call lab_hash,$(BROWSER_DIR)/package-lock.json)
@@ -50,7 +51,7 @@ browser-setup: $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY)
 
 test-browser: $(NB_EXECUTED)/.stamp browser-setup
 	@test -x /usr/bin/chromium || { echo "test-browser: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root (apt-get install chromium fonts-noto-cjk)" >&2; exit 1; }
-	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/test/browser/browser.test.mjs docker/test/browser/deliverable.test.mjs docker/test/browser/formula.test.mjs docker/test/browser/culling.test.mjs docker/test/browser/kernel-memory.test.mjs
+	cd $(LAB_REPO) && $(LAB_ENV) LAB_VENV=$(LAB_VENV) node --test --test-concurrency=1 docker/test/browser/browser.test.mjs docker/test/browser/deliverable.test.mjs docker/test/browser/formula.test.mjs docker/test/browser/culling.test.mjs docker/test/browser/kernel-memory.test.mjs docker/test/browser/renderer.test.mjs
 
 # The culling test alone, CULLING_REPEAT times in a row, while stress-ng keeps CULLING_STRESS CPU
 # workers busy (0: none): how the culling test was proven under load.

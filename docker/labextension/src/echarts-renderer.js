@@ -6,34 +6,19 @@
 // notebook being trusted, on the order in which outputs were produced, or on an
 // earlier output having loaded the library: a saved, copied or partly re-run
 // notebook draws the same. It is registered as safe (it also renders in untrusted
-// notebooks), so it never runs anything from the payload: the option is JSON (no
-// functions), tooltip text, which ECharts puts into the page as HTML, goes through
-// JupyterLab's sanitizer, and options that navigate or style the page are dropped.
+// notebooks), so it gives ECharts only the options on the allowlist of
+// echarts-options.js: the keys and value types the course's charts use, strings as
+// text (tooltip text escaped, but for its line breaks), no toolbox, links, CSS text,
+// rich text, images or graphic elements. What it leaves out is counted on the
+// output's element (data-coursekit-dropped, and the first paths in
+// data-coursekit-dropped-keys), never logged.
 import * as echarts from 'echarts';
 import { Widget } from '@lumino/widgets';
+import { allowOption } from './echarts-options.js';
 
 export const MIME_TYPE = 'application/vnd.coursekit.echarts+json';
 
 const DEFAULT_HEIGHT = '420px';
-// Keys dropped wherever they appear: a click would navigate (title links), or the
-// text is raw CSS for the tooltip element.
-const DROPPED_KEYS = new Set(['link', 'sublink', 'extraCssText']);
-
-// clean returns a copy of the option that is safe to give ECharts: strings that
-// ECharts uses as HTML (any "formatter" inside a "tooltip") are sanitized, and the
-// keys above are dropped. Function values cannot occur (JSON has none).
-export function clean(value, sanitize, inTooltip = false) {
-  if (Array.isArray(value)) return value.map((v) => clean(v, sanitize, inTooltip));
-  if (value === null || typeof value !== 'object') return value;
-  const out = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (DROPPED_KEYS.has(k)) continue;
-    const tip = inTooltip || k === 'tooltip';
-    if (tip && k === 'formatter' && typeof v === 'string') out[k] = sanitize(v);
-    else out[k] = clean(v, sanitize, tip);
-  }
-  return out;
-}
 
 // cssLength accepts "420px", "60vh", "100%" and plain numbers (pixels), nothing else.
 function cssLength(v, fallback) {
@@ -46,7 +31,6 @@ class EChartsOutput extends Widget {
   constructor(options) {
     super();
     this._mimeType = options.mimeType;
-    this._sanitizer = options.sanitizer;
     this._chart = null;
     this._option = null;
     this._observer = null;
@@ -60,14 +44,18 @@ class EChartsOutput extends Widget {
     this.node.style.height = cssLength(meta.height, DEFAULT_HEIGHT);
     this._dispose();
     this.node.textContent = '';
+    this.node.removeAttribute('data-coursekit-dropped');
+    this.node.removeAttribute('data-coursekit-dropped-keys');
     try {
       let option = model.data[this._mimeType];
       if (typeof option === 'string') option = JSON.parse(option);
       if (option === null || typeof option !== 'object' || Array.isArray(option)) {
         throw new Error('the payload is not an ECharts option object');
       }
-      const sanitize = (s) => (this._sanitizer ? this._sanitizer.sanitize(s) : escapeHTML(s));
-      this._option = clean(option, sanitize);
+      const allowed = allowOption(option);
+      this._option = allowed.option;
+      this.node.setAttribute('data-coursekit-dropped', String(allowed.dropped));
+      this.node.setAttribute('data-coursekit-dropped-keys', JSON.stringify(allowed.droppedPaths));
     } catch (err) {
       this._option = null;
       this._showError(err);
@@ -126,10 +114,6 @@ class EChartsOutput extends Widget {
       this._chart = null;
     }
   }
-}
-
-function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export const rendererFactory = {

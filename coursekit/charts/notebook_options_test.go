@@ -1,0 +1,141 @@
+package charts_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+	"github.com/llmperf-course/course/coursekit/web"
+)
+
+// notebookOptionsFile holds the option of every chart kind as nb.Chart sends it to
+// JupyterLab. The course's lab extension keeps only the ECharts options on its allowlist
+// (docker/labextension/src/echarts-options.js); the browser test
+// (docker/test/browser/renderer.test.mjs) draws each of these and checks that the
+// allowlist keeps every key of them, so a chart that starts using a new option fails there
+// until the allowlist knows it. `go test ./coursekit/charts -update` rewrites the file.
+const notebookOptionsFile = "../../docker/test/browser/testdata/course-chart-options.json"
+
+// everyChart is one chart of each kind the course draws, in Chinese and, for some, in
+// English, with hostile text where a chart takes text from a trace or a card.
+func everyChart(t testing.TB) map[string]web.Chart {
+	unit := readTrace(t, "trace.jsonl")
+	tl := readTrace(t, "timeline.jsonl")
+	many := readTrace(t, "practice.jsonl") // more rows than fit: the attempts chart scrolls (dataZoom)
+	many.Attempts = many.Attempts[:charts.AttemptRows+2]
+	s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000, 500}})
+	runs := []charts.LabRun{labRun("开环"), labRun(evil)}
+	v := 12.5
+	pts := []charts.IntervalPoint{
+		{N: 8, Value: fp(2000), Low: fp(800), NeedNHigh: 72},
+		{N: 72, Value: fp(698.44), Low: fp(562.6), High: fp(979.1)},
+		{N: 1802, Value: fp(738.8), Low: fp(684.7), High: fp(790.6)},
+	}
+	gauges := func(p, d float64) map[string]float64 {
+		return map[string]float64{"llamacpp:requests_processing": p, "llamacpp:requests_deferred": d}
+	}
+	gt, err := trace.ReadFile(dataDir + "trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scrapes := []trace.Scrape{{TMS: 0.5, Values: gauges(1, 0)}, {TMS: 1000, Values: gauges(1, 2)},
+		{TMS: 1800, Error: "connection refused"}, {TMS: 2600, Values: gauges(0, 1)}}
+
+	// The runtime check's own go-echarts bar (notebooks/00-runtime-check.ipynb).
+	bar := ec.NewBar()
+	bar.SetGlobalOptions(
+		ec.WithInitializationOpts(opts.Initialization{Width: "640px", Height: "320px"}),
+		ec.WithTitleOpts(opts.Title{Title: "每个请求的首字时延（毫秒）"}),
+		ec.WithAnimation(false),
+	)
+	bar.SetXAxis([]string{"r1", "r3"}).AddSeries("TTFT", []opts.BarData{{Value: 180}, {Value: 95}})
+
+	en := charts.WithLang(lang.EN)
+	return map[string]web.Chart{
+		"runtime_check_bar":    bar,
+		"system_paths":         charts.SystemPaths(),
+		"path_map":             charts.PathMap(unitPathMap()),
+		"timeline":             charts.Timeline(&tl.Attempts[0]),
+		"attempts":             charts.Attempts(unit, 1000),
+		"attempts_en":          charts.Attempts(unit, 1000, en),
+		"attempts_scrolling":   charts.Attempts(many, 1000),
+		"ttft_cdf":             charts.TTFTDistribution(unit),
+		"funnel_1s":            charts.Funnel(s, 0),
+		"funnel_500ms":         charts.Funnel(s, 1),
+		"slo_sweep":            charts.SLOSweep(unit, nil, nil),
+		"slo_sweep_marked":     charts.SLOSweep(unit, []float64{250, 500, 1000, 2000}, []float64{1000}),
+		"lab_send_rate":        charts.LabSendRate(runs, 1000, 10),
+		"lab_queue":            charts.LabQueue(runs),
+		"lab_ttft":             charts.LabTTFT(runs, 2500),
+		"lab_busy_vs_ttft":     charts.LabBusyVsTTFT(runs[0], 1000),
+		"lab_goodput":          charts.LabGoodput([]charts.LabRun{rated("答对"), rated("答错一次", "b")}, 1000, 1000),
+		"engine_compare":       charts.Compare("TTFT", "说明", "TTFT P50 (ms)", "ms", []string{"1 个槽位", evil}, []*float64{&v, nil}),
+		"engine_server_split":  charts.ServerSplit(engineRun()),
+		"capacity_attainment":  charts.CapacityAttainment(capacitySearch()),
+		"capacity_load":        charts.CapacityLoad(capacitySearch()),
+		"percentile_by_n":      charts.PercentileByN("图 01.20 P95 的区间", "练习 trace", 0.95, "ms", pts),
+		"server_gauges":        charts.ServerGauges(gt, scrapes),
+		"class_scores":         charts.ScoreDistribution([]string{"0–10%", "10–20%"}, []int{1, 3}, "说明"),
+		"class_pass_rates":     charts.PassRates([]string{evil, "b"}, []int{2, 5}, 5),
+		"class_mistakes":       charts.Mistakes([]string{evil}, []int{4}, 5),
+		"class_mistakes_empty": charts.Mistakes(nil, nil, 0),
+	}
+}
+
+// TestNotebookOptionsFile keeps notebookOptionsFile equal to what the charts send now.
+func TestNotebookOptionsFile(t *testing.T) {
+	all := everyChart(t)
+	names := make([]string, 0, len(all))
+	for name := range all {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	type entry struct {
+		Name   string          `json:"name"`
+		Height string          `json:"height"`
+		Option json.RawMessage `json:"option"`
+	}
+	var entries []entry
+	for _, name := range names {
+		out, err := web.NotebookOutput(all[name])
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		height := out.Metadata[web.MIMEType].(map[string]string)["height"]
+		entries = append(entries, entry{name, height, json.RawMessage(out.Data[web.MIMEType].(string))})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(entries); err != nil {
+		t.Fatal(err)
+	}
+	got := b.Bytes()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(notebookOptionsFile), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(notebookOptionsFile, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(notebookOptionsFile)
+	if err != nil {
+		t.Fatalf("%v (run go test ./coursekit/charts -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is not what the charts send now: run go test ./coursekit/charts -update, then the browser test "+
+			"docker/test/browser/renderer.test.mjs (the lab extension's allowlist must keep every option)", notebookOptionsFile)
+	}
+}
