@@ -184,3 +184,34 @@ func TestEngineAvailableSaysWhyNot(t *testing.T) {
 		t.Skip("the test path exists")
 	}
 }
+
+// Every step meeting up to the search's limit is a lower bound, said as
+// such in the answer line and the chart, never a bare capacity; an
+// overloaded step says so in the table.
+func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	lc, err := capacity.OverloadTest(110, 30, 3300, 3000, 40, 340)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &capacity.Result{Target: 0.9, MaxRateMeeting: f(80), MaxRate: 80, BoundedBy: capacity.BoundMaxRate, Steps: []capacity.Step{
+		{Rate: 40, Verdict: capacity.Meets}, {Rate: 80, Verdict: capacity.Meets},
+	}}
+	ans := CapacityAnswer(r)
+	if !strings.Contains(ans, "容量 ≥ 80 次/s") || !strings.Contains(ans, "搜索的上限") || strings.Contains(ans, "达标的最高速率是") {
+		t.Errorf("answer at the search's limit: %q", ans)
+	}
+	if ch := CapacityChart(r); !ch.AtLeast {
+		t.Errorf("chart data %+v: not marked as a lower bound", ch)
+	}
+	r.BoundedBy = capacity.BoundFailingStep
+	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, Load: &lc})
+	if ans := CapacityAnswer(r); !strings.Contains(ans, "达标的最高速率是 80 次/s") {
+		t.Errorf("answer below a failing step: %q", ans)
+	}
+	rows := CapacityTable(r)
+	last := rows[len(rows)-1]
+	if !strings.Contains(last[4], "过载") || !strings.HasPrefix(last[8], "+10.0 [") {
+		t.Errorf("overloaded row %v", last)
+	}
+}
