@@ -132,11 +132,30 @@ func TestSearchAnswerNotAboveSaturation(t *testing.T) {
 	for _, s := range res.Steps {
 		t.Logf("step %g req/s: %d/%d %s (%s)", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason)
 	}
-	if res.MaxRateMeeting == nil || *res.MaxRateMeeting > sat || *res.MaxRateMeeting < achieved-c.Resolution {
-		t.Fatalf("answer %v, want at most %g and at least %g", res.MaxRateMeeting, sat, achieved-c.Resolution)
+	if res.MaxRateMeeting == nil || *res.MaxRateMeeting > sat {
+		t.Fatalf("answer %v, want at most the saturation %g", res.MaxRateMeeting, sat)
 	}
+	ans := *res.MaxRateMeeting
 	if res.BoundedBy != BoundFailingStep {
-		t.Errorf("bounded by %q, want %q", res.BoundedBy, BoundFailingStep)
+		t.Fatalf("bounded by %q, want %q", res.BoundedBy, BoundFailingStep)
+	}
+	// The lowest step above the answer failed for overload (the SLOs here
+	// cannot fail it), and the server's completion rate in that step is the
+	// saturation it achieved then: under stress-ng it was seen to fall from
+	// 178 to 54 req/s within one search, so the answer is measured against
+	// it, not against the probe's. Within the resolution below it: no false
+	// overload pulled the answer down.
+	var above *Step
+	for i, s := range res.Steps {
+		if s.Rate > ans && (above == nil || s.Rate < above.Rate) {
+			above = &res.Steps[i]
+		}
+	}
+	if above == nil || !above.Overloaded() || above.Load == nil {
+		t.Fatalf("the step above the answer %g: %+v, want failed for overload with its load evidence", ans, above)
+	}
+	if then := above.Load.CompletionPerS; ans < then-c.Resolution {
+		t.Errorf("answer %g, more than the resolution %g below the %.1f req/s the server completed at %g", ans, c.Resolution, then, above.Rate)
 	}
 	for _, s := range res.Steps {
 		if s.Rate > sat && s.Verdict == Meets {
@@ -145,21 +164,32 @@ func TestSearchAnswerNotAboveSaturation(t *testing.T) {
 	}
 }
 
-// Every step meeting up to MaxRate gives an answer bounded by the search's
-// limit, not a capacity.
-func TestAnswerBoundedByMaxRate(t *testing.T) {
-	// Long steps, so that a loaded machine's late wake-ups barely move the
-	// saturation (with 2 ms steps under stress-ng --cpu 2 it fell below
-	// 60 req/s of a configured 250).
-	sc := sim.Config{MaxBatch: 32, DecodeStep: 40 * time.Millisecond, DefaultMaxTokens: 4, Seed: 1}
-	c := looseConfig(t, startSim(t, sc), sc.DefaultMaxTokens)
-	c.StartRate, c.MaxRate, c.Resolution = 30, 60, 10 // far below 200 req/s
-	c.StepDuration, c.StepMaxDuration = 2*time.Second, 4*time.Second
-	res, err := Search(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.AtLeast() || res.BoundedBy != BoundMaxRate || *res.MaxRateMeeting != 60 || res.MaxRate != 60 {
-		t.Errorf("answer %v bounded by %q (steps %+v), want ≥ 60 bounded by max_rate", res.MaxRateMeeting, res.BoundedBy, res.Steps)
+// What bounds an answer: a failing step above it, the search's limit when
+// every step met up to it (a lower bound, not a capacity), or an
+// interruption. Pure logic: the live searches above give failing_step.
+func TestAnswerBoundedBy(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	meets := func(r float64) Step { return Step{Rate: r, Verdict: Meets} }
+	for _, c := range []struct {
+		steps []Step
+		ans   *float64
+		want  string
+	}{
+		{[]Step{meets(30), meets(60)}, f(60), BoundMaxRate},
+		{[]Step{meets(30), {Rate: 60, Verdict: Fails}, meets(45)}, f(45), BoundFailingStep},
+		{[]Step{meets(30), {Rate: 60, Verdict: Undecided}}, f(30), BoundFailingStep},
+		{[]Step{meets(30), {Rate: 60, Verdict: Interrupted}}, f(30), BoundInterrupted},
+		{[]Step{{Rate: 30, Verdict: Fails}}, nil, ""},
+	} {
+		if got := boundedBy(c.steps, answer(c.steps), 60); got != c.want {
+			t.Errorf("steps %+v: bounded by %q, want %q", c.steps, got, c.want)
+		}
+		r := &Result{MaxRateMeeting: answer(c.steps), BoundedBy: boundedBy(c.steps, answer(c.steps), 60)}
+		if r.AtLeast() != (c.want == BoundMaxRate) {
+			t.Errorf("steps %+v: at least %v", c.steps, r.AtLeast())
+		}
+		if got := answer(c.steps); (got == nil) != (c.ans == nil) || (got != nil && *got != *c.ans) {
+			t.Errorf("steps %+v: answer %v, want %v", c.steps, got, c.ans)
+		}
 	}
 }
