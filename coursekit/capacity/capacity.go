@@ -21,6 +21,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Verdicts of a step.
@@ -89,6 +90,16 @@ type Step struct {
 	BusyReads  int      `json:"busy_reads"`
 	BusyMethod string   `json:"busy_method,omitempty"`
 	Metrics    string   `json:"metrics,omitempty"`
+	// Load is the overload test of the window (OverloadTest): arrivals,
+	// completions, the in-flight slope and its interval. Null when the
+	// window is empty.
+	Load *LoadCheck `json:"load"`
+}
+
+// Overloaded says whether the step failed because the server fell behind
+// its offered rate: by OverloadTest, or stopped early on a growing queue.
+func (s Step) Overloaded() bool {
+	return s.StoppedEarly() || (s.Verdict == Fails && s.Load != nil && s.Load.Overloaded)
 }
 
 // stoppedEarly prefixes the reason of a step ended early on overload.
@@ -109,11 +120,28 @@ type Result struct {
 	Method         string   `json:"method"`
 	Steps          []Step   `json:"steps"`
 	MaxRateMeeting *float64 `json:"max_rate_meeting"`
+	// BoundedBy says what bounds the answer from above: BoundFailingStep
+	// (a searched rate above it did not meet), BoundMaxRate (every step met
+	// up to MaxRate, so the capacity is at least the answer, the search's
+	// limit) or BoundInterrupted; "" when no rate met.
+	BoundedBy string  `json:"bounded_by"`
+	MaxRate   float64 `json:"max_rate"`
 	// Provisional is true when the search was interrupted.
 	Provisional bool    `json:"provisional"`
 	ElapsedS    float64 `json:"elapsed_s"`
 	StopReason  string  `json:"stop_reason"`
 }
+
+// What bounds an answer (Result.BoundedBy).
+const (
+	BoundFailingStep = "failing_step"
+	BoundMaxRate     = "max_rate"
+	BoundInterrupted = "interrupted"
+)
+
+// AtLeast says whether the answer is only a lower bound: every searched
+// rate met, up to the search's limit.
+func (r *Result) AtLeast() bool { return r.MaxRateMeeting != nil && r.BoundedBy == BoundMaxRate }
 
 // Validate rejects bad input before any load is sent.
 func (c *Config) Validate() error {
@@ -195,7 +223,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson}
+	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate}
 	n := 0
 	step := func(rate float64) (Step, error) {
 		s, err := c.runStep(ctx, rate, &n)
@@ -210,6 +238,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	finish := func(reason string) (*Result, error) {
 		res.StopReason = reason
 		res.MaxRateMeeting = answer(res.Steps)
+		res.BoundedBy = boundedBy(res.Steps, res.MaxRateMeeting, c.MaxRate)
 		res.ElapsedS = time.Since(start).Seconds()
 		return res, nil
 	}
@@ -269,6 +298,24 @@ func answer(steps []Step) *float64 {
 		}
 	}
 	return best
+}
+
+// boundedBy says what bounds ans from above: a searched rate above it that
+// did not meet, the search's limit maxRate when ans reached it, or an
+// interrupted step.
+func boundedBy(steps []Step, ans *float64, maxRate float64) string {
+	if ans == nil {
+		return ""
+	}
+	for _, s := range steps {
+		if s.Rate > *ans && s.Verdict != Meets && s.Verdict != Interrupted {
+			return BoundFailingStep
+		}
+	}
+	if *ans >= maxRate {
+		return BoundMaxRate
+	}
+	return BoundInterrupted
 }
 
 // runStep measures one rate, extending an undecided step.
@@ -342,6 +389,18 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	if err != nil {
 		return s, err
 	}
+	if sum.WindowS > 0 {
+		t, err := trace.ReadFile(path)
+		if err != nil {
+			return s, fmt.Errorf("capacity step %g req/s: %w", rate, err)
+		}
+		a, d, n0, n1 := loadCounts(t, sum.Window.StartMS, sum.Window.EndMS)
+		lc, err := OverloadTest(rate, sum.WindowS, a, d, n0, n1)
+		if err != nil {
+			return s, fmt.Errorf("capacity step %g req/s (%s): %w", rate, path, err)
+		}
+		s.Load = &lc
+	}
 	if c.BusyGauge != "" {
 		sc, err := parseScrapes(scrapes.Bytes())
 		if err != nil {
@@ -365,6 +424,10 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
 	case watch.reason != "":
 		s.Verdict, s.Reason = Fails, stoppedEarly+watch.reason
+	case s.Load != nil && s.Load.Overloaded:
+		// Whatever the attainment: a window that passes while the queue
+		// grows says nothing about the rate being sustainable.
+		s.Verdict, s.Reason = Fails, s.Load.Reason()
 	case v == Meets:
 		s.Reason = fmt.Sprintf("Wilson lower bound %.3f ≥ target %g", lo, c.Target)
 	case v == Fails:

@@ -188,12 +188,12 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
-		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, Provisional: r.Provisional, ElapsedS: r.ElapsedS}
+		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, labfig.CapacityStep{
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
 			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
-			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), WindowS: s.WindowS, Extended: s.Extended,
+			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended,
 			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
 		})
 	}
@@ -221,13 +221,16 @@ func intervalPct(lo, hi *float64) string {
 // qualified of all attempts, the Wilson interval and the verdict it gives,
 // the window, the busy share and the P95 TTFT of the complete successes.
 func CapacityTable(r *capacity.Result) [][]string {
-	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95"}}
+	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95", "在途数斜率（次/s，95% 区间）"}}
 	steps := slices.Clone(r.Steps)
 	slices.SortStableFunc(steps, func(a, b capacity.Step) int { return cmp.Compare(a.Rate, b.Rate) })
 	for _, s := range steps {
 		verdict := cardfmt.CapacityVerdict(s.Verdict)
-		if s.StoppedEarly() {
+		switch {
+		case s.StoppedEarly():
 			verdict += "（过载，提前停止）"
+		case s.Overloaded():
+			verdict += "（过载）"
 		}
 		window := cardfmt.Num(round1(s.WindowS)) + " s"
 		if s.Extended > 0 {
@@ -238,14 +241,25 @@ func CapacityTable(r *capacity.Result) [][]string {
 			busy = pctText(s.BusyMean)
 		}
 		rows = append(rows, []string{cardfmt.Num(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
-			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS)})
+			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), slopeText(s.Load)})
 	}
 	return rows
 }
 
+// slopeText is a step's in-flight slope with its 95 % interval, or "无"
+// for a step without a window.
+func slopeText(l *capacity.LoadCheck) string {
+	if l == nil {
+		return "无"
+	}
+	f := func(v float64) string { return fmt.Sprintf("%+.1f", v) }
+	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + ", " + f(l.SlopeHigh) + "]"
+}
+
 // CapacityAnswer is the search's answer in one line of Chinese: the
-// highest rate that meets the target with its interval, or that none did;
-// provisional when the search was cut short.
+// highest rate that meets the target with its interval, that none did, or,
+// when every step met up to the search's limit, "容量 ≥ 上限", never a bare
+// capacity; provisional when the search was cut short.
 func CapacityAnswer(r *capacity.Result) string {
 	s := fmt.Sprintf("%d 步，用时 %s s。", len(r.Steps), cardfmt.Num(round1(r.ElapsedS)))
 	if r.Provisional {
@@ -253,6 +267,10 @@ func CapacityAnswer(r *capacity.Result) string {
 	}
 	if r.MaxRateMeeting == nil {
 		return s + "结论：搜索过的速率没有一个达标。"
+	}
+	if r.AtLeast() {
+		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。",
+			cardfmt.Num(*r.MaxRateMeeting))
 	}
 	for _, st := range r.Steps {
 		if st.Rate == *r.MaxRateMeeting {

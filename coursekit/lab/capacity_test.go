@@ -14,9 +14,13 @@ import (
 	"github.com/llmperf-course/course/coursekit/sim"
 )
 
-// A fast simulator for the search: 4 slots, 2 ms a step whatever the
-// batch, 10 tokens an answer, so each slot serves one request per 20 ms
-// and the saturation is 200 req/s.
+// A simulator for the search: 32 slots, 40 ms a step whatever the batch,
+// 4 tokens an answer, so each slot serves one request per 160 ms and the
+// saturation is 200 req/s. The steps are long because every step waits on
+// a timer: with 2 ms steps (4 slots, 10 tokens, the same 200 req/s) a
+// loaded machine (two stress-ng --cpu 2 on 2 cores) woke it so late that it
+// completed 13 req/s at the 40 req/s start, and the overload rule rightly
+// failed that step.
 //
 // The SLO is 1 s, fifty times a request's service: these tests are about
 // what the lab does with a search (saved, read back, tabled, charted), and
@@ -25,10 +29,12 @@ import (
 // stalls make 15 of the 38 attempts at 40 req/s, a fifth of saturation,
 // miss it: the first step failed and the search ended there, one step long.
 // Overload still fails: at 640 req/s the queue grows by 2.2 s a second.
+const capTokens = 4
+
 func capLab(t *testing.T) (Lab, capacity.Config) {
-	l := Lab{Dir: t.TempDir(), Server: sim.Config{MaxBatch: 4, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 10, Seed: 1}}
+	l := Lab{Dir: t.TempDir(), Server: sim.Config{MaxBatch: 32, DecodeStep: 40 * time.Millisecond, DefaultMaxTokens: capTokens, Seed: 1}}
 	c := capacity.Config{
-		Bench:  loadgen.Config{Dataset: NonBlankPrompts(8, 16), MaxTokens: 10, Timeout: 5 * time.Second, Seed: 1},
+		Bench:  loadgen.Config{Dataset: NonBlankPrompts(8, 16), MaxTokens: capTokens, Timeout: 5 * time.Second, Seed: 1},
 		Target: 0.9, SLOTTFTMS: 1000, StartRate: 40, MaxRate: 800, Growth: 4, Resolution: 700,
 		Warmup: 200 * time.Millisecond, StepDuration: 500 * time.Millisecond, StepMaxDuration: time.Second,
 	}
@@ -37,7 +43,7 @@ func capLab(t *testing.T) (Lab, capacity.Config) {
 
 func TestSimSaturation(t *testing.T) {
 	l, _ := capLab(t)
-	if got := SimSaturation(l.Server, 10); math.Abs(got-200) > 1e-9 {
+	if got := SimSaturation(l.Server, capTokens); math.Abs(got-200) > 1e-9 {
 		t.Errorf("saturation %g, want 200", got)
 	}
 	// The default simulator: 16 / (64 × 17.5 ms) ≈ 14.3 req/s, as docs/capacity.md says.
@@ -182,5 +188,36 @@ func TestEngineAvailableSaysWhyNot(t *testing.T) {
 	}
 	if _, statErr := os.Stat("/nonexistent/python"); statErr == nil {
 		t.Skip("the test path exists")
+	}
+}
+
+// Every step meeting up to the search's limit is a lower bound, said as
+// such in the answer line and the chart, never a bare capacity; an
+// overloaded step says so in the table.
+func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	lc, err := capacity.OverloadTest(110, 30, 3300, 3000, 40, 340)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &capacity.Result{Target: 0.9, MaxRateMeeting: f(80), MaxRate: 80, BoundedBy: capacity.BoundMaxRate, Steps: []capacity.Step{
+		{Rate: 40, Verdict: capacity.Meets}, {Rate: 80, Verdict: capacity.Meets},
+	}}
+	ans := CapacityAnswer(r)
+	if !strings.Contains(ans, "容量 ≥ 80 次/s") || !strings.Contains(ans, "搜索的上限") || strings.Contains(ans, "达标的最高速率是") {
+		t.Errorf("answer at the search's limit: %q", ans)
+	}
+	if ch := CapacityChart(r); !ch.AtLeast {
+		t.Errorf("chart data %+v: not marked as a lower bound", ch)
+	}
+	r.BoundedBy = capacity.BoundFailingStep
+	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, Load: &lc})
+	if ans := CapacityAnswer(r); !strings.Contains(ans, "达标的最高速率是 80 次/s") {
+		t.Errorf("answer below a failing step: %q", ans)
+	}
+	rows := CapacityTable(r)
+	last := rows[len(rows)-1]
+	if !strings.Contains(last[4], "过载") || !strings.HasPrefix(last[8], "+10.0 [") {
+		t.Errorf("overloaded row %v", last)
 	}
 }

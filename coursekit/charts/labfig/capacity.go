@@ -30,8 +30,11 @@ type CapacitySearch struct {
 	Model          string
 	Steps          []CapacityStep
 	MaxRateMeeting *float64
-	Provisional    bool
-	ElapsedS       float64
+	// AtLeast is true when every step met up to the search's limit: the
+	// answer is a lower bound (容量 ≥ 上限), not a capacity.
+	AtLeast     bool
+	Provisional bool
+	ElapsedS    float64
 }
 
 // CapacityStep is one searched rate. Shares are in [0, 1]; nil is unknown.
@@ -42,6 +45,7 @@ type CapacityStep struct {
 	// Verdict is "meets", "fails", "undecided" or "interrupted".
 	Verdict      string
 	StoppedEarly bool // ended early on overload
+	Overloaded   bool // failed because the server fell behind (early or by the overload test)
 	WindowS      float64
 	Extended     int
 	GoodputPerS  float64
@@ -111,6 +115,9 @@ func capacitySubtitle(r CapacitySearch) string {
 	ans := "结论：搜索过的速率没有一个达标"
 	if r.MaxRateMeeting != nil {
 		ans = fmt.Sprintf("结论：达标的最高速率 %s 次/s", draw.Num(*r.MaxRateMeeting))
+		if r.AtLeast {
+			ans = fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限，没有找到不达标的速率）", draw.Num(*r.MaxRateMeeting))
+		}
 		for _, s := range r.Steps {
 			if s.Rate == *r.MaxRateMeeting {
 				ans += fmt.Sprintf("（联合合格 %s，区间 %s）", pctOrNone(s.Attainment), intervalOrNone(s.CILow, s.CIHigh))
@@ -155,8 +162,12 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		tip := fmt.Sprintf("%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，延长 %d 次）",
 			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(s.Attainment), intervalOrNone(s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), s.Extended)
 		label := vname
-		if s.StoppedEarly {
+		switch {
+		case s.StoppedEarly:
 			tip += "；队列持续增长，提前停止"
+			label += "（过载）"
+		case s.Overloaded:
+			tip += "；完成速率低于提供的速率，在途数在增长"
 			label += "（过载）"
 		}
 		var v any = "-"
@@ -176,7 +187,11 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 	}
 	marks := []any{draw.HLine(fmt.Sprintf("目标 %s", pct(r.Target)), pct2(r.Target), draw.ColorMark, "insideEndTop")}
 	if r.MaxRateMeeting != nil {
-		marks = append(marks, draw.VLine(fmt.Sprintf("答案 %s 次/s", draw.Num(*r.MaxRateMeeting)), *r.MaxRateMeeting, "#3ba272", "insideMiddleTop"))
+		name := fmt.Sprintf("答案 %s 次/s", draw.Num(*r.MaxRateMeeting))
+		if r.AtLeast {
+			name = fmt.Sprintf("答案 ≥ %s 次/s（搜索上限）", draw.Num(*r.MaxRateMeeting))
+		}
+		marks = append(marks, draw.VLine(name, *r.MaxRateMeeting, "#3ba272", "insideMiddleTop"))
 	}
 	legend := []string{"联合合格率", "95% Wilson 区间"}
 	if anyBusy {

@@ -157,7 +157,15 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %g%%; decided by the 95%% Wilson score interval"}, rule, r.Target*100)
 	for _, s := range r.Steps {
-		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval %s → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), cardfmt.CapacityVerdictIn(lg, s.Verdict), s.WindowS, s.Extended, busy(s.BusyMean))
+		verdict := cardfmt.CapacityVerdictIn(lg, s.Verdict)
+		if s.Overloaded() {
+			verdict += lg.S(lang.Msg{"，过载", ", overload"})
+		}
+		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval %s → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, s.WindowS, s.Extended, busy(s.BusyMean))
+		if l := s.Load; l != nil {
+			p(lang.Msg{"    完成 %d 次 = %.1f 次/s（95%% 区间 [%.1f, %.1f]），提供 %g 次/s；在途数斜率 %+.2f 次/s（95%% 区间 [%+.2f, %+.2f]），在途 %d → %d", "    %d completed = %.1f/s (95%% interval [%.1f, %.1f]), offered %g/s; in-flight slope %+.2f/s (95%% interval [%+.2f, %+.2f]), in flight %d → %d"},
+				l.Completions, l.CompletionPerS, l.CompletionLow, l.CompletionHigh, l.OfferedPerS, l.SlopePerS, l.SlopeLow, l.SlopeHigh, l.InFlightStart, l.InFlightEnd)
+		}
 	}
 	var ans *capacity.Step
 	for i := range r.Steps {
@@ -168,6 +176,8 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	switch {
 	case ans == nil:
 		p(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
+	case r.AtLeast():
+		p(lang.Msg{"结论：容量 ≥ %g 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %g req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, ans.Rate)
 	default:
 		p(lang.Msg{"结论：达标的最高速率是 %g 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %g req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, ans.Rate, pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}

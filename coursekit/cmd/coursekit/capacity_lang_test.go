@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,22 @@ func capacityResults() []*capacity.Result {
 		step(4, 20, 80, 20, 0),                   // fails: [16.8 %, 35.5 %]
 		{Rate: 3, Verdict: capacity.Interrupted}, // no attempt in its window
 	}
+	// A step that met its SLOs while the server fell behind: overload.
+	lc, err := capacity.OverloadTest(110, 30, 3300, 3000, 40, 340)
+	if err != nil || !lc.Overloaded {
+		panic(fmt.Sprintf("fixture overload %+v, %v", lc, err))
+	}
+	over := step(110, 3300, 3300, 30, 0)
+	over.Verdict, over.Reason, over.Load = capacity.Fails, lc.Reason(), &lc
+	kept, err := capacity.OverloadTest(50, 20, 1000, 1001, 6, 5)
+	if err != nil || kept.Overloaded {
+		panic(fmt.Sprintf("fixture keeping up %+v, %v", kept, err))
+	}
+	met := step(50, 1000, 1000, 20, 0)
+	met.Load = &kept
 	return []*capacity.Result{
+		{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{met, over}, MaxRateMeeting: f(50), BoundedBy: capacity.BoundFailingStep, MaxRate: 200, ElapsedS: 60},
+		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:1], MaxRateMeeting: f(1), BoundedBy: capacity.BoundMaxRate, MaxRate: 1, ElapsedS: 40},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:3], MaxRateMeeting: f(1), ElapsedS: 42.5},
 		{Target: 0.95, SLOTTFTMS: 500, LatencySLO: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 50, TPOTMS: 40}, Steps: steps[2:3], ElapsedS: 12},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps, MaxRateMeeting: f(1), Provisional: true, ElapsedS: 50},
@@ -44,11 +60,11 @@ func capacityResults() []*capacity.Result {
 }
 
 // The fixtures keep the rule: every verdict is the one the Wilson interval
-// gives at its search's target.
+// gives at its search's target, except an overloaded step, which fails.
 func TestCapacityFixturesFollowTheWilsonRule(t *testing.T) {
 	for _, r := range capacityResults() {
 		for _, s := range r.Steps {
-			if s.Verdict == capacity.Interrupted {
+			if s.Verdict == capacity.Interrupted || s.Overloaded() { // overload fails whatever the attainment
 				continue
 			}
 			if v, _, _, _ := capacity.Verdict(s.Qualified, s.Attempts, r.Target); v != s.Verdict {

@@ -1,0 +1,202 @@
+package capacity
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// LoadMethod names the statistics of LoadCheck.
+const LoadMethod = "poisson-exact+count-difference"
+
+// overloadZ is the two-sided 95 % normal quantile used by the in-flight
+// growth test; the completion-rate interval is the exact 95 % one.
+const overloadZ = 1.959964
+
+// LoadCheck is a step's evidence on whether the server kept up with the
+// offered rate: the window's arrivals and completions, the in-flight count
+// at the window's edges (client side, from the trace's start and end of
+// every attempt) and the slope of the in-flight count with its interval.
+type LoadCheck struct {
+	OfferedPerS float64 `json:"offered_per_s"`
+	WindowS     float64 `json:"window_s"`
+	// Arrivals are the attempts sent in the window; Completions are the
+	// attempts of any phase (warm-up included) that ended in it, with any
+	// outcome: an attempt is in flight from its send to its end.
+	Arrivals    int64 `json:"arrivals"`
+	Completions int64 `json:"completions"`
+	// InFlightStart and InFlightEnd are the attempts in flight at the
+	// window's start and end.
+	InFlightStart int64 `json:"inflight_start"`
+	InFlightEnd   int64 `json:"inflight_end"`
+	// CompletionPerS is Completions / WindowS, with its exact 95 % Poisson
+	// (Garwood) interval.
+	CompletionPerS float64 `json:"completion_per_s"`
+	CompletionLow  float64 `json:"completion_ci_low"`
+	CompletionHigh float64 `json:"completion_ci_high"`
+	// SlopePerS is how fast the in-flight count grows at the offered rate,
+	// OfferedPerS − CompletionPerS, with the interval that the completion
+	// rate's interval gives it: [SlopeLow, SlopeHigh].
+	SlopePerS float64 `json:"inflight_slope_per_s"`
+	SlopeLow  float64 `json:"inflight_slope_ci_low"`
+	SlopeHigh float64 `json:"inflight_slope_ci_high"`
+	// GrowthZ is the in-flight growth over the window in standard errors:
+	// (InFlightEnd − InFlightStart) / sqrt(InFlightStart + InFlightEnd).
+	GrowthZ    float64 `json:"inflight_growth_z"`
+	Overloaded bool    `json:"overloaded"`
+	Method     string  `json:"method"`
+}
+
+// OverloadTest judges whether a step's server fell behind its offered rate.
+//
+// The statistics. In a window of T seconds at an offered open-loop rate λ,
+// a server that keeps up completes, over the window, as many attempts as
+// arrive: its completions form a stationary departure process of mean λT.
+// For Poisson arrivals that count varies like a Poisson count of mean λT
+// (exactly so for exponential service, by Burke's theorem; a server whose
+// service is more regular, as a batching engine's is, departs more evenly,
+// so the Poisson lower tail is conservative). A server that cannot keep up
+// completes at its own saturation μ < λ whatever arrives, and the
+// difference λ − μ is the slope at which its in-flight count grows.
+//
+// So the rule is two tests, both at 95 %:
+//
+//  1. Completions fall behind the offered rate: the exact (Garwood) 95 %
+//     Poisson interval of the completion count, divided by T, lies wholly
+//     below λ. Equivalently, the slope of the in-flight count at the offered
+//     rate, λ − completions/T, has an interval wholly above 0.
+//  2. The in-flight count grew through the window: its growth N₁ − N₀
+//     exceeds 1.96 standard errors, the standard error of a difference of
+//     two counts, sqrt(N₀ + N₁). This keeps test 1 from firing on a window
+//     in which simply fewer attempts than λT arrived (Poisson arrivals do
+//     that in one window of 40), where the server kept up with what came.
+//
+// A step is overloaded when both hold. Neither is a threshold on one
+// reading: test 1 weighs the whole window's completions against their
+// sampling interval, test 2 the growth against its standard error.
+//
+// What it can see: with Poisson arrivals no statistic of a window can tell
+// a rate a fraction δ above saturation from one at it until λT reaches
+// about 3.84(1+δ)/δ² attempts: about 1,600 at 5 % over, 420 at 10 %, 120 at
+// 20 %. A shorter window leaves test 1 inconclusive, and then only the SLOs
+// (TTFT, E2E) can fail the step; an extended step has more attempts.
+func OverloadTest(offeredPerS, windowS float64, arrivals, completions, inflightStart, inflightEnd int64) (LoadCheck, error) {
+	c := LoadCheck{OfferedPerS: offeredPerS, WindowS: windowS, Arrivals: arrivals, Completions: completions,
+		InFlightStart: inflightStart, InFlightEnd: inflightEnd, Method: LoadMethod}
+	switch {
+	case !(windowS > 0) || math.IsInf(windowS, 0):
+		return c, fmt.Errorf("overload test: window %g s must be positive", windowS)
+	case !(offeredPerS > 0) || math.IsInf(offeredPerS, 0):
+		return c, fmt.Errorf("overload test: offered rate %g must be positive", offeredPerS)
+	case arrivals < 0 || completions < 0 || inflightStart < 0 || inflightEnd < 0:
+		return c, fmt.Errorf("overload test: negative count (arrivals %d, completions %d, in flight %d → %d)", arrivals, completions, inflightStart, inflightEnd)
+	}
+	lo, hi := PoissonInterval(completions, 0.95)
+	c.CompletionPerS = float64(completions) / windowS
+	c.CompletionLow, c.CompletionHigh = lo/windowS, hi/windowS
+	c.SlopePerS = offeredPerS - c.CompletionPerS
+	c.SlopeLow, c.SlopeHigh = offeredPerS-c.CompletionHigh, offeredPerS-c.CompletionLow
+	growth := float64(inflightEnd - inflightStart)
+	if s := inflightStart + inflightEnd; s > 0 {
+		c.GrowthZ = growth / math.Sqrt(float64(s))
+	}
+	c.Overloaded = c.SlopeLow > 0 && c.GrowthZ > overloadZ
+	return c, nil
+}
+
+// Reason says the overload in one line (English, for logs and JSON).
+func (c LoadCheck) Reason() string {
+	return fmt.Sprintf("overload: %d completions in %.2f s = %.1f/s, 95 %% [%.1f, %.1f], below the offered %g/s; in-flight slope %.2f/s, 95 %% [%.2f, %.2f]; in flight %d → %d (%.1f standard errors)",
+		c.Completions, c.WindowS, c.CompletionPerS, c.CompletionLow, c.CompletionHigh, c.OfferedPerS, c.SlopePerS, c.SlopeLow, c.SlopeHigh, c.InFlightStart, c.InFlightEnd, c.GrowthZ)
+}
+
+// PoissonInterval is the exact (Garwood) two-sided interval, at the given
+// confidence, of the mean of a Poisson count k: the means at which k or
+// more, and k or fewer, have probability (1 − confidence)/2 each.
+func PoissonInterval(k int64, confidence float64) (lo, hi float64) {
+	a := (1 - confidence) / 2
+	top := float64(k) + 20*math.Sqrt(float64(k)+1) + 20
+	// P(X ≤ k | m) falls as m grows: hi is where it reaches a.
+	hi = bisect(0, top, func(m float64) bool { return poissonCDF(k, m) > a })
+	if k == 0 {
+		return 0, hi
+	}
+	// P(X ≥ k | m) = 1 − P(X ≤ k−1 | m) grows with m: lo is where it reaches a.
+	lo = bisect(0, top, func(m float64) bool { return 1-poissonCDF(k-1, m) < a })
+	return lo, hi
+}
+
+// bisect finds where below turns false on [lo, hi] (below true at lo).
+func bisect(lo, hi float64, below func(float64) bool) float64 {
+	for range 200 {
+		mid := (lo + hi) / 2
+		if below(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo <= 1e-7*max(1, hi) {
+			break
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// poissonCDF is P(X ≤ k) for X ~ Poisson(m), summed downwards from k in
+// log space (log pmf(i−1) = log pmf(i) + log(i/m)), so that large counts
+// neither underflow nor overflow.
+func poissonCDF(k int64, m float64) float64 {
+	if k < 0 {
+		return 0
+	}
+	if m <= 0 {
+		return 1
+	}
+	lg, _ := math.Lgamma(float64(k) + 1)
+	l := float64(k)*math.Log(m) - m - lg
+	top := l        // the largest term seen, for scaling
+	var sum float64 // Σ exp(term − top)
+	logM := math.Log(m)
+	for i := k; i >= 0; i-- {
+		if l > top {
+			sum *= math.Exp(top - l)
+			top = l
+		}
+		sum += math.Exp(l - top)
+		if float64(i) < m && l-top < -40 {
+			break
+		}
+		if i > 0 {
+			l += math.Log(float64(i)) - logM
+		}
+	}
+	return min(1, sum*math.Exp(top))
+}
+
+// loadCounts counts, from a step's trace, the attempts sent in the window
+// [startMS, endMS), those of any phase that ended in it, and those in
+// flight at its edges. An attempt is in flight after its StartMS up to its
+// EndMS; one without an end (still in flight when the run stopped) stays in
+// flight. With these edges atEnd = atStart + arrivals − completions exactly.
+func loadCounts(t *trace.Trace, startMS, endMS float64) (arrivals, completions, atStart, atEnd int64) {
+	inFlight := func(a *trace.Attempt, ms float64) bool {
+		return a.StartMS < ms && (!a.HasEnd || a.EndMS >= ms)
+	}
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if a.StartMS >= startMS && a.StartMS < endMS {
+			arrivals++
+		}
+		if a.HasEnd && a.EndMS >= startMS && a.EndMS < endMS {
+			completions++
+		}
+		if inFlight(a, startMS) {
+			atStart++
+		}
+		if inFlight(a, endMS) {
+			atEnd++
+		}
+	}
+	return
+}
