@@ -2,66 +2,20 @@ package charts_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 
-	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/charts/page"
 	"github.com/llmperf-course/course/coursekit/charts/paths"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
 	"github.com/llmperf-course/course/coursekit/metrics"
-	"github.com/llmperf-course/course/coursekit/trace"
 	"github.com/llmperf-course/course/coursekit/web"
 )
-
-const dataDir = "../../data/unit01/"
-
-func readTrace(t testing.TB, name string) *trace.Trace {
-	t.Helper()
-	tr, err := trace.ReadFile(dataDir + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-// chart is what every function of the package returns.
-type chart interface {
-	web.Snippeter
-	JSON() map[string]interface{}
-}
-
-// option is the chart's ECharts option as indented JSON, after go-echarts
-// has validated it (RenderSnippet runs the validation).
-func option(t testing.TB, c chart) []byte {
-	t.Helper()
-	c.RenderSnippet()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(c.JSON()); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// decoded is the option as generic JSON, to look values up in tests.
-func decoded(t testing.TB, c chart) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(option(t, c), &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-const evil = `</script><img src=x onerror=alert(1)>`
 
 // Text from a trace or a card cannot inject markup or script, neither in
 // our page, nor in a notebook fragment, nor in go-echarts' own page.
@@ -188,50 +142,17 @@ func TestEveryChartIsPlainData(t *testing.T) {
 	}
 }
 
-func unitPathMap() card.PathMap {
-	return card.PathMap{
-		Task:          card.InferenceTask,
-		SamplingPoint: "客户端发请求",
-		SamplingNote:  "客户端单调时钟",
-		Steps: []card.Step{
-			{Name: "客户端发请求", Layer: card.Inference, Data: "提示词", Device: "客户端 CPU", Output: "HTTP 请求", Failure: "连接被拒"},
-			{Name: "排队", Layer: card.Inference, Data: "请求队列", Device: "调度器", Output: "批次", Failure: "排队超时"},
-			{Name: "模型执行", Layer: card.Device, Data: "KV cache", Device: "GPU", Output: "token", Failure: "显存不足"},
-			{Name: "流式响应", Layer: card.Inference, Data: "token", Device: "网卡", Output: "SSE 事件", Failure: "流中断"},
-		},
-	}
-}
+// The helpers the chart packages' tests share (coursekit/charts/internal/charttest), under the
+// names these tests use.
+var (
+	readTrace   = charttest.UnitTrace
+	option      = charttest.Option
+	decoded     = charttest.Decoded
+	unitPathMap = charttest.UnitPathMap
+	labTrace    = charttest.LabTrace
+	labRun      = charttest.LabRun
+)
 
-// labTrace is a small run on a 3 s window: two successes in the first
-// second, a success and a timeout with no first token in the second, a
-// stream error after its first token and an attempt still in flight (not a
-// failure, but in the denominator) in the third, and one success sent after
-// the window.
-func labTrace() *trace.Trace {
-	ok := func(id string, start, ttft, end float64) trace.Attempt {
-		return trace.Attempt{ID: id, Request: id, StartMS: start, Outcome: trace.OK, HTTPStatus: 200,
-			Events: []trace.Event{{TMS: start + ttft, Tokens: 1}, {TMS: end - 10, Tokens: 1}}, EndMS: end, HasEnd: true}
-	}
-	return &trace.Trace{
-		Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 3000}},
-		Attempts: []trace.Attempt{
-			ok("a", 0, 100, 400),
-			ok("b", 200, 200, 700),
-			ok("c", 1000, 800, 1900),
-			{ID: "d", Request: "d", StartMS: 1500, Outcome: trace.Timeout, EndMS: 3500, HasEnd: true},
-			{ID: "e", Request: "e", StartMS: 2500, Outcome: trace.StreamError, HTTPStatus: 200,
-				Events: []trace.Event{{TMS: 2800, Tokens: 1}}, EndMS: 2900, HasEnd: true},
-			{ID: "f", Request: "f", StartMS: 2900, Outcome: trace.InFlight},
-			ok("g", 3100, 50, 3300),
-		},
-	}
-}
+type chart = charttest.Chart
 
-func labRun(name string) labfig.Run {
-	return labfig.Run{Name: name, Trace: labTrace(), Gauges: []labfig.Gauge{
-		{TMS: 0, Busy: 0.2, QueueDepth: 0, BatchSize: 1},
-		{TMS: 1000, Busy: 0.97, QueueDepth: 3, BatchSize: 4},
-		{TMS: 2000, Busy: 1, QueueDepth: 7, BatchSize: 4},
-		{TMS: 3200, Busy: 0.9, QueueDepth: 2, BatchSize: 4},
-	}}
-}
+const evil = charttest.Evil

@@ -1,13 +1,10 @@
 package loadgen_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,34 +22,15 @@ func keepAliveLiar(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				req, err := http.ReadRequest(bufio.NewReader(c))
-				if err != nil {
-					return
-				}
-				io.Copy(io.Discard, req.Body)
-				fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nKeep-Alive: timeout=5, max=100\r\nContent-Length: %s\r\n\r\n", strconv.Itoa(len(body)))
-				c.Write(body)
-				// Close only after the client has had time to send its next
-				// request on this connection: it then gets EOF before any
-				// response byte, every time, not only when it wins a race.
-				time.Sleep(30 * time.Millisecond)
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String()
+	// rawServerFunc (hostile_test.go) reads each request, then this answers it.
+	return rawServerFunc(t, func(c net.Conn) {
+		fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nKeep-Alive: timeout=5, max=100\r\nContent-Length: %s\r\n\r\n", strconv.Itoa(len(body)))
+		c.Write(body)
+		// Close only after the client has had time to send its next
+		// request on this connection: it then gets EOF before any
+		// response byte, every time, not only when it wins a race.
+		time.Sleep(30 * time.Millisecond)
+	})
 }
 
 // TestDeadPooledConnectionIsRetried: a server that closes after each

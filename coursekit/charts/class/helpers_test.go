@@ -1,3 +1,5 @@
 package class_test
 
-const evil = `</script><img src=x onerror=alert(1)>`
+import "github.com/llmperf-course/course/coursekit/charts/internal/charttest"
+
+const evil = charttest.Evil

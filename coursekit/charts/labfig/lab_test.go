@@ -8,42 +8,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
-	"github.com/llmperf-course/course/coursekit/trace"
 )
-
-// labTrace is a small run on a 3 s window: two successes in the first
-// second, a success and a timeout with no first token in the second, a
-// stream error after its first token and an attempt still in flight (not a
-// failure, but in the denominator) in the third, and one success sent after
-// the window.
-func labTrace() *trace.Trace {
-	ok := func(id string, start, ttft, end float64) trace.Attempt {
-		return trace.Attempt{ID: id, Request: id, StartMS: start, Outcome: trace.OK, HTTPStatus: 200,
-			Events: []trace.Event{{TMS: start + ttft, Tokens: 1}, {TMS: end - 10, Tokens: 1}}, EndMS: end, HasEnd: true}
-	}
-	return &trace.Trace{
-		Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 3000}},
-		Attempts: []trace.Attempt{
-			ok("a", 0, 100, 400),
-			ok("b", 200, 200, 700),
-			ok("c", 1000, 800, 1900),
-			{ID: "d", Request: "d", StartMS: 1500, Outcome: trace.Timeout, EndMS: 3500, HasEnd: true},
-			{ID: "e", Request: "e", StartMS: 2500, Outcome: trace.StreamError, HTTPStatus: 200,
-				Events: []trace.Event{{TMS: 2800, Tokens: 1}}, EndMS: 2900, HasEnd: true},
-			{ID: "f", Request: "f", StartMS: 2900, Outcome: trace.InFlight},
-			ok("g", 3100, 50, 3300),
-		},
-	}
-}
-
-func labRun(name string) labfig.Run {
-	return labfig.Run{Name: name, Trace: labTrace(), Gauges: []labfig.Gauge{
-		{TMS: 0, Busy: 0.2, QueueDepth: 0, BatchSize: 1},
-		{TMS: 1000, Busy: 0.97, QueueDepth: 3, BatchSize: 4},
-		{TMS: 2000, Busy: 1, QueueDepth: 7, BatchSize: 4},
-		{TMS: 3200, Busy: 0.9, QueueDepth: 2, BatchSize: 4},
-	}}
-}
 
 // seriesPoints reads series i's [x, y] values; a gap ("-") reads as nil.
 func seriesPoints(t testing.TB, m map[string]any, i int) [][2]any {

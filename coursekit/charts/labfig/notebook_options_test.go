@@ -12,9 +12,9 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
-	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/class"
+	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/charts/paths"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
@@ -37,38 +37,12 @@ const notebookOptionsFile = "../../../docker/test/browser/testdata/course-chart-
 
 var update = flag.Bool("update", false, "rewrite "+notebookOptionsFile)
 
-const unitData = "../../../data/unit01/"
-
-func readUnitTrace(t testing.TB, name string) *trace.Trace {
-	t.Helper()
-	tr, err := trace.ReadFile(unitData + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-// unitPathMap is a filled path map of the unit's inference system.
-func unitPathMap() card.PathMap {
-	return card.PathMap{
-		Task:          card.InferenceTask,
-		SamplingPoint: "客户端发请求",
-		SamplingNote:  "客户端单调时钟",
-		Steps: []card.Step{
-			{Name: "客户端发请求", Layer: card.Inference, Data: "提示词", Device: "客户端 CPU", Output: "HTTP 请求", Failure: "连接被拒"},
-			{Name: "排队", Layer: card.Inference, Data: "请求队列", Device: "调度器", Output: "批次", Failure: "排队超时"},
-			{Name: "模型执行", Layer: card.Device, Data: "KV cache", Device: "GPU", Output: "token", Failure: "显存不足"},
-			{Name: "流式响应", Layer: card.Inference, Data: "token", Device: "网卡", Output: "SSE 事件", Failure: "流中断"},
-		},
-	}
-}
-
 // everyChart is one chart of each kind the course draws, in Chinese and, for some, in
 // English, with hostile text where a chart takes text from a trace or a card.
 func everyChart(t testing.TB) map[string]web.Chart {
-	unit := readUnitTrace(t, "trace.jsonl")
-	tl := readUnitTrace(t, "timeline.jsonl")
-	many := readUnitTrace(t, "practice.jsonl") // more rows than fit: the attempts chart scrolls (dataZoom)
+	unit := charttest.UnitTrace(t, "trace.jsonl")
+	tl := charttest.UnitTrace(t, "timeline.jsonl")
+	many := charttest.UnitTrace(t, "practice.jsonl") // more rows than fit: the attempts chart scrolls (dataZoom)
 	many.Attempts = many.Attempts[:tracefig.AttemptRows+2]
 	s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000, 500}})
 	runs := []labfig.Run{labRun("开环"), labRun(evil)}
@@ -81,7 +55,7 @@ func everyChart(t testing.TB) map[string]web.Chart {
 	gauges := func(p, d float64) map[string]float64 {
 		return map[string]float64{"llamacpp:requests_processing": p, "llamacpp:requests_deferred": d}
 	}
-	gt, err := trace.ReadFile(unitData + "trace.jsonl")
+	gt, err := trace.ReadFile(charttest.UnitPath("trace.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +75,7 @@ func everyChart(t testing.TB) map[string]web.Chart {
 	return map[string]web.Chart{
 		"runtime_check_bar":    bar,
 		"system_paths":         paths.System(),
-		"path_map":             paths.Map(unitPathMap()),
+		"path_map":             paths.Map(charttest.UnitPathMap()),
 		"timeline":             tracefig.Timeline(&tl.Attempts[0]),
 		"attempts":             tracefig.Attempts(unit, 1000),
 		"attempts_en":          tracefig.Attempts(unit, 1000, en),

@@ -1,18 +1,9 @@
 package page_test
 
-import (
-	"testing"
+import "github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 
-	"github.com/llmperf-course/course/coursekit/trace"
+// The helpers the chart packages' tests share (coursekit/charts/internal/charttest), under the
+// names these tests use.
+var (
+	readTrace = charttest.UnitTrace
 )
-
-const dataDir = "../../../data/unit01/"
-
-func readTrace(t testing.TB, name string) *trace.Trace {
-	t.Helper()
-	tr, err := trace.ReadFile(dataDir + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}

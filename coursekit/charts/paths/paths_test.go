@@ -1,30 +1,14 @@
 package paths_test
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/paths"
 )
-
-func unitPathMap() card.PathMap {
-	return card.PathMap{
-		Task:          card.InferenceTask,
-		SamplingPoint: "客户端发请求",
-		SamplingNote:  "客户端单调时钟",
-		Steps: []card.Step{
-			{Name: "客户端发请求", Layer: card.Inference, Data: "提示词", Device: "客户端 CPU", Output: "HTTP 请求", Failure: "连接被拒"},
-			{Name: "排队", Layer: card.Inference, Data: "请求队列", Device: "调度器", Output: "批次", Failure: "排队超时"},
-			{Name: "模型执行", Layer: card.Device, Data: "KV cache", Device: "GPU", Output: "token", Failure: "显存不足"},
-			{Name: "流式响应", Layer: card.Inference, Data: "token", Device: "网卡", Output: "SSE 事件", Failure: "流中断"},
-		},
-	}
-}
 
 // The golden files pin every chart's option JSON under a fixed id;
 // `go test ./coursekit/charts/paths -update` rewrites them after a deliberate change.
@@ -38,20 +22,7 @@ func TestGolden(t *testing.T) {
 			if !strings.Contains(c.RenderSnippet().Element, `id="`+name+`"`) {
 				t.Errorf("chart id not fixed: %s", c.RenderSnippet().Element)
 			}
-			path := filepath.Join("testdata", name+".json")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the golden file; if the change is intended, run go test -update\n--- got:\n%s", path, got)
-			}
+			charttest.Golden(t, filepath.Join("testdata", name+".json"), got, *update)
 		})
 	}
 }

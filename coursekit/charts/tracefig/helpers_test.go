@@ -1,55 +1,19 @@
 package tracefig_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
-	"testing"
 
-	"github.com/llmperf-course/course/coursekit/trace"
-	"github.com/llmperf-course/course/coursekit/web"
+	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-const dataDir = "../../../data/unit01/"
+// The helpers the chart packages' tests share (coursekit/charts/internal/charttest), under the
+// names these tests use.
+var (
+	readTrace = charttest.UnitTrace
+	option    = charttest.Option
+	decoded   = charttest.Decoded
+)
 
-func readTrace(t testing.TB, name string) *trace.Trace {
-	t.Helper()
-	tr, err := trace.ReadFile(dataDir + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
-
-// chart is what every function of the package returns.
-type chart interface {
-	web.Snippeter
-	JSON() map[string]interface{}
-}
-
-// option is the chart's ECharts option as indented JSON, after go-echarts
-// has validated it (RenderSnippet runs the validation).
-func option(t testing.TB, c chart) []byte {
-	t.Helper()
-	c.RenderSnippet()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(c.JSON()); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// decoded is the option as generic JSON, to look values up in tests.
-func decoded(t testing.TB, c chart) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(option(t, c), &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+type chart = charttest.Chart

@@ -1,14 +1,13 @@
 package tracefig_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -32,20 +31,7 @@ func TestGolden(t *testing.T) {
 			if !strings.Contains(c.RenderSnippet().Element, `id="`+name+`"`) {
 				t.Errorf("chart id not fixed: %s", c.RenderSnippet().Element)
 			}
-			path := filepath.Join("testdata", name+".json")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the golden file; if the change is intended, run go test -update\n--- got:\n%s", path, got)
-			}
+			charttest.Golden(t, filepath.Join("testdata", name+".json"), got, *update)
 		})
 	}
 }
