@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"sync"
 
+	"github.com/llmperf-course/course/coursekit/internal/jsonkeys"
 	"github.com/llmperf-course/course/coursekit/internal/keyrec"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
@@ -385,6 +387,15 @@ func parseHeader(l []byte) (*Header, error) {
 		// encoding/json keeps the last of two equal keys; attempt lines
 		// refuse them, and so does the header.
 		return nil, fieldErr(key, "given twice in the header")
+	}
+	if at, key, field, ok := jsonkeys.Folded(l, reflect.TypeFor[Header](), ""); ok {
+		// encoding/json would read "Window" or "END_MS" as window or end_ms; Python, pandas
+		// and DuckDB would not: the trace would mean one thing here and another there.
+		path := key
+		if at != "" {
+			path = at + "." + key
+		}
+		return nil, fieldErr(path, fmt.Sprintf("differs from the header field %q only in case: other readers see only %q, so the header is refused", field, field))
 	}
 	d := json.NewDecoder(bytes.NewReader(l))
 	d.DisallowUnknownFields()

@@ -367,3 +367,21 @@ func TestLargestFiniteTime(t *testing.T) {
 		t.Fatalf("Validate of an infinite event: %v", err)
 	}
 }
+
+// A header key that matches a field only when case is ignored is refused: encoding/json would
+// read it as the field, Python, pandas and DuckDB would not (the attacker walk's shadow
+// "Window", "END_MS", "Trace", "Clock" and "Window_Cost").
+func TestHeaderKeysDifferingOnlyInCaseRefused(t *testing.T) {
+	for _, c := range []struct{ header, want string }{
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243},"Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: differs from the header field "window" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243,"END_MS":600}}`, `t.jsonl:1: window.END_MS: differs from the header field "end_ms" only in case`},
+		{`{"trace":"other/v9","Trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Trace: differs`},
+		{`{"trace":"llm-serving/v1","clock":"server","Clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Clock: differs`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"window_cost":3.6,"currency":"CNY","Window_Cost":99999}`, `t.jsonl:1: Window_Cost: differs from the header field "window_cost"`},
+	} {
+		_, err := trace.Read(strings.NewReader(c.header+"\n"), "t.jsonl")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %q", c.header, err, c.want)
+		}
+	}
+}

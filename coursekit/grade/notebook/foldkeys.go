@@ -1,13 +1,11 @@
 package notebook
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
-	"strings"
+
+	"github.com/llmperf-course/course/coursekit/internal/jsonkeys"
 )
 
 // Go's encoding/json matches an object key to a struct field
@@ -22,11 +20,6 @@ import (
 // allows extra metadata), and so is anything decoded into a map, raw JSON
 // or a type with its own UnmarshalJSON.
 
-var (
-	rawMessageType = reflect.TypeFor[json.RawMessage]()
-	unmarshalerTyp = reflect.TypeFor[json.Unmarshaler]()
-)
-
 // unmarshalStrict is json.Unmarshal(data, v) after checkFoldedKeys; where
 // locates data in the notebook ("" for the whole file). A decoding error
 // is returned as it is, for the caller's message.
@@ -37,93 +30,12 @@ func unmarshalStrict(data []byte, v any, where string) (folded *Ungradable, err 
 	return nil, json.Unmarshal(data, v)
 }
 
-// checkFoldedKeys walks data as encoding/json would decode it into a
-// value of type t and returns the first key (in document path order,
-// keys of an object sorted) that matches one of a struct's keys only
-// case-insensitively.
+// checkFoldedKeys is jsonkeys.Folded as the grader's reason.
 func checkFoldedKeys(data []byte, t reflect.Type, where string) *Ungradable {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == rawMessageType || reflect.PointerTo(t).Implements(unmarshalerTyp) {
-		return nil
-	}
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return nil
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var m map[string]json.RawMessage
-		if data[0] != '{' || json.Unmarshal(data, &m) != nil {
-			return nil // not an object: the decoding itself says what is wrong
-		}
-		fields := jsonFields(t)
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			if ft, ok := fields[k]; ok {
-				if u := checkFoldedKeys(m[k], ft, join(where, k)); u != nil {
-					return u
-				}
-				continue
-			}
-			for _, name := range slices.Sorted(maps.Keys(fields)) {
-				if strings.EqualFold(k, name) {
-					return foldedKey(where, k, name)
-				}
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return nil
-		}
-		var xs []json.RawMessage
-		if data[0] != '[' || json.Unmarshal(data, &xs) != nil {
-			return nil
-		}
-		for i, x := range xs {
-			if u := checkFoldedKeys(x, t.Elem(), fmt.Sprintf("%s[%d]", where, i)); u != nil {
-				return u
-			}
-		}
-	case reflect.Map:
-		var m map[string]json.RawMessage
-		if data[0] != '{' || json.Unmarshal(data, &m) != nil {
-			return nil
-		}
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			if u := checkFoldedKeys(m[k], t.Elem(), join(where, k)); u != nil {
-				return u
-			}
-		}
+	if at, key, field, ok := jsonkeys.Folded(data, t, where); ok {
+		return foldedKey(at, key, field)
 	}
 	return nil
-}
-
-// jsonFields maps each JSON key of struct type t to its field's type, as
-// encoding/json names them (the tag's name, else the field's name).
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for f := range t.Fields() {
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}
-
-func join(where, key string) string {
-	if where == "" {
-		return key
-	}
-	return where + "." + key
 }
 
 // foldedKey is the reason for key, at where, shadowing name.
