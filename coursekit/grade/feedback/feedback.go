@@ -9,6 +9,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // Learner feedback, in Simplified Chinese, as Markdown and as HTML. Every
@@ -161,7 +162,7 @@ func newFeedback(s *grader.Submission) feedback {
 
 // FeedbackMarkdown is the learner's feedback as Markdown.
 func FeedbackMarkdown(s *grader.Submission) string {
-	f, e := newFeedback(s), MDEscape
+	f, e := newFeedback(s), func(v string) string { return MDEscape(safetext.Term(v)) }
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分反馈\n\n")
 	if f.notCounted != "" {
@@ -227,7 +228,9 @@ func statusClass(x criteria.Score) string {
 
 // FeedbackHTML is the learner's feedback as a standalone HTML page.
 func FeedbackHTML(s *grader.Submission) string {
-	f, e := newFeedback(s), html.EscapeString
+	// Control codes from file names and answers are shown escaped, never raw: an instructor
+	// may cat the file in a terminal.
+	f, e := newFeedback(s), func(v string) string { return html.EscapeString(safetext.Term(v)) }
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n")
 	if f.notCounted != "" {

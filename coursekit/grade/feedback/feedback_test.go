@@ -24,3 +24,24 @@ func TestFeedbackDuplicateSaysNotCountedFirst(t *testing.T) {
 		t.Errorf("a counted file says it did not count:\n%s", c)
 	}
 }
+
+// A file name with terminal control codes (an attacker's zip entry) reaches neither feedback
+// form raw: an instructor who runs `cat feedback/s001.md` gets no escape sequence.
+func TestFeedbackHasNoRawControlCodes(t *testing.T) {
+	name := "s001\x1b]0;PWNED\a\x1b[2J\x1b[31mX\r\b.ipynb"
+	for _, s := range []*grader.Submission{
+		{File: name, Learner: "s001", Gradable: true},
+		{File: name, Learner: "s001", Reason: "invalid_json", ReasonDetail: "bad \x1b[2J"},
+	} {
+		for form, out := range map[string]string{"markdown": FeedbackMarkdown(s), "html": FeedbackHTML(s)} {
+			for i, r := range out {
+				if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+					t.Fatalf("%s: raw control code %U at byte %d: %q", form, r, i, out[max(0, i-20):min(len(out), i+20)])
+				}
+			}
+			if !strings.Contains(out, `\x1b`) {
+				t.Errorf("%s: the escaped name is not shown:\n%s", form, out)
+			}
+		}
+	}
+}
