@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -170,7 +171,9 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		a.Outcome, a.EndMS, a.HasEnd = trace.HTTPError, r.now(), true
-		a.Error = strings.TrimSpace(resp.Status + ": " + string(msg))
+		// The status line and body are the peer's bytes: control codes and invalid UTF-8 are
+		// written escaped, so no terminal, CSV or page that shows the error runs them.
+		a.Error = safetext.Name(strings.TrimSpace(resp.Status + ": " + string(msg)))
 		return a
 	}
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {

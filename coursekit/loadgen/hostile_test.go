@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -399,5 +400,28 @@ func TestServerTimingsTheReaderRefusesAreDropped(t *testing.T) {
 				t.Errorf("server_timings %.80s, note %q; want it dropped with a note naming %q", m.Timings, m.Dropped, tc.note)
 			}
 		})
+	}
+}
+
+// A hostile status line (escape sequences that set a terminal's title or clipboard) is written
+// into the attempt's error escaped: `coursekit csv` prints the error as it is, so the trace
+// must not hold the raw bytes.
+func TestHostileStatusLineIsEscaped(t *testing.T) {
+	url := rawServer(t, "HTTP/1.1 500 Oops\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b]0;PWNED\x07\r\nContent-Length: 9\r\nConnection: close\r\n\r\nbad \x1b[2J\xff")
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Rate: 5, NumRequests: 1, Duration: 5 * time.Second})
+	if len(tr.Attempts) != 1 || tr.Attempts[0].Outcome != trace.HTTPError {
+		t.Fatalf("attempts %+v", tr.Attempts)
+	}
+	e := tr.Attempts[0].Error
+	if !utf8.ValidString(e) {
+		t.Fatalf("invalid UTF-8 in %q", e)
+	}
+	for i, r := range e {
+		if r < 0x20 || r == 0x7f {
+			t.Fatalf("raw control code %U at %d in %q", r, i, e)
+		}
+	}
+	if !strings.Contains(e, `\x1b]0;PWNED`) || !strings.Contains(e, "500 Oops") {
+		t.Errorf("error %q: want the status line, escaped", e)
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -172,7 +173,7 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 		return "", fmt.Errorf("GET /v1/models: %s", redirectError(resp))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET /v1/models: %s", resp.Status)
+		return "", fmt.Errorf("GET /v1/models: %s", safetext.Name(resp.Status))
 	}
 	body, err := io.ReadAll(&capReader{r: resp.Body, maxBytes: MaxModelsBytes})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -103,7 +104,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		s.Error = "GET " + r.cfg.MetricsURL + ": " + resp.Status
+		s.Error = "GET " + r.cfg.MetricsURL + ": " + safetext.Name(resp.Status)
 		return s
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
