@@ -25,6 +25,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -395,6 +396,16 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // microsecond (the trace clock's resolution), fixed width.
 const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
 
+// RedactURL is u with its password replaced by "xxxxx" (url.URL.Redacted): traces are shared
+// and handed in, and a password given in --url or --metrics-url must not travel with them.
+func RedactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.User == nil {
+		return u
+	}
+	return p.Redacted()
+}
+
 // headerMeta is the header's meta: which tool made the trace, the wall
 // clock at the origin of the trace clock (started_at), the server URL as
 // given and the client build, so a trace says when, against what and with
@@ -403,7 +414,7 @@ func headerMeta(c Config, start time.Time) json.RawMessage {
 	m := map[string]any{
 		"tool":       "coursekit bench",
 		"started_at": start.UTC().Format(StartedAtLayout),
-		"url":        c.URL,
+		"url":        RedactURL(c.URL),
 		"client":     coursekit.ClientVersion(),
 	}
 	if c.PromptSalt != "" {

@@ -93,7 +93,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	if err != nil {
 		s.Error = err.Error()
 		if msg, ok := serverFault(err); ok {
-			s.Error = "GET " + r.cfg.MetricsURL + ": " + msg
+			s.Error = "GET " + RedactURL(r.cfg.MetricsURL) + ": " + msg
 		}
 		return s
 	}
@@ -104,7 +104,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	}
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		s.Error = "GET " + r.cfg.MetricsURL + ": " + safetext.Name(resp.Status)
+		s.Error = "GET " + RedactURL(r.cfg.MetricsURL) + ": " + safetext.Name(resp.Status)
 		return s
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)

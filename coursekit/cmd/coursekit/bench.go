@@ -157,24 +157,27 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	w, name := stdout, "stdout"
 	var f *os.File
+	var outW, sideW *emptiedOnWrite
 	if *out != "" && *out != "-" {
 		warnRepeat(stderr, *out, cfg) // before the file is emptied: it reads the last run's header
-		if f, err = createLocked(*out, "--out"); err != nil {
+		if f, err = openLocked(*out, "--out"); err != nil {
 			return err
 		}
 		defer f.Close()
-		w, name = f, *out
+		outW = &emptiedOnWrite{f: f}
+		w, name = outW, *out
 	}
 	if cfg.MetricsURL != "" {
 		side := *out + ".metrics.jsonl"
-		mf, err := createLocked(side, "the --metrics-url sidecar")
+		mf, err := openLocked(side, "the --metrics-url sidecar")
 		if err != nil {
 			return err
 		}
 		defer mf.Close()
-		cfg.MetricsSink = mf
+		sideW = &emptiedOnWrite{f: mf}
+		cfg.MetricsSink = sideW
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
-		cfg.Conditions["metrics_url"] = cfg.MetricsURL
+		cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
 		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read)"
 	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
@@ -185,6 +188,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signalContext()
 	defer stop()
 	res, err := loadgen.Run(ctx, cfg, w)
+	if outW != nil && outW.emptied && sideW != nil && !sideW.emptied {
+		// The run wrote its trace but no scrape: the last run's scrapes must not stay beside it.
+		if terr := sideW.f.Truncate(0); terr != nil && err == nil {
+			err = terr
+		}
+	}
 	if res != nil {
 		var parts []string
 		for _, o := range trace.Outcomes {

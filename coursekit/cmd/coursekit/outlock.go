@@ -9,12 +9,11 @@ import (
 // errLocked is what lockFile returns when another process holds the lock.
 var errLocked = errors.New("locked")
 
-// createLocked opens path for a bench run's output: an exclusive lock on
-// the file is taken first (without waiting), and only then is it truncated,
-// so that a second bench on the same --out is refused before it can touch
-// the first one's trace (two writers gave a file with NUL bytes in it).
-// The lock lasts until the file is closed.
-func createLocked(path, what string) (*os.File, error) {
+// openLocked opens path for a bench run's output: an exclusive lock on the file is taken
+// first (without waiting), so that a second bench on the same --out is refused before it can
+// touch the first one's trace (two writers gave a file with NUL bytes in it). The file is
+// emptied only at the run's first write (emptiedOnWrite). The lock lasts until it is closed.
+func openLocked(path, what string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
@@ -26,9 +25,23 @@ func createLocked(path, what string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("%s %s: locking: %w", what, path, err)
 	}
-	if err := f.Truncate(0); err != nil {
-		f.Close()
-		return nil, err
-	}
 	return f, nil
+}
+
+// emptiedOnWrite empties its file at the first write, so that a run that fails before it
+// writes anything (no model listed, a refused redirect, a server that does not answer) leaves
+// the previous trace in the file as it was.
+type emptiedOnWrite struct {
+	f       *os.File
+	emptied bool
+}
+
+func (w *emptiedOnWrite) Write(p []byte) (int, error) {
+	if !w.emptied {
+		if err := w.f.Truncate(0); err != nil {
+			return 0, err
+		}
+		w.emptied = true
+	}
+	return w.f.Write(p)
 }

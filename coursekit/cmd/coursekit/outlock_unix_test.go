@@ -52,3 +52,46 @@ func TestBenchRefusesALockedOut(t *testing.T) {
 		t.Errorf("the running bench's sidecar was changed: %q", b)
 	}
 }
+
+// A bench that fails before its run starts (no server to list a model) leaves the previous
+// trace and sidecar in --out as they were: the attacker walk found them emptied to 0 bytes.
+func TestBenchFailingBeforeTheRunKeepsTheOldTrace(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "trace.jsonl")
+	const old = `{"trace":"llm-serving/v1"} the last run` + "\n"
+	os.WriteFile(out, []byte(old), 0o644)
+	os.WriteFile(out+".metrics.jsonl", []byte("old scrapes\n"), 0o644)
+	code, _, errs := runCLI(t, "bench", "--url", "http://127.0.0.1:1", "--rate", "5", "--duration", "100ms", "--out", out,
+		"--metrics-url", "http://127.0.0.1:1/metrics")
+	if code == 0 {
+		t.Fatalf("bench without a model against a closed port: exit 0 (%s)", errs)
+	}
+	if b, _ := os.ReadFile(out); string(b) != old {
+		t.Errorf("the previous trace was changed: %q", b)
+	}
+	if b, _ := os.ReadFile(out + ".metrics.jsonl"); string(b) != "old scrapes\n" {
+		t.Errorf("the previous sidecar was changed: %q", b)
+	}
+}
+
+// A password in --url or --metrics-url does not travel with the trace (it is shared and handed
+// in): the header holds the URLs with the password replaced.
+func TestBenchTraceHoldsNoURLPassword(t *testing.T) {
+	addr := startSimCLI(t, "--decode-step", "1ms")
+	out := filepath.Join(t.TempDir(), "u.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", "http://alice:hunter2@"+addr, "--model", "m", "--rate", "20", "--num-requests", "2",
+		"--duration", "2s", "--progress", "0", "--out", out, "--metrics-url", "http://bob:pw2@"+addr+"/metrics")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(out)
+	side, _ := os.ReadFile(out + ".metrics.jsonl")
+	for _, secret := range []string{"hunter2", "pw2"} {
+		if strings.Contains(string(b), secret) || strings.Contains(string(side), secret) {
+			t.Errorf("the trace or its sidecar holds the password %q", secret)
+		}
+	}
+	if !strings.Contains(string(b), "alice:xxxxx@") {
+		t.Errorf("the header does not name the redacted URL:\n%.400s", b)
+	}
+}
