@@ -1,13 +1,10 @@
 # README's two commands: `make lab` runs the product without Docker, `make test` tests it.
 # Fragments add their own targets: docker/*.mk the runtime (make lab, make engine), docker/test/*.mk
-# the tests, which append to TESTS (in this order: make test runs them in it) or to TESTS_SIDE
-# (run beside them).
+# the tests. `make test` runs the test targets in the two lanes named below (LANE_SIDE, LANE_LAB).
 SHELL := /bin/bash
 GO ?= go
 export GOTOOLCHAIN := local
 
-TESTS :=
-TESTS_SIDE := test-go
 
 .PHONY: test test-go fmt-check vet bench-card
 -include docker/lab.mk
@@ -21,14 +18,12 @@ TESTS_SIDE := test-go
 
 # The deliverable notebook, filled with the reference card and with typical
 # mistakes, passes or fails its self-check for real (GoNB kernel from lab.mk).
-TESTS += test-deliverable
 .PHONY: test-deliverable
-test-deliverable: lab-setup
+test-deliverable: $(LAB_READY)
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/deliverable_test.py
 
 # The class report `coursekit grade` writes (OUT/class.html), opened offline in Debian's
 # chromium: charts drawn, learner strings shown as text. Screenshots: out/class-report/.
-TESTS += test-class-report
 .PHONY: test-class-report
 test-class-report: browser-setup
 	@test -x /usr/bin/chromium || { echo "test-class-report: /usr/bin/chromium is missing: run 'bash docker/host-setup.sh test' as root" >&2; exit 1; }
@@ -37,17 +32,20 @@ test-class-report: browser-setup
 # As root on Debian it first installs the packages the tests need (docker/host-setup.sh, as CI
 # does); as another user it names the missing ones and stops.
 #
-# Two lanes run side by side (docker/test/lanes.sh): TESTS_SIDE (the Go tests and the SQL engines,
-# which need nothing from the lab) and TESTS (the lab's set-up, then everything that runs the
-# notebooks, the browser or the engine, in order). Each target runs even when one before it
-# failed; the run ends with a table of each target's wall time and the load average (the rows
-# stay in out/timing/test.tsv). The notebooks are executed once per run (out/notebooks).
+# Two lanes run side by side (docker/test/lanes.sh). The lab lane sets the lab up, executes
+# every notebook once (out/notebooks), then runs what needs the browser; the side lane runs the
+# Go tests and the SQL engines, then, once the lab lane has got that far (after:TARGET waits for
+# it), the engine and the checks that read the executed notebooks. Each target runs even when one
+# before it failed; the run ends with a table of each target's wall time and the load average
+# (the rows stay in out/timing/test.tsv). docs/testing.md says what each target proves.
 TIMING_DIR ?= out/timing
+LANE_LAB  := test-setup notebooks-executed test-browser test-deliverable test-class-report
+LANE_SIDE := test-go test-sql test-spark after:test-setup test-engine after:notebooks-executed test-notebooks test-notebook-text
 test:
 	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp out/notebooks.failed
 	@bash docker/test/timed.sh run $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || { \
 	  bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; exit 1; }
-	@NB_ONCE=1 bash docker/test/lanes.sh $(TIMING_DIR)/test.tsv "make test" "$(TESTS_SIDE)" "test-setup $(TESTS)"
+	@IN_MAKE_TEST=1 bash docker/test/lanes.sh $(TIMING_DIR)/test.tsv "make test" "$(LANE_SIDE)" "$(LANE_LAB)"
 
 test-go: fmt-check vet
 	$(GO) test -race -count=1 ./...

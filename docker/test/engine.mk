@@ -2,7 +2,6 @@
 #
 #   make test-engine     coursekit bench against the real engine on 1 thread: properties, not timings
 
-TESTS += test-engine
 
 .PHONY: test-engine
 

@@ -9,9 +9,13 @@
 BROWSER_DIR := $(LAB_REPO)/docker/test/browser
 LAB_NPM_KEY := $(call lab_hash,$(BROWSER_DIR)/package-lock.json)
 
-TESTS += test-notebooks test-browser
 
 .PHONY: test-notebooks test-browser browser-setup test-setup
+
+# Inside `make test` (IN_MAKE_TEST=1) the lab is set up once, by test-setup, before anything
+# else of its lane; the targets then leave it alone: `lab-setup` rewrites the kernelspec, and a
+# kernel starting in the other lane at that moment could read it half written.
+LAB_READY := $(if $(filter 1,$(IN_MAKE_TEST)),,lab-setup)
 
 # Everything the lab's tests install (venv, tools, extension, engine, playwright-core), as one
 # step of make test's timing table.
@@ -25,11 +29,11 @@ test-setup: lab-setup browser-setup
 NB_EXECUTED := $(LAB_REPO)/out/notebooks
 NB_INPUTS := $(shell cd $(LAB_REPO) && git ls-files -co --exclude-standard -- notebooks coursekit data course.go go.mod go.sum docker/nbrun.py docker/kernel_proxy.py docker/kernel_hints.py docker/install-kernel.sh 2>/dev/null | sed 's|^|$(LAB_REPO)/|')
 
-# Within one `make test` (NB_ONCE=1) a failed execution is not repeated by each target that
+# Within one `make test` (IN_MAKE_TEST=1) a failed execution is not repeated by each target that
 # needs it: they fail at once, pointing at the first failure.
-$(NB_EXECUTED)/.stamp: $(NB_INPUTS) | lab-setup
-	@if [ "$(NB_ONCE)" = 1 ] && [ -f $(LAB_REPO)/out/notebooks.failed ]; then \
-	  echo "the notebooks failed to execute earlier in this run (see test-notebooks above)" >&2; exit 1; fi
+$(NB_EXECUTED)/.stamp: $(NB_INPUTS) | $(LAB_READY)
+	@if [ "$(IN_MAKE_TEST)" = 1 ] && [ -f $(LAB_REPO)/out/notebooks.failed ]; then \
+	  echo "the notebooks failed to execute earlier in this run (see notebooks-executed above)" >&2; exit 1; fi
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/nbrun.py --check-clean $(LAB_NOTEBOOKS)
 	cd $(LAB_REPO) && rm -rf $(NB_EXECUTED) && { $(LAB_ENV) $(LAB_PY) docker/nbrun.py --out $(NB_EXECUTED) $(LAB_NOTEBOOKS) || { touch out/notebooks.failed; exit 1; }; }
 	touch $@

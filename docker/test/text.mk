@@ -7,7 +7,6 @@
 # (coursekit/textcheck) and run with test-go; that the formulas render in JupyterLab is
 # docker/test/browser/formula.test.mjs, part of make test-browser (out/screenshots/formula-*.png).
 
-TESTS += test-notebook-text
 
 .PHONY: test-notebook-text
 

@@ -39,7 +39,7 @@ table() {
   awk -F'\t' '
     { t += $2; fail += ($3 != 0)
       printf "%-22s %6d s  %5.1f min  %-8s load %4s / %-4s\n", $1, $2, $2 / 60, ($3 == 0 ? "ok" : "FAILED(" $3 ")"), $4, $5 }
-    END { printf "%-22s %6d s  %5.1f min  %d failed\n", "total", t, t / 60, fail }' "$file"
+    END { printf "%-22s %6d s  %5.1f min  %d failed\n", "sum", t, t / 60, fail }' "$file"
 }
 
 cmd=${1:-}

@@ -9,7 +9,6 @@
 WAREHOUSE := $(CURDIR)/.cache/warehouse
 SQLCARD_REQ := coursekit/sqlcard/testdata
 
-TESTS_SIDE += test-sql test-spark
 
 .PHONY: test-sql test-spark
 

@@ -167,7 +167,7 @@ test('(d) a missing comma in the card, then 运行所有单元格: explained in 
     assert.ok(hasReport(sc), 'the first run shows a report for the blank card');
     const byCode = (re) => report.cells.filter((c) => re.test(c.source)).map((c) => c.index);
     const users = byCode(/\bmyCard\b/).filter((i) => i !== card); // path map, card table, self-check
-    const attempts = byCode(/charts\.Attempts\(/);
+    const attempts = byCode(/tracefig\.Attempts\(/);
     assert.equal(attempts.length, 1, 'one attempts chart cell');
     assert.ok(users.includes(sc.index) && users.length >= 2 && !users.includes(attempts[0]),
       `cells using the card: ${users}, the attempts chart: ${attempts}`);
