@@ -33,10 +33,24 @@ after(async () => {
 
 // The processes that belong to this lab: their executable is under the lab's bin directory
 // (gonb, gopls) or their command line names this lab's kernelspec (the proxy).
+// ppid is the parent of pid (/proc/PID/stat), or 0 when it is gone.
+function ppid(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch { return 0; }
+}
+
+// labProcesses are this lab's processes only: descendants of its server. Other kernels of the
+// same .lab/bin (make test runs the notebook checks in the other lane meanwhile) do not count.
 function labProcesses() {
   const bin = path.join(L.repo, '.lab', 'bin');
   const out = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  const ofThisLab = (pid) => {
+    for (let p = Number(pid), hops = 0; p > 1 && hops < 64; p = ppid(p), hops++) if (p === lab.server.pid) return true;
+    return false;
+  };
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && ofThisLab(d))) {
     let exe = '', args = [], rssKB = 0;
     try {
       exe = fs.readlinkSync(`/proc/${pid}/exe`);
