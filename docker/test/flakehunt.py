@@ -42,7 +42,9 @@ TEST_FUNC = re.compile(r"^func (Test\w+)\(t \*testing\.T\)", re.M)
 def go(args, label):
     """Runs `go test ARGS`; prints its output only when it fails. Returns (ok, seconds)."""
     start = time.monotonic()
-    p = subprocess.run(["go", "test", *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # -timeout is per test binary across all its -count runs: ten runs of a package whose one
+    # run takes a minute need more than go test's default 10 minutes.
+    p = subprocess.run(["go", "test", "-timeout", "60m", *args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     secs = time.monotonic() - start
     status = "ok" if p.returncode == 0 else "FAILED"
     print(f"flakehunt: {label}: {status} in {secs:.0f} s; load average {load()}", flush=True)
