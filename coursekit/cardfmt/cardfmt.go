@@ -396,6 +396,11 @@ var (
 )
 
 func markdown(l lang.Lang, s *metrics.Summary, source string) string {
+	// The clock and the currency come from the trace's header: as text, not markup, in a viewer
+	// that renders HTML in Markdown.
+	esc := *s
+	esc.Clock, esc.Currency = html.EscapeString(s.Clock), html.EscapeString(s.Currency)
+	s = &esc
 	var b strings.Builder
 	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(l, a...) + "\n") }
 	line := func(v string) { b.WriteString(v + "\n") }

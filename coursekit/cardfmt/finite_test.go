@@ -73,3 +73,20 @@ func TestCardWithOverflowingNumbers(t *testing.T) {
 		})
 	}
 }
+
+// The header's clock and currency are shown as text in the Markdown card (the attacker walk's
+// <img onerror> in both reached the page raw).
+func TestMarkdownEscapesHeaderText(t *testing.T) {
+	evil := `<img src=x onerror=alert(1)>`
+	wc := 3.6
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: evil, Currency: evil, WindowCost: &wc,
+		Window: trace.Window{StartMS: 0, EndMS: 1000}}}
+	s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000}})
+	var b strings.Builder
+	if err := cardfmt.Write(&b, s, "t.jsonl", cardfmt.Markdown); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<img") {
+		t.Errorf("raw HTML in the Markdown card:\n%s", b.String())
+	}
+}
