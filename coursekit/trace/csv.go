@@ -57,7 +57,10 @@ func CSVRecord(h *Header, a *Attempt) []string {
 // WriteCSV writes every attempt of a trace as CSV, in file order, for a
 // spreadsheet: a cell that would start a formula (=, +, @, a tab, a
 // carriage return, or - before anything but a number) is prefixed with '
-// (safetext.CSVCell). CSVRecord itself stays raw, for data frames.
+// (safetext.CSVCell), and control codes, newlines included, are written escaped
+// (safetext.Line): `coursekit csv` prints to a terminal by default, and a trace's
+// ids and errors hold no control code of their own. CSVRecord itself stays raw,
+// for data frames.
 func WriteCSV(r io.Reader, name string, w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
@@ -67,7 +70,7 @@ func WriteCSV(r io.Reader, name string, w io.Writer) error {
 	err := Scan(r, name, func(hd *Header) error { h = *hd; return nil }, func(a *Attempt) error {
 		rec := CSVRecord(&h, a)
 		for i, c := range rec {
-			rec[i] = safetext.CSVCell(c)
+			rec[i] = safetext.CSVCell(safetext.Line(c))
 		}
 		return cw.Write(rec)
 	})

@@ -57,7 +57,7 @@ func TestCSVFormulaCellsPrefixed(t *testing.T) {
 	}
 	for i, want := range [][3]string{
 		{`'=HYPERLINK("http://x","y")`, "'+1+1", "'@SUM(A1)"},
-		{"'-2+3", "'\tx", "'\r=1"},
+		{"'-2+3", `\tx`, `\r=1`}, // a tab or CR is written escaped (TestCSVEscapesControlCodes): no formula
 		{"-3.5", "-1e-3", "'-"},
 	} {
 		r := rows[i+1]
@@ -71,5 +71,25 @@ func TestCSVFormulaCellsPrefixed(t *testing.T) {
 	}
 	if rec := trace.CSVRecord(&tr.Header, &tr.Attempts[0]); rec[1] != `=HYPERLINK("http://x","y")` {
 		t.Errorf("CSVRecord changed the attempt id: %q", rec[1])
+	}
+}
+
+// Terminal escapes in a trace's strings (an attacker's attempt id or error) are written
+// escaped: `coursekit csv` prints to the terminal by default.
+func TestCSVEscapesControlCodes(t *testing.T) {
+	in := `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":10}}
+{"attempt":"a\u001b]0;PWN\u0007\u009b\u202e","start_ms":0,"outcome":"http_error","end_ms":2,"error":"-e\u001b]0;PWN\u0007"}
+`
+	var b strings.Builder
+	if err := trace.WriteCSV(strings.NewReader(in), "t.jsonl", &b); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range b.String() {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) {
+			t.Fatalf("raw control code %U at %d: %q", r, i, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), `a\x1b]0;PWN\x07`) {
+		t.Errorf("the id is not shown escaped:\n%s", b.String())
 	}
 }
