@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/internal/jsonkeys"
@@ -415,8 +416,8 @@ func parseHeader(l []byte) (*Header, error) {
 }
 
 // repeatedKey is the path ("window.end_ms", "conditions.slo[0].x") of the
-// first key that an object of the JSON value l gives twice, or "" when
-// none does. l is valid JSON.
+// first key that an object of the JSON value l gives twice, exactly or but
+// for case, or "" when none does. l is valid JSON.
 func repeatedKey(l []byte) string {
 	d := json.NewDecoder(bytes.NewReader(l))
 	d.UseNumber()
@@ -428,7 +429,7 @@ func repeatedKey(l []byte) string {
 		}
 		switch tok {
 		case json.Delim('{'):
-			seen := map[string]bool{}
+			var seen []string
 			for d.More() {
 				kt, err := d.Token()
 				if err != nil {
@@ -439,10 +440,15 @@ func repeatedKey(l []byte) string {
 				if path != "" {
 					p = path + "." + k
 				}
-				if seen[k] {
-					return p
+				// Equal when case is ignored counts as twice: encoding/json would read
+				// "SLO_TTFT_MS" into the same field as "slo_ttft_ms" (last one wins), where other
+				// readers keep two keys and use the lower-case one.
+				for _, o := range seen {
+					if strings.EqualFold(o, k) {
+						return p
+					}
 				}
-				seen[k] = true
+				seen = append(seen, k)
 				if r := walk(p); r != "" {
 					return r
 				}

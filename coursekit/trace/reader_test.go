@@ -373,11 +373,16 @@ func TestLargestFiniteTime(t *testing.T) {
 // "Window", "END_MS", "Trace", "Clock" and "Window_Cost").
 func TestHeaderKeysDifferingOnlyInCaseRefused(t *testing.T) {
 	for _, c := range []struct{ header, want string }{
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243},"Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: differs from the header field "window" only in case`},
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243,"END_MS":600}}`, `t.jsonl:1: window.END_MS: differs from the header field "end_ms" only in case`},
-		{`{"trace":"other/v9","Trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Trace: differs`},
-		{`{"trace":"llm-serving/v1","clock":"server","Clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Clock: differs`},
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"window_cost":3.6,"currency":"CNY","Window_Cost":99999}`, `t.jsonl:1: Window_Cost: differs from the header field "window_cost"`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243},"Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: given twice in the header`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243,"END_MS":600}}`, `t.jsonl:1: window.END_MS: given twice in the header`},
+		{`{"trace":"other/v9","Trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Trace: given twice`},
+		{`{"trace":"llm-serving/v1","clock":"server","Clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Clock: given twice`},
+		// Alone, a key that only matches a field when case is ignored.
+		{`{"trace":"llm-serving/v1","clock":"client","Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: differs from the header field "window" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"window_cost":3.6,"currency":"CNY","Window_Cost":99999}`, `t.jsonl:1: Window_Cost: given twice in the header`},
+		// Inside the free-form conditions, which the card decodes later: twice but for case.
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"slo_ttft_ms":[1000],"SLO_TTFT_MS":[1]}}}`, `t.jsonl:1: conditions.slo.SLO_TTFT_MS: given twice in the header`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"percentiles":[0.5],"Percentiles":[0.999]}}`, `t.jsonl:1: conditions.Percentiles: given twice`},
 	} {
 		_, err := trace.Read(strings.NewReader(c.header+"\n"), "t.jsonl")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
