@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -160,20 +161,37 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	var outW, sideW *emptiedOnWrite
 	if *out != "" && *out != "-" {
 		warnRepeat(stderr, *out, cfg) // before the file is emptied: it reads the last run's header
+		_, statErr := os.Stat(*out)
 		if f, err = openLocked(*out, "--out"); err != nil {
 			return err
 		}
 		defer f.Close()
+		if errors.Is(statErr, os.ErrNotExist) {
+			// A run that fails before it writes leaves no empty file that card would refuse.
+			defer func() {
+				if !outW.emptied {
+					os.Remove(*out)
+				}
+			}()
+		}
 		outW = &emptiedOnWrite{f: f}
 		w, name = outW, *out
 	}
 	if cfg.MetricsURL != "" {
 		side := *out + ".metrics.jsonl"
+		_, statErr := os.Stat(side)
 		mf, err := openLocked(side, "the --metrics-url sidecar")
 		if err != nil {
 			return err
 		}
 		defer mf.Close()
+		if errors.Is(statErr, os.ErrNotExist) {
+			defer func() {
+				if !outW.emptied && !sideW.emptied {
+					os.Remove(side)
+				}
+			}()
+		}
 		sideW = &emptiedOnWrite{f: mf}
 		cfg.MetricsSink = sideW
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
