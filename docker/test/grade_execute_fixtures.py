@@ -98,7 +98,7 @@ def tamper(ran_dir, submit_dir):
 
 def check(graded):
     failures = []
-    with open(os.path.join(graded, "grades.csv"), encoding="utf-8") as f:
+    with open(os.path.join(graded, "grades.csv"), encoding="utf-8-sig") as f:  # grades.csv starts with a BOM (for Excel)
         rows = {r["id"]: r for r in csv.DictReader(f)}
     for who, (what, points, phrase, codes) in LEARNERS.items():
         r = rows.get(who)

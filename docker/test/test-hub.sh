@@ -113,7 +113,7 @@ ok "collect: alice.ipynb and bob.ipynb are each learner's own notebook; carol re
 tail -3 "$OUT/grade.log" | sed 's/^/   /'
 python3 - "$OUT/graded/grades.csv" <<'EOF' || fail "grades.csv is not what the collected folder holds"
 import csv, sys
-rows = {r["id"]: r for r in csv.DictReader(open(sys.argv[1]))}
+rows = {r["id"]: r for r in csv.DictReader(open(sys.argv[1], encoding="utf-8-sig"))}  # a BOM first, for Excel
 assert set(rows) == {"alice", "bob", "carol"}, rows.keys()
 assert rows["carol"]["status"] == "no submission", rows["carol"]
 for u in ("alice", "bob"):
