@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -279,6 +280,38 @@ func TestScanUnorderedSeesEveryAttempt(t *testing.T) {
 	})
 	if err != nil || total != 30000 {
 		t.Fatalf("err %v, saw %d attempts", err, total)
+	}
+}
+
+// The writer puts C1 controls and bidi overrides of the header, the ids,
+// the error text and the meta as \u escapes (cat on a terminal cannot act
+// on them), and the reader reads the same strings back.
+func TestWriterEscapesSpoofingCharacters(t *testing.T) {
+	const evil = "x\u009b2J\u202eok\u2066\u0085"
+	var b bytes.Buffer
+	w, err := trace.NewWriter(&b, trace.Header{Clock: evil, Window: trace.Window{EndMS: 10}, Conditions: []byte(`{"model":"` + evil + `"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := trace.Attempt{ID: evil, Request: evil + "r", StartMS: 1, Outcome: trace.HTTPError, HTTPStatus: 500, EndMS: 2, HasEnd: true,
+		Error: evil, Meta: []byte(`{"server":"` + evil + `"}`)}
+	if err := w.Write(&a); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	if strings.ContainsAny(b.String(), "\u009b\u202e\u2066\u0085") {
+		t.Errorf("written raw:\n%s", b.String())
+	}
+	back, err := trace.Read(&b, "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cond, meta map[string]string
+	json.Unmarshal(back.Header.Conditions, &cond)
+	json.Unmarshal(back.Attempts[0].Meta, &meta)
+	x := back.Attempts[0]
+	if back.Header.Clock != evil || cond["model"] != evil || x.ID != evil || x.Request != evil+"r" || x.Error != evil || meta["server"] != evil {
+		t.Errorf("read back: %q %q %q %q %q %q", back.Header.Clock, cond["model"], x.ID, x.Request, x.Error, meta["server"])
 	}
 }
 

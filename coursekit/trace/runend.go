@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // RunEnd is how a measurement run ended. A tool that writes the trace
@@ -165,7 +167,8 @@ func (h Header) WithRunEnd(r RunEnd) (Header, error) {
 // spaces to width bytes before the newline when width is larger: a tool
 // that rewrites the header in place when its run ends writes a padded one
 // first. JSON allows the trailing spaces and the reader ignores them. It
-// fails if the header does not fit in width (width 0: no padding).
+// fails if the header does not fit in width (width 0: no padding). C1
+// controls and bidi overrides are written as \u escapes (safetext.JSON).
 func HeaderLine(h Header, width int) ([]byte, error) {
 	if h.Trace == "" {
 		h.Trace = Version
@@ -177,6 +180,7 @@ func HeaderLine(h Header, width int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = safetext.JSON(b)
 	if width > 0 && len(b) > width {
 		return nil, fmt.Errorf("the header (%d bytes) does not fit the %d bytes reserved for it", len(b), width)
 	}
