@@ -1,5 +1,6 @@
 // Package safetext makes untrusted text safe where a person reads it: on
-// a terminal (control codes shown escaped, never interpreted), in JSON a
+// a terminal and in HTML (control codes shown escaped, never
+// interpreted), in JSON a
 // person may cat or open in a viewer (the same codes as \u escapes) and
 // in a spreadsheet (a cell that would start a formula prefixed with ').
 //
@@ -11,6 +12,7 @@ package safetext
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -96,6 +98,11 @@ func Line(s string) string { return escape(s, false) }
 // (so that CSV, HTML and JSON get valid text), then escaped as Line.
 // Show the original bytes with Line, for a person to find the file.
 func Name(s string) string { return Line(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// HTML is Term(s) escaped as HTML text: control codes, C1 controls and
+// bidi overrides shown as \x1b, \u202e (a page's title and text cannot
+// hide or reorder what follows), then <, >, &, ' and " as entities.
+func HTML(s string) string { return html.EscapeString(Term(s)) }
 
 // JSON is the JSON text b with the characters JSON allows raw in a string
 // but a terminal or a viewer acts on written as \u escapes: DEL, the C1

@@ -79,3 +79,11 @@ func TestJSON(t *testing.T) {
 		t.Errorf("decoded %q, want %q", b, a)
 	}
 }
+
+func TestHTML(t *testing.T) {
+	in := "<b>\"a\" & 'b'\x1b[2J\u202e\u009b\n\t中文</b>"
+	want := "&lt;b&gt;&#34;a&#34; &amp; &#39;b&#39;\\x1b[2J\\u202e\\u009b\n\t中文&lt;/b&gt;"
+	if got := HTML(in); got != want {
+		t.Errorf("HTML(%q) = %q, want %q", in, got, want)
+	}
+}
