@@ -66,31 +66,18 @@ func (r *RunEnd) CutShort() bool {
 	return false
 }
 
-// RunEnd reads conditions.run_end; nil when the header has none (every
-// trace not written by a live measurement).
+// RunEnd reads conditions.run_end (ReadConditions) and checks it; nil
+// when the header has none (every trace not written by a live
+// measurement).
 func (h *Header) RunEnd() (*RunEnd, error) {
-	raw := bytes.TrimSpace(h.Conditions)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil
-	}
-	var c map[string]json.RawMessage
-	if json.Unmarshal(raw, &c) != nil {
-		return nil, nil
-	}
-	v, ok := c["run_end"]
-	if !ok || string(bytes.TrimSpace(v)) == "null" {
-		return nil, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(v))
-	d.DisallowUnknownFields()
-	var r RunEnd
-	if err := d.Decode(&r); err != nil {
-		return nil, fieldErr("conditions.run_end", "want {\"reason\":…,\"at_ms\":…,\"planned_duration_ms\":…,\"planned_window\":{…}}: "+shorten(err.Error()))
-	}
-	if err := r.validate(h.Window); err != nil {
+	c, err := h.ReadConditions()
+	if err != nil || c.RunEnd == nil {
 		return nil, err
 	}
-	return &r, nil
+	if err := c.RunEnd.validate(h.Window); err != nil {
+		return nil, err
+	}
+	return c.RunEnd, nil
 }
 
 func (r *RunEnd) validate(w Window) error {
