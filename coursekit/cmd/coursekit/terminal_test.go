@@ -89,16 +89,7 @@ func TestReportFileNameControlCodesEscaped(t *testing.T) {
 `), 0o644); err != nil {
 		t.Skip(err) // a file system that refuses such names
 	}
-	out := filepath.Join(dir, "r.html")
-	code, _, e := runCLI(t, "report", tr, "-o", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, e)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b)
+	page := reportPage(t, tr)
 	// The text of the page; the inlined ECharts has CRLF line ends of its own.
 	text := regexp.MustCompile(`(?s)<script.*?</script>`).ReplaceAllString(page, "")
 	if hasControl(text) || strings.ContainsAny(text, "\u202e") {
