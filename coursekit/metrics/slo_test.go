@@ -2,10 +2,12 @@ package metrics_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // sloTrace has one attempt per way to drop out of a joint SLO, all
@@ -116,6 +118,12 @@ func TestHeaderSLOIsDefault(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "t.jsonl:1") || !strings.Contains(err.Error(), "conditions.slo") {
 		t.Errorf("bad conditions.slo: %v", err)
 	}
+	// A lone key that is slo_ttft_ms but for case was read as it, and set the card's SLO to
+	// 1 ms; other readers see no SLO there. It is refused, located and named.
+	s, err = metrics.SummarizeReader(strings.NewReader(sloTrace(`{"slo":{"SLO_TTFT_MS":[1]}}`, false)), "t.jsonl", metrics.Options{})
+	if err == nil || !strings.Contains(err.Error(), "t.jsonl:1: conditions.slo.SLO_TTFT_MS") {
+		t.Errorf("SLO_TTFT_MS alone: %v, card %+v", err, s)
+	}
 }
 
 func TestAttemptITLP95IsNearestRank(t *testing.T) {
@@ -147,3 +155,17 @@ func TestAttemptITLP95IsNearestRank(t *testing.T) {
 }
 
 func formatF(v float64) string { b, _ := json.Marshal(v); return string(b) }
+
+// SLOSet writes conditions.slo in the layout trace's ReadConditions reads:
+// every field written comes back.
+func TestSLOSetReadsBack(t *testing.T) {
+	want := metrics.SLOSet{TTFTMS: []float64{1000, 500}, LatencySLO: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 200, TPOTMS: 100}}
+	b, err := json.Marshal(map[string]any{"slo": want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := metrics.HeaderSLO(&trace.Header{Conditions: b})
+	if err != nil || got == nil || !slices.Equal(got.TTFTMS, want.TTFTMS) || got.LatencySLO != want.LatencySLO {
+		t.Errorf("%s read back as %+v, %v", b, got, err)
+	}
+}

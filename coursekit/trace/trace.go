@@ -311,7 +311,9 @@ func (h *Header) Validate() error {
 			return err
 		}
 	}
-	_, err := h.RunEnd() // conditions.run_end, when a live measurement wrote one
+	// The conditions coursekit reads, each of its type and none shadowed by a key that
+	// differs only in case; and run_end, when a live measurement wrote one.
+	_, err := h.RunEnd()
 	return err
 }
 

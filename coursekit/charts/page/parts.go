@@ -1,9 +1,9 @@
 package page
 
 import (
-	"html"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
 )
 
@@ -13,7 +13,7 @@ type headingPart string
 func Heading(s string) Part { return headingPart(s) }
 
 func (p headingPart) pageHTML(lang.Lang) (string, error) {
-	return "<h2>" + html.EscapeString(string(p)) + "</h2>\n", nil
+	return "<h2>" + safetext.HTML(string(p)) + "</h2>\n", nil
 }
 
 type tablePart struct {
@@ -32,7 +32,7 @@ func (p tablePart) pageHTML(lang.Lang) (string, error) {
 // a cell becomes <br>); tableAttrs, thAttrs and thStyle are trusted markup
 // added to the table tag, the header tags and their style.
 func tableHTML(tableAttrs, thAttrs, thStyle string, head []string, rows [][]string) string {
-	e := html.EscapeString
+	e := safetext.HTML
 	var b strings.Builder
 	b.WriteString(`<table ` + tableAttrs + ` style="border-collapse:collapse;margin:8px 0 20px;font-size:14px">` + "\n<thead><tr>")
 	for _, h := range head {

@@ -1,7 +1,6 @@
 package tracefig
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -34,11 +33,8 @@ var reasonNames = map[metrics.Reason]lang.Msg{
 // if the header records it, otherwise the latest time in the trace.
 // In-flight attempts are drawn up to it.
 func CaptureEdgeMS(t *trace.Trace) float64 {
-	var cond struct {
-		CaptureMS *float64 `json:"capture_ms"`
-	}
-	if len(t.Header.Conditions) > 0 && json.Unmarshal(t.Header.Conditions, &cond) == nil && cond.CaptureMS != nil {
-		return *cond.CaptureMS
+	if c, err := t.Header.ReadConditions(); err == nil && c.CaptureMS != nil {
+		return *c.CaptureMS
 	}
 	edge := 0.0
 	for i := range t.Attempts {

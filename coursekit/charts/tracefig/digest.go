@@ -2,7 +2,6 @@ package tracefig
 
 import (
 	"cmp"
-	"encoding/json"
 	"hash/fnv"
 	"io"
 	"os"
@@ -238,11 +237,8 @@ func (d *Digest) FirstMultiTokenSuccess() *trace.Attempt { return d.firstMulti }
 
 // CaptureEdgeMS is CaptureEdgeMS of the digested trace.
 func (d *Digest) CaptureEdgeMS() float64 {
-	var cond struct {
-		CaptureMS *float64 `json:"capture_ms"`
-	}
-	if len(d.Header.Conditions) > 0 && json.Unmarshal(d.Header.Conditions, &cond) == nil && cond.CaptureMS != nil {
-		return *cond.CaptureMS
+	if c, err := d.Header.ReadConditions(); err == nil && c.CaptureMS != nil {
+		return *c.CaptureMS
 	}
 	return d.edge
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -115,11 +116,21 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "coursekit capacity: chart written to %s\n", *chart)
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeCapacityJSON(stdout, res)
 	}
 	_, err = io.WriteString(stdout, capacityTextIn(l, res))
+	return err
+}
+
+// writeCapacityJSON writes the search as indented JSON. The model's name
+// comes from the server (its /v1/models): its C1 controls and bidi
+// overrides are written as \u escapes (safetext.JSON).
+func writeCapacityJSON(w io.Writer, res *capacity.Result) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(safetext.JSON(b), '\n'))
 	return err
 }
 

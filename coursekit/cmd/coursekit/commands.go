@@ -119,7 +119,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 	}
 	// Text and Markdown are read on a terminal: the trace's own strings
 	// (clock, currency, attempt ids, errors) have their control codes
-	// escaped. JSON escapes them itself.
+	// escaped. The JSON card escapes them itself (cardfmt, safetext.JSON).
 	out := stdout
 	var term *safetext.Writer
 	if f != cardfmt.JSON {

@@ -15,6 +15,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/page"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -52,7 +53,9 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if len(slos) == 0 {
 		slos = sloList(tracefig.DefaultMarksMS)
 	}
-	name := filepath.Base(path)
+	// The file name reaches the page's <title>, heading and card: control
+	// codes escaped, invalid UTF-8 as U+FFFD.
+	name := safetext.Name(filepath.Base(path))
 
 	// The trace is streamed three times and never held: the card; the
 	// digest the per-attempt charts draw (a bounded sample, the counts,
@@ -175,7 +178,7 @@ func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]page.Part,
 		return []page.Part{page.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}, nil
 	}
 	if len(scrapes) == 0 {
-		return []page.Part{page.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}, nil
+		return []page.Part{page.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, safetext.Name(filepath.Base(side))))}, nil
 	}
 	return nil, scrapes
 }

@@ -2,7 +2,6 @@ package feedback
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
@@ -210,7 +209,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px
 // HTMLPage is a standalone page in the grading outputs' one style; body
 // must already be escaped.
 func HTMLPage(title, body string) string {
-	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + html.EscapeString(title) +
+	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + safetext.HTML(title) +
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
 }
 
@@ -230,7 +229,7 @@ func statusClass(x criteria.Score) string {
 func FeedbackHTML(s *grader.Submission) string {
 	// Control codes from file names and answers are shown escaped, never raw: an instructor
 	// may cat the file in a terminal.
-	f, e := newFeedback(s), func(v string) string { return html.EscapeString(safetext.Term(v)) }
+	f, e := newFeedback(s), safetext.HTML
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n")
 	if f.notCounted != "" {

@@ -232,13 +232,18 @@ func (c *Collection) add(p, rel string, named bool) {
 
 // read reads the input, at most max bytes. A zip entry whose declared size
 // is over the cap is refused before reading; while reading, the cap holds
-// whatever the entry declared (a zip bomb can lie).
+// whatever the entry declared (a zip bomb can lie). An entry whose mode
+// says it is a symlink (its data is the link's target), a FIFO or a device
+// is refused as a file on disk would be, unread.
 func (in Input) read(max int64) ([]byte, error) {
 	if in.zf == nil {
 		if in.named {
 			return notebook.ReadNamedFileLimited(in.Path, max)
 		}
 		return notebook.ReadFileLimited(in.Path, max)
+	}
+	if m := in.zf.Mode(); !m.IsRegular() {
+		return nil, notebook.NotRegular(path.Base(in.Entry), m)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {
 		return nil, notebook.NewUngradable(notebook.ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)

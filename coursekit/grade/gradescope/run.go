@@ -112,6 +112,7 @@ func marshalResults(r *GSResults) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = safetext.JSON(b)
 	if err := ValidateResultsJSON(b); err != nil {
 		return nil, err // a bug, not bad input
 	}

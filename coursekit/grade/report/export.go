@@ -241,7 +241,8 @@ func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 	if err != nil {
 		return err
 	}
-	if err := write("grades.json", str(string(all)+"\n")); err != nil {
+	// Learners' answers as \u escapes where a terminal or viewer would act on them.
+	if err := write("grades.json", str(string(safetext.JSON(all))+"\n")); err != nil {
 		return err
 	}
 	for i, s := range b.Subs {
