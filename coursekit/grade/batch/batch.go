@@ -89,7 +89,7 @@ func (b *Batch) markDuplicates() {
 			}
 			b.Others[l.ID] = append(b.Others[l.ID], s.Name)
 			othersEn = append(othersEn, fmt.Sprintf("%s (%s)", s.Name, en))
-			othersZh = append(othersZh, fmt.Sprintf("%s(%s)", s.Name, zh))
+			othersZh = append(othersZh, fmt.Sprintf("%s（%s）", s.Name, zh))
 			s.SupersededBy = best.Name
 			s.Integrity = append(s.Integrity, integrity.Finding{Code: FindDuplicate,
 				Message: fmt.Sprintf("这份提交没有计分：你一共提交了 %d 份，计分的是 %s。", len(subs), best.Name)})
