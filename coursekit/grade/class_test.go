@@ -2,6 +2,7 @@ package grade
 
 import (
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -227,4 +228,73 @@ func stripTags(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// After the typed scores are merged, the class report still calls
+// automatic only what the grader scored: the overview gives the total
+// (what grades.csv holds) and the automatic mean apart, says the typed
+// points are in the total, and the score distribution stays the
+// automatic share (the walk read "自动评分平均 41.04" for a mean that held
+// the typed points).
+func TestClassReportNamesTypedPointsAfterTheMerge(t *testing.T) {
+	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
+	f := newFixture(t, ids...)
+	files, _ := classFixtureFiles(t, f)
+	var subs []*grader.Submission
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		subs = append(subs, f.g.Grade(name, files[name]))
+	}
+	ro, err := roster.NewRoster(ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := batch.NewBatch(ro, nil, subs)
+	var graded []*grader.Submission
+	for _, id := range ids {
+		if s := b.Chosen[id]; s != nil && s.Gradable {
+			graded = append(graded, s)
+		}
+	}
+	mean := func(f func(*grader.Submission) float64) string {
+		sum := 0.0
+		for _, s := range graded {
+			sum += f(s)
+		}
+		return criteria.FmtPts(sum / float64(len(graded)))
+	}
+	auto := mean(func(s *grader.Submission) float64 { return s.Total })
+	before := report.Summarize(b).Buckets
+	// The reader gives every waiting free-text answer full marks.
+	typed := 0
+	for _, s := range graded {
+		for i, x := range s.Scores {
+			if x.Pending && x.Kind == criteria.KindManual {
+				s.SetManual(i, x.Max, "manual-review.csv:2")
+				typed++
+			}
+		}
+	}
+	if typed == 0 {
+		t.Fatal("premise: no answer waited for a person")
+	}
+	total := mean(func(s *grader.Submission) float64 { return s.Total })
+	if total == auto {
+		t.Fatalf("premise: the typed scores did not change the mean (%s)", total)
+	}
+	var page strings.Builder
+	if err := report.ClassReport(b, &page); err != nil {
+		t.Fatal(err)
+	}
+	text := stripTags(page.String())
+	if strings.Contains(text, "自动评分平均 "+total+" 分") {
+		t.Errorf("the report calls the mean with typed points (%s) automatic", total)
+	}
+	for _, want := range []string{"自动评分平均 " + auto + " 分", "总分平均 " + total + " 分", "已计入总分"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("class.html lacks %q", want)
+		}
+	}
+	if after := report.Summarize(b).Buckets; after != before {
+		t.Errorf("the automatic score distribution moved with the typed scores: %v, then %v", before, after)
+	}
 }

@@ -242,6 +242,28 @@ func (s *Submission) AddExecution(x criteria.Score, notes ...integrity.Finding) 
 	s.StatusLine = s.statusLine()
 }
 
+// typedDetail begins the Detail of a score a person typed (SetManual).
+const typedDetail = "manual score from "
+
+// Typed is the points a person gave s (manual-review scores merged in)
+// and the maximum of those criteria; the rest of Total is automatic.
+func (s *Submission) Typed() (points, max float64) {
+	for _, x := range s.Scores {
+		if !x.Pending && strings.HasPrefix(x.Detail, typedDetail) {
+			points += x.Points
+			max += x.Max
+		}
+	}
+	return criteria.Round2(points), criteria.Round2(max)
+}
+
+// Automatic is the points the grader gave s and their maximum: Total and
+// Max without what a person typed and without what still waits for one.
+func (s *Submission) Automatic() (points, max float64) {
+	tp, tm := s.Typed()
+	return criteria.Round2(s.Total - tp), criteria.Round2(s.Max - tm - s.Pending)
+}
+
 // SetManual gives criterion i the score a person typed, from (a place in
 // the manual-review file) saying where.
 func (s *Submission) SetManual(i int, score float64, from string) {
@@ -253,13 +275,13 @@ func (s *Submission) SetManual(i int, score float64, from string) {
 		x.Status = card.Pass
 	}
 	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", criteria.FmtPts(x.Points), criteria.FmtPts(x.Max))
-	x.Detail = "manual score from " + from
+	x.Detail = typedDetail + from
 	s.Total = criteria.Round2(s.Total + x.Points)
 	s.Pending = criteria.Round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()
 	manual := 0.0
 	for _, y := range s.Scores {
-		if y.Kind == criteria.KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
+		if y.Kind == criteria.KindManual && strings.HasPrefix(y.Detail, typedDetail) {
 			manual += y.Points
 		}
 	}
