@@ -332,9 +332,10 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 	s := g.Grade(name, data)
 	lms, num := g.o.Roster.FromLMSName(name)
-	if lms == "" || s.ReasonCode == ReasonNotOwn { // the file or folder name already said who handed it in
+	if lms == "" || s.ReasonCode == ReasonNotOwn {
 		return s
 	}
+	s.NameSays = "" // the LMS account says who handed it in, not a file or folder name
 	switch {
 	case !s.Gradable && s.ReasonCode == notebook.ReasonUnknown:
 		s = g.GradeAs(lms, name, data)

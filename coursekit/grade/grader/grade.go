@@ -228,14 +228,11 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 		return sub.Fail(u)
 	}
 	sub.Learner = learner
-	if submitter != "" { // the record decides: not the submitter's own work
-		if account == "" {
-			account = "folder " + submitter + "/"
-			if strings.TrimSuffix(sub.File, filepath.Ext(sub.File)) == submitter {
-				account = "file name " + sub.File
-			}
-		}
+	switch {
+	case submitter != "" && account != "": // the record decides: not the account's own work
 		return NotOwn(sub, learner, submitter, account)
+	case submitter != "": // only a name says who handed it in: the batch decides (NameSays)
+		sub.NameSays = submitter
 	}
 	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
 		sub.source = data

@@ -44,11 +44,21 @@ type Submission struct {
 	// Late: the LMS download marked the file late (Canvas's _LATE_).
 	Late bool `json:"late,omitempty"`
 	// SupersededBy names the learner's file that was graded instead of
-	// this one (see the duplicate rule, package batch).
-	SupersededBy string `json:"superseded_by,omitempty"`
+	// this one (see the duplicate rule, package batch); SupersededShown
+	// is how the learner's own feedback names it (ShownName).
+	SupersededBy    string `json:"superseded_by,omitempty"`
+	SupersededShown string `json:"-"`
 	// RecordOf is, for a notebook handed in by another account than its
 	// signed release record's (ReasonNotOwn), the record's learner.
 	RecordOf string `json:"record_of,omitempty"`
+	// NameSays is, for a notebook whose file or folder name says one
+	// learner and whose signed release record another, with no LMS or
+	// Gradescope account to say who handed it in, the learner the name
+	// says. Such a file is graded as the record's learner's; package batch
+	// decides whether the name is evidence of a copy (the record also came
+	// in as a file of its own learner's, or under a second name) or only a
+	// renamed or misplaced file (instructor-only, see FindNameNotRecord).
+	NameSays string `json:"name_says,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
 	Gradable   bool   `json:"gradable"`
 	ReasonCode string `json:"reason_code,omitempty"`
@@ -91,6 +101,27 @@ func (s *Submission) StaffReason() string {
 		return s.ReasonDetail
 	}
 	return s.Reason
+}
+
+// NamedForOtherZh is how text a learner reads names their file when its
+// name is another learner's (NameSays): never that name.
+const NamedForOtherZh = "文件名与你的学习者编号不符的那份笔记本（按笔记本里签名的发放记录，它是你的）"
+
+// ShownName is how text a learner reads names s's file: its name as
+// collected, except a file whose name is another learner's (NameSays).
+func (s *Submission) ShownName() string {
+	if s.NameSays != "" {
+		return NamedForOtherZh
+	}
+	return s.Name
+}
+
+// ShownFile is ShownName for the file's base name.
+func (s *Submission) ShownFile() string {
+	if s.NameSays != "" {
+		return NamedForOtherZh
+	}
+	return s.File
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.

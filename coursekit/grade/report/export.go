@@ -67,9 +67,17 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		if !b.Roster.Has(l.ID) {
 			off = "; not on the roster (名单可能过期): graded by the signed release record"
 		}
+		// A file whose name is another learner's than its signed record
+		// (batch.markNamedFiles): both rows say what it is.
+		if ok && s.NameSays != "" {
+			off += fmt.Sprintf("; the counted file %s is named after %s, its signed release record is %s's", s.Name, s.NameSays, l.ID)
+		}
+		for _, o := range b.NamedAfter(l.ID) {
+			off += fmt.Sprintf("; %s, named after %s, holds %s's signed notebook: graded as %[3]s's", o.Name, l.ID, o.Learner)
+		}
 		switch {
 		case !ok:
-			row = blank(row, "no submission")
+			row = blank(row, "no submission"+off)
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
 			if len(b.Others[l.ID]) > 0 {

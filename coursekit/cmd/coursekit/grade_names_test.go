@@ -1,0 +1,138 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+)
+
+// namedClass is a released class of five whose notebooks are handed in as
+// a plain folder of <id>.ipynb files, each learner's own notebook filled
+// with a card of their own.
+func namedClass(t *testing.T) *classroom {
+	return newClassroom(t, "id,name\ns01,A\ns02,B\ns03,C\ns04,D\ns05,E\n", map[string]*card.Card{
+		"s01": {Clock: "client", Attempts: 10, CounterEvidence: "排队：有请求在首字前等待超时。"},
+		"s02": {Clock: "client", CounterEvidence: "GPU 很忙，但有请求在首字前超时。"},
+		"s03": {Clock: "server", Attempts: 10, CounterEvidence: "首字之前就超时的请求说明在排队。"},
+		"s04": {Clock: "client", Attempts: 10, PercentileMethod: "nearest-rank", CounterEvidence: "队列在涨。"},
+		"s05": {CounterEvidence: "超时。"},
+	})
+}
+
+// plainFolder writes OUT as a folder of <name>.ipynb files: name → the
+// learner whose own notebook it holds.
+func plainFolder(t *testing.T, c *classroom, dir string, files map[string]string) string {
+	t.Helper()
+	p := filepath.Join(c.dir, dir)
+	os.MkdirAll(p, 0o755)
+	for name, id := range files {
+		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, name+".ipynb"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// gradeRows grades in into out and returns grades.csv's rows by id (total,
+// status) and stderr.
+func gradeRows(t *testing.T, c *classroom, out string, in ...string) (map[string][2]string, string) {
+	t.Helper()
+	code, o, e := runCLI(t, append([]string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}, in...)...)
+	if code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+	rows := map[string][2]string{}
+	for _, r := range g[1:] {
+		rows[r[gc["id"]]] = [2]string{r[gc["total"]], r[gc["status"]]}
+	}
+	return rows, e
+}
+
+// Swapped file names in a plain folder (s01.ipynb holds s02's notebook and
+// s02.ipynb s01's) are not a copy: only the names say who handed them in,
+// and each signed record came in once. Each notebook is graded as its
+// record's learner's, with the score it gets when named right; nobody is
+// "not own submission" or gets a copy finding; the warnings say what
+// counted for both, and agree with the rows. A learner's only file named
+// after another learner (s03.ipynb holds s04's notebook, s04 handed in
+// nothing) counts for s04, and s03's row says "no submission" and why.
+// The learners' feedback and results never show the other learner's
+// name. A re-grade keeps the scores typed for a swapped file.
+func TestGradeCLISwappedFileNames(t *testing.T) {
+	c := namedClass(t)
+	right, _ := gradeRows(t, c, filepath.Join(c.dir, "right"), plainFolder(t, c, "right-in", map[string]string{"s01": "s01", "s02": "s02", "s03": "s03", "s04": "s04", "s05": "s05"}))
+	if right["s01"][0] == right["s02"][0] {
+		t.Fatalf("premise: s01 and s02 score the same (%v)", right)
+	}
+
+	in := plainFolder(t, c, "swapped", map[string]string{"s01": "s02", "s02": "s01", "s03": "s04", "s05": "s05"})
+	out := filepath.Join(c.dir, "graded")
+	rows, e := gradeRows(t, c, out, in)
+	for _, id := range []string{"s01", "s02", "s04"} {
+		if rows[id][0] != right[id][0] || !strings.HasPrefix(rows[id][1], "graded") {
+			t.Errorf("%s: total %q (%s), want %q as when named right", id, rows[id][0], rows[id][1], right[id][0])
+		}
+	}
+	if rows["s03"][0] != "" || !strings.HasPrefix(rows["s03"][1], "no submission") || !strings.Contains(rows["s03"][1], "s03.ipynb") {
+		t.Errorf("s03's row: %v", rows["s03"])
+	}
+	for id, r := range rows {
+		if strings.Contains(r[1], grader.ReasonNotOwn) {
+			t.Errorf("%s is accused on a file name alone: %s", id, r[1])
+		}
+	}
+	for _, s := range gradedSubs(t, out) {
+		if hasCopyFinding(s) || s.ReasonCode == grader.ReasonNotOwn {
+			t.Errorf("%s (%s): a copy finding from a file name alone: %s %+v", s.Learner, s.Name, s.ReasonCode, s.Integrity)
+		}
+	}
+	// The warnings say what counted, as the rows do.
+	for _, w := range []string{"s01.ipynb is named after s01", "s02.ipynb is named after s02", "swapped", "s03.ipynb is named after s03", `s03's row is "no submission"`} {
+		if !strings.Contains(e, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, e)
+		}
+	}
+	if strings.Contains(e, "keeps their own file") || strings.Contains(e, "no own submission") {
+		t.Errorf("a warning contradicts the rows:\n%s", e)
+	}
+	sum, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	if !strings.Contains(string(sum), "s01.ipynb 的名字是 s01 的") {
+		t.Errorf("summary.md does not tell the instructor:\n%s", sum)
+	}
+	// Nothing a learner receives names the other learner or a suspicion.
+	for id, other := range map[string]string{"s01": "s02", "s02": "s01", "s04": "s03"} {
+		for _, f := range []string{"feedback/" + id + ".md", "feedback/" + id + ".html", "results/" + id + ".json"} {
+			b, err := os.ReadFile(filepath.Join(out, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, bad := range []string{other, "抄袭", "不是发给你的"} {
+				if strings.Contains(string(b), bad) {
+					t.Errorf("%s says %q:\n%.500s", f, bad, b)
+				}
+			}
+		}
+	}
+
+	// The instructor reads s01's answers (from s02.ipynb) and grades again.
+	if n := fillManual(t, filepath.Join(out, "manual-review.csv"), "s01", "1"); n == 0 {
+		t.Fatal("no manual-review rows for s01")
+	}
+	again, e := gradeRows(t, c, out, in)
+	m, col := manualByLearner(t, filepath.Join(out, "manual-review.csv"))
+	if r := m["s01/text.counter_evidence"]; r == nil || r[col["score"]] != "1" {
+		t.Errorf("the typed score is gone after the re-grade: %v\n%s", r, e)
+	}
+	if again["s01"][0] == rows["s01"][0] {
+		t.Errorf("s01's typed scores did not count: %v then %v", rows["s01"], again["s01"])
+	}
+}
