@@ -136,3 +136,86 @@ func TestGradeCLISwappedFileNames(t *testing.T) {
 		t.Errorf("s01's typed scores did not count: %v then %v", rows["s01"], again["s01"])
 	}
 }
+
+// A Moodle download graded with a roster that has no lms_id column: each
+// folder carries the learner's full name and Moodle's participant number.
+// A folder whose name is exactly one roster learner's is that learner's,
+// also for a file with no valid release record (a truncated notebook is
+// Emma's ungradable file, not an unknown one; an unsigned notebook is
+// graded as the learner's), with the name written "Seán O'Brien" in the
+// folder (decomposed, as a Mac zips it) and "O'Brien, Seán" in the
+// roster. A folder whose name two roster learners share is never guessed:
+// the stderr warning names the folder and both learners, a file with no
+// record there is a row of its own, and one with a signed record counts
+// by the record. The shared name is markup, shown as text in every HTML
+// output. A re-grade gives the same rows and keeps typed scores.
+func TestGradeCLIMoodleFoldersMatchedByName(t *testing.T) {
+	c := newClassroom(t, "id,name\ns01,Emma Smith\ns02,Fang <b>O'Neil\ns03,Fang <b>O'Neil\ns04,\"O'Brien, Seán\"\ns05,Li Na\n", map[string]*card.Card{
+		"s01": {Clock: "client", Attempts: 10, CounterEvidence: "排队：有请求在首字前等待超时。"},
+		"s02": {Clock: "client", CounterEvidence: "GPU 很忙，但有请求在首字前超时。"},
+		"s03": {Clock: "server", Attempts: 10, CounterEvidence: "首字之前就超时的请求说明在排队。"},
+		"s04": {Clock: "client", Attempts: 10, PercentileMethod: "nearest-rank", CounterEvidence: "队列在涨。"},
+		"s05": {CounterEvidence: "超时的请求也在分母里。"},
+	})
+	read := func(id string) []byte {
+		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	const ambiguous = "Fang <b>O'Neil_1020_assignsubmission_file_"
+	z := filepath.Join(c.dir, "moodle.zip")
+	canvasZip(t, z, map[string][]byte{
+		"Emma Smith_1010_assignsubmission_file_/06-deliverable.ipynb":         read("s01")[:200],
+		ambiguous + "/06-deliverable.ipynb":                                   unsigned(t, read("s02")),
+		"Fang <b>O'Neil_1021_assignsubmission_file_/06-deliverable.ipynb":     read("s03"),
+		"Sea\u0301n O'Brien_1014_assignsubmission_file_/06-deliverable.ipynb": unsigned(t, read("s04")),
+		"Li Na_1015_assignsubmission_file_/06-deliverable.ipynb":              read("s05"),
+	})
+	out := filepath.Join(c.dir, "graded")
+	rows, e := gradeRows(t, c, out, z)
+	want := map[string]string{"s01": "ungradable: truncated_json", "s02": "no submission", "s03": "graded", "s04": "graded", "s05": "graded"}
+	for id, status := range want {
+		if !strings.HasPrefix(rows[id][1], status) {
+			t.Errorf("%s: %q, want %q", id, rows[id][1], status)
+		}
+	}
+	if rows["s01"][0] != "0" {
+		t.Errorf("Emma's truncated file scores %q, want 0", rows["s01"][0])
+	}
+	if r, ok := rows[""]; !ok || !strings.Contains(r[1], ambiguous) {
+		t.Errorf("the ambiguous folder's file has no row of its own: %v", rows)
+	}
+	for _, w := range []string{ambiguous, "s02, s03", "never guesses", "lms_id 1020", "no lms_id column"} {
+		if !strings.Contains(e, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, e)
+		}
+	}
+	for _, f := range []string{"feedback/unknown-1.md", "feedback/unknown-1.html", "results/unknown-1.json"} {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		if strings.Contains(string(b), "s02") || strings.Contains(string(b), "s03") {
+			t.Errorf("%s names the learners the folder may be:\n%.400s", f, b)
+		}
+	}
+	for _, f := range []string{"summary.html", "class.html"} {
+		b, _ := os.ReadFile(filepath.Join(out, f))
+		if !strings.Contains(string(b), "Fang &lt;b&gt;O&#39;Neil_1020") || strings.Contains(string(b), "<b>O'Neil") {
+			t.Errorf("%s does not show the folder name as text", f)
+		}
+	}
+
+	if n := fillManual(t, filepath.Join(out, "manual-review.csv"), "s04", "1"); n == 0 {
+		t.Fatal("no manual-review rows for s04")
+	}
+	again, e2 := gradeRows(t, c, out, z)
+	for id := range want {
+		if again[id][1] != rows[id][1] {
+			t.Errorf("%s: %q, then %q after a re-grade\n%s", id, rows[id][1], again[id][1], e2)
+		}
+	}
+	m, col := manualByLearner(t, filepath.Join(out, "manual-review.csv"))
+	if r := m["s04/text.counter_evidence"]; r == nil || r[col["score"]] != "1" {
+		t.Errorf("the typed score is gone after the re-grade: %v", r)
+	}
+}
