@@ -219,3 +219,51 @@ func TestGradeCLIMoodleFoldersMatchedByName(t *testing.T) {
 		t.Errorf("the typed score is gone after the re-grade: %v", r)
 	}
 }
+
+// Matching by name trusts the roster's name column no more than a file
+// name: with alice's and bob's names swapped in a roster without lms_id,
+// each Moodle folder (the learner's real name) matches the other learner
+// by name, but each signed record came in once: each notebook counts for
+// its record's learner, nobody gets a copy finding or "no own submission",
+// and the instructor is told to check the roster's names.
+func TestGradeCLIRosterNameTypoAccusesNobody(t *testing.T) {
+	c := newClassroom(t, "id,name\nalice,Wang Qiang\nbob,Zhang Min\ncarol,Li Na\n", map[string]*card.Card{
+		"alice": {Clock: "client", Attempts: 10, CounterEvidence: "排队：有请求在首字前等待超时。"},
+		"bob":   {Clock: "client", CounterEvidence: "GPU 很忙。"},
+		"carol": {CounterEvidence: "超时。"},
+	})
+	read := func(id string) []byte {
+		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	z := filepath.Join(c.dir, "moodle.zip")
+	canvasZip(t, z, map[string][]byte{
+		"Zhang Min_10001_assignsubmission_file_/06-deliverable.ipynb":  read("alice"),
+		"Wang Qiang_10002_assignsubmission_file_/06-deliverable.ipynb": read("bob"),
+		"Li Na_10003_assignsubmission_file_/06-deliverable.ipynb":      read("carol"),
+	})
+	out := filepath.Join(c.dir, "graded")
+	rows, e := gradeRows(t, c, out, z)
+	for _, id := range []string{"alice", "bob", "carol"} {
+		if !strings.HasPrefix(rows[id][1], "graded") {
+			t.Errorf("%s: %v", id, rows[id])
+		}
+	}
+	for _, s := range gradedSubs(t, out) {
+		if hasCopyFinding(s) || s.ReasonCode == grader.ReasonNotOwn {
+			t.Errorf("%s: accused on the roster's names: %s %+v", s.Learner, s.ReasonCode, s.Integrity)
+		}
+	}
+	if !strings.Contains(e, "roster's names") || strings.Contains(e, "copy finding for") {
+		t.Errorf("stderr:\n%s", e)
+	}
+	for id, other := range map[string]string{"alice": "Wang Qiang", "bob": "Zhang Min"} {
+		fb, _ := os.ReadFile(filepath.Join(out, "feedback", id+".md"))
+		if strings.Contains(string(fb), other) || strings.Contains(string(fb), "Zhang Min_") {
+			t.Errorf("%s's feedback names an LMS account:\n%.400s", id, fb)
+		}
+	}
+}

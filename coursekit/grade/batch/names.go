@@ -70,6 +70,9 @@ func (b *Batch) markNamedFiles() []*grader.Submission {
 
 // nameHow says which name said that who handed s in.
 func nameHow(s *grader.Submission, who string) string {
+	if s.LMSNumber() != "" {
+		return fmt.Sprintf("LMS name %q (account %s), %s's by the roster's names", s.LMSPerson(), s.LMSNumber(), who)
+	}
 	if strings.TrimSuffix(s.File, filepath.Ext(s.File)) == who {
 		return "file name " + s.File
 	}
@@ -101,12 +104,21 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 				namedZh += fmt.Sprintf("（名字是 %s 的：两个文件像是互换了名字）", owner)
 			}
 		}
+		// What said the file was named's: its file or folder name, or
+		// (no lms_id) the LMS name, named's by the roster's name column.
+		saysEn, saysZh := "is named after "+named, "的名字是 "+named+" 的"
+		checkEn, checkZh := "Check whether the files were renamed or put in the wrong folder", "请核对文件是不是改了名或放错了文件夹"
+		if s.LMSNumber() != "" {
+			saysEn = fmt.Sprintf("came from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.LMSNumber(), s.LMSPerson(), named)
+			saysZh = fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.LMSNumber(), s.LMSPerson(), named)
+			checkEn, checkZh = "Check the roster's names, or add an lms_id column", "请核对名单的姓名，或加上 lms_id 列"
+		}
 		s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindNameNotRecord, Private: true,
-			Message: fmt.Sprintf("文件名（或文件夹名）说这份笔记本是 %s 的，但签名的发放记录是 %s 的，而 %[2]s 的发放记录只交上来这一份：按 %[2]s 的作业评分，不算抄袭线索。%s；%s。请核对文件是不是改了名或放错了文件夹。", named, owner, ownerZh, namedZh),
-			Detail:  fmt.Sprintf("named after %s, but the signed release record is %s's and came in only here: graded as %[2]s's, not a copy; %s; %s", named, owner, ownerEn, namedEn)})
+			Message: fmt.Sprintf("这份笔记本%s，但签名的发放记录是 %s 的，而 %[2]s 的发放记录只交上来这一份：按 %[2]s 的作业评分，不算抄袭线索。%s；%s。%s。", saysZh, owner, ownerZh, namedZh, checkZh),
+			Detail:  fmt.Sprintf("%s, but the signed release record is %s's and came in only here: graded as %[2]s's, not a copy; %s; %s", saysEn, owner, ownerEn, namedEn)})
 		b.Warnings = append(b.Warnings, grader.Warning{
-			Text: fmt.Sprintf("%s is named after %s, but its signed release record is %s's, and %[3]s's record came in only in this file: graded as %[3]s's work, not as a copy (nobody gets a copy finding); %s; %s. Check whether the files were renamed or put in the wrong folder", s.Name, named, owner, ownerEn, namedEn),
-			Zh:   fmt.Sprintf("%s 的名字是 %s 的，但签名的发放记录是 %s 的，%[3]s 的发放记录只交上来这一份：按 %[3]s 的作业评分，不算抄袭（谁都没有抄袭线索）；%s；%s。请核对文件是不是改了名或放错了文件夹", s.Name, named, owner, ownerZh, namedZh),
+			Text: fmt.Sprintf("%s %s, but its signed release record is %s's, and %[3]s's record came in only in this file: graded as %[3]s's work, not as a copy (nobody gets a copy finding); %s; %s. %s", s.Name, saysEn, owner, ownerEn, namedEn, checkEn),
+			Zh:   fmt.Sprintf("%s %s，但签名的发放记录是 %s 的，%[3]s 的发放记录只交上来这一份：按 %[3]s 的作业评分，不算抄袭（谁都没有抄袭线索）；%s；%s。%s", s.Name, saysZh, owner, ownerZh, namedZh, checkZh),
 		})
 	}
 }

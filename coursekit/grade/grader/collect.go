@@ -351,6 +351,11 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s = g.GradeAs(lms, name, data)
 	case s.Learner == "":
 		s.Learner = lms
+	case s.Learner != lms && s.record == RecordVerified && m.ByName:
+		// Only the roster's name column says whose account this is: a
+		// name typed in a roster is no better evidence than a file name,
+		// so the batch decides, as for one (package batch, markNamedFiles).
+		s.NameSays = lms
 	case s.Learner != lms && s.record == RecordVerified && g.rosterTypo(s.Learner, lms, name):
 		// The account's LMS name is the record's learner's, not the
 		// learner the roster's lms_id gives: a roster mistake, not a copy.

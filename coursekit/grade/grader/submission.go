@@ -105,7 +105,7 @@ func (s *Submission) StaffReason() string {
 
 // NamedForOtherZh is how text a learner reads names their file when its
 // name is another learner's (NameSays): never that name.
-const NamedForOtherZh = "文件名与你的学习者编号不符的那份笔记本（按笔记本里签名的发放记录，它是你的）"
+const NamedForOtherZh = "交上来时名字不是你的那份笔记本（按笔记本里签名的发放记录，它是你的）"
 
 // ShownName is how text a learner reads names s's file: its name as
 // collected, except a file whose name is another learner's (NameSays).
