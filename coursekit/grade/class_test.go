@@ -289,7 +289,15 @@ func TestClassReportNamesTypedPointsAfterTheMerge(t *testing.T) {
 	if strings.Contains(text, "自动评分平均 "+total+" 分") {
 		t.Errorf("the report calls the mean with typed points (%s) automatic", total)
 	}
-	for _, want := range []string{"自动评分平均 " + auto + " 分", "总分平均 " + total + " 分", "已计入总分"} {
+	// The automatic maximum is the rubric's without the free text (judy's
+	// blank answers score 0 by themselves, and are still not automatic).
+	autoMax := 0.0
+	for id, p := range criteria.DefaultPoints() {
+		if !criteria.ManualIDs[id] && id != criteria.ExecutionID {
+			autoMax += p
+		}
+	}
+	for _, want := range []string{"自动评分平均 " + auto + " 分（满分 " + criteria.FmtPts(autoMax) + " 分）", "总分平均 " + total + " 分", "已计入总分"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("class.html lacks %q", want)
 		}

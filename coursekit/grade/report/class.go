@@ -273,13 +273,22 @@ func scoreLine(graded []*grader.Submission) string {
 		return ""
 	}
 	var totals []float64
-	var maxPts, auto, autoMax, typed, typedMax, waiting float64
+	var maxPts, auto, readMax, typed, typedMax, waiting float64
 	readers, waiters := 0, 0
 	for _, s := range graded {
 		totals = append(totals, s.Total)
 		maxPts = max(maxPts, s.Max)
-		a, am := s.Automatic()
-		auto, autoMax = auto+a, max(autoMax, am)
+		a, _ := s.Automatic()
+		auto += a
+		// The free-text questions are a person's to score (a blank one
+		// scores 0 by itself, and is still not what "automatic" means).
+		m := 0.0
+		for _, x := range s.Scores {
+			if x.Kind == criteria.KindManual {
+				m += x.Max
+			}
+		}
+		readMax = max(readMax, m)
 		if tp, tm := s.Typed(); tm > 0 {
 			typed, typedMax = typed+tp, max(typedMax, tm)
 			readers++
@@ -296,7 +305,7 @@ func scoreLine(graded []*grader.Submission) string {
 		mean += v
 	}
 	line := fmt.Sprintf("%d 位学习者计分：总分平均 %s 分，中位数 %s 分（满分 %s 分）。其中自动评分平均 %s 分（满分 %s 分）；",
-		len(totals), criteria.FmtPts(mean/n), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(auto/n), criteria.FmtPts(autoMax))
+		len(totals), criteria.FmtPts(mean/n), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(auto/n), criteria.FmtPts(maxPts-readMax))
 	switch {
 	case readers == 0:
 		line += fmt.Sprintf("老师阅读评定的部分（最多 %s 分）还没有评，没有计入总分。", criteria.FmtPts(waiting))
