@@ -2,7 +2,6 @@ package grade
 
 import (
 	"flag"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,17 +120,16 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	return files, want
 }
 
-// The class report names each typical mistake where a card makes it, and
-// lays out the whole class on one offline page, every string escaped.
-// With -class-fixture DIR the submissions are also written there.
-func TestClassReport(t *testing.T) {
-	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
-	f := newFixture(t, ids...)
+// classIDs is the class classFixtureFiles hands in.
+var classIDs = []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
+
+// gradedClass writes the class fixture's files under dir/submitted and the
+// key and the roster (with the 姓名 column) into dir, then grades the
+// folder as the CLI does (collect, grade, batch). It returns the batch and,
+// for each learner, the mistakes their card makes.
+func gradedClass(t *testing.T, f *fixture, dir string) (*batch.Batch, map[string][]string) {
+	t.Helper()
 	files, want := classFixtureFiles(t, f)
-	dir := *classFixture
-	if dir == "" {
-		dir = t.TempDir()
-	}
 	in := filepath.Join(dir, "submitted")
 	os.RemoveAll(in)
 	for name, b := range files {
@@ -143,7 +141,7 @@ func TestClassReport(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "key"), testKey, 0o600)
 	rosterCSV := "id,姓名\n"
-	for _, id := range ids {
+	for _, id := range classIDs {
 		rosterCSV += id + "," + csvQuote(classNames[id]) + "\n"
 	}
 	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte(rosterCSV), 0o644)
@@ -151,14 +149,25 @@ func TestClassReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	col, err := grader.Collect([]string{in})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer col.Close()
-	subs := f.g.GradeInputs(col.Inputs, nil)
-	b := batch.NewBatch(roster, nil, subs)
+	return batch.NewBatch(roster, nil, f.g.GradeInputs(col.Inputs, nil)), want
+}
+
+// The class report names each typical mistake where a card makes it, and
+// lays out the whole class on one offline page, every string escaped.
+// With -class-fixture DIR the submissions are also written there.
+func TestClassReport(t *testing.T) {
+	ids := classIDs
+	f := newFixture(t, ids...)
+	dir := *classFixture
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	b, want := gradedClass(t, f, dir)
 	for id, ms := range want {
 		s := b.Chosen[id]
 		if s == nil || !s.Gradable {
@@ -237,20 +246,10 @@ func stripTags(s string) string {
 // automatic share (the walk read "自动评分平均 41.04" for a mean that held
 // the typed points).
 func TestClassReportNamesTypedPointsAfterTheMerge(t *testing.T) {
-	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
-	f := newFixture(t, ids...)
-	files, _ := classFixtureFiles(t, f)
-	var subs []*grader.Submission
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		subs = append(subs, f.g.Grade(name, files[name]))
-	}
-	ro, err := roster.NewRoster(ids...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := batch.NewBatch(ro, nil, subs)
+	f := newFixture(t, classIDs...)
+	b, _ := gradedClass(t, f, t.TempDir())
 	var graded []*grader.Submission
-	for _, id := range ids {
+	for _, id := range classIDs {
 		if s := b.Chosen[id]; s != nil && s.Gradable {
 			graded = append(graded, s)
 		}

@@ -11,11 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/llmperf-course/course/coursekit/grade/batch"
 	"github.com/llmperf-course/course/coursekit/grade/feedback"
-	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/report"
-	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/textcheck"
 )
 
@@ -43,31 +40,8 @@ var (
 // other sentence built from pieces. What learners typed and file names
 // are theirs, and are left out of the check.
 func TestOutputsWriteChineseAsTheCourseDoes(t *testing.T) {
-	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
-	f := newFixture(t, ids...)
-	files, _ := classFixtureFiles(t, f)
-	in := filepath.Join(t.TempDir(), "submitted")
-	for name, b := range files {
-		p := filepath.Join(in, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rosterCSV := "id,姓名\n"
-	for _, id := range ids {
-		rosterCSV += id + "," + csvQuote(classNames[id]) + "\n"
-	}
-	ro, err := roster.ReadRoster(strings.NewReader(rosterCSV))
-	if err != nil {
-		t.Fatal(err)
-	}
-	col, err := grader.Collect([]string{in})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer col.Close()
-	b := batch.NewBatch(ro, nil, f.g.GradeInputs(col.Inputs, nil))
+	f := newFixture(t, classIDs...)
+	b, _ := gradedClass(t, f, t.TempDir())
 	out := filepath.Join(t.TempDir(), "graded")
 	if err := report.Write(b, out); err != nil {
 		t.Fatal(err)
@@ -101,7 +75,7 @@ func TestOutputsWriteChineseAsTheCourseDoes(t *testing.T) {
 	}
 
 	checked := 0
-	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

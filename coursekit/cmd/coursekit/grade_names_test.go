@@ -23,18 +23,24 @@ func namedClass(t *testing.T) *classroom {
 	})
 }
 
-// plainFolder writes OUT as a folder of <name>.ipynb files: name → the
+// handedIn is learner id's self-checked notebook (classroom.submit).
+func (c *classroom) handedIn(t *testing.T, id string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// plainFolder writes DIR as a folder of <name>.ipynb files: name → the
 // learner whose own notebook it holds.
 func plainFolder(t *testing.T, c *classroom, dir string, files map[string]string) string {
 	t.Helper()
 	p := filepath.Join(c.dir, dir)
 	os.MkdirAll(p, 0o755)
 	for name, id := range files {
-		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(p, name+".ipynb"), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(p, name+".ipynb"), c.handedIn(t, id), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,13 +163,7 @@ func TestGradeCLIMoodleFoldersMatchedByName(t *testing.T) {
 		"s04": {Clock: "client", Attempts: 10, PercentileMethod: "nearest-rank", CounterEvidence: "队列在涨。"},
 		"s05": {CounterEvidence: "超时的请求也在分母里。"},
 	})
-	read := func(id string) []byte {
-		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	read := func(id string) []byte { return c.handedIn(t, id) }
 	const ambiguous = "Fang <b>O'Neil_1020_assignsubmission_file_"
 	z := filepath.Join(c.dir, "moodle.zip")
 	canvasZip(t, z, map[string][]byte{
@@ -232,21 +232,8 @@ func TestGradeCLIRosterNameTypoAccusesNobody(t *testing.T) {
 		"bob":   {Clock: "client", CounterEvidence: "GPU 很忙。"},
 		"carol": {CounterEvidence: "超时。"},
 	})
-	read := func(id string) []byte {
-		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	z := filepath.Join(c.dir, "moodle.zip")
-	canvasZip(t, z, map[string][]byte{
-		"Zhang Min_10001_assignsubmission_file_/06-deliverable.ipynb":  read("alice"),
-		"Wang Qiang_10002_assignsubmission_file_/06-deliverable.ipynb": read("bob"),
-		"Li Na_10003_assignsubmission_file_/06-deliverable.ipynb":      read("carol"),
-	})
 	out := filepath.Join(c.dir, "graded")
-	rows, e := gradeRows(t, c, out, z)
+	rows, e := gradeRows(t, c, out, threeMoodleFolders(t, c))
 	for _, id := range []string{"alice", "bob", "carol"} {
 		if !strings.HasPrefix(rows[id][1], "graded") {
 			t.Errorf("%s: %v", id, rows[id])
@@ -266,4 +253,18 @@ func TestGradeCLIRosterNameTypoAccusesNobody(t *testing.T) {
 			t.Errorf("%s's feedback names an LMS account:\n%.400s", id, fb)
 		}
 	}
+}
+
+// threeMoodleFolders is a Moodle download of alice (Zhang Min, participant
+// 10001), bob (Wang Qiang, 10002) and carol (Li Na, 10003), each folder
+// holding that learner's own notebook; it returns the zip's path.
+func threeMoodleFolders(t *testing.T, c *classroom) string {
+	t.Helper()
+	z := filepath.Join(c.dir, "moodle.zip")
+	canvasZip(t, z, map[string][]byte{
+		"Zhang Min_10001_assignsubmission_file_/06-deliverable.ipynb":  c.handedIn(t, "alice"),
+		"Wang Qiang_10002_assignsubmission_file_/06-deliverable.ipynb": c.handedIn(t, "bob"),
+		"Li Na_10003_assignsubmission_file_/06-deliverable.ipynb":      c.handedIn(t, "carol"),
+	})
+	return z
 }
