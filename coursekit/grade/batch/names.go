@@ -100,17 +100,18 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 			namedEn = fmt.Sprintf("%s's row counts %s", named, c.Name)
 			namedZh = fmt.Sprintf("%s 计分的是 %s", named, c.Name)
 			if c.NameSays == owner {
-				namedEn += fmt.Sprintf(" (named after %s: the two files look swapped)", owner)
-				namedZh += fmt.Sprintf("（名字是 %s 的：两个文件像是互换了名字）", owner)
+				en, zh := c.NameSaysHow()
+				namedEn += fmt.Sprintf(" (%s: the two files look swapped)", en)
+				namedZh += fmt.Sprintf("（它%s：两个文件像是互换了）", zh)
 			}
 		}
 		// What said the file was named's: its file or folder name, or
 		// (no lms_id) the LMS name, named's by the roster's name column.
-		saysEn, saysZh := "is named after "+named, "的名字是 "+named+" 的"
+		saysEn, saysZh := s.NameSaysHow()
+		saysEn = "is " + saysEn
 		checkEn, checkZh := "Check whether the files were renamed or put in the wrong folder", "请核对文件是不是改了名或放错了文件夹"
 		if s.LMSNumber() != "" {
-			saysEn = fmt.Sprintf("came from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.LMSNumber(), s.LMSPerson(), named)
-			saysZh = fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.LMSNumber(), s.LMSPerson(), named)
+			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
 			checkEn, checkZh = "Check the roster's names, or add an lms_id column", "请核对名单的姓名，或加上 lms_id 列"
 		}
 		s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindNameNotRecord, Private: true,
@@ -123,9 +124,9 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 	}
 }
 
-// NamedAfter is the files named after learner id that were graded as
-// another learner's by their signed release record (markNamedFiles, case
-// 2), for id's row.
+// NamedAfter is the files whose name (or folder, or LMS name) says
+// learner id but that were graded as another learner's by their signed
+// release record (markNamedFiles, case 2), for id's row.
 func (b *Batch) NamedAfter(id string) []*grader.Submission {
 	var out []*grader.Submission
 	for _, s := range b.Subs {

@@ -2,6 +2,7 @@ package grader
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -114,6 +115,25 @@ func (s *Submission) ShownName() string {
 		return NamedForOtherZh
 	}
 	return s.Name
+}
+
+// NameSaysHow says, for the instructor, what said NameSays handed s in:
+// "named after X" (the file name), "in X's folder", or an LMS account
+// that is X's by the roster's names; "" when NameSays is empty. The
+// Chinese is a predicate for after the file's name or "它" ("的名字是 X 的",
+// "在 X 的文件夹里").
+func (s *Submission) NameSaysHow() (en, zh string) {
+	x := s.NameSays
+	switch {
+	case x == "":
+		return "", ""
+	case s.lmsNum != "":
+		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.lmsNum, s.lmsWho, x),
+			fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.lmsNum, s.lmsWho, x)
+	case strings.TrimSuffix(s.File, path.Ext(s.File)) == x:
+		return "named after " + x, "的名字是 " + x + " 的"
+	}
+	return "in " + x + "'s folder", "在 " + x + " 的文件夹里"
 }
 
 // ShownFile is ShownName for the file's base name.

@@ -91,7 +91,8 @@ func learnerTable(b *batch.Batch) (head []string, rows [][]string) {
 			status += "（不在名单上：名单可能过期）"
 		}
 		for _, o := range b.NamedAfter(l.ID) {
-			status += fmt.Sprintf("（%s 的名字是 %s 的，但签名的发放记录是 %s 的：按 %[3]s 的作业评分）", o.Name, l.ID, o.Learner)
+			_, how := o.NameSaysHow()
+			status += fmt.Sprintf("（%s %s，但签名的发放记录是 %s 的：按 %[3]s 的作业评分）", o.Name, how, o.Learner)
 		}
 		rows = append(rows, []string{l.ID, l.Name, score, status, strings.Join(finds, "、")})
 	}

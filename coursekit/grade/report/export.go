@@ -70,10 +70,12 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		// A file whose name is another learner's than its signed record
 		// (batch.markNamedFiles): both rows say what it is.
 		if ok && s.NameSays != "" {
-			off += fmt.Sprintf("; the counted file %s is named after %s, its signed release record is %s's", s.Name, s.NameSays, l.ID)
+			how, _ := s.NameSaysHow()
+			off += fmt.Sprintf("; the counted file %s is %s, its signed release record is %s's", s.Name, how, l.ID)
 		}
 		for _, o := range b.NamedAfter(l.ID) {
-			off += fmt.Sprintf("; %s, named after %s, holds %s's signed notebook: graded as %[3]s's", o.Name, l.ID, o.Learner)
+			how, _ := o.NameSaysHow()
+			off += fmt.Sprintf("; %s, %s, holds %s's signed notebook: graded as %[3]s's", o.Name, how, o.Learner)
 		}
 		switch {
 		case !ok:
