@@ -198,6 +198,9 @@ func TestGradeCLIMoodleFoldersMatchedByName(t *testing.T) {
 			t.Errorf("%s names the learners the folder may be:\n%.400s", f, b)
 		}
 	}
+	if sum, _ := os.ReadFile(filepath.Join(out, "summary.md")); !strings.Contains(string(sum), `填上 lms\_id 1020`) {
+		t.Errorf("summary.md does not say which lms_id to add:\n%s", sum)
+	}
 	for _, f := range []string{"summary.html", "class.html"} {
 		b, _ := os.ReadFile(filepath.Join(out, f))
 		if !strings.Contains(string(b), "Fang &lt;b&gt;O&#39;Neil_1020") || strings.Contains(string(b), "<b>O'Neil") {

@@ -400,7 +400,7 @@ func noteAmbiguousLMSName(s *Submission, m roster.LMSMatch) {
 	}
 	ids := strings.Join(m.Ambiguous, ", ")
 	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindLMSNameAmbiguous, Private: true,
-		Message: fmt.Sprintf("LMS 下载名“%s”里的名字“%s”与名单上 %d 位学习者的名字相同（%s），名单里也没有账号 %s 的 lms_id：不按名字认人，不猜；%s。请在名单里给这个账号的学习者填上 lms_id %[4]s，再重新评分。", m.Part, m.Person, len(m.Ambiguous), strings.Join(m.Ambiguous, "、"), m.Num, zh),
+		Message: fmt.Sprintf("LMS 下载名“%s”里的名字“%s”与名单上 %d 位学习者的名字相同（%s），名单里也没有账号 %s 的 lms_id：不按名字认人，不猜；%s。请在名单里给这个账号的学习者填上 lms_id %[5]s，再重新评分。", m.Part, m.Person, len(m.Ambiguous), strings.Join(m.Ambiguous, "、"), m.Num, zh),
 		Detail:  fmt.Sprintf("the LMS name %q (%q, account %s) fits %d roster learners by name (%s), and the roster has no lms_id %[3]s: not matched by name, grade never guesses; %[6]s. Add lms_id %[3]s to the right learner's row and grade again", m.Part, m.Person, m.Num, len(m.Ambiguous), ids, en)})
 }
 
