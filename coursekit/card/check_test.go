@@ -365,3 +365,20 @@ func TestUncertainIsFreeTextForAHuman(t *testing.T) {
 		}
 	}
 }
+
+// A figure computed right and written with too few digits (a goodput of
+// 0.0952 written 0.1) is told it is the rounding, not sent back to the
+// method; a wrong count near the right value still is.
+func TestRoundingIsNamedAsRounding(t *testing.T) {
+	for _, c := range []struct {
+		written, want float64
+		rounded       bool
+	}{
+		{0.1, 0.0952, true}, {1.2, 1.234, true}, {0.09, 0.0952, false}, {0.0917, 0.1, false},
+		{12, 11.6, true}, {0.0952, 0.0952, true}, {0, 0.0952, false}, {0.1, 0.2, false},
+	} {
+		if got := roundedFrom(c.written, c.want); got != c.rounded {
+			t.Errorf("roundedFrom(%v, %v) = %v", c.written, c.want, got)
+		}
+	}
+}

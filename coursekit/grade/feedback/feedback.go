@@ -1,6 +1,7 @@
 package feedback
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -124,12 +125,12 @@ const cleanIntegrity = "✓ 锁定的单元格没有改动，输出与口径卡�
 func newFeedback(s *grader.Submission) feedback {
 	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: LearnerManual(s)}
 	if s.SupersededBy != "" {
-		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + s.SupersededBy + "。下面的结果只供参考。"
+		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + cmp.Or(s.SupersededShown, s.SupersededBy) + "。下面的结果只供参考。"
 	}
 	if s.Learner != "" {
 		f.facts = append(f.facts, "学习者："+s.Learner)
 	}
-	f.facts = append(f.facts, "提交的文件："+s.File)
+	f.facts = append(f.facts, "提交的文件："+s.ShownFile()) // never a name that is another learner's
 	if s.NBFormat != "" {
 		f.facts = append(f.facts, "笔记本格式：nbformat "+s.NBFormat)
 	}
