@@ -11,6 +11,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
 )
 
@@ -71,12 +72,19 @@ func TestNonBlankPromptsJudgeEveryAnswer(t *testing.T) {
 // data all say what the result says; running it again starts clean.
 func TestCapacitySearchInTheLab(t *testing.T) {
 	l, c := capLab(t)
+	var progress strings.Builder
+	l.Progress = &progress
 	res, err := l.Capacity("sim", c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Steps) < 2 {
 		t.Fatalf("steps %+v", res.Steps)
+	}
+	// The cell is not silent: a line about once a second, and one per step.
+	if p := progress.String(); !strings.Contains(p, "容量搜索进行中") || !strings.Contains(p, "次压测，40 次/s") ||
+		strings.Count(p, "这一步：") != len(res.Steps) || strings.Contains(p, "等你写下预测") {
+		t.Errorf("progress of a search:\n%s", p)
 	}
 	for _, s := range res.Steps {
 		t.Logf("step %g req/s: %d/%d %s (%s)", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason)
@@ -126,8 +134,14 @@ func TestCapacitySearchInTheLab(t *testing.T) {
 	if len(ch.Steps) != len(res.Steps) || ch.Rule == "" || ch.Target != c.Target {
 		t.Errorf("chart data %+v", ch)
 	}
-	if _, err := l.Capacity("sim", c); err != nil {
+	// Again, before its prediction is written: the lines keep to the time.
+	progress.Reset()
+	prediction := struct{ BelowSat nb.Guess }{nb.Undecided}
+	if _, err := l.CapacityFor(prediction, "sim", c); err != nil {
 		t.Fatalf("the same search again: %v", err)
+	}
+	if p := progress.String(); !strings.Contains(p, "等你写下预测后再显示") || strings.Contains(p, "次/s") || strings.Contains(p, "合格") {
+		t.Errorf("progress before the prediction gives nothing away:\n%s", p)
 	}
 	if _, err := (Lab{Dir: t.TempDir()}).LoadCapacity("none"); err == nil || !strings.Contains(err.Error(), "还没有") {
 		t.Errorf("a search never run: %v", err)
