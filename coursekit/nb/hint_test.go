@@ -144,7 +144,7 @@ func TestCompareGivesJudgesTheResult(t *testing.T) {
 	out := stdout(t, func() {
 		ok = CompareGives("练习 2：门槛（ms）", 900.0, "goodput（次/s）", 0.6, 0.6)
 	})
-	if !ok || !strings.Contains(out, "你的答案 900 → goodput（次/s） 0.6，要的是 0.6。一致") {
+	if !ok || !strings.Contains(out, "你的答案 900 → goodput（次/s）为 0.6，要的是 0.6。一致") {
 		t.Errorf("900 ms gives 0.6: %v %q", ok, out)
 	}
 	out = stdout(t, func() {

@@ -198,7 +198,7 @@ func CompareGives(what string, answer any, gives string, got, want any, hints ..
 		return false
 	}
 	agree := same(got, want, 1e-3)
-	fmt.Printf("%s：%s %s → %s %s，要的是 %s。%s\n", what, yours(what), Text(answer), gives, Text(got), Text(want), verdictText(agree, got, hints))
+	fmt.Printf("%s：%s %s → %s为 %s，要的是 %s。%s\n", what, yours(what), Text(answer), gives, Text(got), Text(want), verdictText(agree, got, hints))
 	return agree
 }
 
