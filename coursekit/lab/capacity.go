@@ -366,6 +366,26 @@ func AnswerStep(r *capacity.Result) (capacity.Step, bool) {
 	return StepAt(r, *r.MaxRateMeeting)
 }
 
+// AnswerBusy is the busy share at the search's answer, with a line of
+// Chinese that says which step it is: the highest rate that met, or, when
+// every step met up to the search's limit, that limit, which is not a
+// measured capacity (notebook 10 presented it as one). ok is false, and
+// the line says why nothing is compared, when no rate met or the server
+// exposed no busy reading.
+func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
+	at, found := AnswerStep(r)
+	switch {
+	case !found:
+		return 0, "这次搜索没有达标的速率：这一项不对照。", false
+	case at.BusyMean == nil:
+		return 0, "服务器没有报告忙碌率：这一项不对照。", false
+	case r.AtLeast():
+		return *at.BusyMean, fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %.1f%%。",
+			cardfmt.Num(at.Rate), *at.BusyMean*100), true
+	}
+	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %.1f%%。", cardfmt.Num(at.Rate), *at.BusyMean*100), true
+}
+
 // AroundAnswer are the step at the answer and the lowest searched rate
 // above it that did not meet: the two steps the answer lies between. ok
 // is false when either is missing (no answer, or nothing above it).

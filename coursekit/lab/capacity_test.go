@@ -221,6 +221,13 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	if !strings.Contains(ans, "容量 ≥ 80 次/s") || !strings.Contains(ans, "搜索的上限") || strings.Contains(ans, "达标的最高速率是") {
 		t.Errorf("answer at the search's limit: %q", ans)
 	}
+	if _, line, ok := AnswerBusy(r); ok || !strings.Contains(line, "没有报告忙碌率") {
+		t.Errorf("no busy reading: %v %q", ok, line)
+	}
+	r.Steps[1].BusyMean = f(0.85)
+	if busy, line, ok := AnswerBusy(r); !ok || busy != 0.85 || !strings.Contains(line, "直到上限 80 次/s 每一步都达标：这不是测出的容量") || strings.Contains(line, "达标的最高速率") {
+		t.Errorf("the limit is not presented as capacity: %v %v %q", busy, ok, line)
+	}
 	if ch := CapacityChart(r); !ch.AtLeast {
 		t.Errorf("chart data %+v: not marked as a lower bound", ch)
 	}
@@ -228,6 +235,12 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, Load: &lc})
 	if ans := CapacityAnswer(r); !strings.Contains(ans, "达标的最高速率是 80 次/s") {
 		t.Errorf("answer below a failing step: %q", ans)
+	}
+	if _, line, ok := AnswerBusy(r); !ok || !strings.Contains(line, "达标的最高速率 80 次/s：忙碌率 85.0%") {
+		t.Errorf("answer below a failing step: %v %q", ok, line)
+	}
+	if _, line, ok := AnswerBusy(&capacity.Result{Steps: r.Steps[2:]}); ok || !strings.Contains(line, "没有达标的速率") {
+		t.Errorf("no rate met: %v %q", ok, line)
 	}
 	rows := CapacityTable(r)
 	last := rows[len(rows)-1]
