@@ -2,7 +2,6 @@ package nb
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -10,14 +9,32 @@ import (
 // Layers are the four layers of notebook 01, in dependency order.
 var Layers = []string{"设备层", "训练层", "推理层", "平台层"}
 
-// perRequest finds evidence that lands on single requests or attempts:
-// 每个请求, 每次尝试, 逐请求, 单个请求 and the like.
-var perRequest = regexp.MustCompile(`(每|逐|单)(一)?(个|次)?(请求|尝试)`)
+// perRequest are the words that land evidence on single requests or
+// attempts: 每个请求, 每次尝试, 逐请求, 单个请求 and the like.
+var perRequest = func() []string {
+	var out []string
+	for _, by := range []string{"每个", "每一个", "每次", "每一次", "逐个", "逐次", "逐", "单个", "单次"} {
+		for _, what := range []string{"请求", "尝试"} {
+			out = append(out, by+what)
+		}
+	}
+	return out
+}()
 
-// aggregate finds words that fold many requests into one number: a
+// aggregates are words that fold many requests into one number: a
 // dashboard's mean per minute is evidence about the dashboard, not about
 // what one user waited for.
-var aggregate = regexp.MustCompile(`平均|均值|汇总|合计|总数|每(分钟|秒|小时|天)|比例|占比|分位|中位数|P\d{2}`)
+var aggregates = []string{"平均", "均值", "汇总", "合计", "总数", "每分钟", "每秒", "每小时", "每天", "比例", "占比", "分位", "中位数", "P50", "P90", "P95", "P99"}
+
+// containsAny is the first of words that s contains, or "".
+func containsAny(s string, words []string) string {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return w
+		}
+	}
+	return ""
+}
 
 // CheckObservation checks notebook 01's exercise: an observation placed
 // back on the system (keys 观察, 路径, 层, 测量的是什么, 还缺什么证据). It
@@ -41,9 +58,9 @@ func CheckObservation(o map[string]string) bool {
 		fmt.Println("提示：“路径”只能填“训练”或“推理”，先决定这条观察属于哪条路径。")
 	case !slices.Contains(Layers, layer):
 		fmt.Println("提示：“层”请从" + strings.Join(Layers, "、") + "里选一个。")
-	case !perRequest.MatchString(evidence) && aggregate.MatchString(evidence):
-		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", aggregate.FindString(evidence))
-	case !perRequest.MatchString(evidence):
+	case containsAny(evidence, perRequest) == "" && containsAny(evidence, aggregates) != "":
+		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", containsAny(evidence, aggregates))
+	case containsAny(evidence, perRequest) == "":
 		fmt.Println("提示：缺的证据要落到每个请求或每次尝试上（写明“每个请求的……”或“逐次尝试的……”），而不是一个汇总数。")
 	default:
 		fmt.Printf("这条观察在%s路径的%s。下一步是在这条路径上选一个采集点，把“%s”逐个请求记下来。\n", path, layer, strings.TrimSpace(evidence))
