@@ -180,9 +180,8 @@ func CompareFactor(what string, guess, actual any, factor float64, hints ...Hint
 		unsetLine(what, guess)
 		return false
 	}
-	g, gok := number(guess)
-	a, aok := number(actual)
-	agree := gok && aok && g > 0 && a > 0 && math.Max(g/a, a/g) <= factor
+	g, a, ok := numbers(guess, actual)
+	agree := ok && g > 0 && a > 0 && math.Max(g/a, a/g) <= factor
 	fmt.Printf("%s：%s %s，计算结果 %s（相差 %s 倍以内算对）。%s\n", what, yours(what), Text(guess), Text(actual), Num(factor), verdictText(agree, guess, hints))
 	return agree
 }
@@ -304,9 +303,8 @@ func CompareDecimals(what string, guess, actual any, decimals int, hints ...Hint
 		unsetLine(what, guess)
 		return false
 	}
-	g, gok := number(guess)
-	a, aok := number(actual)
-	if !gok || !aok {
+	g, a, ok := numbers(guess, actual)
+	if !ok {
 		return CompareWithin(what, guess, actual, 1e-3, hints...)
 	}
 	scale := math.Pow(10, float64(decimals))
@@ -351,6 +349,13 @@ func isUnset(v any) bool {
 
 // unsetText is how a guess not written yet prints.
 const unsetText = "未填"
+
+// numbers is guess and actual as numbers; ok is false unless both are.
+func numbers(guess, actual any) (g, a float64, ok bool) {
+	g, gok := number(guess)
+	a, aok := number(actual)
+	return g, a, gok && aok
+}
 
 func number(v any) (float64, bool) {
 	switch x := v.(type) {

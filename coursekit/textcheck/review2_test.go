@@ -16,6 +16,19 @@ import (
 // The rest of the second review of unit 01 (items 11 and 13–26) and the
 // second learner walk, one rule each, so that none comes back.
 
+// byNotebook groups cells by notebook, in the order the notebooks come.
+func byNotebook(cells []cell) (files []string, by map[string][]cell) {
+	by = map[string][]cell{}
+	for _, c := range cells {
+		f := c.where[:strings.LastIndex(c.where, "[")]
+		if by[f] == nil {
+			files = append(files, f)
+		}
+		by[f] = append(by[f], c)
+	}
+	return files, by
+}
+
 // unitCode are the code cells of the unit's notebooks (01–10): the cells
 // a learner reads as the lesson. 00 is the runtime check and its primer,
 // which shows gota itself.
@@ -68,15 +81,7 @@ var mergedEndingPending = []string{"04-change-one-condition.ipynb", "09-lab-real
 // other section shares their cell or comes after 小结 (but 下一步), and in
 // 06 they come after the self-check.
 func TestSummaryAndExercisesInTheirOwnCells(t *testing.T) {
-	byNB := map[string][]cell{}
-	var files []string
-	for _, c := range notebookCells(t) {
-		f := c.where[:strings.LastIndex(c.where, "[")]
-		if _, ok := byNB[f]; !ok {
-			files = append(files, f)
-		}
-		byNB[f] = append(byNB[f], c)
-	}
+	files, byNB := byNotebook(notebookCells(t))
 	for _, f := range files {
 		report := t.Errorf
 		for _, p := range mergedEndingPending {

@@ -87,15 +87,7 @@ func estimate(cells []cell, number string) routeEstimate {
 var statedMinutes = regexp.MustCompile(`预计用时\*\*：约 (\d+) 分钟`)
 
 func TestRouteTimesFitTheNotebooks(t *testing.T) {
-	byNB := map[string][]cell{}
-	var order []string
-	for _, c := range notebookCells(t) {
-		f := c.where[:strings.LastIndex(c.where, "[")]
-		if byNB[f] == nil {
-			order = append(order, f)
-		}
-		byNB[f] = append(byNB[f], c)
-	}
+	order, byNB := byNotebook(notebookCells(t))
 	want := map[string]int{}
 	unit := 0
 	for _, f := range order {

@@ -331,15 +331,7 @@ func TestRouteTableBridgesAndSections(t *testing.T) {
 			t.Errorf("%s names 第 08 课 without saying it is not the unit's notebook 08", c.where)
 		}
 	}
-	byNB := map[string][]cell{}
-	var order []string
-	for _, c := range all {
-		nb := c.where[:strings.LastIndex(c.where, "[")]
-		if byNB[nb] == nil {
-			order = append(order, nb)
-		}
-		byNB[nb] = append(byNB[nb], c)
-	}
+	order, byNB := byNotebook(all)
 	heading := regexp.MustCompile(`(?m)^## (\d+)\. `)
 	for _, nb := range order {
 		next := 1
@@ -451,15 +443,7 @@ var shows = regexp.MustCompile(`fmt\.Print|nb\.Table\(|nb\.Chart\(|nb\.Figure\(|
 // guessed. Each such cell (and the checking cell, when it prints more than
 // nb.Compare's own hidden-until-guessed lines) must ask nb.Guessed first.
 func TestAnswersWaitForTheirPrediction(t *testing.T) {
-	byFile := map[string][]cell{}
-	var files []string
-	for _, c := range notebookCells(t) {
-		f := c.where[:strings.LastIndex(c.where, "[")]
-		if _, ok := byFile[f]; !ok {
-			files = append(files, f)
-		}
-		byFile[f] = append(byFile[f], c)
-	}
+	files, byFile := byNotebook(notebookCells(t))
 	checked := 0
 	for _, f := range files {
 		cells := byFile[f]
