@@ -62,6 +62,10 @@ type Config struct {
 	BusyGauge string
 	// OnStep, if set, learns each finished step.
 	OnStep func(Step)
+	// OnRun, if set, learns each run of a step as it starts: its rate and
+	// window (an undecided step runs again with a longer window), so that
+	// a caller can say what is running between Bench.Progress reports.
+	OnRun func(rate float64, window time.Duration)
 }
 
 // Step is one searched rate.
@@ -324,6 +328,9 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
 		*n++
 		path := filepath.Join(c.OutDir, fmt.Sprintf("step-%02d-rate-%g.jsonl", *n, rate))
+		if c.OnRun != nil {
+			c.OnRun(rate, d)
+		}
 		var err error
 		s, err = c.measure(ctx, rate, d, path)
 		if err != nil {

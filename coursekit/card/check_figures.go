@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -66,16 +67,36 @@ func failAt(bad []string, missing bool, hint string) (Status, string) {
 
 func checkP95(k *checker) (Status, string) {
 	rounded := true
+	// The mistake the unit anticipates: the number of the other method (a
+	// tool's linear 1720 ms under a card that says nearest-rank). It is
+	// named, without the number the stated method gives.
+	stated, _ := parseMethod(k.c.PercentileMethod)
+	if stated == "" {
+		stated = k.s.PercentileMethod
+	}
+	other := metrics.Linear
+	if stated == metrics.Linear {
+		other = metrics.NearestRank
+	}
+	otherP95 := metrics.Summarize(k.t, metrics.Options{Method: other}).TTFT.P95
+	var otherMethod bool
 	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
 		if k.p95 != nil && timeMatches(c.P95, *k.p95) {
 			return true
 		}
 		ms, ok := toMS(c.P95)
 		rounded = rounded && ok && k.p95 != nil && c.P95.Value != 0 && roundedFrom(c.P95.Value, *k.p95*c.P95.Value/ms)
+		if otherP95 != nil && timeMatches(c.P95, *otherP95) {
+			otherMethod = true
+		}
 		return false
 	})
 	hint := "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看" + nbFour + "。"
-	if rounded {
+	switch {
+	case otherMethod:
+		hint = "你写的 P95 是按" + cardfmt.MethodName(other) + "算出的数，和卡上写明的分位算法对不上（压测工具多用线性插值）。" +
+			"按你写明的算法重算，或者改写算法。回看" + nbFour + "。"
+	case rounded:
 		hint = roundedHint
 	}
 	return failAt(bad, missing, hint)

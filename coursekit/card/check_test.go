@@ -200,6 +200,26 @@ func TestHintsNeverRevealExpectedValues(t *testing.T) {
 	}
 }
 
+// The P95 of the other method is the mistake the unit anticipates (the
+// learner walk wrote 1720 ms, the linear P95, under nearest-rank): the
+// hint names linear interpolation instead of only "not the same".
+func TestP95OfTheOtherMethodIsNamed(t *testing.T) {
+	c := reference()
+	bothConditions(c, func(x *Condition) { x.P95 = Figure{1720, "ms"} })
+	for _, x := range Check(c, readUnitTrace(t)).Results {
+		if x.ID == "figures.p95" && (x.Status != Fail || !strings.Contains(x.Hint, "线性插值算出的数")) {
+			t.Errorf("%s: %s %q", x.ID, x.Status, x.Hint)
+		}
+	}
+	c = reference()
+	bothConditions(c, func(x *Condition) { x.P95 = Figure{1200, "ms"} })
+	for _, x := range Check(c, readUnitTrace(t)).Results {
+		if x.ID == "figures.p95" && (x.Status != Fail || strings.Contains(x.Hint, "算出的数")) {
+			t.Errorf("another wrong P95 gets the general hint: %q", x.Hint)
+		}
+	}
+}
+
 func TestEmptyCardFailsEveryRowWithAHint(t *testing.T) {
 	r := Check(&Card{}, readUnitTrace(t))
 	if r.Passed != 0 || r.NeedsHuman != 0 || r.Failed != len(publicCriteria) {

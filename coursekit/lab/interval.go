@@ -58,7 +58,7 @@ func IntervalText(ci metrics.Interval) string {
 // nb.Table.
 func IntervalTable(p float64, labels []string, traces ...*trace.Trace) [][]string {
 	level := "P" + cardfmt.Num(p*100)
-	rows := [][]string{{"trace", "完整成功 n", level + "（nearest-rank）", "95% 区间（次序统计量法）", "区间用到的秩"}}
+	rows := [][]string{{"trace", "完整成功 n", level + "（" + cardfmt.MethodName(metrics.NearestRank) + "）", "95% 区间（次序统计量法）", "区间用到的秩"}}
 	for i, t := range traces {
 		label := fmt.Sprintf("第 %d 份", i+1)
 		if i < len(labels) {

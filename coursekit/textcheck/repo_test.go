@@ -415,6 +415,7 @@ func printed(t *testing.T) map[string]string {
 		out["nb verdicts "+name] = b.String()
 		out["nb tables "+name] = stripTags(nb.TableHTML(nb.VerdictTable(tr, 1000)) + nb.TableHTML(nb.ConditionsTable(tr)) + nb.TableHTML(nb.CardTable(half)))
 		out["lab report "+name] = (&lab.Run{Label: "开环 12 次/s", Trace: tr}).Report(1000)
+		out["lab interval table "+name] = stripTags(nb.TableHTML(nb.Frame(lab.IntervalTable(0.95, []string{name}, tr))))
 	}
 	return out
 }
