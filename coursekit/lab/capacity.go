@@ -13,11 +13,11 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/judge"
 	"github.com/llmperf-course/course/coursekit/loadgen"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -337,15 +337,8 @@ func StepLoad(c capacity.Config, rate float64, d time.Duration) loadgen.Config {
 // against c.Target (capacity.Verdict). Rate is left 0: the run keeps its
 // trace, not the rate it was asked to send.
 func (r *Run) Step(c capacity.Config) capacity.Step {
-	sum := metrics.Summarize(r.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
-	cond := sum.Conditions[0]
-	s := capacity.Step{Attempts: sum.Attempts, Qualified: cond.Qualified, Attainment: cond.QualifiedRate.Value,
-		WindowS: sum.WindowS, GoodputPerS: cond.GoodputPerS, P95TTFTMS: sum.TTFT.P95, Trace: r.Name}
-	v, lo, hi, ok := capacity.Verdict(s.Qualified, s.Attempts, c.Target)
-	s.Verdict = v
-	if ok {
-		s.CILow, s.CIHigh = &lo, &hi
-	}
+	s := capacity.StepOf(cardopts.MustSummarize(r.Trace, c.Flags()), c.Target)
+	s.Trace = r.Name
 	return s
 }
 

@@ -91,9 +91,9 @@ func (s *samples) levels(m Method, ps []float64) []LevelValue {
 	return out
 }
 
-// headerLevels reads conditions.percentiles (fractions, as bench writes
+// HeaderLevels reads conditions.percentiles (fractions, as bench writes
 // them); nil when absent.
-func headerLevels(h *trace.Header) ([]float64, error) {
+func HeaderLevels(h *trace.Header) ([]float64, error) {
 	raw := bytes.TrimSpace(h.Conditions)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, nil

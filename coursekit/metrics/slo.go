@@ -116,8 +116,9 @@ func HeaderSLO(h *trace.Header) (*SLOSet, error) {
 	return &s, nil
 }
 
-// headerJudged reports whether the header says a judge was asked for.
-func headerJudged(h *trace.Header) bool {
+// HeaderJudged reports whether the header says a judge was asked for
+// (conditions.dataset).
+func HeaderJudged(h *trace.Header) bool {
 	raw := bytes.TrimSpace(h.Conditions)
 	if len(raw) == 0 || raw[0] != '{' {
 		return false

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -52,8 +53,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
-	var slos sloFlags
-	slos.register(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
+	var slos cardopts.Flags
+	slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -130,8 +131,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		return usagef("bench: %v", err)
 	}
 	cfg.Conditions = map[string]any{}
-	if slos.given() {
-		cfg.Conditions["slo"] = slos.set()
+	if slos.SLOsGiven() {
+		cfg.Conditions["slo"] = slos.SLOSet()
 	}
 	if *levels != "" {
 		ps, err := metrics.ParseLevels(*levels)
@@ -225,7 +226,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 		saltLine(stderr, res, cfg)
 		switch {
-		case cfg.Dataset == nil && slos.lat.Set():
+		case cfg.Dataset == nil && slos.Latency.Set():
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
 		case cfg.Dataset == nil:
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")

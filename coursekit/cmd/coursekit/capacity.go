@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/lab"
@@ -31,8 +32,8 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of every step's Poisson schedule and of --dataset arith")
 	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated: nothing qualifies on --slo-ttft alone, and with --slo-e2e, --slo-itl-p95 or --slo-tpot a step qualifies on latency alone)")
 	slo := fs.Duration("slo-ttft", time.Second, "TTFT SLO of joint qualification")
-	var lat sloFlags
-	lat.register(fs, "")
+	var lat cardopts.Flags
+	lat.RegisterSLOs(fs, "")
 	fs.Float64Var(&c.Target, "target", 0.9, "share of all attempts in a step's window that must qualify, in (0, 1]")
 	fs.Float64Var(&c.StartRate, "start-rate", 1, "first step's open-loop rate, requests/s")
 	fs.Float64Var(&c.MaxRate, "max-rate", 1000, "highest rate searched, requests/s")
@@ -67,7 +68,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return usagef("capacity: --url %q is not an http(s) URL", c.Bench.URL)
 	}
 	c.SLOTTFTMS = float64(*slo) / float64(time.Millisecond)
-	c.Latency = lat.lat
+	c.Latency = lat.Latency
 	if *ds != "" {
 		if c.Bench.Dataset, err = dataset.Load(*ds, c.Bench.Seed); err != nil {
 			if trace.IsBadInput(err) || os.IsNotExist(err) {

@@ -438,11 +438,10 @@ func metavar(d cmdDoc, f *flag.Flag) (string, string) {
 	if isBool(f) {
 		return "", usage
 	}
+	if m, ok := f.Value.(interface{ Metavar() string }); ok {
+		return m.Metavar(), usage
+	}
 	switch f.Value.(type) {
-	case *sloList, msFlag:
-		return "DURATION", usage
-	case *costFlag:
-		return "COST", usage
 	case rateFlag:
 		return "FRACTION", usage
 	}
