@@ -187,7 +187,7 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
-	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
+	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO,
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, labfig.CapacityStep{

@@ -107,7 +107,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if chartFile != nil {
-		if err := labfig.WriteCapacityPage(chartFile, lab.CapacityChart(res)); err != nil {
+		if err := labfig.WriteCapacityPage(chartFile, lab.CapacityChart(res), l); err != nil {
 			return err
 		}
 		if err := chartFile.Close(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/web"
 )
 
 var updateCapacity = flag.Bool("update-capacity", false, "rewrite testdata/capacity_zh.golden")
@@ -110,5 +111,36 @@ func TestCapacityLangRefused(t *testing.T) {
 	code, _, errs := runCLI(t, "capacity", "--lang", "fr", "--out", t.TempDir())
 	if code != 2 || !strings.Contains(errs, "--lang") || !strings.Contains(errs, "want zh or en") {
 		t.Errorf("exit %d: %q", code, errs)
+	}
+}
+
+// capacity --lang en --chart writes an English page: its text, both
+// figures and the steps' lines (the inlined ECharts library aside), as the
+// text on stdout is English.
+func TestCapacityChartEnglish(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	addr := startSimCLI(t, "--max-batch", "8", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "4")
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "capacity.html")
+	code, stdout, stderr := runCLI(t, "capacity", "--lang", "en", "--url", "http://"+addr, "--max-tokens", "4", "--slo-ttft", "1s", "--slo-e2e", "10s",
+		"--target", "0.5", "--start-rate", "20", "--max-rate", "30", "--warmup", "0s", "--step-duration", "1s", "--step-max-duration", "1s",
+		"--out", filepath.Join(dir, "steps"), "--chart", chart)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	noCJK(t, "capacity --lang en (text)", stdout)
+	b, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Replace(string(b), web.InlineEChartsScript(), "", 1)
+	if len(page) == len(b) {
+		t.Fatal("the page does not inline ECharts as expected")
+	}
+	noCJK(t, "capacity --lang en --chart", page)
+	for _, want := range []string{`<html lang="en">`, "Capacity search", "offered rate (req/s, open-loop Poisson)", "E2E ≤ 10 s"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("English capacity page lacks %q", want)
+		}
 	}
 }
