@@ -137,9 +137,10 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		}
 	}()
 
-	var reused bool
+	var reused, wrote bool
 	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
+		GotConn:      func(i httptrace.GotConnInfo) { reused = i.Reused },
+		WroteRequest: func(i httptrace.WroteRequestInfo) { wrote = i.Err == nil },
 	}))
 	resp, err := r.client.Do(req)
 	if err != nil && reused && ctx.Err() == nil {
@@ -151,12 +152,19 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		req2.Body = io.NopCloser(bytes.NewReader(payload))
 		req2.Close = true
 		a.Meta = append(a.Meta[:len(a.Meta)-1], `,"conn_retries":1}`...)
+		wrote = false
 		resp, err = r.fresh.Do(req2)
 	}
 	if err != nil {
-		if msg, ok := serverFault(err); ok {
+		switch msg, ok := serverFault(err); {
+		case ok:
 			r.fail(a, ctx, trace.HTTPError, errors.New(msg))
-		} else {
+		case wrote:
+			// The request went out whole on a working connection, and the
+			// connection closed before any response byte: the server got
+			// it (and crashed, or dropped it). Not a connect_error.
+			r.fail(a, ctx, trace.NoResponse, fmt.Errorf("%s: %w", NoResponseText, err))
+		default:
 			r.fail(a, ctx, trace.ConnectError, err)
 		}
 		return a

@@ -425,3 +425,25 @@ func TestHostileStatusLineIsEscaped(t *testing.T) {
 		t.Errorf("error %q: want the status line, escaped", e)
 	}
 }
+
+// A server that reads the whole request and closes the connection without
+// a byte of response got the request: no_response, not connect_error,
+// which stays for a connection that never carried it (nothing listening).
+func TestRequestSentThenClosedIsNoResponse(t *testing.T) {
+	url := rawServerFunc(t, func(net.Conn) {}) // reads the request, then closes
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Replay: []float64{0}, Timeout: time.Minute})
+	at := tr.Attempts[0]
+	if at.Outcome != trace.NoResponse || !strings.HasPrefix(at.Error, loadgen.NoResponseText) || at.HTTPStatus != 0 {
+		t.Errorf("outcome %s, error %q, status %d; want no_response %q", at.Outcome, at.Error, at.HTTPStatus, loadgen.NoResponseText)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	_, tr, _ = run(t, context.Background(), loadgen.Config{URL: closed, Model: "m", Replay: []float64{0}, Timeout: time.Minute})
+	if at := tr.Attempts[0]; at.Outcome != trace.ConnectError {
+		t.Errorf("nothing listening: outcome %s (%q), want connect_error", at.Outcome, at.Error)
+	}
+}

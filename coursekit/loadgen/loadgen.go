@@ -191,6 +191,24 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 	return list.Data[0].ID, nil
 }
 
+// Preflight checks, before any load is sent, that baseURL answers as an
+// OpenAI-compatible server: GET /v1/models (what a client asks first,
+// and no inference: a cold server stays cold for the run) must answer 200
+// with a JSON list of models. The error says which of the two it is not:
+// nothing answers at the URL (refused, unreachable), or something answers
+// that is not such a server (404, HTML, a redirect, an empty list).
+func Preflight(ctx context.Context, client *http.Client, baseURL string, h http.Header) error {
+	_, err := ResolveModel(ctx, client, baseURL, h)
+	if err == nil {
+		return nil
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
+	}
+	return fmt.Errorf("%s does not answer as an OpenAI-compatible server (%v)", RedactURL(baseURL), err)
+}
+
 // transportOf is the *http.Transport under c (through noRedirect).
 func transportOf(c *http.Client) (*http.Transport, bool) {
 	rt := c.Transport
@@ -446,7 +464,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 			"with the events that arrived before (none if no first token)",
 		"retries":          c.Retries,
 		"retry_backoff_ms": ms(c.RetryBackoff),
-		"retry_on":         "connect_error, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
+		"retry_on":         "connect_error, no_response, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
 		"seed":             c.Seed,
 		"clock":            "client monotonic clock, ms since the run start, stamped when each SSE message is complete",
 		"ttft_rule":        "first SSE data message that carries output text (a non-empty text, delta.content or reasoning); role-only, empty and finish-only chunks are not events (counted in meta.stream)",

@@ -61,7 +61,7 @@ type Accumulator struct {
 
 	attempts, complete, inFlight, outside int64
 	passes, fails, unrated, ttftMissing   int64
-	outcomes                              [trace.InFlight + 1]int64
+	outcomes                              [trace.MaxOutcome + 1]int64
 	events, tokens, multiEvents           int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int

@@ -36,7 +36,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	d := cond.NotQualified
 
 	var fails []string
-	for _, o := range []string{"timeout", "connect_error", "http_error", "stream_error", "cancelled"} {
+	for _, o := range []string{"timeout", "connect_error", "no_response", "http_error", "stream_error", "cancelled"} {
 		if k := s.Outcomes[o]; k > 0 {
 			fails = append(fails, fmt.Sprintf("%s %d", charts.OutcomeCodeLabelIn(lg, o), k))
 		}
