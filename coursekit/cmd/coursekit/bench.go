@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,7 +43,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	prompts.register(fs)
 	fs.BoolVar(&cfg.IgnoreEOS, "ignore-eos", false, "ask vLLM-style servers for exactly --max-tokens tokens")
 	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
-	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt (default 0: none)")
+	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, no response, timeout, 429, 5xx), each a new attempt (default 0: none)")
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
 	ds := fs.String("dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
@@ -53,6 +54,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
+	noPreflight := fs.Bool("no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
 	var slos cardopts.Flags
 	slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
@@ -65,6 +67,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := atLeastOneToken("bench", cfg.MaxTokens); err != nil {
+		return err
+	}
 	if cfg.Rate > 0 || *replay != "" {
 		a, err := loadgen.ParseArrival(*arrival)
 		if err != nil {
@@ -155,6 +160,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		}
 		if cfg.MetricsEvery <= 0 {
 			return usagef("bench: --metrics-interval must be positive")
+		}
+	}
+	if !*noPreflight {
+		// Before the trace file is touched: a wrong URL costs no run and no trace.
+		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
+			return fmt.Errorf("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
 		}
 	}
 	w, name := stdout, "stdout"
@@ -262,4 +273,14 @@ func loops(c loadgen.Config) int {
 		}
 	}
 	return n
+}
+
+// atLeastOneToken refuses --max-tokens below 1: 0 used to become the
+// library's default of 64 without a word, and no server answers with no
+// token.
+func atLeastOneToken(cmd string, n int) error {
+	if n < 1 {
+		return usagef("%s: --max-tokens %d: a request must ask for at least 1 token", cmd, n)
+	}
+	return nil
 }

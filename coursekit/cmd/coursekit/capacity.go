@@ -58,6 +58,9 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 0 {
 		return usagef("capacity: unexpected argument %q", pos[0])
 	}
+	if err := atLeastOneToken("capacity", c.Bench.MaxTokens); err != nil {
+		return err
+	}
 	if *format != "text" && *format != "json" {
 		return usagef("capacity: unknown --format %q (want text or json)", *format)
 	}
