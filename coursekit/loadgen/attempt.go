@@ -120,6 +120,11 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
 	a.Meta = append(r.appendPromptRef(a.Meta, item), '}')
 	defer func() {
+		end := r.now()
+		if a.HasEnd {
+			end = a.EndMS
+		}
+		a.Meta = r.late.appendMeta(a.Meta, a.StartMS, end)
 		r.inflight.Add(-1)
 		r.done.Add(1)
 		r.mu.Lock()

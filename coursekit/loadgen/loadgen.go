@@ -66,6 +66,10 @@ type Result struct {
 	// Unsent counts arrivals of the schedule still waiting for a slot
 	// (MaxConcurrency) when the window ended: never sent, not in the trace.
 	Unsent int64
+	// ClientLag is how late the client itself woke, ms: the lag of a probe
+	// on a monotonic ticker every LatenessTick, over the run (see
+	// meta.client_lag_ms for each attempt's share of it).
+	ClientLag LagStats
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -116,6 +120,8 @@ type runner struct {
 	slots                      chan struct{} // MaxConcurrency: one token per request in flight
 	unsent                     atomic.Int64  // arrivals dropped at the window's end while waiting for a slot
 	capped                     atomic.Bool   // NumRequests was reached
+
+	late *latenessProbe // the client's own wake-up lag
 
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
@@ -340,6 +346,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}()
 
 	r.start = time.Now()
+	r.late = startLateness(r.start)
 	var stopAt float64
 	stamped := make(chan struct{})
 	unwatch := context.AfterFunc(ctx, func() {
@@ -367,6 +374,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	close(r.out)
 	<-wdone
 	stopProgress()
+	res.ClientLag = r.late.stop()
 
 	res.Sent = r.sent.Load()
 	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()

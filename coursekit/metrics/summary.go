@@ -72,6 +72,7 @@ type Accumulator struct {
 	all                  []float64 // opts.SLOsMS, then opts.SweepSLOsMS
 	slos                 []float64 // all sorted, distinct: the levels of reqs
 	server               serverAcc // meta.server_timings of complete successes
+	lag                  lagAcc    // meta.client_lag_ms of in-window attempts
 
 	// reqs has one record per attempt in the window: its request's key and,
 	// packed in V, the level (index into slos of the smallest SLO met, or
@@ -120,6 +121,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 	}
 	acc.attempts++
 	acc.outcomes[a.Outcome]++
+	acc.lag.add(a)
 	rk := a.RequestKey()
 	none := uint64(len(acc.slos))
 	best, bestLat := none, none
@@ -218,6 +220,7 @@ func (acc *Accumulator) Summary() *Summary {
 	s.RunEnd, _ = h.RunEnd() // the reader has validated it
 	s.Server = acc.server.split(m)
 	s.PromptCache = acc.server.promptCache()
+	s.ClientLag = acc.lag.summary()
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
 	for _, d := range []struct {
@@ -537,6 +540,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 		acc.passQ[i] += o.passQ[i]
 	}
 	acc.server.merge(&o.server)
+	acc.lag.merge(&o.lag)
 	acc.reqsParts = append(append(acc.reqsParts, o.reqs), o.reqsParts...)
 	if acc.budget == nil {
 		acc.budget = o.budget

@@ -236,6 +236,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 		saltLine(stderr, res, cfg)
+		lateLine(stderr, res.ClientLag)
 		switch {
 		case cfg.Dataset == nil && slos.Latency.Set():
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
@@ -283,4 +284,18 @@ func atLeastOneToken(cmd string, n int) error {
 		return usagef("%s: --max-tokens %d: a request must ask for at least 1 token", cmd, n)
 	}
 	return nil
+}
+
+// lateLine says how late the client itself woke during the run (the
+// lateness probe), and what that means for its stamps when it is over the
+// card's bound.
+func lateLine(stderr io.Writer, l loadgen.LagStats) {
+	if l.N == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "coursekit bench: client wake-up lag (a probe every %s): p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)", loadgen.LatenessTick, l.P50, l.P99, l.Max, l.N)
+	if l.Max > metrics.ClientLagBoundMS {
+		fmt.Fprintf(stderr, "; over %g ms the client's own stamps may be that late (a loaded client machine): each attempt's meta.client_lag_ms says how late, and the card counts them", metrics.ClientLagBoundMS)
+	}
+	fmt.Fprintln(stderr)
 }
