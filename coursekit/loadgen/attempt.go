@@ -153,7 +153,7 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		// keep-alive, then closes after each stream) fails before any
 		// response byte: the request never reached the server. Send it once
 		// more on a fresh connection, and say so in meta.conn_retries.
-		req2 := req.Clone(ctx)
+		req2 := req.Clone(req.Context()) // with the trace hooks: WroteRequest tells a request the server got
 		req2.Body = io.NopCloser(bytes.NewReader(payload))
 		req2.Close = true
 		a.Meta = append(a.Meta[:len(a.Meta)-1], `,"conn_retries":1}`...)

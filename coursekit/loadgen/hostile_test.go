@@ -447,3 +447,27 @@ func TestRequestSentThenClosedIsNoResponse(t *testing.T) {
 		t.Errorf("nothing listening: outcome %s (%q), want connect_error", at.Outcome, at.Error)
 	}
 }
+
+// The same through the transparent retry: a pooled connection the server
+// had closed fails before the request reached it and is retried on a fresh
+// one (meta.conn_retries); when the server then takes that request and
+// closes without answering, the attempt is no_response too. (Against
+// llama.cpp killed mid-run, the requests queued for its one slot were
+// retried this way, then cut off: they were recorded as connect_error.)
+func TestRetriedRequestSentThenClosedIsNoResponse(t *testing.T) {
+	var conns atomic.Int64
+	url := rawServerFunc(t, func(c net.Conn) {
+		if conns.Add(1) == 1 { // the first connection answers, keeps alive, and closes on the next request
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: keep-alive\r\nContent-Length: "+strconv.Itoa(len(okStream))+"\r\n\r\n"+okStream)
+			http.ReadRequest(bufio.NewReader(c))
+		}
+	})
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Replay: []float64{0, 200}, Timeout: time.Minute})
+	if len(tr.Attempts) != 2 || tr.Attempts[0].Outcome != trace.OK {
+		t.Fatalf("attempts %+v", tr.Attempts)
+	}
+	at := tr.Attempts[1]
+	if at.Outcome != trace.NoResponse || !strings.Contains(string(at.Meta), `"conn_retries":1`) {
+		t.Errorf("outcome %s (%q), meta %s; want no_response after one transparent retry", at.Outcome, at.Error, at.Meta)
+	}
+}
