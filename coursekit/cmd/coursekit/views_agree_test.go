@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"math"
 	"os"
 	"path/filepath"
@@ -312,7 +313,7 @@ func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSO
 	if card == nil {
 		t.Fatalf("%s has no card", view)
 	}
-	cardText := regexp.MustCompile(`<[^>]+>`).ReplaceAllString(card[1], " ")
+	cardText := html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(card[1], " "))
 	checkNumbers(t, view+" card", cardText, path, allowed)
 	checkQualified(t, view+" card", card[1], l, s)
 
