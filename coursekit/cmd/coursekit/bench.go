@@ -162,12 +162,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			return usagef("bench: --metrics-interval must be positive")
 		}
 	}
-	if !*noPreflight {
-		// Before the trace file is touched: a wrong URL costs no run and no trace.
-		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
-			return fmt.Errorf("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
-		}
-	}
 	w, name := stdout, "stdout"
 	var f *os.File
 	var outW, sideW *emptiedOnWrite
@@ -209,6 +203,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
 		cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
 		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read)"
+	}
+	if !*noPreflight {
+		// After the locks (a second bench on the same file is refused first),
+		// before the first write: a wrong URL leaves the last trace as it was.
+		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
+			return fmt.Errorf("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
+		}
 	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
-	"github.com/llmperf-course/course/coursekit/web"
 )
 
 var updateCapacity = flag.Bool("update-capacity", false, "rewrite testdata/capacity_zh.golden")
@@ -129,14 +128,7 @@ func TestCapacityChartEnglish(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	noCJK(t, "capacity --lang en (text)", stdout)
-	b, err := os.ReadFile(chart)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := strings.Replace(string(b), web.InlineEChartsScript(), "", 1)
-	if len(page) == len(b) {
-		t.Fatal("the page does not inline ECharts as expected")
-	}
+	page := pageText(t, chart)
 	noCJK(t, "capacity --lang en --chart", page)
 	for _, want := range []string{`<html lang="en">`, "Capacity search", "offered rate (req/s, open-loop Poisson)", "E2E ≤ 10 s"} {
 		if !strings.Contains(page, want) {

@@ -11,6 +11,21 @@ import (
 	"github.com/llmperf-course/course/coursekit/web"
 )
 
+// pageText is the page at path without its inlined ECharts library (whose
+// own locale tables are Chinese, whatever the page's language).
+func pageText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Replace(string(b), web.InlineEChartsScript(), "", 1)
+	if len(page) == len(b) {
+		t.Fatal("the page does not inline ECharts as expected")
+	}
+	return page
+}
+
 // noCJK fails the test on the first Chinese character or full-width mark.
 func noCJK(t *testing.T, what, out string) {
 	t.Helper()
@@ -88,14 +103,7 @@ func TestReportLangEnglish(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		page := strings.Replace(string(b), web.InlineEChartsScript(), "", 1)
-		if len(page) == len(b) {
-			t.Fatal("the page does not inline ECharts as expected")
-		}
+		page := pageText(t, out)
 		// The embedded summary is data, the same JSON in every language
 		// (as card --format json), and carries the trace's own strings.
 		page = regexp.MustCompile(`(?s)<script type="application/json" id="coursekit-summary">.*?</script>`).ReplaceAllString(page, "")
