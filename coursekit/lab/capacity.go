@@ -14,11 +14,11 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/judge"
 	"github.com/llmperf-course/course/coursekit/loadgen"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -252,7 +252,7 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
-	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
+	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO,
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, labfig.CapacityStep{
@@ -422,15 +422,8 @@ func StepLoad(c capacity.Config, rate float64, d time.Duration) loadgen.Config {
 // against c.Target (capacity.Verdict). Rate is left 0: the run keeps its
 // trace, not the rate it was asked to send.
 func (r *Run) Step(c capacity.Config) capacity.Step {
-	sum := metrics.Summarize(r.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
-	cond := sum.Conditions[0]
-	s := capacity.Step{Attempts: sum.Attempts, Qualified: cond.Qualified, Attainment: cond.QualifiedRate.Value,
-		WindowS: sum.WindowS, GoodputPerS: cond.GoodputPerS, P95TTFTMS: sum.TTFT.P95, Trace: r.Name}
-	v, lo, hi, ok := capacity.Verdict(s.Qualified, s.Attempts, c.Target)
-	s.Verdict = v
-	if ok {
-		s.CILow, s.CIHigh = &lo, &hi
-	}
+	s := capacity.StepOf(cardopts.MustSummarize(r.Trace, c.Flags()), c.Target)
+	s.Trace = r.Name
 	return s
 }
 

@@ -131,7 +131,7 @@ func TestCapacitySearchInTheLab(t *testing.T) {
 		}
 	}
 	ch := CapacityChart(res)
-	if len(ch.Steps) != len(res.Steps) || ch.Rule == "" || ch.Target != c.Target {
+	if len(ch.Steps) != len(res.Steps) || ch.Latency != res.LatencySLO || ch.Target != c.Target {
 		t.Errorf("chart data %+v", ch)
 	}
 	// Again, before its prediction is written: the lines keep to the time.

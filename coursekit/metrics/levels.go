@@ -89,9 +89,9 @@ func (s *samples) levels(m Method, ps []float64) []LevelValue {
 	return out
 }
 
-// headerLevels reads conditions.percentiles (fractions, as bench writes
+// HeaderLevels reads conditions.percentiles (fractions, as bench writes
 // them); nil when absent.
-func headerLevels(h *trace.Header) ([]float64, error) {
+func HeaderLevels(h *trace.Header) ([]float64, error) {
 	c, err := h.ReadConditions()
 	if err != nil {
 		return nil, err

@@ -100,8 +100,9 @@ func HeaderSLO(h *trace.Header) (*SLOSet, error) {
 	return &SLOSet{TTFTMS: c.SLO.TTFTMS, LatencySLO: LatencySLO{E2EMS: c.SLO.E2EMS, ITLP95MS: c.SLO.ITLP95MS, TPOTMS: c.SLO.TPOTMS}}, nil
 }
 
-// headerJudged reports whether the header says a judge was asked for.
-func headerJudged(h *trace.Header) bool {
+// HeaderJudged reports whether the header says a judge was asked for
+// (conditions.dataset).
+func HeaderJudged(h *trace.Header) bool {
 	c, err := h.ReadConditions()
 	return err == nil && c.Dataset != nil
 }

@@ -33,7 +33,11 @@ func QualityText(q trace.Quality) string { return cardfmt.QualityName(q) }
 // the first check it failed, in Chinese: "合格", "否：失败",
 // "否：质量", "否：未评分" or "否：时延（TTFT 800 ms > 门槛 500 ms）".
 func VerdictText(a *trace.Attempt, sloMS float64) string {
-	v := metrics.Judge(a, sloMS)
+	return reasonText(metrics.RuleAt(sloMS).Judge(a), sloMS)
+}
+
+// reasonText is VerdictText of a verdict under the TTFT SLO sloMS.
+func reasonText(v metrics.Verdict, sloMS float64) string {
 	switch v.Reason {
 	case metrics.Qualified:
 		return "合格"

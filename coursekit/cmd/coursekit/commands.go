@@ -5,68 +5,24 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
-	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
-	"github.com/llmperf-course/course/coursekit/internal/spill"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
-// sloList collects repeated --slo-ttft flags.
-type sloList []float64
-
-func (s *sloList) String() string { return fmt.Sprint([]float64(*s)) }
-
-func (s *sloList) Set(v string) error {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("%q is not a duration (write 1s or 500ms)", v)
-	}
-	if d <= 0 {
-		return fmt.Errorf("%q: an SLO must be positive", v)
-	}
-	*s = append(*s, float64(d)/float64(time.Millisecond))
-	return nil
-}
-
-// costFlag is an optional non-negative number.
-type costFlag struct{ v *float64 }
-
-func (c *costFlag) String() string {
-	if c.v == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*c.v, 'g', -1, 64)
-}
-
-func (c *costFlag) Set(s string) error {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("%q is not a non-negative cost", s)
-	}
-	c.v = &f
-	return nil
-}
-
 func cmdCard(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
-	var slos sloFlags
-	var cost costFlag
-	slos.register(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
-	method := fs.String("percentile", string(metrics.NearestRank), "percentile method: nearest-rank or linear")
-	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
+	var opts cardopts.Flags
+	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
+	opts.RegisterReading(fs)
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
-	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	langName := langFlag(fs)
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the card's computation to this file (default: none)")
-	memory := fs.String("memory", "", "memory budget for the samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, with the same card (default: half of the memory available to the process)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -74,10 +30,6 @@ func cmdCard(args []string, stdout io.Writer) error {
 	path, err := oneTrace("card", pos)
 	if err != nil {
 		return err
-	}
-	m, err := metrics.ParseMethod(*method)
-	if err != nil {
-		return usagef("card: %v", err)
 	}
 	f, err := cardfmt.ParseFormat(*format)
 	if err != nil {
@@ -87,21 +39,9 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var lv []float64
-	if *levels != "" {
-		if lv, err = metrics.ParseLevels(*levels); err != nil {
-			return usagef("card: --percentiles: %v", err)
-		}
-	}
-	budget := spill.DefaultLimit()
-	if *memory != "" {
-		if budget, err = spill.ParseSize(*memory); err != nil {
-			return usagef("card: --memory: %v", err)
-		}
-	}
 	// The collector keeps the heap near the budget too: what the stores
 	// free when they spill is reused before the heap grows.
-	debug.SetMemoryLimit(budget*2 + 64<<20)
+	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
 	if *cpuprofile != "" {
 		pf, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -113,7 +53,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := metrics.SummarizeFile(path, slos.options(metrics.Options{Method: m, WindowCost: cost.v, Levels: lv, MemoryBytes: budget}))
+	s, err := cardopts.SummarizeFile(path, opts)
 	if err != nil {
 		return err
 	}
