@@ -93,7 +93,16 @@ type Submission struct {
 	// Canvas or Moodle name says: the user number and the person's name
 	// ("" for other names); see package batch.
 	lmsNum, lmsWho string
+	// nameByLMSID: NameSays comes from the roster's lms_id for the LMS
+	// account (whose LMS name is not that learner's), not from a name.
+	nameByLMSID bool
 }
+
+// NameSaysByLMSID reports whether NameSays is the learner the roster's
+// lms_id gives the LMS account that handed s in (while the account's LMS
+// name is not theirs and the signed record is another learner's): a
+// roster mismatch unless the record also came in elsewhere.
+func (s *Submission) NameSaysByLMSID() bool { return s.NameSays != "" && s.nameByLMSID }
 
 // StaffReason is the reason as the instructor reads it: ReasonDetail,
 // else Reason.
@@ -127,6 +136,9 @@ func (s *Submission) NameSaysHow() (en, zh string) {
 	switch {
 	case x == "":
 		return "", ""
+	case s.lmsNum != "" && s.nameByLMSID:
+		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's lms_id", s.lmsNum, s.lmsWho, x),
+			fmt.Sprintf("来自 LMS 账号 %s（%s），名单的 lms_id 说这个账号是 %s 的", s.lmsNum, s.lmsWho, x)
 	case s.lmsNum != "":
 		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.lmsNum, s.lmsWho, x),
 			fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.lmsNum, s.lmsWho, x)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/grade/batch"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
@@ -73,10 +75,17 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 	case ExportMoodle:
 		cw.Write([]string{"Email address", "Full name", column})
 	}
-	var pending, noLMS, off []string
+	var pending, noLMS, off, mismatched []string
+	held := rosterMismatches(b)
 	for _, l := range b.Learners() {
 		if !b.Roster.Has(l.ID) {
 			off = append(off, l.ID)
+			continue
+		}
+		if _, ok := held[l.ID]; ok && format == ExportCanvas {
+			// The roster's lms_id for this learner is in doubt: the row
+			// would put a grade on another learner's Canvas account.
+			mismatched = append(mismatched, l.ID)
 			continue
 		}
 		total := ""
@@ -114,6 +123,13 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 			unknown++
 		}
 	}
+	if len(mismatched) > 0 {
+		var why []string
+		for _, id := range mismatched {
+			why = append(why, id+" ("+held[id]+")")
+		}
+		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows, %s: the roster's lms_id disagrees with the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", len(mismatched), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
+	}
 	if len(pending) > 0 {
 		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): merge the scores (--manual) and export again", len(pending), strings.Join(pending, ", ")))
 	}
@@ -137,4 +153,34 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// rosterMismatches are the learners whose roster lms_id a roster-mismatch
+// finding puts in doubt (grader.FindRosterMismatch: an LMS account the
+// roster gives one learner handed in another's signed notebook, which
+// came in only there): the record's learner and the learner the roster
+// gives the account, each with why.
+func rosterMismatches(b *batch.Batch) map[string]string {
+	held := map[string]string{}
+	add := func(id, why string) {
+		if id == "" {
+			return
+		}
+		if held[id] != "" {
+			held[id] += "; "
+		}
+		held[id] += why
+	}
+	for _, s := range b.Subs {
+		if !slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRosterMismatch }) {
+			continue
+		}
+		holder := b.Roster.ByLMSID(s.LMSNumber())
+		why := fmt.Sprintf("account %s, %s's by the roster, handed in %s's notebook", s.LMSNumber(), holder, s.Learner)
+		add(s.Learner, why)
+		if holder != s.Learner {
+			add(holder, why)
+		}
+	}
+	return held
 }
