@@ -306,10 +306,10 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		}
 		warnings = append(warnings, notes...)
 	}
-	manualWarnings := review.ApplyManual(subs, scores)
-	warnings = append(warnings, manualWarnings...)
-
 	b := batch.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
+	// Typed scores go to the file that counts for each learner.
+	manualWarnings := review.ApplyManualCounted(subs, b.Counts, scores)
+	warnings = append(warnings, manualWarnings...)
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = scores
 	for _, w := range b.Warnings {

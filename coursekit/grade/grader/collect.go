@@ -138,7 +138,30 @@ func Collect(args []string) (*Collection, error) {
 			c.add(f, rel, false)
 		}
 	}
+	c.disambiguate()
 	return c, nil
+}
+
+// disambiguate gives inputs that would be shown under one name (sub1/s03.ipynb
+// and sub2/s03.ipynb are both "s03.ipynb" under their folders) their
+// folder argument's name in front, so that every warning and row tells
+// them apart ("sub1/s03.ipynb", "sub2/s03.ipynb").
+func (c *Collection) disambiguate() {
+	n := map[string]int{}
+	for _, in := range c.Inputs {
+		n[in.Display()]++
+	}
+	for i, in := range c.Inputs {
+		if n[in.Display()] < 2 || in.Rel == "" {
+			continue
+		}
+		// Path is the folder argument joined with Rel (filepath.Rel of it).
+		root := strings.TrimSuffix(filepath.ToSlash(in.Path), "/"+filepath.ToSlash(in.Rel))
+		if root == filepath.ToSlash(in.Path) {
+			continue
+		}
+		c.Inputs[i].Rel = filepath.Join(filepath.Base(filepath.FromSlash(root)), in.Rel)
+	}
 }
 
 // ListMax is how many names a warning lists before it says how many

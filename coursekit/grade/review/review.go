@@ -478,11 +478,27 @@ func manualCriteria() []string {
 // answer changed since (resubmitted), or the criterion is no longer
 // waiting for a person.
 func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
+	return ApplyManualCounted(subs, nil, ms)
+}
+
+// ApplyManualCounted is ApplyManual for a batch where counts says which
+// submission counts for its learner (the duplicate rule's; nil: every
+// one). A row is applied to, and judged against, the file that counts: a
+// score typed for an older file's answer that the counted file changed
+// is not applied there, and goes to the new answer's previous_score, as
+// when a file is replaced. A learner's other files (not counted) get the
+// score, silently, only where their answer is the one the person read:
+// their feedback agrees with the counted file's, and they never decide
+// what happens to the score.
+func ApplyManualCounted(subs []*grader.Submission, counts func(*grader.Submission) bool, ms *ManualScores) (warnings []grader.Warning) {
 	if ms == nil {
 		return nil
 	}
+	if counts == nil {
+		counts = func(*grader.Submission) bool { return true }
+	}
 	warnings = append(warnings, ms.Notes...)
-	warnings = append(warnings, applyComments(subs, ms)...)
+	warnings = append(warnings, applyComments(subs, counts, ms)...)
 	for k := range ms.Rows {
 		row := &ms.Rows[k]
 		row.state = rowUnused
@@ -492,6 +508,14 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 		var notWaiting []grader.Warning
 		for _, s := range subs {
 			if !s.Gradable || s.Learner != row.Learner {
+				continue
+			}
+			if !counts(s) {
+				i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
+				j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
+				if i >= 0 && s.Scores[i].Pending && j >= 0 && row.answers(s.Manual[j].Text) {
+					s.SetManual(i, row.Score, row.Pos)
+				}
 				continue
 			}
 			found = true
@@ -529,7 +553,7 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 // learner's answer, for their feedback: only onto the answer the person
 // read (same text hash); a comment on an answer that changed since is a
 // warning and stays in manual-review.csv.
-func applyComments(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
+func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bool, ms *ManualScores) (warnings []grader.Warning) {
 	for _, k := range slices.SortedFunc(maps.Keys(ms.Typed), func(x, y [2]string) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
 		row := ms.Typed[k]
 		if row.Comment == "" {
