@@ -298,6 +298,11 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// A typed row whose learner nobody knows (a mistyped id) stops the
+	// run before anything is written.
+	if err := scores.CheckLearners(knownLearners(prev, subs)); err != nil {
+		return usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
+	}
 	warnings := append([]grader.Warning(nil), col.Notes...)
 	if execOpts != nil {
 		notes, err := execF.run(g, subs, execOpts, progress, stdout)
@@ -491,6 +496,23 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], fmt.Sprintf("… and %d more", len(s)-n))
 	}
 	return s
+}
+
+// knownLearners says whether id is a learner of this batch (a submission's
+// learner, the learner of its signed record, or the learner its name
+// says) or had a submission in the previous run into OUT (prev).
+func knownLearners(prev *report.Run, subs []*grader.Submission) func(string) bool {
+	known := map[string]bool{}
+	for _, s := range subs {
+		known[s.Learner], known[s.RecordOf], known[s.NameSays] = true, true, true
+	}
+	if prev != nil {
+		for _, id := range prev.Learners {
+			known[id] = true
+		}
+	}
+	delete(known, "")
+	return func(id string) bool { return known[id] }
 }
 
 // checkWholeClass refuses a run whose submissions do not cover every

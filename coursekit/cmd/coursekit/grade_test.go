@@ -248,7 +248,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	// Bob resubmits with a new answer: his old score is not applied.
 	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。"})
 	code, o, e = runCLI(t, append(append(args, "--manual", manual), c.sub)...)
-	if code != 0 || !strings.Contains(e, "grade: warning: "+review.ManualFile+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
+	if code != 0 || !strings.Contains(e, "grade: warning: "+manual+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
 		t.Errorf("changed answer: exit %d\n%s%s", code, o, e)
 	}
 	if g, gc := csvRows(t, filepath.Join(out, "grades.csv")); g[2][gc["text.counter_evidence"]] != "" {

@@ -11,7 +11,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,10 +125,44 @@ type ManualScores struct {
 	// Notes are warnings about rows read (a score rescaled to a new
 	// maximum, or set aside), for the batch.
 	Notes []grader.Warning
+	// offRoster are the rows whose learner is not on the roster, for
+	// CheckLearners.
+	offRoster []offRosterRow
+}
+
+// offRosterRow is a row whose learner is not on the roster: Pos and the
+// id; kept says grade itself wrote it back from an earlier run.
+type offRosterRow struct {
+	pos, id string
+	kept    bool
+}
+
+// CheckLearners is an error naming FILE:LINE for every row whose learner
+// is not on the roster and not known (graded in this batch by a signed
+// record, or in the previous run into OUT): a mistyped id (s99 for s10)
+// would leave the real learner's answer pending and the score nowhere. A
+// row grade itself wrote back from an earlier run ("kept from an earlier
+// run") is not an error. nil when every row's learner is known.
+func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
+	if ms == nil {
+		return nil
+	}
+	var errs []error
+	for _, r := range ms.offRoster {
+		if r.kept || known(r.id) {
+			continue
+		}
+		errs = append(errs, fmt.Errorf("%s: learner %q is not on the roster and has no submission in this batch (a typo for another id?)", r.pos, r.id))
+	}
+	return errors.Join(errs...)
 }
 
 // manualColumns are the columns WriteReview writes, in order.
 var manualColumns = []string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score", "comment"}
+
+// keptNote is grade's note on a row written back unchanged because its
+// learner was not graded in this batch.
+const keptNote = "kept from an earlier run: not graded in this batch"
 
 // gradeNote reports whether a part of a note column is one grade writes
 // (it is written again, or dropped, by each run); any other text was
@@ -180,7 +213,7 @@ func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (
 		return nil, err
 	}
 	defer f.Close()
-	return ReadManualCSV(f, filepath.Base(path), ro, points)
+	return ReadManualCSV(f, path, ro, points)
 }
 
 // ReadManualCSV reads the manual-review file as WriteReview wrote it,
@@ -206,7 +239,7 @@ func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]fl
 		return nil, err
 	}
 	defer f.Close()
-	return ReadManualCSVWas(f, filepath.Base(path), ro, points, was)
+	return ReadManualCSVWas(f, path, ro, points, was)
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights
@@ -312,6 +345,9 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			row0.Extra = append(row0.Extra, row[i])
 		}
 		ms.Typed[key] = &row0
+		if ro != nil && !ro.Has(id) {
+			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: strings.Contains(row0.Note, keptNote)})
+		}
 		if score == "" {
 			ms.Blank++
 			if row0.Previous != "" {
@@ -442,7 +478,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if !r.keyLost && key != "" {
 			key = "h" + key
 		}
-		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, key, r.Previous, joinNote("kept from an earlier run: not graded in this batch", tnote), score, comment}, extra...))
+		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, key, r.Previous, joinNote(keptNote, tnote), score, comment}, extra...))
 	}
 	cw.Flush()
 	return cw.Error()
@@ -568,6 +604,9 @@ func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bo
 				continue
 			}
 			if !row.answers(s.Manual[j].Text) {
+				if !counts(s) {
+					continue // a file that does not count: nothing to say
+				}
 				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里的答案在写评语之后改过，评语没有放进反馈（仍保留在 manual-review.csv 里）",
 					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
