@@ -60,7 +60,12 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		return append(row, "", status)
 	}
 	for _, l := range b.Learners() {
-		row := append([]string{l.ID}, l.Extra...)
+		// The roster's cells as a spreadsheet shows them: a name or
+		// email starting with = + - @ is text, not a formula.
+		row := []string{l.ID}
+		for _, x := range l.Extra {
+			row = append(row, safetext.CSVCell(x))
+		}
 		row = append(row, make([]string, len(b.Roster.Columns)-len(l.Extra))...)
 		s, ok := b.Chosen[l.ID]
 		off := ""

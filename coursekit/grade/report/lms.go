@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -75,7 +76,7 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 	case ExportMoodle:
 		cw.Write([]string{"Email address", "Full name", column})
 	}
-	var pending, noLMS, off, mismatched []string
+	var pending, noLMS, off, mismatched, unsafeIDs []string
 	held := rosterMismatches(b)
 	for _, l := range b.Learners() {
 		if !b.Roster.Has(l.ID) {
@@ -98,19 +99,33 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 				}
 			}
 		}
+		// Names are shown, so a spreadsheet reads them as text (the
+		// LMS ignores them). Identifiers are what the LMS matches on: a
+		// ' in front would match nobody, so they are written as they
+		// are, and a row whose identifier a spreadsheet would take for
+		// a formula is left out (unsafeIDs) rather than written.
 		name := safetext.CSVCell(cmpOr(l.Name, l.ID))
 		switch format {
 		case ExportCanvas:
 			if l.LMSID == "" {
 				noLMS = append(noLMS, l.ID)
 			}
-			cw.Write([]string{name, l.LMSID, safetext.CSVCell(cmpOr(col(l, "sis_user_id", "sis user id"), l.ID)), safetext.CSVCell(col(l, "sis_login_id", "sis login id")), safetext.CSVCell(col(l, "section")), total})
+			sis, login := cmpOr(col(l, "sis_user_id", "sis user id"), l.ID), col(l, "sis_login_id", "sis login id")
+			if bad := formulaLike(map[string]string{"SIS User ID": sis, "SIS Login ID": login}); bad != "" {
+				unsafeIDs = append(unsafeIDs, l.ID+" ("+bad+")")
+				continue
+			}
+			cw.Write([]string{name, l.LMSID, sis, login, safetext.CSVCell(col(l, "section")), total})
 		case ExportMoodle:
 			if l.Email == "" {
 				noLMS = append(noLMS, l.ID)
 				continue
 			}
-			cw.Write([]string{safetext.CSVCell(l.Email), name, total})
+			if bad := formulaLike(map[string]string{"email": l.Email}); bad != "" {
+				unsafeIDs = append(unsafeIDs, l.ID+" ("+bad+")")
+				continue
+			}
+			cw.Write([]string{l.Email, name, total})
 		}
 	}
 	cw.Flush()
@@ -129,6 +144,9 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 			why = append(why, id+" ("+held[id]+")")
 		}
 		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows, %s: the roster's lms_id disagrees with the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", len(mismatched), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
+	}
+	if len(unsafeIDs) > 0 {
+		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows whose identifier starts with = + - or @, which a spreadsheet would run as a formula and which the LMS would not match with a ' in front: %s. Correct the roster and export again, or enter these grades by hand", len(unsafeIDs), strings.Join(unsafeIDs, ", ")))
 	}
 	if len(pending) > 0 {
 		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): merge the scores (--manual) and export again", len(pending), strings.Join(pending, ", ")))
@@ -183,4 +201,16 @@ func rosterMismatches(b *batch.Batch) map[string]string {
 		}
 	}
 	return held
+}
+
+// formulaLike names the first of the identifier cells (column → value)
+// that a spreadsheet would read as a formula (safetext.CSVCell would put
+// a ' in front), as "column value"; "" when none would.
+func formulaLike(cells map[string]string) string {
+	for _, c := range slices.Sorted(maps.Keys(cells)) {
+		if v := cells[c]; safetext.CSVCell(v) != v {
+			return fmt.Sprintf("%s %q", c, v)
+		}
+	}
+	return ""
 }
