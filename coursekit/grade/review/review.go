@@ -94,8 +94,12 @@ type ManualScore struct {
 	Note, Comment string
 	Extra         []string
 	filled        bool // Score was typed (a Kept row has only Previous)
-	keyLost       bool // TextSHA is not a key (a spreadsheet mangled it): match by the answer text
-	state         int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
+	// zeroKept is the score as typed, for a row whose criterion now has
+	// a weight of 0 (Score is then 0): written back as typed, with its
+	// typed maximum in Max, so that a restored weight applies it again.
+	zeroKept string
+	keyLost  bool // TextSHA is not a key (a spreadsheet mangled it): match by the answer text
+	state    int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
 }
 
 // How ApplyManual used a row (ManualScore.state).
@@ -160,6 +164,10 @@ func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
 // manualColumns are the columns WriteReview writes, in order.
 var manualColumns = []string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score", "comment"}
 
+// zeroNote begins grade's note on a row kept as typed while its
+// criterion's weight is 0.
+const zeroNote = "weight 0: kept as typed"
+
 // keptNote is grade's note on a row written back unchanged because its
 // learner was not graded in this batch.
 const keptNote = "kept from an earlier run: not graded in this batch"
@@ -168,7 +176,7 @@ const keptNote = "kept from an earlier run: not graded in this batch"
 // (it is written again, or dropped, by each run); any other text was
 // typed by a person and is kept.
 func gradeNote(part string) bool {
-	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: "} {
+	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "weight 0: "} {
 		if strings.HasPrefix(part, p) {
 			return true
 		}
@@ -361,7 +369,10 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		// force differs (other weights), it is rescaled below, never
 		// applied as a part of the new maximum.
 		typedMax := max
-		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && m == was[crit] {
+		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && (m == was[crit] || was[crit] == 0 && m > 0 && strings.Contains(row0.Note, zeroNote)) {
+			// The max column is the maximum the score was typed against
+			// (or, for a row kept through a weight of 0, the one it was
+			// typed against before).
 			typedMax = m
 		}
 		switch {
@@ -379,7 +390,20 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			continue
 		}
 		if typedMax != max {
-			if typedMax == 0 {
+			if max == 0 {
+				// A weight of 0 takes the criterion out of the total: the
+				// score counts 0 now, but is kept as typed (never
+				// rescaled through 0), and counts again when a weight
+				// is restored.
+				if was == nil || was[crit] != 0 {
+					ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 的权重现在是 0：按满分 %s 打的 %s 分原样保留，现在计 0 分，恢复权重后重新计入",
+						"%s: %s %s: the weight is now 0: the score %s/%s is kept as typed and counts 0 until the weight is restored", pos, id, crit, criteria.FmtPts(v), criteria.FmtPts(typedMax)))
+				}
+				row0.zeroKept = criteria.FmtPts(v)
+				row0.Max = criteria.FmtPts(typedMax)
+				row0.Note = joinNote(fmt.Sprintf("%s %s/%s (counts 0 until the weight is restored)", zeroNote, criteria.FmtPts(v), criteria.FmtPts(typedMax)), row0.Note)
+				v = 0
+			} else if typedMax == 0 {
 				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 0 打的 %s 分，现在满分是 %s：无法换算，这一项放回等待评分，请重新打分",
 					"%s: %s %s: score %s was typed against a maximum of 0, the maximum is now %s: it cannot be rescaled, so the answer is pending again (set aside: type a new score)", pos, id, crit, score, criteria.FmtPts(max)))
 				ms.Blank++
@@ -387,12 +411,13 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 				row0.Note = "set aside: typed against a maximum of 0, re-score it"
 				ms.Kept = append(ms.Kept, row0)
 				continue
+			} else {
+				nv := criteria.Round2(v * max / typedMax)
+				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
+					"%s: %s %s: score %s was typed against a maximum of %s, the maximum is now %s: rescaled to %s", pos, id, crit, score, criteria.FmtPts(typedMax), criteria.FmtPts(max), criteria.FmtPts(nv)))
+				row0.Note = joinNote(fmt.Sprintf("rescaled from %s/%s to %s/%s", criteria.FmtPts(v), criteria.FmtPts(typedMax), criteria.FmtPts(nv), criteria.FmtPts(max)), row0.Note)
+				row0.Max, v = criteria.FmtPts(max), nv
 			}
-			nv := criteria.Round2(v * max / typedMax)
-			ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
-				"%s: %s %s: score %s was typed against a maximum of %s, the maximum is now %s: rescaled to %s", pos, id, crit, score, criteria.FmtPts(typedMax), criteria.FmtPts(max), criteria.FmtPts(nv)))
-			row0.Note = joinNote(fmt.Sprintf("rescaled from %s/%s", score, criteria.FmtPts(typedMax)), row0.Note)
-			row0.Max, v = criteria.FmtPts(max), nv
 		}
 		row0.Score, row0.filled = v, true
 		ms.Rows = append(ms.Rows, row0)
@@ -457,10 +482,18 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 			}
 		}
 		tnote, comment, extra := typedOf(key{m.Learner, m.ID})
-		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && strings.HasPrefix(r.Note, "rescaled from ") && scores[i] != "" {
-			note = joinNote(note, strings.SplitN(r.Note, "; ", 2)[0])
+		max, score := criteria.FmtPts(m.Max), scores[i]
+		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && score != "" {
+			if r.zeroKept != "" {
+				// Kept as typed through a weight of 0.
+				max, score = r.Max, r.zeroKept
+				note = addNote(note, notePart(r.Note, zeroNote))
+			} else if p := notePart(r.Note, "rescaled from "); strings.HasSuffix(p, " to "+score+"/"+max) {
+				// The rescaled score, as long as it is the one grade made.
+				note = addNote(note, p)
+			}
 		}
-		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), KeyCell(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
+		cw.Write(append([]string{m.Learner, m.ID, m.Title, max, criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), KeyCell(m.Text), p, joinNote(note, tnote), score, comment}, extra...))
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -482,6 +515,28 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// notePart is the part of a note column ("; "-separated) that begins
+// with prefix, or "".
+func notePart(note, prefix string) string {
+	for _, p := range strings.Split(note, "; ") {
+		if p = strings.TrimSpace(p); strings.HasPrefix(p, prefix) {
+			return p
+		}
+	}
+	return ""
+}
+
+// addNote is note with part added ("; "-separated), once.
+func addNote(note, part string) string {
+	switch {
+	case part == "" || slices.Contains(strings.Split(note, "; "), part):
+		return note
+	case note == "":
+		return part
+	}
+	return note + "; " + part
 }
 
 // typedRow is the row typed for learner and criterion, or nil.
