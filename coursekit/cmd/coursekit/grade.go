@@ -481,9 +481,13 @@ func reportCommit(c *report.Committed, out string, stderr io.Writer) {
 	if len(c.Kept) > 0 {
 		fmt.Fprintf(stderr, "grade: note: kept %d files grade did not write in %s (%s)\n", len(c.Kept), out, strings.Join(firstN(c.Kept, 5), ", "))
 	}
-	for _, f := range c.Edited {
-		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is in %s. To send a comment to a learner, write it in the comment column of %s\n",
-			filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)), review.ManualFile)
+	for i, f := range c.Edited {
+		hint := "To send a comment to a learner, write it in the comment column of " + review.ManualFile
+		if f == "grades.csv" {
+			hint = "Scores typed into grades.csv do not count: type them into the score column of " + review.ManualFile
+		}
+		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is kept in %s (no re-grade writes or deletes %s/). %s\n",
+			filepath.FromSlash(f), filepath.Join(out, filepath.FromSlash(c.EditedKept[i])), report.EditedDir, hint)
 	}
 	for _, f := range c.Clashes {
 		fmt.Fprintf(stderr, "grade: warning: %s was added where this run writes a file of its own; yours is in %s\n", filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)))

@@ -114,7 +114,7 @@ func sameAnswerNotes(b *batch.Batch) map[[2]string]string {
 			if len(others) > batch.MaxNamedOthers {
 				names = fmt.Sprintf("%s and %d more", strings.Join(others[:batch.MaxNamedOthers], ", "), len(others)-batch.MaxNamedOthers)
 			}
-			notes[[2]string{id, x.Criterion}] = "same answer as " + names + " (whitespace ignored): check for a copy; no score was changed"
+			notes[[2]string{id, x.Criterion}] = "same answer as " + names + " (whitespace ignored): check for a copy, no score was changed"
 		}
 	}
 	return notes

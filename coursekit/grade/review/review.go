@@ -176,7 +176,7 @@ const keptNote = "kept from an earlier run: not graded in this batch"
 // (it is written again, or dropped, by each run); any other text was
 // typed by a person and is kept.
 func gradeNote(part string) bool {
-	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "weight 0: "} {
+	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "weight 0: ", "no score was changed"} {
 		if strings.HasPrefix(part, p) {
 			return true
 		}
