@@ -239,6 +239,12 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 			discarded = len(own.Rows) + len(own.Kept)
 		}
 	}
+	// The instructor's overrides (OUT/overrides.csv, never written by
+	// grade), checked before anything is graded.
+	overrides, err := review.ReadOverridesFile(filepath.Join(*out, review.OverridesFile), roster, g.Points())
+	if err != nil {
+		return usagef("grade: %v\nNothing was written: fix the file and grade again", err)
+	}
 	col, err := grader.Collect(pos)
 	if err != nil {
 		return err
@@ -300,7 +306,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	}
 	// A typed row whose learner nobody knows (a mistyped id) stops the
 	// run before anything is written.
-	if err := scores.CheckLearners(knownLearners(prev, subs)); err != nil {
+	if err := errors.Join(scores.CheckLearners(knownLearners(prev, subs)), overrides.CheckLearners(knownLearners(prev, subs))); err != nil {
 		return usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
 	}
 	warnings := append([]grader.Warning(nil), col.Notes...)
@@ -315,6 +321,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	// Typed scores go to the file that counts for each learner.
 	manualWarnings := review.ApplyManualCounted(subs, b.Counts, scores)
 	warnings = append(warnings, manualWarnings...)
+	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, overrides)...)
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = scores
 	for _, w := range b.Warnings {

@@ -85,6 +85,10 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		switch {
 		case !ok:
 			row = blank(row, "no submission"+off)
+		case !s.Gradable && s.Override != nil:
+			// The instructor's decision on the total (overrides.csv).
+			row = zero(row, fmt.Sprintf("ungradable: %s; instructor override: total %s (%s)", s.ReasonCode, criteria.FmtPts(s.Total), s.Override.From)+off)
+			row[len(row)-len(ids)-4] = criteria.FmtPts(s.Total)
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
 			if len(b.Others[l.ID]) > 0 {

@@ -92,6 +92,9 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 		total := ""
 		if s, ok := b.Chosen[l.ID]; ok {
 			total = "0"
+			if s.Override != nil { // the instructor's decision on an ungradable file
+				total = criteria.FmtPts(s.Total)
+			}
 			if s.Gradable {
 				total = criteria.FmtPts(s.Total)
 				if s.Pending > 0 {
