@@ -25,17 +25,19 @@ const (
 // figure check gives partial credit (see package criteria, band). A
 // figure rounded or slightly off is charged once, by its figure check;
 // the consistency check fails only what that band cannot explain. With
-// this unit's counts (10 attempts), one qualified attempt more or less
-// moves goodput and cost by 10 % or more, so a wrong count still fails.
+// this unit's counts (at most 10 qualified attempts), one qualified
+// attempt more or less moves goodput and cost by 10 % or more, so the
+// band is strict: a wrong count still fails.
 const consistTol = 0.10
 
 // consistent reports whether got agrees with want, derived from other
-// numbers of the same card, within consistTol (or abs).
+// numbers of the same card: less than consistTol apart (or within abs).
 func consistent(got, want, abs float64) bool {
 	if math.IsNaN(got) || math.IsInf(got, 0) {
 		return false
 	}
-	return math.Abs(got-want) <= math.Max(consistTol*math.Abs(want), abs)
+	d := math.Abs(got - want)
+	return d <= abs || d < consistTol*math.Abs(want)*(1-1e-9)
 }
 
 func near(got, want, abs float64) bool {
