@@ -45,7 +45,7 @@ func TestGradeCLIManualScoreFollowsCountedFile(t *testing.T) {
 		t.Errorf("no warning that the counted file's answer changed:\n%s", e)
 	}
 	m, col := manualByLearner(t, manual)
-	if r := m["s03/text.counter_evidence"]; r == nil || r[col["score"]] != "" || r[col["previous_score"]] != "1" || !strings.Contains(r[col["note"]], "answer changed since it was scored") || !strings.Contains(r[col["text"]], "重写") {
+	if r := m["s03/text.counter_evidence"]; r == nil || r[col["score"]] != "" || r[col["previous_score"]] != "1" || !strings.Contains(r[col["note"]], "答案在评分之后改过") || !strings.Contains(r[col["text"]], "重写") {
 		t.Errorf("the old score did not move to previous_score next to the new answer: %v", r)
 	}
 	agree(t, out, "s03", "")

@@ -11,7 +11,7 @@ import (
 
 // A weight change writes what it did to a typed score into that row of
 // manual-review.csv, not only on stderr: full marks 2/2 rescaled to 4/4
-// carry a "rescaled from 2/2 to 4/4" note, kept by a plain re-grade while
+// carry a "权重改了，分数按比例换算：2/2 → 4/4" note, kept by a plain re-grade while
 // the score is the one grade made. A weight of 0 never rescales through
 // 0: the typed "1" stays "1" against its typed maximum (counting 0 while
 // the weight is 0), and restoring the weight counts it again, with no
@@ -63,10 +63,10 @@ func TestGradeCLIWeightChangeNotesAndZero(t *testing.T) {
 	grade("--weights", weights("w4.csv", "text.counter_evidence,4\n"), "--change-weights")
 	for run := 1; run <= 2; run++ {
 		r, col := row("alice/text.counter_evidence")
-		if r[col["score"]] != "4" || r[col["max"]] != "4" || !strings.Contains(r[col["note"]], "rescaled from 2/2 to 4/4") {
+		if r[col["score"]] != "4" || r[col["max"]] != "4" || !strings.Contains(r[col["note"]], "权重改了，分数按比例换算：2/2 → 4/4") {
 			t.Errorf("run %d: the rescaled row: score %q max %q note %q", run, r[col["score"]], r[col["max"]], r[col["note"]])
 		}
-		if n := strings.Count(r[col["note"]], "rescaled"); n != 1 {
+		if n := strings.Count(r[col["note"]], "按比例换算"); n != 1 {
 			t.Errorf("run %d: note %q", run, r[col["note"]])
 		}
 		grade()

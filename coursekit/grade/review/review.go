@@ -164,19 +164,43 @@ func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
 // manualColumns are the columns WriteReview writes, in order.
 var manualColumns = []string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score", "comment"}
 
-// zeroNote begins grade's note on a row kept as typed while its
-// criterion's weight is 0.
-const zeroNote = "weight 0: kept as typed"
+// GradeNoteMark begins every note grade writes into the note column of
+// manual-review.csv: in Chinese, as summary.md and class.html speak to
+// the instructor. A part of the note that begins with it is grade's, and
+// written again (or dropped) by each run; any other text was typed by a
+// person and is kept.
+const GradeNoteMark = "〔评分程序〕"
 
-// keptNote is grade's note on a row written back unchanged because its
-// learner was not graded in this batch.
-const keptNote = "kept from an earlier run: not graded in this batch"
+// grade's notes in the note column (GradeNoteMark first).
+const (
+	// noteChanged: the answer changed since it was scored (the old
+	// score, %s, is in previous_score).
+	noteChanged = GradeNoteMark + "答案在评分之后改过，原来的 %s 分放在 previous_score：请重新阅读并打分"
+	// keptNote: a row written back as it was, its learner not graded in
+	// this batch.
+	keptNote = GradeNoteMark + "这次评分没有这位学习者，这一行按上次原样保留"
+	// noteRescaled: a typed score rescaled to a new maximum (typed/max →
+	// new/max).
+	noteRescaled = GradeNoteMark + "权重改了，分数按比例换算：%s/%s → %s/%s"
+	// noteSetAside: a score typed against a maximum of 0, pending again.
+	noteSetAside = GradeNoteMark + "这个分数是按满分 0 打的，无法换算，已放回等待评分：请重新打分"
+	// zeroNote begins the note of a row kept as typed while its
+	// criterion's weight is 0.
+	zeroNote = GradeNoteMark + "权重为 0，分数按原样保留"
+)
+
+// oldGradeNotes begin the English notes an earlier coursekit wrote: still
+// grade's, so replaced, never kept as a person's text.
+var oldGradeNotes = []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "no score was changed"}
 
 // gradeNote reports whether a part of a note column is one grade writes
 // (it is written again, or dropped, by each run); any other text was
 // typed by a person and is kept.
 func gradeNote(part string) bool {
-	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "weight 0: ", "no score was changed"} {
+	if strings.HasPrefix(part, GradeNoteMark) {
+		return true
+	}
+	for _, p := range oldGradeNotes {
 		if strings.HasPrefix(part, p) {
 			return true
 		}
@@ -354,7 +378,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		}
 		ms.Typed[key] = &row0
 		if ro != nil && !ro.Has(id) {
-			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: strings.Contains(row0.Note, keptNote)})
+			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: strings.Contains(row0.Note, keptNote) || strings.Contains(row0.Note, "kept from an earlier run")})
 		}
 		if score == "" {
 			ms.Blank++
@@ -401,21 +425,21 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 				}
 				row0.zeroKept = criteria.FmtPts(v)
 				row0.Max = criteria.FmtPts(typedMax)
-				row0.Note = joinNote(fmt.Sprintf("%s %s/%s (counts 0 until the weight is restored)", zeroNote, criteria.FmtPts(v), criteria.FmtPts(typedMax)), row0.Note)
+				row0.Note = joinNote(fmt.Sprintf("%s：%s/%s（权重恢复前计 0 分）", zeroNote, criteria.FmtPts(v), criteria.FmtPts(typedMax)), row0.Note)
 				v = 0
 			} else if typedMax == 0 {
 				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 0 打的 %s 分，现在满分是 %s：无法换算，这一项放回等待评分，请重新打分",
 					"%s: %s %s: score %s was typed against a maximum of 0, the maximum is now %s: it cannot be rescaled, so the answer is pending again (set aside: type a new score)", pos, id, crit, score, criteria.FmtPts(max)))
 				ms.Blank++
 				row0.Previous = score + "/0"
-				row0.Note = "set aside: typed against a maximum of 0, re-score it"
+				row0.Note = noteSetAside
 				ms.Kept = append(ms.Kept, row0)
 				continue
 			} else {
 				nv := criteria.Round2(v * max / typedMax)
 				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
 					"%s: %s %s: score %s was typed against a maximum of %s, the maximum is now %s: rescaled to %s", pos, id, crit, score, criteria.FmtPts(typedMax), criteria.FmtPts(max), criteria.FmtPts(nv)))
-				row0.Note = joinNote(fmt.Sprintf("rescaled from %s/%s to %s/%s", criteria.FmtPts(v), criteria.FmtPts(typedMax), criteria.FmtPts(nv), criteria.FmtPts(max)), row0.Note)
+				row0.Note = joinNote(fmt.Sprintf(noteRescaled, criteria.FmtPts(v), criteria.FmtPts(typedMax), criteria.FmtPts(nv), criteria.FmtPts(max)), row0.Note)
 				row0.Max, v = criteria.FmtPts(max), nv
 			}
 		}
@@ -478,7 +502,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if r, ok := prev[key{m.Learner, m.ID}]; ok {
 			delete(prev, key{m.Learner, m.ID})
 			if scores[i] == "" {
-				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
+				p, note = r.Previous, addNote(fmt.Sprintf(noteChanged, r.Previous), note)
 			}
 		}
 		tnote, comment, extra := typedOf(key{m.Learner, m.ID})
@@ -488,7 +512,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 				// Kept as typed through a weight of 0.
 				max, score = r.Max, r.zeroKept
 				note = addNote(note, notePart(r.Note, zeroNote))
-			} else if p := notePart(r.Note, "rescaled from "); strings.HasSuffix(p, " to "+score+"/"+max) {
+			} else if p := notePart(r.Note, noteRescaled[:strings.Index(noteRescaled, "%")]); strings.HasSuffix(p, " → "+score+"/"+max) {
 				// The rescaled score, as long as it is the one grade made.
 				note = addNote(note, p)
 			}
