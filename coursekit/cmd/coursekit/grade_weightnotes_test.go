@@ -100,3 +100,30 @@ func TestGradeCLIWeightChangeNotesAndZero(t *testing.T) {
 		t.Errorf("bob: text.uncertain|pending %q, want 1|4 (only text.counter_evidence, now 4 points, pending)", got)
 	}
 }
+
+// The weights a run graded with are in summary.md, summary.html and
+// class.html, not only in OUT's run record and results.json: the maximum
+// and every criterion that differs from the defaults.
+func TestGradeCLIWeightsShownInReports(t *testing.T) {
+	c := newClassroom(t, "id\nalice\n", map[string]*card.Card{"alice": {Clock: "client"}})
+	w := filepath.Join(c.dir, "w.csv")
+	os.WriteFile(w, []byte("criterion,points\ntext.counter_evidence,4\nstream.aggregation,0\n"), 0o644)
+	out := filepath.Join(c.dir, "graded")
+	for run := 1; run <= 2; run++ {
+		if code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, "--weights", w, c.sub); code != 0 {
+			t.Fatalf("run %d: exit %d\n%s%s", run, code, o, e)
+		}
+		for f, want := range map[string][]string{
+			"summary.md":   {"本次评分的权重", "满分 49 分", "`text.counter_evidence` 4（默认 2）", "`stream.aggregation` 0（默认 1）"},
+			"summary.html": {"本次评分的权重", "<code>text.counter_evidence</code> 4（默认 2）"},
+			"class.html":   {"本次评分的权重", "text.counter_evidence 4（默认 2）", "stream.aggregation 0（默认 1）"},
+		} {
+			b, _ := os.ReadFile(filepath.Join(out, f))
+			for _, x := range want {
+				if !strings.Contains(string(b), x) {
+					t.Errorf("run %d: %s lacks %q", run, f, x)
+				}
+			}
+		}
+	}
+}
