@@ -20,18 +20,12 @@ func compileErrorNotebook(t *testing.T, c *classroom, id string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	json.Unmarshal(nb, &m)
-	for _, cell := range m["cells"].([]any) {
-		cm := cell.(map[string]any)
-		md, _ := cm["metadata"].(map[string]any)
-		if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == notebook.RoleCard {
+	return editCells(nb, func(role string, cm map[string]any) {
+		if role == notebook.RoleCard {
 			cm["source"] = "var myCard = card.Card{\n\tTask: card.InferenceTask\n}\n"
 			cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": string(html)}}}
 		}
-	}
-	out, _ := json.Marshal(m)
-	return out
+	})
 }
 
 // OUT/overrides.csv (the instructor's, never written by grade) overrides

@@ -162,16 +162,27 @@ func selfCheckedCard(t *testing.T, nb []byte, tracePath string, c *card.Card) []
 	if err != nil {
 		t.Fatal(err)
 	}
+	return editCells(nb, func(role string, cm map[string]any) {
+		switch role {
+		case "selfcheck":
+			cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
+		case "card":
+			cm["source"] = fmt.Sprintf("var myCard = %#v\n", *c)
+		}
+	})
+}
+
+// editCells is notebook nb with edit applied to each cell that has a
+// coursekit role (metadata.coursekit.role), given the role.
+func editCells(nb []byte, edit func(role string, cell map[string]any)) []byte {
 	var m map[string]any
 	json.Unmarshal(nb, &m)
 	for _, cell := range m["cells"].([]any) {
 		cm := cell.(map[string]any)
-		if md, _ := cm["metadata"].(map[string]any); md != nil {
-			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "selfcheck" {
-				cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
-			}
-			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "card" {
-				cm["source"] = fmt.Sprintf("var myCard = %#v\n", *c)
+		md, _ := cm["metadata"].(map[string]any)
+		if ck, _ := md["coursekit"].(map[string]any); ck != nil {
+			if role, ok := ck["role"].(string); ok {
+				edit(role, cm)
 			}
 		}
 	}

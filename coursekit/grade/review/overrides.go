@@ -100,25 +100,12 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 	ov := &Overrides{total: total}
 	var errs []error
 	seen := map[[2]string]int{}
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		pos := fmt.Sprintf("%s:%d", name, line)
+	if err := eachRow(cr, name, func(row []string, line int, pos string) {
 		get := func(c string) string {
 			if i := col[c]; i < len(row) {
 				return strings.TrimSpace(row[i])
 			}
 			return ""
-		}
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
-			continue
 		}
 		bad := func(format string, a ...any) {
 			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
@@ -146,7 +133,7 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 			key := [2]string{id, crit}
 			if first, dup := seen[key]; dup {
 				bad("%s %s appears twice (first on line %d)", id, crit, first)
-				continue
+				return
 			}
 			seen[key] = line
 			ov.Rows = append(ov.Rows, Override{Pos: pos, Learner: id, Criterion: crit, Score: v, Reason: reason})
@@ -154,6 +141,8 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 				ov.offRoster = append(ov.offRoster, offRosterRow{pos: pos, id: id})
 			}
 		}
+	}); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

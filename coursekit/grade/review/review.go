@@ -316,17 +316,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 	}
 	var errs []error
 	seen := map[[2]string]int{}
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		pos := fmt.Sprintf("%s:%d", name, line)
+	if err := eachRow(cr, name, func(row []string, line int, pos string) {
 		get := func(c string) string {
 			if i, ok := col[c]; ok && i < len(row) {
 				return strings.TrimSpace(row[i])
@@ -339,29 +329,26 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			}
 			return ""
 		}
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
-			continue
-		}
 		bad := func(format string, a ...any) {
 			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
 		}
 		if len(row) != len(header) {
 			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
-			continue
+			return
 		}
 		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
 		if !roster.ValidID.MatchString(id) {
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
-			continue
+			return
 		}
 		if !criteria.ManualIDs[crit] && crit != criteria.OwnVariantID {
 			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, criteria.OwnVariantID, strings.Join(manualCriteria(), ", "))
-			continue
+			return
 		}
 		key := [2]string{id, crit}
 		if first, dup := seen[key]; dup {
 			bad("%s %s appears twice (first on line %d)", id, crit, first)
-			continue
+			return
 		}
 		seen[key] = line
 		keyLost := false
@@ -385,7 +372,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			if row0.Previous != "" {
 				ms.Kept = append(ms.Kept, row0)
 			}
-			continue
+			return
 		}
 		v, err := strconv.ParseFloat(score, 64)
 		max := points[crit]
@@ -402,16 +389,16 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		switch {
 		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
 			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
-			continue
+			return
 		case v < 0:
 			bad("%s %s: score %s is negative", id, crit, score)
-			continue
+			return
 		case v > typedMax:
 			bad("%s %s: score %s is above the maximum %s", id, crit, score, criteria.FmtPts(typedMax))
-			continue
+			return
 		case sha == "":
 			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
-			continue
+			return
 		}
 		if typedMax != max {
 			if max == 0 {
@@ -434,7 +421,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 				row0.Previous = score + "/0"
 				row0.Note = noteSetAside
 				ms.Kept = append(ms.Kept, row0)
-				continue
+				return
 			} else {
 				nv := criteria.Round2(v * max / typedMax)
 				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
@@ -446,6 +433,8 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		row0.Score, row0.filled = v, true
 		ms.Rows = append(ms.Rows, row0)
 		*ms.Typed[key] = row0
+	}); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -694,4 +683,25 @@ func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bo
 		}
 	}
 	return warnings
+}
+
+// eachRow reads the rows of cr after its header and calls f with each,
+// its line and "NAME:LINE" for messages; a row of one blank cell is
+// skipped. A CSV syntax error stops the reading and is returned (the rows
+// before it were passed to f).
+func eachRow(cr *csv.Reader, name string, f func(row []string, line int, pos string)) error {
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		f(row, line, fmt.Sprintf("%s:%d", name, line))
+	}
 }
