@@ -627,13 +627,13 @@ func ApplyManualCounted(subs []*grader.Submission, counts func(*grader.Submissio
 			j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
 				notWaiting = append(notWaiting, grader.Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
-					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
+					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File)))
 				continue
 			}
 			if now := TextSHA(s.Manual[j].Text); !row.answers(s.Manual[j].Text) {
 				warnings = append(warnings, grader.Warning{
-					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
-					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
+					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File), row.TextSHA, now),
+					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File))})
 				if row.state != rowApplied {
 					row.state = rowChanged
 				}
@@ -676,7 +676,7 @@ func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bo
 					continue // a file that does not count: nothing to say
 				}
 				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里的答案在写评语之后改过，评语没有放进反馈（仍保留在 manual-review.csv 里）",
-					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
+					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File)))
 				continue
 			}
 			s.Manual[j].Comment = row.Comment
