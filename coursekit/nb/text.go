@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/width"
+
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -250,7 +252,10 @@ const (
 func If(guess any, text string) Hint { return Hint{Guess: guess, Text: text} }
 
 // IfAbove is the hint for a wrong number above bound (an overestimate of
-// a known kind); IfBelow for one below it. An exact If is matched first.
+// a known kind); IfBelow for one below it. The bound itself counts: a
+// range hint only ever meets wrong answers, and a round guess such as 0.5
+// against IfAbove(0.5) is the overestimate it names. An exact If is
+// matched first.
 func IfAbove(bound float64, text string) Hint { return Hint{Text: text, kind: aboveHint, bound: bound} }
 
 // IfBelow is the hint for a wrong number below bound (see IfAbove).
@@ -278,7 +283,7 @@ func hintFor(guess any, hints []Hint) string {
 	}
 	if g, ok := number(guess); ok {
 		for _, h := range hints {
-			if h.kind == aboveHint && g > h.bound || h.kind == belowHint && g < h.bound {
+			if h.kind == aboveHint && g >= h.bound || h.kind == belowHint && g <= h.bound {
 				return h.Text
 			}
 		}
@@ -386,5 +391,11 @@ func same(a, b any, relTol float64) bool {
 	if oka && okb {
 		return math.Abs(fa-fb) <= math.Max(1e-9, relTol*math.Abs(fb))
 	}
-	return strings.EqualFold(strings.TrimSpace(Text(a)), strings.TrimSpace(Text(b)))
+	return strings.EqualFold(answerText(a), answerText(b))
+}
+
+// answerText is a text answer as compared: trimmed, with full-width letters
+// and digits (Ｂ, typed with a Chinese input method) read as ASCII.
+func answerText(v any) string {
+	return strings.TrimSpace(width.Narrow.String(Text(v)))
 }
