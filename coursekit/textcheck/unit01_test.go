@@ -730,7 +730,7 @@ func TestKnownWrongPredictionsHaveHints(t *testing.T) {
 		{"05-read-the-tool-docs.ipynb", `nb.Compare("图 01.2 的 vLLM TPOT（毫秒）"`, "nb.If(150,"},
 		// The learner walk's generic "回到上面的推理" for mistakes the notebook anticipates.
 		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("错误 A 的失败率"`, "nb.If(0.25,"},
-		{"02-client-timeline.ipynb", `nb.Compare("练习 1：R1 的 TPOT（毫秒/token）"`, "nb.If(47.5,"},
+		{"02-client-timeline.ipynb", `nb.CompareDecimals("练习 1：R1 的 TPOT（毫秒/token，一位小数）"`, "nb.If(47.5,"},
 		{"10-lab-capacity.ipynb", `nb.Compare("P95 的区间有上界至少要的样本数"`, "nb.IfBelow(72,"},
 		{"10-lab-capacity.ipynb", `nb.Compare("P95 的区间有上界至少要的样本数"`, "nb.If(59,"},
 		{"09-lab-real-engine.ipynb", `nb.CompareFactor("同一个提示词的 TTFT 中位数 ÷ 不同提示词的"`, "nb.IfAbove(0.5,"},
