@@ -170,3 +170,28 @@ func TestLetterAnswersIgnoreWidthCaseAndSpace(t *testing.T) {
 		t.Errorf("a full-width A is told A's hint: %q", out)
 	}
 }
+
+// A fraction typed as two integers (GoodputPerS: 5/10) is divided as
+// integers by Go and arrives as 0: a decimal answer that is the computed
+// value cut to a whole number is told so, after the check's own hints. An
+// int answer (a count) is not.
+func TestIntegerDivisionIsNamed(t *testing.T) {
+	for _, c := range []struct {
+		f    func() bool
+		want bool
+	}{
+		{func() bool { return Compare("goodput（次/s）", float64(5/10), 0.5) }, true},
+		{func() bool { return CompareWithin("比值", float64(250/3), 250.0/3, 0.001) }, true},
+		{func() bool { return CompareFactor("比值", float64(1/16), 0.06, 2) }, true},
+		{func() bool { return CompareDecimals("成本", float64(20/7), 20.0/7, 2) }, true},
+		{func() bool { return Compare("goodput（次/s）", float64(5/10), 0.5, If(0, "零")) }, false},
+		{func() bool { return Compare("失败的尝试", 0, 0.5) }, false},
+		{func() bool { return Compare("比值", 1.0, 0.5) }, false},
+	} {
+		var ok bool
+		out := stdout(t, func() { ok = c.f() })
+		if ok || strings.Contains(out, "整数相除") != c.want {
+			t.Errorf("want the integer-division hint: %v: %q", c.want, out)
+		}
+	}
+}
