@@ -111,13 +111,14 @@ func answerRows(t *testing.T) []answerRow {
 		{file: "03-one-trace-four-conclusions.ipynb", label: "测验：失败率的分母", actual: `"B"`,
 			cases: cases(right("B", "b", " B ", "Ｂ"), wrong("A", "完整成功里没有失败"), wrong("C", "质量通过只是成功的一部分"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "成功 TTFT 的 P95（毫秒）", actual: "s.TTFT.P95", values: vals{"s.TTFT.P95": s.TTFT.P95},
-			cases: cases(right(2000, 2000.0), wrong(1720, "线性插值"), wrong(1200, "向上取整是 8"))},
+			cases: cases(right(2000, 2000.0), wrong(1720, "线性插值"), wrong(1200, "向上取整是 8"), wrong(2, "单位是毫秒"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "失败的尝试", actual: "s.Failures", values: vals{"s.Failures": s.Failures},
 			cases: right(2)},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "联合合格的尝试", actual: "s.Conditions[0].Qualified", values: vals{"s.Conditions[0].Qualified": s.Conditions[0].Qualified},
 			cases: cases(right(5), wrong(6, "R5 首字很快，但质量不通过"), wrong(8, "8 是完整成功数"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "goodput（次/s）", actual: "s.Conditions[0].GoodputPerS", values: vals{"s.Conditions[0].GoodputPerS": s.Conditions[0].GoodputPerS},
-			cases: cases(right(0.5), wrong(0.625, "不是成功次数"), wrong(5, "还要除以窗口的 10 s"))},
+			cases: cases(right(0.5), wrong(0.625, "不是成功次数"), wrong(5, "还要除以窗口的 10 s"),
+				wrong(0, "两个整数相除"))}, // GoodputPerS: 5/10
 		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 A 的失败率", actual: "*wrong.FailureRate.Value", values: vals{"*wrong.FailureRate.Value": *deleted.FailureRate.Value},
 			cases: cases(right(0, 0.0), wrong(0.25, "测验的选项 A"), wrong(0.2, "0.2 是正确的失败率"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 B 的乘积", actual: "product", values: vals{"product": 0.8 * 0.875 * (6.0 / 8)},
@@ -140,7 +141,8 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(0.7, 0.70), wrong(0.875, "不是成功次数"))},
 		// 0.02 元 ÷ 7 × 1000 = 2.857…: the learner walk's 2.857 was marked wrong.
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", actual: "*c.CostPer1000", values: vals{"*c.CostPer1000": *at2s.CostPer1000},
-			cases: cases(right(2.86, 2.857, 2.8571, 20.0/7), wrong(2.85, "四舍五入，不是直接舍去"), wrong(2.9, "你少保留了几位"), wrong(3, "你少保留了几位"))},
+			cases: cases(right(2.86, 2.857, 2.8571, 20.0/7), wrong(2.85, "四舍五入，不是直接舍去"), wrong(2.9, "你少保留了几位"), wrong(3, "你少保留了几位"),
+				wrong(2, "两个整数相除"))}, // 20/7
 
 		// 04: one condition changed (the threshold to 0.5 s).
 		{file: "04-change-one-condition.ipynb", label: "新门槛下的联合合格数", actual: "now.Qualified", values: vals{"now.Qualified": now.Qualified, "old.Qualified": old.Qualified},
@@ -178,7 +180,7 @@ func answerRows(t *testing.T) []answerRow {
 		{file: "05-read-the-tool-docs.ipynb", label: "vLLM 的 TTFT 样本数", actual: "v.TTFT.N", values: vals{"v.TTFT.N": metrics.VLLMSummarize(unit).TTFT.N},
 			cases: cases(right(8), wrong(10, "只取成功的请求"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 vLLM TPOT", actual: "tpot", values: vals{"tpot": r3TPOT},
-			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"))},
+			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"), wrong(77, "两个整数相除"))}, // 310/4
 		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 AIPerf “ITL”（与 vLLM TPOT 同一公式）", actual: "tpot", values: vals{"tpot": r3TPOT},
 			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"))},
 
@@ -235,7 +237,7 @@ func answerRows(t *testing.T) []answerRow {
 		// 08: the same load answered right, then 20 % wrong (a run: the
 		// goodput's share 0.8, TTFT and busy unmoved, 8 quality fails).
 		{file: "08-lab-goodput-quality.ipynb", label: "错答率 0.2 时的 goodput ÷ 错答率 0 时的 goodput", actual: "share", values: vals{"share": 0.8},
-			cases: cases(right(0.8, 0.75, 4.0/5), wrong(0.2, "下降的比例"), wrong(1.25, "除反了"), wrong(80, "0 到 1 之间"))},
+			cases: cases(right(0.8, 0.75, 4.0/5), wrong(0.2, "下降的比例"), wrong(1.25, "除反了"), wrong(80, "0 到 1 之间"), wrong(0, "两个整数相除"))},
 		{file: "08-lab-goodput-quality.ipynb", label: "成功 TTFT P50 相差一半以上", actual: "ttftMoves", values: vals{"ttftMoves": false},
 			cases: cases(right(nb.No), wrong(nb.Yes, "答错的回答"))},
 		{file: "08-lab-goodput-quality.ipynb", label: "设备忙碌率相差超过 10 个百分点", actual: "busyMoves", values: vals{"busyMoves": false},
