@@ -20,6 +20,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
@@ -227,6 +228,9 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	col := map[string]int{}
 	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
