@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
@@ -21,12 +22,18 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // ManualFile is the manual-review file report.Write writes and
 // ReadManualFile reads back once a person has filled in the score column.
 const ManualFile = "manual-review.csv"
+
+// MaxManualBytes caps a manual-review file read back (it holds every
+// learner's free-text answers): a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxManualBytes = 256 << 20
 
 // TextSHA is the short hash of a free-text answer written next to it in
 // the manual-review file: a score typed for one answer is not applied to
@@ -202,12 +209,11 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 // weights was (the previous run's, from OUT's run record); see
 // ReadManualCSVWas.
 func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a "+ManualFile, MaxManualBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadManualCSVWas(f, filepath.Base(path), ro, points, was)
+	return ReadManualCSVWas(bytes.NewReader(b), filepath.Base(path), ro, points, was)
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights

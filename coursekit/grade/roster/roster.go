@@ -1,12 +1,12 @@
 package roster
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // Learner is one roster row.
@@ -140,14 +141,17 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 	return ro, nil
 }
 
+// MaxFileBytes caps a roster file: a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxFileBytes = 64 << 20
+
 // ReadRosterFile reads a roster CSV file.
 func ReadRosterFile(path string) (*Roster, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a roster", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadRoster(f)
+	return ReadRoster(bytes.NewReader(b))
 }
 
 // NewRoster builds a roster from ids, for tests and tools.
