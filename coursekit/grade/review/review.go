@@ -82,7 +82,7 @@ func (r *ManualScore) answers(text string) bool {
 		return TextSHA(text) == r.TextSHA
 	}
 	t := normText(r.Text)
-	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)))
+	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)) || t == normText(safetext.CSVCell(safetext.Text(text))))
 }
 
 // ManualScore is one filled-in row of the manual-review file.
@@ -434,7 +434,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && strings.HasPrefix(r.Note, "rescaled from ") && scores[i] != "" {
 			note = joinNote(note, strings.SplitN(r.Note, "; ", 2)[0])
 		}
-		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), KeyCell(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
+		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(safetext.Text(m.Text)), KeyCell(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
