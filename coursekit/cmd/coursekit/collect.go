@@ -71,7 +71,9 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	}
 	// Learner ids, folder and file names come from the learners' folders:
 	// each warning is one line, with control codes and newlines escaped.
-	warn := func(format string, a ...any) { fmt.Fprintln(stderr, "collect: "+safetext.Line(fmt.Sprintf(format, a...))) }
+	warn := func(format string, a ...any) {
+		fmt.Fprintln(stderr, "collect: "+safetext.Line(fmt.Sprintf(format, a...)))
+	}
 	for _, id := range res.Several {
 		warn("%s has several %s files: all are kept in %s/; grade grades each and puts the last into grades.csv: check which one counts", id, *notebook, id)
 	}
