@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -464,18 +465,17 @@ func secretQueryKey(name string) bool {
 	return false
 }
 
-// redactErr is err's text with the URL of a *url.Error (what net/http's client returns, which
-// quotes the whole request URL) passed through RedactURL.
+// redactErr is err's text with the URL of a *url.Error in it (what net/http's client returns,
+// which quotes the whole request URL) passed through RedactURL; wrapping text is kept.
 func redactErr(err error) string {
+	msg := err.Error()
 	var ue *url.Error
-	if errors.As(err, &ue) {
-		c := *ue
-		c.URL = RedactURL(ue.URL)
-		if c.Err != nil {
-			return c.Error()
-		}
+	if errors.As(err, &ue) && ue.URL != "" {
+		red := RedactURL(ue.URL)
+		msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), strconv.Quote(red)) // url.Error quotes it
+		msg = strings.ReplaceAll(msg, ue.URL, red)
 	}
-	return err.Error()
+	return msg
 }
 
 // headerMeta is the header's meta: which tool made the trace, the wall
