@@ -1,18 +1,21 @@
 package roster
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // Learner is one roster row.
@@ -55,6 +58,9 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("roster: empty; want a header row with an id column")
 	}
+	if err := csvhead.Check(rows[0]); err != nil {
+		return nil, fmt.Errorf("roster:1: %w", err)
+	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
@@ -80,6 +86,11 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		lmsCol = "lms_user_id"
 	}
 	ro := &Roster{index: map[string]int{}, lms: map[string]int{}}
+	type firstAt struct {
+		id   string
+		line int
+	}
+	folded := map[string]firstAt{} // lower-cased id → where first, for ids equal but for case
 	var extraCols []int
 	for i, h := range rows[0] {
 		if i != idCol {
@@ -101,6 +112,10 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		if _, dup := ro.index[id]; dup {
 			return nil, fmt.Errorf("roster:%d: learner id %q appears twice", n+2, id)
 		}
+		if f, dup := folded[strings.ToLower(id)]; dup {
+			return nil, fmt.Errorf("roster:%d: learner id %q differs from %q (line %d) only in case; ids name folders and files, which macOS and Windows match in any case: rename one", n+2, id, f.id, f.line)
+		}
+		folded[strings.ToLower(id)] = firstAt{id, n + 2}
 		lms := get(row, lmsCol)
 		if lms != "" {
 			if !lmsIDPattern.MatchString(lms) {
@@ -126,14 +141,17 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 	return ro, nil
 }
 
+// MaxFileBytes caps a roster file: a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxFileBytes = 64 << 20
+
 // ReadRosterFile reads a roster CSV file.
 func ReadRosterFile(path string) (*Roster, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a roster", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadRoster(f)
+	return ReadRoster(bytes.NewReader(b))
 }
 
 // NewRoster builds a roster from ids, for tests and tools.
