@@ -79,3 +79,8 @@ func latencyDrops(l lang.Lang, c metrics.Condition) string {
 }
 
 var latencyDropsText = lang.Msg{" · E2E 超过门槛 %d · ITL P95 超过门槛 %d · TPOT 超过门槛 %d", " · E2E over SLO %d · ITL P95 over SLO %d · TPOT over SLO %d"}
+
+// ConditionRuleIn is a condition's definition of qualified in l, as the
+// card states it: "完整成功 ∧ 质量通过 ∧ TTFT ≤ 1 s", or on latency alone
+// when no quality judge was asked for.
+func ConditionRuleIn(l lang.Lang, c metrics.Condition) string { return jointRule(l, c) }
