@@ -1,0 +1,35 @@
+package compare
+
+import (
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// Files compares trace files: a and b are each side's runs. Every trace is
+// read once (a bad one is an error naming FILE:LINE) and judged under one
+// SLO set: o.Card's, or, without one, the first A trace's (its header's
+// conditions.slo, else 1 s), so that a run recorded under other SLOs is
+// still judged like the rest (and its recorded SLOs show up as a changed
+// condition).
+func Files(a, b []string, o Options) (*Result, error) {
+	co := o.CardOptions()
+	var ra, rb []Run
+	for i, path := range append(append([]string(nil), a...), b...) {
+		s, err := metrics.SummarizeFile(path, co)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			co.SLOsMS, co.Latency = nil, metrics.LatencySLO{}
+			for _, c := range s.Conditions {
+				co.SLOsMS = append(co.SLOsMS, c.SLOTTFTMS)
+				co.Latency = c.LatencySLO
+			}
+		}
+		if i < len(a) {
+			ra = append(ra, Run{Name: path, Summary: s})
+		} else {
+			rb = append(rb, Run{Name: path, Summary: s})
+		}
+	}
+	return Compare(ra, rb, o)
+}
