@@ -7,14 +7,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
-	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
@@ -57,16 +55,12 @@ func (c *costFlag) Set(s string) error {
 
 func cmdCard(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
-	var slos sloFlags
+	var cf cardFlags
 	var cost costFlag
-	slos.register(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
-	method := fs.String("percentile", string(metrics.NearestRank), "percentile method: nearest-rank or linear")
+	cf.register(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)",
+		"percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
-	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
-	levels := fs.String("percentiles", "", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
-	langName := langFlag(fs)
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the card's computation to this file (default: none)")
-	memory := fs.String("memory", "", "memory budget for the samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, with the same card (default: half of the memory available to the process)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -75,33 +69,13 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := metrics.ParseMethod(*method)
-	if err != nil {
-		return usagef("card: %v", err)
-	}
-	f, err := cardfmt.ParseFormat(*format)
-	if err != nil {
-		return usagef("card: %v", err)
-	}
-	l, err := resolveLang("card", *langName)
+	st, err := cf.parse("card")
 	if err != nil {
 		return err
 	}
-	var lv []float64
-	if *levels != "" {
-		if lv, err = metrics.ParseLevels(*levels); err != nil {
-			return usagef("card: --percentiles: %v", err)
-		}
-	}
-	budget := spill.DefaultLimit()
-	if *memory != "" {
-		if budget, err = spill.ParseSize(*memory); err != nil {
-			return usagef("card: --memory: %v", err)
-		}
-	}
-	// The collector keeps the heap near the budget too: what the stores
-	// free when they spill is reused before the heap grows.
-	debug.SetMemoryLimit(budget*2 + 64<<20)
+	f, l := st.format, st.lang
+	opts := st.opts
+	opts.WindowCost = cost.v
 	if *cpuprofile != "" {
 		pf, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -113,13 +87,18 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := metrics.SummarizeFile(path, slos.options(metrics.Options{Method: m, WindowCost: cost.v, Levels: lv, MemoryBytes: budget}))
+	s, err := metrics.SummarizeFile(path, opts)
 	if err != nil {
 		return err
 	}
-	// Text and Markdown are read on a terminal: the trace's own strings
-	// (clock, currency, attempt ids, errors) have their control codes
-	// escaped. JSON escapes them itself.
+	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, path, f, l) })
+}
+
+// writeReport writes a report in format f through write, buffered. Text
+// and Markdown are read on a terminal: the trace's own strings (clock,
+// currency, attempt ids, errors, file names) have their control codes
+// escaped. JSON escapes them itself.
+func writeReport(stdout io.Writer, f cardfmt.Format, write func(io.Writer) error) error {
 	out := stdout
 	var term *safetext.Writer
 	if f != cardfmt.JSON {
@@ -127,7 +106,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 		out = term
 	}
 	w := bufio.NewWriter(out)
-	if err := cardfmt.WriteLang(w, s, path, f, l); err != nil {
+	if err := write(w); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {
