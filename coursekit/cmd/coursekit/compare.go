@@ -1,0 +1,90 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/charts/comparefig"
+	"github.com/llmperf-course/course/coursekit/compare"
+)
+
+// cmdCompare compares the runs of A with those of B: `compare A B` or
+// `compare A1 A2 A3 -- B1 B2 B3`. The flags may stand on either side of --.
+func cmdCompare(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	var cf cardFlags
+	cf.register(fs, "TTFT SLO of a condition; each adds a qualified rate and a goodput (repeat; default: the first A trace's conditions.slo, else 1s)",
+		"percentile levels compared for TTFT, E2E and event gaps alike, e.g. 50,99 (default: TTFT 50,95,99; E2E 95; event gaps 50,95)")
+	seed := fs.Uint64("seed", compare.DefaultSeed, "seed of the bootstrap; the same seed gives the same intervals")
+	resamples := fs.Int("resamples", compare.DefaultResamples, "bootstrap resamples per interval")
+	chart := fs.String("chart", "", "also write an offline HTML page with a forest plot of every metric's B − A and its 95% interval (default: none)")
+	cut := slices.Index(args, "--")
+	left, right := args, []string(nil)
+	if cut >= 0 {
+		left, right = args[:cut], args[cut+1:]
+	}
+	a, err := parse(fs, left)
+	if err != nil {
+		return err
+	}
+	var b []string
+	if cut >= 0 {
+		if b, err = parse(fs, right); err != nil {
+			return err
+		}
+		if len(a) == 0 || len(b) == 0 {
+			return usagef("compare: want at least one trace on each side of --, got %d and %d", len(a), len(b))
+		}
+	} else {
+		if len(a) != 2 {
+			return usagef("compare: want two traces (A B), or A1 A2 … -- B1 B2 …, got %d (%s)", len(a), strings.Join(a, " "))
+		}
+		a, b = a[:1], a[1:]
+	}
+	if *seed == 0 {
+		return usagef("compare: --seed: want a seed > 0")
+	}
+	if *resamples < 100 {
+		return usagef("compare: --resamples: want at least 100, got %d", *resamples)
+	}
+	st, err := cf.parse("compare")
+	if err != nil {
+		return err
+	}
+	o := compare.Options{Card: st.opts, Seed: *seed, Resamples: *resamples}
+	if st.levels != nil {
+		o.TTFT, o.E2E, o.ITL = st.levels, st.levels, st.levels
+	}
+	o.Card.Levels = nil
+	var chartFile *os.File
+	if *chart != "" {
+		// Created before the traces are read: a path that cannot be written
+		// fails at once, not after minutes of reading.
+		if chartFile, err = os.Create(*chart); err != nil {
+			return usagef("compare: --chart: %v", err)
+		}
+		defer chartFile.Close()
+	}
+	res, err := compare.Files(a, b, o)
+	if err != nil {
+		if chartFile != nil {
+			chartFile.Close()
+			os.Remove(*chart)
+		}
+		return err
+	}
+	if chartFile != nil {
+		if err := comparefig.WritePage(chartFile, res, st.lang); err != nil {
+			return err
+		}
+		if err := chartFile.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "coursekit compare: chart written to %s\n", *chart)
+	}
+	return writeReport(stdout, st.format, func(w io.Writer) error { return compare.Write(w, res, st.format, st.lang) })
+}
