@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -378,5 +380,57 @@ func TestMismatchedSummariesAreRefused(t *testing.T) {
 	plain := compare.Run{Name: "b", Summary: metrics.Summarize(g, metrics.Options{})}
 	if _, err := compare.Compare([]compare.Run{run(g, "a", o)}, []compare.Run{plain}, o); err == nil {
 		t.Error("a summary without resampling data was compared")
+	}
+}
+
+// writeTrace writes tr to dir/name.
+func writeTrace(t *testing.T, dir, name string, tr *trace.Trace) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := trace.NewWriter(f, tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Attempts {
+		if err := w.Write(&tr.Attempts[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Files judges every run under the first A trace's SLOs (its header's
+// conditions.slo), so a B run recorded under others is judged alike, and
+// its recorded SLOs are a changed condition; names go with NamedFiles.
+func TestFilesJudgeEveryRunLikeTheFirst(t *testing.T) {
+	dir := t.TempDir()
+	g := failing(20, 2)
+	a := writeTrace(t, dir, "a.jsonl", withConditions(g, `{"slo":{"slo_ttft_ms":[150]}}`))
+	b := writeTrace(t, dir, "b.jsonl", withConditions(g, `{"slo":{"slo_ttft_ms":[1000]}}`))
+	r, err := compare.Files([]string{a}, []string{b}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metric(t, r, "qualified_rate@150ms"); *m.A != 0.9 || *m.B != 0.9 {
+		t.Errorf("qualified at 150 ms: A %v, B %v; want 0.9 both (TTFT 100 ms)", *m.A, *m.B)
+	}
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "slo.slo_ttft_ms" {
+		t.Errorf("changed: %+v", r.ConditionsChanged)
+	}
+	r, err = compare.NamedFiles([]compare.File{{Path: a, Name: "one"}}, []compare.File{{Path: b, Name: "two"}},
+		compare.Options{Card: metrics.Options{SLOsMS: []float64{50}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.A.Traces[0] != "one" || r.B.Traces[0] != "two" || metric(t, r, "qualified_rate@50ms").A == nil {
+		t.Errorf("named %v %v, metrics %v", r.A.Traces, r.B.Traces, r.Metrics)
 	}
 }

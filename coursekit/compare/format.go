@@ -460,3 +460,7 @@ func mdEscape(s string) string {
 func mdCell(s string) string {
 	return strings.ReplaceAll(mdEscape(s), "|", `\|`)
 }
+
+// MIMEType carries a comparison as JSON in a notebook's output, beside its
+// text and HTML (nb.Comparison), for tools that read a saved notebook.
+const MIMEType = "application/vnd.coursekit.compare+json"
