@@ -180,6 +180,17 @@ type Result struct {
 	SLO []metrics.Condition `json:"-"`
 }
 
+// Metric returns r's metric named name (ttft_ms.p50, goodput@1000ms, …),
+// and whether r has it.
+func (r *Result) Metric(name string) (Metric, bool) {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
 // Side is one side's runs.
 type Side struct {
 	Traces []string `json:"traces"`

@@ -434,3 +434,18 @@ func TestFilesJudgeEveryRunLikeTheFirst(t *testing.T) {
 		t.Errorf("named %v %v, metrics %v", r.A.Traces, r.B.Traces, r.Metrics)
 	}
 }
+
+// Metric finds a metric by its name, and says when there is none.
+func TestResultMetric(t *testing.T) {
+	o := compare.Options{}
+	r, err := compare.Compare([]compare.Run{run(failing(10, 1), "a", o)}, []compare.Run{run(failing(10, 3), "b", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := r.Metric("failure_rate"); !ok || *m.A != 0.1 || *m.B != 0.3 {
+		t.Errorf("failure_rate: %+v, %v", m, ok)
+	}
+	if _, ok := r.Metric("ttft_ms.p42"); ok {
+		t.Error("found a metric that was not compared")
+	}
+}

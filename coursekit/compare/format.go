@@ -271,6 +271,8 @@ func Cells(r *Result, l lang.Lang) []Cell {
 		}
 		if m.Rel != nil {
 			c.Rel = signedPct(*m.Rel * 100)
+		} else if m.Diff != nil {
+			c.Rel = "—" // A is 0: no share of it
 		}
 		out = append(out, c)
 	}

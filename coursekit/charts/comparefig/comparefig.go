@@ -140,7 +140,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	}
 	// The estimates, on a series whose line is not drawn, and the 0 line.
 	draw.AddLine(ln, msgPoint.In(l), points, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: draw.ColorMark, Opacity: opts.Float(0)},
-		draw.MarkLines(draw.VLine(msgZero.In(l), 0, draw.ColorMark, "end")))
+		draw.MarkLines(draw.VLine(msgZero.In(l), 0, draw.ColorMark, "start")))
 	return ln
 }
 
