@@ -228,6 +228,10 @@ type Metric struct {
 	NeedN int `json:"-"`
 }
 
+// Real reports whether the difference is real at 95 %: the interval of
+// B − A excludes 0 (the verdict is better or worse).
+func (m Metric) Real() bool { return m.Verdict == Better || m.Verdict == Worse }
+
 // Bounds is an interval; a nil side is unbounded.
 type Bounds struct {
 	Low  *float64 `json:"low"`

@@ -442,8 +442,19 @@ func TestResultMetric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := r.Metric("failure_rate"); !ok || *m.A != 0.1 || *m.B != 0.3 {
+	if m, ok := r.Metric("failure_rate"); !ok || *m.A != 0.1 || *m.B != 0.3 || m.Real() != (m.Verdict != compare.Same) {
 		t.Errorf("failure_rate: %+v, %v", m, ok)
+	}
+	p := practice(t)
+	r, err = compare.Compare([]compare.Run{run(p, "a", o)}, []compare.Run{run(stretchTTFT(p, 2), "b", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := r.Metric("ttft_ms.p50"); !m.Real() {
+		t.Errorf("TTFT twice as long is not real: %+v", m)
+	}
+	if m, _ := r.Metric("itl_ms.p50"); m.Real() {
+		t.Errorf("unchanged gaps are real: %+v", m)
 	}
 	if _, ok := r.Metric("ttft_ms.p42"); ok {
 		t.Error("found a metric that was not compared")

@@ -17,8 +17,8 @@ type EngineSide struct {
 // A, B, A, B, … (a fresh engine each run, as RunEngine starts it), so that
 // the machine's load drifting during the experiment falls on both sides
 // alike. The runs are saved as a.Name-1 … a.Name-n and b.Name-1 … b.Name-n,
-// labelled "a.Label（第 i 次）"; their names come back for Compare.
-func (l Lab) RepeatEngines(n int, a, b EngineSide, load loadgen.Config) (runsA, runsB []string, err error) {
+// labelled "a.Label（第 i 次）": Repeats(a.Name, n) names them for Compare.
+func (l Lab) RepeatEngines(n int, a, b EngineSide, load loadgen.Config) error {
 	sides := [2]EngineSide{a, b}
 	return repeatAB(n, a.Name, b.Name, func(name string, side, i int) error {
 		s := sides[side]
@@ -27,24 +27,30 @@ func (l Lab) RepeatEngines(n int, a, b EngineSide, load loadgen.Config) (runsA, 
 	})
 }
 
-// repeatAB calls run for the i-th run of side 0 (A, named nameA-i) and of
-// side 1 (B), alternating, i from 1 to n; it stops at the first error.
-func repeatAB(n int, nameA, nameB string, run func(name string, side, i int) error) (runsA, runsB []string, err error) {
-	if n < 1 {
-		return nil, nil, fmt.Errorf("lab: want at least one run a side, got %d", n)
+// Repeats are the names RepeatEngines saves n runs of one side under:
+// name-1 … name-n.
+func Repeats(name string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%d", name, i+1)
 	}
-	for i := 1; i <= n; i++ {
-		for side, name := range []string{nameA, nameB} {
-			full := fmt.Sprintf("%s-%d", name, i)
-			if err := run(full, side, i); err != nil {
-				return nil, nil, err
-			}
-			if side == 0 {
-				runsA = append(runsA, full)
-			} else {
-				runsB = append(runsB, full)
+	return out
+}
+
+// repeatAB calls run for the i-th run of side 0 (A, named as Repeats
+// names it) and of side 1 (B), alternating, i from 1 to n; it stops at the
+// first error.
+func repeatAB(n int, nameA, nameB string, run func(name string, side, i int) error) error {
+	if n < 1 {
+		return fmt.Errorf("lab: want at least one run a side, got %d", n)
+	}
+	a, b := Repeats(nameA, n), Repeats(nameB, n)
+	for i := range n {
+		for side, name := range []string{a[i], b[i]} {
+			if err := run(name, side, i+1); err != nil {
+				return err
 			}
 		}
 	}
-	return runsA, runsB, nil
+	return nil
 }
