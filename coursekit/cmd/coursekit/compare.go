@@ -2,9 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -60,31 +58,17 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		o.TTFT, o.E2E, o.ITL = st.levels, st.levels, st.levels
 	}
 	o.Card.Levels = nil
-	var chartFile *os.File
-	if *chart != "" {
-		// Created before the traces are read: a path that cannot be written
-		// fails at once, not after minutes of reading.
-		if chartFile, err = os.Create(*chart); err != nil {
-			return usagef("compare: --chart: %v", err)
-		}
-		defer chartFile.Close()
+	page, err := createChart("compare", *chart) // before the traces are read
+	if err != nil {
+		return err
 	}
 	res, err := compare.Files(a, b, o)
 	if err != nil {
-		if chartFile != nil {
-			chartFile.Close()
-			os.Remove(*chart)
-		}
+		page.discard()
 		return err
 	}
-	if chartFile != nil {
-		if err := comparefig.WritePage(chartFile, res, st.lang); err != nil {
-			return err
-		}
-		if err := chartFile.Close(); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "coursekit compare: chart written to %s\n", *chart)
+	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, st.lang) }); err != nil {
+		return err
 	}
 	return writeReport(stdout, st.format, func(w io.Writer) error { return compare.Write(w, res, st.format, st.lang) })
 }

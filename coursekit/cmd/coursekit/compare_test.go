@@ -121,8 +121,9 @@ func TestCompareBadInput(t *testing.T) {
 	}
 }
 
-// --chart writes one offline page with the forest plot; a trace's name
-// reaches it as text, never as markup.
+// --chart writes the forest plot's page; a trace's name, from the command
+// line, reaches it as text, never as markup; a path that cannot be written
+// fails before any trace is read.
 func TestCompareChart(t *testing.T) {
 	dir := t.TempDir()
 	hostile := filepath.Join(dir, `<img src=x onerror=alert(1)>.jsonl`)
@@ -146,13 +147,8 @@ func TestCompareChart(t *testing.T) {
 	if strings.Contains(html, "<img src=x onerror") || !strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;.jsonl") {
 		t.Error("the trace's name reached the page as markup")
 	}
-	for _, want := range []string{"compare_forest", "ttft_ms.p50", "throughput.output_tokens_per_s", "<table"} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the page lacks %q", want)
-		}
-	}
-	if strings.Contains(html, "<script src") {
-		t.Error("the page loads a script from elsewhere")
+	if !strings.Contains(html, "compare_forest") { // the page itself is comparefig's, tested there
+		t.Error("the page has no forest plot")
 	}
 	// A chart path that cannot be written fails before any trace is read.
 	code, _, errs = runCLI(t, "compare", unitTrace, unitTrace, "--chart", filepath.Join(dir, "no", "such", "dir.html"))
