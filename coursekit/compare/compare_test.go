@@ -153,7 +153,7 @@ func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[stri
 // least 0.95 − 0.04, and at most 1.
 func TestCoverage(t *testing.T) {
 	l := load{n: 300, windowS: 20, fail: 0.1, ttftMS: 200, tokens: 20, open: true}
-	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5, 0.95}, Resamples: 1000}
+	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5, 0.95}, Resamples: 500}
 	one := coverage(t, 300, 1, l, o)
 	if len(one) != 9 {
 		t.Fatalf("coverage of %d metrics, want 9: %v", len(one), one)
@@ -164,7 +164,7 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	l.n = 100
-	o.Resamples = 500
+	o.Resamples = 300
 	three := coverage(t, 200, 3, l, o)
 	for name, c := range three {
 		if c < 0.95-0.04 {

@@ -344,7 +344,7 @@ func globalHelp() string {
 		fmt.Fprintf(&b, "  %-11s %s\n", d.name, d.purpose)
 	}
 	b.WriteString("\nRun 'coursekit help COMMAND' or 'coursekit COMMAND -h' for its flags and examples.\n")
-	b.WriteString("card, gen, csv, report, bench and import read or write one trace format (JSON Lines: a header, then one attempt per line).\n")
+	b.WriteString("card, compare, gen, csv, report, bench and import read or write one trace format (JSON Lines: a header, then one attempt per line).\n")
 	b.WriteString("\nexit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong) or bad flags; 1 anything else\n")
 	return b.String()
 }
