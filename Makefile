@@ -44,7 +44,7 @@ LANE_SIDE := test-go test-sql test-spark after:test-setup test-engine after:note
 test:
 	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp out/notebooks.failed
 	@bash docker/test/timed.sh run $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || { \
-	  bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; exit 1; }
+	  bash docker/test/timed.sh failures $(TIMING_DIR)/test.tsv; bash docker/test/timed.sh table $(TIMING_DIR)/test.tsv "make test"; exit 1; }
 	@IN_MAKE_TEST=1 bash docker/test/lanes.sh $(TIMING_DIR)/test.tsv "make test" "$(LANE_SIDE)" "$(LANE_LAB)"
 
 test-go: fmt-check vet

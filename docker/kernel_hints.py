@@ -344,6 +344,10 @@ def explain(message, source_line=""):
     if m:
         return (f"类型不一致：{_code(m.group(1))} 和 {_code(m.group(2))} 不能直接放在一起运算，Go 不会自动转换。"
                 f"把其中一个显式转换成另一个的类型，例如 `float64(n)`。")
+    m = re.match(r"cannot use (true|false) \(untyped bool constant\) as (?:\S*\.)?Guess value", message)
+    if m:
+        return (f"是非题的预测不写 {_code(m.group(1))}：写 `nb.Yes`（是）或 `nb.No`（否）。"
+                "预测的类型是 `nb.Guess`，它还要能表示“还没填”（`nb.Undecided`），所以不用 true/false。")
     m = re.match(r"cannot use (.+?) \((.+?)\) as (.+?) value in .+$", message)
     if m:
         kind = m.group(2)

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -62,6 +63,10 @@ type Config struct {
 	BusyGauge string
 	// OnStep, if set, learns each finished step.
 	OnStep func(Step)
+	// OnRun, if set, learns each run of a step as it starts: its rate and
+	// window (an undecided step runs again with a longer window), so that
+	// a caller can say what is running between Bench.Progress reports.
+	OnRun func(rate float64, window time.Duration)
 }
 
 // Step is one searched rate.
@@ -324,6 +329,9 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
 		*n++
 		path := filepath.Join(c.OutDir, fmt.Sprintf("step-%02d-rate-%g.jsonl", *n, rate))
+		if c.OnRun != nil {
+			c.OnRun(rate, d)
+		}
 		var err error
 		s, err = c.measure(ctx, rate, d, path)
 		if err != nil {
@@ -385,7 +393,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	if err := f.Close(); err != nil {
 		return s, err
 	}
-	sum, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
+	sum, err := cardopts.SummarizeFile(path, c.Flags())
 	if err != nil {
 		return s, err
 	}
@@ -409,16 +417,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		b := busyOver(sc, c.BusyGauge, sum.Window.StartMS, sum.Window.EndMS)
 		s.BusyMean, s.BusyMax, s.BusyReads, s.BusyMethod = b.mean, b.max, b.reads, b.method
 	}
-	cond := sum.Conditions[0]
-	s.Attempts, s.Qualified, s.WindowS = sum.Attempts, cond.Qualified, sum.WindowS
-	s.Attainment = cond.QualifiedRate.Value
-	s.GoodputPerS = cond.GoodputPerS
-	s.P95TTFTMS = sum.TTFT.P95
-	v, lo, hi, ok := Verdict(s.Qualified, s.Attempts, c.Target)
-	if ok {
-		s.CILow, s.CIHigh = &lo, &hi
-	}
-	s.Verdict = v
+	v, lo, hi, ok := s.judge(sum, c.Target)
 	switch {
 	case ctx.Err() != nil:
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
@@ -493,4 +492,37 @@ func (w *overloadWatch) observe(p loadgen.Progress) string {
 			overloadReports, first, last, (w.at[k-1] - w.at[k-overloadReports]).Seconds())
 	}
 	return w.reason
+}
+
+// Flags are the flags of a step's summary (coursekit/cardopts): the
+// search's TTFT SLO with its latency SLOs, one condition.
+func (c *Config) Flags() cardopts.Flags {
+	return cardopts.Flags{TTFTMS: []float64{c.SLOTTFTMS}, Latency: c.Latency}
+}
+
+// judge fills the step's counts from sum, the summary of its trace under
+// the search's flags (Config.Flags), and its verdict at target by the
+// Wilson rule (Verdict), which it also returns with the interval.
+func (s *Step) judge(sum *metrics.Summary, target float64) (v string, lo, hi float64, ok bool) {
+	cond := sum.Conditions[0]
+	s.Attempts, s.Qualified, s.WindowS = sum.Attempts, cond.Qualified, sum.WindowS
+	s.Attainment = cond.QualifiedRate.Value
+	s.GoodputPerS = cond.GoodputPerS
+	s.P95TTFTMS = sum.TTFT.P95
+	v, lo, hi, ok = Verdict(s.Qualified, s.Attempts, target)
+	if ok {
+		s.CILow, s.CIHigh = &lo, &hi
+	}
+	s.Verdict = v
+	return v, lo, hi, ok
+}
+
+// StepOf is a step judged from sum, the summary of a run under the
+// search's flags (Config.Flags): its counts, and the verdict of the 95 %
+// Wilson interval against target, without the overload test (the run's
+// load counts are not in a summary). Rate is left 0.
+func StepOf(sum *metrics.Summary, target float64) Step {
+	var s Step
+	s.judge(sum, target)
+	return s
 }

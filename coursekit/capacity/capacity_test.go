@@ -175,12 +175,22 @@ func TestInterruptKeepsFinishedSteps(t *testing.T) {
 			go func() { time.Sleep(100 * time.Millisecond); cancel() }()
 		}
 	}
+	var runs []float64
+	c.OnRun = func(rate float64, window time.Duration) {
+		if window != c.StepDuration {
+			t.Errorf("run at %g: window %v, want the first window %v", rate, window, c.StepDuration)
+		}
+		runs = append(runs, rate)
+	}
 	res, err := Search(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Provisional || len(res.Steps) != 2 || res.Steps[0].Verdict == Interrupted || res.Steps[1].Verdict != Interrupted {
 		t.Fatalf("interrupted search: provisional %v, steps %+v", res.Provisional, res.Steps)
+	}
+	if len(runs) != 2 || runs[0] != res.Steps[0].Rate || runs[1] != res.Steps[1].Rate {
+		t.Errorf("OnRun learned %v as the runs started; the steps are %g, %g", runs, res.Steps[0].Rate, res.Steps[1].Rate)
 	}
 }
 

@@ -1,6 +1,7 @@
 package card
 
 import (
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -123,13 +124,24 @@ type checker struct {
 
 func newChecker(c *Card, t *trace.Trace) *checker {
 	k := &checker{c: c, t: t}
-	k.s = metrics.Summarize(t, metrics.Options{SLOsMS: unitSLOsMS[:]})
+	m, ok := parseMethod(c.PercentileMethod)
+	if !ok {
+		m = metrics.NearestRank
+	}
+	// The summary under the unit's definitions, with the TTFT also under
+	// the method the card states: a wrong method fails stated.method, and
+	// a number that does not follow the stated method fails figures.p95,
+	// each on its own.
+	// Under nearest-rank the other distribution is the linear one, so that
+	// checkP95 can name a tool's linear number written under nearest-rank.
+	other := m
+	if m == metrics.NearestRank {
+		other = metrics.Linear
+	}
+	k.s = cardopts.MustSummarize(t, cardopts.Unit(metrics.NearestRank), cardopts.OtherMethod(other))
 	k.p95 = k.s.TTFT.P95
-	if m, ok := parseMethod(c.PercentileMethod); ok && m != k.s.PercentileMethod {
-		// Judge the number under the method the card states: a wrong method
-		// fails stated.method, and a number that does not follow the stated
-		// method fails figures.p95, each on its own.
-		k.p95 = metrics.Summarize(t, metrics.Options{SLOsMS: unitSLOsMS[:], Method: m}).TTFT.P95
+	if m != k.s.PercentileMethod && k.s.TTFTOther != nil {
+		k.p95 = k.s.TTFTOther.P95
 	}
 	for i, slo := range unitSLOsMS {
 		for j := range c.Conditions {

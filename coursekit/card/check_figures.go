@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -65,10 +66,44 @@ func failAt(bad []string, missing bool, hint string) (Status, string) {
 }
 
 func checkP95(k *checker) (Status, string) {
+	rounded := true
+	// The mistake the unit anticipates: the number of the other method (a
+	// tool's linear 1720 ms under a card that says nearest-rank). It is
+	// named, without the number the stated method gives.
+	stated, _ := parseMethod(k.c.PercentileMethod)
+	if stated == "" {
+		stated = k.s.PercentileMethod
+	}
+	// newChecker read the TTFT under nearest-rank and under the stated
+	// method (linear when that is nearest-rank).
+	other, otherP95 := metrics.Linear, (*float64)(nil)
+	if k.s.TTFTOther != nil {
+		otherP95 = k.s.TTFTOther.P95
+	}
+	if stated == metrics.Linear {
+		other, otherP95 = metrics.NearestRank, k.s.TTFT.P95
+	}
+	var otherMethod bool
 	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
-		return k.p95 != nil && timeMatches(c.P95, *k.p95)
+		if k.p95 != nil && timeMatches(c.P95, *k.p95) {
+			return true
+		}
+		ms, ok := toMS(c.P95)
+		rounded = rounded && ok && k.p95 != nil && c.P95.Value != 0 && roundedFrom(c.P95.Value, *k.p95*c.P95.Value/ms)
+		if otherP95 != nil && timeMatches(c.P95, *otherP95) {
+			otherMethod = true
+		}
+		return false
 	})
-	return failAt(bad, missing, "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看"+nbFour+"。")
+	hint := "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看" + nbFour + "。"
+	switch {
+	case otherMethod:
+		hint = "你写的 P95 是按" + cardfmt.MethodName(other) + "算出的数，和卡上写明的分位算法对不上（压测工具多用线性插值）。" +
+			"按你写明的算法重算，或者改写算法。回看" + nbFour + "。"
+	case rounded:
+		hint = roundedHint
+	}
+	return failAt(bad, missing, hint)
 }
 
 func checkFailureRate(k *checker) (Status, string) {
@@ -139,24 +174,72 @@ func goodputPerS(f Figure) float64 {
 }
 
 func checkGoodput(k *checker) (Status, string) {
+	rounded := true
 	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
-		return near(goodputPerS(c.Goodput), want.GoodputPerS, perSecTol)
+		if near(goodputPerS(c.Goodput), want.GoodputPerS, perSecTol) {
+			return true
+		}
+		factor := 1.0
+		if _, f, ok := rateFactor(c.Goodput.Unit); ok {
+			factor = f
+		}
+		rounded = rounded && roundedFrom(c.Goodput.Value, want.GoodputPerS/factor)
+		return false
 	})
-	return failAt(bad, missing, "合格 goodput 与复算不一致：它数的是窗口内合格的尝试，除以窗口的长度，而不是输出 token 或全部请求。回看"+nbFour+"。")
+	hint := "合格 goodput 与复算不一致：它数的是窗口内合格的尝试，除以窗口的长度，而不是输出 token 或全部请求。回看" + nbFour + "。"
+	if rounded {
+		hint = roundedHint
+	}
+	return failAt(bad, missing, hint)
 }
 
 func checkCost(k *checker) (Status, string) {
+	rounded := true
 	bad, missing := k.perCondition(func(c *Condition, want *metrics.Condition) bool {
 		if want.CostPer1000 == nil {
+			rounded = false
 			return c.CostPer1000.Value == 0
 		}
-		return near(c.CostPer1000.Value, *want.CostPer1000, costTol)
+		if near(c.CostPer1000.Value, *want.CostPer1000, costTol) {
+			return true
+		}
+		rounded = rounded && roundedFrom(c.CostPer1000.Value, *want.CostPer1000)
+		return false
 	})
 	hint := "每千次合格成本与复算不一致：用窗口总成本（见 trace 表头）除以合格次数，再乘以 1000。回看" + nbFour + "。"
-	if k.s.WindowCost == nil || slices.ContainsFunc(k.s.Conditions, func(c metrics.Condition) bool { return c.CostPer1000 == nil }) {
+	switch {
+	case k.s.WindowCost == nil || slices.ContainsFunc(k.s.Conditions, func(c metrics.Condition) bool { return c.CostPer1000 == nil }):
 		hint = "这份 trace 没有记录窗口成本，或没有合格的尝试，算不出每千次合格成本；请把它留空（0）。"
+	case rounded:
+		hint = roundedHint
 	}
 	return failAt(bad, missing, hint)
+}
+
+// roundedHint is the hint for a figure whose only fault is its rounding
+// (roundedFrom): the method is right, the number was cut too short.
+const roundedHint = "算法没有问题，只是取整太粗：写下的数是复算值四舍五入到很少几位的结果，与复算值相差超过 1%（满分要在 1% 以内，10% 以内得一半）。保留 3 位有效数字，例如写 0.0952，不要写成 0.1。"
+
+// roundedFrom reports whether written is want rounded to the significant
+// digits written shows (0.1 from 0.0952, 1.2 from 1.234): the learner
+// computed the right number and cut it short. A wrong count or method
+// lands on want rounded this way only by chance.
+func roundedFrom(written, want float64) bool {
+	if written == 0 || math.IsNaN(written) || math.IsInf(written, 0) || math.IsNaN(want) || math.IsInf(want, 0) {
+		return false
+	}
+	digits := 0
+	mant, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(written), 'e', -1, 64), "e")
+	for _, r := range mant {
+		if r >= '0' && r <= '9' {
+			digits++
+		}
+	}
+	if digits > 3 { // 3 significant digits are what the course asks for
+		return false
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(want, 'g', digits, 64), 64)
+	return err == nil && r == written
 }
 
 // ---- units ----

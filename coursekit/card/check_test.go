@@ -200,6 +200,26 @@ func TestHintsNeverRevealExpectedValues(t *testing.T) {
 	}
 }
 
+// The P95 of the other method is the mistake the unit anticipates (the
+// learner walk wrote 1720 ms, the linear P95, under nearest-rank): the
+// hint names linear interpolation instead of only "not the same".
+func TestP95OfTheOtherMethodIsNamed(t *testing.T) {
+	c := reference()
+	bothConditions(c, func(x *Condition) { x.P95 = Figure{1720, "ms"} })
+	for _, x := range Check(c, readUnitTrace(t)).Results {
+		if x.ID == "figures.p95" && (x.Status != Fail || !strings.Contains(x.Hint, "线性插值算出的数")) {
+			t.Errorf("%s: %s %q", x.ID, x.Status, x.Hint)
+		}
+	}
+	c = reference()
+	bothConditions(c, func(x *Condition) { x.P95 = Figure{1200, "ms"} })
+	for _, x := range Check(c, readUnitTrace(t)).Results {
+		if x.ID == "figures.p95" && (x.Status != Fail || strings.Contains(x.Hint, "算出的数")) {
+			t.Errorf("another wrong P95 gets the general hint: %q", x.Hint)
+		}
+	}
+}
+
 func TestEmptyCardFailsEveryRowWithAHint(t *testing.T) {
 	r := Check(&Card{}, readUnitTrace(t))
 	if r.Passed != 0 || r.NeedsHuman != 0 || r.Failed != len(publicCriteria) {
@@ -362,6 +382,23 @@ func TestUncertainIsFreeTextForAHuman(t *testing.T) {
 		x, _ := Check(c, tr).Result("text.uncertain")
 		if x.Status != want {
 			t.Errorf("%q: %s, want %s", text, x.Status, want)
+		}
+	}
+}
+
+// A figure computed right and written with too few digits (a goodput of
+// 0.0952 written 0.1) is told it is the rounding, not sent back to the
+// method; a wrong count near the right value still is.
+func TestRoundingIsNamedAsRounding(t *testing.T) {
+	for _, c := range []struct {
+		written, want float64
+		rounded       bool
+	}{
+		{0.1, 0.0952, true}, {1.2, 1.234, true}, {0.09, 0.0952, false}, {0.0917, 0.1, false},
+		{12, 11.6, true}, {0.0952, 0.0952, true}, {0, 0.0952, false}, {0.1, 0.2, false},
+	} {
+		if got := roundedFrom(c.written, c.want); got != c.rounded {
+			t.Errorf("roundedFrom(%v, %v) = %v", c.written, c.want, got)
 		}
 	}
 }

@@ -229,7 +229,7 @@ func costText(l lang.Lang, s *metrics.Summary, c metrics.Condition) string {
 
 func outcomeList(l lang.Lang, s *metrics.Summary) string {
 	var parts []string
-	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.HTTPError, trace.StreamError, trace.Cancelled} {
+	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.NoResponse, trace.HTTPError, trace.StreamError, trace.Cancelled} {
 		if n := s.Outcomes[o.String()]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", OutcomeNameIn(l, o), n))
 		}
@@ -257,6 +257,7 @@ var (
 	txRetries    = lang.Msg{"  业务请求：%d · 重试放大：%d 次尝试 / %d 个请求 = %s", "  Requests: %d · retry amplification: %d attempts / %d requests = %s"}
 	txRatios     = lang.Msg{"比值（分子 / 分母 = 值，单位）", "Ratios (numerator / denominator = value, unit)"}
 	txFailRate   = lang.Msg{"  失败率：%s%s", "  Failure rate: %s%s"}
+	txInFlight   = lang.Msg{"    分母里有 %d 次在途尝试：还没有结束，既不算失败，也不算联合合格", "    The denominator holds %d attempts in flight: unfinished, they are neither failures nor qualified"}
 	txPassRate   = lang.Msg{"  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", "  Quality pass rate: %s%s; %d unrated complete successes (not passes)"}
 	txLatency    = lang.Msg{"时延分布（只含完整成功；失败留在上面的分母里）", "Latency distributions (complete successes only; failures stay in the denominators above)"}
 	nameTTFT     = lang.Msg{"首字时延 TTFT", "TTFT (time to first token)"}
@@ -299,6 +300,9 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	line("")
 	p(txRatios)
 	p(txFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
+	if s.InFlight > 0 {
+		p(txInFlight, s.InFlight)
+	}
 	p(txPassRate, RatioTextIn(l, s.QualityPassRate), WilsonTextIn(l, s.QualityPassRate), s.UnratedSuccesses)
 	line("")
 	p(throughputTitle)
@@ -412,6 +416,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string) string {
 	}
 	p(mdAttempts, s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(l, s), s.InFlight)
 	p(mdFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
+	if s.InFlight > 0 {
+		line("  - " + strings.TrimSpace(txInFlight.F(l, s.InFlight)))
+	}
 	p(mdPassRate, RatioTextIn(l, s.QualityPassRate), WilsonTextIn(l, s.QualityPassRate), s.UnratedSuccesses)
 	p(mdThrough, throughputTitle.In(l), strings.Join(throughputLines(l, s), clauseSep.In(l)))
 	ci := func(d metrics.Dist) {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -39,7 +40,9 @@ func notFinite(s *metrics.Summary) []string {
 // 5e-324 ms is +Inf, 0 over it is NaN), and encoding/json refuses such a
 // value, failing the whole card. When any was nulled, a last member
 // "not_finite" lists their paths (e.g. "throughput.attempts_per_s.value")
-// with a note, so a reader never takes a null for a missing sample.
+// with a note, so a reader never takes a null for a missing sample. The
+// trace's strings are written as safetext.JSON writes them (C1 controls
+// and bidi overrides as \u escapes).
 func writeJSON(w io.Writer, s *metrics.Summary) error {
 	e := finiteEncoder{}
 	if err := e.value(reflect.ValueOf(s), ""); err != nil {
@@ -61,7 +64,7 @@ func writeJSON(w io.Writer, s *metrics.Summary) error {
 		return err
 	}
 	out.WriteByte('\n')
-	_, err := w.Write(out.Bytes())
+	_, err := w.Write(safetext.JSON(out.Bytes()))
 	return err
 }
 

@@ -90,3 +90,37 @@ func TestMarkdownEscapesHeaderText(t *testing.T) {
 		t.Errorf("raw HTML in the Markdown card:\n%s", b.String())
 	}
 }
+
+// The JSON card writes the trace's C1 controls and bidi overrides (in the
+// clock, the currency, the conditions and the source's name) as \u escapes:
+// encoding/json may leave them raw, and a terminal acts on them (the
+// attacker walk's CSI in the clock).
+func TestJSONCardEscapesSpoofingCharacters(t *testing.T) {
+	const evil = "c\u009b2J\u202eok\u2066\u0085"
+	tr, err := trace.Read(strings.NewReader(`{"trace":"llm-serving/v1","clock":"`+evil+`","window":{"start_ms":0,"end_ms":1000},"window_cost":1,"currency":"`+evil+`","conditions":{"note":"`+evil+`"}}`+"\n"+
+		`{"attempt":"a1","start_ms":0,"outcome":"ok","quality":"pass","events":[{"t_ms":10}],"end_ms":20}`+"\n"), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000}})
+	var b bytes.Buffer
+	if err := cardfmt.Write(&b, s, evil+".jsonl", cardfmt.JSON); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range "\u009b\u202e\u2066\u0085" {
+		if strings.ContainsRune(b.String(), r) {
+			t.Errorf("U+%04X raw in the JSON card:\n%s", r, b.String())
+		}
+	}
+	var got struct {
+		Clock      string            `json:"clock"`
+		Currency   string            `json:"currency"`
+		Conditions map[string]string `json:"trace_conditions"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Clock != evil || got.Currency != evil || got.Conditions["note"] != evil {
+		t.Errorf("the escapes do not decode to the trace's strings: %+v", got)
+	}
+}

@@ -16,6 +16,7 @@ var outcomeNames = map[trace.Outcome]lang.Msg{
 	trace.OK:           {"完整成功", "complete success"},
 	trace.Timeout:      {"超时", "timeout"},
 	trace.ConnectError: {"连接失败", "connect error"},
+	trace.NoResponse:   {"无响应", "no response"},
 	trace.HTTPError:    {"HTTP 错误", "HTTP error"},
 	trace.StreamError:  {"流中途断开", "stream broken"},
 	trace.Cancelled:    {"已取消", "cancelled"},
@@ -199,6 +200,7 @@ var errorKinds = []struct {
 	fragment string
 	name     lang.Msg
 }{
+	{"connection closed before any response", lang.Msg{"无响应：请求已完整发出，服务端在回答前关闭了连接（崩溃或丢弃了这个请求）", "no response: the request went out whole and the server closed the connection before answering (it crashed or dropped the request)"}},
 	{"connection refused", lang.Msg{"连接被拒绝：那个地址和端口上没有服务在监听（没有启动、已经停止或端口写错）", "connection refused: nothing listens on that address and port (not started, stopped, or a wrong port)"}},
 	{"no first token", lang.Msg{"首字前超时：超时时限内没有等到第一个输出，客户端放弃了这次尝试", "timeout before the first output: nothing arrived within the time limit, the client gave up"}},
 	{"stream not finished", lang.Msg{"首字后超时：已经开始输出，但在时限内没有结束，客户端放弃了", "timeout after the first output: the stream did not finish within the time limit"}},

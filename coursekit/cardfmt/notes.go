@@ -14,6 +14,7 @@ var (
 	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %d attempts still running then are in flight, not failures."}
 	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %d requests (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
 	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %d requests were sent; the window is the full planned window."}
+	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%d 次尝试期间客户端的唤醒延迟超过 %s ms（最大 %s ms，%d 次记录了它）。这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。", "Note: the measuring client itself was late: during %d attempts its wake-up lag was over %s ms (at most %s ms; %d attempts record it). Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late."}
 	noteUnrated     = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分不算质量通过，所以联合合格和 goodput 都是 0，和时延快慢无关。" +
 		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
 		"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。",
@@ -43,6 +44,9 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		case r.NumRequests > 0:
 			out = append(out, noteNumReqShort.F(l, r.NumRequests))
 		}
+	}
+	if c := s.ClientLag; c != nil && c.OverBound > 0 {
+		out = append(out, noteClientLag.F(l, c.OverBound, num(c.BoundMS), num(c.MaxMS), c.Attempts))
 	}
 	if s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s) {
 		out = append(out, noteUnrated.F(l, s.CompleteSuccess))

@@ -2,10 +2,13 @@ package cardfmt_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -16,6 +19,15 @@ func card(t *testing.T, tr *trace.Trace, f cardfmt.Format) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := cardfmt.Write(&b, metrics.Summarize(tr, metrics.Options{}), "t.jsonl", f); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func cardIn(t *testing.T, tr *trace.Trace, f cardfmt.Format, l lang.Lang) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := cardfmt.WriteLang(&b, metrics.Summarize(tr, metrics.Options{}), "t.jsonl", f, l); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -92,5 +104,30 @@ func TestUnratedNote(t *testing.T) {
 	rated := &trace.Trace{Header: h, Attempts: []trace.Attempt{ok("a", 0, trace.Fail), ok("b", 10, trace.Unrated)}}
 	if out := card(t, rated, cardfmt.Text); strings.Contains(out, "都没有质量评分") {
 		t.Errorf("note shown although an answer is rated:\n%s", out)
+	}
+}
+
+// A client that was late to run (meta.client_lag_ms over the bound) gets
+// a note before any number, in both languages; a punctual one none.
+func TestClientLagNote(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 10000}}}
+	for i, lag := range []string{"0.2", "12.5", "0.4", "40"} {
+		a := ok(fmt.Sprintf("R%d", i), float64(i)*1000, trace.Pass)
+		a.Meta = json.RawMessage(`{"scheduled_ms":0,"client_lag_ms":` + lag + `}`)
+		tr.Attempts = append(tr.Attempts, a)
+	}
+	for l, want := range map[lang.Lang]string{
+		lang.ZH: "注意：测量客户端自己迟到了：2 次尝试期间客户端的唤醒延迟超过 5 ms（最大 40 ms，4 次记录了它）",
+		lang.EN: "Note: the measuring client itself was late: during 2 attempts its wake-up lag was over 5 ms (at most 40 ms; 4 attempts record it)",
+	} {
+		if c := cardIn(t, tr, cardfmt.Text, l); !strings.Contains(c, want) {
+			t.Errorf("%s card lacks %q:\n%s", l, want, c)
+		}
+	}
+	for i := range tr.Attempts {
+		tr.Attempts[i].Meta = json.RawMessage(`{"client_lag_ms":1.5}`)
+	}
+	if c := card(t, tr, cardfmt.Text); strings.Contains(c, "迟到") {
+		t.Errorf("a punctual client gets a note:\n%s", c)
 	}
 }

@@ -80,7 +80,48 @@ func latencyDrops(l lang.Lang, c metrics.Condition) string {
 
 var latencyDropsText = lang.Msg{" · E2E 超过门槛 %d · ITL P95 超过门槛 %d · TPOT 超过门槛 %d", " · E2E over SLO %d · ITL P95 over SLO %d · TPOT over SLO %d"}
 
-// ConditionRuleIn is a condition's definition of qualified in l, as the
-// card states it: "完整成功 ∧ 质量通过 ∧ TTFT ≤ 1 s", or on latency alone
-// when no quality judge was asked for.
-func ConditionRuleIn(l lang.Lang, c metrics.Condition) string { return jointRule(l, c) }
+// RuleIn is a condition's definition of qualified in l, e.g. "完整成功 ∧
+// 质量通过 ∧ TTFT ≤ 1 s", saying whether quality was required: the words
+// every view of the condition uses (the card, the charts' subtitles).
+func RuleIn(l lang.Lang, c metrics.Condition) string { return jointRule(l, c) }
+
+// reasonNames name the first check an attempt failed, for every label of
+// a verdict (charts, tables).
+var reasonNames = map[metrics.Reason]lang.Msg{
+	metrics.Qualified:      {"合格", "qualified"},
+	metrics.NotComplete:    {"未完整成功", "not complete"},
+	metrics.QualityFail:    {"质量不通过", "quality fail"},
+	metrics.QualityUnrated: {"质量未评分", "quality unrated"},
+	metrics.TTFTOverSLO:    {"TTFT 超过门槛", "TTFT over SLO"},
+	metrics.E2EOverSLO:     {"E2E 超过门槛", "E2E over SLO"},
+	metrics.ITLOverSLO:     {"ITL P95 超过门槛", "ITL P95 over SLO"},
+	metrics.TPOTOverSLO:    {"TPOT 超过门槛", "TPOT over SLO"},
+}
+
+// ReasonNameIn names a verdict's reason in l (the code itself if unknown).
+func ReasonNameIn(l lang.Lang, r metrics.Reason) string {
+	if m, ok := reasonNames[r]; ok {
+		return m.In(l)
+	}
+	return string(r)
+}
+
+// CheckLimitName is a latency check with its SLO, "TTFT ≤ 1 s",
+// "E2E ≤ 2 s", "ITL P95 ≤ 50 ms", "TPOT ≤ 40 ms/token"; the bare check
+// name for the others.
+func CheckLimitName(st metrics.Stage) string {
+	switch st.Check {
+	case metrics.CheckTTFT:
+		return sloName(st.LimitMS)
+	case metrics.CheckE2E:
+		return LatencyName(metrics.LatencySLO{E2EMS: st.LimitMS})
+	case metrics.CheckITLP95:
+		return LatencyName(metrics.LatencySLO{ITLP95MS: st.LimitMS})
+	case metrics.CheckTPOT:
+		return LatencyName(metrics.LatencySLO{TPOTMS: st.LimitMS})
+	}
+	return string(st.Check)
+}
+
+// CondName names a condition by all its SLOs: "TTFT ≤ 1 s ∧ E2E ≤ 2 s".
+func CondName(c metrics.Condition) string { return condName(c) }

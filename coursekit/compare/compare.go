@@ -7,7 +7,8 @@
 // or same (the interval holds 0; printed "~").
 //
 // Every number comes from coursekit/metrics: a run's value is its own
-// card's number (metrics.Summarize), and with several runs a side's value
+// card's number (its summary through cardopts, as the card computes it),
+// and with several runs a side's value
 // is the mean of its runs' values. The intervals:
 //
 //   - one run per side: percentiles by the bootstrap over attempts
@@ -51,7 +52,9 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Verdicts of a metric.
@@ -99,11 +102,12 @@ const DefaultSeed = 1
 
 // Options choose what is compared and how.
 type Options struct {
-	// Card are the card's definitions both sides are computed under: SLOs,
-	// percentile method, memory budget. With no SLO, Files takes the first
-	// A trace's (its header's conditions.slo, else 1 s) for every trace.
-	// Levels and Resampling are set by compare.
-	Card metrics.Options
+	// Card are the card's flags both sides are summarized under
+	// (cardopts, as `coursekit card` reads them): SLOs, percentile method,
+	// memory budget. With no SLO, Files takes the first A trace's (its
+	// header's conditions.slo, else 1 s) for every trace. Levels are set
+	// by compare (TTFT, E2E, ITL).
+	Card cardopts.Flags
 	// TTFT, E2E and ITL are the percentile levels compared (fractions;
 	// nil: the defaults).
 	TTFT, E2E, ITL []float64
@@ -132,14 +136,20 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// CardOptions are the metrics options a run's summary must be computed
-// with for Compare: every compared level, and the resampling data kept.
-func (o Options) CardOptions() metrics.Options {
+// CardFlags are the flags a run's summary must be computed under for
+// Compare, with the extra cardopts.Resampling (Summarize does both):
+// o.Card with every compared level.
+func (o Options) CardFlags() cardopts.Flags {
 	o = o.withDefaults()
 	c := o.Card
 	c.Levels = levelsOf(o)
-	c.Resampling = true
 	return c
+}
+
+// Summarize is the summary of an in-memory trace as Compare needs it
+// (CardFlags, and what the bootstrap redraws), through cardopts.
+func (o Options) Summarize(t *trace.Trace) (*metrics.Summary, error) {
+	return cardopts.Summarize(t, o.CardFlags(), cardopts.Resampling())
 }
 
 // levelsOf is every compared level, ascending, once.
@@ -226,6 +236,17 @@ type Metric struct {
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
 	NeedN int `json:"-"`
+}
+
+// Values are A's and B's values as plain numbers, NaN for a side that has
+// none (a notebook compares and prints them without a pointer).
+func (m Metric) Values() (a, b float64) { return orNaN(m.A), orNaN(m.B) }
+
+func orNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }
 
 // Real reports whether the difference is real at 95 %: the interval of
@@ -368,8 +389,8 @@ func binomial(r *rand.Rand, n, p float64) float64 {
 }
 
 // Compare compares the runs of A with those of B. Each summary must come
-// from metrics with o.CardOptions() (and one SLO set for all): Files does
-// that for trace files.
+// from o.Summarize (and one SLO set for all): Files does that for trace
+// files.
 func Compare(a, b []Run, o Options) (*Result, error) {
 	o = o.withDefaults()
 	if len(a) == 0 || len(b) == 0 {
@@ -380,10 +401,10 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	for _, r := range slices.Concat(a, b) {
 		s := r.Summary
 		if s == nil || s.Resampling == nil {
-			return nil, fmt.Errorf("compare: %s: summary computed without Resampling (use Options.CardOptions)", r.Name)
+			return nil, fmt.Errorf("compare: %s: summary computed without Resampling (use Options.Summarize)", r.Name)
 		}
 		if !slices.Equal(levelsOfDist(s.TTFT), levels) {
-			return nil, fmt.Errorf("compare: %s: summary computed with other percentile levels (use Options.CardOptions)", r.Name)
+			return nil, fmt.Errorf("compare: %s: summary computed with other percentile levels (use Options.Summarize)", r.Name)
 		}
 		if !sameSLOs(s, first) {
 			return nil, fmt.Errorf("compare: %s: judged under other SLOs than %s; give every run the same (Files does)", r.Name, a[0].Name)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -25,7 +26,7 @@ func TestSameTraceTwiceIsSameEverywhere(t *testing.T) {
 	p := practice(t)
 	g := synth(load{n: 500, windowS: 30, fail: 0.05, ttftMS: 300, tokens: 30, open: true}, 9)
 	for _, m := range []metrics.Method{metrics.NearestRank, metrics.Linear} {
-		o := compare.Options{Card: metrics.Options{Method: m}}
+		o := compare.Options{Card: cardopts.Flags{Method: m}}
 		for _, side := range [][]*trace.Trace{{p}, {p, g, p}} {
 			var a, b []compare.Run
 			for _, tr := range side {
@@ -242,7 +243,7 @@ func TestConditionsLeaveOutPerRunNotes(t *testing.T) {
 	tr := failing(10, 1)
 	tr.Header.Conditions = json.RawMessage(`{"model":"m","run_end":{"reason":"completed","planned_duration_ms":10000,"planned_window":{"start_ms":0,"end_ms":10000}},"metrics_sidecar":"x.metrics.jsonl"}`)
 	tr.Header.Meta = json.RawMessage(`{"url":"http://127.0.0.1:8090","started_at":"2026-12-04T00:00:00Z"}`)
-	c := compare.Conditions(metrics.Summarize(tr, metrics.Options{}))
+	c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{}))
 	want := map[string]string{"model": `"m"`, "clock": `"client"`, "window_s": "10", "server": `"http://127.0.0.1:8090"`}
 	if len(c) != len(want) {
 		t.Errorf("conditions %v, want %v", c, want)
@@ -253,7 +254,7 @@ func TestConditionsLeaveOutPerRunNotes(t *testing.T) {
 		}
 	}
 	tr.Header.Conditions = json.RawMessage(`{"engine":{"parallel":4}}`)
-	if c := compare.Conditions(metrics.Summarize(tr, metrics.Options{})); c["server"] != "" || c["engine.parallel"] != "4" {
+	if c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{})); c["server"] != "" || c["engine.parallel"] != "4" {
 		t.Errorf("with the engine described: %v", c)
 	}
 }
@@ -364,6 +365,9 @@ func TestNoValueIsNotApplicable(t *testing.T) {
 	if m := metric(t, r, "ttft_ms.p50"); m.Verdict != compare.NA || m.A != nil || m.Diff != nil {
 		t.Errorf("no success on A: %+v", m)
 	}
+	if a, b := metric(t, r, "ttft_ms.p50").Values(); !math.IsNaN(a) || math.IsNaN(b) {
+		t.Errorf("Values of ttft_ms.p50: %v, %v; want NaN for A (no success) and B's number", a, b)
+	}
 	if m := metric(t, r, "failure_rate"); m.Verdict != compare.Better {
 		t.Errorf("10/10 against 2/10 failing: %s, want better", m.Verdict)
 	}
@@ -373,11 +377,11 @@ func TestNoValueIsNotApplicable(t *testing.T) {
 func TestMismatchedSummariesAreRefused(t *testing.T) {
 	o := compare.Options{}
 	g := failing(10, 1)
-	other := compare.Run{Name: "b", Summary: metrics.Summarize(g, metrics.Options{SLOsMS: []float64{500}, Levels: o.CardOptions().Levels, Resampling: true})}
+	other := compare.Run{Name: "b", Summary: cardopts.MustSummarize(g, compare.Options{Card: cardopts.TTFT(500)}.CardFlags(), cardopts.Resampling())}
 	if _, err := compare.Compare([]compare.Run{run(g, "a", o)}, []compare.Run{other}, o); err == nil || !strings.Contains(err.Error(), "SLO") {
 		t.Errorf("other SLOs: %v", err)
 	}
-	plain := compare.Run{Name: "b", Summary: metrics.Summarize(g, metrics.Options{})}
+	plain := compare.Run{Name: "b", Summary: cardopts.MustSummarize(g, o.CardFlags())}
 	if _, err := compare.Compare([]compare.Run{run(g, "a", o)}, []compare.Run{plain}, o); err == nil {
 		t.Error("a summary without resampling data was compared")
 	}
@@ -426,7 +430,7 @@ func TestFilesJudgeEveryRunLikeTheFirst(t *testing.T) {
 		t.Errorf("changed: %+v", r.ConditionsChanged)
 	}
 	r, err = compare.NamedFiles([]compare.File{{Path: a, Name: "one"}}, []compare.File{{Path: b, Name: "two"}},
-		compare.Options{Card: metrics.Options{SLOsMS: []float64{50}}})
+		compare.Options{Card: cardopts.TTFT(50)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -28,18 +29,19 @@ func Files(a, b []string, o Options) (*Result, error) {
 
 // NamedFiles is Files with names of the caller's choosing.
 func NamedFiles(a, b []File, o Options) (*Result, error) {
-	co := o.CardOptions()
+	flags := o.CardFlags()
 	var ra, rb []Run
 	for i, f := range append(append([]File(nil), a...), b...) {
-		s, err := metrics.SummarizeFile(f.Path, co)
+		// One summary per trace, through cardopts as the card's.
+		s, err := cardopts.SummarizeFile(f.Path, flags, cardopts.Resampling())
 		if err != nil {
 			return nil, err
 		}
 		if i == 0 {
-			co.SLOsMS, co.Latency = nil, metrics.LatencySLO{}
+			flags.TTFTMS, flags.Latency = nil, metrics.LatencySLO{}
 			for _, c := range s.Conditions {
-				co.SLOsMS = append(co.SLOsMS, c.SLOTTFTMS)
-				co.Latency = c.LatencySLO
+				flags.TTFTMS = append(flags.TTFTMS, c.SLOTTFTMS)
+				flags.Latency = c.LatencySLO
 			}
 		}
 		if i < len(a) {

@@ -107,7 +107,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(r.SLO) > 0 && len(r.A.runs) > 0 {
 		var conds []string
 		for _, c := range r.SLO {
-			conds = append(conds, cardfmt.ConditionRuleIn(l, c))
+			conds = append(conds, cardfmt.RuleIn(l, c))
 		}
 		para(msgJudged.F(l, strings.Join(conds, msgSep.In(l)), cardfmt.MethodNameIn(l, r.A.runs[0].PercentileMethod)))
 	}

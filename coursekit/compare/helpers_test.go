@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/compare"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -69,7 +69,7 @@ func synth(l load, seed uint64) *trace.Trace {
 
 // run summarizes t as compare needs it.
 func run(t *trace.Trace, name string, o compare.Options) compare.Run {
-	return compare.Run{Name: name, Summary: metrics.Summarize(t, o.CardOptions())}
+	return compare.Run{Name: name, Summary: cardopts.MustSummarize(t, o.CardFlags(), cardopts.Resampling())}
 }
 
 // practice is the unit's practice trace (coursekit gen --seed 1: 1,915

@@ -120,17 +120,16 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	return files, want
 }
 
-// The class report names each typical mistake where a card makes it, and
-// lays out the whole class on one offline page, every string escaped.
-// With -class-fixture DIR the submissions are also written there.
-func TestClassReport(t *testing.T) {
-	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
-	f := newFixture(t, ids...)
+// classIDs is the class classFixtureFiles hands in.
+var classIDs = []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "ken", "leo", "mia", "nick", "olga"}
+
+// gradedClass writes the class fixture's files under dir/submitted and the
+// key and the roster (with the 姓名 column) into dir, then grades the
+// folder as the CLI does (collect, grade, batch). It returns the batch and,
+// for each learner, the mistakes their card makes.
+func gradedClass(t *testing.T, f *fixture, dir string) (*batch.Batch, map[string][]string) {
+	t.Helper()
 	files, want := classFixtureFiles(t, f)
-	dir := *classFixture
-	if dir == "" {
-		dir = t.TempDir()
-	}
 	in := filepath.Join(dir, "submitted")
 	os.RemoveAll(in)
 	for name, b := range files {
@@ -142,7 +141,7 @@ func TestClassReport(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "key"), testKey, 0o600)
 	rosterCSV := "id,姓名\n"
-	for _, id := range ids {
+	for _, id := range classIDs {
 		rosterCSV += id + "," + csvQuote(classNames[id]) + "\n"
 	}
 	os.WriteFile(filepath.Join(dir, "roster.csv"), []byte(rosterCSV), 0o644)
@@ -150,14 +149,25 @@ func TestClassReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	col, err := grader.Collect([]string{in})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer col.Close()
-	subs := f.g.GradeInputs(col.Inputs, nil)
-	b := batch.NewBatch(roster, nil, subs)
+	return batch.NewBatch(roster, nil, f.g.GradeInputs(col.Inputs, nil)), want
+}
+
+// The class report names each typical mistake where a card makes it, and
+// lays out the whole class on one offline page, every string escaped.
+// With -class-fixture DIR the submissions are also written there.
+func TestClassReport(t *testing.T) {
+	ids := classIDs
+	f := newFixture(t, ids...)
+	dir := *classFixture
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	b, want := gradedClass(t, f, dir)
 	for id, ms := range want {
 		s := b.Chosen[id]
 		if s == nil || !s.Gradable {
@@ -227,4 +237,71 @@ func stripTags(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// After the typed scores are merged, the class report still calls
+// automatic only what the grader scored: the overview gives the total
+// (what grades.csv holds) and the automatic mean apart, says the typed
+// points are in the total, and the score distribution stays the
+// automatic share (the walk read "自动评分平均 41.04" for a mean that held
+// the typed points).
+func TestClassReportNamesTypedPointsAfterTheMerge(t *testing.T) {
+	f := newFixture(t, classIDs...)
+	b, _ := gradedClass(t, f, t.TempDir())
+	var graded []*grader.Submission
+	for _, id := range classIDs {
+		if s := b.Chosen[id]; s != nil && s.Gradable {
+			graded = append(graded, s)
+		}
+	}
+	mean := func(f func(*grader.Submission) float64) string {
+		sum := 0.0
+		for _, s := range graded {
+			sum += f(s)
+		}
+		return criteria.FmtPts(sum / float64(len(graded)))
+	}
+	auto := mean(func(s *grader.Submission) float64 { return s.Total })
+	before := report.Summarize(b).Buckets
+	// The reader gives every waiting free-text answer full marks.
+	typed := 0
+	for _, s := range graded {
+		for i, x := range s.Scores {
+			if x.Pending && x.Kind == criteria.KindManual {
+				s.SetManual(i, x.Max, "manual-review.csv:2")
+				typed++
+			}
+		}
+	}
+	if typed == 0 {
+		t.Fatal("premise: no answer waited for a person")
+	}
+	total := mean(func(s *grader.Submission) float64 { return s.Total })
+	if total == auto {
+		t.Fatalf("premise: the typed scores did not change the mean (%s)", total)
+	}
+	var page strings.Builder
+	if err := report.ClassReport(b, &page); err != nil {
+		t.Fatal(err)
+	}
+	text := stripTags(page.String())
+	if strings.Contains(text, "自动评分平均 "+total+" 分") {
+		t.Errorf("the report calls the mean with typed points (%s) automatic", total)
+	}
+	// The automatic maximum is the rubric's without the free text (judy's
+	// blank answers score 0 by themselves, and are still not automatic).
+	autoMax := 0.0
+	for id, p := range criteria.DefaultPoints() {
+		if !criteria.ManualIDs[id] && id != criteria.ExecutionID {
+			autoMax += p
+		}
+	}
+	for _, want := range []string{"自动评分平均 " + auto + " 分（满分 " + criteria.FmtPts(autoMax) + " 分）", "总分平均 " + total + " 分", "已计入总分"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("class.html lacks %q", want)
+		}
+	}
+	if after := report.Summarize(b).Buckets; after != before {
+		t.Errorf("the automatic score distribution moved with the typed scores: %v, then %v", before, after)
+	}
 }

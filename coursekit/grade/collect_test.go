@@ -73,6 +73,40 @@ func TestRosterFromLMSName(t *testing.T) {
 	}
 }
 
+// Without an lms_id for the account number, the LMS name is matched to
+// the roster by name, exactly and only when it fits one learner without
+// an lms_id: any word order, case, punctuation and Unicode form, never by
+// likeness; a name two learners share is ambiguous, never guessed.
+func TestRosterMatchLMSNameByName(t *testing.T) {
+	ro, err := roster.ReadRoster(strings.NewReader("id,name,email,lms_id\n" +
+		"s01,Emma Smith,,\ns02,Wang Fang,,\ns03,Wang Fang,,\ns04,\"O'Brien, Seán\",,\ns05,Mary Ann Lee,mlee@x.edu,\ns06,Li Na,,2006\ns07,Emma Smithson,,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]struct {
+		id    string
+		amb   string
+		named bool
+	}{
+		"Emma Smith_1010_assignsubmission_file_/06-deliverable.ipynb":         {"s01", "", true},
+		"EMMA  SMITH_1010_assignsubmission_file_/06-deliverable.ipynb":        {"s01", "", true},
+		"smithemma_1010_55510_06-deliverable.ipynb":                           {"s01", "", true}, // Canvas lastfirst
+		"Emma Smyth_1010_assignsubmission_file_/06-deliverable.ipynb":         {"", "", false},   // alike is not the same
+		"Emma_1010_assignsubmission_file_/06-deliverable.ipynb":               {"", "", false},
+		"Sea\u0301n O'Brien_1014_assignsubmission_file_/06-deliverable.ipynb": {"s04", "", true}, // decomposed é
+		"leemaryann_1015_55515_06-deliverable.ipynb":                          {"s05", "", true},
+		"mlee_1015_55515_06-deliverable.ipynb":                                {"s05", "", true}, // email local part
+		"Wang Fang_1020_assignsubmission_file_/06-deliverable.ipynb":          {"", "s02 s03", false},
+		"Li Na_1016_assignsubmission_file_/06-deliverable.ipynb":              {"", "", false}, // Li Na's account is 2006
+		"Li Na_2006_assignsubmission_file_/06-deliverable.ipynb":              {"s06", "", false},
+	} {
+		m := ro.MatchLMSName(name)
+		if m.ID != want.id || strings.Join(m.Ambiguous, " ") != want.amb || m.ByName != want.named {
+			t.Errorf("%s: %+v, want %+v", name, m, want)
+		}
+	}
+}
+
 // An LMS bulk download: every notebook in the zip is graded, whoever's it
 // is by signed metadata or LMS name; checkpoints and macOS files are
 // skipped and other files ignored, both listed; a corrupt zip is one
@@ -101,7 +135,7 @@ func TestCollectLMSZips(t *testing.T) {
 	writeZip(t, moodle,
 		[2]string{"Carol Zhao_1003_assignsubmission_file_/analysis/06-deliverable.ipynb", right("carol")},
 		[2]string{"Carol Zhao_1003_assignsubmission_file_/analysis/.ipynb_checkpoints/06-deliverable-checkpoint.ipynb", "{"},
-		[2]string{"Dave Sun_1004_assignsubmission_file_/06-deliverable.ipynb", right("dave")[:100]}, // truncated, lms id not on the roster
+		[2]string{"Dave Sun_1004_assignsubmission_file_/06-deliverable.ipynb", right("dave")[:100]}, // truncated; no lms_id for dave, but the folder has his name
 	)
 	corrupt := filepath.Join(dir, "corrupt.zip")
 	os.WriteFile(corrupt, []byte("PK\x03\x04 this is not really a zip"), 0o644)
@@ -133,7 +167,7 @@ func TestCollectLMSZips(t *testing.T) {
 		learner, reason string
 		ok              bool
 	}
-	wantSubs := []got{{"alice", "", true}, {"bob", "", true}, {"", grader.ReasonBadZip, false}, {"carol", "", true}, {"", notebook.ReasonTruncated, false}}
+	wantSubs := []got{{"alice", "", true}, {"bob", "", true}, {"", grader.ReasonBadZip, false}, {"carol", "", true}, {"dave", notebook.ReasonTruncated, false}}
 	for i, s := range subs {
 		if w := wantSubs[i]; s.Learner != w.learner || s.Gradable != w.ok || s.ReasonCode != w.reason {
 			t.Errorf("%s: learner %q gradable %v reason %s (%s)", names[i], s.Learner, s.Gradable, s.ReasonCode, s.Reason)

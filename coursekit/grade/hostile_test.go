@@ -130,6 +130,55 @@ func TestGradeFolderRefusesLinksAndFIFOs(t *testing.T) {
 	}
 }
 
+// An LMS zip whose .ipynb entries are a symlink (its data is the link's
+// target, "../course.key") and a FIFO by their mode: each grades as
+// not_regular_file naming the entry and its kind, not as invalid JSON, and
+// nothing of the target is quoted.
+func TestZipLinkEntriesAreNotRegular(t *testing.T) {
+	f := newFixture(t, "s001", "s002", "s003")
+	z := filepath.Join(t.TempDir(), "lms.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, mode os.FileMode, data []byte) {
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate}
+		h.SetMode(mode)
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	add("s001/06-deliverable.ipynb", 0o644, f.submitted(t, "s001", correctCard(t, f.variants["s001"])))
+	add("s002/06-deliverable.ipynb", os.ModeSymlink|0o777, []byte("../course.key"))
+	add("s003/06-deliverable.ipynb", os.ModeNamedPipe|0o644, []byte(courseKey))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(z, buf.Bytes(), 0o644)
+	col, err := grader.Collect([]string{z})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer col.Close()
+	subs := f.g.GradeInputs(col.Inputs, nil)
+	kinds := map[string]string{"s002": "符号链接", "s003": "命名管道"}
+	for _, s := range subs {
+		kind, refused := kinds[s.Learner]
+		switch {
+		case s.Learner == "s001":
+			if !s.Gradable {
+				t.Errorf("s001 (a regular entry): %s %s", s.ReasonCode, s.Reason)
+			}
+		case !refused:
+			t.Errorf("a submission of %q (%s)", s.Learner, s.Name)
+		case s.Gradable || s.ReasonCode != notebook.ReasonNotRegular || !strings.Contains(s.Reason, "06-deliverable.ipynb") || !strings.Contains(s.Reason, kind):
+			t.Errorf("%s: gradable %v, %s: %q; want %s naming the entry and %s", s.Learner, s.Gradable, s.ReasonCode, s.Reason, notebook.ReasonNotRegular, kind)
+		case strings.Contains(s.Reason, "course.key") || strings.Contains(s.Reason, "QSECRET"):
+			t.Errorf("%s: the reason quotes the entry's data: %q", s.Learner, s.Reason)
+		}
+	}
+}
+
 // Gradescope mode: the one notebook uploaded is a symlink to the key, or
 // a FIFO. Each is refused in results.json, naming the file and its kind,
 // with none of the key's bytes, and the run returns.

@@ -118,10 +118,13 @@ func TestIntegrityTampering(t *testing.T) {
 	}
 
 	// Bob's signed notebook named alice.ipynb is not tampering but bob's
-	// work handed in as alice's: the record decides (grader/record.go).
+	// work: the record decides (grader/record.go). Alone in the batch, only
+	// its name says alice handed it in: bob's, with no copy finding
+	// (batch/names.go).
 	s := f.g.Grade("alice.ipynb", f.submitted(t, "bob", correctCard(t, f.variants["alice"])))
-	if s.Gradable || s.ReasonCode != grader.ReasonNotOwn || s.Learner != "alice" || s.RecordOf != "bob" || !hasFinding(s, grader.FindRecordCopied) {
-		t.Errorf("bob's notebook as alice.ipynb: %s %q learner %s record of %s, %+v", s.ReasonCode, s.Reason, s.Learner, s.RecordOf, s.Integrity)
+	batch.NewBatch(f.roster, nil, []*grader.Submission{s})
+	if !s.Gradable || s.Learner != "bob" || s.NameSays != "alice" || hasFinding(s, grader.FindRecordCopied) || !hasFinding(s, grader.FindNameNotRecord) || hasFinding(s, integrity.FindOtherLearner) {
+		t.Errorf("bob's notebook as alice.ipynb: %s %q learner %s name says %s, %+v", s.ReasonCode, s.Reason, s.Learner, s.NameSays, s.Integrity)
 	}
 }
 

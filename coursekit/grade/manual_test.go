@@ -203,3 +203,31 @@ func TestManualCSVErrors(t *testing.T) {
 		t.Errorf("blank: %+v, %v", ms, err)
 	}
 }
+
+// A score typed for the answer in a learner's counted file is applied
+// with no warning about their other file, which has no such answer (an
+// older try with the question left blank): the warning said "score not
+// applied" of a score that was applied.
+func TestManualScoreNoWarningForTheOtherFile(t *testing.T) {
+	f := newFixture(t, "alice", "bob")
+	_, dir := gradedBatch(t, f)
+	filled := fillScores(t, dir, map[[2]string]string{{"alice", "text.counter_evidence"}: "2"})
+	ms, err := review.ReadManualCSV(strings.NewReader(filled), review.ManualFile, f.roster, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blank := correctCard(t, f.variants["alice"])
+	blank.CounterEvidence = ""
+	subs := []*grader.Submission{
+		f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))),
+		f.g.Grade("alice/first-try.ipynb", checkedAt(t, f.submitted(t, "alice", blank), "2026-11-29T08:00:00Z")),
+	}
+	for _, w := range review.ApplyManual(subs, ms) {
+		if strings.Contains(w.Text, "not applied") {
+			t.Errorf("warning for a score that was applied: %s", w.Text)
+		}
+	}
+	if x, _ := subs[0].Score("text.counter_evidence"); x.Pending || x.Points != 2 {
+		t.Errorf("the score was not applied: %+v", x)
+	}
+}

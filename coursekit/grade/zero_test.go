@@ -22,11 +22,12 @@ func TestGradesCSVZeroNotBlank(t *testing.T) {
 		f.g.Grade("bob.ipynb", f.submitted(t, "alice", correctCard(t, f.variants["alice"]))), // alice's record from bob
 		f.g.Grade("carol.ipynb", f.nb["carol"]),                                              // self-check never run
 	}
+	b := batch.NewBatch(f.roster, nil, subs)
 	if subs[1].ReasonCode != grader.ReasonNotOwn || subs[2].Gradable {
 		t.Fatalf("premise: bob %s, carol gradable %v", subs[1].ReasonCode, subs[2].Gradable)
 	}
 	out := t.TempDir()
-	if err := report.Write(batch.NewBatch(f.roster, nil, subs), out); err != nil {
+	if err := report.Write(b, out); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(read(t, out, "grades.csv"), "\ufeff"))).ReadAll()

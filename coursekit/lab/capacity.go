@@ -9,15 +9,17 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/judge"
 	"github.com/llmperf-course/course/coursekit/loadgen"
-	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -133,9 +135,72 @@ func (l Lab) CapacityEngine(name string, e Engine, c capacity.Config, budget tim
 	return l.search(ctx, name, c)
 }
 
+// CapacityFor is Capacity for a cell that searches before its prediction
+// is checked: while prediction has a guess not written yet (nb.Written),
+// the progress lines show only the time and the run's number, since the
+// rates and verdicts would give the answer away.
+func (l Lab) CapacityFor(prediction any, name string, c capacity.Config) (*capacity.Result, error) {
+	l.HideCounts = !nb.Written(prediction)
+	return l.Capacity(name, c)
+}
+
+// searchProgress makes a search print to l.Progress (standard output by
+// default) about once a second while it lasts (the time, which run of
+// which step, its rate and how many attempts it has sent) and a line per
+// finished step with its verdict, so that a cell is not silent for the
+// half minute a search takes. With HideCounts the lines keep to the time
+// and the run's number. Callers' own hooks in c still run.
+func (l Lab) searchProgress(c *capacity.Config) {
+	out := l.Progress
+	if out == nil {
+		out = os.Stdout
+	}
+	var mu sync.Mutex
+	start, due := time.Now(), time.Second
+	run, rate, window := 0, 0.0, time.Duration(0)
+	onRun, progress, onStep := c.OnRun, c.Bench.Progress, c.OnStep
+	c.OnRun = func(r float64, d time.Duration) {
+		mu.Lock()
+		run, rate, window = run+1, r, d
+		mu.Unlock()
+		if onRun != nil {
+			onRun(r, d)
+		}
+	}
+	c.Bench.Progress = func(p loadgen.Progress) {
+		if progress != nil {
+			progress(p)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		el := time.Since(start)
+		if el < due {
+			return
+		}
+		due = el.Truncate(time.Second) + time.Second
+		line := fmt.Sprintf("容量搜索进行中 %.0f s：第 %d 次压测", el.Seconds(), run)
+		if l.HideCounts {
+			line += "（速率和结果等你写下预测后再显示）"
+		} else {
+			line += fmt.Sprintf("，%s 次/s，窗口 %s s（%s）：已发出 %d 次，在途 %d 次", cardfmt.Num(rate), cardfmt.Num(window.Seconds()),
+				cmp.Or(phaseNames[p.Phase], p.Phase), p.Sent, p.InFlight)
+		}
+		fmt.Fprintln(out, line)
+	}
+	c.OnStep = func(s capacity.Step) {
+		if !l.HideCounts {
+			fmt.Fprintf(out, "  %s 次/s 这一步：%d / %d 合格 → %s\n", cardfmt.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityVerdict(s.Verdict))
+		}
+		if onStep != nil {
+			onStep(s)
+		}
+	}
+}
+
 // search runs c with its steps in the lab's folder for name and saves the
 // result.
 func (l Lab) search(ctx context.Context, name string, c capacity.Config) (*capacity.Result, error) {
+	l.searchProgress(&c)
 	resultPath, dir, err := l.capacityPaths(name)
 	if err != nil {
 		return nil, err
@@ -187,7 +252,7 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
-	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Rule: cardfmt.CapacityRule(r.SLOTTFTMS, r.LatencySLO),
+	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO,
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, labfig.CapacityStep{
@@ -301,6 +366,26 @@ func AnswerStep(r *capacity.Result) (capacity.Step, bool) {
 	return StepAt(r, *r.MaxRateMeeting)
 }
 
+// AnswerBusy is the busy share at the search's answer, with a line of
+// Chinese that says which step it is: the highest rate that met, or, when
+// every step met up to the search's limit, that limit, which is not a
+// measured capacity (notebook 10 presented it as one). ok is false, and
+// the line says why nothing is compared, when no rate met or the server
+// exposed no busy reading.
+func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
+	at, found := AnswerStep(r)
+	switch {
+	case !found:
+		return 0, "这次搜索没有达标的速率：这一项不对照。", false
+	case at.BusyMean == nil:
+		return 0, "服务器没有报告忙碌率：这一项不对照。", false
+	case r.AtLeast():
+		return *at.BusyMean, fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %.1f%%。",
+			cardfmt.Num(at.Rate), *at.BusyMean*100), true
+	}
+	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %.1f%%。", cardfmt.Num(at.Rate), *at.BusyMean*100), true
+}
+
 // AroundAnswer are the step at the answer and the lowest searched rate
 // above it that did not meet: the two steps the answer lies between. ok
 // is false when either is missing (no answer, or nothing above it).
@@ -337,15 +422,8 @@ func StepLoad(c capacity.Config, rate float64, d time.Duration) loadgen.Config {
 // against c.Target (capacity.Verdict). Rate is left 0: the run keeps its
 // trace, not the rate it was asked to send.
 func (r *Run) Step(c capacity.Config) capacity.Step {
-	sum := metrics.Summarize(r.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}, Latency: c.Latency})
-	cond := sum.Conditions[0]
-	s := capacity.Step{Attempts: sum.Attempts, Qualified: cond.Qualified, Attainment: cond.QualifiedRate.Value,
-		WindowS: sum.WindowS, GoodputPerS: cond.GoodputPerS, P95TTFTMS: sum.TTFT.P95, Trace: r.Name}
-	v, lo, hi, ok := capacity.Verdict(s.Qualified, s.Attempts, c.Target)
-	s.Verdict = v
-	if ok {
-		s.CILow, s.CIHigh = &lo, &hi
-	}
+	s := capacity.StepOf(cardopts.MustSummarize(r.Trace, c.Flags()), c.Target)
+	s.Trace = r.Name
 	return s
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
 )
 
@@ -71,12 +72,19 @@ func TestNonBlankPromptsJudgeEveryAnswer(t *testing.T) {
 // data all say what the result says; running it again starts clean.
 func TestCapacitySearchInTheLab(t *testing.T) {
 	l, c := capLab(t)
+	var progress strings.Builder
+	l.Progress = &progress
 	res, err := l.Capacity("sim", c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Steps) < 2 {
 		t.Fatalf("steps %+v", res.Steps)
+	}
+	// The cell is not silent: a line about once a second, and one per step.
+	if p := progress.String(); !strings.Contains(p, "容量搜索进行中") || !strings.Contains(p, "次压测，40 次/s") ||
+		strings.Count(p, "这一步：") != len(res.Steps) || strings.Contains(p, "等你写下预测") {
+		t.Errorf("progress of a search:\n%s", p)
 	}
 	for _, s := range res.Steps {
 		t.Logf("step %g req/s: %d/%d %s (%s)", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason)
@@ -123,11 +131,17 @@ func TestCapacitySearchInTheLab(t *testing.T) {
 		}
 	}
 	ch := CapacityChart(res)
-	if len(ch.Steps) != len(res.Steps) || ch.Rule == "" || ch.Target != c.Target {
+	if len(ch.Steps) != len(res.Steps) || ch.Latency != res.LatencySLO || ch.Target != c.Target {
 		t.Errorf("chart data %+v", ch)
 	}
-	if _, err := l.Capacity("sim", c); err != nil {
+	// Again, before its prediction is written: the lines keep to the time.
+	progress.Reset()
+	prediction := struct{ BelowSat nb.Guess }{nb.Undecided}
+	if _, err := l.CapacityFor(prediction, "sim", c); err != nil {
 		t.Fatalf("the same search again: %v", err)
+	}
+	if p := progress.String(); !strings.Contains(p, "等你写下预测后再显示") || strings.Contains(p, "次/s") || strings.Contains(p, "合格") {
+		t.Errorf("progress before the prediction gives nothing away:\n%s", p)
 	}
 	if _, err := (Lab{Dir: t.TempDir()}).LoadCapacity("none"); err == nil || !strings.Contains(err.Error(), "还没有") {
 		t.Errorf("a search never run: %v", err)
@@ -207,6 +221,13 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	if !strings.Contains(ans, "容量 ≥ 80 次/s") || !strings.Contains(ans, "搜索的上限") || strings.Contains(ans, "达标的最高速率是") {
 		t.Errorf("answer at the search's limit: %q", ans)
 	}
+	if _, line, ok := AnswerBusy(r); ok || !strings.Contains(line, "没有报告忙碌率") {
+		t.Errorf("no busy reading: %v %q", ok, line)
+	}
+	r.Steps[1].BusyMean = f(0.85)
+	if busy, line, ok := AnswerBusy(r); !ok || busy != 0.85 || !strings.Contains(line, "直到上限 80 次/s 每一步都达标：这不是测出的容量") || strings.Contains(line, "达标的最高速率") {
+		t.Errorf("the limit is not presented as capacity: %v %v %q", busy, ok, line)
+	}
 	if ch := CapacityChart(r); !ch.AtLeast {
 		t.Errorf("chart data %+v: not marked as a lower bound", ch)
 	}
@@ -214,6 +235,12 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, Load: &lc})
 	if ans := CapacityAnswer(r); !strings.Contains(ans, "达标的最高速率是 80 次/s") {
 		t.Errorf("answer below a failing step: %q", ans)
+	}
+	if _, line, ok := AnswerBusy(r); !ok || !strings.Contains(line, "达标的最高速率 80 次/s：忙碌率 85.0%") {
+		t.Errorf("answer below a failing step: %v %q", ok, line)
+	}
+	if _, line, ok := AnswerBusy(&capacity.Result{Steps: r.Steps[2:]}); ok || !strings.Contains(line, "没有达标的速率") {
+		t.Errorf("no rate met: %v %q", ok, line)
 	}
 	rows := CapacityTable(r)
 	last := rows[len(rows)-1]

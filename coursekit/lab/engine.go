@@ -95,6 +95,19 @@ type EngineProcess struct {
 	log  *tailBuffer
 }
 
+// WithoutPromptCache is e with llama.cpp's prompt cache off: a copy, so
+// e itself keeps its cache.
+func (e Engine) WithoutPromptCache() Engine {
+	e.NoPromptCache = true
+	return e
+}
+
+// WithSlots is e with n slots (Parallel): a copy, e keeps its own.
+func (e Engine) WithSlots(n int) Engine {
+	e.Parallel = n
+	return e
+}
+
 func (e Engine) withDefaults() Engine {
 	e.Threads = cmp.Or(e.Threads, 1)
 	e.Parallel = cmp.Or(e.Parallel, 1)

@@ -3,12 +3,16 @@ package lab
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
 
+	ec "github.com/go-echarts/go-echarts/v2/charts"
+
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -179,4 +183,88 @@ func (r *Run) Answers(n int) [][]string {
 		rows = append(rows, []string{a.ID, m.Prompt, cardfmt.QualityName(a.Quality), ans})
 	}
 	return rows
+}
+
+// Requests is one user sending n of set's prompts in order, each after the
+// last ended, and no more: a run sized by its sample, not by the clock
+// (window bounds it in case the engine is slow). A median read off a
+// handful of requests says little; n ≥ 6 complete successes give the P50
+// a two-sided 95 % interval (metrics.QuantileCI).
+func Requests(n int, set *dataset.Set, api string, maxTokens int, window time.Duration) loadgen.Config {
+	c := OneUser(set, api, maxTokens, window)
+	c.NumRequests = int64(n)
+	return c
+}
+
+// The readings below are the run's card (nearest-rank P50s and ratios)
+// as plain numbers a cell can compare or divide, NaN when the run has no
+// sample for it: nb.Num prints NaN as 缺失, and a comparison with NaN is
+// false, so a missing reading never passes for 0.
+
+// TTFTP50 is the median TTFT of the run's complete successes, in ms.
+func (r *Run) TTFTP50() float64 { return orNaN(r.Summary().TTFT.P50) }
+
+// GapP50 is the median gap between adjacent events of a stream, in ms:
+// ITL only when every event carries one token (EngineTable's column says
+// which).
+func (r *Run) GapP50() float64 { return orNaN(r.Summary().ITL.P50) }
+
+// QualityPass is the share of the rated complete successes that passed,
+// NaN when none was rated.
+func (r *Run) QualityPass() float64 { return orNaN(r.Summary().QualityPassRate.Value) }
+
+// ClientOverPromptP50 is the median of TTFT − prompt_ms, the part of the
+// client's wait the server's own prefill timing does not cover, in ms; NaN
+// without server timings.
+func (r *Run) ClientOverPromptP50() float64 {
+	if sp := r.Split(); sp != nil {
+		return orNaN(sp.ClientOverPromptMS.P50)
+	}
+	return math.NaN()
+}
+
+// TTFTRatio is a's median TTFT ÷ b's: how many times as long a's first
+// output took. NaN when either has no complete success.
+func TTFTRatio(a, b *Run) float64 {
+	x, y := a.TTFTP50(), b.TTFTP50()
+	if y == 0 {
+		return math.NaN()
+	}
+	return x / y
+}
+
+// MedianLine is the run's median TTFT in one line of Chinese, with its
+// 95 % interval and the sample size: "64 个词：TTFT 中位数 180.2 ms，95% 区间
+// [170 ms, 195 ms]（n = 8）". The interval is what keeps a ratio of two
+// medians from being read off two requests.
+func MedianLine(r *Run) string {
+	v, ci, n := TTFTInterval(r.Trace, 0.5)
+	return fmt.Sprintf("%s：TTFT 中位数 %s，95%% 区间 %s（n = %d）", r.Label, msText(v), IntervalText(ci), n)
+}
+
+// TTFTBars is labfig.Compare of the runs' median TTFT, one bar each,
+// named by the run's label.
+func TTFTBars(title, subtitle string, runs ...*Run) *ec.Bar {
+	return medianBars(title, subtitle, "TTFT P50（ms）", runs, func(r *Run) *float64 { return r.Summary().TTFT.P50 })
+}
+
+// GapBars is labfig.Compare of the runs' median event gap.
+func GapBars(title, subtitle string, runs ...*Run) *ec.Bar {
+	return medianBars(title, subtitle, "事件间隔 P50（ms）", runs, func(r *Run) *float64 { return r.Summary().ITL.P50 })
+}
+
+func medianBars(title, subtitle, yName string, runs []*Run, p50 func(*Run) *float64) *ec.Bar {
+	names := make([]string, len(runs))
+	values := make([]*float64, len(runs))
+	for i, r := range runs {
+		names[i], values[i] = r.Label, p50(r)
+	}
+	return labfig.Compare(title, subtitle, yName, "ms", names, values)
+}
+
+func orNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }

@@ -2,9 +2,12 @@ package lab
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -83,4 +86,49 @@ func TestColdWarmAndTables(t *testing.T) {
 	if _, _, ok := (&Run{Trace: &trace.Trace{Header: r.Trace.Header}}).ColdWarm(); ok {
 		t.Error("ColdWarm without successes")
 	}
+}
+
+// The readings a notebook cell compares are the card's numbers as plain
+// float64s, NaN (never 0) when the run has no sample.
+func TestReadingsAreTheCardsNumbers(t *testing.T) {
+	r := engineTrace()
+	if got := r.TTFTP50(); got != 40 { // 30, 40, 200: nearest-rank P50 is the 2nd
+		t.Errorf("TTFT P50 %v", got)
+	}
+	if got := r.GapP50(); got != 10 {
+		t.Errorf("gap P50 %v", got)
+	}
+	if got := r.QualityPass(); math.Abs(got-2.0/3) > 1e-12 {
+		t.Errorf("quality pass %v", got)
+	}
+	if got := r.ClientOverPromptP50(); got != 10 { // 5, 10, 20
+		t.Errorf("TTFT − prompt_ms P50 %v", got)
+	}
+	if got := TTFTRatio(r, r); got != 1 {
+		t.Errorf("ratio to itself %v", got)
+	}
+	empty := &Run{Label: "空", Trace: &trace.Trace{Header: r.Trace.Header}}
+	for name, v := range map[string]float64{"TTFT": empty.TTFTP50(), "gap": empty.GapP50(), "quality": empty.QualityPass(),
+		"split": empty.ClientOverPromptP50(), "ratio": TTFTRatio(r, empty)} {
+		if !math.IsNaN(v) {
+			t.Errorf("%s of a run without samples: %v, want NaN", name, v)
+		}
+	}
+	if line := MedianLine(r); !strings.Contains(line, "真实引擎：TTFT 中位数 40 ms") || !strings.Contains(line, "（n = 3）") || !strings.Contains(line, "无") {
+		t.Errorf("three samples give the median no two-sided interval: %q", line)
+	}
+	if c := Requests(8, easySet(t), "chat", 16, time.Minute); c.NumRequests != 8 || c.Concurrency != 1 {
+		t.Errorf("requests %+v", c)
+	}
+	if e := (Engine{Threads: 1}); e.WithoutPromptCache().NoPromptCache != true || e.NoPromptCache || e.WithSlots(4).Parallel != 4 || e.Parallel != 0 {
+		t.Errorf("the With copies change the copy only: %+v", e)
+	}
+}
+
+func easySet(t *testing.T) *dataset.Set {
+	set, err := EasySet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -19,7 +20,7 @@ import (
 // metrics.Levels), nearest-rank, and its 95 % interval, with the sample
 // size.
 func TTFTInterval(t *trace.Trace, p float64) (value *float64, ci metrics.Interval, n int) {
-	d := metrics.Summarize(t, metrics.Options{}).TTFT
+	d := cardopts.MustSummarize(t, cardopts.Flags{}).TTFT
 	if d.CI95 != nil {
 		if iv := d.CI95.Level(p); iv != nil {
 			ci = *iv
@@ -58,7 +59,7 @@ func IntervalText(ci metrics.Interval) string {
 // nb.Table.
 func IntervalTable(p float64, labels []string, traces ...*trace.Trace) [][]string {
 	level := "P" + cardfmt.Num(p*100)
-	rows := [][]string{{"trace", "完整成功 n", level + "（nearest-rank）", "95% 区间（次序统计量法）", "区间用到的秩"}}
+	rows := [][]string{{"trace", "完整成功 n", level + "（" + cardfmt.MethodName(metrics.NearestRank) + "）", "95% 区间（次序统计量法）", "区间用到的秩"}}
 	for i, t := range traces {
 		label := fmt.Sprintf("第 %d 份", i+1)
 		if i < len(labels) {
@@ -94,7 +95,7 @@ func PercentileByN(t *trace.Trace, p float64, ns ...int) []labfig.IntervalPoint 
 	slices.SortStableFunc(in, func(a, b trace.Attempt) int { return cmp.Compare(a.StartMS, b.StartMS) })
 	at := func(cut int) labfig.IntervalPoint {
 		part := &trace.Trace{Header: t.Header, Attempts: in[:cut]}
-		d := metrics.Summarize(part, metrics.Options{}).TTFT
+		d := cardopts.MustSummarize(part, cardopts.Flags{}).TTFT
 		pt := labfig.IntervalPoint{N: d.N, Value: d.Percentile(p)}
 		if d.CI95 != nil {
 			if iv := d.CI95.Level(p); iv != nil {

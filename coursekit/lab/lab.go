@@ -40,6 +40,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -78,6 +79,16 @@ type Lab struct {
 func (l Lab) WithCountsHidden(hide bool) Lab {
 	l.HideCounts = hide
 	return l
+}
+
+// RunFor is Run for a cell that runs its load before its prediction is
+// checked: while prediction has a guess not written yet (nb.Written), the
+// progress lines show only the elapsed time, since the counts would give
+// the answer away. The cell then asks nb.Guessed(prediction) before it
+// shows the run.
+func (l Lab) RunFor(prediction any, name, label string, load loadgen.Config) (*Run, error) {
+	l.HideCounts = !nb.Written(prediction)
+	return l.Run(name, label, load)
 }
 
 // Run is one saved run: what the client recorded and what the server's
@@ -215,7 +226,7 @@ func (l Lab) record(ctx context.Context, run *Run, load loadgen.Config, tracePat
 }
 
 // phaseNames are loadgen's phases as the progress line names them.
-var phaseNames = map[string]string{"warmup": "预热", "window": "窗口内", "drain": "窗口已过，等在途的尝试结束"}
+var phaseNames = map[string]string{"warmup": "预热", "window": "窗口内", "drain": "窗口已过，等在途的尝试结束", "done": "这次压测已结束"}
 
 // printProgress wraps next (which may be nil) so that it also writes a
 // progress line to l.Progress when a whole second has passed since the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -158,17 +159,28 @@ func TestRunPrintsProgressAboutOnceASecond(t *testing.T) {
 // A run whose counts a prediction asks about shows only how long it has
 // gone until the prediction is written.
 func TestHiddenCountsShowOnlyTheTime(t *testing.T) {
-	var out bytes.Buffer
-	l := small(t).WithCountsHidden(true)
-	l.Progress = &out
-	if _, err := l.Run("hidden", "闭环 2 个用户", loadgen.Config{Concurrency: 2, Duration: 1200 * time.Millisecond, Timeout: 5 * time.Second, MaxTokens: 4, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	text := out.String()
-	if !strings.Contains(text, "压测进行中") || !strings.Contains(text, "压测结束") {
-		t.Fatalf("progress %q", text)
-	}
-	if regexp.MustCompile(`\d+ 次`).MatchString(text) {
-		t.Errorf("hidden counts shown: %q", text)
+	load := loadgen.Config{Concurrency: 2, Duration: 1200 * time.Millisecond, Timeout: 5 * time.Second, MaxTokens: 4, Seed: 3}
+	// RunFor hides the counts while the prediction has a blank, and shows
+	// them once it is written.
+	for _, c := range []struct {
+		prediction any
+		hidden     bool
+	}{
+		{struct{ ClosedPerS float64 }{nb.Unset}, true},
+		{struct{ ClosedPerS float64 }{6}, false},
+	} {
+		var out bytes.Buffer
+		l := small(t)
+		l.Progress = &out
+		if _, err := l.RunFor(c.prediction, "hidden", "闭环 2 个用户", load); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		if !strings.Contains(text, "压测进行中") || !strings.Contains(text, "压测结束") {
+			t.Fatalf("progress %q", text)
+		}
+		if shown := regexp.MustCompile(`\d+ 次`).MatchString(text); shown == c.hidden {
+			t.Errorf("prediction %v: counts shown %v: %q", c.prediction, shown, text)
+		}
 	}
 }

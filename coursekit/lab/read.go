@@ -5,18 +5,20 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// Reading a run: every number below comes from metrics.Summarize over the
-// run's trace, or from the gauges as sampled.
+// Reading a run: every number below comes from the run's summary
+// (coursekit/cardopts, as `coursekit card` reads a trace), or from the
+// gauges as sampled.
 
 // Summary is the run's card under the unit's definitions (nearest-rank,
 // failures in every denominator) and the given TTFT SLOs.
 func (r *Run) Summary(sloMS ...float64) *metrics.Summary {
-	return metrics.Summarize(r.Trace, metrics.Options{SLOsMS: sloMS})
+	return cardopts.MustSummarize(r.Trace, cardopts.TTFT(sloMS...))
 }
 
 // SendRate is attempts sent per second of the window.

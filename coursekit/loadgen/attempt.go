@@ -120,6 +120,11 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
 	a.Meta = append(r.appendPromptRef(a.Meta, item), '}')
 	defer func() {
+		end := r.now()
+		if a.HasEnd {
+			end = a.EndMS
+		}
+		a.Meta = r.late.appendMeta(a.Meta, a.StartMS, end)
 		r.inflight.Add(-1)
 		r.done.Add(1)
 		r.mu.Lock()
@@ -137,9 +142,10 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		}
 	}()
 
-	var reused bool
+	var reused, wrote bool
 	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused },
+		GotConn:      func(i httptrace.GotConnInfo) { reused = i.Reused },
+		WroteRequest: func(i httptrace.WroteRequestInfo) { wrote = i.Err == nil },
 	}))
 	resp, err := r.client.Do(req)
 	if err != nil && reused && ctx.Err() == nil {
@@ -147,16 +153,23 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		// keep-alive, then closes after each stream) fails before any
 		// response byte: the request never reached the server. Send it once
 		// more on a fresh connection, and say so in meta.conn_retries.
-		req2 := req.Clone(ctx)
+		req2 := req.Clone(req.Context()) // with the trace hooks: WroteRequest tells a request the server got
 		req2.Body = io.NopCloser(bytes.NewReader(payload))
 		req2.Close = true
 		a.Meta = append(a.Meta[:len(a.Meta)-1], `,"conn_retries":1}`...)
+		wrote = false
 		resp, err = r.fresh.Do(req2)
 	}
 	if err != nil {
-		if msg, ok := serverFault(err); ok {
+		switch msg, ok := serverFault(err); {
+		case ok:
 			r.fail(a, ctx, trace.HTTPError, errors.New(msg))
-		} else {
+		case wrote:
+			// The request went out whole on a working connection, and the
+			// connection closed before any response byte: the server got
+			// it (and crashed, or dropped it). Not a connect_error.
+			r.fail(a, ctx, trace.NoResponse, fmt.Errorf("%s: %w", NoResponseText, err))
+		default:
 			r.fail(a, ctx, trace.ConnectError, err)
 		}
 		return a

@@ -425,3 +425,49 @@ func TestHostileStatusLineIsEscaped(t *testing.T) {
 		t.Errorf("error %q: want the status line, escaped", e)
 	}
 }
+
+// A server that reads the whole request and closes the connection without
+// a byte of response got the request: no_response, not connect_error,
+// which stays for a connection that never carried it (nothing listening).
+func TestRequestSentThenClosedIsNoResponse(t *testing.T) {
+	url := rawServerFunc(t, func(net.Conn) {}) // reads the request, then closes
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Replay: []float64{0}, Timeout: time.Minute})
+	at := tr.Attempts[0]
+	if at.Outcome != trace.NoResponse || !strings.HasPrefix(at.Error, loadgen.NoResponseText) || at.HTTPStatus != 0 {
+		t.Errorf("outcome %s, error %q, status %d; want no_response %q", at.Outcome, at.Error, at.HTTPStatus, loadgen.NoResponseText)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	_, tr, _ = run(t, context.Background(), loadgen.Config{URL: closed, Model: "m", Replay: []float64{0}, Timeout: time.Minute})
+	if at := tr.Attempts[0]; at.Outcome != trace.ConnectError {
+		t.Errorf("nothing listening: outcome %s (%q), want connect_error", at.Outcome, at.Error)
+	}
+}
+
+// The same through the transparent retry: a pooled connection the server
+// had closed fails before the request reached it and is retried on a fresh
+// one (meta.conn_retries); when the server then takes that request and
+// closes without answering, the attempt is no_response too. (Against
+// llama.cpp killed mid-run, the requests queued for its one slot were
+// retried this way, then cut off: they were recorded as connect_error.)
+func TestRetriedRequestSentThenClosedIsNoResponse(t *testing.T) {
+	var conns atomic.Int64
+	url := rawServerFunc(t, func(c net.Conn) {
+		if conns.Add(1) == 1 { // the first connection answers, keeps alive, and closes on the next request
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: keep-alive\r\nContent-Length: "+strconv.Itoa(len(okStream))+"\r\n\r\n"+okStream)
+			http.ReadRequest(bufio.NewReader(c))
+		}
+	})
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Replay: []float64{0, 200}, Timeout: time.Minute})
+	if len(tr.Attempts) != 2 || tr.Attempts[0].Outcome != trace.OK {
+		t.Fatalf("attempts %+v", tr.Attempts)
+	}
+	at := tr.Attempts[1]
+	if at.Outcome != trace.NoResponse || !strings.Contains(string(at.Meta), `"conn_retries":1`) {
+		t.Errorf("outcome %s (%q), meta %s; want no_response after one transparent retry", at.Outcome, at.Error, at.Meta)
+	}
+}

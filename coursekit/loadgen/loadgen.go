@@ -66,6 +66,10 @@ type Result struct {
 	// Unsent counts arrivals of the schedule still waiting for a slot
 	// (MaxConcurrency) when the window ended: never sent, not in the trace.
 	Unsent int64
+	// ClientLag is how late the client itself woke, ms: the lag of a probe
+	// on a monotonic ticker every LatenessTick, over the run (see
+	// meta.client_lag_ms for each attempt's share of it).
+	ClientLag LagStats
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -116,6 +120,8 @@ type runner struct {
 	slots                      chan struct{} // MaxConcurrency: one token per request in flight
 	unsent                     atomic.Int64  // arrivals dropped at the window's end while waiting for a slot
 	capped                     atomic.Bool   // NumRequests was reached
+
+	late *latenessProbe // the client's own wake-up lag
 
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
@@ -189,6 +195,24 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 		return "", fmt.Errorf("GET /v1/models: no model listed (%v)", err)
 	}
 	return list.Data[0].ID, nil
+}
+
+// Preflight checks, before any load is sent, that baseURL answers as an
+// OpenAI-compatible server: GET /v1/models (what a client asks first,
+// and no inference: a cold server stays cold for the run) must answer 200
+// with a JSON list of models. The error says which of the two it is not:
+// nothing answers at the URL (refused, unreachable), or something answers
+// that is not such a server (404, HTML, a redirect, an empty list).
+func Preflight(ctx context.Context, client *http.Client, baseURL string, h http.Header) error {
+	_, err := ResolveModel(ctx, client, baseURL, h)
+	if err == nil {
+		return nil
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
+	}
+	return fmt.Errorf("%s does not answer as an OpenAI-compatible server (%v)", RedactURL(baseURL), err)
 }
 
 // transportOf is the *http.Transport under c (through noRedirect).
@@ -322,6 +346,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	}()
 
 	r.start = time.Now()
+	r.late = startLateness(r.start)
 	var stopAt float64
 	stamped := make(chan struct{})
 	unwatch := context.AfterFunc(ctx, func() {
@@ -349,6 +374,7 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	close(r.out)
 	<-wdone
 	stopProgress()
+	res.ClientLag = r.late.stop()
 
 	res.Sent = r.sent.Load()
 	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
@@ -446,7 +472,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 			"with the events that arrived before (none if no first token)",
 		"retries":          c.Retries,
 		"retry_backoff_ms": ms(c.RetryBackoff),
-		"retry_on":         "connect_error, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
+		"retry_on":         "connect_error, no_response, timeout, http 429 and 5xx; a retry is a new attempt with the same request id",
 		"seed":             c.Seed,
 		"clock":            "client monotonic clock, ms since the run start, stamped when each SSE message is complete",
 		"ttft_rule":        "first SSE data message that carries output text (a non-empty text, delta.content or reasoning); role-only, empty and finish-only chunks are not events (counted in meta.stream)",

@@ -17,6 +17,10 @@ import (
 // trusted party: each read of its bytes stops at a cap generous enough for
 // every real server and names the cap when it stops, so one hostile
 // response costs an attempt a few MiB of memory, never the whole machine.
+// NoResponseText begins the error of a no_response attempt: the request
+// went out whole and the connection closed before any response byte.
+const NoResponseText = "request sent, connection closed before any response"
+
 // Per attempt the stream reader holds at most one line, one message and
 // (with a judged dataset) the answer text, each under its cap, plus its
 // events, which the trace line bounds.

@@ -242,7 +242,7 @@ func (r *runner) request(j job) {
 
 func retryable(a *trace.Attempt) bool {
 	switch a.Outcome {
-	case trace.ConnectError, trace.Timeout:
+	case trace.ConnectError, trace.NoResponse, trace.Timeout:
 		return true
 	case trace.HTTPError:
 		return a.HTTPStatus == http.StatusTooManyRequests || a.HTTPStatus >= 500

@@ -26,28 +26,62 @@ type Verdict struct {
 	Reason    Reason
 }
 
-// Judge applies joint qualification to one attempt: complete success AND
-// quality pass AND TTFT ≤ SLO (inclusive).
-func Judge(a *trace.Attempt, sloMS float64) Verdict {
+// Rule is joint qualification under one condition: the one definition
+// that the summary's counts, the charts' labels and stages, the
+// notebooks' verdict tables and the grader all ask. An attempt qualifies
+// when it is a complete success ∧ it passed quality (when quality is
+// required) ∧ TTFT ≤ TTFTMS (inclusive) ∧ every latency SLO holds; it
+// drops out at the first check it fails, in that order.
+//
+// A condition carries its rule (Condition.Rule); RuleAt is the rule of a
+// condition with a TTFT SLO alone, the unit's rule.
+type Rule struct {
+	TTFTMS  float64
+	Latency LatencySLO
+	// QualityRequired: an unrated success does not qualify. It is false
+	// only for a condition with latency SLOs whose trace asked for no judge
+	// (QualityNotJudged); a quality fail never qualifies.
+	QualityRequired bool
+}
+
+// RuleAt is the rule of a condition with the TTFT SLO sloMS and no other
+// SLO: complete success ∧ quality pass ∧ TTFT ≤ sloMS.
+func RuleAt(sloMS float64) Rule { return Rule{TTFTMS: sloMS, QualityRequired: true} }
+
+// Rule is the condition's rule.
+func (c Condition) Rule() Rule {
+	return Rule{TTFTMS: c.SLOTTFTMS, Latency: c.LatencySLO, QualityRequired: c.QualityRule != QualityNotJudged}
+}
+
+// Judge applies the rule to one attempt.
+func (r Rule) Judge(a *trace.Attempt) Verdict {
 	v := Verdict{Attempt: a.ID, Request: a.Request, Outcome: a.Outcome, Quality: a.Quality, Complete: a.Outcome == trace.OK}
 	if t, ok := a.TTFT(); ok {
 		v.TTFTMS = &t
 	}
-	v.Reason = reason(v.Complete, a.Quality, v.TTFTMS, sloMS)
+	v.Reason = r.before(v.Complete, a.Quality, v.TTFTMS)
+	if v.Reason == Qualified {
+		v.Reason = r.Latency.check(a)
+	}
 	v.Qualified = v.Reason == Qualified
 	return v
 }
 
-func reason(complete bool, q trace.Quality, ttft *float64, sloMS float64) Reason {
+// before is the rule up to the latency SLOs: completeness, quality, TTFT.
+func (r Rule) before(complete bool, q trace.Quality, ttft *float64) Reason {
 	switch {
 	case !complete:
 		return NotComplete
 	case q == trace.Fail:
 		return QualityFail
-	case q == trace.Unrated:
+	case q == trace.Unrated && r.QualityRequired:
 		return QualityUnrated
-	case ttft == nil || *ttft > sloMS:
+	case ttft == nil || *ttft > r.TTFTMS:
 		return TTFTOverSLO
 	}
 	return Qualified
 }
+
+// Judge applies RuleAt(sloMS), joint qualification under a TTFT SLO alone:
+// complete success AND quality pass AND TTFT ≤ SLO (inclusive).
+func Judge(a *trace.Attempt, sloMS float64) Verdict { return RuleAt(sloMS).Judge(a) }

@@ -1,8 +1,6 @@
 package metrics
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -91,25 +89,14 @@ func (s *samples) levels(m Method, ps []float64) []LevelValue {
 	return out
 }
 
-// headerLevels reads conditions.percentiles (fractions, as bench writes
+// HeaderLevels reads conditions.percentiles (fractions, as bench writes
 // them); nil when absent.
-func headerLevels(h *trace.Header) ([]float64, error) {
-	raw := bytes.TrimSpace(h.Conditions)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil
+func HeaderLevels(h *trace.Header) ([]float64, error) {
+	c, err := h.ReadConditions()
+	if err != nil {
+		return nil, err
 	}
-	var c map[string]json.RawMessage
-	if json.Unmarshal(raw, &c) != nil {
-		return nil, nil
-	}
-	v, ok := c["percentiles"]
-	if !ok {
-		return nil, nil
-	}
-	var ps []float64
-	if err := json.Unmarshal(v, &ps); err != nil {
-		return nil, &trace.Error{Field: "conditions.percentiles", Msg: "want a list of fractions in (0, 1), e.g. [0.5, 0.999]"}
-	}
+	ps := c.Percentiles
 	for _, p := range ps {
 		if !(p > 0 && p < 1) {
 			return nil, &trace.Error{Field: "conditions.percentiles", Msg: fmt.Sprintf("%g is not a fraction in (0, 1)", p)}

@@ -40,9 +40,21 @@ type ServerSplit struct {
 	// server's prompt_ms, which cannot happen for one request on sound
 	// clocks; they are left out of ClientOverPromptMS.
 	TTFTBelowPrompt int64 `json:"ttft_below_prompt_ms"`
-	// DecodePerTokenMS is predicted_ms / predicted_n, for attempts that
-	// report both (predicted_n > 0).
+	// DecodePerTokenMS is the server's time per decode step, by
+	// DecodeDefinition: predicted_ms / (predicted_n − 1), for attempts
+	// that report both with predicted_n ≥ 2. llama.cpp starts predicted_ms
+	// when it samples the first token, at the end of the prefill (that
+	// token comes from the prompt's last batch), and stops it at the last
+	// one: it spans predicted_n − 1 decode steps, the gaps a client sees
+	// between the tokens' events. predicted_ms / predicted_n reads 1/n low
+	// (4 % at 24 tokens, 25 % at 4).
 	DecodePerTokenMS Dist `json:"server_decode_ms_per_token"`
+	// DecodeDefinition is how DecodePerTokenMS is computed.
+	DecodeDefinition string `json:"server_decode_definition"`
+	// NoDecodeStep counts attempts with timings whose predicted_n < 2: one
+	// token (or none) has no decode step to time, and is left out of
+	// DecodePerTokenMS.
+	NoDecodeStep int64 `json:"server_no_decode_step"`
 	// CacheHits counts attempts with cache_n > 0: prompt tokens the server
 	// reused from its prompt cache instead of computing them.
 	CacheHits    int64 `json:"cache_hits"`
@@ -50,12 +62,16 @@ type ServerSplit struct {
 	PromptTokens int64 `json:"prompt_tokens"` // prompt_n summed: the tokens the server did compute
 }
 
+// DecodeDefinition is the definition of ServerSplit.DecodePerTokenMS.
+const DecodeDefinition = "predicted_ms / (predicted_n - 1)"
+
 // maxBadExamples is how many bad timings a card names.
 const maxBadExamples = 3
 
 // serverAcc accumulates a ServerSplit.
 type serverAcc struct {
 	with, without, bad, below int64
+	noStep                    int64 // timings with predicted_n < 2
 	hits, cached, promptN     int64
 	examples                  []string
 	prompt, over, decode      samples
@@ -92,8 +108,10 @@ func (s *serverAcc) add(a *trace.Attempt, ttft float64) {
 	} else {
 		s.below++
 	}
-	if t.predictedN > 0 {
-		s.decode.add(t.predictedMS / t.predictedN)
+	if t.predictedN >= 2 {
+		s.decode.add(t.predictedMS / (t.predictedN - 1))
+	} else {
+		s.noStep++
 	}
 	if t.cacheN > 0 {
 		s.hits++
@@ -168,6 +186,7 @@ func (s *serverAcc) merge(o *serverAcc) {
 	s.without += o.without
 	s.bad += o.bad
 	s.below += o.below
+	s.noStep += o.noStep
 	s.hits += o.hits
 	s.cached += o.cached
 	s.promptN += o.promptN
@@ -193,6 +212,8 @@ func (s *serverAcc) split(m Method) *ServerSplit {
 		ClientOverPromptMS: s.over.dist(m, "ms"),
 		TTFTBelowPrompt:    s.below,
 		DecodePerTokenMS:   s.decode.dist(m, "ms/token"),
+		DecodeDefinition:   DecodeDefinition,
+		NoDecodeStep:       s.noStep,
 		CacheHits:          s.hits, CachedTokens: s.cached, PromptTokens: s.promptN,
 	}
 }

@@ -1,9 +1,6 @@
 package metrics
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 
@@ -93,39 +90,19 @@ type SLOSet struct {
 	LatencySLO
 }
 
-// HeaderSLO reads conditions.slo; nil when the header has none.
+// HeaderSLO reads conditions.slo (trace's ReadConditions, the layout
+// SLOSet writes); nil when the header has none.
 func HeaderSLO(h *trace.Header) (*SLOSet, error) {
-	raw := bytes.TrimSpace(h.Conditions)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil
+	c, err := h.ReadConditions()
+	if err != nil || c.SLO == nil {
+		return nil, err
 	}
-	var c map[string]json.RawMessage
-	if json.Unmarshal(raw, &c) != nil {
-		return nil, nil
-	}
-	v, ok := c["slo"]
-	if !ok {
-		return nil, nil
-	}
-	var s SLOSet
-	d := json.NewDecoder(bytes.NewReader(v))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&s); err != nil {
-		return nil, &trace.Error{Field: "conditions.slo", Msg: fmt.Sprintf(`want {"slo_ttft_ms":[…],"slo_e2e_ms":…}: %v`, err)}
-	}
-	return &s, nil
+	return &SLOSet{TTFTMS: c.SLO.TTFTMS, LatencySLO: LatencySLO{E2EMS: c.SLO.E2EMS, ITLP95MS: c.SLO.ITLP95MS, TPOTMS: c.SLO.TPOTMS}}, nil
 }
 
-// headerJudged reports whether the header says a judge was asked for.
-func headerJudged(h *trace.Header) bool {
-	raw := bytes.TrimSpace(h.Conditions)
-	if len(raw) == 0 || raw[0] != '{' {
-		return false
-	}
-	var c map[string]json.RawMessage
-	if json.Unmarshal(raw, &c) != nil {
-		return false
-	}
-	_, ok := c["dataset"]
-	return ok
+// HeaderJudged reports whether the header says a judge was asked for
+// (conditions.dataset).
+func HeaderJudged(h *trace.Header) bool {
+	c, err := h.ReadConditions()
+	return err == nil && c.Dataset != nil
 }

@@ -2,10 +2,12 @@ package metrics_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // sloTrace has one attempt per way to drop out of a joint SLO, all
@@ -73,13 +75,14 @@ func TestLatencySLOWithJudge(t *testing.T) {
 	if c.Qualified != 1 || c.NotQualified.QualityUnrated != 6 || c.QualityRule != metrics.QualityJudged || c.RequestsQualified != 1 {
 		t.Errorf("qualified %d, unrated drops %d, rule %q, requests %d; want 1, 6, judged, 1", c.Qualified, c.NotQualified.QualityUnrated, c.QualityRule, c.RequestsQualified)
 	}
-	// A header that names a dataset asked for a judge, even if nothing was rated.
-	s, err = metrics.SummarizeReader(strings.NewReader(sloTrace(`{"dataset":{"name":"arith"}}`, false)), "t.jsonl", metrics.Options{SLOsMS: []float64{1000}, Latency: jointSLO})
+	// A judge asked for (a header that names a dataset, read by
+	// coursekit/cardopts), even if nothing was rated.
+	s, err = metrics.SummarizeReader(strings.NewReader(sloTrace(`{}`, false)), "t.jsonl", metrics.Options{SLOsMS: []float64{1000}, Latency: jointSLO, Judged: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := s.Conditions[0]; c.Qualified != 0 || c.QualityRule != metrics.QualityJudged {
-		t.Errorf("dataset in header: qualified %d, rule %q; want 0, judged", c.Qualified, c.QualityRule)
+		t.Errorf("judge asked for: qualified %d, rule %q; want 0, judged", c.Qualified, c.QualityRule)
 	}
 }
 
@@ -102,19 +105,22 @@ func TestTTFTOnlyUnchanged(t *testing.T) {
 	}
 }
 
-// A bench run's SLO set in conditions.slo is the card's default.
-func TestHeaderSLOIsDefault(t *testing.T) {
-	h := `{"slo":{"slo_ttft_ms":[1000,500],"slo_e2e_ms":2000,"slo_itl_p95_ms":200,"slo_tpot_ms":100}}`
+// A summary uses exactly its options: a recorded conditions.slo is read
+// into them by coursekit/cardopts, not by metrics (cardopts_test).
+func TestHeaderSLOIsNotReadByMetrics(t *testing.T) {
+	h := `{"slo":{"slo_ttft_ms":[1000,500],"slo_e2e_ms":2000}}`
 	s, err := metrics.SummarizeReader(strings.NewReader(sloTrace(h, false)), "t.jsonl", metrics.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Conditions) != 2 || s.Conditions[0].Qualified != 2 || s.Conditions[1].SLOTTFTMS != 500 || s.Conditions[0].LatencySLO != jointSLO {
-		t.Errorf("conditions from the header: %+v", s.Conditions)
+	if len(s.Conditions) != 1 || s.Conditions[0].SLOTTFTMS != metrics.DefaultSLOMS || s.Conditions[0].LatencySLO.Set() {
+		t.Errorf("conditions %+v, want the default TTFT ≤ 1 s alone", s.Conditions)
 	}
-	_, err = metrics.SummarizeReader(strings.NewReader(sloTrace(`{"slo":{"slo_ttft":1}}`, false)), "t.jsonl", metrics.Options{})
-	if err == nil || !strings.Contains(err.Error(), "t.jsonl:1") || !strings.Contains(err.Error(), "conditions.slo") {
-		t.Errorf("bad conditions.slo: %v", err)
+	// A lone key that is slo_ttft_ms but for case was read as it, and set the card's SLO to
+	// 1 ms; other readers see no SLO there. It is refused, located and named.
+	s, err = metrics.SummarizeReader(strings.NewReader(sloTrace(`{"slo":{"SLO_TTFT_MS":[1]}}`, false)), "t.jsonl", metrics.Options{})
+	if err == nil || !strings.Contains(err.Error(), "t.jsonl:1: conditions.slo.SLO_TTFT_MS") {
+		t.Errorf("SLO_TTFT_MS alone: %v, card %+v", err, s)
 	}
 }
 
@@ -147,3 +153,17 @@ func TestAttemptITLP95IsNearestRank(t *testing.T) {
 }
 
 func formatF(v float64) string { b, _ := json.Marshal(v); return string(b) }
+
+// SLOSet writes conditions.slo in the layout trace's ReadConditions reads:
+// every field written comes back.
+func TestSLOSetReadsBack(t *testing.T) {
+	want := metrics.SLOSet{TTFTMS: []float64{1000, 500}, LatencySLO: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 200, TPOTMS: 100}}
+	b, err := json.Marshal(map[string]any{"slo": want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := metrics.HeaderSLO(&trace.Header{Conditions: b})
+	if err != nil || got == nil || !slices.Equal(got.TTFTMS, want.TTFTMS) || got.LatencySLO != want.LatencySLO {
+		t.Errorf("%s read back as %+v, %v", b, got, err)
+	}
+}

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"io"
 	"os"
 	"slices"
@@ -15,7 +16,10 @@ import (
 // DefaultSLOMS is the TTFT SLO of the unit's first condition (1 s).
 const DefaultSLOMS = 1000
 
-// Options choose the definitions a Summary is computed under.
+// Options choose the definitions a Summary is computed under. A Summary
+// uses exactly these: reading a trace's recorded conditions (conditions.slo,
+// conditions.percentiles, a judge asked for) into them is the job of
+// coursekit/cardopts, the one place where flags meet the trace's header.
 type Options struct {
 	// SLOsMS are the TTFT SLO conditions, side by side (default: 1000 ms).
 	SLOsMS []float64
@@ -33,40 +37,24 @@ type Options struct {
 	// redraws: the order statistics around each level of Levels in TTFT,
 	// E2E and the event gaps, and the attempts by their output tokens.
 	Resampling bool
+	// Judged says that a judge was asked for (the header names a
+	// dataset), so that with latency SLOs an unrated success does not
+	// qualify even when no attempt was rated. A rated attempt in the trace
+	// says so too.
+	Judged bool
+	// SweepSLOsMS are more TTFT SLOs judged under the same rule as the
+	// conditions, for a chart of goodput against the SLO (Summary.Sweep);
+	// they are not conditions of the card (default: none).
+	SweepSLOsMS []float64
+	// OtherMethod, when set, also reads the TTFT distribution under this
+	// method (Summary.TTFTOther), for a chart that sets two methods side
+	// by side (default: none).
+	OtherMethod Method
 	// MemoryBytes bounds what SummarizeReader keeps in memory for the
 	// samples, attempt ids and requests; past it they are spilled to a
 	// temporary directory as sorted runs (0: no limit). The card is the
 	// same either way.
 	MemoryBytes int64
-}
-
-// withHeaderSLO fills opts from the header's conditions.slo when the
-// caller gave no SLO at all: a bench run's card uses the run's SLO set.
-func withHeaderSLO(h *trace.Header, opts Options, name string) (Options, error) {
-	if len(opts.Levels) == 0 {
-		ps, err := headerLevels(h)
-		if err != nil {
-			if e, ok := err.(*trace.Error); ok {
-				e.File, e.Line = name, 1
-			}
-			return opts, err
-		}
-		opts.Levels = ps
-	}
-	if len(opts.SLOsMS) > 0 || opts.Latency.Set() {
-		return opts, nil
-	}
-	s, err := HeaderSLO(h)
-	if err != nil {
-		if e, ok := err.(*trace.Error); ok {
-			e.File, e.Line = name, 1
-		}
-		return opts, err
-	}
-	if s != nil {
-		opts.SLOsMS, opts.Latency = s.TTFTMS, s.LatencySLO
-	}
-	return opts, nil
 }
 
 // Accumulator builds a Summary from attempts fed one at a time, keeping
@@ -77,7 +65,7 @@ type Accumulator struct {
 
 	attempts, complete, inFlight, outside int64
 	passes, fails, unrated, ttftMissing   int64
-	outcomes                              [trace.InFlight + 1]int64
+	outcomes                              [trace.MaxOutcome + 1]int64
 	events, tokens, multiEvents           int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
@@ -85,9 +73,11 @@ type Accumulator struct {
 	tokenAttempts                         map[int64]int64 // with Options.Resampling: in-window attempts by the output tokens they add
 
 	ttft, e2e, itl, tpot samples
-	passQ                []int64   // per opts.SLOsMS: complete quality-pass attempts with TTFT ≤ it
-	slos                 []float64 // opts.SLOsMS sorted, distinct: the levels of reqs
+	passQ                []int64   // per condition SLO, then per sweep SLO: complete quality-pass attempts with TTFT ≤ it
+	all                  []float64 // opts.SLOsMS, then opts.SweepSLOsMS
+	slos                 []float64 // all sorted, distinct: the levels of reqs
 	server               serverAcc // meta.server_timings of complete successes
+	lag                  lagAcc    // meta.client_lag_ms of in-window attempts
 
 	// reqs has one record per attempt in the window: its request's key and,
 	// packed in V, the level (index into slos of the smallest SLO met, or
@@ -100,8 +90,7 @@ type Accumulator struct {
 	budget    *spill.Budget
 
 	// With latency SLOs beyond TTFT (opts.Latency.Set()):
-	cand   []candidate // complete successes not failing quality
-	judged bool        // the header says a judge was asked for
+	cand []candidate // complete successes not failing quality
 }
 
 // NewAccumulator starts a summary of a trace with header h.
@@ -112,16 +101,14 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 	if opts.Method == "" {
 		opts.Method = NearestRank
 	}
-	acc := &Accumulator{h: *h, opts: opts, passQ: make([]int64, len(opts.SLOsMS))}
+	all := append(slices.Clone(opts.SLOsMS), opts.SweepSLOsMS...)
+	acc := &Accumulator{h: *h, opts: opts, all: all, passQ: make([]int64, len(all))}
 	if opts.Resampling {
 		acc.tokenAttempts = map[int64]int64{}
 	}
-	acc.slos = slices.Clone(opts.SLOsMS)
+	acc.slos = slices.Clone(all)
 	slices.Sort(acc.slos)
 	acc.slos = slices.Compact(acc.slos)
-	if opts.Latency.Set() {
-		acc.judged = headerJudged(h)
-	}
 	return acc
 }
 
@@ -142,6 +129,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 	}
 	acc.attempts++
 	acc.outcomes[a.Outcome]++
+	acc.lag.add(a)
 	rk := a.RequestKey()
 	none := uint64(len(acc.slos))
 	best, bestLat := none, none
@@ -197,7 +185,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		switch a.Quality {
 		case trace.Pass:
 			acc.passes++
-			for i, slo := range acc.opts.SLOsMS {
+			for i, slo := range acc.all {
 				if ttft <= slo {
 					acc.passQ[i]++
 				}
@@ -257,6 +245,7 @@ func (acc *Accumulator) Summary() *Summary {
 	s.RunEnd, _ = h.RunEnd() // the reader has validated it
 	s.Server = acc.server.split(m)
 	s.PromptCache = acc.server.promptCache()
+	s.ClientLag = acc.lag.summary()
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
 	var win struct{ ttft, e2e, itl *[]OrderWindow }
@@ -284,6 +273,11 @@ func (acc *Accumulator) Summary() *Summary {
 		})
 	}
 	wg.Wait()
+	if om := acc.opts.OtherMethod; om != "" {
+		d := acc.ttft.dist(om, "ms") // reads the ranks it lacks
+		d.CI95 = s.TTFT.CI95         // an interval of order statistics, the same under either method
+		s.TTFTOther = &d
+	}
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
@@ -313,18 +307,22 @@ func (acc *Accumulator) Summary() *Summary {
 		}
 		return n
 	}
+	var all []Condition
 	if acc.opts.Latency.Set() {
-		judged := acc.judged || acc.passes+acc.fails > 0
+		judged := acc.opts.Judged || acc.passes+acc.fails > 0
 		if !judged { // a request qualifies on latency alone
 			lv = latLv
 		}
-		for _, slo := range acc.opts.SLOsMS {
-			s.Conditions = append(s.Conditions, s.latencyCondition(slo, acc.opts.Latency, judged, acc.cand, reqQ(slo)))
+		all = s.latencyConditions(acc.all, acc.opts.Latency, judged, acc.cand, reqQ)
+	} else {
+		for i, slo := range acc.all {
+			all = append(all, s.condition(slo, acc.passQ[i], reqQ(slo)))
 		}
-		return s
 	}
-	for i, slo := range acc.opts.SLOsMS {
-		s.Conditions = append(s.Conditions, s.condition(slo, acc.passQ[i], reqQ(slo)))
+	n := len(acc.opts.SLOsMS)
+	s.Conditions = all[:n:n]
+	if len(all) > n {
+		s.Sweep = all[n:]
 	}
 	return s
 }
@@ -397,35 +395,58 @@ func (s *Summary) condition(slo float64, q, rq int64) Condition {
 	})
 }
 
-// latencyCondition qualifies at one TTFT SLO with the latency SLOs beyond
-// it: a candidate qualifies when its TTFT ≤ slo and it met them all, and,
-// when judged, it passed quality.
-func (s *Summary) latencyCondition(slo float64, lat LatencySLO, judged bool, cand []candidate, rq int64) Condition {
-	d := Drops{NotComplete: s.Attempts - s.CompleteSuccess, QualityFail: s.QualityFails}
-	q := int64(0)
+// latencyConditions qualify at each TTFT SLO of slos with the latency SLOs
+// beyond it: a candidate qualifies when its TTFT ≤ slo and it met them
+// all, and, when judged, it passed quality. The candidates are sorted by
+// TTFT once, so that a sweep of many SLOs costs a binary search each.
+func (s *Summary) latencyConditions(slos []float64, lat LatencySLO, judged bool, cand []candidate, reqQ func(float64) int64) []Condition {
+	var unrated int64
+	in := make([]candidate, 0, len(cand))
 	for _, c := range cand {
-		switch {
-		case judged && !c.rated:
-			d.QualityUnrated++
-		case c.ttft > slo:
-			d.TTFTOverSLO++
-		case c.reason == E2EOverSLO:
-			d.E2EOverSLO++
-		case c.reason == ITLOverSLO:
-			d.ITLOverSLO++
-		case c.reason == TPOTOverSLO:
-			d.TPOTOverSLO++
-		default:
-			q++
+		if judged && !c.rated {
+			unrated++
+			continue
 		}
+		in = append(in, c)
 	}
-	c := s.newCondition(slo, q, rq, d)
-	c.LatencySLO = lat
-	c.QualityRule = QualityNotJudged
+	slices.SortFunc(in, func(a, b candidate) int { return cmp.Compare(a.ttft, b.ttft) })
+	// pre[k] counts the reasons among the k fastest candidates.
+	type counts struct{ q, e2e, itl, tpot int64 }
+	pre := make([]counts, len(in)+1)
+	for k, c := range in {
+		p := pre[k]
+		switch c.reason {
+		case E2EOverSLO:
+			p.e2e++
+		case ITLOverSLO:
+			p.itl++
+		case TPOTOverSLO:
+			p.tpot++
+		default:
+			p.q++
+		}
+		pre[k+1] = p
+	}
+	rule := QualityNotJudged
 	if judged {
-		c.QualityRule = QualityJudged
+		rule = QualityJudged
 	}
-	return c
+	out := make([]Condition, 0, len(slos))
+	for _, slo := range slos {
+		k, _ := slices.BinarySearchFunc(in, slo, func(c candidate, t float64) int {
+			if c.ttft <= t {
+				return -1
+			}
+			return 1
+		})
+		p := pre[k]
+		d := Drops{NotComplete: s.Attempts - s.CompleteSuccess, QualityFail: s.QualityFails, QualityUnrated: unrated,
+			TTFTOverSLO: int64(len(in) - k), E2EOverSLO: p.e2e, ITLOverSLO: p.itl, TPOTOverSLO: p.tpot}
+		c := s.newCondition(slo, p.q, reqQ(slo), d)
+		c.LatencySLO, c.QualityRule = lat, rule
+		out = append(out, c)
+	}
+	return out
 }
 
 // newCondition builds the rates of q qualified attempts (rq qualified
@@ -449,11 +470,8 @@ func (s *Summary) newCondition(slo float64, q, rq int64, d Drops) Condition {
 	return c
 }
 
-// Summarize computes the card of an in-memory trace.
+// Summarize computes the card of an in-memory trace under opts.
 func Summarize(t *trace.Trace, opts Options) *Summary {
-	if o, err := withHeaderSLO(&t.Header, opts, "trace"); err == nil {
-		opts = o // a bad conditions.slo is reported by SummarizeReader; here the caller's options stand
-	}
 	acc := NewAccumulator(&t.Header, opts)
 	for i := range t.Attempts {
 		acc.Add(&t.Attempts[i])
@@ -461,22 +479,36 @@ func Summarize(t *trace.Trace, opts Options) *Summary {
 	return acc.Summary()
 }
 
-// SummarizeReader streams a trace and computes its card; name locates
-// errors. Every parsing goroutine aggregates into its own Accumulator, and
-// the parts are merged at the end: the order of attempts does not matter to
-// a card.
+// SummarizeReader streams a trace and computes its card under opts; name
+// locates errors.
 func SummarizeReader(r io.Reader, name string, opts Options) (*Summary, error) {
+	return SummarizeStream(r, name, opts.MemoryBytes, func(*trace.Header) (Options, error) { return opts, nil })
+}
+
+// SummarizeStream streams a trace and computes its card under the options
+// that choose returns for the trace's header, before any attempt is read
+// (an error from it stops the read, located at the header's line); name
+// locates errors, and memoryBytes bounds what is kept in memory (as
+// Options.MemoryBytes, which choose's options do not change). Every parsing goroutine aggregates into its own
+// Accumulator, and the parts are merged at the end: the order of attempts
+// does not matter to a card.
+func SummarizeStream(r io.Reader, name string, memoryBytes int64, choose func(*trace.Header) (Options, error)) (*Summary, error) {
+	var opts Options
 	var (
 		h     *trace.Header
 		mu    sync.Mutex
 		parts []*Accumulator
 	)
-	budget := spill.New(opts.MemoryBytes)
+	budget := spill.New(memoryBytes)
 	defer budget.Close()
 	err := trace.ScanUnordered(r, name, budget, func(hd *trace.Header) error {
 		h = hd
 		var err error
-		opts, err = withHeaderSLO(hd, opts, name)
+		if opts, err = choose(hd); err != nil {
+			if e, ok := err.(*trace.Error); ok && e.Line == 0 {
+				e.File, e.Line = name, 1
+			}
+		}
 		return err
 	}, func(estimate int) func(*trace.Attempt) error {
 		acc := NewAccumulator(h, opts)
@@ -548,13 +580,13 @@ func (acc *Accumulator) merge(o *Accumulator) {
 		acc.passQ[i] += o.passQ[i]
 	}
 	acc.server.merge(&o.server)
+	acc.lag.merge(&o.lag)
 	acc.reqsParts = append(append(acc.reqsParts, o.reqs), o.reqsParts...)
 	if acc.budget == nil {
 		acc.budget = o.budget
 	}
 	o.reqs, o.reqsParts = nil, nil
 	acc.cand = append(acc.cand, o.cand...)
-	acc.judged = acc.judged || o.judged
 }
 
 // SummarizeFile streams a trace file and computes its card.

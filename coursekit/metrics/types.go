@@ -128,6 +128,16 @@ type Summary struct {
 	// PromptCache is the server's cached-token counts (meta.cached_tokens)
 	// when no attempt carried server timings; nil otherwise.
 	PromptCache *PromptCache `json:"prompt_cache,omitempty"`
+	// ClientLag is how late the measuring client itself was, when its
+	// attempts record it (meta.client_lag_ms); nil otherwise.
+	ClientLag *ClientLag `json:"client_lag,omitempty"`
+	// Sweep are the conditions at Options.SweepSLOsMS, judged under the
+	// same rule as Conditions: the points of a chart of goodput against
+	// the SLO, not conditions of the card (not in its JSON).
+	Sweep []Condition `json:"-"`
+	// TTFTOther is the TTFT distribution under Options.OtherMethod (nil
+	// when none was asked for; not in the card's JSON).
+	TTFTOther *Dist `json:"-"`
 	// Spill says that the samples outgrew the memory budget and were
 	// sorted into runs on disk to be read; nil when all stayed in memory.
 	// The numbers are the same either way.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui/protocol"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/compare"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -20,7 +20,7 @@ func TestComparisonBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := compare.Options{}
-	run := compare.Run{Name: `<img src=x onerror=alert(1)>`, Summary: metrics.Summarize(tr, o.CardOptions())}
+	run := compare.Run{Name: `<img src=x onerror=alert(1)>`, Summary: cardopts.MustSummarize(tr, o.CardFlags(), cardopts.Resampling())}
 	r, err := compare.Compare([]compare.Run{run}, []compare.Run{run}, o)
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func TestAttemptsTableIsInChinese(t *testing.T) {
 		t.Errorf("ttft: %v", ttft)
 	}
 	// Text columns left, numbers right.
-	if !strings.Contains(h, `<td style="text-align:left;padding:4px 10px;white-space:nowrap">R1</td>`) || !strings.Contains(h, `<td style="text-align:right;padding:4px 10px;white-space:nowrap">200</td>`) {
+	if !strings.Contains(h, `<td style="text-align:left;padding:4px 6px;white-space:nowrap">R1</td>`) || !strings.Contains(h, `<td style="text-align:right;padding:4px 6px;white-space:nowrap">200</td>`) {
 		t.Errorf("alignment:\n%s", h[:600])
 	}
 }

@@ -46,8 +46,32 @@ func (g Guess) String() string {
 // whole prediction. When a guess is
 // missing it prints which one and why the cell shows nothing.
 func Guessed(guesses ...any) bool {
-	var missing []string
-	n, structs := 0, false
+	missing, n, structs := unwritten(guesses)
+	switch {
+	case len(missing) == 0:
+		return true
+	case structs:
+		fmt.Printf("这个单元格会显示答案，所以要等你写下全部预测（还没填：%s）：先改好上面的预测单元格并运行它，再运行本单元格。\n", strings.Join(missing, "、"))
+	case n == 1:
+		fmt.Println("这个单元格会显示答案，所以要等你写下预测：先把上面预测单元格里的占位值改成你的答案，运行它，再运行本单元格。")
+	default:
+		fmt.Printf("这个单元格会显示答案，所以要等你写下全部 %d 项预测（第 %s 项还没填）：先改好上面的预测单元格并运行它，再运行本单元格。\n", n, strings.Join(missing, "、"))
+	}
+	return false
+}
+
+// Written is Guessed without a word: whether every guess has been
+// written. A lab run that prints progress while it lasts asks it, to keep
+// the counts out of its lines until the prediction is in.
+func Written(guesses ...any) bool {
+	missing, _, _ := unwritten(guesses)
+	return len(missing) == 0
+}
+
+// unwritten names the guesses not written yet: struct fields as
+// Type.Field, other arguments by their place (1, 2, ...); n counts the
+// guesses and structs says whether any argument was a struct.
+func unwritten(guesses []any) (missing []string, n int, structs bool) {
 	for _, g := range guesses {
 		if v := reflect.ValueOf(g); v.Kind() == reflect.Struct {
 			structs = true
@@ -68,15 +92,5 @@ func Guessed(guesses ...any) bool {
 			missing = append(missing, strconv.Itoa(n))
 		}
 	}
-	switch {
-	case len(missing) == 0:
-		return true
-	case structs:
-		fmt.Printf("这个单元格会显示答案，所以要等你写下全部预测（还没填：%s）：先改好上面的预测单元格并运行它，再运行本单元格。\n", strings.Join(missing, "、"))
-	case n == 1:
-		fmt.Println("这个单元格会显示答案，所以要等你写下预测：先把上面预测单元格里的占位值改成你的答案，运行它，再运行本单元格。")
-	default:
-		fmt.Printf("这个单元格会显示答案，所以要等你写下全部 %d 项预测（第 %s 项还没填）：先改好上面的预测单元格并运行它，再运行本单元格。\n", n, strings.Join(missing, "、"))
-	}
-	return false
+	return missing, n, structs
 }

@@ -75,11 +75,20 @@ func TestCompareDecimalsAppliesTheStatedRoundingRule(t *testing.T) {
 	for _, c := range []struct {
 		guess float64
 		agree bool
-	}{{2.86, true}, {2.857142857, false}, {2.9, false}, {2.85, false}} {
+		hint  string
+	}{
+		{2.86, true, ""},
+		// More places than asked, each of them right: the same answer.
+		{2.857, true, ""}, {2.857142857, true, ""}, {2.8571, true, ""},
+		// More places, but wrong in one of them.
+		{2.864, false, "回到上面的推理"}, {2.855, false, "回到上面的推理"},
+		// Cut off instead of rounded, or rounded to fewer places: told so.
+		{2.85, false, "四舍五入，不是直接舍去"}, {2.9, false, "你少保留了几位"}, {3, false, "你少保留了几位"},
+	} {
 		var ok bool
 		out := stdout(t, func() { ok = CompareDecimals("成本", c.guess, cost, 2) })
-		if ok != c.agree {
-			t.Errorf("guess %v against %v at 2 decimals: agree = %v, want %v (%q)", c.guess, cost, ok, c.agree, out)
+		if ok != c.agree || !strings.Contains(out, c.hint) {
+			t.Errorf("guess %v against %v at 2 decimals: agree = %v, want %v with hint %q (%q)", c.guess, cost, ok, c.agree, c.hint, out)
 		}
 		if !strings.Contains(out, "2.86") {
 			t.Errorf("the output should show the rounded answer 2.86: %q", out)
@@ -88,5 +97,9 @@ func TestCompareDecimalsAppliesTheStatedRoundingRule(t *testing.T) {
 	var ok bool
 	if out := stdout(t, func() { ok = CompareDecimals("成本", float64(Unset), cost, 2) }); ok || strings.Contains(out, "2.86") {
 		t.Errorf("unset guess: %v %q", ok, out)
+	}
+	// The learner walk's case: 2.857 typed, 2.857 computed, marked wrong.
+	if out := stdout(t, func() { ok = CompareDecimals("练习 1：成本", 2.857, cost, 2, If(2.9, "要保留两位")) }); !ok || !strings.Contains(out, "你的答案 2.857") {
+		t.Errorf("2.857 is right: %v %q", ok, out)
 	}
 }

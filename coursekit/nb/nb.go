@@ -55,12 +55,33 @@ func Chart(c web.Chart) {
 	gonbui.SendData(&protocol.DisplayData{Data: data, Metadata: out.Metadata})
 }
 
-// Table shows a gota DataFrame as an HTML table. Missing values read "缺失".
-func Table(df dataframe.DataFrame) {
+// Rows is a table as text, header row first: what the lab's tables
+// (lab.BusyTable, lab.CapacityTable, ...) return for Table to show.
+type Rows = [][]string
+
+// Table shows a table in the cell's output as HTML: a gota DataFrame, or
+// rows of text with the header first (a lab table), so that a cell reads
+// nb.Table(lab.BusyTable(runs...)) with no conversion. Missing values read
+// "缺失". Rows are shown as text, every column, as they are: numbers keep
+// the digits their table wrote, and a table marks a missing value itself.
+func Table[T dataframe.DataFrame | Rows](t T) {
+	df := Frame(t)
 	if df.Err != nil {
 		fmt.Fprintln(os.Stderr, "nb.Table:", df.Err)
 	}
 	gonbui.DisplayHTML(TableHTML(df))
+}
+
+// Frame is what Table shows: the DataFrame itself, or rows read as text
+// columns (no type guessing: "007" stays "007").
+func Frame[T dataframe.DataFrame | Rows](t T) dataframe.DataFrame {
+	switch v := any(t).(type) {
+	case dataframe.DataFrame:
+		return v
+	case Rows:
+		return dataframe.LoadRecords(v, dataframe.DetectTypes(false))
+	}
+	panic("unreachable")
 }
 
 // TableHTML is the HTML that Table shows, with every cell escaped.
@@ -78,7 +99,12 @@ func TableHTML(df dataframe.DataFrame) string {
 	shown := min(nrow, MaxRows)
 	types := df.Types()
 
-	b.WriteString(`<table class="coursekit-table" style="border-collapse:collapse">`)
+	// JupyterLab lays its output tables out fixed; here the browser sizes
+	// the columns to their text, and long text wraps, so a wide table
+	// (the attempts table has 11 columns) fits the output area instead of
+	// running past its right edge. What still does not fit scrolls.
+	b.WriteString(`<div class="coursekit-table-wrap" style="max-width:100%;overflow-x:auto">`)
+	b.WriteString(`<table class="coursekit-table" style="border-collapse:collapse;table-layout:auto;width:auto;max-width:100%">`)
 	fmt.Fprintf(&b, `<caption style="caption-side:bottom;text-align:left">%d 行 × %d 列`, nrow, ncol)
 	if shown < nrow {
 		fmt.Fprintf(&b, `（只显示前 %d 行）`, shown)
@@ -94,11 +120,7 @@ func TableHTML(df dataframe.DataFrame) string {
 		}
 	}
 	for j, name := range df.Names() {
-		style := cellStyle
-		if utf8.RuneCountInString(name) > maxUnwrappedHeader {
-			style = wrappingStyle // "首字时延 TTFT（ms）" may take two lines, so nine columns fit
-		}
-		fmt.Fprintf(&b, `<th style="text-align:%s;%s" title="%s">%s</th>`, align[j], style, html.EscapeString(string(types[j])), html.EscapeString(name))
+		fmt.Fprintf(&b, `<th style="text-align:%s;%s" title="%s">%s</th>`, align[j], wrappingStyle, html.EscapeString(string(types[j])), headerHTML(name))
 	}
 	b.WriteString(`</tr></thead><tbody>`)
 	for i := 0; i < shown; i++ {
@@ -118,22 +140,41 @@ func TableHTML(df dataframe.DataFrame) string {
 		}
 		b.WriteString(`</tr>`)
 	}
-	b.WriteString(`</tbody></table>`)
+	b.WriteString(`</tbody></table></div>`)
 	return b.String()
 }
 
-// Cells up to maxUnwrapped characters never wrap; longer text wraps in a
-// column 12em to 40em wide, so no column is squeezed to a few characters,
-// and breaks inside a long unspaced run (an address, an error code) so the
-// table does not run off the right edge. Headers up to maxUnwrappedHeader
-// characters stay on one line; longer ones wrap at their spaces.
+// Cells up to maxUnwrapped characters never wrap (numbers, 是/否, short
+// outcomes); longer text wraps in a column 6em to 20em wide, so no column
+// is squeezed to a few characters and none pushes the table past the
+// output's right edge, and breaks inside a long unspaced run (an address,
+// an error code). Headers up to maxUnwrappedHeader characters stay on one
+// line; longer ones wrap at their spaces.
 const (
-	maxUnwrapped       = 18
+	maxUnwrapped       = 10
 	maxUnwrappedHeader = 8
-	wrappingStyle      = "padding:4px 10px"
+	wrappingStyle      = "padding:4px 6px"
 	cellStyle          = wrappingStyle + ";white-space:nowrap"
-	longCellStyle      = wrappingStyle + ";min-width:12em;max-width:40em;overflow-wrap:anywhere"
+	longCellStyle      = wrappingStyle + ";min-width:6em;max-width:20em;overflow-wrap:anywhere"
 )
+
+// headerHTML is a column name that may take two lines, so that a table of
+// many columns fits: a unit in brackets at the end goes on a line of its
+// own ("发起时刻" over "（ms）"), and a name longer than maxUnwrappedHeader
+// characters may wrap at its spaces ("首字时延 TTFT"); the rest stays on
+// one line.
+func headerHTML(name string) string {
+	line := func(s string) string {
+		if utf8.RuneCountInString(s) > maxUnwrappedHeader {
+			return `<span style="word-break:keep-all">` + html.EscapeString(s) + `</span>` // at spaces only
+		}
+		return `<span style="white-space:nowrap">` + html.EscapeString(s) + `</span>`
+	}
+	if i := strings.LastIndex(name, "（"); i > 0 && strings.HasSuffix(name, "）") {
+		return line(strings.TrimSpace(name[:i])) + "<br>" + line(name[i:])
+	}
+	return line(name)
+}
 
 // cellText formats one present value.
 func cellText(e series.Element) string {

@@ -35,7 +35,7 @@ func TestTableShowsMissingValuesAsMissingNeverZero(t *testing.T) {
 		t.Errorf("table leaks gota's NaN:\n%s", out)
 	}
 	// A real zero stays a zero.
-	if !strings.Contains(rows[1], `<td style="text-align:right;padding:4px 10px;white-space:nowrap">0</td>`) {
+	if !strings.Contains(rows[1], `<td style="text-align:right;padding:4px 6px;white-space:nowrap">0</td>`) {
 		t.Errorf("r2's 0 tokens should be shown as 0:\n%s", rows[1])
 	}
 }
@@ -77,20 +77,35 @@ func TestTableWrapsLongUnspacedText(t *testing.T) {
 	}
 }
 
-// Nine columns must fit a notebook's output area: short headers stay on one
-// line, long ones may wrap at their spaces.
-func TestTableWrapsOnlyLongHeaders(t *testing.T) {
-	out := TableHTML(dataframe.LoadRecords([][]string{{"结果", "首字时延 TTFT（ms）"}, {"完整成功", "200"}}))
-	short := regexp.MustCompile(`<th style="([^"]*)"[^>]*>结果</th>`).FindStringSubmatch(out)
-	long := regexp.MustCompile(`<th style="([^"]*)"[^>]*>首字时延 TTFT（ms）</th>`).FindStringSubmatch(out)
-	if short == nil || long == nil {
-		t.Fatalf("headers missing:\n%s", out)
+// Eleven columns (the attempts table) must fit a notebook's output area:
+// a unit in brackets goes on a line of its own, a long name wraps at its
+// spaces only, a short one stays on one line; the table sizes its columns
+// to their text (JupyterLab lays output tables out fixed) and scrolls
+// rather than running past the right edge when it still does not fit.
+func TestTableHeadersTakeTwoLinesSoWideTablesFit(t *testing.T) {
+	out := TableHTML(dataframe.LoadRecords([][]string{{"结果", "首字时延 TTFT（ms）", "发起时刻（ms）"}, {"完整成功", "200", "0"}}))
+	for _, want := range []string{
+		`<span style="white-space:nowrap">结果</span></th>`,
+		`<span style="word-break:keep-all">首字时延 TTFT</span><br><span style="white-space:nowrap">（ms）</span></th>`,
+		`<span style="white-space:nowrap">发起时刻</span><br><span style="white-space:nowrap">（ms）</span></th>`,
+		`table-layout:auto`, `overflow-x:auto`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %s in:\n%s", want, out)
+		}
 	}
-	if !strings.Contains(short[1], "nowrap") {
-		t.Errorf("a short header stays on one line: %q", short[1])
+}
+
+// A lab table is rows of text, header first: Table shows it as it is,
+// with no type guessing ("007" stays "007", "1.50" stays "1.50").
+func TestTableTakesRows(t *testing.T) {
+	df := Frame(Rows{{"步", "速率（次/s）"}, {"1", "007"}, {"2", "1.50"}})
+	if df.Err != nil || df.Nrow() != 2 || df.Ncol() != 2 {
+		t.Fatalf("frame %v: %v", df, df.Err)
 	}
-	if strings.Contains(long[1], "nowrap") {
-		t.Errorf("a long header may wrap: %q", long[1])
+	out := TableHTML(df)
+	if !strings.Contains(out, ">007<") || !strings.Contains(out, ">1.50<") {
+		t.Errorf("rows are shown as the text they are:\n%s", out)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -21,9 +22,9 @@ type Rates struct {
 }
 
 // PerSecond is t's two rates under the TTFT threshold sloMS, from
-// metrics.Summarize (the card's own numbers).
+// the trace's summary (coursekit/cardopts: the card's own numbers).
 func PerSecond(t *trace.Trace, sloMS float64) Rates {
-	s := metrics.Summarize(t, metrics.Options{SLOsMS: []float64{sloMS}})
+	s := cardopts.MustSummarize(t, cardopts.TTFT(sloMS))
 	c := s.Conditions[0]
 	return Rates{
 		WindowS: s.WindowS,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -141,10 +142,10 @@ func Recomputable(t *trace.Trace, sloMS float64, keep ...string) bool {
 		fmt.Println("还没有挑字段：先把要保留的字段写进 keep，再运行本单元格。")
 		return false
 	}
-	opts := metrics.Options{SLOsMS: []float64{sloMS}}
-	want := metrics.Summarize(t, opts)
+	opts := cardopts.TTFT(sloMS)
+	want := cardopts.MustSummarize(t, opts)
 	kept, err := KeepOnly(t, keep)
-	if err == nil && len(differing(want, metrics.Summarize(kept, opts))) == 0 {
+	if err == nil && len(differing(want, cardopts.MustSummarize(kept, opts))) == 0 {
 		fmt.Printf("能重算：只凭这 %d 个字段，指标口径卡上的每个数都和原始 trace 算出的一样。\n", len(keep))
 		if extra := unneeded(t, opts, keep); len(extra) > 0 {
 			fmt.Printf("其中 %s 对这张卡不是必需的（排查问题时仍然有用）。\n", strings.Join(extra, "、"))
@@ -169,7 +170,7 @@ func Recomputable(t *trace.Trace, sloMS float64, keep ...string) bool {
 		case err != nil:
 			fmt.Printf("- 少了 %s（%s）：trace 读不回来，有的尝试少了它就不成立（完整成功要有流式事件和结束时刻）。\n", f, recordFieldNames[f])
 		default:
-			if d := differing(want, metrics.Summarize(tr, opts)); len(d) > 0 {
+			if d := differing(want, cardopts.MustSummarize(tr, opts)); len(d) > 0 {
 				fmt.Printf("- 少了 %s（%s）：%s 会变。\n", f, recordFieldNames[f], strings.Join(d, "、"))
 			}
 		}
@@ -178,12 +179,12 @@ func Recomputable(t *trace.Trace, sloMS float64, keep ...string) bool {
 }
 
 // unneeded are the kept fields without which the card is still the same.
-func unneeded(t *trace.Trace, opts metrics.Options, keep []string) []string {
-	want := metrics.Summarize(t, opts)
+func unneeded(t *trace.Trace, opts cardopts.Flags, keep []string) []string {
+	want := cardopts.MustSummarize(t, opts)
 	var out []string
 	for _, f := range keep {
 		less := slices.DeleteFunc(slices.Clone(keep), func(x string) bool { return x == f })
-		if tr, err := KeepOnly(t, less); err == nil && len(differing(want, metrics.Summarize(tr, opts))) == 0 {
+		if tr, err := KeepOnly(t, less); err == nil && len(differing(want, cardopts.MustSummarize(tr, opts))) == 0 {
 			out = append(out, f)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/go-gota/gota/series"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -60,14 +60,17 @@ func AttemptsTable(t *trace.Trace) dataframe.DataFrame {
 // time it took to fail is not an end-to-end latency.
 const FailedE2E = "—（失败，不计时延）"
 
-// VerdictTable judges every attempt on its own under one TTFT SLO
-// (metrics.Judge), before anything is summed: complete success, TTFT,
-// quality and joint qualification with the first reason it fails.
+// VerdictTable judges every attempt on its own under one TTFT SLO, before
+// anything is summed: complete success, TTFT, quality and joint
+// qualification with the first reason it fails. The rule is the one the
+// trace's summary counts with under that SLO (its condition's
+// metrics.Rule), so the rows marked 合格 are the card's qualified.
 func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
+	rule := cardopts.MustSummarize(t, cardopts.TTFT(sloMS)).Conditions[0].Rule()
 	rows := [][]string{{"尝试", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
-		v := metrics.Judge(a, sloMS)
+		v := rule.Judge(a)
 		complete := "是"
 		if !v.Complete {
 			complete = "否：" + AttemptOutcome(a)
@@ -80,7 +83,7 @@ func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
 		if v.TTFTMS != nil {
 			ttft = Num(*v.TTFTMS)
 		}
-		rows = append(rows, []string{v.Attempt, complete, ttft, q, VerdictText(a, sloMS)})
+		rows = append(rows, []string{v.Attempt, complete, ttft, q, reasonText(v, sloMS)})
 	}
 	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false))
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/width"
+
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -33,7 +35,11 @@ func QualityText(q trace.Quality) string { return cardfmt.QualityName(q) }
 // the first check it failed, in Chinese: "合格", "否：失败",
 // "否：质量", "否：未评分" or "否：时延（TTFT 800 ms > 门槛 500 ms）".
 func VerdictText(a *trace.Attempt, sloMS float64) string {
-	v := metrics.Judge(a, sloMS)
+	return reasonText(metrics.RuleAt(sloMS).Judge(a), sloMS)
+}
+
+// reasonText is VerdictText of a verdict under the TTFT SLO sloMS.
+func reasonText(v metrics.Verdict, sloMS float64) string {
 	switch v.Reason {
 	case metrics.Qualified:
 		return "合格"
@@ -146,9 +152,13 @@ const Unset = math.MinInt32
 // Numbers agree within 0.1 % (CompareWithin takes another tolerance). It
 // returns whether they agree.
 //
+// A check whose what starts with 练习 is an exercise's: it calls the guess
+// 你的答案, not 你的预测 (nothing was predicted).
+//
 // hints are what a wrong guess is told instead of the generic "go back and
 // find the step": If(125, "…") for a known wrong answer, pointing at the
-// step that produces it, and Otherwise("…") for any other wrong answer.
+// step that produces it, IfAbove and IfBelow for a known direction of
+// error, and Otherwise("…") for any other wrong answer.
 // An unset guess is told no hint, since a hint would give the answer away.
 func Compare(what string, guess, actual any, hints ...Hint) bool {
 	return CompareWithin(what, guess, actual, 1e-3, hints...)
@@ -158,35 +168,107 @@ func Compare(what string, guess, actual any, hints ...Hint) bool {
 // by at most relTol of the computed value (0.1 is 10 %).
 func CompareWithin(what string, guess, actual any, relTol float64, hints ...Hint) bool {
 	if isUnset(guess) {
-		// The computed value stays hidden until there is a guess: seeing it
-		// first would turn the prediction into copying.
-		change := "把占位值改成你的答案"
-		if _, ok := guess.(Guess); ok {
-			change = "把 nb.Undecided 改成 nb.Yes 或 nb.No"
-		}
-		fmt.Printf("%s：你的预测 未填。请先%s，运行预测单元格，再运行本单元格（写下预测之前不显示计算结果）。\n", what, change)
+		unsetLine(what, guess)
 		return false
 	}
 	agree := same(guess, actual, relTol)
-	fmt.Printf("%s：你的预测 %s，计算结果 %s。%s\n", what, Text(guess), Text(actual), verdictText(agree, guess, hints))
+	hints = append(hints[:len(hints):len(hints)], truncatedHint(guess, actual)...)
+	fmt.Printf("%s：%s %s，计算结果 %s。%s\n", what, yours(what), Text(guess), Text(actual), verdictText(agree, guess, hints))
 	return agree
 }
 
-// Hint is what a wrong prediction is told when it matches Guess: the step
-// that typically produces that answer. A Hint with no Guess (Otherwise)
-// is for any other wrong answer.
+// CompareFactor is Compare for an order of magnitude: a positive guess
+// agrees when it is within factor times the computed value either way
+// (factor 2: 0.1 against 0.06 agrees, 0.5 does not). A ratio read off a
+// noisy run (a cache's speed-up, a machine's timing) is asked as "几分之几",
+// where 0.1 and 0.06 are the same answer.
+func CompareFactor(what string, guess, actual any, factor float64, hints ...Hint) bool {
+	if isUnset(guess) {
+		unsetLine(what, guess)
+		return false
+	}
+	g, a, ok := numbers(guess, actual)
+	agree := ok && g > 0 && a > 0 && math.Max(g/a, a/g) <= factor
+	hints = append(hints[:len(hints):len(hints)], truncatedHint(guess, actual)...)
+	fmt.Printf("%s：%s %s，计算结果 %s（相差 %s 倍以内算对）。%s\n", what, yours(what), Text(guess), Text(actual), Num(factor), verdictText(agree, guess, hints))
+	return agree
+}
+
+// CompareGives is the check of an exercise that asks for an input, not a
+// result ("which SLO gives a goodput of 0.6/s?", where every SLO on the
+// step is right): it prints the learner's answer, what it gives (got,
+// computed from the answer) and what was wanted, and they agree when got
+// equals want within 0.1 %. hints match got, the result the answer gave.
+func CompareGives(what string, answer any, gives string, got, want any, hints ...Hint) bool {
+	if isUnset(answer) {
+		unsetLine(what, answer)
+		return false
+	}
+	agree := same(got, want, 1e-3)
+	fmt.Printf("%s：%s %s → %s为 %s，要的是 %s。%s\n", what, yours(what), Text(answer), gives, Text(got), Text(want), verdictText(agree, got, hints))
+	return agree
+}
+
+// yours is what a check calls the learner's guess: 你的答案 in an
+// exercise (what starts with 练习), 你的预测 elsewhere.
+func yours(what string) string {
+	if strings.HasPrefix(what, "练习") {
+		return "你的答案"
+	}
+	return "你的预测"
+}
+
+// unsetLine is what a check prints for a guess not written yet: the
+// computed value stays hidden, since seeing it first would turn the
+// prediction into copying.
+func unsetLine(what string, guess any) {
+	change := "把占位值改成你的答案"
+	if _, ok := guess.(Guess); ok {
+		change = "把 nb.Undecided 改成 nb.Yes 或 nb.No"
+	}
+	if yours(what) == "你的答案" {
+		fmt.Printf("%s：你的答案 未填。请先%s，运行答案所在的单元格，再运行本单元格（写下答案之前不显示计算结果）。\n", what, change)
+		return
+	}
+	fmt.Printf("%s：你的预测 未填。请先%s，运行预测单元格，再运行本单元格（写下预测之前不显示计算结果）。\n", what, change)
+}
+
+// Hint is what a wrong prediction is told when it matches: the step that
+// typically produces that answer. An exact hint (If) names one answer, a
+// range hint (IfAbove, IfBelow) a direction of error, and Otherwise any
+// other wrong answer.
 type Hint struct {
 	Guess any
 	Text  string
-	other bool
+	kind  hintKind
+	bound float64
 }
+
+type hintKind int8
+
+const (
+	exactHint hintKind = iota
+	aboveHint
+	belowHint
+	otherHint
+)
 
 // If is the hint for one known wrong answer: a number (matched within
 // 0.1 %), nb.Yes or nb.No, or a text answer.
 func If(guess any, text string) Hint { return Hint{Guess: guess, Text: text} }
 
+// IfAbove is the hint for a wrong number above bound (an overestimate of
+// a known kind); IfBelow for one below it. The bound itself counts: a
+// range hint only ever meets wrong answers, and a round guess such as 0.5
+// against IfAbove(0.5) is the overestimate it names. An exact If is
+// matched first.
+func IfAbove(bound float64, text string) Hint { return Hint{Text: text, kind: aboveHint, bound: bound} }
+
+// IfBelow is the hint for a wrong number below bound (see IfAbove).
+func IfBelow(bound float64, text string) Hint { return Hint{Text: text, kind: belowHint, bound: bound} }
+
 // Otherwise is the hint for a wrong answer no If names.
-func Otherwise(text string) Hint { return Hint{Text: text, other: true} }
+func Otherwise(text string) Hint { return Hint{Text: text, kind: otherHint} }
 
 const genericHint = "回到上面的推理，找出差在哪一步"
 
@@ -194,37 +276,94 @@ func verdictText(agree bool, guess any, hints []Hint) string {
 	if agree {
 		return "一致 ✓"
 	}
-	hint := genericHint
+	return "不一致 ✗：" + hintFor(guess, hints)
+}
+
+// hintFor is the first hint that matches guess: an exact one, then a
+// range, then Otherwise, then the generic line.
+func hintFor(guess any, hints []Hint) string {
 	for _, h := range hints {
-		if !h.other && same(guess, h.Guess, 1e-3) {
-			return "不一致 ✗：" + h.Text
-		}
-		if h.other {
-			hint = h.Text
+		if h.kind == exactHint && same(guess, h.Guess, 1e-3) {
+			return h.Text
 		}
 	}
-	return "不一致 ✗：" + hint
+	if g, ok := number(guess); ok {
+		for _, h := range hints {
+			if h.kind == aboveHint && g >= h.bound || h.kind == belowHint && g <= h.bound {
+				return h.Text
+			}
+		}
+	}
+	for _, h := range hints {
+		if h.kind == otherHint {
+			return h.Text
+		}
+	}
+	return genericHint
 }
 
 // CompareDecimals is Compare for a value the exercise asks to round: the
 // guess agrees when it equals the computed value rounded half away from zero
-// to decimals places (2.857… → 2.86, so 2.86 passes and 2.9 does not). A
-// relative tolerance would let some roundings pass by luck and fail others.
+// to decimals places (2.857… → 2.86, so 2.86 passes and 2.9 does not), or
+// carries more digits that round to it (2.857 is the same answer, written
+// more precisely). A relative tolerance would let some roundings pass by
+// luck and fail others. A guess cut off instead of rounded (2.85), or
+// rounded to fewer places (2.9), is told so, unless a hint names it.
 func CompareDecimals(what string, guess, actual any, decimals int, hints ...Hint) bool {
 	if isUnset(guess) {
-		return CompareWithin(what, guess, actual, 0)
+		unsetLine(what, guess)
+		return false
 	}
-	g, gok := number(guess)
-	a, aok := number(actual)
-	if !gok || !aok {
+	g, a, ok := numbers(guess, actual)
+	if !ok {
 		return CompareWithin(what, guess, actual, 1e-3, hints...)
 	}
 	scale := math.Pow(10, float64(decimals))
 	want := math.Round(a*scale) / scale
-	agree := math.Abs(g-want) <= 1e-9*math.Max(1, math.Abs(want))
-	fmt.Printf("%s：你的预测 %s，计算结果 %s（保留 %d 位小数是 %s）。%s\n", what, Text(guess), Num(a), decimals,
+	eq := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y)) }
+	// More places than asked: right when every place written is right,
+	// i.e. the value rounded to as many places as the guess has.
+	places := max(decimals, min(decimalPlaces(g), 12))
+	p := math.Pow(10, float64(places))
+	agree := eq(g, want) || eq(g, math.Round(a*p)/p)
+	hints = append(hints[:len(hints):len(hints)],
+		If(math.Trunc(a*scale)/scale, fmt.Sprintf("保留 %d 位小数时，后一位要四舍五入，不是直接舍去", decimals)))
+	for d := decimals - 1; d >= 0; d-- {
+		p := math.Pow(10, float64(d))
+		hints = append(hints, If(math.Round(a*p)/p, fmt.Sprintf("要保留 %d 位小数，你少保留了几位", decimals)))
+	}
+	hints = append(hints, truncatedHint(guess, actual)...)
+	fmt.Printf("%s：%s %s，计算结果 %s（保留 %d 位小数是 %s）。%s\n", what, yours(what), Text(guess), Num(a), decimals,
 		strconv.FormatFloat(want, 'f', decimals, 64), verdictText(agree, guess, hints))
 	return agree
+}
+
+// truncatedHint is the hint for a decimal answer that is the computed
+// value with its fraction cut off (0 for 0.5, 83 for 83.3): what Go gives
+// for a fraction typed as two integers (5/10, 250/3), which it divides as
+// integers, without a word. It comes after the check's own hints, and
+// never for an int answer, where a whole number is what was asked.
+func truncatedHint(guess, actual any) []Hint {
+	switch guess.(type) {
+	case float64, float32:
+	default:
+		return nil
+	}
+	g, a, ok := numbers(guess, actual)
+	if !ok || a == math.Trunc(a) || g != math.Trunc(a) {
+		return nil
+	}
+	return []Hint{If(g, "Go 把两个整数相除时会舍去小数（5/10 得 0，250/3 得 83）：如果你写的是分数，写成 5.0/10 这样带小数点的形式，或者直接写小数")}
+}
+
+// decimalPlaces is how many places after the point v is written with
+// (2.857 → 3, 4 → 0).
+func decimalPlaces(v float64) int {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return len(s) - i - 1
+	}
+	return 0
 }
 
 func isUnset(v any) bool {
@@ -240,6 +379,13 @@ func isUnset(v any) bool {
 
 // unsetText is how a guess not written yet prints.
 const unsetText = "未填"
+
+// numbers is guess and actual as numbers; ok is false unless both are.
+func numbers(guess, actual any) (g, a float64, ok bool) {
+	g, gok := number(guess)
+	a, aok := number(actual)
+	return g, a, gok && aok
+}
 
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
@@ -270,5 +416,11 @@ func same(a, b any, relTol float64) bool {
 	if oka && okb {
 		return math.Abs(fa-fb) <= math.Max(1e-9, relTol*math.Abs(fb))
 	}
-	return strings.EqualFold(strings.TrimSpace(Text(a)), strings.TrimSpace(Text(b)))
+	return strings.EqualFold(answerText(a), answerText(b))
+}
+
+// answerText is a text answer as compared: trimmed, with full-width letters
+// and digits (Ｂ, typed with a Chinese input method) read as ASCII.
+func answerText(v any) string {
+	return strings.TrimSpace(width.Narrow.String(Text(v)))
 }

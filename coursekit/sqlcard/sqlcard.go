@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -93,6 +94,14 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 	}
 	if _, err := ParseDialect(string(d)); err != nil {
 		return "", err
+	}
+	for _, f := range files {
+		// The query is printed for a terminal or a pipe, and the name must stay the file's
+		// own bytes to name the file: a control code, a bidi override or a byte that is not
+		// UTF-8 in it is refused rather than printed raw or escaped into another name.
+		if safetext.Line(f) != f {
+			return "", &trace.Error{File: safetext.Line(f), Msg: "the file name holds control codes or bytes that are not UTF-8 (shown escaped), which the query would print raw: rename the file"}
+		}
 	}
 	slos := opts.SLOsMS
 	if len(slos) == 0 {

@@ -56,3 +56,18 @@ func TestRankFormulaIsNearestRank(t *testing.T) {
 		}
 	}
 }
+
+// A file name with a control code, a bidi override or bytes that are not
+// UTF-8 is refused, naming it escaped: the query is printed on a terminal,
+// and escaping the name inside it would name another file.
+func TestQueryRefusesFileNamesWithControlCodes(t *testing.T) {
+	h := &trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
+	for _, name := range []string{"p\x1b[2J.parquet", "p\u202e.parquet", "p\u009b.parquet", "p\n.parquet", "p\xff.parquet"} {
+		for _, d := range []Dialect{DuckDB, Spark} {
+			q, err := Query(d, []string{"ok.parquet", name}, h, Options{})
+			if err == nil || !strings.Contains(err.Error(), "rename") || strings.ContainsAny(err.Error(), "\x1b\u202e\u009b\n") {
+				t.Errorf("%s %q: %v\n%.200s", d, name, err, q)
+			}
+		}
+	}
+}

@@ -16,9 +16,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -260,10 +262,33 @@ func TestGoStringsUseOneTerminology(t *testing.T) {
 		for _, p := range Punctuation(s) {
 			t.Errorf("%s: half-width punctuation next to Chinese in %q", where, p)
 		}
+		// A Chinese piece that starts with "," or ";" is glued after
+		// another ("…发放记录" + ",Gradescope 的…"): the mark sits between
+		// two Chinese pieces, so it is full-width too. (An English piece
+		// with a Chinese word in it, "; not on the roster (名单可能过期)",
+		// is English.)
+		if (s[0] == ',' || s[0] == ';') && chineseMostly(s) {
+			t.Errorf("%s: %q starts with a half-width %q: it follows Chinese text, write %q", where, s, s[:1], map[byte]string{',': "，", ';': "；"}[s[0]])
+		}
 		for _, l := range CalloutLabels(s) {
 			t.Errorf("%s: callout %q: the course says %s or %s", where, l, FigureCallout, TableCallout)
 		}
 	}
+}
+
+// chineseMostly: s has at least half as many Chinese characters as ASCII
+// letters.
+func chineseMostly(s string) bool {
+	han, latin := 0, 0
+	for _, r := range s {
+		switch {
+		case isHan(r):
+			han++
+		case r < unicode.MaxASCII && unicode.IsLetter(r):
+			latin++
+		}
+	}
+	return 2*han >= latin
 }
 
 // One callout label each for figures and tables: 看图要点 sits next to the
@@ -395,6 +420,7 @@ func printed(t *testing.T) map[string]string {
 		out["nb verdicts "+name] = b.String()
 		out["nb tables "+name] = stripTags(nb.TableHTML(nb.VerdictTable(tr, 1000)) + nb.TableHTML(nb.ConditionsTable(tr)) + nb.TableHTML(nb.CardTable(half)))
 		out["lab report "+name] = (&lab.Run{Label: "开环 12 次/s", Trace: tr}).Report(1000)
+		out["lab interval table "+name] = stripTags(nb.TableHTML(nb.Frame(lab.IntervalTable(0.95, []string{name}, tr))))
 	}
 	for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
 		var b bytes.Buffer
@@ -418,7 +444,7 @@ func unitComparison(t *testing.T) *compare.Result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := metrics.Summarize(tr, o.CardOptions())
+		s := cardopts.MustSummarize(tr, o.CardFlags(), cardopts.Resampling())
 		if name == "trace.jsonl" {
 			a = append(a, compare.Run{Name: name, Summary: s})
 		}
@@ -451,5 +477,34 @@ func TestPrintedTextSpeaksChinese(t *testing.T) {
 		for _, p := range Punctuation(text) {
 			t.Errorf("%s: half-width punctuation next to Chinese in %q", what, p)
 		}
+	}
+}
+
+// The shell scripts in coursekit write Chinese a learner reads too:
+// run_autograder's results.json when the autograder itself fails.
+func TestScriptsWriteFullWidthPunctuation(t *testing.T) {
+	n := 0
+	err := filepath.WalkDir(filepath.Join(repo, "coursekit"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.HasPrefix(b, []byte("#!")) {
+			return err
+		}
+		n++
+		rel, _ := filepath.Rel(repo, p)
+		for i, line := range strings.Split(string(b), "\n") {
+			for _, q := range Punctuation(line) {
+				t.Errorf("%s:%d: half-width punctuation next to Chinese in %q", filepath.ToSlash(rel), i+1, q)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 2 {
+		t.Errorf("found %d scripts under coursekit: is run_autograder still there?", n)
 	}
 }

@@ -35,6 +35,19 @@ func (a Attempt) WithPause(after int, pauseMS float64) Attempt {
 	return b
 }
 
+// WithEventTokens is a copy of a in which event i (from 0) carries tokens
+// output tokens, and the recorded output length is the tokens the events
+// now carry: "the server packed three tokens into the second event". An i
+// outside the events changes nothing but the copy.
+func (a Attempt) WithEventTokens(i, tokens int) Attempt {
+	b := a.Clone()
+	if i >= 0 && i < len(b.Events) {
+		b.Events[i].Tokens = tokens
+		b.OutputTokens = b.StreamedTokens()
+	}
+	return b
+}
+
 // WithoutFailures is the mistake the unit warns about, kept so that a
 // notebook can show it: a copy of t with every attempt that is not a
 // complete success deleted. Its "failure rate" is 0 by construction; its

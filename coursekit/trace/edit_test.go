@@ -62,3 +62,23 @@ func TestWithoutFailuresDropsExactlyTheFailures(t *testing.T) {
 		t.Fatal("WithoutFailures shares events with the original")
 	}
 }
+
+// Packing tokens into one event changes the copy's event and its output
+// length, never the original (notebooks 02 and 05 pack 3 tokens into the
+// second event of figure 01.2's request).
+func TestWithEventTokensPacksOneEvent(t *testing.T) {
+	a := Attempt{ID: "R1", Outcome: OK, Events: []Event{{TMS: 700, Tokens: 1}, {TMS: 800, Tokens: 1}, {TMS: 950, Tokens: 1}}, EndMS: 1000, HasEnd: true}
+	b := a.WithEventTokens(1, 3)
+	if b.Events[1].Tokens != 3 || b.OutputTokens != 5 || b.StreamedTokens() != 5 {
+		t.Errorf("packed copy: %+v", b)
+	}
+	if a.Events[1].Tokens != 1 || a.OutputTokens != 0 {
+		t.Errorf("the original changed: %+v", a)
+	}
+	if tpot, ok := b.TPOT(); !ok || tpot != 62.5 {
+		t.Errorf("TPOT over 4 token gaps: %v %v", tpot, ok)
+	}
+	if c := a.WithEventTokens(7, 3); c.StreamedTokens() != 3 {
+		t.Errorf("an event that is not there: %+v", c)
+	}
+}

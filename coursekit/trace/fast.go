@@ -276,6 +276,8 @@ func fastOutcome(v []byte) (Outcome, bool) {
 		return Cancelled, true
 	case "in_flight":
 		return InFlight, true
+	case "no_response":
+		return NoResponse, true
 	}
 	return 0, false
 }

@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -282,6 +283,38 @@ func TestScanUnorderedSeesEveryAttempt(t *testing.T) {
 	}
 }
 
+// The writer puts C1 controls and bidi overrides of the header, the ids,
+// the error text and the meta as \u escapes (cat on a terminal cannot act
+// on them), and the reader reads the same strings back.
+func TestWriterEscapesSpoofingCharacters(t *testing.T) {
+	const evil = "x\u009b2J\u202eok\u2066\u0085"
+	var b bytes.Buffer
+	w, err := trace.NewWriter(&b, trace.Header{Clock: evil, Window: trace.Window{EndMS: 10}, Conditions: []byte(`{"model":"` + evil + `"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := trace.Attempt{ID: evil, Request: evil + "r", StartMS: 1, Outcome: trace.HTTPError, HTTPStatus: 500, EndMS: 2, HasEnd: true,
+		Error: evil, Meta: []byte(`{"server":"` + evil + `"}`)}
+	if err := w.Write(&a); err != nil {
+		t.Fatal(err)
+	}
+	w.Flush()
+	if strings.ContainsAny(b.String(), "\u009b\u202e\u2066\u0085") {
+		t.Errorf("written raw:\n%s", b.String())
+	}
+	back, err := trace.Read(&b, "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cond, meta map[string]string
+	json.Unmarshal(back.Header.Conditions, &cond)
+	json.Unmarshal(back.Attempts[0].Meta, &meta)
+	x := back.Attempts[0]
+	if back.Header.Clock != evil || cond["model"] != evil || x.ID != evil || x.Request != evil+"r" || x.Error != evil || meta["server"] != evil {
+		t.Errorf("read back: %q %q %q %q %q %q", back.Header.Clock, cond["model"], x.ID, x.Request, x.Error, meta["server"])
+	}
+}
+
 func TestWriterRoundTrip(t *testing.T) {
 	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
 	if err != nil {
@@ -372,6 +405,10 @@ func TestLargestFiniteTime(t *testing.T) {
 // read it as the field, Python, pandas and DuckDB would not (the attacker walk's shadow
 // "Window", "END_MS", "Trace", "Clock" and "Window_Cost").
 func TestHeaderKeysDifferingOnlyInCaseRefused(t *testing.T) {
+	// Keys coursekit does not read stay free-form in conditions, whatever their case.
+	if _, err := trace.Read(strings.NewReader(`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"Model":"m","PREFIX_REUSE":"none"}}`+"\n"), "t.jsonl"); err != nil {
+		t.Errorf("free-form condition keys: %v", err)
+	}
 	for _, c := range []struct{ header, want string }{
 		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243},"Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: given twice in the header`},
 		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243,"END_MS":600}}`, `t.jsonl:1: window.END_MS: given twice in the header`},
@@ -383,6 +420,17 @@ func TestHeaderKeysDifferingOnlyInCaseRefused(t *testing.T) {
 		// Inside the free-form conditions, which the card decodes later: twice but for case.
 		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"slo_ttft_ms":[1000],"SLO_TTFT_MS":[1]}}}`, `t.jsonl:1: conditions.slo.SLO_TTFT_MS: given twice in the header`},
 		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"percentiles":[0.5],"Percentiles":[0.999]}}`, `t.jsonl:1: conditions.Percentiles: given twice`},
+		// Alone inside conditions, a key that only matches one coursekit reads when case is
+		// ignored: "SLO_TTFT_MS" alone set the card's SLO.
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"SLO_TTFT_MS":[1]}}}`, `t.jsonl:1: conditions.slo.SLO_TTFT_MS: differs from the condition key "slo_ttft_ms" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"slo_ttft_ms":[1000],"Slo_E2E_ms":1}}}`, `t.jsonl:1: conditions.slo.Slo_E2E_ms: differs from the condition key "slo_e2e_ms" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"SLO":{"slo_ttft_ms":[1]}}}`, `t.jsonl:1: conditions.SLO: differs from the condition key "slo" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"Percentiles":[0.999]}}`, `t.jsonl:1: conditions.Percentiles: differs from the condition key "percentiles" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"METRICS_SIDECAR":"x.jsonl"}}`, `t.jsonl:1: conditions.METRICS_SIDECAR: differs from the condition key "metrics_sidecar" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"Capture_ms":5}}`, `t.jsonl:1: conditions.Capture_ms: differs from the condition key "capture_ms" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"Dataset":{}}}`, `t.jsonl:1: conditions.Dataset: differs from the condition key "dataset" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"run_end":{"REASON":"completed","planned_duration_ms":1,"planned_window":{"start_ms":0,"end_ms":1}}}}`, `t.jsonl:1: conditions.run_end.REASON: differs from the condition key "reason" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"run_end":{"reason":"completed","planned_duration_ms":1,"planned_window":{"start_ms":0,"End_MS":1}}}}`, `t.jsonl:1: conditions.run_end.planned_window.End_MS: differs from the condition key "end_ms" only in case`},
 	} {
 		_, err := trace.Read(strings.NewReader(c.header+"\n"), "t.jsonl")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

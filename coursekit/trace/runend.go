@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // RunEnd is how a measurement run ended. A tool that writes the trace
@@ -64,31 +66,18 @@ func (r *RunEnd) CutShort() bool {
 	return false
 }
 
-// RunEnd reads conditions.run_end; nil when the header has none (every
-// trace not written by a live measurement).
+// RunEnd reads conditions.run_end (ReadConditions) and checks it; nil
+// when the header has none (every trace not written by a live
+// measurement).
 func (h *Header) RunEnd() (*RunEnd, error) {
-	raw := bytes.TrimSpace(h.Conditions)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, nil
-	}
-	var c map[string]json.RawMessage
-	if json.Unmarshal(raw, &c) != nil {
-		return nil, nil
-	}
-	v, ok := c["run_end"]
-	if !ok || string(bytes.TrimSpace(v)) == "null" {
-		return nil, nil
-	}
-	d := json.NewDecoder(bytes.NewReader(v))
-	d.DisallowUnknownFields()
-	var r RunEnd
-	if err := d.Decode(&r); err != nil {
-		return nil, fieldErr("conditions.run_end", "want {\"reason\":…,\"at_ms\":…,\"planned_duration_ms\":…,\"planned_window\":{…}}: "+shorten(err.Error()))
-	}
-	if err := r.validate(h.Window); err != nil {
+	c, err := h.ReadConditions()
+	if err != nil || c.RunEnd == nil {
 		return nil, err
 	}
-	return &r, nil
+	if err := c.RunEnd.validate(h.Window); err != nil {
+		return nil, err
+	}
+	return c.RunEnd, nil
 }
 
 func (r *RunEnd) validate(w Window) error {
@@ -165,7 +154,8 @@ func (h Header) WithRunEnd(r RunEnd) (Header, error) {
 // spaces to width bytes before the newline when width is larger: a tool
 // that rewrites the header in place when its run ends writes a padded one
 // first. JSON allows the trailing spaces and the reader ignores them. It
-// fails if the header does not fit in width (width 0: no padding).
+// fails if the header does not fit in width (width 0: no padding). C1
+// controls and bidi overrides are written as \u escapes (safetext.JSON).
 func HeaderLine(h Header, width int) ([]byte, error) {
 	if h.Trace == "" {
 		h.Trace = Version
@@ -177,6 +167,7 @@ func HeaderLine(h Header, width int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = safetext.JSON(b)
 	if width > 0 && len(b) > width {
 		return nil, fmt.Errorf("the header (%d bytes) does not fit the %d bytes reserved for it", len(b), width)
 	}

@@ -29,19 +29,14 @@ type Scrape struct {
 // names none. A name with a directory in it is refused, so that a trace
 // cannot point a reader anywhere else on the disk.
 func SidecarPath(tracePath string, h *Header) (path string, ok bool, err error) {
-	if len(h.Conditions) == 0 {
+	c, err := h.ReadConditions()
+	if err != nil {
+		return "", true, locate(err, tracePath, 1, "")
+	}
+	if c.MetricsSidecar == nil {
 		return "", false, nil
 	}
-	var c struct {
-		Sidecar *string `json:"metrics_sidecar"`
-	}
-	if err := json.Unmarshal(h.Conditions, &c); err != nil {
-		return "", true, &Error{File: tracePath, Line: 1, Field: "conditions.metrics_sidecar", Msg: "not a string"}
-	}
-	if c.Sidecar == nil {
-		return "", false, nil
-	}
-	name := *c.Sidecar
+	name := *c.MetricsSidecar
 	if name == "" || name != filepath.Base(name) || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
 		return "", true, &Error{File: tracePath, Line: 1, Field: "conditions.metrics_sidecar", Msg: fmt.Sprintf("%q is not a file name beside the trace", name)}
 	}

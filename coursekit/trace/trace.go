@@ -66,7 +66,14 @@ const (
 	StreamError
 	Cancelled
 	InFlight
+	// NoResponse: the request was sent whole, and the connection closed
+	// before any response byte (a server that crashed or dropped the
+	// request): unlike ConnectError, the request reached the server.
+	NoResponse
 )
+
+// MaxOutcome is the highest Outcome value, for arrays indexed by outcome.
+const MaxOutcome = NoResponse
 
 var outcomeNames = [...]string{
 	OK:           "ok",
@@ -76,10 +83,11 @@ var outcomeNames = [...]string{
 	StreamError:  "stream_error",
 	Cancelled:    "cancelled",
 	InFlight:     "in_flight",
+	NoResponse:   "no_response",
 }
 
 // Outcomes lists every outcome in a fixed order, for reports and tables.
-var Outcomes = []Outcome{OK, Timeout, ConnectError, HTTPError, StreamError, Cancelled, InFlight}
+var Outcomes = []Outcome{OK, Timeout, ConnectError, NoResponse, HTTPError, StreamError, Cancelled, InFlight}
 
 func (o Outcome) String() string {
 	if int(o) < len(outcomeNames) && o > 0 {
@@ -223,7 +231,7 @@ func (a *Attempt) Validate() error {
 	if err := checkTime("start_ms", a.StartMS); err != nil {
 		return err
 	}
-	if a.Outcome < OK || a.Outcome > InFlight {
+	if a.Outcome < OK || a.Outcome > MaxOutcome {
 		return fieldErr("outcome", "missing required field")
 	}
 	prev := a.StartMS
@@ -311,7 +319,9 @@ func (h *Header) Validate() error {
 			return err
 		}
 	}
-	_, err := h.RunEnd() // conditions.run_end, when a live measurement wrote one
+	// The conditions coursekit reads, each of its type and none shadowed by a key that
+	// differs only in case; and run_end, when a live measurement wrote one.
+	_, err := h.RunEnd()
 	return err
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // Writer writes format v1. It validates every attempt it is given, so a
@@ -54,7 +56,9 @@ func (tw *Writer) Write(a *Attempt) error {
 func (tw *Writer) Flush() error { return tw.w.Flush() }
 
 // AppendAttempt appends the compact JSON of a to dst, with keys in the
-// documented order and optional fields left out when not recorded.
+// documented order and optional fields left out when not recorded. C1
+// controls and bidi overrides in its strings and meta are written as \u
+// escapes (safetext.JSON): a trace on a terminal cannot act on them.
 func AppendAttempt(dst []byte, a *Attempt) []byte {
 	dst = append(dst, `{"attempt":`...)
 	dst = appendString(dst, a.ID)
@@ -112,7 +116,7 @@ func AppendAttempt(dst []byte, a *Attempt) []byte {
 	}
 	if len(a.Meta) > 0 {
 		dst = append(dst, `,"meta":`...)
-		dst = append(dst, a.Meta...)
+		dst = append(dst, safetext.JSON(a.Meta)...)
 	}
 	return append(dst, '}')
 }
@@ -124,5 +128,5 @@ func appendMS(dst []byte, v float64) []byte {
 
 func appendString(dst []byte, s string) []byte {
 	b, _ := json.Marshal(s) // escapes <, > and & too, which keeps HTML-embedded traces safe
-	return append(dst, b...)
+	return append(dst, safetext.JSON(b)...)
 }

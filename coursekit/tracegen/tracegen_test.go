@@ -41,7 +41,10 @@ func TestPracticeTraceCoversEveryCase(t *testing.T) {
 	}
 	s := metrics.Summarize(tr, metrics.Options{})
 	for _, o := range trace.Outcomes {
-		if s.Outcomes[o.String()] == 0 {
+		// no_response came after the practice trace: it is what a live
+		// client (coursekit bench) records when a server drops a request
+		// it was sent; the notebooks' numbers stay those of this trace.
+		if s.Outcomes[o.String()] == 0 && o != trace.NoResponse {
 			t.Errorf("no %s attempt in the window", o)
 		}
 	}

@@ -233,6 +233,11 @@ def hint_checks(check):
     errs, more = H.gonb_errors(open(os.path.join(HERE, "testdata", "gonb-build-error.html")).read())
     check([(e["line"], e["message"].split(":")[0]) for e in errs] == [(2, "declared and not used"), (3, "cannot use \"s\" (untyped string constant) as int value in variable declaration".split(":")[0]), (4, "undefined")]
           and more == 0, f"GoNB's build error report, every error: {errs}")
+    t = H.explain("cannot use true (untyped bool constant) as nb.Guess value in struct literal")
+    check("nb.Yes" in t and "nb.No" in t and "引号" not in t and "float64(n)" not in t,
+          f"04's true/false typed into a yes/no prediction is told nb.Yes/nb.No: {t!r}")
+    check("float64(n)" in H.explain('cannot use "s" (untyped string constant) as int value in variable declaration'),
+          "other type errors keep the general explanation")
     check(H.compile_stage('parsing go files in TempDir "/tmp/gonb_1": x') and
           H.compile_stage('failed to run "/usr/local/go/bin/go build -o /tmp/gonb_1/gonb_1": exit status 1')
           and not H.compile_stage("exit status 2"), "compile-stage errors are told from runtime ones")

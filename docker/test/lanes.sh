@@ -7,8 +7,8 @@
 # Every target runs even when one before it failed (a later target that needs an earlier one's
 # output fails with a message that names it). Each output line is prefixed with its target's name,
 # so side-by-side lanes stay readable. Each target's wall time and load average go to TIMING_FILE
-# (docker/test/timed.sh); the table is printed at the end, also when a target failed. Exits 1 if
-# any target failed.
+# (docker/test/timed.sh); at the end come each failed target's failing lines, then the table, also
+# when a target failed. Exits 1 if any target failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 file=$1 title=$2
@@ -57,6 +57,7 @@ for targets in "$@"; do
 done
 status=0
 for p in "${pids[@]}"; do wait "$p" || status=1; done
+bash "$here/timed.sh" failures "$file"
 bash "$here/timed.sh" table "$file" "$title"
 echo "$title: $((SECONDS - start)) s wall for $# lane(s) side by side ($(( (SECONDS - start) / 60 )) min); load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

@@ -31,7 +31,7 @@ import sys
 # Kept equal to coursekit/textcheck (Variants without a Match pattern, snakeCodes, wordCodes;
 # TestOutputsTestKnowsEveryVariant compares the lists).
 VARIANTS = ["首字延迟", "端到端延迟", "开放到达", "指标卡", "交付卡", "卡片", "格子", "一格", "质量合格", "CNY", "采样点", "观察点", "助教", "卡不够用", "满格", "不足以下"]
-SNAKE = re.compile(r"\b(connect_error|http_error|stream_error|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b")
+SNAKE = re.compile(r"\b(connect_error|no_response|http_error|stream_error|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b")
 WORD = re.compile(r"(?i)\b(timeout|cancelled|qualified|unrated|ok|true|false|pass|fail)\b")
 SCRIPT = re.compile(r"(?is)<(script|style)\b.*?</\1>")
 TAG = re.compile(r"<[^>]*>")
@@ -95,6 +95,9 @@ def prose(text):
     return found
 
 
+INLINE_TAGS = ("span", "br", "em", "strong", "b", "i", "code")
+
+
 class _Fragments(html.parser.HTMLParser):
     """Splits HTML into the text pieces a reader sees apart: each table cell on its own,
     without the cells of quoted columns, and the text between tags."""
@@ -111,6 +114,10 @@ class _Fragments(html.parser.HTMLParser):
         self.buf = []
 
     def handle_starttag(self, tag, attrs):
+        if tag in INLINE_TAGS:  # a cell's text in pieces, as nb.Table writes a header on two lines
+            if tag == "br":
+                self.buf.append(" ")
+            return
         if tag in ("script", "style"):
             self.skip += 1
         self.flush()
@@ -122,6 +129,8 @@ class _Fragments(html.parser.HTMLParser):
             self.col = 0
 
     def handle_endtag(self, tag):
+        if tag in INLINE_TAGS:
+            return
         if tag in ("script", "style"):
             self.skip -= 1
         if tag in ("td", "th"):
@@ -177,7 +186,8 @@ def check_prose_detector():
              "completed = 27，failed = 6"]
     bad = [s for s in must if not prose(s)] + [s for s in never if prose(s)]
     frag = _Fragments()
-    frag.feed("<table><thead><tr><th>尝试</th><th>回答</th><th>错误信息（trace 原文）</th></tr></thead>"
+    frag.feed("<table><thead><tr><th>尝试</th><th><span>回答</span></th>"
+              "<th><span>错误信息</span><br><span>（trace 原文）</span></th></tr></thead>"
               "<tbody><tr><td>q0</td><td>The capital of France is Paris.</td><td>connect: connection refused</td></tr></tbody></table>")
     frag.close()
     if any(prose(p) for p in frag.pieces) or "q0" not in frag.pieces:

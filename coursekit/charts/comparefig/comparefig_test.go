@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/comparefig"
 	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/lang"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -20,7 +20,7 @@ func result(t *testing.T, a, b *trace.Trace, name string) *compare.Result {
 	t.Helper()
 	o := compare.Options{}
 	run := func(tr *trace.Trace) compare.Run {
-		return compare.Run{Name: name, Summary: metrics.Summarize(tr, o.CardOptions())}
+		return compare.Run{Name: name, Summary: cardopts.MustSummarize(tr, o.CardFlags(), cardopts.Resampling())}
 	}
 	r, err := compare.Compare([]compare.Run{run(a)}, []compare.Run{run(b)}, o)
 	if err != nil {

@@ -1,7 +1,6 @@
 package labfig
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -10,21 +9,25 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/charts/page"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // CapacitySearch is what the capacity charts draw: a `coursekit capacity`
 // result, copied field by field by the caller so that this package does
-// not depend on the search.
+// not depend on the search. Every word the figures and the page print is
+// a zh/en pair (charts.WithLang), from the same tables as the text of
+// `coursekit capacity` (cardfmt.CapacityRuleIn, cardfmt.CapacityVerdictIn).
 type CapacitySearch struct {
 	Target    float64 // share of attempts that must qualify
 	SLOTTFTMS float64
-	// Rule is the joint-qualification rule as the search's text output
-	// says it (e.g. with an E2E SLO); empty means complete success ∧
-	// quality pass ∧ TTFT ≤ SLOTTFTMS.
-	Rule string
+	// Latency are the search's SLOs beyond TTFT (none: a TTFT SLO alone);
+	// the rule is worded from them and SLOTTFTMS in the chart's language.
+	Latency metrics.LatencySLO
 	// Model is the model the server reported; it is escaped like any text
 	// from a server.
 	Model          string
@@ -53,17 +56,17 @@ type CapacityStep struct {
 	BusyMean     *float64
 }
 
-// capacityVerdict names and colours a verdict.
-var capacityVerdict = map[string]struct{ name, color string }{
-	"meets":       {"达标", "#3ba272"},
-	"fails":       {"不达标", draw.ColorFail},
-	"undecided":   {"尚无定论", "#e0a000"},
-	"interrupted": {"被中断", draw.ColorInFlight},
+// verdictColors colour the verdicts; their names are cardfmt's.
+var verdictColors = map[string]string{
+	"meets":       "#3ba272",
+	"fails":       draw.ColorFail,
+	"undecided":   "#e0a000",
+	"interrupted": draw.ColorInFlight,
 }
 
-func verdictOf(v string) (name, color string) {
-	if c, ok := capacityVerdict[v]; ok {
-		return c.name, c.color
+func verdictOf(lg lang.Lang, v string) (name, color string) {
+	if c, ok := verdictColors[v]; ok {
+		return cardfmt.CapacityVerdictIn(lg, v), c
 	}
 	return draw.Label(v), draw.ColorMark
 }
@@ -86,49 +89,62 @@ func sortedSteps(r CapacitySearch) []CapacityStep {
 // pct2 is a share as a percentage rounded to 0.01 (a chart value).
 func pct2(v float64) float64 { return math.Round(v*10000) / 100 }
 
-func pctOrNone(v *float64) string {
+var none = lang.Msg{"无", "none"}
+
+func pctOrNone(lg lang.Lang, v *float64) string {
 	if v == nil {
-		return "无"
+		return none.In(lg)
 	}
 	return pct(*v)
 }
 
 // intervalOrNone is "[a%, b%]", or "无" when the step has no interval (no
 // attempt in its window): never "[无, 无]", a half-width comma in Chinese.
-func intervalOrNone(lo, hi *float64) string {
+func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 	if lo == nil || hi == nil {
-		return "无"
+		return none.In(lg)
 	}
 	return "[" + pct(*lo) + ", " + pct(*hi) + "]"
 }
 
 // capacitySubtitle says the answer, its interval, the steps and the time.
-func capacitySubtitle(r CapacitySearch) string {
-	q := "完整成功 ∧ 质量通过 ∧ TTFT ≤ " + draw.SLOText(r.SLOTTFTMS)
-	if r.Rule != "" {
-		q = draw.SafeText(r.Rule)
-	}
-	rule := fmt.Sprintf("联合合格（%s）占全部尝试 ≥ %s，判定用 95%% Wilson 区间", q, pct(r.Target))
+func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
+	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency))
+	rule := lg.F(lang.Msg{"联合合格（%s）占全部尝试 ≥ %s，判定用 95%% Wilson 区间", "qualified (%s) of all attempts ≥ %s, decided by the 95%% Wilson interval"}, q, pct(r.Target))
 	if r.Model != "" {
-		rule = "模型 " + draw.Label(r.Model) + "；" + rule
+		rule = lg.F(lang.Msg{"模型 %s；%s", "model %s; %s"}, draw.Label(r.Model), rule)
 	}
-	ans := "结论：搜索过的速率没有一个达标"
+	ans := lg.S(lang.Msg{"结论：搜索过的速率没有一个达标", "Answer: no rate searched meets the target"})
 	if r.MaxRateMeeting != nil {
-		ans = fmt.Sprintf("结论：达标的最高速率 %s 次/s", draw.Num(*r.MaxRateMeeting))
+		ans = lg.F(lang.Msg{"结论：达标的最高速率 %s 次/s", "Answer: the highest rate that meets the target is %s req/s"}, draw.Num(*r.MaxRateMeeting))
 		if r.AtLeast {
-			ans = fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限，没有找到不达标的速率）", draw.Num(*r.MaxRateMeeting))
+			ans = lg.F(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限，没有找到不达标的速率）", "Answer: capacity ≥ %s req/s (the search's limit; no rate failed)"}, draw.Num(*r.MaxRateMeeting))
 		}
 		for _, s := range r.Steps {
 			if s.Rate == *r.MaxRateMeeting {
-				ans += fmt.Sprintf("（联合合格 %s，区间 %s）", pctOrNone(s.Attainment), intervalOrNone(s.CILow, s.CIHigh))
+				ans += lg.F(lang.Msg{"（联合合格 %s，区间 %s）", " (qualified %s, interval %s)"}, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh))
 			}
 		}
 	}
 	if r.Provisional {
-		ans += "；搜索被中断，答案是暂定的"
+		ans += lg.S(lang.Msg{"；搜索被中断，答案是暂定的", "; the search was interrupted, so the answer is provisional"})
 	}
-	return rule + "\n" + ans + fmt.Sprintf("；共 %d 步，用时 %s s", len(r.Steps), draw.Num(math.Round(r.ElapsedS*10)/10))
+	return rule + "\n" + ans + lg.F(lang.Msg{"；共 %d 步，用时 %s s", "; %d steps in %s s"}, len(r.Steps), draw.Num(math.Round(r.ElapsedS*10)/10))
 }
+
+// The words of the capacity figures and page.
+var (
+	capRatePerS    = lang.Msg{"%s 次/s", "%s req/s"}
+	capRateAxis    = lang.Msg{"提供的速率（次/s，开环泊松）", "offered rate (req/s, open-loop Poisson)"}
+	capWilson      = lang.Msg{"95% Wilson 区间", "95% Wilson interval"}
+	capAttainment  = lang.Msg{"联合合格率", "qualified share"}
+	capBusy        = lang.Msg{"设备忙碌率", "device busy share"}
+	capGoodput     = lang.Msg{"goodput（合格次/s）", "goodput (qualified/s)"}
+	capOffered     = lang.Msg{"提供的速率", "offered rate"}
+	capP95         = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
+	capOverloaded  = lang.Msg{"（过载）", " (overload)"}
+	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，延长 %d 次）", "%s req/s: %d / %d qualified = %s, 95%% Wilson interval %s → %s (window %s s, extended %d times)"}
+)
 
 // CapacityAttainment draws, against the offered rate, each step's
 // attainment (qualified / attempts, failures in the denominator) with its
@@ -138,6 +154,7 @@ func capacitySubtitle(r CapacitySearch) string {
 // axis. A busy device beside a failing step is the point of the figure.
 func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 	c := draw.NewConfig("100%", "500px", options)
+	lg := c.Lang
 	steps := sortedSteps(r)
 	var mid, att, busy []draw.Point
 	var boxes []any
@@ -148,27 +165,27 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 	}
 	anyBusy := false
 	for _, s := range steps {
-		vname, vcolor := verdictOf(s.Verdict)
+		vname, vcolor := verdictOf(lg, s.Verdict)
 		if s.CILow != nil && s.CIHigh != nil {
 			lo, hi := pct2(*s.CILow), pct2(*s.CIHigh)
 			boxes = append(boxes, []draw.MarkItem{
-				{Name: fmt.Sprintf("%s 次/s：95%% Wilson 区间 [%s, %s]", draw.Num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
+				{Name: lg.F(lang.Msg{"%s 次/s：95%% Wilson 区间 [%s, %s]", "%s req/s: 95%% Wilson interval [%s, %s]"}, draw.Num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
 				{Coord: []float64{s.Rate + half, hi}},
 			})
 			mid = append(mid, draw.Point{Value: []any{s.Rate, math.Round((lo+hi)*50) / 100}})
 		} else {
 			mid = append(mid, draw.Point{Value: []any{s.Rate, "-"}})
 		}
-		tip := fmt.Sprintf("%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，延长 %d 次）",
-			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(s.Attainment), intervalOrNone(s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), s.Extended)
+		tip := lg.F(capStepTooltip,
+			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), s.Extended)
 		label := vname
 		switch {
 		case s.StoppedEarly:
-			tip += "；队列持续增长，提前停止"
-			label += "（过载）"
+			tip += lg.S(lang.Msg{"；队列持续增长，提前停止", "; the queue kept growing, stopped early"})
+			label += lg.S(capOverloaded)
 		case s.Overloaded:
-			tip += "；完成速率低于提供的速率，在途数在增长"
-			label += "（过载）"
+			tip += lg.S(lang.Msg{"；完成速率低于提供的速率，在途数在增长", "; completions fell behind the offered rate, in flight grew"})
+			label += lg.S(capOverloaded)
 		}
 		var v any = "-"
 		if s.Attainment != nil {
@@ -183,42 +200,42 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 			b, anyBusy = pct2(*s.BusyMean), true
 		}
 		busy = append(busy, draw.Point{Value: []any{s.Rate, b}, Tooltip: &draw.NodeTooltip{Show: true,
-			Formatter: fmt.Sprintf("%s 次/s：窗口内设备忙碌率 %s", draw.Num(s.Rate), pctOrNone(s.BusyMean))}})
+			Formatter: lg.F(lang.Msg{"%s 次/s：窗口内设备忙碌率 %s", "%s req/s: device busy share in the window %s"}, draw.Num(s.Rate), pctOrNone(lg, s.BusyMean))}})
 	}
-	marks := []any{draw.HLine(fmt.Sprintf("目标 %s", pct(r.Target)), pct2(r.Target), draw.ColorMark, "insideEndTop")}
+	marks := []any{draw.HLine(lg.F(lang.Msg{"目标 %s", "target %s"}, pct(r.Target)), pct2(r.Target), draw.ColorMark, "insideEndTop")}
 	if r.MaxRateMeeting != nil {
-		name := fmt.Sprintf("答案 %s 次/s", draw.Num(*r.MaxRateMeeting))
+		name := lg.F(lang.Msg{"答案 %s 次/s", "answer %s req/s"}, draw.Num(*r.MaxRateMeeting))
 		if r.AtLeast {
-			name = fmt.Sprintf("答案 ≥ %s 次/s（搜索上限）", draw.Num(*r.MaxRateMeeting))
+			name = lg.F(lang.Msg{"答案 ≥ %s 次/s（搜索上限）", "answer ≥ %s req/s (the search's limit)"}, draw.Num(*r.MaxRateMeeting))
 		}
 		marks = append(marks, draw.VLine(name, *r.MaxRateMeeting, "#3ba272", "insideMiddleTop"))
 	}
-	legend := []string{"联合合格率", "95% Wilson 区间"}
+	legend := []string{capAttainment.In(lg), capWilson.In(lg)}
 	if anyBusy {
-		legend = append(legend, "设备忙碌率")
+		legend = append(legend, capBusy.In(lg))
 	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled("容量搜索：各步的联合合格率与 95% 区间", capacitySubtitle(r))),
+		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), capacitySubtitle(lg, r))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Data: legend}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "80", Left: "60", Right: "60"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "提供的速率（次/s，开环泊松）", NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: capRateAxis.In(lg), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "%", Min: 0, Max: 100}),
 		ec.WithAnimation(false),
 	)
 	// The intervals: one box per step, on a series of their midpoints that
 	// draws nothing itself (stacking a band does not work on a value x
 	// axis: ECharts stacks the x values).
-	draw.AddLine(l, "95% Wilson 区间", mid, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: "#7f9fdc", Opacity: opts.Float(0)}, nil)
+	draw.AddLine(l, capWilson.In(lg), mid, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: "#7f9fdc", Opacity: opts.Float(0)}, nil)
 	l.MultiSeries[0].MarkAreas = &opts.MarkAreas{Data: boxes, MarkAreaStyle: opts.MarkAreaStyle{
 		ItemStyle: &opts.ItemStyle{Color: "#7f9fdc", Opacity: opts.Float(0.45)},
 		Label:     &opts.Label{Show: opts.Bool(false)},
 	}}
-	draw.AddLine(l, "联合合格率", att, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: draw.ColorOK, Width: 2}, draw.MarkLines(marks...))
+	draw.AddLine(l, capAttainment.In(lg), att, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: draw.ColorOK, Width: 2}, draw.MarkLines(marks...))
 	if anyBusy {
-		draw.AddLine(l, "设备忙碌率", busy, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2, Type: "dashed"}, nil)
+		draw.AddLine(l, capBusy.In(lg), busy, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2, Type: "dashed"}, nil)
 	}
 	return l
 }
@@ -229,51 +246,53 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 // the TTFT SLO as a line.
 func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 	c := draw.NewConfig("100%", "440px", options)
+	lg := c.Lang
 	steps := sortedSteps(r)
 	var good, offered, p95 []draw.Point
 	for _, s := range steps {
 		good = append(good, draw.Point{Value: []any{s.Rate, round2(s.GoodputPerS)}, Tooltip: &draw.NodeTooltip{Show: true,
-			Formatter: fmt.Sprintf("%s 次/s：goodput %s 次/s（%d 次合格 / 窗口 %s s）", draw.Num(s.Rate), draw.Num(round2(s.GoodputPerS)), s.Qualified, draw.Num(s.WindowS))}})
+			Formatter: lg.F(lang.Msg{"%s 次/s：goodput %s 次/s（%d 次合格 / 窗口 %s s）", "%s req/s: goodput %s /s (%d qualified / window %s s)"}, draw.Num(s.Rate), draw.Num(round2(s.GoodputPerS)), s.Qualified, draw.Num(s.WindowS))}})
 		offered = append(offered, draw.Point{Value: []any{s.Rate, s.Rate}})
 		var v any = "-"
-		tip := fmt.Sprintf("%s 次/s：没有完整成功，P95 TTFT 无", draw.Num(s.Rate))
+		tip := lg.F(lang.Msg{"%s 次/s：没有完整成功，P95 TTFT 无", "%s req/s: no complete success, no P95 TTFT"}, draw.Num(s.Rate))
 		if s.P95TTFTMS != nil {
 			v = math.Round(*s.P95TTFTMS*10) / 10
-			tip = fmt.Sprintf("%s 次/s：完整成功的 P95 TTFT %s ms", draw.Num(s.Rate), draw.MS(*s.P95TTFTMS))
+			tip = lg.F(lang.Msg{"%s 次/s：完整成功的 P95 TTFT %s ms", "%s req/s: P95 TTFT of the complete successes %s ms"}, draw.Num(s.Rate), draw.MS(*s.P95TTFTMS))
 		}
 		p95 = append(p95, draw.Point{Value: []any{s.Rate, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled("容量搜索：goodput 与 P95 TTFT", fmt.Sprintf("goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", draw.SLOText(r.SLOTTFTMS)))),
+		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS)))),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "90", Bottom: "80", Left: "60", Right: "70"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: "提供的速率（次/s，开环泊松）", NameLocation: "middle", NameGap: 28, Min: 0}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "次/s", Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: capRateAxis.In(lg), NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"次/s", "/s"}), Min: 0}),
 		ec.WithAnimation(false),
 	)
-	l.ExtendYAxis(opts.YAxis{Type: "value", Name: "P95 TTFT（ms）", Min: 0, Position: "right"})
-	draw.AddLine(l, "goodput（合格次/s）", good, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: draw.ColorOK, Width: 3}, nil)
-	draw.AddLine(l, "提供的速率", offered, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorInFlight, Width: 1, Type: "dotted"}, nil)
-	slo := draw.HLine("TTFT 门槛 "+draw.SLOText(r.SLOTTFTMS), r.SLOTTFTMS, draw.ColorFail, "insideEndTop")
+	l.ExtendYAxis(opts.YAxis{Type: "value", Name: capP95.In(lg), Min: 0, Position: "right"})
+	draw.AddLine(l, capGoodput.In(lg), good, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: draw.ColorOK, Width: 3}, nil)
+	draw.AddLine(l, capOffered.In(lg), offered, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorInFlight, Width: 1, Type: "dotted"}, nil)
+	slo := draw.HLine(lg.F(lang.Msg{"TTFT 门槛 %s", "TTFT SLO %s"}, draw.SLOText(r.SLOTTFTMS)), r.SLOTTFTMS, draw.ColorFail, "insideEndTop")
 	slo.LineStyle.Type, slo.LineStyle.Width = "dashed", 2
-	draw.AddLine(l, "P95 TTFT（ms）", p95, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 7, YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2}, draw.MarkLines(slo))
+	draw.AddLine(l, capP95.In(lg), p95, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 7, YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2}, draw.MarkLines(slo))
 	return l
 }
 
-// WriteCapacityPage writes the search as one offline page: the answer in a
-// paragraph, the attainment figure and the load figure.
-func WriteCapacityPage(w io.Writer, r CapacitySearch) error {
+// WriteCapacityPage writes the search as one offline page in lg: the
+// answer in a paragraph, the attainment figure and the load figure.
+func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 	var b strings.Builder
 	for _, s := range sortedSteps(r) {
-		name, _ := verdictOf(s.Verdict)
-		fmt.Fprintf(&b, "%s 次/s：%d / %d 合格，%s；设备忙碌率 %s\n", draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(s.BusyMean))
+		name, _ := verdictOf(lg, s.Verdict)
+		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(lg, s.BusyMean)) + "\n")
 	}
-	return page.Write(w, "容量搜索",
-		page.Text(capacitySubtitle(r)),
-		page.Figure(CapacityAttainment(r, charts.WithID("capacity_attainment")), "每个点是一步：联合合格次数 / 全部尝试（失败留在分母里），竖条是该步的 95% Wilson 区间；区间下界 ≥ 目标才算达标，上界 < 目标算不达标，其余尚无定论。"),
-		page.Figure(CapacityLoad(r, charts.WithID("capacity_load")), "goodput 与 P95 TTFT：设备忙碌不等于服务得快。"),
+	in := charts.WithLang(lg)
+	return page.WriteIn(w, lg, lg.S(lang.Msg{"容量搜索", "Capacity search"}),
+		page.Text(capacitySubtitle(lg, r)),
+		page.Figure(CapacityAttainment(r, charts.WithID("capacity_attainment"), in), lg.S(lang.Msg{"每个点是一步：联合合格次数 / 全部尝试（失败留在分母里），竖条是该步的 95% Wilson 区间；区间下界 ≥ 目标才算达标，上界 < 目标算不达标，其余尚无定论。", "Each point is a step: qualified / all attempts (failures stay in the denominator); the bar is the step's 95% Wilson interval: a lower bound ≥ the target meets, an upper bound < the target fails, anything else is undecided."})),
+		page.Figure(CapacityLoad(r, charts.WithID("capacity_load"), in), lg.S(lang.Msg{"goodput 与 P95 TTFT：设备忙碌不等于服务得快。", "Goodput and P95 TTFT: a busy device is not a fast service."})),
 		page.Text(b.String()))
 }

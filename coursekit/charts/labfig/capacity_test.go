@@ -8,6 +8,8 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/web"
 )
 
@@ -122,7 +124,7 @@ func TestCapacityLoad(t *testing.T) {
 // The page is offline and a hostile model name reaches it only escaped.
 func TestCapacityPageEscapes(t *testing.T) {
 	var page bytes.Buffer
-	if err := labfig.WriteCapacityPage(&page, capacitySearch()); err != nil {
+	if err := labfig.WriteCapacityPage(&page, capacitySearch(), lang.ZH); err != nil {
 		t.Fatal(err)
 	}
 	body := strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
@@ -130,13 +132,13 @@ func TestCapacityPageEscapes(t *testing.T) {
 		t.Fatal("page does not inline ECharts")
 	}
 	r := capacitySearch()
-	r.Rule = "完整成功 ∧ E2E ≤ 3 s；" + evil + "__f__y__f__ 一句比四十个字还要长得多的规则说明，不能被截断，末尾在这里"
+	r.Latency = metrics.LatencySLO{E2EMS: 3000, TPOTMS: 40}
 	page.Reset()
-	if err := labfig.WriteCapacityPage(&page, r); err != nil {
+	if err := labfig.WriteCapacityPage(&page, r, lang.ZH); err != nil {
 		t.Fatal(err)
 	}
 	body = strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
-	if !strings.Contains(body, "联合合格（完整成功 ∧ E2E ≤ 3 s；") || !strings.Contains(body, "末尾在这里）") {
+	if !strings.Contains(body, "联合合格（完整成功 ∧ 质量通过 ∧ TTFT ≤ 1000 ms ∧ E2E ≤ 3 s ∧ TPOT ≤ 40 ms/token；逐次判定；没有质量评判时只按时延判定）") {
 		t.Errorf("the rule is not shown whole:\n%.2000s", body)
 	}
 	for _, bad := range []string{"<img", "onerror=alert(1)>", "{a}", "__f__"} {
@@ -163,5 +165,38 @@ func TestCapacityPageEscapes(t *testing.T) {
 		if raw := out.Data[web.MIMEType].(string); strings.Contains(raw, "function") {
 			t.Errorf("%s: option mentions a function", name)
 		}
+	}
+}
+
+// capacity --lang en --chart: the page, both figures (titles, axes,
+// legends, marks, labels, tooltips) and the steps' lines are English,
+// from the same zh/en pairs as the Chinese page; only the inlined ECharts
+// library is left out of the check. A search that met every step up to
+// its limit says "≥" in both.
+func TestCapacityPageEnglish(t *testing.T) {
+	r := capacitySearch()
+	r.Latency = metrics.LatencySLO{E2EMS: 3000}
+	r.Model = "smollm2"
+	var page bytes.Buffer
+	if err := labfig.WriteCapacityPage(&page, r, lang.EN); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Replace(page.String(), web.InlineEChartsScript(), "", 1)
+	if i, c := lang.FirstCJK(body); i >= 0 {
+		t.Errorf("%q in the English capacity page: …%s…", c, body[max(0, i-200):min(len(body), i+100)])
+	}
+	for _, want := range []string{`<html lang="en">`, "Capacity search", "Answer: the highest rate that meets the target is 40 req/s (qualified 97.5%, interval [91.3%, 99.3%])",
+		"complete success ∧ quality pass ∧ TTFT ≤ 1000 ms ∧ E2E ≤ 3 s", "80 req/s: 15 / 50 qualified, fails; device busy share 99.5%", "fails (overload)", "offered rate (req/s, open-loop Poisson)", "target 90%", "answer 40 req/s"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("English capacity page lacks %q", want)
+		}
+	}
+	r.AtLeast = true
+	page.Reset()
+	if err := labfig.WriteCapacityPage(&page, r, lang.EN); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "capacity ≥ 40 req/s (the search's limit; no rate failed)") || !strings.Contains(page.String(), "answer ≥ 40 req/s (the search's limit)") {
+		t.Error("an answer bounded by the search's limit does not say ≥ in English")
 	}
 }

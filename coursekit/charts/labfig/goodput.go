@@ -9,9 +9,9 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
-	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // Goodput draws, for each run, over time: the complete successes per
@@ -26,7 +26,7 @@ import (
 // busy reading.
 func Goodput(runs []Run, binMS, sloMS float64, options ...charts.Option) *ec.Line {
 	c := draw.NewConfig("100%", "460px", options)
-	o := metrics.Options{SLOsMS: []float64{sloMS}}
+	o := cardopts.TTFT(sloMS)
 	l := ec.NewLine()
 	var sub []string
 	maxX := 0.0
@@ -60,7 +60,7 @@ func Goodput(runs []Run, binMS, sloMS float64, options ...charts.Option) *ec.Lin
 				sum, n = sum+g.Busy, n+1
 			}
 		}
-		s := metrics.Summarize(r.Trace, o)
+		s := cardopts.MustSummarize(r.Trace, o)
 		line := fmt.Sprintf("%s：goodput %s 次/s，质量通过 %s", name, draw.Num(round2(s.Conditions[0].GoodputPerS)), ratioText(s.QualityPassRate))
 		if n > 0 {
 			line += fmt.Sprintf("，窗口内忙碌率平均 %s", pct(sum/float64(n)))

@@ -11,6 +11,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
@@ -45,12 +46,12 @@ type Bin struct {
 }
 
 // Bins cuts a trace's window into consecutive slices of binMS (the last one
-// may be shorter) and summarises each with metrics.Summarize, the slice
+// may be shorter) and summarises each under f (coursekit/cardopts), the slice
 // being the window: Attempts / WindowS is then the send rate of the slice,
 // TTFT the distribution of its complete successes and FailureRate its
 // failures, all grouped by send time. A window of zero length, or binMS ≤ 0,
 // gives no bins.
-func Bins(t *trace.Trace, binMS float64, opts metrics.Options) []Bin {
+func Bins(t *trace.Trace, binMS float64, f cardopts.Flags) []Bin {
 	w := t.Header.Window
 	if !(binMS > 0) || !(w.EndMS > w.StartMS) {
 		return nil
@@ -63,7 +64,7 @@ func Bins(t *trace.Trace, binMS float64, opts metrics.Options) []Bin {
 		}
 		h := t.Header
 		h.Window = trace.Window{StartMS: from, EndMS: to}
-		bins = append(bins, Bin{FromMS: from, ToMS: to, Summary: metrics.Summarize(&trace.Trace{Header: h, Attempts: t.Attempts}, opts)})
+		bins = append(bins, Bin{FromMS: from, ToMS: to, Summary: cardopts.MustSummarize(&trace.Trace{Header: h, Attempts: t.Attempts}, f)})
 	}
 	return bins
 }
@@ -102,14 +103,14 @@ func SendRate(runs []Run, binMS, plannedPerS float64, options ...charts.Option) 
 	l := ec.NewLine()
 	for i, r := range runs {
 		name := draw.Label(r.Name)
-		s := metrics.Summarize(r.Trace, metrics.Options{})
+		s := cardopts.MustSummarize(r.Trace, cardopts.Flags{})
 		rate := 0.0
 		if s.WindowS > 0 {
 			rate = float64(s.Attempts) / s.WindowS
 		}
 		sub = append(sub, fmt.Sprintf("%s：窗口内 %d 次 / %s s = %s 次/s", name, s.Attempts, draw.Num(s.WindowS), draw.Num(rate)))
 		var pts []draw.Point
-		bins := Bins(r.Trace, binMS, metrics.Options{})
+		bins := Bins(r.Trace, binMS, cardopts.Flags{})
 		for _, b := range bins {
 			v := float64(b.Attempts) / b.WindowS
 			maxY = max(maxY, v)
@@ -216,7 +217,7 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 	s := ec.NewScatter()
 	for i, r := range runs {
 		name := draw.Label(r.Name)
-		sum := metrics.Summarize(r.Trace, metrics.Options{})
+		sum := cardopts.MustSummarize(r.Trace, cardopts.Flags{})
 		var ok, failTTFT, failNone []draw.Point
 		for k := range r.Trace.Attempts {
 			a := &r.Trace.Attempts[k]
@@ -289,7 +290,7 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 func BusyVsTTFT(run Run, binMS float64, options ...charts.Option) *ec.Line {
 	c := draw.NewConfig("100%", "440px", options)
 	name := draw.Label(run.Name)
-	bins := Bins(run.Trace, binMS, metrics.Options{})
+	bins := Bins(run.Trace, binMS, cardopts.Flags{})
 
 	var busy []draw.Point
 	lo, hi, inWindow := math.Inf(1), math.Inf(-1), 0
@@ -325,7 +326,7 @@ func BusyVsTTFT(run Run, binMS float64, options ...charts.Option) *ec.Line {
 			Formatter: fmt.Sprintf("%s–%s s 发出的请求：失败 %s", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)), ratioText(b.FailureRate))}})
 	}
 
-	all := metrics.Summarize(run.Trace, metrics.Options{})
+	all := cardopts.MustSummarize(run.Trace, cardopts.Flags{})
 	sub := name + "："
 	if inWindow > 0 {
 		sub += fmt.Sprintf("窗口内设备忙碌率 %s–%s", pct(lo), pct(hi))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -35,7 +36,7 @@ func seriesNames(m map[string]any) []string {
 
 func TestBins(t *testing.T) {
 	tr := labTrace()
-	bins := labfig.Bins(tr, 1000, metrics.Options{})
+	bins := labfig.Bins(tr, 1000, cardopts.Flags{})
 	if len(bins) != 3 {
 		t.Fatalf("%d bins, want 3", len(bins))
 	}
@@ -69,15 +70,15 @@ func TestBins(t *testing.T) {
 	// A window that is not a multiple of the bin ends in a shorter bin
 	// (half-open: the attempt sent at 2500 ms is outside).
 	tr.Header.Window.EndMS = 2500
-	bins = labfig.Bins(tr, 1000, metrics.Options{})
+	bins = labfig.Bins(tr, 1000, cardopts.Flags{})
 	if len(bins) != 3 || bins[2].WindowS != 0.5 || bins[2].Attempts != 0 {
 		t.Errorf("short last bin: %d bins, last %v s with %d attempts", len(bins), bins[len(bins)-1].WindowS, bins[len(bins)-1].Attempts)
 	}
-	if labfig.Bins(tr, 0, metrics.Options{}) != nil {
+	if labfig.Bins(tr, 0, cardopts.Flags{}) != nil {
 		t.Error("binMS 0 should give no bins")
 	}
 	tr.Header.Window.EndMS = 0
-	if labfig.Bins(tr, 1000, metrics.Options{}) != nil {
+	if labfig.Bins(tr, 1000, cardopts.Flags{}) != nil {
 		t.Error("an empty window should give no bins")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/class"
 	"github.com/llmperf-course/course/coursekit/charts/comparefig"
@@ -120,8 +121,8 @@ func abResult(t testing.TB, tr *trace.Trace) *compare.Result {
 		}
 		late.Attempts = append(late.Attempts, a)
 	}
-	r, err := compare.Compare([]compare.Run{{Name: "a", Summary: metrics.Summarize(tr, o.CardOptions())}},
-		[]compare.Run{{Name: "b", Summary: metrics.Summarize(late, o.CardOptions())}}, o)
+	r, err := compare.Compare([]compare.Run{{Name: "a", Summary: cardopts.MustSummarize(tr, o.CardFlags(), cardopts.Resampling())}},
+		[]compare.Run{{Name: "b", Summary: cardopts.MustSummarize(late, o.CardFlags(), cardopts.Resampling())}}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"html"
 	"io"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/web"
@@ -49,7 +49,7 @@ func (p figurePart) pageHTML(l lang.Lang) (string, error) {
 	b.WriteString("<figure>\n")
 	b.WriteString(web.ChartHTMLIn(l, p.c.RenderSnippet()))
 	if p.caption != "" {
-		b.WriteString("\n<figcaption>" + html.EscapeString(p.caption) + "</figcaption>")
+		b.WriteString("\n<figcaption>" + safetext.HTML(p.caption) + "</figcaption>")
 	}
 	b.WriteString("\n</figure>\n")
 	return b.String(), nil
@@ -66,7 +66,7 @@ func (p textPart) pageHTML(lang.Lang) (string, error) {
 		if strings.TrimSpace(para) == "" {
 			continue
 		}
-		b.WriteString("<p>" + strings.ReplaceAll(html.EscapeString(para), "\n", "<br>") + "</p>\n")
+		b.WriteString("<p>" + strings.ReplaceAll(safetext.HTML(para), "\n", "<br>") + "</p>\n")
 	}
 	return b.String(), nil
 }
@@ -94,7 +94,7 @@ func Write(w io.Writer, title string, parts ...Part) error {
 // WriteIn is Write in l: the page's language attribute and its footer.
 func WriteIn(w io.Writer, l lang.Lang, title string, parts ...Part) error {
 	bw := bufio.NewWriter(w)
-	t := html.EscapeString(title)
+	t := safetext.HTML(title)
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n%s\n", htmlLang(l), t, pageStyle)
 	bw.WriteString(web.InlineEChartsScript())
 	fmt.Fprintf(bw, "\n</head>\n<body>\n<h1>%s</h1>\n", t)
@@ -200,7 +200,7 @@ func inline(s string) string {
 	parts := strings.Split(s, "`")
 	var b strings.Builder
 	for i, p := range parts {
-		e := html.EscapeString(p)
+		e := safetext.HTML(p)
 		if i%2 == 1 && i < len(parts)-1 {
 			b.WriteString("<code>" + e + "</code>")
 		} else {

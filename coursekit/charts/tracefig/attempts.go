@@ -1,7 +1,6 @@
 package tracefig
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -21,24 +21,12 @@ import (
 // MaxChartPoints rows; above that a sample is drawn and the title says so).
 const AttemptRows = 40
 
-// reasonNames names metrics.Judge's reasons for learners.
-var reasonNames = map[metrics.Reason]lang.Msg{
-	metrics.Qualified:      {"合格", "qualified"},
-	metrics.NotComplete:    {"未完整成功", "not complete"},
-	metrics.QualityFail:    {"质量不通过", "quality fail"},
-	metrics.QualityUnrated: {"质量未评分", "quality unrated"},
-	metrics.TTFTOverSLO:    {"TTFT 超过门槛", "TTFT over SLO"},
-}
-
 // CaptureEdgeMS is where a trace's capture ended: conditions.capture_ms
 // if the header records it, otherwise the latest time in the trace.
 // In-flight attempts are drawn up to it.
 func CaptureEdgeMS(t *trace.Trace) float64 {
-	var cond struct {
-		CaptureMS *float64 `json:"capture_ms"`
-	}
-	if len(t.Header.Conditions) > 0 && json.Unmarshal(t.Header.Conditions, &cond) == nil && cond.CaptureMS != nil {
-		return *cond.CaptureMS
+	if c, err := t.Header.ReadConditions(); err == nil && c.CaptureMS != nil {
+		return *c.CaptureMS
 	}
 	edge := 0.0
 	for i := range t.Attempts {
@@ -60,20 +48,29 @@ func CaptureEdgeMS(t *trace.Trace) float64 {
 // the end. Failures are red bars from send to their final event, labelled
 // with their outcome; in-flight attempts are grey bars up to the capture
 // edge. Every complete success is labelled with its joint-qualification
-// verdict under sloMS (metrics.Judge). The SLO is a vertical line.
+// verdict under the TTFT SLO sloMS, the trace's summary's rule (through
+// coursekit/cardopts, as `coursekit card --slo-ttft` reads it). The SLO is
+// a vertical line.
 //
 // A trace with more than AttemptRows attempts gets a slider; the subtitle
 // says how many rows are in view and that none was dropped. Above
 // MaxChartPoints attempts the rows are the digest's sample (see Digest),
 // and the title says how many of how many are drawn.
 func Attempts(t *trace.Trace, sloMS float64, options ...charts.Option) *ec.Bar {
-	return AttemptsOf(DigestOf(t), sloMS, options...)
+	return AttemptsOf(DigestOf(t), cardopts.MustSummarize(t, cardopts.TTFT(sloMS)), 0, options...)
 }
 
-// AttemptsOf is Attempts drawn from a digest. Above MaxChartPoints rows
-// it draws the digest's sample of rows: the title says so and how many;
-// the subtitle's counts are still every row's.
-func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
+// AttemptsOf is Attempts drawn from a digest of a trace and its summary s:
+// each row's verdict is the rule of s's condition, and the subtitle's
+// counts are s's (the attempts in the window, and those outside it). Above
+// MaxChartPoints rows it draws the digest's sample of rows: the title says
+// so and how many.
+func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar {
+	rule := metrics.RuleAt(metrics.DefaultSLOMS)
+	if condition >= 0 && condition < len(s.Conditions) {
+		rule = s.Conditions[condition].Rule()
+	}
+	sloMS := rule.TTFTMS
 	rowsDrawn, seqs, sampled, keptOther := d.drawnRows()
 	n := len(rowsDrawn)
 	rows := min(max(n, 1), AttemptRows)
@@ -103,9 +100,9 @@ func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
 		case a.Outcome == trace.OK:
 			ttft, _ := a.TTFT()
 			e2e, _ := a.E2E()
-			v := metrics.Judge(a, sloMS)
-			lab := prefix + reasonNames[v.Reason].In(lg)
-			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", draw.MS(ttft), draw.MS(e2e), charts.QualityLabelIn(lg, a.Quality), reasonNames[v.Reason].In(lg))
+			v := rule.Judge(a)
+			lab := prefix + cardfmt.ReasonNameIn(lg, v.Reason)
+			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", draw.MS(ttft), draw.MS(e2e), charts.QualityLabelIn(lg, a.Quality), cardfmt.ReasonNameIn(lg, v.Reason))
 			if ttft <= sloMS {
 				w = draw.BarItem{Value: ttft}
 			} else {
@@ -136,14 +133,14 @@ func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
 		}
 		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
 	}
-	nOK, nFail, nIn, nOut := d.OK, d.Failed, d.InFlight, d.Outside
+	nOK, nFail, nIn, nOut := s.CompleteSuccess, s.Failures, s.InFlight, s.OutsideWindow
 
-	total := d.Rows
+	total := s.Attempts
 	title := lg.S(lang.Msg{"全部尝试：首字前等待 → 流式输出 → 结束", "All attempts: wait for the first output → streaming → end"})
 	var subtitle string
 	if sampled {
-		title = lg.F(lang.Msg{"尝试抽样（画出 %d / %d 行）：首字前等待 → 流式输出 → 结束", "Sampled attempts (%d of %d rows drawn): wait for the first output → streaming → end"}, n, total)
-		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(计数是整个 trace 的)", "%d attempts: complete successes %d · failures %d · in flight %d (counts of the whole trace)"}, total, nOK, nFail, nIn)
+		title = lg.F(lang.Msg{"尝试抽样（画出 %d / %d 行）：首字前等待 → 流式输出 → 结束", "Sampled attempts (%d of %d rows drawn): wait for the first output → streaming → end"}, n, d.rows)
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(计数来自指标口径卡，不是样本的)", "%d attempts: complete successes %d · failures %d · in flight %d (the card's counts, not the sample's)"}, total, nOK, nFail, nIn)
 	} else {
 		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, total, nOK, nFail, nIn)
 	}
@@ -152,9 +149,9 @@ func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
 	}
 	if sampled {
 		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 行只画样本，按尝试 id 的哈希均匀抽取，可复现；画出失败与在途 %d / %d，完整成功 %d / %d", "\nsampled: above %d rows only a sample is drawn, uniform by a hash of the attempt id, reproducible; drawn: failures and in flight %d of %d, complete successes %d of %d"},
-			d.limit, keptOther, nFail+nIn, n-keptOther, nOK)
+			d.limit, keptOther, d.failed+d.inFlight, n-keptOther, d.ok)
 	}
-	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 TTFT ≤ %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under TTFT ≤ %s"}, draw.SLOText(sloMS))
+	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under %s"}, draw.SafeText(ruleName(s, condition, rule)))
 	if n > AttemptRows {
 		subtitle += lg.F(lang.Msg{"；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", "; %d rows in view from the first attempt in the window; drag the slider on the right to see all %d rows"}, AttemptRows, n)
 	}
@@ -211,4 +208,13 @@ func AttemptsOf(d *Digest, sloMS float64, options ...charts.Option) *ec.Bar {
 func rowLabel(color, text string) *opts.Label {
 	return &opts.Label{Show: opts.Bool(true), Position: "right", Color: color, Formatter: draw.Literal(text),
 		BackgroundColor: "rgba(255,255,255,0.85)"}
+}
+
+// ruleName names the condition whose rule labels the rows: "TTFT ≤ 1 s",
+// with its latency SLOs when it has some.
+func ruleName(s *metrics.Summary, condition int, r metrics.Rule) string {
+	if condition >= 0 && condition < len(s.Conditions) {
+		return cardfmt.CondName(s.Conditions[condition])
+	}
+	return cardfmt.CondName(metrics.Condition{SLOTTFTMS: r.TTFTMS})
 }

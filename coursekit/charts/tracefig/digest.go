@@ -2,7 +2,6 @@ package tracefig
 
 import (
 	"cmp"
-	"encoding/json"
 	"hash/fnv"
 	"io"
 	"os"
@@ -46,17 +45,19 @@ type Digest struct {
 	Header trace.Header
 	limit  int
 
-	// Rows counts every attempt of the trace; OK, Failed and InFlight
-	// split them by outcome, Outside counts those outside the window.
-	Rows, OK, Failed, InFlight, Outside int64
-	edge                                float64 // latest time seen
+	// rows counts every attempt of the trace and ok, failed and inFlight
+	// split them by outcome: the sizes the sample is drawn from. The
+	// counts a chart prints are its summary's (metrics.Summary), never
+	// these.
+	rows, ok, failed, inFlight int64
+	edge                       float64 // latest time seen
 
 	oks, others pick[trace.Attempt] // rows: complete successes; the rest
 	kinds       map[int64][2]string // error kinds (zh, en) of the kept rows that have an error, by seq
 
-	// Successes counts the complete successes that started in the window
+	// successes counts the complete successes that started in the window
 	// (the TTFT sample of the card); succ samples their TTFTs.
-	Successes int64
+	successes int64
 	succ      pick[sample]
 	maxTTFT   float64
 
@@ -153,11 +154,8 @@ func digestReader(r io.Reader, name string, budget *spill.Budget, onHeader func(
 // index), which orders ties and picks the first successes. Add keeps no
 // reference to a or its strings.
 func (d *Digest) Add(a *trace.Attempt, seq int64) {
-	d.Rows++
+	d.rows++
 	in := d.Header.Window.Contains(a.StartMS)
-	if !in {
-		d.Outside++
-	}
 	d.edge = max(d.edge, a.StartMS)
 	if n := len(a.Events); n > 0 {
 		d.edge = max(d.edge, a.Events[n-1].TMS)
@@ -172,13 +170,13 @@ func (d *Digest) Add(a *trace.Attempt, seq int64) {
 	row := func() trace.Attempt { return rowCopy(a) }
 	switch a.Outcome {
 	case trace.OK:
-		d.OK++
+		d.ok++
 		d.oks.add(key, seq, row)
 	case trace.InFlight:
-		d.InFlight++
+		d.inFlight++
 		d.others.add(key, seq, row)
 	default:
-		d.Failed++
+		d.failed++
 		if d.others.add(key, seq, row) && a.Error != "" {
 			d.kinds[seq] = [2]string{cardfmt.ErrorKindIn(lang.ZH, a), cardfmt.ErrorKindIn(lang.EN, a)}
 		}
@@ -186,7 +184,7 @@ func (d *Digest) Add(a *trace.Attempt, seq int64) {
 	if a.Outcome != trace.OK || !in {
 		return
 	}
-	d.Successes++
+	d.successes++
 	ttft, _ := a.TTFT()
 	d.maxTTFT = max(d.maxTTFT, ttft)
 	d.succ.add(key, seq, func() sample { return sample{clip(a.ID), ttft} })
@@ -205,18 +203,17 @@ func (d *Digest) Add(a *trace.Attempt, seq int64) {
 
 // merge adds the attempts digested by o (same header, same limit).
 func (d *Digest) merge(o *Digest) {
-	d.Rows += o.Rows
-	d.OK += o.OK
-	d.Failed += o.Failed
-	d.InFlight += o.InFlight
-	d.Outside += o.Outside
+	d.rows += o.rows
+	d.ok += o.ok
+	d.failed += o.failed
+	d.inFlight += o.inFlight
 	d.edge = max(d.edge, o.edge)
 	d.oks.merge(&o.oks)
 	d.others.merge(&o.others)
 	for k, v := range o.kinds {
 		d.kinds[k] = v
 	}
-	d.Successes += o.Successes
+	d.successes += o.successes
 	d.succ.merge(&o.succ)
 	d.maxTTFT = max(d.maxTTFT, o.maxTTFT)
 	if o.first != nil && (d.first == nil || o.firstSeq < d.firstSeq) {
@@ -238,11 +235,8 @@ func (d *Digest) FirstMultiTokenSuccess() *trace.Attempt { return d.firstMulti }
 
 // CaptureEdgeMS is CaptureEdgeMS of the digested trace.
 func (d *Digest) CaptureEdgeMS() float64 {
-	var cond struct {
-		CaptureMS *float64 `json:"capture_ms"`
-	}
-	if len(d.Header.Conditions) > 0 && json.Unmarshal(d.Header.Conditions, &cond) == nil && cond.CaptureMS != nil {
-		return *cond.CaptureMS
+	if c, err := d.Header.ReadConditions(); err == nil && c.CaptureMS != nil {
+		return *c.CaptureMS
 	}
 	return d.edge
 }
@@ -251,7 +245,7 @@ func (d *Digest) CaptureEdgeMS() float64 {
 // order), with their seqs; sampled says whether some rows were left out,
 // and keptOther how many failures and in-flight attempts are drawn.
 func (d *Digest) drawnRows() (rows []*trace.Attempt, seqs []int64, sampled bool, keptOther int) {
-	nOther, nOK := int(d.Failed+d.InFlight), int(d.OK)
+	nOther, nOK := int(d.failed+d.inFlight), int(d.ok)
 	other, ok := nOther, nOK
 	if nOther+nOK > d.limit {
 		sampled = true
@@ -279,7 +273,7 @@ func (d *Digest) successSample() (xs []sample, sampled bool) {
 	for _, e := range kept {
 		xs = append(xs, e.v)
 	}
-	return xs, int64(len(xs)) < d.Successes
+	return xs, int64(len(xs)) < d.successes
 }
 
 // errorKind is cardfmt.ErrorKindIn of a drawn row, computed from the
@@ -411,3 +405,7 @@ func (p *pick[T]) smallest(k int) []*entry[T] {
 	slices.SortFunc(s, func(a, b *entry[T]) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq)) })
 	return s[:min(k, len(s))]
 }
+
+// Sampled reports whether the per-attempt charts of the digest draw a
+// sample of its rows rather than all of them.
+func (d *Digest) Sampled() bool { return d.rows > int64(d.limit) }

@@ -4,6 +4,8 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -22,27 +24,31 @@ type sample struct {
 
 // TTFTDistribution draws the empirical CDF of the complete successes' TTFT
 // (a step line, one point per success) with the P95 marked twice, under
-// nearest-rank and under linear (numpy's default), both from
-// metrics.Summarize. The title carries n; the subtitle says how many
-// attempts have no TTFT at all (missing, not 0). For the unit trace the
-// marks read 2000 ms and 1720 ms.
+// nearest-rank and under linear (numpy's default), both read by the
+// trace's summary (coursekit/cardopts). The title carries n; the subtitle
+// says how many attempts have no TTFT at all (missing, not 0). For the
+// unit trace the marks read 2000 ms and 1720 ms.
 func TTFTDistribution(t *trace.Trace, options ...charts.Option) *ec.Line {
-	nr := metrics.Summarize(t, metrics.Options{Method: metrics.NearestRank})
-	lin := metrics.Summarize(t, metrics.Options{Method: metrics.Linear})
-	return TTFTDistributionOf(DigestOf(t), nr, lin, options...)
+	s := cardopts.MustSummarize(t, cardopts.Flags{}, cardopts.OtherMethod(metrics.Linear))
+	return TTFTDistributionOf(DigestOf(t), s, options...)
 }
 
 // TTFTDistributionOf is TTFTDistribution drawn from a digest, with the
-// percentiles and counts of nr and lin, cards of the same trace under
-// nearest-rank and linear percentiles. Above MaxChartPoints successes the
-// curve is the empirical CDF of the digest's uniform sample of their
-// TTFTs: the title says so and how many are drawn; n, the missing count
-// and both P95 marks are still the whole trace's.
-func TTFTDistributionOf(d *Digest, nr, lin *metrics.Summary, options ...charts.Option) *ec.Line {
+// counts and percentiles of s, the trace's summary: its TTFT under the
+// card's method, and under the other method when s has it
+// (cardopts.OtherMethod). Above MaxChartPoints successes the curve is the
+// empirical CDF of the digest's uniform sample of their TTFTs: the title
+// says so and how many are drawn; n, the missing count and both P95 marks
+// are still the whole trace's.
+func TTFTDistributionOf(d *Digest, s *metrics.Summary, options ...charts.Option) *ec.Line {
+	nr, lin := &s.TTFT, s.TTFTOther
+	if s.TTFT.Method == metrics.Linear {
+		nr, lin = s.TTFTOther, &s.TTFT
+	}
 	c := draw.NewConfig("100%", "440px", options)
 	lg := c.Lang
 	xs, sampled := d.successSample()
-	n := nr.TTFT.N
+	n := s.TTFT.N
 	m := len(xs)
 
 	var pts []draw.Point
@@ -60,14 +66,15 @@ func TTFTDistributionOf(d *Digest, nr, lin *metrics.Summary, options ...charts.O
 	}
 
 	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, n)
-	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, nr.TTFTMissing)
+	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, s.TTFTMissing)
 	if sampled {
 		title = lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d，抽样画出 %d 个）", "TTFT distribution of complete successes (n = %d, a sample of %d drawn)"}, n, m)
 		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与两条 P95 线来自全部 %d 个", "\nsampled: above %d successes only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and both P95 lines come from all %d"}, d.limit, n)
 	}
 	var marks []any
-	if nr.TTFT.P95 != nil && lin.TTFT.P95 != nil {
-		p95nr, p95lin := *nr.TTFT.P95, *lin.TTFT.P95
+	switch {
+	case nr != nil && nr.P95 != nil && lin != nil && lin.P95 != nil:
+		p95nr, p95lin := *nr.P95, *lin.P95
 		k := metrics.NearestRankIndex(n, 0.95) + 1
 		subtitle += lg.F(lang.Msg{"\nP95 最近秩 = 第 ⌈0.95×%d⌉ = %d 个 = %s ms；P95 线性插值（numpy 默认）= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, draw.MS(p95nr), draw.MS(p95lin))
 		// Two vertical segments of different heights keep the labels apart
@@ -77,7 +84,15 @@ func TTFTDistributionOf(d *Digest, nr, lin *metrics.Summary, options ...charts.O
 			draw.Span(lg.F(lang.Msg{"P95 线性插值 %s ms", "P95 linear %s ms"}, draw.MS(p95lin)), p95lin, 0, p95lin, 1.08, "#9a60b4", "end"),
 			draw.HLine("95%", 0.95, draw.ColorMark, "end"),
 		)
-	} else {
+	case s.TTFT.P95 != nil:
+		p95 := *s.TTFT.P95
+		name := draw.SafeText(cardfmt.MethodNameIn(lg, s.TTFT.Method))
+		subtitle += lg.F(lang.Msg{"\nP95（%s）= %s ms", "\nP95 (%s) = %s ms"}, name, draw.MS(p95))
+		marks = append(marks,
+			draw.Span(lg.F(lang.Msg{"P95 %s %s ms", "P95 %s %s ms"}, name, draw.MS(p95)), p95, 0, p95, 1.2, draw.ColorFail, "end"),
+			draw.HLine("95%", 0.95, draw.ColorMark, "end"),
+		)
+	default:
 		subtitle += lg.S(lang.Msg{"\n没有成功样本：分位数为空（不是 0）", "\nno successes: the percentiles are empty (not 0)"})
 	}
 

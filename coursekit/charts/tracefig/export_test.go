@@ -10,3 +10,6 @@ func SetChartPoints(t testing.TB, n int) int {
 	t.Cleanup(func() { chartPoints = old })
 	return n
 }
+
+// Rows is how many attempts d digested.
+func (d *Digest) Rows() int64 { return d.rows }

@@ -7,33 +7,36 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// Funnel draws the denominator funnel of one condition of a summary:
-// all attempts → complete successes → quality passes → jointly qualified
-// (10 → 8 → 7 → 5 for the unit trace at 1 s). Each bar keeps the previous
-// stage's height: the kept part is solid, the part that dropped out is red
-// and labelled with why (failure outcomes, quality fail or unrated, TTFT
-// over the SLO), straight from the Summary's counts and
-// Conditions[condition].NotQualified.
+// Funnel draws the denominator funnel of one condition of a summary, one
+// bar per check of the condition's rule (metrics.Summary.Stages): all
+// attempts → complete successes → quality passes → TTFT within the SLO,
+// then each latency SLO the condition has (10 → 8 → 7 → 5 for the unit
+// trace at 1 s). Each bar keeps the previous stage's height: the kept
+// part is solid, the part that dropped out is red and labelled with why
+// (failure outcomes, quality fail or unrated, the SLO exceeded), straight
+// from the summary's counts. A quality check the rule does not require
+// (latency SLOs, no judge) says so, and drops only quality fails.
 func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar {
 	c := draw.NewConfig("100%", "420px", options)
 	lg := c.Lang
 	b := ec.NewBar()
-	if condition < 0 || condition >= len(s.Conditions) {
+	stages := s.Stages(condition)
+	if stages == nil {
 		b.SetGlobalOptions(c.Init(), ec.WithTitleOpts(opts.Title{Title: lg.F(lang.Msg{"分母漏斗：没有第 %d 个条件（共 %d 个）", "Denominator funnel: there is no condition %d (of %d)"}, condition, len(s.Conditions))}))
 		return b
 	}
 	cond := s.Conditions[condition]
 	d := cond.NotQualified
-	slo := draw.SLOText(cond.SLOTTFTMS)
 
 	var fails []string
-	for _, o := range []string{"timeout", "connect_error", "http_error", "stream_error", "cancelled"} {
+	for _, o := range []string{"timeout", "connect_error", "no_response", "http_error", "stream_error", "cancelled"} {
 		if k := s.Outcomes[o]; k > 0 {
 			fails = append(fails, fmt.Sprintf("%s %d", charts.OutcomeCodeLabelIn(lg, o), k))
 		}
@@ -49,36 +52,50 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	if d.QualityUnrated > 0 {
 		quality += lg.F(lang.Msg{"\n未评分 %d(不算通过)", "\nunrated %d (not a pass)"}, d.QualityUnrated)
 	}
-	stages := []struct {
-		name   string
-		kept   int64
-		drop   int64
-		reason string
-	}{
-		{lg.S(lang.Msg{"全部尝试", "all attempts"}), s.Attempts, 0, ""},
-		{lg.S(lang.Msg{"完整成功", "complete successes"}), s.CompleteSuccess, d.NotComplete, notComplete},
-		{lg.S(lang.Msg{"质量通过", "quality passes"}), s.QualityPasses, d.QualityFail + d.QualityUnrated, quality},
-		{lg.F(lang.Msg{"联合合格\n(TTFT ≤ %s)", "qualified\n(TTFT ≤ %s)"}, slo), cond.Qualified, d.TTFTOverSLO, fmt.Sprintf("TTFT > %s:%d", slo, d.TTFTOverSLO)},
-	}
 	var names []string
 	var kept, dropped []draw.BarItem
-	for _, st := range stages {
-		names = append(names, st.name)
-		kept = append(kept, draw.BarItem{Value: st.kept, Label: &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff",
-			FontWeight: "bold", FontSize: 16, Formatter: draw.Literal(fmt.Sprint(st.kept))}})
-		di := draw.BarItem{Value: st.drop}
-		if st.drop > 0 {
-			di.Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: draw.ColorFail, Formatter: draw.Literal("−" + st.reason)}
+	for i, st := range stages {
+		var name, reason string
+		switch st.Check {
+		case metrics.CheckAttempts:
+			name = lg.S(lang.Msg{"全部尝试", "all attempts"})
+		case metrics.CheckComplete:
+			name, reason = lg.S(lang.Msg{"完整成功", "complete successes"}), notComplete
+		case metrics.CheckQuality:
+			name, reason = lg.S(lang.Msg{"质量通过", "quality passes"}), quality
+			if !st.Required {
+				name = lg.S(lang.Msg{"质量\n(未评，不要求)", "quality\n(not judged, not required)"})
+			}
+		default:
+			limit := draw.SafeText(cardfmt.CheckLimitName(st))
+			name = limit
+			reason = strings.Replace(limit, "≤", ">", 1) + fmt.Sprintf(":%d", st.Dropped)
+		}
+		if i == len(stages)-1 {
+			name = lg.F(lang.Msg{"联合合格\n(%s)", "qualified\n(%s)"}, name)
+		}
+		names = append(names, name)
+		kept = append(kept, draw.BarItem{Value: st.Kept, Label: &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff",
+			FontWeight: "bold", FontSize: 16, Formatter: draw.Literal(fmt.Sprint(st.Kept))}})
+		di := draw.BarItem{Value: st.Dropped}
+		if st.Dropped > 0 {
+			di.Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: draw.ColorFail, Formatter: draw.Literal("−" + reason)}
 		}
 		dropped = append(dropped, di)
 	}
-	subtitle := lg.F(lang.Msg{"联合合格 = 完整成功 ∧ 质量通过 ∧ TTFT ≤ %s；比例的分母始终是全部尝试：%d / %d", "qualified = complete success ∧ quality pass ∧ TTFT ≤ %s; the denominator is always all attempts: %d / %d"}, slo, cond.Qualified, s.Attempts)
+	slo := draw.SLOText(cond.SLOTTFTMS)
+	cname := draw.SafeText(cardfmt.CondName(cond))
+	subtitle := lg.F(lang.Msg{"联合合格 = %s；比例的分母始终是全部尝试：%d / %d", "qualified = %s; the denominator is always all attempts: %d / %d"}, draw.SafeText(cardfmt.RuleIn(lg, cond)), cond.Qualified, s.Attempts)
 	if cond.QualifiedRate.Value != nil {
 		subtitle += fmt.Sprintf(" = %s%%", draw.Num(*cond.QualifiedRate.Value*100))
 	}
+	title := lg.F(lang.Msg{"分母漏斗 · 条件 TTFT ≤ %s", "Denominator funnel · condition TTFT ≤ %s"}, slo)
+	if cond.LatencySLO.Set() {
+		title = lg.F(lang.Msg{"分母漏斗 · 条件 %s", "Denominator funnel · condition %s"}, cname)
+	}
 	b.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled(lg.F(lang.Msg{"分母漏斗 · 条件 TTFT ≤ %s", "Denominator funnel · condition TTFT ≤ %s"}, slo), subtitle)),
+		ec.WithTitleOpts(draw.Titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "60", Left: "60", Right: "30"}),

@@ -12,6 +12,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
@@ -43,7 +44,8 @@ func seriesLens(m map[string]any) []int {
 // Above the limit (MaxChartPoints; 400 here), the per-attempt charts embed at most
 // that many points per series and say in their subtitle, in the
 // chart's language, that they are a sample; the counts in the subtitle
-// are the whole trace's.
+// are the whole trace's summary's: the attempts in the window, and those
+// outside it.
 func TestPerAttemptChartsSampleAboveTheThreshold(t *testing.T) {
 	limit := tracefig.SetChartPoints(t, 400) // the rule is the same at MaxChartPoints; small traces decode fast
 	tr := genTrace(t, limit+300)
@@ -73,8 +75,18 @@ func TestPerAttemptChartsSampleAboveTheThreshold(t *testing.T) {
 			t.Errorf("%s: %d rows", l, rows)
 		}
 		title, _ := json.Marshal(m["title"])
-		if want := map[lang.Lang]string{lang.ZH: "共 %d 次尝试", lang.EN: "%d attempts"}[l]; !strings.Contains(string(title), strings.Replace(want, "%d", itoa(n), 1)) {
-			t.Errorf("%s: the subtitle does not count all %d attempts: %s", l, n, title)
+		s := metrics.Summarize(tr, metrics.Options{})
+		if s.Attempts+s.OutsideWindow != int64(n) || s.OutsideWindow == 0 {
+			t.Fatalf("summary: %d in the window and %d outside, of %d", s.Attempts, s.OutsideWindow, n)
+		}
+		for _, want := range map[lang.Lang][]string{lang.ZH: {"共 %d 次尝试", "窗口外 %d"}, lang.EN: {"%d attempts", "outside the window %d"}}[l] {
+			v := s.Attempts
+			if strings.Contains(want, "外") || strings.Contains(want, "outside") {
+				v = s.OutsideWindow
+			}
+			if !strings.Contains(string(title), strings.Replace(want, "%d", itoa(int(v)), 1)) {
+				t.Errorf("%s: the subtitle does not say %q of the summary: %s", l, want, title)
+			}
 		}
 	}
 }
@@ -83,7 +95,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // drawnIDs are the row labels Attempts draws from a digest.
 func drawnIDs(t *testing.T, d *tracefig.Digest) []any {
-	m := decoded(t, tracefig.AttemptsOf(d, 1000, charts.WithID("a")))
+	m := decoded(t, tracefig.AttemptsOf(d, &metrics.Summary{}, 0, charts.WithID("a")))
 	return m["yAxis"].([]any)[0].(map[string]any)["data"].([]any)
 }
 
@@ -125,8 +137,8 @@ func TestDigestSampleIsDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d.Rows != int64(len(tr.Attempts)) {
-			t.Errorf("%s: %d rows digested, want %d", name, d.Rows, len(tr.Attempts))
+		if d.Rows() != int64(len(tr.Attempts)) {
+			t.Errorf("%s: %d rows digested, want %d", name, d.Rows(), len(tr.Attempts))
 		}
 		got := drawnIDs(t, d)
 		if name == "reversed" { // rows sent at the same ms are drawn in file order

@@ -1,6 +1,7 @@
 package tracefig
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -18,25 +20,22 @@ import (
 // DefaultMarksMS are the two SLOs the unit compares: 1 s and 0.5 s.
 var DefaultMarksMS = []float64{1000, 500}
 
-// SweepSLOs is the SLO grid SLOSweep draws: slos when given, or 0 to a
-// little past the slowest success in about 80 steps plus every success
-// TTFT (where goodput jumps) when there are at most 500; the marks are
-// always included.
-func SweepSLOs(d *Digest, slos, marks []float64) []float64 {
-	if marks == nil {
-		marks = DefaultMarksMS
-	}
+// SweepSLOs is the SLO grid SLOSweep draws beside a summary's
+// conditions: slos when given, or 0 to a little past the slowest success
+// in about 80 steps plus every success TTFT (where goodput jumps) when
+// there are at most 500.
+func SweepSLOs(d *Digest, slos []float64) []float64 {
 	xs := slices.Clone(slos)
 	if len(xs) == 0 {
 		hi := 1000.0
-		if d.Successes > 0 {
+		if d.successes > 0 {
 			hi = max(hi, d.maxTTFT*1.1)
 		}
 		step := draw.NiceStep(hi / 80)
 		for v := step; v <= hi+step/2; v += step {
 			xs = append(xs, math.Round(v/step)*step)
 		}
-		if d.Successes <= 500 {
+		if d.successes <= 500 {
 			succ, _ := d.successSample()
 			for _, s := range succ {
 				if s.ttft > 0 {
@@ -45,7 +44,6 @@ func SweepSLOs(d *Digest, slos, marks []float64) []float64 {
 			}
 		}
 	}
-	xs = append(xs, marks...)
 	xs = slices.DeleteFunc(xs, func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) })
 	slices.Sort(xs)
 	return slices.Compact(xs)
@@ -54,28 +52,39 @@ func SweepSLOs(d *Digest, slos, marks []float64) []float64 {
 // SLOSweep draws goodput (jointly qualified attempts per window second, left
 // axis) and cost per 1,000 qualified (right axis, when the trace records a
 // window cost) against the TTFT SLO, with the marks (default 1 s and 0.5 s)
-// as labelled vertical lines. Every value is a metrics.Summarize condition;
-// slosMS nil picks a grid that includes every success TTFT.
+// as labelled vertical lines. Every value is a condition of the trace's
+// summary (coursekit/cardopts): the marks are its conditions, the grid
+// its sweep; slosMS nil picks a grid that includes every success TTFT.
 func SLOSweep(t *trace.Trace, slosMS []float64, markMS []float64, options ...charts.Option) *ec.Line {
-	s := metrics.Summarize(t, metrics.Options{SLOsMS: SweepSLOs(DigestOf(t), slosMS, markMS)})
-	return SLOSweepOf(s, markMS, options...)
-}
-
-// SLOSweepOf is SLOSweep drawn from s, a card whose conditions are the
-// grid (SweepSLOs), e.g. computed by metrics.SummarizeFile with a memory
-// budget: every value drawn is one of its conditions.
-func SLOSweepOf(s *metrics.Summary, markMS []float64, options ...charts.Option) *ec.Line {
-	c := draw.NewConfig("100%", "480px", options)
-	lg := c.Lang
 	if markMS == nil {
 		markMS = DefaultMarksMS
 	}
+	s := cardopts.MustSummarize(t, cardopts.TTFT(markMS...), cardopts.Sweep(SweepSLOs(DigestOf(t), slosMS)))
+	return SLOSweepOf(s, options...)
+}
+
+// SLOSweepOf is SLOSweep drawn from s, a summary with a sweep
+// (cardopts.Sweep, the grid of SweepSLOs): every point drawn is one of its
+// sweep's or its conditions' values, judged under the conditions' rule
+// (latency SLOs included), and the marks are its conditions.
+func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
+	c := draw.NewConfig("100%", "480px", options)
+	lg := c.Lang
+	var markMS []float64
+	for _, cd := range s.Conditions {
+		markMS = append(markMS, cd.SLOTTFTMS)
+	}
+	points := append(slices.Clone(s.Conditions), s.Sweep...) // a condition first: it is the mark
+	slices.SortStableFunc(points, func(a, b metrics.Condition) int { return cmp.Compare(a.SLOTTFTMS, b.SLOTTFTMS) })
+	points = slices.CompactFunc(points, func(a, b metrics.Condition) bool { return a.SLOTTFTMS == b.SLOTTFTMS })
 	cur := draw.Label(cardfmt.CurrencyNameIn(lg, s.Currency)) // 元, not CNY
 	perK := draw.Label(cardfmt.CostUnitIn(lg, s.Currency))    // 元/千次合格: a bare 元 reads as a total
 	byMS := map[float64]metrics.Condition{}
 	var good, cost []draw.Point
 	for _, cd := range s.Conditions {
 		byMS[cd.SLOTTFTMS] = cd
+	}
+	for _, cd := range points {
 		tip := lg.F(lang.Msg{"TTFT ≤ %s：合格 %d · goodput %s 次/s", "TTFT ≤ %s: qualified %d · goodput %s /s"}, draw.SLOText(cd.SLOTTFTMS), cd.Qualified, draw.Num(cd.GoodputPerS))
 		good = append(good, draw.Point{Value: []any{cd.SLOTTFTMS, cd.GoodputPerS}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		if s.WindowCost != nil {

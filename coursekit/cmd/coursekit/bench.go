@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -41,7 +43,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	prompts.register(fs)
 	fs.BoolVar(&cfg.IgnoreEOS, "ignore-eos", false, "ask vLLM-style servers for exactly --max-tokens tokens")
 	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
-	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, timeout, 429, 5xx), each a new attempt (default 0: none)")
+	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, no response, timeout, 429, 5xx), each a new attempt (default 0: none)")
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
 	ds := fs.String("dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
@@ -52,8 +54,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
-	var slos sloFlags
-	slos.register(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
+	noPreflight := fs.Bool("no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
+	var slos cardopts.Flags
+	slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -64,6 +67,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := atLeastOneToken("bench", cfg.MaxTokens); err != nil {
+		return err
+	}
 	if cfg.Rate > 0 || *replay != "" {
 		a, err := loadgen.ParseArrival(*arrival)
 		if err != nil {
@@ -130,8 +136,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		return usagef("bench: %v", err)
 	}
 	cfg.Conditions = map[string]any{}
-	if slos.given() {
-		cfg.Conditions["slo"] = slos.set()
+	if slos.SLOsGiven() {
+		cfg.Conditions["slo"] = slos.SLOSet()
 	}
 	if *levels != "" {
 		ps, err := metrics.ParseLevels(*levels)
@@ -198,6 +204,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
 		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read)"
 	}
+	if !*noPreflight {
+		// After the locks (a second bench on the same file is refused first),
+		// before the first write: a wrong URL leaves the last trace as it was.
+		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
+			return fmt.Errorf("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
+		}
+	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
 	if err != nil {
 		return err
@@ -224,8 +237,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
 			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 		saltLine(stderr, res, cfg)
+		lateLine(stderr, res.ClientLag)
 		switch {
-		case cfg.Dataset == nil && slos.lat.Set():
+		case cfg.Dataset == nil && slos.Latency.Set():
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
 		case cfg.Dataset == nil:
 			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
@@ -261,4 +275,28 @@ func loops(c loadgen.Config) int {
 		}
 	}
 	return n
+}
+
+// atLeastOneToken refuses --max-tokens below 1: 0 used to become the
+// library's default of 64 without a word, and no server answers with no
+// token.
+func atLeastOneToken(cmd string, n int) error {
+	if n < 1 {
+		return usagef("%s: --max-tokens %d: a request must ask for at least 1 token", cmd, n)
+	}
+	return nil
+}
+
+// lateLine says how late the client itself woke during the run (the
+// lateness probe), and what that means for its stamps when it is over the
+// card's bound.
+func lateLine(stderr io.Writer, l loadgen.LagStats) {
+	if l.N == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "coursekit bench: client wake-up lag (a probe every %s): p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)", loadgen.LatenessTick, l.P50, l.P99, l.Max, l.N)
+	if l.Max > metrics.ClientLagBoundMS {
+		fmt.Fprintf(stderr, "; over %g ms the client's own stamps may be that late (a loaded client machine): each attempt's meta.client_lag_ms says how late, and the card counts them", metrics.ClientLagBoundMS)
+	}
+	fmt.Fprintln(stderr)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // promptFlags are bench's --prompt-salt and --prompt-reuse.
@@ -87,14 +88,16 @@ func readPromptHeader(path string) (promptHeader, bool) {
 			Salt string `json:"prompt_salt"`
 			URL  string `json:"url"`
 		} `json:"meta"`
-		Conditions struct {
-			Dataset any `json:"dataset"`
-		} `json:"conditions"`
+		Conditions json.RawMessage `json:"conditions"`
 	}
 	if json.Unmarshal(line, &h) != nil {
 		return promptHeader{}, false
 	}
-	return promptHeader{Salt: h.Meta.Salt, URL: h.Meta.URL, Dataset: h.Conditions.Dataset}, true
+	p := promptHeader{Salt: h.Meta.Salt, URL: h.Meta.URL}
+	if c, err := (&trace.Header{Conditions: h.Conditions}).ReadConditions(); err == nil && c.Dataset != nil {
+		json.Unmarshal(c.Dataset, &p.Dataset)
+	}
+	return p, true
 }
 
 // sameJSON compares a decoded JSON value with v as JSON would write it.

@@ -12,8 +12,10 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -31,8 +33,8 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of every step's Poisson schedule and of --dataset arith")
 	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated: nothing qualifies on --slo-ttft alone, and with --slo-e2e, --slo-itl-p95 or --slo-tpot a step qualifies on latency alone)")
 	slo := fs.Duration("slo-ttft", time.Second, "TTFT SLO of joint qualification")
-	var lat sloFlags
-	lat.register(fs, "")
+	var lat cardopts.Flags
+	lat.RegisterSLOs(fs, "")
 	fs.Float64Var(&c.Target, "target", 0.9, "share of all attempts in a step's window that must qualify, in (0, 1]")
 	fs.Float64Var(&c.StartRate, "start-rate", 1, "first step's open-loop rate, requests/s")
 	fs.Float64Var(&c.MaxRate, "max-rate", 1000, "highest rate searched, requests/s")
@@ -57,6 +59,9 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 0 {
 		return usagef("capacity: unexpected argument %q", pos[0])
 	}
+	if err := atLeastOneToken("capacity", c.Bench.MaxTokens); err != nil {
+		return err
+	}
 	if *format != "text" && *format != "json" {
 		return usagef("capacity: unknown --format %q (want text or json)", *format)
 	}
@@ -67,7 +72,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return usagef("capacity: --url %q is not an http(s) URL", c.Bench.URL)
 	}
 	c.SLOTTFTMS = float64(*slo) / float64(time.Millisecond)
-	c.Latency = lat.lat
+	c.Latency = lat.Latency
 	if *ds != "" {
 		if c.Bench.Dataset, err = dataset.Load(*ds, c.Bench.Seed); err != nil {
 			if trace.IsBadInput(err) || os.IsNotExist(err) {
@@ -99,15 +104,25 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		page.discard()
 		return err
 	}
-	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res)) }); err != nil {
+	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
 		return err
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeCapacityJSON(stdout, res)
 	}
 	_, err = io.WriteString(stdout, capacityTextIn(l, res))
+	return err
+}
+
+// writeCapacityJSON writes the search as indented JSON. The model's name
+// comes from the server (its /v1/models): its C1 controls and bidi
+// overrides are written as \u escapes (safetext.JSON).
+func writeCapacityJSON(w io.Writer, res *capacity.Result) error {
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(safetext.JSON(b), '\n'))
 	return err
 }
 

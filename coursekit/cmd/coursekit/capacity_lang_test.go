@@ -112,3 +112,27 @@ func TestCapacityLangRefused(t *testing.T) {
 		t.Errorf("exit %d: %q", code, errs)
 	}
 }
+
+// capacity --lang en --chart writes an English page: its text, both
+// figures and the steps' lines (the inlined ECharts library aside), as the
+// text on stdout is English.
+func TestCapacityChartEnglish(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	addr := startSimCLI(t, "--max-batch", "8", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "4")
+	dir := t.TempDir()
+	chart := filepath.Join(dir, "capacity.html")
+	code, stdout, stderr := runCLI(t, "capacity", "--lang", "en", "--url", "http://"+addr, "--max-tokens", "4", "--slo-ttft", "1s", "--slo-e2e", "10s",
+		"--target", "0.5", "--start-rate", "20", "--max-rate", "30", "--warmup", "0s", "--step-duration", "1s", "--step-max-duration", "1s",
+		"--out", filepath.Join(dir, "steps"), "--chart", chart)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	noCJK(t, "capacity --lang en (text)", stdout)
+	page := pageText(t, chart)
+	noCJK(t, "capacity --lang en --chart", page)
+	for _, want := range []string{`<html lang="en">`, "Capacity search", "offered rate (req/s, open-loop Poisson)", "E2E ≤ 10 s"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("English capacity page lacks %q", want)
+		}
+	}
+}

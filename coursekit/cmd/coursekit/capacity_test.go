@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -176,4 +177,21 @@ func busyShareBound(t *testing.T, tracePath, sidecar string) float64 {
 	}
 	first, last := in[0], in[len(in)-1]
 	return (last.TMS + last.DurMS - first.TMS) / (last.TMS + last.DurMS/2 - first.TMS - first.DurMS/2)
+}
+
+// The model's name comes from the server: --format json writes its C1
+// controls and bidi overrides as \u escapes, and reads back the same.
+func TestCapacityJSONEscapesServerModelName(t *testing.T) {
+	const model = "m\u009b2J\u202eok\u2066"
+	var b strings.Builder
+	if err := writeCapacityJSON(&b, &capacity.Result{Model: model, SLOTTFTMS: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\u009b\u202e\u2066") || !strings.Contains(b.String(), `m\u009b2J\u202eok\u2066`) {
+		t.Errorf("the model's name is not escaped:\n%s", b.String())
+	}
+	var got struct{ Model string }
+	if err := json.Unmarshal([]byte(b.String()), &got); err != nil || got.Model != model {
+		t.Errorf("read back %q, %v; want %q", got.Model, err, model)
+	}
 }

@@ -5,61 +5,23 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
-	"strconv"
-	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
-// sloList collects repeated --slo-ttft flags.
-type sloList []float64
-
-func (s *sloList) String() string { return fmt.Sprint([]float64(*s)) }
-
-func (s *sloList) Set(v string) error {
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return fmt.Errorf("%q is not a duration (write 1s or 500ms)", v)
-	}
-	if d <= 0 {
-		return fmt.Errorf("%q: an SLO must be positive", v)
-	}
-	*s = append(*s, float64(d)/float64(time.Millisecond))
-	return nil
-}
-
-// costFlag is an optional non-negative number.
-type costFlag struct{ v *float64 }
-
-func (c *costFlag) String() string {
-	if c.v == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*c.v, 'g', -1, 64)
-}
-
-func (c *costFlag) Set(s string) error {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return fmt.Errorf("%q is not a non-negative cost", s)
-	}
-	c.v = &f
-	return nil
-}
-
 func cmdCard(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
-	var cf cardFlags
-	var cost costFlag
-	cf.register(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)",
-		"percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
-	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
+	var opts cardopts.Flags
+	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
+	opts.RegisterReading(fs)
+	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
+	langName := langFlag(fs)
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the card's computation to this file (default: none)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -69,13 +31,17 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st, err := cf.parse("card")
+	f, err := cardfmt.ParseFormat(*format)
+	if err != nil {
+		return usagef("card: %v", err)
+	}
+	l, err := resolveLang("card", *langName)
 	if err != nil {
 		return err
 	}
-	f, l := st.format, st.lang
-	opts := st.opts
-	opts.WindowCost = cost.v
+	// The collector keeps the heap near the budget too: what the stores
+	// free when they spill is reused before the heap grows.
+	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
 	if *cpuprofile != "" {
 		pf, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -87,7 +53,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := metrics.SummarizeFile(path, opts)
+	s, err := cardopts.SummarizeFile(path, opts)
 	if err != nil {
 		return err
 	}
@@ -97,7 +63,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 // writeReport writes a report in format f through write, buffered. Text
 // and Markdown are read on a terminal: the trace's own strings (clock,
 // currency, attempt ids, errors, file names) have their control codes
-// escaped. JSON escapes them itself.
+// escaped. JSON escapes them itself (cardfmt, safetext.JSON).
 func writeReport(stdout io.Writer, f cardfmt.Format, write func(io.Writer) error) error {
 	out := stdout
 	var term *safetext.Writer

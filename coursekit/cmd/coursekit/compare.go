@@ -3,9 +3,12 @@ package main
 import (
 	"flag"
 	"io"
+	"runtime/debug"
 	"slices"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/comparefig"
 	"github.com/llmperf-course/course/coursekit/compare"
 )
@@ -14,9 +17,13 @@ import (
 // `compare A1 A2 A3 -- B1 B2 B3`. The flags may stand on either side of --.
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	var cf cardFlags
-	cf.register(fs, "TTFT SLO of a condition; each adds a qualified rate and a goodput (repeat; default: the first A trace's conditions.slo, else 1s)",
-		"percentile levels compared for TTFT, E2E and event gaps alike, e.g. 50,99 (default: TTFT 50,95,99; E2E 95; event gaps 50,95)")
+	var opts cardopts.Flags
+	opts.RegisterSLOs(fs, "TTFT SLO of a condition; each adds a qualified rate and a goodput (repeat; default: the first A trace's conditions.slo, else 1s)")
+	opts.RegisterMethod(fs)
+	opts.RegisterLevels(fs, "percentile levels compared for TTFT, E2E and event gaps alike, e.g. 50,99 (default: TTFT 50,95,99; E2E 95; event gaps 50,95)")
+	opts.RegisterMemory(fs)
+	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
+	langName := langFlag(fs)
 	seed := fs.Uint64("seed", compare.DefaultSeed, "seed of the bootstrap; the same seed gives the same intervals")
 	resamples := fs.Int("resamples", compare.DefaultResamples, "bootstrap resamples per interval")
 	chart := fs.String("chart", "", "also write an offline HTML page with a forest plot of every metric's B − A and its 95% interval (default: none)")
@@ -49,15 +56,20 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if *resamples < 100 {
 		return usagef("compare: --resamples: want at least 100, got %d", *resamples)
 	}
-	st, err := cf.parse("compare")
+	f, err := cardfmt.ParseFormat(*format)
+	if err != nil {
+		return usagef("compare: %v", err)
+	}
+	l, err := resolveLang("compare", *langName)
 	if err != nil {
 		return err
 	}
-	o := compare.Options{Card: st.opts, Seed: *seed, Resamples: *resamples}
-	if st.levels != nil {
-		o.TTFT, o.E2E, o.ITL = st.levels, st.levels, st.levels
+	// The collector keeps the heap near the budget, as in card.
+	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
+	o := compare.Options{Card: opts, Seed: *seed, Resamples: *resamples}
+	if opts.Levels != nil {
+		o.TTFT, o.E2E, o.ITL = opts.Levels, opts.Levels, opts.Levels
 	}
-	o.Card.Levels = nil
 	page, err := createChart("compare", *chart) // before the traces are read
 	if err != nil {
 		return err
@@ -67,8 +79,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		page.discard()
 		return err
 	}
-	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, st.lang) }); err != nil {
+	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {
 		return err
 	}
-	return writeReport(stdout, st.format, func(w io.Writer) error { return compare.Write(w, res, st.format, st.lang) })
+	return writeReport(stdout, f, func(w io.Writer) error { return compare.Write(w, res, f, l) })
 }

@@ -503,6 +503,7 @@ func checkWholeClass(prev *report.Run, subs []*grader.Submission, pos []string, 
 	for _, s := range subs {
 		have[s.Learner] = true
 		have[s.RecordOf] = true
+		have[s.NameSays] = true
 	}
 	var missing []string
 	for _, id := range prev.Learners {

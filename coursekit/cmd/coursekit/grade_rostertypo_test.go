@@ -20,19 +20,7 @@ func TestGradeCLIRosterTypoAccusesNobody(t *testing.T) {
 		"bob":   {CounterEvidence: "GPU 很忙。"},
 		"carol": {CounterEvidence: "超时。"},
 	})
-	read := func(id string) []byte {
-		b, err := os.ReadFile(filepath.Join(c.sub, id, "06-deliverable.ipynb"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	z := filepath.Join(c.dir, "moodle.zip")
-	canvasZip(t, z, map[string][]byte{
-		"Zhang Min_10001_assignsubmission_file_/06-deliverable.ipynb":  read("alice"),
-		"Wang Qiang_10002_assignsubmission_file_/06-deliverable.ipynb": read("bob"),
-		"Li Na_10003_assignsubmission_file_/06-deliverable.ipynb":      read("carol"),
-	})
+	z := threeMoodleFolders(t, c)
 	out := filepath.Join(c.dir, "graded")
 	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, z)
 	if code != 0 {

@@ -174,7 +174,7 @@ var docs = []cmdDoc{
 		},
 		details: "Each attempt is one trace row, failures and retries included; the card reads the file.",
 		groups: []flagGroup{
-			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "ignore-eos", "continuous-usage", "api-key-env"}},
+			{"server and requests", []string{"url", "api", "model", "max-tokens", "prompt-tokens", "ignore-eos", "continuous-usage", "api-key-env", "no-preflight"}},
 			{"prompts and quality (judged during the run)", []string{"dataset"}},
 			{"open loop (arrivals on a schedule fixed in advance)", []string{"rate", "arrival", "burstiness", "replay", "max-concurrency", "seed"}},
 			{"closed loop", []string{"concurrency", "think-time"}},
@@ -457,11 +457,10 @@ func metavar(d cmdDoc, f *flag.Flag) (string, string) {
 	if isBool(f) {
 		return "", usage
 	}
+	if m, ok := f.Value.(interface{ Metavar() string }); ok {
+		return m.Metavar(), usage
+	}
 	switch f.Value.(type) {
-	case *sloList, msFlag:
-		return "DURATION", usage
-	case *costFlag:
-		return "COST", usage
 	case rateFlag:
 		return "FRACTION", usage
 	}

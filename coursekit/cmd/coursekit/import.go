@@ -8,10 +8,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/importer"
 	"github.com/llmperf-course/course/coursekit/importer/compare"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -26,8 +26,8 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "write the trace to FILE, only if the import succeeds (default: stdout)")
 	run := fs.Int("run", 0, "which run to import when FILE holds several (vLLM --append-result lines, GenAI-Perf experiments, guidellm benchmarks), from 1 (0: the only run; an error if there are several)")
 	summary := fs.String("summary", "", "the tool's own summary file, shown beside the card (default: numbers recomputed from FILE): "+summaryFiles())
-	var slos sloList
-	fs.Var(&slos, "slo-ttft", "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
+	var slos cardopts.Flags
+	slos.RegisterSLOs(fs, "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
 	quiet := fs.Bool("q", false, "do not print the comparison table")
 	ds := fs.String("dataset", "", "judge the answers the tool saved (vllm --save-detailed keeps generated_texts) by prompt order: response i against line i of this JSONL dataset, or arith (= data/datasets/arith.jsonl) (default: none; quality stays unrated)")
 	pos, err := parse(fs, args)
@@ -96,14 +96,15 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	if *quiet {
 		return nil
 	}
-	if len(slos) == 0 {
-		slos = sloList{metrics.DefaultSLOMS}
+	card, err := cardopts.Summarize(tr, slos)
+	if err != nil {
+		return err
 	}
 	dest := "stdout"
 	if *out != "" {
 		dest = *out
 	}
-	compare.Write(stderr, rep, tr, slos, path, dest)
+	compare.Write(stderr, rep, tr, card, path, dest)
 	return nil
 }
 

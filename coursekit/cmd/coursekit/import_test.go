@@ -241,3 +241,35 @@ func TestImportGuidellm081Total(t *testing.T) {
 		t.Errorf("comparison lacks %q or says errored as 0:\n%s", want, errs)
 	}
 }
+
+// A tool's strings (a model id, an error text) with C1 controls and bidi
+// overrides: the imported trace on stdout writes them as \u escapes, and
+// reads back the same strings.
+func TestImportStdoutEscapesSpoofingCharacters(t *testing.T) {
+	b, err := os.ReadFile(importData + "vllm_current.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const evil = `\u009b2J\u202eok\u2066`
+	s := strings.Replace(string(b), `"model_id": "Qwen/Qwen3-8B"`, `"model_id": "Qwen`+evil+`"`, 1)
+	s = strings.Replace(s, `"Traceback (most recent call last)`, `"Traceback`+evil, 1)
+	if s == string(b) {
+		t.Fatal("the fixture changed: nothing replaced")
+	}
+	p := filepath.Join(t.TempDir(), "vllm.json")
+	os.WriteFile(p, []byte(s), 0o644)
+	code, out, errs := runCLI(t, "import", "--from", "vllm", p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.ContainsAny(out, "\u009b\u202e\u2066") {
+		t.Errorf("the imported trace holds them raw:\n%s", out)
+	}
+	tr, err := trace.Read(strings.NewReader(out), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(tr.Header.Conditions)+string(tr.Header.Meta), `Qwen\u009b2J\u202eok\u2066`) || !strings.HasPrefix(tr.Attempts[2].Error, "Traceback\u009b2J\u202eok\u2066") {
+		t.Errorf("read back: conditions %s, error %q", tr.Header.Conditions, tr.Attempts[2].Error)
+	}
+}

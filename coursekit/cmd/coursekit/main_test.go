@@ -112,6 +112,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"card"}, 2, "want exactly one TRACE"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 		{[]string{"csv", bad}, 2, ":2:"},
+		// --max-tokens 0 used to become 64 without a word.
+		{[]string{"bench", "--url", "http://127.0.0.1:1", "--concurrency", "1", "--max-tokens", "0"}, 2, "--max-tokens 0: a request must ask for at least 1 token"},
+		{[]string{"bench", "--url", "http://127.0.0.1:1", "--concurrency", "1", "--max-tokens", "-3"}, 2, "--max-tokens -3: a request must ask for at least 1 token"},
+		{[]string{"capacity", "--url", "http://127.0.0.1:1", "--slo-e2e", "1s", "--out", dir, "--max-tokens", "0"}, 2, "--max-tokens 0: a request must ask for at least 1 token"},
 	}
 	for _, c := range cases {
 		code, _, errs := runCLI(t, c.args...)

@@ -9,12 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/page"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -22,13 +23,16 @@ import (
 )
 
 // cmdReport writes one self-contained offline HTML page with the metrics
-// card and the charts of a trace (like vegeta's plot).
+// card and the charts of a trace (like vegeta's plot). The card, every
+// chart's counts and the summary embedded in the page are one summary,
+// under the same flags and the same reading of the trace's conditions as
+// `coursekit card` (coursekit/cardopts).
 func cmdReport(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	var slos sloList
-	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition (repeat for side-by-side conditions; default 1s and 500ms)")
+	var opts cardopts.Flags
+	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
+	opts.RegisterReading(fs)
 	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
-	memory := fs.String("memory", "", "memory budget for the card's samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, as in card; the charts hold a sample of at most "+strconv.Itoa(tracefig.MaxChartPoints)+" attempts each (default: half of the memory available to the process)")
 	langName := langFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -42,26 +46,17 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	budget := spill.DefaultLimit()
-	if *memory != "" {
-		if budget, err = spill.ParseSize(*memory); err != nil {
-			return usagef("report: --memory: %v", err)
-		}
-	}
+	budget := opts.Budget()
 	debug.SetMemoryLimit(budget*2 + 64<<20) // as card: the collector reuses what the stores free
-	if len(slos) == 0 {
-		slos = sloList(tracefig.DefaultMarksMS)
-	}
-	name := filepath.Base(path)
+	// The file name reaches the page's <title>, heading and card: control
+	// codes escaped, invalid UTF-8 as U+FFFD.
+	name := safetext.Name(filepath.Base(path))
 
-	// The trace is streamed three times and never held: the card; the
-	// digest the per-attempt charts draw (a bounded sample, the counts,
-	// the timeline's attempt, the client's in-flight count at each server
-	// scrape); the SLO sweep's grid and the linear P95.
-	s, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: slos, MemoryBytes: budget})
-	if err != nil {
-		return err
-	}
+	// The trace is streamed twice and never held: the digest the
+	// per-attempt charts draw (a bounded sample, the timeline's attempt,
+	// the client's in-flight count at each server scrape, the SLO grid);
+	// then the summary, with the sweep of that grid and the TTFT under the
+	// other percentile method, which every number of the page comes from.
 	ids := spill.New(budget)
 	defer ids.Close()
 	var gauges []page.Part
@@ -83,7 +78,11 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if err := ids.Err(); err != nil {
 		return err
 	}
-	sweep, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: tracefig.SweepSLOs(d, nil, slos), Method: metrics.Linear, MemoryBytes: budget})
+	other := metrics.Linear
+	if opts.Method == metrics.Linear {
+		other = metrics.NearestRank
+	}
+	s, err := cardopts.SummarizeFile(path, opts, cardopts.Sweep(tracefig.SweepSLOs(d, nil)), cardopts.OtherMethod(other))
 	if err != nil {
 		return err
 	}
@@ -94,8 +93,9 @@ func cmdReport(args []string, stdout io.Writer) error {
 
 	inL := charts.WithLang(l)
 	parts := []page.Part{
-		page.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, d.Rows, d.Header.Clock)),
+		page.Text(l.F(lang.Msg{"trace:%s · %d 行尝试 · 时钟：%s · 全部数字由 coursekit/metrics 从 trace 重算。", "trace: %s · %d attempt rows · clock: %s · every number recomputed from the trace by coursekit/metrics."}, name, s.Attempts+s.OutsideWindow, d.Header.Clock)),
 		page.Card(s, name),
+		page.SummaryData(s),
 	}
 	if run := runLine(l, &d.Header); run != "" {
 		parts = append(parts[:1], append([]page.Part{page.Text(run)}, parts[1:]...)...)
@@ -105,14 +105,14 @@ func cmdReport(args []string, stdout io.Writer) error {
 			l.S(lang.Msg{"分母漏斗：每一步流失的尝试和原因都留在图里。", "Denominator funnel: the attempts lost at each step, and why, stay in the figure."})))
 	}
 	attemptsCaption := lang.Msg{"全部尝试，失败与在途都画出；竖线是第一个条件的 TTFT 门槛。", "Every attempt, failures and in-flight ones included; the vertical line is the first condition's TTFT SLO."}
-	if d.Rows > tracefig.MaxChartPoints {
+	if d.Sampled() {
 		attemptsCaption = lang.Msg{"尝试的可复现抽样（见图标题），失败与在途优先画出；竖线是第一个条件的 TTFT 门槛。", "A reproducible sample of the attempts (see the chart's title), failures and in-flight ones drawn first; the vertical line is the first condition's TTFT SLO."}
 	}
 	parts = append(parts,
-		page.Figure(tracefig.AttemptsOf(d, slos[0], charts.WithID("attempts"), inL), l.S(attemptsCaption)),
-		page.Figure(tracefig.TTFTDistributionOf(d, s, sweep, charts.WithID("ttft_cdf"), inL),
+		page.Figure(tracefig.AttemptsOf(d, s, 0, charts.WithID("attempts"), inL), l.S(attemptsCaption)),
+		page.Figure(tracefig.TTFTDistributionOf(d, s, charts.WithID("ttft_cdf"), inL),
 			l.S(lang.Msg{"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。", "Empirical TTFT distribution of the complete successes; one sample, and two percentile methods give two P95s."})),
-		page.Figure(tracefig.SLOSweepOf(sweep, slos, charts.WithID("slo_sweep"), inL),
+		page.Figure(tracefig.SLOSweepOf(s, charts.WithID("slo_sweep"), inL),
 			l.S(lang.Msg{"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。", "How goodput and cost per 1000 qualified change when only the TTFT SLO changes."})),
 	)
 	parts = append(parts, gauges...)
@@ -175,7 +175,7 @@ func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]page.Part,
 		return []page.Part{page.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}, nil
 	}
 	if len(scrapes) == 0 {
-		return []page.Part{page.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, filepath.Base(side)))}, nil
+		return []page.Part{page.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, safetext.Name(filepath.Base(side))))}, nil
 	}
 	return nil, scrapes
 }

@@ -24,8 +24,14 @@ func reportWithSidecar(t *testing.T, sideName, side string) string {
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(dir, "r.html")
-	code, _, stderr := runCLI(t, "report", in, "-o", out)
+	return reportPage(t, in)
+}
+
+// reportPage is the page `coursekit report TRACE -o FILE` writes beside the trace.
+func reportPage(t *testing.T, trace string) string {
+	t.Helper()
+	out := filepath.Join(filepath.Dir(trace), "r.html")
+	code, _, stderr := runCLI(t, "report", trace, "-o", out)
 	if code != 0 {
 		t.Fatalf("report: exit %d: %s", code, stderr)
 	}

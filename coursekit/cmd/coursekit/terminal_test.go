@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -73,5 +74,33 @@ func TestTerminalControlCodesEscaped(t *testing.T) {
 	}
 	if !strings.Contains(e, `alice\x1b[2K\r/06-deliverable.ipynb`) || !strings.Contains(e, `notes\x1b]0;pwned\x07\u009b.txt`) {
 		t.Errorf("grade's stderr does not show the entry names escaped:\n%s", e)
+	}
+}
+
+// A trace whose file name (and clock) carry an ESC, C1 controls and a bidi
+// override: report's page shows them escaped (\x1b, \u202e) in its
+// <title>, heading, text and card, never raw, and invalid UTF-8 in the
+// name as U+FFFD.
+func TestReportFileNameControlCodesEscaped(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "ev\x1b[2Jil\u009b\u202egnp\xff.jsonl")
+	if err := os.WriteFile(tr, []byte(`{"trace":"llm-serving/v1","clock":"cl\u009b31m\u202eock","window":{"start_ms":0,"end_ms":1000},"window_cost":1,"currency":"C\u0085NY"}
+{"attempt":"a1","start_ms":0,"outcome":"ok","events":[{"t_ms":10}],"end_ms":20,"quality":"pass"}
+`), 0o644); err != nil {
+		t.Skip(err) // a file system that refuses such names
+	}
+	page := reportPage(t, tr)
+	// The text of the page; the inlined ECharts has CRLF line ends of its own.
+	text := regexp.MustCompile(`(?s)<script.*?</script>`).ReplaceAllString(page, "")
+	if hasControl(text) || strings.ContainsAny(text, "\u202e") {
+		for _, line := range strings.Split(text, "\n") {
+			if hasControl(line) || strings.ContainsAny(line, "\u202e") {
+				t.Errorf("control codes raw in the page: %q", line)
+			}
+		}
+	}
+	title := regexp.MustCompile(`<title>([^<]*)</title>`).FindStringSubmatch(page)
+	if title == nil || !strings.Contains(title[1], `ev\x1b[2Jil\u009b\u202egnp`+"\uFFFD"+`.jsonl`) {
+		t.Errorf("the <title> does not show the name escaped: %q", title)
 	}
 }

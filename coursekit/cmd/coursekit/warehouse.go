@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/export"
 	"github.com/llmperf-course/course/coursekit/sqlcard"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -46,10 +47,9 @@ func cmdExport(name string, args []string, stdout io.Writer) error {
 func cmdSQL(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
 	dialect := fs.String("dialect", string(sqlcard.DuckDB), "SQL engine: duckdb or spark")
-	var slos sloList
-	var cost costFlag
-	fs.Var(&slos, "slo-ttft", "TTFT SLO of a condition, one output row each (repeat; default 1s)")
-	fs.Var(&cost, "window-cost", "cost of the whole window, in the trace's currency (default: the header's window_cost)")
+	var opts cardopts.Flags
+	opts.RegisterTTFT(fs, "TTFT SLO of a condition, one output row each (repeat; default 1s)")
+	opts.RegisterWindowCost(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func cmdSQL(args []string, stdout io.Writer) error {
 			return &trace.Error{File: p, Msg: fmt.Sprintf("its window or window_cost differs from %s's: one query computes the card of one window", pos[0])}
 		}
 	}
-	q, err := sqlcard.Query(d, pos, first, sqlcard.Options{SLOsMS: slos, WindowCost: cost.v})
+	q, err := sqlcard.Query(d, pos, first, sqlcard.Options{SLOsMS: opts.TTFTMS, WindowCost: opts.WindowCost})
 	if err != nil {
 		return err
 	}

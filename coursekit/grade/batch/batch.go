@@ -61,7 +61,7 @@ func (b *Batch) markDuplicates() {
 	b.Others = map[string][]string{}
 	for i, s := range b.Subs {
 		order[s] = i
-		s.SupersededBy = ""
+		s.SupersededBy, s.SupersededShown = "", ""
 		s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == FindDuplicate })
 		if s.Learner != "" {
 			byLearner[s.Learner] = append(byLearner[s.Learner], s)
@@ -77,7 +77,7 @@ func (b *Batch) markDuplicates() {
 		if len(subs) == 1 {
 			continue
 		}
-		var othersEn, othersZh []string
+		var othersEn, othersZh, shownZh []string
 		for _, s := range subs {
 			if s == best {
 				continue
@@ -89,14 +89,17 @@ func (b *Batch) markDuplicates() {
 			}
 			b.Others[l.ID] = append(b.Others[l.ID], s.Name)
 			othersEn = append(othersEn, fmt.Sprintf("%s (%s)", s.Name, en))
-			othersZh = append(othersZh, fmt.Sprintf("%s(%s)", s.Name, zh))
-			s.SupersededBy = best.Name
+			othersZh = append(othersZh, fmt.Sprintf("%s（%s）", s.Name, zh))
+			// The learner's own feedback names their files as ShownName
+			// does: never by another learner's name.
+			shownZh = append(shownZh, fmt.Sprintf("%s（%s）", s.ShownName(), zh))
+			s.SupersededBy, s.SupersededShown = best.Name, best.ShownName()
 			s.Integrity = append(s.Integrity, integrity.Finding{Code: FindDuplicate,
-				Message: fmt.Sprintf("这份提交没有计分：你一共提交了 %d 份，计分的是 %s。", len(subs), best.Name)})
+				Message: fmt.Sprintf("这份提交没有计分：你一共提交了 %d 份，计分的是 %s。", len(subs), best.ShownName())})
 		}
 		en, zh := savedLine(best)
 		best.Integrity = append(best.Integrity, integrity.Finding{Code: FindDuplicate,
-			Message: fmt.Sprintf("你一共提交了 %d 份笔记本，计分的是这一份（%s）；另外的 %s 没有计分。规则：能评分的优先，其中取笔记本自己记录的保存时间最新的一份。", len(subs), zh, strings.Join(othersZh, "、"))})
+			Message: fmt.Sprintf("你一共提交了 %d 份笔记本，计分的是这一份（%s）；另外的 %s 没有计分。规则：能评分的优先，其中取笔记本自己记录的保存时间最新的一份。", len(subs), zh, strings.Join(shownZh, "、"))})
 		b.Warnings = append(b.Warnings, grader.Warning{
 			Text: fmt.Sprintf("%s handed in %d files: graded %s (%s); not graded: %s", l.ID, len(subs), best.Name, en, strings.Join(othersEn, "; ")),
 			Zh:   fmt.Sprintf("%s 提交了 %d 份：计分的是 %s（%s）；没有计分：%s", l.ID, len(subs), best.Name, zh, strings.Join(othersZh, "、")),
@@ -180,12 +183,16 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 		points = criteria.DefaultPoints()
 	}
 	b := &Batch{Roster: ro, Points: points, Subs: subs, Chosen: map[string]*grader.Submission{}, Others: map[string][]string{}}
-	b.markLMSAccounts() // may say a file is another learner's: before the output names
+	named := b.markNamedFiles() // may say a file is another learner's: before the output names
+	b.markLMSAccounts()
 	used := map[string]int{}
-	unknown, lmsNamed := 0, 0
+	unknown, lmsNamed, byName := 0, 0, 0
 	for _, s := range subs {
 		if s.LMSNumber() != "" || roster.LMSNumber(s.File) != "" { // a Moodle folder, or a Canvas file name
 			lmsNamed++
+			if m := ro.MatchLMSName(s.Name); m.ByName && s.Learner == m.ID {
+				byName++
+			}
 		}
 		name := s.Learner
 		if name == "" {
@@ -202,17 +209,18 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 		b.Names = append(b.Names, name)
 	}
 	if lmsNamed > 0 && !ro.HasLMSIDs() {
-		b.Warnings = append(b.Warnings, grader.Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：这些文件无法按 LMS 编号认人。请在名单里加上 lms_id 列后重新评分",
-			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; add an lms_id column to the roster and grade again", lmsNamed))
+		b.Warnings = append(b.Warnings, grader.Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：无法按 LMS 编号认人。其中 %d 个按 LMS 写的姓名认出了名单上唯一的一位学习者（姓名完全一致，不猜），其余的只能靠签名的发放记录认人。请在名单里加上 lms_id 列后重新评分",
+			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; %d were matched by the name the LMS wrote (exactly one roster learner of that name, never a guess), the others only by their signed release record; add an lms_id column to the roster and grade again", lmsNamed, byName))
 	}
 	for _, s := range subs {
 		for _, f := range s.Integrity {
-			if f.Code == grader.FindRosterMismatch {
+			if f.Code == grader.FindRosterMismatch || f.Code == grader.FindLMSNameAmbiguous {
 				b.Warnings = append(b.Warnings, grader.Warning{Text: s.Name + ": " + f.Detail, Zh: s.Name + "：" + f.Message})
 			}
 		}
 	}
 	b.markDuplicates()
+	b.noteNamedFiles(named)
 	b.markCopiedRecords()
 	b.markSameAnswers()
 	for _, l := range b.Learners()[len(ro.Learners):] {
@@ -246,18 +254,33 @@ func (b *Batch) markCopiedRecords() {
 		if s.RecordOf == "" {
 			continue
 		}
+		// What counts for the record's learner, said as it is: their own
+		// file, or nothing when the record came in only as others' files
+		// (then only the files handed in get the copy finding).
+		var ownerEn, ownerZh string
+		bothEn, bothZh := "a copy finding for both", "两人都有抄袭线索"
+		if own, ok := b.Chosen[s.RecordOf]; ok {
+			ownerEn, ownerZh = fmt.Sprintf("%s's own %s counts", s.RecordOf, own.Name), fmt.Sprintf("%s 计分的是自己的 %s", s.RecordOf, own.Name)
+		} else {
+			ownerEn = fmt.Sprintf("%s handed in no file of their own: %[1]s's row is \"no submission\"", s.RecordOf)
+			ownerZh = fmt.Sprintf("%s 自己没有交文件，%[1]s 那一行是“没有提交”", s.RecordOf)
+			bothEn, bothZh = "a copy finding on "+s.Name, s.Name+" 有抄袭线索"
+		}
 		if s.Learner == "" { // an LMS account of nobody known (markLMSAccounts)
-			b.Warnings = append(b.Warnings, grader.Warnf("LMS 账号 %s（%s）交上来的 %s 是 %s 的笔记本（发放记录是 %[4]s 的）：没有 lms_id 列，认不出这个账号是谁的；这份不计入 %[4]s 的成绩，%[4]s 保留自己账号交的那一份；两份都有抄袭线索",
-				"LMS account %s (%s) handed in %s, which is %s's notebook (the signed release record is %[4]s's): without an lms_id column, whose account it is cannot be told; it does not count for %[4]s, who keeps the file from their own account; a copy finding for both", s.LMSNumber(), s.LMSPerson(), s.Name, s.RecordOf))
+			b.Warnings = append(b.Warnings, grader.Warnf("LMS 账号 %s（%s）交上来的 %s 是 %s 的笔记本（发放记录是 %[4]s 的）：没有 lms_id 列，认不出这个账号是谁的；这份不计入 %[4]s 的成绩；%[5]s；%[7]s",
+				"LMS account %s (%s) handed in %s, which is %s's notebook (the signed release record is %[4]s's): without an lms_id column, whose account it is cannot be told; it does not count for %[4]s; %[6]s; %[8]s", s.LMSNumber(), s.LMSPerson(), s.Name, s.RecordOf, ownerZh, ownerEn, bothZh, bothEn))
 		} else if mine, ok := b.Chosen[s.Learner]; ok && mine != s {
-			b.Warnings = append(b.Warnings, grader.Warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的），不算 %[1]s 的作业；计分的是 %[1]s 自己的 %[4]s；两人都有抄袭线索",
-				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): it does not count as %[1]s's; %[1]s's own %[4]s counts; a copy finding for both", s.Learner, s.Name, s.RecordOf, mine.Name))
+			if _, ok := b.Chosen[s.RecordOf]; !ok {
+				bothEn, bothZh = fmt.Sprintf("a copy finding on %s's files", s.Learner), fmt.Sprintf("%s 的文件有抄袭线索", s.Learner)
+			}
+			b.Warnings = append(b.Warnings, grader.Warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的），不算 %[1]s 的作业；%[1]s 计分的是自己的 %[4]s；%[5]s；%[7]s",
+				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): it does not count as %[1]s's; %[1]s's own %[4]s counts; %[6]s; %[8]s", s.Learner, s.Name, s.RecordOf, mine.Name, ownerZh, ownerEn, bothZh, bothEn))
 			mine.Integrity = append(mine.Integrity, integrity.Finding{Code: grader.FindRecordCopied, Warn: true, Private: true,
 				Message: fmt.Sprintf("还交了 %s 的笔记本（%s）：那一份不算这位学习者的作业，这是抄袭线索，请核对。", s.RecordOf, s.Name),
 				Detail:  fmt.Sprintf("also handed in %s's release record (%s)", s.RecordOf, s.Name)})
 		} else {
-			b.Warnings = append(b.Warnings, grader.Warnf("%s 交上来的是 %s 的笔记本（发放记录是 %[2]s 的）：%[1]s 没有自己的提交，%[2]s 保留自己的那一份；两人都有抄袭线索",
-				"%s handed in %s's notebook (the signed release record is %[2]s's): %[1]s has no own submission, %[2]s keeps their own file; a copy finding for both", s.Learner, s.RecordOf))
+			b.Warnings = append(b.Warnings, grader.Warnf("%s 交上来的 %s 是 %s 的笔记本（发放记录是 %[3]s 的）：%[1]s 没有自己的提交（那一行是“不是自己的作业”，0 分）；%[4]s；%[6]s",
+				"%s handed in %s, which is %s's notebook (the signed release record is %[3]s's): %[1]s has no own submission (their row: not_own_submission, total 0); %[5]s; %[7]s", s.Learner, s.Name, s.RecordOf, ownerZh, ownerEn, bothZh, bothEn))
 		}
 		own, ok := b.Chosen[s.RecordOf]
 		if !ok {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -90,7 +91,7 @@ type Score struct {
 // SummaryOf is the summary of t every criterion is checked against: both
 // of the unit's SLOs, 1 s and 0.5 s.
 func SummaryOf(t *trace.Trace) *metrics.Summary {
-	return metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000, 500}})
+	return cardopts.MustSummarize(t, cardopts.Unit(metrics.NearestRank), cardopts.OtherMethod(metrics.Linear))
 }
 
 // FmtPts writes points as people read them: at most two decimals, no

@@ -1,8 +1,8 @@
 package feedback
 
 import (
+	"cmp"
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/card"
@@ -125,12 +125,12 @@ const cleanIntegrity = "✓ 锁定的单元格没有改动，输出与口径卡�
 func newFeedback(s *grader.Submission) feedback {
 	f := feedback{gradable: s.Gradable, reason: s.Reason, status: s.StatusLine, manual: LearnerManual(s)}
 	if s.SupersededBy != "" {
-		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + s.SupersededBy + "。下面的结果只供参考。"
+		f.notCounted = "这份文件没有计入成绩：你交了不止一份，计入成绩的是 " + cmp.Or(s.SupersededShown, s.SupersededBy) + "。下面的结果只供参考。"
 	}
 	if s.Learner != "" {
 		f.facts = append(f.facts, "学习者："+s.Learner)
 	}
-	f.facts = append(f.facts, "提交的文件："+s.File)
+	f.facts = append(f.facts, "提交的文件："+s.ShownFile()) // never a name that is another learner's
 	if s.NBFormat != "" {
 		f.facts = append(f.facts, "笔记本格式：nbformat "+s.NBFormat)
 	}
@@ -210,7 +210,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px
 // HTMLPage is a standalone page in the grading outputs' one style; body
 // must already be escaped.
 func HTMLPage(title, body string) string {
-	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + html.EscapeString(title) +
+	return "<!DOCTYPE html>\n<html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>" + safetext.HTML(title) +
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
 }
 
@@ -230,7 +230,7 @@ func statusClass(x criteria.Score) string {
 func FeedbackHTML(s *grader.Submission) string {
 	// Control codes from file names and answers are shown escaped, never raw: an instructor
 	// may cat the file in a terminal.
-	f, e := newFeedback(s), func(v string) string { return html.EscapeString(safetext.Term(v)) }
+	f, e := newFeedback(s), safetext.HTML
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分反馈</h1>\n")
 	if f.notCounted != "" {

@@ -232,13 +232,18 @@ func (c *Collection) add(p, rel string, named bool) {
 
 // read reads the input, at most max bytes. A zip entry whose declared size
 // is over the cap is refused before reading; while reading, the cap holds
-// whatever the entry declared (a zip bomb can lie).
+// whatever the entry declared (a zip bomb can lie). An entry whose mode
+// says it is a symlink (its data is the link's target), a FIFO or a device
+// is refused as a file on disk would be, unread.
 func (in Input) read(max int64) ([]byte, error) {
 	if in.zf == nil {
 		if in.named {
 			return notebook.ReadNamedFileLimited(in.Path, max)
 		}
 		return notebook.ReadFileLimited(in.Path, max)
+	}
+	if m := in.zf.Mode(); !m.IsRegular() {
+		return nil, notebook.NotRegular(path.Base(in.Entry), m)
 	}
 	if in.zf.UncompressedSize64 > uint64(max) {
 		return nil, notebook.NewUngradable(notebook.ReasonTooLarge, "压缩包里的这个文件解压后有 %d 字节，超过 %d 字节的上限（多半是输出太大）：请清除大图表的输出后重新运行自检再提交。", in.zf.UncompressedSize64, max)
@@ -308,14 +313,16 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 	b, err := in.read(g.o.MaxBytes)
 	if err != nil {
 		s := &Submission{File: path.Base(filepath.ToSlash(name)), Learner: g.learnerFromName(name)}
+		m := g.o.Roster.MatchLMSName(name)
 		if s.Learner == "" {
-			s.Learner, _ = g.o.Roster.FromLMSName(name)
+			s.Learner = m.ID
 		}
 		var u *notebook.Ungradable
 		if !errors.As(err, &u) {
 			u = notebook.NewUngradable(notebook.ReasonUnreadable, "读不了这个文件：%v", err)
 		}
 		s = s.Fail(u)
+		noteAmbiguousLMSName(s, m)
 		s.Late = roster.CanvasLate(name)
 		return s
 	}
@@ -325,21 +332,35 @@ func (g *Grader) gradeInputData(in Input) *Submission {
 }
 
 // GradeCollected grades data collected under name, as Grade does, and
-// then, when name is an LMS download name (see Roster.FromLMSName):
+// then, when name is an LMS download name of a known learner (by lms_id,
+// or by name: see Roster.MatchLMSName; a name two learners share is a
+// FindLMSNameAmbiguous finding, never a guess):
 // grades it as that learner's if nothing else said whose it is; puts an
 // ungradable one in that learner's row; and adds a warning finding when
 // the signed release record names someone else than the LMS did.
 func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 	s := g.Grade(name, data)
-	lms, num := g.o.Roster.FromLMSName(name)
-	if lms == "" || s.ReasonCode == ReasonNotOwn { // the file or folder name already said who handed it in
+	m := g.o.Roster.MatchLMSName(name)
+	lms, num := m.ID, m.Num
+	if lms == "" || s.ReasonCode == ReasonNotOwn {
+		noteAmbiguousLMSName(s, m)
 		return s
 	}
+	how := "LMS lms_id " + num
+	if m.ByName {
+		how = fmt.Sprintf("LMS name %q (account %s; the roster has no lms_id for it)", m.Person, num)
+	}
+	s.NameSays = "" // the LMS account says who handed it in, not a file or folder name
 	switch {
 	case !s.Gradable && s.ReasonCode == notebook.ReasonUnknown:
 		s = g.GradeAs(lms, name, data)
 	case s.Learner == "":
 		s.Learner = lms
+	case s.Learner != lms && s.record == RecordVerified && m.ByName:
+		// Only the roster's name column says whose account this is: a
+		// name typed in a roster is no better evidence than a file name,
+		// so the batch decides, as for one (package batch, markNamedFiles).
+		s.NameSays = lms
 	case s.Learner != lms && s.record == RecordVerified && g.rosterTypo(s.Learner, lms, name):
 		// The account's LMS name is the record's learner's, not the
 		// learner the roster's lms_id gives: a roster mistake, not a copy.
@@ -348,7 +369,7 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 			Message: fmt.Sprintf("名单可能有误：这份笔记本从 LMS 账号 %s（%s）交上来，名单的 lms_id 说这个账号是 %s 的，但账号的名字和签名的发放记录都是 %s：按 %[4]s 的作业评分。请核对名单的 lms_id 列。", num, person, lms, s.Learner),
 			Detail:  fmt.Sprintf("roster lms_id %s is %s's, but the LMS name %q and the signed release record are %s's: graded as %[4]s's; check the roster's lms_id column", num, lms, person, s.Learner)})
 	case s.Learner != lms && s.record == RecordVerified:
-		return NotOwn(s, s.Learner, lms, "LMS lms_id "+num)
+		return NotOwn(s, s.Learner, lms, how)
 	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
 		f := integrity.Finding{Code: FindLMSOtherLearner, Warn: true,
 			Message: "文件名（或文件夹名）说的学习者和 LMS 记录的提交者不是同一位，笔记本里也没有有效的发放记录：按文件名评分，“数字来自你的 trace”一项等老师核对。",
@@ -360,6 +381,32 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		}
 	}
 	return s
+}
+
+// FindLMSNameAmbiguous: an LMS download name whose account number the
+// roster's lms_id column does not have fits more than one roster learner
+// by name (two learners of the same name): it was not matched (never a
+// guess). An instructor-only finding; the batch warns, naming the folder
+// or file.
+const FindLMSNameAmbiguous = "lms_name_ambiguous"
+
+// noteAmbiguousLMSName gives s the FindLMSNameAmbiguous finding when m, its
+// LMS name, fits more than one learner, saying what s was graded as.
+func noteAmbiguousLMSName(s *Submission, m roster.LMSMatch) {
+	if len(m.Ambiguous) == 0 {
+		return
+	}
+	en, zh := "this file has no known learner: a row of its own", "这份文件认不出学习者，单独一行"
+	switch {
+	case s.Learner != "" && s.record == RecordVerified:
+		en, zh = "graded as "+s.Learner+"'s by its signed release record", "按签名的发放记录计为 "+s.Learner+" 的作业"
+	case s.Learner != "":
+		en, zh = "graded as "+s.Learner+"'s by its file or folder name", "按文件名（或文件夹名）计为 "+s.Learner+" 的作业"
+	}
+	ids := strings.Join(m.Ambiguous, ", ")
+	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindLMSNameAmbiguous, Private: true,
+		Message: fmt.Sprintf("LMS 下载名“%s”里的名字“%s”与名单上 %d 位学习者的名字相同（%s），名单里也没有账号 %s 的 lms_id：不按名字认人，不猜；%s。请在名单里给这个账号的学习者填上 lms_id %[5]s，再重新评分。", m.Part, m.Person, len(m.Ambiguous), strings.Join(m.Ambiguous, "、"), m.Num, zh),
+		Detail:  fmt.Sprintf("the LMS name %q (%q, account %s) fits %d roster learners by name (%s), and the roster has no lms_id %[3]s: not matched by name, grade never guesses; %[6]s. Add lms_id %[3]s to the right learner's row and grade again", m.Part, m.Person, m.Num, len(m.Ambiguous), ids, en)})
 }
 
 // rosterTypo reports whether the LMS name that handed a file in names

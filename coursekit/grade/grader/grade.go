@@ -228,14 +228,11 @@ func (g *Grader) grade(name string, data []byte, account string) (sub *Submissio
 		return sub.Fail(u)
 	}
 	sub.Learner = learner
-	if submitter != "" { // the record decides: not the submitter's own work
-		if account == "" {
-			account = "folder " + submitter + "/"
-			if strings.TrimSuffix(sub.File, filepath.Ext(sub.File)) == submitter {
-				account = "file name " + sub.File
-			}
-		}
+	switch {
+	case submitter != "" && account != "": // the record decides: not the account's own work
 		return NotOwn(sub, learner, submitter, account)
+	case submitter != "": // only a name says who handed it in: the batch decides (NameSays)
+		sub.NameSays = submitter
 	}
 	if g.o.KeepSource { // kept from here on: --execute can also run a notebook whose self-check never ran
 		sub.source = data
@@ -421,7 +418,7 @@ func (g *Grader) ownVariant(c *card.Card, own *variantInfo) (x criteria.Score, f
 		}
 		x.Status = card.Fail
 		x.Message = "口径卡上的数字与发给你的那一份 trace 对不上，却与另一份 trace 高度吻合。请用发给你的 trace（笔记本旁边的 trace.jsonl）重新计算。"
-		x.Detail = fmt.Sprintf("口径卡的 5 项关键数字中有 %d 项与%s吻合，与本人的 trace 只有 %d 项吻合。", best, whose, mine)
+		x.Detail = fmt.Sprintf("口径卡的 5 项关键数字中有 %d 项与 %s 吻合，与本人的 trace 只有 %d 项吻合。", best, whose, mine)
 		return x, from
 	}
 	x.Points = x.Max

@@ -6,7 +6,6 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
-	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // The unit's typical mistakes, recognised from a card's numbers and named
@@ -46,14 +45,16 @@ type mistakeRef struct {
 // mistakeRef is computed on first use, like the summary.
 func (v *variantInfo) mistakeRef() *mistakeRef {
 	v.refOnce.Do(func() {
-		r := &mistakeRef{linearP95: metrics.Summarize(v.t, metrics.Options{SLOsMS: []float64{1000, 500}, Method: metrics.Linear}).TTFT.P95}
-		for i, slo := range []float64{1000, 500} {
+		s := v.summary()
+		r := &mistakeRef{linearP95: s.TTFTOther.P95}
+		for i, c := range s.Conditions[:2] {
+			rule, slo := c.Rule(), c.SLOTTFTMS
 			for j := range v.t.Attempts {
 				a := &v.t.Attempts[j]
 				if !v.t.Header.Window.Contains(a.StartMS) {
 					continue
 				}
-				if j := metrics.Judge(a, slo); j.Qualified && j.TTFTMS != nil && *j.TTFTMS == slo {
+				if j := rule.Judge(a); j.Qualified && j.TTFTMS != nil && *j.TTFTMS == slo {
 					r.atSLO[i]++
 				}
 			}

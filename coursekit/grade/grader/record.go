@@ -10,12 +10,19 @@ import (
 
 // The release record decides whose work a notebook is. A notebook whose
 // signed record names one learner, handed in as another learner's (an LMS
-// account, a Gradescope account, a folder or file name such as s010/ or
-// s010.ipynb), is not the submitter's own work: the submitter's row says
-// "no own submission" (ReasonNotOwn) with a copy finding, and the record's
-// owner keeps their own file and gets the copy finding too. The batch and
-// Gradescope apply the same rule, so the same file gets the same score on
-// both.
+// account, a Gradescope account), is not the submitter's own work: the
+// submitter's row says "no own submission" (ReasonNotOwn) with a copy
+// finding, and the record's owner keeps their own file and gets the copy
+// finding too. The batch and Gradescope apply the same rule, so the same
+// file gets the same score on both.
+//
+// A folder or file name (s010/, s010.ipynb) is weaker evidence: the
+// instructor or a download may have named it. Such a file is graded as the
+// record's learner's work (Submission.NameSays keeps the name), and the
+// batch calls it a copy only when the record also came in as a file of its
+// own learner's or under a second name; a record that came in once, under
+// another learner's name (two files swapped, one misplaced), is graded as
+// its learner's with an instructor-only FindNameNotRecord and a warning.
 const (
 	ReasonNotOwn = "not_own_submission" // the signed record is another learner's
 	// FindRecordCopied: one release record handed in by two accounts.
@@ -24,6 +31,10 @@ const (
 	// learner's than its LMS name and the signed record both say; graded
 	// as the record's learner's (an instructor-only finding).
 	FindRosterMismatch = "roster_lms_id_mismatch"
+	// FindNameNotRecord: the file or folder name says another learner
+	// than the signed record, which came in only this once: graded as the
+	// record's learner's, not a copy (an instructor-only finding).
+	FindNameNotRecord = "file_name_not_record"
 )
 
 // NotOwnReason is what the learner is told of a file whose signed release

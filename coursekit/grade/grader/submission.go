@@ -2,6 +2,7 @@ package grader
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -44,11 +45,21 @@ type Submission struct {
 	// Late: the LMS download marked the file late (Canvas's _LATE_).
 	Late bool `json:"late,omitempty"`
 	// SupersededBy names the learner's file that was graded instead of
-	// this one (see the duplicate rule, package batch).
-	SupersededBy string `json:"superseded_by,omitempty"`
+	// this one (see the duplicate rule, package batch); SupersededShown
+	// is how the learner's own feedback names it (ShownName).
+	SupersededBy    string `json:"superseded_by,omitempty"`
+	SupersededShown string `json:"-"`
 	// RecordOf is, for a notebook handed in by another account than its
 	// signed release record's (ReasonNotOwn), the record's learner.
 	RecordOf string `json:"record_of,omitempty"`
+	// NameSays is, for a notebook whose file or folder name says one
+	// learner and whose signed release record another, with no LMS or
+	// Gradescope account to say who handed it in, the learner the name
+	// says. Such a file is graded as the record's learner's; package batch
+	// decides whether the name is evidence of a copy (the record also came
+	// in as a file of its own learner's, or under a second name) or only a
+	// renamed or misplaced file (instructor-only, see FindNameNotRecord).
+	NameSays string `json:"name_says,omitempty"`
 	// Gradable is false when Reason says why nothing could be graded.
 	Gradable   bool   `json:"gradable"`
 	ReasonCode string `json:"reason_code,omitempty"`
@@ -91,6 +102,46 @@ func (s *Submission) StaffReason() string {
 		return s.ReasonDetail
 	}
 	return s.Reason
+}
+
+// NamedForOtherZh is how text a learner reads names their file when its
+// name is another learner's (NameSays): never that name.
+const NamedForOtherZh = "交上来时名字不是你的那份笔记本（按笔记本里签名的发放记录，它是你的）"
+
+// ShownName is how text a learner reads names s's file: its name as
+// collected, except a file whose name is another learner's (NameSays).
+func (s *Submission) ShownName() string {
+	if s.NameSays != "" {
+		return NamedForOtherZh
+	}
+	return s.Name
+}
+
+// NameSaysHow says, for the instructor, what said NameSays handed s in:
+// "named after X" (the file name), "in X's folder", or an LMS account
+// that is X's by the roster's names; "" when NameSays is empty. The
+// Chinese is a predicate for after the file's name or "它" ("的名字是 X 的",
+// "在 X 的文件夹里").
+func (s *Submission) NameSaysHow() (en, zh string) {
+	x := s.NameSays
+	switch {
+	case x == "":
+		return "", ""
+	case s.lmsNum != "":
+		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.lmsNum, s.lmsWho, x),
+			fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.lmsNum, s.lmsWho, x)
+	case strings.TrimSuffix(s.File, path.Ext(s.File)) == x:
+		return "named after " + x, "的名字是 " + x + " 的"
+	}
+	return "in " + x + "'s folder", "在 " + x + " 的文件夹里"
+}
+
+// ShownFile is ShownName for the file's base name.
+func (s *Submission) ShownFile() string {
+	if s.NameSays != "" {
+		return NamedForOtherZh
+	}
+	return s.File
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
@@ -242,6 +293,28 @@ func (s *Submission) AddExecution(x criteria.Score, notes ...integrity.Finding) 
 	s.StatusLine = s.statusLine()
 }
 
+// typedDetail begins the Detail of a score a person typed (SetManual).
+const typedDetail = "manual score from "
+
+// Typed is the points a person gave s (manual-review scores merged in)
+// and the maximum of those criteria; the rest of Total is automatic.
+func (s *Submission) Typed() (points, max float64) {
+	for _, x := range s.Scores {
+		if !x.Pending && strings.HasPrefix(x.Detail, typedDetail) {
+			points += x.Points
+			max += x.Max
+		}
+	}
+	return criteria.Round2(points), criteria.Round2(max)
+}
+
+// Automatic is the points the grader gave s and their maximum: Total and
+// Max without what a person typed and without what still waits for one.
+func (s *Submission) Automatic() (points, max float64) {
+	tp, tm := s.Typed()
+	return criteria.Round2(s.Total - tp), criteria.Round2(s.Max - tm - s.Pending)
+}
+
 // SetManual gives criterion i the score a person typed, from (a place in
 // the manual-review file) saying where.
 func (s *Submission) SetManual(i int, score float64, from string) {
@@ -253,13 +326,13 @@ func (s *Submission) SetManual(i int, score float64, from string) {
 		x.Status = card.Pass
 	}
 	x.Message = fmt.Sprintf("老师已阅读评分：%s/%s 分。", criteria.FmtPts(x.Points), criteria.FmtPts(x.Max))
-	x.Detail = "manual score from " + from
+	x.Detail = typedDetail + from
 	s.Total = criteria.Round2(s.Total + x.Points)
 	s.Pending = criteria.Round2(s.Pending - x.Max)
 	s.StatusLine = s.statusLine()
 	manual := 0.0
 	for _, y := range s.Scores {
-		if y.Kind == criteria.KindManual && strings.HasPrefix(y.Detail, "manual score from ") {
+		if y.Kind == criteria.KindManual && strings.HasPrefix(y.Detail, typedDetail) {
 			manual += y.Points
 		}
 	}

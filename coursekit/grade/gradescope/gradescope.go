@@ -15,6 +15,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/feedback"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // GSResults is Gradescope's results.json, field for field as its
@@ -153,7 +154,7 @@ func GradescopeJSON(s *grader.Submission) ([]byte, error) {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	err := enc.Encode(Gradescope(s))
-	return buf.Bytes(), err
+	return safetext.JSON(buf.Bytes()), err
 }
 
 var (

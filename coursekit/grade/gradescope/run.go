@@ -112,6 +112,7 @@ func marshalResults(r *GSResults) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	b = safetext.JSON(b)
 	if err := ValidateResultsJSON(b); err != nil {
 		return nil, err // a bug, not bad input
 	}
@@ -195,9 +196,9 @@ func gradeRun(g *grader.Grader, root string) *GSRun {
 		if s.Gradable || s.ReasonCode == notebook.ReasonUnknown {
 			msg := "无法确定这是谁的提交：笔记本里没有有效的发放记录"
 			if metaErr != nil {
-				msg += ",Gradescope 的提交信息也读不出来"
+				msg += "，Gradescope 的提交信息也读不出来"
 			} else {
-				msg += ",Gradescope 账号的学号和邮箱也不在课程名单里"
+				msg += "，Gradescope 账号的学号和邮箱也不在课程名单里"
 			}
 			s = (&grader.Submission{File: filepath.Base(rel)}).Fail(notebook.NewUngradable(notebook.ReasonUnknown, "%s。请上传发给你的那份笔记本，或联系老师。", msg))
 		}

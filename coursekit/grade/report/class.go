@@ -100,22 +100,10 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 	if sm.KeyWarning != "" {
 		parts = append(parts, page.Heading(titleKey), page.Text(sm.KeyWarning))
 	}
-	maxPts, pending := 0.0, 0.0
-	var totals []float64
-	for _, s := range graded {
-		totals = append(totals, s.Total)
-		maxPts, pending = max(maxPts, s.Max), max(pending, s.Pending)
-	}
 	overview := fmt.Sprintf("名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。人工阅读队列：%d 条答案等待老师阅读。",
 		sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, len(sm.Manual))
-	if len(totals) > 0 {
-		slices.Sort(totals)
-		mean := 0.0
-		for _, v := range totals {
-			mean += v
-		}
-		overview += fmt.Sprintf("\n\n%d 位学习者计分：自动评分平均 %s 分，中位数 %s 分（满分 %s 分，其中 %s 分由老师阅读评定）。",
-			len(totals), criteria.FmtPts(mean/float64(len(totals))), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(pending))
+	if line := scoreLine(graded); line != "" {
+		overview += "\n\n" + line
 	}
 	parts = append(parts, page.Text(overview))
 	if len(sm.NotSubmitted) > 0 {
@@ -274,4 +262,57 @@ func excerpt(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "……"
+}
+
+// scoreLine says what the class scored, each part under its own name:
+// the total (what grades.csv holds), the automatic points, and the points
+// a person typed from manual-review.csv, which are in the total once
+// merged and are never called automatic.
+func scoreLine(graded []*grader.Submission) string {
+	if len(graded) == 0 {
+		return ""
+	}
+	var totals []float64
+	var maxPts, auto, readMax, typed, typedMax, waiting float64
+	readers, waiters := 0, 0
+	for _, s := range graded {
+		totals = append(totals, s.Total)
+		maxPts = max(maxPts, s.Max)
+		a, _ := s.Automatic()
+		auto += a
+		// The free-text questions are a person's to score (a blank one
+		// scores 0 by itself, and is still not what "automatic" means).
+		m := 0.0
+		for _, x := range s.Scores {
+			if x.Kind == criteria.KindManual {
+				m += x.Max
+			}
+		}
+		readMax = max(readMax, m)
+		if tp, tm := s.Typed(); tm > 0 {
+			typed, typedMax = typed+tp, max(typedMax, tm)
+			readers++
+		}
+		if s.Pending > 0 {
+			waiting = max(waiting, s.Pending)
+			waiters++
+		}
+	}
+	n := float64(len(totals))
+	slices.Sort(totals)
+	mean := 0.0
+	for _, v := range totals {
+		mean += v
+	}
+	line := fmt.Sprintf("%d 位学习者计分：总分平均 %s 分，中位数 %s 分（满分 %s 分）。其中自动评分平均 %s 分（满分 %s 分）；",
+		len(totals), criteria.FmtPts(mean/n), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(auto/n), criteria.FmtPts(maxPts-readMax))
+	switch {
+	case readers == 0:
+		line += fmt.Sprintf("老师阅读评定的部分（最多 %s 分）还没有评，没有计入总分。", criteria.FmtPts(waiting))
+	case waiters == 0:
+		line += fmt.Sprintf("老师阅读评定的部分已全部评完，平均 %s 分（满分 %s 分），已计入总分。", criteria.FmtPts(typed/float64(readers)), criteria.FmtPts(typedMax))
+	default:
+		line += fmt.Sprintf("老师已评的部分（%d 人，最多 %s 分）平均 %s 分，已计入总分；还有 %d 人的答案等待老师阅读，没有计入。", readers, criteria.FmtPts(typedMax), criteria.FmtPts(typed/float64(readers)), waiters)
+	}
+	return line
 }

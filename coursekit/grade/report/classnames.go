@@ -90,6 +90,10 @@ func learnerTable(b *batch.Batch) (head []string, rows [][]string) {
 		if !b.Roster.Has(l.ID) {
 			status += "（不在名单上：名单可能过期）"
 		}
+		for _, o := range b.NamedAfter(l.ID) {
+			_, how := o.NameSaysHow()
+			status += fmt.Sprintf("（%s %s，但签名的发放记录是 %s 的：按 %[3]s 的作业评分）", o.Name, how, o.Learner)
+		}
 		rows = append(rows, []string{l.ID, l.Name, score, status, strings.Join(finds, "、")})
 	}
 	for _, u := range unknownFiles(b) {

@@ -67,9 +67,19 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		if !b.Roster.Has(l.ID) {
 			off = "; not on the roster (名单可能过期): graded by the signed release record"
 		}
+		// A file whose name is another learner's than its signed record
+		// (batch.markNamedFiles): both rows say what it is.
+		if ok && s.NameSays != "" {
+			how, _ := s.NameSaysHow()
+			off += fmt.Sprintf("; the counted file %s is %s, its signed release record is %s's", s.Name, how, l.ID)
+		}
+		for _, o := range b.NamedAfter(l.ID) {
+			how, _ := o.NameSaysHow()
+			off += fmt.Sprintf("; %s, %s, holds %s's signed notebook: graded as %[3]s's", o.Name, how, o.Learner)
+		}
 		switch {
 		case !ok:
-			row = blank(row, "no submission")
+			row = blank(row, "no submission"+off)
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
 			if len(b.Others[l.ID]) > 0 {
@@ -241,7 +251,8 @@ func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 	if err != nil {
 		return err
 	}
-	if err := write("grades.json", str(string(all)+"\n")); err != nil {
+	// Learners' answers as \u escapes where a terminal or viewer would act on them.
+	if err := write("grades.json", str(string(safetext.JSON(all))+"\n")); err != nil {
 		return err
 	}
 	for i, s := range b.Subs {

@@ -96,9 +96,10 @@ func Summarize(b *batch.Batch) *Summary {
 		if !s.Gradable {
 			continue
 		}
-		auto := s.Max - s.Pending
-		if auto > 0 {
-			sm.Buckets[min(int(math.Floor(s.Total/auto*10)), 9)]++
+		// The automatic points only: scores typed from manual-review.csv
+		// are not the grader's, and answers still waiting count for nobody.
+		if pts, auto := s.Automatic(); auto > 0 {
+			sm.Buckets[min(int(math.Floor(pts/auto*10)), 9)]++
 		}
 		for _, x := range s.Scores {
 			if x.Pending || x.Points >= x.Max {

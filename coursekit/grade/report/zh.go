@@ -59,6 +59,8 @@ var FindingZh = map[string]string{
 	grader.FindNotOnRoster:          "名单可能过期",
 	grader.FindRecordCopied:         "同一份发放记录由两个账号提交",
 	grader.FindRosterMismatch:       "名单的 lms_id 与 LMS 名字和发放记录不符（按发放记录评分）",
+	grader.FindLMSNameAmbiguous:     "LMS 姓名与名单上不止一位学习者相同（没有按姓名认人）",
+	grader.FindNameNotRecord:        "文件名是别人的，发放记录只交了这一份（按发放记录评分，不算抄袭）",
 	execute.FindExecRestored:        "重新运行前恢复了锁定单元格",
 	execute.FindExecCardDiffers:     "重新运行得到的口径卡不同",
 	execute.FindExecEnvironment:     "评分环境没能运行",

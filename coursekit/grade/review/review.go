@@ -487,6 +487,9 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 		row := &ms.Rows[k]
 		row.state = rowUnused
 		found := false
+		// A learner's other file (a duplicate) with no such answer is
+		// worth a warning only when the score went nowhere.
+		var notWaiting []grader.Warning
 		for _, s := range subs {
 			if !s.Gradable || s.Learner != row.Learner {
 				continue
@@ -495,7 +498,7 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 			i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
 			j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
-				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
+				notWaiting = append(notWaiting, grader.Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
 					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
 				continue
 			}
@@ -510,6 +513,9 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 			}
 			s.SetManual(i, row.Score, row.Pos)
 			row.state = rowApplied
+		}
+		if row.state != rowApplied {
+			warnings = append(warnings, notWaiting...)
 		}
 		if !found {
 			warnings = append(warnings, grader.Warnf("%s：%[2]s 在这批提交里没有可评分的笔记本，%[3]s 的分数这次没有应用，保留在新的 manual-review.csv 里",

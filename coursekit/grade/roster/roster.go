@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Learner is one roster row.
@@ -160,26 +162,34 @@ func (r *Roster) Learner(id string) (Learner, bool) {
 }
 
 // NamedBy reports whether person, a name as an LMS download writes it, is
-// learner l: their roster name in either order, their id or their email's
-// local part, compared in lower case on letters and digits only.
+// learner l: their roster name with its words in any rotation ("Emma
+// Smith", "Smith Emma", Canvas's "smithemma"; "Smith, Mary Ann" and "Mary
+// Ann Smith"), their id or their email's local part. Names are compared
+// exactly on their letters and digits, in lower case and Unicode NFC (a
+// zip made on a Mac writes "é" as two code points): never by likeness.
 func NamedBy(l Learner, person string) bool {
-	key := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				return unicode.ToLower(r)
-			}
-			return -1
-		}, s)
-	}
-	p := key(person)
+	p := nameKey(person)
 	if p == "" {
 		return false
 	}
-	words := strings.FieldsFunc(l.Name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := strings.FieldsFunc(norm.NFC.String(l.Name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) })
 	local, _, _ := strings.Cut(l.Email, "@")
-	rev := slices.Clone(words)
-	slices.Reverse(rev)
-	return slices.ContainsFunc([]string{strings.Join(words, ""), strings.Join(rev, ""), l.ID, local}, func(c string) bool { return key(c) == p })
+	forms := []string{l.ID, local}
+	for i := range words {
+		forms = append(forms, strings.Join(append(slices.Clone(words[i:]), words[:i]...), ""))
+	}
+	return slices.ContainsFunc(forms, func(c string) bool { return nameKey(c) == p })
+}
+
+// nameKey is s as NamedBy compares it: NFC, letters (with their marks)
+// and digits only, lower case.
+func nameKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, norm.NFC.String(s))
 }
 
 // ByEmail is the id of the learner with this email (case-insensitive), or "".
@@ -221,16 +231,62 @@ func CanvasLate(name string) bool {
 	return false
 }
 
-// FromLMSName is the learner an LMS bulk-download name belongs to, by the
-// roster's lms_id column: a Canvas file name or a Moodle folder (or file)
-// name anywhere in the path. It returns the learner id and the LMS number
-// found, or "" when the name does not follow either pattern or the number
-// is not on the roster.
+// FromLMSName is the learner an LMS bulk-download name belongs to (see
+// MatchLMSName): the learner id and the LMS number, or "" for the id when
+// the name follows neither pattern or names no roster learner exactly and
+// unambiguously.
 func (r *Roster) FromLMSName(name string) (id, lmsID string) {
-	if len(r.lms) == 0 {
-		return "", ""
+	m := r.MatchLMSName(name)
+	return m.ID, m.Num
+}
+
+// LMSMatch is whose a Canvas or Moodle download name is.
+type LMSMatch struct {
+	ID     string // the learner, "" when none can be told
+	Num    string // the LMS account number in the name ("" when it has none)
+	Person string // the person's name as the LMS wrote it
+	Part   string // the part of the path that is the LMS name (a Moodle folder, a Canvas file)
+	// ByName: matched by the person's name, not by the roster's lms_id.
+	ByName bool
+	// Ambiguous lists the roster learners the person's name fits when it
+	// fits more than one: the name was not matched (never a guess).
+	Ambiguous []string
+}
+
+// MatchLMSName is whose an LMS bulk-download name is: a Canvas file name
+// or a Moodle folder (or file) name anywhere in the path. The account
+// number decides when the roster's lms_id column has it. Otherwise the
+// person's name the LMS wrote (Moodle's "Full Name", Canvas's
+// "lastfirst") is matched exactly (NamedBy) against the roster learners
+// without an lms_id: one learner is a match; none is no match; more than
+// one (two learners of the same name) is Ambiguous and no match. A name
+// that fits a learner whose lms_id is another number is no match either:
+// the roster says that learner's account is another one.
+func (r *Roster) MatchLMSName(name string) LMSMatch {
+	num, person, part := lmsAccount(name)
+	m := LMSMatch{Num: num, Person: person, Part: part}
+	if num == "" {
+		return m
 	}
-	return r.fromLMSName(name)
+	if j, ok := r.lms[num]; ok {
+		m.ID = r.Learners[j].ID
+		return m
+	}
+	var fits []string
+	hasLMS := false
+	for _, l := range r.Learners {
+		if NamedBy(l, person) {
+			fits = append(fits, l.ID)
+			hasLMS = hasLMS || l.LMSID != ""
+		}
+	}
+	switch {
+	case len(fits) > 1:
+		m.Ambiguous = fits
+	case len(fits) == 1 && !hasLMS:
+		m.ID, m.ByName = fits[0], true
+	}
+	return m
 }
 
 // ByLMSID is the id of the learner whose lms_id is num, or "".
@@ -257,6 +313,12 @@ func LMSNumber(name string) string {
 // file name ("Full Name"), the part nearest the file first; "" when the
 // name follows neither pattern.
 func LMSAccount(name string) (num, person string) {
+	num, person, _ = lmsAccount(name)
+	return num, person
+}
+
+// lmsAccount is LMSAccount, and the part of the path that is the LMS name.
+func lmsAccount(name string) (num, person, part string) {
 	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '\\' || r == ':' })
 	for i := len(parts) - 1; i >= 0; i-- {
 		p := parts[i]
@@ -265,16 +327,8 @@ func LMSAccount(name string) (num, person string) {
 			m = canvasName.FindStringSubmatch(p)
 		}
 		if m != nil {
-			return m[2], m[1]
+			return m[2], m[1], p
 		}
 	}
-	return "", ""
-}
-
-func (r *Roster) fromLMSName(name string) (id, lmsID string) {
-	num, _ := LMSAccount(name)
-	if j, ok := r.lms[num]; ok && num != "" {
-		return r.Learners[j].ID, num
-	}
-	return "", num
+	return "", "", ""
 }

@@ -30,8 +30,8 @@ type ours struct {
 // guidellm 0.8.1's "total" TTFT, recomputed from the trace.
 const ttftAny = "ttft_any_ms"
 
-func recompute(tr *trace.Trace, slos []float64) ours {
-	o := ours{card: metrics.Summarize(tr, metrics.Options{SLOsMS: slos}), samples: map[string][]float64{}}
+func recompute(tr *trace.Trace, card *metrics.Summary) ours {
+	o := ours{card: card, samples: map[string][]float64{}}
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
 		// The lag behind the schedule concerns every send, failures included.
@@ -148,11 +148,12 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 	return ""
 }
 
-// Write prints the comparison of rep's numbers with the card of tr under
-// the TTFT SLOs slos (ms): src names the tool's file and dest where the
+// Write prints the comparison of rep's numbers with card, the summary of
+// tr (coursekit/cardopts), and the samples of tr that a tool's mean or
+// standard deviation needs: src names the tool's file and dest where the
 // trace went ("stdout" or a path).
-func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, slos []float64, src, dest string) {
-	o := recompute(tr, slos)
+func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Summary, src, dest string) {
+	o := recompute(tr, card)
 	c := o.card
 	fmt.Fprintf(w, "coursekit import: %s, layout %s, run %d of %d: %d attempts (%d failed) written to %s\n",
 		rep.Tool, rep.Layout, rep.Run, rep.Runs, rep.Attempts, rep.Failures, dest)

@@ -1,6 +1,8 @@
 // Package safetext makes untrusted text safe where a person reads it: on
-// a terminal (control codes shown escaped, never interpreted) and in a
-// spreadsheet (a cell that would start a formula prefixed with ').
+// a terminal and in HTML (control codes shown escaped, never
+// interpreted), in JSON a
+// person may cat or open in a viewer (the same codes as \u escapes) and
+// in a spreadsheet (a cell that would start a formula prefixed with ').
 //
 // Untrusted text is anything coursekit did not write itself: zip entry
 // and file names, learners' answers, a trace's clock, currency, attempt
@@ -10,6 +12,7 @@ package safetext
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -31,11 +34,17 @@ func escapeRune(r rune, multiline bool) string {
 		return `\r`
 	case r < 0x20 || r == 0x7f:
 		return fmt.Sprintf(`\x%02x`, r)
-	case r >= 0x80 && r <= 0x9f, // C1 controls (CSI, OSC, NEL...)
-		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi overrides and isolates
+	case spoofs(r):
 		return fmt.Sprintf(`\u%04x`, r)
 	}
 	return ""
+}
+
+// spoofs reports whether r is a character beyond ASCII that a terminal
+// or a text viewer acts on instead of showing: a C1 control (CSI, OSC,
+// NEL...) or a bidi override or isolate, which reorders what follows.
+func spoofs(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 // needs reports whether s has anything Term or Line would escape.
@@ -89,6 +98,71 @@ func Line(s string) string { return escape(s, false) }
 // (so that CSV, HTML and JSON get valid text), then escaped as Line.
 // Show the original bytes with Line, for a person to find the file.
 func Name(s string) string { return Line(strings.ToValidUTF8(s, "\uFFFD")) }
+
+// HTML is Term(s) escaped as HTML text: control codes, C1 controls and
+// bidi overrides shown as \x1b, \u202e (a page's title and text cannot
+// hide or reorder what follows), then <, >, &, ' and " as entities.
+func HTML(s string) string { return html.EscapeString(Term(s)) }
+
+// JSON is the JSON text b with the characters JSON allows raw in a string
+// but a terminal or a viewer acts on written as \u escapes: DEL, the C1
+// controls (U+0080–U+009F) and the bidi overrides and isolates
+// (U+202A–U+202E, U+2066–U+2069), e.g. \u009b, \u202e; an invalid UTF-8
+// byte becomes \ufffd, as encoding/json writes it. encoding/json leaves
+// the others raw. Such a character can only stand inside a string of
+// valid JSON, where the escape is the same character: every reader
+// decodes the same values, and the layout (newlines, indentation) is
+// kept. Every JSON file coursekit writes with strings from a trace, a
+// tool's file or a learner goes through it. b is returned as it is when
+// it has none of them.
+func JSON(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < utf8.RuneSelf && b[i] != 0x7f {
+		i++
+	}
+	if i == len(b) || !jsonNeeds(b[i:]) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		if c := b[i]; c < utf8.RuneSelf && c != 0x7f {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			out = append(out, `\ufffd`...)
+		case r == 0x7f || spoofs(r):
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	return out
+}
+
+// jsonNeeds reports whether JSON would change anything in b.
+func jsonNeeds(b []byte) bool {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 || spoofs(r) {
+			return true
+		}
+		i += n
+	}
+	return false
+}
 
 // Writer passes what is written through Term. A UTF-8 sequence split
 // across two writes is held until it completes; Flush writes what is

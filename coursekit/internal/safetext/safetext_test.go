@@ -2,6 +2,7 @@ package safetext
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 )
 
@@ -50,5 +51,39 @@ func TestCSVCell(t *testing.T) {
 		if got := CSVCell(in); got != want {
 			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// JSON escapes DEL, C1 controls, bidi overrides and invalid bytes inside
+// strings, keeps everything else (newlines and indentation, other
+// non-ASCII text) and decodes to the same values.
+func TestJSON(t *testing.T) {
+	plain := []byte("{\n  \"a\": \"中文 ‹x› \\u001b\"\n}\n")
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Errorf("text without any: copied, want it returned as it is")
+	}
+	in := "{\n  \"clock\": \"c\u009b31m\u202eok\u2066\x7f\",\n  \"bad\": \"\xff\",\n  \"zh\": \"时钟\u2069\"\n}\n"
+	want := "{\n  \"clock\": \"c\\u009b31m\\u202eok\\u2066\\u007f\",\n  \"bad\": \"\\ufffd\",\n  \"zh\": \"时钟\\u2069\"\n}\n"
+	got := JSON([]byte(in))
+	if string(got) != want {
+		t.Fatalf("JSON(%q)\n= %q\nwant %q", in, got, want)
+	}
+	var a, b map[string]string
+	if err := json.Unmarshal([]byte(in), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &b); err != nil {
+		t.Fatal(err)
+	}
+	if a["clock"] != b["clock"] || a["zh"] != b["zh"] || b["bad"] != "\uFFFD" {
+		t.Errorf("decoded %q, want %q", b, a)
+	}
+}
+
+func TestHTML(t *testing.T) {
+	in := "<b>\"a\" & 'b'\x1b[2J\u202e\u009b\n\t中文</b>"
+	want := "&lt;b&gt;&#34;a&#34; &amp; &#39;b&#39;\\x1b[2J\\u202e\\u009b\n\t中文&lt;/b&gt;"
+	if got := HTML(in); got != want {
+		t.Errorf("HTML(%q) = %q, want %q", in, got, want)
 	}
 }

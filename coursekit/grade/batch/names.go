@@ -1,0 +1,138 @@
+package batch
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
+)
+
+// A folder or file name (s010/, s010.ipynb) says who handed a file in
+// only as far as whoever named it was right: in a plain submissions
+// folder, the instructor or a download named it. A notebook whose signed
+// release record names another learner than its name is graded as the
+// record's learner's (grader.Submission.NameSays keeps the name), and
+// markNamedFiles decides what the name is evidence of:
+//
+//  1. The record also came in as a file of its own learner's (named after
+//     them, from their account, or named after nobody), or under a second
+//     learner's name: one record in two places. Each file named after
+//     another learner is that learner's "no own submission" with a copy
+//     finding (grader.NotOwn; markCopiedRecords tells the record's learner).
+//  2. Otherwise the record came in once, under another learner's name:
+//     two files swapped, or one put in the wrong folder. Nothing says that
+//     anyone copied, so nobody gets a copy finding or "no own submission":
+//     the file counts for the record's learner, and the instructor gets a
+//     private finding and a warning that say what counted for both
+//     learners (noteNamedFiles). The learner's feedback never shows the
+//     other learner's name (Submission.ShownName).
+//
+// It returns the files of case 2.
+func (b *Batch) markNamedFiles() []*grader.Submission {
+	byOwner := map[string][]*grader.Submission{}
+	var owners []string
+	for _, s := range b.Subs {
+		if s.Record() != grader.RecordVerified || s.RecordOf != "" || s.Learner == "" {
+			continue
+		}
+		if _, ok := byOwner[s.Learner]; !ok {
+			owners = append(owners, s.Learner)
+		}
+		byOwner[s.Learner] = append(byOwner[s.Learner], s)
+	}
+	var kept []*grader.Submission
+	for _, owner := range owners {
+		var named, own []*grader.Submission
+		for _, s := range byOwner[owner] {
+			if s.NameSays != "" {
+				named = append(named, s)
+			} else {
+				own = append(own, s)
+			}
+		}
+		switch {
+		case len(named) == 0:
+		case len(own) == 0 && len(named) == 1:
+			kept = append(kept, named[0])
+		default:
+			for _, s := range named {
+				who := s.NameSays
+				s.NameSays = ""
+				grader.NotOwn(s, owner, who, nameHow(s, who))
+			}
+		}
+	}
+	return kept
+}
+
+// nameHow says which name said that who handed s in.
+func nameHow(s *grader.Submission, who string) string {
+	if s.LMSNumber() != "" {
+		return fmt.Sprintf("LMS name %q (account %s), %s's by the roster's names", s.LMSPerson(), s.LMSNumber(), who)
+	}
+	if strings.TrimSuffix(s.File, filepath.Ext(s.File)) == who {
+		return "file name " + s.File
+	}
+	return "folder " + who + "/"
+}
+
+// noteNamedFiles gives each file markNamedFiles kept (a record that came
+// in once, under another learner's name) its instructor-only finding and
+// a batch warning, both saying what counted for the record's learner and
+// for the learner the name says. It runs after the duplicate rule, which
+// decides what counts.
+func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
+	for _, s := range kept {
+		s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindNameNotRecord })
+		owner, named := s.Learner, s.NameSays
+		ownerEn := fmt.Sprintf("it counts for %s", owner)
+		ownerZh := fmt.Sprintf("它计入 %s 的成绩", owner)
+		if c := b.Chosen[owner]; c != s {
+			ownerEn = fmt.Sprintf("%s's row counts %s by the duplicate rule", owner, c.Name)
+			ownerZh = fmt.Sprintf("按重复提交的规则，%s 计分的是 %s", owner, c.Name)
+		}
+		namedEn := fmt.Sprintf("%s has no other file: %[1]s's row is \"no submission\"", named)
+		namedZh := fmt.Sprintf("%s 没有别的文件，%[1]s 那一行是“没有提交”", named)
+		if c, ok := b.Chosen[named]; ok {
+			namedEn = fmt.Sprintf("%s's row counts %s", named, c.Name)
+			namedZh = fmt.Sprintf("%s 计分的是 %s", named, c.Name)
+			if c.NameSays == owner {
+				en, zh := c.NameSaysHow()
+				namedEn += fmt.Sprintf(" (%s: the two files look swapped)", en)
+				namedZh += fmt.Sprintf("（它%s：两个文件像是互换了）", zh)
+			}
+		}
+		// What said the file was named's: its file or folder name, or
+		// (no lms_id) the LMS name, named's by the roster's name column.
+		saysEn, saysZh := s.NameSaysHow()
+		saysEn = "is " + saysEn
+		checkEn, checkZh := "Check whether the files were renamed or put in the wrong folder", "请核对文件是不是改了名或放错了文件夹"
+		if s.LMSNumber() != "" {
+			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
+			checkEn, checkZh = "Check the roster's names, or add an lms_id column", "请核对名单的姓名，或加上 lms_id 列"
+		}
+		s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindNameNotRecord, Private: true,
+			Message: fmt.Sprintf("这份笔记本%s，但签名的发放记录是 %s 的，而 %[2]s 的发放记录只交上来这一份：按 %[2]s 的作业评分，不算抄袭线索。%s；%s。%s。", saysZh, owner, ownerZh, namedZh, checkZh),
+			Detail:  fmt.Sprintf("%s, but the signed release record is %s's and came in only here: graded as %[2]s's, not a copy; %s; %s", saysEn, owner, ownerEn, namedEn)})
+		b.Warnings = append(b.Warnings, grader.Warning{
+			Text: fmt.Sprintf("%s %s, but its signed release record is %s's, and %[3]s's record came in only in this file: graded as %[3]s's work, not as a copy (nobody gets a copy finding); %s; %s. %s", s.Name, saysEn, owner, ownerEn, namedEn, checkEn),
+			Zh:   fmt.Sprintf("%s %s，但签名的发放记录是 %s 的，%[3]s 的发放记录只交上来这一份：按 %[3]s 的作业评分，不算抄袭（谁都没有抄袭线索）；%s；%s。%s", s.Name, saysZh, owner, ownerZh, namedZh, checkZh),
+		})
+	}
+}
+
+// NamedAfter is the files whose name (or folder, or LMS name) says
+// learner id but that were graded as another learner's by their signed
+// release record (markNamedFiles, case 2), for id's row.
+func (b *Batch) NamedAfter(id string) []*grader.Submission {
+	var out []*grader.Submission
+	for _, s := range b.Subs {
+		if s.NameSays == id {
+			out = append(out, s)
+		}
+	}
+	return out
+}
