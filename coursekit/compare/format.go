@@ -38,7 +38,7 @@ var (
 	msgManyConds  = lang.Msg{"条件：有 %d 个不同", "Conditions: %d differ"}
 	msgCondLine   = lang.Msg{"%s：A %s → B %s", "%s: A %s → B %s"}
 	msgTooMany    = lang.Msg{"注意：不止一个条件不同。一次只应改变一个条件，否则说不清差别来自哪一个。", "Warning: more than one condition differs. Change one condition at a time, or the difference cannot be traced to one of them."}
-	msgRunsDiffer = lang.Msg{"注意：%s 的 %d 次运行之间条件不一致；同一边的运行应当是同一条命令的重复。", "Warning: the %[2]d runs of %[1]s differ among themselves; the runs of one side should repeat one command."}
+	msgRunsDiffer = lang.Msg{"注意：%s 的 %d 次运行之间条件不一致；同一边的运行应当是同一条命令的重复。", "Warning: the runs of %s (%d of them) differ among themselves; the runs of one side should repeat one command."}
 	msgRunValues  = lang.Msg{"%s：%s", "%s: %s"}
 	msgNone       = lang.Msg{"无", "none"}
 
