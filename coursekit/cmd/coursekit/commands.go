@@ -12,6 +12,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
@@ -31,17 +32,10 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := cardfmt.ParseFormat(*format)
-	if err != nil {
-		return usagef("card: %v", err)
-	}
-	l, err := resolveLang("card", *langName)
+	f, l, err := reportOutput("card", *format, *langName, &opts)
 	if err != nil {
 		return err
 	}
-	// The collector keeps the heap near the budget too: what the stores
-	// free when they spill is reused before the heap grows.
-	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
 	if *cpuprofile != "" {
 		pf, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -58,6 +52,23 @@ func cmdCard(args []string, stdout io.Writer) error {
 		return err
 	}
 	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, path, f, l) })
+}
+
+// reportOutput reads the --format and --lang a command of cmd prints its
+// report in (a bad format is a usage error), and keeps the heap near the
+// memory budget of opts: what the stores free when they spill is reused
+// before the heap grows.
+func reportOutput(cmd, format, langName string, opts *cardopts.Flags) (cardfmt.Format, lang.Lang, error) {
+	f, err := cardfmt.ParseFormat(format)
+	if err != nil {
+		return f, "", usagef("%s: %v", cmd, err)
+	}
+	l, err := resolveLang(cmd, langName)
+	if err != nil {
+		return f, l, err
+	}
+	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
+	return f, l, nil
 }
 
 // writeReport writes a report in format f through write, buffered. Text

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -56,16 +55,10 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if *resamples < 100 {
 		return usagef("compare: --resamples: want at least 100, got %d", *resamples)
 	}
-	f, err := cardfmt.ParseFormat(*format)
-	if err != nil {
-		return usagef("compare: %v", err)
-	}
-	l, err := resolveLang("compare", *langName)
+	f, l, err := reportOutput("compare", *format, *langName, &opts)
 	if err != nil {
 		return err
 	}
-	// The collector keeps the heap near the budget, as in card.
-	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
 	o := compare.Options{Card: opts, Seed: *seed, Resamples: *resamples}
 	if opts.Levels != nil {
 		o.TTFT, o.E2E, o.ITL = opts.Levels, opts.Levels, opts.Levels
