@@ -103,7 +103,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		return usagef("bench: --think-time needs --concurrency (a closed loop)")
 	}
 	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("bench: --url %q is not an http(s) URL", cfg.URL)
+		return usagef("bench: --url %q is not an http(s) URL", loadgen.RedactURL(cfg.URL))
 	}
 	if *ds != "" {
 		if set["prompt-tokens"] {
@@ -153,7 +153,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 
 	if cfg.MetricsURL != "" {
 		if u, err := url.Parse(cfg.MetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usagef("bench: --metrics-url %q is not an http(s) URL", cfg.MetricsURL)
+			return usagef("bench: --metrics-url %q is not an http(s) URL", loadgen.RedactURL(cfg.MetricsURL))
 		}
 		if *out == "" || *out == "-" {
 			return usagef("bench: --metrics-url needs --out FILE (the scrapes go to FILE.metrics.jsonl beside it)")

@@ -106,7 +106,7 @@ func releaseNotebook(path string) (data []byte, name string, err error) {
 	if path == "" {
 		return course.Deliverable, course.DeliverableName, nil
 	}
-	data, err = os.ReadFile(path)
+	data, err = readInput(path, "a deliverable notebook", notebookLimit)
 	return data, filepath.Base(path), err
 }
 
@@ -413,7 +413,7 @@ func sameFile(a, b string) bool {
 // course data if it is there.
 func publicTrace(path string) ([]byte, error) {
 	if path != "" {
-		return os.ReadFile(path)
+		return readInput(path, "a public trace", publicTraceLimit)
 	}
 	if b, err := os.ReadFile(coursekit.Data("unit01/trace.jsonl")); err == nil {
 		return b, nil

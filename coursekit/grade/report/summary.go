@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/feedback"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // Summary is what the instructor reads first. Every line in it is
@@ -208,7 +209,7 @@ const (
 
 // Markdown is the summary as Markdown (instructor-facing).
 func (sm *Summary) Markdown() string {
-	e := feedback.MDEscape
+	e := func(s string) string { return feedback.MDEscape(safetext.Text(s)) }
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分汇总\n\n")
 	if sm.KeyWarning != "" {
@@ -268,7 +269,7 @@ func warningsZh(ws []grader.Warning) []string {
 
 // HTML is the summary as a standalone page, with bar charts in plain HTML.
 func (sm *Summary) HTML() string {
-	e := html.EscapeString
+	e := func(s string) string { return html.EscapeString(safetext.Text(s)) }
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分汇总</h1>\n")
 	if sm.KeyWarning != "" {

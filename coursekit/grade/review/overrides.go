@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // OverridesFile is the file in OUT where the instructor overrides an
@@ -58,15 +61,14 @@ type Overrides struct {
 // and criterion twice fails the whole file, with FILE:LINE for each.
 // points is the rubric in force (the total's maximum is its sum).
 func ReadOverridesFile(path string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	b, err := regfile.ReadNamed(path, "an "+OverridesFile, MaxManualBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadOverrides(f, path, ro, points)
+	return ReadOverrides(bytes.NewReader(b), path, ro, points)
 }
 
 // ReadOverrides is ReadOverridesFile for r, named name in messages.
@@ -82,6 +84,9 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
@@ -19,12 +20,19 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // ManualFile is the manual-review file report.Write writes and
 // ReadManualFile reads back once a person has filled in the score column.
 const ManualFile = "manual-review.csv"
+
+// MaxManualBytes caps a manual-review file read back (it holds every
+// learner's free-text answers): a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxManualBytes = 256 << 20
 
 // TextSHA is the short hash of a free-text answer written next to it in
 // the manual-review file: a score typed for one answer is not applied to
@@ -73,7 +81,7 @@ func (r *ManualScore) answers(text string) bool {
 		return TextSHA(text) == r.TextSHA
 	}
 	t := normText(r.Text)
-	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)))
+	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)) || t == normText(safetext.CSVCell(safetext.Text(text))))
 }
 
 // ManualScore is one filled-in row of the manual-review file.
@@ -266,12 +274,11 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 // weights was (the previous run's, from OUT's run record); see
 // ReadManualCSVWas.
 func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a "+ManualFile, MaxManualBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadManualCSVWas(f, path, ro, points, was)
+	return ReadManualCSVWas(bytes.NewReader(b), path, ro, points, was)
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights
@@ -292,6 +299,9 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	col := map[string]int{}
 	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
@@ -506,7 +516,7 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 				note = addNote(note, p)
 			}
 		}
-		cw.Write(append([]string{m.Learner, m.ID, m.Title, max, criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), KeyCell(m.Text), p, joinNote(note, tnote), score, comment}, extra...))
+		cw.Write(append([]string{m.Learner, m.ID, m.Title, max, criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(safetext.Text(m.Text)), KeyCell(m.Text), p, joinNote(note, tnote), score, comment}, extra...))
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {

@@ -1,18 +1,21 @@
 package roster
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // Learner is one roster row.
@@ -70,6 +73,9 @@ func ReadRosterNamed(r io.Reader, name string) (*Roster, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: empty; want a header row with an id column", name)
 	}
+	if err := csvhead.Check(rows[0]); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, lines[0], err)
+	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
@@ -95,6 +101,11 @@ func ReadRosterNamed(r io.Reader, name string) (*Roster, error) {
 		lmsCol = "lms_user_id"
 	}
 	ro := &Roster{index: map[string]int{}, lms: map[string]int{}}
+	type firstAt struct {
+		id   string
+		line int
+	}
+	folded := map[string]firstAt{} // lower-cased id → where first, for ids equal but for case
 	var extraCols []int
 	for i, h := range rows[0] {
 		if i != idCol {
@@ -125,6 +136,11 @@ func ReadRosterNamed(r io.Reader, name string) (*Roster, error) {
 			continue
 		}
 		idLine[id] = line
+		if f, dup := folded[strings.ToLower(id)]; dup {
+			bad("learner id %q differs from %q (line %d) only in case; ids name folders and files, which macOS and Windows match in any case: rename one", id, f.id, f.line)
+			continue
+		}
+		folded[strings.ToLower(id)] = firstAt{id, line}
 		lms := get(row, lmsCol)
 		if lms != "" {
 			if !lmsIDPattern.MatchString(lms) {
@@ -156,14 +172,17 @@ func ReadRosterNamed(r io.Reader, name string) (*Roster, error) {
 	return ro, nil
 }
 
+// MaxFileBytes caps a roster file: a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxFileBytes = 64 << 20
+
 // ReadRosterFile reads a roster CSV file; errors name it as given.
 func ReadRosterFile(path string) (*Roster, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a roster", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadRosterNamed(f, path)
+	return ReadRosterNamed(bytes.NewReader(b), path)
 }
 
 // NewRoster builds a roster from ids, for tests and tools.
