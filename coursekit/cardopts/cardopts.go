@@ -21,6 +21,7 @@ package cardopts
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -171,7 +172,13 @@ func SummarizeFile(path string, f Flags, extras ...Extra) (*metrics.Summary, err
 		return nil, err
 	}
 	defer r.Close()
-	return metrics.SummarizeStream(r, path, f.MemoryBytes, func(h *trace.Header) (metrics.Options, error) { return f.choose(h, extras) })
+	return SummarizeReader(r, path, f, extras...)
+}
+
+// SummarizeReader streams a trace from r, named name in errors
+// (NAME:LINE), and summarizes it under the flags.
+func SummarizeReader(r io.Reader, name string, f Flags, extras ...Extra) (*metrics.Summary, error) {
+	return metrics.SummarizeStream(r, name, f.MemoryBytes, func(h *trace.Header) (metrics.Options, error) { return f.choose(h, extras) })
 }
 
 // TTFT is a summary's flags of TTFT SLOs alone, as the unit's exercises

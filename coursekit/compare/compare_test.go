@@ -3,6 +3,7 @@ package compare_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -462,5 +463,52 @@ func TestResultMetric(t *testing.T) {
 	}
 	if _, ok := r.Metric("ttft_ms.p42"); ok {
 		t.Error("found a metric that was not compared")
+	}
+}
+
+// A run given twice, by its path or as a copy under another name, is
+// refused, naming both: counted twice it would narrow the intervals and
+// pass for the variance between runs. One trace against itself (A/A) is
+// still compared.
+func TestFilesRefuseARunTwice(t *testing.T) {
+	dir := t.TempDir()
+	a1 := writeTrace(t, dir, "a1.jsonl", failing(20, 2))
+	a2 := writeTrace(t, dir, "a2.jsonl", failing(20, 3))
+	b1 := writeTrace(t, dir, "b1.jsonl", failing(20, 4))
+	b2 := writeTrace(t, dir, "b2.jsonl", failing(20, 5))
+	raw, err := os.ReadFile(a1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(dir, "copy.jsonl")
+	if err := os.WriteFile(copied, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b     []string
+		first    string
+		second   string
+		sameFile bool
+	}{
+		{[]string{a1, a1}, []string{b1, b2}, a1, a1, true},
+		{[]string{a1, a2}, []string{b1, filepath.Join(dir, ".", "b1.jsonl")}, b1, filepath.Join(dir, ".", "b1.jsonl"), true},
+		{[]string{a1, copied}, []string{b1, b2}, a1, copied, false},
+		{[]string{a1, a2}, []string{copied, b2}, a1, copied, false},
+	} {
+		_, err := compare.Files(c.a, c.b, compare.Options{Resamples: 100})
+		var de *compare.DuplicateError
+		if !errors.As(err, &de) || de.First != c.first || de.Second != c.second || de.SameFile != c.sameFile {
+			t.Errorf("%v -- %v: err %v, want a duplicate %s, %s (same file %v)", c.a, c.b, err, c.first, c.second, c.sameFile)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.first) || !strings.Contains(err.Error(), c.second) {
+			t.Errorf("the error names not both: %v", err)
+		}
+	}
+	if _, err := compare.Files([]string{a1}, []string{a1}, compare.Options{Resamples: 100}); err != nil {
+		t.Errorf("A/A: %v", err)
+	}
+	if _, err := compare.Files([]string{a1, a2}, []string{b1, b2}, compare.Options{Resamples: 100}); err != nil {
+		t.Errorf("four distinct runs: %v", err)
 	}
 }
