@@ -374,3 +374,41 @@ func (m memoryFlag) Set(s string) error {
 func Unit(m metrics.Method) Flags {
 	return Flags{TTFTMS: []float64{1000, 500}, Levels: metrics.Levels, Method: m}
 }
+
+// Dropped reports the SLOs beyond TTFT that the trace's header records
+// (conditions.slo) but the summary was not judged under: SLO flags replace
+// the whole recorded set (the rule above), so a run recorded with TTFT 2 s
+// and E2E 4 s and summarized under --slo-ttft 3s alone is judged under
+// TTFT 3 s with no E2E SLO, and, with no SLO beyond TTFT left, a complete
+// success must also pass quality. recorded is the header's set; dropped
+// holds each recorded SLO beyond TTFT for which the summary has none (a
+// flag that changes one, --slo-e2e 5s, does not drop it). Every view that
+// prints a summary says so (the card's notes, compare's warnings).
+func Dropped(s *metrics.Summary) (recorded metrics.SLOSet, dropped metrics.LatencySLO, ok bool) {
+	h := trace.Header{Conditions: s.TraceConditions}
+	set, err := metrics.HeaderSLO(&h)
+	if err != nil || set == nil || len(s.Conditions) == 0 {
+		return metrics.SLOSet{}, dropped, false
+	}
+	used := Judged(s).LatencySLO
+	if used.E2EMS == 0 {
+		dropped.E2EMS = set.E2EMS
+	}
+	if used.ITLP95MS == 0 {
+		dropped.ITLP95MS = set.ITLP95MS
+	}
+	if used.TPOTMS == 0 {
+		dropped.TPOTMS = set.TPOTMS
+	}
+	return *set, dropped, dropped.Set()
+}
+
+// Judged is the SLO set the summary was judged under.
+func Judged(s *metrics.Summary) metrics.SLOSet {
+	var set metrics.SLOSet
+	for _, c := range s.Conditions {
+		set.TTFTMS = append(set.TTFTMS, c.SLOTTFTMS)
+		set.LatencySLO = c.LatencySLO
+	}
+	return set
+}

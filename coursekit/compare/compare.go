@@ -53,6 +53,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -183,8 +184,11 @@ type Result struct {
 		A bool `json:"a"`
 		B bool `json:"b"`
 	} `json:"between_run_variance_covered"`
-	Seed      uint64 `json:"seed"`
-	Resamples int    `json:"resamples"`
+	// Warnings are what a reader must know before trusting a verdict, in
+	// English (the text report prints them in its language).
+	Warnings  []Warning `json:"warnings"`
+	Seed      uint64    `json:"seed"`
+	Resamples int       `json:"resamples"`
 	// SLO is the qualification every run was judged under: the first
 	// condition of the first A run (TTFT SLO and the SLOs beyond it).
 	SLO []metrics.Condition `json:"-"`
@@ -433,6 +437,7 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	for _, d := range definitions(o, levels, first) {
 		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
 	}
+	res.Warnings = res.warnings(lang.EN)
 	return res, nil
 }
 

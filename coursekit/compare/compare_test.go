@@ -512,3 +512,59 @@ func TestFilesRefuseARunTwice(t *testing.T) {
 		t.Errorf("four distinct runs: %v", err)
 	}
 }
+
+// --slo-ttft alone on runs recorded with TTFT and E2E SLOs drops the E2E
+// SLO as the card does; the comparison says so, and says that its
+// qualified rates and goodput are 0 because nothing is rated, in the text
+// and in the JSON's warnings, rather than a silent 0 against 0.
+func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
+	dir := t.TempDir()
+	unrated := func(n, f int) *trace.Trace {
+		tr := failing(n, f)
+		for i := range tr.Attempts {
+			tr.Attempts[i].Quality = trace.Unrated
+		}
+		return withConditions(tr, `{"slo":{"slo_ttft_ms":[2000],"slo_e2e_ms":4000}}`)
+	}
+	a := writeTrace(t, dir, "a.jsonl", unrated(20, 2))
+	b := writeTrace(t, dir, "b.jsonl", unrated(20, 4))
+	kinds := func(r *compare.Result) map[string]string {
+		out := map[string]string{}
+		for _, w := range r.Warnings {
+			out[w.Kind] = w.Text
+		}
+		return out
+	}
+	r, err := compare.Files([]string{a}, []string{b}, compare.Options{Card: cardopts.TTFT(3000), Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := kinds(r)
+	if !strings.Contains(w[compare.WarnSLODropped], "without the recorded E2E ≤ 4 s") || !strings.Contains(w[compare.WarnSLODropped], a) {
+		t.Errorf("slo warning: %q", w[compare.WarnSLODropped])
+	}
+	if !strings.Contains(w[compare.WarnUnrated], "none of the 34 complete successes has a quality rating") {
+		t.Errorf("unrated warning: %q", w[compare.WarnUnrated])
+	}
+	var text, js bytes.Buffer
+	if err := compare.Write(&text, r, cardfmt.Text, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "不再使用记录的 E2E ≤ 4 s") || !strings.Contains(text.String(), "都没有质量评分") {
+		t.Errorf("the text lacks the notes:\n%s", text.String())
+	}
+	if err := compare.Write(&js, r, cardfmt.JSON, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"kind": "unrated"`) || !strings.Contains(js.String(), `"kind": "slo_dropped"`) {
+		t.Errorf("JSON warnings:\n%s", js.String())
+	}
+	// Judged under the recorded SLOs (latency only), nothing to warn of.
+	r, err = compare.Files([]string{a}, []string{b}, compare.Options{Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings under the recorded SLOs: %+v", r.Warnings)
+	}
+}
