@@ -568,3 +568,37 @@ func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
 		t.Errorf("warnings under the recorded SLOs: %+v", r.Warnings)
 	}
 }
+
+// A bench run's planned duration and its measured window are one
+// condition: twice as long a run is one changed condition (duration_ms),
+// not two; a window that differs from its plan (a run cut short) is still
+// named.
+func TestDurationCountsOnce(t *testing.T) {
+	o := compare.Options{Resamples: 100}
+	stretched := func(endMS float64, cond string) *trace.Trace {
+		tr := failing(40, 4)
+		tr.Header.Window.EndMS = endMS
+		return withConditions(tr, cond)
+	}
+	a := run(stretched(10000, `{"model":"m","duration_ms":10000}`), "a", o)
+	b := run(stretched(20000, `{"model":"m","duration_ms":20000}`), "b", o)
+	r, err := compare.Compare([]compare.Run{a}, []compare.Run{b}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "duration_ms" {
+		t.Errorf("changed: %+v, want duration_ms alone", r.ConditionsChanged)
+	}
+	cut := run(stretched(15000, `{"model":"m","duration_ms":20000}`), "cut", o)
+	r, err = compare.Compare([]compare.Run{a}, []compare.Run{cut}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range r.ConditionsChanged {
+		names = append(names, c.Name)
+	}
+	if !slices.Equal(names, []string{"duration_ms", "window_s"}) {
+		t.Errorf("a run cut short: changed %v, want duration_ms and window_s", names)
+	}
+}
