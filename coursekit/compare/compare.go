@@ -235,11 +235,16 @@ type Metric struct {
 	Unit string `json:"-"`
 	// LowerIsBetter is the metric's direction.
 	LowerIsBetter bool `json:"-"`
-	// ARuns and BRuns are each run's own value.
-	ARuns, BRuns []*float64 `json:"-"`
+	// ARuns and BRuns are each run's own value, in the order of the
+	// side's traces (null where a run has none).
+	ARuns []*float64 `json:"a_runs"`
+	BRuns []*float64 `json:"b_runs"`
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
-	NeedN int `json:"-"`
+	NeedN int `json:"need_n_per_run"`
+	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
+	// per run needed" (null when both are bounded or a side has no value).
+	Unbounded *string `json:"unbounded_reason"`
 }
 
 // Values are A's and B's values as plain numbers, NaN for a side that has
@@ -542,6 +547,10 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
 		m.CI95, m.NeedN = unbounded(d, a, b, m.CI95)
+		if m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil) {
+			why := fmt.Sprintf("too few samples: n ≥ %d per run needed", m.NeedN)
+			m.Unbounded = &why
+		}
 	}
 	m.Verdict = verdict(m)
 	return m

@@ -339,7 +339,7 @@ func TestJSONShape(t *testing.T) {
 	if len(doc.ConditionsChanged) == 0 || !slices.Equal(keys(doc.ConditionsChanged[0]), []string{"a", "b", "name"}) {
 		t.Errorf("conditions_changed: %v", doc.ConditionsChanged)
 	}
-	want := []string{"a", "b", "ci95", "diff", "method", "name", "rel", "verdict"}
+	want := []string{"a", "a_runs", "b", "b_runs", "ci95", "diff", "method", "name", "need_n_per_run", "rel", "unbounded_reason", "verdict"}
 	for _, m := range doc.Metrics {
 		if !slices.Equal(keys(m), want) {
 			t.Errorf("metric keys %v, want %v", keys(m), want)
@@ -564,7 +564,7 @@ func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Warnings) != 0 {
+	if w := kinds(r); w[compare.WarnSLODropped] != "" || w[compare.WarnUnrated] != "" {
 		t.Errorf("warnings under the recorded SLOs: %+v", r.Warnings)
 	}
 }
@@ -600,5 +600,63 @@ func TestDurationCountsOnce(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"duration_ms", "window_s"}) {
 		t.Errorf("a run cut short: changed %v, want duration_ms and window_s", names)
+	}
+}
+
+// The JSON carries what the text says, so a script need not recount: each
+// run's value per metric under each side, why a bound is null, and the
+// warnings (more than one condition changed, runs that differ, one run a
+// side, too few samples).
+func TestJSONCarriesTheText(t *testing.T) {
+	o := compare.Options{Resamples: 100}
+	g := failing(40, 4)
+	a1 := run(withConditions(g, `{"model":"m","engine":{"parallel":1}}`), "a1", o)
+	a2 := run(withConditions(failing(40, 6), `{"model":"m3","engine":{"parallel":1}}`), "a2", o)
+	b := run(withConditions(failing(40, 8), `{"model":"m2","engine":{"parallel":4}}`), "b", o)
+	r, err := compare.Compare([]compare.Run{a1, a2}, []compare.Run{b}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := compare.Write(&js, r, cardfmt.JSON, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Metrics []struct {
+			Name      string
+			ARuns     []*float64 `json:"a_runs"`
+			BRuns     []*float64 `json:"b_runs"`
+			CI95      struct{ Low, High *float64 }
+			Unbounded *string `json:"unbounded_reason"`
+		}
+		Warnings []compare.Warning
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range doc.Metrics {
+		if m.Name == "failure_rate" && (len(m.ARuns) != 2 || *m.ARuns[0] != 0.1 || *m.ARuns[1] != 0.15 || len(m.BRuns) != 1 || *m.BRuns[0] != 0.2) {
+			t.Errorf("failure_rate runs: %v %v", m.ARuns, m.BRuns)
+		}
+		if (m.CI95.Low == nil || m.CI95.High == nil) != (m.Unbounded != nil) {
+			t.Errorf("%s: bounds %v %v, reason %v", m.Name, m.CI95.Low, m.CI95.High, m.Unbounded)
+		}
+		if m.Name == "ttft_ms.p99" && (m.Unbounded == nil || !strings.Contains(*m.Unbounded, "n ≥ 368 per run needed")) {
+			t.Errorf("ttft_ms.p99's reason: %v", m.Unbounded)
+		}
+	}
+	kinds := map[string]string{}
+	for _, w := range doc.Warnings {
+		kinds[w.Kind] = w.Text
+	}
+	for kind, want := range map[string]string{
+		compare.WarnConditions: "Change one condition at a time",
+		compare.WarnRunsDiffer: "the runs of A (2 of them) differ among themselves; the runs of one side should repeat one command. (model)",
+		compare.WarnOneRun:     "B has one run only",
+		compare.WarnTooFew:     "ttft_ms.p99 (n ≥ 368 per run needed)",
+	} {
+		if !strings.Contains(kinds[kind], want) {
+			t.Errorf("warning %s: %q, want it to say %q", kind, kinds[kind], want)
+		}
 	}
 }

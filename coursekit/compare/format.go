@@ -112,7 +112,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgJudged.F(l, strings.Join(conds, msgSep.In(l)), cardfmt.MethodNameIn(l, r.A.runs[0].PercentileMethod)))
 	}
 	for _, w := range r.warnings(l) {
-		para(w.Text)
+		if headWarnings[w.Kind] {
+			para(w.Text)
+		}
 	}
 	switch n := len(r.ConditionsChanged); n {
 	case 0:

@@ -23,7 +23,24 @@ const (
 	// success is rated, so qualified rates and goodput are 0 on that side
 	// whatever the latency (the card's note).
 	WarnUnrated = "unrated"
+	// WarnConditions: more than one condition differs between the sides.
+	WarnConditions = "conditions"
+	// WarnRunsDiffer: the runs of one side differ among themselves in a
+	// condition (RunsDiffer names them).
+	WarnRunsDiffer = "runs_differ"
+	// WarnOneRun: a side has one run, so the intervals do not carry the
+	// variance between runs.
+	WarnOneRun = "one_run"
+	// WarnTooFew: a percentile's difference is unbounded on a side, too
+	// few samples (each metric's unbounded_reason says how many).
+	WarnTooFew = "too_few_samples"
+	// WarnNoValue: a metric has no value on a side (verdict n/a).
+	WarnNoValue = "no_value"
 )
+
+// headWarnings are the kinds the text report prints at its head, before
+// the conditions; the others it prints where they belong.
+var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true}
 
 var msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
 
@@ -57,6 +74,43 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	if len(names) > 0 {
 		out = append(out, Warning{WarnUnrated, msgRunsNote.F(l, cardfmt.UnratedNoteIn(l, n), strings.Join(names, msgSep.In(l)))})
+	}
+	if len(r.ConditionsChanged) > 1 {
+		out = append(out, Warning{WarnConditions, msgManyConds.F(l, len(r.ConditionsChanged)) + ". " + msgTooMany.In(l)})
+	}
+	for _, side := range []struct {
+		name string
+		runs int
+	}{{"a", len(r.A.Traces)}, {"b", len(r.B.Traces)}} {
+		var names []string
+		for _, d := range r.RunsDiffer {
+			if d.Side == side.name {
+				names = append(names, d.Name)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, Warning{WarnRunsDiffer, msgRunsDiffer.F(l, strings.ToUpper(side.name), side.runs) + " (" + strings.Join(names, msgSep.In(l)) + ")"})
+		}
+	}
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		out = append(out, Warning{WarnOneRun, msgOneRunBoth.In(l)})
+	case !r.BetweenRuns.A:
+		out = append(out, Warning{WarnOneRun, msgOneRun.F(l, "A")})
+	case !r.BetweenRuns.B:
+		out = append(out, Warning{WarnOneRun, msgOneRun.F(l, "B")})
+	}
+	var tooFew []string
+	for _, m := range r.Metrics {
+		switch {
+		case m.Verdict == NA:
+			out = append(out, Warning{WarnNoValue, msgNoValue.F(l, m.Name)})
+		case m.Unbounded != nil:
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+		}
+	}
+	if len(tooFew) > 0 {
+		out = append(out, Warning{WarnTooFew, msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l)))})
 	}
 	return out
 }
