@@ -1,6 +1,10 @@
 package cardfmt
 
 import (
+	"math"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -21,7 +25,69 @@ var (
 		"Note: none of the %d complete successes has a quality rating. Unrated is not a quality pass, so qualified and goodput are 0, whatever the latency. " +
 			"To rate: measure with coursekit bench --dataset arith (built-in arithmetic, answers judged exactly), or --dataset questions.jsonl (one {\"prompt\": ..., \"expect\": {...}} per line); " +
 			"when importing another tool's results, use coursekit import --dataset with the same questions file."}
+	noteSLODropped = lang.Msg{"注意：trace 记录的门槛是 %s；命令行的 --slo-* 会替换记录的整组门槛，所以这里按 %s 判定，不再使用记录的 %s%s。要保留它，加上 %s。",
+		"Note: the trace records the SLOs %s; --slo-* flags replace the whole recorded set, so this is judged under %s, without the recorded %s%s. To keep it, add %s."}
+	noteSLOQuality = lang.Msg{"；没有了 TTFT 之外的门槛，完整成功还必须质量通过（未评分不算通过）", "; with no SLO beyond TTFT left, a complete success must also pass quality (unrated is not a pass)"}
 )
+
+// SLONoteIn is the note of a summary judged without SLOs beyond TTFT that
+// its trace records (cardopts.Dropped): what was recorded, what judged it,
+// which recorded SLOs are no longer applied, and the flags that keep them;
+// "" when none was dropped.
+func SLONoteIn(l lang.Lang, s *metrics.Summary) string {
+	recorded, dropped, ok := cardopts.Dropped(s)
+	if !ok {
+		return ""
+	}
+	used := cardopts.Judged(s)
+	quality := ""
+	if !used.Set() {
+		quality = noteSLOQuality.In(l)
+	}
+	var flags []string
+	for _, f := range []struct {
+		name string
+		ms   float64
+	}{{"--slo-e2e", dropped.E2EMS}, {"--slo-itl-p95", dropped.ITLP95MS}, {"--slo-tpot", dropped.TPOTMS}} {
+		if f.ms > 0 {
+			flags = append(flags, f.name+" "+flagDur(f.ms))
+		}
+	}
+	return noteSLODropped.F(l, setName(recorded), setName(used), LatencyName(dropped), quality, strings.Join(flags, " "))
+}
+
+// setName names an SLO set: "TTFT ≤ 2 s ∧ E2E ≤ 4 s", TTFT SLOs joined
+// by commas.
+func setName(set metrics.SLOSet) string {
+	var ttft []string
+	for _, v := range set.TTFTMS {
+		ttft = append(ttft, sloName(v))
+	}
+	out := strings.Join(ttft, ", ")
+	if l := LatencyName(set.LatencySLO); l != "" {
+		out += " ∧ " + l
+	}
+	return out
+}
+
+// flagDur is a duration as a flag takes it: 3s, 250ms.
+func flagDur(ms float64) string {
+	if ms >= 1000 && math.Mod(ms, 1000) == 0 {
+		return num(ms/1000) + "s"
+	}
+	return num(ms) + "ms"
+}
+
+// Unrated reports whether the summary's goodput is 0 only because nothing
+// was rated: complete successes, none rated, and a rule that requires a
+// quality pass.
+func Unrated(s *metrics.Summary) bool {
+	return s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s)
+}
+
+// UnratedNoteIn is the card's note on n complete successes none of which
+// is rated (Unrated).
+func UnratedNoteIn(l lang.Lang, n int64) string { return noteUnrated.F(l, n) }
 
 // notes are the warnings a reader must see before any number: a run cut
 // short (its window and in-flight attempts), and a card whose goodput is 0
@@ -48,7 +114,10 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 	if c := s.ClientLag; c != nil && c.OverBound > 0 {
 		out = append(out, noteClientLag.F(l, c.OverBound, num(c.BoundMS), num(c.MaxMS), c.Attempts))
 	}
-	if s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s) {
+	if n := SLONoteIn(l, s); n != "" {
+		out = append(out, n)
+	}
+	if Unrated(s) {
 		out = append(out, noteUnrated.F(l, s.CompleteSuccess))
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -129,5 +130,51 @@ func TestClientLagNote(t *testing.T) {
 	}
 	if c := card(t, tr, cardfmt.Text); strings.Contains(c, "迟到") {
 		t.Errorf("a punctual client gets a note:\n%s", c)
+	}
+}
+
+// SLO flags replace a trace's whole recorded SLO set: --slo-ttft alone on
+// a run recorded with TTFT and E2E SLOs drops the E2E SLO, and with it the
+// latency-only rule. The card says which recorded SLO was dropped and the
+// flag that keeps it, in both languages; a flag that only changes a
+// recorded SLO, or SLOs the trace does not record, draw no note.
+func TestSLODroppedNote(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000},
+		Conditions: json.RawMessage(`{"slo":{"slo_ttft_ms":[2000],"slo_e2e_ms":4000}}`)}}
+	for i := range 5 {
+		tr.Attempts = append(tr.Attempts, ok(fmt.Sprint("a", i), float64(i*100), trace.Unrated))
+	}
+	note := func(f cardopts.Flags, l lang.Lang) string {
+		s, err := cardopts.Summarize(tr, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := cardfmt.WriteLang(&b, s, "t.jsonl", cardfmt.Text, l); err != nil {
+			t.Fatal(err)
+		}
+		if n := cardfmt.SLONoteIn(l, s); n != "" && !strings.Contains(b.String(), n) {
+			t.Errorf("the card lacks its note %q", n)
+		}
+		return cardfmt.SLONoteIn(l, s)
+	}
+	en := note(cardopts.TTFT(3000), lang.EN)
+	for _, want := range []string{"TTFT ≤ 2 s ∧ E2E ≤ 4 s", "judged under TTFT ≤ 3 s", "without the recorded E2E ≤ 4 s", "must also pass quality", "add --slo-e2e 4s"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("note %q lacks %q", en, want)
+		}
+	}
+	if zh := note(cardopts.TTFT(3000), lang.ZH); !strings.Contains(zh, "不再使用记录的 E2E ≤ 4 s") {
+		t.Errorf("Chinese note: %q", zh)
+	}
+	if n := note(cardopts.Flags{TTFTMS: []float64{3000}, Latency: metrics.LatencySLO{E2EMS: 5000}}, lang.EN); n != "" {
+		t.Errorf("E2E changed, not dropped: %q", n)
+	}
+	if n := note(cardopts.Flags{}, lang.EN); n != "" {
+		t.Errorf("the recorded SLOs: %q", n)
+	}
+	tr.Header.Conditions = nil
+	if n := note(cardopts.TTFT(3000), lang.EN); n != "" {
+		t.Errorf("no recorded SLOs: %q", n)
 	}
 }

@@ -21,6 +21,7 @@ package cardopts
 import (
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -171,7 +172,13 @@ func SummarizeFile(path string, f Flags, extras ...Extra) (*metrics.Summary, err
 		return nil, err
 	}
 	defer r.Close()
-	return metrics.SummarizeStream(r, path, f.MemoryBytes, func(h *trace.Header) (metrics.Options, error) { return f.choose(h, extras) })
+	return SummarizeReader(r, path, f, extras...)
+}
+
+// SummarizeReader streams a trace from r, named name in errors
+// (NAME:LINE), and summarizes it under the flags.
+func SummarizeReader(r io.Reader, name string, f Flags, extras ...Extra) (*metrics.Summary, error) {
+	return metrics.SummarizeStream(r, name, f.MemoryBytes, func(h *trace.Header) (metrics.Options, error) { return f.choose(h, extras) })
 }
 
 // TTFT is a summary's flags of TTFT SLOs alone, as the unit's exercises
@@ -366,4 +373,42 @@ func (m memoryFlag) Set(s string) error {
 // for, and a summary under them cannot fail on a header.
 func Unit(m metrics.Method) Flags {
 	return Flags{TTFTMS: []float64{1000, 500}, Levels: metrics.Levels, Method: m}
+}
+
+// Dropped reports the SLOs beyond TTFT that the trace's header records
+// (conditions.slo) but the summary was not judged under: SLO flags replace
+// the whole recorded set (the rule above), so a run recorded with TTFT 2 s
+// and E2E 4 s and summarized under --slo-ttft 3s alone is judged under
+// TTFT 3 s with no E2E SLO, and, with no SLO beyond TTFT left, a complete
+// success must also pass quality. recorded is the header's set; dropped
+// holds each recorded SLO beyond TTFT for which the summary has none (a
+// flag that changes one, --slo-e2e 5s, does not drop it). Every view that
+// prints a summary says so (the card's notes, compare's warnings).
+func Dropped(s *metrics.Summary) (recorded metrics.SLOSet, dropped metrics.LatencySLO, ok bool) {
+	h := trace.Header{Conditions: s.TraceConditions}
+	set, err := metrics.HeaderSLO(&h)
+	if err != nil || set == nil || len(s.Conditions) == 0 {
+		return metrics.SLOSet{}, dropped, false
+	}
+	used := Judged(s).LatencySLO
+	if used.E2EMS == 0 {
+		dropped.E2EMS = set.E2EMS
+	}
+	if used.ITLP95MS == 0 {
+		dropped.ITLP95MS = set.ITLP95MS
+	}
+	if used.TPOTMS == 0 {
+		dropped.TPOTMS = set.TPOTMS
+	}
+	return *set, dropped, dropped.Set()
+}
+
+// Judged is the SLO set the summary was judged under.
+func Judged(s *metrics.Summary) metrics.SLOSet {
+	var set metrics.SLOSet
+	for _, c := range s.Conditions {
+		set.TTFTMS = append(set.TTFTMS, c.SLOTTFTMS)
+		set.LatencySLO = c.LatencySLO
+	}
+	return set
 }

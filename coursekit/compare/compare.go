@@ -53,6 +53,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -183,8 +184,11 @@ type Result struct {
 		A bool `json:"a"`
 		B bool `json:"b"`
 	} `json:"between_run_variance_covered"`
-	Seed      uint64 `json:"seed"`
-	Resamples int    `json:"resamples"`
+	// Warnings are what a reader must know before trusting a verdict, in
+	// English (the text report prints them in its language).
+	Warnings  []Warning `json:"warnings"`
+	Seed      uint64    `json:"seed"`
+	Resamples int       `json:"resamples"`
 	// SLO is the qualification every run was judged under: the first
 	// condition of the first A run (TTFT SLO and the SLOs beyond it).
 	SLO []metrics.Condition `json:"-"`
@@ -231,11 +235,16 @@ type Metric struct {
 	Unit string `json:"-"`
 	// LowerIsBetter is the metric's direction.
 	LowerIsBetter bool `json:"-"`
-	// ARuns and BRuns are each run's own value.
-	ARuns, BRuns []*float64 `json:"-"`
+	// ARuns and BRuns are each run's own value, in the order of the
+	// side's traces (null where a run has none).
+	ARuns []*float64 `json:"a_runs"`
+	BRuns []*float64 `json:"b_runs"`
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
-	NeedN int `json:"-"`
+	NeedN int `json:"need_n_per_run"`
+	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
+	// per run needed" (null when both are bounded or a side has no value).
+	Unbounded *string `json:"unbounded_reason"`
 }
 
 // Values are A's and B's values as plain numbers, NaN for a side that has
@@ -433,6 +442,7 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	for _, d := range definitions(o, levels, first) {
 		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
 	}
+	res.Warnings = res.warnings(lang.EN)
 	return res, nil
 }
 
@@ -537,6 +547,10 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
 		m.CI95, m.NeedN = unbounded(d, a, b, m.CI95)
+		if m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil) {
+			why := fmt.Sprintf("too few samples: n ≥ %d per run needed", m.NeedN)
+			m.Unbounded = &why
+		}
 	}
 	m.Verdict = verdict(m)
 	return m

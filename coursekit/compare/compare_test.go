@@ -3,6 +3,7 @@ package compare_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -338,7 +339,7 @@ func TestJSONShape(t *testing.T) {
 	if len(doc.ConditionsChanged) == 0 || !slices.Equal(keys(doc.ConditionsChanged[0]), []string{"a", "b", "name"}) {
 		t.Errorf("conditions_changed: %v", doc.ConditionsChanged)
 	}
-	want := []string{"a", "b", "ci95", "diff", "method", "name", "rel", "verdict"}
+	want := []string{"a", "a_runs", "b", "b_runs", "ci95", "diff", "method", "name", "need_n_per_run", "rel", "unbounded_reason", "verdict"}
 	for _, m := range doc.Metrics {
 		if !slices.Equal(keys(m), want) {
 			t.Errorf("metric keys %v, want %v", keys(m), want)
@@ -462,5 +463,200 @@ func TestResultMetric(t *testing.T) {
 	}
 	if _, ok := r.Metric("ttft_ms.p42"); ok {
 		t.Error("found a metric that was not compared")
+	}
+}
+
+// A run given twice, by its path or as a copy under another name, is
+// refused, naming both: counted twice it would narrow the intervals and
+// pass for the variance between runs. One trace against itself (A/A) is
+// still compared.
+func TestFilesRefuseARunTwice(t *testing.T) {
+	dir := t.TempDir()
+	a1 := writeTrace(t, dir, "a1.jsonl", failing(20, 2))
+	a2 := writeTrace(t, dir, "a2.jsonl", failing(20, 3))
+	b1 := writeTrace(t, dir, "b1.jsonl", failing(20, 4))
+	b2 := writeTrace(t, dir, "b2.jsonl", failing(20, 5))
+	raw, err := os.ReadFile(a1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(dir, "copy.jsonl")
+	if err := os.WriteFile(copied, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b     []string
+		first    string
+		second   string
+		sameFile bool
+	}{
+		{[]string{a1, a1}, []string{b1, b2}, a1, a1, true},
+		{[]string{a1, a2}, []string{b1, filepath.Join(dir, ".", "b1.jsonl")}, b1, filepath.Join(dir, ".", "b1.jsonl"), true},
+		{[]string{a1, copied}, []string{b1, b2}, a1, copied, false},
+		{[]string{a1, a2}, []string{copied, b2}, a1, copied, false},
+	} {
+		_, err := compare.Files(c.a, c.b, compare.Options{Resamples: 100})
+		var de *compare.DuplicateError
+		if !errors.As(err, &de) || de.First != c.first || de.Second != c.second || de.SameFile != c.sameFile {
+			t.Errorf("%v -- %v: err %v, want a duplicate %s, %s (same file %v)", c.a, c.b, err, c.first, c.second, c.sameFile)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.first) || !strings.Contains(err.Error(), c.second) {
+			t.Errorf("the error names not both: %v", err)
+		}
+	}
+	if _, err := compare.Files([]string{a1}, []string{a1}, compare.Options{Resamples: 100}); err != nil {
+		t.Errorf("A/A: %v", err)
+	}
+	if _, err := compare.Files([]string{a1, a2}, []string{b1, b2}, compare.Options{Resamples: 100}); err != nil {
+		t.Errorf("four distinct runs: %v", err)
+	}
+}
+
+// --slo-ttft alone on runs recorded with TTFT and E2E SLOs drops the E2E
+// SLO as the card does; the comparison says so, and says that its
+// qualified rates and goodput are 0 because nothing is rated, in the text
+// and in the JSON's warnings, rather than a silent 0 against 0.
+func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
+	dir := t.TempDir()
+	unrated := func(n, f int) *trace.Trace {
+		tr := failing(n, f)
+		for i := range tr.Attempts {
+			tr.Attempts[i].Quality = trace.Unrated
+		}
+		return withConditions(tr, `{"slo":{"slo_ttft_ms":[2000],"slo_e2e_ms":4000}}`)
+	}
+	a := writeTrace(t, dir, "a.jsonl", unrated(20, 2))
+	b := writeTrace(t, dir, "b.jsonl", unrated(20, 4))
+	kinds := func(r *compare.Result) map[string]string {
+		out := map[string]string{}
+		for _, w := range r.Warnings {
+			out[w.Kind] = w.Text
+		}
+		return out
+	}
+	r, err := compare.Files([]string{a}, []string{b}, compare.Options{Card: cardopts.TTFT(3000), Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := kinds(r)
+	if !strings.Contains(w[compare.WarnSLODropped], "without the recorded E2E ≤ 4 s") || !strings.Contains(w[compare.WarnSLODropped], a) {
+		t.Errorf("slo warning: %q", w[compare.WarnSLODropped])
+	}
+	if !strings.Contains(w[compare.WarnUnrated], "none of the 34 complete successes has a quality rating") {
+		t.Errorf("unrated warning: %q", w[compare.WarnUnrated])
+	}
+	var text, js bytes.Buffer
+	if err := compare.Write(&text, r, cardfmt.Text, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "不再使用记录的 E2E ≤ 4 s") || !strings.Contains(text.String(), "都没有质量评分") {
+		t.Errorf("the text lacks the notes:\n%s", text.String())
+	}
+	if err := compare.Write(&js, r, cardfmt.JSON, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"kind": "unrated"`) || !strings.Contains(js.String(), `"kind": "slo_dropped"`) {
+		t.Errorf("JSON warnings:\n%s", js.String())
+	}
+	// Judged under the recorded SLOs (latency only), nothing to warn of.
+	r, err = compare.Files([]string{a}, []string{b}, compare.Options{Resamples: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := kinds(r); w[compare.WarnSLODropped] != "" || w[compare.WarnUnrated] != "" {
+		t.Errorf("warnings under the recorded SLOs: %+v", r.Warnings)
+	}
+}
+
+// A bench run's planned duration and its measured window are one
+// condition: twice as long a run is one changed condition (duration_ms),
+// not two; a window that differs from its plan (a run cut short) is still
+// named.
+func TestDurationCountsOnce(t *testing.T) {
+	o := compare.Options{Resamples: 100}
+	stretched := func(endMS float64, cond string) *trace.Trace {
+		tr := failing(40, 4)
+		tr.Header.Window.EndMS = endMS
+		return withConditions(tr, cond)
+	}
+	a := run(stretched(10000, `{"model":"m","duration_ms":10000}`), "a", o)
+	b := run(stretched(20000, `{"model":"m","duration_ms":20000}`), "b", o)
+	r, err := compare.Compare([]compare.Run{a}, []compare.Run{b}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "duration_ms" {
+		t.Errorf("changed: %+v, want duration_ms alone", r.ConditionsChanged)
+	}
+	cut := run(stretched(15000, `{"model":"m","duration_ms":20000}`), "cut", o)
+	r, err = compare.Compare([]compare.Run{a}, []compare.Run{cut}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range r.ConditionsChanged {
+		names = append(names, c.Name)
+	}
+	if !slices.Equal(names, []string{"duration_ms", "window_s"}) {
+		t.Errorf("a run cut short: changed %v, want duration_ms and window_s", names)
+	}
+}
+
+// The JSON carries what the text says, so a script need not recount: each
+// run's value per metric under each side, why a bound is null, and the
+// warnings (more than one condition changed, runs that differ, one run a
+// side, too few samples).
+func TestJSONCarriesTheText(t *testing.T) {
+	o := compare.Options{Resamples: 100}
+	g := failing(40, 4)
+	a1 := run(withConditions(g, `{"model":"m","engine":{"parallel":1}}`), "a1", o)
+	a2 := run(withConditions(failing(40, 6), `{"model":"m3","engine":{"parallel":1}}`), "a2", o)
+	b := run(withConditions(failing(40, 8), `{"model":"m2","engine":{"parallel":4}}`), "b", o)
+	r, err := compare.Compare([]compare.Run{a1, a2}, []compare.Run{b}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js bytes.Buffer
+	if err := compare.Write(&js, r, cardfmt.JSON, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Metrics []struct {
+			Name      string
+			ARuns     []*float64 `json:"a_runs"`
+			BRuns     []*float64 `json:"b_runs"`
+			CI95      struct{ Low, High *float64 }
+			Unbounded *string `json:"unbounded_reason"`
+		}
+		Warnings []compare.Warning
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range doc.Metrics {
+		if m.Name == "failure_rate" && (len(m.ARuns) != 2 || *m.ARuns[0] != 0.1 || *m.ARuns[1] != 0.15 || len(m.BRuns) != 1 || *m.BRuns[0] != 0.2) {
+			t.Errorf("failure_rate runs: %v %v", m.ARuns, m.BRuns)
+		}
+		if (m.CI95.Low == nil || m.CI95.High == nil) != (m.Unbounded != nil) {
+			t.Errorf("%s: bounds %v %v, reason %v", m.Name, m.CI95.Low, m.CI95.High, m.Unbounded)
+		}
+		if m.Name == "ttft_ms.p99" && (m.Unbounded == nil || !strings.Contains(*m.Unbounded, "n ≥ 368 per run needed")) {
+			t.Errorf("ttft_ms.p99's reason: %v", m.Unbounded)
+		}
+	}
+	kinds := map[string]string{}
+	for _, w := range doc.Warnings {
+		kinds[w.Kind] = w.Text
+	}
+	for kind, want := range map[string]string{
+		compare.WarnConditions: "Change one condition at a time",
+		compare.WarnRunsDiffer: "the runs of A (2 of them) differ among themselves; the runs of one side should repeat one command. (model)",
+		compare.WarnOneRun:     "B has one run only",
+		compare.WarnTooFew:     "ttft_ms.p99 (n ≥ 368 per run needed)",
+	} {
+		if !strings.Contains(kinds[kind], want) {
+			t.Errorf("warning %s: %q, want it to say %q", kind, kinds[kind], want)
+		}
 	}
 }

@@ -18,7 +18,9 @@ import (
 //     …), nested objects by dotted names (engine.parallel), lists whole;
 //     but for run_end and metrics_sidecar, which say how this run ended
 //     and where its scrapes are, not what it measured;
-//   - clock, and window_s, the length of the measured window;
+//   - clock, and window_s, the length of the measured window, unless
+//     duration_ms says the same (a bench run's planned duration, which
+//     its window is unless the run was cut short);
 //   - server, the URL bench was pointed at (meta.url), when the conditions
 //     do not describe the server themselves (the lab's engine does).
 var perRun = map[string]bool{"run_end": true, "metrics_sidecar": true}
@@ -59,6 +61,14 @@ func Conditions(s *metrics.Summary) map[string]string {
 		}
 	default:
 		out["conditions"] = canonical(raw)
+	}
+	// A bench run's window is its planned duration: one condition, not
+	// two. window_s stays when it differs (a run cut short, or ended by
+	// --num-requests).
+	if d, ok := out["duration_ms"]; ok {
+		if ms, err := strconv.ParseFloat(d, 64); err == nil && ms/1000 == s.WindowS {
+			delete(out, "window_s")
+		}
 	}
 	if _, ok := cond["engine"]; !ok {
 		var meta struct {

@@ -1,6 +1,12 @@
 package compare
 
 import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -10,12 +16,34 @@ type File struct {
 	Path, Name string
 }
 
+// DuplicateError is one trace given twice: the same file under two
+// arguments, or two files with the same content (a copy). A run counted
+// twice would narrow the intervals and pass for the variance between runs,
+// so Files refuses it.
+type DuplicateError struct {
+	// First and Second are the two arguments' names, in the order given.
+	First, Second string
+	// SameFile is true when both name one file, false when they are two
+	// files with identical content.
+	SameFile bool
+}
+
+func (e *DuplicateError) Error() string {
+	if e.SameFile {
+		return fmt.Sprintf("compare: %s and %s are the same file: each run counts once (give every run's trace once)", e.First, e.Second)
+	}
+	return fmt.Sprintf("compare: %s and %s have identical content: one run copied is not two runs (give every run's trace once)", e.First, e.Second)
+}
+
 // Files compares trace files: a and b are each side's runs, named by
 // their paths. Every trace is read once (a bad one is an error naming
 // FILE:LINE) and judged under one SLO set: o.Card's, or, without one, the
 // first A trace's (its header's conditions.slo, else 1 s), so that a run
 // recorded under other SLOs is still judged like the rest (and its
-// recorded SLOs show up as a changed condition).
+// recorded SLOs show up as a changed condition). A file given twice, or
+// two files with the same content, is a *DuplicateError, but for one
+// trace against itself (A and B one trace each: the A/A check, every
+// verdict ~).
 func Files(a, b []string, o Options) (*Result, error) {
 	named := func(paths []string) []File {
 		out := make([]File, len(paths))
@@ -29,14 +57,27 @@ func Files(a, b []string, o Options) (*Result, error) {
 
 // NamedFiles is Files with names of the caller's choosing.
 func NamedFiles(a, b []File, o Options) (*Result, error) {
+	all := append(append([]File(nil), a...), b...)
+	check := len(all) > 2 // one trace against itself is the A/A check
+	if check {
+		if err := sameFiles(all); err != nil {
+			return nil, err
+		}
+	}
 	flags := o.CardFlags()
 	var ra, rb []Run
-	for i, f := range append(append([]File(nil), a...), b...) {
-		// One summary per trace, through cardopts as the card's.
-		s, err := cardopts.SummarizeFile(f.Path, flags, cardopts.Resampling())
+	seen := map[[sha256.Size]byte]string{}
+	for i, f := range all {
+		// One summary per trace, through cardopts as the card's; the
+		// content is hashed on the way, to catch a copy given as a run.
+		s, sum, err := summarizeFile(f.Path, flags)
 		if err != nil {
 			return nil, err
 		}
+		if first, ok := seen[sum]; ok && check {
+			return nil, &DuplicateError{First: first, Second: f.Name}
+		}
+		seen[sum] = f.Name
 		if i == 0 {
 			flags.TTFTMS, flags.Latency = nil, metrics.LatencySLO{}
 			for _, c := range s.Conditions {
@@ -51,4 +92,46 @@ func NamedFiles(a, b []File, o Options) (*Result, error) {
 		}
 	}
 	return Compare(ra, rb, o)
+}
+
+// summarizeFile is the file's summary for Compare and the SHA-256 of its
+// bytes, read once.
+func summarizeFile(path string, flags cardopts.Flags) (*metrics.Summary, [sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	r, err := os.Open(path)
+	if err != nil {
+		return nil, sum, err
+	}
+	defer r.Close()
+	h := sha256.New()
+	s, err := cardopts.SummarizeReader(io.TeeReader(r, h), path, flags, cardopts.Resampling())
+	if err != nil {
+		return nil, sum, err
+	}
+	// The summary may stop before the end (a trailing blank line): hash
+	// the rest too.
+	if _, err := io.Copy(h, r); err != nil {
+		return nil, sum, err
+	}
+	h.Sum(sum[:0])
+	return s, sum, nil
+}
+
+// sameFiles finds two arguments that name one file (the same path, or
+// two paths to one file), before any is read.
+func sameFiles(files []File) error {
+	infos := make([]os.FileInfo, len(files))
+	for i, f := range files {
+		infos[i], _ = os.Stat(f.Path) // a missing file fails when read
+		for j := range i {
+			same := filepath.Clean(files[j].Path) == filepath.Clean(f.Path)
+			if !same && infos[i] != nil && infos[j] != nil {
+				same = os.SameFile(infos[i], infos[j])
+			}
+			if same {
+				return &DuplicateError{First: files[j].Name, Second: f.Name, SameFile: true}
+			}
+		}
+	}
+	return nil
 }

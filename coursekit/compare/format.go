@@ -111,6 +111,11 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 		para(msgJudged.F(l, strings.Join(conds, msgSep.In(l)), cardfmt.MethodNameIn(l, r.A.runs[0].PercentileMethod)))
 	}
+	for _, w := range r.warnings(l) {
+		if headWarnings[w.Kind] {
+			para(w.Text)
+		}
+	}
 	switch n := len(r.ConditionsChanged); n {
 	case 0:
 		para(msgSameConds.In(l))

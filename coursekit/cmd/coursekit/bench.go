@@ -57,6 +57,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	noPreflight := fs.Bool("no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
 	var slos cardopts.Flags
 	slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
+	var conds conditionFlags
+	fs.Var(&conds, "condition", conditionHelp)
 	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -138,6 +140,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	cfg.Conditions = map[string]any{}
 	if slos.SLOsGiven() {
 		cfg.Conditions["slo"] = slos.SLOSet()
+	}
+	if err := conds.add(cfg.Conditions, &cfg); err != nil {
+		return usagef("bench: %v", err)
 	}
 	if *levels != "" {
 		ps, err := metrics.ParseLevels(*levels)

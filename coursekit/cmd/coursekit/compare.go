@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"slices"
@@ -70,6 +71,10 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	res, err := compare.Files(a, b, o)
 	if err != nil {
 		page.discard()
+		var dup *compare.DuplicateError
+		if errors.As(err, &dup) {
+			return usagef("%v", err)
+		}
 		return err
 	}
 	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {

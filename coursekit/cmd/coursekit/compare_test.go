@@ -48,7 +48,7 @@ type compareJSON struct {
 // compare on real files: one trace a side, and three a side around --,
 // with flags on both sides of it.
 func TestCompareFiles(t *testing.T) {
-	g := genTraces(t, "2", "3", "4")
+	g := genTraces(t, "2", "3", "4", "5", "6")
 	code, out, errs := runCLI(t, "compare", g[0], g[1], "--format", "json", "--slo-ttft", "500ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -73,7 +73,7 @@ func TestCompareFiles(t *testing.T) {
 		t.Errorf("conditions changed: %+v", r.ConditionsChanged)
 	}
 
-	code, out, errs = runCLI(t, "compare", "--lang", "en", practiceTrace, g[0], g[1], "--", g[0], "--seed", "3", g[1], g[2])
+	code, out, errs = runCLI(t, "compare", "--lang", "en", practiceTrace, g[0], g[1], "--", g[2], "--seed", "3", g[3], g[4])
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -110,6 +110,7 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"compare", unitTrace}, "want two traces"},
 		{[]string{"compare", unitTrace, unitTrace, unitTrace}, "want two traces"},
 		{[]string{"compare", unitTrace, "--"}, "at least one trace on each side of --"},
+		{[]string{"compare", unitTrace, unitTrace, "--", practiceTrace}, unitTrace + " and " + unitTrace + " are the same file"},
 		{[]string{"compare", unitTrace, unitTrace, "--seed", "0"}, "--seed"},
 		{[]string{"compare", unitTrace, unitTrace, "--format", "xml"}, "unknown format"},
 		{[]string{"compare", unitTrace, filepath.Join(t.TempDir(), "none.jsonl")}, "none.jsonl"},

@@ -1,0 +1,127 @@
+package compare
+
+import (
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
+)
+
+// Warning is one thing a reader must know before trusting the verdicts:
+// Kind names it for scripts, Text says it.
+type Warning struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// Kinds of warnings.
+const (
+	// WarnSLODropped: SLO flags replaced runs' recorded SLO sets, dropping
+	// an SLO beyond TTFT they record (cardopts.Dropped).
+	WarnSLODropped = "slo_dropped"
+	// WarnUnrated: the rule requires a quality pass and no complete
+	// success is rated, so qualified rates and goodput are 0 on that side
+	// whatever the latency (the card's note).
+	WarnUnrated = "unrated"
+	// WarnConditions: more than one condition differs between the sides.
+	WarnConditions = "conditions"
+	// WarnRunsDiffer: the runs of one side differ among themselves in a
+	// condition (RunsDiffer names them).
+	WarnRunsDiffer = "runs_differ"
+	// WarnOneRun: a side has one run, so the intervals do not carry the
+	// variance between runs.
+	WarnOneRun = "one_run"
+	// WarnTooFew: a percentile's difference is unbounded on a side, too
+	// few samples (each metric's unbounded_reason says how many).
+	WarnTooFew = "too_few_samples"
+	// WarnNoValue: a metric has no value on a side (verdict n/a).
+	WarnNoValue = "no_value"
+)
+
+// headWarnings are the kinds the text report prints at its head, before
+// the conditions; the others it prints where they belong.
+var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true}
+
+var msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
+
+// warnings are r's warnings in l.
+func (r *Result) warnings(l lang.Lang) []Warning {
+	out := []Warning{}
+	runs := r.allRuns()
+	// The card's note on SLOs dropped, once per distinct note, naming its
+	// runs.
+	var texts []string
+	byText := map[string][]string{}
+	for _, run := range runs {
+		if t := cardfmt.SLONoteIn(l, run.Summary); t != "" {
+			if byText[t] == nil {
+				texts = append(texts, t)
+			}
+			byText[t] = append(byText[t], run.Name)
+		}
+	}
+	for _, t := range texts {
+		out = append(out, Warning{WarnSLODropped, msgRunsNote.F(l, t, strings.Join(byText[t], msgSep.In(l)))})
+	}
+	// The card's note on unrated successes, over every run it applies to.
+	var names []string
+	var n int64
+	for _, run := range runs {
+		if cardfmt.Unrated(run.Summary) {
+			names = append(names, run.Name)
+			n += run.Summary.CompleteSuccess
+		}
+	}
+	if len(names) > 0 {
+		out = append(out, Warning{WarnUnrated, msgRunsNote.F(l, cardfmt.UnratedNoteIn(l, n), strings.Join(names, msgSep.In(l)))})
+	}
+	if len(r.ConditionsChanged) > 1 {
+		out = append(out, Warning{WarnConditions, msgManyConds.F(l, len(r.ConditionsChanged)) + ". " + msgTooMany.In(l)})
+	}
+	for _, side := range []struct {
+		name string
+		runs int
+	}{{"a", len(r.A.Traces)}, {"b", len(r.B.Traces)}} {
+		var names []string
+		for _, d := range r.RunsDiffer {
+			if d.Side == side.name {
+				names = append(names, d.Name)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, Warning{WarnRunsDiffer, msgRunsDiffer.F(l, strings.ToUpper(side.name), side.runs) + " (" + strings.Join(names, msgSep.In(l)) + ")"})
+		}
+	}
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		out = append(out, Warning{WarnOneRun, msgOneRunBoth.In(l)})
+	case !r.BetweenRuns.A:
+		out = append(out, Warning{WarnOneRun, msgOneRun.F(l, "A")})
+	case !r.BetweenRuns.B:
+		out = append(out, Warning{WarnOneRun, msgOneRun.F(l, "B")})
+	}
+	var tooFew []string
+	for _, m := range r.Metrics {
+		switch {
+		case m.Verdict == NA:
+			out = append(out, Warning{WarnNoValue, msgNoValue.F(l, m.Name)})
+		case m.Unbounded != nil:
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+		}
+	}
+	if len(tooFew) > 0 {
+		out = append(out, Warning{WarnTooFew, msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l)))})
+	}
+	return out
+}
+
+// allRuns are the runs of A, then of B, with their names.
+func (r *Result) allRuns() []Run {
+	var out []Run
+	for _, s := range []Side{r.A, r.B} {
+		for i, sum := range s.runs {
+			out = append(out, Run{Name: s.Traces[i], Summary: sum})
+		}
+	}
+	return out
+}
