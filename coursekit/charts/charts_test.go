@@ -83,6 +83,7 @@ func TestLabel(t *testing.T) {
 		"{b}{c}":                "｛b｝｛c｝",
 		"a\nb\x00c":             "a b c",
 		"__f__x__f__":           "_\u200b_f_\u200b_x_\u200b_f_\u200b_",
+		"a\u202eb\u2066c\u009bd": `a\u202eb\u2066c\u009bd`, // bidi overrides and C1 shown escaped, never raw
 		"__f__f__":              "_\u200b_f_\u200b_f__",
 		strings.Repeat("长", 50): strings.Repeat("长", charts.MaxLabelRunes) + "…",
 	} {
