@@ -89,13 +89,10 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		// makes every step 0 % qualified: refuse before any load is sent.
 		return usagef("capacity: nothing can qualify: without --dataset every answer is unrated, and with only --slo-ttft an unrated answer does not qualify; give --dataset arith|FILE.jsonl to judge answers, or a latency SLO beyond TTFT (--slo-e2e, --slo-itl-p95, --slo-tpot) to qualify on latency alone")
 	}
-	var chartFile *os.File
-	if *chart != "" {
-		// Opened before any load, so a bad path is an error up front.
-		if chartFile, err = os.Create(*chart); err != nil {
-			return usagef("capacity: --chart: %v", err)
-		}
-		defer chartFile.Close()
+	// Opened before any load, so a bad path is an error up front.
+	page, err := createChart("capacity", *chart)
+	if err != nil {
+		return err
 	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %g req/s: %d/%d qualified, %s (%s), %s\n", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
@@ -104,20 +101,11 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := capacity.Search(ctx, c)
 	if err != nil {
-		if chartFile != nil {
-			chartFile.Close()
-			os.Remove(*chart)
-		}
+		page.discard()
 		return err
 	}
-	if chartFile != nil {
-		if err := labfig.WriteCapacityPage(chartFile, lab.CapacityChart(res), l); err != nil {
-			return err
-		}
-		if err := chartFile.Close(); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "coursekit capacity: chart written to %s\n", *chart)
+	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
+		return err
 	}
 	if *format == "json" {
 		return writeCapacityJSON(stdout, res)

@@ -239,6 +239,12 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 			discarded = len(own.Rows) + len(own.Kept)
 		}
 	}
+	// The instructor's overrides (OUT/overrides.csv, never written by
+	// grade), checked before anything is graded.
+	overrides, err := review.ReadOverridesFile(filepath.Join(*out, review.OverridesFile), roster, g.Points())
+	if err != nil {
+		return usagef("grade: %v\nNothing was written: fix the file and grade again", err)
+	}
 	col, err := grader.Collect(pos)
 	if err != nil {
 		return err
@@ -298,6 +304,11 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// A typed row whose learner nobody knows (a mistyped id) stops the
+	// run before anything is written.
+	if err := errors.Join(scores.CheckLearners(knownLearners(prev, subs)), overrides.CheckLearners(knownLearners(prev, subs))); err != nil {
+		return usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
+	}
 	warnings := append([]grader.Warning(nil), col.Notes...)
 	if execOpts != nil {
 		notes, err := execF.run(g, subs, execOpts, progress, stdout)
@@ -306,10 +317,11 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		}
 		warnings = append(warnings, notes...)
 	}
-	manualWarnings := review.ApplyManual(subs, scores)
-	warnings = append(warnings, manualWarnings...)
-
 	b := batch.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
+	// Typed scores go to the file that counts for each learner.
+	manualWarnings := review.ApplyManualCounted(subs, b.Counts, scores)
+	warnings = append(warnings, manualWarnings...)
+	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, overrides)...)
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = scores
 	for _, w := range b.Warnings {
@@ -472,9 +484,13 @@ func reportCommit(c *report.Committed, out string, stderr io.Writer) {
 	if len(c.Kept) > 0 {
 		fmt.Fprintf(stderr, "grade: note: kept %d files grade did not write in %s (%s)\n", len(c.Kept), out, strings.Join(firstN(c.Kept, 5), ", "))
 	}
-	for _, f := range c.Edited {
-		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is in %s. To send a comment to a learner, write it in the comment column of %s\n",
-			filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)), review.ManualFile)
+	for i, f := range c.Edited {
+		hint := "To send a comment to a learner, write it in the comment column of " + review.ManualFile
+		if f == "grades.csv" {
+			hint = "Scores typed into grades.csv do not count: type them into the score column of " + review.ManualFile
+		}
+		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is kept in %s (no re-grade writes or deletes %s/). %s\n",
+			filepath.FromSlash(f), filepath.Join(out, filepath.FromSlash(c.EditedKept[i])), report.EditedDir, hint)
 	}
 	for _, f := range c.Clashes {
 		fmt.Fprintf(stderr, "grade: warning: %s was added where this run writes a file of its own; yours is in %s\n", filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)))
@@ -487,6 +503,23 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], fmt.Sprintf("… and %d more", len(s)-n))
 	}
 	return s
+}
+
+// knownLearners says whether id is a learner of this batch (a submission's
+// learner, the learner of its signed record, or the learner its name
+// says) or had a submission in the previous run into OUT (prev).
+func knownLearners(prev *report.Run, subs []*grader.Submission) func(string) bool {
+	known := map[string]bool{}
+	for _, s := range subs {
+		known[s.Learner], known[s.RecordOf], known[s.NameSays] = true, true, true
+	}
+	if prev != nil {
+		for _, id := range prev.Learners {
+			known[id] = true
+		}
+	}
+	delete(known, "")
+	return func(id string) bool { return known[id] }
 }
 
 // checkWholeClass refuses a run whose submissions do not cover every
