@@ -50,12 +50,21 @@ func WriteLang(w io.Writer, s *metrics.Summary, source string, f Format, l lang.
 	case JSON:
 		return writeJSON(w, s)
 	case Markdown:
-		_, err := io.WriteString(w, markdown(l, s, source))
+		_, err := io.WriteString(w, markdown(l, s, source, true))
 		return err
 	default:
 		_, err := io.WriteString(w, text(l, s, source))
 		return err
 	}
+}
+
+// WriteMarkdownForHTML writes the Markdown card for a converter that escapes every character
+// of it as HTML itself (the report page's MarkdownHTML): the header's strings (clock, currency)
+// are left as written, where the Markdown card escapes them for viewers that render HTML in
+// Markdown, so that they are escaped once, not twice ("&lt;/script&gt;" shown literally).
+func WriteMarkdownForHTML(w io.Writer, s *metrics.Summary, source string, l lang.Lang) error {
+	_, err := io.WriteString(w, markdown(l, s, source, false))
+	return err
 }
 
 // Num prints a number the short way people write it: 0.5, 4, 87.5.
@@ -399,12 +408,14 @@ var (
 	noteBold    = lang.Msg{"- **%s**", "- **%s**"}
 )
 
-func markdown(l lang.Lang, s *metrics.Summary, source string) string {
+func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) string {
 	// The clock and the currency come from the trace's header: as text, not markup, in a viewer
-	// that renders HTML in Markdown.
-	esc := *s
-	esc.Clock, esc.Currency = html.EscapeString(s.Clock), html.EscapeString(s.Currency)
-	s = &esc
+	// that renders HTML in Markdown (escapeHTML; a caller that escapes the whole card passes false).
+	if escapeHTML {
+		esc := *s
+		esc.Clock, esc.Currency = html.EscapeString(s.Clock), html.EscapeString(s.Currency)
+		s = &esc
+	}
 	var b strings.Builder
 	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(l, a...) + "\n") }
 	line := func(v string) { b.WriteString(v + "\n") }

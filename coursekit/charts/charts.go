@@ -81,7 +81,8 @@ const MaxLabelRunes = draw.MaxLabelRunes
 // ("</script>" reads "‹/script›"); '{' and '}' become '｛' '｝' so ECharts
 // does not read them as {a}/{b} template variables; the marker "__f__",
 // which go-echarts strips to turn strings into JavaScript functions, is
-// broken up; control characters become spaces. The result is at most
+// broken up; control characters become spaces and bidi overrides and isolates are shown
+// escaped (\u202e), as safetext.Chart does for every chart text. The result is at most
 // MaxLabelRunes runes.
 func Label(s string) string { return draw.Label(s) }
 

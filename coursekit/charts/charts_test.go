@@ -78,13 +78,14 @@ func TestEscaping(t *testing.T) {
 
 func TestLabel(t *testing.T) {
 	for in, want := range map[string]string{
-		"R1":                    "R1",
-		"</script>":             "‹/script›",
-		"{b}{c}":                "｛b｝｛c｝",
-		"a\nb\x00c":             "a b c",
-		"__f__x__f__":           "_\u200b_f_\u200b_x_\u200b_f_\u200b_",
-		"__f__f__":              "_\u200b_f_\u200b_f__",
-		strings.Repeat("长", 50): strings.Repeat("长", charts.MaxLabelRunes) + "…",
+		"R1":                     "R1",
+		"</script>":              "‹/script›",
+		"{b}{c}":                 "｛b｝｛c｝",
+		"a\nb\x00c":              "a b c",
+		"__f__x__f__":            "_\u200b_f_\u200b_x_\u200b_f_\u200b_",
+		"a\u202eb\u2066c\u009bd": `a\u202eb\u2066c\u009bd`, // bidi overrides and C1 shown escaped, never raw
+		"__f__f__":               "_\u200b_f_\u200b_f__",
+		strings.Repeat("长", 50):  strings.Repeat("长", charts.MaxLabelRunes) + "…",
 	} {
 		got := charts.Label(in)
 		if got != want {

@@ -3,8 +3,10 @@ package grade
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -382,5 +384,78 @@ func TestZipManyIgnoredEntriesSummarised(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	if bytes.Contains(md, []byte("junk-0020.txt")) || !bytes.Contains(md, []byte("另有 980 个")) {
 		t.Errorf("summary.md (%d bytes) lists every ignored entry or lacks the count of the rest", len(md))
+	}
+}
+
+// A learner's folder that is a symlink (here to another learner's folder) is not walked into
+// and not skipped silently: it grades as not_regular_file in the row its name says, like a
+// symlinked file (the attacker walk's s002 showed "no submission").
+func TestGradeFolderReportsSymlinkedLearnerFolder(t *testing.T) {
+	f := newFixture(t, "s001", "s002")
+	sub := filepath.Join(t.TempDir(), "submitted")
+	os.MkdirAll(filepath.Join(sub, "s001"), 0o755)
+	os.WriteFile(filepath.Join(sub, "s001", "06-deliverable.ipynb"), f.submitted(t, "s001", correctCard(t, f.variants["s001"])), 0o644)
+	if err := os.Symlink(filepath.Join(sub, "s001"), filepath.Join(sub, "s002")); err != nil {
+		t.Fatal(err)
+	}
+	col, err := grader.Collect([]string{sub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer col.Close()
+	subs := within(t, 20*time.Second, "grading the folder", func() []*grader.Submission { return f.g.GradeInputs(col.Inputs, nil) })
+	var s002 *grader.Submission
+	for _, s := range subs {
+		if s.Learner == "s002" {
+			s002 = s
+		}
+	}
+	if len(subs) != 2 || s002 == nil {
+		t.Fatalf("%d submissions, s002 %v: the symlinked folder is dropped", len(subs), s002)
+	}
+	if s002.Gradable || s002.ReasonCode != notebook.ReasonNotRegular || !strings.Contains(s002.Reason, "符号链接") {
+		t.Errorf("s002: gradable %v, %s (%s); want %s naming a symlink", s002.Gradable, s002.ReasonCode, s002.Reason, notebook.ReasonNotRegular)
+	}
+}
+
+// A small zip whose entries together declare more than grader.MaxZipUncompressedBytes (many
+// entries of one highly compressible stream) is refused whole, at once, with the reason; the
+// attacker walk's 66 KB zip took 33.5 s to grade.
+func TestZipTotalUncompressedCap(t *testing.T) {
+	f := newFixture(t, "alice")
+	const each = 4 << 20
+	big := bytes.Repeat([]byte(" "), each)
+	var comp bytes.Buffer
+	fw, _ := flate.NewWriter(&comp, flate.BestCompression)
+	fw.Write(big)
+	fw.Close()
+	crc := crc32.ChecksumIEEE(big)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	n := grader.MaxZipUncompressedBytes/each + 1
+	for i := range n {
+		rw, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("alice/%04d.ipynb", i), Method: zip.Deflate, CRC32: crc, CompressedSize64: uint64(comp.Len()), UncompressedSize64: each})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rw.Write(comp.Bytes())
+	}
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "bomb.zip")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	col, err := grader.Collect([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer col.Close()
+	if len(col.Inputs) != 1 {
+		t.Fatalf("%d inputs for a zip over the total cap: want it refused whole", len(col.Inputs))
+	}
+	subs := within(t, 5*time.Second, "grading the zip", func() []*grader.Submission { return f.g.GradeInputs(col.Inputs, nil) })
+	if s := subs[0]; s.Gradable || s.ReasonCode != notebook.ReasonTooLarge || !strings.Contains(s.Reason, fmt.Sprint(grader.MaxZipUncompressedBytes)) {
+		t.Errorf("zip over the total cap: %s (%s)", s.ReasonCode, s.Reason)
+	}
+	if !strings.Contains(joinWarnings(col.Notes), "over the cap") {
+		t.Errorf("no note: %s", joinWarnings(col.Notes))
 	}
 }

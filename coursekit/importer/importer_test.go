@@ -390,3 +390,22 @@ func TestVLLMMidStreamFailure(t *testing.T) {
 		t.Errorf("card: missing %d, TTFT n=%d, failures %d", s.TTFTMissing, s.TTFT.N, s.Failures)
 	}
 }
+
+// A vLLM label's free-form keys may differ only in case ({"a":1,"A":2}): the trace keeps both
+// and reads back (the attacker walk's import exited 2, "does not read back (a bug)").
+func TestVLLMLabelKeysDifferingOnlyInCase(t *testing.T) {
+	r := vllmResult([]any{"x", "y"}, []string{"", ""})
+	r["label"] = map[string]any{"a": 1, "A": 2}
+	raw, _ := json.Marshal(r)
+	var out bytes.Buffer
+	if _, err := ImportWith("vllm", bytes.NewReader(raw), "result.json", &out, Options{}); err != nil {
+		t.Fatalf("import: %v", err)
+	}
+	tr, err := trace.Read(&out, "imported")
+	if err != nil {
+		t.Fatalf("the imported trace does not read back: %v", err)
+	}
+	if !strings.Contains(string(tr.Header.Conditions), `"A":2`) || !strings.Contains(string(tr.Header.Conditions), `"a":1`) {
+		t.Errorf("label keys not kept as written: %s", tr.Header.Conditions)
+	}
+}

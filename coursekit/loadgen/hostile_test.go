@@ -471,3 +471,42 @@ func TestRetriedRequestSentThenClosedIsNoResponse(t *testing.T) {
 		t.Errorf("outcome %s (%q), meta %s; want no_response after one transparent retry", at.Outcome, at.Error, at.Meta)
 	}
 }
+
+// A /metrics of 50,000 distinct series (under the byte and line caps) writes at most
+// MaxScrapeSeries of them per scrape, the request gauge among them, and records how many it
+// left out: the attacker walk's scrapes were ~15 MB each.
+func TestMetricsScrapeSeriesCapped(t *testing.T) {
+	defer loadgen.SetScrapeTimeout(10 * time.Minute)()
+	const n = 50_000
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			w.Header().Set("Content-Type", "text/plain")
+			bw := bufio.NewWriter(w)
+			for i := range n {
+				fmt.Fprintf(bw, "a_%05d{l=\"%d\"} %d\n", i, i, i)
+			}
+			fmt.Fprintf(bw, "vllm:num_requests_running{model_name=\"m\"} 3\n")
+			bw.Flush()
+			return
+		}
+		serveOK(w)
+	}))
+	defer ts.Close()
+	var side bytes.Buffer
+	run(t, context.Background(), loadgen.Config{URL: ts.URL, Model: "m", Replay: []float64{0},
+		MetricsURL: ts.URL + "/metrics", MetricsEvery: time.Hour, MetricsSink: &side})
+	if side.Len() > 1<<20 {
+		t.Errorf("one scrape wrote %d bytes", side.Len())
+	}
+	ss, err := trace.ReadScrapes(&side, "sidecar")
+	if err != nil || len(ss) != 1 {
+		t.Fatalf("%d scrapes, %v", len(ss), err)
+	}
+	s := ss[0]
+	if len(s.Values) != loadgen.MaxScrapeSeries || s.Capped != n+1-loadgen.MaxScrapeSeries {
+		t.Errorf("%d values, capped %d; want %d, %d", len(s.Values), s.Capped, loadgen.MaxScrapeSeries, n+1-loadgen.MaxScrapeSeries)
+	}
+	if s.Values[`vllm:num_requests_running{model_name="m"}`] != 3 {
+		t.Error("the request gauge was not kept first")
+	}
+}

@@ -46,6 +46,12 @@ const (
 	// far more memory than its bytes).
 	MaxMetricsBytes = 16 << 20
 	MaxMetricsLines = 100_000
+	// MaxScrapeSeries bounds the series one scrape writes to the sidecar: vLLM's
+	// gauges and counters are a few hundred series, while a /metrics of 50,000
+	// distinct series wrote ~15 MB per scrape. Past it the request gauges
+	// (trace.RequestGaugeNames) are kept first, then series in name order, and
+	// the scrape records how many it left out ("capped").
+	MaxScrapeSeries = 2_000
 	// MaxResponseHeaderBytes bounds the status line and headers of every
 	// response (net/http's default is 10 MiB); real servers send under
 	// 1 KiB. Past it the attempt is an http_error.

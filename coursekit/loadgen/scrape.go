@@ -146,5 +146,29 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 			s.Values[key] = v
 		}
 	}
+	capSeries(&s, MaxScrapeSeries)
 	return s
+}
+
+// capSeries keeps at most max of s.Values: the request gauges first (the report draws them),
+// then the others in name order; s.Capped counts the series left out.
+func capSeries(s *Scrape, max int) {
+	if len(s.Values) <= max {
+		return
+	}
+	keys := make([]string, 0, len(s.Values))
+	for k := range s.Values {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		gi, gj := trace.IsRequestGauge(keys[i]), trace.IsRequestGauge(keys[j])
+		if gi != gj {
+			return gi
+		}
+		return keys[i] < keys[j]
+	})
+	for _, k := range keys[max:] {
+		delete(s.Values, k)
+	}
+	s.Capped = len(keys) - max
 }

@@ -86,6 +86,9 @@ var Columns = []Column{
 // the same as metrics.NearestRankIndex's, so ⌈p·n⌉ has no rounding error.
 const rankScale = 1_000_000
 
+// globChars are the characters DuckDB and Spark (Hadoop) expand in a file name.
+const globChars = "*?[]{}"
+
 // Query writes the card's query over the Parquet exports files, all of one
 // trace window h (read it with export.ReadHeader).
 func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, error) {
@@ -101,6 +104,12 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 		// UTF-8 in it is refused rather than printed raw or escaped into another name.
 		if safetext.Line(f) != f {
 			return "", &trace.Error{File: safetext.Line(f), Msg: "the file name holds control codes or bytes that are not UTF-8 (shown escaped), which the query would print raw: rename the file"}
+		}
+		// DuckDB's read_parquet and Spark's parquet.`…` read a name as a glob pattern: "g*[1].parquet"
+		// would read every file the pattern matches (or none), not this one. Neither has an escape
+		// that both engines honour, so such a name is refused.
+		if i := strings.IndexAny(f, globChars); i >= 0 {
+			return "", &trace.Error{File: f, Msg: fmt.Sprintf("the file name holds %q, which DuckDB and Spark read as a glob pattern (any of %s), so the query would read other files or none: rename the file", f[i:i+1], globChars)}
 		}
 	}
 	slos := opts.SLOsMS

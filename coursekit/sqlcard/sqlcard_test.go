@@ -71,3 +71,17 @@ func TestQueryRefusesFileNamesWithControlCodes(t *testing.T) {
 		}
 	}
 }
+
+// A file name with glob characters is refused, naming the file: DuckDB and Spark would expand
+// "g*[1].parquet" as a pattern and read other files (the attacker walk's finding).
+func TestQueryRefusesFileNamesWithGlobCharacters(t *testing.T) {
+	h := &trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
+	for _, name := range []string{"g*[1].parquet", "a?.parquet", "b[0].parquet", "c{x,y}.parquet"} {
+		for _, d := range []Dialect{DuckDB, Spark} {
+			q, err := Query(d, []string{"ok.parquet", name}, h, Options{})
+			if err == nil || !strings.Contains(err.Error(), "glob") || !strings.Contains(err.Error(), name) {
+				t.Errorf("%s %q: %v\n%.200s", d, name, err, q)
+			}
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/internal/jsonkeys"
@@ -416,8 +416,8 @@ func parseHeader(l []byte) (*Header, error) {
 }
 
 // repeatedKey is the path ("window.end_ms", "conditions.slo[0].x") of the
-// first key that an object of the JSON value l gives twice, exactly or but
-// for case, or "" when none does. l is valid JSON.
+// first key that an object of the JSON value l gives twice (the same key,
+// byte for byte), or "" when none does. l is valid JSON.
 func repeatedKey(l []byte) string {
 	d := json.NewDecoder(bytes.NewReader(l))
 	d.UseNumber()
@@ -440,13 +440,13 @@ func repeatedKey(l []byte) string {
 				if path != "" {
 					p = path + "." + k
 				}
-				// Equal when case is ignored counts as twice: encoding/json would read
-				// "SLO_TTFT_MS" into the same field as "slo_ttft_ms" (last one wins), where other
-				// readers keep two keys and use the lower-case one.
-				for _, o := range seen {
-					if strings.EqualFold(o, k) {
-						return p
-					}
+				// Only the very same key counts as twice. Keys that differ only in case are
+				// different keys to every reader; where one of them differs from a key coursekit
+				// reads (a header field, a known condition key) only in case, jsonkeys.Folded
+				// refuses it, here for the header and in ReadConditions for the conditions.
+				// Free-form keys ("x" and "X") are both kept, as written.
+				if slices.Contains(seen, k) {
+					return p
 				}
 				seen = append(seen, k)
 				if r := walk(p); r != "" {

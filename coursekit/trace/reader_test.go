@@ -409,17 +409,31 @@ func TestHeaderKeysDifferingOnlyInCaseRefused(t *testing.T) {
 	if _, err := trace.Read(strings.NewReader(`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"Model":"m","PREFIX_REUSE":"none"}}`+"\n"), "t.jsonl"); err != nil {
 		t.Errorf("free-form condition keys: %v", err)
 	}
+	// Free-form keys that differ only in case are different keys (nothing reads them folded),
+	// in conditions, below them and in meta; the same key twice is still refused.
+	for _, h := range []string{
+		`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"x":1,"X":2}}`,
+		`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"model":{"a":1,"A":2},"slo":{"slo_ttft_ms":[1000]}}}`,
+		`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"meta":{"label":{"a":1,"A":2}}}`,
+	} {
+		if _, err := trace.Read(strings.NewReader(h+"\n"), "t.jsonl"); err != nil {
+			t.Errorf("%s: free-form keys differing only in case: %v", h, err)
+		}
+	}
+	if _, err := trace.Read(strings.NewReader(`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"x":1,"x":2}}`+"\n"), "t.jsonl"); err == nil || !strings.Contains(err.Error(), "conditions.x: given twice in the header") {
+		t.Errorf("a free-form key given twice: got %v", err)
+	}
 	for _, c := range []struct{ header, want string }{
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243},"Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: given twice in the header`},
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243,"END_MS":600}}`, `t.jsonl:1: window.END_MS: given twice in the header`},
-		{`{"trace":"other/v9","Trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Trace: given twice`},
-		{`{"trace":"llm-serving/v1","clock":"server","Clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Clock: given twice`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243},"Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: differs from the header field "window" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":13,"end_ms":243,"END_MS":600}}`, `t.jsonl:1: window.END_MS: differs from the header field "end_ms" only in case`},
+		{`{"trace":"other/v9","Trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Trace: differs from the header field "trace" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"server","Clock":"client","window":{"start_ms":0,"end_ms":1}}`, `t.jsonl:1: Clock: differs from the header field "clock" only in case`},
 		// Alone, a key that only matches a field when case is ignored.
 		{`{"trace":"llm-serving/v1","clock":"client","Window":{"start_ms":0,"end_ms":600}}`, `t.jsonl:1: Window: differs from the header field "window" only in case`},
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"window_cost":3.6,"currency":"CNY","Window_Cost":99999}`, `t.jsonl:1: Window_Cost: given twice in the header`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"window_cost":3.6,"currency":"CNY","Window_Cost":99999}`, `t.jsonl:1: Window_Cost: differs from the header field "window_cost" only in case`},
 		// Inside the free-form conditions, which the card decodes later: twice but for case.
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"slo_ttft_ms":[1000],"SLO_TTFT_MS":[1]}}}`, `t.jsonl:1: conditions.slo.SLO_TTFT_MS: given twice in the header`},
-		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"percentiles":[0.5],"Percentiles":[0.999]}}`, `t.jsonl:1: conditions.Percentiles: given twice`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"slo_ttft_ms":[1000],"SLO_TTFT_MS":[1]}}}`, `t.jsonl:1: conditions.slo.SLO_TTFT_MS: differs from the condition key "slo_ttft_ms" only in case`},
+		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"percentiles":[0.5],"Percentiles":[0.999]}}`, `t.jsonl:1: conditions.Percentiles: differs from the condition key "percentiles" only in case`},
 		// Alone inside conditions, a key that only matches one coursekit reads when case is
 		// ignored: "SLO_TTFT_MS" alone set the card's SLO.
 		{`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1},"conditions":{"slo":{"SLO_TTFT_MS":[1]}}}`, `t.jsonl:1: conditions.slo.SLO_TTFT_MS: differs from the condition key "slo_ttft_ms" only in case`},

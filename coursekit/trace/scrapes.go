@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
@@ -23,7 +24,26 @@ type Scrape struct {
 	TMS    float64            `json:"t_ms"`
 	DurMS  float64            `json:"dur_ms"`
 	Values map[string]float64 `json:"values,omitempty"` // "name{label=\"v\"}" → value
-	Error  string             `json:"error,omitempty"`
+	// Capped is how many series the scrape left out of Values: coursekit bench keeps at most
+	// loadgen.MaxScrapeSeries of them (the request gauges first), and counts the rest here.
+	Capped int    `json:"capped,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// RequestGaugeNames are the servers' request gauges coursekit reads from a sidecar (the
+// report's server-gauge figure): llama.cpp's, vLLM's and coursekit sim's. bench keeps them
+// first when it caps a scrape's series; report keeps only them.
+var RequestGaugeNames = []string{
+	"llamacpp:requests_processing", "llamacpp:requests_deferred",
+	"vllm:num_requests_running", "vllm:num_requests_waiting",
+	"sim_batch_size", "sim_queue_depth",
+}
+
+// IsRequestGauge reports whether the series key ("name" or "name{labels}") is one of
+// RequestGaugeNames.
+func IsRequestGauge(key string) bool {
+	name, _, _ := strings.Cut(key, "{")
+	return slices.Contains(RequestGaugeNames, name)
 }
 
 // SidecarPath is where the header's conditions.metrics_sidecar is: a file
@@ -49,6 +69,19 @@ func SidecarPath(tracePath string, h *Header) (path string, ok bool, err error) 
 // an *Error at FILE:LINE. Blank lines are skipped.
 func ReadScrapes(r io.Reader, name string) ([]Scrape, error) {
 	var out []Scrape
+	err := ScanScrapes(r, name, func(s Scrape) error {
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ScanScrapes is ReadScrapes one scrape at a time, holding one line: each is called with
+// every scrape in file order, and its error stops the scan.
+func ScanScrapes(r io.Reader, name string, each func(Scrape) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -60,17 +93,19 @@ func ReadScrapes(r io.Reader, name string) ([]Scrape, error) {
 		d := json.NewDecoder(bytes.NewReader(b))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&s); err != nil {
-			return nil, &Error{File: name, Line: line, Msg: "not a scrape line {\"t_ms\":…,\"dur_ms\":…,\"values\":{…}} or {…,\"error\":…}: " + err.Error()}
+			return &Error{File: name, Line: line, Msg: "not a scrape line {\"t_ms\":…,\"dur_ms\":…,\"values\":{…}} or {…,\"error\":…}: " + err.Error()}
 		}
 		if s.TMS < 0 || math.IsNaN(s.TMS) || math.IsInf(s.TMS, 0) {
-			return nil, &Error{File: name, Line: line, Field: "t_ms", Msg: fmt.Sprintf("%g is not a time on the trace clock", s.TMS)}
+			return &Error{File: name, Line: line, Field: "t_ms", Msg: fmt.Sprintf("%g is not a time on the trace clock", s.TMS)}
 		}
-		out = append(out, s)
+		if err := each(s); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{File: name, Msg: err.Error()}
+		return &Error{File: name, Msg: err.Error()}
 	}
-	return out, nil
+	return nil
 }
 
 // ReadScrapesFile is ReadScrapes over a file. The trace header names it,
@@ -78,17 +113,30 @@ func ReadScrapes(r io.Reader, name string) ([]Scrape, error) {
 // symlink, a FIFO, a device or a folder is refused, unread and without
 // blocking, with an error naming the file.
 func ReadScrapesFile(path string) ([]Scrape, error) {
+	var out []Scrape
+	err := ScanScrapesFile(path, func(s Scrape) error {
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ScanScrapesFile is ScanScrapes over a file, opened as ReadScrapesFile opens it.
+func ScanScrapesFile(path string, each func(Scrape) error) error {
 	f, _, err := regfile.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, &Error{File: path, Msg: "the metrics sidecar named by the trace header is missing"}
+			return &Error{File: path, Msg: "the metrics sidecar named by the trace header is missing"}
 		}
 		var nr *regfile.NotRegularError
 		if errors.As(err, &nr) {
-			return nil, &Error{File: path, Msg: "the metrics sidecar named by the trace header is " + regfile.Kind(nr.Mode) + ", not a regular file: not read"}
+			return &Error{File: path, Msg: "the metrics sidecar named by the trace header is " + regfile.Kind(nr.Mode) + ", not a regular file: not read"}
 		}
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	return ReadScrapes(f, path)
+	return ScanScrapes(f, path, each)
 }

@@ -200,3 +200,23 @@ func TestCapacityPageEnglish(t *testing.T) {
 		t.Error("an answer bounded by the search's limit does not say ≥ in English")
 	}
 }
+
+// A model name with bidi overrides and isolates (U+202E, U+2066) reaches the capacity chart's
+// subtitle and the steps' tooltips escaped, never raw: they would reorder what follows.
+func TestCapacityChartTextHasNoRawBidi(t *testing.T) {
+	r := capacitySearch()
+	r.Model = "m\u202eevil\u2066x"
+	for name, c := range map[string]web.Chart{"attainment": labfig.CapacityAttainment(r), "load": labfig.CapacityLoad(r)} {
+		html := web.ChartHTML(c.RenderSnippet())
+		if strings.ContainsAny(html, "\u202e\u2066") {
+			t.Errorf("%s chart keeps a bidi character raw", name)
+		}
+	}
+	var page bytes.Buffer
+	if err := labfig.WriteCapacityPage(&page, r, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(page.String(), "\u202e\u2066") {
+		t.Error("capacity page keeps a bidi character raw")
+	}
+}

@@ -30,7 +30,8 @@ func Card(s *metrics.Summary, source string) Part { return cardPart{s, source} }
 
 func (p cardPart) pageHTML(l lang.Lang) (string, error) {
 	var md bytes.Buffer
-	if err := cardfmt.WriteLang(&md, p.s, p.source, cardfmt.Markdown, l); err != nil {
+	// MarkdownHTML escapes every character: the card's strings go in unescaped, to be escaped once.
+	if err := cardfmt.WriteMarkdownForHTML(&md, p.s, p.source, l); err != nil {
 		return "", err
 	}
 	return `<section class="card">` + MarkdownHTML(md.String()) + "</section>\n", nil

@@ -42,3 +42,25 @@ func TestPageOffline(t *testing.T) {
 		}
 	}
 }
+
+// The header's strings in the card are escaped once: a clock "a</script>" shows as written,
+// not as a literal "&lt;/script&gt;" (the attacker walk's 采集点 line).
+func TestCardEscapesHeaderStringsOnce(t *testing.T) {
+	tr := readTrace(t, "trace.jsonl")
+	s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000}})
+	s.Clock, s.Currency = "a</script>", "C&D"
+	var b bytes.Buffer
+	if err := page.Write(&b, "报告", page.Card(s, "trace.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if strings.Contains(html, "&amp;lt;") || strings.Contains(html, "&amp;amp;") {
+		t.Errorf("escaped twice: %q", regexp.MustCompile(`.{0,40}&amp;(lt|amp);.{0,40}`).FindAllString(html, -1))
+	}
+	if !strings.Contains(html, "a&lt;/script&gt;") {
+		t.Error("clock not shown escaped once")
+	}
+	if strings.Contains(html, "a</script>") {
+		t.Error("clock not escaped")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,7 +208,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		cfg.MetricsSink = sideW
 		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
 		cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
-		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read)"
+		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read; past " + strconv.Itoa(loadgen.MaxScrapeSeries) + " series, the request gauges and then the first by name are kept, and capped counts the rest)"
 	}
 	if !*noPreflight {
 		// After the locks (a second bench on the same file is refused first),

@@ -464,11 +464,7 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 	if who == "" {
 		who = "(unknown)"
 	}
-	by := run.IdentifiedBy
-	if by == "" {
-		by = "nobody identified"
-	}
-	fmt.Fprintf(stdout, "learner %s (identified by %s); file %s\n", who, by, s.File)
+	fmt.Fprintf(stdout, "learner %s (%s); file %s\n", who, gsIdentifiedBy(run), s.File)
 	if s.Gradable {
 		fmt.Fprintf(stdout, "score %v of %v (%v pending manual review)\n", s.Total, s.Max, s.Pending)
 	} else {
@@ -618,4 +614,25 @@ func (e *exportFlag) Set(v string) error {
 	}
 	*e = append(*e, exportSpec{format, file})
 	return nil
+}
+
+// gsIdentifiedBy says where a Gradescope run's learner came from. When the signed release record
+// names another learner than the account (not_own_submission), the learner shown is the
+// account's, from the submission metadata, not the record's: saying "identified by
+// release_record" there would name the wrong source.
+func gsIdentifiedBy(run *gradescope.GSRun) string {
+	s := run.Sub
+	switch {
+	case s != nil && s.RecordOf != "" && s.RecordOf != s.Learner:
+		return "identified by the Gradescope account in the submission metadata; the signed release record is another learner's"
+	case run.IdentifiedBy == "release_record":
+		return "identified by the signed release record in the notebook (release_record)"
+	case run.IdentifiedBy == "gradescope_sid":
+		return "identified by the Gradescope account's student id in the submission metadata (gradescope_sid)"
+	case run.IdentifiedBy == "gradescope_email":
+		return "identified by the Gradescope account's email in the submission metadata (gradescope_email)"
+	case run.IdentifiedBy != "":
+		return "identified by " + run.IdentifiedBy
+	}
+	return "nobody identified"
 }

@@ -355,7 +355,7 @@ func TestGradeCLIGradescope(t *testing.T) {
 	code, o, e := runCLI(t, "grade", "--gradescope", root)
 	// Alice's notebook from Bob's account: the record decides, it is not
 	// Bob's own work.
-	if code != 0 || !strings.Contains(o, "learner bob (identified by release_record)") || !strings.Contains(o, "ungradable ("+grader.ReasonNotOwn+")") {
+	if code != 0 || !strings.Contains(o, "learner bob (identified by the Gradescope account in the submission metadata; the signed release record is another learner's)") || !strings.Contains(o, "ungradable ("+grader.ReasonNotOwn+")") {
 		t.Fatalf("exit %d\n%s%s", code, o, e)
 	}
 	r, raw := gsResults(t, root)
@@ -365,7 +365,7 @@ func TestGradeCLIGradescope(t *testing.T) {
 
 	// A notebook without a release record: the account decides, and says so.
 	root = gsFakeRoot(t, c, unsigned(t, nb), gsMetadata)
-	if code, o, e := runCLI(t, "grade", "--gradescope", root); code != 0 || !strings.Contains(o, "learner bob (identified by gradescope_sid)") {
+	if code, o, e := runCLI(t, "grade", "--gradescope", root); code != 0 || !strings.Contains(o, "learner bob (identified by the Gradescope account's student id in the submission metadata (gradescope_sid))") {
 		t.Errorf("unsigned: exit %d\n%s%s", code, o, e)
 	}
 

@@ -87,8 +87,9 @@ func cmdReport(args []string, stdout io.Writer) error {
 		return err
 	}
 	if scrapes != nil {
-		gauges = []page.Part{page.Figure(tracefig.ServerGaugesOf(d.InFlightCounts(), scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
-			l.S(lang.Msg{"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。", "The server's request gauges from /metrics beside the client's requests in flight, aligned at each scrape: where they agree, what the client sees is the server's queue."}))}
+		// The notes (a downsampled or capped sidecar) follow the figure.
+		gauges = append([]page.Part{page.Figure(tracefig.ServerGaugesOf(d.InFlightCounts(), scrapes, charts.WithID("server_gauges"), charts.WithLang(l)),
+			l.S(lang.Msg{"服务器 /metrics 的请求 gauge 与客户端在途请求，按读数时刻对齐：两者相符时，客户端看到的就是服务器的队列。", "The server's request gauges from /metrics beside the client's requests in flight, aligned at each scrape: where they agree, what the client sees is the server's queue."}))}, gauges...)
 	}
 
 	inL := charts.WithLang(l)
@@ -167,17 +168,67 @@ func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]page.Part,
 	if !ok {
 		return nil, nil
 	}
-	var scrapes []trace.Scrape
+	var g gaugeScrapes
 	if err == nil {
-		scrapes, err = trace.ReadScrapesFile(side)
+		err = trace.ScanScrapesFile(side, g.add)
 	}
 	if err != nil {
 		return []page.Part{page.Text(l.F(lang.Msg{"注意：trace 的头部指明了服务器指标文件（conditions.metrics_sidecar），但读不了它，所以没有画服务器 gauge 图：%s。", "Note: the trace header names a server metrics file (conditions.metrics_sidecar), but it cannot be read, so there is no server gauge chart: %s."}, err.Error()))}, nil
 	}
-	if len(scrapes) == 0 {
+	if len(g.kept) == 0 {
 		return []page.Part{page.Text(l.F(lang.Msg{"注意：服务器指标文件 %s 里没有读数，所以没有画服务器 gauge 图。", "Note: the server metrics file %s holds no scrape, so there is no server gauge chart."}, safetext.Name(filepath.Base(side))))}, nil
 	}
-	return nil, scrapes
+	var notes []page.Part
+	if g.stride > 1 {
+		notes = append(notes, page.Text(l.F(lang.Msg{"服务器指标文件有 %d 次读数，图中每 %d 次取 1 次（%d 个点）：报告只保留服务器的请求 gauge，逐行读文件，内存有界。", "The server metrics file holds %d scrapes; the chart draws one in %d (%d points): the report keeps only the servers' request gauges and reads the file line by line, so its memory stays bounded."}, g.seen, g.stride, len(g.kept))))
+	}
+	if g.capped > 0 {
+		notes = append(notes, page.Text(l.F(lang.Msg{"注意：%d 次读数的序列数超过了 bench 的上限，多出的序列没有记下（请求 gauge 优先保留）。", "Note: %d scrapes had more series than bench keeps; the rest were not recorded (the request gauges are kept first)."}, g.capped)))
+	}
+	return notes, g.kept
+}
+
+// maxGaugeScrapes bounds the scrapes the report keeps for the server-gauge figure: past it,
+// every other kept scrape is dropped and the stride doubles, so a sidecar of any length is
+// read in bounded memory and drawn as at most this many evenly spaced points.
+const maxGaugeScrapes = 4096
+
+// gaugeScrapes collects a sidecar's scrapes for the server-gauge figure, one line at a time:
+// only the request gauges of each (trace.IsRequestGauge), and one scrape in stride.
+type gaugeScrapes struct {
+	kept         []trace.Scrape
+	seen, stride int
+	capped       int // scrapes in which bench left series out
+}
+
+func (g *gaugeScrapes) add(s trace.Scrape) error {
+	if g.stride == 0 {
+		g.stride = 1
+	}
+	if s.Capped > 0 {
+		g.capped++
+	}
+	i := g.seen
+	g.seen++
+	if i%g.stride != 0 {
+		return nil
+	}
+	for k := range s.Values {
+		if !trace.IsRequestGauge(k) {
+			delete(s.Values, k)
+		}
+	}
+	g.kept = append(g.kept, s)
+	if len(g.kept) >= maxGaugeScrapes {
+		half := g.kept[:0]
+		for j := 0; j < len(g.kept); j += 2 {
+			half = append(half, g.kept[j])
+		}
+		clear(g.kept[len(half):])
+		g.kept = half
+		g.stride *= 2
+	}
+	return nil
 }
 
 // runLine says when, against what and with what a live run was measured,

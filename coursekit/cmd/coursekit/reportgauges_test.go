@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 const gaugeTraceText = `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":3000},"conditions":{"metrics_sidecar":"SIDE"}}
@@ -91,5 +94,36 @@ func TestReportRunLine(t *testing.T) {
 	}
 	if code, page, _ := runCLI(t, "report", unitTrace); code != 0 || strings.Contains(page, "测量：开始于") {
 		t.Error("a trace without bench meta should have no run line")
+	}
+}
+
+// A long sidecar is read line by line and downsampled, keeping only the request gauges, and
+// the page says so; scrapes bench capped are noted. The attacker walk's 440 MB sidecar was read
+// whole (817 MB of RSS, outside --memory).
+func TestReportServerGaugesLongSidecarDownsampled(t *testing.T) {
+	var b strings.Builder
+	const n = 3 * maxGaugeScrapes
+	for i := range n {
+		capped := ""
+		if i == 0 {
+			capped = `,"capped":7`
+		}
+		fmt.Fprintf(&b, `{"t_ms":%d,"dur_ms":1,"values":{"vllm:num_requests_running":%d,"junk_%d":1}%s}`+"\n", i, i%3, i, capped)
+	}
+	page := reportWithSidecar(t, "t.jsonl.metrics.jsonl", b.String())
+	for _, w := range []string{`id="server_gauges"`, fmt.Sprintf("服务器指标文件有 %d 次读数，图中每 4 次取 1 次", n), "1 次读数的序列数超过了 bench 的上限"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("report lacks %q", w)
+		}
+	}
+	if strings.Contains(page, "junk_") {
+		t.Error("a series other than the request gauges reached the page")
+	}
+	var g gaugeScrapes
+	for i := range n {
+		g.add(trace.Scrape{TMS: float64(i), Values: map[string]float64{"vllm:num_requests_waiting": 1, "x": 2}})
+	}
+	if len(g.kept) >= maxGaugeScrapes || g.stride != 4 || g.kept[1].TMS != 4 || len(g.kept[0].Values) != 1 {
+		t.Errorf("kept %d, stride %d, second at %v, values %v", len(g.kept), g.stride, g.kept[1].TMS, g.kept[0].Values)
 	}
 }

@@ -123,6 +123,13 @@ func Collect(args []string) (*Collection, error) {
 			ext := strings.ToLower(filepath.Ext(path))
 			if !d.IsDir() && (ext == ".ipynb" || ext == ".zip") {
 				found = append(found, path)
+			} else if d.Type()&fs.ModeSymlink != 0 {
+				// A learner's folder that is a symlink is not walked into: it is one input
+				// that grades as not_regular_file in the row its name says (read refuses it
+				// unread, as it does a symlinked file), not a silent "no submission".
+				if st, err := os.Stat(path); err == nil && st.IsDir() {
+					found = append(found, path)
+				}
 			}
 			return nil
 		})
@@ -141,6 +148,11 @@ func Collect(args []string) (*Collection, error) {
 	c.disambiguate()
 	return c, nil
 }
+
+// MaxZipUncompressedBytes caps the sum of the uncompressed sizes a zip's entries declare (every
+// entry, notebook or not): 1 GiB, over a hundred notebooks at the per-notebook cap
+// (notebook.DefaultMaxBytes). A zip over it is refused whole, unread (notebook.ReasonTooLarge).
+const MaxZipUncompressedBytes = 1 << 30
 
 // disambiguate gives inputs that would be shown under one name (sub1/s03.ipynb
 // and sub2/s03.ipynb are both "s03.ipynb" under their folders) their
@@ -202,6 +214,21 @@ func (c *Collection) add(p, rel string, named bool) {
 	}
 	if err != nil {
 		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NewUngradable(ReasonBadZip, "压缩包 %s 损坏或不是 zip 文件，里面的提交一份也读不出来（%v）。请重新下载或重新打包。", zname, err)})
+		return
+	}
+	// The sizes an entry declares bound what it inflates to (archive/zip refuses more), so their
+	// sum bounds the zip's work: a small zip whose entries all point at one large deflate stream
+	// is refused here, at once, rather than inflated entry after entry for minutes.
+	var total uint64
+	for _, f := range z.File {
+		total += f.UncompressedSize64
+	}
+	if total > MaxZipUncompressedBytes {
+		fh.Close()
+		c.Inputs = append(c.Inputs, Input{Path: p, Rel: rel, fail: notebook.NewUngradable(notebook.ReasonTooLarge,
+			"压缩包 %s 里的文件解压后合计 %d 字节，超过 %d 字节的上限（一个压缩包解压后的总量）：一份也没有读。请分成几个较小的压缩包，或检查它是不是压缩炸弹。", zname, total, uint64(MaxZipUncompressedBytes))})
+		c.Notes = append(c.Notes, Warnf("压缩包 %s 解压后合计 %d 字节，超过上限 %d 字节，整个没有读",
+			"%s: its entries inflate to %d bytes in all, over the cap of %d bytes per zip; not read", zname, total, uint64(MaxZipUncompressedBytes)))
 		return
 	}
 	c.closers = append(c.closers, fh)

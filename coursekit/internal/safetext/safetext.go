@@ -110,6 +110,43 @@ func Text(s string) string { return Term(strings.ToValidUTF8(s, "\uFFFD")) }
 // hide or reorder what follows), then <, >, &, ' and " as entities.
 func HTML(s string) string { return html.EscapeString(Term(s)) }
 
+// Chart is s as chart text (a label, a tooltip, a title or subtitle of an ECharts chart): the one
+// helper every chart's text goes through. go-echarts writes the option JSON unescaped into a
+// <script>, and ECharts tooltips are HTML, so '<' and '>' become the look-alikes '‹' and '›'
+// ("</script>" reads "‹/script›"); '{' and '}' become '｛' '｝' so ECharts does not read them as
+// {a}/{b} template variables; the marker "__f__", which go-echarts strips to turn strings into
+// JavaScript functions, is broken up; C0 controls, DEL and invalid UTF-8 become spaces; C1
+// controls and bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069), which would reorder
+// what follows in a tooltip or a subtitle, are shown escaped (\u202e), as Term shows them.
+func Chart(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == '<':
+			b.WriteRune('‹')
+		case r == '>':
+			b.WriteRune('›')
+		case r == '{':
+			b.WriteRune('｛')
+		case r == '}':
+			b.WriteRune('｝')
+		case r == utf8.RuneError || r < 0x20 || r == 0x7f:
+			b.WriteByte(' ')
+		case spoofs(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	out := b.String()
+	for strings.Contains(out, "__f__") {
+		out = strings.ReplaceAll(out, "__f__", "_\u200b_f_\u200b_")
+	}
+	return out
+}
+
 // JSON is the JSON text b with the characters JSON allows raw in a string
 // but a terminal or a viewer acts on written as \u escapes: DEL, the C1
 // controls (U+0080–U+009F) and the bidi overrides and isolates

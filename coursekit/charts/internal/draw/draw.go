@@ -14,6 +14,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
 )
 
@@ -75,8 +76,8 @@ const MaxLabelRunes = 40
 // ("</script>" reads "‹/script›"); '{' and '}' become '｛' '｝' so ECharts
 // does not read them as {a}/{b} template variables; the marker "__f__",
 // which go-echarts strips to turn strings into JavaScript functions, is
-// broken up; control characters become spaces. The result is at most
-// MaxLabelRunes runes.
+// broken up; control characters become spaces and bidi overrides are shown escaped (\u202e):
+// safetext.Chart. The result is at most MaxLabelRunes runes, before escapes.
 func Label(s string) string { return drawable(s, MaxLabelRunes) }
 
 // WholeText is Label without the length limit, for text a learner wrote
@@ -84,58 +85,23 @@ func Label(s string) string { return drawable(s, MaxLabelRunes) }
 func WholeText(s string) string { return drawable(s, -1) }
 
 func drawable(s string, limit int) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == limit {
-			b.WriteString("…")
-			break
+	if limit >= 0 && utf8.RuneCountInString(s) > limit {
+		n := 0
+		for i := range s {
+			if n == limit {
+				s = s[:i] + "…"
+				break
+			}
+			n++
 		}
-		switch {
-		case r == '<':
-			r = '‹'
-		case r == '>':
-			r = '›'
-		case r == '{':
-			r = '｛'
-		case r == '}':
-			r = '｝'
-		case r == utf8.RuneError, unicode.IsControl(r):
-			r = ' '
-		}
-		b.WriteRune(r)
-		n++
 	}
-	out := b.String()
-	for strings.Contains(out, "__f__") {
-		out = strings.ReplaceAll(out, "__f__", "_\u200b_f_\u200b_")
-	}
-	return out
+	return safetext.Chart(s)
 }
 
-// SafeText is Label without the length limit, for whole sentences: the
-// same look-alike brackets and braces, and no "__f__" marker.
-func SafeText(s string) string {
-	out := strings.Map(func(r rune) rune {
-		switch {
-		case r == '<':
-			return '‹'
-		case r == '>':
-			return '›'
-		case r == '{':
-			return '｛'
-		case r == '}':
-			return '｝'
-		case r == utf8.RuneError, unicode.IsControl(r):
-			return ' '
-		}
-		return r
-	}, s)
-	for strings.Contains(out, "__f__") {
-		out = strings.ReplaceAll(out, "__f__", "_\u200b_f_\u200b_")
-	}
-	return out
-}
+// SafeText is Label without the length limit, for whole sentences (titles, subtitles,
+// tooltips): safetext.Chart, the same look-alike brackets and braces, no "__f__" marker, and
+// no control code or bidi override raw.
+func SafeText(s string) string { return safetext.Chart(s) }
 
 // Labels is Label of each of xs.
 func Labels(xs []string) []string {
