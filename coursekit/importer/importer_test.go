@@ -390,3 +390,21 @@ func TestVLLMMidStreamFailure(t *testing.T) {
 		t.Errorf("card: missing %d, TTFT n=%d, failures %d", s.TTFTMissing, s.TTFT.N, s.Failures)
 	}
 }
+
+// The same ServerDisconnectedError before any token (vLLM wrote no TTFT):
+// nothing was received, so it is no_response, not a broken stream.
+func TestVLLMDisconnectedBeforeAnyTokenIsNoResponse(t *testing.T) {
+	in := `{"duration": 1.0, "completed": 0, "failed": 1, "ttfts": [0.0], "itls": [[]], "output_lens": [0],
+	"errors": ["Traceback (most recent call last):\naiohttp.client_exceptions.ServerDisconnectedError: Server disconnected"]}`
+	var out bytes.Buffer
+	if _, err := Import("vllm", strings.NewReader(in), "ka.json", &out); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(&out, "ka")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := tr.Attempts[0]; a.Outcome != trace.NoResponse || len(a.Events) != 0 {
+		t.Errorf("attempt %+v, want no_response without events", a)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -71,6 +72,71 @@ const MalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE 
 	"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
 	"higher than another tool's against the same server"
 
+// errorKinds counts the errors AIPerf recorded, by type and message, with
+// the outcome each became, so that the import says what AIPerf recorded
+// rather than only the trace's name for it.
+type errorKinds struct {
+	order []string
+	kinds map[string]*errorKind
+}
+
+type errorKind struct {
+	typ, msg string
+	code     int
+	outcome  trace.Outcome
+	n        int
+}
+
+func (k *errorKinds) add(typ, msg string, code int, o trace.Outcome) {
+	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s", code, typ, msg, o)
+	if k.kinds == nil {
+		k.kinds = map[string]*errorKind{}
+	}
+	if e, ok := k.kinds[key]; ok {
+		e.n++
+		return
+	}
+	k.order = append(k.order, key)
+	k.kinds[key] = &errorKind{typ: typ, msg: msg, code: code, outcome: o, n: 1}
+}
+
+// outcomeWords says what each outcome means for an AIPerf record.
+var outcomeWords = map[trace.Outcome]string{
+	trace.NoResponse:   "no response: the request was sent and the connection closed before any response byte (aiohttp reuses a pooled keep-alive connection the server had closed, and AIPerf does not send the request again)",
+	trace.HTTPError:    "the server answered with an error status",
+	trace.StreamError:  "the response broke after it began",
+	trace.Timeout:      "timed out",
+	trace.ConnectError: "no connection to the server",
+	trace.Cancelled:    "cancelled by AIPerf",
+}
+
+// maxRecordedMsg bounds an error message quoted in the note.
+const maxRecordedMsg = 120
+
+// note lists the recorded errors: "AIPerf recorded errors on 3 records:
+// 1 × ServerDisconnectedError "Server disconnected" → no_response (…)".
+func (k *errorKinds) note() string {
+	if len(k.order) == 0 {
+		return ""
+	}
+	total := 0
+	var parts []string
+	for _, key := range k.order {
+		e := k.kinds[key]
+		total += e.n
+		what := e.typ
+		if e.code != 0 {
+			what = fmt.Sprintf("code %d %s", e.code, e.typ)
+		}
+		msg := []rune(e.msg)
+		if len(msg) > maxRecordedMsg {
+			msg = append(msg[:maxRecordedMsg], '…')
+		}
+		parts = append(parts, fmt.Sprintf("%d × %s %q → %s (%s)", e.n, what, string(msg), e.outcome, outcomeWords[e.outcome]))
+	}
+	return fmt.Sprintf("AIPerf recorded an error on %d records: %s", total, strings.Join(parts, "; "))
+}
+
 // notASummary stops an import of AIPerf's summary file given as the records
 // file (a common mistake): one object with metric blocks and no metadata.
 func notASummary(s *toolfile.Source, v json.RawMessage, line int) error {
@@ -113,6 +179,7 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 		}
 	}
 	var rows []row
+	var recorded errorKinds
 	warmup, noICL := 0, 0
 	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	for i, v := range vals {
@@ -245,7 +312,11 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 			if code == 499 {
 				r.a.Outcome = trace.Cancelled
 			}
+			if r.a.Outcome == trace.NoResponse && r.ttft != nil {
+				r.a.Outcome = trace.StreamError // a chunk had arrived: the response had begun
+			}
 			r.a.Error = fmt.Sprintf("%s: %s", typ, msg)
+			recorded.add(typ, msg, code, r.a.Outcome)
 		} else if cancelled {
 			r.a.Outcome = trace.Cancelled
 			r.a.Error = "was_cancelled"
@@ -334,6 +405,9 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	if warmup > 0 {
 		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
 	}
+	if n := recorded.note(); n != "" {
+		res.Report.Notes = append(res.Report.Notes, n)
+	}
 	res.Report.Notes = append(res.Report.Notes, MalformedNote)
 	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
 	if noICL > 0 {
@@ -349,7 +423,7 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 		ITLSemantics: "per_token_amortized",
 		EventTimes:   "reconstructed as start + time_to_first_token + cumulative inter_chunk_latency (per event); AIPerf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "AIPerf records no per-chunk token count: output tokens spread evenly over the events (≥ 1 each)",
-		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, else stream_error with type and message",
+		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, ServerDisconnectedError before any chunk → no_response, else stream_error with type and message",
 		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}
