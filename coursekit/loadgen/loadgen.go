@@ -123,6 +123,11 @@ type runner struct {
 
 	late *latenessProbe // the client's own wake-up lag
 
+	// sendSpan is how long sends could be made (ns): the planned warm-up
+	// and window, or until the NumRequests cap's last answer; the final
+	// progress report's mean rate is over it (cut by an interrupt).
+	sendSpan atomic.Int64
+
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
 	lag  *hdrhistogram.Histogram // µs, live view
@@ -369,6 +374,10 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	close(r.stop)
 	r.wg.Wait()
 	drained := r.now()
+	r.sendSpan.Store(int64(r.end))
+	if r.capped.Load() {
+		r.sendSpan.Store(int64(drained * 1e6))
+	}
 	serr := stopScrapes()
 	stopJudges()
 	close(r.out)
