@@ -40,7 +40,7 @@ func TestProgressFinalRateIsTheRunsMean(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var last loadgen.Progress
 			c.cfg.Progress = func(p loadgen.Progress) { last = p } // one goroutine calls it
-			c.cfg.ProgressEvery = time.Hour                         // only the final report
+			c.cfg.ProgressEvery = time.Hour                        // only the final report
 			res, tr, _ := run(t, context.Background(), c.cfg)
 			over := 500 * time.Millisecond
 			if c.cfg.NumRequests > 0 {
