@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/llmperf-course/course/coursekit/importer"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -96,11 +97,9 @@ func (o ours) value(metric, stat string, level float64, hasLevel bool, m metrics
 	return 0, false
 }
 
-func fmtNum(v float64) string {
-	s := fmt.Sprintf("%.3f", v)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
+// fmtNum is a number as the card writes it, at most three decimals
+// (numfmt.Num).
+func fmtNum(v float64) string { return numfmt.Num(v) }
 
 // whyDiffers says in a few words why the tool's number and ours can differ.
 func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) string {
