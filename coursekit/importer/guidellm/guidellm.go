@@ -50,21 +50,13 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	k, err := toolfile.PickRun(s, len(rep.bms), opt, "benchmarks", 0)
-	if err != nil {
-		return nil, err
-	}
-	bm, err := s.Object(rep.bms[k], 0, fmt.Sprintf("benchmarks[%d]", k))
+	k, bm, reqs, err := pickBenchmark(s, rep, opt)
 	if err != nil {
 		return nil, err
 	}
 	res := &toolfile.Result{ResolutionMS: 1e-3} // epoch-second floats carry about 0.2 µs
 	res.Report.Run, res.Report.Runs = k+1, len(rep.bms)
 	res.Report.PercentileMethod = "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"
-	reqs, err := bm.Sub("requests")
-	if err != nil {
-		return nil, err
-	}
 	rs, err := readRequests(s, reqs)
 	if err != nil {
 		return nil, err
@@ -89,11 +81,17 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: "duration_s", Stat: "value", Value: durS, Key: toolfile.JoinPath(bm.Path, "duration")})
 	}
 	addMetrics(res, bm, rs.withFirst, len(rs.rows), rep.version)
+	res.Conds = conditions(rep.layout, k, len(rep.bms), window, sampled, lossy)
+	return res, nil
+}
+
+// conditions are the header's conditions of benchmark k of runs.
+func conditions(layout string, k, runs int, window string, sampled bool, lossy []string) toolfile.Conditions {
 	lossy = append(lossy,
 		"guidellm stores only the first and last token time: each attempt has one event (its first token) and its end; the last token time is in the attempt's meta; per-event ITL is not recoverable",
 		"guidellm's inter_token_latency_ms is a token-weighted per-request average (per_token_amortized); its time_per_output_token_ms includes TTFT (not vLLM's TPOT)")
-	res.Conds = toolfile.Conditions{
-		Source: "guidellm benchmarks.json", Layout: rep.layout, Run: k + 1, Runs: len(rep.bms),
+	return toolfile.Conditions{
+		Source: "guidellm benchmarks.json", Layout: layout, Run: k + 1, Runs: runs,
 		Clock:        "guidellm time.time() epoch seconds (wall clock, not monotonic), converted to ms from the earliest of the benchmark start and the first request",
 		Window:       window,
 		ITLSemantics: "per_token_amortized",
@@ -104,7 +102,6 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		Sampled:      sampled,
 		Lossy:        lossy,
 	}
-	return res, nil
 }
 
 // report is the file: its layout, guidellm's version and its benchmarks.
@@ -142,6 +139,20 @@ func readReport(s *toolfile.Source) (*report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// pickBenchmark picks the benchmark to import (--run) and its requests.
+func pickBenchmark(s *toolfile.Source, rep *report, opt toolfile.Options) (k int, bm, reqs *toolfile.Obj, err error) {
+	if k, err = toolfile.PickRun(s, len(rep.bms), opt, "benchmarks", 0); err != nil {
+		return 0, nil, nil, err
+	}
+	if bm, err = s.Object(rep.bms[k], 0, fmt.Sprintf("benchmarks[%d]", k)); err != nil {
+		return 0, nil, nil, err
+	}
+	if reqs, err = bm.Sub("requests"); err != nil {
+		return 0, nil, nil, err
+	}
+	return k, bm, reqs, nil
 }
 
 // optTime finds the first present key path (a.b.c) and reads it as epoch
