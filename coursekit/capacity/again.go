@@ -133,27 +133,34 @@ func sameRate(a, b *float64) bool {
 	return *a == *b
 }
 
+// searchFlags are the flags a Result records, by name, for flagsDiffer.
+var searchFlags = []struct {
+	name string
+	of   func(*Result) any
+}{
+	{"--target", func(r *Result) any { return r.Target }},
+	{"--slo-ttft (ms)", func(r *Result) any { return r.SLOTTFTMS }},
+	{"--slo-e2e (ms)", func(r *Result) any { return r.E2EMS }},
+	{"--slo-itl-p95 (ms)", func(r *Result) any { return r.ITLP95MS }},
+	{"--slo-tpot (ms)", func(r *Result) any { return r.TPOTMS }},
+	{"--start-rate", func(r *Result) any { return r.StartRate }},
+	{"--max-rate", func(r *Result) any { return r.MaxRate }},
+	{"--growth", func(r *Result) any { return r.Growth }},
+	{"--resolution", func(r *Result) any { return r.Resolution }},
+	{"--warmup (s)", func(r *Result) any { return r.WarmupS }},
+	{"--step-duration (s)", func(r *Result) any { return r.StepDurationS }},
+	{"--step-max-duration (s)", func(r *Result) any { return r.StepMaxDurationS }},
+	{"model", func(r *Result) any { return r.Model }},
+}
+
 // flagsDiffer names the recorded flags in which the searches differ.
 func flagsDiffer(a, b *Result) []string {
 	var d []string
-	add := func(name string, x, y any) {
-		if fmt.Sprint(x) != fmt.Sprint(y) {
-			d = append(d, fmt.Sprintf("%s %v vs %v", name, x, y))
+	for _, f := range searchFlags {
+		if x, y := f.of(a), f.of(b); fmt.Sprint(x) != fmt.Sprint(y) {
+			d = append(d, fmt.Sprintf("%s %v vs %v", f.name, x, y))
 		}
 	}
-	add("--target", a.Target, b.Target)
-	add("--slo-ttft (ms)", a.SLOTTFTMS, b.SLOTTFTMS)
-	add("--slo-e2e (ms)", a.E2EMS, b.E2EMS)
-	add("--slo-itl-p95 (ms)", a.ITLP95MS, b.ITLP95MS)
-	add("--slo-tpot (ms)", a.TPOTMS, b.TPOTMS)
-	add("--start-rate", a.StartRate, b.StartRate)
-	add("--max-rate", a.MaxRate, b.MaxRate)
-	add("--growth", a.Growth, b.Growth)
-	add("--resolution", a.Resolution, b.Resolution)
-	add("--warmup (s)", a.WarmupS, b.WarmupS)
-	add("--step-duration (s)", a.StepDurationS, b.StepDurationS)
-	add("--step-max-duration (s)", a.StepMaxDurationS, b.StepMaxDurationS)
-	add("model", a.Model, b.Model)
 	return d
 }
 

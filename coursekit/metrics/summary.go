@@ -238,7 +238,7 @@ func (acc *Accumulator) Summary() *Summary {
 	wg.Wait()
 	if om := acc.opts.OtherMethod; om != "" {
 		d := acc.ttft.dist(om, UnitMS) // reads the ranks it lacks
-		d.CI95 = s.TTFT.CI95         // an interval of order statistics, the same under either method
+		d.CI95 = s.TTFT.CI95           // an interval of order statistics, the same under either method
 		s.TTFTOther = &d
 	}
 	for _, o := range trace.Outcomes {

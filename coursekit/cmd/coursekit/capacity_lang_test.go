@@ -59,7 +59,9 @@ func capacityResults() []*capacity.Result {
 	twice.Again = &sameAg
 	prevStep, thisStep := step(2, 40, 40, 20, 1), steps[1]
 	prevStep.LoadAvg, thisStep.LoadAvg = &capacity.LoadAvg{Start: 1.2, End: 1.6}, &capacity.LoadAvg{Start: 8.4, End: 9.1}
-	at := func(kind string) capacity.Why { return capacity.Why{Kind: kind, Rate: f(2), Previous: &prevStep, This: &thisStep} }
+	at := func(kind string) capacity.Why {
+		return capacity.Why{Kind: kind, Rate: f(2), Previous: &prevStep, This: &thisStep}
+	}
 	differ := *again
 	differ.Again = &capacity.Agreement{Previous: "first.json", PreviousAnswer: f(2), Answer: f(1), PreviousBound: capacity.BoundFailingStep, Bound: capacity.BoundFailingStep, Resolution: 1,
 		Reasons: []capacity.Why{{Kind: capacity.WhyFlagsDiffer, Flags: []string{"--max-rate 8 vs 16"}}, {Kind: capacity.WhyInterrupted}, {Kind: capacity.WhyWithinResolution},

@@ -31,15 +31,7 @@ import (
 // decode time per token is the mean gap between the tokens' events; every
 // attempt records how late the client was.
 func TestRealEngineViewsAgree(t *testing.T) {
-	p, err := lab.Engine{}.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := p.Stop(); err != nil {
-			t.Error(err)
-		}
-	}()
+	p := startEngine(t)
 	dir := t.TempDir()
 	easy := filepath.Join("..", "..", "..", "data", "datasets", "easy.jsonl")
 	for _, c := range []struct {
@@ -124,15 +116,7 @@ func deref64(v *float64) []float64 {
 // or says why not from what the searches recorded. Properties only: which
 // of them holds depends on the machine, never a timing.
 func TestRealEngineCapacityTwice(t *testing.T) {
-	p, err := lab.Engine{}.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := p.Stop(); err != nil {
-			t.Error(err)
-		}
-	}()
+	p := startEngine(t)
 	dir := t.TempDir()
 	flags := []string{"--url", p.URL, "--max-tokens", "8", "--slo-ttft", "3s", "--slo-e2e", "5s", "--target", "0.5",
 		"--start-rate", "1", "--max-rate", "4", "--resolution", "1", "--warmup", "500ms", "--step-duration", "5s", "--step-max-duration", "5s",
@@ -188,4 +172,19 @@ func TestRealEngineCapacityTwice(t *testing.T) {
 	if !strings.Contains(text, "Against the previous search ("+first+"): ") || (!same && !strings.Contains(text, "Why:\n  - ")) {
 		t.Errorf("the text does not say it:\n%s", text)
 	}
+}
+
+// startEngine starts the real engine for the test and stops it after.
+func startEngine(t *testing.T) *lab.EngineProcess {
+	t.Helper()
+	p, err := lab.Engine{}.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return p
 }

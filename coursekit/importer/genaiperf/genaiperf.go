@@ -54,14 +54,7 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 // readExperiments reads profile_export.json's one object and its
 // experiments to pick from.
 func readExperiments(s *toolfile.Source) (*toolfile.Obj, []json.RawMessage, error) {
-	vals, lines, err := s.Values()
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(vals) != 1 {
-		return nil, nil, s.ErrAt(lines[1], "", "want one JSON object (profile_export.json), found more values after it")
-	}
-	root, err := s.Object(vals[0], lines[0], "")
+	root, err := s.OneObject("profile_export.json")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -113,14 +113,7 @@ type report struct {
 // readReport reads benchmarks.json's one object: the layout, the version
 // and the benchmarks to pick from.
 func readReport(s *toolfile.Source) (*report, error) {
-	vals, lines, err := s.Values()
-	if err != nil {
-		return nil, err
-	}
-	if len(vals) != 1 {
-		return nil, s.ErrAt(lines[1], "", "want one JSON object (benchmarks.json), found more values after it")
-	}
-	root, err := s.Object(vals[0], lines[0], "")
+	root, err := s.OneObject("benchmarks.json")
 	if err != nil {
 		return nil, err
 	}

@@ -63,19 +63,9 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 // readRows reads per_request_lifecycle_metrics.json's one array, a row
 // each (readIPRow).
 func readRows(s *toolfile.Source) ([]ipRow, error) {
-	vals, lines, err := s.Values()
+	list, err := s.OneArray("per_request_lifecycle_metrics.json")
 	if err != nil {
 		return nil, err
-	}
-	if len(vals) != 1 {
-		return nil, s.ErrAt(lines[1], "", "want one JSON array (per_request_lifecycle_metrics.json), found more values after it")
-	}
-	list, err := s.Array(vals[0], lines[0], "")
-	if err != nil {
-		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, s.ErrAt(lines[0], "", "the array is empty: no attempts to import")
 	}
 	rows := make([]ipRow, len(list))
 	for i, raw := range list {

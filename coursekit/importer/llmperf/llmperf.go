@@ -40,21 +40,7 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 
 // readRows reads individual_responses.json's one array of rows.
 func readRows(s *toolfile.Source) ([]json.RawMessage, error) {
-	vals, lines, err := s.Values()
-	if err != nil {
-		return nil, err
-	}
-	if len(vals) != 1 {
-		return nil, s.ErrAt(lines[1], "", "want one JSON array (individual_responses.json), found more values after it")
-	}
-	rowsRaw, err := s.Array(vals[0], lines[0], "")
-	if err != nil {
-		return nil, err
-	}
-	if len(rowsRaw) == 0 {
-		return nil, s.ErrAt(lines[0], "", "the array is empty: no attempts to import")
-	}
-	return rowsRaw, nil
+	return s.OneArray("individual_responses.json")
 }
 
 // samples are llmperf's numbers of the rows without error_code, as it
