@@ -89,6 +89,11 @@ test-under-load:
 bench-card:
 	coursekit/bench/card/run.sh
 
+# compare of two 1M-request traces against two card runs (figures go to docs/benchmarks.md).
+.PHONY: bench-compare
+bench-compare:
+	coursekit/bench/compare/run.sh
+
 # The client-accuracy benchmark against a Python client (figures go to docs/benchmarks.md).
 .PHONY: bench-client
 bench-client:

@@ -121,18 +121,8 @@ func TestSearchAnswerNotAboveSaturation(t *testing.T) {
 	if achieved > sat*1.02 {
 		t.Fatalf("the simulator completed %.1f req/s, above its configured saturation %g", achieved, sat)
 	}
-	// The grid is anchored at what the server achieved, so a step at 1.08 of
-	// it is over what it can do now. When that achieved rate is near the
-	// configured one, the anchor is the configured rate: a step at 1.08 x 188
-	// = 203 req/s, 1.5 % over 200, met with 786/786 (a Poisson window of 4 s
-	// at 203/s holds 812 ± 28 arrivals, so it can hold fewer than 200/s); the
-	// overload rule is for rates 5-10 % over, not 1.5 %.
-	anchor := achieved
-	if 1.08*anchor > 0.97*sat {
-		anchor = sat
-	}
 	c := looseConfig(t, url, sc.DefaultMaxTokens)
-	c.StartRate, c.Growth, c.MaxRate, c.Resolution = 0.54*anchor, 2, 2*sat, 0.14*anchor
+	c.StartRate, c.Growth, c.MaxRate, c.Resolution = 0.54*achieved, 2, 2*sat, 0.14*achieved
 	c.StepDuration, c.StepMaxDuration = 4*time.Second, 4*time.Second
 	res, err := Search(context.Background(), c)
 	if err != nil {
@@ -142,8 +132,17 @@ func TestSearchAnswerNotAboveSaturation(t *testing.T) {
 	for _, s := range res.Steps {
 		t.Logf("step %g req/s: %d/%d %s (%s)", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason)
 	}
-	if res.MaxRateMeeting == nil || *res.MaxRateMeeting > sat {
-		t.Fatalf("answer %v, want at most the saturation %g", res.MaxRateMeeting, sat)
+	// A step just over the saturation may meet: the rule sees an excess δ
+	// only with about 3.84(1+δ)/δ² attempts in the window (docs/capacity.md);
+	// 208 req/s (4 % over) met with 834 attempts, which show 7 %.
+	var ansStep *Step
+	for i, s := range res.Steps {
+		if res.MaxRateMeeting != nil && s.Rate == *res.MaxRateMeeting && s.Verdict == Meets {
+			ansStep = &res.Steps[i]
+		}
+	}
+	if ansStep == nil || ansStep.Rate > sat*(1+detectableExcess(ansStep.Attempts)) {
+		t.Fatalf("answer %v (step %+v), want at most the saturation %g plus the excess its attempts can show", res.MaxRateMeeting, ansStep, sat)
 	}
 	ans := *res.MaxRateMeeting
 	if res.BoundedBy != BoundFailingStep {
@@ -168,8 +167,8 @@ func TestSearchAnswerNotAboveSaturation(t *testing.T) {
 		t.Errorf("answer %g, more than the resolution %g below the %.1f req/s the server completed at %g", ans, c.Resolution, then, above.Rate)
 	}
 	for _, s := range res.Steps {
-		if s.Rate > sat && s.Verdict == Meets {
-			t.Errorf("step %g above saturation %g meets", s.Rate, sat)
+		if s.Rate > sat*(1+detectableExcess(s.Attempts)) && s.Verdict == Meets {
+			t.Errorf("step %g above saturation %g by more than its %d attempts can hide meets", s.Rate, sat, s.Attempts)
 		}
 	}
 }
@@ -202,4 +201,14 @@ func TestAnswerBoundedBy(t *testing.T) {
 			t.Errorf("steps %+v: answer %v, want %v", c.steps, got, c.ans)
 		}
 	}
+}
+
+// detectableExcess is the smallest excess δ over saturation that a window of n
+// attempts shows at 95 %: the δ that solves n = 3.84(1+δ)/δ² (docs/capacity.md).
+func detectableExcess(n int64) float64 {
+	if n <= 0 {
+		return math.Inf(1)
+	}
+	z2 := 1.96 * 1.96
+	return (z2 + math.Sqrt(z2*z2+4*float64(n)*z2)) / (2 * float64(n))
 }

@@ -132,9 +132,15 @@ func newChecker(c *Card, t *trace.Trace) *checker {
 	// the method the card states: a wrong method fails stated.method, and
 	// a number that does not follow the stated method fails figures.p95,
 	// each on its own.
-	k.s = cardopts.MustSummarize(t, cardopts.Unit(metrics.NearestRank), cardopts.OtherMethod(m))
+	// Under nearest-rank the other distribution is the linear one, so that
+	// checkP95 can name a tool's linear number written under nearest-rank.
+	other := m
+	if m == metrics.NearestRank {
+		other = metrics.Linear
+	}
+	k.s = cardopts.MustSummarize(t, cardopts.Unit(metrics.NearestRank), cardopts.OtherMethod(other))
 	k.p95 = k.s.TTFT.P95
-	if m != k.s.PercentileMethod {
+	if m != k.s.PercentileMethod && k.s.TTFTOther != nil {
 		k.p95 = k.s.TTFTOther.P95
 	}
 	for i, slo := range unitSLOsMS {

@@ -74,11 +74,15 @@ func checkP95(k *checker) (Status, string) {
 	if stated == "" {
 		stated = k.s.PercentileMethod
 	}
-	other := metrics.Linear
-	if stated == metrics.Linear {
-		other = metrics.NearestRank
+	// newChecker read the TTFT under nearest-rank and under the stated
+	// method (linear when that is nearest-rank).
+	other, otherP95 := metrics.Linear, (*float64)(nil)
+	if k.s.TTFTOther != nil {
+		otherP95 = k.s.TTFTOther.P95
 	}
-	otherP95 := metrics.Summarize(k.t, metrics.Options{Method: other}).TTFT.P95
+	if stated == metrics.Linear {
+		other, otherP95 = metrics.NearestRank, k.s.TTFT.P95
+	}
 	var otherMethod bool
 	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
 		if k.p95 != nil && timeMatches(c.P95, *k.p95) {

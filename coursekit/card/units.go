@@ -19,6 +19,27 @@ const (
 	minTextRune = 8    // shorter free text is not an answer yet
 )
 
+// consistTol is how far apart two of the card's own numbers may be and
+// still agree in a hidden consistency check (goodput = qualified /
+// window, cost = window cost / qualified × 1000): the band in which a
+// figure check gives partial credit (see package criteria, band). A
+// figure rounded or slightly off is charged once, by its figure check;
+// the consistency check fails only what that band cannot explain. With
+// this unit's counts (at most 10 qualified attempts), one qualified
+// attempt more or less moves goodput and cost by 10 % or more, so the
+// band is strict: a wrong count still fails.
+const consistTol = 0.10
+
+// consistent reports whether got agrees with want, derived from other
+// numbers of the same card: less than consistTol apart (or within abs).
+func consistent(got, want, abs float64) bool {
+	if math.IsNaN(got) || math.IsInf(got, 0) {
+		return false
+	}
+	d := math.Abs(got - want)
+	return d <= abs || d < consistTol*math.Abs(want)*(1-1e-9)
+}
+
 func near(got, want, abs float64) bool {
 	if math.IsNaN(got) || math.IsInf(got, 0) {
 		return false

@@ -173,6 +173,10 @@ func eventGapLabel(l lang.Lang, s *metrics.Summary) string {
 	return EventGapNameIn(l, s.Event.MultiTokenEvents)
 }
 
+// EventGapLabelIn is how the card of s names its event gaps in l: ITL only
+// when every event carries one token and the servers' usage agrees.
+func EventGapLabelIn(l lang.Lang, s *metrics.Summary) string { return eventGapLabel(l, s) }
+
 // usageDisagrees says the server reported output tokens that the events
 // do not carry.
 func usageDisagrees(s *metrics.Summary) bool { return UsageDisagrees(s) }

@@ -1,9 +1,9 @@
 // Package cardopts is the one place where a command's flags meet a
 // trace's recorded conditions: it turns both into the options of the
 // trace's metrics summary, and computes that summary. `coursekit card`,
-// `report`, `import`, `capacity`, the notebooks' helpers and the grader
-// summarize through it, so that one trace under the same flags gives one
-// set of numbers in every view.
+// `report`, `import`, `capacity`, `compare` (a summary per trace), the
+// notebooks' helpers and the grader summarize through it, so that one
+// trace under the same flags gives one set of numbers in every view.
 //
 // The rule, for each option (Flags.Options):
 //   - SLOs: the flags' when any SLO flag was given (--slo-ttft, --slo-e2e,
@@ -127,6 +127,12 @@ func OtherMethod(m metrics.Method) Extra {
 	return func(o *metrics.Options) { o.OtherMethod = m }
 }
 
+// Resampling keeps what a bootstrap of the summary redraws
+// (metrics.Summary.Resampling), for coursekit compare's intervals.
+func Resampling() Extra {
+	return func(o *metrics.Options) { o.Resampling = true }
+}
+
 func (f *Flags) choose(h *trace.Header, extras []Extra) (metrics.Options, error) {
 	o, err := f.Options(h)
 	if err != nil {
@@ -196,9 +202,25 @@ func (f *Flags) RegisterWindowCost(fs *flag.FlagSet) {
 // RegisterReading adds the flags of how a summary reads a trace:
 // --percentile, --percentiles, --window-cost and --memory.
 func (f *Flags) RegisterReading(fs *flag.FlagSet) {
-	fs.Var(methodFlag{&f.Method}, "percentile", "percentile method: nearest-rank or linear (default nearest-rank)")
-	fs.Var(levelsFlag{&f.Levels}, "percentiles", "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
+	f.RegisterMethod(fs)
+	f.RegisterLevels(fs, "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	f.RegisterWindowCost(fs)
+	f.RegisterMemory(fs)
+}
+
+// RegisterMethod adds --percentile to fs.
+func (f *Flags) RegisterMethod(fs *flag.FlagSet) {
+	fs.Var(methodFlag{&f.Method}, "percentile", "percentile method: nearest-rank or linear (default nearest-rank)")
+}
+
+// RegisterLevels adds --percentiles (with help, what the levels are for
+// the command) to fs.
+func (f *Flags) RegisterLevels(fs *flag.FlagSet, help string) {
+	fs.Var(levelsFlag{&f.Levels}, "percentiles", help)
+}
+
+// RegisterMemory adds --memory to fs.
+func (f *Flags) RegisterMemory(fs *flag.FlagSet) {
 	fs.Var(memoryFlag{&f.MemoryBytes}, "memory", "memory budget for the samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, with the same card (default: half of the memory available to the process)")
 }
 

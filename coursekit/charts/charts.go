@@ -14,6 +14,9 @@
 //     rate, queue, TTFT, busy gauge, goodput, engine comparisons, a
 //     percentile's interval against the sample size) and the capacity
 //     search;
+//   - coursekit/charts/comparefig: an A/B comparison (coursekit/compare)
+//     as a forest plot of every metric's B − A and its interval, with its
+//     offline page;
 //   - coursekit/charts/class: the instructor's class report charts;
 //   - coursekit/charts/page: the offline HTML page that puts a card,
 //     figures, text and tables together.

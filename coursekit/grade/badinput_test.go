@@ -149,3 +149,20 @@ func TestRoster(t *testing.T) {
 		}
 	}
 }
+
+// A header with two columns equal but for case (the reader matches its
+// own in any case, and the last one would win), and ids equal but for
+// case (they name folders, which macOS and Windows match in any case),
+// are refused with where and both names.
+func TestRosterCaseTwins(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"id,ID\ns1,s2\n", `roster:1: columns "id" (column 1) and "ID" (column 2) differ only in case`},
+		{"id,id\ns1,s2\n", `roster:1: column "id" appears twice (columns 1 and 2)`},
+		{"id,lms_id,LMS_ID\ns1,1,2\n", `"lms_id" (column 2) and "LMS_ID" (column 3)`},
+		{"id\ns1\nS1\n", `roster:3: learner id "S1" differs from "s1" (line 2) only in case`},
+	} {
+		if _, err := roster.ReadRoster(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want …%s…", c.in, err, c.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/report"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
@@ -106,7 +107,7 @@ func checkClassNames(t *testing.T, b *batch.Batch, page, summary string, ids []s
 	}
 	notes := 0
 	for _, r := range rows[1:] {
-		if strings.HasPrefix(r[9], "same answer as ") {
+		if strings.HasPrefix(r[9], review.GradeNoteMark+"与 ") {
 			notes++
 			if (r[0] != "alice" && r[0] != "ivan") || !strings.Contains(r[9], map[string]string{"alice": "ivan", "ivan": "alice"}[r[0]]) {
 				t.Errorf("manual-review.csv: note %q on %s %s", r[9], r[0], r[1])

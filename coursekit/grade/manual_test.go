@@ -185,6 +185,8 @@ func TestManualCSVErrors(t *testing.T) {
 		{"old file without the hash column", "id,criterion,title,max,keyword_assist,keywords_found,text,score\nalice,text.outputs,t,2,0,,x,1\n", "manual-review.csv:1: no text_sha256 column"},
 		{"multi-line answer, error after it", head + "alice,text.outputs,t,2,0,,\"line 1\nline 2\"," + sha + ",1\nbob,text.outputs,t,2,0,,x," + sha + ",abc\n", "manual-review.csv:4: bob text.outputs: score \"abc\""},
 		{"empty", "", "manual-review.csv: empty"},
+		{"a column equal to score but for case", strings.TrimSuffix(head, "\n") + ",Score\nalice,text.outputs,t,2,0,,x," + sha + ",1,0\n", `manual-review.csv:1: columns "score" (column 9) and "Score" (column 10) differ only in case`},
+		{"id twice", strings.TrimSuffix(head, "\n") + ",id\nalice,text.outputs,t,2,0,,x," + sha + ",1,bob\n", `manual-review.csv:1: column "id" appears twice (columns 1 and 10)`},
 	}
 	for _, c := range cases {
 		_, err := review.ReadManualCSV(strings.NewReader(c.csv), review.ManualFile, f.roster, nil)

@@ -52,3 +52,42 @@ func TestRoundedFigureIsBlamedOnTheRounding(t *testing.T) {
 		t.Errorf("goodput per attempt is blamed on the rounding: %s", x.Message)
 	}
 }
+
+// A rounding (or a slip of about 1 %) is charged once: the figure check
+// gives its partial credit, and the hidden consistency checks (goodput =
+// qualified / window, cost = window cost / qualified × 1000) pass within
+// the figure checks' 10 % band (the walk: 0.3125 written 0.309 got
+// figures.goodput 1.5 and hidden.goodput_consistency 0; 0.2 for 0.192
+// lost 2.5 points). A goodput 20 % off still fails the consistency check,
+// whose hint speaks of rounding.
+func TestRoundingChargedOnce(t *testing.T) {
+	ids := []string{"alice", "bob", "carol", "dave"}
+	f := newFixture(t, ids...)
+	for _, id := range ids {
+		for _, k := range []float64{0.989, 1.011, 0.96} {
+			c := correctCard(t, f.variants[id])
+			for i := range c.Conditions {
+				c.Conditions[i].Goodput.Value *= k
+				c.Conditions[i].CostPer1000.Value *= k
+			}
+			s := f.g.Grade(id+".ipynb", f.submitted(t, id, c))
+			fig, _ := s.Score("figures.goodput")
+			if fig.Points == fig.Max || fig.Points == 0 {
+				t.Errorf("%s ×%v: figures.goodput %v/%v, want partial credit", id, k, fig.Points, fig.Max)
+			}
+			for _, h := range []string{"hidden.goodput_consistency", "hidden.cost_consistency"} {
+				if x, _ := s.Score(h); x.Points != x.Max {
+					t.Errorf("%s ×%v: %s %v/%v (%s): a rounding charged twice", id, k, h, x.Points, x.Max, x.Message)
+				}
+			}
+		}
+		c := correctCard(t, f.variants[id])
+		for i := range c.Conditions {
+			c.Conditions[i].Goodput.Value *= 1.2
+		}
+		s := f.g.Grade(id+".ipynb", f.submitted(t, id, c))
+		if x, _ := s.Score("hidden.goodput_consistency"); x.Points != 0 || !strings.Contains(x.Message, "四舍五入") || !strings.Contains(x.Message, "十分之一") {
+			t.Errorf("%s: goodput 20 %% off: %v/%v %s", id, x.Points, x.Max, x.Message)
+		}
+	}
+}

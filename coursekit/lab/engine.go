@@ -72,7 +72,15 @@ type EngineInfo struct {
 	Parallel      int     `json:"parallel"`
 	Ctx           int     `json:"ctx"`
 	NoPromptCache bool    `json:"no_prompt_cache,omitempty"`
-	StartMS       float64 `json:"start_ms"` // process start to /health 200, model load included
+	StartMS       float64 `json:"start_ms,omitempty"` // process start to /health 200, model load included
+}
+
+// settings are the engine's conditions, as the trace's header records
+// them: how it was started, not how long it took (StartMS is a measurement
+// and differs from run to run of one setting).
+func (i EngineInfo) settings() EngineInfo {
+	i.StartMS = 0
+	return i
 }
 
 // EngineProcess is a started engine.
@@ -296,7 +304,7 @@ func (l Lab) RunEngine(name, label string, e Engine, load loadgen.Config) (*Run,
 	if load.Client == nil {
 		load.Client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}}
 	}
-	cond := map[string]any{"engine": info}
+	cond := map[string]any{"engine": info.settings()}
 	for k, v := range load.Conditions {
 		cond[k] = v
 	}

@@ -219,7 +219,7 @@ func (r *runner) fail(a *trace.Attempt, ctx context.Context, def trace.Outcome, 
 		}
 	default:
 		a.Outcome = def
-		a.Error = err.Error()
+		a.Error = redactErr(err)
 	}
 }
 

@@ -58,8 +58,11 @@ func TestClientLatenessIsRecorded(t *testing.T) {
 			over++
 		}
 	}
-	if over == 0 || over == every {
-		t.Errorf("%d of %d attempts over the bound; want the ones alive during the spin only", over, every)
+	// The attempts alive during the spin are late; the others may be too on
+	// a loaded machine (16 of 16 at load 8-13), which is what the card's
+	// note is for, so only "some" is a property.
+	if over == 0 {
+		t.Errorf("%d of %d attempts over the bound; want at least the ones alive during the spin", over, every)
 	}
 	s := cardopts.MustSummarize(tr, cardopts.Flags{})
 	if c := s.ClientLag; c == nil || c.OverBound == 0 || c.MaxMS <= metrics.ClientLagBoundMS {

@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -502,14 +503,59 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // microsecond (the trace clock's resolution), fixed width.
 const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
 
-// RedactURL is u with its password replaced by "xxxxx" (url.URL.Redacted): traces are shared
-// and handed in, and a password given in --url or --metrics-url must not travel with them.
+// RedactURL is u with its password, and the value of every query parameter whose name looks
+// secret (secretQueryKey: api_key, token, auth, password, sig …), replaced by "xxxxx": traces
+// are shared and handed in, and a secret given in --url or --metrics-url must not travel with
+// them. The query keeps its order and its other values as written.
 func RedactURL(u string) string {
 	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
+	if err != nil {
+		return u
+	}
+	changed := false
+	if p.RawQuery != "" {
+		parts := strings.Split(p.RawQuery, "&")
+		for i, kv := range parts {
+			k, v, hasV := strings.Cut(kv, "=")
+			name, err := url.QueryUnescape(k)
+			if err != nil {
+				name = k
+			}
+			if hasV && v != "" && secretQueryKey(name) {
+				parts[i] = k + "=xxxxx"
+				changed = true
+			}
+		}
+		p.RawQuery = strings.Join(parts, "&")
+	}
+	if p.User == nil && !changed {
 		return u
 	}
 	return p.Redacted()
+}
+
+// secretQueryKey says whether a query parameter's name looks like it holds a credential.
+func secretQueryKey(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"key", "token", "auth", "pass", "pwd", "secret", "sig", "credential", "session", "jwt", "bearer", "cookie"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactErr is err's text with the URL of a *url.Error in it (what net/http's client returns,
+// which quotes the whole request URL) passed through RedactURL; wrapping text is kept.
+func redactErr(err error) string {
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.URL != "" {
+		red := RedactURL(ue.URL)
+		msg = strings.ReplaceAll(msg, strconv.Quote(ue.URL), strconv.Quote(red)) // url.Error quotes it
+		msg = strings.ReplaceAll(msg, ue.URL, red)
+	}
+	return msg
 }
 
 // headerMeta is the header's meta: which tool made the trace, the wall

@@ -79,7 +79,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.cfg.MetricsURL, nil)
 	if err != nil {
-		s.Error = err.Error()
+		s.Error = redactErr(err)
 		return s
 	}
 	if sameOrigin(r.cfg.URL, r.cfg.MetricsURL) {
@@ -91,7 +91,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	}
 	resp, err := r.client.Do(req) // never follows a redirect (oneOrigin)
 	if err != nil {
-		s.Error = err.Error()
+		s.Error = redactErr(err)
 		if msg, ok := serverFault(err); ok {
 			s.Error = "GET " + RedactURL(r.cfg.MetricsURL) + ": " + msg
 		}
@@ -99,7 +99,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	}
 	defer resp.Body.Close()
 	if isRedirect(resp.StatusCode) {
-		s.Error = "GET " + r.cfg.MetricsURL + ": " + redirectError(resp)
+		s.Error = "GET " + RedactURL(r.cfg.MetricsURL) + ": " + redirectError(resp)
 		return s
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -110,7 +110,7 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(&capReader{r: resp.Body, maxBytes: MaxMetricsBytes, maxLines: MaxMetricsLines})
 	if e, ok := asCap(err); ok {
-		s.Error = "GET " + r.cfg.MetricsURL + ": " + e.Error()
+		s.Error = "GET " + RedactURL(r.cfg.MetricsURL) + ": " + e.Error()
 		return s
 	}
 	if err != nil {

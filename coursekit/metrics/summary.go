@@ -33,6 +33,10 @@ type Options struct {
 	// Latency adds per-attempt SLOs beyond TTFT to every condition. When
 	// any is set and no judge was asked for, quality is not required.
 	Latency LatencySLO
+	// Resampling keeps, in Summary.Resampling, what a bootstrap of the card
+	// redraws: the order statistics around each level of Levels in TTFT,
+	// E2E and the event gaps, and the attempts by their output tokens.
+	Resampling bool
 	// Judged says that a judge was asked for (the header names a
 	// dataset), so that with latency SLOs an unrated success does not
 	// qualify even when no attempt was rated. A rated attempt in the trace
@@ -65,7 +69,8 @@ type Accumulator struct {
 	events, tokens, multiEvents           int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
-	outputTokens                          int64 // OutputTokenCount of complete successes
+	outputTokens                          int64           // OutputTokenCount of complete successes
+	tokenAttempts                         map[int64]int64 // with Options.Resampling: in-window attempts by the output tokens they add
 
 	ttft, e2e, itl, tpot samples
 	passQ                []int64   // per condition SLO, then per sweep SLO: complete quality-pass attempts with TTFT ≤ it
@@ -98,6 +103,9 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 	}
 	all := append(slices.Clone(opts.SLOsMS), opts.SweepSLOsMS...)
 	acc := &Accumulator{h: *h, opts: opts, all: all, passQ: make([]int64, len(all))}
+	if opts.Resampling {
+		acc.tokenAttempts = map[int64]int64{}
+	}
 	acc.slos = slices.Clone(all)
 	slices.Sort(acc.slos)
 	acc.slos = slices.Compact(acc.slos)
@@ -127,6 +135,13 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 	best, bestLat := none, none
 	if len(a.Events) == 0 {
 		acc.ttftMissing++
+	}
+	if acc.tokenAttempts != nil {
+		t := int64(0)
+		if a.Outcome == trace.OK {
+			t = int64(a.OutputTokenCount())
+		}
+		acc.tokenAttempts[t]++
 	}
 	switch a.Outcome {
 	case trace.InFlight:
@@ -212,7 +227,17 @@ func (acc *Accumulator) Summary() *Summary {
 		TTFTMissing:      acc.ttftMissing,
 		Currency:         h.Currency,
 		TraceConditions:  h.Conditions,
+		TraceMeta:        h.Meta,
 		WindowCost:       h.WindowCost,
+	}
+	var rs *Resampling
+	if acc.opts.Resampling {
+		rs = &Resampling{}
+		for t, n := range acc.tokenAttempts {
+			rs.Tokens = append(rs.Tokens, TokenCount{Tokens: t, Attempts: n})
+		}
+		slices.SortFunc(rs.Tokens, func(a, b TokenCount) int { return int(a.Tokens - b.Tokens) })
+		s.Resampling = rs
 	}
 	if acc.opts.WindowCost != nil {
 		s.WindowCost = acc.opts.WindowCost
@@ -223,16 +248,28 @@ func (acc *Accumulator) Summary() *Summary {
 	s.ClientLag = acc.lag.summary()
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
+	var win struct{ ttft, e2e, itl *[]OrderWindow }
+	if rs != nil {
+		win.ttft, win.e2e, win.itl = &rs.TTFT, &rs.E2E, &rs.ITL
+	}
 	for _, d := range []struct {
 		dst  *Dist
 		x    *samples
 		unit string
-	}{{&s.TTFT, &acc.ttft, UnitMS}, {&s.E2E, &acc.e2e, UnitMS}, {&s.ITL, &acc.itl, UnitEvent}, {&s.TPOT, &acc.tpot, UnitMSPerToken}} {
+		win  *[]OrderWindow
+	}{{&s.TTFT, &acc.ttft, UnitMS, win.ttft}, {&s.E2E, &acc.e2e, UnitMS, win.e2e}, {&s.ITL, &acc.itl, UnitEvent, win.itl}, {&s.TPOT, &acc.tpot, UnitMSPerToken, nil}} {
 		wg.Go(func() {
-			d.x.prepare(d.x.wantRanks(m, acc.opts.Levels))
+			ks := d.x.wantRanks(m, acc.opts.Levels)
+			if d.win != nil {
+				ks = append(ks, d.x.windowEdges(m, acc.opts.Levels)...)
+			}
+			d.x.prepare(ks)
 			*d.dst = d.x.dist(m, d.unit)
 			d.dst.CI95 = d.x.ci95()
 			d.dst.Chosen = d.x.levels(m, acc.opts.Levels)
+			if d.win != nil {
+				*d.win = d.x.windows(m, acc.opts.Levels)
+			}
 		})
 	}
 	wg.Wait()
@@ -529,6 +566,9 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.tokens += o.tokens
 	acc.multiEvents += o.multiEvents
 	acc.outputTokens += o.outputTokens
+	for t, n := range o.tokenAttempts {
+		acc.tokenAttempts[t] += n
+	}
 	acc.usageTokens += o.usageTokens
 	acc.usageEventTokens += o.usageEventTokens
 	acc.maxTokens = max(acc.maxTokens, o.maxTokens)

@@ -159,6 +159,13 @@ type Summary struct {
 	// sorted into runs on disk to be read; nil when all stayed in memory.
 	// The numbers are the same either way.
 	Spill *Spill `json:"spill,omitempty"`
+	// TraceMeta is the header's meta (the tool's notes: started_at, url,
+	// client, prompt_salt), for comparing two traces' headers; not part
+	// of the JSON card.
+	TraceMeta json.RawMessage `json:"-"`
+	// Resampling is what a bootstrap redraws (Options.Resampling); nil
+	// otherwise. Not part of the JSON card.
+	Resampling *Resampling `json:"-"`
 }
 
 // Spill describes a card computed past its memory budget.

@@ -80,14 +80,15 @@ func TestUnsetIsNotAValue(t *testing.T) {
 	}
 }
 
-// A range hint names a direction of error; an exact one wins over it, and
-// a guess outside every hint gets Otherwise.
+// A range hint names a direction of error, its bound included (09's 0.5
+// against IfAbove(0.5) got the generic line); an exact one wins over it,
+// and a guess outside every hint gets Otherwise.
 func TestRangeHintsNameADirection(t *testing.T) {
 	hints := []Hint{If(0.25, "2/8：分母换成了成功数"), IfAbove(0.5, "太大"), IfBelow(0.01, "太小"), Otherwise("别的")}
 	for _, c := range []struct {
 		guess float64
 		want  string
-	}{{0.25, "2/8"}, {0.9, "太大"}, {0.001, "太小"}, {0.3, "别的"}} {
+	}{{0.25, "2/8"}, {0.9, "太大"}, {0.001, "太小"}, {0.3, "别的"}, {0.5, "太大"}, {0.01, "太小"}} {
 		out := stdout(t, func() { Compare("失败率", c.guess, 0.0, hints...) })
 		if !strings.Contains(out, c.want) {
 			t.Errorf("%v: want hint %q: %q", c.guess, c.want, out)
@@ -152,5 +153,45 @@ func TestCompareGivesJudgesTheResult(t *testing.T) {
 	})
 	if ok || !strings.Contains(out, "五次合格") || strings.Contains(out, "你的预测") {
 		t.Errorf("1000 ms gives 0.5, told by the result: %v %q", ok, out)
+	}
+}
+
+// A letter answer is read as typed with a Chinese input method too: "Ｂ"
+// (full width), " b " and "B" are the same answer.
+func TestLetterAnswersIgnoreWidthCaseAndSpace(t *testing.T) {
+	for _, g := range []string{"B", "b", " B ", "Ｂ", "ｂ"} {
+		var ok bool
+		out := stdout(t, func() { ok = Compare("测验：失败率的分母", g, "B", If("A", "完整成功里没有失败")) })
+		if !ok {
+			t.Errorf("%q against B: %q", g, out)
+		}
+	}
+	if out := stdout(t, func() { Compare("测验：失败率的分母", "Ａ", "B", If("A", "完整成功里没有失败")) }); !strings.Contains(out, "完整成功里没有失败") {
+		t.Errorf("a full-width A is told A's hint: %q", out)
+	}
+}
+
+// A fraction typed as two integers (GoodputPerS: 5/10) is divided as
+// integers by Go and arrives as 0: a decimal answer that is the computed
+// value cut to a whole number is told so, after the check's own hints. An
+// int answer (a count) is not.
+func TestIntegerDivisionIsNamed(t *testing.T) {
+	for _, c := range []struct {
+		f    func() bool
+		want bool
+	}{
+		{func() bool { return Compare("goodput（次/s）", float64(5/10), 0.5) }, true},
+		{func() bool { return CompareWithin("比值", float64(250/3), 250.0/3, 0.001) }, true},
+		{func() bool { return CompareFactor("比值", float64(1/16), 0.06, 2) }, true},
+		{func() bool { return CompareDecimals("成本", float64(20/7), 20.0/7, 2) }, true},
+		{func() bool { return Compare("goodput（次/s）", float64(5/10), 0.5, If(0, "零")) }, false},
+		{func() bool { return Compare("失败的尝试", 0, 0.5) }, false},
+		{func() bool { return Compare("比值", 1.0, 0.5) }, false},
+	} {
+		var ok bool
+		out := stdout(t, func() { ok = c.f() })
+		if ok || strings.Contains(out, "整数相除") != c.want {
+			t.Errorf("want the integer-division hint: %v: %q", c.want, out)
+		}
 	}
 }

@@ -23,8 +23,9 @@ var perRequest = func() []string {
 
 // aggregates are words that fold many requests into one number: a
 // dashboard's mean per minute is evidence about the dashboard, not about
-// what one user waited for.
-var aggregates = []string{"平均", "均值", "汇总", "合计", "总数", "每分钟", "每秒", "每小时", "每天", "比例", "占比", "分位", "中位数", "P50", "P90", "P95", "P99"}
+// what one user waited for. They only choose the hint: evidence without a
+// per-request word fails either way.
+var aggregates = []string{"平均", "均值", "汇总", "合计", "总数", "总量", "每分钟", "每秒", "每小时", "每天", "比例", "占比", "率", "吞吐", "分位", "中位数", "P50", "P90", "P95", "P99"}
 
 // containsAny is the first of words that s contains, or "".
 func containsAny(s string, words []string) string {
@@ -36,34 +37,73 @@ func containsAny(s string, words []string) string {
 	return ""
 }
 
+// placeholder reports whether a value is still the cell's example: blank,
+// a bracketed prompt such as （写下你的观察）, or a line that starts 例如.
+// An answer that gives an example of its own (每个请求的 TTFT，例如……) is
+// the learner's.
+func placeholder(v string) bool {
+	return v == "" || strings.HasPrefix(v, "（") || strings.HasPrefix(v, "(") || strings.HasPrefix(v, "例如") || strings.Contains(v, "写下你")
+}
+
+// pathOf reads 路径: 训练 or 推理, also as 01's table writes it (推理路径,
+// 推理（共享资源））; "" when it names neither or both.
+func pathOf(v string) string {
+	training, inference := strings.Contains(v, "训练"), strings.Contains(v, "推理")
+	switch {
+	case training && !inference:
+		return "训练"
+	case inference && !training:
+		return "推理"
+	}
+	return ""
+}
+
+// layersOf reads 层: one of Layers, or several as 01's table writes them
+// (设备层 / 平台层), each with or without its 层 (推理). It is nil when a
+// part is not one of the four layers.
+func layersOf(v string) []string {
+	var out []string
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune("/／、，,和与 ", r) }) {
+		if !strings.HasSuffix(p, "层") {
+			p += "层"
+		}
+		if !slices.Contains(Layers, p) {
+			return nil
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // CheckObservation checks notebook 01's exercise: an observation placed
 // back on the system (keys 观察, 路径, 层, 测量的是什么, 还缺什么证据). It
 // prints one line: the first thing to fix, or what to do next, and
 // reports whether the observation passes. Placeholders left as they were
-// (text in （）, an 例如) do not pass, and the missing evidence must land
-// on single requests or attempts: an aggregate such as "每分钟请求数的
-// 平均值" is the kind of number the notebook warns about, even though it
-// says 请求.
+// do not pass. 路径 and 层 are read in the forms 01's own table uses
+// (推理（共享资源）, 设备层 / 平台层). The missing evidence must land on
+// single requests or attempts: an aggregate such as "每分钟请求数的平均值"
+// is the kind of number the notebook warns about, even though it says 请求.
 func CheckObservation(o map[string]string) bool {
 	for _, k := range []string{"观察", "路径", "层", "测量的是什么", "还缺什么证据"} {
-		v := strings.TrimSpace(o[k])
-		if v == "" || strings.HasPrefix(v, "（") || strings.Contains(v, "例如") || strings.Contains(v, "写下") {
+		if placeholder(strings.TrimSpace(o[k])) {
 			fmt.Printf("提示：“%s”还是示例或空白，先换成你自己的内容。\n", k)
 			return false
 		}
 	}
-	path, layer, evidence := strings.TrimSpace(o["路径"]), strings.TrimSpace(o["层"]), o["还缺什么证据"]
+	path, layers, evidence := pathOf(o["路径"]), layersOf(strings.TrimSpace(o["层"])), strings.TrimSpace(o["还缺什么证据"])
 	switch {
-	case path != "训练" && path != "推理":
+	case path == "":
 		fmt.Println("提示：“路径”只能填“训练”或“推理”，先决定这条观察属于哪条路径。")
-	case !slices.Contains(Layers, layer):
+	case layers == nil:
 		fmt.Println("提示：“层”请从" + strings.Join(Layers, "、") + "里选一个。")
 	case containsAny(evidence, perRequest) == "" && containsAny(evidence, aggregates) != "":
-		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", containsAny(evidence, aggregates))
+		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", evidence)
 	case containsAny(evidence, perRequest) == "":
 		fmt.Println("提示：缺的证据要落到每个请求或每次尝试上（写明“每个请求的……”或“逐次尝试的……”），而不是一个汇总数。")
 	default:
-		fmt.Printf("这条观察在%s路径的%s。下一步是在这条路径上选一个采集点，把“%s”逐个请求记下来。\n", path, layer, strings.TrimSpace(evidence))
+		fmt.Printf("这条观察在%s路径的%s。下一步是在这条路径上选一个采集点，把“%s”逐个请求记下来。\n", path, strings.Join(layers, "、"), evidence)
 		return true
 	}
 	return false

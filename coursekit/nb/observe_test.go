@@ -31,6 +31,13 @@ func TestCheckObservationWantsPerRequestEvidence(t *testing.T) {
 		{base("每次尝试的结果和结束时刻"), true, ""},
 		{map[string]string{"观察": "x", "路径": "服务", "层": "推理层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "只能填“训练”或“推理”"},
 		{map[string]string{"观察": "x", "路径": "训练", "层": "应用层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "设备层、训练层、推理层、平台层"},
+		// The forms 01's own table writes, and an example of the learner's own.
+		{map[string]string{"观察": "GPU 很忙", "路径": "推理（共享资源）", "层": "设备层 / 平台层", "测量的是什么": "设备繁忙程度",
+			"还缺什么证据": "每次尝试的成败，以及每个请求在哪一步排队、排了多久"}, true, "推理路径的设备层、平台层"},
+		{map[string]string{"观察": "x", "路径": "推理路径", "层": "推理", "测量的是什么": "y", "还缺什么证据": "每个请求的时间线，例如 TTFT"}, true, "推理路径的推理层"},
+		{base("失败率"), false, "“失败率”把许多请求合成了一个数"},
+		{map[string]string{"观察": "x", "路径": "训练和推理", "层": "推理层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "只能填“训练”或“推理”"},
+		{map[string]string{"观察": "x", "路径": "推理", "层": "推理层 / 应用层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "里选一个"},
 	} {
 		var ok bool
 		out := stdout(t, func() { ok = CheckObservation(c.o) })

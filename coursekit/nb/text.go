@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/text/width"
+
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -171,6 +173,7 @@ func CompareWithin(what string, guess, actual any, relTol float64, hints ...Hint
 		return false
 	}
 	agree := same(guess, actual, relTol)
+	hints = append(hints[:len(hints):len(hints)], truncatedHint(guess, actual)...)
 	fmt.Printf("%s：%s %s，计算结果 %s。%s\n", what, yours(what), Text(guess), Text(actual), verdictText(agree, guess, hints))
 	return agree
 }
@@ -187,6 +190,7 @@ func CompareFactor(what string, guess, actual any, factor float64, hints ...Hint
 	}
 	g, a, ok := numbers(guess, actual)
 	agree := ok && g > 0 && a > 0 && math.Max(g/a, a/g) <= factor
+	hints = append(hints[:len(hints):len(hints)], truncatedHint(guess, actual)...)
 	fmt.Printf("%s：%s %s，计算结果 %s（相差 %s 倍以内算对）。%s\n", what, yours(what), Text(guess), Text(actual), Num(factor), verdictText(agree, guess, hints))
 	return agree
 }
@@ -255,7 +259,10 @@ const (
 func If(guess any, text string) Hint { return Hint{Guess: guess, Text: text} }
 
 // IfAbove is the hint for a wrong number above bound (an overestimate of
-// a known kind); IfBelow for one below it. An exact If is matched first.
+// a known kind); IfBelow for one below it. The bound itself counts: a
+// range hint only ever meets wrong answers, and a round guess such as 0.5
+// against IfAbove(0.5) is the overestimate it names. An exact If is
+// matched first.
 func IfAbove(bound float64, text string) Hint { return Hint{Text: text, kind: aboveHint, bound: bound} }
 
 // IfBelow is the hint for a wrong number below bound (see IfAbove).
@@ -283,7 +290,7 @@ func hintFor(guess any, hints []Hint) string {
 	}
 	if g, ok := number(guess); ok {
 		for _, h := range hints {
-			if h.kind == aboveHint && g > h.bound || h.kind == belowHint && g < h.bound {
+			if h.kind == aboveHint && g >= h.bound || h.kind == belowHint && g <= h.bound {
 				return h.Text
 			}
 		}
@@ -326,9 +333,28 @@ func CompareDecimals(what string, guess, actual any, decimals int, hints ...Hint
 		p := math.Pow(10, float64(d))
 		hints = append(hints, If(math.Round(a*p)/p, fmt.Sprintf("要保留 %d 位小数，你少保留了几位", decimals)))
 	}
+	hints = append(hints, truncatedHint(guess, actual)...)
 	fmt.Printf("%s：%s %s，计算结果 %s（保留 %d 位小数是 %s）。%s\n", what, yours(what), Text(guess), Num(a), decimals,
 		numfmt.Fixed(want, decimals), verdictText(agree, guess, hints))
 	return agree
+}
+
+// truncatedHint is the hint for a decimal answer that is the computed
+// value with its fraction cut off (0 for 0.5, 83 for 83.3): what Go gives
+// for a fraction typed as two integers (5/10, 250/3), which it divides as
+// integers, without a word. It comes after the check's own hints, and
+// never for an int answer, where a whole number is what was asked.
+func truncatedHint(guess, actual any) []Hint {
+	switch guess.(type) {
+	case float64, float32:
+	default:
+		return nil
+	}
+	g, a, ok := numbers(guess, actual)
+	if !ok || a == math.Trunc(a) || g != math.Trunc(a) {
+		return nil
+	}
+	return []Hint{If(g, "Go 把两个整数相除时会舍去小数（5/10 得 0，250/3 得 83）：如果你写的是分数，写成 5.0/10 这样带小数点的形式，或者直接写小数")}
 }
 
 // decimalPlaces is how many places after the point v is written with
@@ -391,5 +417,11 @@ func same(a, b any, relTol float64) bool {
 	if oka && okb {
 		return math.Abs(fa-fb) <= math.Max(1e-9, relTol*math.Abs(fb))
 	}
-	return strings.EqualFold(strings.TrimSpace(Text(a)), strings.TrimSpace(Text(b)))
+	return strings.EqualFold(answerText(a), answerText(b))
+}
+
+// answerText is a text answer as compared: trimmed, with full-width letters
+// and digits (Ｂ, typed with a Chinese input method) read as ASCII.
+func answerText(v any) string {
+	return strings.TrimSpace(width.Narrow.String(Text(v)))
 }

@@ -2,14 +2,13 @@ package nb
 
 import (
 	"html"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/go-gota/gota/dataframe"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/internal/capture"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -88,17 +87,11 @@ func TestTextNeverPrintsEnglishBooleansOrZeroForMissing(t *testing.T) {
 // stdout captures what f prints.
 func stdout(t *testing.T, f func()) string {
 	t.Helper()
-	r, w, err := os.Pipe()
+	out, err := capture.Stdout(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := os.Stdout
-	os.Stdout = w
-	f()
-	os.Stdout = old
-	w.Close()
-	b, _ := io.ReadAll(r)
-	return string(b)
+	return out
 }
 
 func TestCompareReadsThePredictionBack(t *testing.T) {

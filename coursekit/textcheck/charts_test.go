@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/charts/comparefig"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/charts/paths"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
@@ -113,6 +114,7 @@ func unitCharts(t *testing.T) []namedChart {
 	add("System", paths.System())
 	add("Map", paths.Map(card.PathMap{Task: card.InferenceTask, SamplingPoint: "客户端发请求"}))
 	v := 120.0
+	add("Forest", comparefig.Forest(unitComparison(t)))
 	add("Compare", labfig.Compare("槽位和事件间隔", "4 个用户，每次最多 32 个 token", "事件间隔 P50（ms）", "ms", []string{"1 个槽位", "4 个槽位"}, []*float64{&v, nil}))
 	return all
 }

@@ -20,7 +20,10 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/card"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/lab"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -325,7 +328,9 @@ func TestNotebooksUseOneCalloutLabel(t *testing.T) {
 		}
 		if strings.Contains(c.source, TableCallout) {
 			tables++
-			if !shows(i, func(src string) bool { return strings.Contains(src, "nb.Table(") }) {
+			if !shows(i, func(src string) bool {
+				return strings.Contains(src, "nb.Table(") || strings.Contains(src, "nb.Comparison(")
+			}) {
 				t.Errorf("%s: %s, but neither code cell next to it shows a table", c.where, TableCallout)
 			}
 		}
@@ -417,7 +422,44 @@ func printed(t *testing.T) map[string]string {
 		out["lab report "+name] = (&lab.Run{Label: "开环 12 次/s", Trace: tr}).Report(1000)
 		out["lab interval table "+name] = stripTags(nb.TableHTML(nb.Frame(lab.IntervalTable(0.95, []string{name}, tr))))
 	}
+	for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+		var b bytes.Buffer
+		if err := compare.Write(&b, unitComparison(t), f, lang.ZH); err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("compare %s", f)] = b.String()
+	}
 	return out
+}
+
+// unitComparison compares the unit's trace (A) with the practice trace and
+// with itself (B): many changed conditions, runs that differ, percentiles
+// too small to bound, every method and verdict.
+func unitComparison(t *testing.T) *compare.Result {
+	t.Helper()
+	var a, b []compare.Run
+	o := compare.Options{}
+	for _, name := range []string{"trace.jsonl", "practice.jsonl"} {
+		tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := cardopts.MustSummarize(tr, o.CardFlags(), cardopts.Resampling())
+		if name == "trace.jsonl" {
+			a = append(a, compare.Run{Name: name, Summary: s})
+		}
+		b = append(b, compare.Run{Name: name, Summary: s})
+	}
+	r, err := compare.Compare(a, b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := compare.Compare(a, b[1:], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Metrics = append(r.Metrics, one.Metrics...)
+	return r
 }
 
 var tags = regexp.MustCompile(`<[^>]*>`)

@@ -72,23 +72,12 @@ func TestLearnerCellsHaveNoPlumbing(t *testing.T) {
 // sectionHeading is a second-level Markdown heading.
 var sectionHeading = regexp.MustCompile(`(?m)^## `)
 
-// mergedEndingPending are notebooks whose 小结 and 练习 still share a cell
-// because another branch edits them at the same time (cells are not added
-// there until it is merged): logged, not failed.
-var mergedEndingPending = []string{"04-change-one-condition.ipynb", "09-lab-real-engine.ipynb"}
-
 // 小结 and 练习 are each a cell of their own, at the end of the lesson: no
 // other section shares their cell or comes after 小结 (but 下一步), and in
 // 06 they come after the self-check.
 func TestSummaryAndExercisesInTheirOwnCells(t *testing.T) {
 	files, byNB := byNotebook(notebookCells(t))
 	for _, f := range files {
-		report := t.Errorf
-		for _, p := range mergedEndingPending {
-			if strings.HasSuffix(f, p) {
-				report = t.Logf
-			}
-		}
 		cells := byNB[f]
 		summary, exercises := -1, -1
 		for i, c := range cells {
@@ -102,7 +91,7 @@ func TestSummaryAndExercisesInTheirOwnCells(t *testing.T) {
 					continue
 				}
 				if k > 0 || len(sectionHeading.FindAllStringIndex(s, -1)) > 1 {
-					report("%s: %s shares its cell with other material; give it a cell of its own", c.where, h)
+					t.Errorf("%s: %s shares its cell with other material; give it a cell of its own", c.where, h)
 				}
 				if h == "## 小结" {
 					summary = i
@@ -117,7 +106,7 @@ func TestSummaryAndExercisesInTheirOwnCells(t *testing.T) {
 		}
 		for _, c := range cells[summary+1:] {
 			if c.kind == "markdown" && sectionHeading.MatchString(c.source) && !strings.Contains(c.source, "## 练习") && !strings.Contains(c.source, "## 下一步") {
-				report("%s: a section after 小结; 小结 and 练习 end the lesson", c.where)
+				t.Errorf("%s: a section after 小结; 小结 and 练习 end the lesson", c.where)
 			}
 		}
 		if strings.HasSuffix(f, "06-deliverable.ipynb") {

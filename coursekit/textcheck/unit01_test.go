@@ -714,38 +714,6 @@ func TestEveryChartIsANumberedFigure(t *testing.T) {
 	}
 }
 
-// A typical wrong prediction is told the step that produced it, not only
-// "go back and find the step": each check below carries an nb.If hint for
-// the wrong answer the unit knows learners give (the stream's end for
-// TPOT, linear interpolation for P95, dividing by successes for goodput).
-func TestKnownWrongPredictionsHaveHints(t *testing.T) {
-	all := notebookCells(t)
-	for _, c := range []struct{ file, check, hint string }{
-		{"02-client-timeline.ipynb", `nb.Compare("TPOT（毫秒/token）"`, "nb.If(150,"},
-		{"02-client-timeline.ipynb", `nb.Compare("E2E（毫秒）"`, "nb.If(950,"},
-		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("成功 TTFT 的 P95（毫秒）"`, "nb.If(1720,"},
-		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("goodput（次/s）"`, "nb.If(0.625,"},
-		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("测验：失败率的分母"`, `nb.If("A",`},
-		{"04-change-one-condition.ipynb", `nb.Compare("新门槛下的联合合格数"`, "nb.If(old.Qualified,"},
-		{"05-read-the-tool-docs.ipynb", `nb.Compare("图 01.2 的 vLLM TPOT（毫秒）"`, "nb.If(150,"},
-		// The learner walk's generic "回到上面的推理" for mistakes the notebook anticipates.
-		{"03-one-trace-four-conclusions.ipynb", `nb.Compare("错误 A 的失败率"`, "nb.If(0.25,"},
-		{"02-client-timeline.ipynb", `nb.Compare("练习 1：R1 的 TPOT（毫秒/token）"`, "nb.If(47.5,"},
-		{"10-lab-capacity.ipynb", `nb.Compare("P95 的区间有上界至少要的样本数"`, "nb.IfBelow(72,"},
-		{"10-lab-capacity.ipynb", `nb.Compare("P95 的区间有上界至少要的样本数"`, "nb.If(59,"},
-		{"09-lab-real-engine.ipynb", `nb.CompareFactor("同一个提示词的 TTFT 中位数 ÷ 不同提示词的"`, "nb.IfAbove(0.5,"},
-	} {
-		cell := oneCell(t, nbCells(t, all, c.file), c.check)
-		call := cell.source[strings.Index(cell.source, c.check):]
-		if end := strings.Index(call, "))\n"); end >= 0 {
-			call = call[:end]
-		}
-		if !strings.Contains(call, c.hint) {
-			t.Errorf("%s: %s has no hint %s… for its typical wrong answer", cell.where, c.check, c.hint)
-		}
-	}
-}
-
 // The route table's time for each notebook is the one its first cell
 // states (预计用时), and 合计 is the sum of 01–06: a notebook that grows is
 // re-timed in both places.

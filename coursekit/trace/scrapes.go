@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // Scrape is one line of a trace's metrics sidecar (coursekit bench
@@ -71,12 +73,19 @@ func ReadScrapes(r io.Reader, name string) ([]Scrape, error) {
 	return out, nil
 }
 
-// ReadScrapesFile is ReadScrapes over a file.
+// ReadScrapesFile is ReadScrapes over a file. The trace header names it,
+// so it is opened as grade opens a learner's file (regfile.Open): a
+// symlink, a FIFO, a device or a folder is refused, unread and without
+// blocking, with an error naming the file.
 func ReadScrapesFile(path string) ([]Scrape, error) {
-	f, err := os.Open(path)
+	f, _, err := regfile.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &Error{File: path, Msg: "the metrics sidecar named by the trace header is missing"}
+		}
+		var nr *regfile.NotRegularError
+		if errors.As(err, &nr) {
+			return nil, &Error{File: path, Msg: "the metrics sidecar named by the trace header is " + regfile.Kind(nr.Mode) + ", not a regular file: not read"}
 		}
 		return nil, err
 	}

@@ -2,6 +2,7 @@
 #
 #   make test-notebooks   execute every notebook headless + clean-notebook check + checker self-test
 #                         + answers hidden until predicted (docker/test/predictions_test.py)
+#                         + notebook 09's real-engine A/B comparison well formed (docker/test/comparison_test.py)
 #   make test-browser     every notebook in a real JupyterLab driven by headless Chromium
 #                         (docker/test/browser, playwright-core from its package-lock.json), and the
 #                         chart renderer against every course chart and hostile options (renderer.test.mjs)
@@ -44,6 +45,7 @@ notebooks-executed: $(NB_EXECUTED)/.stamp
 test-notebooks: $(NB_EXECUTED)/.stamp
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/nbrun_test.py
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/predictions_test.py $(NB_EXECUTED)
+	cd $(LAB_REPO) && $(LAB_PY) docker/test/comparison_test.py $(NB_EXECUTED)
 	cd $(LAB_REPO) && $(LAB_ENV) $(LAB_PY) docker/test/kernel_proxy_test.py
 
 $(BROWSER_DIR)/node_modules/.stamp-$(LAB_NPM_KEY):

@@ -61,7 +61,8 @@ failures() {
     echo
     echo "== $name failed (exit $status): the lines that name a failure, then its last 20 lines ($log) =="
     [ -f "$log" ] || { echo "(no log)"; continue; }
-    grep -E -- "$FAILURE_LINE" "$log" | tail -n 40 | cut -c1-400
+    # node --test puts the assertion's message on the lines after "not ok" (its YAML block).
+    grep -E -A 12 -- "$FAILURE_LINE" "$log" | grep -v -E '^(\[[^]]*\] )?  (---|duration_ms|location|failureType|code|name|expected|actual|operator):' | tail -n 60 | cut -c1-400
     echo "-- last lines:"
     tail -n 20 "$log" | cut -c1-400
   done <"$file"

@@ -12,12 +12,15 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/class"
+	"github.com/llmperf-course/course/coursekit/charts/comparefig"
 	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/charts/paths"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -100,7 +103,30 @@ func everyChart(t testing.TB) map[string]web.Chart {
 		"class_pass_rates":     class.PassRates([]string{evil, "b"}, []int{2, 5}, 5),
 		"class_mistakes":       class.Mistakes([]string{evil}, []int{4}, 5),
 		"class_mistakes_empty": class.Mistakes(nil, nil, 0),
+		"compare_forest":       comparefig.Forest(abResult(t, unit)),
 	}
+}
+
+// abResult compares tr with itself, its TTFTs and ends 300 ms later.
+func abResult(t testing.TB, tr *trace.Trace) *compare.Result {
+	o := compare.Options{}
+	late := &trace.Trace{Header: tr.Header}
+	for _, a := range tr.Attempts {
+		a.Events = append([]trace.Event(nil), a.Events...)
+		for i := range a.Events {
+			a.Events[i].TMS += 300
+		}
+		if a.HasEnd {
+			a.EndMS += 300
+		}
+		late.Attempts = append(late.Attempts, a)
+	}
+	r, err := compare.Compare([]compare.Run{{Name: "a", Summary: cardopts.MustSummarize(tr, o.CardFlags(), cardopts.Resampling())}},
+		[]compare.Run{{Name: "b", Summary: cardopts.MustSummarize(late, o.CardFlags(), cardopts.Resampling())}}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestNotebookOptionsFile keeps notebookOptionsFile equal to what the charts send now.

@@ -118,7 +118,7 @@ func (fl *benchFlags) options(stderr io.Writer) (*benchOptions, error) {
 		return nil, err
 	}
 	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("bench: --url %q is not an http(s) URL", cfg.URL)
+		return nil, usagef("bench: --url %q is not an http(s) URL", loadgen.RedactURL(cfg.URL))
 	}
 	if err := fl.requests(&cfg); err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func (fl *benchFlags) options(stderr io.Writer) (*benchOptions, error) {
 	}
 	if cfg.MetricsURL != "" {
 		if u, err := url.Parse(cfg.MetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, usagef("bench: --metrics-url %q is not an http(s) URL", cfg.MetricsURL)
+			return nil, usagef("bench: --metrics-url %q is not an http(s) URL", loadgen.RedactURL(cfg.MetricsURL))
 		}
 		if fl.out == "" || fl.out == "-" {
 			return nil, usagef("bench: --metrics-url needs --out FILE (the scrapes go to FILE.metrics.jsonl beside it)")

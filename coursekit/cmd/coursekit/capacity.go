@@ -98,13 +98,10 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 			return usagef("capacity: --previous: %v", err)
 		}
 	}
-	var chartFile *os.File
-	if *chart != "" {
-		// Opened before any load, so a bad path is an error up front.
-		if chartFile, err = os.Create(*chart); err != nil {
-			return usagef("capacity: --chart: %v", err)
-		}
-		defer chartFile.Close()
+	// Opened before any load, so a bad path is an error up front.
+	page, err := createChart("capacity", *chart)
+	if err != nil {
+		return err
 	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
@@ -113,10 +110,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	res, err := capacity.Search(ctx, c)
 	if err != nil {
-		if chartFile != nil {
-			chartFile.Close()
-			os.Remove(*chart)
-		}
+		page.discard()
 		return err
 	}
 	if prev != nil {
@@ -124,14 +118,8 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		ag.Previous = *previous
 		res.Again = &ag
 	}
-	if chartFile != nil {
-		if err := labfig.WriteCapacityPage(chartFile, lab.CapacityChart(res), l); err != nil {
-			return err
-		}
-		if err := chartFile.Close(); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "coursekit capacity: chart written to %s\n", *chart)
+	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
+		return err
 	}
 	if *format == "json" {
 		return writeCapacityJSON(stdout, res)
@@ -154,7 +142,7 @@ func writeCapacityJSON(w io.Writer, res *capacity.Result) error {
 
 // readCapacityJSON reads a search written by capacity --format json.
 func readCapacityJSON(path string) (*capacity.Result, error) {
-	b, err := os.ReadFile(path)
+	b, err := readInput(path, "--previous", capacityJSONLimit)
 	if err != nil {
 		return nil, err
 	}

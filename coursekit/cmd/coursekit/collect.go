@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/collect"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // cmdCollect gathers every learner's deliverable from a hub's per-learner
@@ -66,9 +67,13 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 		if f.Same {
 			note = " (unchanged)"
 		}
-		fmt.Fprintf(stdout, "%s\t%s\t<- %s%s\n", f.Learner, f.Dest, f.Source, note)
+		fmt.Fprintf(stdout, "%s\t%s\t<- %s%s\n", safetext.Line(f.Learner), safetext.Line(f.Dest), safetext.Line(f.Source), note)
 	}
-	warn := func(format string, a ...any) { fmt.Fprintf(stderr, "collect: "+format+"\n", a...) }
+	// Learner ids, folder and file names come from the learners' folders:
+	// each warning is one line, with control codes and newlines escaped.
+	warn := func(format string, a ...any) {
+		fmt.Fprintln(stderr, "collect: "+safetext.Line(fmt.Sprintf(format, a...)))
+	}
 	for _, id := range res.Several {
 		warn("%s has several %s files: all are kept in %s/; grade grades each and puts the last into grades.csv: check which one counts", id, *notebook, id)
 	}

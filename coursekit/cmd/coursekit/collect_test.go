@@ -69,3 +69,19 @@ func TestCollectThenGradeCLI(t *testing.T) {
 		}
 	}
 }
+
+// A folder name with a newline or an escape code is one escaped line on
+// stderr and stdout, not a forged line or a terminal command.
+func TestCollectEscapesFolderNames(t *testing.T) {
+	homes := t.TempDir()
+	bad := "mallory\ncollect: all good\x1b[2J"
+	p := filepath.Join(homes, bad, "06-deliverable.ipynb")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Skip("this file system refuses such names:", err)
+	}
+	os.WriteFile(p, []byte(`{"cells":[]}`), 0o644)
+	_, out, errs := runCLI(t, "collect", "--dirs", homes, "--out", filepath.Join(t.TempDir(), "c"))
+	if strings.Contains(out+errs, "\x1b") || strings.Contains(out+errs, "\ncollect: all good") || !strings.Contains(out+errs, `mallory\ncollect: all good\x1b[2J`) {
+		t.Errorf("collect printed a folder name raw:\n%q\n%q", out, errs)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
@@ -31,17 +32,10 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f, err := cardfmt.ParseFormat(*format)
-	if err != nil {
-		return usagef("card: %v", err)
-	}
-	l, err := resolveLang("card", *langName)
+	f, l, err := reportOutput("card", *format, *langName, &opts)
 	if err != nil {
 		return err
 	}
-	// The collector keeps the heap near the budget too: what the stores
-	// free when they spill is reused before the heap grows.
-	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
 	if *cpuprofile != "" {
 		pf, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -57,9 +51,31 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Text and Markdown are read on a terminal: the trace's own strings
-	// (clock, currency, attempt ids, errors) have their control codes
-	// escaped. The JSON card escapes them itself (cardfmt, safetext.JSON).
+	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, path, f, l) })
+}
+
+// reportOutput reads the --format and --lang a command of cmd prints its
+// report in (a bad format is a usage error), and keeps the heap near the
+// memory budget of opts: what the stores free when they spill is reused
+// before the heap grows.
+func reportOutput(cmd, format, langName string, opts *cardopts.Flags) (cardfmt.Format, lang.Lang, error) {
+	f, err := cardfmt.ParseFormat(format)
+	if err != nil {
+		return f, "", usagef("%s: %v", cmd, err)
+	}
+	l, err := resolveLang(cmd, langName)
+	if err != nil {
+		return f, l, err
+	}
+	debug.SetMemoryLimit(opts.Budget()*2 + 64<<20)
+	return f, l, nil
+}
+
+// writeReport writes a report in format f through write, buffered. Text
+// and Markdown are read on a terminal: the trace's own strings (clock,
+// currency, attempt ids, errors, file names) have their control codes
+// escaped. JSON escapes them itself (cardfmt, safetext.JSON).
+func writeReport(stdout io.Writer, f cardfmt.Format, write func(io.Writer) error) error {
 	out := stdout
 	var term *safetext.Writer
 	if f != cardfmt.JSON {
@@ -67,7 +83,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 		out = term
 	}
 	w := bufio.NewWriter(out)
-	if err := cardfmt.WriteLang(w, s, path, f, l); err != nil {
+	if err := write(w); err != nil {
 		return err
 	}
 	if err := w.Flush(); err != nil {

@@ -107,7 +107,7 @@ func releaseNotebook(path string) (data []byte, name string, err error) {
 	if path == "" {
 		return course.Deliverable, course.DeliverableName, nil
 	}
-	data, err = os.ReadFile(path)
+	data, err = readInput(path, "a deliverable notebook", notebookLimit)
 	return data, filepath.Base(path), err
 }
 
@@ -192,6 +192,9 @@ type gradeOptions struct {
 	grader  *grader.Grader
 	scores  *review.ManualScores // the typed scores merged, nil for none
 	carried bool                 // scores are OUT's own, carried forward
+	// overrides are the instructor's OUT/overrides.csv (never written by
+	// grade), nil for none.
+	overrides *review.Overrides
 	// discarded counts the typed scores of OUT's own file that --force set
 	// aside; ownManual is that file.
 	discarded int
@@ -237,6 +240,10 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 	}
 	if err := o.readScores(); err != nil {
 		return nil, err
+	}
+	// The instructor's overrides, checked before anything is graded.
+	if o.overrides, err = review.ReadOverridesFile(filepath.Join(fl.out, review.OverridesFile), o.roster, o.grader.Points()); err != nil {
+		return nil, usagef("grade: %v\nNothing was written: fix the file and grade again", err)
 	}
 	return o, nil
 }
@@ -410,6 +417,12 @@ func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) 
 			return nil, err
 		}
 	}
+	// A typed row whose learner nobody knows (a mistyped id) stops the
+	// run before anything is written.
+	known := knownLearners(o.prev, subs)
+	if err := errors.Join(o.scores.CheckLearners(known), o.overrides.CheckLearners(known)); err != nil {
+		return nil, usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
+	}
 	return subs, nil
 }
 
@@ -424,10 +437,11 @@ func (o *gradeOptions) build(subs []*grader.Submission, col *grader.Collection, 
 		}
 		warnings = append(warnings, notes...)
 	}
-	manualWarnings := review.ApplyManual(subs, o.scores)
-	warnings = append(warnings, manualWarnings...)
-
 	b := batch.NewBatch(o.roster, o.grader.Points(), subs) // adds the duplicate-rule warnings
+	// Typed scores go to the file that counts for each learner.
+	manualWarnings := review.ApplyManualCounted(subs, b.Counts, o.scores)
+	warnings = append(warnings, manualWarnings...)
+	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, o.overrides)...)
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = o.scores
 	for _, w := range b.Warnings {
@@ -505,7 +519,7 @@ func sameFile(a, b string) bool {
 // course data if it is there.
 func publicTrace(path string) ([]byte, error) {
 	if path != "" {
-		return os.ReadFile(path)
+		return readInput(path, "a public trace", publicTraceLimit)
 	}
 	if b, err := os.ReadFile(coursekit.Data("unit01/trace.jsonl")); err == nil {
 		return b, nil
@@ -580,9 +594,13 @@ func reportCommit(c *report.Committed, out string, stderr io.Writer) {
 	if len(c.Kept) > 0 {
 		fmt.Fprintf(stderr, "grade: note: kept %d files grade did not write in %s (%s)\n", len(c.Kept), out, strings.Join(firstN(c.Kept, 5), ", "))
 	}
-	for _, f := range c.Edited {
-		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is in %s. To send a comment to a learner, write it in the comment column of %s\n",
-			filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)), review.ManualFile)
+	for i, f := range c.Edited {
+		hint := "To send a comment to a learner, write it in the comment column of " + review.ManualFile
+		if f == "grades.csv" {
+			hint = "Scores typed into grades.csv do not count: type them into the score column of " + review.ManualFile
+		}
+		fmt.Fprintf(stderr, "grade: warning: %s was changed after grade wrote it; this run wrote it anew, and your version is kept in %s (no re-grade writes or deletes %s/). %s\n",
+			filepath.FromSlash(f), filepath.Join(out, filepath.FromSlash(c.EditedKept[i])), report.EditedDir, hint)
 	}
 	for _, f := range c.Clashes {
 		fmt.Fprintf(stderr, "grade: warning: %s was added where this run writes a file of its own; yours is in %s\n", filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)))
@@ -595,6 +613,23 @@ func firstN(s []string, n int) []string {
 		return append(s[:n:n], fmt.Sprintf("… and %d more", len(s)-n))
 	}
 	return s
+}
+
+// knownLearners says whether id is a learner of this batch (a submission's
+// learner, the learner of its signed record, or the learner its name
+// says) or had a submission in the previous run into OUT (prev).
+func knownLearners(prev *report.Run, subs []*grader.Submission) func(string) bool {
+	known := map[string]bool{}
+	for _, s := range subs {
+		known[s.Learner], known[s.RecordOf], known[s.NameSays] = true, true, true
+	}
+	if prev != nil {
+		for _, id := range prev.Learners {
+			known[id] = true
+		}
+	}
+	delete(known, "")
+	return func(id string) bool { return known[id] }
 }
 
 // checkWholeClass refuses a run whose submissions do not cover every

@@ -107,7 +107,7 @@ func TestGradeCLIRegradeKeepsManualScores(t *testing.T) {
 	}
 	m, col = manualByLearner(t, manual)
 	r := m["bob/text.counter_evidence"]
-	if r == nil || r[col["score"]] != "" || r[col["previous_score"]] != "0.5" || !strings.Contains(r[col["note"]], "re-read") {
+	if r == nil || r[col["score"]] != "" || r[col["previous_score"]] != "0.5" || !strings.Contains(r[col["note"]], "请重新阅读") {
 		t.Errorf("changed answer's row: %v (columns %v)", r, col)
 	}
 	if r := m["bob/text.denominator"]; r == nil || r[col["score"]] != "0.5" {

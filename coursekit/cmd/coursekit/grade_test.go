@@ -162,16 +162,27 @@ func selfCheckedCard(t *testing.T, nb []byte, tracePath string, c *card.Card) []
 	if err != nil {
 		t.Fatal(err)
 	}
+	return editCells(nb, func(role string, cm map[string]any) {
+		switch role {
+		case "selfcheck":
+			cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
+		case "card":
+			cm["source"] = fmt.Sprintf("var myCard = %#v\n", *c)
+		}
+	})
+}
+
+// editCells is notebook nb with edit applied to each cell that has a
+// coursekit role (metadata.coursekit.role), given the role.
+func editCells(nb []byte, edit func(role string, cell map[string]any)) []byte {
 	var m map[string]any
 	json.Unmarshal(nb, &m)
 	for _, cell := range m["cells"].([]any) {
 		cm := cell.(map[string]any)
-		if md, _ := cm["metadata"].(map[string]any); md != nil {
-			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "selfcheck" {
-				cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{card.MIMEType: string(p)}}}
-			}
-			if ck, _ := md["coursekit"].(map[string]any); ck != nil && ck["role"] == "card" {
-				cm["source"] = fmt.Sprintf("var myCard = %#v\n", *c)
+		md, _ := cm["metadata"].(map[string]any)
+		if ck, _ := md["coursekit"].(map[string]any); ck != nil {
+			if role, ok := ck["role"].(string); ok {
+				edit(role, cm)
 			}
 		}
 	}
@@ -248,7 +259,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	// Bob resubmits with a new answer: his old score is not applied.
 	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。"})
 	code, o, e = runCLI(t, append(append(args, "--manual", manual), c.sub)...)
-	if code != 0 || !strings.Contains(e, "grade: warning: "+review.ManualFile+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
+	if code != 0 || !strings.Contains(e, "grade: warning: "+manual+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
 		t.Errorf("changed answer: exit %d\n%s%s", code, o, e)
 	}
 	if g, gc := csvRows(t, filepath.Join(out, "grades.csv")); g[2][gc["text.counter_evidence"]] != "" {

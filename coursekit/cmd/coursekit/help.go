@@ -64,6 +64,25 @@ var docs = []cmdDoc{
 		metavars: map[string]string{"percentile": "METHOD", "cpuprofile": "FILE", "memory": "SIZE"},
 	},
 	{
+		name:    "compare",
+		purpose: "compare runs of A and B metric by metric: B − A with a 95% interval and a verdict, and which conditions changed",
+		usage:   []string{"compare [flags] A.jsonl B.jsonl", "compare [flags] A1.jsonl A2.jsonl … -- B1.jsonl B2.jsonl …"},
+		details: "Like benchstat: each metric of A and B (the mean of a side's runs, each run's value from its card), B − A,\n" +
+			"the relative change, a 95% interval of B − A with its method, and better, worse or ~ (the interval holds 0).\n" +
+			"One run a side: percentiles by the bootstrap over attempts, failure and qualified rates by Newcombe's\n" +
+			"hybrid score interval, goodput and tokens/s by Poisson score intervals; between-run variance is not covered.\n" +
+			"Several runs a side: a hierarchical bootstrap (runs, then attempts) for every metric. The headers'\n" +
+			"conditions are compared: every one that differs is listed, with a warning when more than one does.",
+		examples: []string{
+			"coursekit compare slots1.jsonl slots4.jsonl",
+			"coursekit compare a1.jsonl a2.jsonl a3.jsonl -- b1.jsonl b2.jsonl b3.jsonl",
+			"coursekit compare a.jsonl b.jsonl --slo-ttft 500ms --format json > ab.json",
+			"coursekit compare a1.jsonl a2.jsonl -- b1.jsonl b2.jsonl --chart ab.html --lang en",
+		},
+		values:   map[string][]string{"percentile": {"nearest-rank", "linear"}, "format": {"text", "markdown", "json"}},
+		metavars: map[string]string{"percentile": "METHOD", "memory": "SIZE", "chart": "FILE"},
+	},
+	{
 		name:     "gen",
 		purpose:  "write a seeded practice trace (open-loop Poisson arrivals, retries, timeouts)",
 		usage:    []string{"gen [flags]"},
@@ -325,7 +344,7 @@ func globalHelp() string {
 		fmt.Fprintf(&b, "  %-11s %s\n", d.name, d.purpose)
 	}
 	b.WriteString("\nRun 'coursekit help COMMAND' or 'coursekit COMMAND -h' for its flags and examples.\n")
-	b.WriteString("card, gen, csv, report, bench and import read or write one trace format (JSON Lines: a header, then one attempt per line).\n")
+	b.WriteString("card, compare, gen, csv, report, bench and import read or write one trace format (JSON Lines: a header, then one attempt per line).\n")
 	b.WriteString("\nexit codes: 0 ok; 2 bad input (FILE:LINE: what is wrong) or bad flags; 1 anything else\n")
 	return b.String()
 }

@@ -60,25 +60,23 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	}
 	if *summary != "" {
 		// Read first: a malformed summary stops the import before anything is written.
-		sf, err := os.Open(*summary)
+		b, err := readInput(*summary, "an import --summary file", summaryLimit)
 		if err != nil {
 			return err
 		}
-		opt.Summary, err = importer.ReadSummary(*from, sf, *summary)
-		sf.Close()
+		opt.Summary, err = importer.ReadSummary(*from, bytes.NewReader(b), *summary)
 		if err != nil {
 			return err
 		}
 		opt.SummaryName = *summary
 	}
 	path := pos[0]
-	f, err := os.Open(path)
+	in, err := readInput(path, "an import FILE", importFileLimit)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	var buf bytes.Buffer
-	rep, err := importer.ImportWith(*from, f, path, &buf, opt)
+	rep, err := importer.ImportWith(*from, bytes.NewReader(in), path, &buf, opt)
 	if err != nil {
 		return err
 	}

@@ -84,6 +84,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "card":
 		err = cmdCard(args[1:], stdout)
+	case "compare":
+		err = cmdCompare(args[1:], stdout, stderr)
 	case "gen":
 		err = cmdGen(args[1:], stdout, stderr)
 	case "csv":

@@ -95,3 +95,26 @@ func TestBenchTraceHoldsNoURLPassword(t *testing.T) {
 		t.Errorf("the header does not name the redacted URL:\n%.400s", b)
 	}
 }
+
+// A secret in a URL's query (?api_key=, ?token=) does not travel either:
+// not in the header, not in the sidecar's error lines (net/http's error
+// quotes the whole URL).
+func TestBenchTraceHoldsNoURLQuerySecret(t *testing.T) {
+	addr := startSimCLI(t, "--decode-step", "1ms")
+	out := filepath.Join(t.TempDir(), "q.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr+"/v1?api_key=sk-q1", "--model", "m", "--rate", "20", "--num-requests", "2",
+		"--duration", "2s", "--progress", "0", "--no-preflight", "--out", out, "--metrics-url", "http://127.0.0.1:1/metrics?token=tk-s3cret&x=1")
+	b, _ := os.ReadFile(out)
+	side, _ := os.ReadFile(out + ".metrics.jsonl")
+	if len(b) == 0 {
+		t.Fatalf("no trace: exit %d: %s", code, errs)
+	}
+	for _, secret := range []string{"sk-q1", "tk-s3cret"} {
+		if strings.Contains(string(b), secret) || strings.Contains(string(side), secret) || strings.Contains(errs, secret) {
+			t.Errorf("the trace, its sidecar or stderr holds the query secret %q", secret)
+		}
+	}
+	if !strings.Contains(string(b), "token=xxxxx") || !strings.Contains(string(side), "token=xxxxx") {
+		t.Errorf("the redacted metrics URL is not named:\n%.600s\n%.400s", b, side)
+	}
+}

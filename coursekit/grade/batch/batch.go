@@ -185,8 +185,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 	b := &Batch{Roster: ro, Points: points, Subs: subs, Chosen: map[string]*grader.Submission{}, Others: map[string][]string{}}
 	named := b.markNamedFiles() // may say a file is another learner's: before the output names
 	b.markLMSAccounts()
-	used := map[string]int{}
-	unknown, lmsNamed, byName := 0, 0, 0
+	lmsNamed, byName := 0, 0
 	for _, s := range subs {
 		if s.LMSNumber() != "" || roster.LMSNumber(s.File) != "" { // a Moodle folder, or a Canvas file name
 			lmsNamed++
@@ -194,19 +193,6 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 				byName++
 			}
 		}
-		name := s.Learner
-		if name == "" {
-			// Never the file name: it is not a learner id (a Canvas name
-			// would read "unknown-__10003_90003_..."); the row and the
-			// feedback say which file it was.
-			unknown++
-			name = fmt.Sprintf("unknown-%d", unknown)
-		}
-		used[name]++
-		if used[name] > 1 {
-			name = fmt.Sprintf("%s~%d", name, used[name])
-		}
-		b.Names = append(b.Names, name)
 	}
 	if lmsNamed > 0 && !ro.HasLMSIDs() {
 		b.Warnings = append(b.Warnings, grader.Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：无法按 LMS 编号认人。其中 %d 个按 LMS 写的姓名认出了名单上唯一的一位学习者（姓名完全一致，不猜），其余的只能靠签名的发放记录认人。请在名单里加上 lms_id 列后重新评分",
@@ -220,6 +206,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 		}
 	}
 	b.markDuplicates()
+	b.nameOutputs()
 	b.noteNamedFiles(named)
 	b.markCopiedRecords()
 	b.markSameAnswers()
@@ -228,6 +215,45 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 			"%s is not on the roster, but a notebook carries a release record for %[1]s that the key verifies: graded by the record (the roster may be out of date: add %[1]s)", l.ID))
 	}
 	return b
+}
+
+// nameOutputs names each submission's feedback and results files: the
+// learner id for the file that counts (the duplicate rule's), ID~2,
+// ID~3, ... for their other files in collection order, and unknown-N for
+// the Nth file with no known learner (never the file name: it is not a
+// learner id, and a Canvas name would read "unknown-__10003_90003_...";
+// the row and the feedback say which file it was).
+func (b *Batch) nameOutputs() {
+	b.Names = make([]string, len(b.Subs))
+	used := map[string]int{}
+	for i, s := range b.Subs {
+		if s.Learner != "" && b.Chosen[s.Learner] == s {
+			b.Names[i] = s.Learner
+			used[s.Learner]++
+		}
+	}
+	unknown := 0
+	for i, s := range b.Subs {
+		if b.Names[i] != "" {
+			continue
+		}
+		name := s.Learner
+		if name == "" {
+			unknown++
+			name = fmt.Sprintf("unknown-%d", unknown)
+		}
+		used[name]++
+		if used[name] > 1 {
+			name = fmt.Sprintf("%s~%d", name, used[name])
+		}
+		b.Names[i] = name
+	}
+}
+
+// Counts reports whether s is the file that counts for its learner (the
+// duplicate rule's): its scores are the learner's grade.
+func (b *Batch) Counts(s *grader.Submission) bool {
+	return s.Learner != "" && b.Chosen[s.Learner] == s
 }
 
 // Learners is every learner with a row in grades.csv: the roster, then

@@ -70,6 +70,9 @@ func (b *Batch) markNamedFiles() []*grader.Submission {
 
 // nameHow says which name said that who handed s in.
 func nameHow(s *grader.Submission, who string) string {
+	if s.NameSaysByLMSID() {
+		return fmt.Sprintf("LMS account %s (%q), %s's by the roster's lms_id", s.LMSNumber(), s.LMSPerson(), who)
+	}
 	if s.LMSNumber() != "" {
 		return fmt.Sprintf("LMS name %q (account %s), %s's by the roster's names", s.LMSPerson(), s.LMSNumber(), who)
 	}
@@ -86,7 +89,9 @@ func nameHow(s *grader.Submission, who string) string {
 // decides what counts.
 func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 	for _, s := range kept {
-		s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindNameNotRecord })
+		s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool {
+			return f.Code == grader.FindNameNotRecord || f.Code == grader.FindRosterMismatch
+		})
 		owner, named := s.Learner, s.NameSays
 		ownerEn := fmt.Sprintf("it counts for %s", owner)
 		ownerZh := fmt.Sprintf("它计入 %s 的成绩", owner)
@@ -110,11 +115,20 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 		saysEn, saysZh := s.NameSaysHow()
 		saysEn = "is " + saysEn
 		checkEn, checkZh := "Check whether the files were renamed or put in the wrong folder", "请核对文件是不是改了名或放错了文件夹"
-		if s.LMSNumber() != "" {
+		code := grader.FindNameNotRecord
+		switch {
+		case s.NameSaysByLMSID():
+			// The roster's lms_id and the signed record disagree, and
+			// the record came in once: a roster mismatch, not a copy.
+			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
+			code = grader.FindRosterMismatch
+			checkEn = fmt.Sprintf("Roster mismatch: check the lms_id of %s and %s in the roster and grade again (only if account %s really is %[2]s's did %[2]s hand in %[1]s's notebook); until then --export canvas leaves both rows out", owner, named, s.LMSNumber())
+			checkZh = fmt.Sprintf("名单可能有误：请核对名单里 %s 和 %s 的 lms_id 后重新评分（只有账号 %s 确实是 %[2]s 的，才是 %[2]s 交了 %[1]s 的笔记本）；在此之前，--export canvas 导出的文件不含这两行", owner, named, s.LMSNumber())
+		case s.LMSNumber() != "":
 			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
 			checkEn, checkZh = "Check the roster's names, or add an lms_id column", "请核对名单的姓名，或加上 lms_id 列"
 		}
-		s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindNameNotRecord, Private: true,
+		s.Integrity = append(s.Integrity, integrity.Finding{Code: code, Private: true,
 			Message: fmt.Sprintf("这份笔记本%s，但签名的发放记录是 %s 的，而 %[2]s 的发放记录只交上来这一份：按 %[2]s 的作业评分，不算抄袭线索。%s；%s。%s。", saysZh, owner, ownerZh, namedZh, checkZh),
 			Detail:  fmt.Sprintf("%s, but the signed release record is %s's and came in only here: graded as %[2]s's, not a copy; %s; %s", saysEn, owner, ownerEn, namedEn)})
 		b.Warnings = append(b.Warnings, grader.Warning{

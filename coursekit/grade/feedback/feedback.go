@@ -77,6 +77,13 @@ func kindTitle(kind string) string {
 	return "公开检查"
 }
 
+// OverrideLine is what a learner reads of the instructor's decision on
+// the total of their file that could not be graded.
+func OverrideLine(s *grader.Submission) string {
+	o := s.Override
+	return fmt.Sprintf("%s这份作业计 %s/%s 分。理由：%s", grader.OverrideZh, criteria.FmtPts(o.Points), criteria.FmtPts(o.Max), o.Reason)
+}
+
 // CommentLabel introduces the instructor's comment on an answer
 // (manual-review.csv's comment column).
 const CommentLabel = "老师的评语："
@@ -173,7 +180,12 @@ func FeedbackMarkdown(s *grader.Submission) string {
 	}
 	b.WriteString("\n")
 	if !f.gradable {
-		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n请改正后重新提交；如有疑问请联系老师。\n", e(f.reason))
+		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n", e(f.reason))
+		if s.Override != nil {
+			fmt.Fprintf(&b, "**%s**\n", e(OverrideLine(s)))
+		} else {
+			b.WriteString("请改正后重新提交；如有疑问请联系老师。\n")
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "**%s**\n\n%s\n", e(f.status), HowGraded)
@@ -242,7 +254,12 @@ func FeedbackHTML(s *grader.Submission) string {
 	}
 	b.WriteString("</ul>\n")
 	if !f.gradable {
-		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p>请改正后重新提交；如有疑问请联系老师。</p>", e(f.reason))
+		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
+		if s.Override != nil {
+			fmt.Fprintf(&b, "<p><strong>%s</strong></p>", e(OverrideLine(s)))
+		} else {
+			b.WriteString("<p>请改正后重新提交；如有疑问请联系老师。</p>")
+		}
 		return HTMLPage("评分反馈", b.String())
 	}
 	fmt.Fprintf(&b, "<p><strong>%s</strong></p>\n<p>%s</p>\n", e(f.status), e(HowGraded))

@@ -138,7 +138,30 @@ func Collect(args []string) (*Collection, error) {
 			c.add(f, rel, false)
 		}
 	}
+	c.disambiguate()
 	return c, nil
+}
+
+// disambiguate gives inputs that would be shown under one name (sub1/s03.ipynb
+// and sub2/s03.ipynb are both "s03.ipynb" under their folders) their
+// folder argument's name in front, so that every warning and row tells
+// them apart ("sub1/s03.ipynb", "sub2/s03.ipynb").
+func (c *Collection) disambiguate() {
+	n := map[string]int{}
+	for _, in := range c.Inputs {
+		n[in.Display()]++
+	}
+	for i, in := range c.Inputs {
+		if n[in.Display()] < 2 || in.Rel == "" {
+			continue
+		}
+		// Path is the folder argument joined with Rel (filepath.Rel of it).
+		root := strings.TrimSuffix(filepath.ToSlash(in.Path), "/"+filepath.ToSlash(in.Rel))
+		if root == filepath.ToSlash(in.Path) {
+			continue
+		}
+		c.Inputs[i].Rel = filepath.Join(filepath.Base(filepath.FromSlash(root)), in.Rel)
+	}
 }
 
 // ListMax is how many names a warning lists before it says how many
@@ -368,6 +391,14 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 		s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRosterMismatch, Private: true,
 			Message: fmt.Sprintf("名单可能有误：这份笔记本从 LMS 账号 %s（%s）交上来，名单的 lms_id 说这个账号是 %s 的，但账号的名字和签名的发放记录都是 %s：按 %[4]s 的作业评分。请核对名单的 lms_id 列。", num, person, lms, s.Learner),
 			Detail:  fmt.Sprintf("roster lms_id %s is %s's, but the LMS name %q and the signed release record are %s's: graded as %[4]s's; check the roster's lms_id column", num, lms, person, s.Learner)})
+	case s.Learner != lms && s.record == RecordVerified && !g.lmsNamedAs(lms, name):
+		// Only the roster's lms_id says the account is lms's: the name
+		// the LMS wrote is not theirs (a pinyin "zhengqiang" for a roster
+		// name 郑强, a nickname). An lms_id typed into a roster is no
+		// better evidence than a name typed there: the batch decides, as
+		// for a file name (package batch, markNamedFiles). A record that
+		// came in only here is a roster mismatch, not a copy.
+		s.NameSays, s.nameByLMSID = lms, true
 	case s.Learner != lms && s.record == RecordVerified:
 		return NotOwn(s, s.Learner, lms, how)
 	case s.Learner != lms: // no valid record: the file or folder name said s.Learner
@@ -418,6 +449,15 @@ func (g *Grader) rosterTypo(owner, byLMS, name string) bool {
 	o, ok1 := g.o.Roster.Learner(owner)
 	l, ok2 := g.o.Roster.Learner(byLMS)
 	return ok1 && ok2 && roster.NamedBy(o, person) && !roster.NamedBy(l, person)
+}
+
+// lmsNamedAs reports whether the LMS name that handed a file in names
+// learner id by their roster name (or id, or email's local part): the LMS
+// and the roster's lms_id agree on whose account it is.
+func (g *Grader) lmsNamedAs(id, name string) bool {
+	_, person := roster.LMSAccount(name)
+	l, ok := g.o.Roster.Learner(id)
+	return ok && roster.NamedBy(l, person)
 }
 
 // GradeAs grades data as learner's submission whatever its name says, for

@@ -82,6 +82,10 @@ type Submission struct {
 	Mistakes []string `json:"mistakes,omitempty"`
 	// StatusLine is the honest one-line summary, in Chinese.
 	StatusLine string `json:"status_line"`
+	// Override is the instructor's decision on the total of a file that
+	// could not be graded (overrides.csv, criterion "total"); nil when
+	// there is none. Total and Max then hold it.
+	Override *Override `json:"override,omitempty"`
 
 	source []byte     // the submitted bytes, kept for re-execution (Options.KeepSource)
 	card   *card.Card // the graded card: the card cell's source when it can be read
@@ -93,7 +97,16 @@ type Submission struct {
 	// Canvas or Moodle name says: the user number and the person's name
 	// ("" for other names); see package batch.
 	lmsNum, lmsWho string
+	// nameByLMSID: NameSays comes from the roster's lms_id for the LMS
+	// account (whose LMS name is not that learner's), not from a name.
+	nameByLMSID bool
 }
+
+// NameSaysByLMSID reports whether NameSays is the learner the roster's
+// lms_id gives the LMS account that handed s in (while the account's LMS
+// name is not theirs and the signed record is another learner's): a
+// roster mismatch unless the record also came in elsewhere.
+func (s *Submission) NameSaysByLMSID() bool { return s.NameSays != "" && s.nameByLMSID }
 
 // StaffReason is the reason as the instructor reads it: ReasonDetail,
 // else Reason.
@@ -127,6 +140,9 @@ func (s *Submission) NameSaysHow() (en, zh string) {
 	switch {
 	case x == "":
 		return "", ""
+	case s.lmsNum != "" && s.nameByLMSID:
+		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's lms_id", s.lmsNum, s.lmsWho, x),
+			fmt.Sprintf("来自 LMS 账号 %s（%s），名单的 lms_id 说这个账号是 %s 的", s.lmsNum, s.lmsWho, x)
 	case s.lmsNum != "":
 		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.lmsNum, s.lmsWho, x),
 			fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.lmsNum, s.lmsWho, x)
@@ -379,4 +395,49 @@ func (w Warning) String() string { return w.Text }
 // Warnf is a warning with the same arguments in both languages.
 func Warnf(zh string, text string, a ...any) Warning {
 	return Warning{Text: fmt.Sprintf(text, a...), Zh: fmt.Sprintf(zh, a...)}
+}
+
+// Override is an instructor's decision on a score, from the overrides
+// file: the points, the reason (shown to the learner) and where it was
+// written (FILE:LINE).
+type Override struct {
+	Points float64 `json:"points"`
+	Max    float64 `json:"max"`
+	Reason string  `json:"reason"`
+	From   string  `json:"from"`
+}
+
+// OverrideZh is how a learner's feedback introduces an instructor's
+// decision on a score.
+const OverrideZh = "老师的决定："
+
+// OverrideDetail marks the Detail of a criterion an instructor set by an
+// override (after typedDetail, so that Typed counts it as a person's).
+const OverrideDetail = " (instructor override)"
+
+// SetOverride gives criterion i the points the instructor decided, with
+// the reason, replacing what the grader gave it; from says where
+// (FILE:LINE). The learner's feedback shows it as the instructor's
+// decision, with what the grader had given.
+func (s *Submission) SetOverride(i int, points float64, reason, from string) {
+	x := &s.Scores[i]
+	was := x.Points
+	s.Total = criteria.Round2(s.Total - was + points)
+	x.Points = criteria.Round2(points)
+	x.Status = card.Fail
+	if x.Points >= x.Max {
+		x.Status = card.Pass
+	}
+	x.Message = fmt.Sprintf("%s%s/%s 分（自动评分给的是 %s 分）。理由：%s", OverrideZh, criteria.FmtPts(x.Points), criteria.FmtPts(x.Max), criteria.FmtPts(was), reason)
+	x.Detail = typedDetail + from + OverrideDetail
+	s.StatusLine = s.statusLine()
+}
+
+// OverrideTotal gives a file that could not be graded (a compile error,
+// ...) the total the instructor decided, out of max (the rubric's), with
+// the reason; from says where (FILE:LINE). It stays ungradable: its
+// reason is still what the learner reads first.
+func (s *Submission) OverrideTotal(points, max float64, reason, from string) {
+	s.Override = &Override{Points: criteria.Round2(points), Max: max, Reason: reason, From: from}
+	s.Total, s.Max = s.Override.Points, max
 }

@@ -81,6 +81,10 @@ func Gradescope(s *grader.Submission) *GSResults {
 	if !s.Gradable {
 		r.Score = ptr(0)
 		r.Output = feedback.MDEscape("无法评分：" + s.Reason)
+		if o := s.Override; o != nil {
+			r.Score = ptr(o.Points)
+			r.Output += "\n\n" + feedback.MDEscape(feedback.OverrideLine(s))
+		}
 		r.ExtraData["reason_code"] = s.ReasonCode
 		r.Tests = []GSTest{{Name: "无法评分", Number: "0.1", Status: "failed", Output: s.Reason, Visibility: "visible", Tags: []string{"ungradable"}}}
 		return r

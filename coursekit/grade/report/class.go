@@ -232,6 +232,8 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 			page.Table([]string{"文字题", "学习者", "答案"}, srows))
 	}
 
+	parts = append(parts, page.Heading(titleWeights), page.Text(weightsLine(sm.Points, func(id string) string { return id })))
+
 	byCrit := map[string]int{}
 	for _, m := range sm.Manual {
 		byCrit[m.Title]++

@@ -8,6 +8,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/batch"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/review"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 )
 
@@ -110,11 +111,11 @@ func sameAnswerNotes(b *batch.Batch) map[[2]string]string {
 	for _, x := range b.Same {
 		for _, id := range x.Learners {
 			others := slices.DeleteFunc(slices.Clone(x.Learners), func(o string) bool { return o == id })
-			names := strings.Join(others, ", ")
+			names := strings.Join(others, "、") + " "
 			if len(others) > batch.MaxNamedOthers {
-				names = fmt.Sprintf("%s and %d more", strings.Join(others[:batch.MaxNamedOthers], ", "), len(others)-batch.MaxNamedOthers)
+				names = fmt.Sprintf("%s 等 %d 人", strings.Join(others[:batch.MaxNamedOthers], "、"), len(others))
 			}
-			notes[[2]string{id, x.Criterion}] = "same answer as " + names + " (whitespace ignored): check for a copy; no score was changed"
+			notes[[2]string{id, x.Criterion}] = review.GradeNoteMark + "与 " + names + "的答案相同（不计空白）：请核对是否抄袭，分数没有改动"
 		}
 	}
 	return notes

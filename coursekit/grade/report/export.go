@@ -60,7 +60,12 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		return append(row, "", status)
 	}
 	for _, l := range b.Learners() {
-		row := append([]string{l.ID}, l.Extra...)
+		// The roster's cells as a spreadsheet shows them: a name or
+		// email starting with = + - @ is text, not a formula.
+		row := []string{l.ID}
+		for _, x := range l.Extra {
+			row = append(row, safetext.CSVCell(x))
+		}
 		row = append(row, make([]string, len(b.Roster.Columns)-len(l.Extra))...)
 		s, ok := b.Chosen[l.ID]
 		off := ""
@@ -80,6 +85,10 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		switch {
 		case !ok:
 			row = blank(row, "no submission"+off)
+		case !s.Gradable && s.Override != nil:
+			// The instructor's decision on the total (overrides.csv).
+			row = zero(row, fmt.Sprintf("ungradable: %s; instructor override: total %s (%s)", s.ReasonCode, criteria.FmtPts(s.Total), s.Override.From)+off)
+			row[len(row)-len(ids)-4] = criteria.FmtPts(s.Total)
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
 			if len(b.Others[l.ID]) > 0 {

@@ -4,11 +4,14 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/grade/batch"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
@@ -73,15 +76,25 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 	case ExportMoodle:
 		cw.Write([]string{"Email address", "Full name", column})
 	}
-	var pending, noLMS, off []string
+	var pending, noLMS, off, mismatched, unsafeIDs []string
+	held := rosterMismatches(b)
 	for _, l := range b.Learners() {
 		if !b.Roster.Has(l.ID) {
 			off = append(off, l.ID)
 			continue
 		}
+		if _, ok := held[l.ID]; ok && format == ExportCanvas {
+			// The roster's lms_id for this learner is in doubt: the row
+			// would put a grade on another learner's Canvas account.
+			mismatched = append(mismatched, l.ID)
+			continue
+		}
 		total := ""
 		if s, ok := b.Chosen[l.ID]; ok {
 			total = "0"
+			if s.Override != nil { // the instructor's decision on an ungradable file
+				total = criteria.FmtPts(s.Total)
+			}
 			if s.Gradable {
 				total = criteria.FmtPts(s.Total)
 				if s.Pending > 0 {
@@ -89,19 +102,33 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 				}
 			}
 		}
+		// Names are shown, so a spreadsheet reads them as text (the
+		// LMS ignores them). Identifiers are what the LMS matches on: a
+		// ' in front would match nobody, so they are written as they
+		// are, and a row whose identifier a spreadsheet would take for
+		// a formula is left out (unsafeIDs) rather than written.
 		name := safetext.CSVCell(cmpOr(l.Name, l.ID))
 		switch format {
 		case ExportCanvas:
 			if l.LMSID == "" {
 				noLMS = append(noLMS, l.ID)
 			}
-			cw.Write([]string{name, l.LMSID, safetext.CSVCell(cmpOr(col(l, "sis_user_id", "sis user id"), l.ID)), safetext.CSVCell(col(l, "sis_login_id", "sis login id")), safetext.CSVCell(col(l, "section")), total})
+			sis, login := cmpOr(col(l, "sis_user_id", "sis user id"), l.ID), col(l, "sis_login_id", "sis login id")
+			if bad := formulaLike(map[string]string{"SIS User ID": sis, "SIS Login ID": login}); bad != "" {
+				unsafeIDs = append(unsafeIDs, l.ID+" ("+bad+")")
+				continue
+			}
+			cw.Write([]string{name, l.LMSID, sis, login, safetext.CSVCell(col(l, "section")), total})
 		case ExportMoodle:
 			if l.Email == "" {
 				noLMS = append(noLMS, l.ID)
 				continue
 			}
-			cw.Write([]string{safetext.CSVCell(l.Email), name, total})
+			if bad := formulaLike(map[string]string{"email": l.Email}); bad != "" {
+				unsafeIDs = append(unsafeIDs, l.ID+" ("+bad+")")
+				continue
+			}
+			cw.Write([]string{l.Email, name, total})
 		}
 	}
 	cw.Flush()
@@ -113,6 +140,16 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 		if s.Learner == "" {
 			unknown++
 		}
+	}
+	if len(mismatched) > 0 {
+		var why []string
+		for _, id := range mismatched {
+			why = append(why, id+" ("+held[id]+")")
+		}
+		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows, %s: the roster's lms_id disagrees with the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", len(mismatched), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
+	}
+	if len(unsafeIDs) > 0 {
+		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows whose identifier starts with = + - or @, which a spreadsheet would run as a formula and which the LMS would not match with a ' in front: %s. Correct the roster and export again, or enter these grades by hand", len(unsafeIDs), strings.Join(unsafeIDs, ", ")))
 	}
 	if len(pending) > 0 {
 		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): merge the scores (--manual) and export again", len(pending), strings.Join(pending, ", ")))
@@ -137,4 +174,46 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// rosterMismatches are the learners whose roster lms_id a roster-mismatch
+// finding puts in doubt (grader.FindRosterMismatch: an LMS account the
+// roster gives one learner handed in another's signed notebook, which
+// came in only there): the record's learner and the learner the roster
+// gives the account, each with why.
+func rosterMismatches(b *batch.Batch) map[string]string {
+	held := map[string]string{}
+	add := func(id, why string) {
+		if id == "" {
+			return
+		}
+		if held[id] != "" {
+			held[id] += "; "
+		}
+		held[id] += why
+	}
+	for _, s := range b.Subs {
+		if !slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRosterMismatch }) {
+			continue
+		}
+		holder := b.Roster.ByLMSID(s.LMSNumber())
+		why := fmt.Sprintf("account %s, %s's by the roster, handed in %s's notebook", s.LMSNumber(), holder, s.Learner)
+		add(s.Learner, why)
+		if holder != s.Learner {
+			add(holder, why)
+		}
+	}
+	return held
+}
+
+// formulaLike names the first of the identifier cells (column → value)
+// that a spreadsheet would read as a formula (safetext.CSVCell would put
+// a ' in front), as "column value"; "" when none would.
+func formulaLike(cells map[string]string) string {
+	for _, c := range slices.Sorted(maps.Keys(cells)) {
+		if v := cells[c]; safetext.CSVCell(v) != v {
+			return fmt.Sprintf("%s %q", c, v)
+		}
+	}
+	return ""
 }

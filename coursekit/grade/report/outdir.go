@@ -160,7 +160,17 @@ type Committed struct {
 	// Clashes are files someone added where this run wrote one of its own:
 	// theirs is in Backup.
 	Edited, Clashes []string
+	// EditedKept is, for each of Edited, where the edited version is kept
+	// in the new OUT (EditedDir/..., slash-separated, relative to OUT): a
+	// folder no run writes or deletes, so the edit outlives the backups.
+	EditedKept []string
 }
+
+// EditedDir is the folder of OUT where Commit keeps the files grade wrote
+// that someone edited since (feedback/s03.md as edited/feedback/s03.md):
+// grade never writes it, so every later run carries it forward like any
+// file the instructor added, and backup rotation never deletes it.
+const EditedDir = "edited"
 
 // gradeOwned reports whether rel (slash-separated, relative to OUT) is a
 // file a grading run writes, for an OUT without a run record (written by
@@ -216,6 +226,54 @@ func (s *Stage) Commit(prev *Run) (*Committed, error) {
 // (hard links when it can), and lists the files of grade's that someone
 // edited.
 func (s *Stage) carry(prev *Run, c *Committed) error {
+	if err := s.carryAdded(prev, c); err != nil {
+		return err
+	}
+	// Edited files of grade's: kept in EditedDir, after the files there
+	// from earlier runs were carried (a second edit of one file gets a
+	// name of its own).
+	for _, rel := range c.Edited {
+		kept, err := s.keepEdited(rel)
+		if err != nil {
+			return err
+		}
+		c.EditedKept = append(c.EditedKept, kept)
+	}
+	return nil
+}
+
+// keepEdited puts OUT's edited rel into the stage's EditedDir: as
+// EditedDir/rel, or, when an earlier edit of it is there with other
+// content, EditedDir/NAME.edit-N.EXT. It returns where (relative to OUT).
+func (s *Stage) keepEdited(rel string) (string, error) {
+	src := filepath.Join(s.out, filepath.FromSlash(rel))
+	sum, err := fileSHA(src)
+	if err != nil {
+		return "", err
+	}
+	ext := path.Ext(rel)
+	for n := 1; ; n++ {
+		kept := path.Join(EditedDir, rel)
+		if n > 1 {
+			kept = path.Join(EditedDir, strings.TrimSuffix(rel, ext)+fmt.Sprintf(".edit-%d", n)+ext)
+		}
+		dst := filepath.Join(s.Dir, filepath.FromSlash(kept))
+		if have, err := fileSHA(dst); err == nil {
+			if have == sum {
+				return kept, nil // this very edit is kept already
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		return kept, linkOrCopy(src, dst)
+	}
+}
+
+// carryAdded copies the files of OUT that grade did not write into the
+// stage, and lists the files of grade's that someone edited (c.Edited).
+func (s *Stage) carryAdded(prev *Run, c *Committed) error {
 	return filepath.WalkDir(s.out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

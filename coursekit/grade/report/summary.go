@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/feedback"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // Summary is what the instructor reads first. Every line in it is
@@ -47,6 +48,43 @@ type Summary struct {
 	// records fail to verify (the summary then opens with it).
 	Key        batch.KeyCheck
 	KeyWarning string
+	// Points are the weights this run graded with (also recorded in
+	// OUT/.coursekit-run.json); weightsLine says them in Chinese.
+	Points map[string]float64
+}
+
+// titleWeights heads the weights in summary.md|html and class.html.
+const titleWeights = "本次评分的权重"
+
+// weightsLine says, in Chinese, the weights points grade with: the
+// maximum, the criteria whose points differ from the defaults, and every
+// criterion's points, each criterion id as code shows it.
+func weightsLine(points map[string]float64, code func(string) string) string {
+	def := criteria.DefaultPoints()
+	total := 0.0
+	var all, changed []string
+	for _, id := range criteria.CriterionIDs() {
+		p, ok := points[id]
+		if !ok {
+			p = def[id]
+		}
+		total += p
+		all = append(all, code(id)+" "+criteria.FmtPts(p))
+		if p != def[id] {
+			changed = append(changed, fmt.Sprintf("%s %s（默认 %s）", code(id), criteria.FmtPts(p), criteria.FmtPts(def[id])))
+		}
+	}
+	if p, ok := points[criteria.ExecutionID]; ok {
+		total += p
+		all = append(all, code(criteria.ExecutionID)+" "+criteria.FmtPts(p))
+	}
+	line := fmt.Sprintf("满分 %s 分。", criteria.FmtPts(criteria.Round2(total)))
+	if len(changed) == 0 {
+		line += "全部是默认权重。"
+	} else {
+		line += "与默认不同的：" + strings.Join(changed, "、") + "。"
+	}
+	return line + "每一项：" + strings.Join(all, "、") + "。"
 }
 
 // UngradableFile is one submission that could not be graded.
@@ -136,6 +174,7 @@ func Summarize(b *batch.Batch) *Summary {
 	slices.SortFunc(sm.Missed, func(x, y Missed) int { return cmp.Or(cmp.Compare(y.Count, x.Count), cmp.Compare(x.ID, y.ID)) })
 	sm.Manual = ManualQueue(b)
 	sm.Warnings = b.Warnings
+	sm.Points = b.Points
 	return sm
 }
 
@@ -170,7 +209,7 @@ const (
 
 // Markdown is the summary as Markdown (instructor-facing).
 func (sm *Summary) Markdown() string {
-	e := feedback.MDEscape
+	e := func(s string) string { return feedback.MDEscape(safetext.Text(s)) }
 	var b strings.Builder
 	b.WriteString("# 第 01 单元指标口径卡 · 评分汇总\n\n")
 	if sm.KeyWarning != "" {
@@ -212,6 +251,7 @@ func (sm *Summary) Markdown() string {
 			fmt.Fprintf(&b, "- %s\n", e(l))
 		}
 	}
+	fmt.Fprintf(&b, "\n## %s\n\n%s\n", titleWeights, weightsLine(sm.Points, func(id string) string { return "`" + feedback.CodeSpan(id) + "`" }))
 	fmt.Fprintf(&b, "\n## 人工阅读队列（%d 条；关键词辅助分只用于排序，不计入自动分）\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), feedback.CodeSpan(m.ID), criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), e(m.Text))
@@ -229,7 +269,7 @@ func warningsZh(ws []grader.Warning) []string {
 
 // HTML is the summary as a standalone page, with bar charts in plain HTML.
 func (sm *Summary) HTML() string {
-	e := html.EscapeString
+	e := func(s string) string { return html.EscapeString(safetext.Text(s)) }
 	var b strings.Builder
 	b.WriteString("<h1>第 01 单元指标口径卡 · 评分汇总</h1>\n")
 	if sm.KeyWarning != "" {
@@ -280,6 +320,7 @@ func (sm *Summary) HTML() string {
 	list(titleDuplicates, sm.Duplicates)
 	list(titleLate, sm.Late)
 	list(titleWarnings, warningsZh(sm.Warnings))
+	fmt.Fprintf(&b, "<h2>%s</h2>\n<p>%s</p>\n", e(titleWeights), weightsLine(sm.Points, func(id string) string { return "<code>" + e(id) + "</code>" }))
 	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s<br><code>%s</code></td><td>%s</td><td>%s</td><td><blockquote>%s</blockquote></td></tr>\n",

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
@@ -11,7 +12,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,12 +20,19 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // ManualFile is the manual-review file report.Write writes and
 // ReadManualFile reads back once a person has filled in the score column.
 const ManualFile = "manual-review.csv"
+
+// MaxManualBytes caps a manual-review file read back (it holds every
+// learner's free-text answers): a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxManualBytes = 256 << 20
 
 // TextSHA is the short hash of a free-text answer written next to it in
 // the manual-review file: a score typed for one answer is not applied to
@@ -74,7 +81,7 @@ func (r *ManualScore) answers(text string) bool {
 		return TextSHA(text) == r.TextSHA
 	}
 	t := normText(r.Text)
-	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)))
+	return t != "" && (t == normText(text) || t == normText(safetext.CSVCell(text)) || t == normText(safetext.CSVCell(safetext.Text(text))))
 }
 
 // ManualScore is one filled-in row of the manual-review file.
@@ -95,8 +102,12 @@ type ManualScore struct {
 	Note, Comment string
 	Extra         []string
 	filled        bool // Score was typed (a Kept row has only Previous)
-	keyLost       bool // TextSHA is not a key (a spreadsheet mangled it): match by the answer text
-	state         int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
+	// zeroKept is the score as typed, for a row whose criterion now has
+	// a weight of 0 (Score is then 0): written back as typed, with its
+	// typed maximum in Max, so that a restored weight applies it again.
+	zeroKept string
+	keyLost  bool // TextSHA is not a key (a spreadsheet mangled it): match by the answer text
+	state    int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
 }
 
 // How ApplyManual used a row (ManualScore.state).
@@ -126,16 +137,78 @@ type ManualScores struct {
 	// Notes are warnings about rows read (a score rescaled to a new
 	// maximum, or set aside), for the batch.
 	Notes []grader.Warning
+	// offRoster are the rows whose learner is not on the roster, for
+	// CheckLearners.
+	offRoster []offRosterRow
+}
+
+// offRosterRow is a row whose learner is not on the roster: Pos and the
+// id; kept says grade itself wrote it back from an earlier run.
+type offRosterRow struct {
+	pos, id string
+	kept    bool
+}
+
+// CheckLearners is an error naming FILE:LINE for every row whose learner
+// is not on the roster and not known (graded in this batch by a signed
+// record, or in the previous run into OUT): a mistyped id (s99 for s10)
+// would leave the real learner's answer pending and the score nowhere. A
+// row grade itself wrote back from an earlier run ("kept from an earlier
+// run") is not an error. nil when every row's learner is known.
+func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
+	if ms == nil {
+		return nil
+	}
+	var errs []error
+	for _, r := range ms.offRoster {
+		if r.kept || known(r.id) {
+			continue
+		}
+		errs = append(errs, fmt.Errorf("%s: learner %q is not on the roster and has no submission in this batch (a typo for another id?)", r.pos, r.id))
+	}
+	return errors.Join(errs...)
 }
 
 // manualColumns are the columns WriteReview writes, in order.
 var manualColumns = []string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score", "comment"}
 
+// GradeNoteMark begins every note grade writes into the note column of
+// manual-review.csv: in Chinese, as summary.md and class.html speak to
+// the instructor. A part of the note that begins with it is grade's, and
+// written again (or dropped) by each run; any other text was typed by a
+// person and is kept.
+const GradeNoteMark = "〔评分程序〕"
+
+// grade's notes in the note column (GradeNoteMark first).
+const (
+	// noteChanged: the answer changed since it was scored (the old
+	// score, %s, is in previous_score).
+	noteChanged = GradeNoteMark + "答案在评分之后改过，原来的 %s 分放在 previous_score：请重新阅读并打分"
+	// keptNote: a row written back as it was, its learner not graded in
+	// this batch.
+	keptNote = GradeNoteMark + "这次评分没有这位学习者，这一行按上次原样保留"
+	// noteRescaled: a typed score rescaled to a new maximum (typed/max →
+	// new/max).
+	noteRescaled = GradeNoteMark + "权重改了，分数按比例换算：%s/%s → %s/%s"
+	// noteSetAside: a score typed against a maximum of 0, pending again.
+	noteSetAside = GradeNoteMark + "这个分数是按满分 0 打的，无法换算，已放回等待评分：请重新打分"
+	// zeroNote begins the note of a row kept as typed while its
+	// criterion's weight is 0.
+	zeroNote = GradeNoteMark + "权重为 0，分数按原样保留"
+)
+
+// oldGradeNotes begin the English notes an earlier coursekit wrote: still
+// grade's, so replaced, never kept as a person's text.
+var oldGradeNotes = []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "no score was changed"}
+
 // gradeNote reports whether a part of a note column is one grade writes
 // (it is written again, or dropped, by each run); any other text was
 // typed by a person and is kept.
 func gradeNote(part string) bool {
-	for _, p := range []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: "} {
+	if strings.HasPrefix(part, GradeNoteMark) {
+		return true
+	}
+	for _, p := range oldGradeNotes {
 		if strings.HasPrefix(part, p) {
 			return true
 		}
@@ -180,7 +253,7 @@ func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (
 		return nil, err
 	}
 	defer f.Close()
-	return ReadManualCSV(f, filepath.Base(path), ro, points)
+	return ReadManualCSV(f, path, ro, points)
 }
 
 // ReadManualCSV reads the manual-review file as WriteReview wrote it,
@@ -201,12 +274,11 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 // weights was (the previous run's, from OUT's run record); see
 // ReadManualCSVWas.
 func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a "+ManualFile, MaxManualBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadManualCSVWas(f, filepath.Base(path), ro, points, was)
+	return ReadManualCSVWas(bytes.NewReader(b), path, ro, points, was)
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights
@@ -227,6 +299,9 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	col := map[string]int{}
 	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
@@ -251,17 +326,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 	}
 	var errs []error
 	seen := map[[2]string]int{}
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		pos := fmt.Sprintf("%s:%d", name, line)
+	if err := eachRow(cr, name, func(row []string, line int, pos string) {
 		get := func(c string) string {
 			if i, ok := col[c]; ok && i < len(row) {
 				return strings.TrimSpace(row[i])
@@ -274,29 +339,26 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			}
 			return ""
 		}
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
-			continue
-		}
 		bad := func(format string, a ...any) {
 			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
 		}
 		if len(row) != len(header) {
 			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
-			continue
+			return
 		}
 		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")
 		if !roster.ValidID.MatchString(id) {
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
-			continue
+			return
 		}
 		if !criteria.ManualIDs[crit] && crit != criteria.OwnVariantID {
 			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, criteria.OwnVariantID, strings.Join(manualCriteria(), ", "))
-			continue
+			return
 		}
 		key := [2]string{id, crit}
 		if first, dup := seen[key]; dup {
 			bad("%s %s appears twice (first on line %d)", id, crit, first)
-			continue
+			return
 		}
 		seen[key] = line
 		keyLost := false
@@ -312,12 +374,15 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			row0.Extra = append(row0.Extra, row[i])
 		}
 		ms.Typed[key] = &row0
+		if ro != nil && !ro.Has(id) {
+			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: strings.Contains(row0.Note, keptNote) || strings.Contains(row0.Note, "kept from an earlier run")})
+		}
 		if score == "" {
 			ms.Blank++
 			if row0.Previous != "" {
 				ms.Kept = append(ms.Kept, row0)
 			}
-			continue
+			return
 		}
 		v, err := strconv.ParseFloat(score, 64)
 		max := points[crit]
@@ -325,42 +390,61 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		// force differs (other weights), it is rescaled below, never
 		// applied as a part of the new maximum.
 		typedMax := max
-		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && m == was[crit] {
+		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && (m == was[crit] || was[crit] == 0 && m > 0 && strings.Contains(row0.Note, zeroNote)) {
+			// The max column is the maximum the score was typed against
+			// (or, for a row kept through a weight of 0, the one it was
+			// typed against before).
 			typedMax = m
 		}
 		switch {
 		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
 			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
-			continue
+			return
 		case v < 0:
 			bad("%s %s: score %s is negative", id, crit, score)
-			continue
+			return
 		case v > typedMax:
 			bad("%s %s: score %s is above the maximum %s", id, crit, score, criteria.FmtPts(typedMax))
-			continue
+			return
 		case sha == "":
 			bad("%s %s: no text_sha256, so the answer the score was given for is unknown (use the file coursekit grade wrote)", id, crit)
-			continue
+			return
 		}
 		if typedMax != max {
-			if typedMax == 0 {
+			if max == 0 {
+				// A weight of 0 takes the criterion out of the total: the
+				// score counts 0 now, but is kept as typed (never
+				// rescaled through 0), and counts again when a weight
+				// is restored.
+				if was == nil || was[crit] != 0 {
+					ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 的权重现在是 0：按满分 %s 打的 %s 分原样保留，现在计 0 分，恢复权重后重新计入",
+						"%s: %s %s: the weight is now 0: the score %s/%s is kept as typed and counts 0 until the weight is restored", pos, id, crit, criteria.FmtPts(v), criteria.FmtPts(typedMax)))
+				}
+				row0.zeroKept = criteria.FmtPts(v)
+				row0.Max = criteria.FmtPts(typedMax)
+				row0.Note = joinNote(fmt.Sprintf("%s：%s/%s（权重恢复前计 0 分）", zeroNote, criteria.FmtPts(v), criteria.FmtPts(typedMax)), row0.Note)
+				v = 0
+			} else if typedMax == 0 {
 				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 0 打的 %s 分，现在满分是 %s：无法换算，这一项放回等待评分，请重新打分",
 					"%s: %s %s: score %s was typed against a maximum of 0, the maximum is now %s: it cannot be rescaled, so the answer is pending again (set aside: type a new score)", pos, id, crit, score, criteria.FmtPts(max)))
 				ms.Blank++
 				row0.Previous = score + "/0"
-				row0.Note = "set aside: typed against a maximum of 0, re-score it"
+				row0.Note = noteSetAside
 				ms.Kept = append(ms.Kept, row0)
-				continue
+				return
+			} else {
+				nv := criteria.Round2(v * max / typedMax)
+				ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
+					"%s: %s %s: score %s was typed against a maximum of %s, the maximum is now %s: rescaled to %s", pos, id, crit, score, criteria.FmtPts(typedMax), criteria.FmtPts(max), criteria.FmtPts(nv)))
+				row0.Note = joinNote(fmt.Sprintf(noteRescaled, criteria.FmtPts(v), criteria.FmtPts(typedMax), criteria.FmtPts(nv), criteria.FmtPts(max)), row0.Note)
+				row0.Max, v = criteria.FmtPts(max), nv
 			}
-			nv := criteria.Round2(v * max / typedMax)
-			ms.Notes = append(ms.Notes, grader.Warnf("%s：%s 的 %s 是按满分 %s 打的 %s 分，现在满分是 %s：按比例换算为 %s 分",
-				"%s: %s %s: score %s was typed against a maximum of %s, the maximum is now %s: rescaled to %s", pos, id, crit, score, criteria.FmtPts(typedMax), criteria.FmtPts(max), criteria.FmtPts(nv)))
-			row0.Note = joinNote(fmt.Sprintf("rescaled from %s/%s", score, criteria.FmtPts(typedMax)), row0.Note)
-			row0.Max, v = criteria.FmtPts(max), nv
 		}
 		row0.Score, row0.filled = v, true
 		ms.Rows = append(ms.Rows, row0)
 		*ms.Typed[key] = row0
+	}); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -417,14 +501,22 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if r, ok := prev[key{m.Learner, m.ID}]; ok {
 			delete(prev, key{m.Learner, m.ID})
 			if scores[i] == "" {
-				p, note = r.Previous, strings.TrimSuffix("answer changed since it was scored "+r.Previous+": re-read it and type a new score; "+note, "; ")
+				p, note = r.Previous, addNote(fmt.Sprintf(noteChanged, r.Previous), note)
 			}
 		}
 		tnote, comment, extra := typedOf(key{m.Learner, m.ID})
-		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && strings.HasPrefix(r.Note, "rescaled from ") && scores[i] != "" {
-			note = joinNote(note, strings.SplitN(r.Note, "; ", 2)[0])
+		max, score := criteria.FmtPts(m.Max), scores[i]
+		if r := typedRow(typed, m.Learner, m.ID); r != nil && r.filled && score != "" {
+			if r.zeroKept != "" {
+				// Kept as typed through a weight of 0.
+				max, score = r.Max, r.zeroKept
+				note = addNote(note, notePart(r.Note, zeroNote))
+			} else if p := notePart(r.Note, noteRescaled[:strings.Index(noteRescaled, "%")]); strings.HasSuffix(p, " → "+score+"/"+max) {
+				// The rescaled score, as long as it is the one grade made.
+				note = addNote(note, p)
+			}
 		}
-		cw.Write(append([]string{m.Learner, m.ID, m.Title, criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(m.Text), KeyCell(m.Text), p, joinNote(note, tnote), scores[i], comment}, extra...))
+		cw.Write(append([]string{m.Learner, m.ID, m.Title, max, criteria.FmtPts(m.Keyword), safetext.CSVCell(strings.Join(m.Keywords, " ")), safetext.CSVCell(safetext.Text(m.Text)), KeyCell(m.Text), p, joinNote(note, tnote), score, comment}, extra...))
 	}
 	// Previous scores with no answer here now: kept, still to be re-read.
 	for _, k := range slices.SortedFunc(maps.Keys(prev), func(x, y key) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
@@ -442,10 +534,32 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if !r.keyLost && key != "" {
 			key = "h" + key
 		}
-		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, key, r.Previous, joinNote("kept from an earlier run: not graded in this batch", tnote), score, comment}, extra...))
+		cw.Write(append([]string{r.Learner, r.Criterion, r.Title, r.Max, r.Keyword, r.Keywords, r.Text, key, r.Previous, joinNote(keptNote, tnote), score, comment}, extra...))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// notePart is the part of a note column ("; "-separated) that begins
+// with prefix, or "".
+func notePart(note, prefix string) string {
+	for _, p := range strings.Split(note, "; ") {
+		if p = strings.TrimSpace(p); strings.HasPrefix(p, prefix) {
+			return p
+		}
+	}
+	return ""
+}
+
+// addNote is note with part added ("; "-separated), once.
+func addNote(note, part string) string {
+	switch {
+	case part == "" || slices.Contains(strings.Split(note, "; "), part):
+		return note
+	case note == "":
+		return part
+	}
+	return note + "; " + part
 }
 
 // typedRow is the row typed for learner and criterion, or nil.
@@ -478,11 +592,27 @@ func manualCriteria() []string {
 // answer changed since (resubmitted), or the criterion is no longer
 // waiting for a person.
 func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
+	return ApplyManualCounted(subs, nil, ms)
+}
+
+// ApplyManualCounted is ApplyManual for a batch where counts says which
+// submission counts for its learner (the duplicate rule's; nil: every
+// one). A row is applied to, and judged against, the file that counts: a
+// score typed for an older file's answer that the counted file changed
+// is not applied there, and goes to the new answer's previous_score, as
+// when a file is replaced. A learner's other files (not counted) get the
+// score, silently, only where their answer is the one the person read:
+// their feedback agrees with the counted file's, and they never decide
+// what happens to the score.
+func ApplyManualCounted(subs []*grader.Submission, counts func(*grader.Submission) bool, ms *ManualScores) (warnings []grader.Warning) {
 	if ms == nil {
 		return nil
 	}
+	if counts == nil {
+		counts = func(*grader.Submission) bool { return true }
+	}
 	warnings = append(warnings, ms.Notes...)
-	warnings = append(warnings, applyComments(subs, ms)...)
+	warnings = append(warnings, applyComments(subs, counts, ms)...)
 	for k := range ms.Rows {
 		row := &ms.Rows[k]
 		row.state = rowUnused
@@ -494,18 +624,26 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 			if !s.Gradable || s.Learner != row.Learner {
 				continue
 			}
+			if !counts(s) {
+				i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
+				j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
+				if i >= 0 && s.Scores[i].Pending && j >= 0 && row.answers(s.Manual[j].Text) {
+					s.SetManual(i, row.Score, row.Pos)
+				}
+				continue
+			}
 			found = true
 			i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
 			j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
 			if i < 0 || !s.Scores[i].Pending || j < 0 {
 				notWaiting = append(notWaiting, grader.Warnf("%s：%s 的 %s 在 %s 里已经不等人工评分（现在没有这个答案），这个分数没有应用",
-					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
+					"%s: %s %s: not waiting for a person in %s (no answer there now); score not applied (kept in the new manual-review.csv)", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File)))
 				continue
 			}
 			if now := TextSHA(s.Manual[j].Text); !row.answers(s.Manual[j].Text) {
 				warnings = append(warnings, grader.Warning{
-					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, s.File, row.TextSHA, now),
-					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, s.File)})
+					Text: fmt.Sprintf("%s: %s %s: the answer in %s changed since it was scored (text_sha256 %s, now %s); score not applied, still pending", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File), row.TextSHA, now),
+					Zh:   fmt.Sprintf("%s：%s 的 %s 在 %s 里的答案在评分之后改过，这个分数没有应用，仍等待评分", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File))})
 				if row.state != rowApplied {
 					row.state = rowChanged
 				}
@@ -529,7 +667,7 @@ func ApplyManual(subs []*grader.Submission, ms *ManualScores) (warnings []grader
 // learner's answer, for their feedback: only onto the answer the person
 // read (same text hash); a comment on an answer that changed since is a
 // warning and stays in manual-review.csv.
-func applyComments(subs []*grader.Submission, ms *ManualScores) (warnings []grader.Warning) {
+func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bool, ms *ManualScores) (warnings []grader.Warning) {
 	for _, k := range slices.SortedFunc(maps.Keys(ms.Typed), func(x, y [2]string) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) }) {
 		row := ms.Typed[k]
 		if row.Comment == "" {
@@ -544,12 +682,36 @@ func applyComments(subs []*grader.Submission, ms *ManualScores) (warnings []grad
 				continue
 			}
 			if !row.answers(s.Manual[j].Text) {
+				if !counts(s) {
+					continue // a file that does not count: nothing to say
+				}
 				warnings = append(warnings, grader.Warnf("%s：%s 的 %s 在 %s 里的答案在写评语之后改过，评语没有放进反馈（仍保留在 manual-review.csv 里）",
-					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, s.File))
+					"%s: %s %s: the answer in %s changed since the comment was written; comment not shown in the feedback (kept in manual-review.csv)", row.Pos, row.Learner, row.Criterion, cmp.Or(s.Name, s.File)))
 				continue
 			}
 			s.Manual[j].Comment = row.Comment
 		}
 	}
 	return warnings
+}
+
+// eachRow reads the rows of cr after its header and calls f with each,
+// its line and "NAME:LINE" for messages; a row of one blank cell is
+// skipped. A CSV syntax error stops the reading and is returned (the rows
+// before it were passed to f).
+func eachRow(cr *csv.Reader, name string, f func(row []string, line int, pos string)) error {
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		f(row, line, fmt.Sprintf("%s:%d", name, line))
+	}
 }

@@ -1,18 +1,21 @@
 package roster
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // Learner is one roster row.
@@ -43,31 +46,49 @@ var ValidID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$`)
 // ReadRoster reads a CSV with a header row and an id column ("id",
 // "learner_id", "student_id" or "login"); "name", "email" and "lms_id"
 // (or "lms_user_id": the number Canvas and Moodle put in downloaded file
-// names) are optional.
-func ReadRoster(r io.Reader) (*Roster, error) {
+// names) are optional. Errors are named "roster:LINE"; see
+// ReadRosterNamed.
+func ReadRoster(r io.Reader) (*Roster, error) { return ReadRosterNamed(r, "roster") }
+
+// ReadRosterNamed is ReadRoster for a file called name in messages: every
+// bad row is reported, each as NAME:LINE (a learner id that cannot name
+// files, an id or lms_id twice, an lms_id that is not a number).
+func ReadRosterNamed(r io.Reader, name string) (*Roster, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
-	rows, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("roster: %w", err)
+	var rows [][]string
+	var lines []int
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		rows, lines = append(rows, row), append(lines, line)
 	}
 	if len(rows) == 0 {
-		return nil, errors.New("roster: empty; want a header row with an id column")
+		return nil, fmt.Errorf("%s: empty; want a header row with an id column", name)
+	}
+	if err := csvhead.Check(rows[0]); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, lines[0], err)
 	}
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
 	}
 	idCol := -1
-	for _, name := range []string{"id", "learner_id", "student_id", "login"} {
-		if i, ok := col[name]; ok {
+	for _, c := range []string{"id", "learner_id", "student_id", "login"} {
+		if i, ok := col[c]; ok {
 			idCol = i
 			break
 		}
 	}
 	if idCol < 0 {
-		return nil, fmt.Errorf("roster: no id column in header %q", rows[0])
+		return nil, fmt.Errorf("%s:%d: no id column in header %q", name, lines[0], rows[0])
 	}
 	get := func(row []string, name string) string {
 		if i, ok := col[name]; ok && i < len(row) {
@@ -80,6 +101,11 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		lmsCol = "lms_user_id"
 	}
 	ro := &Roster{index: map[string]int{}, lms: map[string]int{}}
+	type firstAt struct {
+		id   string
+		line int
+	}
+	folded := map[string]firstAt{} // lower-cased id → where first, for ids equal but for case
 	var extraCols []int
 	for i, h := range rows[0] {
 		if i != idCol {
@@ -87,29 +113,46 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 			ro.Columns = append(ro.Columns, strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
 		}
 	}
+	var errs []error
+	idLine, lmsLine := map[string]int{}, map[string]int{}
 	for n, row := range rows[1:] {
+		line := lines[n+1]
 		if len(row) == 0 || (len(row) == 1 && strings.TrimSpace(row[0]) == "") {
 			continue
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...)))
 		}
 		id := ""
 		if idCol < len(row) {
 			id = strings.TrimSpace(row[idCol])
 		}
 		if !ValidID.MatchString(id) {
-			return nil, fmt.Errorf("roster:%d: learner id %q: use 1-64 letters, digits and . _ @ + - (it names files)", n+2, id)
+			bad("learner id %q: use 1-64 letters, digits and . _ @ + - (it names files)", id)
+			continue
 		}
-		if _, dup := ro.index[id]; dup {
-			return nil, fmt.Errorf("roster:%d: learner id %q appears twice", n+2, id)
+		if first, dup := idLine[id]; dup {
+			bad("learner id %q appears twice (first on line %d)", id, first)
+			continue
 		}
+		idLine[id] = line
+		if f, dup := folded[strings.ToLower(id)]; dup {
+			bad("learner id %q differs from %q (line %d) only in case; ids name folders and files, which macOS and Windows match in any case: rename one", id, f.id, f.line)
+			continue
+		}
+		folded[strings.ToLower(id)] = firstAt{id, line}
 		lms := get(row, lmsCol)
 		if lms != "" {
 			if !lmsIDPattern.MatchString(lms) {
-				return nil, fmt.Errorf("roster:%d: %s %q: want the LMS's number for the learner (digits), as in its download file names", n+2, lmsCol, lms)
+				bad("%s %q: want the LMS's number for the learner (digits), as in its download file names", lmsCol, lms)
+				continue
 			}
 			if j, dup := ro.lms[lms]; dup {
-				return nil, fmt.Errorf("roster:%d: %s %q is also learner %q's", n+2, lmsCol, lms, ro.Learners[j].ID)
+				bad("%s %q is also learner %q's (line %d)", lmsCol, lms, ro.Learners[j].ID, lmsLine[lms])
+				continue
 			}
 			ro.lms[lms] = len(ro.Learners)
+			lmsLine[lms] = line
 		}
 		ro.index[id] = len(ro.Learners)
 		extra := make([]string, len(extraCols))
@@ -120,20 +163,26 @@ func ReadRoster(r io.Reader) (*Roster, error) {
 		}
 		ro.Learners = append(ro.Learners, Learner{ID: id, Name: cmp.Or(get(row, "name"), get(row, "姓名")), Email: get(row, "email"), LMSID: lms, Extra: extra})
 	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	if len(ro.Learners) == 0 {
-		return nil, errors.New("roster: no learners")
+		return nil, fmt.Errorf("%s: no learners", name)
 	}
 	return ro, nil
 }
 
-// ReadRosterFile reads a roster CSV file.
+// MaxFileBytes caps a roster file: a longer one, a FIFO or a device is
+// refused unread, naming the file.
+const MaxFileBytes = 64 << 20
+
+// ReadRosterFile reads a roster CSV file; errors name it as given.
 func ReadRosterFile(path string) (*Roster, error) {
-	f, err := os.Open(path)
+	b, err := regfile.ReadNamed(path, "a roster", MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadRoster(f)
+	return ReadRosterNamed(bytes.NewReader(b), path)
 }
 
 // NewRoster builds a roster from ids, for tests and tools.

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // MinKeyBytes is the shortest instructor key accepted: the key is what
@@ -21,11 +23,15 @@ const MinKeyBytes = 16
 // LoadKey reads the instructor's key file. Surrounding whitespace is
 // ignored, so a key written with `openssl rand -base64 32 > KEY` works.
 // A missing, empty or short key is an error before any grading starts.
+// MaxKeyFileBytes caps a key file (coursekit key new writes 45 bytes):
+// a longer file, a FIFO or a device is refused unread.
+const MaxKeyFileBytes = 64 << 10
+
 func LoadKey(path string) ([]byte, error) {
 	if path == "" {
 		return nil, errors.New("no key file given (--key-file)")
 	}
-	b, err := os.ReadFile(path)
+	b, err := regfile.ReadNamed(path, "a key file", MaxKeyFileBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("key file %s does not exist: the key used at assign time is needed to regenerate variants and check signatures", path)

@@ -8,6 +8,7 @@ package regfile
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 )
@@ -98,4 +99,52 @@ func open(path string, stat func(string) (fs.FileInfo, error), flags int) (*os.F
 		return nil, nil, &NotRegularError{Path: path, Mode: st.Mode()}
 	}
 	return f, st, nil
+}
+
+// TooLargeError is a file longer than the limit its reader sets.
+type TooLargeError struct {
+	Path  string
+	What  string // what the file is for: "a roster", "an import FILE"
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %s, the limit for %s: not read", e.Path, Size(e.Limit), e.What)
+}
+
+// Size writes a byte count the way the limits are documented: "64 MiB".
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ReadNamed reads a file a person named on the command line (OpenNamed: a
+// symlink is followed, a FIFO or a device such as /dev/zero is refused
+// without blocking) whole, if it holds at most limit bytes; a longer one is
+// a *TooLargeError naming it and what, found before it is read when its
+// size says so, and after limit+1 bytes if it grows while read.
+func ReadNamed(path, what string, limit int64) ([]byte, error) {
+	f, st, err := OpenNamed(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st.Size() > limit {
+		return nil, &TooLargeError{Path: path, What: what, Limit: limit}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &TooLargeError{Path: path, What: what, Limit: limit}
+	}
+	return b, nil
 }

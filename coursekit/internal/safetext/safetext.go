@@ -99,6 +99,12 @@ func Line(s string) string { return escape(s, false) }
 // Show the original bytes with Line, for a person to find the file.
 func Name(s string) string { return Line(strings.ToValidUTF8(s, "\uFFFD")) }
 
+// Text is a learner's multi-line text (an answer) as outputs show it:
+// invalid UTF-8 replaced by U+FFFD (so CSV, HTML and Markdown get valid
+// text), then escaped as Term (newlines and tabs kept; ESC, OSC, C1
+// controls and bidi overrides shown as \x1b, \u202e).
+func Text(s string) string { return Term(strings.ToValidUTF8(s, "\uFFFD")) }
+
 // HTML is Term(s) escaped as HTML text: control codes, C1 controls and
 // bidi overrides shown as \x1b, \u202e (a page's title and text cannot
 // hide or reorder what follows), then <, >, &, ' and " as entities.

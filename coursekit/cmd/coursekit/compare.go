@@ -1,0 +1,79 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/charts/comparefig"
+	"github.com/llmperf-course/course/coursekit/compare"
+)
+
+// cmdCompare compares the runs of A with those of B: `compare A B` or
+// `compare A1 A2 A3 -- B1 B2 B3`. The flags may stand on either side of --.
+func cmdCompare(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	var opts cardopts.Flags
+	opts.RegisterSLOs(fs, "TTFT SLO of a condition; each adds a qualified rate and a goodput (repeat; default: the first A trace's conditions.slo, else 1s)")
+	opts.RegisterMethod(fs)
+	opts.RegisterLevels(fs, "percentile levels compared for TTFT, E2E and event gaps alike, e.g. 50,99 (default: TTFT 50,95,99; E2E 95; event gaps 50,95)")
+	opts.RegisterMemory(fs)
+	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
+	langName := langFlag(fs)
+	seed := fs.Uint64("seed", compare.DefaultSeed, "seed of the bootstrap; the same seed gives the same intervals")
+	resamples := fs.Int("resamples", compare.DefaultResamples, "bootstrap resamples per interval")
+	chart := fs.String("chart", "", "also write an offline HTML page with a forest plot of every metric's B − A and its 95% interval (default: none)")
+	cut := slices.Index(args, "--")
+	left, right := args, []string(nil)
+	if cut >= 0 {
+		left, right = args[:cut], args[cut+1:]
+	}
+	a, err := parse(fs, left)
+	if err != nil {
+		return err
+	}
+	var b []string
+	if cut >= 0 {
+		if b, err = parse(fs, right); err != nil {
+			return err
+		}
+		if len(a) == 0 || len(b) == 0 {
+			return usagef("compare: want at least one trace on each side of --, got %d and %d", len(a), len(b))
+		}
+	} else {
+		if len(a) != 2 {
+			return usagef("compare: want two traces (A B), or A1 A2 … -- B1 B2 …, got %d (%s)", len(a), strings.Join(a, " "))
+		}
+		a, b = a[:1], a[1:]
+	}
+	if *seed == 0 {
+		return usagef("compare: --seed: want a seed > 0")
+	}
+	if *resamples < 100 {
+		return usagef("compare: --resamples: want at least 100, got %d", *resamples)
+	}
+	f, l, err := reportOutput("compare", *format, *langName, &opts)
+	if err != nil {
+		return err
+	}
+	o := compare.Options{Card: opts, Seed: *seed, Resamples: *resamples}
+	if opts.Levels != nil {
+		o.TTFT, o.E2E, o.ITL = opts.Levels, opts.Levels, opts.Levels
+	}
+	page, err := createChart("compare", *chart) // before the traces are read
+	if err != nil {
+		return err
+	}
+	res, err := compare.Files(a, b, o)
+	if err != nil {
+		page.discard()
+		return err
+	}
+	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {
+		return err
+	}
+	return writeReport(stdout, f, func(w io.Writer) error { return compare.Write(w, res, f, l) })
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/notebook"
+)
+
+// compileErrorNotebook is id's released notebook whose card cell did not
+// compile in GoNB (a missing comma; the error output as GoNB saves it).
+func compileErrorNotebook(t *testing.T, c *classroom, id string) []byte {
+	t.Helper()
+	nb, _ := os.ReadFile(filepath.Join(c.rel, id, "06-deliverable.ipynb"))
+	html, err := os.ReadFile("../../../docker/test/testdata/gonb-parse-error.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return editCells(nb, func(role string, cm map[string]any) {
+		if role == notebook.RoleCard {
+			cm["source"] = "var myCard = card.Card{\n\tTask: card.InferenceTask\n}\n"
+			cm["outputs"] = []any{map[string]any{"output_type": "display_data", "metadata": map[string]any{}, "data": map[string]any{"text/html": string(html)}}}
+		}
+	})
+}
+
+// OUT/overrides.csv (the instructor's, never written by grade) overrides
+// an automatic score: partial credit for a file that did not compile (its
+// total), or a criterion's points. Re-grades keep it and apply it;
+// grades.csv, results.json, the Canvas export and the learner's feedback
+// show it, the feedback as the instructor's decision with the reason. A
+// bad row stops the run with FILE:LINE, nothing written.
+func TestGradeCLIOverrides(t *testing.T) {
+	c := newClassroom(t, "id,lms_id\nalice,501\nbob,502\n", map[string]*card.Card{
+		"alice": {Clock: "client", CounterEvidence: "排队：有请求在首字前等待超时。"},
+	})
+	os.MkdirAll(filepath.Join(c.sub, "bob"), 0o755)
+	os.WriteFile(filepath.Join(c.sub, "bob", "06-deliverable.ipynb"), compileErrorNotebook(t, c, "bob"), 0o644)
+	out := filepath.Join(c.dir, "graded")
+	export := filepath.Join(c.dir, "canvas.csv")
+	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, "--export", "canvas=" + export}
+	if code, o, e := runCLI(t, append(args, c.sub)...); code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	before := map[string]string{}
+	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+	for _, r := range g[1:] {
+		before[r[gc["id"]]] = r[gc["total"]] + "|" + r[gc["figures.goodput"]] + "|" + r[gc["status"]]
+	}
+	if !strings.Contains(before["bob"], "compile_error") || !strings.HasPrefix(before["bob"], "0|") || strings.Contains(before["alice"], "|2|") {
+		t.Fatalf("premise: %v", before)
+	}
+	ov := filepath.Join(out, "overrides.csv")
+	os.WriteFile(ov, []byte("id,criterion,score,reason\nbob,total,20,编译错误只差一个逗号，其余都对\nalice,figures.goodput,2,<b>四舍五入</b>造成的差别，不扣分\n"), 0o644)
+	for run := 1; run <= 2; run++ {
+		code, o, e := runCLI(t, append(args, c.sub)...)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d\n%s%s", run, code, o, e)
+		}
+		g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+		for _, r := range g[1:] {
+			switch r[gc["id"]] {
+			case "bob":
+				if r[gc["total"]] != "20" || !strings.Contains(r[gc["status"]], "instructor override: total 20 ("+ov+":2)") {
+					t.Errorf("run %d: bob's row: total %q status %q", run, r[gc["total"]], r[gc["status"]])
+				}
+			case "alice":
+				if r[gc["figures.goodput"]] != "2" {
+					t.Errorf("run %d: alice's figures.goodput %q", run, r[gc["figures.goodput"]])
+				}
+			}
+		}
+		md, _ := os.ReadFile(filepath.Join(out, "feedback", "bob.md"))
+		if !strings.Contains(string(md), "老师的决定：这份作业计 20/") || !strings.Contains(string(md), "编译错误只差一个逗号") {
+			t.Errorf("run %d: bob's feedback:\n%s", run, md)
+		}
+		page, _ := os.ReadFile(filepath.Join(out, "feedback", "alice.html"))
+		if !strings.Contains(string(page), "老师的决定：2/2 分") || !strings.Contains(string(page), "&lt;b&gt;四舍五入") || strings.Contains(string(page), "<b>四舍五入") {
+			t.Errorf("run %d: alice's feedback does not show the decision, escaped", run)
+		}
+		var res struct{ Score float64 }
+		b, _ := os.ReadFile(filepath.Join(out, "results", "bob.json"))
+		json.Unmarshal(b, &res)
+		if res.Score != 20 {
+			t.Errorf("run %d: results/bob.json score %v", run, res.Score)
+		}
+		x, xc := csvRows(t, export)
+		for _, r := range x[2:] {
+			if r[xc["ID"]] == "502" && r[len(r)-1] != "20" {
+				t.Errorf("run %d: the Canvas export gives bob %q", run, r[len(r)-1])
+			}
+		}
+		if b, err := os.ReadFile(ov); err != nil || !strings.Contains(string(b), "bob,total,20") {
+			t.Errorf("run %d: overrides.csv is gone from OUT (%v)", run, err)
+		}
+	}
+	// A bad file: every bad row named, nothing written.
+	snap, _ := os.ReadFile(filepath.Join(out, "grades.csv"))
+	os.WriteFile(ov, []byte("id,criterion,score,reason\nalice,text.outputs,1,读过了\nbob,total,99,x\nzed,figures.p95,1,x\nalice,figures.cost,1,\n"), 0o644)
+	code, o, e := runCLI(t, append(args, c.sub)...)
+	for _, w := range []string{ov + ":2: alice text.outputs is a free-text criterion", ov + ":3: bob total: score 99 is outside", ov + ":5: alice figures.cost: no reason"} {
+		if !strings.Contains(e, w) {
+			t.Errorf("bad overrides: exit %d, stderr lacks %q\n%s%s", code, w, o, e)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, "grades.csv")); code != 2 || string(after) != string(snap) {
+		t.Errorf("bad overrides: exit %d, grades.csv rewritten %v", code, string(after) != string(snap))
+	}
+	os.WriteFile(ov, []byte("id,criterion,score,reason\nzed,figures.p95,1,x\n"), 0o644)
+	if code, _, e := runCLI(t, append(args, c.sub)...); code != 2 || !strings.Contains(e, ov+`:2: learner "zed" is not on the roster`) {
+		t.Errorf("unknown learner in overrides: exit %d\n%s", code, e)
+	}
+}

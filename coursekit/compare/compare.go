@@ -1,0 +1,685 @@
+// Package compare answers two questions about an A/B measurement: is B
+// really better than A, metric by metric, and did only one condition
+// change between them? Like Go's benchstat, it takes one or several runs
+// (traces) per side and gives, for every metric, A, B, B − A, the
+// relative change, a 95 % interval of the difference with its method
+// named, and a verdict that knows the metric's direction: better, worse,
+// or same (the interval holds 0; printed "~").
+//
+// Every number comes from coursekit/metrics: a run's value is its own
+// card's number (its summary through cardopts, as the card computes it),
+// and with several runs a side's value
+// is the mean of its runs' values. The intervals:
+//
+//   - one run per side: percentiles by the bootstrap over attempts
+//     (MethodBootstrap), drawn exactly from each run's order statistics
+//     (metrics.OrderWindow.Resample); shares of attempts (failure rate,
+//     qualified rate) by Newcombe's hybrid score interval for a difference
+//     of two proportions, from the two Wilson intervals (MethodNewcombe);
+//     goodput and output tokens per second, counts over a fixed window, by
+//     a Poisson score interval of each side combined the same way
+//     (MethodPoisson). Between-run variance is not covered, and the output
+//     says so.
+//   - several runs on a side: every metric by a hierarchical bootstrap
+//     (MethodHierarchical): each resample draws the side's runs with
+//     replacement, then each drawn run's attempts with replacement (for
+//     goodput and tokens per second, counts over the window, a Poisson
+//     bootstrap: each attempt counted a Poisson(1) number of times, so the
+//     count varies as an open loop's arrivals do), and averages the runs'
+//     redrawn values, so the interval carries the variance between runs as
+//     well as within them. With few runs it cannot see much of the former:
+//     three runs that differ a lot give an interval too narrow (measured
+//     coverage 0.83–0.87 instead of 0.95 when run-to-run shifts of ±30 %
+//     dominate); runs that differ only by sampling give one too wide (their
+//     within-run noise is counted twice).
+//
+// A percentile whose own 95 % order-statistic interval has no upper (or
+// lower) bound in some run — too few samples, as the card says — leaves the
+// difference unbounded on that side, and the verdict is then same.
+//
+// The bootstrap is seeded (Options.Seed): the same traces and options give
+// the same output, byte for byte.
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// Verdicts of a metric.
+const (
+	Better = "better"
+	Worse  = "worse"
+	// Same means the 95 % interval of B − A holds 0: no difference is
+	// shown at this sample size. benchstat prints it "~".
+	Same = "same"
+	// NA means a side has no value (e.g. no complete success, so no
+	// percentile): nothing to compare.
+	NA = "n/a"
+)
+
+// Interval methods, named beside every interval.
+const (
+	// MethodBootstrap is the percentile bootstrap over attempts, one run
+	// per side.
+	MethodBootstrap = "bootstrap"
+	// MethodHierarchical is the two-stage percentile bootstrap: runs with
+	// replacement, then attempts within each drawn run.
+	MethodHierarchical = "hierarchical-bootstrap"
+	// MethodNewcombe is Newcombe's hybrid score interval (his method 10)
+	// for a difference of two proportions, from their Wilson intervals.
+	MethodNewcombe = "newcombe-wilson"
+	// MethodPoisson is a score interval for each side's count over its
+	// window, Poisson for goodput and scaled Poisson for tokens, combined
+	// into an interval of the difference by the same square-and-add
+	// (MOVER) as Newcombe's.
+	MethodPoisson = "poisson-score-mover"
+)
+
+// Default levels of the compared percentiles, and the resamples drawn.
+var (
+	DefaultTTFTLevels = []float64{0.50, 0.95, 0.99}
+	DefaultE2ELevels  = []float64{0.95}
+	DefaultITLLevels  = []float64{0.50, 0.95}
+)
+
+// DefaultResamples is how many bootstrap resamples an interval draws.
+const DefaultResamples = 2000
+
+// DefaultSeed seeds the bootstrap when Options.Seed is not set.
+const DefaultSeed = 1
+
+// Options choose what is compared and how.
+type Options struct {
+	// Card are the card's flags both sides are summarized under
+	// (cardopts, as `coursekit card` reads them): SLOs, percentile method,
+	// memory budget. With no SLO, Files takes the first A trace's (its
+	// header's conditions.slo, else 1 s) for every trace. Levels are set
+	// by compare (TTFT, E2E, ITL).
+	Card cardopts.Flags
+	// TTFT, E2E and ITL are the percentile levels compared (fractions;
+	// nil: the defaults).
+	TTFT, E2E, ITL []float64
+	// Seed seeds every bootstrap (0: DefaultSeed).
+	Seed uint64
+	// Resamples is the number of bootstrap resamples (0: DefaultResamples).
+	Resamples int
+}
+
+func (o Options) withDefaults() Options {
+	if o.TTFT == nil {
+		o.TTFT = DefaultTTFTLevels
+	}
+	if o.E2E == nil {
+		o.E2E = DefaultE2ELevels
+	}
+	if o.ITL == nil {
+		o.ITL = DefaultITLLevels
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = DefaultResamples
+	}
+	return o
+}
+
+// CardFlags are the flags a run's summary must be computed under for
+// Compare, with the extra cardopts.Resampling (Summarize does both):
+// o.Card with every compared level.
+func (o Options) CardFlags() cardopts.Flags {
+	o = o.withDefaults()
+	c := o.Card
+	c.Levels = levelsOf(o)
+	return c
+}
+
+// Summarize is the summary of an in-memory trace as Compare needs it
+// (CardFlags, and what the bootstrap redraws), through cardopts.
+func (o Options) Summarize(t *trace.Trace) (*metrics.Summary, error) {
+	return cardopts.Summarize(t, o.CardFlags(), cardopts.Resampling())
+}
+
+// levelsOf is every compared level, ascending, once.
+func levelsOf(o Options) []float64 {
+	ls := slices.Concat(o.TTFT, o.E2E, o.ITL)
+	slices.Sort(ls)
+	return slices.Compact(ls)
+}
+
+// Run is one trace's summary and the name it goes by (its file).
+type Run struct {
+	Name    string
+	Summary *metrics.Summary
+}
+
+// Result is a comparison, in the JSON shape `coursekit compare --format
+// json` prints.
+type Result struct {
+	A Side `json:"a"`
+	B Side `json:"b"`
+	// ConditionsChanged lists every condition whose values differ between
+	// the sides (see Conditions).
+	ConditionsChanged []ConditionDiff `json:"conditions_changed"`
+	Metrics           []Metric        `json:"metrics"`
+	// RunsDiffer lists the conditions on which the runs of one side differ
+	// among themselves.
+	RunsDiffer []RunsDiffer `json:"runs_differ"`
+	// BetweenRuns says, per side, whether the intervals carry the variance
+	// between runs: only with two or more runs on that side.
+	BetweenRuns struct {
+		A bool `json:"a"`
+		B bool `json:"b"`
+	} `json:"between_run_variance_covered"`
+	Seed      uint64 `json:"seed"`
+	Resamples int    `json:"resamples"`
+	// SLO is the qualification every run was judged under: the first
+	// condition of the first A run (TTFT SLO and the SLOs beyond it).
+	SLO []metrics.Condition `json:"-"`
+}
+
+// Metric returns r's metric named name (ttft_ms.p50, goodput@1000ms, …),
+// and whether r has it.
+func (r *Result) Metric(name string) (Metric, bool) {
+	for _, m := range r.Metrics {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Side is one side's runs.
+type Side struct {
+	Traces []string `json:"traces"`
+	runs   []*metrics.Summary
+}
+
+// Runs are the side's summaries, in the order given.
+func (s Side) Runs() []*metrics.Summary { return s.runs }
+
+// Metric is one compared metric.
+type Metric struct {
+	// Name is the card's JSON name: ttft_ms.p95, failure_rate,
+	// qualified_rate@1000ms, goodput@1000ms, throughput.output_tokens_per_s.
+	Name string `json:"name"`
+	// A and B are the sides' values (the mean of their runs'); nil when a
+	// side has none.
+	A    *float64 `json:"a"`
+	B    *float64 `json:"b"`
+	Diff *float64 `json:"diff"` // B − A
+	Rel  *float64 `json:"rel"`  // (B − A) / A; nil when A is 0
+	// CI95 is the 95 % interval of B − A; a nil side is unbounded.
+	CI95    Bounds `json:"ci95"`
+	Method  string `json:"method"`
+	Verdict string `json:"verdict"`
+
+	// Unit is what the values are in: "ms", "share" (a fraction of
+	// attempts), "/s" (attempts per window second) or "token/s".
+	Unit string `json:"-"`
+	// LowerIsBetter is the metric's direction.
+	LowerIsBetter bool `json:"-"`
+	// ARuns and BRuns are each run's own value.
+	ARuns, BRuns []*float64 `json:"-"`
+	// NeedN, for a percentile left unbounded, is the smallest number of
+	// samples per run that bounds it (0 otherwise).
+	NeedN int `json:"-"`
+}
+
+// Values are A's and B's values as plain numbers, NaN for a side that has
+// none (a notebook compares and prints them without a pointer).
+func (m Metric) Values() (a, b float64) { return orNaN(m.A), orNaN(m.B) }
+
+func orNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
+// Real reports whether the difference is real at 95 %: the interval of
+// B − A excludes 0 (the verdict is better or worse).
+func (m Metric) Real() bool { return m.Verdict == Better || m.Verdict == Worse }
+
+// Bounds is an interval; a nil side is unbounded.
+type Bounds struct {
+	Low  *float64 `json:"low"`
+	High *float64 `json:"high"`
+}
+
+// Contains reports whether v lies in the interval.
+func (b Bounds) Contains(v float64) bool {
+	return (b.Low == nil || *b.Low <= v) && (b.High == nil || v <= *b.High)
+}
+
+// kind is how a metric's value is read and redrawn.
+type kind int
+
+const (
+	quantile kind = iota // a percentile of TTFT, E2E or the event gaps
+	share                // a share of attempts
+	rate                 // a count over the window, per second
+)
+
+// metricDef defines one compared metric over a run's summary.
+type metricDef struct {
+	name  string
+	unit  string
+	lower bool
+	kind  kind
+	// quantile: the level's index in the card's levels, and which
+	// distribution.
+	level int
+	dist  func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow)
+	// share: numerator and denominator.
+	counts func(s *metrics.Summary) (num, den float64)
+	// rate: the attempts by how much each adds to the count.
+	parts func(s *metrics.Summary) []metrics.TokenCount
+}
+
+// value is the run's own card value.
+func (d metricDef) value(s *metrics.Summary) *float64 {
+	switch d.kind {
+	case quantile:
+		dist, _ := d.dist(s)
+		if d.level >= len(dist.Chosen) {
+			return nil
+		}
+		return dist.Chosen[d.level].Value
+	case share:
+		num, den := d.counts(s)
+		if den == 0 {
+			return nil
+		}
+		v := num / den
+		return &v
+	}
+	if s.WindowS <= 0 {
+		return nil
+	}
+	n, _ := sums(d.parts(s))
+	v := n / s.WindowS
+	return &v
+}
+
+// sums are Σ t·c and Σ t²·c over the attempts by count.
+func sums(parts []metrics.TokenCount) (sum, squares float64) {
+	for _, p := range parts {
+		t, c := float64(p.Tokens), float64(p.Attempts)
+		sum += t * c
+		squares += t * t * c
+	}
+	return sum, squares
+}
+
+// redrawer returns a function that draws the run's value over one
+// resample of its attempts: with replacement for percentiles and shares,
+// a Poisson bootstrap for counts over the window.
+func (d metricDef) redrawer(s *metrics.Summary) func(r *rand.Rand) float64 {
+	switch d.kind {
+	case quantile:
+		_, ws := d.dist(s)
+		w := &ws[d.level]
+		return func(r *rand.Rand) float64 {
+			v, _ := w.Resample(r)
+			return v
+		}
+	case share:
+		num, den := d.counts(s)
+		return func(r *rand.Rand) float64 { return binomial(r, den, num/den) / den }
+	}
+	sum := sumRedrawer(d.parts(s))
+	return func(r *rand.Rand) float64 { return sum(r) / s.WindowS }
+}
+
+// poissonClasses is the most values of t whose Poisson counts are drawn
+// one by one.
+const poissonClasses = 64
+
+// sumRedrawer returns a function that draws Σ t over a Poisson bootstrap
+// of the attempts in parts (attempts by t): each attempt is counted a
+// Poisson(1) number of times, so the resample's count of attempts varies as
+// an open loop's arrivals in a fixed window do, and its variance is the
+// compound-Poisson Σt²·c that MethodPoisson assumes for one run. The
+// attempts of one value of t together appear Poisson(c) times; with more
+// than poissonClasses values, the sum is drawn from its normal
+// approximation with the same mean and variance.
+func sumRedrawer(parts []metrics.TokenCount) func(r *rand.Rand) float64 {
+	var ts, cs []float64
+	for _, p := range parts {
+		if p.Tokens > 0 && p.Attempts > 0 {
+			ts, cs = append(ts, float64(p.Tokens)), append(cs, float64(p.Attempts))
+		}
+	}
+	if len(ts) > poissonClasses {
+		sum, squares := sums(parts)
+		sd := math.Sqrt(squares)
+		return func(r *rand.Rand) float64 { return max(0, sum+sd*r.NormFloat64()) }
+	}
+	return func(r *rand.Rand) float64 {
+		total := 0.0
+		for i, t := range ts {
+			total += t * distuv.Poisson{Lambda: cs[i], Src: r}.Rand()
+		}
+		return total
+	}
+}
+
+// binomial draws Binomial(n, p) from r.
+func binomial(r *rand.Rand, n, p float64) float64 {
+	switch {
+	case n <= 0 || p <= 0:
+		return 0
+	case p >= 1:
+		return n
+	}
+	return distuv.Binomial{N: n, P: p, Src: r}.Rand()
+}
+
+// Compare compares the runs of A with those of B. Each summary must come
+// from o.Summarize (and one SLO set for all): Files does that for trace
+// files.
+func Compare(a, b []Run, o Options) (*Result, error) {
+	o = o.withDefaults()
+	if len(a) == 0 || len(b) == 0 {
+		return nil, errors.New("compare: want at least one run on each side")
+	}
+	levels := levelsOf(o)
+	first := a[0].Summary
+	for _, r := range slices.Concat(a, b) {
+		s := r.Summary
+		if s == nil || s.Resampling == nil {
+			return nil, fmt.Errorf("compare: %s: summary computed without Resampling (use Options.Summarize)", r.Name)
+		}
+		if !slices.Equal(levelsOfDist(s.TTFT), levels) {
+			return nil, fmt.Errorf("compare: %s: summary computed with other percentile levels (use Options.Summarize)", r.Name)
+		}
+		if !sameSLOs(s, first) {
+			return nil, fmt.Errorf("compare: %s: judged under other SLOs than %s; give every run the same (Files does)", r.Name, a[0].Name)
+		}
+		if s.PercentileMethod != first.PercentileMethod {
+			return nil, fmt.Errorf("compare: %s: percentile method %s, %s has %s", r.Name, s.PercentileMethod, a[0].Name, first.PercentileMethod)
+		}
+	}
+	res := &Result{Seed: o.Seed, Resamples: o.Resamples, SLO: first.Conditions}
+	for _, r := range a {
+		res.A.Traces = append(res.A.Traces, r.Name)
+		res.A.runs = append(res.A.runs, r.Summary)
+	}
+	for _, r := range b {
+		res.B.Traces = append(res.B.Traces, r.Name)
+		res.B.runs = append(res.B.runs, r.Summary)
+	}
+	res.BetweenRuns.A, res.BetweenRuns.B = len(a) > 1, len(b) > 1
+	res.ConditionsChanged, res.RunsDiffer = conditions(res.A.runs, res.B.runs)
+	if res.ConditionsChanged == nil {
+		res.ConditionsChanged = []ConditionDiff{}
+	}
+	if res.RunsDiffer == nil {
+		res.RunsDiffer = []RunsDiffer{}
+	}
+	for _, d := range definitions(o, levels, first) {
+		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
+	}
+	return res, nil
+}
+
+// levelsOfDist are the levels a distribution was computed with.
+func levelsOfDist(d metrics.Dist) []float64 {
+	out := make([]float64, len(d.Chosen))
+	for i, c := range d.Chosen {
+		out[i] = c.P
+	}
+	return out
+}
+
+// sameSLOs reports whether two summaries were judged under one SLO set.
+func sameSLOs(s, t *metrics.Summary) bool {
+	return slices.EqualFunc(s.Conditions, t.Conditions, func(a, b metrics.Condition) bool {
+		return a.SLOTTFTMS == b.SLOTTFTMS && a.LatencySLO == b.LatencySLO
+	})
+}
+
+// definitions are the compared metrics, in the order they are printed.
+func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
+	var out []metricDef
+	idx := func(p float64) int { i, _ := slices.BinarySearch(levels, p); return i }
+	for _, d := range []struct {
+		name string
+		ps   []float64
+		dist func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow)
+	}{
+		{"ttft_ms", o.TTFT, func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow) { return s.TTFT, s.Resampling.TTFT }},
+		{"e2e_ms", o.E2E, func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow) { return s.E2E, s.Resampling.E2E }},
+		{"itl_ms", o.ITL, func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow) { return s.ITL, s.Resampling.ITL }},
+	} {
+		for _, p := range d.ps {
+			out = append(out, metricDef{name: d.name + "." + LevelName(p), unit: "ms", lower: true, kind: quantile, level: idx(p), dist: d.dist})
+		}
+	}
+	out = append(out, metricDef{name: "failure_rate", unit: "share", lower: true, kind: share,
+		counts: func(s *metrics.Summary) (float64, float64) { return s.FailureRate.Num, s.FailureRate.Den }})
+	for i, c := range s.Conditions {
+		at := "@" + strconvFloat(c.SLOTTFTMS) + "ms"
+		out = append(out, metricDef{name: "qualified_rate" + at, unit: "share", kind: share,
+			counts: func(s *metrics.Summary) (float64, float64) {
+				r := s.Conditions[i].QualifiedRate
+				return r.Num, r.Den
+			}})
+	}
+	for i, c := range s.Conditions {
+		at := "@" + strconvFloat(c.SLOTTFTMS) + "ms"
+		out = append(out, metricDef{name: "goodput" + at, unit: "/s", kind: rate,
+			parts: func(s *metrics.Summary) []metrics.TokenCount {
+				q := s.Conditions[i].Qualified
+				return []metrics.TokenCount{{Tokens: 0, Attempts: s.Attempts - q}, {Tokens: 1, Attempts: q}}
+			}})
+	}
+	out = append(out, metricDef{name: "throughput.output_tokens_per_s", unit: "token/s", kind: rate,
+		parts: func(s *metrics.Summary) []metrics.TokenCount { return s.Resampling.Tokens }})
+	return out
+}
+
+// LevelName is how the card's JSON names a level: p50, p95, p99.9.
+func LevelName(p float64) string { return "p" + strconvFloat(math.Round(p*100*1e9)/1e9) }
+
+// strconvFloat prints a number the short way: 1000, 99.9.
+func strconvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// measure compares one metric.
+func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
+	m := Metric{Name: d.name, Unit: d.unit, LowerIsBetter: d.lower}
+	for _, s := range a {
+		m.ARuns = append(m.ARuns, d.value(s))
+	}
+	for _, s := range b {
+		m.BRuns = append(m.BRuns, d.value(s))
+	}
+	m.A, m.B = mean(m.ARuns), mean(m.BRuns)
+	m.Method = method(d, len(a), len(b))
+	if m.A == nil || m.B == nil {
+		m.Verdict = NA
+		return m
+	}
+	diff := *m.B - *m.A
+	m.Diff = &diff
+	if *m.A != 0 {
+		rel := diff / *m.A
+		m.Rel = &rel
+	}
+	var lo, hi float64
+	switch m.Method {
+	case MethodNewcombe:
+		na, da := d.counts(a[0])
+		nb, db := d.counts(b[0])
+		lo, hi = newcombe(na, da, nb, db)
+	case MethodPoisson:
+		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
+	default:
+		lo, hi = bootstrap(d, a, b, o)
+		// A percentile interval can miss the observed difference when the
+		// resamples' distribution is skewed (small, tied samples): widen it
+		// to hold it.
+		lo, hi = min(lo, diff), max(hi, diff)
+	}
+	m.CI95 = Bounds{Low: &lo, High: &hi}
+	if d.kind == quantile {
+		m.CI95, m.NeedN = unbounded(d, a, b, m.CI95)
+	}
+	m.Verdict = verdict(m)
+	return m
+}
+
+// method is the interval's method for a metric with na and nb runs.
+func method(d metricDef, na, nb int) string {
+	switch {
+	case na > 1 || nb > 1:
+		return MethodHierarchical
+	case d.kind == share:
+		return MethodNewcombe
+	case d.kind == rate:
+		return MethodPoisson
+	}
+	return MethodBootstrap
+}
+
+// mean is the mean of the runs' values; nil when any run has none.
+func mean(vs []*float64) *float64 {
+	if len(vs) == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, v := range vs {
+		if v == nil {
+			return nil
+		}
+		sum += *v
+	}
+	m := sum / float64(len(vs))
+	return &m
+}
+
+// verdict reads the interval in the metric's direction.
+func verdict(m Metric) string {
+	if m.CI95.Contains(0) {
+		return Same
+	}
+	if (*m.Diff < 0) == m.LowerIsBetter {
+		return Better
+	}
+	return Worse
+}
+
+// unbounded opens the side of the interval that a run's percentile cannot
+// bound: B's missing upper bound (or A's missing lower one) leaves B − A
+// unbounded above, and the other way round.
+func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int) {
+	need := 0
+	open := func(runs []*metrics.Summary, high bool) bool {
+		out := false
+		for _, s := range runs {
+			dist, _ := d.dist(s)
+			ci := dist.Chosen[d.level].CI95
+			if high && ci.High == nil {
+				out, need = true, max(need, ci.NeedNHigh)
+			}
+			if !high && ci.Low == nil {
+				out, need = true, max(need, ci.NeedNLow)
+			}
+		}
+		return out
+	}
+	if open(b, true) || open(a, false) {
+		iv.High = nil
+	}
+	if open(b, false) || open(a, true) {
+		iv.Low = nil
+	}
+	return iv, need
+}
+
+// bootstrap is the percentile interval of B − A over o.Resamples
+// resamples: each draws every side's runs with replacement, then redraws
+// each drawn run's attempts, and averages. With one run a side, that is
+// the bootstrap over attempts.
+func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64) {
+	h := fnv.New64a()
+	h.Write([]byte(d.name))
+	r := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
+	side := func(runs []*metrics.Summary) func() float64 {
+		draw := make([]func(*rand.Rand) float64, len(runs))
+		for i, s := range runs {
+			draw[i] = d.redrawer(s)
+		}
+		return func() float64 {
+			sum := 0.0
+			for range draw {
+				sum += draw[r.IntN(len(draw))](r)
+			}
+			return sum / float64(len(draw))
+		}
+	}
+	sa, sb := side(a), side(b)
+	diffs := make([]float64, o.Resamples)
+	for i := range diffs {
+		va := sa()
+		diffs[i] = sb() - va
+	}
+	slices.Sort(diffs)
+	lo, _ = metrics.Quantile(diffs, (1-metrics.Confidence)/2, metrics.Linear)
+	hi, _ = metrics.Quantile(diffs, 1-(1-metrics.Confidence)/2, metrics.Linear)
+	return lo, hi
+}
+
+// newcombe is Newcombe's hybrid score interval of pB − pA (his method 10):
+// the Wilson intervals of both proportions, combined by squares.
+func newcombe(numA, denA, numB, denB float64) (lo, hi float64) {
+	pa, pb := numA/denA, numB/denB
+	la, ua, _ := metrics.WilsonBounds(numA, denA)
+	lb, ub, _ := metrics.WilsonBounds(numB, denB)
+	d := pb - pa
+	return d - math.Hypot(pb-lb, ua-pa), d + math.Hypot(ub-pb, pa-la)
+}
+
+// z95 is the two-sided 95 % normal quantile.
+var z95 = distuv.UnitNormal.Quantile(1 - (1-metrics.Confidence)/2)
+
+// poissonRate is a side's rate over its window with its 95 % score
+// interval. The count S = Σ t·c is taken as scaled Poisson: S = k·N with
+// N ~ Poisson, k = Σt²c / Σtc (1 for goodput, where every qualified attempt
+// counts 1), which keeps the variance Σt²c of a compound Poisson count of
+// attempts carrying t tokens each; N's score interval is
+// m + z²/2 ± z·√(m + z²/4), m = S/k.
+func poissonRate(parts []metrics.TokenCount, windowS float64) (v, lo, hi float64) {
+	s, q := sums(parts)
+	k := 1.0
+	if s > 0 {
+		k = q / s
+	}
+	m := s / k
+	z2 := z95 * z95
+	half := z95 * math.Sqrt(m+z2/4)
+	scale := k / windowS
+	return s / windowS, max(0, m+z2/2-half) * scale, (m + z2/2 + half) * scale
+}
+
+// poissonDiff is the interval of rateB − rateA from the two score
+// intervals, combined as Newcombe combines Wilson intervals (MOVER).
+func poissonDiff(a []metrics.TokenCount, windowA float64, b []metrics.TokenCount, windowB float64) (lo, hi float64) {
+	ra, la, ua := poissonRate(a, windowA)
+	rb, lb, ub := poissonRate(b, windowB)
+	d := rb - ra
+	return d - math.Hypot(rb-lb, ua-ra), d + math.Hypot(ub-rb, ra-la)
+}

@@ -1,0 +1,466 @@
+package compare_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/compare"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// The same trace on both sides, once or three times, under either
+// percentile method: every metric is the same, B − A is 0 and its interval
+// holds it.
+func TestSameTraceTwiceIsSameEverywhere(t *testing.T) {
+	p := practice(t)
+	g := synth(load{n: 500, windowS: 30, fail: 0.05, ttftMS: 300, tokens: 30, open: true}, 9)
+	for _, m := range []metrics.Method{metrics.NearestRank, metrics.Linear} {
+		o := compare.Options{Card: cardopts.Flags{Method: m}}
+		for _, side := range [][]*trace.Trace{{p}, {p, g, p}} {
+			var a, b []compare.Run
+			for _, tr := range side {
+				a, b = append(a, run(tr, "a.jsonl", o)), append(b, run(tr, "b.jsonl", o))
+			}
+			r, err := compare.Compare(a, b, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Metrics) != 10 {
+				t.Fatalf("%d metrics, want 10", len(r.Metrics))
+			}
+			for _, x := range r.Metrics {
+				if x.Verdict != compare.Same || x.Diff == nil || *x.Diff != 0 || !x.CI95.Contains(0) {
+					t.Errorf("%s, %d run(s): %s: verdict %s, diff %v, interval %v…%v", m, len(side), x.Name, x.Verdict, x.Diff, x.CI95.Low, x.CI95.High)
+				}
+			}
+			if len(r.ConditionsChanged) != 0 {
+				t.Errorf("the same trace changed conditions: %+v", r.ConditionsChanged)
+			}
+		}
+	}
+}
+
+// Every TTFT 1.5 times as long: worse on each TTFT percentile, with an
+// interval wholly above 0, and E2E worse with it; the gaps between events
+// did not move and stay the same. With three runs a side too.
+func TestStretchedTTFTIsWorse(t *testing.T) {
+	o := compare.Options{}
+	l := load{n: 2000, windowS: 60, fail: 0.05, ttftMS: 300, tokens: 30, open: true}
+	var a, b []compare.Run
+	for _, tr := range []*trace.Trace{practice(t), synth(l, 2), synth(l, 3)} {
+		a, b = append(a, run(tr, "a", o)), append(b, run(stretchTTFT(tr, 1.5), "b", o))
+	}
+	for _, runs := range []int{1, 3} {
+		r, err := compare.Compare(a[:runs], b[:runs], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"ttft_ms.p50", "ttft_ms.p95", "ttft_ms.p99", "e2e_ms.p95"} {
+			m := metric(t, r, name)
+			if m.Verdict != compare.Worse || m.CI95.Low == nil || *m.CI95.Low <= 0 {
+				t.Errorf("%d run(s): %s: verdict %s, interval from %v; want worse, above 0", runs, name, m.Verdict, m.CI95.Low)
+			}
+			if rel := *m.Rel; name != "e2e_ms.p95" && math.Abs(rel-0.5) > 1e-9 {
+				t.Errorf("%d run(s): %s: relative change %v, want +50%%", runs, name, rel)
+			}
+		}
+		for _, name := range []string{"itl_ms.p50", "itl_ms.p95", "failure_rate"} {
+			if m := metric(t, r, name); m.Verdict != compare.Same || math.Abs(*m.Diff) > 1e-9 {
+				t.Errorf("%d run(s): %s moved (%s, %v) though only the TTFTs did", runs, name, m.Verdict, *m.Diff)
+			}
+		}
+	}
+}
+
+// 2 of 10 failing against 5 of 10 is too few attempts to tell (Newcombe's
+// interval holds 0); 20 of 100 against 50 of 100 is not, and it is worse.
+func TestFailuresFewAgainstMany(t *testing.T) {
+	o := compare.Options{}
+	for _, c := range []struct {
+		n, fa, fb int
+		want      string
+	}{{10, 2, 5, compare.Same}, {100, 20, 50, compare.Worse}, {100, 50, 20, compare.Better}} {
+		r, err := compare.Compare([]compare.Run{run(failing(c.n, c.fa), "a", o)}, []compare.Run{run(failing(c.n, c.fb), "b", o)}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := metric(t, r, "failure_rate")
+		if m.Verdict != c.want || m.Method != compare.MethodNewcombe {
+			t.Errorf("%d/%d against %d/%d: %s by %s, want %s", c.fa, c.n, c.fb, c.n, m.Verdict, m.Method, c.want)
+		}
+		if want := float64(c.fb-c.fa) / float64(c.n); math.Abs(*m.Diff-want) > 1e-12 || !m.CI95.Contains(want) {
+			t.Errorf("%d/%d against %d/%d: B − A %v, interval [%v, %v]; want %v inside", c.fa, c.n, c.fb, c.n, *m.Diff, *m.CI95.Low, *m.CI95.High, want)
+		}
+	}
+}
+
+// coverage compares pairs of sides drawn from one distribution (seeded)
+// and counts, per metric, how often the interval of B − A holds 0.
+func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[string]float64 {
+	covered := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Go(func() {
+			for i := w; i < pairs; i += 2 {
+				side := func(seed uint64) []compare.Run {
+					var out []compare.Run
+					for j := range runs {
+						out = append(out, run(synth(l, seed*16+uint64(j)), "x", o))
+					}
+					return out
+				}
+				r, err := compare.Compare(side(uint64(2*i+1)), side(uint64(2*i+2)), o)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				for _, m := range r.Metrics {
+					if m.CI95.Contains(0) {
+						covered[m.Name]++
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	out := map[string]float64{}
+	for name, c := range covered {
+		out[name] = float64(c) / float64(pairs)
+	}
+	return out
+}
+
+// Over seeded pairs of runs from one distribution (open-loop Poisson
+// arrivals, 10 % failures, lognormal TTFT), each interval holds 0, the true
+// difference, at close to its 95 %. The tolerance, ±0.04, is about three
+// standard errors of a share over 300 pairs (√(0.95·0.05/300) = 0.0126),
+// the test's own sampling error. With three runs a side that differ only by
+// sampling, the hierarchical bootstrap counts the within-run noise twice
+// (once through the runs drawn, once within them), so it errs wide: at
+// least 0.95 − 0.04, and at most 1.
+func TestCoverage(t *testing.T) {
+	l := load{n: 300, windowS: 20, fail: 0.1, ttftMS: 200, tokens: 20, open: true}
+	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5, 0.95}, Resamples: 500}
+	one := coverage(t, 300, 1, l, o)
+	if len(one) != 9 {
+		t.Fatalf("coverage of %d metrics, want 9: %v", len(one), one)
+	}
+	for name, c := range one {
+		if math.Abs(c-0.95) > 0.04 {
+			t.Errorf("one run a side: %s covers 0 in %.3f of 300 pairs, want 0.95 ± 0.04", name, c)
+		}
+	}
+	l.n = 100
+	o.Resamples = 300
+	three := coverage(t, 200, 3, l, o)
+	for name, c := range three {
+		if c < 0.95-0.04 {
+			t.Errorf("three runs a side: %s covers 0 in %.3f of 200 pairs, want ≥ 0.91", name, c)
+		}
+	}
+	t.Logf("one run a side: %v", one)
+	t.Logf("three runs a side: %v", three)
+}
+
+// Two conditions changed between the sides are both named, with the
+// warning that only one should change; one changed condition is named
+// without it; runs of one side that differ among themselves are named too.
+func TestChangedConditionsAreNamed(t *testing.T) {
+	o := compare.Options{}
+	g := failing(40, 4)
+	base := `{"model":"m","api":"chat","concurrency":4,"engine":{"parallel":1,"threads":1}}`
+	two := `{"model":"m2","api":"chat","concurrency":4,"engine":{"parallel":4,"threads":1}}`
+	one := `{"model":"m","api":"chat","concurrency":4,"engine":{"parallel":4,"threads":1}}`
+	a := []compare.Run{run(withConditions(g, base), "a.jsonl", o)}
+	r, err := compare.Compare(a, []compare.Run{run(withConditions(g, two), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range r.ConditionsChanged {
+		names = append(names, c.Name)
+	}
+	if !slices.Equal(names, []string{"engine.parallel", "model"}) {
+		t.Fatalf("changed conditions %v, want engine.parallel and model", names)
+	}
+	if string(r.ConditionsChanged[0].A) != "1" || string(r.ConditionsChanged[0].B) != "4" || string(r.ConditionsChanged[1].B) != `"m2"` {
+		t.Errorf("values: %+v", r.ConditionsChanged)
+	}
+	for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+		var b bytes.Buffer
+		if err := compare.Write(&b, r, cardfmt.Text, l); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		for _, want := range []string{"engine.parallel", "model", map[lang.Lang]string{lang.ZH: "一次只应改变一个条件", lang.EN: "Change one condition at a time"}[l]} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the report does not say %q:\n%s", l, want, text)
+			}
+		}
+	}
+	r, err = compare.Compare(a, []compare.Run{run(withConditions(g, one), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	compare.Write(&b, r, cardfmt.Text, lang.ZH)
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "engine.parallel" || strings.Contains(b.String(), "一次只应改变一个条件") {
+		t.Errorf("one changed condition: %+v, warned: %v", r.ConditionsChanged, strings.Contains(b.String(), "一次只应改变一个条件"))
+	}
+	// A's second run was measured against another model.
+	a = append(a, run(withConditions(g, `{"model":"m3","api":"chat","concurrency":4,"engine":{"parallel":1,"threads":1}}`), "a2.jsonl", o))
+	r, err = compare.Compare(a, []compare.Run{run(withConditions(g, one), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.RunsDiffer) != 1 || r.RunsDiffer[0].Side != "a" || r.RunsDiffer[0].Name != "model" || len(r.RunsDiffer[0].Values) != 2 {
+		t.Errorf("runs differing: %+v", r.RunsDiffer)
+	}
+	b.Reset()
+	compare.Write(&b, r, cardfmt.Text, lang.ZH)
+	if !strings.Contains(b.String(), "A 的 2 次运行之间条件不一致") {
+		t.Errorf("the report does not say that A's runs differ:\n%s", b.String())
+	}
+}
+
+// The header's per-run notes (how the run ended, its sidecar) are no
+// conditions; the URL names the server unless the conditions describe it.
+func TestConditionsLeaveOutPerRunNotes(t *testing.T) {
+	tr := failing(10, 1)
+	tr.Header.Conditions = json.RawMessage(`{"model":"m","run_end":{"reason":"completed","planned_duration_ms":10000,"planned_window":{"start_ms":0,"end_ms":10000}},"metrics_sidecar":"x.metrics.jsonl"}`)
+	tr.Header.Meta = json.RawMessage(`{"url":"http://127.0.0.1:8090","started_at":"2026-12-04T00:00:00Z"}`)
+	c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{}))
+	want := map[string]string{"model": `"m"`, "clock": `"client"`, "window_s": "10", "server": `"http://127.0.0.1:8090"`}
+	if len(c) != len(want) {
+		t.Errorf("conditions %v, want %v", c, want)
+	}
+	for k, v := range want {
+		if c[k] != v {
+			t.Errorf("%s = %s, want %s", k, c[k], v)
+		}
+	}
+	tr.Header.Conditions = json.RawMessage(`{"engine":{"parallel":4}}`)
+	if c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{})); c["server"] != "" || c["engine.parallel"] != "4" {
+		t.Errorf("with the engine described: %v", c)
+	}
+}
+
+// The same inputs and seed give the same output, byte for byte; another
+// seed other bootstrap intervals, and the same analytic ones.
+func TestSeeded(t *testing.T) {
+	p := practice(t)
+	s := stretchTTFT(p, 1.1)
+	out := func(seed uint64) (string, *compare.Result) {
+		o := compare.Options{Seed: seed}
+		r, err := compare.Compare([]compare.Run{run(p, "a", o)}, []compare.Run{run(s, "b", o)}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		compare.Write(&b, r, cardfmt.JSON, lang.ZH)
+		return b.String(), r
+	}
+	one, r1 := out(7)
+	again, _ := out(7)
+	other, r2 := out(8)
+	if one != again {
+		t.Error("the same seed gave two outputs")
+	}
+	if one == other {
+		t.Error("another seed gave the same output")
+	}
+	moved := 0
+	for i, m := range r1.Metrics {
+		same := *m.CI95.Low == *r2.Metrics[i].CI95.Low && *m.CI95.High == *r2.Metrics[i].CI95.High
+		if m.Method == compare.MethodBootstrap && !same {
+			moved++
+		}
+		if m.Method != compare.MethodBootstrap && !same {
+			t.Errorf("%s (%s) is not resampled, yet seeds 7 and 8 give two intervals", m.Name, m.Method)
+		}
+	}
+	if moved == 0 {
+		t.Error("no bootstrap interval moved with the seed")
+	}
+}
+
+// The JSON has exactly the shape of the issue: a and b with their traces,
+// conditions_changed as {name, a, b}, and metrics as {name, a, b, diff,
+// rel, ci95 {low, high}, method, verdict}; a side too small to bound a
+// percentile has a null bound and the verdict same.
+func TestJSONShape(t *testing.T) {
+	o := compare.Options{}
+	unit, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := compare.Compare([]compare.Run{run(unit, "trace.jsonl", o)}, []compare.Run{run(withConditions(unit, `{"model":"other"}`), "other.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := compare.Write(&b, r, cardfmt.JSON, lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		A, B              map[string][]string
+		ConditionsChanged []map[string]json.RawMessage `json:"conditions_changed"`
+		Metrics           []map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(doc.A["traces"], []string{"trace.jsonl"}) || !slices.Equal(doc.B["traces"], []string{"other.jsonl"}) {
+		t.Errorf("sides: %v, %v", doc.A, doc.B)
+	}
+	keys := func(m map[string]json.RawMessage) []string {
+		var k []string
+		for key := range m {
+			k = append(k, key)
+		}
+		slices.Sort(k)
+		return k
+	}
+	if len(doc.ConditionsChanged) == 0 || !slices.Equal(keys(doc.ConditionsChanged[0]), []string{"a", "b", "name"}) {
+		t.Errorf("conditions_changed: %v", doc.ConditionsChanged)
+	}
+	want := []string{"a", "b", "ci95", "diff", "method", "name", "rel", "verdict"}
+	for _, m := range doc.Metrics {
+		if !slices.Equal(keys(m), want) {
+			t.Errorf("metric keys %v, want %v", keys(m), want)
+		}
+		var ci map[string]json.RawMessage
+		json.Unmarshal(m["ci95"], &ci)
+		if !slices.Equal(keys(ci), []string{"high", "low"}) {
+			t.Errorf("ci95 keys %v", keys(ci))
+		}
+	}
+	p95 := metric(t, r, "ttft_ms.p95")
+	if p95.CI95.High != nil || p95.CI95.Low != nil || p95.Verdict != compare.Same || p95.NeedN != 72 {
+		t.Errorf("P95 of 8 successes: interval %v…%v, verdict %s, n needed %d; want unbounded, same, 72", p95.CI95.Low, p95.CI95.High, p95.Verdict, p95.NeedN)
+	}
+}
+
+// A side without a complete success has no percentile: n/a, not 0.
+func TestNoValueIsNotApplicable(t *testing.T) {
+	o := compare.Options{}
+	r, err := compare.Compare([]compare.Run{run(failing(10, 10), "a", o)}, []compare.Run{run(failing(10, 2), "b", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metric(t, r, "ttft_ms.p50"); m.Verdict != compare.NA || m.A != nil || m.Diff != nil {
+		t.Errorf("no success on A: %+v", m)
+	}
+	if a, b := metric(t, r, "ttft_ms.p50").Values(); !math.IsNaN(a) || math.IsNaN(b) {
+		t.Errorf("Values of ttft_ms.p50: %v, %v; want NaN for A (no success) and B's number", a, b)
+	}
+	if m := metric(t, r, "failure_rate"); m.Verdict != compare.Better {
+		t.Errorf("10/10 against 2/10 failing: %s, want better", m.Verdict)
+	}
+}
+
+// Runs summarized under other SLOs or levels are refused, not compared.
+func TestMismatchedSummariesAreRefused(t *testing.T) {
+	o := compare.Options{}
+	g := failing(10, 1)
+	other := compare.Run{Name: "b", Summary: cardopts.MustSummarize(g, compare.Options{Card: cardopts.TTFT(500)}.CardFlags(), cardopts.Resampling())}
+	if _, err := compare.Compare([]compare.Run{run(g, "a", o)}, []compare.Run{other}, o); err == nil || !strings.Contains(err.Error(), "SLO") {
+		t.Errorf("other SLOs: %v", err)
+	}
+	plain := compare.Run{Name: "b", Summary: cardopts.MustSummarize(g, o.CardFlags())}
+	if _, err := compare.Compare([]compare.Run{run(g, "a", o)}, []compare.Run{plain}, o); err == nil {
+		t.Error("a summary without resampling data was compared")
+	}
+}
+
+// writeTrace writes tr to dir/name.
+func writeTrace(t *testing.T, dir, name string, tr *trace.Trace) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := trace.NewWriter(f, tr.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Attempts {
+		if err := w.Write(&tr.Attempts[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Files judges every run under the first A trace's SLOs (its header's
+// conditions.slo), so a B run recorded under others is judged alike, and
+// its recorded SLOs are a changed condition; names go with NamedFiles.
+func TestFilesJudgeEveryRunLikeTheFirst(t *testing.T) {
+	dir := t.TempDir()
+	g := failing(20, 2)
+	a := writeTrace(t, dir, "a.jsonl", withConditions(g, `{"slo":{"slo_ttft_ms":[150]}}`))
+	b := writeTrace(t, dir, "b.jsonl", withConditions(g, `{"slo":{"slo_ttft_ms":[1000]}}`))
+	r, err := compare.Files([]string{a}, []string{b}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metric(t, r, "qualified_rate@150ms"); *m.A != 0.9 || *m.B != 0.9 {
+		t.Errorf("qualified at 150 ms: A %v, B %v; want 0.9 both (TTFT 100 ms)", *m.A, *m.B)
+	}
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "slo.slo_ttft_ms" {
+		t.Errorf("changed: %+v", r.ConditionsChanged)
+	}
+	r, err = compare.NamedFiles([]compare.File{{Path: a, Name: "one"}}, []compare.File{{Path: b, Name: "two"}},
+		compare.Options{Card: cardopts.TTFT(50)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.A.Traces[0] != "one" || r.B.Traces[0] != "two" || metric(t, r, "qualified_rate@50ms").A == nil {
+		t.Errorf("named %v %v, metrics %v", r.A.Traces, r.B.Traces, r.Metrics)
+	}
+}
+
+// Metric finds a metric by its name, and says when there is none.
+func TestResultMetric(t *testing.T) {
+	o := compare.Options{}
+	r, err := compare.Compare([]compare.Run{run(failing(10, 1), "a", o)}, []compare.Run{run(failing(10, 3), "b", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := r.Metric("failure_rate"); !ok || *m.A != 0.1 || *m.B != 0.3 || m.Real() != (m.Verdict != compare.Same) {
+		t.Errorf("failure_rate: %+v, %v", m, ok)
+	}
+	p := practice(t)
+	r, err = compare.Compare([]compare.Run{run(p, "a", o)}, []compare.Run{run(stretchTTFT(p, 2), "b", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := r.Metric("ttft_ms.p50"); !m.Real() {
+		t.Errorf("TTFT twice as long is not real: %+v", m)
+	}
+	if m, _ := r.Metric("itl_ms.p50"); m.Real() {
+		t.Errorf("unchanged gaps are real: %+v", m)
+	}
+	if _, ok := r.Metric("ttft_ms.p42"); ok {
+		t.Error("found a metric that was not compared")
+	}
+}

@@ -1,0 +1,176 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// The conditions of a run, read off its trace's header:
+//
+//   - every value under conditions (model, api, max_tokens, prompt and
+//     prefix_reuse, arrival, loop, concurrency or rate_per_s, warmup_ms,
+//     duration_ms, timeout_ms, slo, dataset, the lab's engine settings,
+//     …), nested objects by dotted names (engine.parallel), lists whole;
+//     but for run_end and metrics_sidecar, which say how this run ended
+//     and where its scrapes are, not what it measured;
+//   - clock, and window_s, the length of the measured window;
+//   - server, the URL bench was pointed at (meta.url), when the conditions
+//     do not describe the server themselves (the lab's engine does).
+var perRun = map[string]bool{"run_end": true, "metrics_sidecar": true}
+
+// ConditionDiff is a condition whose values differ between the sides. A
+// and B are the side's value, or the list of its runs' distinct values
+// when they differ among themselves (see RunsDiffer); null when no run of
+// the side records it.
+type ConditionDiff struct {
+	Name string          `json:"name"`
+	A    json.RawMessage `json:"a"`
+	B    json.RawMessage `json:"b"`
+}
+
+// RunsDiffer is a condition on which the runs of one side differ: Values
+// holds every run's value in order (null where a run records none).
+type RunsDiffer struct {
+	Side   string            `json:"side"`
+	Name   string            `json:"name"`
+	Values []json.RawMessage `json:"values"`
+}
+
+// Conditions are the conditions of a run, by name, each as compact JSON.
+func Conditions(s *metrics.Summary) map[string]string {
+	out := map[string]string{
+		"clock":    canonical(mustJSON(s.Clock)),
+		"window_s": strconv.FormatFloat(s.WindowS, 'f', -1, 64),
+	}
+	var cond map[string]json.RawMessage
+	raw := bytes.TrimSpace(s.TraceConditions)
+	switch {
+	case len(raw) == 0:
+	case raw[0] == '{' && json.Unmarshal(raw, &cond) == nil:
+		for k, v := range cond {
+			if !perRun[k] {
+				flatten(out, k, v)
+			}
+		}
+	default:
+		out["conditions"] = canonical(raw)
+	}
+	if _, ok := cond["engine"]; !ok {
+		var meta struct {
+			URL *string `json:"url"`
+		}
+		if json.Unmarshal(s.TraceMeta, &meta) == nil && meta.URL != nil {
+			out["server"] = canonical(mustJSON(*meta.URL))
+		}
+	}
+	return out
+}
+
+// flatten puts v under name, and an object's members under name.key.
+func flatten(out map[string]string, name string, v json.RawMessage) {
+	var obj map[string]json.RawMessage
+	if t := bytes.TrimSpace(v); len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &obj) == nil && len(obj) > 0 {
+		for k, w := range obj {
+			flatten(out, name+"."+k, w)
+		}
+		return
+	}
+	out[name] = canonical(v)
+}
+
+// canonical is v re-encoded: keys sorted, no space, numbers the short way.
+func canonical(v []byte) string {
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return string(bytes.TrimSpace(v))
+	}
+	return string(mustJSON(x))
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// conditions lists the conditions that differ between the sides, and
+// those on which a side's runs differ among themselves, by name.
+func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
+	ca, cb := runConditions(a), runConditions(b)
+	names := map[string]bool{}
+	for _, c := range slices.Concat(ca, cb) {
+		for k := range c {
+			names[k] = true
+		}
+	}
+	var changed []ConditionDiff
+	var differ []RunsDiffer
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		va, vb := values(ca, name), values(cb, name)
+		for _, s := range []struct {
+			side string
+			vs   []string
+		}{{"a", va}, {"b", vb}} {
+			if len(distinct(s.vs)) > 1 {
+				rd := RunsDiffer{Side: s.side, Name: name}
+				for _, v := range s.vs {
+					rd.Values = append(rd.Values, raw(v))
+				}
+				differ = append(differ, rd)
+			}
+		}
+		da, db := distinct(va), distinct(vb)
+		if !slices.Equal(da, db) {
+			changed = append(changed, ConditionDiff{Name: name, A: sideValue(da), B: sideValue(db)})
+		}
+	}
+	return changed, differ
+}
+
+func runConditions(runs []*metrics.Summary) []map[string]string {
+	out := make([]map[string]string, len(runs))
+	for i, s := range runs {
+		out[i] = Conditions(s)
+	}
+	return out
+}
+
+// values is every run's value of name; "" where a run has none.
+func values(runs []map[string]string, name string) []string {
+	out := make([]string, len(runs))
+	for i, c := range runs {
+		out[i] = c[name]
+	}
+	return out
+}
+
+// distinct is the sorted set of vs.
+func distinct(vs []string) []string {
+	out := slices.Clone(vs)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// raw is a value as JSON: null when absent.
+func raw(v string) json.RawMessage {
+	if v == "" {
+		return json.RawMessage("null")
+	}
+	return json.RawMessage(v)
+}
+
+// sideValue is a side's one value, or the list of its distinct values.
+func sideValue(vs []string) json.RawMessage {
+	if len(vs) == 1 {
+		return raw(vs[0])
+	}
+	list := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		list[i] = raw(v)
+	}
+	return mustJSON(list)
+}

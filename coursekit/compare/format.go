@@ -1,0 +1,468 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/width"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// Write prints r in format f (cardfmt.Text, Markdown or JSON) in l; JSON
+// is the same in every language. Trace names and condition values are
+// printed as they are: a terminal writer escapes their control codes.
+func Write(w io.Writer, r *Result, f cardfmt.Format, l lang.Lang) error {
+	if f == cardfmt.JSON {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(r)
+	}
+	_, err := io.WriteString(w, r.report(f == cardfmt.Markdown, l))
+	return err
+}
+
+// The texts of the report, in both languages.
+var (
+	msgTitle      = lang.Msg{"A/B 对照 · B 相对 A", "A/B comparison · B against A"}
+	msgSide       = lang.Msg{"%s：%d 次运行：%s", "%s: %d run(s): %s"}
+	msgJudged     = lang.Msg{"判定：%s；分位算法：%s", "Judged under: %s; percentile method: %s"}
+	msgSameConds  = lang.Msg{"条件：两边 trace 头部记录的条件相同（改了什么，trace 里看不出来）", "Conditions: the two sides' headers record the same conditions (what was changed is not in the traces)"}
+	msgOneCond    = lang.Msg{"条件：只有 1 个不同", "Conditions: exactly one differs"}
+	msgManyConds  = lang.Msg{"条件：有 %d 个不同", "Conditions: %d differ"}
+	msgCondLine   = lang.Msg{"%s：A %s → B %s", "%s: A %s → B %s"}
+	msgTooMany    = lang.Msg{"注意：不止一个条件不同。一次只应改变一个条件，否则说不清差别来自哪一个。", "Warning: more than one condition differs. Change one condition at a time, or the difference cannot be traced to one of them."}
+	msgRunsDiffer = lang.Msg{"注意：%s 的 %d 次运行之间条件不一致；同一边的运行应当是同一条命令的重复。", "Warning: the runs of %s (%d of them) differ among themselves; the runs of one side should repeat one command."}
+	msgRunValues  = lang.Msg{"%s：%s", "%s: %s"}
+	msgNone       = lang.Msg{"无", "none"}
+
+	msgHead    = [...]lang.Msg{{"指标", "metric"}, {"A", "A"}, {"B", "B"}, {"B − A", "B − A"}, {"相对变化", "change"}, {"95% 区间（B − A）", "95% interval (B − A)"}, {"方法", "method"}, {"结论", "verdict"}}
+	msgBetter  = lang.Msg{"更好", "better"}
+	msgWorse   = lang.Msg{"更差", "worse"}
+	msgNA      = lang.Msg{"无法比较", "n/a"}
+	msgPP      = lang.Msg{" 个百分点", " pp"}
+	msgPerS    = lang.Msg{"次/s", "/s"}
+	msgMissing = lang.Msg{"缺失", "missing"}
+
+	msgRead       = lang.Msg{"~ 表示 95% 区间含 0：在这样的样本量下看不出差别。更好、更差按指标的方向判断：时延和失败率越低越好，合格率、goodput 和吞吐越高越好。", "~ means the 95% interval holds 0: no difference shows at this sample size. Better and worse follow each metric's direction: lower is better for latencies and the failure rate, higher for qualified rates, goodput and throughput."}
+	msgReal       = lang.Msg{"区间不含 0 的差别：%s。", "Differences whose interval excludes 0: %s."}
+	msgNoReal     = lang.Msg{"没有一个指标的区间不含 0：看不出 B 和 A 有差别。", "No metric's interval excludes 0: no difference between B and A shows."}
+	msgRealItem   = lang.Msg{"%s %s（%s）", "%s %s (%s)"}
+	msgSep        = lang.Msg{"、", ", "}
+	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
+	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
+	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
+	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
+	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
+	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
+	msgSeed       = lang.Msg{"重抽样 %d 次，种子 %d：同样的输入得到同样的输出（--seed 换种子）。", "%d resamples, seed %d: the same input gives the same output (--seed to change it)."}
+	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（分层自助法）。", "Several runs on each side: the intervals carry the variance between runs (hierarchical bootstrap)."}
+	msgOneRunBoth = lang.Msg{"每边只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "One run per side: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
+	msgOneRun     = lang.Msg{"%s 只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "%s has one run only: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
+	msgMethods    = lang.Msg{"方法：", "Methods:"}
+)
+
+// methodNames are the methods' short names (the table) and what they do.
+var methodNames = map[string][2]lang.Msg{
+	MethodBootstrap: {{"自助法", "bootstrap"}, {"自助法（bootstrap）：在每一边的尝试里有放回地重抽样，取 B − A 的 2.5% 与 97.5% 分位；重抽样的分位数直接按原样本的次序统计量精确抽取（第 k 小的秩服从 Beta 分布）。",
+		"bootstrap: the attempts of each side resampled with replacement, B − A read at its 2.5% and 97.5% points; a resample's percentile is drawn exactly from the sample's order statistics (its rank follows a Beta distribution)."}},
+	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄。",
+		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow."}},
+	MethodNewcombe: {{"Newcombe 区间", "Newcombe"}, {"Newcombe 区间：两个比例各自的 Wilson 区间按平方和合成差值的区间（Newcombe 1998 的混合得分区间）。",
+		"Newcombe: the two proportions' Wilson intervals combined by squares into an interval of the difference (Newcombe's 1998 hybrid score interval)."}},
+	MethodPoisson: {{"泊松计分区间", "Poisson score"}, {"泊松计分区间：窗口内的计数按泊松分布（token 按缩放的泊松分布）取计分区间，再像 Newcombe 那样按平方和合成差值的区间；闭环负载下计数的波动比泊松小，这个区间偏宽。",
+		"Poisson score: each side's count over its window taken as Poisson (tokens as scaled Poisson) with its score interval, combined by squares as Newcombe does; under a closed loop counts vary less than Poisson, so the interval errs wide."}},
+}
+
+// Block is one part of the report: a paragraph, a list or the table of
+// metrics (Table, its first row the header). Text, Markdown and the HTML
+// page (coursekit/charts/comparefig) print the same blocks.
+type Block struct {
+	Para  string
+	Items []string
+	Table [][]string
+}
+
+// Blocks are the report of r in l, in order.
+func Blocks(r *Result, l lang.Lang) []Block {
+	var out []Block
+	para := func(s string) { out = append(out, Block{Para: s}) }
+	list := func(items []string) {
+		if len(items) > 0 {
+			out = append(out, Block{Items: items})
+		}
+	}
+	for _, s := range []struct {
+		name string
+		side Side
+	}{{"A", r.A}, {"B", r.B}} {
+		para(msgSide.F(l, s.name, len(s.side.Traces), strings.Join(s.side.Traces, msgSep.In(l))))
+	}
+	if len(r.SLO) > 0 && len(r.A.runs) > 0 {
+		var conds []string
+		for _, c := range r.SLO {
+			conds = append(conds, cardfmt.RuleIn(l, c))
+		}
+		para(msgJudged.F(l, strings.Join(conds, msgSep.In(l)), cardfmt.MethodNameIn(l, r.A.runs[0].PercentileMethod)))
+	}
+	switch n := len(r.ConditionsChanged); n {
+	case 0:
+		para(msgSameConds.In(l))
+	case 1:
+		para(msgOneCond.In(l))
+	default:
+		para(msgManyConds.F(l, n))
+	}
+	var lines []string
+	for _, c := range r.ConditionsChanged {
+		lines = append(lines, msgCondLine.F(l, c.Name, shortValue(l, c.A), shortValue(l, c.B)))
+	}
+	list(lines)
+	if len(r.ConditionsChanged) > 1 {
+		para(msgTooMany.In(l))
+	}
+	for _, side := range []string{"a", "b"} {
+		lines = nil
+		for _, d := range r.RunsDiffer {
+			if d.Side != side {
+				continue
+			}
+			var vs []string
+			for _, v := range d.Values {
+				vs = append(vs, shortValue(l, v))
+			}
+			lines = append(lines, msgRunValues.F(l, d.Name, strings.Join(vs, " · ")))
+		}
+		if len(lines) > 0 {
+			runs := len(r.A.Traces)
+			if side == "b" {
+				runs = len(r.B.Traces)
+			}
+			para(msgRunsDiffer.F(l, strings.ToUpper(side), runs))
+			list(lines)
+		}
+	}
+	table := [][]string{make([]string, len(msgHead))}
+	for i, h := range msgHead {
+		table[0][i] = h.In(l)
+	}
+	for _, c := range Cells(r, l) {
+		table = append(table, []string{c.Name, c.A, c.B, c.Diff, c.Rel, c.Interval, c.Method, c.Verdict})
+	}
+	out = append(out, Block{Table: table})
+	para(msgRead.In(l))
+	var real, tooFew []string
+	for _, m := range r.Metrics {
+		switch {
+		case m.Verdict == Better || m.Verdict == Worse:
+			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
+		case m.Verdict == NA:
+			para(msgNoValue.F(l, m.Name))
+		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+		}
+	}
+	if len(real) > 0 {
+		para(msgReal.F(l, strings.Join(real, msgSep.In(l))))
+	} else {
+		para(msgNoReal.In(l))
+	}
+	if len(tooFew) > 0 {
+		para(msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l))))
+	}
+	if gap := r.gapName(l); gap != "" {
+		para(msgGap.F(l, gap))
+	}
+	if len(r.A.Traces) > 1 || len(r.B.Traces) > 1 {
+		para(msgRuns.In(l))
+		lines = nil
+		for _, m := range r.Metrics {
+			lines = append(lines, msgRunsRow.F(l, m.Name, runValues(l, m, m.ARuns), runValues(l, m, m.BRuns)))
+		}
+		list(lines)
+	}
+	para(msgMethods.In(l))
+	lines = nil
+	seen := map[string]bool{}
+	for _, m := range r.Metrics {
+		if !seen[m.Method] {
+			seen[m.Method] = true
+			lines = append(lines, methodNames[m.Method][1].In(l))
+		}
+	}
+	list(lines)
+	para(msgSeed.F(l, r.Resamples, r.Seed))
+	switch {
+	case r.BetweenRuns.A && r.BetweenRuns.B:
+		para(msgBothMany.In(l))
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		para(msgOneRunBoth.In(l))
+	case !r.BetweenRuns.A:
+		para(msgOneRun.F(l, "A"))
+	default:
+		para(msgOneRun.F(l, "B"))
+	}
+	return out
+}
+
+// report is the text or Markdown comparison.
+func (r *Result) report(md bool, l lang.Lang) string {
+	var b strings.Builder
+	if md {
+		b.WriteString("## " + msgTitle.In(l) + "\n\n")
+	} else {
+		b.WriteString(msgTitle.In(l) + "\n")
+	}
+	for _, bl := range Blocks(r, l) {
+		switch {
+		case bl.Table != nil && md:
+			for i, row := range bl.Table {
+				cells := make([]string, len(row))
+				for j, c := range row {
+					cells[j] = mdCell(c)
+				}
+				b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+				if i == 0 {
+					b.WriteString(strings.Repeat("|---", len(row)) + "|\n")
+				}
+			}
+			b.WriteString("\n")
+		case bl.Table != nil:
+			b.WriteString("\n" + alignedTable(bl.Table) + "\n")
+		case bl.Items != nil:
+			for _, it := range bl.Items {
+				if md {
+					b.WriteString("- " + mdEscape(it) + "\n")
+				} else {
+					b.WriteString("  " + it + "\n")
+				}
+			}
+			if md {
+				b.WriteString("\n")
+			}
+		case md:
+			b.WriteString(mdEscape(bl.Para) + "\n\n")
+		default:
+			b.WriteString(bl.Para + "\n")
+		}
+	}
+	return b.String()
+}
+
+// Cell is one metric's row of the table, as printed.
+type Cell struct {
+	Name, A, B, Diff, Rel, Interval, Method, Verdict string
+}
+
+// Cells are the table's rows of r in l, one per metric.
+func Cells(r *Result, l lang.Lang) []Cell {
+	var out []Cell
+	for _, m := range r.Metrics {
+		c := Cell{Name: m.Name, A: value(l, m, m.A), B: value(l, m, m.B), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
+		if m.Diff != nil {
+			c.Diff = signed(l, m, *m.Diff, true)
+			c.Interval = interval(l, m)
+		}
+		if m.Rel != nil {
+			c.Rel = signedPct(*m.Rel * 100)
+		} else if m.Diff != nil {
+			c.Rel = "—" // A is 0: no share of it
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// alignedTable lays rows out in columns for a terminal.
+func alignedTable(rows [][]string) string {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], textWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		var line strings.Builder
+		for j, c := range row {
+			line.WriteString(c)
+			if j < len(row)-1 {
+				line.WriteString(strings.Repeat(" ", widths[j]-textWidth(c)+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
+	}
+	return b.String()
+}
+
+// VerdictName is a verdict as the report prints it: 更好, 更差, ~.
+func VerdictName(l lang.Lang, v string) string {
+	switch v {
+	case Better:
+		return msgBetter.In(l)
+	case Worse:
+		return msgWorse.In(l)
+	case Same:
+		return "~"
+	}
+	return msgNA.In(l)
+}
+
+// unitText is the unit a value of m is printed with.
+func unitText(l lang.Lang, m Metric) string {
+	switch m.Unit {
+	case "/s":
+		return msgPerS.In(l)
+	case "share":
+		return "%"
+	}
+	return m.Unit
+}
+
+// value prints a side's value of m.
+func value(l lang.Lang, m Metric, v *float64) string {
+	if v == nil {
+		return msgMissing.In(l)
+	}
+	if m.Unit == "share" {
+		return cardfmt.Measure(*v*100, "%")
+	}
+	return cardfmt.Measure(*v, unitText(l, m))
+}
+
+// signed prints a difference with its sign, and its unit when withUnit:
+// a share's difference in percentage points.
+func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
+	v, unit := d, " "+unitText(l, m)
+	if m.Unit == "share" {
+		v, unit = d*100, msgPP.In(l)
+	}
+	s := cardfmt.Measure(math.Abs(v), "")
+	switch {
+	case s == "0":
+	case v < 0:
+		s = "−" + s
+	default:
+		s = "+" + s
+	}
+	if withUnit {
+		s += unit
+	}
+	return s
+}
+
+func signedPct(v float64) string {
+	s := cardfmt.Measure(math.Abs(v), "%")
+	switch {
+	case s == "0%":
+		return s
+	case v < 0:
+		return "−" + s
+	}
+	return "+" + s
+}
+
+// interval prints m's interval, "−∞" or "+∞" on an unbounded side.
+func interval(l lang.Lang, m Metric) string {
+	lo, hi := "−∞", "+∞"
+	if m.CI95.Low != nil {
+		lo = signed(l, m, *m.CI95.Low, false)
+	}
+	if m.CI95.High != nil {
+		hi = signed(l, m, *m.CI95.High, false)
+	}
+	unit := " " + unitText(l, m)
+	if m.Unit == "share" {
+		unit = msgPP.In(l)
+	}
+	return "[" + lo + ", " + hi + "]" + unit
+}
+
+// runValues prints each run's value of m.
+func runValues(l lang.Lang, m Metric, vs []*float64) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = value(l, m, v)
+	}
+	return strings.Join(out, " · ")
+}
+
+// gapName is how the card names the event gaps of the runs, once per
+// distinct name.
+func (r *Result) gapName(l lang.Lang) string {
+	hasGaps := false
+	for _, m := range r.Metrics {
+		hasGaps = hasGaps || strings.HasPrefix(m.Name, "itl_ms.")
+	}
+	if !hasGaps {
+		return ""
+	}
+	var names []string
+	for _, s := range append(append([]*metrics.Summary(nil), r.A.runs...), r.B.runs...) {
+		n := cardfmt.EventGapLabelIn(l, s)
+		seen := false
+		for _, m := range names {
+			seen = seen || m == n
+		}
+		if !seen {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, msgSep.In(l))
+}
+
+// maxValueRunes is how much of a condition's value is printed.
+const maxValueRunes = 60
+
+// shortValue prints a condition's JSON value: a string without quotes,
+// anything else as JSON, cut at maxValueRunes.
+func shortValue(l lang.Lang, v json.RawMessage) string {
+	if bytes.Equal(v, []byte("null")) || len(v) == 0 {
+		return msgNone.In(l)
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		s = string(v)
+	}
+	if utf8.RuneCountInString(s) > maxValueRunes {
+		s = string([]rune(s)[:maxValueRunes]) + "…"
+	}
+	return s
+}
+
+// textWidth is how many terminal columns s takes: wide and full-width
+// characters (Chinese) take two.
+func textWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// mdEscape keeps a line of text from being read as Markdown markup. An
+// underscore inside a word (ttft_ms) is no markup and stays as it is; a
+// tilde (the verdict ~) is escaped, since two of them strike text through.
+func mdEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "`", "\\`", "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`, "~", `\~`).Replace(s)
+}
+
+// mdCell is a table cell: escaped, with its pipes too.
+func mdCell(s string) string {
+	return strings.ReplaceAll(mdEscape(s), "|", `\|`)
+}
+
+// MIMEType carries a comparison as JSON in a notebook's output, beside its
+// text and HTML (nb.Comparison), for tools that read a saved notebook.
+const MIMEType = "application/vnd.coursekit.compare+json"

@@ -1,0 +1,209 @@
+package review
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/grader"
+	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
+)
+
+// OverridesFile is the file in OUT where the instructor overrides an
+// automatic score: grade reads it on every run and never writes it, so
+// it is carried forward like any file the instructor added.
+//
+//	id,criterion,score,reason
+//	s08,total,20,编译错误只差一个逗号，其余都对：给 20 分
+//	s03,figures.goodput,2,四舍五入造成的差别，不扣分
+//
+// criterion is a machine-graded criterion (figures.goodput, ...), whose
+// points it replaces in the learner's counted file, or "total" for a
+// file that could not be graded (a compile error, ...), whose total it
+// sets. Free-text criteria are scored in manual-review.csv. reason is
+// shown to the learner as the instructor's decision.
+const OverridesFile = "overrides.csv"
+
+// OverrideTotalID is the criterion column's value for an override of the
+// total of a file that could not be graded.
+const OverrideTotalID = "total"
+
+// Override is one row of the overrides file.
+type Override struct {
+	Pos       string // FILE:LINE
+	Learner   string
+	Criterion string // a criterion id, or OverrideTotalID
+	Score     float64
+	Reason    string
+}
+
+// Overrides is a read overrides file.
+type Overrides struct {
+	Rows      []Override
+	offRoster []offRosterRow
+	total     float64 // the rubric's maximum, for a total
+}
+
+// ReadOverridesFile reads the overrides file at path (named so in every
+// message); nil, nil when there is none. Like the manual-review file it
+// is strict: an unknown criterion (or a free-text one), a score that is
+// not a number or outside [0, max], a row without a reason, or a learner
+// and criterion twice fails the whole file, with FILE:LINE for each.
+// points is the rubric in force (the total's maximum is its sum).
+func ReadOverridesFile(path string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	b, err := regfile.ReadNamed(path, "an "+OverridesFile, MaxManualBytes)
+	if err != nil {
+		return nil, err
+	}
+	return ReadOverrides(bytes.NewReader(b), path, ro, points)
+}
+
+// ReadOverrides is ReadOverridesFile for r, named name in messages.
+func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
+	if points == nil {
+		points = criteria.DefaultPoints()
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return &Overrides{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	for _, need := range []string{"id", "criterion", "score", "reason"} {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("%s:1: no %s column in header %q (want id,criterion,score,reason)", name, need, header)
+		}
+	}
+	total := 0.0 // the rubric's maximum (execution is in points only with --execute)
+	for _, p := range points {
+		total += p
+	}
+	total = criteria.Round2(total)
+	ov := &Overrides{total: total}
+	var errs []error
+	seen := map[[2]string]int{}
+	if err := eachRow(cr, name, func(row []string, line int, pos string) {
+		get := func(c string) string {
+			if i := col[c]; i < len(row) {
+				return strings.TrimSpace(row[i])
+			}
+			return ""
+		}
+		bad := func(format string, a ...any) {
+			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
+		}
+		id, crit, score, reason := get("id"), get("criterion"), get("score"), get("reason")
+		max, known := points[crit]
+		if crit == OverrideTotalID {
+			max, known = total, true
+		}
+		v, perr := strconv.ParseFloat(score, 64)
+		switch {
+		case !roster.ValidID.MatchString(id):
+			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
+		case criteria.ManualIDs[crit]:
+			bad("%s %s is a free-text criterion: type its score into %s", id, crit, ManualFile)
+		case !known || !slices.Contains(criteria.CriterionIDs(), crit) && crit != OverrideTotalID && crit != criteria.ExecutionID:
+			bad("%s: unknown criterion %q (want a criterion id of the rubric, e.g. figures.goodput, or %s)", id, crit, OverrideTotalID)
+		case perr != nil || math.IsNaN(v) || math.IsInf(v, 0):
+			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
+		case v < 0 || v > max:
+			bad("%s %s: score %s is outside [0, %s]", id, crit, score, criteria.FmtPts(max))
+		case reason == "":
+			bad("%s %s: no reason: the learner is shown it as your decision", id, crit)
+		default:
+			key := [2]string{id, crit}
+			if first, dup := seen[key]; dup {
+				bad("%s %s appears twice (first on line %d)", id, crit, first)
+				return
+			}
+			seen[key] = line
+			ov.Rows = append(ov.Rows, Override{Pos: pos, Learner: id, Criterion: crit, Score: v, Reason: reason})
+			if ro != nil && !ro.Has(id) {
+				ov.offRoster = append(ov.offRoster, offRosterRow{pos: pos, id: id})
+			}
+		}
+	}); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return ov, nil
+}
+
+// CheckLearners is ManualScores.CheckLearners for the overrides file.
+func (ov *Overrides) CheckLearners(known func(id string) bool) error {
+	if ov == nil {
+		return nil
+	}
+	return (&ManualScores{offRoster: ov.offRoster}).CheckLearners(known)
+}
+
+// ApplyOverrides puts each override into the file that counts for its
+// learner (counts; nil: every file): a criterion's points (the file must
+// be gradable and the criterion not waiting for a person), or the total
+// of a file that could not be graded. A row that cannot be applied now
+// is a warning (the file stays as it is; the row stays in the file).
+func ApplyOverrides(subs []*grader.Submission, counts func(*grader.Submission) bool, ov *Overrides) (warnings []grader.Warning) {
+	if ov == nil {
+		return nil
+	}
+	for _, o := range ov.Rows {
+		var s *grader.Submission
+		for _, x := range subs {
+			if x.Learner == o.Learner && (counts == nil || counts(x)) {
+				s = x
+			}
+		}
+		notApplied := func(en, zh string) {
+			warnings = append(warnings, grader.Warning{
+				Text: fmt.Sprintf("%s: %s %s: %s; override not applied (kept in %s)", o.Pos, o.Learner, o.Criterion, en, OverridesFile),
+				Zh:   fmt.Sprintf("%s：%s 的 %s：%s，这条覆盖没有应用（仍保留在 %s 里）", o.Pos, o.Learner, o.Criterion, zh, OverridesFile)})
+		}
+		switch {
+		case s == nil:
+			notApplied("no file of theirs in this batch", "这批提交里没有这位学习者的文件")
+		case o.Criterion == OverrideTotalID && s.Gradable:
+			notApplied("their file is graded: override its criteria, not the total", "这份文件可以评分：请覆盖具体的检查项，而不是总分")
+		case o.Criterion == OverrideTotalID:
+			s.OverrideTotal(o.Score, ov.total, o.Reason, o.Pos)
+		case !s.Gradable:
+			notApplied(fmt.Sprintf("their file could not be graded (%s): override its %s", s.ReasonCode, OverrideTotalID), fmt.Sprintf("这份文件无法评分（%s）：请覆盖 %s", s.ReasonCode, OverrideTotalID))
+		default:
+			i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == o.Criterion })
+			switch {
+			case i < 0:
+				notApplied("not graded in this run", "这次评分没有这一项")
+			case s.Scores[i].Pending:
+				notApplied("it waits for your review in "+ManualFile+": score it there", "这一项在 "+ManualFile+" 里等待老师评分，请在那里打分")
+			default:
+				s.SetOverride(i, o.Score, o.Reason, o.Pos)
+			}
+		}
+	}
+	return warnings
+}

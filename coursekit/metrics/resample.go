@@ -1,0 +1,218 @@
+package metrics
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Resampling is what a bootstrap of one trace's card redraws, kept when
+// Options.Resampling is set (coursekit/compare uses it): for each level of
+// Options.Levels, the order statistics of TTFT, E2E and the event gaps that
+// a resample's percentile can land on, and how many attempts added how
+// many output tokens to the throughput. It is never part of the JSON card.
+type Resampling struct {
+	// TTFT, E2E and ITL hold one window per level of Options.Levels, in
+	// that order (empty windows for an empty sample).
+	TTFT, E2E, ITL []OrderWindow
+	// Tokens counts the in-window attempts by the output tokens they add to
+	// Throughput.OutputTokens: a complete success its OutputTokenCount,
+	// every other attempt 0. Ascending by Tokens.
+	Tokens []TokenCount
+}
+
+// TokenCount is how many attempts added Tokens output tokens each.
+type TokenCount struct {
+	Tokens   int64
+	Attempts int64
+}
+
+// OrderWindow is a run of consecutive order statistics of a sample of N
+// values: Values[i] is the (First+i)-th smallest, 0-based. It holds every
+// rank that the level P of a resample of the N values (drawn with
+// replacement, N of them) can land on, except with a probability below
+// resampleTail on each side.
+type OrderWindow struct {
+	P      float64
+	Method Method
+	N      int
+	First  int
+	Values []float64
+}
+
+// resampleTail bounds the chance that one resample's percentile falls
+// outside its window (it is then read at the window's edge): 1e-12 per
+// side, so a million resamples miss it with a chance of about 1e-6.
+const resampleTail = 1e-12
+
+// Resample draws the level P of one resample of the window's N values,
+// under its method, exactly as the bootstrap distribution gives it and
+// without drawing the N values: the k-th smallest of N ranks drawn
+// uniformly from 1…N is ⌈N·U₍ₖ₎⌉, where U₍ₖ₎ ~ Beta(k, N−k+1) is the k-th
+// smallest of N uniforms, and the values are sorted, so the resample's
+// k-th smallest value is the original's ⌈N·U₍ₖ₎⌉-th. Linear reads the two
+// neighbouring order statistics the same way (the next uniform after U₍ₖ₎
+// is U₍ₖ₎ + (1 − U₍ₖ₎)·M, M the smallest of N−k uniforms). The bool is
+// false for an empty sample.
+func (w *OrderWindow) Resample(r *rand.Rand) (float64, bool) {
+	n := w.N
+	if n == 0 {
+		return 0, false
+	}
+	if n == 1 {
+		return w.at(1), true
+	}
+	if w.Method == Linear {
+		h := float64(n-1) * w.P
+		i := min(int(h), n-1) // 0-based rank of the lower neighbour
+		u := betaRand(r, i+1, n-i)
+		a := w.at(rankOf(n, u))
+		if i >= n-1 {
+			return a, true
+		}
+		m := 1 - math.Pow(r.Float64(), 1/float64(n-i-1)) // Beta(1, n−i−1)
+		b := w.at(rankOf(n, u+(1-u)*m))
+		return lerp(a, b, h-math.Floor(h)), true
+	}
+	k := NearestRankIndex(n, w.P) + 1
+	return w.at(rankOf(n, betaRand(r, k, n-k+1))), true
+}
+
+// rankOf is ⌈n·u⌉, the 1-based rank a uniform u picks out of n.
+func rankOf(n int, u float64) int {
+	return min(max(int(math.Ceil(float64(n)*u)), 1), n)
+}
+
+// at is the j-th smallest value (1-based), read at the window's edge when
+// j lies outside it (a chance below resampleTail).
+func (w *OrderWindow) at(j int) float64 {
+	i := min(max(j-1-w.First, 0), len(w.Values)-1)
+	return w.Values[i]
+}
+
+// betaRand draws Beta(a, b) from r.
+func betaRand(r *rand.Rand, a, b int) float64 {
+	return distuv.Beta{Alpha: float64(a), Beta: float64(b), Src: r}.Rand()
+}
+
+// resampleRanks is the 0-based rank window [lo, hi] of the level p of a
+// resample of n values under m: the ranks outside it are drawn with a
+// chance below resampleTail on each side.
+func resampleRanks(n int, p float64, m Method) (lo, hi int) {
+	k1 := NearestRankIndex(n, p) + 1
+	k2 := k1
+	if m == Linear {
+		i := min(int(float64(n-1)*p), n-1)
+		k1, k2 = i+1, min(i+2, n)
+	}
+	// J, the original rank of the resample's k-th smallest value, has
+	// P(J ≤ j) = P(Binomial(n, j/n) ≥ k).
+	atMost := func(k, j int) float64 {
+		return 1 - distuv.Binomial{N: float64(n), P: float64(j) / float64(n)}.CDF(float64(k-1))
+	}
+	// lo+1 is the smallest j with P(J₁ ≤ j) > tail.
+	a, b := 1, n
+	for a < b {
+		mid := (a + b) / 2
+		if atMost(k1, mid) > resampleTail {
+			b = mid
+		} else {
+			a = mid + 1
+		}
+	}
+	lo = a - 1
+	// hi+1 is the smallest j with P(J₂ > j) ≤ tail.
+	a, b = 1, n
+	for a < b {
+		mid := (a + b) / 2
+		if 1-atMost(k2, mid) <= resampleTail {
+			b = mid
+		} else {
+			a = mid + 1
+		}
+	}
+	return lo, a - 1
+}
+
+// windowEdges are the ranks at the edges of every level's window, for
+// prepare to select with the card's own ranks.
+func (s *samples) windowEdges(m Method, ps []float64) []int {
+	if s.n == 0 || (len(s.runs) == 0 && (s.signed || s.n < smallSample)) {
+		return nil
+	}
+	var ks []int
+	for _, p := range ps {
+		lo, hi := resampleRanks(s.n, p, m)
+		ks = append(ks, lo, hi)
+	}
+	return ks
+}
+
+// windows reads the order-statistic window of every level ps of s under m.
+func (s *samples) windows(m Method, ps []float64) []OrderWindow {
+	out := make([]OrderWindow, len(ps))
+	n := s.n
+	for i, p := range ps {
+		out[i] = OrderWindow{P: p, Method: m, N: n}
+	}
+	if n == 0 {
+		return out
+	}
+	if len(s.runs) == 0 && (s.signed || n < smallSample) {
+		x := make([]float64, 0, n)
+		s.each(func(v float64) { x = append(x, v) })
+		slices.Sort(x)
+		for i := range out {
+			out[i].Values = x // small: every level shares the whole sorted sample
+		}
+		return out
+	}
+	type span struct{ lo, hi int }
+	spans := make([]span, len(ps))
+	for i, p := range ps {
+		spans[i].lo, spans[i].hi = resampleRanks(n, p, m)
+		out[i].First = spans[i].lo
+	}
+	if len(s.runs) > 0 {
+		for i, sp := range spans {
+			ks := make([]int, 0, sp.hi-sp.lo+1)
+			for k := sp.lo; k <= sp.hi; k++ {
+				ks = append(ks, k)
+			}
+			got := s.selectSpilled(ks)
+			out[i].Values = make([]float64, len(ks))
+			for j, k := range ks {
+				out[i].Values[j] = got[k]
+			}
+		}
+		return out
+	}
+	// The values at each window's edges, then one pass that gathers what
+	// lies between them and counts what lies below.
+	var ks []int
+	for _, sp := range spans {
+		ks = append(ks, sp.lo, sp.hi)
+	}
+	edge := s.ranks(ks)
+	below := make([]int, len(spans))
+	held := make([][]float64, len(spans))
+	s.each(func(v float64) {
+		for i := range spans {
+			switch lo, hi := edge[2*i], edge[2*i+1]; {
+			case v < lo:
+				below[i]++
+			case v <= hi:
+				held[i] = append(held[i], v)
+			}
+		}
+	})
+	for i, sp := range spans {
+		slices.Sort(held[i])
+		// Ties at the low edge start before rank lo: skip to it.
+		from := sp.lo - below[i]
+		out[i].Values = held[i][from : from+sp.hi-sp.lo+1]
+	}
+	return out
+}

@@ -1,0 +1,369 @@
+package textcheck
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/lab"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/nb"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// answerRows are the cases of every check of the unit, one row a check,
+// keyed by notebook and label. The values are computed with the helper
+// the cell calls; for a lab that runs the simulator or the real engine
+// (07–10), a plausible reading of a run stands in, since what is tested is
+// how the check judges an answer against it.
+func answerRows(t *testing.T) []answerRow {
+	read := func(name string) *trace.Trace {
+		tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	unit, timeline, practice := read("trace.jsonl"), read("timeline.jsonl"), read("practice.jsonl")
+	ms := func(v float64, _ bool) float64 { return v }
+
+	// 02: the timeline of Fig. 01.2 and R1 of the unit's trace.
+	a := &timeline.Attempts[0]
+	sum := ms(a.TTFT())
+	for _, g := range a.EventIntervals(nil) {
+		sum += g
+	}
+	paused := timeline.Attempts[0].WithPause(1, 2000)
+	r1 := &unit.Attempts[0]
+
+	// 03 and 04: the card at the unit's thresholds.
+	s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000}})
+	at2s := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{2000}}).Conditions[0]
+	s45 := metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{1000, 500}})
+	old, now := s45.Conditions[0], s45.Conditions[1]
+	deleted := metrics.Summarize(unit.WithoutFailures(), metrics.Options{})
+	var zeros []float64
+	for i := range unit.Attempts {
+		v, _ := unit.Attempts[i].TTFT()
+		zeros = append(zeros, v) // 0 where missing: the mistake C demonstrates
+	}
+	rates := nb.PerSecond(unit, 1000)
+	goodputAt := func(slo any) any {
+		return metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{slo.(float64)}}).Conditions[0].GoodputPerS
+	}
+
+	// 05: the tools' readings.
+	merged := timeline.Attempts[0].WithEventTokens(1, 3)
+	vllmE2EL, _ := metrics.VLLME2EL(a)
+	vllmTPOT, _ := metrics.VLLMTPOT(a)
+	r3TPOT, _ := metrics.VLLMTPOT(&unit.Attempts[2])
+
+	// 10: the interval of 8 samples.
+	_, ci, _ := lab.TTFTInterval(unit, 0.95)
+
+	return []answerRow{
+		// 01: an observation placed back on the system.
+		{file: "01-draw-the-system.ipynb", label: "CheckObservation", judge: judgeObservation, cases: cases(
+			right(observation("推理", "推理层", "每个请求的首字时间"),
+				observation("推理", "推理层", "逐请求的 TTFT 与 E2E"),
+				observation("推理", "推理层", "每次尝试的结果：成功、失败还是超时"),
+				// Forms the notebook's own table writes (§3).
+				observation("推理路径", "推理", "每个请求的 TTFT，例如从客户端记下的首字时刻"),
+				observation("推理（共享资源）", "设备层 / 平台层", "每次尝试的成败（失败率由它算出），以及每个请求在哪一步排队、排了多久"),
+				observation("训练", "训练层", "它回答不了用户体验；要谈体验，得去推理路径上看逐请求的 TTFT 与 E2E")),
+			wrong(placeholderObservation(), "还是示例或空白"),
+			wrong(observation("推理", "推理层", "（例如：每个请求的首字时间）"), "还是示例或空白"),
+			wrong(observation("推理", "推理层", "监控上每分钟请求数的平均值"), "把许多请求合成了一个数"),
+			wrong(observation("推理", "推理层", "GPU 利用率的平均值"), "把许多请求合成了一个数"),
+			wrong(observation("推理", "推理层", "失败率"), "把许多请求合成了一个数"),
+			wrong(observation("推理", "推理层", "用户的首字时延"), "缺的证据要落到每个请求或每次尝试上"),
+			wrong(observation("线上服务", "推理层", "每个请求的首字时间"), "“路径”只能填“训练”或“推理”"),
+			wrong(observation("推理", "应用层", "每个请求的首字时间"), "“层”请从"),
+		)},
+
+		// 02: the timeline and R1.
+		{file: "02-client-timeline.ipynb", label: "TTFT（毫秒）", actual: "ttft", values: vals{"ttft": ms(a.TTFT())},
+			cases: right(700, 700.0)},
+		{file: "02-client-timeline.ipynb", label: "E2E（毫秒）", actual: "e2e", values: vals{"e2e": ms(a.E2E())},
+			cases: cases(right(1000), wrong(950, "要等到流结束"))},
+		{file: "02-client-timeline.ipynb", label: "E2E − (TTFT + ΣITL)（毫秒）", actual: "e2e-sum", values: vals{"e2e-sum": ms(a.E2E()) - sum},
+			cases: cases(right(50), wrong(0, "客户端还要等流关闭"))},
+		{file: "02-client-timeline.ipynb", label: "TPOT（毫秒/token）", actual: "tpot", values: vals{"tpot": ms(a.TPOT())},
+			cases: cases(right(125, 125.0), wrong(150, "你算到了流结束"), wrong(83.3, "分母是 N − 1 个间隔"), wrong(83.33, "分母是 N − 1 个间隔"))},
+		{file: "02-client-timeline.ipynb", label: "暂停之后 TTFT 变了吗", actual: "ttft != before", values: vals{"ttft != before": ms(paused.TTFT()) != ms(a.TTFT())},
+			cases: cases(right(nb.No), wrong(nb.Yes, "TTFT 的终点 t₁ 已经过去了"))},
+		{file: "02-client-timeline.ipynb", label: "练习 1：R1 的 TTFT（毫秒）", actual: "ttft", values: vals{"ttft": ms(r1.TTFT())},
+			cases: right(200)},
+		{file: "02-client-timeline.ipynb", label: "练习 1：R1 的 E2E（毫秒）", actual: "e2e", values: vals{"e2e": ms(r1.E2E())},
+			cases: cases(right(420), wrong(390, "要等到流结束 420 ms"))},
+		// (390 − 200) ÷ 3 = 63.33…: the text asks for one decimal.
+		{file: "02-client-timeline.ipynb", label: "练习 1：R1 的 TPOT（毫秒/token，一位小数）", actual: "tpot", values: vals{"tpot": ms(r1.TPOT())},
+			cases: cases(right(63.3, 63.33, 63.333),
+				wrong(73.3, "你算到了流结束"), wrong(47.5, "不是 N = 4 个 token"), wrong(55, "既算到了流结束，又除以了 N"),
+				wrong(63, "要保留 1 位小数"))},
+
+		// 03: the quiz, the four conclusions, the five mistakes, the rates and exercise 1.
+		{file: "03-one-trace-four-conclusions.ipynb", label: "测验：失败率的分母", actual: `"B"`,
+			cases: cases(right("B", "b", " B ", "Ｂ"), wrong("A", "完整成功里没有失败"), wrong("C", "质量通过只是成功的一部分"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "成功 TTFT 的 P95（毫秒）", actual: "s.TTFT.P95", values: vals{"s.TTFT.P95": s.TTFT.P95},
+			cases: cases(right(2000, 2000.0), wrong(1720, "线性插值"), wrong(1200, "向上取整是 8"), wrong(2, "单位是毫秒"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "失败的尝试", actual: "s.Failures", values: vals{"s.Failures": s.Failures},
+			cases: right(2)},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "联合合格的尝试", actual: "s.Conditions[0].Qualified", values: vals{"s.Conditions[0].Qualified": s.Conditions[0].Qualified},
+			cases: cases(right(5), wrong(6, "R5 首字很快，但质量不通过"), wrong(8, "8 是完整成功数"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "goodput（次/s）", actual: "s.Conditions[0].GoodputPerS", values: vals{"s.Conditions[0].GoodputPerS": s.Conditions[0].GoodputPerS},
+			cases: cases(right(0.5), wrong(0.625, "不是成功次数"), wrong(5, "还要除以窗口的 10 s"),
+				wrong(0, "两个整数相除"))}, // GoodputPerS: 5/10
+		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 A 的失败率", actual: "*wrong.FailureRate.Value", values: vals{"*wrong.FailureRate.Value": *deleted.FailureRate.Value},
+			cases: cases(right(0, 0.0), wrong(0.25, "测验的选项 A"), wrong(0.2, "0.2 是正确的失败率"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 B 的乘积", actual: "product", values: vals{"product": 0.8 * 0.875 * (6.0 / 8)},
+			cases: right(0.525)},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 C 的 P50（毫秒）", actual: "wrong.P50", values: vals{"wrong.P50": metrics.NewDist(zeros, metrics.NearestRank, "ms").P50},
+			cases: right(400)},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 D 的计数", actual: "strict",
+			values: vals{"strict": countQualified(unit, func(ttft float64) bool { return ttft < 500 }, true)},
+			cases:  cases(right(3), wrong(4, "TTFT 恰好 500 ms 的 R4 不算进来"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 E 的计数", actual: "withR5",
+			values: vals{"withR5": countQualified(unit, func(ttft float64) bool { return ttft <= 500 }, false)},
+			cases:  cases(right(4), wrong(5, "R5 的 TTFT 是 600 ms"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "输出 token/秒", actual: "r.TokensPerS", values: vals{"r.TokensPerS": rates.TokensPerS, "r.Tokens": rates.Tokens},
+			cases: cases(right(rates.TokensPerS), wrong(rates.Tokens, "还要除以窗口的 10 s"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "回答变长，合格请求/秒会变高吗", actual: "false",
+			cases: cases(right(nb.No), wrong(nb.Yes, "多几个 token 不会让哪一次尝试变得合格"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的联合合格数", actual: "c.Qualified", values: vals{"c.Qualified": at2s.Qualified},
+			cases: cases(right(7), wrong(6, "R8 的 TTFT 恰好 2000 ms"), wrong(8, "R5 质量不通过"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的 goodput（次/s，两位小数）", actual: "c.GoodputPerS", values: vals{"c.GoodputPerS": at2s.GoodputPerS},
+			cases: cases(right(0.7, 0.70), wrong(0.875, "不是成功次数"))},
+		// 0.02 元 ÷ 7 × 1000 = 2.857…: the learner walk's 2.857 was marked wrong.
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", actual: "*c.CostPer1000", values: vals{"*c.CostPer1000": *at2s.CostPer1000},
+			cases: cases(right(2.86, 2.857, 2.8571, 20.0/7), wrong(2.85, "四舍五入，不是直接舍去"), wrong(2.9, "你少保留了几位"), wrong(3, "你少保留了几位"),
+				wrong(2, "两个整数相除"))}, // 20/7
+
+		// 04: one condition changed (the threshold to 0.5 s).
+		{file: "04-change-one-condition.ipynb", label: "新门槛下的联合合格数", actual: "now.Qualified", values: vals{"now.Qualified": now.Qualified, "old.Qualified": old.Qualified},
+			cases: cases(right(4), wrong(5, "这是门槛 1 s 时的数"))},
+		{file: "04-change-one-condition.ipynb", label: "新门槛下的 goodput（次/s）", actual: "now.GoodputPerS", values: vals{"now.GoodputPerS": now.GoodputPerS, "old.GoodputPerS": old.GoodputPerS},
+			cases: cases(right(0.4), wrong(0.5, "这是门槛 1 s 时的数"))},
+		{file: "04-change-one-condition.ipynb", label: "新门槛下的每千次合格成本（元/千次合格）", actual: "now.CostPer1000", values: vals{"now.CostPer1000": now.CostPer1000, "*old.CostPer1000": *old.CostPer1000},
+			cases: cases(right(5, 5.0), wrong(4, "这是门槛 1 s 时的数"))},
+		{file: "04-change-one-condition.ipynb", label: "失败率会变吗", actual: "false",
+			cases: cases(right(nb.No), wrong(nb.Yes, "门槛不参与"))},
+		{file: "04-change-one-condition.ipynb", label: "P95 会变吗", actual: "false",
+			cases: cases(right(nb.No), wrong(nb.Yes, "门槛不参与"))},
+		// Every threshold on the 0.6/s step is right: 1200 ms up to 2000 ms.
+		{file: "04-change-one-condition.ipynb", label: "练习 2：门槛（ms）", actual: "g", values: vals{"g": goodputAt},
+			cases: cases(right(1200, 1500, 1999.5), wrong(1000, "门槛还要再放宽"), wrong(2000, "退回一个台阶"),
+				wrong(1.5, "门槛的单位是毫秒"))},
+		{file: "04-change-one-condition.ipynb", label: "Recomputable", judge: judgeRecomputable(practice, 500), cases: cases(
+			// The practice trace is large: a few cases (nb's own tests name
+			// every missing field).
+			right([]string{"attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality"},
+				[]string{"attempt", "request", "start_ms", "outcome", "http_status", "events", "end_ms", "quality"}),
+			wrong([]string{"attempt", "request", "start_ms", "outcome", "events", "end_ms"}, "少了 quality"),
+			wrong([]string{}, "还没有挑字段"),
+			wrong([]string{"attempt", "start_time"}, `没有叫 "start_time" 的字段`),
+		)},
+
+		// 05: the tools' definitions.
+		{file: "05-read-the-tool-docs.ipynb", label: "合并后的请求，vLLM 记下的 ITL 个数", actual: "len(merged.EventIntervals(nil))", values: vals{"len(merged.EventIntervals(nil))": len(merged.EventIntervals(nil))},
+			cases: cases(right(2), wrong(4, "按数据块记间隔"))},
+		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM E2EL（毫秒）", actual: "e2el", values: vals{"e2el": vllmE2EL},
+			cases: cases(right(950), wrong(1000, "止于最后一个数据块"))},
+		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM TPOT（毫秒）", actual: "tpot", values: vals{"tpot": vllmTPOT},
+			cases: cases(right(125), wrong(150, "止于最后一个数据块"), wrong(83.3, "分母是"))},
+		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 AIPerf “ITL”（毫秒）", actual: "tpot", values: vals{"tpot": vllmTPOT},
+			cases: cases(right(125), wrong(100, "逐块间隔"), wrong(150, "request_latency 止于最后一个响应"), wrong(83.3, "分母是"))},
+		{file: "05-read-the-tool-docs.ipynb", label: "vLLM 的 TTFT 样本数", actual: "v.TTFT.N", values: vals{"v.TTFT.N": metrics.VLLMSummarize(unit).TTFT.N},
+			cases: cases(right(8), wrong(10, "只取成功的请求"))},
+		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 vLLM TPOT", actual: "tpot", values: vals{"tpot": r3TPOT},
+			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"), wrong(77, "两个整数相除"))}, // 310/4
+		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 AIPerf “ITL”（与 vLLM TPOT 同一公式）", actual: "tpot", values: vals{"tpot": r3TPOT},
+			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"))},
+
+		// 06: the deliverable's self-check, on the reference card changed
+		// the way 03 and 06's exercises anticipate.
+		{file: "06-deliverable.ipynb", label: "SelfCheck", judge: judgeSelfCheck(t), cases: cases(
+			right(edit(func(c *card.Card) {}),
+				edit(func(c *card.Card) { c.Conditions[0].P95 = card.Figure{Value: 2000, Unit: card.Milliseconds} }),
+				edit(func(c *card.Card) { c.Conditions[1].P95 = card.Figure{Value: 2000, Unit: "毫秒"} }),
+				edit(func(c *card.Card) { c.PercentileMethod = "最近秩" }),
+				edit(func(c *card.Card) { c.Streaming.Recorded = card.PerToken }),
+				edit(func(c *card.Card) { c.Conditions[0].Goodput = card.Figure{Value: 30, Unit: "合格次/分钟"} }),
+				edit(func(c *card.Card) { c.Conditions[0].SLO = card.Figure{Value: 1000, Unit: card.Milliseconds} }),
+				edit(func(c *card.Card) { c.Clock, c.Window.Kind = "客户端", "固定窗口" }),
+				edit(func(c *card.Card) { c.Conditions[1].Goodput = card.Figure{Value: 0.4, Unit: "合格尝试/秒"} }),
+				edit(func(c *card.Card) { c.Conditions[1].CostPer1000.Unit = "CNY/千次合格" }),
+				edit(func(c *card.Card) { c.Conditions[0].FailureRate.Unit = "失败的尝试/窗口内全部尝试" })),
+			// Exercise 1: the failures deleted.
+			wrong(edit(func(c *card.Card) {
+				c.Conditions[0].FailureRate = card.Ratio{Num: 0, Den: 8, Unit: "失败尝试/全部尝试"}
+			}), "失败的尝试是不是被删掉了"),
+			// Exercise 2: linear stated, the nearest-rank P95 kept.
+			wrong(edit(func(c *card.Card) { c.PercentileMethod = card.Linear }), "按最近秩算出的数"),
+			// The learner walk's linear P95 under nearest-rank.
+			wrong(edit(func(c *card.Card) { bothP95(c, card.Figure{Value: 1720, Unit: card.Milliseconds}) }), "按线性插值算出的数"),
+			wrong(edit(func(c *card.Card) {
+				c.Conditions[0].FailureRate = card.Ratio{Num: 1, Den: 5, Unit: "失败尝试/全部尝试"}
+			}), "比值的大小对了"),
+			wrong(edit(func(c *card.Card) {
+				c.Conditions[0].QualifiedRate = card.Ratio{Num: 0.525, Den: 1, Unit: "合格尝试/全部尝试"}
+			}), "不能把成功率、质量通过率和时延达标率相乘"),
+			wrong(edit(func(c *card.Card) { c.Conditions[0].Qualified = 6 }), "质量不通过的请求是否被算了进来"),
+			wrong(edit(func(c *card.Card) { c.Conditions[1].Qualified = 3 }), "恰好等于门槛的算不算"),
+			wrong(edit(func(c *card.Card) { c.SuccessSamples = 10 }), "是缺失而不是 0"),
+			wrong(edit(func(c *card.Card) { c.Conditions[0].Goodput.Unit = "token/s" }), "不是 token"),
+			wrong(edit(func(c *card.Card) { c.Conditions[0].CostPer1000.Unit = "元/千次" }), "每千次合格"),
+			wrong(edit(func(c *card.Card) { c.Conditions[0].FailureRate.Unit = "失败/成功请求" }), "分母只写“成功请求”会把失败藏起来"),
+			wrong(edit(func(c *card.Card) { c.Path.SamplingPoint = "平台监控" }), "说的是谁在看"),
+		)},
+
+		// 07: a closed loop of 4 users (a run: about 7.8 requests/s where
+		// the unloaded conversion says 12) against an open loop of 12/s.
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "闭环实际每秒发出的请求数（差 10% 以内算对）", actual: "closed.SendRate()", values: vals{"closed.SendRate()": 7.8},
+			cases: cases(right(7.8, 8, 7.2), wrong(12, "空载"), wrong(12.1, "空载"))},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "开环的队列在窗口里持续变长吗", actual: "qLast > qFirst && qLast > qClosed", values: vals{"qLast > qFirst && qLast > qClosed": true},
+			cases: cases(right(nb.Yes), wrong(nb.No, "只能排队"))},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "开环出现超时吗", actual: `op.Outcomes["timeout"] > 0`, values: vals{`op.Outcomes["timeout"] > 0`: true},
+			cases: cases(right(nb.Yes), wrong(nb.No, "超过 1.5 s 的尝试被放弃"))},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "只看忙碌率能分辨出哪次运行里用户等得最久吗", actual: "false",
+			cases: cases(right(nb.No), wrong(nb.Yes, "只有 1 个用户"))},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：闭环到达率（次/s）", actual: "closed.SendRate()", values: vals{"closed.SendRate()": 7.8},
+			cases: cases(right(7.8, 7.84, 8), wrong(12, "空载"))},
+
+		// 08: the same load answered right, then 20 % wrong (a run: the
+		// goodput's share 0.8, TTFT and busy unmoved, 8 quality fails).
+		{file: "08-lab-goodput-quality.ipynb", label: "错答率 0.2 时的 goodput ÷ 错答率 0 时的 goodput", actual: "share", values: vals{"share": 0.8},
+			cases: cases(right(0.8, 0.75, 4.0/5), wrong(0.2, "下降的比例"), wrong(1.25, "除反了"), wrong(80, "0 到 1 之间"), wrong(0, "两个整数相除"))},
+		{file: "08-lab-goodput-quality.ipynb", label: "成功 TTFT P50 相差一半以上", actual: "ttftMoves", values: vals{"ttftMoves": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "答错的回答"))},
+		{file: "08-lab-goodput-quality.ipynb", label: "设备忙碌率相差超过 10 个百分点", actual: "busyMoves", values: vals{"busyMoves": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "活一样多"))},
+		{file: "08-lab-goodput-quality.ipynb", label: "只看忙碌率和 TTFT 能分辨两次运行", actual: "ttftMoves || busyMoves", values: vals{"ttftMoves || busyMoves": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "质量评分"))},
+		{file: "08-lab-goodput-quality.ipynb", label: "练习 3：质量不通过而未合格的尝试数", actual: "wrong.Summary(sloMS).Conditions[0].NotQualified.QualityFail", values: vals{"wrong.Summary(sloMS).Conditions[0].NotQualified.QualityFail": int64(8)},
+			cases: right(8)},
+
+		// 09: the real engine (a run: the first request as fast as the rest,
+		// the cache's TTFT share 0.06, 256 words 2.5 times 64, 4 slots with
+		// longer gaps and about the same tokens/s (3 runs a side, the
+		// difference within their noise), 60 % of the easy
+		// questions passed, 3 ms between TTFT and prompt_ms).
+		{file: "09-lab-real-engine.ipynb", label: "第一个请求的 TTFT 比其余的中位数高一半以上", actual: "first > 1.5*rest", values: vals{"first > 1.5*rest": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "llama.cpp 加载模型时先空跑一遍"))},
+		{file: "09-lab-real-engine.ipynb", label: "同一个提示词的 TTFT 中位数 ÷ 不同提示词的", actual: "lab.TTFTRatio(a, b)", values: vals{"lab.TTFTRatio(a, b)": 0.06},
+			cases: cases(right(0.06, 0.1, 0.05, 0.04), wrong(0.5, "差别是数量级的"), wrong(1, "差别是数量级的"), wrong(0.001, "TTFT 不会趋近于 0"))},
+		{file: "09-lab-real-engine.ipynb", label: "256 个词的 TTFT 中位数 ÷ 64 个词的（差 30% 以内算对）", actual: "lab.TTFTRatio(r256, r64)", values: vals{"lab.TTFTRatio(r256, r64)": 2.5},
+			cases: cases(right(2.5, 3, 2), wrong(4, "固定开销"))},
+		{file: "09-lab-real-engine.ipynb", label: "4 个槽位时事件间隔中位数变长", actual: "itl4 > itl1", values: vals{"itl4 > itl1": true},
+			cases: cases(right(nb.Yes), wrong(nb.No, "每一步都要为 4 条序列算"))},
+		{file: "09-lab-real-engine.ipynb", label: "4 个槽位时每秒输出的 token 变多", actual: "tok4 > tok1", values: vals{"tok4 > tok1": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "1 个线程算 4 条序列"))},
+		{file: "09-lab-real-engine.ipynb", label: "每秒输出 token 数的差别是真的（区间不含 0）", actual: "tokens.Real()", values: vals{"tokens.Real()": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "运行之间的波动"))},
+		{file: "09-lab-real-engine.ipynb", label: "简单题的质量通过率", actual: "e.QualityPass()", values: vals{"e.QualityPass()": 0.6},
+			cases: cases(right(0.6, 0.5, 0.8), wrong(60, "0 到 1 之间"), wrong(80, "0 到 1 之间"))},
+		{file: "09-lab-real-engine.ipynb", label: "TTFT − prompt_ms 的中位数小于 10 ms", actual: "e.ClientOverPromptP50() < 10", values: vals{"e.ClientOverPromptP50() < 10": true},
+			cases: cases(right(nb.Yes), wrong(nb.No, "本机回环"))},
+
+		// 10: intervals and capacity (a run: the short step inconclusive,
+		// the answer below saturation, busy alike around the answer, the
+		// engine's slot under 90 % busy at its answer).
+		{file: "10-lab-capacity.ipynb", label: "8 个成功样本时，P95 的 95% 区间有上界", actual: "ci.High != nil", values: vals{"ci.High != nil": ci.High != nil},
+			cases: cases(right(nb.No), wrong(nb.Yes, "连最大的样本也当不了上界"))},
+		{file: "10-lab-capacity.ipynb", label: "P95 的区间有上界至少要的样本数", actual: "ci.NeedNHigh", values: vals{"ci.NeedNHigh": ci.NeedNHigh},
+			cases: cases(right(72), wrong(59, "单侧 95% 上界"), wrong(60, "要它不超过 2.5%"), wrong(71, "向上取整"), wrong(100, "问的是至少要多少个"))},
+		{file: "10-lab-capacity.ipynb", label: "这一步判为达标", actual: "step.Verdict == capacity.Meets", values: vals{"step.Verdict == capacity.Meets": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "尝试太少"))},
+		{file: "10-lab-capacity.ipynb", label: "答案低于饱和吞吐", actual: "true",
+			cases: cases(right(nb.Yes), wrong(nb.No, "TTFT 早就越过了 1 s 的门槛"))},
+		{file: "10-lab-capacity.ipynb", label: "两步的设备忙碌率相差 5 个百分点以上", actual: "math.Abs(*above.BusyMean-*at.BusyMean) > 0.05", values: vals{"math.Abs(*above.BusyMean-*at.BusyMean) > 0.05": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "两步的批都几乎一直在跑"))},
+		{file: "10-lab-capacity.ipynb", label: "达标的最高速率那一步，槽位忙碌率超过 90%", actual: "busy > 0.9", values: vals{"busy > 0.9": false},
+			cases: cases(right(nb.No), wrong(nb.Yes, "扎堆"))},
+		{file: "10-lab-capacity.ipynb", label: "练习 3：目标 95% 时至少要的尝试数", actual: "capacity.AttemptsToMeet(0.95)", values: vals{"capacity.AttemptsToMeet(0.95)": capacity.AttemptsToMeet(0.95)},
+			cases: cases(right(73), wrong(72, "向上取整"), wrong(35, "目标 90% 时的数"), wrong(76, "z 取 1.96"))},
+	}
+}
+
+// vals are a row's values by expression.
+type vals = map[string]any
+
+// countQualified counts the complete successes of t whose TTFT passes
+// under, with or without the quality condition, as 03's mistakes D and E
+// count by hand.
+func countQualified(t *trace.Trace, under func(ttft float64) bool, quality bool) int {
+	n := 0
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		ttft, ok := a.TTFT()
+		if a.Outcome != trace.OK || !ok || quality && a.Quality != trace.Pass {
+			continue
+		}
+		if under(ttft) {
+			n++
+		}
+	}
+	return n
+}
+
+// observation is 01's myObservation with the three answers that decide
+// the check, the other two written as a learner would.
+func observation(path, layer, evidence string) map[string]string {
+	return map[string]string{"观察": "用户说回答变慢了", "路径": path, "层": layer, "测量的是什么": "客户端看到的首字时延", "还缺什么证据": evidence}
+}
+
+// placeholderObservation is 01's cell as released.
+func placeholderObservation() map[string]string {
+	return map[string]string{"观察": "（写下你的观察）", "路径": "（训练 或 推理）", "层": "（设备层 / 训练层 / 推理层 / 平台层）",
+		"测量的是什么": "（例如：客户端看到的首字时延）", "还缺什么证据": "（例如：每个请求的首字时间）"}
+}
+
+func judgeObservation(t *testing.T, answer any) (bool, string) {
+	var ok bool
+	out := printedBy(t, func() { ok = nb.CheckObservation(answer.(map[string]string)) })
+	return ok, out
+}
+
+// judgeRecomputable is 04's exercise 4: nb.Recomputable on the practice
+// trace at the notebook's threshold.
+func judgeRecomputable(practice *trace.Trace, sloMS float64) func(t *testing.T, answer any) (bool, string) {
+	return func(t *testing.T, answer any) (bool, string) {
+		var ok bool
+		out := printedBy(t, func() { ok = nb.Recomputable(practice, sloMS, answer.([]string)...) })
+		return ok, out
+	}
+}
+
+// edit is a change to the reference card (a right card for the unit's
+// trace), as a learner would type it.
+type edit func(c *card.Card)
+
+func bothP95(c *card.Card, f card.Figure) {
+	for i := range c.Conditions {
+		c.Conditions[i].P95 = f
+	}
+}
+
+// judgeSelfCheck is 06's self-check on the reference card with an edit:
+// it passes when every public row does.
+func judgeSelfCheck(t *testing.T) func(t *testing.T, answer any) (bool, string) {
+	b, err := os.ReadFile(filepath.Join(repo, "coursekit", "card", "testdata", "reference.card.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(t *testing.T, answer any) (bool, string) {
+		var c card.Card
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatal(err)
+		}
+		answer.(edit)(&c)
+		var r card.Report
+		out := printedBy(t, func() { r = nb.SelfCheck(&c, coursekit.Data("unit01/trace.jsonl")) })
+		return r.AllPublicPassed() && !strings.Contains(out, "未通过"), out
+	}
+}
