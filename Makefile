@@ -99,6 +99,12 @@ bench-compare:
 bench-client:
 	coursekit/bench/client/run.sh
 
+# The prompt-cache figures of docs/engineers.md on the default engine (1 thread, 1 slot):
+# fresh prompts, a --prompt-salt replay, a repeated dataset, --prompt-reuse same and shared-prefix.
+.PHONY: bench-prompt-cache
+bench-prompt-cache:
+	coursekit/bench/promptcache/run.sh
+
 # What coursekit bench, an older coursekit, guidellm and AIPerf count for the same load against
 # the real engine (figures go to docs/bench-real-engines.md).
 .PHONY: bench-tools

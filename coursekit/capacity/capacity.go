@@ -99,6 +99,10 @@ type Step struct {
 	// completions, the in-flight slope and its interval. Null when the
 	// window is empty.
 	Load *LoadCheck `json:"load"`
+	// LoadAvg is the machine's load average when the step's run started
+	// and ended (null where the machine does not tell): a search run again
+	// says whether a step decided differently under another load (Again).
+	LoadAvg *LoadAvg `json:"load_avg"`
 }
 
 // Overloaded says whether the step failed because the server fell behind
@@ -131,6 +135,17 @@ type Result struct {
 	// limit) or BoundInterrupted; "" when no rate met.
 	BoundedBy string  `json:"bounded_by"`
 	MaxRate   float64 `json:"max_rate"`
+	// The rest of the search's flags, so that two searches can be checked
+	// for the same flags (Again).
+	StartRate        float64 `json:"start_rate"`
+	Growth           float64 `json:"growth"`
+	Resolution       float64 `json:"resolution"`
+	WarmupS          float64 `json:"warmup_s"`
+	StepDurationS    float64 `json:"step_duration_s"`
+	StepMaxDurationS float64 `json:"step_max_duration_s"`
+	// Again sets this search beside an earlier one with the same flags
+	// (capacity --previous): the same answer, or why not. Null otherwise.
+	Again *Agreement `json:"again,omitempty"`
 	// Provisional is true when the search was interrupted.
 	Provisional bool    `json:"provisional"`
 	ElapsedS    float64 `json:"elapsed_s"`
@@ -228,7 +243,8 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate}
+	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
+		StartRate: c.StartRate, Growth: c.Growth, Resolution: c.Resolution, WarmupS: c.Warmup.Seconds(), StepDurationS: c.StepDuration.Seconds(), StepMaxDurationS: c.StepMaxDuration.Seconds()}
 	n := 0
 	step := func(rate float64) (Step, error) {
 		s, err := c.runStep(ctx, rate, &n)
@@ -387,8 +403,12 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		defer side.Close()
 		s.Metrics = side.Name()
 	}
+	la0, ok0 := readLoadAvg()
 	if _, err := loadgen.Run(runCtx, cfg, f); err != nil {
 		return s, err
+	}
+	if la1, ok1 := readLoadAvg(); ok0 && ok1 {
+		s.LoadAvg = &LoadAvg{Start: la0, End: la1}
 	}
 	if err := f.Close(); err != nil {
 		return s, err

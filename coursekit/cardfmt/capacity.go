@@ -1,6 +1,7 @@
 package cardfmt
 
 import (
+	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -17,20 +18,20 @@ func CapacityRule(sloTTFTMS float64, lat metrics.LatencySLO) string {
 
 // CapacityRuleIn is CapacityRule in lg.
 func CapacityRuleIn(lg lang.Lang, sloTTFTMS float64, lat metrics.LatencySLO) string {
-	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %g ms", "complete success ∧ quality pass ∧ TTFT ≤ %g ms"}, sloTTFTMS)
+	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %s ms", "complete success ∧ quality pass ∧ TTFT ≤ %s ms"}, Num(sloTTFTMS))
 	if l := LatencyName(lat); l != "" {
 		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
 	}
 	return rule
 }
 
-// capacityVerdicts name the verdicts of a capacity step ("meets", "fails",
-// "undecided", "interrupted", as coursekit/capacity writes them).
+// capacityVerdicts name the verdicts of a capacity step (the constants of
+// coursekit/capacity).
 var capacityVerdicts = map[string]lang.Msg{
-	"meets":       {"达标", "meets"},
-	"fails":       {"不达标", "fails"},
-	"undecided":   {"尚无定论", "undecided"},
-	"interrupted": {"被中断", "interrupted"},
+	capacity.Meets:       {"达标", "meets"},
+	capacity.Fails:       {"不达标", "fails"},
+	capacity.Undecided:   {"尚无定论", "undecided"},
+	capacity.Interrupted: {"被中断", "interrupted"},
 }
 
 // CapacityVerdict names a step's verdict in Chinese: 达标, 不达标, 尚无定论

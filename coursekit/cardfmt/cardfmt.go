@@ -10,10 +10,9 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -67,27 +66,14 @@ func WriteMarkdownForHTML(w io.Writer, s *metrics.Summary, source string, l lang
 	return err
 }
 
-// Num prints a number the short way people write it: 0.5, 4, 87.5.
-func Num(v float64) string {
-	return strconv.FormatFloat(v, 'f', -1, 64)
-}
+// Num prints a number the short way people write it: 0.5, 4, 87.5
+// (numfmt.Exact).
+func Num(v float64) string { return numfmt.Exact(v) }
 
 // num rounds to at most 3 decimals for display; JSON keeps full precision.
 // A number that overflowed prints as ∞ or ?, and the card's footer
-// (notFiniteText) names it.
-func num(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "∞"
-	case math.IsInf(v, -1):
-		return "-∞"
-	case math.IsNaN(v):
-		return "?"
-	}
-	s := strconv.FormatFloat(v, 'f', 3, 64)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
+// (notFiniteText) names it (numfmt.Num).
+func num(v float64) string { return numfmt.Num(v) }
 
 var (
 	noSample    = lang.Msg{"无（样本为空）", "none (empty sample)"}
@@ -106,45 +92,28 @@ func optMS(l lang.Lang, v *float64) string {
 	if v == nil {
 		return noSample.In(l)
 	}
-	return num(*v) + " ms"
+	return num(*v) + " " + numfmt.UnitMS
 }
 
 func pct(l lang.Lang, r metrics.Ratio) string {
 	if r.Value == nil {
 		return noDenom.In(l)
 	}
-	return Measure(*r.Value*100, "%")
+	return Measure(*r.Value*100, numfmt.UnitPercent)
 }
 
 // Measure prints a measured value with its unit, rounded for a reader the
-// same way in cards, tables and chart labels: milliseconds whole from
-// 1000 ms up and at one decimal below (a millisecond clock has no more),
-// a percentage at one decimal (the card's confidence intervals do the
-// same), anything else at three significant digits ("61.2 token/s",
-// "0.526 次/s", whole from 1000 up). unit "" prints the number alone.
+// same way in cards, tables and chart labels (numfmt.Measure): milliseconds
+// whole from 1000 ms up and at one decimal below (a millisecond clock has
+// no more), a percentage at one decimal (the card's confidence intervals
+// do the same), anything else at three significant digits ("61.2
+// token/s", "0.526 次/s", whole from 1000 up). unit "" prints the number
+// alone; a value that is not a number is 缺失.
 func Measure(v float64, unit string) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "缺失"
-	}
-	decimals := 1
-	switch {
-	case unit == "ms" && math.Abs(v) >= 1000:
-		decimals = 0
-	case unit == "ms" || unit == "%":
-	case v == 0:
-		decimals = 0
-	default:
-		decimals = max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
-	}
-	scale := math.Pow(10, float64(decimals))
-	s := strconv.FormatFloat(math.Round(v*scale)/scale, 'f', -1, 64)
-	switch unit {
-	case "":
+	if s, ok := numfmt.Measure(v, unit); ok {
 		return s
-	case "%":
-		return s + "%"
 	}
-	return s + " " + unit
+	return "缺失"
 }
 
 // RatioText is "num / den 单位 = value", the way the card prints every rate.
@@ -163,14 +132,14 @@ func RatioTextIn(l lang.Lang, r metrics.Ratio) string {
 }
 
 // perSecond is the one ratio unit that is a rate, not a share.
-const perSecond = "qualified attempts / window second"
+const perSecond = metrics.UnitGoodput
 
 var unitNames = map[string]lang.Msg{
-	"failed attempts / attempts":                {"失败尝试 / 全部尝试", "failed attempts / attempts"},
-	"quality passes / rated complete successes": {"质量通过 / 已评分的完整成功", "quality passes / rated complete successes"},
-	"qualified attempts / attempts":             {"联合合格尝试 / 全部尝试", "qualified attempts / attempts"},
-	"qualified attempts / window second":        {"联合合格尝试 / 窗口秒", "qualified attempts / window second"},
-	"qualified requests / requests":             {"合格业务请求 / 全部业务请求", "qualified requests / requests"},
+	metrics.UnitFailureRate:      {"失败尝试 / 全部尝试", "failed attempts / attempts"},
+	metrics.UnitQualityPassRate:  {"质量通过 / 已评分的完整成功", "quality passes / rated complete successes"},
+	metrics.UnitQualifiedRate:    {"联合合格尝试 / 全部尝试", "qualified attempts / attempts"},
+	metrics.UnitGoodput:          {"联合合格尝试 / 窗口秒", "qualified attempts / window second"},
+	metrics.UnitRequestQualified: {"合格业务请求 / 全部业务请求", "qualified requests / requests"},
 }
 
 func unitName(l lang.Lang, u string) string {
@@ -188,13 +157,13 @@ var (
 )
 
 func distLine(l lang.Lang, name string, d metrics.Dist) string {
-	unit := "ms"
+	unit := numfmt.UnitMS
 	note := ""
 	switch d.Unit {
-	case "event":
+	case metrics.UnitEvent:
 		note = distEventNote.In(l)
-	case "ms/token":
-		unit = "ms/token"
+	case metrics.UnitMSPerToken:
+		unit = numfmt.UnitMSPerToken
 	}
 	if d.N == 0 {
 		return distEmpty.F(l, name, MethodNameIn(l, d.Method), note)
@@ -379,9 +348,7 @@ func spillText(l lang.Lang, sp *metrics.Spill) string {
 	return spillNote.F(l, mib(sp.BudgetBytes), sp.Runs, mib(sp.Bytes))
 }
 
-func mib(n int64) string {
-	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
-}
+func mib(n int64) string { return numfmt.MiB(n) }
 
 // The Markdown card's lines and table rows, in order.
 var (

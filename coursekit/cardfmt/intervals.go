@@ -2,9 +2,9 @@ package cardfmt
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -35,7 +35,7 @@ func CILineIn(l lang.Lang, d metrics.Dist) string {
 		return ""
 	}
 	unit := " ms"
-	if d.Unit == "ms/token" {
+	if d.Unit == metrics.UnitMSPerToken {
 		unit = " ms/token"
 	}
 	var parts []string
@@ -90,6 +90,5 @@ func WilsonTextIn(l lang.Lang, r metrics.Ratio) string {
 	if r.CI95.Low == nil || r.CI95.High == nil {
 		return wilsonNone.In(l)
 	}
-	pc := func(v float64) string { return strconv.FormatFloat(v*100, 'f', 1, 64) + "%" }
-	return wilsonText.F(l, pc(*r.CI95.Low), pc(*r.CI95.High))
+	return wilsonText.F(l, numfmt.PctFixed(*r.CI95.Low), numfmt.PctFixed(*r.CI95.High))
 }

@@ -52,6 +52,11 @@ var clockNames = map[string]lang.Msg{
 	"server": {"服务端", "server"},
 }
 
+// EventGap is the card's name for the gap between two streamed events, as
+// a chart labels one: ITL only when each event carries one token (the
+// card's gap names say which), so never "ITL" on its own.
+var EventGap = lang.Msg{"事件间隔", "event gap"}
+
 var (
 	gapMultiToken = lang.Msg{"事件间隔（有事件带多个 token，不是 ITL）", "Event gaps (some events carry several tokens: not ITL)"}
 	gapOneToken   = lang.Msg{"事件间隔（每个事件 1 个 token，即 ITL）", "Event gaps (1 token per event: ITL)"}

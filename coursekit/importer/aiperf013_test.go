@@ -137,3 +137,59 @@ func TestAIPerf013MalformedCountedAsSuccess(t *testing.T) {
 		t.Errorf("notes lack the malformed-SSE note: %q", im.rep.Notes)
 	}
 }
+
+// A pooled keep-alive connection the server had closed: AIPerf (aiohttp)
+// records ServerDisconnectedError and no chunk. No response was received,
+// so the attempt is no_response (not a stream that broke), its error keeps
+// what AIPerf recorded, and the import's notes list it by AIPerf's words.
+func TestAIPerfServerDisconnectedIsNoResponse(t *testing.T) {
+	raw, err := os.ReadFile("testdata/" + aiperfRecords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	id := ""
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if i := strings.Index(l, `"error":{"code":503`); i >= 0 && id == "" {
+			l = l[:i] + `"error":{"code":null,"type":"ServerDisconnectedError","message":"Server disconnected"}}`
+			var rec struct {
+				Metadata struct {
+					ID string `json:"x_request_id"`
+				} `json:"metadata"`
+			}
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatal(err)
+			}
+			id = rec.Metadata.ID
+		}
+		lines = append(lines, l)
+	}
+	if id == "" {
+		t.Fatal("the fixture has no 503 record to rewrite")
+	}
+	const p = "keepalive.jsonl"
+	var out strings.Builder
+	rep, err := ImportWith("aiperf", strings.NewReader(strings.Join(lines, "\n")), p, &out, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(strings.NewReader(out.String()), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range tr.Attempts {
+		if a.ID == id && (a.Outcome != trace.NoResponse || a.Error != "ServerDisconnectedError: Server disconnected" || len(a.Events) != 0) {
+			t.Errorf("the disconnected record: outcome %s, error %q, %d events; want no_response with AIPerf's type and message", a.Outcome, a.Error, len(a.Events))
+		}
+	}
+	found := false
+	for _, n := range rep.Notes {
+		if strings.HasPrefix(n, "AIPerf recorded an error on 12 records: ") && strings.Contains(n, `1 × ServerDisconnectedError "Server disconnected" → no_response (no response: `) &&
+			strings.Contains(n, `4 × code 503 Service Unavailable`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no note lists what AIPerf recorded: %q", rep.Notes)
+	}
+}

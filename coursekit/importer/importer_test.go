@@ -374,14 +374,7 @@ func TestMalformedInputs(t *testing.T) {
 func TestVLLMMidStreamFailure(t *testing.T) {
 	in := `{"duration": 1.0, "completed": 0, "failed": 1, "ttfts": [0.1], "itls": [[0.02]], "output_lens": [0],
 	"errors": ["Traceback (most recent call last):\naiohttp.client_exceptions.ServerDisconnectedError: Server disconnected"]}`
-	var out bytes.Buffer
-	if _, err := Import("vllm", strings.NewReader(in), "mid.json", &out); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Read(&out, "mid")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := importVLLMText(t, in)
 	a := tr.Attempts[0]
 	if a.Outcome != trace.StreamError || len(a.Events) != 2 || a.Events[1].TMS != 120 || a.EndMS != 120 {
 		t.Errorf("attempt %+v", a)
@@ -408,4 +401,29 @@ func TestVLLMLabelKeysDifferingOnlyInCase(t *testing.T) {
 	if !strings.Contains(string(tr.Header.Conditions), `"A":2`) || !strings.Contains(string(tr.Header.Conditions), `"a":1`) {
 		t.Errorf("label keys not kept as written: %s", tr.Header.Conditions)
 	}
+}
+
+// The same ServerDisconnectedError before any token (vLLM wrote no TTFT):
+// nothing was received, so it is no_response, not a broken stream.
+func TestVLLMDisconnectedBeforeAnyTokenIsNoResponse(t *testing.T) {
+	in := `{"duration": 1.0, "completed": 0, "failed": 1, "ttfts": [0.0], "itls": [[]], "output_lens": [0],
+	"errors": ["Traceback (most recent call last):\naiohttp.client_exceptions.ServerDisconnectedError: Server disconnected"]}`
+	if a := importVLLMText(t, in).Attempts[0]; a.Outcome != trace.NoResponse || len(a.Events) != 0 {
+		t.Errorf("attempt %+v, want no_response without events", a)
+	}
+}
+
+// importVLLMText imports a vLLM result given as text and reads the trace
+// back.
+func importVLLMText(t *testing.T, in string) *trace.Trace {
+	t.Helper()
+	var out bytes.Buffer
+	if _, err := Import("vllm", strings.NewReader(in), "vllm.json", &out); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(&out, "vllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }

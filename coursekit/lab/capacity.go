@@ -17,6 +17,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/judge"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/nb"
@@ -178,7 +179,7 @@ func (l Lab) searchProgress(c *capacity.Config) {
 			return
 		}
 		due = el.Truncate(time.Second) + time.Second
-		line := fmt.Sprintf("容量搜索进行中 %.0f s：第 %d 次压测", el.Seconds(), run)
+		line := fmt.Sprintf("容量搜索进行中 %s s：第 %d 次压测", numfmt.Fixed(el.Seconds(), 0), run)
 		if l.HideCounts {
 			line += "（速率和结果等你写下预测后再显示）"
 		} else {
@@ -270,7 +271,7 @@ func pctText(v *float64) string {
 	if v == nil {
 		return "无"
 	}
-	return cardfmt.Num(round1(*v*100)) + "%"
+	return numfmt.Pct(*v)
 }
 
 // intervalPct is a Wilson interval in %, or "无" for a step without one
@@ -297,7 +298,7 @@ func CapacityTable(r *capacity.Result) [][]string {
 		case s.Overloaded():
 			verdict += "（过载）"
 		}
-		window := cardfmt.Num(round1(s.WindowS)) + " s"
+		window := numfmt.OneDecimal(s.WindowS) + " s"
 		if s.Extended > 0 {
 			window += fmt.Sprintf("（延长 %d 次）", s.Extended)
 		}
@@ -317,7 +318,7 @@ func slopeText(l *capacity.LoadCheck) string {
 	if l == nil {
 		return "无"
 	}
-	f := func(v float64) string { return fmt.Sprintf("%+.1f", v) }
+	f := func(v float64) string { return numfmt.Signed(v, 1) }
 	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + ", " + f(l.SlopeHigh) + "]"
 }
 
@@ -326,7 +327,7 @@ func slopeText(l *capacity.LoadCheck) string {
 // when every step met up to the search's limit, "容量 ≥ 上限", never a bare
 // capacity; provisional when the search was cut short.
 func CapacityAnswer(r *capacity.Result) string {
-	s := fmt.Sprintf("%d 步，用时 %s s。", len(r.Steps), cardfmt.Num(round1(r.ElapsedS)))
+	s := fmt.Sprintf("%d 步，用时 %s s。", len(r.Steps), numfmt.OneDecimal(r.ElapsedS))
 	if r.Provisional {
 		s += "搜索被中断（时间预算用完），已完成的步骤都保留了，下面的答案是暂定的。"
 	}
@@ -380,10 +381,10 @@ func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 	case at.BusyMean == nil:
 		return 0, "服务器没有报告忙碌率：这一项不对照。", false
 	case r.AtLeast():
-		return *at.BusyMean, fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %.1f%%。",
-			cardfmt.Num(at.Rate), *at.BusyMean*100), true
+		return *at.BusyMean, fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %s。",
+			cardfmt.Num(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
 	}
-	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %.1f%%。", cardfmt.Num(at.Rate), *at.BusyMean*100), true
+	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %s。", cardfmt.Num(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
 }
 
 // AroundAnswer are the step at the answer and the lowest searched rate
@@ -430,7 +431,7 @@ func (r *Run) Step(c capacity.Config) capacity.Step {
 // StepLine is a step in one line of Chinese: qualified of all attempts,
 // the Wilson interval and the verdict, against target.
 func StepLine(label string, s capacity.Step, target float64) string {
-	return fmt.Sprintf("%s：窗口 %s s 内 %d / %d 合格 = %s，95%% Wilson 区间 %s，目标 %s → %s\n", label, cardfmt.Num(round1(s.WindowS)),
+	return fmt.Sprintf("%s：窗口 %s s 内 %d / %d 合格 = %s，95%% Wilson 区间 %s，目标 %s → %s\n", label, numfmt.OneDecimal(s.WindowS),
 		s.Qualified, s.Attempts, pctText(s.Attainment), intervalPct(s.CILow, s.CIHigh), cardfmt.Num(target*100)+"%", cardfmt.CapacityVerdict(s.Verdict))
 }
 

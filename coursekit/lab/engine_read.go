@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -154,7 +155,7 @@ func EngineTable(runs ...*Run) [][]string {
 		}
 		rows = append(rows, []string{r.Label, fmt.Sprintf("%d / %d", s.CompleteSuccess, s.Attempts),
 			msText(s.TTFT.P50) + fmt.Sprintf("（n = %d）", s.TTFT.N), msText(s.ITL.P50),
-			cardfmt.Num(round1(r.OutputTokensPerS())), cardfmt.RatioText(s.QualityPassRate), hits})
+			numfmt.OneDecimal(r.OutputTokensPerS()), cardfmt.RatioText(s.QualityPassRate), hits})
 	}
 	return rows
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -34,10 +35,10 @@ func TTFTInterval(t *trace.Trace, p float64) (value *float64, ci metrics.Interva
 func IntervalText(ci metrics.Interval) string {
 	lo, hi := "无下界", "无上界"
 	if ci.Low != nil {
-		lo = cardfmt.Num(round1(*ci.Low)) + " ms"
+		lo = numfmt.OneDecimal(*ci.Low) + " ms"
 	}
 	if ci.High != nil {
-		hi = cardfmt.Num(round1(*ci.High)) + " ms"
+		hi = numfmt.OneDecimal(*ci.High) + " ms"
 	}
 	sep := ", "
 	if ci.Low == nil || ci.High == nil {

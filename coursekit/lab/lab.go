@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
@@ -244,14 +245,14 @@ func (l Lab) printProgress(next func(loadgen.Progress)) func(loadgen.Progress) {
 		}
 		switch {
 		case p.Phase == "done":
-			line := fmt.Sprintf("压测结束，用时 %.1f s", p.Elapsed.Seconds())
+			line := fmt.Sprintf("压测结束，用时 %s s", numfmt.Fixed(p.Elapsed.Seconds(), 1))
 			if !l.HideCounts {
 				line += fmt.Sprintf("：共发出 %d 次，已结束 %d 次（其中失败 %d 次）", p.Sent, p.Done, p.Errors)
 			}
 			fmt.Fprintln(out, line)
 		case p.Elapsed >= due:
 			due = p.Elapsed.Truncate(time.Second) + time.Second
-			line := fmt.Sprintf("压测进行中 %.1f s（%s）", p.Elapsed.Seconds(), cmp.Or(phaseNames[p.Phase], p.Phase))
+			line := fmt.Sprintf("压测进行中 %s s（%s）", numfmt.Fixed(p.Elapsed.Seconds(), 1), cmp.Or(phaseNames[p.Phase], p.Phase))
 			if l.HideCounts {
 				line += "：次数等你写下预测后再显示"
 			} else {

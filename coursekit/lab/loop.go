@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/sim"
 )
@@ -40,7 +41,7 @@ func BusyTable(runs ...*Run) [][]string {
 		w := r.Trace.Header.Window
 		busy := "没有读数"
 		if lo, hi, ok := r.WindowBusy(); ok {
-			busy = fmt.Sprintf("%.0f%%–%.0f%%", lo*100, hi*100)
+			busy = numfmt.Fixed(lo*100, 0) + "%–" + numfmt.Fixed(hi*100, 0) + "%"
 		}
 		s := r.Summary()
 		rows = append(rows, []string{r.Label, busy, fmt.Sprintf("%d 个", r.MaxQueue(w.StartMS, w.EndMS)),
@@ -61,7 +62,7 @@ func VLLMTable(r *Run) [][]string {
 		if c.WindowS == 0 {
 			return "缺失"
 		}
-		return fmt.Sprintf("%.1f", n/c.WindowS)
+		return numfmt.Fixed(n/c.WindowS, 1)
 	}
 	return [][]string{
 		{"指标", "vLLM 口径（只用成功，线性插值）", "直接对 ttfts 列取分位（线性插值）", "课程卡（保留失败，最近秩）"},
@@ -70,7 +71,7 @@ func VLLMTable(r *Run) [][]string {
 		{"TTFT P50", msText(v.TTFT.P50), msText(v.TTFTColumn.P50), msText(c.TTFT.P50)},
 		{"TTFT P95", msText(v.TTFT.P95), msText(v.TTFTColumn.P95), msText(c.TTFT.P95)},
 		{"TTFT P99", msText(v.TTFT.P99), msText(v.TTFTColumn.P99), msText(c.TTFT.P99)},
-		{"每秒", fmt.Sprintf("completed / duration = %d / %.2f s = %.2f 次/s", v.Completed, v.DurationS, v.RequestThroughput), "",
+		{"每秒", fmt.Sprintf("completed / duration = %d / %s s = %s 次/s", v.Completed, numfmt.Fixed(v.DurationS, 2), numfmt.Fixed(v.RequestThroughput, 2)), "",
 			fmt.Sprintf("窗口 %s s：尝试 %s 次/s，完整成功 %s 次/s", cardfmt.Num(c.WindowS), perS(float64(c.Attempts)), perS(float64(c.CompleteSuccess)))},
 	}
 }

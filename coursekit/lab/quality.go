@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/sim"
 )
@@ -108,7 +109,7 @@ func (r *Run) QualityReport(sloMS float64) string {
 	fmt.Fprintf(&b, "%s：窗口 %s s 内发出 %d 次，完整成功 %d 次，失败率 %s\n", r.Label, cardfmt.Num(s.WindowS), s.Attempts, s.CompleteSuccess, cardfmt.RatioText(s.FailureRate))
 	busy := "没有读数"
 	if v, ok := r.MeanBusy(); ok {
-		busy = cardfmt.Num(round1(v*100)) + "%"
+		busy = numfmt.Pct(v)
 	}
 	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（%s，n = %d）；窗口内设备忙碌率平均 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N, busy)
 	fmt.Fprintf(&b, "  质量通过率：%s；未评分的完整成功 %d 次\n", cardfmt.RatioText(s.QualityPassRate), s.UnratedSuccesses)
@@ -125,11 +126,11 @@ func QualityTable(sloMS float64, runs ...*Run) [][]string {
 		s := r.Summary(sloMS)
 		busy := "没有读数"
 		if v, ok := r.MeanBusy(); ok {
-			busy = cardfmt.Num(round1(v*100)) + "%"
+			busy = numfmt.Pct(v)
 		}
 		rows = append(rows, []string{r.Label, busy, msText(s.TTFT.P95) + fmt.Sprintf("（n = %d）", s.TTFT.N),
 			fmt.Sprintf("%d / %d", s.CompleteSuccess, s.Attempts), cardfmt.RatioText(s.QualityPassRate),
-			cardfmt.Num(round1(s.Conditions[0].GoodputPerS)) + " 次/s"})
+			numfmt.OneDecimal(s.Conditions[0].GoodputPerS) + " 次/s"})
 	}
 	return rows
 }

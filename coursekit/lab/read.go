@@ -7,6 +7,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -43,7 +44,7 @@ func (r *Run) MeanStayS() (s float64, ok bool) {
 func (r *Run) Report(sloMS float64) string {
 	s := r.Summary(sloMS)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s：窗口 %s s 内发出 %d 次，即 %s 次/s\n", r.Label, cardfmt.Num(s.WindowS), s.Attempts, cardfmt.Num(round1(r.SendRate())))
+	fmt.Fprintf(&b, "%s：窗口 %s s 内发出 %d 次，即 %s 次/s\n", r.Label, cardfmt.Num(s.WindowS), s.Attempts, numfmt.OneDecimal(r.SendRate()))
 	fmt.Fprintf(&b, "  完整成功 %d 次；失败率 %s\n", s.CompleteSuccess, cardfmt.RatioText(s.FailureRate))
 	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（%s，n = %d）；E2E P50 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N, msText(s.E2E.P50))
 	return b.String()
@@ -129,12 +130,5 @@ func msText(v *float64) string {
 	if v == nil {
 		return "缺失"
 	}
-	return cardfmt.Num(round1(*v)) + " ms"
-}
-
-func round1(v float64) float64 {
-	if v < 0 {
-		return -round1(-v)
-	}
-	return float64(int64(v*10+0.5)) / 10
+	return numfmt.MS(*v) + " " + numfmt.UnitMS
 }

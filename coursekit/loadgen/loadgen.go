@@ -124,6 +124,11 @@ type runner struct {
 
 	late *latenessProbe // the client's own wake-up lag
 
+	// sendSpan is how long sends could be made (ns): the planned warm-up
+	// and window, or until the NumRequests cap's last answer; the final
+	// progress report's mean rate is over it (cut by an interrupt).
+	sendSpan atomic.Int64
+
 	mu   sync.Mutex
 	ttft *hdrhistogram.Histogram // µs
 	lag  *hdrhistogram.Histogram // µs, live view
@@ -235,10 +240,30 @@ func base(u string) string {
 // schedule is done and every attempt has ended, or soon after ctx is
 // cancelled; either way every attempt sent is in the trace. The error is
 // non-nil only if the trace could not be written or the config is bad.
+//
+// Its steps: the config with its defaults (withDefaults), the run's HTTP
+// clients (runClients), the model when none is given, the runner built
+// from them (newRunner), and the run itself (runner.run).
 func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg = cfg.withDefaults()
+	client, fresh, closeClients := runClients(cfg.Client)
+	defer closeClients()
+	if cfg.Model == "" {
+		m, err := ResolveModel(ctx, client, cfg.URL, cfg.Header) // refuses redirects itself
+		if err != nil {
+			return nil, fmt.Errorf("no --model given and %v", err)
+		}
+		cfg.Model = m
+	}
+	return newRunner(ctx, cfg, client, fresh).run(w)
+}
+
+// withDefaults fills what a config leaves zero: 64 tokens, 32-word
+// prompts, a fresh prompt salt (generated prompts), a report a second.
+func (cfg Config) withDefaults() Config {
 	if cfg.MaxTokens == 0 {
 		cfg.MaxTokens = 64
 	}
@@ -251,18 +276,39 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if cfg.ProgressEvery <= 0 {
 		cfg.ProgressEvery = time.Second
 	}
-	client := cfg.Client
+	return cfg
+}
+
+// runClients are the run's two clients, both held to one origin (no
+// request, and no token, goes anywhere a redirect points): the given one
+// (NewClient when nil) and a copy of its transport that never reuses a
+// connection, for the retry after a dead pooled connection. closeClients
+// closes the idle connections of what was made here.
+func runClients(given *http.Client) (client, fresh *http.Client, closeClients func()) {
+	var closers []func()
+	client = given
 	if client == nil {
 		client = NewClient()
-		defer client.CloseIdleConnections()
+		closers = append(closers, client.CloseIdleConnections)
 	}
-	if cfg.Model == "" {
-		m, err := ResolveModel(ctx, client, cfg.URL, cfg.Header) // refuses redirects itself
-		if err != nil {
-			return nil, fmt.Errorf("no --model given and %v", err)
+	fresh = client
+	if t, ok := transportOf(client); ok {
+		t = t.Clone()
+		t.DisableKeepAlives = true
+		fresh = &http.Client{Transport: t, Jar: client.Jar}
+		closers = append(closers, t.CloseIdleConnections)
+	}
+	closeClients = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
 		}
-		cfg.Model = m
 	}
+	return oneOrigin(client), oneOrigin(fresh), closeClients
+}
+
+// windowOf is the measured window's length: the config's, or for a replay
+// without one, the replay's own span after the warm-up (at least 1 ms).
+func windowOf(cfg Config) time.Duration {
 	dur := cfg.Duration
 	if len(cfg.Replay) > 0 && dur <= 0 {
 		dur = time.Duration((cfg.Replay[len(cfg.Replay)-1]+1)*1e6) - cfg.Warmup
@@ -270,22 +316,19 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 			dur = time.Millisecond
 		}
 	}
-	fresh := client
-	if t, ok := transportOf(client); ok {
-		t = t.Clone()
-		t.DisableKeepAlives = true
-		fresh = &http.Client{Transport: t, Jar: client.Jar}
-		defer t.CloseIdleConnections()
-	}
-	// One origin: no request, and no token, goes anywhere a redirect points.
-	client, fresh = oneOrigin(client), oneOrigin(fresh)
+	return dur
+}
+
+// newRunner builds the runner of cfg (defaults filled, model known): its
+// schedule's end, endpoint, request bodies and live-view histograms.
+func newRunner(ctx context.Context, cfg Config, client, fresh *http.Client) *runner {
 	r := &runner{
 		cfg:      cfg,
 		ctx:      ctx,
 		client:   client,
 		fresh:    fresh,
 		chat:     cfg.API == "chat",
-		end:      cfg.Warmup + dur,
+		end:      cfg.Warmup + windowOf(cfg),
 		out:      make(chan *trace.Attempt, 1024),
 		jobs:     make(chan job),
 		stop:     make(chan struct{}),
@@ -304,6 +347,13 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		r.datasetBodies()
 	}
 	r.live = cfg.Progress != nil
+	return r
+}
+
+// run is the run: the provisional header first, then the load while the
+// writer records each attempt as it ends, then the final header.
+func (r *runner) run(w io.Writer) (*Result, error) {
+	cfg, dur := r.cfg, windowOf(r.cfg)
 	planned := trace.Window{StartMS: ms(cfg.Warmup), EndMS: ms(cfg.Warmup + dur)}
 	h := trace.Header{
 		Trace:      trace.Version,
@@ -322,12 +372,21 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		return nil, err
 	}
 	defer snk.close()
-	tw := trace.NewAttemptWriter(aw)
 	res := &Result{Outcomes: map[string]int64{}, Window: planned, Model: cfg.Model, PromptSalt: cfg.PromptSalt}
+	written := r.startWriter(trace.NewAttemptWriter(aw), res)
+	l := r.load()
+	werr := written()
+	l.stopProgress()
+	res.ClientLag = r.late.stop()
+	return r.finish(res, h, end, snk, l, werr)
+}
 
-	// The writer: one attempt per line, flushed as soon as it ends (when
-	// several end together, once after the last of them: one write call
-	// for the batch instead of one per attempt).
+// startWriter starts the writer: one attempt per line, flushed as soon as
+// it ends (when several end together, once after the last of them: one
+// write call for the batch instead of one per attempt), counted into res.
+// The returned func waits for it, after r.out is closed, and gives its
+// error.
+func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) {
 	var werr error
 	wdone := make(chan struct{})
 	go func() {
@@ -345,53 +404,74 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 			werr = tw.Flush()
 		}
 	}()
+	return func() error { <-wdone; return werr }
+}
 
+// loaded is what the load leaves for the end of the run.
+type loaded struct {
+	drained      float64     // run clock when the last attempt ended
+	serr         error       // the metrics sidecar's
+	unwatch      func() bool // stops watching ctx; false if ctx ended the run
+	stamped      chan struct{}
+	stopAt       *float64 // the interrupt's stamp, once stamped is closed
+	stopProgress func()
+}
+
+// load sends the load: the clock starts, the interrupt is watched, the
+// progress, scrapes and judges run beside the open or closed loop, and
+// every attempt ends before it returns (r.out is closed).
+func (r *runner) load() loaded {
 	r.start = time.Now()
 	r.late = startLateness(r.start)
-	var stopAt float64
-	stamped := make(chan struct{})
-	unwatch := context.AfterFunc(ctx, func() {
-		defer close(stamped)
-		stopAt = r.now()
+	l := loaded{stamped: make(chan struct{}), stopAt: new(float64)}
+	l.unwatch = context.AfterFunc(r.ctx, func() {
+		defer close(l.stamped)
+		*l.stopAt = r.now()
 		var in Interrupted
-		if errors.As(context.Cause(ctx), &in) {
-			stopAt = max(0, math.Round(ms(in.At.Sub(r.start))*1e3)/1e3)
+		if errors.As(context.Cause(r.ctx), &in) {
+			*l.stopAt = max(0, math.Round(ms(in.At.Sub(r.start))*1e3)/1e3)
 		}
 	})
-	stopProgress := r.progress()
+	l.stopProgress = r.progress()
 	stopScrapes := r.startScrapes()
 	stopJudges := r.startJudges()
 	switch {
-	case cfg.Concurrency > 0:
+	case r.cfg.Concurrency > 0:
 		r.closedLoop()
 	default:
 		r.openLoop()
 	}
 	close(r.stop)
 	r.wg.Wait()
-	drained := r.now()
-	serr := stopScrapes()
+	l.drained = r.now()
+	r.sendSpan.Store(int64(r.end))
+	if r.capped.Load() {
+		r.sendSpan.Store(int64(l.drained * 1e6))
+	}
+	l.serr = stopScrapes()
 	stopJudges()
 	close(r.out)
-	<-wdone
-	stopProgress()
-	res.ClientLag = r.late.stop()
+	return l
+}
 
+// finish completes res and writes the final header: what ended the run
+// (completed, interrupted, the NumRequests cap), the window, the lags.
+func (r *runner) finish(res *Result, h trace.Header, end trace.RunEnd, snk *sink, l loaded, werr error) (*Result, error) {
 	res.Sent = r.sent.Load()
 	res.Rated, res.Passes = r.rated.Load(), r.passes.Load()
 	res.Unsent = r.unsent.Load()
 	res.Start = r.start
 	end.Reason = trace.RunCompleted
-	if !unwatch() { // ctx ended the run
-		<-stamped // the interrupt's stamp runs on its own goroutine: wait for it
+	if !l.unwatch() { // ctx ended the run
+		<-l.stamped // the interrupt's stamp runs on its own goroutine: wait for it
 		res.Interrupted = true
-		end.Reason, end.AtMS = trace.RunInterrupted, &stopAt
+		end.Reason, end.AtMS = trace.RunInterrupted, l.stopAt
 	} else if r.capped.Load() {
-		end.Reason, end.AtMS = trace.RunNumRequests, &drained
+		end.Reason, end.AtMS = trace.RunNumRequests, &l.drained
 	}
 	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
 	res.RunEnd = end
-	h.Meta = headerMeta(cfg, r.start)
+	h.Meta = headerMeta(r.cfg, r.start)
 	final, err := h.WithRunEnd(end)
 	if err == nil {
 		res.Window = final.Window
@@ -408,8 +488,8 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	if werr != nil {
 		return res, fmt.Errorf("writing the trace: %w", werr)
 	}
-	if serr != nil {
-		return res, fmt.Errorf("writing the metrics sidecar: %w", serr)
+	if l.serr != nil {
+		return res, fmt.Errorf("writing the metrics sidecar: %w", l.serr)
 	}
 	if res.Sent != res.Recorded {
 		return res, fmt.Errorf("sent %d attempts but recorded %d", res.Sent, res.Recorded)

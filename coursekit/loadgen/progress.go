@@ -14,9 +14,15 @@ type Progress struct {
 	Sent     int64
 	Done     int64
 	InFlight int64
-	Errors   int64   // attempts that ended in anything but ok or in_flight
-	Rate     float64 // sends per second since the previous report
-	TTFTP50  float64 // ms; 0 before the first success (TTFTN 0)
+	Errors   int64 // attempts that ended in anything but ok or in_flight
+	// Rate is sends per second since the previous report; on the final
+	// report (Phase "done") it is the run's mean over RateOver, the time
+	// sends could be made (the planned warm-up and window, cut by an
+	// interrupt or by NumRequests), not the last interval's, in which
+	// nothing is left to send.
+	Rate     float64
+	RateOver time.Duration // the final report's span of Rate; 0 on the others
+	TTFTP50  float64       // ms; 0 before the first success (TTFTN 0)
 	TTFTP95  float64
 	TTFTN    int64   // complete successes the TTFT percentiles are over
 	LagP99   float64 // ms between schedule and send, open loop
@@ -30,8 +36,12 @@ func (p Progress) String() string {
 	if p.TTFTN > 0 {
 		ttft = fmt.Sprintf("TTFT p50 %.1f ms p95 %.1f ms", p.TTFTP50, p.TTFTP95)
 	}
-	s := fmt.Sprintf("%6.1fs %-6s sent %d (%.1f/s) in flight %d errors %d %s lag p99 %.2f ms",
-		p.Elapsed.Seconds(), p.Phase, p.Sent, p.Rate, p.InFlight, p.Errors, ttft, p.LagP99)
+	rate := fmt.Sprintf("%.1f/s", p.Rate)
+	if p.RateOver > 0 {
+		rate += fmt.Sprintf(" over %.1f s", p.RateOver.Seconds())
+	}
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%s) in flight %d errors %d %s lag p99 %.2f ms",
+		p.Elapsed.Seconds(), p.Phase, p.Sent, rate, p.InFlight, p.Errors, ttft, p.LagP99)
 	if p.Rated > 0 {
 		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
 	}
@@ -69,6 +79,10 @@ func (r *runner) progress() func() {
 		p.Phase = r.phase(p.Elapsed)
 		if final {
 			p.Phase = "done"
+			p.Rate, p.RateOver = 0, min(p.Elapsed, time.Duration(r.sendSpan.Load()))
+			if p.RateOver > 0 {
+				p.Rate = float64(sent) / p.RateOver.Seconds()
+			}
 		}
 		r.mu.Lock()
 		if p.TTFTN = r.ttft.TotalCount(); p.TTFTN > 0 {

@@ -1,8 +1,12 @@
 package loadgen_test
 
 import (
+	"context"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 )
@@ -17,5 +21,44 @@ func TestProgressNoTTFTBeforeTheFirstAnswer(t *testing.T) {
 	one := loadgen.Progress{Phase: "window", Sent: 3, Done: 1, TTFTN: 1, TTFTP50: 12.5, TTFTP95: 12.5}.String()
 	if !strings.Contains(one, "TTFT p50 12.5 ms p95 12.5 ms") || strings.Contains(one, "no answer") {
 		t.Errorf("one answer: %q", one)
+	}
+}
+
+// The final report's rate is the run's mean over the time sends could be
+// made, not the last interval's (in which nothing was left to send, which
+// printed "sent 30 (0.0/s)"): the planned warm-up and window, or until the
+// NumRequests cap's last answer. The line says over how long.
+func TestProgressFinalRateIsTheRunsMean(t *testing.T) {
+	_, url := startSim(t, fast)
+	for _, c := range []struct {
+		name string
+		cfg  loadgen.Config
+	}{
+		{"planned window", loadgen.Config{URL: url, Model: "m", Rate: 40, Arrival: loadgen.Constant, Warmup: 100 * time.Millisecond, Duration: 400 * time.Millisecond}},
+		{"num requests", loadgen.Config{URL: url, Model: "m", Concurrency: 2, Duration: time.Minute, NumRequests: 12}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var last loadgen.Progress
+			c.cfg.Progress = func(p loadgen.Progress) { last = p } // one goroutine calls it
+			c.cfg.ProgressEvery = time.Hour                        // only the final report
+			res, tr, _ := run(t, context.Background(), c.cfg)
+			over := 500 * time.Millisecond
+			if c.cfg.NumRequests > 0 {
+				over = time.Duration(tr.Header.Window.EndMS * 1e6) // the window ends at the cap's last answer
+			}
+			if last.Phase != "done" || last.Sent != res.Sent || last.RateOver != over {
+				t.Fatalf("final report %+v, want done over %v", last, over)
+			}
+			if want := float64(res.Sent) / over.Seconds(); last.Rate <= 0 || math.Abs(last.Rate-want) > 1e-9 {
+				t.Errorf("final rate %.3f/s, want %d sends / %v = %.3f/s", last.Rate, res.Sent, over, want)
+			}
+			if s := last.String(); !strings.Contains(s, fmt.Sprintf("sent %d (%.1f/s over %.1f s)", res.Sent, last.Rate, over.Seconds())) {
+				t.Errorf("final line %q", s)
+			}
+		})
+	}
+	// A live report's rate is since the previous report, and says nothing more.
+	if s := (loadgen.Progress{Phase: "window", Sent: 5, Rate: 2.5}).String(); !strings.Contains(s, "sent 5 (2.5/s) ") {
+		t.Errorf("live line %q", s)
 	}
 }

@@ -208,10 +208,10 @@ func (s *serverAcc) split(m Method) *ServerSplit {
 	sort.Strings(s.examples)
 	return &ServerSplit{
 		WithTimings: s.with, WithoutTimings: s.without, Bad: s.bad, BadExamples: s.examples,
-		PromptMS:           s.prompt.dist(m, "ms"),
-		ClientOverPromptMS: s.over.dist(m, "ms"),
+		PromptMS:           s.prompt.dist(m, UnitMS),
+		ClientOverPromptMS: s.over.dist(m, UnitMS),
 		TTFTBelowPrompt:    s.below,
-		DecodePerTokenMS:   s.decode.dist(m, "ms/token"),
+		DecodePerTokenMS:   s.decode.dist(m, UnitMSPerToken),
 		DecodeDefinition:   DecodeDefinition,
 		NoDecodeStep:       s.noStep,
 		CacheHits:          s.hits, CachedTokens: s.cached, PromptTokens: s.promptN,

@@ -257,7 +257,7 @@ func (acc *Accumulator) Summary() *Summary {
 		x    *samples
 		unit string
 		win  *[]OrderWindow
-	}{{&s.TTFT, &acc.ttft, "ms", win.ttft}, {&s.E2E, &acc.e2e, "ms", win.e2e}, {&s.ITL, &acc.itl, "event", win.itl}, {&s.TPOT, &acc.tpot, "ms/token", nil}} {
+	}{{&s.TTFT, &acc.ttft, UnitMS, win.ttft}, {&s.E2E, &acc.e2e, UnitMS, win.e2e}, {&s.ITL, &acc.itl, UnitEvent, win.itl}, {&s.TPOT, &acc.tpot, UnitMSPerToken, nil}} {
 		wg.Go(func() {
 			ks := d.x.wantRanks(m, acc.opts.Levels)
 			if d.win != nil {
@@ -274,16 +274,16 @@ func (acc *Accumulator) Summary() *Summary {
 	}
 	wg.Wait()
 	if om := acc.opts.OtherMethod; om != "" {
-		d := acc.ttft.dist(om, "ms") // reads the ranks it lacks
-		d.CI95 = s.TTFT.CI95         // an interval of order statistics, the same under either method
+		d := acc.ttft.dist(om, UnitMS) // reads the ranks it lacks
+		d.CI95 = s.TTFT.CI95           // an interval of order statistics, the same under either method
 		s.TTFTOther = &d
 	}
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
-	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), "failed attempts / attempts")
+	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), UnitFailureRate)
 	s.Throughput = newThroughput(s, acc.outputTokens)
-	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), "quality passes / rated complete successes")
+	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), UnitQualityPassRate)
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
 	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
@@ -455,11 +455,11 @@ func (s *Summary) newCondition(slo float64, q, rq int64, d Drops) Condition {
 	c := Condition{
 		SLOTTFTMS:           slo,
 		Qualified:           q,
-		QualifiedRate:       NewShare(float64(q), float64(s.Attempts), "qualified attempts / attempts"),
-		Goodput:             NewRatio(float64(q), s.WindowS, "qualified attempts / window second"),
+		QualifiedRate:       NewShare(float64(q), float64(s.Attempts), UnitQualifiedRate),
+		Goodput:             NewRatio(float64(q), s.WindowS, UnitGoodput),
 		Currency:            s.Currency,
 		RequestsQualified:   rq,
-		RequestQualifiedRat: NewShare(float64(rq), float64(s.Requests), "qualified requests / requests"),
+		RequestQualifiedRat: NewShare(float64(rq), float64(s.Requests), UnitRequestQualified),
 		NotQualified:        d,
 	}
 	c.GoodputPerS = float64(q) / s.WindowS

@@ -62,7 +62,7 @@ func VLLMTPOTDist(t *trace.Trace, m Method) Dist {
 			x.add(v)
 		}
 	}
-	return x.dist(m, "ms/token")
+	return x.dist(m, UnitMSPerToken)
 }
 
 // VLLMSummary is what `vllm bench serve` (0.33) would report for the
@@ -115,7 +115,7 @@ func VLLMSummarize(t *trace.Trace) VLLMSummary {
 			tpot.add(x)
 		}
 	}
-	s.TTFT, s.TTFTColumn, s.TPOT = ttft.dist(Linear, "ms"), column.dist(Linear, "ms"), tpot.dist(Linear, "ms/token")
+	s.TTFT, s.TTFTColumn, s.TPOT = ttft.dist(Linear, UnitMS), column.dist(Linear, UnitMS), tpot.dist(Linear, UnitMSPerToken)
 	if last > first {
 		s.DurationS = (last - first) / 1000
 		s.RequestThroughput = float64(s.Completed) / s.DurationS

@@ -30,6 +30,23 @@ func NewRatio(num, den float64, unit string) Ratio {
 	return r
 }
 
+// The units of a Dist (Dist.Unit), as the JSON card writes them.
+const (
+	UnitMS         = "ms"       // times in milliseconds: TTFT, E2E, the server's prompt time
+	UnitEvent      = "event"    // gaps between streamed events, in ms: ITL only at one token an event
+	UnitMSPerToken = "ms/token" // a mean time per token: TPOT, the server's decode time
+)
+
+// The units of the card's shares and rates (Ratio.Unit): what is counted
+// over what.
+const (
+	UnitFailureRate      = "failed attempts / attempts"
+	UnitQualityPassRate  = "quality passes / rated complete successes"
+	UnitQualifiedRate    = "qualified attempts / attempts"
+	UnitGoodput          = "qualified attempts / window second"
+	UnitRequestQualified = "qualified requests / requests"
+)
+
 // Dist is a latency distribution: the sample size and the method always
 // travel with the percentiles. Percentiles are nil for an empty sample.
 type Dist struct {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/protocol"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/web"
 )
 
@@ -182,9 +182,5 @@ func cellText(e series.Element) string {
 		return e.String()
 	}
 	// Shortest exact form (0.1, not 0.100000), unless that is long.
-	s := strconv.FormatFloat(e.Float(), 'f', -1, 64)
-	if len(s) > 12 {
-		s = strconv.FormatFloat(e.Float(), 'g', 6, 64)
-	}
-	return s
+	return numfmt.Cell(e.Float())
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -69,7 +70,7 @@ func Num(v float64) string {
 	if math.IsNaN(v) {
 		return Missing
 	}
-	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+	return numfmt.Num(v)
 }
 
 // MS prints a latency that may be missing: "700 ms", "62.5 ms" (at most
@@ -79,7 +80,7 @@ func MS(v *float64) string {
 	if v == nil {
 		return Missing
 	}
-	return Num(math.Round(*v*10)/10) + " ms"
+	return numfmt.MS(*v) + " " + numfmt.UnitMS
 }
 
 // Text prints a value for a learner: bool as 是/否, a nil *float64 as
@@ -334,7 +335,7 @@ func CompareDecimals(what string, guess, actual any, decimals int, hints ...Hint
 	}
 	hints = append(hints, truncatedHint(guess, actual)...)
 	fmt.Printf("%s：%s %s，计算结果 %s（保留 %d 位小数是 %s）。%s\n", what, yours(what), Text(guess), Num(a), decimals,
-		strconv.FormatFloat(want, 'f', decimals, 64), verdictText(agree, guess, hints))
+		numfmt.Fixed(want, decimals), verdictText(agree, guess, hints))
 	return agree
 }
 
@@ -359,7 +360,7 @@ func truncatedHint(guess, actual any) []Hint {
 // decimalPlaces is how many places after the point v is written with
 // (2.857 → 3, 4 → 0).
 func decimalPlaces(v float64) int {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
+	s := numfmt.Exact(v)
 	if i := strings.IndexByte(s, '.'); i >= 0 {
 		return len(s) - i - 1
 	}

@@ -1,7 +1,8 @@
 # The test of the real engine (docker/engine.mk; included by the root Makefile after it).
 #
 #   make test-engine     coursekit bench against the real engine on 1 thread: properties, not timings;
-#                        card and report of its runs agree on every number
+#                        card and report of its runs agree on every number; the same bounded capacity
+#                        search twice gives the same answer, or one within its resolution, or says why not
 
 
 .PHONY: test-engine

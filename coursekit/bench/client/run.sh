@@ -5,6 +5,7 @@
 #   make bench-client
 #   GO_RATES="100 1000 5000" PY_RATES="10 100" make bench-client   # a quicker run
 #   OLD_REV=e839f53 make bench-client   # also an older coursekit, side by side at each Go rate
+#   PY_RATES= make bench-client         # the Go client only: no AIPerf, no venv
 #
 # For every client and rate: clear the simulator's truth log, run the
 # client open loop at a constant rate, fetch GET /debug/truth, then match
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 export GOTOOLCHAIN=local
 GO_RATES=${GO_RATES:-"100 500 1000 2000 3000 4000 5000"}
-PY_RATES=${PY_RATES:-"10 20 50 100 200 500 1000"}
+PY_RATES=${PY_RATES-"10 20 50 100 200 500 1000"}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-5}
 MAX_TOKENS=4
 PROMPT_TOKENS=8
@@ -42,14 +43,16 @@ fi
 #    in the hub cache, so the tiny tokenizer is also laid out as a local
 #    cache entry of a made-up repo id.
 venv=$work/venv
-if [ ! -x "$venv/bin/aiperf" ] || ! "$venv/bin/pip" freeze 2>/dev/null | grep -x 'aiperf==0.13.0' >/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r coursekit/bench/client/requirements.txt
+if [ -n "$PY_RATES" ]; then
+  if [ ! -x "$venv/bin/aiperf" ] || ! "$venv/bin/pip" freeze 2>/dev/null | grep -x 'aiperf==0.13.0' >/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q -r coursekit/bench/client/requirements.txt
+  fi
+  export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
+  export HF_HUB_CACHE=$work/hf HF_HOME=$work/hf-home
+  tokenizer_id=coursekit/tiny-wordlevel
+  "$venv/bin/python" coursekit/bench/client/make_tokenizer.py "$work/tokenizer" "$HF_HUB_CACHE" "$tokenizer_id" >/dev/null
 fi
-export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
-export HF_HUB_CACHE=$work/hf HF_HOME=$work/hf-home
-tokenizer_id=coursekit/tiny-wordlevel
-"$venv/bin/python" coursekit/bench/client/make_tokenizer.py "$work/tokenizer" "$HF_HUB_CACHE" "$tokenizer_id" >/dev/null
 
 # 3. One simulator for the whole run, on a free loopback port.
 rm -f "$work/sim.log"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 )
 
 // Class charts: what `coursekit grade` draws in OUT/class.html for the
@@ -65,7 +66,7 @@ func PassRates(names []string, passed []int, graded int, options ...charts.Optio
 			color = draw.ColorOverSLO
 		}
 		items[i] = draw.BarItem{Value: draw.Num(pct), ItemStyle: &opts.ItemStyle{Color: color},
-			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Formatter: draw.Literal(fmt.Sprintf("%.0f%%(%d/%d)", pct, n, graded))}}
+			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Formatter: draw.Literal(numfmt.Fixed(pct, 0) + fmt.Sprintf("%%(%d/%d)", n, graded))}}
 	}
 	subtitle := fmt.Sprintf("得满分的学习者占可评分学习者（%d 人）的比例；红色低于 50%%，橙色低于 80%%", graded)
 	return hbar(c, "各检查项通过率", subtitle, names, items, opts.XAxis{Type: "value", Min: 0, Max: 100, Name: "得满分的学习者（%）"}, "330", "110", "60%")

@@ -9,6 +9,7 @@ import (
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 
+	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
@@ -45,7 +46,7 @@ type CapacityStep struct {
 	Rate                      float64
 	Attempts, Qualified       int64
 	Attainment, CILow, CIHigh *float64
-	// Verdict is "meets", "fails", "undecided" or "interrupted".
+	// Verdict is capacity.Meets, Fails, Undecided or Interrupted.
 	Verdict      string
 	StoppedEarly bool // ended early on overload
 	Overloaded   bool // failed because the server fell behind (early or by the overload test)
@@ -58,10 +59,10 @@ type CapacityStep struct {
 
 // verdictColors colour the verdicts; their names are cardfmt's.
 var verdictColors = map[string]string{
-	"meets":       "#3ba272",
-	"fails":       draw.ColorFail,
-	"undecided":   "#e0a000",
-	"interrupted": draw.ColorInFlight,
+	capacity.Meets:       "#3ba272",
+	capacity.Fails:       draw.ColorFail,
+	capacity.Undecided:   "#e0a000",
+	capacity.Interrupted: draw.ColorInFlight,
 }
 
 func verdictOf(lg lang.Lang, v string) (name, color string) {

@@ -27,11 +27,14 @@ func sub(i int) string {
 }
 
 // Timeline is Figure 01.2: one attempt on the client clock, from t₀ (sent)
-// through every streamed event t₁…tₙ to t_end, with TTFT, each ITL and E2E
-// drawn as labelled spans. The subtitle adds up E2E = TTFT + ΣITL + the wait
-// after the last event, so E2E is visibly not the sum of the ITLs. An event
-// that carried k > 1 tokens is labelled "×k token": its ITL is an event
-// interval, not a token interval.
+// through every streamed event t₁…tₙ to t_end, with TTFT, each event gap
+// and E2E drawn as labelled spans, and the span of all the gaps, t₁ → tₙ,
+// labelled with how many there are and their sum, above them: a gap's own
+// label names that one gap only. Gaps are named as the card names them
+// (cardfmt.EventGap): they are ITL only when every event carries one token,
+// which the subtitle says. The subtitle adds up E2E = TTFT + the sum of the
+// event gaps + the wait after the last event, so E2E is visibly not that
+// sum. An event that carried k > 1 tokens is labelled "×k token".
 func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	c := draw.NewConfig("100%", "360px", options)
 	lg := c.Lang
@@ -96,15 +99,21 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 		spans = append(spans, draw.Span(fmt.Sprintf("TTFT %s ms", draw.MS(ttft)), 0, 1.55, ttft, 1.55, draw.ColorOK, "insideMiddleTop"))
 		areas = append(areas, draw.Area(lg.S(lang.Msg{"首字前等待", "wait for first output"}), 0, ttft, draw.ColorOK))
 	}
+	gap := lg.S(cardfmt.EventGap)
 	itls := a.EventIntervals(nil)
 	for i, d := range itls {
 		sumITL += d
-		name := fmt.Sprintf("ITL %s", draw.MS(d))
+		name := gap + " " + draw.MS(d)
 		if d < span0*0.08 {
-			name = "" // too narrow to label; the subtitle has the sum
+			name = "" // too narrow to label; the span of all the gaps has the sum
 		}
 		x0 := rel(a.Events[i].TMS)
 		spans = append(spans, draw.Span(name, x0, 1.55, x0+d, 1.55, "#3ba272", "insideMiddleTop"))
+	}
+	if n := len(itls); n > 1 {
+		x0, x1 := rel(a.Events[0].TMS), rel(a.Events[n].TMS)
+		name := lg.F(lang.Msg{"%s → %s：%d 个%s，共 %s ms", "%s → %s: %d %ss, %s ms in all"}, sub(1), sub(n+1), n, gap, draw.MS(sumITL))
+		spans = append(spans, draw.Span(name, x0, 1.85, x1, 1.85, "#3ba272", "insideMiddleTop"))
 	}
 	tail := 0.0
 	if hasEnd && hasTTFT {
@@ -125,17 +134,17 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	var subtitle string
 	switch {
 	case hasEnd && hasTTFT:
-		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个 ITL 之和 %s + 最后事件到结束 %s ms：E2E 不等于 ITL 之和", "E2E %s = TTFT %s + the sum of %d ITLs %s + last event to end %s ms: E2E is not the sum of the ITLs"},
-			draw.MS(e2e), draw.MS(ttft), len(itls), draw.MS(sumITL), draw.MS(tail))
+		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个%s之和 %s + 最后事件到结束 %s ms：E2E 不等于%s之和", "E2E %s = TTFT %s + the sum of %d %ss %s + last event to end %s ms: E2E is not the sum of the %ss"},
+			draw.MS(e2e), draw.MS(ttft), len(itls), gap, draw.MS(sumITL), draw.MS(tail), gap)
 	case hasEnd:
 		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）；E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), draw.MS(e2e))
 	default:
 		subtitle = lg.S(lang.Msg{"在途：还没有结束，E2E 缺失", "in flight: not finished yet, E2E missing"})
 	}
 	if multi > 0 {
-		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token:ITL 是事件间隔，不是 token 间隔", "\n%d events carry several tokens each: ITL here is an event gap, not a token gap"}, multi)
+		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token：事件间隔不是 token 间隔，不是 ITL", "\n%d events carry several tokens each: the event gaps are not token gaps, not ITL"}, multi)
 	} else if len(a.Events) > 0 {
-		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token：这里的事件间隔就是 token 间隔", "\n1 token per event: the event gaps here are token gaps"})
+		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token：这里的事件间隔就是 token 间隔（ITL）", "\n1 token per event: the event gaps here are token gaps (ITL)"})
 	}
 	if a.Outcome != trace.OK {
 		_, has := a.TTFT()

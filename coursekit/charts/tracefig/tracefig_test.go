@@ -9,6 +9,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -36,22 +37,35 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// Figure 01.2: TTFT 700, ITL 100 and 150, E2E 1000, and the 50 ms after the
-// last event that makes E2E differ from TTFT + ΣITL.
+// Figure 01.2: TTFT 700, event gaps 100 and 150, E2E 1000, and the 50 ms
+// after the last event that makes E2E differ from TTFT + the sum of the
+// gaps. The gaps are named as the card names them (event gaps: ITL only
+// when each event carries one token), never "ITL" alone, and the span of
+// all of them, t₁ → t₃, has its own label: a gap's label names that gap.
 func TestTimelineUnitFigure(t *testing.T) {
 	tl := readTrace(t, "timeline.jsonl")
 	js := string(option(t, tracefig.Timeline(&tl.Attempts[0], charts.WithID("t"))))
 	for _, want := range []string{"t₀ = 0 ms 发起", "t₁ = 700 ms", "t₂ = 800 ms", "t₃ = 950 ms", "t_end = 1000 ms 结束",
-		"TTFT 700 ms", "ITL 100", "ITL 150", "E2E = 1000 ms", "收尾 50", "ITL 之和 250", "E2E 不等于 ITL 之和", `"formatter": "{b}"`} {
+		"TTFT 700 ms", `"事件间隔 100"`, `"事件间隔 150"`, "t₁ → t₃：2 个事件间隔，共 250 ms", "E2E = 1000 ms", "收尾 50", "2 个事件间隔之和 250", "E2E 不等于事件间隔之和",
+		"这里的事件间隔就是 token 间隔（ITL）", `"formatter": "{b}"`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("timeline lacks %q", want)
+		}
+	}
+	if strings.Contains(js, `"ITL `) {
+		t.Errorf("a span is labelled ITL: %s", js)
+	}
+	en := string(option(t, tracefig.Timeline(&tl.Attempts[0], charts.WithID("t"), charts.WithLang(lang.EN))))
+	for _, want := range []string{`"event gap 100"`, "t₁ → t₃: 2 event gaps, 250 ms in all", "the sum of 2 event gaps 250"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("English timeline lacks %q", want)
 		}
 	}
 	// A multi-token event is labelled with its token count.
 	a := tl.Attempts[0]
 	a.Events = []trace.Event{{TMS: 700, Tokens: 1}, {TMS: 800, Tokens: 3}, {TMS: 950, Tokens: 1}}
 	js = string(option(t, tracefig.Timeline(&a, charts.WithID("t"))))
-	if !strings.Contains(js, "t₂ = 800 ms ×3 token") || !strings.Contains(js, "ITL 是事件间隔，不是 token 间隔") {
+	if !strings.Contains(js, "t₂ = 800 ms ×3 token") || !strings.Contains(js, "事件间隔不是 token 间隔，不是 ITL") {
 		t.Error("multi-token event not labelled")
 	}
 }

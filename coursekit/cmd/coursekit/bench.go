@@ -21,16 +21,45 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
+// cmdBench is bench as three steps: its flags (benchFlagsOf), the options
+// they make once checked (benchFlags.options), and the run (runBench), as
+// vegeta's attack command parses its flags into options for attack.
 func cmdBench(args []string, stdout, stderr io.Writer) error {
+	fl, err := benchFlagsOf(args)
+	if err != nil {
+		return err
+	}
+	opts, err := fl.options(stderr)
+	if err != nil {
+		return err
+	}
+	return runBench(opts, stdout, stderr)
+}
+
+// benchFlags are bench's flags as given, not yet checked.
+type benchFlags struct {
+	cfg                                                       loadgen.Config
+	arrival, replay, dataset, keyEnv, out, cpuprofile, levels string
+	every                                                     time.Duration
+	noPreflight                                               bool
+	prompts                                                   promptFlags
+	slos                                                      cardopts.Flags
+	conds                                                     conditionFlags
+	set                                                       map[string]bool // the flags given on the command line
+}
+
+// benchFlagsOf parses bench's command line.
+func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	var cfg loadgen.Config
+	fl := &benchFlags{}
+	cfg := &fl.cfg
 	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:8000", "base URL of an OpenAI-compatible server")
 	fs.StringVar(&cfg.API, "api", "completions", "completions or chat")
 	fs.StringVar(&cfg.Model, "model", "", "model to request (default: the first in /v1/models)")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: requests/s on a schedule fixed in advance (0: not open loop; give --rate, --concurrency or --replay)")
-	arrival := fs.String("arrival", "poisson", "open-loop arrivals: constant, poisson or gamma")
+	fs.StringVar(&fl.arrival, "arrival", "poisson", "open-loop arrivals: constant, poisson or gamma")
 	fs.Float64Var(&cfg.Burstiness, "burstiness", 1, "gamma shape: 1 is Poisson, below 1 burstier, above 1 smoother (implies --arrival gamma)")
-	replay := fs.String("replay", "", "open loop: replay the send times of the requests in this trace (default: none)")
+	fs.StringVar(&fl.replay, "replay", "", "open loop: replay the send times of the requests in this trace (default: none)")
 	fs.IntVar(&cfg.Concurrency, "concurrency", 0, "closed loop: users, each waiting for its previous answer (0: not closed loop); the load follows the server, unlike --rate with --max-concurrency")
 	fs.IntVar(&cfg.MaxConcurrency, "max-concurrency", 0, "open loop: at most this many requests in flight; arrivals of --rate or --replay beyond it wait, and the wait is in the send lag (default 0: no cap)")
 	fs.DurationVar(&cfg.ThinkTime, "think-time", 0, "closed loop: pause of each user between answer and next request (default 0: none)")
@@ -40,41 +69,108 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
 	fs.IntVar(&cfg.MaxTokens, "max-tokens", 64, "max_tokens of every request")
 	fs.IntVar(&cfg.PromptTokens, "prompt-tokens", 32, "prompt length in words")
-	var prompts promptFlags
-	prompts.register(fs)
+	fl.prompts.register(fs)
 	fs.BoolVar(&cfg.IgnoreEOS, "ignore-eos", false, "ask vLLM-style servers for exactly --max-tokens tokens")
 	fs.BoolVar(&cfg.ContinuousUsage, "continuous-usage", false, "ask for usage on every chunk (vLLM), to count tokens per event")
 	fs.IntVar(&cfg.Retries, "retries", 0, "retries of a failed request (connect error, no response, timeout, 429, 5xx), each a new attempt (default 0: none)")
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
-	ds := fs.String("dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
+	fs.StringVar(&fl.dataset, "dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
 		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput 0)`)
-	keyEnv := fs.String("api-key-env", "", "name of an environment variable holding a bearer token, sent only to the scheme, host and port of --url (bench never follows a redirect; default: no Authorization header)")
-	out := fs.String("out", "", "trace file to write (default or -: stdout)")
-	every := fs.Duration("progress", time.Second, "progress line interval on stderr (0: off)")
+	fs.StringVar(&fl.keyEnv, "api-key-env", "", "name of an environment variable holding a bearer token, sent only to the scheme, host and port of --url (bench never follows a redirect; default: no Authorization header)")
+	fs.StringVar(&fl.out, "out", "", "trace file to write (default or -: stdout)")
+	fs.DurationVar(&fl.every, "progress", time.Second, "progress line interval on stderr (0: off)")
 	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
-	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
-	noPreflight := fs.Bool("no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
-	var slos cardopts.Flags
-	slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
-	var conds conditionFlags
-	fs.Var(&conds, "condition", conditionHelp)
-	levels := fs.String("percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
+	fs.StringVar(&fl.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
+	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
+	fl.slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
+	fs.Var(&fl.conds, "condition", conditionHelp)
+	fs.StringVar(&fl.levels, "percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) != 0 {
-		return usagef("bench: unexpected argument %q", pos[0])
+		return nil, usagef("bench: unexpected argument %q", pos[0])
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fl.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { fl.set[f.Name] = true })
+	return fl, nil
+}
+
+// benchOptions are a run of bench, its flags checked: the load client's
+// config, complete, and what the command does around the run.
+type benchOptions struct {
+	cfg         loadgen.Config
+	out         string // the trace file; "" or "-" for stdout
+	cpuprofile  string
+	noPreflight bool
+	latencySLO  bool // a latency SLO beyond TTFT was given
+}
+
+// options checks the flags, in the order a user meets them, and builds
+// the run's options: the loop, the URL, the prompts, the key, the
+// conditions recorded in the header, the progress line on stderr.
+func (fl *benchFlags) options(stderr io.Writer) (*benchOptions, error) {
+	cfg := fl.cfg
 	if err := atLeastOneToken("bench", cfg.MaxTokens); err != nil {
-		return err
+		return nil, err
 	}
-	if cfg.Rate > 0 || *replay != "" {
-		a, err := loadgen.ParseArrival(*arrival)
+	if err := fl.loop(&cfg); err != nil {
+		return nil, err
+	}
+	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usagef("bench: --url %q is not an http(s) URL", loadgen.RedactURL(cfg.URL))
+	}
+	if err := fl.requests(&cfg); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		if loops(cfg) != 1 { // the hint names the flags that choose the loop, and only for that error
+			return nil, usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
+		}
+		return nil, usagef("bench: %v", err)
+	}
+	cfg.Conditions = map[string]any{}
+	if fl.slos.SLOsGiven() {
+		cfg.Conditions["slo"] = fl.slos.SLOSet()
+	}
+	if err := fl.conds.add(cfg.Conditions, &cfg); err != nil {
+		return nil, usagef("bench: %v", err)
+	}
+	if fl.levels != "" {
+		ps, err := metrics.ParseLevels(fl.levels)
+		if err != nil {
+			return nil, usagef("bench: --percentiles: %v", err)
+		}
+		cfg.Conditions["percentiles"] = ps
+	}
+	if fl.every > 0 {
+		cfg.ProgressEvery = fl.every
+		cfg.Progress = func(p loadgen.Progress) { fmt.Fprintln(stderr, "coursekit bench:", p) }
+	}
+	if cfg.MetricsURL != "" {
+		if u, err := url.Parse(cfg.MetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, usagef("bench: --metrics-url %q is not an http(s) URL", loadgen.RedactURL(cfg.MetricsURL))
+		}
+		if fl.out == "" || fl.out == "-" {
+			return nil, usagef("bench: --metrics-url needs --out FILE (the scrapes go to FILE.metrics.jsonl beside it)")
+		}
+		if cfg.MetricsEvery <= 0 {
+			return nil, usagef("bench: --metrics-interval must be positive")
+		}
+	}
+	return &benchOptions{cfg: cfg, out: fl.out, cpuprofile: fl.cpuprofile, noPreflight: fl.noPreflight, latencySLO: fl.slos.Latency.Set()}, nil
+}
+
+// loop checks the flags that choose the loop: open (--rate, --replay, with
+// its arrivals and --max-concurrency) or closed (--concurrency, with
+// --think-time), and reads the replayed trace.
+func (fl *benchFlags) loop(cfg *loadgen.Config) error {
+	set := fl.set
+	if cfg.Rate > 0 || fl.replay != "" {
+		a, err := loadgen.ParseArrival(fl.arrival)
 		if err != nil {
 			return usagef("bench: --arrival: %v", err)
 		}
@@ -88,187 +184,200 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	} else if set["arrival"] || set["burstiness"] {
 		return usagef("bench: --arrival and --burstiness need --rate")
 	}
-	if *replay != "" {
+	if fl.replay != "" {
 		if cfg.Rate != 0 {
 			return usagef("bench: give --rate or --replay, not both")
 		}
-		if cfg.Replay, err = loadgen.ReplayOffsets(*replay); err != nil {
+		var err error
+		if cfg.Replay, err = loadgen.ReplayOffsets(fl.replay); err != nil {
 			return err
 		}
 		if !set["duration"] {
 			cfg.Duration = 0 // the replay's own span
 		}
 	}
-	if set["max-concurrency"] && cfg.Rate == 0 && *replay == "" {
+	if set["max-concurrency"] && cfg.Rate == 0 && fl.replay == "" {
 		return usagef("bench: --max-concurrency caps an open loop: give it with --rate or --replay (--concurrency is a closed loop)")
 	}
 	if set["think-time"] && cfg.Concurrency == 0 {
 		return usagef("bench: --think-time needs --concurrency (a closed loop)")
 	}
-	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("bench: --url %q is not an http(s) URL", loadgen.RedactURL(cfg.URL))
-	}
-	if *ds != "" {
-		if set["prompt-tokens"] {
+	return nil
+}
+
+// requests checks the flags that make the requests: the dataset or the
+// generated prompts, the bearer token, the API.
+func (fl *benchFlags) requests(cfg *loadgen.Config) error {
+	if fl.dataset != "" {
+		if fl.set["prompt-tokens"] {
 			return usagef("bench: --prompt-tokens applies to generated prompts, not to --dataset")
 		}
-		if cfg.Dataset, err = dataset.Load(*ds, cfg.Seed); err != nil {
+		var err error
+		if cfg.Dataset, err = dataset.Load(fl.dataset, cfg.Seed); err != nil {
 			if trace.IsBadInput(err) || os.IsNotExist(err) {
 				return err
 			}
 			return usagef("bench: %v", err)
 		}
 	}
-	if err := prompts.apply(&cfg, set); err != nil {
+	if err := fl.prompts.apply(cfg, fl.set); err != nil {
 		return err
 	}
-	if *keyEnv != "" {
-		key := os.Getenv(*keyEnv)
+	if fl.keyEnv != "" {
+		key := os.Getenv(fl.keyEnv)
 		if key == "" {
-			return usagef("bench: --api-key-env %s: the variable is empty or unset", *keyEnv)
+			return usagef("bench: --api-key-env %s: the variable is empty or unset", fl.keyEnv)
 		}
 		cfg.Header = http.Header{"Authorization": {"Bearer " + key}}
 	}
 	if cfg.API != "completions" && cfg.API != "chat" {
 		return usagef("bench: --api %q: want chat or completions", cfg.API)
 	}
-	if err := cfg.Validate(); err != nil {
-		if loops(cfg) != 1 { // the hint names the flags that choose the loop, and only for that error
-			return usagef("bench: %v (flags: --rate R | --concurrency N | --replay TRACE)", err)
-		}
-		return usagef("bench: %v", err)
-	}
-	cfg.Conditions = map[string]any{}
-	if slos.SLOsGiven() {
-		cfg.Conditions["slo"] = slos.SLOSet()
-	}
-	if err := conds.add(cfg.Conditions, &cfg); err != nil {
-		return usagef("bench: %v", err)
-	}
-	if *levels != "" {
-		ps, err := metrics.ParseLevels(*levels)
-		if err != nil {
-			return usagef("bench: --percentiles: %v", err)
-		}
-		cfg.Conditions["percentiles"] = ps
-	}
-	if *every > 0 {
-		cfg.ProgressEvery = *every
-		cfg.Progress = func(p loadgen.Progress) { fmt.Fprintln(stderr, "coursekit bench:", p) }
-	}
+	return nil
+}
 
-	if cfg.MetricsURL != "" {
-		if u, err := url.Parse(cfg.MetricsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return usagef("bench: --metrics-url %q is not an http(s) URL", loadgen.RedactURL(cfg.MetricsURL))
-		}
-		if *out == "" || *out == "-" {
-			return usagef("bench: --metrics-url needs --out FILE (the scrapes go to FILE.metrics.jsonl beside it)")
-		}
-		if cfg.MetricsEvery <= 0 {
-			return usagef("bench: --metrics-interval must be positive")
-		}
+// runBench runs the options: the trace file and its sidecar locked, the
+// pre-flight, the load, and the lines that say what happened.
+func runBench(o *benchOptions, stdout, stderr io.Writer) error {
+	cfg := o.cfg
+	dst, err := openBenchOutputs(o.out, &cfg, stdout, stderr)
+	if err != nil {
+		return err
 	}
-	w, name := stdout, "stdout"
-	var f *os.File
-	var outW, sideW *emptiedOnWrite
-	if *out != "" && *out != "-" {
-		warnRepeat(stderr, *out, cfg) // before the file is emptied: it reads the last run's header
-		_, statErr := os.Stat(*out)
-		if f, err = openLocked(*out, "--out"); err != nil {
-			return err
-		}
-		defer f.Close()
-		if errors.Is(statErr, os.ErrNotExist) {
-			// A run that fails before it writes leaves no empty file that card would refuse.
-			defer func() {
-				if !outW.emptied {
-					os.Remove(*out)
-				}
-			}()
-		}
-		outW = &emptiedOnWrite{f: f}
-		w, name = outW, *out
-	}
-	if cfg.MetricsURL != "" {
-		side := *out + ".metrics.jsonl"
-		_, statErr := os.Stat(side)
-		mf, err := openLocked(side, "the --metrics-url sidecar")
-		if err != nil {
-			return err
-		}
-		defer mf.Close()
-		if errors.Is(statErr, os.ErrNotExist) {
-			defer func() {
-				if !outW.emptied && !sideW.emptied {
-					os.Remove(side)
-				}
-			}()
-		}
-		sideW = &emptiedOnWrite{f: mf}
-		cfg.MetricsSink = sideW
-		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
-		cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
-		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read; past " + strconv.Itoa(loadgen.MaxScrapeSeries) + " series, the request gauges and then the first by name are kept, and capped counts the rest)"
-	}
-	if !*noPreflight {
+	defer dst.close()
+	if !o.noPreflight {
 		// After the locks (a second bench on the same file is refused first),
 		// before the first write: a wrong URL leaves the last trace as it was.
 		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
 			return fmt.Errorf("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
 		}
 	}
-	stopTuning, err := tuneForStamping(*cpuprofile)
+	stopTuning, err := tuneForStamping(o.cpuprofile)
 	if err != nil {
 		return err
 	}
 	defer stopTuning()
 	ctx, stop := signalContext()
 	defer stop()
-	res, err := loadgen.Run(ctx, cfg, w)
-	if outW != nil && outW.emptied && sideW != nil && !sideW.emptied {
+	res, err := loadgen.Run(ctx, cfg, dst.w)
+	if dst.outW != nil && dst.outW.emptied && dst.sideW != nil && !dst.sideW.emptied {
 		// The run wrote its trace but no scrape: the last run's scrapes must not stay beside it.
-		if terr := sideW.f.Truncate(0); terr != nil && err == nil {
+		if terr := dst.sideW.f.Truncate(0); terr != nil && err == nil {
 			err = terr
 		}
 	}
-	if res != nil {
-		var parts []string
-		for _, o := range trace.Outcomes {
-			if n := res.Outcomes[o.String()]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", o, n))
-			}
-		}
-		state := runState(res)
-		fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
-			state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
-			res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
-		saltLine(stderr, res, cfg)
-		lateLine(stderr, res.ClientLag)
-		switch {
-		case cfg.Dataset == nil && slos.Latency.Set():
-			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
-		case cfg.Dataset == nil:
-			fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
-		case cfg.Dataset.Rated() == 0:
-			fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be 0\n", cfg.Dataset.Name)
-		default:
-			fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
-				res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
-		}
-	}
-	if res != nil && res.Unsent > 0 {
-		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
-	}
+	benchLines(stderr, res, cfg, dst.name, o.latencySLO)
 	if err != nil {
 		return err
 	}
-	if f != nil {
-		if err := f.Close(); err != nil {
+	if dst.f != nil {
+		if err := dst.f.Close(); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "coursekit bench: next: coursekit card %s\n", name)
+		fmt.Fprintf(stderr, "coursekit bench: next: coursekit card %s\n", dst.name)
 	}
 	return nil
+}
+
+// benchOutputs are where a run writes: stdout, or the --out file and its
+// --metrics-url sidecar, each locked and emptied only by the run's first
+// write, and removed afterwards if the run wrote nothing to a file that
+// did not exist before.
+type benchOutputs struct {
+	w           io.Writer
+	name        string
+	f           *os.File
+	outW, sideW *emptiedOnWrite
+	cleanups    []func() // run last first by close
+}
+
+func (d *benchOutputs) close() {
+	for i := len(d.cleanups) - 1; i >= 0; i-- {
+		d.cleanups[i]()
+	}
+}
+
+// openBenchOutputs opens the outputs of a run to out (stdout when "" or
+// "-"), and names the sidecar in cfg's conditions.
+func openBenchOutputs(out string, cfg *loadgen.Config, stdout, stderr io.Writer) (*benchOutputs, error) {
+	d := &benchOutputs{w: stdout, name: "stdout"}
+	if out != "" && out != "-" {
+		warnRepeat(stderr, out, *cfg) // before the file is emptied: it reads the last run's header
+		_, statErr := os.Stat(out)
+		f, err := openLocked(out, "--out")
+		if err != nil {
+			return nil, err
+		}
+		d.f = f
+		d.cleanups = append(d.cleanups, func() { f.Close() })
+		if errors.Is(statErr, os.ErrNotExist) {
+			// A run that fails before it writes leaves no empty file that card would refuse.
+			d.cleanups = append(d.cleanups, func() {
+				if !d.outW.emptied {
+					os.Remove(out)
+				}
+			})
+		}
+		d.outW = &emptiedOnWrite{f: f}
+		d.w, d.name = d.outW, out
+	}
+	if cfg.MetricsURL != "" {
+		side := out + ".metrics.jsonl"
+		_, statErr := os.Stat(side)
+		mf, err := openLocked(side, "the --metrics-url sidecar")
+		if err != nil {
+			d.close()
+			return nil, err
+		}
+		d.cleanups = append(d.cleanups, func() { mf.Close() })
+		if errors.Is(statErr, os.ErrNotExist) {
+			d.cleanups = append(d.cleanups, func() {
+				if !d.outW.emptied && !d.sideW.emptied {
+					os.Remove(side)
+				}
+			})
+		}
+		d.sideW = &emptiedOnWrite{f: mf}
+		cfg.MetricsSink = d.sideW
+		cfg.Conditions["metrics_sidecar"] = filepath.Base(side)
+		cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
+		cfg.Conditions["metrics_scrape"] = "one JSON line per scrape every " + cfg.MetricsEvery.String() + ": t_ms on this trace's clock when the GET was sent, dur_ms until the answer was read, values of every gauge and counter by name{labels} (NaN and infinite values left out: JSON has none), or error (a redirect is not followed; a body over 16 MiB or 100,000 lines is not read; past " + strconv.Itoa(loadgen.MaxScrapeSeries) + " series, the request gauges and then the first by name are kept, and capped counts the rest)"
+	}
+	return d, nil
+}
+
+// benchLines say what a run did: its end, counts and lags, its salt, the
+// client's lateness, its quality, and arrivals left unsent.
+func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name string, latencySLO bool) {
+	if res == nil {
+		return
+	}
+	var parts []string
+	for _, o := range trace.Outcomes {
+		if n := res.Outcomes[o.String()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	state := runState(res)
+	fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
+		state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
+		res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
+	saltLine(stderr, res, cfg)
+	lateLine(stderr, res.ClientLag)
+	switch {
+	case cfg.Dataset == nil && latencySLO:
+		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
+	case cfg.Dataset == nil:
+		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
+	case cfg.Dataset.Rated() == 0:
+		fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be 0\n", cfg.Dataset.Name)
+	default:
+		fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
+			res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
+	}
+	if res.Unsent > 0 {
+		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
+	}
 }
 
 // loops counts the loops a config asks for: one of a rate, a replay or a

@@ -15,6 +15,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -48,6 +49,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "text", "text or json")
 	langName := langFlag(fs)
 	chart := fs.String("chart", "", "also write the search as an offline HTML page: attainment with its Wilson band, target, busy share, goodput and P95 TTFT against the offered rate (default: none)")
+	previous := fs.String("previous", "", "an earlier search's --format json output, run with the same flags: say whether this search gives the same answer, and why not when it does not (default: none)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -89,13 +91,20 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		// makes every step 0 % qualified: refuse before any load is sent.
 		return usagef("capacity: nothing can qualify: without --dataset every answer is unrated, and with only --slo-ttft an unrated answer does not qualify; give --dataset arith|FILE.jsonl to judge answers, or a latency SLO beyond TTFT (--slo-e2e, --slo-itl-p95, --slo-tpot) to qualify on latency alone")
 	}
+	var prev *capacity.Result
+	if *previous != "" {
+		// Read before any load, so a bad file is an error up front.
+		if prev, err = readCapacityJSON(*previous); err != nil {
+			return usagef("capacity: --previous: %v", err)
+		}
+	}
 	// Opened before any load, so a bad path is an error up front.
 	page, err := createChart("capacity", *chart)
 	if err != nil {
 		return err
 	}
 	c.OnStep = func(s capacity.Step) {
-		fmt.Fprintf(stderr, "coursekit capacity: %g req/s: %d/%d qualified, %s (%s), %s\n", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
+		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -103,6 +112,11 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		page.discard()
 		return err
+	}
+	if prev != nil {
+		ag := capacity.Again(prev, res)
+		ag.Previous = *previous
+		res.Again = &ag
 	}
 	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
 		return err
@@ -126,6 +140,22 @@ func writeCapacityJSON(w io.Writer, res *capacity.Result) error {
 	return err
 }
 
+// readCapacityJSON reads a search written by capacity --format json.
+func readCapacityJSON(path string) (*capacity.Result, error) {
+	b, err := readInput(path, "--previous", capacityJSONLimit)
+	if err != nil {
+		return nil, err
+	}
+	var r capacity.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a capacity search's JSON (%v)", path, err)
+	}
+	if r.Target == 0 || r.Method == "" {
+		return nil, fmt.Errorf("%s: not a capacity search's JSON (no target or method)", path)
+	}
+	return &r, nil
+}
+
 // capacityRule is the joint-qualification rule of the search, in lg.
 func capacityRule(lg lang.Lang, r *capacity.Result) string {
 	return cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.LatencySLO)
@@ -143,7 +173,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		if v == nil {
 			return lg.S(lang.Msg{"无", "none"})
 		}
-		return fmt.Sprintf("%.1f%%", *v*100)
+		return numfmt.PctFixed(*v)
 	}
 	iv := func(lo, hi *float64) string { // "none" for a step without attempts, never "[无, 无]"
 		if lo == nil || hi == nil {
@@ -158,16 +188,17 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		return pc(v)
 	}
 	rule := capacityRule(lg, r)
-	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %g%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %g%%; decided by the 95%% Wilson score interval"}, rule, r.Target*100)
+	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
 	for _, s := range r.Steps {
 		verdict := cardfmt.CapacityVerdictIn(lg, s.Verdict)
 		if s.Overloaded() {
 			verdict += lg.S(lang.Msg{"，过载", ", overload"})
 		}
-		p(lang.Msg{"  %g 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %.1f s，延长 %d 次；设备忙碌 %s）", "  %g req/s: %d / %d qualified = %s, interval %s → %s (window %.1f s, extended %d times; device busy %s)"}, s.Rate, s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, s.WindowS, s.Extended, busy(s.BusyMean))
+		p(lang.Msg{"  %s 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %s s，延长 %d 次；设备忙碌 %s）", "  %s req/s: %d / %d qualified = %s, interval %s → %s (window %s s, extended %d times; device busy %s)"}, numfmt.Exact(s.Rate), s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), s.Extended, busy(s.BusyMean))
 		if l := s.Load; l != nil {
-			p(lang.Msg{"    完成 %d 次 = %.1f 次/s（95%% 区间 [%.1f, %.1f]），提供 %g 次/s；在途数斜率 %+.2f 次/s（95%% 区间 [%+.2f, %+.2f]），在途 %d → %d", "    %d completed = %.1f/s (95%% interval [%.1f, %.1f]), offered %g/s; in-flight slope %+.2f/s (95%% interval [%+.2f, %+.2f]), in flight %d → %d"},
-				l.Completions, l.CompletionPerS, l.CompletionLow, l.CompletionHigh, l.OfferedPerS, l.SlopePerS, l.SlopeLow, l.SlopeHigh, l.InFlightStart, l.InFlightEnd)
+			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；在途数斜率 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; in-flight slope %s/s (95%% interval [%s, %s]), in flight %d → %d"},
+				l.Completions, numfmt.Fixed(l.CompletionPerS, 1), numfmt.Fixed(l.CompletionLow, 1), numfmt.Fixed(l.CompletionHigh, 1), numfmt.Exact(l.OfferedPerS),
+				numfmt.Signed(l.SlopePerS, 2), numfmt.Signed(l.SlopeLow, 2), numfmt.Signed(l.SlopeHigh, 2), l.InFlightStart, l.InFlightEnd)
 		}
 	}
 	var ans *capacity.Step
@@ -180,13 +211,81 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	case ans == nil:
 		p(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
 	case r.AtLeast():
-		p(lang.Msg{"结论：容量 ≥ %g 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %g req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, ans.Rate)
+		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Exact(ans.Rate))
 	default:
-		p(lang.Msg{"结论：达标的最高速率是 %g 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %g req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, ans.Rate, pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+		p(lang.Msg{"结论：达标的最高速率是 %s 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Exact(ans.Rate), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}
 	if r.Provisional {
 		p(lang.Msg{"注意：搜索被中断，这只是暂定答案；已完成的步骤都保留了。", "Note: the search was interrupted, so this answer is provisional; the finished steps are kept."})
 	}
-	p(lang.Msg{"共 %d 步，用时 %.1f s。", "%d steps in %.1f s."}, len(r.Steps), r.ElapsedS)
+	if r.Again != nil {
+		b.WriteString(capacityAgainIn(lg, r.Again))
+	}
+	p(lang.Msg{"共 %d 步，用时 %s s。", "%d steps in %s s."}, len(r.Steps), numfmt.Fixed(r.ElapsedS, 1))
+	return b.String()
+}
+
+// capacityAgainIn is the search set beside an earlier one (--previous) in
+// lg: the same answer, or the answers and each reason they differ.
+func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
+	var b strings.Builder
+	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(lg, a...) + "\n") }
+	ans := func(v *float64, bound string) string {
+		switch {
+		case v == nil:
+			return lg.S(lang.Msg{"没有达标的速率", "no rate meets"})
+		case bound == capacity.BoundMaxRate:
+			return lg.F(lang.Msg{"≥ %s 次/s（搜索的上限）", "≥ %s req/s (the search's limit)"}, numfmt.Exact(*v))
+		}
+		return lg.F(lang.Msg{"%s 次/s", "%s req/s"}, numfmt.Exact(*v))
+	}
+	if ag.Same {
+		p(lang.Msg{"与上一次搜索（%s）相比：结论相同，%s。", "Against the previous search (%s): the same answer, %s."}, ag.Previous, ans(ag.Answer, ag.Bound))
+		return b.String()
+	}
+	p(lang.Msg{"与上一次搜索（%s）相比：结论不同，上一次 %s，这一次 %s。原因：", "Against the previous search (%s): a different answer, %s then and %s now. Why:"},
+		ag.Previous, ans(ag.PreviousAnswer, ag.PreviousBound), ans(ag.Answer, ag.Bound))
+	pc := func(v *float64) string {
+		if v == nil {
+			return lg.S(lang.Msg{"无", "none"})
+		}
+		return numfmt.PctFixed(*v)
+	}
+	step := func(s *capacity.Step) string {
+		return lg.F(lang.Msg{"%s，%d / %d 合格，区间 [%s, %s]", "%s, %d / %d qualified, interval [%s, %s]"},
+			cardfmt.CapacityVerdictIn(lg, s.Verdict), s.Qualified, s.Attempts, pc(s.CILow), pc(s.CIHigh))
+	}
+	for _, w := range ag.Reasons {
+		var rate string
+		if w.Rate != nil {
+			rate = numfmt.Exact(*w.Rate)
+		}
+		switch w.Kind {
+		case capacity.WhyFlagsDiffer:
+			p(lang.Msg{"  - 两次搜索的参数不同（%s），结论本来就不必相同。", "  - the searches' flags differ (%s), so their answers need not agree."}, strings.Join(w.Flags, "; "))
+		case capacity.WhyInterrupted:
+			p(lang.Msg{"  - 有一次搜索被中断，它的结论是暂定的。", "  - one search was interrupted: its answer is provisional."})
+		case capacity.WhyWithinResolution:
+			p(lang.Msg{"  - 两个结论相差不超过搜索的分辨率 %s 次/s（--resolution）：在要求的精度内是同一个答案。", "  - the answers differ by no more than the search's resolution, %s req/s (--resolution): the same answer to the precision asked for."}, numfmt.Exact(ag.Resolution))
+		case capacity.WhyIntervalsOverlap:
+			p(lang.Msg{"  - %s 次/s 这一步两次判定不同（上一次%s；这一次%s），两个 95%% 区间重叠：同样的合格比例落在目标哪一边是偶然的；加长窗口（--step-duration）能缩小区间。", "  - at %s req/s the two searches judged differently (previous: %s; this: %s), and the two 95%% intervals overlap: which side of the target the same attainment falls on is chance; a longer window (--step-duration) narrows them."},
+				rate, step(w.Previous), step(w.This))
+		case capacity.WhyUndecided:
+			p(lang.Msg{"  - %s 次/s 这一步有一次到最长窗口仍无定论，按不达标计（上一次%s；这一次%s）；加长 --step-max-duration 能判定。", "  - at %s req/s one search's step was still undecided at its longest window and counted as not meeting (previous: %s; this: %s); a longer --step-max-duration can decide it."},
+				rate, step(w.Previous), step(w.This))
+		case capacity.WhyOverload:
+			p(lang.Msg{"  - %s 次/s 这一步只有一次判为过载：服务器跟不上这个速率时，短窗口里的结果取决于队列长到多长。", "  - at %s req/s only one search found overload: when the server cannot keep up with a rate, a short window's result depends on how long the queue grew."}, rate)
+		case capacity.WhyLoadAverage:
+			p(lang.Msg{"  - %s 次/s 这一步机器的负载不同：平均负载上一次 %s → %s，这一次 %s → %s（同机的其他工作会拖慢服务器和客户端）。", "  - at %s req/s the machine's load differed: load average %s → %s then, %s → %s now (other work on the machine slows the server and the client)."},
+				rate, numfmt.Fixed(w.Previous.LoadAvg.Start, 1), numfmt.Fixed(w.Previous.LoadAvg.End, 1), numfmt.Fixed(w.This.LoadAvg.Start, 1), numfmt.Fixed(w.This.LoadAvg.End, 1))
+		case capacity.WhyUnexplained:
+			if w.Rate == nil {
+				p(lang.Msg{"  - 记录里没有找到原因。", "  - nothing recorded explains it."})
+				break
+			}
+			p(lang.Msg{"  - %s 次/s 这一步两次判定不同（上一次%s；这一次%s），区间不重叠，记录的负载也相近：服务器本身的表现变了（例如它的缓存，或平均负载看不出的其他工作）。", "  - at %s req/s the two searches judged differently (previous: %s; this: %s), the intervals do not overlap and the recorded load is alike: the server itself behaved differently (its cache, say, or other work the load average does not show)."},
+				rate, step(w.Previous), step(w.This))
+		}
+	}
 	return b.String()
 }

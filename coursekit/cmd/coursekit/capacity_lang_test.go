@@ -50,7 +50,24 @@ func capacityResults() []*capacity.Result {
 	}
 	met := step(50, 1000, 1000, 20, 0)
 	met.Load = &kept
+	// A search run again (--previous): the same answer, and one that
+	// differs with every kind of reason.
+	again := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:3], MaxRateMeeting: f(1), BoundedBy: capacity.BoundFailingStep, MaxRate: 8, ElapsedS: 42.5}
+	sameAg := capacity.Again(again, again)
+	sameAg.Previous = "first.json"
+	twice := *again
+	twice.Again = &sameAg
+	prevStep, thisStep := step(2, 40, 40, 20, 1), steps[1]
+	prevStep.LoadAvg, thisStep.LoadAvg = &capacity.LoadAvg{Start: 1.2, End: 1.6}, &capacity.LoadAvg{Start: 8.4, End: 9.1}
+	at := func(kind string) capacity.Why {
+		return capacity.Why{Kind: kind, Rate: f(2), Previous: &prevStep, This: &thisStep}
+	}
+	differ := *again
+	differ.Again = &capacity.Agreement{Previous: "first.json", PreviousAnswer: f(2), Answer: f(1), PreviousBound: capacity.BoundFailingStep, Bound: capacity.BoundFailingStep, Resolution: 1,
+		Reasons: []capacity.Why{{Kind: capacity.WhyFlagsDiffer, Flags: []string{"--max-rate 8 vs 16"}}, {Kind: capacity.WhyInterrupted}, {Kind: capacity.WhyWithinResolution},
+			at(capacity.WhyIntervalsOverlap), at(capacity.WhyUndecided), at(capacity.WhyOverload), at(capacity.WhyLoadAverage), at(capacity.WhyUnexplained), {Kind: capacity.WhyUnexplained}}}
 	return []*capacity.Result{
+		&twice, &differ,
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{met, over}, MaxRateMeeting: f(50), BoundedBy: capacity.BoundFailingStep, MaxRate: 200, ElapsedS: 60},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:1], MaxRateMeeting: f(1), BoundedBy: capacity.BoundMaxRate, MaxRate: 1, ElapsedS: 40},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:3], MaxRateMeeting: f(1), ElapsedS: 42.5},

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -193,5 +195,63 @@ func TestCapacityJSONEscapesServerModelName(t *testing.T) {
 	var got struct{ Model string }
 	if err := json.Unmarshal([]byte(b.String()), &got); err != nil || got.Model != model {
 		t.Errorf("read back %q, %v; want %q", got.Model, err, model)
+	}
+}
+
+// The same search twice (--previous the first's JSON): the second says
+// whether its answer is the first's, and when it is not, gives a reason
+// from what the searches recorded. Each step records the machine's load
+// average. A --previous that is not a search's JSON is refused before any
+// load.
+func TestCapacityTwiceSaysWhyNot(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	addr := startSimCLI(t, "--max-batch", "8", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "10")
+	dir := t.TempDir()
+	flags := []string{"--url", "http://" + addr, "--max-tokens", "10", "--slo-ttft", "100ms", "--slo-e2e", "1s", "--target", "0.5",
+		"--start-rate", "20", "--max-rate", "80", "--resolution", "20", "--warmup", "100ms", "--step-duration", "300ms", "--step-max-duration", "300ms", "--busy-gauge", ""}
+	code, first, stderr := runCLI(t, append([]string{"capacity", "--format", "json", "--out", filepath.Join(dir, "a")}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	prev := filepath.Join(dir, "first.json")
+	os.WriteFile(prev, []byte(first), 0o644)
+	code, second, stderr := runCLI(t, append([]string{"capacity", "--format", "json", "--previous", prev, "--out", filepath.Join(dir, "b")}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var a, b capacity.Result
+	if err := json.Unmarshal([]byte(first), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(second), &b); err != nil {
+		t.Fatal(err)
+	}
+	if a.Resolution != 20 || a.StartRate != 20 || a.StepDurationS != 0.3 || a.Again != nil {
+		t.Errorf("the first search records its flags %+v and no comparison %v", a, a.Again)
+	}
+	for _, s := range append(a.Steps, b.Steps...) {
+		if s.LoadAvg == nil {
+			t.Errorf("step %g records no load average", s.Rate)
+		}
+	}
+	ag := b.Again
+	if ag == nil || ag.Previous != prev {
+		t.Fatalf("no comparison with the previous search: %s", second)
+	}
+	if ag.Same != (fmt.Sprint(deref(a.MaxRateMeeting)) == fmt.Sprint(deref(b.MaxRateMeeting)) && a.BoundedBy == b.BoundedBy) || (!ag.Same && len(ag.Reasons) == 0) {
+		t.Errorf("answers %v (%s) then %v (%s): same %v, reasons %+v", deref(a.MaxRateMeeting), a.BoundedBy, deref(b.MaxRateMeeting), b.BoundedBy, ag.Same, ag.Reasons)
+	}
+	text := capacityTextIn(lang.EN, &b)
+	if want := "Against the previous search (" + prev + "): "; !strings.Contains(text, want) || (!ag.Same && !strings.Contains(text, "Why:\n  - ")) {
+		t.Errorf("text lacks %q or its reasons:\n%s", want, text)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"attempts": 3}`), 0o644)
+	code, _, stderr = runCLI(t, append([]string{"capacity", "--previous", bad, "--out", filepath.Join(dir, "c")}, flags...)...)
+	if code != 2 || !strings.Contains(stderr, "not a capacity search's JSON") {
+		t.Errorf("a bad --previous: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c")); !os.IsNotExist(err) {
+		t.Errorf("a bad --previous sent load (%v)", err)
 	}
 }

@@ -9,10 +9,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -26,15 +31,7 @@ import (
 // decode time per token is the mean gap between the tokens' events; every
 // attempt records how late the client was.
 func TestRealEngineViewsAgree(t *testing.T) {
-	p, err := lab.Engine{}.Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := p.Stop(); err != nil {
-			t.Error(err)
-		}
-	}()
+	p := startEngine(t)
 	dir := t.TempDir()
 	easy := filepath.Join("..", "..", "..", "data", "datasets", "easy.jsonl")
 	for _, c := range []struct {
@@ -111,4 +108,83 @@ func deref64(v *float64) []float64 {
 		return nil
 	}
 	return []float64{*v}
+}
+
+// capacity against the real engine, the same bounded search twice (steps of
+// 5 s up to 4 req/s, about a minute in all): the second, given the first's
+// JSON, gives the same answer, or answers within the search's resolution,
+// or says why not from what the searches recorded. Properties only: which
+// of them holds depends on the machine, never a timing.
+func TestRealEngineCapacityTwice(t *testing.T) {
+	p := startEngine(t)
+	dir := t.TempDir()
+	flags := []string{"--url", p.URL, "--max-tokens", "8", "--slo-ttft", "3s", "--slo-e2e", "5s", "--target", "0.5",
+		"--start-rate", "1", "--max-rate", "4", "--resolution", "1", "--warmup", "500ms", "--step-duration", "5s", "--step-max-duration", "5s",
+		"--timeout", "8s", "--busy-gauge", "llamacpp:requests_processing", "--format", "json"}
+	first := filepath.Join(dir, "first.json")
+	js := cliOut(t, append([]string{"capacity", "--out", filepath.Join(dir, "a")}, flags...)...)
+	if err := os.WriteFile(first, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var a, b capacity.Result
+	if err := json.Unmarshal([]byte(js), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(cliOut(t, append([]string{"capacity", "--out", filepath.Join(dir, "b"), "--previous", first}, flags...)...)), &b); err != nil {
+		t.Fatal(err)
+	}
+	ag := b.Again
+	if ag == nil {
+		t.Fatal("the second search does not compare itself with the first")
+	}
+	t.Logf("answers %v (%s) then %v (%s), %d and %d steps:\n%s", deref(a.MaxRateMeeting), a.BoundedBy, deref(b.MaxRateMeeting), b.BoundedBy, len(a.Steps), len(b.Steps), capacityAgainIn(lang.EN, ag))
+	same := fmt.Sprint(deref(a.MaxRateMeeting)) == fmt.Sprint(deref(b.MaxRateMeeting)) && a.BoundedBy == b.BoundedBy
+	if ag.Same != same || (!same && len(ag.Reasons) == 0) {
+		t.Fatalf("same answer %v, comparison says %v with reasons %+v", same, ag.Same, ag.Reasons)
+	}
+	within := a.MaxRateMeeting != nil && b.MaxRateMeeting != nil && math.Abs(*a.MaxRateMeeting-*b.MaxRateMeeting) <= a.Resolution
+	stepReason := false
+	for _, w := range ag.Reasons {
+		switch w.Kind {
+		case capacity.WhyFlagsDiffer, capacity.WhyInterrupted:
+			t.Errorf("the same flags, uninterrupted, yet %s: %+v", w.Kind, w)
+		case capacity.WhyWithinResolution:
+			if !within {
+				t.Errorf("within the resolution, yet %v and %v", deref(a.MaxRateMeeting), deref(b.MaxRateMeeting))
+			}
+		default:
+			// A step reason names a rate both searched and judged differently.
+			if w.Rate == nil || w.Previous == nil || w.This == nil || w.Previous.Rate != *w.Rate || w.This.Rate != *w.Rate || w.Previous.Verdict == w.This.Verdict {
+				t.Errorf("%s: rate %v, steps %+v / %+v", w.Kind, deref(w.Rate), w.Previous, w.This)
+			}
+			stepReason = true
+		}
+	}
+	if !same && !within && !stepReason {
+		t.Errorf("answers %v and %v, more than the resolution apart, with no step's reason: %+v", deref(a.MaxRateMeeting), deref(b.MaxRateMeeting), ag.Reasons)
+	}
+	for _, s := range append(a.Steps, b.Steps...) {
+		if s.LoadAvg == nil {
+			t.Errorf("step %g records no load average", s.Rate)
+		}
+	}
+	text := capacityTextIn(lang.EN, &b)
+	if !strings.Contains(text, "Against the previous search ("+first+"): ") || (!same && !strings.Contains(text, "Why:\n  - ")) {
+		t.Errorf("the text does not say it:\n%s", text)
+	}
+}
+
+// startEngine starts the real engine for the test and stops it after.
+func startEngine(t *testing.T) *lab.EngineProcess {
+	t.Helper()
+	p, err := lab.Engine{}.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return p
 }

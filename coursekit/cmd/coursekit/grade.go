@@ -18,6 +18,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/assign"
 	"github.com/llmperf-course/course/coursekit/grade/batch"
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/grade/execute"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/gradescope"
 	"github.com/llmperf-course/course/coursekit/grade/notebook"
@@ -115,143 +116,219 @@ func releaseNotebook(path string) (data []byte, name string, err error) {
 //	coursekit grade --key-file KEY --roster roster.csv --out DIR [--manual manual-review.csv] SUBMISSION.ipynb|DIR|LMS.zip...
 //	coursekit grade --gradescope /autograder [--key-file KEY] [--roster roster.csv]
 //
-// It runs in steps (flags, setup that can stop the batch, collect, grade,
-// merge manual scores, write), so that a new step slots in between.
+// It grades a class as flags → options → run, as vegeta's attack
+// command parses its flags into options for attack: gradeFlagsOf reads the
+// command line, gradeFlags.options checks everything that can stop the
+// batch before any submission is read (key, roster, OUT's previous run,
+// weights, typed scores), and runGrade reads the submissions, picks whose
+// they are and which count, and builds OUT.
 func cmdGrade(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
-	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (optional lms_id column for LMS download names)")
-	keyFile := fs.String("key-file", "", "the key file used by assign (required, except with --gradescope: default ROOT/source/course.key)")
-	out := fs.String("out", "", "output directory for grades.csv, results/, feedback/ and the summary (required)")
-	maxBytes := fs.Int64("max-bytes", notebook.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
-	public := fs.String("public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
-	manual := fs.String("manual", "", "a filled-in "+review.ManualFile+" to merge the scores a person typed (default: OUT/"+review.ManualFile+" when OUT holds one: typed scores are carried forward)")
-	force := fs.Bool("force", false, "with --manual FILE: discard the typed scores in OUT/"+review.ManualFile+"; they stay in the backup OUT.bak-N (default: refuse)")
-	replace := fs.Bool("replace", false, "grade only the given submissions although OUT holds a graded class with learners they do not cover: those learners become \"no submission\" (the previous run stays in the backup OUT.bak-N; default: refuse and print the command that grades the whole class)")
-	changeWeights := fs.Bool("change-weights", false, "grade with --weights (or, without it, the default weights) although OUT records other weights; typed manual scores are rescaled to the new maxima (default: keep the recorded weights)")
-	gsRoot := fs.String("gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
-	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	noKeyCheck := fs.Bool("no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
-	weights := fs.String("weights", "", "a CSV or TSV of criterion id,points overriding the default points (criteria it does not name keep theirs; default: none)")
-	printWeights := fs.Bool("print-weights", false, "print the default weights as a CSV to start a --weights file from, and exit")
-	var exports exportFlag
-	fs.Var(&exports, "export", "also write the totals as an LMS gradebook import file, FORMAT=FILE.csv with FORMAT "+strings.Join(report.ExportFormats, " or ")+" (repeatable; default: none)")
-	lmsColumn := fs.String("lms-column", report.DefaultLMSColumn, "with --export: the grade column's name in the LMS (Canvas: \"Name (assignment id)\" as Canvas's own export names it)")
-	execF := addExecFlags(fs)
-	pos, err := parse(fs, args)
+	fl, err := gradeFlagsOf(args)
 	if err != nil {
 		return err
 	}
-	if *printWeights {
+	if fl.printWeights {
 		return criteria.WriteWeights(stdout, criteria.DefaultPoints())
 	}
-	if *gsRoot != "" {
-		if len(pos) > 0 || *out != "" || *manual != "" || *execF.on || *weights != "" || len(exports) > 0 {
+	if fl.gsRoot != "" {
+		if len(fl.pos) > 0 || fl.out != "" || fl.manual != "" || *fl.exec.on || fl.weights != "" || len(fl.exports) > 0 {
 			return usagef("grade: --gradescope grades ROOT/submission into ROOT/results: no --out, --manual, --execute, --weights, --export or submission arguments")
 		}
-		return gradeGradescope(*gsRoot, *keyFile, *rosterPath, *public, *maxBytes, stdout)
+		return gradeGradescope(fl.gsRoot, fl.keyFile, fl.rosterPath, fl.public, fl.maxBytes, stdout)
 	}
-	if *rosterPath == "" || *keyFile == "" || *out == "" {
-		return usagef("grade: --key-file, --roster and --out are required")
-	}
-	if len(pos) == 0 {
-		return usagef("grade: give submission notebooks, directories or LMS .zip downloads")
-	}
-	// Everything that can stop the batch is checked before grading starts.
-	key, err := secret.LoadKey(*keyFile)
+	opts, err := fl.options(stderr)
 	if err != nil {
-		return usagef("grade: %v", err)
+		return err
 	}
-	roster, err := roster.ReadRosterFile(*rosterPath)
+	return runGrade(opts, stdout, stderr)
+}
+
+// gradeFlags are grade's flags as given (fs keeps them, for the command
+// that grades the whole class), and its submissions.
+type gradeFlags struct {
+	fs                                                                   *flag.FlagSet
+	pos                                                                  []string
+	rosterPath, keyFile, out, public, manual, gsRoot, weights, lmsColumn string
+	maxBytes                                                             int64
+	force, replace, changeWeights, quiet, noKeyCheck, printWeights       bool
+	exports                                                              exportFlag
+	exec                                                                 *execFlags
+}
+
+// gradeFlagsOf parses grade's command line.
+func gradeFlagsOf(args []string) (*gradeFlags, error) {
+	fs := flag.NewFlagSet("grade", flag.ContinueOnError)
+	fl := &gradeFlags{fs: fs}
+	fs.StringVar(&fl.rosterPath, "roster", "", "roster CSV with a header and an id column (optional lms_id column for LMS download names)")
+	fs.StringVar(&fl.keyFile, "key-file", "", "the key file used by assign (required, except with --gradescope: default ROOT/source/course.key)")
+	fs.StringVar(&fl.out, "out", "", "output directory for grades.csv, results/, feedback/ and the summary (required)")
+	fs.Int64Var(&fl.maxBytes, "max-bytes", notebook.DefaultMaxBytes, "read at most this many bytes of one submission (or zip entry)")
+	fs.StringVar(&fl.public, "public-trace", "", "the unit's public trace, to spot cards copied from the worked example (default: the course data)")
+	fs.StringVar(&fl.manual, "manual", "", "a filled-in "+review.ManualFile+" to merge the scores a person typed (default: OUT/"+review.ManualFile+" when OUT holds one: typed scores are carried forward)")
+	fs.BoolVar(&fl.force, "force", false, "with --manual FILE: discard the typed scores in OUT/"+review.ManualFile+"; they stay in the backup OUT.bak-N (default: refuse)")
+	fs.BoolVar(&fl.replace, "replace", false, "grade only the given submissions although OUT holds a graded class with learners they do not cover: those learners become \"no submission\" (the previous run stays in the backup OUT.bak-N; default: refuse and print the command that grades the whole class)")
+	fs.BoolVar(&fl.changeWeights, "change-weights", false, "grade with --weights (or, without it, the default weights) although OUT records other weights; typed manual scores are rescaled to the new maxima (default: keep the recorded weights)")
+	fs.StringVar(&fl.gsRoot, "gradescope", "", "run as a Gradescope autograder under this root (e.g. /autograder): grade ROOT/submission, write ROOT/results/results.json (default: off)")
+	fs.BoolVar(&fl.quiet, "quiet", false, "no progress lines on stderr")
+	fs.BoolVar(&fl.noKeyCheck, "no-key-check", false, "grade even when the key verifies none of the release records (e.g. one tampered notebook graded alone); every record that fails is still a finding")
+	fs.StringVar(&fl.weights, "weights", "", "a CSV or TSV of criterion id,points overriding the default points (criteria it does not name keep theirs; default: none)")
+	fs.BoolVar(&fl.printWeights, "print-weights", false, "print the default weights as a CSV to start a --weights file from, and exit")
+	fs.Var(&fl.exports, "export", "also write the totals as an LMS gradebook import file, FORMAT=FILE.csv with FORMAT "+strings.Join(report.ExportFormats, " or ")+" (repeatable; default: none)")
+	fs.StringVar(&fl.lmsColumn, "lms-column", report.DefaultLMSColumn, "with --export: the grade column's name in the LMS (Canvas: \"Name (assignment id)\" as Canvas's own export names it)")
+	fl.exec = addExecFlags(fs)
+	pos, err := parse(fs, args)
 	if err != nil {
-		return usagef("grade: %v", err)
+		return nil, err
+	}
+	fl.pos = pos
+	return fl, nil
+}
+
+// gradeOptions are a batch to grade, everything that can stop it checked.
+type gradeOptions struct {
+	fl      *gradeFlags
+	roster  *roster.Roster
+	prev    *report.Run // OUT's previous run, nil for none
+	grader  *grader.Grader
+	scores  *review.ManualScores // the typed scores merged, nil for none
+	carried bool                 // scores are OUT's own, carried forward
+	// overrides are the instructor's OUT/overrides.csv (never written by
+	// grade), nil for none.
+	overrides *review.Overrides
+	// discarded counts the typed scores of OUT's own file that --force set
+	// aside; ownManual is that file.
+	discarded int
+	ownManual string
+}
+
+// options checks, before grading starts, everything that can stop the
+// batch: the required flags, the key, the roster, OUT and its previous
+// run, the weights, the public trace and the typed scores.
+func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
+	if fl.rosterPath == "" || fl.keyFile == "" || fl.out == "" {
+		return nil, usagef("grade: --key-file, --roster and --out are required")
+	}
+	if len(fl.pos) == 0 {
+		return nil, usagef("grade: give submission notebooks, directories or LMS .zip downloads")
+	}
+	key, err := secret.LoadKey(fl.keyFile)
+	if err != nil {
+		return nil, usagef("grade: %v", err)
+	}
+	o := &gradeOptions{fl: fl}
+	if o.roster, err = roster.ReadRosterFile(fl.rosterPath); err != nil {
+		return nil, usagef("grade: %v", err)
 	}
 	// OUT's run record: the weights, the class and the files of the
 	// previous run.
-	if err := report.CheckOut(*out); err != nil {
-		return usagef("grade: %v", err)
+	if err := report.CheckOut(fl.out); err != nil {
+		return nil, usagef("grade: %v", err)
 	}
-	prev, err := report.ReadRun(*out)
+	if o.prev, err = report.ReadRun(fl.out); err != nil {
+		return nil, usagef("grade: %v", err)
+	}
+	points, err := fl.pickWeights(o.prev, stderr)
 	if err != nil {
-		return usagef("grade: %v", err)
+		return nil, err
 	}
+	pub, err := publicTrace(fl.public)
+	if err != nil {
+		return nil, err
+	}
+	if o.grader, err = grader.NewGrader(grader.Options{Key: key, Roster: o.roster, Points: points, MaxBytes: fl.maxBytes, Public: pub, KeepSource: *fl.exec.on}); err != nil {
+		return nil, usagef("grade: %v", err)
+	}
+	if err := o.readScores(); err != nil {
+		return nil, err
+	}
+	// The instructor's overrides, checked before anything is graded.
+	if o.overrides, err = review.ReadOverridesFile(filepath.Join(fl.out, review.OverridesFile), o.roster, o.grader.Points()); err != nil {
+		return nil, usagef("grade: %v\nNothing was written: fix the file and grade again", err)
+	}
+	return o, nil
+}
+
+// pickWeights are the points to grade with (nil: the defaults): --weights,
+// or the weights OUT's previous run records, unless --change-weights.
+func (fl *gradeFlags) pickWeights(prev *report.Run, stderr io.Writer) (map[string]float64, error) {
 	var points map[string]float64 // nil: the default weights
-	if *weights != "" {
-		if points, err = criteria.ReadWeightsFile(*weights); err != nil {
-			return usagef("grade: --weights: %v", err)
+	if fl.weights != "" {
+		var err error
+		if points, err = criteria.ReadWeightsFile(fl.weights); err != nil {
+			return nil, usagef("grade: --weights: %v", err)
 		}
 	}
 	if prev != nil && prev.Weights != nil {
 		switch diff := report.DiffWeights(prev.Weights, points); {
 		case len(diff) == 0:
-		case *changeWeights:
-			fmt.Fprintf(stderr, "grade: note: changing the weights %s recorded: %s (typed manual scores are rescaled to the new maxima)\n", *out, report.JoinChanges(diff))
-		case *weights != "":
-			return usagef("grade: the weights in %s differ from those %s was graded with: %s. Nothing was written. Give --change-weights to re-grade with the new ones (typed manual scores are rescaled), or leave out --weights to keep the recorded ones", *weights, *out, report.JoinChanges(diff))
+		case fl.changeWeights:
+			fmt.Fprintf(stderr, "grade: note: changing the weights %s recorded: %s (typed manual scores are rescaled to the new maxima)\n", fl.out, report.JoinChanges(diff))
+		case fl.weights != "":
+			return nil, usagef("grade: the weights in %s differ from those %s was graded with: %s. Nothing was written. Give --change-weights to re-grade with the new ones (typed manual scores are rescaled), or leave out --weights to keep the recorded ones", fl.weights, fl.out, report.JoinChanges(diff))
 		default:
 			points = maps.Clone(prev.Weights)
-			fmt.Fprintf(stderr, "grade: note: grading with the weights %s records from its previous run (differs from the defaults: %s); --change-weights without --weights returns to the defaults\n", *out, report.JoinChanges(report.DiffWeights(nil, points)))
+			fmt.Fprintf(stderr, "grade: note: grading with the weights %s records from its previous run (differs from the defaults: %s); --change-weights without --weights returns to the defaults\n", fl.out, report.JoinChanges(report.DiffWeights(nil, points)))
 		}
 	}
-	if points != nil && !*execF.on {
+	if points != nil && !*fl.exec.on {
 		delete(points, criteria.ExecutionID) // its weight applies with --execute only
 	}
-	pub, err := publicTrace(*public)
-	if err != nil {
-		return err
-	}
-	g, err := grader.NewGrader(grader.Options{Key: key, Roster: roster, Points: points, MaxBytes: *maxBytes, Public: pub, KeepSource: *execF.on})
-	if err != nil {
-		return usagef("grade: %v", err)
-	}
-	// Nothing a person typed is lost: OUT's own manual-review file is read
-	// back (carried forward) unless --manual names another one, which is
-	// refused while OUT's holds typed scores.
-	if *manual != "" {
-		if _, err := os.Stat(*manual); errors.Is(err, os.ErrNotExist) {
-			return usagef("grade: --manual %s: file not found. Nothing was written", *manual)
+	return points, nil
+}
+
+// readScores reads the typed scores. Nothing a person typed is lost: OUT's
+// own manual-review file is read back (carried forward) unless --manual
+// names another one, which is refused while OUT's holds typed scores.
+func (o *gradeOptions) readScores() error {
+	fl := o.fl
+	if fl.manual != "" {
+		if _, err := os.Stat(fl.manual); errors.Is(err, os.ErrNotExist) {
+			return usagef("grade: --manual %s: file not found. Nothing was written", fl.manual)
 		}
 	}
-	ownManual := filepath.Join(*out, review.ManualFile)
+	o.ownManual = filepath.Join(fl.out, review.ManualFile)
 	var prevWeights map[string]float64 // the weights typed scores were typed against
-	if prev != nil {
-		prevWeights = prev.Weights
+	if o.prev != nil {
+		prevWeights = o.prev.Weights
 	}
-	var scores, own *review.ManualScores
-	if _, err := os.Stat(ownManual); err == nil {
-		if own, err = review.ReadManualFileWas(ownManual, roster, g.Points(), prevWeights); err != nil {
+	var own *review.ManualScores
+	if _, err := os.Stat(o.ownManual); err == nil {
+		if own, err = review.ReadManualFileWas(o.ownManual, o.roster, o.grader.Points(), prevWeights); err != nil {
 			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
 		}
 	}
-	carried := *manual == ""
-	discarded := 0 // typed scores of OUT's own file that --force set aside
+	o.carried = fl.manual == ""
 	switch {
-	case *manual == "" || sameFile(*manual, ownManual):
-		scores = own
-		*manual = ownManual
+	case fl.manual == "" || sameFile(fl.manual, o.ownManual):
+		o.scores = own
+		fl.manual = o.ownManual
 	default:
-		if own != nil && len(own.Rows)+len(own.Kept) > 0 && !*force {
-			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", ownManual, len(own.Rows)+len(own.Kept), *manual, *manual, ownManual)
+		if own != nil && len(own.Rows)+len(own.Kept) > 0 && !fl.force {
+			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", o.ownManual, len(own.Rows)+len(own.Kept), fl.manual, fl.manual, o.ownManual)
 		}
-		if scores, err = review.ReadManualFileWas(*manual, roster, g.Points(), prevWeights); err != nil {
+		var err error
+		if o.scores, err = review.ReadManualFileWas(fl.manual, o.roster, o.grader.Points(), prevWeights); err != nil {
 			return usagef("grade: --manual: %v", err)
 		}
 		if own != nil {
-			discarded = len(own.Rows) + len(own.Kept)
+			o.discarded = len(own.Rows) + len(own.Kept)
 		}
 	}
-	// The instructor's overrides (OUT/overrides.csv, never written by
-	// grade), checked before anything is graded.
-	overrides, err := review.ReadOverridesFile(filepath.Join(*out, review.OverridesFile), roster, g.Points())
-	if err != nil {
-		return usagef("grade: %v\nNothing was written: fix the file and grade again", err)
-	}
-	col, err := grader.Collect(pos)
+	return nil
+}
+
+// runGrade grades the batch: read the submissions, pick (grade each, check
+// the key, check the whole class is covered), build OUT in a staging
+// folder that replaces it as a whole, then say what was done.
+func runGrade(o *gradeOptions, stdout, stderr io.Writer) error {
+	fl, g := o.fl, o.grader
+	col, err := grader.Collect(fl.pos)
 	if err != nil {
 		return err
 	}
 	defer col.Close()
 	if len(col.Inputs) == 0 {
-		return usagef("grade: no .ipynb files in %s", strings.Join(pos, " "))
+		return usagef("grade: no .ipynb files in %s", strings.Join(fl.pos, " "))
 	}
 	if err := g.Prepare(); err != nil {
 		return fmt.Errorf("grade: %w", err)
@@ -259,7 +336,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	// Everything is written into a staging folder that replaces OUT as a
 	// whole at the end: no file of an earlier run survives, and a run that
 	// fails leaves OUT as it was.
-	stage, err := report.NewStage(*out)
+	stage, err := report.NewStage(fl.out)
 	if err != nil {
 		return usagef("grade: %v", err)
 	}
@@ -269,70 +346,28 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 			stage.Abort()
 		}
 	}()
-	execOpts, _, err := execF.prepare(stage.Dir)
+	execOpts, _, err := fl.exec.prepare(stage.Dir)
 	if err != nil {
 		return err
 	}
-
-	// Progress lines wait for the key check: no score line is printed for a
-	// batch that the wrong key stops.
 	var progress io.Writer = stderr
-	var held bytes.Buffer
-	if *quiet {
+	if fl.quiet {
 		progress = nil
 	}
-	var hold io.Writer
-	if progress != nil {
-		hold = &held
+	subs, err := o.pick(col, progress, stderr)
+	if err != nil {
+		return err
 	}
-	subs := g.GradeInputs(col.Inputs, hold)
-	// The key check, before anything is run or written: the wrong key
-	// would tell every learner their release record was edited.
-	kc := batch.CheckKey(subs)
-	if kc.Stop() && !*noKeyCheck {
-		return usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", *keyFile, kc.Records)
-	}
-	if progress != nil {
-		progress.Write(held.Bytes())
-	}
-	if kc.Loud() {
-		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
-	}
-	// A partial run never blanks the class graded into OUT.
-	if prev != nil && !*replace {
-		if err := checkWholeClass(prev, subs, pos, fs, *out); err != nil {
-			return err
-		}
-	}
-	// A typed row whose learner nobody knows (a mistyped id) stops the
-	// run before anything is written.
-	if err := errors.Join(scores.CheckLearners(knownLearners(prev, subs)), overrides.CheckLearners(knownLearners(prev, subs))); err != nil {
-		return usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
-	}
-	warnings := append([]grader.Warning(nil), col.Notes...)
-	if execOpts != nil {
-		notes, err := execF.run(g, subs, execOpts, progress, stdout)
-		if err != nil {
-			return err
-		}
-		warnings = append(warnings, notes...)
-	}
-	b := batch.NewBatch(roster, g.Points(), subs) // adds the duplicate-rule warnings
-	// Typed scores go to the file that counts for each learner.
-	manualWarnings := review.ApplyManualCounted(subs, b.Counts, scores)
-	warnings = append(warnings, manualWarnings...)
-	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, overrides)...)
-	b.Warnings = append(warnings, b.Warnings...)
-	b.Typed = scores
-	for _, w := range b.Warnings {
-		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
+	b, manualWarnings, err := o.build(subs, col, execOpts, progress, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	files, err := report.WriteFiles(b, stage.Dir)
 	if err != nil {
 		return err
 	}
 	run := &report.Run{Weights: g.Points(), Files: files}
-	for _, p := range pos {
+	for _, p := range fl.pos {
 		if abs, err := filepath.Abs(p); err == nil {
 			run.Inputs = append(run.Inputs, abs)
 		}
@@ -344,33 +379,104 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 	for _, n := range stage.Notes {
 		fmt.Fprintf(stderr, "grade: note: %s\n", n)
 	}
-	done, err := stage.Commit(prev)
+	done, err := stage.Commit(o.prev)
 	if err != nil {
-		return fmt.Errorf("grade: replacing %s: %w", *out, err)
+		return fmt.Errorf("grade: replacing %s: %w", fl.out, err)
 	}
 	committed = true
-	reportCommit(done, *out, stderr)
-	if discarded > 0 && done.Backup != "" {
-		fmt.Fprintf(stdout, "--force: set aside %d typed scores of %s; they are kept in %s\n", discarded, ownManual, filepath.Join(done.Backup, review.ManualFile))
+	return o.said(b, done, manualWarnings, stdout, stderr)
+}
+
+// pick grades every input and picks whose work each is, then checks the
+// key and that the batch covers the class OUT holds. Progress lines wait
+// for the key check: no score line is printed for a batch that the wrong
+// key stops.
+func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) ([]*grader.Submission, error) {
+	fl := o.fl
+	var held bytes.Buffer
+	var hold io.Writer
+	if progress != nil {
+		hold = &held
+	}
+	subs := o.grader.GradeInputs(col.Inputs, hold)
+	// The key check, before anything is run or written: the wrong key
+	// would tell every learner their release record was edited.
+	kc := batch.CheckKey(subs)
+	if kc.Stop() && !fl.noKeyCheck {
+		return nil, usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", fl.keyFile, kc.Records)
+	}
+	if progress != nil {
+		progress.Write(held.Bytes())
+	}
+	if kc.Loud() {
+		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
+	}
+	// A partial run never blanks the class graded into OUT.
+	if o.prev != nil && !fl.replace {
+		if err := checkWholeClass(o.prev, subs, fl.pos, fl.fs, fl.out); err != nil {
+			return nil, err
+		}
+	}
+	// A typed row whose learner nobody knows (a mistyped id) stops the
+	// run before anything is written.
+	known := knownLearners(o.prev, subs)
+	if err := errors.Join(o.scores.CheckLearners(known), o.overrides.CheckLearners(known)); err != nil {
+		return nil, usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
+	}
+	return subs, nil
+}
+
+// build runs --execute, merges the typed scores and builds the batch with
+// its warnings, printed as they stand.
+func (o *gradeOptions) build(subs []*grader.Submission, col *grader.Collection, execOpts *execute.ExecOptions, progress, stdout, stderr io.Writer) (*batch.Batch, []grader.Warning, error) {
+	warnings := append([]grader.Warning(nil), col.Notes...)
+	if execOpts != nil {
+		notes, err := o.fl.exec.run(o.grader, subs, execOpts, progress, stdout)
+		if err != nil {
+			return nil, nil, err
+		}
+		warnings = append(warnings, notes...)
+	}
+	b := batch.NewBatch(o.roster, o.grader.Points(), subs) // adds the duplicate-rule warnings
+	// Typed scores go to the file that counts for each learner.
+	manualWarnings := review.ApplyManualCounted(subs, b.Counts, o.scores)
+	warnings = append(warnings, manualWarnings...)
+	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, o.overrides)...)
+	b.Warnings = append(warnings, b.Warnings...)
+	b.Typed = o.scores
+	for _, w := range b.Warnings {
+		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
+	}
+	return b, manualWarnings, nil
+}
+
+// said prints what the committed run did: the backup, the scores set
+// aside, the counts, the typed scores merged, the files and exports
+// written; and fails a batch with nothing gradable.
+func (o *gradeOptions) said(b *batch.Batch, done *report.Committed, manualWarnings []grader.Warning, stdout, stderr io.Writer) error {
+	fl, scores := o.fl, o.scores
+	reportCommit(done, fl.out, stderr)
+	if o.discarded > 0 && done.Backup != "" {
+		fmt.Fprintf(stdout, "--force: set aside %d typed scores of %s; they are kept in %s\n", o.discarded, o.ownManual, filepath.Join(done.Backup, review.ManualFile))
 	}
 	sm := report.Summarize(b)
 	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
 		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
 	if scores != nil {
 		verb := "merged manual scores from"
-		if carried {
+		if o.carried {
 			verb = "carried forward the manual scores typed in"
 		}
 		changed, absent := scores.Carried()
-		fmt.Fprintf(stdout, "%s %s: %d scored rows, %d still blank, %d warnings\n", verb, *manual, len(scores.Rows), scores.Blank, len(manualWarnings))
+		fmt.Fprintf(stdout, "%s %s: %d scored rows, %d still blank, %d warnings\n", verb, fl.manual, len(scores.Rows), scores.Blank, len(manualWarnings))
 		if changed+absent > 0 {
 			fmt.Fprintf(stdout, "kept in the new %s without counting now: %d scores of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", review.ManualFile, changed, absent)
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "grades.csv"))
-	for _, e := range exports {
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(fl.out, "grades.csv"))
+	for _, e := range fl.exports {
 		var buf bytes.Buffer
-		notes, err := report.WriteLMS(b, &buf, e.format, *lmsColumn)
+		notes, err := report.WriteLMS(b, &buf, e.format, fl.lmsColumn)
 		if err == nil {
 			err = os.WriteFile(e.file, buf.Bytes(), 0o644)
 		}
@@ -383,7 +489,7 @@ func cmdGrade(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "wrote %s (%s gradebook import)\n", e.file, e.format)
 	}
 	if sm.Gradable == 0 {
-		return fmt.Errorf("grade: nothing gradable: %s", nothingGradableHint(sm, *execF.on))
+		return fmt.Errorf("grade: nothing gradable: %s", nothingGradableHint(sm, *fl.exec.on))
 	}
 	return nil
 }

@@ -7,10 +7,11 @@ import "github.com/llmperf-course/course/coursekit/internal/regfile"
 // and a file longer than its limit is refused naming the file and the
 // limit, before it is read (docs/cli.md, "Input limits").
 const (
-	importFileLimit  = 1 << 30  // import FILE: a tool's result file
-	summaryLimit     = 64 << 20 // import --summary
-	notebookLimit    = 64 << 20 // assign --notebook, grade --release
-	publicTraceLimit = 256 << 20
+	importFileLimit   = 1 << 30  // import FILE: a tool's result file
+	summaryLimit      = 64 << 20 // import --summary
+	notebookLimit     = 64 << 20 // assign --notebook, grade --release
+	publicTraceLimit  = 256 << 20
+	capacityJSONLimit = 64 << 20 // capacity --previous
 )
 
 // readInput reads the file a flag or argument names (what says which, for

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -71,6 +72,71 @@ const MalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE 
 	"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
 	"higher than another tool's against the same server"
 
+// errorKinds counts the errors AIPerf recorded, by type and message, with
+// the outcome each became, so that the import says what AIPerf recorded
+// rather than only the trace's name for it.
+type errorKinds struct {
+	order []string
+	kinds map[string]*errorKind
+}
+
+type errorKind struct {
+	typ, msg string
+	code     int
+	outcome  trace.Outcome
+	n        int
+}
+
+func (k *errorKinds) add(typ, msg string, code int, o trace.Outcome) {
+	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s", code, typ, msg, o)
+	if k.kinds == nil {
+		k.kinds = map[string]*errorKind{}
+	}
+	if e, ok := k.kinds[key]; ok {
+		e.n++
+		return
+	}
+	k.order = append(k.order, key)
+	k.kinds[key] = &errorKind{typ: typ, msg: msg, code: code, outcome: o, n: 1}
+}
+
+// outcomeWords says what each outcome means for an AIPerf record.
+var outcomeWords = map[trace.Outcome]string{
+	trace.NoResponse:   "no response: the request was sent and the connection closed before any response byte (aiohttp reuses a pooled keep-alive connection the server had closed, and AIPerf does not send the request again)",
+	trace.HTTPError:    "the server answered with an error status",
+	trace.StreamError:  "the response broke after it began",
+	trace.Timeout:      "timed out",
+	trace.ConnectError: "no connection to the server",
+	trace.Cancelled:    "cancelled by AIPerf",
+}
+
+// maxRecordedMsg bounds an error message quoted in the note.
+const maxRecordedMsg = 120
+
+// note lists the recorded errors: "AIPerf recorded errors on 3 records:
+// 1 × ServerDisconnectedError "Server disconnected" → no_response (…)".
+func (k *errorKinds) note() string {
+	if len(k.order) == 0 {
+		return ""
+	}
+	total := 0
+	var parts []string
+	for _, key := range k.order {
+		e := k.kinds[key]
+		total += e.n
+		what := e.typ
+		if e.code != 0 {
+			what = fmt.Sprintf("code %d %s", e.code, e.typ)
+		}
+		msg := []rune(e.msg)
+		if len(msg) > maxRecordedMsg {
+			msg = append(msg[:maxRecordedMsg], '…')
+		}
+		parts = append(parts, fmt.Sprintf("%d × %s %q → %s (%s)", e.n, what, string(msg), e.outcome, outcomeWords[e.outcome]))
+	}
+	return fmt.Sprintf("AIPerf recorded an error on %d records: %s", total, strings.Join(parts, "; "))
+}
+
 // notASummary stops an import of AIPerf's summary file given as the records
 // file (a common mistake): one object with metric blocks and no metadata.
 func notASummary(s *toolfile.Source, v json.RawMessage, line int) error {
@@ -88,189 +154,310 @@ func notASummary(s *toolfile.Source, v json.RawMessage, line int) error {
 }
 
 // Import reads AIPerf's profile_export.jsonl: one record per request,
-// failures included. Times are wall-anchored monotonic nanoseconds.
+// failures included. Times are wall-anchored monotonic nanoseconds. Its
+// steps: read every record (readRecords), pick the profiling ones (the
+// warm-up is left out, as AIPerf leaves it out), build the result from
+// them (build).
 func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
-	vals, lines, err := s.Values()
+	recs, err := readRecords(s)
 	if err != nil {
 		return nil, err
 	}
-	res := &toolfile.Result{}
-	res.Report.Run, res.Report.Runs = 1, 1
-	res.Report.PercentileMethod = "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"
-	type row struct {
-		a           trace.Attempt
-		startNS     int64
-		endNS       int64
-		hasEnd      bool
-		valid       bool
-		ttft, itl   *float64
-		latency     *float64
-		lineForPath string
+	rows, warmup := pickProfiling(recs)
+	if len(rows) == 0 {
+		return nil, s.ErrAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
+	}
+	return build(rows, warmup), nil
+}
+
+// row is one profiling record: the attempt (events relative to its start
+// until build shifts them), its times in ns and AIPerf's own numbers.
+type row struct {
+	a               trace.Attempt
+	startNS, endNS  int64
+	hasEnd          bool
+	valid           bool // AIPerf counts it: no error, a first token
+	noICL           bool // valid, several tokens, no inter_chunk_latency list
+	ttft, itl       *float64
+	latency         *float64
+	errType, errMsg string // what AIPerf recorded for a failed record
+	errCode         int
+	failed          bool
+	line            int // the record's line in the file, for errors
+}
+
+// record is a line of the file: a profiling row, or a warm-up record
+// (read no further than its phase).
+type record struct {
+	row
+	warmup bool
+}
+
+// readRecords reads every record of the file, stopping at the first bad
+// one (a warm-up record is read only as far as its phase).
+func readRecords(s *toolfile.Source) ([]record, error) {
+	vals, lines, err := s.Values()
+	if err != nil {
+		return nil, err
 	}
 	if len(vals) == 1 {
 		if err := notASummary(s, vals[0], lines[0]); err != nil {
 			return nil, err
 		}
 	}
-	var rows []row
-	warmup, noICL := 0, 0
-	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
+	recs := make([]record, 0, len(vals))
 	for i, v := range vals {
-		line := lines[i]
-		o, err := s.Object(v, line, "")
+		r, err := readRecord(s, v, lines[i])
 		if err != nil {
 			return nil, err
 		}
-		md, err := o.Sub("metadata")
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+// readRecord reads one record: metadata (phase, times, ids), metrics
+// (token counts, TTFT, ITL, latency, the chunk gaps) and error.
+func readRecord(s *toolfile.Source, v json.RawMessage, line int) (record, error) {
+	r := record{row: row{line: line}}
+	o, err := s.Object(v, line, "")
+	if err != nil {
+		return r, err
+	}
+	md, err := o.Sub("metadata")
+	if err != nil {
+		return r, err
+	}
+	phase, err := md.Str("benchmark_phase")
+	if err != nil {
+		return r, err
+	}
+	if phase == "warmup" {
+		r.warmup = true
+		return r, nil
+	}
+	if err := r.readMetadata(s, md, line); err != nil {
+		return r, err
+	}
+	mets := &toolfile.Obj{Src: s, Line: line, Path: "metrics", M: map[string]json.RawMessage{}}
+	if o.Has("metrics") {
+		if mets, err = o.Sub("metrics"); err != nil {
+			return r, err
+		}
+	}
+	gaps, err := r.readMetrics(s, mets, line)
+	if err != nil {
+		return r, err
+	}
+	if err := r.readOutcome(s, o, md, line); err != nil {
+		return r, err
+	}
+	if r.ttft != nil {
+		r.noICL = r.valid && gaps == nil && r.a.OutputTokens > 1
+		r.a.Events = toolfile.EventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start by build
+	}
+	return r, nil
+}
+
+// readMetadata reads the record's times and ids.
+func (r *row) readMetadata(s *toolfile.Source, md *toolfile.Obj, line int) error {
+	stRaw, ok := md.M["request_start_ns"]
+	if !ok || toolfile.IsNull(stRaw) {
+		return md.Err("request_start_ns", "missing")
+	}
+	st, err := s.Nanos(stRaw, line, "metadata.request_start_ns")
+	if err != nil {
+		return err
+	}
+	r.startNS = st
+	if en, ok := md.M["request_end_ns"]; ok && !toolfile.IsNull(en) {
+		e, err := s.Nanos(en, line, "metadata.request_end_ns")
+		if err != nil {
+			return err
+		}
+		if e < st {
+			return md.Err("request_end_ns", fmt.Sprintf("%d is before request_start_ns %d", e, st))
+		}
+		r.endNS, r.hasEnd = e, true
+	}
+	id, _ := md.Str("x_request_id")
+	if id == "" {
+		id = fmt.Sprintf("line%d", line)
+	}
+	r.a.ID = id
+	conv, _ := md.Str("conversation_id")
+	if conv != "" {
+		r.a.Request = conv
+		if t, ok := md.M["turn_index"]; ok && !toolfile.IsNull(t) {
+			r.a.Request = conv + "#" + string(t)
+		}
+	}
+	return nil
+}
+
+// readMetrics reads the token counts, TTFT, ITL and latency, and returns
+// the record's chunk gaps (nil when it has no inter_chunk_latency).
+func (r *row) readMetrics(s *toolfile.Source, mets *toolfile.Obj, line int) (gaps []float64, err error) {
+	out, err := aiperfCount(mets, "output_sequence_length")
+	if err != nil {
+		return nil, err
+	}
+	if out == 0 {
+		if out, err = aiperfCount(mets, "output_token_count"); err != nil {
+			return nil, err
+		}
+	}
+	r.a.OutputTokens = out
+	if r.a.InputTokens, err = aiperfCount(mets, "input_sequence_length"); err != nil {
+		return nil, err
+	}
+	readTime := func(tags ...string) (*float64, error) {
+		raw, sc, path, found, err := aiperfMetric(mets, tags...)
+		if err != nil || !found {
+			return nil, err
+		}
+		v, err := s.Time(raw, line, path)
 		if err != nil {
 			return nil, err
 		}
-		phase, err := md.Str("benchmark_phase")
+		v *= sc
+		return &v, nil
+	}
+	if r.ttft, err = readTime("time_to_first_token", "ttft"); err != nil {
+		return nil, err
+	}
+	if r.itl, err = readTime("inter_token_latency", "itl"); err != nil {
+		return nil, err
+	}
+	if r.latency, err = readTime("request_latency"); err != nil {
+		return nil, err
+	}
+	raw, sc, path, found, err := aiperfMetric(mets, "inter_chunk_latency", "icl")
+	if err != nil || !found {
+		return nil, err
+	}
+	list, err := s.Array(raw, line, path)
+	if err != nil {
+		return nil, err
+	}
+	for j, g := range list {
+		v, err := s.Time(g, line, fmt.Sprintf("%s[%d]", path, j))
 		if err != nil {
 			return nil, err
 		}
-		if phase == "warmup" {
+		gaps = append(gaps, v*sc)
+	}
+	return gaps, nil
+}
+
+// readOutcome reads how the record ended: AIPerf's error (its type,
+// message and code kept as recorded), a cancellation, no first token, or
+// a success.
+func (r *row) readOutcome(s *toolfile.Source, o, md *toolfile.Obj, line int) error {
+	r.a.HasEnd = true
+	cancelled := false
+	if c, ok := md.M["was_cancelled"]; ok && string(c) == "true" {
+		cancelled = true
+	}
+	switch {
+	case o.Has("error"):
+		e, err := o.Sub("error")
+		if err != nil {
+			return err
+		}
+		code := 0
+		if c, ok := e.M["code"]; ok && !toolfile.IsNull(c) {
+			if code, err = s.Count(c, line, "error.code"); err != nil {
+				return err
+			}
+		}
+		typ, _ := e.Str("type")
+		msg, _ := e.Str("message")
+		r.a.Outcome, r.a.HTTPStatus = toolfile.Classify(code, typ+" "+msg)
+		if code == 499 {
+			r.a.Outcome = trace.Cancelled
+		}
+		if r.a.Outcome == trace.NoResponse && r.ttft != nil {
+			r.a.Outcome = trace.StreamError // a chunk had arrived: the response had begun
+		}
+		r.a.Error = fmt.Sprintf("%s: %s", typ, msg)
+		r.failed, r.errType, r.errMsg, r.errCode = true, typ, msg, code
+	case cancelled:
+		r.a.Outcome = trace.Cancelled
+		r.a.Error = "was_cancelled"
+	case r.ttft == nil:
+		r.a.Outcome = trace.StreamError
+		r.a.Error = "AIPerf record without error and without time_to_first_token (no non-empty chunk)"
+	default:
+		r.a.Outcome = trace.OK
+		r.valid = true
+	}
+	return nil
+}
+
+// pickProfiling keeps the profiling records, in file order, and counts the
+// warm-up ones left out.
+func pickProfiling(recs []record) (rows []row, warmup int) {
+	for _, r := range recs {
+		if r.warmup {
 			warmup++
 			continue
 		}
-		stRaw, ok := md.M["request_start_ns"]
-		if !ok || toolfile.IsNull(stRaw) {
-			return nil, md.Err("request_start_ns", "missing")
-		}
-		st, err := s.Nanos(stRaw, line, "metadata.request_start_ns")
-		if err != nil {
-			return nil, err
-		}
-		r := row{startNS: st}
-		if en, ok := md.M["request_end_ns"]; ok && !toolfile.IsNull(en) {
-			e, err := s.Nanos(en, line, "metadata.request_end_ns")
-			if err != nil {
-				return nil, err
-			}
-			if e < st {
-				return nil, md.Err("request_end_ns", fmt.Sprintf("%d is before request_start_ns %d", e, st))
-			}
-			r.endNS, r.hasEnd = e, true
+		rows = append(rows, r.row)
+	}
+	return rows, warmup
+}
+
+// build makes the result of the profiling rows: attempts on a clock from
+// the first request start, AIPerf's window, its numbers recomputed its
+// way, the notes and the conditions.
+func build(rows []row, warmup int) *toolfile.Result {
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = 1, 1
+	res.Report.PercentileMethod = "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"
+	var recorded errorKinds
+	noICL := 0
+	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range rows {
+		r := &rows[i]
+		minStart = min(minStart, r.startNS)
+		if r.hasEnd {
 			maxEnd = max(maxEnd, r.endNS)
 		}
-		minStart = min(minStart, r.startNS)
-		id, _ := md.Str("x_request_id")
-		if id == "" {
-			id = fmt.Sprintf("line%d", line)
+		if r.failed {
+			recorded.add(r.errType, r.errMsg, r.errCode, r.a.Outcome)
 		}
-		r.a.ID = id
-		conv, _ := md.Str("conversation_id")
-		if conv != "" {
-			r.a.Request = conv
-			if t, ok := md.M["turn_index"]; ok && !toolfile.IsNull(t) {
-				r.a.Request = conv + "#" + string(t)
-			}
+		if r.noICL {
+			noICL++
 		}
-		cancelled := false
-		if c, ok := md.M["was_cancelled"]; ok && string(c) == "true" {
-			cancelled = true
-		}
-		mets := &toolfile.Obj{Src: s, Line: line, Path: "metrics", M: map[string]json.RawMessage{}}
-		if o.Has("metrics") {
-			if mets, err = o.Sub("metrics"); err != nil {
-				return nil, err
-			}
-		}
-		out, err := aiperfCount(mets, "output_sequence_length")
-		if err != nil {
-			return nil, err
-		}
-		if out == 0 {
-			if out, err = aiperfCount(mets, "output_token_count"); err != nil {
-				return nil, err
-			}
-		}
-		r.a.OutputTokens = out
-		if r.a.InputTokens, err = aiperfCount(mets, "input_sequence_length"); err != nil {
-			return nil, err
-		}
-		readTime := func(tags ...string) (*float64, error) {
-			raw, sc, path, found, err := aiperfMetric(mets, tags...)
-			if err != nil || !found {
-				return nil, err
-			}
-			v, err := s.Time(raw, line, path)
-			if err != nil {
-				return nil, err
-			}
-			v *= sc
-			return &v, nil
-		}
-		if r.ttft, err = readTime("time_to_first_token", "ttft"); err != nil {
-			return nil, err
-		}
-		if r.itl, err = readTime("inter_token_latency", "itl"); err != nil {
-			return nil, err
-		}
-		if r.latency, err = readTime("request_latency"); err != nil {
-			return nil, err
-		}
-		var gaps []float64
-		if raw, sc, path, found, err := aiperfMetric(mets, "inter_chunk_latency", "icl"); err != nil {
-			return nil, err
-		} else if found {
-			list, err := s.Array(raw, line, path)
-			if err != nil {
-				return nil, err
-			}
-			for j, g := range list {
-				v, err := s.Time(g, line, fmt.Sprintf("%s[%d]", path, j))
-				if err != nil {
-					return nil, err
-				}
-				gaps = append(gaps, v*sc)
-			}
-		}
+		res.Paths = append(res.Paths, fmt.Sprintf("line %d", r.line))
+	}
+	samples := buildAttempts(res, rows, minStart)
+	winMS := windowMS(res, minStart, maxEnd)
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	addStats(res, len(rows), winMS, samples)
+	res.ToolOK = len(samples.ttfts)
+	if warmup > 0 {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
+	}
+	if n := recorded.note(); n != "" {
+		res.Report.Notes = append(res.Report.Notes, n)
+	}
+	res.Report.Notes = append(res.Report.Notes, MalformedNote)
+	res.Conds = conditions(warmup, noICL)
+	return res
+}
 
-		r.a.HasEnd = true
-		if o.Has("error") {
-			e, err := o.Sub("error")
-			if err != nil {
-				return nil, err
-			}
-			code := 0
-			if c, ok := e.M["code"]; ok && !toolfile.IsNull(c) {
-				if code, err = s.Count(c, line, "error.code"); err != nil {
-					return nil, err
-				}
-			}
-			typ, _ := e.Str("type")
-			msg, _ := e.Str("message")
-			r.a.Outcome, r.a.HTTPStatus = toolfile.Classify(code, typ+" "+msg)
-			if code == 499 {
-				r.a.Outcome = trace.Cancelled
-			}
-			r.a.Error = fmt.Sprintf("%s: %s", typ, msg)
-		} else if cancelled {
-			r.a.Outcome = trace.Cancelled
-			r.a.Error = "was_cancelled"
-		} else if r.ttft == nil {
-			r.a.Outcome = trace.StreamError
-			r.a.Error = "AIPerf record without error and without time_to_first_token (no non-empty chunk)"
-		} else {
-			r.a.Outcome = trace.OK
-			r.valid = true
-		}
-		if r.ttft != nil {
-			if r.valid && gaps == nil && r.a.OutputTokens > 1 {
-				noICL++
-			}
-			r.a.Events = toolfile.EventsFrom(0, *r.ttft, gaps, r.a.OutputTokens) // shifted to the start below
-		}
-		r.lineForPath = fmt.Sprintf("line %d", line)
-		res.Paths = append(res.Paths, r.lineForPath)
-		rows = append(rows, r)
-		_ = i
-	}
-	if len(rows) == 0 {
-		return nil, s.ErrAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
-	}
-	var ttfts, itls, lats, icls []float64
+// samples are AIPerf's numbers of the valid records, as it computes them.
+type samples struct {
+	ttfts, itls, lats, icls []float64
+}
+
+// buildAttempts puts every row's attempt on a clock from the first
+// request start (minStart), with its end, into res, and collects the
+// valid records' samples.
+func buildAttempts(res *toolfile.Result, rows []row, minStart int64) samples {
+	var x samples
 	for i := range rows {
 		r := &rows[i]
 		a := &r.a
@@ -289,19 +476,26 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 			a.EndMS = max(last, a.StartMS+*r.latency)
 		}
 		if r.valid {
-			ttfts = append(ttfts, *r.ttft)
+			x.ttfts = append(x.ttfts, *r.ttft)
 			if r.itl != nil {
-				itls = append(itls, *r.itl)
+				x.itls = append(x.itls, *r.itl)
 			}
 			if r.latency != nil {
-				lats = append(lats, *r.latency)
+				x.lats = append(x.lats, *r.latency)
 			}
 			for j := 1; j < len(a.Events); j++ {
-				icls = append(icls, a.Events[j].TMS-a.Events[j-1].TMS)
+				x.icls = append(x.icls, a.Events[j].TMS-a.Events[j-1].TMS)
 			}
 		}
 		res.Attempts = append(res.Attempts, *a)
 	}
+	return x
+}
+
+// windowMS is AIPerf's benchmark_duration: first request start to last
+// request end, widened to the attempts' own ends where records lack
+// request_end_ns, and 1 ms (with a note) when it would be empty.
+func windowMS(res *toolfile.Result, minStart, maxEnd int64) float64 {
 	winMS := 0.0
 	if maxEnd != math.MinInt64 {
 		winMS = float64(maxEnd-minStart) / 1e6
@@ -317,24 +511,28 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 		winMS = 1
 		res.Report.Notes = append(res.Report.Notes, "all records start and end at the same instant: a 1 ms window is used")
 	}
-	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	return winMS
+}
 
-	valid := len(ttfts)
+// addStats adds AIPerf's numbers recomputed its way (valid records only,
+// numpy linear): counts, duration, TTFT, ITL, latency, chunk gaps.
+func addStats(res *toolfile.Result, records int, winMS float64, x samples) {
+	valid := len(x.ttfts)
 	res.Report.Stats = append(res.Report.Stats,
 		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(valid)), Key: "request_count (records without error)", Derived: true},
-		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(len(rows) - valid)), Key: "error_request_count", Derived: true},
+		toolfile.Stat{Metric: "failed", Stat: "count", Value: toolfile.Ptr(float64(records - valid)), Key: "error_request_count", Derived: true},
 		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(winMS / 1000), Key: "benchmark_duration = max end - min start", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
-	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "inter_token_latency (per-request average)", itls, lv)...)
-	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", lats, lv)...)
-	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", icls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", x.ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "inter_token_latency (per-request average)", x.itls, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", x.lats, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", x.icls, lv)...)
 	res.DerivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
-	res.ToolOK = valid
-	if warmup > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
-	}
-	res.Report.Notes = append(res.Report.Notes, MalformedNote)
+}
+
+// conditions are the header's conditions of an AIPerf import: what the
+// records hold and what the trace cannot.
+func conditions(warmup, noICL int) toolfile.Conditions {
 	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
 	if noICL > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d successful records have no inter_chunk_latency list: only their first event and end are known", noICL))
@@ -342,16 +540,15 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	if warmup > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d warm-up records dropped", warmup))
 	}
-	res.Conds = toolfile.Conditions{
+	return toolfile.Conditions{
 		Source: "AIPerf profile_export.jsonl", Layout: "records (metadata, metrics, error)", Run: 1, Runs: 1,
 		Clock:        "AIPerf wall-anchored monotonic ns (request_start_ns), converted to ms from the first request start",
 		Window:       "AIPerf benchmark_duration: first request start to last request end over the records",
 		ITLSemantics: "per_token_amortized",
 		EventTimes:   "reconstructed as start + time_to_first_token + cumulative inter_chunk_latency (per event); AIPerf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "AIPerf records no per-chunk token count: output tokens spread evenly over the events (≥ 1 each)",
-		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, else stream_error with type and message",
+		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, ServerDisconnectedError before any chunk → no_response, else stream_error with type and message",
 		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}
-	return res, nil
 }

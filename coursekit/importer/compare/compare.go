@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/llmperf-course/course/coursekit/importer"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -96,11 +97,9 @@ func (o ours) value(metric, stat string, level float64, hasLevel bool, m metrics
 	return 0, false
 }
 
-func fmtNum(v float64) string {
-	s := fmt.Sprintf("%.3f", v)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
+// fmtNum is a number as the card writes it, at most three decimals
+// (numfmt.Num).
+func fmtNum(v float64) string { return numfmt.Num(v) }
 
 // whyDiffers says in a few words why the tool's number and ours can differ.
 func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) string {
@@ -253,6 +252,10 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 				nr += fmt.Sprintf(" (n=%d)", len(o.samples[ttftAny]))
 			}
 		}
+		if sameCount(st, nr) {
+			// The counts agree: no reason to give for a difference there is not.
+			why = "the same count"
+		}
 		row(st.Metric, st.Stat, toolV, nr, lin, why)
 	}
 	tw.Flush()
@@ -270,6 +273,17 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 		dest = "TRACE"
 	}
 	fmt.Fprintf(w, "full card of %s: coursekit card %s\n", src, dest)
+}
+
+// sameCount says whether a count row's tool number equals ours (nr, as
+// printed): the reasons a count can differ do not apply to it then.
+func sameCount(st importer.Stat, nr string) bool {
+	switch st.Metric {
+	case "completed", "failed", "attempts":
+	default:
+		return false
+	}
+	return st.Stat == "count" && st.Value != nil && nr != "" && nr == fmtNum(*st.Value)
 }
 
 func hasDerived(rep *importer.Report) bool {

@@ -18,18 +18,7 @@ import (
 // GenAI-Perf parses: every request with its send time and every response
 // timestamp (ns, wall clock), grouped by experiment.
 func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
-	vals, lines, err := s.Values()
-	if err != nil {
-		return nil, err
-	}
-	if len(vals) != 1 {
-		return nil, s.ErrAt(lines[1], "", "want one JSON object (profile_export.json), found more values after it")
-	}
-	root, err := s.Object(vals[0], lines[0], "")
-	if err != nil {
-		return nil, err
-	}
-	exps, err := root.Array("experiments")
+	root, exps, err := readExperiments(s)
 	if err != nil {
 		return nil, err
 	}
@@ -48,77 +37,131 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 	res := &toolfile.Result{}
 	res.Report.Run, res.Report.Runs = k+1, len(exps)
 	res.Report.PercentileMethod = "linear (numpy default)"
-	type row struct {
-		start  int64
-		events []int64
-		end    int64
-		hasEnd bool
-	}
-	rows := make([]row, len(reqs))
-	minStart, maxEnd := int64(math.MaxInt64), int64(0)
-	noBodies := 0
-	for i, rq := range reqs {
-		ro, err := s.Object(rq, 0, fmt.Sprintf("%s.requests[%d]", exp.Path, i))
-		if err != nil {
-			return nil, err
-		}
-		tsRaw, ok := ro.M["timestamp"]
-		if !ok || toolfile.IsNull(tsRaw) {
-			return nil, ro.Err("timestamp", "missing")
-		}
-		st, err := s.Nanos(tsRaw, 0, toolfile.JoinPath(ro.Path, "timestamp"))
-		if err != nil {
-			return nil, err
-		}
-		rts, err := ro.Array("response_timestamps")
-		if err != nil {
-			return nil, err
-		}
-		var outs []json.RawMessage
-		if ro.Has("response_outputs") {
-			if outs, err = ro.Array("response_outputs"); err != nil {
-				return nil, err
-			}
-			if len(outs) != len(rts) {
-				return nil, ro.Err("response_outputs", fmt.Sprintf("has %d entries but response_timestamps has %d", len(outs), len(rts)))
-			}
-		} else {
-			noBodies++
-		}
-		r := row{start: st}
-		prev := st
-		for j, t := range rts {
-			p := fmt.Sprintf("%s.response_timestamps[%d]", ro.Path, j)
-			ts, err := s.Nanos(t, 0, p)
-			if err != nil {
-				return nil, err
-			}
-			if ts < prev {
-				return nil, s.ErrAt(0, p, fmt.Sprintf("%d is before the previous time %d: responses must be in arrival order, after the request timestamp", ts, prev))
-			}
-			prev = ts
-			r.end, r.hasEnd = ts, true
-			if outs == nil {
-				r.events = append(r.events, ts)
-				continue
-			}
-			has, err := carriesOutput(outs[j])
-			if err != nil {
-				return nil, s.ErrAt(0, fmt.Sprintf("%s.response_outputs[%d]", ro.Path, j), err.Error())
-			}
-			if has {
-				r.events = append(r.events, ts)
-			}
-		}
-		minStart = min(minStart, st)
-		maxEnd = max(maxEnd, r.end)
-		rows[i] = r
-		res.Paths = append(res.Paths, ro.Path)
+	rows, noBodies, err := readRows(s, exp, reqs, res)
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, exp.Err("requests", "is empty: no attempts to import")
 	}
-	var ttfts, lats []float64
+	x, winMS := buildAttempts(res, rows)
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	addStats(res, x, winMS)
+	res.Conds = conditions(k, len(exps), noBodies, settings(root, exp))
+	return res, nil
+}
+
+// readExperiments reads profile_export.json's one object and its
+// experiments to pick from.
+func readExperiments(s *toolfile.Source) (*toolfile.Obj, []json.RawMessage, error) {
+	root, err := s.OneObject("profile_export.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	exps, err := root.Array("experiments")
+	if err != nil {
+		return nil, nil, err
+	}
+	return root, exps, nil
+}
+
+// row is one request: its timestamp, the responses that carried output
+// (the events) and the last response, in wall-clock ns.
+type row struct {
+	start  int64
+	events []int64
+	end    int64
+	hasEnd bool
+}
+
+// readRows reads every request of the experiment; noBodies counts those
+// without response_outputs (every response is then an event).
+func readRows(s *toolfile.Source, exp *toolfile.Obj, reqs []json.RawMessage, res *toolfile.Result) ([]row, int, error) {
+	rows := make([]row, len(reqs))
+	noBodies := 0
+	for i, rq := range reqs {
+		ro, err := s.Object(rq, 0, fmt.Sprintf("%s.requests[%d]", exp.Path, i))
+		if err != nil {
+			return nil, 0, err
+		}
+		r, bodies, err := readRow(s, ro)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !bodies {
+			noBodies++
+		}
+		rows[i] = r
+		res.Paths = append(res.Paths, ro.Path)
+	}
+	return rows, noBodies, nil
+}
+
+// readRow reads one request: its timestamp and responses, in arrival
+// order, each an event when its body carries output.
+func readRow(s *toolfile.Source, ro *toolfile.Obj) (r row, bodies bool, err error) {
+	tsRaw, ok := ro.M["timestamp"]
+	if !ok || toolfile.IsNull(tsRaw) {
+		return r, false, ro.Err("timestamp", "missing")
+	}
+	st, err := s.Nanos(tsRaw, 0, toolfile.JoinPath(ro.Path, "timestamp"))
+	if err != nil {
+		return r, false, err
+	}
+	rts, err := ro.Array("response_timestamps")
+	if err != nil {
+		return r, false, err
+	}
+	var outs []json.RawMessage
+	if ro.Has("response_outputs") {
+		if outs, err = ro.Array("response_outputs"); err != nil {
+			return r, false, err
+		}
+		if len(outs) != len(rts) {
+			return r, false, ro.Err("response_outputs", fmt.Sprintf("has %d entries but response_timestamps has %d", len(outs), len(rts)))
+		}
+	}
+	r = row{start: st}
+	prev := st
+	for j, t := range rts {
+		p := fmt.Sprintf("%s.response_timestamps[%d]", ro.Path, j)
+		ts, err := s.Nanos(t, 0, p)
+		if err != nil {
+			return r, false, err
+		}
+		if ts < prev {
+			return r, false, s.ErrAt(0, p, fmt.Sprintf("%d is before the previous time %d: responses must be in arrival order, after the request timestamp", ts, prev))
+		}
+		prev = ts
+		r.end, r.hasEnd = ts, true
+		if outs == nil {
+			r.events = append(r.events, ts)
+			continue
+		}
+		has, err := carriesOutput(outs[j])
+		if err != nil {
+			return r, false, s.ErrAt(0, fmt.Sprintf("%s.response_outputs[%d]", ro.Path, j), err.Error())
+		}
+		if has {
+			r.events = append(r.events, ts)
+		}
+	}
+	return r, outs != nil, nil
+}
+
+// samples are GenAI-Perf's numbers, recomputed its way.
+type samples struct{ ttfts, lats []float64 }
+
+// buildAttempts puts every row on a clock from the first request, with
+// its outcome, and returns the window: first request to last response,
+// widened to hold a last request without one.
+func buildAttempts(res *toolfile.Result, rows []row) (samples, float64) {
+	minStart, maxEnd := int64(math.MaxInt64), int64(0)
+	for _, r := range rows {
+		minStart = min(minStart, r.start)
+		maxEnd = max(maxEnd, r.end)
+	}
+	var x samples
 	for i, r := range rows {
 		a := trace.Attempt{ID: fmt.Sprintf("r%d", i), StartMS: float64(r.start-minStart) / 1e6, HasEnd: true}
 		for _, t := range r.events {
@@ -131,8 +174,8 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		switch {
 		case len(a.Events) > 0:
 			a.Outcome = trace.OK
-			ttfts = append(ttfts, a.Events[0].TMS-a.StartMS)
-			lats = append(lats, a.EndMS-a.StartMS)
+			x.ttfts = append(x.ttfts, a.Events[0].TMS-a.StartMS)
+			x.lats = append(x.lats, a.EndMS-a.StartMS)
 		case r.hasEnd:
 			a.Outcome = trace.StreamError
 			a.Error = "responses arrived but none carried output (GenAI-Perf skips such requests)"
@@ -148,7 +191,12 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 			winMS = a.StartMS + 1e-3 // a failure sent last with no response must stay inside
 		}
 	}
-	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: winMS}}
+	return x, winMS
+}
+
+// settings are the experiment's mode and the file's version, service kind
+// and endpoint, as the tool recorded them.
+func settings(root, exp *toolfile.Obj) map[string]any {
 	mode := map[string]any{}
 	if exp.Has("experiment") {
 		if e, err := exp.Sub("experiment"); err == nil {
@@ -165,16 +213,26 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 			mode[key] = v
 		}
 	}
+	return mode
+}
+
+// addStats adds GenAI-Perf's numbers recomputed its way (numpy linear,
+// requests without output skipped) and what the file cannot give.
+func addStats(res *toolfile.Result, x samples, winMS float64) {
 	res.Report.Stats = append(res.Report.Stats,
-		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(len(ttfts))), Key: "requests with a non-empty response", Derived: true},
+		toolfile.Stat{Metric: "completed", Stat: "count", Value: toolfile.Ptr(float64(len(x.ttfts))), Key: "requests with a non-empty response", Derived: true},
 		toolfile.Stat{Metric: "duration_s", Stat: "value", Value: toolfile.Ptr(winMS / 1000), Key: "benchmark_duration = max(last response) - min(request timestamp)", Derived: true})
 	lv := []string{"p50", "p90", "p99"}
-	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", ttfts, lv)...)
-	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", lats, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", x.ttfts, lv)...)
+	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", x.lats, lv)...)
 	res.DerivedNote = "profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"
-	res.ToolOK = len(ttfts)
+	res.ToolOK = len(x.ttfts)
 	res.Report.Notes = append(res.Report.Notes,
 		"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which profile_export.json does not hold: the trace has per-event gaps only")
+}
+
+// conditions are the header's conditions of experiment k of runs.
+func conditions(k, runs, noBodies int, mode map[string]any) toolfile.Conditions {
 	lossy := []string{
 		"output token counts are not recorded (GenAI-Perf tokenizes client-side): events carry tokens = 1 as a placeholder and TPOT is unavailable",
 		"perf_analyzer records no error text or HTTP status: a request without output is a stream_error",
@@ -182,8 +240,8 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 	if noBodies > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d requests have no response_outputs: every response timestamp is taken as an event", noBodies))
 	}
-	res.Conds = toolfile.Conditions{
-		Source: "perf_analyzer profile_export.json (GenAI-Perf)", Layout: "experiments[].requests[]", Run: k + 1, Runs: len(exps),
+	return toolfile.Conditions{
+		Source: "perf_analyzer profile_export.json (GenAI-Perf)", Layout: "experiments[].requests[]", Run: k + 1, Runs: runs,
 		Clock:        "wall-clock ns (request timestamp, response_timestamps), converted to ms from the first request",
 		Window:       "GenAI-Perf benchmark_duration: first request timestamp to last response timestamp",
 		ITLSemantics: "per_token_amortized",
@@ -194,7 +252,6 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		Lossy:        lossy,
 		Tool:         mode,
 	}
-	return res, nil
 }
 
 // carriesOutput reports whether one SSE response body carries generated

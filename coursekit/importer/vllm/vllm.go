@@ -25,8 +25,46 @@ var vllmMetric = map[string]string{"ttft": "ttft_ms", "tpot": "tpot_ms", "itl": 
 const endSlackS = 1e-3
 
 // Import reads a `vllm bench serve` / benchmark_serving.py result: one
-// JSON object, or JSON Lines with one run per line (--append-result).
+// JSON object, or JSON Lines with one run per line (--append-result). Its
+// steps: pick the run (pickRun), read its per-request columns
+// (readColumns), build an attempt of each row (columns.build), then the
+// tool's own summary, the cross-checks and the conditions.
 func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) {
+	r, err := pickRun(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	c, err := readColumns(s, r.o)
+	if err != nil {
+		return nil, err
+	}
+	res := &toolfile.Result{}
+	res.Report.Run, res.Report.Runs = r.k+1, r.runs
+	res.Report.PercentileMethod = "linear (numpy default)"
+	n, err := c.build(s, r.o, res)
+	if err != nil {
+		return nil, err
+	}
+	if err := addSummary(res, r.o, r.goodKey); err != nil {
+		return nil, err
+	}
+	crossCheck(res, r.o, c.n, n)
+	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: c.dur * 1000}}
+	res.Conds = conditions(res, r, c)
+	return res, nil
+}
+
+// run is the run of the file that is imported, and its layout.
+type run struct {
+	o       *toolfile.Obj
+	k, runs int    // the run picked (0-based) of runs
+	layout  string // which schema variant
+	goodKey string // "request_goodput", or the old "request_goodput:"
+}
+
+// pickRun reads the file's runs and picks one (--run), and tells its
+// schema variant.
+func pickRun(s *toolfile.Source, opt toolfile.Options) (*run, error) {
 	vals, lines, err := s.Values()
 	if err != nil {
 		return nil, err
@@ -43,36 +81,45 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	res := &toolfile.Result{}
-	res.Report.Run, res.Report.Runs = k+1, len(vals)
-	res.Report.PercentileMethod = "linear (numpy default)"
 	if len(vals) == 1 {
 		// One object: its JSON path locates an error; the line it starts on
 		// would only mislead in a pretty-printed file.
 		o.Line = 0
 	}
-
-	// Schema variant.
-	layout := "current (vllm bench serve)"
-	goodKey := "request_goodput"
+	r := &run{o: o, k: k, runs: len(vals), layout: "current (vllm bench serve)", goodKey: "request_goodput"}
 	if _, ok := o.M["request_goodput:"]; ok {
-		goodKey = "request_goodput:"
-		layout = "old (benchmark_serving.py: \"request_goodput:\" key)"
+		r.goodKey = "request_goodput:"
+		r.layout = "old (benchmark_serving.py: \"request_goodput:\" key)"
 	}
 	_, hasFailed := o.M["failed"]
-	if !hasFailed && goodKey == "request_goodput" {
-		layout = "old (no \"failed\" field)"
+	if !hasFailed && r.goodKey == "request_goodput" {
+		r.layout = "old (no \"failed\" field)"
 	}
+	return r, nil
+}
 
-	// Per-request arrays: ttfts fixes the attempt count.
+// columns are the run's per-request arrays (nil when absent), parallel to
+// ttfts, its duration and its start times.
+type columns struct {
+	n                                                        int
+	ttfts, itls, errs, outLens, inLens, lats, starts, queues []json.RawMessage
+	dur                                                      float64
+	startS                                                   []float64 // perf_counter seconds
+	origin                                                   float64   // the first start, 0 without start_times
+}
+
+// readColumns reads the per-request arrays: ttfts fixes the attempt count,
+// and the others must be parallel to it.
+func readColumns(s *toolfile.Source, o *toolfile.Obj) (*columns, error) {
 	if !o.Has("ttfts") {
 		return nil, o.Err("ttfts", "missing: the file has no per-request arrays (saved without --save-detailed); attempts cannot be derived from num_prompts or counts, so there is nothing honest to import")
 	}
-	ttfts, err := o.Array("ttfts")
-	if err != nil {
+	c := &columns{}
+	var err error
+	if c.ttfts, err = o.Array("ttfts"); err != nil {
 		return nil, err
 	}
-	n := len(ttfts)
+	c.n = len(c.ttfts)
 	arr := func(key string, required bool) ([]json.RawMessage, error) {
 		if !o.Has(key) {
 			if required {
@@ -84,169 +131,187 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		if err != nil {
 			return nil, err
 		}
-		if len(a) != n {
-			return nil, o.Err(key, fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(a), n))
+		if len(a) != c.n {
+			return nil, o.Err(key, fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(a), c.n))
 		}
 		return a, nil
 	}
-	itls, err := arr("itls", true)
-	if err != nil {
+	for _, col := range []struct {
+		key      string
+		required bool
+		dst      *[]json.RawMessage
+	}{{"itls", true, &c.itls}, {"errors", false, &c.errs}, {"output_lens", false, &c.outLens}, {"input_lens", false, &c.inLens},
+		{"latencies", false, &c.lats}, {"start_times", false, &c.starts}, {"queue_times", false, &c.queues}} {
+		if *col.dst, err = arr(col.key, col.required); err != nil {
+			return nil, err
+		}
+	}
+	if c.dur, err = o.Num("duration"); err != nil {
 		return nil, err
 	}
-	errs, err := arr("errors", false)
-	if err != nil {
+	if err := s.CheckTime(c.dur, o.Line, toolfile.JoinPath(o.Path, "duration")); err != nil {
 		return nil, err
 	}
-	outLens, err := arr("output_lens", false)
-	if err != nil {
-		return nil, err
-	}
-	inLens, err := arr("input_lens", false)
-	if err != nil {
-		return nil, err
-	}
-	lats, err := arr("latencies", false)
-	if err != nil {
-		return nil, err
-	}
-	starts, err := arr("start_times", false)
-	if err != nil {
-		return nil, err
-	}
-	queues, err := arr("queue_times", false)
-	if err != nil {
-		return nil, err
-	}
-
-	dur, err := o.Num("duration")
-	if err != nil {
-		return nil, err
-	}
-	if err := s.CheckTime(dur, o.Line, toolfile.JoinPath(o.Path, "duration")); err != nil {
-		return nil, err
-	}
-	if dur == 0 {
+	if c.dur == 0 {
 		return nil, o.Err("duration", "is 0: the run has no window")
 	}
-
 	// Start times: perf_counter seconds with an arbitrary origin.
-	startS := make([]float64, n)
-	origin := math.Inf(1)
-	for i := range starts {
-		v, err := s.Time(starts[i], o.Line, toolfile.JoinPath(o.Path, fmt.Sprintf("start_times[%d]", i)))
+	c.startS = make([]float64, c.n)
+	c.origin = math.Inf(1)
+	for i := range c.starts {
+		v, err := s.Time(c.starts[i], o.Line, toolfile.JoinPath(o.Path, fmt.Sprintf("start_times[%d]", i)))
 		if err != nil {
 			return nil, err
 		}
-		startS[i] = v
-		origin = min(origin, v)
+		c.startS[i] = v
+		c.origin = min(c.origin, v)
 	}
-	if starts == nil {
-		origin = 0
+	if c.starts == nil {
+		c.origin = 0
 	}
+	return c, nil
+}
 
-	ambiguous, chatOpen, success := 0, 0, 0
-	var lossy []string
-	for i := range n {
-		at := func(key string) string { return toolfile.JoinPath(o.Path, fmt.Sprintf("%s[%d]", key, i)) }
-		ttft, err := s.Time(ttfts[i], o.Line, at("ttfts"))
-		if err != nil {
-			return nil, err
-		}
-		gapsRaw, err := s.Array(itls[i], o.Line, at("itls"))
-		if err != nil {
-			return nil, err
-		}
-		gaps := make([]float64, len(gapsRaw))
-		for j := range gapsRaw {
-			g, err := s.Time(gapsRaw[j], o.Line, toolfile.JoinPath(at("itls"), fmt.Sprintf("[%d]", j)))
-			if err != nil {
-				return nil, err
-			}
-			gaps[j] = g * 1000
-		}
-		errText := ""
-		if errs != nil {
-			v := errs[i]
-			if !toolfile.IsNull(v) {
-				if err := json.Unmarshal(v, &errText); err != nil {
-					return nil, s.ErrAt(o.Line, at("errors"), "want a string, got "+toolfile.Kind(v))
-				}
-			}
-		}
-		outTok, inTok := 0, 0
-		if outLens != nil {
-			if outTok, err = s.Count(outLens[i], o.Line, at("output_lens")); err != nil {
-				return nil, err
-			}
-		}
-		if inLens != nil {
-			if inTok, err = s.Count(inLens[i], o.Line, at("input_lens")); err != nil {
-				return nil, err
-			}
-		}
-		lat := 0.0
-		if lats != nil {
-			if lat, err = s.Time(lats[i], o.Line, at("latencies")); err != nil {
-				return nil, err
-			}
-		}
-		if queues != nil {
-			if _, err := s.Time(queues[i], o.Line, at("queue_times")); err != nil {
-				return nil, err
-			}
-		}
+// rowCounts count what the rows held, for the cross-checks and notes.
+type rowCounts struct {
+	success   int // no error and a first chunk
+	ambiguous int // failed with an empty error text
+	chatOpen  int // more events than output tokens
+}
 
-		a := trace.Attempt{ID: fmt.Sprintf("r%d", i), StartMS: (startS[i] - origin) * 1000, HasEnd: true,
-			InputTokens: inTok, OutputTokens: outTok}
-		if starts == nil {
-			a.StartMS = 0
+// build makes an attempt of every row, into res.
+func (c *columns) build(s *toolfile.Source, o *toolfile.Obj, res *toolfile.Result) (rowCounts, error) {
+	var n rowCounts
+	for i := range c.n {
+		a, err := c.attempt(s, o, i, &n)
+		if err != nil {
+			return n, err
 		}
-		ok := errText == "" && ttft > 0
-		if ttft > 0 {
-			a.Events = toolfile.EventsFrom(a.StartMS, ttft*1000, gaps, outTok)
-			if outTok > 0 && len(a.Events) > outTok {
-				chatOpen++
-			}
-		} else if len(gaps) > 0 {
-			return nil, s.ErrAt(o.Line, at("itls"), fmt.Sprintf("has %d gaps but ttfts[%d] is 0.0 (no first chunk): gaps need a first event", len(gaps), i))
-		}
-		last := a.StartMS
-		if len(a.Events) > 0 {
-			last = a.Events[len(a.Events)-1].TMS
-		}
-		a.EndMS = last
-		if ok {
-			success++
-			a.Outcome = trace.OK
-			if lats != nil {
-				end := a.StartMS + lat*1000
-				switch {
-				case end >= last:
-					a.EndMS = end
-				case last-end > endSlackS*1000:
-					return nil, s.ErrAt(o.Line, at("latencies"), fmt.Sprintf("%g s ends before the last event at ttft + Σ itls = %g s", lat, (last-a.StartMS)/1000))
-				}
-			}
-		} else {
-			if errText == "" {
-				ambiguous++
-				errText = "vLLM recorded no error text (ttft 0.0): most likely an HTTP error with an empty reason"
-				a.Outcome = trace.HTTPError
-			} else {
-				a.Outcome, a.HTTPStatus = toolfile.Classify(0, errText)
-			}
-			a.Error = errText
-		}
-		meta := map[string]any{"row": i}
-		if ttft == 0 && !ok {
-			meta["ttft_placeholder"] = 0.0
-		}
-		a.Meta, _ = json.Marshal(meta)
 		res.Attempts = append(res.Attempts, a)
-		res.Paths = append(res.Paths, at("ttfts"))
+		res.Paths = append(res.Paths, toolfile.JoinPath(o.Path, fmt.Sprintf("%s[%d]", "ttfts", i)))
 	}
+	return n, nil
+}
 
-	// The tool's own summary, in file order as far as Go maps allow: fixed keys first.
+// rowValues are row i's values, read and checked.
+type rowValues struct {
+	ttft, lat     float64   // s
+	gaps          []float64 // ms
+	errText       string
+	outTok, inTok int
+}
+
+// read reads row i of every column it has.
+func (c *columns) read(s *toolfile.Source, o *toolfile.Obj, i int) (rowValues, error) {
+	at := func(key string) string { return toolfile.JoinPath(o.Path, fmt.Sprintf("%s[%d]", key, i)) }
+	var v rowValues
+	var err error
+	if v.ttft, err = s.Time(c.ttfts[i], o.Line, at("ttfts")); err != nil {
+		return v, err
+	}
+	gapsRaw, err := s.Array(c.itls[i], o.Line, at("itls"))
+	if err != nil {
+		return v, err
+	}
+	v.gaps = make([]float64, len(gapsRaw))
+	for j := range gapsRaw {
+		g, err := s.Time(gapsRaw[j], o.Line, toolfile.JoinPath(at("itls"), fmt.Sprintf("[%d]", j)))
+		if err != nil {
+			return v, err
+		}
+		v.gaps[j] = g * 1000
+	}
+	if c.errs != nil {
+		if e := c.errs[i]; !toolfile.IsNull(e) {
+			if err := json.Unmarshal(e, &v.errText); err != nil {
+				return v, s.ErrAt(o.Line, at("errors"), "want a string, got "+toolfile.Kind(e))
+			}
+		}
+	}
+	if c.outLens != nil {
+		if v.outTok, err = s.Count(c.outLens[i], o.Line, at("output_lens")); err != nil {
+			return v, err
+		}
+	}
+	if c.inLens != nil {
+		if v.inTok, err = s.Count(c.inLens[i], o.Line, at("input_lens")); err != nil {
+			return v, err
+		}
+	}
+	if c.lats != nil {
+		if v.lat, err = s.Time(c.lats[i], o.Line, at("latencies")); err != nil {
+			return v, err
+		}
+	}
+	if c.queues != nil {
+		if _, err := s.Time(c.queues[i], o.Line, at("queue_times")); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// attempt is row i: its start, events (ttft then the itls), end and
+// outcome (a 0.0 TTFT is missing, not 0).
+func (c *columns) attempt(s *toolfile.Source, o *toolfile.Obj, i int, n *rowCounts) (trace.Attempt, error) {
+	at := func(key string) string { return toolfile.JoinPath(o.Path, fmt.Sprintf("%s[%d]", key, i)) }
+	v, err := c.read(s, o, i)
+	if err != nil {
+		return trace.Attempt{}, err
+	}
+	a := trace.Attempt{ID: fmt.Sprintf("r%d", i), StartMS: (c.startS[i] - c.origin) * 1000, HasEnd: true,
+		InputTokens: v.inTok, OutputTokens: v.outTok}
+	if c.starts == nil {
+		a.StartMS = 0
+	}
+	ok := v.errText == "" && v.ttft > 0
+	if v.ttft > 0 {
+		a.Events = toolfile.EventsFrom(a.StartMS, v.ttft*1000, v.gaps, v.outTok)
+		if v.outTok > 0 && len(a.Events) > v.outTok {
+			n.chatOpen++
+		}
+	} else if len(v.gaps) > 0 {
+		return a, s.ErrAt(o.Line, at("itls"), fmt.Sprintf("has %d gaps but ttfts[%d] is 0.0 (no first chunk): gaps need a first event", len(v.gaps), i))
+	}
+	last := a.StartMS
+	if len(a.Events) > 0 {
+		last = a.Events[len(a.Events)-1].TMS
+	}
+	a.EndMS = last
+	if ok {
+		n.success++
+		a.Outcome = trace.OK
+		if c.lats != nil {
+			end := a.StartMS + v.lat*1000
+			switch {
+			case end >= last:
+				a.EndMS = end
+			case last-end > endSlackS*1000:
+				return a, s.ErrAt(o.Line, at("latencies"), fmt.Sprintf("%g s ends before the last event at ttft + Σ itls = %g s", v.lat, (last-a.StartMS)/1000))
+			}
+		}
+	} else {
+		errText := v.errText
+		if errText == "" {
+			n.ambiguous++
+			errText = "vLLM recorded no error text (ttft 0.0): most likely an HTTP error with an empty reason"
+			a.Outcome = trace.HTTPError
+		} else {
+			a.Outcome, a.HTTPStatus = toolfile.Classify(0, errText)
+		}
+		a.Error = errText
+	}
+	meta := map[string]any{"row": i}
+	if v.ttft == 0 && !ok {
+		meta["ttft_placeholder"] = 0.0
+	}
+	a.Meta, _ = json.Marshal(meta)
+	return a, nil
+}
+
+// addSummary adds the tool's own summary, in file order as far as Go maps
+// allow: fixed keys first, then the per-metric statistics.
+func addSummary(res *toolfile.Result, o *toolfile.Obj, goodKey string) error {
 	st := &res.Report.Stats
 	addNum := func(key, metric, stat string) error {
 		if _, ok := o.M[key]; !ok {
@@ -271,7 +336,7 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 		{"max_concurrent_requests", "max_concurrent_requests", "value"},
 	} {
 		if err := addNum(k.key, k.metric, k.stat); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	var statKeys []string
@@ -284,53 +349,77 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 	for _, key := range statKeys {
 		m := vllmStatKey.FindStringSubmatch(key)
 		if err := addNum(key, vllmMetric[m[2]], m[1]); err != nil {
-			return nil, err
+			return err
 		}
 	}
+	return nil
+}
 
-	// Cross-checks: never errors, but said out loud.
-	if c, _ := o.OptNum("completed"); c != nil && int(*c) != success {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says completed = %g, but %d rows have no error and a first chunk", *c, success))
+// crossCheck says out loud, never as an error, where the tool's counts
+// disagree with the rows, and what the rows held that needs a word.
+func crossCheck(res *toolfile.Result, o *toolfile.Obj, rows int, n rowCounts) {
+	if c, _ := o.OptNum("completed"); c != nil && int(*c) != n.success {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says completed = %g, but %d rows have no error and a first chunk", *c, n.success))
 	}
-	if f, _ := o.OptNum("failed"); f != nil && int(*f) != n-success {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says failed = %g, but %d rows are failures here", *f, n-success))
+	if f, _ := o.OptNum("failed"); f != nil && int(*f) != rows-n.success {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says failed = %g, but %d rows are failures here", *f, rows-n.success))
 	}
-	if np, _ := o.OptNum("num_prompts"); np != nil && int(*np) != n {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used", *np, n))
+	if np, _ := o.OptNum("num_prompts"); np != nil && int(*np) != rows {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used", *np, rows))
 	}
-	if ambiguous > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)", ambiguous))
+	if n.ambiguous > 0 {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)", n.ambiguous))
 	}
-	if chatOpen > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)", chatOpen))
+	if n.chatOpen > 0 {
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)", n.chatOpen))
 	}
+}
 
+// conditions are the header's conditions of the run: its clock and
+// window, what the file lacks, and the tool's own settings; attempts that
+// start after the window get a note each.
+func conditions(res *toolfile.Result, r *run, c *columns) toolfile.Conditions {
+	var lossy []string
 	clock := "vLLM perf_counter seconds (relative, arbitrary origin), converted to ms from the first start_times value"
-	window := fmt.Sprintf("vLLM duration = %g s (dispatch of the first request to completion of all, failures included), placed from the first start_times value; the tool's own start is a little earlier and is not recorded", dur)
-	if starts == nil {
+	window := fmt.Sprintf("vLLM duration = %g s (dispatch of the first request to completion of all, failures included), placed from the first start_times value; the tool's own start is a little earlier and is not recorded", c.dur)
+	if c.starts == nil {
 		clock = "none recorded: the file has no start_times, so every attempt starts at 0 ms; only per-attempt times (TTFT, ITL, E2E) are measured"
-		window = fmt.Sprintf("vLLM duration = %g s from 0; arrival times are unknown", dur)
+		window = fmt.Sprintf("vLLM duration = %g s from 0; arrival times are unknown", c.dur)
 		lossy = append(lossy, "no start_times: arrival times and concurrency are lost; every attempt starts at 0 ms")
 		res.Report.Notes = append(res.Report.Notes, "no start_times (older layout): every attempt starts at 0 ms")
 	}
-	if lats == nil {
+	if c.lats == nil {
 		lossy = append(lossy, "no latencies: a success's end is its last event (start + ttft + Σ itls), the same point current vLLM calls latency")
 	}
-	if errs == nil {
+	if c.errs == nil {
 		lossy = append(lossy, "no errors array: a row is a failure when its ttft is 0.0")
 	}
-	if outLens == nil {
+	if c.outLens == nil {
 		lossy = append(lossy, "no output_lens: output token counts unknown, TPOT unavailable")
 	}
 	lossy = append(lossy,
 		"failed attempts' end times are not recorded: end_ms is the start (or the last partial event)",
 		"goodput SLOs given to vLLM are not recorded in the file")
-	res.Header = trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: dur * 1000}}
 	for i := range res.Attempts {
 		if !res.Header.Window.Contains(res.Attempts[i].StartMS) {
-			res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("attempt r%d starts at %g ms, after the %g s window: the card counts it outside the window", i, res.Attempts[i].StartMS, dur))
+			res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("attempt r%d starts at %g ms, after the %g s window: the card counts it outside the window", i, res.Attempts[i].StartMS, c.dur))
 		}
 	}
+	return toolfile.Conditions{
+		Source: "vllm bench serve result JSON", Layout: r.layout, Run: r.k + 1, Runs: r.runs,
+		Clock: clock, Window: window,
+		ITLSemantics: "per_event",
+		EventTimes:   "reconstructed as start + ttft + cumulative itls (one vLLM ITL sample per SSE message)",
+		EventTokens:  "vLLM records no per-message token count: output_lens is spread evenly over the events (≥ 1 each); only the sum is measured, so use TPOT for per-token",
+		Failures:     "a row is a failure when errors[i] is non-empty or ttfts[i] is 0.0; a 0.0 TTFT is missing (no events); outcome from the error text: reason phrase → http_error, timeout → timeout, connector error → connect_error, anything else → stream_error with the text",
+		Quality:      toolfile.QualityNull,
+		Lossy:        lossy,
+		Tool:         toolSettings(r.o),
+	}
+}
+
+// toolSettings are the run's settings as vLLM recorded them.
+func toolSettings(o *toolfile.Obj) map[string]any {
 	tool := map[string]any{}
 	for _, k := range []string{"backend", "model_id", "tokenizer_id", "num_prompts", "request_rate", "burstiness", "max_concurrency", "date", "label"} {
 		if v, ok := o.M[k]; ok {
@@ -343,18 +432,7 @@ func Import(s *toolfile.Source, opt toolfile.Options) (*toolfile.Result, error) 
 			}
 		}
 	}
-	res.Conds = toolfile.Conditions{
-		Source: "vllm bench serve result JSON", Layout: layout, Run: k + 1, Runs: len(vals),
-		Clock: clock, Window: window,
-		ITLSemantics: "per_event",
-		EventTimes:   "reconstructed as start + ttft + cumulative itls (one vLLM ITL sample per SSE message)",
-		EventTokens:  "vLLM records no per-message token count: output_lens is spread evenly over the events (≥ 1 each); only the sum is measured, so use TPOT for per-token",
-		Failures:     "a row is a failure when errors[i] is non-empty or ttfts[i] is 0.0; a 0.0 TTFT is missing (no events); outcome from the error text: reason phrase → http_error, timeout → timeout, connector error → connect_error, anything else → stream_error with the text",
-		Quality:      toolfile.QualityNull,
-		Lossy:        lossy,
-		Tool:         tool,
-	}
-	return res, nil
+	return tool
 }
 
 // sortStatKeys orders summary keys by metric, then mean, median, std, pNN.

@@ -6,7 +6,6 @@ package draw
 
 import (
 	"math"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +14,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 )
 
@@ -112,20 +112,12 @@ func Labels(xs []string) []string {
 	return out
 }
 
-// MS prints a time in milliseconds the short way: 700, 1720, 12.5.
-func MS(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "?"
-	}
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
-}
+// MS prints a time in milliseconds the short way: 700, 1720, 12.5
+// (numfmt.MS).
+func MS(v float64) string { return numfmt.MS(v) }
 
-// Num prints a number with at most 3 decimals.
-func Num(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 3, 64)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
+// Num prints a number with at most 3 decimals (numfmt.Num).
+func Num(v float64) string { return numfmt.Num(v) }
 
 // SLOText names an SLO: "1 s", "500 ms".
 func SLOText(sloMS float64) string {

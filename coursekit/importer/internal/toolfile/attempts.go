@@ -70,9 +70,14 @@ func EventsFrom(startMS, firstMS float64, gapsMS []float64, outTokens int) []tra
 // Classify maps a tool's error text (and HTTP status, if any) to an
 // outcome. The rules are a documented choice, since no tool records the
 // trace's outcome classes: a known HTTP status or reason phrase is an
-// http_error; a timeout exception is a timeout; a connection failure before
-// any byte is a connect_error; a cancellation is cancelled; anything else,
+// http_error; a timeout exception is a timeout; a connection that could not
+// be opened is a connect_error; a connection the server closed before any
+// response byte (aiohttp's ServerDisconnectedError, http.client's
+// RemoteDisconnected, httpx's "Server disconnected without sending a
+// response") is no_response; a cancellation is cancelled; anything else,
 // including an error with no text, is a stream_error carrying the text.
+// An attempt that got events before it failed is never no_response
+// (Result.Write makes it a stream_error): a response had begun.
 func Classify(status int, text string) (trace.Outcome, int) {
 	l := strings.ToLower(lastExceptionLine(text))
 	if status == 0 {
@@ -89,11 +94,31 @@ func Classify(status int, text string) (trace.Outcome, int) {
 		return trace.HTTPError, status
 	case strings.Contains(l, "clientconnectorerror") || strings.Contains(l, "connection refused") || strings.Contains(l, "connecterror") || strings.Contains(l, "cannot connect"):
 		return trace.ConnectError, status
+	case IsNoResponse(l):
+		return trace.NoResponse, status
 	}
 	if st, ok := reasonStatus[strings.ToLower(strings.TrimSpace(text))]; ok {
 		return trace.HTTPError, st
 	}
 	return trace.StreamError, status
+}
+
+// noResponseTexts are the Python clients' words for a connection the
+// server closed before any response byte: the request was written, nothing
+// came back (aiohttp reuses a pooled keep-alive connection the server had
+// closed, and does not send the request again).
+var noResponseTexts = []string{"serverdisconnectederror", "server disconnected", "remotedisconnected", "remote end closed connection without response"}
+
+// IsNoResponse says whether an error text names a connection closed
+// before any response byte.
+func IsNoResponse(text string) bool {
+	l := strings.ToLower(text)
+	for _, f := range noResponseTexts {
+		if strings.Contains(l, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastExceptionLine is the line naming the exception of a Python

@@ -189,6 +189,9 @@ func (res *Result) Write(src *Source, w io.Writer) error {
 	fail := 0
 	for i := range res.Attempts {
 		a := &res.Attempts[i]
+		if a.Outcome == trace.NoResponse && len(a.Events) > 0 {
+			a.Outcome = trace.StreamError // output had arrived: a response had begun
+		}
 		if err := a.Validate(); err != nil {
 			return src.ErrAt(0, res.Paths[i], "imported attempt is invalid: "+err.Error())
 		}

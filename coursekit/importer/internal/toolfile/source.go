@@ -162,6 +162,38 @@ func JoinPath(base, field string) string {
 // Values decodes the JSON values of the file one after another (one for a
 // plain JSON file, several for JSON Lines or appended runs) with the line
 // each starts on.
+// OneObject is the file's one JSON value, an object (file names the file
+// as the tool writes it, for the error).
+func (s *Source) OneObject(file string) (*Obj, error) {
+	vals, lines, err := s.Values()
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) != 1 {
+		return nil, s.ErrAt(lines[1], "", "want one JSON object ("+file+"), found more values after it")
+	}
+	return s.Object(vals[0], lines[0], "")
+}
+
+// OneArray is the file's one JSON value, a non-empty array of rows.
+func (s *Source) OneArray(file string) ([]json.RawMessage, error) {
+	vals, lines, err := s.Values()
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) != 1 {
+		return nil, s.ErrAt(lines[1], "", "want one JSON array ("+file+"), found more values after it")
+	}
+	rows, err := s.Array(vals[0], lines[0], "")
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, s.ErrAt(lines[0], "", "the array is empty: no attempts to import")
+	}
+	return rows, nil
+}
+
 func (s *Source) Values() ([]json.RawMessage, []int, error) {
 	dec := json.NewDecoder(bytes.NewReader(s.data))
 	var vals []json.RawMessage

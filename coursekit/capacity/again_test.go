@@ -1,0 +1,89 @@
+package capacity
+
+import (
+	"slices"
+	"testing"
+)
+
+// step is a judged step of q qualified of n at rate, at target 0.9, with
+// the machine's load average la over it.
+func judged(rate float64, q, n int64, la float64) Step {
+	s := Step{Rate: rate, Attempts: n, Qualified: q, LoadAvg: &LoadAvg{Start: la, End: la}}
+	v, lo, hi, ok := Verdict(q, n, 0.9)
+	s.Verdict = v
+	if ok {
+		s.CILow, s.CIHigh = &lo, &hi
+	}
+	return s
+}
+
+func searched(steps ...Step) *Result {
+	r := &Result{Target: 0.9, SLOTTFTMS: 1000, Method: "wilson", StartRate: 1, MaxRate: 8, Growth: 2, Resolution: 1, Steps: steps}
+	r.MaxRateMeeting = answer(steps)
+	r.BoundedBy = boundedBy(steps, r.MaxRateMeeting, r.MaxRate)
+	return r
+}
+
+func kinds(ag Agreement) []string {
+	var k []string
+	for _, w := range ag.Reasons {
+		k = append(k, w.Kind)
+	}
+	return k
+}
+
+// Two searches with the same flags: the same answer, or each reason the
+// records give for a different one, at the first rate judged differently.
+func TestAgainSaysWhyAnswersDiffer(t *testing.T) {
+	meets1, meets2, fails4 := judged(1, 40, 40, 1), judged(2, 60, 60, 1), judged(4, 20, 80, 1)
+	for _, c := range []struct {
+		name      string
+		prev, cur *Result
+		same      bool
+		want      []string
+		firstRate float64
+	}{
+		{"same answer", searched(meets1, meets2, fails4, judged(3, 59, 59, 1)), searched(meets1, meets2, fails4, judged(3, 58, 58, 2)), true, nil, 0},
+		// 3 req/s: 38/40 is undecided at 0.9, 59/59 meets; the intervals overlap.
+		{"within resolution, chance", searched(meets1, meets2, fails4, judged(3, 59, 59, 1)), searched(meets1, meets2, fails4, judged(3, 38, 40, 1)), false,
+			[]string{WhyWithinResolution, WhyIntervalsOverlap, WhyUndecided}, 3},
+		// 2 req/s: 60/60 meets then, 20/60 fails under a load average of 9.
+		{"load average", searched(meets1, meets2, fails4, judged(3, 59, 59, 1)), searched(meets1, judged(2, 20, 60, 9), judged(1.5, 50, 50, 9)), false,
+			[]string{WhyLoadAverage}, 2},
+		{"unexplained", searched(meets1, meets2, fails4, judged(3, 59, 59, 1)), searched(meets1, judged(2, 20, 60, 1.5)), false, []string{WhyUnexplained}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ag := Again(c.prev, c.cur)
+			if ag.Same != c.same || !slices.Equal(kinds(ag), c.want) {
+				t.Fatalf("same %v, reasons %v; want %v, %v (answers %v then %v)", ag.Same, kinds(ag), c.same, c.want, deref(ag.PreviousAnswer), deref(ag.Answer))
+			}
+			for _, w := range ag.Reasons {
+				if w.Kind == WhyWithinResolution {
+					continue
+				}
+				if w.Rate == nil || *w.Rate != c.firstRate || w.Previous == nil || w.This == nil || w.Previous.Verdict == w.This.Verdict {
+					t.Errorf("%s: rate %v, steps %+v / %+v; want the first rate judged differently, %g", w.Kind, deref(w.Rate), w.Previous, w.This, c.firstRate)
+				}
+			}
+		})
+	}
+	// Different flags, or an interrupted search, are reasons of their own.
+	other := searched(meets1, meets2)
+	other.Resolution, other.MaxRate = 0.5, 2
+	other.BoundedBy = boundedBy(other.Steps, other.MaxRateMeeting, other.MaxRate)
+	cut := searched(meets1)
+	cut.Provisional, cut.BoundedBy = true, BoundInterrupted
+	if ag := Again(searched(meets1, meets2, fails4), other); !slices.Contains(kinds(ag), WhyFlagsDiffer) || len(ag.Reasons[0].Flags) != 2 {
+		t.Errorf("flags: %+v", ag.Reasons)
+	}
+	if ag := Again(searched(meets1, meets2, fails4), cut); !slices.Contains(kinds(ag), WhyInterrupted) {
+		t.Errorf("interrupted: %+v", ag.Reasons)
+	}
+}
+
+func deref(v *float64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
