@@ -473,7 +473,7 @@ func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer
 	cfg.MetricsEvery = busyEvery
 	cfg.MetricsSink = io.MultiWriter(side, buf)
 	cfg.Conditions["metrics_sidecar"] = filepath.Base(side.Name())
-	cfg.Conditions["metrics_url"] = cfg.MetricsURL
+	cfg.Conditions["metrics_url"] = loadgen.RedactURL(cfg.MetricsURL)
 	cfg.Conditions["busy_metric"] = c.BusyGauge
 	return side, nil
 }
