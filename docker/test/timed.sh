@@ -49,7 +49,7 @@ table() {
 
 # The markers of a failure in this suite's outputs: Go's test output, node --test's TAP, the
 # Python checks' "FAIL " lines, tracebacks and panics; the lanes' "[target] " prefix allowed.
-FAILURE_LINE='^(\[[^]]*\] )*[[:space:]]*(not ok|--- FAIL|FAIL|Traceback|panic:|[A-Za-z]*Error:|error:|make: \*\*\*)'
+FAILURE_LINE='^(\[[^]]*\] )*[[:space:]]*(not ok|--- FAIL|FAIL|Traceback|panic:|[A-Za-z]*Error:|error:|make(\[[0-9]+\])?: \*\*\*)'
 
 failures() {
   local file=$1 dir name status
@@ -62,7 +62,7 @@ failures() {
     echo "== $name failed (exit $status): the lines that name a failure, then its last 20 lines ($log) =="
     [ -f "$log" ] || { echo "(no log)"; continue; }
     # node --test puts the assertion's message on the lines after "not ok" (its YAML block).
-    grep -E -A 12 -- "$FAILURE_LINE" "$log" | grep -v -E '^(\[[^]]*\] )?  (---|duration_ms|location|failureType|code|name|expected|actual|operator):' | tail -n 60 | cut -c1-400
+    grep -E -B 2 -A 12 -- "$FAILURE_LINE" "$log" | grep -v -E '^(\[[^]]*\] )?  (---|duration_ms|location|failureType|code|name|expected|actual|operator):' | tail -n 60 | cut -c1-400
     echo "-- last lines:"
     tail -n 20 "$log" | cut -c1-400
   done <"$file"
