@@ -1,7 +1,9 @@
 package lab
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
@@ -37,6 +39,83 @@ func (r *Run) SendRate() float64 {
 func (r *Run) MeanStayS() (s float64, ok bool) {
 	ms, n := metrics.MeanStay(r.Trace)
 	return ms / 1000, n > 0
+}
+
+// LittleRate is the closed loop's arrival rate as Little's law sees it:
+// completed cycles over the time they took. Every user starts at the
+// window's opening and resends the moment an attempt ends, so the users'
+// last attempts are the latest ends, and each user's cycles span from the
+// opening to its last end; the rate is users × cycles ÷ the users' summed
+// spans. SendRate counts sends in the window instead, which the start-up
+// edge inflates (every user sends at t = 0, so a user sends ⌈window ÷ W⌉
+// times, up to one cycle more than window ÷ W). ok is false for an open
+// loop, or when no attempt ended.
+func (r *Run) LittleRate() (perS float64, ok bool) {
+	users := r.users()
+	if users == 0 {
+		return 0, false
+	}
+	return r.littleRate(users)
+}
+
+// CycleRate is LittleRate as a plain number, 0 when there is none: what 07
+// compares a learner's λ = N / W with.
+func (r *Run) CycleRate() float64 {
+	v, _ := r.LittleRate()
+	return v
+}
+
+// LittleLines is 07's reading of Little's law for a closed run, in Chinese:
+// N ÷ W from the run's mean stay, the cycle rate it predicts, and the
+// window's send rate with why it is higher.
+func (r *Run) LittleLines() string {
+	w, ok := r.MeanStayS()
+	rate, ok2 := r.LittleRate()
+	if !ok || !ok2 {
+		return "这次运行没有结束的闭环尝试，算不出 Little 定律的到达率\n"
+	}
+	n := r.users()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Little 定律：%d 个用户 ÷ 负载下的平均停留 W %.2f s = %.1f 次/s\n", n, w, float64(n)/w)
+	fmt.Fprintf(&b, "实测：完成的循环数 ÷ 这些循环占用的时间 = %.1f 次/s（闭环的到达率由服务的快慢决定）\n", rate)
+	fmt.Fprintf(&b, "窗口里发出的次数 ÷ 窗口长度 = %.1f 次/s：开窗时 %d 个用户同时发出，窗口边上多算了不到一个循环，所以偏高\n", r.SendRate(), n)
+	return b.String()
+}
+
+func (r *Run) littleRate(users int) (perS float64, ok bool) {
+	w := r.Trace.Header.Window
+	var ends []float64
+	for i := range r.Trace.Attempts {
+		a := &r.Trace.Attempts[i]
+		if a.HasEnd && w.Contains(a.StartMS) {
+			ends = append(ends, a.EndMS)
+		}
+	}
+	if len(ends) < users {
+		return 0, false
+	}
+	slices.Sort(ends)
+	span := 0.0
+	for _, e := range ends[len(ends)-users:] {
+		span += e - w.StartMS
+	}
+	if span <= 0 {
+		return 0, false
+	}
+	return float64(users) * float64(len(ends)) / (span / 1000), true
+}
+
+// users is the closed loop's user count from the trace's conditions, 0 for
+// an open loop.
+func (r *Run) users() int {
+	var c struct {
+		Loop        string `json:"loop"`
+		Concurrency int    `json:"concurrency"`
+	}
+	if json.Unmarshal(r.Trace.Header.Conditions, &c) != nil || c.Loop != "closed" {
+		return 0
+	}
+	return c.Concurrency
 }
 
 // Report is the run in three lines of Chinese: how much it sent, how many

@@ -222,9 +222,9 @@ func answerRows(t *testing.T) []answerRow {
 			wrong(edit(func(c *card.Card) { c.Path.SamplingPoint = "平台监控" }), "说的是谁在看"),
 		)},
 
-		// 07: a closed loop of 4 users (a run: about 7.8 requests/s where
+		// 07: a closed loop of 4 users (a run: about 6.8 cycles/s where
 		// the unloaded conversion says 12) against an open loop of 12/s.
-		{file: "07-lab-open-vs-closed-loop.ipynb", label: "闭环实际每秒发出的请求数（差 10% 以内算对）", actual: "closed.SendRate()", values: vals{"closed.SendRate()": 7.8},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "闭环稳定后每秒发出的请求数（差 10% 以内算对）", actual: "closed.CycleRate()", values: vals{"closed.CycleRate()": 7.8},
 			cases: cases(right(7.8, 8, 7.2), wrong(12, "空载"), wrong(12.1, "空载"))},
 		{file: "07-lab-open-vs-closed-loop.ipynb", label: "开环的队列在窗口里持续变长吗", actual: "qLast > qFirst && qLast > qClosed", values: vals{"qLast > qFirst && qLast > qClosed": true},
 			cases: cases(right(nb.Yes), wrong(nb.No, "只能排队"))},
@@ -232,7 +232,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.Yes), wrong(nb.No, "超过 1.5 s 的尝试被放弃"))},
 		{file: "07-lab-open-vs-closed-loop.ipynb", label: "只看忙碌率能分辨出哪次运行里用户等得最久吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "只有 1 个用户"))},
-		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：闭环到达率（次/s）", actual: "closed.SendRate()", values: vals{"closed.SendRate()": 7.8},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：闭环到达率（次/s）", actual: "closed.CycleRate()", values: vals{"closed.CycleRate()": 7.8},
 			cases: cases(right(7.8, 7.84, 8), wrong(12, "空载"))},
 
 		// 08: the same load answered right, then 20 % wrong (a run: the
