@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -73,6 +75,59 @@ func SimSaturation(c sim.Config, tokens int) float64 {
 	}
 	full := step + time.Duration(batch-1)*c.DecodePerSeq
 	return float64(batch) / (float64(tokens) * full.Seconds())
+}
+
+// CapacityLabServer is notebook 10's simulator: 16 sequences a step, a
+// step of 10 ms for one sequence and 0.5 ms more for each further one, so
+// that its saturation with 32-token answers is 16 / (32 × 17.5 ms) ≈ 28.6
+// answers a second.
+func CapacityLabServer() sim.Config {
+	return sim.Config{MaxBatch: 16, DecodeStep: 10 * time.Millisecond, DecodePerSeq: 500 * time.Microsecond, Seed: 1}
+}
+
+// CapacityLabSearch is notebook 10's search with its defaults. The rate
+// ladder 12 → 24 → 48 keeps every step far from the saturation of
+// CapacityLabServer (0.42×, 0.84×, 1.68×), and the resolution of 24 stops
+// it there: a step near 1.4× saturation (40/s on a 10 → 20 → 40 ladder)
+// sometimes passed in a 2 s window, because a queue growing by 11 a second
+// takes longer than that to push TTFT past 1 s or to show in the overload
+// test. So the answer is at most the saturation in every run, 24/s when
+// the machine keeps time and 12/s when it is loaded enough to fail 24.
+func CapacityLabSearch(target, sloMS float64, maxTokens int) capacity.Config {
+	return capacity.Config{
+		Bench:           loadgen.Config{Dataset: NonBlankPrompts(8, 64), MaxTokens: maxTokens, Timeout: 3 * time.Second, Seed: 1},
+		Target:          target,
+		SLOTTFTMS:       sloMS,
+		StartRate:       12,
+		Growth:          2,
+		MaxRate:         96,
+		Resolution:      24,
+		Warmup:          time.Second,
+		StepDuration:    2 * time.Second,
+		StepMaxDuration: 4 * time.Second,
+	}
+}
+
+// AnswerVsSaturation is notebook 10's check of its answer against the
+// simulator's saturation sat, in one line of Chinese computed from the
+// search: below is true when the answer is below sat, and the line says by
+// how much; otherwise the line says how far above it is and how fast the
+// queue grows there, and the prediction is not compared. ok is false when
+// no rate met.
+func AnswerVsSaturation(r *capacity.Result, sat float64) (line string, below, ok bool) {
+	at, found := AnswerStep(r)
+	if !found {
+		return "这次搜索没有达标的速率：“答案低于饱和吞吐”这一项不对照。", false, false
+	}
+	rate := cardfmt.Num(at.Rate)
+	if r.AtLeast() {
+		return fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这是搜索的上限，不是测出的容量。“答案低于饱和吞吐”这一项这次不对照。", rate), false, true
+	}
+	if at.Rate < sat {
+		return fmt.Sprintf("这次的答案 %s 次/s，是饱和吞吐 %.1f 次/s 的 %.0f%%。", rate, sat, at.Rate/sat*100), true, true
+	}
+	return fmt.Sprintf("这次的答案 %s 次/s 是饱和吞吐 %.1f 次/s 的 %.2f 倍：队列每秒多出约 %.1f 个请求，但这一步的窗口只有 %s s，队列还没长到把 TTFT 推过门槛、也没长到让过载检验看出来（练习 1 专门看这一点）。这一项这次不对照。",
+		rate, sat, at.Rate/sat, at.Rate-sat, cardfmt.Num(at.WindowS)), false, true
 }
 
 // capacityPaths are the search's saved result and its folder of step
@@ -385,6 +440,25 @@ func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 			cardfmt.Num(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
 	}
 	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %s。", cardfmt.Num(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
+}
+
+// BusyGap is notebook 10's reading of the busy share, in lines of
+// Chinese: the first step (rate startRate, as a share of the saturation
+// sat), then the step at the answer and the failing step above it. gap is
+// how far apart the last two are (a share, 0.05 = 5 points); ok is false
+// when either of them is missing or has no busy reading.
+func BusyGap(r *capacity.Result, sat, startRate float64) (lines string, gap float64, ok bool) {
+	var b strings.Builder
+	if first, found := StepAt(r, startRate); found && first.BusyMean != nil {
+		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %.0f%%）：设备忙碌率 %.1f%%\n", cardfmt.Num(first.Rate), first.Rate/sat*100, *first.BusyMean*100)
+	}
+	at, above, found := AroundAnswer(r)
+	if !found || at.BusyMean == nil || above.BusyMean == nil {
+		b.WriteString("这次搜索没有“答案”和“它上面不达标的一步”两步的忙碌率：这一项不对照。\n")
+		return b.String(), 0, false
+	}
+	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %.1f%%，上面不达标的 %s 次/s 的忙碌率 %.1f%%\n", cardfmt.Num(at.Rate), *at.BusyMean*100, cardfmt.Num(above.Rate), *above.BusyMean*100)
+	return b.String(), math.Abs(*above.BusyMean - *at.BusyMean), true
 }
 
 // AroundAnswer are the step at the answer and the lowest searched rate

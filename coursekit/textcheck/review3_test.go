@@ -1,9 +1,14 @@
 package textcheck
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lab"
 )
 
 // The third review of unit 01 (issue 33's fresh review), one rule each.
@@ -39,4 +44,49 @@ func TestLittleLawIsCheckedAgainstTheCycleRate(t *testing.T) {
 			t.Errorf("%s: %q compares with the window's send rate, which the start-up edge inflates; compare N / W with lab.Run.CycleRate", c.where, m)
 		}
 	}
+}
+
+// searchField is one field of a capacity.Config literal in a notebook
+// cell: a plain number or a duration like 2 * time.Second.
+var searchField = regexp.MustCompile(`(?m)^\s*(StartRate|Growth|MaxRate|Resolution|Warmup|StepDuration|StepMaxDuration):\s*([^,]+),`)
+
+// Notebook 10's search is the one lab.CapacityLabSearch holds and
+// coursekit/lab's test runs five times (its answer stays at or below the
+// saturation), and 10 states the answer against the saturation as it
+// is, never with fixed wording about a rate "a little above" it.
+func TestCapacitySearchIsTheTestedOne(t *testing.T) {
+	c := cellOf(t, "10-", "var search = capacity.Config{")
+	want := lab.CapacityLabSearch(0.9, 1000, 32)
+	wantText := map[string]string{
+		"StartRate": cardfmt.Num(want.StartRate), "Growth": cardfmt.Num(want.Growth), "MaxRate": cardfmt.Num(want.MaxRate), "Resolution": cardfmt.Num(want.Resolution),
+		"Warmup": goDuration(want.Warmup), "StepDuration": goDuration(want.StepDuration), "StepMaxDuration": goDuration(want.StepMaxDuration),
+	}
+	got := map[string]string{}
+	for _, m := range searchField.FindAllStringSubmatch(c.source, -1) {
+		got[m[1]] = strings.TrimSpace(m[2])
+	}
+	for k, v := range wantText {
+		if got[k] != v {
+			t.Errorf("%s: %s is %q, lab.CapacityLabSearch has %q (the tested defaults)", c.where, k, got[k], v)
+		}
+	}
+	if s := cellOf(t, "10-", "var experiment = lab.Lab{"); !strings.Contains(s.source, "lab.CapacityLabServer()") {
+		t.Errorf("%s: 10's simulator is not lab.CapacityLabServer, the one the search test runs", s.where)
+	}
+	for _, c := range notebookCells(t) {
+		if strings.Contains(c.where, "/10-") && strings.Contains(c.source, "只比饱和高一点") {
+			t.Errorf("%s: fixed wording about the answer against the saturation; print lab.AnswerVsSaturation", c.where)
+		}
+	}
+}
+
+// goDuration writes d as a notebook writes it: 2 * time.Second.
+func goDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		if d == time.Second {
+			return "time.Second"
+		}
+		return fmt.Sprintf("%d * time.Second", d/time.Second)
+	}
+	return fmt.Sprintf("%d * time.Millisecond", d/time.Millisecond)
 }
