@@ -19,6 +19,11 @@ type Rates struct {
 	WindowS           float64
 	Tokens, Qualified float64
 	TokensPerS, Good  float64
+	// QualifiedTokensPerS is a likely mistake, not a rate the unit reports:
+	// the output tokens of the qualified attempts alone over the window
+	// (03 hints with it). Output token/s counts every complete success,
+	// whatever the threshold.
+	QualifiedTokensPerS float64
 }
 
 // PerSecond is t's two rates under the TTFT threshold sloMS, from
@@ -26,9 +31,17 @@ type Rates struct {
 func PerSecond(t *trace.Trace, sloMS float64) Rates {
 	s := cardopts.MustSummarize(t, cardopts.TTFT(sloMS))
 	c := s.Conditions[0]
+	rule, qualifiedTokens := metrics.RuleAt(sloMS), 0
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if t.Header.Window.Contains(a.StartMS) && rule.Judge(a).Qualified {
+			qualifiedTokens += a.OutputTokens
+		}
+	}
 	return Rates{
-		WindowS: s.WindowS,
-		Tokens:  s.Throughput.OutputTokens.Num, Qualified: float64(c.Qualified),
+		QualifiedTokensPerS: float64(qualifiedTokens) / s.WindowS,
+		WindowS:             s.WindowS,
+		Tokens:              s.Throughput.OutputTokens.Num, Qualified: float64(c.Qualified),
 		TokensPerS: value(s.Throughput.OutputTokens), Good: c.GoodputPerS,
 	}
 }

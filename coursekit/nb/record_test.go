@@ -34,6 +34,11 @@ func TestPerSecondCountsTokensAndQualified(t *testing.T) {
 	}
 	window := (tr.Header.Window.EndMS - tr.Header.Window.StartMS) / 1000
 	r := PerSecond(tr, 1000)
+	// The unit's trace: 29 tokens in 10 s, 18 of them from qualified
+	// attempts (03's hint for summing those alone).
+	if r.TokensPerS != 2.9 || r.QualifiedTokensPerS != 1.8 {
+		t.Errorf("PerSecond = %+v, want 2.9 token/s and 1.8 from qualified attempts alone", r)
+	}
 	if r.TokensPerS != tokens/window || r.Good != qualified/window {
 		t.Errorf("PerSecond = %+v, want %v, %v per s", r, tokens/window, qualified/window)
 	}

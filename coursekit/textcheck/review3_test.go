@@ -90,3 +90,15 @@ func goDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d * time.Millisecond", d/time.Millisecond)
 }
+
+// Output token/s counts every complete success's tokens: no threshold
+// enters it, so no text ties it to one (03 asked for it "门槛 1 s 下").
+var tokensUnderSLO = regexp.MustCompile(`门槛[^。\n]{0,12}输出 token/秒`)
+
+func TestTokenRateIsNotTiedToTheSLO(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if m := tokensUnderSLO.FindString(c.source); m != "" {
+			t.Errorf("%s: %q: output token/s does not depend on the TTFT threshold", c.where, m)
+		}
+	}
+}
