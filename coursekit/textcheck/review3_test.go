@@ -102,3 +102,22 @@ func TestTokenRateIsNotTiedToTheSLO(t *testing.T) {
 		}
 	}
 }
+
+// One figure's reading a cell: two 看图要点 in one cell mix two ideas.
+func TestOneFigureReadingACell(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if c.kind == "markdown" && strings.Count(c.source, "看图要点") > 1 {
+			t.Errorf("%s: %d 看图要点 in one cell; give each figure its own cell", c.where, strings.Count(c.source, "看图要点"))
+		}
+	}
+}
+
+// 07's closed loop: its users ask for answers of the same length, finish on
+// the same step and resend together, so the queue reads 2–3 at times
+// (the review measured 3), not "偶尔一两个" at most.
+func TestClosedLoopQueueSaysWhyItReadsMore(t *testing.T) {
+	c := cellOf(t, "07-", "看图要点（图 01.10）")
+	if strings.Contains(c.source, "偶尔读到一两个") || !strings.Contains(c.source, "一起重发") {
+		t.Errorf("%s: the closed loop's queue reads 2–3 when users finish on the same step and resend together; say so", c.where)
+	}
+}
