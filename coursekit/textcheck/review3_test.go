@@ -121,3 +121,13 @@ func TestClosedLoopQueueSaysWhyItReadsMore(t *testing.T) {
 		t.Errorf("%s: the closed loop's queue reads 2–3 when users finish on the same step and resend together; say so", c.where)
 	}
 }
+
+// 小结 is the notebook's end only: a section's recap is called something
+// else (本节要点), so that a learner finds one 小结 a notebook.
+func TestSummaryOnlyEndsTheNotebook(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if c.kind == "markdown" && strings.Contains(c.source, "小结") && !strings.HasPrefix(strings.TrimSpace(c.source), "## 小结") {
+			t.Errorf("%s: 小结 outside the notebook's ## 小结 cell; call a section's recap 本节要点", c.where)
+		}
+	}
+}
