@@ -131,3 +131,32 @@ func TestSummaryOnlyEndsTheNotebook(t *testing.T) {
 		}
 	}
 }
+
+// 10's prediction of n ≥ 72 states the interval it is for: two-sided,
+// each tail ≤ 2.5 % (one-sided 95 % needs 59).
+func TestNeedNStatesItsInterval(t *testing.T) {
+	c := cellOf(t, "10-", "NeedN ")
+	for _, line := range strings.Split(c.source, "\n") {
+		if strings.Contains(line, "NeedN ") && strings.Contains(line, "//") && !(strings.Contains(line, "双侧") && strings.Contains(line, "2.5%")) {
+			t.Errorf("%s: %q: say 双侧、每侧 ≤ 2.5%% before asking for n", c.where, strings.TrimSpace(line))
+		}
+	}
+}
+
+// A cell that mixes a derivation or a procedure with a figure's reading
+// or a formula of its own: 10's n ≥ 72 and 图 01.20, its search and the
+// saturation, 07's Little's law and the unloaded measurement.
+func TestCellsDoNotMixIdeas(t *testing.T) {
+	for _, pair := range [][3]string{
+		{"10-", "0.95^{n}", "看图要点"},
+		{"10-", "StartRate", "饱和吞吐} ="},
+		{"07-", "L = \\lambda", "常见的换算"},
+		{"10-", "**目标**", "第二个单元格是搜索本身"},
+	} {
+		for _, c := range notebookCells(t) {
+			if strings.Contains(c.where, "/"+pair[0]) && strings.Contains(c.source, pair[1]) && strings.Contains(c.source, pair[2]) {
+				t.Errorf("%s: %q and %q share a cell; split it", c.where, pair[1], pair[2])
+			}
+		}
+	}
+}
