@@ -160,3 +160,30 @@ func TestCellsDoNotMixIdeas(t *testing.T) {
 		}
 	}
 }
+
+// compareField is a check of a prediction struct's field:
+// nb.Compare…("…", p.Field, …).
+var compareField = regexp.MustCompile(`nb\.Compare\w*\([^,]+,\s*(\w+)\.\w+\s*,`)
+
+// A cell that checks a field of a prediction and prints results of its
+// own shows them only once the prediction is written: it asks nb.Guessed
+// (or its run helper does). nb.Compare alone hides its result until the
+// answer is written.
+func TestPredictionChecksAreGated(t *testing.T) {
+	for _, c := range unitCode(t) {
+		if !strings.Contains(c.source, "fmt.Print") {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, m := range compareField.FindAllStringSubmatch(c.source, -1) {
+			p := m[1]
+			if seen[p] || p == "nb" {
+				continue
+			}
+			seen[p] = true
+			if !strings.Contains(c.source, "nb.Guessed("+p) && !strings.Contains(c.source, "For("+p) {
+				t.Errorf("%s: checks %s.… but prints its results before the prediction is written; gate it with nb.Guessed(%s)", c.where, p, p)
+			}
+		}
+	}
+}
