@@ -115,16 +115,16 @@ func answerRows(t *testing.T) []answerRow {
 		{file: "03-one-trace-four-conclusions.ipynb", label: "失败的尝试", actual: "s.Failures", values: vals{"s.Failures": s.Failures},
 			cases: right(2)},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "联合合格的尝试", actual: "s.Conditions[0].Qualified", values: vals{"s.Conditions[0].Qualified": s.Conditions[0].Qualified},
-			cases: cases(right(5), wrong(6, "R5 首字很快，但质量不通过"), wrong(8, "8 是完整成功数"))},
+			cases: cases(right(5), wrong(6, "R5 首字很快，但质量不通过"), wrong(8, "8 是完整成功数"), wrong(7, "还要过 TTFT ≤ 1 s"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "goodput（次/s）", actual: "s.Conditions[0].GoodputPerS", values: vals{"s.Conditions[0].GoodputPerS": s.Conditions[0].GoodputPerS},
 			cases: cases(right(0.5), wrong(0.625, "不是成功次数"), wrong(5, "还要除以窗口的 10 s"),
-				wrong(0, "两个整数相除"))}, // GoodputPerS: 5/10
+				wrong(0, "两个整数相除"), wrong(0.8, "数的是完整成功"))}, // GoodputPerS: 5/10
 		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 A 的失败率", actual: "*wrong.FailureRate.Value", values: vals{"*wrong.FailureRate.Value": *deleted.FailureRate.Value},
 			cases: cases(right(0, 0.0), wrong(0.25, "测验的选项 A"), wrong(0.2, "0.2 是正确的失败率"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 B 的乘积", actual: "product", values: vals{"product": 0.8 * 0.875 * (6.0 / 8)},
 			cases: right(0.525)},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 C 的 P50（毫秒）", actual: "wrong.P50", values: vals{"wrong.P50": metrics.NewDist(zeros, metrics.NearestRank, "ms").P50},
-			cases: right(400)},
+			cases: cases(right(400), wrong(450, "取中间两个数的平均"), wrong(500, "只含 8 个完整成功"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "错误 D 的计数", actual: "strict",
 			values: vals{"strict": countQualified(unit, func(ttft float64) bool { return ttft < 500 }, true)},
 			cases:  cases(right(3), wrong(4, "TTFT 恰好 500 ms 的 R4 不算进来"))},
@@ -146,11 +146,11 @@ func answerRows(t *testing.T) []answerRow {
 
 		// 04: one condition changed (the threshold to 0.5 s).
 		{file: "04-change-one-condition.ipynb", label: "新门槛下的联合合格数", actual: "now.Qualified", values: vals{"now.Qualified": now.Qualified, "old.Qualified": old.Qualified},
-			cases: cases(right(4), wrong(5, "这是门槛 1 s 时的数"))},
+			cases: cases(right(4), wrong(5, "这是门槛 1 s 时的数"), wrong(3, "你用了 <"))},
 		{file: "04-change-one-condition.ipynb", label: "新门槛下的 goodput（次/s）", actual: "now.GoodputPerS", values: vals{"now.GoodputPerS": now.GoodputPerS, "old.GoodputPerS": old.GoodputPerS},
-			cases: cases(right(0.4), wrong(0.5, "这是门槛 1 s 时的数"))},
+			cases: cases(right(0.4), wrong(0.5, "这是门槛 1 s 时的数"), wrong(0.3, "你用了 <"))},
 		{file: "04-change-one-condition.ipynb", label: "新门槛下的每千次合格成本（元/千次合格）", actual: "now.CostPer1000", values: vals{"now.CostPer1000": now.CostPer1000, "*old.CostPer1000": *old.CostPer1000},
-			cases: cases(right(5, 5.0), wrong(4, "这是门槛 1 s 时的数"))},
+			cases: cases(right(5, 5.0), wrong(4, "这是门槛 1 s 时的数"), wrong(6.67, "你用了 <"), wrong(6.667, "你用了 <"), wrong(0.005, "还要乘以 1000"))},
 		{file: "04-change-one-condition.ipynb", label: "失败率会变吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "门槛不参与"))},
 		{file: "04-change-one-condition.ipynb", label: "P95 会变吗", actual: "false",
@@ -171,7 +171,7 @@ func answerRows(t *testing.T) []answerRow {
 
 		// 05: the tools' definitions.
 		{file: "05-read-the-tool-docs.ipynb", label: "合并后的请求，vLLM 记下的 ITL 个数", actual: "len(merged.EventIntervals(nil))", values: vals{"len(merged.EventIntervals(nil))": len(merged.EventIntervals(nil))},
-			cases: cases(right(2), wrong(4, "按数据块记间隔"))},
+			cases: cases(right(2), wrong(4, "按数据块记间隔"), wrong(3, "比块少一个"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM E2EL（毫秒）", actual: "e2el", values: vals{"e2el": vllmE2EL},
 			cases: cases(right(950), wrong(1000, "止于最后一个数据块"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM TPOT（毫秒）", actual: "tpot", values: vals{"tpot": vllmTPOT},
