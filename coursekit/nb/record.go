@@ -26,6 +26,12 @@ import (
 var RecordFields = []string{"attempt", "request", "start_ms", "outcome", "http_status", "events",
 	"end_ms", "quality", "input_tokens", "output_tokens", "error", "meta"}
 
+// lengthFields are the token lengths a kept record must have whether or
+// not today's card needs them: the unit keeps input and output lengths
+// with every attempt, because the next comparison (another length
+// distribution, a filter by length) cannot be made without them.
+var lengthFields = []string{"input_tokens", "output_tokens"}
+
 // requiredFields are the fields every trace line must have.
 var requiredFields = []string{"attempt", "start_ms", "outcome"}
 
@@ -146,7 +152,17 @@ func Recomputable(t *trace.Trace, sloMS float64, keep ...string) bool {
 	want := cardopts.MustSummarize(t, opts)
 	kept, err := KeepOnly(t, keep)
 	if err == nil && len(differing(want, cardopts.MustSummarize(kept, opts))) == 0 {
-		fmt.Printf("能重算：只凭这 %d 个字段，指标口径卡上的每个数都和原始 trace 算出的一样。\n", len(keep))
+		var lengths []string
+		for _, f := range lengthFields {
+			if !slices.Contains(keep, f) {
+				lengths = append(lengths, f+"（"+recordFieldNames[f]+"）")
+			}
+		}
+		if len(lengths) > 0 {
+			fmt.Printf("卡上的数都算得回来，但还少了 %s：本单元要求每次尝试都留下输入、输出长度，换一组长度分布、按长度筛选时，别人要靠它们才能比较。\n", strings.Join(lengths, "、"))
+			return false
+		}
+		fmt.Printf("能重算：只凭这 %d 个字段，指标口径卡上的每个数都和原始 trace 算出的一样，输入、输出长度也都在。\n", len(keep))
 		if extra := unneeded(t, opts, keep); len(extra) > 0 {
 			fmt.Printf("其中 %s 对这张卡不是必需的（排查问题时仍然有用）。\n", strings.Join(extra, "、"))
 		}
@@ -183,6 +199,9 @@ func unneeded(t *trace.Trace, opts cardopts.Flags, keep []string) []string {
 	want := cardopts.MustSummarize(t, opts)
 	var out []string
 	for _, f := range keep {
+		if slices.Contains(lengthFields, f) {
+			continue
+		}
 		less := slices.DeleteFunc(slices.Clone(keep), func(x string) bool { return x == f })
 		if tr, err := KeepOnly(t, less); err == nil && len(differing(want, cardopts.MustSummarize(tr, opts))) == 0 {
 			out = append(out, f)

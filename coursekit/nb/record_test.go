@@ -65,10 +65,18 @@ func TestRecomputableNamesTheMissingField(t *testing.T) {
 	tr := readPractice(t)
 	var ok bool
 	out := stdout(t, func() {
-		ok = Recomputable(tr, 1000, "attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality")
+		ok = Recomputable(tr, 1000, "attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality", "input_tokens", "output_tokens")
 	})
-	if !ok || !strings.Contains(out, "能重算") {
-		t.Errorf("the seven fields the card needs: %v %q", ok, out)
+	if !ok || !strings.Contains(out, "能重算") || strings.Contains(out, "input_tokens") {
+		t.Errorf("the seven fields the card needs and the two lengths: %v %q", ok, out)
+	}
+	// The card alone comes back without the lengths, but the unit keeps
+	// them with every attempt.
+	out = stdout(t, func() {
+		ok = Recomputable(tr, 1000, "attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality", "output_tokens")
+	})
+	if ok || !strings.Contains(out, "少了 input_tokens（输入 token 数）") || strings.Contains(out, "output_tokens（") {
+		t.Errorf("without input_tokens: %v %q", ok, out)
 	}
 	out = stdout(t, func() {
 		ok = Recomputable(tr, 1000, "attempt", "start_ms", "outcome", "events", "end_ms", "quality")

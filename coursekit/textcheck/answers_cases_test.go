@@ -162,9 +162,10 @@ func answerRows(t *testing.T) []answerRow {
 		{file: "04-change-one-condition.ipynb", label: "Recomputable", judge: judgeRecomputable(practice, 500), cases: cases(
 			// The practice trace is large: a few cases (nb's own tests name
 			// every missing field).
-			right([]string{"attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality"},
-				[]string{"attempt", "request", "start_ms", "outcome", "http_status", "events", "end_ms", "quality"}),
+			right([]string{"attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality", "input_tokens", "output_tokens"},
+				[]string{"attempt", "request", "start_ms", "outcome", "http_status", "events", "end_ms", "quality", "input_tokens", "output_tokens"}),
 			wrong([]string{"attempt", "request", "start_ms", "outcome", "events", "end_ms"}, "少了 quality"),
+			wrong([]string{"attempt", "request", "start_ms", "outcome", "events", "end_ms", "quality"}, "要求每次尝试都留下输入、输出长度"),
 			wrong([]string{}, "还没有挑字段"),
 			wrong([]string{"attempt", "start_time"}, `没有叫 "start_time" 的字段`),
 		)},

@@ -187,3 +187,26 @@ func TestPredictionChecksAreGated(t *testing.T) {
 		}
 	}
 }
+
+// 04: the step moves when the threshold crosses the TTFT of a complete,
+// quality-passed success (not any TTFT); 03 §7 has five mistakes; and the
+// record to keep is the source's list, lengths included.
+func TestChangeOneConditionSaysItExactly(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if !strings.Contains(c.where, "/04-") {
+			continue
+		}
+		if strings.Contains(c.source, "只在门槛跨过某个 TTFT") {
+			t.Errorf("%s: goodput steps only at the TTFT of a quality-passed complete success", c.where)
+		}
+		if strings.Contains(c.source, "第 7 节的三个错误") {
+			t.Errorf("%s: 03 §7 has five mistakes", c.where)
+		}
+	}
+	c := cellOf(t, "04-", "逐次原始记录")
+	for _, w := range []string{"ID", "发出与结束时刻", "流式事件的时刻", "结果状态", "质量判断", "输入与输出长度", "条件清单"} {
+		if !strings.Contains(c.source, w) {
+			t.Errorf("%s: the record to keep lacks %s", c.where, w)
+		}
+	}
+}
