@@ -11,15 +11,23 @@ var Layers = []string{"设备层", "训练层", "推理层", "平台层"}
 
 // perRequest are the words that land evidence on single requests or
 // attempts: 每个请求, 每次尝试, 逐请求, 单个请求 and the like.
-var perRequest = func() []string {
+var perRequest = perUnit("请求", "尝试")
+
+// perStep are the words that land a training observation's evidence on
+// single units of the training path: 每一步, 逐步, 每个检查点, 每个批次
+// and the like. A training job has no requests or attempts.
+var perStep = perUnit("步", "批", "批次", "样本", "检查点", "更新", "轮", "迭代")
+
+// perUnit are the words that land evidence on single units.
+func perUnit(units ...string) []string {
 	var out []string
-	for _, by := range []string{"每个", "每一个", "每次", "每一次", "逐个", "逐次", "逐", "单个", "单次"} {
-		for _, what := range []string{"请求", "尝试"} {
+	for _, by := range []string{"每个", "每一个", "每次", "每一次", "逐个", "逐次", "逐", "单个", "单次", "每一", "每"} {
+		for _, what := range units {
 			out = append(out, by+what)
 		}
 	}
 	return out
-}()
+}
 
 // aggregates are words that fold many requests into one number: a
 // dashboard's mean per minute is evidence about the dashboard, not about
@@ -85,6 +93,9 @@ func layersOf(v string) []string {
 // (推理（共享资源）, 设备层 / 平台层). The missing evidence must land on
 // single requests or attempts: an aggregate such as "每分钟请求数的平均值"
 // is the kind of number the notebook warns about, even though it says 请求.
+// A training observation has no requests: its evidence lands on single
+// steps, batches or checkpoints (每一步的损失), or, when it says the
+// question belongs to the inference path, on requests there.
 func CheckObservation(o map[string]string) bool {
 	for _, k := range []string{"观察", "路径", "层", "测量的是什么", "还缺什么证据"} {
 		if placeholder(strings.TrimSpace(o[k])) {
@@ -93,17 +104,27 @@ func CheckObservation(o map[string]string) bool {
 		}
 	}
 	path, layers, evidence := pathOf(o["路径"]), layersOf(strings.TrimSpace(o["层"])), strings.TrimSpace(o["还缺什么证据"])
+	single := perRequest
+	if path == "训练" {
+		single = append(slices.Clone(perStep), perRequest...)
+	}
 	switch {
 	case path == "":
 		fmt.Println("提示：“路径”只能填“训练”或“推理”，先决定这条观察属于哪条路径。")
 	case layers == nil:
 		fmt.Println("提示：“层”请从" + strings.Join(Layers, "、") + "里选一个。")
-	case containsAny(evidence, perRequest) == "" && containsAny(evidence, aggregates) != "":
+	case path == "训练" && containsAny(evidence, single) == "":
+		fmt.Println("提示：训练路径上没有请求，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”），而不是一个汇总数。")
+	case containsAny(evidence, single) == "" && containsAny(evidence, aggregates) != "":
 		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", evidence)
-	case containsAny(evidence, perRequest) == "":
+	case containsAny(evidence, single) == "":
 		fmt.Println("提示：缺的证据要落到每个请求或每次尝试上（写明“每个请求的……”或“逐次尝试的……”），而不是一个汇总数。")
 	default:
-		fmt.Printf("这条观察在%s路径的%s。下一步是在这条路径上选一个采集点，把“%s”逐个请求记下来。\n", path, strings.Join(layers, "、"), evidence)
+		unit := "逐个请求"
+		if path == "训练" {
+			unit = "逐步"
+		}
+		fmt.Printf("这条观察在%s路径的%s。下一步是在这条路径上选一个采集点，把“%s”%s记下来。\n", path, strings.Join(layers, "、"), evidence, unit)
 		return true
 	}
 	return false

@@ -38,6 +38,12 @@ func TestCheckObservationWantsPerRequestEvidence(t *testing.T) {
 		{base("失败率"), false, "“失败率”把许多请求合成了一个数"},
 		{map[string]string{"观察": "x", "路径": "训练和推理", "层": "推理层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "只能填“训练”或“推理”"},
 		{map[string]string{"观察": "x", "路径": "推理", "层": "推理层 / 应用层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "里选一个"},
+		// A training observation has no requests: its evidence lands on
+		// steps, batches or checkpoints, and it can pass.
+		{map[string]string{"观察": "训练损失不再下降", "路径": "训练", "层": "训练层", "测量的是什么": "训练日志里的损失", "还缺什么证据": "每一步的损失和梯度范数"}, true, "训练路径的训练层"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "设备层", "测量的是什么": "每秒样本数", "还缺什么证据": "逐步的数据加载时间"}, true, "逐步记下来"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每秒样本数的平均值"}, false, "训练路径上没有请求"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "训练日志"}, false, "训练路径上没有请求"},
 	} {
 		var ok bool
 		out := stdout(t, func() { ok = CheckObservation(c.o) })

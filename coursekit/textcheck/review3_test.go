@@ -210,3 +210,12 @@ func TestChangeOneConditionSaysItExactly(t *testing.T) {
 		}
 	}
 }
+
+// Learner text says 训练损失, not the English loss (01's exercise 2).
+func TestTrainingLossInChinese(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if c.kind == "markdown" && strings.Contains(c.source, "训练 loss") {
+			t.Errorf("%s: 训练 loss: say 训练损失", c.where)
+		}
+	}
+}
