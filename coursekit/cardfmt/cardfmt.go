@@ -241,7 +241,7 @@ var (
 	nameTTFT     = lang.Msg{"首字时延 TTFT", "TTFT (time to first token)"}
 	nameE2E      = lang.Msg{"端到端时延 E2E", "E2E (end-to-end latency)"}
 	txTTFTMiss   = lang.Msg{"  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", "  Missing TTFT: %d attempts received no first output; recorded as missing, not 0"}
-	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 是同一个数）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (the same number as vLLM's TPOT):"}
+	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 几乎相同）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (almost the same number as vLLM's TPOT):"}
 	nameTPOTLong = lang.Msg{"TPOT = (t_N − t_1) / (N − 1)", "TPOT = (t_N − t_1) / (N − 1)"}
 	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%d events), so event gaps are ITL (the gap between adjacent output tokens)"}
 	txOneEach    = lang.Msg{"  注意：每个事件按 1 个 token 计（%d 个事件），但服务端报告输出 %d 个 token，事件只对应 %d 个：有的 token 没有产生文本（例如结束符），所以事件间隔不等于 token 间隔（ITL）", "  Note: each event counts as 1 token (%d events), but the server reports %d output tokens where the events account for %d: some tokens produced no text (the end-of-sequence token, for one), so event gaps are not token gaps (ITL)"}

@@ -14,8 +14,14 @@ import "github.com/llmperf-course/course/coursekit/trace"
 //
 //	TPOT       = (t_N − t_1)   / (N − 1)   trace.Attempt.TPOT
 //	vLLM TPOT  = (E2EL − TTFT) / (N − 1)   VLLMTPOT, the same number on a
-//	                                       trace; AIPerf calls it its
+//	                                       trace whose events carry
+//	                                       tokens; AIPerf calls it its
 //	                                       per-request "ITL"
+//
+// Against a live server the two are almost, not exactly, the same: vLLM's
+// TTFT is set by its first chunk with choices, even an empty role chunk,
+// and its E2EL ends at its last chunk with choices (a finish-only chunk
+// included), while t_1 and t_N are the first and last tokens.
 //
 // On Fig. 01.2 (events at 700, 800, 950 ms, end at 1000 ms, 3 tokens) both
 // are 125 ms, the mean of the gaps 100 and 150 ms. Putting the stream-end

@@ -219,3 +219,24 @@ func TestTrainingLossInChinese(t *testing.T) {
 		}
 	}
 }
+
+// vLLM's TPOT is almost, not exactly, the unit's: its TTFT starts at the
+// first chunk with choices (an empty role chunk too) and its E2EL ends at
+// the last chunk with choices. A line that sets them equal without 几乎
+// (almost) states more than is true.
+var sameTPOT = regexp.MustCompile(`(同一个数|TPOT 相同)`)
+
+func TestVLLMTPOTIsAlmostTheUnits(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		for _, line := range strings.Split(c.source, "\n") {
+			if strings.Contains(line, "vLLM") && strings.Contains(line, "TPOT") && sameTPOT.MatchString(line) && !strings.Contains(line, "几乎") {
+				t.Errorf("%s: %q: vLLM's TPOT is almost the unit's (say 几乎相同, with the role-chunk caveat)", c.where, sameTPOT.FindString(line))
+			}
+		}
+	}
+	for file, text := range goStrings(t, repo+"/coursekit") {
+		if strings.Contains(text, "vLLM") && strings.Contains(text, "TPOT") && sameTPOT.MatchString(text) && !strings.Contains(text, "几乎") {
+			t.Errorf("%s: says vLLM's TPOT is the same number: almost", file)
+		}
+	}
+}

@@ -209,8 +209,10 @@ func (a *Attempt) OutputTokenCount() int {
 // output tokens, (t_N − t_1) / (N − 1), with t_1 the first event, t_N the
 // last one (the arrival of the last token) and N the output tokens. The
 // wait for the stream to close after the last token (E2E runs to t_end)
-// is not part of it. vLLM writes the same number as (E2EL − TTFT)/(N − 1),
-// its E2EL ending at the last token (metrics.VLLMTPOT). ok is false
+// is not part of it. vLLM writes almost the same number as
+// (E2EL − TTFT)/(N − 1) (metrics.VLLMTPOT): its TTFT is set by the first
+// chunk with choices, even an empty role chunk, and its E2EL ends at the
+// last chunk with choices, which need not carry a token. ok is false
 // without two events (a trace that records only the first token has no
 // t_N) or without at least two output tokens.
 func (a *Attempt) TPOT() (ms float64, ok bool) {
