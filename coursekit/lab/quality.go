@@ -119,9 +119,10 @@ func (r *Run) QualityReport(sloMS float64) string {
 
 // QualityTable is the runs side by side, one row each, for nb.Table: what
 // a dashboard shows (busy gauge, TTFT) beside what only a judge can tell
-// (quality pass rate, goodput).
+// (quality pass rate, goodput), with the complete successes and the
+// failure rate 08 compares first.
 func QualityTable(sloMS float64, runs ...*Run) [][]string {
-	rows := [][]string{{"运行", "设备忙碌率（窗口平均）", "成功 TTFT P95", "完整成功", "质量通过率", "goodput"}}
+	rows := [][]string{{"运行", "设备忙碌率（窗口平均）", "成功 TTFT P95", "完整成功", "失败率", "质量通过率", "goodput"}}
 	for _, r := range runs {
 		s := r.Summary(sloMS)
 		busy := "没有读数"
@@ -129,7 +130,7 @@ func QualityTable(sloMS float64, runs ...*Run) [][]string {
 			busy = numfmt.Pct(v)
 		}
 		rows = append(rows, []string{r.Label, busy, msText(s.TTFT.P95) + fmt.Sprintf("（n = %d）", s.TTFT.N),
-			fmt.Sprintf("%d / %d", s.CompleteSuccess, s.Attempts), cardfmt.RatioText(s.QualityPassRate),
+			fmt.Sprintf("%d / %d", s.CompleteSuccess, s.Attempts), cardfmt.RatioText(s.FailureRate), cardfmt.RatioText(s.QualityPassRate),
 			numfmt.OneDecimal(s.Conditions[0].GoodputPerS) + " 次/s"})
 	}
 	return rows

@@ -240,3 +240,14 @@ func TestVLLMTPOTIsAlmostTheUnits(t *testing.T) {
 		}
 	}
 }
+
+// A notebook is called 笔记本 0N, never 第 0N 本.
+var nthBook = regexp.MustCompile(`第 ?\d\d ?本`)
+
+func TestNotebooksAreCalledNotebooks(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if m := nthBook.FindString(c.source); m != "" {
+			t.Errorf("%s: %q: say 笔记本 0N", c.where, m)
+		}
+	}
+}
