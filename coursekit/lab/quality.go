@@ -74,6 +74,15 @@ func GoodputShare(a, b *Run, sloMS float64) (share float64, ok bool) {
 	return b.Goodput(sloMS) / ga, true
 }
 
+// BusyApart is how far apart two runs' mean busy readings are, as a share
+// (0.1 = 10 points), and false when either has no reading: 08 asks whether
+// it exceeds 10 points.
+func BusyApart(a, b *Run) (float64, bool) {
+	x, okA := a.MeanBusy()
+	y, okB := b.MeanBusy()
+	return math.Abs(x - y), okA && okB
+}
+
 // MeanBusy is the average busy-gauge reading over the run's window, from
 // GaugeSettleMS after it opens; ok is false without a reading.
 func (r *Run) MeanBusy() (float64, bool) {

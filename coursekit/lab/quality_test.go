@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -76,5 +77,16 @@ func TestChangedBy(t *testing.T) {
 	}
 	if _, ok := GoodputShare(&Run{Trace: &trace.Trace{Header: trace.Header{Clock: "client", Window: trace.Window{EndMS: 1000}}}}, nil, 1000); ok {
 		t.Error("share of a zero goodput")
+	}
+}
+
+func TestBusyApart(t *testing.T) {
+	a := &Run{Trace: &trace.Trace{Header: trace.Header{Window: trace.Window{EndMS: 2000}}}, Gauges: []labfig.Gauge{{TMS: 500, Busy: 0.9}, {TMS: 1000, Busy: 0.7}}}
+	b := &Run{Trace: a.Trace, Gauges: []labfig.Gauge{{TMS: 500, Busy: 0.95}}}
+	if d, ok := BusyApart(a, b); !ok || d < 0.1499 || d > 0.1501 {
+		t.Errorf("BusyApart = %v, %v; want 0.15", d, ok)
+	}
+	if _, ok := BusyApart(a, &Run{Trace: a.Trace}); ok {
+		t.Error("a run without readings")
 	}
 }

@@ -73,6 +73,13 @@ func Num(v float64) string {
 	return numfmt.Num(v)
 }
 
+// NumTo prints v rounded half away from zero to decimals places, as Num
+// writes it: NumTo(1234.6, 0) is "1235", NumTo(2.857, 2) is "2.86".
+func NumTo(v float64, decimals int) string {
+	p := math.Pow(10, float64(decimals))
+	return Num(math.Round(v*p) / p)
+}
+
 // MS prints a latency that may be missing: "700 ms", "62.5 ms" (at most
 // one decimal: a millisecond clock has no more), or 缺失 for nil (no first
 // output, or no sample at all). Never 0.

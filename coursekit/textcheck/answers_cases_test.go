@@ -143,7 +143,7 @@ func answerRows(t *testing.T) []answerRow {
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的 goodput（次/s，两位小数）", actual: "c.GoodputPerS", values: vals{"c.GoodputPerS": at2s.GoodputPerS},
 			cases: cases(right(0.7, 0.70), wrong(0.875, "不是成功次数"))},
 		// 0.02 元 ÷ 7 × 1000 = 2.857…: the learner walk's 2.857 was marked wrong.
-		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", actual: "*c.CostPer1000", values: vals{"*c.CostPer1000": *at2s.CostPer1000},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", actual: "c.CostPer1000", values: vals{"c.CostPer1000": at2s.CostPer1000},
 			cases: cases(right(2.86, 2.857, 2.8571, 20.0/7), wrong(2.85, "四舍五入，不是直接舍去"), wrong(2.9, "你少保留了几位"), wrong(3, "你少保留了几位"),
 				wrong(2, "两个整数相除"))}, // 20/7
 
@@ -152,7 +152,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(4), wrong(5, "这是门槛 1 s 时的数"), wrong(3, "你用了 <"))},
 		{file: "04-change-one-condition.ipynb", label: "新门槛下的 goodput（次/s）", actual: "now.GoodputPerS", values: vals{"now.GoodputPerS": now.GoodputPerS, "old.GoodputPerS": old.GoodputPerS},
 			cases: cases(right(0.4), wrong(0.5, "这是门槛 1 s 时的数"), wrong(0.3, "你用了 <"))},
-		{file: "04-change-one-condition.ipynb", label: "新门槛下的每千次合格成本（元/千次合格）", actual: "now.CostPer1000", values: vals{"now.CostPer1000": now.CostPer1000, "*old.CostPer1000": *old.CostPer1000},
+		{file: "04-change-one-condition.ipynb", label: "新门槛下的每千次合格成本（元/千次合格）", actual: "now.CostPer1000", values: vals{"now.CostPer1000": now.CostPer1000, "old.CostPer1000": old.CostPer1000},
 			cases: cases(right(5, 5.0), wrong(4, "这是门槛 1 s 时的数"), wrong(6.67, "你用了 <"), wrong(6.667, "你用了 <"), wrong(0.005, "还要乘以 1000"))},
 		{file: "04-change-one-condition.ipynb", label: "失败率会变吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "门槛不参与"))},
@@ -174,7 +174,7 @@ func answerRows(t *testing.T) []answerRow {
 		)},
 
 		// 05: the tools' definitions.
-		{file: "05-read-the-tool-docs.ipynb", label: "合并后的请求，vLLM 记下的 ITL 个数", actual: "len(merged.EventIntervals(nil))", values: vals{"len(merged.EventIntervals(nil))": len(merged.EventIntervals(nil))},
+		{file: "05-read-the-tool-docs.ipynb", label: "合并后的请求，vLLM 记下的 ITL 个数", actual: "nb.GapCount(merged)", values: vals{"nb.GapCount(merged)": nb.GapCount(merged)},
 			cases: cases(right(2), wrong(4, "按数据块记间隔"), wrong(3, "比块少一个"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM E2EL（毫秒）", actual: "e2el", values: vals{"e2el": vllmE2EL},
 			cases: cases(right(950), wrong(1000, "止于最后一个数据块"))},
