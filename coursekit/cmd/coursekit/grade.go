@@ -26,6 +26,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/review"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/grade/secret"
+	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 )
 
 // cmdAssign releases the deliverable: per learner, their variant trace and
@@ -199,6 +200,9 @@ type gradeOptions struct {
 	// aside; ownManual is that file.
 	discarded int
 	ownManual string
+	// encNotes are the files the instructor edited that were not UTF-8
+	// (decoded from GB18030): a warning each, naming the file.
+	encNotes []grader.Warning
 }
 
 // options checks, before grading starts, everything that can stop the
@@ -219,6 +223,7 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 	if o.roster, err = roster.ReadRosterFile(fl.rosterPath); err != nil {
 		return nil, usagef("grade: %v", err)
 	}
+	o.encNotes = encNote(o.encNotes, o.roster.Path, o.roster.Encoding)
 	// OUT's run record: the weights, the class and the files of the
 	// previous run.
 	if err := report.CheckOut(fl.out); err != nil {
@@ -227,7 +232,7 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 	if o.prev, err = report.ReadRun(fl.out); err != nil {
 		return nil, usagef("grade: %v", err)
 	}
-	points, err := fl.pickWeights(o.prev, stderr)
+	points, err := o.pickWeights(stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -248,15 +253,28 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 	return o, nil
 }
 
+// encNote adds to notes the warning that the file name was decoded from
+// enc (none for UTF-8).
+func encNote(notes []grader.Warning, name, enc string) []grader.Warning {
+	if en, zh := csvtext.Note(name, enc); en != "" {
+		notes = append(notes, grader.Warning{Text: en, Zh: zh})
+	}
+	return notes
+}
+
 // pickWeights are the points to grade with (nil: the defaults): --weights,
-// or the weights OUT's previous run records, unless --change-weights.
-func (fl *gradeFlags) pickWeights(prev *report.Run, stderr io.Writer) (map[string]float64, error) {
+// or the weights OUT's previous run records, unless --change-weights. A
+// --weights file that was not UTF-8 adds its warning to o.encNotes.
+func (o *gradeOptions) pickWeights(stderr io.Writer) (map[string]float64, error) {
+	fl, prev := o.fl, o.prev
 	var points map[string]float64 // nil: the default weights
 	if fl.weights != "" {
+		var enc string
 		var err error
-		if points, err = criteria.ReadWeightsFile(fl.weights); err != nil {
+		if points, enc, err = criteria.ReadWeightsFile(fl.weights); err != nil {
 			return nil, usagef("grade: --weights: %v", err)
 		}
+		o.encNotes = encNote(o.encNotes, fl.weights, enc)
 	}
 	if prev != nil && prev.Weights != nil {
 		switch diff := report.DiffWeights(prev.Weights, points); {
@@ -429,7 +447,7 @@ func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) 
 // build runs --execute, merges the typed scores and builds the batch with
 // its warnings, printed as they stand.
 func (o *gradeOptions) build(subs []*grader.Submission, col *grader.Collection, execOpts *execute.ExecOptions, progress, stdout, stderr io.Writer) (*batch.Batch, []grader.Warning, error) {
-	warnings := append([]grader.Warning(nil), col.Notes...)
+	warnings := append(append([]grader.Warning(nil), o.encNotes...), col.Notes...)
 	if execOpts != nil {
 		notes, err := o.fl.exec.run(o.grader, subs, execOpts, progress, stdout)
 		if err != nil {

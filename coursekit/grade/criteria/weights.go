@@ -2,6 +2,7 @@ package criteria
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 )
 
 // Criterion weights: the instructor's choice of how many points each
@@ -108,11 +111,17 @@ func ReadWeights(r io.Reader, name string) (map[string]float64, error) {
 }
 
 // ReadWeightsFile is ReadWeights of a file, errors named by its path.
-func ReadWeightsFile(path string) (map[string]float64, error) {
-	f, err := os.Open(path)
+// enc is csvtext.GB18030 when the file was not UTF-8 and was decoded
+// from GB18030 (the caller warns), "" for UTF-8.
+func ReadWeightsFile(path string) (points map[string]float64, enc string, err error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	defer f.Close()
-	return ReadWeights(f, path)
+	text, enc, err := csvtext.Decode(b, path)
+	if err != nil {
+		return nil, "", err
+	}
+	points, err = ReadWeights(bytes.NewReader(text), path)
+	return points, enc, err
 }

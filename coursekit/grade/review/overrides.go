@@ -16,6 +16,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
@@ -49,7 +50,10 @@ type Override struct {
 
 // Overrides is a read overrides file.
 type Overrides struct {
-	Rows      []Override
+	Rows []Override
+	// Notes are warnings about the file read (decoded from GB18030),
+	// for the batch.
+	Notes     []grader.Warning
 	offRoster []offRosterRow
 	total     float64 // the rubric's maximum, for a total
 }
@@ -68,7 +72,18 @@ func ReadOverridesFile(path string, ro *roster.Roster, points map[string]float64
 	if err != nil {
 		return nil, err
 	}
-	return ReadOverrides(bytes.NewReader(b), path, ro, points)
+	text, enc, err := csvtext.Decode(b, path)
+	if err != nil {
+		return nil, err
+	}
+	ov, err := ReadOverrides(bytes.NewReader(text), path, ro, points)
+	if err != nil {
+		return nil, err
+	}
+	if en, zh := csvtext.Note(path, enc); en != "" {
+		ov.Notes = append(ov.Notes, grader.Warning{Text: en, Zh: zh})
+	}
+	return ov, nil
 }
 
 // ReadOverrides is ReadOverridesFile for r, named name in messages.
@@ -172,6 +187,7 @@ func ApplyOverrides(subs []*grader.Submission, counts func(*grader.Submission) b
 	if ov == nil {
 		return nil
 	}
+	warnings = append(warnings, ov.Notes...)
 	for _, o := range ov.Rows {
 		var s *grader.Submission
 		for _, x := range subs {

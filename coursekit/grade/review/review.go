@@ -11,7 +11,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
@@ -248,12 +248,7 @@ func (ms *ManualScores) Carried() (changed, absent int) {
 
 // ReadManualFile reads a filled-in manual-review file; see ReadManualCSV.
 func ReadManualFile(path string, ro *roster.Roster, points map[string]float64) (*ManualScores, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadManualCSV(f, path, ro, points)
+	return ReadManualFileWas(path, ro, points, nil)
 }
 
 // ReadManualCSV reads the manual-review file as WriteReview wrote it,
@@ -278,7 +273,21 @@ func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]fl
 	if err != nil {
 		return nil, err
 	}
-	return ReadManualCSVWas(bytes.NewReader(b), path, ro, points, was)
+	// Saved by a spreadsheet as GB18030 (Excel's "CSV (逗号分隔)" on
+	// Chinese Windows): decoded, with a warning; neither that nor UTF-8:
+	// refused.
+	text, enc, err := csvtext.Decode(b, path)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := ReadManualCSVWas(bytes.NewReader(text), path, ro, points, was)
+	if err != nil {
+		return nil, err
+	}
+	if en, zh := csvtext.Note(path, enc); en != "" {
+		ms.Notes = append([]grader.Warning{{Text: en, Zh: zh}}, ms.Notes...)
+	}
+	return ms, nil
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/llmperf-course/course/coursekit/internal/csvhead"
+	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
@@ -36,8 +37,12 @@ type Roster struct {
 	// Columns are the roster's columns other than the id (姓名, email,
 	// lms_id, section ...), as headed, carried into grades.csv.
 	Columns []string
-	index   map[string]int
-	lms     map[string]int // by LMSID
+	// Path and Encoding are the file ReadRosterFile read and, when it was
+	// not UTF-8, the encoding it was decoded from (csvtext.GB18030): the
+	// caller warns.
+	Path, Encoding string
+	index          map[string]int
+	lms            map[string]int // by LMSID
 }
 
 // ValidID keeps learner ids usable as directory and file names.
@@ -182,7 +187,16 @@ func ReadRosterFile(path string) (*Roster, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ReadRosterNamed(bytes.NewReader(b), path)
+	text, enc, err := csvtext.Decode(b, path)
+	if err != nil {
+		return nil, err
+	}
+	ro, err := ReadRosterNamed(bytes.NewReader(text), path)
+	if err != nil {
+		return nil, err
+	}
+	ro.Path, ro.Encoding = path, enc
+	return ro, nil
 }
 
 // NewRoster builds a roster from ids, for tests and tools.
