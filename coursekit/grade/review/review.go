@@ -172,12 +172,16 @@ func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
 // manualColumns are the columns WriteReview writes, in order.
 var manualColumns = []string{"id", "criterion", "title", "max", "keyword_assist", "keywords_found", "text", "text_sha256", "previous_score", "note", "score", "comment"}
 
-// GradeNoteMark begins every note grade writes into the note column of
-// manual-review.csv: in Chinese, as summary.md and class.html speak to
-// the instructor. A part of the note that begins with it is grade's, and
-// written again (or dropped) by each run; any other text was typed by a
-// person and is kept.
-const GradeNoteMark = "〔评分程序〕"
+// GradeNoteMark begins the notes grade writes into the note column of
+// manual-review.csv (in Chinese, as summary.md and class.html speak to
+// the instructor), and GradeNoteEnd ends them: what lies between is
+// grade's, found wherever it is in the cell and written again (or
+// dropped) by each run; everything else in the cell was typed by a
+// person and is kept verbatim, whatever separates it.
+const (
+	GradeNoteMark = "〔评分程序〕"
+	GradeNoteEnd  = "〔/评分程序〕"
+)
 
 // grade's notes in the note column (GradeNoteMark first).
 const (
@@ -196,40 +200,6 @@ const (
 	// criterion's weight is 0.
 	zeroNote = GradeNoteMark + "权重为 0，分数按原样保留"
 )
-
-// oldGradeNotes begin the English notes an earlier coursekit wrote: still
-// grade's, so replaced, never kept as a person's text.
-var oldGradeNotes = []string{"answer changed since it was scored", "kept from an earlier run", "same answer as ", "rescaled from ", "set aside: ", "no score was changed"}
-
-// gradeNote reports whether a part of a note column is one grade writes
-// (it is written again, or dropped, by each run); any other text was
-// typed by a person and is kept.
-func gradeNote(part string) bool {
-	if strings.HasPrefix(part, GradeNoteMark) {
-		return true
-	}
-	for _, p := range oldGradeNotes {
-		if strings.HasPrefix(part, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// joinNote is grade's note for a row followed by the parts of typed
-// (the note column as read) that a person wrote.
-func joinNote(note, typed string) string {
-	parts := []string{}
-	if note != "" {
-		parts = append(parts, note)
-	}
-	for _, p := range strings.Split(typed, "; ") {
-		if p = strings.TrimSpace(p); p != "" && !gradeNote(p) && !slices.Contains(parts, p) {
-			parts = append(parts, p)
-		}
-	}
-	return strings.Join(parts, "; ")
-}
 
 // Carried counts the rows the next manual-review.csv keeps although their
 // score does not count in this batch: answers that changed since they were
@@ -384,7 +354,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		}
 		ms.Typed[key] = &row0
 		if ro != nil && !ro.Has(id) {
-			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: strings.Contains(row0.Note, keptNote) || strings.Contains(row0.Note, "kept from an earlier run")})
+			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: notePart(row0.Note, keptNote) != "" || strings.Contains(row0.Note, "kept from an earlier run")})
 		}
 		if score == "" {
 			ms.Blank++
@@ -399,7 +369,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		// force differs (other weights), it is rescaled below, never
 		// applied as a part of the new maximum.
 		typedMax := max
-		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && (m == was[crit] || was[crit] == 0 && m > 0 && strings.Contains(row0.Note, zeroNote)) {
+		if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && (m == was[crit] || was[crit] == 0 && m > 0 && notePart(row0.Note, zeroNote) != "") {
 			// The max column is the maximum the score was typed against
 			// (or, for a row kept through a weight of 0, the one it was
 			// typed against before).
@@ -438,7 +408,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 					"%s: %s %s: score %s was typed against a maximum of 0, the maximum is now %s: it cannot be rescaled, so the answer is pending again (set aside: type a new score)", pos, id, crit, score, criteria.FmtPts(max)))
 				ms.Blank++
 				row0.Previous = score + "/0"
-				row0.Note = noteSetAside
+				row0.Note = joinNote(noteSetAside, row0.Note)
 				ms.Kept = append(ms.Kept, row0)
 				return
 			} else {
@@ -547,28 +517,6 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// notePart is the part of a note column ("; "-separated) that begins
-// with prefix, or "".
-func notePart(note, prefix string) string {
-	for _, p := range strings.Split(note, "; ") {
-		if p = strings.TrimSpace(p); strings.HasPrefix(p, prefix) {
-			return p
-		}
-	}
-	return ""
-}
-
-// addNote is note with part added ("; "-separated), once.
-func addNote(note, part string) string {
-	switch {
-	case part == "" || slices.Contains(strings.Split(note, "; "), part):
-		return note
-	case note == "":
-		return part
-	}
-	return note + "; " + part
 }
 
 // typedRow is the row typed for learner and criterion, or nil.
