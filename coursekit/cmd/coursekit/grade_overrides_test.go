@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/card"
+	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/notebook"
 )
 
@@ -78,7 +80,33 @@ func TestGradeCLIOverrides(t *testing.T) {
 		if !strings.Contains(string(md), "老师的决定：这份作业计 20/") || !strings.Contains(string(md), "编译错误只差一个逗号") {
 			t.Errorf("run %d: bob's feedback:\n%s", run, md)
 		}
-		page, _ := os.ReadFile(filepath.Join(out, "feedback", "alice.html"))
+		// The decision stands: nobody asks bob to hand the file in again.
+		for _, f := range []string{"bob.md", "bob.html"} {
+			if b, _ := os.ReadFile(filepath.Join(out, "feedback", f)); strings.Contains(string(b), "重新提交") || strings.Contains(string(b), "再提交") {
+				t.Errorf("run %d: feedback/%s asks to resubmit above the override:\n%s", run, f, b)
+			}
+		}
+		// class.html and summary.md read the totals grades.csv holds:
+		// bob's 20 is shown, and counts in the class mean.
+		sum, n := 0.0, 0
+		for _, r := range g[1:] {
+			if v, err := strconv.ParseFloat(r[gc["total"]], 64); err == nil {
+				sum, n = sum+v, n+1
+			}
+		}
+		meanLine := "总分平均 " + criteria.FmtPts(sum/float64(n)) + " 分"
+		page, _ := os.ReadFile(filepath.Join(out, "class.html"))
+		summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+		if n != 2 || !strings.Contains(string(page), meanLine) || !strings.Contains(string(summary), meanLine) {
+			t.Errorf("run %d: class.html or summary.md lacks %q (the mean of grades.csv's %d totals)", run, meanLine, n)
+		}
+		if !strings.Contains(string(page), "20/") || !strings.Contains(string(page), "老师覆盖总分：20/") {
+			t.Errorf("run %d: class.html does not show bob's override", run)
+		}
+		if !strings.Contains(string(summary), "老师覆盖总分：20/") {
+			t.Errorf("run %d: summary.md lists bob only as ungradable:\n%s", run, summary)
+		}
+		page, _ = os.ReadFile(filepath.Join(out, "feedback", "alice.html"))
 		if !strings.Contains(string(page), "老师的决定：2/2 分") || !strings.Contains(string(page), "&lt;b&gt;四舍五入") || strings.Contains(string(page), "<b>四舍五入") {
 			t.Errorf("run %d: alice's feedback does not show the decision, escaped", run)
 		}

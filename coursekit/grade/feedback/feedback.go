@@ -84,6 +84,21 @@ func OverrideLine(s *grader.Submission) string {
 	return fmt.Sprintf("%s这份作业计 %s/%s 分。理由：%s", grader.OverrideZh, criteria.FmtPts(o.Points), criteria.FmtPts(o.Max), o.Reason)
 }
 
+// withoutResubmit is the reason a file could not be graded without its
+// sentences asking the learner to fix and hand it in again ("请…再提交。"):
+// shown when the instructor decided the total, which stands.
+func withoutResubmit(reason string) string {
+	var b strings.Builder
+	for _, sent := range strings.SplitAfter(reason, "。") {
+		t := strings.TrimSpace(sent)
+		if strings.HasPrefix(t, "请") && strings.Contains(t, "提交") {
+			continue
+		}
+		b.WriteString(sent)
+	}
+	return strings.TrimSpace(b.String())
+}
+
 // CommentLabel introduces the instructor's comment on an answer
 // (manual-review.csv's comment column).
 const CommentLabel = "老师的评语："
@@ -180,10 +195,11 @@ func FeedbackMarkdown(s *grader.Submission) string {
 	}
 	b.WriteString("\n")
 	if !f.gradable {
-		fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n", e(f.reason))
 		if s.Override != nil {
-			fmt.Fprintf(&b, "**%s**\n", e(OverrideLine(s)))
+			// The instructor decided the total: nothing to resubmit.
+			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n**%s**\n", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
 		} else {
+			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n", e(f.reason))
 			b.WriteString("请改正后重新提交；如有疑问请联系老师。\n")
 		}
 		return b.String()
@@ -254,10 +270,11 @@ func FeedbackHTML(s *grader.Submission) string {
 	}
 	b.WriteString("</ul>\n")
 	if !f.gradable {
-		fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
 		if s.Override != nil {
-			fmt.Fprintf(&b, "<p><strong>%s</strong></p>", e(OverrideLine(s)))
+			// The instructor decided the total: nothing to resubmit.
+			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p><strong>%s</strong></p>", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
 		} else {
+			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
 			b.WriteString("<p>请改正后重新提交；如有疑问请联系老师。</p>")
 		}
 		return HTMLPage("评分反馈", b.String())

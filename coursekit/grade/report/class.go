@@ -102,7 +102,7 @@ func ClassReport(b *batch.Batch, w io.Writer) error {
 	}
 	overview := fmt.Sprintf("名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。人工阅读队列：%d 条答案等待老师阅读。",
 		sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, len(sm.Manual))
-	if line := scoreLine(graded); line != "" {
+	if line := scoreLine(b, graded); line != "" {
 		overview += "\n\n" + line
 	}
 	parts = append(parts, page.Text(overview))
@@ -267,18 +267,34 @@ func excerpt(s string, n int) string {
 }
 
 // scoreLine says what the class scored, each part under its own name:
-// the total (what grades.csv holds), the automatic points, and the points
-// a person typed from manual-review.csv, which are in the total once
-// merged and are never called automatic.
-func scoreLine(graded []*grader.Submission) string {
-	if len(graded) == 0 {
-		return ""
-	}
+// the total (what grades.csv holds: every learner who handed in a file,
+// 0 for a file that could not be graded unless the instructor decided
+// its total), the automatic points, and the points a person typed from
+// manual-review.csv, which are in the total once merged and are never
+// called automatic (these two over the graded files).
+func scoreLine(b *batch.Batch, graded []*grader.Submission) string {
 	var totals []float64
 	var maxPts, auto, readMax, typed, typedMax, waiting float64
+	zeros, decided := 0, 0
+	for _, l := range b.Learners() {
+		s, ok := b.Chosen[l.ID]
+		if !ok {
+			continue
+		}
+		totals = append(totals, CountedTotal(s))
+		switch {
+		case s.Gradable:
+		case s.Override != nil:
+			decided++
+		default:
+			zeros++
+		}
+	}
+	if len(totals) == 0 {
+		return ""
+	}
 	readers, waiters := 0, 0
 	for _, s := range graded {
-		totals = append(totals, s.Total)
 		maxPts = max(maxPts, s.Max)
 		a, _ := s.Automatic()
 		auto += a
@@ -300,14 +316,30 @@ func scoreLine(graded []*grader.Submission) string {
 			waiters++
 		}
 	}
-	n := float64(len(totals))
+	if maxPts == 0 {
+		for _, p := range b.Points {
+			maxPts += p
+		}
+	}
 	slices.Sort(totals)
 	mean := 0.0
 	for _, v := range totals {
 		mean += v
 	}
-	line := fmt.Sprintf("%d 位学习者计分：总分平均 %s 分，中位数 %s 分（满分 %s 分）。其中自动评分平均 %s 分（满分 %s 分）；",
-		len(totals), criteria.FmtPts(mean/n), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts), criteria.FmtPts(auto/n), criteria.FmtPts(maxPts-readMax))
+	line := fmt.Sprintf("%d 位学习者计分（与 grades.csv 的总分相同", len(totals))
+	if zeros > 0 {
+		line += fmt.Sprintf("；其中 %d 份无法评分，计 0 分", zeros)
+	}
+	if decided > 0 {
+		line += fmt.Sprintf("；%d 份无法评分、由老师覆盖总分（overrides.csv）", decided)
+	}
+	line += fmt.Sprintf("）：总分平均 %s 分，中位数 %s 分（满分 %s 分）。",
+		criteria.FmtPts(mean/float64(len(totals))), criteria.FmtPts(totals[(len(totals)-1)/2]), criteria.FmtPts(maxPts))
+	if len(graded) == 0 {
+		return line
+	}
+	n := float64(len(graded))
+	line += fmt.Sprintf("可评分的 %d 份里，自动评分平均 %s 分（满分 %s 分）；", len(graded), criteria.FmtPts(auto/n), criteria.FmtPts(maxPts-readMax))
 	switch {
 	case readers == 0:
 		line += fmt.Sprintf("老师阅读评定的部分（最多 %s 分）还没有评，没有计入总分。", criteria.FmtPts(waiting))

@@ -53,6 +53,12 @@ func reasonLine(s *grader.Submission) string {
 	return ZhName(ReasonZh, s.ReasonCode)
 }
 
+// overrideZh says, for the instructor, that the total of s (a file that
+// could not be graded) is the instructor's decision, and where it is.
+func overrideZh(s *grader.Submission) string {
+	return fmt.Sprintf("老师覆盖总分：%s/%s 分（%s）", criteria.FmtPts(s.Override.Points), criteria.FmtPts(s.Override.Max), s.Override.From)
+}
+
 // learnerTable is the class report's per-learner table: one row per
 // roster learner (and learner graded by a signed record who is not on the
 // roster), then one per file with no known learner. Columns: id, name,
@@ -66,8 +72,14 @@ func learnerTable(b *batch.Batch) (head []string, rows [][]string) {
 		switch {
 		case !ok:
 			status = "没有提交"
+		case !s.Gradable && s.Override != nil:
+			// The instructor decided the total (overrides.csv): what
+			// grades.csv holds.
+			score = criteria.FmtPts(CountedTotal(s)) + "/" + criteria.FmtPts(s.Override.Max)
+			status = "无法评分：" + reasonLine(s) + "；" + overrideZh(s)
 		case !s.Gradable:
-			status = "无法评分：" + reasonLine(s)
+			score = "0"
+			status = "无法评分：" + reasonLine(s) + "（计 0 分）"
 		default:
 			score = criteria.FmtPts(s.Total) + "/" + criteria.FmtPts(s.Max)
 			status = "已评分"

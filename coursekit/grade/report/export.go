@@ -88,7 +88,7 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		case !s.Gradable && s.Override != nil:
 			// The instructor's decision on the total (overrides.csv).
 			row = zero(row, fmt.Sprintf("ungradable: %s; instructor override: total %s (%s)", s.ReasonCode, criteria.FmtPts(s.Total), s.Override.From)+off)
-			row[len(row)-len(ids)-4] = criteria.FmtPts(s.Total)
+			row[len(row)-len(ids)-4] = criteria.FmtPts(CountedTotal(s))
 		case !s.Gradable:
 			status := "ungradable: " + s.ReasonCode
 			if len(b.Others[l.ID]) > 0 {
@@ -284,4 +284,15 @@ func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// CountedTotal is the total grades.csv holds for a learner whose counted
+// file is s: its total when it was graded or the instructor decided it
+// (overrides.csv), else 0 (a file that could not be graded). grades.csv,
+// the LMS exports, class.html and summary.md all read it: one source.
+func CountedTotal(s *grader.Submission) float64 {
+	if s.Gradable || s.Override != nil {
+		return s.Total
+	}
+	return 0
 }

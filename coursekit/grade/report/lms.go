@@ -91,12 +91,10 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 		}
 		total := ""
 		if s, ok := b.Chosen[l.ID]; ok {
-			total = "0"
-			if s.Override != nil { // the instructor's decision on an ungradable file
-				total = criteria.FmtPts(s.Total)
-			}
+			// What grades.csv holds: 0 for a file that could not be
+			// graded, unless the instructor decided its total.
+			total = criteria.FmtPts(CountedTotal(s))
 			if s.Gradable {
-				total = criteria.FmtPts(s.Total)
 				if s.Pending > 0 {
 					pending = append(pending, l.ID)
 				}

@@ -51,6 +51,9 @@ type Summary struct {
 	// Points are the weights this run graded with (also recorded in
 	// OUT/.coursekit-run.json); weightsLine says them in Chinese.
 	Points map[string]float64
+	// ScoreLine is the class's totals as grades.csv holds them (mean
+	// and median), as class.html says them.
+	ScoreLine string
 }
 
 // titleWeights heads the weights in summary.md|html and class.html.
@@ -90,6 +93,18 @@ func weightsLine(points map[string]float64, code func(string) string) string {
 // UngradableFile is one submission that could not be graded.
 type UngradableFile struct {
 	Name, Learner, Code, Reason string
+	// Override says the instructor decided the file's total
+	// (overrides.csv), or "".
+	Override string
+}
+
+// reasonZh is the file's reason in Chinese, and the instructor's total
+// when there is one.
+func (u UngradableFile) reasonZh() string {
+	if u.Override != "" {
+		return ZhName(ReasonZh, u.Code) + "；" + u.Override
+	}
+	return ZhName(ReasonZh, u.Code)
 }
 
 // Missed is one row of the most-missed table.
@@ -114,7 +129,11 @@ func Summarize(b *batch.Batch) *Summary {
 		if !s.Gradable {
 			sm.Ungradable++
 			sm.Reasons[s.ReasonCode]++
-			sm.Unreadable = append(sm.Unreadable, UngradableFile{Name: s.Name, Learner: s.Learner, Code: s.ReasonCode, Reason: s.StaffReason()})
+			u := UngradableFile{Name: s.Name, Learner: s.Learner, Code: s.ReasonCode, Reason: s.StaffReason()}
+			if s.Override != nil {
+				u.Override = overrideZh(s)
+			}
+			sm.Unreadable = append(sm.Unreadable, u)
 			continue
 		}
 		sm.Gradable++
@@ -175,6 +194,7 @@ func Summarize(b *batch.Batch) *Summary {
 	sm.Manual = ManualQueue(b)
 	sm.Warnings = b.Warnings
 	sm.Points = b.Points
+	sm.ScoreLine = scoreLine(b, graded(b))
 	return sm
 }
 
@@ -216,6 +236,9 @@ func (sm *Summary) Markdown() string {
 		fmt.Fprintf(&b, "> **%s**：%s\n\n", titleKey, e(sm.KeyWarning))
 	}
 	fmt.Fprintf(&b, "名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。\n\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	if sm.ScoreLine != "" {
+		b.WriteString(e(sm.ScoreLine) + "\n\n")
+	}
 	b.WriteString("## 分数分布（自动评分部分，占自动评分满分的比例）\n\n```\n")
 	mx := maxOf(sm.Buckets[:]...)
 	for i, n := range sm.Buckets {
@@ -236,7 +259,7 @@ func (sm *Summary) Markdown() string {
 		}
 		b.WriteString("\n| 文件 | 学习者 | 原因 |\n|---|---|---|\n")
 		for _, u := range sm.Unreadable {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", e(u.Name), e(u.Learner), e(ZhName(ReasonZh, u.Code)))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", e(u.Name), e(u.Learner), e(u.reasonZh()))
 		}
 	}
 	for _, sec := range []struct {
@@ -276,6 +299,9 @@ func (sm *Summary) HTML() string {
 		fmt.Fprintf(&b, "<p class=\"fail\"><strong>%s</strong>：%s</p>\n", e(titleKey), e(sm.KeyWarning))
 	}
 	fmt.Fprintf(&b, "<p>名单 %d 人；收到 %d 份提交，可评分 %d 份，无法评分 %d 份；%d 人没有提交。</p>\n", sm.Learners, sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing)
+	if sm.ScoreLine != "" {
+		fmt.Fprintf(&b, "<p>%s</p>\n", e(sm.ScoreLine))
+	}
 	b.WriteString("<h2>分数分布（自动评分部分）</h2>\n<table><tbody>\n")
 	mx := maxOf(sm.Buckets[:]...)
 	for i, n := range sm.Buckets {
@@ -298,7 +324,7 @@ func (sm *Summary) HTML() string {
 		}
 		b.WriteString("</ul>\n<table><thead><tr><th>文件</th><th>学习者</th><th>原因</th></tr></thead><tbody>\n")
 		for _, u := range sm.Unreadable {
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(u.Name), e(u.Learner), e(ZhName(ReasonZh, u.Code)))
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td></tr>\n", e(u.Name), e(u.Learner), e(u.reasonZh()))
 		}
 		b.WriteString("</tbody></table>\n")
 	}
