@@ -86,17 +86,22 @@ func ReadWeights(r io.Reader, name string) (map[string]float64, error) {
 			bad("unknown criterion id %q (`coursekit grade --print-weights` lists them)", id)
 			continue
 		}
+		// A criterion named twice is reported whether or not either
+		// line's points are good: every bad line in one pass.
+		first, dup := seen[id]
+		if dup {
+			bad("%s is given twice (first on line %d)", id, first)
+		} else {
+			seen[id] = line
+		}
 		p, err := strconv.ParseFloat(num, 64)
 		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
 			bad("points %q for %s: want a number ≥ 0", num, id)
 			continue
 		}
-		if first, dup := seen[id]; dup {
-			bad("%s is given twice (first on line %d)", id, first)
-			continue
+		if !dup {
+			points[id] = p
 		}
-		seen[id] = line
-		points[id] = p
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

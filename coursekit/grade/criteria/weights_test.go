@@ -40,7 +40,9 @@ func TestReadWeightsErrors(t *testing.T) {
 		`w.csv:3: points "two" for figures.cost`,
 		`w.csv:4: points "-1" for figures.cost`,
 		`w.csv:5: points "NaN" for figures.p95`,
-		`w.csv:7: figures.p95 is given twice (first on line 6)`,
+		`w.csv:4: figures.cost is given twice (first on line 3)`,
+		`w.csv:6: figures.p95 is given twice (first on line 5)`,
+		`w.csv:7: figures.p95 is given twice (first on line 5)`,
 		`w.csv:8: want a criterion id and its points`,
 	} {
 		if !strings.Contains(err.Error(), want) {

@@ -141,11 +141,13 @@ func ReadRosterNamed(r io.Reader, name string) (*Roster, error) {
 			continue
 		}
 		idLine[id] = line
+		// Not the end of the row's checks: its lms_id is checked too, so
+		// that every bad row is listed in one pass.
 		if f, dup := folded[strings.ToLower(id)]; dup {
 			bad("learner id %q differs from %q (line %d) only in case; ids name folders and files, which macOS and Windows match in any case: rename one", id, f.id, f.line)
-			continue
+		} else {
+			folded[strings.ToLower(id)] = firstAt{id, line}
 		}
-		folded[strings.ToLower(id)] = firstAt{id, line}
 		lms := get(row, lmsCol)
 		if lms != "" {
 			if !lmsIDPattern.MatchString(lms) {
