@@ -128,7 +128,6 @@ func dropOldNotes(s string, p *parsedNote) string {
 	return strings.Join(kept, "; ")
 }
 
-
 // joinNote is the note cell with grade's notes note (addNote-joined,
 // GradeNoteMark in front of each; "" for none) in place of the ones the
 // cell typed held, and everything else in typed kept as it was: the
