@@ -124,10 +124,10 @@ func AnswerVsSaturation(r *capacity.Result, sat float64) (line string, below, ok
 		return fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这是搜索的上限，不是测出的容量。“答案低于饱和吞吐”这一项这次不对照。", rate), false, true
 	}
 	if at.Rate < sat {
-		return fmt.Sprintf("这次的答案 %s 次/s，是饱和吞吐 %.1f 次/s 的 %.0f%%。", rate, sat, at.Rate/sat*100), true, true
+		return fmt.Sprintf("这次的答案 %s 次/s，是饱和吞吐 %s 次/s 的 %s%%。", rate, numfmt.Fixed(sat, 1), numfmt.Fixed(at.Rate/sat*100, 0)), true, true
 	}
-	return fmt.Sprintf("这次的答案 %s 次/s 是饱和吞吐 %.1f 次/s 的 %.2f 倍：队列每秒多出约 %.1f 个请求，但这一步的窗口只有 %s s，队列还没长到把 TTFT 推过门槛、也没长到让过载检验看出来（练习 1 专门看这一点）。这一项这次不对照。",
-		rate, sat, at.Rate/sat, at.Rate-sat, cardfmt.Num(at.WindowS)), false, true
+	return fmt.Sprintf("这次的答案 %s 次/s 是饱和吞吐 %s 次/s 的 %s 倍：队列每秒多出约 %s 个请求，但这一步的窗口只有 %s s，队列还没长到把 TTFT 推过门槛、也没长到让过载检验看出来（练习 1 专门看这一点）。这一项这次不对照。",
+		rate, numfmt.Fixed(sat, 1), numfmt.Fixed(at.Rate/sat, 2), numfmt.Fixed(at.Rate-sat, 1), cardfmt.Num(at.WindowS)), false, true
 }
 
 // capacityPaths are the search's saved result and its folder of step
@@ -450,14 +450,14 @@ func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 func BusyGap(r *capacity.Result, sat, startRate float64) (lines string, gap float64, ok bool) {
 	var b strings.Builder
 	if first, found := StepAt(r, startRate); found && first.BusyMean != nil {
-		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %.0f%%）：设备忙碌率 %.1f%%\n", cardfmt.Num(first.Rate), first.Rate/sat*100, *first.BusyMean*100)
+		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %s%%）：设备忙碌率 %s%%\n", cardfmt.Num(first.Rate), numfmt.Fixed(first.Rate/sat*100, 0), numfmt.Fixed(*first.BusyMean*100, 1))
 	}
 	at, above, found := AroundAnswer(r)
 	if !found || at.BusyMean == nil || above.BusyMean == nil {
 		b.WriteString("这次搜索没有“答案”和“它上面不达标的一步”两步的忙碌率：这一项不对照。\n")
 		return b.String(), 0, false
 	}
-	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %.1f%%，上面不达标的 %s 次/s 的忙碌率 %.1f%%\n", cardfmt.Num(at.Rate), *at.BusyMean*100, cardfmt.Num(above.Rate), *above.BusyMean*100)
+	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %s%%，上面不达标的 %s 次/s 的忙碌率 %s%%\n", cardfmt.Num(at.Rate), numfmt.Fixed(*at.BusyMean*100, 1), cardfmt.Num(above.Rate), numfmt.Fixed(*above.BusyMean*100, 1))
 	return b.String(), math.Abs(*above.BusyMean - *at.BusyMean), true
 }
 

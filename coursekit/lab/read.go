@@ -76,9 +76,9 @@ func (r *Run) LittleLines() string {
 	}
 	n := r.users()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Little 定律：%d 个用户 ÷ 负载下的平均停留 W %.2f s = %.1f 次/s\n", n, w, float64(n)/w)
-	fmt.Fprintf(&b, "实测：完成的循环数 ÷ 这些循环占用的时间 = %.1f 次/s（闭环的到达率由服务的快慢决定）\n", rate)
-	fmt.Fprintf(&b, "窗口里发出的次数 ÷ 窗口长度 = %.1f 次/s：开窗时 %d 个用户同时发出，窗口边上多算了不到一个循环，所以偏高\n", r.SendRate(), n)
+	fmt.Fprintf(&b, "Little 定律：%d 个用户 ÷ 负载下的平均停留 W %s s = %s 次/s\n", n, numfmt.Fixed(w, 2), numfmt.Fixed(float64(n)/w, 1))
+	fmt.Fprintf(&b, "实测：完成的循环数 ÷ 这些循环占用的时间 = %s 次/s（闭环的到达率由服务的快慢决定）\n", numfmt.Fixed(rate, 1))
+	fmt.Fprintf(&b, "窗口里发出的次数 ÷ 窗口长度 = %s 次/s：开窗时 %d 个用户同时发出，窗口边上多算了不到一个循环，所以偏高\n", numfmt.Fixed(r.SendRate(), 1), n)
 	return b.String()
 }
 
