@@ -105,7 +105,9 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 		switch {
 		case m.Verdict == NA:
 			out = append(out, Warning{WarnNoValue, msgNoValue.F(l, m.Name)})
-		case m.Unbounded != nil:
+		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
+			// As the text report: a difference unbounded on one side whose
+			// other side excludes 0 is a verdict, not too few samples.
 			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
 		}
 	}
