@@ -282,7 +282,7 @@ func Multiline(raw json.RawMessage) (string, error) {
 func jsonProblem(b []byte, err error, what string) *Ungradable {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		if strings.Contains(se.Error(), "unexpected end of JSON input") {
+		if strings.Contains(se.Error(), "unexpected end of JSON input") || endsAt(b, se) {
 			return NewUngradable(ReasonTruncated, "%s的 JSON 在中途断了（文件不完整）：请重新保存笔记本后再提交。", what)
 		}
 		if nonFiniteAt(b, se.Offset) {
@@ -415,4 +415,20 @@ func FindCardCellBySource(nb *Notebook) *Cell {
 		}
 	}
 	return found
+}
+
+// endsAt reports whether a syntax error is the end of the data:
+// encoding/json feeds its scanner a space after the last byte, so a file cut
+// inside an escape (`"\u00`) or a literal (`tr`) fails with "invalid
+// character ' '" at offset len(b) (or at the whitespace that ends a file cut
+// there), where the file itself has no space.
+func endsAt(b []byte, se *json.SyntaxError) bool {
+	if se.Offset <= 0 || se.Offset > int64(len(b)) || !strings.HasPrefix(se.Error(), "invalid character ") {
+		return false
+	}
+	if b[se.Offset-1] != ' ' && strings.HasPrefix(se.Error(), "invalid character ' '") {
+		return se.Offset == int64(len(b)) // the space fed after the last byte
+	}
+	rest := b[se.Offset-1:] // the bad character and what follows it
+	return len(bytes.TrimSpace(rest)) == 0
 }
