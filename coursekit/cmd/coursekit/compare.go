@@ -15,6 +15,10 @@ import (
 
 // cmdCompare compares the runs of A with those of B: `compare A B` or
 // `compare A1 A2 A3 -- B1 B2 B3`. The flags may stand on either side of --.
+// maxResamples bounds --resamples, so that the resamples of every metric
+// fit in memory.
+const maxResamples = 1_000_000
+
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var opts cardopts.Flags
@@ -55,6 +59,11 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	if *resamples < 100 {
 		return usagef("compare: --resamples: want at least 100, got %d", *resamples)
+	}
+	// Each interval keeps its resamples (8 bytes each): a million is 8 MB
+	// a metric, far past where the interval's ends stop moving.
+	if *resamples > maxResamples {
+		return usagef("compare: --resamples: want at most %d, got %d", maxResamples, *resamples)
 	}
 	f, l, err := reportOutput("compare", *format, *langName, &opts)
 	if err != nil {

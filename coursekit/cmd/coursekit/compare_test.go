@@ -113,6 +113,8 @@ func TestCompareBadInput(t *testing.T) {
 		{[]string{"compare", unitTrace, unitTrace, "--", practiceTrace}, unitTrace + " and " + unitTrace + " are the same file"},
 		{[]string{"compare", unitTrace, unitTrace, "--seed", "0"}, "--seed"},
 		{[]string{"compare", unitTrace, unitTrace, "--format", "xml"}, "unknown format"},
+		// Two billion resamples asked 16 GB at once (the fourth attacker walk).
+		{[]string{"compare", unitTrace, unitTrace, "--resamples", "2000000000"}, "--resamples: want at most"},
 		{[]string{"compare", unitTrace, filepath.Join(t.TempDir(), "none.jsonl")}, "none.jsonl"},
 	} {
 		code, out, errs := runCLI(t, c.args...)
