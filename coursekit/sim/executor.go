@@ -36,8 +36,8 @@ type executor struct {
 
 	busyMu  sync.Mutex
 	busy    []span       // finished steps, merged when back to back
-	running atomic.Int64 // start (ns since server start) of the step under way, or -1
-	// busyNS is the total of all finished steps (ns), for the busy-seconds
+	running atomic.Int64 // start (ns since server start) of the busy span under way, or -1
+	// busyNS is the total of all finished busy spans (ns), for the busy-seconds
 	// counter: unlike the windowed gauge, its rate over any interval is
 	// exact, whatever happened before it.
 	busyNS int64
@@ -77,6 +77,11 @@ func (e *executor) run() {
 	cfg := e.s.cfg
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	// lastEnd is when the previous step ended if the batch has not been empty
+	// since, else -1. The host work between two steps (handing out tokens,
+	// refilling the batch) counts as busy: a CPU-starved executor would
+	// otherwise read idle with a queue waiting, which no engine's device is.
+	lastEnd := int64(-1)
 	for {
 		// Drop sequences whose client left, then refill the batch from the queue.
 		kept := e.batch[:0]
@@ -111,6 +116,10 @@ func (e *executor) run() {
 
 		e.batchLen.Store(int64(len(e.batch)))
 		if len(e.batch) == 0 {
+			if lastEnd >= 0 {
+				e.endSpan(lastEnd, false)
+				lastEnd = -1
+			}
 			select {
 			case <-e.wake:
 				continue
@@ -128,15 +137,18 @@ func (e *executor) run() {
 		d := time.Duration(prefill)*cfg.PrefillPerToken + cfg.DecodeStep + time.Duration(len(e.batch)-1)*cfg.DecodePerSeq
 		d = time.Duration(float64(d) * e.s.slowdown())
 
-		from := time.Since(e.s.start)
-		e.running.Store(int64(from))
+		from := int64(time.Since(e.s.start))
+		if lastEnd >= 0 {
+			from = lastEnd
+		}
+		e.running.Store(from)
 		timer.Reset(d)
 		select {
 		case <-timer.C:
 		case <-e.s.quit:
 			return
 		}
-		e.endStep(int64(from))
+		lastEnd = e.endSpan(from, true)
 
 		made := len(e.batch)
 		kept = e.batch[:0]
@@ -156,15 +168,21 @@ func (e *executor) run() {
 	}
 }
 
-// endStep records the step that started at from as finished now. The end
-// is read under busyMu, so busySeconds never goes backwards.
-func (e *executor) endStep(from int64) {
+// endSpan records the busy span from from to now and returns its end; with
+// more, the engine still holds a batch and the counter keeps running from
+// there. The end is read under busyMu, so busySeconds never goes backwards.
+func (e *executor) endSpan(from int64, more bool) int64 {
 	e.busyMu.Lock()
 	defer e.busyMu.Unlock()
 	to := int64(time.Since(e.s.start))
 	e.busyNS += to - from
-	e.running.Store(-1)
+	if more {
+		e.running.Store(to)
+	} else {
+		e.running.Store(-1)
+	}
 	e.addBusy(from, to)
+	return to
 }
 
 // addBusy adds a finished step to the gauge's spans; busyMu is held.
@@ -187,7 +205,7 @@ func (e *executor) addBusy(from, to int64) {
 }
 
 // busyFraction is the fraction of the last BusyWindow (or of the server's
-// life, if shorter) during which a step was executing. It is what a GPU
+// life, if shorter) during which the engine held a batch. It is what a GPU
 // utilization gauge shows: it says the device was working, not that anyone
 // was served quickly.
 func (e *executor) busyFraction() float64 {
@@ -211,8 +229,8 @@ func (e *executor) busyFraction() float64 {
 	return min(float64(sum)/float64(now-from), 1)
 }
 
-// busySeconds is the total time a step has been executing since the server
-// started, the one under way included: a counter whose rate over an
+// busySeconds is the total time the engine has held a batch since the
+// server started (steps and the host work between them), the step under way included: a counter whose rate over an
 // interval is the busy fraction of exactly that interval.
 func (e *executor) busySeconds() float64 {
 	e.busyMu.Lock()

@@ -428,11 +428,11 @@ func (s *Server) initMetrics() {
 	s.reg.MustRegister(s.requests, s.tokens,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "sim_device_busy_ratio",
-			Help: "Fraction of the recent window during which a batch was executing (what a GPU utilization gauge shows). Busy is not fast: check the queue and the TTFT.",
+			Help: "Fraction of the recent window during which the engine held a batch (what a GPU utilization gauge shows). Busy is not fast: check the queue and the TTFT.",
 		}, s.exec.busyFraction),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "sim_device_busy_seconds_total",
-			Help: "Seconds during which a batch was executing since the server started. Its rate over an interval is the busy fraction of exactly that interval, unlike the trailing-window gauge.",
+			Help: "Seconds during which the engine held a batch (steps and the host work between them) since the server started. Its rate over an interval is the busy fraction of exactly that interval, unlike the trailing-window gauge.",
 		}, s.exec.busySeconds),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "sim_queue_depth",
