@@ -30,14 +30,30 @@ type Scrape struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// RequestGaugeNames are the servers' request gauges coursekit reads from a sidecar (the
-// report's server-gauge figure): llama.cpp's, vLLM's and coursekit sim's. bench keeps them
-// first when it caps a scrape's series; report keeps only them.
-var RequestGaugeNames = []string{
-	"llamacpp:requests_processing", "llamacpp:requests_deferred",
-	"vllm:num_requests_running", "vllm:num_requests_waiting",
-	"sim_batch_size", "sim_queue_depth",
+// RequestGauges are the servers' request gauges coursekit reads from a sidecar (the
+// report's server-gauge figure): llama.cpp's, vLLM's and coursekit sim's, each server's
+// requests it is working on and requests it holds waiting. bench keeps them first when it
+// caps a scrape's series; report keeps only them.
+var RequestGauges = []RequestGaugeFamily{
+	{"llama.cpp", "llamacpp:requests_processing", "llamacpp:requests_deferred"},
+	{"vLLM", "vllm:num_requests_running", "vllm:num_requests_waiting"},
+	{"coursekit sim", "sim_batch_size", "sim_queue_depth"},
 }
+
+// RequestGaugeFamily is one server's pair of request gauges. Their sum is what the client
+// sees in flight, once the network is crossed.
+type RequestGaugeFamily struct {
+	Server, Running, Waiting string
+}
+
+// RequestGaugeNames are the names of every RequestGauges gauge, running before waiting.
+var RequestGaugeNames = func() []string {
+	var names []string
+	for _, f := range RequestGauges {
+		names = append(names, f.Running, f.Waiting)
+	}
+	return names
+}()
 
 // IsRequestGauge reports whether the series key ("name" or "name{labels}") is one of
 // RequestGaugeNames.

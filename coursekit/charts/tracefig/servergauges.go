@@ -15,20 +15,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-// gaugeFamily is one server's pair of request gauges: requests it is
-// working on and requests it holds waiting. Their sum is what the client
-// sees in flight, once the network is crossed.
-type gaugeFamily struct {
-	server, running, waiting string
-}
-
-// gaugeFamilies are the servers whose /metrics the report knows.
-var gaugeFamilies = []gaugeFamily{
-	{"llama.cpp", "llamacpp:requests_processing", "llamacpp:requests_deferred"},
-	{"vLLM", "vllm:num_requests_running", "vllm:num_requests_waiting"},
-	{"coursekit sim", "sim_batch_size", "sim_queue_depth"},
-}
-
 // GaugeSeries is one line of ServerGauges: a name and a value per scrape
 // (NaN where the scrape failed or lacked the gauge).
 type GaugeSeries struct {
@@ -76,25 +62,25 @@ func serverGaugeSeries(lg lang.Lang, inflight []int, scrapes []trace.Scrape) (at
 		client.Values = append(client.Values, float64(n))
 	}
 	series = append(series, client)
-	for _, f := range gaugeFamilies {
-		run, okR := gaugeValues(scrapes, f.running)
-		wait, okW := gaugeValues(scrapes, f.waiting)
+	for _, f := range trace.RequestGauges {
+		run, okR := gaugeValues(scrapes, f.Running)
+		wait, okW := gaugeValues(scrapes, f.Waiting)
 		if !okR && !okW {
 			continue
 		}
 		known = true
 		if okR {
-			series = append(series, GaugeSeries{Name: lg.F(gsRunning, f.running), Values: run})
+			series = append(series, GaugeSeries{Name: lg.F(gsRunning, f.Running), Values: run})
 		}
 		if okW {
-			series = append(series, GaugeSeries{Name: lg.F(gsWaiting, f.waiting), Values: wait})
+			series = append(series, GaugeSeries{Name: lg.F(gsWaiting, f.Waiting), Values: wait})
 		}
 		if okR && okW {
 			sum := make([]float64, len(run))
 			for i := range run {
 				sum[i] = run[i] + wait[i] // NaN stays NaN
 			}
-			series = append(series, GaugeSeries{Name: lg.F(gsSum, f.server), Values: sum})
+			series = append(series, GaugeSeries{Name: lg.F(gsSum, f.Server), Values: sum})
 		}
 	}
 	return atMS, series, known
