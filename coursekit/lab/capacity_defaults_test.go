@@ -4,20 +4,26 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
 )
 
-// Notebook 10's search with its defaults lands at or below the
-// simulator's saturation in every run: five searches at once (about 20 s
-// on two cores; running them together is the load the answer must survive).
+// Notebook 10's search with its defaults never lands above the
+// simulator's saturation: five searches at once (about 20 s on two cores;
+// running them together is the load the answer must survive). A machine
+// loaded far beyond that (load average 20 on 2 cores) starves the simulator
+// until even the lowest step falls behind; a search then answers nothing,
+// which is never above saturation and which notebook 10 says in words, so
+// it is allowed, but at least one of the five must answer.
 func TestCapacityLabSearchStaysBelowSaturation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs notebook 10's capacity search 5 times (about 20 s)")
 	}
 	sat := SimSaturation(CapacityLabServer(), 32)
 	var wg sync.WaitGroup
+	var answered atomic.Int32
 	for i := range 5 {
 		wg.Add(1)
 		go func() {
@@ -33,13 +39,21 @@ func TestCapacityLabSearchStaysBelowSaturation(t *testing.T) {
 			for _, s := range r.Steps {
 				steps = append(steps, s.Verdict+" "+s.Reason)
 			}
-			if !ok || !below {
+			switch {
+			case ok && !below:
 				t.Errorf("search %d: %s\n%s", i, line, strings.Join(steps, "\n"))
+			case ok:
+				answered.Add(1)
+			case r.MaxRateMeeting != nil:
+				t.Errorf("search %d: an answer %g req/s the line does not compare: %s", i, *r.MaxRateMeeting, line)
 			}
-			t.Logf("search %d: %s", i, line)
+			t.Logf("search %d: %s\n%s", i, line, strings.Join(steps, "\n"))
 		}()
 	}
 	wg.Wait()
+	if answered.Load() == 0 {
+		t.Errorf("none of the 5 searches found a rate that meets: nothing checked against the saturation %.1f req/s", sat)
+	}
 }
 
 // The line of notebook 10 states what the answer is against the
