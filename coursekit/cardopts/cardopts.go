@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -167,7 +166,7 @@ func MustSummarize(t *trace.Trace, f Flags, extras ...Extra) *metrics.Summary {
 // SummarizeFile streams a trace file and summarizes it under the flags;
 // errors name FILE:LINE.
 func SummarizeFile(path string, f Flags, extras ...Extra) (*metrics.Summary, error) {
-	r, err := os.Open(path)
+	r, err := trace.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"strings"
 
@@ -74,7 +73,7 @@ type promptHeader struct {
 // readPromptHeader reads the header line of the trace at path; ok is
 // false when there is no such file or header.
 func readPromptHeader(path string) (promptHeader, bool) {
-	f, err := os.Open(path)
+	f, err := trace.OpenFile(path) // a FIFO given as --out is written, not read
 	if err != nil {
 		return promptHeader{}, false
 	}
