@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -47,7 +46,7 @@ func (p *promptFlags) apply(cfg *loadgen.Config, set map[string]bool) error {
 // the same (unsalted) dataset. A prompt cache can then answer this run.
 func warnRepeat(stderr io.Writer, path string, cfg loadgen.Config) {
 	old, ok := readPromptHeader(path)
-	if !ok || (old.URL != "" && serverBase(old.URL) != serverBase(cfg.URL)) {
+	if !ok || (old.URL != "" && loadgen.Endpoint(old.URL, "") != loadgen.Endpoint(cfg.URL, "")) {
 		return
 	}
 	where := "against " + old.URL
@@ -107,11 +106,6 @@ func sameJSON(decoded, v any) bool {
 	}
 	var w any
 	return json.Unmarshal(b, &w) == nil && reflect.DeepEqual(decoded, w)
-}
-
-// serverBase is a base URL without a trailing / or /v1, as bench takes it.
-func serverBase(u string) string {
-	return strings.TrimSuffix(strings.TrimRight(u, "/"), "/v1")
 }
 
 // saltLine tells how to send a run's prompts again.
