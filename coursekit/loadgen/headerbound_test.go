@@ -1,7 +1,6 @@
 package loadgen_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -120,31 +118,11 @@ func TestURLQueryStaysAQuery(t *testing.T) {
 // longer than MaxSeriesKeyBytes is left out and counted in "capped", and
 // the sidecar reads back.
 func TestMetricsHugeLabelIsLeftOut(t *testing.T) {
-	defer loadgen.SetScrapeTimeout(10 * time.Minute)()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/metrics" {
-			w.Header().Set("Content-Type", "text/plain")
-			bw := bufio.NewWriter(w)
-			fmt.Fprintf(bw, "vllm:num_requests_running{model_name=\"m\"} 3\n")
-			fmt.Fprintf(bw, "big{l=\"%s\"} 1\n", strings.Repeat("<", 15<<20))
-			fmt.Fprintf(bw, "edge{l=\"%s\"} 2\n", strings.Repeat("a", loadgen.MaxSeriesKeyBytes-len(`edge{l=""}`)))
-			bw.Flush()
-			return
-		}
-		serveOK(w)
-	}))
-	defer ts.Close()
-	var side bytes.Buffer
-	run(t, context.Background(), loadgen.Config{URL: ts.URL, Model: "m", Replay: []float64{0},
-		MetricsURL: ts.URL + "/metrics", MetricsEvery: time.Hour, MetricsSink: &side})
-	if side.Len() > 64<<10 {
-		t.Errorf("one scrape wrote %d bytes", side.Len())
-	}
-	ss, err := trace.ReadScrapes(&side, "sidecar")
-	if err != nil || len(ss) != 1 {
-		t.Fatalf("%d scrapes, %v", len(ss), err)
-	}
-	s := ss[0]
+	s := scrapeOnce(t, func(w io.Writer) {
+		fmt.Fprintf(w, "vllm:num_requests_running{model_name=\"m\"} 3\n")
+		fmt.Fprintf(w, "big{l=\"%s\"} 1\n", strings.Repeat("<", 15<<20))
+		fmt.Fprintf(w, "edge{l=\"%s\"} 2\n", strings.Repeat("a", loadgen.MaxSeriesKeyBytes-len(`edge{l=""}`)))
+	}, 64<<10)
 	if len(s.Values) != 2 || s.Capped != 1 || s.Values[`vllm:num_requests_running{model_name="m"}`] != 3 {
 		t.Errorf("values %d, capped %d; want the gauge and the series at the cap kept, the huge one counted", len(s.Values), s.Capped)
 	}
