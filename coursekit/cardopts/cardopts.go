@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -167,7 +166,7 @@ func MustSummarize(t *trace.Trace, f Flags, extras ...Extra) *metrics.Summary {
 // SummarizeFile streams a trace file and summarizes it under the flags;
 // errors name FILE:LINE.
 func SummarizeFile(path string, f Flags, extras ...Extra) (*metrics.Summary, error) {
-	r, err := os.Open(path)
+	r, err := trace.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +227,7 @@ func (f *Flags) RegisterLevels(fs *flag.FlagSet, help string) {
 
 // RegisterMemory adds --memory to fs.
 func (f *Flags) RegisterMemory(fs *flag.FlagSet) {
-	fs.Var(memoryFlag{&f.MemoryBytes}, "memory", "memory budget for the samples, attempt ids and requests, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory as sorted runs, with the same card (default: half of the memory available to the process)")
+	fs.Var(memoryFlag{&f.MemoryBytes}, "memory", "memory budget for the samples, attempt ids and requests held in memory, e.g. 512MiB or 4GiB; past it they are spilled to a temporary directory ($TMPDIR, removed at the end) as sorted runs, with the same card. It bounds those stores, not the process (about twice SIZE plus 100 MiB) nor the directory (up to about 8 bytes an event plus 48 an attempt) (default: half of the memory available to the process)")
 }
 
 // ttftList collects repeated --slo-ttft flags, in ms.

@@ -84,6 +84,8 @@ func TestLabel(t *testing.T) {
 		"a\nb\x00c":              "a b c",
 		"__f__x__f__":            "_\u200b_f_\u200b_x_\u200b_f_\u200b_",
 		"a\u202eb\u2066c\u009bd": `a\u202eb\u2066c\u009bd`, // bidi overrides and C1 shown escaped, never raw
+		"l\u200er\u200fa\u061cx": `l\u200er\u200fa\u061cx`, // bidi marks too
+		"p\u2028q\u2029r":        `p\u2028q\u2029r`,        // and the line and paragraph separators
 		"__f__f__":               "_\u200b_f_\u200b_f__",
 		strings.Repeat("长", 50):  strings.Repeat("长", charts.MaxLabelRunes) + "…",
 	} {

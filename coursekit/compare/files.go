@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // File is a trace file and the name it goes by in a comparison.
@@ -98,7 +99,7 @@ func NamedFiles(a, b []File, o Options) (*Result, error) {
 // bytes, read once.
 func summarizeFile(path string, flags cardopts.Flags) (*metrics.Summary, [sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
-	r, err := os.Open(path)
+	r, err := trace.OpenFile(path)
 	if err != nil {
 		return nil, sum, err
 	}

@@ -115,7 +115,7 @@ func WriteCSVFile(path, out string) error {
 }
 
 func writeFile(path, out string, write func(io.Reader, string, io.Writer) error) error {
-	in, err := os.Open(path)
+	in, err := trace.OpenFile(path)
 	if err != nil {
 		return err
 	}
@@ -291,8 +291,13 @@ func ReadHeader(path string) (*trace.Header, error) {
 	bad := func(format string, a ...any) error {
 		return &trace.Error{File: path, Msg: fmt.Sprintf(format, a...)}
 	}
-	r, err := file.OpenParquetFile(path, false)
+	f, err := trace.OpenFile(path)
 	if err != nil {
+		return nil, err
+	}
+	r, err := file.NewParquetReader(f)
+	if err != nil {
+		f.Close()
 		return nil, bad("not a Parquet file (%v)", err)
 	}
 	defer r.Close()

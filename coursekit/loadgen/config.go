@@ -145,6 +145,8 @@ func (c *Config) Validate() error {
 		return errors.New("max tokens and prompt tokens must not be negative")
 	case c.URL == "":
 		return errors.New("no URL")
+	case len(c.Model) > MaxModelIDBytes:
+		return fmt.Errorf("the model is %d bytes, longer than a model id (at most %d)", len(c.Model), MaxModelIDBytes)
 	case c.Dataset != nil && len(c.Dataset.Items) == 0:
 		return errors.New("the dataset has no prompts")
 	}

@@ -476,16 +476,33 @@ func TestRetriedRequestSentThenClosedIsNoResponse(t *testing.T) {
 // MaxScrapeSeries of them per scrape, the request gauge among them, and records how many it
 // left out: the attacker walk's scrapes were ~15 MB each.
 func TestMetricsScrapeSeriesCapped(t *testing.T) {
-	defer loadgen.SetScrapeTimeout(10 * time.Minute)()
 	const n = 50_000
+	s := scrapeOnce(t, func(w io.Writer) {
+		for i := range n {
+			fmt.Fprintf(w, "a_%05d{l=\"%d\"} %d\n", i, i, i)
+		}
+		fmt.Fprintf(w, "vllm:num_requests_running{model_name=\"m\"} 3\n")
+	}, 1<<20)
+	if len(s.Values) != loadgen.MaxScrapeSeries || s.Capped != n+1-loadgen.MaxScrapeSeries {
+		t.Errorf("%d values, capped %d; want %d, %d", len(s.Values), s.Capped, loadgen.MaxScrapeSeries, n+1-loadgen.MaxScrapeSeries)
+	}
+	if s.Values[`vllm:num_requests_running{model_name="m"}`] != 3 {
+		t.Error("the request gauge was not kept first")
+	}
+}
+
+// scrapeOnce runs bench once against a server whose /metrics is page and
+// returns the one scrape of the sidecar, read back, which must be at most
+// maxBytes. The scrape's own timeout is lifted: the properties are the
+// caps, not how fast a loaded machine parses the page.
+func scrapeOnce(t *testing.T, page func(io.Writer), maxBytes int) trace.Scrape {
+	t.Helper()
+	defer loadgen.SetScrapeTimeout(10 * time.Minute)()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/metrics" {
 			w.Header().Set("Content-Type", "text/plain")
 			bw := bufio.NewWriter(w)
-			for i := range n {
-				fmt.Fprintf(bw, "a_%05d{l=\"%d\"} %d\n", i, i, i)
-			}
-			fmt.Fprintf(bw, "vllm:num_requests_running{model_name=\"m\"} 3\n")
+			page(bw)
 			bw.Flush()
 			return
 		}
@@ -495,18 +512,12 @@ func TestMetricsScrapeSeriesCapped(t *testing.T) {
 	var side bytes.Buffer
 	run(t, context.Background(), loadgen.Config{URL: ts.URL, Model: "m", Replay: []float64{0},
 		MetricsURL: ts.URL + "/metrics", MetricsEvery: time.Hour, MetricsSink: &side})
-	if side.Len() > 1<<20 {
+	if side.Len() > maxBytes {
 		t.Errorf("one scrape wrote %d bytes", side.Len())
 	}
 	ss, err := trace.ReadScrapes(&side, "sidecar")
 	if err != nil || len(ss) != 1 {
 		t.Fatalf("%d scrapes, %v", len(ss), err)
 	}
-	s := ss[0]
-	if len(s.Values) != loadgen.MaxScrapeSeries || s.Capped != n+1-loadgen.MaxScrapeSeries {
-		t.Errorf("%d values, capped %d; want %d, %d", len(s.Values), s.Capped, loadgen.MaxScrapeSeries, n+1-loadgen.MaxScrapeSeries)
-	}
-	if s.Values[`vllm:num_requests_running{model_name="m"}`] != 3 {
-		t.Error("the request gauge was not kept first")
-	}
+	return ss[0]
 }

@@ -159,15 +159,25 @@ func NewClient() *http.Client {
 
 // ResolveModel asks the server's /v1/models for the first model id. A
 // redirect is an error, not followed, and the body is read up to
-// MaxModelsBytes.
+// MaxModelsBytes. An id longer than MaxModelIDBytes is an error: the id
+// goes into every request and the trace header.
 func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h http.Header) (string, error) {
+	id, err := firstModel(ctx, client, baseURL, h)
+	if err == nil && len(id) > MaxModelIDBytes {
+		return "", fmt.Errorf("GET /v1/models: the first model id is %d bytes, longer than a model id (at most %d): give --model", len(id), MaxModelIDBytes)
+	}
+	return id, err
+}
+
+// firstModel is the first model id /v1/models lists, as it is.
+func firstModel(ctx context.Context, client *http.Client, baseURL string, h http.Header) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if client == nil {
 		client = NewClient()
 	}
 	client = oneOrigin(client)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base(baseURL)+"/v1/models", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, Endpoint(baseURL, "/v1/models"), nil)
 	if err != nil {
 		return "", err
 	}
@@ -210,7 +220,7 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 // nothing answers at the URL (refused, unreachable), or something answers
 // that is not such a server (404, HTML, a redirect, an empty list).
 func Preflight(ctx context.Context, client *http.Client, baseURL string, h http.Header) error {
-	_, err := ResolveModel(ctx, client, baseURL, h)
+	_, err := firstModel(ctx, client, baseURL, h)
 	if err == nil {
 		return nil
 	}
@@ -231,9 +241,22 @@ func transportOf(c *http.Client) (*http.Transport, bool) {
 	return t, ok
 }
 
-func base(u string) string {
-	u = strings.TrimRight(u, "/")
-	return strings.TrimSuffix(u, "/v1")
+// Endpoint is the URL of path (/v1/models, ...) on the server at base, a
+// URL as --url takes it: with or without a trailing / or /v1, and with
+// any query it has kept after the path (built with net/url: appended to
+// the string, the path went after the query).
+func Endpoint(base, path string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1") + path
+	}
+	trim := func(p string) string { return strings.TrimSuffix(strings.TrimRight(p, "/"), "/v1") }
+	u.Path = trim(u.Path) + path
+	if u.RawPath != "" {
+		u.RawPath = trim(u.RawPath) + path
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
 }
 
 // Run measures, writing the trace to w as it goes. It returns when the
@@ -334,10 +357,10 @@ func newRunner(ctx context.Context, cfg Config, client, fresh *http.Client) *run
 		stop:     make(chan struct{}),
 		ttft:     hdrhistogram.New(1, 3_600_000_000, 3),
 		lag:      hdrhistogram.New(1, 3_600_000_000, 3),
-		endpoint: base(cfg.URL) + "/v1/completions",
+		endpoint: Endpoint(cfg.URL, "/v1/completions"),
 	}
 	if r.chat {
-		r.endpoint = base(cfg.URL) + "/v1/chat/completions"
+		r.endpoint = Endpoint(cfg.URL, "/v1/chat/completions")
 	}
 	if cfg.MaxConcurrency > 0 {
 		r.slots = make(chan struct{}, cfg.MaxConcurrency)
@@ -504,7 +527,8 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
 
 // RedactURL is u with its password, and the value of every query parameter whose name looks
-// secret (secretQueryKey: api_key, token, auth, password, sig …), replaced by "xxxxx": traces
+// secret (secretQueryKey: api_key, token, auth, password, sig …, and code, an OAuth
+// authorization code), replaced by "xxxxx": traces
 // are shared and handed in, and a secret given in --url or --metrics-url must not travel with
 // them. The query keeps its order and its other values as written.
 func RedactURL(u string) string {
@@ -537,6 +561,9 @@ func RedactURL(u string) string {
 // secretQueryKey says whether a query parameter's name looks like it holds a credential.
 func secretQueryKey(name string) bool {
 	n := strings.ToLower(name)
+	if n == "code" { // an OAuth authorization code
+		return true
+	}
 	for _, w := range []string{"key", "token", "auth", "pass", "pwd", "secret", "sig", "credential", "session", "jwt", "bearer", "cookie"} {
 		if strings.Contains(n, w) {
 			return true

@@ -52,6 +52,16 @@ const (
 	// (trace.RequestGaugeNames) are kept first, then series in name order, and
 	// the scrape records how many it left out ("capped").
 	MaxScrapeSeries = 2_000
+	// MaxSeriesKeyBytes bounds one series' key in the sidecar (its name and
+	// labels, as written): vLLM's longest are about 200 bytes, while one
+	// label of 15 MiB, escaped, made a 94 MB sidecar line that report could
+	// not read. A longer series is left out and counted in "capped".
+	MaxSeriesKeyBytes = 1 << 10
+	// MaxModelIDBytes bounds the model id bench takes from /v1/models (and
+	// the --model it is given): it goes into every request and the trace
+	// header, which must stay under the reader's 1 MiB line. A real id, a
+	// Hugging Face name or a file path, is under 256 bytes.
+	MaxModelIDBytes = 1 << 10
 	// MaxResponseHeaderBytes bounds the status line and headers of every
 	// response (net/http's default is 10 MiB); real servers send under
 	// 1 KiB. Past it the attempt is an http_error.

@@ -18,6 +18,8 @@ func TestRedactURLQuery(t *testing.T) {
 		"http://u:pw@h/?key=k":                       "http://u:xxxxx@h/?key=xxxxx",
 		"http://u:pw@h/":                             "http://u:xxxxx@h/",
 		"http://h/v1?model=m&stream=1":               "http://h/v1?model=m&stream=1",
+		"http://h/cb?code=c0de&state=1":              "http://h/cb?code=xxxxx&state=1",
+		"http://h/?Code=c0de&encode=utf8&zipcode=1":  "http://h/?Code=xxxxx&encode=utf8&zipcode=1",
 		"http://127.0.0.1:8000":                      "http://127.0.0.1:8000",
 	} {
 		if got := RedactURL(in); got != want {

@@ -143,6 +143,10 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 			if len(ls) > 0 {
 				key += "{" + strings.Join(ls, ",") + "}"
 			}
+			if len(key) > MaxSeriesKeyBytes {
+				s.Capped++ // left out: the sidecar line must stay readable
+				continue
+			}
 			s.Values[key] = v
 		}
 	}
@@ -151,7 +155,8 @@ func (r *runner) scrape(ctx context.Context) (s Scrape) {
 }
 
 // capSeries keeps at most max of s.Values: the request gauges first (the report draws them),
-// then the others in name order; s.Capped counts the series left out.
+// then the others in name order; s.Capped counts the series left out (with those left out
+// for a key over MaxSeriesKeyBytes).
 func capSeries(s *Scrape, max int) {
 	if len(s.Values) <= max {
 		return
@@ -170,5 +175,5 @@ func capSeries(s *Scrape, max int) {
 	for _, k := range keys[max:] {
 		delete(s.Values, k)
 	}
-	s.Capped = len(keys) - max
+	s.Capped += len(keys) - max
 }

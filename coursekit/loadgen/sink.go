@@ -32,14 +32,17 @@ type sink struct {
 // newSink writes the provisional header h (run_end "not_finished") and
 // returns where the attempt lines go.
 func newSink(w io.Writer, h trace.Header) (*sink, io.Writer, error) {
+	// Checked before anything is sent, whatever the output: a header the
+	// reader would refuse (over its line cap) is an error now, not at the
+	// end of the run.
+	line, err := trace.HeaderLine(h, 0)
+	if err != nil {
+		return nil, nil, err
+	}
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
-				line, err := trace.HeaderLine(h, 0)
-				if err != nil {
-					return nil, nil, err
-				}
-				line, err = trace.HeaderLine(h, len(line)-1+headerRoom)
+				line, err := trace.HeaderLine(h, len(line)-1+headerRoom)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -52,9 +55,6 @@ func newSink(w io.Writer, h trace.Header) (*sink, io.Writer, error) {
 				}
 			}
 		}
-	}
-	if err := h.Validate(); err != nil {
-		return nil, nil, err
 	}
 	sp, err := os.CreateTemp("", "coursekit-bench-*.jsonl")
 	if err != nil {

@@ -3,7 +3,6 @@ package metrics
 import (
 	"cmp"
 	"io"
-	"os"
 	"slices"
 	"sync"
 
@@ -591,7 +590,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 
 // SummarizeFile streams a trace file and computes its card.
 func SummarizeFile(path string, opts Options) (*Summary, error) {
-	f, err := os.Open(path)
+	f, err := trace.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

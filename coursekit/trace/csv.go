@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
@@ -83,7 +82,7 @@ func WriteCSV(r io.Reader, name string, w io.Writer) error {
 
 // WriteCSVFile is WriteCSV over a file.
 func WriteCSVFile(path string, w io.Writer) error {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/internal/jsonkeys"
 	"github.com/llmperf-course/course/coursekit/internal/keyrec"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 )
 
@@ -24,9 +25,18 @@ type Trace struct {
 	Attempts []Attempt
 }
 
+// OpenFile opens a trace file a person named (regfile.OpenNamed): a
+// symlink is followed, but a FIFO, a device or a folder is refused at
+// once, naming it, instead of blocking or reading forever. Every reader of
+// a trace, or of a file made from one, opens it so.
+func OpenFile(path string) (*os.File, error) {
+	f, _, err := regfile.OpenNamed(path)
+	return f, err
+}
+
 // ReadFile reads and validates a whole trace file.
 func ReadFile(path string) (*Trace, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +65,7 @@ func Read(r io.Reader, name string) (*Trace, error) {
 
 // ScanFile is Scan over a file.
 func ScanFile(path string, onHeader func(*Header) error, onAttempt func(*Attempt) error) error {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return err
 	}

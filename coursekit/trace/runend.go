@@ -154,7 +154,8 @@ func (h Header) WithRunEnd(r RunEnd) (Header, error) {
 // spaces to width bytes before the newline when width is larger: a tool
 // that rewrites the header in place when its run ends writes a padded one
 // first. JSON allows the trailing spaces and the reader ignores them. It
-// fails if the header does not fit in width (width 0: no padding). C1
+// fails if the header does not fit in width (width 0: no padding), or if
+// the line would be longer than MaxLineBytes, which the reader refuses. C1
 // controls and bidi overrides are written as \u escapes (safetext.JSON).
 func HeaderLine(h Header, width int) ([]byte, error) {
 	if h.Trace == "" {
@@ -173,6 +174,9 @@ func HeaderLine(h Header, width int) ([]byte, error) {
 	}
 	for len(b) < width {
 		b = append(b, ' ')
+	}
+	if len(b) > MaxLineBytes { // never write what the reader refuses
+		return nil, fmt.Errorf("the header would be %d bytes, longer than the reader's %d (1 MiB): shorten what it records (the URL, the model, the conditions)", len(b), MaxLineBytes)
 	}
 	return append(b, '\n'), nil
 }

@@ -25,7 +25,8 @@ type Scrape struct {
 	DurMS  float64            `json:"dur_ms"`
 	Values map[string]float64 `json:"values,omitempty"` // "name{label=\"v\"}" → value
 	// Capped is how many series the scrape left out of Values: coursekit bench keeps at most
-	// loadgen.MaxScrapeSeries of them (the request gauges first), and counts the rest here.
+	// loadgen.MaxScrapeSeries of them (the request gauges first), leaves out a series whose
+	// key is longer than loadgen.MaxSeriesKeyBytes, and counts them here.
 	Capped int    `json:"capped,omitempty"`
 	Error  string `json:"error,omitempty"`
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"hash/fnv"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -106,7 +105,7 @@ func DigestOf(t *trace.Trace) *Digest {
 // limit). onHeader, if not nil, is called with the digest before any
 // attempt is added (e.g. to call CountInFlightAt).
 func DigestFile(path string, budget *spill.Budget, onHeader func(*Digest) error) (*Digest, error) {
-	f, err := os.Open(path)
+	f, err := trace.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +71,52 @@ func TestBenchCondition(t *testing.T) {
 	code, errs = bench(filepath.Join(dir, "x.jsonl"), "--condition", "engine=1", "--condition", "engine.parallel=4")
 	if code != 2 || !strings.Contains(errs, "engine already has a value") {
 		t.Errorf("engine and engine.parallel: exit %d, %s", code, errs)
+	}
+}
+
+// --condition keys are read in any case, so two that differ only by case
+// (Engine.x beside engine.x, at any level) are refused, not both recorded;
+// and what --condition copies into the header is bounded: a value over the
+// cap is refused with the cap named, and conditions at the caps, in
+// characters JSON escapes, give a trace that card reads back.
+func TestBenchConditionTwinsAndBounds(t *testing.T) {
+	addr := startSimCLI(t)
+	dir := t.TempDir()
+	bench := func(out string, conds ...string) (int, string) {
+		args := []string{"bench", "--url", "http://" + addr, "--concurrency", "1", "--duration", "300ms", "--progress", "0", "--out", out}
+		for _, c := range conds {
+			args = append(args, "--condition", c)
+		}
+		code, _, errs := runCLI(t, args...)
+		return code, errs
+	}
+	for _, c := range []struct {
+		conds []string
+		want  string
+	}{
+		{[]string{"Engine.x=1", "engine.x=2"}, `"Engine" and "engine" differ only in case`},
+		{[]string{"engine.X=1", "engine.x=2"}, `"X" and "x" differ only in case`},
+		{[]string{"server.build=b1", "SERVER=b2"}, `"server" and "SERVER" differ only in case`},
+		{[]string{"note=" + strings.Repeat("v", 2<<20)}, "at most 4096 bytes"},
+	} {
+		code, errs := bench(filepath.Join(dir, "x.jsonl"), c.conds...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%.60q: exit %d, %.300s; want exit 2 saying %q", c.conds, code, errs, c.want)
+		}
+	}
+	var many []string
+	for i := 0; len(strings.Join(many, "")) < 60<<10; i++ {
+		kv := fmt.Sprintf("pad.k%02d=", i)
+		many = append(many, kv+strings.Repeat("<\u0001\u202e", (4096-len(kv))/6))
+	}
+	out := filepath.Join(dir, "many.jsonl")
+	if code, errs := bench(out, many...); code != 0 {
+		t.Fatalf("%d conditions at the cap: exit %d, %s", len(many), code, errs)
+	}
+	if code, _, errs := runCLI(t, "card", out, "--format", "json"); code != 0 {
+		t.Errorf("card of a trace bench wrote: exit %d, %.300s", code, errs)
+	}
+	if code, errs := bench(filepath.Join(dir, "y.jsonl"), append(many, "pad.more="+strings.Repeat("v", 4000))...); code != 2 || !strings.Contains(errs, "at most 65536 bytes") {
+		t.Errorf("past the total cap: exit %d, %.300s", code, errs)
 	}
 }

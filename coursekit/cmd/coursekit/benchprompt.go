@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
-	"strings"
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -48,7 +46,7 @@ func (p *promptFlags) apply(cfg *loadgen.Config, set map[string]bool) error {
 // the same (unsalted) dataset. A prompt cache can then answer this run.
 func warnRepeat(stderr io.Writer, path string, cfg loadgen.Config) {
 	old, ok := readPromptHeader(path)
-	if !ok || (old.URL != "" && serverBase(old.URL) != serverBase(cfg.URL)) {
+	if !ok || (old.URL != "" && loadgen.Endpoint(old.URL, "") != loadgen.Endpoint(cfg.URL, "")) {
 		return
 	}
 	where := "against " + old.URL
@@ -74,7 +72,7 @@ type promptHeader struct {
 // readPromptHeader reads the header line of the trace at path; ok is
 // false when there is no such file or header.
 func readPromptHeader(path string) (promptHeader, bool) {
-	f, err := os.Open(path)
+	f, err := trace.OpenFile(path) // a FIFO given as --out is written, not read
 	if err != nil {
 		return promptHeader{}, false
 	}
@@ -108,11 +106,6 @@ func sameJSON(decoded, v any) bool {
 	}
 	var w any
 	return json.Unmarshal(b, &w) == nil && reflect.DeepEqual(decoded, w)
-}
-
-// serverBase is a base URL without a trailing / or /v1, as bench takes it.
-func serverBase(u string) string {
-	return strings.TrimSuffix(strings.TrimRight(u, "/"), "/v1")
 }
 
 // saltLine tells how to send a run's prompts again.

@@ -310,8 +310,8 @@ func (o *gradeOptions) readScores() error {
 		prevWeights = o.prev.Weights
 	}
 	var own *review.ManualScores
-	if _, err := os.Stat(o.ownManual); err == nil {
-		if own, err = review.ReadManualFileWas(o.ownManual, o.roster, o.grader.Points(), prevWeights); err != nil {
+	if _, err := os.Lstat(o.ownManual); err == nil {
+		if own, err = review.ReadOutManualFileWas(o.ownManual, o.roster, o.grader.Points(), prevWeights); err != nil {
 			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
 		}
 	}

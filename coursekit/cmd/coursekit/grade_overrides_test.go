@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,4 +143,53 @@ func TestGradeCLIOverrides(t *testing.T) {
 	if code, _, e := runCLI(t, append(args, c.sub)...); code != 2 || !strings.Contains(e, ov+`:2: learner "zed" is not on the roster`) {
 		t.Errorf("unknown learner in overrides: exit %d\n%s", code, e)
 	}
+}
+
+// A score in overrides.csv is a plain decimal number: Go's other float
+// syntaxes ("0_2" read as 2, "0x1p1", "1e0", "Inf") are refused naming
+// FILE:LINE, as a spreadsheet would not read them as the number; "-0" is
+// 0, and no output ever shows "-0".
+func TestGradeCLIOverrideScoresArePlainDecimals(t *testing.T) {
+	_, out, args := gradedClass(t)
+	ov := filepath.Join(out, "overrides.csv")
+	os.WriteFile(ov, []byte("id,criterion,score,reason\nalice,figures.goodput,0_2,x\nalice,figures.p95,0x1p0,x\nbob,figures.goodput,1e0,x\nbob,figures.p95,Inf,x\n"), 0o644)
+	code, o, e := runCLI(t, args...)
+	for _, w := range []string{ov + `:2: alice figures.goodput: score "0_2" is not a number`, ov + `:3: alice figures.p95: score "0x1p0"`, ov + `:4: bob figures.goodput: score "1e0"`, ov + `:5: bob figures.p95: score "Inf"`} {
+		if code != 2 || !strings.Contains(e, w) {
+			t.Errorf("exit %d, stderr lacks %q\n%s%s", code, w, o, e)
+		}
+	}
+	os.WriteFile(ov, []byte("id,criterion,score,reason\nalice,figures.goodput,-0,四舍五入\nbob,figures.goodput,0.00,x\n"), 0o644)
+	if code, o, e := runCLI(t, args...); code != 0 {
+		t.Fatalf("-0: exit %d\n%s%s", code, o, e)
+	}
+	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
+	for _, r := range g[1:] {
+		if r[gc["figures.goodput"]] != "0" {
+			t.Errorf("%s's figures.goodput %q, want 0", r[gc["id"]], r[gc["figures.goodput"]])
+		}
+	}
+	for _, f := range []string{"grades.csv", "results/alice.json", "feedback/alice.md", "summary.md"} {
+		if b, _ := os.ReadFile(filepath.Join(out, f)); negZero.Match(b) {
+			t.Errorf("%s shows -0: %q", f, negZero.Find(b))
+		}
+	}
+}
+
+// negZero is -0 written as a number ("-0", "-0.00"), not inside a date.
+var negZero = regexp.MustCompile(`(^|[^\w.-])-0(\.0+)?([^\w.]|$)`)
+
+// gradedClass is a class of alice and bob graded once into OUT, and the
+// grade command line that grades it again.
+func gradedClass(t *testing.T) (c *classroom, out string, args []string) {
+	t.Helper()
+	c = newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{
+		"alice": {CounterEvidence: "排队：有请求在首字前等待超时。"}, "bob": {CounterEvidence: "GPU 很忙。"},
+	})
+	out = filepath.Join(c.dir, "graded")
+	args = []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, c.sub}
+	if code, o, e := runCLI(t, args...); code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	return c, out, args
 }

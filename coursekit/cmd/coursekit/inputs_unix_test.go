@@ -89,3 +89,38 @@ func TestInputsBounded(t *testing.T) {
 		t.Errorf("--manual /dev/zero: %v", err)
 	}
 }
+
+// Every command that reads a trace refuses a FIFO (or a device) at once,
+// naming it, as grade and import do: card, compare, csv and export waited
+// on one forever.
+func TestTraceReadersRefuseFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "trace.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	out := func(name string) string { return filepath.Join(t.TempDir(), name) }
+	for _, args := range [][]string{
+		{"card", fifo},
+		{"card", fifo, "--format", "json"},
+		{"compare", fifo, unitTrace},
+		{"compare", unitTrace, fifo},
+		{"csv", fifo},
+		{"csv", fifo, "-o", out("t.csv")},
+		{"export", fifo, "-o", out("t.parquet")},
+		{"export", "--format", "csv", fifo, "-o", out("t.csv")},
+		{"report", fifo, "-o", out("r.html")},
+		{"sql", fifo},
+		{"bench", "--url", "http://127.0.0.1:1", "--replay", fifo, "--no-preflight", "--out", out("b.jsonl")},
+	} {
+		code, errs := runCLIUnblocked(t, fifo, args...)
+		if code == 0 || !strings.Contains(errs, fifo+" is a named pipe (FIFO), not a regular file") {
+			t.Errorf("%q: exit %d, %s; want the FIFO named", args, code, errs)
+		}
+	}
+	for _, args := range [][]string{{"card", "/dev/zero"}, {"csv", "/dev/zero"}} {
+		if code, errs := runCLIUnblocked(t, fifo, args...); code == 0 || !strings.Contains(errs, "/dev/zero is a device") {
+			t.Errorf("%q: exit %d, %s; want the device named", args, code, errs)
+		}
+	}
+}

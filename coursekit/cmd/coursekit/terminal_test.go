@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/llmperf-course/course/coursekit/web"
 )
 
 // hasControl reports whether s would move the cursor, erase or retitle a
@@ -102,5 +104,31 @@ func TestReportFileNameControlCodesEscaped(t *testing.T) {
 	title := regexp.MustCompile(`<title>([^<]*)</title>`).FindStringSubmatch(page)
 	if title == nil || !strings.Contains(title[1], `ev\x1b[2Jil\u009b\u202egnp`+"\uFFFD"+`.jsonl`) {
 		t.Errorf("the <title> does not show the name escaped: %q", title)
+	}
+}
+
+// Trace fields that reach report's charts (an attempt id in the attempts
+// chart and the timeline's title) with bidi marks (LRM, RLM, ALM) and the
+// line and paragraph separators: the page's chart options show them
+// escaped (\u200f) as the other bidi controls, never as the characters.
+func TestReportChartTextBidiMarksEscaped(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "marks.jsonl")
+	const id = "a\u200e1\u200f2\u061c3\u20284\u20295"
+	os.WriteFile(tr, []byte(`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":1000}}
+{"attempt":"`+id+`","start_ms":0,"outcome":"ok","events":[{"t_ms":10},{"t_ms":12}],"end_ms":20,"quality":"pass"}
+`), 0o644)
+	page := strings.Replace(reportPage(t, tr), web.InlineEChartsScript(), "", 1)
+	if strings.ContainsAny(page, "\u200e\u200f\u061c\u2028\u2029") {
+		t.Errorf("bidi marks or separators reach the page as characters")
+	}
+	// In the charts' options, a JSON escape \u2028 is the character too.
+	jsonSep := regexp.MustCompile(`(^|[^\\])(\\\\)*\\u202[89]`)
+	for _, sc := range regexp.MustCompile(`(?s)<script[^>]*>(.*?)</script>`).FindAllStringSubmatch(page, -1) {
+		if m := jsonSep.FindString(sc[1]); m != "" {
+			t.Errorf("a line or paragraph separator reaches a chart's options: %q", m)
+		}
+	}
+	if !strings.Contains(page, `a\\u200e1\\u200f2\\u061c3\\u20284\\u20295`) {
+		t.Errorf("the attempt id is not shown escaped in the chart options")
 	}
 }

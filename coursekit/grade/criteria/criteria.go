@@ -98,6 +98,9 @@ func SummaryOf(t *trace.Trace) *metrics.Summary {
 // trailing zeros.
 func FmtPts(v float64) string {
 	v = math.Round(v*100) / 100
+	if v == 0 {
+		return "0" // never "-0"
+	}
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", v), "0"), ".")
 }
 

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // OutMarker is the file Stage writes into every OUT it fills: an OUT with
@@ -138,13 +140,40 @@ func CheckOut(out string) error {
 	if len(entries) == 0 || slices.ContainsFunc(entries, func(e os.DirEntry) bool {
 		return e.Name() == OutMarker || e.Name() == "grades.csv"
 	}) {
-		return nil
+		return checkEdited(out)
 	}
 	names := make([]string, 0, 3)
 	for _, e := range entries[:min(3, len(entries))] {
 		names = append(names, e.Name())
 	}
 	return fmt.Errorf("--out %s holds files coursekit grade did not write (%s): grade writes only into a new or empty folder, or one it wrote before", out, strings.Join(names, ", "))
+}
+
+// checkEdited refuses an OUT/EditedDir that is not a folder, or that
+// holds a symlink: grade writes the edited copies of its files there, and
+// through a link would write outside OUT.
+func checkEdited(out string) error {
+	dir := filepath.Join(out, EditedDir)
+	st, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	why := "grade keeps the edited copies of its files in " + dir + " and writes through no link there: move it away, or put the folder itself in its place"
+	if !st.IsDir() {
+		return fmt.Errorf("%s is %s, not a folder: %s", dir, regfile.Kind(st.Mode()), why)
+	}
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink: %s", p, why)
+		}
+		return nil
+	})
 }
 
 // Committed is what Commit did with the previous OUT.
@@ -226,6 +255,9 @@ func (s *Stage) Commit(prev *Run) (*Committed, error) {
 // (hard links when it can), and lists the files of grade's that someone
 // edited.
 func (s *Stage) carry(prev *Run, c *Committed) error {
+	if err := checkEdited(s.out); err != nil { // again: grading took a while
+		return err
+	}
 	if err := s.carryAdded(prev, c); err != nil {
 		return err
 	}

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
@@ -63,12 +61,14 @@ type Overrides struct {
 // is strict: an unknown criterion (or a free-text one), a score that is
 // not a number or outside [0, max], a row without a reason, or a learner
 // and criterion twice fails the whole file, with FILE:LINE for each.
-// points is the rubric in force (the total's maximum is its sum).
+// points is the rubric in force (the total's maximum is its sum). The file
+// is in OUT, so it is read as a learner's file is (regfile.Read): a
+// symlink or a FIFO there is refused, unread.
 func ReadOverridesFile(path string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
-	b, err := regfile.ReadNamed(path, "an "+OverridesFile, MaxManualBytes)
+	b, err := regfile.Read(path, "an "+OverridesFile, MaxManualBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -100,17 +100,17 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := csvhead.Check(header); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
-	}
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+		col[strings.ToLower(csvhead.Clean(h))] = i
 	}
 	for _, need := range []string{"id", "criterion", "score", "reason"} {
 		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%s:1: no %s column in header %q (want id,criterion,score,reason)", name, need, header)
+			return nil, noColumn(name, need, "id,criterion,score,reason", "")
 		}
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	total := 0.0 // the rubric's maximum (execution is in points only with --execute)
 	for _, p := range points {
@@ -135,7 +135,7 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 		if crit == OverrideTotalID {
 			max, known = total, true
 		}
-		v, perr := strconv.ParseFloat(score, 64)
+		v, perr := parseScore(score)
 		switch {
 		case !roster.ValidID.MatchString(id):
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
@@ -143,7 +143,7 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 			bad("%s %s is a free-text criterion: type its score into %s", id, crit, ManualFile)
 		case !known || !slices.Contains(criteria.CriterionIDs(), crit) && crit != OverrideTotalID && crit != criteria.ExecutionID:
 			bad("%s: unknown criterion %q (want a criterion id of the rubric, e.g. figures.goodput, or %s)", id, crit, OverrideTotalID)
-		case perr != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		case perr != nil:
 			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
 		case v < 0 || v > max:
 			bad("%s %s: score %s is outside [0, %s]", id, crit, score, criteria.FmtPts(max))

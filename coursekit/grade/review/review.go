@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -239,7 +239,18 @@ func ReadManualCSV(r io.Reader, name string, ro *roster.Roster, points map[strin
 // weights was (the previous run's, from OUT's run record); see
 // ReadManualCSVWas.
 func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
-	b, err := regfile.ReadNamed(path, "a "+ManualFile, MaxManualBytes)
+	return readManualFile(path, ro, points, was, regfile.ReadNamed)
+}
+
+// ReadOutManualFileWas is ReadManualFileWas for OUT's own manual-review
+// file: a folder others may change, so it is read as a learner's file is
+// (regfile.Read), and a symlink or a FIFO there is refused, unread.
+func ReadOutManualFileWas(path string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
+	return readManualFile(path, ro, points, was, regfile.Read)
+}
+
+func readManualFile(path string, ro *roster.Roster, points, was map[string]float64, read func(path, what string, limit int64) ([]byte, error)) (*ManualScores, error) {
+	b, err := read(path, "a "+ManualFile, MaxManualBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -279,14 +290,11 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := csvhead.Check(header); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
-	}
 	col := map[string]int{}
 	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
 	var extraIdx []int
 	for i, h := range header {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		h = csvhead.Clean(h)
 		if k := strings.ToLower(h); slices.Contains(manualColumns, k) {
 			col[k] = i
 		} else if h != "" {
@@ -300,8 +308,11 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			if need == "text_sha256" {
 				hint = " (written by an older coursekit: grade again and fill in the new file)"
 			}
-			return nil, fmt.Errorf("%s:1: no %s column in header %q%s", name, need, header, hint)
+			return nil, noColumn(name, need, "the header coursekit grade wrote: id, criterion, text_sha256, score and the others", hint)
 		}
+	}
+	if err := csvhead.Check(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	var errs []error
 	seen := map[[2]string]int{}
@@ -363,7 +374,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			}
 			return
 		}
-		v, err := strconv.ParseFloat(score, 64)
+		v, err := parseScore(score)
 		max := points[crit]
 		// The score was typed against the row's max; when the maximum in
 		// force differs (other weights), it is rescaled below, never
@@ -376,7 +387,7 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			typedMax = m
 		}
 		switch {
-		case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		case err != nil:
 			bad("%s %s: score %q is not a number (write e.g. 1.5, with a dot)", id, crit, score)
 			return
 		case v < 0:
@@ -671,4 +682,33 @@ func eachRow(cr *csv.Reader, name string, f func(row []string, line int, pos str
 		line, _ := cr.FieldPos(0)
 		f(row, line, fmt.Sprintf("%s:%d", name, line))
 	}
+}
+
+// noColumn is the error for a header without the column need. The header
+// is not quoted: a file that is not the CSV it should be (a key copied
+// over it) is named with its line, and none of its bytes is shown.
+func noColumn(name, need, want, hint string) error {
+	return fmt.Errorf("%s:1: no %s column in the header line (want %s)%s", name, need, want, hint)
+}
+
+// plainDecimal is a score as a person types it: digits with an optional
+// fraction, and an optional sign (3, 1.5, .5, -0).
+var plainDecimal = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+
+// parseScore reads a typed score. Only a plain decimal number is one:
+// strconv.ParseFloat also takes "3_0" (30), "0x1p1", "1e0" and "Inf",
+// which a spreadsheet does not read as that number. -0 is 0, so that no
+// output shows "-0".
+func parseScore(s string) (float64, error) {
+	if !plainDecimal.MatchString(s) {
+		return 0, fmt.Errorf("%q is not a plain decimal number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, err
+	}
+	if v == 0 {
+		v = 0 // not -0
+	}
+	return v, nil
 }

@@ -131,7 +131,18 @@ func Size(n int64) string {
 // a *TooLargeError naming it and what, found before it is read when its
 // size says so, and after limit+1 bytes if it grows while read.
 func ReadNamed(path, what string, limit int64) ([]byte, error) {
-	f, st, err := OpenNamed(path)
+	return read(path, what, limit, OpenNamed)
+}
+
+// Read is ReadNamed for a file in a folder others may change (a file of
+// grade's OUT the instructor edits): opened as Open opens it, so a symlink
+// is refused too, unread.
+func Read(path, what string, limit int64) ([]byte, error) {
+	return read(path, what, limit, Open)
+}
+
+func read(path, what string, limit int64, open func(string) (*os.File, fs.FileInfo, error)) ([]byte, error) {
+	f, st, err := open(path)
 	if err != nil {
 		return nil, err
 	}

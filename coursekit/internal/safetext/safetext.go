@@ -42,9 +42,14 @@ func escapeRune(r rune, multiline bool) string {
 
 // spoofs reports whether r is a character beyond ASCII that a terminal
 // or a text viewer acts on instead of showing: a C1 control (CSI, OSC,
-// NEL...) or a bidi override or isolate, which reorders what follows.
+// NEL...), a bidi override or isolate, which reorders what follows, a
+// bidi mark (LRM, RLM, ALM: U+200E, U+200F, U+061C), which reorders the
+// neutral characters around it, or the line and paragraph separators
+// (U+2028, U+2029), which break a line where none is shown and end a
+// line in JavaScript.
 func spoofs(r rune) bool {
-	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+	return r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x200e || r == 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029
 }
 
 // needs reports whether s has anything Term or Line would escape.
@@ -116,8 +121,9 @@ func HTML(s string) string { return html.EscapeString(Term(s)) }
 // ("</script>" reads "‹/script›"); '{' and '}' become '｛' '｝' so ECharts does not read them as
 // {a}/{b} template variables; the marker "__f__", which go-echarts strips to turn strings into
 // JavaScript functions, is broken up; C0 controls, DEL and invalid UTF-8 become spaces; C1
-// controls and bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069), which would reorder
-// what follows in a tooltip or a subtitle, are shown escaped (\u202e), as Term shows them.
+// controls, bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069) and marks (U+200E,
+// U+200F, U+061C), which would reorder what follows in a tooltip or a subtitle, and the line
+// and paragraph separators (U+2028, U+2029) are shown escaped (\u202e), as Term shows them.
 func Chart(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
@@ -149,8 +155,9 @@ func Chart(s string) string {
 
 // JSON is the JSON text b with the characters JSON allows raw in a string
 // but a terminal or a viewer acts on written as \u escapes: DEL, the C1
-// controls (U+0080–U+009F) and the bidi overrides and isolates
-// (U+202A–U+202E, U+2066–U+2069), e.g. \u009b, \u202e; an invalid UTF-8
+// controls (U+0080–U+009F), the bidi overrides, isolates and marks
+// (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and the line
+// and paragraph separators, e.g. \u009b, \u202e; an invalid UTF-8
 // byte becomes \ufffd, as encoding/json writes it. encoding/json leaves
 // the others raw. Such a character can only stand inside a string of
 // valid JSON, where the escape is the same character: every reader
