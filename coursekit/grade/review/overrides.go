@@ -1,8 +1,6 @@
 package review
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -10,13 +8,10 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
-	"github.com/llmperf-course/course/coursekit/internal/csvhead"
-	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
@@ -72,45 +67,29 @@ func ReadOverridesFile(path string, ro *roster.Roster, points map[string]float64
 	if err != nil {
 		return nil, err
 	}
-	text, enc, err := csvtext.Decode(b, path)
-	if err != nil {
-		return nil, err
-	}
-	ov, err := ReadOverrides(bytes.NewReader(text), path, ro, points)
-	if err != nil {
-		return nil, err
-	}
-	if en, zh := csvtext.Note(path, enc); en != "" {
-		ov.Notes = append(ov.Notes, grader.Warning{Text: en, Zh: zh})
-	}
-	return ov, nil
+	return readOverrides(b, path, ro, points)
 }
 
 // ReadOverrides is ReadOverridesFile for r, named name in messages.
 func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
-	if points == nil {
-		points = criteria.DefaultPoints()
-	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return &Overrides{}, nil
-	}
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := csvhead.Check(header); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
+	return readOverrides(b, name, ro, points)
+}
+
+// readOverrides is ReadOverrides for the file's bytes b.
+func readOverrides(b []byte, name string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
+	if points == nil {
+		points = criteria.DefaultPoints()
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	t, err := readCSV(b, name, []string{"id", "criterion", "score", "reason"}, nil)
+	if err != nil {
+		return nil, err
 	}
-	for _, need := range []string{"id", "criterion", "score", "reason"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%s:1: no %s column in header %q (want id,criterion,score,reason)", name, need, header)
-		}
+	if t.header == nil {
+		return &Overrides{}, nil
 	}
 	total := 0.0 // the rubric's maximum (execution is in points only with --execute)
 	for _, p := range points {
@@ -118,19 +97,16 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 	}
 	total = criteria.Round2(total)
 	ov := &Overrides{total: total}
+	if t.note != nil {
+		ov.Notes = append(ov.Notes, *t.note)
+	}
 	var errs []error
 	seen := map[[2]string]int{}
-	if err := eachRow(cr, name, func(row []string, line int, pos string) {
-		get := func(c string) string {
-			if i := col[c]; i < len(row) {
-				return strings.TrimSpace(row[i])
-			}
-			return ""
-		}
+	if err := t.each(func(row []string, line int, pos string) {
 		bad := func(format string, a ...any) {
 			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
 		}
-		id, crit, score, reason := get("id"), get("criterion"), get("score"), get("reason")
+		id, crit, score, reason := t.cell(row, "id"), t.cell(row, "criterion"), t.cell(row, "score"), t.cell(row, "reason")
 		max, known := points[crit]
 		if crit == OverrideTotalID {
 			max, known = total, true

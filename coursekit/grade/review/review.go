@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
@@ -19,8 +18,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
-	"github.com/llmperf-course/course/coursekit/internal/csvhead"
-	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
@@ -243,21 +240,7 @@ func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]fl
 	if err != nil {
 		return nil, err
 	}
-	// Saved by a spreadsheet as GB18030 (Excel's "CSV (逗号分隔)" on
-	// Chinese Windows): decoded, with a warning; neither that nor UTF-8:
-	// refused.
-	text, enc, err := csvtext.Decode(b, path)
-	if err != nil {
-		return nil, err
-	}
-	ms, err := ReadManualCSVWas(bytes.NewReader(text), path, ro, points, was)
-	if err != nil {
-		return nil, err
-	}
-	if en, zh := csvtext.Note(path, enc); en != "" {
-		ms.Notes = append([]grader.Warning{{Text: en, Zh: zh}}, ms.Notes...)
-	}
-	return ms, nil
+	return readManual(b, path, ro, points, was)
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights
@@ -267,57 +250,44 @@ func ReadManualFileWas(path string, ro *roster.Roster, points, was map[string]fl
 // in the row; typed against a maximum of 0, it is set aside as pending.
 // It is never applied as a part of the new maximum.
 func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
-	if points == nil {
-		points = criteria.DefaultPoints()
-	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty; want the %s that coursekit grade wrote, with the score column filled in", name, ManualFile)
-	}
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := csvhead.Check(header); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
+	return readManual(b, name, ro, points, was)
+}
+
+// readManual is ReadManualCSVWas for the file's bytes b. Saved by a
+// spreadsheet as GB18030 (Excel's "CSV (逗号分隔)" on Chinese Windows),
+// the file is decoded, with a warning first in Notes.
+func readManual(b []byte, name string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
+	if points == nil {
+		points = criteria.DefaultPoints()
 	}
-	col := map[string]int{}
+	t, err := readCSV(b, name, []string{"id", "criterion", "text_sha256", "score"},
+		map[string]string{"text_sha256": "written by an older coursekit: grade again and fill in the new file"})
+	if err != nil {
+		return nil, err
+	}
+	if t.header == nil {
+		return nil, fmt.Errorf("%s: empty; want the %s that coursekit grade wrote, with the score column filled in", name, ManualFile)
+	}
+	header := t.header
 	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
+	if t.note != nil {
+		ms.Notes = append(ms.Notes, *t.note)
+	}
 	var extraIdx []int
 	for i, h := range header {
-		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
-		if k := strings.ToLower(h); slices.Contains(manualColumns, k) {
-			col[k] = i
-		} else if h != "" {
+		if !slices.Contains(manualColumns, strings.ToLower(h)) && h != "" {
 			ms.ExtraCols = append(ms.ExtraCols, h)
 			extraIdx = append(extraIdx, i)
 		}
 	}
-	for _, need := range []string{"id", "criterion", "text_sha256", "score"} {
-		if _, ok := col[need]; !ok {
-			hint := ""
-			if need == "text_sha256" {
-				hint = " (written by an older coursekit: grade again and fill in the new file)"
-			}
-			return nil, fmt.Errorf("%s:1: no %s column in header %q%s", name, need, header, hint)
-		}
-	}
 	var errs []error
 	seen := map[[2]string]int{}
-	if err := eachRow(cr, name, func(row []string, line int, pos string) {
-		get := func(c string) string {
-			if i, ok := col[c]; ok && i < len(row) {
-				return strings.TrimSpace(row[i])
-			}
-			return ""
-		}
-		raw := func(c string) string {
-			if i, ok := col[c]; ok && i < len(row) {
-				return row[i]
-			}
-			return ""
-		}
+	if err := t.each(func(row []string, line int, pos string) {
+		get := func(c string) string { return t.cell(row, c) }
 		bad := func(format string, a ...any) {
 			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
 		}
@@ -347,8 +317,8 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			keyLost = true // e.g. 4.08566E+11: matched by the answer text
 		}
 		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, keyLost: keyLost, Title: get("title"), Max: get("max"),
-			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score"),
-			Note: get("note"), Comment: strings.TrimSpace(raw("comment"))}
+			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: t.raw(row, "text"), Previous: get("previous_score"),
+			Note: get("note"), Comment: get("comment")}
 		for _, i := range extraIdx {
 			row0.Extra = append(row0.Extra, row[i])
 		}
@@ -650,25 +620,4 @@ func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bo
 		}
 	}
 	return warnings
-}
-
-// eachRow reads the rows of cr after its header and calls f with each,
-// its line and "NAME:LINE" for messages; a row of one blank cell is
-// skipped. A CSV syntax error stops the reading and is returned (the rows
-// before it were passed to f).
-func eachRow(cr *csv.Reader, name string, f func(row []string, line int, pos string)) error {
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
-			continue
-		}
-		line, _ := cr.FieldPos(0)
-		f(row, line, fmt.Sprintf("%s:%d", name, line))
-	}
 }
