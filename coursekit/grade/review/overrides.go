@@ -100,13 +100,16 @@ func readOverrides(b []byte, name string, ro *roster.Roster, points map[string]f
 	if t.note != nil {
 		ov.Notes = append(ov.Notes, *t.note)
 	}
-	var errs []error
+	var errs BadRows
 	seen := map[[2]string]int{}
 	if err := t.each(func(row []string, line int, pos string) {
-		bad := func(format string, a ...any) {
-			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
-		}
+		bad := func(format string, a ...any) { errs.add(line, pos, format, a...) }
 		id, crit, score, reason := t.cell(row, "id"), t.cell(row, "criterion"), t.cell(row, "score"), t.cell(row, "reason")
+		if roster.ValidID.MatchString(id) {
+			// Judged once the batch is read (CheckLearners), whatever
+			// else is wrong with the row.
+			errs.noteOffRoster(ro, line, pos, id, false)
+		}
 		max, known := points[crit]
 		if crit == OverrideTotalID {
 			max, known = total, true
@@ -133,16 +136,14 @@ func readOverrides(b []byte, name string, ro *roster.Roster, points map[string]f
 			}
 			seen[key] = line
 			ov.Rows = append(ov.Rows, Override{Pos: pos, Learner: id, Criterion: crit, Score: v, Reason: reason})
-			if ro != nil && !ro.Has(id) {
-				ov.offRoster = append(ov.offRoster, offRosterRow{pos: pos, id: id})
-			}
 		}
 	}); err != nil {
-		errs = append(errs, err)
+		errs.addRead(err)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
+	ov.offRoster = errs.offRoster
 	return ov, nil
 }
 
@@ -151,7 +152,7 @@ func (ov *Overrides) CheckLearners(known func(id string) bool) error {
 	if ov == nil {
 		return nil
 	}
-	return (&ManualScores{offRoster: ov.offRoster}).CheckLearners(known)
+	return (&BadRows{offRoster: ov.offRoster}).CheckLearners(known)
 }
 
 // ApplyOverrides puts each override into the file that counts for its

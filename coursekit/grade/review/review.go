@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -139,31 +138,13 @@ type ManualScores struct {
 	offRoster []offRosterRow
 }
 
-// offRosterRow is a row whose learner is not on the roster: Pos and the
-// id; kept says grade itself wrote it back from an earlier run.
-type offRosterRow struct {
-	pos, id string
-	kept    bool
-}
-
-// CheckLearners is an error naming FILE:LINE for every row whose learner
-// is not on the roster and not known (graded in this batch by a signed
-// record, or in the previous run into OUT): a mistyped id (s99 for s10)
-// would leave the real learner's answer pending and the score nowhere. A
-// row grade itself wrote back from an earlier run ("kept from an earlier
-// run") is not an error. nil when every row's learner is known.
+// CheckLearners is the error naming FILE:LINE for every row whose
+// learner is not on the roster and not known; see BadRows.CheckLearners.
 func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
 	if ms == nil {
 		return nil
 	}
-	var errs []error
-	for _, r := range ms.offRoster {
-		if r.kept || known(r.id) {
-			continue
-		}
-		errs = append(errs, fmt.Errorf("%s: learner %q is not on the roster and has no submission in this batch (a typo for another id?)", r.pos, r.id))
-	}
-	return errors.Join(errs...)
+	return (&BadRows{offRoster: ms.offRoster}).CheckLearners(known)
 }
 
 // manualColumns are the columns WriteReview writes, in order.
@@ -284,13 +265,11 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 			extraIdx = append(extraIdx, i)
 		}
 	}
-	var errs []error
+	var errs BadRows
 	seen := map[[2]string]int{}
 	if err := t.each(func(row []string, line int, pos string) {
 		get := func(c string) string { return t.cell(row, c) }
-		bad := func(format string, a ...any) {
-			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
-		}
+		bad := func(format string, a ...any) { errs.add(line, pos, format, a...) }
 		if len(row) != len(header) {
 			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
 			return
@@ -300,6 +279,10 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
 			return
 		}
+		// A learner not on the roster is judged once the batch is read
+		// (CheckLearners), whatever else is wrong with the row.
+		note := get("note")
+		errs.noteOffRoster(ro, line, pos, id, notePart(note, keptNote) != "" || strings.Contains(note, "kept from an earlier run"))
 		if !criteria.ManualIDs[crit] && crit != criteria.OwnVariantID {
 			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, criteria.OwnVariantID, strings.Join(manualCriteria(), ", "))
 			return
@@ -323,9 +306,6 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 			row0.Extra = append(row0.Extra, row[i])
 		}
 		ms.Typed[key] = &row0
-		if ro != nil && !ro.Has(id) {
-			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: notePart(row0.Note, keptNote) != "" || strings.Contains(row0.Note, "kept from an earlier run")})
-		}
 		if score == "" {
 			ms.Blank++
 			if row0.Previous != "" {
@@ -393,11 +373,12 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 		ms.Rows = append(ms.Rows, row0)
 		*ms.Typed[key] = row0
 	}); err != nil {
-		errs = append(errs, err)
+		errs.addRead(err)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
+	ms.offRoster = errs.offRoster
 	return ms, nil
 }
 
