@@ -100,6 +100,30 @@ type Submission struct {
 	// nameByLMSID: NameSays comes from the roster's lms_id for the LMS
 	// account (whose LMS name is not that learner's), not from a name.
 	nameByLMSID bool
+	// rosterSays is, for a file from an LMS account whose LMS name is
+	// its signed record's learner's, the other learner the roster's
+	// lms_id gives the account (a roster typo; see RosterSays).
+	rosterSays string
+}
+
+// RosterSays is, for a file graded as its signed record's learner's
+// although the roster's lms_id gives the LMS account that handed it in
+// to another learner (the account's LMS name is the record's learner's,
+// not theirs: a roster typo), that other learner; "" otherwise.
+func (s *Submission) RosterSays() string { return s.rosterSays }
+
+// RosterSaysHow is NameSaysHow for RosterSays: the account, and that it
+// is RosterSays's by the roster's lms_id.
+func (s *Submission) RosterSaysHow() (en, zh string) { return s.lmsIDHow(s.rosterSays) }
+
+// lmsIDHow says that s came from an LMS account that is x's by the
+// roster's lms_id (x "": nothing).
+func (s *Submission) lmsIDHow(x string) (en, zh string) {
+	if x == "" {
+		return "", ""
+	}
+	return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's lms_id", s.lmsNum, s.lmsWho, x),
+		fmt.Sprintf("来自 LMS 账号 %s（%s），名单的 lms_id 说这个账号是 %s 的", s.lmsNum, s.lmsWho, x)
 }
 
 // NameSaysByLMSID reports whether NameSays is the learner the roster's
@@ -141,8 +165,7 @@ func (s *Submission) NameSaysHow() (en, zh string) {
 	case x == "":
 		return "", ""
 	case s.lmsNum != "" && s.nameByLMSID:
-		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's lms_id", s.lmsNum, s.lmsWho, x),
-			fmt.Sprintf("来自 LMS 账号 %s（%s），名单的 lms_id 说这个账号是 %s 的", s.lmsNum, s.lmsWho, x)
+		return s.lmsIDHow(x)
 	case s.lmsNum != "":
 		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.lmsNum, s.lmsWho, x),
 			fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.lmsNum, s.lmsWho, x)
