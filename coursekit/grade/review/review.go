@@ -309,6 +309,12 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 		if score == "" {
 			ms.Blank++
 			if row0.Previous != "" {
+				// A score set aside under other weights keeps the maximum
+				// it was typed against: "2/2", not a bare 2 beside a max
+				// of 4 that reads as half marks.
+				if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && m == was[crit] && m != points[crit] && !strings.Contains(row0.Previous, "/") {
+					row0.Previous += "/" + row0.Max
+				}
 				ms.Kept = append(ms.Kept, row0)
 			}
 			return
