@@ -529,7 +529,7 @@ func (o *gradeOptions) said(b *batch.Batch, done *report.Committed, manualWarnin
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(fl.out, "grades.csv"))
 	for _, e := range fl.exports {
 		var buf bytes.Buffer
-		notes, err := report.WriteLMS(b, &buf, e.format, fl.lmsColumn)
+		notes, err := report.WriteLMS(b, &buf, e.format, fl.lmsColumn, filepath.Join(fl.out, review.ManualFile))
 		if err == nil {
 			err = os.WriteFile(e.file, buf.Bytes(), 0o644)
 		}
