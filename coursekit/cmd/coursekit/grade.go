@@ -495,6 +495,9 @@ func (o *gradeOptions) build(subs []*grader.Submission, col *grader.Collection, 
 	manualWarnings := review.ApplyManualCounted(subs, b.Counts, o.scores)
 	warnings = append(warnings, manualWarnings...)
 	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, o.overrides)...)
+	if o.prev != nil {
+		warnings = append(warnings, o.overrides.WeightNotes(o.prev.Weights)...)
+	}
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = o.scores
 	for _, w := range b.Warnings {

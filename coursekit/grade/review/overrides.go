@@ -50,7 +50,8 @@ type Overrides struct {
 	// for the batch.
 	Notes     []grader.Warning
 	offRoster []offRosterRow
-	total     float64 // the rubric's maximum, for a total
+	total     float64            // the rubric's maximum, for a total
+	points    map[string]float64 // the rubric in force
 }
 
 // ReadOverridesFile reads the overrides file at path (named so in every
@@ -96,7 +97,7 @@ func readOverrides(b []byte, name string, ro *roster.Roster, points map[string]f
 		total += p
 	}
 	total = criteria.Round2(total)
-	ov := &Overrides{total: total}
+	ov := &Overrides{total: total, points: points}
 	if t.note != nil {
 		ov.Notes = append(ov.Notes, *t.note)
 	}
@@ -199,4 +200,36 @@ func ApplyOverrides(subs []*grader.Submission, counts func(*grader.Submission) b
 		}
 	}
 	return warnings
+}
+
+// WeightNotes warns about each row whose maximum (its criterion's, or
+// the rubric's for a total) differs from the one it had under was, the
+// weights of the previous run into OUT (nil: none): the file is the
+// instructor's and grade never rescales it, so the score counts as
+// written against the new maximum, and the instructor is told so in the
+// run that changes the weights.
+func (ov *Overrides) WeightNotes(was map[string]float64) []grader.Warning {
+	if ov == nil || was == nil {
+		return nil
+	}
+	wasTotal := 0.0
+	for id := range ov.points {
+		wasTotal += was[id]
+	}
+	wasTotal = criteria.Round2(wasTotal)
+	var notes []grader.Warning
+	for _, o := range ov.Rows {
+		before, now := was[o.Criterion], ov.points[o.Criterion]
+		if o.Criterion == OverrideTotalID {
+			before, now = wasTotal, ov.total
+		}
+		if before == now {
+			continue
+		}
+		v, b, n := criteria.FmtPts(o.Score), criteria.FmtPts(before), criteria.FmtPts(now)
+		notes = append(notes, grader.Warnf("%s：%s 的 %s：覆盖的 %s 分在上次评分时的满分是 %s，现在满分是 %s：按原样计 %[4]s/%[6]s 分。评分程序从不改 %[7]s；如果想给别的分数，请改这一行",
+			"%s: %s %s: the override %s was within a maximum of %s in the previous run, which is %s now: it counts %[4]s/%[6]s as written (grade never changes %[7]s: edit the row if you meant another score)",
+			o.Pos, o.Learner, o.Criterion, v, b, n, OverridesFile))
+	}
+	return notes
 }
