@@ -47,9 +47,10 @@ func TestGradeCLIRosterTypoAccusesNobody(t *testing.T) {
 // the LMS name fits both, so only the roster's lms_id says whose each
 // account is, and an lms_id typed into a roster accuses nobody. Each
 // record came in once: each is graded as its own learner's work, with
-// the roster-mismatch warning. Before, both were "not own submission"
-// with copy findings, and the warnings said each one's "own" file
-// counted.
+// the roster-mismatch warning, and each one's feedback names the file
+// without saying its name is not theirs. Before, both were "not own
+// submission" with copy findings, and the warnings said each one's
+// "own" file counted.
 func TestGradeCLIRosterTypoSameNameAccusesNobody(t *testing.T) {
 	c := newClassroom(t, "id,name,lms_id\ns05,李娜,1015\ns15,李娜,1005\ns07,陈静,1007\n", map[string]*card.Card{
 		"s05": {CounterEvidence: "排队：有请求在首字前等待超时。"},
@@ -68,6 +69,14 @@ func TestGradeCLIRosterTypoSameNameAccusesNobody(t *testing.T) {
 	})
 	out, e := gradeAccusesNobody(t, c, z)
 	checkTypoWarnings(t, e, out, [2]string{"s05", "s15"}, files)
+	// Each learner's feedback names their file truthfully: its LMS name
+	// is theirs, so never "handed in under a name that is not yours".
+	for _, id := range []string{"s05", "s15"} {
+		fb, _ := os.ReadFile(filepath.Join(out, "feedback", id+".md"))
+		if strings.Contains(string(fb), "名字不是你的") || !strings.Contains(string(fb), "从 LMS 交上来的那份笔记本") {
+			t.Errorf("%s's feedback names the file as not theirs:\n%.400s", id, fb)
+		}
+	}
 }
 
 // checkTypoWarnings checks the warnings of a swapped pair's lms_ids: one

@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"slices"
@@ -145,13 +146,29 @@ func (s *Submission) StaffReason() string {
 // name is another learner's (NameSays): never that name.
 const NamedForOtherZh = "交上来时名字不是你的那份笔记本（按笔记本里签名的发放记录，它是你的）"
 
+// NamedByLMSZh is how text a learner reads names their file when only
+// the roster's lms_id says its LMS account is another learner's
+// (NameSaysByLMSID): its LMS name may well be theirs, and the account
+// number is not for them to read.
+const NamedByLMSZh = "从 LMS 交上来的那份笔记本（按笔记本里签名的发放记录，它是你的）"
+
 // ShownName is how text a learner reads names s's file: its name as
-// collected, except a file whose name is another learner's (NameSays).
+// collected, except a file whose name (or LMS account, by the roster) is
+// another learner's (NameSays).
 func (s *Submission) ShownName() string {
-	if s.NameSays != "" {
+	return cmp.Or(s.shownOther(), s.Name)
+}
+
+// shownOther is what text a learner reads for a file whose name or LMS
+// account is another learner's (NameSays), "" for other files.
+func (s *Submission) shownOther() string {
+	switch {
+	case s.NameSaysByLMSID():
+		return NamedByLMSZh
+	case s.NameSays != "":
 		return NamedForOtherZh
 	}
-	return s.Name
+	return ""
 }
 
 // NameSaysHow says, for the instructor, what said NameSays handed s in:
@@ -177,10 +194,7 @@ func (s *Submission) NameSaysHow() (en, zh string) {
 
 // ShownFile is ShownName for the file's base name.
 func (s *Submission) ShownFile() string {
-	if s.NameSays != "" {
-		return NamedForOtherZh
-	}
-	return s.File
+	return cmp.Or(s.shownOther(), s.File)
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.
