@@ -157,15 +157,7 @@ func TestGradeCLIOverrideWeightChangeWarns(t *testing.T) {
 	os.MkdirAll(filepath.Join(c.sub, "bob"), 0o755)
 	os.WriteFile(filepath.Join(c.sub, "bob", "06-deliverable.ipynb"), compileErrorNotebook(t, c, "bob"), 0o644)
 	out := filepath.Join(c.dir, "graded")
-	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
-	grade := func(extra ...string) string {
-		t.Helper()
-		code, o, e := runCLI(t, append(append(append([]string{}, args...), extra...), c.sub)...)
-		if code != 0 {
-			t.Fatalf("grade %v: exit %d\n%s%s", extra, code, o, e)
-		}
-		return e
-	}
+	grade := c.grader(t, out)
 	grade()
 	ov := filepath.Join(out, "overrides.csv")
 	os.WriteFile(ov, []byte("id,criterion,score,reason\nbob,total,20,只差一个逗号\nalice,figures.goodput,2,四舍五入的差别\nalice,figures.p95,2,不扣分\n"), 0o644)

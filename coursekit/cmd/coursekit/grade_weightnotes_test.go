@@ -22,15 +22,7 @@ func TestGradeCLIWeightChangeNotesAndZero(t *testing.T) {
 		"bob":   {CounterEvidence: "GPU 很忙。", Uncertain: "不确定服务端排队。"},
 	})
 	out := filepath.Join(c.dir, "graded")
-	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
-	grade := func(extra ...string) string {
-		t.Helper()
-		code, o, e := runCLI(t, append(append(append([]string{}, args...), extra...), c.sub)...)
-		if code != 0 {
-			t.Fatalf("grade %v: exit %d\n%s%s", extra, code, o, e)
-		}
-		return e
-	}
+	grade := c.grader(t, out)
 	weights := func(name, body string) string {
 		p := filepath.Join(c.dir, name)
 		os.WriteFile(p, []byte("criterion,points\n"+body), 0o644)
@@ -140,13 +132,7 @@ func TestGradeCLIPreviousScoreKeepsItsMaximum(t *testing.T) {
 		"bob":   {CounterEvidence: "GPU 很忙。"},
 	})
 	out := filepath.Join(c.dir, "graded")
-	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
-	grade := func(extra ...string) {
-		t.Helper()
-		if code, o, e := runCLI(t, append(append(append([]string{}, args...), extra...), c.sub)...); code != 0 {
-			t.Fatalf("grade %v: exit %d\n%s%s", extra, code, o, e)
-		}
-	}
+	grade := c.grader(t, out)
 	grade()
 	manual := filepath.Join(out, "manual-review.csv")
 	setManual(t, manual, "alice", "text.counter_evidence", "score", "2")
@@ -165,5 +151,20 @@ func TestGradeCLIPreviousScoreKeepsItsMaximum(t *testing.T) {
 			t.Errorf("run %d: max %q previous_score %q score %q note %q; want 4, 2/2, blank, 原来的 2/2 分", run, r[col["max"]], r[col["previous_score"]], r[col["score"]], r[col["note"]])
 		}
 		grade()
+	}
+}
+
+// grader is a function that grades c's submissions into out with the
+// given extra flags (quietly), fails the test unless it exits 0, and
+// returns stderr.
+func (c *classroom) grader(t *testing.T, out string) func(extra ...string) string {
+	return func(extra ...string) string {
+		t.Helper()
+		args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
+		code, o, e := runCLI(t, append(append(args, extra...), c.sub)...)
+		if code != 0 {
+			t.Fatalf("grade %v: exit %d\n%s%s", extra, code, o, e)
+		}
+		return e
 	}
 }
