@@ -203,6 +203,28 @@ type gradeOptions struct {
 	// encNotes are the files the instructor edited that were not UTF-8
 	// (decoded from GB18030): a warning each, naming the file.
 	encNotes []grader.Warning
+	// typed are the files the instructor typed into, in the order read
+	// (their rows' learners are checked once the batch is read): each a
+	// file read, or its *review.BadRows when rows of it are bad.
+	typed []learnerCheck
+}
+
+// learnerCheck is a file the instructor typed into, whose rows name
+// learners: nil error when each is known (see review.BadRows).
+type learnerCheck interface {
+	CheckLearners(known func(id string) bool) error
+}
+
+// badRows keeps err for pick when it is a file's bad rows (listed, with
+// its unknown learners, once the batch is read), and reports whether it
+// was.
+func (o *gradeOptions) badRows(err error) bool {
+	var br *review.BadRows
+	if errors.As(err, &br) {
+		o.typed = append(o.typed, br)
+		return true
+	}
+	return false
 }
 
 // options checks, before grading starts, everything that can stop the
@@ -247,8 +269,13 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 		return nil, err
 	}
 	// The instructor's overrides, checked before anything is graded.
-	if o.overrides, err = review.ReadOverridesFile(filepath.Join(fl.out, review.OverridesFile), o.roster, o.grader.Points()); err != nil {
+	o.overrides, err = review.ReadOverridesFile(filepath.Join(fl.out, review.OverridesFile), o.roster, o.grader.Points())
+	switch {
+	case o.badRows(err):
+	case err != nil:
 		return nil, usagef("grade: %v\nNothing was written: fix the file and grade again", err)
+	case o.overrides != nil:
+		o.typed = append(o.typed, o.overrides)
 	}
 	return o, nil
 }
@@ -311,7 +338,7 @@ func (o *gradeOptions) readScores() error {
 	}
 	var own *review.ManualScores
 	if _, err := os.Lstat(o.ownManual); err == nil {
-		if own, err = review.ReadOutManualFileWas(o.ownManual, o.roster, o.grader.Points(), prevWeights); err != nil {
+		if own, err = review.ReadOutManualFileWas(o.ownManual, o.roster, o.grader.Points(), prevWeights); err != nil && !o.badRows(err) {
 			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
 		}
 	}
@@ -325,12 +352,15 @@ func (o *gradeOptions) readScores() error {
 			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", o.ownManual, len(own.Rows)+len(own.Kept), fl.manual, fl.manual, o.ownManual)
 		}
 		var err error
-		if o.scores, err = review.ReadManualFileWas(fl.manual, o.roster, o.grader.Points(), prevWeights); err != nil {
+		if o.scores, err = review.ReadManualFileWas(fl.manual, o.roster, o.grader.Points(), prevWeights); err != nil && !o.badRows(err) {
 			return usagef("grade: --manual: %v", err)
 		}
 		if own != nil {
 			o.discarded = len(own.Rows) + len(own.Kept)
 		}
+	}
+	if o.scores != nil {
+		o.typed = append(o.typed, o.scores)
 	}
 	return nil
 }
@@ -406,9 +436,9 @@ func runGrade(o *gradeOptions, stdout, stderr io.Writer) error {
 }
 
 // pick grades every input and picks whose work each is, then checks the
-// key and that the batch covers the class OUT holds. Progress lines wait
-// for the key check: no score line is printed for a batch that the wrong
-// key stops.
+// key, that the batch covers the class OUT holds, and the rows of the
+// files the instructor typed into. Progress lines wait for these checks:
+// no score line is printed for a batch that one of them stops.
 func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) ([]*grader.Submission, error) {
 	fl := o.fl
 	var held bytes.Buffer
@@ -423,23 +453,28 @@ func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) 
 	if kc.Stop() && !fl.noKeyCheck {
 		return nil, usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", fl.keyFile, kc.Records)
 	}
-	if progress != nil {
-		progress.Write(held.Bytes())
-	}
-	if kc.Loud() {
-		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
-	}
 	// A partial run never blanks the class graded into OUT.
 	if o.prev != nil && !fl.replace {
 		if err := checkWholeClass(o.prev, subs, fl.pos, fl.fs, fl.out); err != nil {
 			return nil, err
 		}
 	}
-	// A typed row whose learner nobody knows (a mistyped id) stops the
-	// run before anything is written.
+	// A bad typed row, or one whose learner nobody knows (a mistyped
+	// id), stops the run before anything is written: every such row of
+	// every file, listed together.
 	known := knownLearners(o.prev, subs)
-	if err := errors.Join(o.scores.CheckLearners(known), o.overrides.CheckLearners(known)); err != nil {
-		return nil, usagef("grade: %v\nNothing was written: correct the learner ids (the roster's id column) and grade again", err)
+	var errs []error
+	for _, f := range o.typed {
+		errs = append(errs, f.CheckLearners(known))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, usagef("grade: %v\nNothing was written, and every row stays in its file as you typed it: correct these rows (a learner id: as in the roster's id column) and grade again", err)
+	}
+	if progress != nil {
+		progress.Write(held.Bytes())
+	}
+	if kc.Loud() {
+		fmt.Fprintf(stderr, "grade: WARNING: %s\n", kc.Warning().Text)
 	}
 	return subs, nil
 }
@@ -460,6 +495,9 @@ func (o *gradeOptions) build(subs []*grader.Submission, col *grader.Collection, 
 	manualWarnings := review.ApplyManualCounted(subs, b.Counts, o.scores)
 	warnings = append(warnings, manualWarnings...)
 	warnings = append(warnings, review.ApplyOverrides(subs, b.Counts, o.overrides)...)
+	if o.prev != nil {
+		warnings = append(warnings, o.overrides.WeightNotes(o.prev.Weights)...)
+	}
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = o.scores
 	for _, w := range b.Warnings {
@@ -494,7 +532,7 @@ func (o *gradeOptions) said(b *batch.Batch, done *report.Committed, manualWarnin
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(fl.out, "grades.csv"))
 	for _, e := range fl.exports {
 		var buf bytes.Buffer
-		notes, err := report.WriteLMS(b, &buf, e.format, fl.lmsColumn)
+		notes, err := report.WriteLMS(b, &buf, e.format, fl.lmsColumn, filepath.Join(fl.out, review.ManualFile))
 		if err == nil {
 			err = os.WriteFile(e.file, buf.Bytes(), 0o644)
 		}

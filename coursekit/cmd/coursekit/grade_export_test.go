@@ -68,3 +68,23 @@ func TestGradeCLIExportLMS(t *testing.T) {
 		t.Errorf("--export blackboard: exit %d\n%s", code, e)
 	}
 }
+
+// The export's warning about totals still waiting for manual review says
+// what to do in the flow that carries typed scores forward by itself:
+// type the blank scores in manual-review.csv, grade again and export
+// again. Before, it said "merge the scores (--manual)", as though typed
+// scores were elsewhere and not yet merged.
+func TestGradeCLIExportPendingSaysWhereToScore(t *testing.T) {
+	c := newClassroom(t, "id,email,lms_id\nalice,a@x.edu,10001\n", map[string]*card.Card{
+		"alice": {CounterEvidence: "排队：有请求在首字前等待超时。"},
+	})
+	out := filepath.Join(c.dir, "graded")
+	code, o, e := runCLI(t, "grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out, "--export", "moodle="+filepath.Join(c.dir, "moodle.csv"), c.sub)
+	if code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
+	}
+	want := "--export moodle: 1 learners' totals do not include the points still waiting for manual review (alice): type the blank scores of their rows in " + filepath.Join(out, "manual-review.csv") + ", grade again and export again"
+	if !strings.Contains(e, want) || strings.Contains(e, "--manual") {
+		t.Errorf("stderr lacks %q (or names --manual):\n%s", want, e)
+	}
+}

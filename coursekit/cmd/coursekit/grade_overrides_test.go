@@ -193,3 +193,42 @@ func gradedClass(t *testing.T) (c *classroom, out string, args []string) {
 	}
 	return c, out, args
 }
+
+// A weight change never moves an override silently: overrides.csv is
+// the instructor's and grade never rewrites it, so when the maximum of an
+// overridden criterion (or, for a total, of the rubric) changes, the run
+// that changes it warns, naming FILE:LINE, what the override counts now
+// and what to write for another meaning. Before, full marks 2/2 on
+// figures.goodput became 2/3 with no word.
+func TestGradeCLIOverrideWeightChangeWarns(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{
+		"alice": {Clock: "client", CounterEvidence: "排队：有请求在首字前等待超时。"},
+	})
+	os.MkdirAll(filepath.Join(c.sub, "bob"), 0o755)
+	os.WriteFile(filepath.Join(c.sub, "bob", "06-deliverable.ipynb"), compileErrorNotebook(t, c, "bob"), 0o644)
+	out := filepath.Join(c.dir, "graded")
+	grade := c.grader(t, out)
+	grade()
+	ov := filepath.Join(out, "overrides.csv")
+	os.WriteFile(ov, []byte("id,criterion,score,reason\nbob,total,20,只差一个逗号\nalice,figures.goodput,2,四舍五入的差别\nalice,figures.p95,2,不扣分\n"), 0o644)
+	if e := grade(); strings.Contains(e, "overrides.csv:") {
+		t.Errorf("a run with the same weights warns about the overrides:\n%s", e)
+	}
+	w := filepath.Join(c.dir, "w.csv")
+	os.WriteFile(w, []byte("criterion,points\nfigures.goodput,3\n"), 0o644)
+	e := grade("--weights", w, "--change-weights")
+	for _, want := range []string{
+		ov + ":2: bob total: the override 20 was within a maximum of 48 in the previous run, which is 49 now: it counts 20/49 as written",
+		ov + ":3: alice figures.goodput: the override 2 was within a maximum of 2 in the previous run, which is 3 now: it counts 2/3 as written",
+	} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+	if strings.Contains(e, ov+":4:") {
+		t.Errorf("warns about figures.p95, whose weight did not change:\n%s", e)
+	}
+	if e := grade(); strings.Contains(e, "overrides.csv:") {
+		t.Errorf("a plain re-grade after the change warns again:\n%s", e)
+	}
+}

@@ -22,15 +22,7 @@ func TestGradeCLIWeightChangeNotesAndZero(t *testing.T) {
 		"bob":   {CounterEvidence: "GPU 很忙。", Uncertain: "不确定服务端排队。"},
 	})
 	out := filepath.Join(c.dir, "graded")
-	args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
-	grade := func(extra ...string) string {
-		t.Helper()
-		code, o, e := runCLI(t, append(append(append([]string{}, args...), extra...), c.sub)...)
-		if code != 0 {
-			t.Fatalf("grade %v: exit %d\n%s%s", extra, code, o, e)
-		}
-		return e
-	}
+	grade := c.grader(t, out)
 	weights := func(name, body string) string {
 		p := filepath.Join(c.dir, name)
 		os.WriteFile(p, []byte("criterion,points\n"+body), 0o644)
@@ -125,5 +117,54 @@ func TestGradeCLIWeightsShownInReports(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A score set aside because its answer changed (previous_score) keeps the
+// maximum it was typed against once the weights change: after 2/2 was set
+// aside and the weight raised to 4, the row's max reads 4 and its
+// previous_score "2/2", and the note says 原来的 2/2 分, never a bare
+// "2" that reads as half marks. Before, previous_score stayed "2" beside
+// max 4.
+func TestGradeCLIPreviousScoreKeepsItsMaximum(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\n", map[string]*card.Card{
+		"alice": {CounterEvidence: "排队：有请求在首字前等待超时。"},
+		"bob":   {CounterEvidence: "GPU 很忙。"},
+	})
+	out := filepath.Join(c.dir, "graded")
+	grade := c.grader(t, out)
+	grade()
+	manual := filepath.Join(out, "manual-review.csv")
+	setManual(t, manual, "alice", "text.counter_evidence", "score", "2")
+	c.submit(t, "alice", &card.Card{CounterEvidence: "改过：首字前超时说明在排队。"})
+	grade()
+	w := filepath.Join(c.dir, "w4.csv")
+	os.WriteFile(w, []byte("criterion,points\ntext.counter_evidence,4\n"), 0o644)
+	grade("--weights", w, "--change-weights")
+	for run := 1; run <= 2; run++ {
+		m, col := manualByLearner(t, manual)
+		r := m["alice/text.counter_evidence"]
+		if r == nil {
+			t.Fatal("no row for alice")
+		}
+		if r[col["max"]] != "4" || r[col["previous_score"]] != "2/2" || r[col["score"]] != "" || !strings.Contains(r[col["note"]], "原来的 2/2 分") {
+			t.Errorf("run %d: max %q previous_score %q score %q note %q; want 4, 2/2, blank, 原来的 2/2 分", run, r[col["max"]], r[col["previous_score"]], r[col["score"]], r[col["note"]])
+		}
+		grade()
+	}
+}
+
+// grader is a function that grades c's submissions into out with the
+// given extra flags (quietly), fails the test unless it exits 0, and
+// returns stderr.
+func (c *classroom) grader(t *testing.T, out string) func(extra ...string) string {
+	return func(extra ...string) string {
+		t.Helper()
+		args := []string{"grade", "--quiet", "--key-file", c.key, "--roster", c.roster, "--out", out}
+		code, o, e := runCLI(t, append(append(args, extra...), c.sub)...)
+		if code != 0 {
+			t.Fatalf("grade %v: exit %d\n%s%s", extra, code, o, e)
+		}
+		return e
 	}
 }

@@ -200,7 +200,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 	}
 	for _, s := range subs {
 		for _, f := range s.Integrity {
-			if f.Code == grader.FindRosterMismatch || f.Code == grader.FindLMSNameAmbiguous {
+			if f.Code == grader.FindLMSNameAmbiguous { // a roster mismatch: noteRosterTypos
 				b.Warnings = append(b.Warnings, grader.Warning{Text: s.Name + ": " + f.Detail, Zh: s.Name + "：" + f.Message})
 			}
 		}
@@ -208,6 +208,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 	b.markDuplicates()
 	b.nameOutputs()
 	b.noteNamedFiles(named)
+	b.noteRosterTypos()
 	b.markCopiedRecords()
 	b.markSameAnswers()
 	for _, l := range b.Learners()[len(ro.Learners):] {

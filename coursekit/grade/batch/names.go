@@ -89,27 +89,7 @@ func nameHow(s *grader.Submission, who string) string {
 // decides what counts.
 func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 	for _, s := range kept {
-		s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool {
-			return f.Code == grader.FindNameNotRecord || f.Code == grader.FindRosterMismatch
-		})
 		owner, named := s.Learner, s.NameSays
-		ownerEn := fmt.Sprintf("it counts for %s", owner)
-		ownerZh := fmt.Sprintf("它计入 %s 的成绩", owner)
-		if c := b.Chosen[owner]; c != s {
-			ownerEn = fmt.Sprintf("%s's row counts %s by the duplicate rule", owner, c.Name)
-			ownerZh = fmt.Sprintf("按重复提交的规则，%s 计分的是 %s", owner, c.Name)
-		}
-		namedEn := fmt.Sprintf("%s has no other file: %[1]s's row is \"no submission\"", named)
-		namedZh := fmt.Sprintf("%s 没有别的文件，%[1]s 那一行是“没有提交”", named)
-		if c, ok := b.Chosen[named]; ok {
-			namedEn = fmt.Sprintf("%s's row counts %s", named, c.Name)
-			namedZh = fmt.Sprintf("%s 计分的是 %s", named, c.Name)
-			if c.NameSays == owner {
-				en, zh := c.NameSaysHow()
-				namedEn += fmt.Sprintf(" (%s: the two files look swapped)", en)
-				namedZh += fmt.Sprintf("（它%s：两个文件像是互换了）", zh)
-			}
-		}
 		// What said the file was named's: its file or folder name, or
 		// (no lms_id) the LMS name, named's by the roster's name column.
 		saysEn, saysZh := s.NameSaysHow()
@@ -128,14 +108,89 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
 			checkEn, checkZh = "Check the roster's names, or add an lms_id column", "请核对名单的姓名，或加上 lms_id 列"
 		}
-		s.Integrity = append(s.Integrity, integrity.Finding{Code: code, Private: true,
-			Message: fmt.Sprintf("这份笔记本%s，但签名的发放记录是 %s 的，而 %[2]s 的发放记录只交上来这一份：按 %[2]s 的作业评分，不算抄袭线索。%s；%s。%s。", saysZh, owner, ownerZh, namedZh, checkZh),
-			Detail:  fmt.Sprintf("%s, but the signed release record is %s's and came in only here: graded as %[2]s's, not a copy; %s; %s", saysEn, owner, ownerEn, namedEn)})
-		b.Warnings = append(b.Warnings, grader.Warning{
-			Text: fmt.Sprintf("%s %s, but its signed release record is %s's, and %[3]s's record came in only in this file: graded as %[3]s's work, not as a copy (nobody gets a copy finding); %s; %s. %s", s.Name, saysEn, owner, ownerEn, namedEn, checkEn),
-			Zh:   fmt.Sprintf("%s %s，但签名的发放记录是 %s 的，%[3]s 的发放记录只交上来这一份：按 %[3]s 的作业评分，不算抄袭（谁都没有抄袭线索）；%s；%s。%s", s.Name, saysZh, owner, ownerZh, namedZh, checkZh),
-		})
+		b.noteOtherLearner(s, named, code, saysEn, saysZh, "its signed release record is", "签名的发放记录是", checkEn, checkZh)
 	}
+}
+
+// noteRosterTypos gives each file from an LMS account whose LMS name is
+// its record's learner's, while the roster's lms_id gives the account to
+// another learner (grader.Submission.RosterSays: graded as the record's
+// learner's, a roster typo), the finding and warning noteNamedFiles gives
+// a file named after another learner: what counted for both learners,
+// and to check both learners' lms_id. It runs after the duplicate rule.
+func (b *Batch) noteRosterTypos() {
+	for _, s := range b.Subs {
+		named := s.RosterSays()
+		if named == "" || s.RecordOf != "" || slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRecordCopied }) {
+			continue // judged a copy (one record from two accounts): its warnings say what counted
+		}
+		owner := s.Learner
+		en, zh := s.RosterSaysHow()
+		b.noteOtherLearner(s, named, grader.FindRosterMismatch, "came "+en, zh, "the LMS name and its signed release record are", "LMS 名字和签名的发放记录都是",
+			fmt.Sprintf("Roster mismatch: check the lms_id of %s and %s in the roster and grade again; until then --export canvas leaves both rows out", owner, named),
+			fmt.Sprintf("名单可能有误：请核对名单里 %s 和 %s 的 lms_id 后重新评分；在此之前，--export canvas 导出的文件不含这两行", owner, named))
+	}
+}
+
+// noteOtherLearner gives s, graded as its record's learner's although
+// something (saysEn, saysZh: a name, an LMS account by the roster) says
+// it is named's, its instructor-only finding (code) and a batch warning:
+// what said it, that the record (recordEn, recordZh: "its signed
+// release record is") is the owner's and came in only there, what
+// counted for the owner and for named ("the two files look swapped"
+// when named's counted file is the owner's by what said so), and what
+// to check.
+func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, saysZh, recordEn, recordZh, checkEn, checkZh string) {
+	s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool {
+		return f.Code == grader.FindNameNotRecord || f.Code == grader.FindRosterMismatch
+	})
+	owner := s.Learner
+	onceEn, onceZh := fmt.Sprintf("%s's record came in only in this file", owner), fmt.Sprintf("%s 的发放记录只交上来这一份", owner)
+	if n := b.recordFiles(owner); n > 1 {
+		onceEn, onceZh = fmt.Sprintf("%s's record came in %d times, never from another learner's account by its LMS name", owner, n), fmt.Sprintf("%s 的发放记录交上来 %d 次，按 LMS 名字都不是别人的账号", owner, n)
+	}
+	ownerEn := fmt.Sprintf("it counts for %s", owner)
+	ownerZh := fmt.Sprintf("它计入 %s 的成绩", owner)
+	if c := b.Chosen[owner]; c != s {
+		ownerEn = fmt.Sprintf("%s's row counts %s by the duplicate rule", owner, c.Name)
+		ownerZh = fmt.Sprintf("按重复提交的规则，%s 计分的是 %s", owner, c.Name)
+	}
+	namedEn := fmt.Sprintf("%s has no other file: %[1]s's row is \"no submission\"", named)
+	namedZh := fmt.Sprintf("%s 没有别的文件，%[1]s 那一行是“没有提交”", named)
+	if c, ok := b.Chosen[named]; ok {
+		namedEn = fmt.Sprintf("%s's row counts %s", named, c.Name)
+		namedZh = fmt.Sprintf("%s 计分的是 %s", named, c.Name)
+		var en, zh string
+		switch owner {
+		case c.NameSays:
+			en, zh = c.NameSaysHow()
+		case c.RosterSays():
+			en, zh = c.RosterSaysHow()
+		}
+		if en != "" {
+			namedEn += fmt.Sprintf(" (%s: the two files look swapped)", en)
+			namedZh += fmt.Sprintf("（它%s：两个文件像是互换了）", zh)
+		}
+	}
+	s.Integrity = append(s.Integrity, integrity.Finding{Code: code, Private: true,
+		Message: fmt.Sprintf("这份笔记本%s，但%s %s 的，而 %s：按 %[3]s 的作业评分，不算抄袭线索。%[5]s；%[6]s。%[7]s。", saysZh, recordZh, owner, onceZh, ownerZh, namedZh, checkZh),
+		Detail:  fmt.Sprintf("%s, but %s %s's (%s): graded as %[3]s's, not a copy; %[5]s; %[6]s", saysEn, recordEn, owner, onceEn, ownerEn, namedEn)})
+	b.Warnings = append(b.Warnings, grader.Warning{
+		Text: fmt.Sprintf("%s %s, but %s %s's, and %s: graded as %[4]s's work, not as a copy (nobody gets a copy finding); %[6]s; %[7]s. %[8]s", s.Name, saysEn, recordEn, owner, onceEn, ownerEn, namedEn, checkEn),
+		Zh:   fmt.Sprintf("%s %s，但%s %s 的，%s：按 %[4]s 的作业评分，不算抄袭（谁都没有抄袭线索）；%[6]s；%[7]s。%[8]s", s.Name, saysZh, recordZh, owner, onceZh, ownerZh, namedZh, checkZh),
+	})
+}
+
+// recordFiles counts the files graded as learner's by their signed
+// release record (none judged a copy).
+func (b *Batch) recordFiles(learner string) int {
+	n := 0
+	for _, s := range b.Subs {
+		if s.Learner == learner && s.RecordOf == "" && s.Record() == grader.RecordVerified {
+			n++
+		}
+	}
+	return n
 }
 
 // NamedAfter is the files whose name (or folder, or LMS name) says

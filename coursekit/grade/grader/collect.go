@@ -414,14 +414,17 @@ func (g *Grader) GradeCollected(name string, data []byte) *Submission {
 	case s.Learner != lms && s.record == RecordVerified && g.rosterTypo(s.Learner, lms, name):
 		// The account's LMS name is the record's learner's, not the
 		// learner the roster's lms_id gives: a roster mistake, not a copy.
+		// The batch says what counted for both (batch.noteRosterTypos).
+		s.rosterSays = lms
 		_, person := roster.LMSAccount(name)
 		s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRosterMismatch, Private: true,
 			Message: fmt.Sprintf("名单可能有误：这份笔记本从 LMS 账号 %s（%s）交上来，名单的 lms_id 说这个账号是 %s 的，但账号的名字和签名的发放记录都是 %s：按 %[4]s 的作业评分。请核对名单的 lms_id 列。", num, person, lms, s.Learner),
 			Detail:  fmt.Sprintf("roster lms_id %s is %s's, but the LMS name %q and the signed release record are %s's: graded as %[4]s's; check the roster's lms_id column", num, lms, person, s.Learner)})
-	case s.Learner != lms && s.record == RecordVerified && !g.lmsNamedAs(lms, name):
+	case s.Learner != lms && s.record == RecordVerified && (!g.lmsNamedAs(lms, name) || g.lmsNamedAs(s.Learner, name)):
 		// Only the roster's lms_id says the account is lms's: the name
 		// the LMS wrote is not theirs (a pinyin "zhengqiang" for a roster
-		// name 郑强, a nickname). An lms_id typed into a roster is no
+		// name 郑强, a nickname), or is the record's learner's too (two
+		// learners named 李娜). An lms_id typed into a roster is no
 		// better evidence than a name typed there: the batch decides, as
 		// for a file name (package batch, markNamedFiles). A record that
 		// came in only here is a roster mismatch, not a copy.

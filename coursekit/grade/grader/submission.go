@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"slices"
@@ -100,6 +101,30 @@ type Submission struct {
 	// nameByLMSID: NameSays comes from the roster's lms_id for the LMS
 	// account (whose LMS name is not that learner's), not from a name.
 	nameByLMSID bool
+	// rosterSays is, for a file from an LMS account whose LMS name is
+	// its signed record's learner's, the other learner the roster's
+	// lms_id gives the account (a roster typo; see RosterSays).
+	rosterSays string
+}
+
+// RosterSays is, for a file graded as its signed record's learner's
+// although the roster's lms_id gives the LMS account that handed it in
+// to another learner (the account's LMS name is the record's learner's,
+// not theirs: a roster typo), that other learner; "" otherwise.
+func (s *Submission) RosterSays() string { return s.rosterSays }
+
+// RosterSaysHow is NameSaysHow for RosterSays: the account, and that it
+// is RosterSays's by the roster's lms_id.
+func (s *Submission) RosterSaysHow() (en, zh string) { return s.lmsIDHow(s.rosterSays) }
+
+// lmsIDHow says that s came from an LMS account that is x's by the
+// roster's lms_id (x "": nothing).
+func (s *Submission) lmsIDHow(x string) (en, zh string) {
+	if x == "" {
+		return "", ""
+	}
+	return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's lms_id", s.lmsNum, s.lmsWho, x),
+		fmt.Sprintf("来自 LMS 账号 %s（%s），名单的 lms_id 说这个账号是 %s 的", s.lmsNum, s.lmsWho, x)
 }
 
 // NameSaysByLMSID reports whether NameSays is the learner the roster's
@@ -121,13 +146,29 @@ func (s *Submission) StaffReason() string {
 // name is another learner's (NameSays): never that name.
 const NamedForOtherZh = "交上来时名字不是你的那份笔记本（按笔记本里签名的发放记录，它是你的）"
 
+// NamedByLMSZh is how text a learner reads names their file when only
+// the roster's lms_id says its LMS account is another learner's
+// (NameSaysByLMSID): its LMS name may well be theirs, and the account
+// number is not for them to read.
+const NamedByLMSZh = "从 LMS 交上来的那份笔记本（按笔记本里签名的发放记录，它是你的）"
+
 // ShownName is how text a learner reads names s's file: its name as
-// collected, except a file whose name is another learner's (NameSays).
+// collected, except a file whose name (or LMS account, by the roster) is
+// another learner's (NameSays).
 func (s *Submission) ShownName() string {
-	if s.NameSays != "" {
+	return cmp.Or(s.shownOther(), s.Name)
+}
+
+// shownOther is what text a learner reads for a file whose name or LMS
+// account is another learner's (NameSays), "" for other files.
+func (s *Submission) shownOther() string {
+	switch {
+	case s.NameSaysByLMSID():
+		return NamedByLMSZh
+	case s.NameSays != "":
 		return NamedForOtherZh
 	}
-	return s.Name
+	return ""
 }
 
 // NameSaysHow says, for the instructor, what said NameSays handed s in:
@@ -141,8 +182,7 @@ func (s *Submission) NameSaysHow() (en, zh string) {
 	case x == "":
 		return "", ""
 	case s.lmsNum != "" && s.nameByLMSID:
-		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's lms_id", s.lmsNum, s.lmsWho, x),
-			fmt.Sprintf("来自 LMS 账号 %s（%s），名单的 lms_id 说这个账号是 %s 的", s.lmsNum, s.lmsWho, x)
+		return s.lmsIDHow(x)
 	case s.lmsNum != "":
 		return fmt.Sprintf("from LMS account %s (%q), %s's by the roster's names (no lms_id)", s.lmsNum, s.lmsWho, x),
 			fmt.Sprintf("来自 LMS 账号 %s（%s），按名单的姓名是 %s 的（没有 lms_id）", s.lmsNum, s.lmsWho, x)
@@ -154,10 +194,7 @@ func (s *Submission) NameSaysHow() (en, zh string) {
 
 // ShownFile is ShownName for the file's base name.
 func (s *Submission) ShownFile() string {
-	if s.NameSays != "" {
-		return NamedForOtherZh
-	}
-	return s.File
+	return cmp.Or(s.shownOther(), s.File)
 }
 
 // IntegrityOK reports whether no integrity finding is a warning.

@@ -44,8 +44,9 @@ const DefaultLMSColumn = "06-deliverable"
 // ungradable or not their own, blank for no submission. Learners the LMS
 // cannot match (not on the roster, an unknown file, no email for
 // Moodle) are left out, and notes says so, as it says when totals still
-// wait for manual review. The file has no BOM: it is for the LMS.
-func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []string, err error) {
+// wait for manual review (manual: the manual-review file where their
+// scores are typed). The file has no BOM: it is for the LMS.
+func WriteLMS(b *batch.Batch, w io.Writer, format, column, manual string) (notes []string, err error) {
 	if !slices.Contains(ExportFormats, format) {
 		return nil, fmt.Errorf("unknown export format %q (want one of %s)", format, strings.Join(ExportFormats, ", "))
 	}
@@ -150,7 +151,7 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column string) (notes []strin
 		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows whose identifier starts with = + - or @, which a spreadsheet would run as a formula and which the LMS would not match with a ' in front: %s. Correct the roster and export again, or enter these grades by hand", len(unsafeIDs), strings.Join(unsafeIDs, ", ")))
 	}
 	if len(pending) > 0 {
-		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): merge the scores (--manual) and export again", len(pending), strings.Join(pending, ", ")))
+		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): type the blank scores of their rows in %s, grade again and export again", len(pending), strings.Join(pending, ", "), manual))
 	}
 	if len(noLMS) > 0 && format == ExportCanvas {
 		notes = append(notes, fmt.Sprintf("%d learners have no lms_id in the roster, so Canvas matches them by SIS User ID only (%s)", len(noLMS), strings.Join(noLMS, ", ")))

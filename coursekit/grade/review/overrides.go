@@ -1,20 +1,15 @@
 package review
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
-	"github.com/llmperf-course/course/coursekit/internal/csvhead"
-	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
@@ -53,7 +48,8 @@ type Overrides struct {
 	// for the batch.
 	Notes     []grader.Warning
 	offRoster []offRosterRow
-	total     float64 // the rubric's maximum, for a total
+	total     float64            // the rubric's maximum, for a total
+	points    map[string]float64 // the rubric in force
 }
 
 // ReadOverridesFile reads the overrides file at path (named so in every
@@ -72,65 +68,49 @@ func ReadOverridesFile(path string, ro *roster.Roster, points map[string]float64
 	if err != nil {
 		return nil, err
 	}
-	text, enc, err := csvtext.Decode(b, path)
-	if err != nil {
-		return nil, err
-	}
-	ov, err := ReadOverrides(bytes.NewReader(text), path, ro, points)
-	if err != nil {
-		return nil, err
-	}
-	if en, zh := csvtext.Note(path, enc); en != "" {
-		ov.Notes = append(ov.Notes, grader.Warning{Text: en, Zh: zh})
-	}
-	return ov, nil
+	return readOverrides(b, path, ro, points)
 }
 
 // ReadOverrides is ReadOverridesFile for r, named name in messages.
 func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
-	if points == nil {
-		points = criteria.DefaultPoints()
-	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return &Overrides{}, nil
-	}
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.ToLower(csvhead.Clean(h))] = i
+	return readOverrides(b, name, ro, points)
+}
+
+// readOverrides is ReadOverrides for the file's bytes b.
+func readOverrides(b []byte, name string, ro *roster.Roster, points map[string]float64) (*Overrides, error) {
+	if points == nil {
+		points = criteria.DefaultPoints()
 	}
-	for _, need := range []string{"id", "criterion", "score", "reason"} {
-		if _, ok := col[need]; !ok {
-			return nil, noColumn(name, need, "id,criterion,score,reason", "")
-		}
+	t, err := readCSV(b, name, []string{"id", "criterion", "score", "reason"}, nil)
+	if err != nil {
+		return nil, err
 	}
-	if err := csvhead.Check(header); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
+	if t.header == nil {
+		return &Overrides{}, nil
 	}
 	total := 0.0 // the rubric's maximum (execution is in points only with --execute)
 	for _, p := range points {
 		total += p
 	}
 	total = criteria.Round2(total)
-	ov := &Overrides{total: total}
-	var errs []error
+	ov := &Overrides{total: total, points: points}
+	if t.note != nil {
+		ov.Notes = append(ov.Notes, *t.note)
+	}
+	var errs BadRows
 	seen := map[[2]string]int{}
-	if err := eachRow(cr, name, func(row []string, line int, pos string) {
-		get := func(c string) string {
-			if i := col[c]; i < len(row) {
-				return strings.TrimSpace(row[i])
-			}
-			return ""
+	if err := t.each(func(row []string, line int, pos string) {
+		bad := func(format string, a ...any) { errs.add(line, pos, format, a...) }
+		id, crit, score, reason := t.cell(row, "id"), t.cell(row, "criterion"), t.cell(row, "score"), t.cell(row, "reason")
+		if roster.ValidID.MatchString(id) {
+			// Judged once the batch is read (CheckLearners), whatever
+			// else is wrong with the row.
+			errs.noteOffRoster(ro, line, pos, id, false)
 		}
-		bad := func(format string, a ...any) {
-			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
-		}
-		id, crit, score, reason := get("id"), get("criterion"), get("score"), get("reason")
 		max, known := points[crit]
 		if crit == OverrideTotalID {
 			max, known = total, true
@@ -157,16 +137,14 @@ func ReadOverrides(r io.Reader, name string, ro *roster.Roster, points map[strin
 			}
 			seen[key] = line
 			ov.Rows = append(ov.Rows, Override{Pos: pos, Learner: id, Criterion: crit, Score: v, Reason: reason})
-			if ro != nil && !ro.Has(id) {
-				ov.offRoster = append(ov.offRoster, offRosterRow{pos: pos, id: id})
-			}
 		}
 	}); err != nil {
-		errs = append(errs, err)
+		errs.addRead(err)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
+	ov.offRoster = errs.offRoster
 	return ov, nil
 }
 
@@ -175,7 +153,7 @@ func (ov *Overrides) CheckLearners(known func(id string) bool) error {
 	if ov == nil {
 		return nil
 	}
-	return (&ManualScores{offRoster: ov.offRoster}).CheckLearners(known)
+	return (&BadRows{offRoster: ov.offRoster}).CheckLearners(known)
 }
 
 // ApplyOverrides puts each override into the file that counts for its
@@ -222,4 +200,36 @@ func ApplyOverrides(subs []*grader.Submission, counts func(*grader.Submission) b
 		}
 	}
 	return warnings
+}
+
+// WeightNotes warns about each row whose maximum (its criterion's, or
+// the rubric's for a total) differs from the one it had under was, the
+// weights of the previous run into OUT (nil: none): the file is the
+// instructor's and grade never rescales it, so the score counts as
+// written against the new maximum, and the instructor is told so in the
+// run that changes the weights.
+func (ov *Overrides) WeightNotes(was map[string]float64) []grader.Warning {
+	if ov == nil || was == nil {
+		return nil
+	}
+	wasTotal := 0.0
+	for id := range ov.points {
+		wasTotal += was[id]
+	}
+	wasTotal = criteria.Round2(wasTotal)
+	var notes []grader.Warning
+	for _, o := range ov.Rows {
+		before, now := was[o.Criterion], ov.points[o.Criterion]
+		if o.Criterion == OverrideTotalID {
+			before, now = wasTotal, ov.total
+		}
+		if before == now {
+			continue
+		}
+		v, b, n := criteria.FmtPts(o.Score), criteria.FmtPts(before), criteria.FmtPts(now)
+		notes = append(notes, grader.Warnf("%s：%s 的 %s：覆盖的 %s 分在上次评分时的满分是 %s，现在满分是 %s：按原样计 %[4]s/%[6]s 分。评分程序从不改 %[7]s；如果想给别的分数，请改这一行",
+			"%s: %s %s: the override %s was within a maximum of %s in the previous run, which is %s now: it counts %[4]s/%[6]s as written (grade never changes %[7]s: edit the row if you meant another score)",
+			o.Pos, o.Learner, o.Criterion, v, b, n, OverridesFile))
+	}
+	return notes
 }

@@ -1,12 +1,10 @@
 package review
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -19,8 +17,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
 	"github.com/llmperf-course/course/coursekit/grade/grader"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
-	"github.com/llmperf-course/course/coursekit/internal/csvhead"
-	"github.com/llmperf-course/course/coursekit/internal/csvtext"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
@@ -142,31 +138,13 @@ type ManualScores struct {
 	offRoster []offRosterRow
 }
 
-// offRosterRow is a row whose learner is not on the roster: Pos and the
-// id; kept says grade itself wrote it back from an earlier run.
-type offRosterRow struct {
-	pos, id string
-	kept    bool
-}
-
-// CheckLearners is an error naming FILE:LINE for every row whose learner
-// is not on the roster and not known (graded in this batch by a signed
-// record, or in the previous run into OUT): a mistyped id (s99 for s10)
-// would leave the real learner's answer pending and the score nowhere. A
-// row grade itself wrote back from an earlier run ("kept from an earlier
-// run") is not an error. nil when every row's learner is known.
+// CheckLearners is the error naming FILE:LINE for every row whose
+// learner is not on the roster and not known; see BadRows.CheckLearners.
 func (ms *ManualScores) CheckLearners(known func(id string) bool) error {
 	if ms == nil {
 		return nil
 	}
-	var errs []error
-	for _, r := range ms.offRoster {
-		if r.kept || known(r.id) {
-			continue
-		}
-		errs = append(errs, fmt.Errorf("%s: learner %q is not on the roster and has no submission in this batch (a typo for another id?)", r.pos, r.id))
-	}
-	return errors.Join(errs...)
+	return (&BadRows{offRoster: ms.offRoster}).CheckLearners(known)
 }
 
 // manualColumns are the columns WriteReview writes, in order.
@@ -254,21 +232,7 @@ func readManualFile(path string, ro *roster.Roster, points, was map[string]float
 	if err != nil {
 		return nil, err
 	}
-	// Saved by a spreadsheet as GB18030 (Excel's "CSV (逗号分隔)" on
-	// Chinese Windows): decoded, with a warning; neither that nor UTF-8:
-	// refused.
-	text, enc, err := csvtext.Decode(b, path)
-	if err != nil {
-		return nil, err
-	}
-	ms, err := ReadManualCSVWas(bytes.NewReader(text), path, ro, points, was)
-	if err != nil {
-		return nil, err
-	}
-	if en, zh := csvtext.Note(path, enc); en != "" {
-		ms.Notes = append([]grader.Warning{{Text: en, Zh: zh}}, ms.Notes...)
-	}
-	return ms, nil
+	return readManual(b, path, ro, points, was)
 }
 
 // ReadManualCSVWas is ReadManualCSV for a file written under the weights
@@ -278,60 +242,45 @@ func readManualFile(path string, ro *roster.Roster, points, was map[string]float
 // in the row; typed against a maximum of 0, it is set aside as pending.
 // It is never applied as a part of the new maximum.
 func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
-	if points == nil {
-		points = criteria.DefaultPoints()
-	}
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty; want the %s that coursekit grade wrote, with the score column filled in", name, ManualFile)
-	}
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	col := map[string]int{}
+	return readManual(b, name, ro, points, was)
+}
+
+// readManual is ReadManualCSVWas for the file's bytes b. Saved by a
+// spreadsheet as GB18030 (Excel's "CSV (逗号分隔)" on Chinese Windows),
+// the file is decoded, with a warning first in Notes.
+func readManual(b []byte, name string, ro *roster.Roster, points, was map[string]float64) (*ManualScores, error) {
+	if points == nil {
+		points = criteria.DefaultPoints()
+	}
+	t, err := readCSV(b, name, []string{"id", "criterion", "text_sha256", "score"},
+		map[string]string{"text_sha256": "written by an older coursekit: grade again and fill in the new file"})
+	if err != nil {
+		return nil, err
+	}
+	if t.header == nil {
+		return nil, fmt.Errorf("%s: empty; want the %s that coursekit grade wrote, with the score column filled in", name, ManualFile)
+	}
+	header := t.header
 	ms := &ManualScores{Typed: map[[2]string]*ManualScore{}}
+	if t.note != nil {
+		ms.Notes = append(ms.Notes, *t.note)
+	}
 	var extraIdx []int
 	for i, h := range header {
-		h = csvhead.Clean(h)
-		if k := strings.ToLower(h); slices.Contains(manualColumns, k) {
-			col[k] = i
-		} else if h != "" {
+		if !slices.Contains(manualColumns, strings.ToLower(h)) && h != "" {
 			ms.ExtraCols = append(ms.ExtraCols, h)
 			extraIdx = append(extraIdx, i)
 		}
 	}
-	for _, need := range []string{"id", "criterion", "text_sha256", "score"} {
-		if _, ok := col[need]; !ok {
-			hint := ""
-			if need == "text_sha256" {
-				hint = " (written by an older coursekit: grade again and fill in the new file)"
-			}
-			return nil, noColumn(name, need, "the header coursekit grade wrote: id, criterion, text_sha256, score and the others", hint)
-		}
-	}
-	if err := csvhead.Check(header); err != nil {
-		return nil, fmt.Errorf("%s:1: %w", name, err)
-	}
-	var errs []error
+	var errs BadRows
 	seen := map[[2]string]int{}
-	if err := eachRow(cr, name, func(row []string, line int, pos string) {
-		get := func(c string) string {
-			if i, ok := col[c]; ok && i < len(row) {
-				return strings.TrimSpace(row[i])
-			}
-			return ""
-		}
-		raw := func(c string) string {
-			if i, ok := col[c]; ok && i < len(row) {
-				return row[i]
-			}
-			return ""
-		}
-		bad := func(format string, a ...any) {
-			errs = append(errs, fmt.Errorf("%s: %s", pos, fmt.Sprintf(format, a...)))
-		}
+	if err := t.each(func(row []string, line int, pos string) {
+		get := func(c string) string { return t.cell(row, c) }
+		bad := func(format string, a ...any) { errs.add(line, pos, format, a...) }
 		if len(row) != len(header) {
 			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
 			return
@@ -341,6 +290,10 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			bad("learner id %q: use 1-64 letters, digits and . _ @ + -", id)
 			return
 		}
+		// A learner not on the roster is judged once the batch is read
+		// (CheckLearners), whatever else is wrong with the row.
+		note := get("note")
+		errs.noteOffRoster(ro, line, pos, id, notePart(note, keptNote) != "" || strings.Contains(note, "kept from an earlier run"))
 		if !criteria.ManualIDs[crit] && crit != criteria.OwnVariantID {
 			bad("criterion %q is not a free-text criterion or %s (want one of %s)", crit, criteria.OwnVariantID, strings.Join(manualCriteria(), ", "))
 			return
@@ -358,18 +311,21 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 			keyLost = true // e.g. 4.08566E+11: matched by the answer text
 		}
 		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, keyLost: keyLost, Title: get("title"), Max: get("max"),
-			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: raw("text"), Previous: get("previous_score"),
-			Note: get("note"), Comment: strings.TrimSpace(raw("comment"))}
+			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: t.raw(row, "text"), Previous: get("previous_score"),
+			Note: get("note"), Comment: get("comment")}
 		for _, i := range extraIdx {
 			row0.Extra = append(row0.Extra, row[i])
 		}
 		ms.Typed[key] = &row0
-		if ro != nil && !ro.Has(id) {
-			ms.offRoster = append(ms.offRoster, offRosterRow{pos: pos, id: id, kept: notePart(row0.Note, keptNote) != "" || strings.Contains(row0.Note, "kept from an earlier run")})
-		}
 		if score == "" {
 			ms.Blank++
 			if row0.Previous != "" {
+				// A score set aside under other weights keeps the maximum
+				// it was typed against: "2/2", not a bare 2 beside a max
+				// of 4 that reads as half marks.
+				if m, err := strconv.ParseFloat(row0.Max, 64); err == nil && was != nil && m == was[crit] && m != points[crit] && !strings.Contains(row0.Previous, "/") {
+					row0.Previous += "/" + row0.Max
+				}
 				ms.Kept = append(ms.Kept, row0)
 			}
 			return
@@ -434,11 +390,12 @@ func ReadManualCSVWas(r io.Reader, name string, ro *roster.Roster, points, was m
 		ms.Rows = append(ms.Rows, row0)
 		*ms.Typed[key] = row0
 	}); err != nil {
-		errs = append(errs, err)
+		errs.addRead(err)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
+	ms.offRoster = errs.offRoster
 	return ms, nil
 }
 
@@ -661,34 +618,6 @@ func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bo
 		}
 	}
 	return warnings
-}
-
-// eachRow reads the rows of cr after its header and calls f with each,
-// its line and "NAME:LINE" for messages; a row of one blank cell is
-// skipped. A CSV syntax error stops the reading and is returned (the rows
-// before it were passed to f).
-func eachRow(cr *csv.Reader, name string, f func(row []string, line int, pos string)) error {
-	for {
-		row, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
-			continue
-		}
-		line, _ := cr.FieldPos(0)
-		f(row, line, fmt.Sprintf("%s:%d", name, line))
-	}
-}
-
-// noColumn is the error for a header without the column need. The header
-// is not quoted: a file that is not the CSV it should be (a key copied
-// over it) is named with its line, and none of its bytes is shown.
-func noColumn(name, need, want, hint string) error {
-	return fmt.Errorf("%s:1: no %s column in the header line (want %s)%s", name, need, want, hint)
 }
 
 // plainDecimal is a score as a person types it: digits with an optional
