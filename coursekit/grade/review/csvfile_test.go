@@ -52,7 +52,7 @@ func TestReadCSV(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, in, want string }{
 		{"a column twice", "\ufeffid,criterion,score,Score,reason\n", `graded/overrides.csv:1: columns "score" (column 3) and "Score" (column 4) differ only in case`},
-		{"a column missing", "\ufeffid,criterion,score\n", `graded/overrides.csv:1: no reason column in header ["id" "criterion" "score"] (want id,criterion,score,reason)`},
+		{"a column missing", "\ufeffid,criterion,score\n", `graded/overrides.csv:1: no reason column in the header line (want id,criterion,score,reason)`},
 		{"neither UTF-8 nor GB18030", "id,criterion,score,reason\ns01,\xff\xff,1,x\n", "graded/overrides.csv:2: byte 0xff"},
 	} {
 		_, err := readCSV([]byte(tc.in), "graded/overrides.csv", need, nil)
