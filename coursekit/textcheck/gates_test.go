@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -239,5 +240,32 @@ func TestGateRuleFindsMainsUngated09(t *testing.T) {
 	want := []string{name + "[13]", name + "[22]", name + "[28]", name + "[34]"}
 	if !slices.Equal(where, want) {
 		t.Errorf("the rule found %q in main's 09, want %q:\n%s", where, want, strings.Join(problems, "\n"))
+	}
+}
+
+// engineRun is a call that starts the real engine and loads it.
+var engineRun = regexp.MustCompile(`experiment\.(RunEngine|RepeatEngines)\(`)
+
+// Notebook 09 as committed (and as CI and the image test execute it, with
+// no prediction written) starts the real engine once: experiment 1's cold
+// start, which keeps the engine exercised in every execution. Every other
+// experiment loads the engine only once its prediction is written (the
+// gate comes before the run), which is also when a learner wants it.
+func TestRealEngineRunsAfterItsPrediction(t *testing.T) {
+	ungated := 0
+	for _, c := range nbCells(t, notebookCells(t), "09-lab-real-engine.ipynb") {
+		at := engineRun.FindStringIndex(c.source)
+		if c.kind != "code" || at == nil {
+			continue
+		}
+		if gate := strings.Index(c.source, "nb.Guessed("); gate < 0 || gate > at[0] {
+			ungated++
+			if !strings.Contains(c.source, `"cold"`) {
+				t.Errorf("%s runs the engine before its prediction is written: put the gate first", c.where)
+			}
+		}
+	}
+	if ungated != 1 {
+		t.Errorf("%d cells of 09 run the engine with no prediction written; want 1 (the cold start)", ungated)
 	}
 }
