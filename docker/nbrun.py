@@ -31,6 +31,7 @@ JUPYTER_DATA_DIR there.
 """
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -201,9 +202,15 @@ def run_one(path, dst, timeout_cell, startup_timeout, trust, kernel_log):
 def check_clean(paths):
     bad = 0
     for path in paths:
+        with open(path, encoding="utf-8") as f:
+            ids = [c.get("id") for c in json.load(f).get("cells", [])]
         nb = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
         issues = []
+        # nbformat renames a repeated id on load (a warning, not an error); JupyterLab does too.
+        repeated = sorted({i for i in ids if i and ids.count(i) > 1})
+        if repeated:
+            issues.append(f"cell ids {repeated} are not unique")
         ks = nb.metadata.get("kernelspec", {}).get("name")
         if ks != KERNEL:
             issues.append(f"metadata.kernelspec.name is {ks!r}, want {KERNEL!r}")

@@ -29,6 +29,7 @@ import (
 // A GoNB cell is a process of its own, so an engine lives for one cell:
 // RunEngine starts a fresh one, loads it and stops it, like Run does with
 // the simulator. Its first request after the start is therefore a cold one.
+// RepeatEngines keeps one engine per side for all its runs.
 
 // Environment variables that say where the engine is; the image sets both.
 const (
@@ -288,16 +289,27 @@ func (t *tailBuffer) String() string {
 // the run under name, as Run does with the simulator. The run has no
 // gauges: llama.cpp's are read from Metrics.
 func (l Lab) RunEngine(name, label string, e Engine, load loadgen.Config) (*Run, error) {
-	tracePath, runPath, err := l.paths(name)
-	if err != nil {
-		return nil, err
+	if _, _, err := l.paths(name); err != nil {
+		return nil, err // before the engine spends seconds loading its model
 	}
-	ctx := context.Background()
-	p, err := e.Start(ctx)
+	p, err := e.Start(context.Background())
 	if err != nil {
 		return nil, err
 	}
 	defer p.Stop()
+	return l.runOn(p, name, label, load, p.Stop)
+}
+
+// runOn is RunEngine on an engine already started; stop runs once the
+// load is done (nil leaves the engine running for another run).
+func (l Lab) runOn(p *EngineProcess, name, label string, load loadgen.Config, stop func() error) (*Run, error) {
+	if stop == nil {
+		stop = func() error { return nil }
+	}
+	tracePath, runPath, err := l.paths(name)
+	if err != nil {
+		return nil, errors.Join(err, stop())
+	}
 	info := p.Info
 	run := &Run{Name: name, Label: label, Engine: &info}
 	load.URL, load.Model = p.URL, EngineModel
@@ -309,7 +321,7 @@ func (l Lab) RunEngine(name, label string, e Engine, load loadgen.Config) (*Run,
 		cond[k] = v
 	}
 	load.Conditions = cond
-	if err := l.record(ctx, run, load, tracePath, runPath, p.Stop); err != nil {
+	if err := l.record(context.Background(), run, load, tracePath, runPath, stop); err != nil {
 		return nil, err
 	}
 	return run, nil

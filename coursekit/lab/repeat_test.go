@@ -42,3 +42,47 @@ func TestRepeatABAlternates(t *testing.T) {
 		t.Error("no run a side was accepted")
 	}
 }
+
+// Each side's engine starts once, every run of a side gets that one
+// engine, and both are stopped when the runs end, also after a failed run.
+func TestRepeatOnEnginesStartsEachSideOnce(t *testing.T) {
+	fake := writeFake(t, "")
+	a := EngineSide{Name: "slots1", Engine: Engine{Python: python3(t), Serve: fake}}
+	b := EngineSide{Name: "slots4", Engine: Engine{Python: python3(t), Serve: fake, Parallel: 4}}
+	for _, failAt := range []string{"", "slots1-2"} {
+		seen := map[int][]*EngineProcess{}
+		boom := errors.New("the load failed")
+		err := repeatOnEngines(3, a, b, func(p *EngineProcess, name string, side, i int) error {
+			seen[side] = append(seen[side], p)
+			if name == failAt {
+				return boom
+			}
+			return nil
+		})
+		if failAt == "" && err != nil || failAt != "" && !errors.Is(err, boom) {
+			t.Fatalf("fail at %q: err %v", failAt, err)
+		}
+		runs := map[int]int{0: 3, 1: 3}
+		if failAt != "" {
+			runs = map[int]int{0: 2, 1: 1}
+		}
+		for side, ps := range seen {
+			if len(ps) != runs[side] {
+				t.Errorf("fail at %q: side %d ran %d times, want %d", failAt, side, len(ps), runs[side])
+			}
+			for _, p := range ps {
+				if p != ps[0] {
+					t.Errorf("fail at %q: side %d's runs got different engines", failAt, side)
+				}
+			}
+			select {
+			case <-ps[0].done:
+			default:
+				t.Errorf("fail at %q: side %d's engine still runs after the runs ended", failAt, side)
+			}
+		}
+		if seen[0][0] == seen[1][0] || seen[1][0].Info.Parallel != 4 || seen[0][0].Info.Parallel != 1 {
+			t.Errorf("fail at %q: the sides share an engine or have the wrong one: %+v, %+v", failAt, seen[0][0].Info, seen[1][0].Info)
+		}
+	}
+}

@@ -259,7 +259,7 @@ func answerRows(t *testing.T) []answerRow {
 		// questions passed, 3 ms between TTFT and prompt_ms).
 		{file: "09-lab-real-engine.ipynb", label: "第一个请求的 TTFT 比其余的中位数高一半以上", actual: "first > 1.5*rest", values: vals{"first > 1.5*rest": false},
 			cases: cases(right(nb.No), wrong(nb.Yes, "llama.cpp 加载模型时先空跑一遍"))},
-		{file: "09-lab-real-engine.ipynb", label: "同一个提示词的 TTFT 中位数 ÷ 不同提示词的", actual: "lab.TTFTRatio(a, b)", values: vals{"lab.TTFTRatio(a, b)": 0.06},
+		{file: "09-lab-real-engine.ipynb", label: "同一个提示词的 TTFT 中位数 ÷ 不同提示词的", actual: "lab.TTFTRatio(same, distinct)", values: vals{"lab.TTFTRatio(same, distinct)": 0.06},
 			cases: cases(right(0.06, 0.1, 0.05, 0.04), wrong(0.5, "差别是数量级的"), wrong(1, "差别是数量级的"), wrong(0.001, "TTFT 不会趋近于 0"))},
 		{file: "09-lab-real-engine.ipynb", label: "256 个词的 TTFT 中位数 ÷ 64 个词的（差 30% 以内算对）", actual: "lab.TTFTRatio(r256, r64)", values: vals{"lab.TTFTRatio(r256, r64)": 2.5},
 			cases: cases(right(2.5, 3, 2), wrong(4, "固定开销"))},

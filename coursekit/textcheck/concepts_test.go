@@ -145,3 +145,41 @@ func TestNotebookPrintsNameMethodsInChinese(t *testing.T) {
 		}
 	}
 }
+
+// closedLoopRate is the closed loop's rate as N over W, in a formula:
+// \frac{N}{W} or N/W.
+var closedLoopRate = regexp.MustCompile(`\\frac\{N\}\{W\}|\bN\s*/\s*W\b`)
+
+// A closed loop's rate is N / W only when its users send again at once:
+// with a think time Z each user is in the system W of every W + Z, so
+// L = N and λ = N / W both fail. Every cell that writes N / W says the
+// condition (思考时间), the cell that writes L = N says it first, and the
+// first mention of think time says what it is, in parentheses or bold.
+func TestClosedLoopRateStatesItsThinkTime(t *testing.T) {
+	defined := false
+	checked := 0
+	for _, c := range notebookCells(t) {
+		if c.kind != "markdown" {
+			continue
+		}
+		think := strings.Index(c.source, "思考时间")
+		if think >= 0 && !defined {
+			defined = true
+			if !strings.Contains(c.source, "叫**思考时间**") && !strings.Contains(c.source, "思考时间（") {
+				t.Errorf("%s: first mention of 思考时间 without saying what it is", c.where)
+			}
+		}
+		if closedLoopRate.MatchString(c.source) {
+			checked++
+			if think < 0 {
+				t.Errorf("%s writes the closed loop's rate as N / W without its condition: no think time (思考时间)", c.where)
+			}
+		}
+		if l := strings.Index(c.source, "$L = N$"); l >= 0 && (think < 0 || think > l) {
+			t.Errorf("%s: L = N holds only without think time; say so before it", c.where)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no cell writes the closed loop's rate N / W: the test checks nothing")
+	}
+}

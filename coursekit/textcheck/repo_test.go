@@ -69,35 +69,10 @@ func notebookCells(t *testing.T) []cell {
 		if d.IsDir() || !strings.HasSuffix(p, ".ipynb") {
 			return nil
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var nbf struct {
-			Cells []struct {
-				Type     string          `json:"cell_type"`
-				Source   json.RawMessage `json:"source"`
-				Metadata struct {
-					Tags []string `json:"tags"`
-				} `json:"metadata"`
-			} `json:"cells"`
-		}
-		if err := json.Unmarshal(b, &nbf); err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
 		rel, _ := filepath.Rel(filepath.Dir(dir), p)
-		for i, c := range nbf.Cells {
-			var lines []string
-			if err := json.Unmarshal(c.Source, &lines); err != nil {
-				var s string
-				if err := json.Unmarshal(c.Source, &s); err != nil {
-					return fmt.Errorf("%s[%d]: source: %w", rel, i, err)
-				}
-				lines = []string{s}
-			}
-			cells = append(cells, cell{where: fmt.Sprintf("%s[%d]", rel, i), kind: c.Type, source: strings.Join(lines, ""), tags: c.Metadata.Tags})
-		}
-		return nil
+		got, err := readCells(p, rel)
+		cells = append(cells, got...)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +81,39 @@ func notebookCells(t *testing.T) []cell {
 		t.Fatalf("found only %d notebook cells: is the notebooks folder where the test expects it?", len(cells))
 	}
 	return cells
+}
+
+// readCells reads one notebook's cells, each named rel[index].
+func readCells(path, rel string) ([]cell, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var nbf struct {
+		Cells []struct {
+			Type     string          `json:"cell_type"`
+			Source   json.RawMessage `json:"source"`
+			Metadata struct {
+				Tags []string `json:"tags"`
+			} `json:"metadata"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &nbf); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var cells []cell
+	for i, c := range nbf.Cells {
+		var lines []string
+		if err := json.Unmarshal(c.Source, &lines); err != nil {
+			var s string
+			if err := json.Unmarshal(c.Source, &s); err != nil {
+				return nil, fmt.Errorf("%s[%d]: source: %w", rel, i, err)
+			}
+			lines = []string{s}
+		}
+		cells = append(cells, cell{where: fmt.Sprintf("%s[%d]", rel, i), kind: c.Type, source: strings.Join(lines, ""), tags: c.Metadata.Tags})
+	}
+	return cells, nil
 }
 
 func TestNotebooksUseOneTerminology(t *testing.T) {

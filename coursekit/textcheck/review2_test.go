@@ -203,6 +203,22 @@ func TestOneHomePerTopic(t *testing.T) {
 	}
 }
 
+// Continuous batching is a scheduling policy defined in 00's glossary;
+// why a fuller batch raises throughput belongs with 10's saturation
+// formula, not in its list of conditions, which keeps to the conditions.
+func TestBatchingIsExplainedWhereItIsUsed(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "10-lab-capacity.ipynb")
+	conditions := oneCell(t, cells, "容量是对**一组固定条件**而言的")
+	for _, aside := range []string{"连续批处理", "分摊", "吞吐因此"} {
+		if strings.Contains(conditions.source, aside) {
+			t.Errorf("%s: %q is an aside in the list of conditions: continuous batching is 00's glossary, the batch's cost goes with the saturation formula", conditions.where, aside)
+		}
+	}
+	if formula := oneCell(t, cells, `\text{饱和吞吐} =`); !strings.Contains(formula.source, "分摊") {
+		t.Errorf("%s: the saturation formula does not say why a full batch finishes more requests per second", formula.where)
+	}
+}
+
 // In-flight attempts are in every denominator, neither failures nor
 // qualified: 03 says so where it defines the ratios, and the card says
 // so under the failure rate whenever a window holds any.

@@ -435,45 +435,6 @@ func TestPredictionsStartUnmade(t *testing.T) {
 	}
 }
 
-// shows finds the first statement of a cell that puts something on screen.
-var shows = regexp.MustCompile(`fmt\.Print|nb\.Table\(|nb\.Chart\(|nb\.Figure\(|gonbui\.Display|\.Report\(|nb\.Show`)
-
-// Predictions that leak: a cell between a prediction and its check that
-// shows a computed value puts the answer on screen before the learner has
-// guessed. Each such cell (and the checking cell, when it prints more than
-// nb.Compare's own hidden-until-guessed lines) must ask nb.Guessed first.
-func TestAnswersWaitForTheirPrediction(t *testing.T) {
-	files, byFile := byNotebook(notebookCells(t))
-	checked := 0
-	for _, f := range files {
-		cells := byFile[f]
-		for i, c := range cells {
-			if c.kind != "code" || !strings.Contains(c.source, "var prediction = ") {
-				continue
-			}
-			for _, later := range cells[i+1:] {
-				if later.kind != "code" {
-					continue
-				}
-				compares := regexp.MustCompile(`nb\.Compare\w*\([^\n]*prediction\.`).MatchString(later.source)
-				if at := shows.FindStringIndex(later.source); at != nil {
-					checked++
-					gate := strings.Index(later.source, "nb.Guessed(")
-					if gate < 0 || gate > at[0] {
-						t.Errorf("%s shows a computed value before its prediction is checked: call nb.Guessed(prediction) first", later.where)
-					}
-				}
-				if compares {
-					break
-				}
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no cell between a prediction and its check: the test found nothing to check")
-	}
-}
-
 // englishMenu is a JupyterLab menu path in English ("Run → Run All Cells"):
 // the lab is in Chinese (the zh-CN language pack), so a learner looks for
 // 运行 → 运行所有单元格 and finds no "Run".

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Notebook 09's A/B comparison, as it really ran, is well formed.
 
-    python docker/test/comparison_test.py [EXECUTED_DIR]
+    python docker/test/comparison_test.py [PREDICTED_DIR]
 
-Reads the executed copy of notebooks/unit01/09-lab-real-engine.ipynb that
-`docker/nbrun.py --out EXECUTED_DIR` wrote (default out/notebooks, as `make
-test` leaves it: the notebook runs the real engine, 1 slot against 4, three
-runs each), finds the comparison nb.Comparison embedded as JSON
+Reads the executed copy of notebooks/unit01/09-lab-real-engine.ipynb with its
+predictions filled in, as docker/test/predictions_test.py leaves it (default
+out/notebooks-predicted; the comparison waits for its prediction, so the copy
+executed as committed shows none): the notebook runs the real engine, 1 slot
+against 4, three runs each. It finds the comparison nb.Comparison embedded as JSON
 (application/vnd.coursekit.compare+json) and checks its structure, never its
 timings, which depend on the machine:
   * three runs a side, named as the notebook saved them, between-run variance
@@ -26,8 +27,13 @@ import math
 import os
 import sys
 
+from executed import executed_copy
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+# The copies predictions_test.py executed with every prediction filled in: the
+# comparison cell shows its result only once its prediction is written.
+PREDICTED = os.path.join(REPO, "out", "notebooks-predicted")
 MIME = "application/vnd.coursekit.compare+json"
 NOTEBOOK = "09-lab-real-engine.ipynb"
 METRICS = ["ttft_ms.p50", "ttft_ms.p95", "ttft_ms.p99", "e2e_ms.p95", "itl_ms.p50", "itl_ms.p95",
@@ -79,14 +85,11 @@ def check_metric(m, fail):
 
 
 def main():
-    executed = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "out", "notebooks")
-    # make notebooks-executed keeps the notebooks' folders (out/notebooks/unit01/…); a folder
-    # given by hand may hold the notebook itself.
-    path = os.path.join(executed, "unit01", NOTEBOOK)
-    if not os.path.exists(path):
-        path = os.path.join(executed, NOTEBOOK)
-    if not os.path.exists(path):
-        sys.exit(f"comparison_test: no executed copy {path}: run the notebooks first (make notebooks-executed)")
+    executed = sys.argv[1] if len(sys.argv) > 1 else PREDICTED
+    path = executed_copy(executed, NOTEBOOK)
+    if path is None:
+        sys.exit(f"comparison_test: no executed copy of {NOTEBOOK} under {executed}: run predictions_test.py first "
+                 "(make test-notebooks does), which executes it with its predictions filled in")
     failures = []
     fail = failures.append
     found = comparisons(path)

@@ -117,6 +117,16 @@ def main():
     rc, log = nbrun("--check-clean", os.path.join(out, "good", "good.ipynb"))
     case("executed notebook fails --check-clean", rc == 1 and "output(s)" in log and "execution_count" in log, log)
 
+    # Two cells with one id: nbformat renames one on load, so the check reads the file itself.
+    with open(good) as f:
+        raw = json.load(f)
+    raw["cells"].append(dict(raw["cells"][-1]))
+    twin = os.path.join(work, "twin.ipynb")
+    with open(twin, "w") as f:
+        json.dump(raw, f)
+    rc, log = nbrun("--check-clean", twin)
+    case("a notebook with a repeated cell id fails --check-clean", rc == 1 and "not unique" in log, log)
+
     # The committed notebook itself is never written.
     with open(good) as f:
         case("nbrun leaves the input notebook clean", '"outputs": []' in f.read(), "input was modified")

@@ -2,6 +2,7 @@
 """Learner-facing outputs of the executed notebooks speak Chinese.
 
     python docker/test/outputs_test.py [EXECUTED_DIR] [NOTEBOOKS_DIR]
+    python docker/test/outputs_test.py --filled PREDICTED_DIR [NOTEBOOKS_DIR]
 
 Reads the executed copies that `docker/nbrun.py --out EXECUTED_DIR` wrote
 (default out/notebooks, as `make test-notebooks` leaves them) and fails,
@@ -20,6 +21,11 @@ The rules are the ones coursekit/textcheck applies to the Go sources and
 printed text; this is the same check on what the notebooks really printed.
 It also fails when an executed copy is missing for a committed notebook, so
 it cannot pass on an empty folder.
+
+--filled reads the copies predictions_test.py executed with their predictions
+filled in (out/notebooks-predicted): what a gated cell shows appears only
+there. That folder holds only the notebooks with gated cells, so only a
+folder with none of them fails.
 """
 import html
 import html.parser
@@ -227,6 +233,8 @@ def notebooks(folder):
 
 
 def main(argv):
+    filled = "--filled" in argv
+    argv = [a for a in argv if a != "--filled"]
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     executed = argv[1] if len(argv) > 1 else os.path.join(repo, "out", "notebooks")
     committed = argv[2] if len(argv) > 2 else os.path.join(repo, "notebooks")
@@ -237,6 +245,11 @@ def main(argv):
         return 1
     want = {os.path.basename(n) for n in notebooks(committed)}
     got = {os.path.basename(n): n for n in notebooks(executed)}
+    if filled:
+        want &= set(got)  # only the gated notebooks were run filled in
+        if not want:
+            print(f"FAIL no filled-in copy of a course notebook under {executed} (run make test-notebooks first)")
+            return 1
     problems = [f"{n}: no executed copy under {executed} (run make test-notebooks first)" for n in sorted(want - set(got))]
     outputs = 0
     for name in sorted(want & set(got)):

@@ -1,31 +1,42 @@
-#!/usr/bin/env python3
 """Answers stay hidden until the learner predicts, and appear once they have.
 
-    python docker/test/predictions_test.py [EXECUTED_DIR]
+    python docker/test/predictions_test.py [EXECUTED_DIR] [--out PREDICTED_DIR]
 
-Every notebook cell that asks `nb.Guessed(prediction)` before it shows a
-computed value is checked twice with the real gonb kernel:
+A cell is gated when it asks nb.Guessed of a prediction before it shows an
+answer: `if !nb.Guessed(p) { return }`, where p is the learner's prediction
+variable, whatever its name (prediction, mistakes, predictCacheShare), or one
+of its fields (prediction.PauseChangesTTFT). That is the one gate form the
+course keeps; coursekit/textcheck's gate rule (gates_test.go) fails any answer
+cell after a prediction that shows before it. Every gated cell is checked
+twice with the real gonb kernel:
   * in the copies `make test-notebooks` executed as committed (EXECUTED_DIR,
     default out/notebooks), where no prediction is written, its output must
     be the reminder to predict first and nothing else;
-  * in a copy whose prediction cell is filled in (every nb.Unset becomes 1,
-    every nb.Undecided nb.Yes, every "?" "A"; right or wrong does not matter
-    here), executed now, its output must be there and must not be the
-    reminder.
-A notebook with no such cell is not checked; the test fails if it finds none
+  * in a copy whose predictions are filled in (in every cell's declarations,
+    every nb.Unset becomes 1, every nb.Undecided nb.Yes, every "?" "A";
+    right or wrong does not matter here), executed now, its output must be
+    there and must not be the reminder.
+The filled-in copies stay in PREDICTED_DIR (default out/notebooks-predicted),
+flat (PREDICTED_DIR/NAME): comparison_test.py reads 09's comparison there.
+A notebook with no gated cell is not checked; the test fails if it finds none
 at all, so it cannot pass on nothing. Needs the kernel from `make lab-setup`.
 """
+import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
+from executed import executed_copy
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 REMINDER = "所以要等你写下"
-GATE = "nb.Guessed(prediction)"
+# The gate: nb.Guessed asked of a prediction variable or one of its fields.
+GATE = re.compile(r"\bnb\.Guessed\(\s*[A-Za-z_]\w*(\.\w+)*\s*[,)]")
 
 
 def src(cell):
@@ -44,13 +55,26 @@ def text(cell):
 
 
 def fill(source):
-    source = re.sub(r"\bnb\.Unset\b", "1", source)
-    source = re.sub(r"\bnb\.Undecided\b", "nb.Yes", source)
-    return source.replace('"?"', '"A"')
+    """The cell with its predictions written: only its declarations (the lines
+    before a %% line) change, where a learner writes them."""
+    lines = source.split("\n")
+    body = next((i for i, line in enumerate(lines) if line.strip() == "%%"), len(lines))
+    decl = "\n".join(lines[:body])
+    if not re.search(r"(?m)^var\b", decl):
+        return source
+    decl = re.sub(r"\bnb\.Unset\b", "1", decl)
+    decl = re.sub(r"\bnb\.Undecided\b", "nb.Yes", decl)
+    decl = decl.replace('"?"', '"A"')
+    return "\n".join([decl] + lines[body:])
 
 
 def main():
-    executed = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "out", "notebooks")
+    ap = argparse.ArgumentParser()
+    ap.add_argument("executed", nargs="?", default=os.path.join(REPO, "out", "notebooks"))
+    ap.add_argument("--out", default=os.path.join(REPO, "out", "notebooks-predicted"))
+    args = ap.parse_args()
+    # A copy left by an earlier run must not stand in for this one's.
+    shutil.rmtree(args.out, ignore_errors=True)
     unit = os.path.join(REPO, "notebooks", "unit01")
     failures, checked = [], 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,13 +85,13 @@ def main():
             if not name.endswith(".ipynb"):
                 continue
             nb = json.load(open(os.path.join(unit, name), encoding="utf-8"))
-            gated = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and GATE in src(c)]
+            gated = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and GATE.search(src(c))]
             if not gated:
                 continue
-            # nbrun keeps the notebooks' folders when given the folder, not when given files.
-            copy = os.path.join(executed, "unit01", name)
-            if not os.path.exists(copy):
-                copy = os.path.join(executed, name)
+            copy = executed_copy(args.executed, name)
+            if copy is None:
+                failures.append(f"{name}: no executed copy under {args.executed} (make notebooks-executed)")
+                continue
             ran = json.load(open(copy, encoding="utf-8"))
             for i in gated:
                 checked += 1
@@ -75,23 +99,23 @@ def main():
                 if REMINDER not in got or "display_data" in json.dumps(ran["cells"][i].get("outputs", [])):
                     failures.append(f"{name}[{i}] as committed (no prediction) should show only the reminder, got {got[:200]!r}")
             for c in nb["cells"]:
-                if c["cell_type"] == "code" and "var prediction = " in src(c):
+                if c["cell_type"] == "code":
                     c["source"] = fill(src(c))
             json.dump(nb, open(os.path.join(filled_dir, name), "w", encoding="utf-8"), ensure_ascii=False, indent=1)
             todo.append((name, gated))
         if checked == 0:
-            print("predictions_test: no cell asks nb.Guessed(prediction): nothing was checked")
+            print("predictions_test: no cell asks nb.Guessed of a prediction: nothing was checked")
             return 1
-        out = os.path.join(tmp, "out")
         paths = [os.path.join(filled_dir, n) for n, _ in todo]
-        p = subprocess.run([sys.executable, os.path.join(REPO, "docker", "nbrun.py"), "--out", out, *paths],
+        p = subprocess.run([sys.executable, os.path.join(REPO, "docker", "nbrun.py"), "--out", args.out, *paths],
                            capture_output=True, text=True, timeout=1800)
+        print(p.stdout[-3000:] if p.returncode else "\n".join(l for l in p.stdout.splitlines() if "whole notebook" in l))
         if p.returncode != 0:
-            print(p.stdout[-3000:], p.stderr[-3000:])
+            print(p.stderr[-3000:])
             print("predictions_test: the filled-in notebooks did not run")
             return 1
         for name, gated in todo:
-            ran = json.load(open(os.path.join(out, name), encoding="utf-8"))
+            ran = json.load(open(os.path.join(args.out, name), encoding="utf-8"))
             for i in gated:
                 got = text(ran["cells"][i])
                 if not got.strip() or REMINDER in got:
