@@ -75,10 +75,12 @@ func answerRows(t *testing.T) []answerRow {
 				// Forms the notebook's own table writes (§3).
 				observation("推理路径", "推理", "每个请求的 TTFT，例如从客户端记下的首字时刻"),
 				observation("推理（共享资源）", "设备层 / 平台层", "每次尝试的成败（失败率由它算出），以及每个请求在哪一步排队、排了多久"),
-				observation("训练", "训练层", "它回答不了用户体验；要谈体验，得去推理路径上看逐请求的 TTFT 与 E2E"),
-				// A training observation passes on per-step evidence.
-				observation("训练", "训练层", "每一步的损失和梯度范数")),
+				observation("训练", "训练层", "每一步的损失：更新是否正确；用户体验要到推理路径上看逐请求的 TTFT 与 E2E"),
+				// A training observation passes on per-step evidence only.
+				observation("训练", "训练层", "每一步的损失和梯度范数"),
+				observation("训练", "训练层", "每个检查点的验证损失")),
 			wrong(observation("训练", "训练层", "训练日志"), "训练路径上没有请求"),
+			wrong(observation("训练", "训练层", "每个请求的 TTFT"), "训练路径上没有请求"),
 			wrong(placeholderObservation(), "还是示例或空白"),
 			wrong(observation("推理", "推理层", "（例如：每个请求的首字时间）"), "还是示例或空白"),
 			wrong(observation("推理", "推理层", "监控上每分钟请求数的平均值"), "把许多请求合成了一个数"),
