@@ -102,6 +102,8 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(125, 125.0), wrong(150, "你算到了流结束"), wrong(83.3, "分母是 N − 1 个间隔"), wrong(83.33, "分母是 N − 1 个间隔"))},
 		{file: "02-client-timeline.ipynb", label: "暂停之后 TTFT 变了吗", actual: "ttft != before", values: vals{"ttft != before": ms(paused.TTFT()) != ms(a.TTFT())},
 			cases: cases(right(nb.No), wrong(nb.Yes, "TTFT 的终点 t₁ 已经过去了"))},
+		{file: "02-client-timeline.ipynb", label: "合并后的 TPOT（毫秒/token）", actual: "tpot", values: vals{"tpot": ms(merged.TPOT())},
+			cases: cases(right(62.5), wrong(125, "按事件间隔平均"), wrong(50, "不是 N = 5 个 token"), wrong(75, "你算到了流结束"))},
 		{file: "02-client-timeline.ipynb", label: "练习 1：R1 的 TTFT（毫秒）", actual: "ttft", values: vals{"ttft": ms(r1.TTFT())},
 			cases: right(200)},
 		{file: "02-client-timeline.ipynb", label: "练习 1：R1 的 E2E（毫秒）", actual: "e2e", values: vals{"e2e": ms(r1.E2E())},
