@@ -108,10 +108,28 @@ func notebookCells(t *testing.T) []cell {
 	return cells
 }
 
+// termsElsewhere are wordings still in the labs 07, 09 and 10, which
+// another branch of issue 33 edits: notebook → the variants it may still
+// use. An entry that no longer occurs fails, so the list only shrinks.
+var termsElsewhere = map[string][]string{"07-": {"管道代码"}, "09-": {"管道代码"}, "10-": {"管道代码"}}
+
 func TestNotebooksUseOneTerminology(t *testing.T) {
+	still := map[string]bool{}
 	for _, c := range notebookCells(t) {
+		nb := filepath.Base(c.where)[:3]
 		for _, v := range Terms(c.source, c.tagged("glossary")) {
+			if slices.Contains(termsElsewhere[nb], v.Never) {
+				still[nb+v.Never] = true
+				continue
+			}
 			t.Errorf("%s says %q: the course says %s", c.where, v.Never, v.Use)
+		}
+	}
+	for nb, terms := range termsElsewhere {
+		for _, v := range terms {
+			if !still[nb+v] {
+				t.Errorf("notebook %s no longer says %q: take it out of termsElsewhere", nb, v)
+			}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package textcheck
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,4 +53,36 @@ func TestLearnerCellsUseTheNamedHelpers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Event gaps are not ITL (the glossary's rule) in what an engineer reads
+// either: `coursekit card -h` lists what the card computes without calling
+// its event gaps ITL, docs/engineers.md never says "per-event ITL" or
+// "the card's ITL", and where it lists the JSON key itl_ms it says the key
+// holds event gaps.
+func TestEngineersReadEventGapsNotITL(t *testing.T) {
+	cli := readRepoFile(t, "docs/cli.md")
+	purpose := regexp.MustCompile(`(?m)^  card +(.*)$`).FindStringSubmatch(cli)
+	if purpose == nil || strings.Contains(purpose[1], "ITL") {
+		t.Errorf("docs/cli.md (coursekit -h): the card's purpose %q calls its event gaps ITL", purpose)
+	}
+	eng := readRepoFile(t, "docs/engineers.md")
+	for _, never := range []string{"per-event ITL", "card's ITL", "card's per-event"} {
+		if strings.Contains(eng, never) {
+			t.Errorf("docs/engineers.md says %q: the card's event gaps are not ITL", never)
+		}
+	}
+	key := strings.Index(eng, "`itl_ms{")
+	if key < 0 || !strings.Contains(eng[key:min(len(eng), key+600)], "event gaps") {
+		t.Errorf("docs/engineers.md lists the JSON key itl_ms without saying it holds event gaps")
+	}
+}
+
+func readRepoFile(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repo, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
