@@ -73,14 +73,7 @@ func TestSeedsDiffer(t *testing.T) {
 // The keys stay the trace format's English identifiers, and the generator
 // is the command's name.
 func TestConditionsAreChinese(t *testing.T) {
-	var b bytes.Buffer
-	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 1, Requests: 10}); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Read(&b, "gen")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := generated(t, tracegen.Config{Seed: 1, Requests: 10})
 	var conds map[string]any
 	if err := json.Unmarshal(tr.Header.Conditions, &conds); err != nil {
 		t.Fatal(err)
@@ -109,14 +102,7 @@ func TestConditionsAreChinese(t *testing.T) {
 // and is about k times the gap before a one-token event, while the gap
 // after it is an ordinary one. On a seeded trace the means say it plainly.
 func TestAMultiTokenEventComesAfterItsWait(t *testing.T) {
-	var b bytes.Buffer
-	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 3, Requests: 4000}); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Read(&b, "gen")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := generated(t, tracegen.Config{Seed: 3, Requests: 4000})
 	before := map[int][]float64{} // tokens of the event → gaps before it
 	afterMulti := []float64{}     // gaps right after a multi-token event
 	for _, a := range tr.Attempts {
@@ -152,8 +138,20 @@ func TestAMultiTokenEventComesAfterItsWait(t *testing.T) {
 // The client gives up waiting for the first token at the timeout: no
 // complete success has a first event later than it, coalesced or not.
 func TestNoSuccessWaitsPastTheTimeout(t *testing.T) {
-	var b bytes.Buffer
 	cfg := tracegen.Config{Seed: 4, Requests: 4000}
+	tr := generated(t, cfg)
+	limit := cfg.Defaults().TimeoutMS
+	for _, a := range tr.Attempts {
+		if ttft, ok := a.TTFT(); ok && ttft > limit {
+			t.Errorf("attempt %s (%s) got its first event %.1f ms after sending, past the %g ms timeout", a.ID, a.Outcome, ttft, limit)
+		}
+	}
+}
+
+// generated is the trace cfg generates, read back as a reader would.
+func generated(t *testing.T, cfg tracegen.Config) *trace.Trace {
+	t.Helper()
+	var b bytes.Buffer
 	if _, err := tracegen.Generate(&b, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -161,10 +159,5 @@ func TestNoSuccessWaitsPastTheTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	limit := cfg.Defaults().TimeoutMS
-	for _, a := range tr.Attempts {
-		if ttft, ok := a.TTFT(); ok && ttft > limit {
-			t.Errorf("attempt %s (%s) got its first event %.1f ms after sending, past the %g ms timeout", a.ID, a.Outcome, ttft, limit)
-		}
-	}
+	return tr
 }
