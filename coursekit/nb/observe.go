@@ -94,8 +94,9 @@ func layersOf(v string) []string {
 // single requests or attempts: an aggregate such as "每分钟请求数的平均值"
 // is the kind of number the notebook warns about, even though it says 请求.
 // A training observation has no requests: its evidence lands on single
-// steps, batches or checkpoints (每一步的损失), or, when it says the
-// question belongs to the inference path, on requests there.
+// steps, batches or checkpoints (每一步的损失) and nowhere else. Evidence
+// per request on the training path is told to change the path or the
+// evidence, not praised.
 func CheckObservation(o map[string]string) bool {
 	for _, k := range []string{"观察", "路径", "层", "测量的是什么", "还缺什么证据"} {
 		if placeholder(strings.TrimSpace(o[k])) {
@@ -106,13 +107,15 @@ func CheckObservation(o map[string]string) bool {
 	path, layers, evidence := pathOf(o["路径"]), layersOf(strings.TrimSpace(o["层"])), strings.TrimSpace(o["还缺什么证据"])
 	single := perRequest
 	if path == "训练" {
-		single = append(slices.Clone(perStep), perRequest...)
+		single = perStep
 	}
 	switch {
 	case path == "":
 		fmt.Println("提示：“路径”只能填“训练”或“推理”，先决定这条观察属于哪条路径。")
 	case layers == nil:
 		fmt.Println("提示：“层”请从" + strings.Join(Layers, "、") + "里选一个。")
+	case path == "训练" && containsAny(evidence, single) == "" && containsAny(evidence, perRequest) != "":
+		fmt.Println("提示：训练路径上没有请求。想问的是线上服务，就把路径改成推理；留在训练路径上，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”）。")
 	case path == "训练" && containsAny(evidence, single) == "":
 		fmt.Println("提示：训练路径上没有请求，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”），而不是一个汇总数。")
 	case containsAny(evidence, single) == "" && containsAny(evidence, aggregates) != "":

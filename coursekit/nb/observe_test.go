@@ -44,6 +44,12 @@ func TestCheckObservationWantsPerRequestEvidence(t *testing.T) {
 		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "设备层", "测量的是什么": "每秒样本数", "还缺什么证据": "逐步的数据加载时间"}, true, "逐步记下来"},
 		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每秒样本数的平均值"}, false, "训练路径上没有请求"},
 		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "训练日志"}, false, "训练路径上没有请求"},
+		// 01 says a training observation's evidence is per step or per
+		// checkpoint: per-request words belong to the inference path and
+		// do not pass on the training one (the review's "每个请求的 TTFT").
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "训练路径上没有请求"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "设备层", "测量的是什么": "y", "还缺什么证据": "逐次尝试的结果"}, false, "训练路径上没有请求"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每个检查点的验证损失"}, true, "逐步记下来"},
 	} {
 		var ok bool
 		out := stdout(t, func() { ok = CheckObservation(c.o) })

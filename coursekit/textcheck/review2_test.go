@@ -220,11 +220,19 @@ func TestBatchingIsExplainedWhereItIsUsed(t *testing.T) {
 }
 
 // In-flight attempts are in every denominator, neither failures nor
-// qualified: 03 says so where it defines the ratios, and the card says
-// so under the failure rate whenever a window holds any.
+// qualified: 03 says so where it defines the ratios (the cell of the
+// formulas or, one idea a cell, the one right after it), and the card
+// says so under the failure rate whenever a window holds any.
 func TestInFlightAttemptsAreExplained(t *testing.T) {
-	ratios := oneCell(t, nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb"), `\text{失败率} = \frac{F}{A}`)
-	if !strings.Contains(ratios.source, "在途") || !strings.Contains(ratios.source, "不进 $F$") || !strings.Contains(ratios.source, "不进 $Q$") {
+	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	ratios := oneCell(t, cells, `\text{失败率} = \frac{F}{A}`)
+	said := ""
+	for i, c := range cells {
+		if c.where == ratios.where && i+1 < len(cells) {
+			said = c.source + cells[i+1].source
+		}
+	}
+	if !strings.Contains(said, "在途") || !strings.Contains(said, "不进 $F$") || !strings.Contains(said, "不进 $Q$") {
 		t.Errorf("%s: say that in-flight attempts are in A but in neither F nor Q", ratios.where)
 	}
 	tr, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", "practice.jsonl"))

@@ -152,6 +152,11 @@ func TestCellsDoNotMixIdeas(t *testing.T) {
 		{"10-", "StartRate", "饱和吞吐} ="},
 		{"07-", "L = \\lambda", "常见的换算"},
 		{"10-", "**目标**", "第二个单元格是搜索本身"},
+		// 03 §4: the ratios, the in-flight attempts, nearest rank and the
+		// summary call, one a cell.
+		{"03-", "\\text{失败率} = ", "**在途**"},
+		{"03-", "**在途**", "P_p = x_"},
+		{"03-", "P_p = x_", "`metrics.Summarize` 一次"},
 	} {
 		for _, c := range notebookCells(t) {
 			if strings.Contains(c.where, "/"+pair[0]) && strings.Contains(c.source, pair[1]) && strings.Contains(c.source, pair[2]) {
@@ -189,9 +194,19 @@ func TestPredictionChecksAreGated(t *testing.T) {
 }
 
 // 04: the step moves when the threshold crosses the TTFT of a complete,
-// quality-passed success (not any TTFT); 03 §7 has five mistakes; and the
-// record to keep is the source's list, lengths included.
+// quality-passed success (not any TTFT); it counts 03 §7's mistakes as 03
+// has them (### 错误 headings before 03's 练习); and the record to keep is
+// the source's list, lengths included.
 func TestChangeOneConditionSaysItExactly(t *testing.T) {
+	mistakes := 0
+	for _, c := range nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb") {
+		if strings.HasPrefix(strings.TrimSpace(c.source), "## 练习") {
+			break
+		}
+		mistakes += strings.Count(c.source, "### 错误 ")
+	}
+	count := regexp.MustCompile(`第 7 节的([一二三四五六七八九])个错误`)
+	numerals := []rune("一二三四五六七八九")
 	for _, c := range notebookCells(t) {
 		if !strings.Contains(c.where, "/04-") {
 			continue
@@ -199,8 +214,10 @@ func TestChangeOneConditionSaysItExactly(t *testing.T) {
 		if strings.Contains(c.source, "只在门槛跨过某个 TTFT") {
 			t.Errorf("%s: goodput steps only at the TTFT of a quality-passed complete success", c.where)
 		}
-		if strings.Contains(c.source, "第 7 节的三个错误") {
-			t.Errorf("%s: 03 §7 has five mistakes", c.where)
+		for _, m := range count.FindAllStringSubmatch(c.source, -1) {
+			if mistakes < 1 || mistakes > len(numerals) || m[1] != string(numerals[mistakes-1]) {
+				t.Errorf("%s: %q, but 03 §7 has %d mistakes", c.where, m[0], mistakes)
+			}
 		}
 	}
 	c := cellOf(t, "04-", "逐次原始记录")

@@ -61,6 +61,9 @@ var Variants = []Variant{
 	{Never: "量的是", Use: "测量的是", Match: regexp.MustCompile(`(?:^|[^测计度衡数质容流重])量的是`)},
 	{Never: "掉", Use: "下降、降到（“掉”只作删掉、关掉这类补语）", Match: regexp.MustCompile(`(?:^|[^删丢去关停扔抹甩拿])掉`)},
 	{Never: "不足以下", Use: "不足以支撑……的结论"},
+	// Translated English (the third review): "helper", "plumbing code".
+	{Never: "帮手", Use: "辅助函数"},
+	{Never: "管道代码", Use: "底层代码（“管道”只指命名管道这类东西）", Match: regexp.MustCompile(`管道(代码|都在)`)},
 }
 
 // Terms reports the variants text uses, each once, in Variants order.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -114,9 +115,9 @@ func TestRetryAmplificationInTheExerciseIsThePrintedValue(t *testing.T) {
 	}
 	want := fmt.Sprintf("%.3f（%d ÷ %d）", *s.RetryAmplification, s.Attempts, s.Requests)
 	cells := nbCells(t, notebookCells(t), "04-change-one-condition.ipynb")
-	printed := oneCell(t, cells, "*s.RetryAmplification")
-	if !strings.Contains(printed.source, "%.3f") {
-		t.Errorf("%s prints the retry amplification, but not with three decimals as the exercise quotes it", printed.where)
+	printed := oneCell(t, cells, "s.RetryAmplification")
+	if !strings.Contains(printed.source, "nb.Text(s.RetryAmplification)") || nb.Text(s.RetryAmplification) != fmt.Sprintf("%.3f", *s.RetryAmplification) {
+		t.Errorf("%s prints the retry amplification, but not as the plain number with three decimals the exercise quotes", printed.where)
 	}
 	ex := oneCell(t, cells, "重试放大是")
 	if !strings.Contains(ex.source, "重试放大是 "+want) {

@@ -171,22 +171,37 @@ func (g *gen) attempt(id, req string, start float64) trace.Attempt {
 		ttft += 800 * (math.Pow(r.Float64(), -1/1.5) - 1)
 	}
 	a.HTTPStatus = 200
-	if ttft > g.cfg.TimeoutMS {
+	timedOut := func() trace.Attempt {
 		a.Outcome, a.HTTPStatus, a.Error = trace.Timeout, 0, fmt.Sprintf("no first token within %g ms", g.cfg.TimeoutMS)
 		end(start + g.cfg.TimeoutMS)
 		return g.capture(a)
 	}
+	if ttft > g.cfg.TimeoutMS {
+		return timedOut()
+	}
 	out := int(math.Max(1, math.Round(g.logNormal(10, 0.5))))
 	g.events = g.events[:0]
+	// t is when the latest token is ready: the first at the TTFT, each
+	// later one a decode gap after the one before. An event leaves when its
+	// last token is ready, so a k-token event comes after the wait for its
+	// k tokens (the first event's first token is the TTFT itself), never
+	// before it.
 	t := start + ttft
 	for left := out; left > 0; {
 		k := 1
 		if r.Float64() < 0.10 {
 			k = min(left, 2+r.IntN(3))
 		}
+		generated := k
+		if len(g.events) == 0 {
+			generated = k - 1
+		}
+		t += g.logNormal(35, 0.35) * float64(generated) * 0.6
 		g.events = append(g.events, trace.Event{TMS: ms(t), Tokens: k})
 		left -= k
-		t += g.logNormal(35, 0.35) * float64(k) * 0.6
+	}
+	if g.events[0].TMS-start > g.cfg.TimeoutMS {
+		return timedOut() // a packed first event came after the client gave up
 	}
 	a.Events = g.events
 	a.OutputTokens = out

@@ -73,14 +73,7 @@ func TestSeedsDiffer(t *testing.T) {
 // The keys stay the trace format's English identifiers, and the generator
 // is the command's name.
 func TestConditionsAreChinese(t *testing.T) {
-	var b bytes.Buffer
-	if _, err := tracegen.Generate(&b, tracegen.Config{Seed: 1, Requests: 10}); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Read(&b, "gen")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := generated(t, tracegen.Config{Seed: 1, Requests: 10})
 	var conds map[string]any
 	if err := json.Unmarshal(tr.Header.Conditions, &conds); err != nil {
 		t.Fatal(err)
@@ -100,4 +93,71 @@ func TestConditionsAreChinese(t *testing.T) {
 			t.Errorf("condition %s = %q: ASCII punctuation next to Chinese at %q", k, s, p)
 		}
 	}
+}
+
+// A server that packs k tokens into one event sends it once the k-th is
+// generated: the event comes after the k-fold wait, not before it (the
+// third review found several tokens "arriving" before they could have been
+// generated). So the gap before a k-token event holds k tokens' generation
+// and is about k times the gap before a one-token event, while the gap
+// after it is an ordinary one. On a seeded trace the means say it plainly.
+func TestAMultiTokenEventComesAfterItsWait(t *testing.T) {
+	tr := generated(t, tracegen.Config{Seed: 3, Requests: 4000})
+	before := map[int][]float64{} // tokens of the event → gaps before it
+	afterMulti := []float64{}     // gaps right after a multi-token event
+	for _, a := range tr.Attempts {
+		for i := 1; i < len(a.Events); i++ {
+			gap := a.Events[i].TMS - a.Events[i-1].TMS
+			before[a.Events[i].Tokens] = append(before[a.Events[i].Tokens], gap)
+			if a.Events[i-1].Tokens > 1 && a.Events[i].Tokens == 1 {
+				afterMulti = append(afterMulti, gap)
+			}
+		}
+	}
+	mean := func(v []float64) float64 {
+		s := 0.0
+		for _, x := range v {
+			s += x
+		}
+		return s / float64(len(v))
+	}
+	one := mean(before[1])
+	for k := 2; k <= 4; k++ {
+		if len(before[k]) < 50 {
+			t.Fatalf("only %d gaps before %d-token events", len(before[k]), k)
+		}
+		if r := mean(before[k]) / one; r < float64(k)-0.5 || r > float64(k)+0.5 {
+			t.Errorf("the gap before a %d-token event is %.2f× the gap before a one-token event; want about %d×", k, r, k)
+		}
+	}
+	if r := mean(afterMulti) / one; r < 0.8 || r > 1.25 {
+		t.Errorf("the gap after a multi-token event is %.2f× an ordinary one; want about 1×", r)
+	}
+}
+
+// The client gives up waiting for the first token at the timeout: no
+// complete success has a first event later than it, coalesced or not.
+func TestNoSuccessWaitsPastTheTimeout(t *testing.T) {
+	cfg := tracegen.Config{Seed: 4, Requests: 4000}
+	tr := generated(t, cfg)
+	limit := cfg.Defaults().TimeoutMS
+	for _, a := range tr.Attempts {
+		if ttft, ok := a.TTFT(); ok && ttft > limit {
+			t.Errorf("attempt %s (%s) got its first event %.1f ms after sending, past the %g ms timeout", a.ID, a.Outcome, ttft, limit)
+		}
+	}
+}
+
+// generated is the trace cfg generates, read back as a reader would.
+func generated(t *testing.T, cfg tracegen.Config) *trace.Trace {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := tracegen.Generate(&b, cfg); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(&b, "gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }

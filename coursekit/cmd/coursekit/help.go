@@ -47,12 +47,15 @@ type flagGroup struct {
 var docs = []cmdDoc{
 	{
 		name:    "card",
-		purpose: "compute the metrics card of a trace: denominators, TTFT, ITL, goodput, cost per 1,000 qualified",
+		purpose: "compute the metrics card of a trace: denominators, TTFT, event gaps and TPOT, goodput, cost per 1,000 qualified",
 		usage:   []string{"card [flags] TRACE"},
 		details: "Failures stay in every denominator, a missing TTFT is missing (not 0), percentiles are\n" +
 			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.\n" +
 			"--slo-e2e, --slo-itl-p95 and --slo-tpot join every condition, judged per attempt; without a\n" +
-			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.",
+			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.\n" +
+			"The card measures the gaps between streamed events, which are ITL only when every event carries\n" +
+			"one token; TPOT is the mean gap between tokens. The JSON key itl_ms (unit \"event\") and the flag\n" +
+			"--slo-itl-p95 keep vLLM's name ITL for these event gaps.",
 		examples: []string{
 			"coursekit card data/unit01/trace.jsonl",
 			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
