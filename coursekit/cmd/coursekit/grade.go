@@ -35,7 +35,7 @@ import (
 //	coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
 //
 // Without --notebook it releases the deliverable built into the binary.
-func cmdAssign(args []string, stdout io.Writer) error {
+func cmdAssign(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("assign", flag.ContinueOnError)
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (required)")
 	keyFile := fs.String("key-file", "", "the instructor's secret key file, kept for grading (required)")
@@ -59,6 +59,10 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	roster, err := roster.ReadRosterFile(*rosterPath)
 	if err != nil {
 		return usagef("assign: %v", err)
+	}
+	// The roster is a CSV the instructor edits: not UTF-8 is said as grade says it.
+	for _, w := range encNote(nil, roster.Path, roster.Encoding) {
+		fmt.Fprintf(stderr, "assign: warning: %s\n", w.Text)
 	}
 	release, name, err := releaseNotebook(*nbPath)
 	if err != nil {
