@@ -121,8 +121,8 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 func (b *Batch) noteRosterTypos() {
 	for _, s := range b.Subs {
 		named := s.RosterSays()
-		if named == "" || s.RecordOf != "" || slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRecordCopied }) {
-			continue // judged a copy (one record from two accounts): its warnings say what counted
+		if named == "" || s.RecordOf != "" || s.RosterContested() || slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRecordCopied }) {
+			continue // judged a copy (one record from two accounts), or held (noteContests): their warnings say what counted
 		}
 		owner := s.Learner
 		en, zh := s.RosterSaysHow()

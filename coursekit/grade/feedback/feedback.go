@@ -195,10 +195,14 @@ func FeedbackMarkdown(s *grader.Submission) string {
 	}
 	b.WriteString("\n")
 	if !f.gradable {
-		if s.Override != nil {
+		switch {
+		case s.Override != nil:
 			// The instructor decided the total: nothing to resubmit.
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n**%s**\n", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
-		} else {
+		case s.ReasonCode == grader.ReasonRosterHeld:
+			// Nothing for the learner to correct: the instructor checks the roster.
+			fmt.Fprintf(&b, "## 无法评分\n\n%s\n", e(f.reason))
+		default:
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n", e(f.reason))
 			b.WriteString("请改正后重新提交；如有疑问请联系老师。\n")
 		}
@@ -270,10 +274,14 @@ func FeedbackHTML(s *grader.Submission) string {
 	}
 	b.WriteString("</ul>\n")
 	if !f.gradable {
-		if s.Override != nil {
+		switch {
+		case s.Override != nil:
 			// The instructor decided the total: nothing to resubmit.
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p><strong>%s</strong></p>", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
-		} else {
+		case s.ReasonCode == grader.ReasonRosterHeld:
+			// Nothing for the learner to correct: the instructor checks the roster.
+			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
+		default:
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
 			b.WriteString("<p>请改正后重新提交；如有疑问请联系老师。</p>")
 		}
