@@ -185,3 +185,47 @@ func gradeWalk(t *testing.T, c *classroom, roster, out, export string, zips []st
 	}
 	return filepath.Join(out, "grades.csv")
 }
+
+// The warnings of a swap run agree. The roster swaps the lms_id of s11
+// and s12, each hands in their own notebook from their own account (a
+// swap without a copy), and s13 hands in s11's notebook from their own
+// account, which the roster has right (a copy). s11's roster-mismatch
+// warning must not say that s11's record "came in only in this file" or
+// that nobody gets a copy finding, while the next warning says s13
+// handed in s11's notebook with a copy finding for both: it names the
+// copy instead. s12's warning still says the two files look swapped.
+func TestGradeCLISwapWarningsAgreeWithACopy(t *testing.T) {
+	c, _, swapped, zips := walkClass(t)
+	canvas := map[string][]byte{
+		"zhoutao_1011_51011_06-deliverable.ipynb": c.handedIn(t, "s11"),
+		"wuxia_1012_51012_06-deliverable.ipynb":   c.handedIn(t, "s12"),
+		"sunli_1013_51013_06-deliverable.ipynb":   c.handedIn(t, "s11"),
+	}
+	canvasZip(t, zips[1], canvas)
+	var e string
+	out := filepath.Join(c.dir, "graded")
+	gradeWalk(t, c, swapped, out, "", zips[:2], &e)
+	var s11, copyWarn string
+	for _, line := range strings.Split(e, "\n") {
+		switch {
+		case strings.Contains(line, "canvas.zip:zhoutao_1011") && strings.Contains(line, "lms_id"):
+			s11 = line
+		case strings.Contains(line, "s13 handed in canvas.zip:sunli_1013"):
+			copyWarn = line
+		}
+	}
+	if s11 == "" || copyWarn == "" {
+		t.Fatalf("premise: no roster-mismatch warning for s11's file or no copy warning:\n%s", e)
+	}
+	for _, bad := range []string{"came in only in this file", "nobody gets a copy finding"} {
+		if strings.Contains(s11, bad) {
+			t.Errorf("s11's warning says %q while another says s13 handed in s11's notebook:\n%s\n%s", bad, s11, copyWarn)
+		}
+	}
+	if !strings.Contains(s11, "also came in as canvas.zip:sunli_1013") || !strings.Contains(s11, "it counts for s11") {
+		t.Errorf("s11's warning does not name the copy:\n%s", s11)
+	}
+	if !strings.Contains(e, "the two files look swapped") {
+		t.Errorf("no warning says s11's and s12's files look swapped:\n%s", e)
+	}
+}
