@@ -84,19 +84,55 @@ func OverrideLine(s *grader.Submission) string {
 	return fmt.Sprintf("%s这份作业计 %s/%s 分。理由：%s", grader.OverrideZh, criteria.FmtPts(o.Points), criteria.FmtPts(o.Max), o.Reason)
 }
 
-// withoutResubmit is the reason a file could not be graded without its
-// sentences asking the learner to fix and hand it in again ("请…再提交。"):
-// shown when the instructor decided the total, which stands.
+// withoutResubmit is the reason a file could not be graded without what
+// asks the learner to fix it and hand it in again: a sentence ("请…再提交。")
+// or a sentence's tail after "：" or "；" ("（文件不完整）：请重新保存笔记本后
+// 再提交。" keeps "（文件不完整）。"). Shown when the instructor decided the
+// total, which stands.
 func withoutResubmit(reason string) string {
 	var b strings.Builder
 	for _, sent := range strings.SplitAfter(reason, "。") {
-		t := strings.TrimSpace(sent)
-		if strings.HasPrefix(t, "请") && strings.Contains(t, "提交") {
-			continue
+		body, dot := strings.CutSuffix(sent, "。")
+		start := 0
+		for i := 0; i <= len(body); {
+			j := strings.IndexAny(body[i:], "：；")
+			end := len(body)
+			if j >= 0 {
+				end = i + j
+			}
+			if resubmitRequest(body[i:end]) {
+				body = body[:start]
+				break
+			}
+			if j < 0 {
+				break
+			}
+			start = end
+			i = end + len("：") // "：" and "；" are both 3 bytes
 		}
-		b.WriteString(sent)
+		if body = strings.TrimSpace(body); body != "" {
+			b.WriteString(body)
+			if dot {
+				b.WriteString("。")
+			}
+		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// resubmitRequest reports whether clause asks the learner to fix their
+// file and hand it in again (not "请老师…" or "请联系老师").
+func resubmitRequest(clause string) bool {
+	c := strings.TrimSpace(clause)
+	if strings.HasPrefix(c, "请") && !strings.HasPrefix(c, "请老师") && !strings.HasPrefix(c, "请联系老师") {
+		return true
+	}
+	for _, w := range []string{"再提交", "重新提交", "重新运行", "重新保存", "重新打包", "重新下载"} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // CommentLabel introduces the instructor's comment on an answer
