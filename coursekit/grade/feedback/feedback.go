@@ -57,6 +57,8 @@ func statusMark(x criteria.Score) string {
 	switch {
 	case x.Pending:
 		return "? 待阅读"
+	case zeroWeightRead(x):
+		return "— 不计分"
 	case x.Status == card.Pass:
 		return "✓ 通过"
 	case x.Points > 0:
@@ -282,9 +284,15 @@ func HTMLPage(title, body string) string {
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
 }
 
+// zeroWeightRead reports whether x is an answer a person scored while its
+// weight is 0: neither a pass nor a fail, it does not count.
+func zeroWeightRead(x criteria.Score) bool {
+	return x.Kind == criteria.KindManual && !x.Pending && x.Max == 0
+}
+
 func statusClass(x criteria.Score) string {
 	switch {
-	case x.Pending:
+	case x.Pending, zeroWeightRead(x):
 		return "pending"
 	case x.Status == card.Pass:
 		return "pass"

@@ -410,6 +410,14 @@ func (s *Submission) SetManual(i int, score float64, from string) {
 	}
 }
 
+// SetManualZeroWeight is SetManual for criterion i while its weight is 0:
+// it counts 0, and the learner reads the score as typed (typed of
+// typedMax) and that the criterion does not count at a weight of 0.
+func (s *Submission) SetManualZeroWeight(i int, typed, typedMax, from string) {
+	s.SetManual(i, 0, from)
+	s.Scores[i].Message = fmt.Sprintf("老师已阅读，按满分 %s 分评了 %s 分；这一项本次权重为 0，不计入成绩。", typedMax, typed)
+}
+
 // Release record states (Submission.record).
 const (
 	RecordNone = iota
