@@ -197,9 +197,9 @@ func (b *Batch) holdContested(l roster.Learner, subs []*grader.Submission, named
 			continue
 		}
 		accts = append(accts, a)
-		byName, byRoster := cmp.Or(b.namedBy(who[a], ""), "nobody on the roster"), cmp.Or(b.Roster.ByLMSID(a), "nobody")
-		sayEn = append(sayEn, fmt.Sprintf("account %s (%q) is %s's by its LMS name, %s's by the roster's lms_id", a, who[a], byName, byRoster))
-		sayZh = append(sayZh, fmt.Sprintf("账号 %s（%s）按 LMS 名字是 %s 的，按名单的 lms_id 是 %s 的", a, who[a], byName, byRoster))
+		byName, byRoster := b.namedBy(who[a], ""), b.Roster.ByLMSID(a)
+		sayEn = append(sayEn, fmt.Sprintf("account %s (%q) is %s's by its LMS name, %s's by the roster's lms_id", a, who[a], cmp.Or(byName, "nobody on the roster"), cmp.Or(byRoster, "nobody")))
+		sayZh = append(sayZh, fmt.Sprintf("账号 %s（%s）按 LMS 名字是 %s 的，按名单的 lms_id 是 %s 的", a, who[a], cmp.Or(byName, "名单上没有人"), cmp.Or(byRoster, "没有人")))
 	}
 	why := strings.Join(sayZh, "；")
 	c := contest{owner: l.ID, says: strings.Join(sayEn, "; "), saysZh: why}
