@@ -166,11 +166,15 @@ func checkQualifiedRate(k *checker) (Status, string) {
 
 // goodputPerS reads a goodput figure as per second; without a rate unit
 // the value is taken as per second (the unit row reports the unit).
-func goodputPerS(f Figure) float64 {
+func goodputPerS(f Figure) float64 { return f.Value * goodputFactor(f) }
+
+// goodputFactor is what a goodput figure's value is multiplied by to read
+// it per second: 1 without a rate unit.
+func goodputFactor(f Figure) float64 {
 	if _, factor, ok := rateFactor(f.Unit); ok {
-		return f.Value * factor
+		return factor
 	}
-	return f.Value
+	return 1
 }
 
 func checkGoodput(k *checker) (Status, string) {
@@ -179,11 +183,7 @@ func checkGoodput(k *checker) (Status, string) {
 		if near(goodputPerS(c.Goodput), want.GoodputPerS, perSecTol) {
 			return true
 		}
-		factor := 1.0
-		if _, f, ok := rateFactor(c.Goodput.Unit); ok {
-			factor = f
-		}
-		rounded = rounded && roundedFrom(c.Goodput.Value, want.GoodputPerS/factor)
+		rounded = rounded && roundedFrom(c.Goodput.Value, want.GoodputPerS/goodputFactor(c.Goodput))
 		return false
 	})
 	hint := "合格 goodput 与复算不一致：它数的是窗口内合格的尝试，除以窗口的长度，而不是输出 token 或全部请求。回看" + nbFour + "。"

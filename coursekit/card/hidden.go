@@ -79,8 +79,9 @@ func hiddenGoodput(k *checker) (Status, string) {
 		if c.Qualified == 0 && c.Goodput.Value == 0 {
 			return notStated("每个门槛条件下的合格数和 goodput")
 		}
-		if !consistent(goodputPerS(c.Goodput), float64(c.Qualified)/w, perSecTol) {
-			return Fail, "口径卡上的 goodput 与同一条件下写的合格数、窗口长度对不上：三者要能互相推出。四舍五入造成的差别不算（相差不到十分之一就算自洽，取整只在 goodput 那一项扣分），这里差得更多，多半是合格数或窗口长度用错了。"
+		implied := float64(c.Qualified) / w
+		if !consistent(goodputPerS(c.Goodput), implied, perSecTol) && !roundedFrom(c.Goodput.Value, implied/goodputFactor(c.Goodput)) {
+			return Fail, "口径卡上的 goodput 与同一条件下写的合格数、窗口长度对不上：三者要能互相推出。四舍五入造成的差别不算（相差不到十分之一，或写下的数就是推出的数按你写的位数四舍五入，都算自洽，取整只在 goodput 那一项扣分），这里不是取整，多半是合格数或窗口长度用错了。"
 		}
 	}
 	return Pass, ""
@@ -106,8 +107,8 @@ func hiddenCost(k *checker) (Status, string) {
 			continue
 		}
 		want := *k.s.WindowCost / float64(c.Qualified) * 1000
-		if !consistent(c.CostPer1000.Value, want, costTol) {
-			return Fail, "口径卡上的每千次合格成本与同一条件下写的合格数对不上：成本应由窗口成本和合格数推出。四舍五入造成的差别不算（相差不到十分之一就算自洽，取整只在成本那一项扣分），这里差得更多，多半是合格数用错了。"
+		if !consistent(c.CostPer1000.Value, want, costTol) && !roundedFrom(c.CostPer1000.Value, want) {
+			return Fail, "口径卡上的每千次合格成本与同一条件下写的合格数对不上：成本应由窗口成本和合格数推出。四舍五入造成的差别不算（相差不到十分之一，或写下的数就是推出的数按你写的位数四舍五入，都算自洽，取整只在成本那一项扣分），这里不是取整，多半是合格数用错了。"
 		}
 	}
 	return Pass, ""

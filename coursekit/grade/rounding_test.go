@@ -91,3 +91,43 @@ func TestRoundingChargedOnce(t *testing.T) {
 		}
 	}
 }
+
+// A figure that is the right value rounded to the digits the learner wrote
+// is a rounding however far that lands from the value (0.4 for 0.353 is
+// 13 % off): the figure check charges it, with the rounding hint, and the
+// consistency checks (goodput = qualified / window, cost = window cost /
+// qualified × 1000) pass, so it is charged once. Before, past 10 % the
+// consistency check failed too, saying "多半是合格数或窗口长度用错了" below
+// a figure hint that said the method was right.
+func TestRoundingChargedOnceWhateverItsSize(t *testing.T) {
+	ids := []string{"alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy", "mallory", "oscar"}
+	f := newFixture(t, ids...)
+	tried := map[string]int{}
+	for _, id := range ids {
+		c := correctCard(t, f.variants[id])
+		far := map[string]bool{}
+		for i := range c.Conditions {
+			for name, v := range map[string]*float64{"figures.goodput": &c.Conditions[i].Goodput.Value, "figures.cost": &c.Conditions[i].CostPer1000.Value} {
+				r, _ := strconv.ParseFloat(strconv.FormatFloat(*v, 'g', 1, 64), 64)
+				far[name] = far[name] || math.Abs(r-*v) >= 0.1*math.Abs(*v)
+				*v = r
+			}
+		}
+		s := f.g.Grade(id+".ipynb", f.submitted(t, id, c))
+		for fig, hidden := range map[string]string{"figures.goodput": "hidden.goodput_consistency", "figures.cost": "hidden.cost_consistency"} {
+			if !far[fig] {
+				continue
+			}
+			tried[fig]++
+			if x, _ := s.Score(fig); x.Points == x.Max || !strings.Contains(x.Message, "取整") {
+				t.Errorf("%s: %s %v/%v %q, want it charged as a rounding", id, fig, x.Points, x.Max, x.Message)
+			}
+			if x, _ := s.Score(hidden); x.Points != x.Max {
+				t.Errorf("%s: %s %v/%v (%s): a rounding of more than 10 %% charged twice", id, hidden, x.Points, x.Max, x.Message)
+			}
+		}
+	}
+	if tried["figures.goodput"] == 0 || tried["figures.cost"] == 0 {
+		t.Fatalf("premise: no learner's goodput or cost is 10 %% off at one digit: %v", tried)
+	}
+}

@@ -42,6 +42,9 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usagef("collect: %v", err)
 		}
+		for _, w := range encNote(nil, r.Path, r.Encoding) {
+			fmt.Fprintf(stderr, "collect: warning: %s\n", w.Text)
+		}
 		for _, l := range r.Learners {
 			ids = append(ids, l.ID)
 		}

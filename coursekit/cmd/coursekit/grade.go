@@ -35,7 +35,7 @@ import (
 //	coursekit assign --roster roster.csv --key-file KEY --out DIR [--notebook 06-deliverable.ipynb]
 //
 // Without --notebook it releases the deliverable built into the binary.
-func cmdAssign(args []string, stdout io.Writer) error {
+func cmdAssign(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("assign", flag.ContinueOnError)
 	rosterPath := fs.String("roster", "", "roster CSV with a header and an id column (required)")
 	keyFile := fs.String("key-file", "", "the instructor's secret key file, kept for grading (required)")
@@ -59,6 +59,10 @@ func cmdAssign(args []string, stdout io.Writer) error {
 	roster, err := roster.ReadRosterFile(*rosterPath)
 	if err != nil {
 		return usagef("assign: %v", err)
+	}
+	// The roster is a CSV the instructor edits: not UTF-8 is said as grade says it.
+	for _, w := range encNote(nil, roster.Path, roster.Encoding) {
+		fmt.Fprintf(stderr, "assign: warning: %s\n", w.Text)
 	}
 	release, name, err := releaseNotebook(*nbPath)
 	if err != nil {
@@ -455,14 +459,14 @@ func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) 
 	}
 	// A partial run never blanks the class graded into OUT.
 	if o.prev != nil && !fl.replace {
-		if err := checkWholeClass(o.prev, subs, fl.pos, fl.fs, fl.out); err != nil {
+		if err := checkWholeClass(o.prev, o.roster, subs, fl.pos, fl.fs, fl.out); err != nil {
 			return nil, err
 		}
 	}
 	// A bad typed row, or one whose learner nobody knows (a mistyped
 	// id), stops the run before anything is written: every such row of
 	// every file, listed together.
-	known := knownLearners(o.prev, subs)
+	known := knownLearners(o.prev, o.roster, subs)
 	var errs []error
 	for _, f := range o.typed {
 		errs = append(errs, f.CheckLearners(known))
@@ -667,14 +671,27 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
+// coveredLearners are the learners subs may be filed under before the
+// batch decides (package batch): each one's learner, its record's, the
+// one its name says, and the one the roster's lms_id gives its LMS
+// account (a roster mismatch may file it there).
+func coveredLearners(ro *roster.Roster, subs []*grader.Submission) map[string]bool {
+	have := map[string]bool{}
+	for _, s := range subs {
+		have[s.Learner], have[s.RecordOf], have[s.NameSays], have[s.RosterSays()] = true, true, true, true
+		if n := s.LMSNumber(); n != "" {
+			have[ro.ByLMSID(n)] = true
+		}
+	}
+	delete(have, "")
+	return have
+}
+
 // knownLearners says whether id is a learner of this batch (a submission's
 // learner, the learner of its signed record, or the learner its name
 // says) or had a submission in the previous run into OUT (prev).
-func knownLearners(prev *report.Run, subs []*grader.Submission) func(string) bool {
-	known := map[string]bool{}
-	for _, s := range subs {
-		known[s.Learner], known[s.RecordOf], known[s.NameSays] = true, true, true
-	}
+func knownLearners(prev *report.Run, ro *roster.Roster, subs []*grader.Submission) func(string) bool {
+	known := coveredLearners(ro, subs)
 	if prev != nil {
 		for _, id := range prev.Learners {
 			known[id] = true
@@ -689,13 +706,8 @@ func knownLearners(prev *report.Run, subs []*grader.Submission) func(string) boo
 // would turn them into "no submission" and drop their feedback. The
 // error names them and gives the command that grades the class with the
 // new files added (the previous run's inputs, then these).
-func checkWholeClass(prev *report.Run, subs []*grader.Submission, pos []string, fs *flag.FlagSet, out string) error {
-	have := map[string]bool{}
-	for _, s := range subs {
-		have[s.Learner] = true
-		have[s.RecordOf] = true
-		have[s.NameSays] = true
-	}
+func checkWholeClass(prev *report.Run, ro *roster.Roster, subs []*grader.Submission, pos []string, fs *flag.FlagSet, out string) error {
+	have := coveredLearners(ro, subs)
 	var missing []string
 	for _, id := range prev.Learners {
 		if !have[id] {

@@ -97,7 +97,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "report":
 		err = cmdReport(args[1:], stdout)
 	case "assign":
-		err = cmdAssign(args[1:], termOut(stdout))
+		err = cmdAssign(args[1:], termOut(stdout), stderr)
 	case "key":
 		err = cmdKey(args[1:], termOut(stdout))
 	case "grade":

@@ -171,6 +171,9 @@ type Batch struct {
 	// Others are, by learner, their files the duplicate rule did not
 	// grade (see markDuplicates).
 	Others map[string][]string
+	// contests are the records whose accounts' LMS names contradict the
+	// roster (markLMSAccounts).
+	contests []contest
 }
 
 // NewBatch groups subs (in collection order) by learner. When a learner
@@ -209,6 +212,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 	b.nameOutputs()
 	b.noteNamedFiles(named)
 	b.noteRosterTypos()
+	b.noteContests()
 	b.markCopiedRecords()
 	b.markSameAnswers()
 	for _, l := range b.Learners()[len(ro.Learners):] {

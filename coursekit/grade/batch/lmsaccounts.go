@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,6 +34,16 @@ import (
 //     gets the copy finding, the duplicate rule picks the file that
 //     counts, and a warning names the accounts: the instructor adds lms_id
 //     to the roster and grades again.
+//
+// Before rule 1, the LMS names may contradict the roster: the account the
+// roster's lms_id gives the record's learner carries another roster
+// learner's LMS name, and one other account carries theirs (two lms_id
+// swapped). Then the roster cannot say whose upload is a copy, and grade
+// judges none (holdContested): the upload from the account whose LMS name
+// is the learner's counts for them, every other upload of the record is
+// held in the row of the learner its LMS name is (grader.HoldForRoster:
+// not graded, no copy finding), and noteContests tells the instructor to
+// check the roster. Graded again with the roster right, rule 2 applies.
 func (b *Batch) markLMSAccounts() {
 	byLearner := map[string][]*grader.Submission{}
 	carries := map[string][]string{} // account → the learners whose records it handed in
@@ -56,6 +67,10 @@ func (b *Batch) markLMSAccounts() {
 			}
 		}
 		if len(accts) < 2 {
+			continue
+		}
+		if named := b.rosterContradicted(l, accts, who); named != "" {
+			b.holdContested(l, subs, named, who)
 			continue
 		}
 		own := ownAccount(l, accts, who, carries)
@@ -118,18 +133,126 @@ func (b *Batch) accountHolder(s *grader.Submission, owner string, carries map[st
 	case 1:
 		return others[0]
 	case 0:
-		found := ""
-		for _, l := range b.Roster.Learners {
-			if l.ID != owner && lmsNamed(l, s.LMSPerson()) {
-				if found != "" {
-					return ""
-				}
-				found = l.ID
-			}
-		}
-		return found
+		return b.namedBy(s.LMSPerson(), owner)
 	}
 	return ""
+}
+
+// namedBy is the one roster learner other than except whom person, a
+// name as an LMS download writes it, names; "" for none or more than one.
+func (b *Batch) namedBy(person, except string) string {
+	found := ""
+	for _, l := range b.Roster.Learners {
+		if l.ID != except && lmsNamed(l, person) {
+			if found != "" {
+				return ""
+			}
+			found = l.ID
+		}
+	}
+	return found
+}
+
+// rosterContradicted is, when the LMS names of accts (who: account → the
+// person's name in its LMS name) contradict the roster for l, the one
+// account whose LMS name is l's: the account the roster's lms_id gives l
+// carries another roster learner's LMS name. "" otherwise.
+func (b *Batch) rosterContradicted(l roster.Learner, accts []string, who map[string]string) string {
+	if l.LMSID == "" || !slices.Contains(accts, l.LMSID) || lmsNamed(l, who[l.LMSID]) || b.namedBy(who[l.LMSID], l.ID) == "" {
+		return ""
+	}
+	found := ""
+	for _, a := range accts {
+		if lmsNamed(l, who[a]) {
+			if found != "" {
+				return ""
+			}
+			found = a
+		}
+	}
+	return found
+}
+
+// contest is a record whose accounts' LMS names contradict the roster
+// (see markLMSAccounts): the record's learner, their own uploads by LMS
+// name, and the uploads held.
+type contest struct {
+	owner     string
+	own, held []*grader.Submission
+	// says is what the LMS names and the roster say of each account.
+	says, saysZh string
+}
+
+// holdContested applies the contradicted-roster rule of markLMSAccounts
+// to subs, l's record from several accounts, of which named is the one
+// whose LMS name is l's.
+func (b *Batch) holdContested(l roster.Learner, subs []*grader.Submission, named string, who map[string]string) {
+	// What the LMS names and the roster say of each account, for the
+	// instructor.
+	var sayEn, sayZh []string
+	var accts []string
+	for _, s := range subs {
+		a := s.LMSNumber()
+		if slices.Contains(accts, a) {
+			continue
+		}
+		accts = append(accts, a)
+		byName, byRoster := b.namedBy(who[a], ""), b.Roster.ByLMSID(a)
+		sayEn = append(sayEn, fmt.Sprintf("account %s (%q) is %s's by its LMS name, %s's by the roster's lms_id", a, who[a], cmp.Or(byName, "nobody on the roster"), cmp.Or(byRoster, "nobody")))
+		sayZh = append(sayZh, fmt.Sprintf("账号 %s（%s）按 LMS 名字是 %s 的，按名单的 lms_id 是 %s 的", a, who[a], cmp.Or(byName, "名单上没有人"), cmp.Or(byRoster, "没有人")))
+	}
+	why := strings.Join(sayZh, "；")
+	c := contest{owner: l.ID, says: strings.Join(sayEn, "; "), saysZh: why}
+	for _, s := range subs {
+		if s.LMSNumber() == named {
+			grader.MarkRosterContested(s, why)
+			c.own = append(c.own, s)
+			continue
+		}
+		grader.HoldForRoster(s, l.ID, b.namedBy(s.LMSPerson(), l.ID), why)
+		c.held = append(c.held, s)
+	}
+	b.contests = append(b.contests, c)
+}
+
+// noteContests warns, for each record whose accounts contradict the
+// roster (holdContested), what counted for its learner, which uploads
+// are held in whose row, and which learners' lms_id to check. It runs
+// after the duplicate rule.
+func (b *Batch) noteContests() {
+	for _, c := range b.contests {
+		check := []string{c.owner}
+		add := func(id string) {
+			if id != "" && !slices.Contains(check, id) {
+				check = append(check, id)
+			}
+		}
+		var heldEn, heldZh []string
+		for _, s := range slices.Concat(c.own, c.held) {
+			add(b.Roster.ByLMSID(s.LMSNumber()))
+			add(s.Learner)
+		}
+		for _, s := range c.held {
+			row, rowZh := s.Learner+"'s row", "放在 "+s.Learner+" 那一行"
+			if s.Learner == "" {
+				row, rowZh = "a row of its own", "单独一行"
+			}
+			heldEn = append(heldEn, fmt.Sprintf("%s is held in %s, not graded", s.Name, row))
+			heldZh = append(heldZh, fmt.Sprintf("%s %s，暂不评分", s.Name, rowZh))
+		}
+		countsEn, countsZh := fmt.Sprintf("%s counts for %s", b.Chosen[c.owner].Name, c.owner), fmt.Sprintf("%s 计入 %s 的成绩", b.Chosen[c.owner].Name, c.owner)
+		if !slices.Contains(c.own, b.Chosen[c.owner]) {
+			countsEn = fmt.Sprintf("%s's row counts %s by the duplicate rule", c.owner, b.Chosen[c.owner].Name)
+			countsZh = fmt.Sprintf("按重复提交的规则，%s 计分的是 %s", c.owner, b.Chosen[c.owner].Name)
+		}
+		pair, pairZh := strings.Join(check[:len(check)-1], ", ")+" and "+check[len(check)-1], strings.Join(check, "、")
+		b.Warnings = append(b.Warnings, grader.Warning{
+			Text: fmt.Sprintf("%s's signed record came in from %d LMS accounts, and their LMS names contradict the roster: %s. Until the roster is right, no upload is judged a copy (nobody gets a copy finding or \"not own submission\"): %s; %s. Roster mismatch: check the lms_id of %s in the roster and grade again (grade then judges the upload that is not %[1]s's own); until then --export canvas leaves these rows out",
+				c.owner, len(c.own)+len(c.held), c.says, countsEn, strings.Join(heldEn, "; "), pair),
+			Zh: fmt.Sprintf("%s 的发放记录从 %d 个 LMS 账号交了上来，这些账号的 LMS 名字和名单对不上：%s。名单改对之前，不认定哪一份是抄来的（谁都没有抄袭线索，也没有“不是自己的作业”）：%s；%s。名单可能有误：请核对名单里 %s 的 lms_id 后重新评分（那时评分程序会认定不是 %[1]s 本人交的那一份）；在此之前，--export canvas 导出的文件不含这几行",
+				c.owner, len(c.own)+len(c.held), c.saysZh, countsZh, strings.Join(heldZh, "；"), pairZh),
+		})
+	}
 }
 
 // lmsNamed reports whether person, a name as an LMS download writes it, is

@@ -121,8 +121,8 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 func (b *Batch) noteRosterTypos() {
 	for _, s := range b.Subs {
 		named := s.RosterSays()
-		if named == "" || s.RecordOf != "" || slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRecordCopied }) {
-			continue // judged a copy (one record from two accounts): its warnings say what counted
+		if named == "" || s.RecordOf != "" || s.RosterContested() || slices.ContainsFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == grader.FindRecordCopied }) {
+			continue // judged a copy (one record from two accounts), or held (noteContests): their warnings say what counted
 		}
 		owner := s.Learner
 		en, zh := s.RosterSaysHow()
@@ -146,8 +146,17 @@ func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, says
 	})
 	owner := s.Learner
 	onceEn, onceZh := fmt.Sprintf("%s's record came in only in this file", owner), fmt.Sprintf("%s 的发放记录只交上来这一份", owner)
-	if n := b.recordFiles(owner); n > 1 {
-		onceEn, onceZh = fmt.Sprintf("%s's record came in %d times, never from another learner's account by its LMS name", owner, n), fmt.Sprintf("%s 的发放记录交上来 %d 次，按 LMS 名字都不是别人的账号", owner, n)
+	own, copies := b.recordFiles(owner)
+	nobodyEn, nobodyZh := " (nobody gets a copy finding)", "（谁都没有抄袭线索）"
+	switch {
+	case len(copies) > 0:
+		// The record also came in as another learner's file, judged a
+		// copy (or held) in a warning of its own: say so, not "only here".
+		onceEn = fmt.Sprintf("%s's record also came in as %s, which its own warning judges", owner, strings.Join(copies, ", "))
+		onceZh = fmt.Sprintf("%s 的发放记录还作为 %s 交了上来，那一份另有提醒", owner, strings.Join(copies, "、"))
+		nobodyEn, nobodyZh = "", ""
+	case own > 1:
+		onceEn, onceZh = fmt.Sprintf("%s's record came in %d times, never from another learner's account by its LMS name", owner, own), fmt.Sprintf("%s 的发放记录交上来 %d 次，按 LMS 名字都不是别人的账号", owner, own)
 	}
 	ownerEn := fmt.Sprintf("it counts for %s", owner)
 	ownerZh := fmt.Sprintf("它计入 %s 的成绩", owner)
@@ -176,21 +185,24 @@ func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, says
 		Message: fmt.Sprintf("这份笔记本%s，但%s %s 的，而 %s：按 %[3]s 的作业评分，不算抄袭线索。%[5]s；%[6]s。%[7]s。", saysZh, recordZh, owner, onceZh, ownerZh, namedZh, checkZh),
 		Detail:  fmt.Sprintf("%s, but %s %s's (%s): graded as %[3]s's, not a copy; %[5]s; %[6]s", saysEn, recordEn, owner, onceEn, ownerEn, namedEn)})
 	b.Warnings = append(b.Warnings, grader.Warning{
-		Text: fmt.Sprintf("%s %s, but %s %s's, and %s: graded as %[4]s's work, not as a copy (nobody gets a copy finding); %[6]s; %[7]s. %[8]s", s.Name, saysEn, recordEn, owner, onceEn, ownerEn, namedEn, checkEn),
-		Zh:   fmt.Sprintf("%s %s，但%s %s 的，%s：按 %[4]s 的作业评分，不算抄袭（谁都没有抄袭线索）；%[6]s；%[7]s。%[8]s", s.Name, saysZh, recordZh, owner, onceZh, ownerZh, namedZh, checkZh),
+		Text: fmt.Sprintf("%s %s, but %s %s's, and %s: graded as %[4]s's work, not as a copy%s; %[7]s; %[8]s. %[9]s", s.Name, saysEn, recordEn, owner, onceEn, nobodyEn, ownerEn, namedEn, checkEn),
+		Zh:   fmt.Sprintf("%s %s，但%s %s 的，%s：按 %[4]s 的作业评分，不算抄袭%s；%[7]s；%[8]s。%[9]s", s.Name, saysZh, recordZh, owner, onceZh, nobodyZh, ownerZh, namedZh, checkZh),
 	})
 }
 
 // recordFiles counts the files graded as learner's by their signed
-// release record (none judged a copy).
-func (b *Batch) recordFiles(learner string) int {
-	n := 0
+// release record (own), and names the files of that record judged a copy
+// or held as another learner's (copies).
+func (b *Batch) recordFiles(learner string) (own int, copies []string) {
 	for _, s := range b.Subs {
-		if s.Learner == learner && s.RecordOf == "" && s.Record() == grader.RecordVerified {
-			n++
+		switch {
+		case s.RecordOf == learner || s.RecordHeld == learner:
+			copies = append(copies, s.Name)
+		case s.Learner == learner && s.RecordOf == "" && s.Record() == grader.RecordVerified:
+			own++
 		}
 	}
-	return n
+	return own, copies
 }
 
 // NamedAfter is the files whose name (or folder, or LMS name) says

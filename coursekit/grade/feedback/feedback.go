@@ -57,6 +57,8 @@ func statusMark(x criteria.Score) string {
 	switch {
 	case x.Pending:
 		return "? 待阅读"
+	case zeroWeightRead(x):
+		return "— 不计分"
 	case x.Status == card.Pass:
 		return "✓ 通过"
 	case x.Points > 0:
@@ -84,19 +86,55 @@ func OverrideLine(s *grader.Submission) string {
 	return fmt.Sprintf("%s这份作业计 %s/%s 分。理由：%s", grader.OverrideZh, criteria.FmtPts(o.Points), criteria.FmtPts(o.Max), o.Reason)
 }
 
-// withoutResubmit is the reason a file could not be graded without its
-// sentences asking the learner to fix and hand it in again ("请…再提交。"):
-// shown when the instructor decided the total, which stands.
+// withoutResubmit is the reason a file could not be graded without what
+// asks the learner to fix it and hand it in again: a sentence ("请…再提交。")
+// or a sentence's tail after "：" or "；" ("（文件不完整）：请重新保存笔记本后
+// 再提交。" keeps "（文件不完整）。"). Shown when the instructor decided the
+// total, which stands.
 func withoutResubmit(reason string) string {
 	var b strings.Builder
 	for _, sent := range strings.SplitAfter(reason, "。") {
-		t := strings.TrimSpace(sent)
-		if strings.HasPrefix(t, "请") && strings.Contains(t, "提交") {
-			continue
+		body, dot := strings.CutSuffix(sent, "。")
+		start := 0
+		for i := 0; i <= len(body); {
+			j := strings.IndexAny(body[i:], "：；")
+			end := len(body)
+			if j >= 0 {
+				end = i + j
+			}
+			if resubmitRequest(body[i:end]) {
+				body = body[:start]
+				break
+			}
+			if j < 0 {
+				break
+			}
+			start = end
+			i = end + len("：") // "：" and "；" are both 3 bytes
 		}
-		b.WriteString(sent)
+		if body = strings.TrimSpace(body); body != "" {
+			b.WriteString(body)
+			if dot {
+				b.WriteString("。")
+			}
+		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// resubmitRequest reports whether clause asks the learner to fix their
+// file and hand it in again (not "请老师…" or "请联系老师").
+func resubmitRequest(clause string) bool {
+	c := strings.TrimSpace(clause)
+	if strings.HasPrefix(c, "请") && !strings.HasPrefix(c, "请老师") && !strings.HasPrefix(c, "请联系老师") {
+		return true
+	}
+	for _, w := range []string{"再提交", "重新提交", "重新运行", "重新保存", "重新打包", "重新下载"} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // CommentLabel introduces the instructor's comment on an answer
@@ -195,10 +233,14 @@ func FeedbackMarkdown(s *grader.Submission) string {
 	}
 	b.WriteString("\n")
 	if !f.gradable {
-		if s.Override != nil {
+		switch {
+		case s.Override != nil:
 			// The instructor decided the total: nothing to resubmit.
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n**%s**\n", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
-		} else {
+		case s.ReasonCode == grader.ReasonRosterHeld:
+			// Nothing for the learner to correct: the instructor checks the roster.
+			fmt.Fprintf(&b, "## 无法评分\n\n%s\n", e(f.reason))
+		default:
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n", e(f.reason))
 			b.WriteString("请改正后重新提交；如有疑问请联系老师。\n")
 		}
@@ -242,9 +284,15 @@ func HTMLPage(title, body string) string {
 		"</title><style>" + pageStyle + "</style></head><body>\n" + body + "\n</body></html>\n"
 }
 
+// zeroWeightRead reports whether x is an answer a person scored while its
+// weight is 0: neither a pass nor a fail, it does not count.
+func zeroWeightRead(x criteria.Score) bool {
+	return x.Kind == criteria.KindManual && !x.Pending && x.Max == 0
+}
+
 func statusClass(x criteria.Score) string {
 	switch {
-	case x.Pending:
+	case x.Pending, zeroWeightRead(x):
 		return "pending"
 	case x.Status == card.Pass:
 		return "pass"
@@ -270,10 +318,14 @@ func FeedbackHTML(s *grader.Submission) string {
 	}
 	b.WriteString("</ul>\n")
 	if !f.gradable {
-		if s.Override != nil {
+		switch {
+		case s.Override != nil:
 			// The instructor decided the total: nothing to resubmit.
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p><strong>%s</strong></p>", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
-		} else {
+		case s.ReasonCode == grader.ReasonRosterHeld:
+			// Nothing for the learner to correct: the instructor checks the roster.
+			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
+		default:
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
 			b.WriteString("<p>请改正后重新提交；如有疑问请联系老师。</p>")
 		}

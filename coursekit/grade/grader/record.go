@@ -3,6 +3,7 @@ package grader
 import (
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/notebook"
@@ -25,6 +26,10 @@ import (
 // its learner's with an instructor-only FindNameNotRecord and a warning.
 const (
 	ReasonNotOwn = "not_own_submission" // the signed record is another learner's
+	// ReasonRosterHeld: another learner's signed record, from an LMS
+	// account whose LMS name contradicts the roster's lms_id: held, not
+	// graded and not judged, until the roster is checked (package batch).
+	ReasonRosterHeld = "held_roster_mismatch"
 	// FindRecordCopied: one release record handed in by two accounts.
 	FindRecordCopied = "record_handed_in_twice"
 	// FindRosterMismatch: the roster's lms_id says the account is another
@@ -63,3 +68,40 @@ func NotOwn(s *Submission, owner, submitter, how string) *Submission {
 		Detail:  fmt.Sprintf("release record of %s handed in by %s (%s)", owner, cmp.Or(submitter, "an unknown learner"), how)})
 	return s
 }
+
+// RosterHeldZh is what the learner is told of a file held for a roster
+// check (ReasonRosterHeld): a fact about their own file, naming nobody.
+const RosterHeldZh = "这份笔记本暂不计分：提交记录与名单对不上，老师核对名单后会重新评分。如有疑问，请联系老师。"
+
+// HoldForRoster turns s, owner's signed record handed in from an LMS
+// account whose LMS name is holder's while the roster's lms_id says the
+// account is owner's (package batch: the roster is contradicted), into
+// holder's held file: not graded, and not judged a copy or "not own",
+// until the instructor checks the roster (ReasonRosterHeld). holder is ""
+// when the LMS name is no roster learner's. why says, for the
+// instructor, what the LMS names and the roster say.
+func HoldForRoster(s *Submission, owner, holder, why string) *Submission {
+	s.Fail(notebook.NewUngradable(ReasonRosterHeld, "%s", RosterHeldZh))
+	s.ReasonDetail = fmt.Sprintf("这份笔记本是 %s 的发放记录，从 LMS 账号 %s（%s）交上来；%s。名单和 LMS 名字对不上，暂不认定谁交了谁的作业：请核对名单的 lms_id 后重新评分。", owner, s.lmsNum, s.lmsWho, why)
+	s.Learner, s.RecordHeld = holder, owner
+	s.Manual, s.Mistakes, s.Integrity = nil, nil, nil
+	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRosterMismatch, Private: true, Message: s.ReasonDetail,
+		Detail: fmt.Sprintf("%s's signed record from LMS account %s (%q), held in %s's row until the roster's lms_id is checked: %s", owner, s.lmsNum, s.lmsWho, cmp.Or(holder, "no learner"), why)})
+	return s
+}
+
+// MarkRosterContested says s, its record's learner's own upload by its
+// LMS name, is from an account the roster's lms_id gives another learner
+// while another account handing in the same record is the learner's by
+// the roster (package batch): its private roster-mismatch finding says
+// so (why), and the learner's feedback names it neutrally (ShownName).
+func MarkRosterContested(s *Submission, why string) {
+	s.contested = true
+	s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool { return f.Code == FindRosterMismatch })
+	s.Integrity = append(s.Integrity, integrity.Finding{Code: FindRosterMismatch, Private: true,
+		Message: fmt.Sprintf("名单可能有误：这份笔记本从 LMS 账号 %s（%s）交上来，账号的名字和签名的发放记录都是 %s 的；%s。按 %[3]s 的作业评分，暂不认定谁交了谁的作业：请核对名单的 lms_id 后重新评分。", s.lmsNum, s.lmsWho, s.Learner, why),
+		Detail:  fmt.Sprintf("from LMS account %s (%q), whose LMS name and signed record are %s's: counted as %[3]s's; the roster is contradicted: %s", s.lmsNum, s.lmsWho, s.Learner, why)})
+}
+
+// RosterContested reports whether MarkRosterContested marked s.
+func (s *Submission) RosterContested() bool { return s.contested }

@@ -53,6 +53,9 @@ type Submission struct {
 	// RecordOf is, for a notebook handed in by another account than its
 	// signed release record's (ReasonNotOwn), the record's learner.
 	RecordOf string `json:"record_of,omitempty"`
+	// RecordHeld is, for a file held for a roster check
+	// (ReasonRosterHeld), the learner of its signed record.
+	RecordHeld string `json:"record_held,omitempty"`
 	// NameSays is, for a notebook whose file or folder name says one
 	// learner and whose signed release record another, with no LMS or
 	// Gradescope account to say who handed it in, the learner the name
@@ -105,6 +108,9 @@ type Submission struct {
 	// its signed record's learner's, the other learner the roster's
 	// lms_id gives the account (a roster typo; see RosterSays).
 	rosterSays string
+	// contested: the roster's lms_id is contradicted by the LMS names of
+	// the accounts that handed this record in (MarkRosterContested).
+	contested bool
 }
 
 // RosterSays is, for a file graded as its signed record's learner's
@@ -152,9 +158,15 @@ const NamedForOtherZh = "交上来时名字不是你的那份笔记本（按笔�
 // number is not for them to read.
 const NamedByLMSZh = "从 LMS 交上来的那份笔记本（按笔记本里签名的发放记录，它是你的）"
 
+// HeldShownZh is how text a learner reads names their file when it is
+// held for a roster check (ReasonRosterHeld): never its LMS name, which
+// the roster gives to another learner.
+const HeldShownZh = "从 LMS 交上来的那份笔记本"
+
 // ShownName is how text a learner reads names s's file: its name as
 // collected, except a file whose name (or LMS account, by the roster) is
-// another learner's (NameSays).
+// another learner's (NameSays), or whose account the roster and the LMS
+// names dispute (RecordHeld, RosterContested): a neutral name then.
 func (s *Submission) ShownName() string {
 	return cmp.Or(s.shownOther(), s.Name)
 }
@@ -163,7 +175,9 @@ func (s *Submission) ShownName() string {
 // account is another learner's (NameSays), "" for other files.
 func (s *Submission) shownOther() string {
 	switch {
-	case s.NameSaysByLMSID():
+	case s.RecordHeld != "":
+		return HeldShownZh
+	case s.NameSaysByLMSID(), s.contested:
 		return NamedByLMSZh
 	case s.NameSays != "":
 		return NamedForOtherZh
@@ -394,6 +408,14 @@ func (s *Submission) SetManual(i int, score float64, from string) {
 		head, tail, _ := strings.Cut(rest, "；")
 		s.StatusLine = "得分 " + head + fmt.Sprintf("（其中文字题由老师评 %s 分）；", criteria.FmtPts(manual)) + tail
 	}
+}
+
+// SetManualZeroWeight is SetManual for criterion i while its weight is 0:
+// it counts 0, and the learner reads the score as typed (typed of
+// typedMax) and that the criterion does not count at a weight of 0.
+func (s *Submission) SetManualZeroWeight(i int, typed, typedMax, from string) {
+	s.SetManual(i, 0, from)
+	s.Scores[i].Message = fmt.Sprintf("老师已阅读，按满分 %s 分评了 %s 分；这一项本次权重为 0，不计入成绩。", typedMax, typed)
 }
 
 // Release record states (Submission.record).

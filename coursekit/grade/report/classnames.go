@@ -107,6 +107,9 @@ func learnerTable(b *batch.Batch) (head []string, rows [][]string) {
 			_, how := o.NameSaysHow()
 			status += fmt.Sprintf("（%s %s，但签名的发放记录是 %s 的：按 %[3]s 的作业评分）", o.Name, how, o.Learner)
 		}
+		if ok && s.RecordHeld != "" {
+			status += fmt.Sprintf("（%s 从 LMS 账号 %s（%s）交上来，签名的发放记录是 %s 的：核对名单的 lms_id 之前暂不评分）", s.Name, s.LMSNumber(), s.LMSPerson(), s.RecordHeld)
+		}
 		rows = append(rows, []string{l.ID, l.Name, score, status, strings.Join(finds, "、")})
 	}
 	for _, u := range unknownFiles(b) {

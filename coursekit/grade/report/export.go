@@ -82,6 +82,9 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 			how, _ := o.NameSaysHow()
 			off += fmt.Sprintf("; %s, %s, holds %s's signed notebook: graded as %[3]s's", o.Name, how, o.Learner)
 		}
+		if ok && s.RecordHeld != "" {
+			off += fmt.Sprintf("; %s, from LMS account %s (%q), holds %s's signed notebook: held, not graded, until the roster's lms_id is checked", s.Name, s.LMSNumber(), s.LMSPerson(), s.RecordHeld)
+		}
 		switch {
 		case !ok:
 			row = blank(row, "no submission"+off)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -145,7 +146,7 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column, manual string) (notes
 		for _, id := range mismatched {
 			why = append(why, id+" ("+held[id]+")")
 		}
-		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows, %s: the roster's lms_id disagrees with the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", len(mismatched), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
+		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows, %s: the roster's lms_id disagrees with the LMS names or the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", len(mismatched), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
 	}
 	if len(unsafeIDs) > 0 {
 		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows whose identifier starts with = + - or @, which a spreadsheet would run as a formula and which the LMS would not match with a ' in front: %s. Correct the roster and export again, or enter these grades by hand", len(unsafeIDs), strings.Join(unsafeIDs, ", ")))
@@ -196,10 +197,13 @@ func rosterMismatches(b *batch.Batch) map[string]string {
 			continue
 		}
 		holder := b.Roster.ByLMSID(s.LMSNumber())
-		why := fmt.Sprintf("account %s, %s's by the roster, handed in %s's notebook", s.LMSNumber(), holder, s.Learner)
-		add(s.Learner, why)
-		if holder != s.Learner {
-			add(holder, why)
+		// The record's learner: the file's, or the one a held file is for.
+		record := cmp.Or(s.RecordHeld, s.Learner)
+		why := fmt.Sprintf("account %s (%q), %s's by the roster, handed in %s's notebook", s.LMSNumber(), s.LMSPerson(), holder, record)
+		for _, id := range []string{s.Learner, record, holder} {
+			if !strings.Contains(held[id], why) {
+				add(id, why)
+			}
 		}
 	}
 	return held

@@ -28,6 +28,7 @@ var ReasonZh = map[string]string{
 	notebook.ReasonNonFinite:      "口径卡里有 NaN 或无穷大",
 	notebook.ReasonUnknown:        "名单里没有这位学习者",
 	grader.ReasonNotOwn:           "交的是别人的笔记本（发放记录不是自己的）",
+	grader.ReasonRosterHeld:       "暂不评分：名单的 lms_id 与 LMS 名字对不上，等老师核对名单",
 	notebook.ReasonUnreadable:     "文件读不出来",
 	notebook.ReasonVariantFailed:  "无法重新生成 trace",
 	notebook.ReasonInternal:       "评分程序出错",

@@ -106,6 +106,16 @@ type ManualScore struct {
 	state    int  // how ApplyManual used the row: rowUnused, rowApplied, rowChanged
 }
 
+// apply gives criterion i of s the row's score; one kept through a
+// weight of 0 (zeroKept) counts 0 and is shown as typed.
+func (r *ManualScore) apply(s *grader.Submission, i int) {
+	if r.zeroKept != "" {
+		s.SetManualZeroWeight(i, r.zeroKept, r.Max, r.Pos)
+		return
+	}
+	s.SetManual(i, r.Score, r.Pos)
+}
+
 // How ApplyManual used a row (ManualScore.state).
 const (
 	rowUnused  = iota // not applied: written back unchanged
@@ -553,7 +563,7 @@ func ApplyManualCounted(subs []*grader.Submission, counts func(*grader.Submissio
 				i := slices.IndexFunc(s.Scores, func(x criteria.Score) bool { return x.ID == row.Criterion })
 				j := slices.IndexFunc(s.Manual, func(m grader.ManualItem) bool { return m.ID == row.Criterion })
 				if i >= 0 && s.Scores[i].Pending && j >= 0 && row.answers(s.Manual[j].Text) {
-					s.SetManual(i, row.Score, row.Pos)
+					row.apply(s, i)
 				}
 				continue
 			}
@@ -574,7 +584,7 @@ func ApplyManualCounted(subs []*grader.Submission, counts func(*grader.Submissio
 				}
 				continue
 			}
-			s.SetManual(i, row.Score, row.Pos)
+			row.apply(s, i)
 			row.state = rowApplied
 		}
 		if row.state != rowApplied {

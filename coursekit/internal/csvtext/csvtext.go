@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
@@ -31,9 +32,14 @@ func Decode(b []byte, name string) (text []byte, enc string, err error) {
 	if bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff}) {
 		return nil, "", fmt.Errorf("%s:1: the file is UTF-16 (Excel's \"Unicode text\"), not a CSV coursekit reads: save it as \"CSV UTF-8 (逗号分隔)\"", name)
 	}
-	if at := badGB18030(b); at >= 0 {
-		line := 1 + bytes.Count(b[:at], []byte{'\n'})
-		return nil, "", fmt.Errorf("%s:%d: byte 0x%02x (offset %d) is neither UTF-8 nor GB18030 (GBK): the file is in another encoding; save it as \"CSV UTF-8 (逗号分隔)\" and grade again. Nothing was written", name, line, b[at], at)
+	sc := scanGB18030(b)
+	if at := sc.bad; at >= 0 {
+		return nil, "", fmt.Errorf("%s:%d: byte 0x%02x (offset %d) is neither UTF-8 nor GB18030 (GBK): the file is in another encoding; save it as \"CSV UTF-8 (逗号分隔)\" and grade again. Nothing was written", name, lineOf(b, at), b[at], at)
+	}
+	if len(sc.rare) > sc.common {
+		at := sc.rare[0]
+		return nil, "", fmt.Errorf("%s:%d: the file is not UTF-8, and read as GB18030 (GBK) %d of its %d non-ASCII characters would be rare ones outside GB2312, such as %q from bytes 0x%02x 0x%02x (offset %d): it is not Chinese text but most likely Latin-1 (Windows-1252), in which that line reads %q. Save it as \"CSV UTF-8 (逗号分隔)\" and run again. Nothing was written",
+			name, lineOf(b, at), len(sc.rare), len(sc.rare)+sc.common, decodeGB(b[at:at+2]), b[at], b[at+1], at, latin1Line(b, at))
 	}
 	text, err = simplifiedchinese.GB18030.NewDecoder().Bytes(b)
 	if err != nil {
@@ -55,9 +61,46 @@ func Note(name, enc string) (en, zh string) {
 // fffd is U+FFFD in GB18030: a character, not a bad byte.
 var fffd = []byte{0x84, 0x31, 0xa4, 0x37}
 
-// badGB18030 is the offset of the first byte of b that does not begin a
-// valid GB18030 character, or -1.
-func badGB18030(b []byte) int {
+// lineOf is the line (from 1) of b's byte at.
+func lineOf(b []byte, at int) int { return 1 + bytes.Count(b[:at], []byte{'\n'}) }
+
+func decodeGB(seq []byte) string {
+	r, _ := simplifiedchinese.GB18030.NewDecoder().Bytes(seq)
+	return string(r)
+}
+
+// latin1Line is the line of b holding byte at, read as Windows-1252 (a
+// superset of Latin-1's printable characters), at most 80 characters.
+func latin1Line(b []byte, at int) string {
+	start := bytes.LastIndexByte(b[:at], '\n') + 1
+	end := bytes.IndexByte(b[at:], '\n')
+	if end < 0 {
+		end = len(b) - at
+	}
+	r, _ := charmap.Windows1252.NewDecoder().Bytes(bytes.TrimRight(b[start:at+end], "\r"))
+	if s := []rune(string(r)); len(s) > 80 {
+		return string(s[:80]) + "…"
+	}
+	return string(r)
+}
+
+// gbScan is what scanGB18030 found: the offset of the first byte that
+// does not begin a valid GB18030 character (-1: none), the offsets of the
+// two-byte characters outside GB2312 (rare in Chinese text, what Latin-1
+// letters make), and how many other multi-byte characters there are.
+type gbScan struct {
+	bad    int
+	rare   []int
+	common int
+}
+
+// gb2312 reports whether the two-byte GB18030 character c0 c1 is in
+// GB2312 (rows 0xA1–0xF7, columns 0xA1–0xFE): the common characters,
+// symbols and pinyin letters a Chinese file is made of.
+func gb2312(c0, c1 byte) bool { return 0xa1 <= c0 && c0 <= 0xf7 && 0xa1 <= c1 && c1 <= 0xfe }
+
+func scanGB18030(b []byte) gbScan {
+	sc := gbScan{bad: -1}
 	dec := simplifiedchinese.GB18030.NewDecoder()
 	for i := 0; i < len(b); {
 		c0 := b[i]
@@ -66,7 +109,8 @@ func badGB18030(b []byte) int {
 			i++
 			continue
 		case c0 == 0xff:
-			return i
+			sc.bad = i
+			return sc
 		}
 		size := 0
 		if i+1 < len(b) {
@@ -78,14 +122,21 @@ func badGB18030(b []byte) int {
 			}
 		}
 		if size == 0 {
-			return i
+			sc.bad = i
+			return sc
 		}
 		seq := b[i : i+size]
 		dec.Reset()
 		if r, err := dec.Bytes(seq); err != nil || (bytes.Contains(r, []byte("\ufffd")) && !bytes.Equal(seq, fffd)) {
-			return i
+			sc.bad = i
+			return sc
+		}
+		if size == 2 && !gb2312(seq[0], seq[1]) {
+			sc.rare = append(sc.rare, i)
+		} else {
+			sc.common++
 		}
 		i += size
 	}
-	return -1
+	return sc
 }
