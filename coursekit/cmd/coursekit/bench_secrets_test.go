@@ -47,4 +47,3 @@ func TestBenchRedirectLocationRedacted(t *testing.T) {
 		}
 	}
 }
-
