@@ -100,6 +100,7 @@ type runner struct {
 	fresh    *http.Client // no connection reuse: for a retry after a dead pooled connection
 	endpoint string
 	chat     bool
+	hide     *strings.Replacer // the bearer token, should the server echo it (Hider)
 	end      time.Duration // no request is scheduled at or after start+end
 
 	bodyHead, bodyTail []byte   // the request JSON around the request id
@@ -279,6 +280,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("no --model given and %v", err)
 		}
+		if h := Hider(cfg.Header); h != nil && h.Replace(m) != m {
+			return nil, errors.New("no --model given and the first model /v1/models lists holds the --api-key-env token: give --model")
+		}
 		cfg.Model = m
 	}
 	return newRunner(ctx, cfg, client, fresh).run(w)
@@ -351,6 +355,7 @@ func newRunner(ctx context.Context, cfg Config, client, fresh *http.Client) *run
 		client:   client,
 		fresh:    fresh,
 		chat:     cfg.API == "chat",
+		hide:     Hider(cfg.Header),
 		end:      cfg.Warmup + windowOf(cfg),
 		out:      make(chan *trace.Attempt, 1024),
 		jobs:     make(chan job),
@@ -416,6 +421,7 @@ func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) 
 		defer close(wdone)
 		for a := range r.out {
 			if werr == nil {
+				hideAttempt(a, r.hide)
 				if werr = tw.Write(a); werr == nil && len(r.out) == 0 {
 					werr = tw.Flush()
 				}
