@@ -97,4 +97,3 @@ func HideError(err error, r *strings.Replacer) error {
 	}
 	return err
 }
-

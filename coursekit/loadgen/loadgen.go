@@ -101,7 +101,7 @@ type runner struct {
 	endpoint string
 	chat     bool
 	hide     *strings.Replacer // the bearer token, should the server echo it (Hider)
-	end      time.Duration // no request is scheduled at or after start+end
+	end      time.Duration     // no request is scheduled at or after start+end
 
 	bodyHead, bodyTail []byte   // the request JSON around the request id
 	noID               bool     // prompt reuse same: the body has no request id
