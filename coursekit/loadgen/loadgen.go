@@ -190,6 +190,12 @@ func firstModel(ctx context.Context, client *http.Client, baseURL string, h http
 		if msg, ok := serverFault(err); ok {
 			return "", fmt.Errorf("GET /v1/models: %s", msg)
 		}
+		var ue *url.Error
+		if errors.As(err, &ue) { // it quotes the URL: its user and query's secrets stay here
+			red := *ue
+			red.URL = RedactURL(ue.URL)
+			return "", &red
+		}
 		return "", err
 	}
 	defer resp.Body.Close()
@@ -532,17 +538,19 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // microsecond (the trace clock's resolution), fixed width.
 const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
 
-// RedactURL is u with its password, and the value of every query parameter whose name looks
-// secret (secretQueryKey: api_key, token, auth, password, sig …, and code, an OAuth
-// authorization code), replaced by "xxxxx": traces
-// are shared and handed in, and a secret given in --url or --metrics-url must not travel with
-// them. The query keeps its order and its other values as written.
+// RedactURL is u without its user information (user and password: both
+// xxxxx) and its fragment, and with the value of every query parameter
+// whose name looks secret (secretQueryKey: api_key, token, auth, password,
+// pw, sas, sig, access …, and code, an OAuth authorization code) replaced
+// by "xxxxx": traces are shared and handed in, and a secret given in --url
+// or --metrics-url must not travel with them. The query keeps its order
+// and its other values as written.
 func RedactURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return u
 	}
-	changed := false
+	changed := p.User != nil || p.Fragment != "" || p.RawFragment != "" || strings.HasSuffix(u, "#")
 	if p.RawQuery != "" {
 		parts := strings.Split(p.RawQuery, "&")
 		for i, kv := range parts {
@@ -558,16 +566,21 @@ func RedactURL(u string) string {
 		}
 		p.RawQuery = strings.Join(parts, "&")
 	}
-	if p.User == nil && !changed {
+	if !changed {
 		return u
 	}
-	return p.Redacted()
+	if p.User != nil {
+		p.User = url.User("xxxxx")
+	}
+	p.Fragment, p.RawFragment = "", ""
+	return p.String()
 }
 
 // secretQueryKey says whether a query parameter's name looks like it holds a credential.
 func secretQueryKey(name string) bool {
 	n := strings.ToLower(name)
-	if n == "code" { // an OAuth authorization code
+	switch n {
+	case "code", "pw", "sas", "access": // an OAuth authorization code, a password, an Azure SAS, an access grant
 		return true
 	}
 	for _, w := range []string{"key", "token", "auth", "pass", "pwd", "secret", "sig", "credential", "session", "jwt", "bearer", "cookie"} {
