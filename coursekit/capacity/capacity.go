@@ -237,7 +237,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	if b.Model == "" {
 		m, err := loadgen.ResolveModel(ctx, b.Client, b.URL, b.Header)
 		if err != nil {
-			return nil, fmt.Errorf("server %s is not answering: %w", b.URL, err)
+			return nil, fmt.Errorf("server %s is not answering: %w", loadgen.RedactURL(b.URL), err)
 		}
 		b.Model = m
 	}
@@ -464,7 +464,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 // --metrics-url does, and names the sidecar in the step's conditions.
 func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer) (*os.File, error) {
 	if cfg.MetricsURL == "" {
-		cfg.MetricsURL = strings.TrimRight(cfg.URL, "/") + "/metrics"
+		cfg.MetricsURL = loadgen.Endpoint(cfg.URL, "/metrics") // after the path, not after --url's query
 	}
 	side, err := os.OpenFile(path+".metrics.jsonl", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {

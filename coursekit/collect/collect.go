@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 )
 
 // DefaultNotebook is the deliverable's file name in the course layout.
@@ -261,7 +262,9 @@ func readNoFollow(path string, max int64) ([]byte, error) {
 // flatten turns a relative path into one file name: notebooks/unit01/x.ipynb
 // -> notebooks_unit01_x.ipynb.
 func flatten(rel string) string {
-	return strings.NewReplacer(string(filepath.Separator), "_", "/", "_").Replace(rel)
+	// Control codes and bidi overrides escaped first (safetext.Name), so
+	// no copied file's name holds one.
+	return strings.NewReplacer(string(filepath.Separator), "_", "/", "_").Replace(safetext.Name(rel))
 }
 
 // checkOut refuses an output folder that holds anything this collect would
@@ -340,25 +343,33 @@ func writeNew(path string, data []byte) (same bool, err error) {
 func writeManifest(path string, r *Result) error {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
+	// Folder names and file names are untrusted: escaped (safetext.Name)
+	// and kept from starting a formula (safetext.CSVCell) in every cell.
+	write := func(row ...string) {
+		for i, c := range row {
+			row[i] = safetext.CSVCell(safetext.Name(c))
+		}
+		w.Write(row)
+	}
 	w.Write([]string{"learner", "status", "source", "file", "bytes", "sha256", "note"})
 	for _, f := range r.Files {
 		status := "collected"
 		if slices.Contains(r.Several, f.Learner) {
 			status = "several"
 		}
-		w.Write([]string{f.Learner, status, f.Source, filepath.ToSlash(f.Dest), strconv.FormatInt(f.Bytes, 10), f.SHA256, ""})
+		write(f.Learner, status, f.Source, filepath.ToSlash(f.Dest), strconv.FormatInt(f.Bytes, 10), f.SHA256, "")
 	}
 	for _, id := range r.Missing {
-		w.Write([]string{id, "missing", "", "", "", "", "no deliverable in their files"})
+		write(id, "missing", "", "", "", "", "no deliverable in their files")
 	}
 	for _, id := range r.NoHome {
-		w.Write([]string{id, "no-home", "", "", "", "", "no volume or directory for this learner"})
+		write(id, "no-home", "", "", "", "", "no volume or directory for this learner")
 	}
 	for _, s := range r.Skipped {
-		w.Write([]string{s.Learner, "skipped", s.Source, "", "", "", s.Reason})
+		write(s.Learner, "skipped", s.Source, "", "", "", s.Reason)
 	}
 	for _, s := range r.Similar {
-		w.Write([]string{s.Learner, "similar", s.Source, "", "", "", s.Reason})
+		write(s.Learner, "similar", s.Source, "", "", "", s.Reason)
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {

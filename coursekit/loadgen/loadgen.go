@@ -100,7 +100,8 @@ type runner struct {
 	fresh    *http.Client // no connection reuse: for a retry after a dead pooled connection
 	endpoint string
 	chat     bool
-	end      time.Duration // no request is scheduled at or after start+end
+	hide     *strings.Replacer // the bearer token, should the server echo it (Hider)
+	end      time.Duration     // no request is scheduled at or after start+end
 
 	bodyHead, bodyTail []byte   // the request JSON around the request id
 	noID               bool     // prompt reuse same: the body has no request id
@@ -188,6 +189,12 @@ func firstModel(ctx context.Context, client *http.Client, baseURL string, h http
 	if err != nil {
 		if msg, ok := serverFault(err); ok {
 			return "", fmt.Errorf("GET /v1/models: %s", msg)
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) { // it quotes the URL: its user and query's secrets stay here
+			red := *ue
+			red.URL = RedactURL(ue.URL)
+			return "", &red
 		}
 		return "", err
 	}
@@ -279,6 +286,9 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("no --model given and %v", err)
 		}
+		if h := Hider(cfg.Header); h != nil && h.Replace(m) != m {
+			return nil, errors.New("no --model given and the first model /v1/models lists holds the --api-key-env token: give --model")
+		}
 		cfg.Model = m
 	}
 	return newRunner(ctx, cfg, client, fresh).run(w)
@@ -351,6 +361,7 @@ func newRunner(ctx context.Context, cfg Config, client, fresh *http.Client) *run
 		client:   client,
 		fresh:    fresh,
 		chat:     cfg.API == "chat",
+		hide:     Hider(cfg.Header),
 		end:      cfg.Warmup + windowOf(cfg),
 		out:      make(chan *trace.Attempt, 1024),
 		jobs:     make(chan job),
@@ -416,6 +427,7 @@ func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) 
 		defer close(wdone)
 		for a := range r.out {
 			if werr == nil {
+				hideAttempt(a, r.hide)
 				if werr = tw.Write(a); werr == nil && len(r.out) == 0 {
 					werr = tw.Flush()
 				}
@@ -526,17 +538,19 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // microsecond (the trace clock's resolution), fixed width.
 const StartedAtLayout = "2006-01-02T15:04:05.000000Z07:00"
 
-// RedactURL is u with its password, and the value of every query parameter whose name looks
-// secret (secretQueryKey: api_key, token, auth, password, sig …, and code, an OAuth
-// authorization code), replaced by "xxxxx": traces
-// are shared and handed in, and a secret given in --url or --metrics-url must not travel with
-// them. The query keeps its order and its other values as written.
+// RedactURL is u without its user information (user and password: both
+// xxxxx) and its fragment, and with the value of every query parameter
+// whose name looks secret (secretQueryKey: api_key, token, auth, password,
+// pw, sas, sig, access …, and code, an OAuth authorization code) replaced
+// by "xxxxx": traces are shared and handed in, and a secret given in --url
+// or --metrics-url must not travel with them. The query keeps its order
+// and its other values as written.
 func RedactURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return u
 	}
-	changed := false
+	changed := p.User != nil || p.Fragment != "" || p.RawFragment != "" || strings.HasSuffix(u, "#")
 	if p.RawQuery != "" {
 		parts := strings.Split(p.RawQuery, "&")
 		for i, kv := range parts {
@@ -552,16 +566,21 @@ func RedactURL(u string) string {
 		}
 		p.RawQuery = strings.Join(parts, "&")
 	}
-	if p.User == nil && !changed {
+	if !changed {
 		return u
 	}
-	return p.Redacted()
+	if p.User != nil {
+		p.User = url.User("xxxxx")
+	}
+	p.Fragment, p.RawFragment = "", ""
+	return p.String()
 }
 
 // secretQueryKey says whether a query parameter's name looks like it holds a credential.
 func secretQueryKey(name string) bool {
 	n := strings.ToLower(name)
-	if n == "code" { // an OAuth authorization code
+	switch n {
+	case "code", "pw", "sas", "access": // an OAuth authorization code, a password, an Azure SAS, an access grant
 		return true
 	}
 	for _, w := range []string{"key", "token", "auth", "pass", "pwd", "secret", "sig", "credential", "session", "jwt", "bearer", "cookie"} {

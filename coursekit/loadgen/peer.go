@@ -167,13 +167,14 @@ func cut(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// redirectError words a 3xx answer.
+// redirectError words a 3xx answer. The Location passes RedactURL: a
+// server may quote the request URI back, with the query's secrets.
 func redirectError(resp *http.Response) string {
 	loc := resp.Header.Get(locationKey)
 	if loc == "" {
 		loc = resp.Header.Get("Location")
 	}
-	return fmt.Sprintf("HTTP %d: redirect to %s not followed (bench sends requests only to the origin it was given)", resp.StatusCode, quoteShort(loc))
+	return fmt.Sprintf("HTTP %d: redirect to %s not followed (bench sends requests only to the origin it was given)", resp.StatusCode, quoteShort(RedactURL(loc)))
 }
 
 // serverFault tells a transport error that is about the response the

@@ -45,7 +45,7 @@ func (r *runner) startScrapes() func() error {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var werr error
-	enc := json.NewEncoder(c.MetricsSink)
+	enc := json.NewEncoder(HideWriter(c.MetricsSink, r.hide)) // one Write a line
 	wg.Go(func() {
 		t := time.NewTicker(every)
 		defer t.Stop()

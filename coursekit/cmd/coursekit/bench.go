@@ -33,7 +33,10 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return runBench(opts, stdout, stderr)
+	// A server may echo the --api-key-env token back: what bench prints
+	// holds it no more than what it writes.
+	hide := loadgen.Hider(opts.cfg.Header)
+	return loadgen.HideError(runBench(opts, stdout, loadgen.HideWriter(stderr, hide)), hide)
 }
 
 // benchFlags are bench's flags as given, not yet checked.

@@ -19,6 +19,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -71,7 +72,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		return usagef("capacity: --out DIR is required (each step's trace is kept there)")
 	}
 	if u, err := url.Parse(c.Bench.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usagef("capacity: --url %q is not an http(s) URL", c.Bench.URL)
+		return usagef("capacity: --url %q is not an http(s) URL", loadgen.RedactURL(c.Bench.URL))
 	}
 	c.SLOTTFTMS = float64(*slo) / float64(time.Millisecond)
 	c.Latency = lat.Latency

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,4 +85,32 @@ func TestCollectEscapesFolderNames(t *testing.T) {
 	if strings.Contains(out+errs, "\x1b") || strings.Contains(out+errs, "\ncollect: all good") || !strings.Contains(out+errs, `mallory\ncollect: all good\x1b[2J`) {
 		t.Errorf("collect printed a folder name raw:\n%q\n%q", out, errs)
 	}
+}
+
+// Control codes and bidi overrides in folder names reach neither
+// collected.csv nor the names of the files collect copies: they are
+// written escaped, as on the terminal.
+func TestCollectManifestAndNamesEscaped(t *testing.T) {
+	homes := t.TempDir()
+	for _, rel := range []string{"alice/a\x1b[2J/06-deliverable.ipynb", "alice/b\u202egnp/06-deliverable.ipynb", "eve\u202e\x07/06-deliverable.ipynb"} {
+		p := filepath.Join(homes, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p, []byte(`{"cells":[]}`), 0o644)
+	}
+	dst := filepath.Join(t.TempDir(), "c")
+	if code, o, e := runCLI(t, "collect", "--dirs", homes, "--out", dst); code != 0 {
+		t.Fatalf("collect: exit %d\n%s%s", code, o, e)
+	}
+	b, _ := os.ReadFile(filepath.Join(dst, "collected.csv"))
+	if strings.ContainsAny(string(b), "\x1b\u202e\x07") || !strings.Contains(string(b), "eve") {
+		t.Errorf("collected.csv holds a folder name raw:\n%q", b)
+	}
+	filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if strings.ContainsAny(p, "\x1b\u202e\x07") {
+			t.Errorf("collect wrote a file named with a control code: %q", p)
+		}
+		return nil
+	})
 }

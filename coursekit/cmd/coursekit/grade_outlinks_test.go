@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/llmperf-course/course/coursekit/grade/report"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +86,80 @@ func TestGradeCLIEditedFolderIsNotALink(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
 		t.Errorf("grade wrote %d entries outside OUT through OUT/edited/feedback", len(ents))
+	}
+}
+
+// Every file of OUT grade reads back (its run record, the files it wrote,
+// whose hashes tell an edit) is read as a learner's file is: a FIFO there
+// hung the run, and a link to /dev/zero as the run record ran it out of
+// memory. A symlink or a FIFO anywhere in OUT is refused, naming it,
+// before anything is written; and a staging folder an interrupted run
+// left beside OUT whose marker is a FIFO or a link is left alone, unread.
+func TestGradeCLIOutReadsNoFIFOOrLink(t *testing.T) {
+	c, out, args := gradedClass(t)
+	listing := func() string {
+		var names []string
+		filepath.WalkDir(c.dir, func(p string, d fs.DirEntry, err error) error {
+			names = append(names, p)
+			return nil
+		})
+		return strings.Join(names, "\n")
+	}
+	for _, name := range []string{"summary.md", "feedback/alice.md", report.RunFile} {
+		p := filepath.Join(out, filepath.FromSlash(name))
+		saved, _ := os.ReadFile(p)
+		elsewhere := filepath.Join(c.dir, "copy-of-"+filepath.Base(p))
+		os.WriteFile(elsewhere, saved, 0o644)
+		for _, tc := range []struct {
+			kind string
+			make func() error
+			want string
+		}{
+			{"fifo", func() error { return syscall.Mkfifo(p, 0o644) }, p + " is a named pipe (FIFO), not a regular file"},
+			{"symlink", func() error { return os.Symlink(elsewhere, p) }, p + " is a symlink, not a regular file"},
+		} {
+			os.Remove(p)
+			if err := tc.make(); err != nil {
+				t.Fatal(err)
+			}
+			before := listing()
+			code, e := runCLIUnblocked(t, p, args...)
+			if code != 2 || !strings.Contains(e, tc.want) {
+				t.Errorf("%s as a %s: exit %d, want exit 2 with %q:\n%s", name, tc.kind, code, tc.want, e)
+			}
+			if after := listing(); after != before {
+				t.Errorf("%s as a %s: grade wrote beside or into OUT:\nbefore:\n%s\nafter:\n%s", name, tc.kind, before, after)
+			}
+		}
+		os.Remove(p)
+		os.WriteFile(p, saved, 0o644)
+	}
+	// Stale staging folders whose marker is not a regular file.
+	for _, tc := range []struct {
+		kind string
+		make func(string) error
+	}{
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"symlink", func(p string) error {
+			dead := filepath.Join(c.dir, "dead-marker")
+			os.WriteFile(dead, []byte("written by coursekit grade (pid 999999999): x\n"), 0o644)
+			return os.Symlink(dead, p)
+		}},
+	} {
+		stale := filepath.Join(c.dir, ".graded.new-"+tc.kind)
+		os.MkdirAll(stale, 0o755)
+		marker := filepath.Join(stale, report.OutMarker)
+		if err := tc.make(marker); err != nil {
+			t.Fatal(err)
+		}
+		if code, e := runCLIUnblocked(t, marker, args...); code != 0 {
+			t.Errorf("a stale staging folder with a %s marker: exit %d\n%s", tc.kind, code, e)
+		}
+		if _, err := os.Lstat(marker); err != nil {
+			t.Errorf("a staging folder whose marker is a %s is not grade's, yet it was removed: %v", tc.kind, err)
+		}
+	}
+	if code, o, e := runCLI(t, args...); code != 0 {
+		t.Errorf("OUT's own files back: exit %d\n%s%s", code, o, e)
 	}
 }

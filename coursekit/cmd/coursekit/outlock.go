@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // errLocked is what lockFile returns when another process holds the lock.
@@ -14,9 +16,9 @@ var errLocked = errors.New("locked")
 // touch the first one's trace (two writers gave a file with NUL bytes in it). The file is
 // emptied only at the run's first write (emptiedOnWrite). The lock lasts until it is closed.
 func openLocked(path, what string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := regfile.OpenNoFollow(path, os.O_RDWR|os.O_CREATE, 0o644) // a link planted there is not written through
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()

@@ -75,7 +75,7 @@ func TestBenchFailingBeforeTheRunKeepsTheOldTrace(t *testing.T) {
 }
 
 // A password in --url or --metrics-url does not travel with the trace (it is shared and handed
-// in): the header holds the URLs with the password replaced.
+// in): the header holds the URLs with the user and password replaced.
 func TestBenchTraceHoldsNoURLPassword(t *testing.T) {
 	addr := startSimCLI(t, "--decode-step", "1ms")
 	out := filepath.Join(t.TempDir(), "u.jsonl")
@@ -86,12 +86,12 @@ func TestBenchTraceHoldsNoURLPassword(t *testing.T) {
 	}
 	b, _ := os.ReadFile(out)
 	side, _ := os.ReadFile(out + ".metrics.jsonl")
-	for _, secret := range []string{"hunter2", "pw2"} {
+	for _, secret := range []string{"hunter2", "pw2", "alice", "bob"} {
 		if strings.Contains(string(b), secret) || strings.Contains(string(side), secret) {
 			t.Errorf("the trace or its sidecar holds the password %q", secret)
 		}
 	}
-	if !strings.Contains(string(b), "alice:xxxxx@") {
+	if !strings.Contains(string(b), "http://xxxxx@") {
 		t.Errorf("the header does not name the redacted URL:\n%.400s", b)
 	}
 }

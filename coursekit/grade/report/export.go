@@ -61,10 +61,11 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 	}
 	for _, l := range b.Learners() {
 		// The roster's cells as a spreadsheet shows them: a name or
-		// email starting with = + - @ is text, not a formula.
+		// email starting with = + - @ is text, not a formula, and its
+		// control codes and bidi overrides are shown escaped.
 		row := []string{l.ID}
 		for _, x := range l.Extra {
-			row = append(row, safetext.CSVCell(x))
+			row = append(row, safetext.CSVCell(safetext.Name(x)))
 		}
 		row = append(row, make([]string, len(b.Roster.Columns)-len(l.Extra))...)
 		s, ok := b.Chosen[l.ID]

@@ -107,7 +107,7 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column, manual string) (notes
 		// ' in front would match nobody, so they are written as they
 		// are, and a row whose identifier a spreadsheet would take for
 		// a formula is left out (unsafeIDs) rather than written.
-		name := safetext.CSVCell(cmpOr(l.Name, l.ID))
+		name := safetext.CSVCell(safetext.Name(cmpOr(l.Name, l.ID))) // control codes shown escaped
 		switch format {
 		case ExportCanvas:
 			if l.LMSID == "" {
@@ -118,7 +118,7 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column, manual string) (notes
 				unsafeIDs = append(unsafeIDs, l.ID+" ("+bad+")")
 				continue
 			}
-			cw.Write([]string{name, l.LMSID, sis, login, safetext.CSVCell(col(l, "section")), total})
+			cw.Write([]string{name, l.LMSID, sis, login, safetext.CSVCell(safetext.Name(col(l, "section"))), total})
 		case ExportMoodle:
 			if l.Email == "" {
 				noLMS = append(noLMS, l.ID)

@@ -77,7 +77,10 @@ func cleanStale(out string) []string {
 	for _, kind := range []string{".new-", ".old-"} {
 		dirs, _ := filepath.Glob(filepath.Join(parent, "."+base+kind+"*"))
 		for _, d := range dirs {
-			marker, err := os.ReadFile(filepath.Join(d, OutMarker))
+			if st, err := os.Lstat(d); err != nil || !st.IsDir() {
+				continue // not a folder grade made: leave it
+			}
+			marker, err := regfile.Read(filepath.Join(d, OutMarker), "a staging folder's marker", MaxMarkerBytes)
 			if err != nil && kind == ".new-" {
 				continue // not grade's: leave it
 			}
@@ -140,7 +143,10 @@ func CheckOut(out string) error {
 	if len(entries) == 0 || slices.ContainsFunc(entries, func(e os.DirEntry) bool {
 		return e.Name() == OutMarker || e.Name() == "grades.csv"
 	}) {
-		return checkEdited(out)
+		if err := checkEdited(out); err != nil {
+			return err
+		}
+		return checkRegular(out)
 	}
 	names := make([]string, 0, 3)
 	for _, e := range entries[:min(3, len(entries))] {
@@ -175,6 +181,35 @@ func checkEdited(out string) error {
 		return nil
 	})
 }
+
+// checkRegular refuses OUT when it holds anything but regular files and
+// folders (outside executed/, which grade neither reads nor carries): grade
+// reads its own files back to tell an edit, and carries the instructor's
+// into the next OUT, and a FIFO there would hang it, a link would be
+// followed out of OUT.
+func checkRegular(out string) error {
+	return filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == out {
+			return nil
+		}
+		if d.IsDir() {
+			if rel, _ := filepath.Rel(out, p); rel == "executed" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is %s, not a regular file: grade reads and carries only regular files and folders in OUT; move it out of %s and grade again", p, regfile.Kind(d.Type()), out)
+		}
+		return nil
+	})
+}
+
+// MaxMarkerBytes bounds the read of a staging folder's marker, a line.
+const MaxMarkerBytes = 4 << 10
 
 // Committed is what Commit did with the previous OUT.
 type Committed struct {
@@ -258,6 +293,9 @@ func (s *Stage) carry(prev *Run, c *Committed) error {
 	if err := checkEdited(s.out); err != nil { // again: grading took a while
 		return err
 	}
+	if err := checkRegular(s.out); err != nil {
+		return err
+	}
 	if err := s.carryAdded(prev, c); err != nil {
 		return err
 	}
@@ -339,15 +377,7 @@ func (s *Stage) carryAdded(prev *Run, c *Committed) error {
 			c.Clashes = append(c.Clashes, rel)
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(p)
-			if err == nil {
-				err = os.Symlink(target, dst)
-			}
-			if err != nil {
-				return err
-			}
-		} else if err := linkOrCopy(p, dst); err != nil {
+		if err := linkOrCopy(p, dst); err != nil {
 			return err
 		}
 		c.Kept = append(c.Kept, rel)
@@ -355,8 +385,10 @@ func (s *Stage) carryAdded(prev *Run, c *Committed) error {
 	})
 }
 
+// fileSHA is the sha256 of the regular file p (regfile.Open: a link or a
+// FIFO swapped in since checkRegular is refused, unread).
 func fileSHA(p string) (string, error) {
-	f, err := os.Open(p)
+	f, _, err := regfile.Open(p)
 	if err != nil {
 		return "", err
 	}
@@ -368,19 +400,16 @@ func fileSHA(p string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// linkOrCopy makes dst the same file as src: a hard link, else a copy.
+// linkOrCopy makes dst the same file as the regular file src: a hard
+// link, else a copy.
 func linkOrCopy(src, dst string) error {
-	if os.Link(src, dst) == nil {
-		return nil
-	}
-	in, err := os.Open(src)
+	in, st, err := regfile.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
+	if os.Link(src, dst) == nil {
+		return nil
 	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, st.Mode().Perm())
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/grade/criteria"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // RunFile is the record of a grading run, kept in OUT beside OutMarker
@@ -36,10 +37,14 @@ type Run struct {
 	Files map[string]string `json:"files"`
 }
 
+// MaxRunBytes bounds the read of RunFile: it lists every file a run
+// wrote, a few hundred bytes a learner.
+const MaxRunBytes = 64 << 20
+
 // ReadRun reads OUT's run record; nil, nil when OUT has none (a new OUT,
 // or one written by an older coursekit).
 func ReadRun(out string) (*Run, error) {
-	b, err := os.ReadFile(filepath.Join(out, RunFile))
+	b, err := regfile.Read(filepath.Join(out, RunFile), "a grading run's record", MaxRunBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

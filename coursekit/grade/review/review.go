@@ -44,6 +44,16 @@ func TextSHA(text string) string {
 // so). ReadManualCSV also reads the older bare form.
 func KeyCell(text string) string { return "h" + TextSHA(text) }
 
+// uncell is a cell as typed: without the ' that safetext.CSVCell put in
+// front of a formula-like text when grade wrote it back, so a learner's
+// feedback shows the comment as the instructor typed it.
+func uncell(c string) string {
+	if t, ok := strings.CutPrefix(c, "'"); ok && safetext.CSVCell(t) == c {
+		return t
+	}
+	return c
+}
+
 // parseKey is the TextSHA in a text_sha256 cell (h + 12 hex digits, or
 // the older 12 hex digits), or ok false when the cell is neither (a
 // spreadsheet mangled it).
@@ -322,7 +332,7 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 		}
 		row0 := ManualScore{Pos: pos, Learner: id, Criterion: crit, TextSHA: sha, keyLost: keyLost, Title: get("title"), Max: get("max"),
 			Keyword: get("keyword_assist"), Keywords: get("keywords_found"), Text: t.raw(row, "text"), Previous: get("previous_score"),
-			Note: get("note"), Comment: get("comment")}
+			Note: get("note"), Comment: uncell(get("comment"))}
 		for _, i := range extraIdx {
 			row0.Extra = append(row0.Extra, row[i])
 		}
@@ -433,9 +443,14 @@ func WriteReview(w io.Writer, typed *ManualScores, items []grader.ManualItem, sc
 		if typed == nil || typed.Typed[k] == nil {
 			return "", "", extra
 		}
+		// Written back as text: a typed =HYPERLINK(…) stays inert.
 		r := typed.Typed[k]
-		copy(extra, r.Extra)
-		return r.Note, r.Comment, extra
+		for i, x := range r.Extra {
+			if i < len(extra) {
+				extra[i] = safetext.CSVCell(x)
+			}
+		}
+		return r.Note, safetext.CSVCell(r.Comment), extra
 	}
 	prev := map[key]ManualScore{}
 	var carried []ManualScore

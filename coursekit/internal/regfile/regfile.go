@@ -101,6 +101,22 @@ func open(path string, stat func(string) (fs.FileInfo, error), flags int) (*os.F
 	return f, st, nil
 }
 
+// OpenNoFollow opens path for writing (flag as os.OpenFile takes it)
+// without following a symlink at path: a link there is a
+// *NotRegularError, and nothing is written through it to the file it
+// names. For files a command writes beside the one it was given (bench's
+// TRACE.metrics.jsonl), where a planted link would redirect the write.
+func OpenNoFollow(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return nil, &NotRegularError{Path: path, Mode: st.Mode()}
+	}
+	f, err := os.OpenFile(path, flag|noFollow, perm)
+	if err != nil && isLoop(err) { // a symlink swapped in since the Lstat
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+	}
+	return f, err
+}
+
 // TooLargeError is a file longer than the limit its reader sets.
 type TooLargeError struct {
 	Path  string
