@@ -115,6 +115,9 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 	}
 
 	r.sent.Add(1)
+	if id == request {
+		r.arrivals.Add(1) // a retry is not an arrival
+	}
 	r.inflight.Add(1)
 	lag := max(a.StartMS-scheduled, 0)
 	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
