@@ -69,8 +69,9 @@ var docs = []cmdDoc{
 		usage:   []string{"compare [flags] A.jsonl B.jsonl", "compare [flags] A1.jsonl A2.jsonl … -- B1.jsonl B2.jsonl …"},
 		details: "Like benchstat: each metric of A and B (the mean of a side's runs, each run's value from its card), B − A,\n" +
 			"the relative change, a 95% interval of B − A with its method, and better, worse or ~ (the interval holds 0).\n" +
-			"One run a side: percentiles by the bootstrap over attempts, failure and qualified rates by Newcombe's\n" +
-			"hybrid score interval, goodput and tokens/s by Poisson score intervals; between-run variance is not covered.\n" +
+			"One run a side: percentiles by the bootstrap over attempts (an attempt's event gaps drawn together),\n" +
+			"failure and qualified rates by Newcombe's hybrid score interval, goodput and tokens/s by Poisson score\n" +
+			"intervals; between-run variance is not covered.\n" +
 			"Several runs a side: a hierarchical bootstrap (runs, then attempts) for every metric. The headers'\n" +
 			"conditions are compared: every one that differs is listed, with a warning when more than one does.",
 		examples: []string{
