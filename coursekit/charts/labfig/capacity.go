@@ -39,6 +39,16 @@ type CapacitySearch struct {
 	AtLeast     bool
 	Provisional bool
 	ElapsedS    float64
+	// Undecided says no step decided either way (MostAttempts in a step,
+	// AttemptsToMeet needed to meet the target at best): the answer is
+	// undecided, not "no rate meets" (cardfmt.CapacityUndecidedIn).
+	Undecided      bool
+	MostAttempts   int64
+	AttemptsToMeet int
+	// AnswerGrowth is the answer step's load check when it shows a queue
+	// growing that its test could not decide on (cardfmt.CapacityGrowthIn);
+	// nil otherwise.
+	AnswerGrowth *capacity.LoadCheck
 }
 
 // CapacityStep is one searched rate. Shares are in [0, 1]; nil is unknown.
@@ -126,6 +136,12 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 				ans += lg.F(lang.Msg{"（联合合格 %s，区间 %s）", " (qualified %s, interval %s)"}, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh))
 			}
 		}
+	}
+	if r.MaxRateMeeting == nil && r.Undecided {
+		ans = strings.TrimRight(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts, r.AttemptsToMeet, r.Target), "。.")
+	}
+	if r.AnswerGrowth != nil {
+		ans += "\n" + cardfmt.CapacityGrowthIn(lg, *r.AnswerGrowth)
 	}
 	if r.Provisional {
 		ans += lg.S(lang.Msg{"；搜索被中断，答案是暂定的", "; the search was interrupted, so the answer is provisional"})
