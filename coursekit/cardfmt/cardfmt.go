@@ -8,7 +8,6 @@ package cardfmt
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strings"
 
@@ -394,13 +393,23 @@ var (
 	noteBold    = lang.Msg{"- **%s**", "- **%s**"}
 )
 
+// mdEscape keeps a string from the trace text, not markup, in a Markdown
+// viewer that renders HTML: "<" opens no tag and "&" starts no entity. It
+// leaves ">" as written ("cache_n > 0"), which starts no markup mid-line.
+var mdEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;")
+
+// markdown is the Markdown card; escapeHTML escapes the trace's strings in
+// it (mdEscape) for a viewer, and is false for a caller that escapes the
+// whole card once itself (WriteMarkdownForHTML): escaped in one place only.
 func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) string {
 	// The clock and the currency come from the trace's header: as text, not markup, in a viewer
 	// that renders HTML in Markdown (escapeHTML; a caller that escapes the whole card passes false).
+	esc := func(t string) string { return t }
 	if escapeHTML {
-		esc := *s
-		esc.Clock, esc.Currency = html.EscapeString(s.Clock), html.EscapeString(s.Currency)
-		s = &esc
+		esc = mdEscape.Replace
+		e := *s
+		e.Clock, e.Currency = esc(s.Clock), esc(s.Currency)
+		s = &e
 	}
 	var b strings.Builder
 	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(l, a...) + "\n") }
@@ -444,7 +453,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		ci(s.TPOT)
 	}
 	for _, t := range ServerLinesIn(l, s) {
-		line("- " + html.EscapeString(t)) // attempt ids and bad values come from the trace
+		line("- " + esc(t)) // attempt ids and bad values come from the trace
 	}
 	line("")
 	head := mdMetric.In(l)

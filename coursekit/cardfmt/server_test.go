@@ -34,12 +34,9 @@ func TestCardShowsServerSplit(t *testing.T) {
 			"客户端 TTFT − 服务器 prompt_ms（排队、HTTP 路径、网络）（n=2，最近秩）：P50 10 ms",
 			"服务器每 token 解码时间 predicted_ms / (predicted_n − 1)（n=2，最近秩）：P50 12.222 ms", // 110 / 9
 			"所以它含 predicted_n − 1 个解码步",
-			"1 次尝试复用了缓存（cache_n &gt; 0），共复用 18 个 token",
+			"1 次尝试复用了缓存（cache_n > 0），共复用 18 个 token",
 			"时间戳不能相减",
 		} {
-			if f == cardfmt.Text {
-				want = strings.ReplaceAll(want, "&gt;", ">")
-			}
 			if !strings.Contains(c, want) {
 				t.Errorf("%s card lacks %q:\n%s", f, want, c)
 			}
