@@ -13,6 +13,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
@@ -47,7 +48,13 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	s, err := cardopts.SummarizeFile(path, opts)
+	var s *metrics.Summary
+	if path == "-" {
+		path = stdinName
+		s, err = cardopts.SummarizeReader(stdin, path, opts)
+	} else {
+		s, err = cardopts.SummarizeFile(path, opts)
+	}
 	if err != nil {
 		return err
 	}

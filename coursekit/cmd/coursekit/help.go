@@ -52,9 +52,11 @@ var docs = []cmdDoc{
 		details: "Failures stay in every denominator, a missing TTFT is missing (not 0), percentiles are\n" +
 			"nearest-rank unless --percentile linear, and each --slo-ttft adds a condition side by side.\n" +
 			"--slo-e2e, --slo-itl-p95 and --slo-tpot join every condition, judged per attempt; without a\n" +
-			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.",
+			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.\n" +
+			"TRACE - reads standard input (named stdin), as card, report, compare, csv and export all do.",
 		examples: []string{
 			"coursekit card data/unit01/trace.jsonl",
+			"coursekit bench --rate 5 --duration 10s --out - | coursekit card -",
 			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
 			"coursekit card trace.jsonl --slo-ttft 1s --slo-e2e 5s --slo-itl-p95 50ms --slo-tpot 40ms",
 			"coursekit card trace.jsonl --percentile linear --format json > card.json",
@@ -137,6 +139,7 @@ var docs = []cmdDoc{
 		metavars: map[string]string{"o": "FILE", "memory": "SIZE"},
 		examples: []string{
 			"coursekit report data/unit01/trace.jsonl -o report.html",
+			"coursekit bench --rate 5 --duration 10s --out - | coursekit report - -o report.html",
 			"coursekit report trace.jsonl --slo-ttft 1s --slo-ttft 300ms -o report.html",
 			"coursekit report trace.jsonl --lang en -o report-en.html",
 			"coursekit report big.jsonl --memory 512MiB -o report.html   # any size: the per-attempt charts draw a sample and say so",

@@ -46,6 +46,20 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if path == "-" { // read twice below: from a copy of standard input
+		spooled, done, err := spoolStdin()
+		if err != nil {
+			return err
+		}
+		defer done()
+		return stdinErr(writeTraceReport(spooled, opts, l, *out, stdout), spooled)
+	}
+	return writeTraceReport(path, opts, l, *out, stdout)
+}
+
+// writeTraceReport writes the page of the trace at path under opts in l, to the file
+// out ("" for stdout).
+func writeTraceReport(path string, opts cardopts.Flags, l lang.Lang, out string, stdout io.Writer) error {
 	budget := opts.Budget()
 	debug.SetMemoryLimit(budget*2 + 64<<20) // as card: the collector reuses what the stores free
 	// The file name reaches the page's <title>, heading and card: control
@@ -124,8 +138,8 @@ func cmdReport(args []string, stdout io.Writer) error {
 
 	var w io.Writer = stdout
 	var f *os.File
-	if *out != "" && *out != "-" {
-		f, err = os.Create(*out)
+	if out != "" && out != "-" {
+		f, err = os.Create(out)
 		if err != nil {
 			return err
 		}
