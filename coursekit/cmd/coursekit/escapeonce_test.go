@@ -63,4 +63,3 @@ func TestServerLinesEscapedOnce(t *testing.T) {
 		t.Error("the report page holds the id as a tag, or escapes it twice")
 	}
 }
-
