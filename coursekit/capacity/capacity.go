@@ -268,9 +268,6 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
-		return nil, err
-	}
 	b := c.Bench
 	if b.Client == nil {
 		b.Client = loadgen.NewClient()
@@ -281,6 +278,11 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 			return nil, fmt.Errorf("server %s is not answering: %w", b.URL, err)
 		}
 		b.Model = m
+	}
+	// Made once the server answered: a search that cannot start leaves no
+	// empty folder behind.
+	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
+		return nil, err
 	}
 	c.Bench = b
 	start := time.Now()

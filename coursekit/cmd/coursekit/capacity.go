@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -97,6 +99,11 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 		if prev, err = readCapacityJSON(*previous); err != nil {
 			return usagef("capacity: --previous: %v", err)
 		}
+	}
+	// As bench: a URL that does not answer as an OpenAI-compatible server
+	// stops the search before any step, and before --out is made.
+	if err := loadgen.Preflight(context.Background(), nil, c.Bench.URL, c.Bench.Header); err != nil {
+		return usagef("capacity: pre-flight: %v; check --url", err)
 	}
 	// Opened before any load, so a bad path is an error up front.
 	page, err := createChart("capacity", *chart)
