@@ -130,8 +130,10 @@ type Result struct {
 	Target    float64 `json:"target"`
 	SLOTTFTMS float64 `json:"slo_ttft_ms"`
 	// Model is the model every step asked for (the server's first when
-	// none was given).
-	Model string `json:"model"`
+	// none was given); MaxTokens the max_tokens every request sent, which
+	// sets the answers' length (a server's own default does not apply).
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
 	metrics.LatencySLO
 	Confidence     float64  `json:"confidence"`
 	Method         string   `json:"method"`
@@ -284,9 +286,12 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
 		return nil, err
 	}
+	if b.MaxTokens == 0 {
+		b.MaxTokens = loadgen.DefaultMaxTokens
+	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{AttemptsToMeet: AttemptsToMeet(c.Target), Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
+	res := &Result{AttemptsToMeet: AttemptsToMeet(c.Target), MaxTokens: b.MaxTokens, Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
 		StartRate: c.StartRate, Growth: c.Growth, Resolution: c.Resolution, WarmupS: c.Warmup.Seconds(), StepDurationS: c.StepDuration.Seconds(), StepMaxDurationS: c.StepMaxDuration.Seconds()}
 	n := 0
 	step := func(rate float64) (Step, error) {

@@ -274,11 +274,15 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	return newRunner(ctx, cfg, client, fresh).run(w)
 }
 
-// withDefaults fills what a config leaves zero: 64 tokens, 32-word
-// prompts, a fresh prompt salt (generated prompts), a report a second.
+// DefaultMaxTokens is the max_tokens a run sends when its config gives none.
+const DefaultMaxTokens = 64
+
+// withDefaults fills what a config leaves zero: DefaultMaxTokens tokens,
+// 32-word prompts, a fresh prompt salt (generated prompts), a report a
+// second.
 func (cfg Config) withDefaults() Config {
 	if cfg.MaxTokens == 0 {
-		cfg.MaxTokens = 64
+		cfg.MaxTokens = DefaultMaxTokens
 	}
 	if cfg.PromptTokens == 0 {
 		cfg.PromptTokens = 32

@@ -196,6 +196,9 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
+	if r.MaxTokens > 0 {
+		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：它决定回答的长度，服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it sets the answers' length, and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens)
+	}
 	for _, s := range r.Steps {
 		verdict := cardfmt.CapacityVerdictIn(lg, s.Verdict)
 		if s.Overloaded() {

@@ -16,7 +16,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// A search whose every step is undecided (1 req/s for 2 s: two attempts,
+// A search states the max_tokens every request sends. One whose every step is undecided (1 req/s for 2 s: two attempts,
 // where meeting 0.9 needs 35 even if all qualify) answers "undecided" and
 // why, in text (both languages), JSON and the chart: never "no rate
 // searched meets the target", which only a failing step can say.
@@ -43,6 +43,9 @@ func TestCapacityAllUndecided(t *testing.T) {
 		if s.Verdict != capacity.Undecided || !strings.Contains(s.Reason, "too few attempts") {
 			t.Fatalf("step %+v: want undecided for too few attempts", s)
 		}
+	}
+	if !strings.Contains(text, "每个请求都发送 max_tokens 4（--max-tokens）") || !strings.Contains(en, "Every request sends max_tokens 4 (--max-tokens)") || res.MaxTokens != 4 {
+		t.Errorf("the search does not state the max_tokens it sends (JSON %d):\n%s\n%s", res.MaxTokens, text, en)
 	}
 	if !res.Undecided || res.AttemptsToMeet != 35 || res.MaxRateMeeting != nil {
 		t.Errorf("JSON: undecided %v, attempts_to_meet %d, answer %v", res.Undecided, res.AttemptsToMeet, res.MaxRateMeeting)

@@ -154,7 +154,7 @@ var docs = []cmdDoc{
 		groups: []flagGroup{
 			{"server", []string{"addr", "model", "seed", "truth-limit", "busy-window", "preset"}},
 			{"timing and batching", []string{"max-batch", "prefill-per-token", "decode-step", "decode-per-seq", "slowdown"}},
-			{"output length", []string{"max-tokens", "min-output", "tokens-per-event"}},
+			{"output length", []string{"max-tokens", "output-cap", "min-output", "tokens-per-event"}},
 			{"faults (each a fraction of requests, 0 to 1)", []string{"fail-*"}},
 			{"answers to arith questions (bench --dataset arith)", []string{"wrong-answer-*"}},
 			{"profiling", []string{"cpuprofile"}},
