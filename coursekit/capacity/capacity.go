@@ -134,6 +134,10 @@ type Result struct {
 	// sets the answers' length (a server's own default does not apply).
 	Model     string `json:"model"`
 	MaxTokens int    `json:"max_tokens"`
+	// QualityJudged says the steps judged a dataset's answers: the rule
+	// holds "∧ quality pass". Without a dataset a search qualifies on its
+	// latency SLOs alone.
+	QualityJudged bool `json:"quality_judged"`
 	metrics.LatencySLO
 	Confidence     float64  `json:"confidence"`
 	Method         string   `json:"method"`
@@ -201,6 +205,11 @@ func (r *Result) MostAttempts() int64 {
 	}
 	return most
 }
+
+// Judged says whether the rule requires a quality pass: a dataset was
+// judged, or (a search saved before quality_judged was recorded) no
+// latency SLO could have qualified it alone.
+func (r *Result) Judged() bool { return r.QualityJudged || !r.LatencySLO.Set() }
 
 // AtLeast says whether the answer is only a lower bound: every searched
 // rate met, up to the search's limit.
@@ -291,7 +300,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{AttemptsToMeet: AttemptsToMeet(c.Target), MaxTokens: b.MaxTokens, Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
+	res := &Result{AttemptsToMeet: AttemptsToMeet(c.Target), MaxTokens: b.MaxTokens, QualityJudged: b.Dataset != nil, Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
 		StartRate: c.StartRate, Growth: c.Growth, Resolution: c.Resolution, WarmupS: c.Warmup.Seconds(), StepDurationS: c.StepDuration.Seconds(), StepMaxDurationS: c.StepMaxDuration.Seconds()}
 	n := 0
 	step := func(rate float64) (Step, error) {

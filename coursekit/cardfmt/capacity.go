@@ -12,17 +12,23 @@ import (
 // 10): its joint-qualification rule and the names of its verdicts.
 
 // CapacityRule is the joint-qualification rule of a capacity search in
-// Chinese: complete success ∧ quality pass ∧ TTFT ≤ the SLO, and the
-// latency SLOs beyond TTFT when there are any.
-func CapacityRule(sloTTFTMS float64, lat metrics.LatencySLO) string {
-	return CapacityRuleIn(lang.ZH, sloTTFTMS, lat)
+// Chinese: complete success ∧ quality pass (when judged) ∧ TTFT ≤ the
+// SLO, and the latency SLOs beyond TTFT when there are any.
+func CapacityRule(sloTTFTMS float64, lat metrics.LatencySLO, judged bool) string {
+	return CapacityRuleIn(lang.ZH, sloTTFTMS, lat, judged)
 }
 
-// CapacityRuleIn is CapacityRule in lg.
-func CapacityRuleIn(lg lang.Lang, sloTTFTMS float64, lat metrics.LatencySLO) string {
+// CapacityRuleIn is CapacityRule in lg. judged says a dataset's answers
+// were judged: only then does the rule hold "∧ quality pass"; without
+// one a search qualifies on its latency SLOs alone, and says so.
+func CapacityRuleIn(lg lang.Lang, sloTTFTMS float64, lat metrics.LatencySLO, judged bool) string {
+	l := LatencyName(lat)
+	if !judged && l != "" {
+		return lg.F(lang.Msg{"完整成功 ∧ TTFT ≤ %s ms ∧ %s；逐次判定；未评质量：只按时延判定", "complete success ∧ TTFT ≤ %s ms ∧ %s; judged per attempt; quality not judged: latency only"}, Num(sloTTFTMS), l)
+	}
 	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %s ms", "complete success ∧ quality pass ∧ TTFT ≤ %s ms"}, Num(sloTTFTMS))
-	if l := LatencyName(lat); l != "" {
-		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
+	if l != "" {
+		rule += lg.F(lang.Msg{" ∧ %s；逐次判定", " ∧ %s; judged per attempt"}, l)
 	}
 	return rule
 }

@@ -308,7 +308,7 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
-	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO,
+	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO, Judged: r.Judged(),
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
 		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet}
 	if a := r.AnswerStep(); r.AnswerQueueGrowing && a != nil && a.Load != nil {

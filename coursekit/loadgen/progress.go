@@ -24,7 +24,7 @@ type Progress struct {
 	RateOver time.Duration // the final report's span of Rate; 0 on the others
 	TTFTP50  float64       // ms; 0 before the first success (TTFTN 0)
 	TTFTP95  float64
-	TTFTN    int64   // complete successes the TTFT percentiles are over
+	TTFTN    int64 // complete successes the TTFT percentiles are over
 	// LagP99 is the send lag's P99 so far (ms from scheduled to actual
 	// send), shown as "send lag p99" when Scheduled: an open loop's sends
 	// follow a schedule; a closed loop sends when an answer ends, so it

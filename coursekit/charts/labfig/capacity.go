@@ -27,8 +27,10 @@ type CapacitySearch struct {
 	Target    float64 // share of attempts that must qualify
 	SLOTTFTMS float64
 	// Latency are the search's SLOs beyond TTFT (none: a TTFT SLO alone);
-	// the rule is worded from them and SLOTTFTMS in the chart's language.
+	// the rule is worded from them, SLOTTFTMS and Judged (answers judged:
+	// "∧ quality pass") in the chart's language.
 	Latency metrics.LatencySLO
+	Judged  bool
 	// Model is the model the server reported; it is escaped like any text
 	// from a server.
 	Model          string
@@ -120,7 +122,7 @@ func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 
 // capacitySubtitle says the answer, its interval, the steps and the time.
 func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
-	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency))
+	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency, r.Judged))
 	rule := lg.F(lang.Msg{"联合合格（%s）占全部尝试 ≥ %s，判定用 95%% Wilson 区间", "qualified (%s) of all attempts ≥ %s, decided by the 95%% Wilson interval"}, q, pct(r.Target))
 	if r.Model != "" {
 		rule = lg.F(lang.Msg{"模型 %s；%s", "model %s; %s"}, draw.Label(r.Model), rule)

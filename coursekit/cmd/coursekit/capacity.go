@@ -100,15 +100,16 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 			return usagef("capacity: --previous: %v", err)
 		}
 	}
-	// As bench: a URL that does not answer as an OpenAI-compatible server
-	// stops the search before any step, and before --out is made.
-	if err := loadgen.Preflight(context.Background(), nil, c.Bench.URL, c.Bench.Header); err != nil {
-		return usagef("capacity: pre-flight: %v; check --url", err)
-	}
 	// Opened before any load, so a bad path is an error up front.
 	page, err := createChart("capacity", *chart)
 	if err != nil {
 		return err
+	}
+	// As bench: a URL that does not answer as an OpenAI-compatible server
+	// stops the search before any step, and before --out is made.
+	if err := loadgen.Preflight(context.Background(), nil, c.Bench.URL, c.Bench.Header); err != nil {
+		page.discard()
+		return usagef("capacity: pre-flight: %v; check --url", err)
 	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
@@ -165,7 +166,7 @@ func readCapacityJSON(path string) (*capacity.Result, error) {
 
 // capacityRule is the joint-qualification rule of the search, in lg.
 func capacityRule(lg lang.Lang, r *capacity.Result) string {
-	return cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.LatencySLO)
+	return cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.LatencySLO, r.Judged())
 }
 
 // capacityText is the search in Chinese: the answer with its interval, the

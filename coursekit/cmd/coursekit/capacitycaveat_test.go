@@ -16,7 +16,8 @@ import (
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
-// A search states the max_tokens every request sends. One whose every step is undecided (1 req/s for 2 s: two attempts,
+// A search states the max_tokens every request sends, and words its rule
+// without "∧ quality pass" when it judges no answer. One whose every step is undecided (1 req/s for 2 s: two attempts,
 // where meeting 0.9 needs 35 even if all qualify) answers "undecided" and
 // why, in text (both languages), JSON and the chart: never "no rate
 // searched meets the target", which only a failing step can say.
@@ -46,6 +47,10 @@ func TestCapacityAllUndecided(t *testing.T) {
 	}
 	if !strings.Contains(text, "每个请求都发送 max_tokens 4（--max-tokens）") || !strings.Contains(en, "Every request sends max_tokens 4 (--max-tokens)") || res.MaxTokens != 4 {
 		t.Errorf("the search does not state the max_tokens it sends (JSON %d):\n%s\n%s", res.MaxTokens, text, en)
+	}
+	// No dataset: the rule holds no quality pass, and says so.
+	if strings.Contains(text, "质量通过") || !strings.Contains(text, "未评质量：只按时延判定") || strings.Contains(en, "quality pass") || res.QualityJudged {
+		t.Errorf("a search without a dataset words its rule with a quality pass:\n%s\n%s", text, en)
 	}
 	if !res.Undecided || res.AttemptsToMeet != 35 || res.MaxRateMeeting != nil {
 		t.Errorf("JSON: undecided %v, attempts_to_meet %d, answer %v", res.Undecided, res.AttemptsToMeet, res.MaxRateMeeting)
