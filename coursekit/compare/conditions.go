@@ -21,8 +21,9 @@ import (
 //   - clock, and window_s, the length of the measured window, for a trace
 //     that records no run_end (a hand-made or imported one, whose window
 //     is all it says of what was measured). A live run's window is an
-//     outcome, not a condition: its plan is duration_ms and, from
-//     run_end, num_requests; when the run ended (the last answer of
+//     outcome, not a condition: its plan is duration_ms (from run_end's
+//     planned_duration_ms when the conditions lack it) and, from run_end,
+//     num_requests; when the run ended (the last answer of
 //     --num-requests, an interrupt) and what it sent are outcomes, which
 //     the card and compare's warnings show;
 //   - server, the URL bench was pointed at (meta.url), when the conditions
@@ -70,6 +71,9 @@ func Conditions(s *metrics.Summary) map[string]string {
 	// its plan is duration_ms, and the request cap when it had one.
 	if s.RunEnd != nil {
 		delete(out, "window_s")
+		if _, ok := out["duration_ms"]; !ok { // the plan, where the conditions do not say it
+			out["duration_ms"] = strconv.FormatFloat(s.RunEnd.PlannedDurationMS, 'f', -1, 64)
+		}
 		if n := s.RunEnd.NumRequests; n > 0 {
 			out["num_requests"] = strconv.FormatInt(n, 10)
 		}
