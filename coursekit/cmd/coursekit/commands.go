@@ -13,7 +13,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
@@ -48,17 +47,20 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var s *metrics.Summary
+	name := path
 	if path == "-" {
-		path = stdinName
-		s, err = cardopts.SummarizeReader(stdin, path, opts)
-	} else {
-		s, err = cardopts.SummarizeFile(path, opts)
+		spooled, done, err := spoolStdin()
+		if err != nil {
+			return err
+		}
+		defer done()
+		path, name = spooled, stdinName
 	}
+	s, err := cardopts.SummarizeFile(path, opts)
 	if err != nil {
-		return err
+		return stdinErr(err, path)
 	}
-	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, path, f, l) })
+	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, name, f, l) })
 }
 
 // reportOutput reads the --format and --lang a command of cmd prints its

@@ -27,7 +27,7 @@ import (
 // chart's counts and the summary embedded in the page are one summary,
 // under the same flags and the same reading of the trace's conditions as
 // `coursekit card` (coursekit/cardopts).
-func cmdReport(args []string, stdout io.Writer) error {
+func cmdReport(args []string, stdout io.Writer) (err error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var opts cardopts.Flags
 	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
@@ -46,20 +46,15 @@ func cmdReport(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if path == "-" { // read twice below: from a copy of standard input
-		spooled, done, err := spoolStdin()
-		if err != nil {
-			return err
+	if path == "-" { // read twice below: from a copy of standard input, named stdin
+		spooled, done, serr := spoolStdin()
+		if serr != nil {
+			return serr
 		}
 		defer done()
-		return stdinErr(writeTraceReport(spooled, opts, l, *out, stdout), spooled)
+		path = spooled
+		defer func() { err = stdinErr(err, spooled) }() // the result, not a shadow
 	}
-	return writeTraceReport(path, opts, l, *out, stdout)
-}
-
-// writeTraceReport writes the page of the trace at path under opts in l, to the file
-// out ("" for stdout).
-func writeTraceReport(path string, opts cardopts.Flags, l lang.Lang, out string, stdout io.Writer) error {
 	budget := opts.Budget()
 	debug.SetMemoryLimit(budget*2 + 64<<20) // as card: the collector reuses what the stores free
 	// The file name reaches the page's <title>, heading and card: control
@@ -138,8 +133,8 @@ func writeTraceReport(path string, opts cardopts.Flags, l lang.Lang, out string,
 
 	var w io.Writer = stdout
 	var f *os.File
-	if out != "" && out != "-" {
-		f, err = os.Create(out)
+	if *out != "" && *out != "-" {
+		f, err = os.Create(*out)
 		if err != nil {
 			return err
 		}
