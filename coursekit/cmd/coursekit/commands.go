@@ -47,10 +47,10 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	name := path
+	name, spooled := path, ""
 	if path == "-" {
-		spooled, done, err := spoolStdin()
-		if err != nil {
+		var done func()
+		if spooled, done, err = spoolStdin(); err != nil {
 			return err
 		}
 		defer done()
@@ -58,7 +58,7 @@ func cmdCard(args []string, stdout io.Writer) error {
 	}
 	s, err := cardopts.SummarizeFile(path, opts)
 	if err != nil {
-		return stdinErr(err, path)
+		return stdinErr(err, spooled)
 	}
 	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, name, f, l) })
 }
