@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,6 +100,13 @@ type Step struct {
 	// completions, the in-flight slope and its interval. Null when the
 	// window is empty.
 	Load *LoadCheck `json:"load"`
+	// ClientLag is how late the measuring client itself woke during the
+	// step's attempts, as the card counts it (null when they record none);
+	// SendLagP99MS is the step's send lag P99 (actual − scheduled send,
+	// nearest rank; null in a trace without run_end.sends). A step whose
+	// client was late measured its TTFT late too.
+	ClientLag    *metrics.ClientLag `json:"client_lag"`
+	SendLagP99MS *float64           `json:"send_lag_p99_ms"`
 	// LoadAvg is the machine's load average when the step's run started
 	// and ended (null where the machine does not tell): a search run again
 	// says whether a step decided differently under another load (Again).
@@ -122,8 +130,14 @@ type Result struct {
 	Target    float64 `json:"target"`
 	SLOTTFTMS float64 `json:"slo_ttft_ms"`
 	// Model is the model every step asked for (the server's first when
-	// none was given).
-	Model string `json:"model"`
+	// none was given); MaxTokens the max_tokens every request sent, which
+	// sets the answers' length (a server's own default does not apply).
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	// QualityJudged says the steps judged a dataset's answers: the rule
+	// holds "∧ quality pass". Without a dataset a search qualifies on its
+	// latency SLOs alone.
+	QualityJudged bool `json:"quality_judged"`
 	metrics.LatencySLO
 	Confidence     float64  `json:"confidence"`
 	Method         string   `json:"method"`
@@ -146,6 +160,18 @@ type Result struct {
 	// Again sets this search beside an earlier one with the same flags
 	// (capacity --previous): the same answer, or why not. Null otherwise.
 	Again *Agreement `json:"again,omitempty"`
+	// Undecided is true when no rate met and none failed: every step was
+	// still undecided at its longest window (or interrupted), so the
+	// search has no answer either way, which is not "no rate meets".
+	// AttemptsToMeet is the fewest attempts with which a step can meet
+	// the target (AttemptsToMeet): a step with fewer is undecided at best.
+	Undecided      bool `json:"undecided"`
+	AttemptsToMeet int  `json:"attempts_to_meet"`
+	// AnswerQueueGrowing is true when the answer's own step shows a queue
+	// growing that its overload test could not decide on (the step's
+	// load.growing_undecided): the answer may be above what the server
+	// sustains, and a longer window would tell.
+	AnswerQueueGrowing bool `json:"answer_queue_growing"`
 	// Provisional is true when the search was interrupted.
 	Provisional bool    `json:"provisional"`
 	ElapsedS    float64 `json:"elapsed_s"`
@@ -158,6 +184,32 @@ const (
 	BoundMaxRate     = "max_rate"
 	BoundInterrupted = "interrupted"
 )
+
+// AnswerStep is the step at the answer (the last one measured at that
+// rate); nil when no rate met.
+func (r *Result) AnswerStep() *Step {
+	var at *Step
+	for i := range r.Steps {
+		if r.MaxRateMeeting != nil && r.Steps[i].Rate == *r.MaxRateMeeting {
+			at = &r.Steps[i]
+		}
+	}
+	return at
+}
+
+// MostAttempts is the most attempts any step had in its window.
+func (r *Result) MostAttempts() int64 {
+	most := int64(0)
+	for _, s := range r.Steps {
+		most = max(most, s.Attempts)
+	}
+	return most
+}
+
+// Judged says whether the rule requires a quality pass: a dataset was
+// judged, or (a search saved before quality_judged was recorded) no
+// latency SLO could have qualified it alone.
+func (r *Result) Judged() bool { return r.QualityJudged || !r.LatencySLO.Set() }
 
 // AtLeast says whether the answer is only a lower bound: every searched
 // rate met, up to the search's limit.
@@ -227,9 +279,6 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
-		return nil, err
-	}
 	b := c.Bench
 	if b.Client == nil {
 		b.Client = loadgen.NewClient()
@@ -241,9 +290,17 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		}
 		b.Model = m
 	}
+	// Made once the server answered: a search that cannot start leaves no
+	// empty folder behind.
+	if err := os.MkdirAll(c.OutDir, 0o755); err != nil {
+		return nil, err
+	}
+	if b.MaxTokens == 0 {
+		b.MaxTokens = loadgen.DefaultMaxTokens
+	}
 	c.Bench = b
 	start := time.Now()
-	res := &Result{Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
+	res := &Result{AttemptsToMeet: AttemptsToMeet(c.Target), MaxTokens: b.MaxTokens, QualityJudged: b.Dataset != nil, Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
 		StartRate: c.StartRate, Growth: c.Growth, Resolution: c.Resolution, WarmupS: c.Warmup.Seconds(), StepDurationS: c.StepDuration.Seconds(), StepMaxDurationS: c.StepMaxDuration.Seconds()}
 	n := 0
 	step := func(rate float64) (Step, error) {
@@ -260,6 +317,10 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		res.StopReason = reason
 		res.MaxRateMeeting = answer(res.Steps)
 		res.BoundedBy = boundedBy(res.Steps, res.MaxRateMeeting, c.MaxRate)
+		res.Undecided = res.MaxRateMeeting == nil && !slices.ContainsFunc(res.Steps, func(s Step) bool { return s.Verdict == Fails })
+		if a := res.AnswerStep(); a != nil && a.Load != nil {
+			res.AnswerQueueGrowing = a.Load.GrowingUndecided
+		}
 		res.ElapsedS = time.Since(start).Seconds()
 		return res, nil
 	}
@@ -453,6 +514,9 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		s.Reason = fmt.Sprintf("Wilson upper bound %.3f < target %g", hi, c.Target)
 	case ok:
 		s.Reason = fmt.Sprintf("Wilson interval [%.3f, %.3f] holds the target %g", lo, hi, c.Target)
+		if need := AttemptsToMeet(c.Target); s.Attempts < int64(need) {
+			s.Reason += fmt.Sprintf("; too few attempts: %d, and meeting it needs at least %d even if all qualify (a longer --step-duration or --step-max-duration, or a higher rate)", s.Attempts, need)
+		}
 	default:
 		s.Reason = "no attempts in the window"
 	}
@@ -529,6 +593,11 @@ func (s *Step) judge(sum *metrics.Summary, target float64) (v string, lo, hi flo
 	s.Attainment = cond.QualifiedRate.Value
 	s.GoodputPerS = cond.GoodputPerS
 	s.P95TTFTMS = sum.TTFT.P95
+	s.ClientLag = sum.ClientLag
+	if sum.RunEnd != nil && sum.RunEnd.Sends != nil && sum.RunEnd.Sends.LagN > 0 {
+		v := sum.RunEnd.Sends.LagP99MS
+		s.SendLagP99MS = &v
+	}
 	v, lo, hi, ok = Verdict(s.Qualified, s.Attempts, target)
 	if ok {
 		s.CILow, s.CIHigh = &lo, &hi

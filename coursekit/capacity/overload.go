@@ -45,7 +45,16 @@ type LoadCheck struct {
 	// (InFlightEnd − InFlightStart) / sqrt(InFlightStart + InFlightEnd).
 	GrowthZ    float64 `json:"inflight_growth_z"`
 	Overloaded bool    `json:"overloaded"`
-	Method     string  `json:"method"`
+	// GrowingUndecided says the window's own numbers show a growing queue
+	// that the test could not decide on: the in-flight count grew beyond
+	// its standard error (test 2) and completions fell short of the
+	// offered rate, but not beyond their interval (test 1), because the
+	// window was too short. DecideWindowS is about how long a window at
+	// this rate would decide it, if the shortfall is what it seems (null
+	// when it is not growing so, or nothing completed).
+	GrowingUndecided bool     `json:"growing_undecided"`
+	DecideWindowS    *float64 `json:"window_to_decide_s"`
+	Method           string   `json:"method"`
 }
 
 // OverloadTest judges whether a step's server fell behind its offered rate.
@@ -102,6 +111,16 @@ func OverloadTest(offeredPerS, windowS float64, arrivals, completions, inflightS
 		c.GrowthZ = growth / math.Sqrt(float64(s))
 	}
 	c.Overloaded = c.SlopeLow > 0 && c.GrowthZ > overloadZ
+	if !c.Overloaded && c.GrowthZ > overloadZ && c.SlopePerS > 0 {
+		c.GrowingUndecided = true
+		if c.CompletionPerS > 0 {
+			// The arrivals λT at which a rate a share δ over saturation is
+			// told from it (the doc above): 3.84(1+δ)/δ², δ = λ/μ − 1.
+			d := c.SlopePerS / c.CompletionPerS
+			t := overloadZ * overloadZ * (1 + d) / (d * d) / offeredPerS
+			c.DecideWindowS = &t
+		}
+	}
 	return c, nil
 }
 

@@ -1,6 +1,8 @@
 package cardfmt
 
 import (
+	"strings"
+
 	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -10,17 +12,23 @@ import (
 // 10): its joint-qualification rule and the names of its verdicts.
 
 // CapacityRule is the joint-qualification rule of a capacity search in
-// Chinese: complete success ∧ quality pass ∧ TTFT ≤ the SLO, and the
-// latency SLOs beyond TTFT when there are any.
-func CapacityRule(sloTTFTMS float64, lat metrics.LatencySLO) string {
-	return CapacityRuleIn(lang.ZH, sloTTFTMS, lat)
+// Chinese: complete success ∧ quality pass (when judged) ∧ TTFT ≤ the
+// SLO, and the latency SLOs beyond TTFT when there are any.
+func CapacityRule(sloTTFTMS float64, lat metrics.LatencySLO, judged bool) string {
+	return CapacityRuleIn(lang.ZH, sloTTFTMS, lat, judged)
 }
 
-// CapacityRuleIn is CapacityRule in lg.
-func CapacityRuleIn(lg lang.Lang, sloTTFTMS float64, lat metrics.LatencySLO) string {
+// CapacityRuleIn is CapacityRule in lg. judged says a dataset's answers
+// were judged: only then does the rule hold "∧ quality pass"; without
+// one a search qualifies on its latency SLOs alone, and says so.
+func CapacityRuleIn(lg lang.Lang, sloTTFTMS float64, lat metrics.LatencySLO, judged bool) string {
+	l := LatencyName(lat)
+	if !judged && l != "" {
+		return lg.F(lang.Msg{"完整成功 ∧ TTFT ≤ %s ms ∧ %s；逐次判定；未评质量：只按时延判定", "complete success ∧ TTFT ≤ %s ms ∧ %s; judged per attempt; quality not judged: latency only"}, Num(sloTTFTMS), l)
+	}
 	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %s ms", "complete success ∧ quality pass ∧ TTFT ≤ %s ms"}, Num(sloTTFTMS))
-	if l := LatencyName(lat); l != "" {
-		rule += lg.F(lang.Msg{" ∧ %s；逐次判定；没有质量评判时只按时延判定", " ∧ %s; judged per attempt; latency alone when quality is not judged"}, l)
+	if l != "" {
+		rule += lg.F(lang.Msg{" ∧ %s；逐次判定", " ∧ %s; judged per attempt"}, l)
 	}
 	return rule
 }
@@ -44,4 +52,53 @@ func CapacityVerdictIn(lg lang.Lang, v string) string {
 		return m.In(lg)
 	}
 	return v
+}
+
+// CapacityUndecided is CapacityUndecidedIn in Chinese.
+func CapacityUndecided(most int64, need int, target float64) string {
+	return CapacityUndecidedIn(lang.ZH, most, need, target)
+}
+
+// CapacityUndecidedIn is the answer of a search in which no step decided
+// either way (capacity.Result.Undecided): undecided, not "no rate meets",
+// and why. most is the most attempts a step had, need how many a step
+// needs to meet the target at best (capacity.AttemptsToMeet).
+func CapacityUndecidedIn(lg lang.Lang, most int64, need int, target float64) string {
+	why := lg.S(lang.Msg{"每一步的 95% 区间都跨过目标", "every step's 95% interval straddles the target"})
+	if need > 0 && most < int64(need) {
+		why = lg.F(lang.Msg{"样本太少：每一步至多 %d 次尝试，而全部合格时也要至少 %d 次尝试，Wilson 下界才能 ≥ %s%%", "too few attempts: at most %d in a step, and even with every attempt qualified a step needs at least %d for its Wilson lower bound to reach %s%%"},
+			most, need, Num(target*100))
+	}
+	return lg.F(lang.Msg{"结论：尚无定论：没有一步能判定达标或不达标（%s），所以这不是“没有速率达标”；请让每一步有更多尝试：加长 --step-duration 或 --step-max-duration，或从更高的 --start-rate 开始。",
+		"Answer: undecided: no step could decide either way (%s), so this is not \"no rate meets\"; give each step more attempts: a longer --step-duration or --step-max-duration, or a higher --start-rate."}, why)
+}
+
+// CapacityGrowthIn is the caveat on an answer whose own step shows a queue
+// growing that its overload test could not decide on
+// (capacity.LoadCheck.GrowingUndecided).
+func CapacityGrowthIn(lg lang.Lang, l capacity.LoadCheck) string {
+	need := ""
+	if l.DecideWindowS != nil {
+		need = lg.F(lang.Msg{"；约 %s s 的窗口（--step-duration）才能判定", "; a window of about %s s (--step-duration) would decide it"}, Num(float64(int(*l.DecideWindowS*10+0.5))/10))
+	}
+	return lg.F(lang.Msg{"注意：答案这一步的队列看起来在增长：在途 %d → %d，完成 %s 次/s 低于提供的 %s 次/s，但 %s s 的窗口太短，过载检验判定不了%s。这个速率可能高于服务器能持续承受的速率。",
+		"Caveat: the answer's own step looks like a growing queue: in flight %d → %d, completions %s/s below the offered %s/s, but its %s s window is too short for the overload test to decide%s. This rate may be above what the server sustains."},
+		l.InFlightStart, l.InFlightEnd, Num(float64(int(l.CompletionPerS*10+0.5))/10), Num(l.OfferedPerS), Num(l.WindowS), need)
+}
+
+// CapacityLatenessIn says how late the client was during a step, as the
+// card's notes do: its wake-up lag over the bound, and a send lag P99
+// over metrics.SendLagBoundMS; "" when it was on time.
+func CapacityLatenessIn(lg lang.Lang, s capacity.Step) string {
+	var parts []string
+	if c := s.ClientLag; c != nil && c.OverBound > 0 {
+		parts = append(parts, lg.F(lang.Msg{"客户端唤醒延迟超过 %s ms 的尝试 %d 次（最大 %s ms），它们的 TTFT 可能被多算", "client wake-up lag over %s ms in %d attempts (at most %s ms): their TTFT may read long"}, Num(c.BoundMS), c.OverBound, num(c.MaxMS)))
+	}
+	if v := s.SendLagP99MS; v != nil && *v > metrics.SendLagBoundMS {
+		parts = append(parts, lg.F(lang.Msg{"发送延迟 P99 %s ms，超过 %s ms：到达比计划晚", "send lag P99 %s ms, over %s ms: arrivals left later than planned"}, num(*v), Num(metrics.SendLagBoundMS)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return lg.S(lang.Msg{"客户端迟到：", "client late: "}) + strings.Join(parts, clauseSep.In(lg))
 }

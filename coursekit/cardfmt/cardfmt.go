@@ -8,7 +8,6 @@ package cardfmt
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strings"
 
@@ -205,6 +204,20 @@ func costText(l lang.Lang, s *metrics.Summary, c metrics.Condition) string {
 	return costLine.F(l, money(l, s.WindowCost, s.Currency), c.Qualified, money(l, c.CostPer1000, s.Currency))
 }
 
+// sendsLines are what an open loop's schedule planned and sent, and its
+// send lag (trace.Sends); none for a closed loop or an older trace.
+func sendsLines(l lang.Lang, s *metrics.Summary) []string {
+	if s.RunEnd == nil || s.RunEnd.Sends == nil {
+		return nil
+	}
+	sn := s.RunEnd.Sends
+	out := []string{txSends.F(l, sn.Planned, sn.Sent, sn.Unsent)}
+	if sn.LagN > 0 {
+		out = append(out, txSendLag.F(l, sn.LagN, num(sn.LagP50MS), num(sn.LagP99MS), num(sn.LagMaxMS)))
+	}
+	return out
+}
+
 func outcomeList(l lang.Lang, s *metrics.Summary) string {
 	var parts []string
 	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.NoResponse, trace.HTTPError, trace.StreamError, trace.Cancelled} {
@@ -233,6 +246,8 @@ var (
 	txAttempts   = lang.Msg{"  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", "  All attempts: %d (started in the window; %d outside it, counted apart and in no ratio)"}
 	txOutcomes   = lang.Msg{"  完整成功：%d · 失败：%d（%s）· 在途：%d", "  Complete successes: %d · failures: %d (%s) · in flight: %d"}
 	txRetries    = lang.Msg{"  业务请求：%d · 重试放大：%d 次尝试 / %d 个请求 = %s", "  Requests: %d · retry amplification: %d attempts / %d requests = %s"}
+	txSends      = lang.Msg{"发送（开环的计划）：计划到达 %d 次（预热和窗口内）· 已发送 %d · 未发送 %d（窗口结束时仍在等并发空位，不在任何尝试里）", "Sends (the open loop's schedule): planned arrivals %d (warm-up and window) · sent %d · unsent %d (still waiting for a concurrency slot when the window ended; in no attempt)"}
+	txSendLag    = lang.Msg{"发送延迟（实际发送 − 计划发送时刻，每次尝试，含重试，n=%d，最近秩）：P50 %s ms · P99 %s ms · 最大 %s ms", "Send lag (actual send − scheduled send, per attempt, retries included, n=%d, nearest-rank): P50 %s ms · P99 %s ms · max %s ms"}
 	txRatios     = lang.Msg{"比值（分子 / 分母 = 值，单位）", "Ratios (numerator / denominator = value, unit)"}
 	txFailRate   = lang.Msg{"  失败率：%s%s", "  Failure rate: %s%s"}
 	txInFlight   = lang.Msg{"    分母里有 %d 次在途尝试：还没有结束，既不算失败，也不算联合合格", "    The denominator holds %d attempts in flight: unfinished, they are neither failures nor qualified"}
@@ -274,6 +289,9 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	p(txOutcomes, s.CompleteSuccess, s.Failures, outcomeList(l, s), s.InFlight)
 	if s.RetryAmplification != nil {
 		p(txRetries, s.Requests, s.Attempts, s.Requests, num(*s.RetryAmplification))
+	}
+	for _, t := range sendsLines(l, s) {
+		line("  " + t)
 	}
 	line("")
 	p(txRatios)
@@ -375,13 +393,23 @@ var (
 	noteBold    = lang.Msg{"- **%s**", "- **%s**"}
 )
 
+// mdEscape keeps a string from the trace text, not markup, in a Markdown
+// viewer that renders HTML: "<" opens no tag and "&" starts no entity. It
+// leaves ">" as written ("cache_n > 0"), which starts no markup mid-line.
+var mdEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;")
+
+// markdown is the Markdown card; escapeHTML escapes the trace's strings in
+// it (mdEscape) for a viewer, and is false for a caller that escapes the
+// whole card once itself (WriteMarkdownForHTML): escaped in one place only.
 func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) string {
 	// The clock and the currency come from the trace's header: as text, not markup, in a viewer
 	// that renders HTML in Markdown (escapeHTML; a caller that escapes the whole card passes false).
+	esc := func(t string) string { return t }
 	if escapeHTML {
-		esc := *s
-		esc.Clock, esc.Currency = html.EscapeString(s.Clock), html.EscapeString(s.Currency)
-		s = &esc
+		esc = mdEscape.Replace
+		e := *s
+		e.Clock, e.Currency = esc(s.Clock), esc(s.Currency)
+		s = &e
 	}
 	var b strings.Builder
 	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(l, a...) + "\n") }
@@ -393,6 +421,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		p(noteBold, n)
 	}
 	p(mdAttempts, s.Attempts, s.OutsideWindow, s.CompleteSuccess, s.Failures, outcomeList(l, s), s.InFlight)
+	if sl := sendsLines(l, s); sl != nil {
+		line("- " + strings.Join(sl, clauseSep.In(l)))
+	}
 	p(mdFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
 	if s.InFlight > 0 {
 		line("  - " + strings.TrimSpace(txInFlight.F(l, s.InFlight)))
@@ -422,7 +453,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		ci(s.TPOT)
 	}
 	for _, t := range ServerLinesIn(l, s) {
-		line("- " + html.EscapeString(t)) // attempt ids and bad values come from the trace
+		line("- " + esc(t)) // attempt ids and bad values come from the trace
 	}
 	line("")
 	head := mdMetric.In(l)

@@ -109,7 +109,8 @@ func TestUnratedNote(t *testing.T) {
 }
 
 // A client that was late to run (meta.client_lag_ms over the bound) gets
-// a note before any number, in both languages; a punctual one none.
+// a note before any number, in both languages, that says what it measured
+// (a probe's wake-up lag, not the send lag); a punctual one none.
 func TestClientLagNote(t *testing.T) {
 	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 10000}}}
 	for i, lag := range []string{"0.2", "12.5", "0.4", "40"} {
@@ -118,8 +119,8 @@ func TestClientLagNote(t *testing.T) {
 		tr.Attempts = append(tr.Attempts, a)
 	}
 	for l, want := range map[lang.Lang]string{
-		lang.ZH: "注意：测量客户端自己迟到了：2 次尝试期间客户端的唤醒延迟超过 5 ms（最大 40 ms，4 次记录了它）",
-		lang.EN: "Note: the measuring client itself was late: during 2 attempts its wake-up lag was over 5 ms (at most 40 ms; 4 attempts record it)",
+		lang.ZH: "注意：测量客户端自己迟到了：它的唤醒延迟（一个每 5 ms 触发一次的探测协程比预定时刻晚多少才运行；那时客户端打下的任何时间戳都可能晚这么多）在 2 次尝试期间超过 5 ms（最大 40 ms，4 次记录了它）",
+		lang.EN: "Note: the measuring client itself was late: its wake-up lag (how long after its due time a probe on a 5 ms ticker ran; any stamp the client took then may be as late) was over 5 ms during 2 attempts (at most 40 ms; 4 attempts record it)",
 	} {
 		if c := cardIn(t, tr, cardfmt.Text, l); !strings.Contains(c, want) {
 			t.Errorf("%s card lacks %q:\n%s", l, want, c)

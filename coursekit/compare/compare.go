@@ -12,8 +12,10 @@
 // is the mean of its runs' values. The intervals:
 //
 //   - one run per side: percentiles by the bootstrap over attempts
-//     (MethodBootstrap), drawn exactly from each run's order statistics
-//     (metrics.OrderWindow.Resample); shares of attempts (failure rate,
+//     (MethodBootstrap), TTFT and E2E drawn exactly from each run's order
+//     statistics (metrics.OrderWindow.Resample), the event gaps by attempt,
+//     an attempt's gaps together (metrics.ClusterWindow.Resample), since
+//     they are not independent; shares of attempts (failure rate,
 //     qualified rate) by Newcombe's hybrid score interval for a difference
 //     of two proportions, from the two Wilson intervals (MethodNewcombe);
 //     goodput and output tokens per second, counts over a fixed window, by
@@ -288,10 +290,11 @@ type metricDef struct {
 	unit  string
 	lower bool
 	kind  kind
-	// quantile: the level's index in the card's levels, and which
-	// distribution.
-	level int
-	dist  func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow)
+	// quantile: the level's index in the card's levels, which
+	// distribution, and how a bootstrap redraws the level.
+	level  int
+	dist   func(s *metrics.Summary) metrics.Dist
+	redraw func(s *metrics.Summary, level int) metrics.Redraw
 	// share: numerator and denominator.
 	counts func(s *metrics.Summary) (num, den float64)
 	// rate: the attempts by how much each adds to the count.
@@ -302,7 +305,7 @@ type metricDef struct {
 func (d metricDef) value(s *metrics.Summary) *float64 {
 	switch d.kind {
 	case quantile:
-		dist, _ := d.dist(s)
+		dist := d.dist(s)
 		if d.level >= len(dist.Chosen) {
 			return nil
 		}
@@ -339,8 +342,7 @@ func sums(parts []metrics.TokenCount) (sum, squares float64) {
 func (d metricDef) redrawer(s *metrics.Summary) func(r *rand.Rand) float64 {
 	switch d.kind {
 	case quantile:
-		_, ws := d.dist(s)
-		w := &ws[d.level]
+		w := d.redraw(s, d.level)
 		return func(r *rand.Rand) float64 {
 			v, _ := w.Resample(r)
 			return v
@@ -466,17 +468,21 @@ func sameSLOs(s, t *metrics.Summary) bool {
 func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
 	var out []metricDef
 	idx := func(p float64) int { i, _ := slices.BinarySearch(levels, p); return i }
+	// The unit every interval redraws is the attempt: TTFT and E2E have
+	// one value per attempt; the event gaps of one attempt are redrawn
+	// together (metrics.ClusterWindow), as they are not independent.
 	for _, d := range []struct {
-		name string
-		ps   []float64
-		dist func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow)
+		name   string
+		ps     []float64
+		dist   func(s *metrics.Summary) metrics.Dist
+		redraw func(s *metrics.Summary, level int) metrics.Redraw
 	}{
-		{"ttft_ms", o.TTFT, func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow) { return s.TTFT, s.Resampling.TTFT }},
-		{"e2e_ms", o.E2E, func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow) { return s.E2E, s.Resampling.E2E }},
-		{"itl_ms", o.ITL, func(s *metrics.Summary) (metrics.Dist, []metrics.OrderWindow) { return s.ITL, s.Resampling.ITL }},
+		{"ttft_ms", o.TTFT, func(s *metrics.Summary) metrics.Dist { return s.TTFT }, func(s *metrics.Summary, i int) metrics.Redraw { return &s.Resampling.TTFT[i] }},
+		{"e2e_ms", o.E2E, func(s *metrics.Summary) metrics.Dist { return s.E2E }, func(s *metrics.Summary, i int) metrics.Redraw { return &s.Resampling.E2E[i] }},
+		{"itl_ms", o.ITL, func(s *metrics.Summary) metrics.Dist { return s.ITL }, func(s *metrics.Summary, i int) metrics.Redraw { return &s.Resampling.ITL[i] }},
 	} {
 		for _, p := range d.ps {
-			out = append(out, metricDef{name: d.name + "." + LevelName(p), unit: "ms", lower: true, kind: quantile, level: idx(p), dist: d.dist})
+			out = append(out, metricDef{name: d.name + "." + LevelName(p), unit: "ms", lower: true, kind: quantile, level: idx(p), dist: d.dist, redraw: d.redraw})
 		}
 	}
 	out = append(out, metricDef{name: "failure_rate", unit: "share", lower: true, kind: share,
@@ -604,8 +610,7 @@ func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int) {
 	open := func(runs []*metrics.Summary, high bool) bool {
 		out := false
 		for _, s := range runs {
-			dist, _ := d.dist(s)
-			ci := dist.Chosen[d.level].CI95
+			ci := d.dist(s).Chosen[d.level].CI95
 			if high && ci.High == nil {
 				out, need = true, max(need, ci.NeedNHigh)
 			}

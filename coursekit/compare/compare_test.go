@@ -239,13 +239,14 @@ func TestChangedConditionsAreNamed(t *testing.T) {
 }
 
 // The header's per-run notes (how the run ended, its sidecar) are no
-// conditions; the URL names the server unless the conditions describe it.
+// conditions, nor is a live run's achieved window: its planned duration
+// is; the URL names the server unless the conditions describe it.
 func TestConditionsLeaveOutPerRunNotes(t *testing.T) {
 	tr := failing(10, 1)
 	tr.Header.Conditions = json.RawMessage(`{"model":"m","run_end":{"reason":"completed","planned_duration_ms":10000,"planned_window":{"start_ms":0,"end_ms":10000}},"metrics_sidecar":"x.metrics.jsonl"}`)
 	tr.Header.Meta = json.RawMessage(`{"url":"http://127.0.0.1:8090","started_at":"2026-12-04T00:00:00Z"}`)
 	c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{}))
-	want := map[string]string{"model": `"m"`, "clock": `"client"`, "window_s": "10", "server": `"http://127.0.0.1:8090"`}
+	want := map[string]string{"model": `"m"`, "clock": `"client"`, "duration_ms": "10000", "server": `"http://127.0.0.1:8090"`}
 	if len(c) != len(want) {
 		t.Errorf("conditions %v, want %v", c, want)
 	}

@@ -18,9 +18,14 @@ import (
 //     …), nested objects by dotted names (engine.parallel), lists whole;
 //     but for run_end and metrics_sidecar, which say how this run ended
 //     and where its scrapes are, not what it measured;
-//   - clock, and window_s, the length of the measured window, unless
-//     duration_ms says the same (a bench run's planned duration, which
-//     its window is unless the run was cut short);
+//   - clock, and window_s, the length of the measured window, for a trace
+//     that records no run_end (a hand-made or imported one, whose window
+//     is all it says of what was measured). A live run's window is an
+//     outcome, not a condition: its plan is duration_ms (from run_end's
+//     planned_duration_ms when the conditions lack it) and, from run_end,
+//     num_requests; when the run ended (the last answer of
+//     --num-requests, an interrupt) and what it sent are outcomes, which
+//     the card and compare's warnings show;
 //   - server, the URL bench was pointed at (meta.url), when the conditions
 //     do not describe the server themselves (the lab's engine does).
 var perRun = map[string]bool{"run_end": true, "metrics_sidecar": true}
@@ -62,10 +67,19 @@ func Conditions(s *metrics.Summary) map[string]string {
 	default:
 		out["conditions"] = canonical(raw)
 	}
-	// A bench run's window is its planned duration: one condition, not
-	// two. window_s stays when it differs (a run cut short, or ended by
-	// --num-requests).
-	if d, ok := out["duration_ms"]; ok {
+	// A live run's window is what the run achieved, not what it was asked:
+	// its plan is duration_ms, and the request cap when it had one.
+	if s.RunEnd != nil {
+		delete(out, "window_s")
+		if _, ok := out["duration_ms"]; !ok { // the plan, where the conditions do not say it
+			out["duration_ms"] = strconv.FormatFloat(s.RunEnd.PlannedDurationMS, 'f', -1, 64)
+		}
+		if n := s.RunEnd.NumRequests; n > 0 {
+			out["num_requests"] = strconv.FormatInt(n, 10)
+		}
+	} else if d, ok := out["duration_ms"]; ok {
+		// A trace that says its planned duration but not how it ended: one
+		// condition, not two, when the window is that duration.
 		if ms, err := strconv.ParseFloat(d, 64); err == nil && ms/1000 == s.WindowS {
 			delete(out, "window_s")
 		}

@@ -23,6 +23,10 @@ const (
 	// success is rated, so qualified rates and goodput are 0 on that side
 	// whatever the latency (the card's note).
 	WarnUnrated = "unrated"
+	// WarnSends: a run's schedule was not sent as planned (arrivals never
+	// sent, or sends late beyond metrics.SendLagBoundMS at P99): the load
+	// it measured is not the load its conditions name (the card's notes).
+	WarnSends = "sends"
 	// WarnConditions: more than one condition differs between the sides.
 	WarnConditions = "conditions"
 	// WarnRunsDiffer: the runs of one side differ among themselves in a
@@ -40,7 +44,7 @@ const (
 
 // headWarnings are the kinds the text report prints at its head, before
 // the conditions; the others it prints where they belong.
-var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true}
+var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true, WarnSends: true}
 
 var msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
 
@@ -74,6 +78,11 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	if len(names) > 0 {
 		out = append(out, Warning{WarnUnrated, msgRunsNote.F(l, cardfmt.UnratedNoteIn(l, n), strings.Join(names, msgSep.In(l)))})
+	}
+	for _, run := range runs {
+		for _, t := range cardfmt.SendsNotesIn(l, run.Summary) {
+			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.Name)})
+		}
 	}
 	if len(r.ConditionsChanged) > 1 {
 		out = append(out, Warning{WarnConditions, msgManyConds.F(l, len(r.ConditionsChanged)) + ". " + msgTooMany.In(l)})

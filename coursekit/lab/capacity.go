@@ -308,8 +308,12 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
-	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO,
-		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS}
+	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO, Judged: r.Judged(),
+		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
+		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet}
+	if a := r.AnswerStep(); r.AnswerQueueGrowing && a != nil && a.Load != nil {
+		out.AnswerGrowth = a.Load
+	}
 	for _, s := range r.Steps {
 		out.Steps = append(out.Steps, labfig.CapacityStep{
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
@@ -385,6 +389,9 @@ func CapacityAnswer(r *capacity.Result) string {
 	s := fmt.Sprintf("%d 步，用时 %s s。", len(r.Steps), numfmt.OneDecimal(r.ElapsedS))
 	if r.Provisional {
 		s += "搜索被中断（时间预算用完），已完成的步骤都保留了，下面的答案是暂定的。"
+	}
+	if r.MaxRateMeeting == nil && r.Undecided {
+		return s + cardfmt.CapacityUndecided(r.MostAttempts(), r.AttemptsToMeet, r.Target)
 	}
 	if r.MaxRateMeeting == nil {
 		return s + "结论：搜索过的速率没有一个达标。"

@@ -115,6 +115,9 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 	}
 
 	r.sent.Add(1)
+	if id == request {
+		r.arrivals.Add(1) // a retry is not an arrival
+	}
 	r.inflight.Add(1)
 	lag := max(a.StartMS-scheduled, 0)
 	a.Meta = strconv.AppendFloat([]byte(`{"scheduled_ms":`), scheduled, 'f', -1, 64)
@@ -197,6 +200,14 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 	var st streamState
 	r.readStream(ctx, a, resp.Body, cancel, text, &st)
 	a.Meta = st.appendMeta(a.Meta)
+	if ct := resp.Header.Get("Content-Type"); a.Outcome == trace.StreamError && len(a.Events) == 0 && !strings.HasPrefix(ct, "text/event-stream") {
+		// A stream that never started from an answer that was not one (a
+		// web page, a proxy's message): say what it was.
+		if ct == "" {
+			ct = "without a Content-Type"
+		}
+		a.Error = fmt.Sprintf("the response is %d %s, not an SSE stream (text/event-stream): %s", resp.StatusCode, safetext.Name(ct), a.Error)
+	}
 	return a
 }
 

@@ -1,7 +1,6 @@
 package loadgen
 
 import (
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -20,7 +19,7 @@ import (
 // over metrics.ClientLagBoundMS.
 
 // LatenessTick is how often the lateness probe wakes.
-const LatenessTick = 5 * time.Millisecond
+const LatenessTick = metrics.ClientLagTickMS * time.Millisecond
 
 // latenessBucket is the span of trace time whose ticks keep one maximum.
 const latenessBucket = 50 * time.Millisecond
@@ -97,10 +96,5 @@ func (p *latenessProbe) stop() LagStats {
 	p.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	slices.Sort(p.lags)
-	n := len(p.lags)
-	if n == 0 {
-		return LagStats{}
-	}
-	return LagStats{N: n, P50: p.lags[metrics.NearestRankIndex(n, 0.50)], P99: p.lags[metrics.NearestRankIndex(n, 0.99)], Max: p.lags[n-1]}
+	return lagStats(p.lags)
 }

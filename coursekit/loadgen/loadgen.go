@@ -92,6 +92,18 @@ type LagStats struct {
 	P50, P99, Max float64
 }
 
+// lagStats sorts lags (ms) and reads their nearest-rank P50, P99 and
+// maximum, rounded to the microsecond of the trace clock.
+func lagStats(lags []float64) LagStats {
+	slices.Sort(lags)
+	n := len(lags)
+	if n == 0 {
+		return LagStats{}
+	}
+	us := func(v float64) float64 { return math.Round(v*1e3) / 1e3 }
+	return LagStats{N: n, P50: us(lags[metrics.NearestRankIndex(n, 0.50)]), P99: us(lags[metrics.NearestRankIndex(n, 0.99)]), Max: us(lags[n-1])}
+}
+
 type runner struct {
 	cfg      Config
 	ctx      context.Context
@@ -121,6 +133,7 @@ type runner struct {
 	windowReqs                 atomic.Int64  // business requests sent in the window, for NumRequests
 	slots                      chan struct{} // MaxConcurrency: one token per request in flight
 	unsent                     atomic.Int64  // arrivals dropped at the window's end while waiting for a slot
+	arrivals                   atomic.Int64  // business requests sent (first attempts)
 	capped                     atomic.Bool   // NumRequests was reached
 
 	late *latenessProbe // the client's own wake-up lag
@@ -294,11 +307,15 @@ func Run(ctx context.Context, cfg Config, w io.Writer) (*Result, error) {
 	return newRunner(ctx, cfg, client, fresh).run(w)
 }
 
-// withDefaults fills what a config leaves zero: 64 tokens, 32-word
-// prompts, a fresh prompt salt (generated prompts), a report a second.
+// DefaultMaxTokens is the max_tokens a run sends when its config gives none.
+const DefaultMaxTokens = 64
+
+// withDefaults fills what a config leaves zero: DefaultMaxTokens tokens,
+// 32-word prompts, a fresh prompt salt (generated prompts), a report a
+// second.
 func (cfg Config) withDefaults() Config {
 	if cfg.MaxTokens == 0 {
-		cfg.MaxTokens = 64
+		cfg.MaxTokens = DefaultMaxTokens
 	}
 	if cfg.PromptTokens == 0 {
 		cfg.PromptTokens = 32
@@ -505,6 +522,12 @@ func (r *runner) finish(res *Result, h trace.Header, end trace.RunEnd, snk *sink
 		end.Reason, end.AtMS = trace.RunNumRequests, &l.drained
 	}
 	res.Elapsed = time.Since(r.start) // after the stamp, so an interrupt never lies past the run's end
+	res.Lag = lagStats(r.lags)
+	if r.cfg.Concurrency == 0 { // an open loop's schedule: what it planned and sent
+		sent := r.arrivals.Load()
+		end.Sends = &trace.Sends{Planned: sent + res.Unsent, Sent: sent, Unsent: res.Unsent,
+			LagN: int64(res.Lag.N), LagP50MS: res.Lag.P50, LagP99MS: res.Lag.P99, LagMaxMS: res.Lag.Max}
+	}
 	res.RunEnd = end
 	h.Meta = headerMeta(r.cfg, r.start)
 	final, err := h.WithRunEnd(end)
@@ -515,10 +538,6 @@ func (r *runner) finish(res *Result, h trace.Header, end trace.RunEnd, snk *sink
 		}
 	} else if werr == nil {
 		werr = err
-	}
-	slices.Sort(r.lags)
-	if n := len(r.lags); n > 0 {
-		res.Lag = LagStats{N: n, P50: r.lags[metrics.NearestRankIndex(n, 0.50)], P99: r.lags[metrics.NearestRankIndex(n, 0.99)], Max: r.lags[n-1]}
 	}
 	if werr != nil {
 		return res, fmt.Errorf("writing the trace: %w", werr)

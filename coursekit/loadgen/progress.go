@@ -24,8 +24,13 @@ type Progress struct {
 	RateOver time.Duration // the final report's span of Rate; 0 on the others
 	TTFTP50  float64       // ms; 0 before the first success (TTFTN 0)
 	TTFTP95  float64
-	TTFTN    int64   // complete successes the TTFT percentiles are over
-	LagP99   float64 // ms between schedule and send, open loop
+	TTFTN    int64 // complete successes the TTFT percentiles are over
+	// LagP99 is the send lag's P99 so far (ms from scheduled to actual
+	// send), shown as "send lag p99" when Scheduled: an open loop's sends
+	// follow a schedule; a closed loop sends when an answer ends, so it
+	// has no send lag to show.
+	LagP99    float64
+	Scheduled bool
 
 	// Rated and Passes count the answers judged so far (with a Dataset).
 	Rated, Passes int64
@@ -40,8 +45,11 @@ func (p Progress) String() string {
 	if p.RateOver > 0 {
 		rate += fmt.Sprintf(" over %.1f s", p.RateOver.Seconds())
 	}
-	s := fmt.Sprintf("%6.1fs %-6s sent %d (%s) in flight %d errors %d %s lag p99 %.2f ms",
-		p.Elapsed.Seconds(), p.Phase, p.Sent, rate, p.InFlight, p.Errors, ttft, p.LagP99)
+	s := fmt.Sprintf("%6.1fs %-6s sent %d (%s) in flight %d errors %d %s",
+		p.Elapsed.Seconds(), p.Phase, p.Sent, rate, p.InFlight, p.Errors, ttft)
+	if p.Scheduled {
+		s += fmt.Sprintf(" send lag p99 %.2f ms", p.LagP99)
+	}
 	if p.Rated > 0 {
 		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)
 	}
@@ -71,7 +79,7 @@ func (r *runner) progress() func() {
 		now := time.Now()
 		sent := r.sent.Load()
 		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load(),
-			Rated: r.rated.Load(), Passes: r.passes.Load()}
+			Rated: r.rated.Load(), Passes: r.passes.Load(), Scheduled: r.cfg.Concurrency == 0}
 		if dt := now.Sub(last).Seconds(); dt > 0 {
 			p.Rate = float64(sent-lastSent) / dt
 		}

@@ -62,3 +62,25 @@ func TestProgressFinalRateIsTheRunsMean(t *testing.T) {
 		t.Errorf("live line %q", s)
 	}
 }
+
+// The progress line shows the send lag as such in an open loop, whose
+// sends follow a schedule, and not at all in a closed loop, which sends
+// when an answer ends and so has no lag behind a plan.
+func TestProgressSendLagOnlyOnASchedule(t *testing.T) {
+	_, url := startSim(t, fast)
+	for _, c := range []struct {
+		cfg  loadgen.Config
+		want bool
+	}{
+		{loadgen.Config{URL: url, Model: "m", Rate: 40, Duration: 300 * time.Millisecond}, true},
+		{loadgen.Config{URL: url, Model: "m", Concurrency: 2, Duration: 300 * time.Millisecond}, false},
+	} {
+		var last loadgen.Progress
+		c.cfg.Progress = func(p loadgen.Progress) { last = p }
+		c.cfg.ProgressEvery = time.Hour
+		run(t, context.Background(), c.cfg)
+		if s := last.String(); strings.Contains(s, "send lag p99") != c.want || strings.Contains(s, " lag p99") != c.want {
+			t.Errorf("concurrency %d: %q, want the send lag shown: %v", c.cfg.Concurrency, s, c.want)
+		}
+	}
+}

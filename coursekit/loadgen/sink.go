@@ -9,9 +9,9 @@ import (
 )
 
 // headerRoom is the room reserved after the header written at the start:
-// the final header (the real window end, how the run ended) is at most a
-// few dozen bytes longer.
-const headerRoom = 256
+// the final header (the real window end, how the run ended, what the
+// schedule sent) is at most about 200 bytes longer.
+const headerRoom = 512
 
 // sink is where the trace goes. The header must come first, but only the
 // end of the run knows its window (an interrupt ends it early) and how the

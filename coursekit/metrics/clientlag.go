@@ -12,6 +12,16 @@ import (
 // whole TTFT error budget (make bench-client: p99 < 1 ms at 1,000 req/s).
 const ClientLagBoundMS = 5.0
 
+// ClientLagTickMS is how often coursekit bench's lateness probe wakes
+// (loadgen.LatenessTick): its wake-up lag is how late past each tick it ran.
+const ClientLagTickMS = 5
+
+// SendLagBoundMS is the send lag (actual send − scheduled send) whose P99
+// above it makes the card note that the load sent was not the planned
+// arrival process: 10 ms, a tenth of a 10 req/s schedule's mean gap and
+// ten times what an idle client's sends lag at 1,000 req/s (p99 < 1 ms).
+const SendLagBoundMS = 10.0
+
 // ClientLag is how late the measuring client itself was, from the attempts
 // that record it (coursekit bench's meta.client_lag_ms: the largest
 // wake-up lag of its lateness probe during the attempt). A loaded client

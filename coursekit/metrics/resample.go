@@ -9,14 +9,19 @@ import (
 )
 
 // Resampling is what a bootstrap of one trace's card redraws, kept when
-// Options.Resampling is set (coursekit/compare uses it): for each level of
-// Options.Levels, the order statistics of TTFT, E2E and the event gaps that
-// a resample's percentile can land on, and how many attempts added how
-// many output tokens to the throughput. It is never part of the JSON card.
+// Options.Resampling is set (coursekit/compare uses it). The unit redrawn
+// is always the attempt: for each level of Options.Levels, the order
+// statistics of TTFT and E2E (one value per attempt) that a resample's
+// percentile can land on, the event gaps grouped by their attempt (a
+// cluster bootstrap), and how many attempts added how many output tokens
+// to the throughput. It is never part of the JSON card.
 type Resampling struct {
-	// TTFT, E2E and ITL hold one window per level of Options.Levels, in
-	// that order (empty windows for an empty sample).
-	TTFT, E2E, ITL []OrderWindow
+	// TTFT and E2E hold one window per level of Options.Levels, in that
+	// order (empty windows for an empty sample).
+	TTFT, E2E []OrderWindow
+	// ITL holds one cluster window per level: the event gaps, drawn by
+	// attempt.
+	ITL []ClusterWindow
 	// Tokens counts the in-window attempts by the output tokens they add to
 	// Throughput.OutputTokens: a complete success its OutputTokenCount,
 	// every other attempt 0. Ascending by Tokens.
@@ -215,4 +220,176 @@ func (s *samples) windows(m Method, ps []float64) []OrderWindow {
 		out[i].Values = held[i][from : from+sp.hi-sp.lo+1]
 	}
 	return out
+}
+
+// Redraw is one level of a card's distribution as a bootstrap redraws it:
+// an OrderWindow when each attempt gives one value (TTFT, E2E), a
+// ClusterWindow when an attempt gives many (the event gaps).
+type Redraw interface {
+	// Resample draws the level of one resample; false for an empty sample.
+	Resample(r *rand.Rand) (float64, bool)
+}
+
+// ClusterWindow is one level P of a sample made of clusters (the event
+// gaps, a cluster per attempt) as a cluster bootstrap redraws it: each
+// resample draws the clusters with replacement, as many as there are, and
+// pools their values. Values of one cluster are not independent (the gaps
+// of one attempt share its batch, its length, its server state), so
+// drawing them one by one would treat a few attempts' thousands of gaps as
+// thousands of independent samples and give an interval far too narrow;
+// drawing whole attempts keeps their correlation in the interval.
+//
+// It keeps the pooled values around the level, each with its cluster, and
+// per cluster how many of its values lie below them: a resample's level is
+// then found by walking the window with the clusters' weights. The window
+// holds every value when the sample is small (at most clusterWhole
+// values); otherwise the ranks within clusterSDs standard errors of the
+// level (the cluster-robust standard error of the share below it), and a
+// resample that lands outside is read at the edge.
+type ClusterWindow struct {
+	P      float64
+	Method Method
+	// N counts the values, Clusters the clusters holding them.
+	N, Clusters int
+	size, below []int32   // per cluster: its values; those below the window
+	vals        []float64 // the window's values, ascending
+	owner       []int32   // the cluster of each value of vals
+}
+
+// clusterWhole is the most values a ClusterWindow keeps whole.
+const clusterWhole = 1 << 12
+
+// clusterSDs is the half-width of a larger sample's window, in standard
+// errors of the share of values below the level: a resample lands outside
+// it with a chance of about 1e-23.
+const clusterSDs = 10
+
+// ClusterWindows builds the windows of the levels ps under m from a pooled
+// sample: values, flat, cluster after cluster, sizes[i] of cluster i
+// (clusters of no value are left out).
+func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []ClusterWindow {
+	out := make([]ClusterWindow, len(ps))
+	var size []int32
+	for _, s := range sizes {
+		if s > 0 {
+			size = append(size, s)
+		}
+	}
+	n := len(values)
+	type tagged struct {
+		v float64
+		c int32
+	}
+	pool := make([]tagged, 0, n)
+	c := 0
+	for i, s := range size {
+		for range s {
+			pool = append(pool, tagged{values[c], int32(i)})
+			c++
+		}
+	}
+	slices.SortFunc(pool, func(a, b tagged) int { return cmpFloat(a.v, b.v) })
+	for i, p := range ps {
+		w := ClusterWindow{P: p, Method: m, N: n, Clusters: len(size), size: size, below: make([]int32, len(size))}
+		if n > 0 {
+			lo, hi := 0, n-1
+			if n > clusterWhole {
+				lo, hi = clusterSpan(pool[NearestRankIndex(n, p)].v, p, values, size, n)
+			}
+			for _, t := range pool[:lo] {
+				w.below[t.c]++
+			}
+			w.vals = make([]float64, hi-lo+1)
+			w.owner = make([]int32, hi-lo+1)
+			for j, t := range pool[lo : hi+1] {
+				w.vals[j], w.owner[j] = t.v, t.c
+			}
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// clusterSpan is the rank window [lo, hi] of a large pooled sample around
+// the value q of its level p: p ± clusterSDs cluster-robust standard errors
+// of the share of values at or below q, widened by the largest cluster.
+func clusterSpan(q, p float64, values []float64, size []int32, n int) (lo, hi int) {
+	var ss float64
+	var big int32
+	c := 0
+	for _, s := range size {
+		k := 0
+		for _, v := range values[c : c+int(s)] {
+			if v <= q {
+				k++
+			}
+		}
+		c += int(s)
+		a := float64(k) - p*float64(s)
+		ss += a * a
+		big = max(big, s)
+	}
+	half := clusterSDs*math.Sqrt(ss) + float64(big) + 2
+	lo = max(0, int(math.Floor(p*float64(n)-half)))
+	hi = min(n-1, int(math.Ceil(p*float64(n)+half)))
+	return lo, hi
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Resample draws the level P of one cluster resample: the clusters drawn
+// with replacement, their values pooled, the level read under Method.
+func (w *ClusterWindow) Resample(r *rand.Rand) (float64, bool) {
+	k := len(w.size)
+	if w.N == 0 || k == 0 {
+		return 0, false
+	}
+	weight := make([]int64, k)
+	for range k {
+		weight[r.IntN(k)]++
+	}
+	var total, below int64
+	for i, c := range weight {
+		total += c * int64(w.size[i])
+		below += c * int64(w.below[i])
+	}
+	if total == 0 {
+		return 0, false
+	}
+	n := int(total)
+	if w.Method == Linear {
+		h := float64(n-1) * w.P
+		i := min(int(h), n-1)
+		a := w.rank(weight, below, int64(i))
+		if i >= n-1 {
+			return a, true
+		}
+		return lerp(a, w.rank(weight, below, int64(i+1)), h-math.Floor(h)), true
+	}
+	return w.rank(weight, below, int64(NearestRankIndex(n, w.P))), true
+}
+
+// rank is the resample's value of 0-based rank k: the first value of the
+// window whose cumulative weight passes k, read at the window's edge when
+// it lies outside.
+func (w *ClusterWindow) rank(weight []int64, below, k int64) float64 {
+	cum := below
+	if k < cum {
+		return w.vals[0]
+	}
+	for j, c := range w.owner {
+		cum += weight[c]
+		if cum > k {
+			return w.vals[j]
+		}
+	}
+	return w.vals[len(w.vals)-1]
 }

@@ -167,3 +167,70 @@ func spillBudget(t *testing.T) *spill.Budget {
 	t.Cleanup(func() { b.Close() })
 	return b
 }
+
+// A ClusterWindow draws the level of a resample of whole clusters as the
+// slow way does (draw the clusters, pool their values, sort, read the
+// level): the same distribution of values, with the whole sample kept
+// (small) and with a window of ranks around the level (large).
+func TestClusterWindowIsTheClusterBootstrap(t *testing.T) {
+	for _, clusters := range []int{30, 110} { // 1,200 values: kept whole; 4,400: a window
+		r := rand.New(rand.NewPCG(uint64(clusters), 3))
+		var vals []float64
+		var sizes []int32
+		var groups [][]float64
+		for range clusters {
+			base := 8 + 6*r.Float64()
+			var g []float64
+			for range 40 {
+				g = append(g, math.Round(base*math.Exp(0.05*r.NormFloat64())*10)/10)
+			}
+			groups = append(groups, g)
+			vals = append(vals, g...)
+			sizes = append(sizes, int32(len(g)))
+		}
+		sizes = append(sizes, 0) // an attempt without gaps is no cluster
+		for _, m := range []Method{NearestRank, Linear} {
+			ws := ClusterWindows(vals, sizes, m, []float64{0.5, 0.95})
+			for _, w := range ws {
+				if w.N != len(vals) || w.Clusters != clusters {
+					t.Fatalf("window of %d values in %d clusters, want %d in %d", w.N, w.Clusters, len(vals), clusters)
+				}
+				const draws = 2000
+				fast, slow := map[float64]int{}, map[float64]int{}
+				rf, rs := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(3, 4))
+				for range draws {
+					v, ok := w.Resample(rf)
+					if !ok {
+						t.Fatal("no value")
+					}
+					fast[v]++
+					var y []float64
+					for range clusters {
+						y = append(y, groups[rs.IntN(clusters)]...)
+					}
+					slices.Sort(y)
+					q, _ := Quantile(y, w.P, m)
+					slow[q]++
+				}
+				// Both sides' means and spreads agree within sampling error.
+				mean := func(h map[float64]int) (mu, sd float64) {
+					for v, c := range h {
+						mu += v * float64(c) / draws
+					}
+					for v, c := range h {
+						sd += (v - mu) * (v - mu) * float64(c) / draws
+					}
+					return mu, math.Sqrt(sd)
+				}
+				mf, sf := mean(fast)
+				ms, ss := mean(slow)
+				if math.Abs(mf-ms) > 4*ss/math.Sqrt(draws)*math.Sqrt2+1e-9 || math.Abs(sf-ss) > 0.1*ss+1e-9 {
+					t.Errorf("%d clusters, %s p=%v: Resample mean %.4f sd %.4f, the cluster bootstrap %.4f sd %.4f", clusters, m, w.P, mf, sf, ms, ss)
+				}
+			}
+		}
+	}
+	if _, ok := (&ClusterWindow{}).Resample(rand.New(rand.NewPCG(1, 1))); ok {
+		t.Error("an empty sample has no resampled level")
+	}
+}

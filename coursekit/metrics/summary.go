@@ -70,6 +70,8 @@ type Accumulator struct {
 	maxTokens                             int
 	outputTokens                          int64           // OutputTokenCount of complete successes
 	tokenAttempts                         map[int64]int64 // with Options.Resampling: in-window attempts by the output tokens they add
+	gapVals                               []float64       // with Options.Resampling: the event gaps, attempt after attempt
+	gapSizes                              []int32         // with Options.Resampling: each attempt's count of them
 
 	ttft, e2e, itl, tpot samples
 	passQ                []int64   // per condition SLO, then per sweep SLO: complete quality-pass attempts with TTFT ≤ it
@@ -155,6 +157,12 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		for i := 1; i < len(a.Events); i++ {
 			acc.itl.add(a.Events[i].TMS - a.Events[i-1].TMS)
 		}
+		if acc.tokenAttempts != nil && len(a.Events) > 1 { // Resampling: the gaps by attempt
+			for i := 1; i < len(a.Events); i++ {
+				acc.gapVals = append(acc.gapVals, a.Events[i].TMS-a.Events[i-1].TMS)
+			}
+			acc.gapSizes = append(acc.gapSizes, int32(len(a.Events)-1))
+		}
 		if t, ok := a.TPOT(); ok {
 			acc.tpot.add(t)
 		}
@@ -236,6 +244,7 @@ func (acc *Accumulator) Summary() *Summary {
 			rs.Tokens = append(rs.Tokens, TokenCount{Tokens: t, Attempts: n})
 		}
 		slices.SortFunc(rs.Tokens, func(a, b TokenCount) int { return int(a.Tokens - b.Tokens) })
+		rs.ITL = ClusterWindows(acc.gapVals, acc.gapSizes, m, acc.opts.Levels)
 		s.Resampling = rs
 	}
 	if acc.opts.WindowCost != nil {
@@ -247,16 +256,16 @@ func (acc *Accumulator) Summary() *Summary {
 	s.ClientLag = acc.lag.summary()
 	// The four distributions are independent: select their ranks in parallel.
 	var wg sync.WaitGroup
-	var win struct{ ttft, e2e, itl *[]OrderWindow }
+	var win struct{ ttft, e2e *[]OrderWindow }
 	if rs != nil {
-		win.ttft, win.e2e, win.itl = &rs.TTFT, &rs.E2E, &rs.ITL
+		win.ttft, win.e2e = &rs.TTFT, &rs.E2E
 	}
 	for _, d := range []struct {
 		dst  *Dist
 		x    *samples
 		unit string
 		win  *[]OrderWindow
-	}{{&s.TTFT, &acc.ttft, UnitMS, win.ttft}, {&s.E2E, &acc.e2e, UnitMS, win.e2e}, {&s.ITL, &acc.itl, UnitEvent, win.itl}, {&s.TPOT, &acc.tpot, UnitMSPerToken, nil}} {
+	}{{&s.TTFT, &acc.ttft, UnitMS, win.ttft}, {&s.E2E, &acc.e2e, UnitMS, win.e2e}, {&s.ITL, &acc.itl, UnitEvent, nil}, {&s.TPOT, &acc.tpot, UnitMSPerToken, nil}} {
 		wg.Go(func() {
 			ks := d.x.wantRanks(m, acc.opts.Levels)
 			if d.win != nil {
@@ -568,6 +577,8 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	for t, n := range o.tokenAttempts {
 		acc.tokenAttempts[t] += n
 	}
+	acc.gapVals = append(acc.gapVals, o.gapVals...)
+	acc.gapSizes = append(acc.gapSizes, o.gapSizes...)
 	acc.usageTokens += o.usageTokens
 	acc.usageEventTokens += o.usageEventTokens
 	acc.maxTokens = max(acc.maxTokens, o.maxTokens)

@@ -227,6 +227,9 @@ func (s *Server) serveGenerate(w http.ResponseWriter, r *http.Request, chat bool
 		writeError(w, http.StatusBadRequest, "max_tokens must be at least 1")
 		return
 	}
+	if c := s.cfg.OutputCap; c > 0 {
+		maxTok = min(maxTok, c)
+	}
 	target := maxTok
 	if lo := s.cfg.MinOutput; lo > 0 && lo < maxTok {
 		_, target = s.draw(lo, maxTok)

@@ -65,8 +65,13 @@ type Config struct {
 	DecodeStep   time.Duration
 	DecodePerSeq time.Duration
 	// DefaultMaxTokens is the output length when a request gives no
-	// max_tokens.
+	// max_tokens: a default, which a request's own max_tokens replaces
+	// (coursekit bench and capacity always send one).
 	DefaultMaxTokens int
+	// OutputCap, when > 0, is the most tokens any answer gets, whatever
+	// its max_tokens asks (finish_reason "length"): a server's own limit,
+	// as a real engine's context or max-model-len imposes one.
+	OutputCap int
 	// MinOutput, when > 0, draws each output length uniformly from
 	// [MinOutput, max_tokens] (finish_reason "stop" when shorter than
 	// max_tokens), instead of always generating max_tokens.

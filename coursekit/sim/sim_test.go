@@ -484,3 +484,29 @@ func TestMetricsCounters(t *testing.T) {
 		t.Errorf("codes %v", codes)
 	}
 }
+
+// --max-tokens is a default: a request's max_tokens replaces it (bench and
+// capacity always send one). --output-cap is a cap: no answer gets more,
+// whatever the request asks, and it ends on "length".
+func TestOutputCapCapsMaxTokens(t *testing.T) {
+	tokens := func(cfg sim.Config, body string) (int, string) {
+		_, ts := start(t, cfg)
+		resp := post(t, ts.URL+"/v1/completions", body)
+		defer resp.Body.Close()
+		msgs := readSSEStrict(t, resp.Body)
+		return len(msgs), *decodeStrict(t, msgs[len(msgs)-1]).Choices[0].FinishReason
+	}
+	def := fast
+	def.DefaultMaxTokens = 4
+	if n, _ := tokens(def, `{"prompt":"x","max_tokens":12,"stream":true}`); n != 12 {
+		t.Errorf("--max-tokens 4, a request of max_tokens 12: %d tokens, want 12 (a default, not a cap)", n)
+	}
+	capped := def
+	capped.OutputCap = 5
+	if n, finish := tokens(capped, `{"prompt":"x","max_tokens":12,"stream":true}`); n != 5 || finish != "length" {
+		t.Errorf("--output-cap 5, a request of max_tokens 12: %d tokens ending %q, want 5 ending length", n, finish)
+	}
+	if n, _ := tokens(capped, `{"prompt":"x","max_tokens":3,"stream":true}`); n != 3 {
+		t.Errorf("--output-cap 5, a request of max_tokens 3: %d tokens, want 3", n)
+	}
+}

@@ -35,6 +35,64 @@ type RunEnd struct {
 	// for: its measured duration and window [warm-up, warm-up + duration).
 	PlannedDurationMS float64 `json:"planned_duration_ms"`
 	PlannedWindow     Window  `json:"planned_window"`
+	// Sends is what an open loop's schedule asked for and what it sent;
+	// nil in a closed loop (nothing is scheduled ahead of the answers) and
+	// in traces written before it was recorded.
+	Sends *Sends `json:"sends,omitempty"`
+}
+
+// Sends says whether the load the trace holds is the load that was
+// planned. Arrivals of the schedule that never left (waiting for a slot
+// under max_concurrency when the window ended) are in no attempt, and a
+// send that left late changed the offered load without failing anything:
+// neither shows in the attempts' counts, so the run records them here.
+//
+//	"sends": {"planned": 59, "sent": 29, "unsent": 30,
+//	  "lag_n": 29, "lag_p50_ms": 382.1, "lag_p99_ms": 1100.4, "lag_max_ms": 1100.4}
+type Sends struct {
+	// Planned counts the arrivals of the schedule whose time came before
+	// the window ended (warm-up included) or the run stopped: Sent +
+	// Unsent. Retries are not arrivals.
+	Planned int64 `json:"planned"`
+	// Sent counts the arrivals sent (each one's first attempt).
+	Sent int64 `json:"sent"`
+	// Unsent counts the arrivals still waiting for a slot when the window
+	// ended: never sent, never in the trace.
+	Unsent int64 `json:"unsent"`
+	// The send lag, start_ms − meta.scheduled_ms of every attempt sent
+	// (retries included, from the end of their back-off), in ms: its
+	// count and nearest-rank P50, P99 and maximum.
+	LagN     int64   `json:"lag_n"`
+	LagP50MS float64 `json:"lag_p50_ms"`
+	LagP99MS float64 `json:"lag_p99_ms"`
+	LagMaxMS float64 `json:"lag_max_ms"`
+}
+
+func (s *Sends) validate() error {
+	const f = "conditions.run_end.sends."
+	for _, c := range []struct {
+		name string
+		v    int64
+	}{{"planned", s.Planned}, {"sent", s.Sent}, {"unsent", s.Unsent}, {"lag_n", s.LagN}} {
+		if c.v < 0 {
+			return fieldErr(f+c.name, fmt.Sprintf("is negative (%d)", c.v))
+		}
+	}
+	if s.Planned != s.Sent+s.Unsent {
+		return fieldErr(f+"planned", fmt.Sprintf("%d is not sent %d + unsent %d", s.Planned, s.Sent, s.Unsent))
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"lag_p50_ms", s.LagP50MS}, {"lag_p99_ms", s.LagP99MS}, {"lag_max_ms", s.LagMaxMS}} {
+		if err := checkNumber(f+c.name, c.v); err != nil {
+			return err
+		}
+	}
+	if s.LagP50MS > s.LagP99MS || s.LagP99MS > s.LagMaxMS {
+		return fieldErr(f+"lag_p99_ms", fmt.Sprintf("want lag_p50_ms %s ≤ lag_p99_ms %s ≤ lag_max_ms %s", fmtMS(s.LagP50MS), fmtMS(s.LagP99MS), fmtMS(s.LagMaxMS)))
+	}
+	return nil
 }
 
 // The reasons a run ends.
@@ -113,6 +171,11 @@ func (r *RunEnd) validate(w Window) error {
 	}
 	if (r.AtMS != nil) != (r.Reason == RunInterrupted || r.Reason == RunNumRequests) {
 		return fieldErr(f+"at_ms", "is given exactly when the reason is \""+RunInterrupted+"\" or \""+RunNumRequests+"\"")
+	}
+	if r.Sends != nil {
+		if err := r.Sends.validate(); err != nil {
+			return err
+		}
 	}
 	if w.EndMS > pw.EndMS || w.StartMS != pw.StartMS {
 		return fieldErr("window", fmt.Sprintf("[%s, %s) is not inside the planned window [%s, %s)", fmtMS(w.StartMS), fmtMS(w.EndMS), fmtMS(pw.StartMS), fmtMS(pw.EndMS)))

@@ -124,3 +124,28 @@ func TestRunEndBadInput(t *testing.T) {
 		}
 	}
 }
+
+// run_end.sends is checked when read: planned is sent + unsent, and the
+// lag's percentiles are ordered; a bad one names its field.
+func TestRunEndSendsChecked(t *testing.T) {
+	h := trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 3000}}
+	good := trace.Sends{Planned: 59, Sent: 29, Unsent: 30, LagN: 29, LagP50MS: 382, LagP99MS: 1100, LagMaxMS: 1100}
+	end := trace.RunEnd{Reason: trace.RunCompleted, PlannedDurationMS: 3000, PlannedWindow: h.Window, Sends: &good}
+	got, err := h.WithRunEnd(end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if re, err := writeRead(t, got, 0).Header.RunEnd(); err != nil || re.Sends == nil || *re.Sends != good {
+		t.Fatalf("read back %+v, %v", re, err)
+	}
+	for field, bad := range map[string]trace.Sends{
+		"conditions.run_end.sends.planned":    {Planned: 58, Sent: 29, Unsent: 30},
+		"conditions.run_end.sends.unsent":     {Planned: 28, Sent: 29, Unsent: -1},
+		"conditions.run_end.sends.lag_p99_ms": {Planned: 1, Sent: 1, LagN: 1, LagP50MS: 5, LagP99MS: 4, LagMaxMS: 5},
+	} {
+		end.Sends = &bad
+		if _, err := h.WithRunEnd(end); err == nil || !strings.Contains(err.Error(), field) {
+			t.Errorf("%+v: error %v, want one naming %s", bad, err, field)
+		}
+	}
+}

@@ -27,8 +27,10 @@ type CapacitySearch struct {
 	Target    float64 // share of attempts that must qualify
 	SLOTTFTMS float64
 	// Latency are the search's SLOs beyond TTFT (none: a TTFT SLO alone);
-	// the rule is worded from them and SLOTTFTMS in the chart's language.
+	// the rule is worded from them, SLOTTFTMS and Judged (answers judged:
+	// "∧ quality pass") in the chart's language.
 	Latency metrics.LatencySLO
+	Judged  bool
 	// Model is the model the server reported; it is escaped like any text
 	// from a server.
 	Model          string
@@ -39,6 +41,16 @@ type CapacitySearch struct {
 	AtLeast     bool
 	Provisional bool
 	ElapsedS    float64
+	// Undecided says no step decided either way (MostAttempts in a step,
+	// AttemptsToMeet needed to meet the target at best): the answer is
+	// undecided, not "no rate meets" (cardfmt.CapacityUndecidedIn).
+	Undecided      bool
+	MostAttempts   int64
+	AttemptsToMeet int
+	// AnswerGrowth is the answer step's load check when it shows a queue
+	// growing that its test could not decide on (cardfmt.CapacityGrowthIn);
+	// nil otherwise.
+	AnswerGrowth *capacity.LoadCheck
 }
 
 // CapacityStep is one searched rate. Shares are in [0, 1]; nil is unknown.
@@ -110,7 +122,7 @@ func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 
 // capacitySubtitle says the answer, its interval, the steps and the time.
 func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
-	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency))
+	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency, r.Judged))
 	rule := lg.F(lang.Msg{"联合合格（%s）占全部尝试 ≥ %s，判定用 95%% Wilson 区间", "qualified (%s) of all attempts ≥ %s, decided by the 95%% Wilson interval"}, q, pct(r.Target))
 	if r.Model != "" {
 		rule = lg.F(lang.Msg{"模型 %s；%s", "model %s; %s"}, draw.Label(r.Model), rule)
@@ -126,6 +138,12 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 				ans += lg.F(lang.Msg{"（联合合格 %s，区间 %s）", " (qualified %s, interval %s)"}, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh))
 			}
 		}
+	}
+	if r.MaxRateMeeting == nil && r.Undecided {
+		ans = strings.TrimRight(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts, r.AttemptsToMeet, r.Target), "。.")
+	}
+	if r.AnswerGrowth != nil {
+		ans += "\n" + cardfmt.CapacityGrowthIn(lg, *r.AnswerGrowth)
 	}
 	if r.Provisional {
 		ans += lg.S(lang.Msg{"；搜索被中断，答案是暂定的", "; the search was interrupted, so the answer is provisional"})

@@ -138,7 +138,7 @@ func TestCapacityPageEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	body = strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
-	if !strings.Contains(body, "联合合格（完整成功 ∧ 质量通过 ∧ TTFT ≤ 1000 ms ∧ E2E ≤ 3 s ∧ TPOT ≤ 40 ms/token；逐次判定；没有质量评判时只按时延判定）") {
+	if !strings.Contains(body, "联合合格（完整成功 ∧ TTFT ≤ 1000 ms ∧ E2E ≤ 3 s ∧ TPOT ≤ 40 ms/token；逐次判定；未评质量：只按时延判定）") {
 		t.Errorf("the rule is not shown whole:\n%.2000s", body)
 	}
 	for _, bad := range []string{"<img", "onerror=alert(1)>", "{a}", "__f__"} {
@@ -175,7 +175,7 @@ func TestCapacityPageEscapes(t *testing.T) {
 // its limit says "≥" in both.
 func TestCapacityPageEnglish(t *testing.T) {
 	r := capacitySearch()
-	r.Latency = metrics.LatencySLO{E2EMS: 3000}
+	r.Latency, r.Judged = metrics.LatencySLO{E2EMS: 3000}, true
 	r.Model = "smollm2"
 	var page bytes.Buffer
 	if err := labfig.WriteCapacityPage(&page, r, lang.EN); err != nil {

@@ -252,7 +252,7 @@ func runBench(o *benchOptions, stdout, stderr io.Writer) error {
 		// After the locks (a second bench on the same file is refused first),
 		// before the first write: a wrong URL leaves the last trace as it was.
 		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
-			return fmt.Errorf("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
+			return usagef("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
 		}
 	}
 	stopTuning, err := tuneForStamping(o.cpuprofile)

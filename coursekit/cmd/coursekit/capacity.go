@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -104,6 +105,12 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// As bench: a URL that does not answer as an OpenAI-compatible server
+	// stops the search before any step, and before --out is made.
+	if err := loadgen.Preflight(context.Background(), nil, c.Bench.URL, c.Bench.Header); err != nil {
+		page.discard()
+		return usagef("capacity: pre-flight: %v; check --url", err)
+	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
 	}
@@ -159,7 +166,7 @@ func readCapacityJSON(path string) (*capacity.Result, error) {
 
 // capacityRule is the joint-qualification rule of the search, in lg.
 func capacityRule(lg lang.Lang, r *capacity.Result) string {
-	return cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.LatencySLO)
+	return cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.LatencySLO, r.Judged())
 }
 
 // capacityText is the search in Chinese: the answer with its interval, the
@@ -190,6 +197,9 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
+	if r.MaxTokens > 0 {
+		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：它决定回答的长度，服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it sets the answers' length, and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens)
+	}
 	for _, s := range r.Steps {
 		verdict := cardfmt.CapacityVerdictIn(lg, s.Verdict)
 		if s.Overloaded() {
@@ -201,20 +211,23 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 				l.Completions, numfmt.Fixed(l.CompletionPerS, 1), numfmt.Fixed(l.CompletionLow, 1), numfmt.Fixed(l.CompletionHigh, 1), numfmt.Exact(l.OfferedPerS),
 				numfmt.Signed(l.SlopePerS, 2), numfmt.Signed(l.SlopeLow, 2), numfmt.Signed(l.SlopeHigh, 2), l.InFlightStart, l.InFlightEnd)
 		}
-	}
-	var ans *capacity.Step
-	for i := range r.Steps {
-		if r.MaxRateMeeting != nil && r.Steps[i].Rate == *r.MaxRateMeeting {
-			ans = &r.Steps[i]
+		if late := cardfmt.CapacityLatenessIn(lg, s); late != "" {
+			b.WriteString("    " + late + "\n")
 		}
 	}
+	ans := r.AnswerStep()
 	switch {
+	case ans == nil && r.Undecided:
+		b.WriteString(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts(), r.AttemptsToMeet, r.Target) + "\n")
 	case ans == nil:
 		p(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
 	case r.AtLeast():
 		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Exact(ans.Rate))
 	default:
 		p(lang.Msg{"结论：达标的最高速率是 %s 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Exact(ans.Rate), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+	}
+	if a := r.AnswerStep(); a != nil && a.Load != nil && a.Load.GrowingUndecided {
+		b.WriteString(cardfmt.CapacityGrowthIn(lg, *a.Load) + "\n")
 	}
 	if r.Provisional {
 		p(lang.Msg{"注意：搜索被中断，这只是暂定答案；已完成的步骤都保留了。", "Note: the search was interrupted, so this answer is provisional; the finished steps are kept."})

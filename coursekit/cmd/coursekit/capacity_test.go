@@ -138,7 +138,7 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--target", "0", "--out", dir}, "outside (0, 1]"},
 		{[]string{"--resolution", "5000", "--out", dir}, "not smaller than the searched range"},
 		{[]string{"--out", dir}, "nothing can qualify"},
-		{[]string{"--url", "http://127.0.0.1:1", "--slo-e2e", "10s", "--out", dir}, "not answering"},
+		{[]string{"--url", "http://127.0.0.1:1", "--slo-e2e", "10s", "--out", dir}, "pre-flight: nothing answers at http://127.0.0.1:1"},
 		{[]string{"--chart", filepath.Join(dir, "no", "such", "c.html"), "--slo-e2e", "10s", "--out", dir}, "--chart"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"capacity"}, c.args...)...)

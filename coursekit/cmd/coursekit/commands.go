@@ -47,11 +47,20 @@ func cmdCard(args []string, stdout io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	name, spooled := path, ""
+	if path == "-" {
+		var done func()
+		if spooled, done, err = spoolStdin(); err != nil {
+			return err
+		}
+		defer done()
+		path, name = spooled, stdinName
+	}
 	s, err := cardopts.SummarizeFile(path, opts)
 	if err != nil {
-		return err
+		return stdinErr(err, spooled)
 	}
-	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, path, f, l) })
+	return writeReport(stdout, f, func(w io.Writer) error { return cardfmt.WriteLang(w, s, name, f, l) })
 }
 
 // reportOutput reads the --format and --lang a command of cmd prints its

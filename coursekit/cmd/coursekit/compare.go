@@ -77,7 +77,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := compare.Files(a, b, o)
+	res, err := compareFiles(a, b, o)
 	if err != nil {
 		page.discard()
 		var dup *compare.DuplicateError
@@ -90,4 +90,29 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return writeReport(stdout, f, func(w io.Writer) error { return compare.Write(w, res, f, l) })
+}
+
+// compareFiles is compare.Files, with one trace argument "-" read from
+// standard input (named stdin); "-" twice is one run given twice.
+func compareFiles(a, b []string, o compare.Options) (*compare.Result, error) {
+	if n := slices.Index(slices.Concat(a, b), "-"); n < 0 || slices.Index(slices.Concat(a, b)[n+1:], "-") >= 0 {
+		return compare.Files(a, b, o)
+	}
+	spooled, done, err := spoolStdin()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	named := func(paths []string) []compare.File {
+		out := make([]compare.File, len(paths))
+		for i, p := range paths {
+			out[i] = compare.File{Path: p, Name: p}
+			if p == "-" {
+				out[i] = compare.File{Path: spooled, Name: stdinName}
+			}
+		}
+		return out
+	}
+	res, err := compare.NamedFiles(named(a), named(b), o)
+	return res, stdinErr(err, spooled)
 }

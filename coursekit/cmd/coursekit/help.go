@@ -55,9 +55,11 @@ var docs = []cmdDoc{
 			"quality judge (no dataset, no rated attempt) a complete success then qualifies on latency alone.\n" +
 			"The card measures the gaps between streamed events, which are ITL only when every event carries\n" +
 			"one token; TPOT is the mean gap between tokens. The JSON key itl_ms (unit \"event\") and the flag\n" +
-			"--slo-itl-p95 keep vLLM's name ITL for these event gaps.",
+			"--slo-itl-p95 keep vLLM's name ITL for these event gaps.\n" +
+			"TRACE - reads standard input (named stdin), as card, report, compare, csv and export all do.",
 		examples: []string{
 			"coursekit card data/unit01/trace.jsonl",
+			"coursekit bench --rate 5 --duration 10s --out - | coursekit card -",
 			"coursekit card data/unit01/trace.jsonl --slo-ttft 1s --slo-ttft 500ms",
 			"coursekit card trace.jsonl --slo-ttft 1s --slo-e2e 5s --slo-itl-p95 50ms --slo-tpot 40ms",
 			"coursekit card trace.jsonl --percentile linear --format json > card.json",
@@ -72,8 +74,9 @@ var docs = []cmdDoc{
 		usage:   []string{"compare [flags] A.jsonl B.jsonl", "compare [flags] A1.jsonl A2.jsonl … -- B1.jsonl B2.jsonl …"},
 		details: "Like benchstat: each metric of A and B (the mean of a side's runs, each run's value from its card), B − A,\n" +
 			"the relative change, a 95% interval of B − A with its method, and better, worse or ~ (the interval holds 0).\n" +
-			"One run a side: percentiles by the bootstrap over attempts, failure and qualified rates by Newcombe's\n" +
-			"hybrid score interval, goodput and tokens/s by Poisson score intervals; between-run variance is not covered.\n" +
+			"One run a side: percentiles by the bootstrap over attempts (an attempt's event gaps drawn together),\n" +
+			"failure and qualified rates by Newcombe's hybrid score interval, goodput and tokens/s by Poisson score\n" +
+			"intervals; between-run variance is not covered.\n" +
 			"Several runs a side: a hierarchical bootstrap (runs, then attempts) for every metric. The headers'\n" +
 			"conditions are compared: every one that differs is listed, with a warning when more than one does.",
 		examples: []string{
@@ -139,6 +142,7 @@ var docs = []cmdDoc{
 		metavars: map[string]string{"o": "FILE", "memory": "SIZE"},
 		examples: []string{
 			"coursekit report data/unit01/trace.jsonl -o report.html",
+			"coursekit bench --rate 5 --duration 10s --out - | coursekit report - -o report.html",
 			"coursekit report trace.jsonl --slo-ttft 1s --slo-ttft 300ms -o report.html",
 			"coursekit report trace.jsonl --lang en -o report-en.html",
 			"coursekit report big.jsonl --memory 512MiB -o report.html   # any size: the per-attempt charts draw a sample and say so",
@@ -153,7 +157,7 @@ var docs = []cmdDoc{
 		groups: []flagGroup{
 			{"server", []string{"addr", "model", "seed", "truth-limit", "busy-window", "preset"}},
 			{"timing and batching", []string{"max-batch", "prefill-per-token", "decode-step", "decode-per-seq", "slowdown"}},
-			{"output length", []string{"max-tokens", "min-output", "tokens-per-event"}},
+			{"output length", []string{"max-tokens", "output-cap", "min-output", "tokens-per-event"}},
 			{"faults (each a fraction of requests, 0 to 1)", []string{"fail-*"}},
 			{"answers to arith questions (bench --dataset arith)", []string{"wrong-answer-*"}},
 			{"profiling", []string{"cpuprofile"}},

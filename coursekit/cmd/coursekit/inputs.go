@@ -1,6 +1,15 @@
 package main
 
-import "github.com/llmperf-course/course/coursekit/internal/regfile"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
 
 // The files a person names on the command line are read whole, through
 // readInput: a FIFO or a device (/dev/zero) is refused without blocking,
@@ -18,4 +27,45 @@ const (
 // the error), if it is a regular file of at most limit bytes.
 func readInput(path, what string, limit int64) ([]byte, error) {
 	return regfile.ReadNamed(path, what, limit)
+}
+
+// A trace argument "-" is standard input, as vegeta's report reads it:
+// `coursekit bench --out - | coursekit card -`. stdin is what it reads
+// (tests replace it), named stdinName in errors ("stdin:3: …") and titles.
+var stdin io.Reader = os.Stdin
+
+const stdinName = "stdin"
+
+// spoolStdin copies standard input into a temporary file named stdinName,
+// for a command that reads its trace by path or twice (report, compare,
+// export); done removes it.
+func spoolStdin() (path string, done func(), err error) {
+	dir, err := os.MkdirTemp("", "coursekit-stdin-*")
+	if err != nil {
+		return "", nil, err
+	}
+	done = func() { os.RemoveAll(dir) }
+	path = filepath.Join(dir, stdinName)
+	f, err := os.Create(path)
+	if err == nil {
+		_, err = io.Copy(f, stdin)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		done()
+		return "", nil, fmt.Errorf("reading the trace from standard input: %w", err)
+	}
+	return path, done, nil
+}
+
+// stdinErr names a spooled trace's errors after standard input, not the
+// temporary file.
+func stdinErr(err error, spooled string) error {
+	var te *trace.Error
+	if errors.As(err, &te) && te.File == spooled {
+		te.File = stdinName
+	}
+	return err
 }

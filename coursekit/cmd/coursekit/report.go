@@ -27,7 +27,7 @@ import (
 // chart's counts and the summary embedded in the page are one summary,
 // under the same flags and the same reading of the trace's conditions as
 // `coursekit card` (coursekit/cardopts).
-func cmdReport(args []string, stdout io.Writer) error {
+func cmdReport(args []string, stdout io.Writer) (err error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var opts cardopts.Flags
 	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
@@ -45,6 +45,15 @@ func cmdReport(args []string, stdout io.Writer) error {
 	path, err := oneTrace("report", pos)
 	if err != nil {
 		return err
+	}
+	if path == "-" { // read twice below: from a copy of standard input, named stdin
+		spooled, done, serr := spoolStdin()
+		if serr != nil {
+			return serr
+		}
+		defer done()
+		path = spooled
+		defer func() { err = stdinErr(err, spooled) }() // the result, not a shadow
 	}
 	budget := opts.Budget()
 	debug.SetMemoryLimit(budget*2 + 64<<20) // as card: the collector reuses what the stores free

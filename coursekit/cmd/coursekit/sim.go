@@ -87,7 +87,8 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&cfg.PrefillPerToken, "prefill-per-token", d.PrefillPerToken, "prefill cost of one input token")
 	fs.DurationVar(&cfg.DecodeStep, "decode-step", d.DecodeStep, "decode step time with one sequence")
 	fs.DurationVar(&cfg.DecodePerSeq, "decode-per-seq", d.DecodePerSeq, "extra step time per further sequence in the batch")
-	fs.IntVar(&cfg.DefaultMaxTokens, "max-tokens", d.DefaultMaxTokens, "output length when a request gives no max_tokens")
+	fs.IntVar(&cfg.DefaultMaxTokens, "max-tokens", d.DefaultMaxTokens, "output length when a request gives no max_tokens: a default, which a request's max_tokens replaces (bench and capacity always send one; --output-cap caps them)")
+	fs.IntVar(&cfg.OutputCap, "output-cap", 0, "most tokens any answer gets, whatever its max_tokens asks (0: no cap)")
 	fs.IntVar(&cfg.MinOutput, "min-output", 0, "draw output lengths uniformly from [min-output, max_tokens] (0: always max_tokens)")
 	fs.IntVar(&cfg.TokensPerEvent, "tokens-per-event", 1, "tokens coalesced into one SSE message")
 	fs.Uint64Var(&cfg.Seed, "seed", d.Seed, "seed for output lengths and faults")
@@ -123,8 +124,8 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case cfg.MaxBatch < 1, cfg.DecodeStep <= 0, cfg.DefaultMaxTokens < 1, cfg.TokensPerEvent < 1, cfg.BusyWindow <= 0, cfg.TruthLimit < 1:
 		return usagef("sim: --max-batch, --decode-step, --max-tokens, --tokens-per-event, --busy-window and --truth-limit must be positive")
-	case cfg.PrefillPerToken < 0, cfg.DecodePerSeq < 0, cfg.MinOutput < 0:
-		return usagef("sim: --prefill-per-token, --decode-per-seq and --min-output must not be negative")
+	case cfg.PrefillPerToken < 0, cfg.DecodePerSeq < 0, cfg.MinOutput < 0, cfg.OutputCap < 0:
+		return usagef("sim: --prefill-per-token, --decode-per-seq, --min-output and --output-cap must not be negative")
 	case !(*slowdown > 0) || math.IsInf(*slowdown, 0):
 		return usagef("sim: --slowdown must be positive")
 	}

@@ -28,19 +28,36 @@ func cmdExport(name string, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch format {
-	case "parquet":
-		if *out == "" {
-			return usagef("%s: Parquet is binary: name the file with -o FILE", name)
-		}
-		return export.WriteParquetFile(path, *out)
-	case "csv":
-		if *out == "" {
-			return trace.WriteCSVFile(path, stdout)
-		}
-		return export.WriteCSVFile(path, *out)
+	if format != "parquet" && format != "csv" {
+		return usagef("%s: unknown format %q (want parquet or csv)", name, format)
 	}
-	return usagef("%s: unknown format %q (want parquet or csv)", name, format)
+	if format == "parquet" && *out == "" {
+		return usagef("%s: Parquet is binary: name the file with -o FILE", name)
+	}
+	if path == "-" && *out == "" { // CSV to stdout streams standard input through
+		return trace.WriteCSV(stdin, stdinName, stdout)
+	}
+	if path == "-" {
+		spooled, done, err := spoolStdin()
+		if err != nil {
+			return err
+		}
+		defer done()
+		return stdinErr(writeTable(format, spooled, *out, stdout), spooled)
+	}
+	return writeTable(format, path, *out, stdout)
+}
+
+// writeTable writes the trace at path as a format table to out (CSV:
+// stdout when out is "").
+func writeTable(format, path, out string, stdout io.Writer) error {
+	switch {
+	case format == "parquet":
+		return export.WriteParquetFile(path, out)
+	case out == "":
+		return trace.WriteCSVFile(path, stdout)
+	}
+	return export.WriteCSVFile(path, out)
 }
 
 // cmdSQL prints the card's core as one SQL query over Parquet exports.

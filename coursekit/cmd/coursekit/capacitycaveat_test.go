@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/lab"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
+)
+
+// A search states the max_tokens every request sends, and words its rule
+// without "∧ quality pass" when it judges no answer. One whose every step is undecided (1 req/s for 2 s: two attempts,
+// where meeting 0.9 needs 35 even if all qualify) answers "undecided" and
+// why, in text (both languages), JSON and the chart: never "no rate
+// searched meets the target", which only a failing step can say.
+func TestCapacityAllUndecided(t *testing.T) {
+	addr := startSimCLI(t, "--decode-step", "1ms", "--max-tokens", "4")
+	dir := t.TempDir()
+	search := func(out string, extra ...string) (string, string) {
+		args := append([]string{"capacity", "--url", "http://" + addr, "--max-tokens", "4", "--slo-e2e", "60s", "--start-rate", "1", "--max-rate", "2", "--resolution", "0.5",
+			"--step-duration", "2s", "--step-max-duration", "2s", "--warmup", "0s", "--out", filepath.Join(dir, out)}, extra...)
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("capacity exit %d: %s", code, stderr)
+		}
+		return stdout, stderr
+	}
+	text, _ := search("zh", "--chart", filepath.Join(dir, "zh.html"))
+	en, _ := search("en", "--lang", "en")
+	js, _ := search("js", "--format", "json")
+	var res capacity.Result
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Steps {
+		if s.Verdict != capacity.Undecided || !strings.Contains(s.Reason, "too few attempts") {
+			t.Fatalf("step %+v: want undecided for too few attempts", s)
+		}
+	}
+	if !strings.Contains(text, "每个请求都发送 max_tokens 4（--max-tokens）") || !strings.Contains(en, "Every request sends max_tokens 4 (--max-tokens)") || res.MaxTokens != 4 {
+		t.Errorf("the search does not state the max_tokens it sends (JSON %d):\n%s\n%s", res.MaxTokens, text, en)
+	}
+	// No dataset: the rule holds no quality pass, and says so.
+	if strings.Contains(text, "质量通过") || !strings.Contains(text, "未评质量：只按时延判定") || strings.Contains(en, "quality pass") || res.QualityJudged {
+		t.Errorf("a search without a dataset words its rule with a quality pass:\n%s\n%s", text, en)
+	}
+	if !res.Undecided || res.AttemptsToMeet != 35 || res.MaxRateMeeting != nil {
+		t.Errorf("JSON: undecided %v, attempts_to_meet %d, answer %v", res.Undecided, res.AttemptsToMeet, res.MaxRateMeeting)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "zh.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range map[string][2]string{
+		"text":  {text, "结论：尚无定论"},
+		"en":    {en, "Answer: undecided"},
+		"chart": {html.UnescapeString(string(page)), "结论：尚无定论"},
+	} {
+		if !strings.Contains(v[0], v[1]) || !strings.Contains(v[0], "35") {
+			t.Errorf("%s lacks %q and the 35 attempts needed:\n%s", name, v[1], v[0])
+		}
+		if strings.Contains(v[0], "没有一个达标") || strings.Contains(v[0], "no rate searched meets") {
+			t.Errorf("%s says no rate meets, with no failing step:\n%s", name, v[0])
+		}
+	}
+}
+
+// The walk's answer step: 14.5 req/s offered, 11.6/s completed in a 4 s
+// window, in flight 1 → 17 (46 completed, 62 arrived). The in-flight growth is beyond its standard
+// error, but the completions' interval still reaches the offered rate, so
+// the overload test cannot decide: the load check says so, with the
+// window that would, and the answer carries the caveat in text (both
+// languages), JSON and chart; an answer whose step kept up carries none.
+func TestCapacityAnswerGrowingQueueCaveat(t *testing.T) {
+	lc, err := capacity.OverloadTest(14.5, 4, 62, 46, 1, 17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lc.Overloaded || !lc.GrowingUndecided || lc.DecideWindowS == nil || !(*lc.DecideWindowS > 4) {
+		t.Fatalf("load check %+v: want growing, undecided, and a longer window to decide", lc)
+	}
+	kept, _ := capacity.OverloadTest(14.5, 4, 58, 57, 1, 2)
+	if kept.GrowingUndecided {
+		t.Fatalf("a step that kept up is called growing: %+v", kept)
+	}
+	result := func(l capacity.LoadCheck) *capacity.Result {
+		r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, MaxRate: 32, BoundedBy: capacity.BoundFailingStep, AttemptsToMeet: 35,
+			Steps: []capacity.Step{{Rate: 14.5, Attempts: 58, Qualified: 58, Verdict: capacity.Meets, Load: &l},
+				{Rate: 29, Attempts: 110, Qualified: 20, Verdict: capacity.Fails}}}
+		r.MaxRateMeeting = &r.Steps[0].Rate
+		r.AnswerQueueGrowing = l.GrowingUndecided // as Search sets it
+		return r
+	}
+	views := func(r *capacity.Result) map[string]string {
+		var page bytes.Buffer
+		if err := labfig.WriteCapacityPage(&page, lab.CapacityChart(r), lang.ZH); err != nil {
+			t.Fatal(err)
+		}
+		var js bytes.Buffer
+		if err := writeCapacityJSON(&js, r); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]string{"text": capacityTextIn(lang.ZH, r), "en": capacityTextIn(lang.EN, r), "chart": html.UnescapeString(page.String()), "json": js.String()}
+	}
+	want := map[string]string{"text": "在途 1 → 17", "en": "in flight 1 → 17", "chart": "在途 1 → 17", "json": `"answer_queue_growing": true`}
+	for name, v := range views(result(lc)) {
+		if !strings.Contains(v, want[name]) {
+			t.Errorf("%s lacks the caveat %q:\n%s", name, want[name], v)
+		}
+	}
+	for name, v := range views(result(kept)) {
+		if strings.Contains(v, "看起来在增长") || strings.Contains(v, "looks like a growing queue") || strings.Contains(v, `"answer_queue_growing": true`) {
+			t.Errorf("%s: a caveat on a step that kept up:\n%s", name, v)
+		}
+	}
+}
+
+// Each step says, as the card does, how late the client was: its wake-up
+// lag over the bound and a send lag P99 over its bound; a punctual step
+// says nothing.
+func TestCapacityStepClientLateness(t *testing.T) {
+	p99 := 40.0
+	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, MaxRate: 8, Steps: []capacity.Step{
+		{Rate: 4, Attempts: 40, Qualified: 40, Verdict: capacity.Meets, ClientLag: &metrics.ClientLag{Attempts: 40, OverBound: 6, BoundMS: 5, MaxMS: 131}, SendLagP99MS: &p99},
+		{Rate: 8, Attempts: 80, Qualified: 80, Verdict: capacity.Meets, ClientLag: &metrics.ClientLag{Attempts: 80, BoundMS: 5, MaxMS: 1.2}},
+	}}
+	zh, en := capacityTextIn(lang.ZH, r), capacityTextIn(lang.EN, r)
+	for _, want := range []string{"客户端唤醒延迟超过 5 ms 的尝试 6 次（最大 131 ms）", "发送延迟 P99 40 ms"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("text lacks %q:\n%s", want, zh)
+		}
+	}
+	if !strings.Contains(en, "client wake-up lag over 5 ms in 6 attempts (at most 131 ms)") {
+		t.Errorf("English text lacks the step's lateness:\n%s", en)
+	}
+	if n := strings.Count(zh, "客户端迟到"); n != 1 {
+		t.Errorf("%d steps said late, want 1:\n%s", n, zh)
+	}
+
+}

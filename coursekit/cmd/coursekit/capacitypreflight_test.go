@@ -1,0 +1,35 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// capacity checks the server first, as bench does: against a web server
+// that answers HTML it says the URL does not answer as an OpenAI-compatible
+// server, exits 2 before any step, and leaves no --out folder; bench exits
+// 2 the same way.
+func TestCapacityPreflight(t *testing.T) {
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<!DOCTYPE html><title>not a model server</title>"))
+	}))
+	defer html.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "steps")
+	code, _, errs := runCLI(t, "capacity", "--url", html.URL, "--slo-e2e", "5s", "--out", out)
+	if code != 2 || !strings.Contains(errs, "does not answer as an OpenAI-compatible server") {
+		t.Errorf("capacity against HTML: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out %s was made (%v): a search that never started leaves nothing", out, err)
+	}
+	code, _, errs = runCLI(t, "bench", "--url", html.URL, "--rate", "1", "--duration", "1s", "--out", filepath.Join(dir, "b.jsonl"))
+	if code != 2 || !strings.Contains(errs, "does not answer as an OpenAI-compatible server") {
+		t.Errorf("bench against HTML: exit %d, %s", code, errs)
+	}
+}

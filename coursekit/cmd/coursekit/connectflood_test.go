@@ -1,0 +1,35 @@
+package main
+
+import (
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A closed loop against an address where nothing listens fails thousands
+// of times a second: every attempt stays in the trace and the card, and
+// the card's first notes say what the count is (a server not there, and a
+// client resending at once), in both languages.
+func TestConnectErrorFloodNote(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close()
+	out := filepath.Join(t.TempDir(), "dead.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", dead, "--no-preflight", "--model", "m", "--concurrency", "2", "--duration", "300ms", "--progress", "0", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errs)
+	}
+	for _, c := range []struct{ lang, want string }{{"zh", "次是连接失败（connect_error，"}, {"en", "attempts are connect errors (connect_error, "}} {
+		code, card, errs := runCLI(t, "card", "--lang", c.lang, out)
+		if code != 0 {
+			t.Fatalf("card exit %d: %s", code, errs)
+		}
+		if i, j := strings.Index(card, c.want), strings.Index(card, "\n\n"); i < 0 || i > j {
+			t.Errorf("%s card lacks the note %q before its numbers:\n%.1500s", c.lang, c.want, card)
+		}
+	}
+}
