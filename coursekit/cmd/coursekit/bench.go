@@ -24,7 +24,7 @@ import (
 // cmdBench is bench as three steps: its flags (benchFlagsOf), the options
 // they make once checked (benchFlags.options), and the run (runBench), as
 // vegeta's attack command parses its flags into options for attack.
-func cmdBench(args []string, stdout, stderr io.Writer) error {
+func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fl, err := benchFlagsOf(args)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	// A server may echo the --api-key-env token back: what bench prints
 	// holds it no more than what it writes.
 	hide := loadgen.Hider(opts.cfg.Header)
-	return loadgen.HideError(runBench(opts, stdout, loadgen.HideWriter(stderr, hide)), hide)
+	return loadgen.HideError(runBench(ctx, opts, stdout, loadgen.HideWriter(stderr, hide)), hide)
 }
 
 // benchFlags are bench's flags as given, not yet checked.
@@ -241,7 +241,7 @@ func (fl *benchFlags) requests(cfg *loadgen.Config) error {
 
 // runBench runs the options: the trace file and its sidecar locked, the
 // pre-flight, the load, and the lines that say what happened.
-func runBench(o *benchOptions, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, o *benchOptions, stdout, stderr io.Writer) error {
 	cfg := o.cfg
 	dst, err := openBenchOutputs(o.out, &cfg, stdout, stderr)
 	if err != nil {
@@ -260,7 +260,7 @@ func runBench(o *benchOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer stopTuning()
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(ctx)
 	defer stop()
 	res, err := loadgen.Run(ctx, cfg, dst.w)
 	if dst.outW != nil && dst.outW.emptied && dst.sideW != nil && !dst.sideW.emptied {

@@ -13,6 +13,7 @@ import (
 // echoes it and compare names it as the one changed condition; a key that
 // bench records itself or coursekit reads is refused, in any case.
 func TestBenchCondition(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t)
 	dir := t.TempDir()
 	bench := func(out string, extra ...string) (int, string) {

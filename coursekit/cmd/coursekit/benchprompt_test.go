@@ -31,7 +31,9 @@ func TestBenchPromptFlagErrors(t *testing.T) {
 // Replacing a trace of the same salt against the same server warns that
 // the run repeats its prompts; a fresh salt does not.
 func TestBenchWarnsWhenPromptsRepeat(t *testing.T) {
-	addr := startSimCLI(t)
+	// 1 ms steps: the warning does not depend on the server's speed, and its
+	// nine answers one after another took 8 s at the default 10 ms.
+	addr := startSimCLI(t, "--decode-step", "1ms")
 	out := filepath.Join(t.TempDir(), "t.jsonl")
 	bench := func(extra ...string) string {
 		t.Helper()

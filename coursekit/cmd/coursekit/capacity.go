@@ -24,7 +24,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
-func cmdCapacity(args []string, stdout, stderr io.Writer) error {
+func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("capacity", flag.ContinueOnError)
 	var c capacity.Config
 	fs.StringVar(&c.Bench.URL, "url", "http://127.0.0.1:8000", "base URL of an OpenAI-compatible server")
@@ -114,7 +114,7 @@ func cmdCapacity(args []string, stdout, stderr io.Writer) error {
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
 	}
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(ctx)
 	defer stop()
 	res, err := capacity.Search(ctx, c)
 	if err != nil {

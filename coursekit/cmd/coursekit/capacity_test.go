@@ -21,6 +21,7 @@ import (
 // scheduling hiccup on a loaded machine; then it is undecided and gets one
 // extension (--step-max-duration 2s), with which it decides.
 func TestCapacityJSONAndTracesRecompute(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t, "--max-batch", "8", "--decode-step", "2ms", "--decode-per-seq", "0", "--prefill-per-token", "0", "--max-tokens", "10")
 	dir := t.TempDir()
 	ds := filepath.Join(dir, "any.jsonl")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -10,39 +9,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // startSimCLI runs `coursekit sim ARGS --addr 127.0.0.1:0` in-process and
-// returns its address; it stops when the test ends.
+// returns its address; it stops when the test ends. Each sim has its own
+// ctx, so the load tests that start one run side by side (t.Parallel): they
+// mostly wait on the simulator's clock.
 func startSimCLI(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
-	withSignals(t, ctx)
-	addrc := make(chan string, 1)
-	onSimListening = func(a string) { addrc <- a }
-	var simErr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(append([]string{"sim", "--addr", "127.0.0.1:0"}, args...), &bytes.Buffer{}, &simErr)
-	}()
+	addr, done, _ := runSim(t, ctx, args...)
 	t.Cleanup(func() {
 		stop()
 		<-done
-		onSimListening = nil
 	})
-	select {
-	case a := <-addrc:
-		return a
-	case code := <-done:
-		t.Fatalf("sim exited %d: %s", code, simErr.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("sim did not start")
-	}
-	return ""
+	return addr
 }
 
 // The issue's acceptance run: a simulator wrong on a fifth of its answers,
@@ -51,6 +35,7 @@ func startSimCLI(t *testing.T, args ...string) string {
 // goodput is above 0. A loaded machine may fail some attempts, so the
 // assertions are over the rated complete successes.
 func TestGoodputWithWrongAnswers(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t, "--wrong-answer-rate", "0.2")
 	out := filepath.Join(t.TempDir(), "arith.jsonl")
 	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--dataset", "arith", "--rate", "50", "--duration", "5s", "--out", out)

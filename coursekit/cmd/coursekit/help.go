@@ -3,6 +3,7 @@ package main
 //go:generate go test -run ^TestCLIReference$ -count=1 -update
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -336,7 +337,7 @@ func (e *flagError) Error() string { return e.fs.Name() + ": " + e.err.Error() }
 // (it is run with -h and stops in parse). Commands without flags give nil.
 func flagSetOf(name string) *flag.FlagSet {
 	var h *helpRequest
-	if errors.As(dispatch([]string{name, "-h"}, io.Discard, io.Discard), &h) {
+	if errors.As(dispatch(context.Background(), []string{name, "-h"}, io.Discard, io.Discard), &h) {
 		return h.fs
 	}
 	return nil

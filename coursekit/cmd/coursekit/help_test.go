@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"go/ast"
 	"go/parser"
@@ -136,7 +137,7 @@ func TestHelpExamplesParse(t *testing.T) {
 				args = append(args, strings.Trim(w, `"`))
 			}
 			var h *helpRequest
-			if err := dispatch([]string{d.name, "-h"}, nil, nil); !asHelp(err, &h) {
+			if err := dispatch(context.Background(), []string{d.name, "-h"}, nil, nil); !asHelp(err, &h) {
 				t.Fatalf("%s: no flags", d.name)
 			}
 			if _, err := parse(h.fs, args); err != nil {

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +32,13 @@ func (e *usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run whose long-running commands (sim, bench, capacity) also
+// stop when ctx ends, as on Ctrl-C: tests run them in-process side by side,
+// each stopped by its own ctx, without signals or shared hooks.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Everything on stderr is for a person: file and zip entry names and
 	// a trace's strings in it have their control codes escaped, so they
 	// cannot erase or forge a line on the terminal.
@@ -41,7 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, globalHelp())
 		return 2
 	}
-	err := dispatch(args, stdout, stderr)
+	err := dispatch(ctx, args, stdout, stderr)
 	if err == nil {
 		return 0
 	}
@@ -79,7 +87,7 @@ func termOut(stdout io.Writer) io.Writer { return safetext.NewWriter(stdout) }
 // dispatch runs one command. Each command defines its flags and calls
 // parse before anything else, so `dispatch(CMD -h)` is how the help layer
 // (help.go) learns a command's flags.
-func dispatch(args []string, stdout, stderr io.Writer) error {
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var err error
 	switch args[0] {
 	case "card":
@@ -105,11 +113,11 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 	case "collect":
 		err = cmdCollect(args[1:], termOut(stdout), stderr)
 	case "sim":
-		err = cmdSim(args[1:], stdout, stderr)
+		err = cmdSim(ctx, args[1:], stdout, stderr)
 	case "bench":
-		err = cmdBench(args[1:], stdout, stderr)
+		err = cmdBench(ctx, args[1:], stdout, stderr)
 	case "capacity":
-		err = cmdCapacity(args[1:], stdout, stderr)
+		err = cmdCapacity(ctx, args[1:], stdout, stderr)
 	case "import":
 		err = cmdImport(args[1:], stdout, stderr)
 	case "completion":
@@ -178,7 +186,7 @@ func cmdHelp(args []string, stdout, stderr io.Writer) error {
 			return &helpRequest{fs}
 		}
 		var h *helpRequest
-		if err := dispatch([]string{pos[0], "-h"}, io.Discard, io.Discard); errors.As(err, &h) {
+		if err := dispatch(context.Background(), []string{pos[0], "-h"}, io.Discard, io.Discard); errors.As(err, &h) {
 			return h
 		} else if err != nil {
 			return err

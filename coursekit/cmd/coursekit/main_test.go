@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,8 +14,15 @@ const unitTrace = "../../../data/unit01/trace.jsonl"
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runCLIContext(t, context.Background(), args...)
+}
+
+// runCLIContext is runCLI with bench, capacity and sim stopped when ctx
+// ends, as by Ctrl-C.
+func runCLIContext(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = runContext(ctx, args, &o, &e)
 	return code, o.String(), e.String()
 }
 

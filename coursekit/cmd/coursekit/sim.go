@@ -16,15 +16,10 @@ import (
 	"github.com/llmperf-course/course/coursekit/sim"
 )
 
-// signalContext is cancelled by SIGINT or SIGTERM. Tests replace it to stop
-// `sim` and interrupt `bench` without sending signals to the test process.
-var signalContext = func() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// signalContext is ctx, also cancelled by SIGINT or SIGTERM.
+func signalContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
-
-// onSimListening, when set, learns the address `sim` bound (tests use
-// --addr 127.0.0.1:0).
-var onSimListening func(addr string)
 
 // rateFlag is a fault-injection rate in [0, 1].
 type rateFlag struct{ v *float64 }
@@ -77,7 +72,7 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func cmdSim(args []string, stdout, stderr io.Writer) error {
+func cmdSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	d := sim.DefaultConfig
 	cfg := d
@@ -147,15 +142,12 @@ func cmdSim(args []string, stdout, stderr io.Writer) error {
 	s.SetSlowdown(*slowdown)
 	bound := ln.Addr().String()
 	fmt.Fprintf(stderr, "coursekit sim: model %q on http://%s (POST /v1/completions, /v1/chat/completions; GET /v1/models, /metrics, /debug/truth); Ctrl-C stops\n", cfg.Model, bound)
-	if onSimListening != nil {
-		onSimListening(bound)
-	}
 	stopTuning, err := tuneForStamping(*cpuprofile)
 	if err != nil {
 		return err
 	}
 	defer stopTuning()
-	ctx, stop := signalContext()
+	ctx, stop := signalContext(ctx)
 	defer stop()
 	if err := s.Serve(ctx, ln); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,12 +36,43 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// withSignals makes `sim` and `bench` stop when ctx ends instead of on
-// SIGINT/SIGTERM.
-func withSignals(t *testing.T, ctx context.Context) {
-	old := signalContext
-	signalContext = func() (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }
-	t.Cleanup(func() { signalContext = old })
+// simStderr is `sim`'s stderr: it keeps what sim writes, and sends the
+// address its first line names ("... on http://ADDR (POST ...") once, as a
+// learner reads it off the terminal.
+type simStderr struct {
+	lockedBuffer
+	addr chan string
+	once sync.Once
+}
+
+var simListening = regexp.MustCompile(`on http://(\S+) \(`)
+
+func (s *simStderr) Write(p []byte) (int, error) {
+	n, err := s.lockedBuffer.Write(p)
+	if m := simListening.FindStringSubmatch(s.String()); m != nil {
+		s.once.Do(func() { s.addr <- m[1] })
+	}
+	return n, err
+}
+
+// runSim runs `coursekit sim ARGS --addr 127.0.0.1:0` in-process until ctx
+// ends; it returns the address sim printed, its exit code once it ends, and
+// its stderr.
+func runSim(t *testing.T, ctx context.Context, args ...string) (addr string, done <-chan int, stderr *simStderr) {
+	t.Helper()
+	stderr = &simStderr{addr: make(chan string, 1)}
+	exited := make(chan int, 1)
+	go func() {
+		exited <- runContext(ctx, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...), &bytes.Buffer{}, stderr)
+	}()
+	select {
+	case addr = <-stderr.addr:
+	case code := <-exited:
+		t.Fatalf("sim exited %d: %s", code, stderr.String())
+	case <-time.After(time.Minute): // only if it hangs
+		t.Fatal("sim did not start")
+	}
+	return addr, exited, stderr
 }
 
 // `coursekit sim` + `coursekit bench` produce a trace that `coursekit card`
@@ -48,24 +80,7 @@ func withSignals(t *testing.T, ctx context.Context) {
 func TestSimBenchCard(t *testing.T) {
 	ctx, stopSim := context.WithCancel(context.Background())
 	defer stopSim()
-	withSignals(t, ctx)
-	addrc := make(chan string, 1)
-	onSimListening = func(a string) { addrc <- a }
-	defer func() { onSimListening = nil }()
-
-	var simErr lockedBuffer
-	simDone := make(chan int)
-	go func() {
-		simDone <- run([]string{"sim", "--addr", "127.0.0.1:0", "--decode-step", "1ms", "--max-batch", "32", "--model", "tiny"}, &bytes.Buffer{}, &simErr)
-	}()
-	var addr string
-	select {
-	case addr = <-addrc:
-	case code := <-simDone:
-		t.Fatalf("sim exited %d: %s", code, simErr.String())
-	case <-time.After(time.Minute): // only if it hangs
-		t.Fatal("sim did not start")
-	}
+	addr, simDone, simErr := runSim(t, ctx, "--decode-step", "1ms", "--max-batch", "32", "--model", "tiny")
 
 	out := filepath.Join(t.TempDir(), "trace.jsonl")
 	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "50", "--arrival", "constant", "--duration", "600ms",
@@ -148,9 +163,8 @@ func TestBenchInterrupted(t *testing.T) {
 		}
 		cancel()
 	}()
-	withSignals(t, ctx)
 	out := filepath.Join(t.TempDir(), "trace.jsonl")
-	code, _, errs := runCLI(t, "bench", "--url", ts.URL, "--rate", "50", "--duration", "10m", "--timeout", "10m", "--max-tokens", "1000000", "--out", out)
+	code, _, errs := runCLIContext(t, ctx, "bench", "--url", ts.URL, "--rate", "50", "--duration", "10m", "--timeout", "10m", "--max-tokens", "1000000", "--out", out)
 	if code != 0 || !strings.Contains(errs, "interrupted at ") || !strings.Contains(errs, "of a planned 600s window") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -14,6 +14,7 @@ import (
 // Without a dataset, latency SLOs give a goodput above 0: the run's SLO
 // set is in the header, and its card uses it without flags.
 func TestBenchLatencySLOWithoutJudge(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t)
 	out := filepath.Join(t.TempDir(), "slo.jsonl")
 	code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "20", "--duration", "2s", "--progress", "0",
@@ -80,6 +81,7 @@ func TestCardLatencySLOFlags(t *testing.T) {
 // capacity passes the same SLO set: without a dataset, a step qualifies on
 // latency alone, and each step's card recomputes it from conditions.slo.
 func TestCapacityLatencySLOWithoutJudge(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t, "--max-tokens", "10")
 	out := filepath.Join(t.TempDir(), "steps")
 	code, stdout, stderr := runCLI(t, "capacity", "--url", "http://"+addr, "--max-tokens", "10", "--slo-ttft", "5s", "--slo-e2e", "10s", "--slo-tpot", "1s",
@@ -121,6 +123,7 @@ func TestCapacityLatencySLOWithoutJudge(t *testing.T) {
 
 // --num-requests ends a bench run, and the card says which bound ended it.
 func TestBenchNumRequestsCardSaysWhichEnded(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t)
 	dir := t.TempDir()
 	capped, bounded := filepath.Join(dir, "n.jsonl"), filepath.Join(dir, "w.jsonl")
@@ -165,6 +168,7 @@ func TestCardPercentilesFlag(t *testing.T) {
 
 // bench records --percentiles in the header; the run's card shows them.
 func TestBenchPercentilesAreTheCardsDefault(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t)
 	out := filepath.Join(t.TempDir(), "p.jsonl")
 	if code, _, errs := runCLI(t, "bench", "--url", "http://"+addr, "--rate", "50", "--duration", "500ms", "--percentiles", "50,99.9", "--progress", "0", "--out", out); code != 0 {
@@ -192,6 +196,7 @@ func TestBenchPercentilesAreTheCardsDefault(t *testing.T) {
 // scrape after it (a tick ready with the stop once started one cancelled,
 // whose line held only "context canceled"; see loadgen's startScrapes).
 func TestBenchMetricsSidecar(t *testing.T) {
+	t.Parallel()
 	addr := startSimCLI(t)
 	dir := t.TempDir()
 	for _, c := range []struct{ path, want string }{{"/metrics", "values"}, {"/nope", "error"}} {
