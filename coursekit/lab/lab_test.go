@@ -18,6 +18,11 @@ import (
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
+// small is a lab on a fast simulator. The tests whose runs take seconds and
+// whose checks do not compare timings between runs run side by side
+// (t.Parallel): they wait on simulated clocks and use little CPU. The
+// capacity searches stay sequential: the flake hunt gives each a process of
+// its own (docker/test/flakehunt.py).
 func small(t *testing.T) Lab {
 	return Lab{Dir: t.TempDir(), Progress: io.Discard, Server: sim.Config{MaxBatch: 2, DecodeStep: time.Millisecond, DefaultMaxTokens: 4, Seed: 1, BusyWindow: 200 * time.Millisecond}}
 }
@@ -113,6 +118,7 @@ func TestGaugeRangeAndFailureSplit(t *testing.T) {
 // it is (elapsed, sent, in flight, ended), and a last line when it is done;
 // the run it records is the same as without them.
 func TestRunPrintsProgressAboutOnceASecond(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	l := small(t)
 	l.Progress = &out
@@ -159,6 +165,7 @@ func TestRunPrintsProgressAboutOnceASecond(t *testing.T) {
 // A run whose counts a prediction asks about shows only how long it has
 // gone until the prediction is written.
 func TestHiddenCountsShowOnlyTheTime(t *testing.T) {
+	t.Parallel()
 	load := loadgen.Config{Concurrency: 2, Duration: 1200 * time.Millisecond, Timeout: 5 * time.Second, MaxTokens: 4, Seed: 3}
 	// RunFor hides the counts while the prediction has a blank, and shows
 	// them once it is written.

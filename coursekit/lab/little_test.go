@@ -16,6 +16,7 @@ import (
 // fails this (every user sends at t = 0, so the window holds up to one
 // extra cycle a user); LittleRate, cycles over their span, does not.
 func TestLittleRateIsWhatNOverWPredicts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs 07's closed loop 5 times (3 s each)")
 	}

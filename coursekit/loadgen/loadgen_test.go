@@ -27,6 +27,11 @@ import (
 // fast is a simulated engine whose answers take a few milliseconds.
 var fast = sim.Config{MaxBatch: 32, DecodeStep: time.Millisecond, DecodePerSeq: 20 * time.Microsecond, DefaultMaxTokens: 8}
 
+// startSim serves cfg on 127.0.0.1:0 until the test ends. Each test has its
+// own simulator, so those that wait seconds on one (a timeout, runs of a
+// fixed length) and check no timing run side by side (t.Parallel); the
+// tests that change a package-level setting (SetScrapeTimeout, GOMAXPROCS)
+// or measure a moment stay sequential.
 func startSim(t *testing.T, cfg sim.Config) (*sim.Server, string) {
 	t.Helper()
 	s := sim.New(cfg)
@@ -354,6 +359,7 @@ func TestFaultOutcomes(t *testing.T) {
 // The server sends two events at once and then nothing until the client
 // gives up, so the events are in long before the (generous) timeout.
 func TestTimeoutMidStreamKeepsEvents(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, "data: {\"choices\":[{\"index\":0,\"text\":\"a\"}]}\n\ndata: {\"choices\":[{\"index\":0,\"text\":\"b\"}]}\n\n")
@@ -559,6 +565,7 @@ func TestClientCancelledMidRun(t *testing.T) {
 // takes at least 10 steps × 2 ms × 5 = 100 ms of the simulator's timers, so
 // 4 users cannot start more than 4 × 8 requests in 700 ms.
 func TestClosedLoopHidesSlowdownOpenLoopDoesNot(t *testing.T) {
+	t.Parallel()
 	s, url := startSim(t, sim.Config{MaxBatch: 4, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 10})
 	sends := func(cfg loadgen.Config) (planned, started int) {
 		cfg.URL, cfg.Duration, cfg.Timeout, cfg.MaxTokens = url, 700*time.Millisecond, time.Minute, 10

@@ -141,6 +141,7 @@ func TestFreshPromptsPerRun(t *testing.T) {
 
 // A given salt repeats a run's prompts exactly.
 func TestGivenSaltRepeatsPrompts(t *testing.T) {
+	t.Parallel()
 	rec, url := startRecorder(t)
 	cfg := loadgen.Config{PromptTokens: 5, PromptSalt: "abc-1", Concurrency: 1}
 	var runs [][]string
@@ -165,6 +166,7 @@ func TestGivenSaltRepeatsPrompts(t *testing.T) {
 // shared-prefix:N: every request shares the salt and exactly N words,
 // then differs at its id; same: every request sends one prompt.
 func TestPromptReuseModes(t *testing.T) {
+	t.Parallel()
 	rec, url := startRecorder(t)
 	for _, api := range []string{"completions", "chat"} {
 		tr := promptRun(t, url, loadgen.Config{API: api, PromptTokens: 10, PromptReuse: loadgen.PromptReuse{Mode: "shared-prefix", SharedWords: 4}})

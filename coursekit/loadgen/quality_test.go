@@ -38,6 +38,7 @@ func metaOf(t *testing.T, a *trace.Attempt) attemptMeta {
 // the server's own record of what it answered, and the card's quality
 // pass rate is about 0.8 with no unrated success.
 func TestArithJudgedDuringTheRun(t *testing.T) {
+	t.Parallel()
 	cfg := fast
 	cfg.WrongAnswerRate, cfg.Seed = 0.2, 11
 	s, url := startSim(t, cfg)
