@@ -65,11 +65,12 @@ cli-doc:
 readme-cli: cli-doc
 
 # The flake hunt (docker/test/flakehunt.py), while stress-ng keeps 2 CPU workers busy: the tests
-# of the packages that measure time (loadgen, sim, capacity, the CLI, lab) -race -count=10, every
-# test changed since the commit in .ci/base -race -count=20, then the other packages round after
-# round for FLAKE_BUDGET seconds. A test that fails 1 run in 5 survives 10 runs 11 % of the time
-# and 20 runs 1 %. A flake found here is fixed with its failing seed or interleaving written into
-# the test. test-under-load is the first phase alone, under a heavier load (stress-ng --cpu 4).
+# of the packages that measure time (loadgen, sim, capacity, the CLI, lab) -count=10 in five go
+# test processes at a time, every test changed since the commit in .ci/base -count=10, then the
+# other packages round after round for FLAKE_BUDGET seconds. A test that fails 1 run in 5
+# survives 10 runs 11 % of the time. A flake found here is fixed with its failing seed or
+# interleaving written into the test. test-under-load is the first phase alone, under a heavier
+# load (stress-ng --cpu 4).
 FLAKE_COUNT ?= 10
 FLAKE_CHANGED_COUNT ?= 10
 FLAKE_BUDGET ?= 180
