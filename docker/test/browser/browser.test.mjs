@@ -13,7 +13,8 @@
 //   - a restored workspace with several notebooks starts one kernel (the one in view), not one
 //     per tab;
 // Screenshots go to out/screenshots/. The committed notebooks are never opened for writing.
-// The deliverable's own journey is in deliverable.test.mjs, idle-kernel culling in culling.test.mjs.
+// The deliverable's own journey is in deliverable.test.mjs, idle-kernel culling in culling.test.mjs,
+// hostile chart options in an untrusted notebook in renderer.test.mjs.
 //
 // Run: make test-browser   (needs `make lab-setup`, `npm ci`, and apt packages chromium fonts-noto-cjk)
 
@@ -155,58 +156,6 @@ for (const rel of notebooks) {
     }
   });
 }
-
-test('a hostile chart payload in an untrusted notebook runs nothing', { timeout: 5 * 60_000 }, async () => {
-  // A notebook made elsewhere (untrusted) whose chart output tries every way an ECharts option
-  // could reach the page: HTML in a tooltip, a javascript: title link, CSS for the tooltip.
-  const evil = (n) => `<img src=x onerror="window.__pwned=${n}">`;
-  const option = {
-    title: { text: `title ${evil(1)}`, link: 'javascript:window.__pwned=3', triggerEvent: true },
-    tooltip: { show: true, trigger: 'item', formatter: `tip ${evil(2)}`, extraCssText: 'background:url(x)' },
-    xAxis: { type: 'category', data: ['a', 'b'] },
-    yAxis: { type: 'value' },
-    series: [{ type: 'bar', name: 's', data: [5, 8], tooltip: { formatter: `series ${evil(4)}` } }],
-  };
-  const nb = {
-    nbformat: 4, nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'gonb', display_name: 'Go (gonb)', language: 'go' } },
-    cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['%%\n'], execution_count: 1,
-      outputs: [{ output_type: 'display_data', metadata: {}, data: { [L.CHART_MIME]: JSON.stringify(option), 'text/plain': 'chart' } }] }],
-  };
-  fs.writeFileSync(path.join(lab.notebooks, 'hostile.ipynb'), JSON.stringify(nb));
-  const { page, errors } = await L.openNotebook(browser, lab, 'hostile.ipynb', { waitKernel: false });
-  try {
-    const report = await L.modelReport(page);
-    assert.equal(report.cells[0].trusted, false, 'the notebook must open untrusted');
-    const [chart] = await L.checkCharts(page, report, 'hostile');
-    assert.ok(chart, 'the chart still draws');
-    // Hover every bar and the title, as a curious learner would.
-    const box = await page.evaluate(() => {
-      const r = document.querySelector('[_echarts_instance_]').getBoundingClientRect();
-      return { x: r.x, y: r.y, w: r.width, h: r.height };
-    });
-    for (const [fx, fy] of [[0.3, 0.7], [0.7, 0.6], [0.5, 0.05], [0.05, 0.02]]) {
-      await page.mouse.move(box.x + fx * box.w, box.y + fy * box.h);
-      await L.sleep(400);
-    }
-    await page.mouse.click(box.x + 0.05 * box.w, box.y + 0.02 * box.h);
-    await L.sleep(500);
-    const state = await page.evaluate(() => ({
-      pwned: window.__pwned ?? null,
-      imgs: [...document.querySelectorAll('[_echarts_instance_] img, [_echarts_instance_] ~ div img')].map((i) => i.outerHTML),
-      tooltips: [...document.querySelectorAll('[_echarts_instance_] div')].map((d) => d.innerHTML).filter((h) => /tip|series/.test(h)),
-      url: location.href,
-    }));
-    await page.screenshot({ path: path.join(L.shotsDir, 'hostile-chart.png') });
-    assert.equal(state.pwned, null, `a payload ran: ${JSON.stringify(state)}`);
-    assert.ok(!state.imgs.some((h) => /onerror/i.test(h)), `an event handler reached the page: ${state.imgs}`);
-    assert.ok(state.url.includes('/lab'), `the page navigated: ${state.url}`);
-    assert.ok(state.tooltips.length > 0, 'the tooltip showed (its text sanitized)');
-    assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), [], 'JavaScript errors in the page');
-  } finally {
-    await page.close();
-  }
-});
 
 const kernels = async (l = lab) => (await (await l.api('/api/kernels')).json());
 
