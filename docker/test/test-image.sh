@@ -3,7 +3,8 @@
 # base images (no container registry needed), then checks the image for real:
 #   - the user is not root; the kernelspec is found with a volume mounted over the home dir;
 #   - every notebook under notebooks/ executes inside the container with --network none
-#     (docker/nbrun.py fails on any error/panic/exit-status output), and a broken one fails;
+#     (docker/nbrun.py fails on any error/panic/exit-status output: that it fails a panicking
+#     cell in this image is shown by test-grade-execute.sh's learner frank);
 #   - first-cell latency of a fresh kernel, offline;
 #   - JupyterLab answers on 127.0.0.1, refuses API requests without the token, accepts them with
 #     the token printed in its log, and starts the gonb kernel;
@@ -234,21 +235,6 @@ bad=$(grep '^listen ' "$OUT/engine.log" | grep -v ' 0100007F:' || true)
 engine_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 report "engine: ready offline in the image, 127.0.0.1 only; container start to stop ${engine_s} s ($(grep -o 'loaded in [0-9.]* s' "$OUT/engine.log"))"
 ok "the real engine runs offline as the learner on 127.0.0.1 only"
-
-step "a broken notebook fails the run (the checker is live)"
-if podman run --rm --network none -i "$IMAGE" sh -c '
-    set -e; d=$(mktemp -d); python3 - "$d/broken.ipynb" <<EOF
-import sys, nbformat
-nb = nbformat.v4.new_notebook()
-nb.metadata["kernelspec"] = {"name": "gonb", "display_name": "Go (gonb)", "language": "go"}
-nb.cells = [nbformat.v4.new_code_cell("%%\npanic(\"deliberate\")")]
-nbformat.write(nb, sys.argv[1])
-EOF
-    python3 /opt/coursekit/nbrun.py --out "$d/out" "$d/broken.ipynb"' >"$OUT/broken.log" 2>&1; then
-  cat "$OUT/broken.log"; fail "nbrun.py passed a notebook that panics"
-fi
-grep -q 'FAIL .*broken.ipynb' "$OUT/broken.log" || { cat "$OUT/broken.log"; fail "nbrun.py failed for another reason than the panic"; }
-ok "panicking notebook rejected: $(grep -m1 'FAIL .*broken.ipynb' "$OUT/broken.log")"
 
 # --- 6. first-cell latency ----------------------------------------------------------------------
 step "first-cell latency of a fresh kernel, --network none (3 fresh kernels)"
