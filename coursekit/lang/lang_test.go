@@ -1,11 +1,14 @@
 package lang_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,8 +107,12 @@ func literal(e ast.Expr) (string, bool) {
 
 // verbs lists a format string's verbs in order ("%d %s"), %% excluded; a
 // % not followed by a verb letter ("95% 区间") is plain text.
+// verbs lists s's format verbs by the argument each formats, so that a
+// translation may reorder them with explicit indexes (%[2]d): "1:%s 2:%d".
+// As in fmt, a verb without an index takes the argument after the last one.
 func verbs(s string) string {
-	var out []string
+	byArg := map[int]string{}
+	next := 1
 	for i := 0; i < len(s); i++ {
 		if s[i] != '%' {
 			continue
@@ -115,11 +122,23 @@ func verbs(s string) string {
 			j++
 		}
 		if j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
-			out = append(out, s[i:j+1])
+			spec := s[i+1 : j+1]
+			if open, end := strings.IndexByte(spec, '['), strings.IndexByte(spec, ']'); open >= 0 && end > open {
+				if n, err := strconv.Atoi(spec[open+1 : end]); err == nil {
+					next = n
+				}
+				spec = spec[:open] + spec[end+1:]
+			}
+			byArg[next] += "%" + spec
+			next++
 			i = j
 		} else if j < len(s) && s[j] == '%' {
 			i = j
 		}
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(byArg)) {
+		out = append(out, fmt.Sprintf("%d:%s", k, byArg[k]))
 	}
 	return strings.Join(out, " ")
 }
@@ -166,6 +185,24 @@ func TestFirstCJK(t *testing.T) {
 	for s, want := range map[string]int{"TTFT <= 1 s, P95 (n=3)": -1, "a：b": 1, "x 首字": 2, "(a)“b”": 3, "a、b": 1} {
 		if i, _ := lang.FirstCJK(s); i != want {
 			t.Errorf("FirstCJK(%q) = %d, want %d", s, i, want)
+		}
+	}
+}
+
+// A translation may reorder its verbs with indexes, never change one.
+func TestVerbsByArgument(t *testing.T) {
+	for _, c := range []struct {
+		zh, en string
+		same   bool
+	}{
+		{"%s 有 %d 次", "%[2]d times in %[1]s", true},
+		{"%d %d %s", "%[2]d %[1]d %[3]s", true},
+		{"%s %d", "%d %s", false},
+		{"%s %d", "%[2]s %[1]d", false},
+		{"%.1f%%", "%.1f %%", true},
+	} {
+		if got := verbs(c.zh) == verbs(c.en); got != c.same {
+			t.Errorf("%q against %q: same %v (%q, %q), want %v", c.zh, c.en, got, verbs(c.zh), verbs(c.en), c.same)
 		}
 	}
 }
