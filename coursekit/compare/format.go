@@ -11,18 +11,27 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // Write prints r in format f (cardfmt.Text, Markdown or JSON) in l; JSON
-// is the same in every language. Trace names and condition values are
-// printed as they are: a terminal writer escapes their control codes.
+// is the same in every language. In text, trace names and condition values
+// are printed as they are: a terminal writer escapes their control codes.
 func Write(w io.Writer, r *Result, f cardfmt.Format, l lang.Lang) error {
 	if f == cardfmt.JSON {
-		e := json.NewEncoder(w)
+		// Condition values and names come from traces: written through
+		// safetext.JSON as every JSON output is, so that no bidi mark or
+		// C1 control reaches a terminal raw.
+		var b bytes.Buffer
+		e := json.NewEncoder(&b)
 		e.SetIndent("", "  ")
-		return e.Encode(r)
+		if err := e.Encode(r); err != nil {
+			return err
+		}
+		_, err := w.Write(safetext.JSON(b.Bytes()))
+		return err
 	}
 	_, err := io.WriteString(w, r.report(f == cardfmt.Markdown, l))
 	return err
