@@ -244,7 +244,7 @@ func insideExercises(cells []cell) (items, checked int, all int) {
 	return items, checked, all
 }
 
-// The time of 01–06 counts every exercise it says is inside: each one
+// The time of 01–10 counts every exercise it says is inside: each one
 // before the afterClass line has a check cell (a discussion question
 // inside the time would go uncounted), and 00's route says which
 // notebooks leave all their exercises for after class.
@@ -261,12 +261,19 @@ func TestExercisesInsideTheTimeAreChecked(t *testing.T) {
 				}
 			}
 		}
-		if number < "01" || number > "06" {
+		if number == "00" {
 			continue
 		}
 		items, checked, all := insideExercises(byNB[f])
 		if items != checked {
 			t.Errorf("%s: %d exercises inside the time but %d check cells: give each a check cell, or move it after %q", f, items, checked, afterClass)
+		}
+		// 00 says a lab's time holds at most the one checked exercise.
+		if number > "06" && items > 1 {
+			t.Errorf("%s: %d exercises inside the time; a lab counts only its checked one, the rest go after %q", f, items, afterClass)
+		}
+		if number > "06" {
+			continue
 		}
 		if items == 0 && all > 0 {
 			after = append(after, number)
