@@ -200,6 +200,10 @@ func rosterMismatches(b *batch.Batch) map[string]string {
 		// The record's learner: the file's, or the one a held file is for.
 		record := cmp.Or(s.RecordHeld, s.Learner)
 		why := fmt.Sprintf("account %s (%q), %s's by the roster, handed in %s's notebook", s.LMSNumber(), s.LMSPerson(), holder, record)
+		if holder == "" {
+			// An lms_id typo that matches nobody (batch.noteUnknownAccounts).
+			why = fmt.Sprintf("account %s (%q), nobody's by the roster, handed in %s's notebook", s.LMSNumber(), s.LMSPerson(), record)
+		}
 		for _, id := range []string{s.Learner, record, holder} {
 			if !strings.Contains(held[id], why) {
 				add(id, why)
