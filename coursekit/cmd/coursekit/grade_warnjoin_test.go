@@ -32,3 +32,28 @@ func TestGradeCLIRosterMismatchWarningText(t *testing.T) {
 		t.Errorf("summary.md lacks the line\n%s\ngot:\n%s", zh, sum)
 	}
 }
+
+// A file that is not its submitter's own is nothing to correct: s12
+// hands in s11's notebook from their own account (the roster right).
+// s12's feedback says neutrally that the file does not count for them
+// and to hand in their own notebook, never "请改正后重新提交" (correct
+// it and resubmit), and names no classmate.
+func TestGradeCLINotOwnFeedbackAsksForOwnNotebook(t *testing.T) {
+	c, right, _, zips := walkClass(t)
+	out := filepath.Join(c.dir, "graded")
+	gradeWalk(t, c, right, out, "", zips)
+	for _, f := range []string{"s12.md", "s12.html"} {
+		fb, err := os.ReadFile(filepath.Join(out, "feedback", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(fb), "改正") || !strings.Contains(string(fb), "不计入你的成绩") || !strings.Contains(string(fb), "请交上你自己的笔记本") {
+			t.Errorf("%s:\n%s", f, fb)
+		}
+		for _, other := range []string{"s11", "Zhou Tao", "zhoutao", "1011", "抄袭"} {
+			if strings.Contains(string(fb), other) {
+				t.Errorf("%s names %q", f, other)
+			}
+		}
+	}
+}
