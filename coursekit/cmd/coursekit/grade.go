@@ -520,15 +520,15 @@ func (o *gradeOptions) said(b *batch.Batch, done *report.Committed, manualWarnin
 		fmt.Fprintf(stdout, "--force: set aside %d typed scores of %s; they are kept in %s\n", o.discarded, o.ownManual, filepath.Join(done.Backup, review.ManualFile))
 	}
 	sm := report.Summarize(b)
-	fmt.Fprintf(stdout, "graded %d submissions: %d gradable, %d ungradable; %d of %d learners did not submit; %d answers wait for manual review\n",
-		sm.Submitted, sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, len(sm.Manual))
+	fmt.Fprintf(stdout, "graded %s: %d gradable, %d ungradable; %d of %d learners did not submit; %s for manual review\n",
+		nouns(sm.Submitted, "submission", "submissions"), sm.Gradable, sm.Ungradable, sm.Missing, sm.Learners, nouns(len(sm.Manual), "answer waits", "answers wait"))
 	if scores != nil {
 		verb := "merged manual scores from"
 		if o.carried {
 			verb = "carried forward the manual scores typed in"
 		}
 		changed, absent := scores.Carried()
-		fmt.Fprintf(stdout, "%s %s: %d scored rows, %d still blank, %d warnings\n", verb, fl.manual, len(scores.Rows), scores.Blank, len(manualWarnings))
+		fmt.Fprintf(stdout, "%s %s: %s, %d still blank, %s\n", verb, fl.manual, nouns(len(scores.Rows), "scored row", "scored rows"), scores.Blank, nouns(len(manualWarnings), "warning", "warnings"))
 		if changed+absent > 0 {
 			fmt.Fprintf(stdout, "kept in the new %s without counting now: %d scores of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", review.ManualFile, changed, absent)
 		}
@@ -809,4 +809,13 @@ func gsIdentifiedBy(run *gradescope.GSRun) string {
 		return "identified by " + run.IdentifiedBy
 	}
 	return "nobody identified"
+}
+
+// nouns is n and the noun (or noun and verb) in the number n takes: "1
+// warning", "2 warnings".
+func nouns(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -234,7 +234,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	os.WriteFile(manual, []byte(sb.String()), 0o644)
 
 	code, o, e := runCLI(t, append(append(args, "--manual", manual), c.sub)...)
-	if code != 0 || !strings.Contains(o, "merged manual scores from") || !strings.Contains(o, "1 scored rows, 1 still blank, 0 warnings") || !strings.Contains(o, "1 answers wait") {
+	if code != 0 || !strings.Contains(o, "merged manual scores from") || !strings.Contains(o, "1 scored row, 1 still blank, 0 warnings\n") || !strings.Contains(o, "1 answer waits") {
 		t.Fatalf("grade --manual: exit %d\n%s%s", code, o, e)
 	}
 	g, gc := csvRows(t, filepath.Join(out, "grades.csv"))
@@ -259,7 +259,7 @@ func TestGradeCLIManualScores(t *testing.T) {
 	// Bob resubmits with a new answer: his old score is not applied.
 	c.submit(t, "bob", &card.Card{CounterEvidence: "重写：排队和超时。"})
 	code, o, e = runCLI(t, append(append(args, "--manual", manual), c.sub)...)
-	if code != 0 || !strings.Contains(e, "grade: warning: "+manual+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") {
+	if code != 0 || !strings.Contains(e, "grade: warning: "+manual+":") || !strings.Contains(e, "changed since it was scored") || !strings.Contains(o, "2 answers wait") || !strings.Contains(o, ", 1 warning\n") {
 		t.Errorf("changed answer: exit %d\n%s%s", code, o, e)
 	}
 	if g, gc := csvRows(t, filepath.Join(out, "grades.csv")); g[2][gc["text.counter_evidence"]] != "" {

@@ -212,6 +212,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 	b.nameOutputs()
 	b.noteNamedFiles(named)
 	b.noteRosterTypos()
+	b.noteUnknownAccounts()
 	b.noteContests()
 	b.markCopiedRecords()
 	b.markSameAnswers()

@@ -258,3 +258,60 @@ func (b *Batch) noteContests() {
 // lmsNamed reports whether person, a name as an LMS download writes it, is
 // learner l (see roster.NamedBy).
 func lmsNamed(l roster.Learner, person string) bool { return roster.NamedBy(l, person) }
+
+// noteUnknownAccounts tells the instructor of an lms_id typo that matches
+// nobody: a learner's signed notebook came in from an LMS account that no
+// roster row has as its lms_id, while the roster gives that learner
+// another lms_id. The file is graded as the record's learner's (nobody is
+// accused); each such file gets a private roster-mismatch finding, so
+// --export canvas leaves the row out instead of putting the grade on the
+// roster's (wrong) lms_id, and one warning per learner and account says
+// what counted. It runs after the duplicate rule.
+func (b *Batch) noteUnknownAccounts() {
+	type key struct{ learner, acct string }
+	var keys []key
+	files := map[key][]*grader.Submission{}
+	for _, s := range b.Subs {
+		num := s.LMSNumber()
+		if num == "" || s.Learner == "" || s.Record() != grader.RecordVerified || s.RecordOf != "" || s.RecordHeld != "" || b.Roster.ByLMSID(num) != "" {
+			continue
+		}
+		l, ok := b.Roster.Learner(s.Learner)
+		if !ok || l.LMSID == "" || l.LMSID == num {
+			continue
+		}
+		k := key{s.Learner, num}
+		if _, ok := files[k]; !ok {
+			keys = append(keys, k)
+		}
+		files[k] = append(files[k], s)
+	}
+	for _, k := range keys {
+		l, _ := b.Roster.Learner(k.learner)
+		subs := files[k]
+		person := subs[0].LMSPerson()
+		nameEn, nameZh := fmt.Sprintf("whose LMS name %q is not %s's", person, l.ID), fmt.Sprintf("LMS 名字 %s 不是 %s 的", person, l.ID)
+		if lmsNamed(l, person) {
+			nameEn, nameZh = fmt.Sprintf("whose LMS name %q is %s's", person, l.ID), fmt.Sprintf("LMS 名字 %s 是 %s 的", person, l.ID)
+		}
+		var names []string
+		for _, s := range subs {
+			names = append(names, s.Name)
+		}
+		countsEn, countsZh := "nothing from it counts", "这个账号交的都没有计分"
+		if c := b.Chosen[l.ID]; slices.Contains(subs, c) {
+			countsEn, countsZh = fmt.Sprintf("%s counts for %s", c.Name, l.ID), fmt.Sprintf("%s 计入 %s 的成绩", c.Name, l.ID)
+		}
+		en := fmt.Sprintf("%s's signed notebook came in from LMS account %s, %s: %s; but the roster's lms_id for %[1]s is %[5]s, and no roster learner's lms_id is %[2]s", l.ID, k.acct, nameEn, strings.Join(names, ", "), l.LMSID)
+		zh := fmt.Sprintf("%s 的签名笔记本从 LMS 账号 %s 交上来（%s）：%s；但名单里 %[1]s 的 lms_id 是 %[5]s，名单上也没有谁的 lms_id 是 %[2]s", l.ID, k.acct, nameZh, strings.Join(names, "、"), l.LMSID)
+		for _, s := range subs {
+			s.Integrity = append(s.Integrity, integrity.Finding{Code: grader.FindRosterMismatch, Private: true,
+				Message: "名单可能有误：" + zh + "。按 " + l.ID + " 的作业评分，不算抄袭线索。",
+				Detail:  en + ": graded as " + l.ID + "'s, not a copy"})
+		}
+		b.Warnings = append(b.Warnings, grader.Warning{
+			Text: fmt.Sprintf("%s: graded as %s's work, not as a copy; %s. Roster mismatch: check the lms_id of %[2]s in the roster and grade again; until then --export canvas leaves %[2]s's row out", en, l.ID, countsEn),
+			Zh:   fmt.Sprintf("%s：按 %s 的作业评分，不算抄袭；%s。名单可能有误：请核对名单里 %[2]s 的 lms_id 后重新评分；在此之前，--export canvas 导出的文件不含 %[2]s 这一行", zh, l.ID, countsZh),
+		})
+	}
+}

@@ -185,8 +185,8 @@ func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, says
 		Message: fmt.Sprintf("这份笔记本%s，但%s %s 的，而 %s：按 %[3]s 的作业评分，不算抄袭线索。%[5]s；%[6]s。%[7]s。", saysZh, recordZh, owner, onceZh, ownerZh, namedZh, checkZh),
 		Detail:  fmt.Sprintf("%s, but %s %s's (%s): graded as %[3]s's, not a copy; %[5]s; %[6]s", saysEn, recordEn, owner, onceEn, ownerEn, namedEn)})
 	b.Warnings = append(b.Warnings, grader.Warning{
-		Text: fmt.Sprintf("%s %s, but %s %s's, and %s: graded as %[4]s's work, not as a copy%s; %[7]s; %[8]s. %[9]s", s.Name, saysEn, recordEn, owner, onceEn, nobodyEn, ownerEn, namedEn, checkEn),
-		Zh:   fmt.Sprintf("%s %s，但%s %s 的，%s：按 %[4]s 的作业评分，不算抄袭%s；%[7]s；%[8]s。%[9]s", s.Name, saysZh, recordZh, owner, onceZh, nobodyZh, ownerZh, namedZh, checkZh),
+		Text: fmt.Sprintf("%s %s, but %s %s's, and %s: graded as %[4]s's work, not as a copy%[6]s; %[7]s; %[8]s. %[9]s", s.Name, saysEn, recordEn, owner, onceEn, nobodyEn, ownerEn, namedEn, checkEn),
+		Zh:   fmt.Sprintf("%s %s，但%s %s 的，%s：按 %[4]s 的作业评分，不算抄袭%[6]s；%[7]s；%[8]s。%[9]s", s.Name, saysZh, recordZh, owner, onceZh, nobodyZh, ownerZh, namedZh, checkZh),
 	})
 }
 

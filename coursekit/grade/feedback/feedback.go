@@ -237,8 +237,9 @@ func FeedbackMarkdown(s *grader.Submission) string {
 		case s.Override != nil:
 			// The instructor decided the total: nothing to resubmit.
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n**%s**\n", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
-		case s.ReasonCode == grader.ReasonRosterHeld:
-			// Nothing for the learner to correct: the instructor checks the roster.
+		case s.ReasonCode == grader.ReasonRosterHeld || s.ReasonCode == grader.ReasonNotOwn:
+			// Nothing for the learner to correct: the instructor checks the
+			// roster, or the learner hands in their own notebook (the reason says so).
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n", e(f.reason))
 		default:
 			fmt.Fprintf(&b, "## 无法评分\n\n%s\n\n", e(f.reason))
@@ -322,8 +323,8 @@ func FeedbackHTML(s *grader.Submission) string {
 		case s.Override != nil:
 			// The instructor decided the total: nothing to resubmit.
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n<p><strong>%s</strong></p>", e(withoutResubmit(f.reason)), e(OverrideLine(s)))
-		case s.ReasonCode == grader.ReasonRosterHeld:
-			// Nothing for the learner to correct: the instructor checks the roster.
+		case s.ReasonCode == grader.ReasonRosterHeld || s.ReasonCode == grader.ReasonNotOwn:
+			// As in FeedbackMarkdown: nothing to correct and resubmit.
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))
 		default:
 			fmt.Fprintf(&b, "<h2 class=\"fail\">无法评分</h2>\n<p>%s</p>\n", e(f.reason))

@@ -44,7 +44,7 @@ const (
 
 // NotOwnReason is what the learner is told of a file whose signed release
 // record is not theirs: a fact about their own file, naming nobody.
-const NotOwnReason = "这份笔记本里的发放记录不是发给你的那一份，所以没有计分。老师会阅读核对这份作业；如有疑问，请联系老师。"
+const NotOwnReason = "这份笔记本不计入你的成绩：里面的发放记录不是发给你的那一份，老师会核对。请交上你自己的笔记本；如有疑问，请联系老师。"
 
 // NotOwn turns s into the submitter's "no own submission": ungradable,
 // with the copy finding. how names who said it is the submitter's ("LMS

@@ -278,7 +278,7 @@ func scoreLine(b *batch.Batch, graded []*grader.Submission) string {
 	zeros, decided := 0, 0
 	for _, l := range b.Learners() {
 		s, ok := b.Chosen[l.ID]
-		if !ok {
+		if !ok || !Counted(s) {
 			continue
 		}
 		totals = append(totals, CountedTotal(s))

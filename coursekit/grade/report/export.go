@@ -89,6 +89,8 @@ func WriteCSV(b *batch.Batch, w io.Writer) error {
 		switch {
 		case !ok:
 			row = blank(row, "no submission"+off)
+		case !Counted(s):
+			row = blank(row, "ungradable: "+s.ReasonCode+"; not counted until the roster is fixed"+off)
 		case !s.Gradable && s.Override != nil:
 			// The instructor's decision on the total (overrides.csv).
 			row = zero(row, fmt.Sprintf("ungradable: %s; instructor override: total %s (%s)", s.ReasonCode, criteria.FmtPts(s.Total), s.Override.From)+off)
@@ -289,6 +291,13 @@ func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 	}
 	return nil
 }
+
+// Counted reports whether s has a total yet. A file held for a roster
+// check (grader.HoldForRoster) has none until the roster is fixed, unless
+// the instructor decided its total: its learner's total is blank in
+// grades.csv and the LMS files and out of the class's mean, as for no
+// submission, never a 0 the learner did not earn.
+func Counted(s *grader.Submission) bool { return s.RecordHeld == "" || s.Override != nil }
 
 // CountedTotal is the total grades.csv holds for a learner whose counted
 // file is s: its total when it was graded or the instructor decided it

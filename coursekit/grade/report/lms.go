@@ -42,8 +42,8 @@ const DefaultLMSColumn = "06-deliverable"
 //     user's email address), Full name (ignore it), then column.
 //
 // A roster learner's total is the grades.csv one: 0 for a file that is
-// ungradable or not their own, blank for no submission. Learners the LMS
-// cannot match (not on the roster, an unknown file, no email for
+// ungradable or not their own, blank for no submission or a file held
+// for a roster check (Counted). Learners the LMS cannot match (not on the roster, an unknown file, no email for
 // Moodle) are left out, and notes says so, as it says when totals still
 // wait for manual review (manual: the manual-review file where their
 // scores are typed). The file has no BOM: it is for the LMS.
@@ -92,7 +92,7 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column, manual string) (notes
 			continue
 		}
 		total := ""
-		if s, ok := b.Chosen[l.ID]; ok {
+		if s, ok := b.Chosen[l.ID]; ok && Counted(s) {
 			// What grades.csv holds: 0 for a file that could not be
 			// graded, unless the instructor decided its total.
 			total = criteria.FmtPts(CountedTotal(s))
@@ -200,6 +200,10 @@ func rosterMismatches(b *batch.Batch) map[string]string {
 		// The record's learner: the file's, or the one a held file is for.
 		record := cmp.Or(s.RecordHeld, s.Learner)
 		why := fmt.Sprintf("account %s (%q), %s's by the roster, handed in %s's notebook", s.LMSNumber(), s.LMSPerson(), holder, record)
+		if holder == "" {
+			// An lms_id typo that matches nobody (batch.noteUnknownAccounts).
+			why = fmt.Sprintf("account %s (%q), nobody's by the roster, handed in %s's notebook", s.LMSNumber(), s.LMSPerson(), record)
+		}
 		for _, id := range []string{s.Learner, record, holder} {
 			if !strings.Contains(held[id], why) {
 				add(id, why)
