@@ -33,6 +33,13 @@ func TestGradeCLILatin1RosterStops(t *testing.T) {
 			t.Errorf("%s: exit %d, want 2 and %s:2: … Latin-1 … Renée Dupont\n%s%s", name, code, latin1, o, e)
 		}
 	}
+	// A file in neither encoding (0xff is no GB18030 lead byte) is refused the
+	// same way, and the message names no command but the one that was run.
+	bad := filepath.Join(c.dir, "roster-bad.csv")
+	os.WriteFile(bad, []byte("id,name\ns01,x\xff\n"), 0o644)
+	if code, o, e := runCLI(t, "assign", "--key-file", c.key, "--roster", bad, "--out", rel, "--notebook", deliverable); code != 2 || !strings.Contains(e, bad+":2:") || strings.Contains(e, "grade again") {
+		t.Errorf("assign with a roster in no known encoding: exit %d, want 2, %s:2: and no \"grade again\"\n%s%s", code, bad, o, e)
+	}
 	for _, p := range []string{out, rel} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s was written", p)

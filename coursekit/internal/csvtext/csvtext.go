@@ -34,7 +34,7 @@ func Decode(b []byte, name string) (text []byte, enc string, err error) {
 	}
 	sc := scanGB18030(b)
 	if at := sc.bad; at >= 0 {
-		return nil, "", fmt.Errorf("%s:%d: byte 0x%02x (offset %d) is neither UTF-8 nor GB18030 (GBK): the file is in another encoding; save it as \"CSV UTF-8 (逗号分隔)\" and grade again. Nothing was written", name, lineOf(b, at), b[at], at)
+		return nil, "", fmt.Errorf("%s:%d: byte 0x%02x (offset %d) is neither UTF-8 nor GB18030 (GBK): the file is in another encoding; save it as \"CSV UTF-8 (逗号分隔)\" and run the command again. Nothing was written", name, lineOf(b, at), b[at], at)
 	}
 	if len(sc.rare) > sc.common {
 		at := sc.rare[0]
