@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -107,7 +108,7 @@ func ReadWeights(r io.Reader, name string) (map[string]float64, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("weights: %s", strings.Join(errs, "; "))
+		return nil, errors.New(strings.Join(errs, "; "))
 	}
 	if len(seen) == 0 {
 		return nil, fmt.Errorf("%s: no criterion weights (want lines like \"stated.attempts,1\")", name)

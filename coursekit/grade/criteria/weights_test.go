@@ -35,6 +35,11 @@ func TestReadWeightsErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("no error")
 	}
+	// Each part names FILE:LINE; the error adds no prefix of its own, which
+	// grade's "--weights:" would double ("--weights: weights: w.csv:2").
+	if !strings.HasPrefix(err.Error(), "w.csv:") {
+		t.Errorf("error starts %q, want the file's name", err)
+	}
 	for _, want := range []string{
 		`w.csv:2: unknown criterion id "figures.qualifed"`,
 		`w.csv:3: points "two" for figures.cost`,
