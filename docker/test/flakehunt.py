@@ -13,8 +13,8 @@ every CI run before it lands tries again. So, under `stress-ng --cpu 2`:
   2. changed: every test function with a line changed since --base (default: the commit in
      .ci/base, the last one CI verified) runs --changed-count times (default 10), except those
      the time phase has just repeated (a second ten runs of the capacity search cost 10 min);
-  3. rest: every other package, -count=1 -shuffle=on, round after round, until --budget
-     seconds (default 300) have passed since this phase started (at least one round).
+  3. rest: every other package, -count=1 -shuffle=on, round after round, while a round as
+     long as the last still fits in --budget seconds (default 300; at least one round).
 
 A failing run prints `go test`'s output; the hunt ends with one line per phase and exits 1 if
 any run failed. --race adds the race detector to the first two phases (every package runs
@@ -219,13 +219,17 @@ def main():
         pkgs = subprocess.run(["go", "list", "./..."], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
         timed = {MODULE + "/" + t.strip("./").rstrip("/") for t in TIME_PACKAGES + [CLI]}
         rest = [q for q in pkgs if q not in timed]
-        start, rounds = time.monotonic(), 0
-        while rounds == 0 or time.monotonic() - start < a.budget:
+        start, rounds, last = time.monotonic(), 0, 0.0
+        # A round starts only when one as long as the last still fits in the budget, so the
+        # phase ends within it (after the first round, which always runs).
+        while rounds == 0 or time.monotonic() - start + last <= a.budget:
             rounds += 1
+            began = time.monotonic()
             ok1, _ = go(["-count=1", "-shuffle=on", *rest], f"other packages, round {rounds}")
             ok2, _ = go(["-count=1", "-shuffle=on", "-skip", CLI_TIME, CLI], f"the CLI's other tests, round {rounds}")
             if not (ok1 and ok2):
                 failed.append(f"rest round {rounds}")
+            last = time.monotonic() - began
         lines.append(f"rest     {time.monotonic() - start:6.0f} s  {len(rest)} packages x{rounds} (budget {a.budget:.0f} s)")
 
     print("flakehunt: summary (load average now " + load() + ")")
