@@ -107,3 +107,25 @@ func TestCapacityAnswerIsTheBracketsLowerEnd(t *testing.T) {
 		t.Error("10 never says the capacity lies between the highest rate that met and the lowest that failed (之间), the answer its lower end (取下界)")
 	}
 }
+
+// Issue 36: 04's 1 s → 0.5 s change is one trace judged twice, so it needs
+// no compare, and 04 says so; 09 compares 1 slot against 4 with compare,
+// several runs a side.
+func TestCompareWhereItBelongs(t *testing.T) {
+	all := notebookCells(t)
+	said := false
+	for _, c := range nbCells(t, all, "04-change-one-condition.ipynb") {
+		said = said || c.kind == "markdown" && strings.Contains(c.source, "不需要 `compare`") && strings.Contains(c.source, "同一份 trace")
+	}
+	if !said {
+		t.Error("04 never says its change of threshold needs no compare (不需要 `compare`: 同一份 trace judged twice)")
+	}
+	repeats := regexp.MustCompile(`experiment\.Compare\(lab\.Repeats\("slots1", ([3-9])\), lab\.Repeats\("slots4", ([3-9])\)\)`)
+	found := false
+	for _, c := range nbCells(t, all, "09-lab-real-engine.ipynb") {
+		found = found || repeats.MatchString(c.source)
+	}
+	if !found {
+		t.Error("09 does not compare 1 slot against 4 with experiment.Compare over 3 or more runs a side")
+	}
+}
