@@ -124,7 +124,7 @@ func AboveSaturation(r *capacity.Result, sat float64) (line string, meets, ok bo
 		if st.Rate <= sat || st.Verdict == capacity.Interrupted {
 			continue
 		}
-		part := cardfmt.Num(st.Rate) + " 次/s " + cardfmt.CapacityVerdict(st.Verdict)
+		part := cardfmt.Num(st.Rate) + " 次/s " + finalVerdict(st)
 		if st.Overloaded() {
 			part += "（过载）"
 		}
@@ -426,10 +426,21 @@ func CapacityAnswer(r *capacity.Result) string {
 	if _, above, pair := AroundAnswer(r); pair {
 		// The search saw only the rates it tested: the capacity lies
 		// between the two, and the rate that met is the safe end.
-		return s + fmt.Sprintf("结论：容量在 [%s, %s) 次/s 之间：%s达标，%s 次/s 不达标，两者之间没有测过别的速率。取下界：达标的最高速率是 %s 次/s，比它低的每个已测速率也都达标。",
-			cardfmt.Num(at.Rate), cardfmt.Num(above.Rate), met, cardfmt.Num(above.Rate), cardfmt.Num(at.Rate))
+		return s + fmt.Sprintf("结论：容量在 [%s, %s) 次/s 之间：%s达标，%s 次/s %s，两者之间没有测过别的速率。取下界：达标的最高速率是 %s 次/s，比它低的每个已测速率也都达标。",
+			cardfmt.Num(at.Rate), cardfmt.Num(above.Rate), met, cardfmt.Num(above.Rate), finalVerdict(above), cardfmt.Num(at.Rate))
 	}
 	return s + fmt.Sprintf("结论：达标的最高速率是 %s，比它低的每个已测速率也都达标。", met)
+}
+
+// finalVerdict is a searched step's verdict in Chinese as the search
+// counts it: a step still undecided at its longest window counts as not
+// meeting, and says so.
+func finalVerdict(s capacity.Step) string {
+	v := cardfmt.CapacityVerdict(s.Verdict)
+	if s.Verdict == capacity.Undecided {
+		v += "（按不达标算）"
+	}
+	return v
 }
 
 // AnswerIntervalTable is IntervalTable of the step at the search's answer

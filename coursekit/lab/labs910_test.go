@@ -150,6 +150,12 @@ func TestCapacityAnswerNamesTheBracket(t *testing.T) {
 			t.Errorf("%q lacks %q", got, want)
 		}
 	}
+	// A step left undecided at its longest window counts as not meeting,
+	// and is named for what it was (the engine's 8/s in notebook 10).
+	r.Steps[2].Verdict = capacity.Undecided
+	if got := CapacityAnswer(r); !strings.Contains(got, "[24, 48)") || !strings.Contains(got, "48 次/s 尚无定论（按不达标算）") {
+		t.Errorf("an undecided step above: %q", got)
+	}
 	r.Steps = r.Steps[:2]
 	r.BoundedBy = capacity.BoundMaxRate
 	if got := CapacityAnswer(r); strings.Contains(got, "[") && strings.Contains(got, ")") && strings.Contains(got, "取下界") {
@@ -174,6 +180,8 @@ func TestAboveSaturation(t *testing.T) {
 			[]string{"饱和吞吐 28.6 次/s 之上", "48 次/s 不达标", "成功 TTFT P95 2400 ms"}},
 		{[]capacity.Step{{Rate: 10, Verdict: m}, {Rate: 20, Verdict: m}, {Rate: 40, Verdict: m, WindowS: 2}, {Rate: 80, Verdict: f}}, true, true,
 			[]string{"40 次/s 达标", "1.40 倍", "队列每秒多出约 11.4 个", "练习 1"}},
+		{[]capacity.Step{{Rate: 12, Verdict: m}, {Rate: 24, Verdict: m}, {Rate: 48, Verdict: capacity.Undecided}}, false, true,
+			[]string{"48 次/s 尚无定论（按不达标算）"}},
 		{[]capacity.Step{{Rate: 12, Verdict: m}, {Rate: 24, Verdict: f}}, false, false, []string{"没有测到", "不对照"}},
 		{[]capacity.Step{{Rate: 12, Verdict: m}, {Rate: 24, Verdict: m}, {Rate: 48, Verdict: capacity.Interrupted}}, false, false, []string{"不对照"}},
 	} {
