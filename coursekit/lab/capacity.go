@@ -108,26 +108,44 @@ func CapacityLabSearch(target, sloMS float64, maxTokens int) capacity.Config {
 	}
 }
 
-// AnswerVsSaturation is notebook 10's check of its answer against the
-// simulator's saturation sat, in one line of Chinese computed from the
-// search: below is true when the answer is below sat, and the line says by
-// how much; otherwise the line says how far above it is and how fast the
-// queue grows there, and the prediction is not compared. ok is false when
-// no rate met.
-func AnswerVsSaturation(r *capacity.Result, sat float64) (line string, below, ok bool) {
-	at, found := AnswerStep(r)
-	if !found {
-		return "这次搜索没有达标的速率：“答案低于饱和吞吐”这一项不对照。", false, false
+// AboveSaturation is notebook 10's check of its prediction on the
+// simulator's saturation sat, scored on what the search tested: the steps
+// above sat, each with its verdict and P95 TTFT, in one line of Chinese;
+// meets is true when one of them met the target, and the line then says
+// how fast the queue grows there and why a short window let it pass. ok is
+// false, and the line says the item is not compared, when the search
+// decided no step above sat (the ladder stopped below it, or was cut).
+func AboveSaturation(r *capacity.Result, sat float64) (line string, meets, ok bool) {
+	steps := slices.Clone(r.Steps)
+	slices.SortStableFunc(steps, func(a, b capacity.Step) int { return cmp.Compare(a.Rate, b.Rate) })
+	var parts []string
+	var first *capacity.Step
+	for i, st := range steps {
+		if st.Rate <= sat || st.Verdict == capacity.Interrupted {
+			continue
+		}
+		part := cardfmt.Num(st.Rate) + " 次/s " + finalVerdict(st)
+		if st.Overloaded() {
+			part += "（过载）"
+		}
+		if st.P95TTFTMS != nil {
+			part += "（成功 TTFT P95 " + msText(st.P95TTFTMS) + "）"
+		}
+		parts = append(parts, part)
+		if st.Verdict == capacity.Meets && first == nil {
+			first = &steps[i]
+		}
 	}
-	rate := cardfmt.Num(at.Rate)
-	if r.AtLeast() {
-		return fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这是搜索的上限，不是测出的容量。“答案低于饱和吞吐”这一项这次不对照。", rate), false, true
+	satText := numfmt.Fixed(sat, 1)
+	if len(parts) == 0 {
+		return fmt.Sprintf("这次搜索没有测到饱和吞吐 %s 次/s 之上的速率：这一项不对照。", satText), false, false
 	}
-	if at.Rate < sat {
-		return fmt.Sprintf("这次的答案 %s 次/s，是饱和吞吐 %s 次/s 的 %s%%。", rate, numfmt.Fixed(sat, 1), numfmt.Fixed(at.Rate/sat*100, 0)), true, true
+	line = fmt.Sprintf("饱和吞吐 %s 次/s 之上测过 %d 步：%s。", satText, len(parts), strings.Join(parts, "；"))
+	if first != nil {
+		line += fmt.Sprintf("其中 %s 次/s 达标：它是饱和吞吐的 %s 倍，队列每秒多出约 %s 个请求，但这一步的窗口只有 %s s，队列还没长到把 TTFT 推过门槛、也没长到让过载检验看出来（练习 1 专门看这一点）。",
+			cardfmt.Num(first.Rate), numfmt.Fixed(first.Rate/sat, 2), numfmt.Fixed(first.Rate-sat, 1), cardfmt.Num(first.WindowS))
 	}
-	return fmt.Sprintf("这次的答案 %s 次/s 是饱和吞吐 %s 次/s 的 %s 倍：队列每秒多出约 %s 个请求，但这一步的窗口只有 %s s，队列还没长到把 TTFT 推过门槛、也没长到让过载检验看出来（练习 1 专门看这一点）。这一项这次不对照。",
-		rate, numfmt.Fixed(sat, 1), numfmt.Fixed(at.Rate/sat, 2), numfmt.Fixed(at.Rate-sat, 1), cardfmt.Num(at.WindowS)), false, true
+	return line, first != nil, true
 }
 
 // capacityPaths are the search's saved result and its folder of step
@@ -400,13 +418,50 @@ func CapacityAnswer(r *capacity.Result) string {
 		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。",
 			cardfmt.Num(*r.MaxRateMeeting))
 	}
-	for _, st := range r.Steps {
-		if st.Rate == *r.MaxRateMeeting {
-			return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s（%d / %d 合格，95%% Wilson 区间 %s），比它低的每个已测速率也都达标。",
-				cardfmt.Num(st.Rate), st.Qualified, st.Attempts, intervalPct(st.CILow, st.CIHigh))
-		}
+	at, found := AnswerStep(r)
+	if !found {
+		return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s。", cardfmt.Num(*r.MaxRateMeeting))
 	}
-	return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s。", cardfmt.Num(*r.MaxRateMeeting))
+	met := fmt.Sprintf("%s 次/s（%d / %d 合格，95%% Wilson 区间 %s）", cardfmt.Num(at.Rate), at.Qualified, at.Attempts, intervalPct(at.CILow, at.CIHigh))
+	if _, above, pair := AroundAnswer(r); pair {
+		// The search saw only the rates it tested: the capacity lies
+		// between the two, and the rate that met is the safe end.
+		return s + fmt.Sprintf("结论：容量在 [%s, %s) 次/s 之间：%s达标，%s 次/s %s，两者之间没有测过别的速率。取下界：达标的最高速率是 %s 次/s，比它低的每个已测速率也都达标。",
+			cardfmt.Num(at.Rate), cardfmt.Num(above.Rate), met, cardfmt.Num(above.Rate), finalVerdict(above), cardfmt.Num(at.Rate))
+	}
+	return s + fmt.Sprintf("结论：达标的最高速率是 %s，比它低的每个已测速率也都达标。", met)
+}
+
+// finalVerdict is a searched step's verdict in Chinese as the search
+// counts it: a step still undecided at its longest window counts as not
+// meeting, and says so.
+func finalVerdict(s capacity.Step) string {
+	v := cardfmt.CapacityVerdict(s.Verdict)
+	if s.Verdict == capacity.Undecided {
+		v += "（按不达标算）"
+	}
+	return v
+}
+
+// AnswerIntervalTable is IntervalTable of the step at the search's answer
+// and the failing step above it (AroundAnswer), read back from their
+// traces and labelled by their rates ("答案 24 次/s", "不达标 48 次/s"); an
+// error in Chinese says when the search has no such pair.
+func AnswerIntervalTable(r *capacity.Result, p float64) ([][]string, error) {
+	at, above, ok := AroundAnswer(r)
+	if !ok {
+		return nil, errors.New("这次搜索没有“答案那一步”和“上面不达标的一步”这一对，没有可比的两步")
+	}
+	ta, err := StepTrace(at)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := StepTrace(above)
+	if err != nil {
+		return nil, err
+	}
+	labels := []string{"答案 " + cardfmt.Num(at.Rate) + " 次/s", "不达标 " + cardfmt.Num(above.Rate) + " 次/s"}
+	return IntervalTable(p, labels, ta, tb), nil
 }
 
 // StepAt is the searched step at rate (ok false when the search did not

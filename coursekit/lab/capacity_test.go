@@ -136,7 +136,7 @@ func TestCapacitySearchInTheLab(t *testing.T) {
 	}
 	// Again, before its prediction is written: the lines keep to the time.
 	progress.Reset()
-	prediction := struct{ BelowSat nb.Guess }{nb.Undecided}
+	prediction := struct{ AboveSatMeets nb.Guess }{nb.Undecided}
 	if _, err := l.CapacityFor(prediction, "sim", c); err != nil {
 		t.Fatalf("the same search again: %v", err)
 	}

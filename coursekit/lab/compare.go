@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"math"
+
 	"github.com/llmperf-course/course/coursekit/compare"
 )
 
@@ -35,4 +37,33 @@ func (l Lab) Compare(a, b []string) (*compare.Result, error) {
 		return nil, err
 	}
 	return compare.NamedFiles(fa, fb, compare.Options{})
+}
+
+// Metrics of a comparison notebook 09 reads, by their card names.
+const (
+	// MetricGapP50 is the median gap between a stream's adjacent events
+	// (the card's itl_ms.p50: ITL only when every event carries one token).
+	MetricGapP50 = "itl_ms.p50"
+	// MetricTokensPerS is the output tokens per window second.
+	MetricTokensPerS = "throughput.output_tokens_per_s"
+)
+
+// Means are the two sides' values of r's metric named name (each the mean
+// of its runs') as plain numbers, NaN for a side without one or a metric r
+// does not have: nb.Num prints NaN as 缺失 and a comparison with it is
+// false, so a missing value never reads as 0.
+func Means(r *compare.Result, name string) (a, b float64) {
+	m, ok := r.Metric(name)
+	if !ok {
+		return math.NaN(), math.NaN()
+	}
+	return m.Values()
+}
+
+// Separates says whether r's metric named name differs on this data: its
+// 95 % interval of B − A leaves out 0 (verdict better or worse). With few
+// runs a side that interval is optimistic, as notebook 09 says.
+func Separates(r *compare.Result, name string) bool {
+	m, ok := r.Metric(name)
+	return ok && m.Real()
 }

@@ -316,6 +316,7 @@ func (l Lab) runOn(p *EngineProcess, name, label string, load loadgen.Config, st
 	if load.Client == nil {
 		load.Client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}}
 	}
+	load = withPrefixReuse(load, info.NoPromptCache)
 	cond := map[string]any{"engine": info.settings()}
 	for k, v := range load.Conditions {
 		cond[k] = v

@@ -75,6 +75,113 @@ func Users(n int, set *dataset.Set, api string, maxTokens int, window time.Durat
 		Timeout: 30 * time.Second, Seed: 1, Conditions: map[string]any{"dataset": set.Conditions()}}
 }
 
+// withPrefixReuse is load with conditions.prefix_reuse saying what its
+// prompts can take from llama.cpp's prompt cache, read off the prompts and
+// the engine's cache switch, so that a run records it without a cell
+// setting it: one prompt sent again and again, prompts that share no first
+// word, or some that share an opening. Chat prompts all open with the chat
+// template, so they get none; nor does a load that sets its own. The
+// caller's map is not written.
+func withPrefixReuse(load loadgen.Config, noCache bool) loadgen.Config {
+	if _, own := load.Conditions["prefix_reuse"]; own || load.API == "chat" || load.Dataset == nil || len(load.Dataset.Items) == 0 {
+		return load
+	}
+	items := load.Dataset.Items
+	same, firsts := true, map[string]bool{}
+	for _, it := range items {
+		same = same && it.Prompt == items[0].Prompt
+		if w := strings.Fields(it.Prompt); len(w) > 0 {
+			firsts[w[0]] = true
+		}
+	}
+	var reuse string
+	switch {
+	case same && noCache:
+		reuse = "每次都发同一个提示词，但引擎关掉了 cache_prompt，每次都从头预填充"
+	case same:
+		reuse = "每次都发同一个提示词：除最后一个 token 外都可以从缓存取"
+	case len(firsts) == len(items):
+		reuse = "无：每个提示词的第一个词都不同"
+		if noCache {
+			reuse += "（引擎也关掉了 cache_prompt）"
+		}
+	default:
+		reuse = "有的提示词开头相同：相同的一段可以从缓存取"
+		if noCache {
+			reuse = "有的提示词开头相同，但引擎关掉了 cache_prompt，每次都从头预填充"
+		}
+	}
+	cond := make(map[string]any, len(load.Conditions)+1)
+	for k, v := range load.Conditions {
+		cond[k] = v
+	}
+	cond["prefix_reuse"] = reuse
+	load.Conditions = cond
+	return load
+}
+
+// Lengths is experiment 3 of notebook 09: Requests distinct prompts of
+// each length in Words (in words), one user, completions of MaxTokens
+// tokens, up to 30 s a length.
+type Lengths struct {
+	Words               []int
+	Requests, MaxTokens int
+}
+
+// lengthRun is one run RunLengths makes.
+type lengthRun struct {
+	name, label string
+	load        loadgen.Config
+}
+
+// lengthRuns are the runs of c, in its order, or why c cannot run.
+func lengthRuns(c Lengths) ([]lengthRun, error) {
+	if len(c.Words) == 0 || c.Requests < 1 || c.MaxTokens < 1 {
+		return nil, fmt.Errorf("lab: RunLengths: want at least one length, one request and one token, got %+v", c)
+	}
+	out := make([]lengthRun, 0, len(c.Words))
+	seen := map[int]bool{}
+	for _, w := range c.Words {
+		if w < 1 || seen[w] {
+			return nil, fmt.Errorf("lab: RunLengths: length %d words: each length once, at least 1 word", w)
+		}
+		seen[w] = true
+		out = append(out, lengthRun{name: fmt.Sprintf("len%d", w), label: fmt.Sprintf("%d 个词", w),
+			load: Requests(c.Requests, DistinctPrompts(w, 64), "completions", c.MaxTokens, 30*time.Second)})
+	}
+	return out, nil
+}
+
+// RunLengths runs c on a fresh engine e per length (RunEngine), each run
+// saved as len<words> (len8, len64, …) and labelled "<words> 个词", and
+// returns the runs in c's order. Lengths are checked before any engine
+// starts.
+func (l Lab) RunLengths(e Engine, c Lengths) ([]*Run, error) {
+	plan, err := lengthRuns(c)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*Run, 0, len(plan))
+	for _, p := range plan {
+		r, err := l.RunEngine(p.name, p.label, e, p.load)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// TTFTRatio is TTFTRatio of the runs saved as a and b: how many times as
+// long a's median first output took as b's.
+func (l Lab) TTFTRatio(a, b string) (float64, error) {
+	runs, err := l.LoadAll(a, b)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return TTFTRatio(runs[0], runs[1]), nil
+}
+
 // okInOrder are the run's complete successes in send order.
 func (r *Run) okInOrder() []*trace.Attempt {
 	var out []*trace.Attempt

@@ -119,13 +119,21 @@ func (r *Run) users() int {
 }
 
 // Report is the run in three lines of Chinese: how much it sent, how many
-// failed, and the TTFT and E2E of its complete successes.
+// failed, and the TTFT and E2E of its complete successes; a fourth says
+// what its prompts could reuse of the engine's cache, for an engine run
+// whose conditions say it in words (withPrefixReuse).
 func (r *Run) Report(sloMS float64) string {
 	s := r.Summary(sloMS)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s：窗口 %s s 内发出 %d 次，即 %s 次/s\n", r.Label, cardfmt.Num(s.WindowS), s.Attempts, numfmt.OneDecimal(r.SendRate()))
 	fmt.Fprintf(&b, "  完整成功 %d 次；失败率 %s\n", s.CompleteSuccess, cardfmt.RatioText(s.FailureRate))
 	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（%s，n = %d）；E2E P50 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N, msText(s.E2E.P50))
+	var c struct {
+		PrefixReuse string `json:"prefix_reuse"`
+	}
+	if r.Engine != nil && json.Unmarshal(r.Trace.Header.Conditions, &c) == nil && c.PrefixReuse != "" {
+		fmt.Fprintf(&b, "  前缀复用（conditions.prefix_reuse）：%s\n", c.PrefixReuse)
+	}
 	return b.String()
 }
 

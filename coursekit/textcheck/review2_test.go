@@ -276,8 +276,8 @@ func TestChecksUseTheTestedHelpers(t *testing.T) {
 		{"01-draw-the-system.ipynb", "myObservation", "nb.CheckObservation(myObservation)", "placeholders and aggregates must not pass"},
 		{"04-change-one-condition.ipynb", "sloFor06", "nb.CompareGives(", "the answer is a threshold; it is judged by the goodput it gives"},
 		{"05-read-the-tool-docs.ipynb", "prediction.GapsWhenMerged", "if !nb.Guessed(prediction)", "05's predictions are gated like the others"},
-		{"09-lab-real-engine.ipynb", `RunEngine(fmt.Sprintf("len%d"`, "lab.Requests(", "a median's ratio is read off runs sized by their sample, not two requests"},
-		{"09-lab-real-engine.ipynb", "lab.Requests(", "lab.MedianLine(", "each median is printed with its interval"},
+		{"09-lab-real-engine.ipynb", "RunLengths(", "Requests: 6", "a median's ratio is read off runs sized by their sample (lab.Lengths, lab.Requests), not two requests"},
+		{"09-lab-real-engine.ipynb", "RunLengths(", "lab.MedianLine(", "each median is printed with its interval"},
 		{"10-lab-capacity.ipynb", "prediction.EngineBusyHigh", "lab.AnswerBusy(", "the search's limit is not presented as a capacity"},
 		{"10-lab-capacity.ipynb", `experiment.CapacityFor(`, `CapacityFor(prediction, "sim"`, "the search shows progress, its rates hidden until predicted"},
 	} {

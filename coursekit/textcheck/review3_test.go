@@ -75,7 +75,7 @@ func TestCapacitySearchIsTheTestedOne(t *testing.T) {
 	}
 	for _, c := range notebookCells(t) {
 		if strings.Contains(c.where, "/10-") && strings.Contains(c.source, "只比饱和高一点") {
-			t.Errorf("%s: fixed wording about the answer against the saturation; print lab.AnswerVsSaturation", c.where)
+			t.Errorf("%s: fixed wording about the answer against the saturation; print lab.AboveSaturation", c.where)
 		}
 	}
 }
@@ -279,7 +279,7 @@ var plumbing3 = []struct {
 	{regexp.MustCompile(`\.EventIntervals\(nil\)`), "nb.Gaps / nb.GapCount / nb.GapSum"},
 	{regexp.MustCompile(`math\.(Abs|Round)\(`), "a lab helper that returns the number or the line (lab.BusyGap, …)"},
 	{regexp.MustCompile(`\*\w+\.(WindowCost|CostPer1000|BusyMean)\b`), "nb.CostLine, nb.Text or a lab helper"},
-	{regexp.MustCompile(`(?m)^\s*switch\b`), "a helper that returns the line to print (lab.AnswerVsSaturation)"},
+	{regexp.MustCompile(`(?m)^\s*switch\b`), "a helper that returns the line to print (lab.AboveSaturation)"},
 	{regexp.MustCompile(`!= nil &&`), "a helper that says what is missing (nb.CostLine)"},
 }
 

@@ -1,0 +1,131 @@
+package textcheck
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// What the issue-33 leftovers in labs 09 and 10 must not bring back.
+
+// plumbing910 is Go set-up the lab cells of 09 and 10 had, each with the
+// named helper that now does it: a load's conditions set by hand, a slice
+// of runs built to loop over, run names formatted, a comparison's metric
+// looked up and unpacked, labels formatted for a table.
+var plumbing910 = []struct {
+	re   *regexp.Regexp
+	want string
+}{
+	{regexp.MustCompile(`\.Conditions\[[^\]\n]*\]\s*=[^=]`), "the load's own conditions (lab.OneUser and RunEngine record prefix_reuse)"},
+	{regexp.MustCompile(`\[\]\*lab\.Run\{`), "each run's report printed as it is"},
+	{regexp.MustCompile(`fmt\.Sprintf\("len`), "experiment.RunLengths (saves len8, len64, …)"},
+	{regexp.MustCompile(`\.Metric\(|\.Values\(\)|\.Real\(\)`), "lab.Means and lab.Separates (plain numbers and a yes/no)"},
+	{regexp.MustCompile(`\[\]string\{fmt\.Sprintf`), "a helper that labels its own table (lab.AnswerIntervalTable)"},
+}
+
+func TestLabCellsHaveNoSetUpPlumbing(t *testing.T) {
+	for _, c := range unitCode(t) {
+		for _, p := range plumbing910 {
+			if m := p.re.FindString(c.source); m != "" {
+				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
+			}
+		}
+	}
+}
+
+// A prediction is scored on what the data can show. 09 says the 1- and
+// 4-slot throughputs usually differ within the noise, so "tokens/s grows"
+// scored on one mean above the other is a coin flip; 10's search sees
+// only the rates it tested, so its answer is the lower end of a bracket
+// and "below saturation" follows from the rate ladder, not the engine.
+var coinFlips = []struct {
+	re  *regexp.Regexp
+	why string
+}{
+	{regexp.MustCompile(`\btok\w*4\s*>\s*tok\w*1\b`), "4 slots' tokens/s above 1 slot's is within the noise: ask whether it reaches a multiple (会变成 4 倍吗), or score compare's verdict"},
+	{regexp.MustCompile(`BelowSat\b|答案低于饱和吞吐`), "the search's answer is below saturation by its rate ladder (24 meets, 48 fails): score what the search shows, a step above saturation that meets or not"},
+}
+
+func TestPredictionsScoreWhatTheDataShow(t *testing.T) {
+	for _, c := range unitCode(t) {
+		for _, f := range coinFlips {
+			if m := f.re.FindString(c.source); m != "" {
+				t.Errorf("%s: %q: %s", c.where, m, f.why)
+			}
+		}
+	}
+}
+
+// countBound is a sentence that says how many samples an interval needs
+// to be bounded ("至少要 6 个", "攒不到 72 个 … 没有上界"): it must say
+// which interval (95 %, each tail ≤ 2.5 %).
+var countBound = regexp.MustCompile(`(至少|不到|才)[^。；？\n]*\d+ 个[^。；？\n]*(有界|没有界|上界)|(有界|没有界|上界)[^。；？\n]*(至少|不到)[^。；？\n]*\d+ 个`)
+
+// Every sentence of 09 and 10 that says how many samples bound an interval
+// names the interval: 95 %, two-sided with each tail ≤ 2.5 % (the counts
+// 6 and 72 hold only for it). And 09 never says compare shows which
+// differences are "real": an interval without 0 separates on this data.
+func TestIntervalCountsNameTheirInterval(t *testing.T) {
+	seen := 0
+	for _, c := range notebookCells(t) {
+		if !strings.Contains(c.where, "/09-") && !strings.Contains(c.where, "/10-") {
+			continue
+		}
+		for _, s := range regexp.MustCompile(`[。；？\n]`).Split(c.source, -1) {
+			if !countBound.MatchString(s) || !strings.Contains(s, "区间") {
+				continue
+			}
+			seen++
+			if !strings.Contains(s, "每侧") || !strings.Contains(s, "2.5%") {
+				t.Errorf("%s: %q: say which interval: 95%%、每侧 ≤ 2.5%%", c.where, strings.TrimSpace(s))
+			}
+		}
+		if strings.Contains(c.where, "/09-") {
+			for _, never := range []string{"差别是真的", "真的差别", "才是真"} {
+				if strings.Contains(c.source, never) {
+					t.Errorf("%s: %q: an interval without 0 says this data separates the two sides (分得出差别), not that the difference is real", c.where, never)
+				}
+			}
+		}
+	}
+	if seen < 4 {
+		t.Errorf("found %d sentences tying a sample count to a bounded interval in 09 and 10; the test reads none of them", seen)
+	}
+}
+
+// 10 states its search's answer as what the search shows: the capacity
+// lies between the highest rate that met and the lowest that failed, and
+// the answer is the lower end.
+func TestCapacityAnswerIsTheBracketsLowerEnd(t *testing.T) {
+	found := false
+	for _, c := range nbCells(t, notebookCells(t), "10-lab-capacity.ipynb") {
+		if c.kind == "markdown" && strings.Contains(c.source, "取下界") && strings.Contains(c.source, "之间") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("10 never says the capacity lies between the highest rate that met and the lowest that failed (之间), the answer its lower end (取下界)")
+	}
+}
+
+// Issue 36: 04's 1 s → 0.5 s change is one trace judged twice, so it needs
+// no compare, and 04 says so; 09 compares 1 slot against 4 with compare,
+// several runs a side.
+func TestCompareWhereItBelongs(t *testing.T) {
+	all := notebookCells(t)
+	said := false
+	for _, c := range nbCells(t, all, "04-change-one-condition.ipynb") {
+		said = said || c.kind == "markdown" && strings.Contains(c.source, "不需要 `compare`") && strings.Contains(c.source, "同一份 trace")
+	}
+	if !said {
+		t.Error("04 never says its change of threshold needs no compare (不需要 `compare`: 同一份 trace judged twice)")
+	}
+	repeats := regexp.MustCompile(`experiment\.Compare\(lab\.Repeats\("slots1", ([3-9])\), lab\.Repeats\("slots4", ([3-9])\)\)`)
+	found := false
+	for _, c := range nbCells(t, all, "09-lab-real-engine.ipynb") {
+		found = found || repeats.MatchString(c.source)
+	}
+	if !found {
+		t.Error("09 does not compare 1 slot against 4 with experiment.Compare over 3 or more runs a side")
+	}
+}
