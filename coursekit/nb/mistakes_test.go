@@ -4,24 +4,13 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/llmperf-course/course/coursekit/trace"
 )
-
-func readUnitTrace(t *testing.T) *trace.Trace {
-	t.Helper()
-	tr, err := trace.ReadFile(unitTrace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
 
 // On the unit's trace (R9 and R10 fail before any output, R4's TTFT is
 // exactly 500 ms, R5 is fast but fails quality) each mistake moves its
 // number the way 03 says, away from the definition's.
 func TestMistakesMoveTheNumberAsThirdLessonSays(t *testing.T) {
-	u := readUnitTrace(t)
+	u := readUnit(t)
 	wrong := TTFTsMissingAsZero(u)
 	if wrong.N != len(u.Attempts) || wrong.P50 == nil || *wrong.P50 != 400 {
 		t.Errorf("missing as 0: n = %d (want every attempt, %d), P50 %s (want 400: two zeros pull the fifth of ten down)", wrong.N, len(u.Attempts), MS(wrong.P50))
@@ -38,7 +27,7 @@ func TestMistakesMoveTheNumberAsThirdLessonSays(t *testing.T) {
 }
 
 func TestPercentileLinesNameBothMethodsInChinese(t *testing.T) {
-	u := readUnitTrace(t)
+	u := readUnit(t)
 	got := PercentileLines(u)
 	for _, want := range []string{"最近秩：P50 = 500 ms，P95 = 2000 ms（n = 8）", "线性插值：", "P95 = 1720 ms"} {
 		if !strings.Contains(got, want) {
@@ -54,7 +43,7 @@ func TestPercentileLinesNameBothMethodsInChinese(t *testing.T) {
 // qualified count, goodput and cost, and the failure rate keeps its
 // denominator.
 func TestCardNumbersGiveEveryThreshold(t *testing.T) {
-	got := CardNumbers(readUnitTrace(t), 1000, 500)
+	got := CardNumbers(readUnit(t), 1000, 500)
 	for _, want := range []string{"窗口 10 s：尝试 10 次，完整成功 8 次", "P95：2000 ms", "失败率：2 / 10",
 		"门槛 1000 ms：联合合格 5 次", "门槛 500 ms：联合合格 4 次", "goodput："} {
 		if !strings.Contains(got, want) {
