@@ -65,7 +65,7 @@ func (e routeEstimate) String() string {
 }
 
 var (
-	guessBlank = regexp.MustCompile(`nb\.(Unset|Undecided)\b|"（[^"\n]*）"`) // a number or yes/no not written yet, or a text placeholder
+	guessBlank = regexp.MustCompile(`nb\.(Unset|Undecided)\b|"（[^"\n]*）"|"\?"`) // a number or yes/no not written yet, a text placeholder, a letter to choose
 	cardBlank  = regexp.MustCompile(`:\s*(0|"")\s*[,}]`)
 	checkCall  = regexp.MustCompile(`nb\.(Compare\w*|Recomputable|CheckObservation)\(`)
 	// freeText are the card's answers in words, the ones a reader marks
@@ -310,4 +310,14 @@ func numberList(ns []string) string {
 		return ns[0] + "–" + ns[len(ns)-1]
 	}
 	return strings.Join(ns, "、")
+}
+
+// Every kind of answer still to be written is a prediction the estimate
+// counts: a number or yes/no (nb.Unset, nb.Undecided), a text
+// placeholder, and a letter asked as "?" (03's quiz).
+func TestEstimateCountsEveryPlaceholder(t *testing.T) {
+	cells := []cell{{where: "x[0]", kind: "code", source: `var p = P{Denominator: "?", P95MS: nb.Unset, Moves: nb.Undecided, Note: "（写下你的观察）"}`}}
+	if got := estimate(cells, "99").guesses; got != 4 {
+		t.Errorf("the estimate counts %d predictions in %q, want 4", got, cells[0].source)
+	}
 }
