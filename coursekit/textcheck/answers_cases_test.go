@@ -247,8 +247,8 @@ func answerRows(t *testing.T) []answerRow {
 		// Exercise 3: think time Z = 0.5 s on the closed run's W = 0.51 s;
 		// U / W (the cycle rate §6 printed) forgets Z.
 		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：有思考时间时的闭环到达率（次/s）", actual: "closed.RateWithThink(0.5)",
-			values: vals{"closed.RateWithThink(0.5)": 4 / 1.01, "closed.RateWithThink(0.5)*1.1": 4 / 1.01 * 1.1, "closed.RateWithThink(0.5)*0.9": 4 / 1.01 * 0.9},
-			cases:  cases(right(3.96, 4, 3.8), wrong(7.84, "忘了思考时间"), wrong(8, "忘了思考时间"), wrong(2, "W + Z"))},
+			values: vals{"closed.RateWithThink(0.5)": 4 / 1.01, "closed.CycleRate()*0.95": 7.8 * 0.95},
+			cases:  cases(right(3.96, 4, 3.8), wrong(7.84, "没有思考时间的 U / W"), wrong(8, "没有思考时间的 U / W"), wrong(2, "Z = 0.5 s"), wrong(5.5, "Z = 0.5 s"))},
 
 		// 08: the same load answered right, then 20 % wrong (a run: the
 		// goodput's share 0.8, TTFT and busy unmoved, 8 quality fails).
