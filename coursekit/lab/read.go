@@ -59,14 +59,14 @@ func (r *Run) LittleRate() (perS float64, ok bool) {
 }
 
 // CycleRate is LittleRate as a plain number, 0 when there is none: what 07
-// compares a learner's λ = N / W with.
+// compares a learner's λ = U / W with (U users).
 func (r *Run) CycleRate() float64 {
 	v, _ := r.LittleRate()
 	return v
 }
 
 // LittleLines is 07's reading of Little's law for a closed run, in Chinese:
-// N ÷ W from the run's mean stay, the cycle rate it predicts, and the
+// U ÷ W from the run's mean stay, the cycle rate it predicts, and the
 // window's send rate with why it is higher.
 func (r *Run) LittleLines() string {
 	w, ok := r.MeanStayS()
@@ -179,6 +179,52 @@ func (r *Run) WindowBusy() (lo, hi float64, ok bool) {
 func (r *Run) MaxQueue(fromMS, toMS float64) int {
 	_, hi, _ := r.GaugeRange(Queue, fromMS, toMS)
 	return int(hi)
+}
+
+// QueueFirstSecond is the deepest queue sampled in the window's first
+// second: where 07 sees whether the open loop's queue grows.
+func (r *Run) QueueFirstSecond() int {
+	w := r.Trace.Header.Window
+	return r.MaxQueue(w.StartMS, w.StartMS+1000)
+}
+
+// QueueLastSecond is the deepest queue sampled in the window's last second.
+func (r *Run) QueueLastSecond() int {
+	w := r.Trace.Header.Window
+	return r.MaxQueue(w.EndMS-1000, w.EndMS)
+}
+
+// QueueWholeWindow is the deepest queue sampled anywhere in the window.
+func (r *Run) QueueWholeWindow() int {
+	w := r.Trace.Header.Window
+	return r.MaxQueue(w.StartMS, w.EndMS)
+}
+
+// Timeouts counts the run's attempts that timed out (the card's outcome
+// count, window as the card has it).
+func (r *Run) Timeouts() int {
+	return r.Summary().Outcomes[trace.Timeout.String()]
+}
+
+// MetricsText is MetricLines as text to print, a line each.
+func (r *Run) MetricsText(names ...string) string {
+	lines := r.MetricLines(names...)
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// RateWithThink is the closed loop's rate λ = U / (W + Z) had each of its
+// U users thought thinkS seconds between attempts, with W held at this
+// run's mean stay: 07's exercise on think time. 0 for an open loop or when
+// no attempt ended.
+func (r *Run) RateWithThink(thinkS float64) float64 {
+	w, ok := r.MeanStayS()
+	if u := r.users(); ok && u > 0 && w+thinkS > 0 {
+		return float64(u) / (w + thinkS)
+	}
+	return 0
 }
 
 // MetricLines are the lines of the /metrics scrape for the named series

@@ -81,7 +81,12 @@ func unwritten(guesses []any) (missing []string, n int, structs bool) {
 					if isUnset(v.Field(i).Interface()) {
 						// Type.Field, as Go code names it: a bare field name
 						// such as Qualified would read as English in a Chinese line.
-						missing = append(missing, v.Type().Name()+"."+f.Name)
+						// An anonymous struct has no type name to give.
+						name := f.Name
+						if t := v.Type().Name(); t != "" {
+							name = t + "." + name
+						}
+						missing = append(missing, name)
 					}
 				}
 			}

@@ -103,3 +103,13 @@ func TestCompareDecimalsAppliesTheStatedRoundingRule(t *testing.T) {
 		t.Errorf("2.857 is right: %v %q", ok, out)
 	}
 }
+
+// 03's exercise 2 declares its answers as an anonymous struct, whose type
+// has no name: the missing fields are named without a dangling dot.
+func TestGuessedNamesTheFieldsOfAnAnonymousStruct(t *testing.T) {
+	handCounts := struct{ StrictAt500, NoQualityAt1000 int }{Unset, 3}
+	out := stdout(t, func() { Guessed(handCounts) })
+	if !strings.Contains(out, "还没填：StrictAt500）") || strings.Contains(out, ".StrictAt500") {
+		t.Errorf("the missing field of an anonymous struct: %q", out)
+	}
+}

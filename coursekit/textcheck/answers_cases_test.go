@@ -140,6 +140,8 @@ func answerRows(t *testing.T) []answerRow {
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 2：错误 E 的计数", actual: "withR5",
 			values: vals{"withR5": countQualified(unit, func(ttft float64) bool { return ttft <= 1000 }, false)},
 			cases:  cases(right(6), wrong(5, "质量不通过的 R5（TTFT 600 ms）也混了进来"))},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 3：线性插值的 P95（毫秒，取整）", actual: "nb.LinearP95(unit)", values: vals{"nb.LinearP95(unit)": nb.LinearP95(unit)},
+			cases: cases(right(1720), wrong(2000, "最近秩"), wrong(1200, "小数部分"), wrong(1600, "先算 h"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：输出 token/秒", actual: "r.TokensPerS", values: vals{"r.TokensPerS": rates.TokensPerS, "r.Tokens": rates.Tokens, "r.QualifiedTokensPerS": rates.QualifiedTokensPerS},
 			cases: cases(right(rates.TokensPerS), wrong(rates.Tokens, "还要除以窗口的 10 s"), wrong(1.8, "和门槛无关"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：回答变长，合格请求/秒会变高吗", actual: "false",
@@ -238,12 +240,15 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(7.8, 8, 7.2), wrong(12, "空载"), wrong(12.1, "空载"))},
 		{file: "07-lab-open-vs-closed-loop.ipynb", label: "开环的队列在窗口里持续变长吗", actual: "qLast > qFirst && qLast > qClosed", values: vals{"qLast > qFirst && qLast > qClosed": true},
 			cases: cases(right(nb.Yes), wrong(nb.No, "只能排队"))},
-		{file: "07-lab-open-vs-closed-loop.ipynb", label: "开环出现超时吗", actual: `op.Outcomes["timeout"] > 0`, values: vals{`op.Outcomes["timeout"] > 0`: true},
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "开环出现超时吗", actual: "open.Timeouts() > 0", values: vals{"open.Timeouts() > 0": true},
 			cases: cases(right(nb.Yes), wrong(nb.No, "超过 1.5 s 的尝试被放弃"))},
 		{file: "07-lab-open-vs-closed-loop.ipynb", label: "只看忙碌率能分辨出哪次运行里用户等得最久吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "只有 1 个用户"))},
-		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：闭环到达率（次/s）", actual: "closed.CycleRate()", values: vals{"closed.CycleRate()": 7.8},
-			cases: cases(right(7.8, 7.84, 8), wrong(12, "空载"))},
+		// Exercise 3: think time Z = 0.5 s on the closed run's W = 0.51 s;
+		// U / W (the cycle rate §6 printed) forgets Z.
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：有思考时间时的闭环到达率（次/s）", actual: "closed.RateWithThink(0.5)",
+			values: vals{"closed.RateWithThink(0.5)": 4 / 1.01, "closed.CycleRate()*0.95": 7.8 * 0.95},
+			cases:  cases(right(3.96, 4, 3.8), wrong(7.84, "没有思考时间的 U / W"), wrong(8, "没有思考时间的 U / W"), wrong(2, "Z = 0.5 s"), wrong(5.5, "Z = 0.5 s"))},
 
 		// 08: the same load answered right, then 20 % wrong (a run: the
 		// goodput's share 0.8, TTFT and busy unmoved, 8 quality fails).

@@ -146,14 +146,14 @@ func TestNotebookPrintsNameMethodsInChinese(t *testing.T) {
 	}
 }
 
-// closedLoopRate is the closed loop's rate as N over W, in a formula:
-// \frac{N}{W} or N/W.
-var closedLoopRate = regexp.MustCompile(`\\frac\{N\}\{W\}|\bN\s*/\s*W\b`)
+// closedLoopRate is the closed loop's rate as U (users) over W, in a
+// formula: \frac{U}{W} or U/W.
+var closedLoopRate = regexp.MustCompile(`\\frac\{U\}\{W\}|\bU\s*/\s*W\b`)
 
-// A closed loop's rate is N / W only when its users send again at once:
+// A closed loop's rate is U / W only when its U users send again at once:
 // with a think time Z each user is in the system W of every W + Z, so
-// L = N and λ = N / W both fail. Every cell that writes N / W says the
-// condition (思考时间), the cell that writes L = N says it first, and the
+// L = U and λ = U / W both fail. Every cell that writes U / W says the
+// condition (思考时间), the cell that writes L = U says it first, and the
 // first mention of think time says what it is, in parentheses or bold.
 func TestClosedLoopRateStatesItsThinkTime(t *testing.T) {
 	defined := false
@@ -172,14 +172,14 @@ func TestClosedLoopRateStatesItsThinkTime(t *testing.T) {
 		if closedLoopRate.MatchString(c.source) {
 			checked++
 			if think < 0 {
-				t.Errorf("%s writes the closed loop's rate as N / W without its condition: no think time (思考时间)", c.where)
+				t.Errorf("%s writes the closed loop's rate as U / W without its condition: no think time (思考时间)", c.where)
 			}
 		}
-		if l := strings.Index(c.source, "$L = N$"); l >= 0 && (think < 0 || think > l) {
-			t.Errorf("%s: L = N holds only without think time; say so before it", c.where)
+		if l := strings.Index(c.source, "$L = U$"); l >= 0 && (think < 0 || think > l) {
+			t.Errorf("%s: L = U holds only without think time; say so before it", c.where)
 		}
 	}
 	if checked == 0 {
-		t.Fatal("no cell writes the closed loop's rate N / W: the test checks nothing")
+		t.Fatal("no cell writes the closed loop's rate U / W: the test checks nothing")
 	}
 }

@@ -1,0 +1,62 @@
+package lab
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
+)
+
+// 07 asks for the queue in the window's first and last second and over the
+// whole window by name, not by arithmetic on the trace header.
+func TestQueueBySecondOfTheWindow(t *testing.T) {
+	r := unitRun(t) // window 0–10000 ms; queue 0 at 100 ms, 3 at 1000 ms, 7 at 5000 ms
+	r.Gauges = append(r.Gauges, labfig.Gauge{TMS: 999, QueueDepth: 2}, labfig.Gauge{TMS: 9500, QueueDepth: 5}, labfig.Gauge{TMS: 10000, QueueDepth: 9})
+	if got := r.QueueFirstSecond(); got != 2 {
+		t.Errorf("first second [0, 1000): %d, want 2 (the 3 at 1000 ms is the next second)", got)
+	}
+	if got := r.QueueLastSecond(); got != 5 {
+		t.Errorf("last second [9000, 10000): %d, want 5 (the 9 at 10000 ms is after the window)", got)
+	}
+	if got := r.QueueWholeWindow(); got != 7 {
+		t.Errorf("whole window: %d, want 7", got)
+	}
+}
+
+func TestTimeoutsCountsOnlyTimeouts(t *testing.T) {
+	// The unit's trace has one timeout (R9) and one connection error (R10).
+	if got := unitRun(t).Timeouts(); got != 1 {
+		t.Errorf("Timeouts = %d, want 1", got)
+	}
+}
+
+func TestMetricsTextPrintsTheNamedSeries(t *testing.T) {
+	r := unitRun(t)
+	r.Metrics = "# HELP sim_queue_depth q\nsim_queue_depth 3\nsim_device_busy_ratio 0.98\nsim_queue_depth_max 9\n"
+	if got, want := r.MetricsText("sim_device_busy_ratio", "sim_queue_depth"), "sim_queue_depth 3\nsim_device_busy_ratio 0.98\n"; got != want {
+		t.Errorf("MetricsText = %q, want %q (scrape order, no help lines, no other series)", got, want)
+	}
+	if got := r.MetricsText("absent"); got != "" {
+		t.Errorf("no such series: %q, want nothing", got)
+	}
+}
+
+// With think time each user's cycle is W + Z: U / (W + Z), W the run's own.
+func TestRateWithThinkIsUOverWPlusZ(t *testing.T) {
+	r := unitRun(t)
+	if got := r.RateWithThink(0.5); got != 0 {
+		t.Errorf("an open-loop run has no closed-loop rate: %v", got)
+	}
+	r.Trace.Header.Conditions = json.RawMessage(`{"loop":"closed","concurrency":4}`)
+	w, ok := r.MeanStayS()
+	if !ok {
+		t.Fatal("no mean stay on the unit's trace")
+	}
+	if got, want := r.RateWithThink(0.5), 4/(w+0.5); math.Abs(got-want) > 1e-12 {
+		t.Errorf("RateWithThink(0.5) = %v, want 4 / (%v + 0.5) = %v", got, w, want)
+	}
+	if got, want := r.RateWithThink(0), 4/w; math.Abs(got-want) > 1e-12 {
+		t.Errorf("RateWithThink(0) = %v, want U / W = %v", got, want)
+	}
+}

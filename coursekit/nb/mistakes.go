@@ -1,0 +1,85 @@
+package nb
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// 03's hand counts, each the unit's definition with one thing wrong, so
+// that a learner cell names the mistake it demonstrates instead of writing
+// a loop over the attempts (issue 33: learner cells read like the lesson).
+
+// TTFTsMissingAsZero is 03's error C: every attempt's TTFT, a missing one
+// (a failure before its first output) taken as 0, under nearest rank.
+func TTFTsMissingAsZero(t *trace.Trace) metrics.Dist {
+	var ttfts []float64
+	for _, a := range t.Attempts {
+		v, _ := a.TTFT() // the mistake: v is 0 when there was no first output
+		ttfts = append(ttfts, v)
+	}
+	return metrics.NewDist(ttfts, metrics.NearestRank, "ms")
+}
+
+// CountWithLessThan is 03's error D: the jointly qualified attempts
+// counted with TTFT < sloMS where the definition says ≤.
+func CountWithLessThan(t *trace.Trace, sloMS float64) int {
+	n := 0
+	for _, a := range t.Attempts {
+		if v, ok := a.TTFT(); a.Outcome == trace.OK && ok && a.Quality == trace.Pass && v < sloMS {
+			n++
+		}
+	}
+	return n
+}
+
+// CountWithoutQuality is 03's error E: the jointly qualified attempts
+// counted with the quality condition forgotten.
+func CountWithoutQuality(t *trace.Trace, sloMS float64) int {
+	n := 0
+	for _, a := range t.Attempts {
+		if v, ok := a.TTFT(); a.Outcome == trace.OK && ok && v <= sloMS {
+			n++
+		}
+	}
+	return n
+}
+
+// PercentileLines are the successes' TTFT P50 and P95 under nearest rank
+// (the course's) and linear interpolation (numpy's, the tools'), one line
+// each in Chinese: 03's exercise on how the method moves the number.
+func PercentileLines(t *trace.Trace) string {
+	var b strings.Builder
+	for _, m := range []metrics.Method{metrics.NearestRank, metrics.Linear} {
+		s := metrics.Summarize(t, metrics.Options{Method: m})
+		fmt.Fprintf(&b, "%s：P50 = %s，P95 = %s（n = %d）\n", cardfmt.MethodName(m), MS(s.TTFT.P50), MS(s.TTFT.P95), s.TTFT.N)
+	}
+	return b.String()
+}
+
+// LinearP95 is the successes' TTFT P95 by linear interpolation, in ms: the
+// number 03's exercise asks for, missing when there is no success.
+func LinearP95(t *trace.Trace) *float64 {
+	return metrics.Summarize(t, metrics.Options{Method: metrics.Linear}).TTFT.P95
+}
+
+// CardNumbers are the numbers 06's card is filled from, in Chinese, under
+// the given TTFT thresholds: the window and its attempts, the successes'
+// P95 with its method and n, the failure rate, and per threshold the
+// jointly qualified, the goodput and the cost line.
+func CardNumbers(t *trace.Trace, slosMS ...float64) string {
+	s := metrics.Summarize(t, metrics.Options{SLOsMS: slosMS})
+	var b strings.Builder
+	fmt.Fprintf(&b, "窗口 %s s：尝试 %d 次，完整成功 %d 次\n", Num(s.WindowS), s.Attempts, s.CompleteSuccess)
+	fmt.Fprintf(&b, "成功 TTFT 的 P95：%s（%s，n = %d）\n", MS(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N)
+	fmt.Fprintf(&b, "失败率：%s\n", cardfmt.RatioText(s.FailureRate))
+	for _, c := range s.Conditions {
+		fmt.Fprintf(&b, "门槛 %s ms：联合合格 %d 次，%s\n", Num(c.SLOTTFTMS), c.Qualified, cardfmt.RatioText(c.QualifiedRate))
+		fmt.Fprintf(&b, "   goodput：%s\n", cardfmt.RatioText(c.Goodput))
+		fmt.Fprintln(&b, "   "+CostLine(s, c))
+	}
+	return b.String()
+}

@@ -1,0 +1,180 @@
+package textcheck
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Issue 33's leftovers in 01–08 (the core route and the first two labs).
+
+// coreLesson reports whether a cell belongs to notebooks 01–08.
+var coreLesson = regexp.MustCompile(`unit01/0[1-8]-`)
+
+// Learner cells of 01–08 hold no loop, no trace-header field, no map key
+// of a summary and no pointer dereference: each of those is a named helper
+// that returns a table, a line or a plain number (nb.CountWithLessThan,
+// Run.QueueFirstSecond, Run.Timeouts, Run.MetricsText, nb.CardNumbers, …).
+var plumbing5 = []struct {
+	re   *regexp.Regexp
+	want string
+}{
+	{regexp.MustCompile(`(?m)^\s*for\b[^\n]*`), "a helper that returns the table, the lines or the count (nb.PercentileLines, nb.CardNumbers, nb.CountWithLessThan)"},
+	{regexp.MustCompile(`\.Header\.\w+`), "a Run method that names what it reads (QueueFirstSecond, QueueLastSecond, QueueWholeWindow)"},
+	{regexp.MustCompile(`\.Outcomes\[[^\]]*\]`), "a count by name (Run.Timeouts)"},
+	{regexp.MustCompile(`(^|[(,=]|return)\s*\*[A-Za-z_]\w*(\.\w+)*`), "a plain number or nb.MS / nb.Text for a value that may be missing"},
+}
+
+func TestCoreLessonCellsHaveNoLoopsOrPointers(t *testing.T) {
+	n := 0
+	for _, c := range unitCode(t) {
+		if !coreLesson.MatchString(c.where) {
+			continue
+		}
+		n++
+		for _, p := range plumbing5 {
+			if m := p.re.FindString(cellGo(c.source)); m != "" {
+				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, strings.TrimSpace(m), p.want)
+			}
+		}
+	}
+	if n < 40 {
+		t.Fatalf("only %d code cells in 01–08: the rule stopped seeing them", n)
+	}
+}
+
+// The rules catch what the third review found, and leave a multiplication
+// (2*time.Second, float64(users)*x) alone.
+func TestPlumbing5CatchesTheReviewsCells(t *testing.T) {
+	caught := func(src string) bool {
+		for _, p := range plumbing5 {
+			if p.re.MatchString(src) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, bad := range []string{
+		"for _, c := range s.Conditions {",
+		"w := open.Trace.Header.Window",
+		`fmt.Printf("%d", op.Outcomes["timeout"])`,
+		"x := *wrong.FailureRate.Value",
+		"fmt.Println(*s.RetryAmplification)",
+	} {
+		if !caught(bad) {
+			t.Errorf("not caught: %s", bad)
+		}
+	}
+	for _, ok := range []string{"d := 2*time.Second", "v := float64(users) * w", "nb.Table(nb.AttemptsTable(unit))"} {
+		if caught(ok) {
+			t.Errorf("caught, but it is no plumbing: %s", ok)
+		}
+	}
+}
+
+// standaloneN is N as a symbol of its own (not part of a name).
+var standaloneN = regexp.MustCompile(`(^|[^A-Za-z_])N([^A-Za-z_]|$)`)
+
+// N is the output tokens (02, the glossary); 07's users are U, in its text,
+// its formulas and what its cells print.
+func TestLabUsersAreUNotN(t *testing.T) {
+	formula := false
+	for _, c := range nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb") {
+		for _, line := range strings.Split(c.source, "\n") {
+			if standaloneN.MatchString(line) && !strings.Contains(line, "输出 token 数") { // the line that says why U
+				t.Errorf("%s uses N, which is the output tokens elsewhere; the users are U: %q", c.where, strings.TrimSpace(line))
+			}
+		}
+		formula = formula || strings.Contains(c.source, `\lambda = U/W`) || strings.Contains(c.source, `\frac{U}{W}`)
+	}
+	if !formula {
+		t.Error("07 never writes the closed loop's rate as U / W")
+	}
+}
+
+// 07's exercise 3 asks for something the cells above have not printed:
+// the cell of §6 prints U / W and the measured cycle rate, so the
+// exercise adds a think time and is checked against U / (W + Z).
+func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb")
+	found := false
+	for _, c := range cells {
+		if c.kind != "code" || !strings.Contains(c.source, "练习 3") {
+			continue
+		}
+		found = true
+		if strings.Contains(c.source, "CompareWithin(\"练习 3") && strings.Contains(c.source, "CycleRate()") &&
+			!strings.Contains(c.source, "RateWithThink(") {
+			t.Errorf("%s checks exercise 3 against the cycle rate §6 already printed", c.where)
+		}
+		if !strings.Contains(c.source, "RateWithThink(") {
+			t.Errorf("%s: exercise 3 should ask for λ with a think time, checked against Run.RateWithThink", c.where)
+		}
+	}
+	if !found {
+		t.Fatal("no code cell of 07 for exercise 3")
+	}
+}
+
+// 03's exercise 3 asks for the linear P95; its text gives the formula and
+// the idea (where h falls), not the two samples and the fraction that
+// make the answer, and its cell checks what the learner wrote.
+func TestLinearP95ExerciseKeepsItsAnswer(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	in, checked := false, false
+	for _, c := range cells {
+		if c.kind == "markdown" && strings.Contains(c.source, "**练习 3") {
+			in = true
+		} else if c.kind == "markdown" && strings.Contains(c.source, "**练习 4") {
+			in = false
+		}
+		if !in {
+			continue
+		}
+		if c.kind == "markdown" {
+			for _, giveaway := range []string{"6.65", "65%", "1720", "1200 ms 与 2000 ms"} {
+				if strings.Contains(c.source, giveaway) {
+					t.Errorf("%s gives exercise 3's answer away: %q", c.where, giveaway)
+				}
+			}
+		}
+		checked = checked || c.kind == "code" && strings.Contains(c.source, "nb.Compare") && strings.Contains(c.source, "LinearP95(")
+	}
+	if !checked {
+		t.Error("03's exercise 3 has no check of the learner's linear P95 (nb.Compare… against nb.LinearP95)")
+	}
+}
+
+// The tools' conventions have one home, notebook 05: 00 keeps its own
+// glossary and, for the tools, one sentence and a pointer.
+func TestToolsTableLivesIn05(t *testing.T) {
+	toolsHeader := regexp.MustCompile(`(?m)^\|[^\n]*vLLM[^\n]*\|[^\n]*AIPerf[^\n]*\|`)
+	pointer := false
+	for _, c := range notebookCells(t) {
+		if toolsHeader.MatchString(c.source) && !strings.Contains(c.where, "/05-") {
+			t.Errorf("%s has a table of the tools' conventions; they live in 05", c.where)
+		}
+		pointer = pointer || strings.Contains(c.where, "/00-") && strings.Contains(c.source, "笔记本 05") && strings.Contains(c.source, "vLLM")
+	}
+	if !pointer {
+		t.Error("00 should point to notebook 05 for the tools' conventions")
+	}
+}
+
+// 04's sampling error of a tighter threshold is stated where it is
+// raised: 1 of 10 qualified at 1 s and not at 0.5 s, 95% Wilson
+// interval [1.8%, 40.4%]. Notebook 10 computes intervals of P95 and of the
+// qualified share, not this share, so 04 may not send the learner there
+// for it.
+func TestThresholdShareIntervalIsStatedIn04(t *testing.T) {
+	stated := false
+	for _, c := range nbCells(t, notebookCells(t), "04-change-one-condition.ipynb") {
+		if strings.Contains(c.source, "区间见笔记本 10") || strings.Contains(c.source, "区间在笔记本 10") {
+			t.Errorf("%s sends the learner to 10 for an interval 10 never computes", c.where)
+		}
+		stated = stated || strings.Contains(c.source, "1.8%") && strings.Contains(c.source, "40.4%")
+	}
+	if !stated {
+		t.Error("04 should state the share's 95% Wilson interval, 1.8%–40.4%, where it raises the sampling error")
+	}
+}
