@@ -89,6 +89,7 @@ func TestGradeCLIPinyinRosterTypoAccusesNobody(t *testing.T) {
 				t.Errorf("run %d: stderr says %q:\n%s", run, bad, e)
 			}
 		}
+		shortWarningLines(t, e)
 		sum, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 		if !strings.Contains(string(sum), "名单可能有误") {
 			t.Errorf("run %d: summary.md does not report the roster mismatch", run)
