@@ -122,6 +122,9 @@ func noClassmate(t *testing.T, out string, others map[string][]string) {
 	for id, bad := range others {
 		for _, f := range []string{"feedback/" + id + ".md", "feedback/" + id + ".html", "results/" + id + ".json"} {
 			b, err := os.ReadFile(filepath.Join(out, f))
+			if os.IsNotExist(err) && strings.HasPrefix(f, "results/") {
+				continue // a held file has no results.json (TestGradeCLIHeldFileHasNoGradescopeScore)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
