@@ -50,6 +50,9 @@ type Home struct {
 	Learner string // the learner id (file names in the output use it)
 	Dir     string // the directory to search
 	From    string // where it came from, for messages: "volume NAME", "dir PATH"
+	// Skip, when set, says why Dir is not searched (Dirs found a symlink
+	// on its path): the learner is listed as skipped with this reason.
+	Skip string
 }
 
 // Options tune Collect.
@@ -135,6 +138,17 @@ func Collect(homes []Home, o Options) (*Result, error) {
 		if len(onRoster) > 0 && !onRoster[h.Learner] {
 			res.NotOnRoster = append(res.NotOnRoster, h.Learner)
 		}
+		if h.Skip == "" {
+			st, err := os.Lstat(h.Dir)
+			if err != nil {
+				return nil, fmt.Errorf("collect: %s (learner %s): %w", h.From, h.Learner, err)
+			}
+			h.Skip = notFolder(h.Dir, st.Mode())
+		}
+		if h.Skip != "" {
+			res.Skipped = append(res.Skipped, Skipped{h.Learner, h.From, h.Skip})
+			continue
+		}
 		found, err := candidates(h, o.Notebook, res)
 		if err != nil {
 			return nil, err
@@ -195,16 +209,9 @@ func Collect(homes []Home, o Options) (*Result, error) {
 // candidates walks a home without following symlinks and returns the
 // relative paths of the deliverable's candidates, sorted.
 func candidates(h Home, notebook string, res *Result) ([]string, error) {
-	st, err := os.Lstat(h.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("collect: %s (learner %s): %w", h.From, h.Learner, err)
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("collect: %s (learner %s): %s is not a directory", h.From, h.Learner, h.Dir)
-	}
 	stem := strings.ToLower(strings.TrimSuffix(notebook, filepath.Ext(notebook)))
 	var found []string
-	err = filepath.WalkDir(h.Dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(h.Dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			rel, _ := filepath.Rel(h.Dir, path)
 			res.Skipped = append(res.Skipped, Skipped{h.Learner, h.From + ":" + rel, "unreadable: " + err.Error()})

@@ -324,11 +324,124 @@ esac
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Home{{"Al-x", b, "volume course--41l-2dx"}, {"alice", a, "volume course-alice"}}
+	want := []Home{{Learner: "Al-x", Dir: b, From: "volume course--41l-2dx"}, {Learner: "alice", Dir: a, From: "volume course-alice"}}
 	if fmt.Sprint(homes) != fmt.Sprint(want) {
 		t.Errorf("homes = %+v, want %+v", homes, want)
 	}
 	if _, err := Volumes(context.Background(), filepath.Join(dir, "missing-engine"), "course-{username}"); err == nil {
 		t.Error("a missing engine gave no error")
+	}
+}
+
+// A learner whose user directory or work folder is a symlink (to another
+// learner's files or the host's) is not followed, and not dropped either:
+// the learner and the link are listed as skipped, in the result and in
+// collected.csv; everyone else is collected as usual.
+func TestDirsReportsSymlinkedHomes(t *testing.T) {
+	root, elsewhere, out := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, root, "alice/work/"+deliverable, "alice")
+	write(t, elsewhere, "bob/work/"+deliverable, "not bob's folder")
+	write(t, elsewhere, "carol/"+deliverable, "not carol's folder")
+	write(t, root, "dave/work/notebooks/.keep", "")
+	if err := os.Symlink(filepath.Join(elsewhere, "bob"), filepath.Join(root, "bob")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "carol"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "carol"), filepath.Join(root, "carol", "work")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "carol"), filepath.Join(root, "erin")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "frank", "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "carol", "notebooks"), filepath.Join(root, "frank", "work", "notebooks")); err != nil {
+		t.Fatal(err)
+	}
+	before, beforeElsewhere := snapshot(t, root), snapshot(t, elsewhere)
+
+	homes, err := Dirs(root, "{username}/work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Collect(homes, Options{Out: out, Roster: []string{"alice", "bob", "carol", "dave", "erin", "frank", "gina"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Learner != "alice" || readOut(t, out, "alice.ipynb") != "alice" {
+		t.Errorf("files = %+v, want alice's only", res.Files)
+	}
+	links := map[string]string{"bob": filepath.Join(root, "bob"), "carol": filepath.Join(root, "carol", "work"), "erin": filepath.Join(root, "erin")}
+	got := map[string]Skipped{}
+	for _, s := range res.Skipped {
+		got[s.Learner] = s
+	}
+	for id, link := range links {
+		s, ok := got[id]
+		if !ok || !strings.Contains(s.Source+" "+s.Reason, link) || !strings.Contains(s.Reason, "symlink") || !strings.Contains(s.Reason, "not followed") {
+			t.Errorf("skipped[%s] = %+v, want the link %s named and not followed", id, s, link)
+		}
+	}
+	if len(res.Skipped) != len(links) {
+		t.Errorf("skipped = %+v, want bob, carol and erin", res.Skipped)
+	}
+	// dave has a work folder without the notebook, frank's notebooks
+	// folder is a link inside a real work folder: both have no deliverable.
+	if !slices.Equal(res.Missing, []string{"dave", "frank"}) || !slices.Equal(res.NoHome, []string{"gina"}) {
+		t.Errorf("missing %v, no home %v; want [dave frank], [gina]", res.Missing, res.NoHome)
+	}
+	m := manifest(t, out)
+	for id := range links {
+		if !slices.Equal(m[id], []string{"skipped"}) {
+			t.Errorf("manifest rows for %s = %v, want one skipped row", id, m[id])
+		}
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 2 {
+		t.Errorf("out holds %v, want alice.ipynb and the manifest", entries)
+	}
+	if fmt.Sprint(before) != fmt.Sprint(snapshot(t, root)) || fmt.Sprint(beforeElsewhere) != fmt.Sprint(snapshot(t, elsewhere)) {
+		t.Error("collect changed the learners' files or the links' targets")
+	}
+
+	// With the user directories themselves as homes, the same links.
+	homes, err = Dirs(root, "{username}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Collect(homes, Options{Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped []string
+	for _, s := range res.Skipped {
+		skipped = append(skipped, s.Learner)
+	}
+	if !slices.Equal(skipped, []string{"bob", "erin"}) {
+		t.Errorf("skipped = %+v, want bob and erin", res.Skipped)
+	}
+}
+
+// A volume's mount point that is a symlink is skipped and reported, the
+// other volumes collected: one odd volume does not stop the class.
+func TestCollectSymlinkedMountPoint(t *testing.T) {
+	root, out := t.TempDir(), t.TempDir()
+	write(t, root, "va/"+deliverable, "alice")
+	write(t, root, "target/"+deliverable, "someone else")
+	if err := os.Symlink(filepath.Join(root, "target"), filepath.Join(root, "vb")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Collect([]Home{{Learner: "alice", Dir: filepath.Join(root, "va"), From: "volume a"}, {Learner: "bob", Dir: filepath.Join(root, "vb"), From: "volume b"}}, Options{Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 || res.Files[0].Learner != "alice" {
+		t.Errorf("files = %+v, want alice's", res.Files)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Learner != "bob" || !strings.Contains(res.Skipped[0].Reason, "not followed") {
+		t.Errorf("skipped = %+v, want bob's volume", res.Skipped)
 	}
 }

@@ -6,11 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 )
 
 // Template names one learner's volume or directory with one {username},
@@ -58,16 +61,53 @@ func Dirs(root, template string) ([]Home, error) {
 	var homes []Home
 	for _, e := range entries {
 		id, ok := t.match(e.Name())
-		if !ok || !e.IsDir() {
+		if !ok || !(e.IsDir() || e.Type()&fs.ModeSymlink != 0) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name(), t.rest)
-		if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		skip, ok := linkOnPath(root, filepath.Join(e.Name(), t.rest))
+		if !ok {
 			continue // this user has no work folder (yet)
 		}
-		homes = append(homes, Home{Learner: id, Dir: dir, From: "dir " + dir})
+		homes = append(homes, Home{Learner: id, Dir: dir, From: "dir " + dir, Skip: skip})
 	}
 	return homes, nil
+}
+
+// linkOnPath checks each element of rel under root without following
+// links. ok is false when one is missing (no work folder yet); skip says
+// why the folder is not searched when one is a symlink or not a folder, so
+// that the learner is reported rather than dropped.
+func linkOnPath(root, rel string) (skip string, ok bool) {
+	p := root
+	for _, elem := range strings.Split(rel, string(filepath.Separator)) {
+		if elem == "" {
+			continue
+		}
+		p = filepath.Join(p, elem)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return "", false
+		}
+		if reason := notFolder(p, st.Mode()); reason != "" {
+			return reason, true
+		}
+	}
+	return "", true
+}
+
+// notFolder says why a learner's home at path is not searched ("" for a
+// real folder). A link's target is named, for the instructor, but never
+// opened.
+func notFolder(path string, mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		to, _ := os.Readlink(path)
+		return fmt.Sprintf("%s is a symlink to %s: not followed, nothing collected for this learner", path, to)
+	case !mode.IsDir():
+		return fmt.Sprintf("%s is %s, not a folder: nothing collected for this learner", path, regfile.Kind(mode))
+	}
+	return ""
 }
 
 // Volumes lists the engine's volumes (podman or docker) whose names match

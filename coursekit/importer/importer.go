@@ -122,6 +122,9 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 		return nil, src.ErrAt(0, "", "the file is empty")
 	}
 	res, err := f(src, opt)
+	if twin := src.CaseTwin(); twin != nil {
+		return nil, twin // before err, which may only be its consequence ("ttfts: missing")
+	}
 	if err != nil {
 		return nil, err
 	}

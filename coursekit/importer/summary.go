@@ -77,6 +77,9 @@ func ReadSummary(from string, r io.Reader, name string) ([]Stat, error) {
 		return nil, err
 	}
 	stats, err := read(root)
+	if twin := src.CaseTwin(); twin != nil {
+		return nil, twin // before err, which may only be its consequence
+	}
 	if err != nil {
 		return nil, err
 	}

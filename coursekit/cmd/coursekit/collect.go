@@ -99,7 +99,15 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	for _, f := range res.Files {
 		learners[f.Learner] = true
 	}
+	// Without a deliverable: every learner with a home and no file (none
+	// found, or the home skipped) and every roster learner with no home.
+	without := len(res.NoHome)
+	for _, h := range homes {
+		if !learners[h.Learner] {
+			without++
+		}
+	}
 	fmt.Fprintf(stdout, "collected %d notebooks of %d learners into %s (%s); %d without a deliverable, %d with several\n",
-		len(res.Files), len(learners), *out, collect.ManifestFile, len(res.Missing)+len(res.NoHome), len(res.Several))
+		len(res.Files), len(learners), *out, collect.ManifestFile, without, len(res.Several))
 	return nil
 }

@@ -114,3 +114,71 @@ func TestCollectManifestAndNamesEscaped(t *testing.T) {
 		return nil
 	})
 }
+
+// A learner whose user directory is a symlink (here to a classmate's) is
+// reported on collect's stderr and in collected.csv, by learner and link,
+// and not followed: grade then has no submission for them, and nothing a
+// learner reads names the link. The classmate is collected as usual.
+func TestCollectReportsSymlinkedHome(t *testing.T) {
+	c := newClassroom(t, "id\nalice\nbob\ncarol\n", map[string]*card.Card{"alice": {}})
+	homes := filepath.Join(c.dir, "home")
+	nb, err := os.ReadFile(filepath.Join(c.sub, "alice", "06-deliverable.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(homes, "alice", "work", "06-deliverable.ipynb")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(homes, "bob")
+	if err := os.Symlink(filepath.Join(homes, "alice"), link); err != nil {
+		t.Fatal(err)
+	}
+	collected := filepath.Join(c.dir, "collected")
+	for run := 1; run <= 2; run++ { // a second collect into the same folder says the same
+		code, out, errs := runCLI(t, "collect", "--dirs", homes, "--layout", "{username}/work", "--roster", c.roster, "--out", collected)
+		if code != 0 {
+			t.Fatalf("collect %d: exit %d\n%s%s", run, code, out, errs)
+		}
+		if !strings.Contains(errs, "collect: bob: ") || !strings.Contains(errs, link+" is a symlink") || !strings.Contains(errs, "not followed") ||
+			strings.Contains(errs, "no volume or directory: bob") {
+			t.Errorf("collect %d stderr does not name bob's link:\n%s", run, errs)
+		}
+		if !strings.Contains(out, "collected 1 notebooks of 1 learners") || !strings.Contains(out, "2 without a deliverable") {
+			t.Errorf("collect %d stdout:\n%s", run, out)
+		}
+	}
+	rows, col := csvRows(t, filepath.Join(collected, "collected.csv"))
+	var bobRows []string
+	for _, r := range rows[1:] {
+		if r[0] == "bob" {
+			bobRows = append(bobRows, r[col["status"]]+" "+r[col["note"]])
+		}
+	}
+	if len(bobRows) != 1 || !strings.HasPrefix(bobRows[0], "skipped ") || !strings.Contains(bobRows[0], link) {
+		t.Errorf("collected.csv rows for bob = %q", bobRows)
+	}
+	if _, err := os.Stat(filepath.Join(collected, "bob.ipynb")); err == nil {
+		t.Error("bob's link was followed")
+	}
+
+	graded := filepath.Join(c.dir, "graded")
+	if code, out, errs := runCLI(t, "grade", "--key-file", c.key, "--roster", c.roster, "--out", graded, collected); code != 0 {
+		t.Fatalf("grade: exit %d\n%s%s", code, out, errs)
+	}
+	rows, col = csvRows(t, filepath.Join(graded, "grades.csv"))
+	for _, r := range rows[1:] {
+		if want := map[string]bool{"alice": false, "bob": true, "carol": true}[r[0]]; (r[col["status"]] == "no submission") != want {
+			t.Errorf("grades.csv: %s is %q", r[0], r[col["status"]])
+		}
+	}
+	filepath.WalkDir(graded, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), homes) {
+				t.Errorf("%s names the learners' folders", p)
+			}
+		}
+		return nil
+	})
+}

@@ -505,7 +505,11 @@ func (o *gradeOptions) build(subs []*grader.Submission, col *grader.Collection, 
 	b.Warnings = append(warnings, b.Warnings...)
 	b.Typed = o.scores
 	for _, w := range b.Warnings {
-		fmt.Fprintf(stderr, "grade: warning: %s\n", w.Text)
+		head, details := grader.Lines(w.Text)
+		fmt.Fprintf(stderr, "grade: warning: %s\n", head)
+		for _, d := range details {
+			fmt.Fprintf(stderr, "    %s\n", d)
+		}
 	}
 	return b, manualWarnings, nil
 }

@@ -43,11 +43,12 @@ func TestGradeCLILMSIDTypoMatchingNobody(t *testing.T) {
 		}
 	}
 	var w string
-	for _, line := range strings.Split(e, "\n") {
-		if strings.Contains(line, "canvas.zip:guohua_1016") && strings.Contains(line, "lms_id") {
-			w = line
+	for _, b := range warningBlocks(e) {
+		if strings.Contains(b, "canvas.zip:guohua_1016") && strings.Contains(b, "lms_id") {
+			w = b
 		}
 	}
+	shortWarningLines(t, e)
 	for _, want := range []string{"LMS account 1016", "the roster's lms_id for s16 is 1061", "counts for s16", "check the lms_id of s16"} {
 		if !strings.Contains(w, want) {
 			t.Errorf("the roster-mismatch warning lacks %q:\n%s", want, e)

@@ -102,16 +102,18 @@ func TestGradeCLISwappedFileNames(t *testing.T) {
 		}
 	}
 	// The warnings say what counted, as the rows do.
-	for _, w := range []string{"s01.ipynb is named after s01", "s02.ipynb is named after s02", "swapped", "s03.ipynb is named after s03", `s03's row is "no submission"`} {
+	for _, w := range []string{"s01.ipynb is graded as s02's work, not as a copy\n    it is named after s01", "s02.ipynb is graded as s01's work, not as a copy\n    it is named after s02", "swapped",
+		"s03.ipynb is graded as s04's work, not as a copy\n    it is named after s03", `s03's row is "no submission"`} {
 		if !strings.Contains(e, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, e)
 		}
 	}
+	shortWarningLines(t, e)
 	if strings.Contains(e, "keeps their own file") || strings.Contains(e, "no own submission") {
 		t.Errorf("a warning contradicts the rows:\n%s", e)
 	}
 	sum, _ := os.ReadFile(filepath.Join(out, "summary.md"))
-	if !strings.Contains(string(sum), "s01.ipynb 的名字是 s01 的") {
+	if !strings.Contains(string(sum), "- s01.ipynb 按 s02 的作业评分，不算抄袭\n  - 它的名字是 s01 的\n") {
 		t.Errorf("summary.md does not tell the instructor:\n%s", sum)
 	}
 	// Nothing a learner receives names the other learner or a suspicion.

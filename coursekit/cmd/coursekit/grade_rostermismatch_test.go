@@ -89,6 +89,7 @@ func TestGradeCLIPinyinRosterTypoAccusesNobody(t *testing.T) {
 				t.Errorf("run %d: stderr says %q:\n%s", run, bad, e)
 			}
 		}
+		shortWarningLines(t, e)
 		sum, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 		if !strings.Contains(string(sum), "名单可能有误") {
 			t.Errorf("run %d: summary.md does not report the roster mismatch", run)
@@ -121,6 +122,9 @@ func noClassmate(t *testing.T, out string, others map[string][]string) {
 	for id, bad := range others {
 		for _, f := range []string{"feedback/" + id + ".md", "feedback/" + id + ".html", "results/" + id + ".json"} {
 			b, err := os.ReadFile(filepath.Join(out, f))
+			if os.IsNotExist(err) && strings.HasPrefix(f, "results/") {
+				continue // a held file has no results.json (TestGradeCLIHeldFileHasNoGradescopeScore)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -90,9 +90,9 @@ func checkTypoWarnings(t *testing.T, stderr, out string, pair [2]string, files m
 	for i, owner := range pair {
 		other := pair[1-i]
 		var w string
-		for _, line := range strings.Split(stderr, "\n") {
-			if strings.HasPrefix(line, "grade: warning: moodle.zip:"+files[owner]+" ") && strings.Contains(line, "lms_id") {
-				w = line
+		for _, b := range warningBlocks(stderr) {
+			if strings.HasPrefix(b, "grade: warning: roster mismatch: moodle.zip:"+files[owner]+" ") && strings.Contains(b, "lms_id") {
+				w = b
 			}
 		}
 		if w == "" {
@@ -117,6 +117,7 @@ func checkTypoWarnings(t *testing.T, stderr, out string, pair [2]string, files m
 			}
 		}
 	}
+	shortWarningLines(t, stderr)
 	sum, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	if !strings.Contains(string(sum), "两个文件像是互换了") || !strings.Contains(string(sum), "名单可能有误") {
 		t.Errorf("summary.md does not say the two look swapped:\n%s", sum)

@@ -125,11 +125,12 @@ func TestGradeCLISwappedRosterAndCopy(t *testing.T) {
 			}
 		}
 		var w []string
-		for _, line := range strings.Split(e, "\n") {
-			if strings.Contains(line, "s11") {
-				w = append(w, line)
+		for _, b := range warningBlocks(e) {
+			if strings.Contains(b, "s11") {
+				w = append(w, b)
 			}
 		}
+		shortWarningLines(t, e)
 		all := strings.Join(w, "\n")
 		for _, want := range []string{"1011", "1012", "check the lms_id of s11 and s12", "counts for s11", "LEFT OUT 2 rows, s11, s12"} {
 			if !strings.Contains(all, want) {
@@ -206,12 +207,12 @@ func TestGradeCLISwapWarningsAgreeWithACopy(t *testing.T) {
 	out := filepath.Join(c.dir, "graded")
 	gradeWalk(t, c, swapped, out, "", zips[:2], &e)
 	var s11, copyWarn string
-	for _, line := range strings.Split(e, "\n") {
+	for _, b := range warningBlocks(e) {
 		switch {
-		case strings.Contains(line, "canvas.zip:zhoutao_1011") && strings.Contains(line, "lms_id"):
-			s11 = line
-		case strings.Contains(line, "s13 handed in canvas.zip:sunli_1013"):
-			copyWarn = line
+		case strings.Contains(b, "canvas.zip:zhoutao_1011_51011_06-deliverable.ipynb is graded") && strings.Contains(b, "lms_id"):
+			s11 = b
+		case strings.Contains(b, "s13 handed in canvas.zip:sunli_1013"):
+			copyWarn = b
 		}
 	}
 	if s11 == "" || copyWarn == "" {

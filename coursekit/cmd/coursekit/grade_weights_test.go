@@ -54,10 +54,13 @@ func TestGradeCLIWeights(t *testing.T) {
 	}
 
 	// Bad lines: named, and nothing written.
-	os.WriteFile(w, []byte("criterion,points\nfigures.qualifed,1\nfigures.cost,x\n"), 0o644)
+	// Go's number syntaxes that are not plain decimals ("3_0" is 30 to
+	// strconv, "0x1p0" is 1) are bad lines too, as in typed scores.
+	os.WriteFile(w, []byte("criterion,points\nfigures.qualifed,1\nfigures.cost,x\nfigures.goodput,3_0\nfigures.p95,0x1p0\n"), 0o644)
 	bad := filepath.Join(c.dir, "never")
 	code, o, e := runCLI(t, append(args, "--out", bad, "--weights", w, c.sub)...)
-	if code == 0 || !strings.Contains(e, w+`:2: unknown criterion id "figures.qualifed"`) || !strings.Contains(e, w+`:3: points "x"`) {
+	if code != 2 || !strings.Contains(e, w+`:2: unknown criterion id "figures.qualifed"`) || !strings.Contains(e, w+`:3: points "x"`) ||
+		!strings.Contains(e, w+`:4: points "3_0" for figures.goodput: want a plain decimal number`) || !strings.Contains(e, w+`:5: points "0x1p0" for figures.p95`) {
 		t.Errorf("bad weights: exit %d\n%s%s", code, o, e)
 	}
 	if _, err := os.Stat(bad); err == nil {

@@ -280,3 +280,23 @@ func TestImportStdoutEscapesSpoofingCharacters(t *testing.T) {
 		t.Errorf("read back: conditions %s, error %q", tr.Header.Conditions, tr.Attempts[2].Error)
 	}
 }
+
+// A vLLM result with a shadow "TTFTS" beside its "ttfts" exits 2 naming
+// the file and the key, and writes no trace.
+func TestImportCaseTwinCLI(t *testing.T) {
+	raw, err := os.ReadFile(importData + "vllm_current.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "shadow.json")
+	os.WriteFile(bad, []byte(strings.Replace(string(raw), `"ttfts":`, `"TTFTS": [0.5, 0.5, 0.5, 0.5], "ttfts":`, 1)), 0o644)
+	dst := filepath.Join(dir, "out.jsonl")
+	code, out, errs := runCLI(t, "import", "--from", "vllm", bad, "-o", dst)
+	if code != 2 || out != "" || !strings.Contains(errs, "shadow.json: TTFTS: differs from the key \"ttfts\" only in case") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat(dst); !os.IsNotExist(err) {
+		t.Error("a trace was written for a refused file")
+	}
+}

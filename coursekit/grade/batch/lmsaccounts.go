@@ -180,7 +180,7 @@ type contest struct {
 	owner     string
 	own, held []*grader.Submission
 	// says is what the LMS names and the roster say of each account.
-	says, saysZh string
+	says, saysZh []string
 }
 
 // holdContested applies the contradicted-roster rule of markLMSAccounts
@@ -202,7 +202,7 @@ func (b *Batch) holdContested(l roster.Learner, subs []*grader.Submission, named
 		sayZh = append(sayZh, fmt.Sprintf("账号 %s（%s）按 LMS 名字是 %s 的，按名单的 lms_id 是 %s 的", a, who[a], cmp.Or(byName, "名单上没有人"), cmp.Or(byRoster, "没有人")))
 	}
 	why := strings.Join(sayZh, "；")
-	c := contest{owner: l.ID, says: strings.Join(sayEn, "; "), saysZh: why}
+	c := contest{owner: l.ID, says: sayEn, saysZh: sayZh}
 	for _, s := range subs {
 		if s.LMSNumber() == named {
 			grader.MarkRosterContested(s, why)
@@ -246,12 +246,14 @@ func (b *Batch) noteContests() {
 			countsZh = fmt.Sprintf("按重复提交的规则，%s 计分的是 %s", c.owner, b.Chosen[c.owner].Name)
 		}
 		pair, pairZh := strings.Join(check[:len(check)-1], ", ")+" and "+check[len(check)-1], strings.Join(check, "、")
-		b.Warnings = append(b.Warnings, grader.Warning{
-			Text: fmt.Sprintf("%s's signed record came in from %d LMS accounts, and their LMS names contradict the roster: %s. Until the roster is right, no upload is judged a copy (nobody gets a copy finding or \"not own submission\"): %s; %s. Roster mismatch: check the lms_id of %s in the roster and grade again (grade then judges the upload that is not %[1]s's own); until then --export canvas leaves these rows out",
-				c.owner, len(c.own)+len(c.held), c.says, countsEn, strings.Join(heldEn, "; "), pair),
-			Zh: fmt.Sprintf("%s 的发放记录从 %d 个 LMS 账号交了上来，这些账号的 LMS 名字和名单对不上：%s。名单改对之前，不认定哪一份是抄来的（谁都没有抄袭线索，也没有“不是自己的作业”）：%s；%s。名单可能有误：请核对名单里 %s 的 lms_id 后重新评分（那时评分程序会认定不是 %[1]s 本人交的那一份）；在此之前，--export canvas 导出的文件不含这几行",
-				c.owner, len(c.own)+len(c.held), c.saysZh, countsZh, strings.Join(heldZh, "；"), pairZh),
-		})
+		en := slices.Concat(c.says, []string{"until the roster is right, no upload is judged a copy (nobody gets a copy finding or \"not own submission\")", countsEn}, heldEn,
+			[]string{fmt.Sprintf("check the lms_id of %s in the roster and grade again (grade then judges the upload that is not %s's own)", pair, c.owner), "until then --export canvas leaves these rows out"})
+		zh := slices.Concat(c.saysZh, []string{"名单改对之前，不认定哪一份是抄来的（谁都没有抄袭线索，也没有“不是自己的作业”）", countsZh}, heldZh,
+			[]string{fmt.Sprintf("请核对名单里 %s 的 lms_id 后重新评分（那时评分程序会认定不是 %s 本人交的那一份）", pairZh, c.owner), "在此之前，--export canvas 导出的文件不含这几行"})
+		b.Warnings = append(b.Warnings, grader.Detailed(
+			fmt.Sprintf("roster mismatch: %s's signed record came in from %d LMS accounts, whose LMS names contradict the roster", c.owner, len(c.own)+len(c.held)),
+			fmt.Sprintf("名单可能有误：%s 的发放记录从 %d 个 LMS 账号交了上来，这些账号的 LMS 名字和名单对不上", c.owner, len(c.own)+len(c.held)),
+			en, zh))
 	}
 }
 
@@ -309,9 +311,22 @@ func (b *Batch) noteUnknownAccounts() {
 				Message: "名单可能有误：" + zh + "。按 " + l.ID + " 的作业评分，不算抄袭线索。",
 				Detail:  en + ": graded as " + l.ID + "'s, not a copy"})
 		}
-		b.Warnings = append(b.Warnings, grader.Warning{
-			Text: fmt.Sprintf("%s: graded as %s's work, not as a copy; %s. Roster mismatch: check the lms_id of %[2]s in the roster and grade again; until then --export canvas leaves %[2]s's row out", en, l.ID, countsEn),
-			Zh:   fmt.Sprintf("%s：按 %s 的作业评分，不算抄袭；%s。名单可能有误：请核对名单里 %[2]s 的 lms_id 后重新评分；在此之前，--export canvas 导出的文件不含 %[2]s 这一行", zh, l.ID, countsZh),
-		})
+		isEn, isZh := fmt.Sprintf("not %s's", l.ID), fmt.Sprintf("不是 %s 的", l.ID)
+		if lmsNamed(l, person) {
+			isEn, isZh = l.ID+"'s", fmt.Sprintf("是 %s 的", l.ID)
+		}
+		b.Warnings = append(b.Warnings, grader.Detailed(
+			fmt.Sprintf("roster mismatch: %s's signed notebook came in from LMS account %s: graded as %[1]s's work, not as a copy", l.ID, k.acct),
+			fmt.Sprintf("名单可能有误：%s 的签名笔记本从 LMS 账号 %s 交上来：按 %[1]s 的作业评分，不算抄袭", l.ID, k.acct),
+			[]string{fmt.Sprintf("the account's LMS name is %q, %s: %s", person, isEn, strings.Join(names, ", ")),
+				fmt.Sprintf("but the roster's lms_id for %s is %s, and no roster learner's lms_id is %s", l.ID, l.LMSID, k.acct),
+				countsEn,
+				fmt.Sprintf("check the lms_id of %s in the roster and grade again", l.ID),
+				fmt.Sprintf("until then --export canvas leaves %s's row out", l.ID)},
+			[]string{fmt.Sprintf("这个账号的 LMS 名字是 %s，%s：%s", person, isZh, strings.Join(names, "、")),
+				fmt.Sprintf("但名单里 %s 的 lms_id 是 %s，名单上也没有谁的 lms_id 是 %s", l.ID, l.LMSID, k.acct),
+				countsZh,
+				fmt.Sprintf("请核对名单里 %s 的 lms_id 后重新评分", l.ID),
+				fmt.Sprintf("在此之前，--export canvas 导出的文件不含 %s 这一行", l.ID)}))
 	}
 }

@@ -94,7 +94,7 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 		// (no lms_id) the LMS name, named's by the roster's name column.
 		saysEn, saysZh := s.NameSaysHow()
 		saysEn = "is " + saysEn
-		checkEn, checkZh := "Check whether the files were renamed or put in the wrong folder", "请核对文件是不是改了名或放错了文件夹"
+		checkEn, checkZh := []string{"check whether the files were renamed or put in the wrong folder"}, []string{"请核对文件是不是改了名或放错了文件夹"}
 		code := grader.FindNameNotRecord
 		switch {
 		case s.NameSaysByLMSID():
@@ -102,11 +102,11 @@ func (b *Batch) noteNamedFiles(kept []*grader.Submission) {
 			// the record came in once: a roster mismatch, not a copy.
 			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
 			code = grader.FindRosterMismatch
-			checkEn = fmt.Sprintf("Roster mismatch: check the lms_id of %s and %s in the roster and grade again (only if account %s really is %[2]s's did %[2]s hand in %[1]s's notebook); until then --export canvas leaves both rows out", owner, named, s.LMSNumber())
-			checkZh = fmt.Sprintf("名单可能有误：请核对名单里 %s 和 %s 的 lms_id 后重新评分（只有账号 %s 确实是 %[2]s 的，才是 %[2]s 交了 %[1]s 的笔记本）；在此之前，--export canvas 导出的文件不含这两行", owner, named, s.LMSNumber())
+			checkEn = []string{fmt.Sprintf("check the lms_id of %s and %s in the roster and grade again (only if account %s really is %[2]s's did %[2]s hand in %[1]s's notebook)", owner, named, s.LMSNumber()), leftOutEn}
+			checkZh = []string{fmt.Sprintf("请核对名单里 %s 和 %s 的 lms_id 后重新评分（只有账号 %s 确实是 %[2]s 的，才是 %[2]s 交了 %[1]s 的笔记本）", owner, named, s.LMSNumber()), leftOutZh}
 		case s.LMSNumber() != "":
 			saysEn = "came " + strings.TrimPrefix(saysEn, "is ")
-			checkEn, checkZh = "Check the roster's names, or add an lms_id column", "请核对名单的姓名，或加上 lms_id 列"
+			checkEn, checkZh = []string{"check the roster's names, or add an lms_id column"}, []string{"请核对名单的姓名，或加上 lms_id 列"}
 		}
 		b.noteOtherLearner(s, named, code, saysEn, saysZh, "its signed release record is", "签名的发放记录是", checkEn, checkZh)
 	}
@@ -126,11 +126,17 @@ func (b *Batch) noteRosterTypos() {
 		}
 		owner := s.Learner
 		en, zh := s.RosterSaysHow()
-		b.noteOtherLearner(s, named, grader.FindRosterMismatch, "came "+en, zh, "the LMS name and its signed release record are", "LMS 名字和签名的发放记录都是",
-			fmt.Sprintf("Roster mismatch: check the lms_id of %s and %s in the roster and grade again; until then --export canvas leaves both rows out", owner, named),
-			fmt.Sprintf("名单可能有误：请核对名单里 %s 和 %s 的 lms_id 后重新评分；在此之前，--export canvas 导出的文件不含这两行", owner, named))
+		b.noteOtherLearner(s, named, grader.FindRosterMismatch, "came "+en, zh, "its LMS name and its signed release record are", "它的 LMS 名字和签名的发放记录都是",
+			[]string{fmt.Sprintf("check the lms_id of %s and %s in the roster and grade again", owner, named), leftOutEn},
+			[]string{fmt.Sprintf("请核对名单里 %s 和 %s 的 lms_id 后重新评分", owner, named), leftOutZh})
 	}
 }
+
+// leftOutEn and leftOutZh end a roster-mismatch warning about two learners.
+const (
+	leftOutEn = "until then --export canvas leaves both rows out"
+	leftOutZh = "在此之前，--export canvas 导出的文件不含这两行"
+)
 
 // noteOtherLearner gives s, graded as its record's learner's although
 // something (saysEn, saysZh: a name, an LMS account by the roster) says
@@ -139,8 +145,9 @@ func (b *Batch) noteRosterTypos() {
 // release record is") is the owner's and came in only there, what
 // counted for the owner and for named ("the two files look swapped"
 // when named's counted file is the owner's by what said so), and what
-// to check.
-func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, saysZh, recordEn, recordZh, checkEn, checkZh string) {
+// to check (checkEn, checkZh). The warning is a headline and one line
+// for each of these (grader.Detailed).
+func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, saysZh, recordEn, recordZh string, checkEn, checkZh []string) {
 	s.Integrity = slices.DeleteFunc(s.Integrity, func(f integrity.Finding) bool {
 		return f.Code == grader.FindNameNotRecord || f.Code == grader.FindRosterMismatch
 	})
@@ -166,28 +173,42 @@ func (b *Batch) noteOtherLearner(s *grader.Submission, named, code, saysEn, says
 	}
 	namedEn := fmt.Sprintf("%s has no other file: %[1]s's row is \"no submission\"", named)
 	namedZh := fmt.Sprintf("%s 没有别的文件，%[1]s 那一行是“没有提交”", named)
+	var swapEn, swapZh string // what says named's counted file is the owner's
 	if c, ok := b.Chosen[named]; ok {
 		namedEn = fmt.Sprintf("%s's row counts %s", named, c.Name)
 		namedZh = fmt.Sprintf("%s 计分的是 %s", named, c.Name)
-		var en, zh string
 		switch owner {
 		case c.NameSays:
-			en, zh = c.NameSaysHow()
+			swapEn, swapZh = c.NameSaysHow()
 		case c.RosterSays():
-			en, zh = c.RosterSaysHow()
-		}
-		if en != "" {
-			namedEn += fmt.Sprintf(" (%s: the two files look swapped)", en)
-			namedZh += fmt.Sprintf("（它%s：两个文件像是互换了）", zh)
+			swapEn, swapZh = c.RosterSaysHow()
 		}
 	}
+	findNamedEn, findNamedZh := namedEn, namedZh
+	if swapEn != "" {
+		findNamedEn += fmt.Sprintf(" (%s: the two files look swapped)", swapEn)
+		findNamedZh += fmt.Sprintf("（它%s：两个文件像是互换了）", swapZh)
+	}
+	findCheckZh := strings.Join(checkZh, "；")
+	if code == grader.FindRosterMismatch {
+		findCheckZh = "名单可能有误：" + findCheckZh
+	}
 	s.Integrity = append(s.Integrity, integrity.Finding{Code: code, Private: true,
-		Message: fmt.Sprintf("这份笔记本%s，但%s %s 的，而 %s：按 %[3]s 的作业评分，不算抄袭线索。%[5]s；%[6]s。%[7]s。", saysZh, recordZh, owner, onceZh, ownerZh, namedZh, checkZh),
-		Detail:  fmt.Sprintf("%s, but %s %s's (%s): graded as %[3]s's, not a copy; %[5]s; %[6]s", saysEn, recordEn, owner, onceEn, ownerEn, namedEn)})
-	b.Warnings = append(b.Warnings, grader.Warning{
-		Text: fmt.Sprintf("%s %s, but %s %s's, and %s: graded as %[4]s's work, not as a copy%[6]s; %[7]s; %[8]s. %[9]s", s.Name, saysEn, recordEn, owner, onceEn, nobodyEn, ownerEn, namedEn, checkEn),
-		Zh:   fmt.Sprintf("%s %s，但%s %s 的，%s：按 %[4]s 的作业评分，不算抄袭%[6]s；%[7]s；%[8]s。%[9]s", s.Name, saysZh, recordZh, owner, onceZh, nobodyZh, ownerZh, namedZh, checkZh),
-	})
+		Message: fmt.Sprintf("这份笔记本%s，但%s %s 的，而 %s：按 %[3]s 的作业评分，不算抄袭线索。%[5]s；%[6]s。%[7]s。", saysZh, recordZh, owner, onceZh, ownerZh, findNamedZh, findCheckZh),
+		Detail:  fmt.Sprintf("%s, but %s %s's (%s): graded as %[3]s's, not a copy; %[5]s; %[6]s", saysEn, recordEn, owner, onceEn, ownerEn, findNamedEn)})
+
+	headEn := fmt.Sprintf("%s is graded as %s's work, not as a copy", s.Name, owner)
+	headZh := fmt.Sprintf("%s 按 %s 的作业评分，不算抄袭", s.Name, owner)
+	if code == grader.FindRosterMismatch {
+		headEn, headZh = "roster mismatch: "+headEn, "名单可能有误："+headZh
+	}
+	en := []string{"it " + saysEn, fmt.Sprintf("but %s %s's, and %s%s", recordEn, owner, onceEn, nobodyEn), ownerEn, namedEn}
+	zh := []string{"它" + saysZh, fmt.Sprintf("但%s %s 的，%s%s", recordZh, owner, onceZh, nobodyZh), ownerZh, namedZh}
+	if swapEn != "" {
+		en = append(en, fmt.Sprintf("that file is %s: the two files look swapped", swapEn))
+		zh = append(zh, fmt.Sprintf("那个文件%s：两个文件像是互换了", swapZh))
+	}
+	b.Warnings = append(b.Warnings, grader.Detailed(headEn, headZh, append(en, checkEn...), append(zh, checkZh...)))
 }
 
 // recordFiles counts the files graded as learner's by their signed

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -95,9 +95,9 @@ func ReadWeights(r io.Reader, name string) (map[string]float64, error) {
 		} else {
 			seen[id] = line
 		}
-		p, err := strconv.ParseFloat(num, 64)
-		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
-			bad("points %q for %s: want a number ≥ 0", num, id)
+		p, err := ParseDecimal(num)
+		if err != nil || p < 0 {
+			bad("points %q for %s: want a plain decimal number ≥ 0 (such as 2 or 1.5)", num, id)
 			continue
 		}
 		if !dup {
@@ -114,6 +114,28 @@ func ReadWeights(r io.Reader, name string) (map[string]float64, error) {
 		return nil, fmt.Errorf("%s: no criterion weights (want lines like \"stated.attempts,1\")", name)
 	}
 	return points, nil
+}
+
+// plainDecimal is a number as a person types it: digits with an optional
+// fraction, and an optional sign (3, 1.5, .5, -0).
+var plainDecimal = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
+
+// ParseDecimal reads a typed score or weight. Only a plain decimal number
+// is one: strconv.ParseFloat also takes "3_0" (30), "0x1p1", "1e0" and
+// "Inf", which a spreadsheet does not read as that number. -0 is 0, so
+// that no output shows "-0".
+func ParseDecimal(s string) (float64, error) {
+	if !plainDecimal.MatchString(s) {
+		return 0, fmt.Errorf("%q is not a plain decimal number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, err
+	}
+	if v == 0 {
+		v = 0 // not -0
+	}
+	return v, nil
 }
 
 // ReadWeightsFile is ReadWeights of a file, errors named by its path.

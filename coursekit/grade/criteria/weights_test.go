@@ -59,6 +59,25 @@ func TestReadWeightsErrors(t *testing.T) {
 	}
 }
 
+// Points are plain decimals, as typed scores are: Go's number syntaxes
+// that a spreadsheet does not read as that number ("3_0" is 30 to
+// strconv, "0x1p0" is 1, "1e0" is 1, "Inf" infinite) are refused at
+// FILE:LINE; the decimals a person types are read.
+func TestReadWeightsPlainDecimalsOnly(t *testing.T) {
+	for _, num := range []string{"3_0", "0x1p0", "0X1P0", "1e0", "1E1", "Inf", "+Inf", "infinity", "NaN", "0b1", "1_000.5", "٣"} {
+		_, err := ReadWeights(strings.NewReader("criterion,points\nfigures.cost,"+num+"\n"), "w.csv")
+		if err == nil || !strings.Contains(err.Error(), `w.csv:2: points "`+num+`" for figures.cost: want a plain decimal number ≥ 0`) {
+			t.Errorf("points %q: err = %v, want a FILE:LINE refusal", num, err)
+		}
+	}
+	for num, want := range map[string]float64{"3": 3, "1.5": 1.5, ".5": 0.5, "2.": 2, "0": 0, "+1": 1, "-0": 0, "10.25": 10.25} {
+		p, err := ReadWeights(strings.NewReader("figures.cost,"+num+"\n"), "w.csv")
+		if err != nil || p["figures.cost"] != want {
+			t.Errorf("points %q: %v, %v; want %v", num, p["figures.cost"], err, want)
+		}
+	}
+}
+
 // The printed defaults read back as the defaults.
 func TestWriteWeightsRoundTrip(t *testing.T) {
 	var b bytes.Buffer

@@ -451,6 +451,26 @@ type Warning struct {
 
 func (w Warning) String() string { return w.Text }
 
+// Detailed is a long warning as a short headline and detail lines, Text
+// and Zh each holding theirs joined by "\n" (Lines splits them): stderr
+// indents the detail lines under the headline, summary.md and summary.html
+// list them under it, class.html breaks the cell's line. A roster mismatch
+// then reads as a few short lines instead of one of 600 characters.
+func Detailed(headEn, headZh string, detailsEn, detailsZh []string) Warning {
+	return Warning{Text: strings.Join(append([]string{headEn}, detailsEn...), "\n"),
+		Zh: strings.Join(append([]string{headZh}, detailsZh...), "\n")}
+}
+
+// Lines splits a warning's text (Text or Zh) into its headline and its
+// detail lines (none for a one-line warning).
+func Lines(text string) (head string, details []string) {
+	head, rest, ok := strings.Cut(text, "\n")
+	if !ok {
+		return head, nil
+	}
+	return head, strings.Split(rest, "\n")
+}
+
 // Warnf is a warning with the same arguments in both languages.
 func Warnf(zh string, text string, a ...any) Warning {
 	return Warning{Text: fmt.Sprintf(text, a...), Zh: fmt.Sprintf(zh, a...)}

@@ -272,15 +272,14 @@ func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 	}
 	for i, s := range b.Subs {
 		name := b.Names[i]
-		gs, err := gradescope.GradescopeJSON(s)
+		gs, err := gradescopeResults(s, name)
 		if err != nil {
 			return err
 		}
-		if err := gradescope.ValidateResultsJSON(gs); err != nil {
-			return fmt.Errorf("%s: %w", name, err) // a bug, not bad input
-		}
-		if err := write(filepath.Join("results", name+".json"), str(string(gs))); err != nil {
-			return err
+		if gs != nil {
+			if err := write(filepath.Join("results", name+".json"), str(string(gs))); err != nil {
+				return err
+			}
 		}
 		if err := write(filepath.Join("feedback", name+".md"), str(feedback.FeedbackMarkdown(s))); err != nil {
 			return err
@@ -290,6 +289,26 @@ func writeAll(b *batch.Batch, dir string, files map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// gradescopeResults is s as Gradescope's results.json (results/NAME.json),
+// or nil for a file held for a roster check and not decided (!Counted):
+// a results.json must carry a score, and any score, 0 included, would be
+// put on the account of the row the file is held in, which the roster
+// puts in doubt. Canvas leaves that row out and Moodle blank; the
+// learner's feedback says the file is held.
+func gradescopeResults(s *grader.Submission, name string) ([]byte, error) {
+	if !Counted(s) {
+		return nil, nil
+	}
+	gs, err := gradescope.GradescopeJSON(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := gradescope.ValidateResultsJSON(gs); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err) // a bug, not bad input
+	}
+	return gs, nil
 }
 
 // Counted reports whether s has a total yet. A file held for a roster

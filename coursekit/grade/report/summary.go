@@ -265,7 +265,7 @@ func (sm *Summary) Markdown() string {
 	for _, sec := range []struct {
 		title string
 		lines []string
-	}{{titleMissing, sm.NotSubmitted}, {titleUnknown, sm.UnknownFiles}, {titleCopies, sm.Copies}, {titleSame, sm.SameAnswers}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleLate, sm.Late}, {titleWarnings, warningsZh(sm.Warnings)}} {
+	}{{titleMissing, sm.NotSubmitted}, {titleUnknown, sm.UnknownFiles}, {titleCopies, sm.Copies}, {titleSame, sm.SameAnswers}, {titleIntegrity, sm.Integrity}, {titleDuplicates, sm.Duplicates}, {titleLate, sm.Late}} {
 		if len(sec.lines) == 0 {
 			continue
 		}
@@ -274,20 +274,23 @@ func (sm *Summary) Markdown() string {
 			fmt.Fprintf(&b, "- %s\n", e(l))
 		}
 	}
+	if len(sm.Warnings) > 0 {
+		// A warning's detail lines are a list under its headline.
+		b.WriteString("\n## " + titleWarnings + "\n\n")
+		for _, w := range sm.Warnings {
+			head, details := grader.Lines(w.Zh)
+			fmt.Fprintf(&b, "- %s\n", e(head))
+			for _, d := range details {
+				fmt.Fprintf(&b, "  - %s\n", e(d))
+			}
+		}
+	}
 	fmt.Fprintf(&b, "\n## %s\n\n%s\n", titleWeights, weightsLine(sm.Points, func(id string) string { return "`" + feedback.CodeSpan(id) + "`" }))
 	fmt.Fprintf(&b, "\n## 人工阅读队列（%d 条；关键词辅助分只用于排序，不计入自动分）\n\n| 学习者 | 检查项 | 满分 | 关键词辅助 | 答案 |\n|---|---|---|---|---|\n", len(sm.Manual))
 	for _, m := range sm.Manual {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", e(m.Learner), feedback.CodeSpan(m.ID), criteria.FmtPts(m.Max), criteria.FmtPts(m.Keyword), e(m.Text))
 	}
 	return b.String()
-}
-
-func warningsZh(ws []grader.Warning) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.Zh
-	}
-	return out
 }
 
 // HTML is the summary as a standalone page, with bar charts in plain HTML.
@@ -345,7 +348,22 @@ func (sm *Summary) HTML() string {
 	list(titleIntegrity, sm.Integrity)
 	list(titleDuplicates, sm.Duplicates)
 	list(titleLate, sm.Late)
-	list(titleWarnings, warningsZh(sm.Warnings))
+	if len(sm.Warnings) > 0 {
+		fmt.Fprintf(&b, "<h2>%s</h2>\n<ul>", e(titleWarnings))
+		for _, w := range sm.Warnings {
+			head, details := grader.Lines(w.Zh)
+			fmt.Fprintf(&b, "<li>%s", e(head))
+			if len(details) > 0 {
+				b.WriteString("<ul>")
+				for _, d := range details {
+					fmt.Fprintf(&b, "<li>%s</li>", e(d))
+				}
+				b.WriteString("</ul>")
+			}
+			b.WriteString("</li>")
+		}
+		b.WriteString("</ul>\n")
+	}
 	fmt.Fprintf(&b, "<h2>%s</h2>\n<p>%s</p>\n", e(titleWeights), weightsLine(sm.Points, func(id string) string { return "<code>" + e(id) + "</code>" }))
 	fmt.Fprintf(&b, "<h2>人工阅读队列（%d 条）</h2>\n<p>关键词辅助分只用于排序，不计入自动分。</p>\n<table><thead><tr><th>学习者</th><th>检查项</th><th>满分</th><th>关键词辅助</th><th>答案</th></tr></thead><tbody>\n", len(sm.Manual))
 	for _, m := range sm.Manual {

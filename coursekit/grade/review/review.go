@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -645,24 +644,6 @@ func applyComments(subs []*grader.Submission, counts func(*grader.Submission) bo
 	return warnings
 }
 
-// plainDecimal is a score as a person types it: digits with an optional
-// fraction, and an optional sign (3, 1.5, .5, -0).
-var plainDecimal = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)
-
-// parseScore reads a typed score. Only a plain decimal number is one:
-// strconv.ParseFloat also takes "3_0" (30), "0x1p1", "1e0" and "Inf",
-// which a spreadsheet does not read as that number. -0 is 0, so that no
-// output shows "-0".
-func parseScore(s string) (float64, error) {
-	if !plainDecimal.MatchString(s) {
-		return 0, fmt.Errorf("%q is not a plain decimal number", s)
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, err
-	}
-	if v == 0 {
-		v = 0 // not -0
-	}
-	return v, nil
-}
+// parseScore reads a typed score: a plain decimal number only
+// (criteria.ParseDecimal), as weights are.
+func parseScore(s string) (float64, error) { return criteria.ParseDecimal(s) }

@@ -36,7 +36,7 @@ func aiperfMetric(m *toolfile.Obj, tags ...string) (raw json.RawMessage, scale f
 		if !ok {
 			return nil, 0, "", false, mv.Err("unit", fmt.Sprintf("%q is not a time unit (want ns, us, ms or s)", unit))
 		}
-		v, ok := mv.M["value"]
+		v, ok := mv.Get("value")
 		if !ok {
 			return nil, 0, "", false, mv.Err("value", "missing")
 		}
@@ -54,7 +54,7 @@ func aiperfCount(m *toolfile.Obj, tag string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, ok := mv.M["value"]
+	v, ok := mv.Get("value")
 	if !ok {
 		return 0, mv.Err("value", "missing")
 	}
@@ -261,7 +261,7 @@ func readRecord(s *toolfile.Source, v json.RawMessage, line int) (record, error)
 
 // readMetadata reads the record's times and ids.
 func (r *row) readMetadata(s *toolfile.Source, md *toolfile.Obj, line int) error {
-	stRaw, ok := md.M["request_start_ns"]
+	stRaw, ok := md.Get("request_start_ns")
 	if !ok || toolfile.IsNull(stRaw) {
 		return md.Err("request_start_ns", "missing")
 	}
@@ -270,7 +270,7 @@ func (r *row) readMetadata(s *toolfile.Source, md *toolfile.Obj, line int) error
 		return err
 	}
 	r.startNS = st
-	if en, ok := md.M["request_end_ns"]; ok && !toolfile.IsNull(en) {
+	if en, ok := md.Get("request_end_ns"); ok && !toolfile.IsNull(en) {
 		e, err := s.Nanos(en, line, "metadata.request_end_ns")
 		if err != nil {
 			return err
@@ -288,7 +288,7 @@ func (r *row) readMetadata(s *toolfile.Source, md *toolfile.Obj, line int) error
 	conv, _ := md.Str("conversation_id")
 	if conv != "" {
 		r.a.Request = conv
-		if t, ok := md.M["turn_index"]; ok && !toolfile.IsNull(t) {
+		if t, ok := md.Get("turn_index"); ok && !toolfile.IsNull(t) {
 			r.a.Request = conv + "#" + string(t)
 		}
 	}
@@ -356,7 +356,7 @@ func (r *row) readMetrics(s *toolfile.Source, mets *toolfile.Obj, line int) (gap
 func (r *row) readOutcome(s *toolfile.Source, o, md *toolfile.Obj, line int) error {
 	r.a.HasEnd = true
 	cancelled := false
-	if c, ok := md.M["was_cancelled"]; ok && string(c) == "true" {
+	if c, ok := md.Get("was_cancelled"); ok && string(c) == "true" {
 		cancelled = true
 	}
 	switch {
@@ -366,7 +366,7 @@ func (r *row) readOutcome(s *toolfile.Source, o, md *toolfile.Obj, line int) err
 			return err
 		}
 		code := 0
-		if c, ok := e.M["code"]; ok && !toolfile.IsNull(c) {
+		if c, ok := e.Get("code"); ok && !toolfile.IsNull(c) {
 			if code, err = s.Count(c, line, "error.code"); err != nil {
 				return err
 			}

@@ -58,7 +58,7 @@ func ReadSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
 			}
 			continue
 		}
-		if _, ok := blk.M["unit"]; !ok {
+		if _, ok := blk.Get("unit"); !ok {
 			return nil, blk.Err("unit", "missing: the unit says whether the values are ns, ms or s")
 		}
 		unit, err := blk.Str("unit")

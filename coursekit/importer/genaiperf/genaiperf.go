@@ -100,7 +100,7 @@ func readRows(s *toolfile.Source, exp *toolfile.Obj, reqs []json.RawMessage, res
 // readRow reads one request: its timestamp and responses, in arrival
 // order, each an event when its body carries output.
 func readRow(s *toolfile.Source, ro *toolfile.Obj) (r row, bodies bool, err error) {
-	tsRaw, ok := ro.M["timestamp"]
+	tsRaw, ok := ro.Get("timestamp")
 	if !ok || toolfile.IsNull(tsRaw) {
 		return r, false, ro.Err("timestamp", "missing")
 	}

@@ -169,7 +169,7 @@ func optTime(s *toolfile.Source, o *toolfile.Obj, paths ...[]string) (*float64, 
 		if !ok || !cur.Has(last) {
 			continue
 		}
-		v, err := s.Time(cur.M[last], 0, toolfile.JoinPath(cur.Path, last))
+		v, err := s.Time(cur.Raw(last), 0, toolfile.JoinPath(cur.Path, last))
 		if err != nil {
 			return nil, err
 		}
@@ -258,12 +258,12 @@ func readRequest(s *toolfile.Source, o *toolfile.Obj, status string, i int) (row
 	}
 	r.a.ID = id
 	if o.Has("output_tokens") {
-		if r.a.OutputTokens, err = s.Count(o.M["output_tokens"], 0, toolfile.JoinPath(o.Path, "output_tokens")); err != nil {
+		if r.a.OutputTokens, err = s.Count(o.Raw("output_tokens"), 0, toolfile.JoinPath(o.Path, "output_tokens")); err != nil {
 			return r, err
 		}
 	}
 	if o.Has("prompt_tokens") {
-		if r.a.InputTokens, err = s.Count(o.M["prompt_tokens"], 0, toolfile.JoinPath(o.Path, "prompt_tokens")); err != nil {
+		if r.a.InputTokens, err = s.Count(o.Raw("prompt_tokens"), 0, toolfile.JoinPath(o.Path, "prompt_tokens")); err != nil {
 			return r, err
 		}
 	}

@@ -323,7 +323,7 @@ func (r *ipRow) readTimes(s *toolfile.Source, o *toolfile.Obj) error {
 		r.sched = &v
 	}
 	if o.Has("stage_id") {
-		st, err := s.Count(o.M["stage_id"], 0, toolfile.JoinPath(r.path, "stage_id"))
+		st, err := s.Count(o.Raw("stage_id"), 0, toolfile.JoinPath(r.path, "stage_id"))
 		if err != nil {
 			return err
 		}
@@ -340,7 +340,7 @@ func (r *ipRow) readTimes(s *toolfile.Source, o *toolfile.Obj) error {
 // readError reads the row's error field: null for a success, else its
 // type and message.
 func (r *ipRow) readError(o *toolfile.Obj) error {
-	if _, ok := o.M["error"]; !ok {
+	if _, ok := o.Get("error"); !ok {
 		return o.Err("error", "missing: every row has an error field (null for a success)")
 	}
 	if !o.Has("error") {
@@ -374,12 +374,12 @@ func (r *ipRow) readInputTokens(s *toolfile.Source, info *toolfile.Obj) error {
 		if text, err := rq.OptSub("text"); err != nil {
 			return err
 		} else if text != nil && text.Has("input_tokens") {
-			if r.inTokens, err = s.Count(text.M["input_tokens"], 0, toolfile.JoinPath(text.Path, "input_tokens")); err != nil {
+			if r.inTokens, err = s.Count(text.Raw("input_tokens"), 0, toolfile.JoinPath(text.Path, "input_tokens")); err != nil {
 				return err
 			}
 		}
 	} else if info.Has("input_tokens") { // the older top-level mirror
-		if r.inTokens, err = s.Count(info.M["input_tokens"], 0, toolfile.JoinPath(info.Path, "input_tokens")); err != nil {
+		if r.inTokens, err = s.Count(info.Raw("input_tokens"), 0, toolfile.JoinPath(info.Path, "input_tokens")); err != nil {
 			return err
 		}
 	}
@@ -391,14 +391,14 @@ func (r *ipRow) readInputTokens(s *toolfile.Source, info *toolfile.Obj) error {
 func (r *ipRow) readResponse(s *toolfile.Source, rm *toolfile.Obj) error {
 	var err error
 	if rm.Has("output_tokens") {
-		if r.outTokens, err = s.Count(rm.M["output_tokens"], 0, toolfile.JoinPath(rm.Path, "output_tokens")); err != nil {
+		if r.outTokens, err = s.Count(rm.Raw("output_tokens"), 0, toolfile.JoinPath(rm.Path, "output_tokens")); err != nil {
 			return err
 		}
 	}
 	if su, err := rm.OptSub("server_usage"); err != nil {
 		return err
 	} else if su != nil && su.Has("completion_tokens") {
-		n, err := s.Count(su.M["completion_tokens"], 0, toolfile.JoinPath(su.Path, "completion_tokens"))
+		n, err := s.Count(su.Raw("completion_tokens"), 0, toolfile.JoinPath(su.Path, "completion_tokens"))
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ func ReadSummary(root *toolfile.Obj) ([]toolfile.Stat, error) {
 		return nil, err
 	}
 	for _, o := range []*toolfile.Obj{succ, fail} {
-		if _, ok := o.M["count"]; !ok {
+		if _, ok := o.Get("count"); !ok {
 			return nil, o.Err("count", "missing")
 		}
 	}

@@ -78,7 +78,7 @@ func readRow(s *toolfile.Source, o *toolfile.Obj, i int, x *samples) (trace.Atte
 		dst *int
 	}{{"number_output_tokens", &a.OutputTokens}, {"number_input_tokens", &a.InputTokens}} {
 		if o.Has(f.key) {
-			if *f.dst, err = s.Count(o.M[f.key], 0, toolfile.JoinPath(o.Path, f.key)); err != nil {
+			if *f.dst, err = s.Count(o.Raw(f.key), 0, toolfile.JoinPath(o.Path, f.key)); err != nil {
 				return a, err
 			}
 		}
@@ -126,7 +126,7 @@ func readOutcome(s *toolfile.Source, o *toolfile.Obj, a *trace.Attempt, failed b
 		a.Outcome = trace.OK
 		return nil
 	}
-	code, err := s.Num(o.M["error_code"], 0, toolfile.JoinPath(o.Path, "error_code"))
+	code, err := s.Num(o.Raw("error_code"), 0, toolfile.JoinPath(o.Path, "error_code"))
 	if err != nil {
 		return err
 	}

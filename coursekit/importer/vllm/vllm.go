@@ -16,6 +16,10 @@ import (
 // vllmStatKey matches vLLM's summary keys such as p99_ttft_ms or mean_itl_ms.
 var vllmStatKey = regexp.MustCompile(`^(mean|median|std|p[0-9]+(?:\.[0-9]+)?)_(ttft|tpot|itl|e2el|client_queue_time|e2el_including_client_queue)_ms$`)
 
+// vllmStatKeyFolded is vllmStatKey in any case: a key that only it matches
+// ("P99_TTFT_MS") is a case twin, refused as toolfile.Obj.Get refuses them.
+var vllmStatKeyFolded = regexp.MustCompile(`(?i)` + vllmStatKey.String())
+
 var vllmMetric = map[string]string{"ttft": "ttft_ms", "tpot": "tpot_ms", "itl": "itl_ms", "e2el": "e2e_ms",
 	"client_queue_time": "client_queue_ms", "e2el_including_client_queue": "e2e_incl_client_queue_ms"}
 
@@ -87,11 +91,11 @@ func pickRun(s *toolfile.Source, opt toolfile.Options) (*run, error) {
 		o.Line = 0
 	}
 	r := &run{o: o, k: k, runs: len(vals), layout: "current (vllm bench serve)", goodKey: "request_goodput"}
-	if _, ok := o.M["request_goodput:"]; ok {
+	if _, ok := o.Get("request_goodput:"); ok {
 		r.goodKey = "request_goodput:"
 		r.layout = "old (benchmark_serving.py: \"request_goodput:\" key)"
 	}
-	_, hasFailed := o.M["failed"]
+	_, hasFailed := o.Get("failed")
 	if !hasFailed && r.goodKey == "request_goodput" {
 		r.layout = "old (no \"failed\" field)"
 	}
@@ -314,7 +318,7 @@ func (c *columns) attempt(s *toolfile.Source, o *toolfile.Obj, i int, n *rowCoun
 func addSummary(res *toolfile.Result, o *toolfile.Obj, goodKey string) error {
 	st := &res.Report.Stats
 	addNum := func(key, metric, stat string) error {
-		if _, ok := o.M[key]; !ok {
+		if _, ok := o.Get(key); !ok {
 			return nil
 		}
 		v, err := o.OptNum(key)
@@ -323,7 +327,7 @@ func addSummary(res *toolfile.Result, o *toolfile.Obj, goodKey string) error {
 		}
 		x := toolfile.Stat{Metric: metric, Stat: stat, Value: v, Key: key}
 		if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-			x.NonFinite = strings.Trim(string(o.M[key]), `"#`)
+			x.NonFinite = strings.Trim(string(o.Raw(key)), `"#`)
 			x.Value = nil
 		}
 		*st = append(*st, x)
@@ -343,6 +347,8 @@ func addSummary(res *toolfile.Result, o *toolfile.Obj, goodKey string) error {
 	for key := range o.M {
 		if vllmStatKey.MatchString(key) {
 			statKeys = append(statKeys, key)
+		} else if vllmStatKeyFolded.MatchString(key) {
+			o.CheckTwin(strings.ToLower(key), func(k string) bool { return k == key })
 		}
 	}
 	sortStatKeys(statKeys)
@@ -422,7 +428,7 @@ func conditions(res *toolfile.Result, r *run, c *columns) toolfile.Conditions {
 func toolSettings(o *toolfile.Obj) map[string]any {
 	tool := map[string]any{}
 	for _, k := range []string{"backend", "model_id", "tokenizer_id", "num_prompts", "request_rate", "burstiness", "max_concurrency", "date", "label"} {
-		if v, ok := o.M[k]; ok {
+		if v, ok := o.Get(k); ok {
 			var x any
 			if json.Unmarshal(v, &x) == nil {
 				if str, isStr := x.(string); isStr && strings.HasPrefix(str, "#") {

@@ -17,6 +17,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -29,6 +30,9 @@ type Source struct {
 	data []byte // sanitised
 	// shifts[i] is a replacement at sanitised offset at, growing the text by delta.
 	shifts []shift
+	// twin is the first key met that differs from a key the importer
+	// looked up only in case (Obj.Get); CaseTwin returns it.
+	twin error
 }
 
 type shift struct{ at, delta int }
@@ -220,11 +224,15 @@ func (s *Source) Values() ([]json.RawMessage, []int, error) {
 }
 
 // Obj is one decoded JSON object with the position used in its errors.
+// Read its keys with Get (or Has, Num, ...), not M directly, so that a
+// case twin of a key read is refused.
 type Obj struct {
 	Src  *Source
 	Line int
 	Path string
 	M    map[string]json.RawMessage
+	// folds is true when two of M's keys differ only in case.
+	folds bool
 }
 
 func (s *Source) Object(raw json.RawMessage, line int, path string) (*Obj, error) {
@@ -236,20 +244,100 @@ func (s *Source) Object(raw json.RawMessage, line int, path string) (*Obj, error
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, s.ErrAt(line, path, "malformed object: "+err.Error())
 	}
-	return &Obj{Src: s, Line: line, Path: path, M: m}, nil
+	return &Obj{Src: s, Line: line, Path: path, M: m, folds: hasFoldTwins(m)}, nil
 }
 
 func (o *Obj) Err(key, msg string) error {
 	return o.Src.ErrAt(o.Line, JoinPath(o.Path, key), msg)
 }
 
-func (o *Obj) Has(key string) bool {
+// Get is o[key]. A key of o that differs from key only in case, beside it
+// ("TTFTS" and "ttfts") or instead of it, is recorded on the Source and
+// refused by the import (CaseTwin): the tool, Python and pandas read only
+// the exact key, so taking either the real key (the twin ignored) or none
+// ("missing") would hide what the file holds. Keys never looked up stay
+// free, as they are to the tool.
+func (o *Obj) Get(key string) (json.RawMessage, bool) {
 	v, ok := o.M[key]
+	if (!ok || o.folds) && o.Src.twin == nil {
+		o.CheckTwin(key, func(k string) bool { return k != key && strings.EqualFold(k, key) })
+	}
+	return v, ok
+}
+
+// Raw is Get's value alone (nil when key is absent).
+func (o *Obj) Raw(key string) json.RawMessage {
+	v, _ := o.Get(key)
+	return v
+}
+
+// CheckTwin records, as Get does, the first key of o (in sorted order) for
+// which twin is true, as a case twin of want. vLLM's importer uses it for
+// keys it matches by pattern ("P99_TTFT_MS" for p99_ttft_ms).
+func (o *Obj) CheckTwin(want string, twin func(string) bool) {
+	if o.Src.twin != nil {
+		return
+	}
+	first, found := "", false
+	for k := range o.M {
+		if twin(k) && (!found || k < first) {
+			first, found = k, true
+		}
+	}
+	if found {
+		o.Src.twin = o.Err(first, fmt.Sprintf("differs from the key %q only in case: the tool and other readers see only %q, so the file is refused", want, want))
+	}
+}
+
+// hasFoldTwins reports whether two keys of m differ only in case. Keys
+// that are their own fold (foldKey: "ttfts", not "TTFTS") cannot be twins
+// of each other, so the usual object, all lower case, costs no map.
+func hasFoldTwins(m map[string]json.RawMessage) bool {
+	var folded map[string]bool
+	for k := range m {
+		if foldKey(k) != k {
+			folded = make(map[string]bool, len(m))
+			break
+		}
+	}
+	if folded == nil {
+		return false
+	}
+	for k := range m {
+		fk := foldKey(k)
+		if folded[fk] {
+			return true
+		}
+		folded[fk] = true
+	}
+	return false
+}
+
+// foldKey is the same for two keys exactly when strings.EqualFold says
+// they are equal: each rune becomes the lower case of the smallest rune of
+// its case-folding orbit ("K", "k" and the Kelvin sign all become "k"), so
+// a lower-case ASCII key is its own fold (and strings.Map copies nothing).
+func foldKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		return unicode.ToLower(m)
+	}, k)
+}
+
+// CaseTwin is the first case twin of a key looked up (Get), or nil. An
+// import returns it before any other error: the other is its consequence.
+func (s *Source) CaseTwin() error { return s.twin }
+
+func (o *Obj) Has(key string) bool {
+	v, ok := o.Get(key)
 	return ok && !IsNull(v)
 }
 
 func (o *Obj) Sub(key string) (*Obj, error) {
-	v, ok := o.M[key]
+	v, ok := o.Get(key)
 	if !ok || IsNull(v) {
 		return nil, o.Err(key, "missing")
 	}
@@ -264,7 +352,7 @@ func (o *Obj) OptSub(key string) (*Obj, error) {
 }
 
 func (o *Obj) Array(key string) ([]json.RawMessage, error) {
-	v, ok := o.M[key]
+	v, ok := o.Get(key)
 	if !ok || IsNull(v) {
 		return nil, o.Err(key, "missing")
 	}
@@ -285,7 +373,7 @@ func (s *Source) Array(raw json.RawMessage, line int, path string) ([]json.RawMe
 
 // Num reads a number that may be a sanitised NaN/Infinity; null is an error.
 func (o *Obj) Num(key string) (float64, error) {
-	v, ok := o.M[key]
+	v, ok := o.Get(key)
 	if !ok {
 		return 0, o.Err(key, "missing")
 	}
@@ -302,7 +390,7 @@ func (o *Obj) OptNum(key string) (*float64, error) {
 }
 
 func (o *Obj) Str(key string) (string, error) {
-	v, ok := o.M[key]
+	v, ok := o.Get(key)
 	if !ok || IsNull(v) {
 		return "", nil
 	}

@@ -1,6 +1,7 @@
 package toolfile
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -43,6 +44,28 @@ func TestClassify(t *testing.T) {
 	for _, c := range cases {
 		if o, code := Classify(c.status, c.text); o != c.want || code != c.code {
 			t.Errorf("classify(%d, %q) = %v %d, want %v %d", c.status, c.text, o, code, c.want, c.code)
+		}
+	}
+}
+
+// Two keys are case twins exactly when strings.EqualFold says they are
+// equal, the Kelvin sign and the long s included.
+func TestHasFoldTwins(t *testing.T) {
+	for keys, want := range map[string]bool{
+		"ttfts itls":     false,
+		"ttfts TTFTS":    true,
+		"Ttfts TTFTS":    true,
+		"k \u212a":       true,
+		"s \u017f":       true,
+		"a B":            false,
+		"MEAN_TTFT_MS x": false,
+	} {
+		m := map[string]json.RawMessage{}
+		for _, k := range strings.Fields(keys) {
+			m[k] = json.RawMessage("1")
+		}
+		if got := hasFoldTwins(m); got != want {
+			t.Errorf("%q: %v, want %v", keys, got, want)
 		}
 	}
 }

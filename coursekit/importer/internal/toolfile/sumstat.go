@@ -21,7 +21,7 @@ const (
 // SumStat reads o[key] as one Stat, multiplied by scale. ok is false when
 // the key is absent; null gives a Stat with a nil Value.
 func SumStat(o *Obj, key, metric, stat string, scale float64, k SumKind) (Stat, bool, error) {
-	raw, ok := o.M[key]
+	raw, ok := o.Get(key)
 	if !ok {
 		return Stat{}, false, nil
 	}
