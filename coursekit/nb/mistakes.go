@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -54,7 +55,7 @@ func CountWithoutQuality(t *trace.Trace, sloMS float64) int {
 func PercentileLines(t *trace.Trace) string {
 	var b strings.Builder
 	for _, m := range []metrics.Method{metrics.NearestRank, metrics.Linear} {
-		s := metrics.Summarize(t, metrics.Options{Method: m})
+		s := cardopts.MustSummarize(t, cardopts.Flags{Method: m})
 		fmt.Fprintf(&b, "%s：P50 = %s，P95 = %s（n = %d）\n", cardfmt.MethodName(m), MS(s.TTFT.P50), MS(s.TTFT.P95), s.TTFT.N)
 	}
 	return b.String()
@@ -63,7 +64,7 @@ func PercentileLines(t *trace.Trace) string {
 // LinearP95 is the successes' TTFT P95 by linear interpolation, in ms: the
 // number 03's exercise asks for, missing when there is no success.
 func LinearP95(t *trace.Trace) *float64 {
-	return metrics.Summarize(t, metrics.Options{Method: metrics.Linear}).TTFT.P95
+	return cardopts.MustSummarize(t, cardopts.Flags{Method: metrics.Linear}).TTFT.P95
 }
 
 // CardNumbers are the numbers 06's card is filled from, in Chinese, under
@@ -71,7 +72,7 @@ func LinearP95(t *trace.Trace) *float64 {
 // P95 with its method and n, the failure rate, and per threshold the
 // jointly qualified, the goodput and the cost line.
 func CardNumbers(t *trace.Trace, slosMS ...float64) string {
-	s := metrics.Summarize(t, metrics.Options{SLOsMS: slosMS})
+	s := cardopts.MustSummarize(t, cardopts.TTFT(slosMS...))
 	var b strings.Builder
 	fmt.Fprintf(&b, "窗口 %s s：尝试 %d 次，完整成功 %d 次\n", Num(s.WindowS), s.Attempts, s.CompleteSuccess)
 	fmt.Fprintf(&b, "成功 TTFT 的 P95：%s（%s，n = %d）\n", MS(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N)
