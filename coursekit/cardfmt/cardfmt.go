@@ -220,7 +220,7 @@ func sendsLines(l lang.Lang, s *metrics.Summary) []string {
 
 func outcomeList(l lang.Lang, s *metrics.Summary) string {
 	var parts []string
-	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.NoResponse, trace.HTTPError, trace.StreamError, trace.Cancelled} {
+	for _, o := range trace.Failures {
 		if n := s.Outcomes[o.String()]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", OutcomeNameIn(l, o), n))
 		}

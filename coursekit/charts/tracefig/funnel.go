@@ -12,6 +12,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Funnel draws the denominator funnel of one condition of a summary, one
@@ -36,9 +37,9 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	d := cond.NotQualified
 
 	var fails []string
-	for _, o := range []string{"timeout", "connect_error", "no_response", "http_error", "stream_error", "cancelled"} {
-		if k := s.Outcomes[o]; k > 0 {
-			fails = append(fails, fmt.Sprintf("%s %d", charts.OutcomeCodeLabelIn(lg, o), k))
+	for _, o := range trace.Failures {
+		if k := s.Outcomes[o.String()]; k > 0 {
+			fails = append(fails, fmt.Sprintf("%s %d", cardfmt.OutcomeNameIn(lg, o), k))
 		}
 	}
 	notComplete := lg.F(lang.Msg{"失败 %d", "failed %d"}, s.Failures)

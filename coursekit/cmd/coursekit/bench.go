@@ -367,6 +367,7 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 		res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 	saltLine(stderr, res, cfg)
 	lateLine(stderr, res.ClientLag)
+	emptyLine(stderr, res, cfg)
 	switch {
 	case cfg.Dataset == nil && latencySLO:
 		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
@@ -403,6 +404,22 @@ func atLeastOneToken(cmd string, n int) error {
 		return usagef("%s: --max-tokens %d: a request must ask for at least 1 token", cmd, n)
 	}
 	return nil
+}
+
+// emptyLine names the empty answers and, on /v1/completions, their usual
+// cause: the prompt goes to the model as raw text, without the chat
+// template, and an instruct model given a bare question often samples its
+// end-of-turn token first (docs/engineers.md, "Empty answers").
+func emptyLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
+	n := res.Outcomes[trace.EmptyOutput.String()]
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "coursekit bench: %d of %d attempts were empty_output: the server ended the stream correctly with no text (the model's first token was its end-of-sequence token); they are failures in every denominator", n, res.Recorded)
+	if cfg.API != "chat" {
+		fmt.Fprint(stderr, "; on --api completions the prompt is sent as raw text without the model's chat template, and an instruct model given a bare question often ends its turn at once: --api chat applies the template (docs/engineers.md, \"Empty answers\")")
+	}
+	fmt.Fprintln(stderr)
 }
 
 // lateLine says how late the client itself woke during the run (the
