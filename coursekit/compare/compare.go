@@ -299,10 +299,16 @@ type metricDef struct {
 	counts func(s *metrics.Summary) (num, den float64)
 	// rate: the attempts by how much each adds to the count.
 	parts func(s *metrics.Summary) []metrics.TokenCount
+	// condition, for a condition's metric: its index, so that a run whose
+	// condition is unknown (nothing rated) has no value, not 0.
+	condition *int
 }
 
 // value is the run's own card value.
 func (d metricDef) value(s *metrics.Summary) *float64 {
+	if d.condition != nil && s.Conditions[*d.condition].Unknown != "" {
+		return nil
+	}
 	switch d.kind {
 	case quantile:
 		dist := d.dist(s)
@@ -489,7 +495,7 @@ func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
 		counts: func(s *metrics.Summary) (float64, float64) { return s.FailureRate.Num, s.FailureRate.Den }})
 	for i, c := range s.Conditions {
 		at := "@" + strconvFloat(c.SLOTTFTMS) + "ms"
-		out = append(out, metricDef{name: "qualified_rate" + at, unit: "share", kind: share,
+		out = append(out, metricDef{name: "qualified_rate" + at, unit: "share", kind: share, condition: &i,
 			counts: func(s *metrics.Summary) (float64, float64) {
 				r := s.Conditions[i].QualifiedRate
 				return r.Num, r.Den
@@ -497,7 +503,7 @@ func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
 	}
 	for i, c := range s.Conditions {
 		at := "@" + strconvFloat(c.SLOTTFTMS) + "ms"
-		out = append(out, metricDef{name: "goodput" + at, unit: "/s", kind: rate,
+		out = append(out, metricDef{name: "goodput" + at, unit: "/s", kind: rate, condition: &i,
 			parts: func(s *metrics.Summary) []metrics.TokenCount {
 				q := s.Conditions[i].Qualified
 				return []metrics.TokenCount{{Tokens: 0, Attempts: s.Attempts - q}, {Tokens: 1, Attempts: q}}

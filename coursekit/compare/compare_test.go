@@ -516,8 +516,9 @@ func TestFilesRefuseARunTwice(t *testing.T) {
 
 // --slo-ttft alone on runs recorded with TTFT and E2E SLOs drops the E2E
 // SLO as the card does; the comparison says so, and says that its
-// qualified rates and goodput are 0 because nothing is rated, in the text
-// and in the JSON's warnings, rather than a silent 0 against 0.
+// qualified rates and goodput are unknown because nothing is rated, in the
+// text and in the JSON's warnings, and compares them as n/a (no value on
+// either side), rather than a silent 0 against 0.
 func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
 	dir := t.TempDir()
 	unrated := func(n, f int) *trace.Trace {
@@ -546,6 +547,11 @@ func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
 	}
 	if !strings.Contains(w[compare.WarnUnrated], "none of the 34 complete successes has a quality rating") {
 		t.Errorf("unrated warning: %q", w[compare.WarnUnrated])
+	}
+	for _, name := range []string{"goodput@3000ms", "qualified_rate@3000ms"} {
+		if m := metric(t, r, name); m.Verdict != compare.NA || m.A != nil || m.B != nil || m.ARuns[0] != nil {
+			t.Errorf("%s with nothing rated: verdict %s, A %v, B %v; want n/a without values", name, m.Verdict, m.A, m.B)
+		}
 	}
 	var text, js bytes.Buffer
 	if err := compare.Write(&text, r, cardfmt.Text, lang.ZH); err != nil {

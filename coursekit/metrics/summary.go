@@ -327,6 +327,11 @@ func (acc *Accumulator) Summary() *Summary {
 			all = append(all, s.condition(slo, acc.passQ[i], reqQ(slo)))
 		}
 	}
+	if acc.passes+acc.fails == 0 {
+		for i := range all {
+			all[i].markUnrated()
+		}
+	}
 	n := len(acc.opts.SLOsMS)
 	s.Conditions = all[:n:n]
 	if len(all) > n {

@@ -90,6 +90,9 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	if cond.QualifiedRate.Value != nil {
 		subtitle += fmt.Sprintf(" = %s%%", draw.Num(*cond.QualifiedRate.Value*100))
 	}
+	if cond.Unknown != "" {
+		subtitle = lg.F(lang.Msg{"联合合格 = %s；没有一次尝试有质量评分：联合合格%s", "qualified = %s; no attempt was rated: qualified is %s"}, draw.SafeText(cardfmt.RuleIn(lg, cond)), cardfmt.UnknownUnrated.In(lg))
+	}
 	title := lg.F(lang.Msg{"分母漏斗 · 条件 TTFT ≤ %s", "Denominator funnel · condition TTFT ≤ %s"}, slo)
 	if cond.LatencySLO.Set() {
 		title = lg.F(lang.Msg{"分母漏斗 · 条件 %s", "Denominator funnel · condition %s"}, cname)

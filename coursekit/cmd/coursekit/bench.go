@@ -79,7 +79,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
 	fs.StringVar(&fl.dataset, "dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
-		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput 0)`)
+		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput unknown)`)
 	fs.StringVar(&fl.keyEnv, "api-key-env", "", "name of an environment variable holding a bearer token, sent only to the scheme, host and port of --url (bench never follows a redirect; default: no Authorization header)")
 	fs.StringVar(&fl.out, "out", "", "trace file to write (default or -: stdout)")
 	fs.DurationVar(&fl.every, "progress", time.Second, "progress line interval on stderr (0: off)")
@@ -372,9 +372,9 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 	case cfg.Dataset == nil && latencySLO:
 		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
 	case cfg.Dataset == nil:
-		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
+		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be unknown (not 0); judge the answers with --dataset arith or --dataset FILE.jsonl")
 	case cfg.Dataset.Rated() == 0:
-		fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be 0\n", cfg.Dataset.Name)
+		fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be unknown (not 0)\n", cfg.Dataset.Name)
 	default:
 		fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
 			res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
