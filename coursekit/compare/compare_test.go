@@ -667,3 +667,29 @@ func TestJSONCarriesTheText(t *testing.T) {
 		}
 	}
 }
+
+// --memory bounds the event gaps too: compare under a budget so small that
+// every store spills, the gaps' included, gives the comparison it gives in
+// memory, interval for interval.
+func TestMemoryBoundsTheEventGaps(t *testing.T) {
+	dir := t.TempDir()
+	a := writeTrace(t, dir, "a.jsonl", synth(load{n: 150, windowS: 10, ttftMS: 200, tokens: 60}, 1))
+	b := writeTrace(t, dir, "b.jsonl", synth(load{n: 150, windowS: 10, ttftMS: 200, tokens: 60}, 2))
+	var out [2]string
+	for i, mem := range []int64{0, 1} {
+		o := compare.Options{Resamples: 200}
+		o.Card.MemoryBytes = mem
+		r, err := compare.Files([]string{a}, []string{b}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js bytes.Buffer
+		if err := compare.Write(&js, r, cardfmt.JSON, lang.EN); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = js.String()
+	}
+	if out[0] != out[1] {
+		t.Errorf("compare under --memory differs from compare in memory:\n%s\n---\n%s", out[0], out[1])
+	}
+}
