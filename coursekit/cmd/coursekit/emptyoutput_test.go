@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -40,5 +42,42 @@ func TestBenchEmptyAnswersAreEmptyOutput(t *testing.T) {
 	code, text, _ = runCLI(t, "card", out, "--lang", "en")
 	if code != 0 || !strings.Contains(text, "empty output 3") {
 		t.Errorf("English card:\n%s", text)
+	}
+}
+
+// A trace nobody rated, judged by the unit's rule (quality is a condition):
+// card, its JSON, report (its table and the summary it embeds) and compare
+// all say goodput is unknown, never 0.
+func TestUnratedGoodputUnknownInEveryView(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":0,"end_ms":10000}}` + "\n")
+	for i := range 20 {
+		s := float64(i * 400)
+		fmt.Fprintf(&b, `{"attempt":"a%d","start_ms":%g,"outcome":"ok","events":[{"t_ms":%g},{"t_ms":%g}],"end_ms":%g}`+"\n", i, s, s+100, s+150, s+200)
+	}
+	tr := filepath.Join(dir, "unrated.jsonl")
+	if err := os.WriteFile(tr, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, text, _ := runCLI(t, "card", tr); !strings.Contains(text, "goodput：无法计算（未评分）") || strings.Contains(text, "0 次/s（联合合格") {
+		t.Errorf("card:\n%s", text)
+	}
+	if _, js, _ := runCLI(t, "card", tr, "--format", "json"); !strings.Contains(js, `"goodput_per_s": null`) || !strings.Contains(js, `"goodput_unknown": "quality_unrated"`) {
+		t.Errorf("JSON card:\n%s", js)
+	}
+	page := filepath.Join(dir, "r.html")
+	if code, _, errs := runCLI(t, "report", tr, "-o", page); code != 0 {
+		t.Fatalf("report: %s", errs)
+	}
+	html, _ := os.ReadFile(page)
+	embedded := regexp.MustCompile(`"goodput_unknown":\s*"quality_unrated"`).MatchString(string(html))
+	if !strings.Contains(string(html), "无法计算（未评分）") || !embedded {
+		t.Errorf("report lacks the unknown goodput")
+	}
+	tr2 := filepath.Join(dir, "unrated2.jsonl")
+	os.WriteFile(tr2, []byte(b.String()+`{"attempt":"x","start_ms":9000,"outcome":"ok","events":[{"t_ms":9100}],"end_ms":9200}`+"\n"), 0o644)
+	if _, out, errs := runCLI(t, "compare", tr, tr2, "--format", "json"); !strings.Contains(out, `"name": "goodput@1000ms"`) || !strings.Contains(out, `"verdict": "n/a"`) {
+		t.Errorf("compare:\n%s\n%s", out, errs)
 	}
 }
