@@ -109,13 +109,7 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		saved := e.nulls
 		e.nulls = n.NullJSON()
 		defer func() { e.nulls = saved }()
-		e.b.WriteByte('{')
-		first := true
-		if err := e.fields(v, path, &first); err != nil {
-			return err
-		}
-		e.b.WriteByte('}')
-		return nil
+		return e.object(v, path)
 	}
 	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
 		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
@@ -139,13 +133,7 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		}
 		return e.leaf(v)
 	case reflect.Struct:
-		e.b.WriteByte('{')
-		first := true
-		if err := e.fields(v, path, &first); err != nil {
-			return err
-		}
-		e.b.WriteByte('}')
-		return nil
+		return e.object(v, path)
 	case reflect.Map:
 		if v.IsNil() {
 			e.b.WriteString("null")
@@ -188,6 +176,17 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		return nil
 	}
 	return e.leaf(v)
+}
+
+// object writes struct v as a JSON object.
+func (e *finiteEncoder) object(v reflect.Value, path string) error {
+	e.b.WriteByte('{')
+	first := true
+	if err := e.fields(v, path, &first); err != nil {
+		return err
+	}
+	e.b.WriteByte('}')
+	return nil
 }
 
 // fields writes the members of struct v, flattening embedded structs
