@@ -80,7 +80,8 @@ type Why struct {
 }
 
 // Agreement is a search set beside an earlier one with the same flags:
-// whether they give the same answer and, when they do not, why.
+// whether they give the same answer and, when they do not, why; a changed
+// condition (WhyFlagsDiffer) is named either way.
 type Agreement struct {
 	// Previous names the earlier search's JSON (capacity --previous).
 	Previous       string   `json:"previous"`
@@ -105,11 +106,13 @@ func Again(prev, cur *Result) Agreement {
 	ag := Agreement{PreviousAnswer: prev.MaxRateMeeting, Answer: cur.MaxRateMeeting, PreviousBound: prev.BoundedBy, Bound: cur.BoundedBy,
 		Resolution: max(prev.Resolution, cur.Resolution), Reasons: []Why{}}
 	ag.Same = sameRate(prev.MaxRateMeeting, cur.MaxRateMeeting) && prev.BoundedBy == cur.BoundedBy
-	if ag.Same {
-		return ag
-	}
+	// Changed conditions are named even beside the same answer: it is then
+	// an answer to two questions, not one found twice.
 	if d := flagsDiffer(prev, cur); len(d) > 0 {
 		ag.Reasons = append(ag.Reasons, Why{Kind: WhyFlagsDiffer, Flags: d})
+	}
+	if ag.Same {
+		return ag
 	}
 	if prev.Provisional || cur.Provisional {
 		ag.Reasons = append(ag.Reasons, Why{Kind: WhyInterrupted})
@@ -151,6 +154,8 @@ var searchFlags = []struct {
 	{"--step-duration (s)", func(r *Result) any { return r.StepDurationS }},
 	{"--step-max-duration (s)", func(r *Result) any { return r.StepMaxDurationS }},
 	{"model", func(r *Result) any { return r.Model }},
+	{"--max-tokens", func(r *Result) any { return r.MaxTokens }},
+	{"quality judged (--dataset)", func(r *Result) any { return r.QualityJudged }},
 }
 
 // flagsDiffer names the recorded flags in which the searches differ.

@@ -79,6 +79,22 @@ func TestAgainSaysWhyAnswersDiffer(t *testing.T) {
 	if ag := Again(searched(meets1, meets2, fails4), cut); !slices.Contains(kinds(ag), WhyInterrupted) {
 		t.Errorf("interrupted: %+v", ag.Reasons)
 	}
+	// max_tokens sets the answers' length, and a judge adds a condition:
+	// each is named as a changed condition, even beside the same answer.
+	longer, judgedToo := searched(meets1, meets2, fails4), searched(meets1, meets2, fails4)
+	longer.MaxTokens, judgedToo.QualityJudged = 64, true
+	base := searched(meets1, meets2, fails4)
+	base.MaxTokens = 16
+	judgedToo.MaxTokens = 16
+	for _, c := range []struct {
+		cur  *Result
+		want string
+	}{{longer, "--max-tokens 16 vs 64"}, {judgedToo, "quality judged (--dataset) false vs true"}} {
+		ag := Again(base, c.cur)
+		if !ag.Same || len(ag.Reasons) != 1 || ag.Reasons[0].Kind != WhyFlagsDiffer || !slices.Equal(ag.Reasons[0].Flags, []string{c.want}) {
+			t.Errorf("%s: same %v, reasons %+v", c.want, ag.Same, ag.Reasons)
+		}
+	}
 }
 
 func deref(v *float64) any {

@@ -194,10 +194,39 @@ var (
 	costLine        = lang.Msg{"%s / %d × 1000 = %s / 千次合格", "%s / %d × 1000 = %s / 1000 qualified"}
 )
 
+// UnknownUnrated is every figure of a condition whose qualification is
+// unknown because nothing was rated (metrics.GoodputUnrated): the unit's
+// word for it, never 0.
+var UnknownUnrated = lang.Msg{"无法计算（未评分）", "unknown (unrated)"}
+
+// QualifiedTextIn is c's qualified share, or unknown.
+func QualifiedTextIn(l lang.Lang, c metrics.Condition) string { return ratioOf(l, c, c.QualifiedRate) }
+
+// GoodputTextIn is c's goodput, or unknown.
+func GoodputTextIn(l lang.Lang, c metrics.Condition) string { return ratioOf(l, c, c.Goodput) }
+
+// ratioOf is r, a figure of c, or unknown when c is.
+func ratioOf(l lang.Lang, c metrics.Condition, r metrics.Ratio) string {
+	if c.Unknown != "" {
+		return UnknownUnrated.In(l)
+	}
+	return RatioTextIn(l, r)
+}
+
+// wilsonOf is r's interval, or nothing when c is unknown.
+func wilsonOf(l lang.Lang, c metrics.Condition, r metrics.Ratio) string {
+	if c.Unknown != "" {
+		return ""
+	}
+	return WilsonTextIn(l, r)
+}
+
 func costText(l lang.Lang, s *metrics.Summary, c metrics.Condition) string {
 	switch {
 	case s.WindowCost == nil:
 		return costNoWindow.In(l)
+	case c.Unknown != "":
+		return UnknownUnrated.In(l)
 	case c.CostPer1000 == nil:
 		return costNoQualified.In(l)
 	}
@@ -220,7 +249,7 @@ func sendsLines(l lang.Lang, s *metrics.Summary) []string {
 
 func outcomeList(l lang.Lang, s *metrics.Summary) string {
 	var parts []string
-	for _, o := range []trace.Outcome{trace.Timeout, trace.ConnectError, trace.NoResponse, trace.HTTPError, trace.StreamError, trace.Cancelled} {
+	for _, o := range trace.Failures {
 		if n := s.Outcomes[o.String()]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", OutcomeNameIn(l, o), n))
 		}
@@ -266,6 +295,7 @@ var (
 	txGoodput    = lang.Msg{"  goodput：%s", "  Goodput: %s"}
 	txCost       = lang.Msg{"  每千次合格成本：%s", "  Cost per 1000 qualified: %s"}
 	txRequests   = lang.Msg{"  业务请求视角：%s%s", "  Per request: %s%s"}
+	txUnknownWhy = lang.Msg{"  无法计算的原因：这个条件要求质量通过，而 trace 里没有一次尝试有质量评分；未评分是“不知道”，不是 0（用 bench --dataset 给回答评分）", "  Why unknown: this condition requires a quality pass and no attempt in the trace was rated; unrated is unknown, not 0 (rate the answers with bench --dataset)"}
 	txDrops      = lang.Msg{"  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "  Why not qualified: not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
 )
 
@@ -338,10 +368,13 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	for _, c := range s.Conditions {
 		line("")
 		p(txCondition, condName(c), jointRule(l, c))
-		p(txQualified, RatioTextIn(l, c.QualifiedRate), WilsonTextIn(l, c.QualifiedRate))
-		p(txGoodput, RatioTextIn(l, c.Goodput))
+		p(txQualified, QualifiedTextIn(l, c), wilsonOf(l, c, c.QualifiedRate))
+		p(txGoodput, GoodputTextIn(l, c))
 		p(txCost, costText(l, s, c))
-		p(txRequests, RatioTextIn(l, c.RequestQualifiedRat), WilsonTextIn(l, c.RequestQualifiedRat))
+		p(txRequests, ratioOf(l, c, c.RequestQualifiedRat), wilsonOf(l, c, c.RequestQualifiedRat))
+		if c.Unknown != "" {
+			p(txUnknownWhy)
+		}
 		d := c.NotQualified
 		p(txDrops, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
 	}
@@ -476,13 +509,13 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	}
 	row(rowTTFTP95, func(metrics.Condition) string { return optMS(l, s.TTFT.P95) + rowN.F(l, s.TTFT.N) })
 	row(rowFailRate, func(metrics.Condition) string { return RatioTextIn(l, s.FailureRate) })
-	row(rowQual, func(c metrics.Condition) string { return RatioTextIn(l, c.QualifiedRate) })
+	row(rowQual, func(c metrics.Condition) string { return QualifiedTextIn(l, c) })
 	row(rowQualCI, func(c metrics.Condition) string {
-		return strings.TrimPrefix(WilsonTextIn(l, c.QualifiedRate), ciIntervalP.In(l))
+		return strings.TrimPrefix(wilsonOf(l, c, c.QualifiedRate), ciIntervalP.In(l))
 	})
-	row(rowGoodput, func(c metrics.Condition) string { return RatioTextIn(l, c.Goodput) })
+	row(rowGoodput, func(c metrics.Condition) string { return GoodputTextIn(l, c) })
 	row(rowCost, func(c metrics.Condition) string { return costText(l, s, c) })
-	row(rowRequests, func(c metrics.Condition) string { return RatioTextIn(l, c.RequestQualifiedRat) })
+	row(rowRequests, func(c metrics.Condition) string { return ratioOf(l, c, c.RequestQualifiedRat) })
 	if hasLatency(s) {
 		row(rowDrops, func(c metrics.Condition) string {
 			d := c.NotQualified

@@ -75,7 +75,15 @@ func writeJSON(w io.Writer, s *metrics.Summary) error {
 type finiteEncoder struct {
 	b   bytes.Buffer
 	bad []string
+	// nulls are the members of the struct being written that it writes as
+	// null (nuller), so that its own MarshalJSON is not needed.
+	nulls []string
 }
+
+// nuller is a struct whose MarshalJSON writes some members as null
+// (metrics.Condition when its figures are unknown): the encoder writes it
+// member by member, those as null, and still nulls a non-finite float.
+type nuller interface{ NullJSON() []string }
 
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
@@ -97,6 +105,12 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		return nil
 	}
 	t := v.Type()
+	if n, ok := v.Interface().(nuller); ok && t.Kind() == reflect.Struct {
+		saved := e.nulls
+		e.nulls = n.NullJSON()
+		defer func() { e.nulls = saved }()
+		return e.object(v, path)
+	}
 	if t.Implements(marshalerType) || t.Implements(textMarshalerType) {
 		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
 			e.b.WriteString("null")
@@ -119,13 +133,7 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		}
 		return e.leaf(v)
 	case reflect.Struct:
-		e.b.WriteByte('{')
-		first := true
-		if err := e.fields(v, path, &first); err != nil {
-			return err
-		}
-		e.b.WriteByte('}')
-		return nil
+		return e.object(v, path)
 	case reflect.Map:
 		if v.IsNil() {
 			e.b.WriteString("null")
@@ -168,6 +176,17 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		return nil
 	}
 	return e.leaf(v)
+}
+
+// object writes struct v as a JSON object.
+func (e *finiteEncoder) object(v reflect.Value, path string) error {
+	e.b.WriteByte('{')
+	first := true
+	if err := e.fields(v, path, &first); err != nil {
+		return err
+	}
+	e.b.WriteByte('}')
+	return nil
 }
 
 // fields writes the members of struct v, flattening embedded structs
@@ -214,7 +233,15 @@ func (e *finiteEncoder) fields(v reflect.Value, path string, first *bool) error 
 			return err
 		}
 		e.b.WriteByte(':')
-		if err := e.value(fv, join(path, name)); err != nil {
+		if slices.Contains(e.nulls, name) {
+			e.b.WriteString("null")
+			continue
+		}
+		saved := e.nulls
+		e.nulls = nil // a member's own members are its own
+		err := e.value(fv, join(path, name))
+		e.nulls = saved
+		if err != nil {
 			return err
 		}
 	}

@@ -19,6 +19,7 @@ var outcomeNames = map[trace.Outcome]lang.Msg{
 	trace.NoResponse:   {"无响应", "no response"},
 	trace.HTTPError:    {"HTTP 错误", "HTTP error"},
 	trace.StreamError:  {"流中途断开", "stream broken"},
+	trace.EmptyOutput:  {"空输出", "empty output"},
 	trace.Cancelled:    {"已取消", "cancelled"},
 	trace.InFlight:     {"在途", "in flight"},
 }
@@ -212,7 +213,7 @@ var errorKinds = []struct {
 	{"reset by peer", lang.Msg{"连接被重置：服务端或中间的代理中途断开了连接，输出没有完整到达", "connection reset: the server or a proxy cut the connection, the output did not arrive whole"}},
 	{"client cancelled", lang.Msg{"客户端取消：客户端自己放弃了这次尝试", "cancelled by the client"}},
 	{"before [done]", lang.Msg{"流在结束标记 [DONE] 之前断开：输出不完整", "the stream broke before its [DONE] marker: the output is incomplete"}},
-	{"[done] without any output", lang.Msg{"流正常结束，但没有任何输出文本", "the stream ended without any output text"}},
+	{"without any output text", lang.Msg{"空输出：服务端正常结束了流，但没有任何输出文本（例如模型第一个 token 就是结束符）", "empty output: the server ended the stream correctly, but without any output text (e.g. the model's first token was its end-of-sequence token)"}},
 	{"malformed sse", lang.Msg{"SSE 消息格式错误：客户端无法解析服务端发来的一条消息", "malformed SSE message: the client could not parse a message"}},
 	{"error in stream", lang.Msg{"服务端在流中报告了错误：输出中途停止", "the server reported an error inside the stream"}},
 	{"not an sse stream", lang.Msg{"响应不是 SSE 流：服务端没有按流式返回", "the response is not an SSE stream: the server did not stream"}},

@@ -23,10 +23,10 @@ var (
 	noteSendLag     = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
 	noteConnect     = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（闭环里每个用户失败后立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (a closed loop's users resend at once), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
-	noteUnrated = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分不算质量通过，所以联合合格和 goodput 都是 0，和时延快慢无关。" +
+	noteUnrated = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分是“不知道”：不算质量通过，也不是 0，所以联合合格和 goodput 无法计算（未评分），和时延快慢无关。" +
 		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
 		"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。",
-		"Note: none of the %d complete successes has a quality rating. Unrated is not a quality pass, so qualified and goodput are 0, whatever the latency. " +
+		"Note: none of the %d complete successes has a quality rating. Unrated is unknown: not a quality pass, and not 0, so qualified and goodput are unknown (unrated), whatever the latency. " +
 			"To rate: measure with coursekit bench --dataset arith (built-in arithmetic, answers judged exactly), or --dataset questions.jsonl (one {\"prompt\": ..., \"expect\": {...}} per line); " +
 			"when importing another tool's results, use coursekit import --dataset with the same questions file."}
 	noteSLODropped = lang.Msg{"注意：trace 记录的门槛是 %s；命令行的 --slo-* 会替换记录的整组门槛，所以这里按 %s 判定，不再使用记录的 %s%s。要保留它，加上 %s。",
@@ -82,11 +82,17 @@ func flagDur(ms float64) string {
 	return num(ms) + "ms"
 }
 
-// Unrated reports whether the summary's goodput is 0 only because nothing
-// was rated: complete successes, none rated, and a rule that requires a
+// Unrated reports whether the summary's goodput is unknown because nothing
+// was rated: a condition says so (metrics.GoodputUnrated), or, without
+// conditions, complete successes, none rated, under a rule that requires a
 // quality pass.
 func Unrated(s *metrics.Summary) bool {
-	return s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s)
+	for _, c := range s.Conditions {
+		if c.Unknown != "" {
+			return true
+		}
+	}
+	return len(s.Conditions) == 0 && s.CompleteSuccess > 0 && s.QualityPasses+s.QualityFails == 0 && !latencyOnly(s)
 }
 
 // UnratedNoteIn is the card's note on n complete successes none of which

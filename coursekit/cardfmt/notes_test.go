@@ -91,16 +91,24 @@ func TestCutShortNote(t *testing.T) {
 	}
 }
 
-// Goodput 0 because nothing was rated is explained, with the way out;
-// it is not shown once any answer is rated.
+// Goodput unknown because nothing was rated is explained, with the way
+// out, and every figure of the condition says unknown, never 0, in text,
+// markdown and JSON; it is not shown once any answer is rated.
 func TestUnratedNote(t *testing.T) {
 	h := trace.Header{Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
 	unrated := &trace.Trace{Header: h, Attempts: []trace.Attempt{ok("a", 0, trace.Unrated), ok("b", 10, trace.Unrated)}}
 	out := card(t, unrated, cardfmt.Text)
-	for _, want := range []string{"2 次完整成功都没有质量评分", "goodput 都是 0", "coursekit bench --dataset arith", "coursekit import --dataset"} {
+	for _, want := range []string{"2 次完整成功都没有质量评分", "goodput 无法计算（未评分）", "coursekit bench --dataset arith", "coursekit import --dataset",
+		"联合合格：无法计算（未评分）\n", "goodput：无法计算（未评分）\n", "业务请求视角：无法计算（未评分）\n", "无法计算的原因"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("card lacks %q:\n%s", want, out)
 		}
+	}
+	if md := card(t, unrated, cardfmt.Markdown); !strings.Contains(md, "| goodput | 无法计算（未评分） |") || strings.Contains(md, "0 次/s") {
+		t.Errorf("markdown card:\n%s", md)
+	}
+	if js := card(t, unrated, cardfmt.JSON); !strings.Contains(js, `"goodput_per_s": null`) || !strings.Contains(js, `"goodput_unknown": "quality_unrated"`) || strings.Contains(js, "not_finite") {
+		t.Errorf("JSON card:\n%s", js)
 	}
 	rated := &trace.Trace{Header: h, Attempts: []trace.Attempt{ok("a", 0, trace.Fail), ok("b", 10, trace.Unrated)}}
 	if out := card(t, rated, cardfmt.Text); strings.Contains(out, "都没有质量评分") {

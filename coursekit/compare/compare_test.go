@@ -516,8 +516,9 @@ func TestFilesRefuseARunTwice(t *testing.T) {
 
 // --slo-ttft alone on runs recorded with TTFT and E2E SLOs drops the E2E
 // SLO as the card does; the comparison says so, and says that its
-// qualified rates and goodput are 0 because nothing is rated, in the text
-// and in the JSON's warnings, rather than a silent 0 against 0.
+// qualified rates and goodput are unknown because nothing is rated, in the
+// text and in the JSON's warnings, and compares them as n/a (no value on
+// either side), rather than a silent 0 against 0.
 func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
 	dir := t.TempDir()
 	unrated := func(n, f int) *trace.Trace {
@@ -546,6 +547,11 @@ func TestCompareSaysRecordedSLOsDroppedAndUnrated(t *testing.T) {
 	}
 	if !strings.Contains(w[compare.WarnUnrated], "none of the 34 complete successes has a quality rating") {
 		t.Errorf("unrated warning: %q", w[compare.WarnUnrated])
+	}
+	for _, name := range []string{"goodput@3000ms", "qualified_rate@3000ms"} {
+		if m := metric(t, r, name); m.Verdict != compare.NA || m.A != nil || m.B != nil || m.ARuns[0] != nil {
+			t.Errorf("%s with nothing rated: verdict %s, A %v, B %v; want n/a without values", name, m.Verdict, m.A, m.B)
+		}
 	}
 	var text, js bytes.Buffer
 	if err := compare.Write(&text, r, cardfmt.Text, lang.ZH); err != nil {
@@ -659,5 +665,31 @@ func TestJSONCarriesTheText(t *testing.T) {
 		if !strings.Contains(kinds[kind], want) {
 			t.Errorf("warning %s: %q, want it to say %q", kind, kinds[kind], want)
 		}
+	}
+}
+
+// --memory bounds the event gaps too: compare under a budget so small that
+// every store spills, the gaps' included, gives the comparison it gives in
+// memory, interval for interval.
+func TestMemoryBoundsTheEventGaps(t *testing.T) {
+	dir := t.TempDir()
+	a := writeTrace(t, dir, "a.jsonl", synth(load{n: 150, windowS: 10, ttftMS: 200, tokens: 60}, 1))
+	b := writeTrace(t, dir, "b.jsonl", synth(load{n: 150, windowS: 10, ttftMS: 200, tokens: 60}, 2))
+	var out [2]string
+	for i, mem := range []int64{0, 1} {
+		o := compare.Options{Resamples: 200}
+		o.Card.MemoryBytes = mem
+		r, err := compare.Files([]string{a}, []string{b}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js bytes.Buffer
+		if err := compare.Write(&js, r, cardfmt.JSON, lang.EN); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = js.String()
+	}
+	if out[0] != out[1] {
+		t.Errorf("compare under --memory differs from compare in memory:\n%s\n---\n%s", out[0], out[1])
 	}
 }

@@ -20,8 +20,8 @@ const (
 	// an SLO beyond TTFT they record (cardopts.Dropped).
 	WarnSLODropped = "slo_dropped"
 	// WarnUnrated: the rule requires a quality pass and no complete
-	// success is rated, so qualified rates and goodput are 0 on that side
-	// whatever the latency (the card's note).
+	// success is rated, so qualified rates and goodput are unknown on that
+	// side whatever the latency (the card's note), and not compared.
 	WarnUnrated = "unrated"
 	// WarnSends: a run's schedule was not sent as planned (arrivals never
 	// sent, or sends late beyond metrics.SendLagBoundMS at P99): the load

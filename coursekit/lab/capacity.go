@@ -338,6 +338,7 @@ func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
 			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended,
 			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
+			ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS,
 		})
 	}
 	return out

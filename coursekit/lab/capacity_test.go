@@ -231,6 +231,11 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	if ch := CapacityChart(r); !ch.AtLeast {
 		t.Errorf("chart data %+v: not marked as a lower bound", ch)
 	}
+	// The chart's client lateness is the search's, not recomputed.
+	r.Steps[0].ClientLag, r.Steps[0].SendLagP99MS = &metrics.ClientLag{OverBound: 3, BoundMS: 5, MaxMS: 40}, f(55)
+	if st := CapacityChart(r).Steps[0]; st.ClientLag != r.Steps[0].ClientLag || st.SendLagP99MS != r.Steps[0].SendLagP99MS {
+		t.Errorf("chart step lateness %+v %v, want the search's", st.ClientLag, st.SendLagP99MS)
+	}
 	r.BoundedBy = capacity.BoundFailingStep
 	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, Load: &lc})
 	if ans := CapacityAnswer(r); !strings.Contains(ans, "达标的最高速率是 80 次/s") {

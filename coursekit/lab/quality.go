@@ -9,7 +9,9 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/sim"
 )
 
@@ -122,8 +124,17 @@ func (r *Run) QualityReport(sloMS float64) string {
 	}
 	fmt.Fprintf(&b, "  成功 TTFT：P50 %s，P95 %s（%s，n = %d）；窗口内设备忙碌率平均 %s\n", msText(s.TTFT.P50), msText(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N, busy)
 	fmt.Fprintf(&b, "  质量通过率：%s；未评分的完整成功 %d 次\n", cardfmt.RatioText(s.QualityPassRate), s.UnratedSuccesses)
-	fmt.Fprintf(&b, "  goodput（TTFT ≤ %s ms）：%s\n", cardfmt.Num(sloMS), cardfmt.RatioText(c.Goodput))
+	fmt.Fprintf(&b, "  goodput（TTFT ≤ %s ms）：%s\n", cardfmt.Num(sloMS), cardfmt.GoodputTextIn(lang.ZH, c))
 	return b.String()
+}
+
+// goodputCell is a condition's goodput to one decimal, or unknown when
+// nothing was rated.
+func goodputCell(c metrics.Condition) string {
+	if c.Unknown != "" {
+		return cardfmt.UnknownUnrated.In(lang.ZH)
+	}
+	return numfmt.OneDecimal(c.GoodputPerS) + " 次/s"
 }
 
 // QualityTable is the runs side by side, one row each, for nb.Table: what
@@ -140,7 +151,7 @@ func QualityTable(sloMS float64, runs ...*Run) [][]string {
 		}
 		rows = append(rows, []string{r.Label, busy, msText(s.TTFT.P95) + fmt.Sprintf("（n = %d）", s.TTFT.N),
 			fmt.Sprintf("%d / %d", s.CompleteSuccess, s.Attempts), cardfmt.RatioText(s.FailureRate), cardfmt.RatioText(s.QualityPassRate),
-			numfmt.OneDecimal(s.Conditions[0].GoodputPerS) + " 次/s"})
+			goodputCell(s.Conditions[0])})
 	}
 	return rows
 }

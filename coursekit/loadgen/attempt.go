@@ -268,6 +268,9 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 				r.fail(a, ctx, trace.StreamError, err)
 			case err == io.EOF && sawFinish && len(a.Events) > 0:
 				a.Outcome, a.EndMS, a.HasEnd = trace.OK, r.now(), true
+			case err == io.EOF && sawFinish:
+				a.Outcome, a.EndMS, a.HasEnd = trace.EmptyOutput, r.now(), true
+				a.Error = "stream ended after a finish_reason without any output text"
 			case err == io.EOF:
 				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
 				a.Error = "stream ended before [DONE]"
@@ -304,7 +307,7 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		has = false
 		if string(data) == "[DONE]" {
 			if len(a.Events) == 0 {
-				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
+				a.Outcome, a.EndMS, a.HasEnd = trace.EmptyOutput, t, true
 				a.Error = "[DONE] without any output text"
 			} else {
 				a.Outcome, a.EndMS, a.HasEnd = trace.OK, t, true

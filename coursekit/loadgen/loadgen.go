@@ -112,8 +112,8 @@ type runner struct {
 	fresh    *http.Client // no connection reuse: for a retry after a dead pooled connection
 	endpoint string
 	chat     bool
-	hide     *strings.Replacer // the bearer token, should the server echo it (Hider)
-	end      time.Duration     // no request is scheduled at or after start+end
+	hide     *Hide         // the bearer token, should the server echo it (Hider)
+	end      time.Duration // no request is scheduled at or after start+end
 
 	bodyHead, bodyTail []byte   // the request JSON around the request id
 	noID               bool     // prompt reuse same: the body has no request id

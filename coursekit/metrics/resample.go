@@ -268,64 +268,147 @@ const clusterSDs = 10
 // sample: values, flat, cluster after cluster, sizes[i] of cluster i
 // (clusters of no value are left out).
 func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []ClusterWindow {
-	out := make([]ClusterWindow, len(ps))
 	var size []int32
 	for _, s := range sizes {
 		if s > 0 {
 			size = append(size, s)
 		}
 	}
-	n := len(values)
-	type tagged struct {
-		v float64
-		c int32
-	}
-	pool := make([]tagged, 0, n)
-	c := 0
-	for i, s := range size {
-		for range s {
-			pool = append(pool, tagged{values[c], int32(i)})
-			c++
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	each := func(f func(v float64, c int32)) error {
+		i := 0
+		for c, s := range size {
+			for range s {
+				f(values[i], int32(c))
+				i++
+			}
 		}
+		return nil
 	}
-	slices.SortFunc(pool, func(a, b tagged) int { return cmpFloat(a.v, b.v) })
+	ranks := func(ks []int) []float64 {
+		out := make([]float64, len(ks))
+		for i, k := range ks {
+			out[i] = sorted[k]
+		}
+		return out
+	}
+	ws, _ := clusterWindows(len(values), size, each, ranks, m, ps)
+	return ws
+}
+
+// clusterWindows builds the windows of the levels ps from n values in the
+// clusters of size (none empty), read through each (every value with its
+// cluster, as often as needed, never held whole) and ranks (the values at
+// 0-based ranks of the sorted sample): a passage over the values per
+// level, two for a large sample, and memory for the window and a few
+// counts a cluster. Pooled values are ordered by value, then cluster.
+func clusterWindows(n int, size []int32, each func(func(v float64, c int32)) error, ranks func([]int) []float64, m Method, ps []float64) ([]ClusterWindow, error) {
+	out := make([]ClusterWindow, len(ps))
 	for i, p := range ps {
 		w := ClusterWindow{P: p, Method: m, N: n, Clusters: len(size), size: size, below: make([]int32, len(size))}
-		if n > 0 {
-			lo, hi := 0, n-1
-			if n > clusterWhole {
-				lo, hi = clusterSpan(pool[NearestRankIndex(n, p)].v, p, values, size, n)
+		out[i] = w
+		if n == 0 {
+			continue
+		}
+		lo, hi := 0, n-1
+		if n > clusterWhole {
+			q := ranks([]int{NearestRankIndex(n, p)})[0]
+			k := make([]int32, len(size))
+			if err := each(func(v float64, c int32) {
+				if v <= q {
+					k[c]++
+				}
+			}); err != nil {
+				return nil, err
 			}
-			for _, t := range pool[:lo] {
-				w.below[t.c]++
+			lo, hi = clusterSpan(p, k, size, n)
+		}
+		b := ranks([]int{lo, hi})
+		vlo, vhi := b[0], b[1]
+		// Values strictly inside the window's values are in it; ties at
+		// its edges are split by cluster, first clusters first.
+		lessLo, lessHi := 0, 0
+		eqLo, eqHi := make([]int32, len(size)), make([]int32, len(size))
+		type tagged struct {
+			v float64
+			c int32
+		}
+		var mid []tagged
+		if err := each(func(v float64, c int32) {
+			switch {
+			case v < vlo:
+				lessLo++
+				out[i].below[c]++
+			case v == vlo:
+				eqLo[c]++
 			}
-			w.vals = make([]float64, hi-lo+1)
-			w.owner = make([]int32, hi-lo+1)
-			for j, t := range pool[lo : hi+1] {
-				w.vals[j], w.owner[j] = t.v, t.c
+			switch {
+			case v < vhi:
+				lessHi++
+			case v == vhi:
+				eqHi[c]++
+			}
+			if v > vlo && v < vhi {
+				mid = append(mid, tagged{v, c})
+			}
+		}); err != nil {
+			return nil, err
+		}
+		slices.SortFunc(mid, func(a, b tagged) int {
+			if c := cmpFloat(a.v, b.v); c != 0 {
+				return c
+			}
+			return int(a.c - b.c)
+		})
+		win := &out[i]
+		push := func(v float64, c int32, k int32) {
+			for range k {
+				win.vals = append(win.vals, v)
+				win.owner = append(win.owner, c)
 			}
 		}
-		out[i] = w
+		skip := int32(lo - lessLo) // copies of vlo below the window
+		if vlo == vhi {
+			take := int32(hi - lo + 1)
+			for c, e := range eqLo {
+				s := min(e, skip)
+				win.below[c] += s
+				skip -= s
+				t := min(e-s, take)
+				push(vlo, int32(c), t)
+				take -= t
+			}
+			continue
+		}
+		for c, e := range eqLo {
+			s := min(e, skip)
+			win.below[c] += s
+			skip -= s
+			push(vlo, int32(c), e-s)
+		}
+		for _, t := range mid {
+			push(t.v, t.c, 1)
+		}
+		take := int32(hi - lessHi + 1) // copies of vhi in the window
+		for c, e := range eqHi {
+			t := min(e, take)
+			push(vhi, int32(c), t)
+			take -= t
+		}
 	}
-	return out
+	return out, nil
 }
 
 // clusterSpan is the rank window [lo, hi] of a large pooled sample around
 // the value q of its level p: p ± clusterSDs cluster-robust standard errors
-// of the share of values at or below q, widened by the largest cluster.
-func clusterSpan(q, p float64, values []float64, size []int32, n int) (lo, hi int) {
+// of the share of values at or below q (k of each cluster), widened by the
+// largest cluster.
+func clusterSpan(p float64, k, size []int32, n int) (lo, hi int) {
 	var ss float64
 	var big int32
-	c := 0
-	for _, s := range size {
-		k := 0
-		for _, v := range values[c : c+int(s)] {
-			if v <= q {
-				k++
-			}
-		}
-		c += int(s)
-		a := float64(k) - p*float64(s)
+	for c, s := range size {
+		a := float64(k[c]) - p*float64(s)
 		ss += a * a
 		big = max(big, s)
 	}

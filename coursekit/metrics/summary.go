@@ -70,8 +70,7 @@ type Accumulator struct {
 	maxTokens                             int
 	outputTokens                          int64           // OutputTokenCount of complete successes
 	tokenAttempts                         map[int64]int64 // with Options.Resampling: in-window attempts by the output tokens they add
-	gapVals                               []float64       // with Options.Resampling: the event gaps, attempt after attempt
-	gapSizes                              []int32         // with Options.Resampling: each attempt's count of them
+	gaps                                  gapParts        // with Options.Resampling: the event gaps, attempt after attempt, under the budget
 
 	ttft, e2e, itl, tpot samples
 	passQ                []int64   // per condition SLO, then per sweep SLO: complete quality-pass attempts with TTFT ≤ it
@@ -106,6 +105,7 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 	acc := &Accumulator{h: *h, opts: opts, all: all, passQ: make([]int64, len(all))}
 	if opts.Resampling {
 		acc.tokenAttempts = map[int64]int64{}
+		acc.gaps = gapParts{{}}
 	}
 	acc.slos = slices.Clone(all)
 	slices.Sort(acc.slos)
@@ -157,11 +157,12 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		for i := 1; i < len(a.Events); i++ {
 			acc.itl.add(a.Events[i].TMS - a.Events[i-1].TMS)
 		}
-		if acc.tokenAttempts != nil && len(a.Events) > 1 { // Resampling: the gaps by attempt
-			for i := 1; i < len(a.Events); i++ {
-				acc.gapVals = append(acc.gapVals, a.Events[i].TMS-a.Events[i-1].TMS)
-			}
-			acc.gapSizes = append(acc.gapSizes, int32(len(a.Events)-1))
+		if acc.gaps != nil && len(a.Events) > 1 { // Resampling: the gaps by attempt
+			acc.gaps[0].addAttempt(func(yield func(float64)) {
+				for i := 1; i < len(a.Events); i++ {
+					yield(a.Events[i].TMS - a.Events[i-1].TMS)
+				}
+			})
 		}
 		if t, ok := a.TPOT(); ok {
 			acc.tpot.add(t)
@@ -244,7 +245,6 @@ func (acc *Accumulator) Summary() *Summary {
 			rs.Tokens = append(rs.Tokens, TokenCount{Tokens: t, Attempts: n})
 		}
 		slices.SortFunc(rs.Tokens, func(a, b TokenCount) int { return int(a.Tokens - b.Tokens) })
-		rs.ITL = ClusterWindows(acc.gapVals, acc.gapSizes, m, acc.opts.Levels)
 		s.Resampling = rs
 	}
 	if acc.opts.WindowCost != nil {
@@ -281,6 +281,12 @@ func (acc *Accumulator) Summary() *Summary {
 		})
 	}
 	wg.Wait()
+	if rs != nil { // after the distributions: it reads the event gaps' ranks
+		var err error
+		if rs.ITL, err = clusterWindows(int(acc.itl.n), acc.gaps.sizes(), acc.gaps.each, acc.itl.ranks, m, acc.opts.Levels); err != nil {
+			acc.budget.Fail(err)
+		}
+	}
 	if om := acc.opts.OtherMethod; om != "" {
 		d := acc.ttft.dist(om, UnitMS) // reads the ranks it lacks
 		d.CI95 = s.TTFT.CI95           // an interval of order statistics, the same under either method
@@ -325,6 +331,11 @@ func (acc *Accumulator) Summary() *Summary {
 	} else {
 		for i, slo := range acc.all {
 			all = append(all, s.condition(slo, acc.passQ[i], reqQ(slo)))
+		}
+	}
+	if acc.passes+acc.fails == 0 {
+		for i := range all {
+			all[i].markUnrated()
 		}
 	}
 	n := len(acc.opts.SLOsMS)
@@ -555,6 +566,9 @@ func (acc *Accumulator) setBudget(b *spill.Budget) {
 	for _, s := range []*samples{&acc.ttft, &acc.e2e, &acc.itl, &acc.tpot, &acc.server.prompt, &acc.server.over, &acc.server.decode} {
 		s.budget = b
 	}
+	for _, g := range acc.gaps {
+		g.budget = b
+	}
 }
 
 // merge adds the attempts counted by o.
@@ -577,8 +591,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	for t, n := range o.tokenAttempts {
 		acc.tokenAttempts[t] += n
 	}
-	acc.gapVals = append(acc.gapVals, o.gapVals...)
-	acc.gapSizes = append(acc.gapSizes, o.gapSizes...)
+	acc.gaps = append(acc.gaps, o.gaps...)
 	acc.usageTokens += o.usageTokens
 	acc.usageEventTokens += o.usageEventTokens
 	acc.maxTokens = max(acc.maxTokens, o.maxTokens)

@@ -202,6 +202,54 @@ type Condition struct {
 	LatencySLO
 	// QualityRule says whether quality was required, when LatencySLO is set.
 	QualityRule string `json:"quality_rule,omitempty"`
+	// Unknown, when set, says why the qualified count and every rate built
+	// on it are unknown (GoodputUnrated): the JSON writes them as null, the
+	// ratios' values are nil, and GoodputPerS, Qualified and
+	// RequestsQualified are not measurements. A missing value is not 0.
+	Unknown string `json:"goodput_unknown,omitempty"`
+}
+
+// GoodputUnrated is Condition.Unknown when quality is a condition of the
+// SLO and no attempt of the trace was rated: the unit's rule (complete ∧
+// quality pass ∧ TTFT ≤ SLO) cannot tell which successes qualify.
+const GoodputUnrated = "quality_unrated"
+
+// MarshalJSON writes an unknown condition's counts and goodput as null
+// (NullJSON), keeping every key.
+func (c Condition) MarshalJSON() ([]byte, error) {
+	type plain Condition
+	if c.Unknown == "" {
+		return json.Marshal(plain(c))
+	}
+	return json.Marshal(struct {
+		plain
+		Qualified         *int64   `json:"qualified"`
+		GoodputPerS       *float64 `json:"goodput_per_s"`
+		RequestsQualified *int64   `json:"requests_qualified"`
+	}{plain: plain(c)})
+}
+
+// NullJSON names the members MarshalJSON writes as null: the counts and
+// goodput of an unknown condition, none of a known one.
+func (c Condition) NullJSON() []string {
+	if c.Unknown == "" {
+		return nil
+	}
+	return []string{"qualified", "goodput_per_s", "requests_qualified"}
+}
+
+// markUnrated makes c unknown when its rule requires quality and some
+// success was left unrated in a trace where no attempt was rated (called
+// only then). A trace with no complete success keeps its known 0.
+func (c *Condition) markUnrated() {
+	if !c.Rule().QualityRequired || c.NotQualified.QualityUnrated == 0 {
+		return
+	}
+	c.Unknown = GoodputUnrated
+	for _, r := range []*Ratio{&c.QualifiedRate, &c.Goodput, &c.RequestQualifiedRat} {
+		r.Value, r.CI95 = nil, nil
+	}
+	c.CostPer1000 = nil
 }
 
 // Drops counts attempts by the first joint-qualification check they fail.

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -24,6 +26,9 @@ type Rates struct {
 	// (03 hints with it). Output token/s counts every complete success,
 	// whatever the threshold.
 	QualifiedTokensPerS float64
+	// GoodUnknown: no attempt was rated, so Qualified and Good are not
+	// measurements (metrics.GoodputUnrated): goodput is unknown, not 0.
+	GoodUnknown bool
 }
 
 // PerSecond is t's two rates under the TTFT threshold sloMS, from
@@ -42,7 +47,7 @@ func PerSecond(t *trace.Trace, sloMS float64) Rates {
 		QualifiedTokensPerS: float64(qualifiedTokens) / s.WindowS,
 		WindowS:             s.WindowS,
 		Tokens:              s.Throughput.OutputTokens.Num, Qualified: float64(c.Qualified),
-		TokensPerS: value(s.Throughput.OutputTokens), Good: c.GoodputPerS,
+		TokensPerS: value(s.Throughput.OutputTokens), Good: c.GoodputPerS, GoodUnknown: c.Unknown != "",
 	}
 }
 
@@ -57,8 +62,12 @@ func value(r metrics.Ratio) float64 {
 // window, its own unit and what it counts.
 func (r Rates) String() string {
 	w := Num(r.WindowS)
+	good := fmt.Sprintf("合格请求/秒（goodput）：%s 次 / %s s = %s 次/s（数的是联合合格的请求）", Num(r.Qualified), w, Num(r.Good))
+	if r.GoodUnknown {
+		good = "合格请求/秒（goodput）：" + cardfmt.UnknownUnrated.In(lang.ZH) + "（没有一次尝试有质量评分，不是 0）"
+	}
 	return strings.Join([]string{
 		fmt.Sprintf("输出 token/秒：%s 个 token / %s s = %s token/s（数的是 token，回答越长越大）", Num(r.Tokens), w, Num(r.TokensPerS)),
-		fmt.Sprintf("合格请求/秒（goodput）：%s 次 / %s s = %s 次/s（数的是联合合格的请求）", Num(r.Qualified), w, Num(r.Good)),
+		good,
 	}, "\n")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -111,9 +112,17 @@ var cardNumbers = []cardNumber{
 	{"质量通过率", func(s *metrics.Summary) string { return cardfmt.RatioText(s.QualityPassRate) }},
 	{"联合合格数与 goodput", func(s *metrics.Summary) string {
 		c := s.Conditions[0]
+		if c.Unknown != "" {
+			return cardfmt.UnknownUnrated.In(lang.ZH)
+		}
 		return fmt.Sprint(c.Qualified) + "、" + cardfmt.RatioText(c.Goodput)
 	}},
-	{"每千次合格成本", func(s *metrics.Summary) string { return optNum(s.Conditions[0].CostPer1000) }},
+	{"每千次合格成本", func(s *metrics.Summary) string {
+		if s.Conditions[0].Unknown != "" {
+			return cardfmt.UnknownUnrated.In(lang.ZH)
+		}
+		return optNum(s.Conditions[0].CostPer1000)
+	}},
 	{"输出 token 吞吐", func(s *metrics.Summary) string {
 		return Num(s.Throughput.OutputTokens.Num) + " / " + Num(s.Throughput.OutputTokens.Den)
 	}},

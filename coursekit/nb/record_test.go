@@ -2,6 +2,7 @@ package nb
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,15 @@ func TestPerSecondCountsTokensAndQualified(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q lacks %q", out, want)
 		}
+	}
+	// Nobody rated: the tokens still count, goodput is unknown, not 0.
+	unrated := *tr
+	unrated.Attempts = slices.Clone(tr.Attempts)
+	for i := range unrated.Attempts {
+		unrated.Attempts[i].Quality = trace.Unrated
+	}
+	if u := PerSecond(&unrated, 1000); !u.GoodUnknown || u.TokensPerS != r.TokensPerS || !strings.Contains(u.String(), "goodput）：无法计算（未评分）") {
+		t.Errorf("unrated: %+v\n%s", u, u.String())
 	}
 	// Training samples/s is not an inference trace's number.
 	if strings.Contains(out, "样本") {

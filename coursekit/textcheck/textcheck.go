@@ -144,7 +144,7 @@ func Punctuation(text string) []string {
 // alone between Chinese (or at a line's edge), so that English prose in
 // trace data ("after a timeout") is not mistaken for a code.
 var (
-	snakeCodes = regexp.MustCompile(`\b(connect_error|no_response|http_error|stream_error|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b`)
+	snakeCodes = regexp.MustCompile(`\b(connect_error|no_response|http_error|stream_error|empty_output|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b`)
 	wordCodes  = regexp.MustCompile(`(?i)\b(timeout|cancelled|qualified|unrated|ok|true|false|pass|fail)\b`)
 )
 

@@ -278,6 +278,8 @@ func fastOutcome(v []byte) (Outcome, bool) {
 		return InFlight, true
 	case "no_response":
 		return NoResponse, true
+	case "empty_output":
+		return EmptyOutput, true
 	}
 	return 0, false
 }

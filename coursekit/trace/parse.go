@@ -179,7 +179,7 @@ func (lp *lineParser) field(key []byte, a *Attempt, b *block, hasEnd *bool) (uin
 		}
 		var ok bool
 		if a.Outcome, ok = ParseOutcome(string(v)); !ok {
-			return fOutcome, fieldErr("outcome", fmt.Sprintf("unknown outcome %q (want one of ok, timeout, connect_error, no_response, http_error, stream_error, cancelled, in_flight)", v))
+			return fOutcome, fieldErr("outcome", fmt.Sprintf("unknown outcome %q (want one of %s)", v, outcomeChoices))
 		}
 		return fOutcome, nil
 	case "http_status":

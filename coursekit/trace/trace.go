@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Version is the value of the header's "trace" field this package reads and writes.
@@ -70,10 +71,15 @@ const (
 	// before any response byte (a server that crashed or dropped the
 	// request): unlike ConnectError, the request reached the server.
 	NoResponse
+	// EmptyOutput: the server answered correctly (a 2xx stream ended by
+	// [DONE] or after a finish_reason) but with no output text, as when a
+	// model samples its end-of-sequence token first. A failure, not a
+	// broken stream: nothing broke, there is just no answer.
+	EmptyOutput
 )
 
 // MaxOutcome is the highest Outcome value, for arrays indexed by outcome.
-const MaxOutcome = NoResponse
+const MaxOutcome = EmptyOutput
 
 var outcomeNames = [...]string{
 	OK:           "ok",
@@ -84,10 +90,34 @@ var outcomeNames = [...]string{
 	Cancelled:    "cancelled",
 	InFlight:     "in_flight",
 	NoResponse:   "no_response",
+	EmptyOutput:  "empty_output",
 }
 
 // Outcomes lists every outcome in a fixed order, for reports and tables.
-var Outcomes = []Outcome{OK, Timeout, ConnectError, NoResponse, HTTPError, StreamError, Cancelled, InFlight}
+var Outcomes = []Outcome{OK, Timeout, ConnectError, NoResponse, HTTPError, StreamError, EmptyOutput, Cancelled, InFlight}
+
+// outcomeChoices lists the outcome codes for an error message, in the
+// order of Outcomes, so that a new outcome is named where it is refused.
+var outcomeChoices = func() string {
+	names := make([]string, len(Outcomes))
+	for i, o := range Outcomes {
+		names[i] = o.String()
+	}
+	return strings.Join(names, ", ")
+}()
+
+// Failures lists the outcomes that are failures of a finished attempt (all
+// but OK and InFlight), in the order of Outcomes, for every view that
+// counts them.
+var Failures = func() []Outcome {
+	var f []Outcome
+	for _, o := range Outcomes {
+		if o != OK && o != InFlight {
+			f = append(f, o)
+		}
+	}
+	return f
+}()
 
 func (o Outcome) String() string {
 	if int(o) < len(outcomeNames) && o > 0 {

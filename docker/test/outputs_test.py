@@ -37,7 +37,7 @@ import sys
 # Kept equal to coursekit/textcheck (Variants without a Match pattern, snakeCodes, wordCodes;
 # TestOutputsTestKnowsEveryVariant compares the lists).
 VARIANTS = ["首字延迟", "端到端延迟", "开放到达", "指标卡", "交付卡", "卡片", "格子", "一格", "质量合格", "CNY", "采样点", "观察点", "助教", "卡不够用", "满格", "不足以下", "帮手"]
-SNAKE = re.compile(r"\b(connect_error|no_response|http_error|stream_error|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b")
+SNAKE = re.compile(r"\b(connect_error|no_response|http_error|stream_error|empty_output|in_flight|ttft_over_slo|not_complete|quality_fail|quality_unrated)\b")
 WORD = re.compile(r"(?i)\b(timeout|cancelled|qualified|unrated|ok|true|false|pass|fail)\b")
 SCRIPT = re.compile(r"(?is)<(script|style)\b.*?</\1>")
 TAG = re.compile(r"<[^>]*>")

@@ -67,7 +67,19 @@ type CapacityStep struct {
 	GoodputPerS  float64
 	P95TTFTMS    *float64
 	BusyMean     *float64
+	// ClientLag and SendLagP99MS are how late the client was during the
+	// step, as the search's summary recorded them (capacity.Step); the
+	// chart words them as the text does (cardfmt.CapacityLatenessIn).
+	ClientLag    *metrics.ClientLag
+	SendLagP99MS *float64
 }
+
+// lateness is the step's client lateness in lg, "" when on time.
+func (s CapacityStep) lateness(lg lang.Lang) string {
+	return cardfmt.CapacityLatenessIn(lg, capacity.Step{ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS})
+}
+
+var capLate = lang.Msg{"（客户端迟到）", " (client late)"}
 
 // verdictColors colour the verdicts; their names are cardfmt's.
 var verdictColors = map[string]string{
@@ -206,6 +218,10 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 			tip += lg.S(lang.Msg{"；完成速率低于提供的速率，在途数在增长", "; completions fell behind the offered rate, in flight grew"})
 			label += lg.S(capOverloaded)
 		}
+		if late := s.lateness(lg); late != "" {
+			tip += lg.S(lang.Msg{"；", "; "}) + late
+			label += lg.S(capLate)
+		}
 		var v any = "-"
 		if s.Attainment != nil {
 			v = pct2(*s.Attainment)
@@ -306,7 +322,11 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 	var b strings.Builder
 	for _, s := range sortedSteps(r) {
 		name, _ := verdictOf(lg, s.Verdict)
-		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(lg, s.BusyMean)) + "\n")
+		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(lg, s.BusyMean)))
+		if late := s.lateness(lg); late != "" {
+			b.WriteString(lg.S(lang.Msg{"；", "; "}) + late)
+		}
+		b.WriteString("\n")
 	}
 	in := charts.WithLang(lg)
 	return page.WriteIn(w, lg, lg.S(lang.Msg{"容量搜索", "Capacity search"}),

@@ -2,6 +2,7 @@ package labfig_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -218,5 +219,49 @@ func TestCapacityChartTextHasNoRawBidi(t *testing.T) {
 	}
 	if strings.ContainsAny(page.String(), "\u202e\u2066") {
 		t.Error("capacity page keeps a bidi character raw")
+	}
+}
+
+// A step during which the client was late (its wake-up lag over the bound,
+// or its send lag P99 over metrics.SendLagBoundMS, as the search's summary
+// recorded them) says so on the chart, in the point's label and tooltip and
+// in the page's step lines, in the page's language; a step on time does not.
+func TestCapacityChartSaysTheClientWasLate(t *testing.T) {
+	r := capacitySearch()
+	r.Model = "m"
+	r.Steps[0].ClientLag = &metrics.ClientLag{Attempts: 40, OverBound: 6, BoundMS: metrics.ClientLagBoundMS, MaxMS: 131.2}
+	r.Steps[1].SendLagP99MS = fp(metrics.SendLagBoundMS + 40)
+	r.Steps[2].ClientLag = &metrics.ClientLag{Attempts: 80, BoundMS: metrics.ClientLagBoundMS, MaxMS: 1}
+	for _, c := range []struct {
+		lg         lang.Lang
+		wake, send string
+		label      string
+	}{
+		{lang.ZH, "客户端唤醒延迟超过 5 ms 的尝试 6 次（最大 131.2 ms）", "发送延迟 P99", "（客户端迟到）"},
+		{lang.EN, "client wake-up lag over 5 ms in 6 attempts (at most 131.2 ms)", "send lag P99", " (client late)"},
+	} {
+		var page bytes.Buffer
+		if err := labfig.WriteCapacityPage(&page, r, c.lg); err != nil {
+			t.Fatal(err)
+		}
+		body := strings.Replace(page.String(), web.InlineEChartsScript(), "", 1)
+		for _, want := range []string{c.wake, c.send, c.label} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the capacity page lacks %q", c.lg, want)
+			}
+		}
+		if n := strings.Count(body, c.wake); n < 2 {
+			t.Errorf("%s: the wake-up lag appears %d times, want the tooltip and the step line", c.lg, n)
+		}
+		m := decoded(t, labfig.CapacityAttainment(r, charts.WithID("c"), charts.WithLang(c.lg)))
+		late := 0
+		for _, p := range m["series"].([]any)[1].(map[string]any)["data"].([]any) {
+			if strings.Contains(fmt.Sprint(p), strings.TrimSpace(c.label)) {
+				late++
+			}
+		}
+		if late != 2 {
+			t.Errorf("%s: %d points labelled late, want the 2 late steps", c.lg, late)
+		}
 	}
 }

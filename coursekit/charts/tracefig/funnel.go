@@ -12,6 +12,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Funnel draws the denominator funnel of one condition of a summary, one
@@ -36,9 +37,9 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	d := cond.NotQualified
 
 	var fails []string
-	for _, o := range []string{"timeout", "connect_error", "no_response", "http_error", "stream_error", "cancelled"} {
-		if k := s.Outcomes[o]; k > 0 {
-			fails = append(fails, fmt.Sprintf("%s %d", charts.OutcomeCodeLabelIn(lg, o), k))
+	for _, o := range trace.Failures {
+		if k := s.Outcomes[o.String()]; k > 0 {
+			fails = append(fails, fmt.Sprintf("%s %d", cardfmt.OutcomeNameIn(lg, o), k))
 		}
 	}
 	notComplete := lg.F(lang.Msg{"失败 %d", "failed %d"}, s.Failures)
@@ -88,6 +89,9 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	subtitle := lg.F(lang.Msg{"联合合格 = %s；比例的分母始终是全部尝试：%d / %d", "qualified = %s; the denominator is always all attempts: %d / %d"}, draw.SafeText(cardfmt.RuleIn(lg, cond)), cond.Qualified, s.Attempts)
 	if cond.QualifiedRate.Value != nil {
 		subtitle += fmt.Sprintf(" = %s%%", draw.Num(*cond.QualifiedRate.Value*100))
+	}
+	if cond.Unknown != "" {
+		subtitle = lg.F(lang.Msg{"联合合格 = %s；没有一次尝试有质量评分：联合合格%s", "qualified = %s; no attempt was rated: qualified is %s"}, draw.SafeText(cardfmt.RuleIn(lg, cond)), cardfmt.UnknownUnrated.In(lg))
 	}
 	title := lg.F(lang.Msg{"分母漏斗 · 条件 TTFT ≤ %s", "Denominator funnel · condition TTFT ≤ %s"}, slo)
 	if cond.LatencySLO.Set() {

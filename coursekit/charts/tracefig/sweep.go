@@ -86,7 +86,11 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 	}
 	for _, cd := range points {
 		tip := lg.F(lang.Msg{"TTFT ≤ %s：合格 %d · goodput %s 次/s", "TTFT ≤ %s: qualified %d · goodput %s /s"}, draw.SLOText(cd.SLOTTFTMS), cd.Qualified, draw.Num(cd.GoodputPerS))
-		good = append(good, draw.Point{Value: []any{cd.SLOTTFTMS, cd.GoodputPerS}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
+		var gv any = cd.GoodputPerS
+		if cd.Unknown != "" { // nothing rated: no point, not 0
+			gv, tip = "-", lg.F(lang.Msg{"TTFT ≤ %s：goodput %s", "TTFT ≤ %s: goodput %s"}, draw.SLOText(cd.SLOTTFTMS), cardfmt.UnknownUnrated.In(lg))
+		}
+		good = append(good, draw.Point{Value: []any{cd.SLOTTFTMS, gv}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		if s.WindowCost != nil {
 			var v any = "-"
 			if cd.CostPer1000 != nil {
@@ -104,6 +108,9 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 			continue
 		}
 		text := lg.F(lang.Msg{"TTFT ≤ %s\n合格 %d\n%s 次/s", "TTFT ≤ %s\nqualified %d\n%s /s"}, draw.SLOText(m), cd.Qualified, draw.Num(cd.GoodputPerS))
+		if cd.Unknown != "" {
+			text = lg.F(lang.Msg{"TTFT ≤ %s\ngoodput %s", "TTFT ≤ %s\ngoodput %s"}, draw.SLOText(m), cardfmt.UnknownUnrated.In(lg))
+		}
 		if cd.CostPer1000 != nil {
 			text += "\n" + draw.Num(*cd.CostPer1000) + " " + perK
 			if costCap == nil || *cd.CostPer1000*4 > *costCap {

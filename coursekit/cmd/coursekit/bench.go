@@ -79,7 +79,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs.DurationVar(&cfg.RetryBackoff, "retry-backoff", 100*time.Millisecond, "pause before a retry")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the arrival schedule and of --dataset arith's questions")
 	fs.StringVar(&fl.dataset, "dataset", "", "prompts whose answers are judged during the run: arith (built-in arithmetic questions with exact answers; the default seed gives data/datasets/arith.jsonl) "+
-		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput 0)`)
+		`or a JSONL file, one {"prompt": …, "expect": {"exact"|"contains"|"regex"|"json_schema": …}} per line, sent in order (default: none; generated prompts, every answer unrated, goodput unknown)`)
 	fs.StringVar(&fl.keyEnv, "api-key-env", "", "name of an environment variable holding a bearer token, sent only to the scheme, host and port of --url (bench never follows a redirect; default: no Authorization header)")
 	fs.StringVar(&fl.out, "out", "", "trace file to write (default or -: stdout)")
 	fs.DurationVar(&fl.every, "progress", time.Second, "progress line interval on stderr (0: off)")
@@ -367,13 +367,14 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 		res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
 	saltLine(stderr, res, cfg)
 	lateLine(stderr, res.ClientLag)
+	emptyLine(stderr, res, cfg)
 	switch {
 	case cfg.Dataset == nil && latencySLO:
 		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
 	case cfg.Dataset == nil:
-		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be 0; judge the answers with --dataset arith or --dataset FILE.jsonl")
+		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so every answer is unrated and goodput will be unknown (not 0); judge the answers with --dataset arith or --dataset FILE.jsonl")
 	case cfg.Dataset.Rated() == 0:
-		fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be 0\n", cfg.Dataset.Name)
+		fmt.Fprintf(stderr, "coursekit bench: quality: not judged: no prompt of %s has an \"expect\", so every answer is unrated and goodput will be unknown (not 0)\n", cfg.Dataset.Name)
 	default:
 		fmt.Fprintf(stderr, "coursekit bench: quality: %d pass of %d judged (%s, %s; %d of %d prompts have an expectation)\n",
 			res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
@@ -403,6 +404,22 @@ func atLeastOneToken(cmd string, n int) error {
 		return usagef("%s: --max-tokens %d: a request must ask for at least 1 token", cmd, n)
 	}
 	return nil
+}
+
+// emptyLine names the empty answers and, on /v1/completions, their usual
+// cause: the prompt goes to the model as raw text, without the chat
+// template, and an instruct model given a bare question often samples its
+// end-of-turn token first (docs/engineers.md, "Empty answers").
+func emptyLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
+	n := res.Outcomes[trace.EmptyOutput.String()]
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "coursekit bench: %d of %d attempts were empty_output: the server ended the stream correctly with no text (the model's first token was its end-of-sequence token); they are failures in every denominator", n, res.Recorded)
+	if cfg.API != "chat" {
+		fmt.Fprint(stderr, "; on --api completions the prompt is sent as raw text without the model's chat template, and an instruct model given a bare question often ends its turn at once: --api chat applies the template (docs/engineers.md, \"Empty answers\")")
+	}
+	fmt.Fprintln(stderr)
 }
 
 // lateLine says how late the client itself woke during the run (the

@@ -255,6 +255,9 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 	}
 	if ag.Same {
 		p(lang.Msg{"与上一次搜索（%s）相比：结论相同，%s。", "Against the previous search (%s): the same answer, %s."}, ag.Previous, ans(ag.Answer, ag.Bound))
+		for _, w := range ag.Reasons {
+			p(lang.Msg{"  - 但两次搜索的条件不同（%s）：这是两个问题各自的答案，不是同一个答案量了两次。", "  - but the searches' conditions differ (%s): these are answers to two questions, not one answer found twice."}, strings.Join(w.Flags, "; "))
+		}
 		return b.String()
 	}
 	p(lang.Msg{"与上一次搜索（%s）相比：结论不同，上一次 %s，这一次 %s。原因：", "Against the previous search (%s): a different answer, %s then and %s now. Why:"},

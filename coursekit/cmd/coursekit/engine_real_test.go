@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lab"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -130,8 +131,29 @@ func TestRealEngineCapacityTwice(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &a); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(cliOut(t, append([]string{"capacity", "--out", filepath.Join(dir, "b"), "--previous", first}, flags...)...)), &b); err != nil {
+	chart := filepath.Join(dir, "b.html")
+	if err := json.Unmarshal([]byte(cliOut(t, append([]string{"capacity", "--out", filepath.Join(dir, "b"), "--previous", first, "--chart", chart, "--lang", "en"}, flags...)...)), &b); err != nil {
 		t.Fatal(err)
+	}
+	// The chart says which steps the client was late for, as the JSON
+	// records them (a loaded machine makes some; an idle one none).
+	page, err := os.ReadFile(chart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range b.Steps {
+		late := (s.ClientLag != nil && s.ClientLag.OverBound > 0) || (s.SendLagP99MS != nil && *s.SendLagP99MS > metrics.SendLagBoundMS)
+		line := fmt.Sprintf("%s req/s: %d / %d qualified", numfmt.Exact(s.Rate), s.Qualified, s.Attempts)
+		i := strings.Index(string(page), line)
+		if i < 0 {
+			t.Errorf("the chart has no line for step %g", s.Rate)
+			continue
+		}
+		rest := string(page)[i:]
+		rest = rest[:strings.IndexAny(rest, "\n<")] // the step's own line
+		if strings.Contains(rest, "client late: ") != late {
+			t.Errorf("step %g: late %v (client lag %+v, send lag P99 %v), chart line %q", s.Rate, late, s.ClientLag, deref(s.SendLagP99MS), rest)
+		}
 	}
 	ag := b.Again
 	if ag == nil {
@@ -187,4 +209,46 @@ func startEngine(t *testing.T) *lab.EngineProcess {
 		}
 	})
 	return p
+}
+
+// On /v1/completions the easy set's bare questions often get no text at
+// all: llama.cpp answers 200 and [DONE] after the end-of-sequence token
+// (usage 1 completion token). Each such attempt is empty_output, never
+// stream_error, and the card names them 空输出; bench says why.
+func TestRealEngineEmptyAnswers(t *testing.T) {
+	p := startEngine(t)
+	out := filepath.Join(t.TempDir(), "empty.jsonl")
+	easy := filepath.Join("..", "..", "..", "data", "datasets", "easy.jsonl")
+	code, _, errs := runCLI(t, "bench", "--url", p.URL, "--dataset", easy, "--concurrency", "1", "--num-requests", "12", "--max-tokens", "16",
+		"--duration", "5m", "--timeout", "60s", "--progress", "0", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errs)
+	}
+	tr, err := trace.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := 0
+	for _, a := range tr.Attempts {
+		if a.HTTPStatus == 200 && len(a.Events) == 0 && a.Outcome != trace.EmptyOutput {
+			t.Errorf("attempt %s: 200 without text is %s (%q), want empty_output", a.ID, a.Outcome, a.Error)
+		}
+		if a.Outcome == trace.EmptyOutput {
+			empty++
+			if a.OutputTokens != 1 || !strings.Contains(string(a.Meta), `"predicted_n":1`) {
+				t.Errorf("attempt %s: empty_output with output_tokens %d, meta %s", a.ID, a.OutputTokens, a.Meta)
+			}
+		}
+	}
+	// The model's own chance of an end token first is 0.23–0.84 per
+	// question (docs/engineers.md): twelve without one is not chance.
+	if empty == 0 {
+		t.Fatalf("no empty answer in %d attempts on /v1/completions", len(tr.Attempts))
+	}
+	if !strings.Contains(errs, "attempts were empty_output") || !strings.Contains(errs, "--api chat applies the template") {
+		t.Errorf("bench does not say why:\n%s", errs)
+	}
+	if card := cliOut(t, "card", out); !strings.Contains(card, fmt.Sprintf("空输出 %d", empty)) || strings.Contains(card, "流中途断开") {
+		t.Errorf("card:\n%s", card)
+	}
 }

@@ -386,7 +386,7 @@ func (r *row) readOutcome(s *toolfile.Source, o, md *toolfile.Obj, line int) err
 		r.a.Outcome = trace.Cancelled
 		r.a.Error = "was_cancelled"
 	case r.ttft == nil:
-		r.a.Outcome = trace.StreamError
+		r.a.Outcome = trace.EmptyOutput // the server answered, with no text
 		r.a.Error = "AIPerf record without error and without time_to_first_token (no non-empty chunk)"
 	default:
 		r.a.Outcome = trace.OK
@@ -547,7 +547,7 @@ func conditions(warmup, noICL int) toolfile.Conditions {
 		ITLSemantics: "per_token_amortized",
 		EventTimes:   "reconstructed as start + time_to_first_token + cumulative inter_chunk_latency (per event); AIPerf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "AIPerf records no per-chunk token count: output tokens spread evenly over the events (≥ 1 each)",
-		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, ServerDisconnectedError before any chunk → no_response, else stream_error with type and message",
+		Failures:     "records with an error are attempts with no events; code 499 / cancellation → cancelled, timeout → timeout, 4xx/5xx → http_error, ServerDisconnectedError before any chunk → no_response, else stream_error with type and message; a record without error and without a non-empty chunk is empty_output",
 		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}

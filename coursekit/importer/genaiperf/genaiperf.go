@@ -177,7 +177,7 @@ func buildAttempts(res *toolfile.Result, rows []row) (samples, float64) {
 			x.ttfts = append(x.ttfts, a.Events[0].TMS-a.StartMS)
 			x.lats = append(x.lats, a.EndMS-a.StartMS)
 		case r.hasEnd:
-			a.Outcome = trace.StreamError
+			a.Outcome = trace.EmptyOutput
 			a.Error = "responses arrived but none carried output (GenAI-Perf skips such requests)"
 		default:
 			a.Outcome = trace.StreamError
@@ -235,7 +235,7 @@ func addStats(res *toolfile.Result, x samples, winMS float64) {
 func conditions(k, runs, noBodies int, mode map[string]any) toolfile.Conditions {
 	lossy := []string{
 		"output token counts are not recorded (GenAI-Perf tokenizes client-side): events carry tokens = 1 as a placeholder and TPOT is unavailable",
-		"perf_analyzer records no error text or HTTP status: a request without output is a stream_error",
+		"perf_analyzer records no error text or HTTP status: a request whose responses carry no output is empty_output (it could not tell an error inside the stream), and one with no response recorded is a stream_error",
 	}
 	if noBodies > 0 {
 		lossy = append(lossy, fmt.Sprintf("%d requests have no response_outputs: every response timestamp is taken as an event", noBodies))
@@ -247,7 +247,7 @@ func conditions(k, runs, noBodies int, mode map[string]any) toolfile.Conditions 
 		ITLSemantics: "per_token_amortized",
 		EventTimes:   "measured: one event per response whose body carries output (per event); [DONE], usage-only and empty chunks end the stream but are not events; GenAI-Perf's own inter_token_latency is a per-request average per token",
 		EventTokens:  "unknown: tokens = 1 per event as a placeholder",
-		Failures:     "a request with no output-bearing response is a stream_error (the file keeps no error text)",
+		Failures:     "a request whose responses arrived without output is empty_output; one with no response recorded is a stream_error (the file keeps no error text)",
 		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 		Tool:         mode,

@@ -141,7 +141,7 @@ func buildAttempts(res *toolfile.Result, rows []ipRow, origin float64) built {
 			a.Error = r.errType + ": " + r.errMsg
 		case len(a.Events) == 0:
 			x.noContent++
-			a.Outcome = trace.StreamError
+			a.Outcome = trace.EmptyOutput
 			a.Error = "no content-bearing chunk arrived (inference-perf counts this request as a success)"
 		default:
 			a.Outcome = trace.OK
@@ -198,7 +198,7 @@ func addStats(res *toolfile.Result, n int, sp span, x built) {
 		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d of %d rows carry no scheduled_time (inference-perf's report writer leaves it out of this file): their schedule lag is lost; the summary's load_summary.schedule_delay still has it", n-sp.scheduled, n))
 	}
 	if x.noContent > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d rows without error have no content-bearing chunk: imported as stream_error, although inference-perf counts them as successes", x.noContent))
+		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d rows without error have no content-bearing chunk: imported as empty_output (a failure), although inference-perf counts them as successes", x.noContent))
 	}
 }
 
@@ -226,7 +226,7 @@ func conditions(n, scheduled int, x built) toolfile.Conditions {
 		ITLSemantics: "per_token_zero_fill",
 		EventTimes:   "measured: one event per content-bearing chunk (chunk_times; role-only, usage-only and [DONE] chunks are not recorded, chunks arriving at the same instant are one event); inference-perf's own inter_token_latency is per token with 0 inside a chunk",
 		EventTokens:  "from output_token_times (inference-perf re-tokenises each chunk client-side and stamps every token with its chunk's time) where present; otherwise output_tokens spread evenly over the events (≥ 1 each)",
-		Failures:     "a row with an error is a failure: error_type \"HTTP Error NNN\" → http_error with that status, TimeoutError → timeout, connection errors → connect_error, else stream_error with type and message; a row without error and without a content chunk is a stream_error",
+		Failures:     "a row with an error is a failure: error_type \"HTTP Error NNN\" → http_error with that status, TimeoutError → timeout, connection errors → connect_error, else stream_error with type and message; a row without error and without a content chunk is empty_output",
 		Quality:      toolfile.QualityNull,
 		Lossy:        lossy,
 	}

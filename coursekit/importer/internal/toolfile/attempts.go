@@ -39,7 +39,7 @@ func SpreadTokens(n, k int) []int {
 	for i := range t {
 		t[i] = 1
 	}
-	if n > k {
+	if n > k && k > 0 { // no chunks (an empty answer): nothing to spread over
 		q, r := n/k, n%k
 		for i := range t {
 			t[i] = q
