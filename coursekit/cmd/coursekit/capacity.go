@@ -84,6 +84,11 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			}
 			return usagef("capacity: %v", err)
 		}
+		if c.Bench.Dataset.Rated() == 0 {
+			// A dataset asks for judging, and with nothing to judge every step's
+			// goodput would be unknown: refuse before any load is sent.
+			return usagef("capacity: --dataset %s: none of its %d prompts has an expected answer, so no answer can be judged and no step could be decided; add expectations to it, or leave --dataset out and qualify on a latency SLO (--slo-e2e, --slo-itl-p95, --slo-tpot)", *ds, len(c.Bench.Dataset.Items))
+		}
 	}
 	if err := c.Validate(); err != nil {
 		return usagef("capacity: %v", err)

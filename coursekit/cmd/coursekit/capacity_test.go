@@ -132,6 +132,11 @@ func TestCapacityNoBusyGauge(t *testing.T) {
 // (no judge and no latency SLO beyond TTFT), a server that is down.
 func TestCapacityBadInput(t *testing.T) {
 	dir := t.TempDir()
+	// Prompts without one expected answer: nothing to judge.
+	unjudged := filepath.Join(t.TempDir(), "prompts.jsonl")
+	if err := os.WriteFile(unjudged, []byte(`{"prompt":"hello"}`+"\n"+`{"prompt":"two"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -139,6 +144,8 @@ func TestCapacityBadInput(t *testing.T) {
 		{[]string{"--target", "0", "--out", dir}, "outside (0, 1]"},
 		{[]string{"--resolution", "5000", "--out", dir}, "not smaller than the searched range"},
 		{[]string{"--out", dir}, "nothing can qualify"},
+		{[]string{"--dataset", unjudged, "--out", dir}, "prompts.jsonl: none of its 2 prompts has an expected answer"},
+		{[]string{"--dataset", unjudged, "--slo-e2e", "10s", "--out", dir}, "none of its 2 prompts has an expected answer"},
 		{[]string{"--url", "http://127.0.0.1:1", "--slo-e2e", "10s", "--out", dir}, "pre-flight: nothing answers at http://127.0.0.1:1"},
 		{[]string{"--chart", filepath.Join(dir, "no", "such", "c.html"), "--slo-e2e", "10s", "--out", dir}, "--chart"},
 	} {
