@@ -73,7 +73,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if opts.Levels != nil {
 		o.TTFT, o.E2E, o.ITL = opts.Levels, opts.Levels, opts.Levels
 	}
-	page, err := createChart("compare", *chart) // before the traces are read
+	page, err := createChart("compare", *chart, slices.Concat(a, b)...) // before the traces are read
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/llmperf-course/course/coursekit/internal/outfile"
 	"io"
 	"os"
 	"strings"
@@ -72,7 +73,8 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return 2
 	}
-	if trace.IsBadInput(err) || errors.As(err, &pe) {
+	var ie *outfile.InputError // an output that would overwrite an input
+	if trace.IsBadInput(err) || errors.As(err, &pe) || errors.As(err, &ie) {
 		return 2
 	}
 	return 1
