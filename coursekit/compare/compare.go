@@ -15,7 +15,8 @@
 //     (MethodBootstrap), TTFT and E2E drawn exactly from each run's order
 //     statistics (metrics.OrderWindow.Resample), the event gaps by attempt,
 //     an attempt's gaps together (metrics.ClusterWindow.Resample), since
-//     they are not independent; shares of attempts (failure rate,
+//     they are not independent (above 2,048 attempts, from the cluster
+//     bootstrap's normal limit, which costs no draw per attempt); shares of attempts (failure rate,
 //     qualified rate) by Newcombe's hybrid score interval for a difference
 //     of two proportions, from the two Wilson intervals (MethodNewcombe);
 //     goodput and output tokens per second, counts over a fixed window, by

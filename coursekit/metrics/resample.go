@@ -251,9 +251,10 @@ type ClusterWindow struct {
 	Method Method
 	// N counts the values, Clusters the clusters holding them.
 	N, Clusters int
-	size, below []int32   // per cluster: its values; those below the window
-	vals        []float64 // the window's values, ascending
-	owner       []int32   // the cluster of each value of vals
+	size, below []int32       // per cluster: its values; those below the window
+	vals        []float64     // the window's values, ascending
+	owner       []int32       // the cluster of each value of vals
+	limit       *clusterLimit // with more than clusterExact clusters: how Resample draws
 }
 
 // clusterWhole is the most values a ClusterWindow keeps whole.
@@ -304,6 +305,9 @@ func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []C
 			for j, t := range pool[lo : hi+1] {
 				w.vals[j], w.owner[j] = t.v, t.c
 			}
+			if len(size) > clusterExact {
+				w.setLimit(lo)
+			}
 		}
 		out[i] = w
 	}
@@ -351,6 +355,9 @@ func (w *ClusterWindow) Resample(r *rand.Rand) (float64, bool) {
 	k := len(w.size)
 	if w.N == 0 || k == 0 {
 		return 0, false
+	}
+	if w.limit != nil {
+		return w.resampleLimit(r)
 	}
 	weight := make([]int64, k)
 	for range k {
