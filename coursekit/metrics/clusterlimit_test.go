@@ -81,3 +81,70 @@ func meanSD(x []float64) (mu, sd float64) {
 	}
 	return mu, math.Sqrt(sd / float64(len(x)))
 }
+
+// A large sample's windows are selected, not sorted whole
+// (clusterWindowsLarge), and hold what the sorted pool holds: the sorted
+// values from the window's first rank on, every cluster's values below it
+// counted, every value with its own cluster, and every rank of clusterSpan.
+func TestLargeClusterWindowsHoldTheirRanks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	var vals []float64
+	var sizes []int32
+	var owner []int32
+	for range 300 {
+		size := r.IntN(60) // some clusters hold no value
+		for range size {
+			vals = append(vals, math.Round(20*math.Exp(0.4*r.NormFloat64()))/4) // tied
+			owner = append(owner, int32(len(sizes)))
+		}
+		sizes = append(sizes, int32(size))
+	}
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	var size []int32
+	for _, s := range sizes {
+		if s > 0 {
+			size = append(size, s)
+		}
+	}
+	for _, w := range ClusterWindows(vals, sizes, NearestRank, []float64{0.05, 0.5, 0.99}) {
+		first := 0
+		for _, b := range w.below {
+			first += int(b)
+		}
+		if !slices.Equal(w.vals, sorted[first:first+len(w.vals)]) {
+			t.Fatalf("p=%v: the window is not the sorted values from rank %d", w.P, first)
+		}
+		lo, hi := clusterSpan(sorted[NearestRankIndex(len(vals), w.P)], w.P, vals, size, len(vals))
+		if first > lo || first+len(w.vals)-1 < hi {
+			t.Errorf("p=%v: window ranks [%d, %d] do not hold [%d, %d]", w.P, first, first+len(w.vals)-1, lo, hi)
+		}
+		// Per cluster (numbered as size numbers them): values below the
+		// window, and values in it.
+		below, in := make([]int32, len(size)), make([]int32, len(size))
+		ci, seen := -1, map[int32]int{}
+		for i, v := range vals {
+			c, ok := seen[owner[i]]
+			if !ok {
+				ci++
+				seen[owner[i]], c = ci, ci
+			}
+			switch {
+			case v < w.vals[0]:
+				below[c]++
+			case v <= w.vals[len(w.vals)-1]:
+				in[c]++
+			}
+		}
+		got := make([]int32, len(size))
+		for j, c := range w.owner {
+			got[c]++
+			if j > 0 && w.vals[j] < w.vals[j-1] {
+				t.Fatal("window not ascending")
+			}
+		}
+		if !slices.Equal(below, w.below) || !slices.Equal(in, got) {
+			t.Errorf("p=%v: per-cluster counts below or in the window differ from the sample's", w.P)
+		}
+	}
+}

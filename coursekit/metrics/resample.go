@@ -277,6 +277,9 @@ func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []C
 		}
 	}
 	n := len(values)
+	if n > clusterWhole && !slices.ContainsFunc(values, math.Signbit) {
+		return clusterWindowsLarge(values, size, m, ps)
+	}
 	type tagged struct {
 		v float64
 		c int32
