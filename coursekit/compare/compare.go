@@ -415,6 +415,11 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 		if s == nil || s.Resampling == nil {
 			return nil, fmt.Errorf("compare: %s: summary computed without Resampling (use Options.Summarize)", r.Name)
 		}
+		// A run that measured nothing would count as zero throughput and
+		// goodput while the percentiles left it out: refused, not averaged.
+		if s.Attempts == 0 {
+			return nil, &trace.Error{File: r.Name, Msg: "no attempt in the measured window: a run that measured nothing cannot be compared (leave it out, or run it again)"}
+		}
 		if !slices.Equal(levelsOfDist(s.TTFT), levels) {
 			return nil, fmt.Errorf("compare: %s: summary computed with other percentile levels (use Options.Summarize)", r.Name)
 		}
