@@ -23,7 +23,11 @@
 //     a Poisson score interval of each side combined the same way
 //     (MethodPoisson). Between-run variance is not covered, and the output
 //     says so.
-//   - several runs on a side: every metric by a hierarchical bootstrap
+//   - several runs on both sides: goodput and tokens per second by Welch's
+//     t interval over the runs' own rates (MethodWelchRuns): the runs are
+//     the independent units, whose spread carries the noise within them,
+//     open loop or closed, with no Poisson assumption;
+//   - several runs on a side: every other metric by a hierarchical bootstrap
 //     (MethodHierarchical): each resample draws the side's runs with
 //     replacement, then each drawn run's attempts with replacement (for
 //     goodput and tokens per second, counts over the window, a Poisson
@@ -89,6 +93,11 @@ const (
 	// into an interval of the difference by the same square-and-add
 	// (MOVER) as Newcombe's.
 	MethodPoisson = "poisson-score-mover"
+	// MethodWelchRuns is Welch's t interval over the runs' own values: for
+	// goodput and tokens per second with several runs on each side, whose
+	// runs, not attempts, are the independent units (a closed loop's count
+	// of attempts is no Poisson count).
+	MethodWelchRuns = "welch-t-runs"
 )
 
 // Default levels of the compared percentiles, and the resamples drawn.
@@ -542,7 +551,16 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 		m.Rel = &rel
 	}
 	var lo, hi float64
+	if m.Method == MethodWelchRuns {
+		var ok bool
+		if lo, hi, ok = welch(m.ARuns, m.BRuns); !ok {
+			// Runs that agree exactly show no spread to scale a t by:
+			// the bootstrap's within-run noise instead.
+			m.Method = MethodHierarchical
+		}
+	}
 	switch m.Method {
+	case MethodWelchRuns:
 	case MethodNewcombe:
 		na, da := d.counts(a[0])
 		nb, db := d.counts(b[0])
@@ -571,6 +589,8 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 // method is the interval's method for a metric with na and nb runs.
 func method(d metricDef, na, nb int) string {
 	switch {
+	case na > 1 && nb > 1 && d.kind == rate:
+		return MethodWelchRuns
 	case na > 1 || nb > 1:
 		return MethodHierarchical
 	case d.kind == share:
@@ -666,6 +686,32 @@ func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64)
 	lo, _ = metrics.Quantile(diffs, (1-metrics.Confidence)/2, metrics.Linear)
 	hi, _ = metrics.Quantile(diffs, 1-(1-metrics.Confidence)/2, metrics.Linear)
 	return lo, hi
+}
+
+// welch is Welch's 95 % t interval of mean(b) − mean(a) over the runs'
+// values, with Welch–Satterthwaite degrees of freedom; false when neither
+// side's runs spread (no scale for t).
+func welch(a, b []*float64) (lo, hi float64, ok bool) {
+	mv := func(vs []*float64) (m, v float64) {
+		for _, x := range vs {
+			m += *x
+		}
+		m /= float64(len(vs))
+		for _, x := range vs {
+			v += (*x - m) * (*x - m)
+		}
+		return m, v / float64(len(vs)-1) / float64(len(vs)) // the squared standard error of the mean
+	}
+	ma, va := mv(a)
+	mb, vb := mv(b)
+	se2 := va + vb
+	if !(se2 > 0) {
+		return 0, 0, false
+	}
+	df := se2 * se2 / (va*va/float64(len(a)-1) + vb*vb/float64(len(b)-1))
+	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1-(1-metrics.Confidence)/2) * math.Sqrt(se2)
+	d := mb - ma
+	return d - half, d + half, true
 }
 
 // newcombe is Newcombe's hybrid score interval of pB − pA (his method 10):
