@@ -13,7 +13,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
-	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // Write prints r in format f (cardfmt.Text, Markdown or JSON) in l; JSON
@@ -64,6 +63,7 @@ var (
 	msgNoReal     = lang.Msg{"没有一个指标的区间不含 0：看不出 B 和 A 有差别。", "No metric's interval excludes 0: no difference between B and A shows."}
 	msgRealItem   = lang.Msg{"%s %s（%s）", "%s %s (%s)"}
 	msgSep        = lang.Msg{"、", ", "}
+	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
@@ -423,18 +423,23 @@ func (r *Result) gapName(l lang.Lang) string {
 	if !hasGaps {
 		return ""
 	}
+	// Each name once, with its runs when the runs go by several names.
 	var names []string
-	for _, s := range append(append([]*metrics.Summary(nil), r.A.runs...), r.B.runs...) {
-		n := cardfmt.EventGapLabelIn(l, s)
-		seen := false
-		for _, m := range names {
-			seen = seen || m == n
-		}
-		if !seen {
+	runs := map[string][]string{}
+	for _, run := range r.allRuns() {
+		n := cardfmt.EventGapLabelIn(l, run.Summary)
+		if runs[n] == nil {
 			names = append(names, n)
 		}
+		runs[n] = append(runs[n], run.Name)
 	}
-	return strings.Join(names, msgSep.In(l))
+	if len(names) == 1 {
+		return names[0]
+	}
+	for i, n := range names {
+		names[i] = msgRunsNote.F(l, n, strings.Join(runs[n], msgSep.In(l)))
+	}
+	return strings.Join(names, msgSemi.In(l))
 }
 
 // maxValueRunes is how much of a condition's value is printed.
