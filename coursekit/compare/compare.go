@@ -49,6 +49,8 @@
 package compare
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -456,8 +458,12 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	if res.RunsDiffer == nil {
 		res.RunsDiffer = []RunsDiffer{}
 	}
+	// The bootstrap draws each side's runs in an order of their own (by
+	// their cards' content), so that listing them in another order gives
+	// the same intervals.
+	sa, sb := drawOrder(res.A.runs), drawOrder(res.B.runs)
 	for _, d := range definitions(o, levels, first) {
-		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
+		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, [2][]*metrics.Summary{sa, sb}, o))
 	}
 	res.Warnings = res.warnings(lang.EN)
 	return res, nil
@@ -529,8 +535,31 @@ func LevelName(p float64) string { return "p" + strconvFloat(math.Round(p*100*1e
 // strconvFloat prints a number the short way: 1000, 99.9.
 func strconvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// measure compares one metric.
-func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
+// drawOrder is runs in the order of their cards' content (an FNV hash of
+// the card's JSON), whatever order they were given in.
+func drawOrder(runs []*metrics.Summary) []*metrics.Summary {
+	type keyed struct {
+		key uint64
+		s   *metrics.Summary
+	}
+	ks := make([]keyed, len(runs))
+	for i, s := range runs {
+		h := fnv.New64a()
+		b, _ := json.Marshal(s)
+		h.Write(b)
+		ks[i] = keyed{h.Sum64(), s}
+	}
+	slices.SortStableFunc(ks, func(x, y keyed) int { return cmp.Compare(x.key, y.key) })
+	out := make([]*metrics.Summary, len(ks))
+	for i, k := range ks {
+		out[i] = k.s
+	}
+	return out
+}
+
+// measure compares one metric; the bootstrap draws the runs of each side
+// from drawn (the sides' runs in canonical order).
+func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, o Options) Metric {
 	m := Metric{Name: d.name, Unit: d.unit, LowerIsBetter: d.lower}
 	for _, s := range a {
 		m.ARuns = append(m.ARuns, d.value(s))
@@ -568,7 +597,7 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
-		lo, hi = bootstrap(d, a, b, o)
+		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
 		// A percentile interval can miss the observed difference when the
 		// resamples' distribution is skewed (small, tied samples): widen it
 		// to hold it.
@@ -606,15 +635,27 @@ func mean(vs []*float64) *float64 {
 	if len(vs) == 0 {
 		return nil
 	}
-	sum := 0.0
-	for _, v := range vs {
-		if v == nil {
-			return nil
-		}
-		sum += *v
+	if slices.Contains(vs, nil) {
+		return nil
 	}
-	m := sum / float64(len(vs))
+	m := sumSorted(vs) / float64(len(vs))
 	return &m
+}
+
+// sumSorted is the sum of the values, added in ascending order: the same
+// values listed in another order give the same sum to the last bit, so two
+// sides of the same runs differ by exactly 0.
+func sumSorted(vs []*float64) float64 {
+	xs := make([]float64, len(vs))
+	for i, v := range vs {
+		xs[i] = *v
+	}
+	slices.Sort(xs)
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum
 }
 
 // verdict reads the interval in the metric's direction.
@@ -693,10 +734,7 @@ func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64)
 // side's runs spread (no scale for t).
 func welch(a, b []*float64) (lo, hi float64, ok bool) {
 	mv := func(vs []*float64) (m, v float64) {
-		for _, x := range vs {
-			m += *x
-		}
-		m /= float64(len(vs))
+		m = sumSorted(vs) / float64(len(vs))
 		for _, x := range vs {
 			v += (*x - m) * (*x - m)
 		}

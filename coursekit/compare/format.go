@@ -363,6 +363,11 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	if m.Unit == "share" {
 		v, unit = d*100, msgPP.In(l)
 	}
+	// A difference far below what the values are printed to (floating-point
+	// noise of a mean) prints as 0.
+	if scale := max(math.Abs(orZero(m.A)), math.Abs(orZero(m.B))); math.Abs(d) <= 1e-9*scale {
+		v = 0
+	}
 	s := cardfmt.Measure(math.Abs(v), "")
 	switch {
 	case s == "0":
@@ -375,6 +380,13 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 		s += unit
 	}
 	return s
+}
+
+func orZero(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }
 
 func signedPct(v float64) string {
