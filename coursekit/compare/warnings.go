@@ -139,7 +139,8 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 func (r *Result) closedLoopWarning(l lang.Lang) string {
 	poisson := false
 	for _, m := range r.Metrics {
-		if (m.Unit == "/s" || m.Unit == "token/s") && (m.Method == MethodPoisson || m.Method == MethodHierarchical) {
+		degenerate := m.Diff != nil && *m.Diff == 0 && m.CI95.Low != nil && *m.CI95.Low == 0 && m.CI95.High != nil && *m.CI95.High == 0
+		if (m.Unit == "/s" || m.Unit == "token/s") && (m.Method == MethodPoisson || m.Method == MethodHierarchical) && !degenerate {
 			poisson = true
 		}
 	}
