@@ -56,3 +56,17 @@ func (c *chartFile) write(stderr io.Writer, write func(io.Writer) error) error {
 	fmt.Fprintf(stderr, "coursekit %s: chart written to %s\n", c.cmd, c.f.Path())
 	return nil
 }
+
+// writeWhole writes data to path through outfile: refused when path is one
+// of inputs, put in place whole or not at all.
+func writeWhole(path string, data []byte, inputs ...string) error {
+	f, err := outfile.Create(path, inputs...)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Commit()
+}

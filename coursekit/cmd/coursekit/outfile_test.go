@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// An output file (--chart, report -o, export --out) never destroys an
+// An output file (--chart, report -o, export -o, import -o) never destroys an
 // input, and a failed run leaves an earlier output as it was: the output
 // is written beside its path and put in place only on success (the fifth
 // engineer walk: `compare --chart victim.jsonl`, with victim.jsonl a trace
@@ -26,7 +26,16 @@ func TestOutputNeverDestroysAnInput(t *testing.T) {
 	if err := os.Link(trace, link); err != nil {
 		t.Fatal(err)
 	}
+	result := filepath.Join(dir, "vllm.json")
+	vb, err := os.ReadFile(importData + "vllm_nan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(result, vb, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
+		{"import", "--from", "vllm", result, "-o", result},
 		{"compare", trace, unitTrace, "--chart", trace},
 		{"compare", unitTrace, trace, "--chart", link}, // the same file by another name
 		{"report", trace, "-o", link},
@@ -35,6 +44,9 @@ func TestOutputNeverDestroysAnInput(t *testing.T) {
 		code, _, errs := runCLI(t, args...)
 		if code != 2 || !strings.Contains(errs, "destroy") {
 			t.Errorf("%v: exit %d, %q; want exit 2 saying it would destroy the input", args, code, errs)
+		}
+		if got, _ := os.ReadFile(result); string(got) != string(vb) {
+			t.Fatalf("%v changed the import's result file", args)
 		}
 		if got, _ := os.ReadFile(trace); string(got) != string(b) {
 			t.Fatalf("%v changed the input trace (%d bytes, was %d)", args, len(got), len(b))
