@@ -15,7 +15,8 @@ import (
 // starts at −100 % (no metric falls below 0, so B − A ≥ −A), ends at most
 // twice the largest estimate away (100 % at least), and a row's end beyond
 // it, unbounded or not, stops at the edge with an arrow pointing out. The
-// zero line's label stands below the rows, not on the first row's verdict.
+// zero line carries no label (it stood on the first row's verdict; the
+// subtitle says what the line is), and −100, 0 and the edge are ticks.
 func TestForestAxisClipsWithArrows(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	m := func(name string, a, rel float64, lo, hi *float64, v string) compare.Metric {
@@ -52,7 +53,12 @@ func TestForestAxisClipsWithArrows(t *testing.T) {
 		t.Errorf("a row past the axis: ends %v %v, want an arrow at the right edge", l, r)
 	}
 	zero := series[len(series)-1].(map[string]any)["markLine"].(map[string]any)["data"].([]any)[0].(map[string]any)
-	if pos := zero["label"].(map[string]any)["position"]; pos == "start" {
-		t.Errorf("the zero line's label is at %v, on the first row", pos)
+	if show := zero["label"].(map[string]any)["show"]; show != false {
+		t.Errorf("the zero line is labelled (%v): the label stood on the first row's verdict", zero["label"])
+	}
+	// Ticks every step from −100: 0 is one, and the edge too.
+	step := x["minInterval"].(float64)
+	if x["maxInterval"] != step || int(100/step)*int(step) != 100 && step < 100 || int(hi)%int(step) != 0 {
+		t.Errorf("ticks every %v to %v: −100, 0 and the edge are not all ticks", step, hi)
 	}
 }

@@ -93,7 +93,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		rows = append(rows, rw)
 	}
 	const edgeLow = -100.0
-	edge := draw.NiceCeil(max(min(far, 2*max(est, 50))*1.1, 10))
+	edge, step := axisEdge(max(min(far, 2*max(est, 50))*1.1, 10))
 	for i := range rows {
 		rw := &rows[i]
 		if rw.m.CI95.Low == nil || rw.lo < edgeLow {
@@ -122,7 +122,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "90", Bottom: "60", Left: "230", Right: "40"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: msgAxis.In(l), NameLocation: "middle", NameGap: 28, Min: edgeLow, Max: edge}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: msgAxis.In(l), NameLocation: "middle", NameGap: 28, Min: edgeLow, Max: edge, MinInterval: step, MaxInterval: step}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true)}),
 		ec.WithAnimation(false),
 	)
@@ -156,9 +156,33 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	}
 	// The estimates, on a series whose line is not drawn, and the 0 line.
 	draw.AddLine(ln, msgPoint.In(l), points, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: draw.ColorMark, Opacity: opts.Float(0)},
-		// The zero line's label below the rows, off the first row's verdict.
-		draw.MarkLines(draw.VLine(msgZero.In(l), 0, draw.ColorMark, "end")))
+		draw.MarkLines(zeroLine(l)))
 	return ln
+}
+
+// zeroLine is the vertical line at 0, unlabelled: the subtitle says what
+// it is, and a label at either end stood on a row's verdict or the axis' 0.
+func zeroLine(l lang.Lang) draw.MarkItem {
+	z := draw.VLine(msgZero.In(l), 0, draw.ColorMark, "end")
+	z.Label = &opts.Label{Show: opts.Bool(false)}
+	return z
+}
+
+// axisSteps are the tick steps the axis uses: those up to 100 divide 100,
+// so −100, the axis' start, and 0 are ticks.
+var axisSteps = []float64{10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000}
+
+// axisEdge is the axis' end at least far, a whole number of ticks, and
+// the tick step: about six ticks over −100 … edge.
+func axisEdge(far float64) (edge, step float64) {
+	step = axisSteps[len(axisSteps)-1]
+	for _, s := range axisSteps {
+		if (far+100)/s <= 7 {
+			step = s
+			break
+		}
+	}
+	return math.Ceil(far/step) * step, step
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
