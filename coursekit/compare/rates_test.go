@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -84,6 +85,20 @@ func TestRatesOverSeveralRunsUseTheRuns(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("%s: the report does not explain %q:\n%s", l, want, b.String())
 		}
+	}
+	// A goodput of 0 in every run (nothing meets a 50 ms SLO) has no
+	// spread to scale a t by and an interval [0, 0]: no closed-loop
+	// caveat for it.
+	o50 := compare.Options{Card: cardopts.Flags{TTFTMS: []float64{50}}}
+	side50 := func(rates ...float64) []compare.Run {
+		var out []compare.Run
+		for i, r := range rates {
+			out = append(out, run(closedRun(r), fmt.Sprint("run", i), o50))
+		}
+		return out
+	}
+	if r, err := compare.Compare(side50(ra...), side50(rb...), o50); err != nil || hasWarning(r, compare.WarnClosedLoop) {
+		t.Errorf("goodput 0 everywhere: %v, closed-loop warning %v", err, err == nil && hasWarning(r, compare.WarnClosedLoop))
 	}
 	// One run on a side: no spread of runs there; the Poisson model, with
 	// its closed-loop caveat where a run was a closed loop.
