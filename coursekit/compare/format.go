@@ -363,10 +363,11 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	if m.Unit == "share" {
 		v, unit = d*100, msgPP.In(l)
 	}
-	// A difference far below what the values are printed to (floating-point
-	// noise of a mean) prints as 0.
-	if scale := max(math.Abs(orZero(m.A)), math.Abs(orZero(m.B))); math.Abs(d) <= 1e-9*scale {
-		v = 0
+	// Rounded to the digits A and B are printed to: a difference below
+	// that resolution (floating-point noise of a mean among them) is 0.
+	if dec, ok := decimals(m); ok {
+		scale := math.Pow(10, float64(dec))
+		v = math.Round(v*scale) / scale
 	}
 	s := cardfmt.Measure(math.Abs(v), "")
 	switch {
@@ -382,11 +383,30 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	return s
 }
 
-func orZero(v *float64) float64 {
-	if v == nil {
-		return 0
+// decimals is the finest number of decimals A and B of m are printed to
+// (numfmt.Measure: milliseconds at one decimal below 1000, whole above;
+// shares as percentages at one decimal; the rest at three significant
+// digits); false when neither side has a nonzero value.
+func decimals(m Metric) (int, bool) {
+	best, ok := 0, false
+	for _, x := range []*float64{m.A, m.B} {
+		if x == nil || *x == 0 {
+			continue
+		}
+		d := 0
+		switch a := math.Abs(*x); {
+		case m.Unit == "share":
+			d = 1 // the percentage's decimal, in percentage points
+		case m.Unit == "ms" && a >= 1000:
+			d = 0
+		case m.Unit == "ms":
+			d = 1
+		default:
+			d = max(0, 2-int(math.Floor(math.Log10(a))))
+		}
+		best, ok = max(best, d), true
 	}
-	return *v
+	return best, ok
 }
 
 func signedPct(v float64) string {

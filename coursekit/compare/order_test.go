@@ -55,3 +55,27 @@ func TestRunOrderChangesNothing(t *testing.T) {
 }
 
 func sameBound(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// A difference is printed to the digits its A and B are printed to, and
+// one below that resolution prints 0 (the walk saw "−0.00000000000182 ms").
+func TestDifferencesPrintToTheValuesDigits(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		unit string
+		a, b float64
+		want string
+	}{
+		{"ms", 2473.4, 2473.45, "0 ms"},
+		{"ms", 140.2, 140.2 + 1.82e-12, "0 ms"},
+		{"ms", 140.2, 140.26, "+0.1 ms"},
+		{"token/s", 48.3, 48.3004, "0 token/s"},
+		{"token/s", 48.3, 46.77, "−1.5 token/s"},
+		{"share", 0.115, 0.18571, "+7.1 pp"},
+	} {
+		d := c.b - c.a
+		r := &compare.Result{Metrics: []compare.Metric{{Name: "x", Unit: c.unit, A: f(c.a), B: f(c.b), Diff: f(d), CI95: compare.Bounds{Low: f(d), High: f(d)}, Method: compare.MethodBootstrap, Verdict: compare.Same}}}
+		if got := compare.Cells(r, lang.EN)[0].Diff; got != c.want {
+			t.Errorf("%s %v → %v: B − A printed %q, want %q", c.unit, c.a, c.b, got, c.want)
+		}
+	}
+}
