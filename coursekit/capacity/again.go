@@ -103,9 +103,9 @@ type Agreement struct {
 // averages. Both searches follow the same path of rates until their
 // verdicts first differ, so that rate was searched by both.
 func Again(prev, cur *Result) Agreement {
-	ag := Agreement{PreviousAnswer: prev.MaxRateMeeting, Answer: cur.MaxRateMeeting, PreviousBound: prev.BoundedBy, Bound: cur.BoundedBy,
+	ag := Agreement{PreviousAnswer: prev.MaxRateMeeting, Answer: cur.MaxRateMeeting, PreviousBound: prev.bound(), Bound: cur.bound(),
 		Resolution: max(prev.Resolution, cur.Resolution), Reasons: []Why{}}
-	ag.Same = sameRate(prev.MaxRateMeeting, cur.MaxRateMeeting) && prev.BoundedBy == cur.BoundedBy
+	ag.Same = sameRate(prev.MaxRateMeeting, cur.MaxRateMeeting) && prev.bound() == cur.bound()
 	// Changed conditions are named even beside the same answer: it is then
 	// an answer to two questions, not one found twice.
 	if d := flagsDiffer(prev, cur); len(d) > 0 {

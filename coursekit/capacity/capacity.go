@@ -146,7 +146,7 @@ type Result struct {
 	// BoundedBy says what bounds the answer from above: BoundFailingStep
 	// (a searched rate above it did not meet), BoundMaxRate (every step met
 	// up to MaxRate, so the capacity is at least the answer, the search's
-	// limit) or BoundInterrupted; "" when no rate met.
+	// limit) or BoundInterrupted; BoundNoRate when no rate met.
 	BoundedBy string  `json:"bounded_by"`
 	MaxRate   float64 `json:"max_rate"`
 	// The rest of the search's flags, so that two searches can be checked
@@ -183,7 +183,19 @@ const (
 	BoundFailingStep = "failing_step"
 	BoundMaxRate     = "max_rate"
 	BoundInterrupted = "interrupted"
+	// BoundNoRate: no searched rate met, so there is no answer to bound
+	// (a search's JSON before it had a name says "").
+	BoundNoRate = "no_rate_met"
 )
+
+// bound is r's BoundedBy, "" read as BoundNoRate when no rate met (a
+// search saved before that had a name).
+func (r *Result) bound() string {
+	if r.BoundedBy == "" && r.MaxRateMeeting == nil {
+		return BoundNoRate
+	}
+	return r.BoundedBy
+}
 
 // AnswerStep is the step at the answer (the last one measured at that
 // rate); nil when no rate met.
@@ -387,7 +399,7 @@ func answer(steps []Step) *float64 {
 // interrupted step.
 func boundedBy(steps []Step, ans *float64, maxRate float64) string {
 	if ans == nil {
-		return ""
+		return BoundNoRate
 	}
 	for _, s := range steps {
 		if s.Rate > *ans && s.Verdict != Meets && s.Verdict != Interrupted {

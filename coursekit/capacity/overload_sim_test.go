@@ -188,7 +188,7 @@ func TestAnswerBoundedBy(t *testing.T) {
 		{[]Step{meets(30), {Rate: 60, Verdict: Fails}, meets(45)}, f(45), BoundFailingStep},
 		{[]Step{meets(30), {Rate: 60, Verdict: Undecided}}, f(30), BoundFailingStep},
 		{[]Step{meets(30), {Rate: 60, Verdict: Interrupted}}, f(30), BoundInterrupted},
-		{[]Step{{Rate: 30, Verdict: Fails}}, nil, ""},
+		{[]Step{{Rate: 30, Verdict: Fails}}, nil, BoundNoRate},
 	} {
 		if got := boundedBy(c.steps, answer(c.steps), 60); got != c.want {
 			t.Errorf("steps %+v: bounded by %q, want %q", c.steps, got, c.want)

@@ -15,14 +15,19 @@
 //     (MethodBootstrap), TTFT and E2E drawn exactly from each run's order
 //     statistics (metrics.OrderWindow.Resample), the event gaps by attempt,
 //     an attempt's gaps together (metrics.ClusterWindow.Resample), since
-//     they are not independent; shares of attempts (failure rate,
+//     they are not independent (above 2,048 attempts, from the cluster
+//     bootstrap's normal limit, which costs no draw per attempt); shares of attempts (failure rate,
 //     qualified rate) by Newcombe's hybrid score interval for a difference
 //     of two proportions, from the two Wilson intervals (MethodNewcombe);
 //     goodput and output tokens per second, counts over a fixed window, by
 //     a Poisson score interval of each side combined the same way
 //     (MethodPoisson). Between-run variance is not covered, and the output
 //     says so.
-//   - several runs on a side: every metric by a hierarchical bootstrap
+//   - several runs on both sides: goodput and tokens per second by Welch's
+//     t interval over the runs' own rates (MethodWelchRuns): the runs are
+//     the independent units, whose spread carries the noise within them,
+//     open loop or closed, with no Poisson assumption;
+//   - several runs on a side: every other metric by a hierarchical bootstrap
 //     (MethodHierarchical): each resample draws the side's runs with
 //     replacement, then each drawn run's attempts with replacement (for
 //     goodput and tokens per second, counts over the window, a Poisson
@@ -48,6 +53,8 @@
 package compare
 
 import (
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -93,6 +100,11 @@ const (
 	// into an interval of the difference by the same square-and-add
 	// (MOVER) as Newcombe's.
 	MethodPoisson = "poisson-score-mover"
+	// MethodWelchRuns is Welch's t interval over the runs' own values: for
+	// goodput and tokens per second with several runs on each side, whose
+	// runs, not attempts, are the independent units (a closed loop's count
+	// of attempts is no Poisson count).
+	MethodWelchRuns = "welch-t-runs"
 )
 
 // Default levels of the compared percentiles, and the resamples drawn.
@@ -425,6 +437,11 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 		if s == nil || s.Resampling == nil {
 			return nil, fmt.Errorf("compare: %s: summary computed without Resampling (use Options.Summarize)", r.Name)
 		}
+		// A run that measured nothing would count as zero throughput and
+		// goodput while the percentiles left it out: refused, not averaged.
+		if s.Attempts == 0 {
+			return nil, &trace.Error{File: r.Name, Msg: "no attempt in the measured window: a run that measured nothing cannot be compared (leave it out, or run it again)"}
+		}
 		if !slices.Equal(levelsOfDist(s.TTFT), levels) {
 			return nil, fmt.Errorf("compare: %s: summary computed with other percentile levels (use Options.Summarize)", r.Name)
 		}
@@ -452,8 +469,12 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	if res.RunsDiffer == nil {
 		res.RunsDiffer = []RunsDiffer{}
 	}
+	// The bootstrap draws each side's runs in an order of their own (by
+	// their cards' content), so that listing them in another order gives
+	// the same intervals.
+	sa, sb := drawOrder(res.A.runs), drawOrder(res.B.runs)
 	for _, d := range definitions(o, levels, first) {
-		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
+		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, [2][]*metrics.Summary{sa, sb}, o))
 	}
 	res.Warnings = res.warnings(lang.EN)
 	return res, nil
@@ -525,8 +546,31 @@ func LevelName(p float64) string { return "p" + strconvFloat(math.Round(p*100*1e
 // strconvFloat prints a number the short way: 1000, 99.9.
 func strconvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// measure compares one metric.
-func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
+// drawOrder is runs in the order of their cards' content (an FNV hash of
+// the card's JSON), whatever order they were given in.
+func drawOrder(runs []*metrics.Summary) []*metrics.Summary {
+	type keyed struct {
+		key uint64
+		s   *metrics.Summary
+	}
+	ks := make([]keyed, len(runs))
+	for i, s := range runs {
+		h := fnv.New64a()
+		b, _ := json.Marshal(s)
+		h.Write(b)
+		ks[i] = keyed{h.Sum64(), s}
+	}
+	slices.SortStableFunc(ks, func(x, y keyed) int { return cmp.Compare(x.key, y.key) })
+	out := make([]*metrics.Summary, len(ks))
+	for i, k := range ks {
+		out[i] = k.s
+	}
+	return out
+}
+
+// measure compares one metric; the bootstrap draws the runs of each side
+// from drawn (the sides' runs in canonical order).
+func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, o Options) Metric {
 	m := Metric{Name: d.name, Unit: d.unit, LowerIsBetter: d.lower}
 	for _, s := range a {
 		m.ARuns = append(m.ARuns, d.value(s))
@@ -547,7 +591,16 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 		m.Rel = &rel
 	}
 	var lo, hi float64
+	if m.Method == MethodWelchRuns {
+		var ok bool
+		if lo, hi, ok = welch(m.ARuns, m.BRuns); !ok {
+			// Runs that agree exactly show no spread to scale a t by:
+			// the bootstrap's within-run noise instead.
+			m.Method = MethodHierarchical
+		}
+	}
 	switch m.Method {
+	case MethodWelchRuns:
 	case MethodNewcombe:
 		na, da := d.counts(a[0])
 		nb, db := d.counts(b[0])
@@ -555,7 +608,7 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
-		lo, hi = bootstrap(d, a, b, o)
+		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
 		// A percentile interval can miss the observed difference when the
 		// resamples' distribution is skewed (small, tied samples): widen it
 		// to hold it.
@@ -579,6 +632,8 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 // method is the interval's method for a metric with na and nb runs.
 func method(d metricDef, na, nb int) string {
 	switch {
+	case na > 1 && nb > 1 && d.kind == rate:
+		return MethodWelchRuns
 	case na > 1 || nb > 1:
 		return MethodHierarchical
 	case d.kind == share:
@@ -594,15 +649,27 @@ func mean(vs []*float64) *float64 {
 	if len(vs) == 0 {
 		return nil
 	}
-	sum := 0.0
-	for _, v := range vs {
-		if v == nil {
-			return nil
-		}
-		sum += *v
+	if slices.Contains(vs, nil) {
+		return nil
 	}
-	m := sum / float64(len(vs))
+	m := sumSorted(vs) / float64(len(vs))
 	return &m
+}
+
+// sumSorted is the sum of the values, added in ascending order: the same
+// values listed in another order give the same sum to the last bit, so two
+// sides of the same runs differ by exactly 0.
+func sumSorted(vs []*float64) float64 {
+	xs := make([]float64, len(vs))
+	for i, v := range vs {
+		xs[i] = *v
+	}
+	slices.Sort(xs)
+	sum := 0.0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum
 }
 
 // verdict reads the interval in the metric's direction.
@@ -683,6 +750,29 @@ func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64)
 	lo, _ = metrics.Quantile(diffs, (1-metrics.Confidence)/2, metrics.Linear)
 	hi, _ = metrics.Quantile(diffs, 1-(1-metrics.Confidence)/2, metrics.Linear)
 	return lo, hi
+}
+
+// welch is Welch's 95 % t interval of mean(b) − mean(a) over the runs'
+// values, with Welch–Satterthwaite degrees of freedom; false when neither
+// side's runs spread (no scale for t).
+func welch(a, b []*float64) (lo, hi float64, ok bool) {
+	mv := func(vs []*float64) (m, v float64) {
+		m = sumSorted(vs) / float64(len(vs))
+		for _, x := range vs {
+			v += (*x - m) * (*x - m)
+		}
+		return m, v / float64(len(vs)-1) / float64(len(vs)) // the squared standard error of the mean
+	}
+	ma, va := mv(a)
+	mb, vb := mv(b)
+	se2 := va + vb
+	if !(se2 > 0) {
+		return 0, 0, false
+	}
+	df := se2 * se2 / (va*va/float64(len(a)-1) + vb*vb/float64(len(b)-1))
+	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1-(1-metrics.Confidence)/2) * math.Sqrt(se2)
+	d := mb - ma
+	return d - half, d + half, true
 }
 
 // newcombe is Newcombe's hybrid score interval of pB − pA (his method 10):

@@ -240,7 +240,7 @@ func TestChangedConditionsAreNamed(t *testing.T) {
 
 // The header's per-run notes (how the run ended, its sidecar) are no
 // conditions, nor is a live run's achieved window: its planned duration
-// is; the URL names the server unless the conditions describe it.
+// is; the URL names the server, engine settings or not.
 func TestConditionsLeaveOutPerRunNotes(t *testing.T) {
 	tr := failing(10, 1)
 	tr.Header.Conditions = json.RawMessage(`{"model":"m","run_end":{"reason":"completed","planned_duration_ms":10000,"planned_window":{"start_ms":0,"end_ms":10000}},"metrics_sidecar":"x.metrics.jsonl"}`)
@@ -256,7 +256,7 @@ func TestConditionsLeaveOutPerRunNotes(t *testing.T) {
 		}
 	}
 	tr.Header.Conditions = json.RawMessage(`{"engine":{"parallel":4}}`)
-	if c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{})); c["server"] != "" || c["engine.parallel"] != "4" {
+	if c := compare.Conditions(cardopts.MustSummarize(tr, cardopts.Flags{})); c["server"] != `"http://127.0.0.1:8090"` || c["engine.parallel"] != "4" {
 		t.Errorf("with the engine described: %v", c)
 	}
 }

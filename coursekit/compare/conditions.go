@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -26,8 +27,11 @@ import (
 //     num_requests; when the run ended (the last answer of
 //     --num-requests, an interrupt) and what it sent are outcomes, which
 //     the card and compare's warnings show;
-//   - server, the URL bench was pointed at (meta.url), when the conditions
-//     do not describe the server themselves (the lab's engine does).
+//   - server, the origin (scheme://host:port) of the URL bench was pointed
+//     at (meta.url), whatever else the conditions say (engine settings
+//     describe a server, not which one was measured), unless the
+//     conditions name their own server (the lab's engine, started on
+//     whatever port is free, names itself).
 var perRun = map[string]bool{"run_end": true, "metrics_sidecar": true}
 
 // ConditionDiff is a condition whose values differ between the sides. A
@@ -84,15 +88,27 @@ func Conditions(s *metrics.Summary) map[string]string {
 			delete(out, "window_s")
 		}
 	}
-	if _, ok := cond["engine"]; !ok {
+	if _, ok := out["server"]; !ok {
 		var meta struct {
 			URL *string `json:"url"`
 		}
 		if json.Unmarshal(s.TraceMeta, &meta) == nil && meta.URL != nil {
-			out["server"] = canonical(mustJSON(*meta.URL))
+			out["server"] = canonical(mustJSON(origin(*meta.URL)))
 		}
 	}
 	return out
+}
+
+// origin is the server a URL names: scheme://host:port, without user
+// information, path, query or fragment (a path is an API's, not another
+// server; the rest may hold secrets). A URL that does not parse is kept
+// as written (bench redacts it before it reaches the trace).
+func origin(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" {
+		return u
+	}
+	return p.Scheme + "://" + p.Host
 }
 
 // flatten puts v under name, and an object's members under name.key.

@@ -1,11 +1,12 @@
 package compare
 
 import (
-	"crypto/sha256"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -27,9 +28,15 @@ type DuplicateError struct {
 	// SameFile is true when both name one file, false when they are two
 	// files with identical content.
 	SameFile bool
+	// Sides is true when First is a run of A and Second one of B, and the
+	// sides do not hold the same runs (which would be the A/A check).
+	Sides bool
 }
 
 func (e *DuplicateError) Error() string {
+	if e.Sides {
+		return fmt.Sprintf("compare: %s (A) and %s (B) are one run on both sides: a run belongs to one side, unless both sides hold the same runs (the A/A check); give each run on its own side", e.First, e.Second)
+	}
 	if e.SameFile {
 		return fmt.Sprintf("compare: %s and %s are the same file: each run counts once (give every run's trace once)", e.First, e.Second)
 	}
@@ -41,10 +48,10 @@ func (e *DuplicateError) Error() string {
 // FILE:LINE) and judged under one SLO set: o.Card's, or, without one, the
 // first A trace's (its header's conditions.slo, else 1 s), so that a run
 // recorded under other SLOs is still judged like the rest (and its
-// recorded SLOs show up as a changed condition). A file given twice, or
-// two files with the same content, is a *DuplicateError, but for one
-// trace against itself (A and B one trace each: the A/A check, every
-// verdict ~).
+// recorded SLOs show up as a changed condition). A file given twice on one
+// side, or two files with the same content, is a *DuplicateError; so is a
+// run on both sides, but for the A/A check: both sides holding the same
+// runs (one trace against itself, or A1 A2 -- A2 A1), every verdict ~.
 func Files(a, b []string, o Options) (*Result, error) {
 	named := func(paths []string) []File {
 		out := make([]File, len(paths))
@@ -58,27 +65,24 @@ func Files(a, b []string, o Options) (*Result, error) {
 
 // NamedFiles is Files with names of the caller's choosing.
 func NamedFiles(a, b []File, o Options) (*Result, error) {
-	all := append(append([]File(nil), a...), b...)
-	check := len(all) > 2 // one trace against itself is the A/A check
-	if check {
-		if err := sameFiles(all); err != nil {
+	for _, side := range [][]File{a, b} {
+		if err := sameFiles(side); err != nil {
 			return nil, err
 		}
 	}
+	all := append(append([]File(nil), a...), b...)
 	flags := o.CardFlags()
 	var ra, rb []Run
-	seen := map[[sha256.Size]byte]string{}
+	sums := make([]uint64, len(all))
+	seed := maphash.MakeSeed()
 	for i, f := range all {
 		// One summary per trace, through cardopts as the card's; the
 		// content is hashed on the way, to catch a copy given as a run.
-		s, sum, err := summarizeFile(f.Path, flags)
+		s, sum, err := summarizeFile(f.Path, flags, seed)
 		if err != nil {
 			return nil, err
 		}
-		if first, ok := seen[sum]; ok && check {
-			return nil, &DuplicateError{First: first, Second: f.Name}
-		}
-		seen[sum] = f.Name
+		sums[i] = sum
 		if i == 0 {
 			flags.TTFTMS, flags.Latency = nil, metrics.LatencySLO{}
 			for _, c := range s.Conditions {
@@ -92,30 +96,62 @@ func NamedFiles(a, b []File, o Options) (*Result, error) {
 			rb = append(rb, Run{Name: f.Name, Summary: s})
 		}
 	}
+	if err := duplicates(a, b, sums); err != nil {
+		return nil, err
+	}
 	return Compare(ra, rb, o)
 }
 
-// summarizeFile is the file's summary for Compare and the SHA-256 of its
-// bytes, read once.
-func summarizeFile(path string, flags cardopts.Flags) (*metrics.Summary, [sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
+// duplicates finds a run given twice among the files a then b, by the
+// hashes of their content: twice on one side, or on both sides when the
+// sides do not hold the same runs.
+func duplicates(a, b []File, sums []uint64) error {
+	sa, sb := sums[:len(a)], sums[len(a):]
+	for _, side := range []struct {
+		files []File
+		sums  []uint64
+	}{{a, sa}, {b, sb}} {
+		seen := map[uint64]string{}
+		for i, s := range side.sums {
+			if first, ok := seen[s]; ok {
+				return &DuplicateError{First: first, Second: side.files[i].Name}
+			}
+			seen[s] = side.files[i].Name
+		}
+	}
+	if same := slices.Sorted(slices.Values(sa)); slices.Equal(same, slices.Sorted(slices.Values(sb))) {
+		return nil // the A/A check
+	}
+	for j, s := range sb {
+		if i := slices.Index(sa, s); i >= 0 {
+			return &DuplicateError{First: a[i].Name, Second: b[j].Name, Sides: true}
+		}
+	}
+	return nil
+}
+
+// summarizeFile is the file's summary for Compare and a 64-bit hash of its
+// bytes (maphash, seeded once per comparison: several times faster than
+// SHA-256 over gigabytes, and two different traces collide with a chance of
+// 2⁻⁶⁴), read once.
+func summarizeFile(path string, flags cardopts.Flags, seed maphash.Seed) (*metrics.Summary, uint64, error) {
 	r, err := trace.OpenFile(path)
 	if err != nil {
-		return nil, sum, err
+		return nil, 0, err
 	}
 	defer r.Close()
-	h := sha256.New()
-	s, err := cardopts.SummarizeReader(io.TeeReader(r, h), path, flags, cardopts.Resampling())
+	var h maphash.Hash
+	h.SetSeed(seed)
+	s, err := cardopts.SummarizeReader(io.TeeReader(r, &h), path, flags, cardopts.Resampling())
 	if err != nil {
-		return nil, sum, err
+		return nil, 0, err
 	}
 	// The summary may stop before the end (a trailing blank line): hash
 	// the rest too.
-	if _, err := io.Copy(h, r); err != nil {
-		return nil, sum, err
+	if _, err := io.Copy(&h, r); err != nil {
+		return nil, 0, err
 	}
-	h.Sum(sum[:0])
-	return s, sum, nil
+	return s, h.Sum64(), nil
 }
 
 // sameFiles finds two arguments that name one file (the same path, or

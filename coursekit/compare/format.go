@@ -13,7 +13,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
-	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // Write prints r in format f (cardfmt.Text, Markdown or JSON) in l; JSON
@@ -64,6 +63,7 @@ var (
 	msgNoReal     = lang.Msg{"没有一个指标的区间不含 0：看不出 B 和 A 有差别。", "No metric's interval excludes 0: no difference between B and A shows."}
 	msgRealItem   = lang.Msg{"%s %s（%s）", "%s %s (%s)"}
 	msgSep        = lang.Msg{"、", ", "}
+	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
@@ -71,7 +71,8 @@ var (
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
 	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
 	msgSeed       = lang.Msg{"重抽样 %d 次，种子 %d：同样的输入得到同样的输出（--seed 换种子）。", "%d resamples, seed %d: the same input gives the same output (--seed to change it)."}
-	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（分层自助法）。", "Several runs on each side: the intervals carry the variance between runs (hierarchical bootstrap)."}
+	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（分层自助法；goodput 和吞吐用各次运行的速率，Welch t）。", "Several runs on each side: the intervals carry the variance between runs (hierarchical bootstrap; goodput and throughput over the runs' own rates, Welch t)."}
+	msgClosedLoop = lang.Msg{"闭环负载（%s）：goodput 和吞吐的区间把每次运行窗口内的尝试数当作泊松计数，开环到达才是这样；闭环下计数的波动更小，这些区间偏宽。两边各跑几次，就改用各次运行自己的速率（Welch t），不再假设泊松。", "Closed loop (%s): the goodput and throughput intervals take each run's count of attempts in its window as Poisson, as an open loop's arrivals are; a closed loop's count varies less, so these intervals err wide. With several runs on each side they use the runs' own rates instead (Welch t), with no Poisson assumption."}
 	msgOneRunBoth = lang.Msg{"每边只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "One run per side: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
 	msgOneRun     = lang.Msg{"%s 只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "%s has one run only: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
 	msgMethods    = lang.Msg{"方法：", "Methods:"}
@@ -81,8 +82,10 @@ var (
 var methodNames = map[string][2]lang.Msg{
 	MethodBootstrap: {{"自助法", "bootstrap"}, {"自助法（bootstrap）：在每一边的尝试里有放回地重抽样，取 B − A 的 2.5% 与 97.5% 分位；重抽样的分位数直接按原样本的次序统计量精确抽取（第 k 小的秩服从 Beta 分布）。",
 		"bootstrap: the attempts of each side resampled with replacement, B − A read at its 2.5% and 97.5% points; a resample's percentile is drawn exactly from the sample's order statistics (its rank follows a Beta distribution)."}},
-	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄。",
-		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow."}},
+	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（有一边只有 1 次运行时，goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄（实测 TTFT 分位数：A/A 对里只有 83%–87% 的区间含 0，而不是 95%）。",
+		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput, when a side has one run only, by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow (measured for TTFT percentiles: 83–87% of A/A pairs held 0, not 95%)."}},
+	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己窗口内的速率算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的速率大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
+		"Welch t over runs: each run's own rate over its window is one value; B − A is the difference of the sides' mean run rates, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run rates roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
 	MethodNewcombe: {{"Newcombe 区间", "Newcombe"}, {"Newcombe 区间：两个比例各自的 Wilson 区间按平方和合成差值的区间（Newcombe 1998 的混合得分区间）。",
 		"Newcombe: the two proportions' Wilson intervals combined by squares into an interval of the difference (Newcombe's 1998 hybrid score interval)."}},
 	MethodPoisson: {{"泊松计分区间", "Poisson score"}, {"泊松计分区间：窗口内的计数按泊松分布（token 按缩放的泊松分布）取计分区间，再像 Newcombe 那样按平方和合成差值的区间；闭环负载下计数的波动比泊松小，这个区间偏宽。",
@@ -211,6 +214,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 	}
 	list(lines)
+	if w := r.closedLoopWarning(l); w != "" {
+		para(w)
+	}
 	para(msgSeed.F(l, r.Resamples, r.Seed))
 	switch {
 	case r.BetweenRuns.A && r.BetweenRuns.B:
@@ -357,6 +363,12 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	if m.Unit == "share" {
 		v, unit = d*100, msgPP.In(l)
 	}
+	// Rounded to the digits A and B are printed to: a difference below
+	// that resolution (floating-point noise of a mean among them) is 0.
+	if dec, ok := decimals(m); ok {
+		scale := math.Pow(10, float64(dec))
+		v = math.Round(v*scale) / scale
+	}
 	s := cardfmt.Measure(math.Abs(v), "")
 	switch {
 	case s == "0":
@@ -369,6 +381,32 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 		s += unit
 	}
 	return s
+}
+
+// decimals is the finest number of decimals A and B of m are printed to
+// (numfmt.Measure: milliseconds at one decimal below 1000, whole above;
+// shares as percentages at one decimal; the rest at three significant
+// digits); false when neither side has a nonzero value.
+func decimals(m Metric) (int, bool) {
+	best, ok := 0, false
+	for _, x := range []*float64{m.A, m.B} {
+		if x == nil || *x == 0 {
+			continue
+		}
+		d := 0
+		switch a := math.Abs(*x); {
+		case m.Unit == "share":
+			d = 1 // the percentage's decimal, in percentage points
+		case m.Unit == "ms" && a >= 1000:
+			d = 0
+		case m.Unit == "ms":
+			d = 1
+		default:
+			d = max(0, 2-int(math.Floor(math.Log10(a))))
+		}
+		best, ok = max(best, d), true
+	}
+	return best, ok
 }
 
 func signedPct(v float64) string {
@@ -417,18 +455,23 @@ func (r *Result) gapName(l lang.Lang) string {
 	if !hasGaps {
 		return ""
 	}
+	// Each name once, with its runs when the runs go by several names.
 	var names []string
-	for _, s := range append(append([]*metrics.Summary(nil), r.A.runs...), r.B.runs...) {
-		n := cardfmt.EventGapLabelIn(l, s)
-		seen := false
-		for _, m := range names {
-			seen = seen || m == n
-		}
-		if !seen {
+	runs := map[string][]string{}
+	for _, run := range r.allRuns() {
+		n := cardfmt.EventGapLabelIn(l, run.Summary)
+		if runs[n] == nil {
 			names = append(names, n)
 		}
+		runs[n] = append(runs[n], run.Name)
 	}
-	return strings.Join(names, msgSep.In(l))
+	if len(names) == 1 {
+		return names[0]
+	}
+	for i, n := range names {
+		names[i] = msgRunsNote.F(l, n, strings.Join(runs[n], msgSep.In(l)))
+	}
+	return strings.Join(names, msgSemi.In(l))
 }
 
 // maxValueRunes is how much of a condition's value is printed.

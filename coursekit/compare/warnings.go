@@ -40,6 +40,10 @@ const (
 	WarnTooFew = "too_few_samples"
 	// WarnNoValue: a metric has no value on a side (verdict n/a).
 	WarnNoValue = "no_value"
+	// WarnClosedLoop: runs under a closed loop (conditions.loop "closed")
+	// whose goodput or throughput interval assumes Poisson counts (one run
+	// on a side): it errs wide.
+	WarnClosedLoop = "closed_loop"
 )
 
 // headWarnings are the kinds the text report prints at its head, before
@@ -123,7 +127,36 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	if len(tooFew) > 0 {
 		out = append(out, Warning{WarnTooFew, msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l)))})
 	}
+	if w := r.closedLoopWarning(l); w != "" {
+		out = append(out, Warning{WarnClosedLoop, w})
+	}
 	return out
+}
+
+// closedLoopWarning is the closed-loop caveat, naming the closed-loop
+// runs, when a goodput or throughput interval assumes Poisson counts; ""
+// otherwise.
+func (r *Result) closedLoopWarning(l lang.Lang) string {
+	poisson := false
+	for _, m := range r.Metrics {
+		degenerate := m.Diff != nil && *m.Diff == 0 && m.CI95.Low != nil && *m.CI95.Low == 0 && m.CI95.High != nil && *m.CI95.High == 0
+		if (m.Unit == "/s" || m.Unit == "token/s") && (m.Method == MethodPoisson || m.Method == MethodHierarchical) && !degenerate {
+			poisson = true
+		}
+	}
+	if !poisson {
+		return ""
+	}
+	var names []string
+	for _, run := range r.allRuns() {
+		if Conditions(run.Summary)["loop"] == `"closed"` {
+			names = append(names, run.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return msgClosedLoop.F(l, strings.Join(names, msgSep.In(l)))
 }
 
 // allRuns are the runs of A, then of B, with their names.

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/llmperf-course/course/coursekit/internal/outfile"
 	"io"
 	"os"
 
@@ -120,16 +121,17 @@ func writeFile(path, out string, write func(io.Reader, string, io.Writer) error)
 		return err
 	}
 	defer in.Close()
-	f, err := os.Create(out)
+	// Refuses the trace as out; a half-written export never takes out's
+	// place (an earlier one survives a failure).
+	f, err := outfile.Create(out, path)
 	if err != nil {
 		return err
 	}
 	if err := write(in, path, f); err != nil {
-		f.Close()
-		os.Remove(out) // a half-written export must not look like a good one
+		f.Discard()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }
 
 type parquetWriter struct {

@@ -300,6 +300,9 @@ func (l Lab) RunEngine(name, label string, e Engine, load loadgen.Config) (*Run,
 	return l.runOn(p, name, label, load, p.Stop)
 }
 
+// LabEngineServer is the server condition of a run on the lab's engine.
+const LabEngineServer = "lab engine on 127.0.0.1"
+
 // runOn is RunEngine on an engine already started; stop runs once the
 // load is done (nil leaves the engine running for another run).
 func (l Lab) runOn(p *EngineProcess, name, label string, load loadgen.Config, stop func() error) (*Run, error) {
@@ -317,7 +320,10 @@ func (l Lab) runOn(p *EngineProcess, name, label string, load loadgen.Config, st
 		load.Client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}}
 	}
 	load = withPrefixReuse(load, info.NoPromptCache)
-	cond := map[string]any{"engine": info.settings()}
+	// The engine is started on whatever port is free: its URL is no
+	// condition (compare would list it between two sides' engines), its
+	// settings are.
+	cond := map[string]any{"engine": info.settings(), "server": LabEngineServer}
 	for k, v := range load.Conditions {
 		cond[k] = v
 	}

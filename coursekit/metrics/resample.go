@@ -251,9 +251,10 @@ type ClusterWindow struct {
 	Method Method
 	// N counts the values, Clusters the clusters holding them.
 	N, Clusters int
-	size, below []int32   // per cluster: its values; those below the window
-	vals        []float64 // the window's values, ascending
-	owner       []int32   // the cluster of each value of vals
+	size, below []int32       // per cluster: its values; those below the window
+	vals        []float64     // the window's values, ascending
+	owner       []int32       // the cluster of each value of vals
+	limit       *clusterLimit // with more than clusterExact clusters: how Resample draws
 }
 
 // clusterWhole is the most values a ClusterWindow keeps whole.
@@ -274,8 +275,12 @@ func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []C
 			size = append(size, s)
 		}
 	}
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
+	ranks := sortedRanks(values)
+	if len(values) > clusterWhole && !slices.ContainsFunc(values, math.Signbit) {
+		// Selected by counting, not by a sort of every value: a sort of
+		// every gap was a third of compare's time on two 1M-request traces.
+		ranks = selectedRanks(values)
+	}
 	each := func(f func(v float64, c int32)) error {
 		i := 0
 		for c, s := range size {
@@ -286,15 +291,38 @@ func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []C
 		}
 		return nil
 	}
-	ranks := func(ks []int) []float64 {
+	ws, _ := clusterWindows(len(values), size, each, ranks, m, ps)
+	return ws
+}
+
+// sortedRanks reads 0-based ranks of values off a sorted copy.
+func sortedRanks(values []float64) func([]int) []float64 {
+	var sorted []float64
+	return func(ks []int) []float64 {
+		if sorted == nil {
+			sorted = slices.Clone(values)
+			slices.Sort(sorted)
+		}
 		out := make([]float64, len(ks))
 		for i, k := range ks {
 			out[i] = sorted[k]
 		}
 		return out
 	}
-	ws, _ := clusterWindows(len(values), size, each, ranks, m, ps)
-	return ws
+}
+
+// selectedRanks reads 0-based ranks of non-negative values by counting
+// (samples.selectRanks), without a copy of them.
+func selectedRanks(values []float64) func([]int) []float64 {
+	s := &samples{chunks: [][]float64{values}, n: len(values)}
+	return func(ks []int) []float64 {
+		sel := s.selectRanks(ks)
+		out := make([]float64, len(ks))
+		for i, k := range ks {
+			out[i] = sel[k]
+		}
+		return out
+	}
 }
 
 // clusterWindows builds the windows of the levels ps from n values in the
@@ -397,6 +425,15 @@ func clusterWindows(n int, size []int32, each func(func(v float64, c int32)) err
 			take -= t
 		}
 	}
+	if n > 0 && len(size) > clusterExact {
+		for i := range out {
+			first := 0
+			for _, b := range out[i].below {
+				first += int(b)
+			}
+			out[i].setLimit(first)
+		}
+	}
 	return out, nil
 }
 
@@ -434,6 +471,9 @@ func (w *ClusterWindow) Resample(r *rand.Rand) (float64, bool) {
 	k := len(w.size)
 	if w.N == 0 || k == 0 {
 		return 0, false
+	}
+	if w.limit != nil {
+		return w.resampleLimit(r)
 	}
 	weight := make([]int64, k)
 	for range k {

@@ -58,15 +58,21 @@ func verdictColor(v string) string {
 func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	c := draw.NewConfig("100%", "", options)
 	l := c.Lang
-	// The drawn rows: B − A and its interval as shares of A, in %.
+	// The drawn rows: B − A and its interval as shares of A, in %. The axis
+	// starts at −100 %: every metric is at least 0, so B − A ≥ −A. It ends
+	// past the farthest estimate and bounded end, but at most twice the
+	// farthest estimate (100 % at least): an end beyond, or an unbounded
+	// one, stops at the edge with an arrow, so that one huge or unbounded
+	// interval does not squeeze the others.
 	type row struct {
-		m         compare.Metric
-		x, lo, hi float64
-		open      bool
+		m                 compare.Metric
+		x, lo, hi         float64
+		open              bool
+		clipLow, clipHigh bool
 	}
 	var rows []row
 	var left []string
-	edge := 0.0
+	far, est := 0.0, 0.0
 	for _, m := range r.Metrics {
 		if m.Rel == nil || m.A == nil || *m.A == 0 {
 			left = append(left, m.Name)
@@ -74,25 +80,29 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		}
 		a := math.Abs(*m.A)
 		rw := row{m: m, x: *m.Rel * 100}
-		edge = max(edge, math.Abs(rw.x))
+		est = max(est, rw.x)
+		far = max(far, rw.x)
 		if m.CI95.Low != nil {
 			rw.lo = *m.CI95.Low / a * 100
-			edge = max(edge, math.Abs(rw.lo))
+			far = max(far, rw.lo)
 		}
 		if m.CI95.High != nil {
 			rw.hi = *m.CI95.High / a * 100
-			edge = max(edge, math.Abs(rw.hi))
+			far = max(far, rw.hi)
 		}
 		rows = append(rows, rw)
 	}
-	edge = draw.NiceCeil(max(edge*1.15, 1))
+	const edgeLow = -100.0
+	edge, step := axisEdge(max(min(far, 2*max(est, 50))*1.1, 10))
 	for i := range rows {
-		if rows[i].m.CI95.Low == nil {
-			rows[i].lo, rows[i].open = -edge, true
+		rw := &rows[i]
+		if rw.m.CI95.Low == nil || rw.lo < edgeLow {
+			rw.lo, rw.clipLow = edgeLow, true
 		}
-		if rows[i].m.CI95.High == nil {
-			rows[i].hi, rows[i].open = edge, true
+		if rw.m.CI95.High == nil || rw.hi > edge {
+			rw.hi, rw.clipHigh = edge, true
 		}
+		rw.open = rw.m.CI95.Low == nil || rw.m.CI95.High == nil
 	}
 	if c.Height == "" {
 		c.Height = fmt.Sprintf("%dpx", 150+36*max(len(rows), 1))
@@ -112,7 +122,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "90", Bottom: "60", Left: "230", Right: "40"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: msgAxis.In(l), NameLocation: "middle", NameGap: 28, Min: -edge, Max: edge}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: msgAxis.In(l), NameLocation: "middle", NameGap: 28, Min: edgeLow, Max: edge, MinInterval: step, MaxInterval: step}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true)}),
 		ec.WithAnimation(false),
 	)
@@ -130,18 +140,49 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		if rw.open {
 			style = "dashed"
 		}
-		draw.AddLine(ln, msgInterval.In(l), []draw.Point{
-			{Value: []any{round2(rw.lo), names[i]}, Tooltip: tt},
-			{Value: []any{round2(rw.hi), names[i]}, Tooltip: tt},
-		}, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: color, Width: 3, Type: style}, nil)
+		lo := draw.Point{Value: []any{round2(rw.lo), names[i]}, Tooltip: tt}
+		if rw.clipLow {
+			lo.Symbol, lo.SymbolSize, lo.SymbolRotate, lo.ItemStyle = "arrow", 12, 90, &opts.ItemStyle{Color: color}
+		}
+		hi := draw.Point{Value: []any{round2(rw.hi), names[i]}, Tooltip: tt}
+		if rw.clipHigh {
+			hi.Symbol, hi.SymbolSize, hi.SymbolRotate, hi.ItemStyle = "arrow", 12, -90, &opts.ItemStyle{Color: color}
+		}
+		draw.AddLine(ln, msgInterval.In(l), []draw.Point{lo, hi},
+			opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: color, Width: 3, Type: style}, nil)
 		points = append(points, draw.Point{Value: []any{round2(rw.x), names[i]}, Symbol: "diamond", SymbolSize: 13,
 			ItemStyle: &opts.ItemStyle{Color: color}, Tooltip: tt,
 			Label: &opts.Label{Show: opts.Bool(true), Position: "top", Color: color, Formatter: draw.Literal(compare.VerdictName(l, m.Verdict))}})
 	}
 	// The estimates, on a series whose line is not drawn, and the 0 line.
 	draw.AddLine(ln, msgPoint.In(l), points, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: draw.ColorMark, Opacity: opts.Float(0)},
-		draw.MarkLines(draw.VLine(msgZero.In(l), 0, draw.ColorMark, "start")))
+		draw.MarkLines(zeroLine(l)))
 	return ln
+}
+
+// zeroLine is the vertical line at 0, unlabelled: the subtitle says what
+// it is, and a label at either end stood on a row's verdict or the axis' 0.
+func zeroLine(l lang.Lang) draw.MarkItem {
+	z := draw.VLine(msgZero.In(l), 0, draw.ColorMark, "end")
+	z.Label = &opts.Label{Show: opts.Bool(false)}
+	return z
+}
+
+// axisSteps are the tick steps the axis uses: those up to 100 divide 100,
+// so −100, the axis' start, and 0 are ticks.
+var axisSteps = []float64{10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000}
+
+// axisEdge is the axis' end at least far, a whole number of ticks, and
+// the tick step: about six ticks over −100 … edge.
+func axisEdge(far float64) (edge, step float64) {
+	step = axisSteps[len(axisSteps)-1]
+	for _, s := range axisSteps {
+		if (far+100)/s <= 7 {
+			step = s
+			break
+		}
+	}
+	return math.Ceil(far/step) * step, step
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -106,7 +106,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	// Opened before any load, so a bad path is an error up front.
-	page, err := createChart("capacity", *chart)
+	page, err := createChart("capacity", *chart, *previous)
 	if err != nil {
 		return err
 	}

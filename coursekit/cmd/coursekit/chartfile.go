@@ -2,56 +2,71 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/llmperf-course/course/coursekit/internal/outfile"
 )
 
-// chartFile is a --chart page, created before the work it draws so that a
-// path that cannot be written fails at once, not after minutes of work.
+// chartFile is a --chart page, started before the work it draws so that a
+// path that cannot be written, or that is one of the inputs, fails at once,
+// not after minutes of work. It is written beside its path and put in place
+// only when the work succeeded (outfile): an earlier page survives a
+// failure.
 type chartFile struct {
-	cmd, path string
-	f         *os.File
+	cmd string
+	f   *outfile.File
 }
 
-// createChart creates the page of --chart path for cmd; nil when path is
-// "" (no chart asked for).
-func createChart(cmd, path string) (*chartFile, error) {
+// createChart starts the page of --chart path for cmd, refusing a path
+// that is one of inputs; nil when path is "" (no chart asked for).
+func createChart(cmd, path string, inputs ...string) (*chartFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.Create(path)
+	f, err := outfile.Create(path, inputs...)
 	if err != nil {
 		return nil, usagef("%s: --chart: %v", cmd, err)
 	}
-	return &chartFile{cmd, path, f}, nil
+	return &chartFile{cmd, f}, nil
 }
 
-// discard removes the page when the work it would draw failed.
+// discard drops the page when the work it would draw failed.
 func (c *chartFile) discard() {
 	if c != nil {
-		c.f.Close()
-		os.Remove(c.path)
+		c.f.Discard()
 	}
 }
 
-// write writes the page through write and says where it went.
+// write writes the page through write, puts it in place and says where it
+// went.
 func (c *chartFile) write(stderr io.Writer, write func(io.Writer) error) error {
 	if c == nil {
 		return nil
 	}
 	w := bufio.NewWriter(c.f)
-	if err := write(w); err != nil {
-		c.f.Close()
+	if err := errors.Join(write(w), w.Flush()); err != nil {
+		c.f.Discard()
 		return err
 	}
-	if err := w.Flush(); err != nil {
-		c.f.Close()
+	if err := c.f.Commit(); err != nil {
 		return err
 	}
-	if err := c.f.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "coursekit %s: chart written to %s\n", c.cmd, c.path)
+	fmt.Fprintf(stderr, "coursekit %s: chart written to %s\n", c.cmd, c.f.Path())
 	return nil
+}
+
+// writeWhole writes data to path through outfile: refused when path is one
+// of inputs, put in place whole or not at all.
+func writeWhole(path string, data []byte, inputs ...string) error {
+	f, err := outfile.Create(path, inputs...)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Commit()
 }

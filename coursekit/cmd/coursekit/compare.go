@@ -35,6 +35,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	left, right := args, []string(nil)
 	if cut >= 0 {
 		left, right = args[:cut], args[cut+1:]
+		if second := slices.Index(right, "--"); second >= 0 {
+			return usagef("compare: a second -- (argument %d): one -- splits A's runs from B's; there are two sides", cut+second+2)
+		}
 	}
 	a, err := parse(fs, left)
 	if err != nil {
@@ -73,7 +76,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if opts.Levels != nil {
 		o.TTFT, o.E2E, o.ITL = opts.Levels, opts.Levels, opts.Levels
 	}
-	page, err := createChart("compare", *chart) // before the traces are read
+	page, err := createChart("compare", *chart, slices.Concat(a, b)...) // before the traces are read
 	if err != nil {
 		return err
 	}
@@ -93,10 +96,15 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 }
 
 // compareFiles is compare.Files, with one trace argument "-" read from
-// standard input (named stdin); "-" twice is one run given twice.
+// standard input (named stdin); "-" twice is refused.
 func compareFiles(a, b []string, o compare.Options) (*compare.Result, error) {
-	if n := slices.Index(slices.Concat(a, b), "-"); n < 0 || slices.Index(slices.Concat(a, b)[n+1:], "-") >= 0 {
+	all := slices.Concat(a, b)
+	n := slices.Index(all, "-")
+	if n < 0 {
 		return compare.Files(a, b, o)
+	}
+	if slices.Index(all[n+1:], "-") >= 0 {
+		return nil, usagef("compare: standard input (-) given twice: it holds one trace, one run; give the other runs as files")
 	}
 	spooled, done, err := spoolStdin()
 	if err != nil {

@@ -88,7 +88,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		if _, err := stdout.Write(buf.Bytes()); err != nil {
 			return err
 		}
-	} else if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+	} else if err := writeWhole(*out, buf.Bytes(), path, *summary, *ds); err != nil {
 		return err
 	}
 	if *quiet {

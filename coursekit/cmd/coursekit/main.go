@@ -11,6 +11,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/llmperf-course/course/coursekit/internal/outfile"
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"io"
 	"os"
 	"strings"
@@ -72,7 +74,9 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return 2
 	}
-	if trace.IsBadInput(err) || errors.As(err, &pe) {
+	var ie *outfile.InputError      // an output that would overwrite an input
+	var nr *regfile.NotRegularError // a folder or a device given as a file
+	if trace.IsBadInput(err) || errors.As(err, &pe) || errors.As(err, &ie) || errors.As(err, &nr) {
 		return 2
 	}
 	return 1

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/llmperf-course/course/coursekit/internal/outfile"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -45,6 +45,20 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	path, err := oneTrace("report", pos)
 	if err != nil {
 		return err
+	}
+	// The page is started before the trace is read, beside -o's path, and
+	// put in place only when it is whole: a trace given as -o is refused,
+	// an earlier page survives a failure.
+	var outPage *outfile.File
+	if *out != "" && *out != "-" {
+		if outPage, err = outfile.Create(*out, path); err != nil {
+			return usagef("report: -o: %v", err)
+		}
+		defer func() {
+			if err != nil {
+				outPage.Discard()
+			}
+		}()
 	}
 	if path == "-" { // read twice below: from a copy of standard input, named stdin
 		spooled, done, serr := spoolStdin()
@@ -132,14 +146,8 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	}
 
 	var w io.Writer = stdout
-	var f *os.File
-	if *out != "" && *out != "-" {
-		f, err = os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
+	if outPage != nil {
+		w = outPage
 	}
 	bw := bufio.NewWriter(w)
 	if err := page.WriteIn(bw, l, l.S(lang.Msg{"LLM 服务指标报告 · ", "LLM serving metrics report · "})+name, parts...); err != nil {
@@ -148,8 +156,8 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if f != nil {
-		return f.Close()
+	if outPage != nil {
+		return outPage.Commit()
 	}
 	return nil
 }

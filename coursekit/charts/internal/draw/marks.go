@@ -8,13 +8,16 @@ import (
 
 // Point is a data item with its own name, symbol and label.
 type Point struct {
-	Name       string          `json:"name,omitempty"`
-	Value      []any           `json:"value"`
-	Symbol     string          `json:"symbol,omitempty"`
-	SymbolSize int             `json:"symbolSize,omitempty"`
-	Label      *opts.Label     `json:"label,omitempty"`
-	ItemStyle  *opts.ItemStyle `json:"itemStyle,omitempty"`
-	Tooltip    *NodeTooltip    `json:"tooltip,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Value      []any  `json:"value"`
+	Symbol     string `json:"symbol,omitempty"`
+	SymbolSize int    `json:"symbolSize,omitempty"`
+	// SymbolRotate turns the symbol, degrees anticlockwise (an arrow points
+	// up unturned).
+	SymbolRotate int             `json:"symbolRotate,omitempty"`
+	Label        *opts.Label     `json:"label,omitempty"`
+	ItemStyle    *opts.ItemStyle `json:"itemStyle,omitempty"`
+	Tooltip      *NodeTooltip    `json:"tooltip,omitempty"`
 }
 
 // MarkItem is one end of a mark line or mark area, or a whole line along
