@@ -120,5 +120,19 @@ func TestLargeClusterWindowsHoldTheirRanks(t *testing.T) {
 		if len(a.vals) == 0 || len(a.vals) == len(vals) {
 			t.Errorf("p=%v: window of %d values of %d: not a window", ps[i], len(a.vals), len(vals))
 		}
+		// The window is the pooled sort's run from its first rank, and holds
+		// the level's own rank.
+		all := slices.Clone(vals)
+		slices.Sort(all)
+		first := 0
+		for _, b := range b.below {
+			first += int(b)
+		}
+		if !slices.Equal(b.vals, all[first:first+len(b.vals)]) {
+			t.Errorf("p=%v: the window is not the sorted values from rank %d", ps[i], first)
+		}
+		if k := NearestRankIndex(len(vals), ps[i]); k < first || k >= first+len(b.vals) {
+			t.Errorf("p=%v: rank %d outside the window [%d, %d)", ps[i], k, first, first+len(b.vals))
+		}
 	}
 }

@@ -328,62 +328,93 @@ func selectedRanks(values []float64) func([]int) []float64 {
 // clusterWindows builds the windows of the levels ps from n values in the
 // clusters of size (none empty), read through each (every value with its
 // cluster, as often as needed, never held whole) and ranks (the values at
-// 0-based ranks of the sorted sample): a passage over the values per
-// level, two for a large sample, and memory for the window and a few
-// counts a cluster. Pooled values are ordered by value, then cluster.
+// 0-based ranks of the sorted sample): for every level at once, two
+// passages over the values (three for a large sample) and two calls of
+// ranks, and memory for the windows and a few counts a cluster. Pooled
+// values are ordered by value, then cluster.
 func clusterWindows(n int, size []int32, each func(func(v float64, c int32)) error, ranks func([]int) []float64, m Method, ps []float64) ([]ClusterWindow, error) {
 	out := make([]ClusterWindow, len(ps))
 	for i, p := range ps {
-		w := ClusterWindow{P: p, Method: m, N: n, Clusters: len(size), size: size, below: make([]int32, len(size))}
-		out[i] = w
-		if n == 0 {
-			continue
+		out[i] = ClusterWindow{P: p, Method: m, N: n, Clusters: len(size), size: size, below: make([]int32, len(size))}
+	}
+	if n == 0 {
+		return out, nil
+	}
+	lo, hi := make([]int, len(ps)), make([]int, len(ps))
+	for i := range ps {
+		lo[i], hi[i] = 0, n-1
+	}
+	if n > clusterWhole {
+		ks := make([]int, len(ps))
+		for i, p := range ps {
+			ks[i] = NearestRankIndex(n, p)
 		}
-		lo, hi := 0, n-1
-		if n > clusterWhole {
-			q := ranks([]int{NearestRankIndex(n, p)})[0]
-			k := make([]int32, len(size))
-			if err := each(func(v float64, c int32) {
-				if v <= q {
-					k[c]++
-				}
-			}); err != nil {
-				return nil, err
-			}
-			lo, hi = clusterSpan(p, k, size, n)
+		q := ranks(ks)
+		k := make([][]int32, len(ps))
+		for i := range k {
+			k[i] = make([]int32, len(size))
 		}
-		b := ranks([]int{lo, hi})
-		vlo, vhi := b[0], b[1]
-		// Values strictly inside the window's values are in it; ties at
-		// its edges are split by cluster, first clusters first.
-		lessLo, lessHi := 0, 0
-		eqLo, eqHi := make([]int32, len(size)), make([]int32, len(size))
-		type tagged struct {
-			v float64
-			c int32
-		}
-		var mid []tagged
 		if err := each(func(v float64, c int32) {
-			switch {
-			case v < vlo:
-				lessLo++
-				out[i].below[c]++
-			case v == vlo:
-				eqLo[c]++
-			}
-			switch {
-			case v < vhi:
-				lessHi++
-			case v == vhi:
-				eqHi[c]++
-			}
-			if v > vlo && v < vhi {
-				mid = append(mid, tagged{v, c})
+			for i := range ps {
+				if v <= q[i] {
+					k[i][c]++
+				}
 			}
 		}); err != nil {
 			return nil, err
 		}
-		slices.SortFunc(mid, func(a, b tagged) int {
+		for i, p := range ps {
+			lo[i], hi[i] = clusterSpan(p, k[i], size, n)
+		}
+	}
+	edges := make([]int, 0, 2*len(ps))
+	for i := range ps {
+		edges = append(edges, lo[i], hi[i])
+	}
+	b := ranks(edges)
+	type tagged struct {
+		v float64
+		c int32
+	}
+	// Per level: values below each edge value, each cluster's copies of
+	// them, and the values strictly between.
+	type tally struct {
+		vlo, vhi       float64
+		lessLo, lessHi int
+		eqLo, eqHi     []int32
+		mid            []tagged
+	}
+	ts := make([]tally, len(ps))
+	for i := range ps {
+		ts[i] = tally{vlo: b[2*i], vhi: b[2*i+1], eqLo: make([]int32, len(size)), eqHi: make([]int32, len(size))}
+	}
+	if err := each(func(v float64, c int32) {
+		for i := range ts {
+			t := &ts[i]
+			switch {
+			case v < t.vlo:
+				t.lessLo++
+				out[i].below[c]++
+			case v == t.vlo:
+				t.eqLo[c]++
+			}
+			switch {
+			case v < t.vhi:
+				t.lessHi++
+			case v == t.vhi:
+				t.eqHi[c]++
+			}
+			if v > t.vlo && v < t.vhi {
+				t.mid = append(t.mid, tagged{v, c})
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	for i := range ps {
+		t := &ts[i]
+		vlo, vhi := t.vlo, t.vhi
+		slices.SortFunc(t.mid, func(a, b tagged) int {
 			if c := cmpFloat(a.v, b.v); c != 0 {
 				return c
 			}
@@ -396,42 +427,39 @@ func clusterWindows(n int, size []int32, each func(func(v float64, c int32)) err
 				win.owner = append(win.owner, c)
 			}
 		}
-		skip := int32(lo - lessLo) // copies of vlo below the window
+		// Ties at the window's edges are split by cluster, first clusters
+		// first.
+		skip := int32(lo[i] - t.lessLo) // copies of vlo below the window
 		if vlo == vhi {
-			take := int32(hi - lo + 1)
-			for c, e := range eqLo {
+			take := int32(hi[i] - lo[i] + 1)
+			for c, e := range t.eqLo {
 				s := min(e, skip)
 				win.below[c] += s
 				skip -= s
-				t := min(e-s, take)
-				push(vlo, int32(c), t)
-				take -= t
+				k := min(e-s, take)
+				push(vlo, int32(c), k)
+				take -= k
 			}
-			continue
-		}
-		for c, e := range eqLo {
-			s := min(e, skip)
-			win.below[c] += s
-			skip -= s
-			push(vlo, int32(c), e-s)
-		}
-		for _, t := range mid {
-			push(t.v, t.c, 1)
-		}
-		take := int32(hi - lessHi + 1) // copies of vhi in the window
-		for c, e := range eqHi {
-			t := min(e, take)
-			push(vhi, int32(c), t)
-			take -= t
-		}
-	}
-	if n > 0 && len(size) > clusterExact {
-		for i := range out {
-			first := 0
-			for _, b := range out[i].below {
-				first += int(b)
+		} else {
+			for c, e := range t.eqLo {
+				s := min(e, skip)
+				win.below[c] += s
+				skip -= s
+				push(vlo, int32(c), e-s)
 			}
-			out[i].setLimit(first)
+			for _, m := range t.mid {
+				push(m.v, m.c, 1)
+			}
+			take := int32(hi[i] - t.lessHi + 1) // copies of vhi in the window
+			for c, e := range t.eqHi {
+				k := min(e, take)
+				push(vhi, int32(c), k)
+				take -= k
+			}
+		}
+		t.mid = nil
+		if len(size) > clusterExact {
+			win.setLimit(lo[i])
 		}
 	}
 	return out, nil
