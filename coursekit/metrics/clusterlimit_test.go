@@ -99,16 +99,7 @@ func TestLargeClusterWindowsHoldTheirRanks(t *testing.T) {
 	if len(vals) <= clusterWhole {
 		t.Fatalf("%d values: not a large sample", len(vals))
 	}
-	each := func(f func(v float64, c int32)) error {
-		i := 0
-		for c, s := range size {
-			for range s {
-				f(vals[i], int32(c))
-				i++
-			}
-		}
-		return nil
-	}
+	each := flatEach(vals, size)
 	ps := []float64{0.05, 0.5, 0.99}
 	sorted, _ := clusterWindows(len(vals), size, each, sortedRanks(vals), NearestRank, ps)
 	selected, _ := clusterWindows(len(vals), size, each, selectedRanks(vals), NearestRank, ps)

@@ -281,7 +281,14 @@ func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []C
 		// every gap was a third of compare's time on two 1M-request traces.
 		ranks = selectedRanks(values)
 	}
-	each := func(f func(v float64, c int32)) error {
+	ws, _ := clusterWindows(len(values), size, flatEach(values, size), ranks, m, ps)
+	return ws
+}
+
+// flatEach reads values held flat, cluster after cluster (size[i] of
+// cluster i), with their clusters, as clusterWindows reads them.
+func flatEach(values []float64, size []int32) func(func(v float64, c int32)) error {
+	return func(f func(v float64, c int32)) error {
 		i := 0
 		for c, s := range size {
 			for range s {
@@ -291,8 +298,6 @@ func ClusterWindows(values []float64, sizes []int32, m Method, ps []float64) []C
 		}
 		return nil
 	}
-	ws, _ := clusterWindows(len(values), size, each, ranks, m, ps)
-	return ws
 }
 
 // sortedRanks reads 0-based ranks of values off a sorted copy.
