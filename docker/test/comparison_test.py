@@ -38,6 +38,10 @@ MIME = "application/vnd.coursekit.compare+json"
 NOTEBOOK = "09-lab-real-engine.ipynb"
 METRICS = ["ttft_ms.p50", "ttft_ms.p95", "ttft_ms.p99", "e2e_ms.p95", "itl_ms.p50", "itl_ms.p95",
            "failure_rate", "qualified_rate@1000ms", "goodput@1000ms", "throughput.output_tokens_per_s"]
+# Rates over a run's window: with several runs a side, a t-interval over the
+# runs' own rates (Welch); the other metrics by a bootstrap of runs, then
+# attempts.
+RUN_RATES = ("goodput@", "throughput.")
 LOWER_IS_BETTER = ("ttft_ms.", "e2e_ms.", "itl_ms.", "failure_rate")
 VERDICT_TEXT = {"better": "更好", "worse": "更差", "same": "~", "n/a": "无法比较"}
 
@@ -61,8 +65,9 @@ def comparisons(path):
 
 def check_metric(m, fail):
     name = m["name"]
-    if m["method"] != "hierarchical-bootstrap":
-        fail(f"{name}: method {m['method']!r}, want hierarchical-bootstrap (three runs a side)")
+    want = "welch-t-runs" if name.startswith(RUN_RATES) else "hierarchical-bootstrap"
+    if m["method"] != want:
+        fail(f"{name}: method {m['method']!r}, want {want} (three runs a side)")
     a, b, diff, rel, ci = m["a"], m["b"], m["diff"], m["rel"], m["ci95"]
     if a is None or b is None:
         if m["verdict"] != "n/a" or diff is not None:
