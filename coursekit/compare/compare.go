@@ -107,6 +107,34 @@ const (
 	MethodWelchRuns = "welch-t-runs"
 )
 
+// What an interval covers (Metric.Covers): a side's variance between runs
+// is carried only when it has two runs or more.
+const (
+	// CoversAttempts: the sampling noise within one run a side only, not
+	// the variance between runs.
+	CoversAttempts = "attempts"
+	// CoversRuns: the variance between runs on both sides, and within
+	// them.
+	CoversRuns = "runs_and_attempts"
+	// CoversRunsOfA and CoversRunsOfB: between-run variance on that side
+	// only (the other has one run).
+	CoversRunsOfA = "runs_of_a_and_attempts"
+	CoversRunsOfB = "runs_of_b_and_attempts"
+)
+
+// covers is what an interval over na and nb runs covers.
+func covers(na, nb int) string {
+	switch {
+	case na > 1 && nb > 1:
+		return CoversRuns
+	case na > 1:
+		return CoversRunsOfA
+	case nb > 1:
+		return CoversRunsOfB
+	}
+	return CoversAttempts
+}
+
 // Default levels of the compared percentiles, and the resamples drawn.
 var (
 	DefaultTTFTLevels = []float64{0.50, 0.95, 0.99}
@@ -248,6 +276,9 @@ type Metric struct {
 	CI95    Bounds `json:"ci95"`
 	Method  string `json:"method"`
 	Verdict string `json:"verdict"`
+	// Covers says what noise the interval carries: CoversAttempts,
+	// CoversRuns, CoversRunsOfA or CoversRunsOfB.
+	Covers string `json:"covers"`
 
 	// Unit is what the values are in: "ms", "share" (a fraction of
 	// attempts), "/s" (attempts per window second) or "token/s".
@@ -580,6 +611,7 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 	}
 	m.A, m.B = mean(m.ARuns), mean(m.BRuns)
 	m.Method = method(d, len(a), len(b))
+	m.Covers = covers(len(a), len(b))
 	if m.A == nil || m.B == nil {
 		m.Verdict = NA
 		return m

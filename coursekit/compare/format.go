@@ -50,13 +50,16 @@ var (
 	msgRunValues  = lang.Msg{"%s：%s", "%s: %s"}
 	msgNone       = lang.Msg{"无", "none"}
 
-	msgHead    = [...]lang.Msg{{"指标", "metric"}, {"A", "A"}, {"B", "B"}, {"B − A", "B − A"}, {"相对变化", "change"}, {"95% 区间（B − A）", "95% interval (B − A)"}, {"方法", "method"}, {"结论", "verdict"}}
-	msgBetter  = lang.Msg{"更好", "better"}
-	msgWorse   = lang.Msg{"更差", "worse"}
-	msgNA      = lang.Msg{"无法比较", "n/a"}
-	msgPP      = lang.Msg{" 个百分点", " pp"}
-	msgPerS    = lang.Msg{"次/s", "/s"}
-	msgMissing = lang.Msg{"缺失", "missing"}
+	// msgVerdictOneRun heads the verdict column when a side has one run:
+	// its verdicts do not carry the variance between runs.
+	msgVerdictOneRun = lang.Msg{"结论（只计运行内波动）", "verdict (within-run noise only)"}
+	msgHead          = [...]lang.Msg{{"指标", "metric"}, {"A", "A"}, {"B", "B"}, {"B − A", "B − A"}, {"相对变化", "change"}, {"95% 区间（B − A）", "95% interval (B − A)"}, {"方法", "method"}, {"结论", "verdict"}}
+	msgBetter        = lang.Msg{"更好", "better"}
+	msgWorse         = lang.Msg{"更差", "worse"}
+	msgNA            = lang.Msg{"无法比较", "n/a"}
+	msgPP            = lang.Msg{" 个百分点", " pp"}
+	msgPerS          = lang.Msg{"次/s", "/s"}
+	msgMissing       = lang.Msg{"缺失", "missing"}
 
 	msgRead       = lang.Msg{"~ 表示 95% 区间含 0：在这样的样本量下看不出差别。更好、更差按指标的方向判断：时延和失败率越低越好，合格率、goodput 和吞吐越高越好。", "~ means the 95% interval holds 0: no difference shows at this sample size. Better and worse follow each metric's direction: lower is better for latencies and the failure rate, higher for qualified rates, goodput and throughput."}
 	msgReal       = lang.Msg{"区间不含 0 的差别：%s。", "Differences whose interval excludes 0: %s."}
@@ -165,9 +168,22 @@ func Blocks(r *Result, l lang.Lang) []Block {
 			list(lines)
 		}
 	}
+	// One run a side: the caveat stands right above the verdicts it
+	// qualifies, and their column says it too.
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		para(msgOneRunBoth.In(l))
+	case !r.BetweenRuns.A:
+		para(msgOneRun.F(l, "A"))
+	case !r.BetweenRuns.B:
+		para(msgOneRun.F(l, "B"))
+	}
 	table := [][]string{make([]string, len(msgHead))}
 	for i, h := range msgHead {
 		table[0][i] = h.In(l)
+	}
+	if !r.BetweenRuns.A || !r.BetweenRuns.B {
+		table[0][len(msgHead)-1] = msgVerdictOneRun.In(l)
 	}
 	for _, c := range Cells(r, l) {
 		table = append(table, []string{c.Name, c.A, c.B, c.Diff, c.Rel, c.Interval, c.Method, c.Verdict})
@@ -218,15 +234,8 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(w)
 	}
 	para(msgSeed.F(l, r.Resamples, r.Seed))
-	switch {
-	case r.BetweenRuns.A && r.BetweenRuns.B:
+	if r.BetweenRuns.A && r.BetweenRuns.B {
 		para(msgBothMany.In(l))
-	case !r.BetweenRuns.A && !r.BetweenRuns.B:
-		para(msgOneRunBoth.In(l))
-	case !r.BetweenRuns.A:
-		para(msgOneRun.F(l, "A"))
-	default:
-		para(msgOneRun.F(l, "B"))
 	}
 	return out
 }
