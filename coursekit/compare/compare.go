@@ -39,6 +39,9 @@
 //     coverage 0.83–0.87 instead of 0.95 when run-to-run shifts of ±30 %
 //     dominate); runs that differ only by sampling give one too wide (their
 //     within-run noise is counted twice).
+//     For shares, the interval is also widened to Newcombe's over the
+//     side's attempts pooled (MethodHierarchicalNewcombe): a share at 0 %
+//     or 100 % in every run gives the bootstrap nothing to redraw.
 //
 // A percentile whose own 95 % order-statistic interval has no upper (or
 // lower) bound in some run — too few samples, as the card says — leaves the
@@ -92,6 +95,13 @@ const (
 	// MethodHierarchical is the two-stage percentile bootstrap: runs with
 	// replacement, then attempts within each drawn run.
 	MethodHierarchical = "hierarchical-bootstrap"
+	// MethodHierarchicalNewcombe, for shares with several runs on a side,
+	// is the hull of the hierarchical bootstrap's interval and Newcombe's
+	// over the runs' attempts pooled: a share at 0 % or 100 % in every run
+	// leaves the bootstrap nothing to redraw ([0, 0]), a certainty no
+	// sample gives, and the pooled interval is what the attempts alone
+	// allow; between-run variance can only widen it.
+	MethodHierarchicalNewcombe = "hierarchical-bootstrap+newcombe-wilson"
 	// MethodNewcombe is Newcombe's hybrid score interval (his method 10)
 	// for a difference of two proportions, from their Wilson intervals.
 	MethodNewcombe = "newcombe-wilson"
@@ -637,6 +647,12 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 		na, da := d.counts(a[0])
 		nb, db := d.counts(b[0])
 		lo, hi = newcombe(na, da, nb, db)
+	case MethodHierarchicalNewcombe:
+		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
+		na, da := pooled(d, a)
+		nb, db := pooled(d, b)
+		plo, phi := newcombe(na, da, nb, db)
+		lo, hi = min(lo, plo, diff), max(hi, phi, diff)
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
@@ -666,6 +682,8 @@ func method(d metricDef, na, nb int) string {
 	switch {
 	case na > 1 && nb > 1 && d.kind == rate:
 		return MethodWelchRuns
+	case (na > 1 || nb > 1) && d.kind == share:
+		return MethodHierarchicalNewcombe
 	case na > 1 || nb > 1:
 		return MethodHierarchical
 	case d.kind == share:
@@ -674,6 +692,15 @@ func method(d metricDef, na, nb int) string {
 		return MethodPoisson
 	}
 	return MethodBootstrap
+}
+
+// pooled are a share's counts over all the runs of a side.
+func pooled(d metricDef, runs []*metrics.Summary) (num, den float64) {
+	for _, s := range runs {
+		n, m := d.counts(s)
+		num, den = num+n, den+m
+	}
+	return num, den
 }
 
 // mean is the mean of the runs' values; nil when any run has none.

@@ -55,7 +55,9 @@ func TestOneRunCaveatStandsByTheVerdicts(t *testing.T) {
 		if err := compare.Write(&js, r, cardfmt.JSON, lang.EN); err != nil {
 			t.Fatal(err)
 		}
-		var doc struct{ Metrics []struct{ Name, Covers string } }
+		var doc struct {
+			Metrics []struct{ Name, Covers string }
+		}
 		if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 			t.Fatal(err)
 		}
