@@ -302,6 +302,11 @@ type Metric struct {
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
 	NeedN int `json:"need_n_per_run"`
+	// unrated names the sides ("a", "b" or "ab") whose value is missing
+	// because nothing was rated (the summary's goodput_unknown), not for
+	// want of a success.
+	unrated string
+
 	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
 	// per run needed" (null when both are bounded or a side has no value).
 	Unbounded *string `json:"unbounded_reason"`
@@ -624,6 +629,18 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 	m.Covers = covers(len(a), len(b))
 	if m.A == nil || m.B == nil {
 		m.Verdict = NA
+		if d.condition != nil {
+			for side, runs := range map[string][]*metrics.Summary{"a": a, "b": b} {
+				if slices.ContainsFunc(runs, func(s *metrics.Summary) bool {
+					return s.Conditions[*d.condition].Unknown == metrics.GoodputUnrated
+				}) {
+					m.unrated += side
+				}
+			}
+			if m.unrated == "ba" {
+				m.unrated = "ab"
+			}
+		}
 		return m
 	}
 	diff := *m.B - *m.A

@@ -68,6 +68,10 @@ var (
 	msgSep        = lang.Msg{"、", ", "}
 	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
+	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过（goodput_unknown: quality_unrated），合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
+	msgUnknownA   = lang.Msg{"A 边", "A"}
+	msgUnknownB   = lang.Msg{"B 边", "B"}
+	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
 	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
@@ -198,7 +202,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		case m.Verdict == Better || m.Verdict == Worse:
 			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
 		case m.Verdict == NA:
-			para(msgNoValue.F(l, m.Name))
+			para(m.noValueText(l))
 		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
 			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
 		}
@@ -445,6 +449,16 @@ func interval(l lang.Lang, m Metric) string {
 		unit = msgPP.In(l)
 	}
 	return "[" + lo + ", " + hi + "]" + unit
+}
+
+// noValueText says why m has no value on a side: nothing rated (the
+// summary's goodput_unknown), or no value to take (no complete success).
+func (m Metric) noValueText(l lang.Lang) string {
+	side := map[string]lang.Msg{"a": msgUnknownA, "b": msgUnknownB, "ab": msgUnknownAB}
+	if s, ok := side[m.unrated]; ok {
+		return msgUnknown.F(l, m.Name, s.In(l))
+	}
+	return msgNoValue.F(l, m.Name)
 }
 
 // runValues prints each run's value of m.

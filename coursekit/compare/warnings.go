@@ -138,7 +138,7 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	for _, m := range r.Metrics {
 		switch {
 		case m.Verdict == NA:
-			out = append(out, Warning{WarnNoValue, msgNoValue.F(l, m.Name)})
+			out = append(out, Warning{WarnNoValue, m.noValueText(l)})
 		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
 			// As the text report: a difference unbounded on one side whose
 			// other side excludes 0 is a verdict, not too few samples.
