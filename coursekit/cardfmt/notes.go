@@ -125,8 +125,8 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 	if n := int64(s.Outcomes[trace.ConnectError.String()]); n >= connectFloodMin && 2*n > s.Attempts && s.WindowS > 0 {
 		out = append(out, noteConnect.F(l, s.Attempts, n, num(float64(n)/s.WindowS)))
 	}
-	if c := s.ClientLag; c != nil && c.OverBound > 0 {
-		out = append(out, clientLagNote(l, c))
+	if n := ClientLagNoteIn(l, s); n != "" {
+		out = append(out, n)
 	}
 	if n := SLONoteIn(l, s); n != "" {
 		out = append(out, n)
@@ -159,8 +159,13 @@ func SendsNotesIn(l lang.Lang, s *metrics.Summary) []string {
 	return out
 }
 
-// clientLagNote is the card's note on a client late to wake (ClientLag).
-func clientLagNote(l lang.Lang, c *metrics.ClientLag) string {
+// ClientLagNoteIn is the card's note on a client late to wake
+// (s.ClientLag over its bound during some attempt); "" when it was not.
+func ClientLagNoteIn(l lang.Lang, s *metrics.Summary) string {
+	c := s.ClientLag
+	if c == nil || c.OverBound == 0 {
+		return ""
+	}
 	return noteClientLag.F(l, num(metrics.ClientLagTickMS), c.OverBound, num(c.BoundMS), num(c.MaxMS), c.Attempts)
 }
 

@@ -39,6 +39,9 @@
 //     coverage 0.83–0.87 instead of 0.95 when run-to-run shifts of ±30 %
 //     dominate); runs that differ only by sampling give one too wide (their
 //     within-run noise is counted twice).
+//     For shares, the interval is also widened to Newcombe's over the
+//     side's attempts pooled (MethodHierarchicalNewcombe): a share at 0 %
+//     or 100 % in every run gives the bootstrap nothing to redraw.
 //
 // A percentile whose own 95 % order-statistic interval has no upper (or
 // lower) bound in some run — too few samples, as the card says — leaves the
@@ -92,6 +95,13 @@ const (
 	// MethodHierarchical is the two-stage percentile bootstrap: runs with
 	// replacement, then attempts within each drawn run.
 	MethodHierarchical = "hierarchical-bootstrap"
+	// MethodHierarchicalNewcombe, for shares with several runs on a side,
+	// is the hull of the hierarchical bootstrap's interval and Newcombe's
+	// over the runs' attempts pooled: a share at 0 % or 100 % in every run
+	// leaves the bootstrap nothing to redraw ([0, 0]), a certainty no
+	// sample gives, and the pooled interval is what the attempts alone
+	// allow; between-run variance can only widen it.
+	MethodHierarchicalNewcombe = "hierarchical-bootstrap+newcombe-wilson"
 	// MethodNewcombe is Newcombe's hybrid score interval (his method 10)
 	// for a difference of two proportions, from their Wilson intervals.
 	MethodNewcombe = "newcombe-wilson"
@@ -106,6 +116,34 @@ const (
 	// of attempts is no Poisson count).
 	MethodWelchRuns = "welch-t-runs"
 )
+
+// What an interval covers (Metric.Covers): a side's variance between runs
+// is carried only when it has two runs or more.
+const (
+	// CoversAttempts: the sampling noise within one run a side only, not
+	// the variance between runs.
+	CoversAttempts = "attempts"
+	// CoversRuns: the variance between runs on both sides, and within
+	// them.
+	CoversRuns = "runs_and_attempts"
+	// CoversRunsOfA and CoversRunsOfB: between-run variance on that side
+	// only (the other has one run).
+	CoversRunsOfA = "runs_of_a_and_attempts"
+	CoversRunsOfB = "runs_of_b_and_attempts"
+)
+
+// covers is what an interval over na and nb runs covers.
+func covers(na, nb int) string {
+	switch {
+	case na > 1 && nb > 1:
+		return CoversRuns
+	case na > 1:
+		return CoversRunsOfA
+	case nb > 1:
+		return CoversRunsOfB
+	}
+	return CoversAttempts
+}
 
 // Default levels of the compared percentiles, and the resamples drawn.
 var (
@@ -248,6 +286,9 @@ type Metric struct {
 	CI95    Bounds `json:"ci95"`
 	Method  string `json:"method"`
 	Verdict string `json:"verdict"`
+	// Covers says what noise the interval carries: CoversAttempts,
+	// CoversRuns, CoversRunsOfA or CoversRunsOfB.
+	Covers string `json:"covers"`
 
 	// Unit is what the values are in: "ms", "share" (a fraction of
 	// attempts), "/s" (attempts per window second) or "token/s".
@@ -261,6 +302,11 @@ type Metric struct {
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
 	NeedN int `json:"need_n_per_run"`
+	// unrated names the sides ("a", "b" or "ab") whose value is missing
+	// because nothing was rated (the summary's goodput_unknown), not for
+	// want of a success.
+	unrated string
+
 	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
 	// per run needed" (null when both are bounded or a side has no value).
 	Unbounded *string `json:"unbounded_reason"`
@@ -580,8 +626,21 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 	}
 	m.A, m.B = mean(m.ARuns), mean(m.BRuns)
 	m.Method = method(d, len(a), len(b))
+	m.Covers = covers(len(a), len(b))
 	if m.A == nil || m.B == nil {
 		m.Verdict = NA
+		if d.condition != nil {
+			for side, runs := range map[string][]*metrics.Summary{"a": a, "b": b} {
+				if slices.ContainsFunc(runs, func(s *metrics.Summary) bool {
+					return s.Conditions[*d.condition].Unknown == metrics.GoodputUnrated
+				}) {
+					m.unrated += side
+				}
+			}
+			if m.unrated == "ba" {
+				m.unrated = "ab"
+			}
+		}
 		return m
 	}
 	diff := *m.B - *m.A
@@ -605,6 +664,12 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 		na, da := d.counts(a[0])
 		nb, db := d.counts(b[0])
 		lo, hi = newcombe(na, da, nb, db)
+	case MethodHierarchicalNewcombe:
+		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
+		na, da := pooled(d, a)
+		nb, db := pooled(d, b)
+		plo, phi := newcombe(na, da, nb, db)
+		lo, hi = min(lo, plo, diff), max(hi, phi, diff)
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
@@ -634,6 +699,8 @@ func method(d metricDef, na, nb int) string {
 	switch {
 	case na > 1 && nb > 1 && d.kind == rate:
 		return MethodWelchRuns
+	case (na > 1 || nb > 1) && d.kind == share:
+		return MethodHierarchicalNewcombe
 	case na > 1 || nb > 1:
 		return MethodHierarchical
 	case d.kind == share:
@@ -642,6 +709,15 @@ func method(d metricDef, na, nb int) string {
 		return MethodPoisson
 	}
 	return MethodBootstrap
+}
+
+// pooled are a share's counts over all the runs of a side.
+func pooled(d metricDef, runs []*metrics.Summary) (num, den float64) {
+	for _, s := range runs {
+		n, m := d.counts(s)
+		num, den = num+n, den+m
+	}
+	return num, den
 }
 
 // mean is the mean of the runs' values; nil when any run has none.

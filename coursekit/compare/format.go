@@ -50,13 +50,16 @@ var (
 	msgRunValues  = lang.Msg{"%s：%s", "%s: %s"}
 	msgNone       = lang.Msg{"无", "none"}
 
-	msgHead    = [...]lang.Msg{{"指标", "metric"}, {"A", "A"}, {"B", "B"}, {"B − A", "B − A"}, {"相对变化", "change"}, {"95% 区间（B − A）", "95% interval (B − A)"}, {"方法", "method"}, {"结论", "verdict"}}
-	msgBetter  = lang.Msg{"更好", "better"}
-	msgWorse   = lang.Msg{"更差", "worse"}
-	msgNA      = lang.Msg{"无法比较", "n/a"}
-	msgPP      = lang.Msg{" 个百分点", " pp"}
-	msgPerS    = lang.Msg{"次/s", "/s"}
-	msgMissing = lang.Msg{"缺失", "missing"}
+	// msgVerdictOneRun heads the verdict column when a side has one run:
+	// its verdicts do not carry the variance between runs.
+	msgVerdictOneRun = lang.Msg{"结论（只计运行内波动）", "verdict (within-run noise only)"}
+	msgHead          = [...]lang.Msg{{"指标", "metric"}, {"A", "A"}, {"B", "B"}, {"B − A", "B − A"}, {"相对变化", "change"}, {"95% 区间（B − A）", "95% interval (B − A)"}, {"方法", "method"}, {"结论", "verdict"}}
+	msgBetter        = lang.Msg{"更好", "better"}
+	msgWorse         = lang.Msg{"更差", "worse"}
+	msgNA            = lang.Msg{"无法比较", "n/a"}
+	msgPP            = lang.Msg{" 个百分点", " pp"}
+	msgPerS          = lang.Msg{"次/s", "/s"}
+	msgMissing       = lang.Msg{"缺失", "missing"}
 
 	msgRead       = lang.Msg{"~ 表示 95% 区间含 0：在这样的样本量下看不出差别。更好、更差按指标的方向判断：时延和失败率越低越好，合格率、goodput 和吞吐越高越好。", "~ means the 95% interval holds 0: no difference shows at this sample size. Better and worse follow each metric's direction: lower is better for latencies and the failure rate, higher for qualified rates, goodput and throughput."}
 	msgReal       = lang.Msg{"区间不含 0 的差别：%s。", "Differences whose interval excludes 0: %s."}
@@ -65,6 +68,10 @@ var (
 	msgSep        = lang.Msg{"、", ", "}
 	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
+	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过（goodput_unknown: quality_unrated），合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
+	msgUnknownA   = lang.Msg{"A 边", "A"}
+	msgUnknownB   = lang.Msg{"B 边", "B"}
+	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
 	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
@@ -86,6 +93,8 @@ var methodNames = map[string][2]lang.Msg{
 		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput, when a side has one run only, by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow (measured for TTFT percentiles: 83–87% of A/A pairs held 0, not 95%)."}},
 	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己窗口内的速率算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的速率大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
 		"Welch t over runs: each run's own rate over its window is one value; B − A is the difference of the sides' mean run rates, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run rates roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
+	MethodHierarchicalNewcombe: {{"分层自助法 ∪ Newcombe", "hierarchical bootstrap ∪ Newcombe"}, {"分层自助法 ∪ Newcombe（比例，有一边不止 1 次运行）：取上面分层自助法的区间与把各次运行的尝试合在一起算的 Newcombe 区间的并。每次运行的比例都是 0% 或 100% 时，自助法没有东西可抽，区间会缩成一个点（例如 0/60 对 0/60 得到 [0, 0]），而有限的样本给不出这种确定；合并后的 Newcombe 区间是光凭这些尝试能给的宽度，运行之间的波动只会让它更宽。",
+		"hierarchical bootstrap ∪ Newcombe (shares, several runs on a side): the hull of the hierarchical bootstrap's interval and the Newcombe interval over each side's attempts pooled. A share at 0% or 100% in every run leaves the bootstrap nothing to redraw, and its interval shrinks to a point (0/60 against 0/60 gives [0, 0]), a certainty no finite sample gives; the pooled Newcombe interval is what the attempts alone allow, and the variance between runs can only widen it."}},
 	MethodNewcombe: {{"Newcombe 区间", "Newcombe"}, {"Newcombe 区间：两个比例各自的 Wilson 区间按平方和合成差值的区间（Newcombe 1998 的混合得分区间）。",
 		"Newcombe: the two proportions' Wilson intervals combined by squares into an interval of the difference (Newcombe's 1998 hybrid score interval)."}},
 	MethodPoisson: {{"泊松计分区间", "Poisson score"}, {"泊松计分区间：窗口内的计数按泊松分布（token 按缩放的泊松分布）取计分区间，再像 Newcombe 那样按平方和合成差值的区间；闭环负载下计数的波动比泊松小，这个区间偏宽。",
@@ -165,9 +174,22 @@ func Blocks(r *Result, l lang.Lang) []Block {
 			list(lines)
 		}
 	}
+	// One run a side: the caveat stands right above the verdicts it
+	// qualifies, and their column says it too.
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		para(msgOneRunBoth.In(l))
+	case !r.BetweenRuns.A:
+		para(msgOneRun.F(l, "A"))
+	case !r.BetweenRuns.B:
+		para(msgOneRun.F(l, "B"))
+	}
 	table := [][]string{make([]string, len(msgHead))}
 	for i, h := range msgHead {
 		table[0][i] = h.In(l)
+	}
+	if !r.BetweenRuns.A || !r.BetweenRuns.B {
+		table[0][len(msgHead)-1] = msgVerdictOneRun.In(l)
 	}
 	for _, c := range Cells(r, l) {
 		table = append(table, []string{c.Name, c.A, c.B, c.Diff, c.Rel, c.Interval, c.Method, c.Verdict})
@@ -180,7 +202,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		case m.Verdict == Better || m.Verdict == Worse:
 			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
 		case m.Verdict == NA:
-			para(msgNoValue.F(l, m.Name))
+			para(m.noValueText(l))
 		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
 			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
 		}
@@ -218,15 +240,8 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(w)
 	}
 	para(msgSeed.F(l, r.Resamples, r.Seed))
-	switch {
-	case r.BetweenRuns.A && r.BetweenRuns.B:
+	if r.BetweenRuns.A && r.BetweenRuns.B {
 		para(msgBothMany.In(l))
-	case !r.BetweenRuns.A && !r.BetweenRuns.B:
-		para(msgOneRunBoth.In(l))
-	case !r.BetweenRuns.A:
-		para(msgOneRun.F(l, "A"))
-	default:
-		para(msgOneRun.F(l, "B"))
 	}
 	return out
 }
@@ -434,6 +449,16 @@ func interval(l lang.Lang, m Metric) string {
 		unit = msgPP.In(l)
 	}
 	return "[" + lo + ", " + hi + "]" + unit
+}
+
+// noValueText says why m has no value on a side: nothing rated (the
+// summary's goodput_unknown), or no value to take (no complete success).
+func (m Metric) noValueText(l lang.Lang) string {
+	side := map[string]lang.Msg{"a": msgUnknownA, "b": msgUnknownB, "ab": msgUnknownAB}
+	if s, ok := side[m.unrated]; ok {
+		return msgUnknown.F(l, m.Name, s.In(l))
+	}
+	return msgNoValue.F(l, m.Name)
 }
 
 // runValues prints each run's value of m.

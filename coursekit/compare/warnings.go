@@ -1,10 +1,12 @@
 package compare
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
 // Warning is one thing a reader must know before trusting the verdicts:
@@ -27,6 +29,14 @@ const (
 	// sent, or sends late beyond metrics.SendLagBoundMS at P99): the load
 	// it measured is not the load its conditions name (the card's notes).
 	WarnSends = "sends"
+	// WarnClientLag: a run's measuring client was late to wake (the
+	// card's note, metrics.ClientLag): its stamps, TTFT and gaps may be
+	// late by as much.
+	WarnClientLag = "client_lag"
+	// WarnOrder: every A run started before every B run (the headers'
+	// meta.started_at), so a drift in the machine's load or the server's
+	// state between them reads as a difference.
+	WarnOrder = "run_order"
 	// WarnConditions: more than one condition differs between the sides.
 	WarnConditions = "conditions"
 	// WarnRunsDiffer: the runs of one side differ among themselves in a
@@ -48,9 +58,12 @@ const (
 
 // headWarnings are the kinds the text report prints at its head, before
 // the conditions; the others it prints where they belong.
-var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true, WarnSends: true}
+var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true, WarnSends: true, WarnClientLag: true, WarnOrder: true}
 
-var msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
+var (
+	msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
+	msgABeforeB = lang.Msg{"注意：A 全部在 B 之前运行：两者之间机器负载或服务器状态的漂移会被读成差别；A 和 B 应交替运行（A、B、A、B……）。", "Warning: A ran entirely before B: a drift in the machine's load or the server's state between them reads as a difference; alternate A and B (A, B, A, B …)."}
+)
 
 // warnings are r's warnings in l.
 func (r *Result) warnings(l lang.Lang) []Warning {
@@ -88,6 +101,14 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.Name)})
 		}
 	}
+	for _, run := range runs {
+		if t := cardfmt.ClientLagNoteIn(l, run.Summary); t != "" {
+			out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, t, run.Name)})
+		}
+	}
+	if r.aBeforeB() {
+		out = append(out, Warning{WarnOrder, msgABeforeB.In(l)})
+	}
 	if len(r.ConditionsChanged) > 1 {
 		out = append(out, Warning{WarnConditions, msgManyConds.F(l, len(r.ConditionsChanged)) + ". " + msgTooMany.In(l)})
 	}
@@ -117,7 +138,7 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	for _, m := range r.Metrics {
 		switch {
 		case m.Verdict == NA:
-			out = append(out, Warning{WarnNoValue, msgNoValue.F(l, m.Name)})
+			out = append(out, Warning{WarnNoValue, m.noValueText(l)})
 		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
 			// As the text report: a difference unbounded on one side whose
 			// other side excludes 0 is a verdict, not too few samples.
@@ -157,6 +178,30 @@ func (r *Result) closedLoopWarning(l lang.Lang) string {
 		return ""
 	}
 	return msgClosedLoop.F(l, strings.Join(names, msgSep.In(l)))
+}
+
+// aBeforeB reports whether every A run started before every B run, by
+// the headers' meta.started_at (coursekit bench's fixed-width RFC 3339 in
+// UTC, so that text order is time order); false when a run records none.
+func (r *Result) aBeforeB() bool {
+	last := func(runs []*metrics.Summary, latest bool) (string, bool) {
+		out := ""
+		for i, s := range runs {
+			var meta struct {
+				StartedAt string `json:"started_at"`
+			}
+			if json.Unmarshal(s.TraceMeta, &meta) != nil || meta.StartedAt == "" {
+				return "", false
+			}
+			if i == 0 || (meta.StartedAt > out) == latest {
+				out = meta.StartedAt
+			}
+		}
+		return out, len(runs) > 0
+	}
+	lastA, okA := last(r.A.runs, true)
+	firstB, okB := last(r.B.runs, false)
+	return okA && okB && lastA < firstB
 }
 
 // allRuns are the runs of A, then of B, with their names.

@@ -29,6 +29,9 @@ func TestCompareSavedRuns(t *testing.T) {
 	}
 	for _, m := range r.Metrics {
 		want := compare.MethodHierarchical
+		if strings.HasPrefix(m.Name, "failure_rate") || strings.HasPrefix(m.Name, "qualified_rate") {
+			want = compare.MethodHierarchicalNewcombe
+		}
 		if strings.HasPrefix(m.Name, "goodput") || strings.HasPrefix(m.Name, "throughput") {
 			want = compare.MethodWelchRuns // unless the runs' rates agree exactly
 		}

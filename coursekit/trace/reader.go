@@ -385,6 +385,10 @@ func consume(name string, order <-chan *block, pool *sync.Pool, ids *idSet, onAt
 var ErrNoHeader = errors.New("missing header")
 
 func parseHeader(l []byte) (*Header, error) {
+	// gzip's magic number: a compressed trace, not a broken one.
+	if bytes.HasPrefix(l, []byte{0x1f, 0x8b}) {
+		return nil, &Error{Msg: "gzip-compressed: decompress it first (gunzip -k FILE)"}
+	}
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(l, &probe); err != nil {
 		return nil, &Error{Msg: "not valid JSON: " + shorten(err.Error())}
