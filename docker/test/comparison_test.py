@@ -14,8 +14,8 @@ timings, which depend on the machine:
     covered on both sides, seed and resamples recorded;
   * the one changed condition is the engine's slots (1 against 4), and no
     side's runs differ among themselves;
-  * every metric the comparison promises is there, in its order, with the
-    hierarchical bootstrap named as its method;
+  * every metric the comparison promises is there, in its order, with its
+    method named (RUN_RATES, SHARES, the hierarchical bootstrap for the rest);
   * each metric holds together: B − A is B minus A, the relative change is
     B − A over A, the interval holds B − A, the verdict is same exactly when
     the interval holds 0, and better or worse follows the metric's
@@ -42,6 +42,9 @@ METRICS = ["ttft_ms.p50", "ttft_ms.p95", "ttft_ms.p99", "e2e_ms.p95", "itl_ms.p5
 # runs' own rates (Welch); the other metrics by a bootstrap of runs, then
 # attempts.
 RUN_RATES = ("goodput@", "throughput.")
+# Shares of attempts: the hull of that bootstrap and Newcombe's interval over
+# each side's attempts pooled (never certain at 0 % or 100 %).
+SHARES = ("failure_rate", "qualified_rate@")
 LOWER_IS_BETTER = ("ttft_ms.", "e2e_ms.", "itl_ms.", "failure_rate")
 VERDICT_TEXT = {"better": "更好", "worse": "更差", "same": "~", "n/a": "无法比较"}
 
@@ -65,7 +68,11 @@ def comparisons(path):
 
 def check_metric(m, fail):
     name = m["name"]
-    want = "welch-t-runs" if name.startswith(RUN_RATES) else "hierarchical-bootstrap"
+    want = "hierarchical-bootstrap"
+    if name.startswith(RUN_RATES):
+        want = "welch-t-runs"
+    elif name.startswith(SHARES):
+        want = "hierarchical-bootstrap+newcombe-wilson"
     if m["method"] != want:
         fail(f"{name}: method {m['method']!r}, want {want} (three runs a side)")
     a, b, diff, rel, ci = m["a"], m["b"], m["diff"], m["rel"], m["ci95"]
