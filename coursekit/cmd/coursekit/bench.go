@@ -86,7 +86,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	fs.StringVar(&fl.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
-	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
+	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server that lists --model (default: check, and stop before any load, exit 2, if it does not)")
 	fl.slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	fs.Var(&fl.conds, "condition", conditionHelp)
 	fs.StringVar(&fl.levels, "percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
@@ -251,8 +251,8 @@ func runBench(ctx context.Context, o *benchOptions, stdout, stderr io.Writer) er
 	if !o.noPreflight {
 		// After the locks (a second bench on the same file is refused first),
 		// before the first write: a wrong URL leaves the last trace as it was.
-		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
-			return usagef("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
+		if err := loadgen.PreflightModel(context.Background(), cfg.Client, cfg.URL, cfg.Header, cfg.Model); err != nil {
+			return usagef("bench: pre-flight: %v; check --url and --model, or give --no-preflight to send the load anyway", err)
 		}
 	}
 	stopTuning, err := tuneForStamping(o.cpuprofile)
