@@ -71,6 +71,16 @@ type Result struct {
 	// on a monotonic ticker every LatenessTick, over the run (see
 	// meta.client_lag_ms for each attempt's share of it).
 	ClientLag LagStats
+	// Unanswered is the run's tail in which nothing took a connection.
+	Unanswered Unanswered
+}
+
+// Unanswered says from when nothing answered: every attempt that started
+// at or after FromMS (the end of the last attempt with another outcome,
+// 0 if none) was a connect_error, ConnectErrors of them (0: none).
+type Unanswered struct {
+	FromMS        float64
+	ConnectErrors int64
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -471,9 +481,16 @@ func (r *runner) run(w io.Writer) (*Result, error) {
 func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) {
 	var werr error
 	wdone := make(chan struct{})
+	var connStarts []float64 // of the connect errors, for res.Unanswered
 	go func() {
 		defer close(wdone)
+		defer func() { res.Unanswered = unanswered(res.Unanswered.FromMS, connStarts) }()
 		for a := range r.out {
+			if a.Outcome == trace.ConnectError {
+				connStarts = append(connStarts, a.StartMS)
+			} else {
+				res.Unanswered.FromMS = max(res.Unanswered.FromMS, a.StartMS, a.EndMS)
+			}
 			if werr == nil {
 				hideAttempt(a, r.hide)
 				if werr = tw.Write(a); werr == nil && len(r.out) == 0 {
@@ -488,6 +505,17 @@ func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) 
 		}
 	}()
 	return func() error { <-wdone; return werr }
+}
+
+// unanswered counts the connect errors that started at or after from.
+func unanswered(from float64, connStarts []float64) Unanswered {
+	u := Unanswered{FromMS: from}
+	for _, st := range connStarts {
+		if st >= from {
+			u.ConnectErrors++
+		}
+	}
+	return u
 }
 
 // loaded is what the load leaves for the end of the run.
@@ -709,6 +737,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		m["concurrency"] = c.Concurrency
 		m["think_time_ms"] = ms(c.ThinkTime)
 		m["arrival"] = "closed loop: each user sends when its previous request ends (+ think time); the rate falls as the server slows"
+		m["connect_backoff"] = fmt.Sprintf("after a connect_error a user waits %v before its next request, doubled on each further connect_error up to %v; any other outcome resets it", ConnectBackoffMin, ConnectBackoffMax)
 	case len(c.Replay) > 0:
 		m["loop"] = "open"
 		m["arrival"] = "replay"

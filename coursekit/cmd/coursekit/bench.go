@@ -368,6 +368,7 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 	saltLine(stderr, res, cfg)
 	lateLine(stderr, res.ClientLag)
 	emptyLine(stderr, res, cfg)
+	unansweredLine(stderr, res, cfg)
 	switch {
 	case cfg.Dataset == nil && latencySLO:
 		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
@@ -382,6 +383,28 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 	if res.Unsent > 0 {
 		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
 	}
+}
+
+// unansweredLine says from when nothing took a connection, so that a server
+// that crashed mid-run is not read from a count of errors alone, and why
+// the exit status is still 0: every failure was recorded, the measurement
+// is whole (a tool error is exit 1, bad input 2).
+func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
+	u := res.Unanswered
+	if u.ConnectErrors == 0 {
+		return
+	}
+	from := "the start"
+	if u.FromMS > 0 {
+		from = fmt.Sprintf("%.3f s", u.FromMS/1000)
+	}
+	backoff := ""
+	if cfg.Concurrency > 0 {
+		backoff = fmt.Sprintf("; each closed-loop user backed off %v, doubling to %v, between them (conditions.connect_backoff)", loadgen.ConnectBackoffMin, loadgen.ConnectBackoffMax)
+	}
+	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %d connect_error attempts, nothing took the connection (the server is down, or --url is wrong)%s. "+
+		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
+		from, res.Window.EndMS/1000, u.ConnectErrors, backoff)
 }
 
 // loops counts the loops a config asks for: one of a rate, a replay or a
