@@ -134,6 +134,7 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 		}
 	}
 	res.Report.Tool = from
+	res.Conds.SLO = opt.SLO
 	if opt.Summary == nil && res.DerivedNote != "" {
 		res.Report.Notes = append([]string{res.DerivedNote}, res.Report.Notes...)
 	}

@@ -538,3 +538,16 @@ func TestHTMLAnswerNamesItsContentType(t *testing.T) {
 		}
 	}
 }
+
+// A server that takes the request and resets the connection (a crash:
+// "read: connection reset by peer") got it as well: no_response, as when
+// it closes cleanly (EOF), never connect_error.
+func TestRequestSentThenResetIsNoResponse(t *testing.T) {
+	url := rawServerFunc(t, func(c net.Conn) { c.(*net.TCPConn).SetLinger(0) }) // RST on close
+	for range 20 {
+		_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Replay: []float64{0}, Timeout: time.Minute})
+		if at := tr.Attempts[0]; at.Outcome != trace.NoResponse || !strings.HasPrefix(at.Error, loadgen.NoResponseText) {
+			t.Fatalf("outcome %s, error %q; want no_response %q", at.Outcome, at.Error, loadgen.NoResponseText)
+		}
+	}
+}

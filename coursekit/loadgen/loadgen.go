@@ -71,6 +71,16 @@ type Result struct {
 	// on a monotonic ticker every LatenessTick, over the run (see
 	// meta.client_lag_ms for each attempt's share of it).
 	ClientLag LagStats
+	// Unanswered is the run's tail in which nothing took a connection.
+	Unanswered Unanswered
+}
+
+// Unanswered says from when nothing answered: every attempt that started
+// at or after FromMS (the end of the last attempt with another outcome,
+// 0 if none) was a connect_error, ConnectErrors of them (0: none).
+type Unanswered struct {
+	FromMS        float64
+	ConnectErrors int64
 }
 
 // Interrupted is a cancellation cause that carries when the interrupt
@@ -176,15 +186,18 @@ func NewClient() *http.Client {
 // MaxModelsBytes. An id longer than MaxModelIDBytes is an error: the id
 // goes into every request and the trace header.
 func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h http.Header) (string, error) {
-	id, err := firstModel(ctx, client, baseURL, h)
-	if err == nil && len(id) > MaxModelIDBytes {
+	ids, err := listModels(ctx, client, baseURL, h)
+	if err != nil {
+		return "", err
+	}
+	if id := ids[0]; len(id) > MaxModelIDBytes {
 		return "", fmt.Errorf("GET /v1/models: the first model id is %d bytes, longer than a model id (at most %d): give --model", len(id), MaxModelIDBytes)
 	}
-	return id, err
+	return ids[0], nil
 }
 
-// firstModel is the first model id /v1/models lists, as it is.
-func firstModel(ctx context.Context, client *http.Client, baseURL string, h http.Header) (string, error) {
+// listModels are the model ids /v1/models lists, as they are (at least one).
+func listModels(ctx context.Context, client *http.Client, baseURL string, h http.Header) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if client == nil {
@@ -193,7 +206,7 @@ func firstModel(ctx context.Context, client *http.Client, baseURL string, h http
 	client = oneOrigin(client)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, Endpoint(baseURL, "/v1/models"), nil)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	for k, v := range h {
 		req.Header[k] = v
@@ -201,26 +214,26 @@ func firstModel(ctx context.Context, client *http.Client, baseURL string, h http
 	resp, err := client.Do(req)
 	if err != nil {
 		if msg, ok := serverFault(err); ok {
-			return "", fmt.Errorf("GET /v1/models: %s", msg)
+			return nil, fmt.Errorf("GET /v1/models: %s", msg)
 		}
 		var ue *url.Error
 		if errors.As(err, &ue) { // it quotes the URL: its user and query's secrets stay here
 			red := *ue
 			red.URL = RedactURL(ue.URL)
-			return "", &red
+			return nil, &red
 		}
-		return "", err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if isRedirect(resp.StatusCode) {
-		return "", fmt.Errorf("GET /v1/models: %s", redirectError(resp))
+		return nil, fmt.Errorf("GET /v1/models: %s", redirectError(resp))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET /v1/models: %s", safetext.Name(resp.Status))
+		return nil, fmt.Errorf("GET /v1/models: %s", safetext.Name(resp.Status))
 	}
 	body, err := io.ReadAll(&capReader{r: resp.Body, maxBytes: MaxModelsBytes})
 	if err != nil {
-		return "", fmt.Errorf("GET /v1/models: %v", err)
+		return nil, fmt.Errorf("GET /v1/models: %v", err)
 	}
 	var list struct {
 		Data []struct {
@@ -228,9 +241,13 @@ func firstModel(ctx context.Context, client *http.Client, baseURL string, h http
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
-		return "", fmt.Errorf("GET /v1/models: no model listed (%v)", err)
+		return nil, fmt.Errorf("GET /v1/models: no model listed (%v)", err)
 	}
-	return list.Data[0].ID, nil
+	ids := make([]string, len(list.Data))
+	for i, d := range list.Data {
+		ids[i] = d.ID
+	}
+	return ids, nil
 }
 
 // Preflight checks, before any load is sent, that baseURL answers as an
@@ -240,15 +257,39 @@ func firstModel(ctx context.Context, client *http.Client, baseURL string, h http
 // nothing answers at the URL (refused, unreachable), or something answers
 // that is not such a server (404, HTML, a redirect, an empty list).
 func Preflight(ctx context.Context, client *http.Client, baseURL string, h http.Header) error {
-	_, err := firstModel(ctx, client, baseURL, h)
+	return PreflightModel(ctx, client, baseURL, h, "")
+}
+
+// PreflightModel is Preflight that also checks model (when not empty)
+// against the list: a model the server does not list would turn the
+// whole run into errors, so the error names the models it offers.
+func PreflightModel(ctx context.Context, client *http.Client, baseURL string, h http.Header, model string) error {
+	ids, err := listModels(ctx, client, baseURL, h)
 	if err == nil {
-		return nil
+		if model == "" || slices.Contains(ids, model) {
+			return nil
+		}
+		return fmt.Errorf("%s answers, but --model %q is not among the models it lists: %s", RedactURL(baseURL), model, modelList(ids, Hider(h)))
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
 	}
 	return fmt.Errorf("%s does not answer as an OpenAI-compatible server (%v)", RedactURL(baseURL), err)
+}
+
+// modelList quotes the first ids (printable, with the API key hidden).
+func modelList(ids []string, hide *Hide) string {
+	const most = 10
+	var q []string
+	for i, id := range ids {
+		if i == most {
+			q = append(q, fmt.Sprintf("… (%d more)", len(ids)-most))
+			break
+		}
+		q = append(q, strconv.Quote(safetext.Name(hide.Replace(id))))
+	}
+	return strings.Join(q, ", ")
 }
 
 // transportOf is the *http.Transport under c (through noRedirect).
@@ -440,9 +481,16 @@ func (r *runner) run(w io.Writer) (*Result, error) {
 func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) {
 	var werr error
 	wdone := make(chan struct{})
+	var connStarts []float64 // of the connect errors, for res.Unanswered
 	go func() {
 		defer close(wdone)
+		defer func() { res.Unanswered = unanswered(res.Unanswered.FromMS, connStarts) }()
 		for a := range r.out {
+			if a.Outcome == trace.ConnectError {
+				connStarts = append(connStarts, a.StartMS)
+			} else {
+				res.Unanswered.FromMS = max(res.Unanswered.FromMS, a.StartMS, a.EndMS)
+			}
 			if werr == nil {
 				hideAttempt(a, r.hide)
 				if werr = tw.Write(a); werr == nil && len(r.out) == 0 {
@@ -457,6 +505,17 @@ func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) 
 		}
 	}()
 	return func() error { <-wdone; return werr }
+}
+
+// unanswered counts the connect errors that started at or after from.
+func unanswered(from float64, connStarts []float64) Unanswered {
+	u := Unanswered{FromMS: from}
+	for _, st := range connStarts {
+		if st >= from {
+			u.ConnectErrors++
+		}
+	}
+	return u
 }
 
 // loaded is what the load leaves for the end of the run.
@@ -678,6 +737,7 @@ func (r *runner) conditions(dur time.Duration) json.RawMessage {
 		m["concurrency"] = c.Concurrency
 		m["think_time_ms"] = ms(c.ThinkTime)
 		m["arrival"] = "closed loop: each user sends when its previous request ends (+ think time); the rate falls as the server slows"
+		m["connect_backoff"] = fmt.Sprintf("after a connect_error a user waits %v before its next request, doubled on each further connect_error up to %v; any other outcome resets it", ConnectBackoffMin, ConnectBackoffMax)
 	case len(c.Replay) > 0:
 		m["loop"] = "open"
 		m["arrival"] = "replay"

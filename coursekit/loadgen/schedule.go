@@ -185,20 +185,40 @@ func (r *runner) dispatch(j job) {
 // before it exits.
 const workerIdle = 2 * time.Second
 
-// closedLoop runs Concurrency users; each waits for its previous request.
+// A closed-loop user whose request ended in connect_error (nothing took
+// the connection: the server is down or the URL wrong) waits before its
+// next one, ConnectBackoffMin at first, doubled on each further
+// connect_error up to ConnectBackoffMax, and not at all after any other
+// outcome. Without it a crashed server's trace measured how fast the
+// client resends (~21,000 connect errors a second), not the server.
+const (
+	ConnectBackoffMin = 10 * time.Millisecond
+	ConnectBackoffMax = time.Second
+)
+
+// closedLoop runs Concurrency users; each waits for its previous request
+// (and backs off after a connect_error).
 func (r *runner) closedLoop() {
 	for range r.cfg.Concurrency {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
+			var backoff time.Duration // after a connect_error (ConnectBackoffMin)
 			for r.ctx.Err() == nil && time.Since(r.start) < r.end {
 				now := r.now() // the planned send time counts, as in the open loop
 				send, more := r.take(time.Duration(now * 1e6))
 				if !send {
 					return
 				}
-				r.request(r.nextJob(now))
+				if r.request(r.nextJob(now)) == trace.ConnectError {
+					backoff = min(max(2*backoff, ConnectBackoffMin), ConnectBackoffMax)
+				} else {
+					backoff = 0
+				}
 				if !more {
+					return
+				}
+				if backoff > 0 && !r.sleepUntil(time.Since(r.start)+backoff) {
 					return
 				}
 				if r.cfg.ThinkTime > 0 && !r.sleepUntil(time.Since(r.start)+r.cfg.ThinkTime) {
@@ -210,8 +230,9 @@ func (r *runner) closedLoop() {
 }
 
 // request makes the attempts of one business request: the first, then
-// retries while the outcome is retryable.
-func (r *runner) request(j job) {
+// retries while the outcome is retryable. It returns the last attempt's
+// outcome (0 when none was made).
+func (r *runner) request(j job) trace.Outcome {
 	id, scheduled := j.id, j.scheduled
 	aid := id
 	for try := 0; ; try++ {
@@ -224,16 +245,17 @@ func (r *runner) request(j job) {
 			if text != nil {
 				texts.Put(text)
 			}
-			return
+			return 0
 		}
 		again := try < r.cfg.Retries && retryable(a) && r.ctx.Err() == nil
+		out := a.Outcome
 		r.emit(a, text, j.item) // the judges may now write a
 		if !again {
-			return
+			return out
 		}
 		wait := time.Since(r.start) + r.cfg.RetryBackoff
 		if !r.sleepUntil(wait) {
-			return
+			return out
 		}
 		scheduled = math.Round(ms(wait)*1e3) / 1e3
 		aid = id + ".r" + strconv.Itoa(try+1)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
@@ -17,6 +18,10 @@ type sqlCase struct {
 	name string
 	slos []float64
 	cost *float64 // --window-cost
+	// lat are the SLOs beyond TTFT (--slo-e2e); judged says the header
+	// asked for a judge (conditions.dataset).
+	lat    metrics.LatencySLO
+	judged bool
 	// parts > 1 exports the trace as that many Parquet files of one header.
 	parts int
 	write func(t *testing.T, path string)
@@ -165,6 +170,25 @@ var sqlCases = []sqlCase{
 	{name: "random-2-parts", parts: 3, slos: []float64{500}, write: func(t *testing.T, p string) {
 		writeTrace(t, p, header(ptr(0)), randomAttempts(2, 5000))
 	}},
+	// The card's quality rule: with a latency SLO and no judge a complete
+	// success qualifies on latency alone; with a judge asked for, or with a
+	// TTFT SLO alone, an unrated trace's qualified count is unknown (NULL).
+	{name: "unrated-e2e", slos: []float64{1000, 150}, lat: metrics.LatencySLO{E2EMS: 300}, write: unratedTrace},
+	{name: "unrated-ttft", slos: []float64{1000}, write: unratedTrace},
+	{name: "judged-unrated-e2e", slos: []float64{1000}, lat: metrics.LatencySLO{E2EMS: 300}, judged: true, write: unratedTrace},
+	{name: "mixed-e2e", slos: []float64{1000, 500}, lat: metrics.LatencySLO{E2EMS: 500}, write: func(t *testing.T, p string) {
+		writeTrace(t, p, header(ptr(2)), []trace.Attempt{
+			ok("a1", "r1", 1000, trace.Pass, 1100, 1200),
+			ok("a2", "r2", 2000, trace.Fail, 2100),
+			ok("a3", "r3", 3000, trace.Unrated, 3100),    // rated attempts exist: unrated does not qualify
+			ok("a4", "r4", 4000, trace.Pass, 4100, 4700), // E2E over
+			ok("a5", "r5", 5000, trace.Pass, 5600),       // TTFT over 500
+			failed("a6", "r6", 6000, trace.Timeout),
+		})
+	}},
+	{name: "random-e2e", slos: []float64{1000, 250}, lat: metrics.LatencySLO{E2EMS: 1500}, write: func(t *testing.T, p string) {
+		writeTrace(t, p, header(nil), randomAttempts(3, 3000))
+	}},
 	{name: "tracegen", slos: []float64{1000, 500}, write: func(t *testing.T, p string) {
 		f, err := os.Create(p)
 		if err != nil {
@@ -190,4 +214,14 @@ func same(a, b *float64) bool {
 		return a == nil && b == nil
 	}
 	return math.Float64bits(*a) == math.Float64bits(*b) || (*a == 0 && *b == 0)
+}
+
+// unratedTrace is the trace of a run without a judge: every success unrated.
+func unratedTrace(t *testing.T, p string) {
+	writeTrace(t, p, header(ptr(4)), []trace.Attempt{
+		ok("a1", "r1", 1000, trace.Unrated, 1100, 1200),
+		ok("a2", "r2", 2000, trace.Unrated, 2100, 2500), // E2E over 300
+		ok("a3", "r3", 3000, trace.Unrated, 3200),       // TTFT over 150
+		failed("a4", "r4", 4000, trace.ConnectError),
+	})
 }

@@ -46,7 +46,7 @@ func testEngine(t *testing.T, d Dialect) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := Options{SLOsMS: c.slos, WindowCost: c.cost}
+		o := Options{SLOsMS: c.slos, WindowCost: c.cost, Latency: c.lat, Judged: c.judged}
 		q, err := Query(d, files, h, o)
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func testEngine(t *testing.T, d Dialect) {
 			t.Fatal(err)
 		}
 		queries = append(queries, qf)
-		s, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: c.slos, WindowCost: c.cost})
+		s, err := metrics.SummarizeFile(path, metrics.Options{SLOsMS: c.slos, WindowCost: c.cost, Latency: c.lat, Judged: c.judged})
 		if err != nil {
 			t.Fatal(err)
 		}

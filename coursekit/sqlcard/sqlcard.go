@@ -9,14 +9,21 @@
 //   - failures and in-flight attempts stay in every denominator (attempts);
 //   - a missing TTFT is missing: only complete successes have one, and no
 //     null becomes 0;
-//   - an attempt is qualified when it is a complete success, rated pass, and
-//     its TTFT is at most the SLO.
+//   - an attempt is qualified under the card's rule (metrics.Rule): a
+//     complete success whose TTFT, and E2E when --slo-e2e is set, are at
+//     most the SLOs, and which passed quality when quality is required.
+//     Quality is required with a TTFT SLO alone, and with a latency SLO
+//     when a judge was asked for (Options.Judged) or any success was
+//     rated; otherwise a success qualifies on latency alone. When quality
+//     is required and no success was rated, the qualified count is unknown
+//     (NULL), as the card's is.
 //
 // Columns lists every output column beside the Go card value it must equal,
 // so the query and the card are checked against one table.
 package sqlcard
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -51,7 +58,15 @@ type Options struct {
 	SLOsMS []float64
 	// WindowCost overrides the header's window_cost when set.
 	WindowCost *float64
+	// Latency are the per-attempt SLOs beyond TTFT; the query judges E2E
+	// (ITL P95 and TPOT are refused: coursekit card judges them).
+	Latency metrics.LatencySLO
+	// Judged says a judge was asked for (metrics.Options.Judged).
+	Judged bool
 }
+
+// ErrLatencySLO refuses an SLO the query does not judge.
+var ErrLatencySLO = errors.New("sql: the query judges TTFT and E2E SLOs only; an ITL P95 or TPOT SLO (given, or recorded in the header's conditions.slo) is judged by coursekit card")
 
 // Column is one output column and the value of the Go card it must equal
 // (nil: SQL NULL). Card reads a metrics.Summary and one of its conditions.
@@ -77,9 +92,27 @@ var Columns = []Column{
 	{"e2e_p95_ms", func(s *metrics.Summary, _ *metrics.Condition) *float64 { return s.E2E.P95 }},
 	{"itl_p95_ms", func(s *metrics.Summary, _ *metrics.Condition) *float64 { return s.ITL.P95 }},
 	{"slo_ttft_ms", func(_ *metrics.Summary, c *metrics.Condition) *float64 { return &c.SLOTTFTMS }},
-	{"qualified", func(_ *metrics.Summary, c *metrics.Condition) *float64 { v := float64(c.Qualified); return &v }},
-	{"goodput_per_s", func(_ *metrics.Summary, c *metrics.Condition) *float64 { return &c.GoodputPerS }},
+	{"slo_e2e_ms", func(_ *metrics.Summary, c *metrics.Condition) *float64 {
+		if c.E2EMS == 0 {
+			return nil
+		}
+		return &c.E2EMS
+	}},
+	{"qualified", known(func(c *metrics.Condition) float64 { return float64(c.Qualified) })},
+	{"goodput_per_s", known(func(c *metrics.Condition) float64 { return c.GoodputPerS })},
 	{"cost_per_1000_qualified", func(_ *metrics.Summary, c *metrics.Condition) *float64 { return c.CostPer1000 }},
+}
+
+// known is a condition's value, nil when its qualified count is unknown
+// (metrics.Condition.Unknown): the card writes null there, not 0.
+func known(f func(c *metrics.Condition) float64) func(*metrics.Summary, *metrics.Condition) *float64 {
+	return func(_ *metrics.Summary, c *metrics.Condition) *float64 {
+		if c.Unknown != "" {
+			return nil
+		}
+		v := f(c)
+		return &v
+	}
 }
 
 // rankScale is the scale at which percentile levels are whole numbers,
@@ -112,6 +145,9 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 			return "", &trace.Error{File: f, Msg: fmt.Sprintf("the file name holds %q, which DuckDB and Spark read as a glob pattern (any of %s), so the query would read other files or none: rename the file", f[i:i+1], globChars)}
 		}
 	}
+	if opts.Latency.ITLP95MS > 0 || opts.Latency.TPOTMS > 0 {
+		return "", ErrLatencySLO
+	}
 	slos := opts.SLOsMS
 	if len(slos) == 0 {
 		slos = []float64{metrics.DefaultSLOMS}
@@ -139,7 +175,8 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 	q.line("  SELECT count(CASE WHEN in_window THEN 1 END) AS attempts,")
 	q.line("    count(CASE WHEN in_window AND outcome = %s THEN 1 END) AS complete_successes,", str(trace.OK.String()))
 	q.line("    count(CASE WHEN in_window AND outcome = %s THEN 1 END) AS in_flight,", str(trace.InFlight.String()))
-	q.line("    count(CASE WHEN NOT in_window THEN 1 END) AS outside_window")
+	q.line("    count(CASE WHEN NOT in_window THEN 1 END) AS outside_window,")
+	q.line("    count(CASE WHEN in_window AND outcome = %s AND quality IS NOT NULL THEN 1 END) AS rated", str(trace.OK.String()))
 	q.line("  FROM win")
 	q.line("),")
 	q.line("itl AS (")
@@ -156,11 +193,30 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 		q.line("  SELECT %d AS i, %s AS slo_ttft_ms", i, double(s))
 	}
 	q.line("),")
-	q.line("qual AS (")
+	e2eOK := "TRUE"
+	if opts.Latency.E2EMS > 0 {
+		e2eOK = fmt.Sprintf("ok.e2e_ms <= %s", double(opts.Latency.E2EMS))
+	}
+	q.line("qual0 AS (")
 	q.line("  SELECT slos.i, slos.slo_ttft_ms,")
-	q.line("    count(CASE WHEN ok.quality = %s AND ok.ttft_ms <= slos.slo_ttft_ms THEN 1 END) AS qualified", str(trace.Pass.String()))
+	q.line("    count(CASE WHEN ok.quality = %s AND ok.ttft_ms <= slos.slo_ttft_ms AND %s THEN 1 END) AS passed,", str(trace.Pass.String()), e2eOK)
+	q.line("    count(CASE WHEN ok.ttft_ms <= slos.slo_ttft_ms AND %s THEN 1 END) AS fast", e2eOK)
 	q.line("  FROM slos LEFT JOIN ok ON 1 = 1")
 	q.line("  GROUP BY slos.i, slos.slo_ttft_ms")
+	q.line("),")
+	// Quality is required unless a latency SLO is set and nothing asked
+	// for or recorded a judgement; required with nothing rated, the count
+	// is unknown (the card's metrics.Condition.Unknown).
+	required := "TRUE"
+	if opts.Latency.Set() && !opts.Judged {
+		required = "counts.rated > 0"
+	}
+	q.line("qual AS (")
+	q.line("  SELECT qual0.i, qual0.slo_ttft_ms,")
+	q.line("    CASE WHEN NOT (%s) THEN qual0.fast", required)
+	q.line("      WHEN counts.rated = 0 AND counts.complete_successes > 0 THEN CAST(NULL AS BIGINT)")
+	q.line("      ELSE qual0.passed END AS qualified")
+	q.line("  FROM qual0 CROSS JOIN counts")
 	q.line(")")
 	costExpr := "CAST(NULL AS DOUBLE)"
 	if cost != nil {
@@ -178,6 +234,7 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 		"e2e_p95_ms":              "e2e_p.p95",
 		"itl_p95_ms":              "itl_p.p95",
 		"slo_ttft_ms":             "qual.slo_ttft_ms",
+		"slo_e2e_ms":              nullable(opts.Latency.E2EMS),
 		"qualified":               "qual.qualified",
 		"goodput_per_s":           fmt.Sprintf("CAST(qual.qualified AS DOUBLE) / %s", double(h.Window.Seconds())),
 		"cost_per_1000_qualified": costExpr,
@@ -193,6 +250,14 @@ func Query(d Dialect, files []string, h *trace.Header, opts Options) (string, er
 	q.line("FROM counts CROSS JOIN ttft_p CROSS JOIN e2e_p CROSS JOIN itl_p CROSS JOIN qual")
 	q.line("ORDER BY qual.i")
 	return q.String(), nil
+}
+
+// nullable is ms as a literal, NULL when 0 (no such SLO).
+func nullable(ms float64) string {
+	if ms == 0 {
+		return "CAST(NULL AS DOUBLE)"
+	}
+	return double(ms)
 }
 
 type builder struct {

@@ -86,7 +86,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs.StringVar(&cfg.MetricsURL, "metrics-url", "", "scrape this Prometheus /metrics URL during the run into TRACE.metrics.jsonl, named in the header as conditions.metrics_sidecar; coursekit report draws its request gauges beside the client's in-flight count (needs --out FILE; the --api-key-env token is sent only if it is on the origin of --url; default: none)")
 	fs.DurationVar(&cfg.MetricsEvery, "metrics-interval", time.Second, "interval of the --metrics-url scrapes")
 	fs.StringVar(&fl.cpuprofile, "cpuprofile", "", "write a Go CPU profile of the client to this file (default: none)")
-	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server (default: check, and stop before any load if it does not)")
+	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server that lists --model (default: check, and stop before any load, exit 2, if it does not)")
 	fl.slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	fs.Var(&fl.conds, "condition", conditionHelp)
 	fs.StringVar(&fl.levels, "percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
@@ -251,8 +251,8 @@ func runBench(ctx context.Context, o *benchOptions, stdout, stderr io.Writer) er
 	if !o.noPreflight {
 		// After the locks (a second bench on the same file is refused first),
 		// before the first write: a wrong URL leaves the last trace as it was.
-		if err := loadgen.Preflight(context.Background(), cfg.Client, cfg.URL, cfg.Header); err != nil {
-			return usagef("bench: pre-flight: %v; check --url, or give --no-preflight to send the load anyway", err)
+		if err := loadgen.PreflightModel(context.Background(), cfg.Client, cfg.URL, cfg.Header, cfg.Model); err != nil {
+			return usagef("bench: pre-flight: %v; check --url and --model, or give --no-preflight to send the load anyway", err)
 		}
 	}
 	stopTuning, err := tuneForStamping(o.cpuprofile)
@@ -368,6 +368,7 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 	saltLine(stderr, res, cfg)
 	lateLine(stderr, res.ClientLag)
 	emptyLine(stderr, res, cfg)
+	unansweredLine(stderr, res, cfg)
 	switch {
 	case cfg.Dataset == nil && latencySLO:
 		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
@@ -382,6 +383,28 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 	if res.Unsent > 0 {
 		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
 	}
+}
+
+// unansweredLine says from when nothing took a connection, so that a server
+// that crashed mid-run is not read from a count of errors alone, and why
+// the exit status is still 0: every failure was recorded, the measurement
+// is whole (a tool error is exit 1, bad input 2).
+func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
+	u := res.Unanswered
+	if u.ConnectErrors == 0 {
+		return
+	}
+	from := "the start"
+	if u.FromMS > 0 {
+		from = fmt.Sprintf("%.3f s", u.FromMS/1000)
+	}
+	backoff := ""
+	if cfg.Concurrency > 0 {
+		backoff = fmt.Sprintf("; each closed-loop user backed off %v, doubling to %v, between them (conditions.connect_backoff)", loadgen.ConnectBackoffMin, loadgen.ConnectBackoffMax)
+	}
+	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %d connect_error attempts, nothing took the connection (the server is down, or --url is wrong)%s. "+
+		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
+		from, res.Window.EndMS/1000, u.ConnectErrors, backoff)
 }
 
 // loops counts the loops a config asks for: one of a rate, a replay or a

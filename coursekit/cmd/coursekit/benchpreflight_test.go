@@ -51,3 +51,36 @@ func TestBenchPreflightStopsAWrongURL(t *testing.T) {
 		t.Errorf("--no-preflight: the load was not sent:\n%.500s", b)
 	}
 }
+
+// A --model the server does not list stops bench before any load (exit
+// 2), naming the models it offers; --no-preflight skips the check.
+func TestBenchPreflightRefusesAnUnlistedModel(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"object":"list","data":[{"id":"qwen3-0.6b"},{"id":"llama-3"}]}`))
+			return
+		}
+		http.Error(w, "no such model", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	args := []string{"bench", "--url", srv.URL, "--model", "gpt-4o", "--concurrency", "1", "--num-requests", "2", "--duration", "5s", "--progress", "0", "--out", out}
+	code, _, errs := runCLI(t, args...)
+	if code != 2 || !strings.Contains(errs, `--model "gpt-4o" is not among the models it lists: "qwen3-0.6b", "llama-3"`) || !strings.Contains(errs, "--no-preflight") {
+		t.Errorf("exit %d, %s; want exit 2 naming the models offered", code, errs)
+	}
+	if _, err := os.Stat(out); err == nil {
+		if b, _ := os.ReadFile(out); len(b) > 0 {
+			t.Errorf("the load was sent: %.300s", b)
+		}
+	}
+	code, _, errs = runCLI(t, append(args, "--no-preflight")...)
+	if b, _ := os.ReadFile(out); code != 0 || !strings.Contains(string(b), `"outcome":"http_error"`) {
+		t.Errorf("--no-preflight: exit %d, %s; the load was not sent:\n%.300s", code, errs, b)
+	}
+	code, _, errs = runCLI(t, append(args[:4:4], append([]string{"--model", "llama-3"}, args[6:]...)...)...)
+	if strings.Contains(errs, "pre-flight") {
+		t.Errorf("a listed model was refused: exit %d, %s", code, errs)
+	}
+}

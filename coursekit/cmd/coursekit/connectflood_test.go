@@ -23,6 +23,10 @@ func TestConnectErrorFloodNote(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench exit %d: %s", code, errs)
 	}
+	// The end of the run says from when nothing answered and why the exit is 0.
+	if !strings.Contains(errs, "nothing answered from the start to the end of the run") || !strings.Contains(errs, "exit status is 0, not a tool error") || !strings.Contains(errs, "backed off 10ms, doubling to 1s") {
+		t.Errorf("bench's last lines do not say from when nothing answered:\n%s", errs)
+	}
 	for _, c := range []struct{ lang, want string }{{"zh", "次是连接失败（connect_error，"}, {"en", "attempts are connect errors (connect_error, "}} {
 		code, card, errs := runCLI(t, "card", "--lang", c.lang, out)
 		if code != 0 {

@@ -129,7 +129,7 @@ var docs = []cmdDoc{
 	{
 		name:    "sql",
 		purpose: "print the card's core as one SQL query over Parquet exports, for DuckDB or Spark",
-		usage:   []string{"sql [--dialect duckdb|spark] [--slo-ttft D ...] [--window-cost C] PARQUET..."},
+		usage:   []string{"sql [--dialect duckdb|spark] [--slo-ttft D ...] [--slo-e2e D] [--window-cost C] PARQUET..."},
 		details: "One row per --slo-ttft: attempts, failures, in-flight, outside-window, TTFT/E2E/ITL nearest-rank\n" +
 			"percentiles, qualified, goodput and cost per 1,000 qualified, equal to coursekit card's numbers.",
 		metavars: map[string]string{"dialect": "DIALECT"},

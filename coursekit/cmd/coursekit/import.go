@@ -27,7 +27,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	run := fs.Int("run", 0, "which run to import when FILE holds several (vLLM --append-result lines, GenAI-Perf experiments, guidellm benchmarks), from 1 (0: the only run; an error if there are several)")
 	summary := fs.String("summary", "", "the tool's own summary file, shown beside the card (default: numbers recomputed from FILE): "+summaryFiles())
 	var slos cardopts.Flags
-	slos.RegisterSLOs(fs, "TTFT SLO of the recomputed goodput in the comparison (default 1s)")
+	slos.RegisterSLOs(fs, "TTFT SLO, repeatable; recorded in the trace header as conditions.slo (as bench does) and judged in the comparison (default 1s)")
 	quiet := fs.Bool("q", false, "do not print the comparison table")
 	ds := fs.String("dataset", "", "judge the answers the tool saved (vllm --save-detailed keeps generated_texts) by prompt order: response i against line i of this JSONL dataset, or arith (= data/datasets/arith.jsonl) (default: none; quality stays unrated)")
 	pos, err := parse(fs, args)
@@ -50,6 +50,10 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		return usagef("import: --summary: %s writes no separate summary file (its result file carries its own numbers); --summary is for %s", *from, summaryFiles())
 	}
 	opt := importer.Options{Run: *run}
+	if slos.SLOsGiven() {
+		set := slos.SLOSet()
+		opt.SLO = &trace.SLOs{TTFTMS: set.TTFTMS, E2EMS: set.E2EMS, ITLP95MS: set.ITLP95MS, TPOTMS: set.TPOTMS}
+	}
 	if *ds != "" {
 		if opt.Dataset, err = dataset.Load(*ds, 1); err != nil {
 			if trace.IsBadInput(err) || os.IsNotExist(err) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,13 +133,13 @@ func TestImportSummaryFlag(t *testing.T) {
 // the success-only goodput percentage are explained beside ours.
 func TestImportInferencePerf(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "ip.jsonl")
-	code, _, errs := runCLI(t, "import", "--from", "inference-perf", "-o", dst,
+	code, _, errs := runCLI(t, "import", "--from", "inference-perf", "-o", dst, "--slo-e2e", "60s",
 		"--summary", importData+"inference_perf_summary_lifecycle_metrics.json", importData+"inference_perf_per_request.json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, w := range []string{"4 attempts (2 failed)", "tool: per token, 0 inside a chunk; ours: per event",
-		"TTFT ≤ 1000 ms: 2/4 attempts = 50%", "tool: good / successes", "schedule_lag_ms", "9.76", "per_token_zero_fill"} {
+		"TTFT ≤ 1 s ∧ E2E ≤ 60 s: qualified 2/4 attempts = 50% (complete success ∧ TTFT ≤ 1 s ∧ E2E ≤ 60 s; quality not judged: latency only)", "tool: good / successes", "schedule_lag_ms", "9.76", "per_token_zero_fill"} {
 		if !strings.Contains(errs, w) {
 			t.Errorf("comparison lacks %q:\n%s", w, errs)
 		}
@@ -298,5 +300,54 @@ func TestImportCaseTwinCLI(t *testing.T) {
 	}
 	if _, err := os.Stat(dst); !os.IsNotExist(err) {
 		t.Error("a trace was written for a refused file")
+	}
+}
+
+// The SLOs given to import are recorded in the trace's header as bench
+// records them, so that card of the imported trace judges by them, and the
+// comparison's goodput row is the card's own condition: every SLO named,
+// the card's qualified count, never a TTFT-only count of its own.
+func TestImportRecordsSLOs(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ from, file string }{
+		{"vllm", "vllm_current.json"}, {"aiperf", "aiperf_profile_export.jsonl"}, {"genai-perf", "genai_perf_profile_export.json"},
+		{"guidellm", "guidellm_v2.json"}, {"llmperf", "llmperf_individual_responses.json"},
+		{"inference-perf", "inference_perf_per_request.json"},
+	} {
+		dst := filepath.Join(dir, c.from+".jsonl")
+		code, _, errs := runCLI(t, "import", "--from", c.from, "--slo-ttft", "1s", "--slo-e2e", "3s", "-o", dst, importData+c.file)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.from, code, errs)
+		}
+		code, out, cerrs := runCLI(t, "card", dst, "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: card exit %d: %s", c.from, code, cerrs)
+		}
+		var card struct {
+			Conditions []struct {
+				TTFT        float64 `json:"slo_ttft_ms"`
+				E2E         float64 `json:"slo_e2e_ms"`
+				QualityRule string  `json:"quality_rule"`
+				Qualified   *int64  `json:"qualified"`
+			} `json:"conditions"`
+		}
+		if err := json.Unmarshal([]byte(out), &card); err != nil {
+			t.Fatalf("%s: %v", c.from, err)
+		}
+		if len(card.Conditions) != 1 || card.Conditions[0].TTFT != 1000 || card.Conditions[0].E2E != 3000 || card.Conditions[0].Qualified == nil {
+			t.Fatalf("%s: card of the imported trace does not judge by the SLOs given to import: %s", c.from, out)
+		}
+		if c.from == "vllm" {
+			want := fmt.Sprintf("TTFT ≤ 1 s ∧ E2E ≤ 3 s: qualified %d", *card.Conditions[0].Qualified)
+			if !strings.Contains(errs, want) {
+				t.Errorf("vllm: goodput row is not the card's condition (want %q):\n%s", want, errs)
+			}
+		}
+	}
+	// Without a latency SLO and without a judge the card cannot tell which
+	// successes qualify: the row says so, where it used to say "qualified 0".
+	_, errs := runCLIStderr(t, "import", "--from", "vllm", "-o", filepath.Join(dir, "ttft.jsonl"), importData+"vllm_current.json")
+	if strings.Contains(errs, "qualified 0") || !strings.Contains(errs, "TTFT ≤ 1 s: qualified unknown") {
+		t.Errorf("unrated goodput row:\n%s", errs)
 	}
 }

@@ -79,7 +79,7 @@ func TestBenchFailingBeforeTheRunKeepsTheOldTrace(t *testing.T) {
 func TestBenchTraceHoldsNoURLPassword(t *testing.T) {
 	addr := startSimCLI(t, "--decode-step", "1ms")
 	out := filepath.Join(t.TempDir(), "u.jsonl")
-	code, _, errs := runCLI(t, "bench", "--url", "http://alice:hunter2@"+addr, "--model", "m", "--rate", "20", "--num-requests", "2",
+	code, _, errs := runCLI(t, "bench", "--url", "http://alice:hunter2@"+addr, "--model", "sim-model", "--rate", "20", "--num-requests", "2",
 		"--duration", "2s", "--progress", "0", "--out", out, "--metrics-url", "http://bob:pw2@"+addr+"/metrics")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,7 +66,7 @@ func cmdSQL(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
 	dialect := fs.String("dialect", string(sqlcard.DuckDB), "SQL engine: duckdb or spark")
 	var opts cardopts.Flags
-	opts.RegisterTTFT(fs, "TTFT SLO of a condition, one output row each (repeat; default 1s)")
+	opts.RegisterSLOs(fs, "TTFT SLO of a condition, one output row each (repeat; default: the trace's recorded conditions.slo, as card, else 1s)")
 	opts.RegisterWindowCost(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -92,7 +93,15 @@ func cmdSQL(args []string, stdout io.Writer) error {
 			return &trace.Error{File: p, Msg: fmt.Sprintf("its window or window_cost differs from %s's: one query computes the card of one window", pos[0])}
 		}
 	}
-	q, err := sqlcard.Query(d, pos, first, sqlcard.Options{SLOsMS: opts.TTFTMS, WindowCost: opts.WindowCost})
+	// The SLOs and the quality rule are card's: the flags, else the trace's recorded ones.
+	o, err := opts.Options(first)
+	if err != nil {
+		return &trace.Error{File: pos[0], Msg: err.Error()}
+	}
+	q, err := sqlcard.Query(d, pos, first, sqlcard.Options{SLOsMS: o.SLOsMS, WindowCost: opts.WindowCost, Latency: o.Latency, Judged: o.Judged})
+	if errors.Is(err, sqlcard.ErrLatencySLO) {
+		return usagef("%v", err)
+	}
 	if err != nil {
 		return err
 	}

@@ -55,3 +55,31 @@ func TestExportAndSQLBadInput(t *testing.T) {
 		}
 	}
 }
+
+// sql judges as card does: the trace's recorded SLOs (here written by
+// import --slo-e2e), or the same SLO flags, and the card's quality rule.
+func TestSQLTakesTheCardsSLOs(t *testing.T) {
+	dir := t.TempDir()
+	tr, pq := filepath.Join(dir, "vl.jsonl"), filepath.Join(dir, "vl.parquet")
+	if code, _, errs := runCLI(t, "import", "--from", "vllm", "--slo-e2e", "3s", "-q", "-o", tr, importData+"vllm_current.json"); code != 0 {
+		t.Fatalf("import: %d %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "export", tr, "-o", pq); code != 0 {
+		t.Fatalf("export: %d %s", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "ok.e2e_ms <= CAST('3000' AS DOUBLE)"},
+		{[]string{"--slo-e2e", "2s"}, "ok.e2e_ms <= CAST('2000' AS DOUBLE)"},
+	} {
+		code, q, errs := runCLI(t, append([]string{"sql", pq}, c.args...)...)
+		if code != 0 || !strings.Contains(q, c.want) || !strings.Contains(q, "THEN qual0.fast") {
+			t.Errorf("sql %v: code %d, stderr %q; want %q and the latency-only rule:\n%s", c.args, code, errs, c.want, q)
+		}
+	}
+	if code, _, errs := runCLI(t, "sql", pq, "--slo-tpot", "40ms"); code != 2 || !strings.Contains(errs, "judged by coursekit card") {
+		t.Errorf("sql --slo-tpot: code %d, %s", code, errs)
+	}
+}

@@ -13,8 +13,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/importer"
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -136,7 +138,7 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 	case tool == "guidellm" && (metric == "completed" || metric == "attempts"):
 		return "the run's totals; the trace holds the listed (maybe sampled) requests"
 	case metric == "request_goodput":
-		return "tool's SLOs are not in the file; ours: TTFT SLO, failures count"
+		return "tool's SLOs are not in the file; ours: the card's first condition, failures count"
 	case st.Stat == "std" && tool == "aiperf":
 		return "both population std (as np.std), over the same successes"
 	case hasLevel && strings.HasPrefix(rep.PercentileMethod, "linear"):
@@ -202,34 +204,9 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 				nr = fmtNum(*c.FailureRate.Value)
 			}
 		case "request_goodput":
-			if len(c.Conditions) > 0 {
-				// Without --dataset imported traces carry no quality labels, so the card's
-				// joint qualification is 0; the latency-only count is what
-				// the tool's goodput can be compared with.
-				k := c.Conditions[0]
-				fast := 0
-				for _, v := range o.samples["ttft_ms"] {
-					if v <= k.SLOTTFTMS {
-						fast++
-					}
-				}
-				q := "quality unrated"
-				if c.QualityPasses+c.QualityFails > 0 {
-					q = "quality judged"
-				}
-				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%s s = %s/s; qualified %d (%s)", fmtNum(k.SLOTTFTMS), fast, fmtNum(c.WindowS), fmtNum(float64(fast)/c.WindowS), k.Qualified, q)
-			}
+			nr = goodputRow(c, true)
 		case "goodput_percentage":
-			if len(c.Conditions) > 0 && c.Attempts > 0 {
-				k := c.Conditions[0]
-				fast := 0
-				for _, v := range o.samples["ttft_ms"] {
-					if v <= k.SLOTTFTMS {
-						fast++
-					}
-				}
-				nr = fmt.Sprintf("TTFT ≤ %s ms: %d/%d attempts = %s%%", fmtNum(k.SLOTTFTMS), fast, c.Attempts, fmtNum(float64(fast)/float64(c.Attempts)*100))
-			}
+			nr = goodputRow(c, false)
 		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "schedule_lag_ms", importer.GuidellmTotalZero, importer.GuidellmTotal, importer.MetricInterChunk, importer.GuidellmTotalFirstToken:
 			metric := strings.Fields(st.Metric)[0]
 			if st.Metric == importer.GuidellmTotalFirstToken {
@@ -293,4 +270,28 @@ func hasDerived(rep *importer.Report) bool {
 		}
 	}
 	return false
+}
+
+// goodputRow is the card's first condition as the comparison shows it
+// beside a tool's goodput: per second of the window (perS) or as a share
+// of the attempts. It is the card's own count under the card's rule, so
+// that import and card never judge differently; unknown when the card
+// cannot tell which successes qualify (quality unrated, no latency SLO).
+func goodputRow(c *metrics.Summary, perS bool) string {
+	if len(c.Conditions) == 0 {
+		return ""
+	}
+	k := c.Conditions[0]
+	name := cardfmt.CondName(k)
+	if k.Unknown != "" {
+		return name + ": qualified unknown (quality unrated; --slo-e2e or another latency SLO judges on latency alone, --dataset judges quality)"
+	}
+	rule := cardfmt.RuleIn(lang.EN, k)
+	if perS {
+		return fmt.Sprintf("%s: qualified %d/%s s = %s/s (%s)", name, k.Qualified, fmtNum(c.WindowS), fmtNum(k.GoodputPerS), rule)
+	}
+	if c.Attempts == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: qualified %d/%d attempts = %s%% (%s)", name, k.Qualified, c.Attempts, fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
 }

@@ -31,6 +31,10 @@ type Options struct {
 	// Dataset, when set, judges the generated texts the file kept against
 	// it by prompt order (see judgeTexts in the importer package).
 	Dataset *dataset.Set
+	// SLO, when set, is recorded as conditions.slo, as bench records the
+	// SLOs it was given, so that every card of the imported trace judges
+	// by them.
+	SLO *trace.SLOs
 }
 
 // Report is what the import found besides the attempts: the tool's own
@@ -160,6 +164,7 @@ type Conditions struct {
 	Sampled      bool           `json:"sampled"`
 	Lossy        []string       `json:"lossy"`
 	Tool         map[string]any `json:"tool_config,omitempty"`
+	SLO          *trace.SLOs    `json:"slo,omitempty"`
 }
 
 const QualityNull = "not recorded by the tool: every attempt has quality null (unrated, never a pass)"
