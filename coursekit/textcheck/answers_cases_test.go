@@ -139,7 +139,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(1720), wrong(2000, "最近秩"), wrong(1200, "小数部分"), wrong(1600, "先算 h"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：输出 token/秒", actual: "r.TokensPerS", values: vals{"r.TokensPerS": rates.TokensPerS, "r.Tokens": rates.Tokens, "r.QualifiedTokensPerS": rates.QualifiedTokensPerS},
 			cases: cases(right(rates.TokensPerS), wrong(rates.Tokens, "还要除以窗口的 10 s"), wrong(1.8, "和门槛无关"))},
-		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：回答变长，合格请求/秒会变高吗", actual: "false",
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：回答变长，合格尝试/秒会变高吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "多几个 token 不会让哪一次尝试变得合格"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的联合合格数", actual: "c.Qualified", values: vals{"c.Qualified": at2s.Qualified},
 			cases: cases(right(7), wrong(6, "R8 的 TTFT 恰好 2000 ms"), wrong(8, "R5 质量不通过"))},
