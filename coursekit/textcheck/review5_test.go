@@ -56,3 +56,53 @@ func TestReviewFiveWordings(t *testing.T) {
 		}
 	}
 }
+
+// 02 prints event gaps from nb.Gaps; it may call them ITL only with the
+// reason they coincide here (one token an event), or a learner takes the
+// event-gap definition for ITL's.
+func TestGapsPrintedAsITLSayWhy(t *testing.T) {
+	n := 0
+	for _, c := range nbCells(t, notebookCells(t), "02-client-timeline.ipynb") {
+		if c.kind != "code" || !strings.Contains(c.source, "nb.Gaps(") {
+			continue
+		}
+		for _, line := range strings.Split(c.source, "\n") {
+			if strings.Contains(line, "nb.Gaps(") && strings.Contains(line, "ITL") {
+				n++
+				if !strings.Contains(line, "ITL（本例每个事件 1 个 token，等于事件间隔）") || strings.Contains(line, "每两个相邻事件") {
+					t.Errorf("%s: %q prints event gaps as ITL: label it ITL（本例每个事件 1 个 token，等于事件间隔）", c.where, line)
+				}
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("found %d lines printing nb.Gaps as ITL in 02, want 2 (02[5] and 02[12])", n)
+	}
+}
+
+// 02 keeps tokens and events apart in its notation: t_1…t_N are tokens
+// and ITL_i runs over them (i < N); e_1…e_n are events; the E2E identity
+// sums event gaps and ends with e_n, because t_n is a token.
+func TestTimelineNotationKeepsTokensAndEventsApart(t *testing.T) {
+	var defs, identity int
+	for _, c := range nbCells(t, notebookCells(t), "02-client-timeline.ipynb") {
+		if c.kind != "markdown" {
+			continue
+		}
+		if strings.Contains(c.source, `\mathrm{ITL}_i = t_{i+1} - t_i \ (`) {
+			defs++
+			if !strings.Contains(c.source, `(i = 1, \dots, N-1)`) || !strings.Contains(c.source, `e_1, \dots, e_n`) {
+				t.Errorf("%s: ITL_i runs over tokens (i = 1, \\dots, N-1), and events have their own symbols e_1, \\dots, e_n", c.where)
+			}
+		}
+		if strings.Contains(c.source, `\mathrm{E2E} = \mathrm{TTFT} +`) {
+			identity++
+			if !strings.Contains(c.source, `t_{\mathrm{end}} - e_n`) || strings.Contains(c.source, `t_{\mathrm{end}} - t_n`) {
+				t.Errorf("%s: the E2E identity sums event gaps and ends with (t_end − e_n)", c.where)
+			}
+		}
+	}
+	if defs != 1 || identity != 1 {
+		t.Errorf("02 defines ITL_i in %d cells and states the E2E identity in %d, want 1 each", defs, identity)
+	}
+}
