@@ -181,7 +181,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(8), wrong(10, "只取成功的请求"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 vLLM TPOT", actual: "tpot", values: vals{"tpot": r3TPOT},
 			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"), wrong(77, "两个整数相除"))}, // 310/4
-		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 AIPerf “ITL”（与 vLLM TPOT 同一公式）", actual: "tpot", values: vals{"tpot": r3TPOT},
+		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 AIPerf “ITL”", actual: "tpot", values: vals{"tpot": r3TPOT},
 			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"))},
 
 		// 06: the deliverable's self-check, on the reference card changed

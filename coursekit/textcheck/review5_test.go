@@ -19,6 +19,8 @@ var reviewFiveWordings = []struct{ never, why string }{
 	{"合格请求/秒", "goodput counts qualified attempts, not requests: 合格尝试/秒"},
 	{"合格请求/s", "goodput counts qualified attempts, not requests: 合格尝试/s"},
 	{"联合合格的请求", "goodput counts qualified attempts, not requests: 联合合格的尝试"},
+	{"所以只有流结束推后", "02 练习 2 asks what changes; the clause answers it"},
+	{"（与 vLLM TPOT 同一公式）", "05 练习 1 asks for AIPerf's ITL; a label saying it equals vLLM's TPOT answers it"},
 }
 
 // reviewFiveTexts is every text a learner reads: cells, README.md, docs/
