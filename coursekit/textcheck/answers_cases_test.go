@@ -160,7 +160,9 @@ func answerRows(t *testing.T) []answerRow {
 		// Every threshold on the 0.6/s step is right: 1200 ms up to 2000 ms.
 		{file: "04-change-one-condition.ipynb", label: "练习 2：门槛（ms）", actual: "g", values: vals{"g": goodputAt},
 			cases: cases(right(1200, 1500, 1999.5), wrong(1000, "门槛还要再放宽"), wrong(2000, "退回一个台阶"),
-				wrong(1.5, "门槛的单位是毫秒"))},
+				wrong(1.5, "门槛的单位是毫秒"),
+				// 0.4/s on [500, 800) ms and less below: more than one step short.
+				wrong(500, "差不止一个台阶"), wrong(799, "差不止一个台阶"), wrong(300, "差不止一个台阶"))},
 		{file: "04-change-one-condition.ipynb", label: "Recomputable", judge: judgeRecomputable(practice, 500), cases: cases(
 			// The practice trace is large: a few cases (nb's own tests name
 			// every missing field).
