@@ -19,6 +19,7 @@ var reviewFiveWordings = []struct{ never, why string }{
 	{"合格请求/秒", "goodput counts qualified attempts, not requests: 合格尝试/秒"},
 	{"合格请求/s", "goodput counts qualified attempts, not requests: 合格尝试/s"},
 	{"联合合格的请求", "goodput counts qualified attempts, not requests: 联合合格的尝试"},
+	{"结果，不做梯度更新", "the source says inference 通常 does no gradient update (online learning does); keep 通常"},
 	{"所以只有流结束推后", "02 练习 2 asks what changes; the clause answers it"},
 	{"（与 vLLM TPOT 同一公式）", "05 练习 1 asks for AIPerf's ITL; a label saying it equals vLLM's TPOT answers it"},
 }
@@ -106,5 +107,17 @@ func TestTimelineNotationKeepsTokensAndEventsApart(t *testing.T) {
 	}
 	if defs != 1 || identity != 1 {
 		t.Errorf("02 defines ITL_i in %d cells and states the E2E identity in %d, want 1 each", defs, identity)
+	}
+}
+
+// The glossary's 门槛 row says which sense of SLO the unit uses: a limit
+// each attempt must meet, not the share-over-a-period objective the term
+// also names elsewhere.
+func TestGlossarySaysWhichSLO(t *testing.T) {
+	c := oneCell(t, nbCells(t, notebookCells(t), "00-runtime-check.ipynb"), "| 门槛 | SLO |")
+	for _, line := range strings.Split(c.source, "\n") {
+		if strings.HasPrefix(line, "| 门槛 | SLO |") && (!strings.Contains(line, "本单元") || !strings.Contains(line, "比例")) {
+			t.Errorf("%s: %q: say that 本单元 uses SLO for the per-attempt limit, and that elsewhere it often means a share (比例) met over a period", c.where, line)
+		}
 	}
 }
