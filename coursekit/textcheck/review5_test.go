@@ -121,3 +121,44 @@ func TestGlossarySaysWhichSLO(t *testing.T) {
 		}
 	}
 }
+
+// A command named before it is taught comes with what it does or a
+// pointer to where: 04 names compare, which 09 uses.
+func TestCompareNamedIn04PointsTo09(t *testing.T) {
+	n := 0
+	for _, c := range nbCells(t, notebookCells(t), "04-change-one-condition.ipynb") {
+		if c.kind == "markdown" && (strings.Contains(c.source, "`compare`") || strings.Contains(c.source, "coursekit compare")) {
+			n++
+			if !strings.Contains(c.source, "09") {
+				t.Errorf("%s: names compare; say in a clause what it does and point to 09, where it is used", c.where)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("04 no longer names compare: drop this test")
+	}
+}
+
+// 05 explains AIPerf's ITL formula once, in its AIPerf table; the name
+// table points there.
+func TestAIPerfITLExplainedOnce(t *testing.T) {
+	n := 0
+	for _, c := range nbCells(t, notebookCells(t), "05-read-the-tool-docs.ipynb") {
+		if c.kind == "markdown" {
+			n += strings.Count(c.source, `(\text{request\_latency} - \mathrm{TTFT})/(\mathrm{OSL} - 1)`)
+			n += strings.Count(c.source, "实为每请求平均")
+		}
+	}
+	if n != 1 {
+		t.Errorf("05 explains AIPerf's ITL (its formula or 实为每请求平均) %d times; once, in the AIPerf table", n)
+	}
+}
+
+// 08's goodput share is the same every run only while every attempt
+// passes the TTFT gate; on a busy machine one may not.
+func TestGoodputSameEveryRunSaysWhen(t *testing.T) {
+	c := oneCell(t, nbCells(t, notebookCells(t), "08-lab-goodput-quality.ipynb"), "每次都一样")
+	if !strings.Contains(c.source, "只要每次尝试都过了 TTFT 门槛") {
+		t.Errorf("%s: goodput's share is the same every run only while every attempt passes the TTFT gate (只要每次尝试都过了 TTFT 门槛): say so", c.where)
+	}
+}
