@@ -162,3 +162,19 @@ func TestGoodputSameEveryRunSaysWhen(t *testing.T) {
 		t.Errorf("%s: goodput's share is the same every run only while every attempt passes the TTFT gate (只要每次尝试都过了 TTFT 门槛): say so", c.where)
 	}
 }
+
+// A missing trailing comma is the compile error a Go-naive learner meets
+// first when a literal spans lines: 00's error table names the message
+// gc prints, and 00's Go primer says every line of such a literal ends
+// with a comma.
+func TestMissingCommaTaughtIn00(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "00-runtime-check.ipynb")
+	table := oneCell(t, cells, "### 2.3 读懂编译错误")
+	if !strings.Contains(table.source, "`syntax error: unexpected newline in composite literal; possibly missing comma or }`") {
+		t.Errorf("%s: the compile-error table lacks gc's missing-comma message", table.where)
+	}
+	primer := oneCell(t, cells, "### 2.6 ")
+	if !strings.Contains(primer.source, "逗号") || !strings.Contains(primer.source, "最后一行也要") {
+		t.Errorf("%s: the Go primer should say that every line of a multi-line literal ends with a comma, the last one too (最后一行也要)", primer.where)
+	}
+}
