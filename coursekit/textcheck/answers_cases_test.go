@@ -235,7 +235,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.No), wrong(nb.Yes, "只有 1 个用户"))},
 		// Exercise 3: think time Z = 0.5 s on the closed run's W = 0.51 s;
 		// U / W (the cycle rate §6 printed) forgets Z.
-		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：有思考时间时的闭环到达率（次/s）", actual: "closed.RateWithThink(0.5)",
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 1：有思考时间时的闭环到达率（次/s）", actual: "closed.RateWithThink(0.5)",
 			values: vals{"closed.RateWithThink(0.5)": 4 / 1.01, "closed.CycleRate()*0.95": 7.8 * 0.95},
 			cases:  cases(right(3.96, 4, 3.8), wrong(7.84, "没有思考时间的 U / W"), wrong(8, "没有思考时间的 U / W"), wrong(2, "Z = 0.5 s"), wrong(5.5, "Z = 0.5 s"))},
 
@@ -289,7 +289,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.No), wrong(nb.Yes, "两步的批都几乎一直在跑"))},
 		{file: "10-lab-capacity.ipynb", label: "达标的最高速率那一步，槽位忙碌率超过 90%", actual: "busy > 0.9", values: vals{"busy > 0.9": false},
 			cases: cases(right(nb.No), wrong(nb.Yes, "扎堆"))},
-		{file: "10-lab-capacity.ipynb", label: "练习 3：目标 95% 时至少要的尝试数", actual: "capacity.AttemptsToMeet(0.95)", values: vals{"capacity.AttemptsToMeet(0.95)": capacity.AttemptsToMeet(0.95)},
+		{file: "10-lab-capacity.ipynb", label: "练习 1：目标 95% 时至少要的尝试数", actual: "capacity.AttemptsToMeet(0.95)", values: vals{"capacity.AttemptsToMeet(0.95)": capacity.AttemptsToMeet(0.95)},
 			cases: cases(right(73), wrong(72, "向上取整"), wrong(35, "目标 90% 时的数"), wrong(76, "z 取 1.96"))},
 	}
 }

@@ -3,6 +3,8 @@ package textcheck
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -176,5 +178,51 @@ func TestMissingCommaTaughtIn00(t *testing.T) {
 	primer := oneCell(t, cells, "### 2.6 ")
 	if !strings.Contains(primer.source, "逗号") || !strings.Contains(primer.source, "最后一行也要") {
 		t.Errorf("%s: the Go primer should say that every line of a multi-line literal ends with a comma, the last one too (最后一行也要)", primer.where)
+	}
+}
+
+// Exercises are numbered in the order they are read: the numbered items
+// of the 练习 section, from its heading to the next ## heading other than
+// the exercises' own, run 1, 2, 3, ….
+func TestExercisesNumberedInOrder(t *testing.T) {
+	item := regexp.MustCompile(`^(\d+)\. `)
+	byFile := map[string][]cell{}
+	var files []string
+	for _, c := range notebookCells(t) {
+		f := c.where[:strings.LastIndex(c.where, "[")]
+		if _, ok := byFile[f]; !ok {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], c)
+	}
+	for _, f := range files {
+		in := false
+		var got []int
+		where := ""
+		for _, c := range byFile[f] {
+			if c.kind != "markdown" {
+				continue
+			}
+			if strings.HasPrefix(c.source, "## 练习") {
+				in, where = true, c.where
+			} else if strings.HasPrefix(c.source, "## ") {
+				in = false
+			}
+			if !in {
+				continue
+			}
+			for _, line := range strings.Split(c.source, "\n") {
+				if m := item.FindStringSubmatch(line); m != nil {
+					n, _ := strconv.Atoi(m[1])
+					got = append(got, n)
+				}
+			}
+		}
+		for i, n := range got {
+			if n != i+1 {
+				t.Errorf("%s: exercises numbered %v; number them in the order they are read, 1 to %d", where, got, len(got))
+				break
+			}
+		}
 	}
 }
