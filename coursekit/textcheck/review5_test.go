@@ -226,3 +226,25 @@ func TestExercisesNumberedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// 03's 练习 2 reads its mistakes off 图 01.5, so the figure opens 练习 2,
+// before mistake A, not after 练习 4; it stays after the after-class line,
+// outside the notebook's time.
+func TestFigureOf03Exercise2OpensIt(t *testing.T) {
+	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	at := func(needle string) int {
+		t.Helper()
+		for i, c := range cells {
+			if strings.Contains(c.source, needle) {
+				return i
+			}
+		}
+		t.Fatalf("03 has no cell with %q", needle)
+		return -1
+	}
+	after, ex2, fig, mistakeA := at(afterClass), at("**练习 2："), at(`nb.Figure("图 01.5"`), at("### 错误 A")
+	if !(after < ex2 && ex2 < fig && fig < mistakeA) {
+		t.Errorf("03: 图 01.5 is cell %d; put it after 练习 2's heading (cell %d) and before mistake A (cell %d), after the after-class line (cell %d)",
+			fig, ex2, mistakeA, after)
+	}
+}
