@@ -315,7 +315,9 @@ def _code(s):
 
 def explain(message, source_line=""):
     """One Go error message in plain Chinese, or None when there is nothing useful to add."""
-    m = re.match(r"missing ',' before newline in (composite literal|argument list|parameter list)", message)
+    # go/parser's wording (GoNB's parse step), then gc's (go build).
+    m = (re.match(r"missing ',' before newline in (composite literal|argument list|parameter list)", message)
+         or re.match(r"syntax error: unexpected newline in (composite literal|argument list|parameter list); possibly missing comma", message))
     if m:
         where = {"composite literal": "在 { } 里一项一行地写字段或元素时",
                  "argument list": "调用函数时参数一行一个地写时",

@@ -35,6 +35,15 @@ func perUnit(units ...string) []string {
 // per-request word fails either way.
 var aggregates = []string{"平均", "均值", "汇总", "合计", "总数", "总量", "每分钟", "每秒", "每小时", "每天", "比例", "占比", "率", "吞吐", "分位", "中位数", "P50", "P90", "P95", "P99"}
 
+// deviceReadings are a device's or a service's readings: one number for
+// all the requests it served, whatever per-request word precedes it.
+var deviceReadings = []string{"利用率", "忙碌率", "使用率", "占用率"}
+
+// foldingWords fold many requests into one number even after 每个请求
+// (每个请求的平均 TTFT). Narrower than aggregates: a rate a request has
+// of its own (每个请求的输出速率) is not among them.
+var foldingWords = []string{"平均", "均值", "汇总", "合计", "总和", "总数", "总量", "每分钟", "每秒", "每小时", "每天", "比例", "占比", "分位", "中位数", "P50", "P90", "P95", "P99", "吞吐"}
+
 // containsAny is the first of words that s contains, or "".
 func containsAny(s string, words []string) string {
 	for _, w := range words {
@@ -92,7 +101,9 @@ func layersOf(v string) []string {
 // do not pass. 路径 and 层 are read in the forms 01's own table uses
 // (推理（共享资源）, 设备层 / 平台层). The missing evidence must land on
 // single requests or attempts: an aggregate such as "每分钟请求数的平均值"
-// is the kind of number the notebook warns about, even though it says 请求.
+// is the kind of number the notebook warns about, even though it says 请求;
+// on the inference path a device reading (利用率, 忙碌率) or a folding word
+// (平均, 总和, 每分钟) fails even after 每个请求.
 // A training observation has no requests: its evidence lands on single
 // steps, batches or checkpoints (每一步的损失) and nowhere else. Evidence
 // per request on the training path is told to change the path or the
@@ -118,6 +129,10 @@ func CheckObservation(o map[string]string) bool {
 		fmt.Println("提示：训练路径上没有请求。想问的是线上服务，就把路径改成推理；留在训练路径上，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”）。")
 	case path == "训练" && containsAny(evidence, single) == "":
 		fmt.Println("提示：训练路径上没有请求，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”），而不是一个汇总数。")
+	case path == "推理" && containsAny(evidence, deviceReadings) != "":
+		fmt.Printf("提示：“%s”是设备的读数，不是哪个请求的经历：设备很忙只说明它在干活，说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", containsAny(evidence, deviceReadings))
+	case path == "推理" && containsAny(evidence, single) != "" && containsAny(evidence, foldingWords) != "":
+		fmt.Printf("提示：写了“每个请求”，可“%s”把许多请求合成了一个数，它说不出某个用户等了多久。去掉汇总，逐个请求记下原始的值，例如每个请求的 TTFT。\n", containsAny(evidence, foldingWords))
 	case containsAny(evidence, single) == "" && containsAny(evidence, aggregates) != "":
 		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", evidence)
 	case containsAny(evidence, single) == "":

@@ -29,6 +29,16 @@ func TestCheckObservationWantsPerRequestEvidence(t *testing.T) {
 		{base("每个请求的首字时间"), true, "逐个请求记下来"},
 		{base("逐请求的 TTFT 与 E2E"), true, "推理路径的推理层"},
 		{base("每次尝试的结果和结束时刻"), true, ""},
+		// A per-request word does not make a device reading or an
+		// aggregate per-request evidence (the fifth review's
+		// "每个请求的 GPU 利用率平均值"): on the inference path they fail,
+		// each with its own hint.
+		{base("每个请求的 GPU 利用率平均值"), false, "是设备的读数"},
+		{base("每个请求的忙碌率"), false, "是设备的读数"},
+		{base("每个请求的平均 TTFT"), false, "“平均”把许多请求合成了一个数"},
+		{base("每个请求的 TTFT 总和"), false, "“总和”把许多请求合成了一个数"},
+		{base("每分钟每个请求的首字时间"), false, "“每分钟”把许多请求合成了一个数"},
+		{base("每个请求的 TTFT 与 E2E"), true, "逐个请求记下来"},
 		{map[string]string{"观察": "x", "路径": "服务", "层": "推理层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "只能填“训练”或“推理”"},
 		{map[string]string{"观察": "x", "路径": "训练", "层": "应用层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "设备层、训练层、推理层、平台层"},
 		// The forms 01's own table writes, and an example of the learner's own.

@@ -62,9 +62,9 @@ func value(r metrics.Ratio) float64 {
 // window, its own unit and what it counts.
 func (r Rates) String() string {
 	w := Num(r.WindowS)
-	good := fmt.Sprintf("合格请求/秒（goodput）：%s 次 / %s s = %s 次/s（数的是联合合格的请求）", Num(r.Qualified), w, Num(r.Good))
+	good := fmt.Sprintf("合格尝试/秒（goodput）：%s 次 / %s s = %s 次/s（数的是联合合格的尝试）", Num(r.Qualified), w, Num(r.Good))
 	if r.GoodUnknown {
-		good = "合格请求/秒（goodput）：" + cardfmt.UnknownUnrated.In(lang.ZH) + "（没有一次尝试有质量评分，不是 0）"
+		good = "合格尝试/秒（goodput）：" + cardfmt.UnknownUnrated.In(lang.ZH) + "（没有一次尝试有质量评分，不是 0）"
 	}
 	return strings.Join([]string{
 		fmt.Sprintf("输出 token/秒：%s 个 token / %s s = %s token/s（数的是 token，回答越长越大）", Num(r.Tokens), w, Num(r.TokensPerS)),

@@ -83,7 +83,9 @@ func answerRows(t *testing.T) []answerRow {
 			wrong(placeholderObservation(), "还是示例或空白"),
 			wrong(observation("推理", "推理层", "（例如：每个请求的首字时间）"), "还是示例或空白"),
 			wrong(observation("推理", "推理层", "监控上每分钟请求数的平均值"), "把许多请求合成了一个数"),
-			wrong(observation("推理", "推理层", "GPU 利用率的平均值"), "把许多请求合成了一个数"),
+			wrong(observation("推理", "推理层", "GPU 利用率的平均值"), "是设备的读数"),
+			wrong(observation("推理", "推理层", "每个请求的 GPU 利用率平均值"), "是设备的读数"),
+			wrong(observation("推理", "推理层", "每个请求的平均 TTFT"), "“平均”把许多请求合成了一个数"),
 			wrong(observation("推理", "推理层", "失败率"), "把许多请求合成了一个数"),
 			wrong(observation("推理", "推理层", "用户的首字时延"), "缺的证据要落到每个请求或每次尝试上"),
 			wrong(observation("线上服务", "推理层", "每个请求的首字时间"), "“路径”只能填“训练”或“推理”"),
@@ -139,7 +141,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(1720), wrong(2000, "最近秩"), wrong(1200, "小数部分"), wrong(1600, "先算 h"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：输出 token/秒", actual: "r.TokensPerS", values: vals{"r.TokensPerS": rates.TokensPerS, "r.Tokens": rates.Tokens, "r.QualifiedTokensPerS": rates.QualifiedTokensPerS},
 			cases: cases(right(rates.TokensPerS), wrong(rates.Tokens, "还要除以窗口的 10 s"), wrong(1.8, "和门槛无关"))},
-		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：回答变长，合格请求/秒会变高吗", actual: "false",
+		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：回答变长，合格尝试/秒会变高吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "多几个 token 不会让哪一次尝试变得合格"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的联合合格数", actual: "c.Qualified", values: vals{"c.Qualified": at2s.Qualified},
 			cases: cases(right(7), wrong(6, "R8 的 TTFT 恰好 2000 ms"), wrong(8, "R5 质量不通过"))},
@@ -160,7 +162,9 @@ func answerRows(t *testing.T) []answerRow {
 		// Every threshold on the 0.6/s step is right: 1200 ms up to 2000 ms.
 		{file: "04-change-one-condition.ipynb", label: "练习 2：门槛（ms）", actual: "g", values: vals{"g": goodputAt},
 			cases: cases(right(1200, 1500, 1999.5), wrong(1000, "门槛还要再放宽"), wrong(2000, "退回一个台阶"),
-				wrong(1.5, "门槛的单位是毫秒"))},
+				wrong(1.5, "门槛的单位是毫秒"),
+				// 0.4/s on [500, 800) ms and less below: more than one step short.
+				wrong(500, "差不止一个台阶"), wrong(799, "差不止一个台阶"), wrong(300, "差不止一个台阶"))},
 		{file: "04-change-one-condition.ipynb", label: "Recomputable", judge: judgeRecomputable(practice, 500), cases: cases(
 			// The practice trace is large: a few cases (nb's own tests name
 			// every missing field).
@@ -181,7 +185,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(8), wrong(10, "只取成功的请求"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 vLLM TPOT", actual: "tpot", values: vals{"tpot": r3TPOT},
 			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"), wrong(77, "两个整数相除"))}, // 310/4
-		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 AIPerf “ITL”（与 vLLM TPOT 同一公式）", actual: "tpot", values: vals{"tpot": r3TPOT},
+		{file: "05-read-the-tool-docs.ipynb", label: "练习 1：R3 的 AIPerf “ITL”", actual: "tpot", values: vals{"tpot": r3TPOT},
 			cases: cases(right(77.5), wrong(87.5, "你算到了流结束"), wrong(62, "分母是"))},
 
 		// 06: the deliverable's self-check, on the reference card changed
@@ -233,7 +237,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.No), wrong(nb.Yes, "只有 1 个用户"))},
 		// Exercise 3: think time Z = 0.5 s on the closed run's W = 0.51 s;
 		// U / W (the cycle rate §6 printed) forgets Z.
-		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 3：有思考时间时的闭环到达率（次/s）", actual: "closed.RateWithThink(0.5)",
+		{file: "07-lab-open-vs-closed-loop.ipynb", label: "练习 1：有思考时间时的闭环到达率（次/s）", actual: "closed.RateWithThink(0.5)",
 			values: vals{"closed.RateWithThink(0.5)": 4 / 1.01, "closed.CycleRate()*0.95": 7.8 * 0.95},
 			cases:  cases(right(3.96, 4, 3.8), wrong(7.84, "没有思考时间的 U / W"), wrong(8, "没有思考时间的 U / W"), wrong(2, "Z = 0.5 s"), wrong(5.5, "Z = 0.5 s"))},
 
@@ -287,7 +291,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.No), wrong(nb.Yes, "两步的批都几乎一直在跑"))},
 		{file: "10-lab-capacity.ipynb", label: "达标的最高速率那一步，槽位忙碌率超过 90%", actual: "busy > 0.9", values: vals{"busy > 0.9": false},
 			cases: cases(right(nb.No), wrong(nb.Yes, "扎堆"))},
-		{file: "10-lab-capacity.ipynb", label: "练习 3：目标 95% 时至少要的尝试数", actual: "capacity.AttemptsToMeet(0.95)", values: vals{"capacity.AttemptsToMeet(0.95)": capacity.AttemptsToMeet(0.95)},
+		{file: "10-lab-capacity.ipynb", label: "练习 1：目标 95% 时至少要的尝试数", actual: "capacity.AttemptsToMeet(0.95)", values: vals{"capacity.AttemptsToMeet(0.95)": capacity.AttemptsToMeet(0.95)},
 			cases: cases(right(73), wrong(72, "向上取整"), wrong(35, "目标 90% 时的数"), wrong(76, "z 取 1.96"))},
 	}
 }

@@ -92,27 +92,27 @@ func TestLabUsersAreUNotN(t *testing.T) {
 	}
 }
 
-// 07's exercise 3 asks for something the cells above have not printed:
+// 07's exercise 1 asks for something the cells above have not printed:
 // the cell of §6 prints U / W and the measured cycle rate, so the
 // exercise adds a think time and is checked against U / (W + Z).
 func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
 	cells := nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb")
 	found := false
 	for _, c := range cells {
-		if c.kind != "code" || !strings.Contains(c.source, "练习 3") {
+		if c.kind != "code" || !strings.Contains(c.source, "练习 1") {
 			continue
 		}
 		found = true
-		if strings.Contains(c.source, "CompareWithin(\"练习 3") && strings.Contains(c.source, "CycleRate()") &&
+		if strings.Contains(c.source, "CompareWithin(\"练习 1") && strings.Contains(c.source, "CycleRate()") &&
 			!strings.Contains(c.source, "RateWithThink(") {
-			t.Errorf("%s checks exercise 3 against the cycle rate §6 already printed", c.where)
+			t.Errorf("%s checks exercise 1 against the cycle rate §6 already printed", c.where)
 		}
 		if !strings.Contains(c.source, "RateWithThink(") {
-			t.Errorf("%s: exercise 3 should ask for λ with a think time, checked against Run.RateWithThink", c.where)
+			t.Errorf("%s: exercise 1 should ask for λ with a think time, checked against Run.RateWithThink", c.where)
 		}
 	}
 	if !found {
-		t.Fatal("no code cell of 07 for exercise 3")
+		t.Fatal("no code cell of 07 for exercise 1")
 	}
 }
 

@@ -236,6 +236,9 @@ def hint_checks(check):
     t = H.explain("cannot use true (untyped bool constant) as nb.Guess value in struct literal")
     check("nb.Yes" in t and "nb.No" in t and "引号" not in t and "float64(n)" not in t,
           f"04's true/false typed into a yes/no prediction is told nb.Yes/nb.No: {t!r}")
+    t = H.explain("syntax error: unexpected newline in composite literal; possibly missing comma or }")
+    check(t is not None and "缺了逗号" in t and "最后一行也要" in t,
+          f"gc's missing-comma error (the one 00's table names) is told the comma, as go/parser's is: {t!r}")
     check("float64(n)" in H.explain('cannot use "s" (untyped string constant) as int value in variable declaration'),
           "other type errors keep the general explanation")
     check(H.compile_stage('parsing go files in TempDir "/tmp/gonb_1": x') and
