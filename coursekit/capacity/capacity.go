@@ -412,7 +412,9 @@ func boundedBy(steps []Step, ans *float64, maxRate float64) string {
 	return BoundInterrupted
 }
 
-// runStep measures one rate, extending an undecided step.
+// runStep measures one rate, extending a step that is undecided by the
+// Wilson rule, or that meets while its queue grows and the overload test
+// cannot yet decide (LoadCheck.growing), up to StepMaxDuration.
 func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error) {
 	var s Step
 	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
@@ -427,7 +429,16 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			return s, err
 		}
 		s.Extended = ext
-		if s.Verdict != Undecided || d >= c.StepMaxDuration || ctx.Err() != nil {
+		growing := s.Verdict == Meets && s.Load != nil && s.Load.growing()
+		if (s.Verdict != Undecided && !growing) || ctx.Err() != nil {
+			return s, nil
+		}
+		if d >= c.StepMaxDuration {
+			if s.Verdict == Meets && s.Load.GrowingUndecided {
+				// A window that passes while the queue grows says nothing
+				// about the rate being sustainable: not meets, undecided.
+				s.Verdict, s.Reason = Undecided, s.Load.undecidedReason(c.StepMaxDuration)
+			}
 			return s, nil
 		}
 	}
