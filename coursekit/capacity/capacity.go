@@ -186,11 +186,19 @@ const (
 	// BoundNoRate: no searched rate met, so there is no answer to bound
 	// (a search's JSON before it had a name says "").
 	BoundNoRate = "no_rate_met"
+	// BoundUndecided: no searched rate met and none failed (Undecided).
+	// Said by Agreement, not by BoundedBy: undecided is not "no rate
+	// meets", so two searches that differ so do not agree.
+	BoundUndecided = "undecided"
 )
 
-// bound is r's BoundedBy, "" read as BoundNoRate when no rate met (a
-// search saved before that had a name).
+// bound is what Again compares: r's BoundedBy, "" read as BoundNoRate when
+// no rate met (a search saved before that had a name), and BoundUndecided
+// when no rate met because every step stayed undecided.
 func (r *Result) bound() string {
+	if r.MaxRateMeeting == nil && r.Undecided {
+		return BoundUndecided
+	}
 	if r.BoundedBy == "" && r.MaxRateMeeting == nil {
 		return BoundNoRate
 	}
@@ -329,7 +337,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		res.StopReason = reason
 		res.MaxRateMeeting = answer(res.Steps)
 		res.BoundedBy = boundedBy(res.Steps, res.MaxRateMeeting, c.MaxRate)
-		res.Undecided = res.MaxRateMeeting == nil && !slices.ContainsFunc(res.Steps, func(s Step) bool { return s.Verdict == Fails })
+		res.Undecided = undecided(res.Steps, res.MaxRateMeeting)
 		if a := res.AnswerStep(); a != nil && a.Load != nil {
 			res.AnswerQueueGrowing = a.Load.GrowingUndecided
 		}
@@ -373,6 +381,12 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		}
 	}
 	return finish(fmt.Sprintf("bisected to %g req/s", c.Resolution))
+}
+
+// undecided says whether a search with answer ans is undecided: no rate
+// met and none failed.
+func undecided(steps []Step, ans *float64) bool {
+	return ans == nil && !slices.ContainsFunc(steps, func(s Step) bool { return s.Verdict == Fails })
 }
 
 // answer is the highest searched rate that meets, with every lower
