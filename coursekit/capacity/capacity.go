@@ -481,7 +481,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	cfg.Conditions["capacity_step"] = map[string]any{"rate": rate, "target": c.Target, "slo_ttft_ms": c.SLOTTFTMS, "window_s": d.Seconds()}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	watch := newOverloadWatch()
+	watch := newOverloadWatch(rate)
 	cfg.ProgressEvery = 250 * time.Millisecond
 	userProgress := c.Bench.Progress
 	cfg.Progress = func(p loadgen.Progress) {
@@ -489,7 +489,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 			userProgress(p)
 		}
 		if reason := watch.observe(p); reason != "" {
-			cancel(loadgen.Interrupted{At: time.Now()})
+			cancel(loadgen.Interrupted{At: time.Now(), Reason: trace.RunOverload})
 		}
 	}
 	var scrapes bytes.Buffer
@@ -579,38 +579,42 @@ func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer
 	return side, nil
 }
 
-// overloadWatch ends a step whose queue keeps growing: in-flight attempts
-// rising in every one of the last reports and at least doubling.
+// overloadWatch ends a step whose server has fallen behind, by the rule
+// that judges a finished window (OverloadTest) applied to the progress
+// reports' counts since the window's first report: the completions'
+// interval wholly below the offered rate and the in-flight growth beyond
+// its standard error. A run of rising reports is not enough: bunched
+// arrivals raise the in-flight count for a second while completions keep
+// pace.
 type overloadWatch struct {
-	inflight []int64
-	at       []time.Duration
-	reason   string
+	offered float64
+	first   *loadgen.Progress // the window's first report, the baseline
+	reason  string
 }
 
-// overloadReports is how many consecutive rises mean a growing queue.
-const overloadReports = 6
+// earlyStopAfter is the shortest span of reports the watch decides on:
+// four reports, so that a step stopped early still has a window to read
+// (the server's busy share is scraped every 250 ms) and one bunch of
+// arrivals is not all the evidence.
+const earlyStopAfter = time.Second
 
-func newOverloadWatch() *overloadWatch { return &overloadWatch{} }
+func newOverloadWatch(offered float64) *overloadWatch { return &overloadWatch{offered: offered} }
 
 func (w *overloadWatch) observe(p loadgen.Progress) string {
 	if w.reason != "" || p.Phase != "window" {
 		return ""
 	}
-	w.inflight = append(w.inflight, p.InFlight)
-	w.at = append(w.at, p.Elapsed)
-	k := len(w.inflight)
-	if k < overloadReports {
+	if w.first == nil {
+		w.first = &p
 		return ""
 	}
-	first := w.inflight[k-overloadReports]
-	for i := k - overloadReports + 1; i < k; i++ {
-		if w.inflight[i] <= w.inflight[i-1] {
-			return ""
-		}
+	f := w.first
+	if p.Elapsed-f.Elapsed < earlyStopAfter {
+		return ""
 	}
-	if last := w.inflight[k-1]; last >= 2*first && last >= 8 {
-		w.reason = fmt.Sprintf("overload: in-flight attempts rose in each of %d reports, from %d to %d over %.2f s (the queue keeps growing)",
-			overloadReports, first, last, (w.at[k-1] - w.at[k-overloadReports]).Seconds())
+	lc, err := OverloadTest(w.offered, (p.Elapsed - f.Elapsed).Seconds(), p.Sent-f.Sent, p.Done-f.Done, f.InFlight, p.InFlight)
+	if err == nil && lc.Overloaded {
+		w.reason = lc.Reason()
 	}
 	return w.reason
 }
