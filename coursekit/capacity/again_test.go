@@ -21,6 +21,7 @@ func searched(steps ...Step) *Result {
 	r := &Result{Target: 0.9, SLOTTFTMS: 1000, Method: "wilson", StartRate: 1, MaxRate: 8, Growth: 2, Resolution: 1, Steps: steps}
 	r.MaxRateMeeting = answer(steps)
 	r.BoundedBy = boundedBy(steps, r.MaxRateMeeting, r.MaxRate)
+	r.Undecided = undecided(steps, r.MaxRateMeeting)
 	return r
 }
 
@@ -102,4 +103,27 @@ func deref(v *float64) any {
 		return nil
 	}
 	return *v
+}
+
+// Undecided is not "no rate meets": a search whose every step stayed
+// undecided and one in which a step failed have no rate meeting, but not
+// the same answer, and the reason is named at the rate they judged
+// differently. Before, Again called them "the same answer, no rate meets".
+func TestAgainUndecidedIsNotNoRateMeets(t *testing.T) {
+	undecided, failed := searched(judged(1, 10, 10, 0)), searched(judged(1, 0, 40, 0))
+	if !undecided.Undecided || failed.Undecided {
+		t.Fatalf("undecided %v, failed %v", undecided.Undecided, failed.Undecided)
+	}
+	for _, c := range [][2]*Result{{undecided, failed}, {failed, undecided}} {
+		ag := Again(c[0], c[1])
+		if ag.Same || !slices.Contains(kinds(ag), WhyUndecided) {
+			t.Errorf("undecided %v then %v: same %v, reasons %v", c[0].Undecided, c[1].Undecided, ag.Same, kinds(ag))
+		}
+		if ag.PreviousBound == ag.Bound {
+			t.Errorf("both bounded by %q", ag.Bound)
+		}
+	}
+	if ag := Again(undecided, searched(judged(1, 10, 10, 0))); !ag.Same || ag.Bound != BoundUndecided {
+		t.Errorf("undecided twice: same %v, bounded by %q", ag.Same, ag.Bound)
+	}
 }

@@ -186,11 +186,19 @@ const (
 	// BoundNoRate: no searched rate met, so there is no answer to bound
 	// (a search's JSON before it had a name says "").
 	BoundNoRate = "no_rate_met"
+	// BoundUndecided: no searched rate met and none failed (Undecided).
+	// Said by Agreement, not by BoundedBy: undecided is not "no rate
+	// meets", so two searches that differ so do not agree.
+	BoundUndecided = "undecided"
 )
 
-// bound is r's BoundedBy, "" read as BoundNoRate when no rate met (a
-// search saved before that had a name).
+// bound is what Again compares: r's BoundedBy, "" read as BoundNoRate when
+// no rate met (a search saved before that had a name), and BoundUndecided
+// when no rate met because every step stayed undecided.
 func (r *Result) bound() string {
+	if r.MaxRateMeeting == nil && r.Undecided {
+		return BoundUndecided
+	}
 	if r.BoundedBy == "" && r.MaxRateMeeting == nil {
 		return BoundNoRate
 	}
@@ -329,7 +337,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		res.StopReason = reason
 		res.MaxRateMeeting = answer(res.Steps)
 		res.BoundedBy = boundedBy(res.Steps, res.MaxRateMeeting, c.MaxRate)
-		res.Undecided = res.MaxRateMeeting == nil && !slices.ContainsFunc(res.Steps, func(s Step) bool { return s.Verdict == Fails })
+		res.Undecided = undecided(res.Steps, res.MaxRateMeeting)
 		if a := res.AnswerStep(); a != nil && a.Load != nil {
 			res.AnswerQueueGrowing = a.Load.GrowingUndecided
 		}
@@ -375,6 +383,12 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	return finish(fmt.Sprintf("bisected to %g req/s", c.Resolution))
 }
 
+// undecided says whether a search with answer ans is undecided: no rate
+// met and none failed.
+func undecided(steps []Step, ans *float64) bool {
+	return ans == nil && !slices.ContainsFunc(steps, func(s Step) bool { return s.Verdict == Fails })
+}
+
 // answer is the highest searched rate that meets, with every lower
 // searched rate meeting too.
 func answer(steps []Step) *float64 {
@@ -412,7 +426,9 @@ func boundedBy(steps []Step, ans *float64, maxRate float64) string {
 	return BoundInterrupted
 }
 
-// runStep measures one rate, extending an undecided step.
+// runStep measures one rate, extending a step that is undecided by the
+// Wilson rule, or that meets while its queue grows and the overload test
+// cannot yet decide (LoadCheck.growing), up to StepMaxDuration.
 func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error) {
 	var s Step
 	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
@@ -427,7 +443,16 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			return s, err
 		}
 		s.Extended = ext
-		if s.Verdict != Undecided || d >= c.StepMaxDuration || ctx.Err() != nil {
+		growing := s.Verdict == Meets && s.Load != nil && s.Load.growing()
+		if (s.Verdict != Undecided && !growing) || ctx.Err() != nil {
+			return s, nil
+		}
+		if d >= c.StepMaxDuration {
+			if s.Verdict == Meets && s.Load.GrowingUndecided {
+				// A window that passes while the queue grows says nothing
+				// about the rate being sustainable: not meets, undecided.
+				s.Verdict, s.Reason = Undecided, s.Load.undecidedReason(c.StepMaxDuration)
+			}
 			return s, nil
 		}
 	}
@@ -456,7 +481,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	cfg.Conditions["capacity_step"] = map[string]any{"rate": rate, "target": c.Target, "slo_ttft_ms": c.SLOTTFTMS, "window_s": d.Seconds()}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	watch := newOverloadWatch()
+	watch := newOverloadWatch(rate)
 	cfg.ProgressEvery = 250 * time.Millisecond
 	userProgress := c.Bench.Progress
 	cfg.Progress = func(p loadgen.Progress) {
@@ -464,7 +489,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 			userProgress(p)
 		}
 		if reason := watch.observe(p); reason != "" {
-			cancel(loadgen.Interrupted{At: time.Now()})
+			cancel(loadgen.Interrupted{At: time.Now(), Reason: trace.RunOverload})
 		}
 	}
 	var scrapes bytes.Buffer
@@ -554,38 +579,42 @@ func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer
 	return side, nil
 }
 
-// overloadWatch ends a step whose queue keeps growing: in-flight attempts
-// rising in every one of the last reports and at least doubling.
+// overloadWatch ends a step whose server has fallen behind, by the rule
+// that judges a finished window (OverloadTest) applied to the progress
+// reports' counts since the window's first report: the completions'
+// interval wholly below the offered rate and the in-flight growth beyond
+// its standard error. A run of rising reports is not enough: bunched
+// arrivals raise the in-flight count for a second while completions keep
+// pace.
 type overloadWatch struct {
-	inflight []int64
-	at       []time.Duration
-	reason   string
+	offered float64
+	first   *loadgen.Progress // the window's first report, the baseline
+	reason  string
 }
 
-// overloadReports is how many consecutive rises mean a growing queue.
-const overloadReports = 6
+// earlyStopAfter is the shortest span of reports the watch decides on:
+// four reports, so that a step stopped early still has a window to read
+// (the server's busy share is scraped every 250 ms) and one bunch of
+// arrivals is not all the evidence.
+const earlyStopAfter = time.Second
 
-func newOverloadWatch() *overloadWatch { return &overloadWatch{} }
+func newOverloadWatch(offered float64) *overloadWatch { return &overloadWatch{offered: offered} }
 
 func (w *overloadWatch) observe(p loadgen.Progress) string {
 	if w.reason != "" || p.Phase != "window" {
 		return ""
 	}
-	w.inflight = append(w.inflight, p.InFlight)
-	w.at = append(w.at, p.Elapsed)
-	k := len(w.inflight)
-	if k < overloadReports {
+	if w.first == nil {
+		w.first = &p
 		return ""
 	}
-	first := w.inflight[k-overloadReports]
-	for i := k - overloadReports + 1; i < k; i++ {
-		if w.inflight[i] <= w.inflight[i-1] {
-			return ""
-		}
+	f := w.first
+	if p.Elapsed-f.Elapsed < earlyStopAfter {
+		return ""
 	}
-	if last := w.inflight[k-1]; last >= 2*first && last >= 8 {
-		w.reason = fmt.Sprintf("overload: in-flight attempts rose in each of %d reports, from %d to %d over %.2f s (the queue keeps growing)",
-			overloadReports, first, last, (w.at[k-1] - w.at[k-overloadReports]).Seconds())
+	lc, err := OverloadTest(w.offered, (p.Elapsed - f.Elapsed).Seconds(), p.Sent-f.Sent, p.Done-f.Done, f.InFlight, p.InFlight)
+	if err == nil && lc.Overloaded {
+		w.reason = lc.Reason()
 	}
 	return w.reason
 }

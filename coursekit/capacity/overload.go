@@ -3,6 +3,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -122,6 +123,29 @@ func OverloadTest(offeredPerS, windowS float64, arrivals, completions, inflightS
 		}
 	}
 	return c, nil
+}
+
+// growing says the window's queue grew by more than one standard error
+// while completions fell short of the offered rate, and the test did not
+// decide: a step that meets so is extended, since a window this short may
+// pass while the server falls behind. One standard error, not 1.96: a
+// short window above saturation often shows only that much growth, and
+// below it the extension only costs time (the step's verdict comes from
+// its longest window, where GrowingUndecided decides).
+func (c LoadCheck) growing() bool {
+	return !c.Overloaded && c.SlopePerS > 0 && c.GrowthZ > 1
+}
+
+// undecidedReason says, in one line, why a step that met at its longest
+// window (longest) is undecided: its queue grew and the test could not
+// decide.
+func (c LoadCheck) undecidedReason(longest time.Duration) string {
+	r := fmt.Sprintf("overload undecided at the longest window (--step-max-duration %s): in flight %d → %d (%.1f standard errors), %d completions in %.2f s = %.1f/s, 95 %% [%.1f, %.1f], below the offered %g/s but within their interval",
+		longest, c.InFlightStart, c.InFlightEnd, c.GrowthZ, c.Completions, c.WindowS, c.CompletionPerS, c.CompletionLow, c.CompletionHigh, c.OfferedPerS)
+	if c.DecideWindowS != nil {
+		r += fmt.Sprintf("; a window of about %.1f s would decide it", *c.DecideWindowS)
+	}
+	return r
 }
 
 // Reason says the overload in one line (English, for logs and JSON).

@@ -15,6 +15,7 @@ var (
 	noteNotFinished = lang.Msg{"注意：trace 的头部仍写着“运行未结束”：写它的进程没有正常收尾（可能被强制结束），窗口仍是计划窗口，最后还在进行的尝试没有记下来，这份指标口径卡不完整。%s。", "Note: the trace's header still says \"run not finished\": the process writing it did not end cleanly (it may have been killed), the window is still the planned one, the attempts still running at the end were not recorded, and this metrics card is incomplete. It %s."}
 	noteWarmup      = lang.Msg{"注意：这次运行在预热阶段就被中断了（第 %s s），测量窗口还没开始，窗口里没有尝试；%s。", "Note: this run was interrupted during warm-up (at %s s), before the measurement window began; the window has no attempts. It %s."}
 	noteCutShort    = lang.Msg{"注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: this run was interrupted early (at %s s); it %s. The window ends at the interruption, so every ratio and goodput uses %s s; the %d attempts still running then are in flight, not failures."}
+	noteOverload    = lang.Msg{"注意：容量搜索在第 %s s 提前结束了这一步，因为服务器跟不上提供的速率（过载：完成数的区间整体低于提供速率，在途请求在增长）；%s。窗口只算到这一刻，所有比值和 goodput 都按 %s s 计；当时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the capacity search stopped this step early at %s s because the server fell behind the offered rate (overload: the completions' interval wholly below the offered rate, the in-flight count growing); it %s. The window ends there, so every ratio and goodput uses %s s; the %d attempts still running then are in flight, not failures."}
 	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %d attempts still running then are in flight, not failures."}
 	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %d requests (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
 	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %d requests were sent; the window is the full planned window."}
@@ -111,6 +112,8 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 			out = append(out, noteNotFinished.F(l, planned))
 		case r.Reason == trace.RunInterrupted && r.AtMS != nil && *r.AtMS < r.PlannedWindow.StartMS:
 			out = append(out, noteWarmup.F(l, num(*r.AtMS/1000), planned))
+		case r.Reason == trace.RunOverload && r.AtMS != nil:
+			out = append(out, noteOverload.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
 		case r.CutShort():
 			out = append(out, noteCutShort.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
 		case r.Reason == trace.RunInterrupted:

@@ -90,6 +90,10 @@ type Unanswered struct {
 // notices it, a few microseconds later on an idle machine.
 type Interrupted struct {
 	At time.Time
+	// Reason is run_end.reason for the trace: "" is trace.RunInterrupted
+	// (Ctrl-C, a cancelled search); trace.RunOverload is a capacity step
+	// stopped because the server fell behind.
+	Reason string
 }
 
 func (i Interrupted) Error() string {
@@ -525,6 +529,7 @@ type loaded struct {
 	unwatch      func() bool // stops watching ctx; false if ctx ended the run
 	stamped      chan struct{}
 	stopAt       *float64 // the interrupt's stamp, once stamped is closed
+	stopWhy      *string  // the interrupt's run_end reason, once stamped is closed
 	stopProgress func()
 }
 
@@ -534,13 +539,16 @@ type loaded struct {
 func (r *runner) load() loaded {
 	r.start = time.Now()
 	r.late = startLateness(r.start)
-	l := loaded{stamped: make(chan struct{}), stopAt: new(float64)}
+	l := loaded{stamped: make(chan struct{}), stopAt: new(float64), stopWhy: new(string)}
 	l.unwatch = context.AfterFunc(r.ctx, func() {
 		defer close(l.stamped)
-		*l.stopAt = r.now()
+		*l.stopAt, *l.stopWhy = r.now(), trace.RunInterrupted
 		var in Interrupted
 		if errors.As(context.Cause(r.ctx), &in) {
 			*l.stopAt = max(0, math.Round(ms(in.At.Sub(r.start))*1e3)/1e3)
+			if in.Reason != "" {
+				*l.stopWhy = in.Reason
+			}
 		}
 	})
 	l.stopProgress = r.progress()
@@ -576,7 +584,7 @@ func (r *runner) finish(res *Result, h trace.Header, end trace.RunEnd, snk *sink
 	if !l.unwatch() { // ctx ended the run
 		<-l.stamped // the interrupt's stamp runs on its own goroutine: wait for it
 		res.Interrupted = true
-		end.Reason, end.AtMS = trace.RunInterrupted, l.stopAt
+		end.Reason, end.AtMS = *l.stopWhy, l.stopAt
 	} else if r.capped.Load() {
 		end.Reason, end.AtMS = trace.RunNumRequests, &l.drained
 	}

@@ -22,7 +22,8 @@ import (
 // The key lives in "conditions", which format v1 leaves free-form, so every
 // v1 reader still reads such a trace; this package checks it when present.
 type RunEnd struct {
-	// Reason is RunCompleted, RunInterrupted, RunNumRequests or RunNotFinished.
+	// Reason is RunCompleted, RunInterrupted, RunOverload, RunNumRequests or
+	// RunNotFinished.
 	Reason string `json:"reason"`
 	// AtMS is when the run was stopped, on the trace clock (interrupted
 	// runs), or when the last of its NumRequests requests ended. When it
@@ -110,7 +111,15 @@ const (
 	// before the window ended, so no more were scheduled; the window ends
 	// when the last attempt ended.
 	RunNumRequests = "num_requests"
+	// RunOverload: a capacity step stopped before its schedule ended
+	// because the server fell behind the offered rate (the overload test
+	// decided on the window so far); otherwise as RunInterrupted.
+	RunOverload = "overload"
 )
+
+// Stopped says whether the run was stopped before its schedule ended, at
+// AtMS: interrupted or stopped on overload.
+func (r *RunEnd) Stopped() bool { return r.Reason == RunInterrupted || r.Reason == RunOverload }
 
 // CutShort reports whether the run stopped before its planned window ended
 // or never finished writing its trace.
@@ -118,7 +127,7 @@ func (r *RunEnd) CutShort() bool {
 	switch r.Reason {
 	case RunNotFinished:
 		return true
-	case RunInterrupted:
+	case RunInterrupted, RunOverload:
 		return r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS
 	}
 	return false
@@ -141,9 +150,9 @@ func (h *Header) RunEnd() (*RunEnd, error) {
 func (r *RunEnd) validate(w Window) error {
 	const f = "conditions.run_end."
 	switch r.Reason {
-	case RunCompleted, RunInterrupted, RunNotFinished, RunNumRequests:
+	case RunCompleted, RunInterrupted, RunOverload, RunNotFinished, RunNumRequests:
 	default:
-		return fieldErr(f+"reason", fmt.Sprintf("%q is not a way a run ends (want %q, %q, %q or %q)", r.Reason, RunCompleted, RunInterrupted, RunNumRequests, RunNotFinished))
+		return fieldErr(f+"reason", fmt.Sprintf("%q is not a way a run ends (want %q, %q, %q, %q or %q)", r.Reason, RunCompleted, RunInterrupted, RunOverload, RunNumRequests, RunNotFinished))
 	}
 	if r.NumRequests < 0 || (r.Reason == RunNumRequests && r.NumRequests == 0) {
 		return fieldErr(f+"num_requests", fmt.Sprintf("%d: want a positive cap when the reason is %q, else none", r.NumRequests, RunNumRequests))
@@ -169,8 +178,8 @@ func (r *RunEnd) validate(w Window) error {
 			return err
 		}
 	}
-	if (r.AtMS != nil) != (r.Reason == RunInterrupted || r.Reason == RunNumRequests) {
-		return fieldErr(f+"at_ms", "is given exactly when the reason is \""+RunInterrupted+"\" or \""+RunNumRequests+"\"")
+	if (r.AtMS != nil) != (r.Stopped() || r.Reason == RunNumRequests) {
+		return fieldErr(f+"at_ms", "is given exactly when the reason is \""+RunInterrupted+"\", \""+RunOverload+"\" or \""+RunNumRequests+"\"")
 	}
 	if r.Sends != nil {
 		if err := r.Sends.validate(); err != nil {
@@ -204,7 +213,7 @@ func (h Header) WithRunEnd(r RunEnd) (Header, error) {
 		return h, err
 	}
 	h.Window = r.PlannedWindow
-	if (r.Reason == RunInterrupted || r.Reason == RunNumRequests) && r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS {
+	if (r.Stopped() || r.Reason == RunNumRequests) && r.AtMS != nil && *r.AtMS < r.PlannedWindow.EndMS {
 		h.Window.EndMS = max(*r.AtMS, h.Window.StartMS+1e-3)
 	}
 	if _, err := h.RunEnd(); err != nil {

@@ -251,6 +251,8 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 	p := func(m lang.Msg, a ...any) { b.WriteString(m.F(lg, a...) + "\n") }
 	ans := func(v *float64, bound string) string {
 		switch {
+		case v == nil && bound == capacity.BoundUndecided:
+			return lg.S(lang.Msg{"尚无定论（每一步到最长窗口仍无定论）", "undecided (every step still undecided at its longest window)"})
 		case v == nil:
 			return lg.S(lang.Msg{"没有达标的速率", "no rate meets"})
 		case bound == capacity.BoundMaxRate:

@@ -153,3 +153,14 @@ func TestCapacityChartEnglish(t *testing.T) {
 		}
 	}
 }
+
+// --previous beside an all-undecided search: "undecided" is not "no rate
+// meets" in either language, and the answers are not called the same.
+func TestCapacityAgainUndecidedText(t *testing.T) {
+	ag := capacity.Agreement{Previous: "first.json", PreviousBound: capacity.BoundUndecided, Bound: capacity.BoundNoRate, Reasons: []capacity.Why{}}
+	for lg, want := range map[lang.Lang][2]string{lang.EN: {"a different answer, undecided", "no rate meets now"}, lang.ZH: {"结论不同，上一次 尚无定论", "这一次 没有达标的速率"}} {
+		if text := capacityAgainIn(lg, &ag); !strings.Contains(text, want[0]) || !strings.Contains(text, want[1]) {
+			t.Errorf("%v: %q, want %q and %q", lg, text, want[0], want[1])
+		}
+	}
+}
