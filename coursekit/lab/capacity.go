@@ -124,7 +124,7 @@ func AboveSaturation(r *capacity.Result, sat float64) (line string, meets, ok bo
 		if st.Rate <= sat || st.Verdict == capacity.Interrupted {
 			continue
 		}
-		part := cardfmt.Num(st.Rate) + " 次/s " + finalVerdict(st)
+		part := numfmt.OneDecimal(st.Rate) + " 次/s " + finalVerdict(st)
 		if st.Overloaded() {
 			part += "（过载）"
 		}
@@ -143,7 +143,7 @@ func AboveSaturation(r *capacity.Result, sat float64) (line string, meets, ok bo
 	line = fmt.Sprintf("饱和吞吐 %s 次/s 之上测过 %d 步：%s。", satText, len(parts), strings.Join(parts, "；"))
 	if first != nil {
 		line += fmt.Sprintf("其中 %s 次/s 达标：它是饱和吞吐的 %s 倍，队列每秒多出约 %s 个请求，但这一步的窗口只有 %s s，队列还没长到把 TTFT 推过门槛、也没长到让过载检验看出来（练习 1 专门看这一点）。",
-			cardfmt.Num(first.Rate), numfmt.Fixed(first.Rate/sat, 2), numfmt.Fixed(first.Rate-sat, 1), cardfmt.Num(first.WindowS))
+			numfmt.OneDecimal(first.Rate), numfmt.Fixed(first.Rate/sat, 2), numfmt.Fixed(first.Rate-sat, 1), cardfmt.Num(first.WindowS))
 	}
 	return line, first != nil, true
 }
@@ -263,7 +263,7 @@ func (l Lab) searchProgress(c *capacity.Config) {
 	}
 	c.OnStep = func(s capacity.Step) {
 		if !l.HideCounts {
-			fmt.Fprintf(out, "  %s 次/s 这一步：%d / %d 合格 → %s\n", cardfmt.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityVerdict(s.Verdict))
+			fmt.Fprintf(out, "  %s 次/s 这一步：%d / %d 合格 → %s\n", numfmt.OneDecimal(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityVerdict(s.Verdict))
 		}
 		if onStep != nil {
 			onStep(s)
@@ -384,7 +384,7 @@ func CapacityTable(r *capacity.Result) [][]string {
 		if s.BusyMean != nil {
 			busy = pctText(s.BusyMean)
 		}
-		rows = append(rows, []string{cardfmt.Num(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
+		rows = append(rows, []string{numfmt.OneDecimal(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
 			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), slopeText(s.Load)})
 	}
 	return rows
@@ -423,12 +423,12 @@ func CapacityAnswer(r *capacity.Result) string {
 	if !found {
 		return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s。", cardfmt.Num(*r.MaxRateMeeting))
 	}
-	met := fmt.Sprintf("%s 次/s（%d / %d 合格，95%% Wilson 区间 %s）", cardfmt.Num(at.Rate), at.Qualified, at.Attempts, intervalPct(at.CILow, at.CIHigh))
+	met := fmt.Sprintf("%s 次/s（%d / %d 合格，95%% Wilson 区间 %s）", numfmt.OneDecimal(at.Rate), at.Qualified, at.Attempts, intervalPct(at.CILow, at.CIHigh))
 	if _, above, pair := AroundAnswer(r); pair {
 		// The search saw only the rates it tested: the capacity lies
 		// between the two, and the rate that met is the safe end.
 		return s + fmt.Sprintf("结论：容量在 [%s, %s) 次/s 之间：%s达标，%s 次/s %s，两者之间没有测过别的速率。取下界：达标的最高速率是 %s 次/s，比它低的每个已测速率也都达标。",
-			cardfmt.Num(at.Rate), cardfmt.Num(above.Rate), met, cardfmt.Num(above.Rate), finalVerdict(above), cardfmt.Num(at.Rate))
+			numfmt.OneDecimal(at.Rate), numfmt.OneDecimal(above.Rate), met, numfmt.OneDecimal(above.Rate), finalVerdict(above), numfmt.OneDecimal(at.Rate))
 	}
 	return s + fmt.Sprintf("结论：达标的最高速率是 %s，比它低的每个已测速率也都达标。", met)
 }
@@ -461,7 +461,7 @@ func AnswerIntervalTable(r *capacity.Result, p float64) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	labels := []string{"答案 " + cardfmt.Num(at.Rate) + " 次/s", "不达标 " + cardfmt.Num(above.Rate) + " 次/s"}
+	labels := []string{"答案 " + numfmt.OneDecimal(at.Rate) + " 次/s", "不达标 " + numfmt.OneDecimal(above.Rate) + " 次/s"}
 	return IntervalTable(p, labels, ta, tb), nil
 }
 
@@ -500,9 +500,9 @@ func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 		return 0, "服务器没有报告忙碌率：这一项不对照。", false
 	case r.AtLeast():
 		return *at.BusyMean, fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %s。",
-			cardfmt.Num(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
+			numfmt.OneDecimal(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
 	}
-	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %s。", cardfmt.Num(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
+	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %s。", numfmt.OneDecimal(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
 }
 
 // BusyGap is notebook 10's reading of the busy share, in lines of
@@ -513,14 +513,14 @@ func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 func BusyGap(r *capacity.Result, sat, startRate float64) (lines string, gap float64, ok bool) {
 	var b strings.Builder
 	if first, found := StepAt(r, startRate); found && first.BusyMean != nil {
-		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %s%%）：设备忙碌率 %s%%\n", cardfmt.Num(first.Rate), numfmt.Fixed(first.Rate/sat*100, 0), numfmt.Fixed(*first.BusyMean*100, 1))
+		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %s%%）：设备忙碌率 %s%%\n", numfmt.OneDecimal(first.Rate), numfmt.Fixed(first.Rate/sat*100, 0), numfmt.Fixed(*first.BusyMean*100, 1))
 	}
 	at, above, found := AroundAnswer(r)
 	if !found || at.BusyMean == nil || above.BusyMean == nil {
 		b.WriteString("这次搜索没有“答案”和“它上面不达标的一步”两步的忙碌率：这一项不对照。\n")
 		return b.String(), 0, false
 	}
-	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %s%%，上面不达标的 %s 次/s 的忙碌率 %s%%\n", cardfmt.Num(at.Rate), numfmt.Fixed(*at.BusyMean*100, 1), cardfmt.Num(above.Rate), numfmt.Fixed(*above.BusyMean*100, 1))
+	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %s%%，上面不达标的 %s 次/s 的忙碌率 %s%%\n", numfmt.OneDecimal(at.Rate), numfmt.Fixed(*at.BusyMean*100, 1), numfmt.OneDecimal(above.Rate), numfmt.Fixed(*above.BusyMean*100, 1))
 	return b.String(), math.Abs(*above.BusyMean - *at.BusyMean), true
 }
 
