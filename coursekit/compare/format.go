@@ -68,7 +68,7 @@ var (
 	msgSep        = lang.Msg{"、", ", "}
 	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
-	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过（goodput_unknown: quality_unrated），合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
+	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
 	msgUnknownA   = lang.Msg{"A 边", "A"}
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}

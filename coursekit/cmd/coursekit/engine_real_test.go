@@ -150,7 +150,9 @@ func TestRealEngineCapacityTwice(t *testing.T) {
 			continue
 		}
 		rest := string(page)[i:]
-		rest = rest[:strings.IndexAny(rest, "\n<")] // the step's own line
+		// The step's own line: the chart's option is one line of JSON, so
+		// the tooltip ends at its closing quote (escaped in the page).
+		rest = rest[:strings.IndexAny(rest, "\n<\"\\")]
 		if strings.Contains(rest, "client late: ") != late {
 			t.Errorf("step %g: late %v (client lag %+v, send lag P99 %v), chart line %q", s.Rate, late, s.ClientLag, deref(s.SendLagP99MS), rest)
 		}
