@@ -339,31 +339,31 @@ esac
 // collected.csv; everyone else is collected as usual.
 func TestDirsReportsSymlinkedHomes(t *testing.T) {
 	root, elsewhere, out := t.TempDir(), t.TempDir(), t.TempDir()
-	write(t, root, "alice/work/"+deliverable, "alice")
-	write(t, elsewhere, "bob/work/"+deliverable, "not bob's folder")
+	write(t, root, "alice/course/"+deliverable, "alice")
+	write(t, elsewhere, "bob/course/"+deliverable, "not bob's folder")
 	write(t, elsewhere, "carol/"+deliverable, "not carol's folder")
-	write(t, root, "dave/work/notebooks/.keep", "")
+	write(t, root, "dave/course/notebooks/.keep", "")
 	if err := os.Symlink(filepath.Join(elsewhere, "bob"), filepath.Join(root, "bob")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(root, "carol"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(elsewhere, "carol"), filepath.Join(root, "carol", "work")); err != nil {
+	if err := os.Symlink(filepath.Join(elsewhere, "carol"), filepath.Join(root, "carol", "course")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(elsewhere, "carol"), filepath.Join(root, "erin")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(root, "frank", "work"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, "frank", "course"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(elsewhere, "carol", "notebooks"), filepath.Join(root, "frank", "work", "notebooks")); err != nil {
+	if err := os.Symlink(filepath.Join(elsewhere, "carol", "notebooks"), filepath.Join(root, "frank", "course", "notebooks")); err != nil {
 		t.Fatal(err)
 	}
 	before, beforeElsewhere := snapshot(t, root), snapshot(t, elsewhere)
 
-	homes, err := Dirs(root, "{username}/work")
+	homes, err := Dirs(root, "{username}/course")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestDirsReportsSymlinkedHomes(t *testing.T) {
 	if len(res.Files) != 1 || res.Files[0].Learner != "alice" || readOut(t, out, "alice.ipynb") != "alice" {
 		t.Errorf("files = %+v, want alice's only", res.Files)
 	}
-	links := map[string]string{"bob": filepath.Join(root, "bob"), "carol": filepath.Join(root, "carol", "work"), "erin": filepath.Join(root, "erin")}
+	links := map[string]string{"bob": filepath.Join(root, "bob"), "carol": filepath.Join(root, "carol", "course"), "erin": filepath.Join(root, "erin")}
 	got := map[string]Skipped{}
 	for _, s := range res.Skipped {
 		got[s.Learner] = s
