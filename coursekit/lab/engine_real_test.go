@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -144,6 +146,33 @@ func checkServerTimings(t *testing.T, a *trace.Attempt, m engineMeta) {
 	}
 }
 
+// tokenize is the engine's own tokenisation of text (llama.cpp's /tokenize).
+func tokenize(t *testing.T, base, text string) []int {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"content": text})
+	resp, err := http.Post(base+"/tokenize", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Tokens []int `json:"tokens"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK || len(out.Tokens) == 0 {
+		t.Fatalf("/tokenize %q: %s, %v, %v", text, resp.Status, out.Tokens, err)
+	}
+	return out.Tokens
+}
+
+// commonPrefix is how many leading tokens a and b share.
+func commonPrefix(a, b []int) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
 func TestRealEngine(t *testing.T) {
 	bin := buildCLI(t)
 	p, err := Engine{}.Start(context.Background())
@@ -170,13 +199,25 @@ func TestRealEngine(t *testing.T) {
 		checkJudgedRun(t, tr)
 	})
 
-	// Every run sends fresh prompts: the same command twice reuses no more
-	// than a token of cached prompt, and no attempt fails on a connection the
-	// server closed; --prompt-reuse same is the cache experiment.
+	// Every run sends fresh prompts: the same command twice reuses from the
+	// engine's prompt cache only what a request's key (its first word, 8 hex
+	// digits of SHA-256 of salt/request) shares by chance with an earlier
+	// key, never the request id or the filler after it, and no attempt fails
+	// on a connection the server closed; --prompt-reuse same is the cache
+	// experiment.
 	t.Run("fresh prompts per run", func(t *testing.T) {
 		args := []string{"--url", p.URL, "--api", "completions", "--concurrency", "1", "--num-requests", "3",
 			"--duration", "60s", "--max-tokens", "4", "--prompt-tokens", "32", "--timeout", "30s"}
-		cached := func(tr *trace.Trace) (reuse []int, total []int) {
+		type sent struct{ reuse, total, shared, key int }
+		var earlier [][]int // the keys' tokens of every prompt sent so far
+		cached := func(tr *trace.Trace, keyed bool) []sent {
+			var hm struct {
+				Salt string `json:"prompt_salt"`
+			}
+			if err := json.Unmarshal(tr.Header.Meta, &hm); err != nil || hm.Salt == "" {
+				t.Fatalf("header meta has no prompt_salt (%v): %s", err, tr.Header.Meta)
+			}
+			var out []sent
 			for i := range tr.Attempts {
 				a := &tr.Attempts[i]
 				if a.Outcome != trace.OK {
@@ -187,28 +228,39 @@ func TestRealEngine(t *testing.T) {
 				if st == nil || st.CacheN == nil || st.PromptN == nil {
 					t.Fatalf("attempt %s: no cache_n/prompt_n in meta.server_timings", a.ID)
 				}
-				reuse, total = append(reuse, *st.CacheN), append(total, *st.CacheN+*st.PromptN)
+				s := sent{reuse: *st.CacheN, total: *st.CacheN + *st.PromptN}
+				if keyed {
+					key := tokenize(t, p.URL, loadgen.PromptKey(hm.Salt, a.Request))
+					s.key = len(key)
+					for _, e := range earlier {
+						s.shared = max(s.shared, commonPrefix(key, e))
+					}
+					earlier = append(earlier, key)
+				}
+				out = append(out, s)
 			}
-			return reuse, total
+			return out
 		}
 		for _, run := range []string{"first.jsonl", "second.jsonl"} {
 			tr, _ := bench(t, bin, filepath.Join(dir, run), args...)
-			reuse, total := cached(tr)
-			t.Logf("%s: cache_n %v of %v prompt tokens", run, reuse, total)
-			for i := range reuse {
-				// A distinct prompt reuses nothing but, by chance, a first
-				// token that two random keys share (seen: 1 of 39).
-				if reuse[i] > 1 {
-					t.Errorf("%s attempt %d: %d of %d prompt tokens from the cache: the prompts were not fresh", run, i, reuse[i], total[i])
+			got := cached(tr, true)
+			t.Logf("%s: %+v", run, got)
+			for i, s := range got {
+				// The cache may hold any earlier prompt of this engine: a
+				// reuse longer than the longest key prefix shared with one
+				// of them reaches past the key, into text every prompt has.
+				if s.reuse > s.shared || s.shared >= s.key {
+					t.Errorf("%s attempt %d: %d of %d prompt tokens from the cache, its key shares %d of %d tokens with an earlier key: the prompts were not fresh",
+						run, i, s.reuse, s.total, s.shared, s.key)
 				}
 			}
 		}
 		tr, _ := bench(t, bin, filepath.Join(dir, "same.jsonl"), append(args, "--prompt-reuse", "same")...)
-		reuse, total := cached(tr)
-		t.Logf("same: cache_n %v of %v prompt tokens", reuse, total)
-		for i := 1; i < len(reuse); i++ {
-			if reuse[i] == 0 || 2*reuse[i] < total[i] {
-				t.Errorf("--prompt-reuse same, attempt %d: only %d of %d prompt tokens from the cache", i, reuse[i], total[i])
+		got := cached(tr, false)
+		t.Logf("same: %+v", got)
+		for i := 1; i < len(got); i++ {
+			if got[i].reuse == 0 || 2*got[i].reuse < got[i].total {
+				t.Errorf("--prompt-reuse same, attempt %d: only %d of %d prompt tokens from the cache", i, got[i].reuse, got[i].total)
 			}
 		}
 	})
