@@ -73,6 +73,10 @@ type Result struct {
 	ClientLag LagStats
 	// Unanswered is the run's tail in which nothing took a connection.
 	Unanswered Unanswered
+	// FirstFailure is the first recorded failure, "outcome: error" cut to
+	// 200 bytes (empty when none failed): what a run with no success shows
+	// its user.
+	FirstFailure string
 }
 
 // Unanswered says from when nothing answered: every attempt that started
@@ -503,6 +507,9 @@ func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) 
 			}
 			res.Recorded++
 			res.Outcomes[a.Outcome.String()]++
+			if a.Outcome != trace.OK && res.FirstFailure == "" {
+				res.FirstFailure = shorten([]byte(a.Outcome.String() + ": " + a.Error))
+			}
 		}
 		if werr == nil {
 			werr = tw.Flush()

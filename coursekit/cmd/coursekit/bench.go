@@ -368,7 +368,9 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 	saltLine(stderr, res, cfg)
 	lateLine(stderr, res.ClientLag)
 	emptyLine(stderr, res, cfg)
-	unansweredLine(stderr, res, cfg)
+	if !unansweredLine(stderr, res, cfg) {
+		noneSucceededLine(stderr, res)
+	}
 	switch {
 	case cfg.Dataset == nil && latencySLO:
 		fmt.Fprintln(stderr, "coursekit bench: quality: not judged (no --dataset), so the card qualifies complete successes on latency alone (--slo-ttft with --slo-e2e, --slo-itl-p95, --slo-tpot)")
@@ -389,10 +391,10 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 // that crashed mid-run is not read from a count of errors alone, and why
 // the exit status is still 0: every failure was recorded, the measurement
 // is whole (a tool error is exit 1, bad input 2).
-func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
+func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) (said bool) {
 	u := res.Unanswered
 	if u.ConnectErrors == 0 {
-		return
+		return false
 	}
 	from := "the start"
 	if u.FromMS > 0 {
@@ -405,6 +407,28 @@ func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
 	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %d connect_error attempts, nothing took the connection (the server is down, or --url is wrong)%s. "+
 		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
 		from, res.Window.EndMS/1000, u.ConnectErrors, backoff)
+	return true
+}
+
+// noneSucceededLine: a run in which something answered but nothing
+// succeeded (a server that refuses every request, the wrong --api or
+// --model past --no-preflight) is a recorded measurement, exit 0, but not
+// of a server serving: say so with the first error before anyone reads
+// its card.
+func noneSucceededLine(stderr io.Writer, res *loadgen.Result) {
+	if res.Recorded == 0 || res.Outcomes[trace.OK.String()] > 0 {
+		return
+	}
+	var parts []string
+	for _, o := range trace.Outcomes {
+		if n := res.Outcomes[o.String()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	fmt.Fprintf(stderr, "coursekit bench: no attempt succeeded: %s of %d; the first: %s. "+
+		"The trace keeps every one, but it measures a server refusing the load, not serving it: check --url, --model and --api "+
+		"(the pre-flight check, which --no-preflight skips, stops such a run before the load)\n",
+		strings.Join(parts, ", "), res.Recorded, res.FirstFailure)
 }
 
 // loops counts the loops a config asks for: one of a rate, a replay or a
