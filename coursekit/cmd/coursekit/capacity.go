@@ -110,11 +110,12 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	// As bench: a URL that does not answer as an OpenAI-compatible server
-	// stops the search before any step, and before --out is made.
-	if err := loadgen.Preflight(context.Background(), nil, c.Bench.URL, c.Bench.Header); err != nil {
+	// As bench: a URL that does not answer as an OpenAI-compatible server,
+	// or does not list --model, stops the search before any step, and
+	// before --out is made.
+	if err := loadgen.PreflightModel(context.Background(), nil, c.Bench.URL, c.Bench.Header, c.Bench.Model); err != nil {
 		page.discard()
-		return usagef("capacity: pre-flight: %v; check --url", err)
+		return usagef("capacity: pre-flight: %v; check --url and --model", err)
 	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)

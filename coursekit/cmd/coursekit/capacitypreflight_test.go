@@ -33,3 +33,26 @@ func TestCapacityPreflight(t *testing.T) {
 		t.Errorf("bench against HTML: exit %d, %s", code, errs)
 	}
 }
+
+// capacity refuses an unlisted --model before any step, as bench does,
+// naming the models the server offers: every step would otherwise record
+// 100 % http_error and the search would call the server incapable.
+func TestCapacityPreflightRefusesAnUnlistedModel(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"object":"list","data":[{"id":"qwen3-0.6b"}]}`))
+			return
+		}
+		http.Error(w, "no such model", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "steps")
+	code, _, errs := runCLI(t, "capacity", "--url", srv.URL, "--model", "gpt-4o", "--slo-e2e", "5s", "--out", out)
+	if code != 2 || !strings.Contains(errs, `--model "gpt-4o" is not among the models it lists: "qwen3-0.6b"`) {
+		t.Errorf("capacity with an unlisted model: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out %s was made (%v): a search that never started leaves nothing", out, err)
+	}
+}
