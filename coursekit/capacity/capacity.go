@@ -448,13 +448,18 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			return s, nil
 		}
 		if d >= c.StepMaxDuration {
-			if s.Verdict == Meets && s.Load.GrowingUndecided {
-				// A window that passes while the queue grows says nothing
-				// about the rate being sustainable: not meets, undecided.
-				s.Verdict, s.Reason = Undecided, s.Load.undecidedReason(c.StepMaxDuration)
-			}
+			s.settleAtLongest(c.StepMaxDuration)
 			return s, nil
 		}
+	}
+}
+
+// settleAtLongest gives the verdict of a step's longest window: one that
+// passes while its queue grows and the overload test cannot decide says
+// nothing about the rate being sustainable, so it is undecided, not meets.
+func (s *Step) settleAtLongest(longest time.Duration) {
+	if s.Verdict == Meets && s.Load != nil && s.Load.GrowingUndecided {
+		s.Verdict, s.Reason = Undecided, s.Load.undecidedReason(longest)
 	}
 }
 
