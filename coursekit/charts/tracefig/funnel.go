@@ -10,6 +10,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -88,7 +89,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	cname := draw.SafeText(cardfmt.CondName(cond))
 	subtitle := lg.F(lang.Msg{"联合合格 = %s；比例的分母始终是全部尝试：%d / %d", "qualified = %s; the denominator is always all attempts: %d / %d"}, draw.SafeText(cardfmt.RuleIn(lg, cond)), cond.Qualified, s.Attempts)
 	if cond.QualifiedRate.Value != nil {
-		subtitle += fmt.Sprintf(" = %s%%", draw.Num(*cond.QualifiedRate.Value*100))
+		subtitle += " = " + cardfmt.Measure(*cond.QualifiedRate.Value*100, numfmt.UnitPercent)
 	}
 	if cond.Unknown != "" {
 		subtitle = lg.F(lang.Msg{"联合合格 = %s；没有一次尝试有质量评分：联合合格%s", "qualified = %s; no attempt was rated: qualified is %s"}, draw.SafeText(cardfmt.RuleIn(lg, cond)), cardfmt.UnknownUnrated.In(lg))

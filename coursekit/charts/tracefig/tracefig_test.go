@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/charttest"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
@@ -229,5 +230,18 @@ func TestTimelineBoundedEvents(t *testing.T) {
 	js := string(option(t, tracefig.Timeline(&a, charts.WithID("t"), charts.WithLang(lang.EN))))
 	if len(js) > 512<<10 || !strings.Contains(js, " of 45000 events drawn") || !strings.Contains(js, "44999 event gaps") {
 		t.Errorf("timeline of 45,000 events: %d bytes of option, want under 512 KiB, saying how many events are drawn and with the gaps' sum:\n%.600s", len(js), js)
+	}
+}
+
+// The funnel's qualified share is printed as the card prints it (one
+// formatter): 7/24 is 29.2 %, never 29.167 % beside a card's 29.2 %.
+func TestFunnelShareAsTheCardPrintsIt(t *testing.T) {
+	s := metrics.Summarize(readTrace(t, "trace.jsonl"), metrics.Options{SLOsMS: []float64{1000}})
+	v := 7.0 / 24
+	s.Conditions[0].QualifiedRate.Value = &v
+	js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f"))))
+	card := cardfmt.QualifiedTextIn(lang.ZH, s.Conditions[0])
+	if !strings.Contains(card, "29.2%") || !strings.Contains(js, "= 29.2%") || strings.Contains(js, "29.167") {
+		t.Errorf("card %q; funnel subtitle does not print its share the same way:\n%.600s", card, js)
 	}
 }
