@@ -57,7 +57,7 @@ func TestNBFormat44LockedCells(t *testing.T) {
 		{"instructions edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			markdown(cells, "## 3.")["source"] = "## 3. 这一节不用做"
 			return cells
-		}), []string{integrity.FindLockedEdited}, "锁定的说明单元格（第 13 个单元格）的内容被改动了"},
+		}), []string{integrity.FindLockedEdited}, "锁定的说明单元格（第 12 个单元格）的内容被改动了"},
 		{"self-check edited", edit(t, nb44, func(_ map[string]any, cells []any) []any {
 			sc := cellByRole(cells, notebook.RoleSelfCheck)
 			sc["source"] = "%%\nfmt.Println(\"全部通过\")"

@@ -67,19 +67,28 @@ func LinearP95(t *trace.Trace) *float64 {
 	return cardopts.MustSummarize(t, cardopts.Flags{Method: metrics.Linear}).TTFT.P95
 }
 
-// CardNumbers are the numbers 06's card is filled from, in Chinese, under
-// the given TTFT thresholds: the window and its attempts, the successes'
-// P95 with its method and n, the failure rate, and per threshold the
-// jointly qualified, the goodput and the cost line.
-func CardNumbers(t *trace.Trace, slosMS ...float64) string {
+// AtSLO is t's condition at one TTFT threshold in ms (its qualified
+// count, goodput and cost per 1000 qualified), so that a learner cell
+// reads nb.AtSLO(unit, 1000).Qualified, not a summary's Conditions[0].
+func AtSLO(t *trace.Trace, sloMS float64) metrics.Condition {
+	return cardopts.MustSummarize(t, cardopts.TTFT(sloMS)).Conditions[0]
+}
+
+// Conclusions are 03's four conclusions of t in Chinese, under each TTFT
+// threshold given: the successes' P95 with its method and n, the failure
+// and quality pass rates, and per threshold the qualified ratio, the
+// goodput and the cost line. Each line says what its number is, not
+// which card field it fills: 06 shows them and the learner picks.
+func Conclusions(t *trace.Trace, slosMS ...float64) string {
 	s := cardopts.MustSummarize(t, cardopts.TTFT(slosMS...))
 	var b strings.Builder
-	fmt.Fprintf(&b, "窗口 %s s：尝试 %d 次，完整成功 %d 次\n", Num(s.WindowS), s.Attempts, s.CompleteSuccess)
-	fmt.Fprintf(&b, "成功 TTFT 的 P95：%s（%s，n = %d）\n", MS(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N)
-	fmt.Fprintf(&b, "失败率：%s\n", cardfmt.RatioText(s.FailureRate))
+	fmt.Fprintf(&b, "① 成功 TTFT 的 P95：%s（%s，n = %d）\n", MS(s.TTFT.P95), cardfmt.MethodName(s.TTFT.Method), s.TTFT.N)
+	fmt.Fprintf(&b, "② 失败率：%s\n", cardfmt.RatioText(s.FailureRate))
+	fmt.Fprintf(&b, "   质量通过率：%s\n", cardfmt.RatioText(s.QualityPassRate))
 	for _, c := range s.Conditions {
-		fmt.Fprintf(&b, "门槛 %s ms：联合合格 %d 次，%s\n", Num(c.SLOTTFTMS), c.Qualified, cardfmt.RatioText(c.QualifiedRate))
-		fmt.Fprintf(&b, "   goodput：%s\n", cardfmt.RatioText(c.Goodput))
+		fmt.Fprintf(&b, "门槛 %s ms：\n", Num(c.SLOTTFTMS))
+		fmt.Fprintf(&b, "③ 联合合格：%s\n", cardfmt.RatioText(c.QualifiedRate))
+		fmt.Fprintf(&b, "④ goodput：%s\n", cardfmt.RatioText(c.Goodput))
 		fmt.Fprintln(&b, "   "+CostLine(s, c))
 	}
 	return b.String()

@@ -38,19 +38,3 @@ func TestPercentileLinesNameBothMethodsInChinese(t *testing.T) {
 		t.Errorf("LinearP95 = %s, want 1720 ms", MS(p))
 	}
 }
-
-// 06 reads its card off these lines: every threshold asked for gets its
-// qualified count, goodput and cost, and the failure rate keeps its
-// denominator.
-func TestCardNumbersGiveEveryThreshold(t *testing.T) {
-	got := CardNumbers(readUnit(t), 1000, 500)
-	for _, want := range []string{"窗口 10 s：尝试 10 次，完整成功 8 次", "P95：2000 ms", "失败率：2 / 10",
-		"门槛 1000 ms：联合合格 5 次", "门槛 500 ms：联合合格 4 次", "goodput："} {
-		if !strings.Contains(got, want) {
-			t.Errorf("CardNumbers lacks %q:\n%s", want, got)
-		}
-	}
-	if n := strings.Count(got, "goodput："); n != 2 {
-		t.Errorf("%d goodput lines for two thresholds:\n%s", n, got)
-	}
-}

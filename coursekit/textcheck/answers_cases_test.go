@@ -116,11 +116,11 @@ func answerRows(t *testing.T) []answerRow {
 		// 03: the quiz, the four conclusions, the five mistakes, the rates and exercise 1.
 		{file: "03-one-trace-four-conclusions.ipynb", label: "测验：失败率的分母", actual: `"B"`,
 			cases: cases(right("B", "b", " B ", "Ｂ"), wrong("A", "完整成功里没有失败"), wrong("C", "质量通过只是成功的一部分"))},
-		{file: "03-one-trace-four-conclusions.ipynb", label: "成功 TTFT 的 P95（毫秒）", actual: "s.TTFT.P95", values: vals{"s.TTFT.P95": s.TTFT.P95},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "成功 TTFT 的 P95（毫秒）", actual: "metrics.Summarize(unit, metrics.Options{}).TTFT.P95", values: vals{"metrics.Summarize(unit, metrics.Options{}).TTFT.P95": s.TTFT.P95},
 			cases: cases(right(2000, 2000.0), wrong(1720, "线性插值"), wrong(1200, "向上取整是 8"), wrong(2, "单位是毫秒"))},
-		{file: "03-one-trace-four-conclusions.ipynb", label: "联合合格的尝试", actual: "s.Conditions[0].Qualified", values: vals{"s.Conditions[0].Qualified": s.Conditions[0].Qualified},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "联合合格的尝试", actual: "at1s.Qualified", values: vals{"at1s.Qualified": nb.AtSLO(unit, 1000).Qualified},
 			cases: cases(right(5), wrong(6, "R5 首字很快，但质量不通过"), wrong(8, "8 是完整成功数"), wrong(7, "还要过 TTFT ≤ 1 s"))},
-		{file: "03-one-trace-four-conclusions.ipynb", label: "goodput（次/s）", actual: "s.Conditions[0].GoodputPerS", values: vals{"s.Conditions[0].GoodputPerS": s.Conditions[0].GoodputPerS},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "goodput（次/s）", actual: "at1s.GoodputPerS", values: vals{"at1s.GoodputPerS": nb.AtSLO(unit, 1000).GoodputPerS},
 			cases: cases(right(0.5), wrong(0.625, "不是成功次数"), wrong(5, "还要除以窗口的 10 s"),
 				wrong(0, "两个整数相除"), wrong(0.8, "数的是完整成功"))}, // GoodputPerS: 5/10
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 2：错误 A 的失败率", actual: "nb.Value(wrong.FailureRate)", values: vals{"nb.Value(wrong.FailureRate)": nb.Value(deleted.FailureRate)},

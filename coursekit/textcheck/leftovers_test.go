@@ -14,12 +14,12 @@ var coreLesson = regexp.MustCompile(`unit01/0[1-8]-`)
 // Learner cells of 01–08 hold no loop, no trace-header field, no map key
 // of a summary and no pointer dereference: each of those is a named helper
 // that returns a table, a line or a plain number (nb.CountWithLessThan,
-// Run.QueueFirstSecond, Run.Timeouts, Run.MetricsText, nb.CardNumbers, …).
+// Run.QueueFirstSecond, Run.Timeouts, Run.MetricsText, nb.Conclusions, …).
 var plumbing5 = []struct {
 	re   *regexp.Regexp
 	want string
 }{
-	{regexp.MustCompile(`(?m)^\s*for\b[^\n]*`), "a helper that returns the table, the lines or the count (nb.PercentileLines, nb.CardNumbers, nb.CountWithLessThan)"},
+	{regexp.MustCompile(`(?m)^\s*for\b[^\n]*`), "a helper that returns the table, the lines or the count (nb.PercentileLines, nb.Conclusions, nb.CountWithLessThan)"},
 	{regexp.MustCompile(`\.Header\.\w+`), "a Run method that names what it reads (QueueFirstSecond, QueueLastSecond, QueueWholeWindow)"},
 	{regexp.MustCompile(`\.Outcomes\[[^\]]*\]`), "a count by name (Run.Timeouts)"},
 	{regexp.MustCompile(`(^|[(,=]|return)\s*\*[A-Za-z_]\w*(\.\w+)*`), "a plain number or nb.MS / nb.Text for a value that may be missing"},

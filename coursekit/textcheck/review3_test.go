@@ -292,3 +292,18 @@ func TestLearnerCellsHaveNoPlumbingLeft(t *testing.T) {
 		}
 	}
 }
+
+// coreNotebook is a cell of the core unit, 01–06.
+var coreNotebook = regexp.MustCompile(`unit01/0[1-6]-`)
+
+// A learner cell of 01–06 reads one threshold's numbers through nb.AtSLO
+// or nb.Conclusions, not by indexing a summary's conditions: which index
+// holds which threshold is plumbing, not the lesson.
+func TestCoreCellsDoNotIndexConditions(t *testing.T) {
+	index := regexp.MustCompile(`\.Conditions\[\w+\]`)
+	for _, c := range unitCode(t) {
+		if m := index.FindString(c.source); m != "" && coreNotebook.MatchString(c.where) {
+			t.Errorf("%s: %q indexes a summary's conditions in a learner cell; use nb.AtSLO(trace, sloMS) or nb.Conclusions", c.where, m)
+		}
+	}
+}

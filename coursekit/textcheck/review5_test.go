@@ -80,8 +80,8 @@ func TestGapsPrintedAsITLSayWhy(t *testing.T) {
 			}
 		}
 	}
-	if n < 2 {
-		t.Errorf("found %d lines printing nb.Gaps as ITL in 02, want 2 (02[5] and 02[12])", n)
+	if n == 0 {
+		t.Error("found no line printing nb.Gaps as ITL in 02 (its pause cell prints one): drop this test if that is intended")
 	}
 }
 

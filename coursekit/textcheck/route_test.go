@@ -26,21 +26,19 @@ import (
 // stated time (each notebook's first cell, 00's route table and its
 // mentions, README's table) from the estimates.
 //
-// The rates are optimistic. A desk pilot of 01–06 (2026-12-05: the counts
-// below at 300 Chinese characters a minute, each prediction worked out one
-// by one, 15 s a code cell with its printed lines, 20 s a card field,
-// 1.5 min a free-text answer) came to about 76 minutes: 27 of reading, 11
-// of predictions, 25 of 06's card. Moving material of 03 and 05 after
-// their 课后 lines would gain about 5, so the rates were not raised to the
-// pilot's: at those rates this test fails until the text of 01–05 and the
-// card of 06 are cut.
+// The rates are a desk pilot's: 01–06 worked through by a reader new to
+// them, each prediction worked out one by one, gave 300 Chinese characters
+// of prose a minute, 15 s a code cell with its printed lines, 24 s a
+// prediction, 20 s a field of 06's card read off printed figures, 1.5 min
+// an answer in the learner's own words and a minute an exercise with its
+// check cell.
 const (
-	readCharsPerMin    = 500  // Chinese characters of prose a native reader takes in per minute
-	codeCellMin        = 0.15 // reading a short code cell, running it, glancing at what it printed
-	guessMin           = 0.25 // writing one guess (a number, nb.Yes/nb.No) once the text has given the reasoning
+	readCharsPerMin    = 300  // Chinese characters of prose read, with its formulas, per minute
+	codeCellMin        = 0.25 // reading a short code cell, running it and reading what it printed
+	guessMin           = 0.4  // working out and writing one guess (a number, nb.Yes/nb.No)
 	checkedExerciseMin = 1.0  // an exercise with a check cell, worked out and checked
-	cardFieldMin       = 0.25 // one short field of 06's card (a number, a constant, a unit, a step's name or layer), read off the printed figures
-	freeTextMin        = 1.0  // one answer of 06's card written in the learner's own words
+	cardFieldMin       = 0.33 // one short field of 06's card (a number, a constant, a unit, a step's name or layer), read off the printed figures
+	freeTextMin        = 1.5  // one answer of 06's card written in the learner's own words
 	// pathFields is what 06 asks of the path map, whose steps the template
 	// leaves commented out: four steps with a name and a layer each
 	// (card's map.steps), and data, device, output and failure marked once
@@ -298,7 +296,7 @@ func TestExercisesInsideTheTimeAreChecked(t *testing.T) {
 		fmt.Sprintf("每个预测约 %.0f 秒", guessMin*60),
 		fmt.Sprintf("带核对单元格的练习 %.0f 分钟", checkedExerciseMin),
 		fmt.Sprintf("每个数字、常量或单位约 %.0f 秒", cardFieldMin*60),
-		fmt.Sprintf("每段用自己的话写的回答约 %.0f 分钟", freeTextMin),
+		fmt.Sprintf("每段用自己的话写的回答约 %g 分钟", freeTextMin),
 		afterClass,
 	} {
 		if !strings.Contains(route, rate) {
