@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -371,39 +372,77 @@ func value(l lang.Lang, m Metric, v *float64) string {
 	return cardfmt.Measure(*v, unitText(l, m))
 }
 
-// signed prints a difference with its sign, and its unit when withUnit:
-// a share's difference in percentage points.
+// signed prints a difference of m with its sign, and its unit when
+// withUnit: a share's difference in percentage points (diffText).
 func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	v, unit := d, " "+unitText(l, m)
 	if m.Unit == "share" {
 		v, unit = d*100, msgPP.In(l)
 	}
-	// Rounded to the digits A and B are printed to: a difference below
-	// that resolution (floating-point noise of a mean among them) is 0.
-	if dec, ok := decimals(m); ok {
-		scale := math.Pow(10, float64(dec))
-		v = math.Round(v*scale) / scale
-	}
-	s := cardfmt.Measure(math.Abs(v), "")
-	switch {
-	case s == "0":
-	case v < 0:
-		s = "−" + s
-	default:
-		s = "+" + s
-	}
+	s := diffText(v, noise(m), diffDecimals(m))
 	if withUnit {
 		s += unit
 	}
 	return s
 }
 
-// decimals is the finest number of decimals A and B of m are printed to
-// (numfmt.Measure: milliseconds at one decimal below 1000, whole above;
-// shares as percentages at one decimal; the rest at three significant
-// digits); false when neither side has a nonzero value.
-func decimals(m Metric) (int, bool) {
-	best, ok := 0, false
+// signedBound prints a bound of m's interval: as signed, but never
+// rounded to 0 as noise, since its sign is the verdict.
+func signedBound(m Metric, d float64) string {
+	if m.Unit == "share" {
+		d *= 100
+	}
+	return diffText(d, 0, diffDecimals(m))
+}
+
+// diffSig is how many significant digits a difference, a bound or a
+// relative change keeps at least: a bound of −0.348 /s beside values of
+// 169 /s printed to their digits read "0", and the interval [−3, 0] then
+// seemed to hold 0 beside the verdict worse.
+const diffSig = 3
+
+// diffText is the one formatter of compare's differences, bounds and
+// relative changes: v with its sign (− or +), to at least minDec decimals
+// and at least diffSig significant digits, trailing zeros dropped, so a
+// nonzero v never prints as 0 or with the other sign. |v| ≤ zero prints
+// "0": floating-point noise of a difference of means, not a difference.
+func diffText(v, zero float64, minDec int) string {
+	if v == 0 || math.Abs(v) <= zero {
+		return "0"
+	}
+	dec := max(minDec, diffSig-1-int(math.Floor(math.Log10(math.Abs(v)))))
+	s := strconv.FormatFloat(math.Abs(v), 'f', dec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if v < 0 {
+		return "−" + s
+	}
+	return "+" + s
+}
+
+// noise is the largest difference of m that is floating-point noise of a
+// mean of its values (in the printed unit, percentage points for shares):
+// a billionth of the larger value.
+func noise(m Metric) float64 {
+	big := 0.0
+	for _, x := range []*float64{m.A, m.B} {
+		if x != nil {
+			big = max(big, math.Abs(*x))
+		}
+	}
+	if m.Unit == "share" {
+		big *= 100
+	}
+	return big * 1e-9
+}
+
+// diffDecimals is the fewest decimals a difference of m is printed to:
+// those A and B are printed to (numfmt.Measure: milliseconds at one
+// decimal below 1000, whole above; shares as percentages at one decimal;
+// the rest at three significant digits), so that B − A reads against them.
+func diffDecimals(m Metric) int {
+	best := 0
 	for _, x := range []*float64{m.A, m.B} {
 		if x == nil || *x == 0 {
 			continue
@@ -419,30 +458,25 @@ func decimals(m Metric) (int, bool) {
 		default:
 			d = max(0, 2-int(math.Floor(math.Log10(a))))
 		}
-		best, ok = max(best, d), true
+		best = max(best, d)
 	}
-	return best, ok
+	return best
 }
 
+// signedPct is a relative change in percent, at one decimal and at least
+// two significant digits (−0.04%, not 0%, beside a nonzero difference).
 func signedPct(v float64) string {
-	s := cardfmt.Measure(math.Abs(v), "%")
-	switch {
-	case s == "0%":
-		return s
-	case v < 0:
-		return "−" + s
-	}
-	return "+" + s
+	return diffText(v, 0, 1) + "%"
 }
 
 // interval prints m's interval, "−∞" or "+∞" on an unbounded side.
 func interval(l lang.Lang, m Metric) string {
 	lo, hi := "−∞", "+∞"
 	if m.CI95.Low != nil {
-		lo = signed(l, m, *m.CI95.Low, false)
+		lo = signedBound(m, *m.CI95.Low)
 	}
 	if m.CI95.High != nil {
-		hi = signed(l, m, *m.CI95.High, false)
+		hi = signedBound(m, *m.CI95.High)
 	}
 	unit := " " + unitText(l, m)
 	if m.Unit == "share" {
