@@ -52,12 +52,14 @@
 // pairs, docs/engineers.md).
 //
 // The bootstrap is seeded (Options.Seed): the same traces and options give
-// the same output, byte for byte.
+// the same output, byte for byte. Each metric draws from its own stream,
+// seeded by Options.Seed and the metric's data in each run, so identical
+// data give identical intervals and no metric's interval depends on which
+// others are compared.
 package compare
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -515,12 +517,8 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	if res.RunsDiffer == nil {
 		res.RunsDiffer = []RunsDiffer{}
 	}
-	// The bootstrap draws each side's runs in an order of their own (by
-	// their cards' content), so that listing them in another order gives
-	// the same intervals.
-	sa, sb := drawOrder(res.A.runs), drawOrder(res.B.runs)
 	for _, d := range definitions(o, levels, first) {
-		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, [2][]*metrics.Summary{sa, sb}, o))
+		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
 	}
 	res.Warnings = res.warnings(lang.EN)
 	return res, nil
@@ -592,31 +590,56 @@ func LevelName(p float64) string { return "p" + strconvFloat(math.Round(p*100*1e
 // strconvFloat prints a number the short way: 1000, 99.9.
 func strconvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// drawOrder is runs in the order of their cards' content (an FNV hash of
-// the card's JSON), whatever order they were given in.
-func drawOrder(runs []*metrics.Summary) []*metrics.Summary {
-	type keyed struct {
-		key uint64
-		s   *metrics.Summary
+// dataKey is a fingerprint of what metric d redraws in run s: the
+// percentile's window of order statistics (or the event gaps' level, its
+// value and sample sizes), a share's counts, a rate's counts by tokens and
+// its window. The bootstrap orders a side's runs and seeds its stream by
+// these keys alone, so that identical data give identical intervals and
+// a metric's interval depends neither on the order the runs are listed in
+// nor on which other metrics are compared.
+func (d metricDef) dataKey(s *metrics.Summary) uint64 {
+	h := fnv.New64a()
+	switch d.kind {
+	case quantile:
+		switch w := d.redraw(s, d.level).(type) {
+		case *metrics.OrderWindow:
+			fmt.Fprint(h, "order", w.P, w.Method, w.N, w.First, w.Values)
+		case *metrics.ClusterWindow:
+			c := d.dist(s).Chosen[d.level]
+			fmt.Fprint(h, "cluster", w.P, w.Method, w.N, w.Clusters, orNaN(c.Value), orNaN(c.CI95.Low), orNaN(c.CI95.High))
+		}
+	case share:
+		num, den := d.counts(s)
+		fmt.Fprint(h, "share", num, den)
+	default:
+		fmt.Fprint(h, "rate", d.parts(s), s.WindowS)
 	}
-	ks := make([]keyed, len(runs))
-	for i, s := range runs {
-		h := fnv.New64a()
-		b, _ := json.Marshal(s)
-		h.Write(b)
-		ks[i] = keyed{h.Sum64(), s}
-	}
-	slices.SortStableFunc(ks, func(x, y keyed) int { return cmp.Compare(x.key, y.key) })
-	out := make([]*metrics.Summary, len(ks))
-	for i, k := range ks {
-		out[i] = k.s
-	}
-	return out
+	return h.Sum64()
 }
 
-// measure compares one metric; the bootstrap draws the runs of each side
-// from drawn (the sides' runs in canonical order).
-func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, o Options) Metric {
+// stream is metric d's own random stream and each side's runs in the
+// order it draws them: both from the runs' data keys (dataKey) and seed.
+func (d metricDef) stream(a, b []*metrics.Summary, seed uint64) (*rand.Rand, [2][]*metrics.Summary) {
+	h := fnv.New64a()
+	var drawn [2][]*metrics.Summary
+	for i, runs := range [][]*metrics.Summary{a, b} {
+		keys := make([]uint64, len(runs))
+		order := make([]int, len(runs))
+		for j, s := range runs {
+			keys[j], order[j] = d.dataKey(s), j
+		}
+		slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(keys[x], keys[y]) })
+		fmt.Fprint(h, "side", i)
+		for _, j := range order {
+			fmt.Fprint(h, " ", keys[j])
+			drawn[i] = append(drawn[i], runs[j])
+		}
+	}
+	return rand.New(rand.NewPCG(seed, h.Sum64())), drawn
+}
+
+// measure compares one metric.
+func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 	m := Metric{Name: d.name, Unit: d.unit, LowerIsBetter: d.lower}
 	for _, s := range a {
 		m.ARuns = append(m.ARuns, d.value(s))
@@ -665,7 +688,7 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 		nb, db := d.counts(b[0])
 		lo, hi = newcombe(na, da, nb, db)
 	case MethodHierarchicalNewcombe:
-		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
+		lo, hi = bootstrap(d, a, b, o)
 		na, da := pooled(d, a)
 		nb, db := pooled(d, b)
 		plo, phi := newcombe(na, da, nb, db)
@@ -673,7 +696,7 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
-		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
+		lo, hi = bootstrap(d, a, b, o)
 		// A percentile interval can miss the observed difference when the
 		// resamples' distribution is skewed (small, tied samples): widen it
 		// to hold it.
@@ -798,11 +821,11 @@ func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int) {
 // bootstrap is the percentile interval of B − A over o.Resamples
 // resamples: each draws every side's runs with replacement, then redraws
 // each drawn run's attempts, and averages. With one run a side, that is
-// the bootstrap over attempts.
+// the bootstrap over attempts. The draws come from d's own stream
+// (metricDef.stream).
 func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64) {
-	h := fnv.New64a()
-	h.Write([]byte(d.name))
-	r := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
+	r, drawn := d.stream(a, b, o.Seed)
+	a, b = drawn[0], drawn[1]
 	side := func(runs []*metrics.Summary) func() float64 {
 		draw := make([]func(*rand.Rand) float64, len(runs))
 		for i, s := range runs {
