@@ -304,6 +304,11 @@ type Metric struct {
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
 	NeedN int `json:"need_n_per_run"`
+	// ShortRuns are the runs with fewer samples than NeedN, which leave
+	// it unbounded (Unbounded names them).
+	ShortRuns []ShortRun `json:"-"`
+	// allShort: every run of both sides is in ShortRuns.
+	allShort bool
 	// unrated names the sides ("a", "b" or "ab") whose value is missing
 	// because nothing was rated (the summary's goodput_unknown), not for
 	// want of a success.
@@ -312,6 +317,14 @@ type Metric struct {
 	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
 	// per run needed" (null when both are bounded or a side has no value).
 	Unbounded *string `json:"unbounded_reason"`
+}
+
+// ShortRun is a run with too few samples to bound a percentile: its side
+// ("A" or "B"), its trace and its samples (for the event gaps, its
+// attempts with gaps).
+type ShortRun struct {
+	Side, Trace string
+	N           int
 }
 
 // Values are A's and B's values as plain numbers, NaN for a side that has
@@ -518,7 +531,7 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 		res.RunsDiffer = []RunsDiffer{}
 	}
 	for _, d := range definitions(o, levels, first) {
-		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, o))
+		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, [2][]string{res.A.Traces, res.B.Traces}, o))
 	}
 	res.Warnings = res.warnings(lang.EN)
 	return res, nil
@@ -638,8 +651,8 @@ func (d metricDef) stream(a, b []*metrics.Summary, seed uint64) (*rand.Rand, [2]
 	return rand.New(rand.NewPCG(seed, h.Sum64())), drawn
 }
 
-// measure compares one metric.
-func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
+// measure compares one metric; names are the sides' runs' names.
+func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options) Metric {
 	m := Metric{Name: d.name, Unit: d.unit, LowerIsBetter: d.lower}
 	for _, s := range a {
 		m.ARuns = append(m.ARuns, d.value(s))
@@ -704,11 +717,16 @@ func measure(d metricDef, a, b []*metrics.Summary, o Options) Metric {
 	}
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
-		m.CI95, m.NeedN = unbounded(d, a, b, m.CI95)
+		var short []shortRun
+		m.CI95, m.NeedN, short = unbounded(d, a, b, m.CI95)
 		if m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil) {
-			why := fmt.Sprintf("too few samples: n ≥ %d per run needed", m.NeedN)
+			for _, r := range short {
+				m.ShortRuns = append(m.ShortRuns, ShortRun{Side: [2]string{"A", "B"}[r.side], Trace: names[r.side][r.run], N: r.n})
+			}
+			m.allShort = len(short) == len(a)+len(b)
+			why := fmt.Sprintf("too few samples: n ≥ %d per run needed; %s", m.NeedN, m.shortRunsText(lang.EN))
 			if strings.HasPrefix(d.name, "itl_ms.") {
-				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together)", m.NeedN)
+				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together); %s", m.NeedN, m.shortRunsText(lang.EN))
 			}
 			m.Unbounded = &why
 		}
@@ -784,38 +802,59 @@ func verdict(m Metric) string {
 
 // unbounded opens the side of the interval that a run's percentile cannot
 // bound: B's missing upper bound (or A's missing lower one) leaves B − A
-// unbounded above, and the other way round.
-func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int) {
+// unbounded above, and the other way round. It returns the samples per
+// run that bound it, and the runs (by side, 0 for A, and index) that have
+// fewer, with their n.
+func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int, []shortRun) {
 	need := 0
-	open := func(runs []*metrics.Summary, high bool) bool {
+	var short []shortRun
+	open := func(side int, runs []*metrics.Summary, high bool) bool {
 		out := false
-		for _, s := range runs {
-			// The event gaps are redrawn by attempt, so the attempts, not
-			// the gaps, are the samples that must bound the level: the
-			// order-statistic rule over the run's attempts with gaps.
-			if w, ok := d.redraw(s, d.level).(*metrics.ClusterWindow); ok {
-				if n := metrics.NeedN(w.P, metrics.Confidence, high); w.Clusters < n {
-					out, need = true, max(need, n)
+		for i, s := range runs {
+			n, has, needs := d.boundedBy(s, high)
+			if !has {
+				out, need = true, max(need, needs)
+				if !slices.ContainsFunc(short, func(r shortRun) bool { return r.side == side && r.run == i }) {
+					short = append(short, shortRun{side, i, n})
 				}
-				continue
-			}
-			ci := d.dist(s).Chosen[d.level].CI95
-			if high && ci.High == nil {
-				out, need = true, max(need, ci.NeedNHigh)
-			}
-			if !high && ci.Low == nil {
-				out, need = true, max(need, ci.NeedNLow)
 			}
 		}
 		return out
 	}
-	if open(b, true) || open(a, false) {
+	bh, al := open(1, b, true), open(0, a, false)
+	bl, ah := open(1, b, false), open(0, a, true)
+	if bh || al {
 		iv.High = nil
 	}
-	if open(b, false) || open(a, true) {
+	if bl || ah {
 		iv.Low = nil
 	}
-	return iv, need
+	slices.SortFunc(short, func(x, y shortRun) int { return cmp.Or(cmp.Compare(x.side, y.side), cmp.Compare(x.run, y.run)) })
+	return iv, need, short
+}
+
+// shortRun is a run with too few samples to bound a percentile: its side
+// (0 A, 1 B), its index there, and its samples.
+type shortRun struct{ side, run, n int }
+
+// boundedBy reports the samples n of run s that bound d's level (its
+// values; for the event gaps, its attempts with gaps, which the bootstrap
+// redraws), whether its order-statistic interval has its upper (high) or
+// lower bound, and the n that would give it one.
+func (d metricDef) boundedBy(s *metrics.Summary, high bool) (n int, has bool, need int) {
+	// The event gaps are redrawn by attempt, so the attempts, not the
+	// gaps, are the samples that must bound the level: the
+	// order-statistic rule over the run's attempts with gaps.
+	if w, ok := d.redraw(s, d.level).(*metrics.ClusterWindow); ok {
+		need := metrics.NeedN(w.P, metrics.Confidence, high)
+		return w.Clusters, w.Clusters >= need, need
+	}
+	dist := d.dist(s)
+	ci := dist.Chosen[d.level].CI95
+	if high {
+		return dist.N, ci.High != nil, ci.NeedNHigh
+	}
+	return dist.N, ci.Low != nil, ci.NeedNLow
 }
 
 // bootstrap is the percentile interval of B − A over o.Resamples

@@ -660,7 +660,7 @@ func TestJSONCarriesTheText(t *testing.T) {
 		compare.WarnConditions: "Change one condition at a time",
 		compare.WarnRunsDiffer: "the runs of A (2 of them) differ among themselves; the runs of one side should repeat one command. (model)",
 		compare.WarnOneRun:     "B has one run only",
-		compare.WarnTooFew:     "ttft_ms.p99 (n ≥ 368 per run needed)",
+		compare.WarnTooFew:     "ttft_ms.p99 (n ≥ 368 per run needed; all 3 runs: n = 32–36)",
 	} {
 		if !strings.Contains(kinds[kind], want) {
 			t.Errorf("warning %s: %q, want it to say %q", kind, kinds[kind], want)

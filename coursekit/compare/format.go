@@ -74,7 +74,9 @@ var (
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
-	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
+	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
+	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
+	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
 	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
 	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
@@ -205,7 +207,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		case m.Verdict == NA:
 			para(m.noValueText(l))
 		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
-			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
 		}
 	}
 	if len(real) > 0 {
@@ -493,6 +495,26 @@ func (m Metric) noValueText(l lang.Lang) string {
 		return msgUnknown.F(l, m.Name, s.In(l))
 	}
 	return msgNoValue.F(l, m.Name)
+}
+
+// shortRunsText names the runs that leave m unbounded, with their n.
+func (m Metric) shortRunsText(l lang.Lang) string {
+	if m.allShort && len(m.ShortRuns) > 2 {
+		lo, hi := m.ShortRuns[0].N, m.ShortRuns[0].N
+		for _, r := range m.ShortRuns {
+			lo, hi = min(lo, r.N), max(hi, r.N)
+		}
+		n := strconv.Itoa(lo)
+		if hi > lo {
+			n += "–" + strconv.Itoa(hi)
+		}
+		return msgAllShort.F(l, len(m.ShortRuns), n)
+	}
+	out := make([]string, len(m.ShortRuns))
+	for i, r := range m.ShortRuns {
+		out[i] = msgShortRun.F(l, r.Side, r.Trace, r.N)
+	}
+	return strings.Join(out, msgSep.In(l))
 }
 
 // runValues prints each run's value of m.

@@ -142,7 +142,7 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
 			// As the text report: a difference unbounded on one side whose
 			// other side excludes 0 is a verdict, not too few samples.
-			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
 		}
 	}
 	if len(tooFew) > 0 {
