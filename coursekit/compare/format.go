@@ -381,7 +381,7 @@ func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	if m.Unit == "share" {
 		v, unit = d*100, msgPP.In(l)
 	}
-	s := diffText(v, noise(m), diffDecimals(m))
+	s := diffText(v, noise(m), diffDecimals(m), diffSig)
 	if withUnit {
 		s += unit
 	}
@@ -394,25 +394,25 @@ func signedBound(m Metric, d float64) string {
 	if m.Unit == "share" {
 		d *= 100
 	}
-	return diffText(d, 0, diffDecimals(m))
+	return diffText(d, 0, diffDecimals(m), diffSig)
 }
 
-// diffSig is how many significant digits a difference, a bound or a
-// relative change keeps at least: a bound of −0.348 /s beside values of
+// diffSig is how many significant digits a difference or a bound keeps
+// at least (a relative change, two): a bound of −0.348 /s beside values of
 // 169 /s printed to their digits read "0", and the interval [−3, 0] then
 // seemed to hold 0 beside the verdict worse.
 const diffSig = 3
 
 // diffText is the one formatter of compare's differences, bounds and
 // relative changes: v with its sign (− or +), to at least minDec decimals
-// and at least diffSig significant digits, trailing zeros dropped, so a
+// and at least sig significant digits, trailing zeros dropped, so a
 // nonzero v never prints as 0 or with the other sign. |v| ≤ zero prints
 // "0": floating-point noise of a difference of means, not a difference.
-func diffText(v, zero float64, minDec int) string {
+func diffText(v, zero float64, minDec, sig int) string {
 	if v == 0 || math.Abs(v) <= zero {
 		return "0"
 	}
-	dec := max(minDec, diffSig-1-int(math.Floor(math.Log10(math.Abs(v)))))
+	dec := max(minDec, sig-1-int(math.Floor(math.Log10(math.Abs(v)))))
 	s := strconv.FormatFloat(math.Abs(v), 'f', dec, 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
@@ -468,7 +468,7 @@ func diffDecimals(m Metric) int {
 // signedPct is a relative change in percent, at one decimal and at least
 // two significant digits (−0.04%, not 0%, beside a nonzero difference).
 func signedPct(v float64) string {
-	return diffText(v, 0, 1) + "%"
+	return diffText(v, 0, 1, 2) + "%"
 }
 
 // interval prints m's interval, "−∞" or "+∞" on an unbounded side.
