@@ -49,7 +49,9 @@ var (
 	msgTooMany    = lang.Msg{"注意：不止一个条件不同。一次只应改变一个条件，否则说不清差别来自哪一个。", "Warning: more than one condition differs. Change one condition at a time, or the difference cannot be traced to one of them."}
 	msgRunsDiffer = lang.Msg{"注意：%s 的 %d 次运行之间条件不一致；同一边的运行应当是同一条命令的重复。", "Warning: the runs of %s (%d of them) differ among themselves; the runs of one side should repeat one command."}
 	msgRunValues  = lang.Msg{"%s：%s", "%s: %s"}
-	msgNone       = lang.Msg{"无", "none"}
+	msgNone       = lang.Msg{"（未记录）", "(not recorded)"}
+	msgItself     = lang.Msg{"本身", "itself"}
+	msgKeys       = lang.Msg{"%s（%s）", "%s (%s)"}
 
 	// msgVerdictOneRun heads the verdict column when a side has one run:
 	// its verdicts do not carry the variance between runs.
@@ -150,7 +152,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	var lines []string
 	for _, c := range r.ConditionsChanged {
-		lines = append(lines, msgCondLine.F(l, c.Name, shortValue(l, c.A), shortValue(l, c.B)))
+		lines = append(lines, msgCondLine.F(l, c.label(l), shortValue(l, c.A), shortValue(l, c.B)))
 	}
 	list(lines)
 	if len(r.ConditionsChanged) > 1 {
@@ -553,6 +555,22 @@ func (r *Result) gapName(l lang.Lang) string {
 		names[i] = msgRunsNote.F(l, n, strings.Join(runs[n], msgSep.In(l)))
 	}
 	return strings.Join(names, msgSemi.In(l))
+}
+
+// label is the condition's name, and the keys under it that differ when
+// there are several: prefix_reuse (itself, mode, salted).
+func (c ConditionDiff) label(l lang.Lang) string {
+	if len(c.Keys) == 0 {
+		return c.Name
+	}
+	keys := make([]string, len(c.Keys))
+	for i, k := range c.Keys {
+		keys[i] = strings.TrimPrefix(k, c.Name+".")
+		if k == c.Name {
+			keys[i] = msgItself.In(l)
+		}
+	}
+	return msgKeys.F(l, c.Name, strings.Join(keys, msgSep.In(l)))
 }
 
 // maxValueRunes is how much of a condition's value is printed.
