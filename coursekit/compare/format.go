@@ -227,7 +227,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgRuns.In(l))
 		lines = nil
 		for _, m := range r.Metrics {
-			lines = append(lines, msgRunsRow.F(l, m.Name, runValues(l, m, m.ARuns), runValues(l, m, m.BRuns)))
+			lines = append(lines, msgRunsRow.F(l, m.Name, runValues(l, m, m.ARuns, "a"), runValues(l, m, m.BRuns, "b")))
 		}
 		list(lines)
 	}
@@ -304,7 +304,7 @@ type Cell struct {
 func Cells(r *Result, l lang.Lang) []Cell {
 	var out []Cell
 	for _, m := range r.Metrics {
-		c := Cell{Name: m.Name, A: value(l, m, m.A), B: value(l, m, m.B), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
+		c := Cell{Name: m.Name, A: value(l, m, m.A, "a"), B: value(l, m, m.B, "b"), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
 		if m.Diff != nil {
 			c.Diff = signed(l, m, *m.Diff, true)
 			c.Interval = interval(l, m)
@@ -365,8 +365,13 @@ func unitText(l lang.Lang, m Metric) string {
 	return m.Unit
 }
 
-// value prints a side's value of m.
-func value(l lang.Lang, m Metric, v *float64) string {
+// value prints a value of m on side ("a" or "b"): a side's or one of its
+// runs'. One that is missing because nothing was rated reads as the
+// card's "unknown (unrated)".
+func value(l lang.Lang, m Metric, v *float64, side string) string {
+	if v == nil && strings.Contains(m.unrated, side) {
+		return cardfmt.UnknownUnrated.In(l)
+	}
 	if v == nil {
 		return msgMissing.In(l)
 	}
@@ -520,10 +525,10 @@ func (m Metric) shortRunsText(l lang.Lang) string {
 }
 
 // runValues prints each run's value of m.
-func runValues(l lang.Lang, m Metric, vs []*float64) string {
+func runValues(l lang.Lang, m Metric, vs []*float64, side string) string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		out[i] = value(l, m, v)
+		out[i] = value(l, m, v, side)
 	}
 	return strings.Join(out, " · ")
 }
