@@ -314,6 +314,11 @@ type Metric struct {
 	// want of a success.
 	unrated string
 
+	// Borderline: a bound read off the bootstrap lies within its own
+	// Monte-Carlo error of 0 (mcBand): another seed, or more resamples,
+	// may put it on the other side and flip the verdict.
+	Borderline bool `json:"borderline"`
+
 	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
 	// per run needed" (null when both are bounded or a side has no value).
 	Unbounded *string `json:"unbounded_reason"`
@@ -686,6 +691,9 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 		m.Rel = &rel
 	}
 	var lo, hi float64
+	// A bound read off the bootstrap, and its Monte-Carlo band (mcBand).
+	var fromBootstrap [2]bool
+	var mc [2][2]float64
 	if m.Method == MethodWelchRuns {
 		var ok bool
 		if lo, hi, ok = welch(m.ARuns, m.BRuns); !ok {
@@ -701,19 +709,23 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 		nb, db := d.counts(b[0])
 		lo, hi = newcombe(na, da, nb, db)
 	case MethodHierarchicalNewcombe:
-		lo, hi = bootstrap(d, a, b, o)
+		var blo, bhi float64
+		blo, bhi, mc = bootstrap(d, a, b, o)
 		na, da := pooled(d, a)
 		nb, db := pooled(d, b)
 		plo, phi := newcombe(na, da, nb, db)
-		lo, hi = min(lo, plo, diff), max(hi, phi, diff)
+		lo, hi = min(blo, plo, diff), max(bhi, phi, diff)
+		fromBootstrap = [2]bool{lo == blo, hi == bhi}
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
-		lo, hi = bootstrap(d, a, b, o)
+		var blo, bhi float64
+		blo, bhi, mc = bootstrap(d, a, b, o)
 		// A percentile interval can miss the observed difference when the
 		// resamples' distribution is skewed (small, tied samples): widen it
 		// to hold it.
-		lo, hi = min(lo, diff), max(hi, diff)
+		lo, hi = min(blo, diff), max(bhi, diff)
+		fromBootstrap = [2]bool{lo == blo, hi == bhi}
 	}
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
@@ -732,6 +744,11 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 		}
 	}
 	m.Verdict = verdict(m)
+	for i, b := range []*float64{m.CI95.Low, m.CI95.High} {
+		if b != nil && fromBootstrap[i] && *b != 0 && mc[i][0] <= 0 && 0 <= mc[i][1] {
+			m.Borderline = true
+		}
+	}
 	return m
 }
 
@@ -862,7 +879,7 @@ func (d metricDef) boundedBy(s *metrics.Summary, high bool) (n int, has bool, ne
 // each drawn run's attempts, and averages. With one run a side, that is
 // the bootstrap over attempts. The draws come from d's own stream
 // (metricDef.stream).
-func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64) {
+func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64, mc [2][2]float64) {
 	r, drawn := d.stream(a, b, o.Seed)
 	a, b = drawn[0], drawn[1]
 	side := func(runs []*metrics.Summary) func() float64 {
@@ -887,7 +904,23 @@ func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64)
 	slices.Sort(diffs)
 	lo, _ = metrics.Quantile(diffs, (1-metrics.Confidence)/2, metrics.Linear)
 	hi, _ = metrics.Quantile(diffs, 1-(1-metrics.Confidence)/2, metrics.Linear)
-	return lo, hi
+	return lo, hi, [2][2]float64{mcBand(diffs, (1-metrics.Confidence)/2), mcBand(diffs, 1-(1-metrics.Confidence)/2)}
+}
+
+// mcSDs is how many of its standard errors a bootstrap bound's
+// Monte-Carlo band spans on each side.
+const mcSDs = 3
+
+// mcBand is the Monte-Carlo band of the level p read off n sorted
+// resamples: the rank of the resampling distribution's true p-quantile
+// among them is Binomial(n, p), so the band spans mcSDs of its standard
+// deviations of ranks around n·p. Another seed would read the bound
+// within it.
+func mcBand(sorted []float64, p float64) [2]float64 {
+	n := float64(len(sorted))
+	at, sd := p*(n-1), mcSDs*math.Sqrt(n*p*(1-p))
+	rank := func(r float64) float64 { return sorted[int(min(max(r, 0), n-1))] }
+	return [2]float64{rank(math.Floor(at - sd)), rank(math.Ceil(at + sd))}
 }
 
 // welch is Welch's 95 % t interval of mean(b) − mean(a) over the runs'

@@ -79,6 +79,7 @@ var (
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
+	msgBorderline = lang.Msg{"临界：%s：区间有一端离 0 不超过重抽样本身的蒙特卡洛误差（重抽样 %d 次）；换一个 --seed 或加大 --resamples，结论可能翻转。", "Borderline: %s: a bound lies within the resampling's own Monte-Carlo error of 0 (%d resamples); another --seed or more --resamples may flip the verdict."}
 	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
 	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
@@ -219,6 +220,15 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	if len(tooFew) > 0 {
 		para(msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l))))
+	}
+	var borderline []string
+	for _, m := range r.Metrics {
+		if m.Borderline {
+			borderline = append(borderline, m.Name)
+		}
+	}
+	if len(borderline) > 0 {
+		para(msgBorderline.F(l, strings.Join(borderline, msgSep.In(l)), r.Resamples))
 	}
 	if gap := r.gapName(l); gap != "" {
 		para(msgGap.F(l, gap))
