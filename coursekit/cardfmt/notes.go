@@ -2,6 +2,7 @@ package cardfmt
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
@@ -19,10 +20,15 @@ var (
 	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %d attempts still running then are in flight, not failures."}
 	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %d requests (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
 	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %d requests were sent; the window is the full planned window."}
-	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：它的唤醒延迟（一个每 %s ms 触发一次的探测协程比预定时刻晚多少才运行；那时客户端打下的任何时间戳都可能晚这么多）在 %d 次尝试期间超过 %s ms（最大 %s ms，%d 次记录了它）。这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。它不是发送延迟（计划发送 → 实际发送）。", "Note: the measuring client itself was late: its wake-up lag (how long after its due time a probe on a %[1]s ms ticker ran; any stamp the client took then may be as late) was over %[3]s ms during %[2]d attempts (at most %[4]s ms; %[5]d attempts record it). Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late. It is not the send lag (scheduled → sent)."}
-	noteUnsent      = lang.Msg{"注意：计划的 %d 次到达中有 %d 次没有发出：窗口结束时它们还在等 --max-concurrency 的空位。它们不在任何尝试里，所以失败率、吞吐和 goodput 都不含它们；服务器承受的负载比计划的低（发出 %d 次）。", "Note: %[2]d of the %[1]d planned arrivals were never sent: they were still waiting for a --max-concurrency slot when the window ended. They are in no attempt, so the failure rate, throughput and goodput leave them out; the server took less load than planned (%[3]d sent)."}
-	noteSendLag     = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
-	noteConnect     = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
+	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%s在 %d 次尝试期间超过 %s ms（最大 %s ms，%d 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]d attempts (at most %[4]s ms; %[5]d attempts record it). %[6]s"}
+	// noteClientLagRuns is noteClientLag over several runs: a comparison
+	// gives one note, with the ranges, not one per run.
+	noteClientLagRuns = lang.Msg{"注意：%d 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]d runs (%[2]s): %[3]s was over %[5]s ms during %[4]s attempts per run (at most %[6]s ms). %[7]s"}
+	clientLagWhat     = lang.Msg{"它的唤醒延迟（一个每 %s ms 触发一次的探测协程比预定时刻晚多少才运行；那时客户端打下的任何时间戳都可能晚这么多）", "its wake-up lag (how long after its due time a probe on a %s ms ticker ran; any stamp the client took then may be as late)"}
+	clientLagWhy      = lang.Msg{"这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。它不是发送延迟（计划发送 → 实际发送）。", "Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late. It is not the send lag (scheduled → sent)."}
+	noteUnsent        = lang.Msg{"注意：计划的 %d 次到达中有 %d 次没有发出：窗口结束时它们还在等 --max-concurrency 的空位。它们不在任何尝试里，所以失败率、吞吐和 goodput 都不含它们；服务器承受的负载比计划的低（发出 %d 次）。", "Note: %[2]d of the %[1]d planned arrivals were never sent: they were still waiting for a --max-concurrency slot when the window ended. They are in no attempt, so the failure rate, throughput and goodput leave them out; the server took less load than planned (%[3]d sent)."}
+	noteSendLag       = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
+	noteConnect       = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
 	noteUnrated = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分是“不知道”：不算质量通过，也不是 0，所以联合合格和 goodput 无法计算（未评分），和时延快慢无关。" +
 		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
@@ -169,7 +175,27 @@ func ClientLagNoteIn(l lang.Lang, s *metrics.Summary) string {
 	if c == nil || c.OverBound == 0 {
 		return ""
 	}
-	return noteClientLag.F(l, num(metrics.ClientLagTickMS), c.OverBound, num(c.BoundMS), num(c.MaxMS), c.Attempts)
+	return noteClientLag.F(l, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), c.OverBound, num(c.BoundMS), num(c.MaxMS), c.Attempts, clientLagWhy.In(l))
+}
+
+// ClientLagRunsNoteIn is ClientLagNoteIn over several runs, named names,
+// whose clients were late (lags, each over its bound): one note with the
+// range of their counts and maxima.
+func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) string {
+	over, maxMS, bound := make([]float64, len(lags)), make([]float64, len(lags)), make([]float64, len(lags))
+	for i, c := range lags {
+		over[i], maxMS[i], bound[i] = float64(c.OverBound), c.MaxMS, c.BoundMS
+	}
+	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), span(over), span(bound), span(maxMS), clientLagWhy.In(l))
+}
+
+// span is the range of vs, "lo–hi", or their one value.
+func span(vs []float64) string {
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	if lo == hi {
+		return num(lo)
+	}
+	return num(lo) + "–" + num(hi)
 }
 
 // latencyOnly reports whether some condition qualifies on latency alone

@@ -52,12 +52,14 @@
 // pairs, docs/engineers.md).
 //
 // The bootstrap is seeded (Options.Seed): the same traces and options give
-// the same output, byte for byte.
+// the same output, byte for byte. Each metric draws from its own stream,
+// seeded by Options.Seed and the metric's data in each run, so identical
+// data give identical intervals and no metric's interval depends on which
+// others are compared.
 package compare
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -302,14 +304,32 @@ type Metric struct {
 	// NeedN, for a percentile left unbounded, is the smallest number of
 	// samples per run that bounds it (0 otherwise).
 	NeedN int `json:"need_n_per_run"`
+	// ShortRuns are the runs with fewer samples than NeedN, which leave
+	// it unbounded (Unbounded names them).
+	ShortRuns []ShortRun `json:"-"`
+	// allShort: every run of both sides is in ShortRuns.
+	allShort bool
 	// unrated names the sides ("a", "b" or "ab") whose value is missing
 	// because nothing was rated (the summary's goodput_unknown), not for
 	// want of a success.
 	unrated string
 
+	// Borderline: a bound read off the bootstrap lies within its own
+	// Monte-Carlo error of 0 (mcBand): another seed, or more resamples,
+	// may put it on the other side and flip the verdict.
+	Borderline bool `json:"borderline"`
+
 	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
 	// per run needed" (null when both are bounded or a side has no value).
 	Unbounded *string `json:"unbounded_reason"`
+}
+
+// ShortRun is a run with too few samples to bound a percentile: its side
+// ("A" or "B"), its trace and its samples (for the event gaps, its
+// attempts with gaps).
+type ShortRun struct {
+	Side, Trace string
+	N           int
 }
 
 // Values are A's and B's values as plain numbers, NaN for a side that has
@@ -515,12 +535,8 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 	if res.RunsDiffer == nil {
 		res.RunsDiffer = []RunsDiffer{}
 	}
-	// The bootstrap draws each side's runs in an order of their own (by
-	// their cards' content), so that listing them in another order gives
-	// the same intervals.
-	sa, sb := drawOrder(res.A.runs), drawOrder(res.B.runs)
 	for _, d := range definitions(o, levels, first) {
-		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, [2][]*metrics.Summary{sa, sb}, o))
+		res.Metrics = append(res.Metrics, measure(d, res.A.runs, res.B.runs, [2][]string{res.A.Traces, res.B.Traces}, o))
 	}
 	res.Warnings = res.warnings(lang.EN)
 	return res, nil
@@ -592,31 +608,56 @@ func LevelName(p float64) string { return "p" + strconvFloat(math.Round(p*100*1e
 // strconvFloat prints a number the short way: 1000, 99.9.
 func strconvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// drawOrder is runs in the order of their cards' content (an FNV hash of
-// the card's JSON), whatever order they were given in.
-func drawOrder(runs []*metrics.Summary) []*metrics.Summary {
-	type keyed struct {
-		key uint64
-		s   *metrics.Summary
+// dataKey is a fingerprint of what metric d redraws in run s: the
+// percentile's window of order statistics (or the event gaps' level, its
+// value and sample sizes), a share's counts, a rate's counts by tokens and
+// its window. The bootstrap orders a side's runs and seeds its stream by
+// these keys alone, so that identical data give identical intervals and
+// a metric's interval depends neither on the order the runs are listed in
+// nor on which other metrics are compared.
+func (d metricDef) dataKey(s *metrics.Summary) uint64 {
+	h := fnv.New64a()
+	switch d.kind {
+	case quantile:
+		switch w := d.redraw(s, d.level).(type) {
+		case *metrics.OrderWindow:
+			fmt.Fprint(h, "order", w.P, w.Method, w.N, w.First, w.Values)
+		case *metrics.ClusterWindow:
+			c := d.dist(s).Chosen[d.level]
+			fmt.Fprint(h, "cluster", w.P, w.Method, w.N, w.Clusters, orNaN(c.Value), orNaN(c.CI95.Low), orNaN(c.CI95.High))
+		}
+	case share:
+		num, den := d.counts(s)
+		fmt.Fprint(h, "share", num, den)
+	default:
+		fmt.Fprint(h, "rate", d.parts(s), s.WindowS)
 	}
-	ks := make([]keyed, len(runs))
-	for i, s := range runs {
-		h := fnv.New64a()
-		b, _ := json.Marshal(s)
-		h.Write(b)
-		ks[i] = keyed{h.Sum64(), s}
-	}
-	slices.SortStableFunc(ks, func(x, y keyed) int { return cmp.Compare(x.key, y.key) })
-	out := make([]*metrics.Summary, len(ks))
-	for i, k := range ks {
-		out[i] = k.s
-	}
-	return out
+	return h.Sum64()
 }
 
-// measure compares one metric; the bootstrap draws the runs of each side
-// from drawn (the sides' runs in canonical order).
-func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, o Options) Metric {
+// stream is metric d's own random stream and each side's runs in the
+// order it draws them: both from the runs' data keys (dataKey) and seed.
+func (d metricDef) stream(a, b []*metrics.Summary, seed uint64) (*rand.Rand, [2][]*metrics.Summary) {
+	h := fnv.New64a()
+	var drawn [2][]*metrics.Summary
+	for i, runs := range [][]*metrics.Summary{a, b} {
+		keys := make([]uint64, len(runs))
+		order := make([]int, len(runs))
+		for j, s := range runs {
+			keys[j], order[j] = d.dataKey(s), j
+		}
+		slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(keys[x], keys[y]) })
+		fmt.Fprint(h, "side", i)
+		for _, j := range order {
+			fmt.Fprint(h, " ", keys[j])
+			drawn[i] = append(drawn[i], runs[j])
+		}
+	}
+	return rand.New(rand.NewPCG(seed, h.Sum64())), drawn
+}
+
+// measure compares one metric; names are the sides' runs' names.
+func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options) Metric {
 	m := Metric{Name: d.name, Unit: d.unit, LowerIsBetter: d.lower}
 	for _, s := range a {
 		m.ARuns = append(m.ARuns, d.value(s))
@@ -650,6 +691,9 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 		m.Rel = &rel
 	}
 	var lo, hi float64
+	// A bound read off the bootstrap, and its Monte-Carlo band (mcBand).
+	var fromBootstrap [2]bool
+	var mc [2][2]float64
 	if m.Method == MethodWelchRuns {
 		var ok bool
 		if lo, hi, ok = welch(m.ARuns, m.BRuns); !ok {
@@ -665,32 +709,46 @@ func measure(d metricDef, a, b []*metrics.Summary, drawn [2][]*metrics.Summary, 
 		nb, db := d.counts(b[0])
 		lo, hi = newcombe(na, da, nb, db)
 	case MethodHierarchicalNewcombe:
-		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
+		var blo, bhi float64
+		blo, bhi, mc = bootstrap(d, a, b, o)
 		na, da := pooled(d, a)
 		nb, db := pooled(d, b)
 		plo, phi := newcombe(na, da, nb, db)
-		lo, hi = min(lo, plo, diff), max(hi, phi, diff)
+		lo, hi = min(blo, plo, diff), max(bhi, phi, diff)
+		fromBootstrap = [2]bool{lo == blo, hi == bhi}
 	case MethodPoisson:
 		lo, hi = poissonDiff(d.parts(a[0]), a[0].WindowS, d.parts(b[0]), b[0].WindowS)
 	default:
-		lo, hi = bootstrap(d, drawn[0], drawn[1], o)
+		var blo, bhi float64
+		blo, bhi, mc = bootstrap(d, a, b, o)
 		// A percentile interval can miss the observed difference when the
 		// resamples' distribution is skewed (small, tied samples): widen it
 		// to hold it.
-		lo, hi = min(lo, diff), max(hi, diff)
+		lo, hi = min(blo, diff), max(bhi, diff)
+		fromBootstrap = [2]bool{lo == blo, hi == bhi}
 	}
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
-		m.CI95, m.NeedN = unbounded(d, a, b, m.CI95)
+		var short []shortRun
+		m.CI95, m.NeedN, short = unbounded(d, a, b, m.CI95)
 		if m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil) {
-			why := fmt.Sprintf("too few samples: n ≥ %d per run needed", m.NeedN)
+			for _, r := range short {
+				m.ShortRuns = append(m.ShortRuns, ShortRun{Side: [2]string{"A", "B"}[r.side], Trace: names[r.side][r.run], N: r.n})
+			}
+			m.allShort = len(short) == len(a)+len(b)
+			why := fmt.Sprintf("too few samples: n ≥ %d per run needed; %s", m.NeedN, m.shortRunsText(lang.EN))
 			if strings.HasPrefix(d.name, "itl_ms.") {
-				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together)", m.NeedN)
+				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together); %s", m.NeedN, m.shortRunsText(lang.EN))
 			}
 			m.Unbounded = &why
 		}
 	}
 	m.Verdict = verdict(m)
+	for i, b := range []*float64{m.CI95.Low, m.CI95.High} {
+		if b != nil && fromBootstrap[i] && *b != 0 && mc[i][0] <= 0 && 0 <= mc[i][1] {
+			m.Borderline = true
+		}
+	}
 	return m
 }
 
@@ -761,48 +819,69 @@ func verdict(m Metric) string {
 
 // unbounded opens the side of the interval that a run's percentile cannot
 // bound: B's missing upper bound (or A's missing lower one) leaves B − A
-// unbounded above, and the other way round.
-func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int) {
+// unbounded above, and the other way round. It returns the samples per
+// run that bound it, and the runs (by side, 0 for A, and index) that have
+// fewer, with their n.
+func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int, []shortRun) {
 	need := 0
-	open := func(runs []*metrics.Summary, high bool) bool {
+	var short []shortRun
+	open := func(side int, runs []*metrics.Summary, high bool) bool {
 		out := false
-		for _, s := range runs {
-			// The event gaps are redrawn by attempt, so the attempts, not
-			// the gaps, are the samples that must bound the level: the
-			// order-statistic rule over the run's attempts with gaps.
-			if w, ok := d.redraw(s, d.level).(*metrics.ClusterWindow); ok {
-				if n := metrics.NeedN(w.P, metrics.Confidence, high); w.Clusters < n {
-					out, need = true, max(need, n)
+		for i, s := range runs {
+			n, has, needs := d.boundedBy(s, high)
+			if !has {
+				out, need = true, max(need, needs)
+				if !slices.ContainsFunc(short, func(r shortRun) bool { return r.side == side && r.run == i }) {
+					short = append(short, shortRun{side, i, n})
 				}
-				continue
-			}
-			ci := d.dist(s).Chosen[d.level].CI95
-			if high && ci.High == nil {
-				out, need = true, max(need, ci.NeedNHigh)
-			}
-			if !high && ci.Low == nil {
-				out, need = true, max(need, ci.NeedNLow)
 			}
 		}
 		return out
 	}
-	if open(b, true) || open(a, false) {
+	bh, al := open(1, b, true), open(0, a, false)
+	bl, ah := open(1, b, false), open(0, a, true)
+	if bh || al {
 		iv.High = nil
 	}
-	if open(b, false) || open(a, true) {
+	if bl || ah {
 		iv.Low = nil
 	}
-	return iv, need
+	slices.SortFunc(short, func(x, y shortRun) int { return cmp.Or(cmp.Compare(x.side, y.side), cmp.Compare(x.run, y.run)) })
+	return iv, need, short
+}
+
+// shortRun is a run with too few samples to bound a percentile: its side
+// (0 A, 1 B), its index there, and its samples.
+type shortRun struct{ side, run, n int }
+
+// boundedBy reports the samples n of run s that bound d's level (its
+// values; for the event gaps, its attempts with gaps, which the bootstrap
+// redraws), whether its order-statistic interval has its upper (high) or
+// lower bound, and the n that would give it one.
+func (d metricDef) boundedBy(s *metrics.Summary, high bool) (n int, has bool, need int) {
+	// The event gaps are redrawn by attempt, so the attempts, not the
+	// gaps, are the samples that must bound the level: the
+	// order-statistic rule over the run's attempts with gaps.
+	if w, ok := d.redraw(s, d.level).(*metrics.ClusterWindow); ok {
+		need := metrics.NeedN(w.P, metrics.Confidence, high)
+		return w.Clusters, w.Clusters >= need, need
+	}
+	dist := d.dist(s)
+	ci := dist.Chosen[d.level].CI95
+	if high {
+		return dist.N, ci.High != nil, ci.NeedNHigh
+	}
+	return dist.N, ci.Low != nil, ci.NeedNLow
 }
 
 // bootstrap is the percentile interval of B − A over o.Resamples
 // resamples: each draws every side's runs with replacement, then redraws
 // each drawn run's attempts, and averages. With one run a side, that is
-// the bootstrap over attempts.
-func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64) {
-	h := fnv.New64a()
-	h.Write([]byte(d.name))
-	r := rand.New(rand.NewPCG(o.Seed, h.Sum64()))
+// the bootstrap over attempts. The draws come from d's own stream
+// (metricDef.stream).
+func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64, mc [2][2]float64) {
+	r, drawn := d.stream(a, b, o.Seed)
+	a, b = drawn[0], drawn[1]
 	side := func(runs []*metrics.Summary) func() float64 {
 		draw := make([]func(*rand.Rand) float64, len(runs))
 		for i, s := range runs {
@@ -825,7 +904,23 @@ func bootstrap(d metricDef, a, b []*metrics.Summary, o Options) (lo, hi float64)
 	slices.Sort(diffs)
 	lo, _ = metrics.Quantile(diffs, (1-metrics.Confidence)/2, metrics.Linear)
 	hi, _ = metrics.Quantile(diffs, 1-(1-metrics.Confidence)/2, metrics.Linear)
-	return lo, hi
+	return lo, hi, [2][2]float64{mcBand(diffs, (1-metrics.Confidence)/2), mcBand(diffs, 1-(1-metrics.Confidence)/2)}
+}
+
+// mcSDs is how many of its standard errors a bootstrap bound's
+// Monte-Carlo band spans on each side.
+const mcSDs = 3
+
+// mcBand is the Monte-Carlo band of the level p read off n sorted
+// resamples: the rank of the resampling distribution's true p-quantile
+// among them is Binomial(n, p), so the band spans mcSDs of its standard
+// deviations of ranks around n·p. Another seed would read the bound
+// within it.
+func mcBand(sorted []float64, p float64) [2]float64 {
+	n := float64(len(sorted))
+	at, sd := p*(n-1), mcSDs*math.Sqrt(n*p*(1-p))
+	rank := func(r float64) float64 { return sorted[int(min(max(r, 0), n-1))] }
+	return [2]float64{rank(math.Floor(at - sd)), rank(math.Ceil(at + sd))}
 }
 
 // welch is Welch's 95 % t interval of mean(b) − mean(a) over the runs'

@@ -340,7 +340,7 @@ func TestJSONShape(t *testing.T) {
 	if len(doc.ConditionsChanged) == 0 || !slices.Equal(keys(doc.ConditionsChanged[0]), []string{"a", "b", "name"}) {
 		t.Errorf("conditions_changed: %v", doc.ConditionsChanged)
 	}
-	want := []string{"a", "a_runs", "b", "b_runs", "ci95", "covers", "diff", "method", "name", "need_n_per_run", "rel", "unbounded_reason", "verdict"}
+	want := []string{"a", "a_runs", "b", "b_runs", "borderline", "ci95", "covers", "diff", "method", "name", "need_n_per_run", "rel", "unbounded_reason", "verdict"}
 	for _, m := range doc.Metrics {
 		if !slices.Equal(keys(m), want) {
 			t.Errorf("metric keys %v, want %v", keys(m), want)
@@ -660,7 +660,7 @@ func TestJSONCarriesTheText(t *testing.T) {
 		compare.WarnConditions: "Change one condition at a time",
 		compare.WarnRunsDiffer: "the runs of A (2 of them) differ among themselves; the runs of one side should repeat one command. (model)",
 		compare.WarnOneRun:     "B has one run only",
-		compare.WarnTooFew:     "ttft_ms.p99 (n ≥ 368 per run needed)",
+		compare.WarnTooFew:     "ttft_ms.p99 (n ≥ 368 per run needed; all 3 runs: n = 32–36)",
 	} {
 		if !strings.Contains(kinds[kind], want) {
 			t.Errorf("warning %s: %q, want it to say %q", kind, kinds[kind], want)

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -38,10 +39,16 @@ var perRun = map[string]bool{"run_end": true, "metrics_sidecar": true}
 // and B are the side's value, or the list of its runs' distinct values
 // when they differ among themselves (see RunsDiffer); null when no run of
 // the side records it.
+//
+// A condition is one entry however many of its keys differ: when several
+// keys under one top-level condition differ (prefix_reuse, a string in
+// one bench mode and an object in dataset mode), Name is that condition,
+// A and B its whole values, and Keys the dotted keys that differ.
 type ConditionDiff struct {
 	Name string          `json:"name"`
 	A    json.RawMessage `json:"a"`
 	B    json.RawMessage `json:"b"`
+	Keys []string        `json:"keys,omitempty"`
 }
 
 // RunsDiffer is a condition on which the runs of one side differ: Values
@@ -168,7 +175,47 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 			changed = append(changed, ConditionDiff{Name: name, A: sideValue(da), B: sideValue(db)})
 		}
 	}
-	return changed, differ
+	return onceEach(changed, a, b), differ
+}
+
+// onceEach merges the changed keys under one top-level condition into one
+// entry, with the condition's whole values on each side.
+func onceEach(changed []ConditionDiff, a, b []*metrics.Summary) []ConditionDiff {
+	top := func(name string) string { t, _, _ := strings.Cut(name, "."); return t }
+	var out []ConditionDiff
+	for i := 0; i < len(changed); {
+		j := i + 1
+		for j < len(changed) && top(changed[j].Name) == top(changed[i].Name) {
+			j++
+		}
+		if j-i == 1 {
+			out = append(out, changed[i])
+		} else {
+			t := top(changed[i].Name)
+			c := ConditionDiff{Name: t, A: sideValue(distinct(topValues(a, t))), B: sideValue(distinct(topValues(b, t)))}
+			for _, d := range changed[i:j] {
+				c.Keys = append(c.Keys, d.Name)
+			}
+			out = append(out, c)
+		}
+		i = j
+	}
+	return out
+}
+
+// topValues is every run's value of the top-level condition name, as
+// compact JSON; "" where a run has none.
+func topValues(runs []*metrics.Summary, name string) []string {
+	out := make([]string, len(runs))
+	for i, s := range runs {
+		var cond map[string]json.RawMessage
+		if json.Unmarshal(s.TraceConditions, &cond) == nil {
+			if v, ok := cond[name]; ok {
+				out[i] = canonical(v)
+			}
+		}
+	}
+	return out
 }
 
 func runConditions(runs []*metrics.Summary) []map[string]string {

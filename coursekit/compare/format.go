@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -48,7 +49,9 @@ var (
 	msgTooMany    = lang.Msg{"注意：不止一个条件不同。一次只应改变一个条件，否则说不清差别来自哪一个。", "Warning: more than one condition differs. Change one condition at a time, or the difference cannot be traced to one of them."}
 	msgRunsDiffer = lang.Msg{"注意：%s 的 %d 次运行之间条件不一致；同一边的运行应当是同一条命令的重复。", "Warning: the runs of %s (%d of them) differ among themselves; the runs of one side should repeat one command."}
 	msgRunValues  = lang.Msg{"%s：%s", "%s: %s"}
-	msgNone       = lang.Msg{"无", "none"}
+	msgNone       = lang.Msg{"（未记录）", "(not recorded)"}
+	msgItself     = lang.Msg{"本身", "itself"}
+	msgKeys       = lang.Msg{"%s（%s）", "%s (%s)"}
 
 	// msgVerdictOneRun heads the verdict column when a side has one run:
 	// its verdicts do not carry the variance between runs.
@@ -73,7 +76,10 @@ var (
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
-	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d）", "%s (n ≥ %d per run needed)"}
+	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
+	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
+	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
+	msgBorderline = lang.Msg{"临界：%s：区间有一端离 0 不超过重抽样本身的蒙特卡洛误差（重抽样 %d 次）；换一个 --seed 或加大 --resamples，结论可能翻转。", "Borderline: %s: a bound lies within the resampling's own Monte-Carlo error of 0 (%d resamples); another --seed or more --resamples may flip the verdict."}
 	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
 	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
@@ -147,7 +153,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	var lines []string
 	for _, c := range r.ConditionsChanged {
-		lines = append(lines, msgCondLine.F(l, c.Name, shortValue(l, c.A), shortValue(l, c.B)))
+		lines = append(lines, msgCondLine.F(l, c.label(l), shortValue(l, c.A), shortValue(l, c.B)))
 	}
 	list(lines)
 	if len(r.ConditionsChanged) > 1 {
@@ -204,7 +210,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		case m.Verdict == NA:
 			para(m.noValueText(l))
 		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
-			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
 		}
 	}
 	if len(real) > 0 {
@@ -215,6 +221,15 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(tooFew) > 0 {
 		para(msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l))))
 	}
+	var borderline []string
+	for _, m := range r.Metrics {
+		if m.Borderline {
+			borderline = append(borderline, m.Name)
+		}
+	}
+	if len(borderline) > 0 {
+		para(msgBorderline.F(l, strings.Join(borderline, msgSep.In(l)), r.Resamples))
+	}
 	if gap := r.gapName(l); gap != "" {
 		para(msgGap.F(l, gap))
 	}
@@ -222,7 +237,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgRuns.In(l))
 		lines = nil
 		for _, m := range r.Metrics {
-			lines = append(lines, msgRunsRow.F(l, m.Name, runValues(l, m, m.ARuns), runValues(l, m, m.BRuns)))
+			lines = append(lines, msgRunsRow.F(l, m.Name, runValues(l, m, m.ARuns, "a"), runValues(l, m, m.BRuns, "b")))
 		}
 		list(lines)
 	}
@@ -299,7 +314,7 @@ type Cell struct {
 func Cells(r *Result, l lang.Lang) []Cell {
 	var out []Cell
 	for _, m := range r.Metrics {
-		c := Cell{Name: m.Name, A: value(l, m, m.A), B: value(l, m, m.B), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
+		c := Cell{Name: m.Name, A: value(l, m, m.A, "a"), B: value(l, m, m.B, "b"), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
 		if m.Diff != nil {
 			c.Diff = signed(l, m, *m.Diff, true)
 			c.Interval = interval(l, m)
@@ -360,8 +375,13 @@ func unitText(l lang.Lang, m Metric) string {
 	return m.Unit
 }
 
-// value prints a side's value of m.
-func value(l lang.Lang, m Metric, v *float64) string {
+// value prints a value of m on side ("a" or "b"): a side's or one of its
+// runs'. One that is missing because nothing was rated reads as the
+// card's "unknown (unrated)".
+func value(l lang.Lang, m Metric, v *float64, side string) string {
+	if v == nil && strings.Contains(m.unrated, side) {
+		return cardfmt.UnknownUnrated.In(l)
+	}
 	if v == nil {
 		return msgMissing.In(l)
 	}
@@ -371,39 +391,77 @@ func value(l lang.Lang, m Metric, v *float64) string {
 	return cardfmt.Measure(*v, unitText(l, m))
 }
 
-// signed prints a difference with its sign, and its unit when withUnit:
-// a share's difference in percentage points.
+// signed prints a difference of m with its sign, and its unit when
+// withUnit: a share's difference in percentage points (diffText).
 func signed(l lang.Lang, m Metric, d float64, withUnit bool) string {
 	v, unit := d, " "+unitText(l, m)
 	if m.Unit == "share" {
 		v, unit = d*100, msgPP.In(l)
 	}
-	// Rounded to the digits A and B are printed to: a difference below
-	// that resolution (floating-point noise of a mean among them) is 0.
-	if dec, ok := decimals(m); ok {
-		scale := math.Pow(10, float64(dec))
-		v = math.Round(v*scale) / scale
-	}
-	s := cardfmt.Measure(math.Abs(v), "")
-	switch {
-	case s == "0":
-	case v < 0:
-		s = "−" + s
-	default:
-		s = "+" + s
-	}
+	s := diffText(v, noise(m), diffDecimals(m), diffSig)
 	if withUnit {
 		s += unit
 	}
 	return s
 }
 
-// decimals is the finest number of decimals A and B of m are printed to
-// (numfmt.Measure: milliseconds at one decimal below 1000, whole above;
-// shares as percentages at one decimal; the rest at three significant
-// digits); false when neither side has a nonzero value.
-func decimals(m Metric) (int, bool) {
-	best, ok := 0, false
+// signedBound prints a bound of m's interval: as signed, but never
+// rounded to 0 as noise, since its sign is the verdict.
+func signedBound(m Metric, d float64) string {
+	if m.Unit == "share" {
+		d *= 100
+	}
+	return diffText(d, 0, diffDecimals(m), diffSig)
+}
+
+// diffSig is how many significant digits a difference or a bound keeps
+// at least (a relative change, two): a bound of −0.348 /s beside values of
+// 169 /s printed to their digits read "0", and the interval [−3, 0] then
+// seemed to hold 0 beside the verdict worse.
+const diffSig = 3
+
+// diffText is the one formatter of compare's differences, bounds and
+// relative changes: v with its sign (− or +), to at least minDec decimals
+// and at least sig significant digits, trailing zeros dropped, so a
+// nonzero v never prints as 0 or with the other sign. |v| ≤ zero prints
+// "0": floating-point noise of a difference of means, not a difference.
+func diffText(v, zero float64, minDec, sig int) string {
+	if v == 0 || math.Abs(v) <= zero {
+		return "0"
+	}
+	dec := max(minDec, sig-1-int(math.Floor(math.Log10(math.Abs(v)))))
+	s := strconv.FormatFloat(math.Abs(v), 'f', dec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if v < 0 {
+		return "−" + s
+	}
+	return "+" + s
+}
+
+// noise is the largest difference of m that is floating-point noise of a
+// mean of its values (in the printed unit, percentage points for shares):
+// a billionth of the larger value.
+func noise(m Metric) float64 {
+	big := 0.0
+	for _, x := range []*float64{m.A, m.B} {
+		if x != nil {
+			big = max(big, math.Abs(*x))
+		}
+	}
+	if m.Unit == "share" {
+		big *= 100
+	}
+	return big * 1e-9
+}
+
+// diffDecimals is the fewest decimals a difference of m is printed to:
+// those A and B are printed to (numfmt.Measure: milliseconds at one
+// decimal below 1000, whole above; shares as percentages at one decimal;
+// the rest at three significant digits), so that B − A reads against them.
+func diffDecimals(m Metric) int {
+	best := 0
 	for _, x := range []*float64{m.A, m.B} {
 		if x == nil || *x == 0 {
 			continue
@@ -419,30 +477,25 @@ func decimals(m Metric) (int, bool) {
 		default:
 			d = max(0, 2-int(math.Floor(math.Log10(a))))
 		}
-		best, ok = max(best, d), true
+		best = max(best, d)
 	}
-	return best, ok
+	return best
 }
 
+// signedPct is a relative change in percent, at one decimal and at least
+// two significant digits (−0.04%, not 0%, beside a nonzero difference).
 func signedPct(v float64) string {
-	s := cardfmt.Measure(math.Abs(v), "%")
-	switch {
-	case s == "0%":
-		return s
-	case v < 0:
-		return "−" + s
-	}
-	return "+" + s
+	return diffText(v, 0, 1, 2) + "%"
 }
 
 // interval prints m's interval, "−∞" or "+∞" on an unbounded side.
 func interval(l lang.Lang, m Metric) string {
 	lo, hi := "−∞", "+∞"
 	if m.CI95.Low != nil {
-		lo = signed(l, m, *m.CI95.Low, false)
+		lo = signedBound(m, *m.CI95.Low)
 	}
 	if m.CI95.High != nil {
-		hi = signed(l, m, *m.CI95.High, false)
+		hi = signedBound(m, *m.CI95.High)
 	}
 	unit := " " + unitText(l, m)
 	if m.Unit == "share" {
@@ -461,11 +514,31 @@ func (m Metric) noValueText(l lang.Lang) string {
 	return msgNoValue.F(l, m.Name)
 }
 
+// shortRunsText names the runs that leave m unbounded, with their n.
+func (m Metric) shortRunsText(l lang.Lang) string {
+	if m.allShort && len(m.ShortRuns) > 2 {
+		lo, hi := m.ShortRuns[0].N, m.ShortRuns[0].N
+		for _, r := range m.ShortRuns {
+			lo, hi = min(lo, r.N), max(hi, r.N)
+		}
+		n := strconv.Itoa(lo)
+		if hi > lo {
+			n += "–" + strconv.Itoa(hi)
+		}
+		return msgAllShort.F(l, len(m.ShortRuns), n)
+	}
+	out := make([]string, len(m.ShortRuns))
+	for i, r := range m.ShortRuns {
+		out[i] = msgShortRun.F(l, r.Side, r.Trace, r.N)
+	}
+	return strings.Join(out, msgSep.In(l))
+}
+
 // runValues prints each run's value of m.
-func runValues(l lang.Lang, m Metric, vs []*float64) string {
+func runValues(l lang.Lang, m Metric, vs []*float64, side string) string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		out[i] = value(l, m, v)
+		out[i] = value(l, m, v, side)
 	}
 	return strings.Join(out, " · ")
 }
@@ -497,6 +570,22 @@ func (r *Result) gapName(l lang.Lang) string {
 		names[i] = msgRunsNote.F(l, n, strings.Join(runs[n], msgSep.In(l)))
 	}
 	return strings.Join(names, msgSemi.In(l))
+}
+
+// label is the condition's name, and the keys under it that differ when
+// there are several: prefix_reuse (itself, mode, salted).
+func (c ConditionDiff) label(l lang.Lang) string {
+	if len(c.Keys) == 0 {
+		return c.Name
+	}
+	keys := make([]string, len(c.Keys))
+	for i, k := range c.Keys {
+		keys[i] = strings.TrimPrefix(k, c.Name+".")
+		if k == c.Name {
+			keys[i] = msgItself.In(l)
+		}
+	}
+	return msgKeys.F(l, c.Name, strings.Join(keys, msgSep.In(l)))
 }
 
 // maxValueRunes is how much of a condition's value is printed.

@@ -56,3 +56,35 @@ func TestNoValueSaysUnrated(t *testing.T) {
 		}
 	}
 }
+
+// An unrated side's qualified rate and goodput read as the card reads
+// them, "unknown (unrated)", in the table and in each run's values, not
+// "missing".
+func TestUnratedCellsUseTheCardsWords(t *testing.T) {
+	o := compare.Options{Card: cardopts.TTFT(3000), Resamples: 100}
+	tr := failing(20, 2)
+	for i := range tr.Attempts {
+		tr.Attempts[i].Quality = trace.Unrated
+	}
+	rated := []compare.Run{run(failing(20, 2), "b1", o), run(failing(20, 3), "b2", o)}
+	r, err := compare.Compare([]compare.Run{run(tr, "a", o)}, rated, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+		for _, c := range compare.Cells(r, l) {
+			if strings.HasPrefix(c.Name, "qualified_rate@") || strings.HasPrefix(c.Name, "goodput@") {
+				if c.A != cardfmt.UnknownUnrated.In(l) || c.B == cardfmt.UnknownUnrated.In(l) {
+					t.Errorf("%v %s: A %q, B %q; want A %q", l, c.Name, c.A, c.B, cardfmt.UnknownUnrated.In(l))
+				}
+			}
+		}
+		var text bytes.Buffer
+		if err := compare.Write(&text, r, cardfmt.Text, l); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(text.String(), map[lang.Lang]string{lang.ZH: "缺失", lang.EN: "missing"}[l]) {
+			t.Errorf("%v: an unrated value printed as missing:\n%s", l, text.String())
+		}
+	}
+}

@@ -56,21 +56,23 @@ func TestRunOrderChangesNothing(t *testing.T) {
 
 func sameBound(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
-// A difference is printed to the digits its A and B are printed to, and
-// one below that resolution prints 0 (the walk saw "−0.00000000000182 ms").
-func TestDifferencesPrintToTheValuesDigits(t *testing.T) {
+// A difference keeps three significant digits of its own, at least the
+// digits its A and B are printed to, and only floating-point noise of a
+// mean (the walk saw "−0.00000000000182 ms") prints 0: a real −1.53 /s once
+// printed "−2 /s".
+func TestDifferencesKeepTheirDigits(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	for _, c := range []struct {
 		unit string
 		a, b float64
 		want string
 	}{
-		{"ms", 2473.4, 2473.45, "0 ms"},
+		{"ms", 2473.4, 2473.45, "+0.05 ms"},
 		{"ms", 140.2, 140.2 + 1.82e-12, "0 ms"},
-		{"ms", 140.2, 140.26, "+0.1 ms"},
-		{"token/s", 48.3, 48.3004, "0 token/s"},
-		{"token/s", 48.3, 46.77, "−1.5 token/s"},
-		{"share", 0.115, 0.18571, "+7.1 pp"},
+		{"ms", 140.2, 140.26, "+0.06 ms"},
+		{"token/s", 48.3, 48.3004, "+0.0004 token/s"},
+		{"token/s", 48.3, 46.77, "−1.53 token/s"},
+		{"share", 0.115, 0.18571, "+7.07 pp"},
 	} {
 		d := c.b - c.a
 		r := &compare.Result{Metrics: []compare.Metric{{Name: "x", Unit: c.unit, A: f(c.a), B: f(c.b), Diff: f(d), CI95: compare.Bounds{Low: f(d), High: f(d)}, Method: compare.MethodBootstrap, Verdict: compare.Same}}}

@@ -101,10 +101,23 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.Name)})
 		}
 	}
+	// The card's client-lag note: one run's as the card says it, several
+	// runs' as one note with their ranges.
+	var late []Run
 	for _, run := range runs {
-		if t := cardfmt.ClientLagNoteIn(l, run.Summary); t != "" {
-			out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, t, run.Name)})
+		if cardfmt.ClientLagNoteIn(l, run.Summary) != "" {
+			late = append(late, run)
 		}
+	}
+	switch {
+	case len(late) == 1:
+		out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, cardfmt.ClientLagNoteIn(l, late[0].Summary), late[0].Name)})
+	case len(late) > 1:
+		lags, names := make([]*metrics.ClientLag, len(late)), make([]string, len(late))
+		for i, run := range late {
+			lags[i], names[i] = run.Summary.ClientLag, run.Name
+		}
+		out = append(out, Warning{WarnClientLag, cardfmt.ClientLagRunsNoteIn(l, lags, strings.Join(names, msgSep.In(l)))})
 	}
 	if r.aBeforeB() {
 		out = append(out, Warning{WarnOrder, msgABeforeB.In(l)})
@@ -142,7 +155,7 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
 			// As the text report: a difference unbounded on one side whose
 			// other side excludes 0 is a verdict, not too few samples.
-			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN))
+			tooFew = append(tooFew, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
 		}
 	}
 	if len(tooFew) > 0 {

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -25,8 +27,8 @@ import (
 
 var (
 	msgTitle     = lang.Msg{"A/B 对照：每个指标的 B − A 与 95% 区间", "A/B comparison: B − A per metric with its 95% interval"}
-	msgSubtitle  = lang.Msg{"A %d 次运行，B %d 次运行；横轴是 B − A 占 A 的百分比，竖线是 0；区间含 0 记为 ~（看不出差别）", "A %d run(s), B %d run(s); the axis is B − A as a share of A, the vertical line 0; an interval holding 0 is ~ (no difference shows)"}
-	msgLeftOut   = lang.Msg{"；没有画出（A 为 0 或缺失）：%s", "; not drawn (A is 0 or missing): %s"}
+	msgSubtitle  = lang.Msg{"A %d 次运行，B %d 次运行；横轴是 B − A 占 A 的百分比，竖线是 0\n区间含 0 记为 ~（看不出差别）", "A %d run(s), B %d run(s); the axis is B − A as a share of A, the vertical line 0\nan interval holding 0 is ~ (no difference shows)"}
+	msgLeftOut   = lang.Msg{"没有画出（A 为 0 或缺失）：", "not drawn (A is 0 or missing): "}
 	msgAxis      = lang.Msg{"B − A，占 A 的百分比（%）", "B − A as a share of A (%)"}
 	msgPoint     = lang.Msg{"B − A", "B − A"}
 	msgInterval  = lang.Msg{"95% 区间", "95% interval"}
@@ -59,11 +61,10 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	c := draw.NewConfig("100%", "", options)
 	l := c.Lang
 	// The drawn rows: B − A and its interval as shares of A, in %. The axis
-	// starts at −100 %: every metric is at least 0, so B − A ≥ −A. It ends
-	// past the farthest estimate and bounded end, but at most twice the
-	// farthest estimate (100 % at least): an end beyond, or an unbounded
-	// one, stops at the edge with an arrow, so that one huge or unbounded
-	// interval does not squeeze the others.
+	// is fitted to what is drawn (axisRange): the estimates and bounded
+	// ends, and 0. An end beyond it, or an unbounded one, stops at the edge
+	// with an arrow, so that one huge or unbounded interval does not
+	// squeeze the others.
 	type row struct {
 		m                 compare.Metric
 		x, lo, hi         float64
@@ -72,7 +73,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	}
 	var rows []row
 	var left []string
-	far, est := 0.0, 0.0
+	var ests, ends []float64
 	for _, m := range r.Metrics {
 		if m.Rel == nil || m.A == nil || *m.A == 0 {
 			left = append(left, m.Name)
@@ -80,20 +81,18 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		}
 		a := math.Abs(*m.A)
 		rw := row{m: m, x: *m.Rel * 100}
-		est = max(est, rw.x)
-		far = max(far, rw.x)
+		ests = append(ests, rw.x)
 		if m.CI95.Low != nil {
 			rw.lo = *m.CI95.Low / a * 100
-			far = max(far, rw.lo)
+			ends = append(ends, rw.lo)
 		}
 		if m.CI95.High != nil {
 			rw.hi = *m.CI95.High / a * 100
-			far = max(far, rw.hi)
+			ends = append(ends, rw.hi)
 		}
 		rows = append(rows, rw)
 	}
-	const edgeLow = -100.0
-	edge, step := axisEdge(max(min(far, 2*max(est, 50))*1.1, 10))
+	edgeLow, edge, step := axisRange(ests, ends)
 	for i := range rows {
 		rw := &rows[i]
 		if rw.m.CI95.Low == nil || rw.lo < edgeLow {
@@ -104,16 +103,17 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		}
 		rw.open = rw.m.CI95.Low == nil || rw.m.CI95.High == nil
 	}
+	sub := msgSubtitle.F(l, len(r.A.Traces), len(r.B.Traces))
+	if len(left) > 0 {
+		sub += "\n" + wrapList(msgLeftOut.In(l), left, msgSep.In(l))
+	}
+	lines := strings.Count(sub, "\n") + 1
 	if c.Height == "" {
-		c.Height = fmt.Sprintf("%dpx", 150+36*max(len(rows), 1))
+		c.Height = fmt.Sprintf("%dpx", 131+19*lines+36*max(len(rows), 1))
 	}
 	names := make([]string, len(rows))
 	for i, rw := range rows {
 		names[i] = draw.Label(rw.m.Name)
-	}
-	sub := msgSubtitle.F(l, len(r.A.Traces), len(r.B.Traces))
-	if len(left) > 0 {
-		sub += msgLeftOut.F(l, draw.Label(strings.Join(left, msgSep.In(l))))
 	}
 	ln := ec.NewLine()
 	ln.SetGlobalOptions(
@@ -121,7 +121,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		ec.WithTitleOpts(draw.Titled(msgTitle.In(l), sub)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "90", Bottom: "60", Left: "230", Right: "40"}),
+		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(71 + 19*lines), Bottom: "60", Left: "230", Right: "40"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: msgAxis.In(l), NameLocation: "middle", NameGap: 28, Min: edgeLow, Max: edge, MinInterval: step, MaxInterval: step}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true)}),
 		ec.WithAnimation(false),
@@ -168,21 +168,97 @@ func zeroLine(l lang.Lang) draw.MarkItem {
 	return z
 }
 
-// axisSteps are the tick steps the axis uses: those up to 100 divide 100,
-// so −100, the axis' start, and 0 are ticks.
-var axisSteps = []float64{10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000}
-
-// axisEdge is the axis' end at least far, a whole number of ticks, and
-// the tick step: about six ticks over −100 … edge.
-func axisEdge(far float64) (edge, step float64) {
-	step = axisSteps[len(axisSteps)-1]
-	for _, s := range axisSteps {
-		if (far+100)/s <= 7 {
-			step = s
-			break
+// axisRange fits the axis to the estimates and bounded ends (in % of A):
+// from the lowest to the highest of them and 0, padded by a tenth of the
+// span, on ticks of a round step so that 0 is one. Each side reaches at
+// most twice the larger of the farthest estimate and the median end, so
+// that one interval far wider than the rest stops at the edge instead of
+// squeezing them; and not below −100 % (or the tick just below 0, if −100
+// is none), since no metric is below 0 (B − A ≥ −A).
+func axisRange(ests, ends []float64) (lo, hi, step float64) {
+	reach := 0.0
+	for _, x := range ests {
+		reach = max(reach, math.Abs(x))
+	}
+	abs := make([]float64, len(ends))
+	for i, e := range ends {
+		abs[i] = math.Abs(e)
+	}
+	slices.Sort(abs)
+	if len(abs) > 0 {
+		reach = max(reach, abs[len(abs)/2])
+	}
+	limit := 2 * reach
+	for _, v := range slices.Concat(ests, ends) {
+		lo, hi = min(lo, max(v, -limit)), max(hi, min(v, limit))
+	}
+	if hi-lo == 0 {
+		lo, hi = -1, 1 // nothing but 0 to draw
+	}
+	pad := (hi - lo) / 10
+	lo, hi = max(lo-pad, -100), hi+pad
+	step = niceStep((hi - lo) / 6)
+	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+	if lo < -100 {
+		// The ticks run from lo: −100 is the start when it is one of
+		// them, else the tick just below 0.
+		lo = -step
+		if k := 100 / step; k == math.Trunc(k) {
+			lo = -100
 		}
 	}
-	return math.Ceil(far/step) * step, step
+	return lo, hi, step
+}
+
+// niceStep is the smallest of 1, 2, 2.5 and 5 times a power of ten at
+// least x.
+func niceStep(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= x {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// wrapList is head and then items, joined by sep and wrapped into lines
+// of at most subtitleColumns, an item never cut: the subtitle names every
+// metric left out whole.
+func wrapList(head string, items []string, sep string) string {
+	var b strings.Builder
+	line := head
+	for i, it := range items {
+		it = draw.Label(it)
+		if i < len(items)-1 {
+			it += strings.TrimRight(sep, " ")
+		}
+		if line != head && columns(line)+1+columns(it) > subtitleColumns {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = ""
+		} else if line != head && !strings.HasSuffix(line, "、") {
+			line += " "
+		}
+		line += it
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// subtitleColumns is how wide a subtitle line may get, in columns (a
+// Chinese character takes two): what a chart of 1000 px holds at 13 px.
+const subtitleColumns = 100
+
+// columns is how many columns s takes.
+func columns(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x2e80 {
+			n++
+		}
+	}
+	return n
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

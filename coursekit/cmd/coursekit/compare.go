@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -86,6 +87,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		var dup *compare.DuplicateError
 		if errors.As(err, &dup) {
 			return usagef("%v", err)
+		}
+		if !strings.HasPrefix(err.Error(), "compare:") {
+			err = fmt.Errorf("compare: %w", err) // whose error it is, as the flags' errors say
 		}
 		return err
 	}

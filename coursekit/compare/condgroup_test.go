@@ -1,0 +1,55 @@
+package compare_test
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/compare"
+	"github.com/llmperf-course/course/coursekit/lang"
+)
+
+// A condition is counted once, however many of its keys differ:
+// prefix_reuse is a string in one bench mode ("none") and an object in
+// dataset mode, and the walk's "17 differ" counted that one change four
+// times. Its row names the keys that differ. A value a side does not
+// record prints as such, never as "none", which a recorded value can be
+// (the walk read "prefix_reuse: A none → B none").
+func TestConditionCountedOnce(t *testing.T) {
+	o := compare.Options{}
+	o.Card.TTFTMS = []float64{1000} // not each run's recorded SLOs
+	g := failing(40, 4)
+	a := run(withConditions(g, `{"max_tokens":8,"prefix_reuse":{"mode":"dataset","salted":false},"slo":{"slo_ttft_ms":[1000],"slo_e2e_ms":2000}}`), "a.jsonl", o)
+	b := run(withConditions(g, `{"max_tokens":32,"prefix_reuse":"none","slo":{"slo_ttft_ms":[1000]},"engine":{"parallel":1}}`), "b.jsonl", o)
+	r, err := compare.Compare([]compare.Run{a}, []compare.Run{b}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range r.ConditionsChanged {
+		names = append(names, c.Name)
+	}
+	if !slices.Equal(names, []string{"engine.parallel", "max_tokens", "prefix_reuse", "slo.slo_e2e_ms"}) {
+		t.Fatalf("changed conditions %v, want engine.parallel, max_tokens, prefix_reuse once, slo.slo_e2e_ms", names)
+	}
+	pr := r.ConditionsChanged[2]
+	if string(pr.A) != `{"mode":"dataset","salted":false}` || string(pr.B) != `"none"` || !slices.Equal(pr.Keys, []string{"prefix_reuse", "prefix_reuse.mode", "prefix_reuse.salted"}) {
+		t.Errorf("prefix_reuse: %s → %s, keys %v", pr.A, pr.B, pr.Keys)
+	}
+	for l, want := range map[lang.Lang][]string{
+		lang.EN: {"Conditions: 4 differ", "engine.parallel: A (not recorded) → B 1", `prefix_reuse (itself, mode, salted): A {"mode":"dataset","salted":false} → B none`, "slo.slo_e2e_ms: A 2000 → B (not recorded)"},
+		lang.ZH: {"条件：有 4 个不同", "engine.parallel：A （未记录） → B 1"},
+	} {
+		var buf bytes.Buffer
+		if err := compare.Write(&buf, r, cardfmt.Text, l); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(buf.String(), w) {
+				t.Errorf("%v: the report does not say %q:\n%s", l, w, buf.String())
+			}
+		}
+	}
+}
