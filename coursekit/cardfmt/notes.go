@@ -38,6 +38,10 @@ var (
 			"when importing another tool's results, use coursekit import --dataset with the same questions file."}
 	noteSLODropped = lang.Msg{"注意：trace 记录的门槛是 %s；命令行的 --slo-* 会替换记录的整组门槛，所以这里按 %s 判定，不再使用记录的 %s%s。要保留它，加上 %s。",
 		"Note: the trace records the SLOs %s; --slo-* flags replace the whole recorded set, so this is judged under %s, without the recorded %s%s. To keep it, add %s."}
+	// noteSLOFromRun is noteSLODropped when no flag was given and the SLOs
+	// came from another run, which a comparison judges every run by.
+	noteSLOFromRun = lang.Msg{"注意：trace 记录的门槛是 %s；没有给 --slo-*，所以每次运行都按第一个 A 运行（%s）记录的门槛判定，这里是 %s，不再使用记录的 %s%s。要按记录的门槛判定所有运行，加上 %s。",
+		"Note: the trace records the SLOs %s; no --slo-* flag was given, so every run is judged under the SLOs of the first A run (%s), here %s, without the recorded %s%s. To judge every run under the recorded ones, add %s."}
 	noteSLOQuality = lang.Msg{"；没有了 TTFT 之外的门槛，完整成功还必须质量通过（未评分不算通过）", "; with no SLO beyond TTFT left, a complete success must also pass quality (unrated is not a pass)"}
 )
 
@@ -45,7 +49,14 @@ var (
 // its trace records (cardopts.Dropped): what was recorded, what judged it,
 // which recorded SLOs are no longer applied, and the flags that keep them;
 // "" when none was dropped.
-func SLONoteIn(l lang.Lang, s *metrics.Summary) string {
+func SLONoteIn(l lang.Lang, s *metrics.Summary) string { return sloNote(l, s, "") }
+
+// SLONoteFromRunIn is SLONoteIn for a run of a comparison judged, without
+// --slo-* flags, under the SLOs another run (from) records: it names that
+// run instead of blaming flags nobody gave.
+func SLONoteFromRunIn(l lang.Lang, s *metrics.Summary, from string) string { return sloNote(l, s, from) }
+
+func sloNote(l lang.Lang, s *metrics.Summary, from string) string {
 	recorded, dropped, ok := cardopts.Dropped(s)
 	if !ok {
 		return ""
@@ -63,6 +74,9 @@ func SLONoteIn(l lang.Lang, s *metrics.Summary) string {
 		if f.ms > 0 {
 			flags = append(flags, f.name+" "+flagDur(f.ms))
 		}
+	}
+	if from != "" {
+		return noteSLOFromRun.F(l, setName(recorded), from, setName(used), LatencyName(dropped), quality, strings.Join(flags, " "))
 	}
 	return noteSLODropped.F(l, setName(recorded), setName(used), LatencyName(dropped), quality, strings.Join(flags, " "))
 }

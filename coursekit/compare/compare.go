@@ -251,6 +251,9 @@ type Result struct {
 	// SLO is the qualification every run was judged under: the first
 	// condition of the first A run (TTFT SLO and the SLOs beyond it).
 	SLO []metrics.Condition `json:"-"`
+	// SLOFrom names the run whose recorded SLOs judged every run, when no
+	// SLO flag was given (Files); "" when the flags set them.
+	SLOFrom string `json:"-"`
 }
 
 // Metric returns r's metric named name (ttft_ms.p50, goodput@1000ms, …),

@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"hash/maphash"
 	"io"
 	"os"
@@ -73,6 +74,7 @@ func NamedFiles(a, b []File, o Options) (*Result, error) {
 	}
 	all := append(append([]File(nil), a...), b...)
 	flags := o.CardFlags()
+	fromFirst := len(flags.TTFTMS) == 0 && !flags.Latency.Set()
 	var ra, rb []Run
 	sums := make([]uint64, len(all))
 	seed := maphash.MakeSeed()
@@ -100,7 +102,12 @@ func NamedFiles(a, b []File, o Options) (*Result, error) {
 	if err := duplicates(a, b, sums); err != nil {
 		return nil, err
 	}
-	return Compare(ra, rb, o)
+	r, err := Compare(ra, rb, o)
+	if err == nil && fromFirst && len(a) > 0 {
+		r.SLOFrom = a[0].Name
+		r.Warnings = r.warnings(lang.EN) // the JSON's, now naming that run
+	}
+	return r, err
 }
 
 // duplicates finds a run given twice among the files a then b, by the

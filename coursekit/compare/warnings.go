@@ -74,7 +74,11 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	var texts []string
 	byText := map[string][]string{}
 	for _, run := range runs {
-		if t := cardfmt.SLONoteIn(l, run.Summary); t != "" {
+		t := cardfmt.SLONoteIn(l, run.Summary)
+		if r.SLOFrom != "" {
+			t = cardfmt.SLONoteFromRunIn(l, run.Summary, r.SLOFrom)
+		}
+		if t != "" {
 			if byText[t] == nil {
 				texts = append(texts, t)
 			}
