@@ -208,7 +208,8 @@ def hint_checks(check):
     card = H.scan(code["card"])
     check(card.decls == {"myCard"} and card.certain, f"06: the card cell declares myCard: {card}")
     users = sorted(str(k) for k, v in code.items() if "myCard" in H.scan(v).refs and k != "card")
-    check(len(users) == 3 and "selfcheck" in users, f"06: the path map, the card table and the self-check use it: {users}")
+    pathmap = [str(k) for k, v in code.items() if "paths.Map(myCard" in v]
+    check(len(pathmap) == 1 and users == sorted(pathmap + ["selfcheck"]), f"06: the path map and the self-check use it: {users}")
     attempts = [k for k, v in code.items() if "tracefig.Attempts(" in v]
     check(len(attempts) == 1 and "myCard" not in H.scan(code[attempts[0]]).refs, "06: the attempts chart does not")
     data = H.scan(code["data"])
