@@ -311,7 +311,7 @@ test('(e) a released copy names the learner\'s own trace and computes from it', 
     assert.deepEqual(num(/P95[:：]\s*([\d.]+)\s*ms/), [want.ttft_ms.p95], `P95 printed:\n${printed}`);
     assert.deepEqual(num(/失败率[:：]\s*([\d.]+)\s*\/\s*([\d.]+)/), [want.failure_rate.num, want.failure_rate.den], `failure rate printed:\n${printed}`);
     for (const c of want.conditions) {
-      const q = num(new RegExp(`门槛\\s*${c.slo_ttft_ms}\\s*ms[:：]\\s*联合合格\\s*(\\d+)\\s*次`));
+      const q = num(new RegExp(`门槛\\s*${c.slo_ttft_ms}\\s*ms[:：]\\s*③?\\s*联合合格[:：]?\\s*(\\d+)\\s*(?:次|/)`));
       assert.deepEqual(q, [c.qualified], `qualified at ${c.slo_ttft_ms} ms printed:\n${printed}`);
     }
     const goodputs = [...printed.matchAll(/goodput[:：]\s*([\d.]+)\s*次\s*\/\s*([\d.]+)\s*s/g)].map((m) => [Number(m[1]), Number(m[2])]);
