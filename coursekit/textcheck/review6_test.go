@@ -1,0 +1,34 @@
+package textcheck
+
+import (
+	"strings"
+	"testing"
+)
+
+// The sixth review of unit 01 (issue 33's second fresh review, 8/10), one
+// rule each, so that none comes back.
+
+// In-flight attempts sit in A but in neither F nor Q: 03 says what that
+// makes of F/A (a lower bound, with (F + 在途)/A the upper one), and the
+// glossary defines 在途, or the rule reads as neutral.
+func TestInFlightBoundsAreSaid(t *testing.T) {
+	all := notebookCells(t)
+	said := false
+	for _, c := range nbCells(t, all, "03-one-trace-four-conclusions.ipynb") {
+		if c.kind == "markdown" && strings.Contains(c.source, "**在途**") {
+			said = strings.Contains(c.source, "下界") && strings.Contains(c.source, "上界") && strings.Contains(c.source, "(F + \\text{在途})/A")
+		}
+	}
+	if !said {
+		t.Errorf("03: the cell that defines 在途 must say F/A is a lower bound and (F + \\text{在途})/A an upper bound")
+	}
+	glossary := false
+	for _, c := range all {
+		if c.tagged("glossary") && strings.Contains(c.source, "\n| 在途 |") {
+			glossary = true
+		}
+	}
+	if !glossary {
+		t.Errorf("00's glossary has no row for 在途")
+	}
+}
