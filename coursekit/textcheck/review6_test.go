@@ -32,3 +32,14 @@ func TestInFlightBoundsAreSaid(t *testing.T) {
 		t.Errorf("00's glossary has no row for 在途")
 	}
 }
+
+// A summary's ITL field holds event gaps; 05 §5 says they are no ITL with
+// multi-token events, so no learner cell prints them from a field named
+// ITL: nb.EventGapLines names them.
+func TestNoCellReadsEventGapsAsITL(t *testing.T) {
+	for _, c := range unitCode(t) {
+		if strings.Contains(cellGo(c.source), ".ITL.") {
+			t.Errorf("%s: reads a summary's ITL field; print event gaps with nb.EventGapLines", c.where)
+		}
+	}
+}
