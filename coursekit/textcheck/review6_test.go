@@ -43,3 +43,32 @@ func TestNoCellReadsEventGapsAsITL(t *testing.T) {
 		}
 	}
 }
+
+// Intervals live in 10 (issue 33: one home per topic). Elsewhere a
+// sentence and a pointer to 10 §4–5; the compare aside of 04 stays out of
+// its core route, and 09 does not call a 3-run Welch interval trustworthy.
+func TestIntervalsOutsideTenPointThere(t *testing.T) {
+	all := notebookCells(t)
+	pointers := 0
+	for _, c := range all {
+		if !strings.Contains(c.where, "/04-") && !strings.Contains(c.where, "/09-") {
+			continue
+		}
+		pointers += strings.Count(c.source, "见 10 第 4、5 节")
+		for _, never := range []string{"不会偏乐观", "分层自助法求：每次重抽样", "$0.5^6"} {
+			if strings.Contains(c.source, never) {
+				t.Errorf("%s: %q: intervals are taught in 10; one sentence here and 见 10 第 4、5 节 (a 3-run Welch interval is only 大致可信)", c.where, never)
+			}
+		}
+	}
+	if pointers < 4 {
+		t.Errorf("04 and 09 point to 10 §4–5 %d times; want 04 §3 and 09's experiments 3 and 4 (4 places)", pointers)
+	}
+	core := true
+	for _, c := range nbCells(t, all, "04-change-one-condition.ipynb") {
+		core = core && !(c.kind == "markdown" && strings.Contains(c.source, afterClass))
+		if core && strings.Contains(c.source, "`compare`") {
+			t.Errorf("%s: the compare aside (a 09 tool) is no part of 04's core route", c.where)
+		}
+	}
+}
