@@ -323,6 +323,14 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 	return res, nil
 }
 
+// CapacitySaved is nil when a capacity search called name was saved and
+// reads back, else LoadCapacity's error: a cell stops on it by name
+// (nb.Skip) instead of branching on the load's error.
+func (l Lab) CapacitySaved(name string) error {
+	_, err := l.LoadCapacity(name)
+	return err
+}
+
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {

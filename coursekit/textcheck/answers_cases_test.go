@@ -251,7 +251,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.No), wrong(nb.Yes, "活一样多"))},
 		{file: "08-lab-goodput-quality.ipynb", label: "只看忙碌率和 TTFT 能分辨两次运行", actual: "ttftMoves || busyMoves", values: vals{"ttftMoves || busyMoves": false},
 			cases: cases(right(nb.No), wrong(nb.Yes, "质量评分"))},
-		{file: "08-lab-goodput-quality.ipynb", label: "练习 1：质量不通过而未合格的尝试数", actual: "wrong.Summary(sloMS).Conditions[0].NotQualified.QualityFail", values: vals{"wrong.Summary(sloMS).Conditions[0].NotQualified.QualityFail": int64(8)},
+		{file: "08-lab-goodput-quality.ipynb", label: "练习 1：质量不通过而未合格的尝试数", actual: "wrong.QualityFails(sloMS)", values: vals{"wrong.QualityFails(sloMS)": int64(8)},
 			cases: right(8)},
 
 		// 09: the real engine (a run: the first request as fast as the rest,
