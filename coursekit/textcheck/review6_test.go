@@ -132,3 +132,75 @@ func TestRuntimeCheckTeachesNoDerefNorTPOTEarly(t *testing.T) {
 		}
 	}
 }
+
+// halfWidthParen is a half-width parenthesis beside Chinese, or around
+// it, in a string literal; learnerOutput are the packages whose strings
+// unit 01's cells and charts print.
+var (
+	goString       = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
+	halfWidthParen = regexp.MustCompile(`\p{Han} ?\(|\([^()"\n]*\p{Han}[^()"\n]*\)|\)\p{Han}`)
+	learnerOutput  = regexp.MustCompile(`^coursekit/(charts|nb|lab)/`)
+)
+
+// What a learner reads next to Chinese uses one style, full-width
+// parentheses (图 01.5's subtitle, 图 01.6's legend), and a Chinese
+// interval one comma: [694.5 ms，790.6 ms] beside [800 ms，无上界].
+func TestChineseOutputUsesFullWidthParentheses(t *testing.T) {
+	seen := 0
+	for f, src := range goSources(t) {
+		if !learnerOutput.MatchString(f) {
+			continue
+		}
+		for _, line := range strings.Split(src, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//") {
+				continue
+			}
+			for _, s := range goString.FindAllString(line, -1) {
+				if !regexp.MustCompile(`\p{Han}`).MatchString(s) {
+					continue
+				}
+				seen++
+				if m := halfWidthParen.FindString(s); m != "" {
+					t.Errorf("%s: %s: %q beside Chinese; use full-width （）", f, s, m)
+				}
+				if strings.Contains(s, "[%s, %s]") {
+					t.Errorf("%s: %s: a Chinese interval takes a full-width comma: [%%s，%%s]", f, s)
+				}
+			}
+		}
+	}
+	if seen < 100 {
+		t.Fatalf("only %d Chinese strings in coursekit/charts, nb and lab: the rule stopped seeing them", seen)
+	}
+}
+
+// reviewSixWordings are phrases the sixth review replaced, with why.
+var reviewSixWordings = []struct{ never, why string }{
+	{"一次算完整个提示词", "chunked prefill computes the prompt in pieces: 把整个提示词算完（可分几块）"},
+	{"3. goodput 下降的比例，就是答错的比例", "holds only when every attempt passed the TTFT threshold, as in this run: 这次"},
+	{"E2E − TTFT =", "00 prints TTFT alone; E2E − TTFT comes before 02 teaches TPOT"},
+}
+
+func TestReviewSixWordings(t *testing.T) {
+	for _, x := range reviewFiveTexts(t) {
+		for _, w := range reviewSixWordings {
+			if strings.Contains(x.source, w.never) {
+				t.Errorf("%s: %q: %s", x.where, w.never, w.why)
+			}
+		}
+	}
+}
+
+// 07 judges the learner's closed-loop rate within 10 %, so its conditions
+// state the step time it follows from (as 10 states its own).
+func TestLoopLabStatesItsStepTime(t *testing.T) {
+	for _, c := range nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb") {
+		if c.kind == "markdown" && strings.Contains(c.source, "实验条件") {
+			if !strings.Contains(c.source, "一步 10 ms，每多 1 条多 2 ms") {
+				t.Errorf("%s: state the simulated server's step time (一步 10 ms，每多 1 条多 2 ms)", c.where)
+			}
+			return
+		}
+	}
+	t.Error("07 has no 实验条件 cell")
+}

@@ -200,7 +200,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		if s.CILow != nil && s.CIHigh != nil {
 			lo, hi := pct2(*s.CILow), pct2(*s.CIHigh)
 			boxes = append(boxes, []draw.MarkItem{
-				{Name: lg.F(lang.Msg{"%s 次/s：95%% Wilson 区间 [%s, %s]", "%s req/s: 95%% Wilson interval [%s, %s]"}, draw.Num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
+				{Name: lg.F(lang.Msg{"%s 次/s：95%% Wilson 区间 [%s，%s]", "%s req/s: 95%% Wilson interval [%s, %s]"}, draw.Num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
 				{Coord: []float64{s.Rate + half, hi}},
 			})
 			mid = append(mid, draw.Point{Value: []any{s.Rate, math.Round((lo+hi)*50) / 100}})
