@@ -204,3 +204,18 @@ func TestLoopLabStatesItsStepTime(t *testing.T) {
 	}
 	t.Error("07 has no 实验条件 cell")
 }
+
+// One name for training throughput (每秒样本数, unit 样本/s, as 01 says
+// it), and TPOT's unit is 毫秒/token wherever a check asks for it.
+func TestOneNameForSamplesAndTPOTsUnit(t *testing.T) {
+	for _, c := range notebookCells(t) {
+		if strings.Contains(c.source, "samples/s") {
+			t.Errorf("%s: samples/s; the unit says 每秒样本数 (样本/s)", c.where)
+		}
+		for _, line := range strings.Split(c.source, "\n") {
+			if regexp.MustCompile(`TPOT[^\n]*(多少毫秒[？?]|（毫秒）)`).MatchString(line) {
+				t.Errorf("%s: %q: TPOT is in 毫秒/token", c.where, strings.TrimSpace(line))
+			}
+		}
+	}
+}
