@@ -219,3 +219,25 @@ func TestOneNameForSamplesAndTPOTsUnit(t *testing.T) {
 		}
 	}
 }
+
+// Points the last cut left too terse, each one sentence where it belongs:
+// 03 defines 尝试 and 完整成功 where it first uses them, 01 says both paths
+// compute, read and write memory and wait, 02 says the two logs together
+// attribute time.
+func TestTersePointsRestored(t *testing.T) {
+	all := notebookCells(t)
+	for _, w := range []struct{ file, want, why string }{
+		{"03-one-trace-four-conclusions.ipynb", "**尝试**是客户端发出的一次请求", "define 尝试 where 03 first uses it"},
+		{"03-one-trace-four-conclusions.ipynb", "**完整成功**是流式输出正常结束", "define 完整成功 where 03 first uses it"},
+		{"01-draw-the-system.ipynb", "读写内存", "the seed: training and inference both compute, read and write memory, wait for data or communication"},
+		{"02-client-timeline.ipynb", "服务器日志和客户端日志一起看", "the seed: server and client logs together help attribute time"},
+	} {
+		found := false
+		for _, c := range nbCells(t, all, w.file) {
+			found = found || c.kind == "markdown" && strings.Contains(c.source, w.want)
+		}
+		if !found {
+			t.Errorf("%s lacks %q: %s", w.file, w.want, w.why)
+		}
+	}
+}
