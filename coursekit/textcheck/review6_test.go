@@ -174,23 +174,6 @@ func TestChineseOutputUsesFullWidthParentheses(t *testing.T) {
 	}
 }
 
-// reviewSixWordings are phrases the sixth review replaced, with why.
-var reviewSixWordings = []struct{ never, why string }{
-	{"一次算完整个提示词", "chunked prefill computes the prompt in pieces: 把整个提示词算完（可分几块）"},
-	{"3. goodput 下降的比例，就是答错的比例", "holds only when every attempt passed the TTFT threshold, as in this run: 这次"},
-	{"E2E − TTFT =", "00 prints TTFT alone; E2E − TTFT comes before 02 teaches TPOT"},
-}
-
-func TestReviewSixWordings(t *testing.T) {
-	for _, x := range reviewFiveTexts(t) {
-		for _, w := range reviewSixWordings {
-			if strings.Contains(x.source, w.never) {
-				t.Errorf("%s: %q: %s", x.where, w.never, w.why)
-			}
-		}
-	}
-}
-
 // 07 judges the learner's closed-loop rate within 10 %, so its conditions
 // state the step time it follows from (as 10 states its own).
 func TestLoopLabStatesItsStepTime(t *testing.T) {
