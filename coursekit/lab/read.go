@@ -308,5 +308,5 @@ func (r *Run) BusyRangeLine() string {
 	if !ok {
 		return fmt.Sprintf("窗口里没有设备忙碌率的读数（发出 %d 次，全部记录：%s）\n", r.Sent, all)
 	}
-	return fmt.Sprintf("设备忙碌率的读数在 %.0f%%–%.0f%% 之间（发出 %d 次，全部记录：%s）\n", lo*100, hi*100, r.Sent, all)
+	return fmt.Sprintf("设备忙碌率的读数在 %s%%–%s%% 之间（发出 %d 次，全部记录：%s）\n", numfmt.Fixed(lo*100, 0), numfmt.Fixed(hi*100, 0), r.Sent, all)
 }

@@ -3,7 +3,7 @@ package nb
 import (
 	"fmt"
 
-	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -30,7 +30,7 @@ func GapSum(a trace.Attempt) float64 {
 // P50/P95/P99 under their own name. With multi-token events a gap is no
 // ITL (05 §5), so 05 prints them here rather than read a field named ITL.
 func EventGapLines(t *trace.Trace) string {
-	s := metrics.Summarize(t, metrics.Options{})
+	s := cardopts.MustSummarize(t, cardopts.Flags{})
 	e, g := s.Event, s.ITL
 	return fmt.Sprintf("事件 %d 个，token %d 个；多 token 事件 %d 个，单个事件最多 %d 个 token\n", e.Events, e.Tokens, e.MultiTokenEvents, e.MaxTokensPerEvt) +
 		fmt.Sprintf("事件间隔（不是 ITL）：P50 = %s，P95 = %s，P99 = %s（n = %d 个间隔）\n", MS(g.P50), MS(g.P95), MS(g.P99), g.N)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 	"github.com/llmperf-course/course/coursekit/web"
 )
@@ -18,7 +18,7 @@ import (
 // qualified at the TTFT threshold sloMS (tracefig.Funnel of t's summary
 // at that threshold).
 func Funnel(t *trace.Trace, sloMS float64) web.Chart {
-	return tracefig.Funnel(metrics.Summarize(t, metrics.Options{SLOsMS: []float64{sloMS}}), 0)
+	return tracefig.Funnel(cardopts.MustSummarize(t, cardopts.TTFT(sloMS)), 0)
 }
 
 // WindowCounts are what 04 reads off the practice trace, in Chinese: the
@@ -26,7 +26,7 @@ func Funnel(t *trace.Trace, sloMS float64) web.Chart {
 // the requests and the retry amplification, and the attempts still in
 // flight when it was captured. None depends on a threshold.
 func WindowCounts(t *trace.Trace) string {
-	s := metrics.Summarize(t, metrics.Options{})
+	s := cardopts.MustSummarize(t, cardopts.Flags{})
 	return fmt.Sprintf("窗口内尝试 %d 次；窗口外（预热与窗口之后）%d 次：记录了，但不进任何分母\n", s.Attempts, s.OutsideWindow) +
 		fmt.Sprintf("业务请求 %d 个，重试放大 = %d ÷ %d = %s\n", s.Requests, s.Attempts, s.Requests, Text(s.RetryAmplification)) +
 		fmt.Sprintf("抓取时还没结束的在途尝试：%d 次\n", s.InFlight)
