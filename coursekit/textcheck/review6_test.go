@@ -134,11 +134,12 @@ func TestRuntimeCheckTeachesNoDerefNorTPOTEarly(t *testing.T) {
 }
 
 // halfWidthParen is a half-width parenthesis beside Chinese, or around
-// it, in a string literal; learnerOutput are the packages whose strings
+// it, or one glued to the word before it (ms(n = 8)), in a Chinese string
+// literal; learnerOutput are the packages whose strings
 // unit 01's cells and charts print.
 var (
 	goString       = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"`)
-	halfWidthParen = regexp.MustCompile(`\p{Han} ?\(|\([^()"\n]*\p{Han}[^()"\n]*\)|\)\p{Han}`)
+	halfWidthParen = regexp.MustCompile(`\p{Han} ?\(|\([^()"\n]*\p{Han}[^()"\n]*\)|\)\p{Han}|[^\s(（` + "`" + `]\([^()"` + "`" + `]+\)`)
 	learnerOutput  = regexp.MustCompile(`^coursekit/(charts|nb|lab)/`)
 )
 

@@ -74,7 +74,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 			reason = strings.Replace(limit, "≤", ">", 1) + fmt.Sprintf(":%d", st.Dropped)
 		}
 		if i == len(stages)-1 {
-			name = lg.F(lang.Msg{"联合合格\n(%s)", "qualified\n(%s)"}, name)
+			name = lg.F(lang.Msg{"联合合格\n（%s）", "qualified\n(%s)"}, name)
 		}
 		names = append(names, name)
 		kept = append(kept, draw.BarItem{Value: st.Kept, Label: &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff",
