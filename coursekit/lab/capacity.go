@@ -366,7 +366,7 @@ func intervalPct(lo, hi *float64) string {
 	if lo == nil || hi == nil {
 		return "无"
 	}
-	return "[" + pctText(lo) + ", " + pctText(hi) + "]"
+	return "[" + pctText(lo) + "，" + pctText(hi) + "]"
 }
 
 // CapacityTable is the search's steps by rate, one row each, for nb.Table:
@@ -405,7 +405,7 @@ func slopeText(l *capacity.LoadCheck) string {
 		return "无"
 	}
 	f := func(v float64) string { return numfmt.Signed(v, 1) }
-	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + ", " + f(l.SlopeHigh) + "]"
+	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + "，" + f(l.SlopeHigh) + "]"
 }
 
 // CapacityAnswer is the search's answer in one line of Chinese: the

@@ -123,13 +123,17 @@ func pctOrNone(lg lang.Lang, v *float64) string {
 	return pct(*v)
 }
 
-// intervalOrNone is "[a%, b%]", or "无" when the step has no interval (no
+// intervalOrNone is "[a%，b%]" ("[a%, b%]" in English), or "无" when the step has no interval (no
 // attempt in its window): never "[无, 无]", a half-width comma in Chinese.
 func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 	if lo == nil || hi == nil {
 		return none.In(lg)
 	}
-	return "[" + pct(*lo) + ", " + pct(*hi) + "]"
+	sep := "，" // full-width in Chinese, as the 无 beside it
+	if lg == lang.EN {
+		sep = ", "
+	}
+	return "[" + pct(*lo) + sep + pct(*hi) + "]"
 }
 
 // capacitySubtitle says the answer, its interval, the steps and the time.
