@@ -323,6 +323,14 @@ func (l Lab) LoadCapacity(name string) (*capacity.Result, error) {
 	return res, nil
 }
 
+// CapacitySaved is nil when a capacity search called name was saved and
+// reads back, else LoadCapacity's error: a cell stops on it by name
+// (nb.Skip) instead of branching on the load's error.
+func (l Lab) CapacitySaved(name string) error {
+	_, err := l.LoadCapacity(name)
+	return err
+}
+
 // CapacityChart is the search as the charts package draws it
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
@@ -358,7 +366,7 @@ func intervalPct(lo, hi *float64) string {
 	if lo == nil || hi == nil {
 		return "无"
 	}
-	return "[" + pctText(lo) + ", " + pctText(hi) + "]"
+	return "[" + pctText(lo) + "，" + pctText(hi) + "]"
 }
 
 // CapacityTable is the search's steps by rate, one row each, for nb.Table:
@@ -397,7 +405,7 @@ func slopeText(l *capacity.LoadCheck) string {
 		return "无"
 	}
 	f := func(v float64) string { return numfmt.Signed(v, 1) }
-	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + ", " + f(l.SlopeHigh) + "]"
+	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + "，" + f(l.SlopeHigh) + "]"
 }
 
 // CapacityAnswer is the search's answer in one line of Chinese: the

@@ -146,6 +146,14 @@ func TestCapacitySearchInTheLab(t *testing.T) {
 	if _, err := (Lab{Dir: t.TempDir()}).LoadCapacity("none"); err == nil || !strings.Contains(err.Error(), "还没有") {
 		t.Errorf("a search never run: %v", err)
 	}
+	// 10's cells ask by name whether a search was saved (nb.Skip), with
+	// LoadCapacity's reason when it was not.
+	if err := (Lab{Dir: t.TempDir()}).CapacitySaved("none"); err == nil || !strings.Contains(err.Error(), "还没有") {
+		t.Errorf("CapacitySaved of a search never run: %v", err)
+	}
+	if err := l.CapacitySaved("sim"); err != nil {
+		t.Errorf("CapacitySaved of the search just run: %v", err)
+	}
 }
 
 // One short step, judged as the search would judge it: about 12 attempts

@@ -40,11 +40,7 @@ func IntervalText(ci metrics.Interval) string {
 	if ci.High != nil {
 		hi = numfmt.OneDecimal(*ci.High) + " ms"
 	}
-	sep := ", "
-	if ci.Low == nil || ci.High == nil {
-		sep = "，"
-	}
-	s := "[" + lo + sep + hi + "]"
+	s := "[" + lo + "，" + hi + "]" // full-width, as beside the Chinese words
 	if ci.NeedNLow > 0 {
 		s += fmt.Sprintf("（下界要 n ≥ %d）", ci.NeedNLow)
 	}

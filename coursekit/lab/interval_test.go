@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -47,5 +48,17 @@ func TestPercentileByN(t *testing.T) {
 		if (p.N < 72) != (p.High == nil) || (p.N < 72) != (p.NeedNHigh == 72) || p.Value == nil || p.Low == nil {
 			t.Errorf("n = %d: %+v", p.N, p)
 		}
+	}
+}
+
+// 10's interval table prints both kinds side by side: one comma style,
+// full-width beside the Chinese words.
+func TestIntervalTextUsesOneComma(t *testing.T) {
+	lo, hi := 694.5, 790.6
+	if got := IntervalText(metrics.Interval{Low: &lo, High: &hi}); !strings.HasPrefix(got, "[694.5 ms，790.6 ms]") {
+		t.Errorf("IntervalText = %q, want [694.5 ms，790.6 ms]", got)
+	}
+	if got := IntervalText(metrics.Interval{Low: &lo}); !strings.HasPrefix(got, "[694.5 ms，无上界]") {
+		t.Errorf("IntervalText = %q, want [694.5 ms，无上界]", got)
 	}
 }

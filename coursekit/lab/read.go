@@ -265,3 +265,48 @@ func msText(v *float64) string {
 	}
 	return numfmt.MS(*v) + " " + numfmt.UnitMS
 }
+
+// QualityFails is how many attempts of the run missed the qualified count
+// at the TTFT SLO because their answer failed the quality check: 08's
+// exercise reads it by name, not by indexing the summary's conditions.
+func (r *Run) QualityFails(sloMS float64) int64 {
+	return r.Summary(sloMS).Conditions[0].NotQualified.QualityFail
+}
+
+// StayText is the run's mean stay W in Chinese, or why there is none (no
+// attempt ended), so that a cell prints it without a (value, ok) branch.
+func (r *Run) StayText() string {
+	w, ok := r.MeanStayS()
+	if !ok {
+		return "没有一次尝试结束，没有平均停留 W"
+	}
+	return "平均停留 W = " + numfmt.Fixed(w, 2) + " s"
+}
+
+// IdleRateLine is 07's usual conversion from an idle run, in Chinese: the
+// closed loop's users over the idle run's mean stay, beside the open
+// loop's planned rate. It is the figure 07 warns about (it assumes latency
+// does not grow with load), printed so that the prediction can be set
+// against it.
+func (r *Run) IdleRateLine(users int, plannedPerS float64) string {
+	w, ok := r.MeanStayS()
+	if !ok || w <= 0 {
+		return "换算不了：空载运行里没有一次尝试结束，没有平均停留 W\n"
+	}
+	return fmt.Sprintf("换算：%d 个用户 ÷ 空载的平均停留 W %s s = %s 次/s，计划的开环负载是 %s 次/s\n",
+		users, numfmt.Fixed(w, 2), numfmt.Fixed(float64(users)/w, 1), numfmt.Exact(plannedPerS))
+}
+
+// BusyRangeLine is the busy ratio's range over the window (WindowBusy) in
+// Chinese, with whether every attempt sent was recorded.
+func (r *Run) BusyRangeLine() string {
+	all := "否"
+	if r.Sent == r.Recorded {
+		all = "是"
+	}
+	lo, hi, ok := r.WindowBusy()
+	if !ok {
+		return fmt.Sprintf("窗口里没有设备忙碌率的读数（发出 %d 次，全部记录：%s）\n", r.Sent, all)
+	}
+	return fmt.Sprintf("设备忙碌率的读数在 %s%%–%s%% 之间（发出 %d 次，全部记录：%s）\n", numfmt.Fixed(lo*100, 0), numfmt.Fixed(hi*100, 0), r.Sent, all)
+}

@@ -3,9 +3,12 @@ package lab
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // 07 asks for the queue in the window's first and last second and over the
@@ -58,5 +61,36 @@ func TestRateWithThinkIsUOverWPlusZ(t *testing.T) {
 	}
 	if got, want := r.RateWithThink(0), 4/w; math.Abs(got-want) > 1e-12 {
 		t.Errorf("RateWithThink(0) = %v, want U / W = %v", got, want)
+	}
+}
+
+// 07 and 08 print and compare these by name, with no (value, ok) branch,
+// no conversion and no index into a summary's conditions in their cells.
+func TestReadingsByNameForLearnerCells(t *testing.T) {
+	r := unitRun(t)
+	if got := r.QualityFails(1000); got != 1 || got != r.Summary(1000).Conditions[0].NotQualified.QualityFail {
+		t.Errorf("QualityFails(1000) = %d, want 1 (R5, the summary's count)", got)
+	}
+	w, _ := r.MeanStayS()
+	if got, want := r.StayText(), "平均停留 W = "+numfmt.Fixed(w, 2)+" s"; got != want {
+		t.Errorf("StayText = %q, want %q", got, want)
+	}
+	line := r.IdleRateLine(4, 12)
+	for _, want := range []string{"4 个用户 ÷ 空载的平均停留 W " + numfmt.Fixed(w, 2) + " s = " + numfmt.Fixed(4/w, 1) + " 次/s", "计划的开环负载是 12 次/s"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("IdleRateLine = %q; want %q in it", line, want)
+		}
+	}
+	r.Gauges = []labfig.Gauge{{TMS: 300, Busy: 0.2}, {TMS: 900, Busy: 0.6}}
+	r.Sent, r.Recorded = 5, 5
+	if got, want := r.BusyRangeLine(), "设备忙碌率的读数在 20%–60% 之间（发出 5 次，全部记录：是）\n"; got != want {
+		t.Errorf("BusyRangeLine = %q, want %q", got, want)
+	}
+	empty := &Run{Trace: &trace.Trace{}}
+	if got := empty.StayText(); !strings.Contains(got, "没有") {
+		t.Errorf("no attempt ended: StayText = %q; say there is no W", got)
+	}
+	if got := empty.IdleRateLine(4, 12); !strings.Contains(got, "没有") {
+		t.Errorf("no attempt ended: IdleRateLine = %q; say there is no W", got)
 	}
 }

@@ -179,7 +179,7 @@ func answerRows(t *testing.T) []answerRow {
 		// 05: the tools' definitions.
 		{file: "05-read-the-tool-docs.ipynb", label: "合并后的请求，vLLM 记下的 ITL 个数", actual: "nb.GapCount(merged)", values: vals{"nb.GapCount(merged)": nb.GapCount(merged)},
 			cases: cases(right(2), wrong(4, "按数据块记间隔"), wrong(3, "比块少一个"))},
-		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM TPOT（毫秒）", actual: "tpot", values: vals{"tpot": vllmTPOT},
+		{file: "05-read-the-tool-docs.ipynb", label: "图 01.2 的 vLLM TPOT（毫秒/token）", actual: "tpot", values: vals{"tpot": vllmTPOT},
 			cases: cases(right(125), wrong(150, "止于最后一个带 choices 的数据块"), wrong(83.3, "分母是"))},
 		{file: "05-read-the-tool-docs.ipynb", label: "vLLM 的 TTFT 样本数", actual: "v.TTFT.N", values: vals{"v.TTFT.N": metrics.VLLMSummarize(unit).TTFT.N},
 			cases: cases(right(8), wrong(10, "只取成功的请求"))},
@@ -251,7 +251,7 @@ func answerRows(t *testing.T) []answerRow {
 			cases: cases(right(nb.No), wrong(nb.Yes, "活一样多"))},
 		{file: "08-lab-goodput-quality.ipynb", label: "只看忙碌率和 TTFT 能分辨两次运行", actual: "ttftMoves || busyMoves", values: vals{"ttftMoves || busyMoves": false},
 			cases: cases(right(nb.No), wrong(nb.Yes, "质量评分"))},
-		{file: "08-lab-goodput-quality.ipynb", label: "练习 1：质量不通过而未合格的尝试数", actual: "wrong.Summary(sloMS).Conditions[0].NotQualified.QualityFail", values: vals{"wrong.Summary(sloMS).Conditions[0].NotQualified.QualityFail": int64(8)},
+		{file: "08-lab-goodput-quality.ipynb", label: "练习 1：质量不通过而未合格的尝试数", actual: "wrong.QualityFails(sloMS)", values: vals{"wrong.QualityFails(sloMS)": int64(8)},
 			cases: right(8)},
 
 		// 09: the real engine (a run: the first request as fast as the rest,

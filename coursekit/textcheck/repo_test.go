@@ -337,7 +337,7 @@ func TestNotebooksUseOneCalloutLabel(t *testing.T) {
 		if strings.Contains(c.source, TableCallout) {
 			tables++
 			if !shows(i, func(src string) bool {
-				return strings.Contains(src, "nb.Table(") || strings.Contains(src, "nb.Comparison(")
+				return strings.Contains(src, "nb.Table(") || strings.Contains(src, "nb.TableOr(") || strings.Contains(src, "nb.Comparison(")
 			}) {
 				t.Errorf("%s: %s, but neither code cell next to it shows a table", c.where, TableCallout)
 			}

@@ -24,6 +24,10 @@ var reviewFiveWordings = []struct{ never, why string }{
 	{"结果，不做梯度更新", "the source says inference 通常 does no gradient update (online learning does); keep 通常"},
 	{"所以只有流结束推后", "02 练习 2 asks what changes; the clause answers it"},
 	{"（与 vLLM TPOT 同一公式）", "05 练习 1 asks for AIPerf's ITL; a label saying it equals vLLM's TPOT answers it"},
+	// The sixth review's.
+	{"一次算完整个提示词", "chunked prefill computes the prompt in pieces: 把整个提示词算完（可分几块）"},
+	{"3. goodput 下降的比例，就是答错的比例", "holds only when every attempt passed the TTFT threshold, as in this run: 这次"},
+	{"E2E − TTFT =", "00 prints TTFT alone; E2E − TTFT comes before 02 teaches TPOT"},
 }
 
 // reviewFiveTexts is every text a learner reads: cells, README.md, docs/

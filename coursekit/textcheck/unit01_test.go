@@ -115,9 +115,10 @@ func TestRetryAmplificationInTheExerciseIsThePrintedValue(t *testing.T) {
 	}
 	want := fmt.Sprintf("%.3f（%d ÷ %d）", *s.RetryAmplification, s.Attempts, s.Requests)
 	cells := nbCells(t, notebookCells(t), "04-change-one-condition.ipynb")
-	printed := oneCell(t, cells, "s.RetryAmplification")
-	if !strings.Contains(printed.source, "nb.Text(s.RetryAmplification)") || nb.Text(s.RetryAmplification) != fmt.Sprintf("%.3f", *s.RetryAmplification) {
-		t.Errorf("%s prints the retry amplification, but not as the plain number with three decimals the exercise quotes", printed.where)
+	// 04 prints it with nb.WindowCounts (nb.Text, three decimals).
+	printed := oneCell(t, cells, "nb.WindowCounts(practice)")
+	if line := nb.WindowCounts(practice); !strings.Contains(line, "重试放大 = "+fmt.Sprintf("%d ÷ %d = %.3f", s.Attempts, s.Requests, *s.RetryAmplification)) {
+		t.Errorf("%s prints the retry amplification as %q, not as the plain number with three decimals the exercise quotes", printed.where, line)
 	}
 	ex := oneCell(t, cells, "重试放大是")
 	if !strings.Contains(ex.source, "重试放大是 "+want) {

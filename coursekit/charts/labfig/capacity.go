@@ -123,13 +123,17 @@ func pctOrNone(lg lang.Lang, v *float64) string {
 	return pct(*v)
 }
 
-// intervalOrNone is "[a%, b%]", or "无" when the step has no interval (no
+// intervalOrNone is "[a%，b%]" ("[a%, b%]" in English), or "无" when the step has no interval (no
 // attempt in its window): never "[无, 无]", a half-width comma in Chinese.
 func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 	if lo == nil || hi == nil {
 		return none.In(lg)
 	}
-	return "[" + pct(*lo) + ", " + pct(*hi) + "]"
+	sep := "，" // full-width in Chinese, as the 无 beside it
+	if lg == lang.EN {
+		sep = ", "
+	}
+	return "[" + pct(*lo) + sep + pct(*hi) + "]"
 }
 
 // capacitySubtitle says the answer, its interval, the steps and the time.
@@ -200,7 +204,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		if s.CILow != nil && s.CIHigh != nil {
 			lo, hi := pct2(*s.CILow), pct2(*s.CIHigh)
 			boxes = append(boxes, []draw.MarkItem{
-				{Name: lg.F(lang.Msg{"%s 次/s：95%% Wilson 区间 [%s, %s]", "%s req/s: 95%% Wilson interval [%s, %s]"}, draw.Num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
+				{Name: lg.F(lang.Msg{"%s 次/s：95%% Wilson 区间 [%s，%s]", "%s req/s: 95%% Wilson interval [%s, %s]"}, draw.Num(s.Rate), pct(*s.CILow), pct(*s.CIHigh)), Coord: []float64{s.Rate - half, lo}},
 				{Coord: []float64{s.Rate + half, hi}},
 			})
 			mid = append(mid, draw.Point{Value: []any{s.Rate, math.Round((lo+hi)*50) / 100}})

@@ -80,7 +80,7 @@ func TestCapacityAttainment(t *testing.T) {
 		}
 	}
 	tip := att["data"].([]any)[1].(map[string]any)["tooltip"].(map[string]any)["formatter"]
-	if tip != "40 次/s：78 / 80 合格 = 97.5%，95% Wilson 区间 [91.3%, 99.3%] → 达标（窗口 2 s，延长 1 次）" {
+	if tip != "40 次/s：78 / 80 合格 = 97.5%，95% Wilson 区间 [91.3%，99.3%] → 达标（窗口 2 s，延长 1 次）" {
 		t.Errorf("tooltip %v", tip)
 	}
 	marks := att["markLine"].(map[string]any)["data"].([]any)
@@ -150,7 +150,7 @@ func TestCapacityPageEscapes(t *testing.T) {
 	if strings.Count(body, "</script>") != strings.Count(body, "<script") {
 		t.Errorf("%d </script> for %d <script", strings.Count(body, "</script>"), strings.Count(body, "<script"))
 	}
-	for _, want := range []string{"‹/script›‹img src=x onerror=alert(1)›", "结论：达标的最高速率 40 次/s（联合合格 97.5%，区间 [91.3%, 99.3%]）", "共 4 步，用时 61.2 s", "80 次/s：15 / 50 合格，不达标；设备忙碌率 99.5%", `id="capacity_attainment"`, `id="capacity_load"`} {
+	for _, want := range []string{"‹/script›‹img src=x onerror=alert(1)›", "结论：达标的最高速率 40 次/s（联合合格 97.5%，区间 [91.3%，99.3%]）", "共 4 步，用时 61.2 s", "80 次/s：15 / 50 合格，不达标；设备忙碌率 99.5%", `id="capacity_attainment"`, `id="capacity_load"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -58,7 +58,7 @@ func TestLabGoodput(t *testing.T) {
 		t.Errorf("busy %v", pts)
 	}
 	js := string(option(t, labfig.Goodput([]labfig.Run{right, wrong}, 1000, 1000, charts.WithID("g"))))
-	for _, want := range []string{"答对：goodput 1 次/s，质量通过 3/3(100%)", "答错一次：goodput 0.67 次/s，质量通过 2/3", "窗口内忙碌率平均 98.5%"} {
+	for _, want := range []string{"答对：goodput 1 次/s，质量通过 3/3（100%）", "答错一次：goodput 0.67 次/s，质量通过 2/3", "窗口内忙碌率平均 98.5%"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("subtitle lacks %q:\n%s", want, js)
 		}

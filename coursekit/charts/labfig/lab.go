@@ -76,7 +76,7 @@ func pct(v float64) string { return draw.Num(math.Round(v*1000)/10) + "%" }
 func ratioText(r metrics.Ratio) string {
 	s := draw.Num(r.Num) + "/" + draw.Num(r.Den)
 	if r.Value != nil {
-		s += "(" + pct(*r.Value) + ")"
+		s += "（" + pct(*r.Value) + "）"
 	}
 	return s
 }
@@ -135,7 +135,7 @@ func SendRate(runs []Run, binMS, plannedPerS float64, options ...charts.Option) 
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(75 + 19*len(sub)), Bottom: "75", Left: "60", Right: "40"}),
 		ec.WithXAxisOpts(draw.TimeAxis("发送时刻（s，按 "+draw.Num(binMS/1000)+" s 分组）", maxX)),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "发出 (次/s)", Min: 0, Max: draw.NiceCeil(maxY * 1.15)}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "发出（次/s）", Min: 0, Max: draw.NiceCeil(maxY * 1.15)}),
 		ec.WithAnimation(false),
 	)
 	return l
@@ -187,8 +187,8 @@ func Queue(runs []Run, options ...charts.Option) *ec.Line {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(95 + 19*len(sub)), Bottom: "75", Left: "60", Right: "40"}),
-		ec.WithXAxisOpts(draw.TimeAxis("运行时刻 (s)", maxX)),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "排队的请求 (个)", Min: 0}),
+		ec.WithXAxisOpts(draw.TimeAxis("运行时刻（s）", maxX)),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "排队的请求（个）", Min: 0}),
 		ec.WithAnimation(false),
 	)
 	return l
@@ -242,7 +242,7 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 		}
 		p95 := "无成功样本"
 		if sum.TTFT.P95 != nil {
-			p95 = fmt.Sprintf("成功 TTFT P95 %s ms(n = %d)", draw.MS(*sum.TTFT.P95), sum.TTFT.N)
+			p95 = fmt.Sprintf("成功 TTFT P95 %s ms（n = %d）", draw.MS(*sum.TTFT.P95), sum.TTFT.N)
 		}
 		sub = append(sub, fmt.Sprintf("%s：%s；失败 %s；%d 次尝试没有首字（TTFT 缺失，不是 0）", name, p95, ratioText(sum.FailureRate), sum.TTFTMissing))
 		color := draw.RunColor(i)
@@ -273,7 +273,7 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(75 + 19*len(sub)), Bottom: "90", Left: "70", Right: "40"}),
-		ec.WithXAxisOpts(draw.TimeAxis("发送时刻 (s)", maxX)),
+		ec.WithXAxisOpts(draw.TimeAxis("发送时刻（s）", maxX)),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "TTFT (ms)", Min: 0}),
 		ec.WithAnimation(false),
 	)
@@ -309,7 +309,7 @@ func BusyVsTTFT(run Run, binMS float64, options ...charts.Option) *ec.Line {
 		tip := fmt.Sprintf("%s–%s s 发出的请求：没有完整成功，P95 缺失", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)))
 		if b.TTFT.P95 != nil {
 			v = *b.TTFT.P95
-			tip = fmt.Sprintf("%s–%s s 发出的请求：成功 TTFT P95 %s ms(n = %d)", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)), draw.MS(*b.TTFT.P95), b.TTFT.N)
+			tip = fmt.Sprintf("%s–%s s 发出的请求：成功 TTFT P95 %s ms（n = %d）", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)), draw.MS(*b.TTFT.P95), b.TTFT.N)
 			if firstP95 == nil {
 				firstP95 = b.TTFT.P95
 			}
@@ -352,13 +352,13 @@ func BusyVsTTFT(run Run, binMS float64, options ...charts.Option) *ec.Line {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "115", Bottom: "75", Left: "70", Right: "70"}),
-		ec.WithXAxisOpts(draw.TimeAxis("时刻 (s；分段值画在段中点，按发送时刻分组)", maxX)),
+		ec.WithXAxisOpts(draw.TimeAxis("时刻（s；分段值画在段中点，按发送时刻分组）", maxX)),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "成功 TTFT P95 (ms)", Min: 0}),
 		ec.WithAnimation(false),
 	)
-	l.ExtendYAxis(opts.YAxis{Type: "value", Name: "百分比 (%)", Min: 0, Max: 100, Position: "right"})
-	draw.AddLine(l, "成功 TTFT P95(每段)", p95, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: draw.ColorOK, Width: 3}, nil)
-	draw.AddLine(l, "设备忙碌率 %(sim_device_busy_ratio)", busy, opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorMark, Width: 2, Type: "dashed"}, nil)
-	draw.AddLine(l, "失败占比 %(每段)", fail, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8, YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorFail, Width: 2}, nil)
+	l.ExtendYAxis(opts.YAxis{Type: "value", Name: "百分比（%）", Min: 0, Max: 100, Position: "right"})
+	draw.AddLine(l, "成功 TTFT P95（每段）", p95, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: draw.ColorOK, Width: 3}, nil)
+	draw.AddLine(l, "设备忙碌率 %（sim_device_busy_ratio）", busy, opts.LineChart{ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorMark, Width: 2, Type: "dashed"}, nil)
+	draw.AddLine(l, "失败占比 %（每段）", fail, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8, YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorFail, Width: 2}, nil)
 	return l
 }

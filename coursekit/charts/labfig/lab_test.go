@@ -158,7 +158,7 @@ func TestLabTTFTPlacesFailures(t *testing.T) {
 		t.Errorf("failures without a first output %v, want %v", got, want)
 	}
 	js, _ := json.Marshal(m)
-	for _, s := range []string{"超时 2 s", "TTFT 缺失", "失败 2/6(33.3%)；2 次尝试没有首字（TTFT 缺失，不是 0）", "成功 TTFT P95 800 ms(n = 3)"} {
+	for _, s := range []string{"超时 2 s", "TTFT 缺失", "失败 2/6（33.3%）；2 次尝试没有首字（TTFT 缺失，不是 0）", "成功 TTFT P95 800 ms（n = 3）"} {
 		if !strings.Contains(string(js), s) {
 			t.Errorf("TTFT chart lacks %q", s)
 		}
@@ -183,7 +183,7 @@ func TestLabBusyVsTTFT(t *testing.T) {
 	}
 	js, _ := json.Marshal(m)
 	// The busy range covers the readings inside the window only (3.2 s is after it).
-	for _, s := range []string{"窗口内设备忙碌率 20%–100%", "各段成功 TTFT P95 从 200 ms 到 800 ms，另有 1 段没有完整成功（P95 缺失，不画）", "全窗口失败 2/6(33.3%)", "sim_device_busy_ratio"} {
+	for _, s := range []string{"窗口内设备忙碌率 20%–100%", "各段成功 TTFT P95 从 200 ms 到 800 ms，另有 1 段没有完整成功（P95 缺失，不画）", "全窗口失败 2/6（33.3%）", "sim_device_busy_ratio"} {
 		if !strings.Contains(string(js), s) {
 			t.Errorf("busy chart lacks %q", s)
 		}

@@ -140,9 +140,9 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 	var subtitle string
 	if sampled {
 		title = lg.F(lang.Msg{"尝试抽样（画出 %d / %d 行）：首字前等待 → 流式输出 → 结束", "Sampled attempts (%d of %d rows drawn): wait for the first output → streaming → end"}, n, d.rows)
-		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(计数来自指标口径卡，不是样本的)", "%d attempts: complete successes %d · failures %d · in flight %d (the card's counts, not the sample's)"}, total, nOK, nFail, nIn)
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d（计数来自指标口径卡，不是样本的）", "%d attempts: complete successes %d · failures %d · in flight %d (the card's counts, not the sample's)"}, total, nOK, nFail, nIn)
 	} else {
-		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d(失败与在途都画出，不删除)", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, total, nOK, nFail, nIn)
+		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d（失败与在途都画出，不删除）", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, total, nOK, nFail, nIn)
 	}
 	if nOut > 0 {
 		subtitle += lg.F(lang.Msg{" · 窗口外 %d", " · outside the window %d"}, nOut)
@@ -167,7 +167,7 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "40", Left: "90", Right: "190"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 26, Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间（ms）", "time since send (ms)"}), NameLocation: "middle", NameGap: 26, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: ids, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
 		ec.WithAnimation(false),

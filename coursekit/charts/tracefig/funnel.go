@@ -52,7 +52,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	}
 	quality := lg.F(lang.Msg{"质量不通过 %d", "quality fail %d"}, d.QualityFail)
 	if d.QualityUnrated > 0 {
-		quality += lg.F(lang.Msg{"\n未评分 %d(不算通过)", "\nunrated %d (not a pass)"}, d.QualityUnrated)
+		quality += lg.F(lang.Msg{"\n未评分 %d（不算通过）", "\nunrated %d (not a pass)"}, d.QualityUnrated)
 	}
 	var names []string
 	var kept, dropped []draw.BarItem
@@ -66,7 +66,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		case metrics.CheckQuality:
 			name, reason = lg.S(lang.Msg{"质量通过", "quality passes"}), quality
 			if !st.Required {
-				name = lg.S(lang.Msg{"质量\n(未评，不要求)", "quality\n(not judged, not required)"})
+				name = lg.S(lang.Msg{"质量\n（未评，不要求）", "quality\n(not judged, not required)"})
 			}
 		default:
 			limit := draw.SafeText(cardfmt.CheckLimitName(st))
@@ -74,7 +74,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 			reason = strings.Replace(limit, "≤", ">", 1) + fmt.Sprintf(":%d", st.Dropped)
 		}
 		if i == len(stages)-1 {
-			name = lg.F(lang.Msg{"联合合格\n(%s)", "qualified\n(%s)"}, name)
+			name = lg.F(lang.Msg{"联合合格\n（%s）", "qualified\n(%s)"}, name)
 		}
 		names = append(names, name)
 		kept = append(kept, draw.BarItem{Value: st.Kept, Label: &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff",

@@ -132,11 +132,11 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "165", Bottom: "45", Left: "60", Right: "70"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"TTFT 门槛 (ms)", "TTFT SLO (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"goodput (合格次/s)", "goodput (qualified/s)"}), Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"TTFT 门槛（ms）", "TTFT SLO (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"goodput（合格次/s）", "goodput (qualified/s)"}), Min: 0}),
 		ec.WithAnimation(false),
 	)
-	draw.AddLine(l, lg.S(lang.Msg{"goodput(合格次/s)", "goodput (qualified/s)"}), good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorOK, Width: 2}, draw.MarkLines(marks...))
+	draw.AddLine(l, lg.S(lang.Msg{"goodput（合格次/s）", "goodput (qualified/s)"}), good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorOK, Width: 2}, draw.MarkLines(marks...))
 	if s.WindowCost != nil {
 		y := opts.YAxis{Type: "value", Name: lg.F(lang.Msg{"成本（%s）", "cost (%s)"}, perK), Min: 0, Position: "right"}
 		if costCap != nil {

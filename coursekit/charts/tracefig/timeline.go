@@ -176,7 +176,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Formatter: "{b}"}),
 		ec.WithGridOpts(opts.Grid{Top: "95", Bottom: "45", Left: "50", Right: "80"}),
-		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间 (ms)", "time since send (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
+		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间（ms）", "time since send (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Show: opts.Bool(false), Min: 0.4, Max: 2.5}),
 		ec.WithAnimation(false),
 	)
