@@ -348,6 +348,9 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		p(txMultiTok, s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		line("  " + distLine(l, nameTPOTLong.In(l), s.TPOT))
 		ci("    ", s.TPOT)
+		if s.Event.TPOTAtFinish > 0 {
+			line("    " + tpotEnd(l, s))
+		}
 	} else if s.Event.Events > 0 && !usageDisagrees(s) {
 		p(txOneTok, s.Event.Events)
 	}
@@ -484,6 +487,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	if s.Event.MultiTokenEvents > 0 {
 		p(mdMultiTok, s.Event.MultiTokenEvents, distLine(l, "TPOT", s.TPOT))
 		ci(s.TPOT)
+		if s.Event.TPOTAtFinish > 0 {
+			line("  " + tpotEnd(l, s))
+		}
 	}
 	for _, t := range ServerLinesIn(l, s) {
 		line("- " + esc(t)) // attempt ids and bad values come from the trace

@@ -66,6 +66,7 @@ type Accumulator struct {
 	passes, fails, unrated, ttftMissing   int64
 	outcomes                              [trace.MaxOutcome + 1]int64
 	events, tokens, multiEvents           int64
+	tpotFinish                            int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
 	outputTokens                          int64           // OutputTokenCount of complete successes
@@ -166,6 +167,9 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		}
 		if t, ok := a.TPOT(); ok {
 			acc.tpot.add(t)
+			if a.FinishesPastEvents() {
+				acc.tpotFinish++
+			}
 		}
 		for _, e := range a.Events {
 			acc.tokens += int64(e.Tokens)
@@ -300,6 +304,7 @@ func (acc *Accumulator) Summary() *Summary {
 	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), UnitQualityPassRate)
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
+	s.Event.TPOTAtFinish = acc.tpotFinish
 	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
 	requests, passLv, latLv, err := acc.requests()
 	if err != nil {
@@ -587,6 +592,7 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.events += o.events
 	acc.tokens += o.tokens
 	acc.multiEvents += o.multiEvents
+	acc.tpotFinish += o.tpotFinish
 	acc.outputTokens += o.outputTokens
 	for t, n := range o.tokenAttempts {
 		acc.tokenAttempts[t] += n

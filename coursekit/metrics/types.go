@@ -129,6 +129,10 @@ type Summary struct {
 		// report it; UsageEventTokens is what their events carry.
 		UsageTokens      int64 `json:"usage_output_tokens"`
 		UsageEventTokens int64 `json:"usage_event_tokens"`
+		// TPOTAtFinish counts the TPOTs whose t_N is the finish
+		// (trace.Attempt.LastTokenMS): usage counted tokens the events did
+		// not carry, which arrived without text by the finish_reason chunk.
+		TPOTAtFinish int64 `json:"tpot_at_finish,omitempty"`
 	} `json:"streamed_events"`
 	RetryAmplification *float64        `json:"retry_amplification"`
 	WindowCost         *float64        `json:"window_cost"`
