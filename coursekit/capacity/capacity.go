@@ -217,6 +217,27 @@ func (r *Result) AnswerStep() *Step {
 	return at
 }
 
+// ShortStep is the lowest-rate step left undecided with fewer attempts
+// than meeting the target needs, when no rate met and some step failed:
+// the step's length, not the server, bounds the answer "no rate meets"
+// there. nil otherwise.
+func (r *Result) ShortStep() *Step {
+	if r.MaxRateMeeting != nil || r.Undecided {
+		return nil
+	}
+	need := int64(r.AttemptsToMeet)
+	if need == 0 {
+		need = int64(AttemptsToMeet(r.Target))
+	}
+	var low *Step
+	for i := range r.Steps {
+		if s := &r.Steps[i]; s.Verdict == Undecided && s.Attempts < need && (low == nil || s.Rate < low.Rate) {
+			low = s
+		}
+	}
+	return low
+}
+
 // MostAttempts is the most attempts any step had in its window.
 func (r *Result) MostAttempts() int64 {
 	most := int64(0)

@@ -73,6 +73,20 @@ func CapacityUndecidedIn(lg lang.Lang, most int64, need int, target float64) str
 		"Answer: undecided: no step could decide either way (%s), so this is not \"no rate meets\"; give each step more attempts: a longer --step-duration or --step-max-duration, or a higher --start-rate."}, why)
 }
 
+// CapacityNoRateIn is the answer of a search in which no rate met, in lg.
+// short is capacity.Result.ShortStep: with one, the answer says that the
+// step's length bounds it (too few attempts to meet the target at that
+// rate), not the server, and how to lengthen the steps; need is
+// capacity.AttemptsToMeet.
+func CapacityNoRateIn(lg lang.Lang, short *capacity.Step, need int) string {
+	if short == nil {
+		return lg.S(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
+	}
+	return lg.F(lang.Msg{"结论：搜索过的速率没有一个达标，但限制它的是每一步的长度，不是服务器：%s 次/s 这一步尚无定论，样本太少（%d 次尝试，全部合格也要至少 %d 次才能达标）；请加长 --step-duration 或 --step-max-duration 再搜索。",
+		"Answer: no rate searched meets the target, but the step length bounds this, not the server: the %s req/s step is undecided with too few attempts (%d attempts, and meeting the target needs at least %d even if all qualify); search again with a longer --step-duration or --step-max-duration."},
+		Num(short.Rate), short.Attempts, need)
+}
+
 // CapacityGrowthIn is the caveat on an answer whose own step shows a queue
 // growing that its overload test could not decide on
 // (capacity.LoadCheck.GrowingUndecided).

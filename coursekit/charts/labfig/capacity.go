@@ -51,6 +51,9 @@ type CapacitySearch struct {
 	// growing that its test could not decide on (cardfmt.CapacityGrowthIn);
 	// nil otherwise.
 	AnswerGrowth *capacity.LoadCheck
+	// ShortStep is capacity.Result.ShortStep: with no rate met, the step
+	// whose length, not the server, bounds the answer (cardfmt.CapacityNoRateIn).
+	ShortStep *capacity.Step
 }
 
 // CapacityStep is one searched rate. Shares are in [0, 1]; nil is unknown.
@@ -139,7 +142,7 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	if r.Model != "" {
 		rule = lg.F(lang.Msg{"模型 %s；%s", "model %s; %s"}, draw.Label(r.Model), rule)
 	}
-	ans := lg.S(lang.Msg{"结论：搜索过的速率没有一个达标", "Answer: no rate searched meets the target"})
+	ans := strings.TrimRight(cardfmt.CapacityNoRateIn(lg, r.ShortStep, r.AttemptsToMeet), "。.")
 	if r.MaxRateMeeting != nil {
 		ans = lg.F(lang.Msg{"结论：达标的最高速率 %s 次/s", "Answer: the highest rate that meets the target is %s req/s"}, draw.Num(*r.MaxRateMeeting))
 		if r.AtLeast {

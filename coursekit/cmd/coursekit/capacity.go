@@ -226,7 +226,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	case ans == nil && r.Undecided:
 		b.WriteString(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts(), r.AttemptsToMeet, r.Target) + "\n")
 	case ans == nil:
-		p(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
+		b.WriteString(cardfmt.CapacityNoRateIn(lg, r.ShortStep(), r.AttemptsToMeet) + "\n")
 	case r.AtLeast():
 		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Exact(ans.Rate))
 	default:
