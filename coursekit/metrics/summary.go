@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/internal/keyrec"
@@ -65,6 +66,7 @@ type Accumulator struct {
 	attempts, complete, inFlight, outside int64
 	passes, fails, unrated, ttftMissing   int64
 	outcomes                              [trace.MaxOutcome + 1]int64
+	httpStatus                            map[int]int64 // http_error attempts by recorded status
 	events, tokens, multiEvents           int64
 	tpotFinish                            int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
@@ -131,6 +133,12 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 	}
 	acc.attempts++
 	acc.outcomes[a.Outcome]++
+	if a.Outcome == trace.HTTPError && a.HTTPStatus != 0 {
+		if acc.httpStatus == nil {
+			acc.httpStatus = map[int]int64{}
+		}
+		acc.httpStatus[a.HTTPStatus]++
+	}
 	acc.lag.add(a)
 	rk := a.RequestKey()
 	none := uint64(len(acc.slos))
@@ -298,6 +306,12 @@ func (acc *Accumulator) Summary() *Summary {
 	}
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
+	}
+	for st, n := range acc.httpStatus {
+		if s.HTTPStatusCounts == nil {
+			s.HTTPStatusCounts = map[string]int{}
+		}
+		s.HTTPStatusCounts[strconv.Itoa(st)] = int(n)
 	}
 	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), UnitFailureRate)
 	s.Throughput = newThroughput(s, acc.outputTokens)
@@ -588,6 +602,12 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.ttftMissing += o.ttftMissing
 	for i := range acc.outcomes {
 		acc.outcomes[i] += o.outcomes[i]
+	}
+	for st, n := range o.httpStatus {
+		if acc.httpStatus == nil {
+			acc.httpStatus = map[int]int64{}
+		}
+		acc.httpStatus[st] += n
 	}
 	acc.events += o.events
 	acc.tokens += o.tokens

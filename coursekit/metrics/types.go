@@ -105,6 +105,10 @@ type Summary struct {
 	InFlight         int64          `json:"in_flight"`
 	OutsideWindow    int64          `json:"outside_window"`
 	Outcomes         map[string]int `json:"outcomes"`
+	// HTTPStatusCounts splits the http_error attempts by the status each
+	// recorded ("429": 16); one without a recorded status (an import) is
+	// in no key: its status is not invented. Absent without any.
+	HTTPStatusCounts map[string]int `json:"http_status_counts,omitempty"`
 	FailureRate      Ratio          `json:"failure_rate"`
 	QualityPassRate  Ratio          `json:"quality_pass_rate"`
 	Throughput       Throughput     `json:"throughput"`
