@@ -67,6 +67,8 @@ type Accumulator struct {
 	passes, fails, unrated, ttftMissing   int64
 	outcomes                              [trace.MaxOutcome + 1]int64
 	httpStatus                            map[int]int64 // http_error attempts by recorded status
+	answered                              float64       // the latest start or end of an attempt not a connect_error
+	connStarts                            []float64     // connect errors' starts, those at or after answered (Summary.Unanswered)
 	events, tokens, multiEvents           int64
 	tpotFinish                            int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
@@ -125,8 +127,23 @@ func (acc *Accumulator) level(ttft float64) uint64 {
 	return uint64(j)
 }
 
+// addAnswered follows the tail in which nothing answered (Summary.Unanswered).
+func (acc *Accumulator) addAnswered(a *trace.Attempt) {
+	if a.Outcome == trace.ConnectError {
+		acc.connStarts = append(acc.connStarts, a.StartMS)
+		return
+	}
+	if t := max(a.StartMS, a.EndMS); t > acc.answered {
+		acc.answered = t
+		if len(acc.connStarts) > 0 && acc.connStarts[0] < t { // keep only the tail
+			acc.connStarts = slices.DeleteFunc(acc.connStarts, func(st float64) bool { return st < t })
+		}
+	}
+}
+
 // Add counts one attempt. It keeps no reference to a or its events.
 func (acc *Accumulator) Add(a *trace.Attempt) {
+	acc.addAnswered(a)
 	if !acc.h.Window.Contains(a.StartMS) {
 		acc.outside++
 		return
@@ -306,6 +323,9 @@ func (acc *Accumulator) Summary() *Summary {
 	}
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
+	}
+	if n := countFrom(acc.connStarts, acc.answered); n > 0 {
+		s.Unanswered = &Unanswered{FromMS: acc.answered, ConnectErrors: n}
 	}
 	for st, n := range acc.httpStatus {
 		if s.HTTPStatusCounts == nil {
@@ -603,6 +623,8 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	for i := range acc.outcomes {
 		acc.outcomes[i] += o.outcomes[i]
 	}
+	acc.answered = max(acc.answered, o.answered)
+	acc.connStarts = append(acc.connStarts, o.connStarts...)
 	for st, n := range o.httpStatus {
 		if acc.httpStatus == nil {
 			acc.httpStatus = map[int]int64{}
@@ -646,4 +668,15 @@ func SummarizeFile(path string, opts Options) (*Summary, error) {
 	}
 	defer f.Close()
 	return SummarizeReader(f, path, opts)
+}
+
+// countFrom is how many of starts are at or after from.
+func countFrom(starts []float64, from float64) int64 {
+	n := int64(0)
+	for _, st := range starts {
+		if st >= from {
+			n++
+		}
+	}
+	return n
 }

@@ -109,12 +109,15 @@ type Summary struct {
 	// recorded ("429": 16); one without a recorded status (an import) is
 	// in no key: its status is not invented. Absent without any.
 	HTTPStatusCounts map[string]int `json:"http_status_counts,omitempty"`
-	FailureRate      Ratio          `json:"failure_rate"`
-	QualityPassRate  Ratio          `json:"quality_pass_rate"`
-	Throughput       Throughput     `json:"throughput"`
-	QualityPasses    int64          `json:"quality_passes"`
-	QualityFails     int64          `json:"quality_fails"`
-	UnratedSuccesses int64          `json:"unrated_successes"`
+	// Unanswered is the trace's tail in which nothing answered (a server
+	// that crashed or was never there); nil without one.
+	Unanswered       *Unanswered `json:"unanswered,omitempty"`
+	FailureRate      Ratio       `json:"failure_rate"`
+	QualityPassRate  Ratio       `json:"quality_pass_rate"`
+	Throughput       Throughput  `json:"throughput"`
+	QualityPasses    int64       `json:"quality_passes"`
+	QualityFails     int64       `json:"quality_fails"`
+	UnratedSuccesses int64       `json:"unrated_successes"`
 	// TTFTMissing counts in-window attempts with no first event: they have
 	// no TTFT at all, and are never counted as 0.
 	TTFTMissing int64 `json:"ttft_missing"`
@@ -269,4 +272,14 @@ type Drops struct {
 	E2EOverSLO     int64 `json:"e2e_over_slo,omitempty"`
 	ITLOverSLO     int64 `json:"itl_p95_over_slo,omitempty"`
 	TPOTOverSLO    int64 `json:"tpot_over_slo,omitempty"`
+}
+
+// Unanswered is the tail of a trace in which nothing answered, as bench
+// says it at the end of a run: FromMS is the latest start or end of an
+// attempt that was not a connect_error (0: nothing ever answered), and
+// ConnectErrors the connect errors that started at or after it. Every
+// attempt counts, the warm-up's too, as bench counts them.
+type Unanswered struct {
+	FromMS        float64 `json:"from_ms"`
+	ConnectErrors int64   `json:"connect_errors"`
 }
