@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -401,7 +402,15 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 			hi = mid
 		}
 	}
-	return finish(fmt.Sprintf("bisected to %g req/s", c.Resolution))
+	return finish(bisectedReason(lo, hi, c.Resolution))
+}
+
+// bisectedReason is the stop reason of a bisection that ended between lo
+// (the highest rate that met) and hi (the lowest that did not): they are
+// within the resolution, which is a precision, not a rate found.
+func bisectedReason(lo, hi, resolution float64) string {
+	return fmt.Sprintf("bisected until the highest rate that meets (%s req/s) and the lowest that does not (%s req/s) are within the resolution, --resolution %s req/s",
+		numfmt.Num(lo), numfmt.Num(hi), numfmt.Num(resolution))
 }
 
 // undecided says whether a search with answer ans is undecided: no rate

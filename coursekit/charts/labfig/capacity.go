@@ -177,7 +177,7 @@ var (
 	capOffered     = lang.Msg{"提供的速率", "offered rate"}
 	capP95         = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
 	capOverloaded  = lang.Msg{"（过载）", " (overload)"}
-	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，延长 %d 次）", "%s req/s: %d / %d qualified = %s, 95%% Wilson interval %s → %s (window %s s, extended %d times)"}
+	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
 )
 
 // CapacityAttainment draws, against the offered rate, each step's
@@ -211,7 +211,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 			mid = append(mid, draw.Point{Value: []any{s.Rate, "-"}})
 		}
 		tip := lg.F(capStepTooltip,
-			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), s.Extended)
+			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), cardfmt.CapacityExtendedIn(lg, s.Extended))
 		label := vname
 		switch {
 		case s.StoppedEarly:
