@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -135,6 +136,22 @@ func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 	return "[" + pct(*lo) + ", " + pct(*hi) + "]"
 }
 
+// subtitleWidth is the widest subtitle line, in CJK characters, that a
+// 900 px chart shows whole at 13 px: ECharts does not wrap a subtitle, it
+// clips it at the chart's edge.
+const subtitleWidth = 60
+
+// wrappedTitle is draw.Titled with the subtitle wrapped at subtitleWidth
+// (draw.WrapLines: nothing dropped), and the grid top that clears its
+// lines, at least minTop px.
+func wrappedTitle(title, sub string, minTop int) (opts.Title, string) {
+	var lines []string
+	for _, l := range strings.Split(sub, "\n") {
+		lines = append(lines, draw.WrapLines(l, subtitleWidth)...)
+	}
+	return draw.Titled(title, strings.Join(lines, "\n")), strconv.Itoa(max(minTop, 70+19*len(lines))) // the axis name sits about 20 px above the grid
+}
+
 // capacitySubtitle says the answer, its interval, the steps and the time.
 func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency, r.Judged))
@@ -252,13 +269,14 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 	if anyBusy {
 		legend = append(legend, capBusy.In(lg))
 	}
+	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), capacitySubtitle(lg, r), 110)
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), capacitySubtitle(lg, r))),
+		ec.WithTitleOpts(title),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Data: legend}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "80", Left: "60", Right: "60"}),
+		ec.WithGridOpts(opts.Grid{Top: top, Bottom: "80", Left: "60", Right: "60"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: capRateAxis.In(lg), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "%", Min: 0, Max: 100}),
 		ec.WithAnimation(false),
@@ -299,13 +317,14 @@ func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 		}
 		p95 = append(p95, draw.Point{Value: []any{s.Rate, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 	}
+	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS)), 90)
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS)))),
+		ec.WithTitleOpts(title),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "90", Bottom: "80", Left: "60", Right: "70"}),
+		ec.WithGridOpts(opts.Grid{Top: top, Bottom: "80", Left: "60", Right: "70"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: capRateAxis.In(lg), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"次/s", "/s"}), Min: 0}),
 		ec.WithAnimation(false),
