@@ -323,14 +323,8 @@ func (a *Attempt) Validate() error {
 		if !a.HasEnd {
 			return fieldErr("end_ms", fmt.Sprintf("missing: a %s attempt must record its final event (null only for in_flight)", a.Outcome))
 		}
-		if err := checkTime("end_ms", a.EndMS); err != nil {
+		if err := checkAfterEvents(a, "end_ms", a.EndMS, prev); err != nil {
 			return err
-		}
-		if a.EndMS < prev {
-			if len(a.Events) == 0 {
-				return fieldErr("end_ms", fmt.Sprintf("%s is before start_ms %s", fmtMS(a.EndMS), fmtMS(a.StartMS)))
-			}
-			return fieldErr("end_ms", fmt.Sprintf("%s is before the last event at %s", fmtMS(a.EndMS), fmtMS(prev)))
 		}
 	}
 	if a.HasFinish {
@@ -411,17 +405,26 @@ func fmtMS(v float64) string {
 // checkFinish: the finish chunk arrives after the last text event (prev,
 // or start_ms without events) and no later than the stream's end.
 func checkFinish(a *Attempt, prev float64) error {
-	if err := checkTime("finish_ms", a.FinishMS); err != nil {
+	if err := checkAfterEvents(a, "finish_ms", a.FinishMS, prev); err != nil {
 		return err
-	}
-	if a.FinishMS < prev {
-		if len(a.Events) == 0 {
-			return fieldErr("finish_ms", fmt.Sprintf("%s is before start_ms %s", fmtMS(a.FinishMS), fmtMS(a.StartMS)))
-		}
-		return fieldErr("finish_ms", fmt.Sprintf("%s is before the last event at %s", fmtMS(a.FinishMS), fmtMS(prev)))
 	}
 	if a.HasEnd && a.FinishMS > a.EndMS {
 		return fieldErr("finish_ms", fmt.Sprintf("%s is after end_ms %s", fmtMS(a.FinishMS), fmtMS(a.EndMS)))
+	}
+	return nil
+}
+
+// checkAfterEvents: field's time v is a number at or after the last event
+// (prev), or after start_ms when there is none.
+func checkAfterEvents(a *Attempt, field string, v, prev float64) error {
+	if err := checkTime(field, v); err != nil {
+		return err
+	}
+	if v < prev {
+		if len(a.Events) == 0 {
+			return fieldErr(field, fmt.Sprintf("%s is before start_ms %s", fmtMS(v), fmtMS(a.StartMS)))
+		}
+		return fieldErr(field, fmt.Sprintf("%s is before the last event at %s", fmtMS(v), fmtMS(prev)))
 	}
 	return nil
 }
