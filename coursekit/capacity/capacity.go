@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -217,6 +218,27 @@ func (r *Result) AnswerStep() *Step {
 	return at
 }
 
+// ShortStep is the lowest-rate step left undecided with fewer attempts
+// than meeting the target needs, when no rate met and some step failed:
+// the step's length, not the server, bounds the answer "no rate meets"
+// there. nil otherwise.
+func (r *Result) ShortStep() *Step {
+	if r.MaxRateMeeting != nil || r.Undecided {
+		return nil
+	}
+	need := int64(r.AttemptsToMeet)
+	if need == 0 {
+		need = int64(AttemptsToMeet(r.Target))
+	}
+	var low *Step
+	for i := range r.Steps {
+		if s := &r.Steps[i]; s.Verdict == Undecided && s.Attempts < need && (low == nil || s.Rate < low.Rate) {
+			low = s
+		}
+	}
+	return low
+}
+
 // MostAttempts is the most attempts any step had in its window.
 func (r *Result) MostAttempts() int64 {
 	most := int64(0)
@@ -380,7 +402,15 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 			hi = mid
 		}
 	}
-	return finish(fmt.Sprintf("bisected to %g req/s", c.Resolution))
+	return finish(bisectedReason(lo, hi, c.Resolution))
+}
+
+// bisectedReason is the stop reason of a bisection that ended between lo
+// (the highest rate that met) and hi (the lowest that did not): they are
+// within the resolution, which is a precision, not a rate found.
+func bisectedReason(lo, hi, resolution float64) string {
+	return fmt.Sprintf("bisected until the highest rate that meets (%s req/s) and the lowest that does not (%s req/s) are within the resolution, --resolution %s req/s",
+		numfmt.Num(lo), numfmt.Num(hi), numfmt.Num(resolution))
 }
 
 // undecided says whether a search with answer ans is undecided: no rate

@@ -1,9 +1,11 @@
 package cardfmt
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -73,6 +75,20 @@ func CapacityUndecidedIn(lg lang.Lang, most int64, need int, target float64) str
 		"Answer: undecided: no step could decide either way (%s), so this is not \"no rate meets\"; give each step more attempts: a longer --step-duration or --step-max-duration, or a higher --start-rate."}, why)
 }
 
+// CapacityNoRateIn is the answer of a search in which no rate met, in lg.
+// short is capacity.Result.ShortStep: with one, the answer says that the
+// step's length bounds it (too few attempts to meet the target at that
+// rate), not the server, and how to lengthen the steps; need is
+// capacity.AttemptsToMeet.
+func CapacityNoRateIn(lg lang.Lang, short *capacity.Step, need int) string {
+	if short == nil {
+		return lg.S(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
+	}
+	return lg.F(lang.Msg{"结论：搜索过的速率没有一个达标，但限制它的是每一步的长度，不是服务器：%s 次/s 这一步尚无定论，样本太少（%d 次尝试，全部合格也要至少 %d 次才能达标）；请加长 --step-duration 或 --step-max-duration 再搜索。",
+		"Answer: no rate searched meets the target, but the step length bounds this, not the server: the %s req/s step is undecided with too few attempts (%d attempts, and meeting the target needs at least %d even if all qualify); search again with a longer --step-duration or --step-max-duration."},
+		numfmt.Num(short.Rate), short.Attempts, need)
+}
+
 // CapacityGrowthIn is the caveat on an answer whose own step shows a queue
 // growing that its overload test could not decide on
 // (capacity.LoadCheck.GrowingUndecided).
@@ -83,7 +99,7 @@ func CapacityGrowthIn(lg lang.Lang, l capacity.LoadCheck) string {
 	}
 	return lg.F(lang.Msg{"注意：答案这一步的队列看起来在增长：在途 %d → %d，完成 %s 次/s 低于提供的 %s 次/s，但 %s s 的窗口太短，过载检验判定不了%s。这个速率可能高于服务器能持续承受的速率。",
 		"Caveat: the answer's own step looks like a growing queue: in flight %d → %d, completions %s/s below the offered %s/s, but its %s s window is too short for the overload test to decide%s. This rate may be above what the server sustains."},
-		l.InFlightStart, l.InFlightEnd, Num(float64(int(l.CompletionPerS*10+0.5))/10), Num(l.OfferedPerS), Num(l.WindowS), need)
+		l.InFlightStart, l.InFlightEnd, Num(float64(int(l.CompletionPerS*10+0.5))/10), numfmt.Num(l.OfferedPerS), Num(l.WindowS), need)
 }
 
 // CapacityLatenessIn says how late the client was during a step, as the
@@ -101,4 +117,22 @@ func CapacityLatenessIn(lg lang.Lang, s capacity.Step) string {
 		return ""
 	}
 	return lg.S(lang.Msg{"客户端迟到：", "client late: "}) + strings.Join(parts, clauseSep.In(lg))
+}
+
+// CapacityExtendedIn says how many times a step's window was extended, in
+// lg: "延长 2 次"; "not extended", "extended once", "extended twice",
+// "extended 3 times".
+func CapacityExtendedIn(lg lang.Lang, n int) string {
+	if lg != lang.EN {
+		return fmt.Sprintf("延长 %d 次", n)
+	}
+	switch n {
+	case 0:
+		return "not extended"
+	case 1:
+		return "extended once"
+	case 2:
+		return "extended twice"
+	}
+	return fmt.Sprintf("extended %d times", n)
 }

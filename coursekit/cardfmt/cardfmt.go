@@ -7,8 +7,11 @@
 package cardfmt
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
@@ -251,7 +254,7 @@ func outcomeList(l lang.Lang, s *metrics.Summary) string {
 	var parts []string
 	for _, o := range trace.Failures {
 		if n := s.Outcomes[o.String()]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", OutcomeNameIn(l, o), n))
+			parts = append(parts, OutcomeCountIn(l, s, o))
 		}
 	}
 	if len(parts) == 0 {
@@ -348,6 +351,9 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		p(txMultiTok, s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
 		line("  " + distLine(l, nameTPOTLong.In(l), s.TPOT))
 		ci("    ", s.TPOT)
+		if s.Event.TPOTAtFinish > 0 {
+			line("    " + tpotEnd(l, s))
+		}
 	} else if s.Event.Events > 0 && !usageDisagrees(s) {
 		p(txOneTok, s.Event.Events)
 	}
@@ -484,6 +490,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	if s.Event.MultiTokenEvents > 0 {
 		p(mdMultiTok, s.Event.MultiTokenEvents, distLine(l, "TPOT", s.TPOT))
 		ci(s.TPOT)
+		if s.Event.TPOTAtFinish > 0 {
+			line("  " + tpotEnd(l, s))
+		}
 	}
 	for _, t := range ServerLinesIn(l, s) {
 		line("- " + esc(t)) // attempt ids and bad values come from the trace
@@ -533,4 +542,38 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		line(notFiniteText.F(l, strings.Join(bad, ", ")))
 	}
 	return b.String()
+}
+
+var (
+	statusCount      = lang.Msg{"%s ×%d", "%s ×%d"}
+	statusUnrecorded = lang.Msg{"未记录状态 %d", "status not recorded %d"}
+	statusOpen       = lang.Msg{"（", " ("}
+	statusClose      = lang.Msg{"）", ")"}
+)
+
+// OutcomeCountIn is outcome o's name and count in s, in l; http_error is
+// split by the statuses its attempts recorded (Summary.HTTPStatusCounts,
+// in numeric order), and those without one are counted as unrecorded,
+// never given a status: "HTTP error 24 (429 ×16, 503 ×8)".
+func OutcomeCountIn(l lang.Lang, s *metrics.Summary, o trace.Outcome) string {
+	n := s.Outcomes[o.String()]
+	out := fmt.Sprintf("%s %d", OutcomeNameIn(l, o), n)
+	if o != trace.HTTPError {
+		return out
+	}
+	codes := slices.Collect(maps.Keys(s.HTTPStatusCounts))
+	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) })
+	var parts []string
+	rest := n
+	for _, c := range codes {
+		parts = append(parts, statusCount.F(l, c, s.HTTPStatusCounts[c]))
+		rest -= s.HTTPStatusCounts[c]
+	}
+	if rest > 0 {
+		parts = append(parts, statusUnrecorded.F(l, rest))
+	}
+	if len(parts) == 0 {
+		return out
+	}
+	return out + statusOpen.In(l) + strings.Join(parts, listSep.In(l)) + statusClose.In(l)
 }

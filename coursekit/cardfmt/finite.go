@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -131,7 +132,7 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 			e.bad = append(e.bad, path)
 			return nil
 		}
-		return e.leaf(v)
+		return e.leaf(reflect.ValueOf(numfmt.Clean(v.Float())))
 	case reflect.Struct:
 		return e.object(v, path)
 	case reflect.Map:

@@ -30,6 +30,10 @@ var (
 	noteSendLag       = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
 	noteConnect       = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
+	noteConnectTail = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：%s，服务器的地址上没有服务在听（已经停止、崩溃、没有启动或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
+		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): %[4]s, nothing listened at the server's address (stopped, crashed, not started, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
+	tailFrom    = lang.Msg{"从第 %s s 起到运行结束没有服务应答（此后 %d 次尝试都是连接失败）", "nothing answered from %s s to the end of the run (the %d attempts since were all connect errors)"}
+	tailStart   = lang.Msg{"从运行开始到结束没有服务应答（%d 次尝试都是连接失败）", "nothing answered from the start to the end of the run (all %d attempts were connect errors)"}
 	noteUnrated = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分是“不知道”：不算质量通过，也不是 0，所以联合合格和 goodput 无法计算（未评分），和时延快慢无关。" +
 		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
 		"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。",
@@ -146,7 +150,7 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 	}
 	out = append(out, SendsNotesIn(l, s)...)
 	if n := int64(s.Outcomes[trace.ConnectError.String()]); n >= connectFloodMin && 2*n > s.Attempts && s.WindowS > 0 {
-		out = append(out, noteConnect.F(l, s.Attempts, n, num(float64(n)/s.WindowS)))
+		out = append(out, connectNote(l, s, n))
 	}
 	if n := ClientLagNoteIn(l, s); n != "" {
 		out = append(out, n)
@@ -158,6 +162,21 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		out = append(out, noteUnrated.F(l, s.CompleteSuccess))
 	}
 	return out
+}
+
+// connectNote is the note on a run that was mostly connect errors (n of
+// them): from when nothing answered, from the trace (Summary.Unanswered,
+// the time bench printed), when the errors are the run's tail.
+func connectNote(l lang.Lang, s *metrics.Summary, n int64) string {
+	rate := num(float64(n) / s.WindowS)
+	u := s.Unanswered
+	switch {
+	case u == nil:
+		return noteConnect.F(l, s.Attempts, n, rate)
+	case u.FromMS == 0:
+		return noteConnectTail.F(l, s.Attempts, n, rate, tailStart.F(l, u.ConnectErrors))
+	}
+	return noteConnectTail.F(l, s.Attempts, n, rate, tailFrom.F(l, num(u.FromMS/1000), u.ConnectErrors))
 }
 
 // connectFloodMin is the fewest connect errors, over half of the

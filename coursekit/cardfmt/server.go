@@ -20,6 +20,8 @@ var (
 	srvDecode     = lang.Msg{"服务器每 token 解码时间 predicted_ms / (predicted_n − 1)", "Server decode time per token predicted_ms / (predicted_n − 1)"}
 	srvClientTPOT = lang.Msg{"客户端 TPOT = (t_N − t_1) / (N − 1)，每次尝试一个值，与下一行对照", "Client TPOT = (t_N − t_1) / (N − 1), one value per attempt, to set beside the next line"}
 	srvDecodeDef  = lang.Msg{"口径：llama.cpp 在预填充结束、采样出第一个 token 时开始计 predicted_ms，到最后一个 token 为止，所以它含 predicted_n − 1 个解码步，也就是客户端看到的 N − 1 个 token 间隔：每次尝试一个值，对照的是上一行客户端的 TPOT（同一次尝试 token 间隔的平均），不是上面逐个事件间隔的分位数；除以 predicted_n 会偏低 1/n。%d 次尝试只有一个 token（或没有 predicted_n），没有解码步，不计入", "Definition: llama.cpp starts predicted_ms when it samples the first token, at the end of the prefill, and stops it at the last token, so it spans predicted_n − 1 decode steps, the client's N − 1 gaps between tokens: one value per attempt, to set beside the client's TPOT on the line above (the mean of one attempt's token gaps), not beside the percentiles of single event gaps above; over predicted_n it would read 1/n low. %d attempts had one token (or no predicted_n): no decode step, left out"}
+	tnFinish      = lang.Msg{"t_N：%d 次尝试取带 finish_reason 的块到达的时刻（finish_ms）：它们的 usage 比文本事件多计了 token（结束符、停止串，不带文本，随结束块到达）；其余 %d 次取最后一个文本事件", "t_N: the arrival of the chunk carrying finish_reason (finish_ms) in %d attempts, whose usage counts tokens the text events did not carry (an end-of-sequence token, a stop string: sent without text, by the finish); the last text event in the other %d"}
+	tnLast        = lang.Msg{"t_N：最后一个文本事件（轨迹没有 finish_ms，或事件带齐了 usage 计的 token）", "t_N: the last text event (no finish_ms in the trace, or the events carry every token usage counts)"}
 	srvCache      = lang.Msg{"前缀缓存：%d 次尝试复用了缓存（cache_n > 0），共复用 %d 个 token；服务器实际计算的 prompt token 共 %d 个", "Prefix cache: %d attempts reused the cache (cache_n > 0), %d tokens reused in all; the server computed %d prompt tokens"}
 	srvBad        = lang.Msg{"有问题的计时（前几条）：", "Bad timings (first few): "}
 	srvBadSep     = lang.Msg{"；", "; "}
@@ -47,7 +49,7 @@ func ServerLinesIn(l lang.Lang, s *metrics.Summary) []string {
 	if sp.DecodePerTokenMS.N > 0 {
 		// Beside the client figure it is defined against: each attempt's
 		// mean token gap, not the event gaps one by one.
-		out = append(out, distLine(l, srvClientTPOT.In(l), s.TPOT), distLine(l, srvDecode.In(l), sp.DecodePerTokenMS), srvDecodeDef.F(l, sp.NoDecodeStep))
+		out = append(out, distLine(l, srvClientTPOT.In(l), s.TPOT), distLine(l, srvDecode.In(l), sp.DecodePerTokenMS), srvDecodeDef.F(l, sp.NoDecodeStep), tpotEnd(l, s))
 	}
 	out = append(out, srvCache.F(l, sp.CacheHits, sp.CachedTokens, sp.PromptTokens))
 	if len(sp.BadExamples) > 0 {
@@ -55,4 +57,12 @@ func ServerLinesIn(l lang.Lang, s *metrics.Summary) []string {
 	}
 	out = append(out, srvTwoClock.In(l))
 	return out
+}
+
+// tpotEnd says which t_N the card's TPOT used (trace.Attempt.LastTokenMS).
+func tpotEnd(l lang.Lang, s *metrics.Summary) string {
+	if k := s.Event.TPOTAtFinish; k > 0 {
+		return tnFinish.F(l, k, int64(s.TPOT.N)-k)
+	}
+	return tnLast.In(l)
 }

@@ -57,6 +57,7 @@ var Schema = arrow.NewSchema([]arrow.Field{
 		arrow.Field{Name: "tokens", Type: arrow.PrimitiveTypes.Int64},
 	))},
 	{Name: "end_ms", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "finish_ms", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	{Name: "quality", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "input_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "output_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
@@ -74,6 +75,7 @@ const (
 	colHTTP
 	colEvents
 	colEnd
+	colFinish
 	colQuality
 	colIn
 	colOut
@@ -146,7 +148,7 @@ type parquetWriter struct {
 	attempt, request *array.StringBuilder
 	outcome, quality *array.StringBuilder
 	errs, meta       *array.StringBuilder
-	start, end       *array.Float64Builder
+	start, end, fin  *array.Float64Builder
 	http             *array.Int32Builder
 	events           *array.ListBuilder
 	event            *array.StructBuilder
@@ -187,6 +189,7 @@ func newParquetWriter(w io.Writer, h *trace.Header) (*parquetWriter, error) {
 		eventT:      event.FieldBuilder(0).(*array.Float64Builder),
 		eventTokens: event.FieldBuilder(1).(*array.Int64Builder),
 		end:         b.Field(colEnd).(*array.Float64Builder),
+		fin:         b.Field(colFinish).(*array.Float64Builder),
 		quality:     b.Field(colQuality).(*array.StringBuilder),
 		in:          b.Field(colIn).(*array.Int64Builder),
 		out:         b.Field(colOut).(*array.Int64Builder),
@@ -224,6 +227,11 @@ func (pw *parquetWriter) add(a *trace.Attempt) error {
 		pw.end.Append(a.EndMS)
 	} else {
 		pw.end.AppendNull()
+	}
+	if a.HasFinish {
+		pw.fin.Append(a.FinishMS)
+	} else {
+		pw.fin.AppendNull()
 	}
 	if a.Quality == trace.Unrated {
 		pw.quality.AppendNull()

@@ -22,6 +22,7 @@ const sample = `{"trace":"llm-serving/v1","clock":"client","window":{"start_ms":
 {"attempt":"a1","start_ms":0.1,"outcome":"ok","http_status":200,"events":[{"t_ms":100.25},{"t_ms":120,"tokens":3}],"end_ms":130,"quality":"pass","input_tokens":12,"output_tokens":4,"meta":{"conn_retries":1}}
 {"attempt":"a2","request":"a1","start_ms":500,"outcome":"timeout","events":[],"end_ms":3500,"quality":null,"error":"no first token"}
 {"attempt":"a3","start_ms":9999.5,"outcome":"in_flight","events":[{"t_ms":10001}],"end_ms":null}
+{"attempt":"a4","start_ms":1,"outcome":"ok","events":[{"t_ms":100}],"end_ms":130,"finish_ms":120.5,"output_tokens":2}
 `
 
 // readBack reads every attempt of a Parquet export as the trace reader would build it.
@@ -75,6 +76,9 @@ func readBack(t *testing.T, path string) []trace.Attempt {
 			}
 			if e := col(colEnd).(*array.Float64); e.IsValid(i) {
 				a.EndMS, a.HasEnd = e.Value(i), true
+			}
+			if f := col(colFinish).(*array.Float64); f.IsValid(i) {
+				a.FinishMS, a.HasFinish = f.Value(i), true
 			}
 			if q := col(colQuality).(*array.String); q.IsValid(i) {
 				a.Quality = map[string]trace.Quality{"pass": trace.Pass, "fail": trace.Fail}[q.Value(i)]

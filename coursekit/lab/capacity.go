@@ -21,6 +21,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/judge"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
@@ -336,7 +337,7 @@ func (l Lab) CapacitySaved(name string) error {
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO, Judged: r.Judged(),
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
-		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet}
+		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet, ShortStep: r.ShortStep()}
 	if a := r.AnswerStep(); r.AnswerQueueGrowing && a != nil && a.Load != nil {
 		out.AnswerGrowth = a.Load
 	}
@@ -421,7 +422,7 @@ func CapacityAnswer(r *capacity.Result) string {
 		return s + cardfmt.CapacityUndecided(r.MostAttempts(), r.AttemptsToMeet, r.Target)
 	}
 	if r.MaxRateMeeting == nil {
-		return s + "结论：搜索过的速率没有一个达标。"
+		return s + cardfmt.CapacityNoRateIn(lang.ZH, r.ShortStep(), r.AttemptsToMeet)
 	}
 	if r.AtLeast() {
 		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。",

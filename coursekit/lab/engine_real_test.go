@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -146,6 +147,47 @@ func checkServerTimings(t *testing.T, a *trace.Attempt, m engineMeta) {
 	}
 }
 
+// checkTPOTBesideDecode: the client's TPOT, (t_N − t_1)/(N − 1), measures
+// what the server's predicted_ms/(predicted_n − 1) does, the mean decode
+// step, so their median ratio over the attempts is within 5 % of 1 (a
+// generous bound on a property, not a timing). The easy answers end on the
+// end-of-sequence token, which usage counts but no text event carries: at
+// least one attempt takes t_N from the finish (finish_ms); with the last
+// text event instead, an 8-token answer's TPOT reads 1/8 low.
+func checkTPOTBesideDecode(t *testing.T, tr *trace.Trace) {
+	t.Helper()
+	var ratios, lastEvent []float64 // the second with t_N the last text event, as before finish_ms
+	atFinish := 0
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		st := metaOf(t, a).ServerTimings
+		tpot, ok := a.TPOT()
+		if a.Outcome != trace.OK || !ok || st == nil || st.PredictN == nil || st.PredictMS == nil || *st.PredictN < 3 {
+			continue
+		}
+		if a.FinishesPastEvents() {
+			atFinish++
+		}
+		decode := *st.PredictMS / float64(*st.PredictN-1)
+		ratios = append(ratios, tpot/decode)
+		lastEvent = append(lastEvent, (a.Events[len(a.Events)-1].TMS-a.Events[0].TMS)/float64(a.OutputTokenCount()-1)/decode)
+	}
+	if len(ratios) < 3 {
+		t.Fatalf("%d attempts with a TPOT and predicted_n ≥ 3, want at least 3", len(ratios))
+	}
+	if atFinish == 0 {
+		t.Errorf("no attempt took t_N from finish_ms: the end-of-sequence token should arrive without text")
+	}
+	slices.Sort(ratios)
+	slices.Sort(lastEvent)
+	t.Logf("client TPOT / server decode per token over %d attempts (%d with t_N at the finish): median %.3f (with the last text event as t_N: %.3f)",
+		len(ratios), atFinish, ratios[len(ratios)/2], lastEvent[len(lastEvent)/2])
+	if m := ratios[len(ratios)/2]; m < 0.95 || m > 1.05 {
+		t.Errorf("median client TPOT / server decode per token = %.3f over %d attempts (%d with t_N at the finish), want within 5 %% of 1: %.3f",
+			m, len(ratios), atFinish, ratios)
+	}
+}
+
 // tokenize is the engine's own tokenisation of text (llama.cpp's /tokenize).
 func tokenize(t *testing.T, base, text string) []int {
 	t.Helper()
@@ -191,6 +233,7 @@ func TestRealEngine(t *testing.T) {
 		tr, _ := bench(t, bin, filepath.Join(dir, "closed.jsonl"), "--url", p.URL, "--api", "chat",
 			"--dataset", easy, "--concurrency", "1", "--duration", "6s", "--max-tokens", "24", "--timeout", "30s")
 		checkJudgedRun(t, tr)
+		checkTPOTBesideDecode(t, tr)
 	})
 
 	t.Run("open loop judged", func(t *testing.T) {

@@ -341,8 +341,11 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		if c.timingsEnd > c.timingsStart {
 			st.timings = append(st.timings[:0], msg[c.timingsStart:c.timingsEnd]...)
 		}
-		if c.finished {
+		if c.finished && !sawFinish {
+			// The tokens usage counts beyond the text (an end-of-sequence
+			// token, a stop string) arrive by now: TPOT's t_N.
 			sawFinish = true
+			a.FinishMS, a.HasFinish = t, true
 		}
 		if !c.hasText() {
 			st.count(&c)

@@ -9,3 +9,11 @@ func SetScrapeTimeout(d time.Duration) (restore func()) {
 	scrapeTimeout = d
 	return func() { scrapeTimeout = old }
 }
+
+// SetPreflightTimeout replaces the pre-flight request's timeout until the
+// returned func restores it.
+func SetPreflightTimeout(d time.Duration) (restore func()) {
+	old := preflightTimeout
+	preflightTimeout = d
+	return func() { preflightTimeout = old }
+}

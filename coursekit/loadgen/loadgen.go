@@ -25,6 +25,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strconv"
@@ -36,6 +37,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/llmperf-course/course/coursekit"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -206,7 +208,7 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 
 // listModels are the model ids /v1/models lists, as they are (at least one).
 func listModels(ctx context.Context, client *http.Client, baseURL string, h http.Header) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
 	if client == nil {
 		client = NewClient()
@@ -219,10 +221,15 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 	for k, v := range h {
 		req.Header[k] = v
 	}
+	var connected atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { connected.Store(true) }}))
 	resp, err := client.Do(req)
 	if err != nil {
 		if msg, ok := serverFault(err); ok {
 			return nil, fmt.Errorf("GET /v1/models: %s", msg)
+		}
+		if connected.Load() && ctx.Err() == context.DeadlineExceeded {
+			return nil, silent{err}
 		}
 		var ue *url.Error
 		if errors.As(err, &ue) { // it quotes the URL: its user and query's secrets stay here
@@ -280,11 +287,25 @@ func PreflightModel(ctx context.Context, client *http.Client, baseURL string, h 
 		return fmt.Errorf("%s answers, but --model %q is not among the models it lists: %s", RedactURL(baseURL), model, modelList(ids, Hider(h)))
 	}
 	var ue *url.Error
-	if errors.As(err, &ue) {
+	switch {
+	case errors.As(err, &silent{}):
+		return fmt.Errorf("%s accepted the connection but did not answer GET /v1/models within %s s (a server still loading, hung, or not speaking HTTP there)", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()))
+	case errors.As(err, &ue):
 		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
 	}
 	return fmt.Errorf("%s does not answer as an OpenAI-compatible server (%v)", RedactURL(baseURL), err)
 }
+
+// preflightTimeout bounds the pre-flight request (and ResolveModel's).
+var preflightTimeout = 10 * time.Second
+
+// silent is listModels' error when a connection was made and the request
+// written, but no response came before the timeout: not "nothing answers",
+// which is a refused or unreachable address.
+type silent struct{ err error }
+
+func (s silent) Error() string { return s.err.Error() }
+func (s silent) Unwrap() error { return s.err }
 
 // modelList quotes the first ids (printable, with the API key hidden).
 func modelList(ids []string, hide *Hide) string {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/llmperf-course/course/coursekit/internal/keyrec"
@@ -65,7 +66,11 @@ type Accumulator struct {
 	attempts, complete, inFlight, outside int64
 	passes, fails, unrated, ttftMissing   int64
 	outcomes                              [trace.MaxOutcome + 1]int64
+	httpStatus                            map[int]int64 // http_error attempts by recorded status
+	answered                              float64       // the latest start or end of an attempt not a connect_error
+	connStarts                            []float64     // connect errors' starts, those at or after answered (Summary.Unanswered)
 	events, tokens, multiEvents           int64
+	tpotFinish                            int64
 	usageTokens, usageEventTokens         int64 // over successes with output_tokens
 	maxTokens                             int
 	outputTokens                          int64           // OutputTokenCount of complete successes
@@ -122,14 +127,35 @@ func (acc *Accumulator) level(ttft float64) uint64 {
 	return uint64(j)
 }
 
+// addAnswered follows the tail in which nothing answered (Summary.Unanswered).
+func (acc *Accumulator) addAnswered(a *trace.Attempt) {
+	if a.Outcome == trace.ConnectError {
+		acc.connStarts = append(acc.connStarts, a.StartMS)
+		return
+	}
+	if t := max(a.StartMS, a.EndMS); t > acc.answered {
+		acc.answered = t
+		if len(acc.connStarts) > 0 && acc.connStarts[0] < t { // keep only the tail
+			acc.connStarts = slices.DeleteFunc(acc.connStarts, func(st float64) bool { return st < t })
+		}
+	}
+}
+
 // Add counts one attempt. It keeps no reference to a or its events.
 func (acc *Accumulator) Add(a *trace.Attempt) {
+	acc.addAnswered(a)
 	if !acc.h.Window.Contains(a.StartMS) {
 		acc.outside++
 		return
 	}
 	acc.attempts++
 	acc.outcomes[a.Outcome]++
+	if a.Outcome == trace.HTTPError && a.HTTPStatus != 0 {
+		if acc.httpStatus == nil {
+			acc.httpStatus = map[int]int64{}
+		}
+		acc.httpStatus[a.HTTPStatus]++
+	}
 	acc.lag.add(a)
 	rk := a.RequestKey()
 	none := uint64(len(acc.slos))
@@ -166,6 +192,9 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		}
 		if t, ok := a.TPOT(); ok {
 			acc.tpot.add(t)
+			if a.FinishesPastEvents() {
+				acc.tpotFinish++
+			}
 		}
 		for _, e := range a.Events {
 			acc.tokens += int64(e.Tokens)
@@ -295,11 +324,21 @@ func (acc *Accumulator) Summary() *Summary {
 	for _, o := range trace.Outcomes {
 		s.Outcomes[o.String()] = int(acc.outcomes[o])
 	}
+	if n := countFrom(acc.connStarts, acc.answered); n > 0 {
+		s.Unanswered = &Unanswered{FromMS: acc.answered, ConnectErrors: n}
+	}
+	for st, n := range acc.httpStatus {
+		if s.HTTPStatusCounts == nil {
+			s.HTTPStatusCounts = map[string]int{}
+		}
+		s.HTTPStatusCounts[strconv.Itoa(st)] = int(n)
+	}
 	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), UnitFailureRate)
 	s.Throughput = newThroughput(s, acc.outputTokens)
 	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), UnitQualityPassRate)
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
+	s.Event.TPOTAtFinish = acc.tpotFinish
 	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
 	requests, passLv, latLv, err := acc.requests()
 	if err != nil {
@@ -584,9 +623,18 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	for i := range acc.outcomes {
 		acc.outcomes[i] += o.outcomes[i]
 	}
+	acc.answered = max(acc.answered, o.answered)
+	acc.connStarts = append(acc.connStarts, o.connStarts...)
+	for st, n := range o.httpStatus {
+		if acc.httpStatus == nil {
+			acc.httpStatus = map[int]int64{}
+		}
+		acc.httpStatus[st] += n
+	}
 	acc.events += o.events
 	acc.tokens += o.tokens
 	acc.multiEvents += o.multiEvents
+	acc.tpotFinish += o.tpotFinish
 	acc.outputTokens += o.outputTokens
 	for t, n := range o.tokenAttempts {
 		acc.tokenAttempts[t] += n
@@ -620,4 +668,15 @@ func SummarizeFile(path string, opts Options) (*Summary, error) {
 	}
 	defer f.Close()
 	return SummarizeReader(f, path, opts)
+}
+
+// countFrom is how many of starts are at or after from.
+func countFrom(starts []float64, from float64) int64 {
+	n := int64(0)
+	for _, st := range starts {
+		if st >= from {
+			n++
+		}
+	}
+	return n
 }

@@ -105,12 +105,19 @@ type Summary struct {
 	InFlight         int64          `json:"in_flight"`
 	OutsideWindow    int64          `json:"outside_window"`
 	Outcomes         map[string]int `json:"outcomes"`
-	FailureRate      Ratio          `json:"failure_rate"`
-	QualityPassRate  Ratio          `json:"quality_pass_rate"`
-	Throughput       Throughput     `json:"throughput"`
-	QualityPasses    int64          `json:"quality_passes"`
-	QualityFails     int64          `json:"quality_fails"`
-	UnratedSuccesses int64          `json:"unrated_successes"`
+	// HTTPStatusCounts splits the http_error attempts by the status each
+	// recorded ("429": 16); one without a recorded status (an import) is
+	// in no key: its status is not invented. Absent without any.
+	HTTPStatusCounts map[string]int `json:"http_status_counts,omitempty"`
+	// Unanswered is the trace's tail in which nothing answered (a server
+	// that crashed or was never there); nil without one.
+	Unanswered       *Unanswered `json:"unanswered,omitempty"`
+	FailureRate      Ratio       `json:"failure_rate"`
+	QualityPassRate  Ratio       `json:"quality_pass_rate"`
+	Throughput       Throughput  `json:"throughput"`
+	QualityPasses    int64       `json:"quality_passes"`
+	QualityFails     int64       `json:"quality_fails"`
+	UnratedSuccesses int64       `json:"unrated_successes"`
 	// TTFTMissing counts in-window attempts with no first event: they have
 	// no TTFT at all, and are never counted as 0.
 	TTFTMissing int64 `json:"ttft_missing"`
@@ -129,6 +136,10 @@ type Summary struct {
 		// report it; UsageEventTokens is what their events carry.
 		UsageTokens      int64 `json:"usage_output_tokens"`
 		UsageEventTokens int64 `json:"usage_event_tokens"`
+		// TPOTAtFinish counts the TPOTs whose t_N is the finish
+		// (trace.Attempt.LastTokenMS): usage counted tokens the events did
+		// not carry, which arrived without text by the finish_reason chunk.
+		TPOTAtFinish int64 `json:"tpot_at_finish,omitempty"`
 	} `json:"streamed_events"`
 	RetryAmplification *float64        `json:"retry_amplification"`
 	WindowCost         *float64        `json:"window_cost"`
@@ -261,4 +272,14 @@ type Drops struct {
 	E2EOverSLO     int64 `json:"e2e_over_slo,omitempty"`
 	ITLOverSLO     int64 `json:"itl_p95_over_slo,omitempty"`
 	TPOTOverSLO    int64 `json:"tpot_over_slo,omitempty"`
+}
+
+// Unanswered is the tail of a trace in which nothing answered, as bench
+// says it at the end of a run: FromMS is the latest start or end of an
+// attempt that was not a connect_error (0: nothing ever answered), and
+// ConnectErrors the connect errors that started at or after it. Every
+// attempt counts, the warm-up's too, as bench counts them.
+type Unanswered struct {
+	FromMS        float64 `json:"from_ms"`
+	ConnectErrors int64   `json:"connect_errors"`
 }

@@ -25,7 +25,7 @@ import (
 // RecordFields are the per-attempt fields of a trace line, as the file
 // names them.
 var RecordFields = []string{"attempt", "request", "start_ms", "outcome", "http_status", "events",
-	"end_ms", "quality", "input_tokens", "output_tokens", "error", "meta"}
+	"end_ms", "finish_ms", "quality", "input_tokens", "output_tokens", "error", "meta"}
 
 // lengthFields are the token lengths a kept record must have whether or
 // not today's card needs them: the unit keeps input and output lengths
@@ -40,7 +40,8 @@ var requiredFields = []string{"attempt", "start_ms", "outcome"}
 var recordFieldNames = map[string]string{
 	"attempt": "尝试编号", "request": "业务请求 ID", "start_ms": "发出时刻", "outcome": "结果状态",
 	"http_status": "HTTP 状态码", "events": "流式事件的时刻与 token 数", "end_ms": "结束时刻",
-	"quality": "质量判断", "input_tokens": "输入 token 数", "output_tokens": "输出 token 数",
+	"finish_ms": "带 finish_reason 的块到达的时刻",
+	"quality":   "质量判断", "input_tokens": "输入 token 数", "output_tokens": "输出 token 数",
 	"error": "错误原文", "meta": "工具附加的数据",
 }
 

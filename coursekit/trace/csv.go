@@ -13,7 +13,7 @@ import (
 // `coursekit csv` writes and gota loads. A missing value (no TTFT, no end,
 // not rated) is an empty cell, never 0.
 var CSVHeader = []string{"line", "attempt", "request", "in_window", "start_ms", "outcome", "complete", "http_status",
-	"events", "streamed_tokens", "ttft_ms", "e2e_ms", "end_ms", "quality", "input_tokens", "output_tokens", "error"}
+	"events", "streamed_tokens", "ttft_ms", "e2e_ms", "end_ms", "finish_ms", "quality", "input_tokens", "output_tokens", "error"}
 
 // CSVRecord is one attempt as CSV cells, in CSVHeader order.
 func CSVRecord(h *Header, a *Attempt) []string {
@@ -49,7 +49,7 @@ func CSVRecord(h *Header, a *Attempt) []string {
 		strconv.Itoa(a.Line), a.ID, a.Request, strconv.FormatBool(h.Window.Contains(a.StartMS)), f(a.StartMS),
 		a.Outcome.String(), strconv.FormatBool(a.Outcome == OK), optInt(a.HTTPStatus),
 		strconv.Itoa(len(a.Events)), strconv.Itoa(a.StreamedTokens()), diff(ttft, okT), diff(e2e, okE),
-		opt(a.EndMS, a.HasEnd), q, optInt(a.InputTokens), optInt(a.OutputTokens), a.Error,
+		opt(a.EndMS, a.HasEnd), opt(a.FinishMS, a.HasFinish), q, optInt(a.InputTokens), optInt(a.OutputTokens), a.Error,
 	}
 }
 

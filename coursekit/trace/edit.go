@@ -32,6 +32,9 @@ func (a Attempt) WithPause(after int, pauseMS float64) Attempt {
 	if b.HasEnd {
 		b.EndMS += pauseMS
 	}
+	if b.HasFinish { // after the last event, before the end: it moves with them
+		b.FinishMS += pauseMS
+	}
 	return b
 }
 

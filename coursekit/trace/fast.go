@@ -209,6 +209,12 @@ func (lp *lineParser) fast(l []byte, a *Attempt, b *block) bool {
 		}
 		a.HasEnd = true
 	}
+	if i, ok = lit(l, i, `,"finish_ms":`); ok {
+		if a.FinishMS, i, ok = fastNum(l, i); !ok {
+			return false
+		}
+		a.HasFinish = true
+	}
 	if i, ok = lit(l, i, `,"quality":`); ok {
 		switch {
 		case hasAt(l, i, `"pass"`):

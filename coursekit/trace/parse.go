@@ -78,9 +78,10 @@ const (
 	fOut
 	fError
 	fMeta
+	fFinish
 )
 
-const attemptFields = "attempt, request, start_ms, outcome, http_status, events, end_ms, quality, input_tokens, output_tokens, error"
+const attemptFields = "attempt, request, start_ms, outcome, http_status, events, end_ms, finish_ms, quality, input_tokens, output_tokens, error"
 
 func (lp *lineParser) parseAttempt(l []byte, a *Attempt, b *block) error {
 	s := &lp.s
@@ -193,6 +194,10 @@ func (lp *lineParser) field(key []byte, a *Attempt, b *block, hasEnd *bool) (uin
 			*hasEnd = true
 		}
 		return fEnd, numErr(err, msg, "end_ms")
+	case "finish_ms":
+		a.FinishMS, msg, err = s.number()
+		a.HasFinish = err == nil && msg == ""
+		return fFinish, numErr(err, msg, "finish_ms")
 	case "quality":
 		if s.null() {
 			a.Quality = Unrated

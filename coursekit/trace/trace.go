@@ -177,6 +177,12 @@ type Attempt struct {
 	// only for in-flight attempts.
 	EndMS  float64
 	HasEnd bool
+	// FinishMS is when the chunk carrying finish_reason arrived: the N-th
+	// token's arrival when the last tokens carried no text (an
+	// end-of-sequence token, a stop string). HasFinish is false when not
+	// recorded (the unit's traces, imports).
+	FinishMS  float64
+	HasFinish bool
 	// Quality is Unrated unless a rater judged the answer.
 	Quality Quality
 	// InputTokens and OutputTokens are 0 when not recorded.
@@ -237,7 +243,10 @@ func (a *Attempt) OutputTokenCount() int {
 
 // TPOT is the time per output token after the first: the mean gap between
 // output tokens, (t_N − t_1) / (N − 1), with t_1 the first event, t_N the
-// last one (the arrival of the last token) and N the output tokens. The
+// arrival of the last token and N the output tokens. t_N is the last event,
+// or the finish (finish_ms) when N exceeds the tokens the events carry:
+// llama.cpp and vLLM count the end-of-sequence token (and a stop string's)
+// in N but send it without text, so it arrives with the finish. The
 // wait for the stream to close after the last token (E2E runs to t_end)
 // is not part of it. vLLM writes almost the same number as
 // (E2EL − TTFT)/(N − 1) (metrics.VLLMTPOT): its TTFT is set by the first
@@ -250,7 +259,26 @@ func (a *Attempt) TPOT() (ms float64, ok bool) {
 	if len(a.Events) < 2 || n < 2 {
 		return 0, false
 	}
-	return (a.Events[len(a.Events)-1].TMS - a.Events[0].TMS) / float64(n-1), true
+	return (a.LastTokenMS() - a.Events[0].TMS) / float64(n-1), true
+}
+
+// LastTokenMS is t_N, the arrival of the last output token: the finish
+// when the trace records one and N exceeds the tokens the events carry
+// (those tokens came without text, by the finish), else the last event.
+// It is 0 without events.
+func (a *Attempt) LastTokenMS() float64 {
+	if len(a.Events) == 0 {
+		return 0
+	}
+	if a.HasFinish && a.OutputTokenCount() > a.StreamedTokens() {
+		return a.FinishMS
+	}
+	return a.Events[len(a.Events)-1].TMS
+}
+
+// FinishesPastEvents reports whether TPOT's t_N is the finish, not the last event.
+func (a *Attempt) FinishesPastEvents() bool {
+	return len(a.Events) > 0 && a.HasFinish && a.OutputTokenCount() > a.StreamedTokens()
 }
 
 // Validate checks the rules of format v1 that do not need other lines.
@@ -295,14 +323,13 @@ func (a *Attempt) Validate() error {
 		if !a.HasEnd {
 			return fieldErr("end_ms", fmt.Sprintf("missing: a %s attempt must record its final event (null only for in_flight)", a.Outcome))
 		}
-		if err := checkTime("end_ms", a.EndMS); err != nil {
+		if err := checkAfterEvents(a, "end_ms", a.EndMS, prev); err != nil {
 			return err
 		}
-		if a.EndMS < prev {
-			if len(a.Events) == 0 {
-				return fieldErr("end_ms", fmt.Sprintf("%s is before start_ms %s", fmtMS(a.EndMS), fmtMS(a.StartMS)))
-			}
-			return fieldErr("end_ms", fmt.Sprintf("%s is before the last event at %s", fmtMS(a.EndMS), fmtMS(prev)))
+	}
+	if a.HasFinish {
+		if err := checkFinish(a, prev); err != nil {
+			return err
 		}
 	}
 	if a.Outcome == OK && len(a.Events) == 0 {
@@ -373,4 +400,31 @@ func checkTime(field string, v float64) error { return checkNumber(field, v) }
 
 func fmtMS(v float64) string {
 	return fmt.Sprintf("%g", v)
+}
+
+// checkFinish: the finish chunk arrives after the last text event (prev,
+// or start_ms without events) and no later than the stream's end.
+func checkFinish(a *Attempt, prev float64) error {
+	if err := checkAfterEvents(a, "finish_ms", a.FinishMS, prev); err != nil {
+		return err
+	}
+	if a.HasEnd && a.FinishMS > a.EndMS {
+		return fieldErr("finish_ms", fmt.Sprintf("%s is after end_ms %s", fmtMS(a.FinishMS), fmtMS(a.EndMS)))
+	}
+	return nil
+}
+
+// checkAfterEvents: field's time v is a number at or after the last event
+// (prev), or after start_ms when there is none.
+func checkAfterEvents(a *Attempt, field string, v, prev float64) error {
+	if err := checkTime(field, v); err != nil {
+		return err
+	}
+	if v < prev {
+		if len(a.Events) == 0 {
+			return fieldErr(field, fmt.Sprintf("%s is before start_ms %s", fmtMS(v), fmtMS(a.StartMS)))
+		}
+		return fieldErr(field, fmt.Sprintf("%s is before the last event at %s", fmtMS(v), fmtMS(prev)))
+	}
+	return nil
 }

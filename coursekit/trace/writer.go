@@ -94,6 +94,10 @@ func AppendAttempt(dst []byte, a *Attempt) []byte {
 	} else {
 		dst = append(dst, "null"...)
 	}
+	if a.HasFinish {
+		dst = append(dst, `,"finish_ms":`...)
+		dst = appendMS(dst, a.FinishMS)
+	}
 	switch a.Quality {
 	case Pass:
 		dst = append(dst, `,"quality":"pass"`...)

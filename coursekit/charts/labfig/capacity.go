@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -51,6 +52,9 @@ type CapacitySearch struct {
 	// growing that its test could not decide on (cardfmt.CapacityGrowthIn);
 	// nil otherwise.
 	AnswerGrowth *capacity.LoadCheck
+	// ShortStep is capacity.Result.ShortStep: with no rate met, the step
+	// whose length, not the server, bounds the answer (cardfmt.CapacityNoRateIn).
+	ShortStep *capacity.Step
 }
 
 // CapacityStep is one searched rate. Shares are in [0, 1]; nil is unknown.
@@ -136,6 +140,22 @@ func intervalOrNone(lg lang.Lang, lo, hi *float64) string {
 	return "[" + pct(*lo) + sep + pct(*hi) + "]"
 }
 
+// subtitleWidth is the widest subtitle line, in CJK characters, that a
+// 900 px chart shows whole at 13 px: ECharts does not wrap a subtitle, it
+// clips it at the chart's edge.
+const subtitleWidth = 60
+
+// wrappedTitle is draw.Titled with the subtitle wrapped at subtitleWidth
+// (draw.WrapLines: nothing dropped), and the grid top that clears its
+// lines, at least minTop px.
+func wrappedTitle(title, sub string, minTop int) (opts.Title, string) {
+	var lines []string
+	for _, l := range strings.Split(sub, "\n") {
+		lines = append(lines, draw.WrapLines(l, subtitleWidth)...)
+	}
+	return draw.Titled(title, strings.Join(lines, "\n")), strconv.Itoa(max(minTop, 70+19*len(lines))) // the axis name sits about 20 px above the grid
+}
+
 // capacitySubtitle says the answer, its interval, the steps and the time.
 func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	q := draw.SafeText(cardfmt.CapacityRuleIn(lg, r.SLOTTFTMS, r.Latency, r.Judged))
@@ -143,7 +163,7 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	if r.Model != "" {
 		rule = lg.F(lang.Msg{"模型 %s；%s", "model %s; %s"}, draw.Label(r.Model), rule)
 	}
-	ans := lg.S(lang.Msg{"结论：搜索过的速率没有一个达标", "Answer: no rate searched meets the target"})
+	ans := strings.TrimRight(cardfmt.CapacityNoRateIn(lg, r.ShortStep, r.AttemptsToMeet), "。.")
 	if r.MaxRateMeeting != nil {
 		ans = lg.F(lang.Msg{"结论：达标的最高速率 %s 次/s", "Answer: the highest rate that meets the target is %s req/s"}, draw.Num(*r.MaxRateMeeting))
 		if r.AtLeast {
@@ -178,7 +198,7 @@ var (
 	capOffered     = lang.Msg{"提供的速率", "offered rate"}
 	capP95         = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
 	capOverloaded  = lang.Msg{"（过载）", " (overload)"}
-	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，延长 %d 次）", "%s req/s: %d / %d qualified = %s, 95%% Wilson interval %s → %s (window %s s, extended %d times)"}
+	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
 )
 
 // CapacityAttainment draws, against the offered rate, each step's
@@ -212,7 +232,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 			mid = append(mid, draw.Point{Value: []any{s.Rate, "-"}})
 		}
 		tip := lg.F(capStepTooltip,
-			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), s.Extended)
+			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), cardfmt.CapacityExtendedIn(lg, s.Extended))
 		label := vname
 		switch {
 		case s.StoppedEarly:
@@ -253,13 +273,14 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 	if anyBusy {
 		legend = append(legend, capBusy.In(lg))
 	}
+	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), capacitySubtitle(lg, r), 110)
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), capacitySubtitle(lg, r))),
+		ec.WithTitleOpts(title),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom", Data: legend}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "80", Left: "60", Right: "60"}),
+		ec.WithGridOpts(opts.Grid{Top: top, Bottom: "80", Left: "60", Right: "60"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: capRateAxis.In(lg), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: "%", Min: 0, Max: 100}),
 		ec.WithAnimation(false),
@@ -300,13 +321,14 @@ func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 		}
 		p95 = append(p95, draw.Point{Value: []any{s.Rate, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 	}
+	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS)), 90)
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
-		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS)))),
+		ec.WithTitleOpts(title),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "bottom"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: "90", Bottom: "80", Left: "60", Right: "70"}),
+		ec.WithGridOpts(opts.Grid{Top: top, Bottom: "80", Left: "60", Right: "70"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: capRateAxis.In(lg), NameLocation: "middle", NameGap: 28, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"次/s", "/s"}), Min: 0}),
 		ec.WithAnimation(false),

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
 )
 
 func noSpace(s string) string {
@@ -35,11 +37,7 @@ func TestWrapKeepsEveryCharacter(t *testing.T) {
 				t.Fatalf("wrap(%q, %v) leaves %q alone on the last line: %q", s, width, string(last), got)
 			}
 			for _, l := range lines {
-				w := 0.0
-				for _, r := range l {
-					w += runeWidth(r)
-				}
-				if w > width+1 {
+				if w := draw.TextWidth(l); w > width+1 {
 					t.Fatalf("wrap(%q, %v): line %q is %v wide", s, width, l, w)
 				}
 				if strings.HasPrefix(l, "，") || strings.HasPrefix(l, "。") {

@@ -40,7 +40,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 	var fails []string
 	for _, o := range trace.Failures {
 		if k := s.Outcomes[o.String()]; k > 0 {
-			fails = append(fails, fmt.Sprintf("%s %d", cardfmt.OutcomeNameIn(lg, o), k))
+			fails = append(fails, cardfmt.OutcomeCountIn(lg, s, o))
 		}
 	}
 	notComplete := lg.F(lang.Msg{"失败 %d", "failed %d"}, s.Failures)

@@ -245,3 +245,18 @@ func TestFunnelShareAsTheCardPrintsIt(t *testing.T) {
 		t.Errorf("card %q; funnel subtitle does not print its share the same way:\n%.600s", card, js)
 	}
 }
+
+// The funnel's failure label splits http_error by status as the card does
+// (cardfmt.OutcomeCountIn over the same summary).
+func TestFunnelHTTPErrorsByStatus(t *testing.T) {
+	fail := func(id string, status int) trace.Attempt {
+		return trace.Attempt{ID: id, StartMS: 10, Outcome: trace.HTTPError, HTTPStatus: status, HasEnd: true, EndMS: 20}
+	}
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{EndMS: 1000}},
+		Attempts: []trace.Attempt{fail("a", 429), fail("b", 429), fail("c", 503)}}
+	s := metrics.Summarize(tr, metrics.Options{})
+	js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f"))))
+	if want := cardfmt.OutcomeCountIn(lang.ZH, s, trace.HTTPError); want != "HTTP 错误 3（429 ×2、503 ×1）" || !strings.Contains(js, want) {
+		t.Errorf("funnel lacks the card's %q:\n%s", want, js)
+	}
+}

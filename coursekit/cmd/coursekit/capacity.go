@@ -118,7 +118,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return usagef("capacity: pre-flight: %v; check --url and --model", err)
 	}
 	c.OnStep = func(s capacity.Step) {
-		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Exact(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
+		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Num(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
 	}
 	ctx, stop := signalContext(ctx)
 	defer stop()
@@ -211,10 +211,10 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		if s.Overloaded() {
 			verdict += lg.S(lang.Msg{"，过载", ", overload"})
 		}
-		p(lang.Msg{"  %s 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %s s，延长 %d 次；设备忙碌 %s）", "  %s req/s: %d / %d qualified = %s, interval %s → %s (window %s s, extended %d times; device busy %s)"}, numfmt.Exact(s.Rate), s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), s.Extended, busy(s.BusyMean))
+		p(lang.Msg{"  %s 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified = %s, interval %s → %s (window %s s, %s; device busy %s)"}, numfmt.Num(s.Rate), s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
 		if l := s.Load; l != nil {
 			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；在途数斜率 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; in-flight slope %s/s (95%% interval [%s, %s]), in flight %d → %d"},
-				l.Completions, numfmt.Fixed(l.CompletionPerS, 1), numfmt.Fixed(l.CompletionLow, 1), numfmt.Fixed(l.CompletionHigh, 1), numfmt.Exact(l.OfferedPerS),
+				l.Completions, numfmt.Fixed(l.CompletionPerS, 1), numfmt.Fixed(l.CompletionLow, 1), numfmt.Fixed(l.CompletionHigh, 1), numfmt.Num(l.OfferedPerS),
 				numfmt.Signed(l.SlopePerS, 2), numfmt.Signed(l.SlopeLow, 2), numfmt.Signed(l.SlopeHigh, 2), l.InFlightStart, l.InFlightEnd)
 		}
 		if late := cardfmt.CapacityLatenessIn(lg, s); late != "" {
@@ -226,11 +226,11 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	case ans == nil && r.Undecided:
 		b.WriteString(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts(), r.AttemptsToMeet, r.Target) + "\n")
 	case ans == nil:
-		p(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
+		b.WriteString(cardfmt.CapacityNoRateIn(lg, r.ShortStep(), r.AttemptsToMeet) + "\n")
 	case r.AtLeast():
-		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Exact(ans.Rate))
+		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Num(ans.Rate))
 	default:
-		p(lang.Msg{"结论：达标的最高速率是 %s 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Exact(ans.Rate), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+		p(lang.Msg{"结论：达标的最高速率是 %s 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}
 	if a := r.AnswerStep(); a != nil && a.Load != nil && a.Load.GrowingUndecided {
 		b.WriteString(cardfmt.CapacityGrowthIn(lg, *a.Load) + "\n")
@@ -257,9 +257,9 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 		case v == nil:
 			return lg.S(lang.Msg{"没有达标的速率", "no rate meets"})
 		case bound == capacity.BoundMaxRate:
-			return lg.F(lang.Msg{"≥ %s 次/s（搜索的上限）", "≥ %s req/s (the search's limit)"}, numfmt.Exact(*v))
+			return lg.F(lang.Msg{"≥ %s 次/s（搜索的上限）", "≥ %s req/s (the search's limit)"}, numfmt.Num(*v))
 		}
-		return lg.F(lang.Msg{"%s 次/s", "%s req/s"}, numfmt.Exact(*v))
+		return lg.F(lang.Msg{"%s 次/s", "%s req/s"}, numfmt.Num(*v))
 	}
 	if ag.Same {
 		p(lang.Msg{"与上一次搜索（%s）相比：结论相同，%s。", "Against the previous search (%s): the same answer, %s."}, ag.Previous, ans(ag.Answer, ag.Bound))
@@ -283,7 +283,7 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 	for _, w := range ag.Reasons {
 		var rate string
 		if w.Rate != nil {
-			rate = numfmt.Exact(*w.Rate)
+			rate = numfmt.Num(*w.Rate)
 		}
 		switch w.Kind {
 		case capacity.WhyFlagsDiffer:

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/nb"
@@ -449,7 +450,8 @@ func checkNotebookTables(t *testing.T, path string, s *metrics.Summary) {
 			t.Errorf("nb.VerdictTable at %s: %d qualified rows in the window, the card %d", slo, n, want.Qualified)
 		}
 		r := nb.PerSecond(tr, c.SLOTTFTMS)
-		if r.Qualified != float64(want.Qualified) || r.Good != want.GoodputPerS || r.WindowS != card.WindowS || r.Tokens != card.Throughput.OutputTokens.Num {
+		// The JSON card writes its floats without arithmetic noise (numfmt.Clean).
+		if r.Qualified != float64(want.Qualified) || numfmt.Clean(r.Good) != want.GoodputPerS || numfmt.Clean(r.WindowS) != card.WindowS || r.Tokens != card.Throughput.OutputTokens.Num {
 			t.Errorf("nb.PerSecond at %s: %+v; the card: qualified %d, goodput %g, window %g s, tokens %g", slo, r, want.Qualified, want.GoodputPerS, card.WindowS, card.Throughput.OutputTokens.Num)
 		}
 	}

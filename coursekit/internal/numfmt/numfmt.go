@@ -29,6 +29,24 @@ const (
 // (rates, SLOs and flags as given).
 func Exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
+// Clean is v without the float noise of arithmetic on trace times
+// (4379.497 − 1000.1 = 3379.3970000000004): to the nanosecond when
+// |v| ≥ 1 (a time in ms, finer than any trace clock's µs), else to 12
+// significant digits (a share, a cost). The JSON card writes its floats so.
+func Clean(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	if math.Abs(v) >= 1 {
+		if r := math.Round(v*1e6) / 1e6; !math.IsInf(r*1e6, 0) {
+			return r
+		}
+		return v
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	return r
+}
+
 // Num is v rounded to at most three decimals, trailing zeros dropped: 0.5,
 // 4, 87.5, 61.667. An overflowed number is ∞ or -∞, and NaN is ?.
 func Num(v float64) string {

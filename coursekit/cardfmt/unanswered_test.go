@@ -1,0 +1,49 @@
+package cardfmt_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/cardfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/trace"
+)
+
+// TestCrashedRunNoteSaysFromWhen: a server that crashed mid-run. bench
+// printed "nothing answered from 7.969 s"; the card's note, from the trace
+// alone, says the same time (the last answer's end), in both languages, and
+// the JSON carries it; a server that was never there is "from the start".
+func TestCrashedRunNoteSaysFromWhen(t *testing.T) {
+	h := trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 20000}}
+	var as []trace.Attempt
+	for i := range 5 {
+		a := ok(fmt.Sprint("ok", i), float64(i)*1500, trace.Unrated)
+		as = append(as, a)
+	}
+	as[4].EndMS = 7969 // the last answer
+	for i := range 30 {
+		as = append(as, trace.Attempt{ID: fmt.Sprint("c", i), StartMS: 8000 + float64(i)*300, Outcome: trace.ConnectError, HasEnd: true, EndMS: 8000 + float64(i)*300 + 1, Error: "connection refused"})
+	}
+	tr := &trace.Trace{Header: h, Attempts: as}
+	for _, c := range []struct {
+		l    lang.Lang
+		want string
+	}{{lang.ZH, "从第 7.969 s 起到运行结束没有服务应答（此后 30 次尝试都是连接失败）"}, {lang.EN, "nothing answered from 7.969 s to the end of the run (the 30 attempts since were all connect errors)"}} {
+		for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+			if c2 := cardIn(t, tr, f, c.l); !strings.Contains(c2, c.want) {
+				t.Errorf("%s %s card lacks %q:\n%.2000s", c.l, f, c.want, c2)
+			}
+		}
+	}
+	if j := cardIn(t, tr, cardfmt.JSON, lang.ZH); !strings.Contains(j, `"unanswered": {
+    "from_ms": 7969,
+    "connect_errors": 30
+  }`) {
+		t.Errorf("card JSON lacks unanswered:\n%s", j)
+	}
+	tr.Attempts = as[5:]
+	if c := cardIn(t, tr, cardfmt.Text, lang.ZH); !strings.Contains(c, "从运行开始到结束没有服务应答") {
+		t.Errorf("a server never there:\n%.1500s", c)
+	}
+}
