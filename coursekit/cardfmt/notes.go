@@ -58,7 +58,9 @@ func SLONoteIn(l lang.Lang, s *metrics.Summary) string { return sloNote(l, s, ""
 // SLONoteFromRunIn is SLONoteIn for a run of a comparison judged, without
 // --slo-* flags, under the SLOs another run (from) records: it names that
 // run instead of blaming flags nobody gave.
-func SLONoteFromRunIn(l lang.Lang, s *metrics.Summary, from string) string { return sloNote(l, s, from) }
+func SLONoteFromRunIn(l lang.Lang, s *metrics.Summary, from string) string {
+	return sloNote(l, s, from)
+}
 
 func sloNote(l lang.Lang, s *metrics.Summary, from string) string {
 	recorded, dropped, ok := cardopts.Dropped(s)
