@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,7 +63,12 @@ func concurrentAt(f *ast.File) (at ast.Node, what string) {
 			return im, w
 		}
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
+	return concurrentIn(f)
+}
+
+// concurrentIn is concurrentAt within n, imports aside.
+func concurrentIn(n ast.Node) (at ast.Node, what string) {
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
 			at, what = n, "starts a goroutine"
@@ -72,6 +78,8 @@ func concurrentAt(f *ast.File) (at ast.Node, what string) {
 			if x, ok := n.X.(*ast.Ident); ok {
 				if w, ok := concurrencyCalls[x.Name+"."+n.Sel.Name]; ok {
 					at, what = n, w
+				} else if x.Name == "sync" || x.Name == "atomic" || x.Name == "errgroup" {
+					at, what = n, "uses "+x.Name+"."+n.Sel.Name
 				}
 			}
 		}
@@ -80,27 +88,36 @@ func concurrentAt(f *ast.File) (at ast.Node, what string) {
 	return at, what
 }
 
-// racePackages reads the Makefile's RACE_PKGS (./coursekit/loadgen ...,
-// continued over lines ending in a backslash) as paths below the module.
-func racePackages(t *testing.T) []string {
+// makeVar reads the Makefile variable name := value, continued over lines
+// ending in a backslash.
+func makeVar(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "Makefile"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, def, ok := strings.Cut(string(b), "\nRACE_PKGS :=")
+	_, def, ok := strings.Cut(string(b), "\n"+name+" :=")
 	if !ok {
-		t.Fatal("Makefile: no RACE_PKGS := line")
+		t.Fatalf("Makefile: no %s := line", name)
 	}
-	var pkgs []string
+	var val []string
 	for line := range strings.Lines(def) {
 		body, more := strings.CutSuffix(strings.TrimRight(line, "\n"), `\`)
-		for _, f := range strings.Fields(body) {
-			pkgs = append(pkgs, strings.TrimPrefix(f, "./"))
-		}
+		val = append(val, strings.TrimSpace(body))
 		if !more {
 			break
 		}
+	}
+	return strings.Join(val, " ")
+}
+
+// racePackages is the Makefile's RACE_PKGS (./coursekit/loadgen ...) as
+// paths below the module.
+func racePackages(t *testing.T) []string {
+	t.Helper()
+	var pkgs []string
+	for _, f := range strings.Fields(makeVar(t, "RACE_PKGS")) {
+		pkgs = append(pkgs, strings.TrimPrefix(f, "./"))
 	}
 	return pkgs
 }
@@ -130,6 +147,67 @@ func TestRaceScope(t *testing.T) {
 	sort.Strings(missing)
 	for _, m := range missing {
 		t.Errorf("Makefile: RACE_PKGS lacks %s: add it, so that test-go runs it with -race", m)
+	}
+}
+
+// The tests test-go runs without -race in a race package (RACE_SKIP, of
+// RACE_SKIP_PKG) exist there, and neither their bodies nor the package's
+// functions they call start a goroutine or share anything between
+// goroutines: they only repeat, on the test's goroutine, code the package's
+// other tests run with -race.
+func TestRaceSkipIsSequential(t *testing.T) {
+	pkg := strings.TrimPrefix(makeVar(t, "RACE_SKIP_PKG"), "./")
+	if !slices.Contains(racePackages(t), pkg) {
+		t.Fatalf("Makefile: RACE_SKIP_PKG ./%s is not in RACE_PKGS", pkg)
+	}
+	type fn struct {
+		decl *ast.FuncDecl
+		at   func(ast.Node) string
+	}
+	funcs := map[string]fn{}
+	for _, g := range walkModuleFiles(t, true) {
+		if g.pkg != pkg {
+			continue
+		}
+		for _, d := range g.f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				funcs[fd.Name.Name] = fn{fd, func(n ast.Node) string { return fmt.Sprintf("%s:%d", g.path, g.fset.Position(n.Pos()).Line) }}
+			}
+		}
+	}
+	// concurrent is the first concurrency in name's body or in a function of
+	// the package it calls, however deep.
+	seen := map[string]bool{}
+	var concurrent func(name string) string
+	concurrent = func(name string) string {
+		f, ok := funcs[name]
+		if !ok || seen[name] {
+			return ""
+		}
+		seen[name] = true
+		if n, what := concurrentIn(f.decl.Body); n != nil {
+			return f.at(n) + " " + what
+		}
+		var found string
+		ast.Inspect(f.decl.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && found == "" {
+				if id, ok := c.Fun.(*ast.Ident); ok {
+					found = concurrent(id.Name)
+				}
+			}
+			return found == ""
+		})
+		return found
+	}
+	for _, name := range strings.Split(makeVar(t, "RACE_SKIP"), "|") {
+		if _, ok := funcs[name]; !ok || !strings.HasPrefix(name, "Test") {
+			t.Errorf("Makefile: RACE_SKIP names %s, which is no test function of ./%s", name, pkg)
+			continue
+		}
+		clear(seen)
+		if where := concurrent(name); where != "" {
+			t.Errorf("%s: %s: it must run with -race; remove it from the Makefile's RACE_SKIP", name, where)
+		}
 	}
 }
 
