@@ -13,7 +13,7 @@ import (
 
 const modPath = "github.com/llmperf-course/course/"
 
-// goFile is one non-test Go file of the module, parsed.
+// goFile is one Go file of the module, parsed.
 type goFile struct {
 	path string // relative to the repository
 	pkg  string // import path below the module, e.g. coursekit/cmd/coursekit
@@ -21,7 +21,15 @@ type goFile struct {
 	fset *token.FileSet
 }
 
+// moduleFiles parses the module's non-test Go files.
 func moduleFiles(t *testing.T) []goFile {
+	t.Helper()
+	return walkModuleFiles(t, false)
+}
+
+// walkModuleFiles parses the module's Go files outside testdata, its _test.go
+// files too if tests is set.
+func walkModuleFiles(t *testing.T, tests bool) []goFile {
 	t.Helper()
 	var out []goFile
 	fset := token.NewFileSet()
@@ -32,7 +40,7 @@ func moduleFiles(t *testing.T) []goFile {
 		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != ".." || d.Name() == "testdata" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || !tests && strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
