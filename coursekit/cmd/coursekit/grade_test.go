@@ -435,9 +435,12 @@ func buildCoursekit(t *testing.T) string {
 		if err != nil {
 			return
 		}
-		// The build settings name the flag, root and all; nothing else may.
+		// The build settings name the flag, root and all; nothing else may
+		// name a file under root (root + "/": a sibling folder whose name
+		// starts with root's, such as a module cache in root+"home", is not
+		// under it).
 		exe, err := os.ReadFile(bin)
-		if err == nil && bytes.Contains(bytes.ReplaceAll(exe, []byte(trim[len("-gcflags="):]), nil), []byte(root)) {
+		if err == nil && bytes.Contains(bytes.ReplaceAll(exe, []byte(trim[len("-gcflags="):]), nil), []byte(root+string(filepath.Separator))) {
 			err = fmt.Errorf("the binary still holds source paths under %s", root)
 		}
 		built.err = err
