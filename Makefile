@@ -39,8 +39,8 @@ test-class-report: browser-setup
 # before it failed; the run ends with a table of each target's wall time and the load average
 # (the rows stay in out/timing/test.tsv). docs/testing.md says what each target proves.
 TIMING_DIR ?= out/timing
-LANE_LAB  := test-setup notebooks-executed test-browser test-deliverable test-class-report
-LANE_SIDE := test-go test-sql test-spark after:test-setup test-engine after:notebooks-executed test-notebooks test-notebook-text
+LANE_LAB  := test-setup notebooks-executed test-browser test-deliverable test-class-report test-spark
+LANE_SIDE := test-go test-sql after:test-setup test-engine after:notebooks-executed test-notebooks test-notebook-text
 test:
 	@mkdir -p $(TIMING_DIR); rm -f $(TIMING_DIR)/test.tsv out/notebooks/.stamp out/notebooks.failed
 	@bash docker/test/timed.sh run $(TIMING_DIR)/test.tsv host-setup -- bash docker/host-setup.sh test || { \
