@@ -171,7 +171,8 @@ func SummarizeFile(path string, f Flags, extras ...Extra) (*metrics.Summary, err
 		return nil, err
 	}
 	defer r.Close()
-	return SummarizeReader(r, path, f, extras...)
+	s, err := SummarizeReader(r, path, f, extras...)
+	return s, NotACard(path, err)
 }
 
 // SummarizeReader streams a trace from r, named name in errors

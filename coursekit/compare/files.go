@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"fmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"hash/maphash"
@@ -152,10 +151,7 @@ func summarizeFile(path string, flags cardopts.Flags, seed maphash.Seed) (*metri
 	h.SetSeed(seed)
 	s, err := cardopts.SummarizeReader(io.TeeReader(r, &h), path, flags, cardopts.Resampling())
 	if err != nil {
-		if looksLikeCard(path) {
-			return nil, 0, &trace.Error{File: path, Msg: "looks like a card (`coursekit card --format json` output), not a trace: compare reads the traces cards are made from (JSON Lines: a header line, then one attempt per line, as bench writes them)"}
-		}
-		return nil, 0, err
+		return nil, 0, cardopts.NotACard(path, err)
 	}
 	// The summary may stop before the end (a trailing blank line): hash
 	// the rest too.
@@ -163,31 +159,6 @@ func summarizeFile(path string, flags cardopts.Flags, seed maphash.Seed) (*metri
 		return nil, 0, err
 	}
 	return s, h.Sum64(), nil
-}
-
-// maxCardBytes is the most of a file looksLikeCard reads: a card is a few
-// kilobytes, a trace that failed to read may be gigabytes.
-const maxCardBytes = 16 << 20
-
-// looksLikeCard reports whether the file at path is one JSON document
-// with a card's counts (`coursekit card --format json` output): given as
-// a trace, its indented first line "{" reads as broken JSON.
-func looksLikeCard(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var doc map[string]json.RawMessage
-	if json.NewDecoder(io.LimitReader(f, maxCardBytes)).Decode(&doc) != nil {
-		return false
-	}
-	for _, k := range []string{"window_s", "attempts", "complete_successes", "percentile_method"} {
-		if _, ok := doc[k]; !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // sameFiles finds two arguments that name one file (the same path, or

@@ -27,6 +27,9 @@ func TestCompareNamesBadInputs(t *testing.T) {
 	}{
 		{[]string{"compare", unitTrace, filepath.Join(dir, "nope.jsonl")}, []string{"coursekit: compare: ", "nope.jsonl"}},
 		{[]string{"compare", unitTrace, card}, []string{"coursekit: compare: ", card, "looks like a card", "coursekit card --format json"}},
+		// card and report read the trace through the same summary, and say the same.
+		{[]string{"card", card}, []string{card, "looks like a card", "coursekit card --format json"}},
+		{[]string{"report", card, "-o", filepath.Join(dir, "r.html")}, []string{card, "looks like a card"}},
 	} {
 		code, out, errs := runCLI(t, c.args...)
 		for _, w := range c.want {

@@ -96,7 +96,7 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 		return nil
 	})
 	if err != nil {
-		return err
+		return cardopts.NotACard(path, err)
 	}
 	if err := ids.Err(); err != nil {
 		return err
