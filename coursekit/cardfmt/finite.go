@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -67,6 +68,26 @@ func writeJSON(w io.Writer, s *metrics.Summary) error {
 	out.WriteByte('\n')
 	_, err := w.Write(safetext.JSON(out.Bytes()))
 	return err
+}
+
+// JSONIndent is v as json.MarshalIndent(v, "", "  ") writes it, except
+// that every float is written as the JSON card writes it (numfmt.Clean:
+// without the float noise of arithmetic on trace times, 323.3 not
+// 323.3000000000029). compare and capacity write their JSON so. A float
+// that is not finite is an error, as it is to encoding/json.
+func JSONIndent(v any) ([]byte, error) {
+	e := finiteEncoder{}
+	if err := e.value(reflect.ValueOf(v), ""); err != nil {
+		return nil, err
+	}
+	if len(e.bad) > 0 {
+		return nil, fmt.Errorf("json: unsupported value: not finite: %s", strings.Join(e.bad, ", "))
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, e.b.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // finiteEncoder is the part of encoding/json the card's types use (structs

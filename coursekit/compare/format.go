@@ -24,13 +24,12 @@ func Write(w io.Writer, r *Result, f cardfmt.Format, l lang.Lang) error {
 		// Condition values and names come from traces: written through
 		// safetext.JSON as every JSON output is, so that no bidi mark or
 		// C1 control reaches a terminal raw.
-		var b bytes.Buffer
-		e := json.NewEncoder(&b)
-		e.SetIndent("", "  ")
-		if err := e.Encode(r); err != nil {
+		// Floats as the JSON card writes them (no float noise).
+		b, err := cardfmt.JSONIndent(r)
+		if err != nil {
 			return err
 		}
-		_, err := w.Write(safetext.JSON(b.Bytes()))
+		_, err = w.Write(safetext.JSON(append(b, '\n')))
 		return err
 	}
 	_, err := io.WriteString(w, r.report(f == cardfmt.Markdown, l))

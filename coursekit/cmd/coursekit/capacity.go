@@ -142,11 +142,12 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return err
 }
 
-// writeCapacityJSON writes the search as indented JSON. The model's name
+// writeCapacityJSON writes the search as indented JSON, its floats as the
+// JSON card writes them (cardfmt.JSONIndent). The model's name
 // comes from the server (its /v1/models): its C1 controls and bidi
 // overrides are written as \u escapes (safetext.JSON).
 func writeCapacityJSON(w io.Writer, res *capacity.Result) error {
-	b, err := json.MarshalIndent(res, "", "  ")
+	b, err := cardfmt.JSONIndent(res)
 	if err != nil {
 		return err
 	}

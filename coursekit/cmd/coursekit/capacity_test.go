@@ -263,3 +263,20 @@ func TestCapacityTwiceSaysWhyNot(t *testing.T) {
 		t.Errorf("a bad --previous sent load (%v)", err)
 	}
 }
+
+// capacity --format json printed "p95_ttft_ms": 22.151999999999134 where
+// the card's JSON writes 22.152: it writes its floats as the JSON card does.
+func TestCapacityJSONWithoutFloatNoise(t *testing.T) {
+	p95, busy := 22.151999999999134, 1.0005737952891944
+	var b strings.Builder
+	if err := writeCapacityJSON(&b, &capacity.Result{Target: 0.9, SLOTTFTMS: 1000,
+		Steps: []capacity.Step{{Rate: 5, P95TTFTMS: &p95, BusyMax: &busy}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"p95_ttft_ms": 22.152,`) || strings.Contains(b.String(), "9999") {
+		t.Errorf("capacity's JSON keeps float noise:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), `"busy_max": 1.000574,`) {
+		t.Errorf("capacity's JSON does not round as the card does:\n%s", b.String())
+	}
+}
