@@ -279,7 +279,8 @@ func (s Side) Runs() []*metrics.Summary { return s.runs }
 // Metric is one compared metric.
 type Metric struct {
 	// Name is the card's JSON name: ttft_ms.p95, failure_rate,
-	// qualified_rate@1000ms, goodput@1000ms, throughput.output_tokens_per_s.
+	// qualified_rate@1000ms, goodput@1000ms (a joint condition:
+	// goodput@ttft1000ms+e2e3000ms, SLOName), throughput.output_tokens_per_s.
 	Name string `json:"name"`
 	// A and B are the sides' values (the mean of their runs'); nil when a
 	// side has none.
@@ -585,7 +586,7 @@ func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
 	out = append(out, metricDef{name: "failure_rate", unit: "share", lower: true, kind: share,
 		counts: func(s *metrics.Summary) (float64, float64) { return s.FailureRate.Num, s.FailureRate.Den }})
 	for i, c := range s.Conditions {
-		at := "@" + strconvFloat(c.SLOTTFTMS) + "ms"
+		at := "@" + SLOName(c)
 		out = append(out, metricDef{name: "qualified_rate" + at, unit: "share", kind: share, condition: &i,
 			counts: func(s *metrics.Summary) (float64, float64) {
 				r := s.Conditions[i].QualifiedRate
@@ -593,7 +594,7 @@ func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
 			}})
 	}
 	for i, c := range s.Conditions {
-		at := "@" + strconvFloat(c.SLOTTFTMS) + "ms"
+		at := "@" + SLOName(c)
 		out = append(out, metricDef{name: "goodput" + at, unit: "/s", kind: rate, condition: &i,
 			parts: func(s *metrics.Summary) []metrics.TokenCount {
 				q := s.Conditions[i].Qualified
@@ -603,6 +604,35 @@ func definitions(o Options, levels []float64, s *metrics.Summary) []metricDef {
 	out = append(out, metricDef{name: "throughput.output_tokens_per_s", unit: "token/s", kind: rate,
 		parts: func(s *metrics.Summary) []metrics.TokenCount { return s.Resampling.Tokens }})
 	return out
+}
+
+// SLOName names condition c in the names of its metrics, after "@": its
+// TTFT SLO alone the unit's way, "1000ms"; a joint condition by every SLO
+// kind it has, in the order its rule checks them, each kind as the card's
+// JSON keys name it (slo_ttft_ms, slo_e2e_ms, slo_itl_p95_ms, slo_tpot_ms:
+// the key without "slo_" and "_ms") followed by its SLO, joined by "+":
+// "ttft1000ms+e2e3000ms", "ttft1000ms+e2e3000ms+itl_p95_50ms+tpot20ms"
+// (a "_" after a kind ending in a digit). Conditions that differ in any
+// SLO have different names.
+func SLOName(c metrics.Condition) string {
+	if !c.LatencySLO.Set() {
+		return strconvFloat(c.SLOTTFTMS) + "ms"
+	}
+	var parts []string
+	for _, k := range []struct {
+		check metrics.Check
+		ms    float64
+	}{{metrics.CheckTTFT, c.SLOTTFTMS}, {metrics.CheckE2E, c.E2EMS}, {metrics.CheckITLP95, c.ITLP95MS}, {metrics.CheckTPOT, c.TPOTMS}} {
+		if k.ms <= 0 && k.check != metrics.CheckTTFT {
+			continue
+		}
+		kind := string(k.check)
+		if last := kind[len(kind)-1]; last >= '0' && last <= '9' {
+			kind += "_"
+		}
+		parts = append(parts, kind+strconvFloat(k.ms)+"ms")
+	}
+	return strings.Join(parts, "+")
 }
 
 // LevelName is how the card's JSON names a level: p50, p95, p99.9.
