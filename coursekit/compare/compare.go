@@ -72,6 +72,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -811,7 +812,10 @@ func pooled(d metricDef, runs []*metrics.Summary) (num, den float64) {
 	return num, den
 }
 
-// mean is the mean of the runs' values; nil when any run has none.
+// mean is the mean of the runs' values, as the card writes a number
+// (numfmt.Clean: without the float noise of the division, so that runs
+// of 10 % average to 0.1, not 0.10000000000000002, and equal sides differ
+// by 0); nil when any run has none.
 func mean(vs []*float64) *float64 {
 	if len(vs) == 0 {
 		return nil
@@ -819,7 +823,7 @@ func mean(vs []*float64) *float64 {
 	if slices.Contains(vs, nil) {
 		return nil
 	}
-	m := sumSorted(vs) / float64(len(vs))
+	m := numfmt.Clean(sumSorted(vs) / float64(len(vs)))
 	return &m
 }
 
