@@ -51,8 +51,11 @@ type ConditionDiff struct {
 	Keys []string        `json:"keys,omitempty"`
 }
 
-// RunsDiffer is a condition on which the runs of one side differ: Values
-// holds every run's value in order (null where a run records none).
+// RunsDiffer is a condition key on which the runs of one side differ, one
+// entry a key (engine.parallel and engine.threads apart): Values holds
+// every run's value in order (null where a run records none; the whole
+// object where a run records the key as one, its members under their own
+// keys).
 type RunsDiffer struct {
 	Side   string            `json:"side"`
 	Name   string            `json:"name"`
@@ -164,7 +167,14 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 		}{{"a", va}, {"b", vb}} {
 			if len(distinct(s.vs)) > 1 {
 				rd := RunsDiffer{Side: s.side, Name: name}
-				for _, v := range s.vs {
+				runs, conds := a, ca
+				if s.side == "b" {
+					runs, conds = b, cb
+				}
+				for i, v := range s.vs {
+					if v == "" && recordsUnder(conds[i], name) {
+						v = nestedValue(runs[i], name)
+					}
 					rd.Values = append(rd.Values, raw(v))
 				}
 				differ = append(differ, rd)
@@ -176,6 +186,48 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 		}
 	}
 	return onceEach(changed, a, b), differ
+}
+
+// recordsUnder reports whether a run's conditions hold keys under name
+// (name.key): the run records name as an object.
+func recordsUnder(c map[string]string, name string) bool {
+	for k := range c {
+		if strings.HasPrefix(k, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedValue is run s's object at the dotted name (as flatten names its
+// members), as compact JSON; "" when it has none. A side's runs that
+// record a condition in two shapes (prefix_reuse "itself" in one, an
+// object {"mode": …} in another) differ in the condition itself: the run
+// with the object shows it whole there, not "(not recorded)".
+func nestedValue(s *metrics.Summary, name string) string {
+	var walk func(v json.RawMessage, prefix string) string
+	walk = func(v json.RawMessage, prefix string) string {
+		if prefix == name {
+			return canonical(v)
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(v, &obj) != nil {
+			return ""
+		}
+		for k, w := range obj {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			if p == name || strings.HasPrefix(name, p+".") {
+				if out := walk(w, p); out != "" {
+					return out
+				}
+			}
+		}
+		return ""
+	}
+	return walk(s.TraceConditions, "")
 }
 
 // onceEach merges the changed keys under one top-level condition into one
