@@ -72,7 +72,10 @@ func TestStretchedTTFTIsWorse(t *testing.T) {
 			if m.Verdict != compare.Worse || m.CI95.Low == nil || *m.CI95.Low <= 0 {
 				t.Errorf("%d run(s): %s: verdict %s, interval from %v; want worse, above 0", runs, name, m.Verdict, m.CI95.Low)
 			}
-			if rel := *m.Rel; name != "e2e_ms.p95" && math.Abs(rel-0.5) > 1e-9 {
+			// A side's value is written to the nanosecond (numfmt.Clean,
+			// as the card writes it): at TTFTs of tens of ms and more, the
+			// ratio is +50 % to 1e-7.
+			if rel := *m.Rel; name != "e2e_ms.p95" && math.Abs(rel-0.5) > 1e-7 {
 				t.Errorf("%d run(s): %s: relative change %v, want +50%%", runs, name, rel)
 			}
 		}
