@@ -69,6 +69,10 @@ type Config struct {
 	// window (an undecided step runs again with a longer window), so that
 	// a caller can say what is running between Bench.Progress reports.
 	OnRun func(rate float64, window time.Duration)
+
+	// seen are the search's finished steps, whose time in flight tells the
+	// next step's early-stop watch the level a filled pipeline holds.
+	seen []Step
 }
 
 // Step is one searched rate.
@@ -84,10 +88,19 @@ type Step struct {
 	Trace      string   `json:"trace"`
 	// Extended counts the longer re-runs of an undecided step; WindowS is
 	// the window of the run the verdict comes from.
-	Extended    int      `json:"extended"`
-	WindowS     float64  `json:"window_s"`
-	GoodputPerS float64  `json:"goodput_per_s"`
-	P95TTFTMS   *float64 `json:"p95_ttft_ms"`
+	Extended int `json:"extended"`
+	// InFlight are the window's attempts still in flight when the run
+	// ended. Attempts holds them (they count against attainment), except
+	// in a step stopped early on overload, which cut them off: there they
+	// are neither qualified nor failed, and Attempts leaves them out.
+	InFlight int64 `json:"in_flight"`
+	// TimeInFlightS is the mean time in flight (send to end) of the
+	// attempts that ended in the window: × the rate, the in-flight level
+	// of a pipeline that keeps up (Little's law; LoadCheck.ExpectedInFlight).
+	TimeInFlightS float64  `json:"time_in_flight_mean_s"`
+	WindowS       float64  `json:"window_s"`
+	GoodputPerS   float64  `json:"goodput_per_s"`
+	P95TTFTMS     *float64 `json:"p95_ttft_ms"`
 	// BusyMean and BusyMax are the server's busy share over the window
 	// (null when it exposes none), from BusyReads reads in the window by
 	// BusyMethod (BusyCounterRate or BusyGaugeMean); Metrics is the
@@ -218,10 +231,12 @@ func (r *Result) AnswerStep() *Step {
 	return at
 }
 
-// ShortStep is the lowest-rate step left undecided with fewer attempts
-// than meeting the target needs, when no rate met and some step failed:
-// the step's length, not the server, bounds the answer "no rate meets"
-// there. nil otherwise.
+// ShortStep is the lowest-rate step that did not meet, when no rate met
+// and some step failed, if that step was left undecided with fewer
+// attempts than meeting the target needs: the step's length, not the
+// server, bounds the answer "no rate meets" there. nil otherwise, and nil
+// when the lowest step that did not meet failed: that step was decided,
+// the server failed it.
 func (r *Result) ShortStep() *Step {
 	if r.MaxRateMeeting != nil || r.Undecided {
 		return nil
@@ -232,9 +247,12 @@ func (r *Result) ShortStep() *Step {
 	}
 	var low *Step
 	for i := range r.Steps {
-		if s := &r.Steps[i]; s.Verdict == Undecided && s.Attempts < need && (low == nil || s.Rate < low.Rate) {
+		if s := &r.Steps[i]; s.Verdict != Meets && s.Verdict != Interrupted && (low == nil || s.Rate < low.Rate) {
 			low = s
 		}
+	}
+	if low == nil || low.Verdict != Undecided || low.Attempts >= need {
+		return nil
 	}
 	return low
 }
@@ -349,6 +367,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		s, err := c.runStep(ctx, rate, &n)
 		if err == nil {
 			res.Steps = append(res.Steps, s)
+			c.seen = append(c.seen, s)
 			if c.OnStep != nil {
 				c.OnStep(s)
 			}
@@ -387,7 +406,9 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		}
 	}
 	for hi-lo > c.Resolution {
-		mid := (lo + hi) / 2
+		// Rounded to a rate's printed precision (Rate), so that the step's
+		// rate, its trace's name and every output say one number.
+		mid := math.Round((lo+hi)/2*1000) / 1000
 		s, err := step(mid)
 		if err != nil {
 			return nil, err
@@ -457,13 +478,14 @@ func boundedBy(steps []Step, ans *float64, maxRate float64) string {
 }
 
 // runStep measures one rate, extending a step that is undecided by the
-// Wilson rule, or that meets while its queue grows and the overload test
-// cannot yet decide (LoadCheck.growing), up to StepMaxDuration.
+// Wilson rule, or that meets on its SLOs while its window does not show the
+// server keeping up within the resolution (LoadCheck.GrowingUndecided), up
+// to StepMaxDuration.
 func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error) {
 	var s Step
 	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
 		*n++
-		path := filepath.Join(c.OutDir, fmt.Sprintf("step-%02d-rate-%g.jsonl", *n, rate))
+		path := filepath.Join(c.OutDir, fmt.Sprintf("step-%02d-rate-%s.jsonl", *n, Rate(rate)))
 		if c.OnRun != nil {
 			c.OnRun(rate, d)
 		}
@@ -473,8 +495,10 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			return s, err
 		}
 		s.Extended = ext
-		growing := s.Verdict == Meets && s.Load != nil && s.Load.growing()
-		if (s.Verdict != Undecided && !growing) || ctx.Err() != nil {
+		// A step meets only when its window shows the server keeps up
+		// (LoadCheck.KeepsUp); one that met on its SLOs alone is extended.
+		notShown := s.Verdict == Meets && s.Load != nil && s.Load.GrowingUndecided
+		if (s.Verdict != Undecided && !notShown) || ctx.Err() != nil {
 			return s, nil
 		}
 		if d >= c.StepMaxDuration {
@@ -485,8 +509,9 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 }
 
 // settleAtLongest gives the verdict of a step's longest window: one that
-// passes while its queue grows and the overload test cannot decide says
-// nothing about the rate being sustainable, so it is undecided, not meets.
+// passes its SLOs while its window shows neither overload nor the server
+// keeping up says nothing about the rate being sustainable, so it is
+// undecided, not meets.
 func (s *Step) settleAtLongest(longest time.Duration) {
 	if s.Verdict == Meets && s.Load != nil && s.Load.GrowingUndecided {
 		s.Verdict, s.Reason = Undecided, s.Load.undecidedReason(longest)
@@ -495,7 +520,7 @@ func (s *Step) settleAtLongest(longest time.Duration) {
 
 // runStepOnce measures one rate with the first window only (tests).
 func (c *Config) runStepOnce(ctx context.Context, rate float64) (Step, error) {
-	return c.measure(ctx, rate, c.StepDuration, filepath.Join(c.OutDir, fmt.Sprintf("once-rate-%g.jsonl", rate)))
+	return c.measure(ctx, rate, c.StepDuration, filepath.Join(c.OutDir, fmt.Sprintf("once-rate-%s.jsonl", Rate(rate))))
 }
 
 // measure is one bench run at rate with window d, written to path.
@@ -517,6 +542,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	watch := newOverloadWatch(rate)
+	watch.fill, watch.expected = c.fillFor(rate)
 	cfg.ProgressEvery = 250 * time.Millisecond
 	userProgress := c.Bench.Progress
 	cfg.Progress = func(p loadgen.Progress) {
@@ -555,12 +581,14 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		if err != nil {
 			return s, fmt.Errorf("capacity step %g req/s: %w", rate, err)
 		}
-		a, d, n0, n1 := loadCounts(t, sum.Window.StartMS, sum.Window.EndMS)
-		lc, err := OverloadTest(rate, sum.WindowS, a, d, n0, n1)
+		a, d, n0, n1, w := loadCounts(t, sum.Window.StartMS, sum.Window.EndMS)
+		lc, err := CheckLoad(LoadWindow{OfferedPerS: rate, WindowS: sum.WindowS, Arrivals: a, Completions: d, InFlightStart: n0, InFlightEnd: n1,
+			ExpectedInFlight: rate * w, Resolution: c.Resolution})
 		if err != nil {
 			return s, fmt.Errorf("capacity step %g req/s (%s): %w", rate, path, err)
 		}
 		s.Load = &lc
+		s.TimeInFlightS = w
 	}
 	if c.BusyGauge != "" {
 		sc, err := parseScrapes(scrapes.Bytes())
@@ -570,7 +598,9 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		b := busyOver(sc, c.BusyGauge, sum.Window.StartMS, sum.Window.EndMS)
 		s.BusyMean, s.BusyMax, s.BusyReads, s.BusyMethod = b.mean, b.max, b.reads, b.method
 	}
-	v, lo, hi, ok := s.judge(sum, c.Target)
+	// Attempts still in flight when the watch stopped the step were cut
+	// off by the stop, not failed: they are neither (Step.InFlight).
+	v, lo, hi, ok := s.judge(sum, c.Target, watch.reason != "")
 	switch {
 	case ctx.Err() != nil:
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
@@ -582,6 +612,11 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		s.Verdict, s.Reason = Fails, s.Load.Reason()
 	case v == Meets:
 		s.Reason = fmt.Sprintf("Wilson lower bound %.3f ≥ target %g", lo, c.Target)
+		if s.Load != nil && s.Load.KeepsUp {
+			s.Reason += "; " + s.Load.keepsUpReason()
+		} else if s.Load != nil && s.Load.GrowingUndecided {
+			s.Reason += "; " + s.Load.notShownReason()
+		}
 	case v == Fails:
 		s.Reason = fmt.Sprintf("Wilson upper bound %.3f < target %g", hi, c.Target)
 	case ok:
@@ -621,10 +656,38 @@ func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer
 // its standard error. A run of rising reports is not enough: bunched
 // arrivals raise the in-flight count for a second while completions keep
 // pace.
+//
+// A pipeline still filling is not a growing queue: after a warm-up shorter
+// than the time an attempt spends in flight, the in-flight count rises
+// through the window's first seconds towards the level a server that keeps
+// up holds, rate × time in flight (Little's law). So the baseline is the
+// first window report at or after fill (three times the time in flight of
+// the search's last step at or below this rate), and the growth is counted
+// from the highest of its count, expected (that level) and the mean count
+// of the reports so far, which estimates the level when no step before
+// gives it: a window that starts with an empty pipeline (in flight 0) is
+// not 2.2 standard errors of growth when it ends with the 5 a filled one
+// holds.
 type overloadWatch struct {
-	offered float64
-	first   *loadgen.Progress // the window's first report, the baseline
-	reason  string
+	offered  float64
+	fill     time.Duration // since the run's start: no baseline before
+	expected float64       // the in-flight level of a filled pipeline; 0: unknown
+	first    *loadgen.Progress
+	sum      int64 // the in-flight counts of the reports from first on
+	reports  int64
+	reason   string
+}
+
+// fillFor is the watch's fill time and expected in-flight level at rate,
+// from the search's last step at or below it (a step at a higher rate may
+// be overloaded, its time in flight a queue's): none before the first.
+func (c *Config) fillFor(rate float64) (time.Duration, float64) {
+	for i := len(c.seen) - 1; i >= 0; i-- {
+		if s := c.seen[i]; s.Rate <= rate && s.TimeInFlightS > 0 {
+			return time.Duration(3 * s.TimeInFlightS * float64(time.Second)), rate * s.TimeInFlightS
+		}
+	}
+	return 0, 0
 }
 
 // earlyStopAfter is the shortest span of reports the watch decides on:
@@ -636,18 +699,20 @@ const earlyStopAfter = time.Second
 func newOverloadWatch(offered float64) *overloadWatch { return &overloadWatch{offered: offered} }
 
 func (w *overloadWatch) observe(p loadgen.Progress) string {
-	if w.reason != "" || p.Phase != "window" {
+	if w.reason != "" || p.Phase != "window" || p.Elapsed < w.fill {
 		return ""
 	}
 	if w.first == nil {
 		w.first = &p
-		return ""
 	}
+	w.sum += p.InFlight
+	w.reports++
 	f := w.first
 	if p.Elapsed-f.Elapsed < earlyStopAfter {
 		return ""
 	}
-	lc, err := OverloadTest(w.offered, (p.Elapsed - f.Elapsed).Seconds(), p.Sent-f.Sent, p.Done-f.Done, f.InFlight, p.InFlight)
+	lc, err := CheckLoad(LoadWindow{OfferedPerS: w.offered, WindowS: (p.Elapsed - f.Elapsed).Seconds(), Arrivals: p.Sent - f.Sent, Completions: p.Done - f.Done,
+		InFlightStart: f.InFlight, InFlightEnd: p.InFlight, ExpectedInFlight: max(w.expected, float64(w.sum)/float64(w.reports))})
 	if err == nil && lc.Overloaded {
 		w.reason = lc.Reason()
 	}
@@ -662,10 +727,22 @@ func (c *Config) Flags() cardopts.Flags {
 
 // judge fills the step's counts from sum, the summary of its trace under
 // the search's flags (Config.Flags), and its verdict at target by the
-// Wilson rule (Verdict), which it also returns with the interval.
-func (s *Step) judge(sum *metrics.Summary, target float64) (v string, lo, hi float64, ok bool) {
+// Wilson rule (Verdict), which it also returns with the interval. cutOff
+// says the step was stopped early: its attempts still in flight are left
+// out of Attempts (and the attainment), kept in InFlight.
+func (s *Step) judge(sum *metrics.Summary, target float64, cutOff bool) (v string, lo, hi float64, ok bool) {
 	cond := sum.Conditions[0]
 	s.Attempts, s.Qualified, s.WindowS = sum.Attempts, cond.Qualified, sum.WindowS
+	s.InFlight = sum.InFlight
+	if cutOff {
+		s.Attempts -= sum.InFlight
+		if s.Attempts > 0 {
+			a := float64(s.Qualified) / float64(s.Attempts)
+			cond.QualifiedRate.Value = &a
+		} else {
+			cond.QualifiedRate.Value = nil
+		}
+	}
 	s.Attainment = cond.QualifiedRate.Value
 	s.GoodputPerS = cond.GoodputPerS
 	s.P95TTFTMS = sum.TTFT.P95
@@ -688,6 +765,6 @@ func (s *Step) judge(sum *metrics.Summary, target float64) (v string, lo, hi flo
 // load counts are not in a summary). Rate is left 0.
 func StepOf(sum *metrics.Summary, target float64) Step {
 	var s Step
-	s.judge(sum, target)
+	s.judge(sum, target, false)
 	return s
 }

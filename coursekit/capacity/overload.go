@@ -44,15 +44,34 @@ type LoadCheck struct {
 	SlopeHigh float64 `json:"inflight_slope_ci_high"`
 	// GrowthZ is the in-flight growth over the window in standard errors:
 	// (InFlightEnd − InFlightStart) / sqrt(InFlightStart + InFlightEnd).
+	// ExpectedInFlight is the in-flight level a server that keeps up
+	// holds at the offered rate, by Little's law: the offered rate × the
+	// mean time in flight of the attempts that ended in the window (0:
+	// unknown). A pipeline still filling after a short warm-up starts the
+	// window below it, and its rise to that level is not growth.
+	ExpectedInFlight float64 `json:"inflight_expected"`
+	// GrowthZ is the in-flight growth over the window in standard errors,
+	// from the higher of the start count and the expected level, B =
+	// max(InFlightStart, ExpectedInFlight): (InFlightEnd − B) /
+	// sqrt(B + InFlightEnd).
 	GrowthZ    float64 `json:"inflight_growth_z"`
 	Overloaded bool    `json:"overloaded"`
-	// GrowingUndecided says the window's own numbers show a growing queue
-	// that the test could not decide on: the in-flight count grew beyond
-	// its standard error (test 2) and completions fell short of the
-	// offered rate, but not beyond their interval (test 1), because the
-	// window was too short. DecideWindowS is about how long a window at
-	// this rate would decide it, if the shortfall is what it seems (null
-	// when it is not growing so, or nothing completed).
+	// KeepUpBound is the most the server can be short of the offered rate,
+	// λ − (Completions − InFlightStart)/T: in T seconds a server of
+	// saturation μ completes at most μT attempts it started in the window
+	// plus the InFlightStart it had already begun, so μ ≥ (Completions −
+	// InFlightStart)/T. Resolution is the search's --resolution; KeepsUp
+	// says KeepUpBound ≤ Resolution: the window shows that the server's
+	// saturation is within the resolution of the offered rate or above it.
+	// Only a step that keeps up can meet.
+	KeepUpBound float64 `json:"keep_up_bound_per_s"`
+	Resolution  float64 `json:"resolution"`
+	KeepsUp     bool    `json:"keeps_up"`
+	// GrowingUndecided says the window decided neither way: not
+	// overloaded, and not shown to keep up (KeepsUp false), so a step that
+	// meets on its SLOs is extended, and undecided at its longest window.
+	// DecideWindowS is about how long a window at this rate would decide
+	// it (null when nothing completed).
 	GrowingUndecided bool     `json:"growing_undecided"`
 	DecideWindowS    *float64 `json:"window_to_decide_s"`
 	Method           string   `json:"method"`
@@ -92,8 +111,28 @@ type LoadCheck struct {
 // 20 %. A shorter window leaves test 1 inconclusive, and then only the SLOs
 // (TTFT, E2E) can fail the step; an extended step has more attempts.
 func OverloadTest(offeredPerS, windowS float64, arrivals, completions, inflightStart, inflightEnd int64) (LoadCheck, error) {
+	return CheckLoad(LoadWindow{OfferedPerS: offeredPerS, WindowS: windowS, Arrivals: arrivals, Completions: completions, InFlightStart: inflightStart, InFlightEnd: inflightEnd})
+}
+
+// LoadWindow is what CheckLoad reads of one step's window.
+type LoadWindow struct {
+	OfferedPerS, WindowS                              float64
+	Arrivals, Completions, InFlightStart, InFlightEnd int64
+	// ExpectedInFlight is the level a server that keeps up holds (Little's
+	// law, LoadCheck.ExpectedInFlight); 0: unknown, the start count alone.
+	ExpectedInFlight float64
+	// Resolution is the search's --resolution; 0: no keep-up test
+	// (KeepsUp and GrowingUndecided stay false).
+	Resolution float64
+}
+
+// CheckLoad is OverloadTest with the expected in-flight level and the
+// keep-up test (LoadCheck.KeepUpBound).
+func CheckLoad(w LoadWindow) (LoadCheck, error) {
+	offeredPerS, windowS := w.OfferedPerS, w.WindowS
+	arrivals, completions, inflightStart, inflightEnd := w.Arrivals, w.Completions, w.InFlightStart, w.InFlightEnd
 	c := LoadCheck{OfferedPerS: offeredPerS, WindowS: windowS, Arrivals: arrivals, Completions: completions,
-		InFlightStart: inflightStart, InFlightEnd: inflightEnd, Method: LoadMethod}
+		InFlightStart: inflightStart, InFlightEnd: inflightEnd, Method: LoadMethod, Resolution: w.Resolution}
 	switch {
 	case !(windowS > 0) || math.IsInf(windowS, 0):
 		return c, fmt.Errorf("overload test: window %g s must be positive", windowS)
@@ -101,57 +140,80 @@ func OverloadTest(offeredPerS, windowS float64, arrivals, completions, inflightS
 		return c, fmt.Errorf("overload test: offered rate %g must be positive", offeredPerS)
 	case arrivals < 0 || completions < 0 || inflightStart < 0 || inflightEnd < 0:
 		return c, fmt.Errorf("overload test: negative count (arrivals %d, completions %d, in flight %d → %d)", arrivals, completions, inflightStart, inflightEnd)
+	case !(w.ExpectedInFlight >= 0) || !(w.Resolution >= 0):
+		return c, fmt.Errorf("overload test: expected in flight %g and resolution %g must not be negative", w.ExpectedInFlight, w.Resolution)
 	}
 	lo, hi := PoissonInterval(completions, 0.95)
 	c.CompletionPerS = float64(completions) / windowS
 	c.CompletionLow, c.CompletionHigh = lo/windowS, hi/windowS
 	c.SlopePerS = offeredPerS - c.CompletionPerS
 	c.SlopeLow, c.SlopeHigh = offeredPerS-c.CompletionHigh, offeredPerS-c.CompletionLow
-	growth := float64(inflightEnd - inflightStart)
-	if s := inflightStart + inflightEnd; s > 0 {
-		c.GrowthZ = growth / math.Sqrt(float64(s))
+	c.ExpectedInFlight = w.ExpectedInFlight
+	base := max(float64(inflightStart), w.ExpectedInFlight)
+	if s := base + float64(inflightEnd); s > 0 {
+		c.GrowthZ = (float64(inflightEnd) - base) / math.Sqrt(s)
 	}
 	c.Overloaded = c.SlopeLow > 0 && c.GrowthZ > overloadZ
-	if !c.Overloaded && c.GrowthZ > overloadZ && c.SlopePerS > 0 {
-		c.GrowingUndecided = true
-		if c.CompletionPerS > 0 {
-			// The arrivals λT at which a rate a share δ over saturation is
-			// told from it (the doc above): 3.84(1+δ)/δ², δ = λ/μ − 1.
-			d := c.SlopePerS / c.CompletionPerS
-			t := overloadZ * overloadZ * (1 + d) / (d * d) / offeredPerS
-			c.DecideWindowS = &t
-		}
+	c.KeepUpBound = offeredPerS - float64(completions-inflightStart)/windowS
+	if w.Resolution <= 0 {
+		return c, nil
 	}
+	c.KeepsUp = !c.Overloaded && c.KeepUpBound <= w.Resolution
+	c.GrowingUndecided = !c.Overloaded && !c.KeepsUp
+	if !c.GrowingUndecided || c.CompletionPerS <= 0 {
+		return c, nil
+	}
+	var t float64
+	if c.SlopePerS > 0 && c.GrowthZ > overloadZ {
+		// A queue that seems to grow: the arrivals λT at which a rate a
+		// share δ over saturation is told from it (the doc above):
+		// 3.84(1+δ)/δ², δ = λ/μ − 1.
+		d := c.SlopePerS / c.CompletionPerS
+		t = overloadZ * overloadZ * (1 + d) / (d * d) / offeredPerS
+	} else {
+		// A server that keeps up completes about what arrives, so its
+		// bound is about (L + λT − arrivals)/T, L the level it holds: the
+		// window T at which res·T = L + 1.96·sqrt(λT), arrivals 1.96
+		// standard errors short (x = sqrt(T) solves a quadratic).
+		l := max(base, float64(inflightEnd))
+		r := w.Resolution
+		x := (overloadZ*math.Sqrt(offeredPerS) + math.Sqrt(overloadZ*overloadZ*offeredPerS+4*r*l)) / (2 * r)
+		t = x * x
+	}
+	c.DecideWindowS = &t
 	return c, nil
 }
 
-// growing says the window's queue grew by more than one standard error
-// while completions fell short of the offered rate, and the test did not
-// decide: a step that meets so is extended, since a window this short may
-// pass while the server falls behind. One standard error, not 1.96: a
-// short window above saturation often shows only that much growth, and
-// below it the extension only costs time (the step's verdict comes from
-// its longest window, where GrowingUndecided decides).
-func (c LoadCheck) growing() bool {
-	return !c.Overloaded && c.SlopePerS > 0 && c.GrowthZ > 1
+// undecidedReason says, in one line, why a step that met at its longest
+// window (longest) is undecided: its window showed neither overload nor
+// the server keeping up within the resolution.
+func (c LoadCheck) undecidedReason(longest time.Duration) string {
+	return fmt.Sprintf("overload undecided at the longest window (--step-max-duration %s): %s", longest, c.notShownReason())
 }
 
-// undecidedReason says, in one line, why a step that met at its longest
-// window (longest) is undecided: its queue grew and the test could not
-// decide.
-func (c LoadCheck) undecidedReason(longest time.Duration) string {
-	r := fmt.Sprintf("overload undecided at the longest window (--step-max-duration %s): in flight %d → %d (%.1f standard errors), %d completions in %.2f s = %.1f/s, 95 %% [%.1f, %.1f], below the offered %g/s but within their interval",
-		longest, c.InFlightStart, c.InFlightEnd, c.GrowthZ, c.Completions, c.WindowS, c.CompletionPerS, c.CompletionLow, c.CompletionHigh, c.OfferedPerS)
+// notShownReason says why a window did not show the server keeping up.
+func (c LoadCheck) notShownReason() string {
+	f := c.Figures()
+	r := fmt.Sprintf("not shown to keep up: %d completions in %.2f s, %d of them begun before the window, so the server may be short of the offered %s/s by up to %s/s, more than --resolution %s/s; in flight %d → %d (expected %s, %s standard errors)",
+		c.Completions, c.WindowS, c.InFlightStart, f.Offered, f.KeepUpBound, f.Resolution, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
 	if c.DecideWindowS != nil {
 		r += fmt.Sprintf("; a window of about %.1f s would decide it", *c.DecideWindowS)
 	}
 	return r
 }
 
-// Reason says the overload in one line (English, for logs and JSON).
+// keepsUpReason says why a window shows the server keeping up.
+func (c LoadCheck) keepsUpReason() string {
+	f := c.Figures()
+	return fmt.Sprintf("keeps up: short of the offered %s/s by at most %s/s ≤ --resolution %s/s", f.Offered, f.KeepUpBound, f.Resolution)
+}
+
+// Reason says the overload in one line (English, for logs and JSON), with
+// the numbers every output prints (Figures).
 func (c LoadCheck) Reason() string {
-	return fmt.Sprintf("overload: %d completions in %.2f s = %.1f/s, 95 %% [%.1f, %.1f], below the offered %g/s; in-flight slope %.2f/s, 95 %% [%.2f, %.2f]; in flight %d → %d (%.1f standard errors)",
-		c.Completions, c.WindowS, c.CompletionPerS, c.CompletionLow, c.CompletionHigh, c.OfferedPerS, c.SlopePerS, c.SlopeLow, c.SlopeHigh, c.InFlightStart, c.InFlightEnd, c.GrowthZ)
+	f := c.Figures()
+	return fmt.Sprintf("overload: %d completions in %.2f s = %s/s, 95 %% [%s, %s], below the offered %s/s; in-flight slope %s/s, 95 %% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
+		c.Completions, c.WindowS, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered, f.Slope, f.SlopeLow, f.SlopeHigh, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
 }
 
 // PoissonInterval is the exact (Garwood) two-sided interval, at the given
@@ -221,8 +283,10 @@ func poissonCDF(k int64, m float64) float64 {
 // [startMS, endMS), those of any phase that ended in it, and those in
 // flight at its edges. An attempt is in flight after its StartMS up to its
 // EndMS; one without an end (still in flight when the run stopped) stays in
-// flight. With these edges atEnd = atStart + arrivals − completions exactly.
-func loadCounts(t *trace.Trace, startMS, endMS float64) (arrivals, completions, atStart, atEnd int64) {
+// flight. meanInFlightS is the mean time in flight (send to end) of those
+// that ended in the window. With these edges atEnd = atStart + arrivals − completions exactly.
+func loadCounts(t *trace.Trace, startMS, endMS float64) (arrivals, completions, atStart, atEnd int64, meanInFlightS float64) {
+	var inFlightMS float64
 	inFlight := func(a *trace.Attempt, ms float64) bool {
 		return a.StartMS < ms && (!a.HasEnd || a.EndMS >= ms)
 	}
@@ -233,6 +297,7 @@ func loadCounts(t *trace.Trace, startMS, endMS float64) (arrivals, completions, 
 		}
 		if a.HasEnd && a.EndMS >= startMS && a.EndMS < endMS {
 			completions++
+			inFlightMS += a.EndMS - a.StartMS
 		}
 		if inFlight(a, startMS) {
 			atStart++
@@ -240,6 +305,9 @@ func loadCounts(t *trace.Trace, startMS, endMS float64) (arrivals, completions, 
 		if inFlight(a, endMS) {
 			atEnd++
 		}
+	}
+	if completions > 0 {
+		meanInFlightS = inFlightMS / float64(completions) / 1000
 	}
 	return
 }

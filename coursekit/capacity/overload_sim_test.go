@@ -241,7 +241,11 @@ func TestShortStepAboveSaturationNeverMeets(t *testing.T) {
 			sat := simSaturation(c.sim, promptTokens)
 			rate := math.Round(c.over*sat*10) / 10
 			cfg := looseConfig(t, startSim(t, c.sim), c.sim.DefaultMaxTokens)
-			cfg.StepDuration, cfg.StepMaxDuration = time.Second, 4*time.Second
+			// Short steps (issue 35's walk: 3 s), and a resolution finer
+			// than the excess: a queue growing faster than the resolution
+			// must never meet.
+			cfg.StepDuration, cfg.StepMaxDuration = 3*time.Second, 3*time.Second
+			cfg.Resolution = 0.03 * sat
 			s, err := cfg.runStep(context.Background(), rate, new(int))
 			if err != nil {
 				t.Fatal(err)

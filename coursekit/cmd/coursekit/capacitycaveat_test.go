@@ -80,14 +80,16 @@ func TestCapacityAllUndecided(t *testing.T) {
 // window that would, and the answer carries the caveat in text (both
 // languages), JSON and chart; an answer whose step kept up carries none.
 func TestCapacityAnswerGrowingQueueCaveat(t *testing.T) {
-	lc, err := capacity.OverloadTest(14.5, 4, 62, 46, 1, 17)
+	// At --resolution 1: its completions show a saturation of at least
+	// (46 − 1)/4 = 11.25/s, 3.25/s short of the offered rate.
+	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 14.5, WindowS: 4, Arrivals: 62, Completions: 46, InFlightStart: 1, InFlightEnd: 17, Resolution: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lc.Overloaded || !lc.GrowingUndecided || lc.DecideWindowS == nil || !(*lc.DecideWindowS > 4) {
 		t.Fatalf("load check %+v: want growing, undecided, and a longer window to decide", lc)
 	}
-	kept, _ := capacity.OverloadTest(14.5, 4, 58, 57, 1, 2)
+	kept, _ := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 14.5, WindowS: 4, Arrivals: 58, Completions: 57, InFlightStart: 1, InFlightEnd: 2, Resolution: 1})
 	if kept.GrowingUndecided {
 		t.Fatalf("a step that kept up is called growing: %+v", kept)
 	}
