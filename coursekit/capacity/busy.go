@@ -107,3 +107,11 @@ func parseScrapes(b []byte) ([]loadgen.Scrape, error) {
 	}
 	return out, sc.Err()
 }
+
+// BusyShown is a busy share as the outputs show it, at most 1. The busy
+// counter's rate divides the server's busy seconds (its clock) by the
+// window between two scrapes (the client's clock, and each scrape lands
+// a little after its tick), so a device busy throughout can read 105 %:
+// more than the whole window, which no device is. The JSON keeps the
+// reading as measured; text, tables and charts clamp it.
+func BusyShown(v float64) float64 { return min(v, 1) }

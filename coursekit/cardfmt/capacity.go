@@ -26,9 +26,10 @@ func CapacityRule(sloTTFTMS float64, lat metrics.LatencySLO, judged bool) string
 func CapacityRuleIn(lg lang.Lang, sloTTFTMS float64, lat metrics.LatencySLO, judged bool) string {
 	l := LatencyName(lat)
 	if !judged && l != "" {
-		return lg.F(lang.Msg{"完整成功 ∧ TTFT ≤ %s ms ∧ %s；逐次判定；未评质量：只按时延判定", "complete success ∧ TTFT ≤ %s ms ∧ %s; judged per attempt; quality not judged: latency only"}, Num(sloTTFTMS), l)
+		return lg.F(lang.Msg{"完整成功 ∧ %s ∧ %s；逐次判定；未评质量：只按时延判定", "complete success ∧ %s ∧ %s; judged per attempt; quality not judged: latency only"}, sloName(sloTTFTMS), l)
 	}
-	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ TTFT ≤ %s ms", "complete success ∧ quality pass ∧ TTFT ≤ %s ms"}, Num(sloTTFTMS))
+	// The TTFT SLO as the card names it ("TTFT ≤ 1 s"), not in ms.
+	rule := lg.F(lang.Msg{"完整成功 ∧ 质量通过 ∧ %s", "complete success ∧ quality pass ∧ %s"}, sloName(sloTTFTMS))
 	if l != "" {
 		rule += lg.F(lang.Msg{" ∧ %s；逐次判定", " ∧ %s; judged per attempt"}, l)
 	}
@@ -120,10 +121,16 @@ func CapacityLatenessIn(lg lang.Lang, s capacity.Step) string {
 }
 
 // CapacityExtendedIn says how many times a step's window was extended, in
-// lg: "延长 2 次"; "not extended", "extended once", "extended twice",
+// lg: "未延长", "延长一次", "延长 2 次"; "not extended", "extended once", "extended twice",
 // "extended 3 times".
 func CapacityExtendedIn(lg lang.Lang, n int) string {
 	if lg != lang.EN {
+		switch n {
+		case 0:
+			return "未延长"
+		case 1:
+			return "延长一次"
+		}
 		return fmt.Sprintf("延长 %d 次", n)
 	}
 	switch n {

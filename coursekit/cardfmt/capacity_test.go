@@ -11,7 +11,7 @@ import (
 // names the latency SLOs beyond TTFT when there are any, and holds
 // "∧ quality pass" only when answers are judged.
 func TestCapacityRuleAndVerdicts(t *testing.T) {
-	if got := CapacityRule(1000, metrics.LatencySLO{}, true); got != "完整成功 ∧ 质量通过 ∧ TTFT ≤ 1000 ms" {
+	if got := CapacityRule(1000, metrics.LatencySLO{}, true); got != "完整成功 ∧ 质量通过 ∧ TTFT ≤ 1 s" {
 		t.Errorf("rule %q", got)
 	}
 	if got := CapacityRuleIn(lang.EN, 500, metrics.LatencySLO{E2EMS: 3000}, true); got != "complete success ∧ quality pass ∧ TTFT ≤ 500 ms ∧ E2E ≤ 3 s; judged per attempt" {

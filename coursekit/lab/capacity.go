@@ -387,13 +387,14 @@ func CapacityTable(r *capacity.Result) [][]string {
 		}
 		window := numfmt.OneDecimal(s.WindowS) + " s"
 		if s.Extended > 0 {
-			window += fmt.Sprintf("（延长 %d 次）", s.Extended)
+			window += "（" + cardfmt.CapacityExtendedIn(lang.ZH, s.Extended) + "）"
 		}
 		busy := "服务器未报告"
 		if s.BusyMean != nil {
-			busy = pctText(s.BusyMean)
+			b := capacity.BusyShown(*s.BusyMean)
+			busy = pctText(&b)
 		}
-		rows = append(rows, []string{numfmt.OneDecimal(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
+		rows = append(rows, []string{capacity.Rate(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
 			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), slopeText(s.Load)})
 	}
 	return rows
@@ -405,8 +406,8 @@ func slopeText(l *capacity.LoadCheck) string {
 	if l == nil {
 		return "无"
 	}
-	f := func(v float64) string { return numfmt.Signed(v, 1) }
-	return f(l.SlopePerS) + " [" + f(l.SlopeLow) + "，" + f(l.SlopeHigh) + "]"
+	f := l.Figures() // as every output prints them
+	return f.Slope + " [" + f.SlopeLow + "，" + f.SlopeHigh + "]"
 }
 
 // CapacityAnswer is the search's answer in one line of Chinese: the

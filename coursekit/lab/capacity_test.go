@@ -260,7 +260,7 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	}
 	rows := CapacityTable(r)
 	last := rows[len(rows)-1]
-	if !strings.Contains(last[4], "过载") || !strings.HasPrefix(last[8], "+10.0 [") {
+	if !strings.Contains(last[4], "过载") || !strings.HasPrefix(last[8], "+10.00 [") {
 		t.Errorf("overloaded row %v", last)
 	}
 }

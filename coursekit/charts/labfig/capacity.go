@@ -118,6 +118,16 @@ func sortedSteps(r CapacitySearch) []CapacityStep {
 // pct2 is a share as a percentage rounded to 0.01 (a chart value).
 func pct2(v float64) float64 { return math.Round(v*10000) / 100 }
 
+// labelSide alternates the verdict labels of neighbouring steps above and
+// below their points: two steps close in rate (1 and 2 req/s on a 0–16
+// axis), both at 100 %, would print "meets (client late)" over each other.
+func labelSide(i int) string {
+	if i%2 == 1 {
+		return "bottom"
+	}
+	return "top"
+}
+
 var none = lang.Msg{"无", "none"}
 
 func pctOrNone(lg lang.Lang, v *float64) string {
@@ -219,7 +229,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		half *= max(steps[len(steps)-1].Rate, 1)
 	}
 	anyBusy := false
-	for _, s := range steps {
+	for i, s := range steps {
 		vname, vcolor := verdictOf(lg, s.Verdict)
 		if s.CILow != nil && s.CIHigh != nil {
 			lo, hi := pct2(*s.CILow), pct2(*s.CIHigh)
@@ -252,14 +262,14 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		}
 		att = append(att, draw.Point{Value: []any{s.Rate, v}, Symbol: "circle", SymbolSize: 11,
 			ItemStyle: &opts.ItemStyle{Color: vcolor},
-			Label:     &opts.Label{Show: opts.Bool(true), Formatter: draw.Literal(label), Position: "top", Color: vcolor},
+			Label:     &opts.Label{Show: opts.Bool(true), Formatter: draw.Literal(label), Position: labelSide(i), Color: vcolor},
 			Tooltip:   &draw.NodeTooltip{Show: true, Formatter: tip}})
 		var b any = "-"
 		if s.BusyMean != nil {
-			b, anyBusy = pct2(*s.BusyMean), true
+			b, anyBusy = pct2(capacity.BusyShown(*s.BusyMean)), true
 		}
 		busy = append(busy, draw.Point{Value: []any{s.Rate, b}, Tooltip: &draw.NodeTooltip{Show: true,
-			Formatter: lg.F(lang.Msg{"%s 次/s：窗口内设备忙碌率 %s", "%s req/s: device busy share in the window %s"}, draw.Num(s.Rate), pctOrNone(lg, s.BusyMean))}})
+			Formatter: lg.F(lang.Msg{"%s 次/s：窗口内设备忙碌率 %s", "%s req/s: device busy share in the window %s"}, draw.Num(s.Rate), pctOrNone(lg, busyShown(s.BusyMean)))}})
 	}
 	marks := []any{draw.HLine(lg.F(lang.Msg{"目标 %s", "target %s"}, pct(r.Target)), pct2(r.Target), draw.ColorMark, "insideEndTop")}
 	if r.MaxRateMeeting != nil {
@@ -310,8 +320,9 @@ func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 	steps := sortedSteps(r)
 	var good, offered, p95 []draw.Point
 	for _, s := range steps {
-		good = append(good, draw.Point{Value: []any{s.Rate, round2(s.GoodputPerS)}, Tooltip: &draw.NodeTooltip{Show: true,
-			Formatter: lg.F(lang.Msg{"%s 次/s：goodput %s 次/s（%d 次合格 / 窗口 %s s）", "%s req/s: goodput %s /s (%d qualified / window %s s)"}, draw.Num(s.Rate), draw.Num(round2(s.GoodputPerS)), s.Qualified, draw.Num(s.WindowS))}})
+		// Goodput as the card prints it (three decimals), not rounded again.
+		good = append(good, draw.Point{Value: []any{s.Rate, math.Round(s.GoodputPerS*1000) / 1000}, Tooltip: &draw.NodeTooltip{Show: true,
+			Formatter: lg.F(lang.Msg{"%s 次/s：goodput %s 次/s（%d 次合格 / 窗口 %s s）", "%s req/s: goodput %s /s (%d qualified / window %s s)"}, draw.Num(s.Rate), draw.Num(s.GoodputPerS), s.Qualified, draw.Num(s.WindowS))}})
 		offered = append(offered, draw.Point{Value: []any{s.Rate, s.Rate}})
 		var v any = "-"
 		tip := lg.F(lang.Msg{"%s 次/s：没有完整成功，P95 TTFT 无", "%s req/s: no complete success, no P95 TTFT"}, draw.Num(s.Rate))
@@ -348,7 +359,7 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 	var b strings.Builder
 	for _, s := range sortedSteps(r) {
 		name, _ := verdictOf(lg, s.Verdict)
-		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(lg, s.BusyMean)))
+		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(lg, busyShown(s.BusyMean))))
 		if late := s.lateness(lg); late != "" {
 			b.WriteString(lg.S(lang.Msg{"；", "; "}) + late)
 		}
@@ -360,4 +371,13 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 		page.Figure(CapacityAttainment(r, charts.WithID("capacity_attainment"), in), lg.S(lang.Msg{"每个点是一步：联合合格次数 / 全部尝试（失败留在分母里），竖条是该步的 95% Wilson 区间；区间下界 ≥ 目标才算达标，上界 < 目标算不达标，其余尚无定论。", "Each point is a step: qualified / all attempts (failures stay in the denominator); the bar is the step's 95% Wilson interval: a lower bound ≥ the target meets, an upper bound < the target fails, anything else is undecided."})),
 		page.Figure(CapacityLoad(r, charts.WithID("capacity_load"), in), lg.S(lang.Msg{"goodput 与 P95 TTFT：设备忙碌不等于服务得快。", "Goodput and P95 TTFT: a busy device is not a fast service."})),
 		page.Text(b.String()))
+}
+
+// busyShown is a busy share as shown (capacity.BusyShown); nil stays nil.
+func busyShown(v *float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	b := capacity.BusyShown(*v)
+	return &b
 }

@@ -80,7 +80,7 @@ func TestCapacityAttainment(t *testing.T) {
 		}
 	}
 	tip := att["data"].([]any)[1].(map[string]any)["tooltip"].(map[string]any)["formatter"]
-	if tip != "40 次/s：78 / 80 合格 = 97.5%，95% Wilson 区间 [91.3%，99.3%] → 达标（窗口 2 s，延长 1 次）" {
+	if tip != "40 次/s：78 / 80 合格 = 97.5%，95% Wilson 区间 [91.3%，99.3%] → 达标（窗口 2 s，延长一次）" {
 		t.Errorf("tooltip %v", tip)
 	}
 	marks := att["markLine"].(map[string]any)["data"].([]any)
@@ -139,7 +139,7 @@ func TestCapacityPageEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	body = strings.Replace(page.String(), web.InlineEChartsScript(), "<script></script>", 1)
-	if !strings.Contains(body, "联合合格（完整成功 ∧ TTFT ≤ 1000 ms ∧ E2E ≤ 3 s ∧ TPOT ≤ 40 ms/token；逐次判定；未评质量：只按时延判定）") {
+	if !strings.Contains(body, "联合合格（完整成功 ∧ TTFT ≤ 1 s ∧ E2E ≤ 3 s ∧ TPOT ≤ 40 ms/token；逐次判定；未评质量：只按时延判定）") {
 		t.Errorf("the rule is not shown whole:\n%.2000s", body)
 	}
 	for _, bad := range []string{"<img", "onerror=alert(1)>", "{a}", "__f__"} {
@@ -187,7 +187,7 @@ func TestCapacityPageEnglish(t *testing.T) {
 		t.Errorf("%q in the English capacity page: …%s…", c, body[max(0, i-200):min(len(body), i+100)])
 	}
 	for _, want := range []string{`<html lang="en">`, "Capacity search", "Answer: the highest rate that meets the target is 40 req/s (qualified 97.5%, interval [91.3%, 99.3%])",
-		"complete success ∧ quality pass ∧ TTFT ≤ 1000 ms ∧ E2E ≤ 3 s", "80 req/s: 15 / 50 qualified, fails; device busy share 99.5%", "fails (overload)", "offered rate (req/s, open-loop Poisson)", "target 90%", "answer 40 req/s"} {
+		"complete success ∧ quality pass ∧ TTFT ≤ 1 s ∧ E2E ≤ 3 s", "80 req/s: 15 / 50 qualified, fails; device busy share 99.5%", "fails (overload)", "offered rate (req/s, open-loop Poisson)", "target 90%", "answer 40 req/s"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("English capacity page lacks %q", want)
 		}

@@ -51,6 +51,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	format := fs.String("format", "text", "text or json")
 	langName := langFlag(fs)
 	chart := fs.String("chart", "", "also write the search as an offline HTML page: attainment with its Wilson band, target, busy share, goodput and P95 TTFT against the offered rate (default: none)")
+	noPreflight := fs.Bool("no-preflight", false, "start the search without first checking that --url answers GET /v1/models as an OpenAI-compatible server that lists --model (default: check, and stop before any load, exit 2, if it does not)")
 	previous := fs.String("previous", "", "an earlier search's --format json output, run with the same flags: say whether this search gives the same answer, and why not when it does not (default: none)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -113,9 +114,11 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	// As bench: a URL that does not answer as an OpenAI-compatible server,
 	// or does not list --model, stops the search before any step, and
 	// before --out is made.
-	if err := loadgen.PreflightModel(context.Background(), nil, c.Bench.URL, c.Bench.Header, c.Bench.Model); err != nil {
-		page.discard()
-		return usagef("capacity: pre-flight: %v; check --url and --model", err)
+	if !*noPreflight {
+		if err := loadgen.PreflightModel(context.Background(), nil, c.Bench.URL, c.Bench.Header, c.Bench.Model); err != nil {
+			page.discard()
+			return usagef("capacity: pre-flight: %v; check --url and --model, or give --no-preflight to search anyway", err)
+		}
 	}
 	c.OnStep = func(s capacity.Step) {
 		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Num(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
@@ -200,7 +203,8 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		if v == nil {
 			return lg.S(lang.Msg{"服务器未报告", "not reported"})
 		}
-		return pc(v)
+		b := capacity.BusyShown(*v) // at most 100 %: two clocks (capacity.BusyShown)
+		return pc(&b)
 	}
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
@@ -212,11 +216,21 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		if s.Overloaded() {
 			verdict += lg.S(lang.Msg{"，过载", ", overload"})
 		}
-		p(lang.Msg{"  %s 次/s：%d / %d 合格 = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified = %s, interval %s → %s (window %s s, %s; device busy %s)"}, numfmt.Num(s.Rate), s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
+		cut := ""
+		if s.StoppedEarly() && s.InFlight > 0 {
+			// Cut off by the early stop: neither qualified nor failed.
+			cut = lg.F(lang.Msg{"（另有 %d 次在途，提前停止时被截断，不计入）", " (and %d in flight, cut off by the early stop, not counted)"}, s.InFlight)
+		}
+		p(lang.Msg{"  %s 次/s：%d / %d 合格%s = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified%s = %s, interval %s → %s (window %s s, %s; device busy %s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, cut, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
 		if l := s.Load; l != nil {
+			f := l.Figures() // the numbers of the stderr reason, formatted once
 			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；在途数斜率 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; in-flight slope %s/s (95%% interval [%s, %s]), in flight %d → %d"},
-				l.Completions, numfmt.Fixed(l.CompletionPerS, 1), numfmt.Fixed(l.CompletionLow, 1), numfmt.Fixed(l.CompletionHigh, 1), numfmt.Num(l.OfferedPerS),
-				numfmt.Signed(l.SlopePerS, 2), numfmt.Signed(l.SlopeLow, 2), numfmt.Signed(l.SlopeHigh, 2), l.InFlightStart, l.InFlightEnd)
+				l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
+				f.Slope, f.SlopeLow, f.SlopeHigh, l.InFlightStart, l.InFlightEnd)
+			if l.Resolution > 0 {
+				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）：%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s): %s"},
+					f.KeepUpBound, keepUpCmp(l), f.Resolution, keepUpWord(lg, l))
+			}
 		}
 		if late := cardfmt.CapacityLatenessIn(lg, s); late != "" {
 			b.WriteString("    " + late + "\n")
@@ -244,6 +258,25 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	p(lang.Msg{"共 %d 步，用时 %s s。", "%d steps in %s s."}, len(r.Steps), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
+}
+
+// keepUpCmp compares a step's keep-up bound with the resolution.
+func keepUpCmp(l *capacity.LoadCheck) string {
+	if l.KeepUpBound <= l.Resolution {
+		return "≤"
+	}
+	return ">"
+}
+
+// keepUpWord says what a step's window showed of the server keeping up.
+func keepUpWord(lg lang.Lang, l *capacity.LoadCheck) string {
+	switch {
+	case l.Overloaded:
+		return lg.S(lang.Msg{"过载", "overload"})
+	case l.KeepsUp:
+		return lg.S(lang.Msg{"跟得上", "keeps up"})
+	}
+	return lg.S(lang.Msg{"窗口判定不了它跟不跟得上", "the window cannot tell whether it keeps up"})
 }
 
 // capacityAgainIn is the search set beside an earlier one (--previous) in

@@ -39,6 +39,13 @@ func WrapLines(s string, width float64) []string {
 			if strings.TrimSpace(tok) == "" {
 				continue
 			}
+		} else if w+tw > width && len(cur) > 1 && noLineStart(tok) && !noLineStart(cur[len(cur)-1]) && strings.TrimSpace(cur[len(cur)-1]) != "" {
+			// Punctuation that may not start a line would overhang the
+			// width: the word before it goes down with it.
+			last := cur[len(cur)-1]
+			cur = cur[:len(cur)-1]
+			flush()
+			cur, w = []string{last}, TextWidth(last)
 		}
 		cur = append(cur, tok)
 		w += tw
