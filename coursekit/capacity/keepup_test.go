@@ -64,7 +64,7 @@ func TestKeepUpRule(t *testing.T) {
 func TestKeepUpBoundHolds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const mu, T, res = 100.0, 3.0, 4.0
-	for range 2000 {
+	for range 500 {
 		// 5–10 % over: the server completes at most μT plus what it had begun.
 		lambda := mu * (1.05 + 0.05*rng.Float64())
 		n0 := poissonDraw(rng, 20)
