@@ -42,7 +42,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.Float64Var(&c.StartRate, "start-rate", 1, "first step's open-loop rate, requests/s")
 	fs.Float64Var(&c.MaxRate, "max-rate", 1000, "highest rate searched, requests/s")
 	fs.Float64Var(&c.Growth, "growth", 2, "factor between steps until one does not meet")
-	fs.Float64Var(&c.Resolution, "resolution", 1, "bisect until the rates meeting and not meeting are this close, requests/s")
+	fs.Float64Var(&c.Resolution, "resolution", 1, "bisect until the rates meeting and not meeting are this close, requests/s; a step meets only when its window shows the server short of the offered rate by at most this (docs/capacity.md, keeping up)")
 	fs.DurationVar(&c.Warmup, "warmup", 2*time.Second, "warm-up of every step, sent and recorded, not measured")
 	fs.DurationVar(&c.StepDuration, "step-duration", 10*time.Second, "first window of every step")
 	fs.DurationVar(&c.StepMaxDuration, "step-max-duration", 40*time.Second, "an undecided step is re-run with a doubled window up to this")
