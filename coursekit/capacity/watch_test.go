@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -82,5 +83,34 @@ func TestStoppedEarlyTraceSaysOverload(t *testing.T) {
 	}
 	if end == nil || end.Reason != trace.RunOverload || end.AtMS == nil || !end.CutShort() {
 		t.Fatalf("run_end %+v, want reason %q with its at_ms", end, trace.RunOverload)
+	}
+	// The attempts the stop cut off are in flight, not failures: beside
+	// the step's attempts, not among them (issue 35's walk, item 2).
+	sum, err := cardopts.SummarizeFile(s.Trace, cfg.Flags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.InFlight == 0 || s.InFlight != sum.InFlight || s.Attempts != sum.Attempts-sum.InFlight {
+		t.Errorf("step attempts %d, in flight %d; the trace's card: %d attempts, %d in flight", s.Attempts, s.InFlight, sum.Attempts, sum.InFlight)
+	}
+}
+
+// A pipeline filling from empty is not a growing queue (issue 35's walk,
+// items 2 and 3): at 4 req/s with answers of about 1.1 s, the window opens
+// with nothing in flight and nothing completes for its first second while
+// the count rises to the 4–5 a filled pipeline holds. Counted from 0 that
+// was 2.2 standard errors of growth, with completions below the offered
+// rate: the step stopped as overload. Counted from the level (the reports'
+// mean, or rate × the previous step's time in flight), it is not.
+func TestOverloadWatchIgnoresTheFill(t *testing.T) {
+	fill := reports([]int64{0, 1, 1, 1, 1, 1, 1}, []int64{0, 0, 0, 0, 0, 0, 0})
+	for _, expected := range []float64{0, 4.4} {
+		w := newOverloadWatch(4)
+		w.expected = expected
+		for _, p := range fill {
+			if r := w.observe(p); r != "" {
+				t.Fatalf("expected level %g: stopped at %v with %d in flight: %s", expected, p.Elapsed, p.InFlight, r)
+			}
+		}
 	}
 }
