@@ -130,13 +130,15 @@ func TestFiguresShowTheComparison(t *testing.T) {
 // warm-up is not a growing queue. 26 % of the simulator's saturation, a
 // warm-up shorter than one attempt's time in flight, several steps.
 func TestFarBelowSaturationNeverUndecided(t *testing.T) {
-	// The simulator (batch 4, 16 tokens) with steps 5 times
-	// shorter, so that a 3 s step holds the 35 attempts a step needs.
-	sc := sim.Config{MaxBatch: 4, DecodeStep: 2 * time.Millisecond, DecodePerSeq: 500 * time.Microsecond, DefaultMaxTokens: 16, Seed: 1}
-	sat := simSaturation(sc, promptTokens) // 71.4 req/s
+	// Long simulator steps (20 ms), so that under stress-ng --cpu 2 a
+	// wake-up late by 10 ms leaves the simulator well above 26 %: with 2 ms
+	// steps its achieved saturation fell below the offered 19 req/s and
+	// the queue really grew. The pipeline holds about 4, as in the walk.
+	sc := sim.Config{MaxBatch: 16, DecodeStep: 20 * time.Millisecond, DefaultMaxTokens: 4, Seed: 1}
+	sat := simSaturation(sc, promptTokens) // 200 req/s
 	url := startSim(t, sc)
 	cfg := looseConfig(t, url, sc.DefaultMaxTokens)
-	cfg.Warmup = 10 * time.Millisecond // shorter than an attempt's ~56 ms in flight
+	cfg.Warmup = 10 * time.Millisecond // shorter than an attempt's ~80 ms in flight
 	cfg.Resolution = 0.1 * sat
 	cfg.StepDuration, cfg.StepMaxDuration = 3*time.Second, 6*time.Second
 	rate := math.Round(0.26 * sat)
