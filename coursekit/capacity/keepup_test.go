@@ -150,8 +150,68 @@ func TestFarBelowSaturationNeverUndecided(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("seed %d, %g req/s (saturation %.1f): %d/%d %s after %d extensions (%s)", i+1, rate, sat, s.Qualified, s.Attempts, s.Verdict, s.Extended, s.Reason)
-		if s.Verdict != Meets || s.Overloaded() {
+		// Never undecided. Under stress-ng --cpu 2 beside other jobs the
+		// simulator itself was seen to stall (8 completions in 1.26 s at 52
+		// req/s offered): a step may then fail for overload, but only on
+		// its own evidence, completions wholly below the offered rate.
+		switch {
+		case s.Verdict == Undecided:
+			t.Errorf("seed %d: %g req/s, 26 %% of the saturation %.1f: undecided (%s)", i+1, rate, sat, s.Reason)
+		case s.Overloaded() && s.Load != nil && s.Load.CompletionHigh >= rate && !s.StoppedEarly():
+			t.Errorf("seed %d: overload with completions reaching the offered rate: %+v", i+1, s.Load)
+		case s.Verdict != Meets && !s.Overloaded():
 			t.Errorf("seed %d: %g req/s, 26 %% of the saturation %.1f: %s (%s), want meets", i+1, rate, sat, s.Verdict, s.Reason)
 		}
 	}
+}
+
+// Issue 35's walk, item 3, as a seeded simulation of the walk's step: 4
+// req/s into a server far below saturation whose attempts take 1.1 s each
+// (an M/D/∞ pipeline), a 2 s warm-up, a 20 s window and --resolution 1,
+// extended once to 40 s as --step-max-duration 40s does. The pipeline
+// holds about 4.4, and a window that opens with 0 in flight is chance,
+// not a fill to be read as growth. Over 500 seeded steps none is
+// overloaded and none is left undecided at its longest window.
+func TestFarBelowSaturationSeededNeverUndecided(t *testing.T) {
+	const lambda, w, warm = 4.0, 1.1, 2.0
+	rng := rand.New(rand.NewPCG(35, 3))
+	window := func(T float64) LoadCheck {
+		var a, d, n0, n1 int64
+		var inFlight float64
+		end := warm + T
+		for at := rng.ExpFloat64() / lambda; at < end; at += rng.ExpFloat64() / lambda {
+			done := at + w
+			if at >= warm {
+				a++
+			}
+			if done >= warm && done < end {
+				d++
+				inFlight += w
+			}
+			if at < warm && done >= warm {
+				n0++
+			}
+			if done >= end {
+				n1++
+			}
+		}
+		lc, err := CheckLoad(LoadWindow{OfferedPerS: lambda, WindowS: T, Arrivals: a, Completions: d, InFlightStart: n0, InFlightEnd: n1,
+			ExpectedInFlight: lambda * inFlight / float64(max(d, 1)), Resolution: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lc
+	}
+	extended := 0
+	for i := range 500 {
+		lc := window(20)
+		if lc.GrowingUndecided {
+			extended++
+			lc = window(40)
+		}
+		if lc.Overloaded || lc.GrowingUndecided {
+			t.Errorf("step %d: overloaded %v, undecided %v: %+v", i, lc.Overloaded, lc.GrowingUndecided, lc)
+		}
+	}
+	t.Logf("%d of 500 steps extended to 40 s", extended)
 }
