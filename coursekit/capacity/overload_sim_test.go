@@ -175,8 +175,13 @@ func TestSearchAnswerNotAboveSaturation(t *testing.T) {
 			above = &res.Steps[i]
 		}
 	}
-	if above == nil || !above.Overloaded() || above.Load == nil {
-		t.Fatalf("the step above the answer %g: %+v, want failed for overload with its load evidence", ans, above)
+	// Or it was left undecided because its longest window (4 s) could not
+	// show the server keeping up within the resolution (the keep-up rule:
+	// near saturation that takes r·T ≳ L + 1.96·sqrt(λT)); then its
+	// completions are what the server showed it could do.
+	notShown := above != nil && above.Verdict == Undecided && above.Load != nil && above.Load.GrowingUndecided
+	if above == nil || !(above.Overloaded() || notShown) || above.Load == nil {
+		t.Fatalf("the step above the answer %g: %+v, want failed for overload or not shown to keep up, with its load evidence", ans, above)
 	}
 	if then := above.Load.CompletionPerS; ans < then-c.Resolution {
 		t.Errorf("answer %g, more than the resolution %g below the %.1f req/s the server completed at %g", ans, c.Resolution, then, above.Rate)
