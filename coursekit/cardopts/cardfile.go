@@ -3,8 +3,8 @@ package cardopts
 import (
 	"encoding/json"
 	"io"
-	"os"
 
+	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -24,9 +24,10 @@ func NotACard(path string, err error) error {
 }
 
 // looksLikeCard reports whether the file at path is one JSON document
-// with a card's counts.
+// with a card's counts. It reads regular files only (regfile), so the
+// FIFO or device a read was refused for is not opened here after all.
 func looksLikeCard(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := regfile.OpenNamed(path)
 	if err != nil {
 		return false
 	}
