@@ -93,6 +93,8 @@ func checkP95(k *checker) (Status, string) {
 	otherMethod := otherP95 != nil && timeMatches(c, *otherP95)
 	hint := "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看" + nbFour + "。"
 	switch {
+	case c.Value == 0:
+		hint = "还没有写成功 TTFT 的 P95（卡上只写一个，不放进门槛条件）。回看" + nbFour + "。"
 	case otherMethod:
 		hint = "你写的 P95 是按" + cardfmt.MethodName(other) + "算出的数，和卡上写明的分位算法对不上（压测工具多用线性插值）。" +
 			"按你写明的算法重算，或者改写算法。回看" + nbFour + "。"
@@ -112,6 +114,8 @@ func checkFailureRate(k *checker) (Status, string) {
 	}
 	hint := "失败率的分子是失败的尝试，分母是窗口内的全部尝试。回看" + nbFour + "。"
 	switch {
+	case r.Num == 0 && r.Den == 0:
+		hint = "还没有写失败率（卡上只写一个，不放进门槛条件）：" + hint
 	case r.Den != 0 && wantDen != 0 && near(r.Value(), wantNum/wantDen, 1e-9):
 		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
 	case r.Num == 0 || sameCount(r.Den, float64(k.s.CompleteSuccess)):
@@ -236,7 +240,7 @@ func checkP95Unit(k *checker) (Status, string) {
 	if _, ok := toMS(k.c.P95); ok {
 		return Pass, ""
 	}
-	return Fail, "P95 要写时间单位（\"s\" 或 \"ms\"），没有单位的数字别人无法复算。"
+	return Fail, "P95 要写时间单位（\"s\" 或 \"ms\"），没有单位的数字无法复算。"
 }
 
 // ratioUnit checks that a ratio's unit names its numerator and denominator

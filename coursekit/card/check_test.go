@@ -432,3 +432,15 @@ func TestAWrongP95OrFailureRateFailsOneRowOnce(t *testing.T) {
 		}
 	}
 }
+
+// A blank card is told what it has not written yet, not that it deleted
+// the failures (0/0 is no rate at all).
+func TestBlankP95AndFailureRateSayNotWrittenYet(t *testing.T) {
+	r := Check(&Card{}, readUnitTrace(t))
+	for id, want := range map[string]string{"figures.p95": "还没有写成功 TTFT 的 P95", "figures.failure_rate": "还没有写失败率"} {
+		x, _ := r.Result(id)
+		if x.Status != Fail || !strings.Contains(x.Hint, want) || strings.Contains(x.Hint, "删掉") {
+			t.Errorf("%s on a blank card: %s %q, want a fail saying %q", id, x.Status, x.Hint, want)
+		}
+	}
+}
