@@ -192,8 +192,8 @@ func answerRows(t *testing.T) []answerRow {
 		// the way 03 and 06's exercises anticipate.
 		{file: "06-deliverable.ipynb", label: "SelfCheck", judge: judgeSelfCheck(t), cases: cases(
 			right(edit(func(c *card.Card) {}),
-				edit(func(c *card.Card) { c.Conditions[0].P95 = card.Figure{Value: 2000, Unit: card.Milliseconds} }),
-				edit(func(c *card.Card) { c.Conditions[1].P95 = card.Figure{Value: 2000, Unit: "毫秒"} }),
+				edit(func(c *card.Card) { c.P95 = card.Figure{Value: 2000, Unit: card.Milliseconds} }),
+				edit(func(c *card.Card) { c.P95 = card.Figure{Value: 2000, Unit: "毫秒"} }),
 				edit(func(c *card.Card) { c.PercentileMethod = "最近秩" }),
 				edit(func(c *card.Card) { c.Streaming.Recorded = card.PerToken }),
 				edit(func(c *card.Card) { c.Conditions[0].Goodput = card.Figure{Value: 30, Unit: "合格次/分钟"} }),
@@ -201,17 +201,17 @@ func answerRows(t *testing.T) []answerRow {
 				edit(func(c *card.Card) { c.Clock, c.Window.Kind = "客户端", "固定窗口" }),
 				edit(func(c *card.Card) { c.Conditions[1].Goodput = card.Figure{Value: 0.4, Unit: "合格尝试/秒"} }),
 				edit(func(c *card.Card) { c.Conditions[1].CostPer1000.Unit = "CNY/千次合格" }),
-				edit(func(c *card.Card) { c.Conditions[0].FailureRate.Unit = "失败的尝试/窗口内全部尝试" })),
+				edit(func(c *card.Card) { c.FailureRate.Unit = "失败的尝试/窗口内全部尝试" })),
 			// Exercise 1: the failures deleted.
 			wrong(edit(func(c *card.Card) {
-				c.Conditions[0].FailureRate = card.Ratio{Num: 0, Den: 8, Unit: "失败尝试/全部尝试"}
+				c.FailureRate = card.Ratio{Num: 0, Den: 8, Unit: "失败尝试/全部尝试"}
 			}), "失败的尝试是不是被删掉了"),
 			// Exercise 2: linear stated, the nearest-rank P95 kept.
 			wrong(edit(func(c *card.Card) { c.PercentileMethod = card.Linear }), "按最近秩算出的数"),
 			// The learner walk's linear P95 under nearest-rank.
-			wrong(edit(func(c *card.Card) { bothP95(c, card.Figure{Value: 1720, Unit: card.Milliseconds}) }), "按线性插值算出的数"),
+			wrong(edit(func(c *card.Card) { c.P95 = card.Figure{Value: 1720, Unit: card.Milliseconds} }), "按线性插值算出的数"),
 			wrong(edit(func(c *card.Card) {
-				c.Conditions[0].FailureRate = card.Ratio{Num: 1, Den: 5, Unit: "失败尝试/全部尝试"}
+				c.FailureRate = card.Ratio{Num: 1, Den: 5, Unit: "失败尝试/全部尝试"}
 			}), "比值的大小对了"),
 			wrong(edit(func(c *card.Card) {
 				c.Conditions[0].QualifiedRate = card.Ratio{Num: 0.525, Den: 1, Unit: "合格尝试/全部尝试"}
@@ -221,7 +221,7 @@ func answerRows(t *testing.T) []answerRow {
 			wrong(edit(func(c *card.Card) { c.SuccessSamples = 10 }), "是缺失而不是 0"),
 			wrong(edit(func(c *card.Card) { c.Conditions[0].Goodput.Unit = "token/s" }), "不是 token"),
 			wrong(edit(func(c *card.Card) { c.Conditions[0].CostPer1000.Unit = "元/千次" }), "每千次合格"),
-			wrong(edit(func(c *card.Card) { c.Conditions[0].FailureRate.Unit = "失败/成功请求" }), "分母只写“成功请求”会把失败藏起来"),
+			wrong(edit(func(c *card.Card) { c.FailureRate.Unit = "失败/成功请求" }), "分母只写“成功请求”会把失败藏起来"),
 			wrong(edit(func(c *card.Card) { c.Path.SamplingPoint = "平台监控" }), "说的是谁在看"),
 		)},
 
@@ -348,12 +348,6 @@ func judgeRecomputable(practice *trace.Trace, sloMS float64) func(t *testing.T, 
 // edit is a change to the reference card (a right card for the unit's
 // trace), as a learner would type it.
 type edit func(c *card.Card)
-
-func bothP95(c *card.Card, f card.Figure) {
-	for i := range c.Conditions {
-		c.Conditions[i].P95 = f
-	}
-}
 
 // judgeSelfCheck is 06's self-check on the reference card with an edit:
 // it passes when every public row does.
