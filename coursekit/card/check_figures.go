@@ -118,7 +118,9 @@ func checkFailureRate(k *checker) (Status, string) {
 		hint = "还没有写失败率（卡上只写一个，不放进门槛条件）：" + hint
 	case r.Den != 0 && wantDen != 0 && near(r.Value(), wantNum/wantDen, 1e-9):
 		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
-	case r.Num == 0 || sameCount(r.Den, float64(k.s.CompleteSuccess)):
+	case r.Num != 0 && sameCount(r.Den, float64(k.s.CompleteSuccess)):
+		hint = "分母只数了完整成功的尝试。失败率问的是全部尝试里有几次失败：失败的那几次本身也是尝试，也在分母里。回看" + nbFour + "。"
+	case r.Num == 0:
 		hint = "失败的尝试是不是被删掉了？只在成功请求里数失败，永远数不到失败。分母要包括每一次尝试，失败的也算。回看" + nbFour + "。"
 	}
 	return Fail, hint

@@ -444,3 +444,45 @@ func TestBlankP95AndFailureRateSayNotWrittenYet(t *testing.T) {
 		}
 	}
 }
+
+// resultOf is the row id of Check(c) on the unit trace.
+func resultOf(t *testing.T, c *Card, id string) Result {
+	t.Helper()
+	for _, x := range Check(c, readUnitTrace(t)).Results {
+		if x.ID == id {
+			return x
+		}
+	}
+	t.Fatalf("no row %s", id)
+	return Result{}
+}
+
+// A short output in the lesson's own words is an answer (the seventh
+// review: "可恢复的检查点" and "每个请求的回答" were told "还没说清"): the
+// keyword pre-check passes it to a person, whatever its length.
+func TestShortOutputsGoToAPerson(t *testing.T) {
+	c := reference()
+	c.Outputs = Outputs{Training: "可恢复的检查点", Inference: "每个请求的回答"}
+	if x := resultOf(t, c, "text.outputs"); x.Status != NeedsHuman {
+		t.Errorf("short outputs: %s %q, want them read by a person", x.Status, x.Hint)
+	}
+	c.Outputs = Outputs{Training: "很多东西", Inference: "一些东西"}
+	if x := resultOf(t, c, "text.outputs"); x.Status != Fail {
+		t.Errorf("off-topic outputs: %s, want Fail", x.Status)
+	}
+}
+
+// 2/8 counts both failures over the complete successes: the hint names
+// the denominator, not deleted failures (the learner deleted nothing).
+func TestFailureRateOverSuccessesNamesTheDenominator(t *testing.T) {
+	c := reference()
+	c.FailureRate.Den = 8
+	x := resultOf(t, c, "figures.failure_rate")
+	if x.Status != Fail || !strings.Contains(x.Hint, "分母") || strings.Contains(x.Hint, "删掉") {
+		t.Errorf("2/8: %s %q, want the denominator named", x.Status, x.Hint)
+	}
+	c.FailureRate.Num = 0
+	if x := resultOf(t, c, "figures.failure_rate"); !strings.Contains(x.Hint, "删掉") {
+		t.Errorf("0/8: %q, want the deleted-failures hint", x.Hint)
+	}
+}
