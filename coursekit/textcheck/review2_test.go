@@ -128,7 +128,7 @@ var compareLabel = regexp.MustCompile(`nb\.Compare\w*\("([^"]*)"`)
 func TestExerciseChecksAreLabelledExercises(t *testing.T) {
 	after := map[string]bool{}
 	n := 0
-	for _, c := range notebookCells(t) {
+	for _, c := range checkCells(t) {
 		f := c.where[:strings.LastIndex(c.where, "[")]
 		if c.kind == "markdown" && strings.HasPrefix(strings.TrimSpace(c.source), "## 练习") {
 			after[f] = true
@@ -271,7 +271,7 @@ func TestConditionsAreWrittenInChinese(t *testing.T) {
 // praising the thing the lesson warns against, go through the helpers
 // that are tested for it.
 func TestChecksUseTheTestedHelpers(t *testing.T) {
-	all := notebookCells(t)
+	all := checkCells(t)
 	for _, c := range []struct{ file, needle, want, why string }{
 		{"01-draw-the-system.ipynb", "myObservation", "nb.CheckObservation(myObservation)", "placeholders and aggregates must not pass"},
 		{"04-change-one-condition.ipynb", "sloFor06", "nb.CompareGives(", "the answer is a threshold; it is judged by the goodput it gives"},

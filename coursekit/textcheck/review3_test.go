@@ -175,7 +175,7 @@ var compareField = regexp.MustCompile(`nb\.Compare\w*\([^,]+,\s*(\w+)\.\w+\s*,`)
 // (or its run helper does). nb.Compare alone hides its result until the
 // answer is written.
 func TestPredictionChecksAreGated(t *testing.T) {
-	for _, c := range unitCode(t) {
+	for _, c := range withChecks(t, unitCode(t)) {
 		if !strings.Contains(c.source, "fmt.Print") {
 			continue
 		}
