@@ -157,6 +157,11 @@ func TestCellsDoNotMixIdeas(t *testing.T) {
 		{"03-", "\\text{失败率} = ", "**在途**"},
 		{"03-", "**在途**", "P_p = x_"},
 		{"03-", "P_p = x_", "`metrics.Summarize` 一次"},
+		// 03 §4 after the check (the seventh review, finding 9): the quiz's
+		// answer, why P95 is the maximum, and Fig. 01.3's reading.
+		{"03-", "测验的答案是", "为什么 P95 正好是最大值"},
+		{"03-", "为什么 P95 正好是最大值", "看图要点"},
+		{"03-", "测验的答案是", "看图要点"},
 	} {
 		for _, c := range notebookCells(t) {
 			if strings.Contains(c.where, "/"+pair[0]) && strings.Contains(c.source, pair[1]) && strings.Contains(c.source, pair[2]) {

@@ -235,7 +235,7 @@ func TestGlossaryExplainsTheTermsTheUnitUses(t *testing.T) {
 	}
 	// The tools table lives in 05 (its conventions' one home), after its
 	// exercises.
-	tools := oneCell(t, nbCells(t, notebookCells(t), "05-read-the-tool-docs.ipynb"), "**附：三个工具里的名字对照**")
+	tools := oneCell(t, nbCells(t, notebookCells(t), "05-read-the-tool-docs.ipynb"), "### 三个工具里的名字对照")
 	toolRows := map[string][]string{}
 	for _, l := range strings.Split(tools.source, "\n") {
 		if strings.HasPrefix(l, "| ") {

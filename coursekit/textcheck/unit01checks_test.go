@@ -12,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/charts"
+	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // Unit 01's checks live in package coursekit/unit01 (issue 33, the
@@ -292,5 +296,64 @@ func TestInlinedCheckReadsAsTheCell(t *testing.T) {
 	}
 	if strings.Contains(got, "TimelinePrediction(") {
 		t.Errorf("the conversion to the check's struct is left in:\n%s", got)
+	}
+}
+
+// The seventh review (finding 6): Fig. 01.3 printed "P95 线性插值（numpy
+// 默认）= 1720 ms" before 03's exercise 3 asks for exactly that. 03 draws
+// it with the nearest-rank P95 alone; the linear one is printed by the
+// exercise's check, once the answer is written.
+func TestFigure013KeepsExercise3sAnswer(t *testing.T) {
+	all := checkCells(t)
+	drawn := false
+	for _, c := range nbCells(t, all, "03-one-trace-four-conclusions.ipynb") {
+		if c.kind != "code" || !strings.Contains(c.source, `"图 01.3"`) {
+			continue
+		}
+		drawn = true
+		if !strings.Contains(c.source, "tracefig.TTFTDistributionNearestRank(unit)") {
+			t.Errorf("%s draws Fig. 01.3 with the linear P95 on it, before exercise 3 asks for it: draw tracefig.TTFTDistributionNearestRank(unit)", c.where)
+		}
+	}
+	if !drawn {
+		t.Fatal("03 draws no Fig. 01.3")
+	}
+	unit, err := trace.ReadFile(filepath.Join(repo, "data", "unit01", "trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := tracefig.TTFTDistributionNearestRank(unit, charts.WithID("d")).RenderSnippet().Option
+	if !strings.Contains(opt, "2000") {
+		t.Error("Fig. 01.3 lacks the nearest-rank P95, 2000 ms")
+	}
+	for _, giveaway := range []string{"1720", "线性插值"} {
+		if strings.Contains(opt, giveaway) {
+			t.Errorf("Fig. 01.3 says %q: exercise 3's answer", giveaway)
+		}
+	}
+}
+
+// The seventh review (finding 13): 04 gave "R6 这 1/10 的 95% Wilson 区间"
+// without saying what proportion 1/10 is. A Wilson interval in 01–05 comes
+// in the sentence that names its proportion (… 占 …).
+func TestWilsonIntervalsNameTheirProportion(t *testing.T) {
+	n := 0
+	for _, c := range notebookCells(t) {
+		if c.kind != "markdown" || !regexp.MustCompile(`unit01/0[1-5]-`).MatchString(c.where) {
+			continue
+		}
+		for _, m := range regexp.MustCompile(`Wilson 区间`).FindAllStringIndex(c.source, -1) {
+			n++
+			before := c.source[:m[0]]
+			if k := strings.LastIndexAny(before, "。：\n"); k >= 0 {
+				before = before[k:]
+			}
+			if !strings.Contains(before, "占") {
+				t.Errorf("%s: a Wilson interval of no named proportion: say what falls where, of which attempts (… 占 …), before %q", c.where, c.source[m[0]:min(len(c.source), m[1]+20)])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no Wilson interval in 01–05: 04 gives one for its 1/10")
 	}
 }
