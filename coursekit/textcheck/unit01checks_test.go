@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/charts"
@@ -35,47 +34,33 @@ type checkFunc struct {
 	file string
 }
 
-var (
-	checkFuncsOnce   sync.Once
-	checkFuncsByName map[string]checkFunc
-	checkFuncsErr    error
-)
-
 // unit01Funcs are coursekit/unit01's exported functions by name.
 func unit01Funcs(t *testing.T) map[string]checkFunc {
 	t.Helper()
-	checkFuncsOnce.Do(func() {
-		checkFuncsByName = map[string]checkFunc{}
-		files, err := filepath.Glob(filepath.Join(repo, "coursekit", "unit01", "*.go"))
-		if err != nil {
-			checkFuncsErr = err
-			return
-		}
-		for _, p := range files {
-			if strings.HasSuffix(p, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				checkFuncsErr = err
-				return
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), p, b, parser.SkipObjectResolution)
-			if err != nil {
-				checkFuncsErr = err
-				return
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
-					checkFuncsByName[fd.Name.Name] = checkFunc{fd, string(b), filepath.Base(p)}
-				}
-			}
-		}
-	})
-	if checkFuncsErr != nil {
-		t.Fatal(checkFuncsErr)
+	funcs := map[string]checkFunc{}
+	files, err := filepath.Glob(filepath.Join(repo, "coursekit", "unit01", "*.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return checkFuncsByName
+	for _, p := range files {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, b, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
+				funcs[fd.Name.Name] = checkFunc{fd, string(b), filepath.Base(p)}
+			}
+		}
+	}
+	return funcs
 }
 
 // inlined is the body of f with its parameters replaced by args (the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
-	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -32,7 +32,7 @@ func CheckConclusions[P ~ConclusionsPrediction](guess P, unit *trace.Trace) {
 	at1s := nb.AtSLO(unit, 1000)
 	nb.Compare("测验：失败率的分母", prediction.Denominator, "B",
 		nb.If("A", "完整成功里没有失败：要问的是窗口里发出的全部尝试中有多少失败"), nb.If("C", "质量通过只是成功的一部分，失败也不在其中"))
-	nb.Compare("成功 TTFT 的 P95（毫秒）", prediction.P95MS, metrics.Summarize(unit, metrics.Options{}).TTFT.P95,
+	nb.Compare("成功 TTFT 的 P95（毫秒）", prediction.P95MS, cardopts.MustSummarize(unit, cardopts.Flags{}).TTFT.P95,
 		nb.If(1720, "1720 ms 是线性插值；本课用最近秩，取排序后的第 ⌈0.95 × 8⌉ 个"), nb.If(1200, "⌈0.95 × 8⌉ = ⌈7.6⌉ 向上取整是 8，不是 7"), nb.If(2, "单位是毫秒：2 s 要写成 2000"))
 	nb.Compare("联合合格的尝试", prediction.Qualified, at1s.Qualified, nb.If(6, "R5 首字很快，但质量不通过：三个条件要同时成立"), nb.If(8, "8 是完整成功数：还要过质量和 TTFT 门槛"),
 		nb.If(7, "7 次完整成功又质量通过，但还要过 TTFT ≤ 1 s：R7、R8 首字太慢"))
@@ -74,8 +74,8 @@ func CheckDeletedFailures[P ~MistakePrediction](guess P, unit *trace.Trace) {
 	if !nb.Guessed(guess) { // 预测写好之前不显示答案
 		return
 	}
-	wrong := metrics.Summarize(unit.WithoutFailures(), metrics.Options{})
-	right := metrics.Summarize(unit, metrics.Options{})
+	wrong := cardopts.MustSummarize(unit.WithoutFailures(), cardopts.Flags{})
+	right := cardopts.MustSummarize(unit, cardopts.Flags{})
 	fmt.Printf("删掉失败后：失败率 %s，这只是“成功请求里的失败率”\n", cardfmt.RatioText(wrong.FailureRate))
 	fmt.Printf("正确做法：失败率 %s\n", cardfmt.RatioText(right.FailureRate))
 	fmt.Printf("两边成功 TTFT 的 P95 都是 %s：只看 P95，发现不了失败被删掉了\n", nb.MS(wrong.TTFT.P95))
@@ -108,7 +108,7 @@ func CheckMissingAsZero[P ~MistakePrediction](guess P, unit *trace.Trace) {
 		return
 	}
 	wrong := nb.TTFTsMissingAsZero(unit) // 错误 C：没有首字的尝试，TTFT 记成 0 照样放进来
-	right := metrics.Summarize(unit, metrics.Options{}).TTFT
+	right := cardopts.MustSummarize(unit, cardopts.Flags{}).TTFT
 	fmt.Printf("缺失记 0：n = %d，P50 = %s，两个“0 ms”把中位数拉低了\n", wrong.N, nb.MS(wrong.P50))
 	fmt.Printf("正确做法：n = %d，P50 = %s（只含完整成功；失败留在失败率里）\n", right.N, nb.MS(right.P50))
 	nb.Compare("练习 2：错误 C 的 P50（毫秒）", mistakes.P50WithZerosMS, wrong.P50, nb.If(450, "450 = (400 + 500) ÷ 2 是取中间两个数的平均；本课用最近秩，10 个值取第 ⌈0.5 × 10⌉ = 5 个"),
