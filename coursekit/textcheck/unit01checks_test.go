@@ -233,12 +233,14 @@ func checkCells(t *testing.T) []cell { return withChecks(t, notebookCells(t)) }
 // hintCall is a hint of nb's check helpers.
 var hintCall = regexp.MustCompile(`\bnb\.(If|IfAbove|IfBelow|Otherwise)\(`)
 
-// checkNotebooks are the notebooks whose checks live in coursekit/unit01.
-var checkNotebooks = []string{"02-client-timeline.ipynb", "03-one-trace-four-conclusions.ipynb", "04-change-one-condition.ipynb", "05-read-the-tool-docs.ipynb"}
+// checkNotebooks are 01–05: 02–05's checks live in coursekit/unit01, and
+// 01's one check, nb.CheckObservation, holds no hint in its cell either.
+var checkNotebooks = []string{"01-draw-the-system.ipynb", "02-client-timeline.ipynb", "03-one-trace-four-conclusions.ipynb", "04-change-one-condition.ipynb", "05-read-the-tool-docs.ipynb"}
 
 // The seventh review (finding 5): anyone scrolling down read the answers in
 // a check cell's hints ("TPOT 止于最后一个 token（950 ms）"). A learner
-// cell of 02–05 holds no hint: its check is one call of coursekit/unit01.
+// cell of 01–05 holds no hint: a check of 02–05 is one call of
+// coursekit/unit01.
 func TestCheckCellsHoldNoHints(t *testing.T) {
 	all := notebookCells(t)
 	calls := 0
