@@ -116,7 +116,7 @@ func answerRows(t *testing.T) []answerRow {
 		// 03: the quiz, the four conclusions, the five mistakes, the rates and exercise 1.
 		{file: "03-one-trace-four-conclusions.ipynb", label: "测验：失败率的分母", actual: `"B"`,
 			cases: cases(right("B", "b", " B ", "Ｂ"), wrong("A", "完整成功里没有失败"), wrong("C", "质量通过只是成功的一部分"))},
-		{file: "03-one-trace-four-conclusions.ipynb", label: "成功 TTFT 的 P95（毫秒）", actual: "metrics.Summarize(unit, metrics.Options{}).TTFT.P95", values: vals{"metrics.Summarize(unit, metrics.Options{}).TTFT.P95": s.TTFT.P95},
+		{file: "03-one-trace-four-conclusions.ipynb", label: "成功 TTFT 的 P95（毫秒）", actual: "cardopts.MustSummarize(unit, cardopts.Flags{}).TTFT.P95", values: vals{"cardopts.MustSummarize(unit, cardopts.Flags{}).TTFT.P95": s.TTFT.P95},
 			cases: cases(right(2000, 2000.0), wrong(1720, "线性插值"), wrong(1200, "向上取整是 8"), wrong(2, "单位是毫秒"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "联合合格的尝试", actual: "at1s.Qualified", values: vals{"at1s.Qualified": nb.AtSLO(unit, 1000).Qualified},
 			cases: cases(right(5), wrong(6, "R5 首字很快，但质量不通过"), wrong(8, "8 是完整成功数"), wrong(7, "还要过 TTFT ≤ 1 s"))},

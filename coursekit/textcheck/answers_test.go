@@ -92,7 +92,7 @@ type answerSlot struct {
 // the check calls and the answer slots, by notebook file name.
 func unitChecks(t *testing.T) (calls []answerCheck, slots map[string][]answerSlot) {
 	t.Helper()
-	files, by := byNotebook(unitCode(t))
+	files, by := byNotebook(withChecks(t, unitCode(t)))
 	slots = map[string][]answerSlot{}
 	for _, f := range files {
 		file := f[strings.LastIndex(f, "/")+1:]

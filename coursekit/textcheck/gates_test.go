@@ -283,7 +283,7 @@ func firstCall(f *ast.File, match func(*ast.CallExpr) bool) token.Pos {
 }
 
 func TestAnswersWaitForTheirPrediction(t *testing.T) {
-	files, by := byNotebook(notebookCells(t))
+	files, by := byNotebook(checkCells(t))
 	answers := 0
 	for _, f := range files {
 		problems, n, err := ungatedAnswers(by[f])

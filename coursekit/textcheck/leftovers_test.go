@@ -120,7 +120,7 @@ func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
 // the idea (where h falls), not the two samples and the fraction that
 // make the answer, and its cell checks what the learner wrote.
 func TestLinearP95ExerciseKeepsItsAnswer(t *testing.T) {
-	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	cells := nbCells(t, checkCells(t), "03-one-trace-four-conclusions.ipynb")
 	in, checked := false, false
 	for _, c := range cells {
 		if c.kind == "markdown" && strings.Contains(c.source, "**练习 3") {

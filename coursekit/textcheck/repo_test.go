@@ -304,7 +304,7 @@ func chineseMostly(s string) bool {
 // table: one of the two nearest code cells before or after it, in the
 // same notebook (a cell that reads the data may come first).
 func TestNotebooksUseOneCalloutLabel(t *testing.T) {
-	cells := notebookCells(t)
+	cells := checkCells(t)
 	shows := func(i int, what func(string) bool) bool {
 		file := cells[i].where[:strings.LastIndex(cells[i].where, "[")+1]
 		for _, step := range []int{-1, 1} {
