@@ -493,6 +493,13 @@ func (c answerCheck) hints(args []ast.Expr, values map[string]any) ([]nb.Hint, [
 			} else {
 				hs = append(hs, nb.IfBelow(bound, text))
 			}
+		case "IfNear":
+			near, ok1 := asFloat(vs[0])
+			tol, ok2 := asFloat(vs[1])
+			if !ok1 || !ok2 {
+				return nil, nil, fmt.Errorf("%s: the value or tolerance is not a number", c.text(a))
+			}
+			hs = append(hs, nb.IfNear(near, tol, text))
 		case "Otherwise":
 			hs = append(hs, nb.Otherwise(text))
 		default:

@@ -234,27 +234,66 @@ func TestEveryLabCheckHasItsCases(t *testing.T) {
 	}
 }
 
-// A check passed a prediction that is not written yet shows nothing: no
-// run is read (the lab's directory is empty here), nothing is compared.
+// A check passed a prediction that is not written yet shows nothing: it
+// reads no run (the lab's directory is empty, the runs are nil: reading
+// one would stop the test) and compares nothing; it says why, as
+// nb.Guessed does. The checks that read their answer only (08's, 10's
+// interval checks, the exercises) show their unset line instead, in
+// TestUnsetAnswersShowNoValue.
 func TestChecksShowNothingBeforeThePrediction(t *testing.T) {
 	type pred struct{ A nb.Guess }
 	unset := pred{}
-	var ok bool
-	out, err := capture.Stdout(func() {
-		ok = CheckClosedLoopRate(unset, nb.Unset, labInEmptyDir(t)) ||
-			CheckOpenQueueGrows(unset, nb.Undecided, labInEmptyDir(t)) ||
-			CheckBusyGapAtAnswer(unset, nb.Undecided, labInEmptyDir(t), capacity.Config{}) ||
-			CheckCacheShare(nb.Unset, labInEmptyDir(t)) ||
-			CheckGapLonger(nb.Undecided, nil)
-	})
-	if err != nil {
-		t.Fatal(err)
+	empty := labInEmptyDir(t)
+	for name, check := range map[string]func() bool{
+		"CheckClosedLoopRate":    func() bool { return CheckClosedLoopRate(unset, nb.Unset, empty) },
+		"CheckOpenQueueGrows":    func() bool { return CheckOpenQueueGrows(unset, nb.Undecided, empty) },
+		"CheckOpenTimeouts":      func() bool { return CheckOpenTimeouts(unset, nb.Undecided, empty) },
+		"CheckBusyShowsWhoWaits": func() bool { return CheckBusyShowsWhoWaits(unset, nb.Undecided, empty) },
+		"CheckFirstSlower":       func() bool { return CheckFirstSlower(nb.Undecided, nil) },
+		"CheckCacheShare":        func() bool { return CheckCacheShare(nb.Unset, empty) },
+		"CheckLongerTimes":       func() bool { return CheckLongerTimes(nb.Unset, empty) },
+		"CheckGapLonger":         func() bool { return CheckGapLonger(nb.Undecided, nil) },
+		"CheckFourTimes":         func() bool { return CheckFourTimes(nb.Undecided, nil) },
+		"CheckTokensSeparate":    func() bool { return CheckTokensSeparate(nb.Undecided, nil) },
+		"CheckEasyPass":          func() bool { return CheckEasyPass(nb.Unset, nil) },
+		"CheckGapSmall":          func() bool { return CheckGapSmall(nb.Undecided, nil) },
+		"CheckShortMeets":        func() bool { return CheckShortMeets(unset, nb.Undecided, nil, capacity.Config{}) },
+		"CheckAboveSatMeets":     func() bool { return CheckAboveSatMeets(unset, nb.Undecided, empty, capacity.Config{}) },
+		"CheckBusyGapAtAnswer":   func() bool { return CheckBusyGapAtAnswer(unset, nb.Undecided, empty, capacity.Config{}) },
+		"CheckEngineBusyHigh":    func() bool { return CheckEngineBusyHigh(unset, nb.Undecided, empty) },
+	} {
+		var ok bool
+		out, err := capture.Stdout(func() { ok = check() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok || strings.Contains(out, "，计算结果") || strings.Contains(out, "一致") || !strings.Contains(out, "要等你写下") || strings.Count(out, "\n") != 1 {
+			t.Errorf("%s with its prediction unwritten: %v\n%s\nwant only the reminder to predict first", name, ok, out)
+		}
 	}
-	if ok || strings.Contains(out, "计算结果") || strings.Contains(out, "一致") {
-		t.Errorf("an unwritten prediction shows an answer: %v\n%s", ok, out)
-	}
-	if !strings.Contains(out, "要等你写下") {
-		t.Errorf("an unwritten prediction is not told why nothing shows:\n%s", out)
+}
+
+// The checks that read only their own answer show its unset line, never
+// the computed value, while it is unset (the cells had no gate either).
+func TestUnsetAnswersShowNoValue(t *testing.T) {
+	unit := unitTrace(t)
+	for name, check := range map[string]func() bool{
+		"CheckP95HasUpper": func() bool { return CheckP95HasUpper(nb.Undecided, unit) },
+		"CheckNeedN":       func() bool { return CheckNeedN(nb.Unset, unit) },
+		"CheckNeed95":      func() bool { return CheckNeed95(nb.Unset) },
+		"goodputShare":     func() bool { return goodputShare(nb.Unset, 0.806) },
+		"ttftMoves":        func() bool { return ttftMoves(nb.Undecided, false) },
+		"thinkTimeRate":    func() bool { return thinkTimeRate(nb.Unset, 3.96, 7.8) },
+		"qualityDrops":     func() bool { return qualityDrops(nb.Unset, 8) },
+	} {
+		var ok bool
+		out, err := capture.Stdout(func() { ok = check() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok || strings.Contains(out, "，计算结果") || !strings.Contains(out, "未填") {
+			t.Errorf("%s with its answer unset: %v\n%s", name, ok, out)
+		}
 	}
 }
 
