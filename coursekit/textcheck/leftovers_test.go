@@ -97,12 +97,14 @@ func TestLabUsersAreUNotN(t *testing.T) {
 // exercise adds a think time and is checked against U / (W + Z).
 func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
 	cells := nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb")
+	funcs := unit01Sources(t)
 	found := false
 	for _, c := range cells {
 		if c.kind != "code" || !strings.Contains(c.source, "练习 1") {
 			continue
 		}
 		found = true
+		c.source = withUnit01Checks(t, c.source, funcs) // the check it calls
 		if strings.Contains(c.source, "CompareWithin(\"练习 1") && strings.Contains(c.source, "CycleRate()") &&
 			!strings.Contains(c.source, "RateWithThink(") {
 			t.Errorf("%s checks exercise 1 against the cycle rate §6 already printed", c.where)

@@ -306,6 +306,10 @@ func TestConditionsAreWrittenInChinese(t *testing.T) {
 // that are tested for it.
 func TestChecksUseTheTestedHelpers(t *testing.T) {
 	all := checkCells(t)
+	funcs := unit01Sources(t)
+	for i := range all { // a lab cell runs the unit01 checks it calls
+		all[i].source = withUnit01Checks(t, all[i].source, funcs)
+	}
 	for _, c := range []struct{ file, needle, want, why string }{
 		{"01-draw-the-system.ipynb", "myObservation", "nb.CheckObservation(myObservation)", "placeholders and aggregates must not pass"},
 		{"04-change-one-condition.ipynb", "sloFor06", "nb.CompareGives(", "the answer is a threshold; it is judged by the goodput it gives"},

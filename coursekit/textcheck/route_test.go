@@ -119,7 +119,7 @@ func markdownCost(src string) (chars, formulas, rows int, rowMin float64) {
 var (
 	guessBlank = regexp.MustCompile(`nb\.(Unset|Undecided)\b|"（[^"\n]*）"|"\?"`) // a number or yes/no not written yet, a text placeholder, a letter to choose
 	cardBlank  = regexp.MustCompile(`:\s*(0|"")\s*[,}]`)
-	checkCall  = regexp.MustCompile(`nb\.(Compare\w*|Recomputable|CheckObservation)\(`)
+	checkCall  = regexp.MustCompile(`nb\.(Compare\w*|Recomputable|CheckObservation)\(|\bunit01\.Check\w+\(`)
 	// freeText are the card's answers in words, the ones a reader marks
 	// (grade/criteria.ManualText).
 	freeText = regexp.MustCompile(`\b(CounterEvidence|Aggregation|DenominatorError|Training|Inference|Uncertain):\s*""`)
