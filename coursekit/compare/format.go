@@ -83,7 +83,7 @@ var (
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
 	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
 	msgSeed       = lang.Msg{"重抽样 %d 次，种子 %d：同样的输入得到同样的输出（--seed 换种子）。", "%d resamples, seed %d: the same input gives the same output (--seed to change it)."}
-	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（分层自助法；goodput 和吞吐用各次运行的速率，Welch t）。", "Several runs on each side: the intervals carry the variance between runs (hierarchical bootstrap; goodput and throughput over the runs' own rates, Welch t)."}
+	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（运行内方法与各次运行自身值的 Welch t 取并）。", "Several runs on each side: the intervals carry the variance between runs (the hull of the within-run method and Welch's t over the runs' own values)."}
 	msgClosedLoop = lang.Msg{"闭环负载（%s）：goodput 和吞吐的区间把每次运行窗口内的尝试数当作泊松计数，开环到达才是这样；闭环下计数的波动更小，这些区间偏宽。两边各跑几次，就改用各次运行自己的速率（Welch t），不再假设泊松。", "Closed loop (%s): the goodput and throughput intervals take each run's count of attempts in its window as Poisson, as an open loop's arrivals are; a closed loop's count varies less, so these intervals err wide. With several runs on each side they use the runs' own rates instead (Welch t), with no Poisson assumption."}
 	msgOneRunBoth = lang.Msg{"每边只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "One run per side: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
 	msgOneRun     = lang.Msg{"%s 只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "%s has one run only: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
@@ -96,14 +96,39 @@ var methodNames = map[string][2]lang.Msg{
 		"bootstrap: the attempts of each side resampled with replacement, B − A read at its 2.5% and 97.5% points; a resample's percentile is drawn exactly from the sample's order statistics (its rank follows a Beta distribution)."}},
 	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（有一边只有 1 次运行时，goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄（实测 TTFT 分位数：A/A 对里只有 83%–87% 的区间含 0，而不是 95%）。",
 		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput, when a side has one run only, by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow (measured for TTFT percentiles: 83–87% of A/A pairs held 0, not 95%)."}},
-	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己窗口内的速率算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的速率大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
-		"Welch t over runs: each run's own rate over its window is one value; B − A is the difference of the sides' mean run rates, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run rates roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
+	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己的值（它的分位数、比例或窗口内的速率）算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的值大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
+		"Welch t over runs: each run's own value (its percentile, share or rate over its window) is one value; B − A is the difference of the sides' mean run values, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run values roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
 	MethodHierarchicalNewcombe: {{"分层自助法 ∪ Newcombe", "hierarchical bootstrap ∪ Newcombe"}, {"分层自助法 ∪ Newcombe（比例，有一边不止 1 次运行）：取上面分层自助法的区间与把各次运行的尝试合在一起算的 Newcombe 区间的并。每次运行的比例都是 0% 或 100% 时，自助法没有东西可抽，区间会缩成一个点（例如 0/60 对 0/60 得到 [0, 0]），而有限的样本给不出这种确定；合并后的 Newcombe 区间是光凭这些尝试能给的宽度，运行之间的波动只会让它更宽。",
 		"hierarchical bootstrap ∪ Newcombe (shares, several runs on a side): the hull of the hierarchical bootstrap's interval and the Newcombe interval over each side's attempts pooled. A share at 0% or 100% in every run leaves the bootstrap nothing to redraw, and its interval shrinks to a point (0/60 against 0/60 gives [0, 0]), a certainty no finite sample gives; the pooled Newcombe interval is what the attempts alone allow, and the variance between runs can only widen it."}},
 	MethodNewcombe: {{"Newcombe 区间", "Newcombe"}, {"Newcombe 区间：两个比例各自的 Wilson 区间按平方和合成差值的区间（Newcombe 1998 的混合得分区间）。",
 		"Newcombe: the two proportions' Wilson intervals combined by squares into an interval of the difference (Newcombe's 1998 hybrid score interval)."}},
 	MethodPoisson: {{"泊松计分区间", "Poisson score"}, {"泊松计分区间：窗口内的计数按泊松分布（token 按缩放的泊松分布）取计分区间，再像 Newcombe 那样按平方和合成差值的区间；闭环负载下计数的波动比泊松小，这个区间偏宽。",
 		"Poisson score: each side's count over its window taken as Poisson (tokens as scaled Poisson) with its score interval, combined by squares as Newcombe does; under a closed loop counts vary less than Poisson, so the interval errs wide."}},
+}
+
+// msgHullRuns says why, with several runs on both sides, every interval
+// is a hull with Welch's t over the runs.
+var msgHullRuns = lang.Msg{"两边各有几次运行时，每个区间都计入运行间 Welch t：分位数和比例的区间取上面运行内方法的区间与 Welch t 区间的并（方法栏用 ∪ 连起两者），goodput 和吞吐的区间就是 Welch t；结论按它判断。每边只有 3 次运行时，自助法几乎看不到运行之间的波动（运行之间差别很大时，只有 81%–87% 的 A/A 对区间含 0），而 Welch t 用 t 分位数为运行少付出代价，像 benchstat 那样按运行判断。",
+	"With several runs on both sides, every interval takes in Welch's t over the runs' own values: a percentile's or a share's is the hull of its within-run method's above and Welch's (the method column joins them with ∪), goodput's and throughput's is Welch's; the verdict reads it. With 3 runs a side the bootstrap sees little of the variance between runs (81–87% of A/A pairs held 0 when runs differ a lot), while Welch's t pays for the few runs with its t quantile, judging by runs as benchstat does."}
+
+// methodParts are the methods a method string joins: a within-run method
+// and, with several runs on both sides, "+welch-t-runs".
+func methodParts(method string) []string {
+	if base, ok := strings.CutSuffix(method, "+"+MethodWelchRuns); ok {
+		return []string{base, MethodWelchRuns}
+	}
+	return []string{method}
+}
+
+// MethodName is a method's short name as the table prints it; a hull's
+// parts joined by ∪.
+func MethodName(l lang.Lang, method string) string {
+	parts := methodParts(method)
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = methodNames[p][0].In(l)
+	}
+	return strings.Join(names, " ∪ ")
 }
 
 // Block is one part of the report: a paragraph, a list or the table of
@@ -220,6 +245,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(tooFew) > 0 {
 		para(msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l))))
 	}
+	if n := r.qualifiedGoodputNote(l); n != "" {
+		para(n)
+	}
 	var borderline []string
 	for _, m := range r.Metrics {
 		if m.Borderline {
@@ -243,11 +271,18 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	para(msgMethods.In(l))
 	lines = nil
 	seen := map[string]bool{}
+	hull := false
 	for _, m := range r.Metrics {
-		if !seen[m.Method] {
-			seen[m.Method] = true
-			lines = append(lines, methodNames[m.Method][1].In(l))
+		for _, p := range methodParts(m.Method) {
+			if !seen[p] {
+				seen[p] = true
+				lines = append(lines, methodNames[p][1].In(l))
+			}
 		}
+		hull = hull || len(methodParts(m.Method)) > 1
+	}
+	if hull {
+		lines = append(lines, msgHullRuns.In(l))
 	}
 	list(lines)
 	if w := r.closedLoopWarning(l); w != "" {
@@ -258,6 +293,32 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgBothMany.In(l))
 	}
 	return out
+}
+
+var (
+	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化（或者反过来）。", "A qualified rate and the goodput of its SLO get different verdicts (%s): the qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size (or the other way round)."}
+	msgQualGoodItem = lang.Msg{"%s %s，%s %s", "%s %s, %s %s"}
+)
+
+// qualifiedGoodputNote says, once, why a qualified rate and the goodput of
+// its SLO got different verdicts, naming every such pair; "" when every
+// pair agrees.
+func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
+	var pairs []string
+	for _, q := range r.Metrics {
+		if q.slo == 0 || q.Unit != "share" || q.Verdict == NA {
+			continue
+		}
+		for _, g := range r.Metrics {
+			if g.slo == q.slo && g.Unit == "/s" && g.Verdict != NA && g.Verdict != q.Verdict {
+				pairs = append(pairs, msgQualGoodItem.F(l, q.Name, VerdictName(l, q.Verdict), g.Name, VerdictName(l, g.Verdict)))
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	return msgQualGood.F(l, strings.Join(pairs, msgSemi.In(l)))
 }
 
 // report is the text or Markdown comparison.
@@ -313,7 +374,7 @@ type Cell struct {
 func Cells(r *Result, l lang.Lang) []Cell {
 	var out []Cell
 	for _, m := range r.Metrics {
-		c := Cell{Name: m.Name, A: value(l, m, m.A, "a"), B: value(l, m, m.B, "b"), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
+		c := Cell{Name: m.Name, A: value(l, m, m.A, "a"), B: value(l, m, m.B, "b"), Method: MethodName(l, m.Method), Verdict: VerdictName(l, m.Verdict)}
 		if m.Diff != nil {
 			c.Diff = signed(l, m, *m.Diff, true)
 			c.Interval = interval(l, m)
