@@ -74,7 +74,8 @@ var (
 	msgUnknownA   = lang.Msg{"A 边", "A"}
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
-	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
+	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界；这时结论只能来自有界的那一侧，而这几项有界的一侧越过了 0，所以是 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too; a verdict can then come only from the bounded side, and for these it reaches past 0, so ~."}
+	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -204,6 +205,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 			list(lines)
 		}
 	}
+	if sa, sb := r.Seeds(); sa != nil {
+		para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+	}
 	// One run a side: the caveat stands right above the verdicts it
 	// qualifies, and their column says it too.
 	switch {
@@ -226,11 +230,14 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	out = append(out, Block{Table: table})
 	para(msgRead.In(l))
-	var real, tooFew []string
+	var real, tooFew, oneSided []string
 	for _, m := range r.Metrics {
 		switch {
 		case m.Verdict == Better || m.Verdict == Worse:
 			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
+			if m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil) {
+				oneSided = append(oneSided, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
+			}
 		case m.Verdict == NA:
 			para(m.noValueText(l))
 		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
@@ -245,6 +252,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(tooFew) > 0 {
 		para(msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l))))
 	}
+	if len(oneSided) > 0 {
+		para(msgOneSided.F(l, strings.Join(oneSided, msgSep.In(l))))
+	}
 	if n := r.qualifiedGoodputNote(l); n != "" {
 		para(n)
 	}
@@ -258,7 +268,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgBorderline.F(l, strings.Join(borderline, msgSep.In(l)), r.Resamples))
 	}
 	if gap := r.gapName(l); gap != "" {
-		para(msgGap.F(l, gap))
+		para(gap)
 	}
 	if len(r.A.Traces) > 1 || len(r.B.Traces) > 1 {
 		para(msgRuns.In(l))
@@ -319,6 +329,19 @@ func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
 		return ""
 	}
 	return msgQualGood.F(l, strings.Join(pairs, msgSemi.In(l)))
+}
+
+// msgSeeds lists the runs' seeds: replicate keys, not conditions.
+var msgSeeds = lang.Msg{"种子（区分重复运行，不算条件）：A %s；B %s", "Seeds (they tell replicates apart, not a condition): A %s; B %s"}
+
+// seedList prints a side's seeds in run order, "(not recorded)" where a
+// run records none.
+func seedList(l lang.Lang, vs []string) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = shortValue(l, raw(v))
+	}
+	return strings.Join(out, msgSep.In(l))
 }
 
 // report is the text or Markdown comparison.
@@ -603,8 +626,8 @@ func runValues(l lang.Lang, m Metric, vs []*float64, side string) string {
 	return strings.Join(out, " · ")
 }
 
-// gapName is how the card names the event gaps of the runs, once per
-// distinct name.
+// gapName is the note on what the event gaps of the runs are, as the
+// card names them: one name, or which runs' gaps are not ITL.
 func (r *Result) gapName(l lang.Lang) string {
 	hasGaps := false
 	for _, m := range r.Metrics {
@@ -613,24 +636,44 @@ func (r *Result) gapName(l lang.Lang) string {
 	if !hasGaps {
 		return ""
 	}
-	// Each name once, with its runs when the runs go by several names.
-	var names []string
-	runs := map[string][]string{}
+	// One name for all the runs: the card's. Runs that go by several
+	// names (some ITL, some not): one note naming the runs whose gaps are
+	// not ITL and why.
+	names := map[string]bool{}
+	var multi, usage, itl []string
 	for _, run := range r.allRuns() {
-		n := cardfmt.EventGapLabelIn(l, run.Summary)
-		if runs[n] == nil {
-			names = append(names, n)
+		names[cardfmt.EventGapLabelIn(l, run.Summary)] = true
+		switch e := run.Summary.Event; {
+		case e.MultiTokenEvents > 0:
+			multi = append(multi, run.Name)
+		case cardfmt.UsageDisagrees(run.Summary):
+			usage = append(usage, run.Name)
+		default:
+			itl = append(itl, run.Name)
 		}
-		runs[n] = append(runs[n], run.Name)
 	}
 	if len(names) == 1 {
-		return names[0]
+		return msgGap.F(l, cardfmt.EventGapLabelIn(l, r.A.runs[0]))
 	}
-	for i, n := range names {
-		names[i] = msgRunsNote.F(l, n, strings.Join(runs[n], msgSep.In(l)))
+	var not []string
+	if len(multi) > 0 {
+		not = append(not, msgGapMulti.F(l, strings.Join(multi, msgSep.In(l))))
 	}
-	return strings.Join(names, msgSemi.In(l))
+	if len(usage) > 0 {
+		not = append(not, msgGapUsage.F(l, strings.Join(usage, msgSep.In(l))))
+	}
+	if len(itl) == 0 {
+		return msgGapNone.F(l, strings.Join(not, msgSemi.In(l)))
+	}
+	return msgGapMixed.F(l, strings.Join(itl, msgSep.In(l)), strings.Join(not, msgSemi.In(l)))
 }
+
+var (
+	msgGapMixed = lang.Msg{"itl_ms 是相邻文本事件的间隔：在 %s 里每个事件 1 个 token，间隔就是 ITL；%s。两边混在一起比较的是事件间隔，不全是 token 间隔。", "itl_ms are the gaps between adjacent text events: ITL in %s (1 token per event); %s. Together they compare event gaps, not all token gaps."}
+	msgGapNone  = lang.Msg{"itl_ms 是相邻文本事件的间隔，都不是 ITL：%s。", "itl_ms are the gaps between adjacent text events, none of them ITL: %s."}
+	msgGapMulti = lang.Msg{"在 %s 里有事件带多个 token，间隔不是 ITL", "not ITL in %s, where some events carry several tokens"}
+	msgGapUsage = lang.Msg{"在 %s 里事件与服务端报告的 token 数对不上，间隔不等于 ITL", "not ITL in %s, whose events do not match the server's token count"}
+)
 
 // label is the condition's name, and the keys under it that differ when
 // there are several: prefix_reuse (itself, mode, salted).
