@@ -42,6 +42,15 @@
 //     For shares, the interval is also widened to Newcombe's over the
 //     side's attempts pooled (MethodHierarchicalNewcombe): a share at 0 %
 //     or 100 % in every run gives the bootstrap nothing to redraw.
+//   - several runs on both sides, percentiles and shares: the hull of the
+//     above and Welch's t over the runs' own values
+//     (MethodHierarchicalWelch, MethodHierarchicalNewcombeWelch), so the
+//     verdict judges by runs as benchstat does (A/A coverage 0.965–0.995
+//     with run-level shifts, TestCoverageWithRunShifts, against 0.81 for
+//     the TTFT median from the bootstrap alone).
+//
+// Every interval is clipped to what the values allow (possible): B − A ≥
+// −A and ≤ B, a share difference within [−1, 1].
 //
 // A percentile whose own 95 % order-statistic interval has no upper (or
 // lower) bound in some run — too few samples, as the card says — leaves the
