@@ -154,6 +154,13 @@ func mustJSON(v any) []byte {
 // a side's runs differ; the report lists the seeds once (Seeds).
 const ReplicateKey = "seed"
 
+// replicateKey reports whether a condition is the seed: ReplicateKey, or
+// a seed under another condition (bench --dataset arith records the same
+// --seed as dataset.seed, which draws its questions).
+func replicateKey(name string) bool {
+	return name == ReplicateKey || strings.HasSuffix(name, "."+ReplicateKey)
+}
+
 // noneValues are the values a condition records for "nothing" (compact
 // JSON): "none", gen's "无", false and the empty string. They compare as
 // one value (sameValue), so that the practice trace's "无" is not a change
@@ -177,7 +184,7 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 	names := map[string]bool{}
 	for _, c := range slices.Concat(ca, cb) {
 		for k := range c {
-			if k != ReplicateKey {
+			if !replicateKey(k) {
 				names[k] = true
 			}
 		}

@@ -38,7 +38,8 @@ func TestSeedIsAReplicateKey(t *testing.T) {
 	side := func(parallel int, seeds ...int) []compare.Run {
 		var out []compare.Run
 		for _, s := range seeds {
-			c := fmt.Sprintf(`{"model":"m","seed":%d,"engine":{"parallel":%d}}`, s, parallel)
+			// bench --dataset arith records the seed under dataset too.
+			c := fmt.Sprintf(`{"model":"m","seed":%d,"dataset":{"name":"arith","seed":%d},"engine":{"parallel":%d}}`, s, s, parallel)
 			out = append(out, run(withConditions(failing(40, 4), c), fmt.Sprint("p", parallel, "-", s), o))
 		}
 		return out
