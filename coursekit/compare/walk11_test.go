@@ -131,8 +131,9 @@ func TestOneSidedVerdictIsExplained(t *testing.T) {
 	}
 }
 
-// The quality note names an A/A trace given twice once per side and counts
-// its successes once; late sends in several runs are one note.
+// The quality note names an A/A trace given twice once per side, each with
+// its own count, so the total is their visible sum; late sends in several
+// runs are one note.
 func TestRunNotesOncePerComparison(t *testing.T) {
 	o := compare.Options{Resamples: 100}
 	unrated := failing(38, 0)
@@ -144,8 +145,8 @@ func TestRunNotesOncePerComparison(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := report(t, r, lang.EN)
-	if !strings.Contains(out, "(A a1.jsonl, B a1.jsonl)") || strings.Contains(out, "76") {
-		t.Errorf("quality note: want 38 successes, named per side:\n%s", out)
+	if !strings.Contains(out, "(A a1.jsonl: 38, B a1.jsonl: 38)") || !strings.Contains(out, "none of the 76 complete successes") {
+		t.Errorf("quality note: want 38 successes per side, named per side, 76 in all:\n%s", out)
 	}
 	late := func(name string, p99 float64) compare.Run {
 		c := fmt.Sprintf(`{"run_end":{"reason":"completed","planned_duration_ms":10000,"planned_window":{"start_ms":0,"end_ms":10000},"sends":{"planned":40,"sent":40,"unsent":0,"lag_n":40,"lag_p50_ms":1,"lag_p99_ms":%v,"lag_max_ms":%v}}}`, p99, p99+10)

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
@@ -89,18 +90,15 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 		out = append(out, Warning{WarnSLODropped, msgRunsNote.F(l, t, strings.Join(byText[t], msgSep.In(l)))})
 	}
 	// The card's note on unrated successes, over every run it applies to,
-	// named per side; a trace given more than once (an A/A comparison of
-	// one file) counts its successes once.
+	// each named with its side and its own count, so the total reads as
+	// their sum (an A/A comparison of one file: 38 + 38), whatever the runs
+	// are called (a file, or stdin with the same bytes).
 	var names []string
 	var n int64
-	counted := map[string]bool{}
 	for _, run := range r.sideRuns() {
 		if cardfmt.Unrated(run.Summary) {
-			names = append(names, run.side+" "+run.Name)
-			if !counted[run.Name] {
-				counted[run.Name] = true
-				n += run.Summary.CompleteSuccess
-			}
+			names = append(names, fmt.Sprintf("%s %s: %d", run.side, run.Name, run.Summary.CompleteSuccess))
+			n += run.Summary.CompleteSuccess
 		}
 	}
 	if len(names) > 0 {
