@@ -101,6 +101,9 @@ func TestEveryViewShowsTheSummarysNumbers(t *testing.T) {
 		{"unjudged, the SLOs its header records", unjudged, nil},
 		{"unjudged, --slo-e2e", unjudged, []string{"--slo-e2e", "1500ms"}},
 		{"judged, --slo-e2e", judged, []string{"--slo-ttft", "800ms", "--slo-e2e", "3s"}},
+		{"unjudged, --slo-tpot", unjudged, []string{"--slo-ttft", "900ms", "--slo-tpot", "40ms"}},
+		{"unjudged, --slo-itl-p95", unjudged, []string{"--slo-ttft", "900ms", "--slo-itl-p95", "80ms"}},
+		{"judged, --slo-tpot and --slo-itl-p95", judged, []string{"--slo-ttft", "800ms", "--slo-itl-p95", "100ms", "--slo-tpot", "45ms"}},
 		{"judged, TTFT alone", judged, []string{"--slo-ttft", "600ms", "--slo-ttft", "300ms"}},
 		{"window cost, linear", costly, []string{"--slo-ttft", "800ms", "--slo-ttft", "300ms", "--percentile", "linear", "--percentiles", "50,99.9"}},
 	}
@@ -340,15 +343,31 @@ func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSO
 	if len(opts["funnel_"+strconv.Itoa(len(s.Conditions))]) > 0 {
 		t.Errorf("%s: a funnel for a condition the summary does not have", view)
 	}
-	qualified := cardfmt.ReasonNameIn(l, metrics.Qualified)
-	n := int64(0)
+	// The attempts chart labels each complete success in the window with
+	// its verdict under the first condition: as many rows per verdict as
+	// the summary counts, whatever SLOs the condition has.
+	labels := map[string]int64{}
 	for _, d := range seriesData(opts["attempts"], 2) {
-		if lab, ok := d["label"].(map[string]any); ok && lab["formatter"] == qualified {
-			n++
+		if lab, ok := d["label"].(map[string]any); ok {
+			labels[fmt.Sprint(lab["formatter"])]++
 		}
 	}
-	if n != s.Conditions[0].Qualified {
-		t.Errorf("%s: the attempts chart labels %d attempts qualified, the summary %d", view, n, s.Conditions[0].Qualified)
+	c0 := s.Conditions[0]
+	for _, v := range []struct {
+		r    metrics.Reason
+		want int64
+	}{
+		{metrics.Qualified, c0.Qualified},
+		{metrics.QualityFail, c0.NotQualified.QualityFail},
+		{metrics.QualityUnrated, c0.NotQualified.QualityUnrated},
+		{metrics.TTFTOverSLO, c0.NotQualified.TTFTOverSLO},
+		{metrics.E2EOverSLO, c0.NotQualified.E2EOverSLO},
+		{metrics.ITLOverSLO, c0.NotQualified.ITLOverSLO},
+		{metrics.TPOTOverSLO, c0.NotQualified.TPOTOverSLO},
+	} {
+		if n := labels[cardfmt.ReasonNameIn(l, v.r)]; n != v.want {
+			t.Errorf("%s: the attempts chart labels %d attempts %s, the summary %d", view, n, v.r, v.want)
+		}
 	}
 	markRE := map[lang.Lang]*regexp.Regexp{lang.ZH: regexp.MustCompile(`合格 (\d+)`), lang.EN: regexp.MustCompile(`qualified (\d+)`)}[l]
 	marks := markNames(opts["slo_sweep"])
