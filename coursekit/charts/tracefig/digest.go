@@ -51,7 +51,7 @@ type Digest struct {
 	rows, ok, failed, inFlight int64
 	edge                       float64 // latest time seen
 
-	oks, others pick[row] // rows: complete successes; the rest
+	oks, others pick[row]           // rows: complete successes; the rest
 	kinds       map[int64][2]string // error kinds (zh, en) of the kept rows that have an error, by seq
 
 	// successes counts the complete successes that started in the window
