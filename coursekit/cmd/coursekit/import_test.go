@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -232,6 +233,7 @@ func TestImportAIPerf013Comparison(t *testing.T) {
 	if !strings.Contains(errs, "malformed SSE message as a success") || !strings.Contains(errs, "AIPerf recorded an error on 12 records: ") {
 		t.Errorf("the notes lack the malformed-SSE caveat or what AIPerf recorded:\n%s", errs)
 	}
+	checkAIPerfRates(t, errs, row, filepath.Join(t.TempDir(), "t.jsonl"))
 	code, errs = runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf013_faults_profile_export_aiperf.json")
 	if code != 2 || !strings.Contains(errs, "this is AIPerf's summary") || !strings.Contains(errs, "--summary") {
 		t.Errorf("summary as FILE: exit %d: %s", code, errs)
@@ -349,5 +351,31 @@ func TestImportRecordsSLOs(t *testing.T) {
 	_, errs := runCLIStderr(t, "import", "--from", "vllm", "-o", filepath.Join(dir, "ttft.jsonl"), importData+"vllm_current.json")
 	if strings.Contains(errs, "qualified 0") || !strings.Contains(errs, "TTFT ≤ 1 s: qualified unknown") {
 		t.Errorf("unrated goodput row:\n%s", errs)
+	}
+}
+
+// checkAIPerfRates: the duration row says what each duration measures,
+// and ours over the successes alone is AIPerf's benchmark_duration; the
+// throughput rows show ours, the card's rates of the imported trace.
+func checkAIPerfRates(t *testing.T, errs string, row func(string) string, trace string) {
+	t.Helper()
+	cols := func(r string) []string { return strings.Fields(r) }
+	d := row("duration_s")
+	if c := cols(d); len(c) < 4 || !strings.Contains(d, "over the records without an error") || !strings.Contains(d, "ours over the successes alone: "+c[2]+" s") {
+		t.Errorf("duration_s row does not say why the durations differ, or ours over the successes is not AIPerf's: %q", d)
+	}
+	code, _ := runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf013_faults_profile_export.jsonl", "-q", "-o", trace)
+	if code != 0 {
+		t.Fatalf("import -o: exit %d", code)
+	}
+	var card metrics.Summary
+	if err := json.Unmarshal([]byte(cliOut(t, "card", trace, "--format", "json")), &card); err != nil {
+		t.Fatal(err)
+	}
+	for m, v := range map[string]*float64{"request_throughput": card.Throughput.CompleteSuccesses.Value, "output_throughput": card.Throughput.OutputTokens.Value} {
+		r := row(m)
+		if c := cols(r); v == nil || len(c) < 5 || c[3] != numfmt.Num(*v) || !strings.Contains(r, "/ window second") {
+			t.Errorf("%s row: ours is not the card's %v /s, or the row does not say what it counts: %q", m, v, r)
+		}
 	}
 }

@@ -26,6 +26,10 @@ import (
 type ours struct {
 	card    *metrics.Summary
 	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms, schedule_lag_ms, ttft_any_ms; sorted
+	// okSpanMS is the first send to the last end of the in-window complete
+	// successes (0 without any): the span a tool that leaves failed
+	// records out of its duration measures.
+	okSpanMS float64
 }
 
 // ttftAny is the TTFT of the in-window complete successes and of the
@@ -35,6 +39,7 @@ const ttftAny = "ttft_any_ms"
 
 func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 	o := ours{card: card, samples: map[string][]float64{}}
+	first, last := math.Inf(1), math.Inf(-1)
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
 		// The lag behind the schedule concerns every send, failures included.
@@ -55,6 +60,7 @@ func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 		}
 		ttft, _ := a.TTFT()
 		e2e, _ := a.E2E()
+		first, last = min(first, a.StartMS), max(last, a.StartMS+e2e)
 		o.samples["ttft_ms"] = append(o.samples["ttft_ms"], ttft)
 		o.samples["e2e_ms"] = append(o.samples["e2e_ms"], e2e)
 		o.samples["itl_ms"] = a.EventIntervals(o.samples["itl_ms"])
@@ -64,6 +70,9 @@ func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 	}
 	for _, x := range o.samples {
 		sort.Float64s(x)
+	}
+	if last > first {
+		o.okSpanMS = last - first
 	}
 	return o
 }
@@ -199,6 +208,17 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 			nr = fmt.Sprint(c.Attempts)
 		case "duration_s":
 			nr = fmtNum(c.WindowS)
+			why = durationWhy(rep, st, o)
+		case "request_throughput":
+			if v := c.Throughput.CompleteSuccesses.Value; v != nil {
+				nr = fmtNum(*v)
+			}
+			why = throughputWhy(rep, st, "complete successes")
+		case "output_throughput":
+			if v := c.Throughput.OutputTokens.Value; v != nil {
+				nr = fmtNum(*v)
+			}
+			why = throughputWhy(rep, st, "output tokens of complete successes")
 		case "error_rate":
 			if c.FailureRate.Value != nil {
 				nr = fmtNum(*c.FailureRate.Value)
@@ -294,4 +314,38 @@ func goodputRow(c *metrics.Summary, perS bool) string {
 		return ""
 	}
 	return fmt.Sprintf("%s: qualified %d/%d attempts = %s%% (%s)", name, k.Qualified, c.Attempts, fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
+}
+
+// durationWhy says what the tool's duration and ours (the trace window,
+// the denominator of every rate) each measure. AIPerf's benchmark_duration
+// is its last response − first request over the records without an error;
+// the window runs from the first send to the last end of every record,
+// failures included: the two agree when ours is taken over the successes
+// alone, which the note shows.
+func durationWhy(rep *importer.Report, st importer.Stat, o ours) string {
+	if rep.Tool != "aiperf" || st.Derived {
+		return "ours: the trace window, first send → last end over every record, failures included (the denominator of every rate)"
+	}
+	why := "tool: last response − first request over the records without an error; ours: the trace window, first send → last end over every record, failures included (the denominator of every rate)"
+	if o.okSpanMS > 0 {
+		why += "; ours over the successes alone: " + fmtNum(o.okSpanMS/1000) + " s"
+	}
+	return why
+}
+
+// throughputWhy says what a tool's rate and ours count, per what second:
+// what is counted (of) over the window; the tool's own duration is
+// implied by its completed count when the file gives one (completed /
+// rate), as the tool does not write it.
+func throughputWhy(rep *importer.Report, st importer.Stat, of string) string {
+	why := "ours: " + of + " / window second (the duration_s row)"
+	if st.Metric != "request_throughput" || st.Value == nil || *st.Value <= 0 {
+		return why
+	}
+	for _, c := range rep.Stats {
+		if c.Metric == "completed" && c.Stat == "count" && c.Value != nil && *c.Value > 0 {
+			return fmt.Sprintf("tool: completed / its own duration (%s / %s = %s s, not its duration_s); %s", fmtNum(*c.Value), fmtNum(*st.Value), fmtNum(*c.Value / *st.Value), why)
+		}
+	}
+	return why
 }
