@@ -252,7 +252,7 @@ func runBench(ctx context.Context, o *benchOptions, stdout, stderr io.Writer) er
 		// After the locks (a second bench on the same file is refused first),
 		// before the first write: a wrong URL leaves the last trace as it was.
 		if err := loadgen.PreflightModel(context.Background(), cfg.Client, cfg.URL, cfg.Header, cfg.Model); err != nil {
-			return usagef("bench: pre-flight: %v; check --url and --model, or give --no-preflight to send the load anyway", err)
+			return setupf("bench: pre-flight: %v; check --url and --model, or give --no-preflight to send the load anyway", err)
 		}
 	}
 	stopTuning, err := tuneForStamping(o.cpuprofile)
