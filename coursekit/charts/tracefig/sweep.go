@@ -47,7 +47,18 @@ func SweepSLOs(d *Digest, slos []float64) []float64 {
 	}
 	xs = slices.DeleteFunc(xs, func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) })
 	slices.Sort(xs)
-	return slices.Compact(xs)
+	// Two TTFTs equal but for float noise (11.727999999999156 and
+	// 11.728000000000065, each a difference of two stamps) are one
+	// threshold: the larger, which every attempt at that TTFT meets.
+	out := xs[:0]
+	for _, v := range xs {
+		if n := len(out); n > 0 && v-out[n-1] <= 1e-9*max(1, v) {
+			out[n-1] = v
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // SLOSweep draws goodput (jointly qualified attempts per window second, left
@@ -155,7 +166,7 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 // draw.SLOText does, with more decimals where that text would name two
 // points alike (10.7 ms for 10.66 and 10.74): each point's text is its
 // own, with the fewest decimals (up to 6) that tell it from its
-// neighbours.
+// neighbours, or every digit when 6 do not.
 func pointTexts(points []metrics.Condition) []string {
 	out := make([]string, len(points))
 	for i, cd := range points {
@@ -169,12 +180,13 @@ func pointTexts(points []metrics.Condition) []string {
 		if !clash(draw.SLOText) {
 			continue
 		}
-		for d := 2; d <= 6; d++ {
+		found := false
+		for d := 2; d <= 6 && !found; d++ {
 			ms := func(v float64) string { return numfmt.Trim(v, d) + " ms" }
-			out[i] = ms(points[i].SLOTTFTMS)
-			if !clash(ms) {
-				break
-			}
+			out[i], found = ms(points[i].SLOTTFTMS), !clash(ms)
+		}
+		if !found { // closer than 1e-6 ms: every digit
+			out[i] = numfmt.Exact(points[i].SLOTTFTMS) + " ms"
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -282,6 +283,24 @@ func TestSLOSweepTooltipsNameDistinctSLOs(t *testing.T) {
 	for _, want := range []string{"TTFT ≤ 10.66 ms", "TTFT ≤ 10.74 ms", "TTFT ≤ 10.7 ms", "TTFT ≤ 250 ms"} {
 		if _, ok := seen[want]; !ok {
 			t.Errorf("no tooltip names %q: %v", want, seen)
+		}
+	}
+}
+
+// The sweep's grid takes two TTFTs equal but for float noise as one
+// threshold, the larger (which every attempt at that TTFT meets); points
+// closer than 1e-6 ms apart but not noise are named with every digit.
+func TestSLOSweepGridAndCloseTexts(t *testing.T) {
+	d := tracefig.DigestOf(readTrace(t, "trace.jsonl"))
+	got := tracefig.SweepSLOs(d, []float64{11.728000000000065, 11.727999999999156, 20})
+	if want := []float64{11.728000000000065, 20}; !slices.Equal(got, want) {
+		t.Errorf("grid %v, want %v", got, want)
+	}
+	m := decoded(t, tracefig.SLOSweep(readTrace(t, "trace.jsonl"), []float64{10.1234561, 10.1234564}, nil, charts.WithID("s")))
+	js, _ := json.Marshal(m)
+	for _, want := range []string{"TTFT ≤ 10.1234561 ms", "TTFT ≤ 10.1234564 ms"} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("no tooltip names %q", want)
 		}
 	}
 }
