@@ -147,14 +147,46 @@ func mustJSON(v any) []byte {
 	return b
 }
 
+// ReplicateKey is the condition that tells replicates apart: bench's
+// --seed draws each repeat's arrival schedule (the same seed replays the
+// same schedule), so a different seed per run is how independent
+// replicates are made. It is never a changed condition, nor one on which
+// a side's runs differ; the report lists the seeds once (Seeds).
+const ReplicateKey = "seed"
+
+// replicateKey reports whether a condition is the seed: ReplicateKey, or
+// a seed under another condition (bench --dataset arith records the same
+// --seed as dataset.seed, which draws its questions).
+func replicateKey(name string) bool {
+	return name == ReplicateKey || strings.HasSuffix(name, "."+ReplicateKey)
+}
+
+// noneValues are the values a condition records for "nothing" (compact
+// JSON): "none", gen's "无", false and the empty string. They compare as
+// one value (sameValue), so that the practice trace's "无" is not a change
+// from the teaching trace's "none".
+var noneValues = map[string]bool{`"none"`: true, `"无"`: true, `false`: true, `""`: true}
+
+// sameValue is the one place condition values are normalised before they
+// are compared: a value meaning none is `"none"`; "" (not recorded) stays.
+func sameValue(v string) string {
+	if noneValues[v] {
+		return `"none"`
+	}
+	return v
+}
+
 // conditions lists the conditions that differ between the sides, and
-// those on which a side's runs differ among themselves, by name.
+// those on which a side's runs differ among themselves, by name. Values
+// are compared normalised (sameValue) and shown as the runs wrote them.
 func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 	ca, cb := runConditions(a), runConditions(b)
 	names := map[string]bool{}
 	for _, c := range slices.Concat(ca, cb) {
 		for k := range c {
-			names[k] = true
+			if !replicateKey(k) {
+				names[k] = true
+			}
 		}
 	}
 	var changed []ConditionDiff
@@ -165,7 +197,7 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 			side string
 			vs   []string
 		}{{"a", va}, {"b", vb}} {
-			if len(distinct(s.vs)) > 1 {
+			if len(distinctSame(s.vs)) > 1 {
 				rd := RunsDiffer{Side: s.side, Name: name}
 				runs, conds := a, ca
 				if s.side == "b" {
@@ -180,9 +212,8 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 				differ = append(differ, rd)
 			}
 		}
-		da, db := distinct(va), distinct(vb)
-		if !slices.Equal(da, db) {
-			changed = append(changed, ConditionDiff{Name: name, A: sideValue(da), B: sideValue(db)})
+		if !slices.Equal(distinctSame(va), distinctSame(vb)) {
+			changed = append(changed, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
 		}
 	}
 	return onceEach(changed, a, b), differ
@@ -228,6 +259,35 @@ func nestedValue(s *metrics.Summary, name string) string {
 		return ""
 	}
 	return walk(s.TraceConditions, "")
+}
+
+// distinctSame is the sorted set of vs normalised (sameValue).
+func distinctSame(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = sameValue(v)
+	}
+	return distinct(out)
+}
+
+// Seeds are each run's recorded seed (ReplicateKey) on each side, as
+// written ("" where a run records none); nil when no run records one.
+func (r *Result) Seeds() (a, b []string) {
+	any := false
+	for _, side := range []struct {
+		runs []*metrics.Summary
+		out  *[]string
+	}{{r.A.runs, &a}, {r.B.runs, &b}} {
+		for _, s := range side.runs {
+			v := Conditions(s)[ReplicateKey]
+			any = any || v != ""
+			*side.out = append(*side.out, v)
+		}
+	}
+	if !any {
+		return nil, nil
+	}
+	return a, b
 }
 
 // onceEach merges the changed keys under one top-level condition into one

@@ -88,22 +88,45 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	for _, t := range texts {
 		out = append(out, Warning{WarnSLODropped, msgRunsNote.F(l, t, strings.Join(byText[t], msgSep.In(l)))})
 	}
-	// The card's note on unrated successes, over every run it applies to.
+	// The card's note on unrated successes, over every run it applies to,
+	// named per side; a trace given more than once (an A/A comparison of
+	// one file) counts its successes once.
 	var names []string
 	var n int64
-	for _, run := range runs {
+	counted := map[string]bool{}
+	for _, run := range r.sideRuns() {
 		if cardfmt.Unrated(run.Summary) {
-			names = append(names, run.Name)
-			n += run.Summary.CompleteSuccess
+			names = append(names, run.side+" "+run.Name)
+			if !counted[run.Name] {
+				counted[run.Name] = true
+				n += run.Summary.CompleteSuccess
+			}
 		}
 	}
 	if len(names) > 0 {
 		out = append(out, Warning{WarnUnrated, msgRunsNote.F(l, cardfmt.UnratedNoteIn(l, n), strings.Join(names, msgSep.In(l)))})
 	}
+	// The card's sends notes: arrivals never sent, per run; late sends as
+	// one note over the runs they apply to, with their ranges.
+	var lagP99, lagMax []float64
+	var lagRuns, lagNotes []string
 	for _, run := range runs {
-		for _, t := range cardfmt.SendsNotesIn(l, run.Summary) {
+		notes := cardfmt.SendsNotesIn(l, run.Summary)
+		// The send-lag note, when there is one, is the last of them.
+		if p99, mx, late := cardfmt.SendLagLate(run.Summary); late && len(notes) > 0 {
+			lagP99, lagMax = append(lagP99, p99), append(lagMax, mx)
+			lagRuns, lagNotes = append(lagRuns, run.Name), append(lagNotes, notes[len(notes)-1])
+			notes = notes[:len(notes)-1]
+		}
+		for _, t := range notes {
 			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.Name)})
 		}
+	}
+	switch {
+	case len(lagRuns) == 1:
+		out = append(out, Warning{WarnSends, msgRunsNote.F(l, lagNotes[0], lagRuns[0])})
+	case len(lagRuns) > 1:
+		out = append(out, Warning{WarnSends, cardfmt.SendLagRunsNoteIn(l, lagP99, lagMax, strings.Join(lagRuns, msgSep.In(l)))})
 	}
 	// The card's client-lag note: one run's as the card says it, several
 	// runs' as one note with their ranges.
@@ -219,6 +242,26 @@ func (r *Result) aBeforeB() bool {
 	lastA, okA := last(r.A.runs, true)
 	firstB, okB := last(r.B.runs, false)
 	return okA && okB && lastA < firstB
+}
+
+// sideRun is a run with its side, "A" or "B".
+type sideRun struct {
+	Run
+	side string
+}
+
+// sideRuns are the runs of A, then of B, with their names and sides.
+func (r *Result) sideRuns() []sideRun {
+	var out []sideRun
+	for _, s := range []struct {
+		name string
+		side Side
+	}{{"A", r.A}, {"B", r.B}} {
+		for i, sum := range s.side.runs {
+			out = append(out, sideRun{Run{Name: s.side.Traces[i], Summary: sum}, s.name})
+		}
+	}
+	return out
 }
 
 // allRuns are the runs of A, then of B, with their names.

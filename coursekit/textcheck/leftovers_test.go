@@ -97,12 +97,14 @@ func TestLabUsersAreUNotN(t *testing.T) {
 // exercise adds a think time and is checked against U / (W + Z).
 func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
 	cells := nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb")
+	funcs := unit01Sources(t)
 	found := false
 	for _, c := range cells {
 		if c.kind != "code" || !strings.Contains(c.source, "练习 1") {
 			continue
 		}
 		found = true
+		c.source = withUnit01Checks(t, c.source, funcs) // the check it calls
 		if strings.Contains(c.source, "CompareWithin(\"练习 1") && strings.Contains(c.source, "CycleRate()") &&
 			!strings.Contains(c.source, "RateWithThink(") {
 			t.Errorf("%s checks exercise 1 against the cycle rate §6 already printed", c.where)
@@ -120,7 +122,7 @@ func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
 // the idea (where h falls), not the two samples and the fraction that
 // make the answer, and its cell checks what the learner wrote.
 func TestLinearP95ExerciseKeepsItsAnswer(t *testing.T) {
-	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	cells := nbCells(t, checkCells(t), "03-one-trace-four-conclusions.ipynb")
 	in, checked := false, false
 	for _, c := range cells {
 		if c.kind == "markdown" && strings.Contains(c.source, "**练习 3") {

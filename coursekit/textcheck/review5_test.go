@@ -71,7 +71,7 @@ func TestReviewFiveWordings(t *testing.T) {
 // event-gap definition for ITL's.
 func TestGapsPrintedAsITLSayWhy(t *testing.T) {
 	n := 0
-	for _, c := range nbCells(t, notebookCells(t), "02-client-timeline.ipynb") {
+	for _, c := range nbCells(t, checkCells(t), "02-client-timeline.ipynb") {
 		if c.kind != "code" || !strings.Contains(c.source, "nb.Gaps(") {
 			continue
 		}

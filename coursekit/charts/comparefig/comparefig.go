@@ -3,7 +3,9 @@
 // interval as a bar through it and 0 as a vertical line, coloured by the
 // verdict. Metrics of different units share one axis because each is
 // drawn relative to its A; a metric whose A is 0 or missing cannot be and
-// is named in the subtitle instead. WritePage puts the plot and the
+// is named in the subtitle instead. Shares of attempts (failure rate,
+// qualified rates) are drawn in percentage points, B − A itself, so a
+// failure rate of 0 % on A is drawn too; their rows say "(pp)". WritePage puts the plot and the
 // comparison's table on one offline HTML page.
 package comparefig
 
@@ -27,9 +29,10 @@ import (
 
 var (
 	msgTitle     = lang.Msg{"A/B 对照：每个指标的 B − A 与 95% 区间", "A/B comparison: B − A per metric with its 95% interval"}
-	msgSubtitle  = lang.Msg{"A %d 次运行，B %d 次运行；横轴是 B − A 占 A 的百分比，竖线是 0\n区间含 0 记为 ~（看不出差别）", "A %d run(s), B %d run(s); the axis is B − A as a share of A, the vertical line 0\nan interval holding 0 is ~ (no difference shows)"}
+	msgSubtitle  = lang.Msg{"A %d 次运行，B %d 次运行；横轴是 B − A 占 A 的百分比，竖线是 0\n比例（标 pp）是 B − A 的百分点；区间含 0 记为 ~（看不出差别）", "A %d run(s), B %d run(s); the axis is B − A as a share of A, the vertical line 0\nshares (marked pp) in percentage points; an interval holding 0 is ~ (no difference shows)"}
+	msgPPRow     = lang.Msg{"%s（pp）", "%s (pp)"}
 	msgLeftOut   = lang.Msg{"没有画出（A 为 0 或缺失）：", "not drawn (A is 0 or missing): "}
-	msgAxis      = lang.Msg{"B − A，占 A 的百分比（%）", "B − A as a share of A (%)"}
+	msgAxis      = lang.Msg{"B − A，占 A 的百分比（%）；比例：百分点", "B − A as a share of A (%); shares: percentage points"}
 	msgPoint     = lang.Msg{"B − A", "B − A"}
 	msgInterval  = lang.Msg{"95% 区间", "95% interval"}
 	msgZero      = lang.Msg{"0（没有差别）", "0 (no difference)"}
@@ -37,7 +40,7 @@ var (
 	msgUnbounded = lang.Msg{"（区间一侧没有界，画到边上）", " (unbounded on one side: drawn to the edge)"}
 	msgSep       = lang.Msg{"、", ", "}
 	msgPage      = lang.Msg{"A/B 对照", "A/B comparison"}
-	msgCaption   = lang.Msg{"每一行是一个指标：点是 B − A 占 A 的百分比，横条是它的 95% 区间；绿色更好，红色更差，灰色是 ~（区间含 0）。", "One row per metric: the point is B − A as a share of A, the bar its 95% interval; green is better, red worse, grey ~ (the interval holds 0)."}
+	msgCaption   = lang.Msg{"每一行是一个指标：点是 B − A 占 A 的百分比（失败率、合格率这类比例是 B − A 的百分点，标 pp），横条是它的 95% 区间；绿色更好，红色更差，灰色是 ~（区间含 0）。", "One row per metric: the point is B − A as a share of A (for shares, the failure and qualified rates, B − A in percentage points, marked pp), the bar its 95% interval; green is better, red worse, grey ~ (the interval holds 0)."}
 )
 
 // Verdict colours.
@@ -70,17 +73,27 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		x, lo, hi         float64
 		open              bool
 		clipLow, clipHigh bool
+		// pp: a share, drawn in percentage points.
+		pp bool
 	}
 	var rows []row
 	var left []string
 	var ests, ends []float64
 	for _, m := range r.Metrics {
-		if m.Rel == nil || m.A == nil || *m.A == 0 {
+		share := m.Unit == "share" && m.Diff != nil
+		if !share && (m.Rel == nil || m.A == nil || *m.A == 0) {
 			left = append(left, m.Name)
 			continue
 		}
-		a := math.Abs(*m.A)
-		rw := row{m: m, x: *m.Rel * 100}
+		var rw row
+		var a float64
+		if share {
+			// Percentage points: B − A itself, whatever A is.
+			rw, a = row{m: m, x: *m.Diff * 100, pp: true}, 1
+		} else {
+			a = math.Abs(*m.A)
+			rw = row{m: m, x: *m.Rel * 100}
+		}
 		ests = append(ests, rw.x)
 		if m.CI95.Low != nil {
 			rw.lo = *m.CI95.Low / a * 100
@@ -114,6 +127,9 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	names := make([]string, len(rows))
 	for i, rw := range rows {
 		names[i] = draw.Label(rw.m.Name)
+		if rw.pp {
+			names[i] = draw.Label(msgPPRow.F(l, rw.m.Name))
+		}
 	}
 	ln := ec.NewLine()
 	ln.SetGlobalOptions(

@@ -58,6 +58,10 @@ func TestForestRows(t *testing.T) {
 	}
 	var want []string
 	for _, m := range r.Metrics {
+		if m.Unit == "share" {
+			want = append(want, m.Name+"（pp）") // percentage points
+			continue
+		}
 		want = append(want, m.Name)
 	}
 	if !slices.Equal(names, want) {
@@ -91,8 +95,9 @@ func TestForestRows(t *testing.T) {
 	}
 }
 
-// A metric whose A is 0 cannot be drawn as a share of A: the subtitle names
-// it. A percentile too small to bound is drawn dashed to the axis' edge.
+// A share is drawn in percentage points, so a failure rate of 0 % on A is
+// drawn (it was "not drawn" as a share of A), its row marked (pp). A
+// percentile too small to bound is drawn dashed to the axis' edge.
 func TestForestLeftOutAndUnbounded(t *testing.T) {
 	u := charttest.UnitTrace(t, "trace.jsonl")
 	ok := &trace.Trace{Header: u.Header}
@@ -104,8 +109,12 @@ func TestForestLeftOutAndUnbounded(t *testing.T) {
 	r := result(t, ok, u, "trace.jsonl") // A has no failure: failure_rate's A is 0
 	opt := charttest.Decoded(t, comparefig.Forest(r, charts.WithLang(lang.EN)))
 	sub := opt["title"].(map[string]any)["subtext"].(string)
-	if !strings.Contains(sub, "not drawn (A is 0 or missing): failure_rate") {
-		t.Errorf("subtitle %q does not name failure_rate", sub)
+	if strings.Contains(sub, "failure_rate") || !strings.Contains(sub, "percentage points") {
+		t.Errorf("subtitle %q: failure_rate left out, or the pp not said", sub)
+	}
+	rows := opt["yAxis"].([]any)[0].(map[string]any)["data"].([]any)
+	if !slices.Contains(rows, any("failure_rate (pp)")) {
+		t.Errorf("rows %v: no failure_rate (pp)", rows)
 	}
 	x := opt["xAxis"].([]any)[0].(map[string]any)
 	edge := x["max"].(float64)

@@ -103,7 +103,7 @@ func TestFunnelUnitNumbers(t *testing.T) {
 			}
 		}
 	}
-	if js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f")))); !strings.Contains(js, "TTFT > 1 s:2") {
+	if js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f")))); !strings.Contains(js, "TTFT > 1 s：2") {
 		t.Error("1 s funnel: TTFT drop reason missing")
 	}
 }

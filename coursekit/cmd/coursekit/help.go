@@ -78,11 +78,12 @@ var docs = []cmdDoc{
 			"One run a side: percentiles by the bootstrap over attempts (an attempt's event gaps drawn together),\n" +
 			"failure and qualified rates by Newcombe's hybrid score interval, goodput and tokens/s by Poisson score\n" +
 			"intervals; between-run variance is not covered.\n" +
-			"Several runs a side: a hierarchical bootstrap (runs, then attempts); goodput and tokens/s, with several\n" +
-			"runs on both sides, by Welch's t over the runs' own rates (no Poisson assumption, right for a closed loop).\n" +
-			"The headers' conditions are compared, the server (scheme://host:port of the URL) among them: every one\n" +
-			"that differs is listed, with a warning when more than one does. A run belongs to one side, but for the\n" +
-			"A/A check (the same runs on both sides); a run with no attempt in its window is refused.",
+			"Several runs a side: a hierarchical bootstrap (runs, then attempts). Several runs on both sides: every\n" +
+			"interval also holds Welch's t over the runs' own values (the hull; goodput and tokens/s by Welch's t alone),\n" +
+			"as benchstat judges by runs. The headers' conditions are compared, the server (scheme://host:port of the\n" +
+			"URL) among them: every one that differs is listed, with a warning when more than one does; the seed tells\n" +
+			"replicates apart and is listed, never a changed condition. A run belongs to one side, but for the A/A\n" +
+			"check (the same runs on both sides); a run with no attempt in its window is refused.",
 		examples: []string{
 			"coursekit compare slots1.jsonl slots4.jsonl",
 			"coursekit compare a1.jsonl a2.jsonl a3.jsonl -- b1.jsonl b2.jsonl b3.jsonl",

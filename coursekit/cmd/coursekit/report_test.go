@@ -26,7 +26,7 @@ func TestReportUnitTrace(t *testing.T) {
 	for _, want := range []string{
 		"指标口径卡", "trace.jsonl",
 		`id="funnel_0"`, `id="funnel_1"`, `id="attempts"`, `id="ttft_cdf"`, `id="slo_sweep"`, `id="timeline"`,
-		"P95 最近秩 2000 ms", "TTFT \u003e 1 s:2",
+		"P95 最近秩 2000 ms", "TTFT \u003e 1 s：2",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
