@@ -21,7 +21,7 @@ func TestConnectErrorFloodNote(t *testing.T) {
 	dead := "http://" + l.Addr().String()
 	l.Close()
 	out := filepath.Join(t.TempDir(), "dead.jsonl")
-	code, _, errs := runCLI(t, "bench", "--url", dead, "--no-preflight", "--model", "m", "--concurrency", "2", "--duration", "300ms", "--progress", "0", "--out", out)
+	code, _, errs := runCLI(t, "bench", "--url", dead, "--no-preflight", "--model", "m", "--concurrency", "2", "--num-requests", "12", "--duration", "2m", "--progress", "0", "--out", out)
 	if code != 0 {
 		t.Fatalf("bench exit %d: %s", code, errs)
 	}
