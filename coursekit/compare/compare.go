@@ -49,8 +49,9 @@
 //     with run-level shifts, TestCoverageWithRunShifts, against 0.81 for
 //     the TTFT median from the bootstrap alone).
 //
-// Every interval is clipped to what the values allow (possible): B − A ≥
-// −A and ≤ B, a share difference within [−1, 1].
+// Only a share difference is clipped, to [−1, 1], the bounds that hold for
+// the true shares (possible; Metric.Clipped names the bounds moved): the
+// observed values bound no true difference.
 //
 // A percentile whose own 95 % order-statistic interval has no upper (or
 // lower) bound in some run — too few samples, as the card says — leaves the
@@ -134,6 +135,12 @@ const (
 	// exactly, with no spread to scale a t by.
 	MethodHierarchicalWelch         = MethodHierarchical + "+" + MethodWelchRuns
 	MethodHierarchicalNewcombeWelch = MethodHierarchicalNewcombe + "+" + MethodWelchRuns
+)
+
+// Bounds of an interval clipped (Metric.Clipped).
+const (
+	ClippedLow  = "low"
+	ClippedHigh = "high"
 )
 
 // What an interval covers (Metric.Covers): a side's variance between runs
@@ -309,6 +316,9 @@ type Metric struct {
 	CI95    Bounds `json:"ci95"`
 	Method  string `json:"method"`
 	Verdict string `json:"verdict"`
+	// Clipped names the bounds of CI95 cut to what holds for the true
+	// values ("low", "high"): only a share difference, to [−1, 1].
+	Clipped []string `json:"clipped,omitempty"`
 	// Covers says what noise the interval carries: CoversAttempts,
 	// CoversRuns, CoversRunsOfA or CoversRunsOfB.
 	Covers string `json:"covers"`
@@ -798,7 +808,7 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 			m.Method += "+" + MethodWelchRuns
 		}
 	}
-	lo, hi = possible(d, *m.A, *m.B, lo, hi)
+	lo, hi, m.Clipped = possible(d, lo, hi)
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
 		var short []shortRun
@@ -842,19 +852,24 @@ func method(d metricDef, na, nb int) string {
 	return MethodBootstrap
 }
 
-// possible clips an interval of B − A to the differences the metric's
-// values allow, a and b the sides' values: every metric is at least 0,
-// so B − A ≥ −A (B at 0) and B − A ≤ B (A at 0), and a share difference
-// lies within [−1, 1]. A Welch interval over few runs reaches past
-// them (a goodput of B below 0). Since −A ≤ 0 ≤ B, clipping never moves
-// 0 in or out, and never changes a verdict. Shares are clipped to [−1, 1]
-// only: a share observed at 0 % may well be above it (0/60 against 0/60
-// is no certainty).
-func possible(d metricDef, a, b, lo, hi float64) (float64, float64) {
-	if d.kind == share {
-		return max(lo, -1), min(hi, 1)
+// possible clips an interval of B − A to the bounds that hold for the
+// true values, whatever they are: a difference of two shares lies within
+// [−1, 1]. Nothing else is clipped: the observed values bound nothing (the
+// true A may exceed the observed one, so B − A may well lie below −A), and
+// a Welch interval over few runs reaching past −A is what the runs allow.
+// It reports which bounds it moved.
+func possible(d metricDef, lo, hi float64) (float64, float64, []string) {
+	if d.kind != share {
+		return lo, hi, nil
 	}
-	return max(lo, -a), min(hi, b)
+	var clipped []string
+	if lo < -1 {
+		lo, clipped = -1, append(clipped, ClippedLow)
+	}
+	if hi > 1 {
+		hi, clipped = 1, append(clipped, ClippedHigh)
+	}
+	return lo, hi, clipped
 }
 
 // pooled are a share's counts over all the runs of a side.

@@ -76,6 +76,7 @@ var (
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界；这时结论只能来自有界的那一侧，而这几项有界的一侧越过了 0，所以是 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too; a verdict can then come only from the bounded side, and for these it reaches past 0, so ~."}
 	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
+	msgClipped    = lang.Msg{"截断：%s。区间超出了 ±100 个百分点，已截到两个比例之差可能的范围 [−100, +100] 个百分点（JSON 的 clipped 字段标出截掉的一端）；别的指标一律不截：观测到的值不是真值的界。", "Clipped: %s. The interval reached past ±100 pp and was cut to what a difference of two shares can be, [−100, +100] pp (the JSON's clipped field names the bound cut); no other metric is clipped: the observed values bound no true value."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -254,6 +255,15 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	if len(oneSided) > 0 {
 		para(msgOneSided.F(l, strings.Join(oneSided, msgSep.In(l))))
+	}
+	var clipped []string
+	for _, m := range r.Metrics {
+		if len(m.Clipped) > 0 {
+			clipped = append(clipped, m.Name)
+		}
+	}
+	if len(clipped) > 0 {
+		para(msgClipped.F(l, strings.Join(clipped, msgSep.In(l))))
 	}
 	if n := r.qualifiedGoodputNote(l); n != "" {
 		para(n)
