@@ -55,7 +55,10 @@
 //
 // A percentile whose own 95 % order-statistic interval has no upper (or
 // lower) bound in some run — too few samples, as the card says — leaves the
-// difference unbounded on that side, and the verdict is then same. For the
+// within-run method's difference unbounded on that side. With several runs
+// on both sides, each with a value, the interval is then Welch's t over the
+// runs alone (MethodWelchRuns, Metric.WelchOnly), since the runs still
+// bound it; otherwise it stays unbounded, and the verdict is then same. For the
 // event gaps the samples counted are the run's attempts with gaps (the
 // clusters the bootstrap redraws), not its gaps. Above that bound the
 // event-gap P95 interval covers about 0.935 rather than 0.95 (seeded A/A
@@ -355,9 +358,19 @@ type Metric struct {
 	// metrics of one SLO whatever their names.
 	slo int
 
-	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
-	// per run needed" (null when both are bounded or a side has no value).
+	// Unbounded says why the within-run method leaves a side of the
+	// interval unbounded: "too few samples: n ≥ 72 per run needed; …" (null
+	// when it bounds both or a side has no value). With several runs on
+	// both sides, each with a value, CI95 is then Welch's t over the runs
+	// alone (Method welch-t-runs, WelchOnly); otherwise that side of CI95
+	// is null.
 	Unbounded *string `json:"unbounded_reason"`
+}
+
+// WelchOnly reports whether m's interval is Welch's t over the runs
+// alone, because a short run leaves the within-run method unbounded.
+func (m Metric) WelchOnly() bool {
+	return m.Unbounded != nil && m.CI95.Low != nil && m.CI95.High != nil
 }
 
 // ShortRun is a run with too few samples to bound a percentile: its side
@@ -823,6 +836,17 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together); %s", m.NeedN, m.shortRunsText(lang.EN))
 			}
 			m.Unbounded = &why
+			// Several runs on both sides, each with its value: the runs
+			// still bound the difference where one short run leaves the
+			// within-run method unbounded. Welch's t over the runs alone,
+			// named as such; the reason stays, saying why.
+			if len(a) > 1 && len(b) > 1 {
+				if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
+					m.CI95 = Bounds{Low: &wlo, High: &whi}
+					m.Method = MethodWelchRuns
+					fromBootstrap = [2]bool{}
+				}
+			}
 		}
 	}
 	m.Verdict = verdict(m)

@@ -77,6 +77,7 @@ var (
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界；这时结论只能来自有界的那一侧，而这几项有界的一侧越过了 0，所以是 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too; a verdict can then come only from the bounded side, and for these it reaches past 0, so ~."}
 	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
 	msgClipped    = lang.Msg{"截断：%s。区间超出了 ±100 个百分点，已截到两个比例之差可能的范围 [−100, +100] 个百分点（JSON 的 clipped 字段标出截掉的一端）；别的指标一律不截：观测到的值不是真值的界。", "Clipped: %s. The interval reached past ±100 pp and was cut to what a difference of two shares can be, [−100, +100] pp (the JSON's clipped field names the bound cut); no other metric is clipped: the observed values bound no true value."}
+	msgWelchOnly  = lang.Msg{"样本太少，改用运行间 Welch t：%s。有的运行样本太少，运行内方法给不出这一项差值的界；两边各有几次运行、每次都有值，区间就只用各次运行自己的值算 Welch t（方法栏写“运行间 Welch t”）。短运行自己的抽样波动只通过各次运行之间的差别计入。", "Too few samples, Welch's t over runs instead: %s. Some runs have too few samples for the within-run method to bound the difference; with several runs on each side, each with a value, the interval is Welch's t over the runs' own values alone (method: Welch t over runs). A short run's own sampling noise enters only through the spread between runs."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -231,8 +232,11 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	out = append(out, Block{Table: table})
 	para(msgRead.In(l))
-	var real, tooFew, oneSided []string
+	var real, tooFew, oneSided, welchOnly []string
 	for _, m := range r.Metrics {
+		if m.WelchOnly() {
+			welchOnly = append(welchOnly, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
+		}
 		switch {
 		case m.Verdict == Better || m.Verdict == Worse:
 			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
@@ -255,6 +259,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	if len(oneSided) > 0 {
 		para(msgOneSided.F(l, strings.Join(oneSided, msgSep.In(l))))
+	}
+	if len(welchOnly) > 0 {
+		para(msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l))))
 	}
 	var clipped []string
 	for _, m := range r.Metrics {

@@ -49,6 +49,10 @@ const (
 	// WarnTooFew: a percentile's difference is unbounded on a side, too
 	// few samples (each metric's unbounded_reason says how many).
 	WarnTooFew = "too_few_samples"
+	// WarnTooFewWelch: a short run leaves a percentile's within-run
+	// method unbounded, and its interval is Welch's t over the runs alone
+	// (several runs on both sides, each with a value).
+	WarnTooFewWelch = "too_few_samples_welch_runs"
 	// WarnNoValue: a metric has no value on a side (verdict n/a).
 	WarnNoValue = "no_value"
 	// WarnClosedLoop: runs under a closed loop (conditions.loop "closed")
@@ -172,11 +176,13 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	case !r.BetweenRuns.B:
 		out = append(out, Warning{WarnOneRun, msgOneRun.F(l, "B")})
 	}
-	var tooFew []string
+	var tooFew, welchOnly []string
 	for _, m := range r.Metrics {
 		switch {
 		case m.Verdict == NA:
 			out = append(out, Warning{WarnNoValue, m.noValueText(l)})
+		case m.WelchOnly():
+			welchOnly = append(welchOnly, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
 		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
 			// As the text report: a difference unbounded on one side whose
 			// other side excludes 0 is a verdict, not too few samples.
@@ -185,6 +191,9 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	if len(tooFew) > 0 {
 		out = append(out, Warning{WarnTooFew, msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l)))})
+	}
+	if len(welchOnly) > 0 {
+		out = append(out, Warning{WarnTooFewWelch, msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l)))})
 	}
 	if w := r.closedLoopWarning(l); w != "" {
 		out = append(out, Warning{WarnClosedLoop, w})
