@@ -45,7 +45,7 @@
 //   - several runs on both sides, percentiles and shares: the hull of the
 //     above and Welch's t over the runs' own values
 //     (MethodHierarchicalWelch, MethodHierarchicalNewcombeWelch), so the
-//     verdict judges by runs as benchstat does (A/A coverage 0.965–0.995
+//     verdict takes the runs as the independent units (A/A coverage 0.965–0.995
 //     with run-level shifts, TestCoverageWithRunShifts, against 0.81 for
 //     the TTFT median from the bootstrap alone).
 //
@@ -812,8 +812,8 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 	// with three a side the bootstrap sees little of the variance between
 	// them (A/A coverage 0.81–0.87 when runs shift by ±30 %). A
 	// percentile's or a share's interval is the hull of its within-run
-	// method's and Welch's t over the runs' own values, as benchstat judges
-	// runs, and the method names both (a rate's is Welch's already).
+	// method's and Welch's t over the runs' own values, the runs the
+	// independent units, and the method names both (a rate's is Welch's already).
 	if len(a) > 1 && len(b) > 1 && d.kind != rate {
 		if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
 			lo, hi = min(lo, wlo), max(hi, whi)

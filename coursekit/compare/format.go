@@ -111,8 +111,8 @@ var methodNames = map[string][2]lang.Msg{
 
 // msgHullRuns says why, with several runs on both sides, every interval
 // is a hull with Welch's t over the runs.
-var msgHullRuns = lang.Msg{"两边各有几次运行时，每个区间都计入运行间 Welch t：分位数和比例的区间取上面运行内方法的区间与 Welch t 区间的并（方法栏用 ∪ 连起两者），goodput 和吞吐的区间就是 Welch t；结论按它判断。每边只有 3 次运行时，自助法几乎看不到运行之间的波动（运行之间差别很大时，只有 81%–87% 的 A/A 对区间含 0），而 Welch t 用 t 分位数为运行少付出代价，像 benchstat 那样按运行判断。",
-	"With several runs on both sides, every interval takes in Welch's t over the runs' own values: a percentile's or a share's is the hull of its within-run method's above and Welch's (the method column joins them with ∪), goodput's and throughput's is Welch's; the verdict reads it. With 3 runs a side the bootstrap sees little of the variance between runs (81–87% of A/A pairs held 0 when runs differ a lot), while Welch's t pays for the few runs with its t quantile, judging by runs as benchstat does."}
+var msgHullRuns = lang.Msg{"两边各有几次运行时，每个区间都计入运行间 Welch t：分位数和比例的区间取上面运行内方法的区间与 Welch t 区间的并（方法栏用 ∪ 连起两者），goodput 和吞吐的区间就是 Welch t；结论按它判断。每边只有 3 次运行时，自助法几乎看不到运行之间的波动（运行之间差别很大时，只有 81%–87% 的 A/A 对区间含 0），而 Welch t 用 t 分位数为运行少付出代价，以运行为独立单位判断。（benchstat 用的是 Mann–Whitney U 检验，α = 0.05 时每边至少要 4 次运行，3 对 3 它一律打 ~。）",
+	"With several runs on both sides, every interval takes in Welch's t over the runs' own values: a percentile's or a share's is the hull of its within-run method's above and Welch's (the method column joins them with ∪), goodput's and throughput's is Welch's; the verdict reads it. With 3 runs a side the bootstrap sees little of the variance between runs (81–87% of A/A pairs held 0 when runs differ a lot), while Welch's t pays for the few runs with its t quantile, taking the runs as the independent units. (benchstat uses a Mann–Whitney U test instead, which at α = 0.05 needs ≥ 4 runs a side and prints ~ for any 3 against 3.)"}
 
 // methodParts are the methods a method string joins: a within-run method
 // and, with several runs on both sides, "+welch-t-runs".
