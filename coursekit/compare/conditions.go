@@ -290,6 +290,54 @@ func (r *Result) Seeds() (a, b []string) {
 	return a, b
 }
 
+// seededSchedule reports whether run s draws its arrival schedule from
+// its seed: an open loop on a generated schedule (not a closed loop, whose
+// users send when their previous request ends, nor a replay of a recorded
+// schedule).
+func seededSchedule(s *metrics.Summary) bool {
+	c := Conditions(s)
+	return c["loop"] == `"open"` && c["arrival"] != `"replay"`
+}
+
+// closedLoop reports whether run s ran a closed loop.
+func closedLoop(s *metrics.Summary) bool { return Conditions(s)["loop"] == `"closed"` }
+
+// SameSeed is a seed two or more open-loop runs of one side share: they
+// replay one arrival schedule. Side is "a" or "b", Runs the runs' names.
+type SameSeed struct {
+	Side, Seed string
+	Runs       []string
+}
+
+// SameSeeds are, per side, the seeds shared by two or more runs that draw
+// their arrival schedule from it (seededSchedule), in run order.
+func (r *Result) SameSeeds() []SameSeed {
+	var out []SameSeed
+	for _, side := range []struct {
+		name string
+		s    Side
+	}{{"a", r.A}, {"b", r.B}} {
+		bySeed := map[string][]string{}
+		var order []string
+		for i, s := range side.s.runs {
+			v := Conditions(s)[ReplicateKey]
+			if v == "" || !seededSchedule(s) {
+				continue
+			}
+			if bySeed[v] == nil {
+				order = append(order, v)
+			}
+			bySeed[v] = append(bySeed[v], side.s.Traces[i])
+		}
+		for _, v := range order {
+			if len(bySeed[v]) > 1 {
+				out = append(out, SameSeed{Side: side.name, Seed: v, Runs: bySeed[v]})
+			}
+		}
+	}
+	return out
+}
+
 // onceEach merges the changed keys under one top-level condition into one
 // entry, with the condition's whole values on each side.
 func onceEach(changed []ConditionDiff, a, b []*metrics.Summary) []ConditionDiff {

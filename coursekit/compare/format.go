@@ -208,7 +208,20 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 	}
 	if sa, sb := r.Seeds(); sa != nil {
-		para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+		// A closed loop draws no arrival schedule from its seed: its seeds
+		// are listed, not called replicate keys.
+		closed := true
+		for _, run := range r.allRuns() {
+			closed = closed && (Conditions(run.Summary)[ReplicateKey] == "" || closedLoop(run.Summary))
+		}
+		if closed {
+			para(msgSeedsClosed.F(l, seedList(l, sa), seedList(l, sb)))
+		} else {
+			para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+		}
+		for _, w := range r.sameSeedTexts(l) {
+			para(w)
+		}
 	}
 	// One run a side: the caveat stands right above the verdicts it
 	// qualifies, and their column says it too.
@@ -350,6 +363,10 @@ func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
 
 // msgSeeds lists the runs' seeds: replicate keys, not conditions.
 var msgSeeds = lang.Msg{"种子（区分重复运行，不算条件）：A %s；B %s", "Seeds (they tell replicates apart, not a condition): A %s; B %s"}
+
+// msgSeedsClosed lists the seeds of closed-loop runs, which draw no
+// arrival schedule.
+var msgSeedsClosed = lang.Msg{"种子（闭环没有预先排定的到达时刻表，种子不区分重复运行；不算条件）：A %s；B %s", "Seeds (closed loop: no arrival schedule is drawn from them, so they do not tell replicates apart; not a condition): A %s; B %s"}
 
 // seedList prints a side's seeds in run order, "(not recorded)" where a
 // run records none.

@@ -43,6 +43,9 @@ const (
 	// WarnRunsDiffer: the runs of one side differ among themselves in a
 	// condition (RunsDiffer names them).
 	WarnRunsDiffer = "runs_differ"
+	// WarnSameSeed: open-loop runs of one side share a seed, so they
+	// replay one arrival schedule and are not independent replicates.
+	WarnSameSeed = "same_seed"
 	// WarnOneRun: a side has one run, so the intervals do not carry the
 	// variance between runs.
 	WarnOneRun = "one_run"
@@ -168,6 +171,9 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 			out = append(out, Warning{WarnRunsDiffer, msgRunsDiffer.F(l, strings.ToUpper(side.name), side.runs) + " (" + strings.Join(names, msgSep.In(l)) + ")"})
 		}
 	}
+	for _, w := range r.sameSeedTexts(l) {
+		out = append(out, Warning{WarnSameSeed, w})
+	}
 	switch {
 	case !r.BetweenRuns.A && !r.BetweenRuns.B:
 		out = append(out, Warning{WarnOneRun, msgOneRunBoth.In(l)})
@@ -197,6 +203,17 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	if w := r.closedLoopWarning(l); w != "" {
 		out = append(out, Warning{WarnClosedLoop, w})
+	}
+	return out
+}
+
+var msgSameSeed = lang.Msg{"注意：%s 边的 %s 用了同一个种子 %s：开环的种子决定到达时刻表，这几次运行重放的是同一张时刻表，不是相互独立的重复；每次重复换一个 --seed。", "Warning: on %s, %s share seed %s: an open loop's seed draws its arrival schedule, so these runs replay one schedule and are not independent replicates; give each repeat its own --seed."}
+
+// sameSeedTexts warn of open-loop runs of one side that share a seed.
+func (r *Result) sameSeedTexts(l lang.Lang) []string {
+	var out []string
+	for _, s := range r.SameSeeds() {
+		out = append(out, msgSameSeed.F(l, strings.ToUpper(s.Side), strings.Join(s.Runs, msgSep.In(l)), shortValue(l, raw(s.Seed))))
 	}
 	return out
 }
