@@ -261,6 +261,11 @@ type Result struct {
 	// the sides (see Conditions).
 	ConditionsChanged []ConditionDiff `json:"conditions_changed"`
 	Metrics           []Metric        `json:"metrics"`
+	// RecordedSLOs lists the recorded SLOs (conditions.slo.*) whose values
+	// differ between the sides or among a side's runs: a judgement, not a
+	// condition of the runs, since every run is judged under one set (SLO);
+	// never in ConditionsChanged.
+	RecordedSLOs []ConditionDiff `json:"recorded_slos_differ,omitempty"`
 	// RunsDiffer lists the conditions on which the runs of one side differ
 	// among themselves.
 	RunsDiffer []RunsDiffer `json:"runs_differ"`
@@ -577,7 +582,7 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 		res.B.runs = append(res.B.runs, r.Summary)
 	}
 	res.BetweenRuns.A, res.BetweenRuns.B = len(a) > 1, len(b) > 1
-	res.ConditionsChanged, res.RunsDiffer = conditions(res.A.runs, res.B.runs)
+	res.ConditionsChanged, res.RunsDiffer, res.RecordedSLOs = conditions(res.A.runs, res.B.runs)
 	if res.ConditionsChanged == nil {
 		res.ConditionsChanged = []ConditionDiff{}
 	}

@@ -179,7 +179,12 @@ func sameValue(v string) string {
 // conditions lists the conditions that differ between the sides, and
 // those on which a side's runs differ among themselves, by name. Values
 // are compared normalised (sameValue) and shown as the runs wrote them.
-func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
+//
+// The recorded SLOs (slo, slo.*) are a judgement, not a condition of the
+// run: every run is judged under one SLO set whatever it recorded. They
+// are returned apart (slos), one entry per key whose values differ between
+// the sides or among a side's runs, never as changed conditions.
+func conditions(a, b []*metrics.Summary) (changed []ConditionDiff, differ []RunsDiffer, slos []ConditionDiff) {
 	ca, cb := runConditions(a), runConditions(b)
 	names := map[string]bool{}
 	for _, c := range slices.Concat(ca, cb) {
@@ -189,10 +194,14 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 			}
 		}
 	}
-	var changed []ConditionDiff
-	var differ []RunsDiffer
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		va, vb := values(ca, name), values(cb, name)
+		if recordedSLO(name) {
+			if !slices.Equal(distinctSame(va), distinctSame(vb)) || len(distinctSame(va)) > 1 || len(distinctSame(vb)) > 1 {
+				slos = append(slos, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
+			}
+			continue
+		}
 		for _, s := range []struct {
 			side string
 			vs   []string
@@ -216,8 +225,12 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 			changed = append(changed, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
 		}
 	}
-	return onceEach(changed, a, b), differ
+	return onceEach(changed, a, b), differ, slos
 }
+
+// recordedSLO reports whether a condition is a recorded SLO: slo or a key
+// under it.
+func recordedSLO(name string) bool { return name == "slo" || strings.HasPrefix(name, "slo.") }
 
 // recordsUnder reports whether a run's conditions hold keys under name
 // (name.key): the run records name as an object.

@@ -186,6 +186,17 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(r.ConditionsChanged) > 1 {
 		para(msgTooMany.In(l))
 	}
+	if len(r.RecordedSLOs) > 0 {
+		var slos []string
+		for _, c := range r.RecordedSLOs {
+			slos = append(slos, msgCondLine.F(l, c.Name, shortValue(l, c.A), shortValue(l, c.B)))
+		}
+		judge := msgSLOByFlags.In(l)
+		if r.SLOFrom != "" {
+			judge = msgSLOByRun.F(l, r.SLOFrom)
+		}
+		para(msgSLOsDiffer.F(l, strings.Join(slos, msgSemi.In(l)), judge))
+	}
 	for _, side := range []string{"a", "b"} {
 		lines = nil
 		for _, d := range r.RunsDiffer {
@@ -363,6 +374,12 @@ func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
 
 // msgSeeds lists the runs' seeds: replicate keys, not conditions.
 var msgSeeds = lang.Msg{"种子（区分重复运行，不算条件）：A %s；B %s", "Seeds (they tell replicates apart, not a condition): A %s; B %s"}
+
+var (
+	msgSLOsDiffer = lang.Msg{"说明：两边 trace 记录的 SLO 不同（%s）。SLO 是判定标准，不是运行的条件，不算改变的条件：两边都按同一套 SLO 判定，即%s（见上面的“判定”一行）。", "Note: the traces' recorded SLOs differ (%s). SLOs are a judgement, not a condition of the runs, and are not counted as a changed condition: both sides are judged under one set, %s (the \"Judged under\" line above)."}
+	msgSLOByRun   = lang.Msg{"第一个 A 运行（%s）记录的那一套", "the one the first A run (%s) records"}
+	msgSLOByFlags = lang.Msg{"命令行给的那一套（--slo-*）", "the one given (--slo-* flags)"}
+)
 
 // msgSeedsClosed lists the seeds of closed-loop runs, which draw no
 // arrival schedule.
