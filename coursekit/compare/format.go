@@ -274,7 +274,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 	}
 	if len(real) > 0 {
-		para(msgReal.F(l, strings.Join(real, msgSep.In(l))))
+		para(msgReal.F(l, strings.Join(real, msgSep.In(l))) + r.realCaveats(l))
 	} else {
 		para(msgNoReal.In(l))
 	}
@@ -380,6 +380,43 @@ var (
 	msgSLOByRun   = lang.Msg{"第一个 A 运行（%s）记录的那一套", "the one the first A run (%s) records"}
 	msgSLOByFlags = lang.Msg{"命令行给的那一套（--slo-*）", "the one given (--slo-* flags)"}
 )
+
+var (
+	msgRealOneRunBoth = lang.Msg{"每边只有 1 次运行：这些区间没有计入运行之间的波动，同一条命令再跑一次就可能不同。", " One run a side: these intervals leave out the variance between runs; the same command run again may differ."}
+	msgRealOneRun     = lang.Msg{"%s 只有 1 次运行：这些区间没有计入它运行之间的波动。", " %s has one run: these intervals leave out its variance between runs."}
+	msgRealMany       = lang.Msg{"这里同时检验了 %d 个指标：即使两边毫无差别，每个 95%% 区间也有 5%% 的机会碰巧不含 0，%d 个里平均约 %s 个。", " %d metrics are tested at once: even with no difference at all, each 95%% interval excludes 0 by chance 5%% of the time, about %s of %d on average."}
+)
+
+// realCaveats are what the line of differences whose interval excludes 0
+// must say with it: one run on a side leaves out the variance between
+// runs, and many metrics tested at once give some such differences by
+// chance.
+func (r *Result) realCaveats(l lang.Lang) string {
+	out := ""
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		out += msgRealOneRunBoth.In(l)
+	case !r.BetweenRuns.A:
+		out += msgRealOneRun.F(l, "A")
+	case !r.BetweenRuns.B:
+		out += msgRealOneRun.F(l, "B")
+	}
+	n := 0
+	for _, m := range r.Metrics {
+		if m.Verdict != NA {
+			n++
+		}
+	}
+	if n > 1 {
+		chance := strings.TrimSuffix(strconv.FormatFloat(float64(n)*0.05, 'f', 1, 64), ".0")
+		if l == lang.ZH {
+			out += msgRealMany.F(l, n, n, chance)
+		} else {
+			out += msgRealMany.F(l, n, chance, n)
+		}
+	}
+	return out
+}
 
 // msgSeedsClosed lists the seeds of closed-loop runs, which draw no
 // arrival schedule.
