@@ -70,7 +70,7 @@ var (
 	msgSep        = lang.Msg{"、", ", "}
 	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
-	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
+	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起。要比较它：给回答评分，用 coursekit bench --dataset arith 或 --dataset 题集.jsonl 重新测量（回答会被判分）；或者只按时延判定，给 compare 加一个 TTFT 以外的时延 SLO（--slo-e2e、--slo-itl-p95 或 --slo-tpot）。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown. To compare it, rate the answers: measure again with coursekit bench --dataset arith or --dataset FILE.jsonl (its answers are judged); or judge on latency alone by giving compare a latency SLO beyond TTFT (--slo-e2e, --slo-itl-p95 or --slo-tpot)."}
 	msgUnknownA   = lang.Msg{"A 边", "A"}
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
