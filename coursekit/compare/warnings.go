@@ -76,7 +76,9 @@ var (
 // warnings are r's warnings in l.
 func (r *Result) warnings(l lang.Lang) []Warning {
 	out := []Warning{}
-	runs := r.allRuns()
+	// Every run is named with its side ("A a1.jsonl"), so that an A/A
+	// comparison of one trace names it once a side, not twice alike.
+	runs := r.sideRuns()
 	// The card's note on SLOs dropped, once per distinct note, naming its
 	// runs.
 	var texts []string
@@ -90,7 +92,7 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 			if byText[t] == nil {
 				texts = append(texts, t)
 			}
-			byText[t] = append(byText[t], run.Name)
+			byText[t] = append(byText[t], run.label())
 		}
 	}
 	for _, t := range texts {
@@ -120,11 +122,11 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 		// The send-lag note, when there is one, is the last of them.
 		if p99, mx, late := cardfmt.SendLagLate(run.Summary); late && len(notes) > 0 {
 			lagP99, lagMax = append(lagP99, p99), append(lagMax, mx)
-			lagRuns, lagNotes = append(lagRuns, run.Name), append(lagNotes, notes[len(notes)-1])
+			lagRuns, lagNotes = append(lagRuns, run.label()), append(lagNotes, notes[len(notes)-1])
 			notes = notes[:len(notes)-1]
 		}
 		for _, t := range notes {
-			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.Name)})
+			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.label())})
 		}
 	}
 	switch {
@@ -135,7 +137,7 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	// The card's client-lag note: one run's as the card says it, several
 	// runs' as one note with their ranges.
-	var late []Run
+	var late []sideRun
 	for _, run := range runs {
 		if cardfmt.ClientLagNoteIn(l, run.Summary) != "" {
 			late = append(late, run)
@@ -143,11 +145,11 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	switch {
 	case len(late) == 1:
-		out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, cardfmt.ClientLagNoteIn(l, late[0].Summary), late[0].Name)})
+		out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, cardfmt.ClientLagNoteIn(l, late[0].Summary), late[0].label())})
 	case len(late) > 1:
 		lags, names := make([]*metrics.ClientLag, len(late)), make([]string, len(late))
 		for i, run := range late {
-			lags[i], names[i] = run.Summary.ClientLag, run.Name
+			lags[i], names[i] = run.Summary.ClientLag, run.label()
 		}
 		out = append(out, Warning{WarnClientLag, cardfmt.ClientLagRunsNoteIn(l, lags, strings.Join(names, msgSep.In(l)))})
 	}
@@ -273,6 +275,9 @@ type sideRun struct {
 	Run
 	side string
 }
+
+// label names a run with its side: "A a1.jsonl".
+func (s sideRun) label() string { return s.side + " " + s.Name }
 
 // sideRuns are the runs of A, then of B, with their names and sides.
 func (r *Result) sideRuns() []sideRun {
