@@ -30,7 +30,10 @@ var (
 	noteSendLag       = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
 	// noteSendLagRuns is noteSendLag over several runs.
 	noteSendLagRuns = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
-	noteConnect     = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
+	// noteSendLagRunsSame: the runs' P99 and maximum send lags span the
+	// same range (few sends a run): printed once.
+	noteSendLagRunsSame = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 与最大值都是 %s ms，超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 and max both %s ms, over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
+	noteConnect         = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
 	noteConnectTail = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：%s，服务器的地址上没有服务在听（已经停止、崩溃、没有启动或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): %[4]s, nothing listened at the server's address (stopped, crashed, not started, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
@@ -231,6 +234,9 @@ func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) s
 // comparison, as ClientLagRunsNoteIn, not one per run. p99 and maxMS are
 // each run's send lag at P99 and at most.
 func SendLagRunsNoteIn(l lang.Lang, p99, maxMS []float64, names string) string {
+	if span(p99) == span(maxMS) {
+		return noteSendLagRunsSame.F(l, len(p99), names, span(p99), num(metrics.SendLagBoundMS))
+	}
 	return noteSendLagRuns.F(l, len(p99), names, span(p99), span(maxMS), num(metrics.SendLagBoundMS))
 }
 

@@ -45,16 +45,20 @@
 //   - several runs on both sides, percentiles and shares: the hull of the
 //     above and Welch's t over the runs' own values
 //     (MethodHierarchicalWelch, MethodHierarchicalNewcombeWelch), so the
-//     verdict judges by runs as benchstat does (A/A coverage 0.965–0.995
+//     verdict takes the runs as the independent units (A/A coverage 0.965–0.995
 //     with run-level shifts, TestCoverageWithRunShifts, against 0.81 for
 //     the TTFT median from the bootstrap alone).
 //
-// Every interval is clipped to what the values allow (possible): B − A ≥
-// −A and ≤ B, a share difference within [−1, 1].
+// Only a share difference is clipped, to [−1, 1], the bounds that hold for
+// the true shares (possible; Metric.Clipped names the bounds moved): the
+// observed values bound no true difference.
 //
 // A percentile whose own 95 % order-statistic interval has no upper (or
 // lower) bound in some run — too few samples, as the card says — leaves the
-// difference unbounded on that side, and the verdict is then same. For the
+// within-run method's difference unbounded on that side. With several runs
+// on both sides, each with a value, the interval is then Welch's t over the
+// runs alone (MethodWelchRuns, Metric.WelchOnly), since the runs still
+// bound it; otherwise it stays unbounded, and the verdict is then same. For the
 // event gaps the samples counted are the run's attempts with gaps (the
 // clusters the bootstrap redraws), not its gaps. Above that bound the
 // event-gap P95 interval covers about 0.935 rather than 0.95 (seeded A/A
@@ -134,6 +138,12 @@ const (
 	// exactly, with no spread to scale a t by.
 	MethodHierarchicalWelch         = MethodHierarchical + "+" + MethodWelchRuns
 	MethodHierarchicalNewcombeWelch = MethodHierarchicalNewcombe + "+" + MethodWelchRuns
+)
+
+// Bounds of an interval clipped (Metric.Clipped).
+const (
+	ClippedLow  = "low"
+	ClippedHigh = "high"
 )
 
 // What an interval covers (Metric.Covers): a side's variance between runs
@@ -251,6 +261,11 @@ type Result struct {
 	// the sides (see Conditions).
 	ConditionsChanged []ConditionDiff `json:"conditions_changed"`
 	Metrics           []Metric        `json:"metrics"`
+	// RecordedSLOs lists the recorded SLOs (conditions.slo.*) whose values
+	// differ between the sides or among a side's runs: a judgement, not a
+	// condition of the runs, since every run is judged under one set (SLO);
+	// never in ConditionsChanged.
+	RecordedSLOs []ConditionDiff `json:"recorded_slos_differ,omitempty"`
 	// RunsDiffer lists the conditions on which the runs of one side differ
 	// among themselves.
 	RunsDiffer []RunsDiffer `json:"runs_differ"`
@@ -309,6 +324,9 @@ type Metric struct {
 	CI95    Bounds `json:"ci95"`
 	Method  string `json:"method"`
 	Verdict string `json:"verdict"`
+	// Clipped names the bounds of CI95 cut to what holds for the true
+	// values ("low", "high"): only a share difference, to [−1, 1].
+	Clipped []string `json:"clipped,omitempty"`
 	// Covers says what noise the interval carries: CoversAttempts,
 	// CoversRuns, CoversRunsOfA or CoversRunsOfB.
 	Covers string `json:"covers"`
@@ -345,9 +363,19 @@ type Metric struct {
 	// metrics of one SLO whatever their names.
 	slo int
 
-	// Unbounded says why a side of CI95 is null: "too few samples: n ≥ 72
-	// per run needed" (null when both are bounded or a side has no value).
+	// Unbounded says why the within-run method leaves a side of the
+	// interval unbounded: "too few samples: n ≥ 72 per run needed; …" (null
+	// when it bounds both or a side has no value). With several runs on
+	// both sides, each with a value, CI95 is then Welch's t over the runs
+	// alone (Method welch-t-runs, WelchOnly); otherwise that side of CI95
+	// is null.
 	Unbounded *string `json:"unbounded_reason"`
+}
+
+// WelchOnly reports whether m's interval is Welch's t over the runs
+// alone, because a short run leaves the within-run method unbounded.
+func (m Metric) WelchOnly() bool {
+	return m.Unbounded != nil && m.CI95.Low != nil && m.CI95.High != nil
 }
 
 // ShortRun is a run with too few samples to bound a percentile: its side
@@ -554,7 +582,7 @@ func Compare(a, b []Run, o Options) (*Result, error) {
 		res.B.runs = append(res.B.runs, r.Summary)
 	}
 	res.BetweenRuns.A, res.BetweenRuns.B = len(a) > 1, len(b) > 1
-	res.ConditionsChanged, res.RunsDiffer = conditions(res.A.runs, res.B.runs)
+	res.ConditionsChanged, res.RunsDiffer, res.RecordedSLOs = conditions(res.A.runs, res.B.runs)
 	if res.ConditionsChanged == nil {
 		res.ConditionsChanged = []ConditionDiff{}
 	}
@@ -789,8 +817,8 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 	// with three a side the bootstrap sees little of the variance between
 	// them (A/A coverage 0.81–0.87 when runs shift by ±30 %). A
 	// percentile's or a share's interval is the hull of its within-run
-	// method's and Welch's t over the runs' own values, as benchstat judges
-	// runs, and the method names both (a rate's is Welch's already).
+	// method's and Welch's t over the runs' own values, the runs the
+	// independent units, and the method names both (a rate's is Welch's already).
 	if len(a) > 1 && len(b) > 1 && d.kind != rate {
 		if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
 			lo, hi = min(lo, wlo), max(hi, whi)
@@ -798,7 +826,7 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 			m.Method += "+" + MethodWelchRuns
 		}
 	}
-	lo, hi = possible(d, *m.A, *m.B, lo, hi)
+	lo, hi, m.Clipped = possible(d, lo, hi)
 	m.CI95 = Bounds{Low: &lo, High: &hi}
 	if d.kind == quantile {
 		var short []shortRun
@@ -813,6 +841,17 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together); %s", m.NeedN, m.shortRunsText(lang.EN))
 			}
 			m.Unbounded = &why
+			// Several runs on both sides, each with its value: the runs
+			// still bound the difference where one short run leaves the
+			// within-run method unbounded. Welch's t over the runs alone,
+			// named as such; the reason stays, saying why.
+			if len(a) > 1 && len(b) > 1 {
+				if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
+					m.CI95 = Bounds{Low: &wlo, High: &whi}
+					m.Method = MethodWelchRuns
+					fromBootstrap = [2]bool{}
+				}
+			}
 		}
 	}
 	m.Verdict = verdict(m)
@@ -842,19 +881,24 @@ func method(d metricDef, na, nb int) string {
 	return MethodBootstrap
 }
 
-// possible clips an interval of B − A to the differences the metric's
-// values allow, a and b the sides' values: every metric is at least 0,
-// so B − A ≥ −A (B at 0) and B − A ≤ B (A at 0), and a share difference
-// lies within [−1, 1]. A Welch interval over few runs reaches past
-// them (a goodput of B below 0). Since −A ≤ 0 ≤ B, clipping never moves
-// 0 in or out, and never changes a verdict. Shares are clipped to [−1, 1]
-// only: a share observed at 0 % may well be above it (0/60 against 0/60
-// is no certainty).
-func possible(d metricDef, a, b, lo, hi float64) (float64, float64) {
-	if d.kind == share {
-		return max(lo, -1), min(hi, 1)
+// possible clips an interval of B − A to the bounds that hold for the
+// true values, whatever they are: a difference of two shares lies within
+// [−1, 1]. Nothing else is clipped: the observed values bound nothing (the
+// true A may exceed the observed one, so B − A may well lie below −A), and
+// a Welch interval over few runs reaching past −A is what the runs allow.
+// It reports which bounds it moved.
+func possible(d metricDef, lo, hi float64) (float64, float64, []string) {
+	if d.kind != share {
+		return lo, hi, nil
 	}
-	return max(lo, -a), min(hi, b)
+	var clipped []string
+	if lo < -1 {
+		lo, clipped = -1, append(clipped, ClippedLow)
+	}
+	if hi > 1 {
+		hi, clipped = 1, append(clipped, ClippedHigh)
+	}
+	return lo, hi, clipped
 }
 
 // pooled are a share's counts over all the runs of a side.

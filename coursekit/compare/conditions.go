@@ -179,7 +179,12 @@ func sameValue(v string) string {
 // conditions lists the conditions that differ between the sides, and
 // those on which a side's runs differ among themselves, by name. Values
 // are compared normalised (sameValue) and shown as the runs wrote them.
-func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
+//
+// The recorded SLOs (slo, slo.*) are a judgement, not a condition of the
+// run: every run is judged under one SLO set whatever it recorded. They
+// are returned apart (slos), one entry per key whose values differ between
+// the sides or among a side's runs, never as changed conditions.
+func conditions(a, b []*metrics.Summary) (changed []ConditionDiff, differ []RunsDiffer, slos []ConditionDiff) {
 	ca, cb := runConditions(a), runConditions(b)
 	names := map[string]bool{}
 	for _, c := range slices.Concat(ca, cb) {
@@ -189,10 +194,14 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 			}
 		}
 	}
-	var changed []ConditionDiff
-	var differ []RunsDiffer
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		va, vb := values(ca, name), values(cb, name)
+		if recordedSLO(name) {
+			if !slices.Equal(distinctSame(va), distinctSame(vb)) || len(distinctSame(va)) > 1 || len(distinctSame(vb)) > 1 {
+				slos = append(slos, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
+			}
+			continue
+		}
 		for _, s := range []struct {
 			side string
 			vs   []string
@@ -216,8 +225,12 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 			changed = append(changed, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
 		}
 	}
-	return onceEach(changed, a, b), differ
+	return onceEach(changed, a, b), differ, slos
 }
+
+// recordedSLO reports whether a condition is a recorded SLO: slo or a key
+// under it.
+func recordedSLO(name string) bool { return name == "slo" || strings.HasPrefix(name, "slo.") }
 
 // recordsUnder reports whether a run's conditions hold keys under name
 // (name.key): the run records name as an object.
@@ -288,6 +301,54 @@ func (r *Result) Seeds() (a, b []string) {
 		return nil, nil
 	}
 	return a, b
+}
+
+// seededSchedule reports whether run s draws its arrival schedule from
+// its seed: an open loop on a generated schedule (not a closed loop, whose
+// users send when their previous request ends, nor a replay of a recorded
+// schedule).
+func seededSchedule(s *metrics.Summary) bool {
+	c := Conditions(s)
+	return c["loop"] == `"open"` && c["arrival"] != `"replay"`
+}
+
+// closedLoop reports whether run s ran a closed loop.
+func closedLoop(s *metrics.Summary) bool { return Conditions(s)["loop"] == `"closed"` }
+
+// SameSeed is a seed two or more open-loop runs of one side share: they
+// replay one arrival schedule. Side is "a" or "b", Runs the runs' names.
+type SameSeed struct {
+	Side, Seed string
+	Runs       []string
+}
+
+// SameSeeds are, per side, the seeds shared by two or more runs that draw
+// their arrival schedule from it (seededSchedule), in run order.
+func (r *Result) SameSeeds() []SameSeed {
+	var out []SameSeed
+	for _, side := range []struct {
+		name string
+		s    Side
+	}{{"a", r.A}, {"b", r.B}} {
+		bySeed := map[string][]string{}
+		var order []string
+		for i, s := range side.s.runs {
+			v := Conditions(s)[ReplicateKey]
+			if v == "" || !seededSchedule(s) {
+				continue
+			}
+			if bySeed[v] == nil {
+				order = append(order, v)
+			}
+			bySeed[v] = append(bySeed[v], side.s.Traces[i])
+		}
+		for _, v := range order {
+			if len(bySeed[v]) > 1 {
+				out = append(out, SameSeed{Side: side.name, Seed: v, Runs: bySeed[v]})
+			}
+		}
+	}
+	return out
 }
 
 // onceEach merges the changed keys under one top-level condition into one

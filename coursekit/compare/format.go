@@ -70,12 +70,14 @@ var (
 	msgSep        = lang.Msg{"、", ", "}
 	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
-	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
+	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起。要比较它：给回答评分，用 coursekit bench --dataset arith 或 --dataset 题集.jsonl 重新测量（回答会被判分）；或者只按时延判定，给 compare 加一个 TTFT 以外的时延 SLO（--slo-e2e、--slo-itl-p95 或 --slo-tpot）。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown. To compare it, rate the answers: measure again with coursekit bench --dataset arith or --dataset FILE.jsonl (its answers are judged); or judge on latency alone by giving compare a latency SLO beyond TTFT (--slo-e2e, --slo-itl-p95 or --slo-tpot)."}
 	msgUnknownA   = lang.Msg{"A 边", "A"}
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
 	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界；这时结论只能来自有界的那一侧，而这几项有界的一侧越过了 0，所以是 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too; a verdict can then come only from the bounded side, and for these it reaches past 0, so ~."}
 	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
+	msgClipped    = lang.Msg{"截断：%s。区间超出了 ±100 个百分点，已截到两个比例之差可能的范围 [−100, +100] 个百分点（JSON 的 clipped 字段标出被截的一端）；别的指标一律不截：观测到的值不是真值的界。", "Clipped: %s. The interval reached past ±100 pp and was cut to what a difference of two shares can be, [−100, +100] pp (the JSON's clipped field names the bound cut); no other metric is clipped: the observed values bound no true value."}
+	msgWelchOnly  = lang.Msg{"样本太少，改用运行间 Welch t：%s。有的运行样本太少，运行内方法给不出这一项差值的界；两边各有几次运行、每次都有值，区间就只用各次运行自己的值算 Welch t（方法栏写“运行间 Welch t”）。短运行自己的抽样波动只通过各次运行之间的差别计入。", "Too few samples, Welch's t over runs instead: %s. Some runs have too few samples for the within-run method to bound the difference; with several runs on each side, each with a value, the interval is Welch's t over the runs' own values alone (method: Welch t over runs). A short run's own sampling noise enters only through the spread between runs."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -109,8 +111,8 @@ var methodNames = map[string][2]lang.Msg{
 
 // msgHullRuns says why, with several runs on both sides, every interval
 // is a hull with Welch's t over the runs.
-var msgHullRuns = lang.Msg{"两边各有几次运行时，每个区间都计入运行间 Welch t：分位数和比例的区间取上面运行内方法的区间与 Welch t 区间的并（方法栏用 ∪ 连起两者），goodput 和吞吐的区间就是 Welch t；结论按它判断。每边只有 3 次运行时，自助法几乎看不到运行之间的波动（运行之间差别很大时，只有 81%–87% 的 A/A 对区间含 0），而 Welch t 用 t 分位数为运行少付出代价，像 benchstat 那样按运行判断。",
-	"With several runs on both sides, every interval takes in Welch's t over the runs' own values: a percentile's or a share's is the hull of its within-run method's above and Welch's (the method column joins them with ∪), goodput's and throughput's is Welch's; the verdict reads it. With 3 runs a side the bootstrap sees little of the variance between runs (81–87% of A/A pairs held 0 when runs differ a lot), while Welch's t pays for the few runs with its t quantile, judging by runs as benchstat does."}
+var msgHullRuns = lang.Msg{"两边各有几次运行时，每个区间都计入运行间 Welch t：分位数和比例的区间取上面运行内方法的区间与 Welch t 区间的并（方法栏用 ∪ 连起两者），goodput 和吞吐的区间就是 Welch t；结论按它判断。每边只有 3 次运行时，自助法几乎看不到运行之间的波动（运行之间差别很大时，只有 81%–87% 的 A/A 对区间含 0），而 Welch t 用 t 分位数为运行少付出代价，以运行为独立单位判断。（benchstat 用的是 Mann–Whitney U 检验，α = 0.05 时每边至少要 4 次运行，3 对 3 它一律打 ~。）",
+	"With several runs on both sides, every interval takes in Welch's t over the runs' own values: a percentile's or a share's is the hull of its within-run method's above and Welch's (the method column joins them with ∪), goodput's and throughput's is Welch's; the verdict reads it. With 3 runs a side the bootstrap sees little of the variance between runs (81–87% of A/A pairs held 0 when runs differ a lot), while Welch's t pays for the few runs with its t quantile, taking the runs as the independent units. (benchstat uses a Mann–Whitney U test instead, which at α = 0.05 needs ≥ 4 runs a side and prints ~ for any 3 against 3.)"}
 
 // methodParts are the methods a method string joins: a within-run method
 // and, with several runs on both sides, "+welch-t-runs".
@@ -184,6 +186,17 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(r.ConditionsChanged) > 1 {
 		para(msgTooMany.In(l))
 	}
+	if len(r.RecordedSLOs) > 0 {
+		var slos []string
+		for _, c := range r.RecordedSLOs {
+			slos = append(slos, msgCondLine.F(l, c.Name, shortValue(l, c.A), shortValue(l, c.B)))
+		}
+		judge := msgSLOByFlags.In(l)
+		if r.SLOFrom != "" {
+			judge = msgSLOByRun.F(l, r.SLOFrom)
+		}
+		para(msgSLOsDiffer.F(l, strings.Join(slos, msgSemi.In(l)), judge))
+	}
 	for _, side := range []string{"a", "b"} {
 		lines = nil
 		for _, d := range r.RunsDiffer {
@@ -206,7 +219,20 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 	}
 	if sa, sb := r.Seeds(); sa != nil {
-		para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+		// A closed loop draws no arrival schedule from its seed: its seeds
+		// are listed, not called replicate keys.
+		closed := true
+		for _, run := range r.allRuns() {
+			closed = closed && (Conditions(run.Summary)[ReplicateKey] == "" || closedLoop(run.Summary))
+		}
+		if closed {
+			para(msgSeedsClosed.F(l, seedList(l, sa), seedList(l, sb)))
+		} else {
+			para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+		}
+		for _, w := range r.sameSeedTexts(l) {
+			para(w)
+		}
 	}
 	// One run a side: the caveat stands right above the verdicts it
 	// qualifies, and their column says it too.
@@ -230,8 +256,11 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	out = append(out, Block{Table: table})
 	para(msgRead.In(l))
-	var real, tooFew, oneSided []string
+	var real, tooFew, oneSided, welchOnly []string
 	for _, m := range r.Metrics {
+		if m.WelchOnly() {
+			welchOnly = append(welchOnly, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
+		}
 		switch {
 		case m.Verdict == Better || m.Verdict == Worse:
 			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
@@ -245,7 +274,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 	}
 	if len(real) > 0 {
-		para(msgReal.F(l, strings.Join(real, msgSep.In(l))))
+		para(msgReal.F(l, strings.Join(real, msgSep.In(l))) + r.realCaveats(l))
 	} else {
 		para(msgNoReal.In(l))
 	}
@@ -254,6 +283,18 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	if len(oneSided) > 0 {
 		para(msgOneSided.F(l, strings.Join(oneSided, msgSep.In(l))))
+	}
+	if len(welchOnly) > 0 {
+		para(msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l))))
+	}
+	var clipped []string
+	for _, m := range r.Metrics {
+		if len(m.Clipped) > 0 {
+			clipped = append(clipped, m.Name)
+		}
+	}
+	if len(clipped) > 0 {
+		para(msgClipped.F(l, strings.Join(clipped, msgSep.In(l))))
 	}
 	if n := r.qualifiedGoodputNote(l); n != "" {
 		para(n)
@@ -333,6 +374,53 @@ func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
 
 // msgSeeds lists the runs' seeds: replicate keys, not conditions.
 var msgSeeds = lang.Msg{"种子（区分重复运行，不算条件）：A %s；B %s", "Seeds (they tell replicates apart, not a condition): A %s; B %s"}
+
+var (
+	msgSLOsDiffer = lang.Msg{"说明：两边 trace 记录的 SLO 不同（%s）。SLO 是判定标准，不是运行的条件，不算改变的条件：两边都按同一套 SLO 判定，即%s（见上面的“判定”一行）。", "Note: the traces' recorded SLOs differ (%s). SLOs are a judgement, not a condition of the runs, and are not counted as a changed condition: both sides are judged under one set, %s (the \"Judged under\" line above)."}
+	msgSLOByRun   = lang.Msg{"第一个 A 运行（%s）记录的那一套", "the one the first A run (%s) records"}
+	msgSLOByFlags = lang.Msg{"命令行给的那一套（--slo-*）", "the one given (--slo-* flags)"}
+)
+
+var (
+	msgRealOneRunBoth = lang.Msg{"每边只有 1 次运行：这些区间没有计入运行之间的波动，同一条命令再跑一次就可能不同。", " One run a side: these intervals leave out the variance between runs; the same command run again may differ."}
+	msgRealOneRun     = lang.Msg{"%s 只有 1 次运行：这些区间没有计入它运行之间的波动。", " %s has one run: these intervals leave out its variance between runs."}
+	msgRealMany       = lang.Msg{"这里同时检验了 %d 个指标：即使两边毫无差别，每个 95%% 区间也有 5%% 的机会碰巧不含 0，%d 个里平均约 %s 个。", " %d metrics are tested at once: even with no difference at all, each 95%% interval excludes 0 by chance 5%% of the time, about %s of %d on average."}
+)
+
+// realCaveats are what the line of differences whose interval excludes 0
+// must say with it: one run on a side leaves out the variance between
+// runs, and many metrics tested at once give some such differences by
+// chance.
+func (r *Result) realCaveats(l lang.Lang) string {
+	out := ""
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		out += msgRealOneRunBoth.In(l)
+	case !r.BetweenRuns.A:
+		out += msgRealOneRun.F(l, "A")
+	case !r.BetweenRuns.B:
+		out += msgRealOneRun.F(l, "B")
+	}
+	n := 0
+	for _, m := range r.Metrics {
+		if m.Verdict != NA {
+			n++
+		}
+	}
+	if n > 1 {
+		chance := strings.TrimSuffix(strconv.FormatFloat(float64(n)*0.05, 'f', 1, 64), ".0")
+		if l == lang.ZH {
+			out += msgRealMany.F(l, n, n, chance)
+		} else {
+			out += msgRealMany.F(l, n, chance, n)
+		}
+	}
+	return out
+}
+
+// msgSeedsClosed lists the seeds of closed-loop runs, which draw no
+// arrival schedule.
+var msgSeedsClosed = lang.Msg{"种子（闭环没有预先排定的到达时刻表，种子不区分重复运行；不算条件）：A %s；B %s", "Seeds (closed loop: no arrival schedule is drawn from them, so they do not tell replicates apart; not a condition): A %s; B %s"}
 
 // seedList prints a side's seeds in run order, "(not recorded)" where a
 // run records none.

@@ -161,7 +161,23 @@ func TestRunNotesOncePerComparison(t *testing.T) {
 			t.Errorf("%s: the send-lag note %d times, want once:\n%s", l, strings.Count(out, want), out)
 		}
 	}
-	if out := report(t, r, lang.EN); !strings.Contains(out, "in 4 runs (a1, a2, b1, b2): send lag P99 60–90 ms") {
+	if out := report(t, r, lang.EN); !strings.Contains(out, "in 4 runs (A a1, A a2, B b1, B b2): send lag P99 60–90 ms (max 70–100 ms)") {
 		t.Errorf("send-lag note without its runs and range:\n%s", out)
+	}
+	// An A/A pair of one trace names it once a side ("A a1.jsonl, B
+	// a1.jsonl", not "a1.jsonl, a1.jsonl"); runs whose P99 and maximum lags
+	// span one range print it once, not as two identical ranges.
+	same := func(name string, lag float64) compare.Run {
+		c := fmt.Sprintf(`{"run_end":{"reason":"completed","planned_duration_ms":10000,"planned_window":{"start_ms":0,"end_ms":10000},"sends":{"planned":40,"sent":40,"unsent":0,"lag_n":40,"lag_p50_ms":1,"lag_p99_ms":%v,"lag_max_ms":%v}}}`, lag, lag)
+		return run(withConditions(failing(40, 0), c), name, o)
+	}
+	r, err = compare.Compare([]compare.Run{same("a1.jsonl", 60)}, []compare.Run{same("a1.jsonl", 60)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l, want := range map[lang.Lang]string{lang.EN: "in 2 runs (A a1.jsonl, B a1.jsonl): send lag P99 and max both 60 ms", lang.ZH: "2 次运行（A a1.jsonl、B a1.jsonl）的发送比计划晚：发送延迟 P99 与最大值都是 60 ms"} {
+		if out := report(t, r, l); !strings.Contains(out, want) {
+			t.Errorf("%s: want %q:\n%s", l, want, out)
+		}
 	}
 }

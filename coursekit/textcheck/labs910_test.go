@@ -129,3 +129,33 @@ func TestCompareWhereItBelongs(t *testing.T) {
 		t.Error("09 does not compare 1 slot against 4 with experiment.Compare over 3 or more runs a side")
 	}
 }
+
+// Issue 36, second walk: 09's compare text said every run had "十来个请求"
+// (a dozen or so) where its settings (4 users, closed loop, 2 s window)
+// gave 4–8 attempts. The text states the settings the lab cell runs with,
+// users and window, read off that cell, and no count they cannot give.
+func TestCompareTextMatchesItsRunSettings(t *testing.T) {
+	all := notebookCells(t)
+	users := regexp.MustCompile(`lab\.Users\((\d+), [^\n]*, (\d+)\*time\.Second\)`)
+	var n, secs string
+	text := ""
+	for _, c := range nbCells(t, all, "09-lab-real-engine.ipynb") {
+		if c.kind == "code" && strings.Contains(c.source, `Name: "slots1"`) {
+			if m := users.FindStringSubmatch(c.source); m != nil {
+				n, secs = m[1], m[2]
+			}
+		}
+		if c.kind == "markdown" && strings.Contains(c.source, "`experiment.Compare` 和终端里") {
+			text = c.source
+		}
+	}
+	if n == "" || text == "" {
+		t.Fatalf("09: experiment 4's load (lab.Users with a window in seconds) or its compare text not found (users %q, text %d bytes)", n, len(text))
+	}
+	if strings.Contains(text, "十来个") {
+		t.Error("09's compare text says each run had 十来个请求; its settings give a few")
+	}
+	if !strings.Contains(text, secs+" s") || !strings.Contains(text, n+" 个用户") {
+		t.Errorf("09's compare text does not state the runs' settings (%s 个用户, %s s), which set how many requests a run gets:\n%s", n, secs, text)
+	}
+}

@@ -56,13 +56,18 @@ func TestForestRows(t *testing.T) {
 	for _, n := range y["data"].([]any) {
 		names = append(names, n.(string))
 	}
+	// Each row ends with its verdict (a label on the point could be left
+	// out: the walk saw rows without their ~).
 	var want []string
 	for _, m := range r.Metrics {
 		if m.Unit == "share" {
-			want = append(want, m.Name+"（pp）") // percentage points
+			want = append(want, m.Name+"（pp） · "+compare.VerdictName(lang.ZH, m.Verdict)) // percentage points
 			continue
 		}
-		want = append(want, m.Name)
+		want = append(want, m.Name+" · "+compare.VerdictName(lang.ZH, m.Verdict))
+	}
+	if y["axisLabel"].(map[string]any)["interval"] != "0" {
+		t.Errorf("y axis labels %v: want every row's label shown (interval 0)", y["axisLabel"])
 	}
 	if !slices.Equal(names, want) {
 		t.Fatalf("rows %v, want %v", names, want)
@@ -113,7 +118,7 @@ func TestForestLeftOutAndUnbounded(t *testing.T) {
 		t.Errorf("subtitle %q: failure_rate left out, or the pp not said", sub)
 	}
 	rows := opt["yAxis"].([]any)[0].(map[string]any)["data"].([]any)
-	if !slices.Contains(rows, any("failure_rate (pp)")) {
+	if !slices.Contains(rows, any("failure_rate (pp) · ~")) {
 		t.Errorf("rows %v: no failure_rate (pp)", rows)
 	}
 	x := opt["xAxis"].([]any)[0].(map[string]any)
@@ -124,7 +129,7 @@ func TestForestLeftOutAndUnbounded(t *testing.T) {
 		sm := s.(map[string]any)
 		d := sm["data"].([]any)
 		hi := d[1].(map[string]any)["value"].([]any)
-		if hi[1] == "ttft_ms.p95" {
+		if strings.HasPrefix(hi[1].(string), "ttft_ms.p95 ") {
 			found = true
 			if hi[0].(float64) != edge || sm["lineStyle"].(map[string]any)["type"] != "dashed" {
 				t.Errorf("ttft_ms.p95 of 8 successes: drawn to %v (edge %v), style %v", hi[0], edge, sm["lineStyle"])
