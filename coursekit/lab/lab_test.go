@@ -93,6 +93,10 @@ func TestGaugeRangeAndFailureSplit(t *testing.T) {
 	if !ok || lo != 0.9 || hi != 1 {
 		t.Errorf("busy [100,300): %v %v %v", lo, hi, ok)
 	}
+	r.Sent, r.Recorded, r.LagP99MS = 12, 11, 0.5
+	if got, want := r.SentLine(), "发出 12 次，记录 11 次；发送滞后 P99 = 0.50 ms\n"; got != want {
+		t.Errorf("SentLine = %q; want %q", got, want)
+	}
 	if q := r.MaxQueue(0, 1000); q != 7 {
 		t.Errorf("max queue %d", q)
 	}
@@ -111,6 +115,9 @@ func TestGaugeRangeAndFailureSplit(t *testing.T) {
 	tr.Attempts = append(tr.Attempts, late)
 	if _, after := FailureSplit(tr); after != 1 {
 		t.Errorf("a timeout after the first output: %d", after)
+	}
+	if got, want := FailureSplitLine(tr), "窗口内失败 3 次：拿到首字之后才失败的 1 次，一个输出都没拿到的 2 次（课程卡记为缺失，vLLM 的 ttfts 里是 0.0）\n"; got != want {
+		t.Errorf("FailureSplitLine = %q; want %q", got, want)
 	}
 }
 

@@ -50,6 +50,7 @@ func answerRows(t *testing.T) []answerRow {
 		zeros = append(zeros, v) // 0 where missing: the mistake C demonstrates
 	}
 	rates := nb.PerSecond(unit, 1000)
+	at300 := nb.AtSLO(unit, 300)
 	goodputAt := func(slo any) any {
 		return metrics.Summarize(unit, metrics.Options{SLOsMS: []float64{slo.(float64)}}).Conditions[0].GoodputPerS
 	}
@@ -159,6 +160,9 @@ func answerRows(t *testing.T) []answerRow {
 				wrong(1.5, "门槛的单位是毫秒"),
 				// 0.4/s on [500, 800) ms and less below: more than one step short.
 				wrong(500, "差不止一个台阶"), wrong(799, "差不止一个台阶"), wrong(300, "差不止一个台阶"))},
+		// Exercise 1 at 300 ms: R1 (200 ms) and R2 (exactly 300 ms).
+		{file: "04-change-one-condition.ipynb", label: "练习 1：门槛 300 ms 的联合合格数", actual: "now.Qualified", values: vals{"now.Qualified": at300.Qualified, "at500.Qualified": now.Qualified},
+			cases: cases(right(2), wrong(4, "这是门槛 0.5 s 时的数"), wrong(1, "恰好 300 ms 的 R2 也合格"))},
 		{file: "04-change-one-condition.ipynb", label: "Recomputable", judge: judgeRecomputable(practice, 500), cases: cases(
 			// The practice trace is large: a few cases (nb's own tests name
 			// every missing field).

@@ -315,7 +315,7 @@ func TestChecksUseTheTestedHelpers(t *testing.T) {
 		{"04-change-one-condition.ipynb", "sloFor06", "nb.CompareGives(", "the answer is a threshold; it is judged by the goodput it gives"},
 		{"05-read-the-tool-docs.ipynb", "prediction.GapsWhenMerged", "if !nb.Guessed(prediction)", "05's predictions are gated like the others"},
 		{"09-lab-real-engine.ipynb", "RunLengths(", "Requests: 6", "a median's ratio is read off runs sized by their sample (lab.Lengths, lab.Requests), not two requests"},
-		{"09-lab-real-engine.ipynb", "RunLengths(", "lab.MedianLine(", "each median is printed with its interval"},
+		{"09-lab-real-engine.ipynb", "RunLengths(", "lab.MedianLines(", "each median is printed with its interval (MedianLines is MedianLine of each run)"},
 		{"10-lab-capacity.ipynb", "prediction.EngineBusyHigh", "lab.AnswerBusy(", "the search's limit is not presented as a capacity"},
 		{"10-lab-capacity.ipynb", `experiment.CapacityFor(`, `CapacityFor(prediction, "sim"`, "the search shows progress, its rates hidden until predicted"},
 	} {

@@ -321,26 +321,34 @@ func TestFigure013KeepsExercise3sAnswer(t *testing.T) {
 }
 
 // The seventh review (finding 13): 04 gave "R6 这 1/10 的 95% Wilson 区间"
-// without saying what proportion 1/10 is. A Wilson interval in 01–05 comes
-// in the sentence that names its proportion (… 占 …).
+// without saying what proportion 1/10 is; the eighth: the interval came
+// before 10 §5 teaches it. 01–05 state no Wilson interval: where a share's
+// uncertainty is raised, the sentence points to 10 第 5 节 (a Wilson
+// named there still names its proportion, … 占 …).
 func TestWilsonIntervalsNameTheirProportion(t *testing.T) {
-	n := 0
+	interval := regexp.MustCompile(`\d+(\.\d+)?%[–-]\d+(\.\d+)?%`)
 	for _, c := range notebookCells(t) {
 		if c.kind != "markdown" || !regexp.MustCompile(`unit01/0[1-5]-`).MatchString(c.where) {
 			continue
 		}
-		for _, m := range regexp.MustCompile(`Wilson 区间`).FindAllStringIndex(c.source, -1) {
-			n++
-			before := c.source[:m[0]]
-			if k := strings.LastIndexAny(before, "。：\n"); k >= 0 {
-				before = before[k:]
+		for _, m := range regexp.MustCompile(`Wilson`).FindAllStringIndex(c.source, -1) {
+			sentence := c.source[:m[0]]
+			if k := strings.LastIndexAny(sentence, "。\n"); k >= 0 {
+				sentence = sentence[k:]
 			}
-			if !strings.Contains(before, "占") {
-				t.Errorf("%s: a Wilson interval of no named proportion: say what falls where, of which attempts (… 占 …), before %q", c.where, c.source[m[0]:min(len(c.source), m[1]+20)])
+			rest := c.source[m[0]:]
+			if k := strings.IndexAny(rest, "。\n"); k >= 0 {
+				rest = rest[:k]
+			}
+			if !strings.Contains(sentence+rest, "10 第 5 节") {
+				t.Errorf("%s: Wilson before 10 §5 teaches it: point to 10 第 5 节 instead, before %q", c.where, rest)
+			}
+			if !strings.Contains(sentence, "占") {
+				t.Errorf("%s: a Wilson interval of no named proportion: say what falls where, of which attempts (… 占 …), before %q", c.where, rest)
 			}
 		}
-	}
-	if n == 0 {
-		t.Fatal("no Wilson interval in 01–05: 04 gives one for its 1/10")
+		if m := interval.FindString(c.source); m != "" {
+			t.Errorf("%s: %q: an interval of a share in 01–05; intervals are taught in 10 (§5 for a share): point there", c.where, m)
+		}
 	}
 }

@@ -45,3 +45,15 @@ func CheckSLOForGoodput(sloFor06 float64, unit *trace.Trace) {
 		nb.If(0.0, "goodput 为 0：没有一次合格的尝试。门槛的单位是毫秒，1.5 s 要写成 1500"),
 		nb.IfBelow(0.45, "不到 5 次合格：门槛太严，差不止一个台阶；在图 01.6 里往右找 0.6 的那一级"))
 }
+
+// CheckQualifiedAt300 checks exercise 1 of notebook 04, the qualified
+// count with the threshold at 300 ms, on its own: the prediction of §2
+// stays judged at the parameter cell's threshold. The 0.5 s count kept
+// and < in place of ≤ (R2's TTFT is exactly 300 ms) are the mistakes it
+// names.
+func CheckQualifiedAt300(qualifiedAt300 int, unit *trace.Trace) {
+	now, at500 := nb.AtSLO(unit, 300), nb.AtSLO(unit, 500)
+	nb.Compare("练习 1：门槛 300 ms 的联合合格数", qualifiedAt300, now.Qualified,
+		nb.If(at500.Qualified, "这是门槛 0.5 s 时的数：TTFT 400 ms 的 R3 和 500 ms 的 R4 在 300 ms 下退出"),
+		nb.If(1, "你用了 <：门槛是“TTFT ≤ 300 ms”，恰好 300 ms 的 R2 也合格"))
+}

@@ -125,6 +125,7 @@ func TestChecksAcceptTheRightAnswers(t *testing.T) {
 		"CheckRates":               func() { CheckRates(Rates03{nb.PerSecond(unit, 1000).TokensPerS, nb.No}, unit) },
 		"CheckTighterSLO":          func() { CheckTighterSLO(Prediction04{4, 5, nb.No}, unit, 500) },
 		"CheckSLOForGoodput":       func() { CheckSLOForGoodput(1500, unit) },
+		"CheckQualifiedAt300":      func() { CheckQualifiedAt300(2, unit) },
 		"CheckToolReadings":        func() { CheckToolReadings(Prediction05{2, 125, 8}, unit, timeline) },
 		"CheckR3":                  func() { CheckR3(R3Answer{77.5, 77.5}, unit) },
 	} {
