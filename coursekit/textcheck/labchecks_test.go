@@ -187,3 +187,25 @@ func TestLabHintRuleFindsMainsHintTables(t *testing.T) {
 		t.Error("the rule flags a unit01 check")
 	}
 }
+
+// A check's arguments are evaluated before the check's own gate: a cell
+// that hands it a saved run (experiment.Load) reads that run even while
+// the prediction is blank, and stops with "no run named …" when the
+// experiment above was itself gated (09's experiment 6 did, which failed
+// the committed notebook's execution). Such a cell gates first.
+func TestLoadedRunsAreReadAfterTheGate(t *testing.T) {
+	loadArg := regexp.MustCompile(`\bunit01\.Check\w+\([^\n]*\.Load\(`)
+	seen := 0
+	for _, c := range notebookCells(t) {
+		if c.kind != "code" || !loadArg.MatchString(c.source) {
+			continue
+		}
+		seen++
+		if i, j := strings.Index(c.source, "nb.Guessed("), loadArg.FindStringIndex(c.source)[0]; i < 0 || i > j {
+			t.Errorf("%s: a saved run is loaded for a unit01 check before the prediction's gate: gate first (if !nb.Guessed(…) { return })", c.where)
+		}
+	}
+	if seen == 0 {
+		t.Error("found no unit01 check given a loaded run: the rule stopped seeing them")
+	}
+}
