@@ -63,10 +63,13 @@ RACE_PKGS := ./coursekit/capacity ./coursekit/charts/tracefig ./coursekit/cmd/co
 # TestRaceScope checks that each is a test of RACE_SKIP_PKG whose body starts no goroutine.
 RACE_SKIP_PKG := ./coursekit/compare
 RACE_SKIP := TestEventGapCoverage|TestEventGapsResampledByAttempt|TestRatesOverRunsCoverage
+# -timeout guards against a hang, not a slow machine: the CLI's tests under -race take about 5
+# minutes alone and went past 10 (go test's default) at load average 17-27.
+GO_TEST_TIMEOUT := 30m
 test-go: fmt-check vet
-	$(GO) test -vet=off -count=1 $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))"); s=$$?; \
-	$(GO) test -vet=off -count=1 -run '^($(RACE_SKIP))$$' $(RACE_SKIP_PKG) || s=1; \
-	$(GO) test -vet=off -race -count=1 -skip '^($(RACE_SKIP))$$' $(RACE_PKGS) && exit $$s
+	$(GO) test -vet=off -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))"); s=$$?; \
+	$(GO) test -vet=off -count=1 -timeout $(GO_TEST_TIMEOUT) -run '^($(RACE_SKIP))$$' $(RACE_SKIP_PKG) || s=1; \
+	$(GO) test -vet=off -race -count=1 -timeout $(GO_TEST_TIMEOUT) -skip '^($(RACE_SKIP))$$' $(RACE_PKGS) && exit $$s
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard -- '*.go')); \

@@ -87,13 +87,11 @@ type Window struct {
 
 // Condition is one column of the recomputed table: the figures under one
 // TTFT SLO. The unit asks for two, the original 1 s and the tightened 0.5 s.
+// It holds only what the SLO changes: the success P95 and the failure rate
+// do not depend on it and are the card's (Card.P95, Card.FailureRate).
 type Condition struct {
 	// SLO is the single-attempt TTFT threshold, e.g. {1, "s"}.
 	SLO Figure `json:"slo"`
-	// P95 is the TTFT P95 of complete successes only, with its time unit.
-	P95 Figure `json:"p95"`
-	// FailureRate is failed attempts over all attempts.
-	FailureRate Ratio `json:"failure_rate"`
 	// QualifiedRate is qualified attempts over all attempts (joint
 	// qualification: complete success, quality pass and TTFT ≤ SLO).
 	QualifiedRate Ratio `json:"qualified_rate"`
@@ -141,6 +139,12 @@ type Card struct {
 	SuccessSamples int `json:"success_samples"`
 	// Attempts is the number of attempts in the window, failures included.
 	Attempts int `json:"attempts"`
+	// P95 is the TTFT P95 of complete successes only, with its time unit.
+	// No SLO enters it: one P95 per card, whatever the conditions.
+	P95 Figure `json:"p95"`
+	// FailureRate is failed attempts over all attempts; no SLO enters it
+	// either.
+	FailureRate Ratio `json:"failure_rate"`
 
 	// Conditions holds one entry per TTFT SLO (the unit asks for 1 s and 0.5 s).
 	Conditions []Condition `json:"conditions"`

@@ -66,7 +66,6 @@ func failAt(bad []string, missing bool, hint string) (Status, string) {
 }
 
 func checkP95(k *checker) (Status, string) {
-	rounded := true
 	// The mistake the unit anticipates: the number of the other method (a
 	// tool's linear 1720 ms under a card that says nearest-rank). It is
 	// named, without the number the stated method gives.
@@ -83,53 +82,48 @@ func checkP95(k *checker) (Status, string) {
 	if stated == metrics.Linear {
 		other, otherP95 = metrics.NearestRank, k.s.TTFT.P95
 	}
-	var otherMethod bool
-	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
-		if k.p95 != nil && timeMatches(c.P95, *k.p95) {
-			return true
-		}
-		ms, ok := toMS(c.P95)
-		rounded = rounded && ok && k.p95 != nil && c.P95.Value != 0 && roundedFrom(c.P95.Value, *k.p95*c.P95.Value/ms)
-		if otherP95 != nil && timeMatches(c.P95, *otherP95) {
-			otherMethod = true
-		}
-		return false
-	})
+	// The card states one P95: no SLO enters it, so a wrong one is one
+	// failed row, not one per condition.
+	c := k.c.P95
+	if k.p95 != nil && timeMatches(c, *k.p95) {
+		return Pass, ""
+	}
+	ms, ok := toMS(c)
+	rounded := ok && k.p95 != nil && c.Value != 0 && roundedFrom(c.Value, *k.p95*c.Value/ms)
+	otherMethod := otherP95 != nil && timeMatches(c, *otherP95)
 	hint := "P95 与按你写明的分位算法复算的结果不一致。只把完整成功请求的 TTFT 排序，再按算法取位置；也核对数值用的单位。回看" + nbFour + "。"
 	switch {
+	case c.Value == 0:
+		hint = "还没有写成功 TTFT 的 P95（卡上只写一个，不放进门槛条件）。回看" + nbFour + "。"
 	case otherMethod:
 		hint = "你写的 P95 是按" + cardfmt.MethodName(other) + "算出的数，和卡上写明的分位算法对不上（压测工具多用线性插值）。" +
 			"按你写明的算法重算，或者改写算法。回看" + nbFour + "。"
 	case rounded:
 		hint = roundedHint
 	}
-	return failAt(bad, missing, hint)
+	return Fail, hint
 }
 
 func checkFailureRate(k *checker) (Status, string) {
+	// One failure rate per card: which attempts fail does not depend on
+	// the SLO.
 	wantNum, wantDen := float64(k.s.Failures), float64(k.s.Attempts)
-	var valueOnly, lostFailures bool
-	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
-		r := c.FailureRate
-		if sameCount(r.Num, wantNum) && sameCount(r.Den, wantDen) {
-			return true
-		}
-		if r.Den != 0 && wantDen != 0 && near(r.Value(), wantNum/wantDen, 1e-9) {
-			valueOnly = true
-		}
-		if r.Num == 0 || sameCount(r.Den, float64(k.s.CompleteSuccess)) {
-			lostFailures = true
-		}
-		return false
-	})
+	r := k.c.FailureRate
+	if sameCount(r.Num, wantNum) && sameCount(r.Den, wantDen) {
+		return Pass, ""
+	}
 	hint := "失败率的分子是失败的尝试，分母是窗口内的全部尝试。回看" + nbFour + "。"
 	switch {
-	case valueOnly:
+	case r.Num == 0 && r.Den == 0:
+		hint = "还没有写失败率（卡上只写一个，不放进门槛条件）：" + hint
+	case r.Den != 0 && wantDen != 0 && near(r.Value(), wantNum/wantDen, 1e-9):
 		hint = "比值的大小对了，但分子和分母要写实际的计数（不是约分后的数或百分数），别人才能复算。"
-	case lostFailures:
+	case r.Num != 0 && sameCount(r.Den, float64(k.s.CompleteSuccess)):
+		hint = "分母只数了完整成功的尝试。失败率问的是全部尝试里有几次失败：失败的那几次本身也是尝试，也在分母里。回看" + nbFour + "。"
+	case r.Num == 0:
 		hint = "失败的尝试是不是被删掉了？只在成功请求里数失败，永远数不到失败。分母要包括每一次尝试，失败的也算。回看" + nbFour + "。"
 	}
-	return failAt(bad, missing, hint)
+	return Fail, hint
 }
 
 func checkQualified(k *checker) (Status, string) {
@@ -245,11 +239,10 @@ func roundedFrom(written, want float64) bool {
 // ---- units ----
 
 func checkP95Unit(k *checker) (Status, string) {
-	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
-		_, ok := toMS(c.P95)
-		return ok
-	})
-	return failAt(bad, missing, "P95 要写时间单位（\"s\" 或 \"ms\"），没有单位的数字别人无法复算。")
+	if _, ok := toMS(k.c.P95); ok {
+		return Pass, ""
+	}
+	return Fail, "P95 要写时间单位（\"s\" 或 \"ms\"），没有单位的数字无法复算。"
 }
 
 // ratioUnit checks that a ratio's unit names its numerator and denominator
@@ -262,10 +255,10 @@ func ratioUnit(r Ratio, numWords []string) bool {
 const ratioUnitHint = "单位写成“分子是什么/分母是什么”，例如“某类尝试/某类尝试”：分子说明数的是哪些尝试，分母说明是对哪些尝试而言。分母只写“成功请求”会把失败藏起来。回看" + nbFour + "。"
 
 func checkFailureRateUnit(k *checker) (Status, string) {
-	bad, missing := k.perCondition(func(c *Condition, _ *metrics.Condition) bool {
-		return ratioUnit(c.FailureRate, failWords)
-	})
-	return failAt(bad, missing, "失败率的"+ratioUnitHint)
+	if ratioUnit(k.c.FailureRate, failWords) {
+		return Pass, ""
+	}
+	return Fail, "失败率的" + ratioUnitHint
 }
 
 func checkQualifiedRateUnit(k *checker) (Status, string) {

@@ -23,8 +23,17 @@ import (
 const MIMEType = "application/vnd.coursekit.card+json"
 
 // PayloadSchema names the layout of Payload; it changes when a field's
-// meaning does.
-const PayloadSchema = "coursekit.card/v1"
+// meaning or place does. v2 moved P95 and FailureRate from each condition
+// to the card (payloadSchemaV1 is the old layout, refused by name).
+const PayloadSchema = "coursekit.card/v2"
+
+// payloadSchemaV1 is the layout before v2: a P95 and a failure rate in
+// every condition. Read into today's Card it would lose both silently, so
+// ParsePayload refuses it with ErrOldCardLayout.
+const payloadSchemaV1 = "coursekit.card/v1"
+
+// ErrOldCardLayout is ParsePayload's error for a v1 payload.
+var ErrOldCardLayout = errors.New("card payload: schema " + payloadSchemaV1 + " is the old card layout (P95 and failure_rate inside each condition); since " + PayloadSchema + " they are the card's own fields, beside success_samples and attempts")
 
 // TraceIdentity says which trace the card was checked against.
 type TraceIdentity struct {
@@ -91,16 +100,23 @@ func (c *Card) finiteNumbers() error {
 		}
 		return nil
 	}
-	if err := check("window.seconds", c.Window.Seconds); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"window.seconds", c.Window.Seconds}, {"p95.value", c.P95.Value},
+		{"failure_rate.num", c.FailureRate.Num}, {"failure_rate.den", c.FailureRate.Den},
+	} {
+		if err := check(f.name, f.v); err != nil {
+			return err
+		}
 	}
 	for i, x := range c.Conditions {
 		for _, f := range []struct {
 			name string
 			v    float64
 		}{
-			{"slo.value", x.SLO.Value}, {"p95.value", x.P95.Value},
-			{"failure_rate.num", x.FailureRate.Num}, {"failure_rate.den", x.FailureRate.Den},
+			{"slo.value", x.SLO.Value},
 			{"qualified_rate.num", x.QualifiedRate.Num}, {"qualified_rate.den", x.QualifiedRate.Den},
 			{"goodput.value", x.Goodput.Value}, {"cost_per_1000_qualified.value", x.CostPer1000.Value},
 		} {
@@ -141,6 +157,9 @@ func ParsePayload(raw []byte) (*Payload, error) {
 	var p Payload
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("card payload: %w", err)
+	}
+	if p.Schema == payloadSchemaV1 {
+		return nil, ErrOldCardLayout
 	}
 	if p.Schema != PayloadSchema {
 		return nil, fmt.Errorf("card payload: schema %q, want %q", p.Schema, PayloadSchema)

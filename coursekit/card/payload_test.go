@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func TestPayloadRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	// English keys, the schema and the version travel with the card.
-	for _, key := range []string{`"schema":"coursekit.card/v1"`, `"coursekit_version":"` + coursekit.Version + `"`,
+	for _, key := range []string{`"schema":"` + PayloadSchema + `"`, `"coursekit_version":"` + coursekit.Version + `"`,
 		`"sha256":"` + id.SHA256 + `"`, `"sampling_point"`, `"failure_rate":{"num":2,"den":10,"unit":`, `"cost_per_1000_qualified"`, `"results"`} {
 		if !strings.Contains(string(data), key) {
 			t.Errorf("payload lacks %s", key)
@@ -121,16 +122,41 @@ func TestPayloadRoundTrips(t *testing.T) {
 func TestParsePayloadRejectsBadInput(t *testing.T) {
 	for name, raw := range map[string]string{
 		"empty":      "",
-		"truncated":  `{"schema":"coursekit.card/v1","card":{`,
+		"truncated":  `{"schema":"coursekit.card/v2","card":{`,
 		"not json":   "<html>",
 		"old schema": `{"schema":"coursekit.card/v0","card":{}}`,
-		"no card":    `{"schema":"coursekit.card/v1"}`,
-		"wrong type": `{"schema":"coursekit.card/v1","card":{"attempts":"ten"}}`,
+		"no card":    `{"schema":"coursekit.card/v2"}`,
+		"wrong type": `{"schema":"coursekit.card/v2","card":{"attempts":"ten"}}`,
 		"bad string": `"{not json}"`,
 	} {
 		if _, err := ParsePayload([]byte(raw)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A v1 payload holds a P95 and a failure rate in each condition. Read into
+// today's Card they would vanish without a word and the card would fail
+// figures.p95 for a number it did write: it is refused by name instead.
+func TestParsePayloadRefusesTheOldLayoutByName(t *testing.T) {
+	old := `{"schema":"coursekit.card/v1","card":{"attempts":10,"conditions":[{"slo":{"value":1,"unit":"s"},"p95":{"value":2,"unit":"s"},"failure_rate":{"num":2,"den":10,"unit":"失败尝试/全部尝试"}}]}}`
+	_, err := ParsePayload([]byte(old))
+	if !errors.Is(err, ErrOldCardLayout) {
+		t.Fatalf("v1 payload: err = %v, want ErrOldCardLayout", err)
+	}
+	for _, want := range []string{"coursekit.card/v1", "P95", "failure_rate", "inside each condition", PayloadSchema} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
+}
+
+// The card's own P95 and failure rate are checked for JSON like the rest.
+func TestMarshalPayloadNamesACardLevelNaN(t *testing.T) {
+	c := reference()
+	c.P95.Value = math.Inf(1)
+	if _, err := MarshalPayload(c, Report{}, TraceIdentity{}); err == nil || !strings.Contains(err.Error(), "card: p95.value") {
+		t.Errorf("+Inf P95: err = %v", err)
 	}
 }
 

@@ -46,11 +46,11 @@ func reference() *Card {
 		PercentileMethod: NearestRank,
 		SuccessSamples:   8,
 		Attempts:         10,
+		P95:              Figure{2, Seconds},
+		FailureRate:      Ratio{2, 10, "失败尝试/全部尝试"},
 		Conditions: []Condition{
 			{
 				SLO:           Figure{1, Seconds},
-				P95:           Figure{2, Seconds},
-				FailureRate:   Ratio{2, 10, "失败尝试/全部尝试"},
 				QualifiedRate: Ratio{5, 10, "合格尝试/全部尝试"},
 				Qualified:     5,
 				Goodput:       Figure{0.5, "合格次/s"},
@@ -58,8 +58,6 @@ func reference() *Card {
 			},
 			{
 				SLO:           Figure{0.5, Seconds},
-				P95:           Figure{2, Seconds},
-				FailureRate:   Ratio{2, 10, "失败尝试/全部尝试"},
 				QualifiedRate: Ratio{4, 10, "合格尝试/全部尝试"},
 				Qualified:     4,
 				Goodput:       Figure{0.4, "合格次/s"},

@@ -124,3 +124,57 @@ func TestJSONCardEscapesSpoofingCharacters(t *testing.T) {
 		t.Errorf("the escapes do not decode to the trace's strings: %+v", got)
 	}
 }
+
+// The JSON card's not_qualified lists every reason the condition judges,
+// a zero count included, and no reason of an SLO it does not have; the
+// card's encoder and encoding/json write the same members.
+func TestNotQualifiedListsEveryJudgedReason(t *testing.T) {
+	tr, err := trace.ReadFile("../../data/unit01/trace.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lat  metrics.LatencySLO
+		want []string
+	}{
+		{metrics.LatencySLO{}, nil},
+		{metrics.LatencySLO{E2EMS: 1e6}, []string{"e2e_over_slo"}},
+		{metrics.LatencySLO{ITLP95MS: 1e6, TPOTMS: 1e6}, []string{"itl_p95_over_slo", "tpot_over_slo"}},
+	} {
+		s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000}, Latency: c.lat})
+		d := s.Conditions[0].NotQualified
+		if d.E2EOverSLO+d.ITLOverSLO+d.TPOTOverSLO != 0 {
+			t.Fatalf("%+v: a latency SLO dropped attempts; the test wants zeros: %+v", c.lat, d)
+		}
+		card, err := cardfmt.JSONIndent(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		std, err := json.Marshal(s.Conditions[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole struct {
+			Conditions []struct {
+				NotQualified map[string]any `json:"not_qualified"`
+			} `json:"conditions"`
+		}
+		var one struct {
+			NotQualified map[string]any `json:"not_qualified"`
+		}
+		if err := json.Unmarshal(card, &whole); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(std, &one); err != nil {
+			t.Fatal(err)
+		}
+		for view, nq := range map[string]map[string]any{"card JSON": whole.Conditions[0].NotQualified, "encoding/json": one.NotQualified} {
+			for _, r := range []string{"e2e_over_slo", "itl_p95_over_slo", "tpot_over_slo"} {
+				v, has := nq[r]
+				if want := strings.Contains(strings.Join(c.want, ","), r); has != want || has && v != 0.0 {
+					t.Errorf("%+v, %s: not_qualified.%s = %v (present %v), want present %v with 0", c.lat, view, r, v, has, want)
+				}
+			}
+		}
+	}
+}

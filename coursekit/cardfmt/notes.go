@@ -28,7 +28,12 @@ var (
 	clientLagWhy      = lang.Msg{"这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。它不是发送延迟（计划发送 → 实际发送）。", "Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late. It is not the send lag (scheduled → sent)."}
 	noteUnsent        = lang.Msg{"注意：计划的 %d 次到达中有 %d 次没有发出：窗口结束时它们还在等 --max-concurrency 的空位。它们不在任何尝试里，所以失败率、吞吐和 goodput 都不含它们；服务器承受的负载比计划的低（发出 %d 次）。", "Note: %[2]d of the %[1]d planned arrivals were never sent: they were still waiting for a --max-concurrency slot when the window ended. They are in no attempt, so the failure rate, throughput and goodput leave them out; the server took less load than planned (%[3]d sent)."}
 	noteSendLag       = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
-	noteConnect       = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
+	// noteSendLagRuns is noteSendLag over several runs.
+	noteSendLagRuns = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
+	// noteSendLagRunsSame: the runs' P99 and maximum send lags span the
+	// same range (few sends a run): printed once.
+	noteSendLagRunsSame = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 与最大值都是 %s ms，超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 and max both %s ms, over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
+	noteConnect         = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
 	noteConnectTail = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：%s，服务器的地址上没有服务在听（已经停止、崩溃、没有启动或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): %[4]s, nothing listened at the server's address (stopped, crashed, not started, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
@@ -222,6 +227,27 @@ func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) s
 		over[i], maxMS[i], bound[i] = float64(c.OverBound), c.MaxMS, c.BoundMS
 	}
 	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), span(over), span(bound), span(maxMS), clientLagWhy.In(l))
+}
+
+// SendLagRunsNoteIn is the send-lag note over several runs (names, as
+// the comparison lists them), with their ranges: one note for a
+// comparison, as ClientLagRunsNoteIn, not one per run. p99 and maxMS are
+// each run's send lag at P99 and at most.
+func SendLagRunsNoteIn(l lang.Lang, p99, maxMS []float64, names string) string {
+	if span(p99) == span(maxMS) {
+		return noteSendLagRunsSame.F(l, len(p99), names, span(p99), num(metrics.SendLagBoundMS))
+	}
+	return noteSendLagRuns.F(l, len(p99), names, span(p99), span(maxMS), num(metrics.SendLagBoundMS))
+}
+
+// SendLagLate reports whether s's sends were late beyond
+// metrics.SendLagBoundMS at P99 (SendsNotesIn's send-lag note), with its
+// P99 and maximum lag.
+func SendLagLate(s *metrics.Summary) (p99, maxMS float64, late bool) {
+	if s.RunEnd == nil || s.RunEnd.Sends == nil || !(s.RunEnd.Sends.LagP99MS > metrics.SendLagBoundMS) {
+		return 0, 0, false
+	}
+	return s.RunEnd.Sends.LagP99MS, s.RunEnd.Sends.LagMaxMS, true
 }
 
 // span is the range of vs, "lo–hi", or their one value.

@@ -44,7 +44,7 @@ func TestClientLagOneNote(t *testing.T) {
 	if len(notes) != 1 {
 		t.Fatalf("%d client-lag notes, want one:\n%s", len(notes), strings.Join(notes, "\n"))
 	}
-	for _, want := range []string{"a1, a2, a3, b2", "5–12 attempts", "59.3–1520 ms"} {
+	for _, want := range []string{"A a1, A a2, A a3, B b2", "5–12 attempts", "59.3–1520 ms"} {
 		if !strings.Contains(notes[0], want) {
 			t.Errorf("the note does not say %q:\n%s", want, notes[0])
 		}

@@ -417,8 +417,11 @@ func writeTrace(t *testing.T, dir, name string, tr *trace.Trace) string {
 }
 
 // Files judges every run under the first A trace's SLOs (its header's
-// conditions.slo), so a B run recorded under others is judged alike, and
-// its recorded SLOs are a changed condition; names go with NamedFiles.
+// conditions.slo), so a B run recorded under others is judged alike. Its
+// recorded SLOs are a judgement, not a condition of the run (the second
+// walk's `compare d2 d1` listed slo.slo_ttft_ms as changed and warned that
+// more than one condition differed): they are listed apart, with one note
+// naming the set that judged both; names go with NamedFiles.
 func TestFilesJudgeEveryRunLikeTheFirst(t *testing.T) {
 	dir := t.TempDir()
 	g := failing(20, 2)
@@ -431,8 +434,21 @@ func TestFilesJudgeEveryRunLikeTheFirst(t *testing.T) {
 	if m := metric(t, r, "qualified_rate@150ms"); *m.A != 0.9 || *m.B != 0.9 {
 		t.Errorf("qualified at 150 ms: A %v, B %v; want 0.9 both (TTFT 100 ms)", *m.A, *m.B)
 	}
-	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "slo.slo_ttft_ms" {
-		t.Errorf("changed: %+v", r.ConditionsChanged)
+	if len(r.ConditionsChanged) != 0 || len(r.RecordedSLOs) != 1 || r.RecordedSLOs[0].Name != "slo.slo_ttft_ms" {
+		t.Errorf("changed: %+v; recorded SLOs differ: %+v; want none changed, slo.slo_ttft_ms apart", r.ConditionsChanged, r.RecordedSLOs)
+	}
+	for l, want := range map[lang.Lang]string{
+		lang.EN: "the traces' recorded SLOs differ (slo.slo_ttft_ms: A [150] → B [1000]). SLOs are a judgement, not a condition of the runs, and are not counted as a changed condition: both sides are judged under one set, the one the first A run (" + a + ") records",
+		lang.ZH: "两边 trace 记录的 SLO 不同（slo.slo_ttft_ms：A [150] → B [1000]）",
+	} {
+		var buf bytes.Buffer
+		if err := compare.Write(&buf, r, cardfmt.Text, l); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if strings.Count(out, want) != 1 || strings.Contains(out, "more than one condition") || strings.Contains(out, "不止一个条件") {
+			t.Errorf("%s: want the recorded-SLO note once (%q), no changed-condition warning:\n%s", l, want, out)
+		}
 	}
 	r, err = compare.NamedFiles([]compare.File{{Path: a, Name: "one"}}, []compare.File{{Path: b, Name: "two"}},
 		compare.Options{Card: cardopts.TTFT(50)})

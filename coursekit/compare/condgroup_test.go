@@ -31,16 +31,16 @@ func TestConditionCountedOnce(t *testing.T) {
 	for _, c := range r.ConditionsChanged {
 		names = append(names, c.Name)
 	}
-	if !slices.Equal(names, []string{"engine.parallel", "max_tokens", "prefix_reuse", "slo.slo_e2e_ms"}) {
-		t.Fatalf("changed conditions %v, want engine.parallel, max_tokens, prefix_reuse once, slo.slo_e2e_ms", names)
+	if !slices.Equal(names, []string{"engine.parallel", "max_tokens", "prefix_reuse"}) || len(r.RecordedSLOs) != 1 || r.RecordedSLOs[0].Name != "slo.slo_e2e_ms" {
+		t.Fatalf("changed conditions %v, recorded SLOs differ %v: want engine.parallel, max_tokens, prefix_reuse once, and slo.slo_e2e_ms apart (a judgement)", names, r.RecordedSLOs)
 	}
 	pr := r.ConditionsChanged[2]
 	if string(pr.A) != `{"mode":"dataset","salted":false}` || string(pr.B) != `"none"` || !slices.Equal(pr.Keys, []string{"prefix_reuse", "prefix_reuse.mode", "prefix_reuse.salted"}) {
 		t.Errorf("prefix_reuse: %s → %s, keys %v", pr.A, pr.B, pr.Keys)
 	}
 	for l, want := range map[lang.Lang][]string{
-		lang.EN: {"Conditions: 4 differ", "engine.parallel: A (not recorded) → B 1", `prefix_reuse (itself, mode, salted): A {"mode":"dataset","salted":false} → B none`, "slo.slo_e2e_ms: A 2000 → B (not recorded)"},
-		lang.ZH: {"条件：有 4 个不同", "engine.parallel：A （未记录） → B 1"},
+		lang.EN: {"Conditions: 3 differ", "engine.parallel: A (not recorded) → B 1", `prefix_reuse (itself, mode, salted): A {"mode":"dataset","salted":false} → B none`, "slo.slo_e2e_ms: A 2000 → B (not recorded)", "judged under one set, the one given (--slo-* flags)"},
+		lang.ZH: {"条件：有 3 个不同", "engine.parallel：A （未记录） → B 1"},
 	} {
 		var buf bytes.Buffer
 		if err := compare.Write(&buf, r, cardfmt.Text, l); err != nil {

@@ -147,25 +147,66 @@ func mustJSON(v any) []byte {
 	return b
 }
 
+// ReplicateKey is the condition that tells replicates apart: bench's
+// --seed draws each repeat's arrival schedule (the same seed replays the
+// same schedule), so a different seed per run is how independent
+// replicates are made. It is never a changed condition, nor one on which
+// a side's runs differ; the report lists the seeds once (Seeds).
+const ReplicateKey = "seed"
+
+// replicateKey reports whether a condition is the seed: ReplicateKey, or
+// a seed under another condition (bench --dataset arith records the same
+// --seed as dataset.seed, which draws its questions).
+func replicateKey(name string) bool {
+	return name == ReplicateKey || strings.HasSuffix(name, "."+ReplicateKey)
+}
+
+// noneValues are the values a condition records for "nothing" (compact
+// JSON): "none", gen's "无", false and the empty string. They compare as
+// one value (sameValue), so that the practice trace's "无" is not a change
+// from the teaching trace's "none".
+var noneValues = map[string]bool{`"none"`: true, `"无"`: true, `false`: true, `""`: true}
+
+// sameValue is the one place condition values are normalised before they
+// are compared: a value meaning none is `"none"`; "" (not recorded) stays.
+func sameValue(v string) string {
+	if noneValues[v] {
+		return `"none"`
+	}
+	return v
+}
+
 // conditions lists the conditions that differ between the sides, and
-// those on which a side's runs differ among themselves, by name.
-func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
+// those on which a side's runs differ among themselves, by name. Values
+// are compared normalised (sameValue) and shown as the runs wrote them.
+//
+// The recorded SLOs (slo, slo.*) are a judgement, not a condition of the
+// run: every run is judged under one SLO set whatever it recorded. They
+// are returned apart (slos), one entry per key whose values differ between
+// the sides or among a side's runs, never as changed conditions.
+func conditions(a, b []*metrics.Summary) (changed []ConditionDiff, differ []RunsDiffer, slos []ConditionDiff) {
 	ca, cb := runConditions(a), runConditions(b)
 	names := map[string]bool{}
 	for _, c := range slices.Concat(ca, cb) {
 		for k := range c {
-			names[k] = true
+			if !replicateKey(k) {
+				names[k] = true
+			}
 		}
 	}
-	var changed []ConditionDiff
-	var differ []RunsDiffer
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		va, vb := values(ca, name), values(cb, name)
+		if recordedSLO(name) {
+			if !slices.Equal(distinctSame(va), distinctSame(vb)) || len(distinctSame(va)) > 1 || len(distinctSame(vb)) > 1 {
+				slos = append(slos, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
+			}
+			continue
+		}
 		for _, s := range []struct {
 			side string
 			vs   []string
 		}{{"a", va}, {"b", vb}} {
-			if len(distinct(s.vs)) > 1 {
+			if len(distinctSame(s.vs)) > 1 {
 				rd := RunsDiffer{Side: s.side, Name: name}
 				runs, conds := a, ca
 				if s.side == "b" {
@@ -180,13 +221,16 @@ func conditions(a, b []*metrics.Summary) ([]ConditionDiff, []RunsDiffer) {
 				differ = append(differ, rd)
 			}
 		}
-		da, db := distinct(va), distinct(vb)
-		if !slices.Equal(da, db) {
-			changed = append(changed, ConditionDiff{Name: name, A: sideValue(da), B: sideValue(db)})
+		if !slices.Equal(distinctSame(va), distinctSame(vb)) {
+			changed = append(changed, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
 		}
 	}
-	return onceEach(changed, a, b), differ
+	return onceEach(changed, a, b), differ, slos
 }
+
+// recordedSLO reports whether a condition is a recorded SLO: slo or a key
+// under it.
+func recordedSLO(name string) bool { return name == "slo" || strings.HasPrefix(name, "slo.") }
 
 // recordsUnder reports whether a run's conditions hold keys under name
 // (name.key): the run records name as an object.
@@ -228,6 +272,83 @@ func nestedValue(s *metrics.Summary, name string) string {
 		return ""
 	}
 	return walk(s.TraceConditions, "")
+}
+
+// distinctSame is the sorted set of vs normalised (sameValue).
+func distinctSame(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = sameValue(v)
+	}
+	return distinct(out)
+}
+
+// Seeds are each run's recorded seed (ReplicateKey) on each side, as
+// written ("" where a run records none); nil when no run records one.
+func (r *Result) Seeds() (a, b []string) {
+	any := false
+	for _, side := range []struct {
+		runs []*metrics.Summary
+		out  *[]string
+	}{{r.A.runs, &a}, {r.B.runs, &b}} {
+		for _, s := range side.runs {
+			v := Conditions(s)[ReplicateKey]
+			any = any || v != ""
+			*side.out = append(*side.out, v)
+		}
+	}
+	if !any {
+		return nil, nil
+	}
+	return a, b
+}
+
+// seededSchedule reports whether run s draws its arrival schedule from
+// its seed: an open loop on a generated schedule (not a closed loop, whose
+// users send when their previous request ends, nor a replay of a recorded
+// schedule).
+func seededSchedule(s *metrics.Summary) bool {
+	c := Conditions(s)
+	return c["loop"] == `"open"` && c["arrival"] != `"replay"`
+}
+
+// closedLoop reports whether run s ran a closed loop.
+func closedLoop(s *metrics.Summary) bool { return Conditions(s)["loop"] == `"closed"` }
+
+// SameSeed is a seed two or more open-loop runs of one side share: they
+// replay one arrival schedule. Side is "a" or "b", Runs the runs' names.
+type SameSeed struct {
+	Side, Seed string
+	Runs       []string
+}
+
+// SameSeeds are, per side, the seeds shared by two or more runs that draw
+// their arrival schedule from it (seededSchedule), in run order.
+func (r *Result) SameSeeds() []SameSeed {
+	var out []SameSeed
+	for _, side := range []struct {
+		name string
+		s    Side
+	}{{"a", r.A}, {"b", r.B}} {
+		bySeed := map[string][]string{}
+		var order []string
+		for i, s := range side.s.runs {
+			v := Conditions(s)[ReplicateKey]
+			if v == "" || !seededSchedule(s) {
+				continue
+			}
+			if bySeed[v] == nil {
+				order = append(order, v)
+			}
+			bySeed[v] = append(bySeed[v], side.s.Traces[i])
+		}
+		for _, v := range order {
+			if len(bySeed[v]) > 1 {
+				out = append(out, SameSeed{Side: side.name, Seed: v, Runs: bySeed[v]})
+			}
+		}
+	}
+	return out
 }
 
 // onceEach merges the changed keys under one top-level condition into one

@@ -70,11 +70,14 @@ var (
 	msgSep        = lang.Msg{"、", ", "}
 	msgSemi       = lang.Msg{"；", "; "}
 	msgNoValue    = lang.Msg{"%s：有一边没有值（例如没有完整成功），无法比较。", "%s: a side has no value (e.g. no complete success): nothing to compare."}
-	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起；给这些运行评分，或按记录的时延 SLO 判定，才能比较。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown; rate the runs, or judge under their recorded latency SLOs, to compare it."}
+	msgUnknown    = lang.Msg{"%s：%s未知：没有一次完整成功有质量评分，而判定规则要求质量通过，合格率和 goodput 无从谈起。要比较它：给回答评分，用 coursekit bench --dataset arith 或 --dataset 题集.jsonl 重新测量（回答会被判分）；或者只按时延判定，给 compare 加一个 TTFT 以外的时延 SLO（--slo-e2e、--slo-itl-p95 或 --slo-tpot）。", "%s: unknown on %s: no complete success is rated, and the rule requires a quality pass (goodput_unknown: quality_unrated), so qualified rate and goodput are unknown. To compare it, rate the answers: measure again with coursekit bench --dataset arith or --dataset FILE.jsonl (its answers are judged); or judge on latency alone by giving compare a latency SLO beyond TTFT (--slo-e2e, --slo-itl-p95 or --slo-tpot)."}
 	msgUnknownA   = lang.Msg{"A 边", "A"}
 	msgUnknownB   = lang.Msg{"B 边", "B"}
 	msgUnknownAB  = lang.Msg{"两边都", "both sides"}
-	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界，只能判为 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too and can only be ~."}
+	msgTooFew     = lang.Msg{"样本太少：%s。有的运行样本太少，分位数自己的 95%% 区间有一侧没有界，差值的区间在那一侧也没有界；这时结论只能来自有界的那一侧，而这几项有界的一侧越过了 0，所以是 ~。", "Too few samples: %s. Some runs have too few samples to bound the percentile's own 95%% interval on one side, so the difference is unbounded there too; a verdict can then come only from the bounded side, and for these it reaches past 0, so ~."}
+	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
+	msgClipped    = lang.Msg{"截断：%s。区间超出了 ±100 个百分点，已截到两个比例之差可能的范围 [−100, +100] 个百分点（JSON 的 clipped 字段标出被截的一端）；别的指标一律不截：观测到的值不是真值的界。", "Clipped: %s. The interval reached past ±100 pp and was cut to what a difference of two shares can be, [−100, +100] pp (the JSON's clipped field names the bound cut); no other metric is clipped: the observed values bound no true value."}
+	msgWelchOnly  = lang.Msg{"样本太少，改用运行间 Welch t：%s。有的运行样本太少，运行内方法给不出这一项差值的界；两边各有几次运行、每次都有值，区间就只用各次运行自己的值算 Welch t（方法栏写“运行间 Welch t”）。短运行自己的抽样波动只通过各次运行之间的差别计入。", "Too few samples, Welch's t over runs instead: %s. Some runs have too few samples for the within-run method to bound the difference; with several runs on each side, each with a value, the interval is Welch's t over the runs' own values alone (method: Welch t over runs). A short run's own sampling noise enters only through the spread between runs."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -83,7 +86,7 @@ var (
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
 	msgRunsRow    = lang.Msg{"%s：A %s；B %s", "%s: A %s; B %s"}
 	msgSeed       = lang.Msg{"重抽样 %d 次，种子 %d：同样的输入得到同样的输出（--seed 换种子）。", "%d resamples, seed %d: the same input gives the same output (--seed to change it)."}
-	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（分层自助法；goodput 和吞吐用各次运行的速率，Welch t）。", "Several runs on each side: the intervals carry the variance between runs (hierarchical bootstrap; goodput and throughput over the runs' own rates, Welch t)."}
+	msgBothMany   = lang.Msg{"两边各有几次运行：区间计入了运行之间的波动（运行内方法与各次运行自身值的 Welch t 取并）。", "Several runs on each side: the intervals carry the variance between runs (the hull of the within-run method and Welch's t over the runs' own values)."}
 	msgClosedLoop = lang.Msg{"闭环负载（%s）：goodput 和吞吐的区间把每次运行窗口内的尝试数当作泊松计数，开环到达才是这样；闭环下计数的波动更小，这些区间偏宽。两边各跑几次，就改用各次运行自己的速率（Welch t），不再假设泊松。", "Closed loop (%s): the goodput and throughput intervals take each run's count of attempts in its window as Poisson, as an open loop's arrivals are; a closed loop's count varies less, so these intervals err wide. With several runs on each side they use the runs' own rates instead (Welch t), with no Poisson assumption."}
 	msgOneRunBoth = lang.Msg{"每边只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "One run per side: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
 	msgOneRun     = lang.Msg{"%s 只有 1 次运行：区间只计入了一次运行内部的抽样波动，没有计入运行之间的波动，而同一条命令在同一台机器上两次运行的差别可能更大。要计入它，每边多跑几次：coursekit compare A1 A2 A3 -- B1 B2 B3。", "%s has one run only: the intervals carry the sampling variance within a run, not the variance between runs, which on one machine can be larger. To cover it, repeat each side: coursekit compare A1 A2 A3 -- B1 B2 B3."}
@@ -96,14 +99,39 @@ var methodNames = map[string][2]lang.Msg{
 		"bootstrap: the attempts of each side resampled with replacement, B − A read at its 2.5% and 97.5% points; a resample's percentile is drawn exactly from the sample's order statistics (its rank follows a Beta distribution)."}},
 	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（有一边只有 1 次运行时，goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄（实测 TTFT 分位数：A/A 对里只有 83%–87% 的区间含 0，而不是 95%）。",
 		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput, when a side has one run only, by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow (measured for TTFT percentiles: 83–87% of A/A pairs held 0, not 95%)."}},
-	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己窗口内的速率算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的速率大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
-		"Welch t over runs: each run's own rate over its window is one value; B − A is the difference of the sides' mean run rates, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run rates roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
+	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己的值（它的分位数、比例或窗口内的速率）算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的值大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
+		"Welch t over runs: each run's own value (its percentile, share or rate over its window) is one value; B − A is the difference of the sides' mean run values, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run values roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
 	MethodHierarchicalNewcombe: {{"分层自助法 ∪ Newcombe", "hierarchical bootstrap ∪ Newcombe"}, {"分层自助法 ∪ Newcombe（比例，有一边不止 1 次运行）：取上面分层自助法的区间与把各次运行的尝试合在一起算的 Newcombe 区间的并。每次运行的比例都是 0% 或 100% 时，自助法没有东西可抽，区间会缩成一个点（例如 0/60 对 0/60 得到 [0, 0]），而有限的样本给不出这种确定；合并后的 Newcombe 区间是光凭这些尝试能给的宽度，运行之间的波动只会让它更宽。",
 		"hierarchical bootstrap ∪ Newcombe (shares, several runs on a side): the hull of the hierarchical bootstrap's interval and the Newcombe interval over each side's attempts pooled. A share at 0% or 100% in every run leaves the bootstrap nothing to redraw, and its interval shrinks to a point (0/60 against 0/60 gives [0, 0]), a certainty no finite sample gives; the pooled Newcombe interval is what the attempts alone allow, and the variance between runs can only widen it."}},
 	MethodNewcombe: {{"Newcombe 区间", "Newcombe"}, {"Newcombe 区间：两个比例各自的 Wilson 区间按平方和合成差值的区间（Newcombe 1998 的混合得分区间）。",
 		"Newcombe: the two proportions' Wilson intervals combined by squares into an interval of the difference (Newcombe's 1998 hybrid score interval)."}},
 	MethodPoisson: {{"泊松计分区间", "Poisson score"}, {"泊松计分区间：窗口内的计数按泊松分布（token 按缩放的泊松分布）取计分区间，再像 Newcombe 那样按平方和合成差值的区间；闭环负载下计数的波动比泊松小，这个区间偏宽。",
 		"Poisson score: each side's count over its window taken as Poisson (tokens as scaled Poisson) with its score interval, combined by squares as Newcombe does; under a closed loop counts vary less than Poisson, so the interval errs wide."}},
+}
+
+// msgHullRuns says why, with several runs on both sides, every interval
+// is a hull with Welch's t over the runs.
+var msgHullRuns = lang.Msg{"两边各有几次运行时，每个区间都计入运行间 Welch t：分位数和比例的区间取上面运行内方法的区间与 Welch t 区间的并（方法栏用 ∪ 连起两者），goodput 和吞吐的区间就是 Welch t；结论按它判断。每边只有 3 次运行时，自助法几乎看不到运行之间的波动（运行之间差别很大时，只有 81%–87% 的 A/A 对区间含 0），而 Welch t 用 t 分位数为运行少付出代价，以运行为独立单位判断。（benchstat 用的是 Mann–Whitney U 检验，α = 0.05 时每边至少要 4 次运行，3 对 3 它一律打 ~。）",
+	"With several runs on both sides, every interval takes in Welch's t over the runs' own values: a percentile's or a share's is the hull of its within-run method's above and Welch's (the method column joins them with ∪), goodput's and throughput's is Welch's; the verdict reads it. With 3 runs a side the bootstrap sees little of the variance between runs (81–87% of A/A pairs held 0 when runs differ a lot), while Welch's t pays for the few runs with its t quantile, taking the runs as the independent units. (benchstat uses a Mann–Whitney U test instead, which at α = 0.05 needs ≥ 4 runs a side and prints ~ for any 3 against 3.)"}
+
+// methodParts are the methods a method string joins: a within-run method
+// and, with several runs on both sides, "+welch-t-runs".
+func methodParts(method string) []string {
+	if base, ok := strings.CutSuffix(method, "+"+MethodWelchRuns); ok {
+		return []string{base, MethodWelchRuns}
+	}
+	return []string{method}
+}
+
+// MethodName is a method's short name as the table prints it; a hull's
+// parts joined by ∪.
+func MethodName(l lang.Lang, method string) string {
+	parts := methodParts(method)
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = methodNames[p][0].In(l)
+	}
+	return strings.Join(names, " ∪ ")
 }
 
 // Block is one part of the report: a paragraph, a list or the table of
@@ -158,6 +186,17 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(r.ConditionsChanged) > 1 {
 		para(msgTooMany.In(l))
 	}
+	if len(r.RecordedSLOs) > 0 {
+		var slos []string
+		for _, c := range r.RecordedSLOs {
+			slos = append(slos, msgCondLine.F(l, c.Name, shortValue(l, c.A), shortValue(l, c.B)))
+		}
+		judge := msgSLOByFlags.In(l)
+		if r.SLOFrom != "" {
+			judge = msgSLOByRun.F(l, r.SLOFrom)
+		}
+		para(msgSLOsDiffer.F(l, strings.Join(slos, msgSemi.In(l)), judge))
+	}
 	for _, side := range []string{"a", "b"} {
 		lines = nil
 		for _, d := range r.RunsDiffer {
@@ -177,6 +216,22 @@ func Blocks(r *Result, l lang.Lang) []Block {
 			}
 			para(msgRunsDiffer.F(l, strings.ToUpper(side), runs))
 			list(lines)
+		}
+	}
+	if sa, sb := r.Seeds(); sa != nil {
+		// A closed loop draws no arrival schedule from its seed: its seeds
+		// are listed, not called replicate keys.
+		closed := true
+		for _, run := range r.allRuns() {
+			closed = closed && (Conditions(run.Summary)[ReplicateKey] == "" || closedLoop(run.Summary))
+		}
+		if closed {
+			para(msgSeedsClosed.F(l, seedList(l, sa), seedList(l, sb)))
+		} else {
+			para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+		}
+		for _, w := range r.sameSeedTexts(l) {
+			para(w)
 		}
 	}
 	// One run a side: the caveat stands right above the verdicts it
@@ -201,11 +256,17 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	out = append(out, Block{Table: table})
 	para(msgRead.In(l))
-	var real, tooFew []string
+	var real, tooFew, oneSided, welchOnly []string
 	for _, m := range r.Metrics {
+		if m.WelchOnly() {
+			welchOnly = append(welchOnly, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
+		}
 		switch {
 		case m.Verdict == Better || m.Verdict == Worse:
 			real = append(real, msgRealItem.F(l, m.Name, VerdictName(l, m.Verdict), signed(l, m, *m.Diff, true)))
+			if m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil) {
+				oneSided = append(oneSided, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
+			}
 		case m.Verdict == NA:
 			para(m.noValueText(l))
 		case m.NeedN > 0 && (m.CI95.Low == nil || m.CI95.High == nil):
@@ -213,12 +274,30 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		}
 	}
 	if len(real) > 0 {
-		para(msgReal.F(l, strings.Join(real, msgSep.In(l))))
+		para(msgReal.F(l, strings.Join(real, msgSep.In(l))) + r.realCaveats(l))
 	} else {
 		para(msgNoReal.In(l))
 	}
 	if len(tooFew) > 0 {
 		para(msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l))))
+	}
+	if len(oneSided) > 0 {
+		para(msgOneSided.F(l, strings.Join(oneSided, msgSep.In(l))))
+	}
+	if len(welchOnly) > 0 {
+		para(msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l))))
+	}
+	var clipped []string
+	for _, m := range r.Metrics {
+		if len(m.Clipped) > 0 {
+			clipped = append(clipped, m.Name)
+		}
+	}
+	if len(clipped) > 0 {
+		para(msgClipped.F(l, strings.Join(clipped, msgSep.In(l))))
+	}
+	if n := r.qualifiedGoodputNote(l); n != "" {
+		para(n)
 	}
 	var borderline []string
 	for _, m := range r.Metrics {
@@ -230,7 +309,7 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgBorderline.F(l, strings.Join(borderline, msgSep.In(l)), r.Resamples))
 	}
 	if gap := r.gapName(l); gap != "" {
-		para(msgGap.F(l, gap))
+		para(gap)
 	}
 	if len(r.A.Traces) > 1 || len(r.B.Traces) > 1 {
 		para(msgRuns.In(l))
@@ -243,11 +322,18 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	para(msgMethods.In(l))
 	lines = nil
 	seen := map[string]bool{}
+	hull := false
 	for _, m := range r.Metrics {
-		if !seen[m.Method] {
-			seen[m.Method] = true
-			lines = append(lines, methodNames[m.Method][1].In(l))
+		for _, p := range methodParts(m.Method) {
+			if !seen[p] {
+				seen[p] = true
+				lines = append(lines, methodNames[p][1].In(l))
+			}
 		}
+		hull = hull || len(methodParts(m.Method)) > 1
+	}
+	if hull {
+		lines = append(lines, msgHullRuns.In(l))
 	}
 	list(lines)
 	if w := r.closedLoopWarning(l); w != "" {
@@ -258,6 +344,92 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgBothMany.In(l))
 	}
 	return out
+}
+
+var (
+	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化（或者反过来）。", "A qualified rate and the goodput of its SLO get different verdicts (%s): the qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size (or the other way round)."}
+	msgQualGoodItem = lang.Msg{"%s %s，%s %s", "%s %s, %s %s"}
+)
+
+// qualifiedGoodputNote says, once, why a qualified rate and the goodput of
+// its SLO got different verdicts, naming every such pair; "" when every
+// pair agrees.
+func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
+	var pairs []string
+	for _, q := range r.Metrics {
+		if q.slo == 0 || q.Unit != "share" || q.Verdict == NA {
+			continue
+		}
+		for _, g := range r.Metrics {
+			if g.slo == q.slo && g.Unit == "/s" && g.Verdict != NA && g.Verdict != q.Verdict {
+				pairs = append(pairs, msgQualGoodItem.F(l, q.Name, VerdictName(l, q.Verdict), g.Name, VerdictName(l, g.Verdict)))
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	return msgQualGood.F(l, strings.Join(pairs, msgSemi.In(l)))
+}
+
+// msgSeeds lists the runs' seeds: replicate keys, not conditions.
+var msgSeeds = lang.Msg{"种子（区分重复运行，不算条件）：A %s；B %s", "Seeds (they tell replicates apart, not a condition): A %s; B %s"}
+
+var (
+	msgSLOsDiffer = lang.Msg{"说明：两边 trace 记录的 SLO 不同（%s）。SLO 是判定标准，不是运行的条件，不算改变的条件：两边都按同一套 SLO 判定，即%s（见上面的“判定”一行）。", "Note: the traces' recorded SLOs differ (%s). SLOs are a judgement, not a condition of the runs, and are not counted as a changed condition: both sides are judged under one set, %s (the \"Judged under\" line above)."}
+	msgSLOByRun   = lang.Msg{"第一个 A 运行（%s）记录的那一套", "the one the first A run (%s) records"}
+	msgSLOByFlags = lang.Msg{"命令行给的那一套（--slo-*）", "the one given (--slo-* flags)"}
+)
+
+var (
+	msgRealOneRunBoth = lang.Msg{"每边只有 1 次运行：这些区间没有计入运行之间的波动，同一条命令再跑一次就可能不同。", " One run a side: these intervals leave out the variance between runs; the same command run again may differ."}
+	msgRealOneRun     = lang.Msg{"%s 只有 1 次运行：这些区间没有计入它运行之间的波动。", " %s has one run: these intervals leave out its variance between runs."}
+	msgRealMany       = lang.Msg{"这里同时检验了 %d 个指标：即使两边毫无差别，每个 95%% 区间也有 5%% 的机会碰巧不含 0，%d 个里平均约 %s 个。", " %d metrics are tested at once: even with no difference at all, each 95%% interval excludes 0 by chance 5%% of the time, about %s of %d on average."}
+)
+
+// realCaveats are what the line of differences whose interval excludes 0
+// must say with it: one run on a side leaves out the variance between
+// runs, and many metrics tested at once give some such differences by
+// chance.
+func (r *Result) realCaveats(l lang.Lang) string {
+	out := ""
+	switch {
+	case !r.BetweenRuns.A && !r.BetweenRuns.B:
+		out += msgRealOneRunBoth.In(l)
+	case !r.BetweenRuns.A:
+		out += msgRealOneRun.F(l, "A")
+	case !r.BetweenRuns.B:
+		out += msgRealOneRun.F(l, "B")
+	}
+	n := 0
+	for _, m := range r.Metrics {
+		if m.Verdict != NA {
+			n++
+		}
+	}
+	if n > 1 {
+		chance := strings.TrimSuffix(strconv.FormatFloat(float64(n)*0.05, 'f', 1, 64), ".0")
+		if l == lang.ZH {
+			out += msgRealMany.F(l, n, n, chance)
+		} else {
+			out += msgRealMany.F(l, n, chance, n)
+		}
+	}
+	return out
+}
+
+// msgSeedsClosed lists the seeds of closed-loop runs, which draw no
+// arrival schedule.
+var msgSeedsClosed = lang.Msg{"种子（闭环没有预先排定的到达时刻表，种子不区分重复运行；不算条件）：A %s；B %s", "Seeds (closed loop: no arrival schedule is drawn from them, so they do not tell replicates apart; not a condition): A %s; B %s"}
+
+// seedList prints a side's seeds in run order, "(not recorded)" where a
+// run records none.
+func seedList(l lang.Lang, vs []string) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = shortValue(l, raw(v))
+	}
+	return strings.Join(out, msgSep.In(l))
 }
 
 // report is the text or Markdown comparison.
@@ -313,7 +485,7 @@ type Cell struct {
 func Cells(r *Result, l lang.Lang) []Cell {
 	var out []Cell
 	for _, m := range r.Metrics {
-		c := Cell{Name: m.Name, A: value(l, m, m.A, "a"), B: value(l, m, m.B, "b"), Method: methodNames[m.Method][0].In(l), Verdict: VerdictName(l, m.Verdict)}
+		c := Cell{Name: m.Name, A: value(l, m, m.A, "a"), B: value(l, m, m.B, "b"), Method: MethodName(l, m.Method), Verdict: VerdictName(l, m.Verdict)}
 		if m.Diff != nil {
 			c.Diff = signed(l, m, *m.Diff, true)
 			c.Interval = interval(l, m)
@@ -542,8 +714,8 @@ func runValues(l lang.Lang, m Metric, vs []*float64, side string) string {
 	return strings.Join(out, " · ")
 }
 
-// gapName is how the card names the event gaps of the runs, once per
-// distinct name.
+// gapName is the note on what the event gaps of the runs are, as the
+// card names them: one name, or which runs' gaps are not ITL.
 func (r *Result) gapName(l lang.Lang) string {
 	hasGaps := false
 	for _, m := range r.Metrics {
@@ -552,24 +724,44 @@ func (r *Result) gapName(l lang.Lang) string {
 	if !hasGaps {
 		return ""
 	}
-	// Each name once, with its runs when the runs go by several names.
-	var names []string
-	runs := map[string][]string{}
+	// One name for all the runs: the card's. Runs that go by several
+	// names (some ITL, some not): one note naming the runs whose gaps are
+	// not ITL and why.
+	names := map[string]bool{}
+	var multi, usage, itl []string
 	for _, run := range r.allRuns() {
-		n := cardfmt.EventGapLabelIn(l, run.Summary)
-		if runs[n] == nil {
-			names = append(names, n)
+		names[cardfmt.EventGapLabelIn(l, run.Summary)] = true
+		switch e := run.Summary.Event; {
+		case e.MultiTokenEvents > 0:
+			multi = append(multi, run.Name)
+		case cardfmt.UsageDisagrees(run.Summary):
+			usage = append(usage, run.Name)
+		default:
+			itl = append(itl, run.Name)
 		}
-		runs[n] = append(runs[n], run.Name)
 	}
 	if len(names) == 1 {
-		return names[0]
+		return msgGap.F(l, cardfmt.EventGapLabelIn(l, r.A.runs[0]))
 	}
-	for i, n := range names {
-		names[i] = msgRunsNote.F(l, n, strings.Join(runs[n], msgSep.In(l)))
+	var not []string
+	if len(multi) > 0 {
+		not = append(not, msgGapMulti.F(l, strings.Join(multi, msgSep.In(l))))
 	}
-	return strings.Join(names, msgSemi.In(l))
+	if len(usage) > 0 {
+		not = append(not, msgGapUsage.F(l, strings.Join(usage, msgSep.In(l))))
+	}
+	if len(itl) == 0 {
+		return msgGapNone.F(l, strings.Join(not, msgSemi.In(l)))
+	}
+	return msgGapMixed.F(l, strings.Join(itl, msgSep.In(l)), strings.Join(not, msgSemi.In(l)))
 }
+
+var (
+	msgGapMixed = lang.Msg{"itl_ms 是相邻文本事件的间隔：在 %s 里每个事件 1 个 token，间隔就是 ITL；%s。两边混在一起比较的是事件间隔，不全是 token 间隔。", "itl_ms are the gaps between adjacent text events: ITL in %s (1 token per event); %s. Together they compare event gaps, not all token gaps."}
+	msgGapNone  = lang.Msg{"itl_ms 是相邻文本事件的间隔，都不是 ITL：%s。", "itl_ms are the gaps between adjacent text events, none of them ITL: %s."}
+	msgGapMulti = lang.Msg{"在 %s 里有事件带多个 token，间隔不是 ITL", "not ITL in %s, where some events carry several tokens"}
+	msgGapUsage = lang.Msg{"在 %s 里事件与服务端报告的 token 数对不上，间隔不等于 ITL", "not ITL in %s, whose events do not match the server's token count"}
+)
 
 // label is the condition's name, and the keys under it that differ when
 // there are several: prefix_reuse (itself, mode, salted).

@@ -37,6 +37,12 @@ func TestNoValueSaysUnrated(t *testing.T) {
 	if !strings.Contains(noValue, "goodput@3000ms: unknown on both sides: no complete success is rated") || strings.Contains(noValue, "no complete success)") {
 		t.Errorf("no_value warning %q: want the unrated reason", noValue)
 	}
+	// The hint says what fixes it: rate the answers (--dataset), or judge
+	// on latency alone with an SLO beyond TTFT. "Judge under their recorded
+	// latency SLOs" did not help a run whose recorded SLO is TTFT alone.
+	if !strings.Contains(noValue, "rate the answers: measure again with coursekit bench --dataset") || !strings.Contains(noValue, "--slo-e2e") || strings.Contains(noValue, "recorded latency SLOs") {
+		t.Errorf("no_value warning %q: want the fix (--dataset, or an SLO beyond TTFT)", noValue)
+	}
 	var text bytes.Buffer
 	if err := compare.Write(&text, r, cardfmt.Text, lang.ZH); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
@@ -42,12 +43,19 @@ const (
 	// WarnRunsDiffer: the runs of one side differ among themselves in a
 	// condition (RunsDiffer names them).
 	WarnRunsDiffer = "runs_differ"
+	// WarnSameSeed: open-loop runs of one side share a seed, so they
+	// replay one arrival schedule and are not independent replicates.
+	WarnSameSeed = "same_seed"
 	// WarnOneRun: a side has one run, so the intervals do not carry the
 	// variance between runs.
 	WarnOneRun = "one_run"
 	// WarnTooFew: a percentile's difference is unbounded on a side, too
 	// few samples (each metric's unbounded_reason says how many).
 	WarnTooFew = "too_few_samples"
+	// WarnTooFewWelch: a short run leaves a percentile's within-run
+	// method unbounded, and its interval is Welch's t over the runs alone
+	// (several runs on both sides, each with a value).
+	WarnTooFewWelch = "too_few_samples_welch_runs"
 	// WarnNoValue: a metric has no value on a side (verdict n/a).
 	WarnNoValue = "no_value"
 	// WarnClosedLoop: runs under a closed loop (conditions.loop "closed")
@@ -68,7 +76,9 @@ var (
 // warnings are r's warnings in l.
 func (r *Result) warnings(l lang.Lang) []Warning {
 	out := []Warning{}
-	runs := r.allRuns()
+	// Every run is named with its side ("A a1.jsonl"), so that an A/A
+	// comparison of one trace names it once a side, not twice alike.
+	runs := r.sideRuns()
 	// The card's note on SLOs dropped, once per distinct note, naming its
 	// runs.
 	var texts []string
@@ -82,32 +92,52 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 			if byText[t] == nil {
 				texts = append(texts, t)
 			}
-			byText[t] = append(byText[t], run.Name)
+			byText[t] = append(byText[t], run.label())
 		}
 	}
 	for _, t := range texts {
 		out = append(out, Warning{WarnSLODropped, msgRunsNote.F(l, t, strings.Join(byText[t], msgSep.In(l)))})
 	}
-	// The card's note on unrated successes, over every run it applies to.
+	// The card's note on unrated successes, over every run it applies to,
+	// each named with its side and its own count, so the total reads as
+	// their sum (an A/A comparison of one file: 38 + 38), whatever the runs
+	// are called (a file, or stdin with the same bytes).
 	var names []string
 	var n int64
-	for _, run := range runs {
+	for _, run := range r.sideRuns() {
 		if cardfmt.Unrated(run.Summary) {
-			names = append(names, run.Name)
+			names = append(names, fmt.Sprintf("%s %s: %d", run.side, run.Name, run.Summary.CompleteSuccess))
 			n += run.Summary.CompleteSuccess
 		}
 	}
 	if len(names) > 0 {
 		out = append(out, Warning{WarnUnrated, msgRunsNote.F(l, cardfmt.UnratedNoteIn(l, n), strings.Join(names, msgSep.In(l)))})
 	}
+	// The card's sends notes: arrivals never sent, per run; late sends as
+	// one note over the runs they apply to, with their ranges.
+	var lagP99, lagMax []float64
+	var lagRuns, lagNotes []string
 	for _, run := range runs {
-		for _, t := range cardfmt.SendsNotesIn(l, run.Summary) {
-			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.Name)})
+		notes := cardfmt.SendsNotesIn(l, run.Summary)
+		// The send-lag note, when there is one, is the last of them.
+		if p99, mx, late := cardfmt.SendLagLate(run.Summary); late && len(notes) > 0 {
+			lagP99, lagMax = append(lagP99, p99), append(lagMax, mx)
+			lagRuns, lagNotes = append(lagRuns, run.label()), append(lagNotes, notes[len(notes)-1])
+			notes = notes[:len(notes)-1]
 		}
+		for _, t := range notes {
+			out = append(out, Warning{WarnSends, msgRunsNote.F(l, t, run.label())})
+		}
+	}
+	switch {
+	case len(lagRuns) == 1:
+		out = append(out, Warning{WarnSends, msgRunsNote.F(l, lagNotes[0], lagRuns[0])})
+	case len(lagRuns) > 1:
+		out = append(out, Warning{WarnSends, cardfmt.SendLagRunsNoteIn(l, lagP99, lagMax, strings.Join(lagRuns, msgSep.In(l)))})
 	}
 	// The card's client-lag note: one run's as the card says it, several
 	// runs' as one note with their ranges.
-	var late []Run
+	var late []sideRun
 	for _, run := range runs {
 		if cardfmt.ClientLagNoteIn(l, run.Summary) != "" {
 			late = append(late, run)
@@ -115,11 +145,11 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	switch {
 	case len(late) == 1:
-		out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, cardfmt.ClientLagNoteIn(l, late[0].Summary), late[0].Name)})
+		out = append(out, Warning{WarnClientLag, msgRunsNote.F(l, cardfmt.ClientLagNoteIn(l, late[0].Summary), late[0].label())})
 	case len(late) > 1:
 		lags, names := make([]*metrics.ClientLag, len(late)), make([]string, len(late))
 		for i, run := range late {
-			lags[i], names[i] = run.Summary.ClientLag, run.Name
+			lags[i], names[i] = run.Summary.ClientLag, run.label()
 		}
 		out = append(out, Warning{WarnClientLag, cardfmt.ClientLagRunsNoteIn(l, lags, strings.Join(names, msgSep.In(l)))})
 	}
@@ -143,6 +173,9 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 			out = append(out, Warning{WarnRunsDiffer, msgRunsDiffer.F(l, strings.ToUpper(side.name), side.runs) + " (" + strings.Join(names, msgSep.In(l)) + ")"})
 		}
 	}
+	for _, w := range r.sameSeedTexts(l) {
+		out = append(out, Warning{WarnSameSeed, w})
+	}
 	switch {
 	case !r.BetweenRuns.A && !r.BetweenRuns.B:
 		out = append(out, Warning{WarnOneRun, msgOneRunBoth.In(l)})
@@ -151,11 +184,13 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	case !r.BetweenRuns.B:
 		out = append(out, Warning{WarnOneRun, msgOneRun.F(l, "B")})
 	}
-	var tooFew []string
+	var tooFew, welchOnly []string
 	for _, m := range r.Metrics {
 		switch {
 		case m.Verdict == NA:
 			out = append(out, Warning{WarnNoValue, m.noValueText(l)})
+		case m.WelchOnly():
+			welchOnly = append(welchOnly, msgNeedN.F(l, m.Name, m.NeedN, m.shortRunsText(l)))
 		case m.Unbounded != nil && m.Verdict != Better && m.Verdict != Worse:
 			// As the text report: a difference unbounded on one side whose
 			// other side excludes 0 is a verdict, not too few samples.
@@ -165,8 +200,22 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	if len(tooFew) > 0 {
 		out = append(out, Warning{WarnTooFew, msgTooFew.F(l, strings.Join(tooFew, msgSep.In(l)))})
 	}
+	if len(welchOnly) > 0 {
+		out = append(out, Warning{WarnTooFewWelch, msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l)))})
+	}
 	if w := r.closedLoopWarning(l); w != "" {
 		out = append(out, Warning{WarnClosedLoop, w})
+	}
+	return out
+}
+
+var msgSameSeed = lang.Msg{"注意：%s 边的 %s 用了同一个种子 %s：开环的种子决定到达时刻表，这几次运行重放的是同一张时刻表，不是相互独立的重复；每次重复换一个 --seed。", "Warning: on %s, %s share seed %s: an open loop's seed draws its arrival schedule, so these runs replay one schedule and are not independent replicates; give each repeat its own --seed."}
+
+// sameSeedTexts warn of open-loop runs of one side that share a seed.
+func (r *Result) sameSeedTexts(l lang.Lang) []string {
+	var out []string
+	for _, s := range r.SameSeeds() {
+		out = append(out, msgSameSeed.F(l, strings.ToUpper(s.Side), strings.Join(s.Runs, msgSep.In(l)), shortValue(l, raw(s.Seed))))
 	}
 	return out
 }
@@ -219,6 +268,29 @@ func (r *Result) aBeforeB() bool {
 	lastA, okA := last(r.A.runs, true)
 	firstB, okB := last(r.B.runs, false)
 	return okA && okB && lastA < firstB
+}
+
+// sideRun is a run with its side, "A" or "B".
+type sideRun struct {
+	Run
+	side string
+}
+
+// label names a run with its side: "A a1.jsonl".
+func (s sideRun) label() string { return s.side + " " + s.Name }
+
+// sideRuns are the runs of A, then of B, with their names and sides.
+func (r *Result) sideRuns() []sideRun {
+	var out []sideRun
+	for _, s := range []struct {
+		name string
+		side Side
+	}{{"A", r.A}, {"B", r.B}} {
+		for i, sum := range s.side.runs {
+			out = append(out, sideRun{Run{Name: s.side.Traces[i], Summary: sum}, s.name})
+		}
+	}
+	return out
 }
 
 // allRuns are the runs of A, then of B, with their names.

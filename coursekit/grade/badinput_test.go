@@ -49,6 +49,7 @@ func TestBadInputIsUngradableWithReason(t *testing.T) {
 			return cells
 		}), notebook.ReasonTwoCards},
 		{"card of the wrong schema", "alice.ipynb", withPayload(strings.Replace(payload, card.PayloadSchema, "coursekit.card/v0", 1)), notebook.ReasonWrongCard},
+		{"card in the old layout (v1)", "alice.ipynb", withPayload(strings.Replace(payload, card.PayloadSchema, "coursekit.card/v1", 1)), notebook.ReasonWrongCard},
 		{"card field of the wrong type", "alice.ipynb", withPayload(strings.Replace(payload, `"attempts":10`, `"attempts":"ten"`, 1)), notebook.ReasonWrongCard},
 		{"card is a string", "alice.ipynb", withPayload(`{"schema":"` + card.PayloadSchema + `","card":"myCard"}`), notebook.ReasonWrongCard},
 		{"NaN", "alice.ipynb", withPayload(strings.Replace(payload, `"seconds":`, `"seconds":NaN,"x":`, 1)), notebook.ReasonNonFinite},
@@ -73,6 +74,9 @@ func TestBadInputIsUngradableWithReason(t *testing.T) {
 		s := f.g.Grade(c.file, c.data)
 		if s.Gradable || s.ReasonCode != c.code {
 			t.Errorf("%s: gradable %v, reason %s (%s), want %s", c.name, s.Gradable, s.ReasonCode, s.Reason, c.code)
+		}
+		if c.name == "card in the old layout (v1)" && (!strings.Contains(s.Reason, "旧版格式") || !strings.Contains(s.Reason, "SuccessSamples")) {
+			t.Errorf("%s: the reason should name the old layout and where P95 and the failure rate go: %s", c.name, s.Reason)
 		}
 		if s.Reason == "" || !strings.ContainsFunc(s.Reason, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }) {
 			t.Errorf("%s: reason %q should tell the learner in Chinese", c.name, s.Reason)

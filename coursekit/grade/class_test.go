@@ -61,10 +61,9 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	// dave deletes the failed attempts.
 	c := correctCard(t, f.variants["dave"])
 	c.Attempts = c.SuccessSamples
+	c.FailureRate = card.Ratio{Num: 0, Den: float64(c.Attempts), Unit: c.FailureRate.Unit}
 	for i := range c.Conditions {
-		x := &c.Conditions[i]
-		x.FailureRate = card.Ratio{Num: 0, Den: float64(c.Attempts), Unit: x.FailureRate.Unit}
-		x.QualifiedRate.Den = float64(c.Attempts)
+		c.Conditions[i].QualifiedRate.Den = float64(c.Attempts)
 	}
 	sub("dave", c, grader.MistakeFailuresDeleted)
 	// eve counts the attempts without a first token as TTFT 0.
@@ -75,9 +74,7 @@ func classFixtureFiles(t *testing.T, f *fixture) (map[string][]byte, map[string]
 	c = correctCard(t, f.variants["frank"])
 	lin := metrics.Summarize(readTrace(t, f.variants["frank"]), metrics.Options{SLOsMS: []float64{1000, 500}, Method: metrics.Linear}).TTFT.P95
 	c.PercentileMethod = "linear"
-	for i := range c.Conditions {
-		c.Conditions[i].P95.Value = *lin / 1000
-	}
+	c.P95.Value = *lin / 1000
 	sub("frank", c, grader.MistakeLinearP95)
 	// grace qualifies with TTFT < SLO: the attempt at exactly 0.5 s drops.
 	c = correctCard(t, f.variants["grace"])

@@ -40,6 +40,7 @@ func TestCardCellCompileError(t *testing.T) {
 	}{
 		{"parse", "gonb-parse-error.html", "", []string{"编译错误", "口径卡单元格第 2 行", "missing ',' before newline in composite literal (and 2 more errors)", "自检单元格"}},
 		{"build", "gonb-build-error.html", "", []string{"编译错误", "口径卡单元格第 2 行", "declared and not used: z"}},
+		{"old card layout", "gonb-parse-error.html", "unknown field P95 in struct literal of type card.Condition", []string{"编译错误", "口径卡单元格第 2 行", "unknown field P95", "旧版口径卡", "只在卡上写一次"}},
 		{"markup", "gonb-parse-error.html", "&lt;img src=x onerror=alert(1)&gt; " + strings.Repeat("很长", 200), []string{"编译错误", "<img src=x onerror=alert(1)>", "…"}},
 	} {
 		nb := edit(t, f.nb["alice"], func(_ map[string]any, cells []any) []any {

@@ -99,6 +99,8 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 		PercentileMethod: "nearest-rank",
 		SuccessSamples:   s.TTFT.N,
 		Attempts:         int(s.Attempts),
+		P95:              card.Figure{Value: *s.TTFT.P95 / 1000, Unit: "s"},
+		FailureRate:      card.Ratio{Num: float64(s.Failures), Den: float64(s.Attempts), Unit: "失败尝试/全部尝试"},
 		CounterEvidence:  "GPU 利用率高只说明设备在忙。同一窗口里有请求在首字前等了 2.5 s 超时，还有请求的 TTFT 超过 1 s：请求在排队，用户等得很久。",
 		Streaming:        card.Streaming{Recorded: "event", Aggregation: "ITL 取同一请求内相邻事件的间隔，只用完整成功的请求，用 nearest-rank 取分位。"},
 		DenominatorError: "删掉失败请求后只在成功请求里数失败，得到失败率 0，于是写成“服务失败率为零”。错在分母：应是全部尝试。",
@@ -120,8 +122,6 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 		w := s.Conditions[i]
 		c.Conditions = append(c.Conditions, card.Condition{
 			SLO:           card.Figure{Value: slo, Unit: "s"},
-			P95:           card.Figure{Value: *s.TTFT.P95 / 1000, Unit: "s"},
-			FailureRate:   card.Ratio{Num: float64(s.Failures), Den: float64(s.Attempts), Unit: "失败尝试/全部尝试"},
 			QualifiedRate: card.Ratio{Num: float64(w.Qualified), Den: float64(s.Attempts), Unit: "合格尝试/全部尝试"},
 			Qualified:     int(w.Qualified),
 			Goodput:       card.Figure{Value: w.GoodputPerS, Unit: "合格次/s"},
@@ -138,9 +138,9 @@ func correctCard(t testing.TB, b []byte) *card.Card {
 func mistakenCard(t testing.TB, b []byte) *card.Card {
 	c := correctCard(t, b)
 	c.Attempts = c.SuccessSamples
+	c.FailureRate = card.Ratio{Num: 0, Den: float64(c.Attempts), Unit: "失败尝试/全部尝试"}
 	for i := range c.Conditions {
 		x := &c.Conditions[i]
-		x.FailureRate = card.Ratio{Num: 0, Den: float64(c.Attempts), Unit: "失败尝试/全部尝试"}
 		if i == 1 {
 			x.Qualified--
 			x.CostPer1000.Value = x.CostPer1000.Value * float64(x.Qualified+1) / float64(x.Qualified)

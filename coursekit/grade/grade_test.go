@@ -119,9 +119,9 @@ func TestPartialBands(t *testing.T) {
 	c := correctCard(t, v)
 	for i := range c.Conditions {
 		x := &c.Conditions[i]
-		x.P95.Value *= 1.05                                                                               // within 10 %: half of each condition
 		x.QualifiedRate = card.Ratio{Num: x.QualifiedRate.Num * 10, Den: 100, Unit: x.QualifiedRate.Unit} // a percentage
 	}
+	c.P95.Value *= 1.05             // within 10 %: half
 	c.Path.Steps = c.Path.Steps[:2] // two of four steps
 	c.Path.SamplingPoint = "客户端接收"
 	s := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
@@ -235,5 +235,52 @@ func TestVariantStructure(t *testing.T) {
 	other, _ := assign.Variant([]byte("another-instructor-key-0123456789"), "learnera")
 	if seen[string(other)] {
 		t.Error("a different key gives the same variant")
+	}
+}
+
+// The card states one success P95 and one failure rate (no SLO enters
+// either): a wrong one costs its own figure's points once, and no other
+// criterion, hidden ones included, charges it again. The grade's maximum
+// is the same as a right card's.
+func TestAWrongP95OrFailureRateIsChargedOnce(t *testing.T) {
+	f := newFixture(t, "alice")
+	v := f.variants["alice"]
+	right := f.g.Grade("alice.ipynb", f.submitted(t, "alice", correctCard(t, v)))
+	for name, m := range map[string]struct {
+		mutate func(c *card.Card)
+		id     string
+	}{
+		"P95":          {func(c *card.Card) { c.P95.Value *= 1.5 }, "figures.p95"},
+		"failure rate": {func(c *card.Card) { c.FailureRate.Num++ }, "figures.failure_rate"},
+	} {
+		c := correctCard(t, v)
+		m.mutate(c)
+		wrong := f.g.Grade("alice.ipynb", f.submitted(t, "alice", c))
+		if wrong.Max != right.Max {
+			t.Errorf("%s: max %v, want %v as for a right card", name, wrong.Max, right.Max)
+		}
+		for _, x := range right.Scores {
+			y, ok := wrong.Score(x.ID)
+			if !ok {
+				t.Errorf("%s: %s missing", name, x.ID)
+				continue
+			}
+			switch {
+			case x.ID == m.id:
+				if x.Points != x.Max || y.Points != 0 || y.Status != card.Fail {
+					t.Errorf("%s: %s right %v/%v, wrong %v (%s), want full then 0", name, x.ID, x.Points, x.Max, y.Points, y.Status)
+				}
+				if strings.Contains(y.Message, "门槛") {
+					t.Errorf("%s: the message speaks of conditions, the card has one: %q", name, y.Message)
+				}
+			case name == "failure rate" && x.ID == "hidden.samples_consistency":
+				// One failure more beside the same successes and attempts: the counts no longer add up.
+			case y.Points != x.Points:
+				t.Errorf("%s: %s charged too: %v, a right card %v (%s)", name, x.ID, y.Points, x.Points, y.Message)
+			}
+		}
+		if x, _ := right.Score(m.id); name == "P95" && criteria.Round2(right.Total-wrong.Total) != x.Max {
+			t.Errorf("P95: a wrong P95 cost %v points, want figures.p95's %v", criteria.Round2(right.Total-wrong.Total), x.Max)
+		}
 	}
 }

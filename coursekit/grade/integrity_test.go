@@ -140,12 +140,12 @@ func TestCardFromSource(t *testing.T) {
 	if d := integrity.CardDiff(got, want); len(d) > 0 {
 		t.Fatalf("round trip differs in %v", d)
 	}
-	src := "%%\n// GoNB\nvar myCard = card.Card{Window: card.Window{Seconds: 10, Kind: \"fixed\"}, Attempts: 10, Conditions: []card.Condition{{Qualified: 5, Goodput: card.Figure{5.0 / 10, \"次/\" + \"s\"}, FailureRate: card.Ratio{Num: 2 / 10}}}}\n"
+	src := "%%\n// GoNB\nvar myCard = card.Card{Window: card.Window{Seconds: 10, Kind: \"fixed\"}, Attempts: 10, FailureRate: card.Ratio{Num: 2 / 10}, Conditions: []card.Condition{{Qualified: 5, Goodput: card.Figure{5.0 / 10, \"次/\" + \"s\"}}}}\n"
 	c, err := notebook.CardFromSource(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Conditions[0].Goodput.Value != 0.5 || c.Conditions[0].Goodput.Unit != "次/s" || c.Conditions[0].FailureRate.Num != 0 {
+	if c.Conditions[0].Goodput.Value != 0.5 || c.Conditions[0].Goodput.Unit != "次/s" || c.FailureRate.Num != 0 {
 		t.Errorf("constant arithmetic: %+v", c.Conditions[0])
 	}
 	for _, bad := range []string{

@@ -346,11 +346,26 @@ func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
 			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
 			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended,
-			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: s.BusyMean,
+			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: shownBusy(s.BusyMean),
 			ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS,
 		})
 	}
 	return out
+}
+
+// shownBusy is a step's busy share as the notebook shows it, at most
+// 100 %. The simulator's busy counter (busy seconds) and the step's window
+// are read by two clocks: the counter's increase is sampled at scrapes
+// that need not fall on the window's edges, so on a loaded machine the
+// rate can come out a little above 1 (a step printed 100.5 %). A device
+// cannot be busy more than all the time; the excess is the clocks'
+// disagreement, not work, so it is clamped where it is shown.
+func shownBusy(v *float64) *float64 {
+	if v == nil || *v <= 1 {
+		return v
+	}
+	one := 1.0
+	return &one
 }
 
 // pctText is a share in % with one decimal, or "无".
@@ -372,9 +387,12 @@ func intervalPct(lo, hi *float64) string {
 
 // CapacityTable is the search's steps by rate, one row each, for nb.Table:
 // qualified of all attempts, the Wilson interval and the verdict it gives,
-// the window, the busy share and the P95 TTFT of the complete successes.
+// the window, the busy share (at most 100 %: shownBusy), the P95 TTFT of
+// the complete successes beside the attempts still in flight when the
+// window closed (an early-stopped step's successes are few of its
+// attempts: most are in flight), and the in-flight slope.
 func CapacityTable(r *capacity.Result) [][]string {
-	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95", "在途数斜率（次/s，95% 区间）"}}
+	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95", "窗口结束时在途", "在途数斜率（次/s，95% 区间）"}}
 	steps := slices.Clone(r.Steps)
 	slices.SortStableFunc(steps, func(a, b capacity.Step) int { return cmp.Compare(a.Rate, b.Rate) })
 	for _, s := range steps {
@@ -391,11 +409,14 @@ func CapacityTable(r *capacity.Result) [][]string {
 		}
 		busy := "服务器未报告"
 		if s.BusyMean != nil {
-			b := capacity.BusyShown(*s.BusyMean)
-			busy = pctText(&b)
+			busy = pctText(shownBusy(s.BusyMean))
+		}
+		inFlight := "无"
+		if s.Load != nil {
+			inFlight = fmt.Sprintf("%d 次", s.Load.InFlightEnd)
 		}
 		rows = append(rows, []string{capacity.Rate(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
-			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), slopeText(s.Load)})
+			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), inFlight, slopeText(s.Load)})
 	}
 	return rows
 }
@@ -500,7 +521,7 @@ func AnswerStep(r *capacity.Result) (capacity.Step, bool) {
 // every step met up to the search's limit, that limit, which is not a
 // measured capacity (notebook 10 presented it as one). ok is false, and
 // the line says why nothing is compared, when no rate met or the server
-// exposed no busy reading.
+// exposed no busy reading. The share is at most 1 (shownBusy: two clocks).
 func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 	at, found := AnswerStep(r)
 	switch {
@@ -509,29 +530,30 @@ func AnswerBusy(r *capacity.Result) (busy float64, line string, ok bool) {
 	case at.BusyMean == nil:
 		return 0, "服务器没有报告忙碌率：这一项不对照。", false
 	case r.AtLeast():
-		return *at.BusyMean, fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %s。",
-			numfmt.OneDecimal(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
+		return *shownBusy(at.BusyMean), fmt.Sprintf("直到上限 %s 次/s 每一步都达标：这不是测出的容量，只说明容量不低于它。上限那一步的忙碌率 %s。",
+			numfmt.OneDecimal(at.Rate), numfmt.PctFixed(*shownBusy(at.BusyMean))), true
 	}
-	return *at.BusyMean, fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %s。", numfmt.OneDecimal(at.Rate), numfmt.PctFixed(*at.BusyMean)), true
+	return *shownBusy(at.BusyMean), fmt.Sprintf("达标的最高速率 %s 次/s：忙碌率 %s。", numfmt.OneDecimal(at.Rate), numfmt.PctFixed(*shownBusy(at.BusyMean))), true
 }
 
 // BusyGap is notebook 10's reading of the busy share, in lines of
 // Chinese: the first step (rate startRate, as a share of the saturation
 // sat), then the step at the answer and the failing step above it. gap is
-// how far apart the last two are (a share, 0.05 = 5 points); ok is false
+// how far apart the last two are (a share, 0.05 = 5 points), each share at
+// most 1 as shown (shownBusy: two clocks); ok is false
 // when either of them is missing or has no busy reading.
 func BusyGap(r *capacity.Result, sat, startRate float64) (lines string, gap float64, ok bool) {
 	var b strings.Builder
 	if first, found := StepAt(r, startRate); found && first.BusyMean != nil {
-		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %s%%）：设备忙碌率 %s%%\n", numfmt.OneDecimal(first.Rate), numfmt.Fixed(first.Rate/sat*100, 0), numfmt.Fixed(*first.BusyMean*100, 1))
+		fmt.Fprintf(&b, "最低的一步 %s 次/s（饱和吞吐的 %s%%）：设备忙碌率 %s%%\n", numfmt.OneDecimal(first.Rate), numfmt.Fixed(first.Rate/sat*100, 0), numfmt.Fixed(*shownBusy(first.BusyMean)*100, 1))
 	}
 	at, above, found := AroundAnswer(r)
 	if !found || at.BusyMean == nil || above.BusyMean == nil {
 		b.WriteString("这次搜索没有“答案”和“它上面不达标的一步”两步的忙碌率：这一项不对照。\n")
 		return b.String(), 0, false
 	}
-	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %s%%，上面不达标的 %s 次/s 的忙碌率 %s%%\n", numfmt.OneDecimal(at.Rate), numfmt.Fixed(*at.BusyMean*100, 1), numfmt.OneDecimal(above.Rate), numfmt.Fixed(*above.BusyMean*100, 1))
-	return b.String(), math.Abs(*above.BusyMean - *at.BusyMean), true
+	fmt.Fprintf(&b, "答案 %s 次/s 的忙碌率 %s%%，上面不达标的 %s 次/s 的忙碌率 %s%%\n", numfmt.OneDecimal(at.Rate), numfmt.Fixed(*shownBusy(at.BusyMean)*100, 1), numfmt.OneDecimal(above.Rate), numfmt.Fixed(*shownBusy(above.BusyMean)*100, 1))
+	return b.String(), math.Abs(*shownBusy(above.BusyMean) - *shownBusy(at.BusyMean)), true
 }
 
 // AroundAnswer are the step at the answer and the lowest searched rate

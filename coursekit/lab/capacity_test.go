@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -260,7 +261,23 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 	}
 	rows := CapacityTable(r)
 	last := rows[len(rows)-1]
-	if !strings.Contains(last[4], "过载") || !strings.HasPrefix(last[8], "+10.00 [") {
-		t.Errorf("overloaded row %v", last)
+	if !strings.Contains(last[4], "过载") || !strings.HasPrefix(last[9], "+10.00 [") || last[8] != fmt.Sprintf("%d 次", lc.InFlightEnd) {
+		t.Errorf("overloaded row %v: want its in-flight count %d beside the P95", last, lc.InFlightEnd)
+	}
+	// A busy counter read over a window measured by another clock can come
+	// out above 1 on a loaded machine; it is shown as at most 100 %.
+	r.Steps[1].BusyMean, r.Steps[2].BusyMean = f(1.005), f(1.02)
+	rows = CapacityTable(r)
+	if rows[2][6] != "100%" {
+		t.Errorf("busy 1.005 shown as %q, want 100%%", rows[2][6])
+	}
+	if busy, line, _ := AnswerBusy(r); busy != 1 || !strings.Contains(line, "忙碌率 100.0%") {
+		t.Errorf("answer's busy %v %q, want at most 100 %%", busy, line)
+	}
+	if lines, gap, ok := BusyGap(r, 100, 40); !ok || gap != 0 || strings.Contains(lines, "100.5") || strings.Contains(lines, "102") {
+		t.Errorf("busy gap %v %v %q: want both clamped to 100 %%", gap, ok, lines)
+	}
+	if b := CapacityChart(r).Steps[1].BusyMean; b == nil || *b != 1 {
+		t.Errorf("chart busy %v, want 1", b)
 	}
 }

@@ -376,3 +376,13 @@ func orNaN(v *float64) float64 {
 	}
 	return *v
 }
+
+// MedianLines are MedianLine of each run, one a line, in the runs' order:
+// one call for a cell that ran several settings (09's prompt lengths).
+func MedianLines(runs []*Run) string {
+	var b strings.Builder
+	for _, r := range runs {
+		b.WriteString(MedianLine(r) + "\n")
+	}
+	return b.String()
+}

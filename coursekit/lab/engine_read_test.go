@@ -117,6 +117,9 @@ func TestReadingsAreTheCardsNumbers(t *testing.T) {
 	if line := MedianLine(r); !strings.Contains(line, "真实引擎：TTFT 中位数 40 ms") || !strings.Contains(line, "（n = 3）") || !strings.Contains(line, "无") {
 		t.Errorf("three samples give the median no two-sided interval: %q", line)
 	}
+	if lines := MedianLines([]*Run{r, empty}); lines != MedianLine(r)+"\n"+MedianLine(empty)+"\n" {
+		t.Errorf("MedianLines is MedianLine of each run, one a line, in order: %q", lines)
+	}
 	if c := Requests(8, easySet(t), "chat", 16, time.Minute); c.NumRequests != 8 || c.Concurrency != 1 {
 		t.Errorf("requests %+v", c)
 	}

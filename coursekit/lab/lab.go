@@ -331,3 +331,10 @@ func (l Lab) Charts(names ...string) ([]labfig.Run, error) {
 func (r *Run) Chart() labfig.Run {
 	return labfig.Run{Name: r.Label, Trace: r.Trace, Gauges: r.Gauges}
 }
+
+// SentLine is the client's side of the run in one line of Chinese: sent,
+// recorded and the open loop's send lag P99, the evidence that the load
+// generator kept to its schedule.
+func (r *Run) SentLine() string {
+	return fmt.Sprintf("发出 %d 次，记录 %d 次；发送滞后 P99 = %s ms\n", r.Sent, r.Recorded, numfmt.Fixed(r.LagP99MS, 2))
+}

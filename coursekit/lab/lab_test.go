@@ -93,6 +93,10 @@ func TestGaugeRangeAndFailureSplit(t *testing.T) {
 	if !ok || lo != 0.9 || hi != 1 {
 		t.Errorf("busy [100,300): %v %v %v", lo, hi, ok)
 	}
+	r.Sent, r.Recorded, r.LagP99MS = 12, 11, 0.5
+	if got, want := r.SentLine(), "发出 12 次，记录 11 次；发送滞后 P99 = 0.50 ms\n"; got != want {
+		t.Errorf("SentLine = %q; want %q", got, want)
+	}
 	if q := r.MaxQueue(0, 1000); q != 7 {
 		t.Errorf("max queue %d", q)
 	}
@@ -111,6 +115,9 @@ func TestGaugeRangeAndFailureSplit(t *testing.T) {
 	tr.Attempts = append(tr.Attempts, late)
 	if _, after := FailureSplit(tr); after != 1 {
 		t.Errorf("a timeout after the first output: %d", after)
+	}
+	if got, want := FailureSplitLine(tr), "窗口内失败 3 次：拿到首字之后才失败的 1 次，一个输出都没拿到的 2 次（课程卡记为缺失，vLLM 的 ttfts 里是 0.0）\n"; got != want {
+		t.Errorf("FailureSplitLine = %q; want %q", got, want)
 	}
 }
 
@@ -155,13 +162,14 @@ func TestRunPrintsProgressAboutOnceASecond(t *testing.T) {
 	if run.Sent == 0 || run.Sent != run.Recorded || int64(len(run.Trace.Attempts)) != run.Sent || len(run.Gauges) < 2 {
 		t.Fatalf("sent %d, recorded %d, in trace %d, gauges %d", run.Sent, run.Recorded, len(run.Trace.Attempts), len(run.Gauges))
 	}
-	// Every 100 ms at most, besides the last reading at the end.
-	for i := 1; i < len(run.Gauges)-1; i++ {
-		if d := run.Gauges[i].TMS - run.Gauges[i-1].TMS; d < 50 {
-			t.Errorf("gauges %d and %d %.0f ms apart: want about 100 ms or more", i-1, i, d)
-		}
+	// A reading every 100 ms at most, besides the last one at the end: no
+	// more readings than a 100 ms ticker gives over their span (a late tick
+	// can land close to the next, so the count is checked, not each gap).
+	span := run.Gauges[len(run.Gauges)-1].TMS - run.Gauges[0].TMS
+	if most := int(span/100) + 2; len(run.Gauges) > most {
+		t.Errorf("%d gauge readings over %.0f ms: want at most %d (one each 100 ms, and the last)", len(run.Gauges), span, most)
 	}
-	if span := run.Gauges[len(run.Gauges)-1].TMS - run.Gauges[0].TMS; span < 1000 {
+	if span < 1000 {
 		t.Errorf("gauges span %.0f ms of a 2.2 s run", span)
 	}
 	for _, f := range []string{"progress.jsonl", "progress.run.json"} {

@@ -310,3 +310,11 @@ func (r *Run) BusyRangeLine() string {
 	}
 	return fmt.Sprintf("设备忙碌率的读数在 %s%%–%s%% 之间（发出 %d 次，全部记录：%s）\n", numfmt.Fixed(lo*100, 0), numfmt.Fixed(hi*100, 0), r.Sent, all)
 }
+
+// FailureSplitLine is FailureSplit in one line of Chinese: the window's
+// failures, those after the first output and those without any, and what
+// each reading makes of the latter (the card: missing; vLLM's ttfts: 0.0).
+func FailureSplitLine(t *trace.Trace) string {
+	before, after := FailureSplit(t)
+	return fmt.Sprintf("窗口内失败 %d 次：拿到首字之后才失败的 %d 次，一个输出都没拿到的 %d 次（课程卡记为缺失，vLLM 的 ttfts 里是 0.0）\n", before+after, after, before)
+}

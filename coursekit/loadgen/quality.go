@@ -161,7 +161,7 @@ func (r *runner) appendPromptRef(meta []byte, item int) []byte {
 // it names the judges, so that a reader knows what "quality pass" meant.
 func datasetConditions(m map[string]any, set *dataset.Set) {
 	if set == nil {
-		m["quality"] = "not judged: generated prompts have no expectation, so every answer is unrated (null, never a pass): with a TTFT SLO alone goodput is 0; with latency SLOs beyond TTFT (--slo-e2e, --slo-itl-p95, --slo-tpot) the card qualifies on latency alone and says so (not judged: latency only); run with --dataset arith or --dataset FILE.jsonl to judge answers"
+		m["quality"] = "not judged: generated prompts have no expectation, so every answer is unrated (null, never a pass): with a TTFT SLO alone qualified rate and goodput are unknown (unrated), not 0; with latency SLOs beyond TTFT (--slo-e2e, --slo-itl-p95, --slo-tpot) the card qualifies on latency alone and says so (not judged: latency only); run with --dataset arith or --dataset FILE.jsonl to judge answers"
 		return
 	}
 	delete(m, "prompt_tokens")

@@ -241,7 +241,16 @@ func WilsonBounds(q, n float64) (low, high float64, ok bool) {
 	d := 1 + z*z/n
 	centre := (p + z*z/(2*n)) / d
 	half := z * math.Sqrt(p*(1-p)/n+z*z/(4*n*n)) / d
-	return max(0, centre-half), min(1, centre+half), true
+	low, high = max(0, centre-half), min(1, centre+half)
+	// At 0 (or n) successes the bound is 0 (or 1) exactly, not the
+	// rounding error of centre − half (1.4e-17 for 0/25).
+	if q <= 0 {
+		low = 0
+	}
+	if q >= n {
+		high = 1
+	}
+	return low, high, true
 }
 
 // WilsonCI is the 95 % Wilson interval of num/den, both sides nil when

@@ -55,13 +55,24 @@ func (c Condition) Rule() Rule {
 
 // Judge applies the rule to one attempt.
 func (r Rule) Judge(a *trace.Attempt) Verdict {
+	return r.judge(a, func() Reason { return r.Latency.check(a) })
+}
+
+// JudgeMeasured applies the rule to an attempt of which a holds the
+// outcome, quality and first event, and m the measures of the whole
+// attempt (Measure): the verdict Judge gives the whole attempt.
+func (r Rule) JudgeMeasured(a *trace.Attempt, m Measures) Verdict {
+	return r.judge(a, func() Reason { return r.Latency.checkMeasures(m) })
+}
+
+func (r Rule) judge(a *trace.Attempt, latency func() Reason) Verdict {
 	v := Verdict{Attempt: a.ID, Request: a.Request, Outcome: a.Outcome, Quality: a.Quality, Complete: a.Outcome == trace.OK}
 	if t, ok := a.TTFT(); ok {
 		v.TTFTMS = &t
 	}
 	v.Reason = r.before(v.Complete, a.Quality, v.TTFTMS)
 	if v.Reason == Qualified {
-		v.Reason = r.Latency.check(a)
+		v.Reason = latency()
 	}
 	v.Qualified = v.Reason == Qualified
 	return v

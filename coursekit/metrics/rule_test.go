@@ -183,3 +183,25 @@ func countE2E(n int) int64 {
 	}
 	return c
 }
+
+// A view that keeps an attempt's first event and its Measures judges it as
+// the whole attempt is judged: JudgeMeasured of the cut copy is Judge of
+// the attempt, under every rule of every case.
+func TestJudgeMeasuredIsJudgeOfTheWholeAttempt(t *testing.T) {
+	for name, c := range ruleCases(t) {
+		s := metrics.Summarize(c.tr, c.opts)
+		for _, cond := range s.Conditions {
+			rule := cond.Rule()
+			for j := range c.tr.Attempts {
+				a := &c.tr.Attempts[j]
+				cut := *a
+				if len(a.Events) > 1 {
+					cut.Events = a.Events[:1]
+				}
+				if got, want := rule.JudgeMeasured(&cut, metrics.Measure(a)), rule.Judge(a); got.Reason != want.Reason {
+					t.Errorf("%s, %s: JudgeMeasured says %s, Judge %s", name, a.ID, got.Reason, want.Reason)
+				}
+			}
+		}
+	}
+}

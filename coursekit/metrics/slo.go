@@ -57,18 +57,55 @@ func AttemptITLP95(a *trace.Attempt) (ms float64, ok bool) {
 // check returns the first latency SLO beyond TTFT that a complete success
 // exceeds, in the order E2E, ITL P95, TPOT; Qualified if none.
 func (l LatencySLO) check(a *trace.Attempt) Reason {
+	return l.checkMeasures(measure(a, l))
+}
+
+// Measures are what the latency checks of a rule read of an attempt beyond
+// its first event: its E2E, its own ITL P95 and its TPOT, each with
+// whether the attempt has it. A view that keeps only part of an attempt
+// (a chart's row: its first event) keeps its Measures, taken from the
+// whole attempt, and judges with Rule.JudgeMeasured: the same verdict as
+// Rule.Judge of the whole attempt.
+type Measures struct {
+	E2EMS, ITLP95MS, TPOTMS    float64
+	HasE2E, HasITLP95, HasTPOT bool
+}
+
+// Measure takes every measure of a that a latency SLO may check.
+func Measure(a *trace.Attempt) Measures {
+	return measure(a, LatencySLO{E2EMS: 1, ITLP95MS: 1, TPOTMS: 1})
+}
+
+// measure takes the measures of a that l checks (the others are left
+// missing).
+func measure(a *trace.Attempt, l LatencySLO) Measures {
+	var m Measures
 	if l.E2EMS > 0 {
-		if e, ok := a.E2E(); !ok || e > l.E2EMS {
+		m.E2EMS, m.HasE2E = a.E2E()
+	}
+	if l.ITLP95MS > 0 {
+		m.ITLP95MS, m.HasITLP95 = AttemptITLP95(a)
+	}
+	if l.TPOTMS > 0 {
+		m.TPOTMS, m.HasTPOT = a.TPOT()
+	}
+	return m
+}
+
+// checkMeasures is check on an attempt's measures.
+func (l LatencySLO) checkMeasures(m Measures) Reason {
+	if l.E2EMS > 0 {
+		if !m.HasE2E || m.E2EMS > l.E2EMS {
 			return E2EOverSLO
 		}
 	}
 	if l.ITLP95MS > 0 {
-		if v, ok := AttemptITLP95(a); ok && v > l.ITLP95MS {
+		if m.HasITLP95 && m.ITLP95MS > l.ITLP95MS {
 			return ITLOverSLO
 		}
 	}
 	if l.TPOTMS > 0 {
-		if v, ok := a.TPOT(); ok && v > l.TPOTMS {
+		if m.HasTPOT && m.TPOTMS > l.TPOTMS {
 			return TPOTOverSLO
 		}
 	}

@@ -28,3 +28,16 @@ func AttemptsFrame(t *trace.Trace) dataframe.DataFrame {
 	}
 	return dataframe.LoadRecords(rows, dataframe.DetectTypes(false), dataframe.WithTypes(types))
 }
+
+// ExampleRequests is notebook 00's first table: three requests as a gota
+// DataFrame, their TTFT in milliseconds and their output tokens, the
+// second with no TTFT measured. Its TTFT column is read as numbers, so the
+// missing one is NaN, which Table shows as "缺失", not 0.
+func ExampleRequests() dataframe.DataFrame {
+	return dataframe.LoadRecords([][]string{
+		{"请求", "TTFT（毫秒）", "输出 token 数"},
+		{"r1", "180", "42"},
+		{"r2", "", "17"},
+		{"r3", "95", "64"},
+	})
+}

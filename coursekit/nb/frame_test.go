@@ -126,3 +126,18 @@ func TestAttemptsTableExplainsErrorsAndKeepsTheRawText(t *testing.T) {
 		t.Errorf("R9 and R10: %q, %q", kind[8], kind[9])
 	}
 }
+
+// 00's first table shows the missing TTFT as 缺失 and the others as
+// numbers.
+func TestExampleRequestsShowsTheMissingTTFT(t *testing.T) {
+	df := ExampleRequests()
+	if df.Err != nil || df.Nrow() != 3 {
+		t.Fatalf("%d rows, %v", df.Nrow(), df.Err)
+	}
+	html := TableHTML(df)
+	for _, want := range []string{"TTFT", "（毫秒）", "缺失", "180", "95"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the table lacks %q:\n%s", want, html)
+		}
+	}
+}

@@ -46,3 +46,36 @@ func TestEventGapLinesNameTheGapsNotITL(t *testing.T) {
 		}
 	}
 }
+
+// TPOTLines reads the card's TPOT: one request with 5 tokens from 100 to
+// 400 ms has TPOT (400 − 100) ÷ 4 = 75 ms/token at every percentile.
+func TestTPOTLinesReadTheCardsTPOT(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Window: trace.Window{StartMS: 0, EndMS: 10000}}, Attempts: []trace.Attempt{{
+		ID: "R1", Outcome: trace.OK, StartMS: 0, HasEnd: true, EndMS: 500, OutputTokens: 5,
+		Events: []trace.Event{{TMS: 100, Tokens: 1}, {TMS: 200, Tokens: 3}, {TMS: 400, Tokens: 1}},
+	}}}
+	got := TPOTLines(tr)
+	if want := "TPOT：P50 = 75 ms/token，P95 = 75 ms/token，P99 = 75 ms/token（n = 1 个请求）\n"; got != want {
+		t.Errorf("TPOTLines = %q; want %q", got, want)
+	}
+}
+
+// TimingLines shows what a pause after the last event moves: E2E, not
+// TTFT, the gaps or TPOT (notebook 02's exercise 2).
+func TestTimingLinesShowWhatAPauseMoves(t *testing.T) {
+	a := trace.Attempt{ID: "R1", Outcome: trace.OK, StartMS: 0, HasEnd: true, EndMS: 1000, OutputTokens: 3,
+		Events: []trace.Event{{TMS: 700, Tokens: 1}, {TMS: 800, Tokens: 1}, {TMS: 950, Tokens: 1}}}
+	want := map[string]string{
+		"before": "TTFT = 700 ms\n事件间隔 = 100 ms、150 ms\nE2E  = 1000 ms\nTPOT = 125 ms/token\n",
+		"after":  "TTFT = 700 ms\n事件间隔 = 100 ms、150 ms\nE2E  = 1200 ms\nTPOT = 125 ms/token\n",
+	}
+	for name, got := range map[string]string{"before": TimingLines(a), "after": TimingLines(a.WithPause(3, 200))} {
+		if got != want[name] {
+			t.Errorf("%s: TimingLines = %q; want %q", name, got, want[name])
+		}
+	}
+	failed := trace.Attempt{ID: "R9", Outcome: trace.ConnectError, StartMS: 0}
+	if got := TimingLines(failed); !strings.Contains(got, "TTFT = 缺失") || !strings.Contains(got, "E2E  = 缺失") {
+		t.Errorf("a failure without output shows its quantities as 缺失: %q", got)
+	}
+}

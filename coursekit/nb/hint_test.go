@@ -195,3 +195,21 @@ func TestIntegerDivisionIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// IfNear names a mistake read off a run, rounded as the learner writes it:
+// 0.2 for a computed drop of 0.194, before a range hint that would also
+// match; far from it, the next hint applies.
+func TestNearHintTakesARoundedMistake(t *testing.T) {
+	share := 0.806
+	hints := []Hint{IfNear(1-share, 0.15, "下降的比例"), IfNear(1/share, 0.15, "除反了"), IfAbove(1, "0 到 1 之间")}
+	for _, c := range []struct {
+		guess float64
+		want  string
+	}{{0.2, "下降的比例"}, {0.19, "下降的比例"}, {1.25, "除反了"}, {1.2, "除反了"}, {80, "0 到 1 之间"}, {0.5, "找出差在哪一步"}} {
+		var ok bool
+		out := stdout(t, func() { ok = CompareWithin("比", c.guess, share, 0.1, hints...) })
+		if ok || !strings.Contains(out, c.want) {
+			t.Errorf("%v against %v: want %q: %v %q", c.guess, share, c.want, ok, out)
+		}
+	}
+}

@@ -93,3 +93,14 @@ func Conclusions(t *trace.Trace, slosMS ...float64) string {
 	}
 	return b.String()
 }
+
+// VLLMLines are a trace read two ways, one line each in Chinese: vLLM's
+// (metrics.VLLMSummarize: failures counted, left out of the percentiles,
+// linear interpolation) and the card's (every attempt in the failure
+// rate, nearest rank), for 05's side-by-side reading.
+func VLLMLines(t *trace.Trace) string {
+	v := metrics.VLLMSummarize(t)
+	ours := cardopts.MustSummarize(t, cardopts.Flags{})
+	return fmt.Sprintf("vLLM 口径：completed = %d，failed = %d；TTFT P95 = %s（线性插值，n = %d，失败不在样本里）\n", v.Completed, v.Failed, MS(v.TTFT.P95), v.TTFT.N) +
+		fmt.Sprintf("本课口径：TTFT P95 = %s（最近秩，n = %d）；失败率 %s\n", MS(ours.TTFT.P95), ours.TTFT.N, cardfmt.RatioText(ours.FailureRate))
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // On the unit's trace (R9 and R10 fail before any output, R4's TTFT is
@@ -36,5 +38,21 @@ func TestPercentileLinesNameBothMethodsInChinese(t *testing.T) {
 	}
 	if p := LinearP95(u); p == nil || math.Abs(*p-1720) > 1e-9 {
 		t.Errorf("LinearP95 = %s, want 1720 ms", MS(p))
+	}
+}
+
+// VLLMLines reads the unit's trace both ways: vLLM's P95 is the linear
+// one over the 8 successes (1720 ms), the card's the nearest-rank one
+// (2000 ms), and only the card gives a failure rate (2 of 10).
+func TestVLLMLinesReadTheTraceBothWays(t *testing.T) {
+	tr, err := trace.ReadFile(CourseTrace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := VLLMLines(tr)
+	for _, want := range []string{"vLLM 口径：completed = 8，failed = 2；TTFT P95 = 1720 ms（线性插值，n = 8，失败不在样本里）\n", "本课口径：TTFT P95 = 2000 ms（最近秩，n = 8）；失败率 2 / 10 = 20%"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("VLLMLines = %q; want %q in it", got, want)
+		}
 	}
 }

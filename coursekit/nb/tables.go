@@ -67,7 +67,7 @@ const FailedE2E = "—（失败，不计时延）"
 // metrics.Rule), so the rows marked 合格 are the card's qualified.
 func VerdictTable(t *trace.Trace, sloMS float64) dataframe.DataFrame {
 	rule := cardopts.MustSummarize(t, cardopts.TTFT(sloMS)).Conditions[0].Rule()
-	rows := [][]string{{"尝试", "完整成功", "TTFT(ms)", "质量", "联合合格"}}
+	rows := [][]string{{"尝试", "完整成功", "首字时延 TTFT（ms）", "质量", "联合合格"}}
 	for i := range t.Attempts {
 		a := &t.Attempts[i]
 		v := rule.Judge(a)

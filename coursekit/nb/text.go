@@ -1,6 +1,7 @@
 package nb
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -250,6 +251,7 @@ type Hint struct {
 	Text  string
 	kind  hintKind
 	bound float64
+	tol   float64 // IfNear's relative tolerance; 0 is If's 0.1 %
 }
 
 type hintKind int8
@@ -264,6 +266,14 @@ const (
 // If is the hint for one known wrong answer: a number (matched within
 // 0.1 %), nb.Yes or nb.No, or a text answer.
 func If(guess any, text string) Hint { return Hint{Guess: guess, Text: text} }
+
+// IfNear is If for a wrong answer read off a run: it matches any number
+// within relTol of near (0.1 is 10 %), since the learner's figure for the
+// known mistake is rounded (0.2 for a computed 0.194). It is matched with
+// the exact hints, before any range.
+func IfNear(near, relTol float64, text string) Hint {
+	return Hint{Guess: near, Text: text, tol: relTol}
+}
 
 // IfAbove is the hint for a wrong number above bound (an overestimate of
 // a known kind); IfBelow for one below it. The bound itself counts: a
@@ -291,7 +301,7 @@ func verdictText(agree bool, guess any, hints []Hint) string {
 // range, then Otherwise, then the generic line.
 func hintFor(guess any, hints []Hint) string {
 	for _, h := range hints {
-		if h.kind == exactHint && same(guess, h.Guess, 1e-3) {
+		if h.kind == exactHint && same(guess, h.Guess, cmp.Or(h.tol, 1e-3)) {
 			return h.Text
 		}
 	}

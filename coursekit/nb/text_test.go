@@ -173,15 +173,19 @@ func TestConditionsTableKeepsTheHeaderOrder(t *testing.T) {
 }
 
 func TestCardTableShowsWhatTheCardSaysWithUnits(t *testing.T) {
-	c := &card.Card{Conditions: []card.Condition{{
-		SLO: card.Figure{Value: 1, Unit: card.Seconds}, P95: card.Figure{Value: 2},
-		FailureRate: card.Ratio{Num: 2, Den: 10, Unit: "失败尝试/全部尝试"}, Qualified: 5,
-	}}}
+	c := &card.Card{P95: card.Figure{Value: 2}, FailureRate: card.Ratio{Num: 2, Den: 10, Unit: "失败尝试/全部尝试"},
+		Conditions: []card.Condition{
+			{SLO: card.Figure{Value: 1, Unit: card.Seconds}, Qualified: 5},
+			{SLO: card.Figure{Value: 0.5, Unit: card.Seconds}, Qualified: 3},
+		}}
 	h := TableHTML(CardTable(c))
-	for _, want := range []string{"1 s", "2 （无单位）", "2 / 10（失败尝试/全部尝试）", ">5<"} {
+	for _, want := range []string{"1 s", "2 （无单位）", "2 / 10（失败尝试/全部尝试）", ">5<", "0.5 s", ">3<", "同上（不随门槛变）"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("card table lacks %q:\n%s", want, h)
 		}
+	}
+	if n := strings.Count(h, "2 / 10"); n != 1 {
+		t.Errorf("the card's one failure rate shows %d times, want once:\n%s", n, h)
 	}
 	if h := TableHTML(CardTable(&card.Card{})); !strings.Contains(h, "还没有填写门槛条件") {
 		t.Errorf("blank card: %s", h)

@@ -3,7 +3,6 @@ package textcheck
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"testing"
 
@@ -119,19 +118,13 @@ func unitCharts(t *testing.T) []namedChart {
 	return all
 }
 
-var latinCommaBeforeHan = regexp.MustCompile(`.{0,4}[,:]\p{Han}.{0,3}`)
-
 // Every chart the notebooks and the report draw writes full-width
 // punctuation next to Chinese, as the notebooks' own text does.
 func TestChartTextIsFullWidth(t *testing.T) {
 	for _, x := range unitCharts(t) {
 		for _, s := range chartStrings(x.c) {
-			for _, p := range Punctuation(s) {
-				t.Errorf("%s: half-width punctuation next to Chinese in %q (in %q)", x.name, p, s)
-			}
-			// Chart text holds no code, so "TTFT,按" is prose too.
-			if m := latinCommaBeforeHan.FindString(s); m != "" {
-				t.Errorf("%s: half-width comma before Chinese in %q (in %q)", x.name, m, s)
+			for _, p := range ChartPunctuation(s) {
+				t.Errorf("%s: half-width punctuation in Chinese chart text: %q (in %q)", x.name, p, s)
 			}
 		}
 	}

@@ -219,11 +219,15 @@ func checksVar(pc *parsedCell, name string) bool {
 		if !ok || found {
 			return !found
 		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || !isIdent(sel.X, "nb") || !slices.Contains(checkHelpers, sel.Sel.Name) || len(call.Args) < 2 {
+		fn := ""
+		if name, ok := isUnit01Check(call); ok {
+			fn = "unit01." + name
+		} else if sel, ok := call.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, "nb") && slices.Contains(checkHelpers, sel.Sel.Name) && len(call.Args) >= 2 {
+			fn = sel.Sel.Name
+		} else {
 			return true
 		}
-		answer := answerCheck{fn: sel.Sel.Name, call: call, src: pc.src}.answerName()
+		answer := answerCheck{fn: fn, call: call, src: pc.src}.answerName()
 		found = answer == name || strings.HasPrefix(answer, name+".")
 		return !found
 	})
@@ -283,7 +287,7 @@ func firstCall(f *ast.File, match func(*ast.CallExpr) bool) token.Pos {
 }
 
 func TestAnswersWaitForTheirPrediction(t *testing.T) {
-	files, by := byNotebook(notebookCells(t))
+	files, by := byNotebook(checkCells(t))
 	answers := 0
 	for _, f := range files {
 		problems, n, err := ungatedAnswers(by[f])

@@ -109,16 +109,17 @@ func TestCapacityAnswerIsTheBracketsLowerEnd(t *testing.T) {
 }
 
 // Issue 36: 04's 1 s → 0.5 s change is one trace judged twice, so it needs
-// no compare, and 04 says so; 09 compares 1 slot against 4 with compare,
-// several runs a side.
+// no comparison of repeated runs, and 04 says so in words, pointing to 09
+// (the tool's name is not taught in the core unit); 09 compares 1 slot
+// against 4 with compare, several runs a side.
 func TestCompareWhereItBelongs(t *testing.T) {
 	all := notebookCells(t)
 	said := false
 	for _, c := range nbCells(t, all, "04-change-one-condition.ipynb") {
-		said = said || c.kind == "markdown" && strings.Contains(c.source, "不需要 `compare`") && strings.Contains(c.source, "同一份 trace")
+		said = said || c.kind == "markdown" && strings.Contains(c.source, "不需要比较两组重复测量") && strings.Contains(c.source, "同一份 trace") && strings.Contains(c.source, "09")
 	}
 	if !said {
-		t.Error("04 never says its change of threshold needs no compare (不需要 `compare`: 同一份 trace judged twice)")
+		t.Error("04 never says its change of threshold needs no comparison of repeated runs (不需要比较两组重复测量: 同一份 trace judged twice; that is 09's)")
 	}
 	repeats := regexp.MustCompile(`experiment\.Compare\(lab\.Repeats\("slots1", ([3-9])\), lab\.Repeats\("slots4", ([3-9])\)\)`)
 	found := false
@@ -127,5 +128,35 @@ func TestCompareWhereItBelongs(t *testing.T) {
 	}
 	if !found {
 		t.Error("09 does not compare 1 slot against 4 with experiment.Compare over 3 or more runs a side")
+	}
+}
+
+// Issue 36, second walk: 09's compare text said every run had "十来个请求"
+// (a dozen or so) where its settings (4 users, closed loop, 2 s window)
+// gave 4–8 attempts. The text states the settings the lab cell runs with,
+// users and window, read off that cell, and no count they cannot give.
+func TestCompareTextMatchesItsRunSettings(t *testing.T) {
+	all := notebookCells(t)
+	users := regexp.MustCompile(`lab\.Users\((\d+), [^\n]*, (\d+)\*time\.Second\)`)
+	var n, secs string
+	text := ""
+	for _, c := range nbCells(t, all, "09-lab-real-engine.ipynb") {
+		if c.kind == "code" && strings.Contains(c.source, `Name: "slots1"`) {
+			if m := users.FindStringSubmatch(c.source); m != nil {
+				n, secs = m[1], m[2]
+			}
+		}
+		if c.kind == "markdown" && strings.Contains(c.source, "`experiment.Compare` 和终端里") {
+			text = c.source
+		}
+	}
+	if n == "" || text == "" {
+		t.Fatalf("09: experiment 4's load (lab.Users with a window in seconds) or its compare text not found (users %q, text %d bytes)", n, len(text))
+	}
+	if strings.Contains(text, "十来个") {
+		t.Error("09's compare text says each run had 十来个请求; its settings give a few")
+	}
+	if !strings.Contains(text, secs+" s") || !strings.Contains(text, n+" 个用户") {
+		t.Errorf("09's compare text does not state the runs' settings (%s 个用户, %s s), which set how many requests a run gets:\n%s", n, secs, text)
 	}
 }

@@ -304,7 +304,7 @@ func chineseMostly(s string) bool {
 // table: one of the two nearest code cells before or after it, in the
 // same notebook (a cell that reads the data may come first).
 func TestNotebooksUseOneCalloutLabel(t *testing.T) {
-	cells := notebookCells(t)
+	cells := checkCells(t)
 	shows := func(i int, what func(string) bool) bool {
 		file := cells[i].where[:strings.LastIndex(cells[i].where, "[")+1]
 		for _, step := range []int{-1, 1} {
@@ -412,7 +412,7 @@ func printed(t *testing.T) map[string]string {
 			}
 		}
 		half := &card.Card{Clock: "server", PercentileMethod: "线性", Streaming: card.Streaming{Recorded: card.PerToken, Aggregation: "平均"},
-			Conditions: []card.Condition{{SLO: card.Figure{Value: 1}, FailureRate: card.Ratio{Num: 0, Den: 8, Unit: "失败/成功"}}}, Outputs: card.Outputs{Training: "模型", Inference: "模型"}}
+			FailureRate: card.Ratio{Num: 0, Den: 8, Unit: "失败/成功"}, Conditions: []card.Condition{{SLO: card.Figure{Value: 1}}}, Outputs: card.Outputs{Training: "模型", Inference: "模型"}}
 		for label, c := range map[string]*card.Card{"blank": {}, "half": half} {
 			r := card.Check(c, tr)
 			out[fmt.Sprintf("self-check %s %s", label, name)] = r.Text() + "\n" + stripTags(r.HTML())

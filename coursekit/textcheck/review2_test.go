@@ -60,7 +60,10 @@ var plumbing = []struct {
 }
 
 func TestLearnerCellsHaveNoPlumbing(t *testing.T) {
-	for _, c := range unitCode(t) {
+	for _, c := range notebookCells(t) { // 00 too (the seventh review: its first table loaded records by hand)
+		if c.kind != "code" {
+			continue
+		}
 		for _, p := range plumbing {
 			if m := p.re.FindString(c.source); m != "" {
 				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
@@ -68,6 +71,16 @@ func TestLearnerCellsHaveNoPlumbing(t *testing.T) {
 		}
 	}
 }
+
+// appendixHeading opens what a notebook leaves for after class beyond its
+// exercises (the seventh review, finding 8: 04's threshold sweep and 05's
+// tool tables sat after 练习 under no heading). It comes after 练习, and
+// alone in its cell.
+const appendixHeading = "## 附录（课后选读）"
+
+// appendixMaterial marks a cell as reading beyond the exercises: a bold
+// "附：" title or a note that it is for after class.
+var appendixMaterial = regexp.MustCompile(`^\s*\*\*附|课后查阅|课后选读`)
 
 // sectionHeading is a second-level Markdown heading.
 var sectionHeading = regexp.MustCompile(`(?m)^## `)
@@ -104,9 +117,30 @@ func TestSummaryAndExercisesInTheirOwnCells(t *testing.T) {
 			t.Errorf("%s: no ## 小结 before ## 练习", f)
 			continue
 		}
-		for _, c := range cells[summary+1:] {
-			if c.kind == "markdown" && sectionHeading.MatchString(c.source) && !strings.Contains(c.source, "## 练习") && !strings.Contains(c.source, "## 下一步") {
-				t.Errorf("%s: a section after 小结; 小结 and 练习 end the lesson", c.where)
+		appendix := -1
+		for i, c := range cells[summary+1:] {
+			if c.kind != "markdown" || !sectionHeading.MatchString(c.source) {
+				continue
+			}
+			switch s := strings.TrimSpace(c.source); {
+			case strings.Contains(s, "## 练习"), strings.Contains(s, "## 下一步"):
+			case s == appendixHeading && summary+1+i > exercises && appendix < 0:
+				appendix = summary + 1 + i
+			default:
+				t.Errorf("%s: a section after 小结; 小结 and 练习 end the lesson (material for after class goes under %q, after 练习)", c.where, appendixHeading)
+			}
+		}
+		for i, c := range cells[exercises+1:] {
+			at := exercises + 1 + i
+			if c.kind == "markdown" && appendixMaterial.MatchString(c.source) && (appendix < 0 || at < appendix) {
+				t.Errorf("%s: reading for after class after 练习, under no heading: put it under %q", c.where, appendixHeading)
+			}
+		}
+		if appendix >= 0 {
+			for _, c := range cells[appendix+1:] {
+				if c.kind == "markdown" && strings.Contains(c.source, "## 练习") {
+					t.Errorf("%s: 练习 after the appendix; the appendix comes last", c.where)
+				}
 			}
 		}
 		if strings.HasSuffix(f, "06-deliverable.ipynb") {
@@ -128,7 +162,7 @@ var compareLabel = regexp.MustCompile(`nb\.Compare\w*\("([^"]*)"`)
 func TestExerciseChecksAreLabelledExercises(t *testing.T) {
 	after := map[string]bool{}
 	n := 0
-	for _, c := range notebookCells(t) {
+	for _, c := range checkCells(t) {
 		f := c.where[:strings.LastIndex(c.where, "[")]
 		if c.kind == "markdown" && strings.HasPrefix(strings.TrimSpace(c.source), "## 练习") {
 			after[f] = true
@@ -271,13 +305,17 @@ func TestConditionsAreWrittenInChinese(t *testing.T) {
 // praising the thing the lesson warns against, go through the helpers
 // that are tested for it.
 func TestChecksUseTheTestedHelpers(t *testing.T) {
-	all := notebookCells(t)
+	all := checkCells(t)
+	funcs := unit01Sources(t)
+	for i := range all { // a lab cell runs the unit01 checks it calls
+		all[i].source = withUnit01Checks(t, all[i].source, funcs)
+	}
 	for _, c := range []struct{ file, needle, want, why string }{
 		{"01-draw-the-system.ipynb", "myObservation", "nb.CheckObservation(myObservation)", "placeholders and aggregates must not pass"},
 		{"04-change-one-condition.ipynb", "sloFor06", "nb.CompareGives(", "the answer is a threshold; it is judged by the goodput it gives"},
 		{"05-read-the-tool-docs.ipynb", "prediction.GapsWhenMerged", "if !nb.Guessed(prediction)", "05's predictions are gated like the others"},
 		{"09-lab-real-engine.ipynb", "RunLengths(", "Requests: 6", "a median's ratio is read off runs sized by their sample (lab.Lengths, lab.Requests), not two requests"},
-		{"09-lab-real-engine.ipynb", "RunLengths(", "lab.MedianLine(", "each median is printed with its interval"},
+		{"09-lab-real-engine.ipynb", "RunLengths(", "lab.MedianLines(", "each median is printed with its interval (MedianLines is MedianLine of each run)"},
 		{"10-lab-capacity.ipynb", "prediction.EngineBusyHigh", "lab.AnswerBusy(", "the search's limit is not presented as a capacity"},
 		{"10-lab-capacity.ipynb", `experiment.CapacityFor(`, `CapacityFor(prediction, "sim"`, "the search shows progress, its rates hidden until predicted"},
 	} {

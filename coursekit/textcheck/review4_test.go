@@ -45,8 +45,8 @@ func TestReviewFourWordings(t *testing.T) {
 	}
 }
 
-// 09 says how far 3 runs a side can be trusted wherever it reads compare's
-// interval, and 10's busy finding is the simulated server's: the real
+// 09 says what 3 runs a side give wherever it reads compare's interval
+// (wide: more runs separate more), and 10's busy finding is the simulated server's: the real
 // engine's slot is not full at capacity (10's section on it).
 func TestReviewFourClaimsKeepTheirScope(t *testing.T) {
 	optimistic, busy := 0, 0
@@ -56,8 +56,12 @@ func TestReviewFourClaimsKeepTheirScope(t *testing.T) {
 		}
 		if strings.Contains(c.where, "/09-") && strings.Contains(c.source, "这点数据") {
 			optimistic++
-			if !strings.Contains(c.source, "偏乐观") || !strings.Contains(c.source, "至少") {
-				t.Errorf("%s: with 3 runs a side the interval is optimistic (偏乐观); say so and ask for at least 5 a side", c.where)
+			// With several runs on both sides compare's intervals hold
+			// Welch's t over the runs (A/A coverage 0.965–0.995 with
+			// run-level shifts): wide with 3 runs a side, no longer
+			// optimistic.
+			if strings.Contains(c.source, "偏乐观") || !strings.Contains(c.source, "多跑几次") {
+				t.Errorf("%s: with 3 runs a side the interval is wide, not optimistic (偏乐观); say so and ask for more runs (多跑几次)", c.where)
 			}
 		}
 		if strings.Contains(c.where, "/10-") && strings.Contains(c.source, "## 小结") {

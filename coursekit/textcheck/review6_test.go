@@ -2,6 +2,7 @@ package textcheck
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,7 +56,7 @@ func TestIntervalsOutsideTenPointThere(t *testing.T) {
 		if !strings.Contains(c.where, "/04-") && !strings.Contains(c.where, "/09-") {
 			continue
 		}
-		pointers += strings.Count(c.source, "见 10 第 4、5 节")
+		pointers += len(tenPointer.FindAllString(c.source, -1))
 		for _, never := range []string{"不会偏乐观", "分层自助法求：每次重抽样", "$0.5^6"} {
 			if strings.Contains(c.source, never) {
 				t.Errorf("%s: %q: intervals are taught in 10; one sentence here and 见 10 第 4、5 节 (a 3-run Welch interval is only 大致可信)", c.where, never)
@@ -63,7 +64,7 @@ func TestIntervalsOutsideTenPointThere(t *testing.T) {
 		}
 	}
 	if pointers < 4 {
-		t.Errorf("04 and 09 point to 10 §4–5 %d times; want 04 §3 and 09's experiments 3 and 4 (4 places)", pointers)
+		t.Errorf("04 and 09 point to 10 §4 or §5 %d times; want 04 §3 and 09's experiments 3 and 4 (4 places)", pointers)
 	}
 	core := true
 	for _, c := range nbCells(t, all, "04-change-one-condition.ipynb") {
@@ -71,6 +72,64 @@ func TestIntervalsOutsideTenPointThere(t *testing.T) {
 		if core && strings.Contains(c.source, "`compare`") {
 			t.Errorf("%s: the compare aside (a 09 tool) is no part of 04's core route", c.where)
 		}
+	}
+}
+
+// tenPointer is a pointer to sections of notebook 10: 见 10 第 4 节,
+// 见 10 第 4、5 节.
+var tenPointer = regexp.MustCompile(`10 第 ([0-9]+(?:、[0-9]+)*) 节`)
+
+// Every pointer to a section of 10 names one that teaches what its
+// sentence is about (the eighth review: Wilson was sent to 10 §4–5, a
+// median's interval to §4–5): 10 §4 teaches a quantile's interval (P95,
+// the median, n ≥ 72), §5 the Wilson interval of a share. A sentence about
+// a share or Wilson points to §5 and one about a quantile to §4, each
+// alone unless it is about both; every number is a section 10 has.
+func TestPointersToTenNameItsSection(t *testing.T) {
+	all := notebookCells(t)
+	sections := map[string]string{}
+	for _, c := range nbCells(t, all, "10-lab-capacity.ipynb") {
+		for _, m := range regexp.MustCompile(`(?m)^## ([0-9]+)\. (.*)$`).FindAllStringSubmatch(c.source, -1) {
+			sections[m[1]] = m[2]
+		}
+	}
+	if !strings.Contains(sections["4"], "P95") || !strings.Contains(sections["5"], "Wilson") {
+		t.Fatalf("10's sections moved (§4 %q, §5 %q): update this test", sections["4"], sections["5"])
+	}
+	quantile := regexp.MustCompile(`中位数|分位|P95|P99|72`)
+	share := regexp.MustCompile(`Wilson|比例|占`)
+	n := 0
+	for _, c := range all {
+		for _, loc := range tenPointer.FindAllStringSubmatchIndex(c.source, -1) {
+			n++
+			nums := strings.Split(c.source[loc[2]:loc[3]], "、")
+			sentence := c.source[:loc[0]]
+			if k := strings.LastIndexAny(sentence, "。\n"); k >= 0 {
+				sentence = sentence[k:]
+			}
+			want := map[string]bool{}
+			if quantile.MatchString(sentence) {
+				want["4"] = true
+			}
+			if share.MatchString(sentence) {
+				want["5"] = true
+			}
+			for _, num := range nums {
+				if _, ok := sections[num]; !ok {
+					t.Errorf("%s: %q points to 10 §%s, which 10 does not have", c.where, c.source[loc[0]:loc[1]], num)
+				} else if len(want) > 0 && !want[num] {
+					t.Errorf("%s: %q after %q: 10 §%s (%s) is not about that; §4 teaches a quantile's interval, §5 a share's (Wilson)", c.where, c.source[loc[0]:loc[1]], sentence, num, sections[num])
+				}
+			}
+			for w := range want {
+				if !slices.Contains(nums, w) {
+					t.Errorf("%s: %q after %q: point to 10 §%s (%s)", c.where, c.source[loc[0]:loc[1]], sentence, w, sections[w])
+				}
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d pointers to sections of 10; 04 and 09 have 4", n)
 	}
 }
 

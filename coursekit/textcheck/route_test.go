@@ -32,13 +32,21 @@ import (
 // prediction, 20 s a field of 06's card read off printed figures, 1.5 min
 // an answer in the learner's own words and a minute an exercise with its
 // check cell.
+//
+// What has few or no Chinese characters is still read (sixth review): a
+// display formula ($$ … $$) costs 20 s, its Chinese not counted again; a
+// markdown table row (not its header or rule line) at least 5 s, its
+// Chinese at the reading rate when that takes longer; what a code cell
+// prints is read within its 15 s.
 const (
-	readCharsPerMin    = 300  // Chinese characters of prose read, with its formulas, per minute
-	codeCellMin        = 0.25 // reading a short code cell, running it and reading what it printed
-	guessMin           = 0.4  // working out and writing one guess (a number, nb.Yes/nb.No)
-	checkedExerciseMin = 1.0  // an exercise with a check cell, worked out and checked
-	cardFieldMin       = 0.33 // one short field of 06's card (a number, a constant, a unit, a step's name or layer), read off the printed figures
-	freeTextMin        = 1.5  // one answer of 06's card written in the learner's own words
+	readCharsPerMin    = 300       // Chinese characters of prose read, with its formulas, per minute
+	codeCellMin        = 0.25      // reading a short code cell, running it and reading what it printed
+	guessMin           = 0.4       // working out and writing one guess (a number, nb.Yes/nb.No)
+	checkedExerciseMin = 1.0       // an exercise with a check cell, worked out and checked
+	formulaMin         = 20.0 / 60 // one display formula block ($$ … $$), read and related to the text
+	tableRowMin        = 5.0 / 60  // the least one row of a markdown table takes, its Chinese included
+	cardFieldMin       = 0.33      // one short field of 06's card (a number, a constant, a unit, a step's name or layer), read off the printed figures
+	freeTextMin        = 1.5       // one answer of 06's card written in the learner's own words
 	// pathFields is what 06 asks of the path map, whose steps the template
 	// leaves commented out: four steps with a name and a layer each
 	// (card's map.steps), and data, device, output and failure marked once
@@ -62,19 +70,56 @@ var updateRoute = flag.Bool("update-route", false, "rewrite the stated times fro
 
 // routeEstimate is what a notebook asks of a learner and how long it takes.
 type routeEstimate struct {
-	chars, code, guesses, checked, fields, free int
-	run, minutes                                float64
+	chars, formulas, rows, code, guesses, checked, fields, free int
+	run, rowMin, minutes                                        float64
 }
 
 func (e routeEstimate) String() string {
-	return fmt.Sprintf("%.2f min: %d characters, %d code cells, %d guesses, %d checked exercises, %d card fields, %d free-text answers, %.0f s running",
-		e.minutes, e.chars, e.code, e.guesses, e.checked, e.fields, e.free, e.run)
+	return fmt.Sprintf("%.2f min: %d characters, %d formula blocks, %d table rows, %d code cells, %d guesses, %d checked exercises, %d card fields, %d free-text answers, %.0f s running",
+		e.minutes, e.chars, e.formulas, e.rows, e.code, e.guesses, e.checked, e.fields, e.free, e.run)
+}
+
+// displayFormula is a $$ … $$ block; tableRow a markdown table's row that
+// is neither its header (the line before the rule) nor the rule.
+var (
+	displayFormula = regexp.MustCompile(`(?s)\$\$.*?\$\$`)
+	tableRule      = regexp.MustCompile(`^\|(\s*:?-+:?\s*\|)+\s*$`)
+)
+
+// han counts the Chinese characters of s.
+func han(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			n++
+		}
+	}
+	return n
+}
+
+// markdownCost reads a markdown cell: the Chinese characters of its prose
+// (outside display formulas and table body rows), its formula blocks, its
+// table body rows and the minutes they take (each at least tableRowMin).
+func markdownCost(src string) (chars, formulas, rows int, rowMin float64) {
+	formulas = len(displayFormula.FindAllString(src, -1))
+	lines := strings.Split(displayFormula.ReplaceAllString(src, ""), "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		header := i+1 < len(lines) && tableRule.MatchString(strings.TrimSpace(lines[i+1]))
+		if !strings.HasPrefix(t, "|") || tableRule.MatchString(t) || header {
+			chars += han(l)
+			continue
+		}
+		rows++
+		rowMin += max(tableRowMin, float64(han(l))/readCharsPerMin)
+	}
+	return chars, formulas, rows, rowMin
 }
 
 var (
 	guessBlank = regexp.MustCompile(`nb\.(Unset|Undecided)\b|"（[^"\n]*）"|"\?"`) // a number or yes/no not written yet, a text placeholder, a letter to choose
 	cardBlank  = regexp.MustCompile(`:\s*(0|"")\s*[,}]`)
-	checkCall  = regexp.MustCompile(`nb\.(Compare\w*|Recomputable|CheckObservation)\(`)
+	checkCall  = regexp.MustCompile(`nb\.(Compare\w*|Recomputable|CheckObservation)\(|\bunit01\.Check\w+\(`)
 	// freeText are the card's answers in words, the ones a reader marks
 	// (grade/criteria.ManualText).
 	freeText = regexp.MustCompile(`\b(CounterEvidence|Aggregation|DenominatorError|Training|Inference|Uncertain):\s*""`)
@@ -88,11 +133,8 @@ func estimate(cells []cell, number string) routeEstimate {
 			break
 		}
 		if c.kind == "markdown" {
-			for _, r := range c.source {
-				if unicode.Is(unicode.Han, r) {
-					e.chars++
-				}
-			}
+			chars, formulas, rows, rowMin := markdownCost(c.source)
+			e.chars, e.formulas, e.rows, e.rowMin = e.chars+chars, e.formulas+formulas, e.rows+rows, e.rowMin+rowMin
 			exercises = exercises || strings.HasPrefix(strings.TrimSpace(c.source), "## 练习") || strings.Contains(c.source, "\n## 练习")
 			continue
 		}
@@ -108,7 +150,7 @@ func estimate(cells []cell, number string) routeEstimate {
 		}
 	}
 	e.run = runSeconds[number]
-	e.minutes = float64(e.chars)/readCharsPerMin + float64(e.code)*codeCellMin + float64(e.guesses)*guessMin +
+	e.minutes = float64(e.chars)/readCharsPerMin + float64(e.formulas)*formulaMin + e.rowMin + float64(e.code)*codeCellMin + float64(e.guesses)*guessMin +
 		float64(e.checked)*checkedExerciseMin + float64(e.fields)*cardFieldMin + float64(e.free)*freeTextMin + e.run/60
 	return e
 }
@@ -292,6 +334,8 @@ func TestExercisesInsideTheTimeAreChecked(t *testing.T) {
 	// 00 states the rates the estimate uses, as the constants have them.
 	for _, rate := range []string{
 		fmt.Sprintf("每分钟读 %d 字", readCharsPerMin),
+		fmt.Sprintf("每个公式块约 %.0f 秒", formulaMin*60),
+		fmt.Sprintf("表格每行约 %.0f 秒", tableRowMin*60),
 		fmt.Sprintf("每个代码单元格约 %.0f 秒", codeCellMin*60),
 		fmt.Sprintf("每个预测约 %.0f 秒", guessMin*60),
 		fmt.Sprintf("带核对单元格的练习 %.0f 分钟", checkedExerciseMin),
@@ -326,5 +370,22 @@ func TestEstimateCountsEveryPlaceholder(t *testing.T) {
 	cells := []cell{{where: "x[0]", kind: "code", source: `var p = P{Denominator: "?", P95MS: nb.Unset, Moves: nb.Undecided, Note: "（写下你的观察）"}`}}
 	if got := estimate(cells, "99").guesses; got != 4 {
 		t.Errorf("the estimate counts %d predictions in %q, want 4", got, cells[0].source)
+	}
+}
+
+// Formulas and tables cost their time though they hold few Chinese
+// characters: the Chinese inside a formula is not counted twice, a
+// table's header and rule are no rows, and a row takes at least 5 s or
+// its Chinese at the reading rate.
+func TestEstimateCountsFormulasAndTableRows(t *testing.T) {
+	long := strings.Repeat("长", 40) // 8 s at 300 a minute, more than a row's 5 s
+	md := "先读一句。\n\n$$\n\\text{联合合格} = Q/A\n$$\n\n| 观察 | 层 |\n|---|---|\n| 变慢 | 推理层 |\n| " + long + " | 设备层 |\n"
+	chars, formulas, rows, rowMin := markdownCost(md)
+	if chars != 4+3 || formulas != 1 || rows != 2 || math.Abs(rowMin-(tableRowMin+43.0/readCharsPerMin)) > 1e-9 {
+		t.Errorf("markdownCost = %d characters, %d formulas, %d rows, %v min of rows; want 7 (prose and header only), 1, 2, 5 s + 43 characters", chars, formulas, rows, rowMin)
+	}
+	e := estimate([]cell{{where: "x[0]", kind: "markdown", source: md}}, "99")
+	if want := 7.0/readCharsPerMin + formulaMin + tableRowMin + 43.0/readCharsPerMin; math.Abs(e.minutes-want) > 1e-9 {
+		t.Errorf("estimate = %v min, want %v", e.minutes, want)
 	}
 }

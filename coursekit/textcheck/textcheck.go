@@ -113,10 +113,27 @@ const asciiPunct = ",;:?!()"
 // a Chinese character: "TTFT:700" is fine, "时延:700" and "时延(TTFT)" are
 // not (d2l-zh writes "时延：700", "时延（TTFT）"). The result quotes a few
 // characters around each place.
+//
+// A bracket closes as it opened: "时间轴（T1)" and "(TTFT）" mix a full-width
+// and a half-width bracket (a half-open interval "[0, 10)" is no mix) (the seventh review found the first in Fig.
+// 01.2's title), whatever stands next to the closing one.
 func Punctuation(text string) []string {
 	rs := []rune(text)
 	var out []string
+	quote := func(i int) string { return string(rs[max(0, i-4):min(len(rs), i+5)]) }
+	var open []rune // the brackets not closed yet
 	for i, r := range rs {
+		switch r {
+		case '(', '（', '[':
+			open = append(open, r)
+		case ')', '）', ']': // "[0, 10)" and "(0.5, 1]" are intervals
+			if len(open) > 0 {
+				if top := open[len(open)-1]; top == '（' && r != '）' || top != '（' && r == '）' {
+					out = append(out, quote(i))
+				}
+				open = open[:len(open)-1]
+			}
+		}
 		if !strings.ContainsRune(asciiPunct, r) {
 			continue
 		}
@@ -133,11 +150,30 @@ func Punctuation(text string) []string {
 			bad = before || (after && r != ':' && r != ',') // "a,中" is a list in code; "中:x" is not
 		}
 		if bad {
-			out = append(out, string(rs[max(0, i-4):min(len(rs), i+5)]))
+			out = append(out, quote(i))
 		}
 	}
 	return out
 }
+
+// labelColon is a half-width colon between a label and its count, "1 s:2".
+var labelColon = regexp.MustCompile(`[^\s\d:/]:\d`)
+
+// ChartPunctuation is Punctuation for a chart's text, which is Chinese
+// and holds no code: a label's colon before its number is full-width too,
+// even with no Chinese next to it ("TTFT > 1 s:2" in Fig. 01.4's funnel,
+// the seventh review), and so is a comma before Chinese ("TTFT,按").
+func ChartPunctuation(text string) []string {
+	out := Punctuation(text)
+	for _, re := range []*regexp.Regexp{labelColon, latinCommaBeforeHan} {
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			out = append(out, text[max(0, m[0]-6):min(len(text), m[1]+3)])
+		}
+	}
+	return out
+}
+
+var latinCommaBeforeHan = regexp.MustCompile(`[,:]\p{Han}`)
 
 // The English codes of the trace and of metrics.Reason. Snake-case codes
 // never belong in Chinese output; one-word codes only where they stand

@@ -81,6 +81,25 @@ func TestPunctuationWantsFullWidthNextToChinese(t *testing.T) {
 	}
 }
 
+// The seventh review's two chart texts: a bracket opened full-width and
+// closed half-width (Fig. 01.2's title), a label's half-width colon (Fig.
+// 01.4's funnel). Both passed the rule before.
+func TestChartPunctuationCatchesMixedBracketsAndLabelColons(t *testing.T) {
+	for _, bad := range []string{"图 01.2 · 一次请求的客户端时间轴（T1)", "首字时延(TTFT）", "−TTFT > 1 s:2", "TTFT,按", "失败,重试"} {
+		if len(ChartPunctuation(bad)) == 0 {
+			t.Errorf("%q passed", bad)
+		}
+	}
+	if len(Punctuation("时间轴（T1)")) == 0 {
+		t.Error("Punctuation passes a bracket opened full-width and closed half-width")
+	}
+	for _, good := range []string{"图 01.2 · 一次请求的客户端时间轴（T1）", "−TTFT > 1 s：2", "TTFT(ms)", "f(g(x)) 的值（单位（ms））", "12:30", "http://x", "TTFT ≤ 1 s", "[0, 10000) ms"} {
+		if got := ChartPunctuation(good); len(got) != 0 {
+			t.Errorf("%q flagged: %q", good, got)
+		}
+	}
+}
+
 func TestEnglishCodesStandAloneOnly(t *testing.T) {
 	for text, want := range map[string][]string{
 		"R6：qualified → ttft_over_slo":      {"ttft_over_slo", "qualified"},

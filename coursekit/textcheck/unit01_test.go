@@ -136,7 +136,7 @@ func TestRetryAmplificationInTheExerciseIsThePrintedValue(t *testing.T) {
 // successes (a number, and a meaningless one) and failures counted among
 // the successes (error A, which gives 0).
 func TestQuizAnswerKeyAndExplanation(t *testing.T) {
-	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	cells := nbCells(t, checkCells(t), "03-one-trace-four-conclusions.ipynb")
 	quiz := oneCell(t, cells, "> **测验**")
 	options := map[string]string{}
 	for _, m := range regexp.MustCompile(`([ABC])\. ([^；。\n]+)`).FindAllStringSubmatch(quiz.source, -1) {
@@ -235,7 +235,7 @@ func TestGlossaryExplainsTheTermsTheUnitUses(t *testing.T) {
 	}
 	// The tools table lives in 05 (its conventions' one home), after its
 	// exercises.
-	tools := oneCell(t, nbCells(t, notebookCells(t), "05-read-the-tool-docs.ipynb"), "**附：三个工具里的名字对照**")
+	tools := oneCell(t, nbCells(t, notebookCells(t), "05-read-the-tool-docs.ipynb"), "### 三个工具里的名字对照")
 	toolRows := map[string][]string{}
 	for _, l := range strings.Split(tools.source, "\n") {
 		if strings.HasPrefix(l, "| ") {
@@ -417,7 +417,7 @@ func TestDatesAndRunResults(t *testing.T) {
 // Defect 10: 03's exercise 1 states its rounding rule and its check applies
 // the same rule (nb.CompareDecimals), so 2.86 passes by the rule, not by luck.
 func TestRoundingRuleIsStatedAndChecked(t *testing.T) {
-	cells := nbCells(t, notebookCells(t), "03-one-trace-four-conclusions.ipynb")
+	cells := nbCells(t, checkCells(t), "03-one-trace-four-conclusions.ipynb")
 	ex := oneCell(t, cells, "把门槛放宽到 2 s")
 	if !strings.Contains(ex.source, "四舍五入到两位小数") {
 		t.Errorf("%s: exercise 1 gives no rounding rule", ex.where)
@@ -606,7 +606,7 @@ var figureCall = regexp.MustCompile(`nb\.Figure\("(图 \d{2}\.\d+)",`)
 // so that the text can refer to it; and every figure the text refers to
 // exists.
 func TestEveryChartIsANumberedFigure(t *testing.T) {
-	cells := notebookCells(t)
+	cells := checkCells(t)
 	defined := map[string]bool{}
 	last := map[string]int{}
 	var numbers []string
@@ -748,7 +748,7 @@ func TestRouteTableTimesMatchTheNotebooks(t *testing.T) {
 // learner pick the per-request fields and checks whether the card can be
 // recomputed from them.
 func TestMixedUnitsAndRecordFieldsArePractised(t *testing.T) {
-	all := notebookCells(t)
+	all := checkCells(t)
 	rates := oneCell(t, nbCells(t, all, "03-one-trace-four-conclusions.ipynb"), "nb.PerSecond(")
 	if !strings.Contains(rates.source, "nb.Compare(") {
 		t.Errorf("%s: the three rates are computed but no prediction is checked", rates.where)

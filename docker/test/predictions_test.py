@@ -5,8 +5,8 @@
 A cell is gated when it asks nb.Guessed of a prediction before it shows an
 answer: `if !nb.Guessed(p) { return }`, where p is the learner's prediction
 variable, whatever its name (prediction, mistakes, predictCacheShare), or one
-of its fields (prediction.PauseChangesTTFT). That is the one gate form the
-course keeps; coursekit/textcheck's gate rule (gates_test.go) fails any answer
+of its fields (prediction.PauseChangesTTFT), in the cell or in the body of the
+coursekit/unit01 check the cell calls. That is the one gate form the course keeps; coursekit/textcheck's gate rule (gates_test.go) fails any answer
 cell after a prediction that shows before it. Every gated cell is checked
 twice with the real gonb kernel:
   * in the copies `make test-notebooks` executed as committed (EXECUTED_DIR,
@@ -37,6 +37,28 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 REMINDER = "所以要等你写下"
 # The gate: nb.Guessed asked of a prediction variable or one of its fields.
 GATE = re.compile(r"\bnb\.Guessed\(\s*[A-Za-z_]\w*(\.\w+)*\s*[,)]")
+# A check of coursekit/unit01 called from a cell (unit01.CheckTimeline(prediction, timeline)):
+# gated when its function asks nb.Guessed, as 02–05's checks that show more than a verdict do.
+UNIT01_CALL = re.compile(r"\bunit01\.(\w+)\(")
+
+
+def unit01_gated():
+    """The functions of coursekit/unit01 whose body asks nb.Guessed."""
+    out = set()
+    d = os.path.join(REPO, "coursekit", "unit01")
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if not name.endswith(".go") or name.endswith("_test.go"):
+            continue
+        text = open(os.path.join(d, name), encoding="utf-8").read()
+        for m in re.finditer(r"(?m)^func (\w+)(\[[^\]]*\])?\(", text):
+            end = text.find("\nfunc ", m.end())
+            if GATE.search(text[m.end():end if end >= 0 else len(text)]):
+                out.add(m.group(1))
+    return out
+
+
+def gated_cell(source, checks):
+    return bool(GATE.search(source)) or any(m.group(1) in checks for m in UNIT01_CALL.finditer(source))
 
 
 def src(cell):
@@ -77,6 +99,7 @@ def main():
     shutil.rmtree(args.out, ignore_errors=True)
     unit = os.path.join(REPO, "notebooks", "unit01")
     failures, checked = [], 0
+    checks = unit01_gated()
     with tempfile.TemporaryDirectory() as tmp:
         filled_dir = os.path.join(tmp, "unit01")
         os.makedirs(filled_dir)
@@ -85,7 +108,7 @@ def main():
             if not name.endswith(".ipynb"):
                 continue
             nb = json.load(open(os.path.join(unit, name), encoding="utf-8"))
-            gated = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and GATE.search(src(c))]
+            gated = [i for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code" and gated_cell(src(c), checks)]
             if not gated:
                 continue
             copy = executed_copy(args.executed, name)

@@ -3,7 +3,9 @@
 // interval as a bar through it and 0 as a vertical line, coloured by the
 // verdict. Metrics of different units share one axis because each is
 // drawn relative to its A; a metric whose A is 0 or missing cannot be and
-// is named in the subtitle instead. WritePage puts the plot and the
+// is named in the subtitle instead. Shares of attempts (failure rate,
+// qualified rates) are drawn in percentage points, B − A itself, so a
+// failure rate of 0 % on A is drawn too; their rows say "(pp)". WritePage puts the plot and the
 // comparison's table on one offline HTML page.
 package comparefig
 
@@ -14,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -27,9 +30,11 @@ import (
 
 var (
 	msgTitle     = lang.Msg{"A/B 对照：每个指标的 B − A 与 95% 区间", "A/B comparison: B − A per metric with its 95% interval"}
-	msgSubtitle  = lang.Msg{"A %d 次运行，B %d 次运行；横轴是 B − A 占 A 的百分比，竖线是 0\n区间含 0 记为 ~（看不出差别）", "A %d run(s), B %d run(s); the axis is B − A as a share of A, the vertical line 0\nan interval holding 0 is ~ (no difference shows)"}
+	msgSubtitle  = lang.Msg{"A %d 次运行，B %d 次运行；横轴是 B − A 占 A 的百分比，竖线是 0\n每行名字后是结论，区间含 0 记为 ~（看不出差别）\n比例（标 pp）画的是 B − A 的百分点，与别的行共用这根横轴：1 pp 和 1%% 一样长，但不是一个量", "A %d run(s), B %d run(s); the axis is B − A as a share of A, the vertical line 0\neach row's name ends with its verdict: ~ when its interval holds 0 (no difference shows)\nshares (marked pp) in percentage points on this same axis: as long as 1%%, not the same quantity"}
+	msgPPRow     = lang.Msg{"%s（pp）", "%s (pp)"}
 	msgLeftOut   = lang.Msg{"没有画出（A 为 0 或缺失）：", "not drawn (A is 0 or missing): "}
-	msgAxis      = lang.Msg{"B − A，占 A 的百分比（%）", "B − A as a share of A (%)"}
+	msgAxis      = lang.Msg{"B − A，占 A 的百分比（%）；标 pp 的行：百分点，共用刻度", "B − A as a share of A (%); rows marked pp: percentage points on the same scale"}
+	msgRowName   = lang.Msg{"%s · %s", "%s · %s"}
 	msgPoint     = lang.Msg{"B − A", "B − A"}
 	msgInterval  = lang.Msg{"95% 区间", "95% interval"}
 	msgZero      = lang.Msg{"0（没有差别）", "0 (no difference)"}
@@ -37,7 +42,7 @@ var (
 	msgUnbounded = lang.Msg{"（区间一侧没有界，画到边上）", " (unbounded on one side: drawn to the edge)"}
 	msgSep       = lang.Msg{"、", ", "}
 	msgPage      = lang.Msg{"A/B 对照", "A/B comparison"}
-	msgCaption   = lang.Msg{"每一行是一个指标：点是 B − A 占 A 的百分比，横条是它的 95% 区间；绿色更好，红色更差，灰色是 ~（区间含 0）。", "One row per metric: the point is B − A as a share of A, the bar its 95% interval; green is better, red worse, grey ~ (the interval holds 0)."}
+	msgCaption   = lang.Msg{"每一行是一个指标：点是 B − A 占 A 的百分比（失败率、合格率这类比例是 B − A 的百分点，标 pp），横条是它的 95% 区间；绿色更好，红色更差，灰色是 ~（区间含 0）。", "One row per metric: the point is B − A as a share of A (for shares, the failure and qualified rates, B − A in percentage points, marked pp), the bar its 95% interval; green is better, red worse, grey ~ (the interval holds 0)."}
 )
 
 // Verdict colours.
@@ -70,17 +75,27 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		x, lo, hi         float64
 		open              bool
 		clipLow, clipHigh bool
+		// pp: a share, drawn in percentage points.
+		pp bool
 	}
 	var rows []row
 	var left []string
 	var ests, ends []float64
 	for _, m := range r.Metrics {
-		if m.Rel == nil || m.A == nil || *m.A == 0 {
+		share := m.Unit == "share" && m.Diff != nil
+		if !share && (m.Rel == nil || m.A == nil || *m.A == 0) {
 			left = append(left, m.Name)
 			continue
 		}
-		a := math.Abs(*m.A)
-		rw := row{m: m, x: *m.Rel * 100}
+		var rw row
+		var a float64
+		if share {
+			// Percentage points: B − A itself, whatever A is.
+			rw, a = row{m: m, x: *m.Diff * 100, pp: true}, 1
+		} else {
+			a = math.Abs(*m.A)
+			rw = row{m: m, x: *m.Rel * 100}
+		}
 		ests = append(ests, rw.x)
 		if m.CI95.Low != nil {
 			rw.lo = *m.CI95.Low / a * 100
@@ -111,19 +126,33 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 	if c.Height == "" {
 		c.Height = fmt.Sprintf("%dpx", 131+19*lines+36*max(len(rows), 1))
 	}
+	// Each row is named in full, wrapped after its metric's name when
+	// long (qualified_rate / @ttft1000ms+e2e3000ms), and ends with its
+	// verdict: a label on the point could be left out by the chart, and
+	// a mark the reader looks for should not be. The axis is given the
+	// room its longest line takes.
 	names := make([]string, len(rows))
+	widest := 0
 	for i, rw := range rows {
-		names[i] = draw.Label(rw.m.Name)
+		name := rw.m.Name
+		if rw.pp {
+			name = msgPPRow.F(l, name)
+		}
+		names[i] = rowName(msgRowName.F(l, name, compare.VerdictName(l, rw.m.Verdict)))
+		for _, line := range strings.Split(names[i], "\n") {
+			widest = max(widest, columns(line))
+		}
 	}
+	yWidth := max(100, 7*widest+24)
 	ln := ec.NewLine()
 	ln.SetGlobalOptions(
 		c.Init(),
 		ec.WithTitleOpts(draw.Titled(msgTitle.In(l), sub)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(71 + 19*lines), Bottom: "60", Left: "230", Right: "40"}),
+		ec.WithGridOpts(opts.Grid{Top: strconv.Itoa(71 + 19*lines), Bottom: "60", Left: strconv.Itoa(yWidth), Right: "40"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: msgAxis.In(l), NameLocation: "middle", NameGap: 28, Min: edgeLow, Max: edge, MinInterval: step, MaxInterval: step}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true)}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: names, Inverse: opts.Bool(true), AxisLabel: &opts.AxisLabel{Interval: "0"}}),
 		ec.WithAnimation(false),
 	)
 	cells := map[string]compare.Cell{}
@@ -151,8 +180,7 @@ func Forest(r *compare.Result, options ...charts.Option) *ec.Line {
 		draw.AddLine(ln, msgInterval.In(l), []draw.Point{lo, hi},
 			opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 6}, opts.LineStyle{Color: color, Width: 3, Type: style}, nil)
 		points = append(points, draw.Point{Value: []any{round2(rw.x), names[i]}, Symbol: "diamond", SymbolSize: 13,
-			ItemStyle: &opts.ItemStyle{Color: color}, Tooltip: tt,
-			Label: &opts.Label{Show: opts.Bool(true), Position: "top", Color: color, Formatter: draw.Literal(compare.VerdictName(l, m.Verdict))}})
+			ItemStyle: &opts.ItemStyle{Color: color}, Tooltip: tt})
 	}
 	// The estimates, on a series whose line is not drawn, and the 0 line.
 	draw.AddLine(ln, msgPoint.In(l), points, opts.LineChart{ShowSymbol: opts.Bool(true)}, opts.LineStyle{Color: draw.ColorMark, Opacity: opts.Float(0)},
@@ -174,7 +202,9 @@ func zeroLine(l lang.Lang) draw.MarkItem {
 // most twice the larger of the farthest estimate and the median end, so
 // that one interval far wider than the rest stops at the edge instead of
 // squeezing them; and not below −100 % (or the tick just below 0, if −100
-// is none), since no metric is below 0 (B − A ≥ −A).
+// is none), since no true value is below 0: an interval reaching below
+// −100 % of the observed A (Welch's over few runs can) stops at the edge
+// with an arrow.
 func axisRange(ests, ends []float64) (lo, hi, step float64) {
 	reach := 0.0
 	for _, x := range ests {
@@ -259,6 +289,23 @@ func columns(s string) int {
 		}
 	}
 	return n
+}
+
+// rowLineRunes is the longest a row's name runs on one line before it is
+// wrapped after its metric's name (at "@").
+const rowLineRunes = 30
+
+// rowName is a row's name as the axis prints it: whole (no cut), wrapped
+// before its "@" when longer than rowLineRunes.
+func rowName(s string) string {
+	s = draw.WholeText(s)
+	if utf8.RuneCountInString(s) <= rowLineRunes {
+		return s
+	}
+	if i := strings.Index(s, "@"); i > 0 {
+		return s[:i] + "\n" + s[i:]
+	}
+	return s
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

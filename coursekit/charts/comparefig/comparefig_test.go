@@ -56,9 +56,18 @@ func TestForestRows(t *testing.T) {
 	for _, n := range y["data"].([]any) {
 		names = append(names, n.(string))
 	}
+	// Each row ends with its verdict (a label on the point could be left
+	// out: the walk saw rows without their ~).
 	var want []string
 	for _, m := range r.Metrics {
-		want = append(want, m.Name)
+		if m.Unit == "share" {
+			want = append(want, m.Name+"（pp） · "+compare.VerdictName(lang.ZH, m.Verdict)) // percentage points
+			continue
+		}
+		want = append(want, m.Name+" · "+compare.VerdictName(lang.ZH, m.Verdict))
+	}
+	if y["axisLabel"].(map[string]any)["interval"] != "0" {
+		t.Errorf("y axis labels %v: want every row's label shown (interval 0)", y["axisLabel"])
 	}
 	if !slices.Equal(names, want) {
 		t.Fatalf("rows %v, want %v", names, want)
@@ -91,8 +100,9 @@ func TestForestRows(t *testing.T) {
 	}
 }
 
-// A metric whose A is 0 cannot be drawn as a share of A: the subtitle names
-// it. A percentile too small to bound is drawn dashed to the axis' edge.
+// A share is drawn in percentage points, so a failure rate of 0 % on A is
+// drawn (it was "not drawn" as a share of A), its row marked (pp). A
+// percentile too small to bound is drawn dashed to the axis' edge.
 func TestForestLeftOutAndUnbounded(t *testing.T) {
 	u := charttest.UnitTrace(t, "trace.jsonl")
 	ok := &trace.Trace{Header: u.Header}
@@ -104,8 +114,12 @@ func TestForestLeftOutAndUnbounded(t *testing.T) {
 	r := result(t, ok, u, "trace.jsonl") // A has no failure: failure_rate's A is 0
 	opt := charttest.Decoded(t, comparefig.Forest(r, charts.WithLang(lang.EN)))
 	sub := opt["title"].(map[string]any)["subtext"].(string)
-	if !strings.Contains(sub, "not drawn (A is 0 or missing): failure_rate") {
-		t.Errorf("subtitle %q does not name failure_rate", sub)
+	if strings.Contains(sub, "failure_rate") || !strings.Contains(sub, "percentage points") {
+		t.Errorf("subtitle %q: failure_rate left out, or the pp not said", sub)
+	}
+	rows := opt["yAxis"].([]any)[0].(map[string]any)["data"].([]any)
+	if !slices.Contains(rows, any("failure_rate (pp) · ~")) {
+		t.Errorf("rows %v: no failure_rate (pp)", rows)
 	}
 	x := opt["xAxis"].([]any)[0].(map[string]any)
 	edge := x["max"].(float64)
@@ -115,7 +129,7 @@ func TestForestLeftOutAndUnbounded(t *testing.T) {
 		sm := s.(map[string]any)
 		d := sm["data"].([]any)
 		hi := d[1].(map[string]any)["value"].([]any)
-		if hi[1] == "ttft_ms.p95" {
+		if strings.HasPrefix(hi[1].(string), "ttft_ms.p95 ") {
 			found = true
 			if hi[0].(float64) != edge || sm["lineStyle"].(map[string]any)["type"] != "dashed" {
 				t.Errorf("ttft_ms.p95 of 8 successes: drawn to %v (edge %v), style %v", hi[0], edge, sm["lineStyle"])

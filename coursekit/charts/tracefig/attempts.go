@@ -71,7 +71,7 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		rule = s.Conditions[condition].Rule()
 	}
 	sloMS := rule.TTFTMS
-	rowsDrawn, seqs, sampled, keptOther := d.drawnRows()
+	rowsDrawn, seqs, measures, sampled, keptOther := d.drawnRows()
 	n := len(rowsDrawn)
 	rows := min(max(n, 1), AttemptRows)
 	c := draw.NewConfig("100%", strconv.Itoa(165+26*rows)+"px", options)
@@ -100,7 +100,7 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		case a.Outcome == trace.OK:
 			ttft, _ := a.TTFT()
 			e2e, _ := a.E2E()
-			v := rule.Judge(a)
+			v := rule.JudgeMeasured(a, measures[i])
 			lab := prefix + cardfmt.ReasonNameIn(lg, v.Reason)
 			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", draw.MS(ttft), draw.MS(e2e), charts.QualityLabelIn(lg, a.Quality), cardfmt.ReasonNameIn(lg, v.Reason))
 			if ttft <= sloMS {

@@ -51,7 +51,7 @@ type Digest struct {
 	rows, ok, failed, inFlight int64
 	edge                       float64 // latest time seen
 
-	oks, others pick[trace.Attempt] // rows: complete successes; the rest
+	oks, others pick[row]           // rows: complete successes; the rest
 	kinds       map[int64][2]string // error kinds (zh, en) of the kept rows that have an error, by seq
 
 	// successes counts the complete successes that started in the window
@@ -72,7 +72,7 @@ func NewDigest(h *trace.Header) *Digest {
 }
 
 func newDigest(h *trace.Header, limit int) *Digest {
-	return &Digest{Header: *h, limit: limit, oks: pick[trace.Attempt]{limit: limit}, others: pick[trace.Attempt]{limit: limit},
+	return &Digest{Header: *h, limit: limit, oks: pick[row]{limit: limit}, others: pick[row]{limit: limit},
 		succ: pick[sample]{limit: limit}, kinds: map[int64][2]string{}, firstSeq: -1, multiSeq: -1}
 }
 
@@ -166,7 +166,7 @@ func (d *Digest) Add(a *trace.Attempt, seq int64) {
 		d.inflight.Add(a)
 	}
 	key := idHash(a.ID)
-	row := func() trace.Attempt { return rowCopy(a) }
+	row := func() row { return rowCopy(a) }
 	switch a.Outcome {
 	case trace.OK:
 		d.ok++
@@ -241,9 +241,10 @@ func (d *Digest) CaptureEdgeMS() float64 {
 }
 
 // drawnRows are the rows Attempts draws, in send order (ties in file
-// order), with their seqs; sampled says whether some rows were left out,
-// and keptOther how many failures and in-flight attempts are drawn.
-func (d *Digest) drawnRows() (rows []*trace.Attempt, seqs []int64, sampled bool, keptOther int) {
+// order), with their seqs and the measures of each whole attempt;
+// sampled says whether some rows were left out, and keptOther how many
+// failures and in-flight attempts are drawn.
+func (d *Digest) drawnRows() (rows []*trace.Attempt, seqs []int64, measures []metrics.Measures, sampled bool, keptOther int) {
 	nOther, nOK := int(d.failed+d.inFlight), int(d.ok)
 	other, ok := nOther, nOK
 	if nOther+nOK > d.limit {
@@ -252,14 +253,15 @@ func (d *Digest) drawnRows() (rows []*trace.Attempt, seqs []int64, sampled bool,
 		ok = min(nOK, d.limit-other)
 	}
 	kept := append(d.others.smallest(other), d.oks.smallest(ok)...)
-	slices.SortFunc(kept, func(a, b *entry[trace.Attempt]) int {
-		return cmp.Or(cmp.Compare(a.v.StartMS, b.v.StartMS), cmp.Compare(a.seq, b.seq))
+	slices.SortFunc(kept, func(a, b *entry[row]) int {
+		return cmp.Or(cmp.Compare(a.v.a.StartMS, b.v.a.StartMS), cmp.Compare(a.seq, b.seq))
 	})
 	for _, e := range kept {
-		rows = append(rows, &e.v)
+		rows = append(rows, &e.v.a)
 		seqs = append(seqs, e.seq)
+		measures = append(measures, e.v.m)
 	}
-	return rows, seqs, sampled, other
+	return rows, seqs, measures, sampled, other
 }
 
 // successSample is the success TTFTs drawn, ascending (ties in file
@@ -285,15 +287,24 @@ func (d *Digest) errorKind(l lang.Lang, seq int64) string {
 	return k[0]
 }
 
+// row is what a row of Attempts keeps of an attempt: a part of it (a) and
+// the measures of the whole attempt that its verdict reads (m).
+type row struct {
+	a trace.Attempt
+	m metrics.Measures
+}
+
 // rowCopy is what a row of Attempts draws of a: its scalars, its first
-// event (the TTFT) and its id and error cut to what Label shows.
-func rowCopy(a *trace.Attempt) trace.Attempt {
+// event (the TTFT), its id and error cut to what Label shows, and the
+// measures the latency SLOs judge, taken from the whole attempt (the
+// later events are not kept).
+func rowCopy(a *trace.Attempt) row {
 	r := trace.Attempt{ID: clip(a.ID), StartMS: a.StartMS, Outcome: a.Outcome, HTTPStatus: a.HTTPStatus,
 		EndMS: a.EndMS, HasEnd: a.HasEnd, Quality: a.Quality, Error: clip(a.Error), Line: a.Line}
 	if len(a.Events) > 0 {
 		r.Events = []trace.Event{a.Events[0]}
 	}
-	return r
+	return row{a: r, m: metrics.Measure(a)}
 }
 
 // fullCopy copies a with its events and strings, which the reader reuses.

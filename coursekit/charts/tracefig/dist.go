@@ -33,6 +33,16 @@ func TTFTDistribution(t *trace.Trace, options ...charts.Option) *ec.Line {
 	return TTFTDistributionOf(DigestOf(t), s, options...)
 }
 
+// TTFTDistributionNearestRank is TTFTDistribution with the P95 marked
+// under nearest-rank alone, the course's method: notebook 03 draws it as
+// Fig. 01.3 before its exercise 3 asks for the linear P95, which the
+// two-method figure would show (the seventh review). For the unit trace
+// the mark reads 2000 ms.
+func TTFTDistributionNearestRank(t *trace.Trace, options ...charts.Option) *ec.Line {
+	s := cardopts.MustSummarize(t, cardopts.Flags{})
+	return TTFTDistributionOf(DigestOf(t), s, options...)
+}
+
 // TTFTDistributionOf is TTFTDistribution drawn from a digest, with the
 // counts and percentiles of s, the trace's summary: its TTFT under the
 // card's method, and under the other method when s has it

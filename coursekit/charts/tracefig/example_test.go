@@ -32,7 +32,7 @@ func ExampleFunnel() {
 	s := metrics.Summarize(t, metrics.Options{SLOsMS: []float64{1000}})
 	c := tracefig.Funnel(s, 0, charts.WithID("funnel"))
 	fmt.Println(s.Attempts, s.CompleteSuccess, s.QualityPasses, s.Conditions[0].Qualified)
-	fmt.Println(strings.Contains(c.RenderSnippet().Option, "TTFT > 1 s:2"))
+	fmt.Println(strings.Contains(c.RenderSnippet().Option, "TTFT > 1 s：2"))
 	// Output:
 	// 10 8 7 5
 	// true

@@ -71,7 +71,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		default:
 			limit := draw.SafeText(cardfmt.CheckLimitName(st))
 			name = limit
-			reason = strings.Replace(limit, "≤", ">", 1) + fmt.Sprintf(":%d", st.Dropped)
+			reason = lg.F(lang.Msg{"%s：%d", "%s: %d"}, strings.Replace(limit, "≤", ">", 1), st.Dropped)
 		}
 		if i == len(stages)-1 {
 			name = lg.F(lang.Msg{"联合合格\n（%s）", "qualified\n(%s)"}, name)

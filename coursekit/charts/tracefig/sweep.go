@@ -12,6 +12,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/internal/draw"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -46,7 +47,18 @@ func SweepSLOs(d *Digest, slos []float64) []float64 {
 	}
 	xs = slices.DeleteFunc(xs, func(v float64) bool { return !(v > 0) || math.IsInf(v, 0) })
 	slices.Sort(xs)
-	return slices.Compact(xs)
+	// Two TTFTs equal but for float noise (11.727999999999156 and
+	// 11.728000000000065, each a difference of two stamps) are one
+	// threshold: the larger, which every attempt at that TTFT meets.
+	out := xs[:0]
+	for _, v := range xs {
+		if n := len(out); n > 0 && v-out[n-1] <= 1e-9*max(1, v) {
+			out[n-1] = v
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // SLOSweep draws goodput (jointly qualified attempts per window second, left
@@ -84,18 +96,20 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 	for _, cd := range s.Conditions {
 		byMS[cd.SLOTTFTMS] = cd
 	}
-	for _, cd := range points {
-		tip := lg.F(lang.Msg{"TTFT ≤ %s：合格 %d · goodput %s 次/s", "TTFT ≤ %s: qualified %d · goodput %s /s"}, draw.SLOText(cd.SLOTTFTMS), cd.Qualified, draw.Num(cd.GoodputPerS))
+	sloText := pointTexts(points)
+	for i, cd := range points {
+		slo := sloText[i]
+		tip := lg.F(lang.Msg{"TTFT ≤ %s：合格 %d · goodput %s 次/s", "TTFT ≤ %s: qualified %d · goodput %s /s"}, slo, cd.Qualified, draw.Num(cd.GoodputPerS))
 		var gv any = cd.GoodputPerS
 		if cd.Unknown != "" { // nothing rated: no point, not 0
-			gv, tip = "-", lg.F(lang.Msg{"TTFT ≤ %s：goodput %s", "TTFT ≤ %s: goodput %s"}, draw.SLOText(cd.SLOTTFTMS), cardfmt.UnknownUnrated.In(lg))
+			gv, tip = "-", lg.F(lang.Msg{"TTFT ≤ %s：goodput %s", "TTFT ≤ %s: goodput %s"}, slo, cardfmt.UnknownUnrated.In(lg))
 		}
 		good = append(good, draw.Point{Value: []any{cd.SLOTTFTMS, gv}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		if s.WindowCost != nil {
 			var v any = "-"
 			if cd.CostPer1000 != nil {
 				v = *cd.CostPer1000
-				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, draw.SLOText(cd.SLOTTFTMS), draw.Num(*cd.CostPer1000), perK)
+				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, slo, draw.Num(*cd.CostPer1000), perK)
 			}
 			cost = append(cost, draw.Point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		}
@@ -146,4 +160,34 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 		draw.AddLine(l, lg.S(lang.Msg{"每千次合格成本", "cost per 1000 qualified"}), cost, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2, Type: "dashed"}, nil)
 	}
 	return l
+}
+
+// pointTexts names the TTFT SLO of each point (sorted, distinct) as
+// draw.SLOText does, with more decimals where that text would name two
+// points alike (10.7 ms for 10.66 and 10.74): each point's text is its
+// own, with the fewest decimals (up to 6) that tell it from its
+// neighbours, or every digit when 6 do not.
+func pointTexts(points []metrics.Condition) []string {
+	out := make([]string, len(points))
+	for i, cd := range points {
+		out[i] = draw.SLOText(cd.SLOTTFTMS)
+	}
+	for i := range points {
+		clash := func(text func(float64) string) bool {
+			t := text(points[i].SLOTTFTMS)
+			return i > 0 && text(points[i-1].SLOTTFTMS) == t || i+1 < len(points) && text(points[i+1].SLOTTFTMS) == t
+		}
+		if !clash(draw.SLOText) {
+			continue
+		}
+		found := false
+		for d := 2; d <= 6 && !found; d++ {
+			ms := func(v float64) string { return numfmt.Trim(v, d) + " ms" }
+			out[i], found = ms(points[i].SLOTTFTMS), !clash(ms)
+		}
+		if !found { // closer than 1e-6 ms: every digit
+			out[i] = numfmt.Exact(points[i].SLOTTFTMS) + " ms"
+		}
+	}
+	return out
 }

@@ -47,7 +47,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	lg := c.Lang
 	s := ec.NewScatter()
 	id := draw.Label(a.ID)
-	title := lg.F(lang.Msg{"图 01.2 · 一次请求的客户端时间轴（%s)", "Figure 01.2 · client timeline of one request (%s)"}, id)
+	title := lg.F(lang.Msg{"图 01.2 · 一次请求的客户端时间轴（%s）", "Figure 01.2 · client timeline of one request (%s)"}, id)
 
 	ttft, hasTTFT := a.TTFT()
 	e2e, hasEnd := a.E2E()

@@ -2,7 +2,9 @@ package tracefig_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,7 +103,7 @@ func TestFunnelUnitNumbers(t *testing.T) {
 			}
 		}
 	}
-	if js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f")))); !strings.Contains(js, "TTFT > 1 s:2") {
+	if js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f")))); !strings.Contains(js, "TTFT > 1 s：2") {
 		t.Error("1 s funnel: TTFT drop reason missing")
 	}
 }
@@ -258,5 +260,47 @@ func TestFunnelHTTPErrorsByStatus(t *testing.T) {
 	js := string(option(t, tracefig.Funnel(s, 0, charts.WithID("f"))))
 	if want := cardfmt.OutcomeCountIn(lang.ZH, s, trace.HTTPError); want != "HTTP 错误 3（429 ×2、503 ×1）" || !strings.Contains(js, want) {
 		t.Errorf("funnel lacks the card's %q:\n%s", want, js)
+	}
+}
+
+// Two sweep points whose SLOs round to one text at 0.1 ms are told apart
+// in their tooltips: each names its own threshold, and no two tooltips of
+// the goodput line name the same SLO.
+func TestSLOSweepTooltipsNameDistinctSLOs(t *testing.T) {
+	slos := []float64{10.66, 10.74, 10.7, 250}
+	m := decoded(t, tracefig.SLOSweep(readTrace(t, "trace.jsonl"), slos, nil, charts.WithID("s")))
+	seen := map[string]float64{}
+	for _, d := range m["series"].([]any)[0].(map[string]any)["data"].([]any) {
+		p := d.(map[string]any)
+		x := p["value"].([]any)[0].(float64)
+		tip := fmt.Sprint(p["tooltip"].(map[string]any)["formatter"])
+		slo, _, _ := strings.Cut(tip, "：")
+		if prev, ok := seen[slo]; ok {
+			t.Errorf("the points at %g ms and %g ms both say %q", prev, x, slo)
+		}
+		seen[slo] = x
+	}
+	for _, want := range []string{"TTFT ≤ 10.66 ms", "TTFT ≤ 10.74 ms", "TTFT ≤ 10.7 ms", "TTFT ≤ 250 ms"} {
+		if _, ok := seen[want]; !ok {
+			t.Errorf("no tooltip names %q: %v", want, seen)
+		}
+	}
+}
+
+// The sweep's grid takes two TTFTs equal but for float noise as one
+// threshold, the larger (which every attempt at that TTFT meets); points
+// closer than 1e-6 ms apart but not noise are named with every digit.
+func TestSLOSweepGridAndCloseTexts(t *testing.T) {
+	d := tracefig.DigestOf(readTrace(t, "trace.jsonl"))
+	got := tracefig.SweepSLOs(d, []float64{11.728000000000065, 11.727999999999156, 20})
+	if want := []float64{11.728000000000065, 20}; !slices.Equal(got, want) {
+		t.Errorf("grid %v, want %v", got, want)
+	}
+	m := decoded(t, tracefig.SLOSweep(readTrace(t, "trace.jsonl"), []float64{10.1234561, 10.1234564}, nil, charts.WithID("s")))
+	js, _ := json.Marshal(m)
+	for _, want := range []string{"TTFT ≤ 10.1234561 ms", "TTFT ≤ 10.1234564 ms"} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("no tooltip names %q", want)
+		}
 	}
 }

@@ -252,7 +252,7 @@ func runBench(ctx context.Context, o *benchOptions, stdout, stderr io.Writer) er
 		// After the locks (a second bench on the same file is refused first),
 		// before the first write: a wrong URL leaves the last trace as it was.
 		if err := loadgen.PreflightModel(context.Background(), cfg.Client, cfg.URL, cfg.Header, cfg.Model); err != nil {
-			return usagef("bench: pre-flight: %v; check --url and --model, or give --no-preflight to send the load anyway", err)
+			return setupf("bench: pre-flight: %v; check --url and --model, or give --no-preflight to send the load anyway", err)
 		}
 	}
 	stopTuning, err := tuneForStamping(o.cpuprofile)
@@ -404,9 +404,16 @@ func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) (
 	if cfg.Concurrency > 0 {
 		backoff = fmt.Sprintf("; each closed-loop user backed off %v, doubling to %v, between them (conditions.connect_backoff)", loadgen.ConnectBackoffMin, loadgen.ConnectBackoffMax)
 	}
-	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %d connect_error attempts, nothing took the connection (the server is down, or --url is wrong)%s. "+
+	// The count is of the connect errors sent from then on; the run's
+	// connect_error count (the outcome line) also has those sent before,
+	// while an answer was still under way: say both when they differ.
+	count := fmt.Sprintf("%d connect_error attempts sent since then", u.ConnectErrors)
+	if all := res.Outcomes[trace.ConnectError.String()]; all > u.ConnectErrors {
+		count += fmt.Sprintf(" (of the run's %d: the other %d were sent before %s, while an answer was still under way)", all, all-u.ConnectErrors, from)
+	}
+	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %s, nothing took the connection (the server is down, or --url is wrong)%s. "+
 		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
-		from, res.Window.EndMS/1000, u.ConnectErrors, backoff)
+		from, res.Window.EndMS/1000, count, backoff)
 	return true
 }
 

@@ -36,8 +36,12 @@ func TestBenchPreflightStopsAWrongURL(t *testing.T) {
 		{web.URL, web.URL + " does not answer as an OpenAI-compatible server (GET /v1/models: 404 Not Found)"},
 	} {
 		code, _, errs := runCLI(t, "bench", "--url", c.url, "--model", "m", "--concurrency", "1", "--num-requests", "3", "--duration", "5s", "--progress", "0", "--out", out)
-		if code == 0 || !strings.Contains(errs, "pre-flight: "+c.want) || !strings.Contains(errs, "--no-preflight") {
+		if code != 2 || !strings.Contains(errs, "pre-flight: "+c.want) || !strings.Contains(errs, "--no-preflight") {
 			t.Errorf("%s: exit %d, %s; want the pre-flight to stop it with %q", c.url, code, errs, c.want)
+		}
+		// Not a usage error: no pointer to the command's help.
+		if strings.Contains(errs, "for usage") {
+			t.Errorf("%s: a pre-flight failure points at the usage: %s", c.url, errs)
 		}
 		if b, _ := os.ReadFile(out); string(b) != before {
 			t.Errorf("%s: the trace was touched: %q", c.url, b)

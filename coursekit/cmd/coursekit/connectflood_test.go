@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/loadgen"
 )
 
 // A closed loop against an address where nothing listens fails thousands
@@ -19,7 +21,7 @@ func TestConnectErrorFloodNote(t *testing.T) {
 	dead := "http://" + l.Addr().String()
 	l.Close()
 	out := filepath.Join(t.TempDir(), "dead.jsonl")
-	code, _, errs := runCLI(t, "bench", "--url", dead, "--no-preflight", "--model", "m", "--concurrency", "2", "--duration", "300ms", "--progress", "0", "--out", out)
+	code, _, errs := runCLI(t, "bench", "--url", dead, "--no-preflight", "--model", "m", "--concurrency", "2", "--num-requests", "12", "--duration", "2m", "--progress", "0", "--out", out)
 	if code != 0 {
 		t.Fatalf("bench exit %d: %s", code, errs)
 	}
@@ -34,6 +36,34 @@ func TestConnectErrorFloodNote(t *testing.T) {
 		}
 		if i, j := strings.Index(card, c.want), strings.Index(card, "\n\n"); i < 0 || i > j {
 			t.Errorf("%s card lacks the note %q before its numbers:\n%.1500s", c.lang, c.want, card)
+		}
+	}
+}
+
+// A server killed mid-run: the outcome line counts every connect error of
+// the run, the line on the unanswered tail those sent after the last
+// answer ended; when some were sent before it (while the last answer was
+// still streaming), the tail line says how many of the run's they are and
+// what the others were, so the two counts do not read as a contradiction.
+func TestUnansweredLineSaysWhatItCounts(t *testing.T) {
+	for _, c := range []struct {
+		all, tail int
+		want      []string
+	}{
+		{36, 34, []string{"nothing answered from 6.017 s", "34 connect_error attempts sent since then (of the run's 36: the other 2 were sent before 6.017 s, while an answer was still under way)"}},
+		{34, 34, []string{"34 connect_error attempts sent since then, nothing took"}},
+	} {
+		res := &loadgen.Result{Outcomes: map[string]int64{"ok": 50, "connect_error": int64(c.all)},
+			Unanswered: loadgen.Unanswered{FromMS: 6017, ConnectErrors: int64(c.tail)}}
+		res.Window.EndMS = 10000
+		var b strings.Builder
+		if !unansweredLine(&b, res, loadgen.Config{}) {
+			t.Fatal("no line")
+		}
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%d of %d: the line lacks %q:\n%s", c.tail, c.all, w, b.String())
+			}
 		}
 	}
 }

@@ -139,7 +139,7 @@ func TestImportDatasetCLI(t *testing.T) {
 	res := filepath.Join(dir, "vllm.json")
 	writeFile(t, res, string(raw))
 	out := filepath.Join(dir, "t.jsonl")
-	code, _, stderr := runCLI(t, "import", "--from", "vllm", res, "--dataset", filepath.Join("..", "..", "..", "data", "datasets", "arith.jsonl"), "-o", out)
+	code, _, stderr := runCLI(t, "import", "--lang", "en", "--from", "vllm", res, "--dataset", filepath.Join("..", "..", "..", "data", "datasets", "arith.jsonl"), "-o", out)
 	if code != 0 || !strings.Contains(stderr, "16 pass, 4 fail, 0 complete successes unrated") || !strings.Contains(stderr, "qualified 16/2 s = 8/s (complete success ∧ quality pass ∧ TTFT ≤ 1 s)") {
 		t.Fatalf("import exit %d:\n%s", code, stderr)
 	}
@@ -150,12 +150,12 @@ func TestImportDatasetCLI(t *testing.T) {
 		t.Errorf("card %d: %d pass, %d fail, %d unrated", code, c.QualityPasses, c.QualityFails, c.UnratedSuccesses)
 	}
 	// "arith" names the same file; a bad dataset is exit 2 with FILE:LINE.
-	if code, _, stderr := runCLI(t, "import", "--from", "vllm", res, "--dataset", "arith", "-q", "-o", out); code != 0 {
+	if code, _, stderr := runCLI(t, "import", "--lang", "en", "--from", "vllm", res, "--dataset", "arith", "-q", "-o", out); code != 0 {
 		t.Errorf("--dataset arith: exit %d %s", code, stderr)
 	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	writeFile(t, bad, `{"prompt":"p","expect":{"json_schema":{"type":"objekt"}}}`+"\n")
-	if code, _, stderr := runCLI(t, "import", "--from", "vllm", res, "--dataset", bad); code != 2 || !strings.Contains(stderr, bad+":1: expect.json_schema") {
+	if code, _, stderr := runCLI(t, "import", "--lang", "en", "--from", "vllm", res, "--dataset", bad); code != 2 || !strings.Contains(stderr, bad+":1: expect.json_schema") {
 		t.Errorf("bad dataset: exit %d %s", code, stderr)
 	}
 }

@@ -73,16 +73,18 @@ var docs = []cmdDoc{
 		name:    "compare",
 		purpose: "compare runs of A and B metric by metric: B − A with a 95% interval and a verdict, and which conditions changed",
 		usage:   []string{"compare [flags] A.jsonl B.jsonl", "compare [flags] A1.jsonl A2.jsonl … -- B1.jsonl B2.jsonl …"},
-		details: "Like benchstat: each metric of A and B (the mean of a side's runs, each run's value from its card), B − A,\n" +
+		details: "Laid out as benchstat's: each metric of A and B (the mean of a side's runs, each run's value from its card), B − A,\n" +
 			"the relative change, a 95% interval of B − A with its method, and better, worse or ~ (the interval holds 0).\n" +
 			"One run a side: percentiles by the bootstrap over attempts (an attempt's event gaps drawn together),\n" +
 			"failure and qualified rates by Newcombe's hybrid score interval, goodput and tokens/s by Poisson score\n" +
 			"intervals; between-run variance is not covered.\n" +
-			"Several runs a side: a hierarchical bootstrap (runs, then attempts); goodput and tokens/s, with several\n" +
-			"runs on both sides, by Welch's t over the runs' own rates (no Poisson assumption, right for a closed loop).\n" +
-			"The headers' conditions are compared, the server (scheme://host:port of the URL) among them: every one\n" +
-			"that differs is listed, with a warning when more than one does. A run belongs to one side, but for the\n" +
-			"A/A check (the same runs on both sides); a run with no attempt in its window is refused.",
+			"Several runs a side: a hierarchical bootstrap (runs, then attempts). Several runs on both sides: every\n" +
+			"interval also holds Welch's t over the runs' own values (the hull; goodput and tokens/s by Welch's t alone;\n" +
+			"benchstat instead tests runs by Mann-Whitney U at alpha 0.05, which needs >= 4 runs a side). A percentile\n" +
+			"a short run leaves unbounded takes Welch's t over the runs alone. The headers' conditions are compared, the server (scheme://host:port of the\n" +
+			"URL) among them: every one that differs is listed, with a warning when more than one does; the seed tells\n" +
+			"replicates apart and is listed, never a changed condition. A run belongs to one side, but for the A/A\n" +
+			"check (the same runs on both sides); a run with no attempt in its window is refused.",
 		examples: []string{
 			"coursekit compare slots1.jsonl slots4.jsonl",
 			"coursekit compare a1.jsonl a2.jsonl a3.jsonl -- b1.jsonl b2.jsonl b3.jsonl",

@@ -29,8 +29,13 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	var slos cardopts.Flags
 	slos.RegisterSLOs(fs, "TTFT SLO, repeatable; recorded in the trace header as conditions.slo (as bench does) and judged in the comparison (default 1s)")
 	quiet := fs.Bool("q", false, "do not print the comparison table")
+	langF := langFlag(fs)
 	ds := fs.String("dataset", "", "judge the answers the tool saved (vllm --save-detailed keeps generated_texts) by prompt order: response i against line i of this JSONL dataset, or arith (= data/datasets/arith.jsonl) (default: none; quality stays unrated)")
 	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	l, err := resolveLang("import", *langF)
 	if err != nil {
 		return err
 	}
@@ -106,7 +111,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	if *out != "" {
 		dest = *out
 	}
-	compare.Write(stderr, rep, tr, card, path, dest)
+	compare.Write(stderr, l, rep, tr, card, path, dest)
 	return nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -17,7 +19,7 @@ const importData = "../../importer/testdata/"
 // The trace goes to stdout, the comparison to stderr: vLLM's linear p99
 // beside our nearest-rank one, and the failure kept in our denominators.
 func TestImportVLLMStdout(t *testing.T) {
-	code, out, errs := runCLI(t, "import", "--from", "vllm", importData+"vllm_current.json")
+	code, out, errs := runCLI(t, "import", "--lang", "en", "--from", "vllm", importData+"vllm_current.json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -45,7 +47,7 @@ func TestImportToFileThenCard(t *testing.T) {
 		{"inference-perf", "inference_perf_per_request.json"},
 	} {
 		dst := filepath.Join(dir, c.from+".jsonl")
-		code, out, errs := runCLI(t, "import", importData+c.file, "--from", c.from, "-o", dst)
+		code, out, errs := runCLI(t, "import", "--lang", "en", importData+c.file, "--from", c.from, "-o", dst)
 		if code != 0 || out != "" {
 			t.Fatalf("%s: exit %d, stdout %q: %s", c.from, code, out, errs)
 		}
@@ -53,7 +55,7 @@ func TestImportToFileThenCard(t *testing.T) {
 			t.Errorf("%s: card exit %d: %s", c.from, code, errs)
 		}
 	}
-	if _, errs := runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf_profile_export.jsonl"); !strings.Contains(errs, "per-request average per token; ours: per event") {
+	if _, errs := runCLIStderr(t, "import", "--lang", "en", "--from", "aiperf", importData+"aiperf_profile_export.jsonl"); !strings.Contains(errs, "per-request average per token; ours: per event") {
 		t.Errorf("AIPerf ITL difference not explained:\n%s", errs)
 	}
 }
@@ -69,7 +71,7 @@ func TestImportBadInput(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\n \"duration\": 1.0,\n \"ttfts\": [0.1,"), 0o644)
 	dst := filepath.Join(dir, "out.jsonl")
-	code, out, errs := runCLI(t, "import", "--from", "vllm", bad, "-o", dst)
+	code, out, errs := runCLI(t, "import", "--lang", "en", "--from", "vllm", bad, "-o", dst)
 	if code != 2 || out != "" || !strings.Contains(errs, "bad.json:3") {
 		t.Errorf("truncated: exit %d, stderr %q", code, errs)
 	}
@@ -78,7 +80,7 @@ func TestImportBadInput(t *testing.T) {
 	}
 	nan := filepath.Join(dir, "nan.json")
 	os.WriteFile(nan, []byte(`{"duration": 1, "ttfts": [0.1, NaN], "itls": [[], []]}`), 0o644)
-	if code, _, errs := runCLI(t, "import", "--from", "vllm", nan); code != 2 || !strings.Contains(errs, "ttfts[1]: is NaN") {
+	if code, _, errs := runCLI(t, "import", "--lang", "en", "--from", "vllm", nan); code != 2 || !strings.Contains(errs, "ttfts[1]: is NaN") {
 		t.Errorf("NaN: exit %d, stderr %q", code, errs)
 	}
 	for _, args := range [][]string{
@@ -93,7 +95,7 @@ func TestImportBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
 	}
-	if code, _, errs := runCLI(t, "import", "--from", "vllm", "--run", "2", importData+"vllm_append.jsonl"); code != 0 {
+	if code, _, errs := runCLI(t, "import", "--lang", "en", "--from", "vllm", "--run", "2", importData+"vllm_append.jsonl"); code != 0 {
 		t.Errorf("--run 2: exit %d: %s", code, errs)
 	}
 }
@@ -114,7 +116,7 @@ func TestImportSummaryFlag(t *testing.T) {
 			[]string{"(from llmperf_summary.json)", "348.32", "3197.1", "not an ITL"}},
 	} {
 		dst := filepath.Join(dir, c.from+".jsonl")
-		code, out, errs := runCLI(t, "import", "--from", c.from, "--summary", importData+c.summary, "-o", dst, importData+c.rows)
+		code, out, errs := runCLI(t, "import", "--lang", "en", "--from", c.from, "--summary", importData+c.summary, "-o", dst, importData+c.rows)
 		if code != 0 || out != "" {
 			t.Fatalf("%s: exit %d, stdout %q: %s", c.from, code, out, errs)
 		}
@@ -133,7 +135,7 @@ func TestImportSummaryFlag(t *testing.T) {
 // the success-only goodput percentage are explained beside ours.
 func TestImportInferencePerf(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "ip.jsonl")
-	code, _, errs := runCLI(t, "import", "--from", "inference-perf", "-o", dst, "--slo-e2e", "60s",
+	code, _, errs := runCLI(t, "import", "--lang", "en", "--from", "inference-perf", "-o", dst, "--slo-e2e", "60s",
 		"--summary", importData+"inference_perf_summary_lifecycle_metrics.json", importData+"inference_perf_per_request.json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -164,7 +166,7 @@ func TestImportSummaryProblems(t *testing.T) {
 	rows := importData + "inference_perf_per_request.json"
 	other := filepath.Join(dir, "stage_1_lifecycle_metrics.json")
 	os.WriteFile(other, []byte(`{"successes": {"count": 40}, "failures": {"count": 0}}`), 0o644)
-	code, _, errs := runCLI(t, "import", "--from", "inference-perf", "--summary", other, rows, "-o", filepath.Join(dir, "ok.jsonl"))
+	code, _, errs := runCLI(t, "import", "--lang", "en", "--from", "inference-perf", "--summary", other, rows, "-o", filepath.Join(dir, "ok.jsonl"))
 	if code != 0 || !strings.Contains(errs, "COUNT MISMATCH: stage_1_lifecycle_metrics.json says completed = 40 (successes.count) but the rows give 2") {
 		t.Errorf("mismatch: exit %d:\n%s", code, errs)
 	}
@@ -198,7 +200,7 @@ func TestImportSummaryProblems(t *testing.T) {
 // malformed streams as successes, and the summary given as FILE points to
 // --summary.
 func TestImportAIPerf013Comparison(t *testing.T) {
-	code, errs := runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf013_faults_profile_export.jsonl",
+	code, errs := runCLIStderr(t, "import", "--lang", "en", "--from", "aiperf", importData+"aiperf013_faults_profile_export.jsonl",
 		"--summary", importData+"aiperf013_faults_profile_export_aiperf.json", "-o", filepath.Join(t.TempDir(), "t.jsonl"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -232,7 +234,8 @@ func TestImportAIPerf013Comparison(t *testing.T) {
 	if !strings.Contains(errs, "malformed SSE message as a success") || !strings.Contains(errs, "AIPerf recorded an error on 12 records: ") {
 		t.Errorf("the notes lack the malformed-SSE caveat or what AIPerf recorded:\n%s", errs)
 	}
-	code, errs = runCLIStderr(t, "import", "--from", "aiperf", importData+"aiperf013_faults_profile_export_aiperf.json")
+	checkAIPerfRates(t, errs, row, filepath.Join(t.TempDir(), "t.jsonl"))
+	code, errs = runCLIStderr(t, "import", "--lang", "en", "--from", "aiperf", importData+"aiperf013_faults_profile_export_aiperf.json")
 	if code != 2 || !strings.Contains(errs, "this is AIPerf's summary") || !strings.Contains(errs, "--summary") {
 		t.Errorf("summary as FILE: exit %d: %s", code, errs)
 	}
@@ -241,7 +244,7 @@ func TestImportAIPerf013Comparison(t *testing.T) {
 // On a real guidellm 0.8.1 run with faults, the total TTFT row says what
 // it holds and ours over the same attempts agrees.
 func TestImportGuidellm081Total(t *testing.T) {
-	code, errs := runCLIStderr(t, "import", "--from", "guidellm", importData+"guidellm081_faults_benchmarks.json", "-o", filepath.Join(t.TempDir(), "t.jsonl"))
+	code, errs := runCLIStderr(t, "import", "--lang", "en", "--from", "guidellm", importData+"guidellm081_faults_benchmarks.json", "-o", filepath.Join(t.TempDir(), "t.jsonl"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -267,7 +270,7 @@ func TestImportStdoutEscapesSpoofingCharacters(t *testing.T) {
 	}
 	p := filepath.Join(t.TempDir(), "vllm.json")
 	os.WriteFile(p, []byte(s), 0o644)
-	code, out, errs := runCLI(t, "import", "--from", "vllm", p)
+	code, out, errs := runCLI(t, "import", "--lang", "en", "--from", "vllm", p)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -294,7 +297,7 @@ func TestImportCaseTwinCLI(t *testing.T) {
 	bad := filepath.Join(dir, "shadow.json")
 	os.WriteFile(bad, []byte(strings.Replace(string(raw), `"ttfts":`, `"TTFTS": [0.5, 0.5, 0.5, 0.5], "ttfts":`, 1)), 0o644)
 	dst := filepath.Join(dir, "out.jsonl")
-	code, out, errs := runCLI(t, "import", "--from", "vllm", bad, "-o", dst)
+	code, out, errs := runCLI(t, "import", "--lang", "en", "--from", "vllm", bad, "-o", dst)
 	if code != 2 || out != "" || !strings.Contains(errs, "shadow.json: TTFTS: differs from the key \"ttfts\" only in case") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -315,7 +318,7 @@ func TestImportRecordsSLOs(t *testing.T) {
 		{"inference-perf", "inference_perf_per_request.json"},
 	} {
 		dst := filepath.Join(dir, c.from+".jsonl")
-		code, _, errs := runCLI(t, "import", "--from", c.from, "--slo-ttft", "1s", "--slo-e2e", "3s", "-o", dst, importData+c.file)
+		code, _, errs := runCLI(t, "import", "--lang", "en", "--from", c.from, "--slo-ttft", "1s", "--slo-e2e", "3s", "-o", dst, importData+c.file)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.from, code, errs)
 		}
@@ -346,8 +349,65 @@ func TestImportRecordsSLOs(t *testing.T) {
 	}
 	// Without a latency SLO and without a judge the card cannot tell which
 	// successes qualify: the row says so, where it used to say "qualified 0".
-	_, errs := runCLIStderr(t, "import", "--from", "vllm", "-o", filepath.Join(dir, "ttft.jsonl"), importData+"vllm_current.json")
+	_, errs := runCLIStderr(t, "import", "--lang", "en", "--from", "vllm", "-o", filepath.Join(dir, "ttft.jsonl"), importData+"vllm_current.json")
 	if strings.Contains(errs, "qualified 0") || !strings.Contains(errs, "TTFT ≤ 1 s: qualified unknown") {
 		t.Errorf("unrated goodput row:\n%s", errs)
+	}
+}
+
+// checkAIPerfRates: the duration row says what each duration measures,
+// and ours over the successes alone is AIPerf's benchmark_duration; the
+// throughput rows show ours, the card's rates of the imported trace.
+func checkAIPerfRates(t *testing.T, errs string, row func(string) string, trace string) {
+	t.Helper()
+	cols := func(r string) []string { return strings.Fields(r) }
+	d := row("duration_s")
+	if c := cols(d); len(c) < 4 || !strings.Contains(d, "over the records without an error") || !strings.Contains(d, "ours over the successes alone: "+c[2]+" s") {
+		t.Errorf("duration_s row does not say why the durations differ, or ours over the successes is not AIPerf's: %q", d)
+	}
+	code, _ := runCLIStderr(t, "import", "--lang", "en", "--from", "aiperf", importData+"aiperf013_faults_profile_export.jsonl", "-q", "-o", trace)
+	if code != 0 {
+		t.Fatalf("import -o: exit %d", code)
+	}
+	var card metrics.Summary
+	if err := json.Unmarshal([]byte(cliOut(t, "card", trace, "--format", "json")), &card); err != nil {
+		t.Fatal(err)
+	}
+	for m, v := range map[string]*float64{"request_throughput": card.Throughput.CompleteSuccesses.Value, "output_throughput": card.Throughput.OutputTokens.Value} {
+		r := row(m)
+		if c := cols(r); v == nil || len(c) < 5 || c[3] != numfmt.Num(*v) || !strings.Contains(r, "/ window second") {
+			t.Errorf("%s row: ours is not the card's %v /s, or the row does not say what it counts: %q", m, v, r)
+		}
+	}
+}
+
+// `import --lang en` prints the comparison in English, nothing Chinese in
+// it; without --lang it is Chinese, as card and report are (the default
+// language), with the same numbers in its rows; the trace is the same.
+func TestImportLang(t *testing.T) {
+	t.Setenv(lang.EnvVar, "")
+	args := []string{"--from", "aiperf", importData + "aiperf013_faults_profile_export.jsonl", "--summary", importData + "aiperf013_faults_profile_export_aiperf.json"}
+	codeEN, outEN, en := runCLI(t, append([]string{"import", "--lang", "en"}, args...)...)
+	codeZH, outZH, zh := runCLI(t, append([]string{"import"}, args...)...)
+	if codeEN != 0 || codeZH != 0 {
+		t.Fatalf("exit %d, %d: %s %s", codeEN, codeZH, en, zh)
+	}
+	noCJK(t, "import --lang en", en)
+	if !strings.Contains(zh, "自己的数字") || !strings.Contains(zh, "为什么不同") {
+		t.Errorf("import without --lang is not Chinese:\n%s", zh)
+	}
+	if outEN != outZH {
+		t.Error("the trace changes with --lang")
+	}
+	rows := func(s string) (out []string) {
+		for _, l := range strings.Split(s, "\n") {
+			if f := strings.Fields(l); len(f) >= 3 && (strings.HasSuffix(f[0], "_ms") || f[0] == "completed" || f[0] == "duration_s") {
+				out = append(out, strings.Join(f[:3], " "))
+			}
+		}
+		return out
+	}
+	if r := rows(en); len(r) < 10 || strings.Join(r, "\n") != strings.Join(rows(zh), "\n") {
+		t.Errorf("the rows' numbers differ by language:\n%v\n%v", r, rows(zh))
 	}
 }

@@ -33,6 +33,16 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
+// setupError is a run stopped before it starts by what it found, not by
+// how it was called (a pre-flight check of the server): exit 2 like a
+// usage error, without pointing at the command's help, which would not
+// help.
+type setupError struct{ msg string }
+
+func (e *setupError) Error() string { return e.msg }
+
+func setupf(format string, a ...any) error { return &setupError{fmt.Sprintf(format, a...)} }
+
 func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdout, stderr)
 }
@@ -72,6 +82,10 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		if d := docFor(args[0]); d.purpose != "" && args[0] != "help" {
 			fmt.Fprintf(stderr, "Run 'coursekit help %s' for usage.\n", args[0])
 		}
+		return 2
+	}
+	var se *setupError
+	if errors.As(err, &se) {
 		return 2
 	}
 	var ie *outfile.InputError      // an output that would overwrite an input

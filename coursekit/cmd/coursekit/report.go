@@ -18,7 +18,6 @@ import (
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/lang"
-	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -78,8 +77,10 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	// The trace is streamed twice and never held: the digest the
 	// per-attempt charts draw (a bounded sample, the timeline's attempt,
 	// the client's in-flight count at each server scrape, the SLO grid);
-	// then the summary, with the sweep of that grid and the TTFT under the
-	// other percentile method, which every number of the page comes from.
+	// then the summary, with the sweep of that grid, which every number of
+	// the page comes from. The TTFT chart marks the P95 under the card's
+	// method only: a number under the other method would be none of the
+	// embedded summary's (`coursekit card --percentile` gives it).
 	ids := spill.New(budget)
 	defer ids.Close()
 	var gauges []page.Part
@@ -101,11 +102,7 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	if err := ids.Err(); err != nil {
 		return err
 	}
-	other := metrics.Linear
-	if opts.Method == metrics.Linear {
-		other = metrics.NearestRank
-	}
-	s, err := cardopts.SummarizeFile(path, opts, cardopts.Sweep(tracefig.SweepSLOs(d, nil)), cardopts.OtherMethod(other))
+	s, err := cardopts.SummarizeFile(path, opts, cardopts.Sweep(tracefig.SweepSLOs(d, nil)))
 	if err != nil {
 		return err
 	}

@@ -101,6 +101,9 @@ func TestEveryViewShowsTheSummarysNumbers(t *testing.T) {
 		{"unjudged, the SLOs its header records", unjudged, nil},
 		{"unjudged, --slo-e2e", unjudged, []string{"--slo-e2e", "1500ms"}},
 		{"judged, --slo-e2e", judged, []string{"--slo-ttft", "800ms", "--slo-e2e", "3s"}},
+		{"unjudged, --slo-tpot", unjudged, []string{"--slo-ttft", "900ms", "--slo-tpot", "40ms"}},
+		{"unjudged, --slo-itl-p95", unjudged, []string{"--slo-ttft", "900ms", "--slo-itl-p95", "80ms"}},
+		{"judged, --slo-tpot and --slo-itl-p95", judged, []string{"--slo-ttft", "800ms", "--slo-itl-p95", "100ms", "--slo-tpot", "45ms"}},
 		{"judged, TTFT alone", judged, []string{"--slo-ttft", "600ms", "--slo-ttft", "300ms"}},
 		{"window cost, linear", costly, []string{"--slo-ttft", "800ms", "--slo-ttft", "300ms", "--percentile", "linear", "--percentiles", "50,99.9"}},
 	}
@@ -119,25 +122,13 @@ func TestEveryViewShowsTheSummarysNumbers(t *testing.T) {
 				t.Fatalf("a summary with nothing to compare: %s", js)
 			}
 			allowed := append(numbersOf(want), derived(&s)...)
-			// The report's TTFT chart also marks the P95 under the other
-			// method: the card under that method says what it is.
-			other := "linear"
-			if s.PercentileMethod == metrics.Linear {
-				other = "nearest-rank"
-			}
-			var otherCard metrics.Summary
-			if err := json.Unmarshal([]byte(cliOut(t, append(append([]string{"card", c.path, "--format", "json"}, c.flags...), "--percentile", other)...)), &otherCard); err != nil {
-				t.Fatal(err)
-			}
-			chartNums := append(append([]float64(nil), allowed...), numbersOf(map[string]any{"p95": deref(otherCard.TTFT.P95)})...)
-
 			for _, l := range []lang.Lang{lang.ZH, lang.EN} {
 				for _, f := range []string{"text", "markdown"} {
 					out := cliOut(t, append([]string{"card", c.path, "--format", f, "--lang", string(l)}, c.flags...)...)
 					checkNumbers(t, fmt.Sprintf("card %s %s", f, l), out, c.path, allowed)
 					checkQualified(t, fmt.Sprintf("card %s %s", f, l), out, l, &s)
 				}
-				checkReport(t, l, c.path, c.flags, js, &s, allowed, chartNums)
+				checkReport(t, l, c.path, c.flags, js, &s, allowed)
 			}
 			checkNotebookTables(t, c.path, &s)
 		})
@@ -292,7 +283,7 @@ func checkQualified(t *testing.T, view, text string, l lang.Lang, s *metrics.Sum
 // stages are the summary's; the attempts chart labels as many rows
 // qualified as the first condition counts; the sweep marks each
 // condition's qualified count.
-func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSON string, s *metrics.Summary, allowed, chartNums []float64) {
+func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSON string, s *metrics.Summary, allowed []float64) {
 	t.Helper()
 	view := "report " + string(l)
 	page := cliOut(t, append([]string{"report", path, "--lang", string(l)}, flags...)...)
@@ -340,15 +331,31 @@ func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSO
 	if len(opts["funnel_"+strconv.Itoa(len(s.Conditions))]) > 0 {
 		t.Errorf("%s: a funnel for a condition the summary does not have", view)
 	}
-	qualified := cardfmt.ReasonNameIn(l, metrics.Qualified)
-	n := int64(0)
+	// The attempts chart labels each complete success in the window with
+	// its verdict under the first condition: as many rows per verdict as
+	// the summary counts, whatever SLOs the condition has.
+	labels := map[string]int64{}
 	for _, d := range seriesData(opts["attempts"], 2) {
-		if lab, ok := d["label"].(map[string]any); ok && lab["formatter"] == qualified {
-			n++
+		if lab, ok := d["label"].(map[string]any); ok {
+			labels[fmt.Sprint(lab["formatter"])]++
 		}
 	}
-	if n != s.Conditions[0].Qualified {
-		t.Errorf("%s: the attempts chart labels %d attempts qualified, the summary %d", view, n, s.Conditions[0].Qualified)
+	c0 := s.Conditions[0]
+	for _, v := range []struct {
+		r    metrics.Reason
+		want int64
+	}{
+		{metrics.Qualified, c0.Qualified},
+		{metrics.QualityFail, c0.NotQualified.QualityFail},
+		{metrics.QualityUnrated, c0.NotQualified.QualityUnrated},
+		{metrics.TTFTOverSLO, c0.NotQualified.TTFTOverSLO},
+		{metrics.E2EOverSLO, c0.NotQualified.E2EOverSLO},
+		{metrics.ITLOverSLO, c0.NotQualified.ITLOverSLO},
+		{metrics.TPOTOverSLO, c0.NotQualified.TPOTOverSLO},
+	} {
+		if n := labels[cardfmt.ReasonNameIn(l, v.r)]; n != v.want {
+			t.Errorf("%s: the attempts chart labels %d attempts %s, the summary %d", view, n, v.r, v.want)
+		}
 	}
 	markRE := map[lang.Lang]*regexp.Regexp{lang.ZH: regexp.MustCompile(`合格 (\d+)`), lang.EN: regexp.MustCompile(`qualified (\d+)`)}[l]
 	marks := markNames(opts["slo_sweep"])
@@ -380,7 +387,7 @@ func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSO
 		if id == "timeline" || id == "server_gauges" { // one attempt's times; the server's readings
 			continue
 		}
-		checkNumbers(t, view+" chart "+id, strings.Join(words, "\n"), path, chartNums)
+		checkNumbers(t, view+" chart "+id, strings.Join(words, "\n"), path, allowed)
 	}
 }
 

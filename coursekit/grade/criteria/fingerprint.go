@@ -8,7 +8,7 @@ import (
 )
 
 // Fingerprint is what tells variants apart on a card: window length,
-// success P95 and cost at 1 s, qualified counts at 1 s and 0.5 s.
+// success P95, cost at 1 s, qualified counts at 1 s and 0.5 s.
 type Fingerprint [5]float64
 
 // TraceFingerprint is the fingerprint of a trace, from its summary.
@@ -27,9 +27,11 @@ func TraceFingerprint(s *metrics.Summary) Fingerprint {
 // where it states none).
 func CardFingerprint(c *card.Card) Fingerprint {
 	fp := Fingerprint{c.Window.Seconds, math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+	if c.P95.Value != 0 || c.P95.Unit != "" {
+		fp[1], _ = ToMS(c.P95)
+	}
 	conds := CondsBySLO(c)
 	if a := conds[0]; a != nil {
-		fp[1], _ = ToMS(a.P95)
 		fp[2] = float64(a.Qualified)
 		fp[4] = a.CostPer1000.Value
 	}

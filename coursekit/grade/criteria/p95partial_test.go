@@ -30,9 +30,9 @@ func TestP95PartialCreditUsesStatedMethod(t *testing.T) {
 		{"linear", 1950, 0}, // near nearest-rank only
 		{"线性插值", 2400, 1},
 	} {
-		cd := &card.Card{PercentileMethod: c.method, Conditions: []card.Condition{
-			{SLO: card.Figure{Value: 1, Unit: "s"}, P95: card.Figure{Value: c.p95, Unit: "ms"}},
-			{SLO: card.Figure{Value: 0.5, Unit: "s"}, P95: card.Figure{Value: c.p95, Unit: "ms"}},
+		cd := &card.Card{PercentileMethod: c.method, P95: card.Figure{Value: c.p95, Unit: "ms"}, Conditions: []card.Condition{
+			{SLO: card.Figure{Value: 1, Unit: "s"}},
+			{SLO: card.Figure{Value: 0.5, Unit: "s"}},
 		}}
 		x := ScorePublic(points, card.Result{ID: "figures.p95", Status: card.Fail}, cd, s)
 		if x.Points != c.want {

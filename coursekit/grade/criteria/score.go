@@ -125,8 +125,9 @@ func ratioBand(r card.Ratio, num, den float64) float64 {
 
 // partial is the partial credit of a failed criterion in [0,1] and why,
 // in Chinese (never an expected value); ok is false for criteria that are
-// all or nothing. Numbers are scored per condition (half each) by
-// tolerance band, the path map by its structure.
+// all or nothing. The numbers an SLO changes are scored per condition
+// (half each) by tolerance band, the card's one P95 and one failure rate
+// once, the path map by its structure.
 func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string, ok bool) {
 	conds := CondsBySLO(c)
 	// perCond scores each of the two conditions and says how each did:
@@ -146,37 +147,41 @@ func partial(id string, c *card.Card, s *metrics.Summary) (f float64, why string
 		}
 		return t, "两个门槛条件各占一半；" + strings.Join(parts, "；"), true
 	}
-	bandWords := map[float64]string{1: "与复算一致", 0.5: "接近复算值（相差在 10% 以内），得这一半的一半", 0: "与复算相差太多或没有填写"}
-	ratioWords := map[float64]string{1: "分子和分母都对", 0.5: "比值对，但分子分母不是实际的计数，得这一半的一半", 0: "比值不对或没有填写"}
+	bandWords := map[float64]string{1: "与复算一致", 0.5: "接近复算值（相差在 10% 以内），得一半", 0: "与复算相差太多或没有填写"}
+	ratioWords := map[float64]string{1: "分子和分母都对", 0.5: "比值对，但分子分母不是实际的计数，得一半", 0: "比值不对或没有填写"}
+	// Per condition, each word is about that condition's half.
+	halfOf := func(w map[float64]string) map[float64]string {
+		return map[float64]string{1: w[1], 0.5: strings.Replace(w[0.5], "得一半", "得这一半的一半", 1), 0: w[0]}
+	}
 	countWords := map[float64]string{1: "与复算一致", 0: "与复算不一致"}
 	switch id {
 	case "figures.p95":
+		// One P95 per card (no SLO enters it): scored once, not per condition.
 		want := statedP95(c, s)
 		if want == nil {
 			return 0, "", true
 		}
-		return perCond(bandWords, func(c *card.Condition, _ *metrics.Condition) float64 {
-			ms, _ := ToMS(c.P95)
-			return band(ms, *want, 5)
-		})
+		ms, _ := ToMS(c.P95)
+		f = band(ms, *want, 5)
+		return f, bandWords[f], true
 	case "figures.failure_rate":
-		return perCond(ratioWords, func(c *card.Condition, _ *metrics.Condition) float64 {
-			return ratioBand(c.FailureRate, float64(s.Failures), float64(s.Attempts))
-		})
+		// One failure rate per card, scored once.
+		f = ratioBand(c.FailureRate, float64(s.Failures), float64(s.Attempts))
+		return f, ratioWords[f], true
 	case "figures.qualified":
 		return perCond(countWords, func(c *card.Condition, w *metrics.Condition) float64 {
 			return boolF(int64(c.Qualified) == w.Qualified)
 		})
 	case "figures.qualified_rate":
-		return perCond(ratioWords, func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(halfOf(ratioWords), func(c *card.Condition, w *metrics.Condition) float64 {
 			return ratioBand(c.QualifiedRate, w.QualifiedRate.Num, w.QualifiedRate.Den)
 		})
 	case "figures.goodput":
-		return perCond(bandWords, func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(halfOf(bandWords), func(c *card.Condition, w *metrics.Condition) float64 {
 			return band(perSecond(c.Goodput), w.GoodputPerS, 1e-3)
 		})
 	case "figures.cost":
-		return perCond(bandWords, func(c *card.Condition, w *metrics.Condition) float64 {
+		return perCond(halfOf(bandWords), func(c *card.Condition, w *metrics.Condition) float64 {
 			if w.CostPer1000 == nil {
 				return boolF(c.CostPer1000.Value == 0)
 			}

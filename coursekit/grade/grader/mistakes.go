@@ -75,11 +75,10 @@ func (g *Grader) mistakesOf(c *card.Card, own *variantInfo, traceSHA string, fro
 	// Failures deleted: the attempts or a failure rate's denominator count
 	// only what did not fail, or no failure is counted at all.
 	if s.Failures > 0 {
+		f := c.FailureRate
 		deleted := c.Attempts > 0 && int64(c.Attempts) == s.Attempts-s.Failures
-		for _, cc := range conds {
-			if cc != nil && cc.FailureRate.Den > 0 && (cc.FailureRate.Num == 0 || cc.FailureRate.Den == float64(s.Attempts-s.Failures)) {
-				deleted = true
-			}
+		if f.Den > 0 && (f.Num == 0 || f.Den == float64(s.Attempts-s.Failures)) {
+			deleted = true
 		}
 		if deleted {
 			out = append(out, MistakeFailuresDeleted)
@@ -95,13 +94,8 @@ func (g *Grader) mistakesOf(c *card.Card, own *variantInfo, traceSHA string, fro
 	method := strings.ToLower(c.PercentileMethod)
 	linear := strings.Contains(method, "linear") || strings.Contains(method, "线性") || strings.Contains(method, "插值")
 	if lp, np := ref.linearP95, s.TTFT.P95; lp != nil && np != nil && math.Abs(*lp-*np) > 5 {
-		for _, cc := range conds {
-			if cc == nil {
-				continue
-			}
-			if ms, _ := criteria.ToMS(cc.P95); math.Abs(ms-*lp) <= 5 {
-				linear = true
-			}
+		if ms, _ := criteria.ToMS(c.P95); math.Abs(ms-*lp) <= 5 {
+			linear = true
 		}
 	}
 	if linear {

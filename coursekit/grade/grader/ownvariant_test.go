@@ -19,10 +19,10 @@ var (
 
 // cardOf is a card carrying just the key figures of fp.
 func cardOf(fp criteria.Fingerprint) *card.Card {
-	c := &card.Card{Window: card.Window{Seconds: fp[0], Kind: "fixed"}}
+	c := &card.Card{Window: card.Window{Seconds: fp[0], Kind: "fixed"}, P95: card.Figure{Value: fp[1], Unit: "ms"}}
 	c.Conditions = []card.Condition{
-		{SLO: card.Figure{Value: 1, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[2]), CostPer1000: card.Figure{Value: fp[4], Unit: "元/千次合格"}},
-		{SLO: card.Figure{Value: 0.5, Unit: "s"}, P95: card.Figure{Value: fp[1], Unit: "ms"}, Qualified: int(fp[3])},
+		{SLO: card.Figure{Value: 1, Unit: "s"}, Qualified: int(fp[2]), CostPer1000: card.Figure{Value: fp[4], Unit: "元/千次合格"}},
+		{SLO: card.Figure{Value: 0.5, Unit: "s"}, Qualified: int(fp[3])},
 	}
 	return c
 }

@@ -20,7 +20,7 @@ var cardConsts = map[string]cardConst{
 	"NearestRank":   {"", constant.MakeString("nearest-rank")},
 	"NeedsHuman":    {"Status", constant.MakeString("needs_human")},
 	"Pass":          {"Status", constant.MakeString("pass")},
-	"PayloadSchema": {"", constant.MakeString("coursekit.card/v1")},
+	"PayloadSchema": {"", constant.MakeString("coursekit.card/v2")},
 	"PerEvent":      {"", constant.MakeString("event")},
 	"PerToken":      {"", constant.MakeString("token")},
 	"Platform":      {"Layer", constant.MakeString("platform")},

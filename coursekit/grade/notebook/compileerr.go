@@ -18,9 +18,12 @@ const ReasonCompileError = "compile_error"
 const gonbErrClass = "gonb-err-location"
 
 var (
-	gonbLine = regexp.MustCompile(`gonb-cell-line-info">Cell\[\d+\]: Line (\d+)<`)
-	gonbMsg  = regexp.MustCompile(`(?s)class="gonb-err-location">([^<]*)</span></span>(.*?)(?:<div class="gonb-err-context">|</div>)`)
-	anyTag   = regexp.MustCompile(`(?s)<[^>]*>`)
+	// oldCardField is the compiler's words for a card cell in the layout
+	// before payload schema v2 (P95 or FailureRate inside a condition).
+	oldCardField = regexp.MustCompile(`unknown field (P95|FailureRate) in struct literal of type (card\.)?Condition`)
+	gonbLine     = regexp.MustCompile(`gonb-cell-line-info">Cell\[\d+\]: Line (\d+)<`)
+	gonbMsg      = regexp.MustCompile(`(?s)class="gonb-err-location">([^<]*)</span></span>(.*?)(?:<div class="gonb-err-context">|</div>)`)
+	anyTag       = regexp.MustCompile(`(?s)<[^>]*>`)
 )
 
 // maxCompilerWords bounds the compiler's words quoted to the learner.
@@ -77,6 +80,9 @@ func compileMessage(c *Cell, h string) string {
 	msg := "编译错误：" + where + "没有通过编译"
 	if words != "" {
 		msg += "，编译器说：“" + words + "”"
+	}
+	if oldCardField.MatchString(words) {
+		msg += "。这是旧版口径卡的写法：成功 P95 和失败率不随门槛变，现在只在卡上写一次（写在 SuccessSamples、Attempts 旁边），门槛条件里不再有这两项"
 	}
 	return msg + "。自检因此没有输出口径卡。请按提示改正这一行，重新运行口径卡单元格和最后的自检单元格，保存后再提交。"
 }

@@ -53,7 +53,8 @@ func CardFromSource(src string) (*card.Card, error) {
 		b.WriteString(line)
 		b.WriteByte('\n')
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), "card.go", b.String(), parser.SkipObjectResolution)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "card.go", b.String(), parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("card cell does not parse: %w", err)
 	}
@@ -83,9 +84,35 @@ func CardFromSource(src string) (*card.Card, error) {
 	}
 	var c card.Card
 	if err := evalInto(reflect.ValueOf(&c).Elem(), lit, false); err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			// The cell's line: the source was given a package clause first.
+			return nil, fmt.Errorf("card cell line %d: %w", fset.Position(fe.pos).Line-1, fe)
+		}
 		return nil, err
 	}
 	return &c, nil
+}
+
+// fieldError is a key that names no field of its literal's type, at pos.
+type fieldError struct {
+	pos token.Pos
+	msg string
+}
+
+func (e *fieldError) Error() string { return e.msg }
+
+// movedToCard are the fields card.Condition held before they moved to
+// card.Card (payload schema v2): no SLO enters them, one per card.
+var movedToCard = map[string]bool{"P95": true, "FailureRate": true}
+
+// unknownField is the error for key name in a literal of type t.
+func unknownField(t reflect.Type, k *ast.Ident) error {
+	msg := fmt.Sprintf("%s has no field %s", typeString(t), k.Name)
+	if t == reflect.TypeFor[card.Condition]() && movedToCard[k.Name] {
+		msg += " (the old card layout: P95 and FailureRate are the card's own fields now, beside SuccessSamples and Attempts, one per card)"
+	}
+	return &fieldError{pos: k.Pos(), msg: msg}
 }
 
 func unparen(e ast.Expr) ast.Expr {
@@ -161,7 +188,7 @@ func evalInto(v reflect.Value, e ast.Expr, elem bool) error {
 				}
 				f := v.FieldByName(k.Name)
 				if !f.IsValid() {
-					return fmt.Errorf("%s has no field %s", typeString(t), k.Name)
+					return unknownField(t, k)
 				}
 				if err := evalInto(f, kv.Value, false); err != nil {
 					return err

@@ -359,6 +359,8 @@ func FindPayloads(nb *Notebook) ([]FoundPayload, *Ungradable) {
 func payloadProblem(raw json.RawMessage, err error) *Ungradable {
 	msg := err.Error()
 	switch {
+	case errors.Is(err, card.ErrOldCardLayout):
+		return NewUngradable(ReasonWrongCard, "自检输出里的口径卡是旧版格式（成功 P95 和失败率写在每个门槛条件里）。它们不随门槛变，现在只在卡上写一次：请在口径卡单元格里把这两项移到 SuccessSamples、Attempts 旁边，从口径卡单元格运行到自检，保存后再提交。")
 	case strings.Contains(msg, "schema"):
 		return NewUngradable(ReasonWrongCard, "自检输出里的口径卡不是本单元的口径卡类型（%s）。", msg)
 	case strings.Contains(msg, "no card"):

@@ -26,6 +26,10 @@ import (
 type ours struct {
 	card    *metrics.Summary
 	samples map[string][]float64 // ttft_ms, e2e_ms, itl_ms (per event), tpot_ms, schedule_lag_ms, ttft_any_ms; sorted
+	// okSpanMS is the first send to the last end of the in-window complete
+	// successes (0 without any): the span a tool that leaves failed
+	// records out of its duration measures.
+	okSpanMS float64
 }
 
 // ttftAny is the TTFT of the in-window complete successes and of the
@@ -35,6 +39,7 @@ const ttftAny = "ttft_any_ms"
 
 func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 	o := ours{card: card, samples: map[string][]float64{}}
+	first, last := math.Inf(1), math.Inf(-1)
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
 		// The lag behind the schedule concerns every send, failures included.
@@ -55,6 +60,7 @@ func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 		}
 		ttft, _ := a.TTFT()
 		e2e, _ := a.E2E()
+		first, last = min(first, a.StartMS), max(last, a.StartMS+e2e)
 		o.samples["ttft_ms"] = append(o.samples["ttft_ms"], ttft)
 		o.samples["e2e_ms"] = append(o.samples["e2e_ms"], e2e)
 		o.samples["itl_ms"] = a.EventIntervals(o.samples["itl_ms"])
@@ -64,6 +70,9 @@ func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 	}
 	for _, x := range o.samples {
 		sort.Float64s(x)
+	}
+	if last > first {
+		o.okSpanMS = last - first
 	}
 	return o
 }
@@ -104,68 +113,68 @@ func (o ours) value(metric, stat string, level float64, hasLevel bool, m metrics
 func fmtNum(v float64) string { return numfmt.Num(v) }
 
 // whyDiffers says in a few words why the tool's number and ours can differ.
-func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) string {
+func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) lang.Msg {
 	metric := st.Metric
 	switch {
 	case metric == importer.GuidellmTotalFirstToken:
-		return "guidellm's total: successes + errored requests that got a first token, the others left out; ours: the same attempts (the card's TTFT is over complete successes)"
+		return lang.Msg{"guidellm 的 total：成功 + 收到首个输出的出错请求，其余不计；我们：同一批尝试（指标口径卡的 TTFT 只含完整成功）", "guidellm's total: successes + errored requests that got a first token, the others left out; ours: the same attempts (the card's TTFT is over complete successes)"}
 	case metric == importer.GuidellmTotalZero:
-		return "the tool counts failures' TTFT as 0; ours: missing"
+		return lang.Msg{"工具把失败的 TTFT 记为 0；我们：缺失", "the tool counts failures' TTFT as 0; ours: missing"}
 	case metric == importer.GuidellmTotal:
-		return "the block's count matches neither the successes + errored with a first token nor every request"
+		return lang.Msg{"这一块的个数既不等于成功 + 收到首个输出的出错请求，也不等于全部请求", "the block's count matches neither the successes + errored with a first token nor every request"}
 	case metric == importer.MetricInterChunk && hasLevel:
-		return "the same per-event gaps: numpy linear vs nearest-rank"
+		return lang.Msg{"同样的逐事件间隔：numpy 线性插值 vs 最近秩", "the same per-event gaps: numpy linear vs nearest-rank"}
 	case metric == importer.MetricInterChunk:
-		return "the same per-event gaps"
+		return lang.Msg{"同样的逐事件间隔", "the same per-event gaps"}
 	case tool == "aiperf" && (metric == "completed" || metric == "failed"):
-		return "AIPerf 0.13 counts a stream with a malformed SSE message as a success (vLLM, guidellm, coursekit bench fail it)"
+		return lang.Msg{"AIPerf 0.13 把含畸形 SSE 消息的流算作成功（vLLM、guidellm、coursekit bench 判它失败）", "AIPerf 0.13 counts a stream with a malformed SSE message as a success (vLLM, guidellm, coursekit bench fail it)"}
 	case strings.HasPrefix(metric, "guidellm_tpot"):
-		return "guidellm's TPOT includes TTFT; not comparable"
+		return lang.Msg{"guidellm 的 TPOT 含 TTFT；不可比", "guidellm's TPOT includes TTFT; not comparable"}
 	case strings.Contains(metric, "invalid"):
-		return "llmperf's ITL includes TTFT over chunk count; not an ITL"
+		return lang.Msg{"llmperf 的 ITL 是含 TTFT 的时间除以块数；不是 ITL", "llmperf's ITL includes TTFT over chunk count; not an ITL"}
 	case metric == "itl_ms" && tool == "inference-perf":
-		return "tool: per token, 0 inside a chunk; ours: per event"
+		return lang.Msg{"工具：逐 token，同一块内为 0；我们：逐事件", "tool: per token, 0 inside a chunk; ours: per event"}
 	case metric == "schedule_lag_ms":
-		return "start − scheduled over every send, failures included; ours from meta.scheduled_ms"
+		return lang.Msg{"实际发送 − 计划发送，覆盖每次发送（含失败）；我们取自 meta.scheduled_ms", "start − scheduled over every send, failures included; ours from meta.scheduled_ms"}
 	case metric == "goodput_percentage":
-		return "tool: good / successes; ours: failures in the denominator"
+		return lang.Msg{"工具：合格 / 成功；我们：失败也在分母里", "tool: good / successes; ours: failures in the denominator"}
 	case metric == "tpot_ms" && tool == "inference-perf":
-		return "tool: (last − first token)/(N − 1), client token count"
+		return lang.Msg{"工具：（末 token − 首 token）/（N − 1），客户端计的 token 数", "tool: (last − first token)/(N − 1), client token count"}
 	case metric == "itl_ms" && tool != "vllm":
-		return "tool: per-request average per token; ours: per event"
+		return lang.Msg{"工具：每个请求内逐 token 的平均；我们：逐事件", "tool: per-request average per token; ours: per event"}
 	case tool == "guidellm" && metric == "failed":
-		return "the run's errored only; ours: listed errored + incomplete (cancelled)"
+		return lang.Msg{"只含该次运行的 errored；我们：列出的 errored + incomplete（取消）", "the run's errored only; ours: listed errored + incomplete (cancelled)"}
 	case tool == "guidellm" && (metric == "completed" || metric == "attempts"):
-		return "the run's totals; the trace holds the listed (maybe sampled) requests"
+		return lang.Msg{"该次运行的总数；trace 只含列出的（可能是抽样的）请求", "the run's totals; the trace holds the listed (maybe sampled) requests"}
 	case metric == "request_goodput":
-		return "tool's SLOs are not in the file; ours: the card's first condition, failures count"
+		return lang.Msg{"文件里没有工具的 SLO；我们：指标口径卡的第一个条件，失败也计入", "tool's SLOs are not in the file; ours: the card's first condition, failures count"}
 	case st.Stat == "std" && tool == "aiperf":
-		return "both population std (as np.std), over the same successes"
+		return lang.Msg{"两者都是总体标准差（同 np.std），基于同一批成功", "both population std (as np.std), over the same successes"}
 	case hasLevel && strings.HasPrefix(rep.PercentileMethod, "linear"):
-		return "linear interpolation vs nearest-rank (same successes)"
+		return lang.Msg{"线性插值 vs 最近秩（同一批成功）", "linear interpolation vs nearest-rank (same successes)"}
 	case hasLevel:
-		return "inverse CDF vs nearest-rank"
+		return lang.Msg{"逆 CDF vs 最近秩", "inverse CDF vs nearest-rank"}
 	}
-	return ""
+	return lang.Msg{}
 }
 
 // Write prints the comparison of rep's numbers with card, the summary of
 // tr (coursekit/cardopts), and the samples of tr that a tool's mean or
 // standard deviation needs: src names the tool's file and dest where the
 // trace went ("stdout" or a path).
-func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Summary, src, dest string) {
+func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card *metrics.Summary, src, dest string) {
 	o := recompute(tr, card)
 	c := o.card
-	fmt.Fprintf(w, "coursekit import: %s, layout %s, run %d of %d: %d attempts (%d failed) written to %s\n",
-		rep.Tool, rep.Layout, rep.Run, rep.Runs, rep.Attempts, rep.Failures, dest)
+	fmt.Fprint(w, l.F(lang.Msg{"coursekit import：%s，布局 %s，第 %d / %d 次运行：%d 次尝试（%d 次失败）写到 %s\n", "coursekit import: %s, layout %s, run %d of %d: %d attempts (%d failed) written to %s\n"},
+		rep.Tool, rep.Layout, rep.Run, rep.Runs, rep.Attempts, rep.Failures, dest))
 	if rep.Summary != "" {
-		fmt.Fprintf(w, "\n%s's own numbers (from %s) beside the card recomputed from the trace\n", rep.Tool, rep.Summary)
+		fmt.Fprint(w, l.F(lang.Msg{"\n%s 自己的数字（来自 %s）与从 trace 重算的指标口径卡并排\n", "\n%s's own numbers (from %s) beside the card recomputed from the trace\n"}, rep.Tool, rep.Summary))
 	} else {
-		fmt.Fprintf(w, "\n%s's own numbers beside the card recomputed from the trace\n", rep.Tool)
+		fmt.Fprint(w, l.F(lang.Msg{"\n%s 自己的数字与从 trace 重算的指标口径卡并排\n", "\n%s's own numbers beside the card recomputed from the trace\n"}, rep.Tool))
 	}
-	fmt.Fprintf(w, "(ours: failures kept in the denominators, latency over complete successes, ITL per event; tool percentiles: %s)\n\n", rep.PercentileMethod)
+	fmt.Fprint(w, l.F(lang.Msg{"（我们：失败留在分母里，时延只算完整成功，ITL 逐事件；工具的分位数：%s）\n\n", "(ours: failures kept in the denominators, latency over complete successes, ITL per event; tool percentiles: %s)\n\n"}, rep.PercentileMethod))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "metric\tstat\t%s\tours nearest-rank\tours linear\twhy they differ\n", rep.Tool)
+	fmt.Fprint(tw, l.F(lang.Msg{"指标\t统计量\t%s\t我们（最近秩）\t我们（线性插值）\t为什么不同\n", "metric\tstat\t%s\tours nearest-rank\tours linear\twhy they differ\n"}, rep.Tool))
 	row := func(metric, stat, tool, nr, lin, why string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", metric, stat, tool, nr, lin, why)
 	}
@@ -173,9 +182,9 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 	if c.FailureRate.Value != nil {
 		fr = fmt.Sprintf("%d/%d = %s%%", c.Failures, c.Attempts, fmtNum(*c.FailureRate.Value*100))
 	}
-	row("attempts", "count", "—", fmt.Sprint(c.Attempts), "", "ours: every row of the file, failures included")
+	row("attempts", "count", "—", fmt.Sprint(c.Attempts), "", l.S(lang.Msg{"我们：文件的每一行，含失败", "ours: every row of the file, failures included"}))
 	row("failure rate", "value", "—", fr, "", "")
-	row("ttft missing", "count", "—", fmt.Sprint(c.TTFTMissing), "", "a failure's 0.0 TTFT is missing, not 0")
+	row("ttft missing", "count", "—", fmt.Sprint(c.TTFTMissing), "", l.S(lang.Msg{"失败记的 0.0 TTFT 是缺失，不是 0", "a failure's 0.0 TTFT is missing, not 0"}))
 	for _, st := range rep.Stats {
 		toolV := "null"
 		switch {
@@ -188,7 +197,7 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 			toolV += "*"
 		}
 		level, hasLevel := st.Level()
-		why := whyDiffers(rep.Tool, rep, st, hasLevel)
+		why := whyDiffers(rep.Tool, rep, st, hasLevel).In(l)
 		nr, lin := "", ""
 		switch st.Metric {
 		case "completed":
@@ -199,14 +208,25 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 			nr = fmt.Sprint(c.Attempts)
 		case "duration_s":
 			nr = fmtNum(c.WindowS)
+			why = durationWhy(l, rep, st, o)
+		case "request_throughput":
+			if v := c.Throughput.CompleteSuccesses.Value; v != nil {
+				nr = fmtNum(*v)
+			}
+			why = throughputWhy(l, rep, st, lang.Msg{"完整成功数", "complete successes"})
+		case "output_throughput":
+			if v := c.Throughput.OutputTokens.Value; v != nil {
+				nr = fmtNum(*v)
+			}
+			why = throughputWhy(l, rep, st, lang.Msg{"完整成功的输出 token 数", "output tokens of complete successes"})
 		case "error_rate":
 			if c.FailureRate.Value != nil {
 				nr = fmtNum(*c.FailureRate.Value)
 			}
 		case "request_goodput":
-			nr = goodputRow(c, true)
+			nr = goodputRow(l, c, true)
 		case "goodput_percentage":
-			nr = goodputRow(c, false)
+			nr = goodputRow(l, c, false)
 		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "schedule_lag_ms", importer.GuidellmTotalZero, importer.GuidellmTotal, importer.MetricInterChunk, importer.GuidellmTotalFirstToken:
 			metric := strings.Fields(st.Metric)[0]
 			if st.Metric == importer.GuidellmTotalFirstToken {
@@ -223,7 +243,7 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 				}
 			}
 			if metric == "itl_ms" {
-				nr += fmt.Sprintf(" (n=%d events)", len(o.samples["itl_ms"]))
+				nr += l.F(lang.Msg{"（n=%d 个事件）", " (n=%d events)"}, len(o.samples["itl_ms"]))
 			}
 			if metric == ttftAny {
 				nr += fmt.Sprintf(" (n=%d)", len(o.samples[ttftAny]))
@@ -231,25 +251,25 @@ func Write(w io.Writer, rep *importer.Report, tr *trace.Trace, card *metrics.Sum
 		}
 		if sameCount(st, nr) {
 			// The counts agree: no reason to give for a difference there is not.
-			why = "the same count"
+			why = l.S(lang.Msg{"个数相同", "the same count"})
 		}
 		row(st.Metric, st.Stat, toolV, nr, lin, why)
 	}
 	tw.Flush()
 	if hasDerived(rep) {
-		fmt.Fprintln(w, "\n* the file holds no summary: computed the tool's way from its own rows")
+		fmt.Fprintln(w, l.S(lang.Msg{"\n* 文件里没有汇总：按工具自己的算法从它的逐行记录算出", "\n* the file holds no summary: computed the tool's way from its own rows"}))
 	}
 	if len(rep.Notes) > 0 {
-		fmt.Fprintln(w, "\nnotes:")
+		fmt.Fprintln(w, l.S(lang.Msg{"\n导入说明（导入器的英文原文）：", "\nnotes:"}))
 		for _, n := range rep.Notes {
 			fmt.Fprintf(w, "  - %s\n", n)
 		}
 	}
-	fmt.Fprintf(w, "\nITL semantics of %s: %s. What the trace cannot hold is listed under conditions.lossy in its header.\n", rep.Tool, rep.ITLSemantics)
+	fmt.Fprint(w, l.F(lang.Msg{"\n%s 的 ITL 含义：%s。trace 装不下的信息列在它头部的 conditions.lossy 里。\n", "\nITL semantics of %s: %s. What the trace cannot hold is listed under conditions.lossy in its header.\n"}, rep.Tool, rep.ITLSemantics))
 	if dest == "stdout" {
 		dest = "TRACE"
 	}
-	fmt.Fprintf(w, "full card of %s: coursekit card %s\n", src, dest)
+	fmt.Fprint(w, l.F(lang.Msg{"%s 的完整指标口径卡：coursekit card %s\n", "full card of %s: coursekit card %s\n"}, src, dest))
 }
 
 // sameCount says whether a count row's tool number equals ours (nr, as
@@ -277,21 +297,56 @@ func hasDerived(rep *importer.Report) bool {
 // of the attempts. It is the card's own count under the card's rule, so
 // that import and card never judge differently; unknown when the card
 // cannot tell which successes qualify (quality unrated, no latency SLO).
-func goodputRow(c *metrics.Summary, perS bool) string {
+func goodputRow(l lang.Lang, c *metrics.Summary, perS bool) string {
 	if len(c.Conditions) == 0 {
 		return ""
 	}
 	k := c.Conditions[0]
 	name := cardfmt.CondName(k)
 	if k.Unknown != "" {
-		return name + ": qualified unknown (quality unrated; --slo-e2e or another latency SLO judges on latency alone, --dataset judges quality)"
+		return name + l.S(lang.Msg{"：合格数未知（质量未评分；--slo-e2e 或其他时延 SLO 只按时延判定，--dataset 评质量）", ": qualified unknown (quality unrated; --slo-e2e or another latency SLO judges on latency alone, --dataset judges quality)"})
 	}
-	rule := cardfmt.RuleIn(lang.EN, k)
+	rule := cardfmt.RuleIn(l, k)
 	if perS {
-		return fmt.Sprintf("%s: qualified %d/%s s = %s/s (%s)", name, k.Qualified, fmtNum(c.WindowS), fmtNum(k.GoodputPerS), rule)
+		return l.F(lang.Msg{"%s：合格 %d/%s s = %s 次/s（%s）", "%s: qualified %d/%s s = %s/s (%s)"}, name, k.Qualified, fmtNum(c.WindowS), fmtNum(k.GoodputPerS), rule)
 	}
 	if c.Attempts == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s: qualified %d/%d attempts = %s%% (%s)", name, k.Qualified, c.Attempts, fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
+	return l.F(lang.Msg{"%s：合格 %d/%d 次尝试 = %s%%（%s）", "%s: qualified %d/%d attempts = %s%% (%s)"}, name, k.Qualified, c.Attempts, fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
+}
+
+// durationWhy says what the tool's duration and ours (the trace window,
+// the denominator of every rate) each measure. AIPerf's benchmark_duration
+// is its last response − first request over the records without an error;
+// the window runs from the first send to the last end of every record,
+// failures included: the two agree when ours is taken over the successes
+// alone, which the note shows.
+func durationWhy(l lang.Lang, rep *importer.Report, st importer.Stat, o ours) string {
+	window := lang.Msg{"我们：trace 的窗口，所有记录（含失败）的首次发送 → 最后结束（每个速率的分母）", "ours: the trace window, first send → last end over every record, failures included (the denominator of every rate)"}
+	if rep.Tool != "aiperf" || st.Derived {
+		return l.S(window)
+	}
+	why := l.S(lang.Msg{"工具：无错误记录的最后响应 − 最早请求；", "tool: last response − first request over the records without an error; "}) + l.S(window)
+	if o.okSpanMS > 0 {
+		why += l.F(lang.Msg{"；我们只算成功时：%s s", "; ours over the successes alone: %s s"}, fmtNum(o.okSpanMS/1000))
+	}
+	return why
+}
+
+// throughputWhy says what a tool's rate and ours count, per what second:
+// what is counted (of) over the window; the tool's own duration is
+// implied by its completed count when the file gives one (completed /
+// rate), as the tool does not write it.
+func throughputWhy(l lang.Lang, rep *importer.Report, st importer.Stat, of lang.Msg) string {
+	why := l.F(lang.Msg{"我们：%s / 窗口秒数（duration_s 行）", "ours: %s / window second (the duration_s row)"}, l.S(of))
+	if st.Metric != "request_throughput" || st.Value == nil || *st.Value <= 0 {
+		return why
+	}
+	for _, c := range rep.Stats {
+		if c.Metric == "completed" && c.Stat == "count" && c.Value != nil && *c.Value > 0 {
+			return l.F(lang.Msg{"工具：completed / 它自己的时长（%s / %s = %s s，不是它的 duration_s）；%s", "tool: completed / its own duration (%s / %s = %s s, not its duration_s); %s"}, fmtNum(*c.Value), fmtNum(*st.Value), fmtNum(*c.Value / *st.Value), why)
+		}
+	}
+	return why
 }
