@@ -27,7 +27,7 @@ func perUnit(units ...string) *regexp.Regexp {
 	for i, u := range units {
 		q[i] = regexp.QuoteMeta(u)
 	}
-	return regexp.MustCompile(`(?i)(每|各|逐|单个|单次|单条)[^，。,.;；、:：()（）]{0,6}?(` + strings.Join(q, "|") + `)`)
+	return regexp.MustCompile(`(?i)(每|各|逐|单个|单次|单条)[^\p{P}]{0,6}?(` + strings.Join(q, "|") + `)`)
 }
 
 // aggregates are words that fold many requests into one number: a
