@@ -377,6 +377,8 @@ func TestUncertainIsFreeTextForAHuman(t *testing.T) {
 		"都很好。": Fail,
 		"我觉得这个服务整体还挺快的，没什么问题了。":           Fail,
 		"只有 8 个成功样本，我不确定换一个窗口 P95 是否还成立。": NeedsHuman,
+		// A reviewer's correct answer that names no word of the first list.
+		"换一个时段重测，P95 不一定还是 2 s：8 个样本太少，说不准尾部": NeedsHuman,
 	} {
 		c := reference()
 		c.Uncertain = text
@@ -390,6 +392,26 @@ func TestUncertainIsFreeTextForAHuman(t *testing.T) {
 // A figure computed right and written with too few digits (a goodput of
 // 0.0952 written 0.1) is told it is the rounding, not sent back to the
 // method; a wrong count near the right value still is.
+// Counter-evidence told in the learner's own words (a request name, a
+// delay in seconds, a refused connection) reaches the human reader; talk
+// about the device alone still does not.
+func TestCounterEvidenceInPlainWordsIsRead(t *testing.T) {
+	tr := readUnitTrace(t)
+	for text, want := range map[string]Status{
+		"GPU 忙碌率接近 100% 的那几秒里，R8 过了 2 秒才收到第一个字，R10 连接被拒": NeedsHuman,
+		"R3 等了 1800 ms 才有输出。":       NeedsHuman,
+		"GPU 很忙,所以需要买更多的 GPU 才行。":   Fail,
+		"GPU 利用率很高，说明模型算得很卖力，显卡很贵。": Fail,
+	} {
+		c := reference()
+		c.CounterEvidence = text
+		x, _ := Check(c, tr).Result("text.counter_evidence")
+		if x.Status != want {
+			t.Errorf("%q: %s, want %s", text, x.Status, want)
+		}
+	}
+}
+
 func TestRoundingIsNamedAsRounding(t *testing.T) {
 	for _, c := range []struct {
 		written, want float64

@@ -1,5 +1,7 @@
 package card
 
+import "regexp"
+
 // ---- streaming row ----
 
 var (
@@ -58,7 +60,7 @@ func textCheck(s string, words []string, empty, offTopic string) (Status, string
 
 var (
 	aggregationWords = []string{"间隔", "interval", "itl", "事件", "event", "token", "分位", "p50", "p95", "p99", "平均", "mean", "median", "中位", "汇总", "nearest", "linear", "排序", "tpot", "相邻"}
-	refuteWords      = []string{"排队", "队列", "queue", "超时", "timeout", "ttft", "首字", "首 token", "首个", "时间线", "timeline", "等待", "wait", "时延", "延迟", "latency", "失败", "fail", "错误", "error", "e2e", "itl", "p95", "goodput", "合格"}
+	refuteWords      = []string{"排队", "队列", "queue", "超时", "timeout", "ttft", "首字", "首 token", "首个", "时间线", "timeline", "等待", "wait", "时延", "延迟", "latency", "失败", "fail", "错误", "error", "e2e", "itl", "p95", "goodput", "合格", "第一个字", "第一个", "秒", "ms", "被拒", "拒绝"}
 	trainingWords    = []string{"检查点", "checkpoint", "参数", "权重", "weight", "模型", "model", "loss", "损失", "梯度", "gradient", "样本", "sample", "更新", "update"}
 	inferenceWords   = []string{"请求", "request", "回答", "答案", "响应", "response", "输出", "output", "token", "结果", "合格", "用户", "user", "生成"}
 	denominatorWords = []string{"分母", "denominator", "失败", "fail", "r9", "r10", "删", "全部尝试", "所有尝试", "attempt", "尝试", "成功请求", "成功的请求", "分子"}
@@ -70,8 +72,16 @@ func checkAggregation(k *checker) (Status, string) {
 		"这段话没有说明间隔是什么之间的间隔、怎样汇总成一个数。回看"+nbTools+"。")
 }
 
+// requestName matches a request of the trace named as the notebooks name
+// them (R8, r10): naming one is pointing at what a user saw.
+var requestName = regexp.MustCompile(`(^|[^a-z0-9])r\d+`)
+
 func checkCounterEvidence(k *checker) (Status, string) {
-	return textCheck(k.c.CounterEvidence, refuteWords,
+	words := refuteWords
+	if m := requestName.FindString(norm(k.c.CounterEvidence)); m != "" {
+		words = append(words[:len(words):len(words)], m)
+	}
+	return textCheck(k.c.CounterEvidence, words,
 		"还没有写反证。GPU 忙只说明设备在干活；写出至少一个能推翻“用户一定很快”的请求结果或时间线。回看"+nbSystem+"和"+nbTimeline+"。",
 		"反证要落到用户看到的请求上：写出一个具体的请求结果或时间线（例如在哪里等待、是否失败、首字何时到达），而不是只说设备。回看"+nbTimeline+"。")
 }
@@ -102,7 +112,7 @@ func checkDenominator(k *checker) (Status, string) {
 
 // uncertainWords are the ways people say they are not sure. Like every
 // keyword list here, they only turn away an empty or off-topic answer.
-var uncertainWords = []string{"不确定", "不知道", "不清楚", "还不能", "无法", "不能确定", "没有", "未", "是否", "可能", "也许", "假设", "怀疑", "需要", "要验证", "待", "？", "?", "unsure", "unknown", "uncertain", "whether", "maybe"}
+var uncertainWords = []string{"不确定", "不知道", "不清楚", "还不能", "无法", "不能确定", "没有", "未", "是否", "可能", "也许", "假设", "怀疑", "需要", "要验证", "待", "？", "?", "不一定", "说不准", "拿不准", "难说", "不好说", "样本太少", "unsure", "unknown", "uncertain", "whether", "maybe"}
 
 func checkUncertain(k *checker) (Status, string) {
 	return textCheck(k.c.Uncertain, uncertainWords,

@@ -23,13 +23,15 @@ func Funnel(t *trace.Trace, sloMS float64) web.Chart {
 
 // WindowCounts are what 04 reads off the practice trace, in Chinese: the
 // attempts in the window and outside it (recorded, in no denominator),
-// the requests and the retry amplification, and the attempts still in
-// flight when it was captured. None depends on a threshold.
+// the requests and the retry amplification, the attempts still in flight
+// when it was captured, and the failed attempts (exercise 3c's failure
+// rates need them). None depends on a threshold.
 func WindowCounts(t *trace.Trace) string {
 	s := cardopts.MustSummarize(t, cardopts.Flags{})
 	return fmt.Sprintf("窗口内尝试 %d 次；窗口外（预热与窗口之后）%d 次：记录了，但不进任何分母\n", s.Attempts, s.OutsideWindow) +
 		fmt.Sprintf("业务请求 %d 个，重试放大 = %d ÷ %d = %s\n", s.Requests, s.Attempts, s.Requests, Text(s.RetryAmplification)) +
-		fmt.Sprintf("抓取时还没结束的在途尝试：%d 次\n", s.InFlight)
+		fmt.Sprintf("抓取时还没结束的在途尝试：%d 次\n", s.InFlight) +
+		fmt.Sprintf("失败的尝试：%d 次（已经结束、没有成功；不含在途）\n", s.Failures)
 }
 
 // Millis is a duration in milliseconds, for a chart that takes a

@@ -35,10 +35,22 @@ func TestWindowCountsOfThePracticeTrace(t *testing.T) {
 		"窗口内尝试 " + Text(s.Attempts) + " 次；窗口外（预热与窗口之后）" + Text(s.OutsideWindow) + " 次",
 		"重试放大 = " + Text(s.Attempts) + " ÷ " + Text(s.Requests) + " = " + Text(s.RetryAmplification),
 		"在途尝试：" + Text(s.InFlight) + " 次",
+		// 04's exercise 3c asks the failure rate with in-flight attempts
+		// counted as failures or dropped: it needs the failures.
+		"失败的尝试：" + Text(s.Failures) + " 次",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("WindowCounts = %q; want %q in it", got, want)
 		}
+	}
+}
+
+// The figures of 04's exercise 3c, as the ninth review computed them:
+// in-flight counted as failures 113/1915, dropped 108/1910.
+func TestWindowCountsAnswerExercise3c(t *testing.T) {
+	s := metrics.Summarize(readPractice(t), metrics.Options{})
+	if s.Failures+s.InFlight != 113 || s.Attempts != 1915 || s.Failures != 108 || s.Attempts-s.InFlight != 1910 {
+		t.Errorf("failures %d, in flight %d, attempts %d", s.Failures, s.InFlight, s.Attempts)
 	}
 }
 

@@ -2,6 +2,7 @@ package nb
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -9,24 +10,24 @@ import (
 // Layers are the four layers of notebook 01, in dependency order.
 var Layers = []string{"设备层", "训练层", "推理层", "平台层"}
 
-// perRequest are the words that land evidence on single requests or
-// attempts: 每个请求, 每次尝试, 逐请求, 单个请求 and the like.
+// perRequest lands evidence on single requests or attempts: 每个请求,
+// 每条请求, 各个请求, 逐次尝试, and with a few words between (每个用户请求).
 var perRequest = perUnit("请求", "尝试")
 
-// perStep are the words that land a training observation's evidence on
-// single units of the training path: 每一步, 逐步, 每个检查点, 每个批次
+// perStep lands a training observation's evidence on single units of the
+// training path: 每一步, 逐步, 每个检查点, 每个批次, 每个 step, 每次迭代
 // and the like. A training job has no requests or attempts.
-var perStep = perUnit("步", "批", "批次", "样本", "检查点", "更新", "轮", "迭代")
+var perStep = perUnit("步", "批", "样本", "检查点", "更新", "轮", "迭代", "step", "iteration", "batch", "epoch")
 
-// perUnit are the words that land evidence on single units.
-func perUnit(units ...string) []string {
-	var out []string
-	for _, by := range []string{"每个", "每一个", "每次", "每一次", "逐个", "逐次", "逐", "单个", "单次", "每一", "每"} {
-		for _, what := range units {
-			out = append(out, by+what)
-		}
+// perUnit matches a distributive word (每, 各, 逐, 单个) followed, within a
+// few characters and no punctuation, by one of units. An aggregate word in
+// between (每分钟请求数) is caught by foldingWords, which every path checks.
+func perUnit(units ...string) *regexp.Regexp {
+	q := make([]string, len(units))
+	for i, u := range units {
+		q[i] = regexp.QuoteMeta(u)
 	}
-	return out
+	return regexp.MustCompile(`(?i)(每|各|逐|单个|单次|单条)[^\p{P}]{0,6}?(` + strings.Join(q, "|") + `)`)
 }
 
 // aggregates are words that fold many requests into one number: a
@@ -120,23 +121,27 @@ func CheckObservation(o map[string]string) bool {
 	if path == "训练" {
 		single = perStep
 	}
+	per := single.FindString(evidence)
+	folding := containsAny(evidence, foldingWords)
 	switch {
 	case path == "":
 		fmt.Println("提示：“路径”只能填“训练”或“推理”，先决定这条观察属于哪条路径。")
 	case layers == nil:
 		fmt.Println("提示：“层”请从" + strings.Join(Layers, "、") + "里选一个。")
-	case path == "训练" && containsAny(evidence, single) == "" && containsAny(evidence, perRequest) != "":
+	case path == "训练" && per == "" && perRequest.MatchString(evidence):
 		fmt.Println("提示：训练路径上没有请求。想问的是线上服务，就把路径改成推理；留在训练路径上，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”）。")
-	case path == "训练" && containsAny(evidence, single) == "":
-		fmt.Println("提示：训练路径上没有请求，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”），而不是一个汇总数。")
+	case path == "训练" && folding != "":
+		fmt.Printf("提示：训练路径上没有请求；“%s”把许多步合成了一个数，说不出哪一步出了问题。缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”）。\n", folding)
+	case path == "训练" && per == "":
+		fmt.Println("提示：训练路径上没有请求，缺的证据要落到每一步、每个批次或每个检查点上（例如“每一步的损失和梯度范数”）。")
 	case path == "推理" && containsAny(evidence, deviceReadings) != "":
 		fmt.Printf("提示：“%s”是设备的读数，不是哪个请求的经历：设备很忙只说明它在干活，说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", containsAny(evidence, deviceReadings))
-	case path == "推理" && containsAny(evidence, single) != "" && containsAny(evidence, foldingWords) != "":
-		fmt.Printf("提示：写了“每个请求”，可“%s”把许多请求合成了一个数，它说不出某个用户等了多久。去掉汇总，逐个请求记下原始的值，例如每个请求的 TTFT。\n", containsAny(evidence, foldingWords))
-	case containsAny(evidence, single) == "" && containsAny(evidence, aggregates) != "":
+	case per != "" && folding != "":
+		fmt.Printf("提示：写了“%s”，可“%s”把许多请求合成了一个数，它说不出某个用户等了多久。去掉汇总，逐个请求记下原始的值，例如每个请求的 TTFT。\n", per, folding)
+	case per == "" && containsAny(evidence, aggregates) != "":
 		fmt.Printf("提示：“%s”把许多请求合成了一个数，它说不出某个用户等了多久。缺的证据要落到每个请求或每次尝试上，例如逐请求的 TTFT。\n", evidence)
-	case containsAny(evidence, single) == "":
-		fmt.Println("提示：缺的证据要落到每个请求或每次尝试上（写明“每个请求的……”或“逐次尝试的……”），而不是一个汇总数。")
+	case per == "":
+		fmt.Println("提示：缺的证据要落到每个请求或每次尝试上：写明“每个请求的……”或“逐次尝试的……”。")
 	default:
 		unit := "逐个请求"
 		if path == "训练" {

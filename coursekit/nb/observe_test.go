@@ -60,7 +60,37 @@ func TestCheckObservationWantsPerRequestEvidence(t *testing.T) {
 		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每个请求的 TTFT"}, false, "训练路径上没有请求"},
 		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "设备层", "测量的是什么": "y", "还缺什么证据": "逐次尝试的结果"}, false, "训练路径上没有请求"},
 		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每个检查点的验证损失"}, true, "逐步记下来"},
+		// The ninth review's correct answers, called "一个汇总数" before:
+		// 每条/各个 and words between 每个 and 请求 are per request, step
+		// and 迭代 per step; the 汇总 hint comes only with an aggregate word.
+		{base("每条请求的 TTFT 和 E2E"), true, "逐个请求记下来"},
+		{base("每个用户请求的首字时间"), true, "逐个请求记下来"},
+		{base("各个请求的时间线"), true, "逐个请求记下来"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每个 step 的损失"}, true, "逐步记下来"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每次迭代的耗时"}, true, "逐步记下来"},
+		{map[string]string{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "每秒样本数"}, false, "合成了一个数"},
+		{base("每分钟各个请求的平均值"), false, "合成了一个数"},
 	} {
+		var ok bool
+		out := stdout(t, func() { ok = CheckObservation(c.o) })
+		if ok != c.ok || !strings.Contains(out, c.want) {
+			t.Errorf("%q: ok = %v, want %v with %q: %q", c.o["还缺什么证据"], ok, c.ok, c.want, out)
+		}
+	}
+	// Without an aggregate word the hint does not say the answer is one.
+	for _, o := range []map[string]string{
+		base("请求的错误码"),
+		{"观察": "训练变慢", "路径": "训练", "层": "训练层", "测量的是什么": "y", "还缺什么证据": "训练日志"},
+	} {
+		if out := stdout(t, func() { CheckObservation(o) }); strings.Contains(out, "汇总") || strings.Contains(out, "合成了一个数") {
+			t.Errorf("%q has no aggregate word: %q", o["还缺什么证据"], out)
+		}
+	}
+	for _, c := range []struct {
+		o    map[string]string
+		ok   bool
+		want string
+	}{} {
 		var ok bool
 		out := stdout(t, func() { ok = CheckObservation(c.o) })
 		if ok != c.ok || !strings.Contains(out, c.want) {

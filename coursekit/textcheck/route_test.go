@@ -232,8 +232,8 @@ func rewriteRoute(t *testing.T, want map[string]int, unit int) {
 		number := filepath.Base(f)[:2]
 		s = regexp.MustCompile(`预计用时\*\*：约 \d+ 分钟`).ReplaceAllString(s, fmt.Sprintf("预计用时**：约 %d 分钟", want[number]))
 		if number == "00" {
-			s = regexp.MustCompile(`(?m)^(    "\| (\d\d) [^\n]*\| (?:另需)?约 )\d+( 分钟)`).ReplaceAllStringFunc(s, func(l string) string {
-				m := regexp.MustCompile(`^(    "\| (\d\d) [^\n]*\| (?:另需)?约 )\d+( 分钟)`).FindStringSubmatch(l)
+			s = regexp.MustCompile(`(?m)^(    "\| (\d\d) [^\n]*\| (?:选做，)?(?:另需)?约 )\d+( 分钟)`).ReplaceAllStringFunc(s, func(l string) string {
+				m := regexp.MustCompile(`^(    "\| (\d\d) [^\n]*\| (?:选做，)?(?:另需)?约 )\d+( 分钟)`).FindStringSubmatch(l)
 				return m[1] + strconv.Itoa(want[m[2]]) + m[3]
 			})
 			s = regexp.MustCompile(`\*\*约 \d+ 分钟（`).ReplaceAllString(s, fmt.Sprintf("**约 %d 分钟（", unit))

@@ -96,7 +96,7 @@ func CheckMarginalProduct[P ~MistakePrediction](guess P, unit *trace.Trace) {
 	product := 0.8 * 0.875 * (6.0 / 8)
 	fmt.Printf("边际相乘：0.8 × 0.875 × 0.75 = %.4f\n", product)
 	fmt.Printf("逐个判断：%s\n", cardfmt.RatioText(nb.AtSLO(unit, 1000).QualifiedRate))
-	nb.Compare("练习 2：错误 B 的乘积", mistakes.Product, product)
+	nb.CompareDecimals("练习 2：错误 B 的乘积", mistakes.Product, product, 3)
 }
 
 // CheckMissingAsZero shows mistake C (a missing TTFT counted as 0) beside

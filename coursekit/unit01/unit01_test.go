@@ -145,3 +145,40 @@ func TestACheckTellsItsHint(t *testing.T) {
 		t.Errorf("TPOT 150 should be told it counted to the stream's end:\n%s", out)
 	}
 }
+
+// 04's parameter cell invites another threshold: the hints of its check
+// are built from the threshold and the trace, not from 0.5 s and R4. At
+// 1200 ms, "<" drops R7 (TTFT exactly 1200 ms), and the count it gives is
+// also the 1 s count, so one hint names both.
+func TestTighterSLOHintsFollowTheThreshold(t *testing.T) {
+	unit := read(t, "trace.jsonl")
+	for _, c := range []struct {
+		slo   float64
+		guess Prediction04
+		want  []string
+		never []string
+	}{
+		{500, Prediction04{3, 5, nb.No}, []string{"你用了 <", "TTFT ≤ 0.5 s", "500 ms 的 R4"}, []string{"R7"}},
+		{500, Prediction04{5, 4, nb.No}, []string{"门槛 1 s 时的数", "会退出"}, nil},
+		{500, Prediction04{4, 20.0 / 3, nb.No}, []string{"你用了 <"}, nil},
+		{500, Prediction04{4, 0.005, nb.No}, []string{"0.005 元是每一次合格的成本"}, nil},
+		{1200, Prediction04{5, 10.0 / 3, nb.No}, []string{"你用了 <", "TTFT ≤ 1.2 s", "1200 ms 的 R7", "门槛 1 s 时的数"}, []string{"R4", "0.5 s", "会退出"}},
+		{1200, Prediction04{6, 4, nb.No}, []string{"你用了 <", "R7"}, []string{"R4", "0.5 s"}},
+	} {
+		out := printed(t, func() { CheckTighterSLO(c.guess, unit, c.slo) })
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("at %v ms, %+v: want %q in\n%s", c.slo, c.guess, w, out)
+			}
+		}
+		for _, w := range c.never {
+			if strings.Contains(out, w) {
+				t.Errorf("at %v ms, %+v: %q should not be said:\n%s", c.slo, c.guess, w, out)
+			}
+		}
+	}
+	// At 1200 ms the right answers are 6 and 10/3.
+	if out := printed(t, func() { CheckTighterSLO(Prediction04{6, 10.0 / 3, nb.No}, unit, 1200) }); strings.Contains(out, "✗") {
+		t.Errorf("right answers at 1200 ms:\n%s", out)
+	}
+}
