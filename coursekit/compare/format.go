@@ -78,6 +78,8 @@ var (
 	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
 	msgClipped    = lang.Msg{"截断：%s。区间超出了 ±100 个百分点，已截到两个比例之差可能的范围 [−100, +100] 个百分点（JSON 的 clipped 字段标出被截的一端）；别的指标一律不截：观测到的值不是真值的界。", "Clipped: %s. The interval reached past ±100 pp and was cut to what a difference of two shares can be, [−100, +100] pp (the JSON's clipped field names the bound cut); no other metric is clipped: the observed values bound no true value."}
 	msgWelchOnly  = lang.Msg{"样本太少，改用运行间 Welch t：%s。有的运行样本太少，运行内方法给不出这一项差值的界；两边各有几次运行、每次都有值，区间就只用各次运行自己的值算 Welch t（方法栏写“运行间 Welch t”）。短运行自己的抽样波动只通过各次运行之间的差别计入。", "Too few samples, Welch's t over runs instead: %s. Some runs have too few samples for the within-run method to bound the difference; with several runs on each side, each with a value, the interval is Welch's t over the runs' own values alone (method: Welch t over runs). A short run's own sampling noise enters only through the spread between runs."}
+	msgAtRunMax   = lang.Msg{"n = %[2]s 的 %[1]s 就是每次运行的最大值", "%[1]s of n = %[2]s is each run's maximum"}
+	msgRunMax     = lang.Msg{"分位数就是运行的最大值，不用运行间 Welch t：%s。对各次运行的最大值做 Welch t，估的是 n 次抽取的最大值的期望，不是这个分位数，n 不等时还有偏；所以这一项区间不设界，记作 ~。要判断它，每次运行要更多样本。", "Percentile at each run's maximum, no Welch's t over runs: %s. Welch's t over the runs' maxima estimates the expected maximum of n draws, not the percentile, and unequal n bias it; so this interval stays unbounded, ~. Judging it takes more samples per run."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -286,6 +288,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	if len(welchOnly) > 0 {
 		para(msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l))))
+	}
+	if runMax := runMaxItems(r, l); len(runMax) > 0 {
+		para(msgRunMax.F(l, strings.Join(runMax, msgSep.In(l))))
 	}
 	var clipped []string
 	for _, m := range r.Metrics {
@@ -685,6 +690,23 @@ func (m Metric) noValueText(l lang.Lang) string {
 	return msgNoValue.F(l, m.Name)
 }
 
+// atRunMaxText names m's level and the n of the runs at which it is the
+// run's maximum: "P99 of n = 10–18 is each run's maximum"; "" when none.
+func (m Metric) atRunMaxText(l lang.Lang) string {
+	if m.AtRunMax == nil {
+		return ""
+	}
+	n := strconv.Itoa(m.AtRunMax[0])
+	if m.AtRunMax[1] > m.AtRunMax[0] {
+		n += "–" + strconv.Itoa(m.AtRunMax[1])
+	}
+	level := m.Name
+	if i := strings.LastIndex(level, "."); i >= 0 {
+		level = strings.ToUpper(level[i+1:])
+	}
+	return msgAtRunMax.F(l, level, n)
+}
+
 // shortRunsText names the runs that leave m unbounded, with their n.
 func (m Metric) shortRunsText(l lang.Lang) string {
 	if m.allShort && len(m.ShortRuns) > 2 {
@@ -828,3 +850,17 @@ func mdCell(s string) string {
 // MIMEType carries a comparison as JSON in a notebook's output, beside its
 // text and HTML (nb.Comparison), for tools that read a saved notebook.
 const MIMEType = "application/vnd.coursekit.compare+json"
+
+// runMaxItems name the metrics left without a Welch's t over runs
+// because a run's percentile is its maximum, each with its n.
+func runMaxItems(r *Result, l lang.Lang) []string {
+	var out []string
+	for _, m := range r.Metrics {
+		if m.AtRunMax != nil && m.Unbounded != nil && !m.WelchOnly() {
+			out = append(out, m.Name+msgParen.F(l, m.atRunMaxText(l)))
+		}
+	}
+	return out
+}
+
+var msgParen = lang.Msg{"（%s）", " (%s)"}

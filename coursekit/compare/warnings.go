@@ -56,6 +56,10 @@ const (
 	// method unbounded, and its interval is Welch's t over the runs alone
 	// (several runs on both sides, each with a value).
 	WarnTooFewWelch = "too_few_samples_welch_runs"
+	// WarnRunMax: a percentile is, in a short run, the run's maximum
+	// (⌈p·n⌉ = n), so Welch's t over the runs is not used for it and its
+	// interval stays unbounded (Metric.AtRunMax).
+	WarnRunMax = "percentile_at_run_max"
 	// WarnNoValue: a metric has no value on a side (verdict n/a).
 	WarnNoValue = "no_value"
 	// WarnClosedLoop: runs under a closed loop (conditions.loop "closed")
@@ -205,6 +209,9 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	if len(welchOnly) > 0 {
 		out = append(out, Warning{WarnTooFewWelch, msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l)))})
+	}
+	if runMax := runMaxItems(r, l); len(runMax) > 0 {
+		out = append(out, Warning{WarnRunMax, msgRunMax.F(l, strings.Join(runMax, msgSep.In(l)))})
 	}
 	if w := r.closedLoopWarning(l); w != "" {
 		out = append(out, Warning{WarnClosedLoop, w})
