@@ -73,7 +73,7 @@ const (
 var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true, WarnSends: true, WarnClientLag: true, WarnOrder: true}
 
 var (
-	msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
+	msgRunsNote  = lang.Msg{"%s（%s）", "%s (%s)"}
 	msgRanBefore = lang.Msg{"注意：%[1]s 全部在 %[2]s 之前运行：两者之间机器负载或服务器状态的漂移会被读成差别；A 和 B 应交替运行（A、B、A、B……）。", "Warning: %[1]s ran entirely before %[2]s: a drift in the machine's load or the server's state between them reads as a difference; alternate A and B (A, B, A, B …)."}
 )
 
