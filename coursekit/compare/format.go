@@ -301,6 +301,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(clipped) > 0 {
 		para(msgClipped.F(l, strings.Join(clipped, msgSep.In(l))))
 	}
+	if n := r.failuresNote(l); n != "" {
+		para(n)
+	}
 	if n := r.qualifiedGoodputNote(l); n != "" {
 		para(n)
 	}
@@ -355,6 +358,29 @@ var (
 	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化（或者反过来）。", "A qualified rate and the goodput of its SLO get different verdicts (%s): the qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size (or the other way round)."}
 	msgQualGoodItem = lang.Msg{"%s %s，%s %s", "%s %s, %s %s"}
 )
+
+var msgFailures = lang.Msg{"两边失败率不同（failure_rate：A %s，B %s）：延迟分位数只算完整成功的请求，失败的尝试（包括超时，往往是最慢的那些）不在其中，所以失败多的 %s 可能因此显得更快。", "The failure rates differ (failure_rate: A %s, B %s): latency percentiles cover complete successes only, so failed attempts (timeouts among them, often the slowest) are left out, and %s, with more failures, may look faster for it."}
+
+// failuresNote says, when the sides' failure rates differ (a verdict, or
+// 5 percentage points or more apart), that the latency percentiles cover
+// complete successes only, so the side with more failures may look
+// faster; "" otherwise.
+func (r *Result) failuresNote(l lang.Lang) string {
+	for _, m := range r.Metrics {
+		if m.Name != "failure_rate" || m.A == nil || m.B == nil || m.Diff == nil {
+			continue
+		}
+		if m.Verdict == Same && math.Abs(*m.Diff) < 0.05 || *m.Diff == 0 {
+			return ""
+		}
+		more := "B"
+		if *m.Diff < 0 {
+			more = "A"
+		}
+		return msgFailures.F(l, value(l, m, m.A, "a"), value(l, m, m.B, "b"), more)
+	}
+	return ""
+}
 
 // qualifiedGoodputNote says, once, why a qualified rate and the goodput of
 // its SLO got different verdicts, naming every such pair; "" when every

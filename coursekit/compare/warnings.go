@@ -60,6 +60,10 @@ const (
 	// (⌈p·n⌉ = n), so Welch's t over the runs is not used for it and its
 	// interval stays unbounded (Metric.AtRunMax).
 	WarnRunMax = "percentile_at_run_max"
+	// WarnFailures: the sides' failure rates differ (a verdict, or 5
+	// points or more), and the latency percentiles cover complete
+	// successes only: the side with more failures may look faster.
+	WarnFailures = "failures_left_out"
 	// WarnNoValue: a metric has no value on a side (verdict n/a).
 	WarnNoValue = "no_value"
 	// WarnClosedLoop: runs under a closed loop (conditions.loop "closed")
@@ -212,6 +216,9 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	}
 	if runMax := runMaxItems(r, l); len(runMax) > 0 {
 		out = append(out, Warning{WarnRunMax, msgRunMax.F(l, strings.Join(runMax, msgSep.In(l)))})
+	}
+	if w := r.failuresNote(l); w != "" {
+		out = append(out, Warning{WarnFailures, w})
 	}
 	if w := r.closedLoopWarning(l); w != "" {
 		out = append(out, Warning{WarnClosedLoop, w})
