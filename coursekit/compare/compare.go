@@ -853,7 +853,9 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 			// (⌈p·n⌉ = n): Welch's t over run maxima estimates the
 			// expected maximum of n draws, not the percentile, and unequal
 			// n bias it. The interval stays unbounded (~), named so.
-			m.AtRunMax = d.atRunMax(a, b)
+			if len(a) > 1 && len(b) > 1 {
+				m.AtRunMax = d.atRunMax(a, b)
+			}
 			if m.AtRunMax != nil {
 				why += fmt.Sprintf("; %s, so Welch's t over the runs is not used", m.atRunMaxText(lang.EN))
 			}

@@ -36,6 +36,14 @@ func TestPercentileAtRunMaxGetsNoWelchVerdict(t *testing.T) {
 			t.Errorf("%s: reason %v, want it to say the percentile is each run's maximum", name, m.Unbounded)
 		}
 	}
+	// One run a side: no Welch's t over runs to withhold, no note.
+	one, err := compare.Compare(a[:1], b[:1], o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metric(t, one, "ttft_ms.p99"); m.AtRunMax != nil || kindsOf(one)[compare.WarnRunMax] != "" {
+		t.Errorf("one run a side: ttft_ms.p99 at run max %v, warning %q: want none", m.AtRunMax, kindsOf(one)[compare.WarnRunMax])
+	}
 	if m := metric(t, r, "ttft_ms.p50"); m.AtRunMax != nil || m.Verdict != compare.Worse {
 		t.Errorf("ttft_ms.p50: %s (%s), at run max %v: want Welch's verdict worse", bounds(m.CI95), m.Verdict, m.AtRunMax)
 	}
