@@ -355,7 +355,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 }
 
 var (
-	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化（或者反过来）。", "A qualified rate and the goodput of its SLO get different verdicts (%s): the qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size (or the other way round)."}
+	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：这里合格率分开了，goodput 没有。合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化。", "A qualified rate and the goodput of its SLO get different verdicts (%s): here the qualified rate separates and goodput does not. The qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size."}
+	msgGoodQual     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：这里 goodput 分开了，合格率没有。goodput 是每秒合格的次数，既随合格的比例变，也随每秒发出了多少次尝试变；合格率只看各边实际发出的尝试里合格的比例。两者不矛盾：每秒合格的次数变了，而合格的比例在这样的样本量下还看不出变化。", "A qualified rate and the goodput of its SLO get different verdicts (%s): here goodput separates and the qualified rate does not. Goodput counts qualified attempts per second, so it moves with how many attempts were made per second as well as with the share that qualified; the qualified rate is the share that qualified among the attempts each side made. They do not contradict each other: the qualified attempts per second changed, while the share that qualified shows no change at this sample size."}
+	msgArrivals     = lang.Msg{"各次运行的尝试数不同（A：%s；B：%s），goodput 也随之变。", " The runs' attempt counts differ (A: %s; B: %s), and goodput moves with them."}
 	msgQualGoodItem = lang.Msg{"%s %s，%s %s", "%s %s, %s %s"}
 )
 
@@ -386,21 +388,50 @@ func (r *Result) failuresNote(l lang.Lang) string {
 // its SLO got different verdicts, naming every such pair; "" when every
 // pair agrees.
 func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
-	var pairs []string
+	// The pairs in which the qualified rate separates, and those in which
+	// goodput does (or both, in opposite directions: the first note).
+	var qual, good []string
 	for _, q := range r.Metrics {
 		if q.slo == 0 || q.Unit != "share" || q.Verdict == NA {
 			continue
 		}
 		for _, g := range r.Metrics {
 			if g.slo == q.slo && g.Unit == "/s" && g.Verdict != NA && g.Verdict != q.Verdict {
-				pairs = append(pairs, msgQualGoodItem.F(l, q.Name, VerdictName(l, q.Verdict), g.Name, VerdictName(l, g.Verdict)))
+				item := msgQualGoodItem.F(l, q.Name, VerdictName(l, q.Verdict), g.Name, VerdictName(l, g.Verdict))
+				if q.Verdict == Same {
+					good = append(good, item)
+				} else {
+					qual = append(qual, item)
+				}
 			}
 		}
 	}
-	if len(pairs) == 0 {
+	if len(qual) == 0 && len(good) == 0 {
 		return ""
 	}
-	return msgQualGood.F(l, strings.Join(pairs, msgSemi.In(l)))
+	var notes []string
+	if len(qual) > 0 {
+		notes = append(notes, msgQualGood.F(l, strings.Join(qual, msgSemi.In(l))))
+	}
+	if len(good) > 0 {
+		notes = append(notes, msgGoodQual.F(l, strings.Join(good, msgSemi.In(l))))
+	}
+	out := strings.Join(notes, map[lang.Lang]string{lang.ZH: "", lang.EN: " "}[l])
+	// Attempt counts that differ between runs: goodput moves with them.
+	var counts [2][]string
+	all := map[int64]bool{}
+	for _, run := range r.sideRuns() {
+		side := 0
+		if run.side == "B" {
+			side = 1
+		}
+		counts[side] = append(counts[side], strconv.FormatInt(run.Summary.Attempts, 10))
+		all[run.Summary.Attempts] = true
+	}
+	if len(all) > 1 {
+		out += msgArrivals.F(l, strings.Join(counts[0], " · "), strings.Join(counts[1], " · "))
+	}
+	return out
 }
 
 // msgSeeds lists the runs' seeds: replicate keys, not conditions.
