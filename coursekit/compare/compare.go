@@ -36,7 +36,7 @@
 //     redrawn values, so the interval carries the variance between runs as
 //     well as within them. With few runs it cannot see much of the former:
 //     three runs that differ a lot give an interval too narrow (measured
-//     coverage 0.83–0.87 instead of 0.95 when run-to-run shifts of ±30 %
+//     coverage 0.81–0.87 instead of 0.95 when run-to-run shifts of ±30 %
 //     dominate); runs that differ only by sampling give one too wide (their
 //     within-run noise is counted twice).
 //     For shares, the interval is also widened to Newcombe's over the
