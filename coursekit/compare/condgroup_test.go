@@ -99,3 +99,25 @@ func TestDerivedPromptFoldsIntoItsCondition(t *testing.T) {
 		t.Errorf("prompt alone: changed %+v", r.ConditionsChanged)
 	}
 }
+
+// The third fresh walk: two long condition values cut at 60 characters
+// printed alike, hiding the difference. The text shows both from shortly
+// before the place they differ.
+func TestLongConditionValuesShowTheirDifference(t *testing.T) {
+	o := compare.Options{}
+	g := failing(40, 0)
+	long := strings.Repeat("the same long description of how a prompt is made, ", 3)
+	r, err := compare.Compare(
+		[]compare.Run{run(withConditions(g, `{"prompt":"`+long+`then the request id"}`), "a.jsonl", o)},
+		[]compare.Run{run(withConditions(g, `{"prompt":"`+long+`then filler"}`), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := compare.Write(&buf, r, cardfmt.Text, lang.EN); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "is made, then the request id → B …") || !strings.Contains(buf.String(), "is made, then filler\n") {
+		t.Errorf("the long values' difference is not shown:\n%s", buf.String())
+	}
+}

@@ -182,7 +182,8 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	var lines []string
 	for _, c := range r.ConditionsChanged {
-		lines = append(lines, msgCondLine.F(l, c.label(l), shortValue(l, c.A), shortValue(l, c.B)))
+		va, vb := pairValues(l, c.A, c.B)
+		lines = append(lines, msgCondLine.F(l, c.label(l), va, vb))
 	}
 	list(lines)
 	if len(r.ConditionsChanged) > 1 {
@@ -860,6 +861,47 @@ func (c ConditionDiff) label(l lang.Lang) string {
 
 // maxValueRunes is how much of a condition's value is printed.
 const maxValueRunes = 60
+
+// contextRunes is how much of what two long values share is kept before
+// the place they differ.
+const contextRunes = 16
+
+// pairValues prints a changed condition's two values as shortValue does,
+// but where both are text and one is cut, from shortly before the first
+// place they differ ("…request's key, the request id…" against "…the
+// salt, then filler…"), so that the cut does not hide the difference.
+func pairValues(l lang.Lang, a, b json.RawMessage) (string, string) {
+	text := func(v json.RawMessage) []rune {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(v)
+		}
+		return []rune(s)
+	}
+	if bytes.Equal(a, []byte("null")) || len(a) == 0 || bytes.Equal(b, []byte("null")) || len(b) == 0 {
+		return shortValue(l, a), shortValue(l, b)
+	}
+	ra, rb := text(a), text(b)
+	if max(len(ra), len(rb)) <= maxValueRunes {
+		return shortValue(l, a), shortValue(l, b)
+	}
+	same := 0
+	for same < len(ra) && same < len(rb) && ra[same] == rb[same] {
+		same++
+	}
+	from := max(0, same-contextRunes)
+	cut := func(r []rune) string {
+		out, pre := r[from:], ""
+		if from > 0 {
+			pre = "…"
+		}
+		if len(out) > maxValueRunes {
+			return pre + string(out[:maxValueRunes]) + "…"
+		}
+		return pre + string(out)
+	}
+	return cut(ra), cut(rb)
+}
 
 // shortValue prints a condition's JSON value: a string without quotes,
 // anything else as JSON, cut at maxValueRunes.
