@@ -823,6 +823,9 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 	// percentile's or a share's interval is the hull of its within-run
 	// method's and Welch's t over the runs' own values, the runs the
 	// independent units, and the method names both (a rate's is Welch's already).
+	// The within-run interval, before Welch's part: a percentile at each
+	// run's maximum keeps it alone (atRunMax below).
+	within, withinMethod, withinFrom := [2]float64{lo, hi}, m.Method, fromBootstrap
 	if len(a) > 1 && len(b) > 1 && d.kind != rate {
 		if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
 			lo, hi = min(lo, wlo), max(hi, whi)
@@ -858,6 +861,15 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 			}
 			if m.AtRunMax != nil {
 				why += fmt.Sprintf("; %s, so Welch's t over the runs is not used", m.atRunMaxText(lang.EN))
+				// Nor in the hull: the bounded side is the within-run
+				// method's alone, and the method says so.
+				m.Method, fromBootstrap = withinMethod, withinFrom
+				if m.CI95.Low != nil {
+					m.CI95.Low = &within[0]
+				}
+				if m.CI95.High != nil {
+					m.CI95.High = &within[1]
+				}
 			}
 			if len(a) > 1 && len(b) > 1 && m.AtRunMax == nil {
 				if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
