@@ -36,7 +36,7 @@
 //     redrawn values, so the interval carries the variance between runs as
 //     well as within them. With few runs it cannot see much of the former:
 //     three runs that differ a lot give an interval too narrow (measured
-//     coverage 0.83–0.87 instead of 0.95 when run-to-run shifts of ±30 %
+//     coverage 0.81–0.87 instead of 0.95 when run-to-run shifts of ±30 %
 //     dominate); runs that differ only by sampling give one too wide (their
 //     within-run noise is counted twice).
 //     For shares, the interval is also widened to Newcombe's over the
@@ -370,6 +370,10 @@ type Metric struct {
 	// alone (Method welch-t-runs, WelchOnly); otherwise that side of CI95
 	// is null.
 	Unbounded *string `json:"unbounded_reason"`
+	// AtRunMax, for a percentile left unbounded: the smallest and largest
+	// n of the runs whose nearest-rank percentile is their maximum
+	// (⌈p·n⌉ = n), when any is; Welch's t over the runs is then not used.
+	AtRunMax *[2]int `json:"at_run_max_n"`
 }
 
 // WelchOnly reports whether m's interval is Welch's t over the runs
@@ -819,6 +823,9 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 	// percentile's or a share's interval is the hull of its within-run
 	// method's and Welch's t over the runs' own values, the runs the
 	// independent units, and the method names both (a rate's is Welch's already).
+	// The within-run interval, before Welch's part: a percentile at each
+	// run's maximum keeps it alone (atRunMax below).
+	within, withinMethod, withinFrom := [2]float64{lo, hi}, m.Method, fromBootstrap
 	if len(a) > 1 && len(b) > 1 && d.kind != rate {
 		if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
 			lo, hi = min(lo, wlo), max(hi, whi)
@@ -845,7 +852,26 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 			// still bound the difference where one short run leaves the
 			// within-run method unbounded. Welch's t over the runs alone,
 			// named as such; the reason stays, saying why.
+			// Not where a run's nearest-rank percentile is its maximum
+			// (⌈p·n⌉ = n): Welch's t over run maxima estimates the
+			// expected maximum of n draws, not the percentile, and unequal
+			// n bias it. The interval stays unbounded (~), named so.
 			if len(a) > 1 && len(b) > 1 {
+				m.AtRunMax = d.atRunMax(a, b)
+			}
+			if m.AtRunMax != nil {
+				why += fmt.Sprintf("; %s, so Welch's t over the runs is not used", m.atRunMaxText(lang.EN))
+				// Nor in the hull: the bounded side is the within-run
+				// method's alone, and the method says so.
+				m.Method, fromBootstrap = withinMethod, withinFrom
+				if m.CI95.Low != nil {
+					m.CI95.Low = &within[0]
+				}
+				if m.CI95.High != nil {
+					m.CI95.High = &within[1]
+				}
+			}
+			if len(a) > 1 && len(b) > 1 && m.AtRunMax == nil {
 				if wlo, whi, ok := welch(m.ARuns, m.BRuns); ok {
 					m.CI95 = Bounds{Low: &wlo, High: &whi}
 					m.Method = MethodWelchRuns
@@ -983,6 +1009,26 @@ func unbounded(d metricDef, a, b []*metrics.Summary, iv Bounds) (Bounds, int, []
 	}
 	slices.SortFunc(short, func(x, y shortRun) int { return cmp.Or(cmp.Compare(x.side, y.side), cmp.Compare(x.run, y.run)) })
 	return iv, need, short
+}
+
+// atRunMax is the range of n over the runs of both sides whose
+// nearest-rank percentile at d's level is the run's maximum (⌈p·n⌉ = n),
+// or nil when no run's is.
+func (d metricDef) atRunMax(a, b []*metrics.Summary) *[2]int {
+	var out *[2]int
+	for _, s := range slices.Concat(a, b) {
+		dist := d.dist(s)
+		if d.level >= len(dist.Chosen) || dist.N == 0 {
+			continue
+		}
+		if n := dist.N; int(math.Ceil(dist.Chosen[d.level].P*float64(n)-1e-9)) >= n {
+			if out == nil {
+				out = &[2]int{n, n}
+			}
+			out[0], out[1] = min(out[0], n), max(out[1], n)
+		}
+	}
+	return out
 }
 
 // shortRun is a run with too few samples to bound a percentile: its side

@@ -343,7 +343,7 @@ func TestJSONShape(t *testing.T) {
 	if len(doc.ConditionsChanged) == 0 || !slices.Equal(keys(doc.ConditionsChanged[0]), []string{"a", "b", "name"}) {
 		t.Errorf("conditions_changed: %v", doc.ConditionsChanged)
 	}
-	want := []string{"a", "a_runs", "b", "b_runs", "borderline", "ci95", "covers", "diff", "method", "name", "need_n_per_run", "rel", "unbounded_reason", "verdict"}
+	want := []string{"a", "a_runs", "at_run_max_n", "b", "b_runs", "borderline", "ci95", "covers", "diff", "method", "name", "need_n_per_run", "rel", "unbounded_reason", "verdict"}
 	for _, m := range doc.Metrics {
 		if !slices.Equal(keys(m), want) {
 			t.Errorf("metric keys %v, want %v", keys(m), want)

@@ -53,3 +53,71 @@ func TestConditionCountedOnce(t *testing.T) {
 		}
 	}
 }
+
+// The third fresh walk: `--prompt-reuse same` gave "2 differ"
+// (prefix_reuse and prompt) and `--prompt-tokens 64` counted prompt and
+// prompt_tokens apart, though bench derives conditions.prompt from them:
+// one change each, the derived prompt listed among its keys.
+func TestDerivedPromptFoldsIntoItsCondition(t *testing.T) {
+	o := compare.Options{}
+	g := failing(40, 0)
+	for _, c := range []struct {
+		a, b, name string
+		keys       []string
+	}{
+		{`{"prompt_tokens":32,"prompt":"32 whitespace words: the request's key","prefix_reuse":"none"}`,
+			`{"prompt_tokens":32,"prompt":"32 whitespace words: the salt, then filler","prefix_reuse":{"mode":"same","shared":"the whole prompt"}}`,
+			"prefix_reuse", []string{"prefix_reuse", "prefix_reuse.mode", "prefix_reuse.shared", "prompt"}},
+		{`{"prompt_tokens":32,"prompt":"32 whitespace words: the request's key","prefix_reuse":"none"}`,
+			`{"prompt_tokens":64,"prompt":"64 whitespace words: the request's key","prefix_reuse":"none"}`,
+			"prompt_tokens", []string{"prompt_tokens", "prompt"}},
+	} {
+		r, err := compare.Compare([]compare.Run{run(withConditions(g, c.a), "a.jsonl", o)}, []compare.Run{run(withConditions(g, c.b), "b.jsonl", o)}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != c.name || !slices.Equal(r.ConditionsChanged[0].Keys, c.keys) {
+			t.Errorf("changed %+v, want %s once with keys %v", r.ConditionsChanged, c.name, c.keys)
+		}
+		if w := kindsOf(r)[compare.WarnConditions]; w != "" {
+			t.Errorf("one change warned as several: %q", w)
+		}
+		var buf bytes.Buffer
+		if err := compare.Write(&buf, r, cardfmt.Text, lang.EN); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "Conditions: exactly one differs") || !strings.Contains(buf.String(), ", prompt): A ") {
+			t.Errorf("the report does not say one condition differs, its keys with prompt:\n%s", buf.String())
+		}
+	}
+	// A prompt changed alone stays a condition of its own.
+	r, err := compare.Compare([]compare.Run{run(withConditions(g, `{"prompt":"x"}`), "a.jsonl", o)}, []compare.Run{run(withConditions(g, `{"prompt":"y"}`), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "prompt" {
+		t.Errorf("prompt alone: changed %+v", r.ConditionsChanged)
+	}
+}
+
+// The third fresh walk: two long condition values cut at 60 characters
+// printed alike, hiding the difference. The text shows both from shortly
+// before the place they differ.
+func TestLongConditionValuesShowTheirDifference(t *testing.T) {
+	o := compare.Options{}
+	g := failing(40, 0)
+	long := strings.Repeat("the same long description of how a prompt is made, ", 3)
+	r, err := compare.Compare(
+		[]compare.Run{run(withConditions(g, `{"prompt":"`+long+`then the request id"}`), "a.jsonl", o)},
+		[]compare.Run{run(withConditions(g, `{"prompt":"`+long+`then filler"}`), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := compare.Write(&buf, r, cardfmt.Text, lang.EN); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "is made, then the request id → B …") || !strings.Contains(buf.String(), "is made, then filler\n") {
+		t.Errorf("the long values' difference is not shown:\n%s", buf.String())
+	}
+}

@@ -225,7 +225,39 @@ func conditions(a, b []*metrics.Summary) (changed []ConditionDiff, differ []Runs
 			changed = append(changed, ConditionDiff{Name: name, A: sideValue(distinct(va)), B: sideValue(distinct(vb))})
 		}
 	}
-	return onceEach(changed, a, b), differ, slos
+	return foldDerived(onceEach(changed, a, b)), differ, slos
+}
+
+// derivedFrom are the conditions bench derives from others, each with the
+// conditions that produce it, in the order tried: conditions.prompt
+// describes the prompt that prompt_tokens and prefix_reuse make
+// (--prompt-reuse same changes both prefix_reuse and prompt;
+// --prompt-tokens 64 both prompt_tokens and prompt).
+var derivedFrom = map[string][]string{"prompt": {"prefix_reuse", "prompt_tokens"}}
+
+// foldDerived counts a derived condition that differs together with a
+// condition producing it as part of that one: one change, its keys
+// listed (prompt_tokens (itself, prompt)), as a condition's own keys are.
+func foldDerived(changed []ConditionDiff) []ConditionDiff {
+	for derived, producers := range derivedFrom {
+		at := slices.IndexFunc(changed, func(c ConditionDiff) bool { return c.Name == derived })
+		if at < 0 {
+			continue
+		}
+		for _, p := range producers {
+			i := slices.IndexFunc(changed, func(c ConditionDiff) bool { return c.Name == p })
+			if i < 0 {
+				continue
+			}
+			if len(changed[i].Keys) == 0 {
+				changed[i].Keys = []string{p}
+			}
+			changed[i].Keys = append(changed[i].Keys, derived)
+			changed = slices.Delete(changed, at, at+1)
+			break
+		}
+	}
+	return changed
 }
 
 // recordedSLO reports whether a condition is a recorded SLO: slo or a key

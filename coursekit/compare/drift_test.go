@@ -100,3 +100,37 @@ func TestCompareCarriesClientLagAndRunOrder(t *testing.T) {
 		t.Errorf("client_lag warning on punctual runs: %q", w)
 	}
 }
+
+// The order warning fires whichever side ran first, and names it: B's
+// runs all before A's (the third fresh walk's `compare s1-4 s1-5 s1-6 --
+// s1-1 s1-2 s1-3`) drift as much as A's before B's.
+func TestRunOrderWarnsWhicheverSideRanFirst(t *testing.T) {
+	o := compare.Options{Resamples: 100}
+	at := func(name, when string) compare.Run {
+		return run(startedAt(failing(40, 0), "2026-12-05T06:0"+when+":00.000000Z"), name, o)
+	}
+	a := []compare.Run{at("s1-4", "3"), at("s1-5", "4"), at("s1-6", "5")}
+	b := []compare.Run{at("s1-1", "0"), at("s1-2", "1"), at("s1-3", "2")}
+	for _, c := range []struct {
+		a, b   []compare.Run
+		en, zh string
+	}{
+		{a, b, "B ran entirely before A", "B 全部在 A 之前运行"},
+		{b, a, "A ran entirely before B", "A 全部在 B 之前运行"},
+	} {
+		r, err := compare.Compare(c.a, c.b, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := kindsOf(r)[compare.WarnOrder]; !strings.Contains(got, c.en) {
+			t.Errorf("run_order warning %q, want %q", got, c.en)
+		}
+		var zh bytes.Buffer
+		if err := compare.Write(&zh, r, cardfmt.Text, lang.ZH); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(zh.String(), c.zh) {
+			t.Errorf("zh report lacks %q:\n%s", c.zh, zh.String())
+		}
+	}
+}

@@ -1,13 +1,17 @@
 package compare
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"github.com/llmperf-course/course/coursekit/lang"
 	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/llmperf-course/course/coursekit/lang"
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -151,7 +155,7 @@ func summarizeFile(path string, flags cardopts.Flags, seed maphash.Seed) (*metri
 	h.SetSeed(seed)
 	s, err := cardopts.SummarizeReader(io.TeeReader(r, &h), path, flags, cardopts.Resampling())
 	if err != nil {
-		return nil, 0, cardopts.NotACard(path, err)
+		return nil, 0, firstLineError(path, cardopts.NotACard(path, err))
 	}
 	// The summary may stop before the end (a trailing blank line): hash
 	// the rest too.
@@ -178,4 +182,31 @@ func sameFiles(files []File) error {
 		}
 	}
 	return nil
+}
+
+// firstLineError says what a file whose first line is no header is, when
+// that can be told: an HTML page (a chart given as a trace), or a blank
+// first line (the header missing), rather than the parser's "not valid
+// JSON" or "blank line" alone. Other errors are returned as they are.
+func firstLineError(path string, err error) error {
+	var te *trace.Error
+	if !errors.As(err, &te) || te.Line != 1 {
+		return err
+	}
+	const shape = "a trace is JSON Lines: its header line first, then one attempt per line, as bench writes them"
+	if strings.HasPrefix(te.Msg, "blank line") {
+		return &trace.Error{File: te.File, Line: 1, Msg: "blank first line: the header is missing; " + shape}
+	}
+	f, err2 := os.Open(path)
+	if err2 != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.ToLower(bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\ufeff")), " \t\r\n"))
+	if bytes.HasPrefix(head, []byte("<!doctype html")) || bytes.HasPrefix(head, []byte("<html")) {
+		return &trace.Error{File: te.File, Line: 1, Msg: "looks like an HTML page (a chart, such as --chart writes?), not a trace: give the trace itself; " + shape}
+	}
+	return err
 }

@@ -78,6 +78,8 @@ var (
 	msgOneSided   = lang.Msg{"单侧有界：%s。样本太少，区间有一侧没有界（−∞ 或 +∞）；另一侧有界而且不含 0，结论来自这有界的一侧。", "One side bounded: %s. Too few samples leave the interval unbounded on one side (−∞ or +∞); its other side is bounded and excludes 0, and the verdict comes from that bounded side."}
 	msgClipped    = lang.Msg{"截断：%s。区间超出了 ±100 个百分点，已截到两个比例之差可能的范围 [−100, +100] 个百分点（JSON 的 clipped 字段标出被截的一端）；别的指标一律不截：观测到的值不是真值的界。", "Clipped: %s. The interval reached past ±100 pp and was cut to what a difference of two shares can be, [−100, +100] pp (the JSON's clipped field names the bound cut); no other metric is clipped: the observed values bound no true value."}
 	msgWelchOnly  = lang.Msg{"样本太少，改用运行间 Welch t：%s。有的运行样本太少，运行内方法给不出这一项差值的界；两边各有几次运行、每次都有值，区间就只用各次运行自己的值算 Welch t（方法栏写“运行间 Welch t”）。短运行自己的抽样波动只通过各次运行之间的差别计入。", "Too few samples, Welch's t over runs instead: %s. Some runs have too few samples for the within-run method to bound the difference; with several runs on each side, each with a value, the interval is Welch's t over the runs' own values alone (method: Welch t over runs). A short run's own sampling noise enters only through the spread between runs."}
+	msgAtRunMax   = lang.Msg{"n = %[2]s 的 %[1]s 就是每次运行的最大值", "%[1]s of n = %[2]s is each run's maximum"}
+	msgRunMax     = lang.Msg{"分位数就是运行的最大值，不用运行间 Welch t：%s。对各次运行的最大值做 Welch t，估的是 n 次抽取的最大值的期望，不是这个分位数，n 不等时还有偏；所以这一项区间不设界，记作 ~。要判断它，每次运行要更多样本。", "Percentile at each run's maximum, no Welch's t over runs: %s. Welch's t over the runs' maxima estimates the expected maximum of n draws, not the percentile, and unequal n bias it; so this interval stays unbounded, ~. Judging it takes more samples per run."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
 	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
@@ -97,8 +99,8 @@ var (
 var methodNames = map[string][2]lang.Msg{
 	MethodBootstrap: {{"自助法", "bootstrap"}, {"自助法（bootstrap）：在每一边的尝试里有放回地重抽样，取 B − A 的 2.5% 与 97.5% 分位；重抽样的分位数直接按原样本的次序统计量精确抽取（第 k 小的秩服从 Beta 分布）。",
 		"bootstrap: the attempts of each side resampled with replacement, B − A read at its 2.5% and 97.5% points; a resample's percentile is drawn exactly from the sample's order statistics (its rank follows a Beta distribution)."}},
-	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（有一边只有 1 次运行时，goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄（实测 TTFT 分位数：A/A 对里只有 83%–87% 的区间含 0，而不是 95%）。",
-		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput, when a side has one run only, by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow (measured for TTFT percentiles: 83–87% of A/A pairs held 0, not 95%)."}},
+	MethodHierarchical: {{"分层自助法", "hierarchical bootstrap"}, {"分层自助法：每次重抽样先有放回地抽一边的运行，再在抽到的每次运行里有放回地抽尝试（有一边只有 1 次运行时，goodput 和吞吐按泊松重抽样：每次尝试计入的次数服从泊松分布，窗口内的计数像开环到达那样波动），一边的值取这些运行的平均；取 B − A 的 2.5% 与 97.5% 分位。运行越少，运行之间的波动越难看全：每边 3 次、运行之间差别很大时，区间偏窄（实测 TTFT 分位数：A/A 对里只有 81%–87% 的区间含 0，而不是 95%）。",
+		"hierarchical bootstrap: each resample draws a side's runs with replacement, then each drawn run's attempts with replacement (goodput and throughput, when a side has one run only, by a Poisson bootstrap: each attempt counted a Poisson number of times, so the count varies as an open loop's arrivals do), and averages the runs; B − A read at its 2.5% and 97.5% points. The fewer the runs, the less of the variance between them it sees: with 3 runs a side that differ a lot, the interval errs narrow (measured for TTFT percentiles: 81–87% of A/A pairs held 0, not 95%)."}},
 	MethodWelchRuns: {{"运行间 Welch t", "Welch t over runs"}, {"运行间 Welch t：每次运行自己的值（它的分位数、比例或窗口内的速率）算一个值，B − A 是两边运行平均值之差，区间为差 ± t·标准误，自由度按 Welch–Satterthwaite。独立的单位是运行而不是尝试：运行之间的差别已经包含了运行内部的波动，不论开环还是闭环，不假设泊松计数。它假设各次运行的值大致服从正态分布；每边只有 3 次时，t 分位数（自由度 2–4 时约 3–4）为样本少付出代价。",
 		"Welch t over runs: each run's own value (its percentile, share or rate over its window) is one value; B − A is the difference of the sides' mean run values, its interval the difference ± t·SE with Welch–Satterthwaite degrees of freedom. The runs, not the attempts, are the independent units: their spread carries the noise within runs whatever the loop, open or closed, with no Poisson assumption. It assumes run values roughly normal; with 3 runs a side the t quantile (about 3–4 at 2–4 degrees of freedom) pays for the few values."}},
 	MethodHierarchicalNewcombe: {{"分层自助法 ∪ Newcombe", "hierarchical bootstrap ∪ Newcombe"}, {"分层自助法 ∪ Newcombe（比例，有一边不止 1 次运行）：取上面分层自助法的区间与把各次运行的尝试合在一起算的 Newcombe 区间的并。每次运行的比例都是 0% 或 100% 时，自助法没有东西可抽，区间会缩成一个点（例如 0/60 对 0/60 得到 [0, 0]），而有限的样本给不出这种确定；合并后的 Newcombe 区间是光凭这些尝试能给的宽度，运行之间的波动只会让它更宽。",
@@ -180,7 +182,8 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	var lines []string
 	for _, c := range r.ConditionsChanged {
-		lines = append(lines, msgCondLine.F(l, c.label(l), shortValue(l, c.A), shortValue(l, c.B)))
+		va, vb := pairValues(l, c.A, c.B)
+		lines = append(lines, msgCondLine.F(l, c.label(l), va, vb))
 	}
 	list(lines)
 	if len(r.ConditionsChanged) > 1 {
@@ -287,6 +290,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	if len(welchOnly) > 0 {
 		para(msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l))))
 	}
+	if runMax := runMaxItems(r, l); len(runMax) > 0 {
+		para(msgRunMax.F(l, strings.Join(runMax, msgSep.In(l))))
+	}
 	var clipped []string
 	for _, m := range r.Metrics {
 		if len(m.Clipped) > 0 {
@@ -295,6 +301,9 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	}
 	if len(clipped) > 0 {
 		para(msgClipped.F(l, strings.Join(clipped, msgSep.In(l))))
+	}
+	if n := r.failuresNote(l); n != "" {
+		para(n)
 	}
 	if n := r.qualifiedGoodputNote(l); n != "" {
 		para(n)
@@ -347,29 +356,83 @@ func Blocks(r *Result, l lang.Lang) []Block {
 }
 
 var (
-	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化（或者反过来）。", "A qualified rate and the goodput of its SLO get different verdicts (%s): the qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size (or the other way round)."}
+	msgQualGood     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：这里合格率分开了，goodput 没有。合格率是在各边实际发出的尝试之内判断的；goodput 是每秒合格的次数，它的区间还要计入窗口内到达了多少次尝试这一随机波动，所以更难分开。两者不矛盾：合格的比例变了，而每秒合格的次数在这样的样本量下还看不出变化。", "A qualified rate and the goodput of its SLO get different verdicts (%s): here the qualified rate separates and goodput does not. The qualified rate is judged given the attempts each side made; goodput counts qualified attempts per second, and its interval also covers the chance variation in how many attempts arrived in the window, so it separates less. They do not contradict each other: the share that qualified changed, while the qualified attempts per second show no change at this sample size."}
+	msgGoodQual     = lang.Msg{"同一个 SLO 的合格率与 goodput 结论不同（%s）：这里 goodput 分开了，合格率没有。goodput 是每秒合格的次数，既随合格的比例变，也随每秒发出了多少次尝试变；合格率只看各边实际发出的尝试里合格的比例。两者不矛盾：每秒合格的次数变了，而合格的比例在这样的样本量下还看不出变化。", "A qualified rate and the goodput of its SLO get different verdicts (%s): here goodput separates and the qualified rate does not. Goodput counts qualified attempts per second, so it moves with how many attempts were made per second as well as with the share that qualified; the qualified rate is the share that qualified among the attempts each side made. They do not contradict each other: the qualified attempts per second changed, while the share that qualified shows no change at this sample size."}
+	msgArrivals     = lang.Msg{"各次运行的尝试数不同（A：%s；B：%s），goodput 也随之变。", " The runs' attempt counts differ (A: %s; B: %s), and goodput moves with them."}
 	msgQualGoodItem = lang.Msg{"%s %s，%s %s", "%s %s, %s %s"}
 )
+
+var msgFailures = lang.Msg{"两边失败率不同（failure_rate：A %s，B %s）：延迟分位数只算完整成功的请求，失败的尝试（包括超时，往往是最慢的那些）不在其中，所以失败多的 %s 可能因此显得更快。", "The failure rates differ (failure_rate: A %s, B %s): latency percentiles cover complete successes only, so failed attempts (timeouts among them, often the slowest) are left out, and %s, with more failures, may look faster for it."}
+
+// failuresNote says, when the sides' failure rates differ (a verdict, or
+// 5 percentage points or more apart), that the latency percentiles cover
+// complete successes only, so the side with more failures may look
+// faster; "" otherwise.
+func (r *Result) failuresNote(l lang.Lang) string {
+	for _, m := range r.Metrics {
+		if m.Name != "failure_rate" || m.A == nil || m.B == nil || m.Diff == nil {
+			continue
+		}
+		if m.Verdict == Same && math.Abs(*m.Diff) < 0.05 || *m.Diff == 0 {
+			return ""
+		}
+		more := "B"
+		if *m.Diff < 0 {
+			more = "A"
+		}
+		return msgFailures.F(l, value(l, m, m.A, "a"), value(l, m, m.B, "b"), more)
+	}
+	return ""
+}
 
 // qualifiedGoodputNote says, once, why a qualified rate and the goodput of
 // its SLO got different verdicts, naming every such pair; "" when every
 // pair agrees.
 func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
-	var pairs []string
+	// The pairs in which the qualified rate separates, and those in which
+	// goodput does (or both, in opposite directions: the first note).
+	var qual, good []string
 	for _, q := range r.Metrics {
 		if q.slo == 0 || q.Unit != "share" || q.Verdict == NA {
 			continue
 		}
 		for _, g := range r.Metrics {
 			if g.slo == q.slo && g.Unit == "/s" && g.Verdict != NA && g.Verdict != q.Verdict {
-				pairs = append(pairs, msgQualGoodItem.F(l, q.Name, VerdictName(l, q.Verdict), g.Name, VerdictName(l, g.Verdict)))
+				item := msgQualGoodItem.F(l, q.Name, VerdictName(l, q.Verdict), g.Name, VerdictName(l, g.Verdict))
+				if q.Verdict == Same {
+					good = append(good, item)
+				} else {
+					qual = append(qual, item)
+				}
 			}
 		}
 	}
-	if len(pairs) == 0 {
+	if len(qual) == 0 && len(good) == 0 {
 		return ""
 	}
-	return msgQualGood.F(l, strings.Join(pairs, msgSemi.In(l)))
+	var notes []string
+	if len(qual) > 0 {
+		notes = append(notes, msgQualGood.F(l, strings.Join(qual, msgSemi.In(l))))
+	}
+	if len(good) > 0 {
+		notes = append(notes, msgGoodQual.F(l, strings.Join(good, msgSemi.In(l))))
+	}
+	out := strings.Join(notes, map[lang.Lang]string{lang.ZH: "", lang.EN: " "}[l])
+	// Attempt counts that differ between runs: goodput moves with them.
+	var counts [2][]string
+	all := map[int64]bool{}
+	for _, run := range r.sideRuns() {
+		side := 0
+		if run.side == "B" {
+			side = 1
+		}
+		counts[side] = append(counts[side], strconv.FormatInt(run.Summary.Attempts, 10))
+		all[run.Summary.Attempts] = true
+	}
+	if len(all) > 1 {
+		out += msgArrivals.F(l, strings.Join(counts[0], " · "), strings.Join(counts[1], " · "))
+	}
+	return out
 }
 
 // msgSeeds lists the runs' seeds: replicate keys, not conditions.
@@ -685,6 +748,23 @@ func (m Metric) noValueText(l lang.Lang) string {
 	return msgNoValue.F(l, m.Name)
 }
 
+// atRunMaxText names m's level and the n of the runs at which it is the
+// run's maximum: "P99 of n = 10–18 is each run's maximum"; "" when none.
+func (m Metric) atRunMaxText(l lang.Lang) string {
+	if m.AtRunMax == nil {
+		return ""
+	}
+	n := strconv.Itoa(m.AtRunMax[0])
+	if m.AtRunMax[1] > m.AtRunMax[0] {
+		n += "–" + strconv.Itoa(m.AtRunMax[1])
+	}
+	level := m.Name
+	if i := strings.LastIndex(level, "."); i >= 0 {
+		level = strings.ToUpper(level[i+1:])
+	}
+	return msgAtRunMax.F(l, level, n)
+}
+
 // shortRunsText names the runs that leave m unbounded, with their n.
 func (m Metric) shortRunsText(l lang.Lang) string {
 	if m.allShort && len(m.ShortRuns) > 2 {
@@ -782,6 +862,47 @@ func (c ConditionDiff) label(l lang.Lang) string {
 // maxValueRunes is how much of a condition's value is printed.
 const maxValueRunes = 60
 
+// contextRunes is how much of what two long values share is kept before
+// the place they differ.
+const contextRunes = 16
+
+// pairValues prints a changed condition's two values as shortValue does,
+// but where both are text and one is cut, from shortly before the first
+// place they differ ("…request's key, the request id…" against "…the
+// salt, then filler…"), so that the cut does not hide the difference.
+func pairValues(l lang.Lang, a, b json.RawMessage) (string, string) {
+	text := func(v json.RawMessage) []rune {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(v)
+		}
+		return []rune(s)
+	}
+	if bytes.Equal(a, []byte("null")) || len(a) == 0 || bytes.Equal(b, []byte("null")) || len(b) == 0 {
+		return shortValue(l, a), shortValue(l, b)
+	}
+	ra, rb := text(a), text(b)
+	if max(len(ra), len(rb)) <= maxValueRunes {
+		return shortValue(l, a), shortValue(l, b)
+	}
+	same := 0
+	for same < len(ra) && same < len(rb) && ra[same] == rb[same] {
+		same++
+	}
+	from := max(0, same-contextRunes)
+	cut := func(r []rune) string {
+		out, pre := r[from:], ""
+		if from > 0 {
+			pre = "…"
+		}
+		if len(out) > maxValueRunes {
+			return pre + string(out[:maxValueRunes]) + "…"
+		}
+		return pre + string(out)
+	}
+	return cut(ra), cut(rb)
+}
+
 // shortValue prints a condition's JSON value: a string without quotes,
 // anything else as JSON, cut at maxValueRunes.
 func shortValue(l lang.Lang, v json.RawMessage) string {
@@ -828,3 +949,17 @@ func mdCell(s string) string {
 // MIMEType carries a comparison as JSON in a notebook's output, beside its
 // text and HTML (nb.Comparison), for tools that read a saved notebook.
 const MIMEType = "application/vnd.coursekit.compare+json"
+
+// runMaxItems name the metrics left without a Welch's t over runs
+// because a run's percentile is its maximum, each with its n.
+func runMaxItems(r *Result, l lang.Lang) []string {
+	var out []string
+	for _, m := range r.Metrics {
+		if m.AtRunMax != nil && m.Unbounded != nil && !m.WelchOnly() {
+			out = append(out, m.Name+msgParen.F(l, m.atRunMaxText(l)))
+		}
+	}
+	return out
+}
+
+var msgParen = lang.Msg{"（%s）", " (%s)"}

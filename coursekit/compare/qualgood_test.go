@@ -85,3 +85,52 @@ func TestQualifiedAndGoodputVerdictsExplained(t *testing.T) {
 		}
 	}
 }
+
+// The third fresh walk: several runs a side, goodput better and the
+// qualified rate ~, and the note said goodput "separates less". The note
+// says which one separated, and that the runs' attempt counts differ
+// when they do; the walk's other case (qualified separates) keeps its
+// wording.
+func TestQualifiedGoodputNoteSaysWhichSeparated(t *testing.T) {
+	o := compare.Options{Resamples: 300}
+	var a, b []compare.Run
+	for i, n := range []int{19, 20, 21} {
+		a = append(a, run(failing(n, 0), "a"+string(rune('1'+i)), o))
+		b = append(b, run(failing(2*n, 0), "b"+string(rune('1'+i)), o))
+	}
+	r, err := compare.Compare(a, b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, g := metric(t, r, "qualified_rate@1000ms"), metric(t, r, "goodput@1000ms")
+	if q.Verdict != compare.Same || g.Verdict != compare.Better {
+		t.Fatalf("the case needs goodput better, qualified ~: qualified %s, goodput %s", q.Verdict, g.Verdict)
+	}
+	for l, c := range map[lang.Lang]struct{ want, not string }{
+		lang.EN: {"here goodput separates and the qualified rate does not", "so it separates less"},
+		lang.ZH: {"这里 goodput 分开了，合格率没有", "所以更难分开"},
+	} {
+		var buf bytes.Buffer
+		if err := compare.Write(&buf, r, cardfmt.Text, l); err != nil {
+			t.Fatal(err)
+		}
+		s := buf.String()
+		arrivals := map[lang.Lang]string{lang.EN: "The runs' attempt counts differ (A: 19 · 20 · 21; B: 38 · 40 · 42)", lang.ZH: "各次运行的尝试数不同（A：19 · 20 · 21；B：38 · 40 · 42）"}[l]
+		if !strings.Contains(s, c.want) || strings.Contains(s, c.not) || !strings.Contains(s, arrivals) {
+			t.Errorf("%s: want %q and %q, not %q:\n%s", l, c.want, arrivals, c.not, s)
+		}
+	}
+	// One run a side, qualified worse, goodput ~, the same attempt count:
+	// the qualified rate separates; no word on attempt counts.
+	one, err := compare.Compare([]compare.Run{run(wrongAnswers(38, 0), "a.jsonl", o)}, []compare.Run{run(wrongAnswers(38, 6), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := compare.Write(&buf, one, cardfmt.Text, lang.EN); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); !strings.Contains(s, "here the qualified rate separates and goodput does not") || strings.Contains(s, "attempt counts differ") {
+		t.Errorf("qualified worse, goodput ~:\n%s", s)
+	}
+}

@@ -34,8 +34,8 @@ const (
 	// card's note, metrics.ClientLag): its stamps, TTFT and gaps may be
 	// late by as much.
 	WarnClientLag = "client_lag"
-	// WarnOrder: every A run started before every B run (the headers'
-	// meta.started_at), so a drift in the machine's load or the server's
+	// WarnOrder: every run of one side started before every run of the
+	// other (the headers' meta.started_at), so a drift in the machine's load or the server's
 	// state between them reads as a difference.
 	WarnOrder = "run_order"
 	// WarnConditions: more than one condition differs between the sides.
@@ -56,6 +56,14 @@ const (
 	// method unbounded, and its interval is Welch's t over the runs alone
 	// (several runs on both sides, each with a value).
 	WarnTooFewWelch = "too_few_samples_welch_runs"
+	// WarnRunMax: a percentile is, in a short run, the run's maximum
+	// (⌈p·n⌉ = n), so Welch's t over the runs is not used for it and its
+	// interval stays unbounded (Metric.AtRunMax).
+	WarnRunMax = "percentile_at_run_max"
+	// WarnFailures: the sides' failure rates differ (a verdict, or 5
+	// points or more), and the latency percentiles cover complete
+	// successes only: the side with more failures may look faster.
+	WarnFailures = "failures_left_out"
 	// WarnNoValue: a metric has no value on a side (verdict n/a).
 	WarnNoValue = "no_value"
 	// WarnClosedLoop: runs under a closed loop (conditions.loop "closed")
@@ -69,8 +77,8 @@ const (
 var headWarnings = map[string]bool{WarnSLODropped: true, WarnUnrated: true, WarnSends: true, WarnClientLag: true, WarnOrder: true}
 
 var (
-	msgRunsNote = lang.Msg{"%s（%s）", "%s (%s)"}
-	msgABeforeB = lang.Msg{"注意：A 全部在 B 之前运行：两者之间机器负载或服务器状态的漂移会被读成差别；A 和 B 应交替运行（A、B、A、B……）。", "Warning: A ran entirely before B: a drift in the machine's load or the server's state between them reads as a difference; alternate A and B (A, B, A, B …)."}
+	msgRunsNote  = lang.Msg{"%s（%s）", "%s (%s)"}
+	msgRanBefore = lang.Msg{"注意：%[1]s 全部在 %[2]s 之前运行：两者之间机器负载或服务器状态的漂移会被读成差别；A 和 B 应交替运行（A、B、A、B……）。", "Warning: %[1]s ran entirely before %[2]s: a drift in the machine's load or the server's state between them reads as a difference; alternate A and B (A, B, A, B …)."}
 )
 
 // warnings are r's warnings in l.
@@ -153,8 +161,11 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 		}
 		out = append(out, Warning{WarnClientLag, cardfmt.ClientLagRunsNoteIn(l, lags, strings.Join(names, msgSep.In(l)))})
 	}
-	if r.aBeforeB() {
-		out = append(out, Warning{WarnOrder, msgABeforeB.In(l)})
+	switch {
+	case ranBefore(r.A.runs, r.B.runs):
+		out = append(out, Warning{WarnOrder, msgRanBefore.F(l, "A", "B")})
+	case ranBefore(r.B.runs, r.A.runs):
+		out = append(out, Warning{WarnOrder, msgRanBefore.F(l, "B", "A")})
 	}
 	if len(r.ConditionsChanged) > 1 {
 		out = append(out, Warning{WarnConditions, msgManyConds.F(l, len(r.ConditionsChanged)) + ". " + msgTooMany.In(l)})
@@ -203,6 +214,12 @@ func (r *Result) warnings(l lang.Lang) []Warning {
 	if len(welchOnly) > 0 {
 		out = append(out, Warning{WarnTooFewWelch, msgWelchOnly.F(l, strings.Join(welchOnly, msgSep.In(l)))})
 	}
+	if runMax := runMaxItems(r, l); len(runMax) > 0 {
+		out = append(out, Warning{WarnRunMax, msgRunMax.F(l, strings.Join(runMax, msgSep.In(l)))})
+	}
+	if w := r.failuresNote(l); w != "" {
+		out = append(out, Warning{WarnFailures, w})
+	}
 	if w := r.closedLoopWarning(l); w != "" {
 		out = append(out, Warning{WarnClosedLoop, w})
 	}
@@ -246,11 +263,12 @@ func (r *Result) closedLoopWarning(l lang.Lang) string {
 	return msgClosedLoop.F(l, strings.Join(names, msgSep.In(l)))
 }
 
-// aBeforeB reports whether every A run started before every B run, by
-// the headers' meta.started_at (coursekit bench's fixed-width RFC 3339 in
-// UTC, so that text order is time order); false when a run records none.
-func (r *Result) aBeforeB() bool {
-	last := func(runs []*metrics.Summary, latest bool) (string, bool) {
+// ranBefore reports whether every run of x started before every run of
+// y, by the headers' meta.started_at (coursekit bench's fixed-width RFC
+// 3339 in UTC, so that text order is time order); false when a run
+// records none.
+func ranBefore(x, y []*metrics.Summary) bool {
+	bound := func(runs []*metrics.Summary, latest bool) (string, bool) {
 		out := ""
 		for i, s := range runs {
 			var meta struct {
@@ -265,9 +283,9 @@ func (r *Result) aBeforeB() bool {
 		}
 		return out, len(runs) > 0
 	}
-	lastA, okA := last(r.A.runs, true)
-	firstB, okB := last(r.B.runs, false)
-	return okA && okB && lastA < firstB
+	lastX, okX := bound(x, true)
+	firstY, okY := bound(y, false)
+	return okX && okY && lastX < firstY
 }
 
 // sideRun is a run with its side, "A" or "B".

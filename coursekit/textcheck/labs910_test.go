@@ -160,3 +160,22 @@ func TestCompareTextMatchesItsRunSettings(t *testing.T) {
 		t.Errorf("09's compare text does not state the runs' settings (%s 个用户, %s s), which set how many requests a run gets:\n%s", n, secs, text)
 	}
 }
+
+// Issue 36, third walk: 09's reading guide said a short run's P95 or P99
+// difference "没法判断，只能是 ~", where compare with 3 runs a side uses
+// Welch's t over the runs' own values, and leaves ~ only where the
+// percentile is each run's maximum. The guide says both.
+func TestCompareGuideMatchesWelchOverRuns(t *testing.T) {
+	guide := ""
+	for _, c := range nbCells(t, notebookCells(t), "09-lab-real-engine.ipynb") {
+		if c.kind == "markdown" && strings.Contains(c.source, "看表要点") {
+			guide = c.source
+		}
+	}
+	if guide == "" {
+		t.Fatal("09: the compare reading guide (看表要点) not found")
+	}
+	if strings.Contains(guide, "差值也就没法判断") || !strings.Contains(guide, "Welch t") || !strings.Contains(guide, "最大值") {
+		t.Errorf("09's reading guide does not say short runs' percentiles fall back to Welch's t over runs, and stay ~ only at each run's maximum:\n%s", guide)
+	}
+}
