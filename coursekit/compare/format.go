@@ -447,7 +447,7 @@ var (
 var (
 	msgRealOneRunBoth = lang.Msg{"每边只有 1 次运行：这些区间没有计入运行之间的波动，同一条命令再跑一次就可能不同。", " One run a side: these intervals leave out the variance between runs; the same command run again may differ."}
 	msgRealOneRun     = lang.Msg{"%s 只有 1 次运行：这些区间没有计入它运行之间的波动。", " %s has one run: these intervals leave out its variance between runs."}
-	msgRealMany       = lang.Msg{"这里同时检验了 %d 个指标：即使两边毫无差别，每个 95%% 区间也有 5%% 的机会碰巧不含 0，%d 个里平均约 %s 个。", " %d metrics are tested at once: even with no difference at all, each 95%% interval excludes 0 by chance 5%% of the time, about %s of %d on average."}
+	msgRealMany       = lang.Msg{"这里同时检验了 %d 个指标：即使两边毫无差别，每个 95%% 区间也有 5%% 的机会碰巧不含 0，%d 个里平均约 %s 个。", " %[1]d metrics are tested at once: even with no difference at all, each 95%% interval excludes 0 by chance 5%% of the time, about %[3]s of %[2]d on average."}
 )
 
 // realCaveats are what the line of differences whose interval excludes 0
@@ -472,11 +472,7 @@ func (r *Result) realCaveats(l lang.Lang) string {
 	}
 	if n > 1 {
 		chance := strings.TrimSuffix(strconv.FormatFloat(float64(n)*0.05, 'f', 1, 64), ".0")
-		if l == lang.ZH {
-			out += msgRealMany.F(l, n, n, chance)
-		} else {
-			out += msgRealMany.F(l, n, chance, n)
-		}
+		out += msgRealMany.F(l, n, n, chance)
 	}
 	return out
 }

@@ -155,8 +155,11 @@ func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bo
 	case hasLevel:
 		return lang.Msg{"逆 CDF vs 最近秩", "inverse CDF vs nearest-rank"}
 	}
-	return lang.Msg{}
+	return noNote
 }
+
+// noNote is the zero Msg: no note on this row.
+var noNote lang.Msg
 
 // Write prints the comparison of rep's numbers with card, the summary of
 // tr (coursekit/cardopts), and the samples of tr that a tool's mean or
