@@ -56,3 +56,21 @@ func TestLittleRateIsWhatNOverWPredicts(t *testing.T) {
 		t.Error("an open-loop trace has no Little rate")
 	}
 }
+
+// 07[2]'s config: 4 users, 32 tokens, a step of 10 ms + 3 × 2 ms for a
+// batch of 4, so 4 answers every 32 × 16 ms = 7.8125/s; more users than
+// the batch holds wait and add nothing, and an open loop has no estimate.
+func TestConfigCycleRate(t *testing.T) {
+	cfg := LoopLabServer()
+	for _, c := range []struct {
+		users, tokens int
+		want          float64
+	}{{4, 32, 4 / (32 * 0.016)}, {8, 32, 4 / (32 * 0.016)}, {1, 32, 1 / (32 * 0.010)}, {2, 64, 2 / (64 * 0.012)}, {0, 32, 0}} {
+		if got := configCycleRate(cfg, c.users, c.tokens); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%d users, %d tokens: %v, want %v", c.users, c.tokens, got, c.want)
+		}
+	}
+	if got := (&Run{Trace: unitRun(t).Trace}).ConfigCycleRate(cfg); got != 0 {
+		t.Errorf("an open-loop trace's config rate is %v, want 0", got)
+	}
+}

@@ -1,16 +1,19 @@
 package lab
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/sim"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -63,6 +66,34 @@ func (r *Run) LittleRate() (perS float64, ok bool) {
 func (r *Run) CycleRate() float64 {
 	v, _ := r.LittleRate()
 	return v
+}
+
+// ConfigCycleRate is the closed loop's cycle rate as the simulator's
+// config alone predicts it: each of the U users' answers takes max_tokens
+// decode steps of a batch of n = min(U, MaxBatch) sequences (DecodeStep +
+// (n − 1) × DecodePerSeq), so n answers end every max_tokens steps. It
+// leaves out the prefill, the client's and HTTP's overhead and the
+// start-up edge, so it is above the measured CycleRate. 0 for an open
+// loop or a config without a step time.
+func (r *Run) ConfigCycleRate(cfg sim.Config) float64 {
+	users := r.users()
+	var c struct {
+		MaxTokens int `json:"max_tokens"`
+	}
+	_ = json.Unmarshal(r.Trace.Header.Conditions, &c)
+	return configCycleRate(cfg, users, cmp.Or(c.MaxTokens, cfg.DefaultMaxTokens))
+}
+
+func configCycleRate(cfg sim.Config, users, maxTokens int) float64 {
+	n := users
+	if cfg.MaxBatch > 0 && n > cfg.MaxBatch {
+		n = cfg.MaxBatch
+	}
+	step := cfg.DecodeStep + time.Duration(max(n-1, 0))*cfg.DecodePerSeq
+	if n == 0 || maxTokens <= 0 || step <= 0 {
+		return 0
+	}
+	return float64(n) / (float64(maxTokens) * step.Seconds())
 }
 
 // LittleLines is 07's reading of Little's law for a closed run, in Chinese:

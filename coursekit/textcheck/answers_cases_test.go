@@ -93,9 +93,9 @@ func answerRows(t *testing.T) []answerRow {
 
 		// 02: the timeline and R1.
 		{file: "02-client-timeline.ipynb", label: "TTFT（毫秒）", actual: "ttft", values: vals{"ttft": ms(a.TTFT())},
-			cases: right(700, 700.0)},
+			cases: cases(right(700, 700.0), wrong(0.7, "单位是毫秒"))},
 		{file: "02-client-timeline.ipynb", label: "E2E（毫秒）", actual: "e2e", values: vals{"e2e": ms(a.E2E())},
-			cases: cases(right(1000), wrong(950, "要等到流结束"))},
+			cases: cases(right(1000), wrong(950, "要等到流结束"), wrong(1, "单位是毫秒"))},
 		{file: "02-client-timeline.ipynb", label: "TPOT（毫秒/token）", actual: "tpot", values: vals{"tpot": ms(a.TPOT())},
 			cases: cases(right(125, 125.0), wrong(150, "你算到了流结束"), wrong(83.3, "分母是 N − 1 个间隔"), wrong(83.33, "分母是 N − 1 个间隔"))},
 		{file: "02-client-timeline.ipynb", label: "暂停之后 TTFT 变了吗", actual: "ttft != before", values: vals{"ttft != before": ms(paused.TTFT()) != ms(a.TTFT())},
@@ -133,14 +133,15 @@ func answerRows(t *testing.T) []answerRow {
 		// 1 s (R5, 600 ms and a quality fail, comes in): each changes the count.
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 2：错误 D 的计数", actual: "strict",
 			values: vals{"strict": countQualified(unit, func(ttft float64) bool { return ttft < 500 }, true)},
-			cases:  cases(right(3), wrong(4, "TTFT 恰好 500 ms 的 R4 不算进来"))},
+			cases:  cases(right(3), wrong(4, "TTFT 恰好 500 ms 的 R4 不算进来"), wrong(2, "门槛 0.5 s 时看 TTFT 恰好 500 ms 的 R4"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 2：错误 E 的计数", actual: "withR5",
 			values: vals{"withR5": countQualified(unit, func(ttft float64) bool { return ttft <= 1000 }, false)},
-			cases:  cases(right(6), wrong(5, "质量不通过的 R5（TTFT 600 ms）也混了进来"))},
+			cases:  cases(right(6), wrong(5, "质量不通过的 R5（TTFT 600 ms）也混了进来"), wrong(7, "门槛 1 s 时看 R5"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 3：线性插值的 P95（毫秒，取整）", actual: "nb.LinearP95(unit)", values: vals{"nb.LinearP95(unit)": nb.LinearP95(unit)},
 			cases: cases(right(1720), wrong(2000, "最近秩"), wrong(1200, "小数部分"), wrong(1600, "先算 h"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：输出 token/秒", actual: "r.TokensPerS", values: vals{"r.TokensPerS": rates.TokensPerS, "r.Tokens": rates.Tokens, "r.QualifiedTokensPerS": rates.QualifiedTokensPerS},
-			cases: cases(right(rates.TokensPerS), wrong(rates.Tokens, "还要除以窗口的 10 s"), wrong(1.8, "和门槛无关"))},
+			cases: cases(right(rates.TokensPerS), wrong(rates.Tokens, "还要除以窗口的 10 s"), wrong(1.8, "和门槛无关"),
+				wrong(3.625, "每次成功的 token 数"))}, // 29 ÷ 8: per success, not per second
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 4：回答变长，合格尝试/秒会变高吗", actual: "false",
 			cases: cases(right(nb.No), wrong(nb.Yes, "多几个 token 不会让哪一次尝试变得合格"))},
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的联合合格数", actual: "c.Qualified", values: vals{"c.Qualified": at2s.Qualified},
@@ -150,7 +151,7 @@ func answerRows(t *testing.T) []answerRow {
 		// 0.02 元 ÷ 7 × 1000 = 2.857…: the learner walk's 2.857 was marked wrong.
 		{file: "03-one-trace-four-conclusions.ipynb", label: "练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", actual: "c.CostPer1000", values: vals{"c.CostPer1000": at2s.CostPer1000},
 			cases: cases(right(2.86, 2.857, 2.8571, 20.0/7), wrong(2.85, "四舍五入，不是直接舍去"), wrong(2.9, "你少保留了几位"), wrong(3, "你少保留了几位"),
-				wrong(2, "两个整数相除"))}, // 20/7
+				wrong(2, "两个整数相除"), wrong(2.5, "除以的是 8 次完整成功"), wrong(2.50, "除以的是 8 次完整成功"))}, // 20/7; 2.5 = 0.02 ÷ 8 × 1000
 
 		// 04: one condition changed (the threshold to 0.5 s).
 		{file: "04-change-one-condition.ipynb", label: "新门槛下的联合合格数", actual: "now.Qualified", values: with(h04, vals{"now.Qualified": now.Qualified, "old.Qualified": old.Qualified}),

@@ -276,7 +276,7 @@ func TestInlinedCheckReadsAsTheCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"if !nb.Guessed(myGuess) {", "nb.Compare(\"TTFT（毫秒）\", myGuess.TTFTMS, ttft)"} {
+	for _, want := range []string{"if !nb.Guessed(myGuess) {", "nb.Compare(\"TTFT（毫秒）\", myGuess.TTFTMS, ttft,"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("inlined 02's timeline check lacks %q:\n%s", want, got)
 		}

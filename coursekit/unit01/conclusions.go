@@ -55,7 +55,7 @@ func CheckLooserSLO(at2s At2sAnswer, unit *trace.Trace) {
 	c := nb.AtSLO(unit, 2000)
 	nb.Compare("练习 1：门槛 2 s 的联合合格数", at2s.Qualified, c.Qualified, nb.If(6, "R8 的 TTFT 恰好 2000 ms：门槛是 ≤，它也合格"), nb.If(8, "R5 质量不通过，门槛再宽也进不来"))
 	nb.CompareDecimals("练习 1：门槛 2 s 的 goodput（次/s，两位小数）", at2s.GoodputPerS, c.GoodputPerS, 2, nb.If(0.875, "0.875 = 7 ÷ 8：goodput 除以窗口秒数，不是成功次数"))
-	nb.CompareDecimals("练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", at2s.CostPer1000, c.CostPer1000, 2)
+	nb.CompareDecimals("练习 1：门槛 2 s 的每千次合格成本（元/千次合格，两位小数）", at2s.CostPer1000, c.CostPer1000, 2, nb.If(2.5, "2.5 = 0.02 ÷ 8 × 1000：除以的是 8 次完整成功；每千次合格成本除以联合合格的次数"))
 }
 
 // MistakePrediction is exercise 2's prediction of notebook 03 (mistakes
@@ -129,7 +129,8 @@ func CheckStrictCount(handCounts HandCounts, unit *trace.Trace) {
 	strict := nb.CountWithLessThan(unit, 500) // 错误 D：TTFT 用了 < 500，而不是 ≤ 500
 	right := nb.AtSLO(unit, 500).Qualified
 	fmt.Printf("门槛 0.5 s，用 <：%d 次；正确（≤ 且质量通过）：%d 次\n", strict, right)
-	nb.Compare("练习 2：错误 D 的计数", handCounts.StrictAt500, strict, nb.If(4, "4 是用 ≤ 数出的正确结果；用 < 时，TTFT 恰好 500 ms 的 R4 不算进来"))
+	nb.Compare("练习 2：错误 D 的计数", handCounts.StrictAt500, strict, nb.If(4, "4 是用 ≤ 数出的正确结果；用 < 时，TTFT 恰好 500 ms 的 R4 不算进来"),
+		nb.Otherwise("门槛 0.5 s 时看 TTFT 恰好 500 ms 的 R4：用 < 它就不算进来"))
 }
 
 // CheckCountWithoutQuality shows mistake E (the quality condition left out
@@ -142,7 +143,8 @@ func CheckCountWithoutQuality(handCounts HandCounts, unit *trace.Trace) {
 	withR5 := nb.CountWithoutQuality(unit, 1000) // 错误 E：完整成功且 TTFT ≤ 1000，却忘了质量条件
 	right := nb.AtSLO(unit, 1000).Qualified
 	fmt.Printf("门槛 1 s，忘了质量：%d 次；正确（≤ 且质量通过）：%d 次\n", withR5, right)
-	nb.Compare("练习 2：错误 E 的计数", handCounts.NoQualityAt1000, withR5, nb.If(5, "5 是正确的联合合格数；忘了质量条件，质量不通过的 R5（TTFT 600 ms）也混了进来"))
+	nb.Compare("练习 2：错误 E 的计数", handCounts.NoQualityAt1000, withR5, nb.If(5, "5 是正确的联合合格数；忘了质量条件，质量不通过的 R5（TTFT 600 ms）也混了进来"),
+		nb.Otherwise("门槛 1 s 时看 R5：TTFT 只有 600 ms，但质量不通过，忘了质量条件它就混了进来"))
 }
 
 // CheckLinearP95 checks exercise 3 of notebook 03, the 8 successes' P95
@@ -177,6 +179,7 @@ func CheckRates[P ~RatesPrediction](guess P, unit *trace.Trace) {
 	r := nb.PerSecond(unit, 1000)
 	fmt.Println(r)
 	nb.Compare("练习 4：输出 token/秒", rates.TokensPerS, r.TokensPerS, nb.If(r.Tokens, "这是 token 总数，还要除以窗口的 10 s"),
+		nb.If(r.Tokens/8, "这是 token 总数 ÷ 8 次完整成功，即每次成功的 token 数；token/秒要除以窗口的 10 s"),
 		nb.If(r.QualifiedTokensPerS, "只加了联合合格那几次的 token：输出 token/秒数的是所有完整成功的输出 token，和门槛无关"))
 	nb.Compare("练习 4：回答变长，合格尝试/秒会变高吗", rates.LongerRaisesGoodput, false,
 		nb.If(nb.Yes, "联合合格看完整成功、质量通过和 TTFT；多几个 token 不会让哪一次尝试变得合格，只会让 token/秒变高"))

@@ -23,17 +23,24 @@ func CheckClosedLoopRate(prediction any, guess float64, experiment lab.Lab) bool
 	}
 	closed := nb.Must(experiment.Load("closed"))
 	fmt.Print(closed.LittleLines())
-	return closedLoopRate(guess, closed.CycleRate(), closed.SendRate())
+	return closedLoopRate(guess, closed.CycleRate(), closed.SendRate(), closed.ConfigCycleRate(experiment.Server))
 }
 
 // closedLoopRate is CheckClosedLoopRate's verdict on the run's cycle and
-// send rates: the send rate, which LittleLines prints beside the cycle
-// rate, is the anticipated misreading, and anything above the cycle rate
-// is the idle conversion U ÷ W(idle).
-func closedLoopRate(guess, cycle, send float64) bool {
-	return nb.CompareWithin("闭环稳定后每秒发出的请求数（差 10% 以内算对）", guess, cycle, 0.1,
+// send rates and the rate §1's config predicts (lab.Run.ConfigCycleRate):
+// the config estimate, which leaves out the client's and HTTP's overhead,
+// and the send rate, which LittleLines prints beside the cycle rate, are
+// the anticipated misreadings (the config one checked first, tighter, as
+// the two lie a few per cent apart), and anything above the cycle rate is
+// the idle conversion U ÷ W(idle).
+func closedLoopRate(guess, cycle, send, config float64) bool {
+	var hints []nb.Hint
+	if config > 0 {
+		hints = append(hints, nb.IfNear(config, 0.01, fmt.Sprintf("这是按第 1 节的配置估算的 %.1f 次/s（用户数 ÷ (每个回答的 token 数 × 满批一步的时长)）：它没算预填充、客户端和 HTTP 收发的开销，真实的一轮更长；问的是实测的循环速率，看“完成的循环数 ÷ 这些循环占用的时间”那一行", config)))
+	}
+	return nb.CompareWithin("闭环稳定后每秒发出的请求数（差 10% 以内算对）", guess, cycle, 0.1, append(hints,
 		nb.IfNear(send, 0.05, "这是窗口里发出的次数 ÷ 窗口长度：开窗时每个用户都同时发出一次，窗口边上多算了不到一个循环；问的是稳定之后的循环速率，看“完成的循环数 ÷ 这些循环占用的时间”那一行"),
-		nb.IfAbove(cycle, "比实际发得多：用户数 ÷ 空载的停留时间，悄悄假设了时延不随负载变化；几个用户一起解码，每一步更慢，W 变长，闭环就少发"))
+		nb.IfAbove(cycle, "比实际发得多：用户数 ÷ 空载的停留时间，悄悄假设了时延不随负载变化；几个用户一起解码，每一步更慢，W 变长，闭环就少发"))...)
 }
 
 // CheckOpenQueueGrows checks 07's prediction that the open loop's queue

@@ -35,8 +35,9 @@ func CheckTimeline[P ~TimelinePrediction](guess P, timeline *trace.Trace) {
 	e2e, _ := a.E2E()
 	tpot, _ := a.TPOT()
 	nb.Figure("图 01.2", tracefig.Timeline(&a))
-	nb.Compare("TTFT（毫秒）", prediction.TTFTMS, ttft)
-	nb.Compare("E2E（毫秒）", prediction.E2EMS, e2e, nb.If(950, "950 ms 是最后一个事件到达的时刻；E2E 要等到流结束 t_end"))
+	nb.Compare("TTFT（毫秒）", prediction.TTFTMS, ttft, nb.If(ttft/1000, "单位是毫秒：填的是秒数，要乘以 1000"))
+	nb.Compare("E2E（毫秒）", prediction.E2EMS, e2e, nb.If(950, "950 ms 是最后一个事件到达的时刻；E2E 要等到流结束 t_end"),
+		nb.If(e2e/1000, "单位是毫秒：填的是秒数，要乘以 1000"))
 	nb.Compare("TPOT（毫秒/token）", prediction.TPOTMS, tpot,
 		nb.If(150, "150 = (1000 − 700) ÷ 2：你算到了流结束；TPOT 止于最后一个 token（950 ms），等流关闭的 50 ms 不是 token 间隔"),
 		nb.If(250.0/3, "83.3 = (950 − 700) ÷ 3：分母是 N − 1 个间隔，不是 N 个 token"))
