@@ -63,7 +63,7 @@ var (
 	msgPerS          = lang.Msg{"次/s", "/s"}
 	msgMissing       = lang.Msg{"缺失", "missing"}
 
-	msgRead       = lang.Msg{"~ 表示 95% 区间含 0：在这样的样本量下看不出差别。更好、更差按指标的方向判断：时延和失败率越低越好，合格率、goodput 和吞吐越高越好。", "~ means the 95% interval holds 0: no difference shows at this sample size. Better and worse follow each metric's direction: lower is better for latencies and the failure rate, higher for qualified rates, goodput and throughput."}
+	msgRead       = lang.Msg{"A、B 两列是每边各次运行的值的平均（只有一次运行时就是它的值）。~ 表示 95% 区间含 0：在这样的样本量下看不出差别。更好、更差按指标的方向判断：时延和失败率越低越好，合格率、goodput 和吞吐越高越好。", "A and B are the mean of each side's run values (a side with one run: its value). ~ means the 95% interval holds 0: no difference shows at this sample size. Better and worse follow each metric's direction: lower is better for latencies and the failure rate, higher for qualified rates, goodput and throughput."}
 	msgReal       = lang.Msg{"区间不含 0 的差别：%s。", "Differences whose interval excludes 0: %s."}
 	msgNoReal     = lang.Msg{"没有一个指标的区间不含 0：看不出 B 和 A 有差别。", "No metric's interval excludes 0: no difference between B and A shows."}
 	msgRealItem   = lang.Msg{"%s %s（%s）", "%s %s (%s)"}
