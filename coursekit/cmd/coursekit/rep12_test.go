@@ -73,3 +73,26 @@ func TestCapacityKeepUpNegativeAndMaxTokens(t *testing.T) {
 		t.Errorf("JSON lost the computed bound: %s", js.String())
 	}
 }
+
+// bench --no-preflight without --model is a usage error naming --model,
+// before any request (not "no --model given and Get …/v1/models: connection
+// refused", exit 1); --lang zh|en is accepted and any other value refused
+// (issue 35).
+func TestBenchNoPreflightNeedsModelAndLang(t *testing.T) {
+	closed := "http://127.0.0.1:1"
+	code, _, errs := runCLI(t, "bench", "--url", closed, "--no-preflight", "--rate", "5", "--duration", "1s", "--progress", "0")
+	if code != 2 || !strings.Contains(errs, "--no-preflight needs --model") || strings.Contains(errs, "/v1/models:") {
+		t.Errorf("exit %d, %s; want exit 2 asking for --model", code, errs)
+	}
+	code, _, errs = runCLI(t, "bench", "--lang", "fr", "--url", closed, "--model", "m", "--rate", "5")
+	if code != 2 || !strings.Contains(errs, `--lang: unknown language "fr"`) {
+		t.Errorf("--lang fr: exit %d, %s; want exit 2", code, errs)
+	}
+	for _, l := range []string{"en", "zh"} {
+		// Reaches the run: the closed port fails the preflight, not the flag.
+		code, _, errs = runCLI(t, "bench", "--lang", l, "--url", closed, "--model", "m", "--rate", "5", "--duration", "1s", "--progress", "0")
+		if strings.Contains(errs, "flag provided but not defined") || !strings.Contains(errs, "pre-flight") {
+			t.Errorf("--lang %s: exit %d, %s; want the flag accepted", l, code, errs)
+		}
+	}
+}
