@@ -43,3 +43,16 @@ func TestPointTextsKeepCount(t *testing.T) {
 		}
 	}
 }
+
+// The funnel's y axis ends near its attempts: 60 for 43, not 80 (issue
+// 35), with room above the bars for the drop labels.
+func TestFunnelAxisMax(t *testing.T) {
+	for _, c := range []struct {
+		attempts int64
+		want     float64
+	}{{43, 60}, {10, 14}, {1, 2}, {1000, 1400}} {
+		if got := funnelAxisMax(c.attempts); got != c.want || got < float64(c.attempts)*1.2 {
+			t.Errorf("%d attempts: axis max %v, want %v", c.attempts, got, c.want)
+		}
+	}
+}
