@@ -16,7 +16,7 @@ func TestReportTTFTCaptionOneP95(t *testing.T) {
 		lang, want, stale string
 	}{
 		{"en", "the vertical line is the P95 on the card (nearest-rank)", "two P95s"},
-		{"zh", "竖线是指标卡上的 P95（最近秩）", "两种分位算法给出不同的 P95"},
+		{"zh", "竖线是指标口径卡上的 P95（最近秩）", "两种分位算法给出不同的 P95"},
 	} {
 		code, page, stderr := runCLI(t, "report", "--lang", c.lang, unitTrace)
 		if code != 0 {

@@ -282,5 +282,5 @@ func ttftCaption(l lang.Lang, s *metrics.Summary) string {
 	if s.TTFT.P95 == nil {
 		return l.S(lang.Msg{"完整成功的 TTFT 经验分布；没有成功样本，P95 为空（不是 0）。", "Empirical TTFT distribution of the complete successes; no successes, so the P95 is empty (not 0)."})
 	}
-	return l.F(lang.Msg{"完整成功的 TTFT 经验分布；竖线是指标卡上的 P95（%s）；另一种分位算法的 P95 用 `coursekit card --percentile` 查看。", "Empirical TTFT distribution of the complete successes; the vertical line is the P95 on the card (%s); `coursekit card --percentile` gives the P95 under the other percentile method."}, cardfmt.MethodNameIn(l, s.TTFT.Method))
+	return l.F(lang.Msg{"完整成功的 TTFT 经验分布；竖线是指标口径卡上的 P95（%s）；另一种分位算法的 P95 用 `coursekit card --percentile` 查看。", "Empirical TTFT distribution of the complete successes; the vertical line is the P95 on the card (%s); `coursekit card --percentile` gives the P95 under the other percentile method."}, cardfmt.MethodNameIn(l, s.TTFT.Method))
 }
