@@ -145,7 +145,7 @@ type Result struct {
 	SLOTTFTMS float64 `json:"slo_ttft_ms"`
 	// Model is the model every step asked for (the server's first when
 	// none was given); MaxTokens the max_tokens every request sent, which
-	// sets the answers' length (a server's own default does not apply).
+	// caps the answers' length (the server may stop sooner; its own default does not apply).
 	Model     string `json:"model"`
 	MaxTokens int    `json:"max_tokens"`
 	// QualityJudged says the steps judged a dataset's answers: the rule

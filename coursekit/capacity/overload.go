@@ -205,6 +205,9 @@ func (c LoadCheck) notShownReason() string {
 // keepsUpReason says why a window shows the server keeping up.
 func (c LoadCheck) keepsUpReason() string {
 	f := c.Figures()
+	if c.KeepUpBound <= 0 { // a negative "short by at most" reads oddly
+		return fmt.Sprintf("keeps up: completed at least the offered %s/s (short of it by 0/s ≤ --resolution %s/s)", f.Offered, f.Resolution)
+	}
 	return fmt.Sprintf("keeps up: short of the offered %s/s by at most %s/s ≤ --resolution %s/s", f.Offered, f.KeepUpBound, f.Resolution)
 }
 

@@ -15,7 +15,9 @@ type Progress struct {
 	Done     int64
 	InFlight int64
 	Errors   int64 // attempts that ended in anything but ok or in_flight
-	// Rate is sends per second since the previous report; on the final
+	// Rate is sends per second over the trailing RateSpan (the reports of
+	// the last 5 s, at least the previous interval): below 1/s a single
+	// interval's count alternates 0.0/s and 1.0/s. On the final
 	// report (Phase "done") it is the run's mean over RateOver, the time
 	// sends could be made (the planned warm-up and window, cut by an
 	// interrupt or by NumRequests), not the last interval's, in which
@@ -73,17 +75,14 @@ func (r *runner) progress() func() {
 		return func() {}
 	}
 	stop, stopped := make(chan struct{}), make(chan struct{})
-	var lastSent int64
-	last := time.Now()
+	tr := trailingRate{span: RateSpan}
+	tr.add(time.Now().Sub(r.start), r.sent.Load())
 	report := func(final bool) {
 		now := time.Now()
 		sent := r.sent.Load()
 		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load(),
 			Rated: r.rated.Load(), Passes: r.passes.Load(), Scheduled: r.cfg.Concurrency == 0}
-		if dt := now.Sub(last).Seconds(); dt > 0 {
-			p.Rate = float64(sent-lastSent) / dt
-		}
-		lastSent, last = sent, now
+		p.Rate = tr.add(p.Elapsed, sent)
 		p.Phase = r.phase(p.Elapsed)
 		if final {
 			p.Phase = "done"
@@ -118,4 +117,33 @@ func (r *runner) progress() func() {
 		}
 	}()
 	return func() { close(stop); <-stopped }
+}
+
+// RateSpan is the trailing span of a progress line's send rate.
+const RateSpan = 5 * time.Second
+
+// trailingRate is the send rate over the trailing span: the count since
+// the oldest report within span of the newest, or since the previous one
+// when the reports are further apart.
+type trailingRate struct {
+	span time.Duration
+	at   []time.Duration
+	sent []int64
+}
+
+// add records a report at elapsed time t with sent sends so far and
+// returns the rate over the trailing span (0 on the first report, or when
+// no time has passed).
+func (tr *trailingRate) add(t time.Duration, sent int64) float64 {
+	tr.at, tr.sent = append(tr.at, t), append(tr.sent, sent)
+	n := len(tr.at)
+	i := n - 1
+	for i > 0 && (i == n-1 || t-tr.at[i-1] <= tr.span) {
+		i--
+	}
+	tr.at, tr.sent = tr.at[i:], tr.sent[i:] // drop what no later report needs
+	if dt := (t - tr.at[0]).Seconds(); dt > 0 {
+		return float64(sent-tr.sent[0]) / dt
+	}
+	return 0
 }

@@ -79,7 +79,11 @@ func TTFTDistributionOf(d *Digest, s *metrics.Summary, options ...charts.Option)
 	subtitle := lg.F(lang.Msg{"只含完整成功；%d 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %d attempts had no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, s.TTFTMissing)
 	if sampled {
 		title = lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d，抽样画出 %d 个）", "TTFT distribution of complete successes (n = %d, a sample of %d drawn)"}, n, m)
-		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与两条 P95 线来自全部 %d 个", "\nsampled: above %d successes only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and both P95 lines come from all %d"}, d.limit, n)
+		lines := lang.Msg{"P95 线", "the P95 line"}
+		if nr != nil && nr.P95 != nil && lin != nil && lin.P95 != nil {
+			lines = lang.Msg{"两条 P95 线", "both P95 lines"}
+		}
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与%s来自全部 %d 个", "\nsampled: above %d successes only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and %s come from all %d"}, d.limit, lg.S(lines), n)
 	}
 	var marks []any
 	switch {

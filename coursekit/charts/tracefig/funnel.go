@@ -2,6 +2,7 @@ package tracefig
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -104,7 +105,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "60", Left: "60", Right: "30"}),
-		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"尝试次数", "attempts"}), MinInterval: 1, Max: draw.NiceCeil(float64(s.Attempts) * 1.4)}),
+		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"尝试次数", "attempts"}), MinInterval: 1, Max: funnelAxisMax(s.Attempts)}),
 		ec.WithAnimation(false),
 	)
 	b.SetXAxis(names)
@@ -120,4 +121,15 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		ss.ItemStyle = &opts.ItemStyle{Color: "#f3b3b3"}
 	}))
 	return b
+}
+
+// funnelAxisMax is the funnel's y-axis maximum: a quarter above all
+// attempts, room for the drop labels over the bars, rounded up to a 1-2-5
+// step of about a fifth of them (60 for 43 attempts, not 80).
+func funnelAxisMax(attempts int64) float64 {
+	if attempts <= 0 {
+		return 1
+	}
+	step := max(1, draw.NiceStep(float64(attempts)/5))
+	return math.Ceil(float64(attempts)*1.25/step) * step
 }

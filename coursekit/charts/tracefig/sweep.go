@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strconv"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -163,31 +164,46 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 }
 
 // pointTexts names the TTFT SLO of each point (sorted, distinct) as
-// draw.SLOText does, with more decimals where that text would name two
-// points alike (10.7 ms for 10.66 and 10.74): each point's text is its
-// own, with the fewest decimals (up to 6) that tell it from its
-// neighbours, or every digit when 6 do not.
+// draw.SLOText does (the card's 3 decimals), with more decimals where that
+// text would name two points alike (10.7 ms for 10.66 and 10.74) or would
+// qualify a different count: a text that reads below the threshold (1481.9
+// for 1481.941, a success's TTFT) drops the attempts between the two, and
+// one that reads at or past the next point counts that point's. Each
+// point's text is its own, with the fewest decimals (up to 6) that keep
+// its count, or every digit when 6 do not.
 func pointTexts(points []metrics.Condition) []string {
 	out := make([]string, len(points))
-	for i, cd := range points {
-		out[i] = draw.SLOText(cd.SLOTTFTMS)
-	}
 	for i := range points {
+		v := points[i].SLOTTFTMS
+		keeps := func(shown float64) bool {
+			return shown >= v && (i+1 == len(points) || shown < points[i+1].SLOTTFTMS)
+		}
 		clash := func(text func(float64) string) bool {
-			t := text(points[i].SLOTTFTMS)
+			t := text(v)
 			return i > 0 && text(points[i-1].SLOTTFTMS) == t || i+1 < len(points) && text(points[i+1].SLOTTFTMS) == t
 		}
-		if !clash(draw.SLOText) {
+		if keeps(shownMS(v, 3)) && !clash(draw.SLOText) {
+			out[i] = draw.SLOText(v)
 			continue
 		}
 		found := false
-		for d := 2; d <= 6 && !found; d++ {
-			ms := func(v float64) string { return numfmt.Trim(v, d) + " ms" }
-			out[i], found = ms(points[i].SLOTTFTMS), !clash(ms)
+		for d := 4; d <= 6 && !found; d++ {
+			ms := func(x float64) string { return numfmt.Trim(x, d) + " ms" }
+			out[i], found = ms(v), keeps(shownMS(v, d)) && !clash(ms)
 		}
-		if !found { // closer than 1e-6 ms: every digit
-			out[i] = numfmt.Exact(points[i].SLOTTFTMS) + " ms"
+		if !found { // closer than 1e-6 ms, or float noise: every digit
+			out[i] = numfmt.Exact(v) + " ms"
 		}
 	}
 	return out
+}
+
+// shownMS is the threshold a reader types back from v printed with d
+// decimals.
+func shownMS(v float64, d int) float64 {
+	x, err := strconv.ParseFloat(numfmt.Trim(v, d), 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return x
 }

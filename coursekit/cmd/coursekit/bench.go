@@ -43,6 +43,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 type benchFlags struct {
 	cfg                                                       loadgen.Config
 	arrival, replay, dataset, keyEnv, out, cpuprofile, levels string
+	lang                                                      string // --lang: checked, but bench's lines are English
 	every                                                     time.Duration
 	noPreflight                                               bool
 	prompts                                                   promptFlags
@@ -58,7 +59,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	cfg := &fl.cfg
 	fs.StringVar(&cfg.URL, "url", "http://127.0.0.1:8000", "base URL of an OpenAI-compatible server")
 	fs.StringVar(&cfg.API, "api", "completions", "completions or chat")
-	fs.StringVar(&cfg.Model, "model", "", "model to request (default: the first in /v1/models)")
+	fs.StringVar(&cfg.Model, "model", "", "model to request (default: the first in /v1/models; needed with --no-preflight)")
 	fs.Float64Var(&cfg.Rate, "rate", 0, "open loop: requests/s on a schedule fixed in advance (0: not open loop; give --rate, --concurrency or --replay)")
 	fs.StringVar(&fl.arrival, "arrival", "poisson", "open-loop arrivals: constant, poisson or gamma")
 	fs.Float64Var(&cfg.Burstiness, "burstiness", 1, "gamma shape: 1 is Poisson, below 1 burstier, above 1 smoother (implies --arrival gamma)")
@@ -89,6 +90,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server that lists --model (default: check, and stop before any load, exit 2, if it does not)")
 	fl.slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	fs.Var(&fl.conds, "condition", conditionHelp)
+	fs.StringVar(&fl.lang, "lang", "", "zh or en, accepted like the other commands' --lang; bench's terminal lines (progress, errors) are English in both, and the trace is the same")
 	fs.StringVar(&fl.levels, "percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -125,6 +127,16 @@ func (fl *benchFlags) options(stderr io.Writer) (*benchOptions, error) {
 	}
 	if u, err := url.Parse(cfg.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, usagef("bench: --url %q is not an http(s) URL", loadgen.RedactURL(cfg.URL))
+	}
+	if fl.lang != "" {
+		if _, err := resolveLang("bench", fl.lang); err != nil {
+			return nil, err
+		}
+	}
+	if fl.noPreflight && cfg.Model == "" {
+		// The preflight is what asks /v1/models for a default model: without
+		// it, ask for the model, not the server.
+		return nil, usagef("bench: --no-preflight needs --model (a run without the preflight does not ask the server's /v1/models for a default model)")
 	}
 	if err := fl.requests(&cfg); err != nil {
 		return nil, err

@@ -209,7 +209,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
 	if r.MaxTokens > 0 {
-		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：它决定回答的长度，服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it sets the answers' length, and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens)
+		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：请求最多 %d 个 token 的回答（服务器可能更早停止），服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it asks for up to %d tokens (the server may stop sooner), and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens, r.MaxTokens)
 	}
 	for _, s := range r.Steps {
 		verdict := cardfmt.CapacityVerdictIn(lg, s.Verdict)
@@ -227,7 +227,14 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；在途数斜率 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; in-flight slope %s/s (95%% interval [%s, %s]), in flight %d → %d"},
 				l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
 				f.Slope, f.SlopeLow, f.SlopeHigh, l.InFlightStart, l.InFlightEnd)
-			if l.Resolution > 0 {
+			switch {
+			case l.Resolution > 0 && l.KeepUpBound <= 0:
+				// A negative "short by at most" reads oddly: the window
+				// completed at least the offered rate (the JSON keeps the
+				// bound as computed).
+				p(lang.Msg{"    服务器完成的速率不低于提供的速率（少 0 次/s，≤ --resolution %s 次/s）：%s", "    the server completed at least the offered rate (short of it by 0/s, ≤ --resolution %s/s): %s"},
+					f.Resolution, keepUpWord(lg, l))
+			case l.Resolution > 0:
 				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）：%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s): %s"},
 					f.KeepUpBound, keepUpCmp(l), f.Resolution, keepUpWord(lg, l))
 			}

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/page"
@@ -18,6 +19,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
 	"github.com/llmperf-course/course/coursekit/internal/spill"
 	"github.com/llmperf-course/course/coursekit/lang"
+	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -132,7 +134,7 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	parts = append(parts,
 		page.Figure(tracefig.AttemptsOf(d, s, 0, charts.WithID("attempts"), inL), l.S(attemptsCaption)),
 		page.Figure(tracefig.TTFTDistributionOf(d, s, charts.WithID("ttft_cdf"), inL),
-			l.S(lang.Msg{"完整成功的 TTFT 经验分布；同一份样本，两种分位算法给出不同的 P95。", "Empirical TTFT distribution of the complete successes; one sample, and two percentile methods give two P95s."})),
+			ttftCaption(l, s)),
 		page.Figure(tracefig.SLOSweepOf(s, charts.WithID("slo_sweep"), inL),
 			l.S(lang.Msg{"只改变 TTFT 门槛时，goodput 与每千次合格成本怎样变化。", "How goodput and cost per 1000 qualified change when only the TTFT SLO changes."})),
 	)
@@ -271,4 +273,14 @@ func runLine(l lang.Lang, h *trace.Header) string {
 		return ""
 	}
 	return l.F(lang.Msg{"测量：%s。", "Measured: %s."}, strings.Join(parts, " · "))
+}
+
+// ttftCaption describes the TTFT chart as drawn: one P95 line, under the
+// card's method, the card's number (the other method's P95 is none of the
+// embedded summary's numbers, so the page does not draw it).
+func ttftCaption(l lang.Lang, s *metrics.Summary) string {
+	if s.TTFT.P95 == nil {
+		return l.S(lang.Msg{"完整成功的 TTFT 经验分布；没有成功样本，P95 为空（不是 0）。", "Empirical TTFT distribution of the complete successes; no successes, so the P95 is empty (not 0)."})
+	}
+	return l.F(lang.Msg{"完整成功的 TTFT 经验分布；竖线是指标口径卡上的 P95（%s）；另一种分位算法的 P95 用 `coursekit card --percentile` 查看。", "Empirical TTFT distribution of the complete successes; the vertical line is the P95 on the card (%s); `coursekit card --percentile` gives the P95 under the other percentile method."}, cardfmt.MethodNameIn(l, s.TTFT.Method))
 }

@@ -119,12 +119,14 @@ func MS(v float64) string { return numfmt.MS(v) }
 // Num prints a number with at most 3 decimals (numfmt.Num).
 func Num(v float64) string { return numfmt.Num(v) }
 
-// SLOText names an SLO: "1 s", "500 ms".
+// SLOText names an SLO as the card does: "1 s", "500 ms", "1481.941 ms"
+// (at most 3 decimals: one fewer would name a threshold that qualifies
+// another count).
 func SLOText(sloMS float64) string {
 	if sloMS >= 1000 && math.Mod(sloMS, 1000) == 0 {
 		return Num(sloMS/1000) + " s"
 	}
-	return MS(sloMS) + " ms"
+	return Num(sloMS) + " ms"
 }
 
 // Sec is a trace time in seconds, for the time axes.
