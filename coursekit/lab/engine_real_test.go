@@ -175,8 +175,13 @@ func checkTPOTBesideDecode(t *testing.T, tr *trace.Trace) {
 	if len(ratios) < 3 {
 		t.Fatalf("%d attempts with a TPOT and predicted_n ≥ 3, want at least 3", len(ratios))
 	}
+	// Whether any answer ends by the end-of-sequence token (sent without
+	// text, so t_N is finish_ms) or all run into --max-tokens is the
+	// model's choice: 0 of 7 in one run, 11 of 17 in another. The rule
+	// itself is tested on recorded llama.cpp streams (trace, cardfmt); here
+	// the ratio below holds either way.
 	if atFinish == 0 {
-		t.Errorf("no attempt took t_N from finish_ms: the end-of-sequence token should arrive without text")
+		t.Logf("no attempt took t_N from finish_ms in this run: every answer ran into --max-tokens")
 	}
 	slices.Sort(ratios)
 	slices.Sort(lastEvent)

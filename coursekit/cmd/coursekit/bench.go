@@ -90,7 +90,7 @@ func benchFlagsOf(args []string) (*benchFlags, error) {
 	fs.BoolVar(&fl.noPreflight, "no-preflight", false, "send the load without first checking that --url answers GET /v1/models as an OpenAI-compatible server that lists --model (default: check, and stop before any load, exit 2, if it does not)")
 	fl.slos.RegisterSLOs(fs, "TTFT SLO of a condition of the run's card (repeat; default 1s)")
 	fs.Var(&fl.conds, "condition", conditionHelp)
-	fs.StringVar(&fl.lang, "lang", "", "zh or en, accepted like the other commands' --lang; bench's terminal lines (progress, errors) are English in both, and the trace is the same")
+	fs.StringVar(&fl.lang, "lang", "zh", "zh or en, accepted like the other commands' --lang (default: zh); bench's terminal lines (progress, errors) are English in both, and the trace is the same")
 	fs.StringVar(&fl.levels, "percentiles", "", "percentile levels the run's card shows, e.g. 50,90,99,99.9, recorded as conditions.percentiles (default: 50,90,95,99)")
 	pos, err := parse(fs, args)
 	if err != nil {
