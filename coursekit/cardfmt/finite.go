@@ -100,19 +100,12 @@ type finiteEncoder struct {
 	// nulls are the members of the struct being written that it writes as
 	// null (nuller), so that its own MarshalJSON is not needed.
 	nulls []string
-	// keep are the paths of members written even when empty (keeper).
-	keep []string
 }
 
 // nuller is a struct whose MarshalJSON writes some members as null
 // (metrics.Condition when its figures are unknown): the encoder writes it
 // member by member, those as null, and still nulls a non-finite float.
 type nuller interface{ NullJSON() []string }
-
-// keeper is a struct some of whose omitempty members are written even
-// when empty (metrics.Condition: the drop reasons of the SLOs it judges,
-// 0 included); KeepJSON names them by their path below the struct.
-type keeper interface{ KeepJSON() []string }
 
 var (
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
@@ -134,14 +127,6 @@ func (e *finiteEncoder) value(v reflect.Value, path string) error {
 		return nil
 	}
 	t := v.Type()
-	if k, ok := v.Interface().(keeper); ok && t.Kind() == reflect.Struct {
-		saved := e.keep
-		e.keep = slices.Clip(e.keep)
-		for _, m := range k.KeepJSON() {
-			e.keep = append(e.keep, join(path, m))
-		}
-		defer func() { e.keep = saved }()
-	}
 	if n, ok := v.Interface().(nuller); ok && t.Kind() == reflect.Struct {
 		saved := e.nulls
 		e.nulls = n.NullJSON()
@@ -259,7 +244,7 @@ func (e *finiteEncoder) fields(v reflect.Value, path string, first *bool) error 
 		if name == "" {
 			name = f.Name
 		}
-		if strings.Contains(","+opts+",", ",omitempty,") && isEmpty(fv) && !slices.Contains(e.keep, join(path, name)) {
+		if strings.Contains(","+opts+",", ",omitempty,") && isEmpty(fv) {
 			continue
 		}
 		if !*first {

@@ -110,8 +110,9 @@ func TestFailuresFewAgainstMany(t *testing.T) {
 }
 
 // coverage compares pairs of sides drawn from one distribution (seeded)
-// and counts, per metric, how often the interval of B − A holds 0.
-func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[string]float64 {
+// and gives, per metric, the share of pairs whose interval of B − A holds
+// 0. draw gives the load of the run with seed s.
+func coverage(t *testing.T, pairs, runs int, draw func(s uint64) load, o compare.Options) map[string]float64 {
 	covered := map[string]int{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -121,7 +122,8 @@ func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[stri
 				side := func(seed uint64) []compare.Run {
 					var out []compare.Run
 					for j := range runs {
-						out = append(out, run(synth(l, seed*16+uint64(j)), "x", o))
+						s := seed*16 + uint64(j)
+						out = append(out, run(synth(draw(s), s), "x", o))
 					}
 					return out
 				}
@@ -148,6 +150,9 @@ func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[stri
 	return out
 }
 
+// same draws every run's load as l.
+func same(l load) func(uint64) load { return func(uint64) load { return l } }
+
 // Over seeded pairs of runs from one distribution (open-loop Poisson
 // arrivals, 10 % failures, lognormal TTFT), each interval holds 0, the true
 // difference, at close to its 95 %. The tolerance, ±0.04, is about three
@@ -159,7 +164,7 @@ func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[stri
 func TestCoverage(t *testing.T) {
 	l := load{n: 300, windowS: 20, fail: 0.1, ttftMS: 200, tokens: 20, open: true}
 	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5, 0.95}, Resamples: 500}
-	one := coverage(t, 300, 1, l, o)
+	one := coverage(t, 300, 1, same(l), o)
 	if len(one) != 9 {
 		t.Fatalf("coverage of %d metrics, want 9: %v", len(one), one)
 	}
@@ -170,7 +175,7 @@ func TestCoverage(t *testing.T) {
 	}
 	l.n = 100
 	o.Resamples = 300
-	three := coverage(t, 200, 3, l, o)
+	three := coverage(t, 200, 3, same(l), o)
 	for name, c := range three {
 		if c < 0.95-0.04 {
 			t.Errorf("three runs a side: %s covers 0 in %.3f of 200 pairs, want ≥ 0.91", name, c)

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/stat"
@@ -103,44 +102,15 @@ func TestCoverageWithRunShifts(t *testing.T) {
 	const pairs, runs = 200, 3
 	tol := 3 * math.Sqrt(0.95*0.05/pairs)
 	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5}, Resamples: 300}
-	covered := map[string]int{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := range 2 {
-		wg.Go(func() {
-			for i := w; i < pairs; i += 2 {
-				side := func(seed uint64) []compare.Run {
-					var out []compare.Run
-					for j := range runs {
-						s := seed*16 + uint64(j)
-						r := rand.New(rand.NewPCG(s, 99))
-						l := load{n: int(100 * math.Exp(0.2*r.NormFloat64())), windowS: 20, fail: 0.1 * math.Exp(0.3*r.NormFloat64()),
-							ttftMS: 200, tokens: 20, open: true, shift: math.Exp(0.3 * r.NormFloat64())}
-						out = append(out, run(synth(l, s), "x", o))
-					}
-					return out
-				}
-				r, err := compare.Compare(side(uint64(2*i+1)), side(uint64(2*i+2)), o)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				mu.Lock()
-				for _, m := range r.Metrics {
-					if m.CI95.Contains(0) {
-						covered[m.Name]++
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	covered := coverage(t, pairs, runs, func(s uint64) load {
+		r := rand.New(rand.NewPCG(s, 99))
+		return load{n: int(100 * math.Exp(0.2*r.NormFloat64())), windowS: 20, fail: 0.1 * math.Exp(0.3*r.NormFloat64()),
+			ttftMS: 200, tokens: 20, open: true, shift: math.Exp(0.3 * r.NormFloat64())}
+	}, o)
 	if len(covered) < 8 {
 		t.Fatalf("coverage of %d metrics: %v", len(covered), covered)
 	}
-	for name, c := range covered {
-		got := float64(c) / pairs
+	for name, got := range covered {
 		t.Logf("%s covers 0 in %.3f of %d A/A pairs (3 runs a side, shifted)", name, got, pairs)
 		if got < 0.95-tol {
 			t.Errorf("%s covers 0 in %.3f of %d A/A pairs, want ≥ %.3f", name, got, pairs, 0.95-tol)

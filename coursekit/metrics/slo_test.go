@@ -47,9 +47,8 @@ func TestLatencySLOWithoutJudge(t *testing.T) {
 	if c.Qualified != 2 || c.QualifiedRate.Den != 7 || c.Goodput.Num != 2 || c.Goodput.Den != 10 {
 		t.Errorf("qualified %d of %v, goodput %v/%v; want A1 and A6 of 7, 2/10", c.Qualified, c.QualifiedRate.Den, c.Goodput.Num, c.Goodput.Den)
 	}
-	want := metrics.Drops{NotComplete: 1, TTFTOverSLO: 1, E2EOverSLO: 1, ITLOverSLO: 1, TPOTOverSLO: 1}
-	if c.NotQualified != want {
-		t.Errorf("drops %+v, want %+v", c.NotQualified, want)
+	if d := c.NotQualified; d.NotComplete != 1 || d.QualityFail != 0 || d.QualityUnrated != 0 || d.TTFTOverSLO != 1 || d.E2EOverSLO != 1 || d.ITLOverSLO != 1 || d.TPOTOverSLO != 1 {
+		t.Errorf("drops %+v, want 1 not complete and 1 over each SLO", d)
 	}
 	if c.QualityRule != metrics.QualityNotJudged || c.LatencySLO != jointSLO {
 		t.Errorf("rule %q, SLO %+v", c.QualityRule, c.LatencySLO)

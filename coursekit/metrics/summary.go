@@ -499,7 +499,7 @@ func (s *Summary) latencyConditions(slos []float64, lat LatencySLO, judged bool,
 		})
 		p := pre[k]
 		d := Drops{NotComplete: s.Attempts - s.CompleteSuccess, QualityFail: s.QualityFails, QualityUnrated: unrated,
-			TTFTOverSLO: int64(len(in) - k), E2EOverSLO: p.e2e, ITLOverSLO: p.itl, TPOTOverSLO: p.tpot}
+			TTFTOverSLO: int64(len(in) - k), E2EOverSLO: p.e2e, ITLOverSLO: p.itl, TPOTOverSLO: p.tpot, judges: lat}
 		c := s.newCondition(slo, p.q, reqQ(slo), d)
 		c.LatencySLO, c.QualityRule = lat, rule
 		out = append(out, c)

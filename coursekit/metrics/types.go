@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -227,84 +226,18 @@ type Condition struct {
 const GoodputUnrated = "quality_unrated"
 
 // MarshalJSON writes an unknown condition's counts and goodput as null
-// (NullJSON), keeping every key, and in not_qualified every reason the
-// condition's rule judges, a zero count included (dropsJSON).
+// (NullJSON), keeping every key; not_qualified writes itself (Drops).
 func (c Condition) MarshalJSON() ([]byte, error) {
 	type plain Condition
-	var b []byte
-	var err error
 	if c.Unknown == "" {
-		b, err = json.Marshal(plain(c))
-	} else {
-		b, err = json.Marshal(struct {
-			plain
-			Qualified         *int64   `json:"qualified"`
-			GoodputPerS       *float64 `json:"goodput_per_s"`
-			RequestsQualified *int64   `json:"requests_qualified"`
-		}{plain: plain(c)})
+		return json.Marshal(plain(c))
 	}
-	if err != nil {
-		return nil, err
-	}
-	// not_qualified in its place, with the judged reasons' zeros: its
-	// object is flat, so it ends at the first '}' after its key.
-	key := []byte(`"not_qualified":`)
-	i := bytes.Index(b, key)
-	j := bytes.IndexByte(b[i+1:], '}')
-	if i < 0 || j < 0 {
-		return b, nil
-	}
-	drops, err := json.Marshal(c.dropsJSON())
-	if err != nil {
-		return nil, err
-	}
-	from, to := i+len(key), i+1+j+1
-	return append(append(append([]byte(nil), b[:from]...), drops...), b[to:]...), nil
-}
-
-// dropsJSON is Drops as the JSON writes it: the reasons of the latency
-// SLOs the condition has are written whatever their count (0 included),
-// those of the SLOs it does not have are left out.
-type dropsJSON struct {
-	NotComplete    int64  `json:"not_complete"`
-	QualityFail    int64  `json:"quality_fail"`
-	QualityUnrated int64  `json:"quality_unrated"`
-	TTFTOverSLO    int64  `json:"ttft_over_slo"`
-	E2EOverSLO     *int64 `json:"e2e_over_slo,omitempty"`
-	ITLOverSLO     *int64 `json:"itl_p95_over_slo,omitempty"`
-	TPOTOverSLO    *int64 `json:"tpot_over_slo,omitempty"`
-}
-
-// KeepJSON names the members of c's JSON written even when 0 (their tag
-// says omitempty): the reasons of the latency SLOs c judges, so that
-// not_qualified lists every reason the condition judges. The card's
-// encoder (cardfmt.JSONIndent) asks it; MarshalJSON writes the same.
-func (c Condition) KeepJSON() []string {
-	var out []string
-	for _, r := range []struct {
-		slo  float64
-		name string
-	}{{c.E2EMS, "e2e_over_slo"}, {c.ITLP95MS, "itl_p95_over_slo"}, {c.TPOTMS, "tpot_over_slo"}} {
-		if r.slo > 0 {
-			out = append(out, "not_qualified."+r.name)
-		}
-	}
-	return out
-}
-
-func (c Condition) dropsJSON() dropsJSON {
-	d := c.NotQualified
-	out := dropsJSON{NotComplete: d.NotComplete, QualityFail: d.QualityFail, QualityUnrated: d.QualityUnrated, TTFTOverSLO: d.TTFTOverSLO}
-	judged := func(slo float64, n int64) *int64 {
-		if slo > 0 || n != 0 {
-			return &n
-		}
-		return nil
-	}
-	out.E2EOverSLO = judged(c.E2EMS, d.E2EOverSLO)
-	out.ITLOverSLO = judged(c.ITLP95MS, d.ITLOverSLO)
-	out.TPOTOverSLO = judged(c.TPOTMS, d.TPOTOverSLO)
-	return out
+	return json.Marshal(struct {
+		plain
+		Qualified         *int64   `json:"qualified"`
+		GoodputPerS       *float64 `json:"goodput_per_s"`
+		RequestsQualified *int64   `json:"requests_qualified"`
+	}{plain: plain(c)})
 }
 
 // NullJSON names the members MarshalJSON writes as null: the counts and
@@ -331,6 +264,8 @@ func (c *Condition) markUnrated() {
 }
 
 // Drops counts attempts by the first joint-qualification check they fail.
+// The reasons of the latency SLOs beyond TTFT count only when the
+// condition judges them (judges, set with the condition's LatencySLO).
 type Drops struct {
 	NotComplete    int64 `json:"not_complete"`
 	QualityFail    int64 `json:"quality_fail"`
@@ -339,6 +274,29 @@ type Drops struct {
 	E2EOverSLO     int64 `json:"e2e_over_slo,omitempty"`
 	ITLOverSLO     int64 `json:"itl_p95_over_slo,omitempty"`
 	TPOTOverSLO    int64 `json:"tpot_over_slo,omitempty"`
+	judges         LatencySLO
+}
+
+// MarshalJSON writes every reason the condition judges, a zero count
+// included, so that not_qualified lists each check the rule made; the
+// reasons of SLOs it does not judge are left out (they are 0).
+func (d Drops) MarshalJSON() ([]byte, error) {
+	judged := func(slo float64, n int64) *int64 {
+		if slo > 0 || n != 0 {
+			return &n
+		}
+		return nil
+	}
+	return json.Marshal(struct {
+		NotComplete    int64  `json:"not_complete"`
+		QualityFail    int64  `json:"quality_fail"`
+		QualityUnrated int64  `json:"quality_unrated"`
+		TTFTOverSLO    int64  `json:"ttft_over_slo"`
+		E2EOverSLO     *int64 `json:"e2e_over_slo,omitempty"`
+		ITLOverSLO     *int64 `json:"itl_p95_over_slo,omitempty"`
+		TPOTOverSLO    *int64 `json:"tpot_over_slo,omitempty"`
+	}{d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO,
+		judged(d.judges.E2EMS, d.E2EOverSLO), judged(d.judges.ITLP95MS, d.ITLOverSLO), judged(d.judges.TPOTMS, d.TPOTOverSLO)})
 }
 
 // Unanswered is the tail of a trace in which nothing answered, as bench

@@ -101,13 +101,6 @@ func TestRealEngineViewsAgree(t *testing.T) {
 	}
 }
 
-func deref64(v *float64) []float64 {
-	if v == nil {
-		return nil
-	}
-	return []float64{*v}
-}
-
 // capacity against the real engine, the same bounded search twice (steps of
 // 5 s up to 4 req/s, about a minute in all): the second, given the first's
 // JSON, gives the same answer, or answers within the search's resolution,
