@@ -14,11 +14,7 @@ import (
 // server, exits 2 before any step, and leaves no --out folder; bench exits
 // 2 the same way.
 func TestCapacityPreflight(t *testing.T) {
-	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<!DOCTYPE html><title>not a model server</title>"))
-	}))
-	defer html.Close()
+	html := webPage(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "steps")
 	code, _, errs := runCLI(t, "capacity", "--url", html.URL, "--slo-e2e", "5s", "--out", out)
@@ -55,4 +51,16 @@ func TestCapacityPreflightRefusesAnUnlistedModel(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("--out %s was made (%v): a search that never started leaves nothing", out, err)
 	}
+}
+
+// webPage is a web server that answers every request with an HTML page, as
+// a wrong --url might: what the pre-flight must refuse.
+func webPage(t *testing.T) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<!DOCTYPE html><title>not a model server</title>"))
+	}))
+	t.Cleanup(s.Close)
+	return s
 }

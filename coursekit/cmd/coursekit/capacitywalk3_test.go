@@ -1,8 +1,6 @@
 package main
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,11 +48,7 @@ func TestCapacityBusyShownAtMost100(t *testing.T) {
 // --no-preflight starts the search against a URL the pre-flight refuses,
 // as bench's does; without it the refusal names the flag.
 func TestCapacityNoPreflight(t *testing.T) {
-	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<!DOCTYPE html><title>not a model server</title>"))
-	}))
-	defer html.Close()
+	html := webPage(t)
 	dir := t.TempDir()
 	args := []string{"capacity", "--url", html.URL, "--model", "m", "--slo-e2e", "5s", "--start-rate", "1", "--max-rate", "2", "--resolution", "0.5",
 		"--warmup", "0s", "--step-duration", "1s", "--step-max-duration", "1s", "--busy-gauge", ""}
