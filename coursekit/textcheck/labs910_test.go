@@ -8,31 +8,6 @@ import (
 
 // What the issue-33 leftovers in labs 09 and 10 must not bring back.
 
-// plumbing910 is Go set-up the lab cells of 09 and 10 had, each with the
-// named helper that now does it: a load's conditions set by hand, a slice
-// of runs built to loop over, run names formatted, a comparison's metric
-// looked up and unpacked, labels formatted for a table.
-var plumbing910 = []struct {
-	re   *regexp.Regexp
-	want string
-}{
-	{regexp.MustCompile(`\.Conditions\[[^\]\n]*\]\s*=[^=]`), "the load's own conditions (lab.OneUser and RunEngine record prefix_reuse)"},
-	{regexp.MustCompile(`\[\]\*lab\.Run\{`), "each run's report printed as it is"},
-	{regexp.MustCompile(`fmt\.Sprintf\("len`), "experiment.RunLengths (saves len8, len64, …)"},
-	{regexp.MustCompile(`\.Metric\(|\.Values\(\)|\.Real\(\)`), "lab.Means and lab.Separates (plain numbers and a yes/no)"},
-	{regexp.MustCompile(`\[\]string\{fmt\.Sprintf`), "a helper that labels its own table (lab.AnswerIntervalTable)"},
-}
-
-func TestLabCellsHaveNoSetUpPlumbing(t *testing.T) {
-	for _, c := range unitCode(t) {
-		for _, p := range plumbing910 {
-			if m := p.re.FindString(c.source); m != "" {
-				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
-			}
-		}
-	}
-}
-
 // A prediction is scored on what the data can show. 09 says the 1- and
 // 4-slot throughputs usually differ within the noise, so "tokens/s grows"
 // scored on one mean above the other is a coin flip; 10's search sees

@@ -42,36 +42,6 @@ func unitCode(t *testing.T) []cell {
 	return out
 }
 
-// plumbing is Go a learner cell should not have to read: a table's rows
-// converted by hand, a percentile pointer dereferenced, two slices grown in
-// step, a zero value declared to be overwritten, a slice literal indexed
-// inline, a field set on a copy to change a run's conditions.
-var plumbing = []struct {
-	re   *regexp.Regexp
-	want string
-}{
-	{regexp.MustCompile(`dataframe\.LoadRecords`), "nb.Table(lab.X(…)) shows a lab table as it is"},
-	{regexp.MustCompile(`\*[\w.()\[\]]*\.(P50|P90|P95|P99)\b`), "a reading as a plain number (Run.TTFTP50, lab.TTFTRatio), or nb.MS for a pointer"},
-	{regexp.MustCompile(`=\s*append\([^\n]*\),\s*append\(`), "a helper that returns the chart (lab.TTFTBars)"},
-	{regexp.MustCompile(`:=\s*\w+\.\w+\{\},\s*(false|true)\b`), "the helper's own (value, ok)"},
-	{regexp.MustCompile(`\[\]string\{[^\n]*\}\[\w+\]`), "a named variable or a labelled table"},
-	{regexp.MustCompile(`\.OutputTokens\s*=`), "trace.Attempt.WithEventTokens"},
-	{regexp.MustCompile(`\w+\.(NoPromptCache|Parallel)\s*=`), "lab.Engine.WithoutPromptCache / WithSlots, a copy"},
-}
-
-func TestLearnerCellsHaveNoPlumbing(t *testing.T) {
-	for _, c := range notebookCells(t) { // 00 too (the seventh review: its first table loaded records by hand)
-		if c.kind != "code" {
-			continue
-		}
-		for _, p := range plumbing {
-			if m := p.re.FindString(c.source); m != "" {
-				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
-			}
-		}
-	}
-}
-
 // appendixHeading opens what a notebook leaves for after class beyond its
 // exercises (the seventh review, finding 8: 04's threshold sweep and 05's
 // tool tables sat after 练习 under no heading). It comes after 练习, and

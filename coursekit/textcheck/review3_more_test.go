@@ -30,31 +30,6 @@ func TestVLLME2ELEndsAtTheLastChunkWithChoices(t *testing.T) {
 	}
 }
 
-// The third review's Go plumbing in learner cells of 02, 03, 04 and 08: a
-// ratio's pointer dereferenced, a loop over an attempt's events or over a
-// trace's attempts by index with a verdict per attempt, the retry
-// amplification's pointer, a dataset's items looped over and answered by
-// hand. Each has a named helper that returns a table or a plain number.
-var plumbing4 = []struct {
-	re   *regexp.Regexp
-	want string
-}{
-	{regexp.MustCompile(`\*\w+(\.\w+)*\.(Value|RetryAmplification)\b`), "nb.Value for a ratio, nb.Text for a number that may be missing"},
-	{regexp.MustCompile(`range \w+(\.\w+)*\.Events\b`), "nb.EventTimes (a table of an attempt's time points) or nb.Gaps"},
-	{regexp.MustCompile(`&\w+\.Attempts\[i\]|\.Judge\([^\n]*\)\.Qualified`), "nb.VerdictsAt or nb.VerdictTable (every attempt judged, as a table)"},
-	{regexp.MustCompile(`range \w+(\.\w+)*\.Dataset\.Items|dataset\.SolveArith\(`), "nb.Prompts and nb.JudgedAnswers"},
-}
-
-func TestLearnerCellsUseTheNamedHelpers(t *testing.T) {
-	for _, c := range unitCode(t) {
-		for _, p := range plumbing4 {
-			if m := p.re.FindString(c.source); m != "" {
-				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
-			}
-		}
-	}
-}
-
 // Event gaps are not ITL (the glossary's rule) in what an engineer reads
 // either: `coursekit card -h` lists what the card computes without calling
 // its event gaps ITL, docs/engineers.md never says "per-event ITL" or

@@ -274,30 +274,6 @@ func TestNotebooksAreCalledNotebooks(t *testing.T) {
 	}
 }
 
-// More Go plumbing a learner cell should not read: a slice grown from
-// nil, a hand-written math.Abs or math.Round, a nil check before a
-// dereference, a switch on a search result. Each has a named helper.
-var plumbing3 = []struct {
-	re   *regexp.Regexp
-	want string
-}{
-	{regexp.MustCompile(`\.EventIntervals\(nil\)`), "nb.Gaps / nb.GapCount / nb.GapSum"},
-	{regexp.MustCompile(`math\.(Abs|Round)\(`), "a lab helper that returns the number or the line (lab.BusyGap, …)"},
-	{regexp.MustCompile(`\*\w+\.(WindowCost|CostPer1000|BusyMean)\b`), "nb.CostLine, nb.Text or a lab helper"},
-	{regexp.MustCompile(`(?m)^\s*switch\b`), "a helper that returns the line to print (lab.AboveSaturation)"},
-	{regexp.MustCompile(`!= nil &&`), "a helper that says what is missing (nb.CostLine)"},
-}
-
-func TestLearnerCellsHaveNoPlumbingLeft(t *testing.T) {
-	for _, c := range unitCode(t) {
-		for _, p := range plumbing3 {
-			if m := p.re.FindString(c.source); m != "" {
-				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
-			}
-		}
-	}
-}
-
 // coreNotebook is a cell of the core unit, 01–06.
 var coreNotebook = regexp.MustCompile(`unit01/0[1-6]-`)
 

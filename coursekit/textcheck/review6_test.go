@@ -133,48 +133,6 @@ func TestPointersToTenNameItsSection(t *testing.T) {
 	}
 }
 
-// plumbing6 is the Go plumbing the sixth review found in learner cells,
-// each with the helper that replaces it.
-var plumbing6 = []struct {
-	re   *regexp.Regexp
-	want string
-}{
-	{regexp.MustCompile(`\.Conditions\[`), "nb.AtSLO or a Run method by name (Run.QualityFails)"},
-	{regexp.MustCompile(`metrics\.Options\{\w`), "a helper that names the reading (nb.Funnel, nb.WindowCounts)"},
-	{regexp.MustCompile(`if \w+, ok :=`), "a method that returns the line (Run.StayText, Run.IdleRateLine)"},
-	{regexp.MustCompile(`\b[A-Za-z]\w*, [A-Za-z]\w*, _ :=`), "a method that returns the line (Run.BusyRangeLine)"},
-	{regexp.MustCompile(`\bfloat64\(`), "nb.Millis or a helper that returns the number or the line"},
-	{regexp.MustCompile(`\berr\b`), "nb.Must, nb.TableOr or nb.Skip"},
-}
-
-// lineComment is a // comment with no string after it.
-var lineComment = regexp.MustCompile(`//[^"\n]*`)
-
-func TestLearnerCellsHaveNoPlumbingSix(t *testing.T) {
-	n := 0
-	for _, c := range unitCode(t) {
-		n++
-		src := lineComment.ReplaceAllString(c.source, "")
-		for _, p := range plumbing6 {
-			if m := p.re.FindString(src); m != "" {
-				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
-			}
-		}
-	}
-	if n < 100 {
-		t.Fatalf("only %d code cells in unit 01: the rule stopped seeing them", n)
-	}
-	for _, bad := range []string{"x := s.Conditions[0].NotQualified", "if w, ok := r.MeanStayS(); ok {", "lo, hi, _ := r.WindowBusy()", "float64(users)/w", "if err != nil {", "metrics.Options{SLOsMS: s}"} {
-		caught := false
-		for _, p := range plumbing6 {
-			caught = caught || p.re.MatchString(bad)
-		}
-		if !caught {
-			t.Errorf("not caught: %s", bad)
-		}
-	}
-}
-
 // 00 reads no value through a pointer (README: no notebook does; nb.MS
 // shows it), and prints no E2E − TTFT before 02 teaches TPOT.
 func TestRuntimeCheckTeachesNoDerefNorTPOTEarly(t *testing.T) {
@@ -183,7 +141,7 @@ func TestRuntimeCheckTeachesNoDerefNorTPOTEarly(t *testing.T) {
 			continue
 		}
 		src := lineComment.ReplaceAllString(c.source, "")
-		if m := plumbing5[3].re.FindString(src); m != "" {
+		if m := plumbingRuleNamed(t, "pointer dereferenced").re.FindString(src); m != "" {
 			t.Errorf("%s: %q dereferences a pointer; print it with nb.MS", c.where, strings.TrimSpace(m))
 		}
 		if strings.Contains(src, "E2E − TTFT") {

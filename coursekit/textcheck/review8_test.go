@@ -132,50 +132,6 @@ func TestExercisesEditWhatACellHolds(t *testing.T) {
 	}
 }
 
-// plumbing8 is the Go plumbing the eighth review found in learner cells
-// (05's Summarize with a Printf of three percentiles, 07's two counts and
-// a long Printf, 09's loop), each with the one-call helper that replaces
-// it.
-var plumbing8 = []struct {
-	re   *regexp.Regexp
-	want string
-}{
-	{regexp.MustCompile(`\bfor\b[^\n]*\brange\b`), "a helper that returns the lines (lab.MedianLines)"},
-	{regexp.MustCompile(`\bmetrics\.Summarize\(`), "a helper that prints the reading (nb.TPOTLines, nb.EventGapLines)"},
-	{regexp.MustCompile(`\bfmt\.Printf\("[^"\n]*%[^"\n]*%[^"\n]*%`), "a helper that returns the line (nb.TPOTLines, lab.FailureSplitLine)"},
-	{regexp.MustCompile(`\b\w+, \w+ := lab\.\w+\(`), "a helper that returns the line (lab.FailureSplitLine)"},
-}
-
-func TestLearnerCellsHaveNoPlumbingEight(t *testing.T) {
-	n := 0
-	for _, c := range unitCode(t) {
-		n++
-		src := lineComment.ReplaceAllString(c.source, "")
-		for _, p := range plumbing8 {
-			if m := p.re.FindString(src); m != "" {
-				t.Errorf("%s: %q is Go plumbing in a learner cell; use %s", c.where, m, p.want)
-			}
-		}
-	}
-	if n < 100 {
-		t.Fatalf("only %d code cells in unit 01: the rule stopped seeing them", n)
-	}
-	for _, bad := range []string{
-		"for _, run := range nb.Must(experiment.RunLengths(e, l)) {",
-		"s := metrics.Summarize(practice, metrics.Options{})",
-		`fmt.Printf("TPOT：P50 = %s/token，P95 = %s/token，P99 = %s/token", a, b, c)`,
-		"before, after := lab.FailureSplit(open.Trace)",
-	} {
-		caught := false
-		for _, p := range plumbing8 {
-			caught = caught || p.re.MatchString(bad)
-		}
-		if !caught {
-			t.Errorf("not caught: %s", bad)
-		}
-	}
-}
-
 // An exercise item asks at most three questions (the eighth review: 04's
 // exercise 3 packed five into one item); more go into sub-items (3a–3c).
 func TestExerciseItemsAskAtMostThreeQuestions(t *testing.T) {
