@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -183,7 +184,7 @@ func TestAIPerfServerDisconnectedIsNoResponse(t *testing.T) {
 		}
 	}
 	found := false
-	for _, n := range rep.Notes {
+	for _, n := range rep.NotesIn(lang.EN) {
 		if strings.HasPrefix(n, "AIPerf recorded an error on 12 records: ") && strings.Contains(n, `1 × ServerDisconnectedError "Server disconnected" → no_response (no response: `) &&
 			strings.Contains(n, `4 × code 503 Service Unavailable`) {
 			found = true

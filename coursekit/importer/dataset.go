@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/dataset"
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -63,12 +64,18 @@ func judgeTexts(from string, src *toolfile.Source, res *toolfile.Result, set *da
 	res.Conds.Quality = fmt.Sprintf("judged by prompt order against dataset %s (%d of %d prompts with an expectation; judges %s): response i against prompt i; "+
 		"a complete success is pass or fail with meta.judge {name, reason}; failures and prompts without an expectation are null (unrated)",
 		set.Name, set.Rated(), len(set.Items), strings.Join(set.JudgeNames(), ", "))
-	res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("answers judged against %s by prompt order: %d pass, %d fail, %d complete successes unrated", set.Name, pass, fail, unrated))
+	res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+		"按 prompt 顺序用 %s 评判回答：%d 个 pass，%d 个 fail，%d 个完整成功未评分",
+		"answers judged against %s by prompt order: %d pass, %d fail, %d complete successes unrated"}, set.Name, pass, fail, unrated))
 	if len(set.Items) > len(texts) {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%s has %d prompts, the file %d responses: the first %d prompts were used", set.Name, len(set.Items), len(texts), len(texts)))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"%s 有 %d 条 prompt，文件里只有 %d 个回答：只用了前 %d 条 prompt",
+			"%s has %d prompts, the file %d responses: the first %d prompts were used"}, set.Name, len(set.Items), len(texts), len(texts)))
 	}
 	if from == "vllm" {
-		res.Report.Notes = append(res.Report.Notes, "prompt order holds only if vLLM sent the dataset unshuffled: vllm bench serve --dataset-name custom --dataset-path FILE --disable-shuffle")
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"只有 vLLM 按数据集原来的顺序（不打乱）发送时，prompt 顺序才对得上：vllm bench serve --dataset-name custom --dataset-path FILE --disable-shuffle",
+			"prompt order holds only if vLLM sent the dataset unshuffled: vllm bench serve --dataset-name custom --dataset-path FILE --disable-shuffle"}))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -83,7 +84,7 @@ func TestImportJudgesSavedTexts(t *testing.T) {
 	}
 	var conds struct{ Quality string }
 	json.Unmarshal(tr.Header.Conditions, &conds)
-	notes := strings.Join(rep.Notes, "\n")
+	notes := strings.Join(rep.NotesIn(lang.EN), "\n")
 	if !strings.Contains(conds.Quality, "judged by prompt order against dataset q.jsonl") ||
 		!strings.Contains(notes, "2 pass, 1 fail, 2 complete successes unrated") || !strings.Contains(notes, "--disable-shuffle") ||
 		!strings.Contains(notes, "q.jsonl has 7 prompts, the file 6 responses") {

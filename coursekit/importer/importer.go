@@ -71,12 +71,16 @@ type (
 	Options = toolfile.Options
 	Report  = toolfile.Report
 	Stat    = toolfile.Stat
+	// Note is one of Report.Notes, in both languages (Note.In).
+	Note = toolfile.Note
 )
 
-// The metric names and notes some tools' Reports carry (see their packages).
+// AIPerfMalformedNote is a note AIPerf's Reports carry (see aiperf).
+var AIPerfMalformedNote = aiperf.MalformedNote
+
+// The metric names some tools' Reports carry (see their packages).
 const (
 	MetricInterChunk        = aiperf.MetricInterChunk
-	AIPerfMalformedNote     = aiperf.MalformedNote
 	GuidellmTotalFirstToken = guidellm.TotalFirstToken
 	GuidellmTotalZero       = guidellm.TotalZero
 	GuidellmTotal           = guidellm.Total
@@ -135,8 +139,8 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 	}
 	res.Report.Tool = from
 	res.Conds.SLO = opt.SLO
-	if opt.Summary == nil && res.DerivedNote != "" {
-		res.Report.Notes = append([]string{res.DerivedNote}, res.Report.Notes...)
+	if opt.Summary == nil && !res.DerivedNote.IsZero() {
+		res.Report.Notes = append([]Note{res.DerivedNote}, res.Report.Notes...)
 	}
 	if err := res.Write(src, w); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -158,7 +159,7 @@ func TestVLLMOldLayout(t *testing.T) {
 	if a := im.attempt(t, "r3"); a.EndMS != 360 { // ttft + Σ itls without latencies
 		t.Errorf("r3 end %v", a.EndMS)
 	}
-	if len(im.rep.Notes) == 0 || !strings.Contains(strings.Join(im.rep.Notes, "\n"), "num_prompts") {
+	if len(im.rep.Notes) == 0 || !strings.Contains(strings.Join(im.rep.NotesIn(lang.EN), "\n"), "num_prompts") {
 		t.Errorf("notes %q", im.rep.Notes)
 	}
 }
@@ -232,7 +233,7 @@ func TestAIPerfRecords(t *testing.T) {
 	if im.rep.ITLSemantics != "per_token_amortized" {
 		t.Errorf("AIPerf ITL semantics %q", im.rep.ITLSemantics)
 	}
-	if !strings.Contains(strings.Join(im.rep.Notes, " "), "warm-up") {
+	if !strings.Contains(strings.Join(im.rep.NotesIn(lang.EN), " "), "warm-up") {
 		t.Errorf("notes %q", im.rep.Notes)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -48,7 +49,7 @@ func TestImportInferencePerfLifecycle(t *testing.T) {
 	if err := json.Unmarshal(im.attempt(t, "r1").Meta, &meta); err != nil || meta.Scheduled == nil || *meta.Scheduled != 250 || *meta.Stage != 0 {
 		t.Errorf("r1 meta %s", im.attempt(t, "r1").Meta)
 	}
-	notes := strings.Join(im.rep.Notes, "\n")
+	notes := strings.Join(im.rep.NotesIn(lang.EN), "\n")
 	for _, w := range []string{"largest lag of a send behind its schedule is 10 ms", "failures are left out of its denominator", "the gaps inside a chunk are 0", "summary_lifecycle_metrics.json"} {
 		if !strings.Contains(notes, w) {
 			t.Errorf("notes lack %q:\n%s", w, notes)
@@ -93,7 +94,7 @@ func TestImportInferencePerfWithoutSchedule(t *testing.T) {
 	if b.Outcome != trace.OK || len(b.Events) != 1 || b.Events[0].TMS != 750 || b.Events[0].Tokens != 2 {
 		t.Errorf("unary row %+v", b)
 	}
-	if !strings.Contains(strings.Join(rep.Notes, " "), "2 of 2 rows carry no scheduled_time") {
+	if !strings.Contains(strings.Join(rep.NotesIn(lang.EN), " "), "2 of 2 rows carry no scheduled_time") {
 		t.Errorf("notes %q", rep.Notes)
 	}
 	if bytes.Contains(a.Meta, []byte("scheduled_ms")) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -53,7 +54,7 @@ func TestImportAIPerfSummary(t *testing.T) {
 	if im.rep.Summary != "aiperf_profile_export_aiperf.json" {
 		t.Errorf("report summary %q", im.rep.Summary)
 	}
-	notes := strings.Join(im.rep.Notes, "\n")
+	notes := strings.Join(im.rep.NotesIn(lang.EN), "\n")
 	if strings.Contains(notes, "recomputed") || !strings.Contains(notes, "request counts agree") {
 		t.Errorf("notes:\n%s", notes)
 	}
@@ -88,7 +89,7 @@ func TestImportGenAIPerfSummary(t *testing.T) {
 	im.want(t, "completed", "count", "request_count.avg", 2)
 	im.want(t, "ttft_ms", "p99", "time_to_first_token.p99", 199)
 	im.want(t, "request_throughput", "value", "request_throughput.avg", 6.894649628)
-	if !strings.Contains(strings.Join(im.rep.Notes, " "), "agree") {
+	if !strings.Contains(strings.Join(im.rep.NotesIn(lang.EN), " "), "agree") {
 		t.Errorf("notes %q", im.rep.Notes)
 	}
 }
@@ -136,7 +137,7 @@ func TestImportSummaryCountMismatch(t *testing.T) {
 	if out.Len() == 0 {
 		t.Fatal("a count mismatch is a note, not an error: the trace must be written")
 	}
-	note := rep.Notes[0]
+	note := rep.NotesIn(lang.EN)[0]
 	for _, w := range []string{"COUNT MISMATCH", "stage_3_lifecycle_metrics.json", "attempts = 10 (load_summary.count) but the rows give 4",
 		"completed = 9 (successes.count) but the rows give 2", "failed = 1 (failures.count) but the rows give 2", "another run or stage"} {
 		if !strings.Contains(note, w) {

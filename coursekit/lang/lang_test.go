@@ -30,9 +30,25 @@ func TestEveryMsgHasBothLanguages(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		// elided are the Msg literals written without their type, as
+		// elements or values of a []Msg or map[K]Msg literal.
+		elided := map[*ast.CompositeLit]bool{}
 		ast.Inspect(f, func(n ast.Node) bool {
 			c, ok := n.(*ast.CompositeLit)
-			if !ok || !isMsg(c.Type) {
+			if !ok {
+				return true
+			}
+			if isMsgContainer(c.Type) {
+				for _, e := range c.Elts {
+					if kv, ok := e.(*ast.KeyValueExpr); ok {
+						e = kv.Value
+					}
+					if el, ok := e.(*ast.CompositeLit); ok && el.Type == nil {
+						elided[el] = true
+					}
+				}
+			}
+			if !isMsg(c.Type) && !elided[c] {
 				return true
 			}
 			found++
@@ -73,6 +89,17 @@ func TestEveryMsgHasBothLanguages(t *testing.T) {
 	if found < 50 {
 		t.Fatalf("found only %d Msg literals; the walk missed the code", found)
 	}
+}
+
+// isMsgContainer: e is the type []Msg, [N]Msg or map[K]Msg.
+func isMsgContainer(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.ArrayType:
+		return isMsg(x.Elt)
+	case *ast.MapType:
+		return isMsg(x.Value)
+	}
+	return false
 }
 
 func isMsg(e ast.Expr) bool {

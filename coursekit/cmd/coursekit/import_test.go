@@ -410,4 +410,45 @@ func TestImportLang(t *testing.T) {
 	if r := rows(en); len(r) < 10 || strings.Join(r, "\n") != strings.Join(rows(zh), "\n") {
 		t.Errorf("the rows' numbers differ by language:\n%v\n%v", r, rows(zh))
 	}
+	// The importers' notes follow --lang too: every note line is Chinese
+	// under zh, English under en, as many in both.
+	for _, c := range [][]string{
+		args,
+		{"--from", "inference-perf", importData + "inference_perf_per_request.json"},
+		{"--from", "llmperf", importData + "llmperf_individual_responses.json"},
+		{"--from", "vllm", importData + "vllm_old.json"},
+		{"--from", "guidellm", importData + "guidellm_v03.json"},
+	} {
+		_, en := runCLIStderr(t, append([]string{"import", "--lang", "en", "-o", filepath.Join(t.TempDir(), "t.jsonl")}, c...)...)
+		_, zh := runCLIStderr(t, append([]string{"import", "--lang", "zh", "-o", filepath.Join(t.TempDir(), "t.jsonl")}, c...)...)
+		noCJK(t, "import --lang en "+strings.Join(c, " "), en)
+		nEN, nZH := noteLines(t, en, "notes:"), noteLines(t, zh, "导入说明：")
+		if len(nZH) == 0 || len(nZH) != len(nEN) {
+			t.Errorf("%s: %d notes in Chinese, %d in English:\n%s\n%s", c[1], len(nZH), len(nEN), zh, en)
+		}
+		for _, n := range nZH {
+			if i, _ := lang.FirstCJK(n); i < 0 {
+				t.Errorf("%s: import --lang zh prints a note with no Chinese in it: %q", c[1], n)
+			}
+		}
+	}
+}
+
+// noteLines are the "  - " lines under heading in import's output.
+func noteLines(t *testing.T, out, heading string) []string {
+	t.Helper()
+	_, after, ok := strings.Cut(out, "\n"+heading+"\n")
+	if !ok {
+		t.Errorf("no %q heading in:\n%s", heading, out)
+		return nil
+	}
+	var notes []string
+	for _, l := range strings.Split(after, "\n") {
+		n, ok := strings.CutPrefix(l, "  - ")
+		if !ok {
+			break
+		}
+		notes = append(notes, n)
+	}
+	return notes
 }

@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -68,9 +68,13 @@ const MetricInterChunk = "itl_ms (inter_chunk_latency, per event)"
 
 // MalformedNote says how AIPerf 0.13 counts a stream that carried a
 // malformed SSE message (checked against coursekit sim's malformed fault).
-const MalformedNote = "AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
-	"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
-	"higher than another tool's against the same server"
+var MalformedNote = toolfile.NewNote(lang.Msg{
+	"AIPerf 0.13 把带有畸形 SSE 消息的流算作成功（记录里没有 error），" +
+		"而 vLLM、guidellm 和 coursekit bench 判它失败：这类尝试在本 trace 里是 ok，所以面对同一台服务器，" +
+		"AIPerf 的成功数可能比别的工具多",
+	"AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
+		"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
+		"higher than another tool's against the same server"})
 
 // errorKinds counts the errors AIPerf recorded, by type and message, with
 // the outcome each became, so that the import says what AIPerf recorded
@@ -101,13 +105,14 @@ func (k *errorKinds) add(typ, msg string, code int, o trace.Outcome) {
 }
 
 // outcomeWords says what each outcome means for an AIPerf record.
-var outcomeWords = map[trace.Outcome]string{
-	trace.NoResponse:   "no response: the request was sent and the connection closed before any response byte (aiohttp reuses a pooled keep-alive connection the server had closed, and AIPerf does not send the request again)",
-	trace.HTTPError:    "the server answered with an error status",
-	trace.StreamError:  "the response broke after it began",
-	trace.Timeout:      "timed out",
-	trace.ConnectError: "no connection to the server",
-	trace.Cancelled:    "cancelled by AIPerf",
+var outcomeWords = map[trace.Outcome]lang.Msg{
+	trace.NoResponse: {"无响应：请求已发出，连接在收到任何响应字节之前就关闭了（aiohttp 复用了连接池里一条服务器已经关掉的 keep-alive 连接，而 AIPerf 不会重发这个请求）",
+		"no response: the request was sent and the connection closed before any response byte (aiohttp reuses a pooled keep-alive connection the server had closed, and AIPerf does not send the request again)"},
+	trace.HTTPError:    {"服务器返回了错误状态码", "the server answered with an error status"},
+	trace.StreamError:  {"响应开始之后中断了", "the response broke after it began"},
+	trace.Timeout:      {"超时", "timed out"},
+	trace.ConnectError: {"连不上服务器", "no connection to the server"},
+	trace.Cancelled:    {"被 AIPerf 取消", "cancelled by AIPerf"},
 }
 
 // maxRecordedMsg bounds an error message quoted in the note.
@@ -115,12 +120,12 @@ const maxRecordedMsg = 120
 
 // note lists the recorded errors: "AIPerf recorded errors on 3 records:
 // 1 × ServerDisconnectedError "Server disconnected" → no_response (…)".
-func (k *errorKinds) note() string {
+func (k *errorKinds) note() (toolfile.Note, bool) {
 	if len(k.order) == 0 {
-		return ""
+		return toolfile.Note{}, false
 	}
 	total := 0
-	var parts []string
+	var parts []toolfile.Note
 	for _, key := range k.order {
 		e := k.kinds[key]
 		total += e.n
@@ -132,9 +137,9 @@ func (k *errorKinds) note() string {
 		if len(msg) > maxRecordedMsg {
 			msg = append(msg[:maxRecordedMsg], '…')
 		}
-		parts = append(parts, fmt.Sprintf("%d × %s %q → %s (%s)", e.n, what, string(msg), e.outcome, outcomeWords[e.outcome]))
+		parts = append(parts, toolfile.NewNote(lang.Msg{"%d × %s %q → %s（%s）", "%d × %s %q → %s (%s)"}, e.n, what, string(msg), e.outcome, outcomeWords[e.outcome]))
 	}
-	return fmt.Sprintf("AIPerf recorded an error on %d records: %s", total, strings.Join(parts, "; "))
+	return toolfile.NewNote(lang.Msg{"AIPerf 在 %d 条记录上记了错误：%s", "AIPerf recorded an error on %d records: %s"}, total, toolfile.JoinNotes(parts, lang.Msg{"；", "; "})), true
 }
 
 // notASummary stops an import of AIPerf's summary file given as the records
@@ -438,9 +443,11 @@ func build(rows []row, warmup int) *toolfile.Result {
 	addStats(res, len(rows), winMS, samples)
 	res.ToolOK = len(samples.ttfts)
 	if warmup > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d warm-up records left out (AIPerf does not measure them either)", warmup))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"略去了 %d 条预热记录（AIPerf 也不统计它们）",
+			"%d warm-up records left out (AIPerf does not measure them either)"}, warmup))
 	}
-	if n := recorded.note(); n != "" {
+	if n, ok := recorded.note(); ok {
 		res.Report.Notes = append(res.Report.Notes, n)
 	}
 	res.Report.Notes = append(res.Report.Notes, MalformedNote)
@@ -509,7 +516,9 @@ func windowMS(res *toolfile.Result, minStart, maxEnd int64) float64 {
 	}
 	if winMS <= 0 {
 		winMS = 1
-		res.Report.Notes = append(res.Report.Notes, "all records start and end at the same instant: a 1 ms window is used")
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"所有记录都在同一时刻开始和结束：窗口取 1 ms",
+			"all records start and end at the same instant: a 1 ms window is used"}))
 	}
 	return winMS
 }
@@ -527,7 +536,9 @@ func addStats(res *toolfile.Result, records int, winMS float64, x samples) {
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "inter_token_latency (per-request average)", x.itls, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", x.lats, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", x.icls, lv)...)
-	res.DerivedNote = "profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"
+	res.DerivedNote = toolfile.NewNote(lang.Msg{
+		"profile_export.jsonl 里没有汇总（汇总在 profile_export_aiperf.json，见 --summary）：工具的数字按 AIPerf 的算法重算（只用有效记录，numpy 线性插值）",
+		"profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"})
 }
 
 // conditions are the header's conditions of an AIPerf import: what the

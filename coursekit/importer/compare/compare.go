@@ -263,9 +263,9 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 		fmt.Fprintln(w, l.S(lang.Msg{"\n* 文件里没有汇总：按工具自己的算法从它的逐行记录算出", "\n* the file holds no summary: computed the tool's way from its own rows"}))
 	}
 	if len(rep.Notes) > 0 {
-		fmt.Fprintln(w, l.S(lang.Msg{"\n导入说明（导入器的英文原文）：", "\nnotes:"}))
+		fmt.Fprintln(w, l.S(lang.Msg{"\n导入说明：", "\nnotes:"}))
 		for _, n := range rep.Notes {
-			fmt.Fprintf(w, "  - %s\n", n)
+			fmt.Fprintf(w, "  - %s\n", n.In(l))
 		}
 	}
 	fmt.Fprint(w, l.F(lang.Msg{"\n%s 的 ITL 含义：%s。trace 装不下的信息列在它头部的 conditions.lossy 里。\n", "\nITL semantics of %s: %s. What the trace cannot hold is listed under conditions.lossy in its header.\n"}, rep.Tool, rep.ITLSemantics))

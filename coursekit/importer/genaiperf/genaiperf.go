@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -225,10 +226,14 @@ func addStats(res *toolfile.Result, x samples, winMS float64) {
 	lv := []string{"p50", "p90", "p99"}
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", x.ttfts, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", x.lats, lv)...)
-	res.DerivedNote = "profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"
+	res.DerivedNote = toolfile.NewNote(lang.Msg{
+		"profile_export.json 里没有汇总（汇总在 profile_export_genai_perf.json，见 --summary）：工具的数字按 GenAI-Perf 的算法重算（numpy 线性插值，跳过没有输出的请求）",
+		"profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"})
 	res.ToolOK = len(x.ttfts)
 	res.Report.Notes = append(res.Report.Notes,
-		"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which profile_export.json does not hold: the trace has per-event gaps only")
+		toolfile.NewNote(lang.Msg{
+			"GenAI-Perf 的 inter_token_latency 要用它客户端分词器数出的输出长度，profile_export.json 里没有：trace 只有逐事件间隔",
+			"GenAI-Perf's inter_token_latency needs its client tokenizer's output length, which profile_export.json does not hold: the trace has per-event gaps only"}))
 }
 
 // conditions are the header's conditions of experiment k of runs.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -374,7 +375,9 @@ func buildWindow(res *toolfile.Result, origin float64, bmStart, durS *float64, l
 		window = "no duration in the report: first request start to last request end"
 	}
 	if winEnd <= lastStart {
-		res.Report.Notes = append(res.Report.Notes, "some requests start after the benchmark's duration: the card counts them outside the window")
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"有些请求在基准的 duration 结束之后才开始：指标口径卡把它们算在窗口之外",
+			"some requests start after the benchmark's duration: the card counts them outside the window"}))
 	}
 	if winEnd <= winStart {
 		winEnd = winStart + 1
@@ -405,8 +408,11 @@ func addTotals(res *toolfile.Result, bm *toolfile.Obj, listed int) (lossy []stri
 		res.Report.Stats = append(res.Report.Stats, toolfile.Stat{Metric: metric, Stat: "count", Value: v, Key: toolfile.JoinPath(totalsObj.Path, key)})
 		if key == "total" && v != nil && int(*v) > listed {
 			sampled = true
-			lossy = append(lossy, fmt.Sprintf("sampled: the report lists %d of %g requests; the trace's denominators are the sample, the run's are in request_totals", listed, *v))
-			res.Report.Notes = append(res.Report.Notes, lossy[len(lossy)-1])
+			note := toolfile.NewNote(lang.Msg{
+				"抽样：报告只列出了 %[2]g 个请求中的 %[1]d 个；trace 的分母是这份样本，整次运行的数在 request_totals 里",
+				"sampled: the report lists %d of %g requests; the trace's denominators are the sample, the run's are in request_totals"}, listed, *v)
+			lossy = append(lossy, note.String()) // the header's conditions stay English
+			res.Report.Notes = append(res.Report.Notes, note)
 		}
 	}
 	return lossy, sampled, nil

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -187,18 +188,32 @@ func addStats(res *toolfile.Result, n int, sp span, x built) {
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "successes.latency.time_to_first_token", x.ttfts, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", x.itls, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "successes.latency.request_latency", x.e2es, lv)...)
-	res.DerivedNote = "per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"
+	res.DerivedNote = toolfile.NewNote(lang.Msg{
+		"per_request_lifecycle_metrics.json 里没有汇总（汇总在 summary_lifecycle_metrics.json，见 --summary）：工具的数字按 inference-perf 的算法重算（error 为 null 的行，np.percentile 线性插值，TTFT 和 ITL 取自 output_token_times）",
+		"per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"})
 	res.Report.Notes = append(res.Report.Notes,
-		"inference-perf's inter_token_latency is per token: every token of a chunk gets the chunk's arrival time, so the gaps inside a chunk are 0 and the whole gap between chunks is charged to one token (per_token_zero_fill); the card's ITL is per event",
-		"inference-perf's TTFT and TPOT cover only successes with more than one output_token_times entry (they need its tokenizer); its request_latency covers every success, failures are summarised apart (failures.count)",
-		"inference-perf's goodput_percentage is good / successful requests × 100: failures are left out of its denominator; the card's qualified rate divides by every attempt")
+		toolfile.NewNote(lang.Msg{
+			"inference-perf 的 inter_token_latency 逐 token 计：一个块里的每个 token 都记为该块的到达时刻，所以块内的间隔是 0，块与块之间的整段间隔全算在一个 token 上（per_token_zero_fill）；指标口径卡的 ITL 逐事件计",
+			"inference-perf's inter_token_latency is per token: every token of a chunk gets the chunk's arrival time, so the gaps inside a chunk are 0 and the whole gap between chunks is charged to one token (per_token_zero_fill); the card's ITL is per event"}),
+		toolfile.NewNote(lang.Msg{
+			"inference-perf 的 TTFT 和 TPOT 只覆盖 output_token_times 多于一项的成功请求（要用它的分词器）；它的 request_latency 覆盖每个成功请求，失败另外汇总（failures.count）",
+			"inference-perf's TTFT and TPOT cover only successes with more than one output_token_times entry (they need its tokenizer); its request_latency covers every success, failures are summarised apart (failures.count)"}),
+		toolfile.NewNote(lang.Msg{
+			"inference-perf 的 goodput_percentage 是 合格数 / 成功请求数 × 100：失败不在它的分母里；指标口径卡的合格率除以全部尝试",
+			"inference-perf's goodput_percentage is good / successful requests × 100: failures are left out of its denominator; the card's qualified rate divides by every attempt"}))
 	if sp.scheduled == n {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("each attempt keeps its scheduled send time in meta.scheduled_ms; the largest lag of a send behind its schedule is %s ms", fmtLag(x.maxLagMS)))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"每次尝试的计划发送时刻存在 meta.scheduled_ms 里；发送比计划晚得最多的一次晚了 %s ms",
+			"each attempt keeps its scheduled send time in meta.scheduled_ms; the largest lag of a send behind its schedule is %s ms"}, fmtLag(x.maxLagMS)))
 	} else {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d of %d rows carry no scheduled_time (inference-perf's report writer leaves it out of this file): their schedule lag is lost; the summary's load_summary.schedule_delay still has it", n-sp.scheduled, n))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"%d 行（共 %d 行）没有 scheduled_time（inference-perf 的报告写入器没有把它写进这个文件）：这些发送比计划晚了多少已经无从得知；汇总文件的 load_summary.schedule_delay 里还有",
+			"%d of %d rows carry no scheduled_time (inference-perf's report writer leaves it out of this file): their schedule lag is lost; the summary's load_summary.schedule_delay still has it"}, n-sp.scheduled, n))
 	}
 	if x.noContent > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d rows without error have no content-bearing chunk: imported as empty_output (a failure), although inference-perf counts them as successes", x.noContent))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"%d 行没有错误，却没有一个带内容的块：导入为 empty_output（失败），尽管 inference-perf 把它们算作成功",
+			"%d rows without error have no content-bearing chunk: imported as empty_output (a failure), although inference-perf counts them as successes"}, x.noContent))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -160,11 +161,17 @@ func build(res *toolfile.Result, n int, x samples) {
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "ttft_s", x.ttfts, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "end_to_end_latency_s", x.e2es, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", x.itls, lv)...)
-	res.DerivedNote = "individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"
+	res.DerivedNote = toolfile.NewNote(lang.Msg{
+		"individual_responses.json 里没有汇总（汇总在 *_summary.json，见 --summary）：工具的数字按 llmperf 的算法重算（不含 error_code 的行，pandas 线性插值）",
+		"individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"})
 	res.ToolOK = n - x.errors
 	res.Report.Notes = append(res.Report.Notes,
-		"llmperf has no send times: every attempt starts at 0 ms and the window is a placeholder (the longest E2E); per-second rates such as goodput are not meaningful",
-		"llmperf's inter_token_latency_s includes TTFT and is divided by a chunk count: it is not an inter-token latency (kept in each attempt's meta)")
+		toolfile.NewNote(lang.Msg{
+			"llmperf 不记录发送时刻：每次尝试都从 0 ms 开始，窗口只是占位（最长的 E2E）；goodput 这类每秒速率没有意义",
+			"llmperf has no send times: every attempt starts at 0 ms and the window is a placeholder (the longest E2E); per-second rates such as goodput are not meaningful"}),
+		toolfile.NewNote(lang.Msg{
+			"llmperf 的 inter_token_latency_s 含 TTFT，而且除以的是块数：它不是 token 间时延（原值留在每次尝试的 meta 里）",
+			"llmperf's inter_token_latency_s includes TTFT and is divided by a chunk count: it is not an inter-token latency (kept in each attempt's meta)"}))
 	res.Conds = toolfile.Conditions{
 		Source: "llmperf individual_responses.json", Layout: "array of per-request rows", Run: 1, Runs: 1,
 		Clock:        "llmperf time.monotonic() durations only; no send times: every attempt starts at 0 ms",

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/importer/internal/toolfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -365,19 +366,29 @@ func addSummary(res *toolfile.Result, o *toolfile.Obj, goodKey string) error {
 // disagree with the rows, and what the rows held that needs a word.
 func crossCheck(res *toolfile.Result, o *toolfile.Obj, rows int, n rowCounts) {
 	if c, _ := o.OptNum("completed"); c != nil && int(*c) != n.success {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says completed = %g, but %d rows have no error and a first chunk", *c, n.success))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"vLLM 写的是 completed = %g，但没有错误且收到首个块的行有 %d 行",
+			"vLLM says completed = %g, but %d rows have no error and a first chunk"}, *c, n.success))
 	}
 	if f, _ := o.OptNum("failed"); f != nil && int(*f) != rows-n.success {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("vLLM says failed = %g, but %d rows are failures here", *f, rows-n.success))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"vLLM 写的是 failed = %g，但这里有 %d 行是失败",
+			"vLLM says failed = %g, but %d rows are failures here"}, *f, rows-n.success))
 	}
 	if np, _ := o.OptNum("num_prompts"); np != nil && int(*np) != rows {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used", *np, rows))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"num_prompts = %g，但逐请求数组里有 %d 次尝试：以数组为准",
+			"num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used"}, *np, rows))
 	}
 	if n.ambiguous > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)", n.ambiguous))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"%d 个失败行的错误文本为空：导入为 http_error（vLLM 写的是 response.reason，它可能为空）",
+			"%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)"}, n.ambiguous))
 	}
 	if n.chatOpen > 0 {
-		res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)", n.chatOpen))
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"%d 个请求的流式事件比输出 token 多（例如 chat 接口开头那个只含 role 的块，vLLM 把它算作首个 token）",
+			"%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)"}, n.chatOpen))
 	}
 }
 
@@ -392,7 +403,9 @@ func conditions(res *toolfile.Result, r *run, c *columns) toolfile.Conditions {
 		clock = "none recorded: the file has no start_times, so every attempt starts at 0 ms; only per-attempt times (TTFT, ITL, E2E) are measured"
 		window = fmt.Sprintf("vLLM duration = %g s from 0; arrival times are unknown", c.dur)
 		lossy = append(lossy, "no start_times: arrival times and concurrency are lost; every attempt starts at 0 ms")
-		res.Report.Notes = append(res.Report.Notes, "no start_times (older layout): every attempt starts at 0 ms")
+		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+			"没有 start_times（旧布局）：每次尝试都从 0 ms 开始",
+			"no start_times (older layout): every attempt starts at 0 ms"}))
 	}
 	if c.lats == nil {
 		lossy = append(lossy, "no latencies: a success's end is its last event (start + ttft + Σ itls), the same point current vLLM calls latency")
@@ -408,7 +421,9 @@ func conditions(res *toolfile.Result, r *run, c *columns) toolfile.Conditions {
 		"goodput SLOs given to vLLM are not recorded in the file")
 	for i := range res.Attempts {
 		if !res.Header.Window.Contains(res.Attempts[i].StartMS) {
-			res.Report.Notes = append(res.Report.Notes, fmt.Sprintf("attempt r%d starts at %g ms, after the %g s window: the card counts it outside the window", i, res.Attempts[i].StartMS, c.dur))
+			res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
+				"尝试 r%d 在 %g ms 开始，晚于 %g s 的窗口：指标口径卡把它算在窗口之外",
+				"attempt r%d starts at %g ms, after the %g s window: the card counts it outside the window"}, i, res.Attempts[i].StartMS, c.dur))
 		}
 	}
 	return toolfile.Conditions{

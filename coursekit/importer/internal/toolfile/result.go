@@ -3,13 +3,13 @@ package toolfile
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -61,8 +61,9 @@ type Report struct {
 	// empty when they come from the result file itself or are Derived.
 	Summary string `json:"summary,omitempty"`
 	// Notes say, in plain words, what the trace cannot hold or what looked
-	// odd in the file (never an error: errors stop the import).
-	Notes []string `json:"notes"`
+	// odd in the file (never an error: errors stop the import), each in
+	// both languages; the JSON form is the English text.
+	Notes []Note `json:"notes"`
 }
 
 // Stat is one number of the tool's own summary.
@@ -116,7 +117,7 @@ type Result struct {
 	// derivedNote says that the Derived stats were recomputed from the rows
 	// because the summary lives in another file; it is dropped when that
 	// file is given (Options.Summary).
-	DerivedNote string
+	DerivedNote Note
 	// toolOK is how many rows the tool itself counts as successes, for the
 	// cross-check against a separate summary's counts.
 	ToolOK int
@@ -236,18 +237,21 @@ func (res *Result) UseSummary(stats []Stat, name string) {
 	rep.Stats = stats
 	rep.Summary = baseName(name)
 	rows := map[string]int{"attempts": rep.Attempts, "completed": res.ToolOK, "failed": rep.Attempts - res.ToolOK}
-	var diffs []string
+	var diffs []Note
 	for _, s := range stats {
 		want, ok := rows[s.Metric]
 		if !ok || s.Stat != "count" || s.Value == nil || *s.Value == float64(want) {
 			continue
 		}
-		diffs = append(diffs, fmt.Sprintf("%s = %g (%s) but the rows give %d", s.Metric, *s.Value, s.Key, want))
+		diffs = append(diffs, NewNote(lang.Msg{"%s = %g（%s），但逐行记录给出 %d", "%s = %g (%s) but the rows give %d"}, s.Metric, *s.Value, s.Key, want))
 	}
 	if len(diffs) > 0 {
-		rep.Notes = append([]string{fmt.Sprintf("COUNT MISMATCH: %s says %s. The summary is probably of another run or stage than the rows: its numbers are shown as written, the card is computed from the rows",
-			rep.Summary, strings.Join(diffs, "; "))}, rep.Notes...)
+		d := JoinNotes(diffs, lang.Msg{"；", "; "})
+		rep.Notes = append([]Note{NewNote(lang.Msg{
+			"COUNT MISMATCH（计数不符）：%s 写的是 %s。这份汇总多半来自另一次运行或另一个阶段，不是这些逐行记录所属的那一次：它的数字按原样列出，指标口径卡按逐行记录计算",
+			"COUNT MISMATCH: %s says %s. The summary is probably of another run or stage than the rows: its numbers are shown as written, the card is computed from the rows"},
+			rep.Summary, d)}, rep.Notes...)
 		return
 	}
-	rep.Notes = append([]string{fmt.Sprintf("the tool's numbers are read from %s; its request counts agree with the rows", rep.Summary)}, rep.Notes...)
+	rep.Notes = append([]Note{NewNote(lang.Msg{"工具的数字读自 %s；其中的请求计数与逐行记录一致", "the tool's numbers are read from %s; its request counts agree with the rows"}, rep.Summary)}, rep.Notes...)
 }
