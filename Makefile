@@ -54,22 +54,15 @@ test:
 # when it differs. go vet ran in full, so go test runs none of its own (-vet=off). The race run
 # runs also when the other failed.
 RACE_PKGS := ./coursekit/capacity ./coursekit/charts/tracefig ./coursekit/cmd/coursekit \
-	./coursekit/compare ./coursekit/grade ./coursekit/grade/execute ./coursekit/grade/grader \
+	./coursekit/grade ./coursekit/grade/execute ./coursekit/grade/grader \
 	./coursekit/internal/capture ./coursekit/internal/spill ./coursekit/judge ./coursekit/lab \
 	./coursekit/loadgen ./coursekit/metrics ./coursekit/sim ./coursekit/trace
-# Tests of a RACE_PKGS package that repeat one computation hundreds of times on the test's own
-# goroutine for a statistical property (compare's interval coverage): under -race they took 4 of
-# compare's 10 minutes and reach no code its other tests do not run with it. They run without it;
-# TestRaceScope checks that each is a test of RACE_SKIP_PKG whose body starts no goroutine.
-RACE_SKIP_PKG := ./coursekit/compare
-RACE_SKIP := TestEventGapCoverage|TestEventGapsResampledByAttempt|TestRatesOverRunsCoverage
 # -timeout guards against a hang, not a slow machine: the CLI's tests under -race take about 5
 # minutes alone and went past 10 (go test's default) at load average 17-27.
 GO_TEST_TIMEOUT := 30m
 test-go: fmt-check vet
 	$(GO) test -vet=off -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -vxF "$$($(GO) list $(RACE_PKGS))"); s=$$?; \
-	$(GO) test -vet=off -count=1 -timeout $(GO_TEST_TIMEOUT) -run '^($(RACE_SKIP))$$' $(RACE_SKIP_PKG) || s=1; \
-	$(GO) test -vet=off -race -count=1 -timeout $(GO_TEST_TIMEOUT) -skip '^($(RACE_SKIP))$$' $(RACE_PKGS) && exit $$s
+	$(GO) test -vet=off -race -count=1 -timeout $(GO_TEST_TIMEOUT) $(RACE_PKGS) && exit $$s
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard -- '*.go')); \

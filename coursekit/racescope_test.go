@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -147,67 +146,6 @@ func TestRaceScope(t *testing.T) {
 	sort.Strings(missing)
 	for _, m := range missing {
 		t.Errorf("Makefile: RACE_PKGS lacks %s: add it, so that test-go runs it with -race", m)
-	}
-}
-
-// The tests test-go runs without -race in a race package (RACE_SKIP, of
-// RACE_SKIP_PKG) exist there, and neither their bodies nor the package's
-// functions they call start a goroutine or share anything between
-// goroutines: they only repeat, on the test's goroutine, code the package's
-// other tests run with -race.
-func TestRaceSkipIsSequential(t *testing.T) {
-	pkg := strings.TrimPrefix(makeVar(t, "RACE_SKIP_PKG"), "./")
-	if !slices.Contains(racePackages(t), pkg) {
-		t.Fatalf("Makefile: RACE_SKIP_PKG ./%s is not in RACE_PKGS", pkg)
-	}
-	type fn struct {
-		decl *ast.FuncDecl
-		at   func(ast.Node) string
-	}
-	funcs := map[string]fn{}
-	for _, g := range walkModuleFiles(t, true) {
-		if g.pkg != pkg {
-			continue
-		}
-		for _, d := range g.f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				funcs[fd.Name.Name] = fn{fd, func(n ast.Node) string { return fmt.Sprintf("%s:%d", g.path, g.fset.Position(n.Pos()).Line) }}
-			}
-		}
-	}
-	// concurrent is the first concurrency in name's body or in a function of
-	// the package it calls, however deep.
-	seen := map[string]bool{}
-	var concurrent func(name string) string
-	concurrent = func(name string) string {
-		f, ok := funcs[name]
-		if !ok || seen[name] {
-			return ""
-		}
-		seen[name] = true
-		if n, what := concurrentIn(f.decl.Body); n != nil {
-			return f.at(n) + " " + what
-		}
-		var found string
-		ast.Inspect(f.decl.Body, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && found == "" {
-				if id, ok := c.Fun.(*ast.Ident); ok {
-					found = concurrent(id.Name)
-				}
-			}
-			return found == ""
-		})
-		return found
-	}
-	for _, name := range strings.Split(makeVar(t, "RACE_SKIP"), "|") {
-		if _, ok := funcs[name]; !ok || !strings.HasPrefix(name, "Test") {
-			t.Errorf("Makefile: RACE_SKIP names %s, which is no test function of ./%s", name, pkg)
-			continue
-		}
-		clear(seen)
-		if where := concurrent(name); where != "" {
-			t.Errorf("%s: %s: it must run with -race; remove it from the Makefile's RACE_SKIP", name, where)
-		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/cardfmt"
@@ -111,47 +110,44 @@ func TestFailuresFewAgainstMany(t *testing.T) {
 
 // coverage compares pairs of sides drawn from one distribution (seeded)
 // and gives, per metric, the share of pairs whose interval of B − A holds
-// 0. draw gives the load of the run with seed s.
-func coverage(t *testing.T, pairs, runs int, draw func(s uint64) load, o compare.Options) map[string]float64 {
-	covered := map[string]int{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := range 2 {
-		wg.Go(func() {
-			for i := w; i < pairs; i += 2 {
-				side := func(seed uint64) []compare.Run {
-					var out []compare.Run
-					for j := range runs {
-						s := seed*16 + uint64(j)
-						out = append(out, run(synth(draw(s), s), "x", o))
-					}
-					return out
-				}
-				r, err := compare.Compare(side(uint64(2*i+1)), side(uint64(2*i+2)), o)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				mu.Lock()
-				for _, m := range r.Metrics {
-					if m.CI95.Contains(0) {
-						covered[m.Name]++
-					}
-				}
-				mu.Unlock()
-			}
-		})
+// 0.
+func coverage(t *testing.T, pairs, runs int, l load, o compare.Options) map[string]float64 {
+	t.Helper()
+	return coverageDrawn(t, pairs, runs, func(uint64) load { return l }, o)
+}
+
+// coverageDrawn is coverage with the load of each run drawn from its
+// seed s (draw), so that runs may differ beyond sampling. It runs on the
+// test's goroutine: compare starts none, so test-go runs it without -race
+// (docs/testing.md).
+func coverageDrawn(t *testing.T, pairs, runs int, draw func(s uint64) load, o compare.Options) map[string]float64 {
+	t.Helper()
+	side := func(seed uint64) []compare.Run {
+		var out []compare.Run
+		for j := range runs {
+			s := seed*16 + uint64(j)
+			out = append(out, run(synth(draw(s), s), "x", o))
+		}
+		return out
 	}
-	wg.Wait()
+	covered := map[string]int{}
+	for i := range pairs {
+		r, err := compare.Compare(side(uint64(2*i+1)), side(uint64(2*i+2)), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range r.Metrics {
+			if m.CI95.Contains(0) {
+				covered[m.Name]++
+			}
+		}
+	}
 	out := map[string]float64{}
 	for name, c := range covered {
 		out[name] = float64(c) / float64(pairs)
 	}
 	return out
 }
-
-// same draws every run's load as l.
-func same(l load) func(uint64) load { return func(uint64) load { return l } }
 
 // Over seeded pairs of runs from one distribution (open-loop Poisson
 // arrivals, 10 % failures, lognormal TTFT), each interval holds 0, the true
@@ -164,7 +160,7 @@ func same(l load) func(uint64) load { return func(uint64) load { return l } }
 func TestCoverage(t *testing.T) {
 	l := load{n: 300, windowS: 20, fail: 0.1, ttftMS: 200, tokens: 20, open: true}
 	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5, 0.95}, Resamples: 500}
-	one := coverage(t, 300, 1, same(l), o)
+	one := coverage(t, 300, 1, l, o)
 	if len(one) != 9 {
 		t.Fatalf("coverage of %d metrics, want 9: %v", len(one), one)
 	}
@@ -175,7 +171,7 @@ func TestCoverage(t *testing.T) {
 	}
 	l.n = 100
 	o.Resamples = 300
-	three := coverage(t, 200, 3, same(l), o)
+	three := coverage(t, 200, 3, l, o)
 	for name, c := range three {
 		if c < 0.95-0.04 {
 			t.Errorf("three runs a side: %s covers 0 in %.3f of 200 pairs, want ≥ 0.91", name, c)

@@ -102,7 +102,7 @@ func TestCoverageWithRunShifts(t *testing.T) {
 	const pairs, runs = 200, 3
 	tol := 3 * math.Sqrt(0.95*0.05/pairs)
 	o := compare.Options{TTFT: []float64{0.5, 0.95}, E2E: []float64{0.95}, ITL: []float64{0.5}, Resamples: 300}
-	covered := coverage(t, pairs, runs, func(s uint64) load {
+	covered := coverageDrawn(t, pairs, runs, func(s uint64) load {
 		r := rand.New(rand.NewPCG(s, 99))
 		return load{n: int(100 * math.Exp(0.2*r.NormFloat64())), windowS: 20, fail: 0.1 * math.Exp(0.3*r.NormFloat64()),
 			ttftMS: 200, tokens: 20, open: true, shift: math.Exp(0.3 * r.NormFloat64())}
