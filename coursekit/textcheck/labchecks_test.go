@@ -2,9 +2,6 @@ package textcheck
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,62 +43,12 @@ func unit01AnswerArg(call *ast.CallExpr) ast.Expr {
 	return call.Args[0]
 }
 
-// unit01Sources are the package's functions by name, with their source.
-func unit01Sources(t *testing.T) map[string]string {
-	t.Helper()
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, unit01Dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, p := range pkgs {
-		for name, f := range p.Files {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-					out[fd.Name.Name] = string(src[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
-				}
-			}
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no functions in %s", unit01Dir)
-	}
-	return out
-}
-
-// labCheckNames are the functions the labs' files (labs*.go) declare.
-func labCheckNames(t *testing.T) map[string]bool {
-	t.Helper()
-	pkgs, err := parser.ParseDir(token.NewFileSet(), unit01Dir, func(fi fs.FileInfo) bool {
-		return strings.HasPrefix(fi.Name(), "labs") && !strings.HasSuffix(fi.Name(), "_test.go")
-	}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-					names[fd.Name.Name] = true
-				}
-			}
-		}
-	}
-	return names
-}
-
 // withUnit01Checks is a cell's source followed by the source of every
 // unit01 check it calls: what the cell runs, for rules that look for a
 // helper the check must go through.
-func withUnit01Checks(t *testing.T, src string, funcs map[string]string) string {
+func withUnit01Checks(t *testing.T, src string, funcs map[string]checkFunc) string {
 	for _, m := range unit01CheckCall.FindAllStringSubmatch(src, -1) {
-		src += "\n" + funcs[m[1]]
+		src += "\n" + funcs[m[1]].text
 	}
 	return src
 }
@@ -112,7 +59,7 @@ var unit01CheckCall = regexp.MustCompile(`\bunit01\.(Check\w+)\(`)
 // coursekit/unit01's test (checkRows), and is called once: one check, one
 // call. Every exported check is called by some cell.
 func TestLabChecksAreUnit01FunctionsWithCases(t *testing.T) {
-	funcs := unit01Sources(t)
+	funcs := unit01Funcs(t)
 	cases, err := os.ReadFile(filepath.Join(unit01Dir, "checks_test.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,9 +83,8 @@ func TestLabChecksAreUnit01FunctionsWithCases(t *testing.T) {
 			}
 		}
 	}
-	labs := labCheckNames(t) // 02–05's checks: unit01checks_test.go
-	for name := range funcs {
-		if labs[name] && ast.IsExported(name) && strings.HasPrefix(name, "Check") && called[name] == "" {
+	for name, f := range funcs { // 02–05's checks (not in labs*.go): unit01checks_test.go
+		if strings.HasPrefix(f.file, "labs") && ast.IsExported(name) && strings.HasPrefix(name, "Check") && called[name] == "" {
 			t.Errorf("unit01.%s is called by no cell of 07–10", name)
 		}
 	}

@@ -33,7 +33,7 @@ func TestLabUsersAreUNotN(t *testing.T) {
 // exercise adds a think time and is checked against U / (W + Z).
 func TestLittleExerciseIsNotAnswerAbove(t *testing.T) {
 	cells := nbCells(t, notebookCells(t), "07-lab-open-vs-closed-loop.ipynb")
-	funcs := unit01Sources(t)
+	funcs := unit01Funcs(t)
 	found := false
 	for _, c := range cells {
 		if c.kind != "code" || !strings.Contains(c.source, "练习 1") {

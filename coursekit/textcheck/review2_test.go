@@ -276,7 +276,7 @@ func TestConditionsAreWrittenInChinese(t *testing.T) {
 // that are tested for it.
 func TestChecksUseTheTestedHelpers(t *testing.T) {
 	all := checkCells(t)
-	funcs := unit01Sources(t)
+	funcs := unit01Funcs(t)
 	for i := range all { // a lab cell runs the unit01 checks it calls
 		all[i].source = withUnit01Checks(t, all[i].source, funcs)
 	}

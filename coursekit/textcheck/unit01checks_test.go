@@ -27,18 +27,21 @@ import (
 // rules about what a learner reads (cell length, no hints in the cell)
 // read the cell as it is.
 
-// checkFunc is an exported function of coursekit/unit01, as source.
+// checkFunc is a function of coursekit/unit01, as source.
 type checkFunc struct {
 	decl *ast.FuncDecl
 	src  string // its file's source
-	file string
+	file string // its file's name
+	text string // its own source, from func to the closing brace
 }
 
-// unit01Funcs are coursekit/unit01's exported functions by name.
+// unit01Funcs are coursekit/unit01's functions (not its tests') by name,
+// exported or not: one reading of the package for every rule about its
+// checks.
 func unit01Funcs(t *testing.T) map[string]checkFunc {
 	t.Helper()
 	funcs := map[string]checkFunc{}
-	files, err := filepath.Glob(filepath.Join(repo, "coursekit", "unit01", "*.go"))
+	files, err := filepath.Glob(filepath.Join(unit01Dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +53,20 @@ func unit01Funcs(t *testing.T) map[string]checkFunc {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, b, parser.SkipObjectResolution)
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, b, parser.SkipObjectResolution)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
-				funcs[fd.Name.Name] = checkFunc{fd, string(b), filepath.Base(p)}
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				text := string(b[fset.Position(fd.Pos()).Offset:fset.Position(fd.End()).Offset])
+				funcs[fd.Name.Name] = checkFunc{fd, string(b), filepath.Base(p), text}
 			}
 		}
+	}
+	if len(funcs) == 0 {
+		t.Fatal("no functions in coursekit/unit01")
 	}
 	return funcs
 }
