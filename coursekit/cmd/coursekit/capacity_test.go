@@ -46,9 +46,9 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 		Method     string   `json:"method"`
 		MaxRate    *float64 `json:"max_rate_meeting"`
 		Steps      []struct {
-			Rate                float64
-			Attempts, Qualified int64
-			Verdict, Trace      string
+			Rate                          float64
+			Attempts, Qualified, InFlight int64
+			Verdict, Trace, Reason        string
 			BusyMean            *float64 `json:"busy_mean"`
 			BusyMethod          string   `json:"busy_method"`
 			Metrics             string   `json:"metrics"`
@@ -88,8 +88,16 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 		if err := json.Unmarshal([]byte(card), &c); err != nil {
 			t.Fatal(err)
 		}
-		if c.Attempts != s.Attempts || c.Conditions[0].Qualified != s.Qualified {
-			t.Errorf("step %g: card says %d/%d, search says %d/%d", s.Rate, c.Conditions[0].Qualified, c.Attempts, s.Qualified, s.Attempts)
+		// A step stopped early on overload (seen at load average 10+, the
+		// client too slow for 160 req/s) leaves the attempts its stop cut
+		// off out of its count and names them in_flight; the card counts
+		// them among its attempts, not qualified (capacity.Step.InFlight).
+		want := s.Attempts
+		if strings.HasPrefix(s.Reason, "stopped early: ") {
+			want += s.InFlight
+		}
+		if c.Attempts != want || c.Conditions[0].Qualified != s.Qualified {
+			t.Errorf("step %g: card says %d/%d, search says %d/%d with %d cut off in flight (%s)", s.Rate, c.Conditions[0].Qualified, c.Attempts, s.Qualified, s.Attempts, s.InFlight, s.Reason)
 		}
 		if !strings.HasPrefix(s.Trace, out) {
 			t.Errorf("trace %s outside --out", s.Trace)
@@ -246,8 +254,17 @@ func TestCapacityTwiceSaysWhyNot(t *testing.T) {
 	if ag == nil || ag.Previous != prev {
 		t.Fatalf("no comparison with the previous search: %s", second)
 	}
-	if ag.Same != (fmt.Sprint(deref(a.MaxRateMeeting)) == fmt.Sprint(deref(b.MaxRateMeeting)) && a.BoundedBy == b.BoundedBy) || (!ag.Same && len(ag.Reasons) == 0) {
-		t.Errorf("answers %v (%s) then %v (%s): same %v, reasons %+v", deref(a.MaxRateMeeting), a.BoundedBy, deref(b.MaxRateMeeting), b.BoundedBy, ag.Same, ag.Reasons)
+	// Two searches without an answer agree only when both are undecided or
+	// neither is: "no rate meets" (a step failed) is not "undecided" (every
+	// step still undecided at its longest window).
+	bound := func(r capacity.Result) string {
+		if r.MaxRateMeeting == nil && r.Undecided {
+			return "undecided"
+		}
+		return r.BoundedBy
+	}
+	if ag.Same != (fmt.Sprint(deref(a.MaxRateMeeting)) == fmt.Sprint(deref(b.MaxRateMeeting)) && bound(a) == bound(b)) || (!ag.Same && len(ag.Reasons) == 0) {
+		t.Errorf("answers %v (%s) then %v (%s): same %v, reasons %+v", deref(a.MaxRateMeeting), bound(a), deref(b.MaxRateMeeting), bound(b), ag.Same, ag.Reasons)
 	}
 	text := capacityTextIn(lang.EN, &b)
 	if want := "Against the previous search (" + prev + "): "; !strings.Contains(text, want) || (!ag.Same && !strings.Contains(text, "Why:\n  - ")) {
