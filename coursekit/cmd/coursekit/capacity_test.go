@@ -49,9 +49,9 @@ func TestCapacityJSONAndTracesRecompute(t *testing.T) {
 			Rate                          float64
 			Attempts, Qualified, InFlight int64
 			Verdict, Trace, Reason        string
-			BusyMean            *float64 `json:"busy_mean"`
-			BusyMethod          string   `json:"busy_method"`
-			Metrics             string   `json:"metrics"`
+			BusyMean                      *float64 `json:"busy_mean"`
+			BusyMethod                    string   `json:"busy_method"`
+			Metrics                       string   `json:"metrics"`
 		} `json:"steps"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
