@@ -595,7 +595,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		// A step stopped early is judged by the watch's test, which the
 		// trace's window after the stop need not repeat: its load is that
 		// test, so that the reason, the JSON and every view print one set
-		// of figures (issue capfix15, item 1).
+		// of figures (walk 35c, item 1).
 		s.Load = watch.load
 	}
 	if c.BusyGauge != "" {
