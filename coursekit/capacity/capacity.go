@@ -543,6 +543,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	defer cancel(nil)
 	watch := newOverloadWatch(rate)
 	watch.fill, watch.expected = c.fillFor(rate)
+	watch.resolution = c.Resolution
 	cfg.ProgressEvery = 250 * time.Millisecond
 	userProgress := c.Bench.Progress
 	cfg.Progress = func(p loadgen.Progress) {
@@ -590,6 +591,13 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		s.Load = &lc
 		s.TimeInFlightS = w
 	}
+	if watch.load != nil {
+		// A step stopped early is judged by the watch's test, which the
+		// trace's window after the stop need not repeat: its load is that
+		// test, so that the reason, the JSON and every view print one set
+		// of figures (walk 35c, item 1).
+		s.Load = watch.load
+	}
 	if c.BusyGauge != "" {
 		sc, err := parseScrapes(scrapes.Bytes())
 		if err != nil {
@@ -604,8 +612,8 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	switch {
 	case ctx.Err() != nil:
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
-	case watch.reason != "":
-		s.Verdict, s.Reason = Fails, stoppedEarly+watch.reason
+	case watch.load != nil:
+		s.Verdict, s.Reason = Fails, stoppedEarly+s.Load.Reason()
 	case s.Load != nil && s.Load.Overloaded:
 		// Whatever the attainment: a window that passes while the queue
 		// grows says nothing about the rate being sustainable.
@@ -676,6 +684,10 @@ type overloadWatch struct {
 	sum      int64 // the in-flight counts of the reports from first on
 	reports  int64
 	reason   string
+	// load is the test that stopped the step (nil while it runs on), and
+	// resolution the search's, so that load has its keep-up bound too.
+	load       *LoadCheck
+	resolution float64
 }
 
 // fillFor is the watch's fill time and expected in-flight level at rate,
@@ -712,9 +724,9 @@ func (w *overloadWatch) observe(p loadgen.Progress) string {
 		return ""
 	}
 	lc, err := CheckLoad(LoadWindow{OfferedPerS: w.offered, WindowS: (p.Elapsed - f.Elapsed).Seconds(), Arrivals: p.Sent - f.Sent, Completions: p.Done - f.Done,
-		InFlightStart: f.InFlight, InFlightEnd: p.InFlight, ExpectedInFlight: max(w.expected, float64(w.sum)/float64(w.reports))})
+		InFlightStart: f.InFlight, InFlightEnd: p.InFlight, ExpectedInFlight: max(w.expected, float64(w.sum)/float64(w.reports)), Resolution: w.resolution})
 	if err == nil && lc.Overloaded {
-		w.reason = lc.Reason()
+		w.reason, w.load = lc.Reason(), &lc
 	}
 	return w.reason
 }

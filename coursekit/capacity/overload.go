@@ -215,7 +215,7 @@ func (c LoadCheck) keepsUpReason() string {
 // the numbers every output prints (Figures).
 func (c LoadCheck) Reason() string {
 	f := c.Figures()
-	return fmt.Sprintf("overload: %d completions in %.2f s = %s/s, 95 %% [%s, %s], below the offered %s/s; in-flight slope %s/s, 95 %% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
+	return fmt.Sprintf("overload: %d completions in %.2f s = %s/s, 95%% [%s, %s], below the offered %s/s; in-flight slope %s/s, 95%% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
 		c.Completions, c.WindowS, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered, f.Slope, f.SlopeLow, f.SlopeHigh, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
 }
 

@@ -120,6 +120,17 @@ func CapacityLatenessIn(lg lang.Lang, s capacity.Step) string {
 	return lg.S(lang.Msg{"客户端迟到：", "client late: "}) + strings.Join(parts, clauseSep.In(lg))
 }
 
+// CapacityCutOffIn is what follows a step's "qualified / attempts" in every
+// view when the step was stopped early with attempts in flight: those the
+// stop cut off, neither qualified nor failed and left out of the attempts
+// (capacity.Step.InFlight); "" otherwise.
+func CapacityCutOffIn(lg lang.Lang, stoppedEarly bool, inFlight int64) string {
+	if !stoppedEarly || inFlight <= 0 {
+		return ""
+	}
+	return lg.F(lang.Msg{"（另有 %d 次在途，提前停止时被截断，不计入）", " (and %d in flight, cut off by the early stop, not counted)"}, inFlight)
+}
+
 // CapacityExtendedIn says how many times a step's window was extended, in
 // lg: "未延长", "延长一次", "延长 2 次"; "not extended", "extended once", "extended twice",
 // "extended 3 times".

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"os"
@@ -219,24 +220,53 @@ func (l Lab) CapacityFor(prediction any, name string, c capacity.Config) (*capac
 	return l.Capacity(name, c)
 }
 
-// searchProgress makes a search print to l.Progress (standard output by
-// default) about once a second while it lasts (the time, which run of
-// which step, its rate and how many attempts it has sent) and a line per
-// finished step with its verdict, so that a cell is not silent for the
-// half minute a search takes. With HideCounts the lines keep to the time
-// and the run's number. Callers' own hooks in c still run.
-func (l Lab) searchProgress(c *capacity.Config) {
-	out := l.Progress
-	if out == nil {
-		out = os.Stdout
-	}
+// SearchProgressOptions say where and how a search reports while it runs
+// (SearchProgress).
+type SearchProgressOptions struct {
+	Out  io.Writer
+	Lang lang.Lang
+	// Every is the most often a line is printed while a run lasts.
+	Every time.Duration
+	// HideCounts keeps the lines to the time and the run's number (a
+	// prediction not written yet, CapacityFor).
+	HideCounts bool
+	// Steps adds a line per finished step with its counts and verdict.
+	Steps bool
+	// Prefix starts every line ("coursekit capacity: " on the CLI).
+	Prefix string
+}
+
+// SearchProgress makes a search c print to o.Out while it lasts: a line as
+// each run of a step starts (its rate, window, and whether it is the first
+// run or an extension), at most every o.Every the time, the run, its phase
+// and the attempts sent, ended and in flight so far, and with o.Steps a
+// line per finished step. Notebook 10 and `coursekit capacity` both print
+// it. Callers' own hooks in c still run.
+func SearchProgress(c *capacity.Config, o SearchProgressOptions) {
+	lg, out := o.Lang, o.Out
 	var mu sync.Mutex
-	start, due := time.Now(), time.Second
-	run, rate, window := 0, 0.0, time.Duration(0)
+	start, due := time.Now(), o.Every
+	run, ext, rate, window := 0, 0, 0.0, time.Duration(0)
 	onRun, progress, onStep := c.OnRun, c.Bench.Progress, c.OnStep
 	c.OnRun = func(r float64, d time.Duration) {
 		mu.Lock()
+		if run > 0 && r == rate && d > window {
+			ext++ // an undecided step run again with a longer window
+		} else {
+			ext = 0
+		}
 		run, rate, window = run+1, r, d
+		line := lg.F(lang.Msg{"容量搜索第 %d 次压测开始", "run %d of the search starts"}, run)
+		if o.HideCounts {
+			line += lg.S(lang.Msg{"（速率和结果等你写下预测后再显示）", " (the rate and results show once your prediction is written)"})
+		} else {
+			which := lg.S(lang.Msg{"这一步的第一次", "the step's first run"})
+			if ext > 0 {
+				which = lg.F(lang.Msg{"尚无定论，第 %d 次延长窗口", "undecided, window extension %d"}, ext)
+			}
+			line += lg.F(lang.Msg{"：%s 次/s，窗口 %s s（%s）", ": %s req/s, window %s s (%s)"}, cardfmt.Num(r), cardfmt.Num(d.Seconds()), which)
+		}
+		fmt.Fprintln(out, o.Prefix+line)
 		mu.Unlock()
 		if onRun != nil {
 			onRun(r, d)
@@ -252,24 +282,37 @@ func (l Lab) searchProgress(c *capacity.Config) {
 		if el < due {
 			return
 		}
-		due = el.Truncate(time.Second) + time.Second
-		line := fmt.Sprintf("容量搜索进行中 %s s：第 %d 次压测", numfmt.Fixed(el.Seconds(), 0), run)
-		if l.HideCounts {
-			line += "（速率和结果等你写下预测后再显示）"
+		due = el.Truncate(o.Every) + o.Every
+		line := lg.F(lang.Msg{"容量搜索进行中 %s s：第 %d 次压测", "search running %s s: run %d"}, numfmt.Fixed(el.Seconds(), 0), run)
+		if o.HideCounts {
+			line += lg.S(lang.Msg{"（速率和结果等你写下预测后再显示）", " (the rate and results show once your prediction is written)"})
 		} else {
-			line += fmt.Sprintf("，%s 次/s，窗口 %s s（%s）：已发出 %d 次，在途 %d 次", cardfmt.Num(rate), cardfmt.Num(window.Seconds()),
-				cmp.Or(phaseNames[p.Phase], p.Phase), p.Sent, p.InFlight)
+			line += lg.F(lang.Msg{"，%s 次/s，窗口 %s s（%s）：已发出 %d 次，已结束 %d 次，在途 %d 次", ", %s req/s, window %s s (%s): %d sent, %d ended, %d in flight"},
+				cardfmt.Num(rate), cardfmt.Num(window.Seconds()), phaseName(lg, p.Phase), p.Sent, p.Done, p.InFlight)
 		}
-		fmt.Fprintln(out, line)
+		fmt.Fprintln(out, o.Prefix+line)
 	}
 	c.OnStep = func(s capacity.Step) {
-		if !l.HideCounts {
-			fmt.Fprintf(out, "  %s 次/s 这一步：%d / %d 合格 → %s\n", numfmt.OneDecimal(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityVerdict(s.Verdict))
+		if o.Steps && !o.HideCounts {
+			fmt.Fprintln(out, o.Prefix+lg.F(lang.Msg{"  %s 次/s 这一步：%d / %d 合格%s → %s", "  the %s req/s step: %d / %d qualified%s → %s"},
+				numfmt.OneDecimal(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight), cardfmt.CapacityVerdictIn(lg, s.Verdict)))
 		}
 		if onStep != nil {
 			onStep(s)
 		}
 	}
+}
+
+// searchProgress is SearchProgress as a notebook cell prints it: in
+// Chinese to l.Progress (standard output by default), about once a
+// second, with a line per finished step, so that a cell is not silent for
+// the half minute a search takes.
+func (l Lab) searchProgress(c *capacity.Config) {
+	out := l.Progress
+	if out == nil {
+		out = os.Stdout
+	}
+	SearchProgress(c, SearchProgressOptions{Out: out, Lang: lang.ZH, Every: time.Second, HideCounts: l.HideCounts, Steps: true})
 }
 
 // search runs c with its steps in the lab's folder for name and saves the
@@ -345,7 +388,7 @@ func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 		out.Steps = append(out.Steps, labfig.CapacityStep{
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
 			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
-			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended,
+			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), InFlight: s.InFlight, Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended,
 			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: shownBusy(s.BusyMean),
 			ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS,
 		})
@@ -415,7 +458,7 @@ func CapacityTable(r *capacity.Result) [][]string {
 		if s.Load != nil {
 			inFlight = fmt.Sprintf("%d 次", s.Load.InFlightEnd)
 		}
-		rows = append(rows, []string{capacity.Rate(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts), pctText(s.Attainment),
+		rows = append(rows, []string{capacity.Rate(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts) + cardfmt.CapacityCutOffIn(lang.ZH, s.StoppedEarly(), s.InFlight), pctText(s.Attainment),
 			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), inFlight, slopeText(s.Load)})
 	}
 	return rows

@@ -40,6 +40,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/internal/numfmt"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/nb"
 	"github.com/llmperf-course/course/coursekit/sim"
@@ -227,7 +228,16 @@ func (l Lab) record(ctx context.Context, run *Run, load loadgen.Config, tracePat
 }
 
 // phaseNames are loadgen's phases as the progress line names them.
-var phaseNames = map[string]string{"warmup": "预热", "window": "窗口内", "drain": "窗口已过，等在途的尝试结束", "done": "这次压测已结束"}
+var phaseNames = map[string]lang.Msg{"warmup": {"预热", "warm-up"}, "window": {"窗口内", "in the window"},
+	"drain": {"窗口已过，等在途的尝试结束", "window over, waiting for the attempts in flight"}, "done": {"这次压测已结束", "this run is over"}}
+
+// phaseName is loadgen's phase p in lg (p itself when unknown).
+func phaseName(lg lang.Lang, p string) string {
+	if m, ok := phaseNames[p]; ok {
+		return m.In(lg)
+	}
+	return p
+}
 
 // printProgress wraps next (which may be nil) so that it also writes a
 // progress line to l.Progress when a whole second has passed since the
@@ -252,7 +262,7 @@ func (l Lab) printProgress(next func(loadgen.Progress)) func(loadgen.Progress) {
 			fmt.Fprintln(out, line)
 		case p.Elapsed >= due:
 			due = p.Elapsed.Truncate(time.Second) + time.Second
-			line := fmt.Sprintf("压测进行中 %s s（%s）", numfmt.Fixed(p.Elapsed.Seconds(), 1), cmp.Or(phaseNames[p.Phase], p.Phase))
+			line := fmt.Sprintf("压测进行中 %s s（%s）", numfmt.Fixed(p.Elapsed.Seconds(), 1), phaseName(lang.ZH, p.Phase))
 			if l.HideCounts {
 				line += "：次数等你写下预测后再显示"
 			} else {

@@ -65,12 +65,15 @@ type CapacityStep struct {
 	// Verdict is capacity.Meets, Fails, Undecided or Interrupted.
 	Verdict      string
 	StoppedEarly bool // ended early on overload
-	Overloaded   bool // failed because the server fell behind (early or by the overload test)
-	WindowS      float64
-	Extended     int
-	GoodputPerS  float64
-	P95TTFTMS    *float64
-	BusyMean     *float64
+	// InFlight are the attempts a step stopped early cut off: neither
+	// qualified nor failed, left out of Attempts, printed beside them.
+	InFlight    int64
+	Overloaded  bool // failed because the server fell behind (early or by the overload test)
+	WindowS     float64
+	Extended    int
+	GoodputPerS float64
+	P95TTFTMS   *float64
+	BusyMean    *float64
 	// ClientLag and SendLagP99MS are how late the client was during the
 	// step, as the search's summary recorded them (capacity.Step); the
 	// chart words them as the text does (cardfmt.CapacityLatenessIn).
@@ -208,7 +211,7 @@ var (
 	capOffered     = lang.Msg{"提供的速率", "offered rate"}
 	capP95         = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
 	capOverloaded  = lang.Msg{"（过载）", " (overload)"}
-	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格 = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
+	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格%s = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified%s = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
 )
 
 // CapacityAttainment draws, against the offered rate, each step's
@@ -242,7 +245,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 			mid = append(mid, draw.Point{Value: []any{s.Rate, "-"}})
 		}
 		tip := lg.F(capStepTooltip,
-			draw.Num(s.Rate), s.Qualified, s.Attempts, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), cardfmt.CapacityExtendedIn(lg, s.Extended))
+			draw.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly, s.InFlight), pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), cardfmt.CapacityExtendedIn(lg, s.Extended))
 		label := vname
 		switch {
 		case s.StoppedEarly:
@@ -359,7 +362,7 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 	var b strings.Builder
 	for _, s := range sortedSteps(r) {
 		name, _ := verdictOf(lg, s.Verdict)
-		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, name, pctOrNone(lg, busyShown(s.BusyMean))))
+		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格%s，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified%s, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly, s.InFlight), name, pctOrNone(lg, busyShown(s.BusyMean))))
 		if late := s.lateness(lg); late != "" {
 			b.WriteString(lg.S(lang.Msg{"；", "; "}) + late)
 		}

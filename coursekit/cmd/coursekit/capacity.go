@@ -120,9 +120,10 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return usagef("capacity: pre-flight: %v; check --url and --model, or give --no-preflight to search anyway", err)
 		}
 	}
-	c.OnStep = func(s capacity.Step) {
-		fmt.Fprintf(stderr, "coursekit capacity: %s req/s: %d/%d qualified, %s (%s), %s\n", numfmt.Num(s.Rate), s.Qualified, s.Attempts, s.Verdict, s.Reason, s.Trace)
-	}
+	c.OnStep = func(s capacity.Step) { io.WriteString(stderr, capacityStepLine(l, s)) }
+	// While a step runs: a line as each run starts and about every 5 s
+	// (notebook 10's progress, lab.SearchProgress), never on stdout.
+	lab.SearchProgress(&c, lab.SearchProgressOptions{Out: stderr, Lang: l, Every: 5 * time.Second, Prefix: "coursekit capacity: "})
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	res, err := capacity.Search(ctx, c)
@@ -143,6 +144,18 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	_, err = io.WriteString(stdout, capacityTextIn(l, res))
 	return err
+}
+
+// capacityStepLine is a finished step on stderr in lg: its counts with any
+// attempts its early stop cut off (as the text and the chart print them),
+// its verdict, its reason (English, as in the JSON) and its trace.
+func capacityStepLine(lg lang.Lang, s capacity.Step) string {
+	verdict := s.Verdict
+	if lg != lang.EN {
+		verdict = cardfmt.CapacityVerdictIn(lg, s.Verdict)
+	}
+	return lg.F(lang.Msg{"coursekit capacity: %s 次/s：%d / %d 合格%s，%s（%s），%s\n", "coursekit capacity: %s req/s: %d/%d qualified%s, %s (%s), %s\n"},
+		capacity.Rate(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight), verdict, s.Reason, s.Trace)
 }
 
 // writeCapacityJSON writes the search as indented JSON, its floats as the
@@ -216,11 +229,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		if s.Overloaded() {
 			verdict += lg.S(lang.Msg{"，过载", ", overload"})
 		}
-		cut := ""
-		if s.StoppedEarly() && s.InFlight > 0 {
-			// Cut off by the early stop: neither qualified nor failed.
-			cut = lg.F(lang.Msg{"（另有 %d 次在途，提前停止时被截断，不计入）", " (and %d in flight, cut off by the early stop, not counted)"}, s.InFlight)
-		}
+		cut := cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight)
 		p(lang.Msg{"  %s 次/s：%d / %d 合格%s = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified%s = %s, interval %s → %s (window %s s, %s; device busy %s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, cut, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
 		if l := s.Load; l != nil {
 			f := l.Figures() // the numbers of the stderr reason, formatted once
