@@ -170,7 +170,11 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 // for 1481.941, a success's TTFT) drops the attempts between the two, and
 // one that reads at or past the next point counts that point's. Each
 // point's text is its own, with the fewest decimals (up to 6) that keep
-// its count, or every digit when 6 do not.
+// its count. A threshold that is a success's TTFT carries the float noise
+// of the two stamps it is the difference of (1004.4800000000005, which
+// 1004.48 would drop): it is rounded up at that many decimals (1004.481
+// ms), never printed with every digit, since no other attempt's TTFT lies
+// between the two when each success's TTFT is a point of the sweep.
 func pointTexts(points []metrics.Condition) []string {
 	out := make([]string, len(points))
 	for i := range points {
@@ -191,11 +195,21 @@ func pointTexts(points []metrics.Condition) []string {
 			ms := func(x float64) string { return numfmt.Trim(x, d) + " ms" }
 			out[i], found = ms(v), keeps(shownMS(v, d)) && !clash(ms)
 		}
-		if !found { // closer than 1e-6 ms, or float noise: every digit
-			out[i] = numfmt.Exact(v) + " ms"
+		for d := 3; d <= 6 && !found; d++ { // float noise above a clean value
+			up := func(x float64) string { return numfmt.Trim(ceilAt(x, d), d) + " ms" }
+			out[i], found = up(v), keeps(shownMS(ceilAt(v, d), d)) && !clash(up)
+		}
+		if !found { // closer than 1e-6 ms: the most decimals the views print
+			out[i] = numfmt.Trim(v, 6) + " ms"
 		}
 	}
 	return out
+}
+
+// ceilAt is v rounded up at d decimals.
+func ceilAt(v float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	return math.Ceil(v*p) / p
 }
 
 // shownMS is the threshold a reader types back from v printed with d
