@@ -147,6 +147,25 @@ func CostUnitIn(l lang.Lang, code string) string {
 	return costUnit.F(l, CurrencyNameIn(l, code))
 }
 
+var (
+	costUnitShort           = lang.Msg{"%s/千次合格", "%s/1000 qualified"}
+	costUnitShortNoCurrency = lang.Msg{"/千次合格", "/1000 qualified"}
+	// NoCurrency is what a view that prints costs with CostUnitShortIn
+	// says once when the trace records no currency.
+	NoCurrency = lang.Msg{"trace 未记录币种", "no currency recorded"}
+)
+
+// CostUnitShortIn is the unit of a cost per 1,000 qualified attempts as a
+// chart's labels print it after the number: 元/千次合格, CNY/1000
+// qualified, or /千次合格 and /1000 qualified when the trace records no
+// currency (the chart says NoCurrency once, not on every label).
+func CostUnitShortIn(l lang.Lang, code string) string {
+	if strings.TrimSpace(code) == "" {
+		return costUnitShortNoCurrency.In(l)
+	}
+	return costUnitShort.F(l, CurrencyNameIn(l, code))
+}
+
 // ClockName is whose clock stamped a trace, in Chinese.
 func ClockName(clock string) string { return ClockNameIn(lang.ZH, clock) }
 

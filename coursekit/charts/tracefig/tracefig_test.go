@@ -304,3 +304,62 @@ func TestSLOSweepGridAndCloseTexts(t *testing.T) {
 		}
 	}
 }
+
+// A trace with a window cost but no currency: the sweep says "no currency
+// recorded" once (the subtitle), not on every label, and its axis names,
+// mark labels and subtitle lines are short enough to draw whole (walk 35:
+// "6.25 (no currency recorded) per 1000 qualifie…" overlapped the next
+// mark, the axis read "cost ((no currency recorded) per 1000", the
+// subtitle was cut at the chart's edge). With a currency the labels name
+// it with the per-1000 unit.
+func TestSLOSweepCostLabelsShort(t *testing.T) {
+	for _, c := range []struct {
+		l        lang.Lang
+		currency string
+		note     string
+		unit     string
+	}{
+		{lang.EN, "", "no currency recorded", "/1000 qualified"},
+		{lang.ZH, "", "未记录币种", "/千次合格"},
+		{lang.EN, "CNY", "", "CNY/1000 qualified"},
+		{lang.ZH, "CNY", "", "元/千次合格"},
+	} {
+		tr := readTrace(t, "trace.jsonl")
+		tr.Header.Currency = c.currency
+		m := decoded(t, tracefig.SLOSweep(tr, nil, []float64{1000, 500}, charts.WithID("s"), charts.WithLang(c.l)))
+		js, _ := json.Marshal(m)
+		if c.note != "" {
+			if n := strings.Count(string(js), c.note); n != 1 {
+				t.Errorf("%v: %q said %d times, want once", c.l, c.note, n)
+			}
+		}
+		if strings.Contains(string(js), "…") {
+			t.Errorf("%v %q: a text is cut: %s", c.l, c.currency, js)
+		}
+		title := m["title"].(map[string]any)
+		for _, line := range strings.Split(title["subtext"].(string), "\n") {
+			if n := len([]rune(line)); n > 120 {
+				t.Errorf("%v: subtitle line of %d runes: %q", c.l, n, line)
+			}
+		}
+		if c.note != "" && !strings.Contains(title["subtext"].(string), c.note) {
+			t.Errorf("%v: the subtitle does not say %q", c.l, c.note)
+		}
+		axis := m["yAxis"].([]any)[1].(map[string]any)["name"].(string)
+		if n := len([]rune(axis)); n > 20 || !strings.Contains(axis, c.unit) {
+			t.Errorf("%v: cost axis %q, want at most 20 runes with %q", c.l, axis, c.unit)
+		}
+		marks := m["series"].([]any)[0].(map[string]any)["markLine"].(map[string]any)["data"].([]any)
+		for _, mk := range marks {
+			name := mk.(map[string]any)["name"].(string)
+			for _, line := range strings.Split(name, "\n") {
+				if n := len([]rune(line)); n > 24 {
+					t.Errorf("%v: mark label line of %d runes: %q", c.l, n, line)
+				}
+			}
+			if !strings.Contains(name, c.unit) {
+				t.Errorf("%v: mark label %q without the unit %q", c.l, name, c.unit)
+			}
+		}
+	}
+}
