@@ -299,7 +299,7 @@ var (
 	txCost       = lang.Msg{"  每千次合格成本：%s", "  Cost per 1000 qualified: %s"}
 	txRequests   = lang.Msg{"  业务请求视角：%s%s", "  Per request: %s%s"}
 	txUnknownWhy = lang.Msg{"  无法计算的原因：这个条件要求质量通过，而 trace 里没有一次尝试有质量评分；未评分是“不知道”，不是 0（用 bench --dataset 给回答评分）", "  Why unknown: this condition requires a quality pass and no attempt in the trace was rated; unrated is unknown, not 0 (rate the answers with bench --dataset)"}
-	txDrops      = lang.Msg{"  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "  Why not qualified: not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
+	txDrops      = lang.Msg{"  未合格原因：%s", "  Why not qualified: %s"}
 )
 
 func text(l lang.Lang, s *metrics.Summary, source string) string {
@@ -381,8 +381,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		if c.Unknown != "" {
 			p(txUnknownWhy)
 		}
-		d := c.NotQualified
-		p(txDrops, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
+		p(txDrops, dropsText(l, c))
 	}
 	if s.Spill != nil {
 		line("")
@@ -428,7 +427,6 @@ var (
 	rowCost     = lang.Msg{"每千次合格成本", "Cost per 1000 qualified"}
 	rowRequests = lang.Msg{"合格业务请求", "Qualified requests"}
 	rowDrops    = lang.Msg{"未合格原因", "Why not qualified"}
-	dropsCell   = lang.Msg{"未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
 	noteBold    = lang.Msg{"- **%s**", "- **%s**"}
 )
 
@@ -527,8 +525,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	row(rowRequests, func(c metrics.Condition) string { return ratioOf(l, c, c.RequestQualifiedRat) })
 	if hasLatency(s) {
 		row(rowDrops, func(c metrics.Condition) string {
-			d := c.NotQualified
-			return dropsCell.F(l, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
+			return dropsText(l, c)
 		})
 		line("")
 		p(latencyMethod)
