@@ -61,7 +61,7 @@ var EventGap = lang.Msg{"事件间隔", "event gap"}
 var (
 	gapMultiToken = lang.Msg{"事件间隔（有事件带多个 token，不是 ITL）", "Event gaps (some events carry several tokens: not ITL)"}
 	gapOneToken   = lang.Msg{"事件间隔（每个事件 1 个 token，即 ITL）", "Event gaps (1 token per event: ITL)"}
-	gapUsageDiff  = lang.Msg{"事件间隔（与服务端报告的 token 数对不上，不等于 ITL）", "Event gaps (they do not match the server's token count: not ITL)"}
+	gapUsageDiff  = lang.Msg{"事件间隔（整次运行与服务端报告的 token 数对不上，合起来不等于 ITL）", "Event gaps (across the run they do not match the server's token count: not ITL as a whole)"}
 )
 
 // OutcomeName is how an attempt ended, in Chinese.

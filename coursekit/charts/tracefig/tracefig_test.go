@@ -50,7 +50,7 @@ func TestTimelineUnitFigure(t *testing.T) {
 	js := string(option(t, tracefig.Timeline(&tl.Attempts[0], charts.WithID("t"))))
 	for _, want := range []string{"t₀ = 0 ms 发起", "t₁ = 700 ms", "t₂ = 800 ms", "t₃ = 950 ms", "t_end = 1000 ms 结束",
 		"TTFT 700 ms", `"事件间隔 100"`, `"事件间隔 150"`, "t₁ → t₃：2 个事件间隔，共 250 ms", "E2E = 1000 ms", "收尾 50", "2 个事件间隔之和 250", "E2E 不等于事件间隔之和",
-		"这里的事件间隔就是 token 间隔（ITL）", `"formatter": "{b}"`} {
+		"这里的事件间隔就是它的 token 间隔（ITL）", `"formatter": "{b}"`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("timeline lacks %q", want)
 		}
@@ -360,6 +360,42 @@ func TestSLOSweepCostLabelsShort(t *testing.T) {
 			if !strings.Contains(name, c.unit) {
 				t.Errorf("%v: mark label %q without the unit %q", c.l, name, c.unit)
 			}
+		}
+	}
+}
+
+// The timeline speaks of one request, the card of the whole run (walk 35:
+// the report's timeline said its gaps were ITL while the card of the same
+// run said its event gaps were not): one token per event makes this
+// request's gaps its token gaps, said as this request's, with the card's
+// scope named; a request whose server counts more tokens than its events
+// carry (end of sequence) is not said to have token gaps. The title has no
+// course figure number (the notebook adds it, nb.Figure); zh and en.
+func TestTimelineSpeaksOfThisRequest(t *testing.T) {
+	tl := readTrace(t, "timeline.jsonl")
+	a := tl.Attempts[0]
+	for _, c := range []struct {
+		l            lang.Lang
+		title, scope string
+		is, notAll   string
+	}{
+		{lang.ZH, "一次请求的客户端时间轴（", "整次运行", "这里的事件间隔就是它的 token 间隔（ITL）", "未必都是 token 间隔（ITL）"},
+		{lang.EN, "Client timeline of one request (", "whole run", "its event gaps here are its token gaps (ITL)", "not every gap here need be a token gap (ITL)"},
+	} {
+		m := decoded(t, tracefig.Timeline(&a, charts.WithID("t"), charts.WithLang(c.l)))
+		title := m["title"].(map[string]any)
+		if got := title["text"].(string); !strings.HasPrefix(got, c.title) {
+			t.Errorf("%v title %q, want it to start %q (no figure number)", c.l, got, c.title)
+		}
+		sub := title["subtext"].(string)
+		if !strings.Contains(sub, c.is) || !strings.Contains(sub, c.scope) || strings.Contains(sub, c.notAll) {
+			t.Errorf("%v one token per event: subtitle %q", c.l, sub)
+		}
+		eos := a
+		eos.OutputTokens = len(a.Events) + 1 // a token without text
+		sub = decoded(t, tracefig.Timeline(&eos, charts.WithID("t"), charts.WithLang(c.l)))["title"].(map[string]any)["subtext"].(string)
+		if strings.Contains(sub, c.is) || !strings.Contains(sub, c.notAll) {
+			t.Errorf("%v server counts %d tokens for %d events: subtitle %q", c.l, eos.OutputTokens, len(a.Events), sub)
 		}
 	}
 }
