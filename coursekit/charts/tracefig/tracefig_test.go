@@ -380,7 +380,7 @@ func TestTimelineSpeaksOfThisRequest(t *testing.T) {
 		is, notAll   string
 	}{
 		{lang.ZH, "一次请求的客户端时间轴（", "整次运行", "这里的事件间隔就是它的 token 间隔（ITL）", "未必都是 token 间隔（ITL）"},
-		{lang.EN, "Client timeline of one request (", "whole run", "its event gaps here are its token gaps (ITL)", "not every gap here need be a token gap (ITL)"},
+		{lang.EN, "Client timeline of one request (", "whole run", "its event gaps here are its token gaps (ITL)", "its gaps need not all be token gaps (ITL)"},
 	} {
 		m := decoded(t, tracefig.Timeline(&a, charts.WithID("t"), charts.WithLang(c.l)))
 		title := m["title"].(map[string]any)
