@@ -291,7 +291,7 @@ var (
 	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 几乎相同）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (almost the same number as vLLM's TPOT):"}
 	nameTPOTLong = lang.Msg{"TPOT = (t_N − t_1) / (N − 1)", "TPOT = (t_N − t_1) / (N − 1)"}
 	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%d events), so event gaps are ITL (the gap between adjacent output tokens)"}
-	txOneEach    = lang.Msg{"  注意：每个事件按 1 个 token 计（%d 个事件），但服务端报告输出 %d 个 token，事件只对应 %d 个：有的 token 没有产生文本（例如结束符），所以事件间隔不等于 token 间隔（ITL）", "  Note: each event counts as 1 token (%d events), but the server reports %d output tokens where the events account for %d: some tokens produced no text (the end-of-sequence token, for one), so event gaps are not token gaps (ITL)"}
+	txOneEach    = lang.Msg{"  注意：每个事件按 1 个 token 计（%d 个事件），但服务端报告输出 %d 个 token，事件只对应 %d 个：有的 token 没有产生文本（例如结束符），所以整次运行的事件间隔合起来不等于 token 间隔（ITL）；事件带齐全部 token、每个 1 个的单个请求里，二者相等", "  Note: each event counts as 1 token (%d events), but the server reports %d output tokens where the events account for %d: some tokens produced no text (the end-of-sequence token, for one), so the run's event gaps, taken together, are not token gaps (ITL); within one request whose events carry all its tokens, one each, they are"}
 	txUsageDiff  = lang.Msg{"  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", "  Note: the server reports %d output tokens but the events carry %d; they disagree, so event gaps are not token gaps"}
 	txCondition  = lang.Msg{"条件 %s（联合合格 = %s）", "Condition %s (qualified = %s)"}
 	txQualified  = lang.Msg{"  联合合格：%s%s", "  Qualified: %s%s"}
@@ -299,7 +299,7 @@ var (
 	txCost       = lang.Msg{"  每千次合格成本：%s", "  Cost per 1000 qualified: %s"}
 	txRequests   = lang.Msg{"  业务请求视角：%s%s", "  Per request: %s%s"}
 	txUnknownWhy = lang.Msg{"  无法计算的原因：这个条件要求质量通过，而 trace 里没有一次尝试有质量评分；未评分是“不知道”，不是 0（用 bench --dataset 给回答评分）", "  Why unknown: this condition requires a quality pass and no attempt in the trace was rated; unrated is unknown, not 0 (rate the answers with bench --dataset)"}
-	txDrops      = lang.Msg{"  未合格原因：未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "  Why not qualified: not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
+	txDrops      = lang.Msg{"  未合格原因：%s", "  Why not qualified: %s"}
 )
 
 func text(l lang.Lang, s *metrics.Summary, source string) string {
@@ -381,8 +381,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		if c.Unknown != "" {
 			p(txUnknownWhy)
 		}
-		d := c.NotQualified
-		p(txDrops, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
+		p(txDrops, dropsText(l, c))
 	}
 	if s.Spill != nil {
 		line("")
@@ -428,7 +427,6 @@ var (
 	rowCost     = lang.Msg{"每千次合格成本", "Cost per 1000 qualified"}
 	rowRequests = lang.Msg{"合格业务请求", "Qualified requests"}
 	rowDrops    = lang.Msg{"未合格原因", "Why not qualified"}
-	dropsCell   = lang.Msg{"未完整成功 %d · 质量不通过 %d · 未评分 %d · TTFT 超过门槛 %d%s", "not complete %d · quality fail %d · unrated %d · TTFT over SLO %d%s"}
 	noteBold    = lang.Msg{"- **%s**", "- **%s**"}
 )
 
@@ -527,8 +525,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	row(rowRequests, func(c metrics.Condition) string { return ratioOf(l, c, c.RequestQualifiedRat) })
 	if hasLatency(s) {
 		row(rowDrops, func(c metrics.Condition) string {
-			d := c.NotQualified
-			return dropsCell.F(l, d.NotComplete, d.QualityFail, d.QualityUnrated, d.TTFTOverSLO, latencyDrops(l, c))
+			return dropsText(l, c)
 		})
 		line("")
 		p(latencyMethod)

@@ -46,8 +46,10 @@ func notFinite(s *metrics.Summary) []string {
 // trace's strings are written as safetext.JSON writes them (C1 controls
 // and bidi overrides as \u escapes).
 func writeJSON(w io.Writer, s *metrics.Summary) error {
+	withWarnings := *s
+	withWarnings.Warnings = Warnings(s)
 	e := finiteEncoder{}
-	if err := e.value(reflect.ValueOf(s), ""); err != nil {
+	if err := e.value(reflect.ValueOf(&withWarnings), ""); err != nil {
 		return err
 	}
 	raw := e.b.Bytes()

@@ -61,7 +61,7 @@ var EventGap = lang.Msg{"事件间隔", "event gap"}
 var (
 	gapMultiToken = lang.Msg{"事件间隔（有事件带多个 token，不是 ITL）", "Event gaps (some events carry several tokens: not ITL)"}
 	gapOneToken   = lang.Msg{"事件间隔（每个事件 1 个 token，即 ITL）", "Event gaps (1 token per event: ITL)"}
-	gapUsageDiff  = lang.Msg{"事件间隔（与服务端报告的 token 数对不上，不等于 ITL）", "Event gaps (they do not match the server's token count: not ITL)"}
+	gapUsageDiff  = lang.Msg{"事件间隔（整次运行与服务端报告的 token 数对不上，合起来不等于 ITL）", "Event gaps (across the run they do not match the server's token count: not ITL as a whole)"}
 )
 
 // OutcomeName is how an attempt ended, in Chinese.
@@ -145,6 +145,25 @@ func CostUnitIn(l lang.Lang, code string) string {
 		return costUnitNoCurrency.In(l)
 	}
 	return costUnit.F(l, CurrencyNameIn(l, code))
+}
+
+var (
+	costUnitShort           = lang.Msg{"%s/千次合格", "%s/1000 qualified"}
+	costUnitShortNoCurrency = lang.Msg{"/千次合格", "/1000 qualified"}
+	// NoCurrency is what a view that prints costs with CostUnitShortIn
+	// says once when the trace records no currency.
+	NoCurrency = lang.Msg{"trace 未记录币种", "no currency recorded"}
+)
+
+// CostUnitShortIn is the unit of a cost per 1,000 qualified attempts as a
+// chart's labels print it after the number: 元/千次合格, CNY/1000
+// qualified, or /千次合格 and /1000 qualified when the trace records no
+// currency (the chart says NoCurrency once, not on every label).
+func CostUnitShortIn(l lang.Lang, code string) string {
+	if strings.TrimSpace(code) == "" {
+		return costUnitShortNoCurrency.In(l)
+	}
+	return costUnitShort.F(l, CurrencyNameIn(l, code))
 }
 
 // ClockName is whose clock stamped a trace, in Chinese.

@@ -60,6 +60,24 @@ var (
 // "" when none was dropped.
 func SLONoteIn(l lang.Lang, s *metrics.Summary) string { return sloNote(l, s, "") }
 
+// Warnings are s's warnings (metrics.Summary.Warnings) with those the
+// card's notes derive from s that every format must carry: the recorded
+// SLOs that --slo-* flags left out (SLONoteIn, in English without its
+// "Note: "). The JSON card writes them; the text and Markdown cards print
+// the same caveats among their notes.
+func Warnings(s *metrics.Summary) []metrics.Warning {
+	out := slices.Clone(s.Warnings)
+	add := func(code, text string) {
+		if text == "" || slices.ContainsFunc(out, func(w metrics.Warning) bool { return w.Kind == code }) {
+			return
+		}
+		text = strings.TrimPrefix(text, "Note: ")
+		out = append(out, metrics.Warning{Kind: code, Text: strings.ToUpper(text[:1]) + text[1:]})
+	}
+	add(metrics.WarnSLODropped, SLONoteIn(lang.EN, s))
+	return out
+}
+
 // SLONoteFromRunIn is SLONoteIn for a run of a comparison judged, without
 // --slo-* flags, under the SLOs another run (from) records: it names that
 // run instead of blaming flags nobody gave.

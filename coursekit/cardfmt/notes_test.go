@@ -187,3 +187,57 @@ func TestSLODroppedNote(t *testing.T) {
 		t.Errorf("no recorded SLOs: %q", n)
 	}
 }
+
+// The JSON card carries the dropped-SLO note as a warning (walk 35: only
+// the text card said that the flags left out the recorded E2E ≤ 4 s): a
+// stable kind and the English text, the same words as the English note;
+// the Markdown card prints the note too. No warning when nothing was
+// dropped.
+func TestSLODroppedWarning(t *testing.T) {
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000},
+		Conditions: json.RawMessage(`{"slo":{"slo_ttft_ms":[2000],"slo_e2e_ms":4000}}`)}}
+	for i := range 5 {
+		tr.Attempts = append(tr.Attempts, ok(fmt.Sprint("a", i), float64(i*100), trace.Unrated))
+	}
+	warnings := func(f cardopts.Flags) ([]metrics.Warning, *metrics.Summary) {
+		s, err := cardopts.Summarize(tr, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := cardfmt.WriteLang(&b, s, "t.jsonl", cardfmt.JSON, lang.ZH); err != nil {
+			t.Fatal(err)
+		}
+		var card struct {
+			Warnings []metrics.Warning `json:"warnings"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &card); err != nil {
+			t.Fatal(err)
+		}
+		return card.Warnings, s
+	}
+	got, s := warnings(cardopts.Flags{TTFTMS: []float64{3000}, Latency: metrics.LatencySLO{TPOTMS: 12}})
+	if len(got) != 1 || got[0].Kind != metrics.WarnSLODropped {
+		t.Fatalf("warnings %+v, want one %q", got, metrics.WarnSLODropped)
+	}
+	for _, want := range []string{"The trace records the SLOs TTFT ≤ 2 s ∧ E2E ≤ 4 s", "without the recorded E2E ≤ 4 s", "add --slo-e2e 4s"} {
+		if !strings.Contains(got[0].Text, want) {
+			t.Errorf("warning %q lacks %q", got[0].Text, want)
+		}
+	}
+	if en := cardfmt.SLONoteIn(lang.EN, s); !strings.HasSuffix(en, got[0].Text[1:]) {
+		t.Errorf("warning %q is not the English note %q", got[0].Text, en)
+	}
+	for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+		var b bytes.Buffer
+		if err := cardfmt.WriteLang(&b, s, "t.jsonl", cardfmt.Markdown, l); err != nil {
+			t.Fatal(err)
+		}
+		if n := cardfmt.SLONoteIn(l, s); !strings.Contains(b.String(), n) {
+			t.Errorf("%v Markdown card lacks the note %q", l, n)
+		}
+	}
+	if got, _ := warnings(cardopts.Flags{}); len(got) != 0 {
+		t.Errorf("the recorded SLOs: warnings %+v", got)
+	}
+}

@@ -69,16 +69,40 @@ func hasLatency(s *metrics.Summary) bool {
 	return false
 }
 
-// latencyDrops is the tail of the drops line for the SLOs beyond TTFT.
-func latencyDrops(l lang.Lang, c metrics.Condition) string {
-	if !c.LatencySLO.Set() {
-		return ""
+// dropsText lists the attempts a condition did not qualify by the first
+// check they failed, one count for each check the condition's rule makes
+// (Condition.Rule), in the order it makes them: "not complete 0 · TTFT
+// over SLO 30 · E2E over SLO 0" for TTFT ≤ 1 s ∧ E2E ≤ 3 s with quality
+// not judged. A check the rule does not make has no reason listed, as in
+// the JSON card's not_qualified (metrics.Drops), unless it counted an
+// attempt.
+func dropsText(l lang.Lang, c metrics.Condition) string {
+	r, d := c.Rule(), c.NotQualified
+	var parts []string
+	add := func(judged bool, m lang.Msg, n int64) {
+		if judged || n != 0 {
+			parts = append(parts, m.F(l, n))
+		}
 	}
-	d := c.NotQualified
-	return latencyDropsText.F(l, d.E2EOverSLO, d.ITLOverSLO, d.TPOTOverSLO)
+	add(true, dropNotComplete, d.NotComplete)
+	add(r.QualityRequired, dropQualityFail, d.QualityFail)
+	add(r.QualityRequired, dropUnrated, d.QualityUnrated)
+	add(true, dropTTFT, d.TTFTOverSLO)
+	add(r.Latency.E2EMS > 0, dropE2E, d.E2EOverSLO)
+	add(r.Latency.ITLP95MS > 0, dropITL, d.ITLOverSLO)
+	add(r.Latency.TPOTMS > 0, dropTPOT, d.TPOTOverSLO)
+	return strings.Join(parts, " · ")
 }
 
-var latencyDropsText = lang.Msg{" · E2E 超过门槛 %d · ITL P95 超过门槛 %d · TPOT 超过门槛 %d", " · E2E over SLO %d · ITL P95 over SLO %d · TPOT over SLO %d"}
+var (
+	dropNotComplete = lang.Msg{"未完整成功 %d", "not complete %d"}
+	dropQualityFail = lang.Msg{"质量不通过 %d", "quality fail %d"}
+	dropUnrated     = lang.Msg{"未评分 %d", "unrated %d"}
+	dropTTFT        = lang.Msg{"TTFT 超过门槛 %d", "TTFT over SLO %d"}
+	dropE2E         = lang.Msg{"E2E 超过门槛 %d", "E2E over SLO %d"}
+	dropITL         = lang.Msg{"ITL P95 超过门槛 %d", "ITL P95 over SLO %d"}
+	dropTPOT        = lang.Msg{"TPOT 超过门槛 %d", "TPOT over SLO %d"}
+)
 
 // RuleIn is a condition's definition of qualified in l, e.g. "完整成功 ∧
 // 质量通过 ∧ TTFT ≤ 1 s", saying whether quality was required: the words

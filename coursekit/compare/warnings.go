@@ -11,7 +11,8 @@ import (
 )
 
 // Warning is one thing a reader must know before trusting the verdicts:
-// Kind names it for scripts, Text says it.
+// Kind names it for scripts, Text says it (the card's warnings,
+// metrics.Warning, have the same shape).
 type Warning struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`
@@ -21,7 +22,7 @@ type Warning struct {
 const (
 	// WarnSLODropped: SLO flags replaced runs' recorded SLO sets, dropping
 	// an SLO beyond TTFT they record (cardopts.Dropped).
-	WarnSLODropped = "slo_dropped"
+	WarnSLODropped = metrics.WarnSLODropped
 	// WarnUnrated: the rule requires a quality pass and no complete
 	// success is rated, so qualified rates and goodput are unknown on that
 	// side whatever the latency (the card's note), and not compared.

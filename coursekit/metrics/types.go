@@ -170,6 +170,11 @@ type Summary struct {
 	// sorted into runs on disk to be read; nil when all stayed in memory.
 	// The numbers are the same either way.
 	Spill *Spill `json:"spill,omitempty"`
+	// Warnings are the caveats a reader must see with the numbers, each a
+	// stable kind and its text in English; absent without any. The views
+	// of a summary (coursekit/cardfmt) write them: the JSON card here, the
+	// text and Markdown cards among their notes, in their language.
+	Warnings []Warning `json:"warnings,omitempty"`
 	// TraceMeta is the header's meta (the tool's notes: started_at, url,
 	// client, prompt_salt), for comparing two traces' headers; not part
 	// of the JSON card.
@@ -178,6 +183,19 @@ type Summary struct {
 	// otherwise. Not part of the JSON card.
 	Resampling *Resampling `json:"-"`
 }
+
+// Warning is one caveat of a summary: Kind is stable, for scripts to key
+// on, and Text says it in English (compare's warnings have this shape).
+type Warning struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// WarnSLODropped is the kind of the warning that --slo-* flags replaced
+// the SLO set the trace records and left out an SLO beyond TTFT it
+// records: the summary is judged without it (cardopts.Dropped). compare
+// warns of it under the same kind.
+const WarnSLODropped = "slo_dropped"
 
 // Spill describes a card computed past its memory budget.
 type Spill struct {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -91,7 +92,15 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 	slices.SortStableFunc(points, func(a, b metrics.Condition) int { return cmp.Compare(a.SLOTTFTMS, b.SLOTTFTMS) })
 	points = slices.CompactFunc(points, func(a, b metrics.Condition) bool { return a.SLOTTFTMS == b.SLOTTFTMS })
 	cur := draw.Label(cardfmt.CurrencyNameIn(lg, s.Currency)) // 元, not CNY
-	perK := draw.Label(cardfmt.CostUnitIn(lg, s.Currency))    // 元/千次合格: a bare 元 reads as a total
+	// 元/千次合格: a bare 元 reads as a total. Without a currency the unit
+	// is /千次合格 and the subtitle says once that none was recorded.
+	perK := draw.Label(cardfmt.CostUnitShortIn(lg, s.Currency))
+	costText := func(v float64) string { // 6.25 元/千次合格, 6.25/千次合格
+		if cur == "" {
+			return draw.Num(v) + perK
+		}
+		return draw.Num(v) + " " + perK
+	}
 	byMS := map[float64]metrics.Condition{}
 	var good, cost []draw.Point
 	for _, cd := range s.Conditions {
@@ -110,7 +119,7 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 			var v any = "-"
 			if cd.CostPer1000 != nil {
 				v = *cd.CostPer1000
-				tip = lg.F(lang.Msg{"TTFT ≤ %s：每千次合格成本 %s %s", "TTFT ≤ %s: cost per 1000 qualified %s %s"}, slo, draw.Num(*cd.CostPer1000), perK)
+				tip = lg.F(lang.Msg{"TTFT ≤ %s：成本 %s", "TTFT ≤ %s: cost %s"}, slo, costText(*cd.CostPer1000))
 			}
 			cost = append(cost, draw.Point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		}
@@ -127,7 +136,7 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 			text = lg.F(lang.Msg{"TTFT ≤ %s\ngoodput %s", "TTFT ≤ %s\ngoodput %s"}, draw.SLOText(m), cardfmt.UnknownUnrated.In(lg))
 		}
 		if cd.CostPer1000 != nil {
-			text += "\n" + draw.Num(*cd.CostPer1000) + " " + perK
+			text += "\n" + costText(*cd.CostPer1000)
 			if costCap == nil || *cd.CostPer1000*4 > *costCap {
 				costCap = draw.Ptr(*cd.CostPer1000 * 4)
 			}
@@ -138,13 +147,23 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 	if s.WindowCost == nil {
 		subtitle += lg.S(lang.Msg{"；trace 没有记录窗口成本，不画成本", "; the trace records no window cost, so no cost is drawn"})
 	} else {
-		subtitle += lg.F(lang.Msg{"；每千次合格成本 = 窗口成本 %s %s ÷ 合格数 × 1000，单位 %s", "; cost per 1000 qualified = window cost %s %s / qualified × 1000, in %s"}, draw.Num(*s.WindowCost), cur, perK)
+		// its own line: one line with the goodput's is cut at the chart's edge
+		subtitle += "\n" + lg.F(lang.Msg{"每千次合格成本 = 窗口成本 %s ÷ 合格数 × 1000", "cost per 1000 qualified = window cost %s / qualified × 1000"}, strings.TrimSpace(draw.Num(*s.WindowCost)+" "+cur))
+		if cur == "" {
+			subtitle += lg.S(lang.Msg{"（", " ("}) + cardfmt.NoCurrency.In(lg) + lg.S(lang.Msg{"）", ")"})
+		} else {
+			subtitle += lg.F(lang.Msg{"，单位 %s", ", in %s"}, perK)
+		}
+	}
+	legendTop := "50"
+	if strings.Contains(subtitle, "\n") {
+		legendTop = "70"
 	}
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
 		ec.WithTitleOpts(draw.Titled(lg.S(lang.Msg{"改变 TTFT 门槛：goodput 与每千次合格成本", "Changing the TTFT SLO: goodput and cost per 1000 qualified"}), subtitle)),
-		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
+		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		ec.WithGridOpts(opts.Grid{Top: "165", Bottom: "45", Left: "60", Right: "70"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"TTFT 门槛（ms）", "TTFT SLO (ms)"}), NameLocation: "middle", NameGap: 28, Min: 0}),
@@ -153,7 +172,11 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 	)
 	draw.AddLine(l, lg.S(lang.Msg{"goodput（合格次/s）", "goodput (qualified/s)"}), good, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorOK, Width: 2}, draw.MarkLines(marks...))
 	if s.WindowCost != nil {
-		y := opts.YAxis{Type: "value", Name: lg.F(lang.Msg{"成本（%s）", "cost (%s)"}, perK), Min: 0, Position: "right"}
+		name := perK // 元/千次合格: the axis is the unit, the legend names the line
+		if cur == "" {
+			name = lg.S(lang.Msg{"成本", "cost"}) + perK
+		}
+		y := opts.YAxis{Type: "value", Name: name, Min: 0, Position: "right"}
 		if costCap != nil {
 			y.Max = draw.NiceCeil(*costCap)
 		}
@@ -170,7 +193,12 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 // for 1481.941, a success's TTFT) drops the attempts between the two, and
 // one that reads at or past the next point counts that point's. Each
 // point's text is its own, with the fewest decimals (up to 6) that keep
-// its count, or every digit when 6 do not.
+// its count. A threshold that is a success's TTFT carries the float noise
+// of the two stamps it is the difference of (1004.4800000000005, which
+// 1004.48 would drop): it is rounded up at that many decimals (1004.481
+// ms), not printed with every digit, since no other attempt's TTFT lies
+// between the two when each success's TTFT is a point of the sweep. Only
+// points closer than 1e-6 ms apart are named with every digit.
 func pointTexts(points []metrics.Condition) []string {
 	out := make([]string, len(points))
 	for i := range points {
@@ -191,11 +219,21 @@ func pointTexts(points []metrics.Condition) []string {
 			ms := func(x float64) string { return numfmt.Trim(x, d) + " ms" }
 			out[i], found = ms(v), keeps(shownMS(v, d)) && !clash(ms)
 		}
-		if !found { // closer than 1e-6 ms, or float noise: every digit
+		for d := 3; d <= 6 && !found; d++ { // float noise above a clean value
+			up := func(x float64) string { return numfmt.Trim(ceilAt(x, d), d) + " ms" }
+			out[i], found = up(v), keeps(shownMS(ceilAt(v, d), d)) && !clash(up)
+		}
+		if !found { // closer than 1e-6 ms apart: every digit tells them apart
 			out[i] = numfmt.Exact(v) + " ms"
 		}
 	}
 	return out
+}
+
+// ceilAt is v rounded up at d decimals.
+func ceilAt(v float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	return math.Ceil(v*p) / p
 }
 
 // shownMS is the threshold a reader types back from v printed with d

@@ -18,6 +18,10 @@ func TestPointTextsKeepCount(t *testing.T) {
 	}{
 		{[]float64{1450, 1481.941, 1500, 2000}, []string{"1450 ms", "1481.941 ms", "1500 ms", "2 s"}},
 		{[]float64{1450, 1481.9413, 1500}, []string{"1450 ms", "1481.9413 ms", "1500 ms"}},
+		// A success's TTFT with the float noise of its two stamps is rounded
+		// up at 3 decimals, not printed with every digit (walk 35).
+		{[]float64{1000, 1004.4800000000005, 1161.3580000000002, 1239.1520000000019}, []string{"1 s", "1004.481 ms", "1161.359 ms", "1239.153 ms"}},
+		{[]float64{1004.48, 1004.4800000000005}, []string{"1004.48 ms", "1004.481 ms"}},
 	} {
 		var pts []metrics.Condition
 		for _, v := range c.ms {

@@ -29,13 +29,18 @@ func sub(i int) string {
 // MaxTimelineEvents is the most events Timeline draws: past it, a sample.
 const MaxTimelineEvents = 200
 
-// Timeline is Figure 01.2: one attempt on the client clock, from t₀ (sent)
+// Timeline is one attempt on the client clock (the unit's Figure 01.2,
+// which the notebook numbers with nb.Figure; the report leaves the course
+// numbering out), from t₀ (sent)
 // through every streamed event t₁…tₙ to t_end, with TTFT, each event gap
 // and E2E drawn as labelled spans, and the span of all the gaps, t₁ → tₙ,
 // labelled with how many there are and their sum, above them: a gap's own
 // label names that one gap only. Gaps are named as the card names them
 // (cardfmt.EventGap): they are ITL only when every event carries one token,
-// which the subtitle says. The subtitle adds up E2E = TTFT + the sum of the
+// which the subtitle says of this request, as against the card, which
+// speaks of the whole run's gaps: one token per event here, with the
+// server's count agreeing, makes this request's event gaps its token gaps
+// even in a run whose card says its event gaps together are not ITL. The subtitle adds up E2E = TTFT + the sum of the
 // event gaps + the wait after the last event, so E2E is visibly not that
 // sum. An event that carried k > 1 tokens is labelled "×k token".
 //
@@ -47,7 +52,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	lg := c.Lang
 	s := ec.NewScatter()
 	id := draw.Label(a.ID)
-	title := lg.F(lang.Msg{"图 01.2 · 一次请求的客户端时间轴（%s）", "Figure 01.2 · client timeline of one request (%s)"}, id)
+	title := lg.F(lang.Msg{"一次请求的客户端时间轴（%s）", "Client timeline of one request (%s)"}, id)
 
 	ttft, hasTTFT := a.TTFT()
 	e2e, hasEnd := a.E2E()
@@ -65,12 +70,13 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	room := span0 * 0.13
 	lastTop, lastBottom := -room, 0.0
 	var events []draw.Point
-	multi := 0
+	multi, tokens := 0, 0
 	stride := (len(a.Events) + MaxTimelineEvents - 1) / MaxTimelineEvents
 	for i, e := range a.Events {
 		if e.Tokens > 1 {
 			multi++
 		}
+		tokens += max(e.Tokens, 1)
 		if stride > 1 && i%stride != 0 && i != len(a.Events)-1 {
 			continue
 		}
@@ -157,10 +163,15 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	default:
 		subtitle = lg.S(lang.Msg{"在途：还没有结束，E2E 缺失", "in flight: not finished yet, E2E missing"})
 	}
-	if multi > 0 {
+	switch {
+	case multi > 0:
 		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token：事件间隔不是 token 间隔，不是 ITL", "\n%d events carry several tokens each: the event gaps are not token gaps, not ITL"}, multi)
-	} else if len(a.Events) > 0 {
-		subtitle += lg.S(lang.Msg{"\n每个事件 1 个 token：这里的事件间隔就是 token 间隔（ITL）", "\n1 token per event: the event gaps here are token gaps (ITL)"})
+	case a.OutputTokens > tokens:
+		subtitle += lg.F(lang.Msg{"\n这次请求 %d 个事件各按 1 个 token 计，服务端却计 %d 个（例如结束符没有文本）：这里的事件间隔未必都是 token 间隔（ITL）",
+			"\nthis request: %d events, 1 token each, but %d tokens by the server's count (end of sequence has no text): its gaps need not all be token gaps (ITL)"}, tokens, a.OutputTokens)
+	case len(a.Events) > 0:
+		subtitle += lg.S(lang.Msg{"\n这次请求每个事件 1 个 token：这里的事件间隔就是它的 token 间隔（ITL）；指标口径卡说的是整次运行的事件间隔",
+			"\nthis request has 1 token per event: its event gaps here are its token gaps (ITL); the card speaks of the whole run's gaps"})
 	}
 	if stride > 1 {
 		subtitle += lg.F(lang.Msg{"\n每 %d 个事件画 1 个（共 %d 个事件中的 %d 个），不画逐个间隔", "\none event in %d drawn (%d of %d events drawn), no span per gap"}, stride, len(events), len(a.Events))

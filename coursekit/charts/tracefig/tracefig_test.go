@@ -50,7 +50,7 @@ func TestTimelineUnitFigure(t *testing.T) {
 	js := string(option(t, tracefig.Timeline(&tl.Attempts[0], charts.WithID("t"))))
 	for _, want := range []string{"t₀ = 0 ms 发起", "t₁ = 700 ms", "t₂ = 800 ms", "t₃ = 950 ms", "t_end = 1000 ms 结束",
 		"TTFT 700 ms", `"事件间隔 100"`, `"事件间隔 150"`, "t₁ → t₃：2 个事件间隔，共 250 ms", "E2E = 1000 ms", "收尾 50", "2 个事件间隔之和 250", "E2E 不等于事件间隔之和",
-		"这里的事件间隔就是 token 间隔（ITL）", `"formatter": "{b}"`} {
+		"这里的事件间隔就是它的 token 间隔（ITL）", `"formatter": "{b}"`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("timeline lacks %q", want)
 		}
@@ -301,6 +301,101 @@ func TestSLOSweepGridAndCloseTexts(t *testing.T) {
 	for _, want := range []string{"TTFT ≤ 10.1234561 ms", "TTFT ≤ 10.1234564 ms"} {
 		if !strings.Contains(string(js), want) {
 			t.Errorf("no tooltip names %q", want)
+		}
+	}
+}
+
+// A trace with a window cost but no currency: the sweep says "no currency
+// recorded" once (the subtitle), not on every label, and its axis names,
+// mark labels and subtitle lines are short enough to draw whole (walk 35:
+// "6.25 (no currency recorded) per 1000 qualifie…" overlapped the next
+// mark, the axis read "cost ((no currency recorded) per 1000", the
+// subtitle was cut at the chart's edge). With a currency the labels name
+// it with the per-1000 unit.
+func TestSLOSweepCostLabelsShort(t *testing.T) {
+	for _, c := range []struct {
+		l        lang.Lang
+		currency string
+		note     string
+		unit     string
+	}{
+		{lang.EN, "", "no currency recorded", "/1000 qualified"},
+		{lang.ZH, "", "未记录币种", "/千次合格"},
+		{lang.EN, "CNY", "", "CNY/1000 qualified"},
+		{lang.ZH, "CNY", "", "元/千次合格"},
+	} {
+		tr := readTrace(t, "trace.jsonl")
+		tr.Header.Currency = c.currency
+		m := decoded(t, tracefig.SLOSweep(tr, nil, []float64{1000, 500}, charts.WithID("s"), charts.WithLang(c.l)))
+		js, _ := json.Marshal(m)
+		if c.note != "" {
+			if n := strings.Count(string(js), c.note); n != 1 {
+				t.Errorf("%v: %q said %d times, want once", c.l, c.note, n)
+			}
+		}
+		if strings.Contains(string(js), "…") {
+			t.Errorf("%v %q: a text is cut: %s", c.l, c.currency, js)
+		}
+		title := m["title"].(map[string]any)
+		for _, line := range strings.Split(title["subtext"].(string), "\n") {
+			if n := len([]rune(line)); n > 120 {
+				t.Errorf("%v: subtitle line of %d runes: %q", c.l, n, line)
+			}
+		}
+		if c.note != "" && !strings.Contains(title["subtext"].(string), c.note) {
+			t.Errorf("%v: the subtitle does not say %q", c.l, c.note)
+		}
+		axis := m["yAxis"].([]any)[1].(map[string]any)["name"].(string)
+		if n := len([]rune(axis)); n > 20 || !strings.Contains(axis, c.unit) {
+			t.Errorf("%v: cost axis %q, want at most 20 runes with %q", c.l, axis, c.unit)
+		}
+		marks := m["series"].([]any)[0].(map[string]any)["markLine"].(map[string]any)["data"].([]any)
+		for _, mk := range marks {
+			name := mk.(map[string]any)["name"].(string)
+			for _, line := range strings.Split(name, "\n") {
+				if n := len([]rune(line)); n > 24 {
+					t.Errorf("%v: mark label line of %d runes: %q", c.l, n, line)
+				}
+			}
+			if !strings.Contains(name, c.unit) {
+				t.Errorf("%v: mark label %q without the unit %q", c.l, name, c.unit)
+			}
+		}
+	}
+}
+
+// The timeline speaks of one request, the card of the whole run (walk 35:
+// the report's timeline said its gaps were ITL while the card of the same
+// run said its event gaps were not): one token per event makes this
+// request's gaps its token gaps, said as this request's, with the card's
+// scope named; a request whose server counts more tokens than its events
+// carry (end of sequence) is not said to have token gaps. The title has no
+// course figure number (the notebook adds it, nb.Figure); zh and en.
+func TestTimelineSpeaksOfThisRequest(t *testing.T) {
+	tl := readTrace(t, "timeline.jsonl")
+	a := tl.Attempts[0]
+	for _, c := range []struct {
+		l            lang.Lang
+		title, scope string
+		is, notAll   string
+	}{
+		{lang.ZH, "一次请求的客户端时间轴（", "整次运行", "这里的事件间隔就是它的 token 间隔（ITL）", "未必都是 token 间隔（ITL）"},
+		{lang.EN, "Client timeline of one request (", "whole run", "its event gaps here are its token gaps (ITL)", "its gaps need not all be token gaps (ITL)"},
+	} {
+		m := decoded(t, tracefig.Timeline(&a, charts.WithID("t"), charts.WithLang(c.l)))
+		title := m["title"].(map[string]any)
+		if got := title["text"].(string); !strings.HasPrefix(got, c.title) {
+			t.Errorf("%v title %q, want it to start %q (no figure number)", c.l, got, c.title)
+		}
+		sub := title["subtext"].(string)
+		if !strings.Contains(sub, c.is) || !strings.Contains(sub, c.scope) || strings.Contains(sub, c.notAll) {
+			t.Errorf("%v one token per event: subtitle %q", c.l, sub)
+		}
+		eos := a
+		eos.OutputTokens = len(a.Events) + 1 // a token without text
+		sub = decoded(t, tracefig.Timeline(&eos, charts.WithID("t"), charts.WithLang(c.l)))["title"].(map[string]any)["subtext"].(string)
+		if strings.Contains(sub, c.is) || !strings.Contains(sub, c.notAll) {
+			t.Errorf("%v server counts %d tokens for %d events: subtitle %q", c.l, eos.OutputTokens, len(a.Events), sub)
 		}
 	}
 }

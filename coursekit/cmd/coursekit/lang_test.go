@@ -108,7 +108,7 @@ func TestReportLangEnglish(t *testing.T) {
 		// (as card --format json), and carries the trace's own strings.
 		page = regexp.MustCompile(`(?s)<script type="application/json" id="coursekit-summary">.*?</script>`).ReplaceAllString(page, "")
 		noCJK(t, "report --lang en "+tr, page)
-		for _, want := range []string{`<html lang="en">`, "Metrics card", "Denominator funnel", "All attempts", "TTFT distribution", "Changing the TTFT SLO", "client timeline"} {
+		for _, want := range []string{`<html lang="en">`, "Metrics card", "Denominator funnel", "All attempts", "TTFT distribution", "Changing the TTFT SLO", "Client timeline of one request"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s: English report lacks %q", tr, want)
 			}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,6 +130,17 @@ func TestEveryViewShowsTheSummarysNumbers(t *testing.T) {
 					checkQualified(t, fmt.Sprintf("card %s %s", f, l), out, l, &s)
 				}
 				checkReport(t, l, c.path, c.flags, js, &s, allowed)
+			}
+			// The card's note that the flags left out a recorded SLO is
+			// a warning of the JSON card too (and so of the report's
+			// embedded summary, checked equal to it above).
+			en := cliOut(t, append([]string{"card", c.path, "--lang", "en"}, c.flags...)...)
+			dropped := strings.Contains(en, "without the recorded")
+			warned := slices.ContainsFunc(s.Warnings, func(w metrics.Warning) bool {
+				return w.Kind == metrics.WarnSLODropped && strings.Contains(en, w.Text[1:])
+			})
+			if dropped != warned {
+				t.Errorf("the text card says a recorded SLO was dropped: %v; the JSON card warns so: %v (%+v)", dropped, warned, s.Warnings)
 			}
 			checkNotebookTables(t, c.path, &s)
 		})
