@@ -16,6 +16,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -421,7 +422,7 @@ func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) (
 	// while an answer was still under way: say both when they differ.
 	count := fmt.Sprintf("%d connect_error attempts sent since then", u.ConnectErrors)
 	if all := res.Outcomes[trace.ConnectError.String()]; all > u.ConnectErrors {
-		count += fmt.Sprintf(" (of the run's %d: the other %d were sent before %s, while an answer was still under way)", all, all-u.ConnectErrors, from)
+		count += fmt.Sprintf(" (of the run's %d: the other %s sent before %s, while an answer was still under way)", all, lang.N(lang.EN, all-u.ConnectErrors, "was", "were"), from)
 	}
 	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %s, nothing took the connection (the server is down, or --url is wrong)%s. "+
 		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
@@ -481,7 +482,7 @@ func emptyLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
 	if n == 0 {
 		return
 	}
-	fmt.Fprintf(stderr, "coursekit bench: %d of %d attempts were empty_output: the server ended the stream correctly with no text (the model's first token was its end-of-sequence token); they are failures in every denominator", n, res.Recorded)
+	fmt.Fprintf(stderr, "coursekit bench: %d of %s empty_output: the server ended the stream correctly with no text (the model's first token was its end-of-sequence token); they are failures in every denominator", n, lang.N(lang.EN, res.Recorded, "attempt was", "attempts were"))
 	if cfg.API != "chat" {
 		fmt.Fprint(stderr, "; on --api completions the prompt is sent as raw text without the model's chat template, and an instruct model given a bare question often ends its turn at once: --api chat applies the template (docs/engineers.md, \"Empty answers\")")
 	}
