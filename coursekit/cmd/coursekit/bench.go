@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -185,6 +186,18 @@ func (fl *benchFlags) options(stderr io.Writer) (*benchOptions, error) {
 // --think-time), and reads the replayed trace.
 func (fl *benchFlags) loop(cfg *loadgen.Config) error {
 	set := fl.set
+	// A loop flag given a value that chooses no loop is answered about
+	// that flag, not with "give exactly one of …" (0 turns a loop off,
+	// which only makes sense beside another one).
+	other := func(loop string) bool {
+		return (loop != "rate" && cfg.Rate != 0) || (loop != "concurrency" && cfg.Concurrency != 0) || (loop != "replay" && fl.replay != "")
+	}
+	switch r := cfg.Rate; {
+	case set["rate"] && (r < 0 || math.IsNaN(r) || math.IsInf(r, 0)), set["rate"] && r == 0 && !other("rate"):
+		return usagef("bench: --rate must be > 0 (requests per second), got %g", r)
+	case set["concurrency"] && (cfg.Concurrency < 0 || cfg.Concurrency == 0 && !other("concurrency")):
+		return usagef("bench: --concurrency must be > 0 (users, each waiting for its previous answer), got %d", cfg.Concurrency)
+	}
 	if cfg.Rate > 0 || fl.replay != "" {
 		a, err := loadgen.ParseArrival(fl.arrival)
 		if err != nil {
