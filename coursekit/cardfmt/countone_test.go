@@ -37,3 +37,19 @@ func TestClientLagCountOfOne(t *testing.T) {
 		t.Errorf("capacity step: %q", got)
 	}
 }
+
+// Over several runs, each late during one attempt: "during 1 attempt per
+// run", not "1 attempts".
+func TestClientLagRunsCountOfOne(t *testing.T) {
+	one := &metrics.ClientLag{Attempts: 9, OverBound: 1, BoundMS: 5, MaxMS: 7}
+	if got := cardfmt.ClientLagRunsNoteIn(lang.EN, []*metrics.ClientLag{one, one}, "a, b"); !strings.Contains(got, "during 1 attempt per run") {
+		t.Errorf("%q", got)
+	}
+	two := &metrics.ClientLag{Attempts: 9, OverBound: 3, BoundMS: 5, MaxMS: 7}
+	if got := cardfmt.ClientLagRunsNoteIn(lang.EN, []*metrics.ClientLag{one, two}, "a, b"); !strings.Contains(got, "during 1–3 attempts per run") {
+		t.Errorf("%q", got)
+	}
+	if got := cardfmt.ClientLagRunsNoteIn(lang.ZH, []*metrics.ClientLag{one, two}, "a, b"); !strings.Contains(got, "每次运行 1–3 次尝试期间") {
+		t.Errorf("%q", got)
+	}
+}

@@ -23,7 +23,7 @@ var (
 	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%s在 %s 次尝试期间超过 %s ms（最大 %s ms，%s 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]s (at most %[4]s ms; %[5]s it). %[6]s"}
 	// noteClientLagRuns is noteClientLag over several runs: a comparison
 	// gives one note, with the ranges, not one per run.
-	noteClientLagRuns = lang.Msg{"注意：%d 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]d runs (%[2]s): %[3]s was over %[5]s ms during %[4]s attempts per run (at most %[6]s ms). %[7]s"}
+	noteClientLagRuns = lang.Msg{"注意：%d 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]d runs (%[2]s): %[3]s was over %[5]s ms during %[4]s per run (at most %[6]s ms). %[7]s"}
 	clientLagWhat     = lang.Msg{"它的唤醒延迟（一个每 %s ms 触发一次的探测协程比预定时刻晚多少才运行；那时客户端打下的任何时间戳都可能晚这么多）", "its wake-up lag (how long after its due time a probe on a %s ms ticker ran; any stamp the client took then may be as late)"}
 	clientLagWhy      = lang.Msg{"这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。它不是发送延迟（计划发送 → 实际发送）。", "Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late. It is not the send lag (scheduled → sent)."}
 	noteUnsent        = lang.Msg{"注意：计划的 %d 次到达中有 %d 次没有发出：窗口结束时它们还在等 --max-concurrency 的空位。它们不在任何尝试里，所以失败率、吞吐和 goodput 都不含它们；服务器承受的负载比计划的低（发出 %d 次）。", "Note: %[2]d of the %[1]d planned arrivals were never sent: they were still waiting for a --max-concurrency slot when the window ended. They are in no attempt, so the failure rate, throughput and goodput leave them out; the server took less load than planned (%[3]d sent)."}
@@ -226,7 +226,7 @@ func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) s
 	for i, c := range lags {
 		over[i], maxMS[i], bound[i] = float64(c.OverBound), c.MaxMS, c.BoundMS
 	}
-	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), span(over), span(bound), span(maxMS), clientLagWhy.In(l))
+	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), spanCount(l, over, "attempt", "attempts"), span(bound), span(maxMS), clientLagWhy.In(l))
 }
 
 // SendLagRunsNoteIn is the send-lag note over several runs (names, as
@@ -257,6 +257,20 @@ func span(vs []float64) string {
 		return num(lo)
 	}
 	return num(lo) + "–" + num(hi)
+}
+
+// spanCount is span(vs) as a count in l: in English with the words
+// after it, one when every value is 1 ("1 attempt", "1–3 attempts"), as
+// lang.N; in Chinese the numbers alone.
+func spanCount(l lang.Lang, vs []float64, one, many string) string {
+	s := span(vs)
+	if l != lang.EN {
+		return s
+	}
+	if s == "1" {
+		return s + " " + one
+	}
+	return s + " " + many
 }
 
 // latencyOnly reports whether some condition qualifies on latency alone
