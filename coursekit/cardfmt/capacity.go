@@ -85,9 +85,9 @@ func CapacityNoRateIn(lg lang.Lang, short *capacity.Step, need int) string {
 	if short == nil {
 		return lg.S(lang.Msg{"结论：搜索过的速率没有一个达标。", "Answer: no rate searched meets the target."})
 	}
-	return lg.F(lang.Msg{"结论：搜索过的速率没有一个达标，但限制它的是每一步的长度，不是服务器：%s 次/s 这一步尚无定论，样本太少（%d 次尝试，全部合格也要至少 %d 次才能达标）；请加长 --step-duration 或 --step-max-duration 再搜索。",
-		"Answer: no rate searched meets the target, but the step length bounds this, not the server: the %s req/s step is undecided with too few attempts (%d attempts, and meeting the target needs at least %d even if all qualify); search again with a longer --step-duration or --step-max-duration."},
-		numfmt.Num(short.Rate), short.Attempts, need)
+	return lg.F(lang.Msg{"结论：搜索过的速率没有一个达标，但限制它的是每一步的长度，不是服务器：%s 次/s 这一步尚无定论，样本太少（%s 次尝试，全部合格也要至少 %d 次才能达标）；请加长 --step-duration 或 --step-max-duration 再搜索。",
+		"Answer: no rate searched meets the target, but the step length bounds this, not the server: the %s req/s step is undecided with too few attempts (%s, and meeting the target needs at least %d even if all qualify); search again with a longer --step-duration or --step-max-duration."},
+		numfmt.Num(short.Rate), lang.N(lg, short.Attempts, "attempt", "attempts"), need)
 }
 
 // CapacityGrowthIn is the caveat on an answer whose own step shows a queue
@@ -109,7 +109,7 @@ func CapacityGrowthIn(lg lang.Lang, l capacity.LoadCheck) string {
 func CapacityLatenessIn(lg lang.Lang, s capacity.Step) string {
 	var parts []string
 	if c := s.ClientLag; c != nil && c.OverBound > 0 {
-		parts = append(parts, lg.F(lang.Msg{"客户端唤醒延迟超过 %s ms 的尝试 %d 次（最大 %s ms），它们的 TTFT 可能被多算", "client wake-up lag over %s ms in %d attempts (at most %s ms): their TTFT may read long"}, Num(c.BoundMS), c.OverBound, num(c.MaxMS)))
+		parts = append(parts, lg.F(lang.Msg{"客户端唤醒延迟超过 %s ms 的尝试 %s 次（最大 %s ms），它们的 TTFT 可能被多算", "client wake-up lag over %s ms in %s (at most %s ms): TTFT may read long there"}, Num(c.BoundMS), lang.N(lg, c.OverBound, "attempt", "attempts"), num(c.MaxMS)))
 	}
 	if v := s.SendLagP99MS; v != nil && *v > metrics.SendLagBoundMS {
 		parts = append(parts, lg.F(lang.Msg{"发送延迟 P99 %s ms，超过 %s ms：到达比计划晚", "send lag P99 %s ms, over %s ms: arrivals left later than planned"}, num(*v), Num(metrics.SendLagBoundMS)))

@@ -277,17 +277,17 @@ var (
 	txDenoms     = lang.Msg{"分母", "Denominators"}
 	txAttempts   = lang.Msg{"  全部尝试：%d 次（窗口内发起；窗口外 %d 次另计，不进入任何比值）", "  All attempts: %d (started in the window; %d outside it, counted apart and in no ratio)"}
 	txOutcomes   = lang.Msg{"  完整成功：%d · 失败：%d（%s）· 在途：%d", "  Complete successes: %d · failures: %d (%s) · in flight: %d"}
-	txRetries    = lang.Msg{"  业务请求：%d · 重试放大：%d 次尝试 / %d 个请求 = %s", "  Requests: %d · retry amplification: %d attempts / %d requests = %s"}
+	txRetries    = lang.Msg{"  业务请求：%d · 重试放大：%s 次尝试 / %s 个请求 = %s", "  Requests: %d · retry amplification: %s / %s = %s"}
 	txSends      = lang.Msg{"发送（开环的计划）：计划到达 %d 次（预热和窗口内）· 已发送 %d · 未发送 %d（窗口结束时仍在等并发空位，不在任何尝试里）", "Sends (the open loop's schedule): planned arrivals %d (warm-up and window) · sent %d · unsent %d (still waiting for a concurrency slot when the window ended; in no attempt)"}
 	txSendLag    = lang.Msg{"发送延迟（实际发送 − 计划发送时刻，每次尝试，含重试，n=%d，最近秩）：P50 %s ms · P99 %s ms · 最大 %s ms", "Send lag (actual send − scheduled send, per attempt, retries included, n=%d, nearest-rank): P50 %s ms · P99 %s ms · max %s ms"}
 	txRatios     = lang.Msg{"比值（分子 / 分母 = 值，单位）", "Ratios (numerator / denominator = value, unit)"}
 	txFailRate   = lang.Msg{"  失败率：%s%s", "  Failure rate: %s%s"}
-	txInFlight   = lang.Msg{"    分母里有 %d 次在途尝试：还没有结束，既不算失败，也不算联合合格", "    The denominator holds %d attempts in flight: unfinished, they are neither failures nor qualified"}
+	txInFlight   = lang.Msg{"    分母里有 %s 次在途尝试：还没有结束，既不算失败，也不算联合合格", "    The denominator holds %s in flight: unfinished, neither failures nor qualified"}
 	txPassRate   = lang.Msg{"  质量通过率：%s%s；未评分的完整成功 %d 次（不算通过）", "  Quality pass rate: %s%s; %d unrated complete successes (not passes)"}
 	txLatency    = lang.Msg{"时延分布（只含完整成功；失败留在上面的分母里）", "Latency distributions (complete successes only; failures stay in the denominators above)"}
 	nameTTFT     = lang.Msg{"首字时延 TTFT", "TTFT (time to first token)"}
 	nameE2E      = lang.Msg{"端到端时延 E2E", "E2E (end-to-end latency)"}
-	txTTFTMiss   = lang.Msg{"  缺失 TTFT：%d 次尝试没有收到首个输出，记为缺失，不是 0", "  Missing TTFT: %d attempts received no first output; recorded as missing, not 0"}
+	txTTFTMiss   = lang.Msg{"  缺失 TTFT：%s 次尝试没有收到首个输出，记为缺失，不是 0", "  Missing TTFT: %s received no first output; recorded as missing, not 0"}
 	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 几乎相同）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (almost the same number as vLLM's TPOT):"}
 	nameTPOTLong = lang.Msg{"TPOT = (t_N − t_1) / (N − 1)", "TPOT = (t_N − t_1) / (N − 1)"}
 	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%d events), so event gaps are ITL (the gap between adjacent output tokens)"}
@@ -321,7 +321,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	p(txAttempts, s.Attempts, s.OutsideWindow)
 	p(txOutcomes, s.CompleteSuccess, s.Failures, outcomeList(l, s), s.InFlight)
 	if s.RetryAmplification != nil {
-		p(txRetries, s.Requests, s.Attempts, s.Requests, num(*s.RetryAmplification))
+		p(txRetries, s.Requests, lang.N(l, s.Attempts, "attempt", "attempts"), lang.N(l, s.Requests, "request", "requests"), num(*s.RetryAmplification))
 	}
 	for _, t := range sendsLines(l, s) {
 		line("  " + t)
@@ -330,7 +330,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	p(txRatios)
 	p(txFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
 	if s.InFlight > 0 {
-		p(txInFlight, s.InFlight)
+		p(txInFlight, lang.N(l, s.InFlight, "attempt", "attempts"))
 	}
 	p(txPassRate, RatioTextIn(l, s.QualityPassRate), WilsonTextIn(l, s.QualityPassRate), s.UnratedSuccesses)
 	line("")
@@ -342,7 +342,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	p(txLatency)
 	line("  " + distLine(l, nameTTFT.In(l), s.TTFT))
 	ci("    ", s.TTFT)
-	p(txTTFTMiss, s.TTFTMissing)
+	p(txTTFTMiss, lang.N(l, s.TTFTMissing, "attempt", "attempts"))
 	line("  " + distLine(l, nameE2E.In(l), s.E2E))
 	ci("    ", s.E2E)
 	line("  " + distLine(l, eventGapLabel(l, s), s.ITL))
@@ -463,7 +463,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	}
 	p(mdFailRate, RatioTextIn(l, s.FailureRate), WilsonTextIn(l, s.FailureRate))
 	if s.InFlight > 0 {
-		line("  - " + strings.TrimSpace(txInFlight.F(l, s.InFlight)))
+		line("  - " + strings.TrimSpace(txInFlight.F(l, lang.N(l, s.InFlight, "attempt", "attempts"))))
 	}
 	p(mdPassRate, RatioTextIn(l, s.QualityPassRate), WilsonTextIn(l, s.QualityPassRate), s.UnratedSuccesses)
 	p(mdThrough, throughputTitle.In(l), strings.Join(throughputLines(l, s), clauseSep.In(l)))

@@ -15,15 +15,15 @@ var (
 	notePlanned     = lang.Msg{"计划测量 %s s（计划窗口 [%s, %s) ms）", "planned to measure %s s (planned window [%s, %s) ms)"}
 	noteNotFinished = lang.Msg{"注意：trace 的头部仍写着“运行未结束”：写它的进程没有正常收尾（可能被强制结束），窗口仍是计划窗口，最后还在进行的尝试没有记下来，这份指标口径卡不完整。%s。", "Note: the trace's header still says \"run not finished\": the process writing it did not end cleanly (it may have been killed), the window is still the planned one, the attempts still running at the end were not recorded, and this metrics card is incomplete. It %s."}
 	noteWarmup      = lang.Msg{"注意：这次运行在预热阶段就被中断了（第 %s s），测量窗口还没开始，窗口里没有尝试；%s。", "Note: this run was interrupted during warm-up (at %s s), before the measurement window began; the window has no attempts. It %s."}
-	noteCutShort    = lang.Msg{"注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: this run was interrupted early (at %s s); it %s. The window ends at the interruption, so every ratio and goodput uses %s s; the %d attempts still running then are in flight, not failures."}
-	noteOverload    = lang.Msg{"注意：容量搜索在第 %s s 提前结束了这一步，因为服务器跟不上提供的速率（过载：完成数的区间整体低于提供速率，在途请求在增长）；%s。窗口只算到这一刻，所有比值和 goodput 都按 %s s 计；当时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the capacity search stopped this step early at %s s because the server fell behind the offered rate (overload: the completions' interval wholly below the offered rate, the in-flight count growing); it %s. The window ends there, so every ratio and goodput uses %s s; the %d attempts still running then are in flight, not failures."}
-	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %d 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %d attempts still running then are in flight, not failures."}
+	noteCutShort    = lang.Msg{"注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: this run was interrupted early (at %s s); it %s. The window ends at the interruption, so every ratio and goodput uses %s s; the %s."}
+	noteOverload    = lang.Msg{"注意：容量搜索在第 %s s 提前结束了这一步，因为服务器跟不上提供的速率（过载：完成数的区间整体低于提供速率，在途请求在增长）；%s。窗口只算到这一刻，所有比值和 goodput 都按 %s s 计；当时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the capacity search stopped this step early at %s s because the server fell behind the offered rate (overload: the completions' interval wholly below the offered rate, the in-flight count growing); it %s. The window ends there, so every ratio and goodput uses %s s; the %s."}
+	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %s."}
 	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %d requests (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
 	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %d requests were sent; the window is the full planned window."}
-	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%s在 %d 次尝试期间超过 %s ms（最大 %s ms，%d 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]d attempts (at most %[4]s ms; %[5]d attempts record it). %[6]s"}
+	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%s在 %s 次尝试期间超过 %s ms（最大 %s ms，%s 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]s (at most %[4]s ms; %[5]s it). %[6]s"}
 	// noteClientLagRuns is noteClientLag over several runs: a comparison
 	// gives one note, with the ranges, not one per run.
-	noteClientLagRuns = lang.Msg{"注意：%d 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]d runs (%[2]s): %[3]s was over %[5]s ms during %[4]s attempts per run (at most %[6]s ms). %[7]s"}
+	noteClientLagRuns = lang.Msg{"注意：%d 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]d runs (%[2]s): %[3]s was over %[5]s ms during %[4]s per run (at most %[6]s ms). %[7]s"}
 	clientLagWhat     = lang.Msg{"它的唤醒延迟（一个每 %s ms 触发一次的探测协程比预定时刻晚多少才运行；那时客户端打下的任何时间戳都可能晚这么多）", "its wake-up lag (how long after its due time a probe on a %s ms ticker ran; any stamp the client took then may be as late)"}
 	clientLagWhy      = lang.Msg{"这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。它不是发送延迟（计划发送 → 实际发送）。", "Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late. It is not the send lag (scheduled → sent)."}
 	noteUnsent        = lang.Msg{"注意：计划的 %d 次到达中有 %d 次没有发出：窗口结束时它们还在等 --max-concurrency 的空位。它们不在任何尝试里，所以失败率、吞吐和 goodput 都不含它们；服务器承受的负载比计划的低（发出 %d 次）。", "Note: %[2]d of the %[1]d planned arrivals were never sent: they were still waiting for a --max-concurrency slot when the window ended. They are in no attempt, so the failure rate, throughput and goodput leave them out; the server took less load than planned (%[3]d sent)."}
@@ -33,12 +33,12 @@ var (
 	// noteSendLagRunsSame: the runs' P99 and maximum send lags span the
 	// same range (few sends a run): printed once.
 	noteSendLagRunsSame = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 与最大值都是 %s ms，超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 and max both %s ms, over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
-	noteConnect         = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
-		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
-	noteConnectTail = lang.Msg{"注意：%d 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：%s，服务器的地址上没有服务在听（已经停止、崩溃、没有启动或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
-		"Note: %[2]d of %[1]d attempts are connect errors (connect_error, %[3]s/s): %[4]s, nothing listened at the server's address (stopped, crashed, not started, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
-	tailFrom    = lang.Msg{"从第 %s s 起到运行结束没有服务应答（此后 %d 次尝试都是连接失败）", "nothing answered from %s s to the end of the run (the %d attempts since were all connect errors)"}
-	tailStart   = lang.Msg{"从运行开始到结束没有服务应答（%d 次尝试都是连接失败）", "nothing answered from the start to the end of the run (all %d attempts were connect errors)"}
+	noteConnect         = lang.Msg{"注意：%s 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
+		"Note: %[2]d of %[1]s are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
+	noteConnectTail = lang.Msg{"注意：%s 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：%s，服务器的地址上没有服务在听（已经停止、崩溃、没有启动或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
+		"Note: %[2]d of %[1]s are connect errors (connect_error, %[3]s/s): %[4]s, nothing listened at the server's address (stopped, crashed, not started, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
+	tailFrom    = lang.Msg{"从第 %s s 起到运行结束没有服务应答（此后 %s 次尝试都是连接失败）", "nothing answered from %s s to the end of the run (the %s)"}
+	tailStart   = lang.Msg{"从运行开始到结束没有服务应答（%s 次尝试都是连接失败）", "nothing answered from the start to the end of the run (%s)"}
 	noteUnrated = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分是“不知道”：不算质量通过，也不是 0，所以联合合格和 goodput 无法计算（未评分），和时延快慢无关。" +
 		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
 		"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。",
@@ -162,11 +162,11 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		case r.Reason == trace.RunInterrupted && r.AtMS != nil && *r.AtMS < r.PlannedWindow.StartMS:
 			out = append(out, noteWarmup.F(l, num(*r.AtMS/1000), planned))
 		case r.Reason == trace.RunOverload && r.AtMS != nil:
-			out = append(out, noteOverload.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
+			out = append(out, noteOverload.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), lang.N(l, s.InFlight, "attempt still running then is in flight, not a failure", "attempts still running then are in flight, not failures")))
 		case r.CutShort():
-			out = append(out, noteCutShort.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), s.InFlight))
+			out = append(out, noteCutShort.F(l, num(*r.AtMS/1000), planned, num(s.WindowS), lang.N(l, s.InFlight, "attempt still running then is in flight, not a failure", "attempts still running then are in flight, not failures")))
 		case r.Reason == trace.RunInterrupted:
-			out = append(out, noteAfterWindow.F(l, num(*r.AtMS/1000), s.InFlight))
+			out = append(out, noteAfterWindow.F(l, num(*r.AtMS/1000), lang.N(l, s.InFlight, "attempt still running then is in flight, not a failure", "attempts still running then are in flight, not failures")))
 		case r.Reason == trace.RunNumRequests:
 			out = append(out, noteNumReqDone.F(l, r.NumRequests, num(*r.AtMS/1000), num(s.WindowS), planned))
 		case r.NumRequests > 0:
@@ -197,11 +197,11 @@ func connectNote(l lang.Lang, s *metrics.Summary, n int64) string {
 	u := s.Unanswered
 	switch {
 	case u == nil:
-		return noteConnect.F(l, s.Attempts, n, rate)
+		return noteConnect.F(l, lang.N(l, s.Attempts, "attempt", "attempts"), n, rate)
 	case u.FromMS == 0:
-		return noteConnectTail.F(l, s.Attempts, n, rate, tailStart.F(l, u.ConnectErrors))
+		return noteConnectTail.F(l, lang.N(l, s.Attempts, "attempt", "attempts"), n, rate, tailStart.F(l, lang.N(l, u.ConnectErrors, "attempt was a connect error", "attempts were all connect errors")))
 	}
-	return noteConnectTail.F(l, s.Attempts, n, rate, tailFrom.F(l, num(u.FromMS/1000), u.ConnectErrors))
+	return noteConnectTail.F(l, lang.N(l, s.Attempts, "attempt", "attempts"), n, rate, tailFrom.F(l, num(u.FromMS/1000), lang.N(l, u.ConnectErrors, "attempt since was a connect error", "attempts since were all connect errors")))
 }
 
 // connectFloodMin is the fewest connect errors, over half of the
@@ -233,7 +233,7 @@ func ClientLagNoteIn(l lang.Lang, s *metrics.Summary) string {
 	if c == nil || c.OverBound == 0 {
 		return ""
 	}
-	return noteClientLag.F(l, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), c.OverBound, num(c.BoundMS), num(c.MaxMS), c.Attempts, clientLagWhy.In(l))
+	return noteClientLag.F(l, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), lang.N(l, c.OverBound, "attempt", "attempts"), num(c.BoundMS), num(c.MaxMS), lang.N(l, c.Attempts, "attempt records", "attempts record"), clientLagWhy.In(l))
 }
 
 // ClientLagRunsNoteIn is ClientLagNoteIn over several runs, named names,
@@ -244,7 +244,7 @@ func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) s
 	for i, c := range lags {
 		over[i], maxMS[i], bound[i] = float64(c.OverBound), c.MaxMS, c.BoundMS
 	}
-	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), span(over), span(bound), span(maxMS), clientLagWhy.In(l))
+	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), spanCount(l, over, "attempt", "attempts"), span(bound), span(maxMS), clientLagWhy.In(l))
 }
 
 // SendLagRunsNoteIn is the send-lag note over several runs (names, as
@@ -275,6 +275,20 @@ func span(vs []float64) string {
 		return num(lo)
 	}
 	return num(lo) + "–" + num(hi)
+}
+
+// spanCount is span(vs) as a count in l: in English with the words
+// after it, one when every value is 1 ("1 attempt", "1–3 attempts"), as
+// lang.N; in Chinese the numbers alone.
+func spanCount(l lang.Lang, vs []float64, one, many string) string {
+	s := span(vs)
+	if l != lang.EN {
+		return s
+	}
+	if s == "1" {
+		return s + " " + one
+	}
+	return s + " " + many
 }
 
 // latencyOnly reports whether some condition qualifies on latency alone

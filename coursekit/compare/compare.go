@@ -845,7 +845,7 @@ func measure(d metricDef, a, b []*metrics.Summary, names [2][]string, o Options)
 			m.allShort = len(short) == len(a)+len(b)
 			why := fmt.Sprintf("too few samples: n ≥ %d per run needed; %s", m.NeedN, m.shortRunsText(lang.EN))
 			if strings.HasPrefix(d.name, "itl_ms.") {
-				why = fmt.Sprintf("too few attempts: n ≥ %d attempts with event gaps per run needed (an attempt's gaps are redrawn together); %s", m.NeedN, m.shortRunsText(lang.EN))
+				why = fmt.Sprintf("too few attempts: n ≥ %s with event gaps per run needed (an attempt's gaps are redrawn together); %s", lang.N(lang.EN, m.NeedN, "attempt", "attempts"), m.shortRunsText(lang.EN))
 			}
 			m.Unbounded = &why
 			// Several runs on both sides, each with its value: the runs

@@ -232,8 +232,12 @@ func conditions(a, b []*metrics.Summary) (changed []ConditionDiff, differ []Runs
 // conditions that produce it, in the order tried: conditions.prompt
 // describes the prompt that prompt_tokens and prefix_reuse make
 // (--prompt-reuse same changes both prefix_reuse and prompt;
-// --prompt-tokens 64 both prompt_tokens and prompt).
-var derivedFrom = map[string][]string{"prompt": {"prefix_reuse", "prompt_tokens"}}
+// --prompt-tokens 64 both prompt_tokens and prompt); metrics_scrape
+// describes the scrapes of metrics_url (bench's --metrics-url sets both).
+var derivedFrom = map[string][]string{
+	"prompt":         {"prefix_reuse", "prompt_tokens"},
+	"metrics_scrape": {"metrics_url"},
+}
 
 // foldDerived counts a derived condition that differs together with a
 // condition producing it as part of that one: one change, its keys

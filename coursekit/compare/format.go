@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/text/width"
 
@@ -180,9 +179,14 @@ func Blocks(r *Result, l lang.Lang) []Block {
 	default:
 		para(msgManyConds.F(l, n))
 	}
+	table := r.table(l)
 	var lines []string
 	for _, c := range r.ConditionsChanged {
-		va, vb := pairValues(l, c.A, c.B)
+		// The values may take what the table's width leaves of their line
+		// (the list's indent, the name, A and →), not less than
+		// maxValueRunes.
+		room := tableWidth(table) - 2 - textWidth(msgCondLine.F(l, c.label(l), "", ""))
+		va, vb := pairValues(l, c.A, c.B, room)
 		lines = append(lines, msgCondLine.F(l, c.label(l), va, vb))
 	}
 	list(lines)
@@ -246,16 +250,6 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		para(msgOneRun.F(l, "A"))
 	case !r.BetweenRuns.B:
 		para(msgOneRun.F(l, "B"))
-	}
-	table := [][]string{make([]string, len(msgHead))}
-	for i, h := range msgHead {
-		table[0][i] = h.In(l)
-	}
-	if !r.BetweenRuns.A || !r.BetweenRuns.B {
-		table[0][len(msgHead)-1] = msgVerdictOneRun.In(l)
-	}
-	for _, c := range Cells(r, l) {
-		table = append(table, []string{c.Name, c.A, c.B, c.Diff, c.Rel, c.Interval, c.Method, c.Verdict})
 	}
 	out = append(out, Block{Table: table})
 	para(msgRead.In(l))
@@ -533,6 +527,30 @@ func (r *Result) report(md bool, l lang.Lang) string {
 		}
 	}
 	return b.String()
+}
+
+// table is the table of metrics, its first row the header.
+func (r *Result) table(l lang.Lang) [][]string {
+	table := [][]string{make([]string, len(msgHead))}
+	for i, h := range msgHead {
+		table[0][i] = h.In(l)
+	}
+	if !r.BetweenRuns.A || !r.BetweenRuns.B {
+		table[0][len(msgHead)-1] = msgVerdictOneRun.In(l)
+	}
+	for _, c := range Cells(r, l) {
+		table = append(table, []string{c.Name, c.A, c.B, c.Diff, c.Rel, c.Interval, c.Method, c.Verdict})
+	}
+	return table
+}
+
+// tableWidth is how many columns alignedTable's widest line of rows takes.
+func tableWidth(rows [][]string) int {
+	w := 0
+	for _, line := range strings.Split(alignedTable(rows), "\n") {
+		w = max(w, textWidth(line))
+	}
+	return w
 }
 
 // Cell is one metric's row of the table, as printed.
@@ -862,41 +880,50 @@ const maxValueRunes = 60
 // the place they differ.
 const contextRunes = 16
 
-// pairValues prints a changed condition's two values as shortValue does,
-// but where both are text and one is cut, from shortly before the first
+// pairValues prints a changed condition's two values, together taking at
+// most room columns where they must be cut (each at least maxValueRunes:
+// a short value leaves the rest to the other), cut at a word's end. Where
+// both are text and one is cut, both start from shortly before the first
 // place they differ ("…request's key, the request id…" against "…the
 // salt, then filler…"), so that the cut does not hide the difference.
-func pairValues(l lang.Lang, a, b json.RawMessage) (string, string) {
+func pairValues(l lang.Lang, a, b json.RawMessage, room int) (string, string) {
 	text := func(v json.RawMessage) []rune {
+		if bytes.Equal(v, []byte("null")) || len(v) == 0 {
+			return []rune(msgNone.In(l))
+		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			s = string(v)
 		}
 		return []rune(s)
 	}
-	if bytes.Equal(a, []byte("null")) || len(a) == 0 || bytes.Equal(b, []byte("null")) || len(b) == 0 {
-		return shortValue(l, a), shortValue(l, b)
-	}
 	ra, rb := text(a), text(b)
-	if max(len(ra), len(rb)) <= maxValueRunes {
-		return shortValue(l, a), shortValue(l, b)
+	if textWidth(string(ra))+textWidth(string(rb)) <= room {
+		return string(ra), string(rb)
 	}
-	same := 0
-	for same < len(ra) && same < len(rb) && ra[same] == rb[same] {
-		same++
+	from := 0
+	if !bytes.Equal(a, []byte("null")) && len(a) > 0 && !bytes.Equal(b, []byte("null")) && len(b) > 0 && max(len(ra), len(rb)) > maxValueRunes {
+		same := 0
+		for same < len(ra) && same < len(rb) && ra[same] == rb[same] {
+			same++
+		}
+		from = max(0, same-contextRunes)
+		ra, rb = ra[from:], rb[from:]
 	}
-	from := max(0, same-contextRunes)
-	cut := func(r []rune) string {
-		out, pre := r[from:], ""
+	la, lb := room/2, room-room/2
+	if n := textWidth(string(ra)); n < la {
+		lb = room - n
+	} else if n := textWidth(string(rb)); n < lb {
+		la = room - n
+	}
+	cut := func(r []rune, limit int) string {
+		pre := ""
 		if from > 0 {
 			pre = "…"
 		}
-		if len(out) > maxValueRunes {
-			return pre + string(out[:maxValueRunes]) + "…"
-		}
-		return pre + string(out)
+		return pre + cutText(r, max(limit, maxValueRunes))
 	}
-	return cut(ra), cut(rb)
+	return cut(ra, la), cut(rb, lb)
 }
 
 // shortValue prints a condition's JSON value: a string without quotes,
@@ -909,10 +936,24 @@ func shortValue(l lang.Lang, v json.RawMessage) string {
 	if json.Unmarshal(v, &s) != nil {
 		s = string(v)
 	}
-	if utf8.RuneCountInString(s) > maxValueRunes {
-		s = string([]rune(s)[:maxValueRunes]) + "…"
+	return cutText([]rune(s), maxValueRunes)
+}
+
+// cutText is r when it is at most n runes, else its first n runes cut
+// back to the end of a word (where one ends in their last third) and "…",
+// not "on this trace's cloc…".
+func cutText(r []rune, n int) string {
+	if len(r) <= n {
+		return string(r)
 	}
-	return s
+	r = r[:n]
+	for i := n - 1; i >= n*2/3; i-- {
+		if r[i] == ' ' {
+			r = []rune(strings.TrimRight(string(r[:i]), " ,;:"))
+			break
+		}
+	}
+	return string(r) + "…"
 }
 
 // textWidth is how many terminal columns s takes: wide and full-width

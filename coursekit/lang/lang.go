@@ -97,3 +97,18 @@ func FirstCJK(s string) (int, rune) {
 	}
 	return -1, 0
 }
+
+// N is the count n as a text in l: in English with the words that follow
+// it, which say 1 unlike any other number ("1 attempt", "2 attempts"; "1
+// was", "2 were"), in Chinese the number alone, since Chinese has no
+// plural. Both halves of a Msg print it with %s: {"%s 次尝试", "%s"} with
+// N(l, n, "attempt", "attempts").
+func N[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](l Lang, n T, one, many string) string {
+	if l != EN {
+		return fmt.Sprint(n)
+	}
+	if n == 1 {
+		return fmt.Sprint(n, " ", one)
+	}
+	return fmt.Sprint(n, " ", many)
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,5 +232,66 @@ func TestVerbsByArgument(t *testing.T) {
 		if got := verbs(c.zh) == verbs(c.en); got != c.same {
 			t.Errorf("%q against %q: same %v (%q, %q), want %v", c.zh, c.en, got, verbs(c.zh), verbs(c.en), c.same)
 		}
+	}
+}
+
+// A count reads right for 1 in English ("during 1 attempts" in the card's
+// client-lag note), and as the number alone in Chinese.
+func TestN(t *testing.T) {
+	m := lang.Msg{"在 %s 次尝试期间", "during %s"}
+	for _, c := range []struct {
+		n      int
+		zh, en string
+	}{
+		{1, "在 1 次尝试期间", "during 1 attempt"},
+		{0, "在 0 次尝试期间", "during 0 attempts"},
+		{12, "在 12 次尝试期间", "during 12 attempts"},
+	} {
+		for l, want := range map[lang.Lang]string{lang.ZH: c.zh, lang.EN: c.en} {
+			if got := m.F(l, lang.N(l, c.n, "attempt", "attempts")); got != want {
+				t.Errorf("%s %d: %q, want %q", l, c.n, got, want)
+			}
+		}
+	}
+	if got := "the other " + lang.N(lang.EN, int64(1), "was", "were") + " sent"; got != "the other 1 was sent" {
+		t.Errorf("%q", got)
+	}
+}
+
+// countWords are English counts that read wrong for 1 ("during 1
+// attempts", "the other 1 were sent"): such a count is printed with N.
+var countWords = regexp.MustCompile(`%(\[\d+\])?d (attempts|were)\b`)
+
+// No English text in coursekit's code, a Msg's English half or a message
+// printed in English only, prints "%d attempts" or "%d were": with 1 they
+// read "1 attempts", "1 were".
+func TestEnglishCountsReadRightForOne(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			bl, ok := n.(*ast.BasicLit)
+			if !ok || bl.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(bl.Value)
+			if err != nil {
+				return true
+			}
+			if i, _ := lang.FirstCJK(s); i < 0 && countWords.MatchString(s) {
+				t.Errorf("%s: %q reads wrong for 1: print the count with lang.N", fset.Position(bl.Pos()), countWords.FindString(s))
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

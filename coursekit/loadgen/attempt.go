@@ -189,7 +189,7 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		a.Outcome, a.EndMS, a.HasEnd = trace.HTTPError, r.now(), true
 		// The status line and body are the peer's bytes: control codes and invalid UTF-8 are
 		// written escaped, so no terminal, CSV or page that shows the error runs them.
-		a.Error = safetext.Name(strings.TrimSpace(resp.Status + ": " + string(msg)))
+		a.Error = safetext.Name(strings.TrimSpace(resp.Status + ": " + errorBody(resp.Header.Get("Content-Type"), msg)))
 		return a
 	}
 	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {

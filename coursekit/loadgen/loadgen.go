@@ -641,7 +641,7 @@ func (r *runner) finish(res *Result, h trace.Header, end trace.RunEnd, snk *sink
 		return res, fmt.Errorf("writing the metrics sidecar: %w", l.serr)
 	}
 	if res.Sent != res.Recorded {
-		return res, fmt.Errorf("sent %d attempts but recorded %d", res.Sent, res.Recorded)
+		return res, fmt.Errorf("attempts sent: %d, recorded: %d", res.Sent, res.Recorded)
 	}
 	return res, nil
 }

@@ -140,9 +140,9 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 	var subtitle string
 	if sampled {
 		title = lg.F(lang.Msg{"尝试抽样（画出 %d / %d 行）：首字前等待 → 流式输出 → 结束", "Sampled attempts (%d of %d rows drawn): wait for the first output → streaming → end"}, n, d.rows)
-		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d（计数来自指标口径卡，不是样本的）", "%d attempts: complete successes %d · failures %d · in flight %d (the card's counts, not the sample's)"}, total, nOK, nFail, nIn)
+		subtitle = lg.F(lang.Msg{"共 %s 次尝试：完整成功 %d · 失败 %d · 在途 %d（计数来自指标口径卡，不是样本的）", "%s: complete successes %d · failures %d · in flight %d (the card's counts, not the sample's)"}, lang.N(lg, total, "attempt", "attempts"), nOK, nFail, nIn)
 	} else {
-		subtitle = lg.F(lang.Msg{"共 %d 次尝试：完整成功 %d · 失败 %d · 在途 %d（失败与在途都画出，不删除）", "%d attempts: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, total, nOK, nFail, nIn)
+		subtitle = lg.F(lang.Msg{"共 %s 次尝试：完整成功 %d · 失败 %d · 在途 %d（失败与在途都画出，不删除）", "%s: complete successes %d · failures %d · in flight %d (failures and in-flight attempts are drawn, none removed)"}, lang.N(lg, total, "attempt", "attempts"), nOK, nFail, nIn)
 	}
 	if nOut > 0 {
 		subtitle += lg.F(lang.Msg{" · 窗口外 %d", " · outside the window %d"}, nOut)

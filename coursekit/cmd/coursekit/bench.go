@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -184,6 +186,18 @@ func (fl *benchFlags) options(stderr io.Writer) (*benchOptions, error) {
 // --think-time), and reads the replayed trace.
 func (fl *benchFlags) loop(cfg *loadgen.Config) error {
 	set := fl.set
+	// A loop flag given a value that chooses no loop is answered about
+	// that flag, not with "give exactly one of …" (0 turns a loop off,
+	// which only makes sense beside another one).
+	other := func(loop string) bool {
+		return (loop != "rate" && cfg.Rate != 0) || (loop != "concurrency" && cfg.Concurrency != 0) || (loop != "replay" && fl.replay != "")
+	}
+	switch r := cfg.Rate; {
+	case set["rate"] && (r < 0 || math.IsNaN(r) || math.IsInf(r, 0)), set["rate"] && r == 0 && !other("rate"):
+		return usagef("bench: --rate must be > 0 (requests per second), got %g", r)
+	case set["concurrency"] && (cfg.Concurrency < 0 || cfg.Concurrency == 0 && !other("concurrency")):
+		return usagef("bench: --concurrency must be > 0 (users, each waiting for its previous answer), got %d", cfg.Concurrency)
+	}
 	if cfg.Rate > 0 || fl.replay != "" {
 		a, err := loadgen.ParseArrival(fl.arrival)
 		if err != nil {
@@ -421,7 +435,7 @@ func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) (
 	// while an answer was still under way: say both when they differ.
 	count := fmt.Sprintf("%d connect_error attempts sent since then", u.ConnectErrors)
 	if all := res.Outcomes[trace.ConnectError.String()]; all > u.ConnectErrors {
-		count += fmt.Sprintf(" (of the run's %d: the other %d were sent before %s, while an answer was still under way)", all, all-u.ConnectErrors, from)
+		count += fmt.Sprintf(" (of the run's %d: the other %s sent before %s, while an answer was still under way)", all, lang.N(lang.EN, all-u.ConnectErrors, "was", "were"), from)
 	}
 	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %s, nothing took the connection (the server is down, or --url is wrong)%s. "+
 		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
@@ -481,7 +495,7 @@ func emptyLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) {
 	if n == 0 {
 		return
 	}
-	fmt.Fprintf(stderr, "coursekit bench: %d of %d attempts were empty_output: the server ended the stream correctly with no text (the model's first token was its end-of-sequence token); they are failures in every denominator", n, res.Recorded)
+	fmt.Fprintf(stderr, "coursekit bench: %d of %s empty_output: the server ended the stream correctly with no text (the model's first token was its end-of-sequence token); they are failures in every denominator", n, lang.N(lang.EN, res.Recorded, "attempt was", "attempts were"))
 	if cfg.API != "chat" {
 		fmt.Fprint(stderr, "; on --api completions the prompt is sent as raw text without the model's chat template, and an instruct model given a bare question often ends its turn at once: --api chat applies the template (docs/engineers.md, \"Empty answers\")")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -46,11 +47,8 @@ func runState(res *loadgen.Result) string {
 
 // stillRunning is the interrupt's in_flight clause; none for no attempt.
 func stillRunning(n int64) string {
-	switch n {
-	case 0:
+	if n == 0 {
 		return ""
-	case 1:
-		return "; the 1 attempt still running is in_flight, not a failure"
 	}
-	return fmt.Sprintf("; the %d attempts still running are in_flight, not failures", n)
+	return "; the " + lang.N(lang.EN, n, "attempt still running is in_flight, not a failure", "attempts still running are in_flight, not failures")
 }

@@ -132,7 +132,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out != "" {
-		fmt.Fprintf(stderr, "coursekit gen: wrote %d attempts for %d requests to %s\n", st.Attempts, st.Requests, *out)
+		fmt.Fprintf(stderr, "coursekit gen: wrote %s for %s to %s\n", lang.N(lang.EN, st.Attempts, "attempt", "attempts"), lang.N(lang.EN, st.Requests, "request", "requests"), *out)
 	}
 	return nil
 }

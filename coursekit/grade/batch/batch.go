@@ -199,7 +199,7 @@ func NewBatch(ro *roster.Roster, points map[string]float64, subs []*grader.Submi
 	}
 	if lmsNamed > 0 && !ro.HasLMSIDs() {
 		b.Warnings = append(b.Warnings, grader.Warnf("有 %d 个文件是 LMS（Canvas 或 Moodle）批量下载的名字，但名单没有 lms_id 列：无法按 LMS 编号认人。其中 %d 个按 LMS 写的姓名认出了名单上唯一的一位学习者（姓名完全一致，不猜），其余的只能靠签名的发放记录认人。请在名单里加上 lms_id 列后重新评分",
-			"%d files have LMS (Canvas or Moodle) bulk-download names, but the roster has no lms_id column: they cannot be matched by LMS number; %d were matched by the name the LMS wrote (exactly one roster learner of that name, never a guess), the others only by their signed release record; add an lms_id column to the roster and grade again", lmsNamed, byName))
+			"files with LMS (Canvas or Moodle) bulk-download names: %d, but the roster has no lms_id column: they cannot be matched by LMS number; matched by the name the LMS wrote (exactly one roster learner of that name, never a guess): %d, the others only by their signed release record; add an lms_id column to the roster and grade again", lmsNamed, byName))
 	}
 	for _, s := range subs {
 		for _, f := range s.Integrity {

@@ -168,8 +168,8 @@ var noNote lang.Msg
 func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card *metrics.Summary, src, dest string) {
 	o := recompute(tr, card)
 	c := o.card
-	fmt.Fprint(w, l.F(lang.Msg{"coursekit import：%s，布局 %s，第 %d / %d 次运行：%d 次尝试（%d 次失败）写到 %s\n", "coursekit import: %s, layout %s, run %d of %d: %d attempts (%d failed) written to %s\n"},
-		rep.Tool, rep.Layout, rep.Run, rep.Runs, rep.Attempts, rep.Failures, dest))
+	fmt.Fprint(w, l.F(lang.Msg{"coursekit import：%s，布局 %s，第 %d / %d 次运行：%s 次尝试（%d 次失败）写到 %s\n", "coursekit import: %s, layout %s, run %d of %d: %s (%d failed) written to %s\n"},
+		rep.Tool, rep.Layout, rep.Run, rep.Runs, lang.N(l, rep.Attempts, "attempt", "attempts"), rep.Failures, dest))
 	if rep.Summary != "" {
 		fmt.Fprint(w, l.F(lang.Msg{"\n%s 自己的数字（来自 %s）与从 trace 重算的指标口径卡并排\n", "\n%s's own numbers (from %s) beside the card recomputed from the trace\n"}, rep.Tool, rep.Summary))
 	} else {
@@ -316,7 +316,7 @@ func goodputRow(l lang.Lang, c *metrics.Summary, perS bool) string {
 	if c.Attempts == 0 {
 		return ""
 	}
-	return l.F(lang.Msg{"%s：合格 %d/%d 次尝试 = %s%%（%s）", "%s: qualified %d/%d attempts = %s%% (%s)"}, name, k.Qualified, c.Attempts, fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
+	return l.F(lang.Msg{"%s：合格 %d/%s 次尝试 = %s%%（%s）", "%s: qualified %d/%s = %s%% (%s)"}, name, k.Qualified, lang.N(l, c.Attempts, "attempt", "attempts"), fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
 }
 
 // durationWhy says what the tool's duration and ours (the trace window,

@@ -377,8 +377,8 @@ func crossCheck(res *toolfile.Result, o *toolfile.Obj, rows int, n rowCounts) {
 	}
 	if np, _ := o.OptNum("num_prompts"); np != nil && int(*np) != rows {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"num_prompts = %g，但逐请求数组里有 %d 次尝试：以数组为准",
-			"num_prompts = %g but the per-request arrays hold %d attempts: the arrays are used"}, *np, rows))
+			"num_prompts = %g，但逐请求数组里有 %s 次尝试：以数组为准",
+			"num_prompts = %g but the per-request arrays hold %s: the arrays are used"}, *np, toolfile.Count(rows, "attempt", "attempts")))
 	}
 	if n.ambiguous > 0 {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{

@@ -73,3 +73,9 @@ func (r *Report) NotesIn(l lang.Lang) []string {
 	}
 	return out
 }
+
+// Count is lang.N(n, one, many) as a Note, an argument of NewNote: in
+// English "1 attempt" or "2 attempts", in Chinese the number alone.
+func Count(n int, one, many string) Note {
+	return Note{lang.N(lang.ZH, n, one, many), lang.N(lang.EN, n, one, many)}
+}
