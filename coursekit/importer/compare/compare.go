@@ -30,6 +30,10 @@ type ours struct {
 	// successes (0 without any): the span a tool that leaves failed
 	// records out of its duration measures.
 	okSpanMS float64
+	// eventGaps is whether any attempt of the trace, whatever its outcome
+	// or start, has two events or more: whether the file held per-event
+	// times at all (guidellm's and llmperf's hold only the first token's).
+	eventGaps bool
 }
 
 // ttftAny is the TTFT of the in-window complete successes and of the
@@ -42,6 +46,7 @@ func recompute(tr *trace.Trace, card *metrics.Summary) ours {
 	first, last := math.Inf(1), math.Inf(-1)
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
+		o.eventGaps = o.eventGaps || len(a.Events) > 1
 		// The lag behind the schedule concerns every send, failures included.
 		var m struct {
 			Scheduled *float64 `json:"scheduled_ms"`
@@ -247,6 +252,10 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 			}
 			if metric == "itl_ms" {
 				nr += l.F(lang.Msg{"（n=%d 个事件）", " (n=%d events)"}, len(o.samples["itl_ms"]))
+				if st.Metric == "itl_ms" && len(o.samples["itl_ms"]) == 0 && !o.eventGaps {
+					// Not a difference of method: there is nothing of ours to set beside the tool's number.
+					why = l.S(lang.Msg{"文件里没有逐事件的时间（每个请求至多一个事件），所以没有我们的 ITL 可比", "the file has no per-event times (at most one event per request), so there is no ITL of ours to compare"})
+				}
 			}
 			if metric == ttftAny {
 				nr += fmt.Sprintf(" (n=%d)", len(o.samples[ttftAny]))
