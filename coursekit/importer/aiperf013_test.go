@@ -134,8 +134,58 @@ func TestAIPerf013MalformedCountedAsSuccess(t *testing.T) {
 	if seen["malformed"][trace.OK] != 3 || len(seen["malformed"]) != 1 || seen["reset"][trace.OK] != 0 || seen["http_503"][trace.HTTPError] != 5 {
 		t.Errorf("outcomes by injected fault: %v", seen)
 	}
-	if !slices.Contains(im.rep.Notes, AIPerfMalformedNote) {
-		t.Errorf("notes lack the malformed-SSE note: %q", im.rep.Notes)
+	ok := 0
+	for _, m := range seen {
+		ok += m[trace.OK]
+	}
+	if want, _ := AIPerfMalformedNote(ok); !slices.Contains(im.rep.Notes, want) {
+		t.Errorf("notes lack the malformed-SSE note over %d ok attempts: %q", ok, im.rep.Notes)
+	}
+}
+
+// The malformed-SSE note is there only when the file can hold such a
+// stream (an ok attempt), and it says it cannot tell how many of them
+// were: it names the ok attempts, not "such attempts are ok in this
+// trace" as if there were some. A file whose records all failed has no
+// such note.
+func TestAIPerfMalformedNoteOnlyWhereTrue(t *testing.T) {
+	im := importFile(t, "aiperf", "aiperf_profile_export.jsonl", Options{})
+	var en, zh string
+	for i, n := range im.rep.NotesIn(lang.EN) {
+		if strings.Contains(n, "malformed SSE") {
+			en, zh = n, im.rep.NotesIn(lang.ZH)[i]
+		}
+	}
+	if !strings.Contains(en, "no telling how many of the 2 ok attempts in this trace") || strings.Contains(en, "such attempts are ok in this trace") {
+		t.Errorf("the note over 2 ok attempts: %q", en)
+	}
+	if !strings.Contains(zh, "无法判断本 trace 的 2 次 ok 尝试里有几次") {
+		t.Errorf("the zh note over 2 ok attempts: %q", zh)
+	}
+	if n, _ := AIPerfMalformedNote(1); !strings.Contains(n.In(lang.EN), "of the 1 ok attempt in") {
+		t.Errorf("one ok attempt: %q", n.In(lang.EN))
+	}
+	raw, err := os.ReadFile("testdata/aiperf_profile_export.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []string
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if !strings.Contains(l, `"error": null`) || strings.Contains(l, `"warmup"`) {
+			failed = append(failed, l)
+		}
+	}
+	rep, err := ImportWith("aiperf", strings.NewReader(strings.Join(failed, "\n")), "failed.jsonl", new(strings.Builder), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range rep.NotesIn(lang.EN) {
+		if strings.Contains(n, "malformed SSE") {
+			t.Errorf("a file without an ok attempt has the malformed-SSE note: %q", n)
+		}
+	}
+	if _, ok := AIPerfMalformedNote(0); ok {
+		t.Error("AIPerfMalformedNote(0) gives a note")
 	}
 }
 

@@ -75,7 +75,8 @@ type (
 	Note = toolfile.Note
 )
 
-// AIPerfMalformedNote is a note AIPerf's Reports carry (see aiperf).
+// AIPerfMalformedNote is the note an AIPerf Report carries when its file
+// has ok attempts (see aiperf.MalformedNote).
 var AIPerfMalformedNote = aiperf.MalformedNote
 
 // The metric names some tools' Reports carry (see their packages).

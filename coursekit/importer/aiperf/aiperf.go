@@ -67,14 +67,26 @@ func aiperfCount(m *toolfile.Obj, tag string) (int, error) {
 const MetricInterChunk = "itl_ms (inter_chunk_latency, per event)"
 
 // MalformedNote says how AIPerf 0.13 counts a stream that carried a
-// malformed SSE message (checked against coursekit sim's malformed fault).
-var MalformedNote = toolfile.NewNote(lang.Msg{
-	"AIPerf 0.13 把带有畸形 SSE 消息的流算作成功（记录里没有 error），" +
-		"而 vLLM、guidellm 和 coursekit bench 判它失败：这类尝试在本 trace 里是 ok，所以面对同一台服务器，" +
-		"AIPerf 的成功数可能比别的工具多",
-	"AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
-		"while vLLM, guidellm and coursekit bench fail it: such attempts are ok in this trace, so AIPerf's success count can be " +
-		"higher than another tool's against the same server"})
+// malformed SSE message (checked against coursekit sim's malformed fault),
+// for a file whose records give ok ok attempts. Such a stream's record has
+// no error and looks like any other success (the fixture's three are
+// indistinguishable from the rest), so the note cannot count them: it
+// says that any of the ok attempts may be one. A file without an ok
+// attempt cannot hold one, and gets no note (ok false).
+func MalformedNote(ok int) (toolfile.Note, bool) {
+	if ok == 0 {
+		return toolfile.Note{}, false
+	}
+	return toolfile.NewNote(lang.Msg{
+		"AIPerf 0.13 把带有畸形 SSE 消息的流算作成功（记录里没有 error），" +
+			"而 vLLM、guidellm 和 coursekit bench 判它失败。这样的记录和干净的成功看起来一样，" +
+			"所以无法判断本 trace 的 %s 次 ok 尝试里有几次是这种流（可能一次也没有）；" +
+			"若有，面对同一台服务器，AIPerf 的成功数会比别的工具多",
+		"AIPerf 0.13 counts a stream that carried a malformed SSE message as a success (no error in its record), " +
+			"while vLLM, guidellm and coursekit bench fail it. Such a record looks like a clean success, " +
+			"so there is no telling how many of the %s in this trace were such streams (maybe none); " +
+			"if any were, AIPerf's success count is higher than another tool's against the same server"}, toolfile.Count(ok, "ok attempt", "ok attempts")), true
+}
 
 // errorKinds counts the errors AIPerf recorded, by type and message, with
 // the outcome each became, so that the import says what AIPerf recorded
@@ -450,9 +462,22 @@ func build(rows []row, warmup int) *toolfile.Result {
 	if n, ok := recorded.note(); ok {
 		res.Report.Notes = append(res.Report.Notes, n)
 	}
-	res.Report.Notes = append(res.Report.Notes, MalformedNote)
+	if n, ok := MalformedNote(okAttempts(res.Attempts)); ok {
+		res.Report.Notes = append(res.Report.Notes, n)
+	}
 	res.Conds = conditions(warmup, noICL)
 	return res
+}
+
+// okAttempts counts the attempts whose outcome is ok.
+func okAttempts(as []trace.Attempt) int {
+	n := 0
+	for i := range as {
+		if as[i].Outcome == trace.OK {
+			n++
+		}
+	}
+	return n
 }
 
 // samples are AIPerf's numbers of the valid records, as it computes them.
