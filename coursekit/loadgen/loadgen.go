@@ -289,11 +289,34 @@ func PreflightModel(ctx context.Context, client *http.Client, baseURL string, h 
 	var ue *url.Error
 	switch {
 	case errors.As(err, &silent{}):
-		return fmt.Errorf("%s accepted the connection but did not answer GET /v1/models within %s s (a server still loading, hung, or not speaking HTTP there)", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()))
+		return fmt.Errorf("%s accepted the connection but did not answer GET /v1/models within %s s (a server still loading, hung, or not speaking HTTP there)%s", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()), baseHint(baseURL))
 	case errors.As(err, &ue):
 		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
 	}
-	return fmt.Errorf("%s does not answer as an OpenAI-compatible server (%v)", RedactURL(baseURL), err)
+	return fmt.Errorf("%s does not answer as an OpenAI-compatible server (%v)%s", RedactURL(baseURL), err, baseHint(baseURL))
+}
+
+// endpointPaths are the paths a learner may paste as --url: an endpoint,
+// to which the pre-flight and the load would add their own path again.
+var endpointPaths = []string{"/v1/chat/completions", "/v1/completions", "/chat/completions", "/completions"}
+
+// baseHint is, when baseURL's path ends in an endpoint (endpointPaths),
+// what to give instead: the URL without it, as "; ..." to append to the
+// pre-flight's error; otherwise "".
+func baseHint(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	p := strings.TrimRight(u.Path, "/")
+	for _, e := range endpointPaths {
+		if strings.HasSuffix(p, e) {
+			u.Path, u.RawPath = strings.TrimSuffix(p, e), ""
+			u.RawQuery, u.Fragment, u.RawFragment = "", "", ""
+			return "; --url is the server's base URL, not an endpoint (" + e + "): give " + RedactURL(u.String())
+		}
+	}
+	return ""
 }
 
 // preflightTimeout bounds the pre-flight request (and ResolveModel's).
