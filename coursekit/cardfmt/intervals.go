@@ -21,6 +21,8 @@ var (
 	ciTooFew   = lang.Msg{"（样本太少，%s）", " (too few samples: %s)"}
 	ciNeedSep  = lang.Msg{"，", ", "}
 	ciLine     = lang.Msg{"95%% 置信区间，%s：%s", "95%% confidence intervals, %s: %s"}
+	// ciGapsNote follows the event gaps' intervals (metrics.SamplingIndependentGaps).
+	ciGapsNote = lang.Msg{"；区间把每个间隔当作独立样本，但同一次尝试的间隔并不独立，所以可能偏窄；compare 按整次尝试重抽样，同一 trace 的区间更宽，尝试太少时无界", "; these intervals treat every gap as an independent sample, but the gaps of one attempt are not independent, so they may be too narrow; compare resamples whole attempts, so its interval for the same trace is wider, or unbounded with few attempts"}
 	wilsonNone = lang.Msg{"；95% 区间：无（分母为 0）", "; 95% interval: none (denominator is 0)"}
 	wilsonText = lang.Msg{"；95%% 区间 [%s, %s]（Wilson 得分区间）", "; 95%% interval [%s, %s] (Wilson score interval)"}
 )
@@ -75,7 +77,11 @@ func CILineIn(l lang.Lang, d metrics.Dist) string {
 		}
 		parts = append(parts, s)
 	}
-	return ciLine.F(l, ciMethod.In(l), strings.Join(parts, " · "))
+	out := ciLine.F(l, ciMethod.In(l), strings.Join(parts, " · "))
+	if len(ivs) > 0 && ivs[0].Sampling == metrics.SamplingIndependentGaps {
+		out += ciGapsNote.In(l)
+	}
+	return out
 }
 
 // WilsonText is "；95% 区间 [a%, b%]（Wilson 得分区间）" for a share of

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
 
@@ -73,5 +74,56 @@ func TestCardShowsIntervals(t *testing.T) {
 func TestCILineEmpty(t *testing.T) {
 	if l := CILine(metrics.NewDist(nil, metrics.NearestRank, "ms")); l != "" {
 		t.Errorf("empty sample: %q", l)
+	}
+}
+
+// The event gaps' interval line, and only it, says the gaps are taken as
+// independent and that compare resamples whole attempts; the JSON card
+// names it as the interval's sampling, in both languages' cards.
+func TestEventGapIntervalSaysIndependentGaps(t *testing.T) {
+	s, err := metrics.SummarizeFile(filepath.Join("..", "..", "data", "unit01", "trace.jsonl"), metrics.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+		for _, f := range []Format{Text, Markdown} {
+			var b bytes.Buffer
+			if err := WriteLang(&b, s, "trace.jsonl", f, l); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			if got := strings.Count(out, ciGapsNote.In(l)); got != 1 {
+				t.Errorf("%s %s card: gaps note %d times, want once", l, f, got)
+			}
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(line, ciGapsNote.In(l)) && !strings.Contains(line, ciMethod.In(l)) {
+					t.Errorf("%s %s card: gaps note off the interval line: %q", l, f, line)
+				}
+			}
+			if !strings.Contains(ciGapsNote.In(l), "compare") {
+				t.Errorf("%s note does not name compare", l)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, s, "trace.jsonl", JSON); err != nil {
+		t.Fatal(err)
+	}
+	var card struct {
+		ITL struct {
+			CI95 map[string]map[string]any `json:"ci95"`
+		} `json:"itl_ms"`
+		TTFT struct {
+			CI95 map[string]map[string]any `json:"ci95"`
+		} `json:"ttft_ms"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &card); err != nil {
+		t.Fatal(err)
+	}
+	if got := card.ITL.CI95["p95"]["sampling"]; got != metrics.SamplingIndependentGaps {
+		t.Errorf("JSON itl_ms.ci95.p95.sampling = %v, want %q", got, metrics.SamplingIndependentGaps)
+	}
+	if got, ok := card.TTFT.CI95["p95"]["sampling"]; ok {
+		t.Errorf("JSON ttft_ms.ci95.p95.sampling = %v, want absent", got)
 	}
 }

@@ -41,6 +41,31 @@ type Interval struct {
 	// missing side (0 when the side is bounded).
 	NeedNLow  int `json:"need_n_low,omitempty"`
 	NeedNHigh int `json:"need_n_high,omitempty"`
+	// Sampling names what the interval takes as independent draws when
+	// that is not one value per attempt: SamplingIndependentGaps on the
+	// event gaps. Absent on TTFT, E2E and TPOT (one value an attempt).
+	Sampling string `json:"sampling,omitempty"`
+}
+
+// SamplingIndependentGaps marks the event-gap intervals: the order
+// statistics of all gaps taken as independent draws. The gaps of one
+// attempt are not independent (one slow batch slows them all), so the
+// interval is narrower than the truth; compare resamples whole attempts
+// (an attempt's gaps together), so its event-gap interval is wider, or
+// unbounded with few attempts, for the same trace.
+const SamplingIndependentGaps = "independent-gaps"
+
+// markSampling sets every interval of d (its levels and the chosen ones)
+// to sampling s.
+func markSampling(d *Dist, s string) {
+	if d.CI95 != nil {
+		for _, p := range Levels {
+			d.CI95.Level(p).Sampling = s
+		}
+	}
+	for i := range d.Chosen {
+		d.Chosen[i].CI95.Sampling = s
+	}
 }
 
 // tails is the one convention the course uses.

@@ -310,6 +310,7 @@ func (acc *Accumulator) Summary() *Summary {
 		})
 	}
 	wg.Wait()
+	markSampling(&s.ITL, SamplingIndependentGaps)
 	if rs != nil { // after the distributions: it reads the event gaps' ranks
 		var err error
 		if rs.ITL, err = clusterWindows(int(acc.itl.n), acc.gaps.sizes(), acc.gaps.each, acc.itl.ranks, m, acc.opts.Levels); err != nil {

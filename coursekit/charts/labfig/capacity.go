@@ -86,7 +86,7 @@ func (s CapacityStep) lateness(lg lang.Lang) string {
 	return cardfmt.CapacityLatenessIn(lg, capacity.Step{ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS})
 }
 
-var capLate = lang.Msg{"（客户端迟到）", " (client late)"}
+var capLate = lang.Msg{"；客户端迟到", "; client late"}
 
 // verdictColors colour the verdicts; their names are cardfmt's.
 var verdictColors = map[string]string{
@@ -121,14 +121,57 @@ func sortedSteps(r CapacitySearch) []CapacityStep {
 // pct2 is a share as a percentage rounded to 0.01 (a chart value).
 func pct2(v float64) float64 { return math.Round(v*10000) / 100 }
 
-// labelSide alternates the verdict labels of neighbouring steps above and
-// below their points: two steps close in rate (1 and 2 req/s on a 0–16
-// axis), both at 100 %, would print "meets (client late)" over each other.
-func labelSide(i int) string {
-	if i%2 == 1 {
-		return "bottom"
+// The attainment points carry no permanent label: verdict labels of steps
+// close in rate (1 and 2 req/s on a 0–16 axis, or four steps at 100 %)
+// overlapped each other and the target line's label. The colour is the
+// verdict, a triangle a step during which the client was late, and the
+// subtitle says so once (attainmentKey); the tooltip has every word.
+const (
+	symbolOnTime = "circle"
+	symbolLate   = "triangle"
+)
+
+// The words of attainmentKey.
+var (
+	capKeyColours = lang.Msg{"点的颜色是判定：%s（悬停看每一步的详情）", "a point's colour is its verdict: %s (hover for each step's details)"}
+	capKeyColour  = lang.Msg{"%s %s", "%s %s"}
+	capKeySep     = lang.Msg{"，", ", "}
+	capKeyLate    = lang.Msg{"；三角形：这一步客户端迟到，TTFT 可能被多算", "; a triangle: the client was late during that step, so its TTFT may be too long"}
+	capColourName = map[string]lang.Msg{
+		capacity.Meets:       {"绿色", "green"},
+		capacity.Fails:       {"红色", "red"},
+		capacity.Undecided:   {"黄色", "yellow"},
+		capacity.Interrupted: {"灰色", "grey"},
 	}
-	return "top"
+)
+
+// attainmentKey says, once, what the attainment points' colours and
+// symbols mean: the verdicts of the steps drawn (those with an
+// attainment), in a fixed order, and the triangle when a drawn step was
+// late.
+func attainmentKey(lg lang.Lang, steps []CapacityStep) string {
+	seen, late := map[string]bool{}, false
+	for _, s := range steps {
+		if s.Attainment == nil {
+			continue
+		}
+		seen[s.Verdict] = true
+		late = late || s.lateness(lg) != ""
+	}
+	var parts []string
+	for _, v := range []string{capacity.Meets, capacity.Fails, capacity.Undecided, capacity.Interrupted} {
+		if seen[v] {
+			parts = append(parts, lg.F(capKeyColour, capColourName[v].In(lg), cardfmt.CapacityVerdictIn(lg, v)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	key := lg.F(capKeyColours, strings.Join(parts, capKeySep.In(lg)))
+	if late {
+		key += capKeyLate.In(lg)
+	}
+	return key
 }
 
 var none = lang.Msg{"无", "none"}
@@ -202,16 +245,19 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 
 // The words of the capacity figures and page.
 var (
-	capRatePerS    = lang.Msg{"%s 次/s", "%s req/s"}
-	capRateAxis    = lang.Msg{"提供的速率（次/s，开环泊松）", "offered rate (req/s, open-loop Poisson)"}
-	capWilson      = lang.Msg{"95% Wilson 区间", "95% Wilson interval"}
-	capAttainment  = lang.Msg{"联合合格率", "qualified share"}
-	capBusy        = lang.Msg{"设备忙碌率", "device busy share"}
-	capGoodput     = lang.Msg{"goodput（合格次/s）", "goodput (qualified/s)"}
-	capOffered     = lang.Msg{"提供的速率", "offered rate"}
-	capP95         = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
-	capOverloaded  = lang.Msg{"（过载）", " (overload)"}
-	capStepTooltip = lang.Msg{"%s 次/s：%d / %d 合格%s = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified%s = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
+	capRatePerS   = lang.Msg{"%s 次/s", "%s req/s"}
+	capRateAxis   = lang.Msg{"提供的速率（次/s，开环泊松）", "offered rate (req/s, open-loop Poisson)"}
+	capWilson     = lang.Msg{"95% Wilson 区间", "95% Wilson interval"}
+	capAttainment = lang.Msg{"联合合格率", "qualified share"}
+	capBusy       = lang.Msg{"设备忙碌率", "device busy share"}
+	capGoodput    = lang.Msg{"goodput（合格次/s）", "goodput (qualified/s)"}
+	capOffered    = lang.Msg{"提供的速率", "offered rate"}
+	capP95        = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
+	// capNoAttempts lists, under the load figure, the steps without an
+	// attempt, whose goodput is not drawn.
+	capNoAttempts    = lang.Msg{"%s：窗口里没有尝试，没有 goodput，不画点（缺失不是 0）", "%s: no attempt in the window, so no goodput and no point drawn (missing is not 0)"}
+	capNoAttemptStep = lang.Msg{"%s 次/s（%s）", "%s req/s (%s)"}
+	capStepTooltip   = lang.Msg{"%s 次/s：%d / %d 合格%s = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified%s = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
 )
 
 // CapacityAttainment draws, against the offered rate, each step's
@@ -232,7 +278,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		half *= max(steps[len(steps)-1].Rate, 1)
 	}
 	anyBusy := false
-	for i, s := range steps {
+	for _, s := range steps {
 		vname, vcolor := verdictOf(lg, s.Verdict)
 		if s.CILow != nil && s.CIHigh != nil {
 			lo, hi := pct2(*s.CILow), pct2(*s.CIHigh)
@@ -246,26 +292,23 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		}
 		tip := lg.F(capStepTooltip,
 			draw.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly, s.InFlight), pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), cardfmt.CapacityExtendedIn(lg, s.Extended))
-		label := vname
 		switch {
 		case s.StoppedEarly:
 			tip += lg.S(lang.Msg{"；队列持续增长，提前停止", "; the queue kept growing, stopped early"})
-			label += lg.S(capOverloaded)
 		case s.Overloaded:
 			tip += lg.S(lang.Msg{"；完成速率低于提供的速率，在途数在增长", "; completions fell behind the offered rate, in flight grew"})
-			label += lg.S(capOverloaded)
 		}
+		symbol, size := symbolOnTime, 11
 		if late := s.lateness(lg); late != "" {
-			tip += lg.S(lang.Msg{"；", "; "}) + late
-			label += lg.S(capLate)
+			tip += lg.S(capLate) + lg.S(lang.Msg{"：", ": "}) + late
+			symbol, size = symbolLate, 14
 		}
 		var v any = "-"
 		if s.Attainment != nil {
 			v = pct2(*s.Attainment)
 		}
-		att = append(att, draw.Point{Value: []any{s.Rate, v}, Symbol: "circle", SymbolSize: 11,
+		att = append(att, draw.Point{Value: []any{s.Rate, v}, Symbol: symbol, SymbolSize: size,
 			ItemStyle: &opts.ItemStyle{Color: vcolor},
-			Label:     &opts.Label{Show: opts.Bool(true), Formatter: draw.Literal(label), Position: labelSide(i), Color: vcolor},
 			Tooltip:   &draw.NodeTooltip{Show: true, Formatter: tip}})
 		var b any = "-"
 		if s.BusyMean != nil {
@@ -286,7 +329,11 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 	if anyBusy {
 		legend = append(legend, capBusy.In(lg))
 	}
-	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), capacitySubtitle(lg, r), 110)
+	sub := capacitySubtitle(lg, r)
+	if key := attainmentKey(lg, steps); key != "" {
+		sub += "\n" + key
+	}
+	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：各步的联合合格率与 95% 区间", "Capacity search: each step's qualified share and its 95% interval"}), sub, 110)
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),
@@ -322,10 +369,19 @@ func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 	lg := c.Lang
 	steps := sortedSteps(r)
 	var good, offered, p95 []draw.Point
+	var noAttempts []string // steps without an attempt: no goodput, no point
 	for _, s := range steps {
-		// Goodput as the card prints it (three decimals), not rounded again.
-		good = append(good, draw.Point{Value: []any{s.Rate, math.Round(s.GoodputPerS*1000) / 1000}, Tooltip: &draw.NodeTooltip{Show: true,
-			Formatter: lg.F(lang.Msg{"%s 次/s：goodput %s 次/s（%d 次合格 / 窗口 %s s）", "%s req/s: goodput %s /s (%d qualified / window %s s)"}, draw.Num(s.Rate), draw.Num(s.GoodputPerS), s.Qualified, draw.Num(s.WindowS))}})
+		if s.Attempts == 0 {
+			// No attempt in the window (a step interrupted at its start):
+			// its goodput is missing, not 0, so no point is drawn.
+			vname, _ := verdictOf(lg, s.Verdict)
+			noAttempts = append(noAttempts, lg.F(capNoAttemptStep, draw.Num(s.Rate), vname))
+			good = append(good, draw.Point{Value: []any{s.Rate, "-"}})
+		} else {
+			// Goodput as the card prints it (three decimals), not rounded again.
+			good = append(good, draw.Point{Value: []any{s.Rate, math.Round(s.GoodputPerS*1000) / 1000}, Tooltip: &draw.NodeTooltip{Show: true,
+				Formatter: lg.F(lang.Msg{"%s 次/s：goodput %s 次/s（%d 次合格 / 窗口 %s s）", "%s req/s: goodput %s /s (%d qualified / window %s s)"}, draw.Num(s.Rate), draw.Num(s.GoodputPerS), s.Qualified, draw.Num(s.WindowS))}})
+		}
 		offered = append(offered, draw.Point{Value: []any{s.Rate, s.Rate}})
 		var v any = "-"
 		tip := lg.F(lang.Msg{"%s 次/s：没有完整成功，P95 TTFT 无", "%s req/s: no complete success, no P95 TTFT"}, draw.Num(s.Rate))
@@ -335,7 +391,11 @@ func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 		}
 		p95 = append(p95, draw.Point{Value: []any{s.Rate, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 	}
-	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS)), 90)
+	sub := lg.F(lang.Msg{"goodput = 联合合格次数 / 窗口秒数；灰色虚线是提供的速率，goodput 离它越远，失败或超时越多；P95 TTFT 只算完整成功，虚线是门槛 %s", "goodput = qualified / window seconds; the grey dotted line is the offered rate: the further goodput is below it, the more failed or were late; P95 TTFT over complete successes only, the dashed line is the SLO %s"}, draw.SLOText(r.SLOTTFTMS))
+	if len(noAttempts) > 0 {
+		sub += "\n" + lg.F(capNoAttempts, strings.Join(noAttempts, capKeySep.In(lg)))
+	}
+	title, top := wrappedTitle(lg.S(lang.Msg{"容量搜索：goodput 与 P95 TTFT", "Capacity search: goodput and P95 TTFT"}), sub, 90)
 	l := ec.NewLine()
 	l.SetGlobalOptions(
 		c.Init(),

@@ -69,15 +69,30 @@ func TestCapacityAttainment(t *testing.T) {
 			}
 		}
 	}
+	// No permanent label on any point (labels of close steps overlapped
+	// each other and the target's): the colour is the verdict, explained
+	// once in the subtitle, and the tooltip says the rest.
 	att := series[1].(map[string]any)
-	for i, w := range []struct{ label, color string }{{"达标", "#3ba272"}, {"达标", "#3ba272"}, {"尚无定论", "#e0a000"}, {"不达标（过载）", "#d93b3b"}} {
+	for i, w := range []struct{ color, symbol string }{{"#3ba272", "circle"}, {"#3ba272", "circle"}, {"#e0a000", "circle"}, {"#d93b3b", "circle"}} {
 		d := att["data"].([]any)[i].(map[string]any)
-		if l := d["label"].(map[string]any)["formatter"]; l != w.label {
-			t.Errorf("point %d label %v, want %s", i, l, w.label)
+		if l, ok := d["label"].(map[string]any); ok && l["show"] == true {
+			t.Errorf("point %d has a shown label %v", i, l)
 		}
 		if c := d["itemStyle"].(map[string]any)["color"]; c != w.color {
 			t.Errorf("point %d colour %v, want %s", i, c, w.color)
 		}
+		if sym := d["symbol"]; sym != w.symbol {
+			t.Errorf("point %d symbol %v, want %s", i, sym, w.symbol)
+		}
+	}
+	if tip := att["data"].([]any)[3].(map[string]any)["tooltip"].(map[string]any)["formatter"].(string); !strings.Contains(tip, "→ 不达标") || !strings.Contains(tip, "提前停止") {
+		t.Errorf("overloaded step's tooltip %q lacks its verdict and the early stop", tip)
+	}
+	// The key names the verdicts drawn (60 req/s, without attempts, is
+	// not), and no triangle when no step was late.
+	sub := m["title"].(map[string]any)["subtext"].(string)
+	if !strings.Contains(strings.ReplaceAll(sub, "\n", ""), "点的颜色是判定：绿色 达标，红色 不达标（悬停看每一步的详情）") || strings.Contains(sub, "三角形") {
+		t.Errorf("subtitle key: %q", sub)
 	}
 	tip := att["data"].([]any)[1].(map[string]any)["tooltip"].(map[string]any)["formatter"]
 	if tip != "40 次/s：78 / 80 合格 = 97.5%，95% Wilson 区间 [91.3%，99.3%] → 达标（窗口 2 s，延长一次）" {
@@ -105,13 +120,36 @@ func TestCapacityLoad(t *testing.T) {
 		t.Fatalf("series %s", got)
 	}
 	for i, w := range [][][2]any{
-		{{20.0, 20.0}, {40.0, 39.0}, {60.0, 0.0}, {80.0, 10.0}},
+		{{20.0, 20.0}, {40.0, 39.0}, {60.0, nil}, {80.0, 10.0}}, // 60: no attempt, no goodput (not 0)
 		{{20.0, 20.0}, {40.0, 40.0}, {60.0, 60.0}, {80.0, 80.0}},
 		{{20.0, 120.4}, {40.0, 300.0}, {60.0, nil}, {80.0, 2400.0}},
 	} {
 		if got := seriesPoints(t, m, i); !equalPoints(got, w) {
 			t.Errorf("series %d: %v, want %v", i, got, w)
 		}
+	}
+	for _, c := range []struct {
+		lg   lang.Lang
+		want string
+	}{
+		{lang.ZH, "60 次/s（尚无定论）：窗口里没有尝试，没有 goodput，不画点（缺失不是 0）"},
+		{lang.EN, "60 req/s (undecided): no attempt in the window, so no goodput and no point drawn (missing is not 0)"},
+	} {
+		lm := decoded(t, labfig.CapacityLoad(capacitySearch(), charts.WithID("l"), charts.WithLang(c.lg)))
+		sub := strings.ReplaceAll(lm["title"].(map[string]any)["subtext"].(string), "\n", "")
+		if !strings.Contains(sub, c.want) {
+			t.Errorf("%s load subtitle %q lacks %q", c.lg, sub, c.want)
+		}
+	}
+	// An interrupted step is named so; with every step attempted, no such line.
+	r := capacitySearch()
+	r.Steps[3].Verdict = "interrupted"
+	if sub := decoded(t, labfig.CapacityLoad(r, charts.WithLang(lang.EN)))["title"].(map[string]any)["subtext"].(string); !strings.Contains(sub, "60 req/s (interrupted)") {
+		t.Errorf("interrupted step not named: %q", sub)
+	}
+	r.Steps = r.Steps[:3]
+	if sub := decoded(t, labfig.CapacityLoad(r))["title"].(map[string]any)["subtext"].(string); strings.Contains(sub, "没有尝试") {
+		t.Errorf("every step attempted, yet: %q", sub)
 	}
 	p95 := m["series"].([]any)[2].(map[string]any)
 	if p95["yAxisIndex"] != 1.0 {
@@ -187,7 +225,7 @@ func TestCapacityPageEnglish(t *testing.T) {
 		t.Errorf("%q in the English capacity page: …%s…", c, body[max(0, i-200):min(len(body), i+100)])
 	}
 	for _, want := range []string{`<html lang="en">`, "Capacity search", "Answer: the highest rate that meets the target is 40 req/s (qualified 97.5%, interval [91.3%, 99.3%])",
-		"complete success ∧ quality pass ∧ TTFT ≤ 1 s ∧ E2E ≤ 3 s", "80 req/s: 15 / 50 qualified, fails; device busy share 99.5%", "fails (overload)", "offered rate (req/s, open-loop Poisson)", "target 90%", "answer 40 req/s"} {
+		"complete success ∧ quality pass ∧ TTFT ≤ 1 s ∧ E2E ≤ 3 s", "80 req/s: 15 / 50 qualified, fails; device busy share 99.5%", "→ fails (window 1.5 s, not extended); the queue kept growing, stopped early", "offered rate (req/s, open-loop Poisson)", "target 90%", "answer 40 req/s"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("English capacity page lacks %q", want)
 		}
@@ -224,8 +262,9 @@ func TestCapacityChartTextHasNoRawBidi(t *testing.T) {
 
 // A step during which the client was late (its wake-up lag over the bound,
 // or its send lag P99 over metrics.SendLagBoundMS, as the search's summary
-// recorded them) says so on the chart, in the point's label and tooltip and
-// in the page's step lines, in the page's language; a step on time does not.
+// recorded them) says so on the chart, as a triangle explained once in the
+// subtitle and in the point's tooltip, and in the page's step lines, in the
+// page's language; a step on time does not.
 func TestCapacityChartSaysTheClientWasLate(t *testing.T) {
 	r := capacitySearch()
 	r.Model = "m"
@@ -237,8 +276,8 @@ func TestCapacityChartSaysTheClientWasLate(t *testing.T) {
 		wake, send string
 		label      string
 	}{
-		{lang.ZH, "客户端唤醒延迟超过 5 ms 的尝试 6 次（最大 131.2 ms）", "发送延迟 P99", "（客户端迟到）"},
-		{lang.EN, "client wake-up lag over 5 ms in 6 attempts (at most 131.2 ms)", "send lag P99", " (client late)"},
+		{lang.ZH, "客户端唤醒延迟超过 5 ms 的尝试 6 次（最大 131.2 ms）", "发送延迟 P99", "三角形"},
+		{lang.EN, "client wake-up lag over 5 ms in 6 attempts (at most 131.2 ms)", "send lag P99", "triangle"},
 	} {
 		var page bytes.Buffer
 		if err := labfig.WriteCapacityPage(&page, r, c.lg); err != nil {
@@ -254,14 +293,21 @@ func TestCapacityChartSaysTheClientWasLate(t *testing.T) {
 			t.Errorf("%s: the wake-up lag appears %d times, want the tooltip and the step line", c.lg, n)
 		}
 		m := decoded(t, labfig.CapacityAttainment(r, charts.WithID("c"), charts.WithLang(c.lg)))
-		late := 0
-		for _, p := range m["series"].([]any)[1].(map[string]any)["data"].([]any) {
-			if strings.Contains(fmt.Sprint(p), strings.TrimSpace(c.label)) {
-				late++
+		var late []int
+		for i, p := range m["series"].([]any)[1].(map[string]any)["data"].([]any) {
+			if p.(map[string]any)["symbol"] == "triangle" {
+				late = append(late, i)
+				if tip := fmt.Sprint(p.(map[string]any)["tooltip"]); !strings.Contains(tip, c.send) && !strings.Contains(tip, c.wake) {
+					t.Errorf("%s: late point %d's tooltip %s says nothing of the lateness", c.lg, i, tip)
+				}
 			}
 		}
-		if late != 2 {
-			t.Errorf("%s: %d points labelled late, want the 2 late steps", c.lg, late)
+		// By rate: 20 (late wake-up), 40 (on time), 60, 80 (late send).
+		if fmt.Sprint(late) != "[0 3]" {
+			t.Errorf("%s: triangles at points %v, want the 2 late steps [0 3]", c.lg, late)
+		}
+		if sub := m["title"].(map[string]any)["subtext"].(string); strings.Count(sub, c.label) != 1 {
+			t.Errorf("%s: subtitle %q explains the triangle %d times, want once", c.lg, sub, strings.Count(sub, c.label))
 		}
 	}
 }
