@@ -111,7 +111,7 @@ type Step struct {
 	BusyMethod string   `json:"busy_method,omitempty"`
 	Metrics    string   `json:"metrics,omitempty"`
 	// Load is the overload test of the window (OverloadTest): arrivals,
-	// completions, the in-flight slope and its interval. Null when the
+	// completions, offered − completed and its interval. Null when the
 	// window is empty.
 	Load *LoadCheck `json:"load"`
 	// ClientLag is how late the measuring client itself woke during the
@@ -186,6 +186,15 @@ type Result struct {
 	// load.growing_undecided): the answer may be above what the server
 	// sustains, and a longer window would tell.
 	AnswerQueueGrowing bool `json:"answer_queue_growing"`
+	// AnswerWithinPerS is the resolution when the answer is a rate (null
+	// otherwise): a step meets when its server is short of the offered
+	// rate by at most --resolution (LoadCheck.KeepsUp), so the server may
+	// sustain up to this much less than the answer.
+	AnswerWithinPerS *float64 `json:"answer_within_per_s"`
+	// StoppedBefore is the rate the bisection ended before, not run: its
+	// longest window could not hold the attempts meeting the target needs
+	// (LowestDecidableRate). Null otherwise.
+	StoppedBefore *float64 `json:"stopped_before_rate,omitempty"`
 	// Provisional is true when the search was interrupted.
 	Provisional bool    `json:"provisional"`
 	ElapsedS    float64 `json:"elapsed_s"`
@@ -382,6 +391,10 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		if a := res.AnswerStep(); a != nil && a.Load != nil {
 			res.AnswerQueueGrowing = a.Load.GrowingUndecided
 		}
+		if res.MaxRateMeeting != nil {
+			w := c.Resolution
+			res.AnswerWithinPerS = &w
+		}
 		res.ElapsedS = time.Since(start).Seconds()
 		return res, nil
 	}
@@ -405,10 +418,18 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 			return finish(fmt.Sprintf("the highest rate searched (%g req/s) meets the target", c.MaxRate))
 		}
 	}
+	need := res.AttemptsToMeet
 	for hi-lo > c.Resolution {
 		// Rounded to a rate's printed precision (Rate), so that the step's
 		// rate, its trace's name and every output say one number.
 		mid := math.Round((lo+hi)/2*1000) / 1000
+		if need > 0 && mid*c.StepMaxDuration.Seconds() < float64(need) {
+			// Even its longest window holds about mid × StepMaxDuration
+			// attempts, fewer than meeting the target needs: the step
+			// could not meet, so it is not run.
+			res.StoppedBefore = &mid
+			return finish(cannotMeetReason(mid, need, c.StepMaxDuration))
+		}
 		s, err := step(mid)
 		if err != nil {
 			return nil, err
@@ -426,10 +447,41 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	return finish(bisectedReason(lo, hi, c.Resolution))
 }
 
+// cannotMeet prefixes the stop reason of a search that ended before a rate
+// whose longest window could not hold the attempts meeting the target needs.
+const cannotMeet = "stopped before "
+
+// StoppedCannotMeet says the search ended before a rate too low to meet
+// the target within --step-max-duration (cannotMeetReason, StoppedBefore).
+func (r *Result) StoppedCannotMeet() bool { return r.StoppedBefore != nil }
+
+// LowestDecidableRate is the lowest rate whose longest window holds, on
+// average, the attempts meeting the target needs: AttemptsToMeet ÷
+// --step-max-duration (0 when no finite step meets, or no duration).
+func (r *Result) LowestDecidableRate() float64 {
+	if r.AttemptsToMeet <= 0 || r.StepMaxDurationS <= 0 {
+		return 0
+	}
+	return float64(r.AttemptsToMeet) / r.StepMaxDurationS
+}
+
+// cannotMeetReason is the stop reason of a bisection whose next rate, at
+// most rate × longest attempts in its longest window, could not reach the
+// need of AttemptsToMeet: a step there could only be undecided (or fail).
+func cannotMeetReason(rate float64, need int, longest time.Duration) string {
+	return fmt.Sprintf("%s%s req/s: its longest window (--step-max-duration %s) holds about %s attempts, fewer than the %d meeting the target needs, so a step there could not meet; the lowest rate that can meet within --step-max-duration is %d ÷ %s = %s req/s; to search lower, give a longer --step-max-duration (%s req/s needs at least %s), or a lower --target",
+		cannotMeet, Rate(rate), longest, numfmt.Num(rate*longest.Seconds()), need, need, longest, Rate(float64(need)/longest.Seconds()), Rate(rate), time.Duration(math.Ceil(float64(need)/rate))*time.Second)
+}
+
 // bisectedReason is the stop reason of a bisection that ended between lo
 // (the highest rate that met) and hi (the lowest that did not): they are
-// within the resolution, which is a precision, not a rate found.
+// within the resolution, which is a precision, not a rate found. lo 0 is
+// no rate met: the bisection went down towards 0.
 func bisectedReason(lo, hi, resolution float64) string {
+	if lo == 0 {
+		return fmt.Sprintf("no rate searched meets: bisected down to %s req/s, the lowest rate searched, which does not meet, within the resolution of 0, --resolution %s req/s",
+			numfmt.Num(hi), numfmt.Num(resolution))
+	}
 	return fmt.Sprintf("bisected until the highest rate that meets (%s req/s) and the lowest that does not (%s req/s) are within the resolution, --resolution %s req/s",
 		numfmt.Num(lo), numfmt.Num(hi), numfmt.Num(resolution))
 }
@@ -635,7 +687,42 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	default:
 		s.Reason = "no attempts in the window"
 	}
+	s.noteLate()
 	return s, nil
+}
+
+// noteLate adds to the reason of a step failed on overload that the client
+// was late, when it was (ClientLate).
+func (s *Step) noteLate() {
+	if s.Overloaded() && s.ClientLate() {
+		s.Reason += "; " + s.lateReason()
+	}
+}
+
+// ClientLate says the measuring client itself was late during the step, as
+// the card counts it: a wake-up lag over its bound, or a send lag P99 over
+// metrics.SendLagBoundMS.
+func (s Step) ClientLate() bool {
+	return (s.ClientLag != nil && s.ClientLag.OverBound > 0) || (s.SendLagP99MS != nil && *s.SendLagP99MS > metrics.SendLagBoundMS)
+}
+
+// lateReason says, on a step failed by the overload test, that the client
+// was late: the test reads the in-flight count and the completions on the
+// client's clock, so a client that woke late ends its attempts late and
+// its own delay can look like a queue growing.
+func (s Step) lateReason() string {
+	var parts []string
+	if c := s.ClientLag; c != nil && c.OverBound > 0 {
+		word := "attempts"
+		if c.OverBound == 1 {
+			word = "attempt"
+		}
+		parts = append(parts, fmt.Sprintf("wake-up lag over %s ms in %d %s, at most %s ms", numfmt.Num(c.BoundMS), c.OverBound, word, numfmt.Num(c.MaxMS)))
+	}
+	if v := s.SendLagP99MS; v != nil && *v > metrics.SendLagBoundMS {
+		parts = append(parts, fmt.Sprintf("send lag P99 %s ms", numfmt.Num(*v)))
+	}
+	return "but the client was late (" + strings.Join(parts, ", ") + "): the overload test's evidence may be the client's own delay, not the server's"
 }
 
 // busySidecar makes the step scrape the server's /metrics every busyEvery

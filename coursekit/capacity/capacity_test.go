@@ -98,6 +98,11 @@ func TestSearchFindsCapacityBelowSaturation(t *testing.T) {
 		t.Fatalf("answer %v, want a rate below the saturation %g req/s; steps %+v", res.MaxRateMeeting, saturationS, res.Steps)
 	}
 	ans := *res.MaxRateMeeting
+	// A step meets when short of its rate by at most the resolution: the
+	// answer says so (the server may sustain up to that much less).
+	if res.AnswerWithinPerS == nil || *res.AnswerWithinPerS != c.Resolution {
+		t.Errorf("answer within %v, want the resolution %g", res.AnswerWithinPerS, c.Resolution)
+	}
 	for _, s := range res.Steps {
 		t.Logf("step %g req/s: %d/%d %s (%s)", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason)
 	}

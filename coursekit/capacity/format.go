@@ -58,10 +58,13 @@ func fixed(v float64, d int, signed bool) string {
 type LoadFigures struct {
 	Offered                                       string // the offered rate, as the step's rate is printed (Rate)
 	CompletionPerS, CompletionLow, CompletionHigh string
-	Slope, SlopeLow, SlopeHigh                    string // signed: +4.23
-	KeepUpBound, Resolution                       string
-	ExpectedInFlight                              string
-	GrowthZ                                       string
+	// Slope is offered − completed (λ − completions/T), signed: +4.23. It
+	// is not the measured change of the in-flight count (InFlightStart →
+	// InFlightEnd), and every output says what it is.
+	Slope, SlopeLow, SlopeHigh string
+	KeepUpBound, Resolution    string
+	ExpectedInFlight           string
+	GrowthZ                    string
 }
 
 // Figures formats c's numbers (LoadFigures).
@@ -69,7 +72,7 @@ func (c LoadCheck) Figures() LoadFigures {
 	zero, offered := 0.0, c.OfferedPerS
 	return LoadFigures{
 		Offered:          Rate(c.OfferedPerS),
-		CompletionPerS:   numfmt.Fixed(c.CompletionPerS, boundDecimals),
+		CompletionPerS:   numfmt.Num(c.CompletionPerS), // as the card prints a rate: 117 in 8 s = 14.625
 		CompletionLow:    low(c.CompletionLow, nil, false),
 		CompletionHigh:   high(c.CompletionHigh, &offered, false),
 		Slope:            numfmt.Signed(c.SlopePerS, boundDecimals),

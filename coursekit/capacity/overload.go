@@ -212,11 +212,27 @@ func (c LoadCheck) keepsUpReason() string {
 }
 
 // Reason says the overload in one line (English, for logs and JSON), with
-// the numbers every output prints (Figures).
+// the numbers every output prints (Figures). The overload rule is the two
+// tests of OverloadTest, not the keep-up bound: a window can fail them
+// while its keep-up bound is within the resolution (the shortfall is sure
+// but small, or the in-flight growth is the client's own delay), and then
+// the reason says so rather than calling the bound overload.
 func (c LoadCheck) Reason() string {
 	f := c.Figures()
-	return fmt.Sprintf("overload: %d completions in %.2f s = %s/s, 95%% [%s, %s], below the offered %s/s; in-flight slope %s/s, 95%% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
+	r := fmt.Sprintf("overload: %d completions in %.2f s = %s/s, 95%% [%s, %s], below the offered %s/s; offered − completed %s/s, 95%% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
 		c.Completions, c.WindowS, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered, f.Slope, f.SlopeLow, f.SlopeHigh, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
+	if c.BoundWithinResolution() {
+		r += fmt.Sprintf("; the keep-up bound, short by at most %s/s, is within --resolution %s/s: the overload test failed, not the keep-up test", f.KeepUpBound, f.Resolution)
+	}
+	return r
+}
+
+// BoundWithinResolution says the window failed the overload test while its
+// keep-up bound is within the resolution: the rule that failed it is the
+// overload test (completions below the offered rate and the in-flight
+// count growing), not the keep-up bound.
+func (c LoadCheck) BoundWithinResolution() bool {
+	return c.Overloaded && c.Resolution > 0 && c.KeepUpBound <= c.Resolution
 }
 
 // PoissonInterval is the exact (Garwood) two-sided interval, at the given

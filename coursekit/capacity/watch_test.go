@@ -53,7 +53,7 @@ func TestOverloadWatchUsesTheSlopeInterval(t *testing.T) {
 			break
 		}
 	}
-	if !strings.HasPrefix(reason, "overload: ") || !strings.Contains(reason, "in-flight slope") {
+	if !strings.HasPrefix(reason, "overload: ") || !strings.Contains(reason, "offered − completed") {
 		t.Fatalf("a queue growing by 40/s: reason %q", reason)
 	}
 }

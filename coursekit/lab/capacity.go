@@ -433,9 +433,10 @@ func intervalPct(lo, hi *float64) string {
 // the window, the busy share (at most 100 %: shownBusy), the P95 TTFT of
 // the complete successes beside the attempts still in flight when the
 // window closed (an early-stopped step's successes are few of its
-// attempts: most are in flight), and the in-flight slope.
+// attempts: most are in flight), and offered − completed (the in-flight
+// slope at the offered rate, not the measured change of the in-flight count).
 func CapacityTable(r *capacity.Result) [][]string {
-	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95", "窗口结束时在途", "在途数斜率（次/s，95% 区间）"}}
+	rows := [][]string{{"速率（次/s）", "合格 / 尝试", "联合合格率", "95% Wilson 区间", "判定", "窗口", "设备忙碌率", "成功 TTFT P95", "窗口结束时在途", "提供 − 完成（次/s，95% 区间）"}}
 	steps := slices.Clone(r.Steps)
 	slices.SortStableFunc(steps, func(a, b capacity.Step) int { return cmp.Compare(a.Rate, b.Rate) })
 	for _, s := range steps {
@@ -464,7 +465,7 @@ func CapacityTable(r *capacity.Result) [][]string {
 	return rows
 }
 
-// slopeText is a step's in-flight slope with its 95 % interval, or "无"
+// slopeText is a step's offered − completed with its 95 % interval, or "无"
 // for a step without a window.
 func slopeText(l *capacity.LoadCheck) string {
 	if l == nil {

@@ -89,7 +89,7 @@ func CheckAboveSatMeets(prediction any, guess nb.Guess, experiment lab.Lab, sear
 
 func aboveSatMeets(guess nb.Guess, meets bool) bool {
 	return nb.Compare("高于饱和吞吐的速率有一步达标", guess, meets,
-		nb.If(nb.Yes, "饱和吞吐是批满时每秒最多能完成的请求数；速率高于它，请求来得比完成得快，队列越排越长，TTFT 迟早越过 1 s 的门槛：看表里那一步的在途数斜率和成功 TTFT P95"))
+		nb.If(nb.Yes, "饱和吞吐是批满时每秒最多能完成的请求数；速率高于它，请求来得比完成得快，队列越排越长，TTFT 迟早越过 1 s 的门槛：看表里那一步的“提供 − 完成”和成功 TTFT P95"))
 }
 
 // CheckBusyGapAtAnswer prints the busy share of the saved search's first

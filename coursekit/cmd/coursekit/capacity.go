@@ -233,7 +233,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		p(lang.Msg{"  %s 次/s：%d / %d 合格%s = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified%s = %s, interval %s → %s (window %s s, %s; device busy %s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, cut, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
 		if l := s.Load; l != nil {
 			f := l.Figures() // the numbers of the stderr reason, formatted once
-			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；在途数斜率 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; in-flight slope %s/s (95%% interval [%s, %s]), in flight %d → %d"},
+			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；提供 − 完成 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; offered − completed %s/s (95%% interval [%s, %s]), in flight %d → %d"},
 				l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
 				f.Slope, f.SlopeLow, f.SlopeHigh, l.InFlightStart, l.InFlightEnd)
 			switch {
@@ -243,9 +243,14 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 				// bound as computed).
 				p(lang.Msg{"    服务器完成的速率不低于提供的速率（少 0 次/s，≤ --resolution %s 次/s）：%s", "    the server completed at least the offered rate (short of it by 0/s, ≤ --resolution %s/s): %s"},
 					f.Resolution, keepUpWord(lg, l))
+			case l.BoundWithinResolution():
+				// The overload test failed it, not the keep-up bound: say
+				// which rule, never "within resolution: overload".
+				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：完成速率的 95%% 区间整个低于提供的速率，且在途数的增长超过 1.96 个标准误%s", "    the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: the completion rate's 95%% interval lies wholly below the offered rate and the in-flight count grew beyond 1.96 standard errors%s"},
+					f.KeepUpBound, f.Resolution, lateEvidence(lg, s))
 			case l.Resolution > 0:
-				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）：%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s): %s"},
-					f.KeepUpBound, keepUpCmp(l), f.Resolution, keepUpWord(lg, l))
+				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）：%s%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s): %s%s"},
+					f.KeepUpBound, keepUpCmp(l), f.Resolution, keepUpWord(lg, l), lateEvidence(lg, s))
 			}
 		}
 		if late := cardfmt.CapacityLatenessIn(lg, s); late != "" {
@@ -259,9 +264,13 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	case ans == nil:
 		b.WriteString(cardfmt.CapacityNoRateIn(lg, r.ShortStep(), r.AttemptsToMeet) + "\n")
 	case r.AtLeast():
-		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Num(ans.Rate))
+		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）%s：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate)%s: every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Num(ans.Rate), answerWithin(lg, r))
 	default:
-		p(lang.Msg{"结论：达标的最高速率是 %s 次/s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+		p(lang.Msg{"结论：达标的最高速率是 %s 次/s%s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s%s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), answerWithin(lg, r), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+	}
+	if r.StoppedCannotMeet() {
+		p(lang.Msg{"搜索在 %s 次/s 之前停下：低于 %s 次/s（%d ÷ --step-max-duration %s s）的速率，最长窗口里的尝试也不到达标所需的 %d 次，只能无定论，所以没有测；要往下搜，请加长 --step-max-duration 或降低 --target。", "The search stopped before %s req/s: below %s req/s (%d ÷ --step-max-duration %s s) even the longest window holds fewer attempts than the %d meeting the target needs, so a step could not meet and was not run; to search lower, give a longer --step-max-duration or a lower --target."},
+			capacity.Rate(*r.StoppedBefore), capacity.Rate(r.LowestDecidableRate()), r.AttemptsToMeet, numfmt.Num(r.StepMaxDurationS), r.AttemptsToMeet)
 	}
 	if a := r.AnswerStep(); a != nil && a.Load != nil && a.Load.GrowingUndecided {
 		b.WriteString(cardfmt.CapacityGrowthIn(lg, *a.Load) + "\n")
@@ -274,6 +283,30 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	p(lang.Msg{"共 %d 步，用时 %s s。", "%d steps in %s s."}, len(r.Steps), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
+}
+
+// answerWithin is what follows an answer that is a rate: a step meets when
+// its server is short of the offered rate by at most --resolution, so the
+// server may sustain up to that much less (capacity.Result.AnswerWithinPerS).
+func answerWithin(lg lang.Lang, r *capacity.Result) string {
+	res := r.Resolution
+	if r.AnswerWithinPerS != nil {
+		res = *r.AnswerWithinPerS
+	}
+	if !(res > 0) {
+		return ""
+	}
+	return lg.F(lang.Msg{"，误差在 --resolution %s 次/s 以内：服务器能持续承受的速率可能比它低至多 %s 次/s", ", within --resolution %s req/s: the server may sustain up to %s req/s less"}, numfmt.Num(res), numfmt.Num(res))
+}
+
+// lateEvidence is what follows an overloaded step's keep-up line when the
+// client itself was late: the overload test reads the client's clock, so
+// its evidence may be the client's own delay; "" otherwise.
+func lateEvidence(lg lang.Lang, s capacity.Step) string {
+	if !s.Overloaded() || !s.ClientLate() {
+		return ""
+	}
+	return lg.S(lang.Msg{"；但客户端迟到了（见下一行），过载检验的证据可能是客户端自己的延迟，而不是服务器的", "; but the client was late (next line), so the overload test's evidence may be the client's own delay, not the server's"})
 }
 
 // keepUpCmp compares a step's keep-up bound with the resolution.
