@@ -1,16 +1,12 @@
 package capacity
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/llmperf-course/course/coursekit/sim"
 )
 
 // stopFigures reads the figures of an overload reason ("overload: D
@@ -25,14 +21,7 @@ var stopFigures = regexp.MustCompile(`overload: (\d+) completions in ([\d.]+) s 
 // the reason said in flight 3 → 51, 2.0 standard errors and the load 1.78
 // standard errors, not overloaded.
 func TestStoppedEarlyReasonIsItsLoad(t *testing.T) {
-	sc := sim.Config{MaxBatch: 1, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 16, Seed: 1}
-	sat := simSaturation(sc, promptTokens) // 31.25 req/s
-	cfg := looseConfig(t, startSim(t, sc), sc.DefaultMaxTokens)
-	cfg.StepDuration, cfg.StepMaxDuration = 20*time.Second, 20*time.Second
-	s, err := cfg.runStepOnce(context.Background(), math.Round(4*sat))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := stoppedStep(t)
 	if !s.StoppedEarly() {
 		t.Fatalf("four times the saturation for 20 s: %s (%s), want stopped early on overload", s.Verdict, s.Reason)
 	}

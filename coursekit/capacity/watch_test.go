@@ -58,10 +58,11 @@ func TestOverloadWatchUsesTheSlopeInterval(t *testing.T) {
 	}
 }
 
-// A step stopped early on overload says so in its trace: run_end.reason
-// is "overload", not "interrupted" (which means Ctrl-C or a cancelled
-// search), and the card reads the trace.
-func TestStoppedEarlyTraceSaysOverload(t *testing.T) {
+// stoppedStep runs one step at four times the saturation of a one-slot
+// simulator for a 20 s window, which the overload watch stops early, and
+// the config it ran under.
+func stoppedStep(t *testing.T) (Step, Config) {
+	t.Helper()
 	sc := sim.Config{MaxBatch: 1, DecodeStep: 2 * time.Millisecond, DefaultMaxTokens: 16, Seed: 1}
 	sat := simSaturation(sc, promptTokens) // 31.25 req/s
 	cfg := looseConfig(t, startSim(t, sc), sc.DefaultMaxTokens)
@@ -70,6 +71,14 @@ func TestStoppedEarlyTraceSaysOverload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, cfg
+}
+
+// A step stopped early on overload says so in its trace: run_end.reason
+// is "overload", not "interrupted" (which means Ctrl-C or a cancelled
+// search), and the card reads the trace.
+func TestStoppedEarlyTraceSaysOverload(t *testing.T) {
+	s, cfg := stoppedStep(t)
 	if s.Verdict != Fails || !s.StoppedEarly() || !s.Overloaded() {
 		t.Fatalf("four times the saturation for 20 s: %s (%s), want stopped early on overload", s.Verdict, s.Reason)
 	}
