@@ -280,6 +280,20 @@ func (r *Result) MostAttempts() int64 {
 // latency SLO could have qualified it alone.
 func (r *Result) Judged() bool { return r.QualityJudged || !r.LatencySLO.Set() }
 
+// AnswerWithin is how much less than the answer the server may sustain: a
+// step meets when its server is short of the offered rate by at most the
+// resolution (LoadCheck.KeepsUp). 0 when the answer is not a rate; a
+// result saved before answer_within_per_s reads its resolution.
+func (r *Result) AnswerWithin() float64 {
+	switch {
+	case r.MaxRateMeeting == nil:
+		return 0
+	case r.AnswerWithinPerS != nil:
+		return *r.AnswerWithinPerS
+	}
+	return r.Resolution
+}
+
 // AtLeast says whether the answer is only a lower bound: every searched
 // rate met, up to the search's limit.
 func (r *Result) AtLeast() bool { return r.MaxRateMeeting != nil && r.BoundedBy == BoundMaxRate }

@@ -90,6 +90,17 @@ func CapacityNoRateIn(lg lang.Lang, short *capacity.Step, need int) string {
 		numfmt.Num(short.Rate), lang.N(lg, short.Attempts, "attempt", "attempts"), need)
 }
 
+// CapacityWithinIn is what follows a search's answer when it is a rate, in
+// every view (the CLI's text, notebook 10, the chart's subtitle): within
+// is capacity.Result.AnswerWithin, the search's resolution, by which the
+// server may sustain less than the answer. "" for 0 (no rate answered).
+func CapacityWithinIn(lg lang.Lang, within float64) string {
+	if !(within > 0) {
+		return ""
+	}
+	return lg.F(lang.Msg{"，误差在 --resolution %s 次/s 以内：服务器能持续承受的速率可能比它低至多 %s 次/s", ", within --resolution %s req/s: the server may sustain up to %s req/s less"}, numfmt.Num(within), numfmt.Num(within))
+}
+
 // CapacityGrowthIn is the caveat on an answer whose own step shows a queue
 // growing that its overload test could not decide on
 // (capacity.LoadCheck.GrowingUndecided).

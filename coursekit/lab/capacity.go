@@ -379,7 +379,7 @@ func (l Lab) CapacitySaved(name string) error {
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO, Judged: r.Judged(),
-		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
+		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), AnswerWithinPerS: r.AnswerWithin(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
 		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet, ShortStep: r.ShortStep()}
 	if a := r.AnswerStep(); r.AnswerQueueGrowing && a != nil && a.Load != nil {
 		out.AnswerGrowth = a.Load
@@ -490,22 +490,23 @@ func CapacityAnswer(r *capacity.Result) string {
 	if r.MaxRateMeeting == nil {
 		return s + cardfmt.CapacityNoRateIn(lang.ZH, r.ShortStep(), r.AttemptsToMeet)
 	}
+	within := cardfmt.CapacityWithinIn(lang.ZH, r.AnswerWithin())
 	if r.AtLeast() {
-		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。",
-			cardfmt.Num(*r.MaxRateMeeting))
+		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）%s：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。",
+			cardfmt.Num(*r.MaxRateMeeting), within)
 	}
 	at, found := AnswerStep(r)
 	if !found {
-		return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s。", cardfmt.Num(*r.MaxRateMeeting))
+		return s + fmt.Sprintf("结论：达标的最高速率是 %s 次/s%s。", cardfmt.Num(*r.MaxRateMeeting), within)
 	}
 	met := fmt.Sprintf("%s 次/s（%d / %d 合格，95%% Wilson 区间 %s）", numfmt.OneDecimal(at.Rate), at.Qualified, at.Attempts, intervalPct(at.CILow, at.CIHigh))
 	if _, above, pair := AroundAnswer(r); pair {
 		// The search saw only the rates it tested: the capacity lies
 		// between the two, and the rate that met is the safe end.
-		return s + fmt.Sprintf("结论：容量在 [%s, %s) 次/s 之间：%s达标，%s 次/s %s，两者之间没有测过别的速率。取下界：达标的最高速率是 %s 次/s，比它低的每个已测速率也都达标。",
-			numfmt.OneDecimal(at.Rate), numfmt.OneDecimal(above.Rate), met, numfmt.OneDecimal(above.Rate), finalVerdict(above), numfmt.OneDecimal(at.Rate))
+		return s + fmt.Sprintf("结论：容量在 [%s, %s) 次/s 之间：%s达标，%s 次/s %s，两者之间没有测过别的速率。取下界：达标的最高速率是 %s 次/s%s；比它低的每个已测速率也都达标。",
+			numfmt.OneDecimal(at.Rate), numfmt.OneDecimal(above.Rate), met, numfmt.OneDecimal(above.Rate), finalVerdict(above), numfmt.OneDecimal(at.Rate), within)
 	}
-	return s + fmt.Sprintf("结论：达标的最高速率是 %s，比它低的每个已测速率也都达标。", met)
+	return s + fmt.Sprintf("结论：达标的最高速率是 %s%s，比它低的每个已测速率也都达标。", met, within)
 }
 
 // finalVerdict is a searched step's verdict in Chinese as the search

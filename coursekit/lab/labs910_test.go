@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -8,8 +9,10 @@ import (
 
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/compare"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 )
 
@@ -231,5 +234,32 @@ func TestReportShowsPrefixReuse(t *testing.T) {
 	r.Engine = &EngineInfo{Threads: 1, Parallel: 1}
 	if got := r.Report(1000); !strings.HasSuffix(got, "  前缀复用（conditions.prefix_reuse）：无：每个提示词的第一个词都不同\n") {
 		t.Errorf("an engine run: report %q", got)
+	}
+}
+
+// A step meets when its server is short of the offered rate by at most the
+// search's resolution, so the answer may lie up to one resolution above
+// what the server sustains. The CLI said so; notebook 10's answer and its
+// chart's subtitle did not. All three read one formatter.
+func TestCapacityAnswerWithinResolutionInTheLab(t *testing.T) {
+	r := ladder(capacity.Step{Rate: 12, Verdict: capacity.Meets, Qualified: 30, Attempts: 30}, capacity.Step{Rate: 24, Verdict: capacity.Meets, Qualified: 50, Attempts: 50},
+		capacity.Step{Rate: 48, Verdict: capacity.Fails, Qualified: 20, Attempts: 90})
+	r.Resolution = 24
+	want := "误差在 --resolution 24 次/s 以内：服务器能持续承受的速率可能比它低至多 24 次/s"
+	if got := CapacityAnswer(r); !strings.Contains(got, "取下界：达标的最高速率是 24 次/s，"+want) {
+		t.Errorf("the lab's answer lacks the clause:\n%s", got)
+	}
+	var page bytes.Buffer
+	if err := labfig.WriteCapacityPage(&page, CapacityChart(r), lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), want) {
+		t.Errorf("the chart's subtitle lacks %q", want)
+	}
+	// No rate answered: no clause anywhere.
+	r.Steps = r.Steps[2:]
+	r.MaxRateMeeting = nil
+	if got := CapacityAnswer(r); strings.Contains(got, "--resolution 24") {
+		t.Errorf("no answer, yet a resolution clause: %s", got)
 	}
 }

@@ -264,9 +264,9 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	case ans == nil:
 		b.WriteString(cardfmt.CapacityNoRateIn(lg, r.ShortStep(), r.AttemptsToMeet) + "\n")
 	case r.AtLeast():
-		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）%s：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate)%s: every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Num(ans.Rate), answerWithin(lg, r))
+		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）%s：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate)%s: every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Num(ans.Rate), cardfmt.CapacityWithinIn(lg, r.AnswerWithin()))
 	default:
-		p(lang.Msg{"结论：达标的最高速率是 %s 次/s%s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s%s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), answerWithin(lg, r), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+		p(lang.Msg{"结论：达标的最高速率是 %s 次/s%s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s%s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), cardfmt.CapacityWithinIn(lg, r.AnswerWithin()), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}
 	if r.StoppedCannotMeet() {
 		p(lang.Msg{"搜索在 %s 次/s 之前停下：低于 %s 次/s（%d ÷ --step-max-duration %s s）的速率，最长窗口里的尝试也不到达标所需的 %d 次，只能无定论，所以没有测；要往下搜，请加长 --step-max-duration 或降低 --target。", "The search stopped before %s req/s: below %s req/s (%d ÷ --step-max-duration %s s) even the longest window holds fewer attempts than the %d meeting the target needs, so a step could not meet and was not run; to search lower, give a longer --step-max-duration or a lower --target."},
@@ -283,20 +283,6 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	p(lang.Msg{"共 %d 步，用时 %s s。", "%d steps in %s s."}, len(r.Steps), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
-}
-
-// answerWithin is what follows an answer that is a rate: a step meets when
-// its server is short of the offered rate by at most --resolution, so the
-// server may sustain up to that much less (capacity.Result.AnswerWithinPerS).
-func answerWithin(lg lang.Lang, r *capacity.Result) string {
-	res := r.Resolution
-	if r.AnswerWithinPerS != nil {
-		res = *r.AnswerWithinPerS
-	}
-	if !(res > 0) {
-		return ""
-	}
-	return lg.F(lang.Msg{"，误差在 --resolution %s 次/s 以内：服务器能持续承受的速率可能比它低至多 %s 次/s", ", within --resolution %s req/s: the server may sustain up to %s req/s less"}, numfmt.Num(res), numfmt.Num(res))
 }
 
 // lateEvidence is what follows an overloaded step's keep-up line when the
