@@ -59,7 +59,6 @@ func TestConditionCountedOnce(t *testing.T) {
 // prompt_tokens apart, though bench derives conditions.prompt from them:
 // one change each, the derived prompt listed among its keys.
 func TestDerivedPromptFoldsIntoItsCondition(t *testing.T) {
-	o := compare.Options{}
 	g := failing(40, 0)
 	for _, c := range []struct {
 		a, b, name string
@@ -72,13 +71,8 @@ func TestDerivedPromptFoldsIntoItsCondition(t *testing.T) {
 			`{"prompt_tokens":64,"prompt":"64 whitespace words: the request's key","prefix_reuse":"none"}`,
 			"prompt_tokens", []string{"prompt_tokens", "prompt"}},
 	} {
-		r, err := compare.Compare([]compare.Run{run(withConditions(g, c.a), "a.jsonl", o)}, []compare.Run{run(withConditions(g, c.b), "b.jsonl", o)}, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != c.name || !slices.Equal(r.ConditionsChanged[0].Keys, c.keys) {
-			t.Errorf("changed %+v, want %s once with keys %v", r.ConditionsChanged, c.name, c.keys)
-		}
+		r := compareConditions(t, g, c.a, c.b)
+		changedAlone(t, r, c.name, c.keys...)
 		if w := kindsOf(r)[compare.WarnConditions]; w != "" {
 			t.Errorf("one change warned as several: %q", w)
 		}
@@ -91,13 +85,7 @@ func TestDerivedPromptFoldsIntoItsCondition(t *testing.T) {
 		}
 	}
 	// A prompt changed alone stays a condition of its own.
-	r, err := compare.Compare([]compare.Run{run(withConditions(g, `{"prompt":"x"}`), "a.jsonl", o)}, []compare.Run{run(withConditions(g, `{"prompt":"y"}`), "b.jsonl", o)}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "prompt" {
-		t.Errorf("prompt alone: changed %+v", r.ConditionsChanged)
-	}
+	changedAlone(t, compareConditions(t, g, `{"prompt":"x"}`, `{"prompt":"y"}`), "prompt")
 }
 
 // The third fresh walk: two long condition values cut at 60 characters

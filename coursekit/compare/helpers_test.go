@@ -128,6 +128,27 @@ func withConditions(tr *trace.Trace, c string) *trace.Trace {
 	return &out
 }
 
+// compareConditions compares g under conditions a (run "a.jsonl") with g
+// under conditions b ("b.jsonl"), with default options.
+func compareConditions(t testing.TB, g *trace.Trace, a, b string) *compare.Result {
+	t.Helper()
+	o := compare.Options{}
+	r, err := compare.Compare([]compare.Run{run(withConditions(g, a), "a.jsonl", o)}, []compare.Run{run(withConditions(g, b), "b.jsonl", o)}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// changedAlone fails t unless r's only changed condition is name, and,
+// when keys are given, it holds exactly those keys.
+func changedAlone(t testing.TB, r *compare.Result, name string, keys ...string) {
+	t.Helper()
+	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != name || (keys != nil && !slices.Equal(r.ConditionsChanged[0].Keys, keys)) {
+		t.Errorf("changed %+v, want %s alone with keys %v", r.ConditionsChanged, name, keys)
+	}
+}
+
 // metric finds the named metric of r.
 func metric(t testing.TB, r *compare.Result, name string) compare.Metric {
 	t.Helper()

@@ -2,7 +2,6 @@ package compare_test
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,17 +20,10 @@ const scrapeText = "one JSON line per scrape every 1s: t_ms on this trace's cloc
 // metrics_url) and warned that more than one condition differs: one knob,
 // whose scrape description is derived from it, is one condition.
 func TestMetricsURLOneCondition(t *testing.T) {
-	o := compare.Options{}
 	g := failing(40, 0)
 	withURL := `{"max_tokens":8,"metrics_url":"http://127.0.0.1:8099/metrics","metrics_scrape":"` + scrapeText + `"}`
-	r, err := compare.Compare([]compare.Run{run(withConditions(g, withURL), "a.jsonl", o)},
-		[]compare.Run{run(withConditions(g, `{"max_tokens":8}`), "b.jsonl", o)}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "metrics_url" || !slices.Equal(r.ConditionsChanged[0].Keys, []string{"metrics_url", "metrics_scrape"}) {
-		t.Errorf("changed %+v, want metrics_url once with keys [metrics_url metrics_scrape]", r.ConditionsChanged)
-	}
+	r := compareConditions(t, g, withURL, `{"max_tokens":8}`)
+	changedAlone(t, r, "metrics_url", "metrics_url", "metrics_scrape")
 	if w := kindsOf(r)[compare.WarnConditions]; w != "" {
 		t.Errorf("one knob warned as several conditions: %q", w)
 	}
@@ -50,14 +42,7 @@ func TestMetricsURLOneCondition(t *testing.T) {
 	// The scrape description changed alone (another --metrics-every)
 	// stays a condition of its own.
 	other := strings.Replace(withURL, "every 1s", "every 2s", 1)
-	r, err = compare.Compare([]compare.Run{run(withConditions(g, withURL), "a.jsonl", o)},
-		[]compare.Run{run(withConditions(g, other), "b.jsonl", o)}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.ConditionsChanged) != 1 || r.ConditionsChanged[0].Name != "metrics_scrape" {
-		t.Errorf("metrics_scrape alone: changed %+v", r.ConditionsChanged)
-	}
+	changedAlone(t, compareConditions(t, g, withURL, other), "metrics_scrape")
 }
 
 // A long condition value was cut at 60 characters, mid-word ("on this
@@ -65,13 +50,8 @@ func TestMetricsURLOneCondition(t *testing.T) {
 // it. It may take the room the table's width leaves, and a cut ends at a
 // word's end.
 func TestLongConditionValueUsesTheTablesRoom(t *testing.T) {
-	o := compare.Options{}
 	g := failing(40, 0)
-	r, err := compare.Compare([]compare.Run{run(withConditions(g, `{"metrics_scrape":"`+scrapeText+`"}`), "a.jsonl", o)},
-		[]compare.Run{run(withConditions(g, `{}`), "b.jsonl", o)}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := compareConditions(t, g, `{"metrics_scrape":"`+scrapeText+`"}`, `{}`)
 	for _, l := range []lang.Lang{lang.EN, lang.ZH} {
 		var buf bytes.Buffer
 		if err := compare.Write(&buf, r, cardfmt.Text, l); err != nil {
