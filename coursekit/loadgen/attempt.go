@@ -198,17 +198,43 @@ func (r *runner) attempt(id, request string, scheduled float64, item int, text *
 		return a
 	}
 	var st streamState
-	r.readStream(ctx, a, resp.Body, cancel, text, &st)
+	ct := resp.Header.Get("Content-Type")
+	src := io.Reader(resp.Body)
+	var head bytes.Buffer // the first bytes of an answer that does not say it is a stream
+	if !strings.HasPrefix(ct, "text/event-stream") {
+		src = io.TeeReader(resp.Body, &limitWriter{w: &head, n: 512})
+	}
+	r.readStream(ctx, a, src, cancel, text, &st)
 	a.Meta = st.appendMeta(a.Meta)
-	if ct := resp.Header.Get("Content-Type"); a.Outcome == trace.StreamError && len(a.Events) == 0 && !strings.HasPrefix(ct, "text/event-stream") {
+	if a.Outcome == trace.StreamError && len(a.Events) == 0 && !strings.HasPrefix(ct, "text/event-stream") {
 		// A stream that never started from an answer that was not one (a
-		// web page, a proxy's message): say what it was.
-		if ct == "" {
-			ct = "without a Content-Type"
+		// web page, a proxy's message): say what it was, and a page by
+		// its title, as an error status's page is.
+		shown := ct
+		if shown == "" {
+			shown = "without a Content-Type"
 		}
-		a.Error = fmt.Sprintf("the response is %d %s, not an SSE stream (text/event-stream): %s", resp.StatusCode, safetext.Name(ct), a.Error)
+		a.Error = fmt.Sprintf("the response is %d %s, not an SSE stream (text/event-stream): %s", resp.StatusCode, safetext.Name(shown), a.Error)
+		if isHTML(ct, head.Bytes()) {
+			a.Error += "; " + safetext.Name(errorBody(ct, head.Bytes()))
+		}
 	}
 	return a
+}
+
+// limitWriter keeps the first n bytes written to it and drops the rest,
+// never failing: it sits beside the stream's reader (io.TeeReader), which
+// must not stop on it.
+type limitWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
 // fail ends a with the outcome an error means: in_flight when the run

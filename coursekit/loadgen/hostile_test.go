@@ -523,17 +523,20 @@ func scrapeOnce(t *testing.T, page func(io.Writer), maxBytes int) trace.Scrape {
 }
 
 // A 200 answer that is a web page, not an event stream, fails with an
-// error that names what it was (status and content type), so a wrong URL
-// reads as one in the trace.
+// error that names what it was (status, content type and the page's
+// title), so a wrong URL reads as one in the trace.
 func TestHTMLAnswerNamesItsContentType(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte("<html><body>login</body></html>"))
+		w.Write([]byte("<html><head><title>Sign in &amp; go</title></head><body>login</body></html>"))
 	}))
 	defer srv.Close()
 	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: srv.URL, Model: "m", Concurrency: 1, NumRequests: 2, Duration: 5 * time.Second})
 	for _, a := range tr.Attempts {
-		if a.Outcome != trace.StreamError || !strings.Contains(a.Error, "the response is 200 text/html; charset=utf-8, not an SSE stream") {
+		// The page's title says which page it was (a login page, a
+		// proxy's notice), as for an error status's page.
+		if a.Outcome != trace.StreamError || !strings.Contains(a.Error, "the response is 200 text/html; charset=utf-8, not an SSE stream") ||
+			!strings.Contains(a.Error, `an HTML page titled "Sign in & go"`) {
 			t.Errorf("attempt %s: %s %q", a.ID, a.Outcome, a.Error)
 		}
 	}
