@@ -38,7 +38,8 @@ const (
 // Config is one search.
 type Config struct {
 	// Bench is the template of every step: URL, model, dataset, tokens,
-	// timeout, seed. Rate, Duration and Warmup are set per step.
+	// timeout, seed. Rate, Duration and Warmup are set per step, and the
+	// seed of each step's schedule is derived from Bench.Seed (StepSeed).
 	Bench     loadgen.Config
 	Target    float64 // share of attempts that must qualify, in (0, 1]
 	SLOTTFTMS float64
@@ -86,6 +87,10 @@ type Step struct {
 	Verdict    string   `json:"verdict"`
 	Reason     string   `json:"reason"`
 	Trace      string   `json:"trace"`
+	// Seed is the seed of the arrival schedule of the run the verdict
+	// comes from (StepSeed), as its trace's header records it: every step
+	// draws its own schedule.
+	Seed uint64 `json:"seed"`
 	// Extended counts the longer re-runs of an undecided step; WindowS is
 	// the window of the run the verdict comes from.
 	Extended int `json:"extended"`
@@ -556,7 +561,7 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			c.OnRun(rate, d)
 		}
 		var err error
-		s, err = c.measure(ctx, rate, d, path)
+		s, err = c.measure(ctx, rate, d, path, StepSeed(c.Bench.Seed, rate, ext))
 		if err != nil {
 			return s, err
 		}
@@ -586,19 +591,57 @@ func (s *Step) settleAtLongest(longest time.Duration) {
 
 // runStepOnce measures one rate with the first window only (tests).
 func (c *Config) runStepOnce(ctx context.Context, rate float64) (Step, error) {
-	return c.measure(ctx, rate, c.StepDuration, filepath.Join(c.OutDir, fmt.Sprintf("once-rate-%s.jsonl", Rate(rate))))
+	return c.measure(ctx, rate, c.StepDuration, filepath.Join(c.OutDir, fmt.Sprintf("once-rate-%s.jsonl", Rate(rate))), StepSeed(c.Bench.Seed, rate, 0))
 }
 
-// measure is one bench run at rate with window d, written to path.
-func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, path string) (Step, error) {
-	s := Step{Rate: rate, Trace: path}
+// StepSeed is the seed of one run's arrival schedule in a search whose
+// seed is base (--seed): base mixed with the step's rate and the run's
+// index within the step (0 its first window, n its n-th longer re-run).
+// The warm-up is the start of the same schedule (one loadgen.Run), so it
+// draws from the step's seed too; --dataset arith keeps base.
+//
+// Without it every step replayed one Poisson schedule scaled by 1/λ, so a
+// schedule that happened to be light (10 arrivals where 18 were expected)
+// was light in every step at once, and the steps were not independent
+// evidence (issue 35). The seed is derived from the rate, not from the
+// step's place in the search, so that a rate's schedule depends only on
+// the search's seed and that rate, not on the path the search took to it:
+// two searches with one seed that reach a rate by different start rates
+// or growths (--previous) send it the same schedule, and a search run
+// twice with the same flags replays the same steps. One search never runs
+// a rate twice, so its steps draw different schedules. The run index
+// keeps a longer re-run of an undecided step from replaying its first
+// window's schedule, and with it that window's shortfall of arrivals.
+//
+// The seed has 53 bits, so that a JSON reader that holds numbers as
+// doubles (jq, JavaScript) reads the step's seed exactly.
+func StepSeed(base uint64, rate float64, run int) uint64 {
+	h := splitmix64(base ^ 0x73746570) // "step"
+	h = splitmix64(h ^ math.Float64bits(rate))
+	h = splitmix64(h ^ uint64(run))
+	return h >> 11
+}
+
+// splitmix64 is the SplitMix64 finaliser: every input bit moves about half
+// of the output bits.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// measure is one bench run at rate with window d and the schedule's seed,
+// written to path.
+func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, path string, seed uint64) (Step, error) {
+	s := Step{Rate: rate, Trace: path, Seed: seed}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return s, err // an existing trace is never overwritten
 	}
 	defer f.Close()
 	cfg := c.Bench
-	cfg.Rate, cfg.Duration, cfg.Warmup = rate, d, c.Warmup
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Seed = rate, d, c.Warmup, seed
 	cfg.Conditions = map[string]any{}
 	for k, v := range c.Bench.Conditions {
 		cfg.Conditions[k] = v

@@ -65,6 +65,10 @@ type LoadFigures struct {
 	KeepUpBound, Resolution    string
 	ExpectedInFlight           string
 	GrowthZ                    string
+	// Window is the window in seconds and ArrivalsExpected the arrivals
+	// λW the offered rate plans in it, one decimal each (the sentence of a
+	// window short of arrivals, LoadCheck.ArrivalsShortReason).
+	Window, ArrivalsExpected string
 }
 
 // Figures formats c's numbers (LoadFigures).
@@ -82,6 +86,8 @@ func (c LoadCheck) Figures() LoadFigures {
 		Resolution:       numfmt.Num(c.Resolution),
 		ExpectedInFlight: numfmt.Fixed(c.ExpectedInFlight, 1),
 		GrowthZ:          numfmt.Fixed(c.GrowthZ, 1),
+		Window:           numfmt.Fixed(c.WindowS, 1),
+		ArrivalsExpected: numfmt.Fixed(c.ArrivalsExpected, 1),
 	}
 }
 

@@ -114,6 +114,30 @@ func CapacityGrowthIn(lg lang.Lang, l capacity.LoadCheck) string {
 		l.InFlightStart, l.InFlightEnd, Num(float64(int(l.CompletionPerS*10+0.5))/10), numfmt.Num(l.OfferedPerS), Num(l.WindowS), need)
 }
 
+// CapacityArrivalsShortIn says, under a step's keep-up line, that its
+// window had clearly fewer arrivals than the offered rate plans
+// (capacity.LoadCheck.ArrivalsShort): it tested a lighter load than λ,
+// while the keep-up bound stays against λ; "" otherwise. The English is
+// capacity.LoadCheck.ArrivalsShortReason, the step's reason.
+func CapacityArrivalsShortIn(lg lang.Lang, l capacity.LoadCheck) string {
+	if !l.ArrivalsShort {
+		return ""
+	}
+	f := l.Figures()
+	return lg.F(lang.Msg{"到达 %d 次（窗口 %s s），而按提供的速率应有 λW ≈ %s 次：这个窗口测的负载比 λ 轻；上一行的界仍按 λ 计算",
+		"%d arrivals in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ"},
+		l.Arrivals, f.Window, f.ArrivalsExpected)
+}
+
+// CapacityArrivalsShortNoteIn is CapacityArrivalsShortIn in a table cell:
+// "（到达偏少：10 次，λW ≈ 18.0）"; "" when the window's arrivals were not short.
+func CapacityArrivalsShortNoteIn(lg lang.Lang, l capacity.LoadCheck) string {
+	if !l.ArrivalsShort {
+		return ""
+	}
+	return lg.F(lang.Msg{"（到达偏少：%d 次，λW ≈ %s）", " (arrivals short: %d, λW ≈ %s)"}, l.Arrivals, l.Figures().ArrivalsExpected)
+}
+
 // CapacityLatenessIn says how late the client was during a step, as the
 // card's notes do: its wake-up lag over the bound, and a send lag P99
 // over metrics.SendLagBoundMS; "" when it was on time.

@@ -460,9 +460,20 @@ func CapacityTable(r *capacity.Result) [][]string {
 			inFlight = fmt.Sprintf("%d 次", s.Load.InFlightEnd)
 		}
 		rows = append(rows, []string{capacity.Rate(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts) + cardfmt.CapacityCutOffIn(lang.ZH, s.StoppedEarly(), s.InFlight), pctText(s.Attainment),
-			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), inFlight, slopeText(s.Load)})
+			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), inFlight, slopeText(s.Load) + arrivalsShortNote(s)})
 	}
 	return rows
+}
+
+// arrivalsShortNote follows a step's offered − completed when its window
+// had clearly fewer arrivals than offered (cardfmt.CapacityArrivalsShortNoteIn):
+// that figure counts the schedule's shortfall too. A step stopped early
+// keeps its own display.
+func arrivalsShortNote(s capacity.Step) string {
+	if s.Load == nil || s.StoppedEarly() {
+		return ""
+	}
+	return cardfmt.CapacityArrivalsShortNoteIn(lang.ZH, *s.Load)
 }
 
 // slopeText is a step's offered − completed with its 95 % interval, or "无"
@@ -616,11 +627,13 @@ func AroundAnswer(r *capacity.Result) (at, above capacity.Step, ok bool) {
 }
 
 // StepLoad is the load one step of search c sends at rate for window d:
-// c's template (prompts, tokens, timeout, seed) as an open Poisson loop
-// after c's warm-up, as the search itself would send it.
+// c's template (prompts, tokens, timeout) as an open Poisson loop after
+// c's warm-up, with the schedule's seed of the step's first window
+// (capacity.StepSeed), as the search itself would send it.
 func StepLoad(c capacity.Config, rate float64, d time.Duration) loadgen.Config {
 	b := c.Bench
 	b.Rate, b.Arrival, b.Duration, b.Warmup = rate, loadgen.Poisson, d, c.Warmup
+	b.Seed = capacity.StepSeed(c.Bench.Seed, rate, 0)
 	cond := map[string]any{}
 	for k, v := range b.Conditions {
 		cond[k] = v

@@ -281,3 +281,24 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 		t.Errorf("chart busy %v, want 1", b)
 	}
 }
+
+// The notebook table says, beside a step's offered − completed, when its
+// window had clearly fewer arrivals than offered, and not otherwise
+// (issue 35).
+func TestCapacityTableArrivalsShort(t *testing.T) {
+	row := func(arrivals int64) string {
+		t.Helper()
+		l, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: arrivals, Completions: arrivals, Resolution: 0.1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := CapacityTable(&capacity.Result{Steps: []capacity.Step{{Rate: 0.45, Verdict: capacity.Undecided, Load: &l}}})
+		return rows[1][9]
+	}
+	if got := row(8); !strings.HasSuffix(got, "（到达偏少：8 次，λW ≈ 18.0）") {
+		t.Errorf("8 arrivals where 18 were expected: %q", got)
+	}
+	if got := row(18); strings.Contains(got, "到达偏少") {
+		t.Errorf("18 arrivals of 18: %q", got)
+	}
+}

@@ -33,7 +33,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&c.Bench.MaxTokens, "max-tokens", 64, "max_tokens of every request")
 	fs.IntVar(&c.Bench.PromptTokens, "prompt-tokens", 32, "prompt length in words (generated prompts)")
 	fs.DurationVar(&c.Bench.Timeout, "timeout", 10*time.Second, "per attempt, send to end of stream (0: none)")
-	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of every step's Poisson schedule and of --dataset arith")
+	fs.Uint64Var(&c.Bench.Seed, "seed", 1, "seed of the search: each step's Poisson schedule draws its own seed, derived from it, the step's rate and its run (the step's JSON seed), so the same --seed replays the same steps; also the seed of --dataset arith")
 	ds := fs.String("dataset", "", "prompts whose answers are judged: arith or a JSONL file, as in bench (default: none; every answer unrated: nothing qualifies on --slo-ttft alone, and with --slo-e2e, --slo-itl-p95 or --slo-tpot a step qualifies on latency alone)")
 	slo := fs.Duration("slo-ttft", time.Second, "TTFT SLO of joint qualification")
 	var lat cardopts.Flags
@@ -251,6 +251,11 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 			case l.Resolution > 0:
 				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）：%s%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s): %s%s"},
 					f.KeepUpBound, keepUpCmp(l), f.Resolution, keepUpWord(lg, l), lateEvidence(lg, s))
+			}
+			if short := cardfmt.CapacityArrivalsShortIn(lg, *l); short != "" && l.Resolution > 0 && !s.StoppedEarly() {
+				// The keep-up line's share of the schedule: a light window
+				// tested less than λ while the bound above is against λ.
+				b.WriteString("    " + short + "\n")
 			}
 		}
 		if late := cardfmt.CapacityLatenessIn(lg, s); late != "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/cardfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -50,6 +51,14 @@ func capacityResults() []*capacity.Result {
 	}
 	met := step(50, 1000, 1000, 20, 0)
 	met.Load = &kept
+	// A step whose schedule happened to be light: 8 arrivals in 40 s at
+	// 0.45 req/s, where λW = 18 were expected (issue 35).
+	lightLoad, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 8, Completions: 8, Resolution: 0.1})
+	if err != nil || !lightLoad.ArrivalsShort {
+		panic(fmt.Sprintf("fixture light schedule %+v, %v", lightLoad, err))
+	}
+	light := step(0.45, 8, 8, 40, 1)
+	light.Load = &lightLoad
 	// A search run again (--previous): the same answer, and one that
 	// differs with every kind of reason.
 	again := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:3], MaxRateMeeting: f(1), BoundedBy: capacity.BoundFailingStep, MaxRate: 8, ElapsedS: 42.5}
@@ -73,6 +82,7 @@ func capacityResults() []*capacity.Result {
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps[:3], MaxRateMeeting: f(1), ElapsedS: 42.5},
 		{Target: 0.95, SLOTTFTMS: 500, LatencySLO: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 50, TPOTMS: 40}, Steps: steps[2:3], ElapsedS: 12},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps, MaxRateMeeting: f(1), Provisional: true, ElapsedS: 50},
+		{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{light}, Undecided: true, AttemptsToMeet: 35, ElapsedS: 80},
 	}
 }
 
@@ -162,5 +172,42 @@ func TestCapacityAgainUndecidedText(t *testing.T) {
 		if text := capacityAgainIn(lg, &ag); !strings.Contains(text, want[0]) || !strings.Contains(text, want[1]) {
 			t.Errorf("%v: %q, want %q and %q", lg, text, want[0], want[1])
 		}
+	}
+}
+
+// A step whose window had clearly fewer arrivals than offered says so under
+// its keep-up line, in both languages; a step with the arrivals offered
+// does not (issue 35).
+func TestCapacityTextArrivalsShort(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	light, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 8, Completions: 8, Resolution: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	normal, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 18, Completions: 18, Resolution: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := func(l capacity.LoadCheck) *capacity.Result {
+		s := capacity.Step{Rate: 0.45, Attempts: 8, Qualified: 8, WindowS: 40, Verdict: capacity.Undecided, Attainment: f(1), CILow: f(0.68), CIHigh: f(1), Load: &l}
+		return &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{s}, Undecided: true, AttemptsToMeet: 35}
+	}
+	for _, c := range []struct {
+		lg   lang.Lang
+		want string
+	}{
+		{lang.ZH, "    到达 8 次（窗口 40.0 s），而按提供的速率应有 λW ≈ 18.0 次：这个窗口测的负载比 λ 轻；上一行的界仍按 λ 计算\n"},
+		{lang.EN, "    8 arrivals in 40.0 s where λW ≈ 18.0 were expected: this window tested a lighter load than λ; the bound is against λ\n"},
+	} {
+		if got := capacityTextIn(c.lg, res(light)); !strings.Contains(got, c.want) {
+			t.Errorf("%s, light schedule: no %q in\n%s", c.lg, c.want, got)
+		}
+		if got := capacityTextIn(c.lg, res(normal)); strings.Contains(got, "λW") {
+			t.Errorf("%s, 18 arrivals of 18: the arrivals sentence in\n%s", c.lg, got)
+		}
+	}
+	// The English line is the step's reason's sentence, word for word.
+	if en := cardfmt.CapacityArrivalsShortIn(lang.EN, light); en != light.ArrivalsShortReason() {
+		t.Errorf("text %q, reason %q", en, light.ArrivalsShortReason())
 	}
 }
