@@ -230,11 +230,19 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 			verdict += lg.S(lang.Msg{"，过载", ", overload"})
 		}
 		cut := cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight)
+		if s.BeforeWindow {
+			// It measured nothing: no window, extension, busy share or
+			// load figures to print.
+			p(lang.Msg{"  %s 次/s：%d / %d 合格 = %s，区间 %s → %s（%s）", "  %s req/s: %d / %d qualified = %s, interval %s → %s (%s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, cardfmt.CapacityBeforeWindowIn(lg))
+			continue
+		}
 		p(lang.Msg{"  %s 次/s：%d / %d 合格%s = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified%s = %s, interval %s → %s (window %s s, %s; device busy %s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, cut, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
 		if l := s.Load; l != nil {
 			f := l.Figures() // the numbers of the stderr reason, formatted once
-			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；提供 − 完成 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; offered − completed %s/s (95%% interval [%s, %s]), in flight %d → %d"},
-				l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
+			// Beside the overload test's own window: in a step stopped
+			// early it is the span that stopped it, not the step's window.
+			p(lang.Msg{"    %s里：完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；提供 − 完成 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    in %s: %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; offered − completed %s/s (95%% interval [%s, %s]), in flight %d → %d"},
+				cardfmt.CapacityLoadWindowIn(lg, *l), l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
 				f.Slope, f.SlopeLow, f.SlopeHigh, l.InFlightStart, l.InFlightEnd)
 			switch {
 			case l.Resolution > 0 && l.KeepUpBound <= 0:
