@@ -247,7 +247,7 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	if r.Provisional {
 		ans += lg.S(lang.Msg{"；搜索被中断，答案是暂定的", "; the search was interrupted, so the answer is provisional"})
 	}
-	return rule + "\n" + ans + lg.F(lang.Msg{"；共 %d 步，用时 %s s", "; %d steps in %s s"}, len(r.Steps), draw.Num(math.Round(r.ElapsedS*10)/10))
+	return rule + "\n" + ans + lg.F(lang.Msg{"；共 %s 步，用时 %s s", "; %s in %s s"}, lang.N(lg, len(r.Steps), "step", "steps"), draw.Num(math.Round(r.ElapsedS*10)/10))
 }
 
 // The words of the capacity figures and page.

@@ -37,6 +37,10 @@ func TestCapacityTextLoadFiguresNameTheirWindow(t *testing.T) {
 			t.Errorf("%s: the load figures do not name their window (%q):\n%s", lg, want, got)
 		}
 	}
+	// Issue 35, item 3: one step is "1 step", not "1 steps".
+	if got := capacityTextIn(lang.EN, r); !strings.Contains(got, "\n1 step in ") {
+		t.Errorf("a search of one step:\n%s", got)
+	}
 }
 
 // Issue 35, item 1: a step interrupted before its window began measured
