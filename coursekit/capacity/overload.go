@@ -225,8 +225,8 @@ func (c LoadCheck) ArrivalsShortReason() string {
 		return ""
 	}
 	f := c.Figures()
-	return fmt.Sprintf("%d arrivals in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ",
-		c.Arrivals, f.Window, f.ArrivalsExpected)
+	return fmt.Sprintf("%s in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ",
+		lang.N(lang.EN, c.Arrivals, "arrival", "arrivals"), f.Window, f.ArrivalsExpected)
 }
 
 // arrivalsShortClause is ArrivalsShortReason after "; ", or "".

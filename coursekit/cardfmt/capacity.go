@@ -124,9 +124,9 @@ func CapacityArrivalsShortIn(lg lang.Lang, l capacity.LoadCheck) string {
 		return ""
 	}
 	f := l.Figures()
-	return lg.F(lang.Msg{"到达 %d 次（窗口 %s s），而按提供的速率应有 λW ≈ %s 次：这个窗口测的负载比 λ 轻；上一行的界仍按 λ 计算",
-		"%d arrivals in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ"},
-		l.Arrivals, f.Window, f.ArrivalsExpected)
+	return lg.F(lang.Msg{"到达 %s 次（窗口 %s s），而按提供的速率应有 λW ≈ %s 次：这个窗口测的负载比 λ 轻；上一行的界仍按 λ 计算",
+		"%s in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ"},
+		lang.N(lg, l.Arrivals, "arrival", "arrivals"), f.Window, f.ArrivalsExpected)
 }
 
 // CapacityArrivalsShortNoteIn is CapacityArrivalsShortIn in a table cell:
