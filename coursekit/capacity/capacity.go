@@ -94,6 +94,11 @@ type Step struct {
 	// Extended counts the longer re-runs of an undecided step; WindowS is
 	// the window of the run the verdict comes from.
 	Extended int `json:"extended"`
+	// BeforeWindow says the search was interrupted before the window of
+	// the step's last run began (in its warm-up): the step measured
+	// nothing, so its WindowS is 0, its Load and busy share null, and no
+	// view prints load figures or an extension for it.
+	BeforeWindow bool `json:"interrupted_before_window,omitempty"`
 	// InFlight are the window's attempts still in flight when the run
 	// ended. Attempts holds them (they count against attainment), except
 	// in a step stopped early on overload, which cut them off: there they
@@ -686,7 +691,11 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	if err != nil {
 		return s, err
 	}
-	if sum.WindowS > 0 {
+	// A run interrupted in its warm-up has a placeholder window of a
+	// microsecond (trace.RunEnd.BeforeWindow): no test divides by it, or
+	// its completions' interval reads [0, 3688879] per second.
+	before := sum.RunEnd != nil && sum.RunEnd.BeforeWindow()
+	if sum.WindowS > 0 && !before {
 		t, err := trace.ReadFile(path)
 		if err != nil {
 			return s, fmt.Errorf("capacity step %g req/s: %w", rate, err)
@@ -707,7 +716,7 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		// of figures (walk 35c, item 1).
 		s.Load = watch.load
 	}
-	if c.BusyGauge != "" {
+	if c.BusyGauge != "" && !before {
 		sc, err := parseScrapes(scrapes.Bytes())
 		if err != nil {
 			return s, err
@@ -718,7 +727,12 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	// Attempts still in flight when the watch stopped the step were cut
 	// off by the stop, not failed: they are neither (Step.InFlight).
 	v, lo, hi, ok := s.judge(sum, c.Target, watch.reason != "")
+	if before {
+		s.BeforeWindow, s.WindowS, s.GoodputPerS = true, 0, 0
+	}
 	switch {
+	case before:
+		s.Verdict, s.Reason = Interrupted, "the search was interrupted before this step's window began (in its warm-up): nothing was measured"
 	case ctx.Err() != nil:
 		s.Verdict, s.Reason = Interrupted, "the search was interrupted during this step"
 	case watch.load != nil:

@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -204,8 +205,8 @@ func (c LoadCheck) undecidedReason(longest time.Duration) string {
 // notShownReason says why a window did not show the server keeping up.
 func (c LoadCheck) notShownReason() string {
 	f := c.Figures()
-	r := fmt.Sprintf("not shown to keep up: %d completions in %.2f s, %d of them begun before the window, so the server may be short of the offered %s/s by up to %s/s, more than --resolution %s/s; in flight %d → %d (expected %s, %s standard errors)",
-		c.Completions, c.WindowS, c.InFlightStart, f.Offered, f.KeepUpBound, f.Resolution, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
+	r := fmt.Sprintf("not shown to keep up: %s in %.2f s, %d of them begun before the window, so the server may be short of the offered %s/s by up to %s/s, more than --resolution %s/s; in flight %d → %d (expected %s, %s standard errors)",
+		lang.N(lang.EN, c.Completions, "completion", "completions"), c.WindowS, c.InFlightStart, f.Offered, f.KeepUpBound, f.Resolution, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
 	if c.DecideWindowS != nil {
 		r += fmt.Sprintf("; a window of about %.1f s would decide it", *c.DecideWindowS)
 	}
@@ -224,8 +225,8 @@ func (c LoadCheck) ArrivalsShortReason() string {
 		return ""
 	}
 	f := c.Figures()
-	return fmt.Sprintf("%d arrivals in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ",
-		c.Arrivals, f.Window, f.ArrivalsExpected)
+	return fmt.Sprintf("%s in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ",
+		lang.N(lang.EN, c.Arrivals, "arrival", "arrivals"), f.Window, f.ArrivalsExpected)
 }
 
 // arrivalsShortClause is ArrivalsShortReason after "; ", or "".
@@ -253,8 +254,8 @@ func (c LoadCheck) keepsUpReason() string {
 // the reason says so rather than calling the bound overload.
 func (c LoadCheck) Reason() string {
 	f := c.Figures()
-	r := fmt.Sprintf("overload: %d completions in %.2f s = %s/s, 95%% [%s, %s], below the offered %s/s; offered − completed %s/s, 95%% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
-		c.Completions, c.WindowS, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered, f.Slope, f.SlopeLow, f.SlopeHigh, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
+	r := fmt.Sprintf("overload: %s in %.2f s = %s/s, 95%% [%s, %s], below the offered %s/s; offered − completed %s/s, 95%% [%s, %s]; in flight %d → %d (expected %s, %s standard errors)",
+		lang.N(lang.EN, c.Completions, "completion", "completions"), c.WindowS, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered, f.Slope, f.SlopeLow, f.SlopeHigh, c.InFlightStart, c.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
 	if c.BoundWithinResolution() {
 		r += fmt.Sprintf("; the keep-up bound, short by at most %s/s, is within --resolution %s/s: the overload test failed, not the keep-up test", f.KeepUpBound, f.Resolution)
 	}

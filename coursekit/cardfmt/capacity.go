@@ -124,9 +124,9 @@ func CapacityArrivalsShortIn(lg lang.Lang, l capacity.LoadCheck) string {
 		return ""
 	}
 	f := l.Figures()
-	return lg.F(lang.Msg{"到达 %d 次（窗口 %s s），而按提供的速率应有 λW ≈ %s 次：这个窗口测的负载比 λ 轻；上一行的界仍按 λ 计算",
-		"%d arrivals in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ"},
-		l.Arrivals, f.Window, f.ArrivalsExpected)
+	return lg.F(lang.Msg{"到达 %s 次（窗口 %s s），而按提供的速率应有 λW ≈ %s 次：这个窗口测的负载比 λ 轻；上一行的界仍按 λ 计算",
+		"%s in %s s where λW ≈ %s were expected: this window tested a lighter load than λ; the bound is against λ"},
+		lang.N(lg, l.Arrivals, "arrival", "arrivals"), f.Window, f.ArrivalsExpected)
 }
 
 // CapacityArrivalsShortNoteIn is CapacityArrivalsShortIn in a table cell:
@@ -164,6 +164,21 @@ func CapacityCutOffIn(lg lang.Lang, stoppedEarly bool, inFlight int64) string {
 		return ""
 	}
 	return lg.F(lang.Msg{"（另有 %d 次在途，提前停止时被截断，不计入）", " (and %d in flight, cut off by the early stop, not counted)"}, inFlight)
+}
+
+// CapacityBeforeWindowIn is what every view prints of a step in place of
+// its window, extensions and load figures when the search was interrupted
+// before its window began (capacity.Step.BeforeWindow): it measured
+// nothing.
+func CapacityBeforeWindowIn(lg lang.Lang) string {
+	return lg.S(lang.Msg{"窗口开始前就被中断，什么也没有测到", "interrupted before its window began: nothing measured"})
+}
+
+// CapacityLoadWindowIn names the window a step's load figures
+// (capacity.LoadCheck) come from: the overload test's own, which in a step
+// stopped early is the span that stopped it, not the step's window.
+func CapacityLoadWindowIn(lg lang.Lang, l capacity.LoadCheck) string {
+	return lg.F(lang.Msg{"过载检验的 %s s 窗口", "the overload test's %s s window"}, numfmt.Fixed(l.WindowS, 1))
 }
 
 // CapacityExtendedIn says how many times a step's window was extended, in

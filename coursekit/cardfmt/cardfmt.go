@@ -288,11 +288,11 @@ var (
 	nameTTFT     = lang.Msg{"首字时延 TTFT", "TTFT (time to first token)"}
 	nameE2E      = lang.Msg{"端到端时延 E2E", "E2E (end-to-end latency)"}
 	txTTFTMiss   = lang.Msg{"  缺失 TTFT：%s 次尝试没有收到首个输出，记为缺失，不是 0", "  Missing TTFT: %s received no first output; recorded as missing, not 0"}
-	txMultiTok   = lang.Msg{"  注意：%d 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 几乎相同）：", "  Note: %d events carry several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (almost the same number as vLLM's TPOT):"}
+	txMultiTok   = lang.Msg{"  注意：%s 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 几乎相同）：", "  Note: %s several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (almost the same number as vLLM's TPOT):"}
 	nameTPOTLong = lang.Msg{"TPOT = (t_N − t_1) / (N − 1)", "TPOT = (t_N − t_1) / (N − 1)"}
-	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%d 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%d events), so event gaps are ITL (the gap between adjacent output tokens)"}
-	txOneEach    = lang.Msg{"  注意：每个事件按 1 个 token 计（%d 个事件），但服务端报告输出 %d 个 token，事件只对应 %d 个：有的 token 没有产生文本（例如结束符），所以整次运行的事件间隔合起来不等于 token 间隔（ITL）；事件带齐全部 token、每个 1 个的单个请求里，二者相等", "  Note: each event counts as 1 token (%d events), but the server reports %d output tokens where the events account for %d: some tokens produced no text (the end-of-sequence token, for one), so the run's event gaps, taken together, are not token gaps (ITL); within one request whose events carry all its tokens, one each, they are"}
-	txUsageDiff  = lang.Msg{"  注意：服务端报告输出 %d 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", "  Note: the server reports %d output tokens but the events carry %d; they disagree, so event gaps are not token gaps"}
+	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%s 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%s), so event gaps are ITL (the gap between adjacent output tokens)"}
+	txOneEach    = lang.Msg{"  注意：每个事件按 1 个 token 计（%s 个事件），但服务端报告输出 %s 个 token，事件只对应 %d 个：有的 token 没有产生文本（例如结束符），所以整次运行的事件间隔合起来不等于 token 间隔（ITL）；事件带齐全部 token、每个 1 个的单个请求里，二者相等", "  Note: each event counts as 1 token (%s), but the server reports %s where the events account for %d: some tokens produced no text (the end-of-sequence token, for one), so the run's event gaps, taken together, are not token gaps (ITL); within one request whose events carry all its tokens, one each, they are"}
+	txUsageDiff  = lang.Msg{"  注意：服务端报告输出 %s 个 token，事件共携带 %d 个，两者不一致，事件间隔不等于 token 间隔", "  Note: the server reports %s but the events carry %d; they disagree, so event gaps are not token gaps"}
 	txCondition  = lang.Msg{"条件 %s（联合合格 = %s）", "Condition %s (qualified = %s)"}
 	txQualified  = lang.Msg{"  联合合格：%s%s", "  Qualified: %s%s"}
 	txGoodput    = lang.Msg{"  goodput：%s", "  Goodput: %s"}
@@ -348,23 +348,23 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	line("  " + distLine(l, eventGapLabel(l, s), s.ITL))
 	ci("    ", s.ITL)
 	if s.Event.MultiTokenEvents > 0 {
-		p(txMultiTok, s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt)
+		p(txMultiTok, lang.N(l, s.Event.MultiTokenEvents, "event carries", "events carry"), s.Event.MaxTokensPerEvt)
 		line("  " + distLine(l, nameTPOTLong.In(l), s.TPOT))
 		ci("    ", s.TPOT)
 		if s.Event.TPOTAtFinish > 0 {
 			line("    " + tpotEnd(l, s))
 		}
 	} else if s.Event.Events > 0 && !usageDisagrees(s) {
-		p(txOneTok, s.Event.Events)
+		p(txOneTok, lang.N(l, s.Event.Events, "event", "events"))
 	}
 	for _, t := range ServerLinesIn(l, s) {
 		line("  " + t)
 	}
 	if e := s.Event; usageDisagrees(s) {
 		if e.MultiTokenEvents == 0 {
-			p(txOneEach, e.Events, e.UsageTokens, e.UsageEventTokens)
+			p(txOneEach, lang.N(l, e.Events, "event", "events"), lang.N(l, e.UsageTokens, "output token", "output tokens"), e.UsageEventTokens)
 		} else {
-			p(txUsageDiff, e.UsageTokens, e.UsageEventTokens)
+			p(txUsageDiff, lang.N(l, e.UsageTokens, "output token", "output tokens"), e.UsageEventTokens)
 		}
 	}
 	if hasLatency(s) {
@@ -480,9 +480,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	ci(s.ITL)
 	if e := s.Event; usageDisagrees(s) {
 		if e.MultiTokenEvents == 0 {
-			line("- " + strings.TrimSpace(txOneEach.F(l, e.Events, e.UsageTokens, e.UsageEventTokens)))
+			line("- " + strings.TrimSpace(txOneEach.F(l, lang.N(l, e.Events, "event", "events"), lang.N(l, e.UsageTokens, "output token", "output tokens"), e.UsageEventTokens)))
 		} else {
-			line("- " + strings.TrimSpace(txUsageDiff.F(l, e.UsageTokens, e.UsageEventTokens)))
+			line("- " + strings.TrimSpace(txUsageDiff.F(l, lang.N(l, e.UsageTokens, "output token", "output tokens"), e.UsageEventTokens)))
 		}
 	}
 	if s.Event.MultiTokenEvents > 0 {

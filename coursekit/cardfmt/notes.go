@@ -18,31 +18,31 @@ var (
 	noteCutShort    = lang.Msg{"注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: this run was interrupted early (at %s s); it %s. The window ends at the interruption, so every ratio and goodput uses %s s; the %s."}
 	noteOverload    = lang.Msg{"注意：容量搜索在第 %s s 提前结束了这一步，因为服务器跟不上提供的速率（过载：完成数的区间整体低于提供速率，在途请求在增长）；%s。窗口只算到这一刻，所有比值和 goodput 都按 %s s 计；当时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the capacity search stopped this step early at %s s because the server fell behind the offered rate (overload: the completions' interval wholly below the offered rate, the in-flight count growing); it %s. The window ends there, so every ratio and goodput uses %s s; the %s."}
 	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %s."}
-	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %d 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %d requests (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
-	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %d 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %d requests were sent; the window is the full planned window."}
+	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %s 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %s (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
+	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %s 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %s sent; the window is the full planned window."}
 	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%s在 %s 次尝试期间超过 %s ms（最大 %s ms，%s 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]s (at most %[4]s ms; %[5]s it). %[6]s"}
 	// noteClientLagRuns is noteClientLag over several runs: a comparison
 	// gives one note, with the ranges, not one per run.
-	noteClientLagRuns = lang.Msg{"注意：%d 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]d runs (%[2]s): %[3]s was over %[5]s ms during %[4]s per run (at most %[6]s ms). %[7]s"}
+	noteClientLagRuns = lang.Msg{"注意：%s 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]s (%[2]s): %[3]s was over %[5]s ms during %[4]s per run (at most %[6]s ms). %[7]s"}
 	clientLagWhat     = lang.Msg{"它的唤醒延迟（一个每 %s ms 触发一次的探测协程比预定时刻晚多少才运行；那时客户端打下的任何时间戳都可能晚这么多）", "its wake-up lag (how long after its due time a probe on a %s ms ticker ran; any stamp the client took then may be as late)"}
 	clientLagWhy      = lang.Msg{"这些尝试的时间戳可能晚了这么多，TTFT 和间隔可能被多算；客户端机器负载过高时会这样，每次尝试的延迟见 meta.client_lag_ms。它不是发送延迟（计划发送 → 实际发送）。", "Their stamps may be that late, and their TTFT and gaps too long by as much; a loaded client machine does this, and each attempt's meta.client_lag_ms says how late. It is not the send lag (scheduled → sent)."}
 	noteUnsent        = lang.Msg{"注意：计划的 %d 次到达中有 %d 次没有发出：窗口结束时它们还在等 --max-concurrency 的空位。它们不在任何尝试里，所以失败率、吞吐和 goodput 都不含它们；服务器承受的负载比计划的低（发出 %d 次）。", "Note: %[2]d of the %[1]d planned arrivals were never sent: they were still waiting for a --max-concurrency slot when the window ended. They are in no attempt, so the failure rate, throughput and goodput leave them out; the server took less load than planned (%[3]d sent)."}
 	noteSendLag       = lang.Msg{"注意：发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned: send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
 	// noteSendLagRuns is noteSendLag over several runs.
-	noteSendLagRuns = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
+	noteSendLagRuns = lang.Msg{"注意：%s 次运行（%s）的发送比计划晚：发送延迟 P99 %s ms（最大 %s ms），超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %s (%s): send lag P99 %s ms (max %s ms), over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
 	// noteSendLagRunsSame: the runs' P99 and maximum send lags span the
 	// same range (few sends a run): printed once.
-	noteSendLagRunsSame = lang.Msg{"注意：%d 次运行（%s）的发送比计划晚：发送延迟 P99 与最大值都是 %s ms，超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %d runs (%s): send lag P99 and max both %s ms, over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
+	noteSendLagRunsSame = lang.Msg{"注意：%s 次运行（%s）的发送比计划晚：发送延迟 P99 与最大值都是 %s ms，超过 %s ms，服务器收到的不是计划的到达过程（到达被推迟、挤在一起）；原因是等待 --max-concurrency 的空位（设了它时）或客户端机器过载。TTFT 从实际发送算起，不含这段等待。", "Note: sends left later than planned in %s (%s): send lag P99 and max both %s ms, over %s ms, so the server did not get the planned arrival process (arrivals delayed and bunched); a wait for a --max-concurrency slot (when one is set) or a loaded client machine does this. TTFT counts from the actual send, without this wait."}
 	noteConnect         = lang.Msg{"注意：%s 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：这段时间里服务器的地址上大多没有服务在听（没有启动、已经停止或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]s are connect errors (connect_error, %[3]s/s): for most of the run nothing listened at the server's address (not started, stopped, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
 	noteConnectTail = lang.Msg{"注意：%s 次尝试中 %d 次是连接失败（connect_error，%s 次/s）：%s，服务器的地址上没有服务在听（已经停止、崩溃、没有启动或 --url 写错）。失败来得很快时（开环按计划照发；闭环的用户失败后退避 10 ms 起、翻倍到 1 s，没有 conditions.connect_backoff 的旧 trace 里则立刻重发），这个次数反映的是客户端重发得多快，不是服务器承受的负载；它们都留在分母里，没有删掉。",
 		"Note: %[2]d of %[1]s are connect errors (connect_error, %[3]s/s): %[4]s, nothing listened at the server's address (stopped, crashed, not started, or a wrong --url). When failures come this fast (an open loop keeps its schedule; a closed loop's users back off from 10 ms, doubling to 1 s, or resent at once in traces without conditions.connect_backoff), their count measures how fast the client resent, not a load on the server; they all stay in the denominators, none dropped."}
 	tailFrom    = lang.Msg{"从第 %s s 起到运行结束没有服务应答（此后 %s 次尝试都是连接失败）", "nothing answered from %s s to the end of the run (the %s)"}
 	tailStart   = lang.Msg{"从运行开始到结束没有服务应答（%s 次尝试都是连接失败）", "nothing answered from the start to the end of the run (%s)"}
-	noteUnrated = lang.Msg{"注意：%d 次完整成功都没有质量评分。未评分是“不知道”：不算质量通过，也不是 0，所以联合合格和 goodput 无法计算（未评分），和时延快慢无关。" +
+	noteUnrated = lang.Msg{"注意：%s 次完整成功都没有质量评分。未评分是“不知道”：不算质量通过，也不是 0，所以联合合格和 goodput 无法计算（未评分），和时延快慢无关。" +
 		"要评分：测量时用 coursekit bench --dataset arith（内置算术题，答案可以精确判定），或 --dataset 题目.jsonl（每行一个 {\"prompt\": …, \"expect\": {…}}）；" +
 		"导入别的工具的结果时用 coursekit import --dataset 同一个题目文件。",
-		"Note: none of the %d complete successes has a quality rating. Unrated is unknown: not a quality pass, and not 0, so qualified and goodput are unknown (unrated), whatever the latency. " +
+		"Note: none of the %s has a quality rating. Unrated is unknown: not a quality pass, and not 0, so qualified and goodput are unknown (unrated), whatever the latency. " +
 			"To rate: measure with coursekit bench --dataset arith (built-in arithmetic, answers judged exactly), or --dataset questions.jsonl (one {\"prompt\": ..., \"expect\": {...}} per line); " +
 			"when importing another tool's results, use coursekit import --dataset with the same questions file."}
 	noteSLODropped = lang.Msg{"注意：trace 记录的门槛是 %s；命令行的 --slo-* 会替换记录的整组门槛，所以这里按 %s 判定，不再使用记录的 %s%s。要保留它，加上 %s。",
@@ -147,7 +147,9 @@ func Unrated(s *metrics.Summary) bool {
 
 // UnratedNoteIn is the card's note on n complete successes none of which
 // is rated (Unrated).
-func UnratedNoteIn(l lang.Lang, n int64) string { return noteUnrated.F(l, n) }
+func UnratedNoteIn(l lang.Lang, n int64) string {
+	return noteUnrated.F(l, lang.N(l, n, "complete success", "complete successes"))
+}
 
 // notes are the warnings a reader must see before any number: a run cut
 // short (its window and in-flight attempts), and a card whose goodput is 0
@@ -168,9 +170,9 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		case r.Reason == trace.RunInterrupted:
 			out = append(out, noteAfterWindow.F(l, num(*r.AtMS/1000), lang.N(l, s.InFlight, "attempt still running then is in flight, not a failure", "attempts still running then are in flight, not failures")))
 		case r.Reason == trace.RunNumRequests:
-			out = append(out, noteNumReqDone.F(l, r.NumRequests, num(*r.AtMS/1000), num(s.WindowS), planned))
+			out = append(out, noteNumReqDone.F(l, lang.N(l, r.NumRequests, "request", "requests"), num(*r.AtMS/1000), num(s.WindowS), planned))
 		case r.NumRequests > 0:
-			out = append(out, noteNumReqShort.F(l, r.NumRequests))
+			out = append(out, noteNumReqShort.F(l, lang.N(l, r.NumRequests, "request was", "requests were")))
 		}
 	}
 	out = append(out, SendsNotesIn(l, s)...)
@@ -184,7 +186,7 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		out = append(out, n)
 	}
 	if Unrated(s) {
-		out = append(out, noteUnrated.F(l, s.CompleteSuccess))
+		out = append(out, noteUnrated.F(l, lang.N(l, s.CompleteSuccess, "complete success", "complete successes")))
 	}
 	return out
 }
@@ -244,7 +246,7 @@ func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) s
 	for i, c := range lags {
 		over[i], maxMS[i], bound[i] = float64(c.OverBound), c.MaxMS, c.BoundMS
 	}
-	return noteClientLagRuns.F(l, len(lags), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), spanCount(l, over, "attempt", "attempts"), span(bound), span(maxMS), clientLagWhy.In(l))
+	return noteClientLagRuns.F(l, lang.N(l, len(lags), "run", "runs"), names, clientLagWhat.F(l, num(metrics.ClientLagTickMS)), spanCount(l, over, "attempt", "attempts"), span(bound), span(maxMS), clientLagWhy.In(l))
 }
 
 // SendLagRunsNoteIn is the send-lag note over several runs (names, as
@@ -253,9 +255,9 @@ func ClientLagRunsNoteIn(l lang.Lang, lags []*metrics.ClientLag, names string) s
 // each run's send lag at P99 and at most.
 func SendLagRunsNoteIn(l lang.Lang, p99, maxMS []float64, names string) string {
 	if span(p99) == span(maxMS) {
-		return noteSendLagRunsSame.F(l, len(p99), names, span(p99), num(metrics.SendLagBoundMS))
+		return noteSendLagRunsSame.F(l, lang.N(l, len(p99), "run", "runs"), names, span(p99), num(metrics.SendLagBoundMS))
 	}
-	return noteSendLagRuns.F(l, len(p99), names, span(p99), span(maxMS), num(metrics.SendLagBoundMS))
+	return noteSendLagRuns.F(l, lang.N(l, len(p99), "run", "runs"), names, span(p99), span(maxMS), num(metrics.SendLagBoundMS))
 }
 
 // SendLagLate reports whether s's sends were late beyond

@@ -81,7 +81,7 @@ var (
 	msgRunMax     = lang.Msg{"分位数就是运行的最大值，不用运行间 Welch t：%s。对各次运行的最大值做 Welch t，估的是 n 次抽取的最大值的期望，不是这个分位数，n 不等时还有偏；所以这一项区间不设界，记作 ~。要判断它，每次运行要更多样本。", "Percentile at each run's maximum, no Welch's t over runs: %s. Welch's t over the runs' maxima estimates the expected maximum of n draws, not the percentile, and unequal n bias it; so this interval stays unbounded, ~. Judging it takes more samples per run."}
 	msgNeedN      = lang.Msg{"%s（每次运行要 n ≥ %d；%s）", "%s (n ≥ %d per run needed; %s)"}
 	msgShortRun   = lang.Msg{"%s 边 %s：n = %d", "%s %s: n = %d"}
-	msgAllShort   = lang.Msg{"全部 %d 次运行：n = %s", "all %d runs: n = %s"}
+	msgAllShort   = lang.Msg{"全部 %s 次运行：n = %s", "all %s: n = %s"}
 	msgBorderline = lang.Msg{"临界：%s：区间有一端离 0 不超过重抽样本身的蒙特卡洛误差（重抽样 %d 次）；换一个 --seed 或加大 --resamples，结论可能翻转。", "Borderline: %s: a bound lies within the resampling's own Monte-Carlo error of 0 (%d resamples); another --seed or more --resamples may flip the verdict."}
 	msgGap        = lang.Msg{"itl_ms 是相邻文本事件的间隔，指标口径卡的叫法：%s。", "itl_ms are the gaps between adjacent text events, as the card names them: %s."}
 	msgRuns       = lang.Msg{"各次运行的值（同一条命令重复运行，差别就是运行之间的波动）：", "Each run's value (the same command repeated: the spread is the variance between runs):"}
@@ -790,7 +790,7 @@ func (m Metric) shortRunsText(l lang.Lang) string {
 		if hi > lo {
 			n += "–" + strconv.Itoa(hi)
 		}
-		return msgAllShort.F(l, len(m.ShortRuns), n)
+		return msgAllShort.F(l, lang.N(l, len(m.ShortRuns), "run", "runs"), n)
 	}
 	out := make([]string, len(m.ShortRuns))
 	for i, r := range m.ShortRuns {

@@ -24,8 +24,8 @@ func judgeTexts(from string, src *toolfile.Source, res *toolfile.Result, set *da
 		return err
 	}
 	if len(texts) > len(set.Items) {
-		return fmt.Errorf("--dataset %s has %d prompts but %s holds %d responses: judging is by prompt order, so the dataset must be the one the tool sent (at least as long)",
-			set.Name, len(set.Items), src.Name, len(texts))
+		return fmt.Errorf("--dataset %s has %s but %s holds %s: judging is by prompt order, so the dataset must be the one the tool sent (at least as long)",
+			set.Name, lang.N(lang.EN, len(set.Items), "prompt", "prompts"), src.Name, lang.N(lang.EN, len(texts), "response", "responses"))
 	}
 	pass, fail, unrated := 0, 0, 0
 	for i := range res.Attempts {
@@ -65,12 +65,12 @@ func judgeTexts(from string, src *toolfile.Source, res *toolfile.Result, set *da
 		"a complete success is pass or fail with meta.judge {name, reason}; failures and prompts without an expectation are null (unrated)",
 		set.Name, set.Rated(), len(set.Items), strings.Join(set.JudgeNames(), ", "))
 	res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-		"按 prompt 顺序用 %s 评判回答：%d 个 pass，%d 个 fail，%d 个完整成功未评分",
-		"answers judged against %s by prompt order: %d pass, %d fail, %d complete successes unrated"}, set.Name, pass, fail, unrated))
+		"按 prompt 顺序用 %s 评判回答：%d 个 pass，%d 个 fail，%s 个完整成功未评分",
+		"answers judged against %s by prompt order: %d pass, %d fail, %s unrated"}, set.Name, pass, fail, toolfile.Count(unrated, "complete success", "complete successes")))
 	if len(set.Items) > len(texts) {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"%s 有 %d 条 prompt，文件里只有 %d 个回答：只用了前 %d 条 prompt",
-			"%s has %d prompts, the file %d responses: the first %d prompts were used"}, set.Name, len(set.Items), len(texts), len(texts)))
+			"%s 有 %s 条 prompt，文件里只有 %s 个回答：只用了前 %s 条 prompt",
+			"%s has %s, the file %s: the first %s used"}, set.Name, toolfile.Count(len(set.Items), "prompt", "prompts"), toolfile.Count(len(texts), "response", "responses"), toolfile.Count(len(texts), "prompt was", "prompts were")))
 	}
 	if from == "vllm" {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
@@ -106,7 +106,7 @@ func savedTexts(from string, src *toolfile.Source, res *toolfile.Result) ([]*str
 		return nil, err
 	}
 	if len(raw) != len(res.Attempts) {
-		return nil, o.Err("generated_texts", fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(raw), len(res.Attempts)))
+		return nil, o.Err("generated_texts", fmt.Sprintf("has %s but ttfts has %d: the per-request arrays must be parallel", lang.N(lang.EN, len(raw), "entry", "entries"), len(res.Attempts)))
 	}
 	texts := make([]*string, len(raw))
 	for i, v := range raw {

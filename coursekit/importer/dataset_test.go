@@ -110,7 +110,7 @@ func TestImportDatasetErrors(t *testing.T) {
 	}
 	short := vllmResult([]any{"1", "2"}, []string{"", ""})
 	short["generated_texts"] = []any{"1"}
-	if _, _, err := importJSON(t, short, Options{Dataset: set}); err == nil || !strings.Contains(err.Error(), "generated_texts: has 1 entries but ttfts has 2") {
+	if _, _, err := importJSON(t, short, Options{Dataset: set}); err == nil || !strings.Contains(err.Error(), "generated_texts: has 1 entry but ttfts has 2") {
 		t.Errorf("short texts: %v", err)
 	}
 	bad := vllmResult([]any{"1", 2}, []string{"", ""})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -233,8 +234,16 @@ func TestAIPerfRecords(t *testing.T) {
 	if im.rep.ITLSemantics != "per_token_amortized" {
 		t.Errorf("AIPerf ITL semantics %q", im.rep.ITLSemantics)
 	}
-	if !strings.Contains(strings.Join(im.rep.NotesIn(lang.EN), " "), "warm-up") {
-		t.Errorf("notes %q", im.rep.Notes)
+	// The file's one warm-up record is counted as one ("1 warm-up records"
+	// before), in the note in both languages and in the trace's conditions.
+	if en := strings.Join(im.rep.NotesIn(lang.EN), " "); !strings.Contains(en, "1 warm-up record left out") {
+		t.Errorf("notes %q", en)
+	}
+	if zh := strings.Join(im.rep.NotesIn(lang.ZH), " "); !strings.Contains(zh, "略去了 1 条预热记录") {
+		t.Errorf("notes %q", zh)
+	}
+	if c := fmt.Sprint(im.conds); !strings.Contains(c, "1 warm-up record dropped") || strings.Contains(c, "1 warm-up records") {
+		t.Errorf("conditions %s", c)
 	}
 }
 
@@ -317,14 +326,14 @@ func TestMalformedInputs(t *testing.T) {
 		{"no rows", "vllm", `{"duration": 2.0, "num_prompts": 10, "completed": 10}`, []string{"ttfts: missing", "num_prompts"}},
 		{"wrong type", "vllm", vllm(`"ttfts": [0.1, "abc"], "itls": [[], []]`), []string{`ttfts[1]: want a number, got the string "abc"`}},
 		{"wrong container", "vllm", vllm(`"ttfts": {"a": 1}, "itls": []`), []string{"ttfts: want a JSON array, got an object"}},
-		{"length mismatch", "vllm", vllm(`"ttfts": [0.1, 0.2], "itls": [[0.01]]`), []string{"itls: has 1 entries but ttfts has 2"}},
+		{"length mismatch", "vllm", vllm(`"ttfts": [0.1, 0.2], "itls": [[0.01]]`), []string{"itls: has 1 entry but ttfts has 2"}},
 		{"errors mismatch", "vllm", vllm(`"ttfts": [0.1], "itls": [[]], "errors": ["", ""]`), []string{"errors: has 2 entries but ttfts has 1"}},
 		{"negative ttft", "vllm", vllm(`"ttfts": [0.1, -0.2], "itls": [[], []]`), []string{"ttfts[1]: is negative (-0.2)"}},
 		{"NaN ttft", "vllm", vllm(`"ttfts": [NaN], "itls": [[]]`), []string{"ttfts[0]: is NaN"}},
 		{"infinite gap", "vllm", vllm(`"ttfts": [0.1, 0.2], "itls": [[], [0.01, Infinity]]`), []string{"itls[1][1]: is infinite"}},
 		{"NaN start", "vllm", vllm(`"ttfts": [0.1], "itls": [[]], "start_times": [NaN]`), []string{"start_times[0]: is NaN"}},
 		{"latency before events", "vllm", vllm(`"ttfts": [0.1], "itls": [[0.05]], "latencies": [0.12]`), []string{"latencies[0]", "before the last event"}},
-		{"gaps without ttft", "vllm", vllm(`"ttfts": [0.0], "itls": [[0.05]], "errors": ["x"]`), []string{"itls[0]: has 1 gaps"}},
+		{"gaps without ttft", "vllm", vllm(`"ttfts": [0.0], "itls": [[0.05]], "errors": ["x"]`), []string{"itls[0]: has 1 gap but"}},
 		{"zero duration", "vllm", `{"duration": 0, "ttfts": [0.1], "itls": [[]]}`, []string{"duration: is 0"}},
 		{"bad output_lens", "vllm", vllm(`"ttfts": [0.1], "itls": [[]], "output_lens": [1.5]`), []string{"output_lens[0]: is 1.5, want a whole number"}},
 		{"aiperf truncated line", "aiperf", "{\"metadata\": {\"request_start_ns\": 1}, \"error\": null}\n{\"metadata\": {\"request_start_ns\": 2", []string{"f.json:2", "truncated"}},

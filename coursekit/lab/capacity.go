@@ -388,7 +388,7 @@ func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 		out.Steps = append(out.Steps, labfig.CapacityStep{
 			Rate: s.Rate, Attempts: s.Attempts, Qualified: s.Qualified,
 			Attainment: s.Attainment, CILow: s.CILow, CIHigh: s.CIHigh,
-			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), InFlight: s.InFlight, Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended,
+			Verdict: s.Verdict, StoppedEarly: s.StoppedEarly(), InFlight: s.InFlight, Overloaded: s.Overloaded(), WindowS: s.WindowS, Extended: s.Extended, BeforeWindow: s.BeforeWindow,
 			GoodputPerS: s.GoodputPerS, P95TTFTMS: s.P95TTFTMS, BusyMean: shownBusy(s.BusyMean),
 			ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS,
 		})
@@ -455,12 +455,16 @@ func CapacityTable(r *capacity.Result) [][]string {
 		if s.BusyMean != nil {
 			busy = pctText(shownBusy(s.BusyMean))
 		}
+		if s.BeforeWindow {
+			// It measured nothing: no window, extension or busy share.
+			window, busy = cardfmt.CapacityBeforeWindowIn(lang.ZH), "无"
+		}
 		inFlight := "无"
 		if s.Load != nil {
-			inFlight = fmt.Sprintf("%d 次", s.Load.InFlightEnd)
+			inFlight = fmt.Sprintf("%d 次", s.Load.InFlightEnd) + loadWindowNote(s)
 		}
 		rows = append(rows, []string{capacity.Rate(s.Rate), fmt.Sprintf("%d / %d", s.Qualified, s.Attempts) + cardfmt.CapacityCutOffIn(lang.ZH, s.StoppedEarly(), s.InFlight), pctText(s.Attainment),
-			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), inFlight, slopeText(s.Load) + arrivalsShortNote(s)})
+			intervalPct(s.CILow, s.CIHigh), verdict, window, busy, msText(s.P95TTFTMS), inFlight, slopeText(s.Load) + loadWindowNote(s) + arrivalsShortNote(s)})
 	}
 	return rows
 }
@@ -484,6 +488,17 @@ func slopeText(l *capacity.LoadCheck) string {
 	}
 	f := l.Figures() // as every output prints them
 	return f.Slope + " [" + f.SlopeLow + "，" + f.SlopeHigh + "]"
+}
+
+// loadWindowNote names, beside a step's load figures in the table, the
+// overload test's window they come from when it is not the step's window
+// as the table prints it (a step stopped early: the span that stopped
+// it); "" otherwise.
+func loadWindowNote(s capacity.Step) string {
+	if s.Load == nil || numfmt.OneDecimal(s.Load.WindowS) == numfmt.OneDecimal(s.WindowS) {
+		return ""
+	}
+	return "（" + cardfmt.CapacityLoadWindowIn(lang.ZH, *s.Load) + "）"
 }
 
 // CapacityAnswer is the search's answer in one line of Chinese: the

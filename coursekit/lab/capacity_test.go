@@ -249,7 +249,7 @@ func TestCapacityAnswerBoundedByMaxRate(t *testing.T) {
 		t.Errorf("chart step lateness %+v %v, want the search's", st.ClientLag, st.SendLagP99MS)
 	}
 	r.BoundedBy = capacity.BoundFailingStep
-	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, Load: &lc})
+	r.Steps = append(r.Steps, capacity.Step{Rate: 110, Verdict: capacity.Fails, WindowS: 30, Load: &lc})
 	if ans := CapacityAnswer(r); !strings.Contains(ans, "达标的最高速率是 80 次/s") {
 		t.Errorf("answer below a failing step: %q", ans)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -388,7 +389,7 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 		e := trace.Event{TMS: t, Tokens: tokens}
 		if st.eventBytes += eventBytes(e); st.eventBytes > maxEventBytes {
 			a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, t, true
-			a.Error = fmt.Sprintf("more events than one trace line holds (%d events, lines are at most %d bytes): not read further", len(a.Events), trace.MaxLineBytes)
+			a.Error = fmt.Sprintf("more events than one trace line holds (%s, lines are at most %d bytes): not read further", lang.N(lang.EN, len(a.Events), "event", "events"), trace.MaxLineBytes)
 			return
 		}
 		a.Events = append(a.Events, e)

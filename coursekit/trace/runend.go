@@ -121,6 +121,14 @@ const (
 // AtMS: interrupted or stopped on overload.
 func (r *RunEnd) Stopped() bool { return r.Reason == RunInterrupted || r.Reason == RunOverload }
 
+// BeforeWindow says the run was stopped at or before its planned window
+// began (in its warm-up): its window holds nothing measured, and the
+// one-microsecond window WithRunEnd gives it is a placeholder, not a
+// measurement to divide by.
+func (r *RunEnd) BeforeWindow() bool {
+	return r.Stopped() && r.AtMS != nil && *r.AtMS <= r.PlannedWindow.StartMS
+}
+
 // CutShort reports whether the run stopped before its planned window ended
 // or never finished writing its trace.
 func (r *RunEnd) CutShort() bool {

@@ -70,13 +70,16 @@ type CapacityStep struct {
 	StoppedEarly bool // ended early on overload
 	// InFlight are the attempts a step stopped early cut off: neither
 	// qualified nor failed, left out of Attempts, printed beside them.
-	InFlight    int64
-	Overloaded  bool // failed because the server fell behind (early or by the overload test)
-	WindowS     float64
-	Extended    int
-	GoodputPerS float64
-	P95TTFTMS   *float64
-	BusyMean    *float64
+	InFlight   int64
+	Overloaded bool // failed because the server fell behind (early or by the overload test)
+	WindowS    float64
+	Extended   int
+	// BeforeWindow: the search was interrupted before the step's window
+	// began; it measured nothing (capacity.Step.BeforeWindow).
+	BeforeWindow bool
+	GoodputPerS  float64
+	P95TTFTMS    *float64
+	BusyMean     *float64
 	// ClientLag and SendLagP99MS are how late the client was during the
 	// step, as the search's summary recorded them (capacity.Step); the
 	// chart words them as the text does (cardfmt.CapacityLatenessIn).
@@ -244,7 +247,7 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	if r.Provisional {
 		ans += lg.S(lang.Msg{"；搜索被中断，答案是暂定的", "; the search was interrupted, so the answer is provisional"})
 	}
-	return rule + "\n" + ans + lg.F(lang.Msg{"；共 %d 步，用时 %s s", "; %d steps in %s s"}, len(r.Steps), draw.Num(math.Round(r.ElapsedS*10)/10))
+	return rule + "\n" + ans + lg.F(lang.Msg{"；共 %s 步，用时 %s s", "; %s in %s s"}, lang.N(lg, len(r.Steps), "step", "steps"), draw.Num(math.Round(r.ElapsedS*10)/10))
 }
 
 // The words of the capacity figures and page.
@@ -259,9 +262,10 @@ var (
 	capP95        = lang.Msg{"P95 TTFT（ms）", "P95 TTFT (ms)"}
 	// capNoAttempts lists, under the load figure, the steps without an
 	// attempt, whose goodput is not drawn.
-	capNoAttempts    = lang.Msg{"%s：窗口里没有尝试，没有 goodput，不画点（缺失不是 0）", "%s: no attempt in the window, so no goodput and no point drawn (missing is not 0)"}
-	capNoAttemptStep = lang.Msg{"%s 次/s（%s）", "%s req/s (%s)"}
-	capStepTooltip   = lang.Msg{"%s 次/s：%d / %d 合格%s = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified%s = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
+	capNoAttempts       = lang.Msg{"%s：窗口里没有尝试，没有 goodput，不画点（缺失不是 0）", "%s: no attempt in the window, so no goodput and no point drawn (missing is not 0)"}
+	capNoAttemptStep    = lang.Msg{"%s 次/s（%s）", "%s req/s (%s)"}
+	capStepBeforeWindow = lang.Msg{"%s 次/s：%s（%s）", "%s req/s: %s (%s)"}
+	capStepTooltip      = lang.Msg{"%s 次/s：%d / %d 合格%s = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified%s = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
 )
 
 // CapacityAttainment draws, against the offered rate, each step's
@@ -296,6 +300,9 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		}
 		tip := lg.F(capStepTooltip,
 			draw.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly, s.InFlight), pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh), vname, draw.Num(s.WindowS), cardfmt.CapacityExtendedIn(lg, s.Extended))
+		if s.BeforeWindow {
+			tip = lg.F(capStepBeforeWindow, draw.Num(s.Rate), vname, cardfmt.CapacityBeforeWindowIn(lg))
+		}
 		switch {
 		case s.StoppedEarly:
 			tip += lg.S(lang.Msg{"；队列持续增长，提前停止", "; the queue kept growing, stopped early"})

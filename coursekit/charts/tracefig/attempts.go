@@ -148,12 +148,12 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		subtitle += lg.F(lang.Msg{" · 窗口外 %d", " · outside the window %d"}, nOut)
 	}
 	if sampled {
-		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 行只画样本，按尝试 id 的哈希均匀抽取，可复现；画出失败与在途 %d / %d，完整成功 %d / %d", "\nsampled: above %d rows only a sample is drawn, uniform by a hash of the attempt id, reproducible; drawn: failures and in flight %d of %d, complete successes %d of %d"},
-			d.limit, keptOther, d.failed+d.inFlight, n-keptOther, d.ok)
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %s 行只画样本，按尝试 id 的哈希均匀抽取，可复现；画出失败与在途 %d / %d，完整成功 %d / %d", "\nsampled: above %s only a sample is drawn, uniform by a hash of the attempt id, reproducible; drawn: failures and in flight %d of %d, complete successes %d of %d"},
+			lang.N(lg, d.limit, "row", "rows"), keptOther, d.failed+d.inFlight, n-keptOther, d.ok)
 	}
 	subtitle += lg.F(lang.Msg{"\n每行从该尝试发起时刻算起；标注 = 按 %s 的联合合格判定", "\neach row starts at its attempt's send time; label = the verdict for qualified under %s"}, draw.SafeText(ruleName(s, condition, rule)))
 	if n > AttemptRows {
-		subtitle += lg.F(lang.Msg{"；一屏 %d 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %d 行", "; %d rows in view from the first attempt in the window; drag the slider on the right to see all %d rows"}, AttemptRows, n)
+		subtitle += lg.F(lang.Msg{"；一屏 %s 行，从第一个窗口内的尝试开始，拖动右侧滑块看全部 %s 行", "; %s in view from the first attempt in the window; drag the slider on the right to see all %s"}, lang.N(lg, AttemptRows, "row", "rows"), lang.N(lg, n, "row", "rows"))
 	}
 
 	gridTop := "140"

@@ -83,7 +83,7 @@ func TTFTDistributionOf(d *Digest, s *metrics.Summary, options ...charts.Option)
 		if nr != nil && nr.P95 != nil && lin != nil && lin.P95 != nil {
 			lines = lang.Msg{"两条 P95 线", "both P95 lines"}
 		}
-		subtitle += lg.F(lang.Msg{"\n抽样：超过 %d 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与%s来自全部 %d 个", "\nsampled: above %d successes only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and %s come from all %d"}, d.limit, lg.S(lines), n)
+		subtitle += lg.F(lang.Msg{"\n抽样：超过 %s 个成功只画样本（按尝试 id 的哈希均匀抽取，可复现），曲线是样本的经验分布；n 与%s来自全部 %d 个", "\nsampled: above %s only a sample is drawn (uniform by a hash of the attempt id, reproducible), the curve is the sample's empirical CDF; n and %s come from all %d"}, lang.N(lg, d.limit, "success", "successes"), lg.S(lines), n)
 	}
 	var marks []any
 	switch {

@@ -44,7 +44,7 @@ var (
 	gsRunning = lang.Msg{"%s（正在处理）", "%s (running)"}
 	gsWaiting = lang.Msg{"%s（等待中）", "%s (waiting)"}
 	gsSum     = lang.Msg{"%s 合计：处理 + 等待", "%s total: running + waiting"}
-	gsScrapes = lang.Msg{"%d 次读数（%d 次失败，未画出）；每个点在 GET 发出的时刻（trace 时钟），服务器的读数在其后 dur_ms 之内取得", "%d scrapes (%d failed, not drawn); each point at the moment its GET was sent (trace clock), the server's reading taken within dur_ms after it"}
+	gsScrapes = lang.Msg{"%s 次读数（%d 次失败，未画出）；每个点在 GET 发出的时刻（trace 时钟），服务器的读数在其后 dur_ms 之内取得", "%s (%d failed, not drawn); each point at the moment its GET was sent (trace clock), the server's reading taken within dur_ms after it"}
 	gsUnknown = lang.Msg{"读数里没有已知的服务器请求 gauge（llama.cpp、vLLM、coursekit sim），只画了客户端在途请求", "the scrapes hold no known server request gauge (llama.cpp, vLLM, coursekit sim): only the client's in-flight count is drawn"}
 	gsTitle   = lang.Msg{"客户端在途请求与服务器的请求 gauge（同一时钟）", "Client requests in flight and the server's request gauges (one clock)"}
 	gsX       = lang.Msg{"运行时刻（s）", "run time (s)"}
@@ -132,7 +132,7 @@ func ServerGaugesOf(inflight []int, scrapes []trace.Scrape, options ...charts.Op
 			failed++
 		}
 	}
-	sub := []string{c.Lang.F(gsScrapes, len(scrapes), failed)}
+	sub := []string{c.Lang.F(gsScrapes, lang.N(c.Lang, len(scrapes), "scrape", "scrapes"), failed)}
 	if !known {
 		sub = append(sub, gsUnknown.In(c.Lang))
 	}

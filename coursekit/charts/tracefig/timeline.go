@@ -165,10 +165,10 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	}
 	switch {
 	case multi > 0:
-		subtitle += lg.F(lang.Msg{"\n%d 个事件各带多个 token：事件间隔不是 token 间隔，不是 ITL", "\n%d events carry several tokens each: the event gaps are not token gaps, not ITL"}, multi)
+		subtitle += lg.F(lang.Msg{"\n%s 个事件各带多个 token：事件间隔不是 token 间隔，不是 ITL", "\n%s several tokens each: the event gaps are not token gaps, not ITL"}, lang.N(lg, multi, "event carries", "events carry"))
 	case a.OutputTokens > tokens:
-		subtitle += lg.F(lang.Msg{"\n这次请求 %d 个事件各按 1 个 token 计，服务端却计 %d 个（例如结束符没有文本）：这里的事件间隔未必都是 token 间隔（ITL）",
-			"\nthis request: %d events, 1 token each, but %d tokens by the server's count (end of sequence has no text): its gaps need not all be token gaps (ITL)"}, tokens, a.OutputTokens)
+		subtitle += lg.F(lang.Msg{"\n这次请求 %s 个事件各按 1 个 token 计，服务端却计 %s 个（例如结束符没有文本）：这里的事件间隔未必都是 token 间隔（ITL）",
+			"\nthis request: %s, 1 token each, but %s by the server's count (end of sequence has no text): its gaps need not all be token gaps (ITL)"}, lang.N(lg, tokens, "event", "events"), lang.N(lg, a.OutputTokens, "token", "tokens"))
 	case len(a.Events) > 0:
 		subtitle += lg.S(lang.Msg{"\n这次请求每个事件 1 个 token：这里的事件间隔就是它的 token 间隔（ITL）；指标口径卡说的是整次运行的事件间隔",
 			"\nthis request has 1 token per event: its event gaps here are its token gaps (ITL); the card speaks of the whole run's gaps"})

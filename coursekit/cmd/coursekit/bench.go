@@ -409,7 +409,7 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 			res.Passes, res.Rated, cfg.Dataset.Name, strings.Join(cfg.Dataset.JudgeNames(), ", "), cfg.Dataset.Rated(), len(cfg.Dataset.Items))
 	}
 	if res.Unsent > 0 {
-		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %d arrivals of the schedule were still waiting for a slot when the window ended and were not sent (not in the trace)\n", cfg.MaxConcurrency, res.Unsent)
+		fmt.Fprintf(stderr, "coursekit bench: --max-concurrency %d: %s still waiting for a slot when the window ended, not sent (not in the trace)\n", cfg.MaxConcurrency, lang.N(lang.EN, res.Unsent, "arrival of the schedule was", "arrivals of the schedule were"))
 	}
 }
 

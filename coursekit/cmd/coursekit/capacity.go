@@ -88,7 +88,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if c.Bench.Dataset.Rated() == 0 {
 			// A dataset asks for judging, and with nothing to judge every step's
 			// goodput would be unknown: refuse before any load is sent.
-			return usagef("capacity: --dataset %s: none of its %d prompts has an expected answer, so no answer can be judged and no step could be decided; add expectations to it, or leave --dataset out and qualify on a latency SLO (--slo-e2e, --slo-itl-p95, --slo-tpot)", *ds, len(c.Bench.Dataset.Items))
+			return usagef("capacity: --dataset %s: none of its %s has an expected answer, so no answer can be judged and no step could be decided; add expectations to it, or leave --dataset out and qualify on a latency SLO (--slo-e2e, --slo-itl-p95, --slo-tpot)", *ds, lang.N(lang.EN, len(c.Bench.Dataset.Items), "prompt", "prompts"))
 		}
 	}
 	if err := c.Validate(); err != nil {
@@ -222,7 +222,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	rule := capacityRule(lg, r)
 	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
 	if r.MaxTokens > 0 {
-		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：请求最多 %d 个 token 的回答（服务器可能更早停止），服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it asks for up to %d tokens (the server may stop sooner), and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens, r.MaxTokens)
+		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：请求最多 %s 个 token 的回答（服务器可能更早停止），服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it asks for up to %s (the server may stop sooner), and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens, lang.N(lg, r.MaxTokens, "token", "tokens"))
 	}
 	for _, s := range r.Steps {
 		verdict := cardfmt.CapacityVerdictIn(lg, s.Verdict)
@@ -230,11 +230,19 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 			verdict += lg.S(lang.Msg{"，过载", ", overload"})
 		}
 		cut := cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight)
+		if s.BeforeWindow {
+			// It measured nothing: no window, extension, busy share or
+			// load figures to print.
+			p(lang.Msg{"  %s 次/s：%d / %d 合格 = %s，区间 %s → %s（%s）", "  %s req/s: %d / %d qualified = %s, interval %s → %s (%s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, cardfmt.CapacityBeforeWindowIn(lg))
+			continue
+		}
 		p(lang.Msg{"  %s 次/s：%d / %d 合格%s = %s，区间 %s → %s（窗口 %s s，%s；设备忙碌 %s）", "  %s req/s: %d / %d qualified%s = %s, interval %s → %s (window %s s, %s; device busy %s)"}, capacity.Rate(s.Rate), s.Qualified, s.Attempts, cut, pc(s.Attainment), iv(s.CILow, s.CIHigh), verdict, numfmt.Fixed(s.WindowS, 1), cardfmt.CapacityExtendedIn(lg, s.Extended), busy(s.BusyMean))
 		if l := s.Load; l != nil {
 			f := l.Figures() // the numbers of the stderr reason, formatted once
-			p(lang.Msg{"    完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；提供 − 完成 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; offered − completed %s/s (95%% interval [%s, %s]), in flight %d → %d"},
-				l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
+			// Beside the overload test's own window: in a step stopped
+			// early it is the span that stopped it, not the step's window.
+			p(lang.Msg{"    %s里：完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；提供 − 完成 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    in %s: %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; offered − completed %s/s (95%% interval [%s, %s]), in flight %d → %d"},
+				cardfmt.CapacityLoadWindowIn(lg, *l), l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
 				f.Slope, f.SlopeLow, f.SlopeHigh, l.InFlightStart, l.InFlightEnd)
 			switch {
 			case l.Resolution > 0 && l.KeepUpBound <= 0:
@@ -286,7 +294,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	if r.Again != nil {
 		b.WriteString(capacityAgainIn(lg, r.Again))
 	}
-	p(lang.Msg{"共 %d 步，用时 %s s。", "%d steps in %s s."}, len(r.Steps), numfmt.Fixed(r.ElapsedS, 1))
+	p(lang.Msg{"共 %s 步，用时 %s s。", "%s in %s s."}, lang.N(lg, len(r.Steps), "step", "steps"), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
 }
 

@@ -83,6 +83,8 @@ func capacityResults() []*capacity.Result {
 		{Target: 0.95, SLOTTFTMS: 500, LatencySLO: metrics.LatencySLO{E2EMS: 2000, ITLP95MS: 50, TPOTMS: 40}, Steps: steps[2:3], ElapsedS: 12},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: steps, MaxRateMeeting: f(1), Provisional: true, ElapsedS: 50},
 		{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{light}, Undecided: true, AttemptsToMeet: 35, ElapsedS: 80},
+		// Interrupted in the warm-up of its extended run: it measured nothing.
+		{Target: 0.9, SLOTTFTMS: 1000, Steps: append(steps[:1:1], capacity.Step{Rate: 2, Verdict: capacity.Interrupted, Extended: 1, BeforeWindow: true}), MaxRateMeeting: f(1), Provisional: true, ElapsedS: 45},
 	}
 }
 

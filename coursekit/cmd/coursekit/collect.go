@@ -107,7 +107,7 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 			without++
 		}
 	}
-	fmt.Fprintf(stdout, "collected %d notebooks of %d learners into %s (%s); %d without a deliverable, %d with several\n",
-		len(res.Files), len(learners), *out, collect.ManifestFile, without, len(res.Several))
+	fmt.Fprintf(stdout, "collected %s of %s into %s (%s); %d without a deliverable, %d with several\n",
+		nouns(len(res.Files), "notebook", "notebooks"), nouns(len(learners), "learner", "learners"), *out, collect.ManifestFile, without, len(res.Several))
 	return nil
 }

@@ -145,7 +145,7 @@ func TestCollectReportsSymlinkedHome(t *testing.T) {
 			strings.Contains(errs, "no volume or directory: bob") {
 			t.Errorf("collect %d stderr does not name bob's link:\n%s", run, errs)
 		}
-		if !strings.Contains(out, "collected 1 notebooks of 1 learners") || !strings.Contains(out, "2 without a deliverable") {
+		if !strings.Contains(out, "collected 1 notebook of 1 learner") || !strings.Contains(out, "2 without a deliverable") {
 			t.Errorf("collect %d stdout:\n%s", run, out)
 		}
 	}

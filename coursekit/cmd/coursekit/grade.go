@@ -80,7 +80,7 @@ func cmdAssign(args []string, stdout, stderr io.Writer) error {
 	for _, a := range as {
 		fmt.Fprintf(stdout, "%s\t%s\t%s\n", a.Learner, a.Notebook, a.Trace)
 	}
-	fmt.Fprintf(stdout, "assigned %d learners into %s\n", len(as), *out)
+	fmt.Fprintf(stdout, "assigned %s into %s\n", nouns(len(as), "learner", "learners"), *out)
 	return nil
 }
 
@@ -534,7 +534,7 @@ func (o *gradeOptions) said(b *batch.Batch, done *report.Committed, manualWarnin
 		changed, absent := scores.Carried()
 		fmt.Fprintf(stdout, "%s %s: %s, %d still blank, %s\n", verb, fl.manual, nouns(len(scores.Rows), "scored row", "scored rows"), scores.Blank, nouns(len(manualWarnings), "warning", "warnings"))
 		if changed+absent > 0 {
-			fmt.Fprintf(stdout, "kept in the new %s without counting now: %d scores of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", review.ManualFile, changed, absent)
+			fmt.Fprintf(stdout, "kept in the new %s without counting now: %s of answers that changed since (previous_score: re-read them), %d of learners not graded in this batch\n", review.ManualFile, nouns(changed, "score", "scores"), absent)
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(fl.out, "grades.csv"))
@@ -564,7 +564,7 @@ func nothingGradableHint(sm *report.Summary, executed bool) string {
 	n := sm.Reasons[notebook.ReasonSelfCheck]
 	switch {
 	case n > 0 && n == sm.Ungradable && !executed:
-		return fmt.Sprintf("in all %d notebooks the self-check was never run: is this the untouched release folder (give the collected submissions), or did the learners not run the self-check? grade --execute runs each notebook in the course image first", n)
+		return fmt.Sprintf("in all %s the self-check was never run: is this the untouched release folder (give the collected submissions), or did the learners not run the self-check? grade --execute runs each notebook in the course image first", nouns(n, "notebook", "notebooks"))
 	case n > 0 && !executed:
 		return fmt.Sprintf("%d of %d notebooks never ran the self-check (grade --execute runs them); the others are named with their reasons in summary.md", n, sm.Ungradable)
 	default:
@@ -652,7 +652,7 @@ func reportCommit(c *report.Committed, out string, stderr io.Writer) {
 		return
 	}
 	if len(c.Kept) > 0 {
-		fmt.Fprintf(stderr, "grade: note: kept %d files grade did not write in %s (%s)\n", len(c.Kept), out, strings.Join(firstN(c.Kept, 5), ", "))
+		fmt.Fprintf(stderr, "grade: note: kept %s grade did not write in %s (%s)\n", nouns(len(c.Kept), "file", "files"), out, strings.Join(firstN(c.Kept, 5), ", "))
 	}
 	for i, f := range c.Edited {
 		hint := "To send a comment to a learner, write it in the comment column of " + review.ManualFile
@@ -665,7 +665,7 @@ func reportCommit(c *report.Committed, out string, stderr io.Writer) {
 	for _, f := range c.Clashes {
 		fmt.Fprintf(stderr, "grade: warning: %s was added where this run writes a file of its own; yours is in %s\n", filepath.FromSlash(f), filepath.Join(c.Backup, filepath.FromSlash(f)))
 	}
-	fmt.Fprintf(stderr, "grade: note: the previous run is kept in %s (the newest %d backups are kept)\n", c.Backup, report.Backups)
+	fmt.Fprintf(stderr, "grade: note: the previous run is kept in %s (the newest %s kept)\n", c.Backup, nouns(report.Backups, "backup is", "backups are"))
 }
 
 func firstN(s []string, n int) []string {

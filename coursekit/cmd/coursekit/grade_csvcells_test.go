@@ -63,7 +63,7 @@ func TestGradeCLIFormulaCellsInRoster(t *testing.T) {
 		if strings.Join(logins, " ") != "s01login s02login" {
 			t.Errorf("run %d: canvas.csv SIS Login IDs %q, want s01's and s02's (s03's left out)", run, logins)
 		}
-		for _, w := range []string{"--export moodle: LEFT OUT 1 rows whose identifier starts with", `s02 (email "-lihua@uni.edu")`, "--export canvas: LEFT OUT 1 rows", `s03 (SIS Login ID "@wxm")`} {
+		for _, w := range []string{"--export moodle: LEFT OUT 1 row whose identifier starts with", `s02 (email "-lihua@uni.edu")`, "--export canvas: LEFT OUT 1 row", `s03 (SIS Login ID "@wxm")`} {
 			if !strings.Contains(e, w) {
 				t.Errorf("run %d: stderr lacks %q:\n%s", run, w, e)
 			}

@@ -100,9 +100,9 @@ func (f *execFlags) run(g *grader.Grader, subs []*grader.Submission, o *execute.
 	if n > 0 {
 		per = el.Seconds() / float64(n)
 	}
-	fmt.Fprintf(stdout, "executed %d submissions in the course image in %.1f s (%.1f s per submission): %d passed the execution criterion\n", n, el.Seconds(), per, passed)
+	fmt.Fprintf(stdout, "executed %s in the course image in %.1f s (%.1f s per submission): %d passed the execution criterion\n", nouns(n, "submission", "submissions"), el.Seconds(), per, passed)
 	if env > 0 {
-		fmt.Fprintf(stdout, "WARNING: %d submissions could not be run because of the grading environment (scored 0 for execution, finding exec_environment): fix it and grade again\n", env)
+		fmt.Fprintf(stdout, "WARNING: %s could not be run because of the grading environment (scored 0 for execution, finding exec_environment): fix it and grade again\n", nouns(env, "submission", "submissions"))
 	}
 	return notes, nil
 }

@@ -83,7 +83,7 @@ func TestGradeCLIExportPendingSaysWhereToScore(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("grade: exit %d\n%s%s", code, o, e)
 	}
-	want := "--export moodle: 1 learners' totals do not include the points still waiting for manual review (alice): type the blank scores of their rows in " + filepath.Join(out, "manual-review.csv") + ", grade again and export again"
+	want := "--export moodle: 1 learner's totals do not include the points still waiting for manual review (alice): type the blank scores of their rows in " + filepath.Join(out, "manual-review.csv") + ", grade again and export again"
 	if !strings.Contains(e, want) || strings.Contains(e, "--manual") {
 		t.Errorf("stderr lacks %q (or names --manual):\n%s", want, e)
 	}

@@ -54,7 +54,7 @@ func TestGradeCLILMSIDTypoMatchingNobody(t *testing.T) {
 			t.Errorf("the roster-mismatch warning lacks %q:\n%s", want, e)
 		}
 	}
-	if !strings.Contains(e, "LEFT OUT 1 rows, s16") || !strings.Contains(e, "s16 (account 1016") {
+	if !strings.Contains(e, "LEFT OUT 1 row, s16") || !strings.Contains(e, "s16 (account 1016") {
 		t.Errorf("no note that s16's row is left out of the Canvas export, with why:\n%s", e)
 	}
 	x, xc := csvRows(t, export)

@@ -295,7 +295,7 @@ func TestGradeCLIZips(t *testing.T) {
 	if code != 0 || !strings.Contains(o, "graded 3 submissions: 2 gradable, 1 ungradable; 1 of 3 learners did not submit") {
 		t.Fatalf("exit %d\n%s%s", code, o, e)
 	}
-	for _, want := range []string{"canvas.zip: ignored 1 entries that are not notebooks: readme.txt", "canvas.zip: skipped 1 macOS", "broken.zip: ungradable (bad_zip)", "canvas.zip:lialice_501_9001_06-deliverable.ipynb: alice"} {
+	for _, want := range []string{"canvas.zip: ignored 1 entry that is not a notebook: readme.txt", "canvas.zip: skipped 1 macOS", "broken.zip: ungradable (bad_zip)", "canvas.zip:lialice_501_9001_06-deliverable.ipynb: alice"} {
 		if !strings.Contains(e, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, e)
 		}

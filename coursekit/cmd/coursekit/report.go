@@ -196,10 +196,10 @@ func serverGaugeScrapes(l lang.Lang, path string, h *trace.Header) ([]page.Part,
 	}
 	var notes []page.Part
 	if g.stride > 1 {
-		notes = append(notes, page.Text(l.F(lang.Msg{"服务器指标文件有 %d 次读数，图中每 %d 次取 1 次（%d 个点）：报告只保留服务器的请求 gauge，逐行读文件，内存有界。", "The server metrics file holds %d scrapes; the chart draws one in %d (%d points): the report keeps only the servers' request gauges and reads the file line by line, so its memory stays bounded."}, g.seen, g.stride, len(g.kept))))
+		notes = append(notes, page.Text(l.F(lang.Msg{"服务器指标文件有 %s 次读数，图中每 %d 次取 1 次（%s 个点）：报告只保留服务器的请求 gauge，逐行读文件，内存有界。", "The server metrics file holds %s; the chart draws one in %d (%s): the report keeps only the servers' request gauges and reads the file line by line, so its memory stays bounded."}, lang.N(l, g.seen, "scrape", "scrapes"), g.stride, lang.N(l, len(g.kept), "point", "points"))))
 	}
 	if g.capped > 0 {
-		notes = append(notes, page.Text(l.F(lang.Msg{"注意：%d 次读数的序列数超过了 bench 的上限，多出的序列没有记下（请求 gauge 优先保留）。", "Note: %d scrapes had more series than bench keeps; the rest were not recorded (the request gauges are kept first)."}, g.capped)))
+		notes = append(notes, page.Text(l.F(lang.Msg{"注意：%s 次读数的序列数超过了 bench 的上限，多出的序列没有记下（请求 gauge 优先保留）。", "Note: %s more series than bench keeps; the rest were not recorded (the request gauges are kept first)."}, lang.N(l, g.capped, "scrape had", "scrapes had"))))
 	}
 	return notes, g.kept
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/review"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // FindDuplicate: the learner handed in more than one file; the finding on
@@ -101,7 +102,7 @@ func (b *Batch) markDuplicates() {
 		best.Integrity = append(best.Integrity, integrity.Finding{Code: FindDuplicate,
 			Message: fmt.Sprintf("你一共提交了 %d 份笔记本，计分的是这一份（%s）；另外的 %s 没有计分。规则：能评分的优先，其中取笔记本自己记录的保存时间最新的一份。", len(subs), zh, strings.Join(shownZh, "、"))})
 		b.Warnings = append(b.Warnings, grader.Warning{
-			Text: fmt.Sprintf("%s handed in %d files: graded %s (%s); not graded: %s", l.ID, len(subs), best.Name, en, strings.Join(othersEn, "; ")),
+			Text: fmt.Sprintf("%s handed in %s: graded %s (%s); not graded: %s", l.ID, lang.N(lang.EN, len(subs), "file", "files"), best.Name, en, strings.Join(othersEn, "; ")),
 			Zh:   fmt.Sprintf("%s 提交了 %d 份：计分的是 %s（%s）；没有计分：%s", l.ID, len(subs), best.Name, zh, strings.Join(othersZh, "、")),
 		})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // Reason codes of collect.
@@ -262,7 +263,7 @@ func (c *Collection) add(p, rel string, named bool) {
 	}
 	if len(ignored) > 0 {
 		c.Notes = append(c.Notes, Warning{
-			Text: fmt.Sprintf("%s: ignored %d entries that are not notebooks: %s", zname, len(ignored),
+			Text: fmt.Sprintf("%s: ignored %s: %s", zname, lang.N(lang.EN, len(ignored), "entry that is not a notebook", "entries that are not notebooks"),
 				firstNames(ignored, ", ", func(k int) string { return fmt.Sprintf(", … and %d more", k) })),
 			Zh: fmt.Sprintf("压缩包 %s 里有 %d 个不是笔记本的文件，没有评分：%s", zname, len(ignored),
 				firstNames(ignored, "、", func(k int) string { return fmt.Sprintf("……另有 %d 个", k) }))})

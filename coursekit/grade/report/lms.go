@@ -15,6 +15,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/integrity"
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // LMS export formats (grade --export FORMAT=FILE).
@@ -146,25 +147,25 @@ func WriteLMS(b *batch.Batch, w io.Writer, format, column, manual string) (notes
 		for _, id := range mismatched {
 			why = append(why, id+" ("+held[id]+")")
 		}
-		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows, %s: the roster's lms_id disagrees with the LMS names or the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", len(mismatched), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
+		notes = append(notes, fmt.Sprintf("LEFT OUT %s, %s: the roster's lms_id disagrees with the LMS names or the signed release records, so these rows could put a grade on another learner's Canvas account: %s. Fix lms_id in the roster, grade again and export again", lang.N(lang.EN, len(mismatched), "row", "rows"), strings.Join(mismatched, ", "), strings.Join(why, "; ")))
 	}
 	if len(unsafeIDs) > 0 {
-		notes = append(notes, fmt.Sprintf("LEFT OUT %d rows whose identifier starts with = + - or @, which a spreadsheet would run as a formula and which the LMS would not match with a ' in front: %s. Correct the roster and export again, or enter these grades by hand", len(unsafeIDs), strings.Join(unsafeIDs, ", ")))
+		notes = append(notes, fmt.Sprintf("LEFT OUT %s identifier starts with = + - or @, which a spreadsheet would run as a formula and which the LMS would not match with a ' in front: %s. Correct the roster and export again, or enter these grades by hand", lang.N(lang.EN, len(unsafeIDs), "row whose", "rows whose"), strings.Join(unsafeIDs, ", ")))
 	}
 	if len(pending) > 0 {
-		notes = append(notes, fmt.Sprintf("%d learners' totals do not include the points still waiting for manual review (%s): type the blank scores of their rows in %s, grade again and export again", len(pending), strings.Join(pending, ", "), manual))
+		notes = append(notes, fmt.Sprintf("%s totals do not include the points still waiting for manual review (%s): type the blank scores of their rows in %s, grade again and export again", lang.N(lang.EN, len(pending), "learner's", "learners'"), strings.Join(pending, ", "), manual))
 	}
 	if len(noLMS) > 0 && format == ExportCanvas {
-		notes = append(notes, fmt.Sprintf("%d learners have no lms_id in the roster, so Canvas matches them by SIS User ID only (%s)", len(noLMS), strings.Join(noLMS, ", ")))
+		notes = append(notes, fmt.Sprintf("%s no lms_id in the roster, so Canvas matches them by SIS User ID only (%s)", lang.N(lang.EN, len(noLMS), "learner has", "learners have"), strings.Join(noLMS, ", ")))
 	}
 	if len(noLMS) > 0 && format == ExportMoodle {
-		notes = append(notes, fmt.Sprintf("%d learners have no email in the roster and are left out of the Moodle file (%s): add an email column", len(noLMS), strings.Join(noLMS, ", ")))
+		notes = append(notes, fmt.Sprintf("%s no email in the roster and %s left out of the Moodle file (%s): add an email column", lang.N(lang.EN, len(noLMS), "learner has", "learners have"), isAre(len(noLMS)), strings.Join(noLMS, ", ")))
 	}
 	if len(off) > 0 {
-		notes = append(notes, fmt.Sprintf("%d learners graded by their release record are not on the roster and are left out (%s): see grades.csv", len(off), strings.Join(off, ", ")))
+		notes = append(notes, fmt.Sprintf("%s graded by their release record %s not on the roster and left out (%s): see grades.csv", lang.N(lang.EN, len(off), "learner", "learners"), isAre(len(off)), strings.Join(off, ", ")))
 	}
 	if unknown > 0 {
-		notes = append(notes, fmt.Sprintf("%d files with no known learner are left out: see grades.csv", unknown))
+		notes = append(notes, fmt.Sprintf("%s with no known learner %s left out: see grades.csv", lang.N(lang.EN, unknown, "file", "files"), isAre(unknown)))
 	}
 	return notes, nil
 }
@@ -223,4 +224,12 @@ func formulaLike(cells map[string]string) string {
 		}
 	}
 	return ""
+}
+
+// isAre is the verb of a count in English: "is" for 1, "are" otherwise.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }

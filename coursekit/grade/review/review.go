@@ -18,6 +18,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/grade/roster"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // ManualFile is the manual-review file report.Write writes and
@@ -301,7 +302,7 @@ func readManual(b []byte, name string, ro *roster.Roster, points, was map[string
 		get := func(c string) string { return t.cell(row, c) }
 		bad := func(format string, a ...any) { errs.add(line, pos, format, a...) }
 		if len(row) != len(header) {
-			bad("%d fields, the header has %d (a comma in an unquoted score or answer?)", len(row), len(header))
+			bad("%s, the header has %d (a comma in an unquoted score or answer?)", lang.N(lang.EN, len(row), "field", "fields"), len(header))
 			return
 		}
 		id, crit, score, sha := get("id"), get("criterion"), get("score"), get("text_sha256")

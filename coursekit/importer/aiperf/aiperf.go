@@ -151,7 +151,7 @@ func (k *errorKinds) note() (toolfile.Note, bool) {
 		}
 		parts = append(parts, toolfile.NewNote(lang.Msg{"%d × %s %q → %s（%s）", "%d × %s %q → %s (%s)"}, e.n, what, string(msg), e.outcome, outcomeWords[e.outcome]))
 	}
-	return toolfile.NewNote(lang.Msg{"AIPerf 在 %d 条记录上记了错误：%s", "AIPerf recorded an error on %d records: %s"}, total, toolfile.JoinNotes(parts, lang.Msg{"；", "; "})), true
+	return toolfile.NewNote(lang.Msg{"AIPerf 在 %s 条记录上记了错误：%s", "AIPerf recorded an error on %s: %s"}, toolfile.Count(int(total), "record", "records"), toolfile.JoinNotes(parts, lang.Msg{"；", "; "})), true
 }
 
 // notASummary stops an import of AIPerf's summary file given as the records
@@ -182,7 +182,7 @@ func Import(s *toolfile.Source, _ toolfile.Options) (*toolfile.Result, error) {
 	}
 	rows, warmup := pickProfiling(recs)
 	if len(rows) == 0 {
-		return nil, s.ErrAt(0, "", fmt.Sprintf("no profiling records (%d warm-up records)", warmup))
+		return nil, s.ErrAt(0, "", fmt.Sprintf("no profiling records (%s)", lang.N(lang.EN, warmup, "warm-up record", "warm-up records")))
 	}
 	return build(rows, warmup), nil
 }
@@ -456,8 +456,8 @@ func build(rows []row, warmup int) *toolfile.Result {
 	res.ToolOK = len(samples.ttfts)
 	if warmup > 0 {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"略去了 %d 条预热记录（AIPerf 也不统计它们）",
-			"%d warm-up records left out (AIPerf does not measure them either)"}, warmup))
+			"略去了 %s 条预热记录（AIPerf 也不统计它们）",
+			"%s left out (AIPerf does not measure them either)"}, toolfile.Count(warmup, "warm-up record", "warm-up records")))
 	}
 	if n, ok := recorded.note(); ok {
 		res.Report.Notes = append(res.Report.Notes, n)
@@ -571,10 +571,10 @@ func addStats(res *toolfile.Result, records int, winMS float64, x samples) {
 func conditions(warmup, noICL int) toolfile.Conditions {
 	lossy := []string{"per-chunk token counts are not recorded: output_sequence_length is spread evenly over the events"}
 	if noICL > 0 {
-		lossy = append(lossy, fmt.Sprintf("%d successful records have no inter_chunk_latency list: only their first event and end are known", noICL))
+		lossy = append(lossy, fmt.Sprintf("%s no inter_chunk_latency list: only their first event and end are known", lang.N(lang.EN, noICL, "successful record has", "successful records have")))
 	}
 	if warmup > 0 {
-		lossy = append(lossy, fmt.Sprintf("%d warm-up records dropped", warmup))
+		lossy = append(lossy, fmt.Sprintf("%s dropped", lang.N(lang.EN, warmup, "warm-up record", "warm-up records")))
 	}
 	return toolfile.Conditions{
 		Source: "AIPerf profile_export.jsonl", Layout: "records (metadata, metrics, error)", Run: 1, Runs: 1,

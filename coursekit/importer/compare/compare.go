@@ -251,7 +251,7 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 				}
 			}
 			if metric == "itl_ms" {
-				nr += l.F(lang.Msg{"（n=%d 个事件）", " (n=%d events)"}, len(o.samples["itl_ms"]))
+				nr += l.F(lang.Msg{"（n=%s 个事件）", " (n=%s)"}, lang.N(l, len(o.samples["itl_ms"]), "event", "events"))
 				if st.Metric == "itl_ms" && len(o.samples["itl_ms"]) == 0 && !o.eventGaps {
 					// Not a difference of method: there is nothing of ours to set beside the tool's number.
 					why = l.S(lang.Msg{"文件里没有逐事件的时间（每个请求至多一个事件），所以没有我们的 ITL 可比", "the file has no per-event times (at most one event per request), so there is no ITL of ours to compare"})

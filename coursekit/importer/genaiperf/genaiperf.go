@@ -119,7 +119,7 @@ func readRow(s *toolfile.Source, ro *toolfile.Obj) (r row, bodies bool, err erro
 			return r, false, err
 		}
 		if len(outs) != len(rts) {
-			return r, false, ro.Err("response_outputs", fmt.Sprintf("has %d entries but response_timestamps has %d", len(outs), len(rts)))
+			return r, false, ro.Err("response_outputs", fmt.Sprintf("has %s but response_timestamps has %d", lang.N(lang.EN, len(outs), "entry", "entries"), len(rts)))
 		}
 	}
 	r = row{start: st}
@@ -243,7 +243,7 @@ func conditions(k, runs, noBodies int, mode map[string]any) toolfile.Conditions 
 		"perf_analyzer records no error text or HTTP status: a request whose responses carry no output is empty_output (it could not tell an error inside the stream), and one with no response recorded is a stream_error",
 	}
 	if noBodies > 0 {
-		lossy = append(lossy, fmt.Sprintf("%d requests have no response_outputs: every response timestamp is taken as an event", noBodies))
+		lossy = append(lossy, fmt.Sprintf("%s no response_outputs: every response timestamp is taken as an event", lang.N(lang.EN, noBodies, "request has", "requests have")))
 	}
 	return toolfile.Conditions{
 		Source: "perf_analyzer profile_export.json (GenAI-Perf)", Layout: "experiments[].requests[]", Run: k + 1, Runs: runs,

@@ -212,8 +212,8 @@ func addStats(res *toolfile.Result, n int, sp span, x built) {
 	}
 	if x.noContent > 0 {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"%d 行没有错误，却没有一个带内容的块：导入为 empty_output（失败），尽管 inference-perf 把它们算作成功",
-			"%d rows without error have no content-bearing chunk: imported as empty_output (a failure), although inference-perf counts them as successes"}, x.noContent))
+			"%s 行没有错误，却没有一个带内容的块：导入为 empty_output（失败），尽管 inference-perf 把它们算作成功",
+			"%s no content-bearing chunk: imported as empty_output (a failure), although inference-perf counts them as successes"}, toolfile.Count(x.noContent, "row without error has", "rows without error have")))
 	}
 }
 
@@ -222,13 +222,13 @@ func conditions(n, scheduled int, x built) toolfile.Conditions {
 	layout := "array of RequestLifecycleMetric"
 	lossy := []string{}
 	if scheduled < n {
-		lossy = append(lossy, fmt.Sprintf("%d rows have no scheduled_time: their lag behind the schedule is unknown", n-scheduled))
+		lossy = append(lossy, fmt.Sprintf("%s no scheduled_time: their lag behind the schedule is unknown", lang.N(lang.EN, n-scheduled, "row has", "rows have")))
 	}
 	if x.spread > 0 {
-		lossy = append(lossy, fmt.Sprintf("%d streamed rows have no usable output_token_times (no tokenizer configured): their output_tokens are spread evenly over the chunks", x.spread))
+		lossy = append(lossy, fmt.Sprintf("%s no usable output_token_times (no tokenizer configured): their output_tokens are spread evenly over the chunks", lang.N(lang.EN, x.spread, "streamed row has", "streamed rows have")))
 	}
 	if x.unary > 0 {
-		lossy = append(lossy, fmt.Sprintf("%d successes were not streamed: the whole answer is one event at end_time, so their TTFT equals their E2E", x.unary))
+		lossy = append(lossy, fmt.Sprintf("%s not streamed: the whole answer is one event at end_time, so their TTFT equals their E2E", lang.N(lang.EN, x.unary, "success was", "successes were")))
 	}
 	clock := "inference-perf time.perf_counter() seconds: a relative clock with an arbitrary origin (not epoch time), shared by scheduled_time, start_time, chunk_times and end_time; converted to ms from the earliest start_time"
 	if scheduled > 0 {

@@ -137,7 +137,7 @@ func readColumns(s *toolfile.Source, o *toolfile.Obj) (*columns, error) {
 			return nil, err
 		}
 		if len(a) != c.n {
-			return nil, o.Err(key, fmt.Sprintf("has %d entries but ttfts has %d: the per-request arrays must be parallel", len(a), c.n))
+			return nil, o.Err(key, fmt.Sprintf("has %s but ttfts has %d: the per-request arrays must be parallel", lang.N(lang.EN, len(a), "entry", "entries"), c.n))
 		}
 		return a, nil
 	}
@@ -276,7 +276,7 @@ func (c *columns) attempt(s *toolfile.Source, o *toolfile.Obj, i int, n *rowCoun
 			n.chatOpen++
 		}
 	} else if len(v.gaps) > 0 {
-		return a, s.ErrAt(o.Line, at("itls"), fmt.Sprintf("has %d gaps but ttfts[%d] is 0.0 (no first chunk): gaps need a first event", len(v.gaps), i))
+		return a, s.ErrAt(o.Line, at("itls"), fmt.Sprintf("has %s but ttfts[%d] is 0.0 (no first chunk): gaps need a first event", lang.N(lang.EN, len(v.gaps), "gap", "gaps"), i))
 	}
 	last := a.StartMS
 	if len(a.Events) > 0 {
@@ -367,13 +367,13 @@ func addSummary(res *toolfile.Result, o *toolfile.Obj, goodKey string) error {
 func crossCheck(res *toolfile.Result, o *toolfile.Obj, rows int, n rowCounts) {
 	if c, _ := o.OptNum("completed"); c != nil && int(*c) != n.success {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"vLLM 写的是 completed = %g，但没有错误且收到首个块的行有 %d 行",
-			"vLLM says completed = %g, but %d rows have no error and a first chunk"}, *c, n.success))
+			"vLLM 写的是 completed = %g，但没有错误且收到首个块的行有 %s 行",
+			"vLLM says completed = %g, but %s no error and a first chunk"}, *c, toolfile.Count(n.success, "row has", "rows have")))
 	}
 	if f, _ := o.OptNum("failed"); f != nil && int(*f) != rows-n.success {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"vLLM 写的是 failed = %g，但这里有 %d 行是失败",
-			"vLLM says failed = %g, but %d rows are failures here"}, *f, rows-n.success))
+			"vLLM 写的是 failed = %g，但这里有 %s 行是失败",
+			"vLLM says failed = %g, but %s here"}, *f, toolfile.Count(rows-n.success, "row is a failure", "rows are failures")))
 	}
 	if np, _ := o.OptNum("num_prompts"); np != nil && int(*np) != rows {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
@@ -382,13 +382,13 @@ func crossCheck(res *toolfile.Result, o *toolfile.Obj, rows int, n rowCounts) {
 	}
 	if n.ambiguous > 0 {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"%d 个失败行的错误文本为空：导入为 http_error（vLLM 写的是 response.reason，它可能为空）",
-			"%d failed rows have an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)"}, n.ambiguous))
+			"%s 个失败行的错误文本为空：导入为 http_error（vLLM 写的是 response.reason，它可能为空）",
+			"%s an empty error text: imported as http_error (vLLM writes response.reason, which can be empty)"}, toolfile.Count(n.ambiguous, "failed row has", "failed rows have")))
 	}
 	if n.chatOpen > 0 {
 		res.Report.Notes = append(res.Report.Notes, toolfile.NewNote(lang.Msg{
-			"%d 个请求的流式事件比输出 token 多（例如 chat 接口开头那个只含 role 的块，vLLM 把它算作首个 token）",
-			"%d requests have more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)"}, n.chatOpen))
+			"%s 个请求的流式事件比输出 token 多（例如 chat 接口开头那个只含 role 的块，vLLM 把它算作首个 token）",
+			"%s more streamed events than output tokens (e.g. the chat role-only opening chunk vLLM counts as the first token)"}, toolfile.Count(n.chatOpen, "request has", "requests have")))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -20,7 +21,7 @@ func PickRun(s *Source, n int, opt Options, what string, line int) (int, error) 
 	case n == 0:
 		return 0, s.ErrAt(line, "", "the file holds no run ("+what+")")
 	case opt.Run == 0 && n > 1:
-		return 0, s.ErrAt(line, "", fmt.Sprintf("the file holds %d runs (%s); choose one with --run 1..%d", n, what, n))
+		return 0, s.ErrAt(line, "", fmt.Sprintf("the file holds %s (%s); choose one with --run 1..%d", lang.N(lang.EN, n, "run", "runs"), what, n))
 	case opt.Run > n:
 		return 0, s.ErrAt(line, "", fmt.Sprintf("--run %d: the file holds only %d run(s) (%s)", opt.Run, n, what))
 	case opt.Run == 0:
