@@ -2,13 +2,13 @@ package coursekit_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/llmperf-course/course/coursekit/internal/gosrc"
 )
 
 const modPath = "github.com/llmperf-course/course/"
@@ -31,28 +31,13 @@ func moduleFiles(t *testing.T) []goFile {
 // files too if tests is set.
 func walkModuleFiles(t *testing.T, tests bool) []goFile {
 	t.Helper()
-	var out []goFile
-	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != ".." || d.Name() == "testdata" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || !tests && strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("..", p)
-		out = append(out, goFile{path: filepath.ToSlash(rel), pkg: filepath.ToSlash(filepath.Dir(rel)), f: f, fset: fset})
-		return nil
-	})
+	files, err := gosrc.Parse("..", tests)
 	if err != nil {
 		t.Fatal(err)
+	}
+	out := make([]goFile, 0, len(files))
+	for _, f := range files {
+		out = append(out, goFile{path: f.Path, pkg: path.Dir(f.Path), f: f.AST, fset: f.Fset})
 	}
 	return out
 }

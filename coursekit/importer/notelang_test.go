@@ -3,9 +3,6 @@ package importer
 import (
 	"encoding/json"
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -13,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/gosrc"
 	"github.com/llmperf-course/course/coursekit/lang"
 )
 
@@ -91,17 +89,13 @@ func TestEveryImporterNoteIsInBothLanguages(t *testing.T) {
 // Msg checks (both texts, Chinese and English, the same verbs): no note
 // can be built from an English string alone.
 func TestEveryNoteIsMadeFromAMsgLiteral(t *testing.T) {
-	fset := token.NewFileSet()
+	files, err := gosrc.Parse(".", false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	calls := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
+	for _, f := range files {
+		ast.Inspect(f.AST, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.CallExpr:
 				arg := map[string]int{"NewNote": 0, "JoinNotes": 1}
@@ -111,19 +105,15 @@ func TestEveryNoteIsMadeFromAMsgLiteral(t *testing.T) {
 				}
 				calls++
 				if len(x.Args) <= i || !isMsgLit(x.Args[i]) {
-					t.Errorf("%s: %s without a lang.Msg{…} literal", fset.Position(x.Pos()), funcName(x.Fun))
+					t.Errorf("%s: %s without a lang.Msg{…} literal", f.Pos(x), funcName(x.Fun))
 				}
 			case *ast.CompositeLit:
-				if funcName(x.Type) == "Note" && len(x.Elts) > 0 && filepath.Base(path) != "note.go" {
-					t.Errorf("%s: a Note literal: make notes with NewNote(lang.Msg{…})", fset.Position(x.Pos()))
+				if funcName(x.Type) == "Note" && len(x.Elts) > 0 && filepath.Base(f.Path) != "note.go" {
+					t.Errorf("%s: a Note literal: make notes with NewNote(lang.Msg{…})", f.Pos(x))
 				}
 			}
 			return true
 		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if calls < 30 {
 		t.Errorf("found only %d NewNote and JoinNotes calls: the walk missed the importers", calls)

@@ -3,17 +3,15 @@ package lang_test
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"maps"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/internal/gosrc"
 	"github.com/llmperf-course/course/coursekit/lang"
 )
 
@@ -21,20 +19,16 @@ import (
 // text, both non-empty, the Chinese with Chinese in it, the English with
 // none, and the same format verbs in both.
 func TestEveryMsgHasBothLanguages(t *testing.T) {
-	fset := token.NewFileSet()
+	files, err := gosrc.Parse("..", false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	found := 0
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
+	for _, f := range files {
 		// elided are the Msg literals written without their type, as
 		// elements or values of a []Msg or map[K]Msg literal.
 		elided := map[*ast.CompositeLit]bool{}
-		ast.Inspect(f, func(n ast.Node) bool {
+		ast.Inspect(f.AST, func(n ast.Node) bool {
 			c, ok := n.(*ast.CompositeLit)
 			if !ok {
 				return true
@@ -53,7 +47,7 @@ func TestEveryMsgHasBothLanguages(t *testing.T) {
 				return true
 			}
 			found++
-			pos := fset.Position(c.Pos())
+			pos := f.Pos(c)
 			if len(c.Elts) != 2 {
 				t.Errorf("%s: Msg with %d texts, want 2 (zh, en)", pos, len(c.Elts))
 				return true
@@ -82,10 +76,6 @@ func TestEveryMsgHasBothLanguages(t *testing.T) {
 			}
 			return true
 		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if found < 50 {
 		t.Fatalf("found only %d Msg literals; the walk missed the code", found)
@@ -291,16 +281,13 @@ func TestCountWords(t *testing.T) {
 // printed in English only, prints "%d attempts", "%d were" or another
 // count of countWords: with 1 they read "1 attempts", "1 were".
 func TestEnglishCountsReadRightForOne(t *testing.T) {
-	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
+	files, err := gosrc.Parse("..", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strs := 0
+	for _, f := range files {
+		ast.Inspect(f.AST, func(n ast.Node) bool {
 			bl, ok := n.(*ast.BasicLit)
 			if !ok || bl.Kind != token.STRING {
 				return true
@@ -309,16 +296,16 @@ func TestEnglishCountsReadRightForOne(t *testing.T) {
 			if err != nil {
 				return true
 			}
+			strs++
 			if i, _ := lang.FirstCJK(s); i < 0 {
 				for _, m := range countWordsIn(s) {
-					t.Errorf("%s: %q reads wrong for 1: print the count with lang.N", fset.Position(bl.Pos()), m)
+					t.Errorf("%s: %q reads wrong for 1: print the count with lang.N", f.Pos(bl), m)
 				}
 			}
 			return true
 		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	}
+	if strs < 1000 {
+		t.Fatalf("found only %d string literals; the walk missed the code", strs)
 	}
 }
