@@ -118,6 +118,16 @@ func Measure(v float64, unit string) string {
 	return "缺失"
 }
 
+// MissingTTFTIn is the short count of attempts without a TTFT: "missing
+// TTFT 2 (not 0)", or "missing TTFT: none" when there are none (a "(not 0)"
+// beside a 0 reads as a contradiction).
+func MissingTTFTIn(l lang.Lang, n int64) string {
+	if n == 0 {
+		return missTTFT0.In(l)
+	}
+	return missTTFT.F(l, n)
+}
+
 // RatioText is "num / den 单位 = value", the way the card prints every rate.
 func RatioText(r metrics.Ratio) string { return RatioTextIn(lang.ZH, r) }
 
@@ -288,6 +298,7 @@ var (
 	nameTTFT     = lang.Msg{"首字时延 TTFT", "TTFT (time to first token)"}
 	nameE2E      = lang.Msg{"端到端时延 E2E", "E2E (end-to-end latency)"}
 	txTTFTMiss   = lang.Msg{"  缺失 TTFT：%s 次尝试没有收到首个输出，记为缺失，不是 0", "  Missing TTFT: %s received no first output; recorded as missing, not 0"}
+	txTTFTNone   = lang.Msg{"  缺失 TTFT：无", "  Missing TTFT: none"}
 	txMultiTok   = lang.Msg{"  注意：%s 个事件携带多个 token（最多 %d 个），事件间隔不等于 ITL（相邻输出 token 的间隔）；另报 TPOT：首个 token 之后相邻 token 的平均间隔（与 vLLM 的 TPOT 几乎相同）：", "  Note: %s several tokens (at most %d), so event gaps are not ITL (the gap between adjacent output tokens); TPOT, the mean gap between tokens after the first, is reported too (almost the same number as vLLM's TPOT):"}
 	nameTPOTLong = lang.Msg{"TPOT = (t_N − t_1) / (N − 1)", "TPOT = (t_N − t_1) / (N − 1)"}
 	txOneTok     = lang.Msg{"  每个事件恰好 1 个 token（%s 个事件），事件间隔就是 ITL（相邻输出 token 的间隔）", "  Every event carries exactly 1 token (%s), so event gaps are ITL (the gap between adjacent output tokens)"}
@@ -342,7 +353,11 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	p(txLatency)
 	line("  " + distLine(l, nameTTFT.In(l), s.TTFT))
 	ci("    ", s.TTFT)
-	p(txTTFTMiss, lang.N(l, s.TTFTMissing, "attempt", "attempts"))
+	if s.TTFTMissing > 0 {
+		p(txTTFTMiss, lang.N(l, s.TTFTMissing, "attempt", "attempts"))
+	} else {
+		p(txTTFTNone)
+	}
 	line("  " + distLine(l, nameE2E.In(l), s.E2E))
 	ci("    ", s.E2E)
 	line("  " + distLine(l, eventGapLabel(l, s), s.ITL))
@@ -354,8 +369,17 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		if s.Event.TPOTAtFinish > 0 {
 			line("    " + tpotEnd(l, s))
 		}
-	} else if s.Event.Events > 0 && !usageDisagrees(s) {
-		p(txOneTok, lang.N(l, s.Event.Events, "event", "events"))
+	} else {
+		if s.Event.Events > 0 && !usageDisagrees(s) {
+			p(txOneTok, lang.N(l, s.Event.Events, "event", "events"))
+		}
+		if s.TPOT.N > 0 && !tpotInServer(s) { // TPOT with its intervals whenever the summary has it
+			line("  " + distLine(l, nameTPOTLong.In(l), s.TPOT))
+			ci("    ", s.TPOT)
+			if s.Event.TPOTAtFinish > 0 {
+				line("    " + tpotEnd(l, s))
+			}
+		}
 	}
 	for _, t := range ServerLinesIn(l, s) {
 		line("  " + t)
@@ -375,7 +399,7 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 		line("")
 		p(txCondition, condName(c), jointRule(l, c))
 		p(txQualified, QualifiedTextIn(l, c), wilsonOf(l, c, c.QualifiedRate))
-		p(txGoodput, GoodputTextIn(l, c))
+		p(txGoodput, GoodputTextIn(l, c)+GoodputLateTextIn(l, c))
 		p(txCost, costText(l, s, c))
 		p(txRequests, ratioOf(l, c, c.RequestQualifiedRat), wilsonOf(l, c, c.RequestQualifiedRat))
 		if c.Unknown != "" {
@@ -414,11 +438,14 @@ var (
 	mdFailRate  = lang.Msg{"- 失败率：%s%s", "- Failure rate: %s%s"}
 	mdPassRate  = lang.Msg{"- 质量通过率：%s%s；未评分成功 %d", "- Quality pass rate: %s%s; unrated successes %d"}
 	mdThrough   = lang.Msg{"- %s：%s", "- %s: %s"}
-	mdTTFT      = lang.Msg{"- %s；缺失 TTFT %d 次（不是 0）", "- %s; missing TTFT %d (not 0)"}
+	mdTTFT      = lang.Msg{"- %s；%s", "- %s; %s"}
+	missTTFT    = lang.Msg{"缺失 TTFT %d 次（不是 0）", "missing TTFT %d (not 0)"}
+	missTTFT0   = lang.Msg{"缺失 TTFT：无", "missing TTFT: none"}
 	mdMultiTok  = lang.Msg{"- 多 token 事件 %d 个；%s", "- Multi-token events: %d; %s"}
 	mdMetric    = lang.Msg{"| 指标 |", "| Metric |"}
 	rowJoint    = lang.Msg{"联合合格的定义", "Definition of qualified"}
 	rowTTFTP95  = lang.Msg{"成功 TTFT P95", "TTFT P95 of successes"}
+	rowTPOTP95  = lang.Msg{"成功 TPOT P95", "TPOT P95 of successes"}
 	rowN        = lang.Msg{"（n=%d）", " (n=%d)"}
 	rowFailRate = lang.Msg{"失败率", "Failure rate"}
 	rowQual     = lang.Msg{"联合合格", "Qualified"}
@@ -472,7 +499,7 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 			line("  - " + c)
 		}
 	}
-	p(mdTTFT, distLine(l, nameTTFT.In(l), s.TTFT), s.TTFTMissing)
+	p(mdTTFT, distLine(l, nameTTFT.In(l), s.TTFT), MissingTTFTIn(l, s.TTFTMissing))
 	ci(s.TTFT)
 	line("- " + distLine(l, nameE2E.In(l), s.E2E))
 	ci(s.E2E)
@@ -491,8 +518,18 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		if s.Event.TPOTAtFinish > 0 {
 			line("  " + tpotEnd(l, s))
 		}
+	} else if s.TPOT.N > 0 && !tpotInServer(s) { // TPOT with its intervals whenever the summary has it
+		line("- " + distLine(l, nameTPOTLong.In(l), s.TPOT))
+		ci(s.TPOT)
+		if s.Event.TPOTAtFinish > 0 {
+			line("  - " + tpotEnd(l, s))
+		}
 	}
 	for _, t := range ServerLinesIn(l, s) {
+		if strings.HasPrefix(t, "  ") { // an interval line under the line before it
+			line("  - " + esc(strings.TrimSpace(t)))
+			continue
+		}
 		line("- " + esc(t)) // attempt ids and bad values come from the trace
 	}
 	line("")
@@ -515,12 +552,20 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		row(rowJoint, func(c metrics.Condition) string { return jointRule(l, c) })
 	}
 	row(rowTTFTP95, func(metrics.Condition) string { return optMS(l, s.TTFT.P95) + rowN.F(l, s.TTFT.N) })
+	if s.TPOT.N > 0 { // beside TTFT's, as the bullets above give both with their intervals
+		row(rowTPOTP95, func(metrics.Condition) string {
+			if s.TPOT.P95 == nil {
+				return noSample.In(l) + rowN.F(l, s.TPOT.N)
+			}
+			return num(*s.TPOT.P95) + " " + numfmt.UnitMSPerToken + rowN.F(l, s.TPOT.N)
+		})
+	}
 	row(rowFailRate, func(metrics.Condition) string { return RatioTextIn(l, s.FailureRate) })
 	row(rowQual, func(c metrics.Condition) string { return QualifiedTextIn(l, c) })
 	row(rowQualCI, func(c metrics.Condition) string {
 		return strings.TrimPrefix(wilsonOf(l, c, c.QualifiedRate), ciIntervalP.In(l))
 	})
-	row(rowGoodput, func(c metrics.Condition) string { return GoodputTextIn(l, c) })
+	row(rowGoodput, func(c metrics.Condition) string { return GoodputTextIn(l, c) + GoodputLateTextIn(l, c) })
 	row(rowCost, func(c metrics.Condition) string { return costText(l, s, c) })
 	row(rowRequests, func(c metrics.Condition) string { return ratioOf(l, c, c.RequestQualifiedRat) })
 	if hasLatency(s) {

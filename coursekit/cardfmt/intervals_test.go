@@ -36,9 +36,9 @@ func TestCardShowsIntervals(t *testing.T) {
 			}
 		}
 		// Four distributions with samples in the unit trace: TTFT, E2E, ITL
-		// (TPOT is shown only with multi-token events).
-		if got := strings.Count(out, ciMethod[0]); got != 3 {
-			t.Errorf("%s card: %d interval lines, want 3 (TTFT, E2E, ITL)", f, got)
+		// and TPOT (shown with its intervals whenever it has samples).
+		if got := strings.Count(out, ciMethod[0]); got != 4 {
+			t.Errorf("%s card: %d interval lines, want 4 (TTFT, E2E, ITL, TPOT)", f, got)
 		}
 	}
 	var b bytes.Buffer

@@ -80,9 +80,9 @@ func TestCardShowsUsageCachedTokens(t *testing.T) {
 }
 
 // The server's decode time per token sits on the line after the client's
-// TPOT, the per-attempt figure its definition names, not after the event
-// gaps' percentiles; on a recorded llama.cpp run the two agree, in text and
-// Markdown and in both languages.
+// TPOT and its intervals, the per-attempt figure its definition names, not
+// after the event gaps' percentiles; on a recorded llama.cpp run the two
+// agree, in text and Markdown and in both languages.
 func TestDecodeBesideClientTPOT(t *testing.T) {
 	tr, err := trace.ReadFile("../metrics/testdata/llamacpp-chat-24-tokens.jsonl")
 	if err != nil {
@@ -94,8 +94,8 @@ func TestDecodeBesideClientTPOT(t *testing.T) {
 			i := slices.IndexFunc(lines, func(s string) bool {
 				return strings.Contains(s, "predicted_ms / (predicted_n − 1)") && !strings.Contains(s, "口径") && !strings.Contains(s, "Definition")
 			})
-			if i < 1 || !strings.Contains(lines[i-1], "TPOT = (t_N − t_1) / (N − 1)") {
-				t.Fatalf("%s %s card: the decode line is not after the client TPOT:\n%s", l, f, strings.Join(lines, "\n"))
+			if i < 2 || !strings.Contains(lines[i-2], "TPOT = (t_N − t_1) / (N − 1)") || !strings.Contains(lines[i-1], "ms/token") || !strings.Contains(lines[i-1], "95%") {
+				t.Fatalf("%s %s card: the decode line is not after the client TPOT and its intervals:\n%s", l, f, strings.Join(lines, "\n"))
 			}
 			if !strings.Contains(lines[i+1], "TPOT") {
 				t.Errorf("%s %s: the definition does not name the client TPOT: %s", l, f, lines[i+1])

@@ -118,6 +118,7 @@ type candidate struct {
 	ttft   float64
 	reason Reason // Qualified or the first latency SLO it exceeds
 	rated  bool   // quality pass (else unrated)
+	late   bool   // ended after the window closed
 }
 
 // SLOSet is the set of SLOs a bench run asks its card to use, recorded in

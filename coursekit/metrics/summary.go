@@ -79,6 +79,9 @@ type Accumulator struct {
 
 	ttft, e2e, itl, tpot samples
 	passQ                []int64   // per condition SLO, then per sweep SLO: complete quality-pass attempts with TTFT ≤ it
+	passQLate            []int64   // the same, of those that ended after the window closed
+	lateAttempts         int64     // in-window attempts that ended after the window closed (Throughput.EndedAfterWindow)
+	lateComplete         int64     // the complete successes among them
 	all                  []float64 // opts.SLOsMS, then opts.SweepSLOsMS
 	slos                 []float64 // all sorted, distinct: the levels of reqs
 	server               serverAcc // meta.server_timings of complete successes
@@ -107,7 +110,7 @@ func NewAccumulator(h *trace.Header, opts Options) *Accumulator {
 		opts.Method = NearestRank
 	}
 	all := append(slices.Clone(opts.SLOsMS), opts.SweepSLOsMS...)
-	acc := &Accumulator{h: *h, opts: opts, all: all, passQ: make([]int64, len(all))}
+	acc := &Accumulator{h: *h, opts: opts, all: all, passQ: make([]int64, len(all)), passQLate: make([]int64, len(all))}
 	if opts.Resampling {
 		acc.tokenAttempts = map[int64]int64{}
 		acc.gaps = gapParts{{}}
@@ -157,6 +160,10 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		acc.httpStatus[a.HTTPStatus]++
 	}
 	acc.lag.add(a)
+	late := a.HasEnd && a.EndMS >= acc.h.Window.EndMS // drained: sent in the window, ended after it
+	if late {
+		acc.lateAttempts++
+	}
 	rk := a.RequestKey()
 	none := uint64(len(acc.slos))
 	best, bestLat := none, none
@@ -175,6 +182,9 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		acc.inFlight++
 	case trace.OK:
 		acc.complete++
+		if late {
+			acc.lateComplete++
+		}
 		ttft, _ := a.TTFT()
 		e2e, _ := a.E2E()
 		acc.ttft.add(ttft)
@@ -211,7 +221,7 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		}
 		if acc.opts.Latency.Set() && a.Quality != trace.Fail {
 			r := acc.opts.Latency.check(a)
-			acc.cand = append(acc.cand, candidate{ttft: ttft, reason: r, rated: a.Quality == trace.Pass})
+			acc.cand = append(acc.cand, candidate{ttft: ttft, reason: r, rated: a.Quality == trace.Pass, late: late})
 			if r == Qualified {
 				bestLat = acc.level(ttft)
 				if a.Quality == trace.Pass {
@@ -225,6 +235,9 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 			for i, slo := range acc.all {
 				if ttft <= slo {
 					acc.passQ[i]++
+					if late {
+						acc.passQLate[i]++
+					}
 				}
 			}
 			if !acc.opts.Latency.Set() {
@@ -335,7 +348,7 @@ func (acc *Accumulator) Summary() *Summary {
 		s.HTTPStatusCounts[strconv.Itoa(st)] = int(n)
 	}
 	s.FailureRate = NewShare(float64(s.Failures), float64(s.Attempts), UnitFailureRate)
-	s.Throughput = newThroughput(s, acc.outputTokens)
+	s.Throughput = newThroughput(s, acc.outputTokens, EndedCounts{Attempts: acc.lateAttempts, CompleteSuccesses: acc.lateComplete})
 	s.QualityPassRate = NewShare(float64(acc.passes), float64(acc.passes+acc.fails), UnitQualityPassRate)
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
@@ -370,7 +383,9 @@ func (acc *Accumulator) Summary() *Summary {
 		all = s.latencyConditions(acc.all, acc.opts.Latency, judged, acc.cand, reqQ)
 	} else {
 		for i, slo := range acc.all {
-			all = append(all, s.condition(slo, acc.passQ[i], reqQ(slo)))
+			c := s.condition(slo, acc.passQ[i], reqQ(slo))
+			c.QualifiedEndedAfterWindow, c.QualifiedEndedWithinWindow = acc.passQLate[i], acc.passQ[i]-acc.passQLate[i]
+			all = append(all, c)
 		}
 	}
 	if acc.passes+acc.fails == 0 {
@@ -470,7 +485,7 @@ func (s *Summary) latencyConditions(slos []float64, lat LatencySLO, judged bool,
 	}
 	slices.SortFunc(in, func(a, b candidate) int { return cmp.Compare(a.ttft, b.ttft) })
 	// pre[k] counts the reasons among the k fastest candidates.
-	type counts struct{ q, e2e, itl, tpot int64 }
+	type counts struct{ q, qLate, e2e, itl, tpot int64 }
 	pre := make([]counts, len(in)+1)
 	for k, c := range in {
 		p := pre[k]
@@ -483,6 +498,9 @@ func (s *Summary) latencyConditions(slos []float64, lat LatencySLO, judged bool,
 			p.tpot++
 		default:
 			p.q++
+			if c.late {
+				p.qLate++
+			}
 		}
 		pre[k+1] = p
 	}
@@ -503,6 +521,7 @@ func (s *Summary) latencyConditions(slos []float64, lat LatencySLO, judged bool,
 			TTFTOverSLO: int64(len(in) - k), E2EOverSLO: p.e2e, ITLOverSLO: p.itl, TPOTOverSLO: p.tpot, judges: lat}
 		c := s.newCondition(slo, p.q, reqQ(slo), d)
 		c.LatencySLO, c.QualityRule = lat, rule
+		c.QualifiedEndedAfterWindow, c.QualifiedEndedWithinWindow = p.qLate, p.q-p.qLate
 		out = append(out, c)
 	}
 	return out
@@ -650,7 +669,10 @@ func (acc *Accumulator) merge(o *Accumulator) {
 	acc.tpot.merge(&o.tpot)
 	for i := range acc.passQ {
 		acc.passQ[i] += o.passQ[i]
+		acc.passQLate[i] += o.passQLate[i]
 	}
+	acc.lateAttempts += o.lateAttempts
+	acc.lateComplete += o.lateComplete
 	acc.server.merge(&o.server)
 	acc.lag.merge(&o.lag)
 	acc.reqsParts = append(append(acc.reqsParts, o.reqs), o.reqsParts...)

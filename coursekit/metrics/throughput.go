@@ -14,6 +14,20 @@ type Throughput struct {
 	// window second.
 	OutputTokens Ratio  `json:"output_tokens_per_s"`
 	Window       string `json:"window"`
+	// EndedAfterWindow counts the attempts counted above that ended after
+	// the window closed (at or after its end): sent in the window, they
+	// drained past it. The rates above keep them (the course's
+	// definition); a rate of what ended within the window would not.
+	// EndedWithinWindow counts the others that have ended; an attempt
+	// still in flight is in neither (Summary.InFlight).
+	EndedAfterWindow  EndedCounts `json:"ended_after_window"`
+	EndedWithinWindow EndedCounts `json:"ended_within_window"`
+}
+
+// EndedCounts counts in-window attempts (by send time) by when they ended.
+type EndedCounts struct {
+	Attempts          int64 `json:"attempts"`
+	CompleteSuccesses int64 `json:"complete_successes"`
 }
 
 // The throughput ratios' units.
@@ -24,11 +38,13 @@ const (
 	ThroughputWindow  = "the fixed measurement window (attempts by send time), the denominator of goodput"
 )
 
-func newThroughput(s *Summary, tokens int64) Throughput {
+func newThroughput(s *Summary, tokens int64, late EndedCounts) Throughput {
 	return Throughput{
 		CompleteSuccesses: NewRatio(float64(s.CompleteSuccess), s.WindowS, UnitSuccessesPerS),
 		Attempts:          NewRatio(float64(s.Attempts), s.WindowS, UnitAttemptsPerS),
 		OutputTokens:      NewRatio(float64(tokens), s.WindowS, UnitTokensPerS),
 		Window:            ThroughputWindow,
+		EndedAfterWindow:  late,
+		EndedWithinWindow: EndedCounts{Attempts: s.Attempts - s.InFlight - late.Attempts, CompleteSuccesses: s.CompleteSuccess - late.CompleteSuccesses},
 	}
 }

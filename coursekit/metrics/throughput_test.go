@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // The unit's trace: 8 complete successes of 10 attempts carrying 29 output
@@ -25,5 +26,39 @@ func TestThroughputKeepsItsParts(t *testing.T) {
 	}
 	if th.Window != metrics.ThroughputWindow {
 		t.Errorf("window %q", th.Window)
+	}
+}
+
+// Attempts count by send time; those that ended after the window closed
+// (drained) are counted apart in the Summary, once, for every view
+// (walk 35e F3): a complete success and a failure ending at or after the
+// window's end, one in flight (not ended), and the qualified among them.
+func TestThroughputCountsWhatEndedAfterTheWindow(t *testing.T) {
+	h := trace.Header{Trace: "llm-serving/v1", Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
+	ok := func(id string, start, end float64, q trace.Quality) trace.Attempt {
+		return trace.Attempt{ID: id, Request: id, StartMS: start, Outcome: trace.OK, Quality: q,
+			Events: []trace.Event{{TMS: start + 100, Tokens: 1}, {TMS: end, Tokens: 1}}, EndMS: end, HasEnd: true}
+	}
+	tr := &trace.Trace{Header: h, Attempts: []trace.Attempt{
+		ok("a", 100, 500, trace.Pass),
+		ok("b", 800, 1000, trace.Pass), // ends as the window closes: after it
+		ok("c", 900, 1500, trace.Fail),
+		ok("d", 1200, 1300, trace.Pass), // sent after the window: not counted
+		{ID: "e", Request: "e", StartMS: 950, Outcome: trace.Timeout, EndMS: 2000, HasEnd: true},
+		{ID: "f", Request: "f", StartMS: 990, Outcome: trace.InFlight},
+	}}
+	for _, opts := range []metrics.Options{{}, {Latency: metrics.LatencySLO{E2EMS: 5000}}} {
+		s := metrics.Summarize(tr, opts)
+		got := s.Throughput.EndedAfterWindow
+		if want := (metrics.EndedCounts{Attempts: 3, CompleteSuccesses: 2}); got != want {
+			t.Errorf("%+v: ended after the window %+v, want %+v", opts.Latency, got, want)
+		}
+		// a ended within; f is in flight, in neither count
+		if got, want := s.Throughput.EndedWithinWindow, (metrics.EndedCounts{Attempts: 1, CompleteSuccesses: 1}); got != want {
+			t.Errorf("%+v: ended within the window %+v, want %+v", opts.Latency, got, want)
+		}
+		if c := s.Conditions[0]; c.Qualified != 2 || c.QualifiedEndedAfterWindow != 1 || c.QualifiedEndedWithinWindow != 1 {
+			t.Errorf("%+v: qualified %d, %d ended after the window, %d within; want 2, 1, 1", opts.Latency, c.Qualified, c.QualifiedEndedAfterWindow, c.QualifiedEndedWithinWindow)
+		}
 	}
 }

@@ -223,6 +223,12 @@ type Condition struct {
 	// Request view: a request qualifies if any of its attempts does.
 	RequestsQualified   int64 `json:"requests_qualified"`
 	RequestQualifiedRat Ratio `json:"request_qualified_rate"`
+	// QualifiedEndedAfterWindow counts the qualified attempts (sent in the
+	// window, so counted by goodput) that ended after the window closed:
+	// the drain a window of send times counts (Throughput.EndedAfterWindow);
+	// QualifiedEndedWithinWindow the others.
+	QualifiedEndedAfterWindow  int64 `json:"qualified_ended_after_window"`
+	QualifiedEndedWithinWindow int64 `json:"qualified_ended_within_window"`
 	// NotQualified says why each other attempt dropped out, in the order
 	// the checks apply: complete success, then quality, then TTFT, then
 	// E2E, ITL P95 and TPOT when those SLOs are set.
@@ -255,6 +261,8 @@ func (c Condition) MarshalJSON() ([]byte, error) {
 		Qualified         *int64   `json:"qualified"`
 		GoodputPerS       *float64 `json:"goodput_per_s"`
 		RequestsQualified *int64   `json:"requests_qualified"`
+		QualifiedLate     *int64   `json:"qualified_ended_after_window"`
+		QualifiedOnTime   *int64   `json:"qualified_ended_within_window"`
 	}{plain: plain(c)})
 }
 
@@ -264,7 +272,7 @@ func (c Condition) NullJSON() []string {
 	if c.Unknown == "" {
 		return nil
 	}
-	return []string{"qualified", "goodput_per_s", "requests_qualified"}
+	return []string{"qualified", "goodput_per_s", "requests_qualified", "qualified_ended_after_window", "qualified_ended_within_window"}
 }
 
 // markUnrated makes c unknown when its rule requires quality and some

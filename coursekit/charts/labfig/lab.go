@@ -244,7 +244,11 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 		if sum.TTFT.P95 != nil {
 			p95 = fmt.Sprintf("成功 TTFT P95 %s ms（n = %d）", draw.MS(*sum.TTFT.P95), sum.TTFT.N)
 		}
-		sub = append(sub, fmt.Sprintf("%s：%s；失败 %s；%d 次尝试没有首字（TTFT 缺失，不是 0）", name, p95, ratioText(sum.FailureRate), sum.TTFTMissing))
+		miss := "缺失 TTFT：无"
+		if sum.TTFTMissing > 0 {
+			miss = fmt.Sprintf("%d 次尝试没有首字（TTFT 缺失，不是 0）", sum.TTFTMissing)
+		}
+		sub = append(sub, fmt.Sprintf("%s：%s；失败 %s；%s", name, p95, ratioText(sum.FailureRate), miss))
 		color := draw.RunColor(i)
 		add := func(series string, pts []draw.Point, color, symbol string, size int, marks *opts.MarkLines) {
 			s.AddSeries(series, nil, ec.WithSeriesOpts(func(ss *ec.SingleSeries) {

@@ -2,6 +2,7 @@ package labfig_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/labfig"
 	"github.com/llmperf-course/course/coursekit/metrics"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // seriesPoints reads series i's [x, y] values; a gap ("-") reads as nil.
@@ -227,4 +229,15 @@ func equalPoints(a, b [][2]any) bool {
 		}
 	}
 	return true
+}
+
+// With no attempt missing its TTFT, the TTFT chart's subtitle says "缺失
+// TTFT：无", never "0 次尝试没有首字（TTFT 缺失，不是 0）".
+func TestLabTTFTNoneMissing(t *testing.T) {
+	r := labRun("开环")
+	r.Trace.Attempts = slices.DeleteFunc(r.Trace.Attempts, func(a trace.Attempt) bool { return len(a.Events) == 0 })
+	js, _ := json.Marshal(decoded(t, labfig.TTFT([]labfig.Run{r}, 2000, charts.WithID("ttft"))))
+	if s := string(js); !strings.Contains(s, "缺失 TTFT：无") || strings.Contains(s, "0 次尝试没有首字") {
+		t.Errorf("TTFT chart with no missing TTFT: want 缺失 TTFT：无:\n%s", s)
+	}
 }

@@ -77,6 +77,9 @@ func TTFTDistributionOf(d *Digest, s *metrics.Summary, options ...charts.Option)
 
 	title := lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d）", "TTFT distribution of complete successes (n = %d)"}, n)
 	subtitle := lg.F(lang.Msg{"只含完整成功；%s 次尝试没有首个输出，TTFT 缺失（不是 0），留在失败率的分母里", "complete successes only; %s no first output: TTFT missing (not 0), kept in the failure rate's denominator"}, lang.N(lg, s.TTFTMissing, "attempt had", "attempts had"))
+	if s.TTFTMissing == 0 {
+		subtitle = lg.S(lang.Msg{"只含完整成功；缺失 TTFT：无", "complete successes only; missing TTFT: none"})
+	}
 	if sampled {
 		title = lg.F(lang.Msg{"完整成功的 TTFT 分布（n = %d，抽样画出 %d 个）", "TTFT distribution of complete successes (n = %d, a sample of %d drawn)"}, n, m)
 		lines := lang.Msg{"P95 线", "the P95 line"}
