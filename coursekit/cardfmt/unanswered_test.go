@@ -81,3 +81,21 @@ func TestCrashDatedFromLastResponseByte(t *testing.T) {
 		t.Errorf("the note:\n%.2000s", c)
 	}
 }
+
+// An unrated trace: the table's "Qualified, 95% interval" cell says why it
+// has no interval instead of being empty (walk 35e), in both languages.
+func TestUnratedTableIntervalCellSaysWhy(t *testing.T) {
+	var as []trace.Attempt
+	for i := range 5 {
+		as = append(as, ok(fmt.Sprint("a", i), float64(i)*300, trace.Unrated))
+	}
+	tr := &trace.Trace{Header: trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{EndMS: 2000}}, Attempts: as}
+	for _, c := range []struct {
+		l    lang.Lang
+		want string
+	}{{lang.ZH, "| 联合合格 95% 区间 | 无（未评分：合格数未知，没有区间） |"}, {lang.EN, "| Qualified, 95% interval | none (unrated: the qualified count is unknown, so no interval) |"}} {
+		if md := cardIn(t, tr, cardfmt.Markdown, c.l); !strings.Contains(md, c.want) {
+			t.Errorf("%s: the table lacks %q:\n%s", c.l, c.want, md)
+		}
+	}
+}
