@@ -11,8 +11,8 @@ import (
 )
 
 // TestCrashedRunNoteSaysFromWhen: a server that crashed mid-run. bench
-// printed "nothing answered from 7.969 s"; the card's note, from the trace
-// alone, says the same time (the last answer's end), in both languages, and
+// printed "nothing answered from 7969.000 ms"; the card's note, from the
+// trace alone, says the same time (the last answer's end), in both languages, and
 // the JSON carries it; a server that was never there is "from the start".
 func TestCrashedRunNoteSaysFromWhen(t *testing.T) {
 	h := trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 20000}}
