@@ -450,6 +450,7 @@ var (
 	rowFailRate = lang.Msg{"失败率", "Failure rate"}
 	rowQual     = lang.Msg{"联合合格", "Qualified"}
 	rowQualCI   = lang.Msg{"联合合格 95% 区间", "Qualified, 95% interval"}
+	noQualCI    = lang.Msg{"无（未评分：合格数未知，没有区间）", "none (unrated: the qualified count is unknown, so no interval)"}
 	rowGoodput  = lang.Msg{"goodput", "Goodput"}
 	rowCost     = lang.Msg{"每千次合格成本", "Cost per 1000 qualified"}
 	rowRequests = lang.Msg{"合格业务请求", "Qualified requests"}
@@ -563,6 +564,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 	row(rowFailRate, func(metrics.Condition) string { return RatioTextIn(l, s.FailureRate) })
 	row(rowQual, func(c metrics.Condition) string { return QualifiedTextIn(l, c) })
 	row(rowQualCI, func(c metrics.Condition) string {
+		if c.Unknown != "" { // a cell that says why it is empty
+			return noQualCI.In(l)
+		}
 		return strings.TrimPrefix(wilsonOf(l, c, c.QualifiedRate), ciIntervalP.In(l))
 	})
 	row(rowGoodput, func(c metrics.Condition) string { return GoodputTextIn(l, c) + GoodputLateTextIn(l, c) })

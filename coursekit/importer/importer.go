@@ -140,8 +140,8 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 	}
 	res.Report.Tool = from
 	res.Conds.SLO = opt.SLO
-	if opt.Summary == nil && !res.DerivedNote.IsZero() {
-		res.Report.Notes = append([]Note{res.DerivedNote}, res.Report.Notes...)
+	if opt.Summary == nil && res.DerivedNote != nil {
+		res.Report.Notes = append([]Note{res.DerivedNote(src.Name)}, res.Report.Notes...)
 	}
 	if err := res.Write(src, w); err != nil {
 		return nil, err

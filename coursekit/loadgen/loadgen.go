@@ -81,9 +81,11 @@ type Result struct {
 	FirstFailure string
 }
 
-// Unanswered says from when nothing answered: every attempt that started
-// at or after FromMS (the end of the last attempt with another outcome,
-// 0 if none) was a connect_error, ConnectErrors of them (0: none).
+// Unanswered says from when nothing answered: FromMS is the last response
+// byte of the run (trace.Attempt.LastResponseMS; 0 if none), and
+// ConnectErrors counts the connect_error attempts that started at or
+// after it (0: none). A no_response's end is no answer: it dates when the
+// connection closed, not when the server last spoke.
 type Unanswered struct {
 	FromMS        float64
 	ConnectErrors int64
@@ -540,8 +542,8 @@ func (r *runner) startWriter(tw *trace.Writer, res *Result) (wait func() error) 
 		for a := range r.out {
 			if a.Outcome == trace.ConnectError {
 				connStarts = append(connStarts, a.StartMS)
-			} else {
-				res.Unanswered.FromMS = max(res.Unanswered.FromMS, a.StartMS, a.EndMS)
+			} else if t, ok := a.LastResponseMS(); ok {
+				res.Unanswered.FromMS = max(res.Unanswered.FromMS, t)
 			}
 			if werr == nil {
 				hideAttempt(a, r.hide)

@@ -67,7 +67,7 @@ type Accumulator struct {
 	passes, fails, unrated, ttftMissing   int64
 	outcomes                              [trace.MaxOutcome + 1]int64
 	httpStatus                            map[int]int64 // http_error attempts by recorded status
-	answered                              float64       // the latest start or end of an attempt not a connect_error
+	answered                              float64       // the run's last response byte (trace.Attempt.LastResponseMS)
 	connStarts                            []float64     // connect errors' starts, those at or after answered (Summary.Unanswered)
 	events, tokens, multiEvents           int64
 	tpotFinish                            int64
@@ -136,7 +136,7 @@ func (acc *Accumulator) addAnswered(a *trace.Attempt) {
 		acc.connStarts = append(acc.connStarts, a.StartMS)
 		return
 	}
-	if t := max(a.StartMS, a.EndMS); t > acc.answered {
+	if t, ok := a.LastResponseMS(); ok && t > acc.answered {
 		acc.answered = t
 		if len(acc.connStarts) > 0 && acc.connStarts[0] < t { // keep only the tail
 			acc.connStarts = slices.DeleteFunc(acc.connStarts, func(st float64) bool { return st < t })

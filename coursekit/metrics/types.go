@@ -326,10 +326,10 @@ func (d Drops) MarshalJSON() ([]byte, error) {
 }
 
 // Unanswered is the tail of a trace in which nothing answered, as bench
-// says it at the end of a run: FromMS is the latest start or end of an
-// attempt that was not a connect_error (0: nothing ever answered), and
-// ConnectErrors the connect errors that started at or after it. Every
-// attempt counts, the warm-up's too, as bench counts them.
+// says it at the end of a run: FromMS is the run's last response byte
+// (trace.Attempt.LastResponseMS: not a no_response's end; 0: nothing ever
+// answered), and ConnectErrors the connect errors that started at or
+// after it. Every attempt counts, the warm-up's too, as bench counts them.
 type Unanswered struct {
 	FromMS        float64 `json:"from_ms"`
 	ConnectErrors int64   `json:"connect_errors"`

@@ -428,3 +428,30 @@ func checkAfterEvents(a *Attempt, field string, v, prev float64) error {
 	}
 	return nil
 }
+
+// LastResponseMS is when the attempt last received a byte of a response,
+// for dating a server's death (nothing answered after it): the end of a
+// response read whole (ok, empty_output, http_error), the last event of a
+// stream cut short (stream_error, timeout, cancelled, in_flight), or, when
+// such a stream had a status but no event, its start (the headers arrived
+// after it, at a time the trace does not keep: a lower bound). ok is false
+// for an attempt that got no response byte: a connect_error, a
+// no_response, a timeout or cancellation before any, whose end says only
+// when the client gave up or the connection closed.
+func (a *Attempt) LastResponseMS() (ms float64, ok bool) {
+	switch a.Outcome {
+	case ConnectError, NoResponse:
+		return 0, false
+	case OK, EmptyOutput, HTTPError:
+		if a.HasEnd {
+			return a.EndMS, true
+		}
+	}
+	if n := len(a.Events); n > 0 {
+		return a.Events[n-1].TMS, true
+	}
+	if a.HTTPStatus != 0 {
+		return a.StartMS, true
+	}
+	return 0, false
+}

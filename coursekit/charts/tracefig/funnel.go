@@ -84,6 +84,12 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		if st.Dropped > 0 {
 			di.Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: draw.ColorFail, Formatter: draw.Literal("−" + reason)}
 		}
+		if i == len(stages)-1 && cond.Unknown != "" {
+			// Nothing was rated, so the last bar's count is not 0
+			// qualified but unknown: the bar says so instead of a number.
+			kept[i].Label.Show = opts.Bool(false)
+			di.Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: "#555", Formatter: draw.Literal(lg.F(lang.Msg{"联合合格%s", "qualified %s"}, cardfmt.UnknownUnrated.In(lg)))}
+		}
 		dropped = append(dropped, di)
 	}
 	slo := draw.SLOText(cond.SLOTTFTMS)

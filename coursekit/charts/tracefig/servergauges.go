@@ -154,7 +154,10 @@ func ServerGaugesOf(inflight []int, scrapes []trace.Scrape, options ...charts.Op
 		if i == 0 {
 			style = opts.LineStyle{Color: draw.ColorMark, Width: 3, Type: "dashed"}
 		}
-		draw.AddLine(l, draw.Label(s.Name), pts, opts.LineChart{ShowSymbol: opts.Bool(true)}, style, nil)
+		// Every name is ours (gsClient, the gauges of trace.RequestGauges),
+		// so it is drawn whole: Label's 40 runes cut "client requests in
+		// flight (from the trace)" to "…(from the trac…".
+		draw.AddLine(l, draw.WholeText(s.Name), pts, opts.LineChart{ShowSymbol: opts.Bool(true)}, style, nil)
 	}
 	l.SetGlobalOptions(
 		c.Init(),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/charts"
 	"github.com/llmperf-course/course/coursekit/charts/tracefig"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -88,5 +89,26 @@ func TestServerGaugeSeriesLabelsAndUnknown(t *testing.T) {
 	html := string(tracefig.ServerGauges(tr, scrapes).RenderContent())
 	if !strings.Contains(html, "没有已知的服务器请求 gauge") || strings.Contains(html, "<b>x") {
 		t.Errorf("unknown gauges: the chart does not say so, or shows a raw name")
+	}
+}
+
+// Every legend name is drawn whole, in both languages (walk 35e saw
+// "client requests in flight (from the trac…").
+func TestServerGaugeLegendNotCut(t *testing.T) {
+	tr := gaugeTrace(t)
+	v := map[string]float64{}
+	for _, n := range trace.RequestGaugeNames {
+		v[n] = 1
+	}
+	scrapes := []trace.Scrape{{TMS: 1000, Values: v}}
+	for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+		html := string(tracefig.ServerGauges(tr, scrapes, charts.WithLang(l), charts.WithID("g")).RenderContent())
+		if strings.Contains(html, "…") {
+			t.Errorf("%s: a legend name is cut", l)
+		}
+		want := map[lang.Lang]string{lang.ZH: "客户端在途请求（由 trace 算出）", lang.EN: "client requests in flight (from the trace)"}[l]
+		if !strings.Contains(html, want) {
+			t.Errorf("%s: the legend lacks %q", l, want)
+		}
 	}
 }

@@ -106,6 +106,18 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 	for _, cd := range s.Conditions {
 		byMS[cd.SLOTTFTMS] = cd
 	}
+	// The cost axis stops at 4× the dearest mark (rounded up): a cost
+	// above it (few qualified at a tight SLO) is drawn off scale, marked.
+	var costMax *float64
+	for _, m := range markMS {
+		if cd, ok := byMS[m]; ok && cd.CostPer1000 != nil && (costMax == nil || *cd.CostPer1000*4 > *costMax) {
+			costMax = draw.Ptr(*cd.CostPer1000 * 4)
+		}
+	}
+	if costMax != nil {
+		costMax = draw.Ptr(draw.NiceCeil(*costMax))
+	}
+	var offScale []draw.Point // a mark at the axis's top for each cost above it
 	sloText := pointTexts(points)
 	for i, cd := range points {
 		slo := sloText[i]
@@ -120,12 +132,15 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 			if cd.CostPer1000 != nil {
 				v = *cd.CostPer1000
 				tip = lg.F(lang.Msg{"TTFT ≤ %s：成本 %s", "TTFT ≤ %s: cost %s"}, slo, costText(*cd.CostPer1000))
+				if costMax != nil && *cd.CostPer1000 > *costMax {
+					offScale = append(offScale, draw.Point{Value: []any{cd.SLOTTFTMS, *costMax}, Tooltip: &draw.NodeTooltip{Show: true,
+						Formatter: lg.F(lang.Msg{"TTFT ≤ %s：成本 %s（超出坐标轴：轴只到 %s）", "TTFT ≤ %s: cost %s (off scale: the axis stops at %s)"}, slo, costText(*cd.CostPer1000), draw.Num(*costMax))}})
+				}
 			}
 			cost = append(cost, draw.Point{Value: []any{cd.SLOTTFTMS, v}, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		}
 	}
 	var marks []any
-	var costCap *float64 // the cost axis stops at 4× the dearest mark
 	for i, m := range markMS {
 		cd, ok := byMS[m]
 		if !ok {
@@ -137,9 +152,6 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 		}
 		if cd.CostPer1000 != nil {
 			text += "\n" + costText(*cd.CostPer1000)
-			if costCap == nil || *cd.CostPer1000*4 > *costCap {
-				costCap = draw.Ptr(*cd.CostPer1000 * 4)
-			}
 		}
 		marks = append(marks, draw.VLine(text, m, []string{draw.ColorFail, "#9a60b4", draw.ColorMark}[i%3], "end"))
 	}
@@ -177,11 +189,19 @@ func SLOSweepOf(s *metrics.Summary, options ...charts.Option) *ec.Line {
 			name = lg.S(lang.Msg{"成本", "cost"}) + perK
 		}
 		y := opts.YAxis{Type: "value", Name: name, Min: 0, Position: "right"}
-		if costCap != nil {
-			y.Max = draw.NiceCeil(*costCap)
+		if costMax != nil {
+			y.Max = *costMax
 		}
 		l.ExtendYAxis(y)
 		draw.AddLine(l, lg.S(lang.Msg{"每千次合格成本", "cost per 1000 qualified"}), cost, opts.LineChart{Step: "end", ShowSymbol: opts.Bool(false), YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2, Type: "dashed"}, nil)
+		if len(offScale) > 0 {
+			// Upward triangles on the axis's top edge where the cost curve
+			// leaves it, the rightmost labelled; each tooltip has the cost.
+			offScale[len(offScale)-1].Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: draw.ColorOverSLO,
+				Formatter: draw.Literal(lg.F(lang.Msg{"超出坐标轴 ↑（> %s）", "off scale ↑ (> %s)"}, draw.Num(*costMax)))}
+			draw.AddLine(l, lg.F(lang.Msg{"成本超出坐标轴（> %s）", "cost off scale (> %s)"}, draw.Num(*costMax)), offScale,
+				opts.LineChart{ShowSymbol: opts.Bool(true), Symbol: "triangle", SymbolSize: 7, YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 0, Opacity: opts.Float(0)}, nil)
+		}
 	}
 	return l
 }

@@ -422,9 +422,12 @@ func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) (
 	if u.ConnectErrors == 0 {
 		return false
 	}
+	// In ms to the clock's µs, as the trace stamps them: a send after
+	// FromMS never prints as at or before it (at s to 3 decimals, a send
+	// at 5019.12 ms read as "before 5.019 s").
 	from := "the start"
 	if u.FromMS > 0 {
-		from = fmt.Sprintf("%.3f s", u.FromMS/1000)
+		from = fmt.Sprintf("%.3f ms (the last response byte)", u.FromMS)
 	}
 	backoff := ""
 	if cfg.Concurrency > 0 {
@@ -435,11 +438,11 @@ func unansweredLine(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config) (
 	// while an answer was still under way: say both when they differ.
 	count := fmt.Sprintf("%d connect_error attempts sent since then", u.ConnectErrors)
 	if all := res.Outcomes[trace.ConnectError.String()]; all > u.ConnectErrors {
-		count += fmt.Sprintf(" (of the run's %d: the other %s sent before %s, while an answer was still under way)", all, lang.N(lang.EN, all-u.ConnectErrors, "was", "were"), from)
+		count += fmt.Sprintf(" (of the run's %d: the other %s sent before %.3f ms, while an answer was still under way)", all, lang.N(lang.EN, all-u.ConnectErrors, "was", "were"), u.FromMS)
 	}
-	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f s): %s, nothing took the connection (the server is down, or --url is wrong)%s. "+
+	fmt.Fprintf(stderr, "coursekit bench: nothing answered from %s to the end of the run (window end %.3f ms): %s, nothing took the connection (the server is down, or --url is wrong)%s. "+
 		"They are failures in every denominator of the trace, so the measurement is whole and the exit status is 0, not a tool error\n",
-		from, res.Window.EndMS/1000, count, backoff)
+		from, res.Window.EndMS, count, backoff)
 	return true
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // compare's input errors say they are compare's: a missing file is
-// "coursekit: compare: …" (the walk saw a bare "coursekit: stat
+// "coursekit compare: …" (the walk saw a bare "coursekit: stat
 // nope.jsonl: …"), and a card's JSON given as a trace is named a card
 // (coursekit card --format json output), and compare's own JSON a
 // comparison, not "not valid JSON".
@@ -35,7 +35,7 @@ func TestCompareNamesBadInputs(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"compare", unitTrace, filepath.Join(dir, "nope.jsonl")}, []string{"coursekit: compare: ", "nope.jsonl"}},
+		{[]string{"compare", unitTrace, filepath.Join(dir, "nope.jsonl")}, []string{"coursekit compare: ", "nope.jsonl: no such file"}},
 		{[]string{"compare", unitTrace, card}, []string{"coursekit: compare: ", card, "looks like a card", "coursekit card --format json"}},
 		{[]string{"compare", ab, unitTrace}, []string{"coursekit: compare: ", ab, "looks like a comparison", "coursekit compare --format json"}},
 		{[]string{"card", ab}, []string{ab, "looks like a comparison"}},

@@ -50,7 +50,7 @@ func TestUnansweredLineSaysWhatItCounts(t *testing.T) {
 		all, tail int
 		want      []string
 	}{
-		{36, 34, []string{"nothing answered from 6.017 s", "34 connect_error attempts sent since then (of the run's 36: the other 2 were sent before 6.017 s, while an answer was still under way)"}},
+		{36, 34, []string{"nothing answered from 6017.000 ms (the last response byte)", "34 connect_error attempts sent since then (of the run's 36: the other 2 were sent before 6017.000 ms, while an answer was still under way)"}},
 		{34, 34, []string{"34 connect_error attempts sent since then, nothing took"}},
 	} {
 		res := &loadgen.Result{Outcomes: map[string]int64{"ok": 50, "connect_error": int64(c.all)},

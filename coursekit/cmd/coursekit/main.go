@@ -14,6 +14,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/internal/outfile"
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -75,9 +76,17 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "coursekit %s\n\n%s", fe, commandHelp(fe.fs.Name(), fe.fs))
 		return 2
 	}
-	fmt.Fprintln(stderr, "coursekit:", err)
-	var ue *usageError
 	var pe *os.PathError
+	if errors.As(err, &pe) && docFor(args[0]).purpose != "" {
+		// A file that cannot be read: the command and the file, as the
+		// user typed them ("coursekit card: x.jsonl: no such file"), not
+		// the system call ("coursekit: stat x.jsonl: no such file or
+		// directory").
+		fmt.Fprintf(stderr, "coursekit %s: %s\n", args[0], strings.TrimPrefix(strings.Replace(err.Error(), pe.Error(), pathProblem(pe), 1), args[0]+": "))
+	} else {
+		fmt.Fprintln(stderr, "coursekit:", err)
+	}
+	var ue *usageError
 	if errors.As(err, &ue) {
 		if d := docFor(args[0]); d.purpose != "" && args[0] != "help" {
 			fmt.Fprintf(stderr, "Run 'coursekit help %s' for usage.\n", args[0])
@@ -94,6 +103,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	return 1
+}
+
+// pathProblem says what is wrong with the file of pe: its path as given
+// and the reason, "no such file" for a missing one.
+func pathProblem(pe *os.PathError) string {
+	if errors.Is(pe.Err, fs.ErrNotExist) {
+		return pe.Path + ": no such file"
+	}
+	return pe.Path + ": " + pe.Err.Error()
 }
 
 // termOut is stdout for a command that prints only text for a person

@@ -561,9 +561,11 @@ func addStats(res *toolfile.Result, records int, winMS float64, x samples) {
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "inter_token_latency (per-request average)", x.itls, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", x.lats, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats(MetricInterChunk, "inter_chunk_latency (pooled over records)", x.icls, lv)...)
-	res.DerivedNote = toolfile.NewNote(lang.Msg{
-		"profile_export.jsonl 里没有汇总（汇总在 profile_export_aiperf.json，见 --summary）：工具的数字按 AIPerf 的算法重算（只用有效记录，numpy 线性插值）",
-		"profile_export.jsonl holds no summary (that is profile_export_aiperf.json, see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"})
+	res.DerivedNote = func(name string) toolfile.Note {
+		return toolfile.NewNote(lang.Msg{
+			"%s 里没有汇总（AIPerf 把汇总写在另一个文件，默认 profile_export_aiperf.json，见 --summary）：工具的数字按 AIPerf 的算法重算（只用有效记录，numpy 线性插值）",
+			"%s holds no summary (AIPerf writes it to another file, profile_export_aiperf.json by default: see --summary): the tool's numbers are recomputed AIPerf's way (valid records only, numpy linear)"}, name)
+	}
 }
 
 // conditions are the header's conditions of an AIPerf import: what the

@@ -226,9 +226,11 @@ func addStats(res *toolfile.Result, x samples, winMS float64) {
 	lv := []string{"p50", "p90", "p99"}
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "time_to_first_token", x.ttfts, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "request_latency", x.lats, lv)...)
-	res.DerivedNote = toolfile.NewNote(lang.Msg{
-		"profile_export.json 里没有汇总（汇总在 profile_export_genai_perf.json，见 --summary）：工具的数字按 GenAI-Perf 的算法重算（numpy 线性插值，跳过没有输出的请求）",
-		"profile_export.json holds no summary (that is profile_export_genai_perf.json, see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"})
+	res.DerivedNote = func(name string) toolfile.Note {
+		return toolfile.NewNote(lang.Msg{
+			"%s 里没有汇总（GenAI-Perf 把汇总写在另一个文件，默认 profile_export_genai_perf.json，见 --summary）：工具的数字按 GenAI-Perf 的算法重算（numpy 线性插值，跳过没有输出的请求）",
+			"%s holds no summary (GenAI-Perf writes it to another file, profile_export_genai_perf.json by default: see --summary): the tool's numbers are recomputed GenAI-Perf's way (numpy linear, requests without output skipped)"}, name)
+	}
 	res.ToolOK = len(x.ttfts)
 	res.Report.Notes = append(res.Report.Notes,
 		toolfile.NewNote(lang.Msg{

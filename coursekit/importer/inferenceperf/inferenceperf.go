@@ -188,9 +188,11 @@ func addStats(res *toolfile.Result, n int, sp span, x built) {
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "successes.latency.time_to_first_token", x.ttfts, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("itl_ms", "successes.latency.inter_token_latency (per token)", x.itls, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "successes.latency.request_latency", x.e2es, lv)...)
-	res.DerivedNote = toolfile.NewNote(lang.Msg{
-		"per_request_lifecycle_metrics.json 里没有汇总（汇总在 summary_lifecycle_metrics.json，见 --summary）：工具的数字按 inference-perf 的算法重算（error 为 null 的行，np.percentile 线性插值，TTFT 和 ITL 取自 output_token_times）",
-		"per_request_lifecycle_metrics.json holds no summary (that is summary_lifecycle_metrics.json, see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"})
+	res.DerivedNote = func(name string) toolfile.Note {
+		return toolfile.NewNote(lang.Msg{
+			"%s 里没有汇总（inference-perf 把汇总写在另一个文件 summary_lifecycle_metrics.json，见 --summary）：工具的数字按 inference-perf 的算法重算（error 为 null 的行，np.percentile 线性插值，TTFT 和 ITL 取自 output_token_times）",
+			"%s holds no summary (inference-perf writes it to another file, summary_lifecycle_metrics.json: see --summary): the tool's numbers are recomputed inference-perf's way (rows with error null, np.percentile linear, TTFT and ITL from output_token_times)"}, name)
+	}
 	res.Report.Notes = append(res.Report.Notes,
 		toolfile.NewNote(lang.Msg{
 			"inference-perf 的 inter_token_latency 逐 token 计：一个块里的每个 token 都记为该块的到达时刻，所以块内的间隔是 0，块与块之间的整段间隔全算在一个 token 上（per_token_zero_fill）；指标口径卡的 ITL 逐事件计",

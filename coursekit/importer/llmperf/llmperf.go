@@ -161,9 +161,11 @@ func build(res *toolfile.Result, n int, x samples) {
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("ttft_ms", "ttft_s", x.ttfts, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("e2e_ms", "end_to_end_latency_s", x.e2es, lv)...)
 	res.Report.Stats = append(res.Report.Stats, toolfile.DerivedStats("llmperf_itl_ms (invalid)", "inter_token_latency_s", x.itls, lv)...)
-	res.DerivedNote = toolfile.NewNote(lang.Msg{
-		"individual_responses.json 里没有汇总（汇总在 *_summary.json，见 --summary）：工具的数字按 llmperf 的算法重算（不含 error_code 的行，pandas 线性插值）",
-		"individual_responses.json holds no summary (that is *_summary.json, see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"})
+	res.DerivedNote = func(name string) toolfile.Note {
+		return toolfile.NewNote(lang.Msg{
+			"%s 里没有汇总（llmperf 把汇总写在另一个文件 *_summary.json，见 --summary）：工具的数字按 llmperf 的算法重算（不含 error_code 的行，pandas 线性插值）",
+			"%s holds no summary (llmperf writes it to another file, *_summary.json: see --summary): the tool's numbers are recomputed llmperf's way (rows without error_code, pandas linear)"}, name)
+	}
 	res.ToolOK = n - x.errors
 	res.Report.Notes = append(res.Report.Notes,
 		toolfile.NewNote(lang.Msg{

@@ -114,10 +114,11 @@ type Result struct {
 	// unit conversion noise (0.0812 s → 81.19999999999999 ms) does not
 	// reach the trace: 1 ns by default, 1 µs for epoch-seconds floats.
 	ResolutionMS float64
-	// derivedNote says that the Derived stats were recomputed from the rows
+	// DerivedNote says that the Derived stats were recomputed from the rows
 	// because the summary lives in another file; it is dropped when that
-	// file is given (Options.Summary).
-	DerivedNote Note
+	// file is given (Options.Summary). It is made with the name of the file
+	// the user gave, not the tool's default name for it.
+	DerivedNote func(name string) Note
 	// toolOK is how many rows the tool itself counts as successes, for the
 	// cross-check against a separate summary's counts.
 	ToolOK int
