@@ -63,8 +63,11 @@ type LoadFigures struct {
 	// InFlightEnd), and every output says what it is.
 	Slope, SlopeLow, SlopeHigh string
 	KeepUpBound, Resolution    string
-	ExpectedInFlight           string
-	GrowthZ                    string
+	// SaturationShown is the saturation the window shows at least
+	// (LoadCheck.SaturationShown), rounded down: 10.50 for 63 in 6 s.
+	SaturationShown  string
+	ExpectedInFlight string
+	GrowthZ          string
 	// Window is the window in seconds and ArrivalsExpected the arrivals
 	// λW the offered rate plans in it, one decimal each (the sentence of a
 	// window short of arrivals, LoadCheck.ArrivalsShortReason).
@@ -84,6 +87,7 @@ func (c LoadCheck) Figures() LoadFigures {
 		SlopeHigh:        high(c.SlopeHigh, nil, true),
 		KeepUpBound:      high(c.KeepUpBound, nonZero(c.Resolution), false),
 		Resolution:       numfmt.Num(c.Resolution),
+		SaturationShown:  low(c.SaturationShown(), nil, false),
 		ExpectedInFlight: numfmt.Fixed(c.ExpectedInFlight, 1),
 		GrowthZ:          numfmt.Fixed(c.GrowthZ, 1),
 		Window:           numfmt.Fixed(c.WindowS, 1),

@@ -2,6 +2,7 @@ package cardfmt
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit/capacity"
@@ -203,4 +204,42 @@ func CapacityExtendedIn(lg lang.Lang, n int) string {
 		return "extended twice"
 	}
 	return fmt.Sprintf("extended %d times", n)
+}
+
+// CapacityBehindIn says, in a step's keep-up line, that its completions
+// fell behind the offered rate but its in-flight count did not grow
+// beyond what a server keeping up holds, so the step is not overloaded:
+// the overload test needs both (capacity.LoadCheck.BehindNotGrowing);
+// "" otherwise. It follows the bound, before the line's verdict word.
+func CapacityBehindIn(lg lang.Lang, l capacity.LoadCheck) string {
+	if !l.BehindNotGrowing() {
+		return ""
+	}
+	f := l.Figures()
+	return lg.F(lang.Msg{"；完成落后于提供的速率（提供 − 完成的区间整个高于 0），但在途数（%d → %d，预期水平 %s，%s 个标准误）没有超出跟得上的服务器该有的水平，而过载检验两者都要",
+		"; completions fell behind the offered rate (the interval of offered − completed lies wholly above 0), but the in-flight count (%d → %d, expected level %s, %s standard errors) did not grow beyond what a server keeping up holds, and the overload test needs both"},
+		l.InFlightStart, l.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
+}
+
+// CapacityShortStartIn is the line a search prints up front when its first
+// window cannot hold the attempts meeting the target needs (need,
+// capacity.AttemptsToMeet), startRate × stepDurationS < need: its first
+// steps are extended up to --step-max-duration to gather them, about
+// need / startRate seconds of window at --start-rate, and a higher
+// --start-rate shortens the search. When even --step-max-duration cannot
+// hold them at --start-rate, it says that the first step cannot meet. ""
+// when the first window holds them (or need is 0: a target no step meets).
+func CapacityShortStartIn(lg lang.Lang, startRate, stepDurationS, stepMaxDurationS float64, need int) string {
+	if need <= 0 || !(startRate > 0) || startRate*stepDurationS >= float64(need) {
+		return ""
+	}
+	seconds := Num(math.Ceil(float64(need)/startRate*10) / 10)
+	if startRate*stepMaxDurationS < float64(need) {
+		return lg.F(lang.Msg{"--start-rate %s 次/s 的第一步即使延长到 --step-max-duration %s s，也只有约 %s 次尝试，不到达标所需的 %d 次（约要 %s s 的窗口）：它不可能达标；请提高 --start-rate 或加长 --step-max-duration",
+			"the first step at --start-rate %s req/s, even extended to --step-max-duration %s s, holds about %s, fewer than the %d meeting the target needs (a window of about %s s), so it cannot meet; give a higher --start-rate or a longer --step-max-duration"},
+			numfmt.Num(startRate), numfmt.Num(stepMaxDurationS), lang.N(lg, int64(math.Round(startRate*stepMaxDurationS)), "attempt", "attempts"), need, seconds)
+	}
+	return lg.F(lang.Msg{"第一个窗口（--step-duration %s s × --start-rate %s 次/s）约 %s 次尝试：最初几步的窗口会延长，至多到 --step-max-duration %s s，以攒够达标所需的 %s 次尝试，在 --start-rate %s 次/s 下约要 %s s 的窗口；更高的 --start-rate 能缩短搜索",
+		"the first window (--step-duration %s s × --start-rate %s req/s) holds about %s: the first steps will be extended up to --step-max-duration %s s to gather the %s meeting the target needs: at --start-rate %s req/s, a window of about %s s; a higher --start-rate shortens the search"},
+		numfmt.Num(stepDurationS), numfmt.Num(startRate), lang.N(lg, int64(math.Round(startRate*stepDurationS)), "attempt", "attempts"), numfmt.Num(stepMaxDurationS), lang.N(lg, need, "attempt", "attempts"), numfmt.Num(startRate), seconds)
 }

@@ -120,6 +120,12 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return usagef("capacity: pre-flight: %v; check --url and --model, or give --no-preflight to search anyway", err)
 		}
 	}
+	if line := cardfmt.CapacityShortStartIn(l, c.StartRate, c.StepDuration.Seconds(), c.StepMaxDuration.Seconds(), capacity.AttemptsToMeet(c.Target)); line != "" {
+		// Up front, with the start lines: a first window too short for
+		// the attempts meeting the target needs is extended, step by
+		// step, and the search takes that long (walk 35e, F7).
+		fmt.Fprintln(stderr, "coursekit capacity: "+line)
+	}
 	c.OnStep = func(s capacity.Step) { io.WriteString(stderr, capacityStepLine(l, s)) }
 	// While a step runs: a line as each run starts and about every 5 s
 	// (notebook 10's progress, lab.SearchProgress), never on stdout.
@@ -256,9 +262,15 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 				// which rule, never "within resolution: overload".
 				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：完成速率的 95%% 区间整个低于提供的速率，且在途数的增长超过 1.96 个标准误%s", "    the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: the completion rate's 95%% interval lies wholly below the offered rate and the in-flight count grew beyond 1.96 standard errors%s"},
 					f.KeepUpBound, f.Resolution, lateEvidence(lg, s))
+			case l.WithinResolution():
+				// Not "keeps up": what the window shows is a saturation of
+				// at least (completions − in flight at its start)/W, which
+				// may be short of the offered rate by up to the bound.
+				p(lang.Msg{"    窗口显示服务器每秒至少完成 %s 次（饱和吞吐 ≥ %s 次/s），所以它可能比提供的 %s 次/s 最多少 %s 次/s（≤ --resolution %s 次/s）%s：%s", "    the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s (≤ --resolution %s/s)%s: %s"},
+					f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l))
 			case l.Resolution > 0:
-				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）：%s%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s): %s%s"},
-					f.KeepUpBound, keepUpCmp(l), f.Resolution, keepUpWord(lg, l), lateEvidence(lg, s))
+				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）%s：%s%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s)%s: %s%s"},
+					f.KeepUpBound, keepUpCmp(l), f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l), lateEvidence(lg, s))
 			}
 			if short := cardfmt.CapacityArrivalsShortIn(lg, *l); short != "" && l.Resolution > 0 && !s.StoppedEarly() {
 				// The keep-up line's share of the schedule: a light window
@@ -316,11 +328,16 @@ func keepUpCmp(l *capacity.LoadCheck) string {
 	return ">"
 }
 
-// keepUpWord says what a step's window showed of the server keeping up.
+// keepUpWord says what a step's window showed of the server keeping up:
+// "keeps up" only when it completed at least the offered rate, "within the
+// resolution" when it may be short of it by up to the resolution
+// (capacity.LoadCheck.WithinResolution).
 func keepUpWord(lg lang.Lang, l *capacity.LoadCheck) string {
 	switch {
 	case l.Overloaded:
 		return lg.S(lang.Msg{"过载", "overload"})
+	case l.WithinResolution():
+		return lg.S(lang.Msg{"在分辨率以内", "within the resolution"})
 	case l.KeepsUp:
 		return lg.S(lang.Msg{"跟得上", "keeps up"})
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/llmperf-course/course/coursekit/capacity"
+	"github.com/llmperf-course/course/coursekit/lang"
+)
+
+// walk35eSearch is the guide's search of walk 35e on the default
+// simulator (saturation 14.3 req/s, --resolution 5), with a 4 req/s step
+// that completed every arrival: 15 req/s met with 72 completed in 6 s,
+// 9 of them begun before the window; 20 req/s failed its SLOs with
+// completions clearly behind the offered rate while the in-flight count
+// stayed within 1.96 standard errors of its expected level.
+func walk35eSearch(t *testing.T) *capacity.Result {
+	t.Helper()
+	f := func(v float64) *float64 { return &v }
+	load := func(w capacity.LoadWindow) *capacity.LoadCheck {
+		lc, err := capacity.CheckLoad(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &lc
+	}
+	return &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Resolution: 5, MaxRate: 200, MaxRateMeeting: f(15), AnswerWithinPerS: f(5), BoundedBy: capacity.BoundFailingStep,
+		Steps: []capacity.Step{
+			{Rate: 4, Attempts: 64, Qualified: 64, Verdict: capacity.Meets, WindowS: 16, Attainment: f(1), CILow: f(0.943), CIHigh: f(1),
+				Load: load(capacity.LoadWindow{OfferedPerS: 4, WindowS: 16, Arrivals: 64, Completions: 64, Resolution: 5})},
+			{Rate: 20, Attempts: 61, Qualified: 42, Verdict: capacity.Fails, WindowS: 3, Attainment: f(0.689), CILow: f(0.56), CIHigh: f(0.791),
+				Load: load(capacity.LoadWindow{OfferedPerS: 20, WindowS: 3, Arrivals: 61, Completions: 39, InFlightStart: 13, InFlightEnd: 35, ExpectedInFlight: 25.592777, Resolution: 5})},
+			{Rate: 15, Attempts: 89, Qualified: 89, Verdict: capacity.Meets, WindowS: 6, Extended: 1, Attainment: f(1), CILow: f(0.959), CIHigh: f(1),
+				Load: load(capacity.LoadWindow{OfferedPerS: 15, WindowS: 6, Arrivals: 89, Completions: 72, InFlightStart: 9, InFlightEnd: 26, ExpectedInFlight: 20.564892, Resolution: 5})},
+		}}
+}
+
+// Walk 35e, F1: "the server can be short of the offered rate by up to
+// 4.50/s (≤ --resolution 5/s): keeps up" for 15 req/s above a saturation
+// of 14.3. The line says what the window shows, a saturation of at least
+// (72 − 9)/6 = 10.50/s, and "within the resolution"; "keeps up" only for
+// a window that completed at least the offered rate.
+func TestCapacityTextWithinResolutionNotKeepsUp(t *testing.T) {
+	r := walk35eSearch(t)
+	en := capacityTextIn(lang.EN, r)
+	want := "    the window shows the server completes at least 10.50/s (saturation ≥ 10.50/s), so it may be short of the offered 15/s by up to 4.50/s (≤ --resolution 5/s): within the resolution\n"
+	if !strings.Contains(en, want) {
+		t.Errorf("English text lacks\n%s\n%s", want, en)
+	}
+	if n := strings.Count(en, ": keeps up\n"); n != 1 || !strings.Contains(en, "the server completed at least the offered rate (short of it by 0/s, ≤ --resolution 5/s): keeps up\n") {
+		t.Errorf("English text says keeps up %d times; want once, for the 4 req/s step that completed every arrival:\n%s", n, en)
+	}
+	zh := capacityTextIn(lang.ZH, r)
+	wantZH := "    窗口显示服务器每秒至少完成 10.50 次（饱和吞吐 ≥ 10.50 次/s），所以它可能比提供的 15 次/s 最多少 4.50 次/s（≤ --resolution 5 次/s）：在分辨率以内\n"
+	if !strings.Contains(zh, wantZH) {
+		t.Errorf("Chinese text lacks\n%s\n%s", wantZH, zh)
+	}
+	if n := strings.Count(zh, "：跟得上\n"); n != 1 {
+		t.Errorf("Chinese text says 跟得上 %d times, want once:\n%s", n, zh)
+	}
+}
+
+// Walk 35e, F2: at 20 req/s, offered − completed +7.00/s (95% [+2.22,
+// +10.76]) and in flight 13 → 35 sat beside a bare "the window cannot tell
+// whether it keeps up". The line says the completions fell behind, and why
+// that alone is not overload.
+func TestCapacityTextCompletionsBehindNotOverload(t *testing.T) {
+	r := walk35eSearch(t)
+	en := capacityTextIn(lang.EN, r)
+	want := "    the server can be short of the offered rate by up to 11.34/s (> --resolution 5/s); completions fell behind the offered rate (the interval of offered − completed lies wholly above 0), but the in-flight count (13 → 35, expected level 25.6, 1.2 standard errors) did not grow beyond what a server keeping up holds, and the overload test needs both: the window cannot tell whether it keeps up\n"
+	if !strings.Contains(en, want) {
+		t.Errorf("English text lacks\n%s\n%s", want, en)
+	}
+	zh := capacityTextIn(lang.ZH, r)
+	wantZH := "；完成落后于提供的速率（提供 − 完成的区间整个高于 0），但在途数（13 → 35，预期水平 25.6，1.2 个标准误）没有超出跟得上的服务器该有的水平，而过载检验两者都要：窗口判定不了它跟不跟得上\n"
+	if !strings.Contains(zh, wantZH) {
+		t.Errorf("Chinese text lacks\n%s\n%s", wantZH, zh)
+	}
+	// The 15 req/s step's completions' interval holds the offered rate:
+	// nothing said of it there.
+	if n := strings.Count(en, "fell behind"); n != 1 {
+		t.Errorf("English text says fell behind %d times, want once:\n%s", n, en)
+	}
+}
