@@ -268,6 +268,18 @@ var (
 	capStepTooltip      = lang.Msg{"%s 次/s：%d / %d 合格%s = %s，95%% Wilson 区间 %s → %s（窗口 %s s，%s）", "%s req/s: %d / %d qualified%s = %s, 95%% Wilson interval %s → %s (window %s s, %s)"}
 )
 
+// Where a capacity chart's horizontal marks put their labels: at the x
+// axis's start, 0, left of the first step's rate, where no series runs. At
+// the end, the highest rates, the busy share nears 100 %, the attainment
+// falls through the target and the P95 TTFT climbs through the SLO (walk
+// 35e). The target's label goes below its line: a step that meets has its
+// whole Wilson interval above the target, and the search starts with steps
+// that meet. The SLO's goes above: the first steps' P95 TTFT lies below it.
+const (
+	targetLabelAt = "insideStartBottom"
+	sloLabelAt    = "insideStartTop"
+)
+
 // CapacityAttainment draws, against the offered rate, each step's
 // attainment (qualified / attempts, failures in the denominator) with its
 // 95 % Wilson interval as a box around it, the point coloured and labelled by its
@@ -328,7 +340,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		busy = append(busy, draw.Point{Value: []any{s.Rate, b}, Tooltip: &draw.NodeTooltip{Show: true,
 			Formatter: lg.F(lang.Msg{"%s 次/s：窗口内设备忙碌率 %s", "%s req/s: device busy share in the window %s"}, draw.Num(s.Rate), pctOrNone(lg, busyShown(s.BusyMean)))}})
 	}
-	marks := []any{draw.HLine(lg.F(lang.Msg{"目标 %s", "target %s"}, pct(r.Target)), pct2(r.Target), draw.ColorMark, "insideEndTop")}
+	marks := []any{draw.HLine(lg.F(lang.Msg{"目标 %s", "target %s"}, pct(r.Target)), pct2(r.Target), draw.ColorMark, targetLabelAt)}
 	if r.MaxRateMeeting != nil {
 		name := lg.F(lang.Msg{"答案 %s 次/s", "answer %s req/s"}, draw.Num(*r.MaxRateMeeting))
 		if r.AtLeast {
@@ -421,7 +433,7 @@ func CapacityLoad(r CapacitySearch, options ...charts.Option) *ec.Line {
 	l.ExtendYAxis(opts.YAxis{Type: "value", Name: capP95.In(lg), Min: 0, Position: "right"})
 	draw.AddLine(l, capGoodput.In(lg), good, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 8}, opts.LineStyle{Color: draw.ColorOK, Width: 3}, nil)
 	draw.AddLine(l, capOffered.In(lg), offered, opts.LineChart{ShowSymbol: opts.Bool(false)}, opts.LineStyle{Color: draw.ColorInFlight, Width: 1, Type: "dotted"}, nil)
-	slo := draw.HLine(lg.F(lang.Msg{"TTFT 门槛 %s", "TTFT SLO %s"}, draw.SLOText(r.SLOTTFTMS)), r.SLOTTFTMS, draw.ColorFail, "insideEndTop")
+	slo := draw.HLine(lg.F(lang.Msg{"TTFT 门槛 %s", "TTFT SLO %s"}, draw.SLOText(r.SLOTTFTMS)), r.SLOTTFTMS, draw.ColorFail, sloLabelAt)
 	slo.LineStyle.Type, slo.LineStyle.Width = "dashed", 2
 	draw.AddLine(l, capP95.In(lg), p95, opts.LineChart{ShowSymbol: opts.Bool(true), SymbolSize: 7, YAxisIndex: 1}, opts.LineStyle{Color: draw.ColorOverSLO, Width: 2}, draw.MarkLines(slo))
 	return l
