@@ -244,3 +244,26 @@ func TestAIPerfServerDisconnectedIsNoResponse(t *testing.T) {
 		t.Errorf("no note lists what AIPerf recorded: %q", rep.Notes)
 	}
 }
+
+// An imported trace's window runs from the first send to the last end, so
+// the attempt whose end defines the window's end ended within it: nothing
+// in the AIPerf run ended after the window (walk 35f 3).
+func TestAIPerf013NothingEndsAfterTheImportedWindow(t *testing.T) {
+	im := importWithSummary(t, "aiperf", aiperfRecords, aiperfSummary)
+	last := 0.0
+	for _, a := range im.tr.Attempts {
+		if a.HasEnd {
+			last = max(last, a.EndMS)
+		}
+	}
+	if last != im.tr.Header.Window.EndMS {
+		t.Fatalf("last end %v, window end %v: the fixture no longer ends the window at an attempt's end", last, im.tr.Header.Window.EndMS)
+	}
+	s := metrics.Summarize(im.tr, metrics.Options{})
+	if got := s.Throughput.EndedAfterWindow; got != (metrics.EndedCounts{}) {
+		t.Errorf("ended after the window %+v, want none", got)
+	}
+	if got := s.Throughput.EndedWithinWindow.Attempts; got != s.Attempts-s.InFlight {
+		t.Errorf("ended within the window %d of %d attempts (%d in flight)", got, s.Attempts, s.InFlight)
+	}
+}

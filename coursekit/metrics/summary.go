@@ -160,7 +160,10 @@ func (acc *Accumulator) Add(a *trace.Attempt) {
 		acc.httpStatus[a.HTTPStatus]++
 	}
 	acc.lag.add(a)
-	late := a.HasEnd && a.EndMS >= acc.h.Window.EndMS // drained: sent in the window, ended after it
+	// Drained: sent in the window, ended after it. An attempt ending exactly
+	// at the window's end ended within it (an imported trace's window ends
+	// at its last attempt's end).
+	late := a.HasEnd && a.EndMS > acc.h.Window.EndMS
 	if late {
 		acc.lateAttempts++
 	}

@@ -15,7 +15,8 @@ type Throughput struct {
 	OutputTokens Ratio  `json:"output_tokens_per_s"`
 	Window       string `json:"window"`
 	// EndedAfterWindow counts the attempts counted above that ended after
-	// the window closed (at or after its end): sent in the window, they
+	// the window closed (after its end; one ending at its end ended within
+	// it): sent in the window, they
 	// drained past it. The rates above keep them (the course's
 	// definition); a rate of what ended within the window would not.
 	// EndedWithinWindow counts the others that have ended; an attempt

@@ -31,8 +31,9 @@ func TestThroughputKeepsItsParts(t *testing.T) {
 
 // Attempts count by send time; those that ended after the window closed
 // (drained) are counted apart in the Summary, once, for every view
-// (walk 35e F3): a complete success and a failure ending at or after the
-// window's end, one in flight (not ended), and the qualified among them.
+// (walk 35e F3): complete successes and a failure ending after the
+// window's end, one ending exactly at it (within: walk 35f 3), one in
+// flight (not ended), and the qualified among them.
 func TestThroughputCountsWhatEndedAfterTheWindow(t *testing.T) {
 	h := trace.Header{Trace: "llm-serving/v1", Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 1000}}
 	ok := func(id string, start, end float64, q trace.Quality) trace.Attempt {
@@ -41,7 +42,8 @@ func TestThroughputCountsWhatEndedAfterTheWindow(t *testing.T) {
 	}
 	tr := &trace.Trace{Header: h, Attempts: []trace.Attempt{
 		ok("a", 100, 500, trace.Pass),
-		ok("b", 800, 1000, trace.Pass), // ends as the window closes: after it
+		ok("b", 800, 1000, trace.Pass), // ends as the window closes: within it
+		ok("g", 700, 1001, trace.Pass), // after it
 		ok("c", 900, 1500, trace.Fail),
 		ok("d", 1200, 1300, trace.Pass), // sent after the window: not counted
 		{ID: "e", Request: "e", StartMS: 950, Outcome: trace.Timeout, EndMS: 2000, HasEnd: true},
@@ -53,12 +55,12 @@ func TestThroughputCountsWhatEndedAfterTheWindow(t *testing.T) {
 		if want := (metrics.EndedCounts{Attempts: 3, CompleteSuccesses: 2}); got != want {
 			t.Errorf("%+v: ended after the window %+v, want %+v", opts.Latency, got, want)
 		}
-		// a ended within; f is in flight, in neither count
-		if got, want := s.Throughput.EndedWithinWindow, (metrics.EndedCounts{Attempts: 1, CompleteSuccesses: 1}); got != want {
+		// a and b ended within; f is in flight, in neither count
+		if got, want := s.Throughput.EndedWithinWindow, (metrics.EndedCounts{Attempts: 2, CompleteSuccesses: 2}); got != want {
 			t.Errorf("%+v: ended within the window %+v, want %+v", opts.Latency, got, want)
 		}
-		if c := s.Conditions[0]; c.Qualified != 2 || c.QualifiedEndedAfterWindow != 1 || c.QualifiedEndedWithinWindow != 1 {
-			t.Errorf("%+v: qualified %d, %d ended after the window, %d within; want 2, 1, 1", opts.Latency, c.Qualified, c.QualifiedEndedAfterWindow, c.QualifiedEndedWithinWindow)
+		if c := s.Conditions[0]; c.Qualified != 3 || c.QualifiedEndedAfterWindow != 1 || c.QualifiedEndedWithinWindow != 2 {
+			t.Errorf("%+v: qualified %d, %d ended after the window, %d within; want 3, 1, 2", opts.Latency, c.Qualified, c.QualifiedEndedAfterWindow, c.QualifiedEndedWithinWindow)
 		}
 	}
 }
