@@ -242,7 +242,7 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 		}
 		p95 := "无成功样本"
 		if sum.TTFT.P95 != nil {
-			p95 = fmt.Sprintf("成功 TTFT P95 %s ms（n = %d）", draw.MS(*sum.TTFT.P95), sum.TTFT.N)
+			p95 = fmt.Sprintf("成功 TTFT P95 %s ms（n = %d）", draw.Num(*sum.TTFT.P95), sum.TTFT.N)
 		}
 		miss := "缺失 TTFT：无"
 		if sum.TTFTMissing > 0 {

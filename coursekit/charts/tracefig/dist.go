@@ -93,20 +93,20 @@ func TTFTDistributionOf(d *Digest, s *metrics.Summary, options ...charts.Option)
 	case nr != nil && nr.P95 != nil && lin != nil && lin.P95 != nil:
 		p95nr, p95lin := *nr.P95, *lin.P95
 		k := metrics.NearestRankIndex(n, 0.95) + 1
-		subtitle += lg.F(lang.Msg{"\nP95 最近秩 = 第 ⌈0.95×%d⌉ = %d 个 = %s ms；P95 线性插值（numpy 默认）= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, draw.MS(p95nr), draw.MS(p95lin))
+		subtitle += lg.F(lang.Msg{"\nP95 最近秩 = 第 ⌈0.95×%d⌉ = %d 个 = %s ms；P95 线性插值（numpy 默认）= %s ms", "\nP95 nearest-rank = value number ⌈0.95×%d⌉ = %d = %s ms; P95 linear (numpy's default, interpolated) = %s ms"}, n, k, draw.Num(p95nr), draw.Num(p95lin))
 		// Two vertical segments of different heights keep the labels apart
 		// even when the two values are close.
 		marks = append(marks,
-			draw.Span(lg.F(lang.Msg{"P95 最近秩 %s ms", "P95 nearest-rank %s ms"}, draw.MS(p95nr)), p95nr, 0, p95nr, 1.2, draw.ColorFail, "end"),
-			draw.Span(lg.F(lang.Msg{"P95 线性插值 %s ms", "P95 linear %s ms"}, draw.MS(p95lin)), p95lin, 0, p95lin, 1.08, "#9a60b4", "end"),
+			draw.Span(lg.F(lang.Msg{"P95 最近秩 %s ms", "P95 nearest-rank %s ms"}, draw.Num(p95nr)), p95nr, 0, p95nr, 1.2, draw.ColorFail, "end"),
+			draw.Span(lg.F(lang.Msg{"P95 线性插值 %s ms", "P95 linear %s ms"}, draw.Num(p95lin)), p95lin, 0, p95lin, 1.08, "#9a60b4", "end"),
 			draw.HLine("95%", 0.95, draw.ColorMark, "end"),
 		)
 	case s.TTFT.P95 != nil:
 		p95 := *s.TTFT.P95
 		name := draw.SafeText(cardfmt.MethodNameIn(lg, s.TTFT.Method))
-		subtitle += lg.F(lang.Msg{"\nP95（%s）= %s ms", "\nP95 (%s) = %s ms"}, name, draw.MS(p95))
+		subtitle += lg.F(lang.Msg{"\nP95（%s）= %s ms", "\nP95 (%s) = %s ms"}, name, draw.Num(p95))
 		marks = append(marks,
-			draw.Span(lg.F(lang.Msg{"P95 %s %s ms", "P95 %s %s ms"}, name, draw.MS(p95)), p95, 0, p95, 1.2, draw.ColorFail, "end"),
+			draw.Span(lg.F(lang.Msg{"P95 %s %s ms", "P95 %s %s ms"}, name, draw.Num(p95)), p95, 0, p95, 1.2, draw.ColorFail, "end"),
 			draw.HLine("95%", 0.95, draw.ColorMark, "end"),
 		)
 	default:

@@ -2,6 +2,8 @@ package tracefig
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
@@ -81,7 +83,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 			continue
 		}
 		x := rel(e.TMS)
-		name := fmt.Sprintf("%s = %s ms", sub(i+1), draw.MS(x))
+		name := fmt.Sprintf("%s = %s ms", sub(i+1), draw.Num(x))
 		if e.Tokens > 1 {
 			name += fmt.Sprintf(" ×%d token", e.Tokens)
 		}
@@ -106,7 +108,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	ends := []draw.Point{{Name: lg.S(lang.Msg{"t₀ = 0 ms 发起", "t₀ = 0 ms sent"}), Value: []any{0.0, 1}, Symbol: "diamond", SymbolSize: 16,
 		Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: draw.ColorMark}}}
 	if hasEnd {
-		ends = append(ends, draw.Point{Name: lg.F(lang.Msg{"t_end = %s ms 结束", "t_end = %s ms end"}, draw.MS(e2e)), Value: []any{e2e, 1}, Symbol: "rect", SymbolSize: 14,
+		ends = append(ends, draw.Point{Name: lg.F(lang.Msg{"t_end = %s ms 结束", "t_end = %s ms end"}, draw.Num(e2e)), Value: []any{e2e, 1}, Symbol: "rect", SymbolSize: 14,
 			Label: &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "bottom", Color: draw.ColorMark}})
 	}
 
@@ -115,14 +117,14 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	var areas []any
 	sumITL := 0.0
 	if hasTTFT {
-		spans = append(spans, draw.Span(fmt.Sprintf("TTFT %s ms", draw.MS(ttft)), 0, 1.55, ttft, 1.55, draw.ColorOK, "insideMiddleTop"))
+		spans = append(spans, draw.Span(fmt.Sprintf("TTFT %s ms", draw.Num(ttft)), 0, 1.55, ttft, 1.55, draw.ColorOK, "insideMiddleTop"))
 		areas = append(areas, draw.Area(lg.S(lang.Msg{"首字前等待", "wait for first output"}), 0, ttft, draw.ColorOK))
 	}
 	gap := lg.S(cardfmt.EventGap)
 	itls := a.EventIntervals(nil)
 	for i, d := range itls {
 		sumITL += d
-		name := gap + " " + draw.MS(d)
+		name := gap + " " + draw.Num(d)
 		if d < span0*0.08 {
 			name = "" // too narrow to label; the span of all the gaps has the sum
 		}
@@ -134,7 +136,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	}
 	if n := len(itls); n > 1 {
 		x0, x1 := rel(a.Events[0].TMS), rel(a.Events[n].TMS)
-		name := lg.F(lang.Msg{"%s → %s：%d 个%s，共 %s ms", "%s → %s: %d %ss, %s ms in all"}, sub(1), sub(n+1), n, gap, draw.MS(sumITL))
+		name := lg.F(lang.Msg{"%s → %s：%d 个%s，共 %s ms", "%s → %s: %d %ss, %s ms in all"}, sub(1), sub(n+1), n, gap, draw.Num(sumITL))
 		spans = append(spans, draw.Span(name, x0, 1.85, x1, 1.85, "#3ba272", "insideMiddleTop"))
 	}
 	tail := 0.0
@@ -142,7 +144,7 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 		last := rel(a.Events[len(a.Events)-1].TMS)
 		tail = e2e - last
 		if tail > 0 {
-			name := lg.F(lang.Msg{"收尾 %s", "tail %s"}, draw.MS(tail))
+			name := lg.F(lang.Msg{"收尾 %s", "tail %s"}, draw.Num(tail))
 			if tail < span0*0.04 {
 				name = ""
 			}
@@ -150,16 +152,19 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 		}
 	}
 	if hasEnd {
-		spans = append(spans, draw.Span(fmt.Sprintf("E2E = %s ms", draw.MS(e2e)), 0, 2.15, e2e, 2.15, draw.ColorMark, "insideMiddleTop"))
+		spans = append(spans, draw.Span(fmt.Sprintf("E2E = %s ms", draw.Num(e2e)), 0, 2.15, e2e, 2.15, draw.ColorMark, "insideMiddleTop"))
 	}
 
 	var subtitle string
 	switch {
 	case hasEnd && hasTTFT:
 		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个%s之和 %s + 最后事件到结束 %s ms：E2E 不等于%s之和", "E2E %s = TTFT %s + the sum of %d %ss %s + last event to end %s ms: E2E is not the sum of the %ss"},
-			draw.MS(e2e), draw.MS(ttft), len(itls), gap, draw.MS(sumITL), draw.MS(tail), gap)
+			draw.Num(e2e), draw.Num(ttft), len(itls), gap, draw.Num(sumITL), draw.Num(tail), gap)
+		if !addsUp(e2e, ttft, sumITL, tail) {
+			subtitle += lg.S(lang.Msg{"（各项分别四舍五入到 0.001 ms，印出的各项之和与 E2E 可差 0.001 ms）", " (each rounded to 0.001 ms: the printed parts may add up to 0.001 ms off E2E)"})
+		}
 	case hasEnd:
-		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）；E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), draw.MS(e2e))
+		subtitle = lg.F(lang.Msg{"结果：%s，没有收到任何输出，TTFT 缺失（不是 0）；E2E = %s ms", "outcome: %s, no output received, TTFT missing (not 0); E2E = %s ms"}, cardfmt.OutcomeNameAtIn(lg, a.Outcome, false), draw.Num(e2e))
 	default:
 		subtitle = lg.S(lang.Msg{"在途：还没有结束，E2E 缺失", "in flight: not finished yet, E2E missing"})
 	}
@@ -202,4 +207,19 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 		ss.MarkAreas = draw.MarkAreas(areas...)
 	}))
 	return s
+}
+
+// addsUp reports whether the parts, as draw.Num prints them, add up to the
+// total as printed: the subtitle's "E2E = TTFT + gaps + tail" must hold as
+// the reader reads it, or say it is rounded (walk 35f 4).
+func addsUp(total float64, parts ...float64) bool {
+	read := func(v float64) float64 {
+		x, _ := strconv.ParseFloat(draw.Num(v), 64)
+		return x
+	}
+	sum := 0.0
+	for _, p := range parts {
+		sum += read(p)
+	}
+	return math.Abs(sum-read(total)) < 1e-6
 }

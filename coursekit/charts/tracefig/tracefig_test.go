@@ -3,8 +3,11 @@ package tracefig_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -396,6 +399,75 @@ func TestTimelineSpeaksOfThisRequest(t *testing.T) {
 		sub = decoded(t, tracefig.Timeline(&eos, charts.WithID("t"), charts.WithLang(c.l)))["title"].(map[string]any)["subtext"].(string)
 		if strings.Contains(sub, c.is) || !strings.Contains(sub, c.notAll) {
 			t.Errorf("%v server counts %d tokens for %d events: subtitle %q", c.l, eos.OutputTokens, len(a.Events), sub)
+		}
+	}
+}
+
+// The P95 marks and subtitle print the summary's P95 as the card prints it
+// (numfmt.Num, the card's formatter): 1345.76, never 1345.8 beside a
+// card's 1345.76 (walk 35f 4).
+func TestTTFTDistributionP95AsTheCardPrintsIt(t *testing.T) {
+	tr := readTrace(t, "trace.jsonl")
+	for _, other := range []metrics.Method{"", metrics.Linear} {
+		s := metrics.Summarize(tr, metrics.Options{OtherMethod: other})
+		nr, lin := 1345.76, 1290.125
+		s.TTFT.P95 = &nr
+		if s.TTFTOther != nil {
+			s.TTFTOther.P95 = &lin
+		}
+		for _, l := range []lang.Lang{lang.ZH, lang.EN} {
+			js := string(option(t, tracefig.TTFTDistributionOf(tracefig.DigestOf(tr), s, charts.WithID("d"), charts.WithLang(l))))
+			want := []string{"1345.76 ms"}
+			if s.TTFTOther != nil {
+				want = append(want, "1290.125 ms")
+			}
+			for _, w := range want {
+				if n := strings.Count(js, w); n < 2 { // the mark and the subtitle
+					t.Errorf("%s, other method %q: %q appears %d times, want the mark and the subtitle", l, other, w, n)
+				}
+			}
+			if strings.Contains(js, "1345.8 ms") || strings.Contains(js, "1290.1 ms") {
+				t.Errorf("%s, other method %q: a P95 rounded further than the card's", l, other)
+			}
+		}
+	}
+}
+
+// The timeline's "E2E = TTFT + the sum of the gaps + last event to end"
+// adds up as printed: every time at the card's precision (walk 35f 4: E2E
+// 1079.7 = 393.1 + 686.5 + 0 at one decimal), or, where rounding at that
+// precision still leaves the printed parts off their sum, it says so.
+func TestTimelineSubtitleAddsUpAsPrinted(t *testing.T) {
+	re := regexp.MustCompile(`E2E ([0-9.]+) = TTFT ([0-9.]+) \+ the sum of \d+ event gaps ([0-9.]+) \+ last event to end ([0-9.]+) ms`)
+	for _, c := range []struct {
+		events  []float64
+		end     float64
+		rounded bool
+	}{
+		{[]float64{393.14, 1079.64}, 1079.68, false},
+		{[]float64{100.0004, 200.0008}, 300.0012, true},
+	} {
+		a := trace.Attempt{ID: "q0", Outcome: trace.OK, HasEnd: true, EndMS: c.end}
+		for _, e := range c.events {
+			a.Events = append(a.Events, trace.Event{TMS: e, Tokens: 1})
+		}
+		js := string(option(t, tracefig.Timeline(&a, charts.WithID("t"), charts.WithLang(lang.EN))))
+		m := re.FindStringSubmatch(js)
+		if m == nil {
+			t.Fatalf("no E2E sum in %.600s", js)
+		}
+		var x [4]float64
+		for i := range x {
+			x[i], _ = strconv.ParseFloat(m[i+1], 64)
+		}
+		addsUp := math.Abs(x[1]+x[2]+x[3]-x[0]) < 1e-9
+		said := strings.Contains(js, "each rounded to 0.001 ms")
+		if addsUp == c.rounded || said != c.rounded {
+			t.Errorf("%q: adds up as printed %v, says it is rounded %v; want the one or the other", m[0], addsUp, said)
+		}
+		last := fmt.Sprintf("t₂ = %s ms", strconv.FormatFloat(math.Round(c.events[1]*1000)/1000, 'f', -1, 64))
+		if !strings.Contains(js, last) {
+			t.Errorf("timeline lacks %q", last)
 		}
 	}
 }

@@ -401,6 +401,17 @@ func checkReport(t *testing.T, l lang.Lang, path string, flags []string, cardJSO
 		}
 		checkNumbers(t, view+" chart "+id, strings.Join(words, "\n"), path, allowed)
 	}
+	// The TTFT distribution's P95 mark and subtitle print the summary's P95
+	// as the card does, not rounded further (walk 35f 4).
+	if p := s.TTFT.P95; p != nil {
+		cdf := opts["ttft_cdf"]
+		want := numfmt.Num(*p) + " ms"
+		title, _ := cdf["title"].(map[string]any)
+		marked := slices.ContainsFunc(markNames(cdf), func(mk string) bool { return strings.HasPrefix(mk, "P95") && strings.HasSuffix(mk, " "+want) })
+		if sub := fmt.Sprint(title["subtext"]); !marked || !strings.Contains(sub, "= "+want) {
+			t.Errorf("%s: the TTFT distribution's P95 marks %q and subtitle %q, want the card's %s", view, markNames(cdf), sub, want)
+		}
+	}
 }
 
 // seriesData are the data items of series k of a chart.
