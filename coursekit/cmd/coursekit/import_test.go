@@ -109,7 +109,7 @@ func TestImportSummaryFlag(t *testing.T) {
 		want                []string
 	}{
 		{"aiperf", "aiperf_profile_export_aiperf.json", "aiperf_profile_export.jsonl",
-			[]string{"aiperf's own numbers (from aiperf_profile_export_aiperf.json)", "250.292", "1.167", "27.94    27.94", "both population std"}},
+			[]string{"aiperf's own numbers (from aiperf_profile_export_aiperf.json)", "250.292", "1.167", "27.940   27.940", "both population std"}},
 		{"genai-perf", "genai_perf_profile_export_genai_perf.json", "genai_perf_profile_export.json",
 			[]string{"(from genai_perf_profile_export_genai_perf.json)", "30.25", "per-request average per token"}},
 		{"llmperf", "llmperf_summary.json", "llmperf_individual_responses.json",
@@ -221,7 +221,7 @@ func TestImportAIPerf013Comparison(t *testing.T) {
 		t.Errorf("the comparison still says sample std or t-digest:\n%s", errs)
 	}
 	// numpy linear p99 of the 140 per-event gaps: AIPerf's and ours agree.
-	if r := row("itl_ms (inter_chunk_latency, per event)  p99"); !strings.Contains(r, "13.24   13.265 (n=140 events)  13.24") || !strings.Contains(r, "numpy linear") {
+	if r := row("itl_ms (inter_chunk_latency, per event)  p99"); !strings.Contains(r, "13.240  13.265 (n=140 events)  13.240") || !strings.Contains(r, "numpy linear") {
 		t.Errorf("inter_chunk_latency p99 row: %q", r)
 	}
 	// The counts agree (AIPerf's verdicts are kept): the rows say so and
@@ -451,4 +451,38 @@ func noteLines(t *testing.T, out, heading string) []string {
 		notes = append(notes, n)
 	}
 	return notes
+}
+
+// The comparison's tool and ours columns print a measured value at one
+// precision, three decimals: "e2e_ms mean 70.746 | 70.750", never 70.75
+// beside 70.746, which reads as a rounding of its own (walk 35f 4).
+func TestImportColumnsAtOnePrecision(t *testing.T) {
+	code, _, en := runCLI(t, "import", "--lang", "en", "--from", "aiperf", importData+"aiperf013_faults_profile_export.jsonl",
+		"--summary", importData+"aiperf013_faults_profile_export_aiperf.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, en)
+	}
+	decimals := func(s string) int {
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			return len(s) - i - 1
+		}
+		return 0
+	}
+	seen := 0
+	for _, l := range strings.Split(en, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 4 && strings.HasPrefix(f[1], "(") {
+			f = append(f[:1], f[4:]...) // itl_ms (inter_chunk_latency, per event)
+		}
+		if len(f) < 4 || f[1] == "count" || !(strings.HasSuffix(f[0], "_ms") || strings.HasSuffix(f[0], "_throughput") || f[0] == "duration_s") {
+			continue
+		}
+		seen++
+		if decimals(f[2]) != 3 || decimals(f[3]) != 3 {
+			t.Errorf("%q: tool %s, ours %s: want both at three decimals", l, f[2], f[3])
+		}
+	}
+	if seen < 10 || !strings.Contains(en, "70.746  70.750") {
+		t.Errorf("%d rows of measured values, want the e2e mean as 70.746 beside 70.750:\n%s", seen, en)
+	}
 }

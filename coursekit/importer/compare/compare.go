@@ -117,6 +117,17 @@ func (o ours) value(metric, stat string, level float64, hasLevel bool, m metrics
 // (numfmt.Num).
 func fmtNum(v float64) string { return numfmt.Num(v) }
 
+// colNum is a measured value in the table's tool and ours columns: exactly
+// three decimals, the card's precision, so both sides of a row read at one
+// precision (70.746 beside 70.750, never 70.75: walk 35f 4). A count stays
+// whole (fmtNum) and a number that is not finite reads as fmtNum has it.
+func colNum(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmtNum(v)
+	}
+	return numfmt.Fixed(v, 3)
+}
+
 // whyDiffers says in a few words why the tool's number and ours can differ.
 func whyDiffers(tool string, rep *importer.Report, st importer.Stat, hasLevel bool) lang.Msg {
 	metric := st.Metric
@@ -198,8 +209,10 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 		switch {
 		case st.NonFinite != "":
 			toolV = st.NonFinite
-		case st.Value != nil:
+		case st.Value != nil && st.Stat == "count":
 			toolV = fmtNum(*st.Value)
+		case st.Value != nil:
+			toolV = colNum(*st.Value)
 		}
 		if st.Derived {
 			toolV += "*"
@@ -215,21 +228,21 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 		case "attempts":
 			nr = fmt.Sprint(c.Attempts)
 		case "duration_s":
-			nr = fmtNum(c.WindowS)
+			nr = colNum(c.WindowS)
 			why = durationWhy(l, rep, st, o)
 		case "request_throughput":
 			if v := c.Throughput.CompleteSuccesses.Value; v != nil {
-				nr = fmtNum(*v)
+				nr = colNum(*v)
 			}
 			why = throughputWhy(l, rep, st, lang.Msg{"完整成功数", "complete successes"})
 		case "output_throughput":
 			if v := c.Throughput.OutputTokens.Value; v != nil {
-				nr = fmtNum(*v)
+				nr = colNum(*v)
 			}
 			why = throughputWhy(l, rep, st, lang.Msg{"完整成功的输出 token 数", "output tokens of complete successes"})
 		case "error_rate":
 			if c.FailureRate.Value != nil {
-				nr = fmtNum(*c.FailureRate.Value)
+				nr = colNum(*c.FailureRate.Value)
 			}
 		case "request_goodput":
 			nr = goodputRow(l, c, true)
@@ -241,13 +254,13 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 				metric = ttftAny
 			}
 			if v, ok := o.value(metric, st.Stat, level, hasLevel, metrics.NearestRank); ok {
-				nr = fmtNum(v)
+				nr = colNum(v)
 			} else {
 				nr = "—"
 			}
 			if hasLevel {
 				if v, ok := o.value(metric, st.Stat, level, hasLevel, metrics.Linear); ok {
-					lin = fmtNum(v)
+					lin = colNum(v)
 				}
 			}
 			if metric == "itl_ms" {
