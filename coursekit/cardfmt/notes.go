@@ -176,7 +176,7 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		}
 	}
 	out = append(out, SendsNotesIn(l, s)...)
-	if n := int64(s.Outcomes[trace.ConnectError.String()]); n >= connectFloodMin && 2*n > s.Attempts && s.WindowS > 0 {
+	if n := int64(s.Outcomes[trace.ConnectError.String()]); (n >= connectFloodMin || neverAnswered(s)) && 2*n > s.Attempts && s.WindowS > 0 {
 		out = append(out, connectNote(l, s, n))
 	}
 	if n := ClientLagNoteIn(l, s); n != "" {
@@ -207,8 +207,20 @@ func connectNote(l lang.Lang, s *metrics.Summary, n int64) string {
 }
 
 // connectFloodMin is the fewest connect errors, over half of the
-// attempts, that the card notes as a server that was not there.
+// attempts, that the card notes as a server that was not there. The floor
+// keeps a blip off the card: in a short run a server restarting or a port
+// briefly refusing can make 2 of 3 attempts connect errors while the server
+// answered before and after, and the note would call it a server that was
+// not there. A run in which nothing ever answered needs no floor
+// (neverAnswered): 9 connect errors in a 3 s run against a dead URL are
+// the whole story, not a blip (walk 35f 5).
 const connectFloodMin = 10
+
+// neverAnswered reports whether nothing answered in the whole trace, from
+// its start, and connect errors were what it got (Summary.Unanswered).
+func neverAnswered(s *metrics.Summary) bool {
+	return s.Unanswered != nil && s.Unanswered.FromMS == 0 && s.Unanswered.ConnectErrors > 0
+}
 
 // SendsNotesIn are the notes on a run whose schedule was not sent as
 // planned (trace.Sends): arrivals never sent, sends later than

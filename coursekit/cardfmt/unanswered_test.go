@@ -99,3 +99,30 @@ func TestUnratedTableIntervalCellSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// A short run against a dead URL (walk 35f 5: `--no-preflight`, 9 connect
+// errors in 3 s) gets the note too: nothing ever answered, so the 10
+// connect errors the note asks of a run that had answers do not apply. A
+// short run that had answers and a few connect errors stays without it.
+func TestShortRunNothingAnsweredIsNoted(t *testing.T) {
+	h := trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 0, EndMS: 3000}}
+	var dead []trace.Attempt
+	for i := range 9 {
+		st := float64(i) * 330
+		dead = append(dead, trace.Attempt{ID: fmt.Sprint("c", i), StartMS: st, Outcome: trace.ConnectError, HasEnd: true, EndMS: st + 0.3, Error: "connection refused"})
+	}
+	for _, c := range []struct {
+		l    lang.Lang
+		want string
+	}{{lang.ZH, "从运行开始到结束没有服务应答（9 次尝试都是连接失败）"}, {lang.EN, "nothing answered from the start to the end of the run (9 attempts were all connect errors)"}} {
+		for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+			if got := cardIn(t, &trace.Trace{Header: h, Attempts: dead}, f, c.l); !strings.Contains(got, c.want) {
+				t.Errorf("%s %s card of 9 connect errors lacks %q:\n%.2000s", c.l, f, c.want, got)
+			}
+		}
+	}
+	blip := append([]trace.Attempt{ok("a", 0, trace.Unrated), ok("b", 100, trace.Unrated)}, dead[6:]...)
+	if got := cardIn(t, &trace.Trace{Header: h, Attempts: blip}, cardfmt.Text, lang.EN); strings.Contains(got, "connect errors (connect_error") || strings.Contains(got, "nothing answered") {
+		t.Errorf("a short run with answers and 3 connect errors is noted as a server not there:\n%.2000s", got)
+	}
+}
