@@ -387,6 +387,25 @@ func (r *Result) SameSeeds() []SameSeed {
 	return out
 }
 
+// PairedSeeds are the seeds that open-loop runs of A and of B share, in
+// A's run order: the sides replay one arrival schedule, a paired design
+// (intended; a seed shared within a side is not: SameSeeds).
+func (r *Result) PairedSeeds() []string {
+	inB := map[string]bool{}
+	for _, s := range r.B.runs {
+		if v := Conditions(s)[ReplicateKey]; v != "" && seededSchedule(s) {
+			inB[v] = true
+		}
+	}
+	var out []string
+	for _, s := range r.A.runs {
+		if v := Conditions(s)[ReplicateKey]; inB[v] && seededSchedule(s) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // onceEach merges the changed keys under one top-level condition into one
 // entry, with the condition's whole values on each side.
 func onceEach(changed []ConditionDiff, a, b []*metrics.Summary) []ConditionDiff {

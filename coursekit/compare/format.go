@@ -235,7 +235,15 @@ func Blocks(r *Result, l lang.Lang) []Block {
 		if closed {
 			para(msgSeedsClosed.F(l, seedList(l, sa), seedList(l, sb)))
 		} else {
-			para(msgSeeds.F(l, seedList(l, sa), seedList(l, sb)))
+			line := msgSeeds.F(l, seedList(l, sa), seedList(l, sb))
+			if ps := r.PairedSeeds(); len(ps) > 0 {
+				vs := make([]string, len(ps))
+				for i, v := range ps {
+					vs[i] = shortValue(l, raw(v))
+				}
+				line += msgSeedsPaired.F(l, strings.Join(vs, msgSep.In(l)))
+			}
+			para(line)
 		}
 		for _, w := range r.sameSeedTexts(l) {
 			para(w)
@@ -429,7 +437,10 @@ func (r *Result) qualifiedGoodputNote(l lang.Lang) string {
 	return out
 }
 
-// msgSeeds lists the runs' seeds: replicate keys, not conditions.
+// msgSeeds lists the runs' seeds: replicate keys, not conditions;
+// msgSeedsPaired follows it when A and B share a seed (Result.PairedSeeds).
+var msgSeedsPaired = lang.Msg{"。A、B 两边共用种子 %s：两边按同一张到达时刻表发送，是配对设计，不是问题（同一边的几次重复共用种子才是）", ". A and B share seed %s: both sides send one arrival schedule, a paired design, not a problem (repeats of one side sharing a seed are)"}
+
 var msgSeeds = lang.Msg{"种子（区分重复运行，不算条件）：A %s；B %s", "Seeds (they tell replicates apart, not a condition): A %s; B %s"}
 
 var (

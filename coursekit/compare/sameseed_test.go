@@ -69,3 +69,40 @@ func TestRepeatedSeedWarns(t *testing.T) {
 		}
 	}
 }
+
+// One open-loop run a side with one seed (walk 35f 6: `compare s1 s2` of
+// two default-seed benches): a paired design, no warning, and the seeds
+// line says why the shared seed is not one; sides with seeds of their own
+// get no such clause.
+func TestSeedSharedAcrossSidesIsPaired(t *testing.T) {
+	o := compare.Options{Resamples: 200}
+	mk := func(name, seed string, data uint64) compare.Run {
+		return run(withConditions(synth(load{n: 80, windowS: 10, ttftMS: 200, tokens: 8}, data), `{"loop":"open","arrival":"poisson","rate_per_s":8,"seed":`+seed+`}`), name, o)
+	}
+	for _, c := range []struct {
+		a, b   []compare.Run
+		paired bool
+	}{
+		{[]compare.Run{mk("s1.jsonl", "1", 1)}, []compare.Run{mk("s2.jsonl", "1", 2)}, true},
+		{[]compare.Run{mk("a1.jsonl", "1", 1), mk("a2.jsonl", "2", 2)}, []compare.Run{mk("b1.jsonl", "3", 3), mk("b2.jsonl", "4", 4)}, false},
+	} {
+		r, err := compare.Compare(c.a, c.b, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range r.Warnings {
+			if w.Kind == compare.WarnSameSeed {
+				t.Errorf("runs of different sides, or of their own seeds: same-seed warning %q", w.Text)
+			}
+		}
+		for l, want := range map[lang.Lang]string{lang.EN: "A and B share seed 1: both sides send one arrival schedule, a paired design", lang.ZH: "A、B 两边共用种子 1：两边按同一张到达时刻表发送，是配对设计"} {
+			var b bytes.Buffer
+			if err := compare.Write(&b, r, cardfmt.Text, l); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), want); got != c.paired {
+				t.Errorf("%s: says %q: %v, want %v:\n%s", l, want, got, c.paired, b.String())
+			}
+		}
+	}
+}
