@@ -158,8 +158,13 @@ func Timeline(a *trace.Attempt, options ...charts.Option) *ec.Scatter {
 	var subtitle string
 	switch {
 	case hasEnd && hasTTFT:
-		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %d 个%s之和 %s + 最后事件到结束 %s ms：E2E 不等于%s之和", "E2E %s = TTFT %s + the sum of %d %ss %s + last event to end %s ms: E2E is not the sum of the %ss"},
-			draw.Num(e2e), draw.Num(ttft), len(itls), gap, draw.Num(sumITL), draw.Num(tail), gap)
+		// "1 event gap", "2 event gaps"; 个 counts in Chinese.
+		counted := lang.N(lg, len(itls), gap, gap+"s")
+		if lg != lang.EN {
+			counted = fmt.Sprintf("%d 个%s", len(itls), gap)
+		}
+		subtitle = lg.F(lang.Msg{"E2E %s = TTFT %s + %s之和 %s + 最后事件到结束 %s ms：E2E 不等于%s之和", "E2E %s = TTFT %s + the sum of %s %s + last event to end %s ms: E2E is not the sum of the %ss"},
+			draw.Num(e2e), draw.Num(ttft), counted, draw.Num(sumITL), draw.Num(tail), gap)
 		if !addsUp(e2e, ttft, sumITL, tail) {
 			subtitle += lg.S(lang.Msg{"（各项分别四舍五入到 0.001 ms，印出的各项之和与 E2E 可差 0.001 ms）", " (each rounded to 0.001 ms: the printed parts may add up to 0.001 ms off E2E)"})
 		}

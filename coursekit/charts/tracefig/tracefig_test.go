@@ -438,7 +438,7 @@ func TestTTFTDistributionP95AsTheCardPrintsIt(t *testing.T) {
 // 1079.7 = 393.1 + 686.5 + 0 at one decimal), or, where rounding at that
 // precision still leaves the printed parts off their sum, it says so.
 func TestTimelineSubtitleAddsUpAsPrinted(t *testing.T) {
-	re := regexp.MustCompile(`E2E ([0-9.]+) = TTFT ([0-9.]+) \+ the sum of \d+ event gaps ([0-9.]+) \+ last event to end ([0-9.]+) ms`)
+	re := regexp.MustCompile(`E2E ([0-9.]+) = TTFT ([0-9.]+) \+ the sum of \d+ event gaps? ([0-9.]+) \+ last event to end ([0-9.]+) ms`)
 	for _, c := range []struct {
 		events  []float64
 		end     float64
@@ -459,6 +459,10 @@ func TestTimelineSubtitleAddsUpAsPrinted(t *testing.T) {
 		var x [4]float64
 		for i := range x {
 			x[i], _ = strconv.ParseFloat(m[i+1], 64)
+		}
+		// Two events, one gap: "1 event gap" (it read "1 event gaps").
+		if !strings.Contains(m[0], "the sum of 1 event gap ") {
+			t.Errorf("%q: want the sum of 1 event gap", m[0])
 		}
 		addsUp := math.Abs(x[1]+x[2]+x[3]-x[0]) < 1e-9
 		said := strings.Contains(js, "each rounded to 0.001 ms")
