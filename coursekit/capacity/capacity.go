@@ -170,7 +170,9 @@ type Result struct {
 	// BoundedBy says what bounds the answer from above: BoundFailingStep
 	// (a searched rate above it did not meet), BoundMaxRate (every step met
 	// up to MaxRate, so the capacity is at least the answer, the search's
-	// limit) or BoundInterrupted; BoundNoRate when no rate met.
+	// limit) or BoundInterrupted; BoundNoRate when no rate met and some
+	// step failed, BoundUndecided when no rate met and none failed
+	// (Undecided).
 	BoundedBy string  `json:"bounded_by"`
 	MaxRate   float64 `json:"max_rate"`
 	// The rest of the search's flags, so that two searches can be checked
@@ -196,10 +198,13 @@ type Result struct {
 	// load.growing_undecided): the answer may be above what the server
 	// sustains, and a longer window would tell.
 	AnswerQueueGrowing bool `json:"answer_queue_growing"`
-	// AnswerWithinPerS is the resolution when the answer is a rate (null
-	// otherwise): a step meets when its server is short of the offered
-	// rate by at most --resolution (LoadCheck.KeepsUp), so the server may
-	// sustain up to this much less than the answer.
+	// AnswerWithinPerS is how much less than the answer the server may
+	// sustain, as the answer's own step measured it (null when the answer
+	// is not a rate): max(0, the step's keep-up bound,
+	// load.keep_up_bound_per_s), 0 when its window completed at least the
+	// offered rate; the resolution when the step has no load check. A step
+	// meets when that bound is at most --resolution (LoadCheck.KeepsUp), so
+	// it is never more than the resolution for a step that met.
 	AnswerWithinPerS *float64 `json:"answer_within_per_s"`
 	// StoppedBefore is the rate the bisection ended before, not run: its
 	// longest window could not hold the attempts meeting the target needs
@@ -219,15 +224,17 @@ const (
 	// BoundNoRate: no searched rate met, so there is no answer to bound
 	// (a search's JSON before it had a name says "").
 	BoundNoRate = "no_rate_met"
-	// BoundUndecided: no searched rate met and none failed (Undecided).
-	// Said by Agreement, not by BoundedBy: undecided is not "no rate
-	// meets", so two searches that differ so do not agree.
+	// BoundUndecided: no searched rate met and none failed (Undecided):
+	// undecided is not "no rate meets", so two searches that differ so do
+	// not agree (Agreement). A search saved before BoundedBy said it wrote
+	// BoundNoRate beside "undecided": true, which bound reads as this.
 	BoundUndecided = "undecided"
 )
 
 // bound is what Again compares: r's BoundedBy, "" read as BoundNoRate when
 // no rate met (a search saved before that had a name), and BoundUndecided
-// when no rate met because every step stayed undecided.
+// when no rate met because every step stayed undecided (a search saved
+// before BoundedBy said so wrote BoundNoRate there).
 func (r *Result) bound() string {
 	if r.MaxRateMeeting == nil && r.Undecided {
 		return BoundUndecided
@@ -290,18 +297,56 @@ func (r *Result) MostAttempts() int64 {
 // latency SLO could have qualified it alone.
 func (r *Result) Judged() bool { return r.QualityJudged || !r.LatencySLO.Set() }
 
-// AnswerWithin is how much less than the answer the server may sustain: a
-// step meets when its server is short of the offered rate by at most the
-// resolution (LoadCheck.KeepsUp). 0 when the answer is not a rate; a
-// result saved before answer_within_per_s reads its resolution.
+// AnswerWithin is how much less than the answer the server may sustain
+// (AnswerMargin's PerS): max(0, the answer step's keep-up bound), or the
+// resolution when that step has no load check. 0 when the answer is not a
+// rate.
 func (r *Result) AnswerWithin() float64 {
-	switch {
-	case r.MaxRateMeeting == nil:
-		return 0
-	case r.AnswerWithinPerS != nil:
-		return *r.AnswerWithinPerS
+	m, _ := r.AnswerMargin()
+	return m.PerS
+}
+
+// AnswerMargin is what the answer's caveat quotes: how much less than the
+// answer the server may sustain, and where that comes from.
+type AnswerMargin struct {
+	// Rate is the answer (Result.MaxRateMeeting).
+	Rate float64
+	// PerS is the margin: max(0, Load.KeepUpBound) when Load is set, else
+	// the resolution. 0 says the answer step's window completed at least
+	// the offered rate.
+	PerS float64
+	// Load is the answer step's load check when it has a keep-up bound
+	// (its Resolution > 0): PerS is its own measured margin, printed as
+	// Load.Figures().KeepUpBound, the figure of the step's keep-up line.
+	// nil: no load check, PerS is the resolution.
+	Load *LoadCheck
+	// Resolution is the search's --resolution, within which a step meets.
+	Resolution float64
+}
+
+// Measured says PerS is the answer step's own keep-up bound, not the
+// resolution.
+func (m AnswerMargin) Measured() bool { return m.Load != nil }
+
+// AnswerMargin is the answer's margin (AnswerMargin); false when the
+// answer is not a rate. It is read from the answer step's recorded load
+// check, so that a search saved before answer_within_per_s was the step's
+// own bound (it was the resolution then) reads the same as a new one; a
+// step without a keep-up bound falls back to answer_within_per_s, then to
+// the resolution.
+func (r *Result) AnswerMargin() (AnswerMargin, bool) {
+	if r.MaxRateMeeting == nil {
+		return AnswerMargin{}, false
 	}
-	return r.Resolution
+	m := AnswerMargin{Rate: *r.MaxRateMeeting, PerS: r.Resolution, Resolution: r.Resolution}
+	if a := r.AnswerStep(); a != nil && a.Load != nil && a.Load.Resolution > 0 {
+		m.Load, m.PerS = a.Load, max(0, a.Load.KeepUpBound)
+		return m, true
+	}
+	if r.AnswerWithinPerS != nil {
+		m.PerS = *r.AnswerWithinPerS
+	}
+	return m, true
 }
 
 // AtLeast says whether the answer is only a lower bound: every searched
@@ -412,11 +457,20 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 		res.MaxRateMeeting = answer(res.Steps)
 		res.BoundedBy = boundedBy(res.Steps, res.MaxRateMeeting, c.MaxRate)
 		res.Undecided = undecided(res.Steps, res.MaxRateMeeting)
+		if res.Undecided && !res.Provisional {
+			// Worded as the text's answer: undecided, not "no rate
+			// searched meets … which does not meet" (walk 35f, item 1).
+			tail := reason
+			if res.StoppedBefore == nil {
+				tail = fmt.Sprintf("bisected down to %s req/s, the lowest rate searched, within --resolution %s req/s of 0", numfmt.Num(lowestRate(res.Steps)), numfmt.Num(c.Resolution))
+			}
+			res.StopReason = undecidedReason(res.MostAttempts(), res.AttemptsToMeet, res.Target) + "; " + tail
+		}
 		if a := res.AnswerStep(); a != nil && a.Load != nil {
 			res.AnswerQueueGrowing = a.Load.GrowingUndecided
 		}
-		if res.MaxRateMeeting != nil {
-			w := c.Resolution
+		if m, ok := res.AnswerMargin(); ok {
+			w := m.PerS
 			res.AnswerWithinPerS = &w
 		}
 		res.ElapsedS = time.Since(start).Seconds()
@@ -503,11 +557,35 @@ func cannotMeetReason(rate float64, need int, longest time.Duration) string {
 // no rate met: the bisection went down towards 0.
 func bisectedReason(lo, hi, resolution float64) string {
 	if lo == 0 {
-		return fmt.Sprintf("no rate searched meets: bisected down to %s req/s, the lowest rate searched, which does not meet, within the resolution of 0, --resolution %s req/s",
+		return fmt.Sprintf("no rate searched meets: bisected down to %s req/s, the lowest rate searched, which does not meet and is within --resolution %s req/s of 0",
 			numfmt.Num(hi), numfmt.Num(resolution))
 	}
 	return fmt.Sprintf("bisected until the highest rate that meets (%s req/s) and the lowest that does not (%s req/s) are within the resolution, --resolution %s req/s",
 		numfmt.Num(lo), numfmt.Num(hi), numfmt.Num(resolution))
+}
+
+// undecidedReason is the head of the stop reason of an undecided search
+// (Result.Undecided), worded as the text's answer
+// (cardfmt.CapacityUndecidedIn): most is the most attempts a step had,
+// need the fewest with which a step can meet target (AttemptsToMeet).
+func undecidedReason(most int64, need int, target float64) string {
+	why := "every step's 95% interval straddles the target"
+	if need > 0 && most < int64(need) {
+		why = fmt.Sprintf("too few attempts: at most %d in a step, and even with every attempt qualified a step needs at least %d for its Wilson lower bound to reach %s%%",
+			most, need, numfmt.Num(target*100))
+	}
+	return fmt.Sprintf("undecided: no step could decide either way (%s), so this is not \"no rate meets\"", why)
+}
+
+// lowestRate is the lowest rate the steps searched (0 for none).
+func lowestRate(steps []Step) float64 {
+	low := 0.0
+	for i, s := range steps {
+		if i == 0 || s.Rate < low {
+			low = s.Rate
+		}
+	}
+	return low
 }
 
 // undecided says whether a search with answer ans is undecided: no rate
@@ -537,9 +615,13 @@ func answer(steps []Step) *float64 {
 
 // boundedBy says what bounds ans from above: a searched rate above it that
 // did not meet, the search's limit maxRate when ans reached it, or an
-// interrupted step.
+// interrupted step. With no answer there is nothing to bound: BoundNoRate
+// when some step failed, BoundUndecided when none did (undecided).
 func boundedBy(steps []Step, ans *float64, maxRate float64) string {
 	if ans == nil {
+		if undecided(steps, ans) {
+			return BoundUndecided
+		}
 		return BoundNoRate
 	}
 	for _, s := range steps {

@@ -98,10 +98,12 @@ func TestSearchFindsCapacityBelowSaturation(t *testing.T) {
 		t.Fatalf("answer %v, want a rate below the saturation %g req/s; steps %+v", res.MaxRateMeeting, saturationS, res.Steps)
 	}
 	ans := *res.MaxRateMeeting
-	// A step meets when short of its rate by at most the resolution: the
-	// answer says so (the server may sustain up to that much less).
-	if res.AnswerWithinPerS == nil || *res.AnswerWithinPerS != c.Resolution {
-		t.Errorf("answer within %v, want the resolution %g", res.AnswerWithinPerS, c.Resolution)
+	// The answer's margin is its own step's keep-up bound, not below 0,
+	// and within the resolution (a step meets only so): the server may
+	// sustain up to that much less (walk 35f, item 2).
+	if a := res.AnswerStep(); a == nil || a.Load == nil || res.AnswerWithinPerS == nil ||
+		*res.AnswerWithinPerS != max(0, a.Load.KeepUpBound) || *res.AnswerWithinPerS > c.Resolution {
+		t.Errorf("answer within %v, want its step's keep-up bound, at least 0 and at most %g", res.AnswerWithinPerS, c.Resolution)
 	}
 	for _, s := range res.Steps {
 		t.Logf("step %g req/s: %d/%d %s (%s)", s.Rate, s.Qualified, s.Attempts, s.Verdict, s.Reason)

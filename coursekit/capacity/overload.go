@@ -247,7 +247,7 @@ func (c LoadCheck) arrivalsShortClause() string {
 func (c LoadCheck) keepsUpReason() string {
 	f := c.Figures()
 	if c.KeepUpBound <= 0 { // a negative "short by at most" reads oddly
-		return fmt.Sprintf("keeps up: completed at least the offered %s/s (short of it by 0/s ≤ --resolution %s/s)", f.Offered, f.Resolution) + c.arrivalsShortClause()
+		return fmt.Sprintf("keeps up: completed at least the offered %s/s in the window (a step meets within --resolution %s/s)", f.Offered, f.Resolution) + c.arrivalsShortClause()
 	}
 	return fmt.Sprintf("within the resolution: the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s ≤ --resolution %s/s",
 		f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution) + c.behindClause(true) + c.arrivalsShortClause()

@@ -91,15 +91,48 @@ func CapacityNoRateIn(lg lang.Lang, short *capacity.Step, need int) string {
 		numfmt.Num(short.Rate), lang.N(lg, short.Attempts, "attempt", "attempts"), need)
 }
 
-// CapacityWithinIn is what follows a search's answer when it is a rate, in
-// every view (the CLI's text, notebook 10, the chart's subtitle): within
-// is capacity.Result.AnswerWithin, the search's resolution, by which the
-// server may sustain less than the answer. "" for 0 (no rate answered).
-func CapacityWithinIn(lg lang.Lang, within float64) string {
-	if !(within > 0) {
-		return ""
+// CapacityWithinIn is what follows a search's answer when it is the
+// highest rate that met, in every view (the CLI's text, notebook 10, the
+// chart's subtitle): m is capacity.Result.AnswerMargin, how much less than
+// the answer the server may sustain as the answer's own step measured it
+// (its keep-up bound, the figure its keep-up line prints), or the
+// resolution when that step has no load check. A bound of 0 says its
+// window completed at least the offered rate: "may sustain up to 0 less"
+// would read as a caveat with nothing in it, and saying nothing would hide
+// that the window showed the server keeping up. "" for no answer.
+func CapacityWithinIn(lg lang.Lang, m capacity.AnswerMargin) string {
+	res := numfmt.Num(m.Resolution)
+	switch {
+	case m.Measured() && m.PerS > 0:
+		return lg.F(lang.Msg{"，该步窗口显示服务器能持续承受的速率可能比它低至多 %s 次/s（该步测出的差额；一步在 --resolution %s 次/s 以内即可达标）",
+			", and its window shows the server may sustain up to %s req/s less (its keep-up bound; a step meets within --resolution %s req/s)"}, m.Load.Figures().KeepUpBound, res)
+	case m.Measured():
+		return lg.F(lang.Msg{"，该步窗口完成的速率不低于提供的速率（一步在 --resolution %s 次/s 以内即可达标）",
+			", and its window completed at least the offered rate (a step meets within --resolution %s req/s)"}, res)
+	case m.PerS > 0:
+		return lg.F(lang.Msg{"，误差在 --resolution %s 次/s 以内：服务器能持续承受的速率可能比它低至多 %s 次/s", ", within --resolution %s req/s: the server may sustain up to %s req/s less"}, numfmt.Num(m.PerS), numfmt.Num(m.PerS))
 	}
-	return lg.F(lang.Msg{"，误差在 --resolution %s 次/s 以内：服务器能持续承受的速率可能比它低至多 %s 次/s", ", within --resolution %s req/s: the server may sustain up to %s req/s less"}, numfmt.Num(within), numfmt.Num(within))
+	return ""
+}
+
+// CapacityAtLimitWindowIn is the sentence after an answer "capacity ≥ R"
+// (every step met up to --max-rate, capacity.Result.AtLeast), in lg: the
+// ≥ is what the steps met, and this says what the last step's window
+// could show of R, so that a lower bound and "maybe less" do not meet in
+// one clause. m is capacity.Result.AnswerMargin; "" for no answer.
+func CapacityAtLimitWindowIn(lg lang.Lang, m capacity.AnswerMargin) string {
+	rate, res := numfmt.Num(m.Rate), numfmt.Num(m.Resolution)
+	switch {
+	case m.Measured() && m.PerS > 0:
+		f := m.Load.Figures()
+		return lg.F(lang.Msg{"%s 次/s 这一步的窗口显示服务器每秒至少完成 %s 次（最多比提供的速率少 %s 次/s；一步在 --resolution %s 次/s 以内即可达标）。",
+			"The %s req/s step's window shows the server completes at least %s req/s (up to %s req/s short of the offered rate: its keep-up bound; a step meets within --resolution %s req/s)."}, rate, f.SaturationShown, f.KeepUpBound, res)
+	case m.Measured():
+		return lg.F(lang.Msg{"%s 次/s 这一步的窗口完成的速率不低于提供的速率。", "The %s req/s step's window completed at least the offered rate."}, rate)
+	case m.PerS > 0:
+		return lg.F(lang.Msg{"一步达标时，窗口显示服务器比提供的速率少不超过 --resolution %s 次/s。", "A step meets when its window shows the server short of the offered rate by at most --resolution %s req/s."}, numfmt.Num(m.PerS))
+	}
+	return ""
 }
 
 // CapacityGrowthIn is the caveat on an answer whose own step shows a queue

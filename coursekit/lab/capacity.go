@@ -379,8 +379,9 @@ func (l Lab) CapacitySaved(name string) error {
 // (labfig.CapacityAttainment, labfig.CapacityLoad, labfig.WriteCapacityPage).
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO, Judged: r.Judged(),
-		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), AnswerWithinPerS: r.AnswerWithin(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
+		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
 		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet, ShortStep: r.ShortStep()}
+	out.AnswerMargin, _ = r.AnswerMargin()
 	if a := r.AnswerStep(); r.AnswerQueueGrowing && a != nil && a.Load != nil {
 		out.AnswerGrowth = a.Load
 	}
@@ -516,10 +517,13 @@ func CapacityAnswer(r *capacity.Result) string {
 	if r.MaxRateMeeting == nil {
 		return s + cardfmt.CapacityNoRateIn(lang.ZH, r.ShortStep(), r.AttemptsToMeet)
 	}
-	within := cardfmt.CapacityWithinIn(lang.ZH, r.AnswerWithin())
+	m, _ := r.AnswerMargin()
+	within := cardfmt.CapacityWithinIn(lang.ZH, m)
 	if r.AtLeast() {
-		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）%s：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。",
-			cardfmt.Num(*r.MaxRateMeeting), within)
+		// The ≥ is what the steps met; the margin, what the last step's
+		// window could show, is a sentence of its own.
+		return s + fmt.Sprintf("结论：容量 ≥ %s 次/s（搜索的上限）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请调高 MaxRate 再搜索。%s",
+			cardfmt.Num(*r.MaxRateMeeting), cardfmt.CapacityAtLimitWindowIn(lang.ZH, m))
 	}
 	at, found := AnswerStep(r)
 	if !found {

@@ -238,15 +238,26 @@ func TestReportShowsPrefixReuse(t *testing.T) {
 }
 
 // A step meets when its server is short of the offered rate by at most the
-// search's resolution, so the answer may lie up to one resolution above
-// what the server sustains. The CLI said so; notebook 10's answer and its
-// chart's subtitle did not. All three read one formatter.
+// search's resolution, so the answer may lie above what the server
+// sustains. The CLI said so; notebook 10's answer and its chart's subtitle
+// did not. All three read one formatter, which quotes the answer step's
+// own margin, its keep-up bound (walk 35f, item 2), not the resolution.
 func TestCapacityAnswerWithinResolutionInTheLab(t *testing.T) {
-	r := ladder(capacity.Step{Rate: 12, Verdict: capacity.Meets, Qualified: 30, Attempts: 30}, capacity.Step{Rate: 24, Verdict: capacity.Meets, Qualified: 50, Attempts: 50},
+	load := func(w capacity.LoadWindow) *capacity.LoadCheck {
+		l, err := capacity.CheckLoad(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &l
+	}
+	// 24 req/s: 44 completed in 2 s, 2 begun before: short by at most
+	// 24 − 42/2 = 3/s, within --resolution 24.
+	r := ladder(capacity.Step{Rate: 12, Verdict: capacity.Meets, Qualified: 30, Attempts: 30}, capacity.Step{Rate: 24, Verdict: capacity.Meets, Qualified: 50, Attempts: 50,
+		Load: load(capacity.LoadWindow{OfferedPerS: 24, WindowS: 2, Arrivals: 50, Completions: 44, InFlightStart: 2, InFlightEnd: 8, Resolution: 24})},
 		capacity.Step{Rate: 48, Verdict: capacity.Fails, Qualified: 20, Attempts: 90})
 	r.Resolution = 24
-	want := "误差在 --resolution 24 次/s 以内：服务器能持续承受的速率可能比它低至多 24 次/s"
-	if got := CapacityAnswer(r); !strings.Contains(got, "取下界：达标的最高速率是 24 次/s，"+want) {
+	want := "该步窗口显示服务器能持续承受的速率可能比它低至多 3.00 次/s（该步测出的差额；一步在 --resolution 24 次/s 以内即可达标）"
+	if got := CapacityAnswer(r); !strings.Contains(got, "取下界：达标的最高速率是 24 次/s，"+want) || strings.Contains(got, "至多 24 次/s") {
 		t.Errorf("the lab's answer lacks the clause:\n%s", got)
 	}
 	var page bytes.Buffer
@@ -256,10 +267,39 @@ func TestCapacityAnswerWithinResolutionInTheLab(t *testing.T) {
 	if !strings.Contains(page.String(), want) {
 		t.Errorf("the chart's subtitle lacks %q", want)
 	}
+	// At the limit: the ≥ is what the steps met; the margin is what the
+	// step's window showed, a sentence of its own.
+	at := ladder(r.Steps[:2]...)
+	at.Resolution, at.BoundedBy = 24, capacity.BoundMaxRate
+	limit := "24 次/s 这一步的窗口显示服务器每秒至少完成 21.00 次（最多比提供的速率少 3.00 次/s；一步在 --resolution 24 次/s 以内即可达标）"
+	if got := CapacityAnswer(at); !strings.Contains(got, "请调高 MaxRate 再搜索。"+limit+"。") || strings.Contains(got, "可能比它低") {
+		t.Errorf("the lab's answer at the limit:\n%s", got)
+	}
+	page.Reset()
+	if err := labfig.WriteCapacityPage(&page, CapacityChart(at), lang.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), limit) || strings.Contains(page.String(), "可能比它低") {
+		t.Errorf("the chart's subtitle at the limit lacks %q", limit)
+	}
 	// No rate answered: no clause anywhere.
 	r.Steps = r.Steps[2:]
 	r.MaxRateMeeting = nil
 	if got := CapacityAnswer(r); strings.Contains(got, "--resolution 24") {
 		t.Errorf("no answer, yet a resolution clause: %s", got)
+	}
+}
+
+// Walk 35f, item 4: notebook 10's table printed offered − completed with a
+// hyphen ("-0.16 [-0.60，+0.19]"); it prints the minus sign "−" as every
+// other view does.
+func TestCapacityTableMinusSign(t *testing.T) {
+	l, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 1, WindowS: 32, Arrivals: 36, Completions: 37, InFlightStart: 1, Resolution: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := CapacityTable(ladder(capacity.Step{Rate: 1, Verdict: capacity.Meets, Qualified: 36, Attempts: 36, WindowS: 32, Load: &l}))
+	if got, want := rows[1][len(rows[1])-1], "−0.16 [−0.60，+0.19]"; got != want {
+		t.Errorf("offered − completed %q, want %q", got, want)
 	}
 }

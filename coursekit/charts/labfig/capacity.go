@@ -40,11 +40,12 @@ type CapacitySearch struct {
 	// AtLeast is true when every step met up to the search's limit: the
 	// answer is a lower bound (容量 ≥ 上限), not a capacity.
 	AtLeast bool
-	// AnswerWithinPerS is capacity.Result.AnswerWithin: the server may
-	// sustain up to this much less than the answer (0: no rate answered).
-	AnswerWithinPerS float64
-	Provisional      bool
-	ElapsedS         float64
+	// AnswerMargin is capacity.Result.AnswerMargin: how much less than the
+	// answer the server may sustain, as its step measured it (zero: no
+	// rate answered).
+	AnswerMargin capacity.AnswerMargin
+	Provisional  bool
+	ElapsedS     float64
 	// Undecided says no step decided either way (MostAttempts in a step,
 	// AttemptsToMeet needed to meet the target at best): the answer is
 	// undecided, not "no rate meets" (cardfmt.CapacityUndecidedIn).
@@ -236,7 +237,15 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 				ans += lg.F(lang.Msg{"（联合合格 %s，区间 %s）", " (qualified %s, interval %s)"}, pctOrNone(lg, s.Attainment), intervalOrNone(lg, s.CILow, s.CIHigh))
 			}
 		}
-		ans += cardfmt.CapacityWithinIn(lg, r.AnswerWithinPerS)
+		if r.AtLeast {
+			// The ≥ is what the steps met; the margin is what the last
+			// step's window could show.
+			if w := strings.TrimRight(cardfmt.CapacityAtLimitWindowIn(lg, r.AnswerMargin), "。."); w != "" {
+				ans += lg.S(lang.Msg{"；", "; "}) + w
+			}
+		} else {
+			ans += cardfmt.CapacityWithinIn(lg, r.AnswerMargin)
+		}
 	}
 	if r.MaxRateMeeting == nil && r.Undecided {
 		ans = strings.TrimRight(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts, r.AttemptsToMeet, r.Target), "。.")

@@ -255,7 +255,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 				// A negative "short by at most" reads oddly: the window
 				// completed at least the offered rate (the JSON keeps the
 				// bound as computed).
-				p(lang.Msg{"    服务器完成的速率不低于提供的速率（少 0 次/s，≤ --resolution %s 次/s）：%s", "    the server completed at least the offered rate (short of it by 0/s, ≤ --resolution %s/s): %s"},
+				p(lang.Msg{"    窗口里服务器完成的速率不低于提供的速率（一步在 --resolution %s 次/s 以内即可达标）：%s", "    the server completed at least the offered rate in the window (a step meets within --resolution %s/s): %s"},
 					f.Resolution, keepUpWord(lg, l))
 			case l.BoundWithinResolution():
 				// The overload test failed it, not the keep-up bound: say
@@ -289,9 +289,13 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	case ans == nil:
 		b.WriteString(cardfmt.CapacityNoRateIn(lg, r.ShortStep(), r.AttemptsToMeet) + "\n")
 	case r.AtLeast():
-		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）%s：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate)%s: every step met up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it."}, numfmt.Num(ans.Rate), cardfmt.CapacityWithinIn(lg, r.AnswerWithin()))
+		// The ≥ is what the steps met; the margin, what the last step's
+		// window could show, is a sentence of its own.
+		m, _ := r.AnswerMargin()
+		p(lang.Msg{"结论：容量 ≥ %s 次/s（搜索的上限 --max-rate）：直到上限每一步都达标，没有找到不达标的速率，所以这不是测出的容量；要找到它，请提高 --max-rate。%s", "Answer: capacity ≥ %s req/s (the search's limit, --max-rate): every step met the target up to it and no rate failed, so this is not a measured capacity; raise --max-rate to find it.%s"}, numfmt.Num(ans.Rate), sentenceSep(lg, cardfmt.CapacityAtLimitWindowIn(lg, m)))
 	default:
-		p(lang.Msg{"结论：达标的最高速率是 %s 次/s%s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s%s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), cardfmt.CapacityWithinIn(lg, r.AnswerWithin()), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
+		m, _ := r.AnswerMargin()
+		p(lang.Msg{"结论：达标的最高速率是 %s 次/s%s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s%s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), cardfmt.CapacityWithinIn(lg, m), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}
 	if r.StoppedCannotMeet() {
 		p(lang.Msg{"搜索在 %s 次/s 之前停下：低于 %s 次/s（%d ÷ --step-max-duration %s s）的速率，最长窗口里的尝试也不到达标所需的 %d 次，只能无定论，所以没有测；要往下搜，请加长 --step-max-duration 或降低 --target。", "The search stopped before %s req/s: below %s req/s (%d ÷ --step-max-duration %s s) even the longest window holds fewer attempts than the %d meeting the target needs, so a step could not meet and was not run; to search lower, give a longer --step-max-duration or a lower --target."},
@@ -308,6 +312,15 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	p(lang.Msg{"共 %s 步，用时 %s s。", "%s in %s s."}, lang.N(lg, len(r.Steps), "step", "steps"), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
+}
+
+// sentenceSep is s as the next sentence in lg: after nothing in Chinese,
+// after a space in English; "" stays "".
+func sentenceSep(lg lang.Lang, s string) string {
+	if lg == lang.ZH || s == "" {
+		return s
+	}
+	return " " + s
 }
 
 // lateEvidence is what follows an overloaded step's keep-up line when the

@@ -47,7 +47,7 @@ func TestCapacityTextWithinResolutionNotKeepsUp(t *testing.T) {
 	if !strings.Contains(en, want) {
 		t.Errorf("English text lacks\n%s\n%s", want, en)
 	}
-	if n := strings.Count(en, ": keeps up\n"); n != 1 || !strings.Contains(en, "the server completed at least the offered rate (short of it by 0/s, ≤ --resolution 5/s): keeps up\n") {
+	if n := strings.Count(en, ": keeps up\n"); n != 1 || !strings.Contains(en, "the server completed at least the offered rate in the window (a step meets within --resolution 5/s): keeps up\n") || strings.Contains(en, "by 0/s") {
 		t.Errorf("English text says keeps up %d times; want once, for the 4 req/s step that completed every arrival:\n%s", n, en)
 	}
 	zh := capacityTextIn(lang.ZH, r)

@@ -88,13 +88,16 @@ func Trim(v float64, d int) string {
 // Fixed is v with exactly d decimals: 100.0, 0.50.
 func Fixed(v float64, d int) string { return strconv.FormatFloat(v, 'f', d, 64) }
 
-// Signed is v with exactly d decimals and its sign, + included: +0.50,
-// -3.25 (a slope, a change).
+// Signed is v with exactly d decimals and its sign, + included, a
+// negative one with the minus sign "−" (U+2212) as every other view prints
+// a signed figure (compare's differences): +0.50, −3.25 (a slope, a
+// change). A value that rounds to zero prints +0.00, never −0.00.
 func Signed(v float64, d int) string {
-	if math.Signbit(v) {
-		return Fixed(v, d)
+	s := Fixed(math.Abs(v), d)
+	if math.Signbit(v) && strings.Trim(s, "0.") != "" {
+		return "−" + s
 	}
-	return "+" + Fixed(v, d)
+	return "+" + s
 }
 
 // Cell is a number in a table cell: Exact, unless that takes more than 12

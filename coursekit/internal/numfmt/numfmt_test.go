@@ -3,6 +3,7 @@ package numfmt
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -15,7 +16,7 @@ func TestWays(t *testing.T) {
 		{Num(61.66666), "61.667"}, {Num(4), "4"}, {Num(87.5), "87.5"}, {Num(0.0004), "0"}, {Num(math.Inf(1)), "∞"}, {Num(math.Inf(-1)), "-∞"}, {Num(math.NaN()), "?"},
 		{MS(12.46), "12.5"}, {MS(700), "700"}, {MS(math.NaN()), "?"},
 		{OneDecimal(61.25), "61.3"}, {Trim(2.500, 3), "2.5"}, {Trim(3, 0), "3"},
-		{Fixed(100, 1), "100.0"}, {Signed(0.5, 2), "+0.50"}, {Signed(-3.254, 2), "-3.25"}, {Signed(math.Copysign(0, -1), 2), "-0.00"},
+		{Fixed(100, 1), "100.0"}, {Signed(0.5, 2), "+0.50"}, {Signed(-3.254, 2), "−3.25"}, {Signed(math.Copysign(0, -1), 2), "+0.00"}, {Signed(-0.004, 2), "+0.00"}, {Signed(-0.16, 2), "−0.16"},
 		{Pct(0.875), "87.5%"}, {Pct(1), "100%"}, {PctFixed(1), "100.0%"}, {PctFixed(0.9123), "91.2%"},
 		{Cell(0.1), "0.1"}, {Cell(1234567.891234567), "1.23457e+06"},
 		{MiB(512 << 20), "512.0 MiB"},
@@ -26,7 +27,7 @@ func TestWays(t *testing.T) {
 	}
 	// The float verbs the views used before, for the values they printed.
 	for _, v := range []float64{0, 0.5, -0.05, 3.14159, -2.675, 99.95, 1e-9} {
-		if Signed(v, 2) != fmt.Sprintf("%+.2f", v) || Fixed(v, 1) != fmt.Sprintf("%.1f", v) || PctFixed(v) != fmt.Sprintf("%.1f%%", v*100) {
+		if Signed(v, 2) != strings.Replace(fmt.Sprintf("%+.2f", v), "-", "−", 1) || Fixed(v, 1) != fmt.Sprintf("%.1f", v) || PctFixed(v) != fmt.Sprintf("%.1f%%", v*100) {
 			t.Errorf("%g: %s %s %s", v, Signed(v, 2), Fixed(v, 1), PctFixed(v))
 		}
 	}
