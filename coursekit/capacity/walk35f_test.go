@@ -18,6 +18,9 @@ func TestUndecidedSearchJSONSaysUndecided(t *testing.T) {
 	// Wilson lower bound is far below 0.9, so the first step is undecided
 	// and the bisection has nowhere to go within --resolution 5 of 0.
 	c.StartRate, c.MaxRate, c.Resolution = 5, 20, 5
+	// A loose SLO: on a loaded machine a few of 5 attempts over 100 ms
+	// would fail the step instead of leaving it undecided.
+	c.SLOTTFTMS = 4000
 	c.StepDuration, c.StepMaxDuration = time.Second, time.Second
 	res, err := Search(context.Background(), c)
 	if err != nil {
