@@ -14,14 +14,15 @@ import (
 // its text said "undecided". Its JSON now says undecided in both.
 func TestUndecidedSearchJSONSaysUndecided(t *testing.T) {
 	c := config(t, newSim(t, simBatch))
-	// About 5 attempts in a step's only window: even all qualifying, the
+	// About 6 attempts in a step's only window: even all qualifying, the
 	// Wilson lower bound is far below 0.9, so the first step is undecided
-	// and the bisection has nowhere to go within --resolution 5 of 0.
-	c.StartRate, c.MaxRate, c.Resolution = 5, 20, 5
-	// A loose SLO: on a loaded machine a few of 5 attempts over 100 ms
-	// would fail the step instead of leaving it undecided.
+	// and the bisection has nowhere to go within --resolution 2 of 0. The
+	// window is 3 s and the SLO loose, so that a loaded machine (a client
+	// 600 ms late, seen at load 10) neither empties the window of
+	// completions, which fails the overload test, nor fails attempts.
+	c.StartRate, c.MaxRate, c.Resolution = 2, 8, 2
 	c.SLOTTFTMS = 4000
-	c.StepDuration, c.StepMaxDuration = time.Second, time.Second
+	c.StepDuration, c.StepMaxDuration = 3*time.Second, 3*time.Second
 	res, err := Search(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +33,7 @@ func TestUndecidedSearchJSONSaysUndecided(t *testing.T) {
 	if res.BoundedBy != BoundUndecided {
 		t.Errorf("bounded_by %q, want %q", res.BoundedBy, BoundUndecided)
 	}
-	for _, want := range []string{"undecided: no step could decide either way (too few attempts", "so this is not \"no rate meets\"", "bisected down to 5 req/s, the lowest rate searched, within --resolution 5 req/s of 0"} {
+	for _, want := range []string{"undecided: no step could decide either way (too few attempts", "so this is not \"no rate meets\"", "bisected down to 2 req/s, the lowest rate searched, within --resolution 2 req/s of 0"} {
 		if !strings.Contains(res.StopReason, want) {
 			t.Errorf("stop reason %q lacks %q", res.StopReason, want)
 		}
