@@ -93,6 +93,14 @@ type Agreement struct {
 	// Resolution is the larger of the two searches' --resolution.
 	Resolution float64 `json:"resolution"`
 	Reasons    []Why   `json:"reasons"`
+	// SameSeed says both searches were run with one --seed: every rate
+	// both ran replayed the same arrival schedule (StepSeed derives a
+	// step's seed from --seed and its rate), so the repeat checks the
+	// server's variation, not the schedule's. False when either search
+	// does not record its seed (saved before it did).
+	SameSeed bool `json:"same_seed"`
+	// Seed is that seed when SameSeed.
+	Seed *uint64 `json:"seed,omitempty"`
 }
 
 // Again sets cur beside prev, an earlier search meant to be run with the
@@ -105,6 +113,10 @@ type Agreement struct {
 func Again(prev, cur *Result) Agreement {
 	ag := Agreement{PreviousAnswer: prev.MaxRateMeeting, Answer: cur.MaxRateMeeting, PreviousBound: prev.bound(), Bound: cur.bound(),
 		Resolution: max(prev.Resolution, cur.Resolution), Reasons: []Why{}}
+	if prev.Seed != nil && cur.Seed != nil && *prev.Seed == *cur.Seed {
+		seed := *cur.Seed
+		ag.SameSeed, ag.Seed = true, &seed
+	}
 	ag.Same = sameRate(prev.MaxRateMeeting, cur.MaxRateMeeting) && prev.bound() == cur.bound()
 	// Changed conditions are named even beside the same answer: it is then
 	// an answer to two questions, not one found twice.

@@ -135,6 +135,33 @@ type Step struct {
 	// and ended (null where the machine does not tell): a search run again
 	// says whether a step decided differently under another load (Again).
 	LoadAvg *LoadAvg `json:"load_avg"`
+	// WarmupArrivals are the attempts sent in the step's warm-up, before
+	// its window, and WarmupArrivalsPlanned rate × --warmup; WarmupBacklog says the warm-up drew clearly more than
+	// its plan and the window started with more in flight than a server
+	// keeping up holds (WarmupBacklogged): the window's first attempts
+	// waited behind the warm-up's. The verdict does not change.
+	WarmupArrivals        int64   `json:"warmup_arrivals"`
+	WarmupArrivalsPlanned float64 `json:"warmup_arrivals_planned"`
+	WarmupBacklog         bool    `json:"warmup_backlog"`
+}
+
+// WarmupBacklogged says a step's window started behind a warm-up backlog:
+// the warm-up's arrivals exceed their plan, rate × warmupS, by more than
+// 1.96 Poisson standard deviations plus one (a one-sided 97.5 % bound,
+// the one for a count this small), and the window started with more in
+// flight than expected, the level a server keeping up holds by the
+// window's own attempts (LoadCheck.ExpectedInFlight). That level is read
+// from attempts that themselves waited behind the backlog, so it is
+// inflated by it: the test on the warm-up's arrivals is what says the
+// schedule, not the server, put them there; a server that cleared them
+// in the warm-up starts its window at the expected level and is not
+// flagged.
+func WarmupBacklogged(rate, warmupS float64, warmupArrivals, inFlightStart int64, expected float64) bool {
+	plan := rate * warmupS
+	if !(plan > 0) {
+		return false
+	}
+	return float64(warmupArrivals) > plan+1.96*math.Sqrt(plan)+1 && float64(inFlightStart) > expected
 }
 
 // Overloaded says whether the step failed because the server fell behind
@@ -173,8 +200,13 @@ type Result struct {
 	// limit) or BoundInterrupted; BoundNoRate when no rate met and some
 	// step failed, BoundUndecided when no rate met and none failed
 	// (Undecided).
-	BoundedBy string  `json:"bounded_by"`
-	MaxRate   float64 `json:"max_rate"`
+	BoundedBy string `json:"bounded_by"`
+	// AnswerIsLowerBound is true when BoundedBy is BoundMaxRate (AtLeast):
+	// every step met up to --max-rate, so MaxRateMeeting, kept for
+	// compatibility, is only a lower bound on the capacity, not a
+	// measured one (walk 35g, F11).
+	AnswerIsLowerBound bool    `json:"answer_is_lower_bound"`
+	MaxRate            float64 `json:"max_rate"`
 	// The rest of the search's flags, so that two searches can be checked
 	// for the same flags (Again).
 	StartRate        float64 `json:"start_rate"`
@@ -183,6 +215,11 @@ type Result struct {
 	WarmupS          float64 `json:"warmup_s"`
 	StepDurationS    float64 `json:"step_duration_s"`
 	StepMaxDurationS float64 `json:"step_max_duration_s"`
+	// Seed is the search's --seed, from which every step's schedule seed
+	// is derived (StepSeed): two searches with one seed replay the same
+	// arrivals at every rate both ran. Null in a search saved before it
+	// was recorded.
+	Seed *uint64 `json:"search_seed,omitempty"`
 	// Again sets this search beside an earlier one with the same flags
 	// (capacity --previous): the same answer, or why not. Null otherwise.
 	Again *Agreement `json:"again,omitempty"`
@@ -353,6 +390,16 @@ func (r *Result) AnswerMargin() (AnswerMargin, bool) {
 // rate met, up to the search's limit.
 func (r *Result) AtLeast() bool { return r.MaxRateMeeting != nil && r.BoundedBy == BoundMaxRate }
 
+// settleAnswer sets the answer from the steps searched up to maxRate: the
+// highest rate meeting, what bounds it, whether it is only a lower bound
+// (AnswerIsLowerBound) and whether every step stayed undecided.
+func (r *Result) settleAnswer(maxRate float64) {
+	r.MaxRateMeeting = answer(r.Steps)
+	r.BoundedBy = boundedBy(r.Steps, r.MaxRateMeeting, maxRate)
+	r.AnswerIsLowerBound = r.AtLeast()
+	r.Undecided = undecided(r.Steps, r.MaxRateMeeting)
+}
+
 // Validate rejects bad input before any load is sent.
 func (c *Config) Validate() error {
 	switch {
@@ -440,6 +487,8 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	start := time.Now()
 	res := &Result{AttemptsToMeet: AttemptsToMeet(c.Target), MaxTokens: b.MaxTokens, QualityJudged: b.Dataset != nil, Target: c.Target, SLOTTFTMS: c.SLOTTFTMS, Model: b.Model, LatencySLO: c.Latency, Confidence: metrics.Confidence, Method: metrics.Wilson, MaxRate: c.MaxRate,
 		StartRate: c.StartRate, Growth: c.Growth, Resolution: c.Resolution, WarmupS: c.Warmup.Seconds(), StepDurationS: c.StepDuration.Seconds(), StepMaxDurationS: c.StepMaxDuration.Seconds()}
+	seed := b.Seed
+	res.Seed = &seed
 	n := 0
 	step := func(rate float64) (Step, error) {
 		s, err := c.runStep(ctx, rate, &n)
@@ -454,9 +503,7 @@ func Search(ctx context.Context, c Config) (*Result, error) {
 	}
 	finish := func(reason string) (*Result, error) {
 		res.StopReason = reason
-		res.MaxRateMeeting = answer(res.Steps)
-		res.BoundedBy = boundedBy(res.Steps, res.MaxRateMeeting, c.MaxRate)
-		res.Undecided = undecided(res.Steps, res.MaxRateMeeting)
+		res.settleAnswer(c.MaxRate)
 		if res.Undecided && !res.Provisional {
 			// Worded as the text's answer: undecided, not "no rate
 			// searched meets … which does not meet" (walk 35f, item 1).
@@ -790,6 +837,13 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		}
 		s.Load = &lc
 		s.TimeInFlightS = w
+		for i := range t.Attempts {
+			if t.Attempts[i].StartMS < sum.Window.StartMS {
+				s.WarmupArrivals++
+			}
+		}
+		s.WarmupArrivalsPlanned = rate * c.Warmup.Seconds()
+		s.WarmupBacklog = WarmupBacklogged(rate, c.Warmup.Seconds(), s.WarmupArrivals, n0, lc.ExpectedInFlight)
 	}
 	if watch.load != nil {
 		// A step stopped early is judged by the watch's test, which the
