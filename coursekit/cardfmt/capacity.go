@@ -276,3 +276,31 @@ func CapacityShortStartIn(lg lang.Lang, startRate, stepDurationS, stepMaxDuratio
 		"the first window (--step-duration %s s × --start-rate %s req/s) holds about %s: the first steps will be extended up to --step-max-duration %s s to gather the %s meeting the target needs: at --start-rate %s req/s, a window of about %s s; a higher --start-rate shortens the search"},
 		numfmt.Num(stepDurationS), numfmt.Num(startRate), lang.N(lg, int64(math.Round(startRate*stepDurationS)), "attempt", "attempts"), numfmt.Num(stepMaxDurationS), lang.N(lg, need, "attempt", "attempts"), numfmt.Num(startRate), seconds)
 }
+
+// CapacityWarmupBacklogIn says, under a step, that its warm-up drew clearly
+// more arrivals than planned and they queued into the window
+// (capacity.Step.WarmupBacklog): the window's first attempts waited behind
+// them. "" otherwise. The verdict stands; the line says what it measured.
+func CapacityWarmupBacklogIn(lg lang.Lang, s capacity.Step) string {
+	if !s.WarmupBacklog || s.Load == nil {
+		return ""
+	}
+	return lg.F(lang.Msg{"预热积压：预热里到达 %s 次，按计划约 %s 次，窗口开始时仍有 %d 次在途（跟得上的服务器约 %s 次）：预热的到达排进了窗口，窗口最初的尝试要在它们后面等；换一个 --seed 会抽到另一个到达序列",
+		"warm-up backlog: the warm-up drew %s where about %s were planned, and the window started with %d in flight (a server keeping up holds about %s): the warm-up's arrivals queued into the window, so its first attempts waited behind them; another --seed draws another schedule"},
+		lang.N(lg, s.WarmupArrivals, "arrival", "arrivals"), numfmt.Fixed(s.WarmupArrivalsPlanned, 1), s.Load.InFlightStart, s.Load.Figures().ExpectedInFlight)
+}
+
+// CapacityStoppedBeforeIn is the sentence that follows a search's answer
+// when its bisection stopped before a rate too low to meet
+// (capacity.Result.StoppedBefore), in every view (the CLI's text, the
+// chart's subtitle): below need ÷ --step-max-duration even the longest
+// window holds fewer attempts than meeting the target needs (need,
+// capacity.AttemptsToMeet).
+func CapacityStoppedBeforeIn(lg lang.Lang, stoppedBefore float64, need int, stepMaxDurationS float64) string {
+	lowest := 0.0
+	if need > 0 && stepMaxDurationS > 0 {
+		lowest = float64(need) / stepMaxDurationS
+	}
+	return lg.F(lang.Msg{"搜索在 %s 次/s 之前停下：低于 %s 次/s（%d ÷ --step-max-duration %s s）的速率，最长窗口里的尝试也不到达标所需的 %d 次，只能无定论，所以没有测；要往下搜，请加长 --step-max-duration 或降低 --target。", "The search stopped before %s req/s: below %s req/s (%d ÷ --step-max-duration %s s) even the longest window holds fewer attempts than the %d meeting the target needs, so a step could not meet and was not run; to search lower, give a longer --step-max-duration or a lower --target."},
+		capacity.Rate(stoppedBefore), capacity.Rate(lowest), need, numfmt.Num(stepMaxDurationS), need)
+}

@@ -380,7 +380,8 @@ func (l Lab) CapacitySaved(name string) error {
 func CapacityChart(r *capacity.Result) labfig.CapacitySearch {
 	out := labfig.CapacitySearch{Target: r.Target, SLOTTFTMS: r.SLOTTFTMS, Latency: r.LatencySLO, Judged: r.Judged(),
 		Model: r.Model, MaxRateMeeting: r.MaxRateMeeting, AtLeast: r.AtLeast(), Provisional: r.Provisional, ElapsedS: r.ElapsedS,
-		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet, ShortStep: r.ShortStep()}
+		Undecided: r.Undecided, MostAttempts: r.MostAttempts(), AttemptsToMeet: r.AttemptsToMeet, ShortStep: r.ShortStep(),
+		StoppedBefore: r.StoppedBefore, StepMaxDurationS: r.StepMaxDurationS}
 	out.AnswerMargin, _ = r.AnswerMargin()
 	if a := r.AnswerStep(); r.AnswerQueueGrowing && a != nil && a.Load != nil {
 		out.AnswerGrowth = a.Load

@@ -59,6 +59,11 @@ type CapacitySearch struct {
 	// ShortStep is capacity.Result.ShortStep: with no rate met, the step
 	// whose length, not the server, bounds the answer (cardfmt.CapacityNoRateIn).
 	ShortStep *capacity.Step
+	// StoppedBefore is capacity.Result.StoppedBefore: the rate the
+	// bisection stopped before, too low to meet within StepMaxDurationS
+	// (cardfmt.CapacityStoppedBeforeIn); nil otherwise.
+	StoppedBefore    *float64
+	StepMaxDurationS float64
 }
 
 // CapacityStep is one searched rate. Shares are in [0, 1]; nil is unknown.
@@ -250,6 +255,10 @@ func capacitySubtitle(lg lang.Lang, r CapacitySearch) string {
 	if r.MaxRateMeeting == nil && r.Undecided {
 		ans = strings.TrimRight(cardfmt.CapacityUndecidedIn(lg, r.MostAttempts, r.AttemptsToMeet, r.Target), "。.")
 	}
+	if r.StoppedBefore != nil {
+		// What the text's answer says next: why the search went no lower.
+		ans += "\n" + strings.TrimRight(cardfmt.CapacityStoppedBeforeIn(lg, *r.StoppedBefore, r.AttemptsToMeet, r.StepMaxDurationS), "。.")
+	}
 	if r.AnswerGrowth != nil {
 		ans += "\n" + cardfmt.CapacityGrowthIn(lg, *r.AnswerGrowth)
 	}
@@ -347,7 +356,7 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 			b, anyBusy = pct2(capacity.BusyShown(*s.BusyMean)), true
 		}
 		busy = append(busy, draw.Point{Value: []any{s.Rate, b}, Tooltip: &draw.NodeTooltip{Show: true,
-			Formatter: lg.F(lang.Msg{"%s 次/s：窗口内设备忙碌率 %s", "%s req/s: device busy share in the window %s"}, draw.Num(s.Rate), pctOrNone(lg, busyShown(s.BusyMean)))}})
+			Formatter: lg.F(lang.Msg{"%s 次/s：窗口内设备忙碌率 %s", "%s req/s: device busy share in the window %s"}, draw.Num(s.Rate), busyOrNotReported(lg, s.BusyMean))}})
 	}
 	marks := []any{draw.HLine(lg.F(lang.Msg{"目标 %s", "target %s"}, pct(r.Target)), pct2(r.Target), draw.ColorMark, targetLabelAt)}
 	if r.MaxRateMeeting != nil {
@@ -454,7 +463,7 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 	var b strings.Builder
 	for _, s := range sortedSteps(r) {
 		name, _ := verdictOf(lg, s.Verdict)
-		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格%s，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified%s, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly, s.InFlight), name, pctOrNone(lg, busyShown(s.BusyMean))))
+		b.WriteString(lg.F(lang.Msg{"%s 次/s：%d / %d 合格%s，%s；设备忙碌率 %s", "%s req/s: %d / %d qualified%s, %s; device busy share %s"}, draw.Num(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly, s.InFlight), name, busyOrNotReported(lg, s.BusyMean)))
 		if late := s.lateness(lg); late != "" {
 			b.WriteString(lg.S(lang.Msg{"；", "; "}) + late)
 		}
@@ -466,6 +475,16 @@ func WriteCapacityPage(w io.Writer, r CapacitySearch, lg lang.Lang) error {
 		page.Figure(CapacityAttainment(r, charts.WithID("capacity_attainment"), in), lg.S(lang.Msg{"每个点是一步：联合合格次数 / 全部尝试（失败留在分母里），竖条是该步的 95% Wilson 区间；区间下界 ≥ 目标才算达标，上界 < 目标算不达标，其余尚无定论。", "Each point is a step: qualified / all attempts (failures stay in the denominator); the bar is the step's 95% Wilson interval: a lower bound ≥ the target meets, an upper bound < the target fails, anything else is undecided."})),
 		page.Figure(CapacityLoad(r, charts.WithID("capacity_load"), in), lg.S(lang.Msg{"goodput 与 P95 TTFT：设备忙碌不等于服务得快。", "Goodput and P95 TTFT: a busy device is not a fast service."})),
 		page.Text(b.String()))
+}
+
+// busyOrNotReported is a step's busy share as shown (busyShown), or, when
+// the server exposed no busy reading, "服务器未报告" ("not reported") as
+// the text of coursekit capacity says: not "none", which reads as idle.
+func busyOrNotReported(lg lang.Lang, v *float64) string {
+	if v == nil {
+		return lg.S(lang.Msg{"服务器未报告", "not reported"})
+	}
+	return pct(*busyShown(v))
 }
 
 // busyShown is a busy share as shown (capacity.BusyShown); nil stays nil.

@@ -126,7 +126,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		// step, and the search takes that long (walk 35e, F7).
 		fmt.Fprintln(stderr, "coursekit capacity: "+line)
 	}
-	c.OnStep = func(s capacity.Step) { io.WriteString(stderr, capacityStepLine(l, s)) }
+	c.OnStep = func(s capacity.Step) { io.WriteString(stderr, capacityStepLine(l, s, c.Target)) }
 	// While a step runs: a line as each run starts and about every 5 s
 	// (notebook 10's progress, lab.SearchProgress), never on stdout.
 	lab.SearchProgress(&c, lab.SearchProgressOptions{Out: stderr, Lang: l, Every: 5 * time.Second, Prefix: "coursekit capacity: "})
@@ -154,14 +154,58 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // capacityStepLine is a finished step on stderr in lg: its counts with any
 // attempts its early stop cut off (as the text and the chart print them),
-// its verdict, its reason (English, as in the JSON) and its trace.
-func capacityStepLine(lg lang.Lang, s capacity.Step) string {
-	verdict := s.Verdict
+// its verdict, its reason and its trace. The reason is the step's own
+// (English, as in the JSON) in English, and in Chinese one built from the
+// same figures (capacityReasonIn): never English inside Chinese (walk 35g,
+// F3). target is the search's --target.
+func capacityStepLine(lg lang.Lang, s capacity.Step, target float64) string {
+	verdict, reason := s.Verdict, s.Reason
 	if lg != lang.EN {
-		verdict = cardfmt.CapacityVerdictIn(lg, s.Verdict)
+		verdict, reason = cardfmt.CapacityVerdictIn(lg, s.Verdict), capacityReasonIn(lg, s, target)
 	}
 	return lg.F(lang.Msg{"coursekit capacity: %s 次/s：%d / %d 合格%s，%s（%s），%s\n", "coursekit capacity: %s req/s: %d/%d qualified%s, %s (%s), %s\n"},
-		capacity.Rate(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight), verdict, s.Reason, s.Trace)
+		capacity.Rate(s.Rate), s.Qualified, s.Attempts, cardfmt.CapacityCutOffIn(lg, s.StoppedEarly(), s.InFlight), verdict, reason, s.Trace)
+}
+
+// capacityReasonIn is a step's reason in lg from its recorded figures, as
+// the step's text prints them: the Wilson rule's bound against target, the
+// overload test's figures for a step failed on overload, and the keep-up
+// line (keepUpLine) of a step with a load check.
+func capacityReasonIn(lg lang.Lang, s capacity.Step, target float64) string {
+	pct := func(v float64) string { return numfmt.PctFixed(v) }
+	tgt := numfmt.Exact(target*100) + "%"
+	var parts []string
+	switch {
+	case s.BeforeWindow:
+		return cardfmt.CapacityBeforeWindowIn(lg)
+	case s.Verdict == capacity.Interrupted:
+		return lg.S(lang.Msg{"搜索在这一步中被中断", "the search was interrupted during this step"})
+	case s.Overloaded() && s.Load != nil:
+		l := s.Load
+		f := l.Figures()
+		head := lg.S(lang.Msg{"过载", "overload"})
+		if s.StoppedEarly() {
+			head = lg.S(lang.Msg{"提前停止：过载", "stopped early: overload"})
+		}
+		parts = append(parts, head+lg.F(lang.Msg{"：%s s 里完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），低于提供的 %s 次/s；在途 %d → %d（预期 %s，%s 个标准误）",
+			": in %s s, %d completed = %s/s (95%% interval [%s, %s]), below the offered %s/s; in flight %d → %d (expected %s, %s standard errors)"},
+			numfmt.Fixed(l.WindowS, 2), l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered, l.InFlightStart, l.InFlightEnd, f.ExpectedInFlight, f.GrowthZ))
+	case s.CILow == nil || s.CIHigh == nil:
+		return lg.S(lang.Msg{"窗口里没有尝试", "no attempts in the window"})
+	case s.Verdict == capacity.Meets:
+		parts = append(parts, lg.F(lang.Msg{"Wilson 下界 %s ≥ 目标 %s", "Wilson lower bound %s ≥ target %s"}, pct(*s.CILow), tgt))
+	case s.Verdict == capacity.Fails:
+		parts = append(parts, lg.F(lang.Msg{"Wilson 上界 %s < 目标 %s", "Wilson upper bound %s < target %s"}, pct(*s.CIHigh), tgt))
+	default:
+		parts = append(parts, lg.F(lang.Msg{"Wilson 区间 [%s, %s] 跨过目标 %s", "Wilson interval [%s, %s] holds the target %s"}, pct(*s.CILow), pct(*s.CIHigh), tgt))
+		if need := capacity.AttemptsToMeet(target); s.Attempts < int64(need) {
+			parts = append(parts, lg.F(lang.Msg{"尝试太少：%d 次，全部合格也要至少 %d 次才能达标（加长 --step-duration 或 --step-max-duration，或提高速率）", "too few attempts: %d, and meeting it needs at least %d even if all qualify (a longer --step-duration or --step-max-duration, or a higher rate)"}, s.Attempts, need))
+		}
+	}
+	if line := keepUpLine(lg, s); line != "" {
+		parts = append(parts, line)
+	}
+	return strings.Join(parts, lg.S(lang.Msg{"；", "; "}))
 }
 
 // writeCapacityJSON writes the search as indented JSON, its floats as the
@@ -250,27 +294,8 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 			p(lang.Msg{"    %s里：完成 %d 次 = %s 次/s（95%% 区间 [%s, %s]），提供 %s 次/s；提供 − 完成 %s 次/s（95%% 区间 [%s, %s]），在途 %d → %d", "    in %s: %d completed = %s/s (95%% interval [%s, %s]), offered %s/s; offered − completed %s/s (95%% interval [%s, %s]), in flight %d → %d"},
 				cardfmt.CapacityLoadWindowIn(lg, *l), l.Completions, f.CompletionPerS, f.CompletionLow, f.CompletionHigh, f.Offered,
 				f.Slope, f.SlopeLow, f.SlopeHigh, l.InFlightStart, l.InFlightEnd)
-			switch {
-			case l.Resolution > 0 && l.KeepUpBound <= 0:
-				// A negative "short by at most" reads oddly: the window
-				// completed at least the offered rate (the JSON keeps the
-				// bound as computed).
-				p(lang.Msg{"    窗口里服务器完成的速率不低于提供的速率（一步在 --resolution %s 次/s 以内即可达标）：%s", "    the server completed at least the offered rate in the window (a step meets within --resolution %s/s): %s"},
-					f.Resolution, keepUpWord(lg, l))
-			case l.BoundWithinResolution():
-				// The overload test failed it, not the keep-up bound: say
-				// which rule, never "within resolution: overload".
-				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：完成速率的 95%% 区间整个低于提供的速率，且在途数的增长超过 1.96 个标准误%s", "    the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: the completion rate's 95%% interval lies wholly below the offered rate and the in-flight count grew beyond 1.96 standard errors%s"},
-					f.KeepUpBound, f.Resolution, lateEvidence(lg, s))
-			case l.WithinResolution():
-				// Not "keeps up": what the window shows is a saturation of
-				// at least (completions − in flight at its start)/W, which
-				// may be short of the offered rate by up to the bound.
-				p(lang.Msg{"    窗口显示服务器每秒至少完成 %s 次（饱和吞吐 ≥ %s 次/s），所以它可能比提供的 %s 次/s 最多少 %s 次/s（≤ --resolution %s 次/s）%s：%s", "    the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s (≤ --resolution %s/s)%s: %s"},
-					f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l))
-			case l.Resolution > 0:
-				p(lang.Msg{"    服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）%s：%s%s", "    the server can be short of the offered rate by up to %s/s (%s --resolution %s/s)%s: %s%s"},
-					f.KeepUpBound, keepUpCmp(l), f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l), lateEvidence(lg, s))
+			if line := keepUpLine(lg, s); line != "" {
+				b.WriteString("    " + line + "\n")
 			}
 			if short := cardfmt.CapacityArrivalsShortIn(lg, *l); short != "" && l.Resolution > 0 && !s.StoppedEarly() {
 				// The keep-up line's share of the schedule: a light window
@@ -280,6 +305,9 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		}
 		if late := cardfmt.CapacityLatenessIn(lg, s); late != "" {
 			b.WriteString("    " + late + "\n")
+		}
+		if wb := cardfmt.CapacityWarmupBacklogIn(lg, s); wb != "" {
+			b.WriteString("    " + wb + "\n")
 		}
 	}
 	ans := r.AnswerStep()
@@ -298,9 +326,9 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		p(lang.Msg{"结论：达标的最高速率是 %s 次/s%s（该步联合合格 %s，95%% 区间 [%s, %s]），比它低的每个已测速率也都达标。", "Answer: the highest rate that meets the target is %s req/s%s (qualified %s at that step, 95%% interval [%s, %s]), and every lower rate measured meets it too."}, numfmt.Num(ans.Rate), cardfmt.CapacityWithinIn(lg, m), pc(ans.Attainment), pc(ans.CILow), pc(ans.CIHigh))
 	}
 	if r.StoppedCannotMeet() {
-		p(lang.Msg{"搜索在 %s 次/s 之前停下：低于 %s 次/s（%d ÷ --step-max-duration %s s）的速率，最长窗口里的尝试也不到达标所需的 %d 次，只能无定论，所以没有测；要往下搜，请加长 --step-max-duration 或降低 --target。", "The search stopped before %s req/s: below %s req/s (%d ÷ --step-max-duration %s s) even the longest window holds fewer attempts than the %d meeting the target needs, so a step could not meet and was not run; to search lower, give a longer --step-max-duration or a lower --target."},
-			capacity.Rate(*r.StoppedBefore), capacity.Rate(r.LowestDecidableRate()), r.AttemptsToMeet, numfmt.Num(r.StepMaxDurationS), r.AttemptsToMeet)
+		b.WriteString(cardfmt.CapacityStoppedBeforeIn(lg, *r.StoppedBefore, r.AttemptsToMeet, r.StepMaxDurationS) + "\n")
 	}
+
 	if a := r.AnswerStep(); a != nil && a.Load != nil && a.Load.GrowingUndecided {
 		b.WriteString(cardfmt.CapacityGrowthIn(lg, *a.Load) + "\n")
 	}
@@ -312,6 +340,41 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	}
 	p(lang.Msg{"共 %s 步，用时 %s s。", "%s in %s s."}, lang.N(lg, len(r.Steps), "step", "steps"), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
+}
+
+// keepUpLine is a step's keep-up line, as its text prints it under the
+// load figures: what its window shows of the server keeping up with the
+// offered rate, and the rule's word for it; "" for a step without a
+// keep-up bound (no resolution).
+func keepUpLine(lg lang.Lang, s capacity.Step) string {
+	l := s.Load
+	if l == nil {
+		return ""
+	}
+	f := l.Figures()
+	switch {
+	case l.Resolution > 0 && l.KeepUpBound <= 0:
+		// A negative "short by at most" reads oddly: the window
+		// completed at least the offered rate (the JSON keeps the
+		// bound as computed).
+		return lg.F(lang.Msg{"窗口里服务器完成的速率不低于提供的速率（一步在 --resolution %s 次/s 以内即可达标）：%s", "the server completed at least the offered rate in the window (a step meets within --resolution %s/s): %s"},
+			f.Resolution, keepUpWord(lg, l))
+	case l.BoundWithinResolution():
+		// The overload test failed it, not the keep-up bound: say
+		// which rule, never "within resolution: overload".
+		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：完成速率的 95%% 区间整个低于提供的速率，且在途数的增长超过 1.96 个标准误%s", "the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: the completion rate's 95%% interval lies wholly below the offered rate and the in-flight count grew beyond 1.96 standard errors%s"},
+			f.KeepUpBound, f.Resolution, lateEvidence(lg, s))
+	case l.WithinResolution():
+		// Not "keeps up": what the window shows is a saturation of
+		// at least (completions − in flight at its start)/W, which
+		// may be short of the offered rate by up to the bound.
+		return lg.F(lang.Msg{"窗口显示服务器每秒至少完成 %s 次（饱和吞吐 ≥ %s 次/s），所以它可能比提供的 %s 次/s 最多少 %s 次/s（≤ --resolution %s 次/s）%s：%s", "the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s (≤ --resolution %s/s)%s: %s"},
+			f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l))
+	case l.Resolution > 0:
+		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）%s：%s%s", "the server can be short of the offered rate by up to %s/s (%s --resolution %s/s)%s: %s%s"},
+			f.KeepUpBound, keepUpCmp(l), f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l), lateEvidence(lg, s))
+	}
+	return ""
 }
 
 // sentenceSep is s as the next sentence in lg: after nothing in Chinese,
@@ -373,11 +436,18 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 		}
 		return lg.F(lang.Msg{"%s 次/s", "%s req/s"}, numfmt.Num(*v))
 	}
+	sameSeed := func() {
+		if ag.SameSeed && ag.Seed != nil {
+			p(lang.Msg{"  - 两次搜索用的是同一个 --seed %d：每一步的到达序列由 --seed 和速率决定，所以两次都测的速率重放了同样的到达；这次重复检验的是服务器的波动，不是到达序列的；要独立地再查一次，请换一个 --seed。",
+				"  - both searches used --seed %d: a step's arrival schedule comes from --seed and its rate, so every rate both ran replayed the same arrivals; the repeat checks the server's variation, not the schedule's; for an independent check, give another --seed."}, *ag.Seed)
+		}
+	}
 	if ag.Same {
 		p(lang.Msg{"与上一次搜索（%s）相比：结论相同，%s。", "Against the previous search (%s): the same answer, %s."}, ag.Previous, ans(ag.Answer, ag.Bound))
 		for _, w := range ag.Reasons {
 			p(lang.Msg{"  - 但两次搜索的条件不同（%s）：这是两个问题各自的答案，不是同一个答案量了两次。", "  - but the searches' conditions differ (%s): these are answers to two questions, not one answer found twice."}, strings.Join(w.Flags, "; "))
 		}
+		sameSeed()
 		return b.String()
 	}
 	p(lang.Msg{"与上一次搜索（%s）相比：结论不同，上一次 %s，这一次 %s。原因：", "Against the previous search (%s): a different answer, %s then and %s now. Why:"},
@@ -424,5 +494,6 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 				rate, step(w.Previous), step(w.This))
 		}
 	}
+	sameSeed()
 	return b.String()
 }

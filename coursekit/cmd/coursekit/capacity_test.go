@@ -262,6 +262,15 @@ func TestCapacityTwiceSaysWhyNot(t *testing.T) {
 	if ag == nil || ag.Previous != prev {
 		t.Fatalf("no comparison with the previous search: %s", second)
 	}
+	// Both ran with the default --seed 1: the same schedules (walk 35g, F2).
+	if a.Seed == nil || *a.Seed != 1 || !ag.SameSeed || ag.Seed == nil || *ag.Seed != 1 {
+		t.Errorf("search seed %v, same_seed %v, seed %v; want 1, true, 1", a.Seed, ag.SameSeed, ag.Seed)
+	}
+	for _, s := range append(a.Steps, b.Steps...) {
+		if want := s.Rate * 0.1; !s.BeforeWindow && s.WarmupArrivalsPlanned != want {
+			t.Errorf("step %g: warm-up arrivals planned %g, want %g", s.Rate, s.WarmupArrivalsPlanned, want)
+		}
+	}
 	// Two searches without an answer agree only when both are undecided or
 	// neither is: "no rate meets" (a step failed) is not "undecided" (every
 	// step still undecided at its longest window).
