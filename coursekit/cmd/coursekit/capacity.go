@@ -202,7 +202,7 @@ func capacityReasonIn(lg lang.Lang, s capacity.Step, target float64) string {
 			parts = append(parts, lg.F(lang.Msg{"尝试太少：%d 次，全部合格也要至少 %d 次才能达标（加长 --step-duration 或 --step-max-duration，或提高速率）", "too few attempts: %d, and meeting it needs at least %d even if all qualify (a longer --step-duration or --step-max-duration, or a higher rate)"}, s.Attempts, need))
 		}
 	}
-	if line := keepUpLine(lg, s); line != "" {
+	if line := keepUpLineLate(lg, s, lateInline(lg, s)); line != "" {
 		parts = append(parts, line)
 	}
 	return strings.Join(parts, lg.S(lang.Msg{"；", "; "}))
@@ -347,6 +347,14 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 // offered rate, and the rule's word for it; "" for a step without a
 // keep-up bound (no resolution).
 func keepUpLine(lg lang.Lang, s capacity.Step) string {
+	return keepUpLineLate(lg, s, lateEvidence(lg, s))
+}
+
+// keepUpLineLate is keepUpLine with late as what follows an overloaded
+// step's bound when the client was late: the text's lateEvidence points
+// to its next line, a one-line reason on stderr says it inline
+// (lateInline).
+func keepUpLineLate(lg lang.Lang, s capacity.Step, late string) string {
 	l := s.Load
 	if l == nil {
 		return ""
@@ -363,7 +371,7 @@ func keepUpLine(lg lang.Lang, s capacity.Step) string {
 		// The overload test failed it, not the keep-up bound: say
 		// which rule, never "within resolution: overload".
 		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：完成速率的 95%% 区间整个低于提供的速率，且在途数的增长超过 1.96 个标准误%s", "the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: the completion rate's 95%% interval lies wholly below the offered rate and the in-flight count grew beyond 1.96 standard errors%s"},
-			f.KeepUpBound, f.Resolution, lateEvidence(lg, s))
+			f.KeepUpBound, f.Resolution, late)
 	case l.WithinResolution():
 		// Not "keeps up": what the window shows is a saturation of
 		// at least (completions − in flight at its start)/W, which
@@ -372,7 +380,7 @@ func keepUpLine(lg lang.Lang, s capacity.Step) string {
 			f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l))
 	case l.Resolution > 0:
 		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）%s：%s%s", "the server can be short of the offered rate by up to %s/s (%s --resolution %s/s)%s: %s%s"},
-			f.KeepUpBound, keepUpCmp(l), f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l), lateEvidence(lg, s))
+			f.KeepUpBound, keepUpCmp(l), f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l), late)
 	}
 	return ""
 }
@@ -394,6 +402,15 @@ func lateEvidence(lg lang.Lang, s capacity.Step) string {
 		return ""
 	}
 	return lg.S(lang.Msg{"；但客户端迟到了（见下一行），过载检验的证据可能是客户端自己的延迟，而不是服务器的", "; but the client was late (next line), so the overload test's evidence may be the client's own delay, not the server's"})
+}
+
+// lateInline is lateEvidence on one line: the client's lateness itself in
+// place of "next line"; "" when lateEvidence is.
+func lateInline(lg lang.Lang, s capacity.Step) string {
+	if lateEvidence(lg, s) == "" {
+		return ""
+	}
+	return lg.F(lang.Msg{"；但%s，过载检验的证据可能是客户端自己的延迟，而不是服务器的", "; but %s, so the overload test's evidence may be the client's own delay, not the server's"}, cardfmt.CapacityLatenessIn(lg, s))
 }
 
 // keepUpCmp compares a step's keep-up bound with the resolution.

@@ -40,11 +40,15 @@ func walk35gSteps(t *testing.T) []capacity.Step {
 	overloaded.Verdict, overloaded.Load, overloaded.Reason = capacity.Fails, &over, over.Reason()
 	early := step(110, 200, 200)
 	early.Verdict, early.Load, early.Reason, early.InFlight = capacity.Fails, &over, "stopped early: "+over.Reason(), 12
+	lateOver := overloaded
+	lag := 120.0
+	lateOver.SendLagP99MS = &lag
+	lateOver.Reason += "; but the client was late (send lag P99 120 ms): …"
 	failed := step(8, 20, 80)
 	failed.Reason = "Wilson upper bound 0.355 < target 0.9"
 	short := step(0.5, 12, 13)
 	short.Reason = "Wilson interval [0.667, 0.986] holds the target 0.9; too few attempts: 13, and meeting it needs at least 35 even if all qualify (…)"
-	return []capacity.Step{met, failed, short, overloaded, early,
+	return []capacity.Step{met, failed, short, overloaded, early, lateOver,
 		{Rate: 3, Verdict: capacity.Interrupted, Reason: "the search was interrupted during this step", Trace: "t"},
 		{Rate: 2, Verdict: capacity.Interrupted, BeforeWindow: true, Reason: "the search was interrupted before this step's window began (in its warm-up): nothing was measured", Trace: "t"}}
 }
@@ -74,6 +78,12 @@ func TestCapacityStepLineInTheRunsLanguage(t *testing.T) {
 			t.Errorf("%g req/s: the English line lacks the step's reason %q:\n%s", s.Rate, s.Reason, en)
 		}
 		noCJK(t, "capacity step line", en)
+	}
+	// A late client's evidence is said inline: a stderr line has no next
+	// line to point to.
+	late := capacityStepLine(lang.ZH, walk35gSteps(t)[5], 0.9)
+	if !strings.Contains(late, "但客户端迟到：发送延迟 P99 120 ms") || strings.Contains(late, "见下一行") {
+		t.Errorf("the late client's step line:\n%s", late)
 	}
 	met := capacityStepLine(lang.ZH, walk35gSteps(t)[0], 0.9)
 	for _, want := range []string{"达标（Wilson 下界 93.6% ≥ 目标 90%；", "--resolution 1 次/s", "在分辨率以内"} {
