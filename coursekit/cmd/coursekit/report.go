@@ -31,7 +31,7 @@ import (
 func cmdReport(args []string, stdout io.Writer) (err error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var opts cardopts.Flags
-	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
+	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)", cardopts.RecordedSLODefault)
 	opts.RegisterReading(fs)
 	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
 	langName := langFlag(fs)
