@@ -19,8 +19,8 @@ var (
 	noteOverload    = lang.Msg{"注意：容量搜索在第 %s s 提前结束了这一步，因为服务器跟不上提供的速率（过载：完成数的区间整体低于提供速率，在途请求在增长）；%s。窗口只算到这一刻，所有比值和 goodput 都按 %s s 计；当时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the capacity search stopped this step early at %s s because the server fell behind the offered rate (overload: the completions' interval wholly below the offered rate, the in-flight count growing); it %s. The window ends there, so every ratio and goodput uses %s s; the %s."}
 	// noteCapacityBasis names the count a capacity search judged its step
 	// by (metrics.CapacityStop) beside the card's own counts.
-	noteCapacityBasis = lang.Msg{"注意：容量搜索的口径与这张卡不同：它在过载时提前结束了这一步，把当时还在途的 %[1]d 次尝试排除在计数之外：它算的是 %[2]s / %[3]d 次尝试（%[4]s）；这张卡的分母是窗口内的全部 %[5]d 次尝试，在途的也算在内。",
-		"Note: capacity's basis differs from this card's: capacity stopped this step early on overload and left the %[1]d attempts still in flight out of its count: it counted %[2]s / %[3]d attempts (%[4]s); this card's denominators hold all %[5]d in-window attempts, those in flight included."}
+	noteCapacityBasis = lang.Msg{"注意：容量搜索的口径与这张卡不同：它在过载时提前结束了这一步，把当时还在途的 %[1]s 次尝试排除在计数之外：它算的是 %[2]s / %[3]s 次尝试（%[4]s）；这张卡的分母是窗口内的全部 %[5]s 次尝试，在途的也算在内。",
+		"Note: capacity's basis differs from this card's: capacity stopped this step early on overload and left the %[1]s out of its count: it counted %[2]s / %[3]s (%[4]s); this card's denominators hold all %[5]s, those in flight included."}
 	capacityQualified = lang.Msg{"%d 次合格", "%d qualified"}
 	capacityUnknown   = lang.Msg{"合格数未知", "qualified unknown"}
 	noteAfterWindow   = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %s."}
@@ -97,7 +97,8 @@ func CapacityNoteIn(l lang.Lang, s *metrics.Summary) string {
 	if c.Qualified != nil {
 		q = capacityQualified.F(l, *c.Qualified)
 	}
-	return noteCapacityBasis.F(l, c.InFlight, q, c.Attempts, sloName(c.SLOTTFTMS), s.Attempts)
+	return noteCapacityBasis.F(l, lang.N(l, c.InFlight, "attempt still in flight", "attempts still in flight"), q,
+		lang.N(l, c.Attempts, "attempt", "attempts"), sloName(c.SLOTTFTMS), lang.N(l, s.Attempts, "in-window attempt", "in-window attempts"))
 }
 
 // SLONoteFromRunIn is SLONoteIn for a run of a comparison judged, without
