@@ -17,10 +17,16 @@ var (
 	noteWarmup      = lang.Msg{"注意：这次运行在预热阶段就被中断了（第 %s s），测量窗口还没开始，窗口里没有尝试；%s。", "Note: this run was interrupted during warm-up (at %s s), before the measurement window began; the window has no attempts. It %s."}
 	noteCutShort    = lang.Msg{"注意：这次运行被提前中断了（第 %s s），%s。窗口只算到中断时刻，所有比值和 goodput 都按 %s s 计；中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: this run was interrupted early (at %s s); it %s. The window ends at the interruption, so every ratio and goodput uses %s s; the %s."}
 	noteOverload    = lang.Msg{"注意：容量搜索在第 %s s 提前结束了这一步，因为服务器跟不上提供的速率（过载：完成数的区间整体低于提供速率，在途请求在增长）；%s。窗口只算到这一刻，所有比值和 goodput 都按 %s s 计；当时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the capacity search stopped this step early at %s s because the server fell behind the offered rate (overload: the completions' interval wholly below the offered rate, the in-flight count growing); it %s. The window ends there, so every ratio and goodput uses %s s; the %s."}
-	noteAfterWindow = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %s."}
-	noteNumReqDone  = lang.Msg{"结束方式：发满 --num-requests %s 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %s (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
-	noteNumReqShort = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %s 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %s sent; the window is the full planned window."}
-	noteClientLag   = lang.Msg{"注意：测量客户端自己迟到了：%s在 %s 次尝试期间超过 %s ms（最大 %s ms，%s 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]s (at most %[4]s ms; %[5]s it). %[6]s"}
+	// noteCapacityBasis names the count a capacity search judged its step
+	// by (metrics.CapacityStop) beside the card's own counts.
+	noteCapacityBasis = lang.Msg{"注意：容量搜索的口径与这张卡不同：它在过载时提前结束了这一步，把当时还在途的 %[1]s 次尝试排除在计数之外：它算的是 %[2]s / %[3]s 次尝试（%[4]s）；这张卡的分母是窗口内的全部 %[5]s 次尝试，在途的也算在内。",
+		"Note: capacity's basis differs from this card's: capacity stopped this step early on overload and left the %[1]s out of its count: it counted %[2]s / %[3]s (%[4]s); this card's denominators hold all %[5]s, those in flight included."}
+	capacityQualified = lang.Msg{"%d 次合格", "%d qualified"}
+	capacityUnknown   = lang.Msg{"合格数未知", "qualified unknown"}
+	noteAfterWindow   = lang.Msg{"注意：运行在窗口结束之后、等最后几个回答时被中断（第 %s s）：窗口是完整的，中断时还没结束的 %s 次尝试记为在途，不算失败。", "Note: the run was interrupted after the window ended, while waiting for the last answers (at %s s): the window is complete, and the %s."}
+	noteNumReqDone    = lang.Msg{"结束方式：发满 --num-requests %s 个请求（按计划发送时刻计在窗口内，不含预热和重试）后不再发送，窗口止于最后一次尝试结束的时刻（第 %s s），所有比值和 goodput 都按 %s s 计；%s。", "How it ended: after --num-requests %s (counted in the window by planned send time, without warm-up and retries) nothing more was sent; the window ends when the last attempt ended (at %s s), so every ratio and goodput uses %s s. It %s."}
+	noteNumReqShort   = lang.Msg{"结束方式：计划窗口先到，没有发满 --num-requests %s 个请求；窗口是完整的计划窗口。", "How it ended: the planned window ran out before --num-requests %s sent; the window is the full planned window."}
+	noteClientLag     = lang.Msg{"注意：测量客户端自己迟到了：%s在 %s 次尝试期间超过 %s ms（最大 %s ms，%s 次记录了它）。%s", "Note: the measuring client itself was late: %[1]s was over %[3]s ms during %[2]s (at most %[4]s ms; %[5]s it). %[6]s"}
 	// noteClientLagRuns is noteClientLag over several runs: a comparison
 	// gives one note, with the ranges, not one per run.
 	noteClientLagRuns = lang.Msg{"注意：%s 次运行（%s）的测量客户端自己迟到了：%s在每次运行 %s 次尝试期间超过 %s ms（最大 %s ms）。%s", "Note: the measuring client itself was late in %[1]s (%[2]s): %[3]s was over %[5]s ms during %[4]s per run (at most %[6]s ms). %[7]s"}
@@ -75,7 +81,24 @@ func Warnings(s *metrics.Summary) []metrics.Warning {
 		out = append(out, metrics.Warning{Kind: code, Text: strings.ToUpper(text[:1]) + text[1:]})
 	}
 	add(metrics.WarnSLODropped, SLONoteIn(lang.EN, s))
+	add(metrics.WarnCapacityBasis, CapacityNoteIn(lang.EN, s))
 	return out
+}
+
+// CapacityNoteIn is the note of a capacity step the search stopped early on
+// overload (metrics.Summary.CapacityStop): the count the search judged it
+// by, which leaves out the attempts in flight at the stop; "" otherwise.
+func CapacityNoteIn(l lang.Lang, s *metrics.Summary) string {
+	c := s.CapacityStop
+	if c == nil {
+		return ""
+	}
+	q := capacityUnknown.In(l)
+	if c.Qualified != nil {
+		q = capacityQualified.F(l, *c.Qualified)
+	}
+	return noteCapacityBasis.F(l, lang.N(l, c.InFlight, "attempt still in flight", "attempts still in flight"), q,
+		lang.N(l, c.Attempts, "attempt", "attempts"), sloName(c.SLOTTFTMS), lang.N(l, s.Attempts, "in-window attempt", "in-window attempts"))
 }
 
 // SLONoteFromRunIn is SLONoteIn for a run of a comparison judged, without
@@ -174,6 +197,9 @@ func notes(l lang.Lang, s *metrics.Summary) []string {
 		case r.NumRequests > 0:
 			out = append(out, noteNumReqShort.F(l, lang.N(l, r.NumRequests, "request was", "requests were")))
 		}
+	}
+	if n := CapacityNoteIn(l, s); n != "" {
+		out = append(out, n)
 	}
 	out = append(out, SendsNotesIn(l, s)...)
 	if n := int64(s.Outcomes[trace.ConnectError.String()]); (n >= connectFloodMin || neverAnswered(s)) && 2*n > s.Attempts && s.WindowS > 0 {

@@ -241,3 +241,97 @@ func TestSLODroppedWarning(t *testing.T) {
 		t.Errorf("the recorded SLOs: warnings %+v", got)
 	}
 }
+
+// capacityStep is a capacity step's trace shaped like one the search
+// stopped early on overload (walk 35g F1, steps4/step-04-rate-16.jsonl):
+// conditions.capacity_step and run_end "overload"; of 6 in-window
+// attempts 2 qualify (TTFT ≤ 1 s), 1 is too slow, 3 were still in flight
+// at the stop. The search counted 2 / 3; the card's denominators are 6.
+func capacityStep(t *testing.T, step bool) *trace.Trace {
+	t.Helper()
+	cond := `{"slo":{"slo_ttft_ms":[1000]}}`
+	if step {
+		cond = `{"capacity_step":{"rate":16,"slo_ttft_ms":1000,"target":0.9,"window_s":16},"slo":{"slo_ttft_ms":[1000]}}`
+	}
+	h := trace.Header{Trace: trace.Version, Clock: "client", Window: trace.Window{StartMS: 2000, EndMS: 5000}, Conditions: json.RawMessage(cond)}
+	h, err := h.WithRunEnd(trace.RunEnd{Reason: trace.RunOverload, AtMS: f64(5000), PlannedDurationMS: 16000, PlannedWindow: trace.Window{StartMS: 2000, EndMS: 18000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := ok("c", 2200, trace.Pass)
+	slow.Events[0].TMS, slow.EndMS = 3500, 3600
+	return &trace.Trace{Header: h, Attempts: []trace.Attempt{
+		ok("a", 2000, trace.Pass), ok("b", 2100, trace.Pass), slow,
+		{ID: "d", StartMS: 4000, Outcome: trace.InFlight},
+		{ID: "e", StartMS: 4500, Outcome: trace.InFlight, Events: []trace.Event{{TMS: 4800, Tokens: 1}}},
+		{ID: "f", StartMS: 4900, Outcome: trace.InFlight},
+	}}
+}
+
+// TestCapacityBasisNote: the card of a capacity step stopped early on
+// overload names the count the search judged it by (walk 35g F1), from
+// the summary's CapacityStop, in text, Markdown (zh, en) and JSON; a trace
+// stopped on overload that is not a capacity step has no such note.
+func TestCapacityBasisNote(t *testing.T) {
+	tr := capacityStep(t, true)
+	opts := metrics.Options{SLOsMS: []float64{1000}}
+	s := metrics.Summarize(tr, opts)
+	if c := s.CapacityStop; c == nil || c.Attempts != 3 || c.InFlight != 3 || c.Qualified == nil || *c.Qualified != 2 {
+		t.Fatalf("CapacityStop = %+v, want 2 qualified / 3 attempts, 3 in flight", c)
+	}
+	for _, tc := range []struct {
+		l    lang.Lang
+		want string
+	}{
+		{lang.ZH, "把当时还在途的 3 次尝试排除在计数之外：它算的是 2 次合格 / 3 次尝试（TTFT ≤ 1 s）；这张卡的分母是窗口内的全部 6 次尝试"},
+		{lang.EN, "capacity stopped this step early on overload and left the 3 attempts still in flight out of its count: it counted 2 qualified / 3 attempts (TTFT ≤ 1 s); this card's denominators hold all 6 in-window attempts"},
+	} {
+		for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
+			var b bytes.Buffer
+			if err := cardfmt.WriteLang(&b, s, "t.jsonl", f, tc.l); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), tc.want) {
+				t.Errorf("%s %s card lacks %q:\n%s", tc.l, f, tc.want, b.String())
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := cardfmt.Write(&b, s, "t.jsonl", cardfmt.JSON); err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Stop *struct {
+			Attempts  int64  `json:"attempts"`
+			InFlight  int64  `json:"in_flight"`
+			Qualified *int64 `json:"qualified"`
+		} `json:"capacity_stop"`
+		Warnings []metrics.Warning `json:"warnings"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Stop == nil || j.Stop.Attempts != 3 || j.Stop.InFlight != 3 || j.Stop.Qualified == nil || *j.Stop.Qualified != 2 {
+		t.Errorf("JSON capacity_stop = %+v", j.Stop)
+	}
+	found := false
+	for _, w := range j.Warnings {
+		found = found || w.Kind == metrics.WarnCapacityBasis && strings.Contains(w.Text, "it counted 2 qualified / 3 attempts")
+	}
+	if !found {
+		t.Errorf("JSON warnings lack the capacity basis: %+v", j.Warnings)
+	}
+
+	// Stopped on overload but not a capacity step: no basis to name.
+	other := metrics.Summarize(capacityStep(t, false), opts)
+	if other.CapacityStop != nil {
+		t.Errorf("CapacityStop of a non-step trace = %+v", other.CapacityStop)
+	}
+	b.Reset()
+	if err := cardfmt.Write(&b, other, "t.jsonl", cardfmt.Text); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "容量搜索的口径") {
+		t.Errorf("a non-step card names capacity's basis:\n%s", b.String())
+	}
+}

@@ -186,14 +186,28 @@ func SummarizeReader(r io.Reader, name string, f Flags, extras ...Extra) (*metri
 func TTFT(slosMS ...float64) Flags { return Flags{TTFTMS: slosMS} }
 
 // RegisterSLOs adds --slo-ttft (with ttftHelp; none when it is empty),
-// --slo-e2e, --slo-itl-p95 and --slo-tpot to fs.
+// --slo-e2e, --slo-itl-p95 and --slo-tpot to fs; the latter three default
+// to none.
 func (f *Flags) RegisterSLOs(fs *flag.FlagSet, ttftHelp string) {
+	f.RegisterSLOsDefault(fs, ttftHelp, "none")
+}
+
+// RecordedSLODefault is the latency SLO flags' default of a command that
+// judges a trace under its recorded SLO set when no --slo-* flag is given
+// (Options).
+const RecordedSLODefault = "the trace's recorded SLO (conditions.slo), none if it has none"
+
+// RegisterSLOsDefault is RegisterSLOs for a command whose latency SLO
+// flags default to latencyDefault (e.g. RecordedSLODefault), which each
+// flag's help names.
+func (f *Flags) RegisterSLOsDefault(fs *flag.FlagSet, ttftHelp, latencyDefault string) {
 	if ttftHelp != "" {
 		f.RegisterTTFT(fs, ttftHelp)
 	}
-	fs.Var(msFlag{&f.Latency.E2EMS}, "slo-e2e", "per-attempt E2E SLO, joint with TTFT (default: none)")
-	fs.Var(msFlag{&f.Latency.ITLP95MS}, "slo-itl-p95", "SLO on the P95 of each attempt's own gaps between text events, joint with TTFT (default: none)")
-	fs.Var(msFlag{&f.Latency.TPOTMS}, "slo-tpot", "per-attempt TPOT SLO, (t_N − t_1) / (N − 1): the mean gap between output tokens after the first, joint with TTFT (default: none)")
+	d := " (default: " + latencyDefault + ")"
+	fs.Var(msFlag{&f.Latency.E2EMS}, "slo-e2e", "per-attempt E2E SLO, joint with TTFT"+d)
+	fs.Var(msFlag{&f.Latency.ITLP95MS}, "slo-itl-p95", "SLO on the P95 of each attempt's own gaps between text events, joint with TTFT"+d)
+	fs.Var(msFlag{&f.Latency.TPOTMS}, "slo-tpot", "per-attempt TPOT SLO, (t_N − t_1) / (N − 1): the mean gap between output tokens after the first, joint with TTFT"+d)
 }
 
 // RegisterTTFT adds --slo-ttft (repeatable, one condition each) to fs.

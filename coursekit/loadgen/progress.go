@@ -24,7 +24,11 @@ type Progress struct {
 	// nothing is left to send.
 	Rate     float64
 	RateOver time.Duration // the final report's span of Rate; 0 on the others
-	TTFTP50  float64       // ms; 0 before the first success (TTFTN 0)
+	// RateSpan is a live report's span of Rate: the time since the oldest
+	// report it counts from (at most RateSpan, or the previous interval
+	// when that is longer); 0 on the first report and the final one.
+	RateSpan time.Duration
+	TTFTP50  float64 // ms; 0 before the first success (TTFTN 0)
 	TTFTP95  float64
 	TTFTN    int64 // complete successes the TTFT percentiles are over
 	// LagP99 is the send lag's P99 so far (ms from scheduled to actual
@@ -44,8 +48,11 @@ func (p Progress) String() string {
 		ttft = fmt.Sprintf("TTFT p50 %.1f ms p95 %.1f ms", p.TTFTP50, p.TTFTP95)
 	}
 	rate := fmt.Sprintf("%.1f/s", p.Rate)
-	if p.RateOver > 0 {
+	switch {
+	case p.RateOver > 0:
 		rate += fmt.Sprintf(" over %.1f s", p.RateOver.Seconds())
+	case p.RateSpan > 0:
+		rate += fmt.Sprintf(" over the last %.1f s", p.RateSpan.Seconds())
 	}
 	s := fmt.Sprintf("%6.1fs %-6s sent %d (%s) in flight %d errors %d %s",
 		p.Elapsed.Seconds(), p.Phase, p.Sent, rate, p.InFlight, p.Errors, ttft)
@@ -82,11 +89,11 @@ func (r *runner) progress() func() {
 		sent := r.sent.Load()
 		p := Progress{Elapsed: now.Sub(r.start), Sent: sent, Done: r.done.Load(), InFlight: r.inflight.Load(), Errors: r.errs.Load(),
 			Rated: r.rated.Load(), Passes: r.passes.Load(), Scheduled: r.cfg.Concurrency == 0}
-		p.Rate = tr.add(p.Elapsed, sent)
+		p.Rate, p.RateSpan = tr.add(p.Elapsed, sent)
 		p.Phase = r.phase(p.Elapsed)
 		if final {
 			p.Phase = "done"
-			p.Rate, p.RateOver = 0, min(p.Elapsed, time.Duration(r.sendSpan.Load()))
+			p.Rate, p.RateSpan, p.RateOver = 0, 0, min(p.Elapsed, time.Duration(r.sendSpan.Load()))
 			if p.RateOver > 0 {
 				p.Rate = float64(sent) / p.RateOver.Seconds()
 			}
@@ -132,9 +139,9 @@ type trailingRate struct {
 }
 
 // add records a report at elapsed time t with sent sends so far and
-// returns the rate over the trailing span (0 on the first report, or when
-// no time has passed).
-func (tr *trailingRate) add(t time.Duration, sent int64) float64 {
+// returns the rate over the trailing span and that span (0 and 0 on the
+// first report, or when no time has passed).
+func (tr *trailingRate) add(t time.Duration, sent int64) (float64, time.Duration) {
 	tr.at, tr.sent = append(tr.at, t), append(tr.sent, sent)
 	n := len(tr.at)
 	i := n - 1
@@ -142,8 +149,8 @@ func (tr *trailingRate) add(t time.Duration, sent int64) float64 {
 		i--
 	}
 	tr.at, tr.sent = tr.at[i:], tr.sent[i:] // drop what no later report needs
-	if dt := (t - tr.at[0]).Seconds(); dt > 0 {
-		return float64(sent-tr.sent[0]) / dt
+	if dt := t - tr.at[0]; dt > 0 {
+		return float64(sent-tr.sent[0]) / dt.Seconds(), dt
 	}
-	return 0
+	return 0, 0
 }

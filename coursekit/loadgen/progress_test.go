@@ -57,9 +57,14 @@ func TestProgressFinalRateIsTheRunsMean(t *testing.T) {
 			}
 		})
 	}
-	// A live report's rate is since the previous report, and says nothing more.
-	if s := (loadgen.Progress{Phase: "window", Sent: 5, Rate: 2.5}).String(); !strings.Contains(s, "sent 5 (2.5/s) ") {
+	// A live report's rate is over its trailing span, and says so (walk
+	// 35g F5: "sent 47 (8.0/s)" read as the run's mean); the first report,
+	// with no span yet, says nothing more.
+	if s := (loadgen.Progress{Phase: "drain", Sent: 47, Rate: 8, RateSpan: 5 * time.Second}).String(); !strings.Contains(s, "sent 47 (8.0/s over the last 5.0 s) ") {
 		t.Errorf("live line %q", s)
+	}
+	if s := (loadgen.Progress{Phase: "window", Sent: 5, Rate: 0}).String(); !strings.Contains(s, "sent 5 (0.0/s) ") {
+		t.Errorf("first line %q", s)
 	}
 }
 

@@ -16,9 +16,12 @@ func TestProgressRateTrailingMean(t *testing.T) {
 		if s%2 == 0 {
 			sent++
 		}
-		got := tr.add(time.Duration(s)*time.Second, sent)
+		got, span := tr.add(time.Duration(s)*time.Second, sent)
 		if s >= 6 && (got < 0.3 || got > 0.7) {
 			t.Errorf("at %d s: rate %.2f/s, want about 0.5/s", s, got)
+		}
+		if want := time.Duration(min(s, 5)) * time.Second; span != want {
+			t.Errorf("at %d s: span %v, want %v", s, span, want)
 		}
 	}
 	if len(tr.at) > 7 {
@@ -28,7 +31,7 @@ func TestProgressRateTrailingMean(t *testing.T) {
 	wide := trailingRate{span: RateSpan}
 	wide.add(0, 0)
 	wide.add(10*time.Second, 30)
-	if got := wide.add(20*time.Second, 40); got != 1 {
-		t.Errorf("10 s intervals: rate %v, want 1 (the last interval's)", got)
+	if got, span := wide.add(20*time.Second, 40); got != 1 || span != 10*time.Second {
+		t.Errorf("10 s intervals: rate %v over %v, want 1 over 10s (the last interval's)", got, span)
 	}
 }

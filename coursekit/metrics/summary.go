@@ -401,6 +401,7 @@ func (acc *Accumulator) Summary() *Summary {
 	if len(all) > n {
 		s.Sweep = all[n:]
 	}
+	s.CapacityStop = capacityStop(s)
 	return s
 }
 

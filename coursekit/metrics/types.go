@@ -150,6 +150,10 @@ type Summary struct {
 	// conditions.run_end): an interrupted run's window ends at the
 	// interrupt and its unfinished attempts are in flight, not failures.
 	RunEnd *trace.RunEnd `json:"run_end,omitempty"`
+	// CapacityStop is the capacity search's count of a step it stopped
+	// early on overload (its in-flight attempts left out); nil for any
+	// other trace.
+	CapacityStop *CapacityStop `json:"capacity_stop,omitempty"`
 	// Server is the client/server split, when attempts carry the server's
 	// own timings (meta.server_timings); nil otherwise.
 	Server *ServerSplit `json:"server_timings,omitempty"`
@@ -196,6 +200,11 @@ type Warning struct {
 // records: the summary is judged without it (cardopts.Dropped). compare
 // warns of it under the same kind.
 const WarnSLODropped = "slo_dropped"
+
+// WarnCapacityBasis is the kind of the warning that the trace is a
+// capacity step stopped early on overload, which the search counted
+// without its attempts in flight (Summary.CapacityStop).
+const WarnCapacityBasis = "capacity_basis"
 
 // Spill describes a card computed past its memory budget.
 type Spill struct {

@@ -3,6 +3,7 @@ package tracefig
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	ec "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -133,6 +134,7 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		}
 		within, over, stream, failed, inflight = append(within, w), append(over, o), append(stream, s), append(failed, f), append(inflight, in)
 	}
+	ids = axisIDs(ids, AxisIDRunes)
 	nOK, nFail, nIn, nOut := s.CompleteSuccess, s.Failures, s.InFlight, s.OutsideWindow
 
 	total := s.Attempts
@@ -166,7 +168,7 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		ec.WithTitleOpts(draw.Titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "82"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "40", Left: "90", Right: "190"}),
+		ec.WithGridOpts(opts.Grid{Top: gridTop, Bottom: "40", Left: strconv.Itoa(axisLeft(ids)), Right: "190"}),
 		ec.WithXAxisOpts(opts.XAxis{Type: "value", Name: lg.S(lang.Msg{"距发起的时间（ms）", "time since send (ms)"}), NameLocation: "middle", NameGap: 26, Min: 0}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "category", Data: ids, Inverse: opts.Bool(true),
 			AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
@@ -217,4 +219,58 @@ func ruleName(s *metrics.Summary, condition int, r metrics.Rule) string {
 		return cardfmt.CondName(s.Conditions[condition])
 	}
 	return cardfmt.CondName(metrics.Condition{SLOTTFTMS: r.TTFTMS})
+}
+
+// AxisIDRunes is how many trailing runes of a long attempt ID the attempts
+// chart's y-axis shows after a leading "…" (walk 35g F7: AIPerf's UUIDs
+// were clipped at the chart's edge); the row's tooltip has the whole ID.
+const AxisIDRunes = 12
+
+// axisIDs shortens the row labels ids (already escaped by draw.Label) for
+// the y-axis: a label longer than keep+1 runes becomes "…" and its last
+// keep runes. The axis is a category axis, so the labels stay distinct:
+// labels that would read the same keep more runes until they differ.
+func axisIDs(ids []string, keep int) []string {
+	runes := make([][]rune, len(ids))
+	k := make([]int, len(ids))
+	for i, id := range ids {
+		runes[i], k[i] = []rune(id), keep
+	}
+	out := make([]string, len(ids))
+	for {
+		at := make(map[string][]int, len(ids))
+		for i, r := range runes {
+			out[i] = string(r)
+			if len(r) > k[i]+1 {
+				out[i] = "…" + string(r[len(r)-k[i]:])
+			}
+			at[out[i]] = append(at[out[i]], i)
+		}
+		grew := false
+		for _, same := range at {
+			if len(same) < 2 {
+				continue
+			}
+			for _, i := range same {
+				if len(runes[i]) > k[i]+1 {
+					k[i]++
+					grew = true
+				}
+			}
+		}
+		if !grew {
+			return out
+		}
+	}
+}
+
+// axisLeft is the grid's left margin in pixels that fits the longest of
+// the axis labels (about 7.5 px a rune at the axis's 12 px font), at
+// least the 90 px the chart always had.
+func axisLeft(ids []string) int {
+	n := 0
+	for _, id := range ids {
+		n = max(n, utf8.RuneCountInString(id))
+	}
+	return max(90, 15*n/2+16)
 }

@@ -60,7 +60,7 @@ type Digest struct {
 	succ      pick[sample]
 	maxTTFT   float64
 
-	first, firstMulti  *trace.Attempt // first complete successes in the window, in file order
+	first, firstMulti  *trace.Attempt // first complete successes in the window, by send time (sentFirst)
 	firstSeq, multiSeq int64
 
 	inflight *metrics.InFlightCounter
@@ -187,10 +187,10 @@ func (d *Digest) Add(a *trace.Attempt, seq int64) {
 	ttft, _ := a.TTFT()
 	d.maxTTFT = max(d.maxTTFT, ttft)
 	d.succ.add(key, seq, func() sample { return sample{clip(a.ID), ttft} })
-	if d.firstSeq < 0 || seq < d.firstSeq {
+	if d.firstSeq < 0 || sentFirst(a, seq, d.first, d.firstSeq) {
 		d.first, d.firstSeq = fullCopy(a), seq
 	}
-	if d.multiSeq < 0 || seq < d.multiSeq {
+	if d.multiSeq < 0 || sentFirst(a, seq, d.firstMulti, d.multiSeq) {
 		for _, e := range a.Events {
 			if e.Tokens > 1 {
 				d.firstMulti, d.multiSeq = fullCopy(a), seq
@@ -215,10 +215,10 @@ func (d *Digest) merge(o *Digest) {
 	d.successes += o.successes
 	d.succ.merge(&o.succ)
 	d.maxTTFT = max(d.maxTTFT, o.maxTTFT)
-	if o.first != nil && (d.first == nil || o.firstSeq < d.firstSeq) {
+	if o.first != nil && (d.first == nil || sentFirst(o.first, o.firstSeq, d.first, d.firstSeq)) {
 		d.first, d.firstSeq = o.first, o.firstSeq
 	}
-	if o.firstMulti != nil && (d.firstMulti == nil || o.multiSeq < d.multiSeq) {
+	if o.firstMulti != nil && (d.firstMulti == nil || sentFirst(o.firstMulti, o.multiSeq, d.firstMulti, d.multiSeq)) {
 		d.firstMulti, d.multiSeq = o.firstMulti, o.multiSeq
 	}
 	if d.inflight != nil && o.inflight != nil {
@@ -226,9 +226,22 @@ func (d *Digest) merge(o *Digest) {
 	}
 }
 
-// FirstSuccess is the first complete success in the window, in file
-// order, and FirstMultiTokenSuccess the first whose events carry several
-// tokens (nil when there is none).
+// sentFirst says whether attempt a (at file index seq) was sent before b
+// (at bseq): by start_ms, ties by attempt ID, then by file order. A trace
+// lists attempts as they end, so file order is not send order.
+func sentFirst(a *trace.Attempt, seq int64, b *trace.Attempt, bseq int64) bool {
+	if a.StartMS != b.StartMS {
+		return a.StartMS < b.StartMS
+	}
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	return seq < bseq
+}
+
+// FirstSuccess is the complete success in the window sent first (by
+// start_ms, ties by ID), and FirstMultiTokenSuccess the first so sent
+// whose events carry several tokens (nil when there is none).
 func (d *Digest) FirstSuccess() *trace.Attempt           { return d.first }
 func (d *Digest) FirstMultiTokenSuccess() *trace.Attempt { return d.firstMulti }
 

@@ -19,7 +19,7 @@ import (
 func cmdCard(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
 	var opts cardopts.Flags
-	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
+	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)", cardopts.RecordedSLODefault)
 	opts.RegisterReading(fs)
 	format := fs.String("format", string(cardfmt.Text), "output: text, markdown or json")
 	langName := langFlag(fs)

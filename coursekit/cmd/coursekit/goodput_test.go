@@ -140,7 +140,7 @@ func TestImportDatasetCLI(t *testing.T) {
 	writeFile(t, res, string(raw))
 	out := filepath.Join(dir, "t.jsonl")
 	code, _, stderr := runCLI(t, "import", "--lang", "en", "--from", "vllm", res, "--dataset", filepath.Join("..", "..", "..", "data", "datasets", "arith.jsonl"), "-o", out)
-	if code != 0 || !strings.Contains(stderr, "16 pass, 4 fail, 0 complete successes unrated") || !strings.Contains(stderr, "qualified 16/2 s = 8/s (complete success ∧ quality pass ∧ TTFT ≤ 1 s)") {
+	if code != 0 || !strings.Contains(stderr, "16 pass, 4 fail, 0 complete successes unrated") || !strings.Contains(stderr, "qualified 16/2 s = 8/s [1]") || !strings.Contains(stderr, "[1] request_goodput, ours nearest-rank: qualified means complete success ∧ quality pass ∧ TTFT ≤ 1 s") {
 		t.Fatalf("import exit %d:\n%s", code, stderr)
 	}
 	code, js, _ := runCLI(t, "card", out, "--format", "json")

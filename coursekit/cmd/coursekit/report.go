@@ -31,7 +31,7 @@ import (
 func cmdReport(args []string, stdout io.Writer) (err error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var opts cardopts.Flags
-	opts.RegisterSLOs(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)")
+	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)", cardopts.RecordedSLODefault)
 	opts.RegisterReading(fs)
 	out := fs.String("o", "", "write the HTML page to FILE (default stdout)")
 	langName := langFlag(fs)
@@ -162,14 +162,15 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 }
 
 // timelineAttempt picks the attempt the report draws as a timeline: the
-// first complete success in the window, or, if the trace has events that
-// carry several tokens, the first such success (they change what ITL means).
+// complete success in the window sent first (by start_ms, ties by ID), or,
+// if the trace has events that carry several tokens, the first such
+// success so sent (they change what ITL means).
 func timelineAttempt(d *tracefig.Digest) (*trace.Attempt, lang.Msg) {
 	if a := d.FirstMultiTokenSuccess(); a != nil {
-		return a, lang.Msg{"窗口内第一个含多 token 事件的完整成功", "the first complete success in the window with multi-token events"}
+		return a, lang.Msg{"窗口内最早发送的含多 token 事件的完整成功", "the complete success with multi-token events sent first in the window"}
 	}
 	if a := d.FirstSuccess(); a != nil {
-		return a, lang.Msg{"窗口内第一个完整成功的尝试", "the first complete success in the window"}
+		return a, lang.Msg{"窗口内最早发送的完整成功尝试", "the complete success sent first in the window"}
 	}
 	var none lang.Msg
 	return nil, none

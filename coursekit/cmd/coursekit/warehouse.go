@@ -66,7 +66,7 @@ func cmdSQL(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("sql", flag.ContinueOnError)
 	dialect := fs.String("dialect", string(sqlcard.DuckDB), "SQL engine: duckdb or spark")
 	var opts cardopts.Flags
-	opts.RegisterSLOs(fs, "TTFT SLO of a condition, one output row each (repeat; default: the trace's recorded conditions.slo, as card, else 1s)")
+	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition, one output row each (repeat; default: the trace's recorded conditions.slo, as card, else 1s)", cardopts.RecordedSLODefault)
 	opts.RegisterWindowCost(fs)
 	pos, err := parse(fs, args)
 	if err != nil {

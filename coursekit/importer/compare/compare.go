@@ -197,6 +197,17 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 	row := func(metric, stat, tool, nr, lin, why string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", metric, stat, tool, nr, lin, why)
 	}
+	// A cell's explanation too long for its column goes under the table,
+	// marked [n] in the cell (walk 35g F8: a sentence in a cell widened
+	// the column to about 150 characters); the cell keeps its numbers.
+	var footnotes []string
+	foot := func(cell, metric, note string) string {
+		if note == "" {
+			return cell
+		}
+		footnotes = append(footnotes, l.F(lang.Msg{"[%d] %s，我们（最近秩）：%s", "[%d] %s, ours nearest-rank: %s"}, len(footnotes)+1, metric, note))
+		return fmt.Sprintf("%s [%d]", cell, len(footnotes))
+	}
 	fr := "—"
 	if c.FailureRate.Value != nil {
 		fr = fmt.Sprintf("%d/%d = %s%%", c.Failures, c.Attempts, fmtNum(*c.FailureRate.Value*100))
@@ -245,9 +256,9 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 				nr = colNum(*c.FailureRate.Value)
 			}
 		case "request_goodput":
-			nr = goodputRow(l, c, true)
+			nr = foot(goodputRow(l, c, true))
 		case "goodput_percentage":
-			nr = goodputRow(l, c, false)
+			nr = foot(goodputRow(l, c, false))
 		case "ttft_ms", "e2e_ms", "itl_ms", "tpot_ms", "schedule_lag_ms", importer.GuidellmTotalZero, importer.GuidellmTotal, importer.MetricInterChunk, importer.GuidellmTotalFirstToken:
 			metric := strings.Fields(st.Metric)[0]
 			if st.Metric == importer.GuidellmTotalFirstToken {
@@ -281,6 +292,12 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 		row(st.Metric, st.Stat, toolV, nr, lin, why)
 	}
 	tw.Flush()
+	if len(footnotes) > 0 {
+		fmt.Fprintln(w)
+		for _, f := range footnotes {
+			fmt.Fprintln(w, f)
+		}
+	}
 	if hasDerived(rep) {
 		fmt.Fprintln(w, l.S(lang.Msg{"\n* 文件里没有汇总：按工具自己的算法从它的逐行记录算出", "\n* the file holds no summary: computed the tool's way from its own rows"}))
 	}
@@ -322,23 +339,30 @@ func hasDerived(rep *importer.Report) bool {
 // of the attempts. It is the card's own count under the card's rule, so
 // that import and card never judge differently; unknown when the card
 // cannot tell which successes qualify (quality unrated, no latency SLO).
-func goodputRow(l lang.Lang, c *metrics.Summary, perS bool) string {
+// The cell holds the condition and the numbers; note (for under the
+// table) the rule, or why the count is unknown; metric is the row's.
+func goodputRow(l lang.Lang, c *metrics.Summary, perS bool) (cell, metric, note string) {
+	metric = "goodput_percentage"
+	if perS {
+		metric = "request_goodput"
+	}
 	if len(c.Conditions) == 0 {
-		return ""
+		return "", metric, ""
 	}
 	k := c.Conditions[0]
 	name := cardfmt.CondName(k)
 	if k.Unknown != "" {
-		return name + l.S(lang.Msg{"：合格数未知（质量未评分；--slo-e2e 或其他时延 SLO 只按时延判定，--dataset 评质量）", ": qualified unknown (quality unrated; --slo-e2e or another latency SLO judges on latency alone, --dataset judges quality)"})
+		return name + l.S(lang.Msg{"：合格数未知", ": qualified unknown"}), metric,
+			l.S(lang.Msg{"质量未评分；--slo-e2e 或其他时延 SLO 只按时延判定，--dataset 评质量", "quality unrated; --slo-e2e or another latency SLO judges on latency alone, --dataset judges quality"})
 	}
-	rule := cardfmt.RuleIn(l, k)
+	rule := l.F(lang.Msg{"合格规则：%s", "qualified means %s"}, cardfmt.RuleIn(l, k))
 	if perS {
-		return l.F(lang.Msg{"%s：合格 %d/%s s = %s 次/s（%s）", "%s: qualified %d/%s s = %s/s (%s)"}, name, k.Qualified, fmtNum(c.WindowS), fmtNum(k.GoodputPerS), rule)
+		return l.F(lang.Msg{"%s：合格 %d/%s s = %s 次/s", "%s: qualified %d/%s s = %s/s"}, name, k.Qualified, fmtNum(c.WindowS), fmtNum(k.GoodputPerS)), metric, rule
 	}
 	if c.Attempts == 0 {
-		return ""
+		return "", metric, ""
 	}
-	return l.F(lang.Msg{"%s：合格 %d/%s 次尝试 = %s%%（%s）", "%s: qualified %d/%s = %s%% (%s)"}, name, k.Qualified, lang.N(l, c.Attempts, "attempt", "attempts"), fmtNum(float64(k.Qualified)/float64(c.Attempts)*100), rule)
+	return l.F(lang.Msg{"%s：合格 %d/%s 次尝试 = %s%%", "%s: qualified %d/%s = %s%%"}, name, k.Qualified, lang.N(l, c.Attempts, "attempt", "attempts"), fmtNum(float64(k.Qualified)/float64(c.Attempts)*100)), metric, rule
 }
 
 // durationWhy says what the tool's duration and ours (the trace window,
@@ -370,7 +394,7 @@ func throughputWhy(l lang.Lang, rep *importer.Report, st importer.Stat, of lang.
 	}
 	for _, c := range rep.Stats {
 		if c.Metric == "completed" && c.Stat == "count" && c.Value != nil && *c.Value > 0 {
-			return l.F(lang.Msg{"工具：completed / 它自己的时长（%s / %s = %s s，不是它的 duration_s）；%s", "tool: completed / its own duration (%s / %s = %s s, not its duration_s); %s"}, fmtNum(*c.Value), fmtNum(*st.Value), fmtNum(*c.Value / *st.Value), why)
+			return l.F(lang.Msg{"工具：completed / 它自己的时长，这个时长由此反推为 %s 次 / %s 次/s = %s s，不是它的 duration_s；%s", "tool: completed / its own duration, which this implies is %s completed / %s /s = %s s, not its duration_s; %s"}, fmtNum(*c.Value), fmtNum(*st.Value), fmtNum(*c.Value / *st.Value), why)
 		}
 	}
 	return why
