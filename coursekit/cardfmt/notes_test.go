@@ -27,8 +27,14 @@ func card(t *testing.T, tr *trace.Trace, f cardfmt.Format) string {
 
 func cardIn(t *testing.T, tr *trace.Trace, f cardfmt.Format, l lang.Lang) string {
 	t.Helper()
+	return summaryCardIn(t, metrics.Summarize(tr, metrics.Options{}), f, l)
+}
+
+// summaryCardIn is the card of s in format f and language l.
+func summaryCardIn(t *testing.T, s *metrics.Summary, f cardfmt.Format, l lang.Lang) string {
+	t.Helper()
 	var b bytes.Buffer
-	if err := cardfmt.WriteLang(&b, metrics.Summarize(tr, metrics.Options{}), "t.jsonl", f, l); err != nil {
+	if err := cardfmt.WriteLang(&b, s, "t.jsonl", f, l); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -287,12 +293,8 @@ func TestCapacityBasisNote(t *testing.T) {
 		{lang.EN, "capacity stopped this step early on overload and left the 3 attempts still in flight out of its count: it counted 2 qualified / 3 attempts (TTFT ≤ 1 s); this card's denominators hold all 6 in-window attempts"},
 	} {
 		for _, f := range []cardfmt.Format{cardfmt.Text, cardfmt.Markdown} {
-			var b bytes.Buffer
-			if err := cardfmt.WriteLang(&b, s, "t.jsonl", f, tc.l); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(b.String(), tc.want) {
-				t.Errorf("%s %s card lacks %q:\n%s", tc.l, f, tc.want, b.String())
+			if c := summaryCardIn(t, s, f, tc.l); !strings.Contains(c, tc.want) {
+				t.Errorf("%s %s card lacks %q:\n%s", tc.l, f, tc.want, c)
 			}
 		}
 	}
