@@ -195,7 +195,7 @@ func (f *Flags) RegisterSLOs(fs *flag.FlagSet, ttftHelp string) {
 // RecordedSLODefault is the latency SLO flags' default of a command that
 // judges a trace under its recorded SLO set when no --slo-* flag is given
 // (Options).
-const RecordedSLODefault = "the trace's recorded SLO (conditions.slo), none if it has none"
+const RecordedSLODefault = "the trace's recorded SLO (conditions.slo), none if it has none; any --slo-* flag replaces the whole recorded set"
 
 // RegisterSLOsDefault is RegisterSLOs for a command whose latency SLO
 // flags default to latencyDefault (e.g. RecordedSLODefault), which each

@@ -23,7 +23,7 @@ const maxResamples = 1_000_000
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	var opts cardopts.Flags
-	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition; each adds a qualified rate and a goodput (repeat; default: the first A trace's conditions.slo, else 1s)", "the first A trace's recorded SLO (conditions.slo), none if it has none")
+	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition; each adds a qualified rate and a goodput (repeat; default: the first A trace's conditions.slo, else 1s)", "the first A trace's recorded SLO (conditions.slo), none if it has none; any --slo-* flag replaces the whole recorded set")
 	opts.RegisterMethod(fs)
 	opts.RegisterLevels(fs, "percentile levels compared for TTFT, E2E and event gaps alike, e.g. 50,99 (default: TTFT 50,95,99; E2E 95; event gaps 50,95)")
 	opts.RegisterMemory(fs)

@@ -23,9 +23,9 @@ func flagHelp(t *testing.T, help, name string) string {
 // records what its flags say, do.
 func TestLatencySLOHelpNamesTheRecordedDefault(t *testing.T) {
 	for _, tc := range []struct{ cmd, want string }{
-		{"card", "(default: the trace's recorded SLO (conditions.slo), none if it has none)"},
-		{"report", "(default: the trace's recorded SLO (conditions.slo), none if it has none)"},
-		{"compare", "(default: the first A trace's recorded SLO (conditions.slo), none if it has none)"},
+		{"card", "(default: the trace's recorded SLO (conditions.slo), none if it has none; any --slo-* flag replaces the whole recorded set)"},
+		{"report", "(default: the trace's recorded SLO (conditions.slo), none if it has none; any --slo-* flag replaces the whole recorded set)"},
+		{"compare", "(default: the first A trace's recorded SLO (conditions.slo), none if it has none; any --slo-* flag replaces the whole recorded set)"},
 		{"bench", "(default: none)"},
 	} {
 		h := commandHelp(tc.cmd, flagSetOf(tc.cmd))
