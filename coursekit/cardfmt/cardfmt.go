@@ -446,6 +446,7 @@ var (
 	rowJoint    = lang.Msg{"联合合格的定义", "Definition of qualified"}
 	rowTTFTP95  = lang.Msg{"成功 TTFT P95", "TTFT P95 of successes"}
 	rowTPOTP95  = lang.Msg{"成功 TPOT P95", "TPOT P95 of successes"}
+	rowE2EP95   = lang.Msg{"成功 E2E P95", "E2E P95 of successes"}
 	rowN        = lang.Msg{"（n=%d）", " (n=%d)"}
 	rowFailRate = lang.Msg{"失败率", "Failure rate"}
 	rowQual     = lang.Msg{"联合合格", "Qualified"}
@@ -553,6 +554,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		row(rowJoint, func(c metrics.Condition) string { return jointRule(l, c) })
 	}
 	row(rowTTFTP95, func(metrics.Condition) string { return optMS(l, s.TTFT.P95) + rowN.F(l, s.TTFT.N) })
+	if judgesE2E(s) { // a condition with an E2E SLO: its distribution beside the SLO's
+		row(rowE2EP95, func(metrics.Condition) string { return optMS(l, s.E2E.P95) + rowN.F(l, s.E2E.N) })
+	}
 	if s.TPOT.N > 0 { // beside TTFT's, as the bullets above give both with their intervals
 		row(rowTPOTP95, func(metrics.Condition) string {
 			if s.TPOT.P95 == nil {

@@ -69,6 +69,16 @@ func hasLatency(s *metrics.Summary) bool {
 	return false
 }
 
+// judgesE2E says a condition of s has an E2E SLO.
+func judgesE2E(s *metrics.Summary) bool {
+	for _, c := range s.Conditions {
+		if c.LatencySLO.E2EMS > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // dropsText lists the attempts a condition did not qualify by the first
 // check they failed, one count for each check the condition's rule makes
 // (Condition.Rule), in the order it makes them: "not complete 0 · TTFT
