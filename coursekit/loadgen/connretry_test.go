@@ -38,7 +38,8 @@ func keepAliveLiar(t *testing.T) string {
 // transparent retries are counted in meta.conn_retries.
 func TestDeadPooledConnectionIsRetried(t *testing.T) {
 	url := keepAliveLiar(t)
-	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Concurrency: 1, Duration: 300 * time.Millisecond})
+	// A count, not a duration: on a loaded machine 300 ms held one attempt.
+	_, tr, _ := run(t, context.Background(), loadgen.Config{URL: url, Model: "m", Concurrency: 1, NumRequests: 6, Duration: time.Minute})
 	retries := 0
 	for _, a := range tr.Attempts {
 		if a.Outcome.String() != "ok" {
