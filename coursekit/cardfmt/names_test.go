@@ -74,6 +74,7 @@ func TestErrorKindExplainsKnownErrors(t *testing.T) {
 		{trace.Attempt{Outcome: trace.HTTPError, HTTPStatus: 400, Error: "400 Bad Request: bad json"}, "请求被拒绝"},
 		{trace.Attempt{Outcome: trace.Cancelled, Error: "client cancelled"}, "客户端取消"},
 		{trace.Attempt{Outcome: trace.StreamError, Error: "stream ended before [DONE]"}, "结束标记"},
+		{trace.Attempt{Outcome: trace.StreamError, Error: "stream ended before [DONE]: the connection closed mid-stream (unexpected EOF)"}, "结束标记"},
 		{trace.Attempt{Outcome: trace.EmptyOutput, Error: "[DONE] without any output text"}, "空输出"},
 		{trace.Attempt{Outcome: trace.EmptyOutput, Error: "stream ended after a finish_reason without any output text"}, "空输出"},
 		{trace.Attempt{Outcome: trace.StreamError, Error: "malformed SSE message: invalid character: {x"}, "格式错误"},

@@ -301,6 +301,13 @@ func (r *runner) readStream(ctx context.Context, a *trace.Attempt, body io.Reade
 			case err == io.EOF:
 				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
 				a.Error = "stream ended before [DONE]"
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				// The connection closed inside the body (a chunk or the
+				// Content-Length not complete): the server died or cut
+				// the stream, with or without events before. Go says only
+				// "unexpected EOF".
+				a.Outcome, a.EndMS, a.HasEnd = trace.StreamError, r.now(), true
+				a.Error = CutStreamText + " (unexpected EOF)"
 			default:
 				r.fail(a, ctx, trace.StreamError, err)
 			}

@@ -17,3 +17,11 @@ func SetPreflightTimeout(d time.Duration) (restore func()) {
 	preflightTimeout = d
 	return func() { preflightTimeout = old }
 }
+
+// SetPlainProbeAfter replaces how long a TLS handshake may go unanswered
+// before the pre-flight asks plain HTTP, until the returned func restores it.
+func SetPlainProbeAfter(d time.Duration) (restore func()) {
+	old := plainProbeAfter
+	plainProbeAfter = d
+	return func() { plainProbeAfter = old }
+}

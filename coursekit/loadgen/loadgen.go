@@ -224,14 +224,22 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 		req.Header[k] = v
 	}
 	var connected atomic.Bool
-	req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { connected.Store(true) }}))
+	trace := &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { connected.Store(true) }}
+	probeCtx, stopProbe := context.WithCancel(ctx)
+	tw := watchTLS(probeCtx, client, baseURL, trace, cancel)
+	defer tw.wait()
+	defer stopProbe()
+	req = req.WithContext(httptrace.WithClientTrace(ctx, trace))
 	resp, err := client.Do(req)
 	if err != nil {
 		if msg, ok := serverFault(err); ok {
 			return nil, fmt.Errorf("GET /v1/models: %s", msg)
 		}
-		if connected.Load() && ctx.Err() == context.DeadlineExceeded {
-			return nil, silent{err}
+		if terr := tw.err(baseURL, err); terr != nil {
+			return nil, terr
+		}
+		if (connected.Load() || tw.handshakeHung()) && ctx.Err() == context.DeadlineExceeded {
+			return nil, silent{err: err, tls: !connected.Load()}
 		}
 		var ue *url.Error
 		if errors.As(err, &ue) { // it quotes the URL: its user and query's secrets stay here
@@ -289,8 +297,13 @@ func PreflightModel(ctx context.Context, client *http.Client, baseURL string, h 
 		return fmt.Errorf("%s answers, but --model %q is not among the models it lists: %s", RedactURL(baseURL), model, modelList(ids, Hider(h)))
 	}
 	var ue *url.Error
+	var sl silent
 	switch {
-	case errors.As(err, &silent{}):
+	case errors.As(err, &plainHTTP{}), errors.As(err, &notTLS{}):
+		return err
+	case errors.As(err, &sl) && sl.tls:
+		return fmt.Errorf("%s accepted the connection but did not answer the TLS handshake within %s s (a server still loading, hung, or not speaking TLS there: if it serves plain HTTP, use %s)", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()), RedactURL(plainURL(baseURL)))
+	case errors.As(err, &sl):
 		return fmt.Errorf("%s accepted the connection but did not answer GET /v1/models within %s s (a server still loading, hung, or not speaking HTTP there)%s", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()), baseHint(baseURL))
 	case errors.As(err, &ue):
 		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
@@ -325,9 +338,13 @@ func baseHint(baseURL string) string {
 var preflightTimeout = 10 * time.Second
 
 // silent is listModels' error when a connection was made and the request
-// written, but no response came before the timeout: not "nothing answers",
-// which is a refused or unreachable address.
-type silent struct{ err error }
+// written (or, tls, the TLS handshake started), but no response came
+// before the timeout: not "nothing answers", which is a refused or
+// unreachable address.
+type silent struct {
+	err error
+	tls bool
+}
 
 func (s silent) Error() string { return s.err.Error() }
 func (s silent) Unwrap() error { return s.err }

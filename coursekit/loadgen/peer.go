@@ -21,6 +21,11 @@ import (
 // went out whole and the connection closed before any response byte.
 const NoResponseText = "request sent, connection closed before any response"
 
+// CutStreamText begins the error of a 2xx attempt whose connection closed
+// inside the response body, before [DONE]: the stream was cut, whether or
+// not events had arrived.
+const CutStreamText = "stream ended before [DONE]: the connection closed mid-stream"
+
 // Per attempt the stream reader holds at most one line, one message and
 // (with a judged dataset) the answer text, each under its cap, plus its
 // events, which the trace line bounds.

@@ -70,7 +70,7 @@ func ServerSplit(run Run, options ...charts.Option) *ec.Bar {
 			continue
 		}
 		ids = append(ids, a.ID)
-		tip := fmt.Sprintf("%s · TTFT %s ms = 服务器 prompt_ms %s ms + 其余 %s ms", draw.Label(a.ID), draw.MS(ttft), draw.MS(p), draw.MS(ttft-p))
+		tip := fmt.Sprintf("%s · TTFT %s ms = 服务器 prompt_ms %s ms + 其余 %s ms", draw.TipID(a.ID), draw.Num(ttft), draw.Num(p), draw.Num(ttft-p))
 		server = append(server, draw.BarItem{Value: p, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 		client = append(client, draw.BarItem{Value: ttft - p, Tooltip: &draw.NodeTooltip{Show: true, Formatter: tip}})
 	}

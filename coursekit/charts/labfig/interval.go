@@ -48,7 +48,7 @@ func PercentileByN(title, subtitle string, level float64, unit string, pts []Int
 			if v == nil {
 				return missing
 			}
-			return draw.MS(*v) + " " + unit
+			return draw.Num(*v) + " " + unit
 		}
 		tip := fmt.Sprintf("前 %d 个样本：%s = %s，95%% 区间 [%s，%s]", pt.N, p, side(pt.Value, "无"), side(pt.Low, "无下界"), side(pt.High, "无上界"))
 		if pt.NeedNHigh > 0 {

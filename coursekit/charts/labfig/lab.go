@@ -227,17 +227,17 @@ func TTFT(runs []Run, timeoutMS float64, options ...charts.Option) *ec.Scatter {
 			switch {
 			case a.Outcome == trace.OK:
 				ok = append(ok, draw.Point{Value: []any{x, ttft}, Tooltip: &draw.NodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s s 发出 · TTFT %s ms", name, draw.Label(a.ID), draw.Num(x), draw.MS(ttft))}})
+					Formatter: fmt.Sprintf("%s · %s · %s s 发出 · TTFT %s ms", name, draw.TipID(a.ID), draw.Num(x), draw.Num(ttft))}})
 			case has:
 				failTTFT = append(failTTFT, draw.Point{Value: []any{x, ttft}, Tooltip: &draw.NodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s（首字后失败）· TTFT %s ms", name, draw.Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, true), draw.MS(ttft))}})
+					Formatter: fmt.Sprintf("%s · %s · %s（首字后失败）· TTFT %s ms", name, draw.TipID(a.ID), cardfmt.OutcomeNameAt(a.Outcome, true), draw.Num(ttft))}})
 			default:
 				e2e, ended := a.E2E()
 				if !ended {
 					continue // in flight: no time to place it at
 				}
 				failNone = append(failNone, draw.Point{Value: []any{x, e2e}, Tooltip: &draw.NodeTooltip{Show: true,
-					Formatter: fmt.Sprintf("%s · %s · %s · 无首字，TTFT 缺失；%s ms 后放弃", name, draw.Label(a.ID), cardfmt.OutcomeNameAt(a.Outcome, false), draw.MS(e2e))}})
+					Formatter: fmt.Sprintf("%s · %s · %s · 无首字，TTFT 缺失；%s ms 后放弃", name, draw.TipID(a.ID), cardfmt.OutcomeNameAt(a.Outcome, false), draw.Num(e2e))}})
 			}
 		}
 		p95 := "无成功样本"
@@ -313,7 +313,7 @@ func BusyVsTTFT(run Run, binMS float64, options ...charts.Option) *ec.Line {
 		tip := fmt.Sprintf("%s–%s s 发出的请求：没有完整成功，P95 缺失", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)))
 		if b.TTFT.P95 != nil {
 			v = *b.TTFT.P95
-			tip = fmt.Sprintf("%s–%s s 发出的请求：成功 TTFT P95 %s ms（n = %d）", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)), draw.MS(*b.TTFT.P95), b.TTFT.N)
+			tip = fmt.Sprintf("%s–%s s 发出的请求：成功 TTFT P95 %s ms（n = %d）", draw.Num(draw.Sec(b.FromMS)), draw.Num(draw.Sec(b.ToMS)), draw.Num(*b.TTFT.P95), b.TTFT.N)
 			if firstP95 == nil {
 				firstP95 = b.TTFT.P95
 			}
@@ -339,7 +339,7 @@ func BusyVsTTFT(run Run, binMS float64, options ...charts.Option) *ec.Line {
 	}
 	switch {
 	case firstP95 != nil && lastP95 != nil:
-		sub += fmt.Sprintf("；各段成功 TTFT P95 从 %s ms 到 %s ms", draw.MS(*firstP95), draw.MS(*lastP95))
+		sub += fmt.Sprintf("；各段成功 TTFT P95 从 %s ms 到 %s ms", draw.Num(*firstP95), draw.Num(*lastP95))
 		if empty > 0 {
 			sub += fmt.Sprintf("，另有 %d 段没有完整成功（P95 缺失，不画）", empty)
 		}

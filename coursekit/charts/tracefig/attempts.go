@@ -83,8 +83,8 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 	var within, over, stream, failed, inflight []draw.BarItem
 	firstIn := -1
 	for i, a := range rowsDrawn {
-		id := draw.Label(a.ID)
-		ids[i] = id
+		// The tooltip has the whole id; the axis its end (axisIDs).
+		ids[i] = draw.TipID(a.ID)
 		prefix := ""
 		if d.Header.Window.Contains(a.StartMS) {
 			if firstIn < 0 {
@@ -96,14 +96,14 @@ func AttemptsOf(d *Digest, s *metrics.Summary, condition int, options ...charts.
 		zero := draw.BarItem{Value: 0}
 		w, o, s, f, in := zero, zero, zero, zero, zero
 		_, hasTTFT := a.TTFT()
-		tip := lg.F(lang.Msg{"%s · 发起 %s ms · 结果：%s", "%s · sent %s ms · outcome: %s"}, id, draw.MS(a.StartMS), cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT))
+		tip := lg.F(lang.Msg{"%s · 发起 %s ms · 结果：%s", "%s · sent %s ms · outcome: %s"}, draw.TipID(a.ID), draw.Num(a.StartMS), cardfmt.OutcomeNameAtIn(lg, a.Outcome, hasTTFT))
 		switch {
 		case a.Outcome == trace.OK:
 			ttft, _ := a.TTFT()
 			e2e, _ := a.E2E()
 			v := rule.JudgeMeasured(a, measures[i])
 			lab := prefix + cardfmt.ReasonNameIn(lg, v.Reason)
-			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", draw.MS(ttft), draw.MS(e2e), charts.QualityLabelIn(lg, a.Quality), cardfmt.ReasonNameIn(lg, v.Reason))
+			tip += fmt.Sprintf("<br/>TTFT %s ms · E2E %s ms · %s<br/>%s", draw.Num(ttft), draw.Num(e2e), charts.QualityLabelIn(lg, a.Quality), cardfmt.ReasonNameIn(lg, v.Reason))
 			if ttft <= sloMS {
 				w = draw.BarItem{Value: ttft}
 			} else {
@@ -226,7 +226,7 @@ func ruleName(s *metrics.Summary, condition int, r metrics.Rule) string {
 // were clipped at the chart's edge); the row's tooltip has the whole ID.
 const AxisIDRunes = 12
 
-// axisIDs shortens the row labels ids (already escaped by draw.Label) for
+// axisIDs shortens the row labels ids (already escaped by draw.TipID) for
 // the y-axis: a label longer than keep+1 runes becomes "…" and its last
 // keep runes. The axis is a category axis, so the labels stay distinct:
 // labels that would read the same keep more runes until they differ.

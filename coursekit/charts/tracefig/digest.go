@@ -186,7 +186,7 @@ func (d *Digest) Add(a *trace.Attempt, seq int64) {
 	d.successes++
 	ttft, _ := a.TTFT()
 	d.maxTTFT = max(d.maxTTFT, ttft)
-	d.succ.add(key, seq, func() sample { return sample{clip(a.ID), ttft} })
+	d.succ.add(key, seq, func() sample { return sample{clipID(a.ID), ttft} })
 	if d.firstSeq < 0 || sentFirst(a, seq, d.first, d.firstSeq) {
 		d.first, d.firstSeq = fullCopy(a), seq
 	}
@@ -308,11 +308,11 @@ type row struct {
 }
 
 // rowCopy is what a row of Attempts draws of a: its scalars, its first
-// event (the TTFT), its id and error cut to what Label shows, and the
-// measures the latency SLOs judge, taken from the whole attempt (the
-// later events are not kept).
+// event (the TTFT), its id cut to what TipID shows and its error to what
+// Label shows, and the measures the latency SLOs judge, taken from the
+// whole attempt (the later events are not kept).
 func rowCopy(a *trace.Attempt) row {
-	r := trace.Attempt{ID: clip(a.ID), StartMS: a.StartMS, Outcome: a.Outcome, HTTPStatus: a.HTTPStatus,
+	r := trace.Attempt{ID: clipID(a.ID), StartMS: a.StartMS, Outcome: a.Outcome, HTTPStatus: a.HTTPStatus,
 		EndMS: a.EndMS, HasEnd: a.HasEnd, Quality: a.Quality, Error: clip(a.Error), Line: a.Line}
 	if len(a.Events) > 0 {
 		r.Events = []trace.Event{a.Events[0]}
@@ -331,10 +331,18 @@ func fullCopy(a *trace.Attempt) *trace.Attempt {
 
 // clip copies the first MaxLabelRunes+1 runes of s: Label of the copy is
 // Label of s.
-func clip(s string) string {
+func clip(s string) string { return clipRunes(s, draw.MaxLabelRunes+1) }
+
+// clipID copies the first MaxTipIDRunes+1 runes of an attempt id: TipID
+// (and Label) of the copy is that of the id. At most 5,000 samples keep
+// one, so a kept id costs at most about 1 KiB.
+func clipID(s string) string { return clipRunes(s, draw.MaxTipIDRunes+1) }
+
+// clipRunes copies the first most runes of s.
+func clipRunes(s string, most int) string {
 	n := 0
 	for i := range s {
-		if n == draw.MaxLabelRunes+1 {
+		if n == most {
 			return strings.Clone(s[:i])
 		}
 		n++

@@ -67,9 +67,9 @@ func TTFTDistributionOf(d *Digest, s *metrics.Summary, options ...charts.Option)
 		if m <= maxLabelledPoints {
 			p.Label = &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "left", Color: draw.ColorMark}
 		}
-		tip := lg.F(lang.Msg{"%s · TTFT %s ms · 第 %d / %d 个", "%s · TTFT %s ms · %d of %d"}, draw.Label(x.id), draw.MS(x.ttft), k+1, m)
+		tip := lg.F(lang.Msg{"%s · TTFT %s ms · 第 %d / %d 个", "%s · TTFT %s ms · %d of %d"}, draw.TipID(x.id), draw.Num(x.ttft), k+1, m)
 		if sampled {
-			tip = lg.F(lang.Msg{"%s · TTFT %s ms · 样本中第 %d / %d 个", "%s · TTFT %s ms · %d of %d in the sample"}, draw.Label(x.id), draw.MS(x.ttft), k+1, m)
+			tip = lg.F(lang.Msg{"%s · TTFT %s ms · 样本中第 %d / %d 个", "%s · TTFT %s ms · %d of %d in the sample"}, draw.TipID(x.id), draw.Num(x.ttft), k+1, m)
 		}
 		p.Tooltip = &draw.NodeTooltip{Show: true, Formatter: tip}
 		pts = append(pts, p)

@@ -80,6 +80,17 @@ const MaxLabelRunes = 40
 // safetext.Chart. The result is at most MaxLabelRunes runes, before escapes.
 func Label(s string) string { return drawable(s, MaxLabelRunes) }
 
+// MaxTipIDRunes is how long an attempt id may get in a tooltip before
+// TipID shortens it: far beyond any id a tool writes (a UUID is 36, a
+// conversation/turn/attempt path a few dozen), so a tooltip shows the id
+// whole, and a hostile megabyte-long id cannot swell a chart repeating it
+// per row and series.
+const MaxTipIDRunes = 256
+
+// TipID is an attempt id as a tooltip shows it: whole, where an axis label
+// (Label) cuts it at MaxLabelRunes; safe as Label is.
+func TipID(s string) string { return drawable(s, MaxTipIDRunes) }
+
 // WholeText is Label without the length limit, for text a learner wrote
 // that a chart wraps instead of cutting (the path map's steps and marks).
 func WholeText(s string) string { return drawable(s, -1) }
