@@ -92,7 +92,12 @@ type Agreement struct {
 	Bound          string   `json:"bounded_by"`
 	// Resolution is the larger of the two searches' --resolution.
 	Resolution float64 `json:"resolution"`
-	Reasons    []Why   `json:"reasons"`
+	// StepsDiffer is set beside the same answer (Same) when a rate both
+	// searches ran was judged differently (one failed, the other stayed
+	// undecided, say): the answers agree, their evidence does not, and
+	// Reasons say why at that rate (walk 35h, item 3).
+	StepsDiffer bool  `json:"steps_differ"`
+	Reasons     []Why `json:"reasons"`
 	// SameSeed says both searches were run with one --seed: every rate
 	// both ran replayed the same arrival schedule (StepSeed derives a
 	// step's seed from --seed and its rate), so the repeat checks the
@@ -105,7 +110,8 @@ type Agreement struct {
 
 // Again sets cur beside prev, an earlier search meant to be run with the
 // same flags: the same answer (both none, or the same rate bounded the same
-// way), or the reasons they differ, from what each search recorded: the
+// way), with the reasons when a rate both ran was judged differently
+// (StepsDiffer), or the reasons they differ, from what each search recorded: the
 // flags, an interruption, the resolution, and at the first rate they
 // judged differently the steps' intervals, verdicts, overload and load
 // averages. Both searches follow the same path of rates until their
@@ -124,6 +130,10 @@ func Again(prev, cur *Result) Agreement {
 		ag.Reasons = append(ag.Reasons, Why{Kind: WhyFlagsDiffer, Flags: d})
 	}
 	if ag.Same {
+		if p, c, ok := firstDifference(prev.Steps, cur.Steps); ok {
+			ag.StepsDiffer = true
+			ag.Reasons = append(ag.Reasons, stepReasons(p, c)...)
+		}
 		return ag
 	}
 	if prev.Provisional || cur.Provisional {

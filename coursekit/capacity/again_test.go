@@ -127,3 +127,27 @@ func TestAgainUndecidedIsNotNoRateMeets(t *testing.T) {
 		t.Errorf("undecided twice: same %v, bounded by %q", ag.Same, ag.Bound)
 	}
 }
+
+// The same answer on different evidence: both searches found no rate
+// meeting, but at 0.5 req/s one step failed (10 of 19) and the other
+// stayed undecided (23 of 23, too few to meet 0.9). Again says the answer
+// is the same and names the rate judged differently, not "the same
+// answer" alone (walk 35h, item 3).
+func TestAgainSameAnswerDifferentStepsSaysSo(t *testing.T) {
+	prev := searched(judged(1, 20, 40, 1), judged(0.5, 10, 19, 1))
+	cur := searched(judged(1, 20, 40, 1), judged(0.5, 23, 23, 1))
+	if cur.Steps[1].Verdict != Undecided || prev.Steps[1].Verdict != Fails {
+		t.Fatalf("fixture: %s then %s at 0.5 req/s", prev.Steps[1].Verdict, cur.Steps[1].Verdict)
+	}
+	ag := Again(prev, cur)
+	if !ag.Same || !ag.StepsDiffer {
+		t.Fatalf("same %v, steps differ %v; want the same answer (%s, %s) on different steps", ag.Same, ag.StepsDiffer, ag.PreviousBound, ag.Bound)
+	}
+	if len(ag.Reasons) == 0 || ag.Reasons[0].Rate == nil || *ag.Reasons[0].Rate != 0.5 || !slices.Contains(kinds(ag), WhyUndecided) {
+		t.Errorf("reasons %v: want the 0.5 req/s step named, undecided among them", kinds(ag))
+	}
+	// Steps judged alike keep the plain same answer.
+	if ag := Again(prev, prev); !ag.Same || ag.StepsDiffer || len(ag.Reasons) != 0 {
+		t.Errorf("a search beside itself: same %v, steps differ %v, reasons %v", ag.Same, ag.StepsDiffer, kinds(ag))
+	}
+}

@@ -951,13 +951,13 @@ func (c *Config) busySidecar(cfg *loadgen.Config, path string, buf *bytes.Buffer
 	return side, nil
 }
 
-// overloadWatch ends a step whose server has fallen behind, by the rule
-// that judges a finished window (OverloadTest) applied to the progress
-// reports' counts since the window's first report: the completions'
-// interval wholly below the offered rate and the in-flight growth beyond
-// its standard error. A run of rising reports is not enough: bunched
-// arrivals raise the in-flight count for a second while completions keep
-// pace.
+// overloadWatch ends a step whose server has fallen behind, by the
+// signals that judge a finished window (OverloadTest) applied to the
+// progress reports' counts since the window's first report, both at once:
+// the completions' interval wholly below the offered rate and the
+// arrivals, and the in-flight growth beyond its standard error. A run of
+// rising reports is not enough: bunched arrivals raise the in-flight count
+// for a second while completions keep pace.
 //
 // A pipeline still filling is not a growing queue: after a warm-up shorter
 // than the time an attempt spends in flight, the in-flight count rises
@@ -1019,7 +1019,10 @@ func (w *overloadWatch) observe(p loadgen.Progress) string {
 	}
 	lc, err := CheckLoad(LoadWindow{OfferedPerS: w.offered, WindowS: (p.Elapsed - f.Elapsed).Seconds(), Arrivals: p.Sent - f.Sent, Completions: p.Done - f.Done,
 		InFlightStart: f.InFlight, InFlightEnd: p.InFlight, ExpectedInFlight: max(w.expected, float64(w.sum)/float64(w.reports)), Resolution: w.resolution})
-	if err == nil && lc.Overloaded {
+	// Asked at every report, so it takes both signals: one signal tested
+	// again and again through a window would fire by chance (the finished
+	// window is tested once, where either fails the step).
+	if err == nil && lc.FellBehind && lc.Grew {
 		w.reason, w.load = lc.Reason(), &lc
 	}
 	return w.reason

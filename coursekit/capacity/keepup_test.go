@@ -108,7 +108,7 @@ func TestKeepUpBoundHolds(t *testing.T) {
 // comparison the rule made shows: 16.4976 below 16.5 is not "16.5", and a
 // slope low of 0.0024 above 0 is not "0.00" (issue 35's walk, item 6).
 func TestFiguresShowTheComparison(t *testing.T) {
-	lc := LoadCheck{OfferedPerS: 16.5, CompletionLow: 11.71, CompletionHigh: 16.4976, SlopePerS: 2.4, SlopeLow: 0.0024, SlopeHigh: 4.7901, KeepUpBound: 0.99999, Resolution: 1}
+	lc := LoadCheck{FellBehind: true, Overloaded: true, OfferedPerS: 16.5, CompletionLow: 11.71, CompletionHigh: 16.4976, SlopePerS: 2.4, SlopeLow: 0.0024, SlopeHigh: 4.7901, KeepUpBound: 0.99999, Resolution: 1}
 	f := lc.Figures()
 	for got, want := range map[string]string{f.CompletionHigh: "16.498", f.CompletionLow: "11.71", f.SlopeLow: "+0.002", f.SlopeHigh: "+4.80", f.KeepUpBound: "0.99999"} {
 		if got != want {

@@ -13,7 +13,7 @@ import (
 // completions in T s = …/s, 95% [lo, hi], …; in flight a → b (expected E,
 // Z standard errors)"), "95 %" accepted so that the figures are compared
 // whatever the percent's form.
-var stopFigures = regexp.MustCompile(`overload: (\d+) completions in ([\d.]+) s = [\d.]+/s, 95 ?% \[([\d.]+), ([\d.]+)\], below the offered [\d.]+/s; offered − completed [-+][\d.]+/s, 95 ?% \[([-+][\d.]+), ([-+][\d.]+)\]; in flight (\d+) → (\d+) \(expected ([\d.]+), (-?[\d.]+) standard errors\)`)
+var stopFigures = regexp.MustCompile(`overload: (\d+) completions in ([\d.]+) s = [\d.]+/s, 95 ?% \[([\d.]+), ([\d.]+)\], below the offered [\d.]+/s and the window's \d+ arrivals? \(completions fell behind\); offered − completed [-+][\d.]+/s, 95 ?% \[([-+][\d.]+), ([-+][\d.]+)\]; in flight (\d+) → (\d+) \(expected ([\d.]+), (-?[\d.]+) standard errors\)`)
 
 // A step stopped early gives one set of evidence (walk 35c, item 1): the
 // figures of its reason are those of its JSON load, read back from the

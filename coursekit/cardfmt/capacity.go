@@ -239,19 +239,34 @@ func CapacityExtendedIn(lg lang.Lang, n int) string {
 	return fmt.Sprintf("extended %d times", n)
 }
 
+// CapacitySignalsIn names, in lg, the overload signals that failed a step
+// (capacity.LoadCheck.FellBehind, Grew), joined; "" when it is not
+// overloaded.
+func CapacitySignalsIn(lg lang.Lang, l capacity.LoadCheck) string {
+	var parts []string
+	if l.FellBehind {
+		parts = append(parts, lg.S(lang.Msg{"完成速率的 95% 区间整个低于提供的速率和窗口里实际到达的速率（完成落后了）", "the completion rate's 95% interval lies wholly below both the offered rate and the window's arrivals (completions fell behind)"}))
+	}
+	if l.Grew {
+		parts = append(parts, lg.F(lang.Msg{"在途数从 %d 涨到 %d，超出跟得上的服务器该有的水平 %s 个标准误（> 2.58）", "the in-flight count grew from %d to %d, %s standard errors over the level a server keeping up holds (> 2.58)"},
+			l.InFlightStart, l.InFlightEnd, l.Figures().GrowthZ))
+	}
+	return strings.Join(parts, lg.S(lang.Msg{"，并且", ", and "}))
+}
+
 // CapacityBehindIn says, in a step's keep-up line, that its completions
-// fell behind the offered rate but its in-flight count did not grow
-// beyond what a server keeping up holds, so the step is not overloaded:
-// the overload test needs both (capacity.LoadCheck.BehindNotGrowing);
-// "" otherwise. It follows the bound, before the line's verdict word.
+// came in below the offered rate but not below the window's arrivals, so
+// the step is not overloaded: fewer came than were offered and the server
+// completed what came (capacity.LoadCheck.BelowOfferedOnly); "" otherwise.
+// It follows the bound, before the line's verdict word.
 func CapacityBehindIn(lg lang.Lang, l capacity.LoadCheck) string {
-	if !l.BehindNotGrowing() {
+	if !l.BelowOfferedOnly() {
 		return ""
 	}
 	f := l.Figures()
-	return lg.F(lang.Msg{"；完成落后于提供的速率（提供 − 完成的区间整个高于 0），但在途数（%d → %d，预期水平 %s，%s 个标准误）没有超出跟得上的服务器该有的水平，而过载检验两者都要",
-		"; completions fell behind the offered rate (the interval of offered − completed lies wholly above 0), but the in-flight count (%d → %d, expected level %s, %s standard errors) did not grow beyond what a server keeping up holds, and the overload test needs both"},
-		l.InFlightStart, l.InFlightEnd, f.ExpectedInFlight, f.GrowthZ)
+	return lg.F(lang.Msg{"；完成的速率低于提供的速率（提供 − 完成的区间 [%s, %s] 整个高于 0），但不低于窗口里实际到达的：服务器把到达的都完成了",
+		"; completions came in below the offered rate (offered − completed 95%% [%s, %s], wholly above 0), but not below the window's arrivals: the server completed what came"},
+		f.SlopeLow, f.SlopeHigh)
 }
 
 // CapacityShortStartIn is the line a search prints up front when its first

@@ -370,8 +370,8 @@ func keepUpLineLate(lg lang.Lang, s capacity.Step, late string) string {
 	case l.BoundWithinResolution():
 		// The overload test failed it, not the keep-up bound: say
 		// which rule, never "within resolution: overload".
-		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：完成速率的 95%% 区间整个低于提供的速率，且在途数的增长超过 1.96 个标准误%s", "the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: the completion rate's 95%% interval lies wholly below the offered rate and the in-flight count grew beyond 1.96 standard errors%s"},
-			f.KeepUpBound, f.Resolution, late)
+		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：%s%s", "the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: %s%s"},
+			f.KeepUpBound, f.Resolution, cardfmt.CapacitySignalsIn(lg, *l), late)
 	case l.WithinResolution():
 		// Not "keeps up": what the window shows is a saturation of
 		// at least (completions − in flight at its start)/W, which
@@ -379,8 +379,12 @@ func keepUpLineLate(lg lang.Lang, s capacity.Step, late string) string {
 		return lg.F(lang.Msg{"窗口显示服务器每秒至少完成 %s 次（饱和吞吐 ≥ %s 次/s），所以它可能比提供的 %s 次/s 最多少 %s 次/s（≤ --resolution %s 次/s）%s：%s", "the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s (≤ --resolution %s/s)%s: %s"},
 			f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l))
 	case l.Resolution > 0:
+		why := cardfmt.CapacityBehindIn(lg, *l)
+		if l.Overloaded {
+			why = lg.S(lang.Msg{"；", "; "}) + cardfmt.CapacitySignalsIn(lg, *l)
+		}
 		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）%s：%s%s", "the server can be short of the offered rate by up to %s/s (%s --resolution %s/s)%s: %s%s"},
-			f.KeepUpBound, keepUpCmp(l), f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l), late)
+			f.KeepUpBound, keepUpCmp(l), f.Resolution, why, keepUpWord(lg, l), late)
 	}
 	return ""
 }
@@ -462,13 +466,31 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 	if ag.Same {
 		p(lang.Msg{"与上一次搜索（%s）相比：结论相同，%s。", "Against the previous search (%s): the same answer, %s."}, ag.Previous, ans(ag.Answer, ag.Bound))
 		for _, w := range ag.Reasons {
-			p(lang.Msg{"  - 但两次搜索的条件不同（%s）：这是两个问题各自的答案，不是同一个答案量了两次。", "  - but the searches' conditions differ (%s): these are answers to two questions, not one answer found twice."}, strings.Join(w.Flags, "; "))
+			if w.Kind == capacity.WhyFlagsDiffer {
+				p(lang.Msg{"  - 但两次搜索的条件不同（%s）：这是两个问题各自的答案，不是同一个答案量了两次。", "  - but the searches' conditions differ (%s): these are answers to two questions, not one answer found twice."}, strings.Join(w.Flags, "; "))
+			}
+		}
+		if ag.StepsDiffer {
+			p(lang.Msg{"  - 但两次搜索在同一速率上的判定不同，结论相同而依据不同：", "  - but the two searches judged a rate they both ran differently: the same answer on different evidence:"})
+			againReasonsIn(lg, &b, ag, "    - ")
 		}
 		sameSeed()
 		return b.String()
 	}
 	p(lang.Msg{"与上一次搜索（%s）相比：结论不同，上一次 %s，这一次 %s。原因：", "Against the previous search (%s): a different answer, %s then and %s now. Why:"},
 		ag.Previous, ans(ag.PreviousAnswer, ag.PreviousBound), ans(ag.Answer, ag.Bound))
+	againReasonsIn(lg, &b, ag, "  - ")
+	sameSeed()
+	return b.String()
+}
+
+// againReasonsIn writes ag's reasons in lg, one line each after indent.
+// Beside the same answer only the reasons at the rate judged differently
+// are written (the changed flags have their own line there).
+func againReasonsIn(lg lang.Lang, b *strings.Builder, ag *capacity.Agreement, indent string) {
+	p := func(m lang.Msg, a ...any) {
+		b.WriteString(strings.Replace(m.F(lg, a...), "  - ", indent, 1) + "\n")
+	}
 	pc := func(v *float64) string {
 		if v == nil {
 			return lg.S(lang.Msg{"无", "none"})
@@ -486,6 +508,9 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 		}
 		switch w.Kind {
 		case capacity.WhyFlagsDiffer:
+			if ag.Same {
+				continue
+			}
 			p(lang.Msg{"  - 两次搜索的参数不同（%s），结论本来就不必相同。", "  - the searches' flags differ (%s), so their answers need not agree."}, strings.Join(w.Flags, "; "))
 		case capacity.WhyInterrupted:
 			p(lang.Msg{"  - 有一次搜索被中断，它的结论是暂定的。", "  - one search was interrupted: its answer is provisional."})
@@ -511,6 +536,4 @@ func capacityAgainIn(lg lang.Lang, ag *capacity.Agreement) string {
 				rate, step(w.Previous), step(w.This))
 		}
 	}
-	sameSeed()
-	return b.String()
 }

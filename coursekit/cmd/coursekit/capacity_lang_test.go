@@ -177,6 +177,30 @@ func TestCapacityAgainUndecidedText(t *testing.T) {
 	}
 }
 
+// --previous beside the same answer whose steps were judged differently
+// (one failed at 0.5 req/s, the other stayed undecided there): the text
+// says the answer is the same and names the step in each search, in both
+// languages (walk 35h, item 3).
+func TestCapacityAgainSameAnswerDifferentSteps(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	rate := 0.5
+	failed := capacity.Step{Rate: rate, Verdict: capacity.Fails, Qualified: 10, Attempts: 19, CILow: f(0.317), CIHigh: f(0.727)}
+	undecided := capacity.Step{Rate: rate, Verdict: capacity.Undecided, Qualified: 23, Attempts: 23, CILow: f(0.857), CIHigh: f(1)}
+	ag := capacity.Agreement{Previous: "first.json", Same: true, StepsDiffer: true, PreviousBound: capacity.BoundNoRate, Bound: capacity.BoundNoRate,
+		Reasons: []capacity.Why{{Kind: capacity.WhyUndecided, Rate: &rate, Previous: &failed, This: &undecided}}}
+	for lg, want := range map[lang.Lang][]string{
+		lang.EN: {"the same answer, no rate meets", "judged a rate they both ran differently", "    - at 0.5 req/s one search's step was still undecided", "10 / 19 qualified", "23 / 23 qualified"},
+		lang.ZH: {"结论相同，没有达标的速率", "判定不同", "    - 0.5 次/s 这一步有一次到最长窗口仍无定论", "10 / 19 合格", "23 / 23 合格"},
+	} {
+		text := capacityAgainIn(lg, &ag)
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%v: %q lacks %q", lg, text, w)
+			}
+		}
+	}
+}
+
 // A step whose window had clearly fewer arrivals than offered says so under
 // its keep-up line, in both languages; a step with the arrivals offered
 // does not (issue 35).

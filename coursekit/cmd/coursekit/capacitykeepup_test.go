@@ -60,25 +60,47 @@ func TestCapacityTextWithinResolutionNotKeepsUp(t *testing.T) {
 	}
 }
 
-// Walk 35e, F2: at 20 req/s, offered − completed +7.00/s (95% [+2.22,
-// +10.76]) and in flight 13 → 35 sat beside a bare "the window cannot tell
-// whether it keeps up". The line says the completions fell behind, and why
-// that alone is not overload.
-func TestCapacityTextCompletionsBehindNotOverload(t *testing.T) {
+// Walk 35e, F2, and walk 35h, item 2: at 20 req/s, offered − completed
+// +7.00/s (95% [+2.22, +10.76]) while 61 arrived and in flight went
+// 13 → 35 sat beside "the window cannot tell whether it keeps up", the
+// overload test then needing both of its signals. Either fails a step
+// now: the completions fell behind both the offered rate and the
+// arrivals, and the line names that signal and says overload.
+func TestCapacityTextCompletionsBehindIsOverload(t *testing.T) {
 	r := walk35eSearch(t)
 	en := capacityTextIn(lang.EN, r)
-	want := "    the server can be short of the offered rate by up to 11.34/s (> --resolution 5/s); completions fell behind the offered rate (the interval of offered − completed lies wholly above 0), but the in-flight count (13 → 35, expected level 25.6, 1.2 standard errors) did not grow beyond what a server keeping up holds, and the overload test needs both: the window cannot tell whether it keeps up\n"
+	want := "    the server can be short of the offered rate by up to 11.34/s (> --resolution 5/s); the completion rate's 95% interval lies wholly below both the offered rate and the window's arrivals (completions fell behind): overload\n"
 	if !strings.Contains(en, want) {
 		t.Errorf("English text lacks\n%s\n%s", want, en)
 	}
 	zh := capacityTextIn(lang.ZH, r)
-	wantZH := "；完成落后于提供的速率（提供 − 完成的区间整个高于 0），但在途数（13 → 35，预期水平 25.6，1.2 个标准误）没有超出跟得上的服务器该有的水平，而过载检验两者都要：窗口判定不了它跟不跟得上\n"
+	wantZH := "；完成速率的 95% 区间整个低于提供的速率和窗口里实际到达的速率（完成落后了）：过载\n"
 	if !strings.Contains(zh, wantZH) {
 		t.Errorf("Chinese text lacks\n%s\n%s", wantZH, zh)
 	}
-	// The 15 req/s step's completions' interval holds the offered rate:
-	// nothing said of it there.
 	if n := strings.Count(en, "fell behind"); n != 1 {
-		t.Errorf("English text says fell behind %d times, want once:\n%s", n, en)
+		t.Errorf("English text says fell behind %d times, want once (the 20 req/s step):\n%s", n, en)
+	}
+}
+
+// Walk 35h, item 4: a light window (9 arrivals where 20 were planned,
+// all 9 completed) said "completions fell behind". Its line says the
+// completions came in below the offered rate but not below what came.
+func TestCapacityTextLightWindowNotBehind(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 2, WindowS: 10, Arrivals: 9, Completions: 9, Resolution: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Resolution: 1, MaxRate: 8, BoundedBy: capacity.BoundUndecided, Undecided: true, AttemptsToMeet: 35,
+		Steps: []capacity.Step{{Rate: 2, Attempts: 9, Qualified: 9, Verdict: capacity.Undecided, WindowS: 10, Attainment: f(1), CILow: f(0.701), CIHigh: f(1), Load: &lc}}}
+	for lg, want := range map[lang.Lang]string{
+		lang.EN: "; completions came in below the offered rate (offered − completed 95% [+0.29, +1.59], wholly above 0), but not below the window's arrivals: the server completed what came: the window cannot tell whether it keeps up\n",
+		lang.ZH: "；完成的速率低于提供的速率（提供 − 完成的区间 [+0.29, +1.59] 整个高于 0），但不低于窗口里实际到达的：服务器把到达的都完成了：窗口判定不了它跟不跟得上\n",
+	} {
+		text := capacityTextIn(lg, r)
+		if !strings.Contains(text, want) || strings.Contains(text, "fell behind") || strings.Contains(text, "完成落后") {
+			t.Errorf("%v text lacks\n%s\n%s", lg, want, text)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func stoppedEarlySearch(t *testing.T, addr string, args ...string) (capacity.Ste
 
 // reasonFigures reads an overload reason's figures ("95 %" accepted, so
 // that the figures are compared whatever the percent's form).
-var reasonFigures = regexp.MustCompile(`overload: (\d+) completions in ([\d.]+) s = [\d.]+/s, 95 ?% \[([\d.]+), ([\d.]+)\], below the offered [\d.]+/s; offered − completed [-+][\d.]+/s, 95 ?% \[([-+][\d.]+), ([-+][\d.]+)\]; in flight (\d+) → (\d+) \(expected ([\d.]+), (-?[\d.]+) standard errors\)`)
+var reasonFigures = regexp.MustCompile(`overload: (\d+) completions in ([\d.]+) s = [\d.]+/s, 95 ?% \[([\d.]+), ([\d.]+)\], below the offered [\d.]+/s and the window's \d+ arrivals? \(completions fell behind\); offered − completed [-+][\d.]+/s, 95 ?% \[([-+][\d.]+), ([-+][\d.]+)\]; in flight (\d+) → (\d+) \(expected ([\d.]+), (-?[\d.]+) standard errors\)`)
 
 // Walk 35c: a step stopped early gave two sets of evidence (its reason
 // from the watch, its JSON load recomputed from the trace: z 2.0 against
