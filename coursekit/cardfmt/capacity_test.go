@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmperf-course/course/coursekit/capacity"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/metrics"
 )
@@ -55,5 +56,37 @@ func TestCapacityShortStart(t *testing.T) {
 	}
 	if got := CapacityShortStartIn(lang.ZH, 0.5, 10, 40, 35); !strings.Contains(got, "它不可能达标") {
 		t.Errorf("zh, a first step that cannot meet: %q", got)
+	}
+}
+
+// An overloaded step's line names the signal or signals that failed it,
+// in either language; a step that is not overloaded names none.
+func TestCapacitySignals(t *testing.T) {
+	both, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 20, WindowS: 3, Arrivals: 60, Completions: 30, InFlightStart: 10, InFlightEnd: 40, ExpectedInFlight: 12, Resolution: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grew, _ := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 14.5, WindowS: 4, Arrivals: 62, Completions: 46, InFlightStart: 1, InFlightEnd: 17, Resolution: 1})
+	if !both.FellBehind || !both.Grew || grew.FellBehind || !grew.Grew {
+		t.Fatalf("fixtures: %+v\n%+v", both, grew)
+	}
+	for _, c := range []struct {
+		l      capacity.LoadCheck
+		lg     lang.Lang
+		want   string
+		absent string
+	}{
+		{both, lang.EN, "the completion rate's 95% interval lies wholly below both the offered rate and the window's arrivals (completions fell behind), and the in-flight count grew from 10 to 40, 3.9 standard errors over the level a server keeping up holds (> 2.58)", ""},
+		{both, lang.ZH, "完成速率的 95% 区间整个低于提供的速率和窗口里实际到达的速率（完成落后了），并且在途数从 10 涨到 40，超出跟得上的服务器该有的水平 3.9 个标准误（> 2.58）", ""},
+		{grew, lang.EN, "the in-flight count grew from 1 to 17", "fell behind"},
+	} {
+		got := CapacitySignalsIn(c.lg, c.l)
+		if exact := c.absent == ""; (exact && got != c.want) || (!exact && (!strings.HasPrefix(got, c.want) || strings.Contains(got, c.absent))) {
+			t.Errorf("%v: %q, want %q", c.lg, got, c.want)
+		}
+	}
+	light, _ := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 2, WindowS: 10, Arrivals: 9, Completions: 9, Resolution: 1})
+	if s := CapacitySignalsIn(lang.EN, light); s != "" {
+		t.Errorf("a step not overloaded: %q", s)
 	}
 }

@@ -42,18 +42,12 @@ func walk35eSearch(t *testing.T) *capacity.Result {
 // a window that completed at least the offered rate.
 func TestCapacityTextWithinResolutionNotKeepsUp(t *testing.T) {
 	r := walk35eSearch(t)
-	en := capacityTextIn(lang.EN, r)
-	want := "    the window shows the server completes at least 10.50/s (saturation ≥ 10.50/s), so it may be short of the offered 15/s by up to 4.50/s (≤ --resolution 5/s): within the resolution\n"
-	if !strings.Contains(en, want) {
-		t.Errorf("English text lacks\n%s\n%s", want, en)
-	}
+	en, zh := textsHave(t, r, map[lang.Lang]string{
+		lang.EN: "    the window shows the server completes at least 10.50/s (saturation ≥ 10.50/s), so it may be short of the offered 15/s by up to 4.50/s (≤ --resolution 5/s): within the resolution\n",
+		lang.ZH: "    窗口显示服务器每秒至少完成 10.50 次（饱和吞吐 ≥ 10.50 次/s），所以它可能比提供的 15 次/s 最多少 4.50 次/s（≤ --resolution 5 次/s）：在分辨率以内\n",
+	})
 	if n := strings.Count(en, ": keeps up\n"); n != 1 || !strings.Contains(en, "the server completed at least the offered rate in the window (a step meets within --resolution 5/s): keeps up\n") || strings.Contains(en, "by 0/s") {
 		t.Errorf("English text says keeps up %d times; want once, for the 4 req/s step that completed every arrival:\n%s", n, en)
-	}
-	zh := capacityTextIn(lang.ZH, r)
-	wantZH := "    窗口显示服务器每秒至少完成 10.50 次（饱和吞吐 ≥ 10.50 次/s），所以它可能比提供的 15 次/s 最多少 4.50 次/s（≤ --resolution 5 次/s）：在分辨率以内\n"
-	if !strings.Contains(zh, wantZH) {
-		t.Errorf("Chinese text lacks\n%s\n%s", wantZH, zh)
 	}
 	if n := strings.Count(zh, "：跟得上\n"); n != 1 {
 		t.Errorf("Chinese text says 跟得上 %d times, want once:\n%s", n, zh)
@@ -68,16 +62,10 @@ func TestCapacityTextWithinResolutionNotKeepsUp(t *testing.T) {
 // arrivals, and the line names that signal and says overload.
 func TestCapacityTextCompletionsBehindIsOverload(t *testing.T) {
 	r := walk35eSearch(t)
-	en := capacityTextIn(lang.EN, r)
-	want := "    the server can be short of the offered rate by up to 11.34/s (> --resolution 5/s); the completion rate's 95% interval lies wholly below both the offered rate and the window's arrivals (completions fell behind): overload\n"
-	if !strings.Contains(en, want) {
-		t.Errorf("English text lacks\n%s\n%s", want, en)
-	}
-	zh := capacityTextIn(lang.ZH, r)
-	wantZH := "；完成速率的 95% 区间整个低于提供的速率和窗口里实际到达的速率（完成落后了）：过载\n"
-	if !strings.Contains(zh, wantZH) {
-		t.Errorf("Chinese text lacks\n%s\n%s", wantZH, zh)
-	}
+	en, _ := textsHave(t, r, map[lang.Lang]string{
+		lang.EN: "    the server can be short of the offered rate by up to 11.34/s (> --resolution 5/s); the completion rate's 95% interval lies wholly below both the offered rate and the window's arrivals (completions fell behind): overload\n",
+		lang.ZH: "；完成速率的 95% 区间整个低于提供的速率和窗口里实际到达的速率（完成落后了）：过载\n",
+	})
 	if n := strings.Count(en, "fell behind"); n != 1 {
 		t.Errorf("English text says fell behind %d times, want once (the 20 req/s step):\n%s", n, en)
 	}
@@ -94,13 +82,24 @@ func TestCapacityTextLightWindowNotBehind(t *testing.T) {
 	}
 	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Resolution: 1, MaxRate: 8, BoundedBy: capacity.BoundUndecided, Undecided: true, AttemptsToMeet: 35,
 		Steps: []capacity.Step{{Rate: 2, Attempts: 9, Qualified: 9, Verdict: capacity.Undecided, WindowS: 10, Attainment: f(1), CILow: f(0.701), CIHigh: f(1), Load: &lc}}}
-	for lg, want := range map[lang.Lang]string{
+	en, zh := textsHave(t, r, map[lang.Lang]string{
 		lang.EN: "; completions came in below the offered rate (offered − completed 95% [+0.29, +1.59], wholly above 0), but not below the window's arrivals: the server completed what came: the window cannot tell whether it keeps up\n",
 		lang.ZH: "；完成的速率低于提供的速率（提供 − 完成的区间 [+0.29, +1.59] 整个高于 0），但不低于窗口里实际到达的：服务器把到达的都完成了：窗口判定不了它跟不跟得上\n",
-	} {
-		text := capacityTextIn(lg, r)
-		if !strings.Contains(text, want) || strings.Contains(text, "fell behind") || strings.Contains(text, "完成落后") {
-			t.Errorf("%v text lacks\n%s\n%s", lg, want, text)
+	})
+	if strings.Contains(en, "fell behind") || strings.Contains(zh, "完成落后") {
+		t.Errorf("a light window called behind:\n%s\n%s", en, zh)
+	}
+}
+
+// textsHave checks that r's capacity text holds want[lg] in each language
+// given, and returns the English and Chinese texts.
+func textsHave(t *testing.T, r *capacity.Result, want map[lang.Lang]string) (en, zh string) {
+	t.Helper()
+	en, zh = capacityTextIn(lang.EN, r), capacityTextIn(lang.ZH, r)
+	for lg, text := range map[lang.Lang]string{lang.EN: en, lang.ZH: zh} {
+		if w, ok := want[lg]; ok && !strings.Contains(text, w) {
+			t.Errorf("%v text lacks\n%s\n%s", lg, w, text)
 		}
 	}
+	return en, zh
 }
