@@ -98,7 +98,7 @@ func CapacityNoteIn(l lang.Lang, s *metrics.Summary) string {
 		q = capacityQualified.F(l, *c.Qualified)
 	}
 	return noteCapacityBasis.F(l, lang.N(l, c.InFlight, "attempt still in flight", "attempts still in flight"), q,
-		lang.N(l, c.Attempts, "attempt", "attempts"), sloName(c.SLOTTFTMS), lang.N(l, s.Attempts, "in-window attempt", "in-window attempts"))
+		lang.N(l, c.Attempts, "attempt", "attempts"), condName(metrics.Condition{SLOTTFTMS: c.SLOTTFTMS, LatencySLO: c.LatencySLO}), lang.N(l, s.Attempts, "in-window attempt", "in-window attempts"))
 }
 
 // SLONoteFromRunIn is SLONoteIn for a run of a comparison judged, without

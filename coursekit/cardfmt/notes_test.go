@@ -337,3 +337,26 @@ func TestCapacityBasisNote(t *testing.T) {
 		t.Errorf("a non-step card names capacity's basis:\n%s", b.String())
 	}
 }
+
+// The basis note of a capacity step the search judged on TTFT and E2E
+// names both SLOs, as the search's condition had them (walk 35h, item 9):
+// not the TTFT SLO alone.
+func TestCapacityBasisNoteNamesEveryCondition(t *testing.T) {
+	tr := capacityStep(t, true)
+	h := tr.Header
+	h.Conditions = json.RawMessage(`{"capacity_step":{"rate":16,"slo_ttft_ms":1000,"target":0.9,"window_s":16},"slo":{"slo_ttft_ms":[1000],"slo_e2e_ms":3000}}`)
+	h, err := h.WithRunEnd(trace.RunEnd{Reason: trace.RunOverload, AtMS: f64(5000), PlannedDurationMS: 16000, PlannedWindow: trace.Window{StartMS: 2000, EndMS: 18000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Header = h
+	s := metrics.Summarize(tr, metrics.Options{SLOsMS: []float64{1000}, Latency: metrics.LatencySLO{E2EMS: 3000}})
+	if c := s.CapacityStop; c == nil || c.E2EMS != 3000 {
+		t.Fatalf("CapacityStop = %+v, want the condition's E2E SLO", c)
+	}
+	for l, want := range map[lang.Lang]string{lang.EN: "(TTFT ≤ 1 s ∧ E2E ≤ 3 s); this card's", lang.ZH: "（TTFT ≤ 1 s ∧ E2E ≤ 3 s）；这张卡"} {
+		if c := summaryCardIn(t, s, cardfmt.Text, l); !strings.Contains(c, want) {
+			t.Errorf("%s card lacks %q:\n%s", l, want, c)
+		}
+	}
+}

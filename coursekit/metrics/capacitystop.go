@@ -24,6 +24,9 @@ type CapacityStop struct {
 	// card has no such condition or its qualified count is unknown.
 	Qualified *int64  `json:"qualified"`
 	SLOTTFTMS float64 `json:"slo_ttft_ms"`
+	// LatencySLO are that condition's SLOs beyond TTFT (E2E, say), which
+	// the search judged the step by too (walk 35h, item 9).
+	LatencySLO
 }
 
 // capacityStop is s's CapacityStop (nil when the trace is not a capacity
@@ -45,7 +48,7 @@ func capacityStop(s *Summary) *CapacityStop {
 	for _, cond := range s.Conditions {
 		if cond.SLOTTFTMS == c.Step.SLOTTFTMS && cond.Unknown == "" {
 			q := cond.Qualified
-			out.Qualified = &q
+			out.Qualified, out.LatencySLO = &q, cond.LatencySLO
 			break
 		}
 	}
