@@ -239,6 +239,23 @@ func CapacityExtendedIn(lg lang.Lang, n int) string {
 	return fmt.Sprintf("extended %d times", n)
 }
 
+// CapacityKeepUpWordIn says, in lg, what a step's window showed of the
+// server keeping up, as the last word of its keep-up line: overload,
+// "keeps up" only when it completed at least the offered rate, "within
+// the resolution" when it may be short of it by up to the resolution
+// (capacity.LoadCheck.WithinResolution), or that the window cannot tell.
+func CapacityKeepUpWordIn(lg lang.Lang, l capacity.LoadCheck) string {
+	switch {
+	case l.Overloaded:
+		return lg.S(lang.Msg{"过载", "overload"})
+	case l.WithinResolution():
+		return lg.S(lang.Msg{"在分辨率以内", "within the resolution"})
+	case l.KeepsUp:
+		return lg.S(lang.Msg{"跟得上", "keeps up"})
+	}
+	return lg.S(lang.Msg{"窗口判定不了它跟不跟得上", "the window cannot tell whether it keeps up"})
+}
+
 // CapacitySignalsIn names, in lg, the overload signals that failed a step
 // (capacity.LoadCheck.FellBehind, Grew), joined; "" when it is not
 // overloaded.

@@ -448,6 +448,12 @@ func CapacityTable(r *capacity.Result) [][]string {
 			verdict += "（过载，提前停止）"
 		case s.Overloaded():
 			verdict += "（过载）"
+		case s.Load != nil && s.Load.Resolution > 0 && (s.Verdict == capacity.Meets || s.Verdict == capacity.Undecided):
+			// What the window showed of keeping up, as the CLI's
+			// keep-up line ends: a step meets only within the
+			// resolution, and "跟得上" only when it completed the
+			// offered rate.
+			verdict += "（" + cardfmt.CapacityKeepUpWordIn(lang.ZH, *s.Load) + "）"
 		}
 		window := numfmt.OneDecimal(s.WindowS) + " s"
 		if s.Extended > 0 {

@@ -302,3 +302,32 @@ func TestCapacityTableArrivalsShort(t *testing.T) {
 		t.Errorf("18 arrivals of 18: %q", got)
 	}
 }
+
+// The notebook table's verdict says what the step's window showed of the
+// server keeping up, as the CLI's keep-up line ends: a step that met
+// within the resolution is not called "跟得上", which only a window that
+// completed the offered rate earns (walk 35h, item 1).
+func TestCapacityTableSaysWhatTheWindowShowed(t *testing.T) {
+	verdict := func(v string, w capacity.LoadWindow) string {
+		t.Helper()
+		l, err := capacity.CheckLoad(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return CapacityTable(&capacity.Result{Steps: []capacity.Step{{Rate: w.OfferedPerS, Verdict: v, Load: &l}}})[1][4]
+	}
+	for _, c := range []struct {
+		v    string
+		w    capacity.LoadWindow
+		want string
+	}{
+		{capacity.Meets, capacity.LoadWindow{OfferedPerS: 15, WindowS: 6, Arrivals: 89, Completions: 72, InFlightStart: 9, InFlightEnd: 26, ExpectedInFlight: 20.564892, Resolution: 5}, "达标（在分辨率以内）"},
+		{capacity.Meets, capacity.LoadWindow{OfferedPerS: 4, WindowS: 16, Arrivals: 64, Completions: 64, Resolution: 5}, "达标（跟得上）"},
+		{capacity.Undecided, capacity.LoadWindow{OfferedPerS: 2, WindowS: 10, Arrivals: 9, Completions: 9, Resolution: 1}, "尚无定论（窗口判定不了它跟不跟得上）"},
+		{capacity.Fails, capacity.LoadWindow{OfferedPerS: 20, WindowS: 3, Arrivals: 61, Completions: 39, InFlightStart: 13, InFlightEnd: 35, ExpectedInFlight: 25.592777, Resolution: 5}, "不达标（过载）"},
+	} {
+		if got := verdict(c.v, c.w); got != c.want {
+			t.Errorf("%s at %g req/s: %q, want %q", c.v, c.w.OfferedPerS, got, c.want)
+		}
+	}
+}

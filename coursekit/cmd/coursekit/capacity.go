@@ -366,7 +366,7 @@ func keepUpLineLate(lg lang.Lang, s capacity.Step, late string) string {
 		// completed at least the offered rate (the JSON keeps the
 		// bound as computed).
 		return lg.F(lang.Msg{"窗口里服务器完成的速率不低于提供的速率（一步在 --resolution %s 次/s 以内即可达标）：%s", "the server completed at least the offered rate in the window (a step meets within --resolution %s/s): %s"},
-			f.Resolution, keepUpWord(lg, l))
+			f.Resolution, cardfmt.CapacityKeepUpWordIn(lg, *l))
 	case l.BoundWithinResolution():
 		// The overload test failed it, not the keep-up bound: say
 		// which rule, never "within resolution: overload".
@@ -377,14 +377,14 @@ func keepUpLineLate(lg lang.Lang, s capacity.Step, late string) string {
 		// at least (completions − in flight at its start)/W, which
 		// may be short of the offered rate by up to the bound.
 		return lg.F(lang.Msg{"窗口显示服务器每秒至少完成 %s 次（饱和吞吐 ≥ %s 次/s），所以它可能比提供的 %s 次/s 最多少 %s 次/s（≤ --resolution %s 次/s）%s：%s", "the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s (≤ --resolution %s/s)%s: %s"},
-			f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), keepUpWord(lg, l))
+			f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), cardfmt.CapacityKeepUpWordIn(lg, *l))
 	case l.Resolution > 0:
 		why := cardfmt.CapacityBehindIn(lg, *l)
 		if l.Overloaded {
 			why = lg.S(lang.Msg{"；", "; "}) + cardfmt.CapacitySignalsIn(lg, *l)
 		}
 		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s（%s --resolution %s 次/s）%s：%s%s", "the server can be short of the offered rate by up to %s/s (%s --resolution %s/s)%s: %s%s"},
-			f.KeepUpBound, keepUpCmp(l), f.Resolution, why, keepUpWord(lg, l), late)
+			f.KeepUpBound, keepUpCmp(l), f.Resolution, why, cardfmt.CapacityKeepUpWordIn(lg, *l), late)
 	}
 	return ""
 }
@@ -423,22 +423,6 @@ func keepUpCmp(l *capacity.LoadCheck) string {
 		return "≤"
 	}
 	return ">"
-}
-
-// keepUpWord says what a step's window showed of the server keeping up:
-// "keeps up" only when it completed at least the offered rate, "within the
-// resolution" when it may be short of it by up to the resolution
-// (capacity.LoadCheck.WithinResolution).
-func keepUpWord(lg lang.Lang, l *capacity.LoadCheck) string {
-	switch {
-	case l.Overloaded:
-		return lg.S(lang.Msg{"过载", "overload"})
-	case l.WithinResolution():
-		return lg.S(lang.Msg{"在分辨率以内", "within the resolution"})
-	case l.KeepsUp:
-		return lg.S(lang.Msg{"跟得上", "keeps up"})
-	}
-	return lg.S(lang.Msg{"窗口判定不了它跟不跟得上", "the window cannot tell whether it keeps up"})
 }
 
 // capacityAgainIn is the search set beside an earlier one (--previous) in
