@@ -682,10 +682,8 @@ func boundedBy(steps []Step, ans *float64, maxRate float64) string {
 	return BoundInterrupted
 }
 
-// runStep measures one rate, extending a step that is undecided by the
-// Wilson rule, or that meets on its SLOs while its window does not show the
-// server keeping up within the resolution (LoadCheck.GrowingUndecided), up
-// to StepMaxDuration.
+// runStep measures one rate, running it again with a doubled window while
+// its window did not decide it (Step.runAgain), up to StepMaxDuration.
 func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error) {
 	var s Step
 	for d, ext := c.StepDuration, 0; ; d, ext = min(2*d, c.StepMaxDuration), ext+1 {
@@ -700,10 +698,7 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			return s, err
 		}
 		s.Extended = ext
-		// A step meets only when its window shows the server keeps up
-		// (LoadCheck.KeepsUp); one that met on its SLOs alone is extended.
-		notShown := s.Verdict == Meets && s.Load != nil && s.Load.GrowingUndecided
-		if (s.Verdict != Undecided && !notShown) || ctx.Err() != nil {
+		if !s.runAgain() || ctx.Err() != nil {
 			return s, nil
 		}
 		if d >= c.StepMaxDuration {
@@ -711,6 +706,29 @@ func (c *Config) runStep(ctx context.Context, rate float64, n *int) (Step, error
 			return s, nil
 		}
 	}
+}
+
+// runAgain says a step's window did not decide it, so that it is run
+// again with a longer window (and its own schedule, StepSeed) while
+// --step-max-duration allows: undecided by the Wilson rule; met on its
+// SLOs while its window did not show the server keeping up within the
+// resolution (LoadCheck.GrowingUndecided; a step meets only when it
+// does); or failed on attainment alone behind a warm-up backlog
+// (WarmupBacklog): its window's first attempts waited behind arrivals the
+// warm-up's schedule happened to bunch, so it judged that bunch, not the
+// rate (walk 35i: 0 of 1 qualified after 6 warm-up arrivals where 1 was
+// planned). A backlog only makes latencies worse, so a step that met
+// despite one stands, and so does one that failed on overload.
+func (s Step) runAgain() bool {
+	switch {
+	case s.Verdict == Undecided:
+		return true
+	case s.Verdict == Meets:
+		return s.Load != nil && s.Load.GrowingUndecided
+	case s.Verdict == Fails:
+		return s.WarmupBacklog && !s.Overloaded()
+	}
+	return false
 }
 
 // settleAtLongest gives the verdict of a step's longest window: one that

@@ -283,9 +283,19 @@ func (c LoadCheck) keepsUpReason() string {
 	if c.KeepUpBound <= 0 { // a negative "short by at most" reads oddly
 		return fmt.Sprintf("keeps up: completed at least the offered %s/s in the window (a step meets within --resolution %s/s)", f.Offered, f.Resolution) + c.arrivalsShortClause()
 	}
+	if c.NoSaturationShown() {
+		return fmt.Sprintf("within the resolution: the window's %s were all begun before it (%d in flight at its start), so it shows no saturation of its own; the server may be short of the offered %s/s by up to %s/s ≤ --resolution %s/s",
+			lang.N(lang.EN, c.Completions, "completion", "completions"), c.InFlightStart, f.Offered, f.KeepUpBound, f.Resolution) + c.behindClause() + c.arrivalsShortClause()
+	}
 	return fmt.Sprintf("within the resolution: the window shows the server completes at least %s/s (saturation ≥ %s/s), so it may be short of the offered %s/s by up to %s/s ≤ --resolution %s/s",
 		f.SaturationShown, f.SaturationShown, f.Offered, f.KeepUpBound, f.Resolution) + c.behindClause() + c.arrivalsShortClause()
 }
+
+// NoSaturationShown says the window's completions were no more than the
+// attempts already in flight at its start, so it shows no saturation of
+// its own (SaturationShown 0): "completes at least 0.00/s" beside "4
+// completed" reads as a contradiction (walk 35i).
+func (c LoadCheck) NoSaturationShown() bool { return c.Completions <= c.InFlightStart }
 
 // WithinResolution says the window did not show the server keeping up
 // with the offered rate but within the resolution of it: KeepsUp with a

@@ -94,3 +94,34 @@ func TestAnswerIsLowerBound(t *testing.T) {
 		t.Errorf("a failing step above the answer: %s", b)
 	}
 }
+
+// A step that failed on attainment alone behind a warm-up backlog is run
+// again with a longer window: its window judged the schedule's bunch, not
+// the rate (walk 35i: 0 of 1 qualified after 6 warm-up arrivals where 1
+// was planned). One that met despite a backlog, or failed on overload,
+// stands; undecided steps and steps met without keeping up shown are run
+// again as before.
+func TestBackloggedFailureIsRunAgain(t *testing.T) {
+	over, err := CheckLoad(LoadWindow{OfferedPerS: 20, WindowS: 3, Arrivals: 61, Completions: 39, InFlightStart: 13, InFlightEnd: 35, ExpectedInFlight: 25.6, Resolution: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notShown, _ := CheckLoad(LoadWindow{OfferedPerS: 2, WindowS: 10, Arrivals: 9, Completions: 9, Resolution: 1})
+	for _, c := range []struct {
+		name string
+		s    Step
+		want bool
+	}{
+		{"failed behind a backlog", Step{Verdict: Fails, WarmupBacklog: true}, true},
+		{"failed, no backlog", Step{Verdict: Fails}, false},
+		{"failed on overload behind a backlog", Step{Verdict: Fails, WarmupBacklog: true, Load: &over}, false},
+		{"met behind a backlog", Step{Verdict: Meets, WarmupBacklog: true}, false},
+		{"undecided", Step{Verdict: Undecided}, true},
+		{"met, keeping up not shown", Step{Verdict: Meets, Load: &notShown}, true},
+		{"interrupted", Step{Verdict: Interrupted, WarmupBacklog: true}, false},
+	} {
+		if got := c.s.runAgain(); got != c.want {
+			t.Errorf("%s: run again %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -92,3 +92,17 @@ func TestLightWindowIsNotCalledBehind(t *testing.T) {
 		t.Errorf("completions' interval holds the offered rate, yet: %q", even.keepsUpReason())
 	}
 }
+
+// A window whose completions were all begun before it shows no saturation
+// of its own: its reason says so, not "completes at least 0.00/s" (walk
+// 35i).
+func TestNoSaturationShownReason(t *testing.T) {
+	c, err := CheckLoad(LoadWindow{OfferedPerS: 0.5, WindowS: 4, Arrivals: 1, Completions: 4, InFlightStart: 4, InFlightEnd: 1, Resolution: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.keepsUpReason()
+	if !strings.HasPrefix(r, "within the resolution: the window's 4 completions were all begun before it (4 in flight at its start), so it shows no saturation of its own") || strings.Contains(r, "0.00/s") {
+		t.Errorf("reason %q", r)
+	}
+}

@@ -372,6 +372,10 @@ func keepUpLineLate(lg lang.Lang, s capacity.Step, late string) string {
 		// which rule, never "within resolution: overload".
 		return lg.F(lang.Msg{"服务器最多比提供的速率少 %s 次/s，在 --resolution %s 次/s 以内；但过载检验不通过：%s%s", "the server can be short of the offered rate by up to %s/s, within --resolution %s/s; but the overload test failed: %s%s"},
 			f.KeepUpBound, f.Resolution, cardfmt.CapacitySignalsIn(lg, *l), late)
+	case l.WithinResolution() && l.NoSaturationShown():
+		return lg.F(lang.Msg{"窗口里完成的 %s 次都是窗口开始前就发出的（开始时在途 %d 次），窗口本身看不出饱和吞吐；服务器可能比提供的 %s 次/s 最多少 %s 次/s（≤ --resolution %s 次/s）%s：%s",
+			"the window's %s were all begun before it (%d in flight at its start), so it shows no saturation of its own; the server may be short of the offered %s/s by up to %s/s (≤ --resolution %s/s)%s: %s"},
+			lang.N(lg, l.Completions, "completion", "completions"), l.InFlightStart, f.Offered, f.KeepUpBound, f.Resolution, cardfmt.CapacityBehindIn(lg, *l), cardfmt.CapacityKeepUpWordIn(lg, *l))
 	case l.WithinResolution():
 		// Not "keeps up": what the window shows is a saturation of
 		// at least (completions − in flight at its start)/W, which

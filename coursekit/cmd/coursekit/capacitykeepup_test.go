@@ -103,3 +103,27 @@ func textsHave(t *testing.T, r *capacity.Result, want map[lang.Lang]string) (en,
 	}
 	return en, zh
 }
+
+// Walk 35i: "4 completed = 1/s" then "the window shows the server
+// completes at least 0.00/s (saturation ≥ 0.00/s)". A window whose
+// completions were all begun before it shows no saturation of its own,
+// and the line says so in those words, in both languages.
+func TestCapacityTextNoSaturationShown(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.5, WindowS: 4, Arrivals: 1, Completions: 4, InFlightStart: 4, InFlightEnd: 1, Resolution: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lc.WithinResolution() || !lc.NoSaturationShown() {
+		t.Fatalf("fixture: %+v", lc)
+	}
+	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Resolution: 0.5, MaxRate: 2, BoundedBy: capacity.BoundNoRate, AttemptsToMeet: 35,
+		Steps: []capacity.Step{{Rate: 0.5, Attempts: 1, Qualified: 0, Verdict: capacity.Undecided, WindowS: 4, Attainment: f(0), CILow: f(0), CIHigh: f(0.793), Load: &lc}}}
+	en, zh := textsHave(t, r, map[lang.Lang]string{
+		lang.EN: "    the window's 4 completions were all begun before it (4 in flight at its start), so it shows no saturation of its own; the server may be short of the offered 0.5/s by up to 0.50/s (≤ --resolution 0.5/s): within the resolution\n",
+		lang.ZH: "    窗口里完成的 4 次都是窗口开始前就发出的（开始时在途 4 次），窗口本身看不出饱和吞吐；服务器可能比提供的 0.5 次/s 最多少 0.50 次/s（≤ --resolution 0.5 次/s）：在分辨率以内\n",
+	})
+	if strings.Contains(en, "at least 0.00/s") || strings.Contains(zh, "至少完成 0.00 次") {
+		t.Errorf("a window that shows no saturation says 0.00:\n%s\n%s", en, zh)
+	}
+}
