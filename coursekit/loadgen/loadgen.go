@@ -253,6 +253,9 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 	if isRedirect(resp.StatusCode) {
 		return nil, fmt.Errorf("GET /v1/models: %s", redirectError(resp))
 	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		return nil, notReady{status: safetext.Name(resp.Status)}
+	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET /v1/models: %s", safetext.Name(resp.Status))
 	}
@@ -274,6 +277,13 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 	}
 	return ids, nil
 }
+
+// notReady is a 503 to GET /v1/models: what llama.cpp's server (and
+// others) answer while the model is still loading, not a sign that the
+// URL is not an OpenAI-compatible server (walk 35j).
+type notReady struct{ status string }
+
+func (e notReady) Error() string { return "GET /v1/models: " + e.status }
 
 // Preflight checks, before any load is sent, that baseURL answers as an
 // OpenAI-compatible server: GET /v1/models (what a client asks first,
@@ -301,6 +311,8 @@ func PreflightModel(ctx context.Context, client *http.Client, baseURL string, h 
 	switch {
 	case errors.As(err, &plainHTTP{}), errors.As(err, &notTLS{}):
 		return err
+	case errors.As(err, &notReady{}):
+		return fmt.Errorf("%s answers but is not ready yet (%v): a server still loading its model says 503; wait until it is ready and run again", RedactURL(baseURL), err)
 	case errors.As(err, &sl) && sl.tls:
 		return fmt.Errorf("%s accepted the connection but did not answer the TLS handshake within %s s (a server still loading, hung, or not speaking TLS there: if it serves plain HTTP, use %s)", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()), RedactURL(plainURL(baseURL)))
 	case errors.As(err, &sl):

@@ -420,6 +420,15 @@ func (s *samples) wantRanks(m Method, levels []float64) []int {
 	return slices.Compact(ks)
 }
 
+// distAt is dist with the chosen levels (Dist.Chosen) as well, for a
+// distribution summarised on its own.
+func (s *samples) distAt(m Method, unit string, levels []float64) Dist {
+	s.prepare(s.wantRanks(m, levels))
+	d := s.dist(m, unit)
+	d.Chosen = s.levels(m, levels)
+	return d
+}
+
 // dist reads the report's levels, min and max.
 func (s *samples) dist(m Method, unit string) Dist {
 	d := Dist{Unit: unit, Method: m, N: s.n}

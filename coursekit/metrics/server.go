@@ -201,17 +201,20 @@ func (s *serverAcc) merge(o *serverAcc) {
 
 // split is the ServerSplit, or nil when no complete success carried
 // timings, good or bad (the card then says nothing about a server side).
-func (s *serverAcc) split(m Method) *ServerSplit {
+// Its distributions report the summary's chosen levels too (--percentiles),
+// as the client's do, so that the rows set side by side show one set
+// (walk 35j).
+func (s *serverAcc) split(m Method, levels []float64) *ServerSplit {
 	if s.with == 0 && s.bad == 0 {
 		return nil
 	}
 	sort.Strings(s.examples)
 	return &ServerSplit{
 		WithTimings: s.with, WithoutTimings: s.without, Bad: s.bad, BadExamples: s.examples,
-		PromptMS:           s.prompt.dist(m, UnitMS),
-		ClientOverPromptMS: s.over.dist(m, UnitMS),
+		PromptMS:           s.prompt.distAt(m, UnitMS, levels),
+		ClientOverPromptMS: s.over.distAt(m, UnitMS, levels),
 		TTFTBelowPrompt:    s.below,
-		DecodePerTokenMS:   s.decode.dist(m, UnitMSPerToken),
+		DecodePerTokenMS:   s.decode.distAt(m, UnitMSPerToken, levels),
 		DecodeDefinition:   DecodeDefinition,
 		NoDecodeStep:       s.noStep,
 		CacheHits:          s.hits, CachedTokens: s.cached, PromptTokens: s.promptN,

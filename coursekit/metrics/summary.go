@@ -296,7 +296,7 @@ func (acc *Accumulator) Summary() *Summary {
 		s.WindowCost = acc.opts.WindowCost
 	}
 	s.RunEnd, _ = h.RunEnd() // the reader has validated it
-	s.Server = acc.server.split(m)
+	s.Server = acc.server.split(m, acc.opts.Levels)
 	s.PromptCache = acc.server.promptCache()
 	s.ClientLag = acc.lag.summary()
 	// The four distributions are independent: select their ranks in parallel.
