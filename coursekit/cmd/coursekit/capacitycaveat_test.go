@@ -155,3 +155,25 @@ func TestCapacityStepClientLateness(t *testing.T) {
 	}
 
 }
+
+// The answer says, beside it, in which steps the client itself was late:
+// a loaded client machine moves verdicts, and a reader takes the answer
+// first (walk 35j: "no rate searched meets" while most of a step's
+// attempts saw the client wake late). A punctual search says nothing.
+func TestCapacityAnswerNamesLateSteps(t *testing.T) {
+	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, MaxRate: 4, BoundedBy: capacity.BoundNoRate, AttemptsToMeet: 35, Steps: []capacity.Step{
+		{Rate: 1, Attempts: 42, Qualified: 30, Verdict: capacity.Fails, ClientLag: &metrics.ClientLag{Attempts: 42, OverBound: 19, BoundMS: 5, MaxMS: 268.8}},
+		{Rate: 0.5, Attempts: 19, Qualified: 5, Verdict: capacity.Fails, ClientLag: &metrics.ClientLag{Attempts: 19, BoundMS: 5, MaxMS: 2}},
+	}}
+	en, _ := textsHave(t, r, map[lang.Lang]string{
+		lang.EN: "Note: the client itself was late in 1 step (1 req/s; see each step's line)",
+		lang.ZH: "注意：1 步里客户端自己迟到了（1 次/s，见各步下的说明）",
+	})
+	if strings.Index(en, "Note: the client itself was late") < strings.Index(en, "Answer:") {
+		t.Errorf("the note comes before the answer:\n%s", en)
+	}
+	r.Steps[0].ClientLag.OverBound = 0
+	if en := capacityTextIn(lang.EN, r); strings.Contains(en, "the client itself was late") {
+		t.Errorf("a punctual search notes lateness:\n%s", en)
+	}
+}
