@@ -98,7 +98,6 @@ func (s CapacityStep) lateness(lg lang.Lang) string {
 	return cardfmt.CapacityLatenessIn(lg, capacity.Step{ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS})
 }
 
-var capLate = lang.Msg{"；客户端迟到", "; client late"}
 
 // verdictColors colour the verdicts; their names are cardfmt's.
 var verdictColors = map[string]string{
@@ -337,11 +336,11 @@ func CapacityAttainment(r CapacitySearch, options ...charts.Option) *ec.Line {
 		case s.StoppedEarly:
 			tip += lg.S(lang.Msg{"；队列持续增长，提前停止", "; the queue kept growing, stopped early"})
 		case s.Overloaded:
-			tip += lg.S(lang.Msg{"；完成速率低于提供的速率，在途数在增长", "; completions fell behind the offered rate, in flight grew"})
+			tip += lg.S(lang.Msg{"；过载：服务器跟不上提供的速率（完成落后于到达，或在途数在增长）", "; overload: the server fell behind the offered rate (completions behind the arrivals, or in flight growing)"})
 		}
 		symbol, size := symbolOnTime, 11
 		if late := s.lateness(lg); late != "" {
-			tip += lg.S(capLate) + lg.S(lang.Msg{"：", ": "}) + late
+			tip += lg.S(lang.Msg{"；", "; "}) + late // late names itself ("客户端迟到：…")
 			symbol, size = symbolLate, 14
 		}
 		var v any = "-"

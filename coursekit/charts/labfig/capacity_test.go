@@ -299,6 +299,9 @@ func TestCapacityChartSaysTheClientWasLate(t *testing.T) {
 				late = append(late, i)
 				if tip := fmt.Sprint(p.(map[string]any)["tooltip"]); !strings.Contains(tip, c.send) && !strings.Contains(tip, c.wake) {
 					t.Errorf("%s: late point %d's tooltip %s says nothing of the lateness", c.lg, i, tip)
+				} else if n := strings.Count(tip, lateHead[c.lg]); n != 1 {
+					// Walk 35k: "客户端迟到：客户端迟到：".
+					t.Errorf("%s: late point %d's tooltip names the lateness %d times, want once: %s", c.lg, i, n, tip)
 				}
 			}
 		}
@@ -311,3 +314,7 @@ func TestCapacityChartSaysTheClientWasLate(t *testing.T) {
 		}
 	}
 }
+
+// lateHead is how a step's lateness names itself in each language
+// (cardfmt.CapacityLatenessIn).
+var lateHead = map[lang.Lang]string{lang.ZH: "客户端迟到", lang.EN: "client late"}

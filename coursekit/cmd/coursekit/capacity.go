@@ -196,6 +196,11 @@ func capacityReasonIn(lg lang.Lang, s capacity.Step, target float64) string {
 		parts = append(parts, lg.F(lang.Msg{"Wilson 下界 %s ≥ 目标 %s", "Wilson lower bound %s ≥ target %s"}, pct(*s.CILow), tgt))
 	case s.Verdict == capacity.Fails:
 		parts = append(parts, lg.F(lang.Msg{"Wilson 上界 %s < 目标 %s", "Wilson upper bound %s < target %s"}, pct(*s.CIHigh), tgt))
+	case *s.CILow >= target:
+		// Undecided with its interval above the target: met on its SLOs
+		// while its longest window did not show the server keeping up
+		// (walk 35k: "区间 [95.1%, 99.1%] 跨过目标 90%").
+		parts = append(parts, lg.F(lang.Msg{"Wilson 下界 %s ≥ 目标 %s，但到最长窗口也没显示服务器跟得上（过载尚无定论）", "Wilson lower bound %s ≥ target %s, but its longest window did not show the server keeping up (overload undecided)"}, pct(*s.CILow), tgt))
 	default:
 		parts = append(parts, lg.F(lang.Msg{"Wilson 区间 [%s, %s] 跨过目标 %s", "Wilson interval [%s, %s] holds the target %s"}, pct(*s.CILow), pct(*s.CIHigh), tgt))
 		if need := capacity.AttemptsToMeet(target); s.Attempts < int64(need) {

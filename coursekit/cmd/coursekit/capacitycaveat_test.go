@@ -177,3 +177,24 @@ func TestCapacityAnswerNamesLateSteps(t *testing.T) {
 		t.Errorf("a punctual search notes lateness:\n%s", en)
 	}
 }
+
+// A step undecided at its longest window with its interval above the
+// target (met on its SLOs, keeping up not shown) says so on stderr in
+// both languages, not that its interval straddles the target (walk 35k:
+// "Wilson 区间 [95.1%, 99.1%] 跨过目标 90%").
+func TestCapacityReasonUndecidedAboveTarget(t *testing.T) {
+	lo, hi := 0.951, 0.991
+	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 15, WindowS: 16, Arrivals: 240, Completions: 229, InFlightStart: 10, InFlightEnd: 21, ExpectedInFlight: 18, Resolution: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := capacity.Step{Rate: 15, Attempts: 233, Qualified: 228, Verdict: capacity.Undecided, CILow: &lo, CIHigh: &hi, Load: &lc}
+	for lg, want := range map[lang.Lang][2]string{
+		lang.ZH: {"Wilson 下界 95.1% ≥ 目标 90%，但到最长窗口也没显示服务器跟得上（过载尚无定论）", "跨过目标"},
+		lang.EN: {"Wilson lower bound 95.1% ≥ target 90%, but its longest window did not show the server keeping up (overload undecided)", "holds the target"},
+	} {
+		if r := capacityReasonIn(lg, s, 0.9); !strings.HasPrefix(r, want[0]) || strings.Contains(r, want[1]) {
+			t.Errorf("%v: %q, want it to start %q", lg, r, want[0])
+		}
+	}
+}
