@@ -98,7 +98,6 @@ func (s CapacityStep) lateness(lg lang.Lang) string {
 	return cardfmt.CapacityLatenessIn(lg, capacity.Step{ClientLag: s.ClientLag, SendLagP99MS: s.SendLagP99MS})
 }
 
-
 // verdictColors colour the verdicts; their names are cardfmt's.
 var verdictColors = map[string]string{
 	capacity.Meets:       "#3ba272",
