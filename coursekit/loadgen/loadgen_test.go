@@ -495,12 +495,16 @@ func TestServerKilledMidRun(t *testing.T) {
 	<-served
 	o := outcomes(tr)
 	t.Logf("outcomes %v", o)
-	if o["ok"] < 5 || o["stream_error"] < 1 || o["connect_error"] < 5 || o["ok"]+o["stream_error"]+o["connect_error"]+o["cancelled"]+o["in_flight"] != len(tr.Attempts) {
+	// A request the server had read but not answered when it died is
+	// no_response (request sent, connection closed before any response):
+	// whether one was caught so depends on timing, so it is counted, not
+	// required (a CI flake hunt saw 1 of 37).
+	if o["ok"] < 5 || o["stream_error"] < 1 || o["connect_error"] < 5 || o["ok"]+o["stream_error"]+o["connect_error"]+o["no_response"]+o["cancelled"]+o["in_flight"] != len(tr.Attempts) {
 		t.Errorf("outcomes %v", o)
 	}
 	for _, a := range tr.Attempts {
-		if a.Outcome == trace.ConnectError && (len(a.Events) > 0 || a.HTTPStatus != 0) {
-			t.Errorf("connect_error with a response: %+v", a)
+		if (a.Outcome == trace.ConnectError || a.Outcome == trace.NoResponse) && (len(a.Events) > 0 || a.HTTPStatus != 0) {
+			t.Errorf("%s with a response: %+v", a.Outcome, a)
 		}
 	}
 }
