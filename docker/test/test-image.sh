@@ -291,7 +291,7 @@ wait_token() { # wait_token CONTAINER -> prints the token from the container's l
   podman logs "$c" >&2 || true
   return 1
 }
-http_code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
+http_code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 --retry 3 --retry-delay 1 --retry-connrefused "$@" || true; } # a timeout reads 000 in the check's message, not exit 28
 check_lab() { # check_lab PORT TOKEN LABEL
   local port=$1 tok=$2 what=$3 code body
   code=$(http_code "http://127.0.0.1:$port/api/contents")
