@@ -176,6 +176,16 @@ const stoppedEarly = "stopped early: "
 // StoppedEarly says whether the step ended early on overload.
 func (s Step) StoppedEarly() bool { return strings.HasPrefix(s.Reason, stoppedEarly) }
 
+// TraceAttempts is the step's window attempts as a summary of its trace
+// counts them: Attempts, plus the in-flight ones a stop on overload cut
+// off (Step.InFlight), which the trace keeps and the step leaves out.
+func (s Step) TraceAttempts() int64 {
+	if s.StoppedEarly() {
+		return s.Attempts + s.InFlight
+	}
+	return s.Attempts
+}
+
 // Result is the search's answer and its evidence.
 type Result struct {
 	Target    float64 `json:"target"`

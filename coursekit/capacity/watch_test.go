@@ -99,7 +99,7 @@ func TestStoppedEarlyTraceSaysOverload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.InFlight == 0 || s.InFlight != sum.InFlight || s.Attempts != sum.Attempts-sum.InFlight {
+	if s.InFlight == 0 || s.InFlight != sum.InFlight || s.Attempts != sum.Attempts-sum.InFlight || s.TraceAttempts() != sum.Attempts {
 		t.Errorf("step attempts %d, in flight %d; the trace's card: %d attempts, %d in flight", s.Attempts, s.InFlight, sum.Attempts, sum.InFlight)
 	}
 }

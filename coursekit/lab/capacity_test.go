@@ -99,7 +99,7 @@ func TestCapacitySearchInTheLab(t *testing.T) {
 	}
 	for _, s := range res.Steps {
 		sum, err := metrics.SummarizeFile(s.Trace, metrics.Options{SLOsMS: []float64{c.SLOTTFTMS}})
-		if err != nil || sum.Attempts != s.Attempts || sum.Conditions[0].Qualified != s.Qualified {
+		if err != nil || sum.Attempts != s.TraceAttempts() || sum.InFlight != s.InFlight || sum.Conditions[0].Qualified != s.Qualified {
 			t.Errorf("step %g: its trace does not recompute (%v)", s.Rate, err)
 		}
 		if sum != nil && sum.UnratedSuccesses != 0 {
