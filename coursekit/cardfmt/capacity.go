@@ -189,6 +189,25 @@ func CapacityLatenessIn(lg lang.Lang, s capacity.Step) string {
 	return lg.S(lang.Msg{"客户端迟到：", "client late: "}) + strings.Join(parts, clauseSep.In(lg))
 }
 
+// CapacityLateStepsIn is the note beside a search's answer that names the
+// steps in which the client itself was late (capacity.Step.ClientLate), in
+// search order: a loaded client machine moves verdicts, and the answer is
+// read first (walk 35j). "" when it was never late.
+func CapacityLateStepsIn(lg lang.Lang, r *capacity.Result) string {
+	var late []string
+	for _, s := range r.Steps {
+		if s.ClientLate() {
+			late = append(late, Num(s.Rate))
+		}
+	}
+	if len(late) == 0 {
+		return ""
+	}
+	return lg.F(lang.Msg{"注意：%s 步里客户端自己迟到了（%s 次/s，见各步下的说明）：这些步的 TTFT 和完成时刻含客户端的延迟，判定可能反映的是这台机器的负载，而不只是服务器；在空闲的机器上再搜索一次可以分清。",
+		"Note: the client itself was late in %s (%s req/s; see each step's line): their TTFT and completion times include the client's delay, so their verdicts may reflect this machine's load, not only the server; a search on an idle machine tells them apart."},
+		lang.N(lg, len(late), "step", "steps"), strings.Join(late, lg.S(lang.Msg{"、", ", "})))
+}
+
 // CapacityCutOffIn is what follows a step's "qualified / attempts" in every
 // view when the step was stopped early with attempts in flight: those the
 // stop cut off, neither qualified nor failed and left out of the attempts

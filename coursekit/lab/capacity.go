@@ -512,8 +512,19 @@ func loadWindowNote(s capacity.Step) string {
 // CapacityAnswer is the search's answer in one line of Chinese: the
 // highest rate that meets the target with its interval, that none did, or,
 // when every step met up to the search's limit, "容量 ≥ 上限", never a bare
-// capacity; provisional when the search was cut short.
+// capacity; provisional when the search was cut short; followed by the
+// steps in which the client itself was late, as the CLI's answer is.
 func CapacityAnswer(r *capacity.Result) string {
+	s := capacityAnswer(r)
+	if late := cardfmt.CapacityLateStepsIn(lang.ZH, r); late != "" {
+		s += late
+	}
+	return s
+}
+
+// capacityAnswer is CapacityAnswer without the note on the client's own
+// lateness.
+func capacityAnswer(r *capacity.Result) string {
 	s := fmt.Sprintf("%d 步，用时 %s s。", len(r.Steps), numfmt.OneDecimal(r.ElapsedS))
 	if r.Provisional {
 		s += "搜索被中断（时间预算用完），已完成的步骤都保留了，下面的答案是暂定的。"

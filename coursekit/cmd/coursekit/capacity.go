@@ -340,30 +340,14 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 	if r.Provisional {
 		p(lang.Msg{"注意：搜索被中断，这只是暂定答案；已完成的步骤都保留了。", "Note: the search was interrupted, so this answer is provisional; the finished steps are kept."})
 	}
-	if late := lateSteps(r); len(late) > 0 {
-		// Beside the answer, not only under each step: a loaded client
-		// machine moves verdicts, and the answer is read first (walk 35j).
-		p(lang.Msg{"注意：%s 步里客户端自己迟到了（%s 次/s，见各步下的说明）：这些步的 TTFT 和完成时刻含客户端的延迟，判定可能反映的是这台机器的负载，而不只是服务器；在空闲的机器上再搜索一次可以分清。",
-			"Note: the client itself was late in %s (%s req/s; see each step's line): their TTFT and completion times include the client's delay, so their verdicts may reflect this machine's load, not only the server; a search on an idle machine tells them apart."},
-			lang.N(lg, len(late), "step", "steps"), strings.Join(late, lg.S(lang.Msg{"、", ", "})))
+	if late := cardfmt.CapacityLateStepsIn(lg, r); late != "" {
+		b.WriteString(late + "\n")
 	}
 	if r.Again != nil {
 		b.WriteString(capacityAgainIn(lg, r.Again))
 	}
 	p(lang.Msg{"共 %s 步，用时 %s s。", "%s in %s s."}, lang.N(lg, len(r.Steps), "step", "steps"), numfmt.Fixed(r.ElapsedS, 1))
 	return b.String()
-}
-
-// lateSteps are the rates of the steps in which the client itself was
-// late (capacity.Step.ClientLate), in search order.
-func lateSteps(r *capacity.Result) []string {
-	var late []string
-	for _, s := range r.Steps {
-		if s.ClientLate() {
-			late = append(late, numfmt.Num(s.Rate))
-		}
-	}
-	return late
 }
 
 // keepUpLine is a step's keep-up line, as its text prints it under the
