@@ -206,14 +206,8 @@ func TestCapacityAgainSameAnswerDifferentSteps(t *testing.T) {
 // does not (issue 35).
 func TestCapacityTextArrivalsShort(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	light, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 8, Completions: 8, Resolution: 0.1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	normal, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 18, Completions: 18, Resolution: 0.1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	light := loadCheck(t, capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 8, Completions: 8, Resolution: 0.1})
+	normal := loadCheck(t, capacity.LoadWindow{OfferedPerS: 0.45, WindowS: 40, Arrivals: 18, Completions: 18, Resolution: 0.1})
 	res := func(l capacity.LoadCheck) *capacity.Result {
 		s := capacity.Step{Rate: 0.45, Attempts: 8, Qualified: 8, WindowS: 40, Verdict: capacity.Undecided, Attainment: f(1), CILow: f(0.68), CIHigh: f(1), Load: &l}
 		return &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{s}, Undecided: true, AttemptsToMeet: 35}

@@ -89,10 +89,7 @@ func TestCapacityAllUndecided(t *testing.T) {
 func TestCapacityAnswerGrowingQueueCaveat(t *testing.T) {
 	// At --resolution 1: its completions show a saturation of at least
 	// (46 − 1)/4 = 11.25/s, 3.25/s short of the offered rate.
-	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 14.5, WindowS: 4, Arrivals: 62, Completions: 46, InFlightStart: 1, InFlightEnd: 17, ExpectedInFlight: 12, Resolution: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lc := loadCheck(t, capacity.LoadWindow{OfferedPerS: 14.5, WindowS: 4, Arrivals: 62, Completions: 46, InFlightStart: 1, InFlightEnd: 17, ExpectedInFlight: 12, Resolution: 1})
 	if lc.Overloaded || !lc.GrowingUndecided || lc.DecideWindowS == nil || !(*lc.DecideWindowS > 4) {
 		t.Fatalf("load check %+v: want growing, undecided, and a longer window to decide", lc)
 	}
@@ -184,10 +181,7 @@ func TestCapacityAnswerNamesLateSteps(t *testing.T) {
 // "Wilson 区间 [95.1%, 99.1%] 跨过目标 90%").
 func TestCapacityReasonUndecidedAboveTarget(t *testing.T) {
 	lo, hi := 0.951, 0.991
-	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 15, WindowS: 16, Arrivals: 240, Completions: 229, InFlightStart: 10, InFlightEnd: 21, ExpectedInFlight: 18, Resolution: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lc := loadCheck(t, capacity.LoadWindow{OfferedPerS: 15, WindowS: 16, Arrivals: 240, Completions: 229, InFlightStart: 10, InFlightEnd: 21, ExpectedInFlight: 18, Resolution: 1})
 	s := capacity.Step{Rate: 15, Attempts: 233, Qualified: 228, Verdict: capacity.Undecided, CILow: &lo, CIHigh: &hi, Load: &lc}
 	for lg, want := range map[lang.Lang][2]string{
 		lang.ZH: {"Wilson 下界 95.1% ≥ 目标 90%，但到最长窗口也没显示服务器跟得上（过载尚无定论）", "跨过目标"},

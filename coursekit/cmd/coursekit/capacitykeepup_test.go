@@ -76,10 +76,7 @@ func TestCapacityTextCompletionsBehindIsOverload(t *testing.T) {
 // completions came in below the offered rate but not below what came.
 func TestCapacityTextLightWindowNotBehind(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 2, WindowS: 10, Arrivals: 9, Completions: 9, Resolution: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lc := loadCheck(t, capacity.LoadWindow{OfferedPerS: 2, WindowS: 10, Arrivals: 9, Completions: 9, Resolution: 1})
 	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Resolution: 1, MaxRate: 8, BoundedBy: capacity.BoundUndecided, Undecided: true, AttemptsToMeet: 35,
 		Steps: []capacity.Step{{Rate: 2, Attempts: 9, Qualified: 9, Verdict: capacity.Undecided, WindowS: 10, Attainment: f(1), CILow: f(0.701), CIHigh: f(1), Load: &lc}}}
 	en, zh := textsHave(t, r, map[lang.Lang]string{
@@ -89,6 +86,16 @@ func TestCapacityTextLightWindowNotBehind(t *testing.T) {
 	if strings.Contains(en, "fell behind") || strings.Contains(zh, "完成落后") {
 		t.Errorf("a light window called behind:\n%s\n%s", en, zh)
 	}
+}
+
+// loadCheck is capacity.CheckLoad of a fixture window, which must be valid.
+func loadCheck(t *testing.T, w capacity.LoadWindow) capacity.LoadCheck {
+	t.Helper()
+	lc, err := capacity.CheckLoad(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lc
 }
 
 // textsHave checks that r's capacity text holds want[lg] in each language
@@ -110,10 +117,7 @@ func textsHave(t *testing.T, r *capacity.Result, want map[lang.Lang]string) (en,
 // and the line says so in those words, in both languages.
 func TestCapacityTextNoSaturationShown(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
-	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.5, WindowS: 4, Arrivals: 1, Completions: 4, InFlightStart: 4, InFlightEnd: 1, Resolution: 0.5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lc := loadCheck(t, capacity.LoadWindow{OfferedPerS: 0.5, WindowS: 4, Arrivals: 1, Completions: 4, InFlightStart: 4, InFlightEnd: 1, Resolution: 0.5})
 	if !lc.WithinResolution() || !lc.NoSaturationShown() {
 		t.Fatalf("fixture: %+v", lc)
 	}

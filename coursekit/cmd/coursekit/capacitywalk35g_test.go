@@ -96,10 +96,7 @@ func TestCapacityStepLineInTheRunsLanguage(t *testing.T) {
 // A warm-up backlog gets a line under its step, in either language; a
 // step without one gets none (walk 35g, F2).
 func TestCapacityTextWarmupBacklog(t *testing.T) {
-	load, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 0.5, WindowS: 10, Arrivals: 4, Completions: 7, InFlightStart: 4, InFlightEnd: 2, ExpectedInFlight: 1.9, Resolution: 0.25})
-	if err != nil {
-		t.Fatal(err)
-	}
+	load := loadCheck(t, capacity.LoadWindow{OfferedPerS: 0.5, WindowS: 10, Arrivals: 4, Completions: 7, InFlightStart: 4, InFlightEnd: 2, ExpectedInFlight: 1.9, Resolution: 0.25})
 	s := capacity.Step{Rate: 0.5, Attempts: 5, Verdict: capacity.Fails, WindowS: 10, Load: &load, WarmupArrivals: 6, WarmupArrivalsPlanned: 1}
 	s.WarmupBacklog = capacity.WarmupBacklogged(0.5, 2, 6, 4, load.ExpectedInFlight)
 	r := &capacity.Result{Target: 0.9, SLOTTFTMS: 1000, Steps: []capacity.Step{s}, BoundedBy: capacity.BoundNoRate, ElapsedS: 14}

@@ -36,10 +36,7 @@ func TestReportTTFTCaptionOneP95(t *testing.T) {
 // languages, while the JSON keeps the bound as computed; and max_tokens
 // asks for up to that many tokens, it does not set the length (issue 35).
 func TestCapacityKeepUpNegativeAndMaxTokens(t *testing.T) {
-	lc, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 12, WindowS: 4, Arrivals: 48, Completions: 50, InFlightStart: 1, InFlightEnd: 0, Resolution: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lc := loadCheck(t, capacity.LoadWindow{OfferedPerS: 12, WindowS: 4, Arrivals: 48, Completions: 50, InFlightStart: 1, InFlightEnd: 0, Resolution: 1})
 	if !lc.KeepsUp || lc.KeepUpBound != -0.25 {
 		t.Fatalf("load check %+v: want keeps up with bound -0.25", lc)
 	}
