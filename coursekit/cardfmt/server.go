@@ -72,7 +72,7 @@ func tpotInServer(s *metrics.Summary) bool {
 // tpotEnd says which t_N the card's TPOT used (trace.Attempt.LastTokenMS).
 func tpotEnd(l lang.Lang, s *metrics.Summary) string {
 	if k := s.Event.TPOTAtFinish; k > 0 {
-		return tnFinish.F(l, lang.N(l, k, "attempt", "attempts"), int64(s.TPOT.N)-k)
+		return tnFinish.F(l, lang.N(l, k, "attempt", "attempts"), s.Event.TPOTAtLastEvent)
 	}
 	return tnLast.In(l)
 }

@@ -356,6 +356,9 @@ func (acc *Accumulator) Summary() *Summary {
 	s.Event.Events, s.Event.Tokens = acc.events, acc.tokens
 	s.Event.MultiTokenEvents, s.Event.MaxTokensPerEvt = acc.multiEvents, acc.maxTokens
 	s.Event.TPOTAtFinish = acc.tpotFinish
+	if acc.tpotFinish > 0 {
+		s.Event.TPOTAtLastEvent = int64(s.TPOT.N) - acc.tpotFinish
+	}
 	s.Event.UsageTokens, s.Event.UsageEventTokens = acc.usageTokens, acc.usageEventTokens
 	requests, passLv, latLv, err := acc.requests()
 	if err != nil {

@@ -140,6 +140,9 @@ type Summary struct {
 		// (trace.Attempt.LastTokenMS): usage counted tokens the events did
 		// not carry, which arrived without text by the finish_reason chunk.
 		TPOTAtFinish int64 `json:"tpot_at_finish,omitempty"`
+		// TPOTAtLastEvent counts the other TPOTs, whose t_N is the last
+		// text event, beside a TPOTAtFinish above 0 (the card names both).
+		TPOTAtLastEvent int64 `json:"tpot_at_last_event,omitempty"`
 	} `json:"streamed_events"`
 	RetryAmplification *float64        `json:"retry_amplification"`
 	WindowCost         *float64        `json:"window_cost"`

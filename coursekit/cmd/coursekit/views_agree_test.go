@@ -227,14 +227,15 @@ func checkNumbers(t *testing.T, view, text, source string, allowed []float64) {
 	text = strings.ReplaceAll(text, source, "")
 	text = strings.ReplaceAll(text, filepath.Base(source), "")
 	text = structural.ReplaceAllString(text, " ")
-	for _, m := range numberRE.FindAllString(text, -1) {
+	for _, loc := range numberRE.FindAllStringIndex(text, -1) {
+		m := text[loc[0]:loc[1]]
 		x, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64)
 		if err != nil {
 			continue
 		}
 		if !fromSummary(m, x, allowed) {
-			i := strings.Index(text, m)
-			t.Errorf("%s shows %s, which is no number of the summary: …%s…", view, m, text[max(0, i-60):min(len(text), i+40)])
+			// The context of this occurrence, not of the first equal digits.
+			t.Errorf("%s shows %s, which is no number of the summary: …%s«%s»%s…", view, m, text[max(0, loc[0]-60):loc[0]], m, text[loc[1]:min(len(text), loc[1]+40)])
 		}
 	}
 }
