@@ -28,7 +28,7 @@ import (
 // chart's counts and the summary embedded in the page are one summary,
 // under the same flags and the same reading of the trace's conditions as
 // `coursekit card` (coursekit/cardopts).
-func cmdReport(args []string, stdout io.Writer) (err error) {
+func cmdReport(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var opts cardopts.Flags
 	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)", cardopts.RecordedSLODefault)
@@ -41,6 +41,9 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	}
 	l, err := resolveLang("report", *langName)
 	if err != nil {
+		return err
+	}
+	if pos, err = traceArgs("report", l, pos, stderr); err != nil {
 		return err
 	}
 	path, err := oneTrace("report", pos)
