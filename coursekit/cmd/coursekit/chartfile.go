@@ -27,7 +27,7 @@ func createChart(cmd, path string, inputs ...string) (*chartFile, error) {
 	}
 	f, err := outfile.Create(path, inputs...)
 	if err != nil {
-		return nil, usagef("%s: --chart: %v", cmd, err)
+		return nil, outPathError(cmd+": --chart", err)
 	}
 	return &chartFile{cmd, f}, nil
 }
@@ -69,4 +69,16 @@ func writeWhole(path string, data []byte, inputs ...string) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// outPathError is the error of an output path (--chart, -o) that cannot be
+// created: one of the command's inputs is a usage error (exit 2 and a hint
+// to read the help); a folder that is missing or not writable is found
+// when the run starts, and the message says it (exit 2, no hint).
+func outPathError(what string, err error) error {
+	var ie *outfile.InputError
+	if errors.As(err, &ie) {
+		return usagef("%s: %v", what, err)
+	}
+	return setupf("%s: %v", what, err)
 }

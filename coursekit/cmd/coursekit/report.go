@@ -56,7 +56,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) (err error) {
 	var outPage *outfile.File
 	if *out != "" && *out != "-" {
 		if outPage, err = outfile.Create(*out, path); err != nil {
-			return usagef("report: -o: %v", err)
+			return outPathError("report: -o", err)
 		}
 		defer func() {
 			if err != nil {
