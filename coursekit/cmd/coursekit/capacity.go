@@ -142,7 +142,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		ag.Previous = *previous
 		res.Again = &ag
 	}
-	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
+	if err := page.write(stderr, l, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
 		return err
 	}
 	if *format == "json" {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/llmperf-course/course/coursekit/internal/outfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // chartFile is a --chart page, started before the work it draws so that a
@@ -41,7 +42,7 @@ func (c *chartFile) discard() {
 
 // write writes the page through write, puts it in place and says where it
 // went.
-func (c *chartFile) write(stderr io.Writer, write func(io.Writer) error) error {
+func (c *chartFile) write(stderr io.Writer, l lang.Lang, write func(io.Writer) error) error {
 	if c == nil {
 		return nil
 	}
@@ -53,7 +54,7 @@ func (c *chartFile) write(stderr io.Writer, write func(io.Writer) error) error {
 	if err := c.f.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "coursekit %s: chart written to %s\n", c.cmd, c.f.Path())
+	fmt.Fprintf(stderr, "coursekit %s: %s\n", c.cmd, l.F(lang.Msg{"图已写到 %s", "chart written to %s"}, c.f.Path()))
 	return nil
 }
 

@@ -101,7 +101,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {
+	if err := page.write(stderr, l, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {
 		return err
 	}
 	return writeReport(stdout, f, func(w io.Writer) error { return compare.Write(w, res, f, l) })
