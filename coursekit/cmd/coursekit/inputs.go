@@ -92,7 +92,7 @@ func traceArgs(cmd string, l lang.Lang, pos []string, stderr io.Writer) ([]strin
 	if len(traces) == 0 {
 		what := trace.SidecarMsg
 		if len(sidecars) > 1 {
-			what = fmt.Sprintf("%s; so are the other %d files named: no trace to read", what, len(sidecars)-1)
+			what = fmt.Sprintf("%s; so %s: no trace to read", what, lang.N(lang.EN, len(sidecars)-1, "is the other file named", "are the other files named"))
 		}
 		return nil, &trace.Error{File: sidecars[0], Msg: what}
 	}

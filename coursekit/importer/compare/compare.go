@@ -420,10 +420,10 @@ var shown = map[string]lang.Msg{
 	"linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)": {"线性插值（numpy 默认），含 inter_chunk_latency（已对照 AIPerf 0.13 核对）", "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"},
 	"inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)":            {"经验分布的逆 CDF（最近秩式，ITL/TPOT 按 token 加权）", "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"},
 	// metrics
-	importer.GuidellmTotalFirstToken: {"ttft_ms（total：成功 + 收到首个输出的出错请求）", importer.GuidellmTotalFirstToken},
-	importer.GuidellmTotalZero:       {"ttft_ms（total：每个请求，没有首个输出的记为 0）", importer.GuidellmTotalZero},
-	importer.GuidellmTotal:           {"ttft_ms（total：请求不明）", importer.GuidellmTotal},
-	importer.MetricInterChunk:        {"itl_ms（inter_chunk_latency，逐事件）", importer.MetricInterChunk},
+	importer.GuidellmTotalFirstToken: {"ttft_ms（total：成功 + 收到首个输出的出错请求）", "ttft_ms (total: successes + errored with a first token)"},
+	importer.GuidellmTotalZero:       {"ttft_ms（total：每个请求，没有首个输出的记为 0）", "ttft_ms (total: every request, no first token as 0)"},
+	importer.GuidellmTotal:           {"ttft_ms（total：请求不明）", "ttft_ms (total: requests unknown)"},
+	importer.MetricInterChunk:        {"itl_ms（inter_chunk_latency，逐事件）", "itl_ms (inter_chunk_latency, per event)"},
 }
 
 // Shown is s, an importer's description, as the comparison prints it in l:
