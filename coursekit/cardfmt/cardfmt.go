@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -168,6 +169,58 @@ var (
 	distLevels    = lang.Msg{"%s（n=%d，%s%s）：P50 %s · P90 %s · P95 %s · P99 %s · 最大 %s", "%s (n=%d, %s%s): P50 %s · P90 %s · P95 %s · P99 %s · max %s"}
 )
 
+// shownLevels are the levels a card gives of d under --percentiles: the
+// chosen ones, with P95 among them (in level order) when it was not chosen.
+// The summary always has P95 (JSON p95), and the views drawn from it read
+// it: the Markdown card's table, the report's TTFT chart and its caption,
+// capacity's P95 TTFT. So the card always gives it, and says so
+// (P95Kept).
+func shownLevels(d metrics.Dist) []metrics.LevelValue {
+	if len(d.Chosen) == 0 || hasLevel95(d) || d.P95 == nil {
+		return d.Chosen
+	}
+	p95 := metrics.LevelValue{P: 0.95, Value: d.P95}
+	if d.CI95 != nil {
+		p95.CI95 = d.CI95.P95
+	}
+	out := make([]metrics.LevelValue, 0, len(d.Chosen)+1)
+	added := false
+	for _, c := range d.Chosen {
+		if !added && c.P > 0.95 {
+			out, added = append(out, p95), true
+		}
+		out = append(out, c)
+	}
+	if !added {
+		out = append(out, p95)
+	}
+	return out
+}
+
+func hasLevel95(d metrics.Dist) bool {
+	for _, c := range d.Chosen {
+		if math.Abs(c.P-0.95) < 1e-12 {
+			return true
+		}
+	}
+	return false
+}
+
+// P95Kept is the note a card gives when --percentiles left P95 out and the
+// card gives it anyway (shownLevels).
+var P95Kept = lang.Msg{"P95 总是列出，--percentiles 没有选它也一样：Markdown 卡的表格、report 的图和 JSON 的 p95 用的都是它", "P95 is always listed, even when --percentiles leaves it out: the Markdown card's table, report's charts and the JSON's p95 all use it"}
+
+// p95Added reports whether a distribution of s gives P95 only because the
+// card always does.
+func p95Added(s *metrics.Summary) bool {
+	for _, d := range []metrics.Dist{s.TTFT, s.E2E, s.ITL, s.TPOT} {
+		if len(d.Chosen) > 0 && d.N > 0 && !hasLevel95(d) {
+			return true
+		}
+	}
+	return false
+}
+
 func distLine(l lang.Lang, name string, d metrics.Dist) string {
 	unit := numfmt.UnitMS
 	note := ""
@@ -183,7 +236,7 @@ func distLine(l lang.Lang, name string, d metrics.Dist) string {
 	f := func(v *float64) string { return num(*v) + " " + unit }
 	if len(d.Chosen) > 0 {
 		var parts []string
-		for _, c := range d.Chosen {
+		for _, c := range shownLevels(d) {
 			parts = append(parts, "P"+num(c.P*100)+" "+f(c.Value))
 		}
 		return distChosen.F(l, name, d.N, MethodNameIn(l, d.Method), note, strings.Join(parts, " · "), f(d.Max))
@@ -351,6 +404,9 @@ func text(l lang.Lang, s *metrics.Summary, source string) string {
 	}
 	line("")
 	p(txLatency)
+	if p95Added(s) {
+		line("  " + P95Kept.In(l))
+	}
 	line("  " + distLine(l, nameTTFT.In(l), s.TTFT))
 	ci("    ", s.TTFT)
 	if s.TTFTMissing > 0 {
@@ -500,6 +556,9 @@ func markdown(l lang.Lang, s *metrics.Summary, source string, escapeHTML bool) s
 		if c := CILineIn(l, d); c != "" {
 			line("  - " + c)
 		}
+	}
+	if p95Added(s) {
+		line("- " + P95Kept.In(l))
 	}
 	p(mdTTFT, distLine(l, nameTTFT.In(l), s.TTFT), MissingTTFTIn(l, s.TTFTMissing))
 	ci(s.TTFT)

@@ -47,8 +47,9 @@ func CILineIn(l lang.Lang, d metrics.Dist) string {
 	}
 	if len(d.Chosen) > 0 { // --percentiles: the chosen levels instead
 		levels, ivs = nil, nil
-		for i := range d.Chosen {
-			levels, ivs = append(levels, d.Chosen[i].P), append(ivs, &d.Chosen[i].CI95)
+		shown := shownLevels(d) // with P95, as the distribution line
+		for i := range shown {
+			levels, ivs = append(levels, shown[i].P), append(ivs, &shown[i].CI95)
 		}
 	}
 	for i, p := range levels {

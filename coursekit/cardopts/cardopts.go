@@ -224,7 +224,7 @@ func (f *Flags) RegisterWindowCost(fs *flag.FlagSet) {
 // --percentile, --percentiles, --window-cost and --memory.
 func (f *Flags) RegisterReading(fs *flag.FlagSet) {
 	f.RegisterMethod(fs)
-	f.RegisterLevels(fs, "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9 (default: the trace's conditions.percentiles, else 50,90,95,99)")
+	f.RegisterLevels(fs, "percentile levels every distribution shows, with their 95% intervals, e.g. 50,90,99,99.9; P95 is shown too, chosen or not, as the Markdown table and report's charts use it (default: the trace's conditions.percentiles, else 50,90,95,99)")
 	f.RegisterWindowCost(fs)
 	f.RegisterMemory(fs)
 }

@@ -394,6 +394,9 @@ func parseHeader(l []byte) (*Header, error) {
 		return nil, &Error{Msg: "not valid JSON: " + shorten(err.Error())}
 	}
 	if _, ok := probe["trace"]; !ok {
+		if isScrapeLine(probe) {
+			return nil, &Error{Msg: SidecarMsg}
+		}
 		if _, isAttempt := probe["attempt"]; isAttempt {
 			return nil, &Error{Msg: "missing header: the first line is an attempt; a trace starts with {\"trace\":\"" + Version + "\",\"clock\":...,\"window\":{...}}"}
 		}

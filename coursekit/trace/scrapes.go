@@ -157,3 +157,42 @@ func ScanScrapesFile(path string, each func(Scrape) error) error {
 	defer f.Close()
 	return ScanScrapes(f, path, each)
 }
+
+// SidecarMsg is what a reader of traces says of a metrics sidecar given to
+// it as a trace (its first line a Scrape, not a header).
+const SidecarMsg = "a metrics sidecar (scrapes of the server's /metrics, which bench --metrics-url and capacity write beside a trace as TRACE.metrics.jsonl), not a trace"
+
+// isScrapeLine reports whether a line's top-level keys are a Scrape's: a
+// t_ms and a dur_ms, and no trace header's "trace".
+func isScrapeLine(probe map[string]json.RawMessage) bool {
+	_, t := probe["t_ms"]
+	_, d := probe["dur_ms"]
+	_, h := probe["trace"]
+	return t && d && !h
+}
+
+// maxSniffLine bounds the first line IsSidecarFile reads: a scrape of a
+// server with many series is long, a header is short.
+const maxSniffLine = 4 << 20
+
+// IsSidecarFile reports whether path, a file named on the command line, is
+// a metrics sidecar rather than a trace: a regular file whose first line
+// is a scrape (what the trace readers refuse with SidecarMsg). A file that
+// cannot be read, or is not a regular file, is not one (its reader will
+// say what is wrong with it); nothing blocks on a FIFO.
+func IsSidecarFile(path string) bool {
+	f, _, err := regfile.OpenNamed(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(io.LimitReader(f, maxSniffLine)).ReadBytes('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(bytes.TrimSpace(line), &probe) != nil {
+		return false
+	}
+	return isScrapeLine(probe)
+}

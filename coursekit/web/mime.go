@@ -59,7 +59,7 @@ func NotebookOutput(c Chart) (Output, error) {
 	if err := enc.Encode(obj); err != nil {
 		return Output{}, fmt.Errorf("chart options: %w", err)
 	}
-	option := bytes.TrimSpace(buf.Bytes())
+	option := []byte(NumericIntervals(string(bytes.TrimSpace(buf.Bytes()))))
 	if bytes.Contains(option, []byte("__f__")) {
 		return Output{}, ErrFunction
 	}

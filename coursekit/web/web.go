@@ -68,7 +68,7 @@ func ChartHTML(s render.ChartSnippet) string { return ChartHTMLIn(lang.ZH, s) }
 
 // ChartHTMLIn is ChartHTML with the missing-library hint in l.
 func ChartHTMLIn(l lang.Lang, s render.ChartSnippet) string {
-	body := scriptBody(s.Script)
+	body := scriptBody(NumericIntervals(s.Script))
 	id := chartID(s.Element)
 	idJSON, _ := json.Marshal(id)
 	hintJSON, _ := json.Marshal(missingLibraryHint.In(l))
@@ -208,4 +208,18 @@ func escapeScript(src string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// stringInterval is an interval go-echarts writes as a string: its
+// opts.AxisLabel.Interval (and the axis tick's) is a string field.
+var stringInterval = regexp.MustCompile(`"interval":"(\d+)"`)
+
+// NumericIntervals writes every interval of a chart's options, "0", as the
+// number ECharts reads, 0. ECharts shows every category label only for the
+// number: for the string it still hides a first or last label that
+// overlaps its neighbour, or the neighbour (fixMinMaxLabelShow), which hid
+// a stage of the funnel on a narrow page. Inside a JSON string a quote is
+// escaped, so no label's text can match.
+func NumericIntervals(option string) string {
+	return stringInterval.ReplaceAllString(option, `"interval":$1`)
 }

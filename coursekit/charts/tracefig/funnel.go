@@ -77,7 +77,7 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		if i == len(stages)-1 {
 			name = lg.F(lang.Msg{"联合合格\n（%s）", "qualified\n(%s)"}, name)
 		}
-		names = append(names, name)
+		names = append(names, funnelLabel(name, funnelLabelWidth(len(stages))))
 		kept = append(kept, draw.BarItem{Value: st.Kept, Label: &opts.Label{Show: opts.Bool(true), Position: "inside", Color: "#fff",
 			FontWeight: "bold", FontSize: 16, Formatter: draw.Literal(fmt.Sprint(st.Kept))}})
 		di := draw.BarItem{Value: st.Dropped}
@@ -91,6 +91,10 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 			di.Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: "#555", Formatter: draw.Literal(lg.F(lang.Msg{"联合合格%s", "qualified %s"}, cardfmt.UnknownUnrated.In(lg)))}
 		}
 		dropped = append(dropped, di)
+	}
+	labelLines := 1
+	for _, n := range names {
+		labelLines = max(labelLines, strings.Count(n, "\n")+1)
 	}
 	slo := draw.SLOText(cond.SLOTTFTMS)
 	cname := draw.SafeText(cardfmt.CondName(cond))
@@ -110,7 +114,13 @@ func Funnel(s *metrics.Summary, condition int, options ...charts.Option) *ec.Bar
 		ec.WithTitleOpts(draw.Titled(title, subtitle)),
 		ec.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "50", Right: "20"}),
 		ec.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: "60", Left: "60", Right: "30"}),
+		ec.WithGridOpts(opts.Grid{Top: "110", Bottom: fmt.Sprint(24 + 16*labelLines), Left: "60", Right: "30"}),
+		// Every stage is labelled: by default ECharts hides category labels
+		// it thinks would overlap, so a narrow chart lost "完整成功" and the
+		// latency checks (walk). Interval 0 shows them all (web writes it as
+		// the number ECharts needs), wrapped to fit a narrow column
+		// (funnelLabel).
+		ec.WithXAxisOpts(opts.XAxis{AxisLabel: &opts.AxisLabel{Show: opts.Bool(true), Interval: "0"}}),
 		ec.WithYAxisOpts(opts.YAxis{Type: "value", Name: lg.S(lang.Msg{"尝试次数", "attempts"}), MinInterval: 1, Max: funnelAxisMax(s.Attempts)}),
 		ec.WithAnimation(false),
 	)
@@ -138,4 +148,32 @@ func funnelAxisMax(attempts int64) float64 {
 	}
 	step := max(1, draw.NiceStep(float64(attempts)/5))
 	return math.Ceil(float64(attempts)*1.25/step) * step
+}
+
+// funnelLabelWidth is the widest line of a stage's label, in CJK characters
+// (12 px each on the axis), for n stages: about 100 px for up to four, and
+// narrower for more, so that seven stages (three latency SLOs beside TTFT)
+// fit side by side in a chart about 500 px wide.
+func funnelLabelWidth(n int) float64 {
+	return max(4.5, min(8.5, 34/float64(max(n, 1))))
+}
+
+// funnelLabel is a stage's name as the x axis shows it: each line wider
+// than width broken before its "≤" ("ITL P95" over "≤ 100 ms"), then at
+// spaces or between CJK characters (draw.WrapLines); nothing of it is
+// dropped.
+func funnelLabel(name string, width float64) string {
+	var out []string
+	for _, line := range strings.Split(name, "\n") {
+		parts := []string{line}
+		if draw.TextWidth(line) > width {
+			if before, after, ok := strings.Cut(line, " ≤ "); ok {
+				parts = []string{before, "≤ " + after}
+			}
+		}
+		for _, p := range parts {
+			out = append(out, draw.WrapLines(p, width)...)
+		}
+	}
+	return strings.Join(out, "\n")
 }

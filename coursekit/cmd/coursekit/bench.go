@@ -255,7 +255,7 @@ func (fl *benchFlags) requests(cfg *loadgen.Config) error {
 	if fl.keyEnv != "" {
 		key := os.Getenv(fl.keyEnv)
 		if key == "" {
-			return usagef("bench: --api-key-env %s: the variable is empty or unset", fl.keyEnv)
+			return setupf("bench: --api-key-env %s: the variable is empty or unset", fl.keyEnv)
 		}
 		cfg.Header = http.Header{"Authorization": {"Bearer " + key}}
 	}

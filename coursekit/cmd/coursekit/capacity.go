@@ -88,7 +88,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if c.Bench.Dataset.Rated() == 0 {
 			// A dataset asks for judging, and with nothing to judge every step's
 			// goodput would be unknown: refuse before any load is sent.
-			return usagef("capacity: --dataset %s: none of its %s has an expected answer, so no answer can be judged and no step could be decided; add expectations to it, or leave --dataset out and qualify on a latency SLO (--slo-e2e, --slo-itl-p95, --slo-tpot)", *ds, lang.N(lang.EN, len(c.Bench.Dataset.Items), "prompt", "prompts"))
+			return setupf("capacity: --dataset %s: none of its %s has an expected answer, so no answer can be judged and no step could be decided; add expectations to it, or leave --dataset out and qualify on a latency SLO (--slo-e2e, --slo-itl-p95, --slo-tpot)", *ds, lang.N(lang.EN, len(c.Bench.Dataset.Items), "prompt", "prompts"))
 		}
 	}
 	if err := c.Validate(); err != nil {
@@ -103,7 +103,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *previous != "" {
 		// Read before any load, so a bad file is an error up front.
 		if prev, err = readCapacityJSON(*previous); err != nil {
-			return usagef("capacity: --previous: %v", err)
+			return setupf("capacity: --previous: %v", err)
 		}
 	}
 	// Opened before any load, so a bad path is an error up front.
@@ -117,7 +117,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if !*noPreflight {
 		if err := loadgen.PreflightModel(context.Background(), nil, c.Bench.URL, c.Bench.Header, c.Bench.Model); err != nil {
 			page.discard()
-			return usagef("capacity: pre-flight: %v; check --url and --model, or give --no-preflight to search anyway", err)
+			return setupf("capacity: pre-flight: %v; check --url and --model, or give --no-preflight to search anyway", err)
 		}
 	}
 	if line := cardfmt.CapacityShortStartIn(l, c.StartRate, c.StepDuration.Seconds(), c.StepMaxDuration.Seconds(), capacity.AttemptsToMeet(c.Target)); line != "" {
@@ -142,7 +142,7 @@ func cmdCapacity(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		ag.Previous = *previous
 		res.Again = &ag
 	}
-	if err := page.write(stderr, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
+	if err := page.write(stderr, l, func(w io.Writer) error { return labfig.WriteCapacityPage(w, lab.CapacityChart(res), l) }); err != nil {
 		return err
 	}
 	if *format == "json" {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/llmperf-course/course/coursekit/internal/outfile"
+	"github.com/llmperf-course/course/coursekit/lang"
 )
 
 // chartFile is a --chart page, started before the work it draws so that a
@@ -27,7 +28,7 @@ func createChart(cmd, path string, inputs ...string) (*chartFile, error) {
 	}
 	f, err := outfile.Create(path, inputs...)
 	if err != nil {
-		return nil, usagef("%s: --chart: %v", cmd, err)
+		return nil, outPathError(cmd+": --chart", err)
 	}
 	return &chartFile{cmd, f}, nil
 }
@@ -41,7 +42,7 @@ func (c *chartFile) discard() {
 
 // write writes the page through write, puts it in place and says where it
 // went.
-func (c *chartFile) write(stderr io.Writer, write func(io.Writer) error) error {
+func (c *chartFile) write(stderr io.Writer, l lang.Lang, write func(io.Writer) error) error {
 	if c == nil {
 		return nil
 	}
@@ -53,7 +54,7 @@ func (c *chartFile) write(stderr io.Writer, write func(io.Writer) error) error {
 	if err := c.f.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "coursekit %s: chart written to %s\n", c.cmd, c.f.Path())
+	fmt.Fprintf(stderr, "coursekit %s: %s\n", c.cmd, l.F(lang.Msg{"图已写到 %s", "chart written to %s"}, c.f.Path()))
 	return nil
 }
 
@@ -69,4 +70,16 @@ func writeWhole(path string, data []byte, inputs ...string) error {
 		return err
 	}
 	return f.Commit()
+}
+
+// outPathError is the error of an output path (--chart, -o) that cannot be
+// created: one of the command's inputs is a usage error (exit 2 and a hint
+// to read the help); a folder that is missing or not writable is found
+// when the run starts, and the message says it (exit 2, no hint).
+func outPathError(what string, err error) error {
+	var ie *outfile.InputError
+	if errors.As(err, &ie) {
+		return usagef("%s: %v", what, err)
+	}
+	return setupf("%s: %v", what, err)
 }

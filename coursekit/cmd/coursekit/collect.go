@@ -40,7 +40,7 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 	if *rosterPath != "" {
 		r, err := roster.ReadRosterFile(*rosterPath)
 		if err != nil {
-			return usagef("collect: %v", err)
+			return setupf("collect: %v", err)
 		}
 		for _, w := range encNote(nil, r.Path, r.Encoding) {
 			fmt.Fprintf(stderr, "collect: warning: %s\n", w.Text)
@@ -56,14 +56,14 @@ func cmdCollect(args []string, stdout, stderr io.Writer) error {
 		homes, err = collect.Dirs(*dirs, *layout)
 	}
 	if err != nil {
-		return usagef("collect: %v", err)
+		return setupf("collect: %v", err)
 	}
 	if len(homes) == 0 {
-		return usagef("collect: no learner volume or directory matches %s%s", *volumes, *dirs)
+		return setupf("collect: no learner volume or directory matches %s%s", *volumes, *dirs)
 	}
 	res, err := collect.Collect(homes, collect.Options{Out: *out, Notebook: *notebook, Roster: ids, MaxBytes: *maxBytes})
 	if err != nil {
-		return usagef("%v", err)
+		return setupf("%v", err)
 	}
 	for _, f := range res.Files {
 		note := ""

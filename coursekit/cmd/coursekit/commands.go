@@ -16,7 +16,7 @@ import (
 	"github.com/llmperf-course/course/coursekit/tracegen"
 )
 
-func cmdCard(args []string, stdout io.Writer) error {
+func cmdCard(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("card", flag.ContinueOnError)
 	var opts cardopts.Flags
 	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)", cardopts.RecordedSLODefault)
@@ -28,11 +28,14 @@ func cmdCard(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path, err := oneTrace("card", pos)
+	f, l, err := reportOutput("card", *format, *langName, &opts)
 	if err != nil {
 		return err
 	}
-	f, l, err := reportOutput("card", *format, *langName, &opts)
+	if pos, err = traceArgs("card", l, pos, stderr); err != nil {
+		return err
+	}
+	path, err := oneTrace("card", pos)
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,18 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		if b, err = parse(fs, right); err != nil {
 			return err
 		}
+	}
+	f, l, err := reportOutput("compare", *format, *langName, &opts)
+	if err != nil {
+		return err
+	}
+	if a, err = traceArgs("compare", l, a, stderr); err != nil {
+		return err
+	}
+	if cut >= 0 {
+		if b, err = traceArgs("compare", l, b, stderr); err != nil {
+			return err
+		}
 		if len(a) == 0 || len(b) == 0 {
 			return usagef("compare: want at least one trace on each side of --, got %d and %d", len(a), len(b))
 		}
@@ -68,10 +80,6 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	// a metric, far past where the interval's ends stop moving.
 	if *resamples > maxResamples {
 		return usagef("compare: --resamples: want at most %d, got %d", maxResamples, *resamples)
-	}
-	f, l, err := reportOutput("compare", *format, *langName, &opts)
-	if err != nil {
-		return err
 	}
 	o := compare.Options{Card: opts, Seed: *seed, Resamples: *resamples}
 	if opts.Levels != nil {
@@ -93,7 +101,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	if err := page.write(stderr, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {
+	if err := page.write(stderr, l, func(w io.Writer) error { return comparefig.WritePage(w, res, l) }); err != nil {
 		return err
 	}
 	return writeReport(stdout, f, func(w io.Writer) error { return compare.Write(w, res, f, l) })

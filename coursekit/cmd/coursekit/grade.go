@@ -54,11 +54,11 @@ func cmdAssign(args []string, stdout, stderr io.Writer) error {
 	}
 	key, err := secret.LoadKey(*keyFile)
 	if err != nil {
-		return usagef("assign: %v", err)
+		return setupf("assign: %v", err)
 	}
 	roster, err := roster.ReadRosterFile(*rosterPath)
 	if err != nil {
-		return usagef("assign: %v", err)
+		return setupf("assign: %v", err)
 	}
 	// The roster is a CSV the instructor edits: not UTF-8 is said as grade says it.
 	for _, w := range encNote(nil, roster.Path, roster.Encoding) {
@@ -70,12 +70,12 @@ func cmdAssign(args []string, stdout, stderr io.Writer) error {
 	}
 	if !*force {
 		if err := assign.CheckRelease(key, roster, name, *out); err != nil {
-			return usagef("assign: %v", err)
+			return setupf("assign: %v", err)
 		}
 	}
 	as, err := assign.Assign(key, roster, release, name, *out)
 	if err != nil {
-		return usagef("assign: %v", err)
+		return setupf("assign: %v", err)
 	}
 	for _, a := range as {
 		fmt.Fprintf(stdout, "%s\t%s\t%s\n", a.Learner, a.Notebook, a.Trace)
@@ -99,7 +99,7 @@ func cmdKey(args []string, stdout io.Writer) error {
 		return usagef("key: want: key new FILE")
 	}
 	if err := secret.NewKeyFile(pos[1]); err != nil {
-		return usagef("key: %v", err)
+		return setupf("key: %v", err)
 	}
 	fmt.Fprintf(stdout, "wrote a new key to %s (mode 0600): keep it for grading, never hand it out\n", pos[1])
 	return nil
@@ -243,20 +243,20 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 	}
 	key, err := secret.LoadKey(fl.keyFile)
 	if err != nil {
-		return nil, usagef("grade: %v", err)
+		return nil, setupf("grade: %v", err)
 	}
 	o := &gradeOptions{fl: fl}
 	if o.roster, err = roster.ReadRosterFile(fl.rosterPath); err != nil {
-		return nil, usagef("grade: %v", err)
+		return nil, setupf("grade: %v", err)
 	}
 	o.encNotes = encNote(o.encNotes, o.roster.Path, o.roster.Encoding)
 	// OUT's run record: the weights, the class and the files of the
 	// previous run.
 	if err := report.CheckOut(fl.out); err != nil {
-		return nil, usagef("grade: %v", err)
+		return nil, setupf("grade: %v", err)
 	}
 	if o.prev, err = report.ReadRun(fl.out); err != nil {
-		return nil, usagef("grade: %v", err)
+		return nil, setupf("grade: %v", err)
 	}
 	points, err := o.pickWeights(stderr)
 	if err != nil {
@@ -267,7 +267,7 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 		return nil, err
 	}
 	if o.grader, err = grader.NewGrader(grader.Options{Key: key, Roster: o.roster, Points: points, MaxBytes: fl.maxBytes, Public: pub, KeepSource: *fl.exec.on}); err != nil {
-		return nil, usagef("grade: %v", err)
+		return nil, setupf("grade: %v", err)
 	}
 	if err := o.readScores(); err != nil {
 		return nil, err
@@ -277,7 +277,7 @@ func (fl *gradeFlags) options(stderr io.Writer) (*gradeOptions, error) {
 	switch {
 	case o.badRows(err):
 	case err != nil:
-		return nil, usagef("grade: %v\nNothing was written: fix the file and grade again", err)
+		return nil, setupf("grade: %v\nNothing was written: fix the file and grade again", err)
 	case o.overrides != nil:
 		o.typed = append(o.typed, o.overrides)
 	}
@@ -303,7 +303,7 @@ func (o *gradeOptions) pickWeights(stderr io.Writer) (map[string]float64, error)
 		var enc string
 		var err error
 		if points, enc, err = criteria.ReadWeightsFile(fl.weights); err != nil {
-			return nil, usagef("grade: --weights: %v", err)
+			return nil, setupf("grade: --weights: %v", err)
 		}
 		o.encNotes = encNote(o.encNotes, fl.weights, enc)
 	}
@@ -313,7 +313,7 @@ func (o *gradeOptions) pickWeights(stderr io.Writer) (map[string]float64, error)
 		case fl.changeWeights:
 			fmt.Fprintf(stderr, "grade: note: changing the weights %s recorded: %s (typed manual scores are rescaled to the new maxima)\n", fl.out, report.JoinChanges(diff))
 		case fl.weights != "":
-			return nil, usagef("grade: the weights in %s differ from those %s was graded with: %s. Nothing was written. Give --change-weights to re-grade with the new ones (typed manual scores are rescaled), or leave out --weights to keep the recorded ones", fl.weights, fl.out, report.JoinChanges(diff))
+			return nil, setupf("grade: the weights in %s differ from those %s was graded with: %s. Nothing was written. Give --change-weights to re-grade with the new ones (typed manual scores are rescaled), or leave out --weights to keep the recorded ones", fl.weights, fl.out, report.JoinChanges(diff))
 		default:
 			points = maps.Clone(prev.Weights)
 			fmt.Fprintf(stderr, "grade: note: grading with the weights %s records from its previous run (differs from the defaults: %s); --change-weights without --weights returns to the defaults\n", fl.out, report.JoinChanges(report.DiffWeights(nil, points)))
@@ -332,7 +332,7 @@ func (o *gradeOptions) readScores() error {
 	fl := o.fl
 	if fl.manual != "" {
 		if _, err := os.Stat(fl.manual); errors.Is(err, os.ErrNotExist) {
-			return usagef("grade: --manual %s: file not found. Nothing was written", fl.manual)
+			return setupf("grade: --manual %s: file not found. Nothing was written", fl.manual)
 		}
 	}
 	o.ownManual = filepath.Join(fl.out, review.ManualFile)
@@ -343,7 +343,7 @@ func (o *gradeOptions) readScores() error {
 	var own *review.ManualScores
 	if _, err := os.Lstat(o.ownManual); err == nil {
 		if own, err = review.ReadOutManualFileWas(o.ownManual, o.roster, o.grader.Points(), prevWeights); err != nil && !o.badRows(err) {
-			return usagef("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
+			return setupf("grade: %v (the scores typed there are carried forward: fix the file, or move it away)", err)
 		}
 	}
 	o.carried = fl.manual == ""
@@ -353,11 +353,11 @@ func (o *gradeOptions) readScores() error {
 		fl.manual = o.ownManual
 	default:
 		if own != nil && len(own.Rows)+len(own.Kept) > 0 && !fl.force {
-			return usagef("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", o.ownManual, len(own.Rows)+len(own.Kept), fl.manual, fl.manual, o.ownManual)
+			return setupf("grade: %s holds %d typed scores that --manual %s would replace: merge them into %s, or give --manual %s, or --force to discard them", o.ownManual, len(own.Rows)+len(own.Kept), fl.manual, fl.manual, o.ownManual)
 		}
 		var err error
 		if o.scores, err = review.ReadManualFileWas(fl.manual, o.roster, o.grader.Points(), prevWeights); err != nil && !o.badRows(err) {
-			return usagef("grade: --manual: %v", err)
+			return setupf("grade: --manual: %v", err)
 		}
 		if own != nil {
 			o.discarded = len(own.Rows) + len(own.Kept)
@@ -380,7 +380,7 @@ func runGrade(o *gradeOptions, stdout, stderr io.Writer) error {
 	}
 	defer col.Close()
 	if len(col.Inputs) == 0 {
-		return usagef("grade: no .ipynb files in %s", strings.Join(fl.pos, " "))
+		return setupf("grade: no .ipynb files in %s", strings.Join(fl.pos, " "))
 	}
 	if err := g.Prepare(); err != nil {
 		return fmt.Errorf("grade: %w", err)
@@ -390,7 +390,7 @@ func runGrade(o *gradeOptions, stdout, stderr io.Writer) error {
 	// fails leaves OUT as it was.
 	stage, err := report.NewStage(fl.out)
 	if err != nil {
-		return usagef("grade: %v", err)
+		return setupf("grade: %v", err)
 	}
 	committed := false
 	defer func() {
@@ -455,7 +455,7 @@ func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) 
 	// would tell every learner their release record was edited.
 	kc := batch.CheckKey(subs)
 	if kc.Stop() && !fl.noKeyCheck {
-		return nil, usagef("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", fl.keyFile, kc.Records)
+		return nil, setupf("grade: the key in %s verifies 0 of %d release records: it is not the key assign used for these notebooks. Nothing was written. (Give the right --key-file; --no-key-check grades anyway.)", fl.keyFile, kc.Records)
 	}
 	// A partial run never blanks the class graded into OUT.
 	if o.prev != nil && !fl.replace {
@@ -472,7 +472,7 @@ func (o *gradeOptions) pick(col *grader.Collection, progress, stderr io.Writer) 
 		errs = append(errs, f.CheckLearners(known))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, usagef("grade: %v\nNothing was written, and every row stays in its file as you typed it: correct these rows (a learner id: as in the roster's id column) and grade again", err)
+		return nil, setupf("grade: %v\nNothing was written, and every row stays in its file as you typed it: correct these rows (a learner id: as in the roster's id column) and grade again", err)
 	}
 	if progress != nil {
 		progress.Write(held.Bytes())
@@ -607,7 +607,7 @@ func gradeGradescope(root, keyFile, rosterPath, public string, maxBytes int64, s
 			return fmt.Errorf("grade: %v; writing results.json: %w", err, werr)
 		}
 		fmt.Fprintf(stdout, "grade: autograder setup: %v (wrote a results.json scoring 0)\n", err)
-		return usagef("grade: %v", err)
+		return setupf("grade: %v", err)
 	}
 	key, err := secret.LoadKey(keyFile)
 	if err != nil {
@@ -757,7 +757,7 @@ func checkWholeClass(prev *report.Run, ro *roster.Roster, subs []*grader.Submiss
 		msg += fmt.Sprintf("(the previous run also graded %s, which is not there now: add it where it is now)\n", strings.Join(gone, ", "))
 	}
 	msg += "To grade only these files and leave the others with no submission, add --replace (the previous run is kept in a backup)."
-	return usagef("%s", msg)
+	return setupf("%s", msg)
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)

@@ -58,11 +58,11 @@ func (f *execFlags) prepare(out string) (*execute.ExecOptions, *execute.Containe
 	}
 	release, _, err := releaseNotebook(*f.release)
 	if err != nil {
-		return nil, nil, usagef("grade --execute: release notebook: %v", err)
+		return nil, nil, setupf("grade --execute: release notebook: %v", err)
 	}
 	ex := &execute.ContainerExecutor{Engine: *f.engine, Image: *f.image, Memory: *f.memory, ExtraArgs: strings.Fields(*f.extra)}
 	if err := ex.CheckImage(context.Background()); err != nil {
-		return nil, nil, usagef("grade --execute: %v", err)
+		return nil, nil, setupf("grade --execute: %v", err)
 	}
 	o := &execute.ExecOptions{Executor: ex, Release: release, CellTimeout: *f.cellTimeout, Timeout: *f.timeout, Jobs: *f.jobs}
 	if *f.keep {

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit"
@@ -336,7 +337,25 @@ type flagError struct {
 	err error
 }
 
-func (e *flagError) Error() string { return e.fs.Name() + ": " + e.err.Error() }
+func (e *flagError) Error() string { return e.fs.Name() + ": " + twoDashes(e.err.Error()) }
+
+// flagNamed is where the flag package names a flag in its errors, with one
+// dash: "flag provided but not defined: -x", "invalid value … for flag -x",
+// "invalid boolean value … for -x", "flag needs an argument: -x".
+var flagNamed = regexp.MustCompile(`(not defined: |for flag |for |needs an argument: )-([^-\s:][^\s:]*)`)
+
+// twoDashes is a flag package error naming its flag as the help, README and
+// docs write it, --rate (the package accepts both; a one-letter flag stays
+// -o, as the help writes it).
+func twoDashes(msg string) string {
+	return flagNamed.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := flagNamed.FindStringSubmatch(m)
+		if len(sub[2]) == 1 {
+			return m
+		}
+		return sub[1] + "--" + sub[2]
+	})
+}
 
 // flagSetOf returns the flags of a command, defined by the command itself
 // (it is run with -h and stops in parse). Commands without flags give nil.

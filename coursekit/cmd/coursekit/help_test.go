@@ -154,7 +154,9 @@ func asHelp(err error, h **helpRequest) bool {
 }
 
 // An unknown flag or a bad value prints the error and the same help on
-// stderr, with exit 2 and nothing on stdout.
+// stderr, with exit 2 and nothing on stdout. The error names the flag as
+// the help and the docs write it, --slo-ttft (the flag package says
+// -slo-ttft); a one-letter flag stays -o.
 func TestBadFlagPrintsHelpOnStderr(t *testing.T) {
 	for _, d := range docs {
 		fs := flagSetOf(d.name)
@@ -162,14 +164,27 @@ func TestBadFlagPrintsHelpOnStderr(t *testing.T) {
 			continue
 		}
 		code, out, errs := runCLI(t, d.name, "--no-such-flag")
-		want := "coursekit " + d.name + ": flag provided but not defined: -no-such-flag\n\n" + commandHelp(d.name, fs)
+		want := "coursekit " + d.name + ": flag provided but not defined: --no-such-flag\n\n" + commandHelp(d.name, fs)
 		if code != 2 || out != "" || errs != want {
 			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr:\n%s", d.name, code, out, errs)
 		}
 	}
 	code, _, errs := runCLI(t, "card", "--slo-ttft", "fast", unitTrace)
-	if code != 2 || !strings.Contains(errs, `invalid value "fast" for flag -slo-ttft`) || !strings.Contains(errs, "usage: coursekit card") {
+	if code != 2 || !strings.Contains(errs, `invalid value "fast" for flag --slo-ttft`) || !strings.Contains(errs, "usage: coursekit card") {
 		t.Errorf("bad value: exit %d, stderr:\n%s", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"card", unitTrace, "-slo-ttft"}, "coursekit card: flag needs an argument: --slo-ttft\n"},
+		{[]string{"gen", "-rate=abc"}, `coursekit gen: invalid value "abc" for flag --rate: `},
+		{[]string{"bench", "--ignore-eos=maybe"}, `coursekit bench: invalid boolean value "maybe" for --ignore-eos: `},
+		{[]string{"report", unitTrace, "-o"}, "coursekit report: flag needs an argument: -o\n"},
+	} {
+		if code, _, errs := runCLI(t, c.args...); code != 2 || !strings.HasPrefix(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want it to start %q", c.args, code, errs, c.want)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -399,10 +400,19 @@ func TestImportLang(t *testing.T) {
 	if outEN != outZH {
 		t.Error("the trace changes with --lang")
 	}
+	// A row's columns are two or more spaces apart; a metric column may
+	// describe its key ("itl_ms (inter_chunk_latency, per event)", in
+	// Chinese under zh): the key, the stat and the tool's number compare.
+	gap := regexp.MustCompile(`\s{2,}`)
 	rows := func(s string) (out []string) {
 		for _, l := range strings.Split(s, "\n") {
-			if f := strings.Fields(l); len(f) >= 3 && (strings.HasSuffix(f[0], "_ms") || f[0] == "completed" || f[0] == "duration_s") {
-				out = append(out, strings.Join(f[:3], " "))
+			f := gap.Split(strings.TrimSpace(l), -1)
+			if len(f) < 3 {
+				continue
+			}
+			key, _, _ := strings.Cut(strings.Replace(f[0], "（", " ", 1), " ")
+			if strings.HasSuffix(key, "_ms") || key == "completed" || key == "duration_s" {
+				out = append(out, key+" "+f[1]+" "+f[2])
 			}
 		}
 		return out

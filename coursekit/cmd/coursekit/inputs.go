@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/llmperf-course/course/coursekit/internal/regfile"
+	"github.com/llmperf-course/course/coursekit/internal/safetext"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
@@ -68,4 +70,37 @@ func stdinErr(err error, spooled string) error {
 		te.File = stdinName
 	}
 	return err
+}
+
+// traceArgs is the traces among the files named on cmd's command line. A
+// metrics sidecar among them (bench --metrics-url and capacity write one
+// beside each trace, so DIR/step-*.jsonl names both) is not read as a
+// trace: a note on stderr names it and the traces are read. Named alone,
+// it is refused with trace.SidecarMsg (exit 2).
+func traceArgs(cmd string, l lang.Lang, pos []string, stderr io.Writer) ([]string, error) {
+	var traces, sidecars []string
+	for _, p := range pos {
+		if p != "-" && trace.IsSidecarFile(p) {
+			sidecars = append(sidecars, p)
+		} else {
+			traces = append(traces, p)
+		}
+	}
+	if len(sidecars) == 0 {
+		return pos, nil
+	}
+	if len(traces) == 0 {
+		what := trace.SidecarMsg
+		if len(sidecars) > 1 {
+			what = fmt.Sprintf("%s; so %s: no trace to read", what, lang.N(lang.EN, len(sidecars)-1, "is the other file named", "are the other files named"))
+		}
+		return nil, &trace.Error{File: sidecars[0], Msg: what}
+	}
+	for _, p := range sidecars {
+		fmt.Fprintf(stderr, "coursekit %s: %s\n", cmd, l.F(lang.Msg{
+			"%s 是服务器指标文件（读取 /metrics 的记录），不是 trace：没有当作 trace 读，其余文件照常读。",
+			"%s is a metrics sidecar (scrapes of /metrics), not a trace: not read as one; the other files are.",
+		}, safetext.Name(p)))
+	}
+	return traces, nil
 }

@@ -127,19 +127,19 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var err error
 	switch args[0] {
 	case "card":
-		err = cmdCard(args[1:], stdout)
+		err = cmdCard(args[1:], stdout, stderr)
 	case "compare":
 		err = cmdCompare(args[1:], stdout, stderr)
 	case "gen":
 		err = cmdGen(args[1:], stdout, stderr)
 	case "csv":
-		err = cmdExport("csv", args[1:], stdout)
+		err = cmdExport("csv", args[1:], stdout, stderr)
 	case "export":
-		err = cmdExport("export", args[1:], stdout)
+		err = cmdExport("export", args[1:], stdout, stderr)
 	case "sql":
 		err = cmdSQL(args[1:], stdout)
 	case "report":
-		err = cmdReport(args[1:], stdout)
+		err = cmdReport(args[1:], stdout, stderr)
 	case "assign":
 		err = cmdAssign(args[1:], termOut(stdout), stderr)
 	case "key":

@@ -28,7 +28,7 @@ import (
 // chart's counts and the summary embedded in the page are one summary,
 // under the same flags and the same reading of the trace's conditions as
 // `coursekit card` (coursekit/cardopts).
-func cmdReport(args []string, stdout io.Writer) (err error) {
+func cmdReport(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	var opts cardopts.Flags
 	opts.RegisterSLOsDefault(fs, "TTFT SLO of a condition (repeat for side-by-side conditions; default: the trace's conditions.slo, else 1s)", cardopts.RecordedSLODefault)
@@ -43,6 +43,9 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if pos, err = traceArgs("report", l, pos, stderr); err != nil {
+		return err
+	}
 	path, err := oneTrace("report", pos)
 	if err != nil {
 		return err
@@ -53,7 +56,7 @@ func cmdReport(args []string, stdout io.Writer) (err error) {
 	var outPage *outfile.File
 	if *out != "" && *out != "-" {
 		if outPage, err = outfile.Create(*out, path); err != nil {
-			return usagef("report: -o: %v", err)
+			return outPathError("report: -o", err)
 		}
 		defer func() {
 			if err != nil {

@@ -162,7 +162,7 @@ func TestBenchMaxConcurrencyNeedsOpenLoop(t *testing.T) {
 
 func TestCardPercentilesFlag(t *testing.T) {
 	code, txt, errs := runCLI(t, "card", "../../../data/unit01/trace.jsonl", "--percentiles", "50,99.9")
-	if code != 0 || !strings.Contains(txt, "P50 500 ms · P99.9 2000 ms · 最大 2000 ms") {
+	if code != 0 || !strings.Contains(txt, "P50 500 ms · P95 2000 ms · P99.9 2000 ms · 最大 2000 ms") { // P95 always (cardfmt.P95Kept)
 		t.Errorf("exit %d (%s):\n%s", code, errs, txt)
 	}
 	for _, bad := range []string{"99.9.9", "0", "100.5"} {

@@ -8,13 +8,14 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/export"
+	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/sqlcard"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // cmdExport writes a trace as a table: Parquet for warehouses, CSV for
 // spreadsheets. `coursekit csv` is `export --format csv`.
-func cmdExport(name string, args []string, stdout io.Writer) error {
+func cmdExport(name string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	format := "csv"
 	if name == "export" {
@@ -23,6 +24,10 @@ func cmdExport(name string, args []string, stdout io.Writer) error {
 	out := fs.String("o", "", "write the table to FILE (default: stdout, CSV only)")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return err
+	}
+	// export prints no text for people but its errors, which are English.
+	if pos, err = traceArgs(name, lang.EN, pos, stderr); err != nil {
 		return err
 	}
 	path, err := oneTrace(name, pos)

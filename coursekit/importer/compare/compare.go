@@ -185,13 +185,13 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 	o := recompute(tr, card)
 	c := o.card
 	fmt.Fprint(w, l.F(lang.Msg{"coursekit import：%s，布局 %s，第 %d / %d 次运行：%s 次尝试（%d 次失败）写到 %s\n", "coursekit import: %s, layout %s, run %d of %d: %s (%d failed) written to %s\n"},
-		rep.Tool, rep.Layout, rep.Run, rep.Runs, lang.N(l, rep.Attempts, "attempt", "attempts"), rep.Failures, dest))
+		rep.Tool, Shown(l, rep.Layout), rep.Run, rep.Runs, lang.N(l, rep.Attempts, "attempt", "attempts"), rep.Failures, dest))
 	if rep.Summary != "" {
 		fmt.Fprint(w, l.F(lang.Msg{"\n%s 自己的数字（来自 %s）与从 trace 重算的指标口径卡并排\n", "\n%s's own numbers (from %s) beside the card recomputed from the trace\n"}, rep.Tool, rep.Summary))
 	} else {
 		fmt.Fprint(w, l.F(lang.Msg{"\n%s 自己的数字与从 trace 重算的指标口径卡并排\n", "\n%s's own numbers beside the card recomputed from the trace\n"}, rep.Tool))
 	}
-	fmt.Fprint(w, l.F(lang.Msg{"（我们：失败留在分母里，时延只算完整成功，ITL 逐事件；工具的分位数：%s）\n\n", "(ours: failures kept in the denominators, latency over complete successes, ITL per event; tool percentiles: %s)\n\n"}, rep.PercentileMethod))
+	fmt.Fprint(w, l.F(lang.Msg{"（我们：失败留在分母里，时延只算完整成功，ITL 逐事件；工具的分位数：%s）\n\n", "(ours: failures kept in the denominators, latency over complete successes, ITL per event; tool percentiles: %s)\n\n"}, Shown(l, rep.PercentileMethod)))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, l.F(lang.Msg{"指标\t统计量\t%s\t我们（最近秩）\t我们（线性插值）\t为什么不同\n", "metric\tstat\t%s\tours nearest-rank\tours linear\twhy they differ\n"}, rep.Tool))
 	row := func(metric, stat, tool, nr, lin, why string) {
@@ -213,8 +213,8 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 		fr = fmt.Sprintf("%d/%d = %s%%", c.Failures, c.Attempts, fmtNum(*c.FailureRate.Value*100))
 	}
 	row("attempts", "count", "—", fmt.Sprint(c.Attempts), "", l.S(lang.Msg{"我们：文件的每一行，含失败", "ours: every row of the file, failures included"}))
-	row("failure rate", "value", "—", fr, "", "")
-	row("ttft missing", "count", "—", fmt.Sprint(c.TTFTMissing), "", l.S(lang.Msg{"失败记的 0.0 TTFT 是缺失，不是 0", "a failure's 0.0 TTFT is missing, not 0"}))
+	row(l.S(lang.Msg{"失败率", "failure rate"}), "value", "—", fr, "", "")
+	row(l.S(lang.Msg{"TTFT 缺失", "ttft missing"}), "count", "—", fmt.Sprint(c.TTFTMissing), "", l.S(lang.Msg{"失败记的 0.0 TTFT 是缺失，不是 0", "a failure's 0.0 TTFT is missing, not 0"}))
 	for _, st := range rep.Stats {
 		toolV := "null"
 		switch {
@@ -289,7 +289,7 @@ func Write(w io.Writer, l lang.Lang, rep *importer.Report, tr *trace.Trace, card
 			// The counts agree: no reason to give for a difference there is not.
 			why = l.S(lang.Msg{"个数相同", "the same count"})
 		}
-		row(st.Metric, st.Stat, toolV, nr, lin, why)
+		row(Shown(l, st.Metric), st.Stat, toolV, nr, lin, why)
 	}
 	tw.Flush()
 	if len(footnotes) > 0 {
@@ -398,4 +398,47 @@ func throughputWhy(l lang.Lang, rep *importer.Report, st importer.Stat, of lang.
 		}
 	}
 	return why
+}
+
+// shown are the importers' English descriptions that the comparison prints
+// (a Report's layout and percentile method, a Stat's metric where it is
+// more than the tool's key), each with its Chinese: the Report's JSON and
+// the trace header keep the English, the text under --lang zh is Chinese.
+var shown = map[string]lang.Msg{
+	// layouts
+	"records (metadata, metrics, error)":                 {"逐行记录（metadata、metrics、error）", "records (metadata, metrics, error)"},
+	"array of per-request rows":                          {"逐请求一行的数组", "array of per-request rows"},
+	"array of RequestLifecycleMetric":                    {"RequestLifecycleMetric 数组", "array of RequestLifecycleMetric"},
+	"v0.3 (no metadata.version)":                         {"v0.3（没有 metadata.version）", "v0.3 (no metadata.version)"},
+	"current (vllm bench serve)":                         {"当前格式（vllm bench serve）", "current (vllm bench serve)"},
+	`old (benchmark_serving.py: "request_goodput:" key)`: {`旧格式（benchmark_serving.py："request_goodput:" 键）`, `old (benchmark_serving.py: "request_goodput:" key)`},
+	`old (no "failed" field)`:                            {`旧格式（没有 "failed" 字段）`, `old (no "failed" field)`},
+	// percentile methods
+	"linear (numpy default)":   {"线性插值（numpy 默认）", "linear (numpy default)"},
+	"linear (np.percentile)":   {"线性插值（np.percentile）", "linear (np.percentile)"},
+	"linear (pandas quantile)": {"线性插值（pandas quantile）", "linear (pandas quantile)"},
+	"linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)": {"线性插值（numpy 默认），含 inter_chunk_latency（已对照 AIPerf 0.13 核对）", "linear (numpy default), inter_chunk_latency included (checked against AIPerf 0.13)"},
+	"inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)":            {"经验分布的逆 CDF（最近秩式，ITL/TPOT 按 token 加权）", "inverse empirical CDF (nearest-rank style, token-weighted for ITL/TPOT)"},
+	// metrics
+	importer.GuidellmTotalFirstToken: {"ttft_ms（total：成功 + 收到首个输出的出错请求）", "ttft_ms (total: successes + errored with a first token)"},
+	importer.GuidellmTotalZero:       {"ttft_ms（total：每个请求，没有首个输出的记为 0）", "ttft_ms (total: every request, no first token as 0)"},
+	importer.GuidellmTotal:           {"ttft_ms（total：请求不明）", "ttft_ms (total: requests unknown)"},
+	importer.MetricInterChunk:        {"itl_ms（inter_chunk_latency，逐事件）", "itl_ms (inter_chunk_latency, per event)"},
+}
+
+// Shown is s, an importer's description, as the comparison prints it in l:
+// its Chinese under zh when it has one (Known says whether it does), else s
+// as it is (a key such as ttft_ms, a path such as experiments[].requests[],
+// metadata.version 2 (v0.4+)).
+func Shown(l lang.Lang, s string) string {
+	if m, ok := shown[s]; ok {
+		return m.In(l)
+	}
+	return s
+}
+
+// Known reports whether s has a Chinese for Shown.
+func Known(s string) bool {
+	_, ok := shown[s]
+	return ok
 }
