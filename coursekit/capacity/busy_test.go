@@ -1,10 +1,12 @@
 package capacity
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/sim"
+	"github.com/llmperf-course/course/coursekit/trace"
 )
 
 // The busy share of a step is that step's own: on one simulator, a light
@@ -49,8 +52,17 @@ func TestStepRecordsBusy(t *testing.T) {
 	if low.BusyMean == nil || low.BusyMax == nil || low.BusyReads < 2 || low.BusyMethod != BusyCounterRate {
 		t.Fatalf("5 req/s: busy mean %s max %s over %d reads by %q, want a counter rate from at least 2 reads", fmtp(low.BusyMean), fmtp(low.BusyMax), low.BusyReads, low.BusyMethod)
 	}
-	if *low.BusyMean > 0.5 || *low.BusyMax < *low.BusyMean {
-		t.Errorf("5 req/s (12.5 %% of saturation): busy mean %.3f, max %.3f; want mean ≤ 0.5 and max ≥ mean", *low.BusyMean, *low.BusyMax)
+	// The device is busy only while some attempt is in flight, so the
+	// light step's share is at most the share of its reads' span that the
+	// client saw an attempt in flight. On an idle machine that is under
+	// half; under load the simulator's 5 ms steps overrun and both grow
+	// (CI's flake hunt at load average 15, the client 637 ms late: busy
+	// 0.540, against a fixed bound of 0.5 then). The 0.1 is the counter's
+	// clocks: its rate divides the server's busy seconds by the span
+	// between two scrapes on the client's clock (BusyShown).
+	inFlight := inFlightShare(t, low)
+	if *low.BusyMean > inFlight+0.1 || *low.BusyMax < *low.BusyMean {
+		t.Errorf("5 req/s (12.5 %% of saturation): busy mean %.3f, max %.3f; want mean ≤ %.3f (the share of the reads' span with an attempt in flight) + 0.1 and max ≥ mean", *low.BusyMean, *low.BusyMax, inFlight)
 	}
 	// 3× saturation on the same simulator: the device never rests (the
 	// step stops early on overload).
@@ -62,7 +74,7 @@ func TestStepRecordsBusy(t *testing.T) {
 	if high.BusyMean == nil || *high.BusyMean < 0.9 || high.BusyReads < 2 {
 		t.Errorf("3× saturation: busy mean %s over %d reads, want ≥ 0.9", fmtp(high.BusyMean), high.BusyReads)
 	}
-	t.Logf("busy: 5 req/s %.3f (max %.3f, %d reads); %g req/s %s (%d reads, %s)", *low.BusyMean, *low.BusyMax, low.BusyReads, high.Rate, fmtp(high.BusyMean), high.BusyReads, high.Reason)
+	t.Logf("busy: 5 req/s %.3f (max %.3f, %d reads, in flight %.3f); %g req/s %s (%d reads, %s)", *low.BusyMean, *low.BusyMax, low.BusyReads, inFlight, high.Rate, fmtp(high.BusyMean), high.BusyReads, high.Reason)
 	for _, s := range []Step{low, high} {
 		b, err := os.ReadFile(s.Metrics)
 		if err != nil {
@@ -73,6 +85,55 @@ func TestStepRecordsBusy(t *testing.T) {
 			t.Errorf("step %g: sidecar %s has %d scrapes (%v), fewer than the %d reads used", s.Rate, s.Metrics, len(sc), err, s.BusyReads)
 		}
 	}
+}
+
+// inFlightShare is the share of the span of step s's busy reads in its
+// window during which the client had some attempt in flight (the union of
+// the attempts' send-to-end intervals), from its trace and metrics sidecar.
+func inFlightShare(t *testing.T, s Step) float64 {
+	t.Helper()
+	tr, err := trace.ReadFile(s.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(s.Metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := parseScrapes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := tr.Header.Window
+	from, to := math.Inf(1), math.Inf(-1)
+	for _, r := range sc { // the reads busyOver uses
+		if at := r.TMS + r.DurMS/2; r.Error == "" && at >= w.StartMS && at <= w.EndMS {
+			from, to = min(from, at), max(to, at)
+		}
+	}
+	if !(to > from) {
+		t.Fatalf("step %g: fewer than two reads in its window [%g, %g] ms", s.Rate, w.StartMS, w.EndMS)
+	}
+	type span struct{ a, b float64 }
+	var spans []span
+	for _, a := range tr.Attempts {
+		end := to
+		if a.HasEnd {
+			end = min(a.EndMS, to)
+		}
+		if start := max(a.StartMS, from); end > start {
+			spans = append(spans, span{start, end})
+		}
+	}
+	slices.SortFunc(spans, func(x, y span) int { return cmp.Compare(x.a, y.a) })
+	covered, reach := 0.0, from
+	for _, sp := range spans {
+		if sp.b > reach {
+			covered += sp.b - max(sp.a, reach)
+			reach = sp.b
+		}
+	}
+	return covered / (to - from)
 }
 
 func TestBusyAbsentStaysNull(t *testing.T) {
