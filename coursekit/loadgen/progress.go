@@ -5,9 +5,11 @@ import (
 	"time"
 )
 
-// Progress is the live view of a run. Its TTFT percentiles come from an
-// HDR histogram of complete successes so far (3 significant digits): good
-// for watching, not for reporting; the card recomputes them exactly.
+// Progress is the live view of a run. Its TTFT percentiles and send lag
+// P99 come from HDR histograms of the run so far (3 significant digits):
+// good for watching, not for reporting. The line marks each of them "≈"
+// (the final "done" line too); the card's are the exact nearest-rank values
+// of the trace.
 type Progress struct {
 	Elapsed  time.Duration
 	Phase    string // "warmup", "window", "drain" or "done"
@@ -45,7 +47,7 @@ type Progress struct {
 func (p Progress) String() string {
 	ttft := "TTFT — (no answer yet)" // not 0 ms: there is no TTFT to show
 	if p.TTFTN > 0 {
-		ttft = fmt.Sprintf("TTFT p50 %.1f ms p95 %.1f ms", p.TTFTP50, p.TTFTP95)
+		ttft = fmt.Sprintf("TTFT p50 ≈%.1f ms p95 ≈%.1f ms", p.TTFTP50, p.TTFTP95)
 	}
 	rate := fmt.Sprintf("%.1f/s", p.Rate)
 	switch {
@@ -57,7 +59,7 @@ func (p Progress) String() string {
 	s := fmt.Sprintf("%6.1fs %-6s sent %d (%s) in flight %d errors %d %s",
 		p.Elapsed.Seconds(), p.Phase, p.Sent, rate, p.InFlight, p.Errors, ttft)
 	if p.Scheduled {
-		s += fmt.Sprintf(" send lag p99 %.2f ms", p.LagP99)
+		s += fmt.Sprintf(" send lag p99 ≈%.2f ms", p.LagP99)
 	}
 	if p.Rated > 0 {
 		s += fmt.Sprintf(" quality pass %d/%d", p.Passes, p.Rated)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,28 @@ func TestProgressNoTTFTBeforeTheFirstAnswer(t *testing.T) {
 		t.Errorf("no answer yet: %q", none)
 	}
 	one := loadgen.Progress{Phase: "window", Sent: 3, Done: 1, TTFTN: 1, TTFTP50: 12.5, TTFTP95: 12.5}.String()
-	if !strings.Contains(one, "TTFT p50 12.5 ms p95 12.5 ms") || strings.Contains(one, "no answer") {
+	if !strings.Contains(one, "TTFT p50 ≈12.5 ms p95 ≈12.5 ms") || strings.Contains(one, "no answer") {
 		t.Errorf("one answer: %q", one)
+	}
+}
+
+// Every percentile the progress line prints comes from a live HDR
+// histogram, not the card's exact nearest-rank value of the trace (walk
+// 35l: "TTFT p50 292.6 ms" against the card's 292.492), so each is marked
+// approximate in the line itself, the final "done" line included.
+func TestProgressPercentilesAreMarkedApproximate(t *testing.T) {
+	for _, phase := range []string{"window", "done"} {
+		s := loadgen.Progress{Phase: phase, Sent: 2, Done: 2, TTFTN: 2, TTFTP50: 292.6, TTFTP95: 430.1,
+			Scheduled: true, LagP99: 16.51, RateOver: time.Second, Rate: 2}.String()
+		figures := regexp.MustCompile(`p(50|95|99) (\S+)`).FindAllStringSubmatch(s, -1)
+		if len(figures) != 3 {
+			t.Fatalf("%s: %q: want TTFT p50, p95 and send lag p99", phase, s)
+		}
+		for _, f := range figures {
+			if !strings.HasPrefix(f[2], "≈") {
+				t.Errorf("%s: %q: %q is not marked approximate", phase, s, f[0])
+			}
+		}
 	}
 }
 
