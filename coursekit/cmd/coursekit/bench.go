@@ -17,6 +17,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/metrics"
@@ -388,9 +389,9 @@ func benchLines(stderr io.Writer, res *loadgen.Result, cfg loadgen.Config, name 
 		}
 	}
 	state := runState(res)
-	fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%g, %g) ms; send lag p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)\n",
+	fmt.Fprintf(stderr, "coursekit bench: %s: sent %d, recorded %d (%s) to %s; window [%s, %s) ms; send lag p50 %s ms, p99 %s ms, max %s ms (n=%d)\n",
 		state, res.Sent, res.Recorded, strings.Join(parts, ", "), name,
-		res.Window.StartMS, res.Window.EndMS, res.Lag.P50, res.Lag.P99, res.Lag.Max, res.Lag.N)
+		numfmt.Num(res.Window.StartMS), numfmt.Num(res.Window.EndMS), numfmt.Num(res.Lag.P50), numfmt.Num(res.Lag.P99), numfmt.Num(res.Lag.Max), res.Lag.N)
 	saltLine(stderr, res, cfg)
 	lateLine(stderr, res.ClientLag)
 	emptyLine(stderr, res, cfg)
@@ -512,7 +513,7 @@ func lateLine(stderr io.Writer, l loadgen.LagStats) {
 	if l.N == 0 {
 		return
 	}
-	fmt.Fprintf(stderr, "coursekit bench: client wake-up lag (a probe every %s): p50 %.3f ms, p99 %.3f ms, max %.3f ms (n=%d)", loadgen.LatenessTick, l.P50, l.P99, l.Max, l.N)
+	fmt.Fprintf(stderr, "coursekit bench: client wake-up lag (a probe every %s): p50 %s ms, p99 %s ms, max %s ms (n=%d)", loadgen.LatenessTick, numfmt.Num(l.P50), numfmt.Num(l.P99), numfmt.Num(l.Max), l.N)
 	if l.Max > metrics.ClientLagBoundMS {
 		fmt.Fprintf(stderr, "; over %g ms the client's own stamps may be that late (a loaded client machine): each attempt's meta.client_lag_ms says how late, and the card counts them", metrics.ClientLagBoundMS)
 	}

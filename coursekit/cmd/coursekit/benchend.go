@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/llmperf-course/course/coursekit/internal/numfmt"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/loadgen"
 	"github.com/llmperf-course/course/coursekit/trace"
@@ -17,7 +18,7 @@ func runState(res *loadgen.Result) string {
 	el := res.Elapsed.Seconds()
 	plannedS := e.PlannedDurationMS / 1000
 	endS := e.PlannedWindow.EndMS / 1000
-	window := fmt.Sprintf("window [%g, %g) ms", e.PlannedWindow.StartMS, e.PlannedWindow.EndMS)
+	window := fmt.Sprintf("window [%s, %s) ms", numfmt.Num(e.PlannedWindow.StartMS), numfmt.Num(e.PlannedWindow.EndMS))
 	switch e.Reason {
 	case trace.RunInterrupted:
 		at := 0.0

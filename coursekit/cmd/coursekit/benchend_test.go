@@ -66,3 +66,28 @@ func TestBenchUnknownAPI(t *testing.T) {
 		t.Errorf("no loop: exit %d, %q: want the loop flags named", code, errs)
 	}
 }
+
+// bench's end lines print the figures the card prints of the same trace
+// (the window, the send lag, the client's wake-up lag) with the card's
+// formatter (numfmt.Num), not format verbs of their own: %.3f printed the
+// card's 16.5 as 16.500, and %g a 20-minute window's end as 1.2e+06.
+func TestBenchEndLinesUseTheCardsNumbers(t *testing.T) {
+	planned := trace.Window{StartMS: 0, EndMS: 1200000}
+	res := &loadgen.Result{Elapsed: 1200 * time.Second, Sent: 3, Recorded: 3, Outcomes: map[string]int64{trace.OK.String(): 3},
+		Window:    planned,
+		Lag:       loadgen.LagStats{N: 3, P50: 0.1, P99: 16.5, Max: 381.335},
+		ClientLag: loadgen.LagStats{N: 40, P50: 0.5, P99: 20, Max: 381.335},
+		RunEnd:    trace.RunEnd{Reason: trace.RunCompleted, PlannedDurationMS: 1200000, PlannedWindow: planned}}
+	var b strings.Builder
+	benchLines(&b, res, loadgen.Config{}, "run.jsonl", false)
+	got := b.String()
+	for _, w := range []string{"window [0, 1200000) ms;", "send lag p50 0.1 ms, p99 16.5 ms, max 381.335 ms (n=3)",
+		"client wake-up lag (a probe every 5ms): p50 0.5 ms, p99 20 ms, max 381.335 ms (n=40)"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("end lines lack %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "e+") {
+		t.Errorf("end lines print an exponent:\n%s", got)
+	}
+}
