@@ -153,10 +153,10 @@ func asHelp(err error, h **helpRequest) bool {
 	return ok
 }
 
-// An unknown flag or a bad value prints the error and the same help on
-// stderr, with exit 2 and nothing on stdout. The error names the flag as
-// the help and the docs write it, --slo-ttft (the flag package says
-// -slo-ttft); a one-letter flag stays -o.
+// An unknown flag prints the error and the same help on stderr (it lists
+// the flags there are), with exit 2 and nothing on stdout. The error names
+// the flag as the help and the docs write it, --slo-ttft (the flag package
+// says -slo-ttft); a one-letter flag stays -o.
 func TestBadFlagPrintsHelpOnStderr(t *testing.T) {
 	for _, d := range docs {
 		fs := flagSetOf(d.name)
@@ -168,10 +168,6 @@ func TestBadFlagPrintsHelpOnStderr(t *testing.T) {
 		if code != 2 || out != "" || errs != want {
 			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr:\n%s", d.name, code, out, errs)
 		}
-	}
-	code, _, errs := runCLI(t, "card", "--slo-ttft", "fast", unitTrace)
-	if code != 2 || !strings.Contains(errs, `invalid value "fast" for flag --slo-ttft`) || !strings.Contains(errs, "usage: coursekit card") {
-		t.Errorf("bad value: exit %d, stderr:\n%s", code, errs)
 	}
 	for _, c := range []struct {
 		args []string
@@ -185,6 +181,55 @@ func TestBadFlagPrintsHelpOnStderr(t *testing.T) {
 		if code, _, errs := runCLI(t, c.args...); code != 2 || !strings.HasPrefix(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want it to start %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// A bad or missing flag value, in every command, prints the one error line
+// and where the usage is, as a usage error found after parsing does, not
+// the whole help (walk 35l: card --percentiles 50,101 printed 60 lines of
+// help around its one line of error).
+func TestBadFlagValuePrintsOneLine(t *testing.T) {
+	checked := 0
+	for _, d := range docs {
+		fs := flagSetOf(d.name)
+		if fs == nil {
+			continue
+		}
+		pointer := "Run 'coursekit help " + d.name + "' for usage.\n"
+		var needsArg, badValue string
+		fs.VisitAll(func(f *flag.Flag) {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				return
+			}
+			if needsArg == "" && len(f.Name) > 1 {
+				needsArg = f.Name
+			}
+			if badValue == "" && flagSetOf(d.name).Set(f.Name, "abc") != nil {
+				badValue = f.Name
+			}
+		})
+		if needsArg != "" {
+			checked++
+			code, out, errs := runCLI(t, d.name, "--"+needsArg)
+			if want := "coursekit " + d.name + ": flag needs an argument: --" + needsArg + "\n" + pointer; code != 2 || out != "" || errs != want {
+				t.Errorf("%s --%s: exit %d, stdout %q, stderr:\n%s\nwant:\n%s", d.name, needsArg, code, out, errs, want)
+			}
+		}
+		if badValue != "" {
+			checked++
+			code, out, errs := runCLI(t, d.name, "--"+badValue, "abc")
+			prefix := "coursekit " + d.name + `: invalid value "abc" for flag --` + badValue + ": "
+			if code != 2 || out != "" || !strings.HasPrefix(errs, prefix) || !strings.HasSuffix(errs, pointer) || strings.Count(errs, "\n") != 2 {
+				t.Errorf("%s --%s abc: exit %d, stdout %q, stderr:\n%s", d.name, badValue, code, out, errs)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d bad values checked: the commands' flags were not found", checked)
+	}
+	code, _, errs := runCLI(t, "card", unitTrace, "--percentiles", "50,101")
+	if want := "coursekit card: invalid value \"50,101\" for flag --percentiles: "; code != 2 || !strings.HasPrefix(errs, want) || strings.Contains(errs, "usage: coursekit card") {
+		t.Errorf("card --percentiles 50,101: exit %d, stderr:\n%s", code, errs)
 	}
 }
 

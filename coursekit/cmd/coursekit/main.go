@@ -73,7 +73,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	var fe *flagError
 	if errors.As(err, &fe) {
-		fmt.Fprintf(stderr, "coursekit %s\n\n%s", fe, commandHelp(fe.fs.Name(), fe.fs))
+		if fe.unknownFlag() { // the help lists the flags it has
+			fmt.Fprintf(stderr, "coursekit %s\n\n%s", fe, commandHelp(fe.fs.Name(), fe.fs))
+		} else { // a bad or missing value: the error says which, the help would bury it
+			fmt.Fprintf(stderr, "coursekit %s\nRun 'coursekit help %s' for usage.\n", fe, fe.fs.Name())
+		}
 		return 2
 	}
 	var pe *os.PathError
@@ -171,7 +175,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // parse parses flags that may come before or after the positional
 // arguments (`card TRACE --format json` and `card --format json TRACE`).
 // -h, -help and --help return a *helpRequest, a bad flag a *flagError:
-// run prints the command's help for both.
+// run prints the command's help for a help request and an unknown flag,
+// and the error with a pointer to the help for a bad or missing value.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
