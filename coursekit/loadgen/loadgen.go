@@ -203,9 +203,16 @@ func ResolveModel(ctx context.Context, client *http.Client, baseURL string, h ht
 		return "", err
 	}
 	if id := ids[0]; len(id) > MaxModelIDBytes {
-		return "", fmt.Errorf("GET /v1/models: the first model id is %d bytes, longer than a model id (at most %d): give --model", len(id), MaxModelIDBytes)
+		return "", fmt.Errorf("%s: the first model id is %d bytes, longer than a model id (at most %d): give --model", modelsGet(baseURL), len(id), MaxModelIDBytes)
 	}
 	return ids[0], nil
+}
+
+// modelsGet names the pre-flight's request, the whole URL it asks
+// (redacted: RedactURL), so that a wrong path in --url shows (walk 35l:
+// "GET /v1/models: 404" hid that it asked …/v2/v1/models).
+func modelsGet(baseURL string) string {
+	return "GET " + RedactURL(Endpoint(baseURL, "/v1/models"))
 }
 
 // listModels are the model ids /v1/models lists, as they are (at least one).
@@ -233,7 +240,7 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 	resp, err := client.Do(req)
 	if err != nil {
 		if msg, ok := serverFault(err); ok {
-			return nil, fmt.Errorf("GET /v1/models: %s", msg)
+			return nil, fmt.Errorf("%s: %s", modelsGet(baseURL), msg)
 		}
 		if terr := tw.err(baseURL, err); terr != nil {
 			return nil, terr
@@ -251,17 +258,17 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 	}
 	defer resp.Body.Close()
 	if isRedirect(resp.StatusCode) {
-		return nil, fmt.Errorf("GET /v1/models: %s", redirectError(resp))
+		return nil, fmt.Errorf("%s: %s", modelsGet(baseURL), redirectError(resp))
 	}
 	if resp.StatusCode == http.StatusServiceUnavailable {
-		return nil, notReady{status: safetext.Name(resp.Status)}
+		return nil, notReady{get: modelsGet(baseURL), status: safetext.Name(resp.Status)}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET /v1/models: %s", safetext.Name(resp.Status))
+		return nil, fmt.Errorf("%s: %s", modelsGet(baseURL), safetext.Name(resp.Status))
 	}
 	body, err := io.ReadAll(&capReader{r: resp.Body, maxBytes: MaxModelsBytes})
 	if err != nil {
-		return nil, fmt.Errorf("GET /v1/models: %v", err)
+		return nil, fmt.Errorf("%s: %v", modelsGet(baseURL), err)
 	}
 	var list struct {
 		Data []struct {
@@ -269,7 +276,7 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Data) == 0 {
-		return nil, fmt.Errorf("GET /v1/models: no model listed (%v)", err)
+		return nil, fmt.Errorf("%s: no model listed (%v)", modelsGet(baseURL), err)
 	}
 	ids := make([]string, len(list.Data))
 	for i, d := range list.Data {
@@ -281,9 +288,9 @@ func listModels(ctx context.Context, client *http.Client, baseURL string, h http
 // notReady is a 503 to GET /v1/models: what llama.cpp's server (and
 // others) answer while the model is still loading, not a sign that the
 // URL is not an OpenAI-compatible server (walk 35j).
-type notReady struct{ status string }
+type notReady struct{ get, status string }
 
-func (e notReady) Error() string { return "GET /v1/models: " + e.status }
+func (e notReady) Error() string { return e.get + ": " + e.status }
 
 // Preflight checks, before any load is sent, that baseURL answers as an
 // OpenAI-compatible server: GET /v1/models (what a client asks first,
@@ -316,7 +323,7 @@ func PreflightModel(ctx context.Context, client *http.Client, baseURL string, h 
 	case errors.As(err, &sl) && sl.tls:
 		return fmt.Errorf("%s accepted the connection but did not answer the TLS handshake within %s s (a server still loading, hung, or not speaking TLS there: if it serves plain HTTP, use %s)", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()), RedactURL(plainURL(baseURL)))
 	case errors.As(err, &sl):
-		return fmt.Errorf("%s accepted the connection but did not answer GET /v1/models within %s s (a server still loading, hung, or not speaking HTTP there)%s", RedactURL(baseURL), numfmt.Num(preflightTimeout.Seconds()), baseHint(baseURL))
+		return fmt.Errorf("%s accepted the connection but did not answer %s within %s s (a server still loading, hung, or not speaking HTTP there)%s", RedactURL(baseURL), modelsGet(baseURL), numfmt.Num(preflightTimeout.Seconds()), baseHint(baseURL))
 	case errors.As(err, &ue):
 		return fmt.Errorf("nothing answers at %s (%v)", RedactURL(baseURL), ue.Err)
 	}

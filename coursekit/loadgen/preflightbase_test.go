@@ -35,7 +35,7 @@ func TestPreflightEndpointURLSaysGiveTheBase(t *testing.T) {
 	} {
 		err := loadgen.Preflight(context.Background(), nil, c.url, nil)
 		want := "not an endpoint"
-		if err == nil || !strings.Contains(err.Error(), "GET /v1/models: 404") || !strings.Contains(err.Error(), want) ||
+		if err == nil || !strings.Contains(err.Error(), "/v1/models") || !strings.Contains(err.Error(), ": 404 Not Found") || !strings.Contains(err.Error(), want) ||
 			!strings.HasSuffix(err.Error(), ": give "+c.base) {
 			t.Errorf("%s: %v; want the base URL %s", c.url, err, c.base)
 		}
@@ -46,6 +46,22 @@ func TestPreflightEndpointURLSaysGiveTheBase(t *testing.T) {
 	for _, u := range []string{srv.URL + "/v2", srv.URL + "/completions-old"} {
 		if err := loadgen.Preflight(context.Background(), nil, u, nil); err == nil || strings.Contains(err.Error(), "not an endpoint") {
 			t.Errorf("%s: %v; want a 404 without the endpoint hint", u, err)
+		}
+	}
+	// The error names the whole URL the pre-flight asked, redacted as every
+	// URL the product prints, so that a wrong path shows (walk 35l: "--url
+	// …/v2" said only "GET /v1/models: 404 Not Found").
+	for _, c := range []struct{ url, asked string }{
+		{srv.URL + "/v2", "GET " + srv.URL + "/v2/v1/models: 404 Not Found"},
+		{srv.URL + "/v2/v1", "GET " + srv.URL + "/v2/v1/models: 404 Not Found"},
+		{"http://u:pw@" + host + "/v2?api_key=s3cret", "GET http://xxxxx@" + host + "/v2/v1/models?api_key=xxxxx: 404 Not Found"},
+	} {
+		err := loadgen.Preflight(context.Background(), nil, c.url, nil)
+		if err == nil || !strings.Contains(err.Error(), c.asked) {
+			t.Errorf("%s: %v; want it to name %q", c.url, err, c.asked)
+		}
+		if err != nil && (strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "pw@")) {
+			t.Errorf("%s: the error shows a secret: %v", c.url, err)
 		}
 	}
 	if err := loadgen.Preflight(context.Background(), nil, srv.URL+"/v1", nil); err != nil {

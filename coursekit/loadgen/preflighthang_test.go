@@ -33,7 +33,7 @@ func TestPreflightAcceptedButSilent(t *testing.T) {
 		}
 	}()
 	err = loadgen.Preflight(context.Background(), nil, "http://"+l.Addr().String(), nil)
-	if err == nil || !strings.Contains(err.Error(), "accepted the connection but did not answer GET /v1/models within 1 s") || strings.Contains(err.Error(), "nothing answers") {
+	if err == nil || !strings.Contains(err.Error(), "accepted the connection but did not answer GET http://"+l.Addr().String()+"/v1/models within 1 s") || strings.Contains(err.Error(), "nothing answers") {
 		t.Errorf("got %v", err)
 	}
 	dead, _ := net.Listen("tcp", "127.0.0.1:0")

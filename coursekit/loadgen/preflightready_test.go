@@ -2,6 +2,7 @@ package loadgen_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,16 +20,16 @@ func TestPreflightSaysNotReadyOn503(t *testing.T) {
 		want   string
 		absent string
 	}{
-		{http.StatusServiceUnavailable, "answers but is not ready yet (GET /v1/models: 503 Service Unavailable)", "does not answer as an OpenAI-compatible server"},
-		{http.StatusNotFound, "does not answer as an OpenAI-compatible server (GET /v1/models: 404 Not Found)", "not ready"},
+		{http.StatusServiceUnavailable, "answers but is not ready yet (GET %s/v1/models: 503 Service Unavailable)", "does not answer as an OpenAI-compatible server"},
+		{http.StatusNotFound, "does not answer as an OpenAI-compatible server (GET %s/v1/models: 404 Not Found)", "not ready"},
 	} {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, `{"error":{"message":"Loading model"}}`, c.status)
 		}))
 		err := loadgen.Preflight(context.Background(), loadgen.NewClient(), srv.URL, nil)
 		srv.Close()
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.absent) {
-			t.Errorf("%d: %v; want %q", c.status, err, c.want)
+		if want := fmt.Sprintf(c.want, srv.URL); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), c.absent) {
+			t.Errorf("%d: %v; want %q", c.status, err, want)
 		}
 	}
 }

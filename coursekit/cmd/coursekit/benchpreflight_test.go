@@ -33,7 +33,7 @@ func TestBenchPreflightStopsAWrongURL(t *testing.T) {
 	}
 	for _, c := range []struct{ url, want string }{
 		{closed, "nothing answers at " + closed},
-		{web.URL, web.URL + " does not answer as an OpenAI-compatible server (GET /v1/models: 404 Not Found)"},
+		{web.URL, web.URL + " does not answer as an OpenAI-compatible server (GET " + web.URL + "/v1/models: 404 Not Found)"},
 	} {
 		code, _, errs := runCLI(t, "bench", "--url", c.url, "--model", "m", "--concurrency", "1", "--num-requests", "3", "--duration", "5s", "--progress", "0", "--out", out)
 		if code != 2 || !strings.Contains(errs, "pre-flight: "+c.want) || !strings.Contains(errs, "--no-preflight") {
