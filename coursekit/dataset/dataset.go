@@ -195,6 +195,9 @@ func parseLine(b []byte, base string, n int) (Item, error) {
 			f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			return Item{}, fieldErr(f, `unknown field (a dataset line has "prompt", "expect", "id" and "meta"; put other data under "meta")`)
 		}
+		if msg, ok := trace.LineNotJSON(err); ok {
+			return Item{}, errors.New(msg)
+		}
 		return Item{}, errors.New("not valid JSON: " + err.Error())
 	}
 	if d.More() {

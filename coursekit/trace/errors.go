@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -31,6 +33,24 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// LineNotJSON is the message for a JSON Lines line that encoding/json
+// could not read as one value, as the trace reader words its own: "not
+// valid JSON (truncated: …)" for a line that ends inside its value, "not
+// valid JSON (malformed): …" for one that breaks before its end. ok is
+// false for any other error (a field of the wrong type, an unknown field),
+// which the caller words. The datasets and the metrics sidecars read their
+// lines so (walk 35l).
+func LineNotJSON(err error) (msg string, ok bool) {
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "not valid JSON (truncated: the line ends inside a value)", true
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON (malformed): column %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: ")), true
+	}
+	return "", false
 }
 
 // IsBadInput reports whether err is (or wraps) a trace *Error.

@@ -22,7 +22,7 @@ func (s *scanner) syntaxError(what string) error { return s.errAt(s.I, what) }
 
 func (s *scanner) errAt(off int, what string) error {
 	if off >= len(s.B) {
-		return &Error{Msg: fmt.Sprintf("not valid JSON: unexpected end of line after column %d (%s)", len(s.B), what)}
+		return &Error{Msg: fmt.Sprintf("not valid JSON (truncated: the line ends inside a value): unexpected end of line after column %d (%s)", len(s.B), what)}
 	}
 	c := s.B[off]
 	show := strconv.QuoteRune(rune(c))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+
+	"github.com/llmperf-course/course/coursekit/internal/jsontok"
 )
 
 // lineParser turns lines into Attempts; one per worker goroutine.
@@ -52,6 +54,7 @@ func (lp *lineParser) parseBlock(b *block) {
 			}
 			*a = Attempt{Line: line}
 			if err = lp.parseAttempt(l, a, b); err != nil {
+				err = lp.notJSONFirst(l, err)
 				id = a.ID
 				b.atts = b.atts[:len(b.atts)-1]
 			}
@@ -62,6 +65,27 @@ func (lp *lineParser) parseBlock(b *block) {
 		}
 		line++
 	}
+}
+
+// notJSONFirst is err, the first thing parseAttempt found wrong with line
+// l, unless l stops being valid JSON beyond where parseAttempt stopped:
+// then it is where the JSON breaks. parseAttempt stops at the first
+// problem, and a cut line (`{"bad": `) met its unknown key before its end
+// ("bad: unknown field", walk 35l), which hid that the line is truncated
+// or malformed. A problem at the value parseAttempt stopped at keeps its
+// own, more precise message (start_ms: is NaN).
+func (lp *lineParser) notJSONFirst(l []byte, err error) error {
+	s := &lp.s
+	stopped := s.I
+	s.B, s.I = l, 0
+	serr := s.Skip(MaxMetaDepth)
+	if serr == nil && !s.AtEOF() {
+		serr = s.Fail("want the end of the line after the object")
+	}
+	if e, ok := serr.(*jsontok.Error); ok && e.Kind == jsontok.Syntax && e.Off > stopped {
+		return s.errAt(e.Off, e.What)
+	}
+	return err
 }
 
 // Field bits, to reject a key given twice.

@@ -116,7 +116,7 @@ var badInputCases = []struct {
 	lines []string
 	want  string
 }{
-	{"not JSON", []string{header, `{"attempt":"R1",`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected end of line after column 16`},
+	{"not JSON", []string{header, `{"attempt":"R1",`}, `t.jsonl:2: attempt "R1": not valid JSON (truncated: the line ends inside a value): unexpected end of line after column 16`},
 	{"bad token", []string{header, `{"attempt":"R1","start_ms":01}`}, `t.jsonl:2: attempt "R1": not valid JSON: unexpected '1' at column 29 (leading zero in a number)`},
 	{"not an object", []string{header, `[1,2]`}, "t.jsonl:2: not a JSON object"},
 	{"no header", []string{okLine}, "t.jsonl:1: missing header"},

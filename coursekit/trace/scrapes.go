@@ -110,6 +110,9 @@ func ScanScrapes(r io.Reader, name string, each func(Scrape) error) error {
 		d := json.NewDecoder(bytes.NewReader(b))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&s); err != nil {
+			if msg, ok := LineNotJSON(err); ok {
+				return &Error{File: name, Line: line, Msg: msg}
+			}
 			return &Error{File: name, Line: line, Msg: "not a scrape line {\"t_ms\":…,\"dur_ms\":…,\"values\":{…}} or {…,\"error\":…}: " + err.Error()}
 		}
 		if s.TMS < 0 || math.IsNaN(s.TMS) || math.IsInf(s.TMS, 0) {

@@ -466,6 +466,9 @@ func (s *Scanner) skip(depth, maxDepth int) error {
 		}
 		return s.Fail("want a value")
 	}
+	if s.AtEOF() { // a cut line: nothing here to be a number
+		return s.Fail("want a value")
+	}
 	at := s.I
 	if lit := s.NonFiniteLiteral(); lit != "" {
 		return &Error{Off: at, What: lit + " is not a JSON number", Kind: NonFinite}

@@ -210,6 +210,9 @@ func (s *Source) Values() ([]json.RawMessage, []int, error) {
 			break
 		}
 		if err != nil {
+			if cut := s.cutLine(off); cut != nil {
+				return nil, nil, cut
+			}
 			return nil, nil, s.jsonErr(err, 0, "")
 		}
 		// The value starts after any whitespace following off.
@@ -221,6 +224,29 @@ func (s *Source) Values() ([]json.RawMessage, []int, error) {
 		lines = append(lines, line)
 	}
 	return vals, lines, nil
+}
+
+// cutLine is the error for a JSON Lines file whose value starting at off
+// (after whitespace) is a line cut short, or nil. The decoder reads a cut
+// line on into the next one and fails there (walk 35l: a cut line 2 read
+// "line 4: invalid character '{' after object key:value pair"); a line that
+// is not valid JSON followed by one that is a whole value is a cut record,
+// named at its own line. A pretty-printed file's next line (`"key": 1,`)
+// is never a whole value, so its errors stay the decoder's.
+func (s *Source) cutLine(off int) error {
+	for off < len(s.data) && (s.data[off] == ' ' || s.data[off] == '\n' || s.data[off] == '\r' || s.data[off] == '\t') {
+		off++
+	}
+	line, _ := s.lineCol(off)
+	lines := bytes.Split(s.data, []byte{'\n'})
+	if line >= len(lines) {
+		return nil
+	}
+	this, next := bytes.TrimSpace(lines[line-1]), bytes.TrimSpace(lines[line])
+	if len(this) == 0 || json.Valid(this) || len(next) == 0 || !json.Valid(next) {
+		return nil
+	}
+	return s.ErrAt(line, "", "not valid JSON (truncated or malformed): the line is not one whole JSON value, while the next line is one")
 }
 
 // Obj is one decoded JSON object with the position used in its errors.

@@ -69,3 +69,20 @@ func TestHasFoldTwins(t *testing.T) {
 		}
 	}
 }
+
+// A JSON Lines result file with a cut line names that line: the decoder
+// read on into the next line and failed there (walk 35l: a cut line 2
+// read "line 4: invalid character '{' after object key:value pair"). A
+// pretty-printed file's errors stay the decoder's.
+func TestValuesCutLineNamesItsLine(t *testing.T) {
+	rec := `{"metadata": {"x_correlation_id": "a"}, "metrics": {}}`
+	s := NewSource("p.jsonl", []byte(rec+"\n"+`{"metadata": {"session_num": `+"\n"+rec+"\n"+rec+"\n"))
+	_, _, err := s.Values()
+	if want := "p.jsonl:2: not valid JSON (truncated or malformed)"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("cut line 2: %v; want %q", err, want)
+	}
+	pretty := NewSource("p.json", []byte("{\n  \"a\": 1\n  \"b\": 2\n}\n"))
+	if _, _, err := pretty.Values(); err == nil || !strings.HasPrefix(err.Error(), "p.json:3: column 3: malformed JSON") {
+		t.Errorf("pretty-printed file: %v", err)
+	}
+}
