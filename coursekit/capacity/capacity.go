@@ -906,16 +906,16 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 		// grows says nothing about the rate being sustainable.
 		s.Verdict, s.Reason = Fails, s.Load.Reason()
 	case v == Meets:
-		s.Reason = fmt.Sprintf("Wilson lower bound %.3f ≥ target %g", lo, c.Target)
+		s.Reason = wilsonReason(v, lo, hi, c.Target)
 		if s.Load != nil && s.Load.KeepsUp {
 			s.Reason += "; " + s.Load.keepsUpReason()
 		} else if s.Load != nil && s.Load.GrowingUndecided {
 			s.Reason += "; " + s.Load.notShownReason()
 		}
 	case v == Fails:
-		s.Reason = fmt.Sprintf("Wilson upper bound %.3f < target %g", hi, c.Target)
+		s.Reason = wilsonReason(v, lo, hi, c.Target)
 	case ok:
-		s.Reason = fmt.Sprintf("Wilson interval [%.3f, %.3f] holds the target %g", lo, hi, c.Target)
+		s.Reason = wilsonReason(v, lo, hi, c.Target)
 		if need := AttemptsToMeet(c.Target); s.Attempts < int64(need) {
 			s.Reason += fmt.Sprintf("; too few attempts: %d, and meeting it needs at least %d even if all qualify (a longer --step-duration or --step-max-duration, or a higher rate)", s.Attempts, need)
 		}
@@ -925,6 +925,25 @@ func (c *Config) measure(ctx context.Context, rate float64, d time.Duration, pat
 	s.noteLate()
 	return s, nil
 }
+
+// wilsonReason is the Wilson rule's part of a step's reason for verdict
+// v, with the interval [lo, hi] and the target in percent, as the text,
+// the JSON and the Chinese lines print attainment.
+func wilsonReason(v string, lo, hi, target float64) string {
+	switch v {
+	case Meets:
+		return fmt.Sprintf("Wilson lower bound %s ≥ target %s", numfmt.PctFixed(lo), targetPct(target))
+	case Fails:
+		return fmt.Sprintf("Wilson upper bound %s < target %s", numfmt.PctFixed(hi), targetPct(target))
+	}
+	return fmt.Sprintf("Wilson interval [%s, %s] holds the target %s", numfmt.PctFixed(lo), numfmt.PctFixed(hi), targetPct(target))
+}
+
+// targetPct is the target as every capacity line prints it, a percentage
+// (90%), beside attainment bounds printed by numfmt.PctFixed (78.5%): one
+// unit in a step's reason, its text and the Chinese lines (walk 35l: "upper
+// bound 0.785 < target 0.9" beside "[21.5%, 78.5%]").
+func targetPct(target float64) string { return numfmt.Num(target*100) + "%" }
 
 // noteLate adds to the reason of a step failed on overload that the client
 // was late, when it was (ClientLate).

@@ -173,7 +173,7 @@ func capacityStepLine(lg lang.Lang, s capacity.Step, target float64) string {
 // line (keepUpLine) of a step with a load check.
 func capacityReasonIn(lg lang.Lang, s capacity.Step, target float64) string {
 	pct := func(v float64) string { return numfmt.PctFixed(v) }
-	tgt := numfmt.Exact(target*100) + "%"
+	tgt := numfmt.Num(target*100) + "%"
 	var parts []string
 	switch {
 	case s.BeforeWindow:
@@ -275,7 +275,7 @@ func capacityTextIn(lg lang.Lang, r *capacity.Result) string {
 		return pc(&b)
 	}
 	rule := capacityRule(lg, r)
-	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Exact(r.Target*100))
+	p(lang.Msg{"容量搜索：联合合格（%s）占全部尝试的比例 ≥ %s%%；判定用 95%% Wilson 得分区间", "Capacity search: share of all attempts qualified (%s) ≥ %s%%; decided by the 95%% Wilson score interval"}, rule, numfmt.Num(r.Target*100))
 	if r.MaxTokens > 0 {
 		p(lang.Msg{"每个请求都发送 max_tokens %d（--max-tokens）：请求最多 %s 个 token 的回答（服务器可能更早停止），服务器自己的默认值（如 coursekit sim --max-tokens）不起作用", "Every request sends max_tokens %d (--max-tokens): it asks for up to %s (the server may stop sooner), and a server's own default (coursekit sim --max-tokens) does not apply"}, r.MaxTokens, lang.N(lg, r.MaxTokens, "token", "tokens"))
 	}

@@ -31,7 +31,7 @@ func walk35gSteps(t *testing.T) []capacity.Step {
 	}
 	met := step(4, 56, 56)
 	met.Load = &within
-	met.Reason = "Wilson lower bound 0.936 ≥ target 0.9; within the resolution: …"
+	met.Reason = "Wilson lower bound 93.6% ≥ target 90%; within the resolution: …"
 	over, err := capacity.CheckLoad(capacity.LoadWindow{OfferedPerS: 110, WindowS: 30, Arrivals: 3300, Completions: 3000, InFlightStart: 40, InFlightEnd: 340, Resolution: 10})
 	if err != nil || !over.Overloaded {
 		t.Fatalf("fixture overload %+v, %v", over, err)
@@ -45,9 +45,9 @@ func walk35gSteps(t *testing.T) []capacity.Step {
 	lateOver.SendLagP99MS = &lag
 	lateOver.Reason += "; but the client was late (send lag P99 120 ms): …"
 	failed := step(8, 20, 80)
-	failed.Reason = "Wilson upper bound 0.355 < target 0.9"
+	failed.Reason = "Wilson upper bound 35.5% < target 90%"
 	short := step(0.5, 12, 13)
-	short.Reason = "Wilson interval [0.667, 0.986] holds the target 0.9; too few attempts: 13, and meeting it needs at least 35 even if all qualify (…)"
+	short.Reason = "Wilson interval [66.7%, 98.6%] holds the target 90%; too few attempts: 13, and meeting it needs at least 35 even if all qualify (…)"
 	return []capacity.Step{met, failed, short, overloaded, early, lateOver,
 		{Rate: 3, Verdict: capacity.Interrupted, Reason: "the search was interrupted during this step", Trace: "t"},
 		{Rate: 2, Verdict: capacity.Interrupted, BeforeWindow: true, Reason: "the search was interrupted before this step's window began (in its warm-up): nothing was measured", Trace: "t"}}
