@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmperf-course/course/coursekit/dataset"
+	"github.com/llmperf-course/course/coursekit/importer/importertest"
 	"github.com/llmperf-course/course/coursekit/internal/gosrc"
 	"github.com/llmperf-course/course/coursekit/lang"
 )
@@ -21,27 +22,12 @@ import (
 func TestEveryImporterNoteIsInBothLanguages(t *testing.T) {
 	var reps []*Report
 	add := func(rep *Report) { reps = append(reps, rep) }
-	for _, c := range []struct{ from, file, summary string }{
-		{"vllm", "vllm_current.json", ""},
-		{"vllm", "vllm_old.json", ""},
-		{"aiperf", "aiperf_profile_export.jsonl", ""},
-		{"aiperf", "aiperf_profile_export.jsonl", "aiperf_profile_export_aiperf.json"},
-		{"aiperf", "aiperf013_faults_profile_export.jsonl", ""},
-		{"genai-perf", "genai_perf_profile_export.json", ""},
-		{"genai-perf", "genai_perf_profile_export.json", "genai_perf_profile_export_genai_perf.json"},
-		{"guidellm", "guidellm_v03.json", ""},
-		{"guidellm", "guidellm_v2.json", ""},
-		{"guidellm", "guidellm081_faults_benchmarks.json", ""},
-		{"llmperf", "llmperf_individual_responses.json", ""},
-		{"llmperf", "llmperf_individual_responses.json", "llmperf_summary.json"},
-		{"inference-perf", "inference_perf_per_request.json", ""},
-		{"inference-perf", "inference_perf_per_request.json", "inference_perf_summary_lifecycle_metrics.json"},
-	} {
+	for _, c := range importertest.Fixtures {
 		opt := Options{}
-		if c.summary != "" {
-			opt = Options{Summary: readSummaryFile(t, c.from, c.summary), SummaryName: c.summary}
+		if c.Summary != "" {
+			opt = Options{Summary: readSummaryFile(t, c.From, c.Summary), SummaryName: c.Summary}
 		}
-		add(importFile(t, c.from, c.file, opt).rep)
+		add(importFile(t, c.From, c.File, opt).rep)
 	}
 	// A summary of another stage: the count-mismatch note.
 	stage, err := ReadSummary("inference-perf", strings.NewReader(`{"load_summary": {"count": 10}, "successes": {"count": 9}, "failures": {"count": 1}}`), "stage.json")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmperf-course/course/coursekit/cardopts"
 	"github.com/llmperf-course/course/coursekit/importer"
+	"github.com/llmperf-course/course/coursekit/importer/importertest"
 	"github.com/llmperf-course/course/coursekit/lang"
 	"github.com/llmperf-course/course/coursekit/trace"
 )
@@ -25,44 +26,30 @@ var englishWords = regexp.MustCompile(`(^|[^A-Za-z_.\[])[A-Za-z]{2,}[ ,]+[A-Za-z
 // "ttft_ms (total: every request, no first token as 0)"). Every fixture of
 // every importer, so that a new layout without its Chinese fails here.
 func TestImportComparisonIsChineseUnderZh(t *testing.T) {
-	for _, c := range []struct{ from, file, summary string }{
-		{"vllm", "vllm_current.json", ""},
-		{"vllm", "vllm_old.json", ""},
-		{"aiperf", "aiperf_profile_export.jsonl", "aiperf_profile_export_aiperf.json"},
-		{"aiperf", "aiperf013_faults_profile_export.jsonl", ""},
-		{"genai-perf", "genai_perf_profile_export.json", ""},
-		{"genai-perf", "genai_perf_profile_export.json", "genai_perf_profile_export_genai_perf.json"},
-		{"guidellm", "guidellm_v03.json", ""},
-		{"guidellm", "guidellm_v2.json", ""},
-		{"guidellm", "guidellm081_faults_benchmarks.json", ""},
-		{"llmperf", "llmperf_individual_responses.json", ""},
-		{"llmperf", "llmperf_individual_responses.json", "llmperf_summary.json"},
-		{"inference-perf", "inference_perf_per_request.json", ""},
-		{"inference-perf", "inference_perf_per_request.json", "inference_perf_summary_lifecycle_metrics.json"},
-	} {
-		raw, err := os.ReadFile(filepath.Join("..", "testdata", c.file))
+	for _, c := range importertest.Fixtures {
+		raw, err := os.ReadFile(filepath.Join("..", "testdata", c.File))
 		if err != nil {
 			t.Fatal(err)
 		}
 		opt := importer.Options{}
-		if c.summary != "" {
-			f, err := os.Open(filepath.Join("..", "testdata", c.summary))
+		if c.Summary != "" {
+			f, err := os.Open(filepath.Join("..", "testdata", c.Summary))
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt.Summary, err = importer.ReadSummary(c.from, f, c.summary)
+			opt.Summary, err = importer.ReadSummary(c.From, f, c.Summary)
 			f.Close()
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt.SummaryName = c.summary
+			opt.SummaryName = c.Summary
 		}
 		var out bytes.Buffer
-		rep, err := importer.ImportWith(c.from, bytes.NewReader(raw), c.file, &out, opt)
+		rep, err := importer.ImportWith(c.From, bytes.NewReader(raw), c.File, &out, opt)
 		if err != nil {
-			t.Fatalf("%s: %v", c.file, err)
+			t.Fatalf("%s: %v", c.File, err)
 		}
-		tr, err := trace.Read(bytes.NewReader(out.Bytes()), c.file)
+		tr, err := trace.Read(bytes.NewReader(out.Bytes()), c.File)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,19 +63,19 @@ func TestImportComparisonIsChineseUnderZh(t *testing.T) {
 		}
 		for _, d := range described {
 			if englishWords.MatchString(d) && !Known(d) {
-				t.Errorf("%s: %q has no Chinese (compare.shown)", c.file, d)
+				t.Errorf("%s: %q has no Chinese (compare.shown)", c.File, d)
 			}
 		}
 		var zh, en bytes.Buffer
-		Write(&zh, lang.ZH, rep, tr, card, c.file, "out.jsonl")
-		Write(&en, lang.EN, rep, tr, card, c.file, "out.jsonl")
+		Write(&zh, lang.ZH, rep, tr, card, c.File, "out.jsonl")
+		Write(&en, lang.EN, rep, tr, card, c.File, "out.jsonl")
 		head, _, _ := strings.Cut(zh.String(), "\n\n")
 		for _, d := range described {
 			if englishWords.MatchString(d) && strings.Contains(zh.String(), d) {
-				t.Errorf("%s: under zh the comparison prints %q in English:\n%s", c.file, d, head)
+				t.Errorf("%s: under zh the comparison prints %q in English:\n%s", c.File, d, head)
 			}
 			if !strings.Contains(en.String(), d) {
-				t.Errorf("%s: under en the comparison no longer prints %q", c.file, d)
+				t.Errorf("%s: under en the comparison no longer prints %q", c.File, d)
 			}
 		}
 	}
