@@ -87,6 +87,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// the system call ("coursekit: stat x.jsonl: no such file or
 		// directory").
 		fmt.Fprintf(stderr, "coursekit %s: %s\n", args[0], strings.TrimPrefix(strings.Replace(err.Error(), pe.Error(), pathProblem(pe), 1), args[0]+": "))
+	} else if docFor(args[0]).purpose != "" {
+		// One form for every error of a command, as its flag and file
+		// errors and its progress lines: "coursekit bench: …", never
+		// "coursekit: bench: …" or a bare "coursekit: FILE:…" (issue 35).
+		fmt.Fprintf(stderr, "coursekit %s: %s\n", args[0], strings.TrimPrefix(err.Error(), args[0]+": "))
 	} else {
 		fmt.Fprintln(stderr, "coursekit:", err)
 	}
