@@ -16,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit"
@@ -118,9 +119,30 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // and the reason, "no such file" for a missing one.
 func pathProblem(pe *os.PathError) string {
 	if errors.Is(pe.Err, fs.ErrNotExist) {
+		if dir := missingFolder(pe.Path); dir != "" {
+			// bench --out /nonexistent/x.jsonl: the folder is what is
+			// missing, not the file the command would create (issue 35).
+			return pe.Path + ": the folder " + dir + " does not exist"
+		}
 		return pe.Path + ": no such file"
 	}
 	return pe.Path + ": " + pe.Err.Error()
+}
+
+// missingFolder is the outermost folder of path that does not exist
+// ("/nonexistent" of /nonexistent/a/x.jsonl), or "" when path's own folder
+// exists.
+func missingFolder(path string) string {
+	missing := ""
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = dir
+		if parent := filepath.Dir(dir); parent == dir {
+			return missing
+		}
+	}
 }
 
 // termOut is stdout for a command that prints only text for a person
