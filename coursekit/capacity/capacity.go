@@ -419,6 +419,10 @@ func (c *Config) Validate() error {
 		return errors.New("the TTFT SLO must be positive")
 	case !(c.StartRate > 0) || math.IsInf(c.StartRate, 0):
 		return fmt.Errorf("start rate %g must be positive", c.StartRate)
+	case !(c.MaxRate > c.StartRate) && c.Resolution > 0 && !math.IsInf(c.Resolution, 0):
+		// Above the start rate alone would be refused next for the
+		// resolution: name the rate both allow (issue 35).
+		return fmt.Errorf("max rate %g must be above the start rate %g plus the resolution %g req/s, that is above %s", c.MaxRate, c.StartRate, c.Resolution, numfmt.Exact(numfmt.Clean(c.StartRate+c.Resolution)))
 	case !(c.MaxRate > c.StartRate) || math.IsInf(c.MaxRate, 0):
 		return fmt.Errorf("max rate %g must be above the start rate %g", c.MaxRate, c.StartRate)
 	case !(c.Growth > 1):
@@ -426,7 +430,8 @@ func (c *Config) Validate() error {
 	case !(c.Resolution > 0):
 		return errors.New("resolution must be positive")
 	case c.Resolution >= c.MaxRate-c.StartRate:
-		return fmt.Errorf("resolution %g req/s is not smaller than the searched range [%g, %g]", c.Resolution, c.StartRate, c.MaxRate)
+		return fmt.Errorf("resolution %g req/s is not smaller than the searched range [%g, %g]: lower the resolution below %s or raise the max rate above %s",
+			c.Resolution, c.StartRate, c.MaxRate, numfmt.Exact(numfmt.Clean(c.MaxRate-c.StartRate)), numfmt.Exact(numfmt.Clean(c.StartRate+c.Resolution)))
 	case c.StepDuration <= 0 || c.StepMaxDuration < c.StepDuration:
 		return errors.New("step duration must be positive and at most the step max duration")
 	case c.Warmup < 0:

@@ -131,6 +131,9 @@ func ImportWith(from string, r io.Reader, name string, w io.Writer, opt Options)
 		return nil, twin // before err, which may only be its consequence ("ttfts: missing")
 	}
 	if err != nil {
+		if wrong := wrongFile(from, name, raw); wrong != nil {
+			return nil, wrong
+		}
 		return nil, err
 	}
 	if opt.Dataset != nil {

@@ -24,8 +24,12 @@ func ParseLevels(s string) ([]float64, error) {
 	for i, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(v > 0 && v < 100) {
-			return nil, fmt.Errorf("percentile %d %q is not a number in (0, 100) (write 50,90,99,99.9)", i+1, f)
+		if err != nil || math.IsNaN(v) {
+			return nil, fmt.Errorf("percentile %d %q is not a number (write 50,90,99,99.9)", i+1, f)
+		}
+		if !(v > 0 && v < 100) {
+			// a number, out of range: say so, not "not a number" (issue 35)
+			return nil, fmt.Errorf("percentile %d: %s is outside (0, 100) (write 50,90,99,99.9)", i+1, f)
 		}
 		out = append(out, math.Round(v/100*1e12)/1e12) // 99.9/100 is 0.9990000000000001
 	}

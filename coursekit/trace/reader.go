@@ -381,6 +381,23 @@ func consume(name string, order <-chan *block, pool *sync.Pool, ids *idSet, onAt
 	return nil
 }
 
+// headerSyntax is where the header line l stops being valid JSON, worded
+// as an attempt line's is (a cut header reads "truncated: the line ends
+// inside a value ... after column N", issue 35), or nil when l is valid
+// JSON and encoding/json refused it for another reason.
+func headerSyntax(l []byte) error {
+	s := scanner{}
+	s.B = l
+	err := s.skip()
+	if err == nil && !s.AtEOF() {
+		err = s.syntaxError("want the end of the line after the object")
+	}
+	if _, ok := err.(*Error); ok {
+		return err
+	}
+	return nil
+}
+
 // ErrNoHeader marks a first line that is not a header.
 var ErrNoHeader = errors.New("missing header")
 
@@ -391,6 +408,9 @@ func parseHeader(l []byte) (*Header, error) {
 	}
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(l, &probe); err != nil {
+		if serr := headerSyntax(l); serr != nil {
+			return nil, serr
+		}
 		return nil, &Error{Msg: "not valid JSON: " + shorten(err.Error())}
 	}
 	if _, ok := probe["trace"]; !ok {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/llmperf-course/course/coursekit/internal/outfile"
 	"github.com/llmperf-course/course/coursekit/lang"
@@ -80,6 +82,10 @@ func outPathError(what string, err error) error {
 	var ie *outfile.InputError
 	if errors.As(err, &ie) {
 		return usagef("%s: %v", what, err)
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) { // worded as an input's: "x: no such file", or its missing folder
+		return setupf("%s: %s", what, strings.Replace(err.Error(), pe.Error(), pathProblem(pe), 1))
 	}
 	return setupf("%s: %v", what, err)
 }

@@ -36,8 +36,8 @@ func TestCompareNamesBadInputs(t *testing.T) {
 		want []string
 	}{
 		{[]string{"compare", unitTrace, filepath.Join(dir, "nope.jsonl")}, []string{"coursekit compare: ", "nope.jsonl: no such file"}},
-		{[]string{"compare", unitTrace, card}, []string{"coursekit: compare: ", card, "looks like a card", "coursekit card --format json"}},
-		{[]string{"compare", ab, unitTrace}, []string{"coursekit: compare: ", ab, "looks like a comparison", "coursekit compare --format json"}},
+		{[]string{"compare", unitTrace, card}, []string{"coursekit compare: ", card, "looks like a card", "coursekit card --format json"}},
+		{[]string{"compare", ab, unitTrace}, []string{"coursekit compare: ", ab, "looks like a comparison", "coursekit compare --format json"}},
 		{[]string{"card", ab}, []string{ab, "looks like a comparison"}},
 		// card and report read the trace through the same summary, and say the same.
 		{[]string{"card", card}, []string{card, "looks like a card", "coursekit card --format json"}},

@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/llmperf-course/course/coursekit"
 	"github.com/llmperf-course/course/coursekit/importer"
@@ -345,7 +346,33 @@ func (e *flagError) unknownFlag() bool {
 	return strings.HasPrefix(e.err.Error(), "flag provided but not defined")
 }
 
-func (e *flagError) Error() string { return e.fs.Name() + ": " + twoDashes(e.err.Error()) }
+func (e *flagError) Error() string {
+	return e.fs.Name() + ": " + twoDashes(durationHint(e.fs, e.err.Error()))
+}
+
+// badValue is the flag package's message for a value its own parser
+// refused: the value, the flag and "parse error".
+var badValue = regexp.MustCompile(`^invalid value (".*") for flag -+([^\s:]+): parse error$`)
+
+// durationHint words a refused duration flag as card's --slo-ttft does
+// ("abc" is not a duration (write 1s or 500ms)), for every duration flag of
+// every command: the flag package says only "parse error" (issue 35).
+func durationHint(fs *flag.FlagSet, msg string) string {
+	m := badValue.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	f := fs.Lookup(m[2])
+	if f == nil {
+		return msg
+	}
+	if g, ok := f.Value.(flag.Getter); !ok {
+		return msg
+	} else if _, isDur := g.Get().(time.Duration); !isDur {
+		return msg
+	}
+	return strings.TrimSuffix(msg, "parse error") + m[1] + " is not a duration (write 1s or 500ms)"
+}
 
 // flagNamed is where the flag package names a flag in its errors, with one
 // dash: "flag provided but not defined: -x", "invalid value … for flag -x",

@@ -16,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/llmperf-course/course/coursekit"
@@ -87,6 +88,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		// the system call ("coursekit: stat x.jsonl: no such file or
 		// directory").
 		fmt.Fprintf(stderr, "coursekit %s: %s\n", args[0], strings.TrimPrefix(strings.Replace(err.Error(), pe.Error(), pathProblem(pe), 1), args[0]+": "))
+	} else if docFor(args[0]).purpose != "" {
+		// One form for every error of a command, as its flag and file
+		// errors and its progress lines: "coursekit bench: …", never
+		// "coursekit: bench: …" or a bare "coursekit: FILE:…" (issue 35).
+		fmt.Fprintf(stderr, "coursekit %s: %s\n", args[0], strings.TrimPrefix(err.Error(), args[0]+": "))
 	} else {
 		fmt.Fprintln(stderr, "coursekit:", err)
 	}
@@ -113,9 +119,30 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // and the reason, "no such file" for a missing one.
 func pathProblem(pe *os.PathError) string {
 	if errors.Is(pe.Err, fs.ErrNotExist) {
+		if dir := missingFolder(pe.Path); dir != "" {
+			// bench --out /nonexistent/x.jsonl: the folder is what is
+			// missing, not the file the command would create (issue 35).
+			return pe.Path + ": the folder " + dir + " does not exist"
+		}
 		return pe.Path + ": no such file"
 	}
 	return pe.Path + ": " + pe.Err.Error()
+}
+
+// missingFolder is the outermost folder of path that does not exist
+// ("/nonexistent" of /nonexistent/a/x.jsonl), or "" when path's own folder
+// exists.
+func missingFolder(path string) string {
+	missing := ""
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = dir
+		if parent := filepath.Dir(dir); parent == dir {
+			return missing
+		}
+	}
 }
 
 // termOut is stdout for a command that prints only text for a person
