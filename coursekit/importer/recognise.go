@@ -12,6 +12,7 @@ import (
 // has them all is that tool's, not merely like it.
 type layout struct {
 	tool  string   // the --from value
+	name  string   // the tool as its makers write it
 	file  string   // what the file is, as the message names it
 	array bool     // the keys are the first array element's
 	keys  []string // all present
@@ -19,18 +20,12 @@ type layout struct {
 
 // layouts are the tools' files as their importers read them.
 var layouts = []layout{
-	{tool: "vllm", file: "vLLM's result JSON", keys: []string{"ttfts", "num_prompts"}},
-	{tool: "aiperf", file: "AIPerf's profile_export.jsonl", keys: []string{"metadata", "metrics"}},
-	{tool: "genai-perf", file: "GenAI-Perf's profile_export.json", keys: []string{"experiments"}},
-	{tool: "guidellm", file: "guidellm's benchmarks.json", keys: []string{"benchmarks"}},
-	{tool: "llmperf", file: "llmperf's individual_responses.json", array: true, keys: []string{"ttft_s", "end_to_end_latency_s"}},
-	{tool: "inference-perf", file: "inference-perf's per-request lifecycle metrics", array: true, keys: []string{"start_time", "end_time", "info"}},
-}
-
-// toolOutput names each tool's file in "not X" of the message.
-var toolOutput = map[string]string{
-	"vllm": "vLLM's output", "aiperf": "AIPerf's output", "genai-perf": "GenAI-Perf's output",
-	"guidellm": "guidellm's output", "llmperf": "llmperf's output", "inference-perf": "inference-perf's output",
+	{tool: "vllm", name: "vLLM", file: "vLLM's result JSON", keys: []string{"ttfts", "num_prompts"}},
+	{tool: "aiperf", name: "AIPerf", file: "AIPerf's profile_export.jsonl", keys: []string{"metadata", "metrics"}},
+	{tool: "genai-perf", name: "GenAI-Perf", file: "GenAI-Perf's profile_export.json", keys: []string{"experiments"}},
+	{tool: "guidellm", name: "guidellm", file: "guidellm's benchmarks.json", keys: []string{"benchmarks"}},
+	{tool: "llmperf", name: "llmperf", file: "llmperf's individual_responses.json", array: true, keys: []string{"ttft_s", "end_to_end_latency_s"}},
+	{tool: "inference-perf", name: "inference-perf", file: "inference-perf's per-request lifecycle metrics", array: true, keys: []string{"start_time", "end_time", "info"}},
 }
 
 // topKeys returns the keys of raw's first JSON value when it is an object,
@@ -86,5 +81,11 @@ func wrongFile(from, name string, raw []byte) error {
 	if len(found) != 1 || found[0].tool == from {
 		return nil
 	}
-	return fmt.Errorf("%s: this looks like %s, not %s: try --from %s", name, found[0].file, toolOutput[from], found[0].tool)
+	not := from
+	for _, l := range layouts {
+		if l.tool == from {
+			not = l.name
+		}
+	}
+	return fmt.Errorf("%s: this looks like %s, not %s's output: try --from %s", name, found[0].file, not, found[0].tool)
 }

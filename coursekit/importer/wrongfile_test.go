@@ -15,6 +15,9 @@ import (
 // as that importer's error (issue 35: AIPerf's records under --from vllm
 // were "40 runs ... choose one with --run").
 func TestWrongToolNamesTheRightOne(t *testing.T) {
+	// The tool that was asked, as the message names it ("not vLLM's output").
+	asked := map[string]string{"vllm": "vLLM's output", "aiperf": "AIPerf's output", "genai-perf": "GenAI-Perf's output",
+		"guidellm": "guidellm's output", "llmperf": "llmperf's output", "inference-perf": "inference-perf's output"}
 	for _, fx := range importertest.Fixtures {
 		if fx.Summary != "" {
 			continue
@@ -24,6 +27,9 @@ func TestWrongToolNamesTheRightOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, from := range Tools {
+			if asked[from] == "" {
+				t.Fatalf("--from %s: no expected name", from)
+			}
 			if from == fx.From {
 				continue
 			}
@@ -35,8 +41,8 @@ func TestWrongToolNamesTheRightOne(t *testing.T) {
 			}
 			want := fx.File + ": this looks like "
 			if !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "try --from "+fx.From) ||
-				!strings.Contains(err.Error(), ", not "+toolOutput[from]+":") {
-				t.Errorf("--from %s %s: %v\nwant %q... not %s: try --from %s", from, fx.File, err, want, toolOutput[from], fx.From)
+				!strings.Contains(err.Error(), ", not "+asked[from]+":") {
+				t.Errorf("--from %s %s: %v\nwant %q... not %s: try --from %s", from, fx.File, err, want, asked[from], fx.From)
 			}
 			if out.Len() != 0 {
 				t.Errorf("--from %s %s: wrote %d bytes", from, fx.File, out.Len())
